@@ -1,0 +1,23 @@
+/*
+ * The command side: one file per subcommand, each defining
+ * int cmd_<name>(int argc, const char **argv) that returns an exit code
+ * (enum exit_code). argv[0] is the subcommand's name.
+ */
+#ifndef IOTRIAL_CLI_H
+#define IOTRIAL_CLI_H
+
+int cmd_run(int argc, const char **argv);
+/* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
+
+/*
+ * Match argv[*i] against a long option: "--name=VALUE" or "--name VALUE"
+ * (consuming the next argument). Returns 1 and sets *out_value on a
+ * match, 0 if argv[*i] is not this option, -1 (after printing an error)
+ * when the value is missing. short_name may be NULL ("-t").
+ */
+int cli_opt_value(int argc, const char **argv, int *i, const char *name,
+		  const char *short_name, const char **out_value);
+/* Match a flag without a value: "--json". */
+int cli_opt_flag(const char *arg, const char *name);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * Workloads: parameterised I/O patterns behind struct workload_ops. The
+ * parameters are data (struct param_spec tables), so the CLI, fio job
+ * files and experiments all set them the same way and an unknown name
+ * gets a suggestion from the same table.
+ */
+#ifndef IOTRIAL_WORKLOAD_H
+#define IOTRIAL_WORKLOAD_H
+
+#include <stdint.h>
+#include "../result.h"
+#include "../target.h"
+#include "../../util/strbuf.h"
+
+enum param_type {
+	PARAM_SIZE,    /* bytes; "4k", "1M" */
+	PARAM_UINT,    /* count; "32" */
+	PARAM_BOOL,    /* 0/1, yes/no, true/false, on/off */
+	PARAM_PERCENT, /* 0..100; "70" or "70%" */
+	PARAM_CHOICE,  /* one of choices[] */
+	PARAM_STRING,  /* free text (labels) */
+};
+
+struct param_spec {
+	const char *name;
+	enum param_type type;
+	const char *def;            /* default, as text */
+	uint64_t min, max;          /* range for SIZE/UINT/PERCENT; max 0 = none */
+	const char *const *choices; /* PARAM_CHOICE: NULL-terminated */
+	const char *help;
+};
+
+struct param_value {
+	uint64_t u;   /* SIZE, UINT, BOOL, PERCENT */
+	char *s;      /* the text as given (canonical for CHOICE), owned */
+	int is_set;   /* set by the user, not the default */
+};
+
+/* How long and how: shared by every workload. */
+struct run_opts {
+	uint64_t time_ns;   /* time-based: run this long (0: use ios) */
+	uint64_t ios;       /* count-based: stop after this many I/Os */
+	uint64_t ramp_ns;   /* warm-up before measuring, discarded */
+	uint64_t seed;      /* offsets and file contents */
+};
+
+struct workload;
+
+struct workload_ops {
+	const char *name;
+	const char *summary;              /* one line for help */
+	const struct param_spec *params;  /* terminated by a NULL name */
+	/* Lay out files; check space first. 0 or -errno with err set. */
+	int (*prepare)(struct workload *w, struct target *t,
+		       struct strbuf *err);
+	/* The timed part. Fills r. 0 or -errno with err set. */
+	int (*run)(struct workload *w, struct run_result *r,
+		   struct strbuf *err);
+	/* Remove what prepare made, free priv. */
+	void (*cleanup)(struct workload *w);
+};
+
+struct workload {
+	const struct workload_ops *ops;
+	struct param_value *values;   /* one per ops->params entry */
+	unsigned nr_values;
+	struct run_opts ro;
+	struct target *target;        /* set by prepare */
+	volatile int *stop;           /* set non-zero to end early (signals) */
+	void *priv;
+};
+
+const struct workload_ops *workload_find(const char *name);
+const char *const *workload_names(void);
+
+/* Set every parameter to its default. */
+void workload_init(struct workload *w, const struct workload_ops *ops);
+void workload_release(struct workload *w);
+
+/*
+ * Set parameter name to text. -ENOENT for an unknown name (err suggests
+ * the nearest), -EINVAL/-ERANGE for a bad value (err says what is
+ * allowed). note receives unit explanations (may be NULL).
+ */
+int workload_set_param(struct workload *w, const char *name, const char *text,
+		       struct strbuf *note, struct strbuf *err);
+/* Check cross-parameter rules (direct I/O alignment, rwmixread on a
+ * pure read). Call after all set_param, before prepare. */
+int workload_validate(struct workload *w, struct strbuf *err);
+
+const struct param_value *workload_param(const struct workload *w,
+					 const char *name);
+uint64_t workload_u64(const struct workload *w, const char *name);
+const char *workload_str(const struct workload *w, const char *name);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * Messages and "did you mean" suggestions. The printing half is for cli/;
+ * core/ uses err_set() only.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error.h"
+#include "xalloc.h"
+#include "banned.h"
+
+int err_set(struct strbuf *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return code;
+	strbuf_reset(err);
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, prefix);
+	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
+void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("note: ", fmt, ap);
+	va_end(ap);
+}
+
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t *row = xcalloc(lb + 1, sizeof(*row));
+	size_t res;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = diag + cost;
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	res = row[lb];
+	free(row);
+	return res;
+}
+
+const char *suggest_nearest(const char *word, const char *const *candidates,
+			    size_t nr)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1, i, limit;
+
+	for (i = 0; i < nr; i++) {
+		size_t d = edit_distance(word, candidates[i]);
+
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+		/* a prefix is a strong hint: "randr" -> "randread" */
+		if (!strncmp(candidates[i], word, strlen(word)) && *word &&
+		    best_d > 1) {
+			best_d = 1;
+			best = candidates[i];
+		}
+	}
+	limit = strlen(word) / 3 + 1;
+	if (limit < 2)
+		limit = 2;
+	return best_d <= limit ? best : NULL;
+}

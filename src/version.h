@@ -1,0 +1,5 @@
+/* The one place the version lives; reported in results' env. */
+#ifndef IOTRIAL_VERSION_H
+#define IOTRIAL_VERSION_H
+#define IOTRIAL_VERSION "0.1.0"
+#endif
