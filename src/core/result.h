@@ -31,7 +31,11 @@ struct job_result {
 };
 
 struct run_result {
-	double seconds;              /* timed region, wall clock */
+	double seconds;              /* timed region, wall clock, including
+					the final flush when settle=sync */
+	double burst_seconds;        /* until the last I/O completed, before
+					any final flush; 0 if not separate */
+	int interrupted;             /* stopped early by a signal */
 	uint64_t ops[IO_DIRS];       /* completed I/Os per direction */
 	uint64_t bytes[IO_DIRS];
 	uint64_t fsyncs;             /* fsync/fdatasync calls in the timed part */

@@ -8,6 +8,7 @@
 #define IOTRIAL_WORKLOAD_H
 
 #include <stdint.h>
+#include "../measure.h"
 #include "../result.h"
 #include "../target.h"
 #include "../../util/strbuf.h"
@@ -50,6 +51,8 @@ struct workload_ops {
 	const char *name;
 	const char *summary;              /* one line for help */
 	const struct param_spec *params;  /* terminated by a NULL name */
+	/* Cross-parameter checks before prepare; may be NULL. */
+	int (*validate)(struct workload *w, struct strbuf *err);
 	/* Lay out files; check space first. 0 or -errno with err set. */
 	int (*prepare)(struct workload *w, struct target *t,
 		       struct strbuf *err);
@@ -67,6 +70,7 @@ struct workload {
 	struct run_opts ro;
 	struct target *target;        /* set by prepare */
 	volatile int *stop;           /* set non-zero to end early (signals) */
+	const struct measure_hook *hook; /* observer of the timed region */
 	void *priv;
 };
 

@@ -1,0 +1,388 @@
+/*
+ * iotrial run: one workload, once, with a readable summary or the
+ * iotrial/1 JSON object. This is the measuring primitive that compare
+ * repeats; everything it prints comes from core/, which does the work.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "run_print.h"
+#include "../core/result_json.h"
+#include "../core/target.h"
+#include "../core/workload/workload.h"
+#include "../util/error.h"
+#include "../util/rng.h"
+#include "../util/units.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+#define DEFAULT_WORKLOAD "randread"
+#define DEFAULT_TIME "5s"
+
+static volatile int run_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	run_stop = 1;
+}
+
+/* Everything `run` was asked to do, after parsing. */
+struct run_args {
+	const char *workload;
+	const char *target;
+	const char *time;
+	const char *ios;
+	const char *ramp;
+	const char *seed;
+	const char *json_file; /* "-" for stdout, NULL for text */
+	unsigned target_flags;
+	const char **params;   /* "name=value", nr_params of them */
+	unsigned nr_params, alloc_params;
+};
+
+static const char *const run_options[] = {
+	"--target", "--time", "--ios", "--ramp", "--seed", "--json",
+	"--allow-destroy", "--help",
+};
+
+static void run_usage(FILE *out, const struct workload_ops *ops)
+{
+	const char *const *names = workload_names();
+	const struct param_spec *p;
+	size_t i;
+
+	fprintf(out,
+		"usage: iotrial run [WORKLOAD] [-t TARGET] [--PARAM=VALUE ...]\n"
+		"                   [--time DURATION | --ios N] [--ramp DURATION]\n"
+		"                   [--seed N] [--json[=FILE]] [--allow-destroy]\n"
+		"\n"
+		"TARGET is a directory (default: $TMPDIR or /tmp; iotrial "
+		"works in a\nprivate subdirectory and removes only that) or "
+		"a block device.\nDefaults: %s, --time %s.\n\nworkloads:\n",
+		DEFAULT_WORKLOAD, DEFAULT_TIME);
+	for (i = 0; names[i]; i++)
+		fprintf(out, "  %-10s %s\n", names[i],
+			workload_find(names[i])->summary);
+	if (!ops)
+		ops = workload_find(DEFAULT_WORKLOAD);
+	fprintf(out, "\nparameters of '%s':\n", ops->name);
+	for (p = ops->params; p->name; p++)
+		fprintf(out, "  --%-10s %-44s [%s]\n", p->name, p->help,
+			p->def);
+}
+
+/* An unknown "--x": suggest from the options and the workload's params. */
+static void unknown_option(const char *arg, const struct workload_ops *ops)
+{
+	const char *names[64];
+	size_t n = 0, i;
+	const char *near;
+	const struct param_spec *p;
+	struct strbuf key = STRBUF_INIT;
+	char opt[64][32];
+
+	for (i = 0; i < ARRAY_SIZE(run_options); i++)
+		names[n++] = run_options[i];
+	for (p = ops->params; p->name && n < ARRAY_SIZE(names); p++) {
+		snprintf(opt[n], sizeof(opt[n]), "--%s", p->name);
+		names[n] = opt[n];
+		n++;
+	}
+	strbuf_addstr(&key, arg);
+	if (strchr(key.buf, '='))
+		strbuf_setlen(&key, (size_t)(strchr(key.buf, '=') - key.buf));
+	near = suggest_nearest(key.buf, names, n);
+	if (near)
+		error("unknown option '%s' for '%s'; did you mean '%s'?",
+		      key.buf, ops->name, near);
+	else
+		error("unknown option '%s' for '%s'; see 'iotrial run %s "
+		      "--help'",
+		      key.buf, ops->name, ops->name);
+	strbuf_release(&key);
+}
+
+/* Is "--name[=v]" a parameter of ops? Returns the spec or NULL. */
+static const struct param_spec *param_of(const struct workload_ops *ops,
+					 const char *arg)
+{
+	const struct param_spec *p;
+	size_t n;
+
+	if (strncmp(arg, "--", 2))
+		return NULL;
+	arg += 2;
+	n = strcspn(arg, "=");
+	for (p = ops->params; p->name; p++)
+		if (strlen(p->name) == n && !strncmp(p->name, arg, n))
+			return p;
+	return NULL;
+}
+
+/* Parse argv into a; returns -1 after printing an error, 1 for --help. */
+static int parse_args(int argc, const char **argv, struct run_args *a,
+		      const struct workload_ops **out_ops)
+{
+	const struct workload_ops *ops = NULL;
+	int i = 1, r;
+
+	if (i < argc && argv[i][0] != '-') {
+		a->workload = argv[i++];
+		ops = workload_find(a->workload);
+		if (!ops) {
+			const char *const *names = workload_names();
+			size_t n = 0;
+			const char *near;
+
+			while (names[n])
+				n++;
+			near = suggest_nearest(a->workload, names, n);
+			if (near)
+				error("unknown workload '%s'; did you mean "
+				      "'%s'?",
+				      a->workload, near);
+			else
+				error("unknown workload '%s'; see 'iotrial "
+				      "run --help' for the list",
+				      a->workload);
+			return -1;
+		}
+	}
+	if (!ops)
+		ops = workload_find(DEFAULT_WORKLOAD);
+	*out_ops = ops;
+	for (; i < argc; i++) {
+		const char *arg = argv[i], *v;
+		const struct param_spec *p;
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+			return 1;
+		if (cli_opt_flag(arg, "--allow-destroy")) {
+			a->target_flags |= TARGET_ALLOW_DESTROY;
+			continue;
+		}
+		if (cli_opt_flag(arg, "--json")) {
+			a->json_file = "-";
+			continue;
+		}
+		if (!strncmp(arg, "--json=", 7)) {
+			a->json_file = arg + 7;
+			continue;
+		}
+#define VALUE_OPT(name, short_name, field)                                   \
+	r = cli_opt_value(argc, argv, &i, name, short_name, &v);             \
+	if (r < 0)                                                           \
+		return -1;                                                   \
+	if (r) {                                                             \
+		a->field = v;                                                \
+		continue;                                                    \
+	}
+		VALUE_OPT("--target", "-t", target);
+		VALUE_OPT("--time", NULL, time);
+		VALUE_OPT("--ios", NULL, ios);
+		VALUE_OPT("--ramp", NULL, ramp);
+		VALUE_OPT("--seed", NULL, seed);
+#undef VALUE_OPT
+		p = param_of(ops, arg);
+		if (p) {
+			const char *eq = strchr(arg, '=');
+
+			ALLOC_GROW(a->params, a->nr_params + 2,
+				   a->alloc_params);
+			if (eq) {
+				a->params[a->nr_params++] = arg + 2;
+			} else if (i + 1 < argc) {
+				/* "--bs 4k": store name and value apart */
+				a->params[a->nr_params++] = arg + 2;
+				a->params[a->nr_params++] = argv[++i];
+			} else {
+				error("option '%s' needs a value", arg);
+				return -1;
+			}
+			continue;
+		}
+		if (arg[0] == '-') {
+			unknown_option(arg, ops);
+			return -1;
+		}
+		error("unexpected argument '%s'; the workload comes first "
+		      "(iotrial run %s ...)",
+		      arg, ops->name);
+		return -1;
+	}
+	if (a->time && a->ios) {
+		error("give --time or --ios, not both");
+		return -1;
+	}
+	return 0;
+}
+
+/* Apply the parsed options to w; prints and returns -1 on bad input. */
+static int configure(struct workload *w, struct run_args *a)
+{
+	struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
+	unsigned i;
+	int ret = 0;
+
+	for (i = 0; i < a->nr_params && !ret; i++) {
+		const char *item = a->params[i], *eq = strchr(item, '=');
+		char *name;
+		const char *value;
+
+		if (eq) {
+			name = xstrndup(item, (size_t)(eq - item));
+			value = eq + 1;
+		} else {
+			name = xstrdup(item);
+			value = a->params[++i];
+		}
+		strbuf_reset(&why);
+		ret = workload_set_param(w, name, value, &why, &err);
+		if (!ret && why.len)
+			note("%s: %s", name, why.buf);
+		free(name);
+	}
+	if (!ret && a->ios)
+		ret = units_parse_count(a->ios, &w->ro.ios, &err);
+	if (!ret && w->ro.ios == 0 && a->ios)
+		ret = err_set(&err, -EINVAL,
+			      "--ios must be at least 1, not '%s'", a->ios);
+	if (!ret && !a->ios)
+		ret = units_parse_duration(a->time ? a->time : DEFAULT_TIME,
+					   &w->ro.time_ns, &err);
+	if (!ret && !a->ios && !w->ro.time_ns)
+		ret = err_set(&err, -EINVAL,
+			      "--time must be longer than 0, not '%s'",
+			      a->time);
+	if (!ret && a->ramp)
+		ret = units_parse_duration(a->ramp, &w->ro.ramp_ns, &err);
+	if (!ret && a->seed)
+		ret = units_parse_count(a->seed, &w->ro.seed, &err);
+	if (!ret && !a->seed)
+		w->ro.seed = rng_seed_from_env() & 0xffffffffu;
+	if (!ret)
+		ret = workload_validate(w, &err);
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	strbuf_release(&why);
+	return ret ? -1 : 0;
+}
+
+static const char *default_target(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+static int write_json(const char *file, const struct run_meta *meta,
+		      const struct run_result *r)
+{
+	struct json_object *obj = result_to_json(meta, r);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	result_json_string(obj, &sb);
+	if (!strcmp(file, "-")) {
+		fputs(sb.buf, stdout);
+	} else {
+		FILE *f = fopen(file, "w");
+
+		if (!f || fputs(sb.buf, f) == EOF || fclose(f)) {
+			error("cannot write '%s': %s", file, strerror(errno));
+			ret = -1;
+		}
+	}
+	strbuf_release(&sb);
+	json_object_put(obj);
+	return ret;
+}
+
+int cmd_run(int argc, const char **argv)
+{
+	struct run_args a = { 0 };
+	const struct workload_ops *ops = NULL;
+	struct workload w = { 0 };
+	struct target t = { 0 };
+	struct run_result r;
+	struct run_meta meta = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct sigaction sa;
+	int ret = EXIT_OK, pr;
+
+	run_result_init(&r);
+	pr = parse_args(argc, argv, &a, &ops);
+	if (pr) {
+		if (pr > 0)
+			run_usage(stdout, ops);
+		free(a.params);
+		return pr > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	workload_init(&w, ops);
+	if (configure(&w, &a)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (target_open(&t, a.target ? a.target : default_target(),
+			a.target_flags, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	w.stop = &run_stop;
+	/* KNOB --set HOOK: apply knobs here, after the target is open */
+	pr = ops->prepare(&w, &t, &err);
+	if (pr) {
+		error("%s", err.buf);
+		/* what the user asked for cannot fit or align: bad input */
+		ret = pr == -EINVAL || pr == -ENOSPC ? EXIT_USAGE
+						     : EXIT_RUNTIME;
+		goto cleanup;
+	}
+	if (!run_stop && ops->run(&w, &r, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_RUNTIME;
+		goto cleanup;
+	}
+	if (run_stop && !r.seconds) {
+		error("interrupted before the timed part began; nothing "
+		      "measured");
+		ret = EXIT_RUNTIME;
+		goto cleanup;
+	}
+	if (r.interrupted)
+		run_result_warn(&r, "interrupted by a signal after %.2f s; "
+				"the numbers cover only that part",
+				r.seconds);
+	meta.w = &w;
+	meta.t = &t;
+	if (a.json_file) {
+		if (write_json(a.json_file, &meta, &r))
+			ret = EXIT_RUNTIME;
+		if (strcmp(a.json_file, "-"))
+			run_print_summary(stdout, &meta, &r);
+	} else {
+		run_print_summary(stdout, &meta, &r);
+	}
+cleanup:
+	ops->cleanup(&w);
+	/* KNOB --set HOOK: restore knobs here */
+out:
+	target_release(&t);
+	workload_release(&w);
+	run_result_release(&r);
+	strbuf_release(&err);
+	free(a.params);
+	return ret;
+}

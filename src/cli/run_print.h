@@ -1,0 +1,15 @@
+/*
+ * The human summary of one run, shared by run (and later compare's
+ * verbose mode): throughput, latency percentiles, CPU, per-job lines,
+ * warnings and notes.
+ */
+#ifndef IOTRIAL_RUN_PRINT_H
+#define IOTRIAL_RUN_PRINT_H
+
+#include <stdio.h>
+#include "../core/result_json.h"
+
+void run_print_summary(FILE *out, const struct run_meta *meta,
+		       const struct run_result *r);
+
+#endif

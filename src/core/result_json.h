@@ -1,0 +1,42 @@
+/*
+ * The "iotrial/1" run object (DESIGN.md, "Result JSON"): the one
+ * serialisation every consumer reads, so its keys and units are fixed:
+ * mbps is 10^6 bytes/s, *_ns nanoseconds, *_bytes bytes, seconds seconds.
+ */
+#ifndef IOTRIAL_RESULT_JSON_H
+#define IOTRIAL_RESULT_JSON_H
+
+#include <json-c/json.h>
+#include "result.h"
+#include "target.h"
+#include "workload/workload.h"
+
+#define RESULT_SCHEMA "iotrial/1"
+
+/* A knob as it was during the run: name and canonical value. */
+struct knob_setting {
+	const char *name;
+	const char *value;
+};
+
+/* What the run object says besides the result itself. */
+struct run_meta {
+	const struct workload *w;
+	const struct target *t;
+	const struct knob_setting *knobs; /* nr_knobs of them, may be NULL */
+	unsigned nr_knobs;
+};
+
+/* The metric a run is judged by: IOPS for random, MB/s for sequential. */
+const char *result_metric_name(const struct workload *w);
+double result_metric_value(const struct workload *w,
+			   const struct run_result *r);
+
+/* Build the run object; the caller owns it (json_object_put). */
+struct json_object *result_to_json(const struct run_meta *meta,
+				   const struct run_result *r);
+
+/* Pretty-printed text of the object, into out. */
+void result_json_string(struct json_object *obj, struct strbuf *out);
+
+#endif

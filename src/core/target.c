@@ -1,0 +1,291 @@
+/*
+ * Opening targets safely. The rule from DESIGN.md: iotrial deletes only
+ * what it created and never writes to a device that holds data unless
+ * told. For a directory that means a private mkdtemp subdirectory that is
+ * the only thing target_release() removes; for a block device it means
+ * refusing a mounted device or one where libblkid finds a filesystem,
+ * RAID member or partition table.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <blkid.h>
+#include "target.h"
+#include "../util/error.h"
+#include "../util/units.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+int target_blockdev_geometry(const char *path, unsigned *out_lbs,
+			     uint64_t *out_bytes, struct strbuf *err)
+{
+	int fd, lbs = 512, ret = 0;
+	uint64_t bytes = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, -errno, "cannot open '%s': %s", path,
+			       strerror(errno));
+	if (ioctl(fd, BLKSSZGET, &lbs) < 0 ||
+	    ioctl(fd, BLKGETSIZE64, &bytes) < 0)
+		ret = err_set(err, -errno, "cannot read the geometry of '%s': %s",
+			      path, strerror(errno));
+	close(fd);
+	if (!ret) {
+		*out_lbs = (unsigned)lbs;
+		*out_bytes = bytes;
+	}
+	return ret;
+}
+
+/* Is the device node (by rdev) the source of any mount? */
+static int blockdev_is_mounted(dev_t rdev, struct strbuf *where)
+{
+	struct strbuf mi = STRBUF_INIT;
+	char *line, *save = NULL;
+	int found = 0;
+
+	if (strbuf_read_file(&mi, "/proc/self/mountinfo", 0) < 0)
+		return 0;
+	for (line = strtok_r(mi.buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned maj, min;
+		char mnt[PATH_MAX];
+
+		/* "36 35 98:0 /mnt1 /mnt2 ..." : field 3 is major:minor */
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &min,
+			   mnt) != 3)
+			continue;
+		if (makedev(maj, min) == rdev) {
+			found = 1;
+			strbuf_addstr(where, mnt);
+		}
+	}
+	strbuf_release(&mi);
+	return found;
+}
+
+/* Does the device hold a filesystem, RAID or partition-table signature? */
+static int blockdev_signature(const char *path, struct strbuf *what)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	const char *type = NULL;
+	int found = 0;
+
+	if (!pr)
+		return 0;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	if (blkid_do_safeprobe(pr) == 0) {
+		if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL))
+			strbuf_addf(what, "a '%s' filesystem", type);
+		else if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
+			strbuf_addf(what, "a '%s' partition table", type);
+		else
+			strbuf_addstr(what, "a known signature");
+		found = 1;
+	}
+	blkid_free_probe(pr);
+	return found;
+}
+
+static int open_blockdev(struct target *t, const struct stat *st,
+			 struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	t->kind = TARGET_BLOCKDEV;
+	t->dev = st->st_rdev;
+	ret = target_blockdev_geometry(t->path, &t->logical_block_bytes,
+				       &t->capacity_bytes, err);
+	if (ret)
+		goto out;
+	if (t->flags & TARGET_NO_WORKDIR)
+		goto out;
+	if (blockdev_is_mounted(st->st_rdev, &why)) {
+		/* even --allow-destroy does not write under a live fs */
+		ret = err_set(err, -EBUSY,
+			      "'%s' is mounted on '%s'; unmount it, or give "
+			      "a directory on it as the target",
+			      t->path, why.buf);
+		goto out;
+	}
+	if (!(t->flags & TARGET_ALLOW_DESTROY) &&
+	    blockdev_signature(t->path, &why)) {
+		ret = err_set(err, -EEXIST,
+			      "'%s' holds %s; writing would destroy it. "
+			      "Pass --allow-destroy if that is what you want",
+			      t->path, why.buf);
+		goto out;
+	}
+out:
+	strbuf_release(&why);
+	return ret;
+}
+
+static int open_dir(struct target *t, const struct stat *st,
+		    struct strbuf *err)
+{
+	struct strbuf tmpl = STRBUF_INIT;
+	struct statvfs vfs;
+
+	t->kind = TARGET_DIR;
+	t->dev = st->st_dev;
+	/* O_DIRECT wants the device's logical block; 4096 is safe for
+	 * every filesystem we know when we cannot ask the device */
+	t->logical_block_bytes = 4096;
+	if (!statvfs(t->path, &vfs) && vfs.f_bsize >= 512 &&
+	    vfs.f_bsize < t->logical_block_bytes)
+		t->logical_block_bytes = (unsigned)vfs.f_bsize;
+	if (t->flags & TARGET_NO_WORKDIR)
+		return 0;
+	strbuf_addf(&tmpl, "%s/iotrial.XXXXXX", t->path);
+	if (!mkdtemp(tmpl.buf)) {
+		int e = errno;
+
+		strbuf_release(&tmpl);
+		return err_set(err, -e,
+			       "cannot create a work directory in '%s': %s",
+			       t->path, strerror(e));
+	}
+	t->workdir = strbuf_detach(&tmpl, NULL);
+	return 0;
+}
+
+int target_open(struct target *t, const char *spec, unsigned flags,
+		struct strbuf *err)
+{
+	struct stat st;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->spec = xstrdup(spec);
+	t->flags = flags;
+	if (!*spec) {
+		ret = err_set(err, -EINVAL,
+			      "empty target; give a directory, a block "
+			      "device or scratch:SIZE");
+		goto fail;
+	}
+	t->path = realpath(spec, NULL);
+	if (!t->path) {
+		ret = err_set(err, -errno,
+			      "target '%s' does not exist; give an existing "
+			      "directory or block device",
+			      spec);
+		goto fail;
+	}
+	if (stat(t->path, &st) < 0) {
+		ret = err_set(err, -errno, "cannot stat '%s': %s", spec,
+			      strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode))
+		ret = open_dir(t, &st, err);
+	else if (S_ISBLK(st.st_mode))
+		ret = open_blockdev(t, &st, err);
+	else
+		ret = err_set(err, -EINVAL,
+			      "target '%s' is neither a directory nor a block "
+			      "device",
+			      spec);
+	if (!ret)
+		return 0;
+fail:
+	target_release(t);
+	return ret;
+}
+
+int target_check_space(const struct target *t, uint64_t bytes,
+		       struct strbuf *err)
+{
+	struct strbuf need = STRBUF_INIT, have = STRBUF_INIT;
+	uint64_t avail;
+	struct statvfs vfs;
+	int ret = 0;
+
+	if (t->kind == TARGET_BLOCKDEV) {
+		avail = t->capacity_bytes;
+	} else {
+		if (statvfs(t->workdir ? t->workdir : t->path, &vfs) < 0)
+			return err_set(err, -errno, "cannot stat '%s': %s",
+				       t->path, strerror(errno));
+		avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	}
+	if (bytes > avail) {
+		units_fmt_bytes(&need, bytes);
+		units_fmt_bytes(&have, avail);
+		ret = err_set(err, -ENOSPC,
+			      "the workload needs %s but '%s' has %s %s; "
+			      "lower --size or --jobs, or pick another target",
+			      need.buf, t->path, have.buf,
+			      t->kind == TARGET_BLOCKDEV ? "in all" : "free");
+	}
+	strbuf_release(&need);
+	strbuf_release(&have);
+	return ret;
+}
+
+void target_file_path(const struct target *t, const char *name,
+		      struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/%s", t->workdir ? t->workdir : t->path, name);
+}
+
+/*
+ * Remove our work directory. Only regular files and subdirectories we made
+ * are inside it; we still refuse to follow symlinks (unlinkat on the link).
+ */
+static void remove_tree(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC);
+	DIR *d;
+	struct dirent *de;
+
+	if (fd < 0) {
+		unlinkat(dirfd, name, 0);
+		return;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type == DT_DIR)
+			remove_tree(fd, de->d_name);
+		else
+			unlinkat(fd, de->d_name, 0);
+	}
+	closedir(d);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+void target_release(struct target *t)
+{
+	if (!t)
+		return;
+	if (t->workdir)
+		remove_tree(AT_FDCWD, t->workdir);
+	free(t->workdir);
+	free(t->path);
+	free(t->spec);
+	memset(t, 0, sizeof(*t));
+}

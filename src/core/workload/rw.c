@@ -1,0 +1,762 @@
+/*
+ * Sequential and random block I/O: the workloads every storage benchmark
+ * starts with, and the ones our users measured by hand ("one sequential
+ * reader, then two readers of separate files").
+ *
+ * Each job is a thread with its own file (or its own region of a block
+ * device), its own engine, buffers and histograms, so the hot loop shares
+ * nothing but a phase word. The main thread only keeps time: it starts
+ * the warm-up, opens the timed region (measure_begin), and for a
+ * time-based run tells the jobs to drain. An I/O counts when it was
+ * submitted inside the timed region; write jobs then flush their file
+ * (settle=sync, the honest default) before the region closes, so the
+ * throughput we report is what the device took, not what the page cache
+ * swallowed. The clock is read once per submitted batch and once per
+ * reaped batch, never per I/O.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include "rw.h"
+#include "../../util/clock.h"
+#include "../../util/error.h"
+#include "../../util/rng.h"
+#include "../../util/units.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+static const char *const engine_choices[] = { "psync", "io_uring", "libaio",
+					      "mmap", NULL };
+static const char *const settle_choices[] = { "sync", "none", NULL };
+
+const struct param_spec rw_params[] = {
+	{ "bs", PARAM_SIZE, "4k", 1, 64ull << 20, NULL,
+	  "bytes per I/O" },
+	{ "size", PARAM_SIZE, "256M", 4096, 0, NULL,
+	  "bytes per job: the file size, or the device region" },
+	{ "iodepth", PARAM_UINT, "1", 1, 4096, NULL,
+	  "I/Os in flight per job (async engines)" },
+	{ "jobs", PARAM_UINT, "1", 1, 256, NULL,
+	  "threads, each on its own file" },
+	{ "engine", PARAM_CHOICE, "psync", 0, 0, engine_choices,
+	  "how I/O is submitted" },
+	{ "direct", PARAM_BOOL, "0", 0, 1, NULL,
+	  "O_DIRECT: bypass the page cache" },
+	{ "fsync", PARAM_UINT, "0", 0, 0, NULL,
+	  "fsync after every N writes (0: never)" },
+	{ "end_fsync", PARAM_BOOL, "0", 0, 1, NULL,
+	  "fsync each file when its job ends" },
+	{ "rwmixread", PARAM_PERCENT, "50", 0, 100, NULL,
+	  "randrw: percentage of reads" },
+	{ "settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
+	  "writes: flush inside the timed region (sync) or not (none)" },
+	{ "label", PARAM_STRING, "", 0, 0, NULL,
+	  "free text carried into results (A/A experiments)" },
+	{ NULL },
+};
+
+/* What a workload name means for the loop. */
+struct rw_kind {
+	int random;   /* offsets uniformly random, else sequential */
+	int read_pct; /* 100: reads only, 0: writes only, else a mix */
+};
+
+enum rw_phase { PHASE_RAMP, PHASE_RUN, PHASE_DRAIN };
+
+/* Per-workload state between prepare and cleanup. */
+struct rw_state {
+	struct rw_kind kind;
+	unsigned nr_jobs;
+	char **paths;          /* one per job (all the device for blockdev) */
+	uint64_t region_bytes; /* per job, a multiple of bs */
+	int blockdev;          /* regions of one device, not files */
+	int made_files;        /* we created files that cleanup removes */
+};
+
+/* Shared by the jobs of one run: the phase word and its start time. */
+struct rw_shared {
+	struct workload *w;
+	struct rw_state *st;
+	_Atomic int phase;
+	_Atomic uint64_t run_start_ns;
+	pthread_barrier_t ready;
+};
+
+/* One job: a thread, its file, engine and private tallies. */
+struct rw_job {
+	struct rw_shared *sh;
+	unsigned idx;
+	pthread_t thread;
+	int fd;
+	struct engine eng;
+	struct io_req *reqs;    /* iodepth of them, req i uses buffer i */
+	struct io_req **free;   /* stack of idle requests */
+	unsigned nr_free;
+	struct io_req **done;
+	void **bufs;
+	unsigned iodepth;
+	struct rng rng;
+	uint64_t base_bytes;    /* region start */
+	uint64_t next_bytes;    /* sequential cursor inside the region */
+	uint64_t quota;         /* count mode: I/Os to do in the region */
+	uint64_t counted;       /* I/Os submitted in the timed region */
+	uint64_t writes_since_fsync;
+	uint64_t fsyncs;        /* counted flushes (fsync=N and settle) */
+	uint64_t last_done_ns;  /* last counted completion */
+	struct hist lat[IO_DIRS];
+	struct job_result res;
+	struct rusage ru0;
+	int ru0_taken;
+	int ret;
+	struct strbuf err;
+};
+
+static struct rw_kind kind_of(const struct workload *w)
+{
+	struct rw_kind k = { 0, 100 };
+	const char *n = w->ops->name;
+
+	k.random = !strncmp(n, "rand", 4);
+	if (strstr(n, "write"))
+		k.read_pct = 0;
+	else if (!strcmp(n, "randrw"))
+		k.read_pct = (int)workload_u64(w, "rwmixread");
+	return k;
+}
+
+static unsigned effective_iodepth(const struct workload *w)
+{
+	const char *e = workload_str(w, "engine");
+
+	/* synchronous engines have one I/O in flight, whatever was asked */
+	if (!strcmp(e, "psync") || !strcmp(e, "mmap"))
+		return 1;
+	return (unsigned)workload_u64(w, "iodepth");
+}
+
+int rw_validate(struct workload *w, struct strbuf *err)
+{
+	struct rw_kind k = kind_of(w);
+	const char *e = workload_str(w, "engine");
+
+	if (workload_param(w, "rwmixread")->is_set &&
+	    strcmp(w->ops->name, "randrw"))
+		return err_set(err, -EINVAL,
+			       "'rwmixread' only applies to 'randrw', not "
+			       "'%s'",
+			       w->ops->name);
+	if (!strcmp(e, "mmap") && workload_u64(w, "direct"))
+		return err_set(err, -EINVAL,
+			       "the mmap engine cannot do O_DIRECT; use "
+			       "--direct=0 or another engine");
+	if (k.read_pct == 100 && (workload_u64(w, "fsync") ||
+				  workload_u64(w, "end_fsync")))
+		return err_set(err, -EINVAL,
+			       "'fsync' and 'end_fsync' need writes; '%s' "
+			       "only reads",
+			       w->ops->name);
+	if (workload_u64(w, "bs") > workload_u64(w, "size"))
+		return err_set(err, -EINVAL,
+			       "bs (%s) is larger than size (%s); raise "
+			       "--size or lower --bs",
+			       workload_str(w, "bs"), workload_str(w, "size"));
+	return 0;
+}
+
+/* Fill buf with bytes from rng: writes must not be trivially compressible. */
+static void fill_random(void *buf, size_t bytes, struct rng *rng)
+{
+	uint64_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < bytes / sizeof(*p); i++)
+		p[i] = rng_next(rng);
+}
+
+/* Write a read job's file in full, flush it, drop it from the cache. */
+static int lay_out(const char *path, uint64_t bytes, uint64_t seed,
+		   struct strbuf *err)
+{
+	const size_t chunk = 1 << 20;
+	void *buf = xalloc_aligned(4096, chunk);
+	struct rng rng;
+	uint64_t done = 0;
+	int fd, ret = 0;
+
+	rng_seed(&rng, seed);
+	fill_random(buf, chunk, &rng);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = err_set(err, -errno, "cannot create '%s': %s", path,
+			      strerror(errno));
+		goto out;
+	}
+	while (done < bytes) {
+		size_t n = bytes - done < chunk ? bytes - done : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = err_set(err, w < 0 ? -errno : -ENOSPC,
+				      "cannot lay out '%s': %s", path,
+				      strerror(w < 0 ? errno : ENOSPC));
+			goto out;
+		}
+		done += (uint64_t)w;
+		/* vary the content so no two chunks are equal */
+		((uint64_t *)buf)[0] = rng_next(&rng);
+	}
+	if (fsync(fd) < 0)
+		ret = err_set(err, -errno, "cannot flush '%s': %s", path,
+			      strerror(errno));
+	/* start from a cold cache, as fio's invalidate=1 does */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
+}
+
+/* Create a write job's file at full size without writing it. */
+static int preallocate(const char *path, uint64_t bytes, struct strbuf *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int ret = 0;
+
+	if (fd < 0)
+		return err_set(err, -errno, "cannot create '%s': %s", path,
+			       strerror(errno));
+	if (posix_fallocate(fd, 0, (off_t)bytes) &&
+	    ftruncate(fd, (off_t)bytes) < 0)
+		ret = err_set(err, -errno, "cannot size '%s': %s", path,
+			      strerror(errno));
+	close(fd);
+	return ret;
+}
+
+int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
+{
+	struct rw_state *st = xcalloc(1, sizeof(*st));
+	uint64_t bs = workload_u64(w, "bs");
+	struct strbuf path = STRBUF_INIT;
+	unsigned i;
+	int ret = 0;
+
+	w->priv = st;
+	w->target = t;
+	st->kind = kind_of(w);
+	st->nr_jobs = (unsigned)workload_u64(w, "jobs");
+	st->blockdev = t->kind == TARGET_BLOCKDEV;
+	st->region_bytes = workload_u64(w, "size") / bs * bs;
+	if (workload_u64(w, "direct") && bs % t->logical_block_bytes) {
+		uint64_t up = (bs / t->logical_block_bytes + 1) *
+			      t->logical_block_bytes;
+
+		return err_set(err, -EINVAL,
+			       "bs %s is not a multiple of the logical block "
+			       "size (%u bytes) of '%s'; direct I/O needs "
+			       "aligned sizes: use --bs=%llu",
+			       workload_str(w, "bs"), t->logical_block_bytes,
+			       t->path, (unsigned long long)up);
+	}
+	if (st->blockdev && !workload_param(w, "size")->is_set)
+		st->region_bytes = t->capacity_bytes / st->nr_jobs / bs * bs;
+	if (!st->region_bytes)
+		return err_set(err, -EINVAL,
+			       "'%s' is too small for %u jobs of bs %s",
+			       t->path, st->nr_jobs, workload_str(w, "bs"));
+	ret = target_check_space(t, st->region_bytes * st->nr_jobs, err);
+	if (ret)
+		return ret;
+	st->paths = xcalloc(st->nr_jobs, sizeof(*st->paths));
+	for (i = 0; i < st->nr_jobs; i++) {
+		char name[32];
+
+		if (st->blockdev) {
+			st->paths[i] = xstrdup(t->path);
+			continue;
+		}
+		snprintf(name, sizeof(name), "job%u.dat", i);
+		target_file_path(t, name, &path);
+		st->paths[i] = xstrdup(path.buf);
+		st->made_files = 1;
+		if (st->kind.read_pct)
+			ret = lay_out(path.buf, st->region_bytes,
+				      w->ro.seed + i, err);
+		else
+			ret = preallocate(path.buf, st->region_bytes, err);
+		if (ret)
+			break;
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+/* Open the job's file, make buffers and requests, start its engine. */
+static int job_setup(struct rw_job *j)
+{
+	struct workload *w = j->sh->w;
+	struct rw_state *st = j->sh->st;
+	uint64_t bs = workload_u64(w, "bs");
+	int direct = (int)workload_u64(w, "direct");
+	int writes = st->kind.read_pct < 100;
+	struct engine_opts eo = { 0 };
+	unsigned i;
+	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+
+	if (direct)
+		flags |= O_DIRECT;
+	j->fd = open(st->paths[j->idx], flags);
+	if (j->fd < 0) {
+		int e = errno;
+
+		if (direct && e == EINVAL)
+			return err_set(&j->err, -e,
+				       "the filesystem of '%s' does not support "
+				       "O_DIRECT (tmpfs?); use --direct=0 or "
+				       "another target",
+				       st->paths[j->idx]);
+		return err_set(&j->err, -e, "cannot open '%s': %s",
+			       st->paths[j->idx], strerror(e));
+	}
+	j->iodepth = effective_iodepth(w);
+	j->reqs = xcalloc(j->iodepth, sizeof(*j->reqs));
+	j->free = xcalloc(j->iodepth, sizeof(*j->free));
+	j->done = xcalloc(j->iodepth, sizeof(*j->done));
+	j->bufs = xcalloc(j->iodepth, sizeof(*j->bufs));
+	rng_seed(&j->rng, w->ro.seed * 1000003u + j->idx);
+	for (i = 0; i < j->iodepth; i++) {
+		j->bufs[i] = xalloc_aligned(4096, bs);
+		if (writes)
+			fill_random(j->bufs[i], bs, &j->rng);
+		j->reqs[i].buf = j->bufs[i];
+		j->reqs[i].buf_idx = (uint16_t)i;
+		j->free[j->nr_free++] = &j->reqs[i];
+	}
+	j->base_bytes = st->blockdev ? st->region_bytes * j->idx : 0;
+	eo.iodepth = j->iodepth;
+	eo.direct = direct;
+	eo.fds = &j->fd;
+	eo.nr_files = 1;
+	eo.bufs = j->bufs;
+	eo.nr_bufs = j->iodepth;
+	eo.buf_bytes = bs;
+	eo.file_bytes = j->base_bytes + st->region_bytes;
+	eo.writable = writes;
+	return engine_init(&j->eng, engine_find(workload_str(w, "engine")),
+			   &eo, &j->err);
+}
+
+static void job_teardown(struct rw_job *j)
+{
+	unsigned i;
+
+	if (j->eng.ops)
+		engine_release(&j->eng);
+	if (j->fd >= 0)
+		close(j->fd);
+	for (i = 0; j->bufs && i < j->iodepth; i++)
+		free(j->bufs[i]);
+	free(j->bufs);
+	free(j->reqs);
+	free(j->free);
+	free(j->done);
+	strbuf_release(&j->err);
+}
+
+/* Pick the next offset and direction for req. */
+static void next_io(struct rw_job *j, struct io_req *req)
+{
+	const struct rw_kind *k = &j->sh->st->kind;
+	uint64_t bs = req->len_bytes, region = j->sh->st->region_bytes;
+
+	if (k->random) {
+		req->offset_bytes = j->base_bytes +
+				    rng_below(&j->rng, region / bs) * bs;
+	} else {
+		if (j->next_bytes + bs > region)
+			j->next_bytes = 0;
+		req->offset_bytes = j->base_bytes + j->next_bytes;
+		j->next_bytes += bs;
+	}
+	if (k->read_pct == 100)
+		req->dir = IO_READ;
+	else if (k->read_pct == 0)
+		req->dir = IO_WRITE;
+	else
+		req->dir = rng_below(&j->rng, 100) < (uint64_t)k->read_pct
+				   ? IO_READ
+				   : IO_WRITE;
+}
+
+/* Issue one flush through the engine and wait for it; queue must be idle. */
+static int job_flush(struct rw_job *j)
+{
+	struct io_req *req = j->free[--j->nr_free];
+	struct io_req *done;
+	int ret;
+
+	req->dir = IO_FSYNC;
+	req->offset_bytes = 0;
+	ret = j->eng.ops->submit(&j->eng, &req, 1);
+	if (ret == 1)
+		ret = j->eng.ops->reap(&j->eng, &done, 1, 1);
+	if (ret == 1 && done->result < 0)
+		ret = done->result;
+	j->free[j->nr_free++] = req;
+	if (ret < 0)
+		return err_set(&j->err, ret, "fsync of '%s' failed: %s",
+			       j->sh->st->paths[j->idx], strerror(-ret));
+	return 0;
+}
+
+/* Account reaped requests; returns -errno on an I/O error. */
+static int job_complete(struct rw_job *j, unsigned n, uint64_t run_start)
+{
+	uint64_t now = clock_now_ns();
+	unsigned i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		struct io_req *req = j->done[i];
+
+		j->free[j->nr_free++] = req;
+		if (req->result < 0) {
+			if (!ret)
+				ret = err_set(&j->err, req->result,
+					      "%s of %u bytes at offset %llu "
+					      "of '%s' failed: %s",
+					      req->dir == IO_READ ? "read"
+								  : "write",
+					      req->len_bytes,
+					      (unsigned long long)
+						      req->offset_bytes,
+					      j->sh->st->paths[j->idx],
+					      strerror(-req->result));
+			continue;
+		}
+		if (!run_start || req->start_ns < run_start)
+			continue; /* warm-up */
+		j->res.ops[req->dir]++;
+		j->res.bytes[req->dir] += (uint64_t)req->result;
+		hist_record(&j->lat[req->dir], now - req->start_ns);
+		j->last_done_ns = now;
+	}
+	return ret;
+}
+
+static void thread_cpu(struct rusage *ru)
+{
+	getrusage(RUSAGE_THREAD, ru);
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* The hot loop: keep iodepth I/Os in flight until told to drain. */
+static int job_loop(struct rw_job *j)
+{
+	struct workload *w = j->sh->w;
+	uint32_t bs = (uint32_t)workload_u64(w, "bs");
+	uint64_t fsync_every = workload_u64(w, "fsync");
+	unsigned inflight = 0;
+	uint64_t run_start = 0;
+	int ret = 0, draining = 0;
+
+	for (;;) {
+		int phase = atomic_load_explicit(&j->sh->phase,
+						 memory_order_acquire);
+		unsigned n = 0;
+
+		if (!run_start && phase != PHASE_RAMP) {
+			run_start = atomic_load(&j->sh->run_start_ns);
+			thread_cpu(&j->ru0);
+			j->ru0_taken = 1;
+		}
+		if (phase == PHASE_DRAIN || *w->stop ||
+		    (j->quota && j->counted >= j->quota))
+			draining = 1;
+		if (draining && !inflight)
+			break;
+		if (!draining && fsync_every &&
+		    j->writes_since_fsync >= fsync_every) {
+			if (inflight)
+				goto reap; /* drain, then flush */
+			ret = job_flush(j);
+			if (ret)
+				break;
+			j->writes_since_fsync = 0;
+			if (run_start)
+				j->fsyncs++;
+		}
+		while (!draining && j->nr_free &&
+		       (!j->quota || !run_start ||
+			j->counted + n < j->quota)) {
+			struct io_req *req = j->free[j->nr_free - 1 - n];
+
+			req->len_bytes = bs;
+			req->file_idx = 0;
+			next_io(j, req);
+			if (req->dir == IO_WRITE)
+				j->writes_since_fsync++;
+			n++;
+			if (n == j->nr_free)
+				break;
+			if (fsync_every &&
+			    j->writes_since_fsync >= fsync_every)
+				break;
+		}
+		if (n) {
+			uint64_t now = clock_now_ns();
+			struct io_req **batch = &j->free[j->nr_free - n];
+			unsigned i;
+			int got;
+
+			for (i = 0; i < n; i++)
+				batch[i]->start_ns = now;
+			got = j->eng.ops->submit(&j->eng, batch, n);
+			if (got < 0) {
+				ret = err_set(&j->err, got,
+					      "submitting I/O to '%s' failed: "
+					      "%s",
+					      j->sh->st->paths[j->idx],
+					      strerror(-got));
+				break;
+			}
+			/* the first got of the batch left; keep the rest */
+			memmove(batch, batch + got,
+				(n - (unsigned)got) * sizeof(*batch));
+			j->nr_free -= (unsigned)got;
+			inflight += (unsigned)got;
+			if (run_start)
+				j->counted += (unsigned)got;
+		}
+reap:
+		if (inflight) {
+			int got = j->eng.ops->reap(&j->eng, j->done, 1,
+						   inflight);
+
+			if (got < 0) {
+				ret = err_set(&j->err, got,
+					      "waiting for I/O on '%s' failed: "
+					      "%s",
+					      j->sh->st->paths[j->idx],
+					      strerror(-got));
+				break;
+			}
+			inflight -= (unsigned)got;
+			ret = job_complete(j, (unsigned)got, run_start);
+			if (ret)
+				break;
+		}
+	}
+	return ret;
+}
+
+/* Thread body: set up, meet the others, loop, settle, tally CPU. */
+static void *job_main(void *arg)
+{
+	struct rw_job *j = arg;
+	struct workload *w = j->sh->w;
+	struct rw_state *st = j->sh->st;
+	int settle = st->kind.read_pct < 100 &&
+		     (!strcmp(workload_str(w, "settle"), "sync") ||
+		      workload_u64(w, "end_fsync"));
+	struct rusage ru1;
+
+	j->ret = job_setup(j);
+	pthread_barrier_wait(&j->sh->ready);
+	if (j->ret)
+		return NULL;
+	j->ret = job_loop(j);
+	if (!j->ret && settle && !*w->stop && j->counted) {
+		j->ret = job_flush(j);
+		j->fsyncs++;
+	}
+	if (j->ru0_taken) {
+		thread_cpu(&ru1);
+		j->res.user_s = tv_s(ru1.ru_utime) - tv_s(j->ru0.ru_utime);
+		j->res.sys_s = tv_s(ru1.ru_stime) - tv_s(j->ru0.ru_stime);
+	}
+	return NULL;
+}
+
+/* Sleep until deadline_ns or a stop request, in short steps. */
+static void sleep_until(uint64_t deadline_ns, volatile int *stop)
+{
+	for (;;) {
+		uint64_t now = clock_now_ns();
+		uint64_t step = 50000000ull; /* 50 ms */
+		struct timespec ts;
+
+		if (now >= deadline_ns || *stop)
+			return;
+		if (deadline_ns - now < step)
+			step = deadline_ns - now;
+		ts.tv_sec = (time_t)(step / 1000000000ull);
+		ts.tv_nsec = (long)(step % 1000000000ull);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Fold every job's tallies into r and pick the first error. */
+static int collect(struct rw_job *jobs, unsigned nr, uint64_t run_start,
+		   struct run_result *r, struct strbuf *err)
+{
+	uint64_t last_ns = 0;
+	unsigned i, d;
+	int ret = 0;
+
+	r->nr_jobs = nr;
+	r->jobs = xcalloc(nr, sizeof(*r->jobs));
+	for (i = 0; i < nr; i++) {
+		struct rw_job *j = &jobs[i];
+
+		if (j->ret && !ret)
+			ret = err_set(err, j->ret, "job %u: %s", i, j->err.buf);
+		for (d = 0; d < IO_DIRS; d++) {
+			r->ops[d] += j->res.ops[d];
+			r->bytes[d] += j->res.bytes[d];
+			hist_merge(&r->lat[d], &j->lat[d]);
+		}
+		r->fsyncs += j->fsyncs;
+		if (j->last_done_ns > run_start)
+			j->res.seconds =
+				(double)(j->last_done_ns - run_start) / 1e9;
+		if (j->last_done_ns > last_ns)
+			last_ns = j->last_done_ns;
+		r->jobs[i] = j->res;
+	}
+	if (last_ns > run_start)
+		r->burst_seconds = (double)(last_ns - run_start) / 1e9;
+	return ret;
+}
+
+int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
+{
+	static volatile int never_stop;
+	struct rw_state *st = w->priv;
+	struct rw_shared sh;
+	struct rw_job *jobs;
+	struct measure m;
+	uint64_t start, run_start = 0;
+	unsigned i, started = 0;
+	int ret = 0;
+
+	if (!w->stop)
+		w->stop = &never_stop;
+	memset(&sh, 0, sizeof(sh));
+	sh.w = w;
+	sh.st = st;
+	atomic_init(&sh.phase, PHASE_RAMP);
+	atomic_init(&sh.run_start_ns, 0);
+	pthread_barrier_init(&sh.ready, NULL, st->nr_jobs + 1);
+	jobs = xcalloc(st->nr_jobs, sizeof(*jobs));
+	for (i = 0; i < st->nr_jobs; i++) {
+		struct rw_job *j = &jobs[i];
+
+		j->sh = &sh;
+		j->idx = i;
+		j->fd = -1;
+		strbuf_init(&j->err, 0);
+		hist_init(&j->lat[IO_READ]);
+		hist_init(&j->lat[IO_WRITE]);
+		if (w->ro.ios) {
+			j->quota = w->ro.ios / st->nr_jobs +
+				   (i < w->ro.ios % st->nr_jobs);
+			if (!j->quota)
+				j->quota = 1;
+		}
+	}
+	for (i = 0; i < st->nr_jobs; i++) {
+		ret = pthread_create(&jobs[i].thread, NULL, job_main,
+				     &jobs[i]);
+		if (ret) {
+			err_set(err, -ret, "cannot start job %u: %s", i,
+				strerror(ret));
+			ret = -ret;
+			/* the started jobs wait at the barrier; release them */
+			atomic_store(&sh.phase, PHASE_DRAIN);
+			for (; i < st->nr_jobs; i++)
+				pthread_barrier_wait(&sh.ready);
+			break;
+		}
+		started++;
+	}
+	if (!ret)
+		pthread_barrier_wait(&sh.ready);
+	measure_init(&m, w->hook);
+	start = clock_now_ns();
+	if (!ret && w->ro.ramp_ns)
+		sleep_until(start + w->ro.ramp_ns, w->stop);
+	if (!ret) {
+		measure_begin(&m);
+		run_start = m.start_ns;
+		atomic_store(&sh.run_start_ns, run_start);
+		atomic_store_explicit(&sh.phase, PHASE_RUN,
+				      memory_order_release);
+		if (!w->ro.ios)
+			sleep_until(run_start + w->ro.time_ns, w->stop);
+		if (!w->ro.ios || *w->stop)
+			atomic_store_explicit(&sh.phase, PHASE_DRAIN,
+					      memory_order_release);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(jobs[i].thread, NULL);
+	if (!ret) {
+		measure_end(&m, r);
+		r->interrupted = *w->stop != 0;
+		ret = collect(jobs, st->nr_jobs, run_start, r, err);
+	}
+	for (i = 0; i < st->nr_jobs; i++)
+		job_teardown(&jobs[i]);
+	free(jobs);
+	pthread_barrier_destroy(&sh.ready);
+	return ret;
+}
+
+void rw_cleanup(struct workload *w)
+{
+	struct rw_state *st = w->priv;
+	unsigned i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nr_jobs && st->paths; i++) {
+		if (st->made_files && st->paths[i])
+			unlink(st->paths[i]);
+		free(st->paths[i]);
+	}
+	free(st->paths);
+	free(st);
+	w->priv = NULL;
+}
+
+#define RW_WORKLOAD(id, summary_text)                                        \
+	const struct workload_ops workload_##id = {                          \
+		.name = #id,                                                 \
+		.summary = summary_text,                                     \
+		.params = rw_params,                                         \
+		.validate = rw_validate,                                     \
+		.prepare = rw_prepare,                                       \
+		.run = rw_run,                                               \
+		.cleanup = rw_cleanup,                                       \
+	}
+
+RW_WORKLOAD(seqread, "sequential reads, one stream per job");
+RW_WORKLOAD(seqwrite, "sequential writes, one stream per job");
+RW_WORKLOAD(randread, "uniformly random reads");
+RW_WORKLOAD(randwrite, "uniformly random writes");
+RW_WORKLOAD(randrw, "random reads and writes mixed by rwmixread");

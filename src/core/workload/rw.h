@@ -1,0 +1,26 @@
+/*
+ * The block-I/O workloads: sequential and random reads and writes, one
+ * file (or device region) per job, driven through an engine. seq.c and
+ * rand.c are thin: they differ only in how the next offset is chosen,
+ * which rw.c asks through struct rw_pattern.
+ */
+#ifndef IOTRIAL_RW_H
+#define IOTRIAL_RW_H
+
+#include "workload.h"
+
+extern const struct workload_ops workload_seqread;
+extern const struct workload_ops workload_seqwrite;
+extern const struct workload_ops workload_randread;
+extern const struct workload_ops workload_randwrite;
+extern const struct workload_ops workload_randrw;
+
+/* The parameter table every rw workload shares. */
+extern const struct param_spec rw_params[];
+
+int rw_validate(struct workload *w, struct strbuf *err);
+int rw_prepare(struct workload *w, struct target *t, struct strbuf *err);
+int rw_run(struct workload *w, struct run_result *r, struct strbuf *err);
+void rw_cleanup(struct workload *w);
+
+#endif

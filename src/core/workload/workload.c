@@ -1,0 +1,257 @@
+/*
+ * The workload registry and parameter handling. Parameters are declared
+ * as data by each workload (struct param_spec), so parsing, defaults,
+ * range checks, help and "did you mean" suggestions live here once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "workload.h"
+#include "rw.h"
+#include "../../util/error.h"
+#include "../../util/units.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+static const struct workload_ops *const workloads[] = {
+	&workload_seqread, &workload_seqwrite, &workload_randread,
+	&workload_randwrite, &workload_randrw,
+};
+
+const struct workload_ops *workload_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(workloads); i++)
+		if (!strcmp(workloads[i]->name, name))
+			return workloads[i];
+	return NULL;
+}
+
+const char *const *workload_names(void)
+{
+	static const char *names[ARRAY_SIZE(workloads) + 1];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(workloads); i++)
+		names[i] = workloads[i]->name;
+	return names;
+}
+
+static size_t nr_params(const struct workload_ops *ops)
+{
+	size_t n = 0;
+
+	while (ops->params[n].name)
+		n++;
+	return n;
+}
+
+static int spec_index(const struct workload *w, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < w->nr_values; i++)
+		if (!strcmp(w->ops->params[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int parse_bool(const char *text, uint64_t *out)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(text, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcasecmp(text, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static void list_choices(struct strbuf *sb, const char *const *choices)
+{
+	size_t i;
+
+	for (i = 0; choices[i]; i++)
+		strbuf_addf(sb, "%s'%s'", i ? ", " : "", choices[i]);
+}
+
+/* Parse text for spec into v; err names the parameter. */
+static int parse_value(const struct param_spec *spec, const char *text,
+		       struct param_value *v, struct strbuf *note,
+		       struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t u = 0;
+	double frac;
+	int ret = 0;
+	size_t i;
+
+	switch (spec->type) {
+	case PARAM_SIZE:
+		ret = units_parse_size(text, spec->min ? 0 : UNITS_ZERO_OK, &u,
+				       note, &sb);
+		break;
+	case PARAM_UINT:
+		ret = units_parse_count(text, &u, &sb);
+		break;
+	case PARAM_BOOL:
+		ret = parse_bool(text, &u);
+		if (ret)
+			strbuf_addf(&sb, "expected 0 or 1 (yes/no)");
+		break;
+	case PARAM_PERCENT:
+		ret = units_parse_percent(text, &frac, &sb);
+		if (!ret && (frac < 0 || frac > 1.0)) {
+			ret = -ERANGE;
+			strbuf_addstr(&sb, "expected a percentage from 0 to 100");
+		}
+		u = (uint64_t)(frac * 100.0 + 0.5);
+		break;
+	case PARAM_CHOICE:
+		for (i = 0; spec->choices[i]; i++)
+			if (!strcmp(spec->choices[i], text))
+				break;
+		if (!spec->choices[i]) {
+			const char *near = suggest_nearest(
+				text, spec->choices, i);
+
+			ret = -EINVAL;
+			if (near)
+				strbuf_addf(&sb, "did you mean '%s'? ", near);
+			strbuf_addstr(&sb, "expected one of ");
+			list_choices(&sb, spec->choices);
+		}
+		break;
+	case PARAM_STRING:
+		break;
+	}
+	if (ret) {
+		err_set(err, ret, "invalid value '%s' for '%s': %s", text,
+			spec->name, sb.buf);
+		goto out;
+	}
+	if ((spec->type == PARAM_SIZE || spec->type == PARAM_UINT) &&
+	    (u < spec->min || (spec->max && u > spec->max))) {
+		strbuf_reset(&sb);
+		if (spec->max)
+			strbuf_addf(&sb, "from %llu to %llu",
+				    (unsigned long long)spec->min,
+				    (unsigned long long)spec->max);
+		else
+			strbuf_addf(&sb, "at least %llu",
+				    (unsigned long long)spec->min);
+		ret = err_set(err, -ERANGE,
+			      "'%s' is out of range for '%s': expected %s%s",
+			      text, spec->name, sb.buf,
+			      spec->type == PARAM_SIZE ? " bytes" : "");
+		goto out;
+	}
+	v->u = u;
+	free(v->s);
+	v->s = xstrdup(text);
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+void workload_init(struct workload *w, const struct workload_ops *ops)
+{
+	size_t i, n = nr_params(ops);
+
+	memset(w, 0, sizeof(*w));
+	w->ops = ops;
+	w->nr_values = (unsigned)n;
+	w->values = xcalloc(n, sizeof(*w->values));
+	for (i = 0; i < n; i++) {
+		int ret = parse_value(&ops->params[i], ops->params[i].def,
+				      &w->values[i], NULL, NULL);
+
+		/* the defaults are ours: a bad one is a bug */
+		if (ret)
+			abort();
+	}
+}
+
+void workload_release(struct workload *w)
+{
+	unsigned i;
+
+	if (!w || !w->values)
+		return;
+	for (i = 0; i < w->nr_values; i++)
+		free(w->values[i].s);
+	free(w->values);
+	w->values = NULL;
+	w->nr_values = 0;
+}
+
+int workload_set_param(struct workload *w, const char *name, const char *text,
+		       struct strbuf *note, struct strbuf *err)
+{
+	int idx = spec_index(w, name);
+	int ret;
+
+	if (idx < 0) {
+		const char **names = xcalloc(w->nr_values + 1, sizeof(*names));
+		const char *near;
+		unsigned i;
+
+		for (i = 0; i < w->nr_values; i++)
+			names[i] = w->ops->params[i].name;
+		near = suggest_nearest(name, names, w->nr_values);
+		if (near)
+			ret = err_set(err, -ENOENT,
+				      "'%s' is not a parameter of '%s'; did you "
+				      "mean '%s'?",
+				      name, w->ops->name, near);
+		else
+			ret = err_set(err, -ENOENT,
+				      "'%s' is not a parameter of '%s'; see "
+				      "'iotrial run %s --help'",
+				      name, w->ops->name, w->ops->name);
+		free(names);
+		return ret;
+	}
+	ret = parse_value(&w->ops->params[idx], text, &w->values[idx], note,
+			  err);
+	if (!ret)
+		w->values[idx].is_set = 1;
+	return ret;
+}
+
+const struct param_value *workload_param(const struct workload *w,
+					 const char *name)
+{
+	int idx = spec_index(w, name);
+
+	return idx < 0 ? NULL : &w->values[idx];
+}
+
+uint64_t workload_u64(const struct workload *w, const char *name)
+{
+	const struct param_value *v = workload_param(w, name);
+
+	return v ? v->u : 0;
+}
+
+const char *workload_str(const struct workload *w, const char *name)
+{
+	const struct param_value *v = workload_param(w, name);
+
+	return v ? v->s : "";
+}
+
+int workload_validate(struct workload *w, struct strbuf *err)
+{
+	return w->ops->validate ? w->ops->validate(w, err) : 0;
+}

@@ -1,0 +1,169 @@
+/*
+ * Workload parameters: defaults, parsing through the spec tables, range
+ * checks, suggestions for unknown names, and the cross-parameter rules.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "core/workload/workload.h"
+#include "core/result_json.h"
+
+static void test_registry(void **state)
+{
+	const char *const *names = workload_names();
+	size_t n = 0;
+
+	(void)state;
+	while (names[n]) {
+		assert_non_null(workload_find(names[n]));
+		n++;
+	}
+	assert_int_equal(n, 5);
+	assert_null(workload_find("randred"));
+}
+
+static void test_defaults(void **state)
+{
+	struct workload w;
+
+	(void)state;
+	workload_init(&w, workload_find("randread"));
+	assert_int_equal(workload_u64(&w, "bs"), 4096);
+	assert_int_equal(workload_u64(&w, "iodepth"), 1);
+	assert_int_equal(workload_u64(&w, "jobs"), 1);
+	assert_string_equal(workload_str(&w, "engine"), "psync");
+	assert_int_equal(workload_u64(&w, "rwmixread"), 50);
+	assert_false(workload_param(&w, "bs")->is_set);
+	assert_null(workload_param(&w, "nope"));
+	workload_release(&w);
+}
+
+static void test_set_good(void **state)
+{
+	struct strbuf err = STRBUF_INIT, note = STRBUF_INIT;
+	struct workload w;
+
+	(void)state;
+	workload_init(&w, workload_find("randrw"));
+	assert_int_equal(workload_set_param(&w, "bs", "64k", &note, &err), 0);
+	assert_int_equal(workload_u64(&w, "bs"), 65536);
+	assert_true(workload_param(&w, "bs")->is_set);
+	assert_int_equal(workload_set_param(&w, "size", "2MB", &note, &err),
+			 0);
+	assert_int_equal(workload_u64(&w, "size"), 2000000);
+	assert_true(note.len > 0); /* decimal unit explained */
+	assert_int_equal(workload_set_param(&w, "direct", "yes", NULL, &err),
+			 0);
+	assert_int_equal(workload_u64(&w, "direct"), 1);
+	assert_int_equal(
+		workload_set_param(&w, "rwmixread", "70%", NULL, &err), 0);
+	assert_int_equal(workload_u64(&w, "rwmixread"), 70);
+	assert_int_equal(
+		workload_set_param(&w, "engine", "io_uring", NULL, &err), 0);
+	assert_string_equal(workload_str(&w, "engine"), "io_uring");
+	assert_int_equal(workload_validate(&w, &err), 0);
+	workload_release(&w);
+	strbuf_release(&err);
+	strbuf_release(&note);
+}
+
+static void test_set_bad(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct workload w;
+
+	(void)state;
+	workload_init(&w, workload_find("randread"));
+	assert_int_equal(workload_set_param(&w, "bsz", "4k", NULL, &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.buf, "did you mean 'bs'"));
+	assert_true(workload_set_param(&w, "bs", "4kk", NULL, &err) < 0);
+	assert_non_null(strstr(err.buf, "'4kk'"));
+	assert_true(workload_set_param(&w, "iodepth", "0", NULL, &err) < 0);
+	assert_non_null(strstr(err.buf, "out of range"));
+	assert_true(workload_set_param(&w, "engine", "uring", NULL, &err) <
+		    0);
+	assert_non_null(strstr(err.buf, "expected one of"));
+	assert_true(workload_set_param(&w, "direct", "maybe", NULL, &err) <
+		    0);
+	assert_true(workload_set_param(&w, "rwmixread", "150", NULL, &err) <
+		    0);
+	/* a failed set leaves the old value */
+	assert_int_equal(workload_u64(&w, "bs"), 4096);
+	workload_release(&w);
+	strbuf_release(&err);
+}
+
+static void test_validate(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct workload w;
+
+	(void)state;
+	workload_init(&w, workload_find("randread"));
+	assert_int_equal(
+		workload_set_param(&w, "rwmixread", "30", NULL, &err), 0);
+	assert_int_equal(workload_validate(&w, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "randrw"));
+	workload_release(&w);
+
+	workload_init(&w, workload_find("seqread"));
+	assert_int_equal(workload_set_param(&w, "engine", "mmap", NULL, &err),
+			 0);
+	assert_int_equal(workload_set_param(&w, "direct", "1", NULL, &err), 0);
+	assert_int_equal(workload_validate(&w, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "mmap"));
+	workload_release(&w);
+
+	workload_init(&w, workload_find("seqread"));
+	assert_int_equal(workload_set_param(&w, "fsync", "8", NULL, &err), 0);
+	assert_int_equal(workload_validate(&w, &err), -EINVAL);
+	workload_release(&w);
+
+	workload_init(&w, workload_find("seqwrite"));
+	assert_int_equal(workload_set_param(&w, "bs", "8M", NULL, &err), 0);
+	assert_int_equal(workload_set_param(&w, "size", "4M", NULL, &err), 0);
+	assert_int_equal(workload_validate(&w, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "larger than size"));
+	workload_release(&w);
+	strbuf_release(&err);
+}
+
+static void test_metric(void **state)
+{
+	struct workload w;
+	struct run_result r;
+
+	(void)state;
+	run_result_init(&r);
+	r.seconds = 2.0;
+	r.ops[IO_READ] = 1000;
+	r.bytes[IO_READ] = 1000 * 4096;
+	workload_init(&w, workload_find("seqread"));
+	assert_string_equal(result_metric_name(&w), "mbps");
+	assert_true(result_metric_value(&w, &r) == 4096 * 1000 / 2.0 / 1e6);
+	workload_release(&w);
+	workload_init(&w, workload_find("randwrite"));
+	assert_string_equal(result_metric_name(&w), "iops");
+	assert_true(result_metric_value(&w, &r) == 500.0);
+	workload_release(&w);
+	run_result_warn(&r, "test %d", 1);
+	assert_int_equal(r.nr_warnings, 1);
+	assert_string_equal(r.warnings[0], "test 1");
+	run_result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry), cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_set_good), cmocka_unit_test(test_set_bad),
+		cmocka_unit_test(test_validate), cmocka_unit_test(test_metric),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
