@@ -58,7 +58,7 @@ void run_print_summary(FILE *out, const struct run_meta *meta,
 
 	describe(out, meta);
 	fprintf(out, "  time     %.3f s", r->seconds);
-	if (r->burst_seconds > 0 && r->seconds - r->burst_seconds > 0.0005)
+	if (r->bytes[IO_WRITE] && r->fsyncs && r->burst_seconds > 0)
 		fprintf(out, " (I/O done at %.3f s, then %.3f s flushing)",
 			r->burst_seconds, r->seconds - r->burst_seconds);
 	fprintf(out, "\n");

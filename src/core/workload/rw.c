@@ -244,6 +244,27 @@ static int preallocate(const char *path, uint64_t bytes, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * Can an earlier run's file serve again? Same size, and the cache is
+ * dropped so the next run starts cold as a fresh layout would.
+ */
+static int reusable(const char *path, uint64_t bytes)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != bytes ||
+	    (uint64_t)st.st_blocks * 512 < bytes)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return 1;
+}
+
 int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 {
 	struct rw_state *st = xcalloc(1, sizeof(*st));
@@ -286,10 +307,15 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			st->paths[i] = xstrdup(t->path);
 			continue;
 		}
-		snprintf(name, sizeof(name), "job%u.dat", i);
+		/* a preallocated file reads as zeros without touching the
+		 * device: never let a read workload reuse a write's file */
+		snprintf(name, sizeof(name), "job%u.%s", i,
+			 st->kind.read_pct ? "data" : "prealloc");
 		target_file_path(t, name, &path);
 		st->paths[i] = xstrdup(path.buf);
-		st->made_files = 1;
+		st->made_files = !w->ro.keep_files;
+		if (w->ro.keep_files && reusable(path.buf, st->region_bytes))
+			continue;
 		if (st->kind.read_pct)
 			ret = lay_out(path.buf, st->region_bytes,
 				      w->ro.seed + i, err);

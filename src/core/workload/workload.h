@@ -43,6 +43,9 @@ struct run_opts {
 	uint64_t ios;       /* count-based: stop after this many I/Os */
 	uint64_t ramp_ns;   /* warm-up before measuring, discarded */
 	uint64_t seed;      /* offsets and file contents */
+	int keep_files;     /* reuse laid-out files of the right size and
+			       leave them for the next run (experiments);
+			       target_release() removes them at the end */
 };
 
 struct workload;

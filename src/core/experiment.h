@@ -1,0 +1,161 @@
+/*
+ * Experiments: arms (the cartesian product of the varied factors) x
+ * repetitions, run in randomized blocks, analysed into verdicts.
+ *
+ * The experiment object (JSON, schema "iotrial/1") is what the store
+ * keeps, what --json prints and what every report renders:
+ *
+ *   { "schema": "iotrial/1", "type": "experiment", "id": "3f9a1c2e",
+ *     "created": "2026-11-29T22:58:00Z", "workload": "randread",
+ *     "target": "/tmp", "params": {...}, "seed": "123",
+ *     "metric": {"name": "iops", "higher_is_better": true},
+ *     "factors": [{"name": "scheduler", "kind": "knob",
+ *                  "values": ["none", "mq-deadline"]}],
+ *     "baseline": 0,
+ *     "arms": [{"arm": 0, "label": "scheduler=none",
+ *               "settings": {"scheduler": "none"},
+ *               "n":.., "median":.., "ci_low":.., "ci_high":.., "min":..,
+ *               "max":.., "cv":.., "outliers":.., "drift_rho":..}],
+ *     "runs": [{"arm": 0, "block": 0, "seq": 0, "metric": 123.4,
+ *               "run": {iotrial/1 run object}}],
+ *     "verdicts": [{"arm": 1, "label":.., "baseline":.., "ratio":..,
+ *                   "ci_low":.., "ci_high":.., "p":.., "p_adjusted":..,
+ *                   "test":.., "verdict": "faster"}],
+ *     "blocks": 8, "stopped": "precision reached", "runs_mode": "auto",
+ *     "precision": 0.02, "equivalence": 0.02, "alpha": 0.05,
+ *     "warnings": [..], "env": {..} }
+ */
+#ifndef IOTRIAL_EXPERIMENT_H
+#define IOTRIAL_EXPERIMENT_H
+
+#include <stdint.h>
+#include <json-c/json.h>
+#include "analysis.h"
+#include "measure.h"
+#include "workload/workload.h"
+#include "../util/strbuf.h"
+
+#define EXPERIMENT_MAX_ARMS 64
+
+/* One varied factor: a knob or a workload parameter, and its values. */
+struct experiment_factor {
+	char *name;
+	int is_knob;    /* else a parameter of the workload */
+	char **values;  /* nr_values of them, as typed */
+	unsigned nr_values;
+};
+
+/* One factor's value in an arm. */
+struct arm_setting {
+	const char *name;
+	const char *value;
+	int is_knob;
+};
+
+/* One arm: a value for every factor. */
+struct experiment_arm {
+	char *label;                 /* "scheduler=none bs=4k" */
+	struct arm_setting *settings;/* nr_factors of them */
+};
+
+/* What the loop tells its caller as it goes. */
+struct experiment_progress {
+	unsigned run;         /* runs done, warm-ups included */
+	unsigned planned;     /* runs planned so far (grows when adaptive) */
+	unsigned block;       /* current block, 0-based; warm-ups: -1u */
+	const char *arm;      /* label of the run starting now */
+	double elapsed_s;
+	double eta_s;         /* for the planned runs; < 0 when unknown */
+	double halfwidth;     /* widest ratio CI half-width so far, or -1 */
+};
+
+/*
+ * How the experiment touches the world beyond the workload: knobs are
+ * applied through apply_knobs (journaled by the caller's knob session);
+ * any hook may be NULL.
+ */
+struct experiment_hooks {
+	void *ctx;
+	/* Set the knob settings of the arm about to run (only knobs). */
+	int (*apply_knobs)(void *ctx, const struct arm_setting *s, unsigned n,
+			   struct strbuf *err);
+	void (*progress)(void *ctx, const struct experiment_progress *p);
+	/* Observer of each run's timed region (device truth). */
+	const struct measure_hook *measure;
+};
+
+struct experiment_config {
+	const struct workload_ops *ops;
+	const char *const *params;  /* fixed "name=value" parameters */
+	unsigned nr_params;
+	struct run_opts ro;         /* time or ios, ramp; seed is per run */
+	struct target *target;      /* opened by the caller */
+	struct experiment_factor *factors;
+	unsigned nr_factors;
+	const char *baseline;       /* arm label or NULL: first values */
+	unsigned runs_fixed;        /* runs per arm; 0 = adaptive */
+	unsigned min_blocks;        /* adaptive: at least this many (6) */
+	unsigned max_runs;          /* adaptive: at most this many per arm */
+	uint64_t budget_ns;         /* adaptive: stop after this long (0) */
+	double precision;           /* 0.02 */
+	double equivalence;         /* 0.02 */
+	double alpha;               /* 0.05 */
+	unsigned warmup;            /* discarded runs before block 0 */
+	unsigned max_arms;          /* refuse more arms than this (64) */
+	int drop_caches;            /* sync + drop_caches before each run */
+	uint64_t seed;              /* order of arms in blocks, run seeds */
+	volatile int *stop;         /* non-zero: finish now, keep the data */
+};
+
+struct experiment {
+	struct experiment_arm *arms;
+	unsigned nr_arms;
+	unsigned baseline;
+	struct json_object *obj;    /* the experiment object, owned */
+};
+
+/*
+ * Build the arms (the cartesian product of the factors' values) and find
+ * the baseline. -E2BIG when there are more than max_arms arms, -ENOENT
+ * when the baseline label matches no arm; err says what to do.
+ */
+int experiment_plan(struct experiment *e, const struct experiment_config *c,
+		    struct strbuf *err);
+
+/*
+ * Check every arm's parameters against the workload before anything
+ * runs, so a bad value fails in a second, not after an hour.
+ */
+int experiment_validate(const struct experiment *e,
+			const struct experiment_config *c,
+			struct strbuf *err);
+
+/*
+ * Run the experiment: warm-ups, then randomized blocks until the stop
+ * rule says so, analysing after each block. On success e->obj holds the
+ * experiment object with every run, the arms' summaries and verdicts. A
+ * stop request ends it early with what was measured (stopped:
+ * "interrupted"). Returns 0 or -errno with err set; e->obj may still
+ * hold the runs done before a failure.
+ */
+int experiment_run(struct experiment *e, const struct experiment_config *c,
+		   const struct experiment_hooks *h, struct strbuf *err);
+
+void experiment_release(struct experiment *e);
+
+/* sync(2), then drop the page cache, dentries and inodes (root only).
+ * Returns 0 or -errno. */
+int experiment_drop_caches(void);
+
+/*
+ * Build the "arms", "verdicts" (and per-arm summaries) of an experiment
+ * object from its "runs" array, replacing what it held. Used after a
+ * compare and after an import adds runs. o gives alpha, margin, conf
+ * and the baseline; higher_is_better comes from exp's "metric".
+ * Returns 0 or -errno with err set.
+ */
+int experiment_analyze_json(struct json_object *exp,
+			    const struct analysis_opts *o,
+			    struct strbuf *err);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * Experiments without I/O: planning arms (cartesian product, baseline,
+ * the arm limit) and analysing an experiment object's runs into
+ * summaries and verdicts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "core/experiment.h"
+#include "core/report/report.h"
+#include "util/rng.h"
+
+static char *vals_a[] = { "none", "mq-deadline", "bfq" };
+static char *vals_b[] = { "4k", "1M" };
+
+static void config(struct experiment_config *c,
+		   struct experiment_factor *f)
+{
+	memset(c, 0, sizeof(*c));
+	memset(f, 0, 2 * sizeof(*f));
+	f[0].name = "scheduler";
+	f[0].is_knob = 1;
+	f[0].values = vals_a;
+	f[0].nr_values = 3;
+	f[1].name = "bs";
+	f[1].values = vals_b;
+	f[1].nr_values = 2;
+	c->factors = f;
+	c->nr_factors = 2;
+	c->max_arms = 64;
+	c->ops = workload_find("randread");
+}
+
+static void test_plan(void **state)
+{
+	struct experiment_factor f[2];
+	struct experiment_config c;
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	config(&c, f);
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_int_equal(e.nr_arms, 6);
+	assert_int_equal(e.baseline, 0);
+	assert_string_equal(e.arms[0].label, "scheduler=none bs=4k");
+	assert_string_equal(e.arms[1].label, "scheduler=none bs=1M");
+	assert_string_equal(e.arms[5].label, "scheduler=bfq bs=1M");
+	assert_true(e.arms[5].settings[0].is_knob);
+	assert_false(e.arms[5].settings[1].is_knob);
+	assert_int_equal(experiment_validate(&e, &c, &err), 0);
+	experiment_release(&e);
+
+	c.baseline = "scheduler=bfq bs=4k";
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_int_equal(e.baseline, 4);
+	experiment_release(&e);
+
+	c.baseline = "nope";
+	assert_int_equal(experiment_plan(&e, &c, &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "not one of the arms"));
+	experiment_release(&e);
+
+	c.baseline = NULL;
+	c.max_arms = 5;
+	assert_int_equal(experiment_plan(&e, &c, &err), -E2BIG);
+	assert_non_null(strstr(err.buf, "3 x 2"));
+	assert_non_null(strstr(err.buf, "--max-arms"));
+	experiment_release(&e);
+	strbuf_release(&err);
+}
+
+static void test_validate_bad_arm(void **state)
+{
+	static char *bad[] = { "4k", "4kk" };
+	struct experiment_factor f[1] = { { "bs", 0, bad, 2 } };
+	struct experiment_config c;
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.factors = f;
+	c.nr_factors = 1;
+	c.max_arms = 64;
+	c.ops = workload_find("seqread");
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_true(experiment_validate(&e, &c, &err) < 0);
+	assert_non_null(strstr(err.buf, "arm 'bs=4kk'"));
+	experiment_release(&e);
+	strbuf_release(&err);
+}
+
+/* An experiment object with two arms whose medians differ by shift. */
+static struct json_object *synthetic(double shift, unsigned blocks,
+				     uint64_t seed)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arms = json_object_new_array();
+	struct json_object *runs = json_object_new_array();
+	struct json_object *metric = json_object_new_object();
+	struct rng r;
+	unsigned b, a;
+
+	rng_seed(&r, seed);
+	for (a = 0; a < 2; a++) {
+		struct json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "arm", json_object_new_int((int)a));
+		json_object_object_add(
+			x, "label", json_object_new_string(a ? "b" : "a"));
+		json_object_array_add(arms, x);
+	}
+	for (b = 0; b < blocks; b++)
+		for (a = 0; a < 2; a++) {
+			struct json_object *x = json_object_new_object();
+			/* 1% noise, uniform */
+			double v = 1000 * (a ? 1 + shift : 1) *
+				   (1 + 0.02 * (rng_double(&r) - 0.5));
+
+			json_object_object_add(x, "arm",
+					       json_object_new_int((int)a));
+			json_object_object_add(x, "block",
+					       json_object_new_int((int)b));
+			json_object_object_add(x, "metric",
+					       json_object_new_double(v));
+			json_object_array_add(runs, x);
+		}
+	json_object_object_add(metric, "name", json_object_new_string("iops"));
+	json_object_object_add(metric, "higher_is_better",
+			       json_object_new_boolean(1));
+	json_object_object_add(o, "metric", metric);
+	json_object_object_add(o, "arms", arms);
+	json_object_object_add(o, "runs", runs);
+	return o;
+}
+
+static const char *verdict_of(struct json_object *o)
+{
+	struct json_object *v = json_object_object_get(o, "verdicts");
+
+	return json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(v, 0), "verdict"));
+}
+
+static void analyze(struct json_object *o)
+{
+	struct analysis_opts ao = { 0, true, true, 0.05, 0.02, 0.95 };
+	struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(experiment_analyze_json(o, &ao, &err), 0);
+	strbuf_release(&err);
+}
+
+static void test_analyze_verdicts(void **state)
+{
+	struct json_object *o;
+	struct json_object *v;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	o = synthetic(0.10, 10, 1);
+	analyze(o);
+	assert_string_equal(verdict_of(o), "faster");
+	v = json_object_array_get_idx(json_object_object_get(o, "verdicts"),
+				      0);
+	assert_true(fabs(json_object_get_double(
+				 json_object_object_get(v, "ratio")) -
+			 1.10) < 0.02);
+	assert_string_equal(json_object_get_string(
+				    json_object_object_get(v, "test")),
+			    "wilcoxon-signed-rank");
+	assert_int_equal(report_experiment_text(o, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "faster"));
+	assert_non_null(strstr(out.buf, "baseline"));
+	json_object_put(o);
+
+	o = synthetic(-0.10, 10, 2);
+	analyze(o);
+	assert_string_equal(verdict_of(o), "slower");
+	json_object_put(o);
+
+	o = synthetic(0.0, 12, 3);
+	analyze(o);
+	assert_string_equal(verdict_of(o), "equivalent");
+	json_object_put(o);
+
+	o = synthetic(0.10, 3, 4);
+	analyze(o);
+	assert_string_equal(verdict_of(o), "no verdict");
+	json_object_put(o);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+static void test_analyze_bad(void **state)
+{
+	struct analysis_opts ao = { 0, true, true, 0.05, 0.02, 0.95 };
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *o = synthetic(0.1, 5, 5);
+	struct json_object *run;
+
+	(void)state;
+	run = json_object_array_get_idx(json_object_object_get(o, "runs"), 3);
+	json_object_object_add(run, "metric", json_object_new_double(-1));
+	assert_int_equal(experiment_analyze_json(o, &ao, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "positive"));
+	json_object_put(o);
+	o = json_object_new_object();
+	assert_int_equal(experiment_analyze_json(o, &ao, &err), -EINVAL);
+	json_object_put(o);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_validate_bad_arm),
+		cmocka_unit_test(test_analyze_verdicts),
+		cmocka_unit_test(test_analyze_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
