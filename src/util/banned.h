@@ -1,7 +1,8 @@
 /*
  * Dangerous libc calls, banned the way git and curl ban them: an unbounded
  * copy is a buffer overflow waiting for a long device name. Use snprintf()
- * or a strbuf instead. Included last by every file through iotrial.h.
+ * or a strbuf instead. Every .c file includes it last, after the system
+ * headers, so their own uses are not affected.
  */
 #ifndef IOTRIAL_BANNED_H
 #define IOTRIAL_BANNED_H

@@ -104,15 +104,18 @@ const char *suggest_nearest(const char *word, const char *const *candidates,
 			best_d = d;
 			best = candidates[i];
 		}
-		/* a prefix is a strong hint: "randr" -> "randread" */
-		if (!strncmp(candidates[i], word, strlen(word)) && *word &&
+		/* a prefix of 3+ letters is a strong hint: "randr" */
+		if (strlen(word) >= 3 &&
+		    !strncmp(candidates[i], word, strlen(word)) &&
 		    best_d > 1) {
 			best_d = 1;
 			best = candidates[i];
 		}
 	}
+	/* one edit in three letters, so "bz" does not match "bs" by
+	 * replacing everything */
 	limit = strlen(word) / 3 + 1;
-	if (limit < 2)
-		limit = 2;
-	return best_d <= limit ? best : NULL;
+	if (limit > 3)
+		limit = 3;
+	return best && best_d <= limit && best_d < strlen(word) ? best : NULL;
 }

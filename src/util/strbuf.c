@@ -181,7 +181,7 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
 			break;
 		sb->len += (size_t)n;
 		sb->buf[sb->len] = '\0';
-		if (max_bytes && sb->len >= max_bytes) {
+		if (max_bytes && sb->len > max_bytes) {
 			ret = -EFBIG;
 			break;
 		}

@@ -31,7 +31,8 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Replace the contents with a formatted string. */
 void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -40,7 +41,8 @@ void strbuf_rtrim(struct strbuf *sb);
 void strbuf_trim(struct strbuf *sb);
 
 /*
- * Read a whole (small) file into sb, replacing its contents. Returns 0 or
+ * Read a whole (small) file into sb, replacing its contents; a file longer
+ * than max_bytes (0: no limit) gives -EFBIG. Returns 0 or
  * -errno; never sets errno for the caller.
  */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes);
