@@ -742,9 +742,10 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	for (i = 0; i < started; i++)
 		pthread_join(jobs[i].thread, NULL);
 	if (!ret) {
-		measure_end(&m, r);
-		r->interrupted = *w->stop != 0;
+		/* tallies first: the hook's end reads them (device truth) */
 		ret = collect(jobs, st->nr_jobs, run_start, r, err);
+		r->interrupted = *w->stop != 0;
+		measure_end(&m, r);
 	}
 	for (i = 0; i < st->nr_jobs; i++)
 		job_teardown(&jobs[i]);

@@ -1,0 +1,397 @@
+/*
+ * iotrial watch: an iostat -x style live view, with the page cache's
+ * Dirty and Writeback next to the device columns, because "is the disk
+ * busy?" is half the question when the other half is "or is it all still
+ * in memory?". It uses the sampler's readers and the same column code as
+ * run results, so a watch line and a run's devices[] entry mean the same
+ * thing (and the JSON lines use the same keys). Intervals are kept on
+ * absolute CLOCK_MONOTONIC deadlines, so they do not drift.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "cli.h"
+#include "../core/observe/diskstats.h"
+#include "../core/observe/sampler.h"
+#include "../core/observe/truth.h"
+#include "../util/error.h"
+#include "../util/units.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+#define MIN_INTERVAL_NS 10000000ull /* 10 ms: finer is noise */
+#define HEADER_EVERY	20	    /* repeat the header on a terminal */
+
+enum watch_format { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+/* What watch was asked to do. */
+struct watch_args {
+	const char **devs; /* names as given, nr_devs of them */
+	unsigned nr_devs, alloc_devs;
+	uint64_t interval_ns;
+	uint64_t count; /* 0: until interrupted */
+	enum watch_format fmt;
+};
+
+/* Print the usage text. */
+static void watch_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: iotrial watch [DEV ...] [--interval DUR] [--count N]\n"
+		"                     [--csv | --json]\n"
+		"\n"
+		"Every interval (default 1s), one line per device: r/s w/s "
+		"rMB/s wMB/s\nr_await w_await aqu-sz %%util f/s d/s, plus "
+		"Dirty and Writeback memory.\nMB is 10^6 bytes. DEV is a "
+		"name under /sys/class/block (vda, sda1,\nloop0); default: "
+		"every disk that has done any I/O. --json prints one\nobject "
+		"per device per interval (JSON Lines) with the keys of a "
+		"run's\ndevices[] entries plus time, dirty_bytes and "
+		"writeback_bytes.\n");
+}
+
+/* Every name under dir (sorted), space-separated, into out. */
+static void list_names(const char *dir, struct strbuf *out)
+{
+	struct dirent **ents = NULL;
+	int n = scandir(dir, &ents, NULL, alphasort), i;
+
+	for (i = 0; i < n; i++) {
+		if (ents[i]->d_name[0] != '.')
+			strbuf_addf(out, "%s%s", out->len ? ", " : "",
+				    ents[i]->d_name);
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+/* The whole disks that have done I/O since boot, into names. */
+static void active_disks(char ***names, unsigned *nr)
+{
+	struct dirent **ents = NULL;
+	struct strbuf path = STRBUF_INIT;
+	int n = scandir("/sys/block", &ents, NULL, alphasort), i;
+	unsigned alloc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct diskstats s;
+		int fd;
+
+		if (ents[i]->d_name[0] == '.')
+			goto next;
+		strbuf_setf(&path, "/sys/block/%s/stat", ents[i]->d_name);
+		fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			goto next;
+		if (!diskstats_read_fd(fd, &s) &&
+		    (s.v[DS_RD_IOS] || s.v[DS_WR_IOS] || s.v[DS_IN_FLIGHT])) {
+			ALLOC_GROW(*names, *nr + 1, alloc);
+			(*names)[(*nr)++] = xstrdup(ents[i]->d_name);
+		}
+		close(fd);
+	next:
+		free(ents[i]);
+	}
+	free(ents);
+	strbuf_release(&path);
+}
+
+/* Parse argv; -1 after printing an error, 1 for --help. */
+static int parse_args(int argc, const char **argv, struct watch_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	const char *v;
+	int i, r;
+
+	a->interval_ns = 1000000000ull;
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+			return 1;
+		if (cli_opt_flag(arg, "--csv") || cli_opt_flag(arg, "--json")) {
+			enum watch_format f =
+			    arg[2] == 'c' ? FMT_CSV : FMT_JSON;
+
+			if (a->fmt != FMT_TEXT && a->fmt != f) {
+				error("give --csv or --json, not both");
+				return -1;
+			}
+			a->fmt = f;
+			continue;
+		}
+		r = cli_opt_value(argc, argv, &i, "--interval", "-i", &v);
+		if (r < 0)
+			return -1;
+		if (r) {
+			if (units_parse_duration(v, &a->interval_ns, &err))
+				goto bad;
+			if (a->interval_ns < MIN_INTERVAL_NS) {
+				error("--interval '%s' is too short; give "
+				      "10ms or more (250ms, 1s)",
+				      v);
+				return -1;
+			}
+			continue;
+		}
+		r = cli_opt_value(argc, argv, &i, "--count", "-c", &v);
+		if (r < 0)
+			return -1;
+		if (r) {
+			if (units_parse_count(v, &a->count, &err))
+				goto bad;
+			if (!a->count) {
+				error("--count must be at least 1, not '%s'; "
+				      "leave it out to watch until "
+				      "interrupted",
+				      v);
+				return -1;
+			}
+			continue;
+		}
+		if (arg[0] == '-') {
+			error("unknown option '%s' for 'watch'; see 'iotrial "
+			      "watch --help'",
+			      arg);
+			return -1;
+		}
+		if (!strncmp(arg, "/dev/", 5))
+			arg += 5;
+		ALLOC_GROW(a->devs, a->nr_devs + 1, a->alloc_devs);
+		a->devs[a->nr_devs++] = arg;
+	}
+	return 0;
+bad:
+	error("%s", err.buf);
+	strbuf_release(&err);
+	return -1;
+}
+
+/* Wall-clock time for a line: "HH:MM:SS" or RFC 3339 UTC with ms. */
+static void fmt_time(struct strbuf *sb, int rfc3339)
+{
+	struct timespec ts;
+	struct tm tm;
+	char buf[64];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	strbuf_reset(sb);
+	if (rfc3339) {
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+		strbuf_addf(sb, "%s.%03ldZ", buf, ts.tv_nsec / 1000000);
+	} else {
+		localtime_r(&ts.tv_sec, &tm);
+		strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+		strbuf_addstr(sb, buf);
+	}
+}
+
+/* The column header of the text and CSV forms. */
+static void print_header(enum watch_format fmt)
+{
+	if (fmt == FMT_CSV)
+		printf("time,name,r_s,w_s,rmbps,wmbps,r_await_ms,w_await_ms,"
+		       "aqu_sz,util_pct,f_s,d_s,rrqm_s,wrqm_s,rareq_kib,"
+		       "wareq_kib,read_bytes,write_bytes,flushes,discards,"
+		       "dirty_bytes,writeback_bytes\n");
+	else if (fmt == FMT_TEXT)
+		printf("%-8s  %-8s %9s %9s %8s %8s %8s %8s %7s %6s %7s %7s "
+		       "%10s %10s\n",
+		       "time", "device", "r/s", "w/s", "rMB/s", "wMB/s",
+		       "r_await", "w_await", "aqu-sz", "%util", "f/s", "d/s",
+		       "Dirty", "Writeback");
+}
+
+/* One device's line for one interval. */
+static void print_line(enum watch_format fmt, const char *when,
+		       const char *name, const struct disk_delta *d,
+		       const struct sampler_point *p)
+{
+	int mem = p->have & SAMPLER_HAVE_MEM;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	if (fmt == FMT_JSON) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "time", json_object_new_string(when));
+		json_object_object_add(o, "name", json_object_new_string(name));
+		disk_delta_to_json(d, o);
+		json_object_object_add(
+		    o, "dirty_bytes",
+		    mem ? json_object_new_uint64(p->dirty_bytes) : NULL);
+		json_object_object_add(
+		    o, "writeback_bytes",
+		    mem ? json_object_new_uint64(p->writeback_bytes) : NULL);
+		printf("%s\n", json_object_to_json_string_ext(
+				   o, JSON_C_TO_STRING_PLAIN |
+					  JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else if (fmt == FMT_CSV) {
+		printf("%s,%s,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
+		       "%.2f,%.2f,%.2f,%.2f,%.2f,%llu,%llu,%llu,%llu,",
+		       when, name, d->r_s, d->w_s, d->rmbps, d->wmbps,
+		       d->r_await_ms, d->w_await_ms, d->aqu_sz, d->util_pct,
+		       d->f_s, d->d_s, d->rrqm_s, d->wrqm_s, d->rareq_kib,
+		       d->wareq_kib, (unsigned long long)d->read_bytes,
+		       (unsigned long long)d->write_bytes,
+		       (unsigned long long)d->flushes,
+		       (unsigned long long)d->discards);
+		if (mem)
+			printf("%llu,%llu\n",
+			       (unsigned long long)p->dirty_bytes,
+			       (unsigned long long)p->writeback_bytes);
+		else
+			printf(",\n");
+	} else {
+		if (mem) {
+			units_fmt_bytes(&a, p->dirty_bytes);
+			units_fmt_bytes(&b, p->writeback_bytes);
+		}
+		printf("%-8s  %-8s %9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.2f "
+		       "%6.1f %7.1f %7.1f %10s %10s\n",
+		       when, name, d->r_s, d->w_s, d->rmbps, d->wmbps,
+		       d->r_await_ms, d->w_await_ms, d->aqu_sz, d->util_pct,
+		       d->f_s, d->d_s, mem ? a.buf : "?", mem ? b.buf : "?");
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* Resolve the device list into sampler_devs; -1 after an error. */
+static int pick_devices(struct watch_args *a, char ***names, unsigned *nr,
+			struct sampler_dev **out, struct strbuf **paths)
+{
+	struct strbuf have = STRBUF_INIT;
+	unsigned i;
+
+	if (!a->nr_devs) {
+		active_disks(names, nr);
+		if (!*nr) {
+			error("no disk has done any I/O yet; name one (iotrial "
+			      "watch vda)");
+			return -1;
+		}
+	} else {
+		*names = xcalloc(a->nr_devs, sizeof(char *));
+		for (i = 0; i < a->nr_devs; i++) {
+			struct strbuf p = STRBUF_INIT;
+
+			strbuf_addf(&p, "/sys/class/block/%s/stat", a->devs[i]);
+			if (strchr(a->devs[i], '/') || !*a->devs[i] ||
+			    access(p.buf, R_OK)) {
+				list_names("/sys/class/block", &have);
+				error("no block device '%s'; the devices here "
+				      "are: %s",
+				      a->devs[i], have.len ? have.buf : "none");
+				strbuf_release(&p);
+				strbuf_release(&have);
+				return -1;
+			}
+			strbuf_release(&p);
+			(*names)[(*nr)++] = xstrdup(a->devs[i]);
+		}
+	}
+	*out = xcalloc(*nr, sizeof(**out));
+	*paths = xcalloc(*nr, sizeof(**paths));
+	for (i = 0; i < *nr; i++) {
+		strbuf_init(&(*paths)[i], 0);
+		strbuf_addf(&(*paths)[i], "/sys/class/block/%s/stat",
+			    (*names)[i]);
+		(*out)[i].name = (*names)[i];
+		(*out)[i].stat_path = (*paths)[i].buf;
+	}
+	return 0;
+}
+
+/* Sleep until the absolute CLOCK_MONOTONIC time deadline_ns. */
+static void sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = {(time_t)(deadline_ns / 1000000000ull),
+			      (long)(deadline_ns % 1000000000ull)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+int cmd_watch(int argc, const char **argv)
+{
+	struct watch_args a = {0};
+	struct sampler s;
+	struct sampler_dev *devs = NULL;
+	struct strbuf *paths = NULL, err = STRBUF_INIT, when = STRBUF_INIT;
+	char **names = NULL;
+	unsigned nr = 0, i, d, lines = 0;
+	uint64_t deadline, n;
+	int ret = EXIT_OK, tty = isatty(STDOUT_FILENO), pr;
+
+	memset(&s, 0, sizeof(s));
+	pr = parse_args(argc, argv, &a);
+	if (pr) {
+		if (pr > 0)
+			watch_usage(stdout);
+		free(a.devs);
+		return pr > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	if (pick_devices(&a, &names, &nr, &devs, &paths)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (sampler_init(&s, devs, nr, a.interval_ns, 2, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	print_header(a.fmt);
+	sampler_sample(&s);
+	deadline = s.series.points[0].t_ns;
+	for (n = 0; !a.count || n < a.count; n++) {
+		const struct sampler_point *p0, *p1;
+		double seconds;
+
+		deadline += a.interval_ns;
+		sleep_until(deadline);
+		sampler_sample(&s);
+		p0 = &s.series.points[0];
+		p1 = &s.series.points[1];
+		seconds = (double)(p1->t_ns - p0->t_ns) / 1e9;
+		fmt_time(&when, a.fmt == FMT_JSON);
+		if (a.fmt == FMT_TEXT && tty && nr > 1 && lines &&
+		    lines % HEADER_EVERY == 0)
+			print_header(a.fmt);
+		for (d = 0; d < nr; d++) {
+			const struct diskstats *x =
+			    sampler_disk(&s.series, 0, d);
+			const struct diskstats *y =
+			    sampler_disk(&s.series, 1, d);
+			struct disk_delta dd;
+
+			if (!x->nr_fields || !y->nr_fields)
+				continue; /* the device went away */
+			diskstats_delta(x, y, seconds, &dd);
+			print_line(a.fmt, when.buf, names[d], &dd, p1);
+		}
+		lines++;
+		fflush(stdout);
+	}
+out:
+	sampler_release(&s);
+	for (i = 0; i < nr; i++) {
+		free(names[i]);
+		strbuf_release(&paths[i]);
+	}
+	free(names);
+	free(paths);
+	free(devs);
+	free(a.devs);
+	strbuf_release(&err);
+	strbuf_release(&when);
+	return ret;
+}

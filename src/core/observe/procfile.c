@@ -1,0 +1,47 @@
+/*
+ * pread()-at-zero readers for sysfs and /proc text; see procfile.h for why
+ * the sampler keeps its files open.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "procfile.h"
+#include "../../util/banned.h"
+
+int procfile_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+ssize_t procfile_read(int fd, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	if (fd < 0 || !cap)
+		return -EBADF;
+	/* seq_file-backed files may hand out the text in several pieces */
+	while (len < cap - 1) {
+		ssize_t n = pread(fd, buf + len, cap - 1 - len, (off_t)len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			buf[len] = '\0';
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+int procfile_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}

@@ -1,0 +1,122 @@
+/*
+ * The /proc/PID/io reader. The format is stable since 2.6.20: seven
+ * "name: decimal" lines. Present only with CONFIG_TASK_IO_ACCOUNTING,
+ * so callers treat a missing file as "not known", not as an error.
+ */
+#include <errno.h>
+#include <string.h>
+#include "procio.h"
+#include "procfile.h"
+#include "../../util/banned.h"
+
+/* A name and where its value goes. */
+struct procio_key {
+	const char *name;
+	size_t off;   /* offsetof the uint64_t in struct procio */
+	unsigned bit; /* enum procio_have */
+};
+
+static const struct procio_key keys[] = {
+    {"rchar", offsetof(struct procio, rchar), PROCIO_RCHAR},
+    {"wchar", offsetof(struct procio, wchar), PROCIO_WCHAR},
+    {"syscr", offsetof(struct procio, syscr), PROCIO_SYSCR},
+    {"syscw", offsetof(struct procio, syscw), PROCIO_SYSCW},
+    {"read_bytes", offsetof(struct procio, read_bytes), PROCIO_READ_BYTES},
+    {"write_bytes", offsetof(struct procio, write_bytes), PROCIO_WRITE_BYTES},
+    {"cancelled_write_bytes", offsetof(struct procio, cancelled_write_bytes),
+     PROCIO_CANCELLED},
+};
+
+/* Parse the decimal after "name:" in p[0..len); 0, -EINVAL or -ERANGE. */
+static int parse_u64(const char *p, size_t len, uint64_t *out)
+{
+	size_t i = 0, start;
+	uint64_t v = 0;
+
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	start = i;
+	while (i < len && p[i] >= '0' && p[i] <= '9') {
+		unsigned d = (unsigned)(p[i] - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+		i++;
+	}
+	if (i == start)
+		return -EINVAL;
+	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
+		i++;
+	if (i != len)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int procio_parse(const char *buf, size_t len, struct procio *out)
+{
+	size_t pos = 0, i;
+
+	memset(out, 0, sizeof(*out));
+	while (pos < len && buf[pos]) {
+		const char *line = buf + pos, *end, *colon;
+		size_t line_len, name_len;
+		uint64_t v;
+		int ret;
+
+		end = memchr(line, '\n', len - pos);
+		line_len = end ? (size_t)(end - line) : len - pos;
+		pos += line_len + (end ? 1 : 0);
+		if (memchr(line, '\0', line_len)) { /* the text ends here */
+			line_len = strnlen(line, line_len);
+			pos = len;
+		}
+		colon = memchr(line, ':', line_len);
+		if (!colon)
+			continue;
+		name_len = (size_t)(colon - line);
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			if (strlen(keys[i].name) != name_len ||
+			    memcmp(keys[i].name, line, name_len))
+				continue;
+			ret = parse_u64(colon + 1, line_len - name_len - 1, &v);
+			if (ret)
+				return ret;
+			memcpy((char *)out + keys[i].off, &v, sizeof(v));
+			out->have |= keys[i].bit;
+			break;
+		}
+	}
+	return out->have & PROCIO_WRITE_BYTES ? 0 : -EINVAL;
+}
+
+int procio_read_fd(int fd, struct procio *out)
+{
+	char buf[1024];
+	ssize_t n = procfile_read(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return procio_parse(buf, (size_t)n, out);
+}
+
+/* b - a, or 0 if the counter went back (it never should). */
+static uint64_t grew(uint64_t a, uint64_t b)
+{
+	return b >= a ? b - a : 0;
+}
+
+void procio_delta(const struct procio *before, const struct procio *after,
+		  struct procio *out)
+{
+	out->rchar = grew(before->rchar, after->rchar);
+	out->wchar = grew(before->wchar, after->wchar);
+	out->syscr = grew(before->syscr, after->syscr);
+	out->syscw = grew(before->syscw, after->syscw);
+	out->read_bytes = grew(before->read_bytes, after->read_bytes);
+	out->write_bytes = grew(before->write_bytes, after->write_bytes);
+	out->cancelled_write_bytes =
+	    grew(before->cancelled_write_bytes, after->cancelled_write_bytes);
+	out->have = before->have & after->have;
+}

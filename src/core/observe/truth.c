@@ -1,0 +1,432 @@
+/*
+ * Device truth for a run: the measurement hook, the arithmetic from the
+ * sampler's series to devices[] and the truth summary, the warnings that
+ * need those numbers, and their JSON and text forms. See truth.h for why
+ * every result carries this.
+ *
+ * Byte comparisons use the top device of the stack, the one the
+ * filesystem (or the raw target) sits on: lower devices (a loop device's
+ * backing disk, a partition's disk) also carry other traffic and are
+ * listed for context, not counted.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "truth.h"
+#include "meminfo.h"
+#include "../../util/error.h"
+#include "../../util/units.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+#define MIB (1024ull * 1024ull)
+
+/* Thresholds behind the warnings (named so the messages and tests agree). */
+#define CACHE_READ_MIN_BYTES   MIB  /* below this, reads are not judged */
+#define CACHE_READ_DEVICE_FRAC 0.10 /* device delivered < 10%: the cache */
+#define ABSORBED_WARN_FRAC     0.5  /* over half never reached the device */
+#define CPU_BOUND_FRAC	       0.90 /* of one core, per worker */
+#define SHORT_RUN_SECONDS      1.0
+#define SHORT_RUN_OPS	       1000
+#define OTHER_READ_FACTOR      2.0 /* device reads > 2x ours + slack */
+#define OTHER_READ_SLACK       (32 * MIB)
+#define OTHER_WRITE_FACTOR     4.0 /* journal and metadata allowed */
+#define OTHER_WRITE_SLACK      (64 * MIB)
+
+void truth_free(void *truth)
+{
+	struct truth *t = truth;
+	unsigned i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_devs; i++)
+		free(t->devs[i].name);
+	free(t->devs);
+	free(t->device);
+	free(t->no_device_reason);
+	sampler_series_release(&t->series);
+	env_release(&t->env);
+	free(t);
+}
+
+void truth_from_series(struct truth *t, const struct sampler_series *ser,
+		       const struct devstack *ds)
+{
+	const struct sampler_point *p0, *p1;
+	unsigned n = ser->nr_points, i;
+
+	if (n < 2)
+		return;
+	p0 = &ser->points[0];
+	p1 = &ser->points[n - 1];
+	t->seconds = (double)(p1->t_ns - p0->t_ns) / 1e9;
+	t->devs = xcalloc(ser->nr_devs ? ser->nr_devs : 1, sizeof(*t->devs));
+	t->nr_devs = ser->nr_devs;
+	for (i = 0; i < ser->nr_devs; i++) {
+		struct truth_device *td = &t->devs[i];
+		const struct diskstats *a = sampler_disk(ser, 0, i);
+		const struct diskstats *b = sampler_disk(ser, n - 1, i);
+		int idx = ds ? devstack_find(ds, ser->dev_names[i]) : -1;
+
+		td->name = xstrdup(ser->dev_names[i]);
+		td->kind =
+		    idx >= 0 ? devstack_kind_name(ds->devs[idx].kind) : NULL;
+		td->via =
+		    idx >= 0 ? devstack_via_name(ds->devs[idx].via) : NULL;
+		td->valid = a->nr_fields && b->nr_fields;
+		if (td->valid)
+			diskstats_delta(a, b, t->seconds, &td->d);
+	}
+	if (t->nr_devs && t->devs[0].valid) {
+		t->device = xstrdup(t->devs[0].name);
+		t->device_write_bytes = t->devs[0].d.write_bytes;
+		t->device_read_bytes = t->devs[0].d.read_bytes;
+		t->have_device = 1;
+	}
+	if ((p0->have & SAMPLER_HAVE_IO) && (p1->have & SAMPLER_HAVE_IO)) {
+		struct procio io;
+
+		procio_delta(&p0->io, &p1->io, &io);
+		t->process_write_bytes = io.write_bytes;
+		t->process_read_bytes = io.read_bytes;
+		t->cancelled_write_bytes = io.cancelled_write_bytes;
+		t->have_procio = 1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct sampler_point *p = &ser->points[i];
+
+		if (!(p->have & SAMPLER_HAVE_MEM))
+			continue;
+		if (!t->have_mem)
+			t->dirty_start_bytes = p->dirty_bytes;
+		t->have_mem = 1;
+		t->dirty_end_bytes = p->dirty_bytes;
+		if (p->dirty_bytes > t->dirty_peak_bytes)
+			t->dirty_peak_bytes = p->dirty_bytes;
+		if (p->writeback_bytes > t->writeback_peak_bytes)
+			t->writeback_peak_bytes = p->writeback_bytes;
+	}
+}
+
+void truth_apply_run(struct truth *t, const struct run_result *r)
+{
+	uint64_t logical = r->bytes[IO_WRITE], never = 0, cancelled = 0;
+
+	t->logical_write_bytes = logical;
+	t->logical_read_bytes = r->bytes[IO_READ];
+	t->absorbed_fraction = NAN;
+	if (logical && t->have_device) {
+		/* bytes that did not show up on the device, or that the
+		 * kernel says were thrown away dirty: whichever is more */
+		if (t->device_write_bytes < logical)
+			never = logical - t->device_write_bytes;
+		if (t->have_procio)
+			cancelled = t->cancelled_write_bytes < logical
+					? t->cancelled_write_bytes
+					: logical;
+		t->absorbed_fraction =
+		    (double)(never > cancelled ? never : cancelled) /
+		    (double)logical;
+	}
+	t->burst_seconds = r->burst_seconds;
+	t->settled_mbps = run_result_mbps(r);
+	/* only writes have a flush to leave out */
+	t->burst_mbps =
+	    r->burst_seconds > 0 && r->bytes[IO_WRITE]
+		? (double)run_result_bytes(r) / r->burst_seconds / 1e6
+		: NAN;
+}
+
+/* A human size into a fresh strbuf slot, for building messages. */
+static const char *fmt_bytes(struct strbuf *sb, uint64_t bytes)
+{
+	strbuf_reset(sb);
+	units_fmt_bytes(sb, bytes);
+	return sb->buf;
+}
+
+/* "reads measured the page cache" */
+static void warn_cached_reads(const struct truth *t, struct run_result *r,
+			      const struct truth_opts *o, uint64_t mem_bytes)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT,
+		      d = STRBUF_INIT, fit = STRBUF_INIT;
+	uint64_t ws = o ? o->working_set_bytes : 0;
+
+	if ((o && o->direct) || !t->have_device ||
+	    t->logical_read_bytes < CACHE_READ_MIN_BYTES ||
+	    (double)t->device_read_bytes >=
+		CACHE_READ_DEVICE_FRAC * (double)t->logical_read_bytes)
+		goto out;
+	if (ws && mem_bytes && ws > mem_bytes)
+		goto out; /* cannot all be cached: something else is going on */
+	if (ws && mem_bytes)
+		strbuf_addf(&fit, "; the %s working set fits in %s of memory",
+			    fmt_bytes(&c, ws), fmt_bytes(&d, mem_bytes));
+	run_result_warn(r,
+			"reads measured the page cache, not the device: the "
+			"workload read %s but '%s' delivered %s (%.1f%%)%s; "
+			"drop caches before the run, use --direct=1, or a "
+			"working set larger than memory",
+			fmt_bytes(&a, t->logical_read_bytes), t->device,
+			fmt_bytes(&b, t->device_read_bytes),
+			100.0 * (double)t->device_read_bytes /
+			    (double)t->logical_read_bytes,
+			fit.buf);
+out:
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	strbuf_release(&d);
+	strbuf_release(&fit);
+}
+
+/* "deleted or still dirty when the run ended" */
+static void warn_absorbed(const struct truth *t, struct run_result *r)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT,
+		      d = STRBUF_INIT;
+
+	if (!(t->absorbed_fraction > ABSORBED_WARN_FRAC))
+		return;
+	run_result_warn(r,
+			"%.0f%% of the written bytes never reached the "
+			"device: the workload wrote %s, '%s' took %s, %s "
+			"were cancelled and dirty memory peaked at %s; the "
+			"page cache absorbed them (files deleted or still "
+			"dirty when the run ended, or blocks rewritten while "
+			"dirty), so this measured memory, not the device; use "
+			"--settle=sync, fsync before deleting, a working set "
+			"larger than memory, or --direct=1",
+			100.0 * t->absorbed_fraction,
+			fmt_bytes(&a, t->logical_write_bytes), t->device,
+			fmt_bytes(&b, t->device_write_bytes),
+			t->have_procio ? fmt_bytes(&c, t->cancelled_write_bytes)
+				       : "an unknown amount",
+			fmt_bytes(&d, t->dirty_peak_bytes));
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	strbuf_release(&d);
+}
+
+/* "workers CPU-bound": every worker used >= 90% of a core. */
+static void warn_cpu_bound(struct run_result *r)
+{
+	double busiest = 0, frac;
+	unsigned i, bound = 0, nr = r->nr_jobs;
+
+	if (!nr) { /* no per-job numbers: the process as one worker */
+		if (r->seconds <= 0)
+			return;
+		busiest = (r->cpu.user_s + r->cpu.sys_s) / r->seconds;
+		bound = busiest >= CPU_BOUND_FRAC;
+		nr = 1;
+	}
+	for (i = 0; i < r->nr_jobs; i++) {
+		const struct job_result *j = &r->jobs[i];
+		double s = j->seconds > 0 ? j->seconds : r->seconds;
+
+		if (s <= 0)
+			continue;
+		frac = (j->user_s + j->sys_s) / s;
+		if (frac > busiest)
+			busiest = frac;
+		bound += frac >= CPU_BOUND_FRAC;
+	}
+	if (bound < nr)
+		return;
+	run_result_warn(r,
+			"the workers were CPU-bound: %s%u used at least %.0f%% "
+			"of a core (busiest %.0f%%), so this measured the CPU "
+			"as much as the device; try an async engine, larger "
+			"blocks or more jobs",
+			nr > 1 ? "all " : "", nr, CPU_BOUND_FRAC * 100.0,
+			busiest * 100.0);
+}
+
+/* "the run too short to trust" */
+static void warn_short(struct run_result *r)
+{
+	uint64_t ops = run_result_ops(r);
+
+	if (r->seconds >= SHORT_RUN_SECONDS && ops >= SHORT_RUN_OPS)
+		return;
+	run_result_warn(r,
+			"the run was too short to trust: %.3f s and %llu I/Os, "
+			"want at least %.0f s and %u I/Os; use a longer --time "
+			"or more --ios",
+			r->seconds, (unsigned long long)ops, SHORT_RUN_SECONDS,
+			SHORT_RUN_OPS);
+}
+
+/* "other I/O on the device": far more device traffic than ours. */
+static void warn_other_io(const struct truth *t, struct run_result *r)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+	uint64_t our_r = t->logical_read_bytes, our_w = t->logical_write_bytes;
+	int reads, writes;
+
+	if (!t->have_device)
+		return;
+	if (t->have_procio && t->process_read_bytes > our_r)
+		our_r = t->process_read_bytes;
+	if (t->have_procio && t->process_write_bytes > our_w)
+		our_w = t->process_write_bytes;
+	reads = (double)t->device_read_bytes >
+		OTHER_READ_FACTOR * (double)our_r + (double)OTHER_READ_SLACK;
+	writes = (double)t->device_write_bytes >
+		 OTHER_WRITE_FACTOR * (double)our_w + (double)OTHER_WRITE_SLACK;
+	if (reads)
+		run_result_warn(r,
+				"other I/O ran on '%s' during the run: it "
+				"delivered %s of reads, the workload accounts "
+				"for %s; stop other readers or use an idle "
+				"device",
+				t->device, fmt_bytes(&a, t->device_read_bytes),
+				fmt_bytes(&b, our_r));
+	if (writes)
+		run_result_warn(r,
+				"other I/O ran on '%s' during the run: it took "
+				"%s of writes, the workload accounts for %s "
+				"(dirty memory was %s when the run began); "
+				"let earlier writes settle (sync) or use an "
+				"idle device",
+				t->device, fmt_bytes(&a, t->device_write_bytes),
+				fmt_bytes(&b, our_w),
+				fmt_bytes(&c, t->dirty_start_bytes));
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+}
+
+void truth_warn(const struct truth *t, struct run_result *r,
+		const struct truth_opts *o, uint64_t mem_total_bytes)
+{
+	warn_cached_reads(t, r, o, mem_total_bytes);
+	warn_absorbed(t, r);
+	warn_cpu_bound(r);
+	warn_short(r);
+	warn_other_io(t, r);
+}
+
+/* The hook's begin: snapshot the environment, start sampling. */
+static void hook_begin(void *ctx)
+{
+	struct truth_hook *th = ctx;
+
+	env_release(&th->env);
+	env_capture(&th->env, th->path, NULL);
+	th->have_env = 1;
+	th->started = 0;
+	if (th->sampler_ok && !sampler_start(&th->sampler, &th->problem))
+		th->started = 1;
+}
+
+/* The hook's end: stop sampling, attach the truth and its warnings. */
+static void hook_end(void *ctx, struct run_result *r)
+{
+	struct truth_hook *th = ctx;
+	struct truth *t = xcalloc(1, sizeof(*t));
+
+	t->absorbed_fraction = NAN;
+	t->burst_mbps = NAN;
+	if (th->started) {
+		sampler_stop(&th->sampler);
+		th->started = 0;
+		sampler_take_series(&th->sampler, &t->series);
+		t->sampler_cpu_s = (double)th->sampler.cpu_ns / 1e9;
+		t->read_errors = th->sampler.read_errors;
+		t->interval_ms = (double)th->sampler.interval_ns / 1e6;
+		truth_from_series(t, &t->series, &th->stack);
+	}
+	if (th->stack.no_device_reason)
+		t->no_device_reason = xstrdup(th->stack.no_device_reason);
+	else if (!t->have_device)
+		t->no_device_reason = xstrdup(
+		    th->problem.len ? th->problem.buf
+				    : "the device counters could not be "
+				      "read during the run");
+	t->env = th->env;
+	t->have_env = th->have_env;
+	memset(&th->env, 0, sizeof(th->env));
+	th->have_env = 0;
+	if (r->truth && r->truth_free)
+		r->truth_free(r->truth);
+	r->truth = t;
+	r->truth_free = truth_free;
+	if (t->no_device_reason)
+		run_result_note(r, "no device truth: %s", t->no_device_reason);
+	/* a workload that tallies after measure_end() leaves r empty here;
+	 * truth_hook_finish() completes the truth then */
+	if (run_result_ops(r) || run_result_bytes(r))
+		truth_hook_finish(th, r);
+}
+
+void truth_hook_finish(struct truth_hook *th, struct run_result *r)
+{
+	struct truth *t = r->truth;
+
+	if (!t || r->truth_free != truth_free || t->run_applied)
+		return;
+	t->run_applied = 1;
+	truth_apply_run(t, r);
+	truth_warn(t, r, &th->opts, t->env.mem_total_bytes);
+}
+
+int truth_hook_init(struct truth_hook *th, const struct target *t,
+		    const struct truth_opts *o, struct strbuf *err)
+{
+	struct sampler_dev *devs;
+	struct strbuf *paths;
+	unsigned i, n;
+	int ret;
+
+	memset(th, 0, sizeof(*th));
+	strbuf_init(&th->problem, 0);
+	if (o)
+		th->opts = *o;
+	th->hook.ctx = th;
+	th->hook.begin = hook_begin;
+	th->hook.end = hook_end;
+	/* the user's directory, not our work directory inside it: the same
+	 * device, and the environment of two runs must compare equal */
+	th->path = xstrdup(t->path);
+	ret = devstack_resolve_path(&th->stack, th->path, err);
+	if (ret)
+		return ret;
+	n = th->stack.nr_devs;
+	devs = xcalloc(n ? n : 1, sizeof(*devs));
+	paths = xcalloc(n ? n : 1, sizeof(*paths));
+	for (i = 0; i < n; i++) {
+		strbuf_init(&paths[i], 0);
+		strbuf_addf(&paths[i], "%s/stat", th->stack.devs[i].sysfs_dir);
+		devs[i].name = th->stack.devs[i].name;
+		devs[i].stat_path = paths[i].buf;
+	}
+	/* a device we cannot read is a note on each run, not a failure */
+	if (!sampler_init(&th->sampler, devs, n, th->opts.interval_ns, 0,
+			  &th->problem) ||
+	    !sampler_init(&th->sampler, devs, 0, th->opts.interval_ns, 0, NULL))
+		th->sampler_ok = 1;
+	for (i = 0; i < n; i++)
+		strbuf_release(&paths[i]);
+	free(paths);
+	free(devs);
+	return 0;
+}
+
+void truth_hook_release(struct truth_hook *th)
+{
+	if (!th)
+		return;
+	if (th->sampler_ok)
+		sampler_release(&th->sampler);
+	devstack_release(&th->stack);
+	env_release(&th->env);
+	strbuf_release(&th->problem);
+	free(th->path);
+	memset(th, 0, sizeof(*th));
+}

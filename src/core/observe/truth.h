@@ -1,0 +1,162 @@
+/*
+ * Device truth: what a run really did to the device, next to what the
+ * workload believes it did. The page cache can swallow writes (files
+ * deleted before writeback: the dbench effect) and serve reads from RAM
+ * (a buffered read of a file that fits in memory), and then a benchmark
+ * measures memory while claiming to measure a disk. Each run therefore
+ * carries devices[] (iostat -x columns and byte totals per device of the
+ * target's stack, over the timed region), a truth summary (logical vs
+ * device bytes, cancelled bytes, the fraction the cache absorbed, the
+ * dirty-memory peak) and warnings that quote the numbers behind them.
+ *
+ * It plugs into the measurement seam (measure.h): truth_hook_init() fills
+ * a measure_hook whose begin snapshots the environment and starts the
+ * sampler, and whose end stops it and attaches a struct truth to the run
+ * result (r->truth, freed through r->truth_free).
+ */
+#ifndef IOTRIAL_TRUTH_H
+#define IOTRIAL_TRUTH_H
+
+#include <stdint.h>
+#include "diskstats.h"
+#include "sampler.h"
+#include "../devstack.h"
+#include "../env.h"
+#include "../measure.h"
+#include "../result.h"
+#include "../target.h"
+#include "../../util/strbuf.h"
+
+struct json_object;
+
+/* One device of the stack over the timed region. */
+struct truth_device {
+	char *name;	     /* "vda" */
+	const char *kind;    /* devstack_kind_name(): static */
+	const char *via;     /* devstack_via_name(): static, NULL = top */
+	struct disk_delta d; /* columns and byte totals */
+	int valid;	     /* both end readings were parsed */
+};
+
+/* The truth about one run. Owned by the run result once attached. */
+struct truth {
+	struct truth_device *devs; /* the stack, top first */
+	unsigned nr_devs;
+	char *device;			/* the device device_* bytes are of:
+					   the one under the filesystem */
+	char *no_device_reason;		/* nr_devs == 0: why */
+	double seconds;			/* between the first and last sample */
+	uint64_t logical_write_bytes;	/* what the workload wrote */
+	uint64_t logical_read_bytes;	/* what the workload read */
+	uint64_t device_write_bytes;	/* what reached the top device */
+	uint64_t device_read_bytes;	/* what the top device delivered */
+	int have_device;		/* device_* are known */
+	uint64_t process_write_bytes;	/* /proc/self/io write_bytes */
+	uint64_t process_read_bytes;	/* /proc/self/io read_bytes */
+	uint64_t cancelled_write_bytes; /* dirtied, then deleted/truncated */
+	int have_procio;		/* process_* and cancelled known */
+	double absorbed_fraction;	/* of logical writes that never
+					   reached the device; NAN if unknown */
+	uint64_t dirty_start_bytes;	/* Dirty when the region opened */
+	uint64_t dirty_end_bytes;	/* ... and when it closed */
+	uint64_t dirty_peak_bytes;	/* the highest Dirty sampled */
+	uint64_t writeback_peak_bytes;	/* the highest Writeback sampled */
+	int have_mem;			/* the dirty_* fields are known */
+	double burst_seconds;		/* r->burst_seconds: 0 = not separate */
+	double burst_mbps;		/* bytes / burst_seconds, 10^6 B/s */
+	double settled_mbps;		/* bytes / seconds incl. the flush */
+	double interval_ms;		/* sampling interval */
+	double sampler_cpu_s;		/* CPU the sampler used */
+	unsigned read_errors;		/* sampler reads that failed */
+	struct sampler_series series;	/* every point, for reports */
+	struct env env;			/* captured as the region opened */
+	int have_env;
+	int run_applied; /* logical bytes and warnings done */
+};
+
+/* What the hook needs to know that the run result does not say. */
+struct truth_opts {
+	uint64_t interval_ns;	    /* 0: SAMPLER_DEFAULT_INTERVAL_NS */
+	uint64_t working_set_bytes; /* bytes the workload spans; 0: unknown */
+	int direct;		    /* the I/O bypassed the page cache */
+};
+
+/* The measurement hook; everything in it is private but hook. */
+struct truth_hook {
+	struct measure_hook hook; /* give &th->hook to the workload */
+	struct truth_opts opts;
+	char *path;	       /* the target as resolved */
+	struct devstack stack; /* which devices to sample */
+	struct sampler sampler;
+	int sampler_ok; /* sampler_init succeeded */
+	int started;	/* begin ran and the sampler is going */
+	struct env env; /* taken by begin, moved into the truth */
+	int have_env;
+	struct strbuf problem; /* why sampling failed, for a note */
+};
+
+/*
+ * Resolve t's device stack and prepare a sampler for it; fill th->hook.
+ * o may be NULL (defaults). A target without a block device is fine:
+ * runs then carry a truth without device columns that says why. Returns
+ * 0 or -errno with err set (the target cannot be examined). Release th
+ * with truth_hook_release either way.
+ */
+int truth_hook_init(struct truth_hook *th, const struct target *t,
+		    const struct truth_opts *o, struct strbuf *err);
+
+/*
+ * Complete the truth of r once the workload has filled r (ops, bytes,
+ * jobs, burst_seconds): the logical bytes, the absorbed fraction, burst
+ * and settled throughput, and the warnings. The hook's end does this
+ * itself when r is already filled as the region closes; a workload that
+ * tallies after measure_end() needs this call after its run returns.
+ * Calling it twice, or on a result without our truth, does nothing.
+ */
+void truth_hook_finish(struct truth_hook *th, struct run_result *r);
+
+/* Stop sampling if a run was left open, free everything. NULL is fine. */
+void truth_hook_release(struct truth_hook *th);
+
+/*
+ * Compute the device part of a truth from a series (first and last
+ * points) of the devices in ds (the series' devices, in order, may be a
+ * subset of ds's). Moves nothing: t keeps no reference to ser.
+ */
+void truth_from_series(struct truth *t, const struct sampler_series *ser,
+		       const struct devstack *ds);
+
+/* Fill the parts that need the run: logical bytes, absorbed fraction,
+ * burst and settled throughput. */
+void truth_apply_run(struct truth *t, const struct run_result *r);
+
+/*
+ * Add the warnings the numbers justify to r, each quoting its numbers:
+ * the page cache served the reads; most writes never reached the device;
+ * workers were CPU-bound; the run was too short; other I/O ran on the
+ * device. mem_total_bytes (0: unknown) decides whether the working set
+ * fits in the page cache.
+ */
+void truth_warn(const struct truth *t, struct run_result *r,
+		const struct truth_opts *o, uint64_t mem_total_bytes);
+
+/* Free a truth and its contents (the r->truth_free of attached ones). */
+void truth_free(void *truth);
+
+/*
+ * Add "devices" (absent when there are none), "truth" and "env" to a run
+ * object. truth may be NULL (then nothing is added).
+ */
+void truth_to_json(const void *truth, struct json_object *run);
+
+/* Add one device's columns to obj: the keys a run's devices[] entries
+ * and `iotrial watch --json` lines share. */
+void disk_delta_to_json(const struct disk_delta *d, struct json_object *obj);
+
+/* A JSON number rounded to decimals places (NaN and inf: null). */
+struct json_object *truth_json_double(double v, int decimals);
+
+/* A short human section for `iotrial run`'s summary, appended to out. */
+void truth_format_text(const void *truth, struct strbuf *out);
+
+#endif

@@ -1,0 +1,422 @@
+/*
+ * Tests for core/devstack.c. Partitions, dm, md and loop devices are
+ * rarely all present on a test machine, so most cases build a fake sysfs
+ * tree in a temporary directory (devices/.../block/NAME with dev, size,
+ * queue/, partition, slaves/, loop/backing_file, and dev/block/MAJ:MIN
+ * symlinks) and resolve device numbers against it. The real machine is
+ * checked too: "/" resolves to a mount with a device (when it has one),
+ * a tmpfs resolves to none with a reason, a missing path is an error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <cmocka.h>
+#include "core/devstack.h"
+#include "util/banned.h"
+
+/* The fake tree's root, made per test. */
+static char root[PATH_MAX];
+
+/* Write text to root/rel, creating directories on the way. */
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A symlink root/rel -> target (relative to rel's directory or absolute). */
+static void link_to(const char *rel, const char *target)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/* A whole disk at devices/virtual/block/NAME with devno maj:min. */
+static void fake_disk(const char *name, unsigned maj, unsigned min,
+		      const char *sched, const char *model)
+{
+	char rel[256], text[64];
+
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/dev", name);
+	snprintf(text, sizeof(text), "%u:%u\n", maj, min);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/size", name);
+	put(rel, "2097152\n"); /* 1 GiB */
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/queue/scheduler",
+		 name);
+	put(rel, sched);
+	snprintf(rel, sizeof(rel),
+		 "devices/virtual/block/%s/queue/read_ahead_kb", name);
+	put(rel, "128\n");
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/queue/nr_requests",
+		 name);
+	put(rel, "64\n");
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/queue/rotational",
+		 name);
+	put(rel, "1\n");
+	snprintf(rel, sizeof(rel),
+		 "devices/virtual/block/%s/queue/logical_block_size", name);
+	put(rel, "4096\n");
+	if (model) {
+		snprintf(rel, sizeof(rel),
+			 "devices/virtual/block/%s/device/model", name);
+		put(rel, model);
+	}
+	snprintf(rel, sizeof(rel), "dev/block/%u:%u", maj, min);
+	snprintf(text, sizeof(text), "../../devices/virtual/block/%s", name);
+	put("dev/block/.keep", "");
+	link_to(rel, text);
+}
+
+/* A partition NAME of disk DISK. */
+static void fake_part(const char *disk, const char *name, unsigned maj,
+		      unsigned min)
+{
+	char rel[256], text[128];
+
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/%s/partition",
+		 disk, name);
+	put(rel, "1\n");
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/%s/dev", disk,
+		 name);
+	snprintf(text, sizeof(text), "%u:%u\n", maj, min);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/%s/size", disk,
+		 name);
+	put(rel, "1024\n");
+	snprintf(rel, sizeof(rel), "dev/block/%u:%u", maj, min);
+	snprintf(text, sizeof(text), "../../devices/virtual/block/%s/%s", disk,
+		 name);
+	link_to(rel, text);
+}
+
+/* Make slave (a path under devices/virtual/block) a slave of holder. */
+static void fake_slave(const char *holder, const char *slave_name,
+		       const char *slave_rel)
+{
+	char rel[256], text[256];
+
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/slaves/.keep",
+		 holder);
+	put(rel, "");
+	snprintf(rel, sizeof(rel), "devices/virtual/block/%s/slaves/%s", holder,
+		 slave_name);
+	snprintf(text, sizeof(text), "../../%s", slave_rel);
+	link_to(rel, text);
+}
+
+/* Remove the fake tree. */
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 32];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A fresh fake tree. */
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/iotrial-devstack.XXXXXX");
+	return mkdtemp(root) ? 0 : -1;
+}
+
+static void test_parse_scheduler(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(devstack_parse_scheduler("none [mq-deadline] kyber "
+						  "bfq\n",
+						  &sb),
+			 0);
+	assert_string_equal(sb.buf, "mq-deadline");
+	assert_int_equal(devstack_parse_scheduler("[none] mq-deadline", &sb),
+			 0);
+	assert_string_equal(sb.buf, "none");
+	assert_int_equal(devstack_parse_scheduler("none\n", &sb), 0);
+	assert_string_equal(sb.buf, "none");
+	assert_int_equal(devstack_parse_scheduler("none kyber", &sb), -EINVAL);
+	assert_int_equal(devstack_parse_scheduler("[]", &sb), -EINVAL);
+	assert_int_equal(devstack_parse_scheduler("[bfq", &sb), -EINVAL);
+	assert_int_equal(devstack_parse_scheduler("", &sb), -EINVAL);
+	strbuf_release(&sb);
+}
+
+/* A partition leads to its disk; its knobs are the disk's. */
+static void test_partition(void **state)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	fake_disk("sdz", 8, 0, "mq-deadline [bfq] none\n", "FAKE DISK  \n");
+	fake_part("sdz", "sdz1", 8, 1);
+	assert_int_equal(devstack_resolve_devno(&ds, root, makedev(8, 1), &err),
+			 0);
+	assert_int_equal(ds.nr_devs, 2);
+	assert_string_equal(ds.devs[0].name, "sdz1");
+	assert_int_equal(ds.devs[0].kind, DEVSTACK_PARTITION);
+	assert_int_equal(ds.devs[0].parent, -1);
+	assert_string_equal(ds.devs[0].queue_dev, "sdz");
+	assert_string_equal(ds.devs[0].scheduler, "bfq");
+	assert_int_equal(ds.devs[0].read_ahead_kb, 128);
+	assert_int_equal(ds.devs[0].size_bytes, 1024 * 512);
+	assert_string_equal(ds.devs[0].model, "FAKE DISK");
+	assert_string_equal(ds.devs[1].name, "sdz");
+	assert_int_equal(ds.devs[1].kind, DEVSTACK_DISK);
+	assert_int_equal(ds.devs[1].via, DEVSTACK_VIA_DISK);
+	assert_int_equal(ds.devs[1].parent, 0);
+	assert_int_equal(ds.devs[1].depth, 1);
+	assert_int_equal(ds.devs[1].size_bytes, 1ull << 30);
+	assert_int_equal(ds.devs[1].rotational, 1);
+	assert_int_equal(ds.devs[1].logical_block_bytes, 4096);
+	assert_int_equal(ds.devs[1].nr_requests, 64);
+	assert_int_equal(devstack_find(&ds, "sdz"), 1);
+	assert_int_equal(devstack_find(&ds, "sdq"), -1);
+	/* a knob changed: refresh sees it */
+	put("devices/virtual/block/sdz/queue/scheduler", "[none] bfq\n");
+	devstack_refresh(&ds);
+	assert_string_equal(ds.devs[0].scheduler, "none");
+	devstack_release(&ds);
+	strbuf_release(&err);
+}
+
+/* dm over a partition and a disk; md over two partitions of one disk:
+ * every device once, slaves in name order. */
+static void test_dm_and_md(void **state)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	fake_disk("sdz", 8, 0, "[mq-deadline] none\n", NULL);
+	fake_part("sdz", "sdz1", 8, 1);
+	fake_part("sdz", "sdz2", 8, 2);
+	fake_disk("sdy", 8, 16, "[none]\n", NULL);
+	fake_disk("dm-0", 253, 0, "none\n", NULL);
+	put("devices/virtual/block/dm-0/dm/name", "vg-lv\n");
+	fake_slave("dm-0", "sdz1", "sdz/sdz1");
+	fake_slave("dm-0", "sdy", "sdy");
+	assert_int_equal(
+	    devstack_resolve_devno(&ds, root, makedev(253, 0), &err), 0);
+	assert_int_equal(ds.nr_devs, 4);
+	assert_string_equal(ds.devs[0].name, "dm-0");
+	assert_int_equal(ds.devs[0].kind, DEVSTACK_DM);
+	assert_string_equal(ds.devs[0].label, "vg-lv");
+	assert_string_equal(ds.devs[1].name, "sdy");
+	assert_int_equal(ds.devs[1].via, DEVSTACK_VIA_SLAVE);
+	assert_string_equal(ds.devs[2].name, "sdz1");
+	assert_string_equal(ds.devs[3].name, "sdz");
+	assert_int_equal(ds.devs[3].parent, 2);
+	devstack_release(&ds);
+
+	fake_disk("md0", 9, 0, "none\n", NULL);
+	put("devices/virtual/block/md0/md/level", "raid1\n");
+	fake_slave("md0", "sdz1", "sdz/sdz1");
+	fake_slave("md0", "sdz2", "sdz/sdz2");
+	assert_int_equal(devstack_resolve_devno(&ds, root, makedev(9, 0), &err),
+			 0);
+	assert_int_equal(ds.nr_devs, 4); /* md0 sdz1 sdz sdz2: sdz once */
+	assert_int_equal(ds.devs[0].kind, DEVSTACK_MD);
+	assert_string_equal(ds.devs[0].label, "raid1");
+	assert_string_equal(ds.devs[1].name, "sdz1");
+	assert_string_equal(ds.devs[2].name, "sdz");
+	assert_string_equal(ds.devs[3].name, "sdz2");
+	devstack_release(&ds);
+	strbuf_release(&err);
+}
+
+/* A cycle in the tree (impossible on a real machine) ends. */
+static void test_cycle(void **state)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	fake_disk("dm-1", 253, 1, "none\n", NULL);
+	fake_disk("dm-2", 253, 2, "none\n", NULL);
+	put("devices/virtual/block/dm-1/dm/name", "a\n");
+	put("devices/virtual/block/dm-2/dm/name", "b\n");
+	fake_slave("dm-1", "dm-2", "dm-2");
+	fake_slave("dm-2", "dm-1", "dm-1");
+	assert_int_equal(
+	    devstack_resolve_devno(&ds, root, makedev(253, 1), &err), 0);
+	assert_int_equal(ds.nr_devs, 2);
+	devstack_release(&ds);
+	strbuf_release(&err);
+}
+
+/* A loop device names its backing file and the device holding it. */
+static void test_loop(void **state)
+{
+	struct devstack real, ds;
+	struct strbuf err = STRBUF_INIT;
+	char file[] = "/var/tmp/iotrial-devstack-backing.XXXXXX";
+	char rel[64], text[PATH_MAX + 8];
+	int fd;
+
+	(void)state;
+	/* the real device of /var/tmp, mirrored into the fake tree */
+	assert_int_equal(devstack_resolve_path(&real, "/var/tmp", &err), 0);
+	if (!real.nr_devs) {
+		devstack_release(&real);
+		skip();
+	}
+	fd = mkstemp(file);
+	assert_true(fd >= 0);
+	close(fd);
+	fake_disk("realdisk", major(real.devs[0].devno),
+		  minor(real.devs[0].devno), "[none]\n", NULL);
+	fake_disk("loop7", 7, 7, "[none]\n", NULL);
+	snprintf(text, sizeof(text), "%s\n", file);
+	put("devices/virtual/block/loop7/loop/backing_file", text);
+	assert_int_equal(devstack_resolve_devno(&ds, root, makedev(7, 7), &err),
+			 0);
+	unlink(file);
+	assert_int_equal(ds.devs[0].kind, DEVSTACK_LOOP);
+	assert_string_equal(ds.devs[0].backing_file, file);
+	assert_string_equal(ds.devs[0].driver, "loop");
+	assert_int_equal(ds.nr_devs, 2);
+	assert_string_equal(ds.devs[1].name, "realdisk");
+	assert_int_equal(ds.devs[1].via, DEVSTACK_VIA_BACKING);
+	devstack_release(&ds);
+
+	/* a deleted backing file stops the stack with a note */
+	snprintf(rel, sizeof(rel), "%s",
+		 "devices/virtual/block/loop7/loop/"
+		 "backing_file");
+	snprintf(text, sizeof(text), "%s (deleted)\n", file);
+	put(rel, text);
+	assert_int_equal(devstack_resolve_devno(&ds, root, makedev(7, 7), &err),
+			 0);
+	assert_int_equal(ds.nr_devs, 1);
+	assert_non_null(ds.devs[0].note);
+	assert_non_null(strstr(ds.devs[0].note, file));
+	devstack_release(&ds);
+	devstack_release(&real);
+	strbuf_release(&err);
+}
+
+/* An unknown device number is an error. */
+static void test_no_such_devno(void **state)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	put("dev/block/.keep", "");
+	assert_int_equal(
+	    devstack_resolve_devno(&ds, root, makedev(250, 9), &err), -ENODEV);
+	assert_non_null(strstr(err.buf, "250:9"));
+	devstack_release(&ds);
+	strbuf_release(&err);
+}
+
+/* "/" on this machine: a mount, and a device when it has a real one. */
+static void test_real_root(void **state)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(devstack_resolve_path(&ds, "/", &err), 0);
+	assert_true(ds.have_mount);
+	assert_string_equal(ds.mnt.target, "/");
+	assert_non_null(ds.mnt.fstype);
+	assert_int_equal(stat("/", &st), 0);
+	if (major(st.st_dev)) {
+		assert_true(ds.nr_devs >= 1);
+		assert_int_equal(ds.devs[0].devno, st.st_dev);
+		assert_non_null(ds.devs[0].scheduler);
+		assert_true(ds.devs[0].size_bytes > 0);
+		assert_null(ds.no_device_reason);
+	}
+	devstack_release(&ds);
+	strbuf_release(&err);
+}
+
+/* A tmpfs has no block device: no error, a reason naming it. */
+static void test_tmpfs(void **state)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(devstack_resolve_path(&ds, "/dev/shm", &err), 0);
+	if (!ds.have_mount || !ds.mnt.fstype ||
+	    strcmp(ds.mnt.fstype, "tmpfs")) {
+		devstack_release(&ds);
+		skip();
+	}
+	assert_int_equal(ds.nr_devs, 0);
+	assert_non_null(ds.no_device_reason);
+	assert_non_null(strstr(ds.no_device_reason, "'tmpfs'"));
+	devstack_release(&ds);
+	/* /proc likewise */
+	assert_int_equal(devstack_resolve_path(&ds, "/proc/self", &err), 0);
+	assert_int_equal(ds.nr_devs, 0);
+	assert_non_null(ds.no_device_reason);
+	devstack_release(&ds);
+	strbuf_release(&err);
+}
+
+/* A path that does not exist is an error that names it. */
+static void test_missing_path(void **state)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(devstack_resolve_path(&ds, "/no/such/dir", &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.buf, "'/no/such/dir'"));
+	devstack_release(&ds);
+	devstack_release(NULL);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse_scheduler),
+	    cmocka_unit_test_setup_teardown(test_partition, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dm_and_md, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cycle, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_loop, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_no_such_devno, setup,
+					    teardown),
+	    cmocka_unit_test(test_real_root),
+	    cmocka_unit_test(test_tmpfs),
+	    cmocka_unit_test(test_missing_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

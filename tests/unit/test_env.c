@@ -1,0 +1,194 @@
+/*
+ * Tests for core/env.c: a snapshot of this machine has the facts a
+ * result needs (kernel, CPUs, memory, vm.dirty_*, the target's stack),
+ * its JSON carries them under stable names, and the comparison of two
+ * snapshots flags what differs, skips what it is told to (and boot_id),
+ * and names devices in its lines.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "core/env.h"
+#include "util/banned.h"
+
+/* Member key of o (which must exist). */
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+static void test_capture(void **state)
+{
+	struct env e;
+	struct strbuf err = STRBUF_INIT;
+	struct utsname u;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(env_capture(&e, "/", &err), 0);
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(e.kernel_release, u.release);
+	assert_string_equal(e.hostname, u.nodename);
+	assert_non_null(e.iotrial_version);
+	assert_true(e.nr_cpus > 0);
+	assert_true(e.mem_total_bytes > 0);
+	for (i = 0; i < ENV_NR_VM; i++)
+		if (!strcmp(e.vm[i].name, "dirty_ratio"))
+			assert_true(e.vm[i].value >= 0);
+	assert_true(e.have_stack);
+	assert_true(e.stack.have_mount);
+	env_release(&e);
+	env_release(NULL);
+	strbuf_release(&err);
+}
+
+/* A missing path is an error, but the machine facts are still there. */
+static void test_capture_bad_path(void **state)
+{
+	struct env e;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(env_capture(&e, "/no/such/place", &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "/no/such/place"));
+	assert_non_null(e.kernel_release);
+	env_release(&e);
+	strbuf_release(&err);
+}
+
+static void test_json(void **state)
+{
+	struct env e;
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *run = json_object_new_object(), *o, *st, *v;
+
+	(void)state;
+	assert_int_equal(env_capture(&e, "/", &err), 0);
+	env_to_json(&e, run);
+	o = get(run, "env");
+	assert_string_equal(json_object_get_string(get(o, "kernel_release")),
+			    e.kernel_release);
+	assert_non_null(get(o, "boot_id"));
+	assert_true(json_object_get_int(get(get(o, "cpu"), "count")) > 0);
+	assert_true(json_object_get_int64(get(o, "mem_total_bytes")) > 0);
+	v = get(get(o, "vm"), "dirty_ratio");
+	assert_true(json_object_is_type(v, json_type_int));
+	st = get(o, "stack");
+	assert_string_equal(json_object_get_string(get(st, "path")), "/");
+	assert_string_equal(
+	    json_object_get_string(get(get(st, "mount"), "target")), "/");
+	v = get(st, "devices");
+	assert_int_equal(json_object_array_length(v), e.stack.nr_devs);
+	if (e.stack.nr_devs) {
+		struct json_object *d = json_object_array_get_idx(v, 0);
+
+		assert_string_equal(json_object_get_string(get(d, "name")),
+				    e.stack.devs[0].name);
+		assert_non_null(get(d, "scheduler"));
+		assert_non_null(get(d, "read_ahead_kb"));
+		assert_non_null(get(d, "logical_block_bytes"));
+		assert_non_null(get(d, "size_bytes"));
+	}
+	json_object_put(run);
+	env_release(&e);
+	strbuf_release(&err);
+}
+
+static const char env_a[] =
+    "{\"kernel_release\":\"6.1.0\",\"boot_id\":\"aaa\","
+    "\"cpu\":{\"model\":\"X\",\"count\":2},"
+    "\"stack\":{\"devices\":[{\"name\":\"vda\",\"scheduler\":"
+    "\"mq-deadline\",\"read_ahead_kb\":128}]}}";
+
+/* Differences are listed with their paths; ignored names are skipped. */
+static void test_diff(void **state)
+{
+	struct json_object *a = json_tokener_parse(env_a);
+	struct json_object *b = json_tokener_parse(env_a);
+	struct json_object *c, *devs, *d;
+	struct strbuf out = STRBUF_INIT;
+	static const char *const ignore_sched[] = {"scheduler", NULL};
+
+	(void)state;
+	assert_non_null(a);
+	assert_int_equal(env_json_diff(a, b, NULL, &out), 0);
+	assert_int_equal(out.len, 0);
+	/* a reboot alone does not matter */
+	json_object_object_add(b, "boot_id", json_object_new_string("bbb"));
+	assert_int_equal(env_json_diff(a, b, NULL, &out), 0);
+	/* a kernel and a scheduler do */
+	json_object_object_add(b, "kernel_release",
+			       json_object_new_string("6.6.0"));
+	devs = json_object_object_get(json_object_object_get(b, "stack"),
+				      "devices");
+	d = json_object_array_get_idx(devs, 0);
+	json_object_object_add(d, "scheduler", json_object_new_string("none"));
+	assert_int_equal(env_json_diff(a, b, NULL, &out), 2);
+	assert_non_null(strstr(out.buf, "kernel_release: '6.1.0' vs '6.6.0'"));
+	assert_non_null(strstr(out.buf, "stack.devices[vda].scheduler: "
+					"'mq-deadline' vs 'none'"));
+	/* an experiment varying the scheduler ignores it */
+	strbuf_reset(&out);
+	assert_int_equal(env_json_diff(a, b, ignore_sched, &out), 1);
+	/* a member only one side has */
+	c = json_tokener_parse(env_a);
+	json_object_object_add(c, "extra", json_object_new_int(1));
+	strbuf_reset(&out);
+	assert_int_equal(env_json_diff(a, c, NULL, &out), 1);
+	assert_non_null(strstr(out.buf, "extra: 'null' vs '1'"));
+	/* a device more */
+	json_object_array_add(
+	    json_object_object_get(json_object_object_get(c, "stack"),
+				   "devices"),
+	    json_object_new_object());
+	strbuf_reset(&out);
+	assert_int_equal(env_json_diff(a, c, NULL, &out), 2);
+	assert_non_null(strstr(out.buf, "1 entries vs 2"));
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(c);
+	strbuf_release(&out);
+}
+
+/* Two snapshots of the same target now are equal. */
+static void test_same_machine_same_env(void **state)
+{
+	struct env e1, e2;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct json_object *a, *b;
+
+	(void)state;
+	assert_int_equal(env_capture(&e1, "/", &err), 0);
+	assert_int_equal(env_capture(&e2, "/", &err), 0);
+	a = env_to_json_object(&e1);
+	b = env_to_json_object(&e2);
+	assert_int_equal(env_json_diff(a, b, NULL, &out), 0);
+	json_object_put(a);
+	json_object_put(b);
+	env_release(&e1);
+	env_release(&e2);
+	strbuf_release(&err);
+	strbuf_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_capture),
+	    cmocka_unit_test(test_capture_bad_path),
+	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_diff),
+	    cmocka_unit_test(test_same_machine_same_env),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,483 @@
+/*
+ * Tests for device truth (core/observe/truth.c, truth_out.c). Hand-made
+ * series check the arithmetic and each warning, with and without the
+ * numbers that should trigger it; the JSON members are checked by name.
+ * Then the hook runs for real around buffered writes to a directory:
+ * files deleted before writeback must show as absorbed (> 0.5, with the
+ * warning), the same files fsync'd before deletion as reaching the device
+ * (near 0). A tmpfs target must work and say why it has no devices.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "core/measure.h"
+#include "core/observe/truth.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+#define MIB (1024ull * 1024ull)
+
+/* A two-point series of one device "vdx" over 2 s. */
+static void make_series(struct sampler_series *ser, const char *before,
+			const char *after, uint64_t dirty0, uint64_t dirty1,
+			uint64_t wbytes0, uint64_t wbytes1, uint64_t cancel1)
+{
+	memset(ser, 0, sizeof(*ser));
+	ser->nr_devs = 1;
+	ser->nr_points = ser->alloc_points = 3;
+	ser->dev_names = xcalloc(1, sizeof(char *));
+	ser->dev_names[0] = xstrdup("vdx");
+	ser->points = xcalloc(3, sizeof(*ser->points));
+	ser->disk = xcalloc(3, sizeof(*ser->disk));
+	assert_int_equal(diskstats_parse(before, strlen(before), &ser->disk[0]),
+			 0);
+	ser->disk[1] = ser->disk[0];
+	assert_int_equal(diskstats_parse(after, strlen(after), &ser->disk[2]),
+			 0);
+	ser->points[0].t_ns = 1000000000ull;
+	ser->points[1].t_ns = 2000000000ull;
+	ser->points[2].t_ns = 3000000000ull;
+	ser->points[0].dirty_bytes = dirty0;
+	ser->points[1].dirty_bytes = dirty0 + dirty1; /* the peak */
+	ser->points[2].dirty_bytes = dirty1;
+	ser->points[1].writeback_bytes = 5 * MIB;
+	ser->points[0].io.write_bytes = wbytes0;
+	ser->points[2].io.write_bytes = wbytes1;
+	ser->points[2].io.cancelled_write_bytes = cancel1;
+	ser->points[0].have = ser->points[1].have = ser->points[2].have =
+	    SAMPLER_HAVE_MEM | SAMPLER_HAVE_IO;
+}
+
+/* A run result of seconds, ops and bytes. */
+static void make_run(struct run_result *r, double seconds, uint64_t rd_ops,
+		     uint64_t rd_bytes, uint64_t wr_ops, uint64_t wr_bytes)
+{
+	run_result_init(r);
+	r->seconds = seconds;
+	r->ops[IO_READ] = rd_ops;
+	r->bytes[IO_READ] = rd_bytes;
+	r->ops[IO_WRITE] = wr_ops;
+	r->bytes[IO_WRITE] = wr_bytes;
+}
+
+/* Does any warning of r contain s? */
+static int warned(const struct run_result *r, const char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		if (strstr(r->warnings[i], s))
+			return 1;
+	return 0;
+}
+
+/* A fresh truth with nothing known. */
+static struct truth *new_truth(void)
+{
+	struct truth *t = xcalloc(1, sizeof(*t));
+
+	t->absorbed_fraction = NAN;
+	t->burst_mbps = NAN;
+	return t;
+}
+
+/*
+ * 2 s between first and last point: 204800 sectors (100 MiB) written in
+ * 1000 writes, 2048 sectors (1 MiB) read in 10 reads.
+ */
+static void test_from_series(void **state)
+{
+	struct sampler_series ser;
+	struct truth *t = new_truth();
+
+	(void)state;
+	make_series(&ser, "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+		    "10 0 2048 20 1000 0 204800 3000 0 1500 3100 0 0 0 0 4 8",
+		    1 * MIB, 2 * MIB, 10, 10 + 100 * MIB, 3 * MIB);
+	truth_from_series(t, &ser, NULL);
+	assert_float_equal(t->seconds, 2.0, 1e-9);
+	assert_int_equal(t->nr_devs, 1);
+	assert_true(t->have_device);
+	assert_string_equal(t->device, "vdx");
+	assert_int_equal(t->device_write_bytes, 100 * MIB);
+	assert_int_equal(t->device_read_bytes, 1 * MIB);
+	assert_float_equal(t->devs[0].d.w_s, 500.0, 1e-9);
+	assert_float_equal(t->devs[0].d.w_await_ms, 3.0, 1e-9);
+	assert_float_equal(t->devs[0].d.util_pct, 75.0, 1e-9);
+	assert_int_equal(t->devs[0].d.flushes, 4);
+	assert_true(t->have_procio);
+	assert_int_equal(t->process_write_bytes, 100 * MIB);
+	assert_int_equal(t->cancelled_write_bytes, 3 * MIB);
+	assert_true(t->have_mem);
+	assert_int_equal(t->dirty_start_bytes, 1 * MIB);
+	assert_int_equal(t->dirty_end_bytes, 2 * MIB);
+	assert_int_equal(t->dirty_peak_bytes, 3 * MIB);
+	assert_int_equal(t->writeback_peak_bytes, 5 * MIB);
+	sampler_series_release(&ser);
+	truth_free(t);
+}
+
+/* The absorbed fraction: missing device bytes or cancelled, the larger. */
+static void test_absorbed(void **state)
+{
+	struct truth *t = new_truth();
+	struct run_result r;
+
+	(void)state;
+	make_run(&r, 2, 0, 0, 1000, 100 * MIB);
+	t->have_device = 1;
+	t->device_write_bytes = 10 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->absorbed_fraction, 0.9, 1e-9);
+	/* more reached the device than written (journal): nothing absorbed */
+	t->device_write_bytes = 120 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->absorbed_fraction, 0.0, 0);
+	/* other writers hide the loss; the cancelled bytes do not */
+	t->have_procio = 1;
+	t->cancelled_write_bytes = 80 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->absorbed_fraction, 0.8, 1e-9);
+	t->cancelled_write_bytes = 500 * MIB; /* capped at what was written */
+	truth_apply_run(t, &r);
+	assert_float_equal(t->absorbed_fraction, 1.0, 1e-9);
+	/* no device: unknown */
+	t->have_device = 0;
+	truth_apply_run(t, &r);
+	assert_true(isnan(t->absorbed_fraction));
+	/* burst vs settled */
+	t->have_device = 1;
+	r.burst_seconds = 0.5;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->settled_mbps, 100.0 * MIB / 2 / 1e6, 1e-6);
+	assert_float_equal(t->burst_mbps, 100.0 * MIB / 0.5 / 1e6, 1e-6);
+	run_result_release(&r);
+	truth_free(t);
+}
+
+/* Each warning fires on its numbers, and quotes them. */
+static void test_warnings(void **state)
+{
+	struct truth *t = new_truth();
+	struct truth_opts o = {0};
+	struct run_result r;
+
+	(void)state;
+	t->have_device = 1;
+	t->device = xstrdup("vdx");
+	t->have_procio = 1;
+
+	/* a clean run: 10 s, many I/Os, device saw what was written */
+	make_run(&r, 10, 0, 0, 25600, 100 * MIB);
+	r.cpu.user_s = 1;
+	t->device_write_bytes = 101 * MIB;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_int_equal(r.nr_warnings, 0);
+	run_result_release(&r);
+
+	/* deleted before writeback */
+	make_run(&r, 10, 0, 0, 25600, 100 * MIB);
+	t->device_write_bytes = 2 * MIB;
+	t->cancelled_write_bytes = 98 * MIB;
+	t->dirty_peak_bytes = 100 * MIB;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "98% of the written bytes never reached"));
+	assert_true(warned(&r, "'vdx' took 2 MiB"));
+	run_result_release(&r);
+
+	/* reads from the page cache; direct I/O is never suspected */
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	t->device_write_bytes = 0;
+	t->cancelled_write_bytes = 0;
+	t->device_read_bytes = 1 * MIB;
+	o.working_set_bytes = 100 * MIB;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "reads measured the page cache"));
+	assert_true(warned(&r, "(1.0%)"));
+	assert_true(warned(&r, "working set fits in 16 GiB"));
+	run_result_release(&r);
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	o.direct = 1;
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_false(warned(&r, "page cache"));
+	o.direct = 0;
+	run_result_release(&r);
+
+	/* CPU-bound workers: all of them at >= 90% */
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	t->device_read_bytes = 100 * MIB;
+	r.jobs = xcalloc(2, sizeof(*r.jobs));
+	r.nr_jobs = 2;
+	r.jobs[0].seconds = r.jobs[1].seconds = 10;
+	r.jobs[0].user_s = 3;
+	r.jobs[0].sys_s = 6.5;
+	r.jobs[1].sys_s = 9.9;
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "CPU-bound: all 2 used at least 90%"));
+	assert_true(warned(&r, "busiest 99%"));
+	run_result_release(&r);
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	r.jobs = xcalloc(2, sizeof(*r.jobs));
+	r.nr_jobs = 2;
+	r.jobs[0].seconds = r.jobs[1].seconds = 10;
+	r.jobs[0].sys_s = 9.5;
+	r.jobs[1].sys_s = 2;
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_false(warned(&r, "CPU-bound"));
+	run_result_release(&r);
+
+	/* too short: under a second, or under 1000 I/Os */
+	make_run(&r, 0.5, 5000, 20 * MIB, 0, 0);
+	t->device_read_bytes = 20 * MIB;
+	truth_warn(t, &r, &o, 0);
+	assert_true(warned(&r, "too short to trust: 0.500 s and 5000 I/Os"));
+	run_result_release(&r);
+	make_run(&r, 5, 999, 20 * MIB, 0, 0);
+	truth_warn(t, &r, &o, 0);
+	assert_true(warned(&r, "too short"));
+	run_result_release(&r);
+
+	/* other I/O: far more device traffic than ours */
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	t->device_read_bytes = 500 * MIB;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 0);
+	assert_true(warned(&r, "other I/O ran on 'vdx'"));
+	assert_true(warned(&r, "delivered 500 MiB of reads"));
+	run_result_release(&r);
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	t->device_read_bytes = 100 * MIB;
+	t->device_write_bytes = 300 * MIB;
+	truth_warn(t, &r, &o, 0);
+	assert_true(warned(&r, "took 300 MiB of writes"));
+	run_result_release(&r);
+	truth_free(t);
+}
+
+/* The JSON members, by name, with and without devices. */
+static void test_json(void **state)
+{
+	struct sampler_series ser;
+	struct truth *t = new_truth();
+	struct run_result r;
+	struct json_object *run = json_object_new_object(), *v, *d, *tr;
+
+	(void)state;
+	make_series(&ser, "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+		    "10 0 2048 20 1000 0 204800 3000 0 1500 3100 0 0 0 0 4 8",
+		    0, 0, 0, 100 * MIB, 0);
+	truth_from_series(t, &ser, NULL);
+	t->series = ser; /* the truth owns its series */
+	make_run(&r, 2, 10, 1 * MIB, 1000, 100 * MIB);
+	truth_apply_run(t, &r);
+	truth_to_json(t, run);
+	assert_true(json_object_object_get_ex(run, "devices", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+	d = json_object_array_get_idx(v, 0);
+	assert_true(json_object_object_get_ex(d, "name", &v));
+	assert_string_equal(json_object_get_string(v), "vdx");
+	assert_true(json_object_object_get_ex(d, "w_s", &v));
+	assert_float_equal(json_object_get_double(v), 500, 1e-9);
+	assert_true(json_object_object_get_ex(d, "wmbps", &v));
+	assert_float_equal(json_object_get_double(v), 52.429, 1e-9);
+	assert_true(json_object_object_get_ex(d, "flushes", &v));
+	assert_int_equal(json_object_get_int(v), 4);
+	assert_true(json_object_object_get_ex(d, "util_pct", &v));
+	assert_true(json_object_object_get_ex(d, "aqu_sz", &v));
+	assert_true(json_object_object_get_ex(d, "r_await_ms", &v));
+	assert_true(json_object_object_get_ex(run, "truth", &tr));
+	assert_true(json_object_object_get_ex(tr, "absorbed_fraction", &v));
+	assert_float_equal(json_object_get_double(v), 0, 0);
+	assert_true(json_object_object_get_ex(tr, "device_write_bytes", &v));
+	assert_int_equal(json_object_get_uint64(v), 100 * MIB);
+	assert_true(json_object_object_get_ex(tr, "logical_write_bytes", &v));
+	assert_true(json_object_object_get_ex(tr, "cancelled_write_bytes", &v));
+	assert_true(json_object_object_get_ex(tr, "dirty_peak_bytes", &v));
+	assert_true(json_object_object_get_ex(tr, "series", &v));
+	assert_false(json_object_object_get_ex(tr, "no_device_reason", NULL));
+	/* a rounded number prints short */
+	v = truth_json_double(12.5000001, 3);
+	assert_string_equal(json_object_to_json_string(v), "12.5");
+	json_object_put(v);
+	assert_null(truth_json_double(NAN, 3));
+	json_object_put(run);
+	run_result_release(&r);
+	truth_free(t);
+
+	/* no devices: no devices[], a reason, unknown device bytes */
+	t = new_truth();
+	t->no_device_reason = xstrdup("no block device here");
+	run = json_object_new_object();
+	truth_to_json(t, run);
+	assert_false(json_object_object_get_ex(run, "devices", NULL));
+	assert_true(json_object_object_get_ex(run, "truth", &tr));
+	assert_true(json_object_object_get_ex(tr, "no_device_reason", &v));
+	assert_true(json_object_object_get_ex(tr, "device_write_bytes", &v));
+	assert_null(v);
+	json_object_put(run);
+	truth_free(t);
+}
+
+/* Write nr files of file_bytes into dir; fsync each if asked; delete. */
+static uint64_t write_and_delete(const char *dir, unsigned nr,
+				 size_t file_bytes, int do_fsync)
+{
+	char path[512];
+	static char buf[1 << 20];
+	uint64_t total = 0;
+	unsigned i;
+	size_t done;
+
+	memset(buf, 'a', sizeof(buf));
+	for (i = 0; i < nr; i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/f%u", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		assert_true(fd >= 0);
+		for (done = 0; done < file_bytes; done += sizeof(buf))
+			assert_int_equal(write(fd, buf, sizeof(buf)),
+					 sizeof(buf));
+		if (do_fsync)
+			assert_int_equal(fsync(fd), 0);
+		close(fd);
+		unlink(path);
+		total += file_bytes;
+	}
+	return total;
+}
+
+/* One measured region around write_and_delete; returns the run. */
+static void measured(struct truth_hook *th, const char *dir, int do_fsync,
+		     struct run_result *r)
+{
+	struct measure m;
+
+	run_result_init(r);
+	measure_init(&m, &th->hook);
+	measure_begin(&m);
+	r->bytes[IO_WRITE] = write_and_delete(dir, 16, 4 << 20, do_fsync);
+	r->ops[IO_WRITE] = r->bytes[IO_WRITE] >> 20;
+	measure_end(&m, r);
+}
+
+/* The dbench effect, for real, and its cure. */
+static void test_hook_delete_before_writeback(void **state)
+{
+	struct target t = {0};
+	struct truth_hook th;
+	struct strbuf err = STRBUF_INIT;
+	struct run_result r;
+	const struct truth *tr;
+	char dir[] = "/var/tmp/iotrial-test-truth.XXXXXX";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	t.kind = TARGET_DIR;
+	t.path = dir;
+	assert_int_equal(truth_hook_init(&th, &t, NULL, &err), 0);
+	if (!th.stack.nr_devs) {
+		truth_hook_release(&th);
+		rmdir(dir);
+		skip();
+	}
+	measured(&th, dir, 0, &r);
+	tr = r.truth;
+	assert_non_null(tr);
+	assert_true(tr->have_device);
+	assert_int_equal(tr->logical_write_bytes, 64 * MIB);
+	assert_true(tr->absorbed_fraction > 0.5);
+	assert_true(warned(&r, "never reached the device"));
+	assert_true(tr->series.nr_points >= 2);
+	assert_true(tr->have_env);
+	if (tr->have_procio)
+		assert_true(tr->cancelled_write_bytes > 32 * MIB);
+	print_message("  delete before writeback: absorbed %.3f, device %llu "
+		      "bytes, cancelled %llu bytes\n",
+		      tr->absorbed_fraction,
+		      (unsigned long long)tr->device_write_bytes,
+		      (unsigned long long)tr->cancelled_write_bytes);
+	run_result_release(&r);
+
+	measured(&th, dir, 1, &r);
+	tr = r.truth;
+	assert_true(tr->absorbed_fraction < 0.1);
+	assert_false(warned(&r, "never reached the device"));
+	print_message("  fsync before delete: absorbed %.3f, device %llu "
+		      "bytes\n",
+		      tr->absorbed_fraction,
+		      (unsigned long long)tr->device_write_bytes);
+	run_result_release(&r);
+	truth_hook_release(&th);
+	rmdir(dir);
+	strbuf_release(&err);
+}
+
+/* A tmpfs target: the run works, no devices, the reason is given. */
+static void test_hook_tmpfs(void **state)
+{
+	struct target t = {0};
+	struct truth_hook th;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct run_result r;
+	const struct truth *tr;
+	struct json_object *run;
+	unsigned i;
+	int noted = 0;
+
+	(void)state;
+	t.kind = TARGET_DIR;
+	t.path = "/dev/shm";
+	assert_int_equal(truth_hook_init(&th, &t, NULL, &err), 0);
+	if (th.stack.nr_devs) {
+		truth_hook_release(&th);
+		skip();
+	}
+	measured(&th, "/dev/shm", 0, &r);
+	tr = r.truth;
+	assert_non_null(tr);
+	assert_int_equal(tr->nr_devs, 0);
+	assert_non_null(tr->no_device_reason);
+	assert_true(isnan(tr->absorbed_fraction));
+	for (i = 0; i < r.nr_notes; i++)
+		noted |= strstr(r.notes[i], "no block device") != NULL;
+	assert_true(noted);
+	truth_format_text(tr, &text);
+	assert_non_null(strstr(text.buf, "device truth: not available"));
+	run = json_object_new_object();
+	truth_to_json(tr, run);
+	assert_false(json_object_object_get_ex(run, "devices", NULL));
+	assert_true(json_object_object_get_ex(run, "env", NULL));
+	json_object_put(run);
+	run_result_release(&r);
+	truth_hook_release(&th);
+	strbuf_release(&err);
+	strbuf_release(&text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_from_series),
+	    cmocka_unit_test(test_absorbed),
+	    cmocka_unit_test(test_warnings),
+	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_hook_delete_before_writeback),
+	    cmocka_unit_test(test_hook_tmpfs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
