@@ -79,7 +79,9 @@ for t in build/fuzz/fuzz_*; do
 	work=$(mktemp -d)
 	[ -d "$corpus" ] && cp -r "$corpus"/. "$work"/ 2>/dev/null
 	log=$log_dir/${t##*/}.log
-	"$t" -max_total_time=15 -rss_limit_mb=2048 -timeout=10 "$work" >"$log" 2>&1
+	# -error_exitcode: libFuzzer's default (77) would read as "skipped"
+	"$t" -max_total_time=15 -rss_limit_mb=2048 -timeout=10 \
+		-error_exitcode=1 "$work" >"$log" 2>&1
 	rc=$?
 	rm -rf "$work"
 	count "$name" "$log" $rc once

@@ -79,7 +79,8 @@ int experiment_analyze_json(struct json_object *exp,
 		int arm, block = 0;
 		double v;
 
-		if (get_int(r, "arm", &arm) || arm < 0 ||
+		if (!json_object_is_type(r, json_type_object) ||
+		    get_int(r, "arm", &arm) || arm < 0 ||
 		    (size_t)arm >= nr_arms ||
 		    !json_object_object_get_ex(r, "metric", &m)) {
 			ret = err_set(err, -EINVAL,
@@ -108,6 +109,12 @@ int experiment_analyze_json(struct json_object *exp,
 	for (i = 0; i < nr_arms; i++) {
 		struct json_object *a = json_object_array_get_idx(arms, i);
 		struct json_object *l;
+
+		if (!json_object_is_type(a, json_type_object)) {
+			ret = err_set(err, -EINVAL,
+				      "arm %zu is not a JSON object", i);
+			goto out;
+		}
 
 		in[i].label = json_object_object_get_ex(a, "label", &l)
 				      ? json_object_get_string(l)

@@ -35,6 +35,14 @@ static double num(struct json_object *o, const char *key)
 	return json_object_get_double(v);
 }
 
+/* A count for display: 0 when missing or not finite. */
+static int count(struct json_object *o, const char *key)
+{
+	double v = num(o, key);
+
+	return isfinite(v) && v >= 0 && v < 1e9 ? (int)v : 0;
+}
+
 static const char *str(struct json_object *o, const char *key)
 {
 	struct json_object *v;
@@ -52,7 +60,7 @@ static struct json_object *verdict_of(struct json_object *verdicts, int arm)
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(verdicts, i);
 
-		if ((int)num(v, "arm") == arm)
+		if (count(v, "arm") == arm)
 			return v;
 	}
 	return NULL;
@@ -86,7 +94,7 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 	if (isfinite(num(arm, "cv")))
 		strbuf_addf(out, "%.1f%%", 100 * num(arm, "cv"));
 	pad(out, start, 6);
-	strbuf_addf(out, "%3d  ", (int)num(arm, "n"));
+	strbuf_addf(out, "%3d  ", count(arm, "n"));
 	if (!v) {
 		strbuf_addstr(out, "baseline\n");
 		return;
@@ -109,7 +117,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 {
 	struct json_object *arms, *verdicts = NULL, *warnings, *metric;
 	size_t i, n, width = 3, start;
-	int baseline = (int)num(exp, "baseline");
+	int baseline = count(exp, "baseline");
 
 	if (!json_object_object_get_ex(exp, "arms", &arms) ||
 	    json_object_get_type(arms) != json_type_array)
@@ -133,7 +141,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			    ? "higher"
 			    : "lower");
 	strbuf_addf(out, "%d blocks, seed %s, stopped: %s\n\n",
-		    (int)num(exp, "blocks"), str(exp, "seed"),
+		    count(exp, "blocks"), str(exp, "seed"),
 		    str(exp, "stopped"));
 	start = out->len;
 	strbuf_addstr(out, "arm");
@@ -142,7 +150,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   "ratio [95% CI]         p       verdict\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *arm = json_object_array_get_idx(arms, i);
-		int idx = (int)num(arm, "arm");
+		int idx = count(arm, "arm");
 
 		arm_line(out, arm,
 			 idx == baseline ? NULL : verdict_of(verdicts, idx),

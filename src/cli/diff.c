@@ -1,0 +1,471 @@
+/*
+ * iotrial diff: the same workload measured in two stored experiments,
+ * before and after a change that is not a knob: a kernel patch, a new
+ * disk, a firmware update. That is the kernel developer's "five runs
+ * with and without the patch", done with the same statistics as
+ * compare: the matching arm's runs of each experiment become the two
+ * arms of a new, unpaired experiment (their blocks are unrelated) that
+ * is analysed and printed but not stored. Then every difference between
+ * the two recorded environments is listed, because a result is only as
+ * good as the knowledge of what else changed.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "../core/env.h"
+#include "../core/experiment.h"
+#include "../core/report/report.h"
+#include "../core/result_json.h"
+#include "../core/store.h"
+#include "../util/error.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+/* What `diff` was asked for. */
+struct diff_args {
+	const char *id[2];
+	const char *arm; /* NULL: each experiment's baseline arm */
+	const char *db;	 /* NULL: the default store */
+	bool json;
+	bool fail_on_regression;
+};
+
+static const char *const diff_options[] = {
+    "--arm", "--db", "--json", "--fail-on-regression", "--help",
+};
+
+/* The usage text. */
+static void diff_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: iotrial diff ID1 ID2 [--arm LABEL] [--db PATH] "
+		"[--json]\n                    [--fail-on-regression]\n\n"
+		"Compares the same workload in two stored experiments: ID1 "
+		"is 'before',\nID2 'after' (a kernel, firmware or hardware "
+		"change). Uses each one's\nbaseline arm, or the arm LABEL "
+		"present in both, and lists how their\nenvironments "
+		"differ. --fail-on-regression exits 3 when 'after' is "
+		"slower.\n");
+}
+
+/* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
+static int parse_args(int argc, const char **argv, struct diff_args *a)
+{
+	const char *near;
+	int i, r, nr_ids = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+		if (cli_opt_flag(argv[i], "--json")) {
+			a->json = true;
+			continue;
+		}
+		if (cli_opt_flag(argv[i], "--fail-on-regression")) {
+			a->fail_on_regression = true;
+			continue;
+		}
+		r = cli_opt_value(argc, argv, &i, "--db", NULL, &a->db);
+		if (!r)
+			r = cli_opt_value(argc, argv, &i, "--arm", NULL,
+					  &a->arm);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (argv[i][0] != '-' && nr_ids < 2) {
+			a->id[nr_ids++] = argv[i];
+			continue;
+		}
+		near = argv[i][0] == '-'
+			   ? suggest_nearest(argv[i], diff_options,
+					     ARRAY_SIZE(diff_options))
+			   : NULL;
+		if (near)
+			error("unknown option '%s' for 'diff'; did you mean "
+			      "'%s'?",
+			      argv[i], near);
+		else
+			error("unexpected argument '%s' for 'diff'; it takes "
+			      "two experiment ids",
+			      argv[i]);
+		return -1;
+	}
+	if (nr_ids < 2) {
+		error("'diff' needs two experiment ids (before and after); "
+		      "'iotrial log' lists them");
+		return -1;
+	}
+	return 0;
+}
+
+/* A member of o, or NULL. */
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+/* A string member, or "". */
+static const char *get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	return v && json_object_is_type(v, json_type_string)
+		   ? json_object_get_string(v)
+		   : "";
+}
+
+/* The environment an experiment recorded: its own or its first run's. */
+static struct json_object *env_of(struct json_object *exp)
+{
+	struct json_object *env = get(exp, "env"), *runs = get(exp, "runs");
+
+	if (!env && runs && json_object_is_type(runs, json_type_array) &&
+	    json_object_array_length(runs))
+		env =
+		    get(get(json_object_array_get_idx(runs, 0), "run"), "env");
+	return env;
+}
+
+/* The target as text: a string, or a target object's "spec". */
+static const char *target_of(struct json_object *exp)
+{
+	struct json_object *t = get(exp, "target");
+
+	if (t && json_object_is_type(t, json_type_object))
+		return get_str(t, "spec");
+	return get_str(exp, "target");
+}
+
+/*
+ * The arm of exp to use: label's, or the baseline's. Returns its index,
+ * or -1 after printing an error.
+ */
+static int pick_arm(struct json_object *exp, const char *id, const char *label)
+{
+	struct json_object *arms = get(exp, "arms"), *b = get(exp, "baseline");
+	struct strbuf labels = STRBUF_INIT;
+	size_t i, n;
+
+	if (!arms || !json_object_is_type(arms, json_type_array) ||
+	    !(n = json_object_array_length(arms))) {
+		error("experiment '%s' has no arms to compare", id);
+		return -1;
+	}
+	if (!label) {
+		int base = b ? json_object_get_int(b) : 0;
+
+		return base >= 0 && (size_t)base < n ? base : 0;
+	}
+	for (i = 0; i < n; i++) {
+		const char *l =
+		    get_str(json_object_array_get_idx(arms, i), "label");
+
+		if (!strcmp(l, label)) {
+			strbuf_release(&labels);
+			return (int)i;
+		}
+		strbuf_addf(&labels, "%s'%s'", i ? ", " : "", l);
+	}
+	error("arm '%s' is not in experiment '%s'; its arms are %s", label, id,
+	      labels.buf);
+	strbuf_release(&labels);
+	return -1;
+}
+
+/* Refuse two experiments that did not measure the same thing. */
+static int check_same(struct json_object *e[2], const char *id[2])
+{
+	struct json_object *m0 = get(e[0], "metric"), *m1 = get(e[1], "metric");
+	struct json_object *h0 = get(m0, "higher_is_better");
+	struct json_object *h1 = get(m1, "higher_is_better");
+
+	if (strcmp(get_str(e[0], "workload"), get_str(e[1], "workload"))) {
+		error("experiments '%s' and '%s' ran different workloads "
+		      "('%s' and '%s'); diff compares the same workload "
+		      "before and after a change",
+		      id[0], id[1], get_str(e[0], "workload"),
+		      get_str(e[1], "workload"));
+		return -1;
+	}
+	if (strcmp(get_str(m0, "name"), get_str(m1, "name")) ||
+	    (h0 && h1 &&
+	     json_object_get_boolean(h0) != json_object_get_boolean(h1))) {
+		error("experiments '%s' and '%s' measured different metrics "
+		      "('%s' and '%s'); diff needs the same metric in both",
+		      id[0], id[1], get_str(m0, "name"), get_str(m1, "name"));
+		return -1;
+	}
+	return 0;
+}
+
+/* Add the runs of exp's arm as runs of arm `to` of the diff experiment. */
+static size_t add_runs(struct json_object *runs, struct json_object *exp,
+		       int arm, int to)
+{
+	struct json_object *src = get(exp, "runs");
+	size_t i, n, added = 0;
+
+	if (!src || !json_object_is_type(src, json_type_array))
+		return 0;
+	n = json_object_array_length(src);
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(src, i);
+		struct json_object *a = get(r, "arm"), *m = get(r, "metric");
+		struct json_object *o;
+
+		if (!a || !m || json_object_get_int(a) != arm)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "arm", json_object_new_int(to));
+		json_object_object_add(o, "seq", json_object_new_int((int)i));
+		json_object_object_add(o, "metric", json_object_get(m));
+		json_object_array_add(runs, o);
+		added++;
+	}
+	return added;
+}
+
+/* A new two-arm arm object. */
+static struct json_object *new_arm(int idx, const char *label)
+{
+	struct json_object *a = json_object_new_object();
+
+	json_object_object_add(a, "arm", json_object_new_int(idx));
+	json_object_object_add(a, "label", json_object_new_string(label));
+	return a;
+}
+
+/* A number member or def. */
+static double get_num(struct json_object *o, const char *key, double def)
+{
+	struct json_object *v = get(o, key);
+
+	if (!v || !(json_object_is_type(v, json_type_double) ||
+		    json_object_is_type(v, json_type_int)))
+		return def;
+	return json_object_get_double(v);
+}
+
+/*
+ * The before/after experiment of arms arm[0] of e[0] and arm[1] of
+ * e[1]. Returns NULL after printing an error.
+ */
+static struct json_object *build(struct json_object *e[2], const char *id[2],
+				 const int arm[2])
+{
+	struct json_object *d = json_object_new_object(), *arms, *runs;
+	struct strbuf sb = STRBUF_INIT;
+	size_t n[2];
+	int k;
+
+	json_object_object_add(d, "schema",
+			       json_object_new_string(RESULT_SCHEMA));
+	json_object_object_add(d, "type", json_object_new_string("experiment"));
+	strbuf_addf(&sb, "%s..%s", get_str(e[0], "id"), get_str(e[1], "id"));
+	json_object_object_add(d, "id", json_object_new_string(sb.buf));
+	json_object_object_add(d, "workload",
+			       json_object_get(get(e[1], "workload")));
+	json_object_object_add(d, "target",
+			       json_object_new_string(target_of(e[1])));
+	json_object_object_add(d, "metric",
+			       json_object_get(get(e[1], "metric")));
+	json_object_object_add(d, "seed", json_object_new_string("none"));
+	json_object_object_add(d, "baseline", json_object_new_int(0));
+	arms = json_object_new_array();
+	runs = json_object_new_array();
+	for (k = 0; k < 2; k++) {
+		strbuf_setf(&sb, "%s %s", k ? "after" : "before",
+			    get_str(e[k], "id"));
+		json_object_array_add(arms, new_arm(k, sb.buf));
+		n[k] = add_runs(runs, e[k], arm[k], k);
+	}
+	json_object_object_add(d, "arms", arms);
+	json_object_object_add(d, "runs", runs);
+	json_object_object_add(
+	    d, "blocks", json_object_new_int((int)(n[0] > n[1] ? n[0] : n[1])));
+	json_object_object_add(d, "stopped",
+			       json_object_new_string("diff of stored "
+						      "experiments"));
+	strbuf_release(&sb);
+	for (k = 0; k < 2; k++)
+		if (!n[k]) {
+			error("experiment '%s' has no runs in arm %d; nothing "
+			      "to compare",
+			      id[k], arm[k]);
+			json_object_put(d);
+			return NULL;
+		}
+	return d;
+}
+
+/* Lines "env differs: ..." and "params differ: ..." into out; count. */
+static int env_lines(struct json_object *e[2], const char *const id[2],
+		     struct strbuf *out)
+{
+	struct json_object *env0 = env_of(e[0]), *env1 = env_of(e[1]);
+	struct strbuf d = STRBUF_INIT;
+	const char *p, *nl;
+	int n = 0;
+
+	if (!env0 != !env1) {
+		strbuf_addf(out,
+			    "env differs: only '%s' recorded its environment\n",
+			    env0 ? id[0] : id[1]);
+		n++;
+	} else if (env0) {
+		/* stack.path is the run's private work directory */
+		static const char *const ignore[] = {"path", NULL};
+
+		env_json_diff(env0, env1, ignore, &d);
+		for (p = d.buf; *p; p = nl + 1, n++) {
+			nl = strchrnul(p, '\n');
+			strbuf_addf(out, "env differs: %.*s\n", (int)(nl - p),
+				    p);
+			if (!*nl)
+				break;
+		}
+	}
+	strbuf_reset(&d);
+	if (strcmp(target_of(e[0]), target_of(e[1])))
+		strbuf_addf(&d, "target: '%s' vs '%s'\n", target_of(e[0]),
+			    target_of(e[1]));
+	if (get(e[0], "params") && get(e[1], "params"))
+		env_json_diff(get(e[0], "params"), get(e[1], "params"), NULL,
+			      &d);
+	for (p = d.buf; *p; p = nl + 1, n++) {
+		nl = strchrnul(p, '\n');
+		strbuf_addf(out, "params differ: %.*s\n", (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+	strbuf_release(&d);
+	return n;
+}
+
+/* The verdict of "after" against "before", or "". */
+static const char *verdict_of(struct json_object *d)
+{
+	struct json_object *v = get(d, "verdicts");
+
+	if (!v || !json_object_is_type(v, json_type_array) ||
+	    !json_object_array_length(v))
+		return "";
+	return get_str(json_object_array_get_idx(v, 0), "verdict");
+}
+
+/* Print the diff as text or JSON. */
+static void print_diff(const struct diff_args *a, struct json_object *e[2],
+		       const int arm[2], struct json_object *d)
+{
+	struct strbuf out = STRBUF_INIT, env = STRBUF_INIT, err = STRBUF_INIT;
+	const char *label[2];
+	int k, nr_env;
+
+	for (k = 0; k < 2; k++)
+		label[k] = get_str(
+		    json_object_array_get_idx(get(e[k], "arms"), arm[k]),
+		    "label");
+	nr_env = env_lines(e, a->id, &env);
+	if (a->json) {
+		struct json_object *o = json_object_new_object(), *lines;
+		const char *p, *nl;
+
+		json_object_object_add(o, "before",
+				       json_object_get(get(e[0], "id")));
+		json_object_object_add(o, "after",
+				       json_object_get(get(e[1], "id")));
+		json_object_object_add(o, "arm_before",
+				       json_object_new_string(label[0]));
+		json_object_object_add(o, "arm_after",
+				       json_object_new_string(label[1]));
+		json_object_object_add(o, "verdict",
+				       json_object_new_string(verdict_of(d)));
+		json_object_object_add(o, "experiment", json_object_get(d));
+		lines = json_object_new_array();
+		for (p = env.buf; *p; p = nl + 1) {
+			nl = strchrnul(p, '\n');
+			json_object_array_add(lines, json_object_new_string_len(
+							 p, (int)(nl - p)));
+			if (!*nl)
+				break;
+		}
+		json_object_object_add(o, "differences", lines);
+		result_json_string(o, &out);
+		json_object_put(o);
+	} else {
+		strbuf_addf(&out, "before: %s arm '%s'; after: %s arm '%s'\n",
+			    get_str(e[0], "id"), label[0], get_str(e[1], "id"),
+			    label[1]);
+		report_experiment_text(d, &out, &err);
+		strbuf_addch(&out, '\n');
+		if (nr_env)
+			strbuf_addstr(&out, env.buf);
+		else
+			strbuf_addstr(&out, "no differences in the recorded "
+					    "environments\n");
+	}
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
+	strbuf_release(&env);
+	strbuf_release(&err);
+}
+
+int cmd_diff(int argc, const char **argv)
+{
+	struct diff_args a = {0};
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *e[2] = {NULL, NULL}, *d = NULL;
+	struct analysis_opts o = {0};
+	struct store s = {0};
+	int ret = EXIT_USAGE, r, k, arm[2];
+
+	r = parse_args(argc, argv, &a);
+	if (r) {
+		if (r > 0)
+			diff_usage(stdout);
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
+	for (k = 0; k < 2 && !r; k++)
+		r = store_load_experiment(&s, a.id[k], &e[k], &err);
+	if (r) {
+		error("%s", err.buf);
+		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (check_same(e, a.id))
+		goto out;
+	for (k = 0; k < 2; k++)
+		if ((arm[k] = pick_arm(e[k], a.id[k], a.arm)) < 0)
+			goto out;
+	d = build(e, a.id, arm);
+	if (!d)
+		goto out;
+	o.alpha = get_num(e[1], "alpha", 0.05);
+	o.margin = get_num(e[1], "equivalence", 0.02);
+	o.conf = 0.95;
+	o.higher_is_better = true; /* the metric's own flag overrides */
+	if (experiment_analyze_json(d, &o, &err)) {
+		error("cannot analyse the diff: %s", err.buf);
+		goto out;
+	}
+	print_diff(&a, e, arm, d);
+	ret = a.fail_on_regression && !strcmp(verdict_of(d), "slower")
+		  ? EXIT_REGRESSION
+		  : EXIT_OK;
+out:
+	json_object_put(d);
+	json_object_put(e[0]);
+	json_object_put(e[1]);
+	store_close(&s);
+	strbuf_release(&err);
+	return ret;
+}

@@ -1,0 +1,306 @@
+/*
+ * iotrial import: results measured elsewhere become a stored experiment.
+ * A fio user runs their job a few times per setting with
+ * --output-format=json, then `iotrial import --arm old a*.json --arm new
+ * b*.json` gives them medians with confidence intervals and a verdict,
+ * and an id that `diff` can compare against later. iotrial/1 run objects
+ * (from `iotrial run --json`) import the same way; whole experiment
+ * objects are stored as they are, re-analysed.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "../core/experiment.h"
+#include "../core/import.h"
+#include "../core/report/report.h"
+#include "../core/result_json.h"
+#include "../core/store.h"
+#include "../util/error.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+#define DEFAULT_LABEL "imported"
+
+/* One arm on the command line: its label and its files' runs. */
+struct cli_arm {
+	const char *label;
+	struct import_run *runs;
+	size_t nr, alloc;
+};
+
+/* What `import` was asked for. */
+struct import_args {
+	const char *db;	      /* NULL: the default store */
+	const char *metric;   /* NULL, "iops" or "mbps" */
+	const char *workload; /* NULL: from the files */
+	bool json;
+	struct cli_arm *arms; /* in command-line order */
+	size_t nr_arms, alloc_arms;
+	const char **files; /* every file, with its arm in file_arm */
+	size_t *file_arm;
+	size_t nr_files, alloc_files, alloc_file_arm;
+};
+
+static const char *const import_options[] = {
+    "--db", "--arm", "--metric", "--workload", "--json", "--help",
+};
+
+/* The usage text. */
+static void import_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: iotrial import [--db PATH] [--metric iops|mbps] "
+		"[--workload NAME]\n"
+		"                      [--json] [--arm LABEL] FILE.json ... "
+		"[--arm LABEL2 FILE ...]\n\n"
+		"Stores results measured elsewhere as an experiment. Each "
+		"FILE is an\niotrial run object ('iotrial run --json'), fio "
+		"output ('fio\n--output-format=json', one run per file) or a "
+		"whole iotrial experiment.\nEach --arm starts a new arm; the "
+		"first arm is the baseline. fio results\nare judged by IOPS "
+		"for random patterns and MB/s for sequential ones\nunless "
+		"--metric says otherwise.\n");
+}
+
+/* Start a new arm called label. */
+static void new_arm(struct import_args *a, const char *label)
+{
+	ALLOC_GROW(a->arms, a->nr_arms + 1, a->alloc_arms);
+	memset(&a->arms[a->nr_arms], 0, sizeof(a->arms[0]));
+	a->arms[a->nr_arms++].label = label;
+}
+
+/* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
+static int parse_args(int argc, const char **argv, struct import_args *a)
+{
+	const char *v, *near;
+	size_t k;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+		if (cli_opt_flag(argv[i], "--json")) {
+			a->json = true;
+			continue;
+		}
+		r = cli_opt_value(argc, argv, &i, "--arm", NULL, &v);
+		if (r < 0)
+			return -1;
+		if (r) {
+			if (!*v) {
+				error("an empty arm label; give --arm LABEL");
+				return -1;
+			}
+			for (k = 0; k < a->nr_arms; k++)
+				if (!strcmp(a->arms[k].label, v)) {
+					error("arm '%s' is given twice; "
+					      "list its files after one "
+					      "--arm",
+					      v);
+					return -1;
+				}
+			new_arm(a, v);
+			continue;
+		}
+		r = cli_opt_value(argc, argv, &i, "--db", NULL, &a->db);
+		if (!r)
+			r = cli_opt_value(argc, argv, &i, "--metric", NULL,
+					  &a->metric);
+		if (!r)
+			r = cli_opt_value(argc, argv, &i, "--workload", NULL,
+					  &a->workload);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (argv[i][0] == '-' && argv[i][1]) {
+			near = suggest_nearest(argv[i], import_options,
+					       ARRAY_SIZE(import_options));
+			if (near)
+				error("unknown option '%s' for 'import'; did "
+				      "you mean '%s'?",
+				      argv[i], near);
+			else
+				error("unknown option '%s' for 'import'; see "
+				      "'iotrial import --help'",
+				      argv[i]);
+			return -1;
+		}
+		if (!a->nr_arms)
+			new_arm(a, DEFAULT_LABEL);
+		ALLOC_GROW(a->files, a->nr_files + 1, a->alloc_files);
+		ALLOC_GROW(a->file_arm, a->nr_files + 1, a->alloc_file_arm);
+		a->file_arm[a->nr_files] = a->nr_arms - 1;
+		a->files[a->nr_files++] = argv[i];
+	}
+	if (a->metric && strcmp(a->metric, "iops") &&
+	    strcmp(a->metric, "mbps")) {
+		error("invalid value '%s' for '--metric'; expected 'iops' or "
+		      "'mbps'",
+		      a->metric);
+		return -1;
+	}
+	if (!a->nr_files) {
+		error("'import' needs at least one FILE.json (iotrial or fio "
+		      "--output-format=json)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Analyse exp (baseline from exp or 0), store it, print it. */
+static int analyse_store_print(struct store *s, struct json_object *exp,
+			       const struct import_args *a, size_t nr_runs)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct analysis_opts o = {0};
+	struct json_object *b;
+	char id[STORE_ID_LEN + 1];
+	int ret = EXIT_OK;
+
+	o.alpha = 0.05;
+	o.margin = 0.02;
+	o.conf = 0.95;
+	o.higher_is_better = true; /* exp's "metric" overrides */
+	o.paired = true;	   /* off unless every run has a block */
+	if (json_object_object_get_ex(exp, "baseline", &b) &&
+	    json_object_get_int(b) > 0)
+		o.baseline = (unsigned)json_object_get_int(b);
+	if (json_object_object_get_ex(exp, "alpha", &b))
+		o.alpha = json_object_get_double(b);
+	if (json_object_object_get_ex(exp, "equivalence", &b))
+		o.margin = json_object_get_double(b);
+	if (experiment_analyze_json(exp, &o, &err)) {
+		error("cannot analyse the imported runs: %s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (store_save_experiment(s, exp, id, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (a->json) {
+		result_json_string(exp, &out);
+	} else {
+		strbuf_addf(&out, "imported %zu run%s as experiment %s\n\n",
+			    nr_runs, nr_runs == 1 ? "" : "s", id);
+		report_experiment_text(exp, &out, &err);
+	}
+	fputs(out.buf, stdout);
+out:
+	strbuf_release(&err);
+	strbuf_release(&out);
+	return ret;
+}
+
+/* The number of runs in an experiment object. */
+static size_t nr_runs_of(struct json_object *exp)
+{
+	struct json_object *runs;
+
+	if (!json_object_object_get_ex(exp, "runs", &runs))
+		return 0;
+	return json_object_array_length(runs);
+}
+
+/* Read every file into its arm; -1 after printing an error. */
+static int read_files(struct import_args *a, size_t *out_nr_exp)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t i, nr_exp = 0;
+
+	for (i = 0; i < a->nr_files; i++) {
+		struct cli_arm *arm = &a->arms[a->file_arm[i]];
+		struct import_run r;
+
+		if (import_read_file(a->files[i], a->metric, &r, &err)) {
+			error("%s", err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+		nr_exp += r.kind == IMPORT_EXPERIMENT;
+		ALLOC_GROW(arm->runs, arm->nr + 1, arm->alloc);
+		arm->runs[arm->nr++] = r;
+	}
+	strbuf_release(&err);
+	if (nr_exp && (nr_exp != a->nr_files || a->nr_arms > 1 ||
+		       strcmp(a->arms[0].label, DEFAULT_LABEL))) {
+		error("whole experiments and run files cannot be mixed, nor "
+		      "given arms; import experiment files on their own");
+		return -1;
+	}
+	for (i = 0; i < a->nr_arms; i++)
+		if (!a->arms[i].nr) {
+			error("arm '%s' has no files; give them after "
+			      "'--arm %s'",
+			      a->arms[i].label, a->arms[i].label);
+			return -1;
+		}
+	*out_nr_exp = nr_exp;
+	return 0;
+}
+
+int cmd_import(int argc, const char **argv)
+{
+	struct import_args a = {0};
+	struct strbuf err = STRBUF_INIT;
+	struct import_arm *arms = NULL;
+	struct json_object *exp = NULL;
+	struct store s = {0};
+	size_t i, k, nr_exp = 0;
+	int ret = EXIT_USAGE, r;
+
+	r = parse_args(argc, argv, &a);
+	if (r) {
+		if (r > 0) {
+			import_usage(stdout);
+			ret = EXIT_OK;
+		}
+		goto out;
+	}
+	if (read_files(&a, &nr_exp))
+		goto out;
+	r = store_open(&s, a.db, &err);
+	if (r) {
+		error("%s", err.buf);
+		ret = r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (nr_exp) {
+		for (i = 0, ret = EXIT_OK; i < nr_exp && ret == EXIT_OK; i++)
+			ret = analyse_store_print(
+			    &s, a.arms[0].runs[i].obj, &a,
+			    nr_runs_of(a.arms[0].runs[i].obj));
+		goto out;
+	}
+	arms = xcalloc(a.nr_arms, sizeof(*arms));
+	for (i = 0; i < a.nr_arms; i++) {
+		arms[i].label = a.arms[i].label;
+		arms[i].runs = a.arms[i].runs;
+		arms[i].nr = a.arms[i].nr;
+	}
+	if (import_build_experiment(arms, a.nr_arms, a.workload, &exp, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	ret = analyse_store_print(&s, exp, &a, a.nr_files);
+out:
+	json_object_put(exp);
+	store_close(&s);
+	free(arms);
+	for (i = 0; i < a.nr_arms; i++) {
+		for (k = 0; k < a.arms[i].nr; k++)
+			import_run_release(&a.arms[i].runs[k]);
+		free(a.arms[i].runs);
+	}
+	free(a.arms);
+	free(a.files);
+	free(a.file_arm);
+	strbuf_release(&err);
+	return ret;
+}

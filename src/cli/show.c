@@ -1,0 +1,157 @@
+/*
+ * iotrial show: print a stored experiment again, exactly as `compare`
+ * printed it when it ran (the report reads only the stored JSON), plus
+ * where and when it was measured. --json gives the stored object itself.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "../core/report/report.h"
+#include "../core/result_json.h"
+#include "../core/store.h"
+#include "../util/error.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+/* What `show` was asked for. */
+struct show_args {
+	const char *id;
+	const char *db; /* NULL: the default store */
+	bool json;
+};
+
+static const char *const show_options[] = {"--db", "--json", "--help"};
+
+/* The usage text. */
+static void show_usage(FILE *out)
+{
+	fprintf(out, "usage: iotrial show ID [--db PATH] [--json]\n"
+		     "\n"
+		     "Prints a stored experiment: its table of arms and "
+		     "verdicts, or with --json\nthe whole experiment object. "
+		     "ID may be any unique prefix of an id that\n'iotrial "
+		     "log' lists.\n");
+}
+
+/* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
+static int parse_args(int argc, const char **argv, struct show_args *a)
+{
+	const char *near;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+		if (cli_opt_flag(argv[i], "--json")) {
+			a->json = true;
+			continue;
+		}
+		r = cli_opt_value(argc, argv, &i, "--db", NULL, &a->db);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (argv[i][0] != '-' && !a->id) {
+			a->id = argv[i];
+			continue;
+		}
+		near = argv[i][0] == '-'
+			   ? suggest_nearest(argv[i], show_options,
+					     ARRAY_SIZE(show_options))
+			   : NULL;
+		if (near)
+			error("unknown option '%s' for 'show'; did you mean "
+			      "'%s'?",
+			      argv[i], near);
+		else
+			error("unexpected argument '%s' for 'show'; it takes "
+			      "one experiment id",
+			      argv[i]);
+		return -1;
+	}
+	if (!a->id) {
+		error("'show' needs an experiment id; 'iotrial log' lists "
+		      "them");
+		return -1;
+	}
+	return 0;
+}
+
+/* A string member, or "" when missing. */
+static const char *member_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+/* Where the experiment ran, from its "env" or its first run's. */
+static void add_origin(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *env = NULL, *runs, *run;
+
+	if (!json_object_object_get_ex(exp, "env", &env) &&
+	    json_object_object_get_ex(exp, "runs", &runs) &&
+	    json_object_is_type(runs, json_type_array) &&
+	    json_object_array_length(runs) &&
+	    json_object_object_get_ex(json_object_array_get_idx(runs, 0), "run",
+				      &run))
+		json_object_object_get_ex(run, "env", &env);
+	strbuf_addf(out, "\nstored %s", member_str(exp, "created"));
+	if (*member_str(env, "hostname"))
+		strbuf_addf(out, ", host %s", member_str(env, "hostname"));
+	if (*member_str(env, "kernel_release"))
+		strbuf_addf(out, ", kernel %s",
+			    member_str(env, "kernel_release"));
+	if (*member_str(env, "iotrial_version"))
+		strbuf_addf(out, ", iotrial %s",
+			    member_str(env, "iotrial_version"));
+	if (*member_str(env, "fio_version"))
+		strbuf_addf(out, ", %s", member_str(env, "fio_version"));
+	strbuf_addch(out, '\n');
+}
+
+int cmd_show(int argc, const char **argv)
+{
+	struct show_args a = {0};
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct json_object *exp = NULL;
+	struct store s;
+	int ret = EXIT_OK, r;
+
+	r = parse_args(argc, argv, &a);
+	if (r) {
+		if (r > 0)
+			show_usage(stdout);
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
+	if (!r)
+		r = store_load_experiment(&s, a.id, &exp, &err);
+	if (r) {
+		error("%s", err.buf);
+		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (a.json) {
+		result_json_string(exp, &out);
+	} else if (report_experiment_text(exp, &out, &err)) {
+		error("experiment '%s': %s", a.id, err.buf);
+		ret = EXIT_RUNTIME;
+		goto out;
+	} else {
+		add_origin(exp, &out);
+	}
+	fputs(out.buf, stdout);
+out:
+	json_object_put(exp);
+	store_close(&s);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	return ret;
+}

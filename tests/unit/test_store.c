@@ -1,0 +1,551 @@
+/*
+ * Tests for core/store: a new store is created with its directories, marked
+ * as ours and put in WAL mode; experiments round-trip; ids are found by
+ * prefix, and unknown ones come back with the nearest; files that are
+ * not our store (not SQLite, another program's database, a newer schema)
+ * are refused and left byte-for-byte as they were; and many saves leave
+ * a database that passes PRAGMA integrity_check.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include "core/store.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+/* A scratch directory per test and the store path inside it. */
+struct fixture {
+	char dir[64];
+	struct strbuf db; /* dir/sub/dir/results.db: parents to create */
+	struct strbuf err;
+};
+
+/* Make the scratch directory. */
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_store.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	strbuf_init(&f->db, 0);
+	strbuf_init(&f->err, 0);
+	strbuf_addf(&f->db, "%s/sub/dir/results.db", f->dir);
+	*state = f;
+	return 0;
+}
+
+/* Remove the scratch directory and what the tests put in it. */
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addf(&cmd, "rm -rf '%s'", f->dir);
+	if (system(cmd.buf))
+		return -1;
+	strbuf_release(&cmd);
+	strbuf_release(&f->db);
+	strbuf_release(&f->err);
+	free(f);
+	return 0;
+}
+
+/* A small experiment: nr_arms arms of nr_runs runs each. */
+static struct json_object *make_exp(const char *id, const char *workload,
+				    int nr_arms, int nr_runs)
+{
+	struct json_object *e = json_object_new_object();
+	struct json_object *arms = json_object_new_array();
+	struct json_object *runs = json_object_new_array();
+	struct json_object *m = json_object_new_object();
+	struct json_object *env = json_object_new_object();
+	int a, r;
+
+	json_object_object_add(e, "schema",
+			       json_object_new_string("iotrial/1"));
+	json_object_object_add(e, "type", json_object_new_string("experiment"));
+	if (id)
+		json_object_object_add(e, "id", json_object_new_string(id));
+	json_object_object_add(e, "workload", json_object_new_string(workload));
+	json_object_object_add(e, "target", json_object_new_string("/tmp"));
+	json_object_object_add(m, "name", json_object_new_string("iops"));
+	json_object_object_add(m, "higher_is_better",
+			       json_object_new_boolean(1));
+	json_object_object_add(e, "metric", m);
+	json_object_object_add(env, "hostname", json_object_new_string("h1"));
+	json_object_object_add(env, "kernel_release",
+			       json_object_new_string("6.1.0"));
+	json_object_object_add(e, "env", env);
+	for (a = 0; a < nr_arms; a++) {
+		struct json_object *arm = json_object_new_object();
+		char label[32];
+
+		snprintf(label, sizeof(label), "scheduler=s%d", a);
+		json_object_object_add(arm, "arm", json_object_new_int(a));
+		json_object_object_add(arm, "label",
+				       json_object_new_string(label));
+		json_object_array_add(arms, arm);
+		for (r = 0; r < nr_runs; r++) {
+			struct json_object *run = json_object_new_object();
+			struct json_object *obj = json_object_new_object();
+
+			json_object_object_add(obj, "iops",
+					       json_object_new_double(100 + r));
+			json_object_object_add(run, "arm",
+					       json_object_new_int(a));
+			json_object_object_add(run, "block",
+					       json_object_new_int(r));
+			json_object_object_add(
+			    run, "seq", json_object_new_int(r * nr_arms + a));
+			json_object_object_add(
+			    run, "metric", json_object_new_double(100 + r + a));
+			json_object_object_add(run, "run", obj);
+			json_object_array_add(runs, run);
+		}
+	}
+	json_object_object_add(e, "arms", arms);
+	json_object_object_add(e, "runs", runs);
+	return e;
+}
+
+/* Save a new experiment with the given id; assert it got that id. */
+static void save_as(struct store *s, struct fixture *f, const char *id)
+{
+	struct json_object *e = make_exp(id, "randread", 2, 3);
+	char got[STORE_ID_LEN + 1];
+
+	assert_int_equal(store_save_experiment(s, e, got, &f->err), 0);
+	assert_string_equal(got, id);
+	json_object_put(e);
+}
+
+/* One integer from a query run directly on the file. */
+static long long sql_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	assert_int_equal(
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/* Run statements directly on the file (to make foreign databases). */
+static void sql_exec(const char *path, const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* The whole file, to check it was not touched. */
+static void slurp(const char *path, struct strbuf *out)
+{
+	assert_int_equal(strbuf_read_file(out, path, 0), 0);
+}
+
+/* A new store: directories made, our id and version, WAL mode. */
+static void test_open_creates(void **state)
+{
+	struct fixture *f = *state;
+	struct store s;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_non_null(s.db);
+	assert_string_equal(s.path, f->db.buf);
+	store_close(&s);
+	store_close(&s); /* twice is fine */
+	assert_int_equal(sql_int(f->db.buf, "PRAGMA application_id"),
+			 STORE_APPLICATION_ID);
+	assert_int_equal(sql_int(f->db.buf, "PRAGMA user_version"),
+			 STORE_SCHEMA_VERSION);
+	assert_int_equal(sqlite3_open(f->db.buf, &db), SQLITE_OK);
+	assert_int_equal(
+	    sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	/* and it opens again as ours */
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	store_close(&s);
+}
+
+/* The default path follows XDG_DATA_HOME, then HOME. */
+static void test_default_path(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf p = STRBUF_INIT;
+	char *old_xdg = getenv("XDG_DATA_HOME"), *old_home = getenv("HOME");
+
+	old_xdg = old_xdg ? xstrdup(old_xdg) : NULL;
+	old_home = old_home ? xstrdup(old_home) : NULL;
+	setenv("XDG_DATA_HOME", f->dir, 1);
+	assert_int_equal(store_default_path(&p, &f->err), 0);
+	assert_true(strstr(p.buf, "/iotrial/results.db") != NULL);
+	assert_memory_equal(p.buf, f->dir, strlen(f->dir));
+	setenv("XDG_DATA_HOME", "relative/dir", 1); /* ignored: not absolute */
+	setenv("HOME", "/home/someone", 1);
+	assert_int_equal(store_default_path(&p, &f->err), 0);
+	assert_string_equal(p.buf,
+			    "/home/someone/.local/share/iotrial/results.db");
+	if (old_xdg)
+		setenv("XDG_DATA_HOME", old_xdg, 1);
+	else
+		unsetenv("XDG_DATA_HOME");
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	free(old_xdg);
+	free(old_home);
+	strbuf_release(&p);
+}
+
+/* A read-only command does not create a store. */
+static void test_no_create(void **state)
+{
+	struct fixture *f = *state;
+	struct store s;
+
+	assert_int_equal(
+	    store_open_flags(&s, f->db.buf, STORE_NO_CREATE, &f->err), -ENOENT);
+	assert_true(strstr(f->err.buf, "no results store") != NULL);
+	assert_int_not_equal(access(f->db.buf, F_OK), 0);
+	store_close(&s);
+}
+
+/* Save then load: the same object back, with its id; one row per run. */
+static void test_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *e = make_exp(NULL, "randread", 2, 5), *back;
+	struct store_summary *list;
+	char id[STORE_ID_LEN + 1];
+	struct store s;
+	size_t nr;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_int_equal(strlen(id), STORE_ID_LEN);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(e, "id")), id);
+	assert_non_null(json_object_object_get(e, "created"));
+	assert_int_equal(store_load_experiment(&s, id, &back, &f->err), 0);
+	assert_true(json_object_equal(e, back));
+	json_object_put(back);
+	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
+	assert_int_equal(nr, 1);
+	assert_string_equal(list[0].id, id);
+	assert_string_equal(list[0].workload, "randread");
+	assert_string_equal(list[0].target, "/tmp");
+	assert_string_equal(list[0].metric, "iops");
+	assert_string_equal(list[0].arms, "scheduler=s0, scheduler=s1");
+	assert_string_equal(list[0].host, "h1");
+	assert_string_equal(list[0].kernel, "6.1.0");
+	assert_string_equal(list[0].verdicts, "2 arms: no verdicts");
+	store_summaries_free(list, nr);
+	store_close(&s);
+	assert_int_equal(sql_int(f->db.buf, "SELECT count(*) FROM runs"), 10);
+	assert_int_equal(sql_int(f->db.buf,
+				 "SELECT count(*) FROM runs WHERE arm = 1"
+				 " AND block = 4 AND metric = 105"),
+			 1);
+	json_object_put(e);
+}
+
+/* A taken id is replaced by a fresh one; the object says which. */
+static void test_id_collision(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *e = make_exp("abc12345", "randread", 1, 2);
+	char id[STORE_ID_LEN + 1];
+	struct store s;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	save_as(&s, f, "abc12345");
+	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_string_not_equal(id, "abc12345");
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(e, "id")), id);
+	json_object_put(e);
+	/* not an experiment: refused, nothing saved */
+	e = json_object_new_object();
+	assert_int_equal(store_save_experiment(&s, e, id, &f->err), -EINVAL);
+	json_object_put(e);
+	store_close(&s);
+	assert_int_equal(sql_int(f->db.buf, "SELECT count(*) FROM experiments"),
+			 2);
+}
+
+/* Unique prefixes find their experiment; ambiguous ones list them. */
+static void test_prefix(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *e;
+	struct store s;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	save_as(&s, f, "abc12345");
+	save_as(&s, f, "abc99999");
+	save_as(&s, f, "def00000");
+	assert_int_equal(store_load_experiment(&s, "abc1", &e, &f->err), 0);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(e, "id")),
+	    "abc12345");
+	json_object_put(e);
+	assert_int_equal(store_load_experiment(&s, "d", &e, &f->err), 0);
+	json_object_put(e);
+	assert_int_equal(store_load_experiment(&s, "def00000", &e, &f->err), 0);
+	json_object_put(e);
+	assert_int_equal(store_load_experiment(&s, "abc", &e, &f->err),
+			 -EINVAL);
+	assert_null(e);
+	assert_true(strstr(f->err.buf, "ambiguous") != NULL);
+	assert_true(strstr(f->err.buf, "abc12345") != NULL);
+	assert_true(strstr(f->err.buf, "abc99999") != NULL);
+	assert_int_equal(store_load_experiment(&s, "", &e, &f->err), -EINVAL);
+	store_close(&s);
+}
+
+/* An unknown id names the nearest ones, the closest first. */
+static void test_unknown_nearest(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *e;
+	struct store s;
+	char *near, *far;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_int_equal(store_load_experiment(&s, "abc", &e, &f->err),
+			 -ENOENT);
+	assert_true(strstr(f->err.buf, "empty") != NULL);
+	save_as(&s, f, "abc12345");
+	save_as(&s, f, "0f0f0f0f");
+	assert_int_equal(store_load_experiment(&s, "abd12345", &e, &f->err),
+			 -ENOENT);
+	assert_null(e);
+	assert_true(strstr(f->err.buf, "no experiment 'abd12345'") != NULL);
+	near = strstr(f->err.buf, "abc12345");
+	far = strstr(f->err.buf, "0f0f0f0f");
+	assert_non_null(near);
+	assert_true(!far || near < far);
+	/* a mistyped short prefix is compared with the ids' prefixes */
+	assert_int_equal(store_load_experiment(&s, "abd", &e, &f->err),
+			 -ENOENT);
+	near = strstr(f->err.buf, "abc12345");
+	far = strstr(f->err.buf, "0f0f0f0f");
+	assert_non_null(near);
+	assert_true(!far || near < far);
+	assert_null(strchr(f->err.buf, '\n'));
+	store_close(&s);
+}
+
+/* A file that is not SQLite is refused and left exactly as it was. */
+static void test_refuse_not_sqlite(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT,
+		      p = STRBUF_INIT;
+	struct store s;
+	FILE *fp;
+	int i;
+
+	strbuf_addf(&p, "%s/notes.txt", f->dir);
+	fp = fopen(p.buf, "w");
+	assert_non_null(fp);
+	for (i = 0; i < 300; i++)
+		fprintf(fp, "line %d of someone's precious notes\n", i);
+	fclose(fp);
+	slurp(p.buf, &before);
+	assert_int_equal(store_open(&s, p.buf, &f->err), -EINVAL);
+	assert_true(strstr(f->err.buf, "not an SQLite database") != NULL);
+	assert_true(strstr(f->err.buf, p.buf) != NULL);
+	slurp(p.buf, &after);
+	assert_int_equal(before.len, after.len);
+	assert_memory_equal(before.buf, after.buf, before.len);
+	strbuf_addstr(&p, "-wal");
+	assert_int_not_equal(access(p.buf, F_OK), 0);
+	/* a directory is not a store either */
+	assert_int_equal(store_open(&s, f->dir, &f->err), -EINVAL);
+	assert_true(strstr(f->err.buf, "is a directory") != NULL);
+	strbuf_release(&before);
+	strbuf_release(&after);
+	strbuf_release(&p);
+}
+
+/* Another program's database is refused, byte for byte untouched. */
+static void test_refuse_foreign(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT,
+		      p = STRBUF_INIT;
+	struct store s;
+
+	strbuf_addf(&p, "%s/other.db", f->dir);
+	sql_exec(p.buf, "CREATE TABLE users (name TEXT);"
+			"INSERT INTO users VALUES ('alice');");
+	slurp(p.buf, &before);
+	assert_int_equal(store_open(&s, p.buf, &f->err), -EINVAL);
+	assert_true(strstr(f->err.buf, "not an iotrial results store") != NULL);
+	assert_true(strstr(f->err.buf, "'users'") != NULL);
+	slurp(p.buf, &after);
+	assert_int_equal(before.len, after.len);
+	assert_memory_equal(before.buf, after.buf, before.len);
+	/* an empty database with another application_id */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/app.db", f->dir);
+	sql_exec(p.buf, "PRAGMA application_id = 42;"
+			"CREATE TABLE t (x); DROP TABLE t;");
+	slurp(p.buf, &before);
+	assert_int_equal(store_open(&s, p.buf, &f->err), -EINVAL);
+	assert_true(strstr(f->err.buf, "another program") != NULL);
+	slurp(p.buf, &after);
+	assert_int_equal(before.len, after.len);
+	assert_memory_equal(before.buf, after.buf, before.len);
+	assert_int_equal(sql_int(p.buf, "PRAGMA application_id"), 42);
+	strbuf_release(&before);
+	strbuf_release(&after);
+	strbuf_release(&p);
+}
+
+/* A store from a newer iotrial is refused and not modified. */
+static void test_refuse_newer(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
+	struct store s;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	save_as(&s, f, "12345678");
+	store_close(&s);
+	sql_exec(f->db.buf, "PRAGMA wal_checkpoint(TRUNCATE);"
+			    "PRAGMA journal_mode = DELETE;"
+			    "PRAGMA user_version = 99;");
+	slurp(f->db.buf, &before);
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), -EINVAL);
+	assert_true(strstr(f->err.buf, "newer iotrial") != NULL);
+	assert_true(strstr(f->err.buf, "99") != NULL);
+	slurp(f->db.buf, &after);
+	assert_int_equal(before.len, after.len);
+	assert_memory_equal(before.buf, after.buf, before.len);
+	assert_int_equal(sql_int(f->db.buf, "PRAGMA user_version"), 99);
+	strbuf_release(&before);
+	strbuf_release(&after);
+}
+
+/* An empty file (SQLite's empty database) becomes a store. */
+static void test_empty_file(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf p = STRBUF_INIT;
+	struct store s;
+	FILE *fp;
+
+	strbuf_addf(&p, "%s/empty.db", f->dir);
+	fp = fopen(p.buf, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	assert_int_equal(store_open(&s, p.buf, &f->err), 0);
+	store_close(&s);
+	assert_int_equal(sql_int(p.buf, "PRAGMA application_id"),
+			 STORE_APPLICATION_ID);
+	strbuf_release(&p);
+}
+
+/* Many saves: newest first in the list, and the file stays consistent. */
+static void test_many_saves(void **state)
+{
+	struct fixture *f = *state;
+	struct store_summary *list;
+	char id[STORE_ID_LEN + 1], last[STORE_ID_LEN + 1];
+	struct store s;
+	size_t nr;
+	int i;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	for (i = 0; i < 300; i++) {
+		struct json_object *e = make_exp(NULL, "seqwrite", 3, 4);
+
+		/* same second for all: the insertion order breaks ties */
+		json_object_object_add(
+		    e, "created",
+		    json_object_new_string("2026-01-01T00:00:00Z"));
+		assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+		memcpy(last, id, sizeof(last));
+		json_object_put(e);
+	}
+	assert_int_equal(store_list(&s, 5, &list, &nr, &f->err), 0);
+	assert_int_equal(nr, 5);
+	assert_string_equal(list[0].id, last);
+	store_summaries_free(list, nr);
+	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
+	assert_int_equal(nr, 300);
+	store_summaries_free(list, nr);
+	store_close(&s);
+	assert_int_equal(sql_int(f->db.buf, "SELECT count(*) FROM runs"),
+			 300 * 12);
+	assert_int_equal(sql_int(f->db.buf,
+				 "SELECT count(*) FROM pragma_integrity_check"
+				 " WHERE integrity_check = 'ok'"),
+			 1);
+}
+
+/* The verdict summary that `log` shows. */
+static void test_verdict_summary(void **state)
+{
+	struct json_object *e = make_exp(NULL, "randread", 2, 3);
+	struct json_object *vs = json_object_new_array();
+	struct json_object *v = json_object_new_object();
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	json_object_object_add(v, "arm", json_object_new_int(1));
+	json_object_object_add(v, "label",
+			       json_object_new_string("scheduler=s1"));
+	json_object_object_add(v, "ratio", json_object_new_double(1.083));
+	json_object_object_add(v, "verdict", json_object_new_string("faster"));
+	json_object_array_add(vs, v);
+	json_object_object_add(e, "verdicts", vs);
+	store_verdict_summary(e, &sb);
+	assert_string_equal(sb.buf, "2 arms: scheduler=s1 faster 1.08x");
+	strbuf_release(&sb);
+	json_object_put(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	    T(test_open_creates),    T(test_default_path),
+	    T(test_no_create),	     T(test_round_trip),
+	    T(test_id_collision),    T(test_prefix),
+	    T(test_unknown_nearest), T(test_refuse_not_sqlite),
+	    T(test_refuse_foreign),  T(test_refuse_newer),
+	    T(test_empty_file),	     T(test_many_saves),
+	    T(test_verdict_summary),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
