@@ -21,6 +21,7 @@
 #include <sys/sysmacros.h>
 #include <blkid.h>
 #include "target.h"
+#include "scratch.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
@@ -180,6 +181,13 @@ int target_open(struct target *t, const char *spec, unsigned flags,
 			      "device or scratch:SIZE");
 		goto fail;
 	}
+	if (!strncmp(spec, "scratch:", 8)) {
+		/* a loop device (and file system) of our own: scratch.c */
+		ret = scratch_open(t, spec + 8, err);
+		if (ret)
+			goto fail;
+		return 0;
+	}
 	t->path = realpath(spec, NULL);
 	if (!t->path) {
 		ret = err_set(err, -errno,
@@ -284,6 +292,8 @@ void target_release(struct target *t)
 		return;
 	if (t->workdir)
 		remove_tree(AT_FDCWD, t->workdir);
+	if (t->scratch)
+		scratch_release(t); /* unmount, detach, delete: journaled */
 	free(t->workdir);
 	free(t->path);
 	free(t->spec);

@@ -1,0 +1,225 @@
+/*
+ * iotrial set KNOB=VALUE ...: change settings now and keep them. All or
+ * nothing: every original is journaled before its write, and if any
+ * write fails (or Ctrl-C arrives) the ones already made are rolled back.
+ * Only when all are in place does a keep record make them outlive this
+ * process, until `iotrial revert`. --dry-run prints the exact plan (each
+ * file or remount, old -> new, in apply order) and changes nothing.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "knobargs.h"
+#include "../util/error.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+/* Set by SIGINT/SIGTERM/SIGHUP while the changes are being made. */
+static volatile sig_atomic_t set_interrupted;
+
+/* SIGINT/SIGTERM/SIGHUP while changing: remember it, roll back later. */
+static void on_signal(int sig)
+{
+	set_interrupted = sig;
+}
+
+/* The command line of `set`. */
+struct set_args {
+	const char *target, *device;
+	int dry_run;
+	const char **assign;
+	size_t nr, alloc;
+};
+
+/* The help text of `set`. */
+static void set_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: iotrial set KNOB=VALUE ... [-t TARGET | --device DEV] "
+		"[--dry-run]\n\n"
+		"Changes kernel I/O settings now and keeps them; the originals "
+		"go to the\njournal first, and 'iotrial revert' restores "
+		"them. --dry-run prints the\nplan (each file or remount, old "
+		"-> new, in apply order) and changes nothing.\n"
+		"'iotrial knobs' lists the knobs. Examples:\n"
+		"  iotrial set --device /dev/sdb scheduler=mq-deadline "
+		"read_ahead_kb=4096s\n"
+		"  iotrial set -t /srv/data atime=noatime --dry-run\n"
+		"  iotrial set vm.dirty_background_bytes=64MiB\n");
+}
+
+/* Parse argv; 1 for --help, -1 after an error. */
+static int parse(int argc, const char **argv, struct set_args *a)
+{
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+			return 1;
+		if (cli_opt_flag(arg, "--dry-run")) {
+			a->dry_run = 1;
+			continue;
+		}
+		r = cli_opt_value(argc, argv, &i, "--target", "-t", &a->target);
+		if (!r)
+			r = cli_opt_value(argc, argv, &i, "--device", NULL,
+					  &a->device);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (arg[0] == '-' || !strchr(arg, '=')) {
+			error("unexpected argument '%s'; 'set' takes "
+			      "KNOB=VALUE ... [-t TARGET | --device DEV] "
+			      "[--dry-run]",
+			      arg);
+			return -1;
+		}
+		ALLOC_GROW(a->assign, a->nr + 1, a->alloc);
+		a->assign[a->nr++] = arg;
+	}
+	if (!a->nr) {
+		error("give at least one KNOB=VALUE (e.g. "
+		      "scheduler=mq-deadline); 'iotrial knobs' lists them");
+		return -1;
+	}
+	if (a->target && !strncmp(a->target, "scratch:", 8)) {
+		error("a scratch target lives only as long as one command, so "
+		      "'set' on it would not last; use 'iotrial run --set' to "
+		      "try settings on a scratch target");
+		return -1;
+	}
+	return 0;
+}
+
+/* Print what was done: old -> new per knob. */
+static void print_done(const struct knob_plan *p, const char *journal)
+{
+	struct strbuf b = STRBUF_INIT, a = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct knob_change *c = &p->v[i];
+
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		knob_subject(&b, c->k.name, c->k.object);
+		printf("%s: ", b.buf);
+		strbuf_reset(&b);
+		knob_show_value(&c->k, c->before.buf, &b);
+		knob_show_value(&c->k, c->after.buf, &a);
+		printf("%s -> %s%s\n", b.buf, a.buf,
+		       c->journaled ? ""
+				    : " (the journal already holds its "
+				      "original)");
+	}
+	printf("the originals are in '%s'; 'iotrial revert' restores them\n",
+	       journal);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* Take over SIGINT/SIGTERM/SIGHUP while changing: roll back instead. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int cmd_set(int argc, const char **argv)
+{
+	struct set_args a = {0};
+	struct strbuf err = STRBUF_INIT, jpath = STRBUF_INIT;
+	struct knob_session *s = NULL;
+	struct knob_log log;
+	struct knob_ctx ctx;
+	struct knob_plan plan;
+	struct target t;
+	uint64_t mark;
+	size_t i;
+	int code, ret, r;
+
+	r = parse(argc, argv, &a);
+	if (r) {
+		if (r > 0)
+			set_usage(stdout);
+		free(a.assign);
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	knob_ctx_init(&ctx);
+	knob_plan_init(&plan, &ctx);
+	knob_cli_log(&log, NULL);
+	code = knob_cli_context(a.target, a.device, &ctx, &t);
+	if (code)
+		goto out;
+	ret = 0;
+	for (i = 0; i < a.nr && !ret; i++)
+		ret = knob_plan_add(&plan, a.assign[i], &err);
+	if (!ret)
+		ret = knob_plan_build(&plan, &err);
+	if (ret) {
+		error("%s", err.buf);
+		code = knob_cli_exit_code(ret);
+		goto out;
+	}
+	for (i = 0; i < plan.nr; i++)
+		if (plan.v[i].note.len)
+			note("%s: %s", plan.v[i].input_name,
+			     plan.v[i].note.buf);
+	knob_journal_path(&jpath);
+	if (a.dry_run) {
+		knob_cli_print_plan(stdout, &plan, jpath.buf);
+		goto out;
+	}
+	code = knob_cli_need_root(&plan);
+	if (code)
+		goto out;
+	catch_signals();
+	ret = knob_session_open(&s, "set", 0, &log, &err);
+	if (ret) {
+		error("%s", err.buf);
+		code = EXIT_RUNTIME;
+		goto out;
+	}
+	mark = knob_session_mark(s);
+	ret = knob_session_apply(s, &plan, 1, &log, &err);
+	if (!ret && set_interrupted)
+		ret = err_set(&err, -EINTR, "interrupted by signal %d",
+			      (int)set_interrupted);
+	if (ret) {
+		error("%s; undoing what was changed", err.buf);
+		knob_session_rollback(s, mark, &log, &err);
+		code = set_interrupted ? 128 + (int)set_interrupted
+				       : knob_cli_exit_code(ret);
+		goto out;
+	}
+	ret = knob_session_commit(s, &err);
+	if (ret) {
+		error("%s; undoing what was changed", err.buf);
+		knob_session_rollback(s, mark, &log, &err);
+		code = EXIT_RUNTIME;
+		goto out;
+	}
+	print_done(&plan, jpath.buf);
+	for (i = 0; i < plan.nr; i++)
+		if (plan.v[i].side.len)
+			note("%s: %s", plan.v[i].k.name, plan.v[i].side.buf);
+out:
+	knob_session_close(s, &log);
+	knob_plan_release(&plan);
+	knob_ctx_release(&ctx);
+	target_release(&t);
+	strbuf_release(&err);
+	strbuf_release(&jpath);
+	free(a.assign);
+	return code;
+}

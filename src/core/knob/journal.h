@@ -1,0 +1,129 @@
+/*
+ * The journal: an append-only text file that holds the original value of
+ * every setting iotrial changed and every scratch resource it made, so
+ * that nothing is lost even after kill -9 or a crash.
+ *
+ * One record per line, fields separated by single spaces, each field
+ * percent-escaped (bytes outside '!'..'~' and '%' itself; "%" alone is
+ * the empty string), and a CRC-32 of the line at its end ("c=1a2b3c4d"),
+ * so a damaged or hand-edited line is refused instead of restoring a
+ * wrong value. The first line is "iotrial-journal 1".
+ *
+ *   own  SEQ PID START_TICKS TIME BOOT_ID COMMAND  a process took over
+ *   set  SEQ OWN NAME GROUP SCOPE OBJECT IDENT ORIG  before a knob write
+ *   scr  SEQ OWN WHAT A B        before making a scratch resource
+ *   keep SEQ OWN                 OWN's set records outlive it (iotrial set)
+ *   undo SEQ TARGET              TARGET was restored or torn down
+ *   drop SEQ TARGET REASON       TARGET no longer applies; not restored
+ *
+ * SEQ increases by line. A set or scr record is live until an undo or
+ * drop names it. Each record is written with one write() and fsync'd
+ * before the change it announces is made, so a crash can only cut the
+ * last line short before that change happened: such a torn tail is
+ * reported and cut off, never silently dropped from the middle.
+ */
+#ifndef IOTRIAL_JOURNAL_H
+#define IOTRIAL_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../../util/strbuf.h"
+
+#define JOURNAL_HEADER "iotrial-journal 1"
+
+/* The kinds of record (the first word of a line). */
+enum jrec_type {
+	JREC_OWN,
+	JREC_SET,
+	JREC_SCR,
+	JREC_KEEP,
+	JREC_UNDO,
+	JREC_DROP,
+};
+
+/* The string fields of each record type (index into jrec.f). */
+enum {
+	JF_BOOT = 0,   /* own: the boot id */
+	JF_CMD = 1,    /* own: the iotrial command */
+	JF_NAME = 0,   /* set: the knob's canonical name */
+	JF_GROUP = 1,  /* set: its journal group (twins share one) */
+	JF_SCOPE = 2,  /* set: "device", "mount" or "system" */
+	JF_OBJECT = 3, /* set: the disk, mount point or "system" */
+	JF_IDENT = 4,  /* set: the object's identity when saved */
+	JF_ORIG = 5,   /* set: the original, as knob_save() made it */
+	JF_WHAT = 0,   /* scr: "dir", "file", "loop" or "mount" */
+	JF_A = 1,      /* scr: its path (or device node for loop) */
+	JF_B = 2,      /* scr: the backing file or the mounted device */
+	JF_REASON = 0, /* drop: why it no longer applies */
+	JF_MAX = 6,
+};
+
+/* One record. Strings are owned and never NULL (empty when unused). */
+struct jrec {
+	enum jrec_type type;
+	uint64_t seq;
+	uint64_t ref;	      /* set/scr/keep: the own record; undo/drop: the
+				 record undone */
+	int64_t pid;	      /* own */
+	uint64_t start_ticks; /* own: /proc/PID/stat starttime, against pid
+				 reuse */
+	uint64_t time_s;      /* own: wall clock, for messages */
+	char *f[JF_MAX];
+	unsigned line;	   /* 1-based line in the file it came from */
+	unsigned done : 1; /* set/scr: an undo or drop names it */
+	unsigned kept : 1; /* set: its owner has a keep record */
+};
+
+/* The journal in memory, plus the file it mirrors. */
+struct journal {
+	char *path;
+	struct jrec *recs;
+	size_t nr, alloc;
+	uint64_t next_seq;
+	int fd;		   /* append descriptor, -1 until the first append */
+	size_t torn_bytes; /* a crash-cut last line that was not parsed */
+	unsigned torn_line;
+};
+
+void journal_init(struct journal *j, const char *path);
+/* Free everything and close the file. NULL is fine. */
+void journal_release(struct journal *j);
+
+/*
+ * Parse len bytes (need not be NUL-terminated) into j, replacing what it
+ * held. 0, or -EBADMSG with err "line N: what is wrong". An unterminated
+ * last line is not an error: it is skipped and counted in torn_bytes.
+ */
+int journal_parse(struct journal *j, const char *buf, size_t len,
+		  struct strbuf *err);
+/* Read and parse j->path. A missing file is an empty journal. */
+int journal_load(struct journal *j, struct strbuf *err);
+
+/*
+ * Append r (its seq is assigned here; strings are copied) with one
+ * write() and fdatasync(). Creates the file with its header when needed
+ * and cuts a torn tail off first. 0 or -errno with err set; on failure
+ * the file is left as it was.
+ */
+int journal_append(struct journal *j, const struct jrec *r, struct strbuf *err);
+/*
+ * Rewrite the file with only what is still live (and the own records
+ * they need), atomically (temp file, fsync, rename); remove it when
+ * nothing is live. Seqs are kept.
+ */
+int journal_compact(struct journal *j, struct strbuf *err);
+
+/* The record with this seq, or NULL. */
+struct jrec *journal_find(const struct journal *j, uint64_t seq);
+/* How many set/scr records are live. */
+size_t journal_live(const struct journal *j);
+/* One line, escaped, with its checksum and newline. */
+void journal_format(const struct jrec *r, struct strbuf *out);
+/* A record type's keyword ("set"). */
+const char *journal_type_name(enum jrec_type t);
+/* Free the strings of a record built by hand. */
+void jrec_release(struct jrec *r);
+/* Set field i of r to a copy of s. */
+void jrec_set(struct jrec *r, int i, const char *s);
+
+#endif

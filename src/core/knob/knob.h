@@ -1,0 +1,209 @@
+/*
+ * Knobs: kernel I/O tunables, one family per file behind struct knob_ops.
+ *
+ * A knob is read, parsed from what people type (units, legacy names),
+ * written, and verified by reading it back. Its original value is saved
+ * by the journal (session.h) before any write, so that a crash never
+ * loses it. Some knobs drag others along when written (switching the
+ * scheduler resets nr_requests and replaces iosched/; writing
+ * vm.dirty_bytes zeroes vm.dirty_ratio): for those, save() captures the
+ * whole dependent state and restore() brings all of it back.
+ *
+ * Where a knob lives comes from a struct knob_ctx: the disk whose
+ * queue/ directory holds the device knobs, and the mount point that the
+ * atime knob remounts. System knobs (vm.*) need neither.
+ */
+#ifndef IOTRIAL_KNOB_H
+#define IOTRIAL_KNOB_H
+
+#include <stdint.h>
+#include "../../util/strbuf.h"
+
+struct target;
+
+/* What knob_ops.resolve returns for a name of another family. */
+#define KNOB_NOT_MINE 1
+
+/* What a knob belongs to. */
+enum knob_scope {
+	KNOB_SCOPE_DEVICE, /* /sys/block/DISK/queue/... */
+	KNOB_SCOPE_MOUNT,  /* one mounted filesystem */
+	KNOB_SCOPE_SYSTEM, /* the whole machine (/proc/sys) */
+};
+
+/* Apply order: lower first. The scheduler must come before the rest. */
+enum knob_prio {
+	KNOB_PRIO_SCHED = 0,
+	KNOB_PRIO_IOSCHED = 1,
+	KNOB_PRIO_NR_REQUESTS = 2,
+	KNOB_PRIO_MAX_SECTORS = 3, /* may move read-ahead: before it */
+	KNOB_PRIO_READAHEAD = 4,
+	KNOB_PRIO_QUEUE = 5,
+	KNOB_PRIO_MOUNT = 6,
+	KNOB_PRIO_SYSTEM = 7,
+	KNOB_PRIO_RAW = 8,
+};
+
+/*
+ * Where the knobs of one target live. All strings are owned and may be
+ * NULL; why_no_disk / why_no_mount say in a sentence why a part is
+ * missing ("'/tmp' is on 'tmpfs', which has no block device").
+ */
+struct knob_ctx {
+	char *root;	  /* prefix for /sys and /proc ("" = the real
+			     ones; unit tests point it at a fake tree) */
+	char *disk;	  /* "loop3": /sys/block/<disk>/queue */
+	char *mountpoint; /* the filesystem atime applies to */
+	char *why_no_disk;
+	char *why_no_mount;
+	char *pending_sched; /* set while planning: the scheduler a plan
+				switches to, so iosched.* is checked
+				against it; NULL otherwise */
+};
+
+/* One resolved knob: a name bound to a place. Strings are owned. */
+struct knob {
+	const struct knob_ops *ops;
+	char *name;   /* canonical: "scheduler", "vm.dirty_ratio" */
+	char *group;  /* journal key: knobs restored together share it */
+	char *object; /* "loop3", "/mnt/data" or "system" */
+	char *path;   /* the file written; the mount point for atime */
+	char *ident;  /* identity of object now ("7:3 diskseq 11"); "" when
+			 there is nothing to check */
+	char *root;   /* copy of ctx->root */
+	enum knob_scope scope;
+	int prio;	  /* enum knob_prio */
+	int deferred;	  /* iosched.* of a scheduler not active yet */
+	const void *spec; /* the family's static description, if any */
+};
+
+/* For `knobs`: how to show a knob and what it accepts. */
+struct knob_desc {
+	struct strbuf shown;   /* value for people: "2048 KiB (2 MiB; ...)" */
+	struct strbuf unit;    /* "KiB", "ms", "" */
+	struct strbuf allowed; /* "none mq-deadline kyber bfq", "0..100" */
+	struct strbuf legacy;  /* legacy names, space separated */
+	struct strbuf notes;   /* sentences, one per line */
+};
+
+/* A growable list of owned strings. */
+struct knob_list {
+	char **v;
+	size_t nr, alloc;
+};
+
+/*
+ * One family of tunables. Every hook returns 0 or a negative errno and
+ * fills err with one sentence; none sets errno for the caller.
+ */
+struct knob_ops {
+	const char *family;
+	/* Append the names this family offers for ctx, in listing order. */
+	void (*names)(const struct knob_ctx *ctx, struct knob_list *out);
+	/*
+	 * Bind name to a place in ctx, filling k (already zeroed, ops set).
+	 * KNOB_NOT_MINE, err untouched: another family's name. Otherwise 0
+	 * or -errno with err set. A legacy name is translated with a
+	 * sentence appended to note.
+	 */
+	int (*resolve)(const struct knob_ctx *ctx, const char *name,
+		       struct knob *k, struct strbuf *note, struct strbuf *err);
+	/* The current value, canonical (what parse() would produce). */
+	int (*read)(const struct knob *k, struct strbuf *value,
+		    struct strbuf *err);
+	/* Turn what a person typed into the canonical text to write. */
+	int (*parse)(const struct knob *k, const char *in, struct strbuf *canon,
+		     struct strbuf *note, struct strbuf *err);
+	/* Write canon. Does not verify: knob_apply() does. */
+	int (*write)(const struct knob *k, const char *canon,
+		     struct strbuf *err);
+	/*
+	 * Optional. Does the value read back (now) satisfy canon? Returns 1
+	 * or 0; may explain an accepted difference in note. NULL: equality.
+	 */
+	int (*verify)(const struct knob *k, const char *canon, const char *now,
+		      struct strbuf *note);
+	/*
+	 * Optional. Everything restore() needs to undo a write of this knob,
+	 * side effects included (the twin, the scheduler's parameters).
+	 * NULL: read().
+	 */
+	int (*save)(const struct knob *k, struct strbuf *orig,
+		    struct strbuf *err);
+	/* Optional. Bring back what save() captured, verified. NULL: write()
+	 * then verify against orig. */
+	int (*restore)(const struct knob *k, const char *orig,
+		       struct strbuf *err);
+	/* Optional. Fill d for listing, given the current value. */
+	void (*describe)(const struct knob *k, const char *value,
+			 struct knob_desc *d);
+	/* Optional. What a write of canon does, for --dry-run: "write
+	 * '/sys/...'" or a remount, and its side effects. NULL: the path. */
+	void (*how)(const struct knob *k, const char *canon,
+		    struct strbuf *out);
+};
+
+/* The families, in listing order (registry.c). */
+extern const struct knob_ops knob_sched_ops;
+extern const struct knob_ops knob_readahead_ops;
+extern const struct knob_ops knob_queue_ops;
+extern const struct knob_ops knob_atime_ops;
+extern const struct knob_ops knob_vmdirty_ops;
+extern const struct knob_ops knob_raw_ops;
+
+/* ---- contexts ---- */
+
+void knob_ctx_init(struct knob_ctx *c);
+void knob_ctx_release(struct knob_ctx *c);
+/*
+ * Fill c for an opened target: its disk (a partition maps to its parent)
+ * and the mount it lives on. Parts that do not exist are left NULL with a
+ * why_ sentence; only a failure to read the system is an error.
+ */
+int knob_ctx_from_target(struct knob_ctx *c, const struct target *t,
+			 struct strbuf *err);
+/* Fill c for --device DEV ("/dev/loop3", "loop3", "/dev/vda1").
+ * -ENODEV with err when there is no such block device. */
+int knob_ctx_from_device(struct knob_ctx *c, const char *dev,
+			 struct strbuf *err);
+
+/* ---- knobs ---- */
+
+/*
+ * Resolve name in ctx into k. -ENOENT for an unknown name (err suggests
+ * the nearest), -ENODEV when the knob needs a device or mount that ctx
+ * lacks (err says to give --device or -t). Translations go to note.
+ */
+int knob_resolve(const struct knob_ctx *ctx, const char *name, struct knob *k,
+		 struct strbuf *note, struct strbuf *err);
+/* Free the contents of k. NULL is fine. */
+void knob_release(struct knob *k);
+/* Every knob name for ctx, in listing order (escape hatches excluded). */
+void knob_names(const struct knob_ctx *ctx, struct knob_list *out);
+/*
+ * Write canon and read it back. 0 when the kernel holds what was asked
+ * (now receives the value read back, note any accepted difference);
+ * -EIO with err when it holds something else.
+ */
+int knob_apply(const struct knob *k, const char *canon, struct strbuf *now,
+	       struct strbuf *note, struct strbuf *err);
+/* ops->save or read. */
+int knob_save(const struct knob *k, struct strbuf *orig, struct strbuf *err);
+/* ops->restore, or write+verify of orig. */
+int knob_restore(const struct knob *k, const char *orig, struct strbuf *err);
+/* Describe k for listing: reads it and calls ops->describe. */
+int knob_describe(const struct knob *k, struct strbuf *value,
+		  struct knob_desc *d, struct strbuf *err);
+/* Append the subject of a message: "'scheduler' on 'loop3'", or just
+ * "'vm.dirty_ratio'" for a system knob (object "system"). */
+void knob_subject(struct strbuf *out, const char *name, const char *object);
+/* The scope as a word: "device", "mount", "system". */
+const char *knob_scope_name(enum knob_scope s);
+
+void knob_desc_init(struct knob_desc *d);
+void knob_desc_release(struct knob_desc *d);
+void knob_list_add(struct knob_list *l, const char *s);
+int knob_list_has(const struct knob_list *l, const char *s);
+void knob_list_release(struct knob_list *l);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * `iotrial revert --list`: what the journal holds, read without the lock
+ * and without root, so anyone can see what would be restored and who
+ * left it. A corrupt journal is shown too, numbered line by line, since
+ * that is exactly when a person needs to read it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "session.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Append the local time of t_s: "2024-11-29 22:01:03". */
+static void add_time(struct strbuf *out, uint64_t t_s)
+{
+	time_t t = (time_t)t_s;
+	struct tm tm;
+	char buf[32];
+
+	if (localtime_r(&t, &tm) &&
+	    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm))
+		strbuf_addstr(out, buf);
+	else
+		strbuf_addf(out, "@%" PRIu64, t_s);
+}
+
+/* The owner line: who made these changes and what becomes of them. */
+static void add_owner(struct strbuf *out, const struct jrec *own, int kept,
+		      const char *boot)
+{
+	strbuf_addf(out, "made by 'iotrial %s' (pid %" PRId64 ", ",
+		    own->f[JF_CMD], own->pid);
+	add_time(out, own->time_s);
+	strbuf_addch(out, ')');
+	if (strcmp(own->f[JF_BOOT], boot))
+		strbuf_addstr(out, " before the last reboot: no longer "
+				   "applies");
+	else if (kept)
+		strbuf_addstr(out, ", kept until 'iotrial revert'");
+	else if (knob_owner_alive(own, boot))
+		strbuf_addstr(out, ", still running: it restores them when "
+				   "it ends");
+	else
+		strbuf_addstr(out, ", gone: the next iotrial restores them");
+	strbuf_addstr(out, ":\n");
+}
+
+/* "original X, now Y" for a set record, in the knob's own units when
+ * it can be resolved here. */
+static void add_values(struct strbuf *out, const struct jrec *r)
+{
+	struct knob_ctx ctx;
+	struct knob k;
+	struct strbuf v = STRBUF_INIT;
+	int resolved;
+
+	knob_ctx_init(&ctx);
+	if (!strcmp(r->f[JF_SCOPE], "device"))
+		ctx.disk = xstrdup(r->f[JF_OBJECT]);
+	else if (!strcmp(r->f[JF_SCOPE], "mount"))
+		ctx.mountpoint = xstrdup(r->f[JF_OBJECT]);
+	resolved = !knob_resolve(&ctx, r->f[JF_NAME], &k, NULL, NULL);
+	strbuf_addstr(out, ": original ");
+	if (resolved && !strchr(r->f[JF_ORIG], '='))
+		knob_show_value(&k, r->f[JF_ORIG], out);
+	else
+		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], out);
+	if (resolved && !k.ops->read(&k, &v, NULL)) {
+		strbuf_addstr(out, ", now ");
+		knob_show_value(&k, v.buf, out);
+	}
+	if (resolved)
+		knob_release(&k);
+	strbuf_release(&v);
+	knob_ctx_release(&ctx);
+}
+
+/* The raw file, numbered, for a journal that does not parse. */
+static void add_numbered(struct strbuf *out, const char *path)
+{
+	struct strbuf raw = STRBUF_INIT;
+	const char *p, *nl;
+	unsigned n = 0;
+
+	strbuf_read_file(&raw, path, 1 << 20);
+	for (p = raw.buf; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		strbuf_addf(out, "%5u  %.*s\n", ++n, (int)(nl - p), p);
+	}
+	strbuf_release(&raw);
+}
+
+int knob_journal_describe(struct strbuf *out, size_t *out_live,
+			  struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	struct journal j;
+	char *boot = knob_boot_id();
+	uint64_t last_owner = 0;
+	size_t i, nlive;
+	int ret;
+
+	knob_journal_path(&path);
+	journal_init(&j, path.buf);
+	ret = journal_load(&j, &why);
+	if (ret == -EBADMSG) {
+		err_set(err, ret, "the journal '%s' is corrupt: %s", path.buf,
+			why.buf);
+		add_numbered(out, path.buf);
+		goto out;
+	}
+	if (ret) {
+		err_set(err, ret, "%s", why.buf);
+		goto out;
+	}
+	nlive = journal_live(&j);
+	*out_live = nlive;
+	if (!nlive)
+		goto out;
+	strbuf_addf(out,
+		    "journal '%s': %zu change%s to undo, newest "
+		    "first on restore\n",
+		    path.buf, nlive, nlive == 1 ? "" : "s");
+	for (i = 0; i < j.nr; i++) {
+		const struct jrec *r = &j.recs[i], *own;
+
+		if ((r->type != JREC_SET && r->type != JREC_SCR) || r->done)
+			continue;
+		own = journal_find(&j, r->ref);
+		if (own && own->seq != last_owner) {
+			last_owner = own->seq;
+			add_owner(out, own, r->kept, boot);
+		}
+		if (r->type == JREC_SCR) {
+			strbuf_addf(out, "  #%" PRIu64 " scratch %s '%s'",
+				    r->seq, r->f[JF_WHAT], r->f[JF_A]);
+			if (*r->f[JF_B])
+				strbuf_addf(out, " ('%s')", r->f[JF_B]);
+			strbuf_addch(out, '\n');
+			continue;
+		}
+		strbuf_addf(out, "  #%" PRIu64 " ", r->seq);
+		knob_subject(out, r->f[JF_NAME], r->f[JF_OBJECT]);
+		add_values(out, r);
+		strbuf_addch(out, '\n');
+	}
+out:
+	if (j.torn_bytes && !ret)
+		strbuf_addf(out,
+			    "(line %u was cut short by a crash before its "
+			    "change was made; it is ignored)\n",
+			    j.torn_line);
+	journal_release(&j);
+	strbuf_release(&path);
+	strbuf_release(&why);
+	free(boot);
+	return ret;
+}

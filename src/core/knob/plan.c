@@ -1,0 +1,226 @@
+/*
+ * Building a plan from KNOB=VALUE assignments. Two passes, because an
+ * iosched.* parameter depends on the scheduler the same command may
+ * switch to: scheduler assignments are parsed first and tell the context
+ * which scheduler is pending, then the rest. The result is sorted by
+ * apply order (scheduler, iosched.*, nr_requests, max_sectors_kb,
+ * read-ahead, other queue limits, mounts, sysctls), ties in command-line
+ * order. One journal group may appear once, so vm.dirty_bytes and
+ * vm.dirty_ratio in one command is a conflict, not a silent overwrite.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plan.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+void knob_plan_init(struct knob_plan *p, struct knob_ctx *ctx)
+{
+	memset(p, 0, sizeof(*p));
+	p->ctx = ctx;
+}
+
+/* Free one change's contents. */
+static void change_release(struct knob_change *c)
+{
+	knob_release(&c->k);
+	free(c->input_name);
+	free(c->input);
+	strbuf_release(&c->canon);
+	strbuf_release(&c->note);
+	strbuf_release(&c->side);
+	strbuf_release(&c->before);
+	strbuf_release(&c->after);
+	strbuf_release(&c->how);
+}
+
+void knob_plan_release(struct knob_plan *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr; i++)
+		change_release(&p->v[i]);
+	free(p->v);
+	for (i = 0; i < p->nr_raw; i++)
+		free(p->raw[i]);
+	free(p->raw);
+	memset(p, 0, sizeof(*p));
+}
+
+int knob_plan_add(struct knob_plan *p, const char *assignment,
+		  struct strbuf *err)
+{
+	const char *eq = strchr(assignment, '=');
+
+	if (!eq || eq == assignment)
+		return err_set(err, -EINVAL,
+			       "'%s' is not KNOB=VALUE (e.g. "
+			       "scheduler=mq-deadline); 'iotrial knobs' lists "
+			       "the knobs",
+			       assignment);
+	ALLOC_GROW(p->raw, p->nr_raw + 1, p->alloc_raw);
+	p->raw[p->nr_raw++] = xstrdup(assignment);
+	return 0;
+}
+
+/* Resolve and parse raw assignment i into a new change. */
+static int build_one(struct knob_plan *p, size_t i, struct strbuf *err)
+{
+	const char *a = p->raw[i], *eq = strchr(a, '=');
+	struct knob_change c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	strbuf_init(&c.canon, 0);
+	strbuf_init(&c.note, 0);
+	strbuf_init(&c.side, 0);
+	strbuf_init(&c.before, 0);
+	strbuf_init(&c.after, 0);
+	strbuf_init(&c.how, 0);
+	c.input_name = xstrndup(a, (size_t)(eq - a));
+	c.input = xstrdup(eq + 1);
+	c.order = (unsigned)i;
+	ret = knob_resolve(p->ctx, c.input_name, &c.k, &c.note, err);
+	if (ret)
+		goto fail;
+	if (!*c.input) {
+		ret = err_set(err, -EINVAL, "'%s' needs a value after '='",
+			      c.input_name);
+		goto fail;
+	}
+	ret = c.k.ops->parse(&c.k, c.input, &c.canon, &c.note, err);
+	if (ret)
+		goto fail;
+	if (!c.k.deferred) {
+		ret = c.k.ops->read(&c.k, &c.before, err);
+		if (ret)
+			goto fail;
+	}
+	if (c.k.ops->how)
+		c.k.ops->how(&c.k, c.canon.buf, &c.how);
+	else
+		strbuf_addf(&c.how, "write '%s'", c.k.path);
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	p->v[p->nr++] = c;
+	return 0;
+fail:
+	change_release(&c);
+	return ret;
+}
+
+/* Is raw assignment i a scheduler assignment? */
+static int is_sched_assignment(const char *a)
+{
+	return !strncmp(a, "scheduler=", 10);
+}
+
+/* qsort order: apply priority, then command-line order. */
+static int by_prio(const void *a, const void *b)
+{
+	const struct knob_change *x = a, *y = b;
+
+	if (x->k.prio != y->k.prio)
+		return x->k.prio < y->k.prio ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Two changes of one group on one object cannot both be applied. */
+static int check_conflicts(const struct knob_plan *p, struct strbuf *err)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->nr; i++)
+		for (k = i + 1; k < p->nr; k++) {
+			const struct knob *a = &p->v[i].k, *b = &p->v[k].k;
+
+			if (strcmp(a->group, b->group) ||
+			    strcmp(a->object, b->object))
+				continue;
+			if (!strcmp(a->name, b->name))
+				return err_set(err, -EINVAL,
+					       "'%s' is given twice; give "
+					       "each knob once",
+					       a->name);
+			return err_set(err, -EINVAL,
+				       "'%s' and '%s' are one setting in two "
+				       "units (writing one zeroes the "
+				       "other); give only one",
+				       a->name, b->name);
+		}
+	return 0;
+}
+
+int knob_plan_build(struct knob_plan *p, struct strbuf *err)
+{
+	size_t i;
+	int ret = 0, pass;
+
+	free(p->ctx->pending_sched);
+	p->ctx->pending_sched = NULL;
+	for (pass = 0; pass < 2 && !ret; pass++) {
+		for (i = 0; i < p->nr_raw && !ret; i++) {
+			if (is_sched_assignment(p->raw[i]) != !pass)
+				continue;
+			ret = build_one(p, i, err);
+			if (ret || pass)
+				continue;
+			/* iosched.* below is checked against this one */
+			if (strcmp(p->v[p->nr - 1].canon.buf,
+				   p->v[p->nr - 1].before.buf)) {
+				free(p->ctx->pending_sched);
+				p->ctx->pending_sched =
+				    xstrdup(p->v[p->nr - 1].canon.buf);
+			}
+		}
+	}
+	free(p->ctx->pending_sched);
+	p->ctx->pending_sched = NULL;
+	if (ret)
+		return ret;
+	qsort(p->v, p->nr, sizeof(*p->v), by_prio);
+	return check_conflicts(p, err);
+}
+
+int knob_plan_refresh(struct knob_plan *p, struct knob_change *c,
+		      struct strbuf *err)
+{
+	struct knob k;
+	struct strbuf canon = STRBUF_INIT;
+	int ret;
+
+	ret = knob_resolve(p->ctx, c->input_name, &k, NULL, err);
+	if (!ret && k.deferred)
+		ret = err_set(err, -EIO,
+			      "the scheduler of '%s' did not change "
+			      "as planned",
+			      k.object);
+	if (!ret)
+		ret = k.ops->parse(&k, c->input, &canon, NULL, err);
+	if (!ret) {
+		knob_release(&c->k);
+		c->k = k;
+		strbuf_reset(&c->canon);
+		strbuf_addstr(&c->canon, canon.buf);
+		ret = c->k.ops->read(&c->k, &c->before, err);
+	} else {
+		knob_release(&k);
+	}
+	strbuf_release(&canon);
+	return ret;
+}
+
+void knob_show_value(const struct knob *k, const char *value,
+		     struct strbuf *out)
+{
+	struct knob_desc d;
+
+	knob_desc_init(&d);
+	if (k->ops->describe)
+		k->ops->describe(k, value, &d);
+	strbuf_addstr(out, d.shown.len ? d.shown.buf : value);
+	knob_desc_release(&d);
+}

@@ -1,0 +1,60 @@
+/*
+ * A plan: the KNOB=VALUE assignments of one command, resolved, parsed and
+ * put in apply order (the scheduler first, since switching it resets
+ * nr_requests and replaces iosched/). The same plan is what --dry-run
+ * prints for a change-approval board and what a session applies.
+ */
+#ifndef IOTRIAL_KNOB_PLAN_H
+#define IOTRIAL_KNOB_PLAN_H
+
+#include "knob.h"
+
+/* One assignment. Strings owned. */
+struct knob_change {
+	struct knob k;
+	char *input_name;     /* as typed: "bdflush.nfract" */
+	char *input;	      /* value as typed: "4096s" */
+	struct strbuf canon;  /* what is written: "2048" */
+	struct strbuf note;   /* translations and unit explanations */
+	struct strbuf side;   /* found while applying: side effects, the
+				 default a reset produced */
+	struct strbuf before; /* the value when planned (or applied) */
+	struct strbuf after;  /* read back after the write */
+	struct strbuf how;    /* what the write does, for --dry-run */
+	unsigned order;	      /* position on the command line */
+	int journaled;	      /* a record was written for it */
+	int applied;	      /* written and verified */
+};
+
+/* The assignments of one command. */
+struct knob_plan {
+	struct knob_ctx *ctx; /* not owned */
+	struct knob_change *v;
+	size_t nr, alloc;
+	char **raw; /* "KNOB=VALUE" as given, nr_raw of them */
+	size_t nr_raw, alloc_raw;
+};
+
+void knob_plan_init(struct knob_plan *p, struct knob_ctx *ctx);
+void knob_plan_release(struct knob_plan *p);
+/* Queue "KNOB=VALUE". -EINVAL (err set) when there is no '='. */
+int knob_plan_add(struct knob_plan *p, const char *assignment,
+		  struct strbuf *err);
+/*
+ * Resolve and parse every queued assignment, then sort by apply order.
+ * Fails on the first unknown knob, bad value, or conflict (a knob given
+ * twice; vm.dirty_bytes with vm.dirty_ratio). iosched.* assignments are
+ * checked against the scheduler the plan switches to.
+ */
+int knob_plan_build(struct knob_plan *p, struct strbuf *err);
+/*
+ * Before a deferred change (iosched.* of the new scheduler) is written:
+ * resolve and parse it again now that the scheduler is active.
+ */
+int knob_plan_refresh(struct knob_plan *p, struct knob_change *c,
+		      struct strbuf *err);
+/* Show a value for people: "2048 KiB (2 MiB; blockdev --setra 4096)". */
+void knob_show_value(const struct knob *k, const char *value,
+		     struct strbuf *out);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * Escape hatches: "sysfs:PATH" and "sysctl:NAME" reach any tunable we
+ * have no family for, with the same journal, the same read-back check
+ * and the same restore. We know nothing of their units, so the value is
+ * written as given; a read-back that differs only in whitespace (sysctls
+ * print tabs between fields) or that shows the written word selected in
+ * brackets ("[bfq]") counts as a match.
+ *
+ * Paths are confined: a sysfs path must resolve to a regular file under
+ * /sys, a sysctl name to one under /proc/sys, so a typo cannot write to
+ * an arbitrary file as root.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "knob-int.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* The longest value we write through an escape hatch. */
+#define RAW_MAX_VALUE 4096
+
+/* Resolve path and check it is a regular file under root+base. */
+static int confine(const char *root, const char *path, const char *base,
+		   const char *name, char **out, struct strbuf *err)
+{
+	char *want = knob_path(root, "%s", base), *real;
+	struct stat st;
+	size_t n;
+	int ret = 0;
+
+	real = realpath(path, NULL);
+	if (!real) {
+		ret = err_set(err, -ENODEV,
+			      "'%s' does not exist (there is no "
+			      "'%s')",
+			      name, path);
+		goto out;
+	}
+	n = strlen(want);
+	if (strncmp(real, want, n) || real[n] != '/') {
+		ret = err_set(err, -EINVAL,
+			      "'%s' resolves to '%s', which is outside '%s'; "
+			      "only files under it can be changed this way",
+			      name, real, want);
+		goto out;
+	}
+	if (stat(real, &st) < 0 || !S_ISREG(st.st_mode)) {
+		ret = err_set(err, -EINVAL,
+			      "'%s' is not a file that holds a setting", name);
+		goto out;
+	}
+	*out = real;
+	real = NULL;
+out:
+	free(real);
+	free(want);
+	return ret;
+}
+
+/* knob_ops.resolve: bind a name of this family to ctx, or -ENOENT. */
+static int raw_resolve(const struct knob_ctx *ctx, const char *name,
+		       struct knob *k, struct strbuf *note, struct strbuf *err)
+{
+	struct strbuf p = STRBUF_INIT;
+	char *real = NULL, *c;
+	int ret;
+
+	(void)note;
+	if (!strncmp(name, "sysfs:", 6)) {
+		if (name[6] != '/')
+			return err_set(err, -EINVAL,
+				       "'%s' needs an absolute path, e.g. "
+				       "sysfs:/sys/block/loop0/queue/"
+				       "add_random",
+				       name);
+		strbuf_addf(&p, "%s%s", ctx->root ? ctx->root : "", name + 6);
+		ret = confine(ctx->root, p.buf, "/sys", name, &real, err);
+		k->prio = KNOB_PRIO_QUEUE;
+	} else if (!strncmp(name, "sysctl:", 7)) {
+		if (!name[7] || strstr(name + 7, ".."))
+			return err_set(err, -EINVAL,
+				       "'%s' needs a sysctl name, e.g. "
+				       "sysctl:vm.swappiness",
+				       name);
+		strbuf_addf(&p, "%s/proc/sys/", ctx->root ? ctx->root : "");
+		for (c = (char *)name + 7; *c; c++)
+			strbuf_addch(&p, *c == '.' ? '/' : *c);
+		ret = confine(ctx->root, p.buf, "/proc/sys", name, &real, err);
+		k->prio = KNOB_PRIO_RAW;
+	} else {
+		return KNOB_NOT_MINE;
+	}
+	strbuf_release(&p);
+	if (ret)
+		return ret;
+	k->name = xstrdup(name);
+	k->group = xstrdup(real); /* two spellings of one file: one group */
+	k->object = xstrdup("system");
+	k->path = real;
+	k->ident = xstrdup("");
+	k->root = xstrdup(ctx->root ? ctx->root : "");
+	k->scope = KNOB_SCOPE_SYSTEM;
+	return 0;
+}
+
+/* Collapse runs of blanks to one space: sysctls print tabs. */
+static void squeeze(struct strbuf *sb)
+{
+	size_t r, w = 0;
+	int blank = 0;
+
+	for (r = 0; r < sb->len; r++) {
+		char c = sb->buf[r];
+
+		if (c == ' ' || c == '\t' || c == '\n') {
+			blank = 1;
+			continue;
+		}
+		if (blank && w)
+			sb->buf[w++] = ' ';
+		blank = 0;
+		sb->buf[w++] = c;
+	}
+	strbuf_setlen(sb, w);
+}
+
+/* knob_ops.read: the current value, canonical. */
+static int raw_read(const struct knob *k, struct strbuf *value,
+		    struct strbuf *err)
+{
+	int ret = knob_read_file(k->path, k->name, value, err);
+
+	if (!ret)
+		squeeze(value);
+	return ret;
+}
+
+/* knob_ops.parse: what a person typed -> the canonical value. */
+static int raw_parse(const struct knob *k, const char *in, struct strbuf *canon,
+		     struct strbuf *note, struct strbuf *err)
+{
+	(void)note;
+	if (strlen(in) > RAW_MAX_VALUE || strchr(in, '\n'))
+		return err_set(err, -EINVAL,
+			       "the value for '%s' must be one line of at most "
+			       "%d bytes",
+			       k->name, RAW_MAX_VALUE);
+	strbuf_addstr(canon, in);
+	squeeze(canon);
+	if (!canon->len)
+		return err_set(err, -EINVAL, "'%s' needs a value", k->name);
+	return 0;
+}
+
+/* knob_ops.write: write the canonical value (verified by the caller). */
+static int raw_write(const struct knob *k, const char *canon,
+		     struct strbuf *err)
+{
+	return knob_write_file(k->path, k->name, canon, err);
+}
+
+/* A match: equal, or the written word is the bracketed (selected) one. */
+static int raw_verify(const struct knob *k, const char *canon, const char *now,
+		      struct strbuf *note)
+{
+	struct strbuf sel = STRBUF_INIT;
+	int ok;
+
+	(void)k;
+	(void)note;
+	if (!strcmp(canon, now))
+		return 1;
+	strbuf_addf(&sel, "[%s]", canon);
+	ok = strstr(now, sel.buf) != NULL;
+	strbuf_release(&sel);
+	return ok;
+}
+
+/* Restore a bracketed list ("none [mq-deadline]") as its selected word. */
+static int raw_restore(const struct knob *k, const char *orig,
+		       struct strbuf *err)
+{
+	struct strbuf now = STRBUF_INIT, word = STRBUF_INIT;
+	const char *open = strchr(orig, '['), *close;
+	int ret;
+
+	if (open && (close = strchr(open, ']')) && close > open + 1)
+		strbuf_add(&word, open + 1, (size_t)(close - open - 1));
+	else
+		strbuf_addstr(&word, orig);
+	ret = knob_apply(k, word.buf, &now, NULL, err);
+	strbuf_release(&now);
+	strbuf_release(&word);
+	return ret;
+}
+
+/* knob_ops.describe: unit, allowed values and notes for listing. */
+static void raw_describe(const struct knob *k, const char *value,
+			 struct knob_desc *d)
+{
+	(void)k;
+	(void)value;
+	strbuf_addstr(&d->allowed, "whatever the kernel accepts");
+	strbuf_addstr(&d->notes, "an escape hatch: written as given, read "
+				 "back, journaled and restored like any "
+				 "knob\n");
+}
+
+const struct knob_ops knob_raw_ops = {
+    .family = "raw",
+    .resolve = raw_resolve,
+    .read = raw_read,
+    .parse = raw_parse,
+    .write = raw_write,
+    .verify = raw_verify,
+    .restore = raw_restore,
+    .describe = raw_describe,
+};

@@ -1,0 +1,771 @@
+/*
+ * Sessions: the lock, the journal, and the rule "save the original, fsync,
+ * then write, then read back". See session.h for the life cycle.
+ *
+ * Liveness comes from the lock, not from pids: flock() is released by the
+ * kernel when a process dies however it dies, so whoever holds the lock
+ * knows every other owner in the journal is gone. Pids, process start
+ * times and boot ids are recorded for the messages, for the read-only
+ * check a non-root invocation can make, and to tell "crashed" (same boot:
+ * restore) from "rebooted" (the kernel started fresh: the change no longer
+ * applies, but scratch files on disk still need removing).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include "session.h"
+#include "../scratch.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* One process's hold on the journal: the lock, the records, our owner. */
+struct knob_session {
+	int refs;
+	char *lock_path;
+	int lock_fd;
+	struct journal j;
+	uint64_t own_seq; /* our own record, 0 until the first change */
+	char *cmd;
+	char *boot; /* this boot's id */
+};
+
+const char *knob_state_dir(void)
+{
+	const char *d = getenv("IOTRIAL_STATE_DIR");
+
+	return d && *d ? d : "/var/lib/iotrial";
+}
+
+void knob_journal_path(struct strbuf *out)
+{
+	strbuf_addf(out, "%s/journal", knob_state_dir());
+}
+
+const char *knob_session_journal(const struct knob_session *s)
+{
+	return s->j.path;
+}
+
+/* Send one formatted message to log, if there is one. */
+static void say(const struct knob_log *log, enum knob_say_level level,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(const struct knob_log *log, enum knob_say_level level,
+		const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!log || !log->say)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	log->say(log->data, level, sb.buf);
+	strbuf_release(&sb);
+}
+
+char *knob_boot_id(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strbuf_read_file(&sb, "/proc/sys/kernel/random/boot_id", 256))
+		strbuf_addstr(&sb, "unknown");
+	strbuf_trim(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Field 22 of /proc/PID/stat (start time in ticks); 0 if unknown. */
+static uint64_t start_ticks(long pid)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	unsigned long long v = 0;
+	char *p;
+
+	strbuf_addf(&path, "/proc/%ld/stat", pid);
+	if (!strbuf_read_file(&sb, path.buf, 4096) &&
+	    (p = strrchr(sb.buf, ')')) &&
+	    sscanf(p + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u "
+		   "%*u %*d %*d %*d %*d %*d %*d %llu",
+		   &v) != 1)
+		v = 0;
+	strbuf_release(&sb);
+	strbuf_release(&path);
+	return v;
+}
+
+/* Is the process of own record r still running (read-only check)? */
+int knob_owner_alive(const struct jrec *own, const char *boot)
+{
+	return !strcmp(own->f[JF_BOOT], boot) &&
+	       start_ticks((long)own->pid) == own->start_ticks &&
+	       own->start_ticks;
+}
+
+/* mkdir -p with 0755. */
+static int mkdir_p(const char *dir)
+{
+	char *copy = xstrdup(dir), *p;
+	int ret = 0;
+
+	for (p = copy + 1;; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(copy, 0755) < 0 && errno != EEXIST) {
+			ret = -errno;
+			break;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	free(copy);
+	return ret;
+}
+
+/* The full corrupt-journal message: what, and how to look. */
+static int corrupt(const char *path, const char *why, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb,
+		    "the journal '%s' is corrupt (%s), so no setting is "
+		    "changed until it is repaired and no original value is "
+		    "lost; inspect it with 'iotrial revert --list' or 'cat "
+		    "%s' (each 'set' line holds a knob's original value, "
+		    "%%-escaped), restore what you need by hand, then move "
+		    "it aside: mv %s %s.bad",
+		    path, why, path, path, path);
+	err_set(err, -EBADMSG, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -EBADMSG;
+}
+
+/* Lock STATE/lock without waiting. */
+static int take_lock(struct knob_session *s, unsigned flags, struct strbuf *err)
+{
+	struct strbuf pid = STRBUF_INIT;
+	int e;
+
+	s->lock_fd = open(s->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (s->lock_fd < 0) {
+		e = errno;
+		if (e == EACCES || e == EPERM || e == EROFS)
+			return err_set(err, -EACCES,
+				       "changing settings needs root (cannot "
+				       "open the lock '%s': %s)",
+				       s->lock_path, strerror(e));
+		return err_set(err, -e, "cannot open the lock '%s': %s",
+			       s->lock_path, strerror(e));
+	}
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		e = errno;
+		if (e != EWOULDBLOCK)
+			return err_set(err, -e, "cannot lock '%s': %s",
+				       s->lock_path, strerror(e));
+		if (flags & KNOB_OPEN_QUIET_BUSY)
+			return -EBUSY;
+		strbuf_read_file(&pid, s->lock_path, 64);
+		strbuf_trim(&pid);
+		err_set(err, -EBUSY,
+			"another iotrial (pid %s) is changing settings now; "
+			"wait for it to finish (lock '%s')",
+			pid.len ? pid.buf : "unknown", s->lock_path);
+		strbuf_release(&pid);
+		return -EBUSY;
+	}
+	strbuf_addf(&pid, "%ld\n", (long)getpid());
+	/* the pid is only for messages: a failure here is harmless */
+	if (ftruncate(s->lock_fd, 0) == 0 &&
+	    pwrite(s->lock_fd, pid.buf, pid.len, 0) != (ssize_t)pid.len)
+		strbuf_reset(&pid);
+	strbuf_release(&pid);
+	return 0;
+}
+
+/* The iotrial subcommand this process runs (argv[1]), for messages. */
+static char *command_name(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *arg;
+	char *res;
+
+	if (strbuf_read_file(&sb, "/proc/self/cmdline", 4096) || !sb.len)
+		return xstrdup("iotrial");
+	arg = memchr(sb.buf, '\0', sb.len);
+	res = xstrdup(arg && arg + 1 < sb.buf + sb.len ? arg + 1 : "iotrial");
+	strbuf_release(&sb);
+	return res;
+}
+
+/* Write our own record before our first change. */
+static int ensure_owner(struct knob_session *s, struct strbuf *err)
+{
+	struct jrec r;
+	int ret;
+
+	if (s->own_seq)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_OWN;
+	r.pid = getpid();
+	r.start_ticks = start_ticks((long)getpid());
+	r.time_s = (uint64_t)time(NULL);
+	r.f[JF_BOOT] = s->boot;
+	r.f[JF_CMD] = s->cmd;
+	ret = journal_append(&s->j, &r, err);
+	if (!ret)
+		s->own_seq = s->j.recs[s->j.nr - 1].seq;
+	return ret;
+}
+
+/* Append an undo (reason NULL) or drop record for seq. */
+static int mark_done(struct knob_session *s, uint64_t seq, const char *reason,
+		     struct strbuf *err)
+{
+	struct jrec r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = reason ? JREC_DROP : JREC_UNDO;
+	r.ref = seq;
+	r.f[JF_REASON] = (char *)reason;
+	return journal_append(&s->j, &r, err);
+}
+
+/* "'mq-deadline'", or for a snapshot its first value and how many more. */
+void knob_show_orig(const char *name, const char *orig, struct strbuf *out)
+{
+	const char *sp = strchr(orig, ' '), *eq = strchr(orig, '=');
+	size_t more = 0, n = strlen(name);
+	const char *p;
+
+	if (!eq || (sp && eq > sp)) {
+		strbuf_addstr(out, orig);
+		return;
+	}
+	for (p = orig; (p = strchr(p, ' ')); p++)
+		more++;
+	if (!strncmp(orig, name, n) && orig[n] == '=')
+		strbuf_addf(out, "%.*s",
+			    (int)((sp ? sp : orig + strlen(orig)) - (eq + 1)),
+			    eq + 1);
+	else
+		strbuf_addf(out, "%.*s",
+			    (int)((sp ? sp : orig + strlen(orig)) - orig),
+			    orig);
+	if (more)
+		strbuf_addf(out, " (and %zu dependent setting%s)", more,
+			    more == 1 ? "" : "s");
+}
+
+/* Resolve a set record's knob where it was, checking it is the same. */
+static int resolve_rec(const struct jrec *r, struct knob *k, struct strbuf *why)
+{
+	struct knob_ctx ctx;
+	int ret;
+
+	knob_ctx_init(&ctx);
+	if (!strcmp(r->f[JF_SCOPE], "device"))
+		ctx.disk = xstrdup(r->f[JF_OBJECT]);
+	else if (!strcmp(r->f[JF_SCOPE], "mount"))
+		ctx.mountpoint = xstrdup(r->f[JF_OBJECT]);
+	ret = knob_resolve(&ctx, r->f[JF_NAME], k, NULL, why);
+	knob_ctx_release(&ctx);
+	if (ret == -ENOENT)
+		return err_set(why, -EPROTO,
+			       "this iotrial does not know the knob '%s' (a "
+			       "newer one wrote it); restore it with that "
+			       "version, or by hand",
+			       r->f[JF_NAME]);
+	if (ret == -ENODEV || ret == -ESTALE)
+		return -ESTALE; /* the device, mount or file is gone */
+	if (ret)
+		return ret;
+	if (*r->f[JF_IDENT] && strcmp(k->ident, r->f[JF_IDENT])) {
+		err_set(why, -ESTALE, "'%s' is not the %s it was (%s, now %s)",
+			r->f[JF_OBJECT], r->f[JF_SCOPE], r->f[JF_IDENT],
+			k->ident);
+		knob_release(k);
+		return -ESTALE;
+	}
+	return 0;
+}
+
+/* Undo one live record: restore a knob or tear down a scratch resource. */
+static int undo_one(struct knob_session *s, struct jrec *r,
+		    const struct knob_log *log, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT, was = STRBUF_INIT, now = STRBUF_INIT;
+	struct strbuf subj = STRBUF_INIT;
+	struct knob k;
+	uint64_t seq = r->seq;
+	int ret;
+
+	memset(&k, 0, sizeof(k));
+	if (r->type == JREC_SCR) {
+		ret = scratch_undo(r->f[JF_WHAT], r->f[JF_A], r->f[JF_B], &why);
+		if (!ret || ret == -ESTALE) {
+			if (!ret)
+				say(log, KNOB_SAY_NOTE, "%s '%s'",
+				    !strcmp(r->f[JF_WHAT], "mount")
+					? "unmounted scratch file system"
+				    : !strcmp(r->f[JF_WHAT], "loop")
+					? "detached scratch loop device"
+				    : !strcmp(r->f[JF_WHAT], "file")
+					? "deleted scratch image"
+					: "removed scratch directory",
+				    r->f[JF_A]);
+			ret = mark_done(s, seq, ret ? why.buf : NULL, err);
+		} else {
+			say(log, KNOB_SAY_WARN,
+			    "cannot remove scratch %s '%s': %s; the journal "
+			    "keeps it and the next iotrial retries",
+			    r->f[JF_WHAT], r->f[JF_A], why.buf);
+			err_set(err, ret, "%s", why.buf);
+		}
+		goto out;
+	}
+	ret = resolve_rec(r, &k, &why);
+	if (!ret && !strchr(r->f[JF_ORIG], '='))
+		knob_show_value(&k, r->f[JF_ORIG], &was);
+	else
+		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], &was);
+	if (!ret) {
+		struct strbuf raw = STRBUF_INIT;
+
+		if (!k.ops->read(&k, &raw, NULL))
+			knob_show_value(&k, raw.buf, &now);
+		strbuf_release(&raw);
+		ret = knob_restore(&k, r->f[JF_ORIG], &why);
+	}
+	knob_subject(&subj, r->f[JF_NAME], r->f[JF_OBJECT]);
+	if (!ret) {
+		say(log, KNOB_SAY_INFO, "restored %s: %s -> %s", subj.buf,
+		    now.len ? now.buf : "?", was.buf);
+		ret = mark_done(s, seq, NULL, err);
+	} else if (ret == -ESTALE || ret == -ENOENT) {
+		say(log, KNOB_SAY_NOTE,
+		    "%s no longer applies (%s); not restored to %s", subj.buf,
+		    why.buf, was.buf);
+		ret = mark_done(s, seq, why.buf, err);
+	} else {
+		say(log, KNOB_SAY_WARN,
+		    "cannot restore %s to %s: %s; the journal keeps it, and "
+		    "'iotrial revert' retries",
+		    subj.buf, was.buf, why.buf);
+		err_set(err, ret, "cannot restore %s: %s", subj.buf, why.buf);
+	}
+out:
+	knob_release(&k);
+	strbuf_release(&subj);
+	strbuf_release(&why);
+	strbuf_release(&was);
+	strbuf_release(&now);
+	return ret;
+}
+
+/* Is r a live set/scr record? */
+static int live(const struct jrec *r)
+{
+	return (r->type == JREC_SET || r->type == JREC_SCR) && !r->done;
+}
+
+/* Repair what dead owners left (the lock is held). */
+static void recover(struct knob_session *s, const struct knob_log *log)
+{
+	struct strbuf err = STRBUF_INIT;
+	uint64_t announced = 0;
+	size_t i = s->j.nr;
+
+	while (i--) {
+		struct jrec *r = &s->j.recs[i];
+		const struct jrec *own;
+		int same_boot, files;
+
+		if (!live(r))
+			continue;
+		own = journal_find(&s->j, r->ref);
+		same_boot = own && !strcmp(own->f[JF_BOOT], s->boot);
+		files =
+		    r->type == JREC_SCR && (!strcmp(r->f[JF_WHAT], "file") ||
+					    !strcmp(r->f[JF_WHAT], "dir"));
+		if (r->kept && same_boot)
+			continue; /* until iotrial revert */
+		if (!same_boot && !files) {
+			struct strbuf was = STRBUF_INIT;
+
+			if (r->type == JREC_SET) {
+				knob_subject(&was, r->f[JF_NAME],
+					     r->f[JF_OBJECT]);
+				strbuf_addstr(&was, " (it was ");
+				knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG],
+					       &was);
+				strbuf_addch(&was, ')');
+			} else {
+				strbuf_addf(&was, "scratch %s '%s'",
+					    r->f[JF_WHAT], r->f[JF_A]);
+			}
+			say(log, KNOB_SAY_NOTE,
+			    "%s was changed before the last reboot; that "
+			    "change no longer applies",
+			    was.buf);
+			strbuf_release(&was);
+			mark_done(s, r->seq, "made before the last reboot",
+				  &err);
+			continue;
+		}
+		if (own && announced != own->seq) {
+			announced = own->seq;
+			say(log, KNOB_SAY_NOTE,
+			    "iotrial pid %" PRId64 " ('%s') is gone and left "
+			    "changes behind; restoring them",
+			    own->pid, own->f[JF_CMD]);
+		}
+		undo_one(s, r, log, &err);
+	}
+	strbuf_release(&err);
+}
+
+int knob_session_open(struct knob_session **out, const char *cmd,
+		      unsigned flags, const struct knob_log *log,
+		      struct strbuf *err)
+{
+	struct knob_session *s = xcalloc(1, sizeof(*s));
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	const char *dir = knob_state_dir();
+	int ret;
+
+	s->refs = 1;
+	s->lock_fd = -1;
+	s->cmd = cmd ? xstrdup(cmd) : command_name();
+	s->boot = knob_boot_id();
+	knob_journal_path(&path);
+	journal_init(&s->j, path.buf);
+	strbuf_setf(&path, "%s/lock", dir);
+	s->lock_path = strbuf_detach(&path, NULL);
+	ret = mkdir_p(dir);
+	if (ret) {
+		ret = err_set(err,
+			      ret == -EACCES || ret == -EPERM || ret == -EROFS
+				  ? -EACCES
+				  : ret,
+			      "changing settings needs root: cannot create the "
+			      "state directory '%s': %s",
+			      dir, strerror(-ret));
+		goto fail;
+	}
+	ret = take_lock(s, flags, err);
+	if (ret)
+		goto fail;
+	ret = journal_load(&s->j, &why);
+	if (ret == -EBADMSG) {
+		corrupt(s->j.path, why.buf, err);
+		goto fail;
+	}
+	if (ret) {
+		err_set(err, ret, "%s", why.buf);
+		goto fail;
+	}
+	if (s->j.torn_bytes)
+		say(log, KNOB_SAY_NOTE,
+		    "the journal's last line (line %u) was cut short by a "
+		    "crash before its change was made; it is dropped",
+		    s->j.torn_line);
+	recover(s, log);
+	if (journal_compact(&s->j, &why))
+		say(log, KNOB_SAY_WARN, "%s", why.buf);
+	strbuf_release(&why);
+	*out = s;
+	return 0;
+fail:
+	strbuf_release(&why);
+	s->refs = 1;
+	knob_session_close(s, NULL);
+	*out = NULL;
+	return ret;
+}
+
+struct knob_session *knob_session_ref(struct knob_session *s)
+{
+	if (s)
+		s->refs++;
+	return s;
+}
+
+void knob_session_close(struct knob_session *s, const struct knob_log *log)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (!s || --s->refs > 0)
+		return;
+	if (s->lock_fd >= 0 && s->own_seq) {
+		knob_session_rollback(s, 0, log, &err);
+		journal_compact(&s->j, &err);
+	}
+	journal_release(&s->j);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd); /* releases the lock */
+	free(s->lock_path);
+	free(s->cmd);
+	free(s->boot);
+	free(s);
+	strbuf_release(&err);
+}
+
+uint64_t knob_session_mark(const struct knob_session *s)
+{
+	return s->j.next_seq;
+}
+
+/* A live kept record already saves this knob's original? */
+static int already_kept(const struct knob_session *s, const struct knob *k)
+{
+	size_t i;
+
+	for (i = 0; i < s->j.nr; i++) {
+		const struct jrec *r = &s->j.recs[i];
+
+		if (r->type == JREC_SET && !r->done && r->kept &&
+		    !strcmp(r->f[JF_GROUP], k->group) &&
+		    !strcmp(r->f[JF_OBJECT], k->object) &&
+		    !strcmp(r->f[JF_IDENT], k->ident))
+			return 1;
+	}
+	return 0;
+}
+
+/* Journal k's original before it is written. */
+static int journal_original(struct knob_session *s, const struct knob *k,
+			    struct strbuf *err)
+{
+	struct strbuf orig = STRBUF_INIT;
+	struct jrec r;
+	int ret;
+
+	ret = knob_save(k, &orig, err);
+	if (!ret)
+		ret = ensure_owner(s, err);
+	if (!ret) {
+		memset(&r, 0, sizeof(r));
+		r.type = JREC_SET;
+		r.ref = s->own_seq;
+		r.f[JF_NAME] = k->name;
+		r.f[JF_GROUP] = k->group;
+		r.f[JF_SCOPE] = (char *)knob_scope_name(k->scope);
+		r.f[JF_OBJECT] = k->object;
+		r.f[JF_IDENT] = k->ident;
+		r.f[JF_ORIG] = orig.buf;
+		ret = journal_append(&s->j, &r, err);
+	}
+	strbuf_release(&orig);
+	return ret;
+}
+
+int knob_session_apply(struct knob_session *s, struct knob_plan *p, int keep,
+		       const struct knob_log *log, struct strbuf *err)
+{
+	size_t i;
+	int ret = 0;
+
+	(void)log;
+	for (i = 0; i < p->nr && !ret; i++) {
+		struct knob_change *c = &p->v[i];
+
+		strbuf_reset(&c->before);
+		if (c->k.deferred)
+			ret = knob_plan_refresh(p, c, err);
+		else
+			ret = c->k.ops->read(&c->k, &c->before, err);
+		if (ret)
+			break;
+		if (!keep || !already_kept(s, &c->k)) {
+			ret = journal_original(s, &c->k, err);
+			if (ret)
+				break;
+			c->journaled = 1;
+		}
+		strbuf_reset(&c->after);
+		ret = knob_apply(&c->k, c->canon.buf, &c->after, &c->side, err);
+		if (!ret)
+			c->applied = 1;
+	}
+	return ret;
+}
+
+int knob_session_rollback(struct knob_session *s, uint64_t mark,
+			  const struct knob_log *log, struct strbuf *err)
+{
+	struct strbuf e = STRBUF_INIT;
+	size_t i = s->j.nr;
+	int ret = 0, r;
+
+	while (i--) {
+		struct jrec *rec = &s->j.recs[i];
+
+		if (rec->seq < mark)
+			break;
+		if (!live(rec) || rec->kept || rec->ref != s->own_seq ||
+		    !s->own_seq)
+			continue;
+		r = undo_one(s, rec, log, &e);
+		if (r && !ret) {
+			ret = r;
+			err_set(err, r, "%s", e.buf);
+		}
+	}
+	strbuf_release(&e);
+	return ret;
+}
+
+int knob_session_commit(struct knob_session *s, struct strbuf *err)
+{
+	struct jrec r;
+
+	if (!s->own_seq)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_KEEP;
+	r.ref = s->own_seq;
+	return journal_append(&s->j, &r, err);
+}
+
+int knob_session_revert(struct knob_session *s, const struct knob_log *log,
+			size_t *out_nr, struct strbuf *err)
+{
+	struct strbuf e = STRBUF_INIT;
+	size_t i = s->j.nr, n = 0;
+	int ret = 0, r;
+
+	while (i--) {
+		struct jrec *rec = &s->j.recs[i];
+
+		if (!live(rec) || !rec->kept)
+			continue;
+		n++;
+		r = undo_one(s, rec, log, &e);
+		if (r && !ret) {
+			ret = r;
+			err_set(err, r, "%s", e.buf);
+		}
+	}
+	if (journal_compact(&s->j, &e) && !ret)
+		ret = err_set(err, -EIO, "%s", e.buf);
+	strbuf_release(&e);
+	if (out_nr)
+		*out_nr = n;
+	return ret;
+}
+
+int knob_session_scratch(struct knob_session *s, const char *what,
+			 const char *a, const char *b, uint64_t *out_seq,
+			 struct strbuf *err)
+{
+	struct jrec r;
+	int ret = ensure_owner(s, err);
+
+	if (ret)
+		return ret;
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_SCR;
+	r.ref = s->own_seq;
+	r.f[JF_WHAT] = (char *)what;
+	r.f[JF_A] = (char *)a;
+	r.f[JF_B] = (char *)b;
+	ret = journal_append(&s->j, &r, err);
+	if (!ret)
+		*out_seq = s->j.recs[s->j.nr - 1].seq;
+	return ret;
+}
+
+int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err)
+{
+	const struct jrec *r = journal_find(&s->j, seq);
+
+	if (!r || r->done)
+		return 0;
+	return mark_done(s, seq, NULL, err);
+}
+
+/* Without the lock: warn if a dead owner left changes (non-root). */
+static void readonly_check(const char *path, const struct knob_log *log)
+{
+	struct journal j;
+	struct strbuf err = STRBUF_INIT;
+	char *boot = knob_boot_id();
+	size_t i, n = 0;
+	int64_t pid = 0;
+
+	journal_init(&j, path);
+	if (journal_load(&j, &err) == -EBADMSG)
+		say(log, KNOB_SAY_WARN,
+		    "the journal '%s' is corrupt; no setting can be changed "
+		    "until it is repaired (see 'iotrial revert --list')",
+		    path);
+	for (i = 0; i < j.nr; i++) {
+		const struct jrec *r = &j.recs[i], *own;
+
+		if (!live(r))
+			continue;
+		own = journal_find(&j, r->ref);
+		if (!own || knob_owner_alive(own, boot) ||
+		    (r->kept && !strcmp(own->f[JF_BOOT], boot)))
+			continue;
+		n++;
+		pid = own->pid;
+	}
+	if (n)
+		say(log, KNOB_SAY_WARN,
+		    "the journal '%s' holds %zu change%s left by iotrial pid "
+		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
+		    "to restore %s",
+		    path, n, n == 1 ? "" : "s", pid, n == 1 ? "it" : "them");
+	journal_release(&j);
+	strbuf_release(&err);
+	free(boot);
+}
+
+void knob_recover_stale(const struct knob_log *log)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_session *s = NULL;
+	struct stat st;
+	int ret;
+
+	knob_journal_path(&path);
+	if (stat(path.buf, &st) < 0)
+		goto out; /* nothing journaled: the common case */
+	if (access(knob_state_dir(), W_OK) < 0) {
+		readonly_check(path.buf, log);
+		goto out;
+	}
+	ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log, &err);
+	if (ret == -EBUSY)
+		goto out; /* its owner is alive */
+	if (ret == -EACCES) {
+		readonly_check(path.buf, log);
+		goto out;
+	}
+	if (ret == -EBADMSG)
+		say(log, KNOB_SAY_WARN,
+		    "the journal '%s' is corrupt; no setting can be changed "
+		    "until it is repaired (see 'iotrial revert --list')",
+		    path.buf);
+	else if (ret)
+		say(log, KNOB_SAY_WARN, "%s", err.buf);
+	knob_session_close(s, log);
+out:
+	strbuf_release(&path);
+	strbuf_release(&err);
+}

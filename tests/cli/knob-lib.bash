@@ -1,0 +1,99 @@
+# Helpers for the knob tests (knobs*, set*, revert*, killtest*, scratch*).
+# Source after lib.sh. Tests change knobs only on loop devices they make
+# here (never vda), and every global setting they may touch (vm.dirty_*)
+# is recorded first and put back by the EXIT trap, whatever happens.
+# Not a test itself: run-tests.sh only runs *.sh.
+
+KNOB_LOOPS=()
+KNOB_MOUNTS=()
+KNOB_VM_SAVED=""
+
+# Put the vm.dirty_* values back: the active one of each twin pair.
+knob_restore_vm() {
+	[ -n "$KNOB_VM_SAVED" ] || return 0
+	local f v
+	for f in dirty_expire_centisecs dirty_writeback_centisecs \
+		dirtytime_expire_seconds; do
+		v=$(sed -n "s/^$f=//p" <<<"$KNOB_VM_SAVED")
+		[ -n "$v" ] && echo "$v" >/proc/sys/vm/$f
+	done
+	for f in dirty dirty_background; do
+		v=$(sed -n "s/^${f}_bytes=//p" <<<"$KNOB_VM_SAVED")
+		if [ -n "$v" ] && [ "$v" != 0 ]; then
+			echo "$v" >/proc/sys/vm/${f}_bytes
+		else
+			v=$(sed -n "s/^${f}_ratio=//p" <<<"$KNOB_VM_SAVED")
+			[ -n "$v" ] && echo "$v" >/proc/sys/vm/${f}_ratio
+		fi
+	done
+}
+
+# Record vm.dirty_* now; the trap restores them. Tests that change these
+# machine-wide values take a machine-wide lock first, so that two test
+# runs at once (two engineers, one VM) never record each other's
+# temporary values as the originals.
+knob_save_vm() {
+	local f
+	exec 9>/tmp/iotrial-knob-tests.lock
+	flock -w 600 9 || skip "another test run holds the vm.dirty_* lock"
+	KNOB_VM_SAVED=$(for f in /proc/sys/vm/dirty_* \
+		/proc/sys/vm/dirtytime_expire_seconds; do
+		echo "$(basename "$f")=$(cat "$f")"
+	done)
+}
+
+# The values now, one "name=value" per line, for comparing.
+knob_vm_now() {
+	local f
+	for f in /proc/sys/vm/dirty_* /proc/sys/vm/dirtytime_expire_seconds; do
+		echo "$(basename "$f")=$(cat "$f")"
+	done
+}
+
+knob_cleanup() {
+	local m l
+	knob_restore_vm
+	for m in "${KNOB_MOUNTS[@]}"; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	for l in "${KNOB_LOOPS[@]}"; do
+		losetup -d "$l" 2>/dev/null
+	done
+	rm -rf "$TEST_TMP"
+}
+trap knob_cleanup EXIT
+
+# mkloop SIZE: a loop device on a sparse file of ours, in $LOOP. (Not
+# through $(...): the cleanup list must be filled in this shell.)
+mkloop() {
+	local img
+	LOOP=
+	img=$(mktemp "$TEST_TMP/loop.XXXXXX.img")
+	truncate -s "$1" "$img" || return 1
+	LOOP=$(losetup --find --show "$img") || return 1
+	KNOB_LOOPS+=("$LOOP")
+}
+
+# mkmount DEV: ext4 on DEV mounted on a directory of ours, in $MNT.
+mkmount() {
+	MNT=$(mktemp -d "$TEST_TMP/mnt.XXXXXX")
+	mkfs.ext4 -q -F "$1" >/dev/null 2>&1 || return 1
+	mount "$1" "$MNT" || return 1
+	KNOB_MOUNTS+=("$MNT")
+}
+
+# queue DEV ATTR: /sys/block/<dev>/queue/<attr>
+queue() { cat "/sys/block/${1#/dev/}/queue/$2"; }
+# active_sched DEV: the bracketed scheduler
+active_sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/${1#/dev/}/queue/scheduler"; }
+# mount_opts DIR: the per-mount options in mountinfo
+mount_opts() { awk -v m="$1" '$5 == m { o = $6 } END { print o }' /proc/self/mountinfo; }
+# as_nobody CMD...: run without root (IOTRIAL_STATE_DIR passed through)
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env IOTRIAL_STATE_DIR="$IOTRIAL_STATE_DIR" "$@"
+}
+# jqe FILTER FILE: jq -e, quietly
+jqe() { jq -e "$@" >/dev/null; }
+# has LOGFILE TEXT: the file contains TEXT (fixed string)
+has() { grep -qF -- "$2" "$1"; }
