@@ -7,6 +7,19 @@
 #define IOTRIAL_CLI_H
 
 int cmd_run(int argc, const char **argv);
+int cmd_compare(int argc, const char **argv);
+int cmd_info(int argc, const char **argv);
+int cmd_watch(int argc, const char **argv);
+int cmd_log(int argc, const char **argv);
+int cmd_show(int argc, const char **argv);
+int cmd_diff(int argc, const char **argv);
+int cmd_import(int argc, const char **argv);
+int cmd_knobs(int argc, const char **argv);
+int cmd_set(int argc, const char **argv);
+int cmd_revert(int argc, const char **argv);
+/* Restore what a crashed iotrial left (knobargs.c); silent when nothing
+ * is to be done, never fails. main() calls it before every command. */
+void cli_recover_journal(void);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
 /*

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "knobargs.h"
 #include "run_print.h"
+#include "../core/observe/truth.h"
 #include "../core/result_json.h"
 #include "../core/target.h"
 #include "../core/workload/workload.h"
@@ -43,11 +45,12 @@ struct run_args {
 	unsigned target_flags;
 	const char **params;   /* "name=value", nr_params of them */
 	unsigned nr_params, alloc_params;
+	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
 };
 
 static const char *const run_options[] = {
 	"--target", "--time", "--ios", "--ramp", "--seed", "--json",
-	"--allow-destroy", "--help",
+	"--allow-destroy", "--help", "--set",
 };
 
 static void run_usage(FILE *out, const struct workload_ops *ops)
@@ -60,6 +63,8 @@ static void run_usage(FILE *out, const struct workload_ops *ops)
 		"usage: iotrial run [WORKLOAD] [-t TARGET] [--PARAM=VALUE ...]\n"
 		"                   [--time DURATION | --ios N] [--ramp DURATION]\n"
 		"                   [--seed N] [--json[=FILE]] [--allow-destroy]\n"
+		"                   [--set KNOB=VALUE ...]   (for this run "
+		"only; see 'iotrial knobs')\n"
 		"\n"
 		"TARGET is a directory (default: $TMPDIR or /tmp; iotrial "
 		"works in a\nprivate subdirectory and removes only that) or "
@@ -188,6 +193,11 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		VALUE_OPT("--ramp", NULL, ramp);
 		VALUE_OPT("--seed", NULL, seed);
 #undef VALUE_OPT
+		r = knob_cli_opt(a->knobs, argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
 		p = param_of(ops, arg);
 		if (p) {
 			const char *eq = strchr(arg, '=');
@@ -312,15 +322,21 @@ int cmd_run(int argc, const char **argv)
 	struct target t = { 0 };
 	struct run_result r;
 	struct run_meta meta = { 0 };
+	struct truth_hook th = { 0 };
+	struct truth_opts topts = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct sigaction sa;
+	struct knob_cli kc;
 	int ret = EXIT_OK, pr;
 
 	run_result_init(&r);
+	knob_cli_init(&kc);
+	a.knobs = &kc;
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
 		if (pr > 0)
 			run_usage(stdout, ops);
+		knob_cli_restore(&kc);
 		free(a.params);
 		return pr > 0 ? EXIT_OK : EXIT_USAGE;
 	}
@@ -341,7 +357,10 @@ int cmd_run(int argc, const char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	w.stop = &run_stop;
-	/* KNOB --set HOOK: apply knobs here, after the target is open */
+	/* --set: journaled, applied now, restored at cleanup (knobargs.c) */
+	ret = knob_cli_apply(&kc, &t);
+	if (ret)
+		goto out;
 	pr = ops->prepare(&w, &t, &err);
 	if (pr) {
 		error("%s", err.buf);
@@ -350,11 +369,22 @@ int cmd_run(int argc, const char **argv)
 						     : EXIT_RUNTIME;
 		goto cleanup;
 	}
+	/* device truth: sample the target's devices over the timed region */
+	topts.working_set_bytes = workload_u64(&w, "size") *
+				  (workload_u64(&w, "jobs") ?: 1);
+	topts.direct = workload_u64(&w, "direct") != 0;
+	if (truth_hook_init(&th, &t, &topts, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_RUNTIME;
+		goto cleanup;
+	}
+	w.hook = &th.hook;
 	if (!run_stop && ops->run(&w, &r, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		goto cleanup;
 	}
+	truth_hook_finish(&th, &r);
 	if (run_stop && !r.seconds) {
 		error("interrupted before the timed part began; nothing "
 		      "measured");
@@ -367,6 +397,8 @@ int cmd_run(int argc, const char **argv)
 				r.seconds);
 	meta.w = &w;
 	meta.t = &t;
+	meta.knobs = kc.settings;
+	meta.nr_knobs = kc.nr_settings;
 	if (a.json_file) {
 		if (write_json(a.json_file, &meta, &r))
 			ret = EXIT_RUNTIME;
@@ -377,8 +409,11 @@ int cmd_run(int argc, const char **argv)
 	}
 cleanup:
 	ops->cleanup(&w);
-	/* KNOB --set HOOK: restore knobs here */
+	if (knob_cli_restore(&kc) && ret == EXIT_OK)
+		ret = EXIT_RUNTIME;
 out:
+	knob_cli_restore(&kc);
+	truth_hook_release(&th);
 	target_release(&t);
 	workload_release(&w);
 	run_result_release(&r);

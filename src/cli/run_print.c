@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "run_print.h"
+#include "../core/observe/truth.h"
 #include "../util/units.h"
 #include "../util/banned.h"
 
@@ -97,6 +98,9 @@ void run_print_summary(FILE *out, const struct run_meta *meta,
 			s > 0 ? (double)bytes / s / 1e6 : 0);
 	}
 	/* DEVICE TRUTH SUMMARY HOOK */
+	strbuf_reset(&sb);
+	truth_format_text(r->truth, &sb);
+	fputs(sb.buf, out);
 	for (i = 0; i < r->nr_notes; i++)
 		fprintf(out, "note: %s\n", r->notes[i]);
 	for (i = 0; i < r->nr_warnings; i++)

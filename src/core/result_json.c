@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "result_json.h"
+#include "observe/truth.h"
 #include "../version.h"
 #include "../util/banned.h"
 
@@ -178,6 +179,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	json_object_object_add(metric, "higher_is_better",
 			       json_object_new_boolean(1));
 	json_object_object_add(o, "metric", metric);
+	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
 	json_object_object_add(o, "warnings",
 			       strings_json(r->warnings, r->nr_warnings));
 	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
