@@ -322,7 +322,6 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	w.ro.seed = rng_next(&l->rng) & 0xffffffffu;
 	w.ro.keep_files = 1;
 	w.stop = c->stop;
-	w.hook = l->h->measure;
 	if (l->h->apply_knobs && (int)arm != l->applied_arm &&
 	    meta.nr_knobs) {
 		ret = l->h->apply_knobs(l->h->ctx, a->settings, c->nr_factors,
@@ -341,8 +340,13 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 				"could not drop caches between runs; runs "
 				"may start with a warm page cache"));
 	}
-	if (!ret)
+	if (!ret) {
+		if (l->h->run_begin)
+			w.hook = l->h->run_begin(l->h->ctx, &w);
 		ret = c->ops->run(&w, &r, err);
+		if (l->h->run_end)
+			l->h->run_end(l->h->ctx, &r);
+	}
 	c->ops->cleanup(&w);
 	if (ret || block < 0 || (c->stop && *c->stop))
 		goto out;

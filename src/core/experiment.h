@@ -80,8 +80,13 @@ struct experiment_hooks {
 	int (*apply_knobs)(void *ctx, const struct arm_setting *s, unsigned n,
 			   struct strbuf *err);
 	void (*progress)(void *ctx, const struct experiment_progress *p);
-	/* Observer of each run's timed region (device truth). */
-	const struct measure_hook *measure;
+	/* An observer for the timed region of the run w is about to make
+	 * (device truth), or NULL. */
+	const struct measure_hook *(*run_begin)(void *ctx,
+						const struct workload *w);
+	/* That run is over and r filled: complete and release the
+	 * observer's part of r. */
+	void (*run_end)(void *ctx, struct run_result *r);
 };
 
 struct experiment_config {

@@ -1,0 +1,556 @@
+/*
+ * iotrial compare: is setting B really faster than A for this workload
+ * on this machine, by how much, and how sure are we? The command parses
+ * the factors, checks every arm before anything runs, hands the loop to
+ * core/experiment.c, and prints the verdict table (or the experiment
+ * object) and saves it to the store.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "compare_knobs.h"
+#include "../core/experiment.h"
+#include "../core/report/report.h"
+#include "../core/result_json.h"
+#include "../core/target.h"
+#include "../util/error.h"
+#include "../util/rng.h"
+#include "../util/units.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+static volatile int compare_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	compare_stop = 1;
+}
+
+/* Everything compare was asked, as typed. */
+struct compare_args {
+	const char *workload;
+	const char *target;
+	const char *time, *ios, *ramp, *seed;
+	const char *runs, *precision, *max_runs, *budget, *equivalence;
+	const char *baseline, *warmup, *max_arms, *db;
+	const char *json_file;
+	int no_drop_caches, fail_on_regression, no_store, quiet;
+	unsigned target_flags;
+	const char **vary;          /* "FACTOR=V1,V2" */
+	unsigned nr_vary, alloc_vary;
+	const char **params;        /* "name=value" */
+	unsigned nr_params, alloc_params;
+};
+
+static void compare_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: iotrial compare WORKLOAD --vary FACTOR=V1,V2[,...] "
+		"[--vary ...]\n"
+		"         [-t TARGET] [--PARAM=VALUE ...] [--time DUR | --ios N] "
+		"[--ramp DUR]\n"
+		"         [--runs N|auto] [--precision 2%%] [--max-runs N] "
+		"[--budget DUR]\n"
+		"         [--equivalence 2%%] [--baseline ARM] [--warmup N] "
+		"[--seed N]\n"
+		"         [--no-drop-caches] [--max-arms N] [--db PATH] "
+		"[--no-store]\n"
+		"         [--json[=FILE]] [--fail-on-regression] [--quiet]\n\n"
+		"FACTOR is a knob (scheduler, read_ahead_kb, atime, "
+		"vm.dirty_ratio, ...;\nsee 'iotrial knobs') or a parameter of "
+		"the workload (bs, iodepth, engine,\njobs, direct, label, ...). "
+		"Arms are the combinations of the values; the\nfirst value of "
+		"each factor is the baseline. Runs go in randomized blocks\n"
+		"(each arm once per block, shuffled); with --runs auto "
+		"(default) at least\n6 blocks, then until every ratio's 95%% "
+		"CI is within --precision, or\n--max-runs (30) or --budget.\n"
+		"Defaults: --time 3s, --precision 2%%, --equivalence 2%%.\n");
+}
+
+static int push(const char ***list, unsigned *nr, unsigned *alloc,
+		const char *s)
+{
+	ALLOC_GROW(*list, *nr + 1, *alloc);
+	(*list)[(*nr)++] = s;
+	return 0;
+}
+
+/* "--name=value" or "--name value" for a workload parameter. */
+static int take_param(struct compare_args *a, const struct workload_ops *ops,
+		      int argc, const char **argv, int *i)
+{
+	const char *arg = argv[*i] + 2;
+	size_t n = strcspn(arg, "=");
+	const struct param_spec *p;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (p = ops->params; p->name; p++)
+		if (strlen(p->name) == n && !strncmp(p->name, arg, n))
+			break;
+	if (!p->name)
+		return 0;
+	if (arg[n] == '=') {
+		push(&a->params, &a->nr_params, &a->alloc_params, arg);
+		return 1;
+	}
+	if (*i + 1 >= argc) {
+		error("option '--%s' needs a value", p->name);
+		return -1;
+	}
+	strbuf_addf(&sb, "%s=%s", p->name, argv[++*i]);
+	/* owned by the process for its lifetime: args live that long */
+	push(&a->params, &a->nr_params, &a->alloc_params,
+	     strbuf_detach(&sb, NULL));
+	return 1;
+}
+
+static int parse_args(int argc, const char **argv, struct compare_args *a,
+		      const struct workload_ops **out_ops)
+{
+	const struct workload_ops *ops;
+	int i, r;
+
+	if (argc < 2 || argv[1][0] == '-') {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") ||
+				  !strcmp(argv[1], "-h")))
+			return 1;
+		error("compare needs a workload first: iotrial compare "
+		      "WORKLOAD --vary FACTOR=A,B");
+		return -1;
+	}
+	a->workload = argv[1];
+	ops = workload_find(a->workload);
+	if (!ops) {
+		const char *const *names = workload_names();
+		size_t n = 0;
+		const char *near;
+
+		while (names[n])
+			n++;
+		near = suggest_nearest(a->workload, names, n);
+		if (near)
+			error("unknown workload '%s'; did you mean '%s'?",
+			      a->workload, near);
+		else
+			error("unknown workload '%s'; see 'iotrial run --help'",
+			      a->workload);
+		return -1;
+	}
+	*out_ops = ops;
+	for (i = 2; i < argc; i++) {
+		const char *arg = argv[i], *v;
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+			return 1;
+		if (cli_opt_flag(arg, "--json")) {
+			a->json_file = "-";
+			continue;
+		}
+		if (!strncmp(arg, "--json=", 7)) {
+			a->json_file = arg + 7;
+			continue;
+		}
+#define FLAG(name, field)                                                    \
+	if (cli_opt_flag(arg, name)) {                                       \
+		a->field = 1;                                                \
+		continue;                                                    \
+	}
+		FLAG("--no-drop-caches", no_drop_caches);
+		FLAG("--fail-on-regression", fail_on_regression);
+		FLAG("--no-store", no_store);
+		FLAG("--quiet", quiet);
+#undef FLAG
+		if (cli_opt_flag(arg, "--allow-destroy")) {
+			a->target_flags |= TARGET_ALLOW_DESTROY;
+			continue;
+		}
+		r = cli_opt_value(argc, argv, &i, "--vary", NULL, &v);
+		if (r < 0)
+			return -1;
+		if (r) {
+			push(&a->vary, &a->nr_vary, &a->alloc_vary, v);
+			continue;
+		}
+#define VALUE(name, short_name, field)                                       \
+	r = cli_opt_value(argc, argv, &i, name, short_name, &v);             \
+	if (r < 0)                                                           \
+		return -1;                                                   \
+	if (r) {                                                             \
+		a->field = v;                                                \
+		continue;                                                    \
+	}
+		VALUE("--target", "-t", target);
+		VALUE("--time", NULL, time);
+		VALUE("--ios", NULL, ios);
+		VALUE("--ramp", NULL, ramp);
+		VALUE("--seed", NULL, seed);
+		VALUE("--runs", NULL, runs);
+		VALUE("--precision", NULL, precision);
+		VALUE("--max-runs", NULL, max_runs);
+		VALUE("--budget", NULL, budget);
+		VALUE("--equivalence", NULL, equivalence);
+		VALUE("--baseline", NULL, baseline);
+		VALUE("--warmup", NULL, warmup);
+		VALUE("--max-arms", NULL, max_arms);
+		VALUE("--db", NULL, db);
+#undef VALUE
+		if (!strncmp(arg, "--", 2)) {
+			r = take_param(a, ops, argc, argv, &i);
+			if (r < 0)
+				return -1;
+			if (r)
+				continue;
+		}
+		error("unknown option '%s' for compare; see 'iotrial compare "
+		      "--help'",
+		      arg);
+		return -1;
+	}
+	if (!a->nr_vary) {
+		error("nothing to compare: give at least one --vary "
+		      "FACTOR=A,B (e.g. --vary scheduler=none,mq-deadline)");
+		return -1;
+	}
+	if (a->time && a->ios) {
+		error("give --time or --ios, not both");
+		return -1;
+	}
+	return 0;
+}
+
+/* Split "name=v1,v2" into a factor; classify it. -1 after an error. */
+static int make_factor(struct experiment_factor *f, const char *spec,
+		       const struct workload_ops *ops,
+		       struct compare_knobs *ck)
+{
+	const char *eq = strchr(spec, '=');
+	const char *p;
+	struct workload w;
+	struct strbuf err = STRBUF_INIT;
+	unsigned alloc = 0, i, j;
+	int is_param, ret;
+
+	memset(f, 0, sizeof(*f));
+	if (!eq || eq == spec || !eq[1]) {
+		error("invalid --vary '%s': expected FACTOR=V1,V2 (e.g. "
+		      "bs=4k,1M)",
+		      spec);
+		return -1;
+	}
+	f->name = xstrndup(spec, (size_t)(eq - spec));
+	for (p = eq + 1;;) {
+		size_t n = strcspn(p, ",");
+
+		if (!n) {
+			error("invalid --vary '%s': empty value", spec);
+			return -1;
+		}
+		ALLOC_GROW(f->values, f->nr_values + 1, alloc);
+		f->values[f->nr_values++] = xstrndup(p, n);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	for (i = 0; i < f->nr_values; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(f->values[i], f->values[j])) {
+				error("--vary '%s' lists '%s' twice; each arm "
+				      "must differ",
+				      spec, f->values[i]);
+				return -1;
+			}
+	workload_init(&w, ops);
+	is_param = workload_param(&w, f->name) != NULL;
+	workload_release(&w);
+	if (is_param)
+		return 0;
+	ret = compare_knobs_classify(ck, f->name, ops, &err);
+	if (ret == 1) {
+		f->is_knob = 1;
+	} else {
+		error("%s", err.buf);
+		ret = -1;
+	}
+	strbuf_release(&err);
+	return ret < 0 ? -1 : 0;
+}
+
+static void free_factors(struct experiment_factor *f, unsigned nr)
+{
+	unsigned i, j;
+
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < f[i].nr_values; j++)
+			free(f[i].values[j]);
+		free(f[i].values);
+		free(f[i].name);
+	}
+	free(f);
+}
+
+/* Parse the numeric options into c; -1 after printing an error. */
+static int configure(struct experiment_config *c, const struct compare_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	uint64_t u;
+	int ret = 0;
+
+	c->min_blocks = 6;
+	c->max_runs = 30;
+	c->precision = 0.02;
+	c->equivalence = 0.02;
+	c->alpha = 0.05;
+	c->max_arms = EXPERIMENT_MAX_ARMS;
+	c->drop_caches = !a->no_drop_caches;
+	if (a->runs && strcmp(a->runs, "auto")) {
+		ret = units_parse_count(a->runs, &u, &err);
+		if (!ret && (u < 1 || u > 10000))
+			ret = err_set(&err, -ERANGE,
+				      "--runs must be 'auto' or from 1 to "
+				      "10000, not '%s'",
+				      a->runs);
+		c->runs_fixed = (unsigned)u;
+	}
+	if (!ret && a->max_runs) {
+		ret = units_parse_count(a->max_runs, &u, &err);
+		if (!ret && (u < 2 || u > 10000))
+			ret = err_set(&err, -ERANGE,
+				      "--max-runs must be from 2 to 10000, "
+				      "not '%s'",
+				      a->max_runs);
+		c->max_runs = (unsigned)u;
+		if (c->min_blocks > c->max_runs)
+			c->min_blocks = c->max_runs;
+	}
+	if (!ret && a->precision) {
+		ret = units_parse_percent(a->precision, &c->precision, &err);
+		if (!ret && !(c->precision > 0 && c->precision < 1))
+			ret = err_set(&err, -ERANGE,
+				      "--precision must be between 0%% and "
+				      "100%%, not '%s'",
+				      a->precision);
+	}
+	if (!ret && a->equivalence) {
+		ret = units_parse_percent(a->equivalence, &c->equivalence,
+					  &err);
+		if (!ret && !(c->equivalence > 0 && c->equivalence < 1))
+			ret = err_set(&err, -ERANGE,
+				      "--equivalence must be between 0%% and "
+				      "100%%, not '%s'",
+				      a->equivalence);
+	}
+	if (!ret && a->budget)
+		ret = units_parse_duration(a->budget, &c->budget_ns, &err);
+	if (!ret && a->warmup) {
+		ret = units_parse_count(a->warmup, &u, &err);
+		c->warmup = (unsigned)u;
+	}
+	if (!ret && a->max_arms) {
+		ret = units_parse_count(a->max_arms, &u, &err);
+		if (!ret && (u < 1 || u > 4096))
+			ret = err_set(&err, -ERANGE,
+				      "--max-arms must be from 1 to 4096, not "
+				      "'%s'",
+				      a->max_arms);
+		c->max_arms = (unsigned)u;
+	}
+	if (!ret && a->ios) {
+		ret = units_parse_count(a->ios, &c->ro.ios, &err);
+		if (!ret && !c->ro.ios)
+			ret = err_set(&err, -EINVAL, "--ios must be at least 1");
+	}
+	if (!ret && !a->ios) {
+		ret = units_parse_duration(a->time ? a->time : "3s",
+					   &c->ro.time_ns, &err);
+		if (!ret && !c->ro.time_ns)
+			ret = err_set(&err, -EINVAL,
+				      "--time must be longer than 0");
+	}
+	if (!ret && a->ramp)
+		ret = units_parse_duration(a->ramp, &c->ro.ramp_ns, &err);
+	if (!ret && a->seed)
+		ret = units_parse_count(a->seed, &c->seed, &err);
+	if (!ret && !a->seed)
+		c->seed = rng_seed_from_env() & 0xffffffffu;
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
+}
+
+/* Progress on stderr when it is a terminal: one rewritten line. */
+static void on_progress(void *ctx, const struct experiment_progress *p)
+{
+	const struct compare_args *a = ctx;
+
+	if (a->quiet || !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r\033[K[%u/%u] %s %s", p->run + 1, p->planned,
+		p->block == -1u ? "warm-up" : "block", p->arm);
+	if (p->block != -1u)
+		fprintf(stderr, " (block %u)", p->block + 1);
+	if (p->halfwidth > 0 && p->halfwidth < 10)
+		fprintf(stderr, ", CI +-%.1f%%", 100 * p->halfwidth);
+	if (p->eta_s >= 0)
+		fprintf(stderr, ", ETA %.0f s", p->eta_s);
+	fflush(stderr);
+}
+
+static int default_target_spec(struct strbuf *out)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	strbuf_addstr(out, tmp && *tmp ? tmp : "/tmp");
+	return 0;
+}
+
+/* True when an arm is significantly slower than the baseline. */
+static int has_regression(struct json_object *exp)
+{
+	struct json_object *v = json_object_object_get(exp, "verdicts");
+	size_t i, n = v ? json_object_array_length(v) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *x = json_object_array_get_idx(v, i);
+
+		if (!strcmp(json_object_get_string(
+				    json_object_object_get(x, "verdict")),
+			    "slower"))
+			return 1;
+	}
+	return 0;
+}
+
+int cmd_compare(int argc, const char **argv)
+{
+	struct compare_args a = { 0 };
+	const struct workload_ops *ops = NULL;
+	struct experiment_config c = { 0 };
+	struct experiment_hooks h = { 0 };
+	struct experiment e = { 0 };
+	struct compare_knobs ck;
+	struct target t = { 0 };
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct sigaction sa;
+	unsigned i;
+	int ret = EXIT_OK, pr;
+
+	compare_knobs_init(&ck);
+	pr = parse_args(argc, argv, &a, &ops);
+	if (pr) {
+		if (pr > 0)
+			compare_usage(stdout);
+		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
+	if (configure(&c, &a)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (a.target)
+		strbuf_addstr(&spec, a.target);
+	else
+		default_target_spec(&spec);
+	if (target_open(&t, spec.buf, a.target_flags, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (compare_knobs_bind(&ck, &t, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	c.ops = ops;
+	c.params = a.params;
+	c.nr_params = a.nr_params;
+	c.target = &t;
+	c.baseline = a.baseline;
+	c.stop = &compare_stop;
+	c.factors = xcalloc(a.nr_vary, sizeof(*c.factors));
+	for (i = 0; i < a.nr_vary; i++, c.nr_factors++)
+		if (make_factor(&c.factors[i], a.vary[i], ops, &ck)) {
+			c.nr_factors++;
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	if (experiment_plan(&e, &c, &err) || experiment_validate(&e, &c, &err) ||
+	    compare_knobs_check(&ck, &e, &c, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (c.drop_caches && geteuid() != 0) {
+		warning("not root: caches cannot be dropped between runs, so "
+			"runs may start warm; run as root or pass "
+			"--no-drop-caches to silence this");
+		c.drop_caches = 0;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (!a.quiet)
+		fprintf(stderr, "compare: %u arms, seed %llu%s\n", e.nr_arms,
+			(unsigned long long)c.seed,
+			c.runs_fixed ? "" : ", runs until precision");
+	h.ctx = &a;
+	h.progress = on_progress;
+	compare_knobs_hooks(&ck, &h);
+	pr = experiment_run(&e, &c, &h, &err);
+	if (!a.quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
+	compare_knobs_restore(&ck);
+	if (pr) {
+		error("%s", err.buf);
+		ret = EXIT_RUNTIME;
+		if (!e.obj)
+			goto out;
+	}
+	compare_knobs_finish(&ck, &t, e.obj);
+	if (!a.no_store && compare_store_save(a.db, e.obj, &err))
+		warning("%s", err.buf);
+	if (a.json_file) {
+		strbuf_addstr(&out, json_object_to_json_string_ext(
+					    e.obj, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_SPACED |
+							   JSON_C_TO_STRING_NOSLASHESCAPE));
+		strbuf_addch(&out, '\n');
+		if (!strcmp(a.json_file, "-")) {
+			fputs(out.buf, stdout);
+		} else {
+			FILE *f = fopen(a.json_file, "w");
+
+			if (!f || fputs(out.buf, f) == EOF || fclose(f)) {
+				error("cannot write '%s': %s", a.json_file,
+				      strerror(errno));
+				ret = EXIT_RUNTIME;
+			}
+		}
+		strbuf_reset(&out);
+	}
+	if (!a.json_file || strcmp(a.json_file, "-")) {
+		report_experiment_text(e.obj, &out, &err);
+		fputs(out.buf, stdout);
+	}
+	if (ret == EXIT_OK && a.fail_on_regression && has_regression(e.obj))
+		ret = EXIT_REGRESSION;
+out:
+	compare_knobs_release(&ck);
+	experiment_release(&e);
+	free_factors(c.factors, c.nr_factors);
+	target_release(&t);
+	strbuf_release(&err);
+	strbuf_release(&spec);
+	strbuf_release(&out);
+	free(a.vary);
+	free(a.params);
+	return ret;
+}
