@@ -7,6 +7,11 @@
  *
  * Engines never allocate per I/O. Buffers and files are handed over at
  * init so io_uring can register both.
+ *
+ * Threads: an engine belongs to one thread at a time. It may be set up on
+ * one thread and driven by another, but from the first submit on, every
+ * submit and reap must come from that same thread (io_uring binds its
+ * ring to the first submitter for cheaper completions).
  */
 #ifndef IOTRIAL_ENGINE_H
 #define IOTRIAL_ENGINE_H
@@ -18,14 +23,24 @@
 enum io_dir {
 	IO_READ = 0,
 	IO_WRITE = 1,
-	IO_FSYNC = 2, /* len and buf ignored; fsync(2)/fdatasync of the file */
+	IO_FSYNC = 2,     /* len and buf ignored; fsync(2) of the file */
+	IO_FDATASYNC = 3, /* as IO_FSYNC, with fdatasync(2) */
 };
 #define IO_DIRS 2 /* directions with bytes and latency: read, write */
 
+/*
+ * One I/O. The workload owns it except between submit and the reap that
+ * returns it; meanwhile the engine may use result for its own book-keeping.
+ * On completion result holds the bytes moved or -errno. A short count
+ * means end of file (reads) or of the device: engines continue partial
+ * transfers themselves. Kernel errors come back here, not from submit
+ * (-EINVAL for misaligned O_DIRECT on a block device). len_bytes must stay
+ * below 2 GiB so result can hold it.
+ */
 struct io_req {
 	uint64_t offset_bytes;  /* file offset */
 	uint64_t start_ns;      /* set by the workload before submit */
-	void *buf;              /* one of the registered buffers */
+	void *buf;              /* inside bufs[buf_idx] (io_uring checks) */
 	uint32_t len_bytes;     /* transfer length */
 	uint16_t file_idx;      /* index into engine_opts.fds */
 	uint16_t buf_idx;       /* index into engine_opts.bufs */
@@ -33,6 +48,11 @@ struct io_req {
 	int32_t result;         /* bytes done, or -errno; set on completion */
 };
 
+/*
+ * What an engine works with. engine_init() copies the struct and the fds
+ * and bufs arrays (not the buffers): the files and buffers themselves
+ * must stay open and allocated until engine_release().
+ */
 struct engine_opts {
 	unsigned iodepth;       /* max requests in flight */
 	int direct;             /* files were opened O_DIRECT */
@@ -53,10 +73,16 @@ struct engine_ops {
 	int (*init)(struct engine *e, const struct engine_opts *o,
 		    struct strbuf *err);
 	/* Queue n requests (n <= free slots). Returns the number accepted
-	 * (>= 0) or -errno. */
+	 * (>= 0): reqs[0..ret-1] are in flight, the rest untouched; fewer
+	 * than n only when n exceeds the free slots (iodepth minus
+	 * requests not yet returned by reap). -errno when the engine
+	 * itself failed; per-request errors come back in result. */
 	int (*submit)(struct engine *e, struct io_req **reqs, unsigned n);
 	/* Wait for at least min completions, return up to max in done[].
-	 * Returns the count or -errno. */
+	 * Returns the count or -errno. min is clamped to max and to the
+	 * requests in flight, so reap(e, done, iodepth, iodepth) drains
+	 * and min 0 only polls. done[] holds pointers to the submitted
+	 * io_reqs, in completion order. */
 	int (*reap)(struct engine *e, struct io_req **done, unsigned min,
 		    unsigned max);
 	void (*cleanup)(struct engine *e);
@@ -64,8 +90,10 @@ struct engine_ops {
 
 struct engine {
 	const struct engine_ops *ops;
-	struct engine_opts opts;
+	struct engine_opts opts; /* copy; fds and bufs arrays owned */
 	void *priv; /* engine-private state */
+	char *note; /* owned: a sentence about a fallback init took, e.g.
+		       io_uring without registered buffers; NULL if none */
 };
 
 /* Look an engine up by name; NULL if unknown. */
@@ -73,9 +101,15 @@ const struct engine_ops *engine_find(const char *name);
 /* NULL-terminated list of engine names, for help and suggestions. */
 const char *const *engine_names(void);
 
-/* Convenience wrappers; engine_init copies *o. */
+/*
+ * Set e up to run ops with a copy of *o (see struct engine_opts). Returns
+ * 0, or -errno with err set and e left zeroed (nothing to release):
+ * -EINVAL for iodepth 0 or no files, and whatever ops->init refuses.
+ */
 int engine_init(struct engine *e, const struct engine_ops *ops,
 		const struct engine_opts *o, struct strbuf *err);
+/* Clean up and free the contents; e is left zeroed. Requests still in
+ * flight are waited for first. NULL and a zeroed e are fine. */
 void engine_release(struct engine *e);
 
 extern const struct engine_ops engine_psync;

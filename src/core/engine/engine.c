@@ -1,0 +1,183 @@
+/*
+ * The engine registry and the lifecycle every engine shares. Workloads
+ * pick an engine by name (the --engine parameter), so the table here is
+ * the one place that knows which engines exist; engine_init() copies the
+ * caller's options so an engine never points into a caller's stack, and
+ * checks what every engine would otherwise check itself. The synchronous
+ * transfer loops live here too because two engines use them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "engine-int.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Every engine, in the order help lists them: the default first. */
+static const struct engine_ops *const engines[] = {
+    &engine_io_uring,
+    &engine_libaio,
+    &engine_psync,
+    &engine_mmap,
+};
+
+/* Their names, NULL-terminated, for help text and "did you mean". */
+static const char *const engine_name_list[] = {
+    "io_uring", "libaio", "psync", "mmap", NULL,
+};
+
+/* The engine called name, or NULL (also for a NULL name). */
+const struct engine_ops *engine_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
+		if (!strcmp(engines[i]->name, name))
+			return engines[i];
+	return NULL;
+}
+
+/* The names engine_find() knows, NULL-terminated; static storage. */
+const char *const *engine_names(void)
+{
+	return engine_name_list;
+}
+
+/* Free what engine_init() copied and zero e. */
+static void engine_free_copies(struct engine *e)
+{
+	free((void *)e->opts.fds);
+	free((void *)e->opts.bufs);
+	free(e->note);
+	memset(e, 0, sizeof(*e));
+}
+
+/*
+ * Copy *o into e (with its fds and bufs arrays) and run ops->init. On
+ * failure e is left zeroed and err says why.
+ */
+int engine_init(struct engine *e, const struct engine_ops *ops,
+		const struct engine_opts *o, struct strbuf *err)
+{
+	int *fds;
+	void **bufs = NULL;
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	if (!ops)
+		return err_set(err, -EINVAL, "no engine given");
+	if (!o->iodepth)
+		return err_set(err, -EINVAL,
+			       "iodepth 0 is not allowed for engine '%s'; "
+			       "use an iodepth of 1 or more",
+			       ops->name);
+	if (!o->nr_files || !o->fds)
+		return err_set(err, -EINVAL,
+			       "engine '%s' was given no files to work on",
+			       ops->name);
+	if (o->nr_files > UINT16_MAX + 1u)
+		return err_set(err, -EINVAL,
+			       "engine '%s' was given %u files; at most %u "
+			       "are supported",
+			       ops->name, o->nr_files, UINT16_MAX + 1u);
+	if (o->nr_bufs && !o->bufs)
+		return err_set(err, -EINVAL,
+			       "engine '%s' was given %u buffers but no "
+			       "buffer array",
+			       ops->name, o->nr_bufs);
+
+	fds = xmalloc(o->nr_files * sizeof(*fds));
+	memcpy(fds, o->fds, o->nr_files * sizeof(*fds));
+	if (o->nr_bufs) {
+		bufs = xmalloc(o->nr_bufs * sizeof(*bufs));
+		memcpy(bufs, o->bufs, o->nr_bufs * sizeof(*bufs));
+	}
+	e->ops = ops;
+	e->opts = *o;
+	e->opts.fds = fds;
+	e->opts.bufs = bufs;
+
+	ret = ops->init(e, &e->opts, err);
+	if (ret < 0) {
+		engine_free_copies(e);
+		return ret;
+	}
+	return 0;
+}
+
+/* Run the engine's cleanup (which waits for requests in flight) and free
+ * everything engine_init() made. */
+void engine_release(struct engine *e)
+{
+	if (!e)
+		return;
+	if (e->ops && e->ops->cleanup)
+		e->ops->cleanup(e);
+	engine_free_copies(e);
+}
+
+/* Allocate the queue's slots; the queue starts empty. */
+void done_fifo_init(struct done_fifo *q, unsigned cap)
+{
+	q->slots = xcalloc(cap, sizeof(*q->slots));
+	q->cap = cap;
+	q->head = 0;
+	q->nr = 0;
+}
+
+/* Free the slots and leave q empty. */
+void done_fifo_release(struct done_fifo *q)
+{
+	if (!q)
+		return;
+	free(q->slots);
+	memset(q, 0, sizeof(*q));
+}
+
+/*
+ * pread/pwrite until the whole request is done, end of file is reached
+ * (a read returns 0) or the kernel refuses. A write that makes no
+ * progress stops too, rather than spinning. An error after some bytes
+ * moved reports the bytes: the next request will meet the error again.
+ */
+int32_t engine_sync_rw(int fd, const struct io_req *r)
+{
+	char *buf = r->buf;
+	uint32_t done = 0;
+
+	while (done < r->len_bytes) {
+		size_t want = r->len_bytes - done;
+		off_t at = (off_t)(r->offset_bytes + done);
+		ssize_t n;
+
+		if (r->dir == IO_READ)
+			n = pread(fd, buf + done, want, at);
+		else
+			n = pwrite(fd, buf + done, want, at);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return done ? (int32_t)done : -errno;
+		}
+		if (n == 0)
+			break;
+		done += (uint32_t)n;
+	}
+	return (int32_t)done;
+}
+
+/* fsync(2) or fdatasync(2), as the request asks, retried on EINTR. */
+int32_t engine_sync_flush(int fd, const struct io_req *r)
+{
+	int ret;
+
+	do {
+		if (r->dir == IO_FDATASYNC)
+			ret = fdatasync(fd);
+		else
+			ret = fsync(fd);
+	} while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : 0;
+}
