@@ -293,6 +293,29 @@ static void free_factors(struct experiment_factor *f, unsigned nr)
 	free(f);
 }
 
+/* Say which option a parse error is about: "--budget: invalid ...". */
+static int about(int ret, struct strbuf *err, const char *opt)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!ret || !strncmp(err->buf, "--", 2))
+		return ret;
+	strbuf_addf(&sb, "%s: %s", opt, err->buf);
+	strbuf_reset(err);
+	strbuf_addstr(err, sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* "0.02" for a percentage is most likely meant as 2%: say how we read it. */
+static void percent_hint(const char *opt, const char *in, double frac)
+{
+	if (in && !strchr(in, '%') && frac < 0.01)
+		note("%s %s is read as %s%%; write %g%% if you meant a "
+		     "fraction",
+		     opt, in, in, frac * 1e4);
+}
+
 /* Parse the numeric options into c; -1 after printing an error. */
 static int configure(struct experiment_config *c, const struct compare_args *a)
 {
@@ -308,7 +331,8 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 	c->max_arms = EXPERIMENT_MAX_ARMS;
 	c->drop_caches = !a->no_drop_caches;
 	if (a->runs && strcmp(a->runs, "auto")) {
-		ret = units_parse_count(a->runs, &u, &err);
+		ret = about(units_parse_count(a->runs, &u, &err), &err,
+			    "--runs");
 		if (!ret && (u < 1 || u > 10000))
 			ret = err_set(&err, -ERANGE,
 				      "--runs must be 'auto' or from 1 to "
@@ -317,7 +341,8 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 		c->runs_fixed = (unsigned)u;
 	}
 	if (!ret && a->max_runs) {
-		ret = units_parse_count(a->max_runs, &u, &err);
+		ret = about(units_parse_count(a->max_runs, &u, &err), &err,
+			    "--max-runs");
 		if (!ret && (u < 2 || u > 10000))
 			ret = err_set(&err, -ERANGE,
 				      "--max-runs must be from 2 to 10000, "
@@ -328,7 +353,9 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 			c->min_blocks = c->max_runs;
 	}
 	if (!ret && a->precision) {
-		ret = units_parse_percent(a->precision, &c->precision, &err);
+		ret = about(units_parse_percent(a->precision, &c->precision,
+						&err),
+			    &err, "--precision");
 		if (!ret && !(c->precision > 0 && c->precision < 1))
 			ret = err_set(&err, -ERANGE,
 				      "--precision must be between 0%% and "
@@ -336,22 +363,31 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 				      a->precision);
 	}
 	if (!ret && a->equivalence) {
-		ret = units_parse_percent(a->equivalence, &c->equivalence,
-					  &err);
+		ret = about(units_parse_percent(a->equivalence,
+						&c->equivalence, &err),
+			    &err, "--equivalence");
 		if (!ret && !(c->equivalence > 0 && c->equivalence < 1))
 			ret = err_set(&err, -ERANGE,
 				      "--equivalence must be between 0%% and "
 				      "100%%, not '%s'",
 				      a->equivalence);
 	}
+	if (!ret) {
+		percent_hint("--precision", a->precision, c->precision);
+		percent_hint("--equivalence", a->equivalence, c->equivalence);
+	}
 	if (!ret && a->budget)
-		ret = units_parse_duration(a->budget, &c->budget_ns, &err);
+		ret = about(units_parse_duration(a->budget, &c->budget_ns,
+						 &err),
+			    &err, "--budget");
 	if (!ret && a->warmup) {
-		ret = units_parse_count(a->warmup, &u, &err);
+		ret = about(units_parse_count(a->warmup, &u, &err), &err,
+			    "--warmup");
 		c->warmup = (unsigned)u;
 	}
 	if (!ret && a->max_arms) {
-		ret = units_parse_count(a->max_arms, &u, &err);
+		ret = about(units_parse_count(a->max_arms, &u, &err), &err,
+			    "--max-arms");
 		if (!ret && (u < 1 || u > 4096))
 			ret = err_set(&err, -ERANGE,
 				      "--max-arms must be from 1 to 4096, not "
@@ -360,21 +396,26 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 		c->max_arms = (unsigned)u;
 	}
 	if (!ret && a->ios) {
-		ret = units_parse_count(a->ios, &c->ro.ios, &err);
+		ret = about(units_parse_count(a->ios, &c->ro.ios, &err), &err,
+			    "--ios");
 		if (!ret && !c->ro.ios)
 			ret = err_set(&err, -EINVAL, "--ios must be at least 1");
 	}
 	if (!ret && !a->ios) {
-		ret = units_parse_duration(a->time ? a->time : "3s",
-					   &c->ro.time_ns, &err);
+		ret = about(units_parse_duration(a->time ? a->time : "3s",
+						 &c->ro.time_ns, &err),
+			    &err, "--time");
 		if (!ret && !c->ro.time_ns)
 			ret = err_set(&err, -EINVAL,
 				      "--time must be longer than 0");
 	}
 	if (!ret && a->ramp)
-		ret = units_parse_duration(a->ramp, &c->ro.ramp_ns, &err);
+		ret = about(units_parse_duration(a->ramp, &c->ro.ramp_ns,
+						 &err),
+			    &err, "--ramp");
 	if (!ret && a->seed)
-		ret = units_parse_count(a->seed, &c->seed, &err);
+		ret = about(units_parse_count(a->seed, &c->seed, &err), &err,
+			    "--seed");
 	if (!ret && !a->seed)
 		c->seed = rng_seed_from_env() & 0xffffffffu;
 	if (ret)
