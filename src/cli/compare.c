@@ -552,7 +552,9 @@ int cmd_compare(int argc, const char **argv)
 	if (pr) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
-		if (!e.obj)
+		/* keep and show what was measured, if anything */
+		if (!e.obj || !json_object_array_length(json_object_object_get(
+				      e.obj, "runs")))
 			goto out;
 	}
 	compare_knobs_finish(&ck, &t, e.obj);

@@ -74,7 +74,7 @@ static void pad(struct strbuf *out, size_t from, size_t width)
 }
 
 static void arm_line(struct strbuf *out, struct json_object *arm,
-		     struct json_object *v, size_t label_width)
+		     struct json_object *v, int is_baseline, size_t label_width)
 {
 	size_t start = out->len;
 
@@ -96,7 +96,7 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 	pad(out, start, 6);
 	strbuf_addf(out, "%3d  ", count(arm, "n"));
 	if (!v) {
-		strbuf_addstr(out, "baseline\n");
+		strbuf_addstr(out, is_baseline ? "baseline\n" : "-\n");
 		return;
 	}
 	start = out->len;
@@ -154,7 +154,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 
 		arm_line(out, arm,
 			 idx == baseline ? NULL : verdict_of(verdicts, idx),
-			 width);
+			 idx == baseline, width);
 	}
 	if (json_object_object_get_ex(exp, "warnings", &warnings)) {
 		n = json_object_array_length(warnings);

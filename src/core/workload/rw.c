@@ -270,6 +270,7 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	struct rw_state *st = xcalloc(1, sizeof(*st));
 	uint64_t bs = workload_u64(w, "bs");
 	struct strbuf path = STRBUF_INIT;
+	uint64_t need_bytes = 0;
 	unsigned i;
 	int ret = 0;
 
@@ -296,9 +297,6 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		return err_set(err, -EINVAL,
 			       "'%s' is too small for %u jobs of bs %s",
 			       t->path, st->nr_jobs, workload_str(w, "bs"));
-	ret = target_check_space(t, st->region_bytes * st->nr_jobs, err);
-	if (ret)
-		return ret;
 	st->paths = xcalloc(st->nr_jobs, sizeof(*st->paths));
 	for (i = 0; i < st->nr_jobs; i++) {
 		char name[32];
@@ -313,16 +311,19 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			 st->kind.read_pct ? "data" : "prealloc");
 		target_file_path(t, name, &path);
 		st->paths[i] = xstrdup(path.buf);
+		if (!w->ro.keep_files || !reusable(path.buf, st->region_bytes))
+			need_bytes += st->region_bytes;
+	}
+	ret = target_check_space(t, need_bytes, err);
+	for (i = 0; !ret && !st->blockdev && i < st->nr_jobs; i++) {
 		st->made_files = !w->ro.keep_files;
-		if (w->ro.keep_files && reusable(path.buf, st->region_bytes))
+		if (w->ro.keep_files && reusable(st->paths[i], st->region_bytes))
 			continue;
 		if (st->kind.read_pct)
-			ret = lay_out(path.buf, st->region_bytes,
+			ret = lay_out(st->paths[i], st->region_bytes,
 				      w->ro.seed + i, err);
 		else
-			ret = preallocate(path.buf, st->region_bytes, err);
-		if (ret)
-			break;
+			ret = preallocate(st->paths[i], st->region_bytes, err);
 	}
 	strbuf_release(&path);
 	return ret;
@@ -607,12 +608,14 @@ static void *job_main(void *arg)
 	if (j->ret)
 		return NULL;
 	j->ret = job_loop(j);
+	/* CPU over the I/O phase, the span jobs[].seconds covers */
+	if (j->ru0_taken)
+		thread_cpu(&ru1);
 	if (!j->ret && settle && !*w->stop && j->counted) {
 		j->ret = job_flush(j);
 		j->fsyncs++;
 	}
 	if (j->ru0_taken) {
-		thread_cpu(&ru1);
 		j->res.user_s = tv_s(ru1.ru_utime) - tv_s(j->ru0.ru_utime);
 		j->res.sys_s = tv_s(ru1.ru_stime) - tv_s(j->ru0.ru_stime);
 	}
