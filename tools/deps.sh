@@ -15,7 +15,7 @@ done
 pkgs=()
 while IFS= read -r line; do
 	case $line in
-	"# tests"*) [ "$only_build" = 1 ] && break ;;
+	"# tests"*) [ "$only_build" = 1 ] && break; continue ;;
 	"#"* | "") continue ;;
 	esac
 	pkgs+=("$line")
