@@ -16,6 +16,14 @@ BASE    := -std=gnu11 -D_GNU_SOURCE -pthread -MMD -MP
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LIBS    := $(PKG_LIBS) -laio -lpthread -lm
+# quiet by default, as the kernel's: V=1 shows every command
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2)
+endif
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 
@@ -31,31 +39,38 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 all: iotrial
 
 iotrial: build/rel/src/main.o build/rel/libiotrial.a
-	$(CC) $(CFLAGS) -pthread -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $^ $(LIBS)
 
 build/rel/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(BASE) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 build/rel/libiotrial.a: $(REL_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 # The sanitizer build: what the tests run.
 build/san/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
+	$(call say,CC-SAN,$<)
+	$(Q)$(CC) $(BASE) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -c -o $@ $<
 
 build/san/libiotrial.a: $(SAN_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 build/san/iotrial: build/san/src/main.o build/san/libiotrial.a
-	$(CC) $(SAN) -pthread -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(SAN) -pthread -o $@ $^ $(LIBS)
 
 build/san/tests/%: tests/unit/%.c build/san/libiotrial.a
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -Isrc \
+	$(call say,TEST,$@)
+	$(Q)$(CC) $(BASE) $(WARN) -O1 -g $(SAN) $(PKG_CFLAGS) -Isrc \
 		$(shell pkg-config --cflags cmocka) -o $@ $< \
 		build/san/libiotrial.a $(shell pkg-config --libs cmocka) $(LIBS)
 
@@ -66,15 +81,18 @@ FUZZ_OBJ := $(LIB_SRC:%.c=build/fuzz/%.o)
 
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
+	$(call say,CC-FUZ,$<)
+	$(Q)$(FUZZ_CC) $(BASE) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
 		$(PKG_CFLAGS) -c -o $@ $<
 
 build/fuzz/libiotrial.a: $(FUZZ_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 build/fuzz/%: tests/fuzz/%.c build/fuzz/libiotrial.a
-	$(FUZZ_CC) $(BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) \
+	$(call say,FUZZ,$@)
+	$(Q)$(FUZZ_CC) $(BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) \
 		-Isrc -o $@ $< build/fuzz/libiotrial.a $(LIBS)
 
 check: iotrial build/san/iotrial $(UNIT_BIN)

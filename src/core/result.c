@@ -34,8 +34,9 @@ void run_result_release(struct run_result *r)
 	run_result_init(r);
 }
 
-static void add_line(char ***list, unsigned *nr, unsigned *alloc,
-		     const char *fmt, va_list ap)
+__attribute__((format(printf, 4, 0))) static void
+add_line(char ***list, unsigned *nr, unsigned *alloc, const char *fmt,
+	 va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 

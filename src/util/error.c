@@ -23,7 +23,8 @@ int err_set(struct strbuf *err, int code, const char *fmt, ...)
 	return code;
 }
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void
+vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 
