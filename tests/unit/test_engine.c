@@ -22,17 +22,23 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <linux/filter.h>
 #include <linux/loop.h>
+#include <linux/seccomp.h>
 #include <cmocka.h>
 #include "core/engine/engine.h"
 #include "util/strbuf.h"
 
-#define BLOCK_BYTES 4096u
-#define NR_BLOCKS   64u
-#define FILE_BYTES  ((uint64_t)BLOCK_BYTES * NR_BLOCKS)
-#define MAX_DEPTH   16u
-#define TEST_DIR    "/var/tmp"
+#define BLOCK_BYTES  4096u
+#define NR_BLOCKS    64u
+#define FILE_BYTES   ((uint64_t)BLOCK_BYTES * NR_BLOCKS)
+#define MAX_DEPTH    16u
+#define TEST_DIR     "/var/tmp"
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* What a parameterised case runs with. */
 struct tcase {
@@ -671,28 +677,115 @@ static void test_uring_unregistered_bufs(void **state)
 	strbuf_release(&err);
 }
 
-/* A test of fn on engine name; the name cmocka prints says which. */
-#define CASE(fn, name, depth, direct)                                          \
-	{                                                                      \
-#fn " " name " qd" #depth " " #direct, fn, NULL, NULL,         \
-		    &(struct tcase)                                            \
-		{                                                              \
-			name, depth, direct                                    \
-		}                                                              \
+/*
+ * In a child, make io_uring_setup fail with code (as a kernel without
+ * io_uring, or a container's seccomp policy, would) and check the
+ * sentence engine_init gives. Returns the child's exit status: 0 when
+ * the message matched, 77 when seccomp is unavailable.
+ */
+static int uring_refused_child(int code, const char *want)
+{
+	struct sock_filter filter[] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K,
+		     SECCOMP_RET_ERRNO | (unsigned)(code & 0xffff)),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {ARRAY_LEN(filter), filter};
+	struct strbuf err = STRBUF_INIT;
+	struct engine_opts o;
+	struct engine e;
+	int fd = 0, ret;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return 77;
+	memset(&o, 0, sizeof(o));
+	o.iodepth = 4;
+	o.fds = &fd;
+	o.nr_files = 1;
+	ret = engine_init(&e, &engine_io_uring, &o, &err);
+	if (ret != -code || strcmp(err.buf, want)) {
+		fprintf(stderr, "got %d '%s'\n", ret, err.buf);
+		return 1;
 	}
+	strbuf_release(&err);
+	return 0;
+}
+
+/* The sentence for EPERM: it names the sysctl when that is what refused. */
+static void want_eperm(char *out, size_t len)
+{
+	struct strbuf val = STRBUF_INIT;
+	const char *why = "io_uring_setup: operation not permitted, probably "
+			  "by a seccomp filter";
+
+	if (!strbuf_read_file(&val, "/proc/sys/kernel/io_uring_disabled", 64)) {
+		strbuf_trim(&val);
+		if (!strcmp(val.buf, "2"))
+			why = "disabled by sysctl kernel.io_uring_disabled=2";
+		else if (!strcmp(val.buf, "1"))
+			why = "kernel.io_uring_disabled=1 allows it only for "
+			      "kernel.io_uring_group";
+	}
+	snprintf(out, len,
+		 "io_uring is not available on this kernel (%s); use "
+		 "--engine=libaio or psync",
+		 why);
+	strbuf_release(&val);
+}
+
+/* io_uring refused by the kernel: a clear sentence naming the way out. */
+static void test_uring_unavailable(void **state)
+{
+	char eperm[256];
+	const struct {
+		int code;
+		const char *want;
+	} cases[] = {
+	    {ENOSYS, "io_uring is not available on this kernel "
+		     "(io_uring_setup: function not implemented); use "
+		     "--engine=libaio or psync"},
+	    {EPERM, eperm},
+	};
+
+	(void)state;
+	want_eperm(eperm, sizeof(eperm));
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		int status;
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (!pid)
+			_exit(
+			    uring_refused_child(cases[i].code, cases[i].want));
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		if (WEXITSTATUS(status) == 77)
+			skip();
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+}
+
+/* A test of fn on engine name; the name cmocka prints says which. */
+/* clang-format off */
+#define CASE(fn, name, depth, direct)                                          \
+	{ #fn " " name " qd" #depth " " #direct, fn, NULL, NULL,               \
+	  &(struct tcase){ name, depth, direct } }
 
 /* direct is 0 (buffered) or 1 (O_DIRECT) in the printed names. */
 #define ENGINE_CASES(name)                                                     \
 	CASE(test_roundtrip, name, 1, 0), CASE(test_roundtrip, name, 16, 0),   \
-	    CASE(test_fsync, name, 4, 0), CASE(test_short_read, name, 2, 0),   \
-	    CASE(test_reap_bounds, name, 8, 0),                                \
-	    CASE(test_bad_file, name, 2, 0)
+	CASE(test_fsync, name, 4, 0), CASE(test_short_read, name, 2, 0),       \
+	CASE(test_reap_bounds, name, 8, 0), CASE(test_bad_file, name, 2, 0)
 
 #define DIRECT_CASES(name)                                                     \
 	CASE(test_roundtrip, name, 1, 1), CASE(test_roundtrip, name, 16, 1),   \
-	    CASE(test_fsync, name, 4, 1), CASE(test_short_read, name, 2, 1),   \
-	    CASE(test_reap_bounds, name, 8, 1),                                \
-	    CASE(test_direct_einval, name, 2, 1)
+	CASE(test_fsync, name, 4, 1), CASE(test_short_read, name, 2, 1),       \
+	CASE(test_reap_bounds, name, 8, 1), CASE(test_direct_einval, name, 2, 1)
+/* clang-format on */
 
 int main(void)
 {
@@ -708,6 +801,7 @@ int main(void)
 	    CASE(test_uring_other_thread, "io_uring", 8, 0),
 	    CASE(test_uring_other_thread, "io_uring", 8, 1),
 	    cmocka_unit_test(test_uring_unregistered_bufs),
+	    cmocka_unit_test(test_uring_unavailable),
 	    ENGINE_CASES("libaio"),
 	    DIRECT_CASES("libaio"),
 	    ENGINE_CASES("mmap"),

@@ -136,8 +136,30 @@ static void aio_refused(struct aio_engine *a, struct iocb *iocb, int code)
 	done_fifo_push(&a->done, r);
 }
 
-static int aio_collect(struct aio_engine *a, struct io_req **done, unsigned min,
-		       unsigned max);
+static struct io_req *aio_complete(struct aio_engine *a,
+				   const struct io_event *ev);
+
+/*
+ * Wait for one kernel completion and park its request in the done queue,
+ * to make room in the kernel's ring. Uses its own event, not a->events,
+ * because it runs while aio_collect() may be walking those.
+ */
+static int aio_wait_one(struct aio_engine *a)
+{
+	struct io_event ev;
+	struct io_req *r;
+	int ret;
+
+	do {
+		ret = io_getevents(a->ctx, 1, 1, &ev, NULL);
+	} while (ret == -EINTR);
+	if (ret != 1)
+		return ret < 0 ? ret : -EAGAIN;
+	r = aio_complete(a, &ev);
+	if (r)
+		done_fifo_push(&a->done, r);
+	return 0;
+}
 
 /*
  * Get list[0..nr-1] into the kernel. A refused iocb is finished with its
@@ -159,13 +181,8 @@ static void aio_submit_list(struct aio_engine *a, struct iocb **list,
 		}
 		if (ret == -EINTR)
 			continue;
-		if (ret == -EAGAIN && a->in_kernel) {
-			struct io_req *got[1];
-
-			if (aio_collect(a, got, 1, 1) == 1)
-				done_fifo_push(&a->done, got[0]);
+		if (ret == -EAGAIN && a->in_kernel && !aio_wait_one(a))
 			continue;
-		}
 		aio_refused(a, list[i], ret ? ret : -EAGAIN);
 		i++;
 	}
@@ -243,7 +260,7 @@ static struct io_req *aio_complete(struct aio_engine *a,
 static int aio_collect(struct aio_engine *a, struct io_req **done, unsigned min,
 		       unsigned max)
 {
-	static struct timespec no_wait = {0, 0};
+	struct timespec no_wait = {0, 0};
 	unsigned got = 0;
 
 	do {
