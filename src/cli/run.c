@@ -67,8 +67,11 @@ static void run_usage(FILE *out, const struct workload_ops *ops)
 		"only; see 'iotrial knobs')\n"
 		"\n"
 		"TARGET is a directory (default: $TMPDIR or /tmp; iotrial "
-		"works in a\nprivate subdirectory and removes only that) or "
-		"a block device.\nDefaults: %s, --time %s.\n\nworkloads:\n",
+		"works in a\nprivate subdirectory and removes only that), "
+		"a block device (refused when it\nholds data, unless "
+		"--allow-destroy), or scratch:SIZE[:ext4|xfs] (root: a loop\n"
+		"device on a sparse file, torn down afterwards).\n"
+		"Defaults: %s, --time %s.\n\nworkloads:\n",
 		DEFAULT_WORKLOAD, DEFAULT_TIME);
 	for (i = 0; names[i]; i++)
 		fprintf(out, "  %-10s %s\n", names[i],

@@ -661,6 +661,9 @@ static int collect(struct rw_job *jobs, unsigned nr, uint64_t run_start,
 			hist_merge(&r->lat[d], &j->lat[d]);
 		}
 		r->fsyncs += j->fsyncs;
+		/* one engine fallback note is enough: the jobs share it */
+		if (j->eng.note && !r->nr_notes)
+			run_result_note(r, "%s", j->eng.note);
 		if (j->last_done_ns > run_start)
 			j->res.seconds =
 				(double)(j->last_done_ns - run_start) / 1e9;
