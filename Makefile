@@ -8,6 +8,10 @@
 #                 main job on its embedded defaults
 
 CC      ?= cc
+# build in parallel unless told otherwise (-jN on the command line wins)
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 PKGS    := liburing mount blkid json-c sqlite3
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wno-sign-compare \

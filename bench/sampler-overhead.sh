@@ -46,7 +46,7 @@ print("watch:   %d samples of %d device(s) in %.1f s wall, %.4f s CPU = "
        "within budget" if pct < budget else "OVER BUDGET"))
 
 # 2. the sampler thread inside a run
-out = subprocess.run([bin, "run", "randread", "-t", target, "--size", "64M",
+out = subprocess.run([bin, "run", "randread", "--no-store", "-t", target, "--size", "64M",
                       "--time", "%ds" % secs, "--json"],
                      stdout=subprocess.PIPE, check=True).stdout
 o = json.loads(out)

@@ -160,22 +160,22 @@ fio_common=(--output-format=json --group_reporting)
 fio_a=("$FIO" --name=randread-qd32 --filename="$loop" --rw=randread
 	--bs=4k --iodepth=32 --ioengine=io_uring --direct=1 --size=1G
 	--io_size=$((ios * bs4k)) "${fio_common[@]}")
-iot_a=("$IOTRIAL" run randread -t "$loop" --bs=4k --iodepth=32
+iot_a=("$IOTRIAL" run randread --no-store -t "$loop" --bs=4k --iodepth=32
 	--engine=io_uring --direct=1 --size=1G --ios="$ios" --json)
 fio_b=("$FIO" --name=randread-qd1 --filename="$loop" --rw=randread
 	--bs=4k --ioengine=psync --direct=1 --size=1G
 	--io_size=$((qd1_ios * bs4k)) "${fio_common[@]}")
-iot_b=("$IOTRIAL" run randread -t "$loop" --bs=4k --iodepth=1
+iot_b=("$IOTRIAL" run randread --no-store -t "$loop" --bs=4k --iodepth=1
 	--engine=psync --direct=1 --size=1G --ios="$qd1_ios" --json)
 fio_r=("$FIO" --name=seqread --filename="$work/fio-read.dat" --rw=read
 	--bs=1M --direct=1 --size=1G --io_size=$((seq_ios * mib))
 	"${fio_common[@]}")
-iot_r=("$IOTRIAL" run seqread -t "$work/iotrial" --bs=1M --direct=1
+iot_r=("$IOTRIAL" run seqread --no-store -t "$work/iotrial" --bs=1M --direct=1
 	--size=1G --ios="$seq_ios" --json)
 fio_w=("$FIO" --name=seqwrite --filename="$work/fio-write.dat" --rw=write
 	--bs=1M --direct=1 --size=1G --io_size=$((seq_ios * mib))
 	"${fio_common[@]}")
-iot_w=("$IOTRIAL" run seqwrite -t "$work/iotrial" --bs=1M --direct=1
+iot_w=("$IOTRIAL" run seqwrite --no-store -t "$work/iotrial" --bs=1M --direct=1
 	--size=1G --ios="$seq_ios" --settle=none --json)
 
 {

@@ -12,6 +12,8 @@
 #include "cli.h"
 #include "knobargs.h"
 #include "run_print.h"
+#include "compare_knobs.h"
+#include "../core/import.h"
 #include "../core/observe/truth.h"
 #include "../core/result_json.h"
 #include "../core/target.h"
@@ -42,6 +44,8 @@ struct run_args {
 	const char *ramp;
 	const char *seed;
 	const char *json_file; /* "-" for stdout, NULL for text */
+	const char *db;        /* results store, NULL for the default */
+	int no_store;          /* --no-store */
 	unsigned target_flags;
 	const char **params;   /* "name=value", nr_params of them */
 	unsigned nr_params, alloc_params;
@@ -50,7 +54,7 @@ struct run_args {
 
 static const char *const run_options[] = {
 	"--target", "--time", "--ios", "--ramp", "--seed", "--json",
-	"--allow-destroy", "--help", "--set",
+	"--allow-destroy", "--help", "--set", "--db", "--no-store",
 };
 
 static void run_usage(FILE *out, const struct workload_ops *ops)
@@ -65,6 +69,8 @@ static void run_usage(FILE *out, const struct workload_ops *ops)
 		"                   [--seed N] [--json[=FILE]] [--allow-destroy]\n"
 		"                   [--set KNOB=VALUE ...]   (for this run "
 		"only; see 'iotrial knobs')\n"
+		"                   [--db PATH | --no-store]  (results store; "
+		"see 'iotrial log')\n"
 		"\n"
 		"TARGET is a directory (default: $TMPDIR or /tmp; iotrial "
 		"works in a\nprivate subdirectory and removes only that), "
@@ -178,6 +184,10 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 			a->json_file = "-";
 			continue;
 		}
+		if (cli_opt_flag(arg, "--no-store")) {
+			a->no_store = 1;
+			continue;
+		}
 		if (!strncmp(arg, "--json=", 7)) {
 			a->json_file = arg + 7;
 			continue;
@@ -195,6 +205,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		VALUE_OPT("--ios", NULL, ios);
 		VALUE_OPT("--ramp", NULL, ramp);
 		VALUE_OPT("--seed", NULL, seed);
+		VALUE_OPT("--db", NULL, db);
 #undef VALUE_OPT
 		r = knob_cli_opt(a->knobs, argc, argv, &i);
 		if (r < 0)
@@ -317,6 +328,45 @@ static int write_json(const char *file, const struct run_meta *meta,
 	return ret;
 }
 
+/*
+ * Keep the run in the results store as a one-arm experiment, so `log`,
+ * `show` and `diff` see single runs too. A store problem is a warning:
+ * the measurement itself is done and printed.
+ */
+static void store_run(const char *db, const struct run_meta *meta,
+		      const struct run_result *r, struct strbuf *out_id)
+{
+	struct json_object *obj = result_to_json(meta, r), *exp = NULL;
+	const char *text = json_object_to_json_string(obj);
+	struct import_run ir = { 0 };
+	struct import_arm arm = { "run", &ir, 1 };
+	struct analysis_opts ao = { 0, true, false, 0.05, 0.02, 0.95 };
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	ret = import_parse(text, strlen(text), "run", NULL, &ir, &err);
+	if (!ret)
+		ret = import_build_experiment(&arm, 1, NULL, &exp, &err);
+	if (!ret) {
+		json_object_object_add(exp, "stopped",
+				       json_object_new_string("single run"));
+		json_object_object_add(exp, "runs_mode",
+				       json_object_new_string("run"));
+		ret = experiment_analyze_json(exp, &ao, &err);
+	}
+	if (!ret)
+		ret = compare_store_save(db, exp, &err);
+	if (ret)
+		warning("the run was not stored: %s", err.buf);
+	else
+		strbuf_addstr(out_id, json_object_get_string(
+					      json_object_object_get(exp, "id")));
+	json_object_put(exp);
+	json_object_put(obj);
+	import_run_release(&ir);
+	strbuf_release(&err);
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	struct run_args a = { 0 };
@@ -327,7 +377,7 @@ int cmd_run(int argc, const char **argv)
 	struct run_meta meta = { 0 };
 	struct truth_hook th = { 0 };
 	struct truth_opts topts = { 0 };
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, id = STRBUF_INIT;
 	struct sigaction sa;
 	struct knob_cli kc;
 	int ret = EXIT_OK, pr;
@@ -402,6 +452,8 @@ int cmd_run(int argc, const char **argv)
 	meta.t = &t;
 	meta.knobs = kc.settings;
 	meta.nr_knobs = kc.nr_settings;
+	if (!a.no_store)
+		store_run(a.db, &meta, &r, &id);
 	if (a.json_file) {
 		if (write_json(a.json_file, &meta, &r))
 			ret = EXIT_RUNTIME;
@@ -410,6 +462,8 @@ int cmd_run(int argc, const char **argv)
 	} else {
 		run_print_summary(stdout, &meta, &r);
 	}
+	if (id.len && (!a.json_file || strcmp(a.json_file, "-")))
+		printf("stored as %s ('iotrial show %s')\n", id.buf, id.buf);
 cleanup:
 	ops->cleanup(&w);
 	if (knob_cli_restore(&kc) && ret == EXIT_OK)
@@ -421,6 +475,7 @@ out:
 	workload_release(&w);
 	run_result_release(&r);
 	strbuf_release(&err);
+	strbuf_release(&id);
 	free(a.params);
 	return ret;
 }

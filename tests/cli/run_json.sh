@@ -103,3 +103,13 @@ check "--json=FILE writes the file and a text summary" \
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TEST_TMP/file.json"
 check "text summary names the workload" grep -q '^seqread:' "$TEST_TMP/text.out"
 check "nothing left in the target" test -z "$(ls -A "$dir")"
+
+# every run is kept in the results store unless --no-store
+"$IOTRIAL" run seqread -t "$dir" --size=8M --ios 100 >"$TEST_TMP/stored.out"
+id=$(sed -n "s/^stored as \([0-9a-f]*\) .*/\1/p" "$TEST_TMP/stored.out")
+check "a run says where it was stored" test -n "$id"
+check "log lists the stored run" bash -c "'$IOTRIAL' log | grep -q '^$id .*seqread'"
+n0=$("$IOTRIAL" log | grep -c .)
+"$IOTRIAL" run seqread -t "$dir" --size=8M --ios 100 --no-store >"$TEST_TMP/nostore.out"
+check "--no-store stores nothing" test "$("$IOTRIAL" log | grep -c .)" = "$n0"
+check "--no-store prints no id" bash -c "! grep -q '^stored as' '$TEST_TMP/nostore.out'"
