@@ -64,6 +64,7 @@ done
 
 for t in tests/cli/*.sh; do
 	[ -f "$t" ] || continue
+	[ "${t##*/}" = lib.sh ] && continue # sourced by the others
 	name=cli/$(basename "$t" .sh)
 	case $name in $pattern) ;; *) continue ;; esac
 	log=$log_dir/cli-$(basename "$t" .sh).log
