@@ -30,6 +30,21 @@ void cli_recover_journal(void);
  */
 int cli_opt_value(int argc, const char **argv, int *i, const char *name,
 		  const char *short_name, const char **out_value);
+/*
+ * Inside an argv loop: when argv[i] is the value option name (or
+ * short_name), store its value in dest and `continue`; when its value is
+ * missing, return -1 from the enclosing parser (cli_opt_value printed
+ * the error). Needs argc, argv, `int i, r` and `const char *v` in scope.
+ */
+#define CLI_VALUE_OPT(name, short_name, dest)                                \
+	r = cli_opt_value(argc, argv, &i, name, short_name, &v);             \
+	if (r < 0)                                                           \
+		return -1;                                                   \
+	if (r) {                                                             \
+		dest = v;                                                    \
+		continue;                                                    \
+	}
+
 /* Match a flag without a value: "--json". */
 int cli_opt_flag(const char *arg, const char *name);
 

@@ -176,29 +176,20 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 			push(&a->vary, &a->nr_vary, &a->alloc_vary, v);
 			continue;
 		}
-#define VALUE(name, short_name, field)                                       \
-	r = cli_opt_value(argc, argv, &i, name, short_name, &v);             \
-	if (r < 0)                                                           \
-		return -1;                                                   \
-	if (r) {                                                             \
-		a->field = v;                                                \
-		continue;                                                    \
-	}
-		VALUE("--target", "-t", target);
-		VALUE("--time", NULL, time);
-		VALUE("--ios", NULL, ios);
-		VALUE("--ramp", NULL, ramp);
-		VALUE("--seed", NULL, seed);
-		VALUE("--runs", NULL, runs);
-		VALUE("--precision", NULL, precision);
-		VALUE("--max-runs", NULL, max_runs);
-		VALUE("--budget", NULL, budget);
-		VALUE("--equivalence", NULL, equivalence);
-		VALUE("--baseline", NULL, baseline);
-		VALUE("--warmup", NULL, warmup);
-		VALUE("--max-arms", NULL, max_arms);
-		VALUE("--db", NULL, db);
-#undef VALUE
+		CLI_VALUE_OPT("--target", "-t", a->target);
+		CLI_VALUE_OPT("--time", NULL, a->time);
+		CLI_VALUE_OPT("--ios", NULL, a->ios);
+		CLI_VALUE_OPT("--ramp", NULL, a->ramp);
+		CLI_VALUE_OPT("--seed", NULL, a->seed);
+		CLI_VALUE_OPT("--runs", NULL, a->runs);
+		CLI_VALUE_OPT("--precision", NULL, a->precision);
+		CLI_VALUE_OPT("--max-runs", NULL, a->max_runs);
+		CLI_VALUE_OPT("--budget", NULL, a->budget);
+		CLI_VALUE_OPT("--equivalence", NULL, a->equivalence);
+		CLI_VALUE_OPT("--baseline", NULL, a->baseline);
+		CLI_VALUE_OPT("--warmup", NULL, a->warmup);
+		CLI_VALUE_OPT("--max-arms", NULL, a->max_arms);
+		CLI_VALUE_OPT("--db", NULL, a->db);
 		if (!strncmp(arg, "--", 2)) {
 			r = take_param(a, ops, argc, argv, &i);
 			if (r < 0)

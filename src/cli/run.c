@@ -192,21 +192,12 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 			a->json_file = arg + 7;
 			continue;
 		}
-#define VALUE_OPT(name, short_name, field)                                   \
-	r = cli_opt_value(argc, argv, &i, name, short_name, &v);             \
-	if (r < 0)                                                           \
-		return -1;                                                   \
-	if (r) {                                                             \
-		a->field = v;                                                \
-		continue;                                                    \
-	}
-		VALUE_OPT("--target", "-t", target);
-		VALUE_OPT("--time", NULL, time);
-		VALUE_OPT("--ios", NULL, ios);
-		VALUE_OPT("--ramp", NULL, ramp);
-		VALUE_OPT("--seed", NULL, seed);
-		VALUE_OPT("--db", NULL, db);
-#undef VALUE_OPT
+		CLI_VALUE_OPT("--target", "-t", a->target);
+		CLI_VALUE_OPT("--time", NULL, a->time);
+		CLI_VALUE_OPT("--ios", NULL, a->ios);
+		CLI_VALUE_OPT("--ramp", NULL, a->ramp);
+		CLI_VALUE_OPT("--seed", NULL, a->seed);
+		CLI_VALUE_OPT("--db", NULL, a->db);
 		r = knob_cli_opt(a->knobs, argc, argv, &i);
 		if (r < 0)
 			return -1;
