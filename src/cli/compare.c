@@ -422,10 +422,12 @@ static void on_progress(void *ctx, const struct experiment_progress *p)
 
 	if (a->quiet || !isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r\033[K[%u/%u] %s %s", p->run + 1, p->planned,
-		p->block == -1u ? "warm-up" : "block", p->arm);
-	if (p->block != -1u)
-		fprintf(stderr, " (block %u)", p->block + 1);
+	if (p->block == -1u)
+		fprintf(stderr, "\r\033[K[%u/%u] warm-up: %s", p->run + 1,
+			p->planned, p->arm);
+	else
+		fprintf(stderr, "\r\033[K[%u/%u] block %u: %s", p->run + 1,
+			p->planned, p->block + 1, p->arm);
 	if (p->halfwidth > 0 && p->halfwidth < 10)
 		fprintf(stderr, ", CI +-%.1f%%", 100 * p->halfwidth);
 	if (p->eta_s >= 0)

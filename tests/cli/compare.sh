@@ -108,3 +108,13 @@ expect_usage "unknown baseline" "not one of the arms" \
 	compare randread --vary bs=4k,8k --baseline 16k -t "$dir"
 expect_usage "bad --precision" "precision" \
 	compare randread --vary bs=4k,8k --precision=-1 -t "$dir"
+
+"$IOTRIAL" compare randread --vary label=a,b -t "$dir" --size=16M --ios 500 \
+	--runs 4 --warmup 3 --no-drop-caches --no-store --quiet --json \
+	>"$TEST_TMP/warm.json" 2>/dev/null
+check "--warmup runs are discarded" python3 - "$TEST_TMP/warm.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert len(o["runs"]) == 8, len(o["runs"])
+assert all(r["block"] >= 0 for r in o["runs"])
+PY
