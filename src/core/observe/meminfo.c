@@ -44,22 +44,12 @@ static const struct meminfo_key *find_key(const char *name, size_t name_len)
  */
 static int parse_value(const char *p, size_t len, uint64_t *out_bytes)
 {
-	size_t i = 0, start;
-	uint64_t v = 0, mult = 1;
+	size_t i = 0;
+	uint64_t v, mult = 1;
+	int ret = procfile_scan_u64(p, len, &i, &v);
 
-	while (i < len && (p[i] == ' ' || p[i] == '\t'))
-		i++;
-	start = i;
-	while (i < len && p[i] >= '0' && p[i] <= '9') {
-		unsigned d = (unsigned)(p[i] - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
-		i++;
-	}
-	if (i == start)
-		return -EINVAL;
+	if (ret)
+		return ret;
 	while (i < len && (p[i] == ' ' || p[i] == '\t'))
 		i++;
 	if (len - i >= 2 && p[i] == 'k' && p[i + 1] == 'B') {

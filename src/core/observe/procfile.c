@@ -45,3 +45,26 @@ int procfile_close(int fd)
 		close(fd);
 	return -1;
 }
+
+int procfile_scan_u64(const char *p, size_t len, size_t *pos, uint64_t *out)
+{
+	size_t i = *pos, start;
+	uint64_t v = 0;
+
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	start = i;
+	while (i < len && p[i] >= '0' && p[i] <= '9') {
+		unsigned d = (unsigned)(p[i] - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+		i++;
+	}
+	if (i == start)
+		return -EINVAL;
+	*pos = i;
+	*out = v;
+	return 0;
+}

@@ -10,6 +10,7 @@
 #define IOTRIAL_PROCFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -27,5 +28,12 @@ ssize_t procfile_read(int fd, char *buf, size_t cap);
 
 /* Close fd if it is open (>= 0); returns -1 for "fd = procfile_close(fd)". */
 int procfile_close(int fd);
+
+/*
+ * Skip blanks at p[*pos], then read a decimal number from p[*pos..len),
+ * leaving *pos just past its digits. The number parsers of /proc files
+ * share it. Returns 0, -EINVAL (no digit) or -ERANGE (past UINT64_MAX).
+ */
+int procfile_scan_u64(const char *p, size_t len, size_t *pos, uint64_t *out);
 
 #endif

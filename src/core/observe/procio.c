@@ -30,22 +30,12 @@ static const struct procio_key keys[] = {
 /* Parse the decimal after "name:" in p[0..len); 0, -EINVAL or -ERANGE. */
 static int parse_u64(const char *p, size_t len, uint64_t *out)
 {
-	size_t i = 0, start;
-	uint64_t v = 0;
+	size_t i = 0;
+	uint64_t v;
+	int ret = procfile_scan_u64(p, len, &i, &v);
 
-	while (i < len && (p[i] == ' ' || p[i] == '\t'))
-		i++;
-	start = i;
-	while (i < len && p[i] >= '0' && p[i] <= '9') {
-		unsigned d = (unsigned)(p[i] - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
-		i++;
-	}
-	if (i == start)
-		return -EINVAL;
+	if (ret)
+		return ret;
 	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
 		i++;
 	if (i != len)
