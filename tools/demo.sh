@@ -26,7 +26,7 @@ if [ "$(id -u)" = 0 ]; then
 		--size=1536M --bs=64k --ios 24576 --budget 60s)
 else
 	args=(seqread --vary bs=4k,1M -t "$base" --direct=1 --size=256M
-		--time 1s --budget 60s)
+		--time 2s --budget 60s)
 fi
 say ./iotrial compare "${args[*]}"
 ./iotrial compare "${args[@]}"
