@@ -3,8 +3,12 @@
  * argv (git style); these two helpers keep the "--x=V" and "--x V"
  * spellings consistent everywhere.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
+#include "../core/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 
@@ -31,4 +35,38 @@ int cli_opt_value(int argc, const char **argv, int *i, const char *name,
 int cli_opt_flag(const char *arg, const char *name)
 {
 	return !strcmp(arg, name);
+}
+
+int cli_check_output(const char *path)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!*path) {
+		error("--json= needs a file name, or plain --json for stdout");
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot write '%s': %s; give a writable file for --json",
+		      path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int cli_check_store(const char *db)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store s;
+	int ret = store_open(&s, db, &err);
+
+	if (ret)
+		error("%s", err.buf);
+	else
+		store_close(&s);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }

@@ -45,6 +45,14 @@ int cli_opt_value(int argc, const char **argv, int *i, const char *name,
 		continue;                                                    \
 	}
 
+/*
+ * Before any work: can --json=FILE be written ("-" is stdout)? Can the
+ * store at db (NULL: the default) be opened? Each prints the error and
+ * returns -1 when not, so a long run never ends in "cannot write".
+ */
+int cli_check_output(const char *path);
+int cli_check_store(const char *db);
+
 /* Match a flag without a value: "--json". */
 int cli_opt_flag(const char *arg, const char *name);
 

@@ -214,6 +214,54 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	return 0;
 }
 
+/* Is the parameter a number (size, count, bool, percent), not text? */
+static int numeric_param(const struct workload *w, const char *name)
+{
+	const struct param_spec *p;
+
+	for (p = w->ops->params; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p->type != PARAM_CHOICE &&
+			       p->type != PARAM_STRING;
+	return 0;
+}
+
+/*
+ * Do two values of parameter factor f mean the same (4k and 4096)? 1
+ * with their indexes in *out_i > *out_j. Values that do not parse are
+ * left to experiment_validate() to report.
+ */
+static int same_values(struct workload *w, const struct experiment_factor *f,
+		       unsigned *out_i, unsigned *out_j)
+{
+	uint64_t *u = xcalloc(f->nr_values, sizeof(*u));
+	char *ok = xcalloc(f->nr_values, 1);
+	unsigned i, j;
+	int found = 0;
+
+	for (i = 0; i < f->nr_values; i++)
+		if (!workload_set_param(w, f->name, f->values[i], NULL,
+					NULL)) {
+			const struct param_value *v = workload_param(w, f->name);
+
+			/* text parameters differ by text, the rest by value */
+			u[i] = v->u;
+			ok[i] = 1;
+		}
+	for (i = 0; i < f->nr_values && !found; i++)
+		for (j = 0; j < i && !found; j++)
+			if (ok[i] && ok[j] && u[i] == u[j] &&
+			    (strcmp(f->values[i], f->values[j]) == 0 ||
+			     numeric_param(w, f->name))) {
+				*out_i = i;
+				*out_j = j;
+				found = 1;
+			}
+	free(u);
+	free(ok);
+	return found;
+}
+
 /* Split "name=v1,v2" into a factor; classify it. -1 after an error. */
 static int make_factor(struct experiment_factor *f, const char *spec,
 		       const struct workload_ops *ops,
@@ -247,7 +295,31 @@ static int make_factor(struct experiment_factor *f, const char *spec,
 			break;
 		p += n + 1;
 	}
+	if (f->nr_values < 2) {
+		error("--vary '%s' gives one value; a comparison needs at "
+		      "least two (e.g. %s=%s,OTHER)",
+		      spec, f->name, f->values[0]);
+		return -1;
+	}
 	for (i = 0; i < f->nr_values; i++)
+		for (p = f->values[i]; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+				error("--vary '%s': values must be printable "
+				      "text",
+				      f->name);
+				return -1;
+			}
+	workload_init(&w, ops);
+	is_param = workload_param(&w, f->name) != NULL;
+	if (is_param && same_values(&w, f, &i, &j)) {
+		error("--vary '%s' lists the same value twice ('%s' and "
+		      "'%s'); each arm must differ",
+		      spec, f->values[j], f->values[i]);
+		workload_release(&w);
+		return -1;
+	}
+	workload_release(&w);
+	for (i = 0; !is_param && i < f->nr_values; i++)
 		for (j = 0; j < i; j++)
 			if (!strcmp(f->values[i], f->values[j])) {
 				error("--vary '%s' lists '%s' twice; each arm "
@@ -255,9 +327,6 @@ static int make_factor(struct experiment_factor *f, const char *spec,
 				      spec, f->values[i]);
 				return -1;
 			}
-	workload_init(&w, ops);
-	is_param = workload_param(&w, f->name) != NULL;
-	workload_release(&w);
 	if (is_param)
 		return 0;
 	ret = compare_knobs_classify(ck, f->name, ops, &err);
@@ -349,8 +418,8 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 			    &err, "--precision");
 		if (!ret && !(c->precision > 0 && c->precision < 1))
 			ret = err_set(&err, -ERANGE,
-				      "--precision must be between 0%% and "
-				      "100%%, not '%s'",
+				      "--precision must be more than 0%% and "
+				      "less than 100%%, not '%s'",
 				      a->precision);
 	}
 	if (!ret && a->equivalence) {
@@ -359,8 +428,8 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 			    &err, "--equivalence");
 		if (!ret && !(c->equivalence > 0 && c->equivalence < 1))
 			ret = err_set(&err, -ERANGE,
-				      "--equivalence must be between 0%% and "
-				      "100%%, not '%s'",
+				      "--equivalence must be more than 0%% and "
+				      "less than 100%%, not '%s'",
 				      a->equivalence);
 	}
 	if (!ret) {
@@ -483,7 +552,9 @@ int cmd_compare(int argc, const char **argv)
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
-	if (configure(&c, &a)) {
+	if (configure(&c, &a) ||
+	    (a.json_file && cli_check_output(a.json_file)) ||
+	    (!a.no_store && cli_check_store(a.db))) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -508,12 +579,24 @@ int cmd_compare(int argc, const char **argv)
 	c.baseline = a.baseline;
 	c.stop = &compare_stop;
 	c.factors = xcalloc(a.nr_vary, sizeof(*c.factors));
-	for (i = 0; i < a.nr_vary; i++, c.nr_factors++)
+	for (i = 0; i < a.nr_vary; i++, c.nr_factors++) {
+		unsigned k;
+
 		if (make_factor(&c.factors[i], a.vary[i], ops, &ck)) {
 			c.nr_factors++;
 			ret = EXIT_USAGE;
 			goto out;
 		}
+		for (k = 0; k < i; k++)
+			if (!strcmp(c.factors[k].name, c.factors[i].name)) {
+				error("'%s' is varied twice; give all its "
+				      "values in one --vary %s=A,B,...",
+				      c.factors[i].name, c.factors[i].name);
+				c.nr_factors++;
+				ret = EXIT_USAGE;
+				goto out;
+			}
+	}
 	if (experiment_plan(&e, &c, &err) || experiment_validate(&e, &c, &err) ||
 	    compare_knobs_check(&ck, &e, &c, &err)) {
 		error("%s", err.buf);
@@ -551,7 +634,15 @@ int cmd_compare(int argc, const char **argv)
 			goto out;
 	}
 	compare_knobs_finish(&ck, &t, e.obj);
-	if (!a.no_store && compare_store_save(a.db, e.obj, &err))
+	if (compare_stop) {
+		/* what was measured is shown and kept, but it is no success */
+		warning("interrupted: the verdicts cover only the runs done");
+		if (ret == EXIT_OK)
+			ret = EXIT_RUNTIME;
+	}
+	if (!a.no_store && json_object_array_length(json_object_object_get(
+				   e.obj, "runs")) &&
+	    compare_store_save(a.db, e.obj, &err))
 		warning("%s", err.buf);
 	if (a.json_file) {
 		strbuf_addstr(&out, json_object_to_json_string_ext(

@@ -225,9 +225,18 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 			unknown_option(arg, ops);
 			return -1;
 		}
-		error("unexpected argument '%s'; the workload comes first "
-		      "(iotrial run %s ...)",
-		      arg, ops->name);
+		if (workload_find(arg) && !a->workload)
+			error("the workload comes first: 'iotrial run %s "
+			      "[options]', not after '%s'",
+			      arg, argv[1]);
+		else if (workload_find(arg))
+			error("one workload per run: '%s' and '%s' were both "
+			      "given; 'iotrial compare' runs several",
+			      a->workload, arg);
+		else
+			error("unexpected argument '%s'; options take the form "
+			      "--name=value (see 'iotrial run %s --help')",
+			      arg, ops->name);
 		return -1;
 	}
 	if (a->time && a->ios) {
@@ -385,7 +394,9 @@ int cmd_run(int argc, const char **argv)
 		return pr > 0 ? EXIT_OK : EXIT_USAGE;
 	}
 	workload_init(&w, ops);
-	if (configure(&w, &a)) {
+	if (configure(&w, &a) ||
+	    (a.json_file && cli_check_output(a.json_file)) ||
+	    (!a.no_store && cli_check_store(a.db))) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -443,7 +454,11 @@ int cmd_run(int argc, const char **argv)
 	meta.t = &t;
 	meta.knobs = kc.settings;
 	meta.nr_knobs = kc.nr_settings;
-	if (!a.no_store)
+	/* a cut-short run is printed, marked, and neither stored nor
+	 * reported as a success */
+	if (r.interrupted)
+		ret = EXIT_RUNTIME;
+	else if (!a.no_store)
 		store_run(a.db, &meta, &r, &id);
 	if (a.json_file) {
 		if (write_json(a.json_file, &meta, &r))

@@ -48,7 +48,9 @@ static int summarize(struct analysis_summary *s, const struct analysis_arm *arm,
 	if (ret)
 		return ret;
 	stats_modified_z(arm->values, arm->n, 3.5, NULL, &s->nr_outliers);
-	if (arm->n >= 3) {
+	/* a rank correlation over fewer runs is perfect too often by
+	 * chance (1 in 3 for n = 3) to call it drift */
+	if (arm->n >= 6) {
 		if (arm->blocks) {
 			blocks = xcalloc(arm->n, sizeof(*blocks));
 			for (i = 0; i < arm->n; i++)

@@ -39,7 +39,7 @@ struct analysis_summary {
 	struct stats_summary s;
 	size_t nr_outliers;     /* |modified z| > 3.5 */
 	struct stats_drift drift;
-	bool drift_checked;     /* enough runs to check (>= 3) */
+	bool drift_checked;     /* enough runs to check (>= 6) */
 };
 
 /* One arm against the baseline (empty for the baseline itself). */

@@ -113,6 +113,7 @@ static int setup_workload(struct workload *w, const struct experiment *e,
 	int ret = 0;
 
 	workload_init(w, c->ops);
+	w->ro = c->ro;
 	for (i = 0; i < c->nr_params && !ret; i++) {
 		const char *eq = strchr(c->params[i], '=');
 		char *name;
@@ -141,7 +142,6 @@ static int setup_workload(struct workload *w, const struct experiment *e,
 		strbuf_addstr(err, msg.buf);
 		strbuf_release(&msg);
 	}
-	w->ro = c->ro;
 	return ret;
 }
 

@@ -76,6 +76,18 @@ static int blockdev_is_mounted(dev_t rdev, struct strbuf *where)
 	return found;
 }
 
+/* Does someone hold the device exclusively (mounts and holders do)? */
+static int blockdev_claimed(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EBUSY;
+}
+
 /* Does the device hold a filesystem, RAID or partition-table signature? */
 static int blockdev_signature(const char *path, struct strbuf *what)
 {
@@ -122,6 +134,16 @@ static int open_blockdev(struct target *t, const struct stat *st,
 			      "'%s' is mounted on '%s'; unmount it, or give "
 			      "a directory on it as the target",
 			      t->path, why.buf);
+		goto out;
+	}
+	if (blockdev_claimed(t->path)) {
+		/* a mounted partition, a device-mapper or RAID holder: the
+		 * kernel refuses an exclusive open, and so do we */
+		ret = err_set(err, -EBUSY,
+			      "'%s' is in use (a mounted partition, or a "
+			      "device-mapper or RAID device on it); free it "
+			      "first, or give a directory as the target",
+			      t->path);
 		goto out;
 	}
 	if (!(t->flags & TARGET_ALLOW_DESTROY) &&

@@ -48,6 +48,12 @@ expect_usage "rwmixread outside randrw" "only applies to 'randrw'" \
 	run randread -t "$dir" --rwmixread=70
 expect_usage "mmap with direct" "mmap engine cannot do O_DIRECT" \
 	run randread -t "$dir" --engine=mmap --direct=1
+expect_usage "an option before the workload" "the workload comes first: 'iotrial run seqread" \
+	run --bs=8k seqread -t "$dir"
+expect_usage "an unwritable --json file fails before the run" "cannot write '/nonexistent/x.json'" \
+	run randread -t "$dir" --json=/nonexistent/x.json
+expect_usage "--ios fewer than the jobs" "fewer than the 3 jobs" \
+	run randread -t "$dir" --jobs=3 --ios 2
 expect_usage "iodepth out of range" "out of range for 'iodepth'" \
 	run randread -t "$dir" --iodepth=0
 

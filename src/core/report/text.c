@@ -134,15 +134,16 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			width = l;
 	}
 	strbuf_addf(out, "experiment %s: %s on %s, %s (%s is better)\n",
-		    str(exp, "id"), str(exp, "workload"), str(exp, "target"),
+		    *str(exp, "id") ? str(exp, "id") : "(not stored)",
+		    str(exp, "workload"), str(exp, "target"),
 		    str(metric, "name"),
 		    metric && json_object_get_boolean(json_object_object_get(
 				      metric, "higher_is_better"))
 			    ? "higher"
 			    : "lower");
-	strbuf_addf(out, "%d blocks, seed %s, stopped: %s\n\n",
-		    count(exp, "blocks"), str(exp, "seed"),
-		    str(exp, "stopped"));
+	strbuf_addf(out, "%d block%s, seed %s, stopped: %s\n\n",
+		    count(exp, "blocks"), count(exp, "blocks") == 1 ? "" : "s",
+		    str(exp, "seed"), str(exp, "stopped"));
 	start = out->len;
 	strbuf_addstr(out, "arm");
 	pad(out, start, width);

@@ -40,7 +40,7 @@ static const char *const settle_choices[] = { "sync", "none", NULL };
 const struct param_spec rw_params[] = {
 	{ "bs", PARAM_SIZE, "4k", 1, 64ull << 20, NULL,
 	  "bytes per I/O" },
-	{ "size", PARAM_SIZE, "256M", 4096, 0, NULL,
+	{ "size", PARAM_SIZE, "256M", 4096, 1ull << 50, NULL,
 	  "bytes per job: the file size, or the device region" },
 	{ "iodepth", PARAM_UINT, "1", 1, 4096, NULL,
 	  "I/Os in flight per job (async engines)" },
@@ -87,7 +87,10 @@ struct rw_shared {
 	struct rw_state *st;
 	_Atomic int phase;
 	_Atomic uint64_t run_start_ns;
-	pthread_barrier_t ready;
+	pthread_mutex_t gate_mu;  /* the start gate: jobs set up, then wait */
+	pthread_cond_t gate_cv;
+	unsigned arrived;         /* jobs done with set-up */
+	int go;                   /* main opened the gate */
 };
 
 /* One job: a thread, its file, engine and private tallies. */
@@ -101,6 +104,8 @@ struct rw_job {
 	struct io_req **free;   /* stack of idle requests */
 	unsigned nr_free;
 	struct io_req **done;
+	uint8_t *timed;         /* per request (buf_idx): submitted inside
+				   the timed region, so it counts */
 	void **bufs;
 	unsigned iodepth;
 	struct rng rng;
@@ -163,6 +168,12 @@ int rw_validate(struct workload *w, struct strbuf *err)
 			       "'fsync' and 'end_fsync' need writes; '%s' "
 			       "only reads",
 			       w->ops->name);
+	if (w->ro.ios && w->ro.ios < workload_u64(w, "jobs"))
+		return err_set(err, -EINVAL,
+			       "--ios %llu is fewer than the %llu jobs; give "
+			       "at least one I/O per job",
+			       (unsigned long long)w->ro.ios,
+			       (unsigned long long)workload_u64(w, "jobs"));
 	if (workload_u64(w, "bs") > workload_u64(w, "size"))
 		return err_set(err, -EINVAL,
 			       "bs (%s) is larger than size (%s); raise "
@@ -231,15 +242,19 @@ out:
 static int preallocate(const char *path, uint64_t bytes, struct strbuf *err)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	int ret = 0;
+	int e, ret = 0;
 
 	if (fd < 0)
 		return err_set(err, -errno, "cannot create '%s': %s", path,
 			       strerror(errno));
-	if (posix_fallocate(fd, 0, (off_t)bytes) &&
-	    ftruncate(fd, (off_t)bytes) < 0)
-		ret = err_set(err, -errno, "cannot size '%s': %s", path,
-			      strerror(errno));
+	e = posix_fallocate(fd, 0, (off_t)bytes);
+	/* a filesystem without fallocate gets a sparse file; a full one
+	 * an error now, not a file that fails half-way through the run */
+	if (e == EOPNOTSUPP || e == EINVAL)
+		e = ftruncate(fd, (off_t)bytes) < 0 ? errno : 0;
+	if (e)
+		ret = err_set(err, -e, "cannot allocate %llu bytes for '%s': %s",
+			      (unsigned long long)bytes, path, strerror(e));
 	close(fd);
 	return ret;
 }
@@ -291,8 +306,16 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			       workload_str(w, "bs"), t->logical_block_bytes,
 			       t->path, (unsigned long long)up);
 	}
-	if (st->blockdev && !workload_param(w, "size")->is_set)
+	if (st->blockdev && !workload_param(w, "size")->is_set) {
+		char text[32];
+
+		/* the device split between the jobs; report what we use */
 		st->region_bytes = t->capacity_bytes / st->nr_jobs / bs * bs;
+		snprintf(text, sizeof(text), "%llu",
+			 (unsigned long long)st->region_bytes);
+		if (st->region_bytes)
+			workload_set_param(w, "size", text, NULL, NULL);
+	}
 	if (!st->region_bytes)
 		return err_set(err, -EINVAL,
 			       "'%s' is too small for %u jobs of bs %s",
@@ -302,7 +325,11 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		char name[32];
 
 		if (st->blockdev) {
+			/* each job owns a region; all must fit the device */
 			st->paths[i] = xstrdup(t->path);
+			if (__builtin_add_overflow(need_bytes, st->region_bytes,
+						   &need_bytes))
+				need_bytes = UINT64_MAX;
 			continue;
 		}
 		/* a preallocated file reads as zeros without touching the
@@ -311,8 +338,11 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			 st->kind.read_pct ? "data" : "prealloc");
 		target_file_path(t, name, &path);
 		st->paths[i] = xstrdup(path.buf);
-		if (!w->ro.keep_files || !reusable(path.buf, st->region_bytes))
-			need_bytes += st->region_bytes;
+		if ((!w->ro.keep_files ||
+		     !reusable(path.buf, st->region_bytes)) &&
+		    __builtin_add_overflow(need_bytes, st->region_bytes,
+					   &need_bytes))
+			need_bytes = UINT64_MAX; /* more than any target has */
 	}
 	ret = target_check_space(t, need_bytes, err);
 	for (i = 0; !ret && !st->blockdev && i < st->nr_jobs; i++) {
@@ -360,6 +390,7 @@ static int job_setup(struct rw_job *j)
 	j->reqs = xcalloc(j->iodepth, sizeof(*j->reqs));
 	j->free = xcalloc(j->iodepth, sizeof(*j->free));
 	j->done = xcalloc(j->iodepth, sizeof(*j->done));
+	j->timed = xcalloc(j->iodepth, sizeof(*j->timed));
 	j->bufs = xcalloc(j->iodepth, sizeof(*j->bufs));
 	rng_seed(&j->rng, w->ro.seed * 1000003u + j->idx);
 	for (i = 0; i < j->iodepth; i++) {
@@ -398,6 +429,7 @@ static void job_teardown(struct rw_job *j)
 	free(j->reqs);
 	free(j->free);
 	free(j->done);
+	free(j->timed);
 	strbuf_release(&j->err);
 }
 
@@ -448,7 +480,7 @@ static int job_flush(struct rw_job *j)
 }
 
 /* Account reaped requests; returns -errno on an I/O error. */
-static int job_complete(struct rw_job *j, unsigned n, uint64_t run_start)
+static int job_complete(struct rw_job *j, unsigned n)
 {
 	uint64_t now = clock_now_ns();
 	unsigned i;
@@ -458,6 +490,22 @@ static int job_complete(struct rw_job *j, unsigned n, uint64_t run_start)
 		struct io_req *req = j->done[i];
 
 		j->free[j->nr_free++] = req;
+		if (req->result >= 0 && (uint32_t)req->result != req->len_bytes) {
+			/* inside our region a transfer is never short: count
+			 * nothing that did not move its bytes */
+			if (!ret)
+				ret = err_set(&j->err, -EIO,
+					      "short %s at offset %llu of '%s': "
+					      "%d of %u bytes (past the end of "
+					      "the file or device?)",
+					      req->dir == IO_READ ? "read"
+								  : "write",
+					      (unsigned long long)
+						      req->offset_bytes,
+					      j->sh->st->paths[j->idx],
+					      req->result, req->len_bytes);
+			continue;
+		}
 		if (req->result < 0) {
 			if (!ret)
 				ret = err_set(&j->err, req->result,
@@ -472,7 +520,7 @@ static int job_complete(struct rw_job *j, unsigned n, uint64_t run_start)
 					      strerror(-req->result));
 			continue;
 		}
-		if (!run_start || req->start_ns < run_start)
+		if (!j->timed[req->buf_idx])
 			continue; /* warm-up */
 		j->res.ops[req->dir]++;
 		j->res.bytes[req->dir] += (uint64_t)req->result;
@@ -551,8 +599,19 @@ static int job_loop(struct rw_job *j)
 			unsigned i;
 			int got;
 
-			for (i = 0; i < n; i++)
+			/* picked from the top of the stack down: put the
+			 * batch back in the order its offsets were chosen,
+			 * or sequential I/O would go out backwards */
+			for (i = 0; i < n / 2; i++) {
+				struct io_req *t = batch[i];
+
+				batch[i] = batch[n - 1 - i];
+				batch[n - 1 - i] = t;
+			}
+			for (i = 0; i < n; i++) {
 				batch[i]->start_ns = now;
+				j->timed[batch[i]->buf_idx] = run_start != 0;
+			}
 			got = j->eng.ops->submit(&j->eng, batch, n);
 			if (got < 0) {
 				ret = err_set(&j->err, got,
@@ -584,12 +643,38 @@ reap:
 				break;
 			}
 			inflight -= (unsigned)got;
-			ret = job_complete(j, (unsigned)got, run_start);
+			ret = job_complete(j, (unsigned)got);
 			if (ret)
 				break;
 		}
 	}
 	return ret;
+}
+
+/* A job is set up: say so, and wait until main opens the gate. */
+static void gate_arrive_and_wait(struct rw_shared *sh)
+{
+	pthread_mutex_lock(&sh->gate_mu);
+	sh->arrived++;
+	pthread_cond_broadcast(&sh->gate_cv);
+	while (!sh->go)
+		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
+	pthread_mutex_unlock(&sh->gate_mu);
+}
+
+/*
+ * Main: wait for the started jobs to finish their set-up, then let them
+ * all go at once. A gate rather than a barrier, so that it also opens
+ * when fewer threads than planned could be started.
+ */
+static void gate_open(struct rw_shared *sh, unsigned started)
+{
+	pthread_mutex_lock(&sh->gate_mu);
+	while (sh->arrived < started)
+		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
+	sh->go = 1;
+	pthread_cond_broadcast(&sh->gate_cv);
+	pthread_mutex_unlock(&sh->gate_mu);
 }
 
 /* Thread body: set up, meet the others, loop, settle, tally CPU. */
@@ -604,7 +689,7 @@ static void *job_main(void *arg)
 	struct rusage ru1;
 
 	j->ret = job_setup(j);
-	pthread_barrier_wait(&j->sh->ready);
+	gate_arrive_and_wait(j->sh);
 	if (j->ret)
 		return NULL;
 	j->ret = job_loop(j);
@@ -694,7 +779,8 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	sh.st = st;
 	atomic_init(&sh.phase, PHASE_RAMP);
 	atomic_init(&sh.run_start_ns, 0);
-	pthread_barrier_init(&sh.ready, NULL, st->nr_jobs + 1);
+	pthread_mutex_init(&sh.gate_mu, NULL);
+	pthread_cond_init(&sh.gate_cv, NULL);
 	jobs = xcalloc(st->nr_jobs, sizeof(*jobs));
 	for (i = 0; i < st->nr_jobs; i++) {
 		struct rw_job *j = &jobs[i];
@@ -719,16 +805,13 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 			err_set(err, -ret, "cannot start job %u: %s", i,
 				strerror(ret));
 			ret = -ret;
-			/* the started jobs wait at the barrier; release them */
+			/* the started jobs must not run: drain them */
 			atomic_store(&sh.phase, PHASE_DRAIN);
-			for (; i < st->nr_jobs; i++)
-				pthread_barrier_wait(&sh.ready);
 			break;
 		}
 		started++;
 	}
-	if (!ret)
-		pthread_barrier_wait(&sh.ready);
+	gate_open(&sh, started);
 	measure_init(&m, w->hook);
 	start = clock_now_ns();
 	if (!ret && w->ro.ramp_ns)
@@ -756,7 +839,8 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	for (i = 0; i < st->nr_jobs; i++)
 		job_teardown(&jobs[i]);
 	free(jobs);
-	pthread_barrier_destroy(&sh.ready);
+	pthread_cond_destroy(&sh.gate_cv);
+	pthread_mutex_destroy(&sh.gate_mu);
 	return ret;
 }
 
