@@ -441,6 +441,14 @@ int cmd_diff(int argc, const char **argv)
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
+	if (!strcmp(json_object_get_string(json_object_object_get(e[0], "id")),
+		    json_object_get_string(json_object_object_get(e[1], "id")))) {
+		error("'%s' and '%s' are the same experiment; diff compares "
+		      "two (see 'iotrial log')",
+		      a.id[0], a.id[1]);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (check_same(e, a.id))
 		goto out;
 	for (k = 0; k < 2; k++)

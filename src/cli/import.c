@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "../core/experiment.h"
 #include "../core/import.h"
@@ -73,6 +74,21 @@ static void new_arm(struct import_args *a, const char *label)
 	a->arms[a->nr_arms++].label = label;
 }
 
+/* Is path (or another name of the same file) already among the files? */
+static int listed_before(const struct import_args *a, const char *path)
+{
+	struct stat st, other;
+	size_t i;
+
+	if (stat(path, &st) < 0)
+		return 0; /* reading it will say what is wrong */
+	for (i = 0; i < a->nr_files; i++)
+		if (!stat(a->files[i], &other) && other.st_dev == st.st_dev &&
+		    other.st_ino == st.st_ino)
+			return 1;
+	return 0;
+}
+
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct import_args *a)
 {
@@ -132,6 +148,12 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 		}
 		if (!a->nr_arms)
 			new_arm(a, DEFAULT_LABEL);
+		if (listed_before(a, argv[i])) {
+			error("'%s' is given twice; each result may count once, "
+			      "or it would weigh double in the statistics",
+			      argv[i]);
+			return -1;
+		}
 		ALLOC_GROW(a->files, a->nr_files + 1, a->alloc_files);
 		ALLOC_GROW(a->file_arm, a->nr_files + 1, a->alloc_file_arm);
 		a->file_arm[a->nr_files] = a->nr_arms - 1;

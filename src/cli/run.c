@@ -100,13 +100,14 @@ static void unknown_option(const char *arg, const struct workload_ops *ops)
 	struct strbuf key = STRBUF_INIT;
 	char opt[64][32];
 
-	for (i = 0; i < ARRAY_SIZE(run_options); i++)
-		names[n++] = run_options[i];
+	/* parameters first: on a tie ("--b") they are the likelier aim */
 	for (p = ops->params; p->name && n < ARRAY_SIZE(names); p++) {
 		snprintf(opt[n], sizeof(opt[n]), "--%s", p->name);
 		names[n] = opt[n];
 		n++;
 	}
+	for (i = 0; i < ARRAY_SIZE(run_options) && n < ARRAY_SIZE(names); i++)
+		names[n++] = run_options[i];
 	strbuf_addstr(&key, arg);
 	if (strchr(key.buf, '='))
 		strbuf_setlen(&key, (size_t)(strchr(key.buf, '=') - key.buf));

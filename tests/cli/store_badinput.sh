@@ -94,7 +94,10 @@ expect_usage "show from a store that does not exist" "no results store at" show 
 check "...and does not create it" test ! -e "$TEST_TMP/nope.db"
 
 # diff of different workloads
-"$IOTRIAL" import --db "$db" "$runs/seq.json" "$runs/seq.json" >/dev/null
+cp "$runs/seq.json" "$runs/seq2.json"
+"$IOTRIAL" import --db "$db" "$runs/seq.json" "$runs/seq2.json" >/dev/null
+expect_usage "import of one file twice is refused" "is given twice" \
+	import --db "$db" "$runs/seq.json" "$runs/seq.json"
 sid=$("$IOTRIAL" log --db "$db" -n 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
 expect_usage "diff of different workloads is refused" \
 	"ran different workloads \('randread' and 'seqread'\)" diff "$id" "$sid" --db "$db"
