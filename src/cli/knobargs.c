@@ -91,7 +91,8 @@ int knob_cli_context(const char *target, const char *device,
 	} else if (device) {
 		ret = knob_ctx_from_device(ctx, device, &err);
 	} else {
-		ctx->why_no_disk = xstrdup("no device was given");
+		/* why_no_disk stays NULL: the message then asks for
+		 * --device or -t (knob_bind_device) */
 		ctx->why_no_mount = xstrdup("no target was given");
 	}
 	if (ret) {

@@ -191,7 +191,10 @@ int cmd_knobs(int argc, const char **argv)
 		if (!ctx.disk)
 			json_object_object_add(
 			    un, "device",
-			    json_object_new_string(ctx.why_no_disk));
+			    json_object_new_string(ctx.why_no_disk
+							   ? ctx.why_no_disk
+							   : "no device was "
+							     "given"));
 		if (!ctx.mountpoint)
 			json_object_object_add(
 			    un, "mount",
@@ -206,7 +209,8 @@ int cmd_knobs(int argc, const char **argv)
 			printf("\ndevice knobs (scheduler, read_ahead_kb, "
 			       "nr_requests, ...): %s; give --device DEV or "
 			       "-t TARGET\n",
-			       ctx.why_no_disk);
+			       ctx.why_no_disk ? ctx.why_no_disk
+					       : "no device was given");
 		if (!ctx.mountpoint)
 			printf("%satime: %s; give -t DIR\n",
 			       ctx.disk ? "\n" : "", ctx.why_no_mount);

@@ -222,13 +222,18 @@ int knob_bind_device(const struct knob_ctx *ctx, struct knob *k,
 	struct strbuf id = STRBUF_INIT;
 	int ret;
 
+	if (!ctx->disk && ctx->why_no_disk)
+		/* a target was given, but nothing under it is a disk */
+		return err_set(err, -ENODEV,
+			       "'%s' is a device knob and %s; use a target on "
+			       "a block device (a directory on a disk, a "
+			       "device, or scratch:SIZE)",
+			       name, ctx->why_no_disk);
 	if (!ctx->disk)
 		return err_set(err, -ENODEV,
-			       "'%s' is a device knob and %s; give --device "
-			       "DEV or -t TARGET",
-			       name,
-			       ctx->why_no_disk ? ctx->why_no_disk
-						: "no device was given");
+			       "'%s' is a device knob and no device was given; "
+			       "give --device DEV or -t TARGET",
+			       name);
 	ret = knob_disk_ident(ctx->root, ctx->disk, &id, err);
 	if (ret) {
 		strbuf_release(&id);
