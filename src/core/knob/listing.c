@@ -88,8 +88,18 @@ static void add_numbered(struct strbuf *out, const char *path)
 
 	strbuf_read_file(&raw, path, 1 << 20);
 	for (p = raw.buf; *p; p = *nl ? nl + 1 : nl) {
+		const char *c;
+
 		nl = strchrnul(p, '\n');
-		strbuf_addf(out, "%5u  %.*s\n", ++n, (int)(nl - p), p);
+		strbuf_addf(out, "%5u  ", ++n);
+		/* a damaged file may hold anything: never send control
+		 * bytes to the terminal as they are */
+		for (c = p; c < nl; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				strbuf_addf(out, "\\x%02x", (unsigned char)*c);
+			else
+				strbuf_addch(out, *c);
+		strbuf_addch(out, '\n');
 	}
 	strbuf_release(&raw);
 }
@@ -108,8 +118,12 @@ int knob_journal_describe(struct strbuf *out, size_t *out_live,
 	journal_init(&j, path.buf);
 	ret = journal_load(&j, &why);
 	if (ret == -EBADMSG) {
-		err_set(err, ret, "the journal '%s' is corrupt: %s", path.buf,
-			why.buf);
+		err_set(err, ret,
+			"the journal '%s' is corrupt: %s; its lines are below "
+			"('set' lines hold original values, %%-escaped): "
+			"restore what you need by hand, then move it aside "
+			"(mv %s %s.bad)",
+			path.buf, why.buf, path.buf, path.buf);
 		add_numbered(out, path.buf);
 		goto out;
 	}
