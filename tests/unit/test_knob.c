@@ -107,8 +107,6 @@ static void ctx_on(struct knob_ctx *c, const char *disk)
 	free(c->root);
 	c->root = xstrdup(root);
 	c->disk = disk ? xstrdup(disk) : NULL;
-	if (!disk)
-		c->why_no_disk = xstrdup("no device was given");
 }
 
 /* Resolve name and parse in; returns the parse result, canon and note. */
@@ -166,6 +164,15 @@ static void test_resolve_and_suggest(void **state)
 	assert_non_null(strstr(err.buf, "--device"));
 	assert_int_equal(knob_resolve(&c, "atime", &k, NULL, &err), -ENODEV);
 	assert_non_null(strstr(err.buf, "-t DIR"));
+	knob_ctx_release(&c);
+
+	/* a target without a disk: the advice is a different target */
+	ctx_on(&c, NULL);
+	c.why_no_disk = xstrdup("'/dev/shm' is on a 'tmpfs' file system");
+	assert_int_equal(knob_resolve(&c, "scheduler", &k, NULL, &err),
+			 -ENODEV);
+	assert_non_null(strstr(err.buf, "'/dev/shm' is on a 'tmpfs'"));
+	assert_non_null(strstr(err.buf, "a target on a block device"));
 	knob_ctx_release(&c);
 	strbuf_release(&err);
 }
