@@ -1,0 +1,111 @@
+/*
+ * Work files for the block-I/O workloads; see layout.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "layout.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Fill buf with bytes from rng: writes must not be trivially compressible. */
+void layout_fill_random(void *buf, size_t bytes, struct rng *rng)
+{
+	uint64_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < bytes / sizeof(*p); i++)
+		p[i] = rng_next(rng);
+}
+
+/* Write a read job's file in full, flush it, drop it from the cache. */
+int layout_write(const char *path, uint64_t bytes, uint64_t seed,
+		 struct strbuf *err)
+{
+	const size_t chunk = 1 << 20;
+	void *buf = xalloc_aligned(4096, chunk);
+	struct rng rng;
+	uint64_t done = 0;
+	int fd, ret = 0;
+
+	rng_seed(&rng, seed);
+	layout_fill_random(buf, chunk, &rng);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = err_set(err, -errno, "cannot create '%s': %s", path,
+			      strerror(errno));
+		goto out;
+	}
+	while (done < bytes) {
+		size_t n = bytes - done < chunk ? bytes - done : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = err_set(err, w < 0 ? -errno : -ENOSPC,
+				      "cannot lay out '%s': %s", path,
+				      strerror(w < 0 ? errno : ENOSPC));
+			goto out;
+		}
+		done += (uint64_t)w;
+		/* vary the content so no two chunks are equal */
+		((uint64_t *)buf)[0] = rng_next(&rng);
+	}
+	if (fsync(fd) < 0)
+		ret = err_set(err, -errno, "cannot flush '%s': %s", path,
+			      strerror(errno));
+	/* start from a cold cache, as fio's invalidate=1 does */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
+}
+
+/* Create a write job's file at full size without writing it. */
+int layout_preallocate(const char *path, uint64_t bytes, struct strbuf *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int e, ret = 0;
+
+	if (fd < 0)
+		return err_set(err, -errno, "cannot create '%s': %s", path,
+			       strerror(errno));
+	e = posix_fallocate(fd, 0, (off_t)bytes);
+	/* a filesystem without fallocate gets a sparse file; a full one
+	 * an error now, not a file that fails half-way through the run */
+	if (e == EOPNOTSUPP || e == EINVAL)
+		e = ftruncate(fd, (off_t)bytes) < 0 ? errno : 0;
+	if (e)
+		ret = err_set(err, -e, "cannot allocate %llu bytes for '%s': %s",
+			      (unsigned long long)bytes, path, strerror(e));
+	close(fd);
+	return ret;
+}
+
+/*
+ * Can an earlier run's file serve again? Same size, and the cache is
+ * dropped so the next run starts cold as a fresh layout would.
+ */
+int layout_reusable(const char *path, uint64_t bytes)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != bytes ||
+	    (uint64_t)st.st_blocks * 512 < bytes)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return 1;
+}
