@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
@@ -69,4 +70,37 @@ int cli_check_store(const char *db)
 		store_close(&s);
 	strbuf_release(&err);
 	return ret ? -1 : 0;
+}
+
+void cli_unknown_option(const char *cmd, const char *arg,
+			const char *const *options, size_t nr)
+{
+	const char *near = suggest_nearest(arg, options, nr);
+
+	if (near)
+		error("unknown option '%s' for '%s'; did you mean '%s'?", arg,
+		      cmd, near);
+	else
+		error("unknown option '%s' for '%s'; see 'iotrial %s --help'",
+		      arg, cmd, cmd);
+}
+
+/* The one signal flag of the process (one command per process). */
+static volatile int stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+volatile int *cli_catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	return &stop_signal;
 }

@@ -6,6 +6,8 @@
 #ifndef IOTRIAL_CLI_H
 #define IOTRIAL_CLI_H
 
+#include <stddef.h>
+
 int cmd_run(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
@@ -52,6 +54,20 @@ int cli_opt_value(int argc, const char **argv, int *i, const char *name,
  */
 int cli_check_output(const char *path);
 int cli_check_store(const char *db);
+
+/*
+ * Print "unknown option 'ARG' for 'CMD'" with the nearest of options[nr]
+ * as a suggestion, or a pointer to 'iotrial CMD --help'.
+ */
+void cli_unknown_option(const char *cmd, const char *arg,
+			const char *const *options, size_t nr);
+
+/*
+ * Catch SIGINT, SIGTERM and SIGHUP. A signal only stores its number in
+ * the returned flag (0 until then): the command notices, stops, and its
+ * normal exit path restores knobs and removes work files.
+ */
+volatile int *cli_catch_stop_signals(void);
 
 /* Match a flag without a value: "--json". */
 int cli_opt_flag(const char *arg, const char *name);

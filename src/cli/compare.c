@@ -6,7 +6,6 @@
  * object) and saves it to the store.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +21,6 @@
 #include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
-
-static volatile int compare_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	compare_stop = 1;
-}
 
 /* Everything compare was asked, as typed. */
 struct compare_args {
@@ -540,7 +531,6 @@ int cmd_compare(int argc, const char **argv)
 	struct target t = { 0 };
 	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT;
-	struct sigaction sa;
 	unsigned i;
 	int ret = EXIT_OK, pr;
 
@@ -577,7 +567,7 @@ int cmd_compare(int argc, const char **argv)
 	c.nr_params = a.nr_params;
 	c.target = &t;
 	c.baseline = a.baseline;
-	c.stop = &compare_stop;
+	c.stop = cli_catch_stop_signals();
 	c.factors = xcalloc(a.nr_vary, sizeof(*c.factors));
 	for (i = 0; i < a.nr_vary; i++, c.nr_factors++) {
 		unsigned k;
@@ -609,11 +599,6 @@ int cmd_compare(int argc, const char **argv)
 			"--no-drop-caches to silence this");
 		c.drop_caches = 0;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	if (!a.quiet)
 		fprintf(stderr, "compare: %u arms, seed %llu%s\n", e.nr_arms,
 			(unsigned long long)c.seed,
@@ -634,7 +619,7 @@ int cmd_compare(int argc, const char **argv)
 			goto out;
 	}
 	compare_knobs_finish(&ck, &t, e.obj);
-	if (compare_stop) {
+	if (*c.stop) {
 		/* what was measured is shown and kept, but it is no success */
 		warning("interrupted: the verdicts cover only the runs done");
 		if (ret == EXIT_OK)

@@ -53,7 +53,6 @@ static void diff_usage(FILE *out)
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct diff_args *a)
 {
-	const char *near;
 	int i, r, nr_ids = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -79,14 +78,9 @@ static int parse_args(int argc, const char **argv, struct diff_args *a)
 			a->id[nr_ids++] = argv[i];
 			continue;
 		}
-		near = argv[i][0] == '-'
-			   ? suggest_nearest(argv[i], diff_options,
-					     ARRAY_SIZE(diff_options))
-			   : NULL;
-		if (near)
-			error("unknown option '%s' for 'diff'; did you mean "
-			      "'%s'?",
-			      argv[i], near);
+		if (argv[i][0] == '-')
+			cli_unknown_option("diff", argv[i], diff_options,
+					   ARRAY_SIZE(diff_options));
 		else
 			error("unexpected argument '%s' for 'diff'; it takes "
 			      "two experiment ids",

@@ -92,7 +92,7 @@ static int listed_before(const struct import_args *a, const char *path)
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct import_args *a)
 {
-	const char *v, *near;
+	const char *v;
 	size_t k;
 	int i, r;
 
@@ -134,16 +134,8 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 		if (r)
 			continue;
 		if (argv[i][0] == '-' && argv[i][1]) {
-			near = suggest_nearest(argv[i], import_options,
-					       ARRAY_SIZE(import_options));
-			if (near)
-				error("unknown option '%s' for 'import'; did "
-				      "you mean '%s'?",
-				      argv[i], near);
-			else
-				error("unknown option '%s' for 'import'; see "
-				      "'iotrial import --help'",
-				      argv[i]);
+			cli_unknown_option("import", argv[i], import_options,
+					   ARRAY_SIZE(import_options));
 			return -1;
 		}
 		if (!a->nr_arms)

@@ -41,7 +41,7 @@ static void log_usage(FILE *out)
 static int parse_args(int argc, const char **argv, struct log_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
-	const char *v, *near;
+	const char *v;
 	uint64_t n;
 	int i, r;
 
@@ -71,12 +71,9 @@ static int parse_args(int argc, const char **argv, struct log_args *a)
 			a->limit = (size_t)n;
 			continue;
 		}
-		near = suggest_nearest(argv[i], log_options,
-				       ARRAY_SIZE(log_options));
-		if (near)
-			error("unknown option '%s' for 'log'; did you mean "
-			      "'%s'?",
-			      argv[i], near);
+		if (argv[i][0] == '-')
+			cli_unknown_option("log", argv[i], log_options,
+					   ARRAY_SIZE(log_options));
 		else
 			error("unexpected argument '%s' for 'log'; see "
 			      "'iotrial log --help'",

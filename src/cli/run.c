@@ -4,7 +4,6 @@
  * repeats; everything it prints comes from core/, which does the work.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +25,6 @@
 
 #define DEFAULT_WORKLOAD "randread"
 #define DEFAULT_TIME "5s"
-
-static volatile int run_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	run_stop = 1;
-}
 
 /* Everything `run` was asked to do, after parsing. */
 struct run_args {
@@ -379,7 +370,7 @@ int cmd_run(int argc, const char **argv)
 	struct truth_hook th = { 0 };
 	struct truth_opts topts = { 0 };
 	struct strbuf err = STRBUF_INIT, id = STRBUF_INIT;
-	struct sigaction sa;
+	volatile int *stop = NULL;
 	struct knob_cli kc;
 	int ret = EXIT_OK, pr;
 
@@ -407,12 +398,8 @@ int cmd_run(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	w.stop = &run_stop;
+	stop = cli_catch_stop_signals();
+	w.stop = stop;
 	/* --set: journaled, applied now, restored at cleanup (knobargs.c) */
 	ret = knob_cli_apply(&kc, &t);
 	if (ret)
@@ -435,13 +422,13 @@ int cmd_run(int argc, const char **argv)
 		goto cleanup;
 	}
 	w.hook = &th.hook;
-	if (!run_stop && ops->run(&w, &r, &err)) {
+	if (!*stop && ops->run(&w, &r, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		goto cleanup;
 	}
 	truth_hook_finish(&th, &r);
-	if (run_stop && !r.seconds) {
+	if (*stop && !r.seconds) {
 		error("interrupted before the timed part began; nothing "
 		      "measured");
 		ret = EXIT_RUNTIME;

@@ -7,7 +7,6 @@
  * file or remount, old -> new, in apply order) and changes nothing.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -15,15 +14,6 @@
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
-
-/* Set by SIGINT/SIGTERM/SIGHUP while the changes are being made. */
-static volatile sig_atomic_t set_interrupted;
-
-/* SIGINT/SIGTERM/SIGHUP while changing: remember it, roll back later. */
-static void on_signal(int sig)
-{
-	set_interrupted = sig;
-}
 
 /* The command line of `set`. */
 struct set_args {
@@ -123,18 +113,6 @@ static void print_done(const struct knob_plan *p, const char *journal)
 	strbuf_release(&b);
 }
 
-/* Take over SIGINT/SIGTERM/SIGHUP while changing: roll back instead. */
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 int cmd_set(int argc, const char **argv)
 {
 	struct set_args a = {0};
@@ -144,6 +122,7 @@ int cmd_set(int argc, const char **argv)
 	struct knob_ctx ctx;
 	struct knob_plan plan;
 	struct target t;
+	volatile int *stop;
 	uint64_t mark;
 	size_t i;
 	int code, ret, r;
@@ -183,7 +162,8 @@ int cmd_set(int argc, const char **argv)
 	code = knob_cli_need_root(&plan);
 	if (code)
 		goto out;
-	catch_signals();
+	/* a signal while changing: roll back instead of dying */
+	stop = cli_catch_stop_signals();
 	ret = knob_session_open(&s, "set", 0, &log, &err);
 	if (ret) {
 		error("%s", err.buf);
@@ -192,14 +172,12 @@ int cmd_set(int argc, const char **argv)
 	}
 	mark = knob_session_mark(s);
 	ret = knob_session_apply(s, &plan, 1, &log, &err);
-	if (!ret && set_interrupted)
-		ret = err_set(&err, -EINTR, "interrupted by signal %d",
-			      (int)set_interrupted);
+	if (!ret && *stop)
+		ret = err_set(&err, -EINTR, "interrupted by signal %d", *stop);
 	if (ret) {
 		error("%s; undoing what was changed", err.buf);
 		knob_session_rollback(s, mark, &log, &err);
-		code = set_interrupted ? 128 + (int)set_interrupted
-				       : knob_cli_exit_code(ret);
+		code = *stop ? 128 + *stop : knob_cli_exit_code(ret);
 		goto out;
 	}
 	ret = knob_session_commit(s, &err);

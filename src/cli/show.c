@@ -38,7 +38,6 @@ static void show_usage(FILE *out)
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct show_args *a)
 {
-	const char *near;
 	int i, r;
 
 	for (i = 1; i < argc; i++) {
@@ -57,14 +56,9 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 			a->id = argv[i];
 			continue;
 		}
-		near = argv[i][0] == '-'
-			   ? suggest_nearest(argv[i], show_options,
-					     ARRAY_SIZE(show_options))
-			   : NULL;
-		if (near)
-			error("unknown option '%s' for 'show'; did you mean "
-			      "'%s'?",
-			      argv[i], near);
+		if (argv[i][0] == '-')
+			cli_unknown_option("show", argv[i], show_options,
+					   ARRAY_SIZE(show_options));
 		else
 			error("unexpected argument '%s' for 'show'; it takes "
 			      "one experiment id",
