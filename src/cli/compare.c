@@ -34,7 +34,7 @@ struct compare_args {
 	unsigned target_flags;
 	const char **vary;          /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
-	const char **params;        /* "name=value" */
+	const char **params;        /* "name=value", owned */
 	unsigned nr_params, alloc_params;
 };
 
@@ -86,7 +86,8 @@ static int take_param(struct compare_args *a, const struct workload_ops *ops,
 	if (!p->name)
 		return 0;
 	if (arg[n] == '=') {
-		push(&a->params, &a->nr_params, &a->alloc_params, arg);
+		push(&a->params, &a->nr_params, &a->alloc_params,
+		     xstrdup(arg));
 		return 1;
 	}
 	if (*i + 1 >= argc) {
@@ -94,7 +95,6 @@ static int take_param(struct compare_args *a, const struct workload_ops *ops,
 		return -1;
 	}
 	strbuf_addf(&sb, "%s=%s", p->name, argv[++*i]);
-	/* owned by the process for its lifetime: args live that long */
 	push(&a->params, &a->nr_params, &a->alloc_params,
 	     strbuf_detach(&sb, NULL));
 	return 1;
@@ -663,6 +663,8 @@ out:
 	strbuf_release(&spec);
 	strbuf_release(&out);
 	free(a.vary);
+	for (i = 0; i < a.nr_params; i++)
+		free((char *)a.params[i]);
 	free(a.params);
 	return ret;
 }
