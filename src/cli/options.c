@@ -1,0 +1,283 @@
+/*
+ * parse_options(): one walk over argv driven by a command's option table
+ * (see options.h). The table is the only place an option is described,
+ * so parsing, --help and suggestions cannot drift apart.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "../util/error.h"
+#include "../util/strbuf.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+/* --help puts the help text in this column when the option fits. */
+#define HELP_COLUMN 26
+
+void option_list_release(struct option_list *l)
+{
+	if (!l)
+		return;
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+struct option *options_join(const struct option *a, const struct option *b)
+{
+	size_t na = 0, nb = 0;
+	struct option *res;
+
+	while (a && a[na].type != OPTION_END)
+		na++;
+	while (b && b[nb].type != OPTION_END)
+		nb++;
+	res = xcalloc(na + nb + 1, sizeof(*res));
+	if (na)
+		memcpy(res, a, na * sizeof(*res));
+	if (nb)
+		memcpy(res + na, b, nb * sizeof(*res));
+	res[na + nb].type = OPTION_END;
+	return res;
+}
+
+/* Does the option take a value (always or optionally)? */
+static int takes_value(const struct option *o)
+{
+	switch (o->type) {
+	case OPTION_STRING:
+	case OPTION_LIST:
+		return 1;
+	case OPTION_CALLBACK:
+		return !(o->flags & OPT_NOARG);
+	default:
+		return 0;
+	}
+}
+
+/* The option as the user wrote it, for messages: "--time" or "-t". */
+static void option_name(const struct option *o, int as_short,
+			struct strbuf *out)
+{
+	if (as_short || !o->long_name)
+		strbuf_addf(out, "-%c", o->short_name);
+	else
+		strbuf_addf(out, "--%s", o->long_name);
+}
+
+/* Store arg (NULL: no value) through o. 0, or -1 after an error. */
+static int store(const struct option *o, const char *arg)
+{
+	struct option_list *l;
+
+	switch (o->type) {
+	case OPTION_BOOL:
+		*(int *)o->value = 1;
+		return 0;
+	case OPTION_BIT:
+		*(unsigned *)o->value |= (unsigned)o->bit;
+		return 0;
+	case OPTION_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case OPTION_LIST:
+		l = o->value;
+		ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+		l->v[l->nr++] = arg;
+		return 0;
+	case OPTION_CALLBACK:
+		return o->callback(o, arg) < 0 ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Take the value of option o found at argv[*i]. inline_value is what
+ * followed '=' (or the rest of "-tVALUE"), NULL when nothing did.
+ */
+static int take(const struct option *o, int as_short, int argc,
+		const char **argv, int *i, const char *inline_value)
+{
+	struct strbuf name = STRBUF_INIT;
+	int ret;
+
+	option_name(o, as_short, &name);
+	if (!takes_value(o)) {
+		if (inline_value) {
+			error("option '%s' takes no value", name.buf);
+			strbuf_release(&name);
+			return -1;
+		}
+		strbuf_release(&name);
+		return store(o, NULL);
+	}
+	if (!inline_value && (o->flags & OPT_OPTARG)) {
+		inline_value = o->defval;
+	} else if (!inline_value) {
+		if (*i + 1 >= argc) {
+			error("option '%s' needs a value", name.buf);
+			strbuf_release(&name);
+			return -1;
+		}
+		inline_value = argv[++*i];
+	}
+	strbuf_release(&name);
+	ret = store(o, inline_value);
+	return ret;
+}
+
+/* An unknown "--x" or "-x": say so, with the nearest option if any. */
+static void unknown(const char *cmd, const char *arg, const struct option *opts)
+{
+	struct strbuf key = STRBUF_INIT;
+	const char **names;
+	char **owned;
+	size_t n = 0, k;
+	const char *near;
+
+	for (k = 0; opts[k].type != OPTION_END; k++)
+		;
+	/* long names only: every letter is one edit from "-t" */
+	names = xcalloc(k + 1, sizeof(*names));
+	owned = xcalloc(k + 1, sizeof(*owned));
+	for (k = 0; opts[k].type != OPTION_END; k++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (opts[k].type == OPTION_GROUP)
+			continue;
+		if (opts[k].long_name) {
+			strbuf_addf(&sb, "--%s", opts[k].long_name);
+			owned[n] = strbuf_detach(&sb, NULL);
+			names[n] = owned[n];
+			n++;
+		}
+	}
+	strbuf_addstr(&key, arg);
+	if (strchr(key.buf, '='))
+		strbuf_setlen(&key, (size_t)(strchr(key.buf, '=') - key.buf));
+	near = suggest_nearest(key.buf, names, n);
+	if (near)
+		error("unknown option '%s' for '%s'; did you mean '%s'?",
+		      key.buf, cmd, near);
+	else
+		error("unknown option '%s' for '%s'; see 'iotrial %s --help'",
+		      key.buf, cmd, cmd);
+	for (k = 0; k < n; k++)
+		free(owned[k]);
+	free(owned);
+	free(names);
+	strbuf_release(&key);
+}
+
+/* Handle "--name[=value]" at argv[*i]. */
+static int parse_long(const char *cmd, const struct option *opts, int argc,
+		      const char **argv, int *i)
+{
+	const char *arg = argv[*i] + 2, *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct option *o;
+
+	for (o = opts; o->type != OPTION_END; o++)
+		if (o->long_name && strlen(o->long_name) == n &&
+		    !strncmp(o->long_name, arg, n))
+			return take(o, 0, argc, argv, i, eq ? eq + 1 : NULL);
+	unknown(cmd, argv[*i], opts);
+	return -1;
+}
+
+/* Handle "-x", "-x VALUE" or "-xVALUE" at argv[*i]. */
+static int parse_short(const char *cmd, const struct option *opts, int argc,
+		       const char **argv, int *i)
+{
+	const char *arg = argv[*i];
+	const struct option *o;
+
+	for (o = opts; o->type != OPTION_END; o++) {
+		if (o->short_name != arg[1])
+			continue;
+		if (arg[2] && !takes_value(o))
+			break; /* "-xyz": we do not bundle flags */
+		return take(o, 1, argc, argv, i, arg[2] ? arg + 2 : NULL);
+	}
+	unknown(cmd, arg, opts);
+	return -1;
+}
+
+int parse_options(int argc, const char **argv, const char *cmd,
+		  const struct option *opts, const char *const *usage,
+		  const char *epilogue, unsigned flags)
+{
+	int i, n = 0, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--")) {
+			while (++i < argc)
+				argv[n++] = argv[i];
+			break;
+		}
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			options_usage(stdout, opts, usage, epilogue);
+			return PARSE_OPT_HELP;
+		}
+		if (arg[0] != '-' || !arg[1]) {
+			argv[n++] = arg;
+			if (flags & PARSE_OPT_STOP_AT_NON_OPTION) {
+				while (++i < argc)
+					argv[n++] = argv[i];
+				break;
+			}
+			continue;
+		}
+		if (arg[1] == '-')
+			ret = parse_long(cmd, opts, argc, argv, &i);
+		else
+			ret = parse_short(cmd, opts, argc, argv, &i);
+		if (ret < 0)
+			return PARSE_OPT_ERROR;
+	}
+	if (n < argc)
+		argv[n] = NULL;
+	return n;
+}
+
+void options_usage(FILE *out, const struct option *opts,
+		   const char *const *usage, const char *epilogue)
+{
+	const struct option *o;
+	struct strbuf line = STRBUF_INIT;
+	size_t k;
+
+	for (k = 0; usage && usage[k]; k++)
+		fprintf(out, "%s %s\n", k ? "  or:" : "usage:", usage[k]);
+	for (o = opts; o->type != OPTION_END; o++) {
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		if (o->type == OPTION_GROUP) {
+			fprintf(out, "\n%s\n", o->help);
+			continue;
+		}
+		if (o == opts)
+			fputc('\n', out);
+		strbuf_setf(&line, "  ");
+		if (o->short_name)
+			strbuf_addf(&line, "-%c%s", o->short_name,
+				    o->long_name ? ", " : "");
+		if (o->long_name)
+			strbuf_addf(&line, "--%s", o->long_name);
+		if (takes_value(o) && (o->flags & OPT_OPTARG))
+			strbuf_addf(&line, "[=%s]", o->argh ? o->argh : "...");
+		else if (takes_value(o))
+			strbuf_addf(&line, " %s", o->argh ? o->argh : "...");
+		if (line.len + 2 > HELP_COLUMN) {
+			fprintf(out, "%s\n", line.buf);
+			strbuf_reset(&line);
+		}
+		fprintf(out, "%-*s%s\n", HELP_COLUMN, line.buf,
+			o->help ? o->help : "");
+	}
+	if (epilogue)
+		fprintf(out, "\n%s", epilogue);
+	strbuf_release(&line);
+}

@@ -1,0 +1,148 @@
+/*
+ * Options are data. Each command declares one table of struct option
+ * rows (name, value, help) and calls parse_options(): the same table
+ * drives parsing ("--name=V", "--name V", "-t V"), the option lines of
+ * --help, and the "did you mean" suggestion for a misspelled option, so
+ * nothing about an option is written twice (git's parse-options is the
+ * model).
+ *
+ *	static const char *const usage[] = {
+ *		"iotrial log [--count N] [--db PATH] [--json]", NULL };
+ *	struct option opts[] = {
+ *		OPT_STRING(0, "count", &count, "N", "list at most N"),
+ *		OPT_BOOL(0, "json", &json, "print JSON"),
+ *		OPT_END(),
+ *	};
+ *	argc = parse_options(argc, argv, "log", opts, usage, 0);
+ *
+ * A run of tables can be joined (options_join): `run` puts its workload's
+ * parameters, which are known only after the workload is named, in
+ * front of its fixed options.
+ */
+#ifndef IOTRIAL_CLI_OPTIONS_H
+#define IOTRIAL_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct option;
+
+/* Called with the option's value (NULL for an option without one).
+ * Returns 0, or -1 after printing an error. */
+typedef int (*option_cb)(const struct option *opt, const char *arg);
+
+enum option_type {
+	OPTION_END,
+	OPTION_GROUP,	 /* a heading in --help; no option */
+	OPTION_BOOL,	 /* int *value = 1 */
+	OPTION_BIT,	 /* unsigned *value |= defval */
+	OPTION_STRING,	 /* const char **value = the argument */
+	OPTION_LIST,	 /* struct option_list *value: append the argument */
+	OPTION_CALLBACK, /* callback(opt, arg) */
+};
+
+enum option_flags {
+	OPT_OPTARG = 1 << 0, /* the value is optional: "--json[=FILE]" */
+	OPT_NOARG = 1 << 1,  /* a callback without a value */
+	OPT_HIDDEN = 1 << 2, /* accepted but not listed in --help */
+};
+
+/* One row of a command's table. */
+struct option {
+	enum option_type type;
+	int short_name;	       /* 't' for -t, or 0 */
+	const char *long_name; /* "target" for --target, or NULL */
+	void *value;	       /* where the result goes (by type) */
+	const char *argh;      /* the value's name in --help: "TARGET" */
+	const char *help;      /* one line, lowercase, no final period */
+	unsigned flags;	       /* enum option_flags */
+	option_cb callback;    /* OPTION_CALLBACK */
+	const char *defval;    /* OPT_OPTARG without a value: this string */
+	unsigned long bit;     /* OPTION_BIT: the bit to set */
+	void *data;	       /* free for the callback's use */
+};
+
+/* The values of a repeatable option ("--vary A --vary B"), in order. */
+struct option_list {
+	const char **v; /* not owned: they point into argv */
+	size_t nr, alloc;
+};
+
+#define OPT_END()                                                              \
+	{                                                                      \
+		.type = OPTION_END                                             \
+	}
+#define OPT_GROUP(h)                                                           \
+	{                                                                      \
+		.type = OPTION_GROUP, .help = (h)                              \
+	}
+#define OPT_BOOL(s, l, v, h)                                                   \
+	{                                                                      \
+		.type = OPTION_BOOL, .short_name = (s), .long_name = (l),      \
+		.value = (v), .help = (h)                                      \
+	}
+#define OPT_BIT(s, l, v, b, h)                                                 \
+	{                                                                      \
+		.type = OPTION_BIT, .short_name = (s), .long_name = (l),       \
+		.value = (v), .bit = (b), .help = (h)                          \
+	}
+#define OPT_STRING(s, l, v, a, h)                                              \
+	{                                                                      \
+		.type = OPTION_STRING, .short_name = (s), .long_name = (l),    \
+		.value = (v), .argh = (a), .help = (h)                         \
+	}
+#define OPT_STRING_OPTARG(s, l, v, a, d, h)                                    \
+	{                                                                      \
+		.type = OPTION_STRING, .short_name = (s), .long_name = (l),    \
+		.value = (v), .argh = (a), .help = (h), .flags = OPT_OPTARG,   \
+		.defval = (d)                                                  \
+	}
+#define OPT_LIST(s, l, v, a, h)                                                \
+	{                                                                      \
+		.type = OPTION_LIST, .short_name = (s), .long_name = (l),      \
+		.value = (v), .argh = (a), .help = (h)                         \
+	}
+#define OPT_CALLBACK(s, l, d, a, h, cb)                                        \
+	{                                                                      \
+		.type = OPTION_CALLBACK, .short_name = (s), .long_name = (l),  \
+		.data = (d), .argh = (a), .help = (h), .callback = (cb)        \
+	}
+
+/* parse_options() flags. */
+enum parse_options_flags {
+	/* Stop at the first argument that is not an option (and keep it
+	 * and all after it): for a command line that follows, as in
+	 * "run exec -- CMD". "--" always stops. */
+	PARSE_OPT_STOP_AT_NON_OPTION = 1 << 0,
+};
+
+/* parse_options() returns these (below 0) when it does not return the
+ * number of arguments left. */
+enum parse_options_result {
+	PARSE_OPT_HELP = -1,  /* --help was given; usage went to stdout */
+	PARSE_OPT_ERROR = -2, /* an error was printed */
+};
+
+/*
+ * Parse argv[1..argc) against opts (argv[0] is the command's name).
+ * Options may come anywhere; what is not an option is moved, in order,
+ * to argv[0..n) and n is returned. cmd names the command in messages
+ * ("run"). usage (NULL-terminated lines) heads --help; the option lines
+ * follow, then epilogue (may be NULL).
+ */
+int parse_options(int argc, const char **argv, const char *cmd,
+		  const struct option *opts, const char *const *usage,
+		  const char *epilogue, unsigned flags);
+
+/* Print the usage lines and every option of opts to out. */
+void options_usage(FILE *out, const struct option *opts,
+		   const char *const *usage, const char *epilogue);
+
+/* A new table: a's rows then b's (either may be NULL), one OPT_END. Free
+ * it with free(). */
+struct option *options_join(const struct option *a, const struct option *b);
+
+/* Free the array of an option_list (not the strings). */
+void option_list_release(struct option_list *l);
+
+#endif
