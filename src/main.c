@@ -5,8 +5,10 @@
  * implemented in cli/<name>.c. Nothing here measures or changes anything.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "core/store.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 #include "version.h"
@@ -41,39 +43,81 @@ static void usage(FILE *out)
 	fprintf(out, "usage: iotrial <command> [options]\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].help);
-	fprintf(out, "\n'iotrial <command> --help' describes one command.\n");
+	fprintf(out, "\n'iotrial help <command>' or 'iotrial <command> --help' "
+		     "describes one command;\n'iotrial --version' prints the "
+		     "version; 'man iotrial' has the whole manual.\n");
 }
 
-int main(int argc, const char **argv)
+/* The row of command name, or NULL after saying what was meant. */
+static const struct command *find_command(const char *name)
 {
 	const char *names[ARRAY_SIZE(commands)];
 	const char *near;
 	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+		names[i] = commands[i].name;
+	}
+	near = suggest_nearest(name, names, ARRAY_SIZE(commands));
+	if (near)
+		error("unknown command '%s'; did you mean '%s'?", name, near);
+	else
+		error("unknown command '%s'; see 'iotrial --help'", name);
+	return NULL;
+}
+
+/*
+ * iotrial help [COMMAND [ARGS...]]: the same text as COMMAND ARGS --help,
+ * printed by the command itself, so the two cannot differ. ARGS matter
+ * for run and compare, whose help lists the parameters of a workload.
+ */
+static int help(int argc, const char **argv)
+{
+	const struct command *c;
+	const char **args;
+	int i, ret;
+
+	if (argc < 3 || !strcmp(argv[2], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	c = find_command(argv[2]);
+	if (!c)
+		return EXIT_USAGE;
+	args = xcalloc((size_t)argc, sizeof(*args));
+	for (i = 2; i < argc; i++)
+		args[i - 2] = argv[i];
+	args[argc - 2] = "--help";
+	ret = c->fn(argc - 1, args);
+	free(args);
+	return ret;
+}
+
+int main(int argc, const char **argv)
+{
+	const struct command *c;
+
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return EXIT_OK;
 	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc, argv);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("iotrial %s\n", IOTRIAL_VERSION);
+		printf("iotrial %s (JSON schema %s, results store schema %d)\n",
+		       IOTRIAL_VERSION, IOTRIAL_SCHEMA, STORE_SCHEMA_VERSION);
 		return EXIT_OK;
 	}
+	c = find_command(argv[1]);
+	if (!c)
+		return EXIT_USAGE;
 	/* settings a crashed or killed iotrial left changed come back now */
 	cli_recover_journal();
-	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-		names[i] = commands[i].name;
-	}
-	near = suggest_nearest(argv[1], names, ARRAY_SIZE(commands));
-	if (near)
-		error("unknown command '%s'; did you mean '%s'?", argv[1], near);
-	else
-		error("unknown command '%s'; see 'iotrial --help'", argv[1]);
-	return EXIT_USAGE;
+	return c->fn(argc - 1, argv + 1);
 }

@@ -10,8 +10,9 @@
 #include "result.h"
 #include "target.h"
 #include "workload/workload.h"
+#include "../version.h"
 
-#define RESULT_SCHEMA "iotrial/1"
+#define RESULT_SCHEMA IOTRIAL_SCHEMA
 
 /* A knob as it was during the run: name and canonical value. */
 struct knob_setting {
