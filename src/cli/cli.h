@@ -7,6 +7,7 @@
 #define IOTRIAL_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 int cmd_run(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
@@ -68,6 +69,13 @@ void cli_unknown_option(const char *cmd, const char *arg,
  * normal exit path restores knobs and removes work files.
  */
 volatile int *cli_catch_stop_signals(void);
+
+/*
+ * The help text run and compare share: the list of workloads, then the
+ * parameters of workload (nothing more when it names no workload), each
+ * with the values a choice takes and its default (workload_help.c).
+ */
+void cli_print_workload_help(FILE *out, const char *workload);
 
 /* Match a flag without a value: "--json". */
 int cli_opt_flag(const char *arg, const char *name);

@@ -38,7 +38,7 @@ struct compare_args {
 	unsigned nr_params, alloc_params;
 };
 
-static void compare_usage(FILE *out)
+static void compare_usage(FILE *out, const char *workload)
 {
 	fprintf(out,
 		"usage: iotrial compare WORKLOAD --vary FACTOR=V1,V2[,...] "
@@ -51,7 +51,8 @@ static void compare_usage(FILE *out)
 		"[--seed N]\n"
 		"         [--no-drop-caches] [--max-arms N] [--db PATH] "
 		"[--no-store]\n"
-		"         [--json[=FILE]] [--fail-on-regression] [--quiet]\n\n"
+		"         [--json[=FILE]] [--fail-on-regression] [--quiet] "
+		"[--allow-destroy]\n\n"
 		"FACTOR is a knob (scheduler, read_ahead_kb, atime, "
 		"vm.dirty_ratio, ...;\nsee 'iotrial knobs') or a parameter of "
 		"the workload (bs, iodepth, engine,\njobs, direct, label, ...). "
@@ -60,7 +61,9 @@ static void compare_usage(FILE *out)
 		"(each arm once per block, shuffled); with --runs auto "
 		"(default) at least\n6 blocks, then until every ratio's 95%% "
 		"CI is within --precision, or\n--max-runs (30) or --budget.\n"
+		"TARGET is as for 'iotrial run' (default: $TMPDIR or /tmp).\n"
 		"Defaults: --time 3s, --precision 2%%, --equivalence 2%%.\n");
+	cli_print_workload_help(out, workload ? workload : "randread");
 }
 
 static int push(const char ***list, unsigned *nr, unsigned *alloc,
@@ -538,7 +541,7 @@ int cmd_compare(int argc, const char **argv)
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
 		if (pr > 0)
-			compare_usage(stdout);
+			compare_usage(stdout, a.workload);
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}

@@ -63,7 +63,9 @@ static void import_usage(FILE *out)
 		"whole iotrial experiment.\nEach --arm starts a new arm; the "
 		"first arm is the baseline. fio results\nare judged by IOPS "
 		"for random patterns and MB/s for sequential ones\nunless "
-		"--metric says otherwise.\n");
+		"--metric says otherwise. --workload NAME names the "
+		"experiment's\nworkload when the files do not agree on "
+		"one.\n");
 }
 
 /* Start a new arm called label. */

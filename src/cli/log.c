@@ -24,17 +24,18 @@ struct log_args {
 	bool json;
 };
 
-static const char *const log_options[] = {"--db", "-n", "--json", "--help"};
+static const char *const log_options[] = {"--db", "--count", "-n", "--json",
+					  "--help"};
 
 /* The usage text. */
 static void log_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: iotrial log [--db PATH] [-n N] [--json]\n"
+		"usage: iotrial log [--db PATH] [-n|--count N] [--json]\n"
 		"\n"
 		"Lists the stored experiments, newest first: id, date (UTC), "
 		"workload,\ntarget, metric and what each concluded. -n N "
-		"shows the newest N.\n");
+		"shows the newest N (0: all,\nthe default).\n");
 }
 
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */

@@ -50,10 +50,6 @@ static const char *const run_options[] = {
 
 static void run_usage(FILE *out, const struct workload_ops *ops)
 {
-	const char *const *names = workload_names();
-	const struct param_spec *p;
-	size_t i;
-
 	fprintf(out,
 		"usage: iotrial run [WORKLOAD] [-t TARGET] [--PARAM=VALUE ...]\n"
 		"                   [--time DURATION | --ios N] [--ramp DURATION]\n"
@@ -68,17 +64,9 @@ static void run_usage(FILE *out, const struct workload_ops *ops)
 		"a block device (refused when it\nholds data, unless "
 		"--allow-destroy), or scratch:SIZE[:ext4|xfs] (root: a loop\n"
 		"device on a sparse file, torn down afterwards).\n"
-		"Defaults: %s, --time %s.\n\nworkloads:\n",
+		"Defaults: %s, --time %s.\n",
 		DEFAULT_WORKLOAD, DEFAULT_TIME);
-	for (i = 0; names[i]; i++)
-		fprintf(out, "  %-10s %s\n", names[i],
-			workload_find(names[i])->summary);
-	if (!ops)
-		ops = workload_find(DEFAULT_WORKLOAD);
-	fprintf(out, "\nparameters of '%s':\n", ops->name);
-	for (p = ops->params; p->name; p++)
-		fprintf(out, "  --%-10s %-44s [%s]\n", p->name, p->help,
-			p->def);
+	cli_print_workload_help(out, ops ? ops->name : DEFAULT_WORKLOAD);
 }
 
 /* An unknown "--x": suggest from the options and the workload's params. */

@@ -43,16 +43,18 @@ struct watch_args {
 static void watch_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: iotrial watch [DEV ...] [--interval DUR] [--count N]\n"
+		"usage: iotrial watch [DEV ...] [-i|--interval DUR] "
+		"[-c|--count N]\n"
 		"                     [--csv | --json]\n"
 		"\n"
 		"Every interval (default 1s), one line per device: r/s w/s "
 		"rMB/s wMB/s\nr_await w_await aqu-sz %%util f/s d/s, plus "
 		"Dirty and Writeback memory.\nMB is 10^6 bytes. DEV is a "
 		"name under /sys/class/block (vda, sda1,\nloop0); default: "
-		"every disk that has done any I/O. --json prints one\nobject "
-		"per device per interval (JSON Lines) with the keys of a "
-		"run's\ndevices[] entries plus time, dirty_bytes and "
+		"every disk that has done any I/O. --count stops after\nN "
+		"intervals (default: when interrupted). --json prints one "
+		"object per\ndevice per interval (JSON Lines) with the keys "
+		"of a run's devices[]\nentries plus time, dirty_bytes and "
 		"writeback_bytes.\n");
 }
 

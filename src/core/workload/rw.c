@@ -58,7 +58,7 @@ const struct param_spec rw_params[] = {
 	{ "rwmixread", PARAM_PERCENT, "50", 0, 100, NULL,
 	  "randrw: percentage of reads" },
 	{ "settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
-	  "writes: flush inside the timed region (sync) or not (none)" },
+	  "writes: flush inside the timed region or not" },
 	{ "label", PARAM_STRING, "", 0, 0, NULL,
 	  "free text carried into results (A/A experiments)" },
 	{ NULL },
