@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# The manual (docs/iotrial.1) agrees with the program: every command in
+# the command table has its section; every long option a command's
+# --help names appears in that section, and every option the section
+# lists is accepted by the command (probed as 'CMD OPT VALUE --help',
+# which parses OPT and stops at --help); every workload and parameter,
+# every knob 'iotrial knobs --json' lists and every name in the knob
+# families' tables, every exit code and environment variable the code
+# uses is documented. 'iotrial help CMD' prints what 'CMD --help' does.
+# The page itself renders without warnings.
+. "$(dirname "$0")/lib.sh"
+
+MAN=$IOTRIAL_SRC/docs/iotrial.1
+[ -f "$MAN" ] || { fail "docs/iotrial.1 exists"; exit 1; }
+
+python3 - "$IOTRIAL" "$MAN" "$IOTRIAL_SRC" "$TEST_TMP" <<'PY'
+import json, os, re, subprocess, sys
+
+iotrial, man_path, src, tmp = sys.argv[1:5]
+failed = False
+
+
+def report(ok, name, detail=""):
+    global failed
+    print(("ok - " if ok else "not ok - ") + name)
+    if not ok:
+        failed = True
+        if detail:
+            print("    " + detail)
+
+
+def run(*args):
+    p = subprocess.run([iotrial, *args], capture_output=True, text=True,
+                       timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def deroff(text):
+    """The words of a roff line as a reader sees them."""
+    text = re.sub(r'\\f[BIRP]|\\fR|\\&|\\c', '', text)
+    text = text.replace('\\-', '-').replace('\\e', '\\')
+    text = text.replace('\\(+-', '+-')
+    m = re.match(r'^\.(BR|RB|BI|IB|IR|RI|B|I)(?:\s+(.*))?$', text)
+    if m:
+        args = [q or u for q, u in
+                re.findall(r'"([^"]*)"|(\S+)', m.group(2) or '')]
+        # alternating-font macros join their arguments; .B/.I space them
+        text = ('' if len(m.group(1)) == 2 else ' ').join(args)
+    elif text.startswith('.'):
+        return ''
+    return text
+
+
+# The page, split into sections: (SH, SS) -> lines; tags after .TP.
+sections, tags = {}, {}
+sh = ss = None
+lines = open(man_path).read().split('\n')
+for i, line in enumerate(lines):
+    if line.startswith('.SH '):
+        sh, ss = line[4:].strip('"'), None
+        continue
+    if line.startswith('.SS '):
+        ss = line[4:].strip('"')
+        continue
+    key = (sh, ss)
+    sections.setdefault(key, []).append(deroff(line))
+    if line == '.TP' and i + 1 < len(lines):
+        tags.setdefault(key, []).append(deroff(lines[i + 1]).strip())
+
+
+def text_of(sh_name, ss_name=None, whole=False):
+    """The text of one subsection, or of a whole section."""
+    return '\n'.join(l for (a, b), ls in sections.items() for l in ls
+                     if a == sh_name and (whole or b == ss_name))
+
+
+# The command table, as 'iotrial --help' prints it.
+rc, out, _ = run('--help')
+cmds = re.findall(r'^  ([a-z]+) ', out.split('commands:')[1], re.M)
+report(rc == 0 and len(cmds) >= 10, "'iotrial --help' lists the commands",
+       out)
+documented = sorted(b for (a, b) in sections if a == 'COMMANDS' and b
+                    and b not in ('help', 'Global options'))
+report(sorted(cmds) == documented,
+       "every command has a section in COMMANDS, and only commands do",
+       "table %s, page %s" % (sorted(cmds), documented))
+
+workloads_text = text_of('WORKLOADS', whole=True)
+
+
+def sample(metavar):
+    """A value that parses for a metavariable of the page."""
+    first = metavar.split('|')[0]
+    if not re.match(r'^[A-Z]', first):
+        return first  # a literal choice: psync, iops, sync, 0
+    word = re.match(r'^[A-Z0-9]+', first).group(0)
+    return {
+        'TARGET': tmp, 'DURATION': '1s', 'N': '3', 'PATH': tmp + '/x.db',
+        'FILE': tmp + '/x.json', 'ARM': 'x', 'LABEL': 'x',
+        'NAME': 'randread', 'DEV': 'vda', 'PERCENT': '2%', 'SIZE': '4k',
+        'TEXT': 'x', 'KNOB': 'read_ahead_kb=128', 'FACTOR': 'bs=4k,8k',
+    }[word]
+
+
+def parse_tag(tag):
+    """'-t, --target TARGET' -> (['-t', '--target'], 'TARGET' or None)."""
+    m = re.match(r'^(-{1,2}[A-Za-z][\w-]*(?:, -{1,2}[A-Za-z][\w-]*)*)(.*)$',
+                 tag)
+    if not m:
+        return None, None
+    rest = m.group(2).strip()
+    return m.group(1).split(', '), (None if not rest or rest.startswith('[=')
+                                    else rest)
+
+
+for cmd in cmds:
+    rc, help_text, err = run(cmd, '--help')
+    report(rc == 0 and help_text.startswith('usage: iotrial ' + cmd),
+           "'%s --help' prints its usage" % cmd, err)
+    rc2, via_help, _ = run('help', cmd)
+    report(rc2 == 0 and via_help == help_text,
+           "'iotrial help %s' prints what '%s --help' does" % (cmd, cmd))
+    section = text_of('COMMANDS', cmd)
+    own_tags = list(tags.get(('COMMANDS', cmd), []))
+    if cmd in ('run', 'compare'):
+        # the workload parameters are theirs too
+        section += '\n' + workloads_text
+        own_tags += tags.get(('WORKLOADS', 'Workload parameters'), [])
+    named = sorted(set(re.findall(r'(?<![\w-])--[a-z][a-z0-9_-]*',
+                                  help_text)) - {'--help'})
+    missing = [o for o in named
+               if not re.search(r'(?<![\w-])' + re.escape(o) + r'(?![\w-])',
+                                section)]
+    report(named and not missing,
+           "every option '%s --help' names is in its manual section" % cmd,
+           "missing: %s" % missing)
+
+    bad_tags, not_in_help, refused = [], [], []
+    pos = ['randread'] if cmd == 'compare' else []
+    for tag in own_tags:
+        spellings, metavar = parse_tag(tag)
+        if not spellings:
+            bad_tags.append(tag)
+            continue
+        if not any(re.search(r'(?<![\w-])' + re.escape(s) + r'(?![\w-])',
+                             help_text) for s in spellings):
+            not_in_help.append(tag)
+        for s in spellings:
+            args = pos + [s] + ([sample(metavar)] if metavar else [])
+            rc, out, err = run(cmd, *args, '--help')
+            if rc != 0 or not out.startswith('usage:'):
+                refused.append('%s: %s' % (' '.join(args),
+                                           err.strip() or 'exit %d' % rc))
+    report(own_tags and not bad_tags,
+           "the '%s' section lists its options as tags" % cmd,
+           "unreadable tags: %s" % bad_tags)
+    report(not not_in_help,
+           "every option the '%s' section lists is in its --help" % cmd,
+           "not in --help: %s" % not_in_help)
+    report(not refused,
+           "every option the '%s' section lists is accepted" % cmd,
+           "; ".join(refused))
+    rc, out, _ = run(cmd, *pos, '-h')
+    report(rc == 0 and out == run(cmd, *pos, '--help')[1],
+           "'%s -h' is '%s --help'" % (cmd, cmd))
+
+# Workloads: the list in 'run --help' and the WORKLOADS tags.
+rc, out, _ = run('run', '--help')
+wl = re.findall(r'^  ([a-z]+) ', out.split('workloads:')[1].split('\n\n')[0],
+                re.M)
+page_wl = tags.get(('WORKLOADS', None), [])
+report(wl and sorted(wl) == sorted(page_wl),
+       "WORKLOADS documents exactly the workloads of 'run --help'",
+       "run: %s, page: %s" % (wl, page_wl))
+params = re.findall(r'^  --([a-z_]+) ', out.split('parameters of')[1], re.M)
+page_params = [parse_tag(t)[0][0][2:] for t in
+               tags.get(('WORKLOADS', 'Workload parameters'), [])]
+report(params and sorted(params) == sorted(page_params),
+       "'Workload parameters' documents exactly the parameters of 'run'",
+       "run: %s, page: %s" % (params, page_params))
+for w in wl:
+    rc, out, _ = run('help', 'run', w)
+    got = re.findall(r'^  --([a-z_]+) ', out.split('parameters of')[1], re.M)
+    report(rc == 0 and sorted(got) == sorted(params),
+           "workload '%s' takes the documented parameters" % w)
+
+# Knobs: what 'iotrial knobs --json' lists here, and the names in the
+# families' tables (so a device this machine lacks is covered too).
+knobs_text = text_of('KNOBS', whole=True)
+
+
+def in_knobs(name):
+    end = '' if name.endswith(':') else r'(?![\w-])'  # sysfs:PATH
+    return re.search(r'(?<![\w.:-])' + re.escape(name) + end, knobs_text)
+
+
+def source(path):
+    with open(os.path.join(src, path)) as f:
+        return f.read()
+
+
+sched = source('src/core/knob/sched.c')
+iosched = ['iosched.' + p for p in re.findall(
+    r'\{\s*"(?:mq-deadline|bfq|kyber)",\s*"([a-z_]+)"', sched)]
+table = set(iosched)
+table |= set(re.findall(r'\{\s*"([a-z]+)",\s*"(?:bfq|mq-deadline|none)",',
+                        sched))  # legacy scheduler names
+table |= set(re.findall(r'\{\s*"([a-z_]+)",\s*KNOB_PRIO_',
+                        source('src/core/knob/queue.c')))
+vm = source('src/core/knob/vmdirty.c')
+table |= set(re.findall(r'\{\s*"(vm\.[a-z_]+)",\s*"', vm))
+table |= set(re.findall(r'\{\s*"(bdflush\.[a-z_]+)",', vm))
+table |= set(re.findall(r'knob_list_add\(out, "([a-z_.]+)"\)',
+                        source('src/core/knob/registry.c')))
+table |= {'sysfs:', 'sysctl:'}
+report(len(iosched) >= 15 and len(table) >= 40,
+       "the knob families' tables were read (%d names)" % len(table))
+missing = sorted(n for n in table if not in_knobs(n))
+report(not missing, "every name in the knob families' tables is in KNOBS",
+       "missing: %s" % missing)
+
+live = set()
+for args in (['knobs', '--json'], ['knobs', '--json', '-t', '/']):
+    rc, out, err = run(*args)
+    if rc != 0:
+        continue  # '/' may be on no block device (a container)
+    for k in json.loads(out)['knobs']:
+        # a scheduler parameter the tables do not know is this kernel's
+        if not k['name'].startswith('iosched.') or k['name'] in table:
+            live.add(k['name'])
+        live.update(k['legacy_names'])
+report(any(n.startswith('vm.') for n in live),
+       "'iotrial knobs --json' lists knobs (%d here)" % len(live))
+missing = sorted(n for n in live if not in_knobs(n))
+report(not missing, "every knob 'iotrial knobs --json' lists is in KNOBS",
+       "missing: %s" % missing)
+
+# Exit codes and environment variables, from the code.
+codes = re.findall(r'EXIT_[A-Z]+ = (\d+)', source('src/util/error.h'))
+page_codes = tags.get(('EXIT STATUS', None), [])
+report(codes and all(c in page_codes for c in codes),
+       "EXIT STATUS documents every exit code", "code: %s, page: %s" %
+       (codes, page_codes))
+envs = set()
+for d, _, files in os.walk(os.path.join(src, 'src')):
+    for f in files:
+        if f.endswith('.c'):
+            envs |= set(re.findall(r'getenv\("([A-Z_]+)"\)',
+                                   open(os.path.join(d, f)).read()))
+page_env = tags.get(('ENVIRONMENT', None), [])
+report(envs and envs <= set(page_env),
+       "ENVIRONMENT documents every variable the code reads",
+       "code: %s, page: %s" % (sorted(envs), page_env))
+
+# The version the page names is the program's.
+rc, out, _ = run('--version')
+version = re.search(r'IOTRIAL_VERSION "([^"]+)"',
+                    source('src/version.h')).group(1)
+report(rc == 0 and out.startswith('iotrial %s (' % version) and
+       'iotrial/1' in out, "--version prints the version and the schema", out)
+th = next(l for l in lines if l.startswith('.TH '))
+report('"iotrial %s"' % version in th, "the page is of version " + version,
+       th)
+
+# help itself
+rc, out, _ = run('help')
+report(rc == 0 and 'commands:' in out, "'iotrial help' lists the commands")
+rc, _, err = run('help', 'rnu')
+report(rc == 2 and "did you mean 'run'" in err,
+       "'iotrial help rnu' suggests 'run' and exits 2", err)
+
+sys.exit(1 if failed else 0)
+PY
+
+# How it reads: no warnings from the formatters that are here.
+if command -v groff >/dev/null; then
+	w=$(groff -man -Tutf8 -ww -z "$MAN" 2>&1)
+	check "groff -ww renders the page without warnings" test -z "$w"
+	[ -z "$w" ] || echo "$w"
+fi
+if command -v mandoc >/dev/null; then
+	check "mandoc -Tlint finds nothing" mandoc -Tlint "$MAN"
+fi
+if command -v man >/dev/null; then
+	w=$(MANWIDTH=80 man -l "$MAN" 2>&1 >/dev/null)
+	check "man -l renders the page without messages" test -z "$w"
+	check "the rendered page has every section" bash -c \
+		'out=$(MANWIDTH=80 man -l "$1" 2>/dev/null | col -b)
+		for s in NAME SYNOPSIS DESCRIPTION COMMANDS WORKLOADS KNOBS \
+			TARGETS UNITS SAFETY ENVIRONMENT FILES "EXIT STATUS" \
+			EXAMPLES "SEE ALSO"; do
+			grep -q "^$s\$" <<<"$out" || exit 1
+		done' _ "$MAN"
+fi
