@@ -1,0 +1,350 @@
+# bash completion for iotrial(1)
+#
+# Nothing about iotrial's command line is written down here: the commands,
+# each command's options, which options take a value, the values a choice
+# takes and the workloads come from the program itself ('iotrial --help',
+# 'iotrial help CMD', which have no side effects), parsed once per binary
+# and cached; knob names come from 'iotrial knobs --json' for the target
+# on the command line. So the completion cannot drift from the program.
+# Installed as share/bash-completion/completions/iotrial; it needs bash 4
+# and nothing from the bash-completion package.
+
+declare -gA _iotrial_cache 2>/dev/null || true
+
+# The device knob names iotrial knows when no device is at hand (the
+# knobs --json listing shows a family only for a target that has it);
+# the list of the knob registry's suggestions, checked by
+# tests/cli/completion.sh against src/core/knob/registry.c.
+_iotrial_device_knobs="scheduler read_ahead_kb nr_requests max_sectors_kb
+wbt_lat_usec rq_affinity nomerges atime"
+
+# _iotrial_text KEY ARGS...: the output of "$_iotrial_bin ARGS...", from
+# the cache when the binary has not changed since, into _iotrial_out.
+_iotrial_text()
+{
+	local key="$_iotrial_stamp|$1"
+	shift
+	if [[ -n $_iotrial_stamp && -n ${_iotrial_cache[$key]+set} ]]; then
+		_iotrial_out=${_iotrial_cache[$key]}
+		return
+	fi
+	_iotrial_out=$("$_iotrial_bin" "$@" 2>/dev/null)
+	[[ -n $_iotrial_stamp ]] && _iotrial_cache[$key]=$_iotrial_out
+}
+
+# _iotrial_add_choices VALUE OPT...: when VALUE lists words ("iops|mbps",
+# "N|auto"), they are the choices of each OPT.
+_iotrial_add_choices()
+{
+	local value=$1 alts="" a
+	shift
+	for a in ${value//|/ }; do
+		[[ $a =~ ^[a-z][a-z0-9_-]*$ ]] && alts+=" $a"
+	done
+	[[ -z $alts || $value != *\|* ]] && return
+	for a in "$@"; do
+		_iotrial_choices+="$a$alts"$'\n'
+	done
+}
+
+# _iotrial_parse CMD [WORKLOAD]: read 'iotrial help CMD [WORKLOAD]' into
+# _iotrial_opts (every option), _iotrial_valued (" opt opt " of those
+# that take a value), _iotrial_choices (lines "opt a b c"),
+# _iotrial_workloads and _iotrial_params.
+_iotrial_parse()
+{
+	local line tok t spelling pending="" closed in_usage=1 section=""
+	local -a toks
+	_iotrial_opts="" _iotrial_valued=" " _iotrial_choices=""
+	_iotrial_workloads="" _iotrial_params=""
+	_iotrial_text "help:$*" help "$@"
+	while IFS= read -r line; do
+		if [[ -z $line ]]; then
+			in_usage=0 pending=""
+			continue
+		fi
+		if [[ $line =~ ^([a-z]+).*:$ ]]; then
+			section=${BASH_REMATCH[1]} # "workloads", "parameters"
+			continue
+		fi
+		if [[ $section == workloads && $line =~ ^\ \ ([a-z]+)\  ]]; then
+			_iotrial_workloads+=" ${BASH_REMATCH[1]}"
+			continue
+		fi
+		if [[ $section == parameters && $line =~ ^\ \ (--[a-z_]+)\  ]]; then
+			t=${BASH_REMATCH[1]}
+			_iotrial_opts+=" $t" _iotrial_valued+="$t "
+			_iotrial_params+=" ${t#--}"
+			if [[ $line =~ \(([a-z0-9_]+(\|[a-z0-9_]+)+)\)\ +\[ ]]; then
+				_iotrial_choices+="$t ${BASH_REMATCH[1]//|/ }"$'\n'
+			fi
+			continue
+		fi
+		# an option line: "  -t, --target TARGET   help",
+		# "  --json[=FILE]   help", "  --engine psync|libaio   help"
+		if [[ $line =~ ^\ \ (-[a-zA-Z],\ )?(--[a-z][a-z0-9_-]*)(\[=[^]]*\]|\ [^\ ]+)? ]]; then
+			spelling=${BASH_REMATCH[1]%, }
+			t=${BASH_REMATCH[2]}
+			tok=${BASH_REMATCH[3]}
+			_iotrial_opts+=" $spelling $t"
+			if [[ $tok == \ * ]]; then
+				_iotrial_valued+="$spelling $t "
+				_iotrial_add_choices "${tok# }" $spelling $t
+			fi
+			continue
+		fi
+		((in_usage)) || continue
+		# the usage lines: "[-t TARGET | --device DEV] [--json[=FILE]]"
+		read -ra toks <<<"$line"
+		for tok in "${toks[@]}"; do
+			t=${tok##\[}
+			closed=0
+			[[ $t == *\] ]] && closed=1
+			t=${t%%\]*}
+			if [[ $t =~ ^(-[a-zA-Z]|--[a-z][a-z0-9_-]*)(\|(-[a-zA-Z]|--[a-z][a-z0-9_-]*))*(\[=.*)?$ ]]; then
+				pending=""
+				[[ $t == *\[=* ]] && closed=1 t=${t%%\[=*}
+				for spelling in ${t//|/ }; do
+					_iotrial_opts+=" $spelling"
+					((closed)) || pending+=" $spelling"
+				done
+				continue
+			fi
+			if [[ -n $pending && $t != [-\|]* && -n $t ]]; then
+				# the value of the pending options: "TARGET",
+				# "iops|mbps" (choices), "N|auto"
+				_iotrial_valued+="${pending# } "
+				_iotrial_add_choices "$t" $pending
+			fi
+			pending=""
+		done
+	done <<<"$_iotrial_out"
+	[[ -n $_iotrial_opts ]] && _iotrial_opts+=" --help"
+}
+
+# The commands of 'iotrial --help', into _iotrial_cmds.
+_iotrial_commands()
+{
+	local line in_list=0
+	_iotrial_cmds=""
+	_iotrial_text "commands" --help
+	while IFS= read -r line; do
+		[[ $line == commands: ]] && in_list=1 && continue
+		[[ -z $line ]] && in_list=0
+		((in_list)) && [[ $line =~ ^\ \ ([a-z]+)\  ]] &&
+			_iotrial_cmds+=" ${BASH_REMATCH[1]}"
+	done <<<"$_iotrial_out"
+}
+
+# Knob names for the target or device given on the line (ARGS: -t X or
+# --device X, or nothing), into _iotrial_knobs.
+_iotrial_knob_names()
+{
+	local line out=""
+	_iotrial_knobs=""
+	if (($#)); then
+		out=$("$_iotrial_bin" knobs --json "$@" 2>/dev/null)
+	fi
+	# no target, or not one with device knobs: the root file system's
+	# disk shows what this machine has
+	if [[ $out != *'"device":"'* ]]; then
+		out+=$'\n'$("$_iotrial_bin" knobs --json -t / 2>/dev/null)
+	fi
+	while IFS= read -r line; do
+		[[ $line =~ ^\ *\"name\":\ ?\"([^\"]+)\" ]] &&
+			_iotrial_knobs+=" ${BASH_REMATCH[1]}"
+	done <<<"$out"
+	[[ $out == *'"device":"'* ]] || _iotrial_knobs+=" $_iotrial_device_knobs"
+	_iotrial_knobs+=" sysfs: sysctl:"
+}
+
+# Candidates for a target: directories, block devices, and for run and
+# compare (CMD) scratch:SIZE[:FS].
+_iotrial_targets()
+{
+	local cur=$1 scratch=0 f
+	[[ $2 == run || $2 == compare ]] && scratch=1
+	if ((scratch)) && [[ $cur == scratch:* ]]; then
+		[[ $cur =~ ^scratch:[0-9.]+[A-Za-z]*:[a-z]*$ ]] &&
+			compgen -W "${cur%:*}:ext4 ${cur%:*}:xfs" -- "$cur"
+		return
+	fi
+	((scratch)) && [[ scratch: == "$cur"* ]] && echo scratch:
+	compgen -d -S / -- "$cur"
+	while IFS= read -r f; do
+		[[ -b $f ]] && echo "$f"
+	done < <(compgen -f -- "$cur")
+}
+
+# Candidates for a block device: /dev paths, or names under /sys/class/block.
+_iotrial_devices()
+{
+	local cur=$1 f
+	if [[ $cur == /* ]]; then
+		while IFS= read -r f; do
+			[[ -b $f ]] && echo "$f"
+			[[ -d $f && $f == /dev* ]] && echo "$f/"
+		done < <(compgen -f -- "$cur")
+		return
+	fi
+	for f in /sys/class/block/*; do
+		[[ -e $f ]] && [[ ${f##*/} == "$cur"* ]] && echo "${f##*/}"
+	done
+}
+
+# Knob names as KNOB=, with sysfs:PATH and sysctl:NAME completed from
+# /sys and /proc/sys. ARGS: where the knobs are (-t X / --device X).
+_iotrial_knob_words()
+{
+	local cur=$1 p
+	shift
+	if [[ $cur == sysfs:* ]]; then
+		for p in $(compgen -f -- "${cur#sysfs:}"); do
+			[[ -d $p ]] && echo "sysfs:$p/" || echo "sysfs:$p="
+		done
+		return
+	fi
+	if [[ $cur == sysctl:* ]]; then
+		p=${cur#sysctl:}
+		for p in $(compgen -f -- "/proc/sys/${p//.//}"); do
+			p=${p#/proc/sys/}
+			[[ -d /proc/sys/$p ]] && echo "sysctl:${p//\//.}." ||
+				echo "sysctl:${p//\//.}="
+		done
+		return
+	fi
+	_iotrial_knob_names "$@"
+	for p in $_iotrial_knobs; do
+		[[ $p == "$cur"* ]] || continue
+		[[ $p == *: ]] && echo "$p" || echo "$p="
+	done
+}
+
+_iotrial()
+{
+	local -a w reply
+	local cur prev cmd opt="" prefix="" line i workload="" where=() db=()
+	local _iotrial_bin=${COMP_WORDS[0]} _iotrial_stamp="" _iotrial_out
+	local _iotrial_opts _iotrial_valued _iotrial_choices _iotrial_cmds
+	local _iotrial_workloads _iotrial_params _iotrial_knobs path
+
+	[[ $_iotrial_bin == \~/* ]] && _iotrial_bin=$HOME/${_iotrial_bin#\~/}
+	path=$(type -P "$_iotrial_bin") &&
+		_iotrial_stamp="$path|$(stat -c %Y "$path" 2>/dev/null)"
+
+	# Words split at blanks only: bash also splits at '=' and ':', which
+	# "--engine=io" and "scratch:1G:" contain; the candidates are made for
+	# the whole word and trimmed to bash's part of it at the end.
+	line=${COMP_LINE:0:COMP_POINT}
+	read -ra w <<<"$line"
+	[[ -z $line || $line == *[[:blank:]] ]] && w+=("")
+	cur=${w[${#w[@]} - 1]}
+	prev=""
+	((${#w[@]} > 1)) && prev=${w[${#w[@]} - 2]}
+	cmd=""
+	((${#w[@]} > 2)) && cmd=${w[1]}
+
+	# the options already on the line that say where knobs are, and
+	# which results store show and diff read
+	for ((i = 2; i < ${#w[@]} - 1; i++)); do
+		case ${w[i]} in
+		-t | --target | --device) where=("${w[i]}" "${w[i + 1]}") ;;
+		--target=* | --device=*) where=("${w[i]%%=*}" "${w[i]#*=}") ;;
+		--db) db=("${w[i]}" "${w[i + 1]}") ;;
+		--db=*) db=("${w[i]}") ;;
+		esac
+	done
+
+	if [[ -z $cmd ]]; then
+		_iotrial_commands
+		if [[ $cur == -* ]]; then
+			reply=($(compgen -W "--help --version" -- "$cur"))
+		else
+			reply=($(compgen -W "$_iotrial_cmds help" -- "$cur"))
+		fi
+	elif [[ $cmd == help ]]; then
+		_iotrial_commands
+		((${#w[@]} == 3)) && reply=($(compgen -W "$_iotrial_cmds" -- "$cur"))
+	else
+		if [[ $cmd == run || $cmd == compare ]] && ((${#w[@]} > 3)) &&
+			[[ ${w[2]} != -* ]]; then
+			workload=${w[2]}
+		fi
+		_iotrial_parse "$cmd" $workload
+		[[ -z $_iotrial_opts && -n $workload ]] && _iotrial_parse "$cmd"
+		# "--opt=value": complete the value, keep the prefix
+		if [[ $cur == --*=* ]]; then
+			opt=${cur%%=*} prefix=$opt= cur=${cur#*=}
+		elif [[ $_iotrial_valued == *" $prev "* ]]; then
+			opt=$prev
+		fi
+		if [[ -n $opt ]]; then
+			case $opt in
+			-t | --target)
+				mapfile -t reply < <(_iotrial_targets "$cur" "$cmd")
+				;;
+			--device) mapfile -t reply < <(_iotrial_devices "$cur") ;;
+			--set)
+				mapfile -t reply < <(_iotrial_knob_words "$cur" \
+					"${where[@]}")
+				;;
+			--vary)
+				mapfile -t reply < <(_iotrial_knob_words "$cur" \
+					"${where[@]}"
+					compgen -S = -W "$_iotrial_params" -- "$cur")
+				;;
+			--db | --json) mapfile -t reply < <(compgen -f -- "$cur") ;;
+			*)
+				while IFS= read -r line; do
+					[[ $line == "$opt "* ]] && reply=($(compgen -W \
+						"${line#* }" -- "$cur"))
+				done <<<"$_iotrial_choices"
+				;;
+			esac
+			reply=("${reply[@]/#/$prefix}")
+			cur=$prefix$cur
+		elif [[ $cur == -* ]]; then
+			reply=($(compgen -W "$_iotrial_opts" -- "$cur"))
+		else
+			case $cmd in
+			run | compare)
+				[[ -z $workload ]] && ((${#w[@]} == 3)) &&
+					reply=($(compgen -W "$_iotrial_workloads" -- "$cur"))
+				;;
+			set)
+				mapfile -t reply < <(_iotrial_knob_words "$cur" \
+					"${where[@]}")
+				;;
+			watch) mapfile -t reply < <(_iotrial_devices "$cur") ;;
+			import) mapfile -t reply < <(compgen -f -- "$cur") ;;
+			show | diff)
+				while IFS= read -r line; do
+					[[ $line =~ \"id\":\ ?\"([0-9a-f]+)\" ]] &&
+						[[ ${BASH_REMATCH[1]} == "$cur"* ]] &&
+						reply+=("${BASH_REMATCH[1]}")
+				done < <("$_iotrial_bin" log --json "${db[@]}" \
+					2>/dev/null)
+				;;
+			esac
+		fi
+	fi
+
+	# no space after "KNOB=", "--opt=", "scratch:" or a directory
+	for i in "${reply[@]}"; do
+		if [[ $i == *[=:/] ]]; then
+			compopt -o nospace 2>/dev/null
+			break
+		fi
+	done
+	# bash replaces only its own part of the word, after its last '='
+	# or ':' (it is ":" itself right after one): trim the rest off
+	local bword=${COMP_WORDS[COMP_CWORD]} trim
+	trim=$((${#cur} - ${#bword}))
+	((trim >= 0)) && [[ ${cur:trim} == "$bword" ]] || trim=0
+	COMPREPLY=()
+	for i in "${reply[@]}"; do
+		[[ ${i:0:trim} == "${cur:0:trim}" ]] && COMPREPLY+=("${i:trim}")
+	done
+}
+
+complete -F _iotrial iotrial

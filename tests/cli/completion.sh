@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# The bash completion (completion/iotrial.bash): commands, each command's
+# options as its help names them, workloads, choices, knob names, targets
+# and devices, '=' and ':' words as bash splits them; it caches what it
+# reads from the binary until the binary changes; and it works in a real
+# interactive bash. The completion function is called the way bash calls
+# it: COMP_LINE, COMP_POINT, COMP_WORDS (split at blanks, '=' and ':'),
+# COMP_CWORD.
+. "$(dirname "$0")/lib.sh"
+
+COMPLETION=$IOTRIAL_SRC/completion/iotrial.bash
+[ -f "$COMPLETION" ] || { fail "completion/iotrial.bash exists"; exit 1; }
+# shellcheck source=../../completion/iotrial.bash
+. "$COMPLETION"
+cd "$TEST_TMP" || exit 1 # file names are completed from here
+
+# The binary the completion runs is the command word itself; a wrapper
+# counts how often it is run.
+BIN=$TEST_TMP/bin/iotrial
+mkdir -p "$TEST_TMP/bin"
+printf '#!/bin/sh\necho x >>"%s"\nexec "%s" "$@"\n' "$TEST_TMP/calls" \
+	"$IOTRIAL" >"$BIN"
+chmod +x "$BIN"
+
+# comp LINE: complete at the end of LINE; the words are split as bash
+# splits them (COMP_WORDBREAKS: blanks, '=' and ':' are words of their
+# own). The candidates are in COMPREPLY, and in $got joined by spaces.
+comp() {
+	local line=$1 rest word
+	COMP_LINE="${CBIN:-$BIN}${line#iotrial}"
+	COMP_POINT=${#COMP_LINE}
+	COMP_WORDS=()
+	rest=$COMP_LINE
+	while [ -n "$rest" ]; do
+		case $rest in
+		[[:blank:]]*) rest=${rest#?} ;;
+		[=:]*) COMP_WORDS+=("${rest:0:1}") rest=${rest#?} ;;
+		*)
+			word=${rest%%[[:blank:]=:]*}
+			COMP_WORDS+=("$word")
+			rest=${rest#"$word"}
+			;;
+		esac
+	done
+	case $COMP_LINE in *[[:blank:]]) COMP_WORDS+=("") ;; esac
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_iotrial
+	got=" ${COMPREPLY[*]} "
+}
+
+# expect LINE WORD...: every WORD is a candidate
+expect() {
+	local line=$1 w missing=""
+	shift
+	comp "$line"
+	for w in "$@"; do
+		case $got in *" $w "*) ;; *) missing+=" $w" ;; esac
+	done
+	if [ -z "$missing" ]; then
+		ok "'$line<TAB>' offers $*"
+	else
+		fail "'$line<TAB>' offers $* (got:$got; missing:$missing)"
+	fi
+}
+
+# only LINE WORD...: exactly these candidates, in any order
+only() {
+	local line=$1 want
+	shift
+	comp "$line"
+	want=" $(printf '%s\n' "$@" | sort | tr '\n' ' ')"
+	got=" $(printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ')"
+	check "'$line<TAB>' offers only $*" test "$got" = "$want"
+	[ "$got" = "$want" ] || echo "    got:$got"
+}
+
+only "iotrial ru" run
+expect "iotrial " run compare info watch log show diff import knobs set \
+	revert help
+only "iotrial help co" compare
+only "iotrial --v" --version
+only "iotrial run --en" --engine --end_fsync
+only "iotrial set read_" read_ahead_kb=
+expect "iotrial run -t /de" /dev/
+expect "iotrial run -t " scratch:
+only "iotrial run -t scr" scratch:
+only "iotrial run -t scratch:1G:" :ext4 :xfs
+only "iotrial set -t scr" # set refuses scratch targets: not offered
+only "iotrial run --engine " psync io_uring libaio mmap
+only "iotrial run --engine=io" io_uring
+only "iotrial run --engine=" =psync =io_uring =libaio =mmap
+only "iotrial compare randread --settle " sync none
+only "iotrial run --direct " 0 1
+only "iotrial import --metric " iops mbps
+only "iotrial compare randread --runs " auto
+only "iotrial run --time " # a duration: nothing to offer
+expect "iotrial run " seqread seqwrite randread randwrite randrw
+expect "iotrial compare randread --vary " bs= engine= scheduler= \
+	read_ahead_kb= vm.dirty_ratio= sysfs: sysctl:
+only "iotrial set vm.dirty_ba" vm.dirty_background_ratio= \
+	vm.dirty_background_bytes=
+only "iotrial set bdflush" # legacy names are accepted, not offered
+only "iotrial set sysctl:vm.dirty_back" vm.dirty_background_bytes= \
+	vm.dirty_background_ratio=
+only "iotrial log -" --db -n --count --json --help
+only "iotrial revert -" --list --help
+expect "iotrial watch -" -i --interval -c --count --csv --json
+
+# devices: a loop device when one exists, else the ones there are
+dev=$(ls /sys/class/block | head -n 1)
+if [ -n "$dev" ]; then
+	expect "iotrial watch ${dev:0:2}" "$dev"
+	expect "iotrial set --device ${dev:0:2}" "$dev"
+	[ -b "/dev/$dev" ] && expect "iotrial knobs --device /dev/${dev:0:2}" \
+		"/dev/$dev"
+fi
+
+# Every option a command's help names is offered, for every command.
+comp "iotrial "
+for cmd in ${COMPREPLY[*]}; do
+	[ "$cmd" = help ] && continue
+	pos=""
+	[ "$cmd" = compare ] && pos="randread "
+	named=$("$IOTRIAL" help "$cmd" | sed -n '1,/^$/p; /^  --/p' |
+		grep -oE -- '(^|[][ |])--?[a-z][a-z0-9_-]*' | tr -d '[] |' |
+		sort -u)
+	missing=""
+	comp "iotrial $cmd $pos-"
+	for o in $named; do
+		case $got in *" $o "*) ;; *) missing+=" $o" ;; esac
+	done
+	check "'iotrial $cmd $pos-<TAB>' offers every option its help names" \
+		test -n "$named" -a -z "$missing"
+	[ -z "$missing" ] || echo "    missing:$missing"
+done
+
+# Help printed from option tables ("  -t, --target TARGET   help", the
+# form parse_options gives) is read the same way.
+CBIN=$TEST_TMP/bin/fake
+cat >"$CBIN" <<'EOF'
+#!/bin/sh
+case "$*" in
+--help) printf 'usage: iotrial <command>\n\ncommands:\n  foo       one\n' ;;
+"help foo")
+	printf '%s\n' 'usage: iotrial foo [options]' '' \
+		'  -t, --target TARGET   where' '  --json[=FILE]         JSON' \
+		'  --engine psync|libaio how' '  -q, --quiet           less'
+	;;
+esac
+EOF
+chmod +x "$CBIN"
+only "iotrial f" foo
+only "iotrial foo --" --target --json --engine --quiet --help
+only "iotrial foo -" -t --target --json --engine -q --quiet --help
+only "iotrial foo --engine " psync libaio
+only "iotrial foo -q " # a flag: no value to offer
+expect "iotrial foo -t /de" /dev/
+unset CBIN
+
+# The fallback device knob names are the registry's.
+registry=$(sed -n '/^static void all_names/,/^}/p' \
+	"$IOTRIAL_SRC/src/core/knob/registry.c" |
+	sed -n 's/.*knob_list_add(out, "\([a-z_]*\)");.*/\1/p' | sort | tr '\n' ' ')
+ours=$(printf '%s\n' $_iotrial_device_knobs | sort | tr '\n' ' ')
+check "the fallback device knob names are the registry's" \
+	test -n "$registry" -a "$registry" = "$ours"
+[ "$registry" = "$ours" ] || echo "    registry: $registry; script: $ours"
+
+# The binary's help is read once, and again when the binary changes
+# (its modification time, in seconds, is part of the cache key).
+touch -d '+1 minute' "$BIN"
+: >"$TEST_TMP/calls"
+comp "iotrial run --en"
+first=$(wc -l <"$TEST_TMP/calls")
+comp "iotrial run --en"
+comp "iotrial run --ti"
+second=$(wc -l <"$TEST_TMP/calls")
+check "options come from the cache the second time" \
+	test "$first" -ge 1 -a "$second" = "$first"
+touch -d '+2 minutes' "$BIN"
+comp "iotrial run --en"
+check "a changed binary is asked again" \
+	test "$(wc -l <"$TEST_TMP/calls")" -gt "$second"
+check "and still answers" test "$got" = " --engine --end_fsync "
+
+# In a real interactive bash: the line after TAB.
+PATH=$TEST_TMP/bin:$PATH python3 - "$COMPLETION" <<'PY'
+import os, pty, select, sys, time
+
+completion = sys.argv[1]
+
+
+def complete(typed, want):
+    """Type typed, then TAB; wait until the line shows want."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvp('bash', ['bash', '--norc', '--noprofile', '-i'])
+    out = b''
+
+    def read_until(text, timeout):
+        nonlocal out
+        end = time.time() + timeout
+        while time.time() < end:
+            if text.encode() in out:
+                return True
+            r, _, _ = select.select([fd], [], [], 0.1)
+            if r:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    return False
+        return text.encode() in out
+
+    os.write(fd, ('PS1=READY\\$; . %s; echo SOURCED\n' % completion).encode())
+    read_until('SOURCED', 20)
+    out = b''
+    os.write(fd, (typed + '\t').encode())
+    found = read_until(want, 20)
+    os.write(fd, b'\x15exit\n')
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+    print(('ok - ' if found else 'not ok - ') +
+          "interactive bash: '%s<TAB>' gives '%s'" % (typed, want))
+    if not found:
+        print('    ' + repr(out[-300:]))
+
+
+complete('iotrial ru', 'iotrial run ')
+complete('iotrial run --engine=io', 'iotrial run --engine=io_uring ')
+complete('iotrial run -t scratch:1G:x', 'iotrial run -t scratch:1G:xfs')
+PY
