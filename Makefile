@@ -6,6 +6,8 @@
 #                 ends with "N passed, N failed"
 #   make demo     install missing build dependencies (root) and run the
 #                 main job on its embedded defaults
+#   make install  install ./iotrial, its manual and its bash completion
+#                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 
 CC      ?= cc
 # build in parallel unless told otherwise (-jN on the command line wins)
@@ -108,6 +110,31 @@ fuzz-build: $(FUZZ_BIN)
 
 demo:
 	@tools/demo.sh
+
+# Where make install puts things; DESTDIR stages them for a package.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL     ?= install
+
+install: iotrial docs/iotrial.1 completion/iotrial.bash
+	$(Q)$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR)
+	$(call say,INSTALL,$(DESTDIR)$(BINDIR)/iotrial)
+	$(Q)$(INSTALL) -m 755 iotrial $(DESTDIR)$(BINDIR)/iotrial
+	$(call say,INSTALL,$(DESTDIR)$(MANDIR)/man1/iotrial.1)
+	$(Q)$(INSTALL) -m 644 docs/iotrial.1 $(DESTDIR)$(MANDIR)/man1/iotrial.1
+	$(call say,INSTALL,$(DESTDIR)$(BASHCOMPDIR)/iotrial)
+	$(Q)$(INSTALL) -m 644 completion/iotrial.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/iotrial
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(BINDIR)/iotrial \
+		$(DESTDIR)$(MANDIR)/man1/iotrial.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/iotrial
+
+.PHONY: install uninstall
 
 clean:
 	rm -rf build iotrial
