@@ -413,9 +413,7 @@ int cmd_run(int argc, const char **argv)
 		goto cleanup;
 	}
 	/* device truth: sample the target's devices over the timed region */
-	topts.working_set_bytes = workload_u64(&w, "size") *
-				  (workload_u64(&w, "jobs") ?: 1);
-	topts.direct = workload_u64(&w, "direct") != 0;
+	truth_opts_from_workload(&topts, &w);
 	if (truth_hook_init(&th, &t, &topts, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
