@@ -36,6 +36,8 @@ struct compare_args {
 	unsigned nr_vary, alloc_vary;
 	const char **params;        /* "name=value" */
 	unsigned nr_params, alloc_params;
+	char **owned;               /* the params made from "--name value" */
+	unsigned nr_owned, alloc_owned;
 };
 
 static void compare_usage(FILE *out)
@@ -94,9 +96,10 @@ static int take_param(struct compare_args *a, const struct workload_ops *ops,
 		return -1;
 	}
 	strbuf_addf(&sb, "%s=%s", p->name, argv[++*i]);
-	/* owned by the process for its lifetime: args live that long */
+	ALLOC_GROW(a->owned, a->nr_owned + 1, a->alloc_owned);
+	a->owned[a->nr_owned] = strbuf_detach(&sb, NULL);
 	push(&a->params, &a->nr_params, &a->alloc_params,
-	     strbuf_detach(&sb, NULL));
+	     a->owned[a->nr_owned++]);
 	return 1;
 }
 
@@ -667,5 +670,8 @@ out:
 	strbuf_release(&out);
 	free(a.vary);
 	free(a.params);
+	for (i = 0; i < a.nr_owned; i++)
+		free(a.owned[i]);
+	free(a.owned);
 	return ret;
 }
