@@ -69,7 +69,9 @@ int cli_check_store(const char *db)
 	else
 		store_close(&s);
 	strbuf_release(&err);
-	return ret ? -1 : 0;
+	if (!ret)
+		return 0;
+	return ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
 void cli_unknown_option(const char *cmd, const char *arg,

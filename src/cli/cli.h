@@ -50,8 +50,11 @@ int cli_opt_value(int argc, const char **argv, int *i, const char *name,
 
 /*
  * Before any work: can --json=FILE be written ("-" is stdout)? Can the
- * store at db (NULL: the default) be opened? Each prints the error and
- * returns -1 when not, so a long run never ends in "cannot write".
+ * store at db (NULL: the default) be opened? Each prints the error when
+ * not, so a long run never ends in "cannot write". cli_check_output()
+ * returns 0 or -1; cli_check_store() 0 or the exit code to end with:
+ * EXIT_USAGE when db is not a results store, EXIT_RUNTIME when it cannot
+ * be opened now (a full disk, an I/O error).
  */
 int cli_check_output(const char *path);
 int cli_check_store(const char *db);

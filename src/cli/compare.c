@@ -546,11 +546,12 @@ int cmd_compare(int argc, const char **argv)
 		goto out;
 	}
 	if (configure(&c, &a) ||
-	    (a.json_file && cli_check_output(a.json_file)) ||
-	    (!a.no_store && cli_check_store(a.db))) {
+	    (a.json_file && cli_check_output(a.json_file))) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (!a.no_store && (ret = cli_check_store(a.db)))
+		goto out;
 	if (a.target)
 		strbuf_addstr(&spec, a.target);
 	else
@@ -630,8 +631,10 @@ int cmd_compare(int argc, const char **argv)
 	}
 	if (!a.no_store && json_object_array_length(json_object_object_get(
 				   e.obj, "runs")) &&
-	    compare_store_save(a.db, e.obj, &err))
-		warning("%s", err.buf);
+	    compare_store_save(a.db, e.obj, &err)) {
+		error("the experiment was not stored: %s", err.buf);
+		ret = EXIT_RUNTIME;
+	}
 	if (a.json_file) {
 		strbuf_addstr(&out, json_object_to_json_string_ext(
 					    e.obj, JSON_C_TO_STRING_PRETTY |

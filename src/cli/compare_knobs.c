@@ -177,9 +177,7 @@ static const struct measure_hook *run_begin(void *ctx,
 	struct truth_opts o = { 0 };
 	struct strbuf err = STRBUF_INIT;
 
-	o.working_set_bytes = workload_u64(w, "size") *
-			      (workload_u64(w, "jobs") ?: 1);
-	o.direct = workload_u64(w, "direct") != 0;
+	truth_opts_from_workload(&o, w);
 	memset(&ck->th, 0, sizeof(ck->th));
 	if (truth_hook_init(&ck->th, ck->t, &o, &err)) {
 		truth_hook_release(&ck->th);

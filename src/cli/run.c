@@ -310,11 +310,12 @@ static int write_json(const char *file, const struct run_meta *meta,
 
 /*
  * Keep the run in the results store as a one-arm experiment, so `log`,
- * `show` and `diff` see single runs too. A store problem is a warning:
- * the measurement itself is done and printed.
+ * `show` and `diff` see single runs too. Returns 0, or -1 after printing
+ * why it was not stored (the measurement is still printed, but the
+ * command failed at what it was asked to do).
  */
-static void store_run(const char *db, const struct run_meta *meta,
-		      const struct run_result *r, struct strbuf *out_id)
+static int store_run(const char *db, const struct run_meta *meta,
+		     const struct run_result *r, struct strbuf *out_id)
 {
 	struct json_object *obj = result_to_json(meta, r), *exp = NULL;
 	const char *text = json_object_to_json_string(obj);
@@ -337,7 +338,7 @@ static void store_run(const char *db, const struct run_meta *meta,
 	if (!ret)
 		ret = compare_store_save(db, exp, &err);
 	if (ret)
-		warning("the run was not stored: %s", err.buf);
+		error("the run was not stored: %s", err.buf);
 	else
 		strbuf_addstr(out_id, json_object_get_string(
 					      json_object_object_get(exp, "id")));
@@ -345,6 +346,7 @@ static void store_run(const char *db, const struct run_meta *meta,
 	json_object_put(obj);
 	import_run_release(&ir);
 	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 int cmd_run(int argc, const char **argv)
@@ -375,11 +377,12 @@ int cmd_run(int argc, const char **argv)
 	}
 	workload_init(&w, ops);
 	if (configure(&w, &a) ||
-	    (a.json_file && cli_check_output(a.json_file)) ||
-	    (!a.no_store && cli_check_store(a.db))) {
+	    (a.json_file && cli_check_output(a.json_file))) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (!a.no_store && (ret = cli_check_store(a.db)))
+		goto out;
 	if (target_open(&t, a.target ? a.target : default_target(),
 			a.target_flags, &err)) {
 		error("%s", err.buf);
@@ -401,9 +404,7 @@ int cmd_run(int argc, const char **argv)
 		goto cleanup;
 	}
 	/* device truth: sample the target's devices over the timed region */
-	topts.working_set_bytes = workload_u64(&w, "size") *
-				  (workload_u64(&w, "jobs") ?: 1);
-	topts.direct = workload_u64(&w, "direct") != 0;
+	truth_opts_from_workload(&topts, &w);
 	if (truth_hook_init(&th, &t, &topts, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
@@ -434,8 +435,8 @@ int cmd_run(int argc, const char **argv)
 	 * reported as a success */
 	if (r.interrupted)
 		ret = EXIT_RUNTIME;
-	else if (!a.no_store)
-		store_run(a.db, &meta, &r, &id);
+	else if (!a.no_store && store_run(a.db, &meta, &r, &id))
+		ret = EXIT_RUNTIME;
 	if (a.json_file) {
 		if (write_json(a.json_file, &meta, &r))
 			ret = EXIT_RUNTIME;

@@ -1,13 +1,13 @@
 /*
  * Resolving a target down to the block devices that carry its bytes.
  *
- * The mount comes from libmount (mountinfo escapes spaces and has
- * optional fields; we do not parse it by hand). A mount's device number
- * leads to /sys/dev/block/MAJ:MIN, a symlink into /sys/devices where the
- * device's directory says what it is: a "partition" file (its disk is the
- * parent directory), a "loop/backing_file", "slaves/" for dm and md. We
- * follow those links depth first, listing each device once, so a diamond
- * (two LVM volumes on one disk) or a cycle cannot repeat or loop.
+ * The mount comes from the program's one mount table reader
+ * (mountinfo.h). A mount's device number leads to /sys/dev/block/MAJ:MIN,
+ * a symlink into /sys/devices where the device's directory says what it
+ * is: a "partition" file (its disk is the parent directory), a
+ * "loop/backing_file", "slaves/" for dm and md. We follow those links
+ * depth first, listing each device once, so a diamond (two LVM volumes on
+ * one disk) or a cycle cannot repeat or loop.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <libmount.h>
 #include "devstack.h"
+#include "mountinfo.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -29,8 +29,8 @@
 /* State shared by one resolution. */
 struct resolve_ctx {
 	struct devstack *ds;
-	struct libmnt_table *tb; /* loaded on first need; may stay NULL */
-	int tb_failed;
+	struct mountinfo mi; /* loaded on first need */
+	int mi_state;	     /* 0 not yet, 1 loaded, -1 unreadable */
 };
 
 /* Read a sysfs attribute dir/name into sb, trimmed. 0 or -errno. */
@@ -202,26 +202,29 @@ static int have_devno(const struct devstack *ds, dev_t devno)
 }
 
 /* Load the mount table once. NULL when it cannot be read. */
-static struct libmnt_table *mount_table(struct resolve_ctx *c)
+static const struct mountinfo *mount_table(struct resolve_ctx *c)
 {
-	if (!c->tb && !c->tb_failed) {
-		c->tb = mnt_new_table_from_file("/proc/self/mountinfo");
-		c->tb_failed = !c->tb;
-	}
-	return c->tb;
+	if (!c->mi_state)
+		c->mi_state = mountinfo_read(&c->mi, NULL) ? -1 : 1;
+	return c->mi_state > 0 ? &c->mi : NULL;
 }
 
-/* Copy fs's fields into m. */
-static void fill_mount(struct devstack_mount *m, struct libmnt_fs *fs)
+/* Copy e's fields into m. */
+static void fill_mount(struct devstack_mount *m,
+		       const struct mountinfo_entry *e)
 {
-	const char *s;
+	m->target = xstrdup(e->mnt);
+	m->source = xstrdup(e->source);
+	m->fstype = xstrdup(e->fstype);
+	m->vfs_options = xstrdup(e->mnt_opts);
+	m->fs_options = xstrdup(e->super_opts);
+	m->devno = makedev(e->major, e->minor);
+}
 
-	m->target = (s = mnt_fs_get_target(fs)) ? xstrdup(s) : NULL;
-	m->source = (s = mnt_fs_get_source(fs)) ? xstrdup(s) : NULL;
-	m->fstype = (s = mnt_fs_get_fstype(fs)) ? xstrdup(s) : NULL;
-	m->vfs_options = (s = mnt_fs_get_vfs_options(fs)) ? xstrdup(s) : NULL;
-	m->fs_options = (s = mnt_fs_get_fs_options(fs)) ? xstrdup(s) : NULL;
-	m->devno = mnt_fs_get_devno(fs);
+/* Is e a mount of device dev? */
+static int is_dev(const struct mountinfo_entry *e, dev_t dev)
+{
+	return makedev(e->major, e->minor) == dev;
 }
 
 /* Free a mount's strings. */
@@ -236,22 +239,23 @@ static void release_mount(struct devstack_mount *m)
 }
 
 /*
- * The mount holding path (whose st_dev is dev): the deepest mount point
- * that is a prefix of path, cross-checked against dev. NULL if none.
+ * The mount holding path (canonical; its st_dev is dev): the mount the
+ * path resolves to, cross-checked against dev. NULL if none.
  */
-static struct libmnt_fs *find_mount(struct resolve_ctx *c, const char *path,
-				    dev_t dev)
+static const struct mountinfo_entry *find_mount(struct resolve_ctx *c,
+						const char *path, dev_t dev)
 {
-	struct libmnt_table *tb = mount_table(c);
-	struct libmnt_fs *fs;
+	const struct mountinfo *mi = mount_table(c);
+	const struct mountinfo_entry *e;
 
-	if (!tb)
+	if (!mi)
 		return NULL;
-	fs = mnt_table_find_mountpoint(tb, path, MNT_ITER_BACKWARD);
-	if (fs && mnt_fs_get_devno(fs) == dev)
-		return fs;
+	e = mountinfo_find_path(mi, path);
+	if (e && is_dev(e, dev))
+		return e;
 	/* bind mounts, btrfs subvolumes: fall back to the device number */
-	return mnt_table_find_devno(tb, dev, MNT_ITER_BACKWARD) ?: fs;
+	return mountinfo_find_dev(mi, major(dev), minor(dev), MOUNTINFO_LAST)
+		   ?: e;
 }
 
 /*
@@ -292,7 +296,7 @@ static void add_loop_backing(struct resolve_ctx *c, int idx, unsigned depth)
 	struct devstack *ds = c->ds;
 	struct strbuf why = STRBUF_INIT, path = STRBUF_INIT;
 	struct devstack_mount m = {0};
-	struct libmnt_fs *fs;
+	const struct mountinfo_entry *fs;
 	struct stat st;
 	dev_t devno;
 	char *file = attr_str(ds->devs[idx].sysfs_dir, "loop/backing_file");
@@ -506,8 +510,7 @@ int devstack_resolve_devno(struct devstack *ds, const char *sysfs_root,
 
 	begin(ds, sysfs_root, NULL);
 	ret = resolve_top(&c, devno, err);
-	if (c.tb)
-		mnt_unref_table(c.tb);
+	mountinfo_release(&c.mi);
 	return ret;
 }
 
@@ -516,7 +519,7 @@ int devstack_resolve_path(struct devstack *ds, const char *path,
 {
 	struct resolve_ctx c = {.ds = ds};
 	struct strbuf why = STRBUF_INIT;
-	struct libmnt_fs *fs;
+	const struct mountinfo_entry *fs;
 	struct stat st;
 	char *real;
 	dev_t devno;
@@ -534,9 +537,11 @@ int devstack_resolve_path(struct devstack *ds, const char *path,
 	begin(ds, "/sys", real);
 	if (S_ISBLK(st.st_mode)) {
 		ret = resolve_top(&c, st.st_rdev, err);
-		fs = mount_table(&c) ? mnt_table_find_devno(c.tb, st.st_rdev,
-							    MNT_ITER_FORWARD)
-				     : NULL;
+		fs = NULL;
+		if (mount_table(&c))
+			fs = mountinfo_find_dev(&c.mi, major(st.st_rdev),
+						minor(st.st_rdev),
+						MOUNTINFO_FIRST);
 		if (fs) {
 			fill_mount(&ds->mnt, fs);
 			ds->have_mount = 1;
@@ -563,8 +568,7 @@ int devstack_resolve_path(struct devstack *ds, const char *path,
 		    "device columns are not available");
 out:
 	free(real);
-	if (c.tb)
-		mnt_unref_table(c.tb);
+	mountinfo_release(&c.mi);
 	strbuf_release(&why);
 	return ret;
 }

@@ -81,8 +81,8 @@ struct devstack {
 };
 
 /*
- * Resolve a directory or file path: its mount (from /proc/self/mountinfo
- * via libmount) and the device stack under it; a block device node
+ * Resolve a directory or file path: its mount (from /proc/self/mountinfo,
+ * mountinfo.h) and the device stack under it; a block device node
  * resolves as the device itself (with its mount, if mounted). Returns 0,
  * also when there is no block device (ds->no_device_reason then says
  * why), or -errno with err set when path cannot be examined. ds is

@@ -9,6 +9,9 @@
  *
  * Input comes from files users hand us, so every member is checked for
  * presence and type before use, and sizes and numbers are bounded.
+ * Every string in a document, member names too, is made printable
+ * right after decoding (text.h): whatever a file holds is later printed
+ * by import, show, log and diff, and must not reach a terminal raw.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,6 +22,7 @@
 #include "import.h"
 #include "result_json.h"
 #include "../util/error.h"
+#include "../util/text.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -58,19 +62,75 @@ static double member_num(struct json_object *o, const char *key)
 
 /*
  * A copy of s that is safe to print on one line: control characters
- * become '?', and past max bytes (0: no limit) it ends in "...". Files
- * are not trusted to hold only text.
+ * and broken UTF-8 become '?' (text.h), and past max bytes (0: no
+ * limit) it ends in "...". Files are not trusted to hold only text.
  */
 static char *clean_dup(const char *s, size_t max)
 {
-	size_t n = strlen(s), i, keep = max && n > max ? max : n;
+	size_t n = strlen(s), keep = max && n > max ? max : n;
 	char *out = xmalloc(keep + 4);
 
-	for (i = 0; i < keep; i++)
-		out[i] =
-		    (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	memcpy(out + keep, keep < n ? "..." : "", keep < n ? 4 : 1);
+	memcpy(out, s, keep);
+	out[keep] = '\0';
+	text_make_printable(out); /* a character cut at max becomes '?' */
+	if (keep < n)
+		memcpy(out + strlen(out), "...", 4);
 	return out;
+}
+
+/*
+ * Make every string in the tree at o printable, member names included
+ * (text.h), so nothing an imported file holds can reach a terminal raw
+ * through import, show, log or diff. json-c limits nesting, which
+ * bounds the recursion.
+ */
+static void clean_tree(struct json_object *o)
+{
+	size_t i, n, nr_bad = 0, alloc_bad = 0;
+	char **bad = NULL;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string: {
+		char *s = xstrdup(json_object_get_string(o));
+
+		if (text_make_printable(s))
+			json_object_set_string(o, s);
+		free(s);
+		break;
+	}
+	case json_type_array:
+		n = json_object_array_length(o);
+		for (i = 0; i < n; i++)
+			clean_tree(json_object_array_get_idx(o, i));
+		break;
+	case json_type_object: {
+		json_object_object_foreach(o, key, val)
+		{
+			char *k = xstrdup(key);
+
+			clean_tree(val);
+			if (text_make_printable(k)) {
+				ALLOC_GROW(bad, nr_bad + 1, alloc_bad);
+				bad[nr_bad++] = xstrdup(key);
+			}
+			free(k);
+		}
+		/* renamed after the walk: deleting would break it */
+		for (i = 0; i < nr_bad; i++) {
+			struct json_object *v =
+			    json_object_get(json_object_object_get(o, bad[i]));
+
+			json_object_object_del(o, bad[i]);
+			text_make_printable(bad[i]);
+			json_object_object_add(o, bad[i], v);
+			free(bad[i]);
+		}
+		free(bad);
+		break;
+	}
+	default:
+		break;
+	}
 }
 
 void import_run_release(struct import_run *r)
@@ -324,7 +384,7 @@ int import_parse(const char *buf, size_t len, const char *source,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	out->source = xstrdup(source ? source : "input");
+	out->source = clean_dup(source ? source : "input", 0);
 	if (metric && !known_metric(metric)) {
 		ret = err_set(err, -EINVAL,
 			      "invalid metric '%s'; expected 'iops' or 'mbps'",
@@ -334,6 +394,7 @@ int import_parse(const char *buf, size_t len, const char *source,
 	ret = decode(buf, len, out->source, &out->obj, err);
 	if (ret)
 		goto fail;
+	clean_tree(out->obj);
 	schema = member_str(out->obj, "schema");
 	if (!strncmp(schema, "iotrial/", 8)) {
 		if (strcmp(schema, RESULT_SCHEMA)) {
@@ -549,6 +610,7 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	env = import_env(first);
 	if (env)
 		json_object_object_add(exp, "env", env);
+	clean_tree(exp); /* labels and --workload come from the command line */
 	*out_exp = exp;
 	return 0;
 }

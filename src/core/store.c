@@ -116,11 +116,34 @@ static int sqlite_errno(int rc)
 	}
 }
 
+/*
+ * SQLite's message for rc on db (may be NULL), and the system's reason
+ * when it has one: "disk I/O error" alone does not say that the disk is
+ * full. *code gets the -errno to return.
+ */
+static void db_reason(sqlite3 *db, int rc, struct strbuf *out, int *code)
+{
+	int sys = db ? sqlite3_system_errno(db) : 0;
+
+	*code = sqlite_errno(rc);
+	strbuf_addstr(out, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	if (sys > 0 && (rc & 0xff) != SQLITE_BUSY &&
+	    (rc & 0xff) != SQLITE_LOCKED) {
+		strbuf_addf(out, " (%s)", strerror(sys));
+		if (sys == ENOSPC || sys == EDQUOT)
+			*code = -ENOSPC;
+	}
+}
+
 int store_db_fail(struct store *s, int rc, const char *what, struct strbuf *err)
 {
-	return err_set(err, sqlite_errno(rc), "cannot %s in '%s': %s", what,
-		       s->path,
-		       s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+	struct strbuf why = STRBUF_INIT;
+	int code;
+
+	db_reason(s->db, rc, &why, &code);
+	err_set(err, code, "cannot %s in '%s': %s", what, s->path, why.buf);
+	strbuf_release(&why);
+	return code;
 }
 
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **out,
@@ -182,13 +205,19 @@ int store_default_path(struct strbuf *out, struct strbuf *err)
 	return 0;
 }
 
-/* mkdir -p of the directory part of path. Returns 0 or -errno. */
-static int make_parents(const char *path, struct strbuf *err)
+/*
+ * mkdir -p of the directory part of path. *made_len gets the length of
+ * the shortest directory it created (0: none), for undo_create().
+ * Returns 0 or -errno.
+ */
+static int make_parents(const char *path, size_t *made_len, struct strbuf *err)
 {
 	struct strbuf dir = STRBUF_INIT;
 	char *slash;
 	size_t i;
 	int ret = 0;
+
+	*made_len = 0;
 
 	strbuf_addstr(&dir, path);
 	slash = strrchr(dir.buf, '/');
@@ -199,11 +228,15 @@ static int make_parents(const char *path, struct strbuf *err)
 		if (i < dir.len && dir.buf[i] != '/')
 			continue;
 		dir.buf[i] = '\0';
-		if (mkdir(dir.buf, 0755) && errno != EEXIST)
+		if (!mkdir(dir.buf, 0755)) {
+			if (!*made_len)
+				*made_len = i;
+		} else if (errno != EEXIST) {
 			ret = err_set(err, -errno,
 				      "cannot create directory '%s' for the "
 				      "results store: %s",
 				      dir.buf, strerror(errno));
+		}
 		if (i < dir.len)
 			dir.buf[i] = '/';
 	}
@@ -352,6 +385,56 @@ static int init_schema(struct store *s, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * Claim path for a new store: create it empty, refusing to follow a link
+ * or to take a file someone else made meanwhile. Returns 1 when we made
+ * it, 0 when it was there already, or -errno.
+ */
+static int create_file(const char *path, struct strbuf *err)
+{
+	int fd = open(
+	    path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (errno == EEXIST)
+		return 0;
+	return err_set(err, -errno, "cannot create the results store '%s': %s",
+		       path, strerror(errno));
+}
+
+/*
+ * A store we began to create failed: remove the file when we made it
+ * (with SQLite's files next to it) and the directories we made for it
+ * (made_len from make_parents()), so that a full disk or a refused write
+ * leaves nothing behind.
+ */
+static void undo_create(const char *path, int made_file, size_t made_len)
+{
+	static const char *const sfx[] = {"-wal", "-shm", "-journal"};
+	struct strbuf p = STRBUF_INIT;
+	char *slash;
+	size_t i;
+
+	if (made_file) {
+		unlink(path);
+		for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+			strbuf_setf(&p, "%s%s", path, sfx[i]);
+			unlink(p.buf);
+		}
+	}
+	strbuf_setf(&p, "%s", path);
+	while (made_len && (slash = strrchr(p.buf, '/')) &&
+	       (size_t)(slash - p.buf) >= made_len) {
+		strbuf_setlen(&p, (size_t)(slash - p.buf));
+		if (rmdir(p.buf))
+			break;
+	}
+	strbuf_release(&p);
+}
+
 int store_open(struct store *s, const char *path, struct strbuf *err)
 {
 	return store_open_flags(s, path, 0, err);
@@ -360,9 +443,10 @@ int store_open(struct store *s, const char *path, struct strbuf *err)
 int store_open_flags(struct store *s, const char *path, unsigned flags,
 		     struct strbuf *err)
 {
-	struct strbuf def = STRBUF_INIT;
+	struct strbuf def = STRBUF_INIT, why = STRBUF_INIT;
 	bool exists, fresh;
-	int ret, rc, oflags = SQLITE_OPEN_READWRITE;
+	int ret, rc, oflags = SQLITE_OPEN_READWRITE, created = 0;
+	size_t made_len = 0;
 
 	memset(s, 0, sizeof(*s));
 	if (!path) {
@@ -390,17 +474,20 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 		goto out;
 	}
 	if (!exists) {
-		ret = make_parents(path, err);
+		ret = make_parents(path, &made_len, err);
+		if (!ret) {
+			created = create_file(path, err);
+			ret = created < 0 ? created : 0;
+		}
 		if (ret)
 			goto out;
 		oflags |= SQLITE_OPEN_CREATE;
 	}
 	rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
 	if (rc != SQLITE_OK) {
-		ret =
-		    err_set(err, sqlite_errno(rc),
-			    "cannot open the results store '%s': %s", path,
-			    s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+		db_reason(s->db, rc, &why, &ret);
+		err_set(err, ret, "cannot open the results store '%s': %s",
+			path, why.buf);
 		goto out;
 	}
 	sqlite3_extended_result_codes(s->db, 1);
@@ -415,9 +502,12 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 	if (!ret)
 		ret = exec(s, sql_settings, "configure the store", err);
 out:
-	if (ret)
+	if (ret) {
 		store_close(s);
+		undo_create(path, created > 0, made_len);
+	}
 	strbuf_release(&def);
+	strbuf_release(&why);
 	return ret;
 }
 

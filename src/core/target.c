@@ -21,6 +21,7 @@
 #include <sys/sysmacros.h>
 #include <blkid.h>
 #include "target.h"
+#include "mountinfo.h"
 #include "scratch.h"
 #include "../util/error.h"
 #include "../util/units.h"
@@ -52,28 +53,16 @@ int target_blockdev_geometry(const char *path, unsigned *out_lbs,
 /* Is the device node (by rdev) the source of any mount? */
 static int blockdev_is_mounted(dev_t rdev, struct strbuf *where)
 {
-	struct strbuf mi = STRBUF_INIT;
-	char *line, *save = NULL;
-	int found = 0;
+	const struct mountinfo_entry *e;
+	struct mountinfo mi;
 
-	if (strbuf_read_file(&mi, "/proc/self/mountinfo", 0) < 0)
+	if (mountinfo_read(&mi, NULL))
 		return 0;
-	for (line = strtok_r(mi.buf, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		unsigned maj, min;
-		char mnt[PATH_MAX];
-
-		/* "36 35 98:0 /mnt1 /mnt2 ..." : field 3 is major:minor */
-		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &min,
-			   mnt) != 3)
-			continue;
-		if (makedev(maj, min) == rdev) {
-			found = 1;
-			strbuf_addstr(where, mnt);
-		}
-	}
-	strbuf_release(&mi);
-	return found;
+	e = mountinfo_find_dev(&mi, major(rdev), minor(rdev), MOUNTINFO_FIRST);
+	if (e)
+		strbuf_addstr(where, e->mnt);
+	mountinfo_release(&mi);
+	return !!e;
 }
 
 /* Does someone hold the device exclusively (mounts and holders do)? */

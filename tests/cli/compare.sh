@@ -126,3 +126,10 @@ o = json.load(open(sys.argv[1]))
 assert len(o["runs"]) == 8, len(o["runs"])
 assert all(r["block"] >= 0 for r in o["runs"])
 PY
+
+# a parameter given as "--size 1M" (two words) is kept until the end and
+# freed: no leak report under the sanitizers, exit 0
+"$IOTRIAL" compare seqread --vary bs=4k,8k -t "$dir" --size 1M --ios 20 \
+	--runs 4 --no-store --no-drop-caches --quiet >"$TEST_TMP/two.txt" 2>&1
+check "'--size 1M' in two words: compare exits 0" test $? = 0
+check "...and leaks nothing" bash -c '! grep -q LeakSanitizer "$1"' _ "$TEST_TMP/two.txt"

@@ -64,6 +64,8 @@ check "settle=none: absorbed_fraction $a > 0.5" \
 	python3 -c "import sys; sys.exit(not $a > 0.5)"
 check "settle=none: the warning quotes the numbers" \
 	test "$(json "$out" 'sum("never reached the device: the workload wrote 64 MiB" in w for w in o["warnings"])')" = 1
+check "settle=none: the warning blames writes left dirty, suggests --settle=sync" \
+	test "$(json "$out" 'sum("still dirty when the run ended (--settle=none); use --settle=sync" in w for w in o["warnings"])')" = 1
 check "settle=none: dirty memory peak is recorded" \
 	python3 -c "import sys; sys.exit(not $(json "$out" 'o["truth"]["dirty_peak_bytes"]') > 0)"
 check "settle=none: the text summary shows the absorption" \
@@ -87,6 +89,22 @@ check "the sampler's cost is reported" \
 	python3 -c "import sys; sys.exit(not $(json "$out" 'o["truth"]["sampler"]["cpu_s"]') >= 0)"
 check "the environment names the loop device and its backing file" \
 	test "$(json "$out" 'o["env"]["stack"]["devices"][0]["backing_file"]')" = "$img"
+
+# A time-based seqwrite over a file far smaller than what it writes,
+# synced (the default): blocks are rewritten while dirty, so the device
+# takes a sliver of the bytes although the run synced. The warning names
+# that cause, and does not suggest the --settle=sync the run used.
+"$IOTRIAL" run seqwrite -t "$mnt" --size 4M --bs 1M --time 1s \
+	--json="$out" >/dev/null
+check "rewrites: the run works" test $? = 0
+check "rewrites: the absorption warning" \
+	test "$(json "$out" 'sum("never reached the device" in w for w in o["warnings"])')" = 1
+check "rewrites: the cause is blocks rewritten while dirty" \
+	test "$(json "$out" 'sum("the run synced, but it wrote its 4 MiB working set" in w and "times over, and blocks rewritten while still dirty reach the device only once" in w for w in o["warnings"])')" = 1
+check "rewrites: the remedy is direct I/O, a larger file or --ios" \
+	test "$(json "$out" 'sum("use --direct=1, a larger --size, or --ios to write it once" in w for w in o["warnings"])')" = 1
+check "rewrites: --settle=sync is not suggested to a run that used it" \
+	test "$(json "$out" 'sum("--settle" in w for w in o["warnings"])')" = 0
 
 # Buffered sequential reads that wrap around a small file: after the first
 # pass the page cache serves them, whatever the device's speed (random

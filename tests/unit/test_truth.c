@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 #include "core/measure.h"
 #include "core/observe/truth.h"
+#include "core/workload/workload.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -195,6 +196,9 @@ static void test_warnings(void **state)
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_true(warned(&r, "98% of the written bytes never reached"));
 	assert_true(warned(&r, "'vdx' took 2 MiB"));
+	assert_true(warned(&r, "files were deleted or truncated while still "
+			       "dirty; fsync them before deleting"));
+	assert_false(warned(&r, "--settle"));
 	run_result_release(&r);
 
 	/* reads from the page cache; direct I/O is never suspected */
@@ -265,6 +269,132 @@ static void test_warnings(void **state)
 	assert_true(warned(&r, "took 300 MiB of writes"));
 	run_result_release(&r);
 	truth_free(t);
+}
+
+/*
+ * The absorbed-writes warning suggests what helps for its cause: a run
+ * that synced but rewrote its file while dirty is not told to sync; a
+ * run that left its writes dirty is.
+ */
+static void test_absorbed_causes(void **state)
+{
+	struct truth *t = new_truth();
+	struct truth_opts o = {0};
+	struct run_result r;
+
+	(void)state;
+	t->have_device = 1;
+	t->device = xstrdup("vdx");
+	t->have_procio = 1;
+
+	/* settle=sync, a time-based seqwrite over an 8 MiB file */
+	o.settle = TRUTH_SETTLE_SYNC;
+	o.working_set_bytes = 8 * MIB;
+	make_run(&r, 10, 0, 0, 204800, 800 * MIB);
+	t->device_write_bytes = 8 * MIB;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "99% of the written bytes never reached"));
+	assert_true(warned(&r, "the run synced, but it wrote its 8 MiB "
+			       "working set 100.0 times over, and blocks "
+			       "rewritten while still dirty reach the device "
+			       "only once; use --direct=1, a larger --size, "
+			       "or --ios to write it once"));
+	assert_false(warned(&r, "--settle"));
+	run_result_release(&r);
+
+	/* settle=sync, less written than the working set */
+	o.working_set_bytes = 1024 * MIB;
+	make_run(&r, 10, 0, 0, 204800, 800 * MIB);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "the run synced, so its writes were not left "
+			       "dirty; blocks rewritten while dirty"));
+	assert_true(warned(&r, "that 'vdx' is the device written to"));
+	assert_false(warned(&r, "times over"));
+	assert_false(warned(&r, "--settle"));
+	run_result_release(&r);
+
+	/* settle=none, the file written once: left dirty */
+	o.settle = TRUTH_SETTLE_NONE;
+	o.working_set_bytes = 64 * MIB;
+	make_run(&r, 10, 0, 0, 16384, 64 * MIB);
+	t->device_write_bytes = 0;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "writes were still dirty when the run ended "
+			       "(--settle=none); use --settle=sync or "
+			       "--fsync=N, or --direct=1"));
+	assert_false(warned(&r, "times over"));
+	run_result_release(&r);
+
+	/* settle=none and rewritten: both causes, both remedies */
+	o.working_set_bytes = 8 * MIB;
+	make_run(&r, 10, 0, 0, 204800, 800 * MIB);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "(--settle=none) and blocks were rewritten "
+			       "while dirty (the 8 MiB working set written "
+			       "100.0 times over); use --settle=sync or "
+			       "--fsync=N, a larger --size or --ios to write "
+			       "it once, or --direct=1"));
+	run_result_release(&r);
+
+	/* a workload that does not say how it ended: every cause */
+	o.settle = TRUTH_SETTLE_UNKNOWN;
+	o.working_set_bytes = 0;
+	make_run(&r, 10, 0, 0, 16384, 64 * MIB);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "files deleted or still dirty when the run "
+			       "ended, or blocks rewritten while dirty"));
+	assert_false(warned(&r, "--settle"));
+	run_result_release(&r);
+	truth_warn(t, &r, NULL, 1ull << 34); /* no opts: the same */
+	assert_true(warned(&r, "files deleted or still dirty"));
+	run_result_release(&r);
+	truth_free(t);
+}
+
+/* A workload with a size and nothing else. */
+static const struct param_spec bare_params[] = {
+    {"size", PARAM_SIZE, "4k", 0, 0, NULL, "bytes"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+static const struct workload_ops bare = {.name = "bare", .params = bare_params};
+
+/* The options a workload's parameters give the truth. */
+static void test_opts_from_workload(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct truth_opts o = {0};
+	struct workload w;
+
+	(void)state;
+	workload_init(&w, workload_find("seqwrite"));
+	assert_int_equal(workload_set_param(&w, "size", "8M", NULL, &err), 0);
+	assert_int_equal(workload_set_param(&w, "jobs", "2", NULL, &err), 0);
+	truth_opts_from_workload(&o, &w);
+	assert_int_equal(o.working_set_bytes, 16 * MIB);
+	assert_int_equal(o.settle, TRUTH_SETTLE_SYNC); /* the default */
+	assert_int_equal(o.direct, 0);
+	assert_int_equal(workload_set_param(&w, "settle", "none", NULL, &err),
+			 0);
+	truth_opts_from_workload(&o, &w);
+	assert_int_equal(o.settle, TRUTH_SETTLE_NONE);
+	assert_int_equal(workload_set_param(&w, "end_fsync", "1", NULL, &err),
+			 0);
+	truth_opts_from_workload(&o, &w);
+	assert_int_equal(o.settle, TRUTH_SETTLE_SYNC);
+	workload_release(&w);
+
+	/* a workload without the settle parameter does not say */
+	workload_init(&w, &bare);
+	truth_opts_from_workload(&o, &w);
+	assert_int_equal(o.settle, TRUTH_SETTLE_UNKNOWN);
+	assert_int_equal(o.working_set_bytes, 4096);
+	workload_release(&w);
+	strbuf_release(&err);
 }
 
 /* The JSON members, by name, with and without devices. */
@@ -474,6 +604,8 @@ int main(void)
 	    cmocka_unit_test(test_from_series),
 	    cmocka_unit_test(test_absorbed),
 	    cmocka_unit_test(test_warnings),
+	    cmocka_unit_test(test_absorbed_causes),
+	    cmocka_unit_test(test_opts_from_workload),
 	    cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_hook_delete_before_writeback),
 	    cmocka_unit_test(test_hook_tmpfs),

@@ -58,7 +58,8 @@ int knob_each_pair(const char *snapshot,
 		   int (*fn)(const char *key, const char *value, void *data),
 		   void *data);
 
-/* One line of /proc/self/mountinfo. Strings owned, escapes decoded. */
+/* One mount of /proc/self/mountinfo (core/mountinfo.h reads it). Strings
+ * owned, escapes decoded. */
 struct knob_mount {
 	unsigned id; /* mount id (field 1) */
 	unsigned major, minor;
@@ -69,10 +70,11 @@ struct knob_mount {
 	char *super_opts; /* superblock options: "rw,lazytime" */
 };
 
-/* The top mount at exactly mountpoint. -ENOENT when nothing is mounted
- * there. */
+/* The mount visible at exactly mountpoint (the top of a stack). -ENOENT
+ * when nothing is mounted there. */
 int knob_mount_at(const char *mountpoint, struct knob_mount *out);
-/* The mount that path (a canonical absolute path) lives on. */
+/* The mount that path (a canonical absolute path) lives on, found as
+ * mountinfo_find_path() does. */
 int knob_mount_of_path(const char *path, struct knob_mount *out);
 /* A mount of the block device maj:min, if any (the first). */
 int knob_mount_of_dev(unsigned major, unsigned minor, struct knob_mount *out);

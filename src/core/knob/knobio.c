@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "knob-int.h"
+#include "../mountinfo.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -295,108 +296,57 @@ int knob_each_pair(const char *snapshot,
 	return ret;
 }
 
-/* ---- the mount table ---- */
+/* ---- the mount table (read by core/mountinfo.c) ---- */
 
-/* Decode mountinfo's octal escapes ("\040" is a space) in place. */
-static void unescape(char *s)
+/* Copy e into out. */
+static void mount_from_entry(struct knob_mount *out,
+			     const struct mountinfo_entry *e)
 {
-	char *w = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-				      (s[3] - '0'));
-			s += 4;
-		} else {
-			*w++ = *s++;
-		}
-	}
-	*w = '\0';
-}
-
-/* Parse one mountinfo line into m; 0 or -EINVAL. */
-static int parse_mount_line(char *line, struct knob_mount *m)
-{
-	char *f[12], *save = NULL, *tok;
-	int n = 0, sep = -1;
-
-	for (tok = strtok_r(line, " ", &save); tok && n < 12;
-	     tok = strtok_r(NULL, " ", &save)) {
-		if (!strcmp(tok, "-") && sep < 0 && n >= 6)
-			sep = n;
-		f[n++] = tok;
-	}
-	/* id parent maj:min root mnt opts [optional...] - type src super */
-	if (sep < 0 || sep + 3 >= n)
-		return -EINVAL;
-	memset(m, 0, sizeof(*m));
-	if (sscanf(f[0], "%u", &m->id) != 1 ||
-	    sscanf(f[2], "%u:%u", &m->major, &m->minor) != 2)
-		return -EINVAL;
-	unescape(f[4]);
-	unescape(f[sep + 2]);
-	m->mnt = xstrdup(f[4]);
-	m->mnt_opts = xstrdup(f[5]);
-	m->fstype = xstrdup(f[sep + 1]);
-	m->source = xstrdup(f[sep + 2]);
-	m->super_opts = xstrdup(f[sep + 3]);
-	return 0;
+	memset(out, 0, sizeof(*out));
+	out->id = e->id;
+	out->major = e->major;
+	out->minor = e->minor;
+	out->mnt = xstrdup(e->mnt);
+	out->mnt_opts = xstrdup(e->mnt_opts);
+	out->fstype = xstrdup(e->fstype);
+	out->source = xstrdup(e->source);
+	out->super_opts = xstrdup(e->super_opts);
 }
 
 /* How a mount is chosen from the table. */
 enum mount_match {
-	MATCH_AT,   /* mount point equals key (the last, topmost, wins) */
-	MATCH_PATH, /* longest mount point that is a prefix of key */
+	MATCH_AT,   /* the mount visible at exactly key */
+	MATCH_PATH, /* the mount key lives on */
 	MATCH_DEV,  /* first mount of major:minor */
 };
 
-/* Walk the mount table; keep the best match in out. */
+/* Read the mount table and copy the match to out; 0, -EIO or -ENOENT. */
 static int mount_search(enum mount_match how, const char *key, unsigned maj,
 			unsigned min, struct knob_mount *out)
 {
-	struct strbuf mi = STRBUF_INIT;
-	char *line, *save = NULL;
-	size_t best_len = 0;
-	int found = 0;
+	const struct mountinfo_entry *e = NULL;
+	struct mountinfo mi;
+	int ret = 0;
 
-	if (strbuf_read_file(&mi, "/proc/self/mountinfo", 0) < 0)
+	if (mountinfo_read(&mi, NULL))
 		return -EIO;
-	for (line = strtok_r(mi.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		struct knob_mount m;
-		size_t len;
-		int take = 0;
-
-		if (parse_mount_line(line, &m))
-			continue;
-		len = strlen(m.mnt);
-		switch (how) {
-		case MATCH_AT:
-			take = !strcmp(m.mnt, key);
-			break;
-		case MATCH_PATH:
-			take = !strncmp(key, m.mnt, len) &&
-			       (key[len] == '/' || !key[len] ||
-				!strcmp(m.mnt, "/")) &&
-			       len >= best_len;
-			break;
-		case MATCH_DEV:
-			take = !found && m.major == maj && m.minor == min;
-			break;
-		}
-		if (take) {
-			if (found)
-				knob_mount_release(out);
-			*out = m;
-			best_len = len;
-			found = 1;
-		} else {
-			knob_mount_release(&m);
-		}
+	switch (how) {
+	case MATCH_AT:
+		e = mountinfo_find_mountpoint(&mi, key);
+		break;
+	case MATCH_PATH:
+		e = mountinfo_find_path(&mi, key);
+		break;
+	case MATCH_DEV:
+		e = mountinfo_find_dev(&mi, maj, min, MOUNTINFO_FIRST);
+		break;
 	}
-	strbuf_release(&mi);
-	return found ? 0 : -ENOENT;
+	if (e)
+		mount_from_entry(out, e);
+	else
+		ret = -ENOENT;
+	mountinfo_release(&mi);
+	return ret;
 }
 
 int knob_mount_at(const char *mountpoint, struct knob_mount *out)
@@ -428,15 +378,5 @@ void knob_mount_release(struct knob_mount *m)
 
 int knob_mount_has_opt(const char *opts, const char *opt)
 {
-	size_t n = strlen(opt);
-	const char *p = opts;
-
-	while (p && *p) {
-		if (!strncmp(p, opt, n) && (p[n] == ',' || !p[n]))
-			return 1;
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return 0;
+	return mountinfo_has_opt(opts, opt);
 }

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 #include "truth.h"
 #include "meminfo.h"
+#include "../workload/workload.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -183,33 +184,96 @@ out:
 	strbuf_release(&fit);
 }
 
-/* "deleted or still dirty when the run ended" */
-static void warn_absorbed(const struct truth *t, struct run_result *r)
+/*
+ * Why the page cache absorbed writes, and what would help, from the
+ * numbers and how the run ended (o may be NULL). Suggesting --settle=sync
+ * to a run that used it helps nobody, so each cause gets its own remedy.
+ */
+static void absorbed_cause(const struct truth *t, const struct truth_opts *o,
+			   struct strbuf *out)
+{
+	struct strbuf a = STRBUF_INIT;
+	uint64_t ws = o ? o->working_set_bytes : 0;
+	enum truth_settle settle = o ? o->settle : TRUTH_SETTLE_UNKNOWN;
+	uint64_t never = t->logical_write_bytes > t->device_write_bytes
+			     ? t->logical_write_bytes - t->device_write_bytes
+			     : 0;
+	double times = ws ? (double)t->logical_write_bytes / (double)ws : 0;
+	int rewrote = times > 1.0;
+
+	if (t->have_procio && t->cancelled_write_bytes &&
+	    2 * t->cancelled_write_bytes >= never) {
+		strbuf_addstr(out, "files were deleted or truncated while "
+				   "still dirty; fsync them before deleting, "
+				   "or use --direct=1");
+	} else if (settle == TRUTH_SETTLE_SYNC && rewrote) {
+		strbuf_addf(out,
+			    "the run synced, but it wrote its %s working set "
+			    "%.1f times over, and blocks rewritten while "
+			    "still dirty reach the device only once; use "
+			    "--direct=1, a larger --size, or --ios to write "
+			    "it once",
+			    fmt_bytes(&a, ws), times);
+	} else if (settle == TRUTH_SETTLE_SYNC) {
+		strbuf_addf(out,
+			    "the run synced, so its writes were not left "
+			    "dirty; blocks rewritten while dirty (random "
+			    "writes hit some twice) or writes going to "
+			    "another device would explain it; check with "
+			    "'iotrial info -t TARGET' that '%s' is the device "
+			    "written to, or use --direct=1",
+			    t->device);
+	} else if (settle == TRUTH_SETTLE_NONE) {
+		strbuf_addstr(out, "writes were still dirty when the run "
+				   "ended (--settle=none)");
+		if (rewrote)
+			strbuf_addf(out,
+				    " and blocks were rewritten while dirty "
+				    "(the %s working set written %.1f times "
+				    "over)",
+				    fmt_bytes(&a, ws), times);
+		strbuf_addf(out,
+			    "; use --settle=sync or --fsync=N%s, or --direct=1",
+			    rewrote ? ", a larger --size or --ios to write "
+				      "it once"
+				    : "");
+	} else {
+		strbuf_addstr(out, "files deleted or still dirty when the "
+				   "run ended, or blocks rewritten while "
+				   "dirty; fsync before deleting or before "
+				   "the run ends, a working set larger than "
+				   "memory, or --direct=1");
+	}
+	strbuf_release(&a);
+}
+
+/* "most written bytes never reached the device", with its cause */
+static void warn_absorbed(const struct truth *t, struct run_result *r,
+			  const struct truth_opts *o)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT,
-		      d = STRBUF_INIT;
+		      d = STRBUF_INIT, cause = STRBUF_INIT;
 
 	if (!(t->absorbed_fraction > ABSORBED_WARN_FRAC))
 		return;
+	absorbed_cause(t, o, &cause);
 	run_result_warn(r,
 			"%.0f%% of the written bytes never reached the "
 			"device: the workload wrote %s, '%s' took %s, %s "
 			"were cancelled and dirty memory peaked at %s; the "
-			"page cache absorbed them (files deleted or still "
-			"dirty when the run ended, or blocks rewritten while "
-			"dirty), so this measured memory, not the device; use "
-			"--settle=sync, fsync before deleting, a working set "
-			"larger than memory, or --direct=1",
+			"page cache absorbed them, so this measured memory, "
+			"not the device: %s",
 			100.0 * t->absorbed_fraction,
 			fmt_bytes(&a, t->logical_write_bytes), t->device,
 			fmt_bytes(&b, t->device_write_bytes),
 			t->have_procio ? fmt_bytes(&c, t->cancelled_write_bytes)
 				       : "an unknown amount",
-			fmt_bytes(&d, t->dirty_peak_bytes));
+			fmt_bytes(&d, t->dirty_peak_bytes), cause.buf);
 	strbuf_release(&a);
 	strbuf_release(&b);
 	strbuf_release(&c);
 	strbuf_release(&d);
+	strbuf_release(&cause);
 }
 
 /* "workers CPU-bound": every worker used >= 90% of a core. */
@@ -306,10 +370,25 @@ void truth_warn(const struct truth *t, struct run_result *r,
 		const struct truth_opts *o, uint64_t mem_total_bytes)
 {
 	warn_cached_reads(t, r, o, mem_total_bytes);
-	warn_absorbed(t, r);
+	warn_absorbed(t, r, o);
 	warn_cpu_bound(r);
 	warn_short(r);
 	warn_other_io(t, r);
+}
+
+void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
+{
+	const char *settle = workload_str(w, "settle");
+
+	o->working_set_bytes =
+	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
+	o->direct = workload_u64(w, "direct") != 0;
+	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync"))
+		o->settle = TRUTH_SETTLE_SYNC;
+	else if (!strcmp(settle, "none"))
+		o->settle = TRUTH_SETTLE_NONE;
+	else
+		o->settle = TRUTH_SETTLE_UNKNOWN;
 }
 
 /* The hook's begin: snapshot the environment, start sampling. */

@@ -28,6 +28,7 @@
 #include "../../util/strbuf.h"
 
 struct json_object;
+struct workload;
 
 /* One device of the stack over the timed region. */
 struct truth_device {
@@ -74,12 +75,28 @@ struct truth {
 	int run_applied; /* logical bytes and warnings done */
 };
 
+/* Whether the workload flushed its writes before the timed region closed. */
+enum truth_settle {
+	TRUTH_SETTLE_UNKNOWN, /* the workload does not say (no settle param) */
+	TRUTH_SETTLE_NONE,    /* settle=none: writes may be left dirty */
+	TRUTH_SETTLE_SYNC,    /* settle=sync or end_fsync: flushed inside */
+};
+
 /* What the hook needs to know that the run result does not say. */
 struct truth_opts {
 	uint64_t interval_ns;	    /* 0: SAMPLER_DEFAULT_INTERVAL_NS */
 	uint64_t working_set_bytes; /* bytes the workload spans; 0: unknown */
 	int direct;		    /* the I/O bypassed the page cache */
+	enum truth_settle settle;   /* decides what the absorbed-writes
+				       warning suggests */
 };
+
+/*
+ * Fill o's working set, direct and settle from w's parameters (size x
+ * jobs, direct, settle and end_fsync; absent ones leave "unknown").
+ * interval_ns is left alone.
+ */
+void truth_opts_from_workload(struct truth_opts *o, const struct workload *w);
 
 /* The measurement hook; everything in it is private but hook. */
 struct truth_hook {
@@ -132,7 +149,10 @@ void truth_apply_run(struct truth *t, const struct run_result *r);
 
 /*
  * Add the warnings the numbers justify to r, each quoting its numbers:
- * the page cache served the reads; most writes never reached the device;
+ * the page cache served the reads; most writes never reached the device
+ * (with the remedy for the cause the numbers and o point to: files
+ * deleted while dirty, writes left dirty at the end, or blocks rewritten
+ * while dirty although the run synced);
  * workers were CPU-bound; the run was too short; other I/O ran on the
  * device. mem_total_bytes (0: unknown) decides whether the working set
  * fits in the page cache.

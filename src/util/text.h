@@ -1,0 +1,21 @@
+/*
+ * Text from files we did not write (imported results, the stored
+ * experiments made from them) ends up on a terminal. A string holding
+ * ESC, BEL or a C1 control can move the cursor, retitle the window or
+ * hide what follows, so such text is made printable before it is kept.
+ */
+#ifndef IOTRIAL_TEXT_H
+#define IOTRIAL_TEXT_H
+
+#include <stddef.h>
+
+/*
+ * Make s printable in place: every control character (C0 below 0x20,
+ * DEL, and C1 U+0080..U+009F written in UTF-8) and every byte that is
+ * not part of well-formed UTF-8 becomes one '?'. Other UTF-8 is kept.
+ * s stays NUL-terminated and never grows. Returns how many characters
+ * were replaced (0: s was already printable).
+ */
+size_t text_make_printable(char *s);
+
+#endif
