@@ -88,30 +88,73 @@ static int blockdev_claimed(const char *path)
 	return errno == EBUSY;
 }
 
-/* Does the device hold a filesystem, RAID or partition-table signature? */
-static int blockdev_signature(const char *path, struct strbuf *what)
+/*
+ * Name every signature libblkid's low-level probing finds, one per step,
+ * into list ("'xfs', 'swap'"). Used when safe probing is ambivalent.
+ */
+static void list_signatures(blkid_probe pr, struct strbuf *list)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(path);
-	const char *type = NULL;
-	int found = 0;
+	const char *type;
+	int n = 0;
 
-	if (!pr)
-		return 0;
+	blkid_reset_probe(pr);
+	while (n < 8 && blkid_do_probe(pr) == 0) {
+		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) &&
+		    blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
+			continue;
+		strbuf_addf(list, "%s'%s'", n++ ? ", " : "", type);
+	}
+}
+
+/*
+ * May the device be written without --allow-destroy? Only when libblkid
+ * says cleanly that it found no filesystem, RAID or partition-table
+ * signature. Anything else (a signature, conflicting signatures, a probe
+ * that failed or could not start) refuses, with why saying what was
+ * found: "holds a 'xfs' filesystem". 0 when blank, 1 when something was
+ * found, 2 when the device could not be checked.
+ */
+static int blockdev_signature(const char *path, struct strbuf *why)
+{
+	struct strbuf types = STRBUF_INIT;
+	blkid_probe pr;
+	const char *type = NULL;
+	int rc;
+
+	errno = 0;
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr) {
+		strbuf_addf(why, "libblkid cannot open it: %s",
+			    strerror(errno ? errno : EIO));
+		return 2;
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
-	if (blkid_do_safeprobe(pr) == 0) {
-		if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL))
-			strbuf_addf(what, "a '%s' filesystem", type);
-		else if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
-			strbuf_addf(what, "a '%s' partition table", type);
-		else
-			strbuf_addstr(what, "a known signature");
-		found = 1;
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 1) {
+		blkid_free_probe(pr);
+		return 0; /* nothing found: blank */
 	}
+	if (rc == 0) {
+		if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL))
+			strbuf_addf(why, "holds a '%s' filesystem", type);
+		else if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
+			strbuf_addf(why, "holds a '%s' partition table", type);
+		else
+			strbuf_addstr(why, "holds a known signature");
+	} else if (rc == -2) {
+		list_signatures(pr, &types);
+		strbuf_addf(why, "holds conflicting signatures%s%s%s",
+			    types.len ? " (" : "", types.buf,
+			    types.len ? ")" : "");
+	} else {
+		strbuf_addstr(why, "libblkid failed to probe it");
+	}
+	strbuf_release(&types);
 	blkid_free_probe(pr);
-	return found;
+	return rc == 0 || rc == -2 ? 1 : 2;
 }
 
 static int open_blockdev(struct target *t, const struct stat *st,
@@ -146,13 +189,24 @@ static int open_blockdev(struct target *t, const struct stat *st,
 			      t->path);
 		goto out;
 	}
-	if (!(t->flags & TARGET_ALLOW_DESTROY) &&
-	    blockdev_signature(t->path, &why)) {
+	if (t->flags & TARGET_ALLOW_DESTROY)
+		goto out;
+	switch (blockdev_signature(t->path, &why)) {
+	case 0:
+		break;
+	case 1:
 		ret = err_set(err, -EEXIST,
-			      "'%s' holds %s; writing would destroy it. "
+			      "'%s' %s; writing would destroy it. "
 			      "Pass --allow-destroy if that is what you want",
 			      t->path, why.buf);
-		goto out;
+		break;
+	default:
+		ret = err_set(err, -EIO,
+			      "cannot tell whether '%s' holds data (%s), so "
+			      "it is not written. Pass --allow-destroy if it "
+			      "holds nothing you need",
+			      t->path, why.buf);
+		break;
 	}
 out:
 	strbuf_release(&why);
