@@ -350,7 +350,6 @@ out:
 /* Point t at the scratch device or file system. */
 static int fill_target(struct target *t, struct scratch *sc, struct strbuf *err)
 {
-	struct strbuf tmpl = STRBUF_INIT;
 	struct stat st;
 
 	if (!sc->mnt) {
@@ -372,16 +371,7 @@ static int fill_target(struct target *t, struct scratch *sc, struct strbuf *err)
 	t->logical_block_bytes = 4096;
 	if (t->flags & TARGET_NO_WORKDIR)
 		return 0;
-	strbuf_addf(&tmpl, "%s/iotrial.XXXXXX", sc->mnt);
-	if (!mkdtemp(tmpl.buf)) {
-		strbuf_release(&tmpl);
-		return err_set(err, -errno,
-			       "cannot create a work directory in "
-			       "'%s': %s",
-			       sc->mnt, strerror(errno));
-	}
-	t->workdir = strbuf_detach(&tmpl, NULL);
-	return 0;
+	return target_make_workdir(t, sc->mnt, err);
 }
 
 int scratch_open(struct target *t, const char *spec, struct strbuf *err)

@@ -1,12 +1,11 @@
 /*
  * Opening targets safely. The rule from DESIGN.md: iotrial deletes only
  * what it created and never writes to a device that holds data unless
- * told. For a directory that means a private mkdtemp subdirectory that is
- * the only thing target_release() removes; for a block device it means
- * refusing a mounted device or one where libblkid finds a filesystem,
- * RAID member or partition table.
+ * told. For a directory that means a private subdirectory, held open,
+ * that is the only thing target_release() removes (workdir.c); for a
+ * block device it means refusing a mounted device or one where libblkid
+ * finds a filesystem, RAID member or partition table.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -22,6 +21,7 @@
 #include <blkid.h>
 #include "target.h"
 #include "scratch.h"
+#include "workdir.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
@@ -216,7 +216,6 @@ out:
 static int open_dir(struct target *t, const struct stat *st,
 		    struct strbuf *err)
 {
-	struct strbuf tmpl = STRBUF_INIT;
 	struct statvfs vfs;
 
 	t->kind = TARGET_DIR;
@@ -229,17 +228,7 @@ static int open_dir(struct target *t, const struct stat *st,
 		t->logical_block_bytes = (unsigned)vfs.f_bsize;
 	if (t->flags & TARGET_NO_WORKDIR)
 		return 0;
-	strbuf_addf(&tmpl, "%s/iotrial.XXXXXX", t->path);
-	if (!mkdtemp(tmpl.buf)) {
-		int e = errno;
-
-		strbuf_release(&tmpl);
-		return err_set(err, -e,
-			       "cannot create a work directory in '%s': %s",
-			       t->path, strerror(e));
-	}
-	t->workdir = strbuf_detach(&tmpl, NULL);
-	return 0;
+	return target_make_workdir(t, t->path, err);
 }
 
 int target_open(struct target *t, const char *spec, unsigned flags,
@@ -304,7 +293,8 @@ int target_check_space(const struct target *t, uint64_t bytes,
 	if (t->kind == TARGET_BLOCKDEV) {
 		avail = t->capacity_bytes;
 	} else {
-		if (statvfs(t->workdir ? t->workdir : t->path, &vfs) < 0)
+		if ((t->workdir ? fstatvfs(t->work_fd, &vfs)
+				: statvfs(t->path, &vfs)) < 0)
 			return err_set(err, -errno, "cannot stat '%s': %s",
 				       t->path, strerror(errno));
 		avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
@@ -330,47 +320,13 @@ void target_file_path(const struct target *t, const char *name,
 	strbuf_addf(out, "%s/%s", t->workdir ? t->workdir : t->path, name);
 }
 
-/*
- * Remove our work directory. Only regular files and subdirectories we made
- * are inside it; we still refuse to follow symlinks (unlinkat on the link).
- */
-static void remove_tree(int dirfd, const char *name)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					    O_CLOEXEC);
-	DIR *d;
-	struct dirent *de;
-
-	if (fd < 0) {
-		unlinkat(dirfd, name, 0);
-		return;
-	}
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (de->d_type == DT_DIR)
-			remove_tree(fd, de->d_name);
-		else
-			unlinkat(fd, de->d_name, 0);
-	}
-	closedir(d);
-	unlinkat(dirfd, name, AT_REMOVEDIR);
-}
-
 void target_release(struct target *t)
 {
 	if (!t)
 		return;
-	if (t->workdir)
-		remove_tree(AT_FDCWD, t->workdir);
+	workdir_release(t); /* first: it may be inside a scratch mount */
 	if (t->scratch)
 		scratch_release(t); /* unmount, detach, delete: journaled */
-	free(t->workdir);
 	free(t->path);
 	free(t->spec);
 	memset(t, 0, sizeof(*t));

@@ -1,0 +1,227 @@
+/*
+ * Work directories. A directory target may be writable by people other
+ * than the one running iotrial (often root), and a path is looked up
+ * again at every use: if iotrial created "DIR/iotrial.X/job0.prealloc"
+ * by path, whoever can write DIR could rename iotrial.X away and put a
+ * symbolic link to any directory in its place, and iotrial would then
+ * truncate, fill and finally delete files there.
+ *
+ * So the work directory is made with mkdirat() under a descriptor of the
+ * target directory, opened once without following links, checked to be
+ * ours (owner, mode), and from then on every work file is created,
+ * opened and removed with *at() calls relative to that descriptor, with
+ * O_NOFOLLOW. At the end the directory is emptied through the descriptor
+ * (which follows the directory wherever it was moved) and removed from
+ * its parent only while the name there is still the directory we made,
+ * by device and inode.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include "workdir.h"
+#include "../util/clock.h"
+#include "../util/error.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+/* Deepest subdirectory level removed (workloads nest a few at most). */
+#define MAX_DEPTH 16
+
+/* The letters of a mkdtemp-style name. */
+static const char name_chars[] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* "iotrial." and six random letters or digits, into out. */
+static void random_name(struct strbuf *out)
+{
+	unsigned char b[6];
+	uint64_t x;
+	size_t i;
+
+	if (getrandom(b, sizeof(b), GRND_NONBLOCK) != (ssize_t)sizeof(b)) {
+		/* no entropy yet (early boot): the clock is unique enough,
+		 * mkdirat refuses a name that exists anyway */
+		x = clock_now_ns() ^ ((uint64_t)getpid() << 32);
+		for (i = 0; i < sizeof(b); i++, x >>= 8)
+			b[i] = (unsigned char)x;
+	}
+	strbuf_reset(out);
+	strbuf_addstr(out, "iotrial.");
+	for (i = 0; i < sizeof(b); i++)
+		strbuf_addch(out, name_chars[b[i] % (sizeof(name_chars) - 1)]);
+}
+
+int target_work_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (!n || n > 64 || name[0] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+		    !(c >= '0' && c <= '9') && c != '.' && c != '_' && c != '-')
+			return 0;
+	}
+	return 1;
+}
+
+int target_make_workdir(struct target *t, const char *parent,
+			struct strbuf *err)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct stat st;
+	int dfd, wfd = -1, tries, ret = 0;
+
+	dfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return err_set(err, -errno,
+			       "cannot create a work directory in '%s': %s",
+			       parent, strerror(errno));
+	for (tries = 0; tries < 100; tries++) {
+		random_name(&name);
+		if (!mkdirat(dfd, name.buf, 0700))
+			break;
+		ret = -errno;
+		if (ret != -EEXIST)
+			break;
+	}
+	if (tries == 100 || (ret && ret != -EEXIST)) {
+		err_set(err, ret, "cannot create a work directory in '%s': %s",
+			parent, strerror(-ret));
+		goto fail;
+	}
+	wfd = openat(dfd, name.buf,
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (wfd < 0 || fstat(wfd, &st) < 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & 022)) {
+		/* someone swapped it between mkdirat and openat: what is
+		 * there now is not ours, so it is neither used nor removed */
+		ret = err_set(err, -EBUSY,
+			      "the work directory '%s/%s' was replaced while "
+			      "it was being made; is someone else writing to "
+			      "'%s'?",
+			      parent, name.buf, parent);
+		goto fail;
+	}
+	t->dir_fd = dfd;
+	t->work_fd = wfd;
+	t->work_dev = st.st_dev;
+	t->work_ino = st.st_ino;
+	t->work_name = xstrdup(name.buf);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%s/%s", parent, t->work_name);
+	t->workdir = strbuf_detach(&name, NULL);
+	return 0;
+fail:
+	if (wfd >= 0)
+		close(wfd);
+	close(dfd);
+	strbuf_release(&name);
+	return ret;
+}
+
+int target_open_file(const struct target *t, const char *name, int flags,
+		     mode_t mode)
+{
+	int fd;
+
+	if (!t->workdir || !target_work_name_ok(name))
+		return -EINVAL;
+	fd = openat(t->work_fd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+int target_unlink_file(const struct target *t, const char *name)
+{
+	if (!t->workdir || !target_work_name_ok(name))
+		return -EINVAL;
+	return unlinkat(t->work_fd, name, 0) < 0 ? -errno : 0;
+}
+
+int target_stat_file(const struct target *t, const char *name, struct stat *st)
+{
+	if (!t->workdir || !target_work_name_ok(name))
+		return -EINVAL;
+	return fstatat(t->work_fd, name, st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno
+								      : 0;
+}
+
+/*
+ * Remove everything inside the directory open as fd: files and links
+ * are unlinked (a link itself, never what it points to), directories on
+ * the same file system (dev) emptied and removed. 0, or the first -errno.
+ */
+static int remove_contents(int fd, dev_t dev, int depth)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int dfd, sub, ret = 0, r;
+
+	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		ret = -errno;
+		close(dfd);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			r = -errno;
+		} else if (!S_ISDIR(st.st_mode)) {
+			r = unlinkat(dfd, de->d_name, 0) < 0 ? -errno : 0;
+		} else if (st.st_dev != dev || depth >= MAX_DEPTH) {
+			r = -EXDEV; /* a mount inside: not ours to empty */
+		} else {
+			sub = openat(dfd, de->d_name,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC);
+			r = sub < 0 ? -errno
+				    : remove_contents(sub, dev, depth + 1);
+			if (sub >= 0)
+				close(sub);
+			if (!r && unlinkat(dfd, de->d_name, AT_REMOVEDIR) < 0)
+				r = -errno;
+		}
+		if (r && !ret)
+			ret = r;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Is the entry name in dir_fd still the directory we made? */
+static int still_ours(int dir_fd, const char *name, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	return !fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       S_ISDIR(st.st_mode) && st.st_dev == dev && st.st_ino == ino;
+}
+
+void workdir_release(struct target *t)
+{
+	if (!t->workdir)
+		return;
+	remove_contents(t->work_fd, t->work_dev, 0);
+	/* if it was moved, what its name points to now is someone else's */
+	if (still_ours(t->dir_fd, t->work_name, t->work_dev, t->work_ino))
+		unlinkat(t->dir_fd, t->work_name, AT_REMOVEDIR);
+	close(t->work_fd);
+	close(t->dir_fd);
+	free(t->work_name);
+	free(t->workdir);
+	t->work_name = NULL;
+	t->workdir = NULL;
+}
