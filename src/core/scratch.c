@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +49,14 @@ struct scratch {
 	struct knob_session *s;
 	char *dir, *image, *mnt, *dev;
 	uint64_t seq_dir, seq_image, seq_loop, seq_mnt_dir, seq_mount;
+	volatile int *stop; /* the caller's signal flag during set-up */
 };
+
+/* Has the caller been asked to stop (a signal) during set-up? */
+static int stopped(const struct scratch *sc)
+{
+	return sc->stop && *sc->stop;
+}
 
 const char *scratch_device(const struct target *t)
 {
@@ -114,11 +122,15 @@ out:
 	return ret;
 }
 
-/* Run argv (a mkfs), capturing its output into out. */
-static int run_tool(char *const argv[], struct strbuf *out)
+/*
+ * Run argv (a mkfs), capturing its output into out. When *stop becomes
+ * non-zero while it runs (a signal interrupts the read), the tool is
+ * killed and waited for: -EINTR.
+ */
+static int run_tool(char *const argv[], volatile int *stop, struct strbuf *out)
 {
 	posix_spawn_file_actions_t fa;
-	int pipefd[2], status = 0, ret;
+	int pipefd[2], status = 0, ret, killed = 0;
 	pid_t pid;
 	char buf[512];
 	ssize_t n;
@@ -137,13 +149,18 @@ static int run_tool(char *const argv[], struct strbuf *out)
 		return -ret;
 	}
 	while ((n = read(pipefd[0], buf, sizeof(buf))) > 0 ||
-	       (n < 0 && errno == EINTR))
+	       (n < 0 && errno == EINTR)) {
 		if (n > 0 && out->len < 4096)
 			strbuf_add(out, buf, (size_t)n);
+		if (stop && *stop && !killed)
+			killed = !kill(pid, SIGKILL);
+	}
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	strbuf_trim(out);
+	if (killed || (stop && *stop))
+		return -EINTR;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return -ENOENT;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
@@ -306,7 +323,9 @@ static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
 	char *const *argv = strcmp(fs, "xfs") ? ext4 : xfs;
 	int ret;
 
-	ret = run_tool(argv, &out);
+	ret = run_tool(argv, sc->stop, &out);
+	if (ret == -EINTR)
+		goto out;
 	if (ret == -ENOENT) {
 		ret = err_set(err, -ENOENT,
 			      "cannot make an %s file system: '%s' was not "
@@ -320,6 +339,10 @@ static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
 	if (ret) {
 		ret = err_set(err, ret, "%s failed on '%s': %s", argv[0],
 			      sc->dev, out.len ? out.buf : "no message");
+		goto out;
+	}
+	if (stopped(sc)) {
+		ret = -EINTR;
 		goto out;
 	}
 	sc->mnt = knob_path("", "%s/mnt", sc->dir);
@@ -374,7 +397,8 @@ static int fill_target(struct target *t, struct scratch *sc, struct strbuf *err)
 	return target_make_workdir(t, sc->mnt, err);
 }
 
-int scratch_open(struct target *t, const char *spec, struct strbuf *err)
+int scratch_open(struct target *t, const char *spec, volatile int *stop,
+		 struct strbuf *err)
 {
 	struct scratch *sc = xcalloc(1, sizeof(*sc));
 	uint64_t bytes = 0;
@@ -391,26 +415,36 @@ int scratch_open(struct target *t, const char *spec, struct strbuf *err)
 			      *fs ? " and mounts it" : "");
 		goto fail;
 	}
+	sc->stop = stop;
 	ret = knob_session_open(&sc->s, NULL, 0, NULL, err);
 	if (ret)
 		goto fail;
 	t->scratch = sc;
-	ret = make_dir(sc, bytes, err);
+	/* each step is checked for a stop request: set-up can take long
+	 * (mkfs on a large image), and a signal must not leave it behind */
+	ret = stopped(sc) ? -EINTR : make_dir(sc, bytes, err);
 	if (!ret)
-		ret = img_fd = make_image(sc, bytes, err);
+		ret = img_fd =
+		    stopped(sc) ? -EINTR : make_image(sc, bytes, err);
 	if (ret >= 0)
-		ret = attach_loop(sc, img_fd, err);
+		ret = stopped(sc) ? -EINTR : attach_loop(sc, img_fd, err);
 	if (img_fd >= 0)
 		close(img_fd);
 	if (!ret && *fs)
-		ret = make_fs(sc, fs, err);
+		ret = stopped(sc) ? -EINTR : make_fs(sc, fs, err);
 	if (!ret)
-		ret = fill_target(t, sc, err);
+		ret = stopped(sc) ? -EINTR : fill_target(t, sc, err);
 	if (ret)
 		goto fail;
+	sc->stop = NULL;
 	free(fs);
 	return 0;
 fail:
+	if (ret == -EINTR || stopped(sc))
+		ret = err_set(err, -EINTR,
+			      "interrupted while setting up 'scratch:%s'; what "
+			      "was made is removed",
+			      spec);
 	t->scratch = sc;
 	scratch_release(t);
 	free(fs);

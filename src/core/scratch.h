@@ -22,9 +22,13 @@ struct knob_session;
 /*
  * Open spec (the part after "scratch:") as target t, which the caller
  * has zeroed and given spec and flags. Needs root. 0, or -errno with err
- * set; on failure everything made so far is torn down.
+ * set; on failure everything made so far is torn down. stop (may be
+ * NULL) is checked between the steps and while mkfs runs (which is then
+ * killed): once it is non-zero, the set-up is torn down and -EINTR
+ * returned.
  */
-int scratch_open(struct target *t, const char *spec, struct strbuf *err);
+int scratch_open(struct target *t, const char *spec, volatile int *stop,
+		 struct strbuf *err);
 
 /* Tear down what scratch_open made (unmount, detach, delete). */
 void scratch_release(struct target *t);

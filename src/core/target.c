@@ -232,7 +232,7 @@ static int open_dir(struct target *t, const struct stat *st,
 }
 
 int target_open(struct target *t, const char *spec, unsigned flags,
-		struct strbuf *err)
+		volatile int *stop, struct strbuf *err)
 {
 	struct stat st;
 	int ret;
@@ -248,7 +248,7 @@ int target_open(struct target *t, const char *spec, unsigned flags,
 	}
 	if (!strncmp(spec, "scratch:", 8)) {
 		/* a loop device (and file system) of our own: scratch.c */
-		ret = scratch_open(t, spec + 8, err);
+		ret = scratch_open(t, spec + 8, stop, err);
 		if (ret)
 			goto fail;
 		return 0;

@@ -51,10 +51,13 @@ struct target {
  * Open spec as a target. For a directory, creates workdir inside it
  * (unless TARGET_NO_WORKDIR). Returns 0, or -errno with err set: the
  * path does not exist, is not a directory or block device, the device is
- * mounted or holds a signature (without TARGET_ALLOW_DESTROY).
+ * mounted or holds a signature (without TARGET_ALLOW_DESTROY). stop (may
+ * be NULL) is the caller's signal flag: when it becomes non-zero during
+ * a long set-up (a scratch target's mkfs), what was made is torn down
+ * and -EINTR returned.
  */
 int target_open(struct target *t, const char *spec, unsigned flags,
-		struct strbuf *err);
+		volatile int *stop, struct strbuf *err);
 
 /*
  * Check that bytes more can be laid out: free space in the filesystem

@@ -84,7 +84,7 @@ static void test_workdir(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(target_open(&t, base, 0, &err), 0);
+	assert_int_equal(target_open(&t, base, 0, NULL, &err), 0);
 	assert_non_null(t.workdir);
 	assert_int_equal(strncmp(t.work_name, "iotrial.", 8), 0);
 	assert_int_equal(strlen(t.work_name), 14);
@@ -143,7 +143,7 @@ static void test_moved_away(void **state)
 	fd = open(keep, O_WRONLY | O_CREAT, 0600);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(target_open(&t, base, 0, &err), 0);
+	assert_int_equal(target_open(&t, base, 0, NULL, &err), 0);
 	assert_int_equal(layout_preallocate(&t, "job0.prealloc", 4096, &err),
 			 0);
 	assert_int_equal(rename(t.workdir, moved), 0);
