@@ -29,6 +29,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include "scratch.h"
+#include "scratch-int.h"
 #include "knob/knob-int.h"
 #include "knob/session.h"
 #include "../util/clock.h"
@@ -169,18 +170,24 @@ static int run_tool(char *const argv[], volatile int *stop, struct strbuf *out)
 /* Make the private directory, journaled first. */
 static int make_dir(struct scratch *sc, uint64_t bytes, struct strbuf *err)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *env = getenv("TMPDIR");
 	struct strbuf p = STRBUF_INIT, need = STRBUF_INIT, have = STRBUF_INIT;
 	struct statvfs vfs;
+	char *tmp;
 	int tries, ret = 0;
 
-	if (!tmp || !*tmp)
-		tmp = "/var/tmp";
-	if (statvfs(tmp, &vfs) < 0)
-		return err_set(err, -errno,
-			       "cannot use '%s' for the scratch "
-			       "image: %s",
-			       tmp, strerror(errno));
+	if (!env || !*env)
+		env = "/var/tmp";
+	/* canonical, so that the journaled paths are exactly the ones
+	 * recovery accepts (scratch_undo) */
+	tmp = realpath(env, NULL);
+	if (!tmp || statvfs(tmp, &vfs) < 0) {
+		ret = err_set(err, -errno,
+			      "cannot use '%s' for the scratch image: %s", env,
+			      strerror(errno));
+		free(tmp);
+		return ret;
+	}
 	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < bytes) {
 		units_fmt_bytes(&need, bytes);
 		units_fmt_bytes(&have, (uint64_t)vfs.f_bavail * vfs.f_frsize);
@@ -217,6 +224,7 @@ static int make_dir(struct scratch *sc, uint64_t bytes, struct strbuf *err)
 	ret = 0;
 	sc->dir = strbuf_detach(&p, NULL);
 out:
+	free(tmp);
 	strbuf_release(&p);
 	strbuf_release(&need);
 	strbuf_release(&have);
@@ -452,23 +460,24 @@ fail:
 }
 
 /* umount, retrying briefly: files the workload just closed may linger. */
-static int do_umount(const char *mnt)
+int scratch_umount(const char *mnt)
 {
 	int i;
 
 	for (i = 0; i < 20; i++) {
-		if (!umount2(mnt, 0) || errno == EINVAL || errno == ENOENT)
+		if (!umount2(mnt, UMOUNT_NOFOLLOW) || errno == EINVAL ||
+		    errno == ENOENT)
 			return 0;
 		if (errno != EBUSY)
 			return -errno;
 		usleep(50000);
 	}
 	/* still busy: detach it now, the kernel finishes when it can */
-	return umount2(mnt, MNT_DETACH) < 0 ? -errno : 0;
+	return umount2(mnt, MNT_DETACH | UMOUNT_NOFOLLOW) < 0 ? -errno : 0;
 }
 
 /* Detach /dev/loopN; the kernel defers it while someone has it open. */
-static int detach_loop(const char *dev)
+int scratch_detach_loop(const char *dev)
 {
 	int fd = open(dev, O_RDWR | O_CLOEXEC), ret = 0;
 
@@ -487,11 +496,11 @@ void scratch_release(struct target *t)
 	if (!sc)
 		return;
 	t->scratch = NULL;
-	if (sc->seq_mount && !do_umount(sc->mnt))
+	if (sc->seq_mount && !scratch_umount(sc->mnt))
 		knob_session_done(sc->s, sc->seq_mount, NULL);
 	if (sc->seq_mnt_dir && (!rmdir(sc->mnt) || errno == ENOENT))
 		knob_session_done(sc->s, sc->seq_mnt_dir, NULL);
-	if (sc->seq_loop && !detach_loop(sc->dev))
+	if (sc->seq_loop && !scratch_detach_loop(sc->dev))
 		knob_session_done(sc->s, sc->seq_loop, NULL);
 	if (sc->seq_image && (!unlink(sc->image) || errno == ENOENT))
 		knob_session_done(sc->s, sc->seq_image, NULL);
@@ -504,65 +513,4 @@ void scratch_release(struct target *t)
 	free(sc->mnt);
 	free(sc->dev);
 	free(sc);
-}
-
-/* "/dev/loop3" -> "loop3". */
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-int scratch_undo(const char *what, const char *a, const char *b,
-		 struct strbuf *why)
-{
-	struct knob_mount m;
-	struct strbuf v = STRBUF_INIT;
-	struct stat st;
-	char *p;
-	int ret = 0;
-
-	if (!strstr(a, "/iotrial-scratch.") && strcmp(what, "loop"))
-		return err_set(why, -ESTALE, "'%s' is not a scratch path", a);
-	if (!strcmp(what, "mount")) {
-		if (knob_mount_at(a, &m))
-			return err_set(why, -ESTALE,
-				       "nothing is mounted there");
-		if (strcmp(m.source, b) &&
-		    !(stat(b, &st) == 0 && major(st.st_rdev) == m.major &&
-		      minor(st.st_rdev) == m.minor))
-			ret = err_set(why, -ESTALE, "it is now a mount of '%s'",
-				      m.source);
-		knob_mount_release(&m);
-		if (!ret && (ret = do_umount(a)))
-			err_set(why, ret, "cannot unmount: %s", strerror(-ret));
-		return ret;
-	}
-	if (!strcmp(what, "loop")) {
-		p = knob_path("", "/sys/block/%s/loop/backing_file",
-			      base_name(a));
-		if (strbuf_read_file(&v, p, 4096))
-			ret = err_set(why, -ESTALE, "it is not attached");
-		strbuf_trim(&v);
-		if (!ret && v.len > 10 &&
-		    !strcmp(v.buf + v.len - 10, " (deleted)"))
-			strbuf_setlen(&v, v.len - 10);
-		if (!ret && strcmp(v.buf, b))
-			ret = err_set(why, -ESTALE, "it now backs '%s'", v.buf);
-		if (!ret && (ret = detach_loop(a)))
-			err_set(why, ret, "cannot detach: %s", strerror(-ret));
-		free(p);
-		strbuf_release(&v);
-		return ret;
-	}
-	if (!strcmp(what, "file"))
-		ret = unlink(a) < 0 ? -errno : 0;
-	else
-		ret = rmdir(a) < 0 ? -errno : 0;
-	if (ret == -ENOENT)
-		return err_set(why, -ESTALE, "it is already gone");
-	if (ret)
-		err_set(why, ret, "%s", strerror(-ret));
-	return ret;
 }

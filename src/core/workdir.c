@@ -201,6 +201,55 @@ static int remove_contents(int fd, dev_t dev, int depth)
 	return ret;
 }
 
+int workdir_path_plain(const char *path)
+{
+	const char *p = path, *slash;
+	size_t n;
+
+	if (*p != '/' || !p[1] || p[strlen(p) - 1] == '/')
+		return 0;
+	while (*p == '/') {
+		p++;
+		slash = strchr(p, '/');
+		n = slash ? (size_t)(slash - p) : strlen(p);
+		if (!n || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+int workdir_open_nofollow(const char *path)
+{
+	struct strbuf comp = STRBUF_INIT;
+	const char *p = path, *slash;
+	int fd, next;
+
+	if (!workdir_path_plain(path) && strcmp(path, "/"))
+		return -EINVAL;
+	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (*p == '/' && p[1]) {
+		p++;
+		slash = strchr(p, '/');
+		strbuf_reset(&comp);
+		strbuf_add(&comp, p, slash ? (size_t)(slash - p) : strlen(p));
+		p += comp.len;
+		next = openat(fd, comp.buf,
+			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			next = -errno;
+		close(fd);
+		fd = next;
+		if (fd < 0)
+			break;
+	}
+	strbuf_release(&comp);
+	return fd;
+}
+
 /* Is the entry name in dir_fd still the directory we made? */
 static int still_ours(int dir_fd, const char *name, dev_t dev, ino_t ino)
 {

@@ -316,7 +316,15 @@ static int undo_one(struct knob_session *s, struct jrec *r,
 	memset(&k, 0, sizeof(k));
 	if (r->type == JREC_SCR) {
 		ret = scratch_undo(r->f[JF_WHAT], r->f[JF_A], r->f[JF_B], &why);
-		if (!ret || ret == -ESTALE) {
+		if (ret == -EPERM) {
+			/* not something iotrial makes: never touched, and
+			 * retired so that it is not tried again */
+			say(log, KNOB_SAY_WARN,
+			    "the journal names scratch %s '%s', which was "
+			    "left alone: %s",
+			    r->f[JF_WHAT], r->f[JF_A], why.buf);
+			ret = mark_done(s, seq, why.buf, err);
+		} else if (!ret || ret == -ESTALE) {
 			if (!ret)
 				say(log, KNOB_SAY_NOTE, "%s '%s'",
 				    !strcmp(r->f[JF_WHAT], "mount")
