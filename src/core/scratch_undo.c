@@ -250,6 +250,8 @@ int scratch_undo(const char *what, const char *a, const char *b,
 	const char *rest;
 	int ret;
 
+	if (!strcmp(what, "work"))
+		return workdir_undo(a, b, why);
 	if (!strcmp(what, "loop"))
 		return undo_loop(a, b, why);
 	if (!strcmp(what, "mount"))

@@ -40,6 +40,7 @@ struct target {
 	char *work_name;              /* its name in dir_fd ("iotrial.Ab3dE9") */
 	dev_t work_dev;               /* its identity when made */
 	ino_t work_ino;
+	uint64_t work_seq;            /* its journal record, 0: not journaled */
 	dev_t dev;                    /* st_dev of the dir, st_rdev of a device */
 	unsigned logical_block_bytes; /* alignment O_DIRECT needs */
 	uint64_t capacity_bytes;      /* device size (block device targets) */

@@ -14,16 +14,27 @@
  * (which follows the directory wherever it was moved) and removed from
  * its parent only while the name there is still the directory we made,
  * by device and inode.
+ *
+ * A run that is killed cannot clean up, so the work directory of a
+ * directory target is journaled (a "work" scratch record with its path
+ * and "DEV:INO") right after it is made, and the next iotrial removes
+ * it once the run is gone. The lock is taken only for a moment to write
+ * the record and again to mark it undone, so runs on directories and
+ * `iotrial set` keep running side by side; recovery leaves the record
+ * of a run that is still alive alone. Without a writable state
+ * directory (not root) nothing is journaled and the run goes on.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include "workdir.h"
+#include "knob/session.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
@@ -31,6 +42,10 @@
 
 /* Deepest subdirectory level removed (workloads nest a few at most). */
 #define MAX_DEPTH 16
+/* How long to wait for the journal's lock (an `iotrial set` takes
+ * milliseconds; a run with --set holds it throughout, and then the work
+ * directory is not journaled). */
+#define LOCK_WAIT_NS (1000ull * 1000 * 1000)
 
 /* The letters of a mkdtemp-style name. */
 static const char name_chars[] =
@@ -70,6 +85,64 @@ int target_work_name_ok(const char *name)
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * The journal for a moment: a session opened without a log (the command
+ * already reported recovery at its start), waiting up to LOCK_WAIT_NS
+ * for the lock. NULL when there is no usable state directory or the lock
+ * stays busy.
+ */
+static struct knob_session *brief_session(void)
+{
+	uint64_t deadline = clock_now_ns() + LOCK_WAIT_NS;
+	struct strbuf err = STRBUF_INIT;
+	struct knob_session *s = NULL;
+	int ret;
+
+	for (;;) {
+		strbuf_reset(&err);
+		ret = knob_session_open(&s, NULL, KNOB_OPEN_QUIET_BUSY, NULL,
+					&err);
+		if (ret != -EBUSY || clock_now_ns() > deadline)
+			break;
+		usleep(20000);
+	}
+	strbuf_release(&err);
+	return ret ? NULL : s;
+}
+
+/* Journal t's new work directory, so that a killed run's is removed. */
+static void journal_workdir(struct target *t)
+{
+	struct knob_session *s = brief_session();
+	struct strbuf ident = STRBUF_INIT;
+
+	if (!s)
+		return; /* not journaled: a kill -9 would leave it */
+	strbuf_addf(&ident, "%llu:%llu", (unsigned long long)t->work_dev,
+		    (unsigned long long)t->work_ino);
+	if (knob_session_scratch(s, "work", t->workdir, ident.buf, &t->work_seq,
+				 NULL))
+		t->work_seq = 0;
+	knob_session_leave(s);
+	strbuf_release(&ident);
+}
+
+/* Mark t's work directory record undone (it is removed). */
+static void journal_workdir_gone(struct target *t)
+{
+	struct knob_session *s;
+
+	if (!t->work_seq)
+		return;
+	/* when this fails, the next iotrial finds the run gone and the
+	 * directory too, and retires the record quietly */
+	s = brief_session();
+	if (s)
+		knob_session_done(s, t->work_seq, NULL);
+	knob_session_leave(s);
+	t->work_seq = 0;
 }
 
 int target_make_workdir(struct target *t, const char *parent,
@@ -118,6 +191,9 @@ int target_make_workdir(struct target *t, const char *parent,
 	strbuf_reset(&name);
 	strbuf_addf(&name, "%s/%s", parent, t->work_name);
 	t->workdir = strbuf_detach(&name, NULL);
+	/* a scratch target's goes with its file system: journaled there */
+	if (t->kind == TARGET_DIR)
+		journal_workdir(t);
 	return 0;
 fail:
 	if (wfd >= 0)
@@ -261,16 +337,135 @@ static int still_ours(int dir_fd, const char *name, dev_t dev, ino_t ino)
 
 void workdir_release(struct target *t)
 {
+	int gone = 1;
+
 	if (!t->workdir)
 		return;
 	remove_contents(t->work_fd, t->work_dev, 0);
-	/* if it was moved, what its name points to now is someone else's */
+	/* if it was moved, what its name points to now is someone else's
+	 * (and ours cannot be found by the journal's path either) */
 	if (still_ours(t->dir_fd, t->work_name, t->work_dev, t->work_ino))
-		unlinkat(t->dir_fd, t->work_name, AT_REMOVEDIR);
+		gone = !unlinkat(t->dir_fd, t->work_name, AT_REMOVEDIR);
+	if (gone)
+		journal_workdir_gone(t);
 	close(t->work_fd);
 	close(t->dir_fd);
 	free(t->work_name);
 	free(t->workdir);
 	t->work_name = NULL;
 	t->workdir = NULL;
+}
+
+/* Is name what random_name() makes, "iotrial." and six letters/digits? */
+static int work_dir_shape(const char *name)
+{
+	size_t i;
+
+	if (strncmp(name, "iotrial.", 8) || strlen(name) != 14)
+		return 0;
+	for (i = 8; i < 14; i++)
+		if (!strchr(name_chars, name[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Remove the work files in the directory open as fd: regular files with
+ * work file names, nothing else (no link, no subdirectory). The name of
+ * the first other entry goes into foreign. 0 or the first -errno.
+ */
+static int remove_work_files(int fd, struct strbuf *foreign)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int dfd, ret = 0;
+
+	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		ret = -errno;
+		close(dfd);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (!ret && errno != ENOENT)
+				ret = -errno;
+		} else if (!S_ISREG(st.st_mode) ||
+			   !target_work_name_ok(de->d_name)) {
+			if (!foreign->len)
+				strbuf_addstr(foreign, de->d_name);
+		} else if (unlinkat(dfd, de->d_name, 0) < 0 && !ret &&
+			   errno != ENOENT) {
+			ret = -errno;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+int workdir_undo(const char *path, const char *ident, struct strbuf *why)
+{
+	struct strbuf parent = STRBUF_INIT, foreign = STRBUF_INIT;
+	unsigned long long dev, ino;
+	const char *name;
+	struct stat st;
+	int pfd = -1, fd = -1, n = 0, ret = 0;
+
+	if (sscanf(ident, "%llu:%llu%n", &dev, &ino, &n) != 2 || ident[n])
+		return err_set(why, -EPERM, "its identity '%s' is malformed",
+			       ident);
+	if (!workdir_path_plain(path) ||
+	    !work_dir_shape(name = strrchr(path, '/') + 1))
+		return err_set(why, -EPERM,
+			       "it is not a path iotrial makes for a work "
+			       "directory");
+	strbuf_add(&parent, path, (size_t)(name - 1 - path));
+	pfd = workdir_open_nofollow(parent.len ? parent.buf : "/");
+	if (pfd >= 0) {
+		fd = openat(pfd, name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (pfd == -ENOENT || fd == -ENOENT) {
+		ret = err_set(why, -ESTALE, "it is already gone");
+	} else if (pfd < 0 || fd < 0) {
+		ret = err_set(why, -EPERM,
+			      "a symbolic link or a non-directory is in its "
+			      "place or on the way to it (%s)",
+			      strerror(-(pfd < 0 ? pfd : fd)));
+	} else if (fstat(fd, &st) < 0) {
+		ret = err_set(why, -errno, "%s", strerror(errno));
+	} else if (st.st_dev != (dev_t)dev || st.st_ino != (ino_t)ino) {
+		ret = err_set(why, -ESTALE,
+			      "it is not the directory iotrial made any more");
+	} else if (st.st_uid != geteuid()) {
+		ret = err_set(why, -EPERM, "it belongs to uid %ld",
+			      (long)st.st_uid);
+	} else if ((ret = remove_work_files(fd, &foreign))) {
+		err_set(why, ret, "cannot remove its files: %s",
+			strerror(-ret));
+	} else if (foreign.len) {
+		ret = err_set(why, -EPERM,
+			      "it holds '%s', which iotrial does not make; "
+			      "remove it by hand",
+			      foreign.buf);
+	} else if (!still_ours(pfd, name, st.st_dev, st.st_ino)) {
+		ret = err_set(why, -ESTALE, "it was replaced while emptied");
+	} else if (unlinkat(pfd, name, AT_REMOVEDIR) < 0) {
+		ret = err_set(why, -errno, "%s", strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	if (pfd >= 0)
+		close(pfd);
+	strbuf_release(&parent);
+	strbuf_release(&foreign);
+	return ret;
 }

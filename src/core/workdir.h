@@ -29,4 +29,17 @@ int workdir_path_plain(const char *path);
  */
 int workdir_open_nofollow(const char *path);
 
+/*
+ * Recovery of a "work" record left by a run that is gone: path must be a
+ * plain absolute path ending in an "iotrial.XXXXXX" name, reached from
+ * "/" without a link, still the directory of identity ident ("DEV:INO")
+ * and owned by this user. Its work files (regular files with work file
+ * names) are removed, then the directory. Returns as scratch_undo():
+ * 0 removed; -ESTALE already gone or replaced; -EPERM not touched
+ * (the record names something else, a link is in the way, or the
+ * directory holds what iotrial does not make: why names it); other
+ * -errno when removing failed.
+ */
+int workdir_undo(const char *path, const char *ident, struct strbuf *why);
+
 #endif
