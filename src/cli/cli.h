@@ -67,9 +67,9 @@ void cli_unknown_option(const char *cmd, const char *arg,
 			const char *const *options, size_t nr);
 
 /*
- * Catch SIGINT, SIGTERM and SIGHUP. A signal only stores its number in
- * the returned flag (0 until then): the command notices, stops, and its
- * normal exit path restores knobs and removes work files.
+ * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal only stores its
+ * number in the returned flag (0 until then): the command notices, stops,
+ * and its normal exit path restores knobs and removes work files.
  */
 volatile int *cli_catch_stop_signals(void);
 

@@ -556,9 +556,12 @@ int cmd_compare(int argc, const char **argv)
 		strbuf_addstr(&spec, a.target);
 	else
 		default_target_spec(&spec);
-	if (target_open(&t, spec.buf, a.target_flags, &err)) {
+	/* signals first: a scratch target's set-up is torn down on one */
+	c.stop = cli_catch_stop_signals();
+	pr = target_open(&t, spec.buf, a.target_flags, c.stop, &err);
+	if (pr) {
 		error("%s", err.buf);
-		ret = EXIT_USAGE;
+		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
 	if (compare_knobs_bind(&ck, &t, &err)) {
@@ -571,7 +574,6 @@ int cmd_compare(int argc, const char **argv)
 	c.nr_params = a.nr_params;
 	c.target = &t;
 	c.baseline = a.baseline;
-	c.stop = cli_catch_stop_signals();
 	c.factors = xcalloc(a.nr_vary, sizeof(*c.factors));
 	for (i = 0; i < a.nr_vary; i++, c.nr_factors++) {
 		unsigned k;

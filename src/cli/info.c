@@ -160,7 +160,7 @@ int cmd_info(int argc, const char **argv)
 		      argv[i]);
 		return EXIT_USAGE;
 	}
-	if (target_open(&t, spec, TARGET_NO_WORKDIR, &err)) {
+	if (target_open(&t, spec, TARGET_NO_WORKDIR, NULL, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;

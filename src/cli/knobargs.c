@@ -85,7 +85,7 @@ int knob_cli_context(const char *target, const char *device,
 		return EXIT_USAGE;
 	}
 	if (target) {
-		ret = target_open(t, target, TARGET_NO_WORKDIR, &err);
+		ret = target_open(t, target, TARGET_NO_WORKDIR, NULL, &err);
 		if (!ret)
 			ret = knob_ctx_from_target(ctx, t, &err);
 	} else if (device) {

@@ -383,14 +383,23 @@ int cmd_run(int argc, const char **argv)
 	}
 	if (!a.no_store && (ret = cli_check_store(a.db)))
 		goto out;
-	if (target_open(&t, a.target ? a.target : default_target(),
-			a.target_flags, &err)) {
-		error("%s", err.buf);
-		ret = EXIT_USAGE;
-		goto out;
-	}
+	/* signals first: a scratch target's set-up can take long, and
+	 * must be torn down, not left behind, when interrupted */
 	stop = cli_catch_stop_signals();
 	w.stop = stop;
+	pr = target_open(&t, a.target ? a.target : default_target(),
+			 a.target_flags, stop, &err);
+	if (pr) {
+		error("%s", err.buf);
+		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
+	}
+	if (*stop) {
+		error("interrupted before the timed part began; nothing "
+		      "measured");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	/* --set: journaled, applied now, restored at cleanup (knobargs.c) */
 	ret = knob_cli_apply(&kc, &t);
 	if (ret)

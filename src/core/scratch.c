@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include "scratch.h"
+#include "scratch-int.h"
 #include "knob/knob-int.h"
 #include "knob/session.h"
 #include "../util/clock.h"
@@ -48,7 +50,14 @@ struct scratch {
 	struct knob_session *s;
 	char *dir, *image, *mnt, *dev;
 	uint64_t seq_dir, seq_image, seq_loop, seq_mnt_dir, seq_mount;
+	volatile int *stop; /* the caller's signal flag during set-up */
 };
+
+/* Has the caller been asked to stop (a signal) during set-up? */
+static int stopped(const struct scratch *sc)
+{
+	return sc->stop && *sc->stop;
+}
 
 const char *scratch_device(const struct target *t)
 {
@@ -114,11 +123,15 @@ out:
 	return ret;
 }
 
-/* Run argv (a mkfs), capturing its output into out. */
-static int run_tool(char *const argv[], struct strbuf *out)
+/*
+ * Run argv (a mkfs), capturing its output into out. When *stop becomes
+ * non-zero while it runs (a signal interrupts the read), the tool is
+ * killed and waited for: -EINTR.
+ */
+static int run_tool(char *const argv[], volatile int *stop, struct strbuf *out)
 {
 	posix_spawn_file_actions_t fa;
-	int pipefd[2], status = 0, ret;
+	int pipefd[2], status = 0, ret, killed = 0;
 	pid_t pid;
 	char buf[512];
 	ssize_t n;
@@ -137,13 +150,18 @@ static int run_tool(char *const argv[], struct strbuf *out)
 		return -ret;
 	}
 	while ((n = read(pipefd[0], buf, sizeof(buf))) > 0 ||
-	       (n < 0 && errno == EINTR))
+	       (n < 0 && errno == EINTR)) {
 		if (n > 0 && out->len < 4096)
 			strbuf_add(out, buf, (size_t)n);
+		if (stop && *stop && !killed)
+			killed = !kill(pid, SIGKILL);
+	}
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	strbuf_trim(out);
+	if (killed || (stop && *stop))
+		return -EINTR;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return -ENOENT;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
@@ -152,18 +170,24 @@ static int run_tool(char *const argv[], struct strbuf *out)
 /* Make the private directory, journaled first. */
 static int make_dir(struct scratch *sc, uint64_t bytes, struct strbuf *err)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *env = getenv("TMPDIR");
 	struct strbuf p = STRBUF_INIT, need = STRBUF_INIT, have = STRBUF_INIT;
 	struct statvfs vfs;
+	char *tmp;
 	int tries, ret = 0;
 
-	if (!tmp || !*tmp)
-		tmp = "/var/tmp";
-	if (statvfs(tmp, &vfs) < 0)
-		return err_set(err, -errno,
-			       "cannot use '%s' for the scratch "
-			       "image: %s",
-			       tmp, strerror(errno));
+	if (!env || !*env)
+		env = "/var/tmp";
+	/* canonical, so that the journaled paths are exactly the ones
+	 * recovery accepts (scratch_undo) */
+	tmp = realpath(env, NULL);
+	if (!tmp || statvfs(tmp, &vfs) < 0) {
+		ret = err_set(err, -errno,
+			      "cannot use '%s' for the scratch image: %s", env,
+			      strerror(errno));
+		free(tmp);
+		return ret;
+	}
 	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < bytes) {
 		units_fmt_bytes(&need, bytes);
 		units_fmt_bytes(&have, (uint64_t)vfs.f_bavail * vfs.f_frsize);
@@ -200,6 +224,7 @@ static int make_dir(struct scratch *sc, uint64_t bytes, struct strbuf *err)
 	ret = 0;
 	sc->dir = strbuf_detach(&p, NULL);
 out:
+	free(tmp);
 	strbuf_release(&p);
 	strbuf_release(&need);
 	strbuf_release(&have);
@@ -306,7 +331,9 @@ static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
 	char *const *argv = strcmp(fs, "xfs") ? ext4 : xfs;
 	int ret;
 
-	ret = run_tool(argv, &out);
+	ret = run_tool(argv, sc->stop, &out);
+	if (ret == -EINTR)
+		goto out;
 	if (ret == -ENOENT) {
 		ret = err_set(err, -ENOENT,
 			      "cannot make an %s file system: '%s' was not "
@@ -320,6 +347,10 @@ static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
 	if (ret) {
 		ret = err_set(err, ret, "%s failed on '%s': %s", argv[0],
 			      sc->dev, out.len ? out.buf : "no message");
+		goto out;
+	}
+	if (stopped(sc)) {
+		ret = -EINTR;
 		goto out;
 	}
 	sc->mnt = knob_path("", "%s/mnt", sc->dir);
@@ -350,7 +381,6 @@ out:
 /* Point t at the scratch device or file system. */
 static int fill_target(struct target *t, struct scratch *sc, struct strbuf *err)
 {
-	struct strbuf tmpl = STRBUF_INIT;
 	struct stat st;
 
 	if (!sc->mnt) {
@@ -372,19 +402,11 @@ static int fill_target(struct target *t, struct scratch *sc, struct strbuf *err)
 	t->logical_block_bytes = 4096;
 	if (t->flags & TARGET_NO_WORKDIR)
 		return 0;
-	strbuf_addf(&tmpl, "%s/iotrial.XXXXXX", sc->mnt);
-	if (!mkdtemp(tmpl.buf)) {
-		strbuf_release(&tmpl);
-		return err_set(err, -errno,
-			       "cannot create a work directory in "
-			       "'%s': %s",
-			       sc->mnt, strerror(errno));
-	}
-	t->workdir = strbuf_detach(&tmpl, NULL);
-	return 0;
+	return target_make_workdir(t, sc->mnt, err);
 }
 
-int scratch_open(struct target *t, const char *spec, struct strbuf *err)
+int scratch_open(struct target *t, const char *spec, volatile int *stop,
+		 struct strbuf *err)
 {
 	struct scratch *sc = xcalloc(1, sizeof(*sc));
 	uint64_t bytes = 0;
@@ -401,26 +423,36 @@ int scratch_open(struct target *t, const char *spec, struct strbuf *err)
 			      *fs ? " and mounts it" : "");
 		goto fail;
 	}
+	sc->stop = stop;
 	ret = knob_session_open(&sc->s, NULL, 0, NULL, err);
 	if (ret)
 		goto fail;
 	t->scratch = sc;
-	ret = make_dir(sc, bytes, err);
+	/* each step is checked for a stop request: set-up can take long
+	 * (mkfs on a large image), and a signal must not leave it behind */
+	ret = stopped(sc) ? -EINTR : make_dir(sc, bytes, err);
 	if (!ret)
-		ret = img_fd = make_image(sc, bytes, err);
+		ret = img_fd =
+		    stopped(sc) ? -EINTR : make_image(sc, bytes, err);
 	if (ret >= 0)
-		ret = attach_loop(sc, img_fd, err);
+		ret = stopped(sc) ? -EINTR : attach_loop(sc, img_fd, err);
 	if (img_fd >= 0)
 		close(img_fd);
 	if (!ret && *fs)
-		ret = make_fs(sc, fs, err);
+		ret = stopped(sc) ? -EINTR : make_fs(sc, fs, err);
 	if (!ret)
-		ret = fill_target(t, sc, err);
+		ret = stopped(sc) ? -EINTR : fill_target(t, sc, err);
 	if (ret)
 		goto fail;
+	sc->stop = NULL;
 	free(fs);
 	return 0;
 fail:
+	if (ret == -EINTR || stopped(sc))
+		ret = err_set(err, -EINTR,
+			      "interrupted while setting up 'scratch:%s'; what "
+			      "was made is removed",
+			      spec);
 	t->scratch = sc;
 	scratch_release(t);
 	free(fs);
@@ -428,23 +460,24 @@ fail:
 }
 
 /* umount, retrying briefly: files the workload just closed may linger. */
-static int do_umount(const char *mnt)
+int scratch_umount(const char *mnt)
 {
 	int i;
 
 	for (i = 0; i < 20; i++) {
-		if (!umount2(mnt, 0) || errno == EINVAL || errno == ENOENT)
+		if (!umount2(mnt, UMOUNT_NOFOLLOW) || errno == EINVAL ||
+		    errno == ENOENT)
 			return 0;
 		if (errno != EBUSY)
 			return -errno;
 		usleep(50000);
 	}
 	/* still busy: detach it now, the kernel finishes when it can */
-	return umount2(mnt, MNT_DETACH) < 0 ? -errno : 0;
+	return umount2(mnt, MNT_DETACH | UMOUNT_NOFOLLOW) < 0 ? -errno : 0;
 }
 
 /* Detach /dev/loopN; the kernel defers it while someone has it open. */
-static int detach_loop(const char *dev)
+int scratch_detach_loop(const char *dev)
 {
 	int fd = open(dev, O_RDWR | O_CLOEXEC), ret = 0;
 
@@ -463,11 +496,11 @@ void scratch_release(struct target *t)
 	if (!sc)
 		return;
 	t->scratch = NULL;
-	if (sc->seq_mount && !do_umount(sc->mnt))
+	if (sc->seq_mount && !scratch_umount(sc->mnt))
 		knob_session_done(sc->s, sc->seq_mount, NULL);
 	if (sc->seq_mnt_dir && (!rmdir(sc->mnt) || errno == ENOENT))
 		knob_session_done(sc->s, sc->seq_mnt_dir, NULL);
-	if (sc->seq_loop && !detach_loop(sc->dev))
+	if (sc->seq_loop && !scratch_detach_loop(sc->dev))
 		knob_session_done(sc->s, sc->seq_loop, NULL);
 	if (sc->seq_image && (!unlink(sc->image) || errno == ENOENT))
 		knob_session_done(sc->s, sc->seq_image, NULL);
@@ -480,65 +513,4 @@ void scratch_release(struct target *t)
 	free(sc->mnt);
 	free(sc->dev);
 	free(sc);
-}
-
-/* "/dev/loop3" -> "loop3". */
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-int scratch_undo(const char *what, const char *a, const char *b,
-		 struct strbuf *why)
-{
-	struct knob_mount m;
-	struct strbuf v = STRBUF_INIT;
-	struct stat st;
-	char *p;
-	int ret = 0;
-
-	if (!strstr(a, "/iotrial-scratch.") && strcmp(what, "loop"))
-		return err_set(why, -ESTALE, "'%s' is not a scratch path", a);
-	if (!strcmp(what, "mount")) {
-		if (knob_mount_at(a, &m))
-			return err_set(why, -ESTALE,
-				       "nothing is mounted there");
-		if (strcmp(m.source, b) &&
-		    !(stat(b, &st) == 0 && major(st.st_rdev) == m.major &&
-		      minor(st.st_rdev) == m.minor))
-			ret = err_set(why, -ESTALE, "it is now a mount of '%s'",
-				      m.source);
-		knob_mount_release(&m);
-		if (!ret && (ret = do_umount(a)))
-			err_set(why, ret, "cannot unmount: %s", strerror(-ret));
-		return ret;
-	}
-	if (!strcmp(what, "loop")) {
-		p = knob_path("", "/sys/block/%s/loop/backing_file",
-			      base_name(a));
-		if (strbuf_read_file(&v, p, 4096))
-			ret = err_set(why, -ESTALE, "it is not attached");
-		strbuf_trim(&v);
-		if (!ret && v.len > 10 &&
-		    !strcmp(v.buf + v.len - 10, " (deleted)"))
-			strbuf_setlen(&v, v.len - 10);
-		if (!ret && strcmp(v.buf, b))
-			ret = err_set(why, -ESTALE, "it now backs '%s'", v.buf);
-		if (!ret && (ret = detach_loop(a)))
-			err_set(why, ret, "cannot detach: %s", strerror(-ret));
-		free(p);
-		strbuf_release(&v);
-		return ret;
-	}
-	if (!strcmp(what, "file"))
-		ret = unlink(a) < 0 ? -errno : 0;
-	else
-		ret = rmdir(a) < 0 ? -errno : 0;
-	if (ret == -ENOENT)
-		return err_set(why, -ESTALE, "it is already gone");
-	if (ret)
-		err_set(why, ret, "%s", strerror(-ret));
-	return ret;
 }

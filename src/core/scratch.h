@@ -22,9 +22,13 @@ struct knob_session;
 /*
  * Open spec (the part after "scratch:") as target t, which the caller
  * has zeroed and given spec and flags. Needs root. 0, or -errno with err
- * set; on failure everything made so far is torn down.
+ * set; on failure everything made so far is torn down. stop (may be
+ * NULL) is checked between the steps and while mkfs runs (which is then
+ * killed): once it is non-zero, the set-up is torn down and -EINTR
+ * returned.
  */
-int scratch_open(struct target *t, const char *spec, struct strbuf *err);
+int scratch_open(struct target *t, const char *spec, volatile int *stop,
+		 struct strbuf *err);
 
 /* Tear down what scratch_open made (unmount, detach, delete). */
 void scratch_release(struct target *t);
@@ -36,10 +40,14 @@ const char *scratch_device(const struct target *t);
 struct knob_session *scratch_session(const struct target *t);
 
 /*
- * Undo one journaled scratch resource found by recovery. 0 when it is
- * gone now; -ESTALE when it is not ours any more or was already gone
- * (why says which); other -errno with why set when it could not be
- * undone.
+ * Undo one journaled scratch resource found by recovery. Only the exact
+ * paths scratch_open() makes are accepted (TMPDIR/iotrial-scratch.PID-
+ * XXXXXX, its disk.img and mnt, /dev/loopN backed by that disk.img),
+ * reached without following a symbolic link and owned by this user.
+ * 0 when it is gone now; -ESTALE when it is not ours any more or was
+ * already gone (why says which); -EPERM when the record names something
+ * iotrial does not make (nothing was touched); other -errno with why set
+ * when it could not be undone.
  */
 int scratch_undo(const char *what, const char *a, const char *b,
 		 struct strbuf *why);

@@ -1,12 +1,11 @@
 /*
  * Opening targets safely. The rule from DESIGN.md: iotrial deletes only
  * what it created and never writes to a device that holds data unless
- * told. For a directory that means a private mkdtemp subdirectory that is
- * the only thing target_release() removes; for a block device it means
- * refusing a mounted device or one where libblkid finds a filesystem,
- * RAID member or partition table.
+ * told. For a directory that means a private subdirectory, held open,
+ * that is the only thing target_release() removes (workdir.c); for a
+ * block device it means refusing a mounted device or one where libblkid
+ * finds a filesystem, RAID member or partition table.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +22,7 @@
 #include "target.h"
 #include "mountinfo.h"
 #include "scratch.h"
+#include "workdir.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
@@ -77,30 +77,73 @@ static int blockdev_claimed(const char *path)
 	return errno == EBUSY;
 }
 
-/* Does the device hold a filesystem, RAID or partition-table signature? */
-static int blockdev_signature(const char *path, struct strbuf *what)
+/*
+ * Name every signature libblkid's low-level probing finds, one per step,
+ * into list ("'xfs', 'swap'"). Used when safe probing is ambivalent.
+ */
+static void list_signatures(blkid_probe pr, struct strbuf *list)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(path);
-	const char *type = NULL;
-	int found = 0;
+	const char *type;
+	int n = 0;
 
-	if (!pr)
-		return 0;
+	blkid_reset_probe(pr);
+	while (n < 8 && blkid_do_probe(pr) == 0) {
+		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) &&
+		    blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
+			continue;
+		strbuf_addf(list, "%s'%s'", n++ ? ", " : "", type);
+	}
+}
+
+/*
+ * May the device be written without --allow-destroy? Only when libblkid
+ * says cleanly that it found no filesystem, RAID or partition-table
+ * signature. Anything else (a signature, conflicting signatures, a probe
+ * that failed or could not start) refuses, with why saying what was
+ * found: "holds a 'xfs' filesystem". 0 when blank, 1 when something was
+ * found, 2 when the device could not be checked.
+ */
+static int blockdev_signature(const char *path, struct strbuf *why)
+{
+	struct strbuf types = STRBUF_INIT;
+	blkid_probe pr;
+	const char *type = NULL;
+	int rc;
+
+	errno = 0;
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr) {
+		strbuf_addf(why, "libblkid cannot open it: %s",
+			    strerror(errno ? errno : EIO));
+		return 2;
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
-	if (blkid_do_safeprobe(pr) == 0) {
-		if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL))
-			strbuf_addf(what, "a '%s' filesystem", type);
-		else if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
-			strbuf_addf(what, "a '%s' partition table", type);
-		else
-			strbuf_addstr(what, "a known signature");
-		found = 1;
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 1) {
+		blkid_free_probe(pr);
+		return 0; /* nothing found: blank */
 	}
+	if (rc == 0) {
+		if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL))
+			strbuf_addf(why, "holds a '%s' filesystem", type);
+		else if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
+			strbuf_addf(why, "holds a '%s' partition table", type);
+		else
+			strbuf_addstr(why, "holds a known signature");
+	} else if (rc == -2) {
+		list_signatures(pr, &types);
+		strbuf_addf(why, "holds conflicting signatures%s%s%s",
+			    types.len ? " (" : "", types.buf,
+			    types.len ? ")" : "");
+	} else {
+		strbuf_addstr(why, "libblkid failed to probe it");
+	}
+	strbuf_release(&types);
 	blkid_free_probe(pr);
-	return found;
+	return rc == 0 || rc == -2 ? 1 : 2;
 }
 
 static int open_blockdev(struct target *t, const struct stat *st,
@@ -135,13 +178,24 @@ static int open_blockdev(struct target *t, const struct stat *st,
 			      t->path);
 		goto out;
 	}
-	if (!(t->flags & TARGET_ALLOW_DESTROY) &&
-	    blockdev_signature(t->path, &why)) {
+	if (t->flags & TARGET_ALLOW_DESTROY)
+		goto out;
+	switch (blockdev_signature(t->path, &why)) {
+	case 0:
+		break;
+	case 1:
 		ret = err_set(err, -EEXIST,
-			      "'%s' holds %s; writing would destroy it. "
+			      "'%s' %s; writing would destroy it. "
 			      "Pass --allow-destroy if that is what you want",
 			      t->path, why.buf);
-		goto out;
+		break;
+	default:
+		ret = err_set(err, -EIO,
+			      "cannot tell whether '%s' holds data (%s), so "
+			      "it is not written. Pass --allow-destroy if it "
+			      "holds nothing you need",
+			      t->path, why.buf);
+		break;
 	}
 out:
 	strbuf_release(&why);
@@ -151,7 +205,6 @@ out:
 static int open_dir(struct target *t, const struct stat *st,
 		    struct strbuf *err)
 {
-	struct strbuf tmpl = STRBUF_INIT;
 	struct statvfs vfs;
 
 	t->kind = TARGET_DIR;
@@ -164,21 +217,11 @@ static int open_dir(struct target *t, const struct stat *st,
 		t->logical_block_bytes = (unsigned)vfs.f_bsize;
 	if (t->flags & TARGET_NO_WORKDIR)
 		return 0;
-	strbuf_addf(&tmpl, "%s/iotrial.XXXXXX", t->path);
-	if (!mkdtemp(tmpl.buf)) {
-		int e = errno;
-
-		strbuf_release(&tmpl);
-		return err_set(err, -e,
-			       "cannot create a work directory in '%s': %s",
-			       t->path, strerror(e));
-	}
-	t->workdir = strbuf_detach(&tmpl, NULL);
-	return 0;
+	return target_make_workdir(t, t->path, err);
 }
 
 int target_open(struct target *t, const char *spec, unsigned flags,
-		struct strbuf *err)
+		volatile int *stop, struct strbuf *err)
 {
 	struct stat st;
 	int ret;
@@ -194,7 +237,7 @@ int target_open(struct target *t, const char *spec, unsigned flags,
 	}
 	if (!strncmp(spec, "scratch:", 8)) {
 		/* a loop device (and file system) of our own: scratch.c */
-		ret = scratch_open(t, spec + 8, err);
+		ret = scratch_open(t, spec + 8, stop, err);
 		if (ret)
 			goto fail;
 		return 0;
@@ -239,7 +282,8 @@ int target_check_space(const struct target *t, uint64_t bytes,
 	if (t->kind == TARGET_BLOCKDEV) {
 		avail = t->capacity_bytes;
 	} else {
-		if (statvfs(t->workdir ? t->workdir : t->path, &vfs) < 0)
+		if ((t->workdir ? fstatvfs(t->work_fd, &vfs)
+				: statvfs(t->path, &vfs)) < 0)
 			return err_set(err, -errno, "cannot stat '%s': %s",
 				       t->path, strerror(errno));
 		avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
@@ -265,47 +309,13 @@ void target_file_path(const struct target *t, const char *name,
 	strbuf_addf(out, "%s/%s", t->workdir ? t->workdir : t->path, name);
 }
 
-/*
- * Remove our work directory. Only regular files and subdirectories we made
- * are inside it; we still refuse to follow symlinks (unlinkat on the link).
- */
-static void remove_tree(int dirfd, const char *name)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					    O_CLOEXEC);
-	DIR *d;
-	struct dirent *de;
-
-	if (fd < 0) {
-		unlinkat(dirfd, name, 0);
-		return;
-	}
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (de->d_type == DT_DIR)
-			remove_tree(fd, de->d_name);
-		else
-			unlinkat(fd, de->d_name, 0);
-	}
-	closedir(d);
-	unlinkat(dirfd, name, AT_REMOVEDIR);
-}
-
 void target_release(struct target *t)
 {
 	if (!t)
 		return;
-	if (t->workdir)
-		remove_tree(AT_FDCWD, t->workdir);
+	workdir_release(t); /* first: it may be inside a scratch mount */
 	if (t->scratch)
 		scratch_release(t); /* unmount, detach, delete: journaled */
-	free(t->workdir);
 	free(t->path);
 	free(t->spec);
 	memset(t, 0, sizeof(*t));

@@ -53,13 +53,13 @@ check "with nothing to recover, nothing is printed on stderr" \
 
 # a previous boot: no longer applies, named, not restored
 ratio=$(cat /proc/sys/vm/dirty_ratio)
-mkdir -p "$TEST_TMP/iotrial-scratch.1-old"
-touch "$TEST_TMP/iotrial-scratch.1-old/disk.img"
+mkdir -p "$TEST_TMP/iotrial-scratch.1-00a1d0"
+touch "$TEST_TMP/iotrial-scratch.1-00a1d0/disk.img"
 forge <<EOF
 own 1 4242 1 1700000000 00000000-0000-0000-0000-000000000000 run
-scr 2 1 dir $TEST_TMP/iotrial-scratch.1-old %
-scr 3 1 file $TEST_TMP/iotrial-scratch.1-old/disk.img %
-scr 4 1 loop /dev/loop99 $TEST_TMP/iotrial-scratch.1-old/disk.img
+scr 2 1 dir $TEST_TMP/iotrial-scratch.1-00a1d0 %
+scr 3 1 file $TEST_TMP/iotrial-scratch.1-00a1d0/disk.img %
+scr 4 1 loop /dev/loop99 $TEST_TMP/iotrial-scratch.1-00a1d0/disk.img
 set 5 1 vm.dirty_ratio vm.dirty system system % 7
 EOF
 $IOTRIAL knobs >"$out" 2>&1
@@ -70,7 +70,7 @@ check "and vm.dirty_ratio was not touched" \
 check "the loop device of the old boot is named too" \
 	has "$out" "scratch loop '/dev/loop99' was changed before the last reboot"
 check "scratch files left on disk are still removed" \
-	test ! -e "$TEST_TMP/iotrial-scratch.1-old"
+	test ! -e "$TEST_TMP/iotrial-scratch.1-00a1d0"
 check "the journal is empty again" test ! -e "$J"
 
 # a replaced device (other disk sequence): not touched

@@ -299,7 +299,7 @@ static int check_refs(const struct journal *j, const struct jrec *r,
 		return err_set(err, -EBADMSG, "a 'set' record without a knob");
 	if (r->type == JREC_SCR && strcmp(r->f[JF_WHAT], "dir") &&
 	    strcmp(r->f[JF_WHAT], "file") && strcmp(r->f[JF_WHAT], "loop") &&
-	    strcmp(r->f[JF_WHAT], "mount"))
+	    strcmp(r->f[JF_WHAT], "mount") && strcmp(r->f[JF_WHAT], "work"))
 		return err_set(err, -EBADMSG, "unknown scratch resource '%s'",
 			       r->f[JF_WHAT]);
 	return 0;

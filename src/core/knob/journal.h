@@ -51,9 +51,10 @@ enum {
 	JF_OBJECT = 3, /* set: the disk, mount point or "system" */
 	JF_IDENT = 4,  /* set: the object's identity when saved */
 	JF_ORIG = 5,   /* set: the original, as knob_save() made it */
-	JF_WHAT = 0,   /* scr: "dir", "file", "loop" or "mount" */
+	JF_WHAT = 0,   /* scr: "dir", "file", "loop", "mount" or "work" */
 	JF_A = 1,      /* scr: its path (or device node for loop) */
-	JF_B = 2,      /* scr: the backing file or the mounted device */
+	JF_B = 2,      /* scr: the backing file, the mounted device, or a
+			  work directory's identity "DEV:INO" */
 	JF_REASON = 0, /* drop: why it no longer applies */
 	JF_MAX = 6,
 };

@@ -316,7 +316,15 @@ static int undo_one(struct knob_session *s, struct jrec *r,
 	memset(&k, 0, sizeof(k));
 	if (r->type == JREC_SCR) {
 		ret = scratch_undo(r->f[JF_WHAT], r->f[JF_A], r->f[JF_B], &why);
-		if (!ret || ret == -ESTALE) {
+		if (ret == -EPERM) {
+			/* not something iotrial makes: never touched, and
+			 * retired so that it is not tried again */
+			say(log, KNOB_SAY_WARN,
+			    "the journal names scratch %s '%s', which was "
+			    "left alone: %s",
+			    r->f[JF_WHAT], r->f[JF_A], why.buf);
+			ret = mark_done(s, seq, why.buf, err);
+		} else if (!ret || ret == -ESTALE) {
 			if (!ret)
 				say(log, KNOB_SAY_NOTE, "%s '%s'",
 				    !strcmp(r->f[JF_WHAT], "mount")
@@ -325,6 +333,8 @@ static int undo_one(struct knob_session *s, struct jrec *r,
 					? "detached scratch loop device"
 				    : !strcmp(r->f[JF_WHAT], "file")
 					? "deleted scratch image"
+				    : !strcmp(r->f[JF_WHAT], "work")
+					? "removed the leftover work directory"
 					: "removed scratch directory",
 				    r->f[JF_A]);
 			ret = mark_done(s, seq, ret ? why.buf : NULL, err);
@@ -400,9 +410,13 @@ static void recover(struct knob_session *s, const struct knob_log *log)
 		same_boot = own && !strcmp(own->f[JF_BOOT], s->boot);
 		files =
 		    r->type == JREC_SCR && (!strcmp(r->f[JF_WHAT], "file") ||
-					    !strcmp(r->f[JF_WHAT], "dir"));
+					    !strcmp(r->f[JF_WHAT], "dir") ||
+					    !strcmp(r->f[JF_WHAT], "work"));
 		if (r->kept && same_boot)
 			continue; /* until iotrial revert */
+		if (r->type == JREC_SCR && !strcmp(r->f[JF_WHAT], "work") &&
+		    own && knob_owner_alive(own, s->boot))
+			continue; /* a running iotrial's work directory */
 		if (!same_boot && !files) {
 			struct strbuf was = STRBUF_INIT;
 
@@ -696,6 +710,19 @@ int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err)
 	if (!r || r->done)
 		return 0;
 	return mark_done(s, seq, NULL, err);
+}
+
+void knob_session_leave(struct knob_session *s)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (s && s->refs == 1) {
+		if (s->lock_fd >= 0)
+			journal_compact(&s->j, &err);
+		s->own_seq = 0; /* nothing to roll back: they stay live */
+	}
+	knob_session_close(s, NULL);
+	strbuf_release(&err);
 }
 
 /* Without the lock: warn if a dead owner left changes (non-root). */

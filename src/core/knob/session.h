@@ -89,7 +89,8 @@ int knob_session_revert(struct knob_session *s, const struct knob_log *log,
 			size_t *out_nr, struct strbuf *err);
 /*
  * Journal a scratch resource before making it ("file", "loop", "mount",
- * "dir"; a and b as scratch.c defines). *out_seq identifies it for
+ * "dir"; a and b as scratch.c defines; "work": a work directory, just
+ * after it is made, as workdir.c defines). *out_seq identifies it for
  * knob_session_done().
  */
 int knob_session_scratch(struct knob_session *s, const char *what,
@@ -97,6 +98,15 @@ int knob_session_scratch(struct knob_session *s, const char *what,
 			 struct strbuf *err);
 /* Record that seq was undone (a scratch resource torn down). */
 int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err);
+/*
+ * Compact the journal and drop s without undoing its live records: they
+ * stay journaled under this process's own record, and recovery leaves a
+ * "work" record alone while its owner lives (knob_owner_alive). This is
+ * how a resource is journaled for long without holding the lock that
+ * long (a run's work directory): open, knob_session_scratch(), leave;
+ * at the end open, knob_session_done(), leave. NULL is fine.
+ */
+void knob_session_leave(struct knob_session *s);
 /* The journal file's path. */
 const char *knob_session_journal(const struct knob_session *s);
 

@@ -22,22 +22,46 @@ void layout_fill_random(void *buf, size_t bytes, struct rng *rng)
 		p[i] = rng_next(rng);
 }
 
+/*
+ * Create work file name as a new file: whatever had that name goes first
+ * (a file of an earlier run), then O_CREAT | O_EXCL in the held work
+ * directory, so nothing but a fresh file of ours is ever written. The
+ * fd, or -errno with err set (path names the file for people).
+ */
+static int create_new(const struct target *t, const char *name,
+		      const char *path, struct strbuf *err)
+{
+	int fd, r = target_unlink_file(t, name);
+
+	if (r && r != -ENOENT)
+		return err_set(err, r, "cannot replace '%s': %s", path,
+			       strerror(-r));
+	fd = target_open_file(t, name, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return err_set(err, fd, "cannot create '%s': %s", path,
+			       strerror(-fd));
+	return fd;
+}
+
 /* Write a read job's file in full, flush it, drop it from the cache. */
-int layout_write(const char *path, uint64_t bytes, uint64_t seed,
-		 struct strbuf *err)
+int layout_write(const struct target *t, const char *name, uint64_t bytes,
+		 uint64_t seed, struct strbuf *err)
 {
 	const size_t chunk = 1 << 20;
 	void *buf = xalloc_aligned(4096, chunk);
+	struct strbuf where = STRBUF_INIT;
+	const char *path;
 	struct rng rng;
 	uint64_t done = 0;
 	int fd, ret = 0;
 
+	target_file_path(t, name, &where);
+	path = where.buf;
 	rng_seed(&rng, seed);
 	layout_fill_random(buf, chunk, &rng);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = create_new(t, name, path, err);
 	if (fd < 0) {
-		ret = err_set(err, -errno, "cannot create '%s': %s", path,
-			      strerror(errno));
+		ret = fd;
 		goto out;
 	}
 	while (done < bytes) {
@@ -65,18 +89,25 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(buf);
+	strbuf_release(&where);
 	return ret;
 }
 
 /* Create a write job's file at full size without writing it. */
-int layout_preallocate(const char *path, uint64_t bytes, struct strbuf *err)
+int layout_preallocate(const struct target *t, const char *name, uint64_t bytes,
+		       struct strbuf *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	int e, ret = 0;
+	struct strbuf where = STRBUF_INIT;
+	const char *path;
+	int fd, e, ret = 0;
 
-	if (fd < 0)
-		return err_set(err, -errno, "cannot create '%s': %s", path,
-			       strerror(errno));
+	target_file_path(t, name, &where);
+	path = where.buf;
+	fd = create_new(t, name, path, err);
+	if (fd < 0) {
+		strbuf_release(&where);
+		return fd;
+	}
 	e = posix_fallocate(fd, 0, (off_t)bytes);
 	/* a filesystem without fallocate gets a sparse file; a full one
 	 * an error now, not a file that fails half-way through the run */
@@ -86,6 +117,7 @@ int layout_preallocate(const char *path, uint64_t bytes, struct strbuf *err)
 		ret = err_set(err, -e, "cannot allocate %llu bytes for '%s': %s",
 			      (unsigned long long)bytes, path, strerror(e));
 	close(fd);
+	strbuf_release(&where);
 	return ret;
 }
 
@@ -93,18 +125,21 @@ int layout_preallocate(const char *path, uint64_t bytes, struct strbuf *err)
  * Can an earlier run's file serve again? Same size, and the cache is
  * dropped so the next run starts cold as a fresh layout would.
  */
-int layout_reusable(const char *path, uint64_t bytes)
+int layout_reusable(const struct target *t, const char *name, uint64_t bytes)
 {
 	struct stat st;
 	int fd;
 
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size != bytes ||
-	    (uint64_t)st.st_blocks * 512 < bytes)
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: whatever it is, opening it must not wait */
+	fd = target_open_file(t, name, O_RDONLY | O_NONBLOCK, 0);
 	if (fd < 0)
 		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != bytes ||
+	    (uint64_t)st.st_blocks * 512 < bytes) {
+		close(fd);
+		return 0;
+	}
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
 	return 1;

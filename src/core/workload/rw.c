@@ -77,6 +77,7 @@ struct rw_state {
 	struct rw_kind kind;
 	unsigned nr_jobs;
 	char **paths;          /* one per job (all the device for blockdev) */
+	char **names;          /* work file names in the target's work dir */
 	uint64_t region_bytes; /* per job, a multiple of bs */
 	int blockdev;          /* regions of one device, not files */
 	int made_files;        /* we created files that cleanup removes */
@@ -224,6 +225,7 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			       "'%s' is too small for %u jobs of bs %s",
 			       t->path, st->nr_jobs, workload_str(w, "bs"));
 	st->paths = xcalloc(st->nr_jobs, sizeof(*st->paths));
+	st->names = xcalloc(st->nr_jobs, sizeof(*st->names));
 	for (i = 0; i < st->nr_jobs; i++) {
 		char name[32];
 
@@ -241,8 +243,9 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			 st->kind.read_pct ? "data" : "prealloc");
 		target_file_path(t, name, &path);
 		st->paths[i] = xstrdup(path.buf);
+		st->names[i] = xstrdup(name);
 		if ((!w->ro.keep_files ||
-		     !layout_reusable(path.buf, st->region_bytes)) &&
+		     !layout_reusable(t, name, st->region_bytes)) &&
 		    __builtin_add_overflow(need_bytes, st->region_bytes,
 					   &need_bytes))
 			need_bytes = UINT64_MAX; /* more than any target has */
@@ -250,13 +253,15 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	ret = target_check_space(t, need_bytes, err);
 	for (i = 0; !ret && !st->blockdev && i < st->nr_jobs; i++) {
 		st->made_files = !w->ro.keep_files;
-		if (w->ro.keep_files && layout_reusable(st->paths[i], st->region_bytes))
+		if (w->ro.keep_files &&
+		    layout_reusable(t, st->names[i], st->region_bytes))
 			continue;
 		if (st->kind.read_pct)
-			ret = layout_write(st->paths[i], st->region_bytes,
-				      w->ro.seed + i, err);
+			ret = layout_write(t, st->names[i], st->region_bytes,
+					   w->ro.seed + i, err);
 		else
-			ret = layout_preallocate(st->paths[i], st->region_bytes, err);
+			ret = layout_preallocate(t, st->names[i],
+						 st->region_bytes, err);
 	}
 	strbuf_release(&path);
 	return ret;
@@ -276,9 +281,13 @@ static int job_setup(struct rw_job *j)
 
 	if (direct)
 		flags |= O_DIRECT;
-	j->fd = open(st->paths[j->idx], flags);
+	if (!st->blockdev)
+		j->fd =
+		    target_open_file(w->target, st->names[j->idx], flags, 0);
+	else if ((j->fd = open(st->paths[j->idx], flags)) < 0)
+		j->fd = -errno;
 	if (j->fd < 0) {
-		int e = errno;
+		int e = -j->fd;
 
 		if (direct && e == EINVAL)
 			return err_set(&j->err, -e,
@@ -755,11 +764,13 @@ void rw_cleanup(struct workload *w)
 	if (!st)
 		return;
 	for (i = 0; i < st->nr_jobs && st->paths; i++) {
-		if (st->made_files && st->paths[i])
-			unlink(st->paths[i]);
+		if (st->made_files && st->names[i])
+			target_unlink_file(w->target, st->names[i]);
 		free(st->paths[i]);
+		free(st->names[i]);
 	}
 	free(st->paths);
+	free(st->names);
 	free(st);
 	w->priv = NULL;
 }
