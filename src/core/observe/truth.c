@@ -35,9 +35,8 @@
 #define OTHER_WRITE_FACTOR     4.0 /* journal and metadata allowed */
 #define OTHER_WRITE_SLACK      (64 * MIB)
 
-void truth_free(void *truth)
+void truth_free(struct truth *t)
 {
-	struct truth *t = truth;
 	unsigned i;
 
 	if (!t)
@@ -448,7 +447,7 @@ void truth_hook_finish(struct truth_hook *th, struct run_result *r)
 {
 	struct truth *t = r->truth;
 
-	if (!t || r->truth_free != truth_free || t->run_applied)
+	if (!t || t->run_applied)
 		return;
 	t->run_applied = 1;
 	truth_apply_run(t, r);
