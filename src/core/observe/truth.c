@@ -15,7 +15,6 @@
 #include <json-c/json.h>
 #include "truth.h"
 #include "meminfo.h"
-#include "../workload/workload.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -373,21 +372,6 @@ void truth_warn(const struct truth *t, struct run_result *r,
 	warn_cpu_bound(r);
 	warn_short(r);
 	warn_other_io(t, r);
-}
-
-void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
-{
-	const char *settle = workload_str(w, "settle");
-
-	o->working_set_bytes =
-	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
-	o->direct = workload_u64(w, "direct") != 0;
-	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync"))
-		o->settle = TRUTH_SETTLE_SYNC;
-	else if (!strcmp(settle, "none"))
-		o->settle = TRUTH_SETTLE_NONE;
-	else
-		o->settle = TRUTH_SETTLE_UNKNOWN;
 }
 
 /* The hook's begin: snapshot the environment, start sampling. */

@@ -28,7 +28,6 @@
 #include "../../util/strbuf.h"
 
 struct json_object;
-struct workload;
 
 /* One device of the stack over the timed region. */
 struct truth_device {
@@ -90,13 +89,6 @@ struct truth_opts {
 	enum truth_settle settle;   /* decides what the absorbed-writes
 				       warning suggests */
 };
-
-/*
- * Fill o's working set, direct and settle from w's parameters (size x
- * jobs, direct, settle and end_fsync; absent ones leave "unknown").
- * interval_ns is left alone.
- */
-void truth_opts_from_workload(struct truth_opts *o, const struct workload *w);
 
 /* The measurement hook; everything in it is private but hook. */
 struct truth_hook {
