@@ -419,6 +419,37 @@ static void test_errors(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * A value that is not positive is refused up front with the sentence
+ * that says so, whichever arm holds it: it once passed the summary and
+ * failed later in the logarithm (-EDOM, "cannot compare"), or not at all
+ * when its arm was compared with nothing.
+ */
+static void test_not_positive(void **state)
+{
+	const double good[] = {10, 11, 12, 13}, zero[] = {10, 0, 12, 13};
+	const double neg[] = {10, 11, -12, 13};
+	struct analysis_arm arms[2] = {{"base", good, NULL, 4},
+				       {"zero", zero, NULL, 4}};
+	const struct analysis_opts o = {.alpha = 0.05, .conf = 0.95};
+	struct strbuf err = STRBUF_INIT;
+	struct analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(&a, arms, 2, &o, &err), -EINVAL);
+	assert_string_equal(err.buf, "cannot summarise arm 'zero': its values "
+				     "must be finite and positive");
+	analysis_release(&a);
+	/* alone, compared with nothing */
+	arms[0].label = "negative";
+	arms[0].values = neg;
+	assert_int_equal(analysis_run(&a, arms, 1, &o, &err), -EINVAL);
+	assert_string_equal(err.buf, "cannot summarise arm 'negative': its "
+				     "values must be finite and positive");
+	analysis_release(&a);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +460,7 @@ int main(void)
 	    cmocka_unit_test(test_verdicts_json),
 	    cmocka_unit_test(test_json_null),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_not_positive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
