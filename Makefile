@@ -143,4 +143,4 @@ clean:
 .DELETE_ON_ERROR:
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \
-	build/rel/src/main.d build/san/src/main.d
+	build/rel/src/main.d build/san/src/main.d $(UNIT_BIN:=.d)

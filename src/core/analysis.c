@@ -44,6 +44,10 @@ static int summarize(struct analysis_summary *s, const struct analysis_arm *arm,
 	memset(s, 0, sizeof(*s));
 	if (!arm->n)
 		return 0;
+	/* every value is a metric to take the logarithm of */
+	for (i = 0; i < arm->n; i++)
+		if (!isfinite(arm->values[i]) || !(arm->values[i] > 0))
+			return -EINVAL;
 	ret = stats_summarize(arm->values, arm->n, conf, &s->s);
 	if (ret)
 		return ret;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "experiment.h"
 #include "result_json.h"
+#include "observe/truth.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/rng.h"
@@ -582,4 +583,19 @@ void experiment_release(struct experiment *e)
 	if (e->obj)
 		json_object_put(e->obj);
 	memset(e, 0, sizeof(*e));
+}
+
+void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
+{
+	const char *settle = workload_str(w, "settle");
+
+	o->working_set_bytes =
+	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
+	o->direct = workload_u64(w, "direct") != 0;
+	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync"))
+		o->settle = TRUTH_SETTLE_SYNC;
+	else if (!strcmp(settle, "none"))
+		o->settle = TRUTH_SETTLE_NONE;
+	else
+		o->settle = TRUTH_SETTLE_UNKNOWN;
 }

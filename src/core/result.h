@@ -12,6 +12,14 @@
 #include "engine/engine.h"
 #include "../util/strbuf.h"
 
+/*
+ * What reached the device, filled by the truth observer (observe/truth.h).
+ * result/ sits below observe/: observers fill results, never the reverse,
+ * so a result knows a truth by name only and frees it through the
+ * function its attacher left in truth_free.
+ */
+struct truth;
+
 /* CPU cost of the timed region. */
 struct cpu_usage {
 	double user_s;        /* this process, user time */
@@ -47,8 +55,8 @@ struct run_result {
 	unsigned nr_warnings, alloc_warnings;
 	char **notes;                /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
-	void *truth;                 /* device truth (observe/), owned */
-	void (*truth_free)(void *truth);
+	struct truth *truth;         /* device truth, owned; NULL if none */
+	void (*truth_free)(struct truth *truth); /* set with truth */
 };
 
 void run_result_init(struct run_result *r);

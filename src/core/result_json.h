@@ -2,6 +2,12 @@
  * The "iotrial/1" run object (DESIGN.md, "Result JSON"): the one
  * serialisation every consumer reads, so its keys and units are fixed:
  * mbps is 10^6 bytes/s, *_ns nanoseconds, *_bytes bytes, seconds seconds.
+ *
+ * The object records a trial, not only its result: the workload and its
+ * parameters, the target, the knobs and the device truth sit beside the
+ * numbers. So this file uses workload/, observe/ and the target, which
+ * all fill or include result.h: it belongs above them, with the
+ * experiment that assembles runs, never beside result.h.
  */
 #ifndef IOTRIAL_RESULT_JSON_H
 #define IOTRIAL_RESULT_JSON_H

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <json-c/json.h>
+#include "core/experiment.h"
 #include "core/measure.h"
 #include "core/observe/truth.h"
 #include "core/workload/workload.h"

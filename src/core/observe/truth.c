@@ -15,7 +15,6 @@
 #include <json-c/json.h>
 #include "truth.h"
 #include "meminfo.h"
-#include "../workload/workload.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -35,9 +34,8 @@
 #define OTHER_WRITE_FACTOR     4.0 /* journal and metadata allowed */
 #define OTHER_WRITE_SLACK      (64 * MIB)
 
-void truth_free(void *truth)
+void truth_free(struct truth *t)
 {
-	struct truth *t = truth;
 	unsigned i;
 
 	if (!t)
@@ -376,21 +374,6 @@ void truth_warn(const struct truth *t, struct run_result *r,
 	warn_other_io(t, r);
 }
 
-void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
-{
-	const char *settle = workload_str(w, "settle");
-
-	o->working_set_bytes =
-	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
-	o->direct = workload_u64(w, "direct") != 0;
-	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync"))
-		o->settle = TRUTH_SETTLE_SYNC;
-	else if (!strcmp(settle, "none"))
-		o->settle = TRUTH_SETTLE_NONE;
-	else
-		o->settle = TRUTH_SETTLE_UNKNOWN;
-}
-
 /* The hook's begin: snapshot the environment, start sampling. */
 static void hook_begin(void *ctx)
 {
@@ -448,7 +431,7 @@ void truth_hook_finish(struct truth_hook *th, struct run_result *r)
 {
 	struct truth *t = r->truth;
 
-	if (!t || r->truth_free != truth_free || t->run_applied)
+	if (!t || t->run_applied)
 		return;
 	t->run_applied = 1;
 	truth_apply_run(t, r);

@@ -28,7 +28,6 @@
 #include "../../util/strbuf.h"
 
 struct json_object;
-struct workload;
 
 /* One device of the stack over the timed region. */
 struct truth_device {
@@ -91,13 +90,6 @@ struct truth_opts {
 				       warning suggests */
 };
 
-/*
- * Fill o's working set, direct and settle from w's parameters (size x
- * jobs, direct, settle and end_fsync; absent ones leave "unknown").
- * interval_ns is left alone.
- */
-void truth_opts_from_workload(struct truth_opts *o, const struct workload *w);
-
 /* The measurement hook; everything in it is private but hook. */
 struct truth_hook {
 	struct measure_hook hook; /* give &th->hook to the workload */
@@ -128,7 +120,7 @@ int truth_hook_init(struct truth_hook *th, const struct target *t,
  * and settled throughput, and the warnings. The hook's end does this
  * itself when r is already filled as the region closes; a workload that
  * tallies after measure_end() needs this call after its run returns.
- * Calling it twice, or on a result without our truth, does nothing.
+ * Calling it twice, or on a result without a truth, does nothing.
  */
 void truth_hook_finish(struct truth_hook *th, struct run_result *r);
 
@@ -161,13 +153,13 @@ void truth_warn(const struct truth *t, struct run_result *r,
 		const struct truth_opts *o, uint64_t mem_total_bytes);
 
 /* Free a truth and its contents (the r->truth_free of attached ones). */
-void truth_free(void *truth);
+void truth_free(struct truth *t);
 
 /*
  * Add "devices" (absent when there are none), "truth" and "env" to a run
- * object. truth may be NULL (then nothing is added).
+ * object. t may be NULL (then nothing is added).
  */
-void truth_to_json(const void *truth, struct json_object *run);
+void truth_to_json(const struct truth *t, struct json_object *run);
 
 /* Add one device's columns to obj: the keys a run's devices[] entries
  * and `iotrial watch --json` lines share. */
@@ -177,6 +169,6 @@ void disk_delta_to_json(const struct disk_delta *d, struct json_object *obj);
 struct json_object *truth_json_double(double v, int decimals);
 
 /* A short human section for `iotrial run`'s summary, appended to out. */
-void truth_format_text(const void *truth, struct strbuf *out);
+void truth_format_text(const struct truth *t, struct strbuf *out);
 
 #endif

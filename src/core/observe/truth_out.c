@@ -159,9 +159,8 @@ static struct json_object *series_json(const struct sampler_series *ser)
 	return o;
 }
 
-void truth_to_json(const void *truth, struct json_object *run)
+void truth_to_json(const struct truth *t, struct json_object *run)
 {
-	const struct truth *t = truth;
 	struct json_object *o, *devs, *s;
 	unsigned i;
 
@@ -239,9 +238,8 @@ static void add_bytes(struct strbuf *out, uint64_t bytes)
 	units_fmt_bytes(out, bytes);
 }
 
-void truth_format_text(const void *truth, struct strbuf *out)
+void truth_format_text(const struct truth *t, struct strbuf *out)
 {
-	const struct truth *t = truth;
 	unsigned i;
 
 	if (!t)

@@ -1,0 +1,467 @@
+/*
+ * Tests for core/analysis.c: the statistics wired into verdicts.
+ *  - reference analyses: whole analysis_run() calls against what scipy
+ *    1.10 and the documented rules give, through analysis_vectors.h
+ *    (written by gen_analysis_vectors.py): summaries, outliers, drift,
+ *    pairing by block, Holm across the compared arms, every verdict;
+ *  - the JSON forms, which must say what the structs say;
+ *  - refusals: a missing baseline, values that are not positive, blocks
+ *    that do not pair.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "core/analysis.h"
+#include "analysis_vectors.h"
+#include "util/banned.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+/* Same method as scipy: agreement to rounding. */
+#define TIGHT 1e-9
+
+/* Fail with both numbers unless got is within rel (relative) of want. */
+static void check_close(const char *what, const char *name, double got,
+			double want, double rel)
+{
+	double tol = rel * fabs(want);
+
+	if (isnan(want) && isnan(got))
+		return;
+	if (tol < 1e-300)
+		tol = 1e-300;
+	if (!(fabs(got - want) <= tol))
+		fail_msg("%s %s: got %.17g want %.17g", name, what, got, want);
+}
+
+/* The analysis input of a reference case; free with free(). */
+static struct analysis_arm *case_arms(const struct av_case *c)
+{
+	struct analysis_arm *arms = calloc(c->nr_arms, sizeof(*arms));
+	unsigned i;
+
+	assert_non_null(arms);
+	for (i = 0; i < c->nr_arms; i++) {
+		arms[i].label = c->arms[i].label;
+		arms[i].values = c->arms[i].values;
+		arms[i].blocks = c->arms[i].blocks;
+		arms[i].n = c->arms[i].n;
+	}
+	return arms;
+}
+
+static struct analysis_opts case_opts(const struct av_case *c)
+{
+	struct analysis_opts o = {
+	    .baseline = c->baseline,
+	    .higher_is_better = c->higher_is_better,
+	    .paired = c->paired,
+	    .alpha = c->alpha,
+	    .margin = c->margin,
+	    .conf = c->conf,
+	};
+
+	return o;
+}
+
+/* Run reference case c into a (release it); arms into *out_arms. */
+static void run_case(const struct av_case *c, struct analysis *a,
+		     struct analysis_arm **out_arms)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct analysis_opts o = case_opts(c);
+
+	*out_arms = case_arms(c);
+	if (analysis_run(a, *out_arms, c->nr_arms, &o, &err))
+		fail_msg("%s: %s", c->name, err.buf);
+	strbuf_release(&err);
+}
+
+/* One arm's summary against the reference. */
+static void check_summary(const char *name, const struct av_arm *v,
+			  const struct analysis_summary *s)
+{
+	assert_int_equal(s->s.n, v->n);
+	check_close("median", name, s->s.median, v->median, 1e-15);
+	check_close("ci_low", name, s->s.median_ci_low, v->ci_low, 0);
+	check_close("ci_high", name, s->s.median_ci_high, v->ci_high, 0);
+	check_close("min", name, s->s.min, v->min, 0);
+	check_close("max", name, s->s.max, v->max, 0);
+	check_close("cv", name, s->s.cv, v->cv, 1e-12);
+	assert_int_equal(s->nr_outliers, v->nr_outliers);
+	assert_int_equal(s->drift_checked, v->drift_checked);
+	if (v->drift_checked) {
+		check_close("drift_rho", name, s->drift.rho, v->drift_rho,
+			    1e-12);
+		check_close("drift_p", name, s->drift.p, v->drift_p, TIGHT);
+		assert_int_equal(s->drift.drifting, v->drifting);
+	}
+}
+
+/* One arm's verdict against the reference. */
+static void check_verdict(const char *name, unsigned arm,
+			  const struct av_arm *v,
+			  const struct analysis_verdict *d)
+{
+	assert_int_equal(d->arm, arm);
+	assert_int_equal(d->valid, v->valid);
+	if (strcmp(stats_verdict_name(d->verdict), v->verdict))
+		fail_msg("%s: verdict '%s', want '%s'", name,
+			 stats_verdict_name(d->verdict), v->verdict);
+	if (!v->valid)
+		return;
+	check_close("ratio", name, d->cmp.shift.ratio, v->ratio, 1e-12);
+	check_close("ratio_low", name, d->cmp.shift.ratio_low, v->ratio_low,
+		    1e-12);
+	check_close("ratio_high", name, d->cmp.shift.ratio_high, v->ratio_high,
+		    1e-12);
+	check_close("p", name, d->cmp.p, v->p, TIGHT);
+	check_close("p_adjusted", name, d->p_adjusted, v->p_adjusted, TIGHT);
+	assert_int_equal(d->cmp.paired, v->wilcoxon);
+}
+
+/* Every reference case, every arm. */
+static void test_reference(void **state)
+{
+	size_t i;
+	unsigned k;
+
+	(void)state;
+	for (i = 0; i < NELEM(av_cases); i++) {
+		const struct av_case *c = &av_cases[i];
+		struct analysis_arm *arms;
+		struct analysis a;
+
+		run_case(c, &a, &arms);
+		assert_int_equal(a.nr_arms, c->nr_arms);
+		for (k = 0; k < c->nr_arms; k++) {
+			char name[96];
+
+			snprintf(name, sizeof(name), "%s/%s", c->name,
+				 c->arms[k].label);
+			check_summary(name, &c->arms[k], &a.summaries[k]);
+			check_verdict(name, k, &c->arms[k], &a.verdicts[k]);
+		}
+		analysis_release(&a);
+		free(arms);
+	}
+}
+
+/* The cases show what they are meant to: each verdict, an outlier that
+ * is counted but kept, a drift, a pairing by block number. */
+static void test_reference_coverage(void **state)
+{
+	static const char *const verdicts[] = {
+	    "faster", "slower", "equivalent", "inconclusive", "no verdict",
+	};
+	size_t i, j, n, seen[NELEM(verdicts)] = {0};
+	size_t outliers = 0, drifting = 0, wilcoxon = 0;
+
+	(void)state;
+	for (i = 0; i < NELEM(av_cases); i++)
+		for (n = 0; n < av_cases[i].nr_arms; n++) {
+			const struct av_arm *v = &av_cases[i].arms[n];
+
+			for (j = 0; j < NELEM(verdicts); j++)
+				seen[j] += !strcmp(v->verdict, verdicts[j]);
+			outliers += v->nr_outliers;
+			drifting += v->drifting;
+			wilcoxon += v->wilcoxon;
+		}
+	for (j = 0; j < NELEM(verdicts); j++)
+		if (!seen[j])
+			fail_msg("no case gives '%s'", verdicts[j]);
+	assert_true(outliers > 0);
+	assert_true(drifting > 0);
+	assert_true(wilcoxon > 0);
+}
+
+/* An outlier is reported, never dropped: the summary still spans it. */
+static void test_outlier_kept(void **state)
+{
+	const double x[] = {100, 101, 99.5, 100.4, 98.9, 100.2, 131, 99.8};
+	const struct analysis_arm arm = {"a", x, NULL, NELEM(x)};
+	const struct analysis_opts o = {.alpha = 0.05, .conf = 0.95};
+	struct strbuf err = STRBUF_INIT;
+	struct analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(&a, &arm, 1, &o, &err), 0);
+	assert_int_equal(a.summaries[0].nr_outliers, 1);
+	assert_int_equal(a.summaries[0].s.n, NELEM(x));
+	assert_true(a.summaries[0].s.max == 131);
+	assert_false(a.verdicts[0].valid);
+	assert_int_equal(a.verdicts[0].verdict, STATS_NO_VERDICT);
+	analysis_release(&a);
+	strbuf_release(&err);
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		fail_msg("no \"%s\" in %s", key, json_object_to_json_string(o));
+	return v;
+}
+
+/* The summaries' JSON says what the structs say, one object per arm. */
+static void test_summaries_json(void **state)
+{
+	const struct av_case *c = &av_cases[1]; /* paired, baseline 1 */
+	struct analysis_arm *arms;
+	struct json_object *arr;
+	struct analysis a;
+	unsigned k;
+
+	(void)state;
+	run_case(c, &a, &arms);
+	arr = analysis_summaries_json(&a, arms);
+	assert_int_equal(json_object_array_length(arr), c->nr_arms);
+	for (k = 0; k < c->nr_arms; k++) {
+		struct json_object *o = json_object_array_get_idx(arr, k);
+		const struct analysis_summary *s = &a.summaries[k];
+
+		assert_int_equal(json_object_get_int(get(o, "arm")), k);
+		assert_string_equal(json_object_get_string(get(o, "label")),
+				    arms[k].label);
+		assert_int_equal(json_object_get_int64(get(o, "n")), s->s.n);
+		assert_true(json_object_get_double(get(o, "median")) ==
+			    s->s.median);
+		assert_true(json_object_get_double(get(o, "ci_low")) ==
+			    s->s.median_ci_low);
+		assert_true(json_object_get_double(get(o, "ci_high")) ==
+			    s->s.median_ci_high);
+		assert_true(json_object_get_double(get(o, "ci_coverage")) ==
+			    s->s.ci_coverage);
+		assert_true(json_object_get_double(get(o, "min")) == s->s.min);
+		assert_true(json_object_get_double(get(o, "max")) == s->s.max);
+		assert_true(json_object_get_double(get(o, "cv")) == s->s.cv);
+		assert_int_equal(json_object_get_int64(get(o, "outliers")),
+				 s->nr_outliers);
+		assert_true(json_object_get_double(get(o, "drift_rho")) ==
+			    s->drift.rho);
+		assert_true(json_object_get_double(get(o, "drift_p")) ==
+			    s->drift.p);
+		assert_int_equal(json_object_get_boolean(get(o, "drifting")),
+				 s->drift.drifting);
+	}
+	json_object_put(arr);
+	analysis_release(&a);
+	free(arms);
+
+	/* under six runs there is no drift to report */
+	c = &av_cases[2];
+	run_case(c, &a, &arms);
+	arr = analysis_summaries_json(&a, arms);
+	for (k = 0; k < c->nr_arms; k++) {
+		struct json_object *o = json_object_array_get_idx(arr, k);
+
+		assert_false(json_object_object_get_ex(o, "drift_rho", NULL));
+		assert_false(json_object_object_get_ex(o, "drifting", NULL));
+	}
+	json_object_put(arr);
+	analysis_release(&a);
+	free(arms);
+}
+
+/* The verdicts' JSON: one object per arm but the baseline, the numbers
+ * only where there was a comparison, the test that gave p. */
+static void test_verdicts_json(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NELEM(av_cases); i++) {
+		const struct av_case *c = &av_cases[i];
+		struct analysis_opts o = case_opts(c);
+		struct analysis_arm *arms;
+		struct json_object *arr;
+		struct analysis a;
+		unsigned k, at = 0;
+
+		run_case(c, &a, &arms);
+		arr = analysis_verdicts_json(&a, arms, &o);
+		assert_int_equal(json_object_array_length(arr), c->nr_arms - 1);
+		for (k = 0; k < c->nr_arms; k++) {
+			const struct analysis_verdict *v = &a.verdicts[k];
+			struct json_object *j;
+
+			if (k == c->baseline)
+				continue;
+			j = json_object_array_get_idx(arr, at++);
+			assert_int_equal(json_object_get_int(get(j, "arm")), k);
+			assert_string_equal(
+			    json_object_get_string(get(j, "label")),
+			    arms[k].label);
+			assert_string_equal(
+			    json_object_get_string(get(j, "baseline")),
+			    arms[c->baseline].label);
+			assert_string_equal(
+			    json_object_get_string(get(j, "verdict")),
+			    c->arms[k].verdict);
+			if (!v->valid) {
+				assert_false(json_object_object_get_ex(
+				    j, "ratio", NULL));
+				assert_false(
+				    json_object_object_get_ex(j, "test", NULL));
+				continue;
+			}
+			assert_true(json_object_get_double(get(j, "ratio")) ==
+				    v->cmp.shift.ratio);
+			assert_true(json_object_get_double(get(j, "ci_low")) ==
+				    v->cmp.shift.ratio_low);
+			assert_true(json_object_get_double(get(j, "ci_high")) ==
+				    v->cmp.shift.ratio_high);
+			assert_true(json_object_get_double(get(j, "p")) ==
+				    v->cmp.p);
+			assert_true(json_object_get_double(
+					get(j, "p_adjusted")) == v->p_adjusted);
+			assert_string_equal(
+			    json_object_get_string(get(j, "test")),
+			    c->arms[k].wilcoxon ? "wilcoxon-signed-rank"
+						: "mann-whitney-u");
+		}
+		json_object_put(arr);
+		analysis_release(&a);
+		free(arms);
+	}
+}
+
+/* A number that is not finite is written as null, not as a bad float. */
+static void test_json_null(void **state)
+{
+	const struct analysis_arm arms[2] = {{"base", NULL, NULL, 0},
+					     {"arm", NULL, NULL, 0}};
+	const struct analysis_opts o = {.baseline = 0};
+	struct analysis_summary s[2];
+	struct analysis_verdict v[2];
+	struct analysis a = {2, s, v};
+	struct json_object *arr, *j;
+
+	(void)state;
+	memset(s, 0, sizeof(s));
+	memset(v, 0, sizeof(v));
+	s[1].s.cv = NAN;
+	s[1].s.median = INFINITY;
+	v[1].arm = 1;
+	v[1].valid = true;
+	v[1].cmp.shift.ratio = 1.5;
+	v[1].cmp.shift.ratio_low = NAN;
+	v[1].cmp.shift.ratio_high = INFINITY;
+	v[1].p_adjusted = NAN;
+	v[1].verdict = STATS_INCONCLUSIVE;
+	arr = analysis_summaries_json(&a, arms);
+	j = json_object_array_get_idx(arr, 1);
+	assert_null(get(j, "cv"));
+	assert_null(get(j, "median"));
+	assert_true(json_object_get_double(get(j, "min")) == 0);
+	json_object_put(arr);
+	arr = analysis_verdicts_json(&a, arms, &o);
+	j = json_object_array_get_idx(arr, 0);
+	assert_true(json_object_get_double(get(j, "ratio")) == 1.5);
+	assert_null(get(j, "ci_low"));
+	assert_null(get(j, "ci_high"));
+	assert_null(get(j, "p_adjusted"));
+	assert_string_equal(json_object_get_string(get(j, "verdict")),
+			    "inconclusive");
+	json_object_put(arr);
+}
+
+/* What analysis_run refuses, and the sentence it says. */
+static void test_errors(void **state)
+{
+	const double good[] = {10, 11, 12, 13}, nan[] = {10, NAN, 12, 13};
+	const unsigned b1[] = {0, 1, 2, 3}, b2[] = {3, 4, 5, 6};
+	struct analysis_arm arms[2] = {{"base", good, NULL, 4},
+				       {"nan", nan, NULL, 4}};
+	struct analysis_opts o = {.alpha = 0.05, .margin = 0.02, .conf = 0.95};
+	struct strbuf err = STRBUF_INIT;
+	struct analysis a;
+
+	(void)state;
+	o.baseline = 2;
+	assert_int_equal(analysis_run(&a, arms, 2, &o, &err), -EINVAL);
+	assert_string_equal(err.buf, "baseline arm 2 does not exist");
+	analysis_release(&a);
+
+	o.baseline = 0;
+	assert_int_equal(analysis_run(&a, arms, 2, &o, &err), -EINVAL);
+	assert_string_equal(err.buf, "cannot summarise arm 'nan': its values "
+				     "must be finite and positive");
+	analysis_release(&a);
+
+	/* paired, but the two arms share only block 3 */
+	arms[1].label = "apart";
+	arms[1].values = good;
+	arms[0].blocks = b1;
+	arms[1].blocks = b2;
+	o.paired = true;
+	assert_int_equal(analysis_run(&a, arms, 2, &o, &err), -EINVAL);
+	assert_string_equal(err.buf,
+			    "cannot compare arm 'apart' with the baseline");
+	analysis_release(&a);
+
+	/* unpaired, the same arms compare */
+	o.paired = false;
+	assert_int_equal(analysis_run(&a, arms, 2, &o, &err), 0);
+	assert_true(a.verdicts[1].valid);
+	assert_false(a.verdicts[1].cmp.paired);
+	analysis_release(&a);
+	analysis_release(NULL);
+	strbuf_release(&err);
+}
+
+/*
+ * A value that is not positive is refused up front with the sentence
+ * that says so, whichever arm holds it: it once passed the summary and
+ * failed later in the logarithm (-EDOM, "cannot compare"), or not at all
+ * when its arm was compared with nothing.
+ */
+static void test_not_positive(void **state)
+{
+	const double good[] = {10, 11, 12, 13}, zero[] = {10, 0, 12, 13};
+	const double neg[] = {10, 11, -12, 13};
+	struct analysis_arm arms[2] = {{"base", good, NULL, 4},
+				       {"zero", zero, NULL, 4}};
+	const struct analysis_opts o = {.alpha = 0.05, .conf = 0.95};
+	struct strbuf err = STRBUF_INIT;
+	struct analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(&a, arms, 2, &o, &err), -EINVAL);
+	assert_string_equal(err.buf, "cannot summarise arm 'zero': its values "
+				     "must be finite and positive");
+	analysis_release(&a);
+	/* alone, compared with nothing */
+	arms[0].label = "negative";
+	arms[0].values = neg;
+	assert_int_equal(analysis_run(&a, arms, 1, &o, &err), -EINVAL);
+	assert_string_equal(err.buf, "cannot summarise arm 'negative': its "
+				     "values must be finite and positive");
+	analysis_release(&a);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_reference),
+	    cmocka_unit_test(test_reference_coverage),
+	    cmocka_unit_test(test_outlier_kept),
+	    cmocka_unit_test(test_summaries_json),
+	    cmocka_unit_test(test_verdicts_json),
+	    cmocka_unit_test(test_json_null),
+	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_not_positive),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
