@@ -1,11 +1,12 @@
 /*
- * From metric values to verdicts. The order is fixed by DESIGN.md: each
- * arm is summarised (median and its exact CI, spread, outliers, drift
- * across blocks); each non-baseline arm is compared with the baseline
- * (ratio of medians as exp(Hodges-Lehmann shift of the logs) with the
- * Moses CI; p from Wilcoxon on per-block log-ratios when blocked, else
- * Mann-Whitney); p-values are Holm-adjusted together; then the verdict.
- * Outliers and drift are reported; no value is ever dropped.
+ * From metric values to verdicts, in the order docs/ARCHITECTURE.md
+ * gives ("Statistics"): each arm is summarised (median and its exact CI,
+ * spread, outliers, drift across blocks); each non-baseline arm is
+ * compared with the baseline (ratio of medians as exp(Hodges-Lehmann
+ * shift of the logs) with the Moses CI; p from Wilcoxon on per-block
+ * log-ratios when blocked, else Mann-Whitney); p-values are Holm-adjusted
+ * together; then the verdict. Outliers and drift are reported; no value
+ * is ever dropped.
  */
 #include <errno.h>
 #include <math.h>

@@ -1,9 +1,10 @@
 /*
  * Analysis of an experiment's metrics: per-arm summaries and each arm's
  * verdict against the baseline, with the statistics of stats.c wired
- * together the one way DESIGN.md prescribes. compare uses it on its own
- * runs; diff uses it on the same workload from two stored experiments
- * (unpaired, since their blocks are unrelated).
+ * together the one way docs/ARCHITECTURE.md describes ("Statistics").
+ * compare uses it on its own runs; diff uses it on the same workload
+ * from two stored experiments (unpaired, since their blocks are
+ * unrelated).
  *
  * The result is also rendered as the "arms" summaries and "verdicts" of
  * the experiment JSON object, so every consumer reads the same numbers.
@@ -72,7 +73,8 @@ void analysis_release(struct analysis *a);
  * "median", "ci_low", "ci_high", "min", "max", "cv", "outliers",
  * "drift_rho", "drift_p"} and an array of verdict objects {"arm",
  * "label", "baseline", "ratio", "ci_low", "ci_high", "p", "p_adjusted",
- * "test", "verdict"}: DESIGN.md's "verdicts".
+ * "test", "verdict"}: the "verdicts" of the experiment object
+ * (experiment.h).
  */
 struct json_object *analysis_summaries_json(const struct analysis *a,
 					    const struct analysis_arm *arms);

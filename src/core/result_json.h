@@ -1,7 +1,8 @@
 /*
- * The "iotrial/1" run object (DESIGN.md, "Result JSON"): the one
- * serialisation every consumer reads, so its keys and units are fixed:
- * mbps is 10^6 bytes/s, *_ns nanoseconds, *_bytes bytes, seconds seconds.
+ * The "iotrial/1" run object (docs/iotrial.1, OUTPUT; how it may change:
+ * docs/COMPATIBILITY.md): the one serialisation every consumer reads, so
+ * its keys and units are fixed: mbps is 10^6 bytes/s, *_ns nanoseconds,
+ * *_bytes bytes, seconds seconds.
  *
  * The object records a trial, not only its result: the workload and its
  * parameters, the target, the knobs and the device truth sit beside the

@@ -1,7 +1,8 @@
 /*
- * Opening targets safely. The rule from DESIGN.md: iotrial deletes only
- * what it created and never writes to a device that holds data unless
- * told. For a directory that means a private subdirectory, held open,
+ * Opening targets safely. The rule (docs/ARCHITECTURE.md, "Work
+ * directories and scratch targets"): iotrial deletes only what it
+ * created and never writes to a device that holds data unless told.
+ * For a directory that means a private subdirectory, held open,
  * that is the only thing target_release() removes (workdir.c); for a
  * block device it means refusing a mounted device or one where libblkid
  * finds a filesystem, RAID member or partition table.

@@ -9,7 +9,8 @@
 
 #include "strbuf.h"
 
-/* Exit codes (DESIGN.md): stable, documented in iotrial(1). */
+/* Exit codes: stable (docs/COMPATIBILITY.md), documented in iotrial(1)
+ * (docs/iotrial.1, EXIT STATUS). */
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,
