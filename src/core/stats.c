@@ -25,7 +25,10 @@
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
-/* Exact tests up to this sample size, per the issue. */
+/* Up to these sizes (runs per arm for U, pairs for the signed-rank
+ * test) and without ties, p comes from the exact null distribution
+ * (stats_dist.c); beyond them from the normal approximation, as stats.h
+ * documents at stats_mwu() and stats_wilcoxon(). */
 #define MWU_EXACT_MAX	   20
 #define SIGNRANK_EXACT_MAX 25
 

@@ -234,8 +234,8 @@ bool stats_equivalent(double ci_low, double ci_high, double margin);
  * runs; faster or slower when p_adjusted < alpha and the interval
  * excludes 1 (direction from the ratio and higher_is_better); equivalent
  * when stats_equivalent(); otherwise inconclusive. A difference that is
- * both significant and inside the margin is reported as faster/slower
- * (the ratio tells how small it is), as DESIGN.md orders the rules.
+ * both significant and inside the margin is reported as faster/slower:
+ * the ratio tells how small it is.
  */
 enum stats_verdict stats_verdict(const struct stats_verdict_input *in);
 /* "faster", "slower", "equivalent", "inconclusive" or "no verdict". */
