@@ -1,7 +1,7 @@
 /*
  * Tests for core/hist.c: the bucket layout is checked exhaustively (every
- * bucket's range, round trip and contiguity), and the promised error bound
- * (<= 0.8% relative; the design gives 1/256) is checked against exact
+ * bucket's range, round trip and contiguity), and the error bound (<= 0.8%
+ * relative; the bucket layout gives 1/256) is checked against exact
  * quantiles of sorted samples from uniform, exponential, log-normal and
  * bimodal distributions. A local splitmix64 makes the samples repeatable
  * without depending on util/rng.
@@ -126,7 +126,7 @@ static void check_distribution(uint64_t *v, size_t n)
 		if (e > worst)
 			worst = e;
 	}
-	/* The design bound is half a bucket: 1/256 of the value. */
+	/* The layout's bound is half a bucket: 1/256 of the value. */
 	assert_true(worst <= 1.0 / 256 + 1e-12);
 	assert_true(worst <= MAX_REL_ERR);
 	free(h);

@@ -368,7 +368,7 @@ static void test_corner_cases(void **state)
 			   "precision reached") == 0);
 }
 
-/* The verdict rules in DESIGN.md order. */
+/* The verdict rules, in the order stats_verdict() applies them. */
 static void test_verdict(void **state)
 {
 	struct stats_verdict_input in = {
@@ -402,7 +402,7 @@ static void test_verdict(void **state)
 	assert_int_equal(stats_verdict(&in), STATS_EQUIVALENT);
 	in.ci_high = 1.021;
 	assert_int_equal(stats_verdict(&in), STATS_INCONCLUSIVE);
-	/* Significant and tiny: direction wins, as DESIGN.md orders it. */
+	/* Significant and tiny: the direction wins. */
 	in.ratio = 1.01, in.ci_low = 1.005, in.ci_high = 1.015;
 	in.p_adjusted = 0.01;
 	assert_int_equal(stats_verdict(&in), STATS_FASTER);

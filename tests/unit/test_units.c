@@ -180,7 +180,7 @@ static void test_size_table(void **state)
 	}
 }
 
-/* The exact messages the brief and the man page quote. */
+/* The messages a malformed size gets, word for word. */
 static void test_size_messages(void **state)
 {
 	struct strbuf err = STRBUF_INIT;
