@@ -1,8 +1,9 @@
 /*
- * The block-I/O workloads: sequential and random reads and writes, one
- * file (or device region) per job, driven through an engine. seq.c and
- * rand.c are thin: they differ only in how the next offset is chosen,
- * which rw.c asks through struct rw_pattern.
+ * The block-I/O workloads: sequential and random reads and writes and a
+ * random mix, one file (or device region) per job, driven through an
+ * engine. All five are rw.c with one parameter table; they differ only
+ * in their struct rw_kind (sequential or random offsets, the share of
+ * reads), which rw.c derives from the workload's name.
  */
 #ifndef IOTRIAL_RW_H
 #define IOTRIAL_RW_H
