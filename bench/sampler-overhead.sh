@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What observation costs: the device sampler must stay under 0.5% of one
-# core (DESIGN.md, principle 4). Two measurements, both printed:
+# core (docs/ARCHITECTURE.md, "Goals the code is held to"). Two
+# measurements, both printed:
 #
 #  1. `iotrial watch` at the run sampler's rate (250 ms) over every disk
 #     with activity, for DURATION: its whole-process CPU time (user + sys,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# iotrial set / revert on a loop device of our own: the demonstrations
-# the knob issue asks for. scheduler=deadline gives mq-deadline with a
-# note; read_ahead_kb=4096s gives 2048 KiB (blockdev --getra: 4096);
+# iotrial set / revert on a loop device of our own, in their everyday
+# uses. scheduler=deadline gives mq-deadline with a note;
+# read_ahead_kb=4096s gives 2048 KiB (blockdev --getra: 4096);
 # atime=noatime then relatime, both verified in mountinfo; bdflush names
 # translated; revert brings every original back; --dry-run prints the
 # plan in apply order and changes nothing.
