@@ -21,6 +21,12 @@
  * before the change it announces is made, so a crash can only cut the
  * last line short before that change happened: such a torn tail is
  * reported and cut off, never silently dropped from the middle.
+ *
+ * What the journal says is written back as root, so the file must be
+ * trustworthy: it is opened without following a symbolic link, and it
+ * (like the directory it is in) must belong to root or to the user
+ * running iotrial and be writable by nobody else; otherwise it is
+ * refused with a sentence saying how to fix it.
  */
 #ifndef IOTRIAL_JOURNAL_H
 #define IOTRIAL_JOURNAL_H
@@ -76,7 +82,10 @@ struct jrec {
 
 /* The journal in memory, plus the file it mirrors. */
 struct journal {
-	char *path;
+	char *path; /* for messages */
+	int dir_fd; /* the directory the file is opened in (not owned);
+		       AT_FDCWD until journal_set_dir() */
+	char *name; /* the file, relative to dir_fd */
 	struct jrec *recs;
 	size_t nr, alloc;
 	uint64_t next_seq;
@@ -85,7 +94,15 @@ struct journal {
 	unsigned torn_line;
 };
 
+/* An empty journal for the file at path (opened relative to the
+ * current directory until journal_set_dir()). */
 void journal_init(struct journal *j, const char *path);
+/*
+ * Open the file as name relative to dir_fd from now on: the caller has
+ * opened and checked the directory (knob_state_check()) and keeps
+ * dir_fd open as long as j lives. fsyncs of the directory use it too.
+ */
+void journal_set_dir(struct journal *j, int dir_fd, const char *name);
 /* Free everything and close the file. NULL is fine. */
 void journal_release(struct journal *j);
 
@@ -96,7 +113,14 @@ void journal_release(struct journal *j);
  */
 int journal_parse(struct journal *j, const char *buf, size_t len,
 		  struct strbuf *err);
-/* Read and parse j->path. A missing file is an empty journal. */
+/*
+ * Read the file as it is into out, without following a symbolic link,
+ * after checking it with knob_state_check(). -ENOENT when missing;
+ * -EPERM when it is not to be trusted (err says why and how to fix it).
+ */
+int journal_read(const struct journal *j, struct strbuf *out,
+		 struct strbuf *err);
+/* Read (journal_read()) and parse. A missing file is an empty journal. */
 int journal_load(struct journal *j, struct strbuf *err);
 
 /*
@@ -108,8 +132,10 @@ int journal_load(struct journal *j, struct strbuf *err);
 int journal_append(struct journal *j, const struct jrec *r, struct strbuf *err);
 /*
  * Rewrite the file with only what is still live (and the own records
- * they need), atomically (temp file, fsync, rename); remove it when
- * nothing is live. Seqs are kept.
+ * they need), atomically (temp file, fsync, rename, fsync of the
+ * directory); remove it when nothing is live. Seqs are kept. A failure
+ * at any step, the directory fsync included, returns -errno with err
+ * set; j then still holds every record.
  */
 int journal_compact(struct journal *j, struct strbuf *err);
 

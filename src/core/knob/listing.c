@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "session.h"
+#include "state.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -80,13 +82,13 @@ static void add_values(struct strbuf *out, const struct jrec *r)
 }
 
 /* The raw file, numbered, for a journal that does not parse. */
-static void add_numbered(struct strbuf *out, const char *path)
+static void add_numbered(struct strbuf *out, const struct journal *j)
 {
 	struct strbuf raw = STRBUF_INIT;
 	const char *p, *nl;
 	unsigned n = 0;
 
-	strbuf_read_file(&raw, path, 1 << 20);
+	journal_read(j, &raw, NULL);
 	for (p = raw.buf; *p; p = *nl ? nl + 1 : nl) {
 		const char *c;
 
@@ -112,11 +114,20 @@ int knob_journal_describe(struct strbuf *out, size_t *out_live,
 	char *boot = knob_boot_id();
 	uint64_t last_owner = 0;
 	size_t i, nlive;
-	int ret;
+	int ret, dir_fd = -1;
 
+	*out_live = 0;
 	knob_journal_path(&path);
 	journal_init(&j, path.buf);
-	ret = journal_load(&j, &why);
+	ret = knob_state_open(0, &dir_fd, &why);
+	if (ret == -ENOENT) {
+		ret = 0; /* no state directory: nothing journaled */
+		goto out;
+	}
+	if (!ret) {
+		journal_set_dir(&j, dir_fd, "journal");
+		ret = journal_load(&j, &why);
+	}
 	if (ret == -EBADMSG) {
 		err_set(err, ret,
 			"the journal '%s' is corrupt: %s; its lines are below "
@@ -124,7 +135,7 @@ int knob_journal_describe(struct strbuf *out, size_t *out_live,
 			"restore what you need by hand, then move it aside "
 			"(mv %s %s.bad)",
 			path.buf, why.buf, path.buf, path.buf);
-		add_numbered(out, path.buf);
+		add_numbered(out, &j);
 		goto out;
 	}
 	if (ret) {
@@ -169,6 +180,8 @@ out:
 			    "change was made; it is ignored)\n",
 			    j.torn_line);
 	journal_release(&j);
+	if (dir_fd >= 0)
+		close(dir_fd);
 	strbuf_release(&path);
 	strbuf_release(&why);
 	free(boot);

@@ -22,6 +22,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include "session.h"
+#include "state.h"
 #include "../scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -30,25 +31,13 @@
 /* One process's hold on the journal: the lock, the records, our owner. */
 struct knob_session {
 	int refs;
-	char *lock_path;
-	int lock_fd;
+	int dir_fd;  /* the state directory, checked */
+	int lock_fd; /* holds STATE/lock */
 	struct journal j;
 	uint64_t own_seq; /* our own record, 0 until the first change */
 	char *cmd;
 	char *boot; /* this boot's id */
 };
-
-const char *knob_state_dir(void)
-{
-	const char *d = getenv("IOTRIAL_STATE_DIR");
-
-	return d && *d ? d : "/var/lib/iotrial";
-}
-
-void knob_journal_path(struct strbuf *out)
-{
-	strbuf_addf(out, "%s/journal", knob_state_dir());
-}
 
 const char *knob_session_journal(const struct knob_session *s)
 {
@@ -111,30 +100,6 @@ int knob_owner_alive(const struct jrec *own, const char *boot)
 	       own->start_ticks;
 }
 
-/* mkdir -p with 0755. */
-static int mkdir_p(const char *dir)
-{
-	char *copy = xstrdup(dir), *p;
-	int ret = 0;
-
-	for (p = copy + 1;; p++) {
-		if (*p != '/' && *p)
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(copy, 0755) < 0 && errno != EEXIST) {
-			ret = -errno;
-			break;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	free(copy);
-	return ret;
-}
-
 /* The full corrupt-journal message: what, and how to look. */
 static int corrupt(const char *path, const char *why, struct strbuf *err)
 {
@@ -151,48 +116,6 @@ static int corrupt(const char *path, const char *why, struct strbuf *err)
 	err_set(err, -EBADMSG, "%s", sb.buf);
 	strbuf_release(&sb);
 	return -EBADMSG;
-}
-
-/* Lock STATE/lock without waiting. */
-static int take_lock(struct knob_session *s, unsigned flags, struct strbuf *err)
-{
-	struct strbuf pid = STRBUF_INIT;
-	int e;
-
-	s->lock_fd = open(s->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (s->lock_fd < 0) {
-		e = errno;
-		if (e == EACCES || e == EPERM || e == EROFS)
-			return err_set(err, -EACCES,
-				       "changing settings needs root (cannot "
-				       "open the lock '%s': %s)",
-				       s->lock_path, strerror(e));
-		return err_set(err, -e, "cannot open the lock '%s': %s",
-			       s->lock_path, strerror(e));
-	}
-	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		e = errno;
-		if (e != EWOULDBLOCK)
-			return err_set(err, -e, "cannot lock '%s': %s",
-				       s->lock_path, strerror(e));
-		if (flags & KNOB_OPEN_QUIET_BUSY)
-			return -EBUSY;
-		strbuf_read_file(&pid, s->lock_path, 64);
-		strbuf_trim(&pid);
-		err_set(err, -EBUSY,
-			"another iotrial (pid %s) is changing settings now; "
-			"wait for it to finish (lock '%s')",
-			pid.len ? pid.buf : "unknown", s->lock_path);
-		strbuf_release(&pid);
-		return -EBUSY;
-	}
-	strbuf_addf(&pid, "%ld\n", (long)getpid());
-	/* the pid is only for messages: a failure here is harmless */
-	if (ftruncate(s->lock_fd, 0) == 0 &&
-	    pwrite(s->lock_fd, pid.buf, pid.len, 0) != (ssize_t)pid.len)
-		strbuf_reset(&pid);
-	strbuf_release(&pid);
-	return 0;
 }
 
 /* The iotrial subcommand this process runs (argv[1]), for messages. */
@@ -444,29 +367,22 @@ int knob_session_open(struct knob_session **out, const char *cmd,
 {
 	struct knob_session *s = xcalloc(1, sizeof(*s));
 	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
-	const char *dir = knob_state_dir();
 	int ret;
 
 	s->refs = 1;
+	s->dir_fd = -1;
 	s->lock_fd = -1;
 	s->cmd = cmd ? xstrdup(cmd) : command_name();
 	s->boot = knob_boot_id();
 	knob_journal_path(&path);
 	journal_init(&s->j, path.buf);
-	strbuf_setf(&path, "%s/lock", dir);
-	s->lock_path = strbuf_detach(&path, NULL);
-	ret = mkdir_p(dir);
-	if (ret) {
-		ret = err_set(err,
-			      ret == -EACCES || ret == -EPERM || ret == -EROFS
-				  ? -EACCES
-				  : ret,
-			      "changing settings needs root: cannot create the "
-			      "state directory '%s': %s",
-			      dir, strerror(-ret));
+	strbuf_release(&path);
+	ret = knob_state_open(1, &s->dir_fd, err);
+	if (ret)
 		goto fail;
-	}
-	ret = take_lock(s, flags, err);
+	journal_set_dir(&s->j, s->dir_fd, "journal");
+	ret = knob_state_lock(s->dir_fd, flags & KNOB_OPEN_QUIET_BUSY,
+			      &s->lock_fd, err);
 	if (ret)
 		goto fail;
 	ret = journal_load(&s->j, &why);
@@ -517,7 +433,8 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log)
 	journal_release(&s->j);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the lock */
-	free(s->lock_path);
+	if (s->dir_fd >= 0)
+		close(s->dir_fd);
 	free(s->cmd);
 	free(s->boot);
 	free(s);

@@ -10,7 +10,8 @@
  * next invocation after a crash) or kept (iotrial set: a keep record
  * makes them outlive the process until iotrial revert).
  *
- * STATE is $IOTRIAL_STATE_DIR, else /var/lib/iotrial.
+ * STATE is $IOTRIAL_STATE_DIR, else /var/lib/iotrial; it and its files
+ * are refused unless trustworthy (state.h).
  */
 #ifndef IOTRIAL_KNOB_SESSION_H
 #define IOTRIAL_KNOB_SESSION_H
@@ -46,10 +47,11 @@ void knob_journal_path(struct strbuf *out);
 
 /*
  * Lock, load the journal and repair what dead sessions left. cmd names
- * the command in the journal ("run", "set"; NULL: this process's). -EBUSY when
- * another live iotrial holds the lock, -EBADMSG for a corrupt journal (err
- * explains how to inspect it), -EACCES when the state directory is not
- * writable.
+ * the command in the journal ("run", "set"; NULL: this process's). -EBUSY
+ * when another live iotrial holds the lock, -EBADMSG for a corrupt journal
+ * (err explains how to inspect it), -EACCES when the state directory is
+ * not writable, -EPERM when it, the journal or the lock is not to be
+ * trusted (err says how to fix it).
  */
 int knob_session_open(struct knob_session **out, const char *cmd,
 		      unsigned flags, const struct knob_log *log,
@@ -112,7 +114,8 @@ void knob_recover_stale(const struct knob_log *log);
 /*
  * Describe the journal for `revert --list` into out, read-only (no lock
  * needed). For a corrupt journal, out gets the readable lines and err
- * the problem; returns -EBADMSG.
+ * the problem; returns -EBADMSG. -EPERM for a state directory or
+ * journal that is not to be trusted.
  */
 int knob_journal_describe(struct strbuf *out, size_t *out_live,
 			  struct strbuf *err);
