@@ -249,7 +249,7 @@ int knob_cli_apply(struct knob_cli *kc, struct target *t)
 	}
 	kc->mark = knob_session_mark(kc->s);
 	kc->applied = 1;
-	ret = knob_session_apply(kc->s, &kc->plan, 0, &log, &err);
+	ret = knob_session_apply(kc->s, &kc->plan, &log, &err);
 	if (ret) {
 		error("%s", err.buf);
 		code = knob_cli_exit_code(ret);

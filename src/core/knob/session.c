@@ -446,23 +446,6 @@ uint64_t knob_session_mark(const struct knob_session *s)
 	return s->j.next_seq;
 }
 
-/* A live kept record already saves this knob's original? */
-static int already_kept(const struct knob_session *s, const struct knob *k)
-{
-	size_t i;
-
-	for (i = 0; i < s->j.nr; i++) {
-		const struct jrec *r = &s->j.recs[i];
-
-		if (r->type == JREC_SET && !r->done && r->kept &&
-		    !strcmp(r->f[JF_GROUP], k->group) &&
-		    !strcmp(r->f[JF_OBJECT], k->object) &&
-		    !strcmp(r->f[JF_IDENT], k->ident))
-			return 1;
-	}
-	return 0;
-}
-
 /* Journal k's original before it is written. */
 static int journal_original(struct knob_session *s, const struct knob *k,
 			    struct strbuf *err)
@@ -490,7 +473,7 @@ static int journal_original(struct knob_session *s, const struct knob *k,
 	return ret;
 }
 
-int knob_session_apply(struct knob_session *s, struct knob_plan *p, int keep,
+int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 		       const struct knob_log *log, struct strbuf *err)
 {
 	size_t i;
@@ -507,12 +490,12 @@ int knob_session_apply(struct knob_session *s, struct knob_plan *p, int keep,
 			ret = c->k.ops->read(&c->k, &c->before, err);
 		if (ret)
 			break;
-		if (!keep || !already_kept(s, &c->k)) {
-			ret = journal_original(s, &c->k, err);
-			if (ret)
-				break;
-			c->journaled = 1;
-		}
+		/* also for a knob an earlier `set` keeps: this record holds
+		 * its value before this call, for a rollback to return to */
+		ret = journal_original(s, &c->k, err);
+		if (ret)
+			break;
+		c->journaled = 1;
 		strbuf_reset(&c->after);
 		ret = knob_apply(&c->k, c->canon.buf, &c->after, &c->side, err);
 		if (!ret)

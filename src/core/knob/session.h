@@ -68,12 +68,14 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log);
 /* The seq the next record will get: pass it to rollback later. */
 uint64_t knob_session_mark(const struct knob_session *s);
 /*
- * Apply a built plan in order: per change, journal the original (unless
- * keep and the journal already keeps this knob's original), write, read
- * back. Stops at the first failure (err set): roll back to a mark taken
- * before. Each change's before/after/journaled/applied are filled.
+ * Apply a built plan in order: per change, journal the value before it,
+ * write, read back. A knob an earlier `iotrial set` keeps gets its record
+ * too (revert then walks the records back, newest first). Stops at the
+ * first failure (err set): roll back to a mark taken before, which
+ * returns every knob this call wrote to its value before the call. Each
+ * change's before/after/journaled/applied are filled.
  */
-int knob_session_apply(struct knob_session *s, struct knob_plan *p, int keep,
+int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 		       const struct knob_log *log, struct strbuf *err);
 /*
  * Undo this session's live temporary records with seq >= mark, newest
