@@ -64,7 +64,7 @@ int main(int argc, const char **argv)
 		return EXIT_OK;
 	}
 	/* settings a crashed or killed iotrial left changed come back now */
-	cli_recover_journal();
+	cli_recover_journal(argc, argv);
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);

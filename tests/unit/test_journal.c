@@ -1,7 +1,8 @@
 /*
  * The journal: format and parse round trip (escapes, checksums), the
  * strictness that makes a damaged journal "corrupt" instead of silently
- * wrong, the torn-tail rule, durable append to a real file, compaction keeping
+ * wrong, set lines of the previous version (no written value), the
+ * torn-tail rule, durable append to a real file, compaction keeping
  * exactly what is still live and reporting a failed directory fsync, and
  * the refusal of a journal file that is not to be trusted.
  */
@@ -51,6 +52,7 @@ static void make_set(struct jrec *r, uint64_t own, const char *name,
 	r->f[JF_OBJECT] = "loop9";
 	r->f[JF_IDENT] = "7:9 diskseq 3";
 	r->f[JF_ORIG] = (char *)orig;
+	r->f[JF_WROTE] = "4096";
 }
 
 static void make_own(struct jrec *r)
@@ -344,6 +346,53 @@ static void test_append_cuts_torn_tail(void **state)
 	strbuf_release(&file);
 }
 
+/* A set line of the previous version (8 fields, no written value) is
+ * read as "written value unknown" and written back the same way. */
+static void test_set_without_written_value(void **state)
+{
+	struct jrec recs[2];
+	struct journal j, again;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT, back = STRBUF_INIT;
+
+	(void)state;
+	make_own(&recs[0]);
+	make_set(&recs[1], 1, "read_ahead_kb", "512");
+	recs[1].wrote_unknown = 1;
+	text_of(recs, 2, &text);
+	assert_null(strstr(text.buf, "4096")); /* 8 fields only */
+	journal_init(&j, "/nonexistent");
+	assert_int_equal(journal_parse(&j, text.buf, text.len, &err), 0);
+	assert_true(j.recs[1].wrote_unknown);
+	assert_string_equal(j.recs[1].f[JF_ORIG], "512");
+	assert_string_equal(j.recs[1].f[JF_WROTE], "");
+	strbuf_addstr(&back, JOURNAL_HEADER "\n");
+	journal_format(&j.recs[1], &back);
+	assert_non_null(strstr(back.buf, "set 2 1 read_ahead_kb read_ahead_kb "
+					 "device loop9 7:9%20diskseq%203 512 "
+					 "c="));
+	journal_release(&j);
+
+	/* the current format: 9 fields, the written value kept */
+	recs[1].wrote_unknown = 0;
+	strbuf_reset(&text);
+	text_of(recs, 2, &text);
+	journal_init(&again, "/nonexistent");
+	assert_int_equal(journal_parse(&again, text.buf, text.len, &err), 0);
+	assert_false(again.recs[1].wrote_unknown);
+	assert_string_equal(again.recs[1].f[JF_WROTE], "4096");
+	journal_release(&again);
+
+	/* a 9-field line with an empty written value means nothing */
+	recs[1].f[JF_WROTE] = "";
+	strbuf_reset(&text);
+	text_of(recs, 2, &text);
+	assert_int_equal(parse_text(text.buf, &err), -EBADMSG);
+	assert_non_null(strstr(err.buf, "empty written value"));
+	strbuf_release(&text);
+	strbuf_release(&err);
+	strbuf_release(&back);
+}
+
 /* Compaction must not claim success when the directory fsync fails. */
 static void test_compact_reports_dir_fsync(void **state)
 {
@@ -430,6 +479,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_set_without_written_value),
 	    cmocka_unit_test(test_compact_reports_dir_fsync),
 	    cmocka_unit_test(test_untrusted_file_refused),
 	    cmocka_unit_test(test_corruption_refused),

@@ -27,7 +27,7 @@
 
 /* Longest line we accept: snapshots of a scheduler are a few hundred. */
 #define JOURNAL_MAX_LINE 65536
-/* Most tokens on a line (set has 9). */
+/* Most tokens on a line (set has 10 with its keyword). */
 #define JOURNAL_MAX_TOKENS 10
 /* The largest journal we read (64 MiB). */
 #define JOURNAL_MAX_BYTES (64u << 20)
@@ -38,10 +38,19 @@ static const struct {
 	unsigned nr_tokens;
 	unsigned nr_strings;
 } kinds[] = {
-    [JREC_OWN] = {"own", 6, 2},	  [JREC_SET] = {"set", 8, 6},
+    [JREC_OWN] = {"own", 6, 2},	  [JREC_SET] = {"set", 9, 7},
     [JREC_SCR] = {"scr", 5, 3},	  [JREC_KEEP] = {"keep", 2, 0},
     [JREC_UNDO] = {"undo", 2, 0}, [JREC_DROP] = {"drop", 3, 1},
 };
+
+/* The string fields r carries on its line: a set line of the previous
+ * version has no WROTE. */
+static unsigned nr_strings_of(const struct jrec *r)
+{
+	if (r->type == JREC_SET && r->wrote_unknown)
+		return kinds[JREC_SET].nr_strings - 1;
+	return kinds[r->type].nr_strings;
+}
 
 const char *journal_type_name(enum jrec_type t)
 {
@@ -181,7 +190,7 @@ void journal_format(const struct jrec *r, struct strbuf *out)
 			    r->start_ticks, r->time_s);
 	else
 		strbuf_addf(out, " %" PRIu64, r->ref);
-	for (i = 0; i < kinds[r->type].nr_strings; i++)
+	for (i = 0; i < nr_strings_of(r); i++)
 		add_field(out, r->f[i] ? r->f[i] : "");
 	strbuf_addf(out, " c=%08" PRIx32 "\n",
 		    crc32_of(out->buf + start, out->len - start));
@@ -311,6 +320,9 @@ static int check_refs(const struct journal *j, const struct jrec *r,
 			       r->f[JF_SCOPE]);
 	if (r->type == JREC_SET && !*r->f[JF_NAME])
 		return err_set(err, -EBADMSG, "a 'set' record without a knob");
+	if (r->type == JREC_SET && !r->wrote_unknown && !*r->f[JF_WROTE])
+		return err_set(err, -EBADMSG,
+			       "a 'set' record with an empty written value");
 	if (r->type == JREC_SCR && strcmp(r->f[JF_WHAT], "dir") &&
 	    strcmp(r->f[JF_WHAT], "file") && strcmp(r->f[JF_WHAT], "loop") &&
 	    strcmp(r->f[JF_WHAT], "mount"))
@@ -355,7 +367,10 @@ static int parse_line(char *line, size_t n, struct jrec *r, struct strbuf *err)
 			break;
 	if (t == sizeof(kinds) / sizeof(kinds[0]))
 		return err_set(err, -EBADMSG, "unknown record '%.20s'", tok[0]);
-	if (nt != kinds[t].nr_tokens + 1)
+	/* a set line of the previous version: no written value */
+	if (t == JREC_SET && nt == kinds[t].nr_tokens)
+		r->wrote_unknown = 1;
+	else if (nt != kinds[t].nr_tokens + 1)
 		return err_set(err, -EBADMSG,
 			       "'%s' needs %u fields, this one has %u",
 			       kinds[t].word, kinds[t].nr_tokens, nt - 1);
@@ -377,7 +392,7 @@ static int parse_line(char *line, size_t n, struct jrec *r, struct strbuf *err)
 	}
 	for (t = 0; t < JF_MAX; t++)
 		r->f[t] = NULL;
-	for (t = 0; t < kinds[r->type].nr_strings; t++) {
+	for (t = 0; t < nr_strings_of(r); t++) {
 		r->f[t] = unescape_field(tok[i + t]);
 		if (!r->f[t]) {
 			jrec_release(r);

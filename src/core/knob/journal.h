@@ -10,11 +10,18 @@
  * wrong value. The first line is "iotrial-journal 1".
  *
  *   own  SEQ PID START_TICKS TIME BOOT_ID COMMAND  a process took over
- *   set  SEQ OWN NAME GROUP SCOPE OBJECT IDENT ORIG  before a knob write
+ *   set  SEQ OWN NAME GROUP SCOPE OBJECT IDENT ORIG WROTE  before a write
  *   scr  SEQ OWN WHAT A B        before making a scratch resource
  *   keep SEQ OWN                 OWN's set records outlive it (iotrial set)
  *   undo SEQ TARGET              TARGET was restored or torn down
  *   drop SEQ TARGET REASON       TARGET no longer applies; not restored
+ *
+ * A set record holds the original (ORIG, as knob_save() made it) and the
+ * value about to be written (WROTE, canonical, as the knob reads back),
+ * so that a restore can tell whether the setting still holds what
+ * iotrial wrote or was changed since by someone else, whose value is
+ * then kept. Journals of the previous version have set lines without
+ * WROTE (8 fields); they are still read, as "written value unknown".
  *
  * SEQ increases by line. A set or scr record is live until an undo or
  * drop names it. Each record is written with one write() and fsync'd
@@ -57,11 +64,13 @@ enum {
 	JF_OBJECT = 3, /* set: the disk, mount point or "system" */
 	JF_IDENT = 4,  /* set: the object's identity when saved */
 	JF_ORIG = 5,   /* set: the original, as knob_save() made it */
+	JF_WROTE = 6,  /* set: the value written, canonical; "" when
+			  wrote_unknown */
 	JF_WHAT = 0,   /* scr: "dir", "file", "loop" or "mount" */
 	JF_A = 1,      /* scr: its path (or device node for loop) */
 	JF_B = 2,      /* scr: the backing file or the mounted device */
 	JF_REASON = 0, /* drop: why it no longer applies */
-	JF_MAX = 6,
+	JF_MAX = 7,
 };
 
 /* One record. Strings are owned and never NULL (empty when unused). */
@@ -75,9 +84,10 @@ struct jrec {
 				 reuse */
 	uint64_t time_s;      /* own: wall clock, for messages */
 	char *f[JF_MAX];
-	unsigned line;	   /* 1-based line in the file it came from */
-	unsigned done : 1; /* set/scr: an undo or drop names it */
-	unsigned kept : 1; /* set: its owner has a keep record */
+	unsigned line;		    /* 1-based line in the file it came from */
+	unsigned done : 1;	    /* set/scr: an undo or drop names it */
+	unsigned kept : 1;	    /* set: its owner has a keep record */
+	unsigned wrote_unknown : 1; /* set: an old line without WROTE */
 };
 
 /* The journal in memory, plus the file it mirrors. */

@@ -1,6 +1,7 @@
 /*
- * Sessions: the lock, the journal, and the rule "save the original, fsync,
- * then write, then read back". See session.h for the life cycle.
+ * Sessions: the lock, the journal, and the rule "save the original and
+ * the value about to be written, fsync, then write, then read back". See
+ * session.h for the life cycle.
  *
  * Liveness comes from the lock, not from pids: flock() is released by the
  * kernel when a process dies however it dies, so whoever holds the lock
@@ -9,6 +10,10 @@
  * check a non-root invocation can make, and to tell "crashed" (same boot:
  * restore) from "rebooted" (the kernel started fresh: the change no longer
  * applies, but scratch files on disk still need removing).
+ *
+ * A restore puts the original back only while the setting still holds
+ * what iotrial wrote: someone who changed it since (an admin, after a
+ * crash) keeps their value, and the record is retired with a message.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +33,12 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
+/* A value this process read back right after one of its own writes. */
+struct seen_value {
+	uint64_t seq; /* the set record of that write */
+	char *value;  /* canonical, as ops->read gives it */
+};
+
 /* One process's hold on the journal: the lock, the records, our owner. */
 struct knob_session {
 	int refs;
@@ -37,6 +48,8 @@ struct knob_session {
 	uint64_t own_seq; /* our own record, 0 until the first change */
 	char *cmd;
 	char *boot; /* this boot's id */
+	struct seen_value *seen;
+	size_t nr_seen, alloc_seen;
 };
 
 const char *knob_session_journal(const struct knob_session *s)
@@ -167,32 +180,6 @@ static int mark_done(struct knob_session *s, uint64_t seq, const char *reason,
 	return journal_append(&s->j, &r, err);
 }
 
-/* "'mq-deadline'", or for a snapshot its first value and how many more. */
-void knob_show_orig(const char *name, const char *orig, struct strbuf *out)
-{
-	const char *sp = strchr(orig, ' '), *eq = strchr(orig, '=');
-	size_t more = 0, n = strlen(name);
-	const char *p;
-
-	if (!eq || (sp && eq > sp)) {
-		strbuf_addstr(out, orig);
-		return;
-	}
-	for (p = orig; (p = strchr(p, ' ')); p++)
-		more++;
-	if (!strncmp(orig, name, n) && orig[n] == '=')
-		strbuf_addf(out, "%.*s",
-			    (int)((sp ? sp : orig + strlen(orig)) - (eq + 1)),
-			    eq + 1);
-	else
-		strbuf_addf(out, "%.*s",
-			    (int)((sp ? sp : orig + strlen(orig)) - orig),
-			    orig);
-	if (more)
-		strbuf_addf(out, " (and %zu dependent setting%s)", more,
-			    more == 1 ? "" : "s");
-}
-
 /* Resolve a set record's knob where it was, checking it is the same. */
 static int resolve_rec(const struct jrec *r, struct knob *k, struct strbuf *why)
 {
@@ -226,17 +213,129 @@ static int resolve_rec(const struct jrec *r, struct knob *k, struct strbuf *why)
 	return 0;
 }
 
-/* Undo one live record: restore a knob or tear down a scratch resource. */
-static int undo_one(struct knob_session *s, struct jrec *r,
+/* What this process read back after its write of record seq, or NULL. */
+static const char *seen_value(const struct knob_session *s, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_seen; i++)
+		if (s->seen[i].seq == seq)
+			return s->seen[i].value;
+	return NULL;
+}
+
+int knob_holds_written(const struct knob *k, const char *wrote, const char *now)
+{
+	if (!strcmp(wrote, now))
+		return 1;
+	return k->ops->verify && k->ops->verify(k, wrote, now, NULL);
+}
+
+/* Does k still hold the original saved in orig (never written, or the
+ * write was refused)? */
+static int holds_original(const struct knob *k, const char *orig)
+{
+	struct strbuf cur = STRBUF_INIT;
+	int same = !knob_save(k, &cur, NULL) && !strcmp(cur.buf, orig);
+
+	strbuf_release(&cur);
+	return same;
+}
+
+/*
+ * Undo a set record: put the original back while the knob still holds
+ * what iotrial wrote: exactly what this process read back after its own
+ * write, or, for a record of a process that is gone, the written value
+ * as the knob verifies a write. A value someone set since is kept and
+ * the record dropped, saying so.
+ */
+static int undo_set(struct knob_session *s, struct jrec *r,
 		    const struct knob_log *log, struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT, was = STRBUF_INIT, now = STRBUF_INIT;
-	struct strbuf subj = STRBUF_INIT;
+	struct strbuf subj = STRBUF_INIT, raw = STRBUF_INIT;
+	struct strbuf wrote = STRBUF_INIT;
+	const char *seen = seen_value(s, r->seq);
 	struct knob k;
 	uint64_t seq = r->seq;
 	int ret;
 
 	memset(&k, 0, sizeof(k));
+	knob_subject(&subj, r->f[JF_NAME], r->f[JF_OBJECT]);
+	ret = resolve_rec(r, &k, &why);
+	if (!ret && !strchr(r->f[JF_ORIG], '='))
+		knob_show_value(&k, r->f[JF_ORIG], &was);
+	else
+		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], &was);
+	if (!ret)
+		ret = k.ops->read(&k, &raw, &why);
+	if (ret)
+		goto failed;
+	knob_show_value(&k, raw.buf, &now);
+	if (r->wrote_unknown) {
+		say(log, KNOB_SAY_NOTE,
+		    "the journal does not say what iotrial wrote to %s (an "
+		    "older iotrial made the record), so a change made since "
+		    "cannot be told apart; restoring it all the same",
+		    subj.buf);
+	} else if (seen ? strcmp(seen, raw.buf)
+			: !knob_holds_written(&k, r->f[JF_WROTE], raw.buf)) {
+		if (holds_original(&k, r->f[JF_ORIG])) {
+			say(log, KNOB_SAY_NOTE,
+			    "%s still holds its original %s; nothing to "
+			    "restore",
+			    subj.buf, was.buf);
+			ret = mark_done(s, seq, NULL, err);
+			goto out;
+		}
+		knob_show_value(&k, r->f[JF_WROTE], &wrote);
+		say(log, KNOB_SAY_WARN,
+		    "%s was changed after iotrial set it: iotrial wrote %s, "
+		    "it is now %s; that value is kept (someone set it since), "
+		    "not restored to the original %s",
+		    subj.buf, wrote.buf, now.buf, was.buf);
+		ret = mark_done(s, seq, "changed since iotrial wrote it", err);
+		goto out;
+	}
+	ret = knob_restore(&k, r->f[JF_ORIG], &why);
+	if (!ret) {
+		say(log, KNOB_SAY_INFO, "restored %s: %s -> %s", subj.buf,
+		    now.buf, was.buf);
+		ret = mark_done(s, seq, NULL, err);
+		goto out;
+	}
+failed:
+	if (ret == -ESTALE || ret == -ENOENT) {
+		say(log, KNOB_SAY_NOTE,
+		    "%s no longer applies (%s); not restored to %s", subj.buf,
+		    why.buf, was.buf);
+		ret = mark_done(s, seq, why.buf, err);
+	} else {
+		say(log, KNOB_SAY_WARN,
+		    "cannot restore %s to %s: %s; the journal keeps it, and "
+		    "'iotrial revert' retries",
+		    subj.buf, was.buf, why.buf);
+		err_set(err, ret, "cannot restore %s: %s", subj.buf, why.buf);
+	}
+out:
+	knob_release(&k);
+	strbuf_release(&subj);
+	strbuf_release(&why);
+	strbuf_release(&was);
+	strbuf_release(&now);
+	strbuf_release(&raw);
+	strbuf_release(&wrote);
+	return ret;
+}
+
+/* Undo one live record: restore a knob or tear down a scratch resource. */
+static int undo_one(struct knob_session *s, struct jrec *r,
+		    const struct knob_log *log, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	uint64_t seq = r->seq;
+	int ret;
+
 	if (r->type == JREC_SCR) {
 		ret = scratch_undo(r->f[JF_WHAT], r->f[JF_A], r->f[JF_B], &why);
 		if (!ret || ret == -ESTALE) {
@@ -260,42 +359,9 @@ static int undo_one(struct knob_session *s, struct jrec *r,
 		}
 		goto out;
 	}
-	ret = resolve_rec(r, &k, &why);
-	if (!ret && !strchr(r->f[JF_ORIG], '='))
-		knob_show_value(&k, r->f[JF_ORIG], &was);
-	else
-		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], &was);
-	if (!ret) {
-		struct strbuf raw = STRBUF_INIT;
-
-		if (!k.ops->read(&k, &raw, NULL))
-			knob_show_value(&k, raw.buf, &now);
-		strbuf_release(&raw);
-		ret = knob_restore(&k, r->f[JF_ORIG], &why);
-	}
-	knob_subject(&subj, r->f[JF_NAME], r->f[JF_OBJECT]);
-	if (!ret) {
-		say(log, KNOB_SAY_INFO, "restored %s: %s -> %s", subj.buf,
-		    now.len ? now.buf : "?", was.buf);
-		ret = mark_done(s, seq, NULL, err);
-	} else if (ret == -ESTALE || ret == -ENOENT) {
-		say(log, KNOB_SAY_NOTE,
-		    "%s no longer applies (%s); not restored to %s", subj.buf,
-		    why.buf, was.buf);
-		ret = mark_done(s, seq, why.buf, err);
-	} else {
-		say(log, KNOB_SAY_WARN,
-		    "cannot restore %s to %s: %s; the journal keeps it, and "
-		    "'iotrial revert' retries",
-		    subj.buf, was.buf, why.buf);
-		err_set(err, ret, "cannot restore %s: %s", subj.buf, why.buf);
-	}
+	ret = undo_set(s, r, log, err);
 out:
-	knob_release(&k);
-	strbuf_release(&subj);
 	strbuf_release(&why);
-	strbuf_release(&was);
-	strbuf_release(&now);
 	return ret;
 }
 
@@ -423,6 +489,7 @@ struct knob_session *knob_session_ref(struct knob_session *s)
 void knob_session_close(struct knob_session *s, const struct knob_log *log)
 {
 	struct strbuf err = STRBUF_INIT;
+	size_t i;
 
 	if (!s || --s->refs > 0)
 		return;
@@ -435,6 +502,9 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log)
 		close(s->lock_fd); /* releases the lock */
 	if (s->dir_fd >= 0)
 		close(s->dir_fd);
+	for (i = 0; i < s->nr_seen; i++)
+		free(s->seen[i].value);
+	free(s->seen);
 	free(s->cmd);
 	free(s->boot);
 	free(s);
@@ -446,9 +516,9 @@ uint64_t knob_session_mark(const struct knob_session *s)
 	return s->j.next_seq;
 }
 
-/* Journal k's original before it is written. */
-static int journal_original(struct knob_session *s, const struct knob *k,
-			    struct strbuf *err)
+/* Journal k's original and the value about to be written, canon. */
+static int journal_change(struct knob_session *s, const struct knob *k,
+			  const char *canon, struct strbuf *err)
 {
 	struct strbuf orig = STRBUF_INIT;
 	struct jrec r;
@@ -467,15 +537,25 @@ static int journal_original(struct knob_session *s, const struct knob *k,
 		r.f[JF_OBJECT] = k->object;
 		r.f[JF_IDENT] = k->ident;
 		r.f[JF_ORIG] = orig.buf;
+		r.f[JF_WROTE] = (char *)canon;
 		ret = journal_append(&s->j, &r, err);
 	}
 	strbuf_release(&orig);
 	return ret;
 }
 
+/* Remember what was read back after writing the knob of record seq. */
+static void remember(struct knob_session *s, uint64_t seq, const char *value)
+{
+	ALLOC_GROW(s->seen, s->nr_seen + 1, s->alloc_seen);
+	s->seen[s->nr_seen].seq = seq;
+	s->seen[s->nr_seen++].value = xstrdup(value);
+}
+
 int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 		       const struct knob_log *log, struct strbuf *err)
 {
+	uint64_t seq;
 	size_t i;
 	int ret = 0;
 
@@ -492,12 +572,15 @@ int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 			break;
 		/* also for a knob an earlier `set` keeps: this record holds
 		 * its value before this call, for a rollback to return to */
-		ret = journal_original(s, &c->k, err);
+		ret = journal_change(s, &c->k, c->canon.buf, err);
 		if (ret)
 			break;
 		c->journaled = 1;
+		seq = s->j.recs[s->j.nr - 1].seq;
 		strbuf_reset(&c->after);
 		ret = knob_apply(&c->k, c->canon.buf, &c->after, &c->side, err);
+		if (c->after.len)
+			remember(s, seq, c->after.buf);
 		if (!ret)
 			c->applied = 1;
 	}

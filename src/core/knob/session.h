@@ -1,10 +1,14 @@
 /*
  * A session is one process's right to change settings: it holds the
  * lock (STATE/lock, flock, so it dies with the process), owns the
- * journal, journals every original before the write, and undoes its
- * changes in reverse order. Opening a session first repairs what dead
- * sessions left: same boot, their changes are restored; after a reboot,
- * the changes no longer apply and are retired, each one named.
+ * journal, journals every original and the value it is about to write
+ * before the write, and undoes its changes in reverse order. Opening a
+ * session first repairs what dead sessions left: same boot, their
+ * changes are restored; after a reboot, the changes no longer apply and
+ * are retired, each one named.
+ *
+ * A change is undone only while the setting still holds what iotrial
+ * wrote: a value someone set since is kept, and said so.
  *
  * Changes are temporary (run --set: undone when the run ends, or by the
  * next invocation after a crash) or kept (iotrial set: a keep record
@@ -68,12 +72,13 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log);
 /* The seq the next record will get: pass it to rollback later. */
 uint64_t knob_session_mark(const struct knob_session *s);
 /*
- * Apply a built plan in order: per change, journal the value before it,
- * write, read back. A knob an earlier `iotrial set` keeps gets its record
- * too (revert then walks the records back, newest first). Stops at the
- * first failure (err set): roll back to a mark taken before, which
- * returns every knob this call wrote to its value before the call. Each
- * change's before/after/journaled/applied are filled.
+ * Apply a built plan in order: per change, journal the value before it
+ * and the canonical value about to be written, write, read back. A knob
+ * an earlier `iotrial set` keeps gets its record too (revert then walks
+ * the records back, newest first). Stops at the first failure (err set):
+ * roll back to a mark taken before, which returns every knob this call
+ * wrote to its value before the call. Each change's
+ * before/after/journaled/applied are filled.
  */
 int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 		       const struct knob_log *log, struct strbuf *err);
@@ -115,9 +120,10 @@ void knob_recover_stale(const struct knob_log *log);
 
 /*
  * Describe the journal for `revert --list` into out, read-only (no lock
- * needed). For a corrupt journal, out gets the readable lines and err
- * the problem; returns -EBADMSG. -EPERM for a state directory or
- * journal that is not to be trusted.
+ * needed, nothing changed): per record the original, what iotrial wrote
+ * and what is there now. For a corrupt journal, out gets the readable
+ * lines and err the problem; returns -EBADMSG. -EPERM for a state
+ * directory or journal that is not to be trusted.
  */
 int knob_journal_describe(struct strbuf *out, size_t *out_live,
 			  struct strbuf *err);
@@ -126,7 +132,11 @@ int knob_journal_describe(struct strbuf *out, size_t *out_live,
 /* The original of a journaled set record, for people: "'mq-deadline'",
  * or a snapshot's first value and how many settings it carries. */
 void knob_show_orig(const char *name, const char *orig, struct strbuf *out);
-/* Is the process of own record own still running, in this boot? */
+/* Does a knob that reads now (canonical) still hold the value wrote
+ * that iotrial wrote (equal, or accepted by the knob's verify)? */
+int knob_holds_written(const struct knob *k, const char *wrote,
+		       const char *now);
+
 int knob_owner_alive(const struct jrec *own, const char *boot);
 /* This boot's id, from /proc/sys/kernel/random/boot_id; caller frees. */
 char *knob_boot_id(void);
