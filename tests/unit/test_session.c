@@ -2,12 +2,14 @@
  * Sessions and the state directory: a new state directory is made
  * durable (its parent fsync'd); the lock file never reads empty while
  * held; a state directory, journal or lock that someone else could have
- * planted is refused. Everything happens
+ * planted is refused; recovery at start takes no lock when nothing is
+ * stale and leaves the records of live owners alone. Everything happens
  * in a private directory under /tmp; no setting of the machine is
  * touched.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -114,6 +116,47 @@ static int exists(const char *base, const char *rel)
 	ret = lstat(p.buf, &st) == 0;
 	strbuf_release(&p);
 	return ret;
+}
+
+/* A journal line with its checksum (the same CRC-32 as journal.c). */
+static void add_line(struct strbuf *out, const char *body)
+{
+	uint32_t c = 0xffffffffu;
+	size_t i;
+	int b;
+
+	for (i = 0; body[i]; i++) {
+		c ^= (unsigned char)body[i];
+		for (b = 0; b < 8; b++)
+			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+	}
+	strbuf_addf(out, "%s c=%08" PRIx32 "\n", body, ~c);
+}
+
+/* Our start time in ticks (field 22 of /proc/self/stat). */
+static unsigned long long self_start_ticks(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned long long v = 0;
+	char *p;
+
+	assert_int_equal(strbuf_read_file(&sb, "/proc/self/stat", 4096), 0);
+	p = strrchr(sb.buf, ')');
+	assert_non_null(p);
+	assert_int_equal(sscanf(p + 2,
+				"%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+				"%*u %*u %*d %*d %*d %*d %*d %*d %llu",
+				&v),
+			 1);
+	strbuf_release(&sb);
+	return v;
+}
+
+/* Collects what a session says, one message per line. */
+static void collect(void *data, enum knob_say_level level, const char *msg)
+{
+	(void)level;
+	strbuf_addf(data, "%s\n", msg);
 }
 
 static void test_new_state_dir_is_durable(void **state)
@@ -232,12 +275,80 @@ static void test_untrusted_state_refused(void **state)
 	strbuf_release(&q);
 }
 
+/* Nothing stale (a change kept by `set` whose process is gone): the
+ * start-up check reads the journal and takes no lock. */
+static void test_recover_reads_without_lock(void **state)
+{
+	struct strbuf j = STRBUF_INIT, said = STRBUF_INIT, body = STRBUF_INIT;
+	struct knob_log log = {collect, &said};
+	char *base = fresh_base(), *boot = knob_boot_id();
+
+	(void)state;
+	strbuf_addf(&j, "%s/state", base);
+	assert_int_equal(mkdir(j.buf, 0755), 0);
+	strbuf_reset(&j);
+	strbuf_addstr(&j, "iotrial-journal 1\n");
+	strbuf_addf(&body, "own 1 999999 1 1700000000 %s set", boot);
+	add_line(&j, body.buf);
+	add_line(&j, "set 2 1 frobnicate frobnicate system system % 5 6");
+	add_line(&j, "keep 3 1");
+	put(base, "state/journal", j.buf);
+	knob_recover_stale(&log);
+	assert_false(exists(base, "state/lock"));
+	assert_string_equal(said.buf, "");
+	remove_base(base);
+	free(boot);
+	strbuf_release(&j);
+	strbuf_release(&said);
+	strbuf_release(&body);
+}
+
+/* With the lock taken for a dead owner's records, a live owner's records
+ * in the same journal are left alone. */
+static void test_recover_leaves_live_owners(void **state)
+{
+	struct strbuf j = STRBUF_INIT, said = STRBUF_INIT, body = STRBUF_INIT;
+	struct knob_log log = {collect, &said};
+	char *base = fresh_base(), *boot = knob_boot_id();
+
+	(void)state;
+	strbuf_addf(&j, "%s/state", base);
+	assert_int_equal(mkdir(j.buf, 0755), 0);
+	strbuf_reset(&j);
+	strbuf_addstr(&j, "iotrial-journal 1\n");
+	strbuf_addf(&body, "own 1 999999 1 1700000000 %s run", boot);
+	add_line(&j, body.buf);
+	/* set lines of the previous format (no written value): still read */
+	add_line(&j, "set 2 1 frob.dead frob.dead system system % 5");
+	strbuf_setf(&body, "own 3 %ld %llu 1700000000 %s run", (long)getpid(),
+		    self_start_ticks(), boot);
+	add_line(&j, body.buf);
+	add_line(&j, "set 4 3 frob.alive frob.alive system system % 5");
+	put(base, "state/journal", j.buf);
+	knob_recover_stale(&log);
+	/* the dead owner's record was tried (and kept: the knob is
+	 * unknown), the live one's not even looked at */
+	assert_non_null(strstr(said.buf, "'frob.dead'"));
+	assert_null(strstr(said.buf, "frob.alive"));
+	assert_true(exists(base, "state/lock"));
+	strbuf_setf(&body, "%s/state/journal", base);
+	assert_int_equal(strbuf_read_file(&said, body.buf, 0), 0);
+	assert_non_null(strstr(said.buf, "set 4 3 frob.alive"));
+	remove_base(base);
+	free(boot);
+	strbuf_release(&j);
+	strbuf_release(&said);
+	strbuf_release(&body);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_new_state_dir_is_durable),
 	    cmocka_unit_test(test_lock_never_empty),
 	    cmocka_unit_test(test_untrusted_state_refused),
+	    cmocka_unit_test(test_recover_reads_without_lock),
+	    cmocka_unit_test(test_recover_leaves_live_owners),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

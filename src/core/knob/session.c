@@ -3,13 +3,13 @@
  * the value about to be written, fsync, then write, then read back". See
  * session.h for the life cycle.
  *
- * Liveness comes from the lock, not from pids: flock() is released by the
- * kernel when a process dies however it dies, so whoever holds the lock
- * knows every other owner in the journal is gone. Pids, process start
- * times and boot ids are recorded for the messages, for the read-only
- * check a non-root invocation can make, and to tell "crashed" (same boot:
- * restore) from "rebooted" (the kernel started fresh: the change no longer
- * applies, but scratch files on disk still need removing).
+ * Who is alive comes from the own records: pid, process start time and
+ * boot id (knob_owner_alive()). The lock serialises changes, but not
+ * every process with records in the journal holds it for its whole life,
+ * so recovery leaves the records of a live owner alone and acts only on
+ * those whose process is gone. The boot id also tells "crashed" (same
+ * boot: restore) from "rebooted" (the kernel started fresh: the change no
+ * longer applies, but scratch files on disk still need removing).
  *
  * A restore puts the original back only while the setting still holds
  * what iotrial wrote: someone who changed it since (an admin, after a
@@ -371,6 +371,26 @@ static int live(const struct jrec *r)
 	return (r->type == JREC_SET || r->type == JREC_SCR) && !r->done;
 }
 
+/*
+ * Is r something recovery acts on: live, and its owner gone? A kept
+ * change waits for iotrial revert as long as its boot lasts, and the
+ * records of a live owner are its own business, lock or no lock.
+ */
+static int stale(const struct journal *j, const struct jrec *r,
+		 const char *boot)
+{
+	const struct jrec *own;
+
+	if (!live(r))
+		return 0;
+	own = journal_find(j, r->ref);
+	if (!own)
+		return 1;
+	if (knob_owner_alive(own, boot))
+		return 0;
+	return !r->kept || strcmp(own->f[JF_BOOT], boot);
+}
+
 /* Repair what dead owners left (the lock is held). */
 static void recover(struct knob_session *s, const struct knob_log *log)
 {
@@ -383,15 +403,13 @@ static void recover(struct knob_session *s, const struct knob_log *log)
 		const struct jrec *own;
 		int same_boot, files;
 
-		if (!live(r))
+		if (!stale(&s->j, r, s->boot))
 			continue;
 		own = journal_find(&s->j, r->ref);
 		same_boot = own && !strcmp(own->f[JF_BOOT], s->boot);
 		files =
 		    r->type == JREC_SCR && (!strcmp(r->f[JF_WHAT], "file") ||
 					    !strcmp(r->f[JF_WHAT], "dir"));
-		if (r->kept && same_boot)
-			continue; /* until iotrial revert */
 		if (!same_boot && !files) {
 			struct strbuf was = STRBUF_INIT;
 
@@ -681,74 +699,91 @@ int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err)
 	return mark_done(s, seq, NULL, err);
 }
 
-/* Without the lock: warn if a dead owner left changes (non-root). */
-static void readonly_check(const char *path, const struct knob_log *log)
+/* How many records recovery would act on; *pid gets an owner's pid. */
+static size_t count_stale(const struct journal *j, const char *boot,
+			  int64_t *pid)
 {
-	struct journal j;
-	struct strbuf err = STRBUF_INIT;
-	char *boot = knob_boot_id();
 	size_t i, n = 0;
-	int64_t pid = 0;
 
-	journal_init(&j, path);
-	if (journal_load(&j, &err) == -EBADMSG)
-		say(log, KNOB_SAY_WARN,
-		    "the journal '%s' is corrupt; no setting can be changed "
-		    "until it is repaired (see 'iotrial revert --list')",
-		    path);
-	for (i = 0; i < j.nr; i++) {
-		const struct jrec *r = &j.recs[i], *own;
+	for (i = 0; i < j->nr; i++) {
+		const struct jrec *own;
 
-		if (!live(r))
-			continue;
-		own = journal_find(&j, r->ref);
-		if (!own || knob_owner_alive(own, boot) ||
-		    (r->kept && !strcmp(own->f[JF_BOOT], boot)))
+		if (!stale(j, &j->recs[i], boot))
 			continue;
 		n++;
-		pid = own->pid;
+		own = journal_find(j, j->recs[i].ref);
+		if (own)
+			*pid = own->pid;
 	}
-	if (n)
-		say(log, KNOB_SAY_WARN,
-		    "the journal '%s' holds %zu change%s left by iotrial pid "
-		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
-		    "to restore %s",
-		    path, n, n == 1 ? "" : "s", pid, n == 1 ? "it" : "them");
-	journal_release(&j);
-	strbuf_release(&err);
-	free(boot);
+	return n;
 }
 
+/* The warning for a journal that does not parse. */
+static void say_corrupt(const struct knob_log *log, const char *path)
+{
+	say(log, KNOB_SAY_WARN,
+	    "the journal '%s' is corrupt; no setting can be changed until it "
+	    "is repaired (see 'iotrial revert --list')",
+	    path);
+}
+
+/*
+ * First without the lock: read the journal and look for records whose
+ * owner is gone. Only then take the lock (without waiting) and repair,
+ * so read-only commands never hold up an iotrial that changes settings.
+ */
 void knob_recover_stale(const struct knob_log *log)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct knob_session *s = NULL;
-	struct stat st;
-	int ret;
+	struct journal j;
+	char *boot = NULL;
+	int64_t pid = 0;
+	size_t n;
+	int dir_fd = -1, ret;
 
 	knob_journal_path(&path);
-	if (stat(path.buf, &st) < 0)
-		goto out; /* nothing journaled: the common case */
-	if (access(knob_state_dir(), W_OK) < 0) {
-		readonly_check(path.buf, log);
+	journal_init(&j, path.buf);
+	ret = knob_state_open(0, &dir_fd, &err);
+	if (ret == -ENOENT || ret == -EACCES)
+		goto out; /* nothing journaled, or nothing we may read */
+	if (ret) {
+		say(log, KNOB_SAY_WARN, "%s", err.buf);
 		goto out;
 	}
-	ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log, &err);
-	if (ret == -EBUSY)
-		goto out; /* its owner is alive */
-	if (ret == -EACCES) {
-		readonly_check(path.buf, log);
+	journal_set_dir(&j, dir_fd, "journal");
+	ret = journal_load(&j, &err);
+	if (ret == -EBADMSG)
+		say_corrupt(log, path.buf);
+	else if (ret && ret != -EACCES)
+		say(log, KNOB_SAY_WARN, "%s", err.buf);
+	if (ret)
+		goto out;
+	boot = knob_boot_id();
+	n = count_stale(&j, boot, &pid);
+	if (!n)
+		goto out; /* the common case: nothing left by the dead */
+	if (faccessat(dir_fd, ".", W_OK, 0) < 0 ||
+	    (ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log,
+				     &err)) == -EACCES) {
+		say(log, KNOB_SAY_WARN,
+		    "the journal '%s' holds %zu change%s left by iotrial pid "
+		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
+		    "to restore %s",
+		    path.buf, n, n == 1 ? "" : "s", pid,
+		    n == 1 ? "it" : "them");
 		goto out;
 	}
 	if (ret == -EBADMSG)
-		say(log, KNOB_SAY_WARN,
-		    "the journal '%s' is corrupt; no setting can be changed "
-		    "until it is repaired (see 'iotrial revert --list')",
-		    path.buf);
-	else if (ret)
+		say_corrupt(log, path.buf);
+	else if (ret && ret != -EBUSY) /* busy: a later command repairs */
 		say(log, KNOB_SAY_WARN, "%s", err.buf);
 	knob_session_close(s, log);
 out:
+	journal_release(&j);
+	if (dir_fd >= 0)
+		close(dir_fd);
+	free(boot);
 	strbuf_release(&path);
 	strbuf_release(&err);
 }

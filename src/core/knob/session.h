@@ -5,7 +5,8 @@
  * before the write, and undoes its changes in reverse order. Opening a
  * session first repairs what dead sessions left: same boot, their
  * changes are restored; after a reboot, the changes no longer apply and
- * are retired, each one named.
+ * are retired, each one named. Records of owners still alive are left to
+ * them.
  *
  * A change is undone only while the setting still holds what iotrial
  * wrote: a value someone set since is kept, and said so.
@@ -112,9 +113,11 @@ const char *knob_session_journal(const struct knob_session *s);
 /*
  * At the start of every invocation: if the journal holds changes of a
  * process that is gone, restore them (or retire them after a reboot) and
- * say so. Silent when there is nothing to do, when another iotrial is
- * running, or when the state directory cannot be read; without the
- * rights to restore, warns once. Never fails the command.
+ * say so. The journal is read first without the lock, which is taken
+ * only when there is something to repair. Silent when there is nothing
+ * to do, when another iotrial holds the lock, or when the state
+ * directory cannot be read; without the rights to restore, and for a
+ * corrupt or untrusted journal, warns. Never fails the command.
  */
 void knob_recover_stale(const struct knob_log *log);
 
@@ -136,7 +139,7 @@ void knob_show_orig(const char *name, const char *orig, struct strbuf *out);
  * that iotrial wrote (equal, or accepted by the knob's verify)? */
 int knob_holds_written(const struct knob *k, const char *wrote,
 		       const char *now);
-
+/* Is the process of own record own still running, in this boot? */
 int knob_owner_alive(const struct jrec *own, const char *boot);
 /* This boot's id, from /proc/sys/kernel/random/boot_id; caller frees. */
 char *knob_boot_id(void);
