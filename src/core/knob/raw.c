@@ -8,7 +8,9 @@
  *
  * Paths are confined: a sysfs path must resolve to a regular file under
  * /sys, a sysctl name to one under /proc/sys, so a typo cannot write to
- * an arbitrary file as root.
+ * an arbitrary file as root. Only text settings are handled: a file
+ * that reads back binary data (a PCI device's config space) is refused,
+ * since its saved copy would be cut at the first NUL byte.
  *
  * A sysfs file of a block device (under /sys/block/DISK, whatever path
  * reached it) is bound to that disk with its identity, as the named
@@ -190,12 +192,36 @@ static void squeeze(struct strbuf *sb)
 	strbuf_setlen(sb, w);
 }
 
+/* Refuse a value that is not one line of printable text. */
+static int check_text(const struct knob *k, const struct strbuf *value,
+		      struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < value->len; i++) {
+		unsigned char c = (unsigned char)value->buf[i];
+
+		if ((c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n')
+			continue;
+		return err_set(err, -EINVAL,
+			       "'%s' holds binary data (byte %zu is %s0x%02x), "
+			       "not a text setting; '%s' changes only settings "
+			       "that read and write as text",
+			       k->name, i, c ? "" : "a NUL, ", c,
+			       !strncmp(k->name, "sysfs:", 6) ? "sysfs:"
+							      : "sysctl:");
+	}
+	return 0;
+}
+
 /* knob_ops.read: the current value, canonical. */
 static int raw_read(const struct knob *k, struct strbuf *value,
 		    struct strbuf *err)
 {
 	int ret = knob_read_file(k->path, k->name, value, err);
 
+	if (!ret)
+		ret = check_text(k, value, err);
 	if (!ret)
 		squeeze(value);
 	return ret;
