@@ -39,6 +39,15 @@ int fsync(int fd)
 	return (int)syscall(SYS_fsync, fd);
 }
 
+/* Teardown: no fault stays armed for the next test, even after a
+ * failed assertion left the test half way. */
+static int no_faults(void **state)
+{
+	(void)state;
+	fail_dir_fsync = 0;
+	return 0;
+}
+
 /* A set record owned by own, for tests. */
 static void make_set(struct jrec *r, uint64_t own, const char *name,
 		     const char *orig)
@@ -480,7 +489,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_set_without_written_value),
-	    cmocka_unit_test(test_compact_reports_dir_fsync),
+	    cmocka_unit_test_teardown(test_compact_reports_dir_fsync,
+				      no_faults),
 	    cmocka_unit_test(test_untrusted_file_refused),
 	    cmocka_unit_test(test_corruption_refused),
 	    cmocka_unit_test(test_references_checked),
