@@ -118,6 +118,6 @@ int main(int argc, const char **argv)
 	if (!c)
 		return EXIT_USAGE;
 	/* settings a crashed or killed iotrial left changed come back now */
-	cli_recover_journal();
+	cli_recover_journal(argc, argv);
 	return c->fn(argc - 1, argv + 1);
 }

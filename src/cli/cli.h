@@ -21,8 +21,9 @@ int cmd_knobs(int argc, const char **argv);
 int cmd_set(int argc, const char **argv);
 int cmd_revert(int argc, const char **argv);
 /* Restore what a crashed iotrial left (knobargs.c); silent when nothing
- * is to be done, never fails. main() calls it before every command. */
-void cli_recover_journal(void);
+ * is to be done, never fails. main() calls it before every command but
+ * `revert --list`, which shows what a crash left and changes nothing. */
+void cli_recover_journal(int argc, const char **argv);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
 /*

@@ -165,7 +165,7 @@ static int apply_arm(void *ctx, const struct arm_setting *s, unsigned n,
 	}
 	ret = arm_plan(ck, s, n, &plan, err);
 	if (!ret)
-		ret = knob_session_apply(ck->s, &plan, 0, &log, err);
+		ret = knob_session_apply(ck->s, &plan, &log, err);
 	knob_plan_release(&plan);
 	return ret;
 }

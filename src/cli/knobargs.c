@@ -50,10 +50,17 @@ void knob_cli_log(struct knob_log *log, FILE **info_out)
 	log->data = info_out ? *info_out : NULL;
 }
 
-void cli_recover_journal(void)
+void cli_recover_journal(int argc, const char **argv)
 {
 	struct knob_log log;
+	int i;
 
+	/* revert --list is read-only: it must show what a crash left
+	 * before anything is restored */
+	if (argc > 1 && !strcmp(argv[1], "revert"))
+		for (i = 2; i < argc; i++)
+			if (cli_opt_flag(argv[i], "--list"))
+				return;
 	knob_cli_log(&log, NULL);
 	knob_recover_stale(&log);
 }
@@ -249,7 +256,7 @@ int knob_cli_apply(struct knob_cli *kc, struct target *t)
 	}
 	kc->mark = knob_session_mark(kc->s);
 	kc->applied = 1;
-	ret = knob_session_apply(kc->s, &kc->plan, 0, &log, &err);
+	ret = knob_session_apply(kc->s, &kc->plan, &log, &err);
 	if (ret) {
 		error("%s", err.buf);
 		code = knob_cli_exit_code(ret);

@@ -1,8 +1,10 @@
 /*
  * iotrial revert [--list]: restore everything the journal holds, newest
  * first, or (--list) show it without changing anything. Changes left by
- * a crashed iotrial are repaired by any invocation; revert is also how
- * the changes `iotrial set` keeps are undone.
+ * a crashed iotrial are repaired by any other invocation (--list shows
+ * them first, main() skips the repair for it); revert is also how the
+ * changes `iotrial set` keeps are undone. A setting someone changed since
+ * iotrial wrote it is left as it is, and said so.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,8 +21,9 @@ static void revert_usage(FILE *out)
 	fprintf(out,
 		"usage: iotrial revert [--list]\n\n"
 		"Restores every setting the journal holds (what 'iotrial set' "
-		"kept, and\nwhat a crashed iotrial left), newest first. "
-		"--list shows them instead.\n");
+		"kept, and\nwhat a crashed iotrial left), newest first; a "
+		"setting changed since iotrial\nwrote it keeps its new value. "
+		"--list shows them instead and changes nothing.\n");
 }
 
 /* revert --list: read-only, no root needed. */

@@ -1,7 +1,8 @@
 /*
  * iotrial set KNOB=VALUE ...: change settings now and keep them. All or
- * nothing: every original is journaled before its write, and if any
- * write fails (or Ctrl-C arrives) the ones already made are rolled back.
+ * nothing: every value is journaled before its write, and if any write
+ * fails (or Ctrl-C arrives) the ones already made are rolled back to what
+ * they were before this call (a knob an earlier set keeps included).
  * Only when all are in place does a keep record make them outlive this
  * process, until `iotrial revert`. --dry-run prints the exact plan (each
  * file or remount, old -> new, in apply order) and changes nothing.
@@ -102,10 +103,7 @@ static void print_done(const struct knob_plan *p, const char *journal)
 		strbuf_reset(&b);
 		knob_show_value(&c->k, c->before.buf, &b);
 		knob_show_value(&c->k, c->after.buf, &a);
-		printf("%s -> %s%s\n", b.buf, a.buf,
-		       c->journaled ? ""
-				    : " (the journal already holds its "
-				      "original)");
+		printf("%s -> %s\n", b.buf, a.buf);
 	}
 	printf("the originals are in '%s'; 'iotrial revert' restores them\n",
 	       journal);
@@ -171,7 +169,7 @@ int cmd_set(int argc, const char **argv)
 		goto out;
 	}
 	mark = knob_session_mark(s);
-	ret = knob_session_apply(s, &plan, 1, &log, &err);
+	ret = knob_session_apply(s, &plan, &log, &err);
 	if (!ret && *stop)
 		ret = err_set(&err, -EINTR, "interrupted by signal %d", *stop);
 	if (ret) {

@@ -28,13 +28,22 @@ knob_restore_vm() {
 	done
 }
 
+# The machine-wide lock of the tests that change vm.dirty_*. It lives in
+# /run, where only root can create files: in /tmp another user could put
+# a link there that root would follow when it opens the lock.
+KNOB_VM_LOCK=/run/iotrial-knob-tests.lock
+
 # Record vm.dirty_* now; the trap restores them. Tests that change these
 # machine-wide values take a machine-wide lock first, so that two test
 # runs at once (two engineers, one VM) never record each other's
 # temporary values as the originals.
 knob_save_vm() {
 	local f
-	exec 9>/tmp/iotrial-knob-tests.lock
+	if [ -L "$KNOB_VM_LOCK" ] || { [ -e "$KNOB_VM_LOCK" ] &&
+		[ "$(stat -c %u "$KNOB_VM_LOCK")" != 0 ]; }; then
+		skip "the lock '$KNOB_VM_LOCK' is a link or not root's; remove it"
+	fi
+	exec 9>>"$KNOB_VM_LOCK"
 	flock -w 600 9 || skip "another test run holds the vm.dirty_* lock"
 	KNOB_VM_SAVED=$(for f in /proc/sys/vm/dirty_* \
 		/proc/sys/vm/dirtytime_expire_seconds; do

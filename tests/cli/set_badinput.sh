@@ -92,7 +92,7 @@ $IOTRIAL set --device "$L" read_ahead_kb=256 >"$out" 2>&1
 check "set read_ahead_kb=256 (to have a journal)" test $? = 0
 J=$IOTRIAL_STATE_DIR/journal
 cp "$J" "$TEST_TMP/journal.good"
-sed -i "s/ read_ahead_kb device $N \(.*\) $ra c=/ read_ahead_kb device $N \1 9$ra c=/" "$J"
+sed -i "s/ read_ahead_kb device $N \([^ ]*\) $ra 256 c=/ read_ahead_kb device $N \1 9$ra 256 c=/" "$J"
 check "(the test damaged the journal)" test "$(md5sum <"$J")" != "$(md5sum <"$TEST_TMP/journal.good")"
 cp "$J" "$TEST_TMP/journal.bad"
 $IOTRIAL set --device "$L" nomerges=1 >"$out" 2>&1

@@ -21,12 +21,16 @@ check "vm.dirty_bytes is 268435456" \
 	test "$(cat /proc/sys/vm/dirty_bytes)" = 268435456
 check "the kernel zeroed vm.dirty_ratio" \
 	test "$(cat /proc/sys/vm/dirty_ratio)" = 0
-check "the journal saved the active twin: the ratio" \
-	grep -q " vm.dirty_bytes vm.dirty system system % vm.dirty_ratio=$ratio c=" \
+check "the journal saved the active twin: the ratio, and what was written" \
+	grep -q " vm.dirty_bytes vm.dirty system system % vm.dirty_ratio=$ratio 268435456 c=" \
 	"$IOTRIAL_STATE_DIR/journal"
 $IOTRIAL set vm.dirty_ratio=30 >"$out" 2>&1
-check "setting the other twin keeps the first original" \
-	has "$out" "the journal already holds its original"
+check "setting the other twin journals the bytes it replaces" \
+	grep -q " vm.dirty_ratio vm.dirty system system % vm.dirty_bytes=268435456 30 c=" \
+	"$IOTRIAL_STATE_DIR/journal"
+check "and keeps the first original" \
+	grep -q " vm.dirty_bytes vm.dirty system system % vm.dirty_ratio=$ratio 268435456 c=" \
+	"$IOTRIAL_STATE_DIR/journal"
 $IOTRIAL revert >"$out" 2>&1
 check "revert exits 0" test $? = 0
 check "vm.dirty_ratio is back at its original $ratio" \

@@ -6,7 +6,9 @@
  * buffer of its exact length (ASan sees any read past it). Checked:
  * an error is -EBADMSG with "line N: ..." inside the input; on success,
  * seqs increase, references point backwards at the right record types,
- * and formatting the records again parses back to the same records.
+ * a set record has a written value unless it is an old 8-field line,
+ * and formatting the records again parses back to the same records
+ * (old lines stay old lines).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -36,7 +38,8 @@ static void check_same(const struct journal *a, const struct journal *b)
 		      x->ref == y->ref && x->pid == y->pid &&
 		      x->start_ticks == y->start_ticks &&
 		      x->time_s == y->time_s && x->done == y->done &&
-		      x->kept == y->kept);
+		      x->kept == y->kept &&
+		      x->wrote_unknown == y->wrote_unknown);
 		for (f = 0; f < JF_MAX; f++)
 			check(!strcmp(x->f[f], y->f[f]));
 	}
@@ -128,6 +131,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(t->type == JREC_OWN);
 		for (int f = 0; f < JF_MAX; f++)
 			check(r->f[f] != NULL);
+		if (r->type == JREC_SET)
+			check(r->wrote_unknown ? !*r->f[JF_WROTE]
+					       : *r->f[JF_WROTE] != '\0');
+		else
+			check(!r->wrote_unknown);
 	}
 	/* what we accept, we write back the same way */
 	strbuf_addstr(&text, JOURNAL_HEADER "\n");

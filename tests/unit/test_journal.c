@@ -1,8 +1,10 @@
 /*
  * The journal: format and parse round trip (escapes, checksums), the
  * strictness that makes a damaged journal "corrupt" instead of silently
- * wrong, the torn-tail rule, durable append to a real file, and
- * compaction keeping exactly what is still live.
+ * wrong, set lines of the previous version (no written value), the
+ * torn-tail rule, durable append to a real file, compaction keeping
+ * exactly what is still live and reporting a failed directory fsync, and
+ * the refusal of a journal file that is not to be trusted.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,9 +15,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 #include "core/knob/journal.h"
 #include "util/strbuf.h"
+
+/* While set, fsync() of a directory fails with EIO. */
+static int fail_dir_fsync;
+
+/*
+ * Failure injection: this definition is linked ahead of the C library's,
+ * so the journal code under test calls it.
+ */
+int fsync(int fd)
+{
+	struct stat st;
+
+	if (fail_dir_fsync && !fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+/* Teardown: no fault stays armed for the next test, even after a
+ * failed assertion left the test half way. */
+static int no_faults(void **state)
+{
+	(void)state;
+	fail_dir_fsync = 0;
+	return 0;
+}
 
 /* A set record owned by own, for tests. */
 static void make_set(struct jrec *r, uint64_t own, const char *name,
@@ -30,6 +61,7 @@ static void make_set(struct jrec *r, uint64_t own, const char *name,
 	r->f[JF_OBJECT] = "loop9";
 	r->f[JF_IDENT] = "7:9 diskseq 3";
 	r->f[JF_ORIG] = (char *)orig;
+	r->f[JF_WROTE] = "4096";
 }
 
 static void make_own(struct jrec *r)
@@ -323,10 +355,143 @@ static void test_append_cuts_torn_tail(void **state)
 	strbuf_release(&file);
 }
 
+/* A set line of the previous version (8 fields, no written value) is
+ * read as "written value unknown" and written back the same way. */
+static void test_set_without_written_value(void **state)
+{
+	struct jrec recs[2];
+	struct journal j, again;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT, back = STRBUF_INIT;
+
+	(void)state;
+	make_own(&recs[0]);
+	make_set(&recs[1], 1, "read_ahead_kb", "512");
+	recs[1].wrote_unknown = 1;
+	text_of(recs, 2, &text);
+	assert_null(strstr(text.buf, "4096")); /* 8 fields only */
+	journal_init(&j, "/nonexistent");
+	assert_int_equal(journal_parse(&j, text.buf, text.len, &err), 0);
+	assert_true(j.recs[1].wrote_unknown);
+	assert_string_equal(j.recs[1].f[JF_ORIG], "512");
+	assert_string_equal(j.recs[1].f[JF_WROTE], "");
+	strbuf_addstr(&back, JOURNAL_HEADER "\n");
+	journal_format(&j.recs[1], &back);
+	assert_non_null(strstr(back.buf, "set 2 1 read_ahead_kb read_ahead_kb "
+					 "device loop9 7:9%20diskseq%203 512 "
+					 "c="));
+	journal_release(&j);
+
+	/* the current format: 9 fields, the written value kept */
+	recs[1].wrote_unknown = 0;
+	strbuf_reset(&text);
+	text_of(recs, 2, &text);
+	journal_init(&again, "/nonexistent");
+	assert_int_equal(journal_parse(&again, text.buf, text.len, &err), 0);
+	assert_false(again.recs[1].wrote_unknown);
+	assert_string_equal(again.recs[1].f[JF_WROTE], "4096");
+	journal_release(&again);
+
+	/* a 9-field line with an empty written value means nothing */
+	recs[1].f[JF_WROTE] = "";
+	strbuf_reset(&text);
+	text_of(recs, 2, &text);
+	assert_int_equal(parse_text(text.buf, &err), -EBADMSG);
+	assert_non_null(strstr(err.buf, "empty written value"));
+	strbuf_release(&text);
+	strbuf_release(&err);
+	strbuf_release(&back);
+}
+
+/* Compaction must not claim success when the directory fsync fails. */
+static void test_compact_reports_dir_fsync(void **state)
+{
+	struct journal j;
+	struct jrec own, set, undo;
+	struct strbuf err = STRBUF_INIT;
+	char *path = tmp_path();
+
+	(void)state;
+	journal_init(&j, path);
+	make_own(&own);
+	assert_int_equal(journal_append(&j, &own, &err), 0);
+	make_set(&set, 1, "scheduler", "none");
+	assert_int_equal(journal_append(&j, &set, &err), 0);
+	make_set(&set, 1, "nr_requests", "64");
+	assert_int_equal(journal_append(&j, &set, &err), 0);
+	memset(&undo, 0, sizeof(undo));
+	undo.type = JREC_UNDO;
+	undo.ref = 3;
+	assert_int_equal(journal_append(&j, &undo, &err), 0);
+
+	fail_dir_fsync = 1;
+	assert_int_equal(journal_compact(&j, &err), -EIO);
+	assert_non_null(strstr(err.buf, "could not be synced"));
+	/* the file was replaced: memory mirrors it */
+	assert_int_equal(j.nr, 2);
+	undo.ref = 2;
+	fail_dir_fsync = 0;
+	assert_int_equal(journal_append(&j, &undo, &err), 0);
+	fail_dir_fsync = 1;
+	assert_int_equal(journal_compact(&j, &err), -EIO);
+	assert_non_null(strstr(err.buf, "removed"));
+	fail_dir_fsync = 0;
+	assert_int_equal(access(path, F_OK), -1);
+	journal_release(&j);
+	strbuf_release(&err);
+	free(path);
+}
+
+/* A journal that is a symbolic link, or writable by others, is refused
+ * for reading and for appending. */
+static void test_untrusted_file_refused(void **state)
+{
+	struct journal j;
+	struct jrec own;
+	struct strbuf err = STRBUF_INIT, target = STRBUF_INIT;
+	char *path = tmp_path();
+	FILE *f;
+
+	(void)state;
+	strbuf_addf(&target, "%s.target", path);
+	f = fopen(target.buf, "w");
+	assert_non_null(f);
+	fputs(JOURNAL_HEADER "\n", f);
+	fclose(f);
+	assert_int_equal(symlink(target.buf, path), 0);
+	journal_init(&j, path);
+	assert_int_equal(journal_load(&j, &err), -EPERM);
+	assert_non_null(strstr(err.buf, "symbolic link"));
+	make_own(&own);
+	assert_int_equal(journal_append(&j, &own, &err), -EPERM);
+	journal_release(&j);
+	assert_int_equal(unlink(path), 0);
+
+	/* writable by others */
+	assert_int_equal(rename(target.buf, path), 0);
+	assert_int_equal(chmod(path, 0666), 0);
+	journal_init(&j, path);
+	assert_int_equal(journal_load(&j, &err), -EPERM);
+	assert_non_null(strstr(err.buf, "writable by others"));
+	assert_non_null(strstr(err.buf, "chmod go-w"));
+	journal_release(&j);
+	assert_int_equal(chmod(path, 0644), 0);
+	journal_init(&j, path);
+	assert_int_equal(journal_load(&j, &err), 0);
+	journal_release(&j);
+	unlink(path);
+	free(path);
+	strbuf_release(&err);
+	strbuf_release(&target);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_set_without_written_value),
+	    cmocka_unit_test_teardown(test_compact_reports_dir_fsync,
+				      no_faults),
+	    cmocka_unit_test(test_untrusted_file_refused),
 	    cmocka_unit_test(test_corruption_refused),
 	    cmocka_unit_test(test_references_checked),
 	    cmocka_unit_test(test_torn_tail),

@@ -20,14 +20,17 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "journal.h"
+#include "state.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* Longest line we accept: snapshots of a scheduler are a few hundred. */
 #define JOURNAL_MAX_LINE 65536
-/* Most tokens on a line (set has 9). */
+/* Most tokens on a line (set has 10 with its keyword). */
 #define JOURNAL_MAX_TOKENS 10
+/* The largest journal we read (64 MiB). */
+#define JOURNAL_MAX_BYTES (64u << 20)
 
 /* Keyword, and number of tokens after it, per record type. */
 static const struct {
@@ -35,10 +38,19 @@ static const struct {
 	unsigned nr_tokens;
 	unsigned nr_strings;
 } kinds[] = {
-    [JREC_OWN] = {"own", 6, 2},	  [JREC_SET] = {"set", 8, 6},
+    [JREC_OWN] = {"own", 6, 2},	  [JREC_SET] = {"set", 9, 7},
     [JREC_SCR] = {"scr", 5, 3},	  [JREC_KEEP] = {"keep", 2, 0},
     [JREC_UNDO] = {"undo", 2, 0}, [JREC_DROP] = {"drop", 3, 1},
 };
+
+/* The string fields r carries on its line: a set line of the previous
+ * version has no WROTE. */
+static unsigned nr_strings_of(const struct jrec *r)
+{
+	if (r->type == JREC_SET && r->wrote_unknown)
+		return kinds[JREC_SET].nr_strings - 1;
+	return kinds[r->type].nr_strings;
+}
 
 const char *journal_type_name(enum jrec_type t)
 {
@@ -81,8 +93,17 @@ void journal_init(struct journal *j, const char *path)
 {
 	memset(j, 0, sizeof(*j));
 	j->path = xstrdup(path ? path : "");
+	j->dir_fd = AT_FDCWD;
+	j->name = xstrdup(j->path);
 	j->next_seq = 1;
 	j->fd = -1;
+}
+
+void journal_set_dir(struct journal *j, int dir_fd, const char *name)
+{
+	free(j->name);
+	j->name = xstrdup(name);
+	j->dir_fd = dir_fd;
 }
 
 /* Drop every record from memory. */
@@ -102,10 +123,12 @@ void journal_release(struct journal *j)
 	clear_recs(j);
 	free(j->recs);
 	free(j->path);
+	free(j->name);
 	if (j->fd >= 0)
 		close(j->fd);
 	memset(j, 0, sizeof(*j));
 	j->fd = -1;
+	j->dir_fd = AT_FDCWD;
 }
 
 struct jrec *journal_find(const struct journal *j, uint64_t seq)
@@ -167,7 +190,7 @@ void journal_format(const struct jrec *r, struct strbuf *out)
 			    r->start_ticks, r->time_s);
 	else
 		strbuf_addf(out, " %" PRIu64, r->ref);
-	for (i = 0; i < kinds[r->type].nr_strings; i++)
+	for (i = 0; i < nr_strings_of(r); i++)
 		add_field(out, r->f[i] ? r->f[i] : "");
 	strbuf_addf(out, " c=%08" PRIx32 "\n",
 		    crc32_of(out->buf + start, out->len - start));
@@ -297,6 +320,9 @@ static int check_refs(const struct journal *j, const struct jrec *r,
 			       r->f[JF_SCOPE]);
 	if (r->type == JREC_SET && !*r->f[JF_NAME])
 		return err_set(err, -EBADMSG, "a 'set' record without a knob");
+	if (r->type == JREC_SET && !r->wrote_unknown && !*r->f[JF_WROTE])
+		return err_set(err, -EBADMSG,
+			       "a 'set' record with an empty written value");
 	if (r->type == JREC_SCR && strcmp(r->f[JF_WHAT], "dir") &&
 	    strcmp(r->f[JF_WHAT], "file") && strcmp(r->f[JF_WHAT], "loop") &&
 	    strcmp(r->f[JF_WHAT], "mount") && strcmp(r->f[JF_WHAT], "work"))
@@ -341,7 +367,10 @@ static int parse_line(char *line, size_t n, struct jrec *r, struct strbuf *err)
 			break;
 	if (t == sizeof(kinds) / sizeof(kinds[0]))
 		return err_set(err, -EBADMSG, "unknown record '%.20s'", tok[0]);
-	if (nt != kinds[t].nr_tokens + 1)
+	/* a set line of the previous version: no written value */
+	if (t == JREC_SET && nt == kinds[t].nr_tokens)
+		r->wrote_unknown = 1;
+	else if (nt != kinds[t].nr_tokens + 1)
 		return err_set(err, -EBADMSG,
 			       "'%s' needs %u fields, this one has %u",
 			       kinds[t].word, kinds[t].nr_tokens, nt - 1);
@@ -363,7 +392,7 @@ static int parse_line(char *line, size_t n, struct jrec *r, struct strbuf *err)
 	}
 	for (t = 0; t < JF_MAX; t++)
 		r->f[t] = NULL;
-	for (t = 0; t < kinds[r->type].nr_strings; t++) {
+	for (t = 0; t < nr_strings_of(r); t++) {
 		r->f[t] = unescape_field(tok[i + t]);
 		if (!r->f[t]) {
 			jrec_release(r);
@@ -452,31 +481,90 @@ int journal_parse(struct journal *j, const char *buf, size_t len,
 	return ret;
 }
 
+/* Open the journal file with flags, never through a symbolic link, and
+ * check it may be trusted. -errno with err set, -ENOENT quietly. */
+static int open_checked(const struct journal *j, int flags, int *out,
+			struct strbuf *err)
+{
+	int fd =
+	    openat(j->dir_fd, j->name, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int ret;
+
+	if (fd < 0 && errno == ENOENT)
+		return -ENOENT;
+	if (fd < 0 && errno == ELOOP)
+		return knob_state_refuse_link(j->path, "journal", 0, err);
+	if (fd < 0)
+		return err_set(err, -errno, "cannot open the journal '%s': %s",
+			       j->path, strerror(errno));
+	ret = knob_state_check(fd, j->path, "journal", 0, err);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	*out = fd;
+	return 0;
+}
+
+int journal_read(const struct journal *j, struct strbuf *out,
+		 struct strbuf *err)
+{
+	ssize_t n;
+	int fd, ret;
+
+	strbuf_reset(out);
+	ret = open_checked(j, O_RDONLY, &fd, err);
+	if (ret)
+		return ret;
+	for (;;) {
+		strbuf_grow(out, 4096);
+		n = read(fd, out->buf + out->len, out->alloc - out->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_setlen(out, out->len + (size_t)n);
+		if (out->len > JOURNAL_MAX_BYTES) {
+			errno = EFBIG;
+			n = -1;
+			break;
+		}
+	}
+	if (n < 0)
+		ret = err_set(err, -errno, "cannot read the journal '%s': %s",
+			      j->path, strerror(errno));
+	close(fd);
+	return ret;
+}
+
 int journal_load(struct journal *j, struct strbuf *err)
 {
 	struct strbuf buf = STRBUF_INIT;
-	int ret = strbuf_read_file(&buf, j->path, 64u << 20);
+	int ret = journal_read(j, &buf, err);
 
 	if (ret == -ENOENT) {
 		clear_recs(j);
 		j->next_seq = 1;
+		j->torn_bytes = 0;
 		ret = 0;
-	} else if (ret) {
-		ret = err_set(err, ret, "cannot read the journal '%s': %s",
-			      j->path, strerror(-ret));
-	} else {
+	} else if (!ret) {
 		ret = journal_parse(j, buf.buf, buf.len, err);
 	}
 	strbuf_release(&buf);
 	return ret;
 }
 
-/* fsync the directory holding path, so a create or rename is durable. */
-static int sync_dir(const char *path)
+/* fsync the directory holding the journal, so a create, rename or
+ * unlink is durable. 0 or -errno. */
+static int sync_dir(const struct journal *j)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	char *dir, *slash;
 	int fd, ret = 0;
 
+	if (j->dir_fd != AT_FDCWD)
+		return fsync(j->dir_fd) < 0 ? -errno : 0;
+	dir = xstrdup(j->path);
+	slash = strrchr(dir, '/');
 	if (slash == dir)
 		slash[1] = '\0';
 	else if (slash)
@@ -518,12 +606,14 @@ int journal_append(struct journal *j, const struct jrec *r, struct strbuf *err)
 	int created = 0, ret = 0, i;
 
 	if (j->fd < 0) {
-		j->fd = open(j->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			     0644);
-		if (j->fd < 0)
-			return err_set(err, -errno,
-				       "cannot open the journal '%s': %s",
-				       j->path, strerror(errno));
+		ret =
+		    open_checked(j, O_WRONLY | O_CREAT | O_APPEND, &j->fd, err);
+		if (ret == -ENOENT) /* a directory on the way is missing */
+			ret = err_set(err, ret,
+				      "cannot create the journal '%s': %s",
+				      j->path, strerror(-ret));
+		if (ret)
+			return ret;
 	}
 	if (fstat(j->fd, &st) < 0)
 		return err_set(err, -errno, "cannot stat the journal '%s': %s",
@@ -549,7 +639,7 @@ int journal_append(struct journal *j, const struct jrec *r, struct strbuf *err)
 	if (!ret && fdatasync(j->fd) < 0)
 		ret = -errno;
 	if (!ret && created)
-		ret = sync_dir(j->path);
+		ret = sync_dir(j);
 	if (ret) {
 		/* leave the file as it was: no half record */
 		if (ftruncate(j->fd, st.st_size) == 0)
@@ -599,7 +689,7 @@ int journal_compact(struct journal *j, struct strbuf *err)
 	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
 	size_t i, w = 0;
 	char *keep = xcalloc(j->nr ? j->nr : 1, 1);
-	int fd = -1, ret = 0, any = 0;
+	int fd = -1, ret = 0, any = 0, replaced = 0;
 
 	for (i = 0; i < j->nr; i++) {
 		keep[i] = (char)survives(j, i);
@@ -617,42 +707,53 @@ int journal_compact(struct journal *j, struct strbuf *err)
 		j->fd = -1;
 	}
 	if (!any) {
-		if (unlink(j->path) < 0 && errno != ENOENT)
+		if (unlinkat(j->dir_fd, j->name, 0) < 0 && errno != ENOENT) {
 			ret = err_set(err, -errno,
 				      "cannot remove the journal '%s': %s",
 				      j->path, strerror(errno));
-		else
-			sync_dir(j->path);
-		goto filter;
+			goto out;
+		}
+		replaced = 1;
+		goto sync;
 	}
 	strbuf_addstr(&text, JOURNAL_HEADER "\n");
 	for (i = 0; i < j->nr; i++)
 		if (keep[i])
 			journal_format(&j->recs[i], &text);
-	strbuf_addf(&tmp, "%s.tmp", j->path);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto fail;
-	}
-	ret = write_all(fd, text.buf, text.len);
-	if (!ret && fdatasync(fd) < 0)
-		ret = -errno;
-	if (close(fd) < 0 && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp.buf, j->path) < 0)
+	strbuf_addf(&tmp, "%s.tmp", j->name);
+	/* a crash may have left one; O_EXCL then makes sure it is ours */
+	unlinkat(j->dir_fd, tmp.buf, 0);
+	fd = openat(j->dir_fd, tmp.buf,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
 		ret = -errno;
 	if (!ret)
-		sync_dir(j->path);
-fail:
+		ret = write_all(fd, text.buf, text.len);
+	if (!ret && fdatasync(fd) < 0)
+		ret = -errno;
+	if (fd >= 0 && close(fd) < 0 && !ret)
+		ret = -errno;
+	if (!ret && renameat(j->dir_fd, tmp.buf, j->dir_fd, j->name) < 0)
+		ret = -errno;
 	if (ret) {
-		unlink(tmp.buf);
+		if (fd >= 0)
+			unlinkat(j->dir_fd, tmp.buf, 0);
 		err_set(err, ret, "cannot rewrite the journal '%s': %s",
 			j->path, strerror(-ret));
 		goto out;
 	}
-filter:
-	if (!ret) {
+	replaced = 1;
+sync:
+	ret = sync_dir(j);
+	if (ret)
+		err_set(err, ret,
+			"the journal '%s' was %s, but its directory could not "
+			"be synced (%s): a crash now could bring the old one "
+			"back",
+			j->path, any ? "rewritten" : "removed", strerror(-ret));
+out:
+	if (replaced) {
+		/* memory mirrors the file as it is now */
 		for (i = 0; i < j->nr; i++) {
 			if (keep[i])
 				j->recs[w++] = j->recs[i];
@@ -662,7 +763,6 @@ filter:
 		j->nr = w;
 		j->torn_bytes = 0;
 	}
-out:
 	free(keep);
 	strbuf_release(&text);
 	strbuf_release(&tmp);

@@ -10,17 +10,30 @@
  * wrong value. The first line is "iotrial-journal 1".
  *
  *   own  SEQ PID START_TICKS TIME BOOT_ID COMMAND  a process took over
- *   set  SEQ OWN NAME GROUP SCOPE OBJECT IDENT ORIG  before a knob write
+ *   set  SEQ OWN NAME GROUP SCOPE OBJECT IDENT ORIG WROTE  before a write
  *   scr  SEQ OWN WHAT A B        before making a scratch resource
  *   keep SEQ OWN                 OWN's set records outlive it (iotrial set)
  *   undo SEQ TARGET              TARGET was restored or torn down
  *   drop SEQ TARGET REASON       TARGET no longer applies; not restored
+ *
+ * A set record holds the original (ORIG, as knob_save() made it) and the
+ * value about to be written (WROTE, canonical, as the knob reads back),
+ * so that a restore can tell whether the setting still holds what
+ * iotrial wrote or was changed since by someone else, whose value is
+ * then kept. Journals of the previous version have set lines without
+ * WROTE (8 fields); they are still read, as "written value unknown".
  *
  * SEQ increases by line. A set or scr record is live until an undo or
  * drop names it. Each record is written with one write() and fsync'd
  * before the change it announces is made, so a crash can only cut the
  * last line short before that change happened: such a torn tail is
  * reported and cut off, never silently dropped from the middle.
+ *
+ * What the journal says is written back as root, so the file must be
+ * trustworthy: it is opened without following a symbolic link, and it
+ * (like the directory it is in) must belong to root or to the user
+ * running iotrial and be writable by nobody else; otherwise it is
+ * refused with a sentence saying how to fix it.
  */
 #ifndef IOTRIAL_JOURNAL_H
 #define IOTRIAL_JOURNAL_H
@@ -51,12 +64,14 @@ enum {
 	JF_OBJECT = 3, /* set: the disk, mount point or "system" */
 	JF_IDENT = 4,  /* set: the object's identity when saved */
 	JF_ORIG = 5,   /* set: the original, as knob_save() made it */
+	JF_WROTE = 6,  /* set: the value written, canonical; "" when
+			  wrote_unknown */
 	JF_WHAT = 0,   /* scr: "dir", "file", "loop", "mount" or "work" */
 	JF_A = 1,      /* scr: its path (or device node for loop) */
 	JF_B = 2,      /* scr: the backing file, the mounted device, or a
 			  work directory's identity "DEV:INO" */
 	JF_REASON = 0, /* drop: why it no longer applies */
-	JF_MAX = 6,
+	JF_MAX = 7,
 };
 
 /* One record. Strings are owned and never NULL (empty when unused). */
@@ -70,14 +85,18 @@ struct jrec {
 				 reuse */
 	uint64_t time_s;      /* own: wall clock, for messages */
 	char *f[JF_MAX];
-	unsigned line;	   /* 1-based line in the file it came from */
-	unsigned done : 1; /* set/scr: an undo or drop names it */
-	unsigned kept : 1; /* set: its owner has a keep record */
+	unsigned line;		    /* 1-based line in the file it came from */
+	unsigned done : 1;	    /* set/scr: an undo or drop names it */
+	unsigned kept : 1;	    /* set: its owner has a keep record */
+	unsigned wrote_unknown : 1; /* set: an old line without WROTE */
 };
 
 /* The journal in memory, plus the file it mirrors. */
 struct journal {
-	char *path;
+	char *path; /* for messages */
+	int dir_fd; /* the directory the file is opened in (not owned);
+		       AT_FDCWD until journal_set_dir() */
+	char *name; /* the file, relative to dir_fd */
 	struct jrec *recs;
 	size_t nr, alloc;
 	uint64_t next_seq;
@@ -86,7 +105,15 @@ struct journal {
 	unsigned torn_line;
 };
 
+/* An empty journal for the file at path (opened relative to the
+ * current directory until journal_set_dir()). */
 void journal_init(struct journal *j, const char *path);
+/*
+ * Open the file as name relative to dir_fd from now on: the caller has
+ * opened and checked the directory (knob_state_check()) and keeps
+ * dir_fd open as long as j lives. fsyncs of the directory use it too.
+ */
+void journal_set_dir(struct journal *j, int dir_fd, const char *name);
 /* Free everything and close the file. NULL is fine. */
 void journal_release(struct journal *j);
 
@@ -97,7 +124,14 @@ void journal_release(struct journal *j);
  */
 int journal_parse(struct journal *j, const char *buf, size_t len,
 		  struct strbuf *err);
-/* Read and parse j->path. A missing file is an empty journal. */
+/*
+ * Read the file as it is into out, without following a symbolic link,
+ * after checking it with knob_state_check(). -ENOENT when missing;
+ * -EPERM when it is not to be trusted (err says why and how to fix it).
+ */
+int journal_read(const struct journal *j, struct strbuf *out,
+		 struct strbuf *err);
+/* Read (journal_read()) and parse. A missing file is an empty journal. */
 int journal_load(struct journal *j, struct strbuf *err);
 
 /*
@@ -109,8 +143,10 @@ int journal_load(struct journal *j, struct strbuf *err);
 int journal_append(struct journal *j, const struct jrec *r, struct strbuf *err);
 /*
  * Rewrite the file with only what is still live (and the own records
- * they need), atomically (temp file, fsync, rename); remove it when
- * nothing is live. Seqs are kept.
+ * they need), atomically (temp file, fsync, rename, fsync of the
+ * directory); remove it when nothing is live. Seqs are kept. A failure
+ * at any step, the directory fsync included, returns -errno with err
+ * set; j then still holds every record.
  */
 int journal_compact(struct journal *j, struct strbuf *err);
 

@@ -1,15 +1,19 @@
 /*
  * `iotrial revert --list`: what the journal holds, read without the lock
- * and without root, so anyone can see what would be restored and who
- * left it. A corrupt journal is shown too, numbered line by line, since
- * that is exactly when a person needs to read it.
+ * and without root, and without changing anything (recovery does not run
+ * before it either), so anyone can see what a crash left, what would be
+ * restored, what was changed since and is kept, and who left it. A
+ * corrupt journal is shown too, numbered line by line, since that is
+ * exactly when a person needs to read it.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "session.h"
+#include "state.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -26,6 +30,32 @@ static void add_time(struct strbuf *out, uint64_t t_s)
 		strbuf_addstr(out, buf);
 	else
 		strbuf_addf(out, "@%" PRIu64, t_s);
+}
+
+/* "'mq-deadline'", or for a snapshot its first value and how many more. */
+void knob_show_orig(const char *name, const char *orig, struct strbuf *out)
+{
+	const char *sp = strchr(orig, ' '), *eq = strchr(orig, '=');
+	size_t more = 0, n = strlen(name);
+	const char *p;
+
+	if (!eq || (sp && eq > sp)) {
+		strbuf_addstr(out, orig);
+		return;
+	}
+	for (p = orig; (p = strchr(p, ' ')); p++)
+		more++;
+	if (!strncmp(orig, name, n) && orig[n] == '=')
+		strbuf_addf(out, "%.*s",
+			    (int)((sp ? sp : orig + strlen(orig)) - (eq + 1)),
+			    eq + 1);
+	else
+		strbuf_addf(out, "%.*s",
+			    (int)((sp ? sp : orig + strlen(orig)) - orig),
+			    orig);
+	if (more)
+		strbuf_addf(out, " (and %zu dependent setting%s)", more,
+			    more == 1 ? "" : "s");
 }
 
 /* The owner line: who made these changes and what becomes of them. */
@@ -49,14 +79,37 @@ static void add_owner(struct strbuf *out, const struct jrec *own, int kept,
 	strbuf_addstr(out, ":\n");
 }
 
-/* "original X, now Y" for a set record, in the knob's own units when
- * it can be resolved here. */
-static void add_values(struct strbuf *out, const struct jrec *r)
+/*
+ * Is there a live set record after record i for the same setting (group
+ * and object)? Then restoring that one comes first, and only after it
+ * can i's written value be compared with what the setting holds.
+ */
+static int superseded(const struct journal *j, size_t i)
+{
+	const struct jrec *r = &j->recs[i];
+	size_t k;
+
+	for (k = i + 1; k < j->nr; k++) {
+		const struct jrec *o = &j->recs[k];
+
+		if (o->type == JREC_SET && !o->done &&
+		    !strcmp(o->f[JF_GROUP], r->f[JF_GROUP]) &&
+		    !strcmp(o->f[JF_OBJECT], r->f[JF_OBJECT]))
+			return 1;
+	}
+	return 0;
+}
+
+/* "original X, set to W, now Y" for a set record, in the knob's own
+ * units when it can be resolved here, and whether a restore would keep
+ * a value set since (only for the newest record of a setting: later
+ * iotrial changes of it are undone first). */
+static void add_values(struct strbuf *out, const struct jrec *r, int newest)
 {
 	struct knob_ctx ctx;
 	struct knob k;
 	struct strbuf v = STRBUF_INIT;
-	int resolved;
+	int resolved, now_ok = 0;
 
 	knob_ctx_init(&ctx);
 	if (!strcmp(r->f[JF_SCOPE], "device"))
@@ -69,10 +122,25 @@ static void add_values(struct strbuf *out, const struct jrec *r)
 		knob_show_value(&k, r->f[JF_ORIG], out);
 	else
 		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], out);
-	if (resolved && !k.ops->read(&k, &v, NULL)) {
+	if (r->wrote_unknown)
+		strbuf_addstr(out, ", set to a value an older iotrial did not "
+				   "record");
+	else if (resolved) {
+		strbuf_addstr(out, ", set to ");
+		knob_show_value(&k, r->f[JF_WROTE], out);
+	} else
+		strbuf_addf(out, ", set to %s", r->f[JF_WROTE]);
+	if (!newest)
+		strbuf_addstr(out, ", changed again since by a record below");
+	else if (resolved && !k.ops->read(&k, &v, NULL)) {
+		now_ok = 1;
 		strbuf_addstr(out, ", now ");
 		knob_show_value(&k, v.buf, out);
 	}
+	if (now_ok && !r->wrote_unknown &&
+	    !knob_holds_written(&k, r->f[JF_WROTE], v.buf))
+		strbuf_addstr(out, " (changed since iotrial set it: that value "
+				   "is kept, not restored)");
 	if (resolved)
 		knob_release(&k);
 	strbuf_release(&v);
@@ -80,13 +148,13 @@ static void add_values(struct strbuf *out, const struct jrec *r)
 }
 
 /* The raw file, numbered, for a journal that does not parse. */
-static void add_numbered(struct strbuf *out, const char *path)
+static void add_numbered(struct strbuf *out, const struct journal *j)
 {
 	struct strbuf raw = STRBUF_INIT;
 	const char *p, *nl;
 	unsigned n = 0;
 
-	strbuf_read_file(&raw, path, 1 << 20);
+	journal_read(j, &raw, NULL);
 	for (p = raw.buf; *p; p = *nl ? nl + 1 : nl) {
 		const char *c;
 
@@ -112,11 +180,20 @@ int knob_journal_describe(struct strbuf *out, size_t *out_live,
 	char *boot = knob_boot_id();
 	uint64_t last_owner = 0;
 	size_t i, nlive;
-	int ret;
+	int ret, dir_fd = -1;
 
+	*out_live = 0;
 	knob_journal_path(&path);
 	journal_init(&j, path.buf);
-	ret = journal_load(&j, &why);
+	ret = knob_state_open(0, &dir_fd, &why);
+	if (ret == -ENOENT) {
+		ret = 0; /* no state directory: nothing journaled */
+		goto out;
+	}
+	if (!ret) {
+		journal_set_dir(&j, dir_fd, "journal");
+		ret = journal_load(&j, &why);
+	}
 	if (ret == -EBADMSG) {
 		err_set(err, ret,
 			"the journal '%s' is corrupt: %s; its lines are below "
@@ -124,7 +201,7 @@ int knob_journal_describe(struct strbuf *out, size_t *out_live,
 			"restore what you need by hand, then move it aside "
 			"(mv %s %s.bad)",
 			path.buf, why.buf, path.buf, path.buf);
-		add_numbered(out, path.buf);
+		add_numbered(out, &j);
 		goto out;
 	}
 	if (ret) {
@@ -159,7 +236,7 @@ int knob_journal_describe(struct strbuf *out, size_t *out_live,
 		}
 		strbuf_addf(out, "  #%" PRIu64 " ", r->seq);
 		knob_subject(out, r->f[JF_NAME], r->f[JF_OBJECT]);
-		add_values(out, r);
+		add_values(out, r, !superseded(&j, i));
 		strbuf_addch(out, '\n');
 	}
 out:
@@ -169,6 +246,8 @@ out:
 			    "change was made; it is ignored)\n",
 			    j.torn_line);
 	journal_release(&j);
+	if (dir_fd >= 0)
+		close(dir_fd);
 	strbuf_release(&path);
 	strbuf_release(&why);
 	free(boot);

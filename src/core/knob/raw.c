@@ -8,7 +8,15 @@
  *
  * Paths are confined: a sysfs path must resolve to a regular file under
  * /sys, a sysctl name to one under /proc/sys, so a typo cannot write to
- * an arbitrary file as root.
+ * an arbitrary file as root. Only text settings are handled: a file
+ * that reads back binary data (a PCI device's config space) is refused,
+ * since its saved copy would be cut at the first NUL byte.
+ *
+ * A sysfs file of a block device (under /sys/block/DISK, whatever path
+ * reached it) is bound to that disk with its identity, as the named
+ * device knobs are: if the device is replaced before a restore (loop0
+ * detached and attached to another image), the restore is dropped
+ * instead of writing into the new device.
  */
 #include <errno.h>
 #include <limits.h>
@@ -61,6 +69,56 @@ out:
 	return ret;
 }
 
+/*
+ * The disk whose directory holds the resolved file real: /sys/block/DISK
+ * is a link to .../block/DISK under /sys/devices, so a component after
+ * "/block/" is the disk when /sys/block/<it> leads to the same place.
+ * NULL when real is not a block device's file. The caller frees.
+ */
+static char *disk_of(const char *root, const char *real)
+{
+	const char *p = real;
+
+	while ((p = strstr(p, "/block/"))) {
+		const char *name = p + 7, *end = strchrnul(name, '/');
+		char *disk = xstrndup(name, (size_t)(end - name));
+		char *link = knob_path(root, "/sys/block/%s", disk);
+		char *dir = realpath(link, NULL);
+		size_t n = dir ? strlen(dir) : 0;
+		int match = *disk && dir && !strncmp(real, dir, n) &&
+			    (real[n] == '/' || !real[n]);
+
+		free(link);
+		free(dir);
+		if (match)
+			return disk;
+		free(disk);
+		p = end;
+	}
+	return NULL;
+}
+
+/* Bind k, a sysfs file of disk, to that disk and its identity. */
+static int bind_disk(const struct knob_ctx *ctx, struct knob *k,
+		     const char *disk, struct strbuf *err)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	if (knob_disk_ident(ctx->root, disk, &id, NULL)) {
+		strbuf_release(&id);
+		return err_set(err, -ENODEV,
+			       "cannot read the identity of block device '%s' "
+			       "that '%s' belongs to",
+			       disk, k->name);
+	}
+	free(k->object);
+	free(k->ident);
+	k->object = xstrdup(disk);
+	k->ident = strbuf_detach(&id, NULL);
+	k->scope = KNOB_SCOPE_DEVICE;
+	return 0;
+}
+
 /* knob_ops.resolve: bind a name of this family to ctx, or -ENOENT. */
 static int raw_resolve(const struct knob_ctx *ctx, const char *name,
 		       struct knob *k, struct strbuf *note, struct strbuf *err)
@@ -104,7 +162,13 @@ static int raw_resolve(const struct knob_ctx *ctx, const char *name,
 	k->ident = xstrdup("");
 	k->root = xstrdup(ctx->root ? ctx->root : "");
 	k->scope = KNOB_SCOPE_SYSTEM;
-	return 0;
+	if (!strncmp(name, "sysfs:", 6)) {
+		char *disk = disk_of(k->root, real);
+
+		ret = disk ? bind_disk(ctx, k, disk, err) : 0;
+		free(disk);
+	}
+	return ret;
 }
 
 /* Collapse runs of blanks to one space: sysctls print tabs. */
@@ -128,12 +192,36 @@ static void squeeze(struct strbuf *sb)
 	strbuf_setlen(sb, w);
 }
 
+/* Refuse a value that is not one line of printable text. */
+static int check_text(const struct knob *k, const struct strbuf *value,
+		      struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < value->len; i++) {
+		unsigned char c = (unsigned char)value->buf[i];
+
+		if ((c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n')
+			continue;
+		return err_set(err, -EINVAL,
+			       "'%s' holds binary data (byte %zu is %s0x%02x), "
+			       "not a text setting; '%s' changes only settings "
+			       "that read and write as text",
+			       k->name, i, c ? "" : "a NUL, ", c,
+			       !strncmp(k->name, "sysfs:", 6) ? "sysfs:"
+							      : "sysctl:");
+	}
+	return 0;
+}
+
 /* knob_ops.read: the current value, canonical. */
 static int raw_read(const struct knob *k, struct strbuf *value,
 		    struct strbuf *err)
 {
 	int ret = knob_read_file(k->path, k->name, value, err);
 
+	if (!ret)
+		ret = check_text(k, value, err);
 	if (!ret)
 		squeeze(value);
 	return ret;

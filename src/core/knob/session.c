@@ -1,14 +1,19 @@
 /*
- * Sessions: the lock, the journal, and the rule "save the original, fsync,
- * then write, then read back". See session.h for the life cycle.
+ * Sessions: the lock, the journal, and the rule "save the original and
+ * the value about to be written, fsync, then write, then read back". See
+ * session.h for the life cycle.
  *
- * Liveness comes from the lock, not from pids: flock() is released by the
- * kernel when a process dies however it dies, so whoever holds the lock
- * knows every other owner in the journal is gone. Pids, process start
- * times and boot ids are recorded for the messages, for the read-only
- * check a non-root invocation can make, and to tell "crashed" (same boot:
- * restore) from "rebooted" (the kernel started fresh: the change no longer
- * applies, but scratch files on disk still need removing).
+ * Who is alive comes from the own records: pid, process start time and
+ * boot id (knob_owner_alive()). The lock serialises changes, but not
+ * every process with records in the journal holds it for its whole life,
+ * so recovery leaves the records of a live owner alone and acts only on
+ * those whose process is gone. The boot id also tells "crashed" (same
+ * boot: restore) from "rebooted" (the kernel started fresh: the change no
+ * longer applies, but scratch files on disk still need removing).
+ *
+ * A restore puts the original back only while the setting still holds
+ * what iotrial wrote: someone who changed it since (an admin, after a
+ * crash) keeps their value, and the record is retired with a message.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,33 +27,30 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include "session.h"
+#include "state.h"
 #include "../scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
+/* A value this process read back right after one of its own writes. */
+struct seen_value {
+	uint64_t seq; /* the set record of that write */
+	char *value;  /* canonical, as ops->read gives it */
+};
+
 /* One process's hold on the journal: the lock, the records, our owner. */
 struct knob_session {
 	int refs;
-	char *lock_path;
-	int lock_fd;
+	int dir_fd;  /* the state directory, checked */
+	int lock_fd; /* holds STATE/lock */
 	struct journal j;
 	uint64_t own_seq; /* our own record, 0 until the first change */
 	char *cmd;
 	char *boot; /* this boot's id */
+	struct seen_value *seen;
+	size_t nr_seen, alloc_seen;
 };
-
-const char *knob_state_dir(void)
-{
-	const char *d = getenv("IOTRIAL_STATE_DIR");
-
-	return d && *d ? d : "/var/lib/iotrial";
-}
-
-void knob_journal_path(struct strbuf *out)
-{
-	strbuf_addf(out, "%s/journal", knob_state_dir());
-}
 
 const char *knob_session_journal(const struct knob_session *s)
 {
@@ -111,30 +113,6 @@ int knob_owner_alive(const struct jrec *own, const char *boot)
 	       own->start_ticks;
 }
 
-/* mkdir -p with 0755. */
-static int mkdir_p(const char *dir)
-{
-	char *copy = xstrdup(dir), *p;
-	int ret = 0;
-
-	for (p = copy + 1;; p++) {
-		if (*p != '/' && *p)
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(copy, 0755) < 0 && errno != EEXIST) {
-			ret = -errno;
-			break;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	free(copy);
-	return ret;
-}
-
 /* The full corrupt-journal message: what, and how to look. */
 static int corrupt(const char *path, const char *why, struct strbuf *err)
 {
@@ -151,48 +129,6 @@ static int corrupt(const char *path, const char *why, struct strbuf *err)
 	err_set(err, -EBADMSG, "%s", sb.buf);
 	strbuf_release(&sb);
 	return -EBADMSG;
-}
-
-/* Lock STATE/lock without waiting. */
-static int take_lock(struct knob_session *s, unsigned flags, struct strbuf *err)
-{
-	struct strbuf pid = STRBUF_INIT;
-	int e;
-
-	s->lock_fd = open(s->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (s->lock_fd < 0) {
-		e = errno;
-		if (e == EACCES || e == EPERM || e == EROFS)
-			return err_set(err, -EACCES,
-				       "changing settings needs root (cannot "
-				       "open the lock '%s': %s)",
-				       s->lock_path, strerror(e));
-		return err_set(err, -e, "cannot open the lock '%s': %s",
-			       s->lock_path, strerror(e));
-	}
-	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		e = errno;
-		if (e != EWOULDBLOCK)
-			return err_set(err, -e, "cannot lock '%s': %s",
-				       s->lock_path, strerror(e));
-		if (flags & KNOB_OPEN_QUIET_BUSY)
-			return -EBUSY;
-		strbuf_read_file(&pid, s->lock_path, 64);
-		strbuf_trim(&pid);
-		err_set(err, -EBUSY,
-			"another iotrial (pid %s) is changing settings now; "
-			"wait for it to finish (lock '%s')",
-			pid.len ? pid.buf : "unknown", s->lock_path);
-		strbuf_release(&pid);
-		return -EBUSY;
-	}
-	strbuf_addf(&pid, "%ld\n", (long)getpid());
-	/* the pid is only for messages: a failure here is harmless */
-	if (ftruncate(s->lock_fd, 0) == 0 &&
-	    pwrite(s->lock_fd, pid.buf, pid.len, 0) != (ssize_t)pid.len)
-		strbuf_reset(&pid);
-	strbuf_release(&pid);
-	return 0;
 }
 
 /* The iotrial subcommand this process runs (argv[1]), for messages. */
@@ -244,32 +180,6 @@ static int mark_done(struct knob_session *s, uint64_t seq, const char *reason,
 	return journal_append(&s->j, &r, err);
 }
 
-/* "'mq-deadline'", or for a snapshot its first value and how many more. */
-void knob_show_orig(const char *name, const char *orig, struct strbuf *out)
-{
-	const char *sp = strchr(orig, ' '), *eq = strchr(orig, '=');
-	size_t more = 0, n = strlen(name);
-	const char *p;
-
-	if (!eq || (sp && eq > sp)) {
-		strbuf_addstr(out, orig);
-		return;
-	}
-	for (p = orig; (p = strchr(p, ' ')); p++)
-		more++;
-	if (!strncmp(orig, name, n) && orig[n] == '=')
-		strbuf_addf(out, "%.*s",
-			    (int)((sp ? sp : orig + strlen(orig)) - (eq + 1)),
-			    eq + 1);
-	else
-		strbuf_addf(out, "%.*s",
-			    (int)((sp ? sp : orig + strlen(orig)) - orig),
-			    orig);
-	if (more)
-		strbuf_addf(out, " (and %zu dependent setting%s)", more,
-			    more == 1 ? "" : "s");
-}
-
 /* Resolve a set record's knob where it was, checking it is the same. */
 static int resolve_rec(const struct jrec *r, struct knob *k, struct strbuf *why)
 {
@@ -303,17 +213,129 @@ static int resolve_rec(const struct jrec *r, struct knob *k, struct strbuf *why)
 	return 0;
 }
 
-/* Undo one live record: restore a knob or tear down a scratch resource. */
-static int undo_one(struct knob_session *s, struct jrec *r,
+/* What this process read back after its write of record seq, or NULL. */
+static const char *seen_value(const struct knob_session *s, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_seen; i++)
+		if (s->seen[i].seq == seq)
+			return s->seen[i].value;
+	return NULL;
+}
+
+int knob_holds_written(const struct knob *k, const char *wrote, const char *now)
+{
+	if (!strcmp(wrote, now))
+		return 1;
+	return k->ops->verify && k->ops->verify(k, wrote, now, NULL);
+}
+
+/* Does k still hold the original saved in orig (never written, or the
+ * write was refused)? */
+static int holds_original(const struct knob *k, const char *orig)
+{
+	struct strbuf cur = STRBUF_INIT;
+	int same = !knob_save(k, &cur, NULL) && !strcmp(cur.buf, orig);
+
+	strbuf_release(&cur);
+	return same;
+}
+
+/*
+ * Undo a set record: put the original back while the knob still holds
+ * what iotrial wrote: exactly what this process read back after its own
+ * write, or, for a record of a process that is gone, the written value
+ * as the knob verifies a write. A value someone set since is kept and
+ * the record dropped, saying so.
+ */
+static int undo_set(struct knob_session *s, struct jrec *r,
 		    const struct knob_log *log, struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT, was = STRBUF_INIT, now = STRBUF_INIT;
-	struct strbuf subj = STRBUF_INIT;
+	struct strbuf subj = STRBUF_INIT, raw = STRBUF_INIT;
+	struct strbuf wrote = STRBUF_INIT;
+	const char *seen = seen_value(s, r->seq);
 	struct knob k;
 	uint64_t seq = r->seq;
 	int ret;
 
 	memset(&k, 0, sizeof(k));
+	knob_subject(&subj, r->f[JF_NAME], r->f[JF_OBJECT]);
+	ret = resolve_rec(r, &k, &why);
+	if (!ret && !strchr(r->f[JF_ORIG], '='))
+		knob_show_value(&k, r->f[JF_ORIG], &was);
+	else
+		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], &was);
+	if (!ret)
+		ret = k.ops->read(&k, &raw, &why);
+	if (ret)
+		goto failed;
+	knob_show_value(&k, raw.buf, &now);
+	if (r->wrote_unknown) {
+		say(log, KNOB_SAY_NOTE,
+		    "the journal does not say what iotrial wrote to %s (an "
+		    "older iotrial made the record), so a change made since "
+		    "cannot be told apart; restoring it all the same",
+		    subj.buf);
+	} else if (seen ? strcmp(seen, raw.buf)
+			: !knob_holds_written(&k, r->f[JF_WROTE], raw.buf)) {
+		if (holds_original(&k, r->f[JF_ORIG])) {
+			say(log, KNOB_SAY_NOTE,
+			    "%s still holds its original %s; nothing to "
+			    "restore",
+			    subj.buf, was.buf);
+			ret = mark_done(s, seq, NULL, err);
+			goto out;
+		}
+		knob_show_value(&k, r->f[JF_WROTE], &wrote);
+		say(log, KNOB_SAY_WARN,
+		    "%s was changed after iotrial set it: iotrial wrote %s, "
+		    "it is now %s; that value is kept (someone set it since), "
+		    "not restored to the original %s",
+		    subj.buf, wrote.buf, now.buf, was.buf);
+		ret = mark_done(s, seq, "changed since iotrial wrote it", err);
+		goto out;
+	}
+	ret = knob_restore(&k, r->f[JF_ORIG], &why);
+	if (!ret) {
+		say(log, KNOB_SAY_INFO, "restored %s: %s -> %s", subj.buf,
+		    now.buf, was.buf);
+		ret = mark_done(s, seq, NULL, err);
+		goto out;
+	}
+failed:
+	if (ret == -ESTALE || ret == -ENOENT) {
+		say(log, KNOB_SAY_NOTE,
+		    "%s no longer applies (%s); not restored to %s", subj.buf,
+		    why.buf, was.buf);
+		ret = mark_done(s, seq, why.buf, err);
+	} else {
+		say(log, KNOB_SAY_WARN,
+		    "cannot restore %s to %s: %s; the journal keeps it, and "
+		    "'iotrial revert' retries",
+		    subj.buf, was.buf, why.buf);
+		err_set(err, ret, "cannot restore %s: %s", subj.buf, why.buf);
+	}
+out:
+	knob_release(&k);
+	strbuf_release(&subj);
+	strbuf_release(&why);
+	strbuf_release(&was);
+	strbuf_release(&now);
+	strbuf_release(&raw);
+	strbuf_release(&wrote);
+	return ret;
+}
+
+/* Undo one live record: restore a knob or tear down a scratch resource. */
+static int undo_one(struct knob_session *s, struct jrec *r,
+		    const struct knob_log *log, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	uint64_t seq = r->seq;
+	int ret;
+
 	if (r->type == JREC_SCR) {
 		ret = scratch_undo(r->f[JF_WHAT], r->f[JF_A], r->f[JF_B], &why);
 		if (ret == -EPERM) {
@@ -347,42 +369,9 @@ static int undo_one(struct knob_session *s, struct jrec *r,
 		}
 		goto out;
 	}
-	ret = resolve_rec(r, &k, &why);
-	if (!ret && !strchr(r->f[JF_ORIG], '='))
-		knob_show_value(&k, r->f[JF_ORIG], &was);
-	else
-		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], &was);
-	if (!ret) {
-		struct strbuf raw = STRBUF_INIT;
-
-		if (!k.ops->read(&k, &raw, NULL))
-			knob_show_value(&k, raw.buf, &now);
-		strbuf_release(&raw);
-		ret = knob_restore(&k, r->f[JF_ORIG], &why);
-	}
-	knob_subject(&subj, r->f[JF_NAME], r->f[JF_OBJECT]);
-	if (!ret) {
-		say(log, KNOB_SAY_INFO, "restored %s: %s -> %s", subj.buf,
-		    now.len ? now.buf : "?", was.buf);
-		ret = mark_done(s, seq, NULL, err);
-	} else if (ret == -ESTALE || ret == -ENOENT) {
-		say(log, KNOB_SAY_NOTE,
-		    "%s no longer applies (%s); not restored to %s", subj.buf,
-		    why.buf, was.buf);
-		ret = mark_done(s, seq, why.buf, err);
-	} else {
-		say(log, KNOB_SAY_WARN,
-		    "cannot restore %s to %s: %s; the journal keeps it, and "
-		    "'iotrial revert' retries",
-		    subj.buf, was.buf, why.buf);
-		err_set(err, ret, "cannot restore %s: %s", subj.buf, why.buf);
-	}
+	ret = undo_set(s, r, log, err);
 out:
-	knob_release(&k);
-	strbuf_release(&subj);
 	strbuf_release(&why);
-	strbuf_release(&was);
-	strbuf_release(&now);
 	return ret;
 }
 
@@ -390,6 +379,26 @@ out:
 static int live(const struct jrec *r)
 {
 	return (r->type == JREC_SET || r->type == JREC_SCR) && !r->done;
+}
+
+/*
+ * Is r something recovery acts on: live, and its owner gone? A kept
+ * change waits for iotrial revert as long as its boot lasts, and the
+ * records of a live owner are its own business, lock or no lock.
+ */
+static int stale(const struct journal *j, const struct jrec *r,
+		 const char *boot)
+{
+	const struct jrec *own;
+
+	if (!live(r))
+		return 0;
+	own = journal_find(j, r->ref);
+	if (!own)
+		return 1;
+	if (knob_owner_alive(own, boot))
+		return 0;
+	return !r->kept || strcmp(own->f[JF_BOOT], boot);
 }
 
 /* Repair what dead owners left (the lock is held). */
@@ -404,7 +413,7 @@ static void recover(struct knob_session *s, const struct knob_log *log)
 		const struct jrec *own;
 		int same_boot, files;
 
-		if (!live(r))
+		if (!stale(&s->j, r, s->boot))
 			continue;
 		own = journal_find(&s->j, r->ref);
 		same_boot = own && !strcmp(own->f[JF_BOOT], s->boot);
@@ -412,11 +421,6 @@ static void recover(struct knob_session *s, const struct knob_log *log)
 		    r->type == JREC_SCR && (!strcmp(r->f[JF_WHAT], "file") ||
 					    !strcmp(r->f[JF_WHAT], "dir") ||
 					    !strcmp(r->f[JF_WHAT], "work"));
-		if (r->kept && same_boot)
-			continue; /* until iotrial revert */
-		if (r->type == JREC_SCR && !strcmp(r->f[JF_WHAT], "work") &&
-		    own && knob_owner_alive(own, s->boot))
-			continue; /* a running iotrial's work directory */
 		if (!same_boot && !files) {
 			struct strbuf was = STRBUF_INIT;
 
@@ -458,29 +462,22 @@ int knob_session_open(struct knob_session **out, const char *cmd,
 {
 	struct knob_session *s = xcalloc(1, sizeof(*s));
 	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
-	const char *dir = knob_state_dir();
 	int ret;
 
 	s->refs = 1;
+	s->dir_fd = -1;
 	s->lock_fd = -1;
 	s->cmd = cmd ? xstrdup(cmd) : command_name();
 	s->boot = knob_boot_id();
 	knob_journal_path(&path);
 	journal_init(&s->j, path.buf);
-	strbuf_setf(&path, "%s/lock", dir);
-	s->lock_path = strbuf_detach(&path, NULL);
-	ret = mkdir_p(dir);
-	if (ret) {
-		ret = err_set(err,
-			      ret == -EACCES || ret == -EPERM || ret == -EROFS
-				  ? -EACCES
-				  : ret,
-			      "changing settings needs root: cannot create the "
-			      "state directory '%s': %s",
-			      dir, strerror(-ret));
+	strbuf_release(&path);
+	ret = knob_state_open(1, &s->dir_fd, err);
+	if (ret)
 		goto fail;
-	}
-	ret = take_lock(s, flags, err);
+	journal_set_dir(&s->j, s->dir_fd, "journal");
+	ret = knob_state_lock(s->dir_fd, flags & KNOB_OPEN_QUIET_BUSY,
+			      &s->lock_fd, err);
 	if (ret)
 		goto fail;
 	ret = journal_load(&s->j, &why);
@@ -521,6 +518,7 @@ struct knob_session *knob_session_ref(struct knob_session *s)
 void knob_session_close(struct knob_session *s, const struct knob_log *log)
 {
 	struct strbuf err = STRBUF_INIT;
+	size_t i;
 
 	if (!s || --s->refs > 0)
 		return;
@@ -531,7 +529,11 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log)
 	journal_release(&s->j);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the lock */
-	free(s->lock_path);
+	if (s->dir_fd >= 0)
+		close(s->dir_fd);
+	for (i = 0; i < s->nr_seen; i++)
+		free(s->seen[i].value);
+	free(s->seen);
 	free(s->cmd);
 	free(s->boot);
 	free(s);
@@ -543,26 +545,9 @@ uint64_t knob_session_mark(const struct knob_session *s)
 	return s->j.next_seq;
 }
 
-/* A live kept record already saves this knob's original? */
-static int already_kept(const struct knob_session *s, const struct knob *k)
-{
-	size_t i;
-
-	for (i = 0; i < s->j.nr; i++) {
-		const struct jrec *r = &s->j.recs[i];
-
-		if (r->type == JREC_SET && !r->done && r->kept &&
-		    !strcmp(r->f[JF_GROUP], k->group) &&
-		    !strcmp(r->f[JF_OBJECT], k->object) &&
-		    !strcmp(r->f[JF_IDENT], k->ident))
-			return 1;
-	}
-	return 0;
-}
-
-/* Journal k's original before it is written. */
-static int journal_original(struct knob_session *s, const struct knob *k,
-			    struct strbuf *err)
+/* Journal k's original and the value about to be written, canon. */
+static int journal_change(struct knob_session *s, const struct knob *k,
+			  const char *canon, struct strbuf *err)
 {
 	struct strbuf orig = STRBUF_INIT;
 	struct jrec r;
@@ -581,15 +566,25 @@ static int journal_original(struct knob_session *s, const struct knob *k,
 		r.f[JF_OBJECT] = k->object;
 		r.f[JF_IDENT] = k->ident;
 		r.f[JF_ORIG] = orig.buf;
+		r.f[JF_WROTE] = (char *)canon;
 		ret = journal_append(&s->j, &r, err);
 	}
 	strbuf_release(&orig);
 	return ret;
 }
 
-int knob_session_apply(struct knob_session *s, struct knob_plan *p, int keep,
+/* Remember what was read back after writing the knob of record seq. */
+static void remember(struct knob_session *s, uint64_t seq, const char *value)
+{
+	ALLOC_GROW(s->seen, s->nr_seen + 1, s->alloc_seen);
+	s->seen[s->nr_seen].seq = seq;
+	s->seen[s->nr_seen++].value = xstrdup(value);
+}
+
+int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 		       const struct knob_log *log, struct strbuf *err)
 {
+	uint64_t seq;
 	size_t i;
 	int ret = 0;
 
@@ -604,14 +599,17 @@ int knob_session_apply(struct knob_session *s, struct knob_plan *p, int keep,
 			ret = c->k.ops->read(&c->k, &c->before, err);
 		if (ret)
 			break;
-		if (!keep || !already_kept(s, &c->k)) {
-			ret = journal_original(s, &c->k, err);
-			if (ret)
-				break;
-			c->journaled = 1;
-		}
+		/* also for a knob an earlier `set` keeps: this record holds
+		 * its value before this call, for a rollback to return to */
+		ret = journal_change(s, &c->k, c->canon.buf, err);
+		if (ret)
+			break;
+		c->journaled = 1;
+		seq = s->j.recs[s->j.nr - 1].seq;
 		strbuf_reset(&c->after);
 		ret = knob_apply(&c->k, c->canon.buf, &c->after, &c->side, err);
+		if (c->after.len)
+			remember(s, seq, c->after.buf);
 		if (!ret)
 			c->applied = 1;
 	}
@@ -725,74 +723,91 @@ void knob_session_leave(struct knob_session *s)
 	strbuf_release(&err);
 }
 
-/* Without the lock: warn if a dead owner left changes (non-root). */
-static void readonly_check(const char *path, const struct knob_log *log)
+/* How many records recovery would act on; *pid gets an owner's pid. */
+static size_t count_stale(const struct journal *j, const char *boot,
+			  int64_t *pid)
 {
-	struct journal j;
-	struct strbuf err = STRBUF_INIT;
-	char *boot = knob_boot_id();
 	size_t i, n = 0;
-	int64_t pid = 0;
 
-	journal_init(&j, path);
-	if (journal_load(&j, &err) == -EBADMSG)
-		say(log, KNOB_SAY_WARN,
-		    "the journal '%s' is corrupt; no setting can be changed "
-		    "until it is repaired (see 'iotrial revert --list')",
-		    path);
-	for (i = 0; i < j.nr; i++) {
-		const struct jrec *r = &j.recs[i], *own;
+	for (i = 0; i < j->nr; i++) {
+		const struct jrec *own;
 
-		if (!live(r))
-			continue;
-		own = journal_find(&j, r->ref);
-		if (!own || knob_owner_alive(own, boot) ||
-		    (r->kept && !strcmp(own->f[JF_BOOT], boot)))
+		if (!stale(j, &j->recs[i], boot))
 			continue;
 		n++;
-		pid = own->pid;
+		own = journal_find(j, j->recs[i].ref);
+		if (own)
+			*pid = own->pid;
 	}
-	if (n)
-		say(log, KNOB_SAY_WARN,
-		    "the journal '%s' holds %zu change%s left by iotrial pid "
-		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
-		    "to restore %s",
-		    path, n, n == 1 ? "" : "s", pid, n == 1 ? "it" : "them");
-	journal_release(&j);
-	strbuf_release(&err);
-	free(boot);
+	return n;
 }
 
+/* The warning for a journal that does not parse. */
+static void say_corrupt(const struct knob_log *log, const char *path)
+{
+	say(log, KNOB_SAY_WARN,
+	    "the journal '%s' is corrupt; no setting can be changed until it "
+	    "is repaired (see 'iotrial revert --list')",
+	    path);
+}
+
+/*
+ * First without the lock: read the journal and look for records whose
+ * owner is gone. Only then take the lock (without waiting) and repair,
+ * so read-only commands never hold up an iotrial that changes settings.
+ */
 void knob_recover_stale(const struct knob_log *log)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct knob_session *s = NULL;
-	struct stat st;
-	int ret;
+	struct journal j;
+	char *boot = NULL;
+	int64_t pid = 0;
+	size_t n;
+	int dir_fd = -1, ret;
 
 	knob_journal_path(&path);
-	if (stat(path.buf, &st) < 0)
-		goto out; /* nothing journaled: the common case */
-	if (access(knob_state_dir(), W_OK) < 0) {
-		readonly_check(path.buf, log);
+	journal_init(&j, path.buf);
+	ret = knob_state_open(0, &dir_fd, &err);
+	if (ret == -ENOENT || ret == -EACCES)
+		goto out; /* nothing journaled, or nothing we may read */
+	if (ret) {
+		say(log, KNOB_SAY_WARN, "%s", err.buf);
 		goto out;
 	}
-	ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log, &err);
-	if (ret == -EBUSY)
-		goto out; /* its owner is alive */
-	if (ret == -EACCES) {
-		readonly_check(path.buf, log);
+	journal_set_dir(&j, dir_fd, "journal");
+	ret = journal_load(&j, &err);
+	if (ret == -EBADMSG)
+		say_corrupt(log, path.buf);
+	else if (ret && ret != -EACCES)
+		say(log, KNOB_SAY_WARN, "%s", err.buf);
+	if (ret)
+		goto out;
+	boot = knob_boot_id();
+	n = count_stale(&j, boot, &pid);
+	if (!n)
+		goto out; /* the common case: nothing left by the dead */
+	if (faccessat(dir_fd, ".", W_OK, 0) < 0 ||
+	    (ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log,
+				     &err)) == -EACCES) {
+		say(log, KNOB_SAY_WARN,
+		    "the journal '%s' holds %zu change%s left by iotrial pid "
+		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
+		    "to restore %s",
+		    path.buf, n, n == 1 ? "" : "s", pid,
+		    n == 1 ? "it" : "them");
 		goto out;
 	}
 	if (ret == -EBADMSG)
-		say(log, KNOB_SAY_WARN,
-		    "the journal '%s' is corrupt; no setting can be changed "
-		    "until it is repaired (see 'iotrial revert --list')",
-		    path.buf);
-	else if (ret)
+		say_corrupt(log, path.buf);
+	else if (ret && ret != -EBUSY) /* busy: a later command repairs */
 		say(log, KNOB_SAY_WARN, "%s", err.buf);
 	knob_session_close(s, log);
 out:
+	journal_release(&j);
+	if (dir_fd >= 0)
+		close(dir_fd);
+	free(boot);
 	strbuf_release(&path);
 	strbuf_release(&err);
 }

@@ -1,16 +1,22 @@
 /*
  * A session is one process's right to change settings: it holds the
  * lock (STATE/lock, flock, so it dies with the process), owns the
- * journal, journals every original before the write, and undoes its
- * changes in reverse order. Opening a session first repairs what dead
- * sessions left: same boot, their changes are restored; after a reboot,
- * the changes no longer apply and are retired, each one named.
+ * journal, journals every original and the value it is about to write
+ * before the write, and undoes its changes in reverse order. Opening a
+ * session first repairs what dead sessions left: same boot, their
+ * changes are restored; after a reboot, the changes no longer apply and
+ * are retired, each one named. Records of owners still alive are left to
+ * them.
+ *
+ * A change is undone only while the setting still holds what iotrial
+ * wrote: a value someone set since is kept, and said so.
  *
  * Changes are temporary (run --set: undone when the run ends, or by the
  * next invocation after a crash) or kept (iotrial set: a keep record
  * makes them outlive the process until iotrial revert).
  *
- * STATE is $IOTRIAL_STATE_DIR, else /var/lib/iotrial.
+ * STATE is $IOTRIAL_STATE_DIR, else /var/lib/iotrial; it and its files
+ * are refused unless trustworthy (state.h).
  */
 #ifndef IOTRIAL_KNOB_SESSION_H
 #define IOTRIAL_KNOB_SESSION_H
@@ -46,10 +52,11 @@ void knob_journal_path(struct strbuf *out);
 
 /*
  * Lock, load the journal and repair what dead sessions left. cmd names
- * the command in the journal ("run", "set"; NULL: this process's). -EBUSY when
- * another live iotrial holds the lock, -EBADMSG for a corrupt journal (err
- * explains how to inspect it), -EACCES when the state directory is not
- * writable.
+ * the command in the journal ("run", "set"; NULL: this process's). -EBUSY
+ * when another live iotrial holds the lock, -EBADMSG for a corrupt journal
+ * (err explains how to inspect it), -EACCES when the state directory is
+ * not writable, -EPERM when it, the journal or the lock is not to be
+ * trusted (err says how to fix it).
  */
 int knob_session_open(struct knob_session **out, const char *cmd,
 		      unsigned flags, const struct knob_log *log,
@@ -66,12 +73,15 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log);
 /* The seq the next record will get: pass it to rollback later. */
 uint64_t knob_session_mark(const struct knob_session *s);
 /*
- * Apply a built plan in order: per change, journal the original (unless
- * keep and the journal already keeps this knob's original), write, read
- * back. Stops at the first failure (err set): roll back to a mark taken
- * before. Each change's before/after/journaled/applied are filled.
+ * Apply a built plan in order: per change, journal the value before it
+ * and the canonical value about to be written, write, read back. A knob
+ * an earlier `iotrial set` keeps gets its record too (revert then walks
+ * the records back, newest first). Stops at the first failure (err set):
+ * roll back to a mark taken before, which returns every knob this call
+ * wrote to its value before the call. Each change's
+ * before/after/journaled/applied are filled.
  */
-int knob_session_apply(struct knob_session *s, struct knob_plan *p, int keep,
+int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 		       const struct knob_log *log, struct strbuf *err);
 /*
  * Undo this session's live temporary records with seq >= mark, newest
@@ -113,16 +123,20 @@ const char *knob_session_journal(const struct knob_session *s);
 /*
  * At the start of every invocation: if the journal holds changes of a
  * process that is gone, restore them (or retire them after a reboot) and
- * say so. Silent when there is nothing to do, when another iotrial is
- * running, or when the state directory cannot be read; without the
- * rights to restore, warns once. Never fails the command.
+ * say so. The journal is read first without the lock, which is taken
+ * only when there is something to repair. Silent when there is nothing
+ * to do, when another iotrial holds the lock, or when the state
+ * directory cannot be read; without the rights to restore, and for a
+ * corrupt or untrusted journal, warns. Never fails the command.
  */
 void knob_recover_stale(const struct knob_log *log);
 
 /*
  * Describe the journal for `revert --list` into out, read-only (no lock
- * needed). For a corrupt journal, out gets the readable lines and err
- * the problem; returns -EBADMSG.
+ * needed, nothing changed): per record the original, what iotrial wrote
+ * and what is there now. For a corrupt journal, out gets the readable
+ * lines and err the problem; returns -EBADMSG. -EPERM for a state
+ * directory or journal that is not to be trusted.
  */
 int knob_journal_describe(struct strbuf *out, size_t *out_live,
 			  struct strbuf *err);
@@ -131,6 +145,10 @@ int knob_journal_describe(struct strbuf *out, size_t *out_live,
 /* The original of a journaled set record, for people: "'mq-deadline'",
  * or a snapshot's first value and how many settings it carries. */
 void knob_show_orig(const char *name, const char *orig, struct strbuf *out);
+/* Does a knob that reads now (canonical) still hold the value wrote
+ * that iotrial wrote (equal, or accepted by the knob's verify)? */
+int knob_holds_written(const struct knob *k, const char *wrote,
+		       const char *now);
 /* Is the process of own record own still running, in this boot? */
 int knob_owner_alive(const struct jrec *own, const char *boot);
 /* This boot's id, from /proc/sys/kernel/random/boot_id; caller frees. */

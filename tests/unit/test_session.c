@@ -1,0 +1,355 @@
+/*
+ * Sessions and the state directory: a new state directory is made
+ * durable (its parent fsync'd); the lock file never reads empty while
+ * held; a state directory, journal or lock that someone else could have
+ * planted is refused; recovery at start takes no lock when nothing is
+ * stale and leaves the records of live owners alone. Everything happens
+ * in a private directory under /tmp; no setting of the machine is
+ * touched.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <cmocka.h>
+#include "core/knob/session.h"
+#include "util/strbuf.h"
+
+/* Directories fsync'd since the last reset, one path per line. */
+static struct strbuf synced_dirs = STRBUF_INIT;
+/* Set when the lock file was cut to length 0. */
+static int lock_emptied;
+
+/* The path of what fd is open on, into out. */
+static void fd_path(int fd, char *out, size_t n)
+{
+	char link[64];
+	ssize_t len;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, out, n - 1);
+	out[len > 0 ? len : 0] = '\0';
+}
+
+/* Observes fsync() of directories (linked ahead of the C library's). */
+int fsync(int fd)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		fd_path(fd, path, sizeof(path));
+		strbuf_addf(&synced_dirs, "%s\n", path);
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+/* Observes ftruncate() of the lock file. */
+int ftruncate(int fd, off_t len)
+{
+	char path[PATH_MAX];
+	size_t n;
+
+	fd_path(fd, path, sizeof(path));
+	n = strlen(path);
+	if (len == 0 && n > 5 && !strcmp(path + n - 5, "/lock"))
+		lock_emptied = 1;
+	return (int)syscall(SYS_ftruncate, fd, len);
+}
+
+/* A fresh private directory; IOTRIAL_STATE_DIR points at base/state. */
+static char *fresh_base(void)
+{
+	char tmpl[] = "/tmp/iotrial-test-session.XXXXXX";
+	struct strbuf st = STRBUF_INIT;
+
+	assert_non_null(mkdtemp(tmpl));
+	strbuf_addf(&st, "%s/state", tmpl);
+	setenv("IOTRIAL_STATE_DIR", st.buf, 1);
+	strbuf_release(&st);
+	return strdup(tmpl);
+}
+
+/* rm -rf base (it holds only what these tests made). */
+static void remove_base(char *base)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addf(&cmd, "rm -rf '%s'", base);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+	free(base);
+}
+
+/* Write text to base/rel. */
+static void put(const char *base, const char *rel, const char *text)
+{
+	struct strbuf p = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&p, "%s/%s", base, rel);
+	f = fopen(p.buf, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	strbuf_release(&p);
+}
+
+/* Does base/rel exist? */
+static int exists(const char *base, const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	int ret;
+
+	strbuf_addf(&p, "%s/%s", base, rel);
+	ret = lstat(p.buf, &st) == 0;
+	strbuf_release(&p);
+	return ret;
+}
+
+/* A journal line with its checksum (the same CRC-32 as journal.c). */
+static void add_line(struct strbuf *out, const char *body)
+{
+	uint32_t c = 0xffffffffu;
+	size_t i;
+	int b;
+
+	for (i = 0; body[i]; i++) {
+		c ^= (unsigned char)body[i];
+		for (b = 0; b < 8; b++)
+			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+	}
+	strbuf_addf(out, "%s c=%08" PRIx32 "\n", body, ~c);
+}
+
+/* Our start time in ticks (field 22 of /proc/self/stat). */
+static unsigned long long self_start_ticks(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned long long v = 0;
+	char *p;
+
+	assert_int_equal(strbuf_read_file(&sb, "/proc/self/stat", 4096), 0);
+	p = strrchr(sb.buf, ')');
+	assert_non_null(p);
+	assert_int_equal(sscanf(p + 2,
+				"%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+				"%*u %*u %*d %*d %*d %*d %*d %*d %llu",
+				&v),
+			 1);
+	strbuf_release(&sb);
+	return v;
+}
+
+/* Collects what a session says, one message per line. */
+static void collect(void *data, enum knob_say_level level, const char *msg)
+{
+	(void)level;
+	strbuf_addf(data, "%s\n", msg);
+}
+
+static void test_new_state_dir_is_durable(void **state)
+{
+	struct knob_session *s = NULL;
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+	char *base = fresh_base();
+
+	(void)state;
+	strbuf_reset(&synced_dirs);
+	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), 0);
+	/* base/state was made: base, its parent, was fsync'd */
+	strbuf_addf(&want, "%s\n", base);
+	assert_non_null(strstr(synced_dirs.buf, want.buf));
+	knob_session_close(s, NULL);
+	remove_base(base);
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
+
+static void test_lock_never_empty(void **state)
+{
+	struct knob_session *s = NULL, *t = NULL;
+	struct strbuf err = STRBUF_INIT, pid = STRBUF_INIT;
+	char *base = fresh_base();
+
+	(void)state;
+	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), 0);
+	knob_session_close(s, NULL);
+	/* a second holder finds the file with the first one's pid in it */
+	lock_emptied = 0;
+	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), 0);
+	assert_false(lock_emptied);
+	strbuf_addf(&pid, "%s/state/lock", base);
+	assert_int_equal(strbuf_read_file(&err, pid.buf, 64), 0);
+	strbuf_setf(&pid, "%ld\n", (long)getpid());
+	assert_string_equal(err.buf, pid.buf);
+	/* someone else waiting is told who holds it */
+	assert_int_equal(knob_session_open(&t, "test", 0, NULL, &err), -EBUSY);
+	strbuf_setf(&pid, "(pid %ld)", (long)getpid());
+	assert_non_null(strstr(err.buf, pid.buf));
+	knob_session_close(s, NULL);
+	remove_base(base);
+	strbuf_release(&err);
+	strbuf_release(&pid);
+}
+
+static void test_untrusted_state_refused(void **state)
+{
+	struct knob_session *s = NULL;
+	struct strbuf err = STRBUF_INIT, p = STRBUF_INIT, q = STRBUF_INIT;
+	char *base = fresh_base();
+
+	(void)state;
+	strbuf_addf(&p, "%s/state", base);
+	assert_int_equal(mkdir(p.buf, 0755), 0);
+	put(base, "state/journal", "iotrial-journal 1\n");
+
+	/* a state directory others can write */
+	assert_int_equal(chmod(p.buf, 0777), 0);
+	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_non_null(strstr(err.buf, "writable by others"));
+	assert_non_null(strstr(err.buf, "chmod go-w"));
+	assert_false(exists(base, "state/lock"));
+	assert_int_equal(chmod(p.buf, 0775), 0);
+	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_non_null(strstr(err.buf, "writable by its group"));
+	assert_int_equal(chmod(p.buf, 0755), 0);
+
+	/* a journal that is a link, a lock that is a link */
+	strbuf_addf(&q, "%s/state/journal", base);
+	assert_int_equal(unlink(q.buf), 0);
+	put(base, "victim", "precious\n");
+	strbuf_setf(&p, "%s/victim", base);
+	assert_int_equal(symlink(p.buf, q.buf), 0);
+	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_non_null(strstr(err.buf, "symbolic link"));
+	assert_int_equal(unlink(q.buf), 0);
+	strbuf_setf(&q, "%s/state/lock", base);
+	assert_int_equal(unlink(q.buf), 0); /* the last open made it */
+	assert_int_equal(symlink(p.buf, q.buf), 0);
+	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_non_null(strstr(err.buf, "lock file"));
+	assert_int_equal(strbuf_read_file(&err, p.buf, 64), 0);
+	assert_string_equal(err.buf, "precious\n");
+	assert_int_equal(unlink(q.buf), 0);
+
+	/* the state directory itself a link */
+	strbuf_setf(&p, "%s/state", base);
+	strbuf_setf(&q, "%s/real", base);
+	assert_int_equal(rename(p.buf, q.buf), 0);
+	assert_int_equal(symlink(q.buf, p.buf), 0);
+	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_non_null(strstr(err.buf, "symbolic link"));
+	assert_int_equal(unlink(p.buf), 0);
+	assert_int_equal(rename(q.buf, p.buf), 0);
+
+	/* owned by someone else (needs root to arrange) */
+	if (!geteuid()) {
+		assert_int_equal(chown(p.buf, 65534, 65534), 0);
+		assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err),
+				 -EPERM);
+		assert_non_null(strstr(err.buf, "belongs to uid 65534"));
+		assert_non_null(strstr(err.buf, "chown root:"));
+		assert_int_equal(chown(p.buf, 0, 0), 0);
+		strbuf_setf(&q, "%s/state/journal", base);
+		put(base, "state/journal", "iotrial-journal 1\n");
+		assert_int_equal(chown(q.buf, 65534, 65534), 0);
+		assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err),
+				 -EPERM);
+		assert_non_null(strstr(err.buf, "the journal"));
+	}
+	remove_base(base);
+	strbuf_release(&err);
+	strbuf_release(&p);
+	strbuf_release(&q);
+}
+
+/* Nothing stale (a change kept by `set` whose process is gone): the
+ * start-up check reads the journal and takes no lock. */
+static void test_recover_reads_without_lock(void **state)
+{
+	struct strbuf j = STRBUF_INIT, said = STRBUF_INIT, body = STRBUF_INIT;
+	struct knob_log log = {collect, &said};
+	char *base = fresh_base(), *boot = knob_boot_id();
+
+	(void)state;
+	strbuf_addf(&j, "%s/state", base);
+	assert_int_equal(mkdir(j.buf, 0755), 0);
+	strbuf_reset(&j);
+	strbuf_addstr(&j, "iotrial-journal 1\n");
+	strbuf_addf(&body, "own 1 999999 1 1700000000 %s set", boot);
+	add_line(&j, body.buf);
+	add_line(&j, "set 2 1 frobnicate frobnicate system system % 5 6");
+	add_line(&j, "keep 3 1");
+	put(base, "state/journal", j.buf);
+	knob_recover_stale(&log);
+	assert_false(exists(base, "state/lock"));
+	assert_string_equal(said.buf, "");
+	remove_base(base);
+	free(boot);
+	strbuf_release(&j);
+	strbuf_release(&said);
+	strbuf_release(&body);
+}
+
+/* With the lock taken for a dead owner's records, a live owner's records
+ * in the same journal are left alone. */
+static void test_recover_leaves_live_owners(void **state)
+{
+	struct strbuf j = STRBUF_INIT, said = STRBUF_INIT, body = STRBUF_INIT;
+	struct knob_log log = {collect, &said};
+	char *base = fresh_base(), *boot = knob_boot_id();
+
+	(void)state;
+	strbuf_addf(&j, "%s/state", base);
+	assert_int_equal(mkdir(j.buf, 0755), 0);
+	strbuf_reset(&j);
+	strbuf_addstr(&j, "iotrial-journal 1\n");
+	strbuf_addf(&body, "own 1 999999 1 1700000000 %s run", boot);
+	add_line(&j, body.buf);
+	/* set lines of the previous format (no written value): still read */
+	add_line(&j, "set 2 1 frob.dead frob.dead system system % 5");
+	strbuf_setf(&body, "own 3 %ld %llu 1700000000 %s run", (long)getpid(),
+		    self_start_ticks(), boot);
+	add_line(&j, body.buf);
+	add_line(&j, "set 4 3 frob.alive frob.alive system system % 5");
+	put(base, "state/journal", j.buf);
+	knob_recover_stale(&log);
+	/* the dead owner's record was tried (and kept: the knob is
+	 * unknown), the live one's not even looked at */
+	assert_non_null(strstr(said.buf, "'frob.dead'"));
+	assert_null(strstr(said.buf, "frob.alive"));
+	assert_true(exists(base, "state/lock"));
+	strbuf_setf(&body, "%s/state/journal", base);
+	assert_int_equal(strbuf_read_file(&said, body.buf, 0), 0);
+	assert_non_null(strstr(said.buf, "set 4 3 frob.alive"));
+	remove_base(base);
+	free(boot);
+	strbuf_release(&j);
+	strbuf_release(&said);
+	strbuf_release(&body);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_new_state_dir_is_durable),
+	    cmocka_unit_test(test_lock_never_empty),
+	    cmocka_unit_test(test_untrusted_state_refused),
+	    cmocka_unit_test(test_recover_reads_without_lock),
+	    cmocka_unit_test(test_recover_leaves_live_owners),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
