@@ -13,6 +13,8 @@
 
 /* --help puts the help text in this column when the option fits. */
 #define HELP_COLUMN 26
+/* ... and wraps it to stay within this many columns. */
+#define HELP_WIDTH 79
 
 void option_list_release(struct option_list *l)
 {
@@ -203,23 +205,42 @@ static int parse_short(const char *cmd, const struct option *opts, int argc,
 	return -1;
 }
 
+/* The OPT_ARGUMENTS row of opts, or NULL. */
+static const struct option *arguments_row(const struct option *opts)
+{
+	for (; opts->type != OPTION_END; opts++)
+		if (opts->type == OPTION_ARGUMENTS)
+			return opts;
+	return NULL;
+}
+
 int parse_options(int argc, const char **argv, const char *cmd,
 		  const struct option *opts, const char *const *usage,
 		  const char *epilogue, unsigned flags)
 {
+	const struct option *args = arguments_row(opts);
 	int i, n = 0, ret;
 
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
 		if (!strcmp(arg, "--")) {
-			while (++i < argc)
-				argv[n++] = argv[i];
+			while (++i < argc) {
+				if (args && args->callback(args, argv[i]) < 0)
+					return PARSE_OPT_ERROR;
+				if (!args)
+					argv[n++] = argv[i];
+			}
 			break;
 		}
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			options_usage(stdout, opts, usage, epilogue);
 			return PARSE_OPT_HELP;
+		}
+		if ((arg[0] != '-' || !arg[1]) && args) {
+			if (args->callback(args, arg) < 0)
+				return PARSE_OPT_ERROR;
+			continue;
 		}
 		if (arg[0] != '-' || !arg[1]) {
 			argv[n++] = arg;
@@ -242,24 +263,55 @@ int parse_options(int argc, const char **argv, const char *cmd,
 	return n;
 }
 
+/*
+ * The help of one option after head ("  -t, --target TARGET"), from
+ * HELP_COLUMN on, its words wrapped to HELP_WIDTH columns.
+ */
+static void print_help(FILE *out, const char *head, const char *help)
+{
+	size_t room = HELP_WIDTH - HELP_COLUMN, n;
+
+	fprintf(out, "%-*s", HELP_COLUMN, head);
+	while (strlen(help) > room) {
+		/* the last blank that leaves the line short enough */
+		for (n = room; n > 0 && help[n] != ' '; n--)
+			;
+		if (!n) /* one long word: let it run over */
+			n = strcspn(help, " ");
+		if (!help[n])
+			break;
+		fprintf(out, "%.*s\n%*s", (int)n, help, HELP_COLUMN, "");
+		help += n + 1;
+	}
+	fprintf(out, "%s\n", help);
+}
+
 void options_usage(FILE *out, const struct option *opts,
 		   const char *const *usage, const char *epilogue)
 {
 	const struct option *o;
 	struct strbuf line = STRBUF_INIT;
 	size_t k;
+	int listed = 0;
 
-	for (k = 0; usage && usage[k]; k++)
-		fprintf(out, "%s %s\n", k ? "  or:" : "usage:", usage[k]);
+	for (k = 0; usage && usage[k]; k++) {
+		if (k && usage[k][0] == ' ')
+			fprintf(out, "%s\n", usage[k]); /* a continuation */
+		else
+			fprintf(out, "%s %s\n",
+				k ? "  or:" : "usage:", usage[k]);
+	}
 	for (o = opts; o->type != OPTION_END; o++) {
-		if (o->flags & OPT_HIDDEN)
+		if ((o->flags & OPT_HIDDEN) || o->type == OPTION_ARGUMENTS)
 			continue;
 		if (o->type == OPTION_GROUP) {
 			fprintf(out, "\n%s\n", o->help);
+			listed = 1;
 			continue;
 		}
-		if (o == opts)
+		if (!listed)
 			fputc('\n', out);
+		listed = 1;
 		strbuf_setf(&line, "  ");
 		if (o->short_name)
 			strbuf_addf(&line, "-%c%s", o->short_name,
@@ -274,8 +326,7 @@ void options_usage(FILE *out, const struct option *opts,
 			fprintf(out, "%s\n", line.buf);
 			strbuf_reset(&line);
 		}
-		fprintf(out, "%-*s%s\n", HELP_COLUMN, line.buf,
-			o->help ? o->help : "");
+		print_help(out, line.buf, o->help ? o->help : "");
 	}
 	if (epilogue)
 		fprintf(out, "\n%s", epilogue);

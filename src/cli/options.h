@@ -33,12 +33,13 @@ typedef int (*option_cb)(const struct option *opt, const char *arg);
 
 enum option_type {
 	OPTION_END,
-	OPTION_GROUP,	 /* a heading in --help; no option */
-	OPTION_BOOL,	 /* int *value = 1 */
-	OPTION_BIT,	 /* unsigned *value |= defval */
-	OPTION_STRING,	 /* const char **value = the argument */
-	OPTION_LIST,	 /* struct option_list *value: append the argument */
-	OPTION_CALLBACK, /* callback(opt, arg) */
+	OPTION_GROUP,	  /* a heading in --help; no option */
+	OPTION_BOOL,	  /* int *value = 1 */
+	OPTION_BIT,	  /* unsigned *value |= defval */
+	OPTION_STRING,	  /* const char **value = the argument */
+	OPTION_LIST,	  /* struct option_list *value: append the argument */
+	OPTION_CALLBACK,  /* callback(opt, arg) */
+	OPTION_ARGUMENTS, /* callback(opt, arg) for each non-option */
 };
 
 enum option_flags {
@@ -107,6 +108,16 @@ struct option_list {
 		.type = OPTION_CALLBACK, .short_name = (s), .long_name = (l),  \
 		.data = (d), .argh = (a), .help = (h), .callback = (cb)        \
 	}
+/*
+ * The arguments that are not options, when their place among the
+ * options matters ("--arm A a.json --arm B b.json"): each is passed to
+ * cb as it comes, and so is every argument after "--". parse_options()
+ * then keeps none and returns 0. Not listed in --help.
+ */
+#define OPT_ARGUMENTS(d, cb)                                                   \
+	{                                                                      \
+		.type = OPTION_ARGUMENTS, .data = (d), .callback = (cb)        \
+	}
 
 /* parse_options() flags. */
 enum parse_options_flags {
@@ -127,7 +138,9 @@ enum parse_options_result {
  * Parse argv[1..argc) against opts (argv[0] is the command's name).
  * Options may come anywhere; what is not an option is moved, in order,
  * to argv[0..n) and n is returned. cmd names the command in messages
- * ("run"). usage (NULL-terminated lines) heads --help; the option lines
+ * ("run"). usage (NULL-terminated lines) heads --help: the first is
+ * printed after "usage: ", a line that starts with a blank continues
+ * the one before it as it is, any other after "  or: ". The option lines
  * follow, then epilogue (may be NULL).
  */
 int parse_options(int argc, const char **argv, const char *cmd,

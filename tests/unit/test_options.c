@@ -1,10 +1,13 @@
 /*
  * Tests for cli/options: the spellings an option table accepts ("--x=V",
  * "--x V", "-x V", "-xV", "--json" with an optional value), repeated and
- * callback options, where positional arguments end up, "--" and
- * stop-at-non-option, and the errors (missing value, a value given to a
- * flag, an unknown option) that must stop the parse. The wording of the
- * suggestions is checked by the CLI tests, which see stderr.
+ * callback options, where positional arguments end up (or, with an
+ * OPT_ARGUMENTS row, the order they are handed over in), "--" and
+ * stop-at-non-option, the errors (missing value, a value given to a
+ * flag, an unknown option) that must stop the parse, and the layout of
+ * --help (continued usage lines, headings, wrapping, hidden rows). The
+ * wording of the suggestions is checked by the CLI tests, which see
+ * stderr.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,6 +203,109 @@ static void test_help_and_join(void **state)
 	free(joined);
 }
 
+/* The order the arguments and options came in, as "a:x" and "o:y". */
+static char order[256];
+
+static int note_arg(const struct option *opt, const char *arg)
+{
+	(void)opt;
+	if (!strcmp(arg, "refused"))
+		return -1;
+	snprintf(order + strlen(order), sizeof(order) - strlen(order), "a:%s ",
+		 arg);
+	return 0;
+}
+
+static int note_opt(const struct option *opt, const char *arg)
+{
+	(void)opt;
+	snprintf(order + strlen(order), sizeof(order) - strlen(order), "o:%s ",
+		 arg);
+	return 0;
+}
+
+static void test_arguments_in_order(void **state)
+{
+	static const struct option with_args[] = {
+	    OPT_CALLBACK(0, "arm", NULL, "LABEL", "a new arm", note_opt),
+	    OPT_ARGUMENTS(NULL, note_arg),
+	    OPT_END(),
+	};
+	const char *argv[] = {"cmd",	 "x.json", "--arm", "b", "y.json",
+			      "--arm=c", "--",	   "--arm", "-", NULL};
+	const char *bad[] = {"cmd", "x.json", "refused", "--arm", "b", NULL};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	order[0] = '\0';
+	/* each where it stood; after "--" all are arguments; none kept */
+	assert_int_equal(
+	    parse_options(9, argv, "cmd", with_args, NULL, NULL, 0), 0);
+	assert_string_equal(order, "a:x.json o:b a:y.json o:c a:--arm a:- ");
+	/* the callback's error stops the parse there */
+	order[0] = '\0';
+	assert_int_equal(parse_options(5, bad, "cmd", with_args, NULL, NULL, 0),
+			 PARSE_OPT_ERROR);
+	assert_string_equal(order, "a:x.json ");
+	/* the row is not an option in --help */
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	options_usage(f, with_args, NULL, NULL);
+	fclose(f);
+	assert_string_equal(text, "\n  --arm LABEL             a new arm\n");
+	free(text);
+}
+
+static void test_usage_layout(void **state)
+{
+	static const struct option rows[] = {
+	    OPT_GROUP("parameters:"),
+	    OPT_STRING(0, "engine", &S.time, "psync|io_uring|libaio|mmap",
+		       "how I/O is submitted"),
+	    OPT_GROUP("options:"),
+	    OPT_BOOL('q', "quiet", &S.quiet,
+		     "no progress line and no header on standard error, "
+		     "which is what a script wants"),
+	    {.type = OPTION_BOOL,
+	     .long_name = "secret",
+	     .value = &S.quiet,
+	     .help = "not listed",
+	     .flags = OPT_HIDDEN},
+	    OPT_END(),
+	};
+	static const char *const usage[] = {"cmd [--engine E]", "    [--quiet]",
+					    "cmd --other", NULL};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	options_usage(f, rows, usage, NULL);
+	fclose(f);
+	assert_string_equal(
+	    text,
+	    /* a line that starts with a blank continues the one before */
+	    "usage: cmd [--engine E]\n"
+	    "    [--quiet]\n"
+	    "  or: cmd --other\n"
+	    "\n"
+	    "parameters:\n"
+	    /* too long for the column: the help goes on the next line */
+	    "  --engine psync|io_uring|libaio|mmap\n"
+	    "                          how I/O is submitted\n"
+	    "\n"
+	    "options:\n"
+	    /* wrapped at a blank, within 79 columns */
+	    "  -q, --quiet             no progress line and no header on "
+	    "standard error,\n"
+	    "                          which is what a script wants\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +315,8 @@ int main(void)
 	    cmocka_unit_test(test_positionals),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_help_and_join),
+	    cmocka_unit_test(test_arguments_in_order),
+	    cmocka_unit_test(test_usage_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
