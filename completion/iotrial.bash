@@ -33,13 +33,13 @@ _iotrial_text()
 }
 
 # _iotrial_add_choices VALUE OPT...: when VALUE lists words ("iops|mbps",
-# "N|auto"), they are the choices of each OPT.
+# "0|1", "N|auto"), they are the choices of each OPT.
 _iotrial_add_choices()
 {
 	local value=$1 alts="" a
 	shift
 	for a in ${value//|/ }; do
-		[[ $a =~ ^[a-z][a-z0-9_-]*$ ]] && alts+=" $a"
+		[[ $a =~ ^[a-z0-9][a-z0-9_-]*$ ]] && alts+=" $a"
 	done
 	[[ -z $alts || $value != *\|* ]] && return
 	for a in "$@"; do
@@ -71,13 +71,12 @@ _iotrial_parse()
 			_iotrial_workloads+=" ${BASH_REMATCH[1]}"
 			continue
 		fi
-		if [[ $section == parameters && $line =~ ^\ \ (--[a-z_]+)\  ]]; then
+		# a parameter: "  --bs SIZE   help", "  --direct 0|1   help"
+		if [[ $section == parameters && $line =~ ^\ \ (--[a-z_]+)(\ [^\ ]+)? ]]; then
 			t=${BASH_REMATCH[1]}
 			_iotrial_opts+=" $t" _iotrial_valued+="$t "
 			_iotrial_params+=" ${t#--}"
-			if [[ $line =~ \(([a-z0-9_]+(\|[a-z0-9_]+)+)\)\ +\[ ]]; then
-				_iotrial_choices+="$t ${BASH_REMATCH[1]//|/ }"$'\n'
-			fi
+			_iotrial_add_choices "${BASH_REMATCH[2]# }" "$t"
 			continue
 		fi
 		# an option line: "  -t, --target TARGET   help",

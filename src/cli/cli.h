@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "options.h"
 
 int cmd_run(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
@@ -74,12 +75,31 @@ void cli_unknown_option(const char *cmd, const char *arg,
  */
 volatile int *cli_catch_stop_signals(void);
 
+struct workload_ops;
+struct strbuf;
+
 /*
- * The help text run and compare share: the list of workloads, then the
- * parameters of workload (nothing more when it names no workload), each
- * with the values a choice takes and its default (workload_help.c).
+ * The options of a workload's parameters (workload_help.c): a heading
+ * that names the workload, then one row per parameter in its param_spec
+ * order, "--NAME VALUE" with the values it takes and its default in the
+ * help. Each calls cb with data; opt->long_name is the parameter's name.
+ * run and compare join them in front of their own options, so a
+ * misspelled parameter is suggested before an option.
  */
-void cli_print_workload_help(FILE *out, const char *workload);
+struct workload_options {
+	struct option *opts; /* the rows, ending in OPT_END */
+	char **text;	     /* what their help and argh point to */
+	size_t nr_text, alloc_text;
+};
+void cli_workload_options(struct workload_options *wo,
+			  const struct workload_ops *ops, option_cb cb,
+			  void *data);
+void cli_workload_options_release(struct workload_options *wo);
+/* "\nworkloads:\n" and a line per workload, for a help epilogue. */
+void cli_workloads_list(struct strbuf *out);
+/* The workload called name, or NULL after an error that suggests the
+ * nearest name or points to 'iotrial CMD --help'. */
+const struct workload_ops *cli_find_workload(const char *name, const char *cmd);
 
 /* Match a flag without a value: "--json". */
 int cli_opt_flag(const char *arg, const char *name);

@@ -38,32 +38,36 @@ struct compare_args {
 	unsigned nr_params, alloc_params;
 };
 
-static void compare_usage(FILE *out, const char *workload)
+static const char *const compare_usage[] = {
+    "iotrial compare WORKLOAD --vary FACTOR=V1,V2[,...] [--vary ...]",
+    "         [-t TARGET] [--PARAM=VALUE ...] [--time DUR | --ios N] "
+    "[--ramp DUR]",
+    "         [--runs N|auto] [--precision 2%] [--max-runs N] "
+    "[--budget DUR]",
+    "         [--equivalence 2%] [--baseline ARM] [--warmup N] [--seed N]",
+    "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
+    "         [--json[=FILE]] [--fail-on-regression] [--quiet] "
+    "[--allow-destroy]",
+    NULL,
+};
+
+/* The help after the options: factors, how runs go, the workloads. */
+static void compare_epilogue(struct strbuf *out)
 {
-	fprintf(out,
-		"usage: iotrial compare WORKLOAD --vary FACTOR=V1,V2[,...] "
-		"[--vary ...]\n"
-		"         [-t TARGET] [--PARAM=VALUE ...] [--time DUR | --ios N] "
-		"[--ramp DUR]\n"
-		"         [--runs N|auto] [--precision 2%%] [--max-runs N] "
-		"[--budget DUR]\n"
-		"         [--equivalence 2%%] [--baseline ARM] [--warmup N] "
-		"[--seed N]\n"
-		"         [--no-drop-caches] [--max-arms N] [--db PATH] "
-		"[--no-store]\n"
-		"         [--json[=FILE]] [--fail-on-regression] [--quiet] "
-		"[--allow-destroy]\n\n"
-		"FACTOR is a knob (scheduler, read_ahead_kb, atime, "
-		"vm.dirty_ratio, ...;\nsee 'iotrial knobs') or a parameter of "
-		"the workload (bs, iodepth, engine,\njobs, direct, label, ...). "
-		"Arms are the combinations of the values; the\nfirst value of "
-		"each factor is the baseline. Runs go in randomized blocks\n"
-		"(each arm once per block, shuffled); with --runs auto "
-		"(default) at least\n6 blocks, then until every ratio's 95%% "
-		"CI is within --precision, or\n--max-runs (30) or --budget.\n"
-		"TARGET is as for 'iotrial run' (default: $TMPDIR or /tmp).\n"
-		"Defaults: --time 3s, --precision 2%%, --equivalence 2%%.\n");
-	cli_print_workload_help(out, workload ? workload : "randread");
+	strbuf_addstr(out,
+		      "FACTOR is a knob (scheduler, read_ahead_kb, atime, "
+		      "vm.dirty_ratio, ...;\nsee 'iotrial knobs') or a "
+		      "parameter of the workload (bs, iodepth, engine,\njobs, "
+		      "direct, label, ...). Arms are the combinations of the "
+		      "values; the\nfirst value of each factor is the "
+		      "baseline. Runs go in randomized blocks\n(each arm "
+		      "once per block, shuffled); with --runs auto (default) "
+		      "at least\n6 blocks, then until every ratio's 95% CI "
+		      "is within --precision, or\n--max-runs (30) or "
+		      "--budget.\nTARGET is as for 'iotrial run' (default: "
+		      "$TMPDIR or /tmp).\nDefaults: --time 3s, --precision "
+		      "2%, --equivalence 2%.\n");
+	cli_workloads_list(out);
 }
 
 static int push(const char ***list, unsigned *nr, unsigned *alloc,
@@ -74,126 +78,117 @@ static int push(const char ***list, unsigned *nr, unsigned *alloc,
 	return 0;
 }
 
-/* "--name=value" or "--name value" for a workload parameter. */
-static int take_param(struct compare_args *a, const struct workload_ops *ops,
-		      int argc, const char **argv, int *i)
+/* A workload parameter, kept as "name=value" (owned). */
+static int param_option(const struct option *opt, const char *arg)
 {
-	const char *arg = argv[*i] + 2;
-	size_t n = strcspn(arg, "=");
-	const struct param_spec *p;
+	struct compare_args *a = opt->data;
 	struct strbuf sb = STRBUF_INIT;
 
-	for (p = ops->params; p->name; p++)
-		if (strlen(p->name) == n && !strncmp(p->name, arg, n))
-			break;
-	if (!p->name)
-		return 0;
-	if (arg[n] == '=') {
-		push(&a->params, &a->nr_params, &a->alloc_params,
-		     xstrdup(arg));
-		return 1;
-	}
-	if (*i + 1 >= argc) {
-		error("option '--%s' needs a value", p->name);
-		return -1;
-	}
-	strbuf_addf(&sb, "%s=%s", p->name, argv[++*i]);
-	push(&a->params, &a->nr_params, &a->alloc_params,
-	     strbuf_detach(&sb, NULL));
-	return 1;
+	strbuf_addf(&sb, "%s=%s", opt->long_name, arg);
+	return push(&a->params, &a->nr_params, &a->alloc_params,
+		    strbuf_detach(&sb, NULL));
+}
+
+/* --vary FACTOR=V1,V2: one more factor, checked when the arms are made. */
+static int vary_option(const struct option *opt, const char *arg)
+{
+	struct compare_args *a = opt->data;
+
+	return push(&a->vary, &a->nr_vary, &a->alloc_vary, arg);
 }
 
 static int parse_args(int argc, const char **argv, struct compare_args *a,
 		      const struct workload_ops **out_ops)
 {
 	const struct workload_ops *ops;
-	int i, r;
+	struct workload_options params;
+	struct strbuf epilogue = STRBUF_INIT;
+	struct option *opts;
+	struct option own[] = {
+	    OPT_GROUP("options:"),
+	    OPT_CALLBACK(0, "vary", a, "FACTOR=V1,V2[,...]",
+			 "a knob or parameter and its values; one --vary per "
+			 "factor",
+			 vary_option),
+	    OPT_STRING('t', "target", &a->target, "TARGET",
+		       "where to run, as for 'iotrial run'"),
+	    OPT_STRING(0, "time", &a->time, "DURATION",
+		       "length of each run (default 3s)"),
+	    OPT_STRING(0, "ios", &a->ios, "N",
+		       "each run stops after N I/Os instead"),
+	    OPT_STRING(0, "ramp", &a->ramp, "DURATION",
+		       "warm-up of each run, discarded"),
+	    OPT_STRING(0, "runs", &a->runs, "N|auto",
+		       "runs per arm, or auto: until --precision (default)"),
+	    OPT_STRING(0, "precision", &a->precision, "PERCENT",
+		       "the CI half-width that ends an auto experiment "
+		       "(default 2%)"),
+	    OPT_STRING(0, "max-runs", &a->max_runs, "N",
+		       "at most N runs per arm with --runs auto (default 30)"),
+	    OPT_STRING(0, "budget", &a->budget, "DURATION",
+		       "stop an auto experiment after about this long"),
+	    OPT_STRING(0, "equivalence", &a->equivalence, "PERCENT",
+		       "the margin of 'equivalent' (default 2%)"),
+	    OPT_STRING(0, "baseline", &a->baseline, "ARM",
+		       "compare with this arm instead of the first values"),
+	    OPT_STRING(0, "warmup", &a->warmup, "N",
+		       "runs before the first block, discarded (default 0)"),
+	    OPT_STRING(0, "seed", &a->seed, "N",
+		       "seed of the arm order and of each run"),
+	    OPT_STRING(0, "max-arms", &a->max_arms, "N",
+		       "refuse more arms than this (default 64)"),
+	    OPT_BOOL(0, "no-drop-caches", &a->no_drop_caches,
+		     "do not drop the page cache before each run"),
+	    OPT_BIT(0, "allow-destroy", &a->target_flags, TARGET_ALLOW_DESTROY,
+		    "as for 'iotrial run'"),
+	    OPT_STRING_OPTARG(0, "json", &a->json_file, "FILE", "-",
+			      "print the experiment as JSON, or write it to "
+			      "FILE"),
+	    OPT_STRING(0, "db", &a->db, "PATH", "the results store"),
+	    OPT_BOOL(0, "no-store", &a->no_store,
+		     "do not store the experiment"),
+	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
+		     "exit 3 when an arm is significantly slower"),
+	    OPT_BOOL(0, "quiet", &a->quiet,
+		     "no progress line and no header on stderr"),
+	    OPT_END(),
+	};
+	int n, help = argc > 1 &&
+		      (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 
-	if (argc < 2 || argv[1][0] == '-') {
-		if (argc >= 2 && (!strcmp(argv[1], "--help") ||
-				  !strcmp(argv[1], "-h")))
-			return 1;
+	if ((argc < 2 || argv[1][0] == '-') && !help) {
 		error("compare needs a workload first: iotrial compare "
 		      "WORKLOAD --vary FACTOR=A,B");
 		return -1;
 	}
-	a->workload = argv[1];
-	ops = workload_find(a->workload);
-	if (!ops) {
-		const char *const *names = workload_names();
-		size_t n = 0;
-		const char *near;
-
-		while (names[n])
-			n++;
-		near = suggest_nearest(a->workload, names, n);
-		if (near)
-			error("unknown workload '%s'; did you mean '%s'?",
-			      a->workload, near);
-		else
-			error("unknown workload '%s'; see 'iotrial run --help'",
-			      a->workload);
-		return -1;
+	if (help) {
+		ops = workload_find("randread");
+	} else {
+		a->workload = argv[1];
+		ops = cli_find_workload(a->workload, "compare");
+		if (!ops)
+			return -1;
+		argc--;
+		argv++;
 	}
 	*out_ops = ops;
-	for (i = 2; i < argc; i++) {
-		const char *arg = argv[i], *v;
-
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
-			return 1;
-		if (cli_opt_flag(arg, "--json")) {
-			a->json_file = "-";
-			continue;
-		}
-		if (!strncmp(arg, "--json=", 7)) {
-			a->json_file = arg + 7;
-			continue;
-		}
-#define FLAG(name, field)                                                    \
-	if (cli_opt_flag(arg, name)) {                                       \
-		a->field = 1;                                                \
-		continue;                                                    \
-	}
-		FLAG("--no-drop-caches", no_drop_caches);
-		FLAG("--fail-on-regression", fail_on_regression);
-		FLAG("--no-store", no_store);
-		FLAG("--quiet", quiet);
-#undef FLAG
-		if (cli_opt_flag(arg, "--allow-destroy")) {
-			a->target_flags |= TARGET_ALLOW_DESTROY;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--vary", NULL, &v);
-		if (r < 0)
-			return -1;
-		if (r) {
-			push(&a->vary, &a->nr_vary, &a->alloc_vary, v);
-			continue;
-		}
-		CLI_VALUE_OPT("--target", "-t", a->target);
-		CLI_VALUE_OPT("--time", NULL, a->time);
-		CLI_VALUE_OPT("--ios", NULL, a->ios);
-		CLI_VALUE_OPT("--ramp", NULL, a->ramp);
-		CLI_VALUE_OPT("--seed", NULL, a->seed);
-		CLI_VALUE_OPT("--runs", NULL, a->runs);
-		CLI_VALUE_OPT("--precision", NULL, a->precision);
-		CLI_VALUE_OPT("--max-runs", NULL, a->max_runs);
-		CLI_VALUE_OPT("--budget", NULL, a->budget);
-		CLI_VALUE_OPT("--equivalence", NULL, a->equivalence);
-		CLI_VALUE_OPT("--baseline", NULL, a->baseline);
-		CLI_VALUE_OPT("--warmup", NULL, a->warmup);
-		CLI_VALUE_OPT("--max-arms", NULL, a->max_arms);
-		CLI_VALUE_OPT("--db", NULL, a->db);
-		if (!strncmp(arg, "--", 2)) {
-			r = take_param(a, ops, argc, argv, &i);
-			if (r < 0)
-				return -1;
-			if (r)
-				continue;
-		}
-		error("unknown option '%s' for compare; see 'iotrial compare "
-		      "--help'",
-		      arg);
+	cli_workload_options(&params, ops, param_option, a);
+	opts = options_join(params.opts, own);
+	compare_epilogue(&epilogue);
+	n = parse_options(argc, argv, "compare", opts, compare_usage,
+			  epilogue.buf, 0);
+	free(opts);
+	cli_workload_options_release(&params);
+	strbuf_release(&epilogue);
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 0) {
+		error("unexpected argument '%s'; compare takes one workload, "
+		      "and options of the form --name=value (see 'iotrial "
+		      "compare %s --help')",
+		      argv[0], ops->name);
 		return -1;
 	}
 	if (!a->nr_vary) {
@@ -540,8 +535,6 @@ int cmd_compare(int argc, const char **argv)
 	compare_knobs_init(&ck);
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
-		if (pr > 0)
-			compare_usage(stdout, a.workload);
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}

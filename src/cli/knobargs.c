@@ -167,22 +167,19 @@ void knob_cli_init(struct knob_cli *kc)
 	knob_plan_init(&kc->plan, &kc->ctx);
 }
 
-int knob_cli_opt(struct knob_cli *kc, int argc, const char **argv, int *i)
+int knob_cli_set_option(const struct option *opt, const char *arg)
 {
-	const char *v;
-	int r = cli_opt_value(argc, argv, i, "--set", NULL, &v);
+	struct knob_cli *kc = opt->data;
 
-	if (r <= 0)
-		return r;
-	if (!strchr(v, '=')) {
+	if (!strchr(arg, '=')) {
 		error("--set takes KNOB=VALUE (e.g. --set scheduler=bfq), not "
 		      "'%s'",
-		      v);
+		      arg);
 		return -1;
 	}
 	ALLOC_GROW(kc->assign, kc->nr + 1, kc->alloc);
-	kc->assign[kc->nr++] = v;
-	return 1;
+	kc->assign[kc->nr++] = arg;
+	return 0;
 }
 
 /* Print one applied change to stderr. */

@@ -8,6 +8,7 @@
 #define IOTRIAL_CLI_KNOBARGS_H
 
 #include <stdio.h>
+#include "options.h"
 #include "../core/knob/plan.h"
 #include "../core/knob/session.h"
 #include "../core/result_json.h"
@@ -28,11 +29,13 @@ struct knob_cli {
 
 void knob_cli_init(struct knob_cli *kc);
 /*
- * Match "--set KNOB=VALUE" or "--set=KNOB=VALUE" at argv[*i]: 1 when it
- * matched (consuming the value), 0 when argv[*i] is something else, -1
- * after printing an error.
+ * The --set row of a command's option table: appends KNOB=VALUE to the
+ * struct knob_cli given as data. 0, or -1 after printing an error (no
+ * '=' in it).
  */
-int knob_cli_opt(struct knob_cli *kc, int argc, const char **argv, int *i);
+#define OPT_KNOB_SET(kc, h)                                                    \
+	OPT_CALLBACK(0, "set", (kc), "KNOB=VALUE", (h), knob_cli_set_option)
+int knob_cli_set_option(const struct option *opt, const char *arg);
 /*
  * Apply the --set list to target t (no-op without one): plan, lock,
  * journal, write, read back; prints each change to stderr. Returns an

@@ -38,185 +38,122 @@ struct run_args {
 	const char *db;        /* results store, NULL for the default */
 	int no_store;          /* --no-store */
 	unsigned target_flags;
-	const char **params;   /* "name=value", nr_params of them */
+	const char **params;   /* name, value, name, value, ... */
 	unsigned nr_params, alloc_params;
 	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
 };
 
-static const char *const run_options[] = {
-	"--target", "--time", "--ios", "--ramp", "--seed", "--json",
-	"--allow-destroy", "--help", "--set", "--db", "--no-store",
+static const char *const run_usage[] = {
+    "iotrial run [WORKLOAD] [-t TARGET] [--PARAM=VALUE ...]",
+    "                   [--time DURATION | --ios N] [--ramp DURATION]",
+    "                   [--seed N] [--json[=FILE]] [--allow-destroy]",
+    "                   [--set KNOB=VALUE ...] [--db PATH | --no-store]",
+    NULL,
 };
 
-static void run_usage(FILE *out, const struct workload_ops *ops)
+/* The help after the options: targets, defaults, the workloads. */
+static void run_epilogue(struct strbuf *out)
 {
-	fprintf(out,
-		"usage: iotrial run [WORKLOAD] [-t TARGET] [--PARAM=VALUE ...]\n"
-		"                   [--time DURATION | --ios N] [--ramp DURATION]\n"
-		"                   [--seed N] [--json[=FILE]] [--allow-destroy]\n"
-		"                   [--set KNOB=VALUE ...]   (for this run "
-		"only; see 'iotrial knobs')\n"
-		"                   [--db PATH | --no-store]  (results store; "
-		"see 'iotrial log')\n"
-		"\n"
-		"TARGET is a directory (default: $TMPDIR or /tmp; iotrial "
-		"works in a\nprivate subdirectory and removes only that), "
-		"a block device (refused when it\nholds data, unless "
-		"--allow-destroy), or scratch:SIZE[:ext4|xfs] (root: a loop\n"
-		"device on a sparse file, torn down afterwards).\n"
-		"Defaults: %s, --time %s.\n",
-		DEFAULT_WORKLOAD, DEFAULT_TIME);
-	cli_print_workload_help(out, ops ? ops->name : DEFAULT_WORKLOAD);
+	strbuf_addf(out,
+		    "TARGET is a directory (default: $TMPDIR or /tmp; iotrial "
+		    "works in a\nprivate subdirectory and removes only "
+		    "that), a block device (refused when it\nholds data, "
+		    "unless --allow-destroy), or scratch:SIZE[:ext4|xfs] "
+		    "(root: a loop\ndevice on a sparse file, torn down "
+		    "afterwards).\nDefaults: %s, --time %s.\n",
+		    DEFAULT_WORKLOAD, DEFAULT_TIME);
+	cli_workloads_list(out);
 }
 
-/* An unknown "--x": suggest from the options and the workload's params. */
-static void unknown_option(const char *arg, const struct workload_ops *ops)
+/* A workload parameter: "--bs 4k" is kept as the pair "bs", "4k". */
+static int param_option(const struct option *opt, const char *arg)
 {
-	const char *names[64];
-	size_t n = 0, i;
-	const char *near;
-	const struct param_spec *p;
-	struct strbuf key = STRBUF_INIT;
-	char opt[64][32];
+	struct run_args *a = opt->data;
 
-	/* parameters first: on a tie ("--b") they are the likelier aim */
-	for (p = ops->params; p->name && n < ARRAY_SIZE(names); p++) {
-		snprintf(opt[n], sizeof(opt[n]), "--%s", p->name);
-		names[n] = opt[n];
-		n++;
-	}
-	for (i = 0; i < ARRAY_SIZE(run_options) && n < ARRAY_SIZE(names); i++)
-		names[n++] = run_options[i];
-	strbuf_addstr(&key, arg);
-	if (strchr(key.buf, '='))
-		strbuf_setlen(&key, (size_t)(strchr(key.buf, '=') - key.buf));
-	near = suggest_nearest(key.buf, names, n);
-	if (near)
-		error("unknown option '%s' for '%s'; did you mean '%s'?",
-		      key.buf, ops->name, near);
+	ALLOC_GROW(a->params, a->nr_params + 2, a->alloc_params);
+	a->params[a->nr_params++] = opt->long_name;
+	a->params[a->nr_params++] = arg;
+	return 0;
+}
+
+/* What is left after the options: say why it is wrong. */
+static void unexpected(const char *arg, const struct run_args *a,
+		       const char *first, const struct workload_ops *ops)
+{
+	if (workload_find(arg) && !a->workload)
+		error("the workload comes first: 'iotrial run %s [options]', "
+		      "not after '%s'",
+		      arg, first);
+	else if (workload_find(arg))
+		error("one workload per run: '%s' and '%s' were both given; "
+		      "'iotrial compare' runs several",
+		      a->workload, arg);
 	else
-		error("unknown option '%s' for '%s'; see 'iotrial run %s "
-		      "--help'",
-		      key.buf, ops->name, ops->name);
-	strbuf_release(&key);
-}
-
-/* Is "--name[=v]" a parameter of ops? Returns the spec or NULL. */
-static const struct param_spec *param_of(const struct workload_ops *ops,
-					 const char *arg)
-{
-	const struct param_spec *p;
-	size_t n;
-
-	if (strncmp(arg, "--", 2))
-		return NULL;
-	arg += 2;
-	n = strcspn(arg, "=");
-	for (p = ops->params; p->name; p++)
-		if (strlen(p->name) == n && !strncmp(p->name, arg, n))
-			return p;
-	return NULL;
+		error("unexpected argument '%s'; options take the form "
+		      "--name=value (see 'iotrial run %s --help')",
+		      arg, ops->name);
 }
 
 /* Parse argv into a; returns -1 after printing an error, 1 for --help. */
 static int parse_args(int argc, const char **argv, struct run_args *a,
 		      const struct workload_ops **out_ops)
 {
-	const struct workload_ops *ops = NULL;
-	int i = 1, r;
+	const char *first = argc > 1 ? argv[1] : NULL;
+	const struct workload_ops *ops;
+	struct workload_options params;
+	struct strbuf epilogue = STRBUF_INIT;
+	struct option *opts;
+	struct option own[] = {
+	    OPT_GROUP("options:"),
+	    OPT_STRING('t', "target", &a->target, "TARGET",
+		       "where to run: a directory, a block device or "
+		       "scratch:SIZE (see below)"),
+	    OPT_STRING(0, "time", &a->time, "DURATION",
+		       "run for this long (default " DEFAULT_TIME ")"),
+	    OPT_STRING(0, "ios", &a->ios, "N",
+		       "stop after N I/Os instead of after a time"),
+	    OPT_STRING(0, "ramp", &a->ramp, "DURATION",
+		       "run this long before the measured part"),
+	    OPT_STRING(0, "seed", &a->seed, "N",
+		       "seed of the random offsets and file contents"),
+	    OPT_STRING_OPTARG(0, "json", &a->json_file, "FILE", "-",
+			      "print the run as JSON, or write it to FILE"),
+	    OPT_BIT(0, "allow-destroy", &a->target_flags, TARGET_ALLOW_DESTROY,
+		    "allow a block device that holds data; it is overwritten"),
+	    OPT_KNOB_SET(a->knobs, "change a knob for this run only (may be "
+				   "repeated; see 'iotrial knobs')"),
+	    OPT_STRING(0, "db", &a->db, "PATH",
+		       "the results store (see 'iotrial log')"),
+	    OPT_BOOL(0, "no-store", &a->no_store, "do not store the run"),
+	    OPT_END(),
+	};
+	int n;
 
-	if (i < argc && argv[i][0] != '-') {
-		a->workload = argv[i++];
-		ops = workload_find(a->workload);
-		if (!ops) {
-			const char *const *names = workload_names();
-			size_t n = 0;
-			const char *near;
-
-			while (names[n])
-				n++;
-			near = suggest_nearest(a->workload, names, n);
-			if (near)
-				error("unknown workload '%s'; did you mean "
-				      "'%s'?",
-				      a->workload, near);
-			else
-				error("unknown workload '%s'; see 'iotrial "
-				      "run --help' for the list",
-				      a->workload);
+	/* the workload comes first: its parameters are options too */
+	if (argc > 1 && argv[1][0] != '-') {
+		a->workload = argv[1];
+		ops = cli_find_workload(a->workload, "run");
+		if (!ops)
 			return -1;
-		}
-	}
-	if (!ops)
+		argc--;
+		argv++;
+	} else {
 		ops = workload_find(DEFAULT_WORKLOAD);
+	}
 	*out_ops = ops;
-	for (; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		const struct param_spec *p;
-
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
-			return 1;
-		if (cli_opt_flag(arg, "--allow-destroy")) {
-			a->target_flags |= TARGET_ALLOW_DESTROY;
-			continue;
-		}
-		if (cli_opt_flag(arg, "--json")) {
-			a->json_file = "-";
-			continue;
-		}
-		if (cli_opt_flag(arg, "--no-store")) {
-			a->no_store = 1;
-			continue;
-		}
-		if (!strncmp(arg, "--json=", 7)) {
-			a->json_file = arg + 7;
-			continue;
-		}
-		CLI_VALUE_OPT("--target", "-t", a->target);
-		CLI_VALUE_OPT("--time", NULL, a->time);
-		CLI_VALUE_OPT("--ios", NULL, a->ios);
-		CLI_VALUE_OPT("--ramp", NULL, a->ramp);
-		CLI_VALUE_OPT("--seed", NULL, a->seed);
-		CLI_VALUE_OPT("--db", NULL, a->db);
-		r = knob_cli_opt(a->knobs, argc, argv, &i);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		p = param_of(ops, arg);
-		if (p) {
-			const char *eq = strchr(arg, '=');
-
-			ALLOC_GROW(a->params, a->nr_params + 2,
-				   a->alloc_params);
-			if (eq) {
-				a->params[a->nr_params++] = arg + 2;
-			} else if (i + 1 < argc) {
-				/* "--bs 4k": store name and value apart */
-				a->params[a->nr_params++] = arg + 2;
-				a->params[a->nr_params++] = argv[++i];
-			} else {
-				error("option '%s' needs a value", arg);
-				return -1;
-			}
-			continue;
-		}
-		if (arg[0] == '-') {
-			unknown_option(arg, ops);
-			return -1;
-		}
-		if (workload_find(arg) && !a->workload)
-			error("the workload comes first: 'iotrial run %s "
-			      "[options]', not after '%s'",
-			      arg, argv[1]);
-		else if (workload_find(arg))
-			error("one workload per run: '%s' and '%s' were both "
-			      "given; 'iotrial compare' runs several",
-			      a->workload, arg);
-		else
-			error("unexpected argument '%s'; options take the form "
-			      "--name=value (see 'iotrial run %s --help')",
-			      arg, ops->name);
+	cli_workload_options(&params, ops, param_option, a);
+	opts = options_join(params.opts, own);
+	run_epilogue(&epilogue);
+	n = parse_options(argc, argv, "run", opts, run_usage, epilogue.buf, 0);
+	free(opts);
+	cli_workload_options_release(&params);
+	strbuf_release(&epilogue);
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 0) {
+		unexpected(argv[0], a, first, ops);
 		return -1;
 	}
 	if (a->time && a->ios) {
@@ -233,23 +170,13 @@ static int configure(struct workload *w, struct run_args *a)
 	unsigned i;
 	int ret = 0;
 
-	for (i = 0; i < a->nr_params && !ret; i++) {
-		const char *item = a->params[i], *eq = strchr(item, '=');
-		char *name;
-		const char *value;
+	for (i = 0; i + 1 < a->nr_params && !ret; i += 2) {
+		const char *name = a->params[i], *value = a->params[i + 1];
 
-		if (eq) {
-			name = xstrndup(item, (size_t)(eq - item));
-			value = eq + 1;
-		} else {
-			name = xstrdup(item);
-			value = a->params[++i];
-		}
 		strbuf_reset(&why);
 		ret = workload_set_param(w, name, value, &why, &err);
 		if (!ret && why.len)
 			note("%s: %s", name, why.buf);
-		free(name);
 	}
 	if (!ret && a->ios)
 		ret = units_parse_count(a->ios, &w->ro.ios, &err);
@@ -369,8 +296,6 @@ int cmd_run(int argc, const char **argv)
 	a.knobs = &kc;
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
-		if (pr > 0)
-			run_usage(stdout, ops);
 		knob_cli_restore(&kc);
 		free(a.params);
 		return pr > 0 ? EXIT_OK : EXIT_USAGE;

@@ -1,51 +1,132 @@
 /*
- * The part of the help text that run and compare share: the workloads and
- * the parameters of one of them, printed from the workloads' own
- * param_spec tables, so the help lists exactly what the parser accepts.
+ * What run and compare share about workloads on their command line: the
+ * options of a workload's parameters, made from the workload's own
+ * param_spec table (so --help lists, and the parser accepts, exactly the
+ * parameters the workload has), and the list of workloads for their help.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 #include "../core/workload/workload.h"
+#include "../util/error.h"
 #include "../util/strbuf.h"
+#include "../util/xalloc.h"
 #include "../util/banned.h"
 
-/* "bytes per I/O", plus the values a choice or a flag takes. */
-static void param_text(const struct param_spec *p, struct strbuf *out)
+/* What a parameter's value looks like in --help: "SIZE", "sync|none". */
+static void param_argh(const struct param_spec *p, struct strbuf *out)
 {
 	size_t i;
 
-	strbuf_addstr(out, p->help);
-	if (p->type == PARAM_BOOL)
-		strbuf_addstr(out, " (0|1)");
-	if (p->type != PARAM_CHOICE || !p->choices)
-		return;
-	strbuf_addstr(out, " (");
-	for (i = 0; p->choices[i]; i++)
-		strbuf_addf(out, "%s%s", i ? "|" : "", p->choices[i]);
-	strbuf_addch(out, ')');
+	switch (p->type) {
+	case PARAM_SIZE:
+		strbuf_addstr(out, "SIZE");
+		break;
+	case PARAM_UINT:
+		strbuf_addstr(out, "N");
+		break;
+	case PARAM_BOOL:
+		strbuf_addstr(out, "0|1");
+		break;
+	case PARAM_PERCENT:
+		strbuf_addstr(out, "PERCENT");
+		break;
+	case PARAM_CHOICE:
+		for (i = 0; p->choices && p->choices[i]; i++)
+			strbuf_addf(out, "%s%s", i ? "|" : "", p->choices[i]);
+		if (!i)
+			strbuf_addstr(out, "NAME");
+		break;
+	case PARAM_STRING:
+		strbuf_addstr(out, "TEXT");
+		break;
+	}
 }
 
-void cli_print_workload_help(FILE *out, const char *workload)
+/* Keep text for the rows of wo to point to; returns it. */
+static const char *keep(struct workload_options *wo, struct strbuf *sb)
 {
-	const char *const *names = workload_names();
-	const struct workload_ops *ops = workload_find(workload);
+	ALLOC_GROW(wo->text, wo->nr_text + 1, wo->alloc_text);
+	wo->text[wo->nr_text] = strbuf_detach(sb, NULL);
+	return wo->text[wo->nr_text++];
+}
+
+void cli_workload_options(struct workload_options *wo,
+			  const struct workload_ops *ops, option_cb cb,
+			  void *data)
+{
 	const struct param_spec *p;
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0, k = 0;
+
+	memset(wo, 0, sizeof(*wo));
+	for (p = ops->params; p->name; p++)
+		n++;
+	/* a heading, the parameters, OPT_END (all zero) */
+	wo->opts = xcalloc(n + 2, sizeof(*wo->opts));
+	strbuf_addf(&sb, "parameters of '%s' (--NAME=VALUE or --NAME VALUE):",
+		    ops->name);
+	wo->opts[k].type = OPTION_GROUP;
+	wo->opts[k++].help = keep(wo, &sb);
+	for (p = ops->params; p->name; p++, k++) {
+		struct option *o = &wo->opts[k];
+
+		o->type = OPTION_CALLBACK;
+		o->long_name = p->name;
+		o->callback = cb;
+		o->data = data;
+		param_argh(p, &sb);
+		o->argh = keep(wo, &sb);
+		strbuf_addstr(&sb, p->help);
+		if (p->def && *p->def)
+			strbuf_addf(&sb, " [%s]", p->def);
+		o->help = keep(wo, &sb);
+	}
+	wo->opts[k].type = OPTION_END;
+}
+
+void cli_workload_options_release(struct workload_options *wo)
+{
 	size_t i;
 
-	fprintf(out, "\nworkloads:\n");
-	for (i = 0; names[i]; i++)
-		fprintf(out, "  %-10s %s\n", names[i],
-			workload_find(names[i])->summary);
-	if (!ops)
+	if (!wo)
 		return;
-	fprintf(out, "\nparameters of '%s' (--NAME=VALUE or --NAME VALUE):\n",
-		ops->name);
-	for (p = ops->params; p->name; p++) {
-		strbuf_reset(&text);
-		param_text(p, &text);
-		fprintf(out, "  --%-10s %-44s [%s]\n", p->name, text.buf,
-			p->def);
-	}
-	strbuf_release(&text);
+	for (i = 0; i < wo->nr_text; i++)
+		free(wo->text[i]);
+	free(wo->text);
+	free(wo->opts);
+	memset(wo, 0, sizeof(*wo));
+}
+
+void cli_workloads_list(struct strbuf *out)
+{
+	const char *const *names = workload_names();
+	size_t i;
+
+	strbuf_addstr(out, "\nworkloads:\n");
+	for (i = 0; names[i]; i++)
+		strbuf_addf(out, "  %-10s %s\n", names[i],
+			    workload_find(names[i])->summary);
+}
+
+const struct workload_ops *cli_find_workload(const char *name, const char *cmd)
+{
+	const struct workload_ops *ops = workload_find(name);
+	const char *const *names = workload_names();
+	const char *near;
+	size_t n = 0;
+
+	if (ops)
+		return ops;
+	while (names[n])
+		n++;
+	near = suggest_nearest(name, names, n);
+	if (near)
+		error("unknown workload '%s'; did you mean '%s'?", name, near);
+	else
+		error("unknown workload '%s'; see 'iotrial %s --help' for the "
+		      "list",
+		      name, cmd);
+	return NULL;
 }

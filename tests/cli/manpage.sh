@@ -172,7 +172,15 @@ page_wl = tags.get(('WORKLOADS', None), [])
 report(wl and sorted(wl) == sorted(page_wl),
        "WORKLOADS documents exactly the workloads of 'run --help'",
        "run: %s, page: %s" % (wl, page_wl))
-params = re.findall(r'^  --([a-z_]+) ', out.split('parameters of')[1], re.M)
+
+
+def parameters(help_text):
+    """The parameters a help lists under its 'parameters of' heading."""
+    part = help_text.split('parameters of')[1].split('\n\n')[0]
+    return re.findall(r'^  --([a-z_]+) ', part, re.M)
+
+
+params = parameters(out)
 page_params = [parse_tag(t)[0][0][2:] for t in
                tags.get(('WORKLOADS', 'Workload parameters'), [])]
 report(params and sorted(params) == sorted(page_params),
@@ -180,7 +188,7 @@ report(params and sorted(params) == sorted(page_params),
        "run: %s, page: %s" % (params, page_params))
 for w in wl:
     rc, out, _ = run('help', 'run', w)
-    got = re.findall(r'^  --([a-z_]+) ', out.split('parameters of')[1], re.M)
+    got = parameters(out)
     report(rc == 0 and sorted(got) == sorted(params),
            "workload '%s' takes the documented parameters" % w)
 
