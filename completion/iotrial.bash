@@ -118,6 +118,14 @@ _iotrial_parse()
 			pending=""
 		done
 	done <<<"$_iotrial_out"
+	# the usage lines and the option lines name most options twice
+	local -A seen=()
+	line=""
+	for t in $_iotrial_opts; do
+		[[ -n ${seen[$t]+set} ]] && continue
+		seen[$t]=1 line+=" $t"
+	done
+	_iotrial_opts=$line
 	[[ -n $_iotrial_opts ]] && _iotrial_opts+=" --help"
 }
 

@@ -15,21 +15,17 @@
 #include "../util/units.h"
 #include "../util/banned.h"
 
-/* Print the usage text. */
-static void info_usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "usage: iotrial info [-t TARGET] [--json]\n"
-	    "\n"
-	    "Print the environment results are measured in: kernel, CPUs,\n"
-	    "memory, vm.dirty_* settings, and TARGET's device stack (mount,\n"
-	    "partition -> disk, loop -> backing file -> its device, dm/md\n"
-	    "-> slaves) with each device's model, size, rotational, logical\n"
-	    "block size, scheduler, read_ahead_kb and nr_requests.\n"
-	    "TARGET is a directory or a block device (default: the current\n"
-	    "directory).\n");
-}
+static const char *const info_usage[] = {
+    "iotrial info [-t TARGET] [--json]",
+    NULL,
+};
+
+static const char info_epilogue[] =
+    "Print the environment results are measured in: kernel, CPUs,\n"
+    "memory, vm.dirty_* settings, and TARGET's device stack (mount,\n"
+    "partition -> disk, loop -> backing file -> its device, dm/md\n"
+    "-> slaves) with each device's model, size, rotational, logical\n"
+    "block size, scheduler, read_ahead_kb and nr_requests.\n";
 
 /* One device line (and a second with its queue values), indented by
  * its depth in the stack. */
@@ -133,31 +129,29 @@ static void print_text(const struct env *e, struct strbuf *sb)
 
 int cmd_info(int argc, const char **argv)
 {
-	const char *spec = ".", *v;
+	const char *spec = ".";
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct target t = {0};
 	struct env e = {0};
-	int json = 0, i, r, ret = EXIT_OK;
+	int json = 0, n, ret = EXIT_OK;
+	struct option opts[] = {
+	    OPT_STRING('t', "target", &spec, "TARGET",
+		       "a directory or a block device (default: the current "
+		       "directory)"),
+	    OPT_BOOL(0, "json", &json, "print it as JSON"),
+	    OPT_END(),
+	};
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			info_usage(stdout);
-			return EXIT_OK;
-		}
-		if (cli_opt_flag(argv[i], "--json")) {
-			json = 1;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--target", "-t", &v);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r) {
-			spec = v;
-			continue;
-		}
+	n = parse_options(argc, argv, "info", opts, info_usage, info_epilogue,
+			  0);
+	if (n == PARSE_OPT_HELP)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	if (n > 0) {
 		error("unknown argument '%s' for 'info'; expected -t TARGET "
 		      "or --json",
-		      argv[i]);
+		      argv[0]);
 		return EXIT_USAGE;
 	}
 	if (target_open(&t, spec, TARGET_NO_WORKDIR, NULL, &err)) {

@@ -79,42 +79,41 @@ static struct json_object *knob_json(const struct knob *k, const char *value,
 	return o;
 }
 
-/* The help text of `knobs`. */
-static void knobs_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: iotrial knobs [-t TARGET | --device DEV] [--json]\n\n"
-		"Lists the kernel I/O tunables for a target: device knobs "
-		"(the scheduler,\nread-ahead, queue limits) need -t or "
-		"--device, 'atime' a mounted file\nsystem; vm.* apply to "
-		"the whole system. Read-only: works without root.\n"
-		"Change them with 'iotrial set' or 'iotrial run --set'.\n");
-}
+static const char *const knobs_usage[] = {
+    "iotrial knobs [-t TARGET | --device DEV] [--json]",
+    NULL,
+};
+
+static const char knobs_epilogue[] =
+    "Lists the kernel I/O tunables for a target: device knobs (the "
+    "scheduler,\nread-ahead, queue limits) need -t or --device, 'atime' a "
+    "mounted file\nsystem; vm.* apply to the whole system. Read-only: works "
+    "without root.\nChange them with 'iotrial set' or 'iotrial run "
+    "--set'.\n";
 
 /* Parse options; 1 for --help, -1 after an error. */
 static int parse(int argc, const char **argv, const char **target,
 		 const char **device, int *json)
 {
-	int i, r;
+	struct option opts[] = {
+	    OPT_STRING('t', "target", target, "TARGET",
+		       "a directory (its disk and mount) or a block device"),
+	    OPT_STRING(0, "device", device, "DEV",
+		       "a block device, as /dev/sdb or sdb"),
+	    OPT_BOOL(0, "json", json, "print the list as JSON"),
+	    OPT_END(),
+	};
+	int n = parse_options(argc, argv, "knobs", opts, knobs_usage,
+			      knobs_epilogue, 0);
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-		if (cli_opt_flag(argv[i], "--json")) {
-			*json = 1;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--target", "-t", target);
-		if (!r)
-			r = cli_opt_value(argc, argv, &i, "--device", NULL,
-					  device);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 0) {
 		error("unknown argument '%s' for 'knobs'; see 'iotrial knobs "
 		      "--help'",
-		      argv[i]);
+		      argv[0]);
 		return -1;
 	}
 	return 0;
@@ -133,8 +132,6 @@ int cmd_knobs(int argc, const char **argv)
 
 	r = parse(argc, argv, &target, &device, &json);
 	if (r) {
-		if (r > 0)
-			knobs_usage(stdout);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
 	knob_ctx_init(&ctx);

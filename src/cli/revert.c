@@ -15,16 +15,16 @@
 #include "../util/error.h"
 #include "../util/banned.h"
 
-/* The help text of `revert`. */
-static void revert_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: iotrial revert [--list]\n\n"
-		"Restores every setting the journal holds (what 'iotrial set' "
-		"kept, and\nwhat a crashed iotrial left), newest first; a "
-		"setting changed since iotrial\nwrote it keeps its new value. "
-		"--list shows them instead and changes nothing.\n");
-}
+static const char *const revert_usage[] = {
+    "iotrial revert [--list]",
+    NULL,
+};
+
+static const char revert_epilogue[] =
+    "Restores every setting the journal holds (what 'iotrial set' kept, "
+    "and\nwhat a crashed iotrial left), newest first; a setting changed "
+    "since iotrial\nwrote it keeps its new value. --list shows them "
+    "instead and changes nothing.\n";
 
 /* revert --list: read-only, no root needed. */
 static int list(void)
@@ -56,20 +56,23 @@ int cmd_revert(int argc, const char **argv)
 	FILE *info = stdout;
 	struct stat st;
 	size_t n = 0;
-	int i, do_list = 0, code = EXIT_OK, ret;
+	int left, do_list = 0, code = EXIT_OK, ret;
+	struct option opts[] = {
+	    OPT_BOOL(0, "list", &do_list,
+		     "show what the journal holds and change nothing (no root "
+		     "needed)"),
+	    OPT_END(),
+	};
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			revert_usage(stdout);
-			return EXIT_OK;
-		}
-		if (cli_opt_flag(argv[i], "--list")) {
-			do_list = 1;
-			continue;
-		}
-		error("unknown argument '%s' for 'revert'; it takes only "
-		      "--list",
-		      argv[i]);
+	left = parse_options(argc, argv, "revert", opts, revert_usage,
+			     revert_epilogue, 0);
+	if (left == PARSE_OPT_HELP)
+		return EXIT_OK;
+	if (left) {
+		if (left > 0)
+			error("unknown argument '%s' for 'revert'; it takes "
+			      "only --list",
+			      argv[0]);
 		return EXIT_USAGE;
 	}
 	if (do_list)

@@ -24,46 +24,44 @@ struct set_args {
 	size_t nr, alloc;
 };
 
-/* The help text of `set`. */
-static void set_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: iotrial set KNOB=VALUE ... [-t TARGET | --device DEV] "
-		"[--dry-run]\n\n"
-		"Changes kernel I/O settings now and keeps them; the originals "
-		"go to the\njournal first, and 'iotrial revert' restores "
-		"them. --dry-run prints the\nplan (each file or remount, old "
-		"-> new, in apply order) and changes nothing.\n"
-		"'iotrial knobs' lists the knobs. Examples:\n"
-		"  iotrial set --device /dev/sdb scheduler=mq-deadline "
-		"read_ahead_kb=4096s\n"
-		"  iotrial set -t /srv/data atime=noatime --dry-run\n"
-		"  iotrial set vm.dirty_background_bytes=64MiB\n");
-}
+static const char *const set_usage[] = {
+    "iotrial set KNOB=VALUE ... [-t TARGET | --device DEV] [--dry-run]",
+    NULL,
+};
+
+static const char set_epilogue[] =
+    "Changes kernel I/O settings now and keeps them; the originals go to "
+    "the\njournal first, and 'iotrial revert' restores them. --dry-run "
+    "prints the\nplan (each file or remount, old -> new, in apply order) "
+    "and changes nothing.\n'iotrial knobs' lists the knobs. Examples:\n"
+    "  iotrial set --device /dev/sdb scheduler=mq-deadline "
+    "read_ahead_kb=4096s\n"
+    "  iotrial set -t /srv/data atime=noatime --dry-run\n"
+    "  iotrial set vm.dirty_background_bytes=64MiB\n";
 
 /* Parse argv; 1 for --help, -1 after an error. */
 static int parse(int argc, const char **argv, struct set_args *a)
 {
-	int i, r;
+	struct option opts[] = {
+	    OPT_STRING('t', "target", &a->target, "TARGET",
+		       "the directory or block device whose knobs are meant"),
+	    OPT_STRING(0, "device", &a->device, "DEV",
+		       "the block device whose knobs are meant"),
+	    OPT_BOOL(0, "dry-run", &a->dry_run,
+		     "print the plan and change nothing"),
+	    OPT_END(),
+	};
+	int i, n = parse_options(argc, argv, "set", opts, set_usage,
+				 set_epilogue, 0);
 
-	for (i = 1; i < argc; i++) {
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
 		const char *arg = argv[i];
 
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
-			return 1;
-		if (cli_opt_flag(arg, "--dry-run")) {
-			a->dry_run = 1;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--target", "-t", &a->target);
-		if (!r)
-			r = cli_opt_value(argc, argv, &i, "--device", NULL,
-					  &a->device);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		if (arg[0] == '-' || !strchr(arg, '=')) {
+		if (!strchr(arg, '=')) {
 			error("unexpected argument '%s'; 'set' takes "
 			      "KNOB=VALUE ... [-t TARGET | --device DEV] "
 			      "[--dry-run]",
@@ -127,8 +125,6 @@ int cmd_set(int argc, const char **argv)
 
 	r = parse(argc, argv, &a);
 	if (r) {
-		if (r > 0)
-			set_usage(stdout);
 		free(a.assign);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
