@@ -28,70 +28,57 @@ struct diff_args {
 	const char *id[2];
 	const char *arm; /* NULL: each experiment's baseline arm */
 	const char *db;	 /* NULL: the default store */
-	bool json;
-	bool fail_on_regression;
+	int json;
+	int fail_on_regression;
 };
 
-static const char *const diff_options[] = {
-    "--arm", "--db", "--json", "--fail-on-regression", "--help",
+static const char *const diff_usage[] = {
+    "iotrial diff ID1 ID2 [--arm LABEL] [--db PATH] [--json]",
+    "                    [--fail-on-regression]",
+    NULL,
 };
 
-/* The usage text. */
-static void diff_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: iotrial diff ID1 ID2 [--arm LABEL] [--db PATH] "
-		"[--json]\n                    [--fail-on-regression]\n\n"
-		"Compares the same workload in two stored experiments: ID1 "
-		"is 'before',\nID2 'after' (a kernel, firmware or hardware "
-		"change). Uses each one's\nbaseline arm, or the arm LABEL "
-		"present in both, and lists how their\nenvironments "
-		"differ. --fail-on-regression exits 3 when 'after' is "
-		"slower.\n");
-}
+static const char diff_epilogue[] =
+    "Compares the same workload in two stored experiments: ID1 is "
+    "'before',\nID2 'after' (a kernel, firmware or hardware change). Uses "
+    "each one's\nbaseline arm, or the arm LABEL present in both, and lists "
+    "how their\nenvironments differ. --fail-on-regression exits 3 when "
+    "'after' is slower.\n";
 
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct diff_args *a)
 {
-	int i, r, nr_ids = 0;
+	struct option opts[] = {
+	    OPT_STRING(0, "arm", &a->arm, "LABEL",
+		       "compare the arm LABEL present in both, not the "
+		       "baselines"),
+	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
+	    OPT_BOOL(0, "json", &a->json,
+		     "print the comparison as an experiment object"),
+	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
+		     "exit 3 when ID2 is significantly slower than ID1"),
+	    OPT_END(),
+	};
+	int n = parse_options(argc, argv, "diff", opts, diff_usage,
+			      diff_epilogue, 0);
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-		if (cli_opt_flag(argv[i], "--json")) {
-			a->json = true;
-			continue;
-		}
-		if (cli_opt_flag(argv[i], "--fail-on-regression")) {
-			a->fail_on_regression = true;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--db", NULL, &a->db);
-		if (!r)
-			r = cli_opt_value(argc, argv, &i, "--arm", NULL,
-					  &a->arm);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		if (argv[i][0] != '-' && nr_ids < 2) {
-			a->id[nr_ids++] = argv[i];
-			continue;
-		}
-		if (argv[i][0] == '-')
-			cli_unknown_option("diff", argv[i], diff_options,
-					   ARRAY_SIZE(diff_options));
-		else
-			error("unexpected argument '%s' for 'diff'; it takes "
-			      "two experiment ids",
-			      argv[i]);
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 2) {
+		error("unexpected argument '%s' for 'diff'; it takes two "
+		      "experiment ids",
+		      argv[2]);
 		return -1;
 	}
-	if (nr_ids < 2) {
+	if (n < 2) {
 		error("'diff' needs two experiment ids (before and after); "
 		      "'iotrial log' lists them");
 		return -1;
 	}
+	a->id[0] = argv[0];
+	a->id[1] = argv[1];
 	return 0;
 }
 
@@ -423,8 +410,6 @@ int cmd_diff(int argc, const char **argv)
 
 	r = parse_args(argc, argv, &a);
 	if (r) {
-		if (r > 0)
-			diff_usage(stdout);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);

@@ -37,7 +37,7 @@ struct import_args {
 	const char *db;	      /* NULL: the default store */
 	const char *metric;   /* NULL, "iops" or "mbps" */
 	const char *workload; /* NULL: from the files */
-	bool json;
+	int json;
 	struct cli_arm *arms; /* in command-line order */
 	size_t nr_arms, alloc_arms;
 	const char **files; /* every file, with its arm in file_arm */
@@ -45,28 +45,22 @@ struct import_args {
 	size_t nr_files, alloc_files, alloc_file_arm;
 };
 
-static const char *const import_options[] = {
-    "--db", "--arm", "--metric", "--workload", "--json", "--help",
+static const char *const import_usage[] = {
+    "iotrial import [--db PATH] [--metric iops|mbps] [--workload NAME]",
+    "                      [--json] [--arm LABEL] FILE.json ... [--arm "
+    "LABEL2 FILE ...]",
+    NULL,
 };
 
-/* The usage text. */
-static void import_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: iotrial import [--db PATH] [--metric iops|mbps] "
-		"[--workload NAME]\n"
-		"                      [--json] [--arm LABEL] FILE.json ... "
-		"[--arm LABEL2 FILE ...]\n\n"
-		"Stores results measured elsewhere as an experiment. Each "
-		"FILE is an\niotrial run object ('iotrial run --json'), fio "
-		"output ('fio\n--output-format=json', one run per file) or a "
-		"whole iotrial experiment.\nEach --arm starts a new arm; the "
-		"first arm is the baseline. fio results\nare judged by IOPS "
-		"for random patterns and MB/s for sequential ones\nunless "
-		"--metric says otherwise. --workload NAME names the "
-		"experiment's\nworkload when the files do not agree on "
-		"one.\n");
-}
+static const char import_epilogue[] =
+    "Stores results measured elsewhere as an experiment. Each FILE is "
+    "an\niotrial run object ('iotrial run --json'), fio output ('fio\n"
+    "--output-format=json', one run per file) or a whole iotrial "
+    "experiment.\nEach --arm starts a new arm; the first arm is the "
+    "baseline. fio results\nare judged by IOPS for random patterns and "
+    "MB/s for sequential ones\nunless --metric says otherwise. --workload "
+    "NAME names the experiment's\nworkload when the files do not agree on "
+    "one.\n";
 
 /* Start a new arm called label. */
 static void new_arm(struct import_args *a, const char *label)
@@ -91,68 +85,71 @@ static int listed_before(const struct import_args *a, const char *path)
 	return 0;
 }
 
+/* --arm LABEL: the files after it are the runs of a new arm. */
+static int arm_option(const struct option *opt, const char *arg)
+{
+	struct import_args *a = opt->data;
+	size_t k;
+
+	if (!*arg) {
+		error("an empty arm label; give --arm LABEL");
+		return -1;
+	}
+	for (k = 0; k < a->nr_arms; k++)
+		if (!strcmp(a->arms[k].label, arg)) {
+			error("arm '%s' is given twice; list its files after "
+			      "one --arm",
+			      arg);
+			return -1;
+		}
+	new_arm(a, arg);
+	return 0;
+}
+
+/* A FILE: one more run of the current arm. */
+static int file_argument(const struct option *opt, const char *arg)
+{
+	struct import_args *a = opt->data;
+
+	if (!a->nr_arms)
+		new_arm(a, DEFAULT_LABEL);
+	if (listed_before(a, arg)) {
+		error("'%s' is given twice; each result may count once, or it "
+		      "would weigh double in the statistics",
+		      arg);
+		return -1;
+	}
+	ALLOC_GROW(a->files, a->nr_files + 1, a->alloc_files);
+	ALLOC_GROW(a->file_arm, a->nr_files + 1, a->alloc_file_arm);
+	a->file_arm[a->nr_files] = a->nr_arms - 1;
+	a->files[a->nr_files++] = arg;
+	return 0;
+}
+
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct import_args *a)
 {
-	const char *v;
-	size_t k;
-	int i, r;
+	struct option opts[] = {
+	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to write"),
+	    OPT_STRING(0, "metric", &a->metric, "iops|mbps",
+		       "what to judge fio results by (default: by pattern)"),
+	    OPT_STRING(0, "workload", &a->workload, "NAME",
+		       "the experiment's workload, when the files disagree"),
+	    OPT_BOOL(0, "json", &a->json, "print the stored experiment object"),
+	    OPT_CALLBACK(0, "arm", a, "LABEL",
+			 "start the arm LABEL; the files after it are its "
+			 "runs",
+			 arm_option),
+	    OPT_ARGUMENTS(a, file_argument),
+	    OPT_END(),
+	};
+	int n = parse_options(argc, argv, "import", opts, import_usage,
+			      import_epilogue, 0);
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-		if (cli_opt_flag(argv[i], "--json")) {
-			a->json = true;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--arm", NULL, &v);
-		if (r < 0)
-			return -1;
-		if (r) {
-			if (!*v) {
-				error("an empty arm label; give --arm LABEL");
-				return -1;
-			}
-			for (k = 0; k < a->nr_arms; k++)
-				if (!strcmp(a->arms[k].label, v)) {
-					error("arm '%s' is given twice; "
-					      "list its files after one "
-					      "--arm",
-					      v);
-					return -1;
-				}
-			new_arm(a, v);
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--db", NULL, &a->db);
-		if (!r)
-			r = cli_opt_value(argc, argv, &i, "--metric", NULL,
-					  &a->metric);
-		if (!r)
-			r = cli_opt_value(argc, argv, &i, "--workload", NULL,
-					  &a->workload);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' && argv[i][1]) {
-			cli_unknown_option("import", argv[i], import_options,
-					   ARRAY_SIZE(import_options));
-			return -1;
-		}
-		if (!a->nr_arms)
-			new_arm(a, DEFAULT_LABEL);
-		if (listed_before(a, argv[i])) {
-			error("'%s' is given twice; each result may count once, "
-			      "or it would weigh double in the statistics",
-			      argv[i]);
-			return -1;
-		}
-		ALLOC_GROW(a->files, a->nr_files + 1, a->alloc_files);
-		ALLOC_GROW(a->file_arm, a->nr_files + 1, a->alloc_file_arm);
-		a->file_arm[a->nr_files] = a->nr_arms - 1;
-		a->files[a->nr_files++] = argv[i];
-	}
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
 	if (a->metric && strcmp(a->metric, "iops") &&
 	    strcmp(a->metric, "mbps")) {
 		error("invalid value '%s' for '--metric'; expected 'iops' or "
@@ -273,10 +270,8 @@ int cmd_import(int argc, const char **argv)
 
 	r = parse_args(argc, argv, &a);
 	if (r) {
-		if (r > 0) {
-			import_usage(stdout);
+		if (r > 0)
 			ret = EXIT_OK;
-		}
 		goto out;
 	}
 	if (read_files(&a, &nr_exp))

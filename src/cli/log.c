@@ -21,64 +21,59 @@
 struct log_args {
 	const char *db; /* NULL: the default store */
 	size_t limit;	/* 0: all */
-	bool json;
+	int json;
 };
 
-static const char *const log_options[] = {"--db", "--count", "-n", "--json",
-					  "--help"};
+static const char *const log_usage[] = {
+    "iotrial log [--db PATH] [-n|--count N] [--json]",
+    NULL,
+};
 
-/* The usage text. */
-static void log_usage(FILE *out)
+static const char log_epilogue[] =
+    "Lists the stored experiments, newest first: id, date (UTC), "
+    "workload,\ntarget, metric and what each concluded. -n N shows the "
+    "newest N (0: all,\nthe default).\n";
+
+/* -n N: how many experiments, newest first. */
+static int count_option(const struct option *opt, const char *arg)
 {
-	fprintf(out,
-		"usage: iotrial log [--db PATH] [-n|--count N] [--json]\n"
-		"\n"
-		"Lists the stored experiments, newest first: id, date (UTC), "
-		"workload,\ntarget, metric and what each concluded. -n N "
-		"shows the newest N (0: all,\nthe default).\n");
+	struct log_args *a = opt->data;
+	struct strbuf err = STRBUF_INIT;
+	uint64_t n;
+
+	if (units_parse_count(arg, &n, &err)) {
+		error("invalid value '%s' for '-n': expected a count of "
+		      "experiments (0 for all)",
+		      arg);
+		strbuf_release(&err);
+		return -1;
+	}
+	a->limit = (size_t)n;
+	return 0;
 }
 
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct log_args *a)
 {
-	struct strbuf err = STRBUF_INIT;
-	const char *v;
-	uint64_t n;
-	int i, r;
+	struct option opts[] = {
+	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
+	    OPT_CALLBACK('n', "count", a, "N",
+			 "show the newest N (0, the default: all)",
+			 count_option),
+	    OPT_BOOL(0, "json", &a->json, "print the list as JSON"),
+	    OPT_END(),
+	};
+	int n =
+	    parse_options(argc, argv, "log", opts, log_usage, log_epilogue, 0);
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-		if (cli_opt_flag(argv[i], "--json")) {
-			a->json = true;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--db", NULL, &a->db);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		r = cli_opt_value(argc, argv, &i, "--count", "-n", &v);
-		if (r < 0)
-			return -1;
-		if (r) {
-			if (units_parse_count(v, &n, &err)) {
-				error("invalid value '%s' for '-n': expected "
-				      "a count of experiments (0 for all)",
-				      v);
-				strbuf_release(&err);
-				return -1;
-			}
-			a->limit = (size_t)n;
-			continue;
-		}
-		if (argv[i][0] == '-')
-			cli_unknown_option("log", argv[i], log_options,
-					   ARRAY_SIZE(log_options));
-		else
-			error("unexpected argument '%s' for 'log'; see "
-			      "'iotrial log --help'",
-			      argv[i]);
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 0) {
+		error("unexpected argument '%s' for 'log'; see 'iotrial log "
+		      "--help'",
+		      argv[0]);
 		return -1;
 	}
 	return 0;
@@ -163,8 +158,6 @@ int cmd_log(int argc, const char **argv)
 
 	r = parse_args(argc, argv, &a);
 	if (r) {
-		if (r > 0)
-			log_usage(stdout);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);

@@ -19,57 +19,46 @@
 struct show_args {
 	const char *id;
 	const char *db; /* NULL: the default store */
-	bool json;
+	int json;
 };
 
-static const char *const show_options[] = {"--db", "--json", "--help"};
+static const char *const show_usage[] = {
+    "iotrial show ID [--db PATH] [--json]",
+    NULL,
+};
 
-/* The usage text. */
-static void show_usage(FILE *out)
-{
-	fprintf(out, "usage: iotrial show ID [--db PATH] [--json]\n"
-		     "\n"
-		     "Prints a stored experiment: its table of arms and "
-		     "verdicts, or with --json\nthe whole experiment object. "
-		     "ID may be any unique prefix of an id that\n'iotrial "
-		     "log' lists.\n");
-}
+static const char show_epilogue[] =
+    "Prints a stored experiment: its table of arms and verdicts, or with "
+    "--json\nthe whole experiment object. ID may be any unique prefix of "
+    "an id that\n'iotrial log' lists.\n";
 
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct show_args *a)
 {
-	int i, r;
+	struct option opts[] = {
+	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
+	    OPT_BOOL(0, "json", &a->json, "print the stored experiment object"),
+	    OPT_END(),
+	};
+	int n = parse_options(argc, argv, "show", opts, show_usage,
+			      show_epilogue, 0);
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-		if (cli_opt_flag(argv[i], "--json")) {
-			a->json = true;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--db", NULL, &a->db);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
-		if (argv[i][0] != '-' && !a->id) {
-			a->id = argv[i];
-			continue;
-		}
-		if (argv[i][0] == '-')
-			cli_unknown_option("show", argv[i], show_options,
-					   ARRAY_SIZE(show_options));
-		else
-			error("unexpected argument '%s' for 'show'; it takes "
-			      "one experiment id",
-			      argv[i]);
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 1) {
+		error("unexpected argument '%s' for 'show'; it takes one "
+		      "experiment id",
+		      argv[1]);
 		return -1;
 	}
-	if (!a->id) {
+	if (!n) {
 		error("'show' needs an experiment id; 'iotrial log' lists "
 		      "them");
 		return -1;
 	}
+	a->id = argv[0];
 	return 0;
 }
 
@@ -120,8 +109,6 @@ int cmd_show(int argc, const char **argv)
 
 	r = parse_args(argc, argv, &a);
 	if (r) {
-		if (r > 0)
-			show_usage(stdout);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);

@@ -39,24 +39,21 @@ struct watch_args {
 	enum watch_format fmt;
 };
 
-/* Print the usage text. */
-static void watch_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: iotrial watch [DEV ...] [-i|--interval DUR] "
-		"[-c|--count N]\n"
-		"                     [--csv | --json]\n"
-		"\n"
-		"Every interval (default 1s), one line per device: r/s w/s "
-		"rMB/s wMB/s\nr_await w_await aqu-sz %%util f/s d/s, plus "
-		"Dirty and Writeback memory.\nMB is 10^6 bytes. DEV is a "
-		"name under /sys/class/block (vda, sda1,\nloop0); default: "
-		"every disk that has done any I/O. --count stops after\nN "
-		"intervals (default: when interrupted). --json prints one "
-		"object per\ndevice per interval (JSON Lines) with the keys "
-		"of a run's devices[]\nentries plus time, dirty_bytes and "
-		"writeback_bytes.\n");
-}
+static const char *const watch_usage[] = {
+    "iotrial watch [DEV ...] [-i|--interval DUR] [-c|--count N]",
+    "                     [--csv | --json]",
+    NULL,
+};
+
+static const char watch_epilogue[] =
+    "Every interval (default 1s), one line per device: r/s w/s rMB/s "
+    "wMB/s\nr_await w_await aqu-sz %util f/s d/s, plus Dirty and Writeback "
+    "memory.\nMB is 10^6 bytes. DEV is a name under /sys/class/block (vda, "
+    "sda1,\nloop0); default: every disk that has done any I/O. --count "
+    "stops after\nN intervals (default: when interrupted). --json prints "
+    "one object per\ndevice per interval (JSON Lines) with the keys of a "
+    "run's devices[]\nentries plus time, dirty_bytes and "
+    "writeback_bytes.\n";
 
 /* Every name under dir (sorted), space-separated, into out. */
 static void list_names(const char *dir, struct strbuf *out)
@@ -104,75 +101,85 @@ static void active_disks(char ***names, unsigned *nr)
 	strbuf_release(&path);
 }
 
+/* -i DURATION: the time between lines. */
+static int interval_option(const struct option *opt, const char *arg)
+{
+	struct watch_args *a = opt->data;
+	struct strbuf err = STRBUF_INIT;
+
+	if (units_parse_duration(arg, &a->interval_ns, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	if (a->interval_ns < MIN_INTERVAL_NS) {
+		error("--interval '%s' is too short; give 10ms or more (250ms, "
+		      "1s)",
+		      arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* -c N: stop after N intervals. */
+static int count_option(const struct option *opt, const char *arg)
+{
+	struct watch_args *a = opt->data;
+	struct strbuf err = STRBUF_INIT;
+
+	if (units_parse_count(arg, &a->count, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	if (!a->count) {
+		error("--count must be at least 1, not '%s'; leave it out to "
+		      "watch until interrupted",
+		      arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* Parse argv; -1 after printing an error, 1 for --help. */
 static int parse_args(int argc, const char **argv, struct watch_args *a)
 {
-	struct strbuf err = STRBUF_INIT;
-	const char *v;
-	int i, r;
+	int csv = 0, json = 0, i, n;
+	struct option opts[] = {
+	    OPT_CALLBACK('i', "interval", a, "DURATION",
+			 "time between lines (default 1s, at least 10ms)",
+			 interval_option),
+	    OPT_CALLBACK('c', "count", a, "N",
+			 "stop after N intervals (default: when interrupted)",
+			 count_option),
+	    OPT_BOOL(0, "csv", &csv,
+		     "print comma-separated values with a header line"),
+	    OPT_BOOL(0, "json", &json,
+		     "print one JSON object per device per interval"),
+	    OPT_END(),
+	};
 
 	a->interval_ns = 1000000000ull;
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
+	n = parse_options(argc, argv, "watch", opts, watch_usage,
+			  watch_epilogue, 0);
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (csv && json) {
+		error("give --csv or --json, not both");
+		return -1;
+	}
+	a->fmt = csv ? FMT_CSV : json ? FMT_JSON : FMT_TEXT;
+	for (i = 0; i < n; i++) {
+		const char *dev = argv[i];
 
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
-			return 1;
-		if (cli_opt_flag(arg, "--csv") || cli_opt_flag(arg, "--json")) {
-			enum watch_format f =
-			    arg[2] == 'c' ? FMT_CSV : FMT_JSON;
-
-			if (a->fmt != FMT_TEXT && a->fmt != f) {
-				error("give --csv or --json, not both");
-				return -1;
-			}
-			a->fmt = f;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--interval", "-i", &v);
-		if (r < 0)
-			return -1;
-		if (r) {
-			if (units_parse_duration(v, &a->interval_ns, &err))
-				goto bad;
-			if (a->interval_ns < MIN_INTERVAL_NS) {
-				error("--interval '%s' is too short; give "
-				      "10ms or more (250ms, 1s)",
-				      v);
-				return -1;
-			}
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--count", "-c", &v);
-		if (r < 0)
-			return -1;
-		if (r) {
-			if (units_parse_count(v, &a->count, &err))
-				goto bad;
-			if (!a->count) {
-				error("--count must be at least 1, not '%s'; "
-				      "leave it out to watch until "
-				      "interrupted",
-				      v);
-				return -1;
-			}
-			continue;
-		}
-		if (arg[0] == '-') {
-			error("unknown option '%s' for 'watch'; see 'iotrial "
-			      "watch --help'",
-			      arg);
-			return -1;
-		}
-		if (!strncmp(arg, "/dev/", 5))
-			arg += 5;
+		if (!strncmp(dev, "/dev/", 5))
+			dev += 5;
 		ALLOC_GROW(a->devs, a->nr_devs + 1, a->alloc_devs);
-		a->devs[a->nr_devs++] = arg;
+		a->devs[a->nr_devs++] = dev;
 	}
 	return 0;
-bad:
-	error("%s", err.buf);
-	strbuf_release(&err);
-	return -1;
 }
 
 /* Wall-clock time for a line: "HH:MM:SS" or RFC 3339 UTC with ms. */
@@ -337,8 +344,6 @@ int cmd_watch(int argc, const char **argv)
 	memset(&s, 0, sizeof(s));
 	pr = parse_args(argc, argv, &a);
 	if (pr) {
-		if (pr > 0)
-			watch_usage(stdout);
 		free(a.devs);
 		return pr > 0 ? EXIT_OK : EXIT_USAGE;
 	}
