@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/store.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -68,6 +69,17 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+static const char *const help_usage[] = {
+    "iotrial help [COMMAND [ARGS...]]",
+    NULL,
+};
+
+static const char help_epilogue[] =
+    "Without a command, lists the commands. With one, prints the help of "
+    "that\ncommand, the same text as 'iotrial COMMAND ARGS --help': ARGS "
+    "matter for\nrun and compare, whose help lists the parameters of a "
+    "workload\n('iotrial help run seqwrite').\n";
+
 /*
  * iotrial help [COMMAND [ARGS...]]: the same text as COMMAND ARGS --help,
  * printed by the command itself, so the two cannot differ. ARGS matter
@@ -75,22 +87,35 @@ static const struct command *find_command(const char *name)
  */
 static int help(int argc, const char **argv)
 {
+	const struct option opts[] = {OPT_END()};
 	const struct command *c;
 	const char **args;
-	int i, ret;
+	int i, n, ret;
 
-	if (argc < 3 || !strcmp(argv[2], "help")) {
+	/* argv[0] is "iotrial": parse from "help" on */
+	n = parse_options(argc - 1, argv + 1, "help", opts, help_usage,
+			  help_epilogue, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (n == PARSE_OPT_HELP)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	argv++;
+	if (!n) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	c = find_command(argv[2]);
+	if (!strcmp(argv[0], "help")) {
+		options_usage(stdout, opts, help_usage, help_epilogue);
+		return EXIT_OK;
+	}
+	c = find_command(argv[0]);
 	if (!c)
 		return EXIT_USAGE;
-	args = xcalloc((size_t)argc, sizeof(*args));
-	for (i = 2; i < argc; i++)
-		args[i - 2] = argv[i];
-	args[argc - 2] = "--help";
-	ret = c->fn(argc - 1, args);
+	args = xcalloc((size_t)n + 2, sizeof(*args));
+	for (i = 0; i < n; i++)
+		args[i] = argv[i];
+	args[n] = "--help";
+	ret = c->fn(n + 1, args);
 	free(args);
 	return ret;
 }
