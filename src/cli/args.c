@@ -1,7 +1,7 @@
 /*
- * Argument matching shared by every subcommand. Each command walks its own
- * argv (git style); these two helpers keep the "--x=V" and "--x V"
- * spellings consistent everywhere.
+ * What several subcommands share besides their option tables (options.c):
+ * checking before a long run that its output and store can be written,
+ * and the flag a stop signal sets.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,31 +12,6 @@
 #include "../core/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
-
-int cli_opt_value(int argc, const char **argv, int *i, const char *name,
-		  const char *short_name, const char **out_value)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(name);
-
-	if (!strncmp(arg, name, n) && arg[n] == '=') {
-		*out_value = arg + n + 1;
-		return 1;
-	}
-	if (strcmp(arg, name) && (!short_name || strcmp(arg, short_name)))
-		return 0;
-	if (*i + 1 >= argc) {
-		error("option '%s' needs a value", arg);
-		return -1;
-	}
-	*out_value = argv[++*i];
-	return 1;
-}
-
-int cli_opt_flag(const char *arg, const char *name)
-{
-	return !strcmp(arg, name);
-}
 
 int cli_check_output(const char *path)
 {
@@ -72,19 +47,6 @@ int cli_check_store(const char *db)
 	if (!ret)
 		return 0;
 	return ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-}
-
-void cli_unknown_option(const char *cmd, const char *arg,
-			const char *const *options, size_t nr)
-{
-	const char *near = suggest_nearest(arg, options, nr);
-
-	if (near)
-		error("unknown option '%s' for '%s'; did you mean '%s'?", arg,
-		      cmd, near);
-	else
-		error("unknown option '%s' for '%s'; see 'iotrial %s --help'",
-		      arg, cmd, cmd);
 }
 
 /* The one signal flag of the process (one command per process). */

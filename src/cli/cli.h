@@ -28,29 +28,6 @@ void cli_recover_journal(int argc, const char **argv);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
 /*
- * Match argv[*i] against a long option: "--name=VALUE" or "--name VALUE"
- * (consuming the next argument). Returns 1 and sets *out_value on a
- * match, 0 if argv[*i] is not this option, -1 (after printing an error)
- * when the value is missing. short_name may be NULL ("-t").
- */
-int cli_opt_value(int argc, const char **argv, int *i, const char *name,
-		  const char *short_name, const char **out_value);
-/*
- * Inside an argv loop: when argv[i] is the value option name (or
- * short_name), store its value in dest and `continue`; when its value is
- * missing, return -1 from the enclosing parser (cli_opt_value printed
- * the error). Needs argc, argv, `int i, r` and `const char *v` in scope.
- */
-#define CLI_VALUE_OPT(name, short_name, dest)                                \
-	r = cli_opt_value(argc, argv, &i, name, short_name, &v);             \
-	if (r < 0)                                                           \
-		return -1;                                                   \
-	if (r) {                                                             \
-		dest = v;                                                    \
-		continue;                                                    \
-	}
-
-/*
  * Before any work: can --json=FILE be written ("-" is stdout)? Can the
  * store at db (NULL: the default) be opened? Each prints the error when
  * not, so a long run never ends in "cannot write". cli_check_output()
@@ -60,13 +37,6 @@ int cli_opt_value(int argc, const char **argv, int *i, const char *name,
  */
 int cli_check_output(const char *path);
 int cli_check_store(const char *db);
-
-/*
- * Print "unknown option 'ARG' for 'CMD'" with the nearest of options[nr]
- * as a suggestion, or a pointer to 'iotrial CMD --help'.
- */
-void cli_unknown_option(const char *cmd, const char *arg,
-			const char *const *options, size_t nr);
 
 /*
  * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal only stores its
@@ -100,8 +70,5 @@ void cli_workloads_list(struct strbuf *out);
 /* The workload called name, or NULL after an error that suggests the
  * nearest name or points to 'iotrial CMD --help'. */
 const struct workload_ops *cli_find_workload(const char *name, const char *cmd);
-
-/* Match a flag without a value: "--json". */
-int cli_opt_flag(const char *arg, const char *name);
 
 #endif

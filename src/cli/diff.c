@@ -20,7 +20,6 @@
 #include "../core/result_json.h"
 #include "../core/store.h"
 #include "../util/error.h"
-#include "../util/xalloc.h"
 #include "../util/banned.h"
 
 /* What `diff` was asked for. */

@@ -59,7 +59,7 @@ void cli_recover_journal(int argc, const char **argv)
 	 * before anything is restored */
 	if (argc > 1 && !strcmp(argv[1], "revert"))
 		for (i = 2; i < argc; i++)
-			if (cli_opt_flag(argv[i], "--list"))
+			if (!strcmp(argv[i], "--list"))
 				return;
 	knob_cli_log(&log, NULL);
 	knob_recover_stale(&log);

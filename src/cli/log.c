@@ -5,7 +5,6 @@
  * opening it.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 #include "../core/store.h"
 #include "../util/error.h"
 #include "../util/units.h"
-#include "../util/xalloc.h"
 #include "../util/banned.h"
 
 /* What `log` was asked for. */

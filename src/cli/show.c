@@ -4,7 +4,6 @@
  * where and when it was measured. --json gives the stored object itself.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -12,7 +11,6 @@
 #include "../core/result_json.h"
 #include "../core/store.h"
 #include "../util/error.h"
-#include "../util/xalloc.h"
 #include "../util/banned.h"
 
 /* What `show` was asked for. */
