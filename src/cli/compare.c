@@ -372,12 +372,7 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 	uint64_t u;
 	int ret = 0;
 
-	c->min_blocks = 6;
-	c->max_runs = 30;
-	c->precision = 0.02;
-	c->equivalence = 0.02;
-	c->alpha = 0.05;
-	c->max_arms = EXPERIMENT_MAX_ARMS;
+	experiment_config_init(c);
 	c->drop_caches = !a->no_drop_caches;
 	if (a->runs && strcmp(a->runs, "auto")) {
 		ret = about(units_parse_count(a->runs, &u, &err), &err,

@@ -403,7 +403,7 @@ int cmd_diff(int argc, const char **argv)
 	struct diff_args a = {0};
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *e[2] = {NULL, NULL}, *d = NULL;
-	struct analysis_opts o = {0};
+	struct analysis_opts o;
 	struct store s = {0};
 	int ret = EXIT_USAGE, r, k, arm[2];
 
@@ -435,10 +435,9 @@ int cmd_diff(int argc, const char **argv)
 	d = build(e, a.id, arm);
 	if (!d)
 		goto out;
-	o.alpha = get_num(e[1], "alpha", 0.05);
-	o.margin = get_num(e[1], "equivalence", 0.02);
-	o.conf = 0.95;
-	o.higher_is_better = true; /* the metric's own flag overrides */
+	analysis_opts_init(&o); /* the metric's own flag overrides */
+	o.alpha = get_num(e[1], "alpha", o.alpha);
+	o.margin = get_num(e[1], "equivalence", o.margin);
 	if (experiment_analyze_json(d, &o, &err)) {
 		error("cannot analyse the diff: %s", err.buf);
 		goto out;

@@ -170,16 +170,12 @@ static int analyse_store_print(struct store *s, struct json_object *exp,
 			       const struct import_args *a, size_t nr_runs)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct analysis_opts o = {0};
+	struct analysis_opts o;
 	struct json_object *b;
 	char id[STORE_ID_LEN + 1];
 	int ret = EXIT_OK;
 
-	o.alpha = 0.05;
-	o.margin = 0.02;
-	o.conf = 0.95;
-	o.higher_is_better = true; /* exp's "metric" overrides */
-	o.paired = true;	   /* off unless every run has a block */
+	analysis_opts_init(&o); /* exp's "metric" and blocks override */
 	if (json_object_object_get_ex(exp, "baseline", &b) &&
 	    json_object_get_int(b) > 0)
 		o.baseline = (unsigned)json_object_get_int(b);

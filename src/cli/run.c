@@ -248,9 +248,11 @@ static int store_run(const char *db, const struct run_meta *meta,
 	const char *text = json_object_to_json_string(obj);
 	struct import_run ir = { 0 };
 	struct import_arm arm = { "run", &ir, 1 };
-	struct analysis_opts ao = { 0, true, false, 0.05, 0.02, 0.95 };
+	struct analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
 	int ret;
+
+	analysis_opts_init(&ao);
 
 	ret = import_parse(text, strlen(text), "run", NULL, &ir, &err);
 	if (!ret)

@@ -17,6 +17,18 @@
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
+void analysis_opts_init(struct analysis_opts *o)
+{
+	*o = (struct analysis_opts){
+	    .baseline = 0,
+	    .higher_is_better = true,
+	    .paired = true,
+	    .alpha = 0.05,
+	    .margin = 0.02,
+	    .conf = 0.95,
+	};
+}
+
 /* Values of arm in block order, matched with the baseline's blocks. */
 static size_t pair_up(const struct analysis_arm *base,
 		      const struct analysis_arm *arm, double *out_b,

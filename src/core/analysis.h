@@ -30,10 +30,18 @@ struct analysis_opts {
 	unsigned baseline;      /* index of the baseline arm */
 	bool higher_is_better;  /* iops, mbps */
 	bool paired;            /* blocks pair runs across arms */
-	double alpha;           /* 0.05 */
+	double alpha;           /* significance level */
 	double margin;          /* equivalence: 0.02 for +-2% */
-	double conf;            /* 0.95 */
+	double conf;            /* confidence of the intervals */
 };
+
+/*
+ * The defaults every analysis starts from: baseline arm 0, higher is
+ * better, paired by block (experiment_analyze_json() falls back to
+ * unpaired when a run has no block), alpha 0.05, equivalence margin 2%,
+ * 95% intervals. The one place these numbers are written.
+ */
+void analysis_opts_init(struct analysis_opts *o);
 
 /* Per-arm numbers. */
 struct analysis_summary {

@@ -42,6 +42,22 @@ int experiment_drop_caches(void)
 	return ret;
 }
 
+void experiment_config_init(struct experiment_config *c)
+{
+	struct analysis_opts ao;
+
+	analysis_opts_init(&ao);
+	*c = (struct experiment_config){
+	    .min_blocks = 6,
+	    .max_runs = 30,
+	    .precision = 0.02,
+	    .equivalence = ao.margin,
+	    .alpha = ao.alpha,
+	    .max_arms = EXPERIMENT_MAX_ARMS,
+	    .drop_caches = 1,
+	};
+}
+
 int experiment_plan(struct experiment *e, const struct experiment_config *c,
 		    struct strbuf *err)
 {
@@ -456,7 +472,7 @@ static void final_warnings(struct exp_loop *l)
 int experiment_run(struct experiment *e, const struct experiment_config *c,
 		   const struct experiment_hooks *h, struct strbuf *err)
 {
-	struct analysis_opts ao = { 0 };
+	struct analysis_opts ao;
 	struct exp_loop l = { 0 };
 	unsigned *order = xcalloc(e->nr_arms, sizeof(*order));
 	double *lo = xcalloc(e->nr_arms, sizeof(*lo));
@@ -475,12 +491,10 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	l.start_ns = clock_now_ns();
 	rng_seed(&l.rng, c->seed);
 	e->obj = skeleton(e, c);
+	analysis_opts_init(&ao);
 	ao.baseline = e->baseline;
-	ao.higher_is_better = true;
-	ao.paired = true;
 	ao.alpha = c->alpha;
 	ao.margin = c->equivalence;
-	ao.conf = 0.95;
 	planned = c->warmup + e->nr_arms * (c->runs_fixed ? c->runs_fixed
 							  : c->min_blocks);
 	for (i = 0; i < c->warmup && !ret; i++) {

@@ -101,18 +101,27 @@ struct experiment_config {
 	unsigned nr_factors;
 	const char *baseline;       /* arm label or NULL: first values */
 	unsigned runs_fixed;        /* runs per arm; 0 = adaptive */
-	unsigned min_blocks;        /* adaptive: at least this many (6) */
+	unsigned min_blocks;        /* adaptive: at least this many */
 	unsigned max_runs;          /* adaptive: at most this many per arm */
 	uint64_t budget_ns;         /* adaptive: stop after this long (0) */
-	double precision;           /* 0.02 */
-	double equivalence;         /* 0.02 */
-	double alpha;               /* 0.05 */
+	double precision;           /* adaptive: widest CI half-width */
+	double equivalence;         /* "same" within +-this */
+	double alpha;               /* significance level */
 	unsigned warmup;            /* discarded runs before block 0 */
-	unsigned max_arms;          /* refuse more arms than this (64) */
+	unsigned max_arms;          /* refuse more arms than this */
 	int drop_caches;            /* sync + drop_caches before each run */
 	uint64_t seed;              /* order of arms in blocks, run seeds */
 	volatile int *stop;         /* non-zero: finish now, keep the data */
 };
+
+/*
+ * The defaults of an experiment, the one place they are written: zero
+ * for everything that has to be given (ops, target, factors, the run
+ * length), adaptive runs with at least 6 blocks and at most 30 runs per
+ * arm, precision 2%, equivalence and alpha as analysis_opts_init() has
+ * them, at most EXPERIMENT_MAX_ARMS arms, caches dropped between runs.
+ */
+void experiment_config_init(struct experiment_config *c);
 
 struct experiment {
 	struct experiment_arm *arms;

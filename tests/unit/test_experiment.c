@@ -75,6 +75,27 @@ static void test_plan(void **state)
 	strbuf_release(&err);
 }
 
+/* One set of defaults: the experiment's statistics are the analysis's. */
+static void test_defaults(void **state)
+{
+	struct experiment_config c;
+	struct analysis_opts ao;
+
+	(void)state;
+	experiment_config_init(&c);
+	analysis_opts_init(&ao);
+	assert_true(c.alpha == ao.alpha);
+	assert_true(c.equivalence == ao.margin);
+	assert_true(ao.conf > 0.9 && ao.conf < 1);
+	assert_true(ao.higher_is_better);
+	assert_int_equal(c.max_arms, EXPERIMENT_MAX_ARMS);
+	assert_int_equal(c.min_blocks, 6);
+	assert_int_equal(c.max_runs, 30);
+	assert_true(c.drop_caches);
+	assert_null(c.ops);
+	assert_int_equal(c.runs_fixed, 0);
+}
+
 static void test_validate_bad_arm(void **state)
 {
 	static char *bad[] = { "4k", "4kk" };
@@ -150,9 +171,10 @@ static const char *verdict_of(struct json_object *o)
 
 static void analyze(struct json_object *o)
 {
-	struct analysis_opts ao = { 0, true, true, 0.05, 0.02, 0.95 };
+	struct analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
 
+	analysis_opts_init(&ao);
 	assert_int_equal(experiment_analyze_json(o, &ao, &err), 0);
 	strbuf_release(&err);
 }
@@ -200,12 +222,13 @@ static void test_analyze_verdicts(void **state)
 
 static void test_analyze_bad(void **state)
 {
-	struct analysis_opts ao = { 0, true, true, 0.05, 0.02, 0.95 };
+	struct analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *o = synthetic(0.1, 5, 5);
 	struct json_object *run;
 
 	(void)state;
+	analysis_opts_init(&ao);
 	run = json_object_array_get_idx(json_object_object_get(o, "runs"), 3);
 	json_object_object_add(run, "metric", json_object_new_double(-1));
 	assert_int_equal(experiment_analyze_json(o, &ao, &err), -EINVAL);
@@ -220,10 +243,11 @@ static void test_analyze_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plan),
-		cmocka_unit_test(test_validate_bad_arm),
-		cmocka_unit_test(test_analyze_verdicts),
-		cmocka_unit_test(test_analyze_bad),
+	    cmocka_unit_test(test_plan),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_validate_bad_arm),
+	    cmocka_unit_test(test_analyze_verdicts),
+	    cmocka_unit_test(test_analyze_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
