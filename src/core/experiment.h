@@ -28,6 +28,7 @@
 #ifndef IOTRIAL_EXPERIMENT_H
 #define IOTRIAL_EXPERIMENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <json-c/json.h>
 #include "analysis.h"
@@ -162,6 +163,54 @@ void experiment_release(struct experiment *e);
 /* sync(2), then drop the page cache, dentries and inodes (root only).
  * Returns 0 or -errno. */
 int experiment_drop_caches(void);
+
+/* One run of an experiment built from runs measured before. */
+struct experiment_src_run {
+	double metric;		 /* the run's metric, > 0 */
+	struct json_object *run; /* its run object (a reference is taken),
+				    or NULL */
+	const char *source;	 /* where it came from, or NULL */
+	int seq;		 /* its "seq"; < 0: numbered as given */
+};
+
+/* The runs of one arm of an experiment built from runs. */
+struct experiment_src_arm {
+	const char *label;
+	const struct experiment_src_run *runs; /* nr of them */
+	size_t nr;
+};
+
+/*
+ * What experiment_build() makes an experiment object of: runs measured
+ * elsewhere (import), a single run (run), the arms of two stored
+ * experiments (diff). Members given NULL are left out.
+ */
+struct experiment_src {
+	const char *id; /* NULL: "" (the store gives one) */
+	const char *workload;
+	const char *target;
+	struct json_object *params; /* a reference is taken */
+	const char *seed;	    /* "none" when the runs' seeds vary */
+	const char *metric;	    /* "iops", "mbps" */
+	bool higher_is_better;
+	const char *factor_kind; /* one factor "arm" of this kind whose
+				    values are the labels, and empty
+				    "settings" per arm; NULL: neither */
+	const struct experiment_src_arm *arms; /* nr_arms of them */
+	size_t nr_arms;
+	const char *stopped;	 /* why it ended: "imported" */
+	const char *runs_mode;	 /* "import", "run" */
+	bool warnings;		 /* an empty "warnings" array */
+	struct json_object *env; /* a reference is taken */
+};
+
+/*
+ * The experiment object (schema above) of src: arm 0 is the baseline,
+ * runs are unpaired (no "block"), "blocks" is the most runs of an arm.
+ * No analysis yet: call experiment_analyze_json(). The caller owns the
+ * result.
+ */
+struct json_object *experiment_build(const struct experiment_src *src);
 
 /*
  * Build the "arms", "verdicts" (and per-arm summaries) of an experiment

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "experiment.h"
 #include "import.h"
 #include "result_json.h"
 #include "../util/error.h"
@@ -522,10 +523,12 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 			    const char *workload, struct json_object **out_exp,
 			    struct strbuf *err)
 {
-	struct json_object *exp, *metric, *factor, *values, *jarms, *runs;
+	struct experiment_src src = {0};
+	struct experiment_src_arm *sa;
+	struct experiment_src_run *runs;
 	const struct import_run *first;
-	size_t a, i, seq = 0, most = 0;
-	struct json_object *params, *env;
+	struct json_object *params;
+	size_t a, i, nr_runs = 0;
 	int ret;
 
 	*out_exp = NULL;
@@ -535,82 +538,42 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	ret = check_alike(arms, nr_arms, workload, &first, err);
 	if (ret)
 		return ret;
-	exp = json_object_new_object();
-	json_object_object_add(exp, "schema",
-			       json_object_new_string(RESULT_SCHEMA));
-	json_object_object_add(exp, "type",
-			       json_object_new_string("experiment"));
-	json_object_object_add(exp, "id", json_object_new_string(""));
-	json_object_object_add(
-	    exp, "workload",
-	    json_object_new_string(workload ? workload : first->workload));
-	json_object_object_add(exp, "target",
-			       json_object_new_string(first->target));
-	params = member(first->obj, "params", json_type_object);
-	json_object_object_add(exp, "params",
-			       params ? json_object_get(params)
-				      : json_object_new_object());
-	json_object_object_add(exp, "seed", json_object_new_string("none"));
-	metric = json_object_new_object();
-	json_object_object_add(metric, "name",
-			       json_object_new_string(first->metric));
-	json_object_object_add(
-	    metric, "higher_is_better",
-	    json_object_new_boolean(first->higher_is_better));
-	json_object_object_add(exp, "metric", metric);
-	factor = json_object_new_object();
-	values = json_object_new_array();
-	json_object_object_add(factor, "name", json_object_new_string("arm"));
-	json_object_object_add(factor, "kind",
-			       json_object_new_string("import"));
-	json_object_object_add(factor, "values", values);
-	json_object_object_add(exp, "factors", json_object_new_array());
-	json_object_array_add(json_object_object_get(exp, "factors"), factor);
-	json_object_object_add(exp, "baseline", json_object_new_int(0));
-	jarms = json_object_new_array();
-	runs = json_object_new_array();
-	for (a = 0; a < nr_arms; a++) {
-		struct json_object *arm = json_object_new_object();
-
-		json_object_array_add(values,
-				      json_object_new_string(arms[a].label));
-		json_object_object_add(arm, "arm", json_object_new_int((int)a));
-		json_object_object_add(arm, "label",
-				       json_object_new_string(arms[a].label));
-		json_object_object_add(arm, "settings",
-				       json_object_new_object());
-		json_object_array_add(jarms, arm);
-		for (i = 0; i < arms[a].nr; i++) {
-			const struct import_run *r = &arms[a].runs[i];
-			struct json_object *run = json_object_new_object();
-
-			json_object_object_add(run, "arm",
-					       json_object_new_int((int)a));
-			json_object_object_add(run, "seq",
-					       json_object_new_int((int)seq++));
-			json_object_object_add(
-			    run, "metric", json_object_new_double(r->value));
-			json_object_object_add(
-			    run, "source", json_object_new_string(r->source));
-			json_object_object_add(run, "run",
-					       json_object_get(r->obj));
-			json_object_array_add(runs, run);
+	for (a = 0; a < nr_arms; a++)
+		nr_runs += arms[a].nr;
+	sa = xcalloc(nr_arms, sizeof(*sa));
+	runs = xcalloc(nr_runs, sizeof(*runs));
+	for (a = 0, nr_runs = 0; a < nr_arms; a++) {
+		sa[a].label = arms[a].label;
+		sa[a].runs = &runs[nr_runs];
+		sa[a].nr = arms[a].nr;
+		for (i = 0; i < arms[a].nr; i++, nr_runs++) {
+			runs[nr_runs].metric = arms[a].runs[i].value;
+			runs[nr_runs].run = arms[a].runs[i].obj;
+			runs[nr_runs].source = arms[a].runs[i].source;
+			runs[nr_runs].seq = -1;
 		}
-		if (arms[a].nr > most)
-			most = arms[a].nr;
 	}
-	json_object_object_add(exp, "arms", jarms);
-	json_object_object_add(exp, "runs", runs);
-	json_object_object_add(exp, "blocks", json_object_new_int((int)most));
-	json_object_object_add(exp, "stopped",
-			       json_object_new_string("imported"));
-	json_object_object_add(exp, "runs_mode",
-			       json_object_new_string("import"));
-	json_object_object_add(exp, "warnings", json_object_new_array());
-	env = import_env(first);
-	if (env)
-		json_object_object_add(exp, "env", env);
-	clean_tree(exp); /* labels and --workload come from the command line */
-	*out_exp = exp;
+	params = member(first->obj, "params", json_type_object);
+	src.workload = workload ? workload : first->workload;
+	src.target = first->target;
+	src.params =
+	    params ? json_object_get(params) : json_object_new_object();
+	src.seed = "none";
+	src.metric = first->metric;
+	src.higher_is_better = first->higher_is_better;
+	src.factor_kind = "import";
+	src.arms = sa;
+	src.nr_arms = nr_arms;
+	src.stopped = "imported";
+	src.runs_mode = "import";
+	src.warnings = true;
+	src.env = import_env(first);
+	*out_exp = experiment_build(&src);
+	json_object_put(src.params);
+	json_object_put(src.env);
+	free(sa);
+	free(runs);
+	/* labels and --workload come from the command line */
+	clean_tree(*out_exp);
 	return 0;
 }

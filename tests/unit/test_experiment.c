@@ -220,6 +220,61 @@ static void test_analyze_verdicts(void **state)
 	strbuf_release(&err);
 }
 
+/* An experiment object from runs measured before, then analysed. */
+static void test_build(void **state)
+{
+	struct experiment_src_run r0[3], r1[2];
+	struct experiment_src_arm arms[2] = {{"a", r0, 3}, {"b", r1, 2}};
+	struct experiment_src src = {0};
+	struct json_object *run = json_object_new_object(), *o, *x, *f;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		r0[i] = (struct experiment_src_run){1000 + i, run, "f", -1};
+	for (i = 0; i < 2; i++)
+		r1[i] = (struct experiment_src_run){2000 + i, NULL, NULL,
+						    (int)(10 + i)};
+	src.workload = "randread";
+	src.target = "/tmp";
+	src.seed = "none";
+	src.metric = "iops";
+	src.higher_is_better = true;
+	src.factor_kind = "import";
+	src.arms = arms;
+	src.nr_arms = 2;
+	src.stopped = "imported";
+	src.warnings = true;
+	o = experiment_build(&src);
+	json_object_put(run); /* the object holds its own references */
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(o, "id")), "");
+	assert_int_equal(
+	    json_object_get_int(json_object_object_get(o, "blocks")), 3);
+	assert_null(json_object_object_get(o, "params"));
+	assert_null(json_object_object_get(o, "runs_mode"));
+	assert_non_null(json_object_object_get(o, "warnings"));
+	f = json_object_array_get_idx(json_object_object_get(o, "factors"), 0);
+	assert_int_equal(
+	    json_object_array_length(json_object_object_get(f, "values")), 2);
+	x = json_object_array_get_idx(json_object_object_get(o, "runs"), 2);
+	assert_int_equal(json_object_get_int(json_object_object_get(x, "seq")),
+			 2);
+	assert_non_null(json_object_object_get(x, "run"));
+	x = json_object_array_get_idx(json_object_object_get(o, "runs"), 4);
+	assert_int_equal(json_object_get_int(json_object_object_get(x, "seq")),
+			 11);
+	assert_int_equal(json_object_get_int(json_object_object_get(x, "arm")),
+			 1);
+	assert_null(json_object_object_get(x, "run"));
+	analyze(o);
+	assert_non_null(verdict_of(o));
+	x = json_object_array_get_idx(json_object_object_get(o, "arms"), 1);
+	assert_int_equal(json_object_get_int(json_object_object_get(x, "n")),
+			 2);
+	json_object_put(o);
+}
+
 static void test_analyze_bad(void **state)
 {
 	struct analysis_opts ao;
@@ -247,6 +302,7 @@ int main(void)
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_validate_bad_arm),
 	    cmocka_unit_test(test_analyze_verdicts),
+	    cmocka_unit_test(test_build),
 	    cmocka_unit_test(test_analyze_bad),
 	};
 
