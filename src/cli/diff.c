@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "../core/env.h"
@@ -20,6 +21,7 @@
 #include "../core/result_json.h"
 #include "../core/store.h"
 #include "../util/error.h"
+#include "../util/xalloc.h"
 #include "../util/banned.h"
 
 /* What `diff` was asked for. */
@@ -186,43 +188,6 @@ static int check_same(struct json_object *e[2], const char *id[2])
 	return 0;
 }
 
-/* Add the runs of exp's arm as runs of arm `to` of the diff experiment. */
-static size_t add_runs(struct json_object *runs, struct json_object *exp,
-		       int arm, int to)
-{
-	struct json_object *src = get(exp, "runs");
-	size_t i, n, added = 0;
-
-	if (!src || !json_object_is_type(src, json_type_array))
-		return 0;
-	n = json_object_array_length(src);
-	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(src, i);
-		struct json_object *a = get(r, "arm"), *m = get(r, "metric");
-		struct json_object *o;
-
-		if (!a || !m || json_object_get_int(a) != arm)
-			continue;
-		o = json_object_new_object();
-		json_object_object_add(o, "arm", json_object_new_int(to));
-		json_object_object_add(o, "seq", json_object_new_int((int)i));
-		json_object_object_add(o, "metric", json_object_get(m));
-		json_object_array_add(runs, o);
-		added++;
-	}
-	return added;
-}
-
-/* A new two-arm arm object. */
-static struct json_object *new_arm(int idx, const char *label)
-{
-	struct json_object *a = json_object_new_object();
-
-	json_object_object_add(a, "arm", json_object_new_int(idx));
-	json_object_object_add(a, "label", json_object_new_string(label));
-	return a;
-}
-
 /* A number member or def. */
 static double get_num(struct json_object *o, const char *key, double def)
 {
@@ -234,6 +199,31 @@ static double get_num(struct json_object *o, const char *key, double def)
 	return json_object_get_double(v);
 }
 
+/* The metrics of the runs of exp's arm into *out (caller frees); count. */
+static size_t arm_runs(struct json_object *exp, int arm,
+		       struct experiment_src_run **out)
+{
+	struct json_object *src = get(exp, "runs");
+	size_t i, n, nr = 0;
+
+	*out = NULL;
+	if (!src || !json_object_is_type(src, json_type_array))
+		return 0;
+	n = json_object_array_length(src);
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(src, i);
+		struct json_object *a = get(r, "arm"), *m = get(r, "metric");
+
+		if (!a || !m || json_object_get_int(a) != arm)
+			continue;
+		(*out)[nr].metric = json_object_get_double(m);
+		(*out)[nr].seq = (int)i;
+		nr++;
+	}
+	return nr;
+}
+
 /*
  * The before/after experiment of arms arm[0] of e[0] and arm[1] of
  * e[1]. Returns NULL after printing an error.
@@ -241,48 +231,47 @@ static double get_num(struct json_object *o, const char *key, double def)
 static struct json_object *build(struct json_object *e[2], const char *id[2],
 				 const int arm[2])
 {
-	struct json_object *d = json_object_new_object(), *arms, *runs;
-	struct strbuf sb = STRBUF_INIT;
-	size_t n[2];
+	struct json_object *metric = get(e[1], "metric");
+	struct json_object *hib = get(metric, "higher_is_better");
+	struct experiment_src src = {0};
+	struct experiment_src_arm sa[2];
+	struct experiment_src_run *runs[2];
+	struct strbuf label[2] = {STRBUF_INIT, STRBUF_INIT};
+	struct strbuf sid = STRBUF_INIT;
+	struct json_object *d = NULL;
 	int k;
 
-	json_object_object_add(d, "schema",
-			       json_object_new_string(RESULT_SCHEMA));
-	json_object_object_add(d, "type", json_object_new_string("experiment"));
-	strbuf_addf(&sb, "%s..%s", get_str(e[0], "id"), get_str(e[1], "id"));
-	json_object_object_add(d, "id", json_object_new_string(sb.buf));
-	json_object_object_add(d, "workload",
-			       json_object_get(get(e[1], "workload")));
-	json_object_object_add(d, "target",
-			       json_object_new_string(target_of(e[1])));
-	json_object_object_add(d, "metric",
-			       json_object_get(get(e[1], "metric")));
-	json_object_object_add(d, "seed", json_object_new_string("none"));
-	json_object_object_add(d, "baseline", json_object_new_int(0));
-	arms = json_object_new_array();
-	runs = json_object_new_array();
 	for (k = 0; k < 2; k++) {
-		strbuf_setf(&sb, "%s %s", k ? "after" : "before",
+		sa[k].nr = arm_runs(e[k], arm[k], &runs[k]);
+		sa[k].runs = runs[k];
+		strbuf_addf(&label[k], "%s %s", k ? "after" : "before",
 			    get_str(e[k], "id"));
-		json_object_array_add(arms, new_arm(k, sb.buf));
-		n[k] = add_runs(runs, e[k], arm[k], k);
+		sa[k].label = label[k].buf;
 	}
-	json_object_object_add(d, "arms", arms);
-	json_object_object_add(d, "runs", runs);
-	json_object_object_add(
-	    d, "blocks", json_object_new_int((int)(n[0] > n[1] ? n[0] : n[1])));
-	json_object_object_add(d, "stopped",
-			       json_object_new_string("diff of stored "
-						      "experiments"));
-	strbuf_release(&sb);
 	for (k = 0; k < 2; k++)
-		if (!n[k]) {
+		if (!sa[k].nr) {
 			error("experiment '%s' has no runs in arm %d; nothing "
 			      "to compare",
 			      id[k], arm[k]);
-			json_object_put(d);
-			return NULL;
+			goto out;
 		}
+	strbuf_addf(&sid, "%s..%s", get_str(e[0], "id"), get_str(e[1], "id"));
+	src.id = sid.buf;
+	src.workload = get_str(e[1], "workload");
+	src.target = target_of(e[1]);
+	src.seed = "none";
+	src.metric = get_str(metric, "name");
+	src.higher_is_better = !hib || json_object_get_boolean(hib);
+	src.arms = sa;
+	src.nr_arms = 2;
+	src.stopped = "diff of stored experiments";
+	d = experiment_build(&src);
+out:
+	for (k = 0; k < 2; k++) {
+		free(runs[k]);
+		strbuf_release(&label[k]);
+	}
+	strbuf_release(&sid);
 	return d;
 }
 
