@@ -1,9 +1,9 @@
 /*
  * iotrial compare: is setting B really faster than A for this workload
  * on this machine, by how much, and how sure are we? The command parses
- * the factors, checks every arm before anything runs, hands the loop to
- * core/experiment.c, and prints the verdict table (or the experiment
- * object) and saves it to the store.
+ * its options and hands them to core/trial.c, which checks every arm
+ * before anything runs, runs the experiment and saves it to the store;
+ * then it prints the verdict table (or the experiment object).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,11 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "compare_knobs.h"
-#include "../core/experiment.h"
 #include "../core/report/report.h"
 #include "../core/result_json.h"
 #include "../core/target.h"
+#include "../core/trial.h"
 #include "../util/error.h"
 #include "../util/rng.h"
 #include "../util/units.h"
@@ -203,145 +202,6 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	return 0;
 }
 
-/* Is the parameter a number (size, count, bool, percent), not text? */
-static int numeric_param(const struct workload *w, const char *name)
-{
-	const struct param_spec *p;
-
-	for (p = w->ops->params; p->name; p++)
-		if (!strcmp(p->name, name))
-			return p->type != PARAM_CHOICE &&
-			       p->type != PARAM_STRING;
-	return 0;
-}
-
-/*
- * Do two values of parameter factor f mean the same (4k and 4096)? 1
- * with their indexes in *out_i > *out_j. Values that do not parse are
- * left to experiment_validate() to report.
- */
-static int same_values(struct workload *w, const struct experiment_factor *f,
-		       unsigned *out_i, unsigned *out_j)
-{
-	uint64_t *u = xcalloc(f->nr_values, sizeof(*u));
-	char *ok = xcalloc(f->nr_values, 1);
-	unsigned i, j;
-	int found = 0;
-
-	for (i = 0; i < f->nr_values; i++)
-		if (!workload_set_param(w, f->name, f->values[i], NULL,
-					NULL)) {
-			const struct param_value *v = workload_param(w, f->name);
-
-			/* text parameters differ by text, the rest by value */
-			u[i] = v->u;
-			ok[i] = 1;
-		}
-	for (i = 0; i < f->nr_values && !found; i++)
-		for (j = 0; j < i && !found; j++)
-			if (ok[i] && ok[j] && u[i] == u[j] &&
-			    (strcmp(f->values[i], f->values[j]) == 0 ||
-			     numeric_param(w, f->name))) {
-				*out_i = i;
-				*out_j = j;
-				found = 1;
-			}
-	free(u);
-	free(ok);
-	return found;
-}
-
-/* Split "name=v1,v2" into a factor; classify it. -1 after an error. */
-static int make_factor(struct experiment_factor *f, const char *spec,
-		       const struct workload_ops *ops,
-		       struct compare_knobs *ck)
-{
-	const char *eq = strchr(spec, '=');
-	const char *p;
-	struct workload w;
-	struct strbuf err = STRBUF_INIT;
-	unsigned alloc = 0, i, j;
-	int is_param, ret;
-
-	memset(f, 0, sizeof(*f));
-	if (!eq || eq == spec || !eq[1]) {
-		error("invalid --vary '%s': expected FACTOR=V1,V2 (e.g. "
-		      "bs=4k,1M)",
-		      spec);
-		return -1;
-	}
-	f->name = xstrndup(spec, (size_t)(eq - spec));
-	for (p = eq + 1;;) {
-		size_t n = strcspn(p, ",");
-
-		if (!n) {
-			error("invalid --vary '%s': empty value", spec);
-			return -1;
-		}
-		ALLOC_GROW(f->values, f->nr_values + 1, alloc);
-		f->values[f->nr_values++] = xstrndup(p, n);
-		if (!p[n])
-			break;
-		p += n + 1;
-	}
-	if (f->nr_values < 2) {
-		error("--vary '%s' gives one value; a comparison needs at "
-		      "least two (e.g. %s=%s,OTHER)",
-		      spec, f->name, f->values[0]);
-		return -1;
-	}
-	for (i = 0; i < f->nr_values; i++)
-		for (p = f->values[i]; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-				error("--vary '%s': values must be printable "
-				      "text",
-				      f->name);
-				return -1;
-			}
-	workload_init(&w, ops);
-	is_param = workload_param(&w, f->name) != NULL;
-	if (is_param && same_values(&w, f, &i, &j)) {
-		error("--vary '%s' lists the same value twice ('%s' and "
-		      "'%s'); each arm must differ",
-		      spec, f->values[j], f->values[i]);
-		workload_release(&w);
-		return -1;
-	}
-	workload_release(&w);
-	for (i = 0; !is_param && i < f->nr_values; i++)
-		for (j = 0; j < i; j++)
-			if (!strcmp(f->values[i], f->values[j])) {
-				error("--vary '%s' lists '%s' twice; each arm "
-				      "must differ",
-				      spec, f->values[i]);
-				return -1;
-			}
-	if (is_param)
-		return 0;
-	ret = compare_knobs_classify(ck, f->name, ops, &err);
-	if (ret == 1) {
-		f->is_knob = 1;
-	} else {
-		error("%s", err.buf);
-		ret = -1;
-	}
-	strbuf_release(&err);
-	return ret < 0 ? -1 : 0;
-}
-
-static void free_factors(struct experiment_factor *f, unsigned nr)
-{
-	unsigned i, j;
-
-	for (i = 0; i < nr; i++) {
-		for (j = 0; j < f[i].nr_values; j++)
-			free(f[i].values[j]);
-		free(f[i].values);
-		free(f[i].name);
-	}
-	free(f);
-}
-
 /* Say which option a parse error is about: "--budget: invalid ...". */
 static int about(int ret, struct strbuf *err, const char *opt)
 {
@@ -365,14 +225,16 @@ static void percent_hint(const char *opt, const char *in, double frac)
 		     opt, in, in, frac * 1e4);
 }
 
-/* Parse the numeric options into c; -1 after printing an error. */
+/*
+ * Parse the numeric options into c, which holds the defaults
+ * (trial_init()); -1 after printing an error.
+ */
 static int configure(struct experiment_config *c, const struct compare_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
 	uint64_t u;
 	int ret = 0;
 
-	experiment_config_init(c);
 	c->drop_caches = !a->no_drop_caches;
 	if (a->runs && strcmp(a->runs, "auto")) {
 		ret = about(units_parse_count(a->runs, &u, &err), &err,
@@ -513,27 +375,69 @@ static int has_regression(struct json_object *exp)
 	return 0;
 }
 
+/* Session messages: warnings matter, per-arm "set" chatter does not. */
+static void quiet_say(void *data, enum knob_say_level level, const char *msg)
+{
+	(void)data;
+	if (level == KNOB_SAY_WARN)
+		warning("%s", msg);
+	else if (level == KNOB_SAY_NOTE)
+		note("%s", msg);
+}
+
+/* The number of runs in the experiment object, 0 without one. */
+static size_t nr_runs(struct json_object *exp)
+{
+	struct json_object *runs;
+
+	if (!exp || !json_object_object_get_ex(exp, "runs", &runs))
+		return 0;
+	return json_object_array_length(runs);
+}
+
+/* Write the experiment object to --json's file ("-": stdout). */
+static int write_json(const char *file, struct json_object *exp)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = 0;
+
+	result_json_string(exp, &out);
+	if (!strcmp(file, "-")) {
+		fputs(out.buf, stdout);
+	} else {
+		FILE *f = fopen(file, "w");
+
+		if (!f || fputs(out.buf, f) == EOF || fclose(f)) {
+			error("cannot write '%s': %s", file, strerror(errno));
+			ret = -1;
+		}
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
 int cmd_compare(int argc, const char **argv)
 {
 	struct compare_args a = { 0 };
 	const struct workload_ops *ops = NULL;
-	struct experiment_config c = { 0 };
-	struct experiment_hooks h = { 0 };
-	struct experiment e = { 0 };
-	struct compare_knobs ck;
-	struct target t = { 0 };
+	const struct trial_hooks hooks = {
+	    .log = {quiet_say, NULL},
+	    .ctx = &a,
+	    .progress = on_progress,
+	};
+	struct trial tr;
 	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT;
 	unsigned i;
 	int ret = EXIT_OK, pr;
 
-	compare_knobs_init(&ck);
+	trial_init(&tr, TRIAL_EXPERIMENT, &hooks);
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
-	if (configure(&c, &a) ||
+	if (configure(&tr.c, &a) ||
 	    (a.json_file && cli_check_output(a.json_file))) {
 		ret = EXIT_USAGE;
 		goto out;
@@ -544,117 +448,66 @@ int cmd_compare(int argc, const char **argv)
 		strbuf_addstr(&spec, a.target);
 	else
 		default_target_spec(&spec);
+	tr.c.ops = ops;
+	tr.c.params = a.params;
+	tr.c.nr_params = a.nr_params;
+	tr.c.baseline = a.baseline;
 	/* signals first: a scratch target's set-up is torn down on one */
-	c.stop = cli_catch_stop_signals();
-	pr = target_open(&t, spec.buf, a.target_flags, c.stop, &err);
+	tr.c.stop = cli_catch_stop_signals();
+	pr = trial_open(&tr, spec.buf, a.target_flags, &err);
 	if (pr) {
 		error("%s", err.buf);
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (compare_knobs_bind(&ck, &t, &err)) {
-		error("%s", err.buf);
-		ret = EXIT_RUNTIME;
-		goto out;
-	}
-	c.ops = ops;
-	c.params = a.params;
-	c.nr_params = a.nr_params;
-	c.target = &t;
-	c.baseline = a.baseline;
-	c.factors = xcalloc(a.nr_vary, sizeof(*c.factors));
-	for (i = 0; i < a.nr_vary; i++, c.nr_factors++) {
-		unsigned k;
-
-		if (make_factor(&c.factors[i], a.vary[i], ops, &ck)) {
-			c.nr_factors++;
+	for (i = 0; i < a.nr_vary; i++)
+		if (trial_add_factor(&tr, a.vary[i], &err)) {
+			error("%s", err.buf);
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		for (k = 0; k < i; k++)
-			if (!strcmp(c.factors[k].name, c.factors[i].name)) {
-				error("'%s' is varied twice; give all its "
-				      "values in one --vary %s=A,B,...",
-				      c.factors[i].name, c.factors[i].name);
-				c.nr_factors++;
-				ret = EXIT_USAGE;
-				goto out;
-			}
-	}
-	if (experiment_plan(&e, &c, &err) || experiment_validate(&e, &c, &err) ||
-	    compare_knobs_check(&ck, &e, &c, &err)) {
+	if (trial_plan(&tr, &err) || trial_check(&tr, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (c.drop_caches && geteuid() != 0) {
-		warning("not root: caches cannot be dropped between runs, so "
-			"runs may start warm; run as root or pass "
-			"--no-drop-caches to silence this");
-		c.drop_caches = 0;
-	}
 	if (!a.quiet)
-		fprintf(stderr, "compare: %u arms, seed %llu%s\n", e.nr_arms,
-			(unsigned long long)c.seed,
-			c.runs_fixed ? "" : ", runs until precision");
-	h.ctx = &a;
-	h.progress = on_progress;
-	compare_knobs_hooks(&ck, &h);
-	pr = experiment_run(&e, &c, &h, &err);
+		fprintf(stderr, "compare: %u arms, seed %llu%s\n", tr.e.nr_arms,
+			(unsigned long long)tr.c.seed,
+			tr.c.runs_fixed ? "" : ", runs until precision");
+	pr = trial_run(&tr, &err);
 	if (!a.quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
-	compare_knobs_restore(&ck);
+	if (trial_finish(&tr, &out))
+		error("%s", out.buf);
+	strbuf_reset(&out);
 	if (pr) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		/* keep and show what was measured, if anything */
-		if (!e.obj || !json_object_array_length(json_object_object_get(
-				      e.obj, "runs")))
+		if (!nr_runs(tr.e.obj))
 			goto out;
 	}
-	compare_knobs_finish(&ck, &t, e.obj);
-	if (*c.stop) {
+	if (*tr.c.stop) {
 		/* what was measured is shown and kept, but it is no success */
 		warning("interrupted: the verdicts cover only the runs done");
 		if (ret == EXIT_OK)
 			ret = EXIT_RUNTIME;
 	}
-	if (!a.no_store && json_object_array_length(json_object_object_get(
-				   e.obj, "runs")) &&
-	    compare_store_save(a.db, e.obj, &err)) {
+	if (!a.no_store && nr_runs(tr.e.obj) && trial_store(&tr, a.db, &err)) {
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.json_file) {
-		strbuf_addstr(&out, json_object_to_json_string_ext(
-					    e.obj, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_SPACED |
-							   JSON_C_TO_STRING_NOSLASHESCAPE));
-		strbuf_addch(&out, '\n');
-		if (!strcmp(a.json_file, "-")) {
-			fputs(out.buf, stdout);
-		} else {
-			FILE *f = fopen(a.json_file, "w");
-
-			if (!f || fputs(out.buf, f) == EOF || fclose(f)) {
-				error("cannot write '%s': %s", a.json_file,
-				      strerror(errno));
-				ret = EXIT_RUNTIME;
-			}
-		}
-		strbuf_reset(&out);
-	}
+	if (a.json_file && write_json(a.json_file, tr.e.obj))
+		ret = EXIT_RUNTIME;
 	if (!a.json_file || strcmp(a.json_file, "-")) {
-		report_experiment_text(e.obj, &out, &err);
+		report_experiment_text(tr.e.obj, &out, &err);
 		fputs(out.buf, stdout);
 	}
-	if (ret == EXIT_OK && a.fail_on_regression && has_regression(e.obj))
+	if (ret == EXIT_OK && a.fail_on_regression && has_regression(tr.e.obj))
 		ret = EXIT_REGRESSION;
 out:
-	compare_knobs_release(&ck);
-	experiment_release(&e);
-	free_factors(c.factors, c.nr_factors);
-	target_release(&t);
+	trial_release(&tr);
 	strbuf_release(&err);
 	strbuf_release(&spec);
 	strbuf_release(&out);

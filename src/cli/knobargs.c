@@ -115,12 +115,15 @@ int knob_cli_context(const char *target, const char *device,
 
 int knob_cli_need_root(const struct knob_plan *p)
 {
-	if (!geteuid() || !p->nr)
-		return EXIT_OK;
-	error("changing '%s' needs root; run as root, or add --dry-run to "
-	      "see the plan ('iotrial knobs' works without root)",
-	      p->v[0].k.name);
-	return EXIT_RUNTIME;
+	struct strbuf err = STRBUF_INIT;
+	int code = EXIT_OK;
+
+	if (knob_plan_need_root(p, &err)) {
+		error("%s", err.buf);
+		code = EXIT_RUNTIME;
+	}
+	strbuf_release(&err);
+	return code;
 }
 
 void knob_cli_print_plan(FILE *out, const struct knob_plan *p,

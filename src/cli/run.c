@@ -11,7 +11,8 @@
 #include "cli.h"
 #include "knobargs.h"
 #include "run_print.h"
-#include "compare_knobs.h"
+#include "../core/experiment.h"
+#include "../core/store.h"
 #include "../core/import.h"
 #include "../core/observe/truth.h"
 #include "../core/result_json.h"
@@ -250,6 +251,8 @@ static int store_run(const char *db, const struct run_meta *meta,
 	struct import_arm arm = { "run", &ir, 1 };
 	struct analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
+	struct store s;
+	char id[STORE_ID_LEN + 1];
 	int ret;
 
 	analysis_opts_init(&ao);
@@ -265,7 +268,11 @@ static int store_run(const char *db, const struct run_meta *meta,
 		ret = experiment_analyze_json(exp, &ao, &err);
 	}
 	if (!ret)
-		ret = compare_store_save(db, exp, &err);
+		ret = store_open(&s, db, &err);
+	if (!ret) {
+		ret = store_save_experiment(&s, exp, id, &err);
+		store_close(&s);
+	}
 	if (ret)
 		error("the run was not stored: %s", err.buf);
 	else

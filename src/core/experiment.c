@@ -151,7 +151,7 @@ static int setup_workload(struct workload *w, const struct experiment *e,
 						 err);
 	if (!ret)
 		ret = workload_validate(w, err);
-	if (ret) {
+	if (ret && c->nr_factors) {
 		struct strbuf msg = STRBUF_INIT;
 
 		strbuf_addf(&msg, "arm '%s': %s", a->label, err->buf);
@@ -317,30 +317,60 @@ static unsigned knob_settings(const struct experiment_arm *a, unsigned nr,
 	return n;
 }
 
+/* Record the run r of arm in the experiment object. */
+static void record(struct exp_loop *l, unsigned arm, int block,
+		   const struct run_meta *meta, const struct run_result *r)
+{
+	struct json_object *runs = json_object_object_get(l->e->obj, "runs");
+	struct json_object *run = json_object_new_object();
+	struct arm_warn *aw = &l->warns[arm];
+
+	json_object_object_add(run, "arm", json_object_new_int((int)arm));
+	json_object_object_add(run, "block", json_object_new_int(block));
+	json_object_object_add(
+	    run, "seq",
+	    json_object_new_int((int)json_object_array_length(runs)));
+	json_object_object_add(
+	    run, "metric",
+	    json_object_new_double(result_metric_value(meta->w, r)));
+	json_object_object_add(run, "run", result_to_json(meta, r));
+	json_object_array_add(runs, run);
+	aw->runs++;
+	if (r->nr_warnings) {
+		aw->warned++;
+		if (!aw->first)
+			aw->first = xstrdup(r->warnings[0]);
+	}
+}
+
 /* One run of arm; block < 0 for a warm-up, whose result is discarded. */
 static int one_run(struct exp_loop *l, unsigned arm, int block,
 		   struct strbuf *err)
 {
 	const struct experiment_config *c = l->c;
 	const struct experiment_arm *a = &l->e->arms[arm];
-	struct knob_setting *ks = xcalloc(c->nr_factors + 1, sizeof(*ks));
+	struct knob_setting *ks =
+	    xcalloc(c->nr_knobs + c->nr_factors + 1, sizeof(*ks));
 	struct run_meta meta = { 0 };
 	struct workload w;
 	struct run_result r;
 	uint64_t t0 = clock_now_ns();
-	int ret;
+	unsigned arm_knobs;
+	int ret, stopped;
 
 	run_result_init(&r);
-	meta.nr_knobs = knob_settings(a, c->nr_factors, ks);
+	if (c->nr_knobs)
+		memcpy(ks, c->knobs, c->nr_knobs * sizeof(*ks));
+	arm_knobs = knob_settings(a, c->nr_factors, ks + c->nr_knobs);
+	meta.nr_knobs = c->nr_knobs + arm_knobs;
 	meta.knobs = ks;
 	ret = setup_workload(&w, l->e, arm, c, err);
 	if (ret)
 		goto out;
-	w.ro.seed = rng_next(&l->rng) & 0xffffffffu;
-	w.ro.keep_files = 1;
+	w.ro.seed = c->single_run ? c->seed : rng_next(&l->rng) & 0xffffffffu;
+	w.ro.keep_files = !c->single_run;
 	w.stop = c->stop;
-	if (l->h->apply_knobs && (int)arm != l->applied_arm &&
-	    meta.nr_knobs) {
+	if (l->h->apply_knobs && (int)arm != l->applied_arm && arm_knobs) {
 		ret = l->h->apply_knobs(l->h->ctx, a->settings, c->nr_factors,
 					err);
 		if (ret)
@@ -348,6 +378,8 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 		l->applied_arm = (int)arm;
 	}
 	ret = c->ops->prepare(&w, c->target, err);
+	if (ret)
+		l->e->failed_in_prepare = 1;
 	if (!ret && c->drop_caches && l->drop_ok &&
 	    experiment_drop_caches() < 0) {
 		l->drop_ok = 0;
@@ -357,41 +389,29 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 				"could not drop caches between runs; runs "
 				"may start with a warm page cache"));
 	}
-	if (!ret) {
+	/* a run that a stop request would discard is not made */
+	if (!ret && !(c->stop && *c->stop)) {
 		if (l->h->run_begin)
-			w.hook = l->h->run_begin(l->h->ctx, &w);
-		ret = c->ops->run(&w, &r, err);
+			ret = l->h->run_begin(l->h->ctx, &w, &w.hook, err);
+		if (!ret)
+			ret = c->ops->run(&w, &r, err);
 		if (l->h->run_end)
 			l->h->run_end(l->h->ctx, &r);
 	}
 	c->ops->cleanup(&w);
-	if (ret || block < 0 || (c->stop && *c->stop))
+	stopped = c->stop && *c->stop;
+	if (ret || block < 0 || (stopped && !(c->single_run && r.seconds > 0)))
 		goto out;
+	if (r.interrupted)
+		run_result_warn(&r,
+				"interrupted by a signal after %.2f s; the "
+				"numbers cover only that part",
+				r.seconds);
 	meta.w = &w;
 	meta.t = c->target;
-	{
-		struct json_object *run = json_object_new_object();
-		struct arm_warn *aw = &l->warns[arm];
-
-		json_object_object_add(run, "arm", json_object_new_int((int)arm));
-		json_object_object_add(run, "block", json_object_new_int(block));
-		json_object_object_add(
-			run, "seq",
-			json_object_new_int((int)json_object_array_length(
-				json_object_object_get(l->e->obj, "runs"))));
-		json_object_object_add(
-			run, "metric",
-			json_object_new_double(result_metric_value(&w, &r)));
-		json_object_object_add(run, "run", result_to_json(&meta, &r));
-		json_object_array_add(json_object_object_get(l->e->obj, "runs"),
-				      run);
-		aw->runs++;
-		if (r.nr_warnings) {
-			aw->warned++;
-			if (!aw->first)
-				aw->first = xstrdup(r.warnings[0]);
-		}
-	}
+	record(l, arm, block, &meta, &r);
+	if (l->h->run_done)
+		l->h->run_done(l->h->ctx, &meta, &r);
 out:
 	l->runs_done++;
 	l->run_s_sum += (double)(clock_now_ns() - t0) / 1e9;
@@ -561,7 +581,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			/* an incomplete block would unbalance the pairs */
 			break;
 		}
-		if (!ret && e->nr_arms > 1)
+		if (!ret && e->nr_arms > 1 && !c->single_run)
 			ret = experiment_analyze_json(e->obj, &ao, err);
 	}
 	if (!stopped)
@@ -569,7 +589,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	json_object_object_add(e->obj, "blocks", json_object_new_int((int)b));
 	json_object_object_add(e->obj, "stopped",
 			       json_object_new_string(stopped));
-	if (!ret) {
+	if (!ret && !c->single_run) {
 		ret = experiment_analyze_json(e->obj, &ao, err);
 		if (!ret)
 			final_warnings(&l);

@@ -72,10 +72,13 @@ struct experiment_progress {
 	double halfwidth;     /* widest ratio CI half-width so far, or -1 */
 };
 
+struct knob_setting;
+struct run_meta;
+
 /*
  * How the experiment touches the world beyond the workload: knobs are
  * applied through apply_knobs (journaled by the caller's knob session);
- * any hook may be NULL.
+ * any hook may be NULL. trial.c fills them.
  */
 struct experiment_hooks {
 	void *ctx;
@@ -83,13 +86,20 @@ struct experiment_hooks {
 	int (*apply_knobs)(void *ctx, const struct arm_setting *s, unsigned n,
 			   struct strbuf *err);
 	void (*progress)(void *ctx, const struct experiment_progress *p);
-	/* An observer for the timed region of the run w is about to make
-	 * (device truth), or NULL. */
-	const struct measure_hook *(*run_begin)(void *ctx,
-						const struct workload *w);
+	/*
+	 * An observer for the timed region of the run w is about to make
+	 * (device truth) into *out, which may stay NULL. 0, or -errno with
+	 * err set to fail the run.
+	 */
+	int (*run_begin)(void *ctx, const struct workload *w,
+			 const struct measure_hook **out, struct strbuf *err);
 	/* That run is over and r filled: complete and release the
 	 * observer's part of r. */
 	void (*run_end)(void *ctx, struct run_result *r);
+	/* A run that counts (not a warm-up, not cut off) was recorded:
+	 * what it ran and its result, valid during the call only. */
+	void (*run_done)(void *ctx, const struct run_meta *meta,
+			 const struct run_result *r);
 };
 
 struct experiment_config {
@@ -113,6 +123,16 @@ struct experiment_config {
 	int drop_caches;            /* sync + drop_caches before each run */
 	uint64_t seed;              /* order of arms in blocks, run seeds */
 	volatile int *stop;         /* non-zero: finish now, keep the data */
+	const struct knob_setting *knobs; /* in force for every run (run
+					     --set), for the run objects */
+	unsigned nr_knobs;
+	/*
+	 * A single run (iotrial run; one arm, runs_fixed 1): its seed is
+	 * seed itself, its files are not kept, a run a signal cut short
+	 * still counts (with a warning saying so), and the object is not
+	 * analysed (trial.c builds the one it stores).
+	 */
+	int single_run;
 };
 
 /*
@@ -129,6 +149,8 @@ struct experiment {
 	unsigned nr_arms;
 	unsigned baseline;
 	struct json_object *obj;    /* the experiment object, owned */
+	int failed_in_prepare;      /* experiment_run's error came from the
+				       workload's prepare (the layout) */
 };
 
 /*

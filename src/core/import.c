@@ -85,7 +85,7 @@ static char *clean_dup(const char *s, size_t max)
  * through import, show, log or diff. json-c limits nesting, which
  * bounds the recursion.
  */
-static void clean_tree(struct json_object *o)
+void import_make_printable(struct json_object *o)
 {
 	size_t i, n, nr_bad = 0, alloc_bad = 0;
 	char **bad = NULL;
@@ -102,14 +102,14 @@ static void clean_tree(struct json_object *o)
 	case json_type_array:
 		n = json_object_array_length(o);
 		for (i = 0; i < n; i++)
-			clean_tree(json_object_array_get_idx(o, i));
+			import_make_printable(json_object_array_get_idx(o, i));
 		break;
 	case json_type_object: {
 		json_object_object_foreach(o, key, val)
 		{
 			char *k = xstrdup(key);
 
-			clean_tree(val);
+			import_make_printable(val);
 			if (text_make_printable(k)) {
 				ALLOC_GROW(bad, nr_bad + 1, alloc_bad);
 				bad[nr_bad++] = xstrdup(key);
@@ -395,7 +395,7 @@ int import_parse(const char *buf, size_t len, const char *source,
 	ret = decode(buf, len, out->source, &out->obj, err);
 	if (ret)
 		goto fail;
-	clean_tree(out->obj);
+	import_make_printable(out->obj);
 	schema = member_str(out->obj, "schema");
 	if (!strncmp(schema, "iotrial/", 8)) {
 		if (strcmp(schema, RESULT_SCHEMA)) {
@@ -574,6 +574,6 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	free(sa);
 	free(runs);
 	/* labels and --workload come from the command line */
-	clean_tree(*out_exp);
+	import_make_printable(*out_exp);
 	return 0;
 }

@@ -54,6 +54,13 @@ int import_parse(const char *buf, size_t len, const char *source,
 int import_read_file(const char *path, const char *metric,
 		     struct import_run *out, struct strbuf *err);
 
+/*
+ * Make every string in the tree at o printable, member names included
+ * (text.h): control characters and broken UTF-8 become '?'. For what
+ * comes from outside (a file, the command line) and will be shown.
+ */
+void import_make_printable(struct json_object *o);
+
 /* Free r's contents; r is left zeroed. NULL is fine. */
 void import_run_release(struct import_run *r);
 

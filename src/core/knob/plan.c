@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "plan.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -223,4 +224,15 @@ void knob_show_value(const struct knob *k, const char *value,
 		k->ops->describe(k, value, &d);
 	strbuf_addstr(out, d.shown.len ? d.shown.buf : value);
 	knob_desc_release(&d);
+}
+
+int knob_plan_need_root(const struct knob_plan *p, struct strbuf *err)
+{
+	if (!geteuid() || !p->nr)
+		return 0;
+	return err_set(err, -EPERM,
+		       "changing '%s' needs root; run as root, or add "
+		       "--dry-run to see the plan ('iotrial knobs' works "
+		       "without root)",
+		       p->v[0].k.name);
 }

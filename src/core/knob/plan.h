@@ -48,6 +48,11 @@ int knob_plan_add(struct knob_plan *p, const char *assignment,
  */
 int knob_plan_build(struct knob_plan *p, struct strbuf *err);
 /*
+ * Changing anything needs root: -EPERM with err naming the first knob
+ * when p has changes and this process is not root, else 0.
+ */
+int knob_plan_need_root(const struct knob_plan *p, struct strbuf *err);
+/*
  * Before a deferred change (iosched.* of the new scheduler) is written:
  * resolve and parse it again now that the scheduler is active.
  */
