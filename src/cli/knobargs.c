@@ -1,23 +1,15 @@
 /*
  * Knob plumbing for commands: printing session messages, finding the
  * knobs of -t/--device, the --dry-run plan text, the stale-journal repair
- * that main() runs before every command, and the --set list of a run.
- *
- * A run's changes are temporary: knob_cli_apply() takes a rollback mark,
- * applies, and knob_cli_restore() rolls back to it. Signals only set the
- * run's stop flag (run.c installs that handler), so the normal exit path
- * does the restoring; kill -9 is covered by the journal and the next
- * invocation.
+ * that main() runs before every command, and the --set list of a run
+ * (which core/trial.c applies and restores).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli.h"
 #include "knobargs.h"
-#include "../core/scratch.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -166,8 +158,6 @@ void knob_cli_print_plan(FILE *out, const struct knob_plan *p,
 void knob_cli_init(struct knob_cli *kc)
 {
 	memset(kc, 0, sizeof(*kc));
-	knob_ctx_init(&kc->ctx);
-	knob_plan_init(&kc->plan, &kc->ctx);
 }
 
 int knob_cli_set_option(const struct option *opt, const char *arg)
@@ -185,115 +175,8 @@ int knob_cli_set_option(const struct option *opt, const char *arg)
 	return 0;
 }
 
-/* Print one applied change to stderr. */
-static void print_change(const struct knob_change *c)
+void knob_cli_release(struct knob_cli *kc)
 {
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, subj = STRBUF_INIT;
-
-	knob_subject(&subj, c->k.name, c->k.object);
-	knob_show_value(&c->k, c->before.buf, &b);
-	knob_show_value(&c->k, c->after.buf, &a);
-	note("%s: %s -> %s (for this run)", subj.buf, b.buf, a.buf);
-	if (c->side.len)
-		note("%s: %s", c->k.name, c->side.buf);
-	strbuf_release(&a);
-	strbuf_release(&b);
-	strbuf_release(&subj);
-}
-
-/* Keep name=value pairs for the run's JSON "knobs" object. */
-static void remember_settings(struct knob_cli *kc)
-{
-	size_t i;
-
-	kc->settings =
-	    xcalloc(kc->plan.nr ? kc->plan.nr : 1, sizeof(*kc->settings));
-	for (i = 0; i < kc->plan.nr; i++) {
-		kc->settings[i].name = kc->plan.v[i].k.name;
-		kc->settings[i].value = kc->plan.v[i].after.buf;
-	}
-	kc->nr_settings = (unsigned)kc->plan.nr;
-}
-
-int knob_cli_apply(struct knob_cli *kc, struct target *t)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct knob_log log;
-	size_t i;
-	int ret, code = EXIT_OK;
-
-	/* a closed pipe must not kill us before the restore: EPIPE instead */
-	if (kc->nr || scratch_session(t))
-		signal(SIGPIPE, SIG_IGN);
-	if (!kc->nr)
-		return EXIT_OK;
-	knob_cli_log(&log, NULL);
-	ret = knob_ctx_from_target(&kc->ctx, t, &err);
-	for (i = 0; !ret && i < kc->nr; i++)
-		ret = knob_plan_add(&kc->plan, kc->assign[i], &err);
-	if (!ret)
-		ret = knob_plan_build(&kc->plan, &err);
-	if (ret) {
-		error("%s", err.buf);
-		code = knob_cli_exit_code(ret);
-		goto out;
-	}
-	for (i = 0; i < kc->plan.nr; i++)
-		if (kc->plan.v[i].note.len)
-			note("%s: %s", kc->plan.v[i].input_name,
-			     kc->plan.v[i].note.buf);
-	code = knob_cli_need_root(&kc->plan);
-	if (code)
-		goto out;
-	kc->s = knob_session_ref(scratch_session(t));
-	if (!kc->s) {
-		ret = knob_session_open(&kc->s, "run", 0, &log, &err);
-		if (ret) {
-			error("%s", err.buf);
-			code = EXIT_RUNTIME;
-			goto out;
-		}
-	}
-	kc->mark = knob_session_mark(kc->s);
-	kc->applied = 1;
-	ret = knob_session_apply(kc->s, &kc->plan, &log, &err);
-	if (ret) {
-		error("%s", err.buf);
-		code = knob_cli_exit_code(ret);
-		knob_cli_restore(kc);
-		goto out;
-	}
-	for (i = 0; i < kc->plan.nr; i++)
-		print_change(&kc->plan.v[i]);
-	remember_settings(kc);
-out:
-	strbuf_release(&err);
-	return code;
-}
-
-int knob_cli_restore(struct knob_cli *kc)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct knob_log log;
-	int code = EXIT_OK;
-
-	knob_cli_log(&log, NULL);
-	if (kc->applied && kc->s &&
-	    knob_session_rollback(kc->s, kc->mark, &log, &err)) {
-		error("%s", err.buf);
-		code = EXIT_RUNTIME;
-	}
-	kc->applied = 0;
-	knob_session_close(kc->s, &log);
-	kc->s = NULL;
-	knob_plan_release(&kc->plan);
-	knob_ctx_release(&kc->ctx);
 	free(kc->assign);
-	free(kc->settings);
-	kc->assign = NULL;
-	kc->settings = NULL;
-	kc->nr = kc->alloc = 0;
-	kc->nr_settings = 0;
-	strbuf_release(&err);
-	return code;
+	knob_cli_init(kc);
 }

@@ -1,30 +1,22 @@
 /*
- * The command side of knobs, shared by `set`, `run --set` (and later
- * `compare`): where the knobs are (-t / --device), how a session's
- * messages are printed, and the --set list that a run applies after its
- * target is open and restores when it ends, however it ends.
+ * The command side of knobs, shared by `set`, `knobs`, `revert` and
+ * `run --set`: where the knobs are (-t / --device), how a session's
+ * messages are printed, the --dry-run plan, and the --set list of a run.
  */
 #ifndef IOTRIAL_CLI_KNOBARGS_H
 #define IOTRIAL_CLI_KNOBARGS_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include "options.h"
 #include "../core/knob/plan.h"
 #include "../core/knob/session.h"
-#include "../core/result_json.h"
 #include "../core/target.h"
 
-/* The --set assignments of one run, and what applying them left. */
+/* The --set assignments of one run; core/trial.c applies them. */
 struct knob_cli {
 	const char **assign; /* "KNOB=VALUE" as given */
 	size_t nr, alloc;
-	struct knob_ctx ctx;
-	struct knob_plan plan;
-	struct knob_session *s;
-	uint64_t mark;		       /* rollback point */
-	int applied;		       /* restore pending */
-	struct knob_setting *settings; /* for the run's JSON */
-	unsigned nr_settings;
 };
 
 void knob_cli_init(struct knob_cli *kc);
@@ -36,21 +28,8 @@ void knob_cli_init(struct knob_cli *kc);
 #define OPT_KNOB_SET(kc, h)                                                    \
 	OPT_CALLBACK(0, "set", (kc), "KNOB=VALUE", (h), knob_cli_set_option)
 int knob_cli_set_option(const struct option *opt, const char *arg);
-/*
- * Apply the --set list to target t (no-op without one): plan, lock,
- * journal, write, read back; prints each change to stderr. Returns an
- * exit code: EXIT_OK, EXIT_USAGE (bad knob or value), EXIT_RUNTIME.
- * On failure nothing stays changed. With changes or a scratch target to
- * undo, SIGPIPE is ignored from here on, so that a closed pipe ends the
- * run through its restoring exit path instead of killing it.
- */
-int knob_cli_apply(struct knob_cli *kc, struct target *t);
-/*
- * Restore what knob_cli_apply changed, newest first, and free kc.
- * Returns EXIT_OK or EXIT_RUNTIME (a restore failed; the journal keeps
- * it for the next iotrial). Safe to call whether or not apply ran.
- */
-int knob_cli_restore(struct knob_cli *kc);
+/* Free the list; kc is left empty. */
+void knob_cli_release(struct knob_cli *kc);
 
 /*
  * Fill ctx for `-t TARGET` or `--device DEV` (at most one given; neither

@@ -4,6 +4,7 @@
  * repeats; everything it prints comes from core/, which does the work.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,9 @@
 #include "cli.h"
 #include "knobargs.h"
 #include "run_print.h"
-#include "../core/experiment.h"
-#include "../core/store.h"
-#include "../core/import.h"
-#include "../core/observe/truth.h"
 #include "../core/result_json.h"
 #include "../core/target.h"
+#include "../core/trial.h"
 #include "../core/workload/workload.h"
 #include "../util/error.h"
 #include "../util/rng.h"
@@ -164,45 +162,53 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	return 0;
 }
 
-/* Apply the parsed options to w; prints and returns -1 on bad input. */
-static int configure(struct workload *w, struct run_args *a)
+/* The workload parameters as "name=value"; the caller frees each and
+ * the array. */
+static const char **joined_params(const struct run_args *a, unsigned *out_nr)
 {
-	struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
-	unsigned i;
+	const char **v = xcalloc(a->nr_params / 2 + 1, sizeof(*v));
+	unsigned i, n = 0;
+
+	for (i = 0; i + 1 < a->nr_params; i += 2) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s=%s", a->params[i], a->params[i + 1]);
+		v[n++] = strbuf_detach(&sb, NULL);
+	}
+	*out_nr = n;
+	return v;
+}
+
+/*
+ * Parse the run length, ramp and seed into c; prints and returns -1 on
+ * bad input.
+ */
+static int configure(struct experiment_config *c, const struct run_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
-	for (i = 0; i + 1 < a->nr_params && !ret; i += 2) {
-		const char *name = a->params[i], *value = a->params[i + 1];
-
-		strbuf_reset(&why);
-		ret = workload_set_param(w, name, value, &why, &err);
-		if (!ret && why.len)
-			note("%s: %s", name, why.buf);
-	}
-	if (!ret && a->ios)
-		ret = units_parse_count(a->ios, &w->ro.ios, &err);
-	if (!ret && w->ro.ios == 0 && a->ios)
+	if (a->ios)
+		ret = units_parse_count(a->ios, &c->ro.ios, &err);
+	if (!ret && c->ro.ios == 0 && a->ios)
 		ret = err_set(&err, -EINVAL,
 			      "--ios must be at least 1, not '%s'", a->ios);
 	if (!ret && !a->ios)
 		ret = units_parse_duration(a->time ? a->time : DEFAULT_TIME,
-					   &w->ro.time_ns, &err);
-	if (!ret && !a->ios && !w->ro.time_ns)
+					   &c->ro.time_ns, &err);
+	if (!ret && !a->ios && !c->ro.time_ns)
 		ret = err_set(&err, -EINVAL,
 			      "--time must be longer than 0, not '%s'",
 			      a->time);
 	if (!ret && a->ramp)
-		ret = units_parse_duration(a->ramp, &w->ro.ramp_ns, &err);
+		ret = units_parse_duration(a->ramp, &c->ro.ramp_ns, &err);
 	if (!ret && a->seed)
-		ret = units_parse_count(a->seed, &w->ro.seed, &err);
+		ret = units_parse_count(a->seed, &c->seed, &err);
 	if (!ret && !a->seed)
-		w->ro.seed = rng_seed_from_env() & 0xffffffffu;
-	if (!ret)
-		ret = workload_validate(w, &err);
+		c->seed = rng_seed_from_env() & 0xffffffffu;
 	if (ret)
 		error("%s", err.buf);
 	strbuf_release(&err);
-	strbuf_release(&why);
 	return ret ? -1 : 0;
 }
 
@@ -213,14 +219,13 @@ static const char *default_target(void)
 	return tmp && *tmp ? tmp : "/tmp";
 }
 
-static int write_json(const char *file, const struct run_meta *meta,
-		      const struct run_result *r)
+/* Write the run object to --json's file ("-": stdout). */
+static int write_json(const char *file, struct json_object *run)
 {
-	struct json_object *obj = result_to_json(meta, r);
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
-	result_json_string(obj, &sb);
+	result_json_string(run, &sb);
 	if (!strcmp(file, "-")) {
 		fputs(sb.buf, stdout);
 	} else {
@@ -232,86 +237,74 @@ static int write_json(const char *file, const struct run_meta *meta,
 		}
 	}
 	strbuf_release(&sb);
-	json_object_put(obj);
 	return ret;
 }
 
-/*
- * Keep the run in the results store as a one-arm experiment, so `log`,
- * `show` and `diff` see single runs too. Returns 0, or -1 after printing
- * why it was not stored (the measurement is still printed, but the
- * command failed at what it was asked to do).
- */
-static int store_run(const char *db, const struct run_meta *meta,
-		     const struct run_result *r, struct strbuf *out_id)
+/* What the run said about itself, kept for printing at the end. */
+struct run_view {
+	struct strbuf summary;
+	int interrupted;
+};
+
+/* trial_hooks: render the summary while the result is at hand. */
+static void run_done(void *ctx, const struct run_meta *meta,
+		     const struct run_result *r)
 {
-	struct json_object *obj = result_to_json(meta, r), *exp = NULL;
-	const char *text = json_object_to_json_string(obj);
-	struct import_run ir = { 0 };
-	struct import_arm arm = { "run", &ir, 1 };
-	struct analysis_opts ao;
-	struct strbuf err = STRBUF_INIT;
-	struct store s;
-	char id[STORE_ID_LEN + 1];
-	int ret;
+	struct run_view *v = ctx;
 
-	analysis_opts_init(&ao);
+	run_print_summary(&v->summary, meta, r);
+	v->interrupted = r->interrupted;
+}
 
-	ret = import_parse(text, strlen(text), "run", NULL, &ir, &err);
-	if (!ret)
-		ret = import_build_experiment(&arm, 1, NULL, &exp, &err);
-	if (!ret) {
-		json_object_object_add(exp, "stopped",
-				       json_object_new_string("single run"));
-		json_object_object_add(exp, "runs_mode",
-				       json_object_new_string("run"));
-		ret = experiment_analyze_json(exp, &ao, &err);
+/* The exit code for trial_run()'s error ret. */
+static int run_failed(const struct trial *tr, int ret)
+{
+	switch (tr->failed) {
+	case TRIAL_FAILED_KNOBS:
+		return knob_cli_exit_code(ret);
+	case TRIAL_FAILED_PREPARE:
+		/* what the user asked for cannot fit or align: bad input */
+		return ret == -EINVAL || ret == -ENOSPC ? EXIT_USAGE
+							: EXIT_RUNTIME;
+	default:
+		return EXIT_RUNTIME;
 	}
-	if (!ret)
-		ret = store_open(&s, db, &err);
-	if (!ret) {
-		ret = store_save_experiment(&s, exp, id, &err);
-		store_close(&s);
-	}
-	if (ret)
-		error("the run was not stored: %s", err.buf);
-	else
-		strbuf_addstr(out_id, json_object_get_string(
-					      json_object_object_get(exp, "id")));
-	json_object_put(exp);
-	json_object_put(obj);
-	import_run_release(&ir);
-	strbuf_release(&err);
-	return ret ? -1 : 0;
 }
 
 int cmd_run(int argc, const char **argv)
 {
 	struct run_args a = { 0 };
 	const struct workload_ops *ops = NULL;
-	struct workload w = { 0 };
-	struct target t = { 0 };
-	struct run_result r;
-	struct run_meta meta = { 0 };
-	struct truth_hook th = { 0 };
-	struct truth_opts topts = { 0 };
-	struct strbuf err = STRBUF_INIT, id = STRBUF_INIT;
-	volatile int *stop = NULL;
+	struct run_view view = {STRBUF_INIT, 0};
+	struct trial_hooks hooks = {.ctx = &view, .run_done = run_done};
+	struct strbuf err = STRBUF_INIT;
+	const char **params = NULL;
+	unsigned i, nr_params = 0;
 	struct knob_cli kc;
+	struct trial tr;
 	int ret = EXIT_OK, pr;
 
-	run_result_init(&r);
+	knob_cli_log(&hooks.log, NULL);
+	trial_init(&tr, TRIAL_ONE_RUN, &hooks);
 	knob_cli_init(&kc);
 	a.knobs = &kc;
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
-		knob_cli_restore(&kc);
-		free(a.params);
-		return pr > 0 ? EXIT_OK : EXIT_USAGE;
+		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
+		goto out;
 	}
-	workload_init(&w, ops);
-	if (configure(&w, &a) ||
-	    (a.json_file && cli_check_output(a.json_file))) {
+	params = joined_params(&a, &nr_params);
+	tr.c.ops = ops;
+	tr.c.params = params;
+	tr.c.nr_params = nr_params;
+	pr = trial_read_params(&tr, &err);
+	if (pr || configure(&tr.c, &a) || (pr = trial_plan(&tr, &err))) {
+		if (pr)
+			error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (a.json_file && cli_check_output(a.json_file)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -319,89 +312,61 @@ int cmd_run(int argc, const char **argv)
 		goto out;
 	/* signals first: a scratch target's set-up can take long, and
 	 * must be torn down, not left behind, when interrupted */
-	stop = cli_catch_stop_signals();
-	w.stop = stop;
-	pr = target_open(&t, a.target ? a.target : default_target(),
-			 a.target_flags, stop, &err);
+	tr.c.stop = cli_catch_stop_signals();
+	tr.set = kc.assign;
+	tr.nr_set = (unsigned)kc.nr;
+	pr = trial_open(&tr, a.target ? a.target : default_target(),
+			a.target_flags, &err);
 	if (pr) {
 		error("%s", err.buf);
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (*stop) {
-		error("interrupted before the timed part began; nothing "
-		      "measured");
-		ret = EXIT_RUNTIME;
-		goto out;
-	}
-	/* --set: journaled, applied now, restored at cleanup (knobargs.c) */
-	ret = knob_cli_apply(&kc, &t);
-	if (ret)
-		goto out;
-	pr = ops->prepare(&w, &t, &err);
+	/* a closed pipe must not kill us before the restore: EPIPE instead */
+	if (trial_has_undo(&tr))
+		signal(SIGPIPE, SIG_IGN);
+	/* --set: checked now, applied by trial_run(), restored at the end */
+	pr = trial_check(&tr, &err);
 	if (pr) {
 		error("%s", err.buf);
-		/* what the user asked for cannot fit or align: bad input */
-		ret = pr == -EINVAL || pr == -ENOSPC ? EXIT_USAGE
-						     : EXIT_RUNTIME;
-		goto cleanup;
+		ret = knob_cli_exit_code(pr);
+		goto out;
 	}
-	/* device truth: sample the target's devices over the timed region */
-	truth_opts_from_workload(&topts, &w);
-	if (truth_hook_init(&th, &t, &topts, &err)) {
+	pr = trial_run(&tr, &err);
+	if (pr) {
 		error("%s", err.buf);
-		ret = EXIT_RUNTIME;
-		goto cleanup;
+		ret = run_failed(&tr, pr);
+		goto finish;
 	}
-	w.hook = &th.hook;
-	if (!*stop && ops->run(&w, &r, &err)) {
-		error("%s", err.buf);
-		ret = EXIT_RUNTIME;
-		goto cleanup;
-	}
-	truth_hook_finish(&th, &r);
-	if (*stop && !r.seconds) {
-		error("interrupted before the timed part began; nothing "
-		      "measured");
-		ret = EXIT_RUNTIME;
-		goto cleanup;
-	}
-	if (r.interrupted)
-		run_result_warn(&r, "interrupted by a signal after %.2f s; "
-				"the numbers cover only that part",
-				r.seconds);
-	meta.w = &w;
-	meta.t = &t;
-	meta.knobs = kc.settings;
-	meta.nr_knobs = kc.nr_settings;
 	/* a cut-short run is printed, marked, and neither stored nor
 	 * reported as a success */
-	if (r.interrupted)
+	if (view.interrupted) {
 		ret = EXIT_RUNTIME;
-	else if (!a.no_store && store_run(a.db, &meta, &r, &id))
+	} else if (!a.no_store && trial_store(&tr, a.db, &err)) {
+		error("the run was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
-	if (a.json_file) {
-		if (write_json(a.json_file, &meta, &r))
-			ret = EXIT_RUNTIME;
-		if (strcmp(a.json_file, "-"))
-			run_print_summary(stdout, &meta, &r);
-	} else {
-		run_print_summary(stdout, &meta, &r);
 	}
-	if (id.len && (!a.json_file || strcmp(a.json_file, "-")))
-		printf("stored as %s ('iotrial show %s')\n", id.buf, id.buf);
-cleanup:
-	ops->cleanup(&w);
-	if (knob_cli_restore(&kc) && ret == EXIT_OK)
+	if (a.json_file && write_json(a.json_file, trial_run_object(&tr)))
 		ret = EXIT_RUNTIME;
+	if (!a.json_file || strcmp(a.json_file, "-"))
+		fputs(view.summary.buf, stdout);
+	if (tr.id[0] && (!a.json_file || strcmp(a.json_file, "-")))
+		printf("stored as %s ('iotrial show %s')\n", tr.id, tr.id);
+finish:
+	strbuf_reset(&err);
+	if (trial_finish(&tr, &err)) {
+		error("%s", err.buf);
+		if (ret == EXIT_OK)
+			ret = EXIT_RUNTIME;
+	}
 out:
-	knob_cli_restore(&kc);
-	truth_hook_release(&th);
-	target_release(&t);
-	workload_release(&w);
-	run_result_release(&r);
+	trial_release(&tr);
+	knob_cli_release(&kc);
+	strbuf_release(&view.summary);
 	strbuf_release(&err);
-	strbuf_release(&id);
+	for (i = 0; i < nr_params; i++)
+		free((char *)params[i]);
+	free(params);
 	free(a.params);
 	return ret;
 }

@@ -11,7 +11,7 @@
 
 static const char *const dir_names[IO_DIRS] = { "read", "write" };
 
-static void print_latency(FILE *out, const struct hist *h)
+static void print_latency(struct strbuf *out, const struct hist *h)
 {
 	static const struct {
 		const char *label;
@@ -30,25 +30,27 @@ static void print_latency(FILE *out, const struct hist *h)
 	units_fmt_ns(&sb, (double)h->max_ns);
 	strbuf_addstr(&sb, "  mean ");
 	units_fmt_ns(&sb, hist_mean(h));
-	fprintf(out, "%s\n", sb.buf);
+	strbuf_addf(out, "%s\n", sb.buf);
 	strbuf_release(&sb);
 }
 
-static void describe(FILE *out, const struct run_meta *meta)
+static void describe(struct strbuf *out, const struct run_meta *meta)
 {
 	const struct workload *w = meta->w;
 	unsigned jobs = (unsigned)workload_u64(w, "jobs");
 
-	fprintf(out, "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s per "
-		     "job, on %s\n",
-		w->ops->name, workload_str(w, "bs"), workload_str(w, "engine"),
-		workload_str(w, "iodepth"), jobs, jobs == 1 ? "" : "s",
-		workload_u64(w, "direct") ? "O_DIRECT" : "buffered",
-		workload_str(w, "size"),
-		meta->t->workdir ? meta->t->workdir : meta->t->path);
+	strbuf_addf(out,
+		    "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s per "
+		    "job, on %s\n",
+		    w->ops->name, workload_str(w, "bs"),
+		    workload_str(w, "engine"), workload_str(w, "iodepth"), jobs,
+		    jobs == 1 ? "" : "s",
+		    workload_u64(w, "direct") ? "O_DIRECT" : "buffered",
+		    workload_str(w, "size"),
+		    meta->t->workdir ? meta->t->workdir : meta->t->path);
 }
 
-void run_print_summary(FILE *out, const struct run_meta *meta,
+void run_print_summary(struct strbuf *out, const struct run_meta *meta,
 		       const struct run_result *r)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -58,11 +60,11 @@ void run_print_summary(FILE *out, const struct run_meta *meta,
 	unsigned d, i;
 
 	describe(out, meta);
-	fprintf(out, "  time     %.3f s", r->seconds);
+	strbuf_addf(out, "  time     %.3f s", r->seconds);
 	if (r->bytes[IO_WRITE] && r->fsyncs && r->burst_seconds > 0)
-		fprintf(out, " (I/O done at %.3f s, then %.3f s flushing)",
-			r->burst_seconds, r->seconds - r->burst_seconds);
-	fprintf(out, "\n");
+		strbuf_addf(out, " (I/O done at %.3f s, then %.3f s flushing)",
+			    r->burst_seconds, r->seconds - r->burst_seconds);
+	strbuf_addf(out, "\n");
 	for (d = 0; d < IO_DIRS; d++) {
 		double s = r->seconds > 0 ? r->seconds : 1;
 
@@ -70,40 +72,43 @@ void run_print_summary(FILE *out, const struct run_meta *meta,
 			continue;
 		strbuf_reset(&sb);
 		units_fmt_bytes(&sb, r->bytes[d]);
-		fprintf(out,
-			"  %-8s %.0f IOPS, %.1f MB/s (%.1f MiB/s); %llu ops, "
-			"%s\n",
-			dir_names[d], (double)r->ops[d] / s,
-			(double)r->bytes[d] / s / 1e6,
-			(double)r->bytes[d] / s / 1048576.0,
-			(unsigned long long)r->ops[d], sb.buf);
+		strbuf_addf(
+		    out,
+		    "  %-8s %.0f IOPS, %.1f MB/s (%.1f MiB/s); %llu ops, "
+		    "%s\n",
+		    dir_names[d], (double)r->ops[d] / s,
+		    (double)r->bytes[d] / s / 1e6,
+		    (double)r->bytes[d] / s / 1048576.0,
+		    (unsigned long long)r->ops[d], sb.buf);
 		print_latency(out, &r->lat[d]);
 	}
 	if (r->fsyncs)
-		fprintf(out, "  fsyncs   %llu\n", (unsigned long long)r->fsyncs);
-	fprintf(out, "  cpu      user %.2f s, sys %.2f s (%.0f%% of a core)",
-		r->cpu.user_s, r->cpu.sys_s, cores * 100);
+		strbuf_addf(out, "  fsyncs   %llu\n",
+			    (unsigned long long)r->fsyncs);
+	strbuf_addf(out,
+		    "  cpu      user %.2f s, sys %.2f s (%.0f%% of a core)",
+		    r->cpu.user_s, r->cpu.sys_s, cores * 100);
 	if (r->cpu.system_total_s > 0)
-		fprintf(out, "; machine %.0f%% busy",
-			100 * r->cpu.system_busy_s / r->cpu.system_total_s);
-	fprintf(out, "\n");
+		strbuf_addf(out, "; machine %.0f%% busy",
+			    100 * r->cpu.system_busy_s / r->cpu.system_total_s);
+	strbuf_addf(out, "\n");
 	for (i = 0; r->nr_jobs > 1 && i < r->nr_jobs; i++) {
 		const struct job_result *j = &r->jobs[i];
 		double s = j->seconds > 0 ? j->seconds : r->seconds;
 		uint64_t ops = j->ops[0] + j->ops[1];
 		uint64_t bytes = j->bytes[0] + j->bytes[1];
 
-		fprintf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i,
-			s > 0 ? (double)ops / s : 0,
-			s > 0 ? (double)bytes / s / 1e6 : 0);
+		strbuf_addf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i,
+			    s > 0 ? (double)ops / s : 0,
+			    s > 0 ? (double)bytes / s / 1e6 : 0);
 	}
 	/* DEVICE TRUTH SUMMARY HOOK */
 	strbuf_reset(&sb);
 	truth_format_text(r->truth, &sb);
-	fputs(sb.buf, out);
+	strbuf_add(out, sb.buf, sb.len);
 	for (i = 0; i < r->nr_notes; i++)
-		fprintf(out, "note: %s\n", r->notes[i]);
+		strbuf_addf(out, "note: %s\n", r->notes[i]);
 	for (i = 0; i < r->nr_warnings; i++)
-		fprintf(out, "warning: %s\n", r->warnings[i]);
+		strbuf_addf(out, "warning: %s\n", r->warnings[i]);
 	strbuf_release(&sb);
 }

@@ -6,10 +6,11 @@
 #ifndef IOTRIAL_RUN_PRINT_H
 #define IOTRIAL_RUN_PRINT_H
 
-#include <stdio.h>
 #include "../core/result_json.h"
+#include "../util/strbuf.h"
 
-void run_print_summary(FILE *out, const struct run_meta *meta,
+/* Append the summary of run r (of meta) to out. */
+void run_print_summary(struct strbuf *out, const struct run_meta *meta,
 		       const struct run_result *r);
 
 #endif

@@ -423,24 +423,36 @@ int trial_has_undo(const struct trial *tr)
 	return tr->nr_set || scratch_session(&tr->t);
 }
 
-/* Apply plan in the trial's session, opening it (and marking) first. */
-static int apply(struct trial *tr, struct knob_plan *plan, struct strbuf *err)
+/*
+ * The trial's session, opened at the first change: a scratch target's,
+ * or one of our own. The mark taken now is where trial_finish() rolls
+ * back to.
+ */
+static int open_session(struct trial *tr, struct strbuf *err)
 {
+	const char *cmd = tr->kind == TRIAL_ONE_RUN ? "run" : "compare";
 	int ret;
 
+	if (tr->s)
+		return 0;
+	tr->s = knob_session_ref(scratch_session(&tr->t));
 	if (!tr->s) {
-		tr->s = knob_session_ref(scratch_session(&tr->t));
-		if (!tr->s) {
-			ret = knob_session_open(
-			    &tr->s,
-			    tr->kind == TRIAL_ONE_RUN ? "run" : "compare", 0,
-			    &tr->hooks.log, err);
-			if (ret)
-				return ret;
-		}
-		tr->mark = knob_session_mark(tr->s);
-		tr->applied = 1;
+		ret = knob_session_open(&tr->s, cmd, 0, &tr->hooks.log, err);
+		if (ret)
+			return ret;
 	}
+	tr->mark = knob_session_mark(tr->s);
+	tr->applied = 1;
+	return 0;
+}
+
+/* Apply plan in the trial's session. */
+static int apply(struct trial *tr, struct knob_plan *plan, struct strbuf *err)
+{
+	int ret = open_session(tr, err);
+
+	if (ret)
+		return ret;
 	return knob_session_apply(tr->s, plan, &tr->hooks.log, err);
 }
 
@@ -588,6 +600,11 @@ int trial_run(struct trial *tr, struct strbuf *err)
 		return nothing_measured(err);
 	}
 	if (tr->fixed.nr) {
+		ret = open_session(tr, err);
+		if (ret) {
+			tr->failed = TRIAL_FAILED_SESSION;
+			return ret;
+		}
 		ret = apply_fixed(tr, err);
 		if (ret) {
 			tr->failed = TRIAL_FAILED_KNOBS;

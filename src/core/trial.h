@@ -46,9 +46,11 @@ enum trial_kind {
 
 /* Where trial_run() failed, for the caller's exit code. */
 enum trial_stage {
-	TRIAL_FAILED_KNOBS = 1, /* applying the --set knobs */
-	TRIAL_FAILED_PREPARE,	/* laying out the workload's files */
-	TRIAL_FAILED_RUN,	/* the runs themselves, or interrupted */
+	TRIAL_FAILED_SESSION = 1, /* opening the knob session (the lock,
+				     the journal) for the --set knobs */
+	TRIAL_FAILED_KNOBS,	  /* applying the --set knobs */
+	TRIAL_FAILED_PREPARE,	  /* laying out the workload's files */
+	TRIAL_FAILED_RUN,	  /* the runs themselves, or interrupted */
 };
 
 /* What the caller hears as the trial goes. Every member may be NULL. */
