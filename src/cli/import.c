@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "../core/experiment.h"
 #include "../core/import.h"
 #include "../core/report/report.h"
 #include "../core/result_json.h"
@@ -165,32 +164,18 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 	return 0;
 }
 
-/* Analyse exp (baseline from exp or 0), store it, print it. */
+/* Analyse exp and store it (import_save()), then print it. */
 static int analyse_store_print(struct store *s, struct json_object *exp,
 			       const struct import_args *a, size_t nr_runs)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct analysis_opts o;
-	struct json_object *b;
 	char id[STORE_ID_LEN + 1];
 	int ret = EXIT_OK;
+	bool bad_runs;
 
-	analysis_opts_init(&o); /* exp's "metric" and blocks override */
-	if (json_object_object_get_ex(exp, "baseline", &b) &&
-	    json_object_get_int(b) > 0)
-		o.baseline = (unsigned)json_object_get_int(b);
-	if (json_object_object_get_ex(exp, "alpha", &b))
-		o.alpha = json_object_get_double(b);
-	if (json_object_object_get_ex(exp, "equivalence", &b))
-		o.margin = json_object_get_double(b);
-	if (experiment_analyze_json(exp, &o, &err)) {
-		error("cannot analyse the imported runs: %s", err.buf);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (store_save_experiment(s, exp, id, &err)) {
+	if (import_save(s, exp, id, &bad_runs, &err)) {
 		error("%s", err.buf);
-		ret = EXIT_RUNTIME;
+		ret = bad_runs ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	if (a->json) {

@@ -577,3 +577,31 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	import_make_printable(*out_exp);
 	return 0;
 }
+
+int import_save(struct store *s, struct json_object *exp,
+		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
+		struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct analysis_opts o;
+	struct json_object *b;
+	int ret;
+
+	analysis_opts_init(&o); /* exp's "metric" and blocks override */
+	if (json_object_object_get_ex(exp, "baseline", &b) &&
+	    json_object_get_int(b) > 0)
+		o.baseline = (unsigned)json_object_get_int(b);
+	if (json_object_object_get_ex(exp, "alpha", &b))
+		o.alpha = json_object_get_double(b);
+	if (json_object_object_get_ex(exp, "equivalence", &b))
+		o.margin = json_object_get_double(b);
+	ret = experiment_analyze_json(exp, &o, &why);
+	*out_bad_runs = ret != 0;
+	if (ret)
+		err_set(err, ret, "cannot analyse the imported runs: %s",
+			why.buf);
+	else
+		ret = store_save_experiment(s, exp, out_id, err);
+	strbuf_release(&why);
+	return ret;
+}

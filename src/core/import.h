@@ -5,7 +5,8 @@
  * gets our statistics: each file becomes one run of an arm, and the arms
  * become an experiment that experiment_analyze_json() can judge.
  *
- * Readers only: nothing here prints, opens the store or analyses.
+ * Nothing here prints or opens the store; import_save() analyses the
+ * experiment made and saves it to a store the caller opened.
  */
 #ifndef IOTRIAL_IMPORT_H
 #define IOTRIAL_IMPORT_H
@@ -13,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
+#include "store.h"
 #include "../util/strbuf.h"
 
 /* Files larger than this are not results; refuse rather than load. */
@@ -83,5 +85,17 @@ struct import_arm {
 int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 			    const char *workload, struct json_object **out_exp,
 			    struct strbuf *err);
+
+/*
+ * Analyse exp, an experiment made by import_build_experiment() or read
+ * whole from a file (with its own baseline, alpha and equivalence when
+ * it has them, else analysis_opts_init()'s), and save it to s; out_id
+ * gets its id. Returns 0 or -errno with err set; *out_bad_runs tells a
+ * failure of the runs (they cannot be analysed: the input's fault) from
+ * one of the store.
+ */
+int import_save(struct store *s, struct json_object *exp,
+		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
+		struct strbuf *err);
 
 #endif
