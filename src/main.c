@@ -9,7 +9,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/store.h"
+#include "core/store/store.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 #include "version.h"

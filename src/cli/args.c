@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "../core/store.h"
+#include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 

@@ -1,7 +1,7 @@
 /*
  * iotrial compare: is setting B really faster than A for this workload
  * on this machine, by how much, and how sure are we? The command parses
- * its options and hands them to core/trial.c, which checks every arm
+ * its options and hands them to core/experiment/trial.c, which checks every arm
  * before anything runs, runs the experiment and saves it to the store;
  * then it prints the verdict table (or the experiment object).
  */
@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../core/report/report.h"
-#include "../core/result_json.h"
-#include "../core/target.h"
-#include "../core/trial.h"
+#include "../core/experiment/result_json.h"
+#include "../core/target/target.h"
+#include "../core/experiment/trial.h"
 #include "../util/error.h"
 #include "../util/rng.h"
 #include "../util/units.h"

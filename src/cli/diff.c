@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "../core/env.h"
-#include "../core/experiment.h"
+#include "../core/observe/env.h"
+#include "../core/experiment/experiment.h"
 #include "../core/report/report.h"
-#include "../core/result_json.h"
-#include "../core/store.h"
+#include "../core/experiment/result_json.h"
+#include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "../core/import.h"
+#include "../core/experiment/import.h"
 #include "../core/report/report.h"
-#include "../core/result_json.h"
-#include "../core/store.h"
+#include "../core/experiment/result_json.h"
+#include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"

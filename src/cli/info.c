@@ -9,8 +9,8 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "cli.h"
-#include "../core/env.h"
-#include "../core/target.h"
+#include "../core/observe/env.h"
+#include "../core/target/target.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/banned.h"

@@ -2,7 +2,7 @@
  * Knob plumbing for commands: printing session messages, finding the
  * knobs of -t/--device, the --dry-run plan text, the stale-journal repair
  * that main() runs before every command, and the --set list of a run
- * (which core/trial.c applies and restores).
+ * (which core/experiment/trial.c applies and restores).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include "options.h"
 #include "../core/knob/plan.h"
-#include "../core/knob/session.h"
-#include "../core/target.h"
+#include "../core/journal/session.h"
+#include "../core/target/target.h"
 
-/* The --set assignments of one run; core/trial.c applies them. */
+/* The --set assignments of one run; core/experiment/trial.c applies them. */
 struct knob_cli {
 	const char **assign; /* "KNOB=VALUE" as given */
 	size_t nr, alloc;

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "../core/result_json.h"
-#include "../core/store.h"
+#include "../core/experiment/result_json.h"
+#include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/banned.h"

@@ -6,7 +6,7 @@
 #ifndef IOTRIAL_RUN_PRINT_H
 #define IOTRIAL_RUN_PRINT_H
 
-#include "../core/result_json.h"
+#include "../core/experiment/result_json.h"
 #include "../util/strbuf.h"
 
 /* Append the summary of run r (of meta) to out. */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include "cli.h"
 #include "../core/report/report.h"
-#include "../core/result_json.h"
-#include "../core/store.h"
+#include "../core/experiment/result_json.h"
+#include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 

@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/experiment.h"
-#include "core/import.h"
+#include "core/experiment/experiment.h"
+#include "core/experiment/import.h"
 #include "util/banned.h"
 
 /* Stop the run: libFuzzer reports the crash with the input. */

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the journal parser (core/knob/journal.c): the
+ * libFuzzer target for the journal parser (core/journal/journal.c): the
  * journal is read at the start of every invocation, as root, and decides
  * what gets written back to the machine, so it must never crash, and
  * what it accepts must mean exactly one thing. The input is copied to a
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/knob/journal.h"
+#include "core/journal/journal.h"
 #include "util/banned.h"
 
 /* Stop the run: libFuzzer reports the crash with the input. */

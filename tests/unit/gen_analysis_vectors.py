@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Write tests/unit/analysis_vectors.h: whole analyses for test_analysis.c.
 
-Why: core/analysis.c wires the statistics of core/stats.c together
+Why: core/stats/analysis.c wires the statistics of core/stats/stats.c together
 (summaries, comparison with the baseline, pairing by block, Holm across
 arms, the verdict rules, outliers, drift). test_stats.c checks each
 statistic; this script computes what a whole analysis must report from

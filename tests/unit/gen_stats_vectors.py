@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Write tests/unit/stats_vectors.h: reference values for test_stats.c.
 
-Why: core/stats.c implements its statistics from the textbook math; this
+Why: core/stats/stats.c implements its statistics from the textbook math; this
 script computes the same quantities with Debian's python3-scipy (1.10) so
 the C code is checked against an independent implementation. The header is
 committed; rerun this script only to add cases:

@@ -1,5 +1,5 @@
 /*
- * Tests for core/analysis.c: the statistics wired into verdicts.
+ * Tests for core/stats/analysis.c: the statistics wired into verdicts.
  *  - reference analyses: whole analysis_run() calls against what scipy
  *    1.10 and the documented rules give, through analysis_vectors.h
  *    (written by gen_analysis_vectors.py): summaries, outliers, drift,
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "core/analysis.h"
+#include "core/stats/analysis.h"
 #include "analysis_vectors.h"
 #include "util/banned.h"
 

@@ -1,5 +1,5 @@
 /*
- * Tests for core/env.c: a snapshot of this machine has the facts a
+ * Tests for core/observe/env.c: a snapshot of this machine has the facts a
  * result needs (kernel, CPUs, memory, vm.dirty_*, the target's stack),
  * its JSON carries them under stable names, and the comparison of two
  * snapshots flags what differs, skips what it is told to (and boot_id),
@@ -14,7 +14,7 @@
 #include <sys/utsname.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "core/env.h"
+#include "core/observe/env.h"
 #include "util/banned.h"
 
 /* Member key of o (which must exist). */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "core/experiment.h"
+#include "core/experiment/experiment.h"
 #include "core/report/report.h"
 #include "util/rng.h"
 

@@ -1,5 +1,5 @@
 /*
- * Tests for core/hist.c: the bucket layout is checked exhaustively (every
+ * Tests for core/result/hist.c: the bucket layout is checked exhaustively (every
  * bucket's range, round trip and contiguity), and the error bound (<= 0.8%
  * relative; the bucket layout gives 1/256) is checked against exact
  * quantiles of sorted samples from uniform, exponential, log-normal and
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "core/hist.h"
+#include "core/result/hist.h"
 #include "util/banned.h"
 
 #define MAX_REL_ERR    0.008

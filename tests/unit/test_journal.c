@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
-#include "core/knob/journal.h"
+#include "core/journal/journal.h"
 #include "util/strbuf.h"
 
 /* While set, fsync() of a directory fails with EIO. */

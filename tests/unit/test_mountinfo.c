@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "core/mountinfo.h"
+#include "core/target/mountinfo.h"
 #include "util/banned.h"
 
 /* Parse one NUL-terminated line; assert the result code. */

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
-#include "core/knob/session.h"
+#include "core/journal/session.h"
 #include "util/strbuf.h"
 
 /* Directories fsync'd since the last reset, one path per line. */

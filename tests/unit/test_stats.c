@@ -1,5 +1,5 @@
 /*
- * Tests for core/stats.c. Two kinds:
+ * Tests for core/stats/stats.c. Two kinds:
  *  - reference values: every statistic against scipy 1.10, through the
  *    vectors in stats_vectors.h (written by gen_stats_vectors.py);
  *  - simulations with a fixed seed: the false-positive rate of the
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "core/stats.h"
+#include "core/stats/stats.h"
 #include "stats_vectors.h"
 #include "util/banned.h"
 

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include <sqlite3.h>
-#include "core/store.h"
+#include "core/store/store.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
-#include "core/target.h"
+#include "core/target/target.h"
 #include "core/workload/layout.h"
 
 /* A private temp directory per test, and a state dir inside it. */

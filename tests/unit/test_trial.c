@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
-#include "core/store.h"
-#include "core/trial.h"
+#include "core/store/store.h"
+#include "core/experiment/trial.h"
 
 /* A private temp directory per test: the target, the state, the store. */
 static char base[64], dir[96], db[96];

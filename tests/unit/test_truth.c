@@ -20,8 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "core/experiment.h"
-#include "core/measure.h"
+#include "core/experiment/experiment.h"
+#include "core/observe/measure.h"
 #include "core/observe/truth.h"
 #include "core/workload/workload.h"
 #include "util/xalloc.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/workload/workload.h"
-#include "core/result_json.h"
+#include "core/experiment/result_json.h"
 
 static void test_registry(void **state)
 {

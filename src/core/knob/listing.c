@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "session.h"
-#include "state.h"
+#include "../journal/session.h"
+#include "../journal/state.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"

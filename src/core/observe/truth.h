@@ -20,11 +20,11 @@
 #include <stdint.h>
 #include "diskstats.h"
 #include "sampler.h"
-#include "../devstack.h"
-#include "../env.h"
-#include "../measure.h"
-#include "../result.h"
-#include "../target.h"
+#include "../target/devstack.h"
+#include "env.h"
+#include "measure.h"
+#include "../result/result.h"
+#include "../target/target.h"
 #include "../../util/strbuf.h"
 
 struct json_object;

@@ -8,9 +8,9 @@
 #define IOTRIAL_WORKLOAD_H
 
 #include <stdint.h>
-#include "../measure.h"
-#include "../result.h"
-#include "../target.h"
+#include "../observe/measure.h"
+#include "../result/result.h"
+#include "../target/target.h"
 #include "../../util/strbuf.h"
 
 enum param_type {

@@ -1,0 +1,635 @@
+/*
+ * The experiment loop: every arm runs once per block, in an order
+ * shuffled anew for each block, so slow drift of the machine (a warming
+ * SSD, a neighbour's backup) spreads over all arms instead of biasing
+ * the one that ran last. Each block ends with an analysis; an adaptive
+ * experiment stops when every ratio's confidence interval is narrow
+ * enough (precision), never because a p-value happened to dip (that
+ * would inflate false positives), or when it hits its run or time limit.
+ *
+ * Knobs are applied through the caller's hook (which journals them), and
+ * caches are dropped before every run so each starts cold, as a fresh
+ * layout would.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "experiment.h"
+#include "result_json.h"
+#include "../observe/truth.h"
+#include "../../util/clock.h"
+#include "../../util/error.h"
+#include "../../util/rng.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+int experiment_drop_caches(void)
+{
+	int fd, ret = 0;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "3\n", 2) != 2)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+void experiment_config_init(struct experiment_config *c)
+{
+	struct analysis_opts ao;
+
+	analysis_opts_init(&ao);
+	*c = (struct experiment_config){
+	    .min_blocks = 6,
+	    .max_runs = 30,
+	    .precision = 0.02,
+	    .equivalence = ao.margin,
+	    .alpha = ao.alpha,
+	    .max_arms = EXPERIMENT_MAX_ARMS,
+	    .drop_caches = 1,
+	};
+}
+
+int experiment_plan(struct experiment *e, const struct experiment_config *c,
+		    struct strbuf *err)
+{
+	unsigned long long nr = 1;
+	unsigned i, f;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(e, 0, sizeof(*e));
+	for (f = 0; f < c->nr_factors; f++) {
+		nr *= c->factors[f].nr_values;
+		if (nr > c->max_arms)
+			break;
+	}
+	if (nr > c->max_arms) {
+		for (f = 0; f < c->nr_factors; f++)
+			strbuf_addf(&sb, "%s%u", f ? " x " : "",
+				    c->factors[f].nr_values);
+		err_set(err, -E2BIG,
+			"the factors make %s arms, more than %u; vary fewer "
+			"values, or raise the limit with --max-arms",
+			sb.buf, c->max_arms);
+		strbuf_release(&sb);
+		return -E2BIG;
+	}
+	e->nr_arms = (unsigned)nr;
+	e->arms = xcalloc(e->nr_arms, sizeof(*e->arms));
+	for (i = 0; i < e->nr_arms; i++) {
+		struct experiment_arm *a = &e->arms[i];
+		unsigned rest = i;
+
+		a->settings = xcalloc(c->nr_factors + 1, sizeof(*a->settings));
+		strbuf_reset(&sb);
+		/* the last factor varies fastest, as nested loops would */
+		for (f = c->nr_factors; f-- > 0;) {
+			const struct experiment_factor *fa = &c->factors[f];
+
+			a->settings[f].name = fa->name;
+			a->settings[f].value = fa->values[rest % fa->nr_values];
+			a->settings[f].is_knob = fa->is_knob;
+			rest /= fa->nr_values;
+		}
+		for (f = 0; f < c->nr_factors; f++)
+			strbuf_addf(&sb, "%s%s=%s", f ? " " : "",
+				    a->settings[f].name, a->settings[f].value);
+		a->label = xstrdup(sb.buf);
+	}
+	strbuf_release(&sb);
+	if (!c->baseline)
+		return 0;
+	for (i = 0; i < e->nr_arms; i++)
+		if (!strcmp(e->arms[i].label, c->baseline) ||
+		    (c->nr_factors == 1 &&
+		     !strcmp(e->arms[i].settings[0].value, c->baseline))) {
+			e->baseline = i;
+			return 0;
+		}
+	return err_set(err, -ENOENT,
+		       "baseline '%s' is not one of the arms; give an arm "
+		       "as 'factor=value' (e.g. '%s')",
+		       c->baseline, e->arms[0].label);
+}
+
+/* Make a workload for arm: fixed parameters, then the arm's own. */
+static int setup_workload(struct workload *w, const struct experiment *e,
+			  unsigned arm, const struct experiment_config *c,
+			  struct strbuf *err)
+{
+	const struct experiment_arm *a = &e->arms[arm];
+	unsigned i;
+	int ret = 0;
+
+	workload_init(w, c->ops);
+	w->ro = c->ro;
+	for (i = 0; i < c->nr_params && !ret; i++) {
+		const char *eq = strchr(c->params[i], '=');
+		char *name;
+
+		if (!eq)
+			return err_set(err, -EINVAL,
+				       "parameter '%s' needs a value "
+				       "(name=value)",
+				       c->params[i]);
+		name = xstrndup(c->params[i], (size_t)(eq - c->params[i]));
+		ret = workload_set_param(w, name, eq + 1, NULL, err);
+		free(name);
+	}
+	for (i = 0; i < c->nr_factors && !ret; i++)
+		if (!a->settings[i].is_knob)
+			ret = workload_set_param(w, a->settings[i].name,
+						 a->settings[i].value, NULL,
+						 err);
+	if (!ret)
+		ret = workload_validate(w, err);
+	if (ret && c->nr_factors) {
+		struct strbuf msg = STRBUF_INIT;
+
+		strbuf_addf(&msg, "arm '%s': %s", a->label, err->buf);
+		strbuf_reset(err);
+		strbuf_addstr(err, msg.buf);
+		strbuf_release(&msg);
+	}
+	return ret;
+}
+
+int experiment_validate(const struct experiment *e,
+			const struct experiment_config *c, struct strbuf *err)
+{
+	struct workload w;
+	unsigned i;
+	int ret = 0;
+
+	for (i = 0; i < e->nr_arms && !ret; i++) {
+		ret = setup_workload(&w, e, i, c, err);
+		workload_release(&w);
+	}
+	return ret;
+}
+
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+/* The experiment object before any run. */
+static struct json_object *skeleton(const struct experiment *e,
+				    const struct experiment_config *c)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *factors = json_object_new_array();
+	struct json_object *arms = json_object_new_array();
+	struct json_object *params = json_object_new_object();
+	struct json_object *metric = json_object_new_object();
+	struct workload w;
+	char when[32], seed[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	unsigned i, f;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)c->seed);
+	add_str(o, "schema", RESULT_SCHEMA);
+	add_str(o, "type", "experiment");
+	add_str(o, "id", "");
+	add_str(o, "created", when);
+	add_str(o, "workload", c->ops->name);
+	add_str(o, "target", c->target->spec);
+	for (i = 0; i < c->nr_params; i++) {
+		const char *eq = strchr(c->params[i], '=');
+		char *name = xstrndup(c->params[i],
+				      eq ? (size_t)(eq - c->params[i])
+					 : strlen(c->params[i]));
+
+		add_str(params, name, eq ? eq + 1 : "");
+		free(name);
+	}
+	json_object_object_add(o, "params", params);
+	add_str(o, "seed", seed);
+	workload_init(&w, c->ops);
+	add_str(metric, "name", result_metric_name(&w));
+	workload_release(&w);
+	json_object_object_add(metric, "higher_is_better",
+			       json_object_new_boolean(1));
+	json_object_object_add(o, "metric", metric);
+	for (f = 0; f < c->nr_factors; f++) {
+		struct json_object *fo = json_object_new_object();
+		struct json_object *vals = json_object_new_array();
+
+		add_str(fo, "name", c->factors[f].name);
+		add_str(fo, "kind", c->factors[f].is_knob ? "knob" : "param");
+		for (i = 0; i < c->factors[f].nr_values; i++)
+			json_object_array_add(
+				vals,
+				json_object_new_string(c->factors[f].values[i]));
+		json_object_object_add(fo, "values", vals);
+		json_object_array_add(factors, fo);
+	}
+	json_object_object_add(o, "factors", factors);
+	json_object_object_add(o, "baseline",
+			       json_object_new_int((int)e->baseline));
+	for (i = 0; i < e->nr_arms; i++) {
+		struct json_object *a = json_object_new_object();
+		struct json_object *set = json_object_new_object();
+
+		json_object_object_add(a, "arm", json_object_new_int((int)i));
+		add_str(a, "label", e->arms[i].label);
+		for (f = 0; f < c->nr_factors; f++)
+			add_str(set, e->arms[i].settings[f].name,
+				e->arms[i].settings[f].value);
+		json_object_object_add(a, "settings", set);
+		json_object_array_add(arms, a);
+	}
+	json_object_object_add(o, "arms", arms);
+	json_object_object_add(o, "runs", json_object_new_array());
+	add_str(o, "runs_mode", c->runs_fixed ? "fixed" : "auto");
+	json_object_object_add(o, "precision",
+			       json_object_new_double(c->precision));
+	json_object_object_add(o, "equivalence",
+			       json_object_new_double(c->equivalence));
+	json_object_object_add(o, "alpha", json_object_new_double(c->alpha));
+	json_object_object_add(o, "warnings", json_object_new_array());
+	return o;
+}
+
+/* Per-arm warning tallies, folded into the experiment's warnings. */
+struct arm_warn {
+	unsigned runs, warned;
+	char *first;
+};
+
+/* State of one experiment_run call. */
+struct exp_loop {
+	struct experiment *e;
+	const struct experiment_config *c;
+	const struct experiment_hooks *h;
+	struct rng rng;
+	struct arm_warn *warns;
+	int applied_arm;      /* arm whose knobs are in force, -1 none */
+	int drop_ok;          /* dropping caches still works */
+	unsigned runs_done;
+	uint64_t start_ns;
+	double run_s_sum;     /* for the ETA */
+};
+
+static void progress(struct exp_loop *l, unsigned block, unsigned arm,
+		     unsigned planned, double halfwidth)
+{
+	struct experiment_progress p;
+	double elapsed = (double)(clock_now_ns() - l->start_ns) / 1e9;
+
+	if (!l->h->progress)
+		return;
+	p.run = l->runs_done;
+	p.planned = planned;
+	p.block = block;
+	p.arm = l->e->arms[arm].label;
+	p.elapsed_s = elapsed;
+	p.eta_s = l->runs_done ? l->run_s_sum / l->runs_done *
+					 (double)(planned - l->runs_done)
+			       : -1;
+	p.halfwidth = halfwidth;
+	l->h->progress(l->h->ctx, &p);
+}
+
+/* The knob settings of arm, as knob_setting pairs for the run object. */
+static unsigned knob_settings(const struct experiment_arm *a, unsigned nr,
+			      struct knob_setting *out)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		if (a->settings[i].is_knob) {
+			out[n].name = a->settings[i].name;
+			out[n].value = a->settings[i].value;
+			n++;
+		}
+	return n;
+}
+
+/* Record the run r of arm in the experiment object. */
+static void record(struct exp_loop *l, unsigned arm, int block,
+		   const struct run_meta *meta, const struct run_result *r)
+{
+	struct json_object *runs = json_object_object_get(l->e->obj, "runs");
+	struct json_object *run = json_object_new_object();
+	struct arm_warn *aw = &l->warns[arm];
+
+	json_object_object_add(run, "arm", json_object_new_int((int)arm));
+	json_object_object_add(run, "block", json_object_new_int(block));
+	json_object_object_add(
+	    run, "seq",
+	    json_object_new_int((int)json_object_array_length(runs)));
+	json_object_object_add(
+	    run, "metric",
+	    json_object_new_double(result_metric_value(meta->w, r)));
+	json_object_object_add(run, "run", result_to_json(meta, r));
+	json_object_array_add(runs, run);
+	aw->runs++;
+	if (r->nr_warnings) {
+		aw->warned++;
+		if (!aw->first)
+			aw->first = xstrdup(r->warnings[0]);
+	}
+}
+
+/* One run of arm; block < 0 for a warm-up, whose result is discarded. */
+static int one_run(struct exp_loop *l, unsigned arm, int block,
+		   struct strbuf *err)
+{
+	const struct experiment_config *c = l->c;
+	const struct experiment_arm *a = &l->e->arms[arm];
+	struct knob_setting *ks =
+	    xcalloc(c->nr_knobs + c->nr_factors + 1, sizeof(*ks));
+	struct run_meta meta = { 0 };
+	struct workload w;
+	struct run_result r;
+	uint64_t t0 = clock_now_ns();
+	unsigned arm_knobs;
+	int ret, stopped;
+
+	run_result_init(&r);
+	if (c->nr_knobs)
+		memcpy(ks, c->knobs, c->nr_knobs * sizeof(*ks));
+	arm_knobs = knob_settings(a, c->nr_factors, ks + c->nr_knobs);
+	meta.nr_knobs = c->nr_knobs + arm_knobs;
+	meta.knobs = ks;
+	ret = setup_workload(&w, l->e, arm, c, err);
+	if (ret)
+		goto out;
+	w.ro.seed = c->single_run ? c->seed : rng_next(&l->rng) & 0xffffffffu;
+	w.ro.keep_files = !c->single_run;
+	w.stop = c->stop;
+	if (l->h->apply_knobs && (int)arm != l->applied_arm && arm_knobs) {
+		ret = l->h->apply_knobs(l->h->ctx, a->settings, c->nr_factors,
+					err);
+		if (ret)
+			goto out;
+		l->applied_arm = (int)arm;
+	}
+	ret = c->ops->prepare(&w, c->target, err);
+	if (ret)
+		l->e->failed_in_prepare = 1;
+	if (!ret && c->drop_caches && l->drop_ok &&
+	    experiment_drop_caches() < 0) {
+		l->drop_ok = 0;
+		json_object_array_add(
+			json_object_object_get(l->e->obj, "warnings"),
+			json_object_new_string(
+				"could not drop caches between runs; runs "
+				"may start with a warm page cache"));
+	}
+	/* a run that a stop request would discard is not made */
+	if (!ret && !(c->stop && *c->stop)) {
+		if (l->h->run_begin)
+			ret = l->h->run_begin(l->h->ctx, &w, &w.hook, err);
+		if (!ret)
+			ret = c->ops->run(&w, &r, err);
+		if (l->h->run_end)
+			l->h->run_end(l->h->ctx, &r);
+	}
+	c->ops->cleanup(&w);
+	stopped = c->stop && *c->stop;
+	if (ret || block < 0 || (stopped && !(c->single_run && r.seconds > 0)))
+		goto out;
+	if (r.interrupted)
+		run_result_warn(&r,
+				"interrupted by a signal after %.2f s; the "
+				"numbers cover only that part",
+				r.seconds);
+	meta.w = &w;
+	meta.t = c->target;
+	record(l, arm, block, &meta, &r);
+	if (l->h->run_done)
+		l->h->run_done(l->h->ctx, &meta, &r);
+out:
+	l->runs_done++;
+	l->run_s_sum += (double)(clock_now_ns() - t0) / 1e9;
+	workload_release(&w);
+	run_result_release(&r);
+	free(ks);
+	return ret;
+}
+
+/* The ratio CIs of the current verdicts, for the stop rule. */
+static size_t current_cis(struct json_object *obj, double *lo, double *hi)
+{
+	struct json_object *v = json_object_object_get(obj, "verdicts");
+	size_t i, n = v ? json_object_array_length(v) : 0, k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *x = json_object_array_get_idx(v, i);
+		struct json_object *l, *h;
+
+		lo[k] = hi[k] = NAN;
+		if (json_object_object_get_ex(x, "ci_low", &l) && l &&
+		    json_object_object_get_ex(x, "ci_high", &h) && h) {
+			lo[k] = json_object_get_double(l);
+			hi[k] = json_object_get_double(h);
+		}
+		k++;
+	}
+	return k;
+}
+
+/* Add the experiment-level warnings: per-arm run warnings, outliers,
+ * drift. */
+static void final_warnings(struct exp_loop *l)
+{
+	struct json_object *w = json_object_object_get(l->e->obj, "warnings");
+	struct json_object *arms = json_object_object_get(l->e->obj, "arms");
+	struct strbuf sb = STRBUF_INIT;
+	unsigned i;
+
+	for (i = 0; i < l->e->nr_arms; i++) {
+		struct json_object *a = json_object_array_get_idx(arms, i);
+		struct json_object *x;
+		struct arm_warn *aw = &l->warns[i];
+
+		if (aw->warned) {
+			strbuf_setf(&sb, "arm '%s': %u of %u runs warned, "
+					 "e.g.: %s",
+				    l->e->arms[i].label, aw->warned, aw->runs,
+				    aw->first);
+			json_object_array_add(w, json_object_new_string(sb.buf));
+		}
+		if (json_object_object_get_ex(a, "outliers", &x) &&
+		    json_object_get_int(x) > 0) {
+			strbuf_setf(&sb, "arm '%s': %d run(s) are outliers "
+					 "(modified z > 3.5); they are kept "
+					 "in the analysis",
+				    l->e->arms[i].label, json_object_get_int(x));
+			json_object_array_add(w, json_object_new_string(sb.buf));
+		}
+		if (json_object_object_get_ex(a, "drifting", &x) &&
+		    json_object_get_boolean(x)) {
+			strbuf_setf(
+				&sb,
+				"arm '%s': the metric drifts across blocks "
+				"(Spearman rho %.2f, p %.3f); the machine "
+				"changed during the experiment",
+				l->e->arms[i].label,
+				json_object_get_double(
+					json_object_object_get(a, "drift_rho")),
+				json_object_get_double(
+					json_object_object_get(a, "drift_p")));
+			json_object_array_add(w, json_object_new_string(sb.buf));
+		}
+	}
+	strbuf_release(&sb);
+}
+
+int experiment_run(struct experiment *e, const struct experiment_config *c,
+		   const struct experiment_hooks *h, struct strbuf *err)
+{
+	struct analysis_opts ao;
+	struct exp_loop l = { 0 };
+	unsigned *order = xcalloc(e->nr_arms, sizeof(*order));
+	double *lo = xcalloc(e->nr_arms, sizeof(*lo));
+	double *hi = xcalloc(e->nr_arms, sizeof(*hi));
+	const char *stopped = NULL;
+	double halfwidth = -1;
+	unsigned i, b, planned;
+	int ret = 0;
+
+	l.e = e;
+	l.c = c;
+	l.h = h;
+	l.applied_arm = -1;
+	l.drop_ok = 1;
+	l.warns = xcalloc(e->nr_arms, sizeof(*l.warns));
+	l.start_ns = clock_now_ns();
+	rng_seed(&l.rng, c->seed);
+	e->obj = skeleton(e, c);
+	analysis_opts_init(&ao);
+	ao.baseline = e->baseline;
+	ao.alpha = c->alpha;
+	ao.margin = c->equivalence;
+	planned = c->warmup + e->nr_arms * (c->runs_fixed ? c->runs_fixed
+							  : c->min_blocks);
+	for (i = 0; i < c->warmup && !ret; i++) {
+		if (c->stop && *c->stop)
+			break;
+		progress(&l, -1u, i % e->nr_arms, planned, -1);
+		ret = one_run(&l, i % e->nr_arms, -1, err);
+	}
+	for (b = 0; !ret && !stopped; b++) {
+		struct stats_stop_input si = { 0 };
+		struct stats_stop_decision sd;
+
+		if (c->stop && *c->stop) {
+			stopped = "interrupted";
+			break;
+		}
+		if (c->runs_fixed && b >= c->runs_fixed) {
+			stopped = "fixed run count";
+			break;
+		}
+		if (!c->runs_fixed && b > 0) {
+			si.blocks_done = b;
+			si.min_blocks = c->min_blocks;
+			si.max_runs = c->max_runs;
+			si.precision = c->precision;
+			si.nr_arms = current_cis(e->obj, lo, hi);
+			si.ci_low = lo;
+			si.ci_high = hi;
+			si.elapsed_s =
+				(double)(clock_now_ns() - l.start_ns) / 1e9;
+			/* stop early if the next block would overrun */
+			si.budget_s = (double)c->budget_ns / 1e9;
+			if (si.budget_s > 0)
+				si.budget_s -= l.run_s_sum / l.runs_done *
+					       e->nr_arms;
+			if (c->budget_ns && si.budget_s <= 0)
+				si.budget_s = 1e-9;
+			stats_should_stop(&si, &sd);
+			halfwidth = sd.worst_halfwidth;
+			if (sd.stop) {
+				stopped = stats_stop_reason_name(sd.reason);
+				break;
+			}
+			if (b >= c->min_blocks)
+				planned = c->warmup + e->nr_arms * (b + 1);
+		}
+		for (i = 0; i < e->nr_arms; i++)
+			order[i] = i;
+		for (i = e->nr_arms; i > 1; i--) {
+			unsigned j = (unsigned)rng_below(&l.rng, i);
+			unsigned t = order[i - 1];
+
+			order[i - 1] = order[j];
+			order[j] = t;
+		}
+		for (i = 0; i < e->nr_arms && !ret; i++) {
+			if (c->stop && *c->stop)
+				break;
+			progress(&l, b, order[i], planned, halfwidth);
+			ret = one_run(&l, order[i], (int)b, err);
+		}
+		if (c->stop && *c->stop) {
+			stopped = "interrupted";
+			/* an incomplete block would unbalance the pairs */
+			break;
+		}
+		if (!ret && e->nr_arms > 1 && !c->single_run)
+			ret = experiment_analyze_json(e->obj, &ao, err);
+	}
+	if (!stopped)
+		stopped = "failed";
+	json_object_object_add(e->obj, "blocks", json_object_new_int((int)b));
+	json_object_object_add(e->obj, "stopped",
+			       json_object_new_string(stopped));
+	if (!ret && !c->single_run) {
+		ret = experiment_analyze_json(e->obj, &ao, err);
+		if (!ret)
+			final_warnings(&l);
+	}
+	for (i = 0; i < e->nr_arms; i++)
+		free(l.warns[i].first);
+	free(l.warns);
+	free(order);
+	free(lo);
+	free(hi);
+	return ret;
+}
+
+void experiment_release(struct experiment *e)
+{
+	unsigned i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nr_arms; i++) {
+		free(e->arms[i].label);
+		free(e->arms[i].settings);
+	}
+	free(e->arms);
+	if (e->obj)
+		json_object_put(e->obj);
+	memset(e, 0, sizeof(*e));
+}
+
+void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
+{
+	const char *settle = workload_str(w, "settle");
+
+	o->working_set_bytes =
+	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
+	o->direct = workload_u64(w, "direct") != 0;
+	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync"))
+		o->settle = TRUTH_SETTLE_SYNC;
+	else if (!strcmp(settle, "none"))
+		o->settle = TRUTH_SETTLE_NONE;
+	else
+		o->settle = TRUTH_SETTLE_UNKNOWN;
+}

@@ -1,0 +1,256 @@
+/*
+ * Experiments: arms (the cartesian product of the varied factors) x
+ * repetitions, run in randomized blocks, analysed into verdicts.
+ *
+ * The experiment object (JSON, schema "iotrial/1") is what the store
+ * keeps, what --json prints and what every report renders:
+ *
+ *   { "schema": "iotrial/1", "type": "experiment", "id": "3f9a1c2e",
+ *     "created": "2026-11-29T22:58:00Z", "workload": "randread",
+ *     "target": "/tmp", "params": {...}, "seed": "123",
+ *     "metric": {"name": "iops", "higher_is_better": true},
+ *     "factors": [{"name": "scheduler", "kind": "knob",
+ *                  "values": ["none", "mq-deadline"]}],
+ *     "baseline": 0,
+ *     "arms": [{"arm": 0, "label": "scheduler=none",
+ *               "settings": {"scheduler": "none"},
+ *               "n":.., "median":.., "ci_low":.., "ci_high":.., "min":..,
+ *               "max":.., "cv":.., "outliers":.., "drift_rho":..}],
+ *     "runs": [{"arm": 0, "block": 0, "seq": 0, "metric": 123.4,
+ *               "run": {iotrial/1 run object}}],
+ *     "verdicts": [{"arm": 1, "label":.., "baseline":.., "ratio":..,
+ *                   "ci_low":.., "ci_high":.., "p":.., "p_adjusted":..,
+ *                   "test":.., "verdict": "faster"}],
+ *     "blocks": 8, "stopped": "precision reached", "runs_mode": "auto",
+ *     "precision": 0.02, "equivalence": 0.02, "alpha": 0.05,
+ *     "warnings": [..], "env": {..} }
+ */
+#ifndef IOTRIAL_EXPERIMENT_H
+#define IOTRIAL_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <json-c/json.h>
+#include "../stats/analysis.h"
+#include "../observe/measure.h"
+#include "../workload/workload.h"
+#include "../../util/strbuf.h"
+
+#define EXPERIMENT_MAX_ARMS 64
+
+struct truth_opts; /* observe/truth.h */
+
+/* One varied factor: a knob or a workload parameter, and its values. */
+struct experiment_factor {
+	char *name;
+	int is_knob;    /* else a parameter of the workload */
+	char **values;  /* nr_values of them, as typed */
+	unsigned nr_values;
+};
+
+/* One factor's value in an arm. */
+struct arm_setting {
+	const char *name;
+	const char *value;
+	int is_knob;
+};
+
+/* One arm: a value for every factor. */
+struct experiment_arm {
+	char *label;                 /* "scheduler=none bs=4k" */
+	struct arm_setting *settings;/* nr_factors of them */
+};
+
+/* What the loop tells its caller as it goes. */
+struct experiment_progress {
+	unsigned run;         /* runs done, warm-ups included */
+	unsigned planned;     /* runs planned so far (grows when adaptive) */
+	unsigned block;       /* current block, 0-based; warm-ups: -1u */
+	const char *arm;      /* label of the run starting now */
+	double elapsed_s;
+	double eta_s;         /* for the planned runs; < 0 when unknown */
+	double halfwidth;     /* widest ratio CI half-width so far, or -1 */
+};
+
+struct knob_setting;
+struct run_meta;
+
+/*
+ * How the experiment touches the world beyond the workload: knobs are
+ * applied through apply_knobs (journaled by the caller's knob session);
+ * any hook may be NULL. trial.c fills them.
+ */
+struct experiment_hooks {
+	void *ctx;
+	/* Set the knob settings of the arm about to run (only knobs). */
+	int (*apply_knobs)(void *ctx, const struct arm_setting *s, unsigned n,
+			   struct strbuf *err);
+	void (*progress)(void *ctx, const struct experiment_progress *p);
+	/*
+	 * An observer for the timed region of the run w is about to make
+	 * (device truth) into *out, which may stay NULL. 0, or -errno with
+	 * err set to fail the run.
+	 */
+	int (*run_begin)(void *ctx, const struct workload *w,
+			 const struct measure_hook **out, struct strbuf *err);
+	/* That run is over and r filled: complete and release the
+	 * observer's part of r. */
+	void (*run_end)(void *ctx, struct run_result *r);
+	/* A run that counts (not a warm-up, not cut off) was recorded:
+	 * what it ran and its result, valid during the call only. */
+	void (*run_done)(void *ctx, const struct run_meta *meta,
+			 const struct run_result *r);
+};
+
+struct experiment_config {
+	const struct workload_ops *ops;
+	const char *const *params;  /* fixed "name=value" parameters */
+	unsigned nr_params;
+	struct run_opts ro;         /* time or ios, ramp; seed is per run */
+	struct target *target;      /* opened by the caller */
+	struct experiment_factor *factors;
+	unsigned nr_factors;
+	const char *baseline;       /* arm label or NULL: first values */
+	unsigned runs_fixed;        /* runs per arm; 0 = adaptive */
+	unsigned min_blocks;        /* adaptive: at least this many */
+	unsigned max_runs;          /* adaptive: at most this many per arm */
+	uint64_t budget_ns;         /* adaptive: stop after this long (0) */
+	double precision;           /* adaptive: widest CI half-width */
+	double equivalence;         /* "same" within +-this */
+	double alpha;               /* significance level */
+	unsigned warmup;            /* discarded runs before block 0 */
+	unsigned max_arms;          /* refuse more arms than this */
+	int drop_caches;            /* sync + drop_caches before each run */
+	uint64_t seed;              /* order of arms in blocks, run seeds */
+	volatile int *stop;         /* non-zero: finish now, keep the data */
+	const struct knob_setting *knobs; /* in force for every run (run
+					     --set), for the run objects */
+	unsigned nr_knobs;
+	/*
+	 * A single run (iotrial run; one arm, runs_fixed 1): its seed is
+	 * seed itself, its files are not kept, a run a signal cut short
+	 * still counts (with a warning saying so), and the object is not
+	 * analysed (trial.c builds the one it stores).
+	 */
+	int single_run;
+};
+
+/*
+ * The defaults of an experiment, the one place they are written: zero
+ * for everything that has to be given (ops, target, factors, the run
+ * length), adaptive runs with at least 6 blocks and at most 30 runs per
+ * arm, precision 2%, equivalence and alpha as analysis_opts_init() has
+ * them, at most EXPERIMENT_MAX_ARMS arms, caches dropped between runs.
+ */
+void experiment_config_init(struct experiment_config *c);
+
+struct experiment {
+	struct experiment_arm *arms;
+	unsigned nr_arms;
+	unsigned baseline;
+	struct json_object *obj;    /* the experiment object, owned */
+	int failed_in_prepare;      /* experiment_run's error came from the
+				       workload's prepare (the layout) */
+};
+
+/*
+ * Build the arms (the cartesian product of the factors' values) and find
+ * the baseline. -E2BIG when there are more than max_arms arms, -ENOENT
+ * when the baseline label matches no arm; err says what to do.
+ */
+int experiment_plan(struct experiment *e, const struct experiment_config *c,
+		    struct strbuf *err);
+
+/*
+ * Check every arm's parameters against the workload before anything
+ * runs, so a bad value fails in a second, not after an hour.
+ */
+int experiment_validate(const struct experiment *e,
+			const struct experiment_config *c,
+			struct strbuf *err);
+
+/*
+ * Run the experiment: warm-ups, then randomized blocks until the stop
+ * rule says so, analysing after each block. On success e->obj holds the
+ * experiment object with every run, the arms' summaries and verdicts. A
+ * stop request ends it early with what was measured (stopped:
+ * "interrupted"). Returns 0 or -errno with err set; e->obj may still
+ * hold the runs done before a failure.
+ */
+int experiment_run(struct experiment *e, const struct experiment_config *c,
+		   const struct experiment_hooks *h, struct strbuf *err);
+
+void experiment_release(struct experiment *e);
+
+/* sync(2), then drop the page cache, dentries and inodes (root only).
+ * Returns 0 or -errno. */
+int experiment_drop_caches(void);
+
+/* One run of an experiment built from runs measured before. */
+struct experiment_src_run {
+	double metric;		 /* the run's metric, > 0 */
+	struct json_object *run; /* its run object (a reference is taken),
+				    or NULL */
+	const char *source;	 /* where it came from, or NULL */
+	int seq;		 /* its "seq"; < 0: numbered as given */
+};
+
+/* The runs of one arm of an experiment built from runs. */
+struct experiment_src_arm {
+	const char *label;
+	const struct experiment_src_run *runs; /* nr of them */
+	size_t nr;
+};
+
+/*
+ * What experiment_build() makes an experiment object of: runs measured
+ * elsewhere (import), a single run (run), the arms of two stored
+ * experiments (diff). Members given NULL are left out.
+ */
+struct experiment_src {
+	const char *id; /* NULL: "" (the store gives one) */
+	const char *workload;
+	const char *target;
+	struct json_object *params; /* a reference is taken */
+	const char *seed;	    /* "none" when the runs' seeds vary */
+	const char *metric;	    /* "iops", "mbps" */
+	bool higher_is_better;
+	const char *factor_kind; /* one factor "arm" of this kind whose
+				    values are the labels, and empty
+				    "settings" per arm; NULL: neither */
+	const struct experiment_src_arm *arms; /* nr_arms of them */
+	size_t nr_arms;
+	const char *stopped;	 /* why it ended: "imported" */
+	const char *runs_mode;	 /* "import", "run" */
+	bool warnings;		 /* an empty "warnings" array */
+	struct json_object *env; /* a reference is taken */
+};
+
+/*
+ * The experiment object (schema above) of src: arm 0 is the baseline,
+ * runs are unpaired (no "block"), "blocks" is the most runs of an arm.
+ * No analysis yet: call experiment_analyze_json(). The caller owns the
+ * result.
+ */
+struct json_object *experiment_build(const struct experiment_src *src);
+
+/*
+ * Build the "arms", "verdicts" (and per-arm summaries) of an experiment
+ * object from its "runs" array, replacing what it held. Used after a
+ * compare and after an import adds runs. o gives alpha, margin, conf
+ * and the baseline; higher_is_better comes from exp's "metric".
+ * Returns 0 or -errno with err set.
+ */
+int experiment_analyze_json(struct json_object *exp,
+			    const struct analysis_opts *o,
+			    struct strbuf *err);
+
+/*
+ * Fill o's working set, direct and settle from w's parameters (size x
+ * jobs, direct, settle and end_fsync; absent ones leave "unknown").
+ * interval_ns is left alone. It lives with the runner, not in observe/:
+ * the truth observer measures any workload and knows none of them.
+ */
+void truth_opts_from_workload(struct truth_opts *o, const struct workload *w);
+
+#endif

@@ -1,0 +1,607 @@
+/*
+ * Readers for results measured elsewhere (import.h). The hard part is
+ * fio: its JSON has one object per job with "read" and "write" halves,
+ * the pattern hides in "job options" or "global options", and bandwidth
+ * is in KiB/s. We sum the jobs (what fio's group_reporting would show),
+ * pick IOPS for random patterns and MB/s for sequential ones, as iotrial
+ * judges its own workloads, and keep the original document as the run's
+ * record so nothing fio measured is lost.
+ *
+ * Input comes from files users hand us, so every member is checked for
+ * presence and type before use, and sizes and numbers are bounded.
+ * Every string in a document, member names too, is made printable
+ * right after decoding (text.h): whatever a file holds is later printed
+ * by import, show, log and diff, and must not reach a terminal raw.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "experiment.h"
+#include "import.h"
+#include "result_json.h"
+#include "../../util/error.h"
+#include "../../util/text.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* A member of o of the given type, or NULL. */
+static struct json_object *member(struct json_object *o, const char *key,
+				  enum json_type type)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+/* A string member, or "" when missing or not a string. */
+static const char *member_str(struct json_object *o, const char *key)
+{
+	struct json_object *v = member(o, key, json_type_string);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+/* A number member (int or double), or NaN. */
+static double member_num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+/*
+ * A copy of s that is safe to print on one line: control characters
+ * and broken UTF-8 become '?' (text.h), and past max bytes (0: no
+ * limit) it ends in "...". Files are not trusted to hold only text.
+ */
+static char *clean_dup(const char *s, size_t max)
+{
+	size_t n = strlen(s), keep = max && n > max ? max : n;
+	char *out = xmalloc(keep + 4);
+
+	memcpy(out, s, keep);
+	out[keep] = '\0';
+	text_make_printable(out); /* a character cut at max becomes '?' */
+	if (keep < n)
+		memcpy(out + strlen(out), "...", 4);
+	return out;
+}
+
+/*
+ * Make every string in the tree at o printable, member names included
+ * (text.h), so nothing an imported file holds can reach a terminal raw
+ * through import, show, log or diff. json-c limits nesting, which
+ * bounds the recursion.
+ */
+void import_make_printable(struct json_object *o)
+{
+	size_t i, n, nr_bad = 0, alloc_bad = 0;
+	char **bad = NULL;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string: {
+		char *s = xstrdup(json_object_get_string(o));
+
+		if (text_make_printable(s))
+			json_object_set_string(o, s);
+		free(s);
+		break;
+	}
+	case json_type_array:
+		n = json_object_array_length(o);
+		for (i = 0; i < n; i++)
+			import_make_printable(json_object_array_get_idx(o, i));
+		break;
+	case json_type_object: {
+		json_object_object_foreach(o, key, val)
+		{
+			char *k = xstrdup(key);
+
+			import_make_printable(val);
+			if (text_make_printable(k)) {
+				ALLOC_GROW(bad, nr_bad + 1, alloc_bad);
+				bad[nr_bad++] = xstrdup(key);
+			}
+			free(k);
+		}
+		/* renamed after the walk: deleting would break it */
+		for (i = 0; i < nr_bad; i++) {
+			struct json_object *v =
+			    json_object_get(json_object_object_get(o, bad[i]));
+
+			json_object_object_del(o, bad[i]);
+			text_make_printable(bad[i]);
+			json_object_object_add(o, bad[i], v);
+			free(bad[i]);
+		}
+		free(bad);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void import_run_release(struct import_run *r)
+{
+	if (!r)
+		return;
+	json_object_put(r->obj);
+	free(r->source);
+	free(r->metric);
+	free(r->workload);
+	free(r->target);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Is name a metric --metric may pick? */
+static bool known_metric(const char *name)
+{
+	return !strcmp(name, "iops") || !strcmp(name, "mbps");
+}
+
+/* Check that a metric value can be analysed: finite and positive. */
+static int check_value(const char *source, const char *name, double v,
+		       struct strbuf *err)
+{
+	if (isnan(v))
+		return err_set(err, -EINVAL,
+			       "'%s' has no '%s' number to import", source,
+			       name);
+	if (!(v > 0) || !isfinite(v))
+		return err_set(err, -EINVAL,
+			       "'%s' has %s %g; an imported run needs a "
+			       "positive finite metric (did the job run?)",
+			       source, name, v);
+	return 0;
+}
+
+/* An iotrial/1 run object: its metric, workload and target. */
+static int parse_iotrial_run(struct import_run *r, const char *metric,
+			     struct strbuf *err)
+{
+	struct json_object *m = member(r->obj, "metric", json_type_object);
+	struct json_object *hib =
+	    member(m, "higher_is_better", json_type_boolean);
+	struct json_object *t = member(r->obj, "target", json_type_object);
+	const char *name = metric ? metric : member_str(m, "name");
+
+	if (!*name)
+		return err_set(err, -EINVAL,
+			       "'%s' is an iotrial run without a "
+			       "'metric'.'name'; give --metric iops|mbps",
+			       r->source);
+	r->value = metric ? member_num(r->obj, metric) : member_num(m, "value");
+	r->higher_is_better = metric || !hib || json_object_get_boolean(hib);
+	r->metric = clean_dup(name, 0);
+	r->workload = clean_dup(member_str(r->obj, "workload"), 0);
+	r->target = clean_dup(
+	    t ? member_str(t, "spec") : member_str(r->obj, "target"), 0);
+	return check_value(r->source, r->metric, r->value, err);
+}
+
+/* The rw= of a fio job: its own option, the global one, or fio's "read". */
+static const char *fio_rw(struct json_object *root, struct json_object *job)
+{
+	struct json_object *opts[2];
+	static const char *const keys[] = {"rw", "readwrite"};
+	size_t i, k;
+
+	opts[0] = member(job, "job options", json_type_object);
+	opts[1] = member(root, "global options", json_type_object);
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		for (k = 0; k < ARRAY_SIZE(keys); k++)
+			if (*member_str(opts[i], keys[k]))
+				return member_str(opts[i], keys[k]);
+	return "read";
+}
+
+/* A fio job's option from its own options or the global ones, or "". */
+static const char *fio_opt(struct json_object *root, struct json_object *job,
+			   const char *key)
+{
+	const char *v =
+	    member_str(member(job, "job options", json_type_object), key);
+
+	if (*v)
+		return v;
+	return member_str(member(root, "global options", json_type_object),
+			  key);
+}
+
+/* One direction's MB/s: bw_bytes when fio wrote it, else bw in KiB/s. */
+static double fio_mbps(struct json_object *dir)
+{
+	double b = member_num(dir, "bw_bytes");
+
+	if (isfinite(b))
+		return b / 1e6;
+	return member_num(dir, "bw") * 1024 / 1e6;
+}
+
+/* Add a (possibly NaN) number: NaN contributes nothing. */
+static void add_num(double *sum, double v)
+{
+	if (isfinite(v) && v >= 0)
+		*sum += v;
+}
+
+/* A fio --output-format=json report: the sum over its jobs. */
+static int parse_fio(struct import_run *r, const char *metric,
+		     struct strbuf *err)
+{
+	struct json_object *jobs = member(r->obj, "jobs", json_type_array);
+	size_t i, n = jobs ? json_object_array_length(jobs) : 0;
+	double iops = 0, mbps = 0;
+	int nr_rand = 0, nr_seq = 0;
+	const char *rw0 = NULL, *name;
+
+	if (!n)
+		return err_set(err, -EINVAL,
+			       "'%s' is fio output without jobs; run fio with "
+			       "--output-format=json",
+			       r->source);
+	for (i = 0; i < n; i++) {
+		struct json_object *job = json_object_array_get_idx(jobs, i);
+		struct json_object *rd, *wr;
+		const char *rw;
+		double e = member_num(job, "error");
+
+		if (!json_object_is_type(job, json_type_object))
+			return err_set(err, -EINVAL,
+				       "'%s': fio job %zu is not an object",
+				       r->source, i);
+		if (isfinite(e) && e != 0) {
+			char *job_name =
+			    clean_dup(member_str(job, "jobname"), 40);
+
+			err_set(err, -EINVAL,
+				"'%s': fio job '%s' failed with error %.0f; "
+				"import only runs that completed",
+				r->source, job_name, e);
+			free(job_name);
+			return -EINVAL;
+		}
+		rw = fio_rw(r->obj, job);
+		if (strstr(rw, "rand"))
+			nr_rand++;
+		else
+			nr_seq++;
+		if (!rw0)
+			rw0 = rw;
+		else if (strcmp(rw0, rw))
+			rw0 = "mixed";
+		rd = member(job, "read", json_type_object);
+		wr = member(job, "write", json_type_object);
+		add_num(&iops, member_num(rd, "iops"));
+		add_num(&iops, member_num(wr, "iops"));
+		add_num(&mbps, fio_mbps(rd));
+		add_num(&mbps, fio_mbps(wr));
+	}
+	if (!metric && nr_rand && nr_seq)
+		return err_set(err, -EINVAL,
+			       "'%s' mixes random and sequential fio jobs; "
+			       "give --metric iops|mbps to pick the metric",
+			       r->source);
+	name = metric ? metric : nr_rand ? "iops" : "mbps";
+	r->metric = xstrdup(name);
+	r->value = !strcmp(name, "iops") ? iops : mbps;
+	r->higher_is_better = true;
+	{
+		struct json_object *job0 = json_object_array_get_idx(jobs, 0);
+		const char *t = fio_opt(r->obj, job0, "filename");
+		struct strbuf w = STRBUF_INIT;
+
+		strbuf_addf(&w, "fio:%s", rw0);
+		r->workload = clean_dup(w.buf, 0);
+		strbuf_release(&w);
+		r->target =
+		    clean_dup(*t ? t : fio_opt(r->obj, job0, "directory"), 0);
+	}
+	return check_value(r->source, name, r->value, err);
+}
+
+/* Is arr an array whose elements are all objects? */
+static bool all_objects(struct json_object *arr)
+{
+	size_t i, n;
+
+	if (!arr)
+		return false;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++)
+		if (!json_object_is_type(json_object_array_get_idx(arr, i),
+					 json_type_object))
+			return false;
+	return true;
+}
+
+/*
+ * A whole experiment: the shape the analysis relies on, arms and runs
+ * arrays of objects. Their values are checked by the analysis itself.
+ */
+static int check_experiment(struct import_run *r, struct strbuf *err)
+{
+	if (!all_objects(member(r->obj, "arms", json_type_array)) ||
+	    !all_objects(member(r->obj, "runs", json_type_array)))
+		return err_set(err, -EINVAL,
+			       "'%s' is an iotrial experiment without 'arms' "
+			       "and 'runs' arrays of objects",
+			       r->source);
+	return 0;
+}
+
+/* Decode buf[len] as one JSON object, skipping text before the first '{'. */
+static int decode(const char *buf, size_t len, const char *source,
+		  struct json_object **out, struct strbuf *err)
+{
+	const char *brace = len ? memchr(buf, '{', len) : NULL;
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	struct json_object *o;
+	size_t left;
+
+	*out = NULL;
+	if (!brace)
+		return err_set(err, -EINVAL,
+			       "'%s' holds no JSON object; expected iotrial "
+			       "JSON or fio --output-format=json output",
+			       source);
+	left = len - (size_t)(brace - buf);
+	if (left > INT_MAX)
+		return err_set(err, -EINVAL, "'%s' is too large", source);
+	tok = json_tokener_new();
+	o = json_tokener_parse_ex(tok, brace, (int)left);
+	jerr = json_tokener_get_error(tok);
+	json_tokener_free(tok);
+	if (!o || jerr != json_tokener_success) {
+		json_object_put(o);
+		return err_set(err, -EINVAL, "'%s' is not valid JSON: %s",
+			       source,
+			       jerr == json_tokener_continue
+				   ? "it ends in the middle of an object"
+				   : json_tokener_error_desc(jerr));
+	}
+	*out = o;
+	return 0;
+}
+
+int import_parse(const char *buf, size_t len, const char *source,
+		 const char *metric, struct import_run *out, struct strbuf *err)
+{
+	const char *schema;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->source = clean_dup(source ? source : "input", 0);
+	if (metric && !known_metric(metric)) {
+		ret = err_set(err, -EINVAL,
+			      "invalid metric '%s'; expected 'iops' or 'mbps'",
+			      metric);
+		goto fail;
+	}
+	ret = decode(buf, len, out->source, &out->obj, err);
+	if (ret)
+		goto fail;
+	import_make_printable(out->obj);
+	schema = member_str(out->obj, "schema");
+	if (!strncmp(schema, "iotrial/", 8)) {
+		if (strcmp(schema, RESULT_SCHEMA)) {
+			char *shown = clean_dup(schema, 40);
+
+			ret = err_set(err, -EINVAL,
+				      "'%s' has schema '%s'; this iotrial "
+				      "reads '%s'",
+				      out->source, shown, RESULT_SCHEMA);
+			free(shown);
+			goto fail;
+		}
+		if (!strcmp(member_str(out->obj, "type"), "experiment")) {
+			out->kind = IMPORT_EXPERIMENT;
+			ret = check_experiment(out, err);
+			if (ret)
+				goto fail;
+			return 0;
+		}
+		out->kind = IMPORT_IOTRIAL_RUN;
+		ret = parse_iotrial_run(out, metric, err);
+	} else if (member(out->obj, "fio version", json_type_string) ||
+		   member(out->obj, "jobs", json_type_array)) {
+		out->kind = IMPORT_FIO_RUN;
+		ret = parse_fio(out, metric, err);
+	} else {
+		ret = err_set(err, -EINVAL,
+			      "'%s' is neither iotrial JSON (\"schema\": "
+			      "\"%s\") nor fio --output-format=json output",
+			      out->source, RESULT_SCHEMA);
+	}
+	if (!ret)
+		return 0;
+fail:
+	import_run_release(out);
+	return ret;
+}
+
+int import_read_file(const char *path, const char *metric,
+		     struct import_run *out, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = strbuf_read_file(&sb, path, IMPORT_MAX_BYTES);
+	if (ret == -EFBIG)
+		ret = err_set(err, ret,
+			      "'%s' is larger than %u MiB; not a result file",
+			      path, IMPORT_MAX_BYTES >> 20);
+	else if (ret)
+		ret = err_set(err, ret, "cannot read '%s': %s", path,
+			      strerror(-ret));
+	else
+		ret = import_parse(sb.buf, sb.len, path, metric, out, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* Check that every run shares the first one's metric and workload. */
+static int check_alike(const struct import_arm *arms, size_t nr_arms,
+		       const char *workload, const struct import_run **first,
+		       struct strbuf *err)
+{
+	size_t a, i;
+
+	*first = NULL;
+	for (a = 0; a < nr_arms; a++) {
+		for (i = 0; i < arms[a].nr; i++) {
+			const struct import_run *r = &arms[a].runs[i];
+
+			if (r->kind == IMPORT_EXPERIMENT || !r->metric)
+				return err_set(err, -EINVAL,
+					       "'%s' is a whole experiment; "
+					       "import it on its own",
+					       r->source);
+			if (!*first) {
+				*first = r;
+				continue;
+			}
+			if (strcmp(r->metric, (*first)->metric))
+				return err_set(err, -EINVAL,
+					       "'%s' measured '%s' but '%s' "
+					       "measured '%s'; give --metric "
+					       "iops|mbps to import both",
+					       r->source, r->metric,
+					       (*first)->source,
+					       (*first)->metric);
+			if (!workload &&
+			    strcmp(r->workload, (*first)->workload))
+				return err_set(err, -EINVAL,
+					       "'%s' ran workload '%s' but "
+					       "'%s' ran '%s'; give --workload "
+					       "NAME to import them as one "
+					       "experiment",
+					       r->source, r->workload,
+					       (*first)->source,
+					       (*first)->workload);
+		}
+	}
+	if (!*first)
+		return err_set(err, -EINVAL,
+			       "nothing to import; give at least one file");
+	return 0;
+}
+
+/* The "env" an imported experiment records: the first iotrial run's,
+ * or fio's version for fio reports. NULL when nothing is known. */
+static struct json_object *import_env(const struct import_run *first)
+{
+	struct json_object *env;
+
+	if (first->kind == IMPORT_IOTRIAL_RUN) {
+		env = member(first->obj, "env", json_type_object);
+		return env ? json_object_get(env) : NULL;
+	}
+	env = json_object_new_object();
+	json_object_object_add(
+	    env, "fio_version",
+	    json_object_new_string(member_str(first->obj, "fio version")));
+	return env;
+}
+
+int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
+			    const char *workload, struct json_object **out_exp,
+			    struct strbuf *err)
+{
+	struct experiment_src src = {0};
+	struct experiment_src_arm *sa;
+	struct experiment_src_run *runs;
+	const struct import_run *first;
+	struct json_object *params;
+	size_t a, i, nr_runs = 0;
+	int ret;
+
+	*out_exp = NULL;
+	if (!nr_arms)
+		return err_set(err, -EINVAL,
+			       "nothing to import; give at least one file");
+	ret = check_alike(arms, nr_arms, workload, &first, err);
+	if (ret)
+		return ret;
+	for (a = 0; a < nr_arms; a++)
+		nr_runs += arms[a].nr;
+	sa = xcalloc(nr_arms, sizeof(*sa));
+	runs = xcalloc(nr_runs, sizeof(*runs));
+	for (a = 0, nr_runs = 0; a < nr_arms; a++) {
+		sa[a].label = arms[a].label;
+		sa[a].runs = &runs[nr_runs];
+		sa[a].nr = arms[a].nr;
+		for (i = 0; i < arms[a].nr; i++, nr_runs++) {
+			runs[nr_runs].metric = arms[a].runs[i].value;
+			runs[nr_runs].run = arms[a].runs[i].obj;
+			runs[nr_runs].source = arms[a].runs[i].source;
+			runs[nr_runs].seq = -1;
+		}
+	}
+	params = member(first->obj, "params", json_type_object);
+	src.workload = workload ? workload : first->workload;
+	src.target = first->target;
+	src.params =
+	    params ? json_object_get(params) : json_object_new_object();
+	src.seed = "none";
+	src.metric = first->metric;
+	src.higher_is_better = first->higher_is_better;
+	src.factor_kind = "import";
+	src.arms = sa;
+	src.nr_arms = nr_arms;
+	src.stopped = "imported";
+	src.runs_mode = "import";
+	src.warnings = true;
+	src.env = import_env(first);
+	*out_exp = experiment_build(&src);
+	json_object_put(src.params);
+	json_object_put(src.env);
+	free(sa);
+	free(runs);
+	/* labels and --workload come from the command line */
+	import_make_printable(*out_exp);
+	return 0;
+}
+
+int import_save(struct store *s, struct json_object *exp,
+		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
+		struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct analysis_opts o;
+	struct json_object *b;
+	int ret;
+
+	analysis_opts_init(&o); /* exp's "metric" and blocks override */
+	if (json_object_object_get_ex(exp, "baseline", &b) &&
+	    json_object_get_int(b) > 0)
+		o.baseline = (unsigned)json_object_get_int(b);
+	if (json_object_object_get_ex(exp, "alpha", &b))
+		o.alpha = json_object_get_double(b);
+	if (json_object_object_get_ex(exp, "equivalence", &b))
+		o.margin = json_object_get_double(b);
+	ret = experiment_analyze_json(exp, &o, &why);
+	*out_bad_runs = ret != 0;
+	if (ret)
+		err_set(err, ret, "cannot analyse the imported runs: %s",
+			why.buf);
+	else
+		ret = store_save_experiment(s, exp, out_id, err);
+	strbuf_release(&why);
+	return ret;
+}

@@ -1,0 +1,196 @@
+/*
+ * Writing the iotrial/1 run object with json-c. Numbers keep their unit
+ * in the key's name; doubles are rounded only by json-c's printing, which
+ * keeps 17 significant digits, so a consumer can recompute iops from ops
+ * and seconds exactly.
+ */
+#include <math.h>
+#include <string.h>
+#include "result_json.h"
+#include "../observe/truth.h"
+#include "../../version.h"
+#include "../../util/banned.h"
+
+static const char *const kind_names[] = {
+	[TARGET_DIR] = "dir",
+	[TARGET_BLOCKDEV] = "blockdev",
+	[TARGET_SCRATCH] = "scratch",
+};
+
+const char *result_metric_name(const struct workload *w)
+{
+	return strncmp(w->ops->name, "seq", 3) ? "iops" : "mbps";
+}
+
+double result_metric_value(const struct workload *w,
+			   const struct run_result *r)
+{
+	return strcmp(result_metric_name(w), "iops") ? run_result_mbps(r)
+						     : run_result_iops(r);
+}
+
+static void add_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+static void add_double(struct json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key,
+			       json_object_new_double(isfinite(v) ? v : 0));
+}
+
+static void add_str(struct json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, json_object_new_string(v ? v : ""));
+}
+
+static struct json_object *params_json(const struct workload *w)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned i;
+
+	for (i = 0; i < w->nr_values; i++) {
+		const struct param_spec *p = &w->ops->params[i];
+
+		if (p->type == PARAM_CHOICE || p->type == PARAM_STRING)
+			add_str(o, p->name, w->values[i].s);
+		else if (p->type == PARAM_BOOL)
+			json_object_object_add(
+				o, p->name,
+				json_object_new_boolean(w->values[i].u != 0));
+		else
+			add_u64(o, p->name, w->values[i].u);
+	}
+	return o;
+}
+
+static struct json_object *latency_json(const struct hist *h)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_u64(o, "count", h->count);
+	add_u64(o, "min", h->count ? h->min_ns : 0);
+	add_u64(o, "p50", hist_quantile(h, 0.50));
+	add_u64(o, "p90", hist_quantile(h, 0.90));
+	add_u64(o, "p99", hist_quantile(h, 0.99));
+	add_u64(o, "p999", hist_quantile(h, 0.999));
+	add_u64(o, "max", h->max_ns);
+	add_double(o, "mean", hist_mean(h));
+	return o;
+}
+
+static struct json_object *strings_json(char *const *list, unsigned nr)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < nr; i++)
+		json_object_array_add(a, json_object_new_string(list[i]));
+	return a;
+}
+
+static struct json_object *jobs_json(const struct run_result *r)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < r->nr_jobs; i++) {
+		const struct job_result *j = &r->jobs[i];
+		struct json_object *o = json_object_new_object();
+		double s = j->seconds > 0 ? j->seconds : r->seconds;
+		uint64_t ops = j->ops[IO_READ] + j->ops[IO_WRITE];
+		uint64_t bytes = j->bytes[IO_READ] + j->bytes[IO_WRITE];
+
+		add_u64(o, "job", i);
+		add_u64(o, "ops", ops);
+		add_u64(o, "bytes_read", j->bytes[IO_READ]);
+		add_u64(o, "bytes_written", j->bytes[IO_WRITE]);
+		add_double(o, "seconds", s);
+		add_double(o, "iops", s > 0 ? (double)ops / s : 0);
+		add_double(o, "mbps", s > 0 ? (double)bytes / s / 1e6 : 0);
+		add_double(o, "user_s", j->user_s);
+		add_double(o, "sys_s", j->sys_s);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *result_to_json(const struct run_meta *meta,
+				   const struct run_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *t = json_object_new_object();
+	struct json_object *k = json_object_new_object();
+	struct json_object *lat = json_object_new_object();
+	struct json_object *cpu = json_object_new_object();
+	struct json_object *metric = json_object_new_object();
+	const struct workload *w = meta->w;
+	unsigned i;
+
+	add_str(o, "schema", RESULT_SCHEMA);
+	add_str(o, "iotrial_version", IOTRIAL_VERSION);
+	add_str(o, "workload", w->ops->name);
+	json_object_object_add(o, "params", params_json(w));
+	for (i = 0; i < meta->nr_knobs; i++)
+		add_str(k, meta->knobs[i].name, meta->knobs[i].value);
+	json_object_object_add(o, "knobs", k);
+	if (meta->t) {
+		add_str(t, "spec", meta->t->spec);
+		add_str(t, "kind", kind_names[meta->t->kind]);
+		add_str(t, "path", meta->t->path);
+		add_u64(t, "logical_block_bytes",
+			meta->t->logical_block_bytes);
+	}
+	json_object_object_add(o, "target", t);
+	if (w->ro.ios)
+		add_u64(o, "ios_requested", w->ro.ios);
+	else
+		add_double(o, "time_requested_s", (double)w->ro.time_ns / 1e9);
+	add_double(o, "ramp_s", (double)w->ro.ramp_ns / 1e9);
+	add_u64(o, "seed", w->ro.seed);
+	add_double(o, "seconds", r->seconds);
+	add_double(o, "burst_seconds", r->burst_seconds);
+	add_u64(o, "ops", run_result_ops(r));
+	add_double(o, "iops", run_result_iops(r));
+	add_double(o, "mbps", run_result_mbps(r));
+	add_u64(o, "bytes_read", r->bytes[IO_READ]);
+	add_u64(o, "bytes_written", r->bytes[IO_WRITE]);
+	add_u64(o, "ops_read", r->ops[IO_READ]);
+	add_u64(o, "ops_written", r->ops[IO_WRITE]);
+	add_u64(o, "fsyncs", r->fsyncs);
+	json_object_object_add(o, "interrupted",
+			       json_object_new_boolean(r->interrupted));
+	if (r->ops[IO_READ])
+		json_object_object_add(lat, "read",
+				       latency_json(&r->lat[IO_READ]));
+	if (r->ops[IO_WRITE])
+		json_object_object_add(lat, "write",
+				       latency_json(&r->lat[IO_WRITE]));
+	json_object_object_add(o, "latency_ns", lat);
+	add_double(cpu, "user_s", r->cpu.user_s);
+	add_double(cpu, "sys_s", r->cpu.sys_s);
+	add_double(cpu, "system_busy_s", r->cpu.system_busy_s);
+	add_double(cpu, "system_total_s", r->cpu.system_total_s);
+	json_object_object_add(o, "cpu", cpu);
+	json_object_object_add(o, "jobs", jobs_json(r));
+	add_str(metric, "name", result_metric_name(w));
+	add_double(metric, "value", result_metric_value(w, r));
+	json_object_object_add(metric, "higher_is_better",
+			       json_object_new_boolean(1));
+	json_object_object_add(o, "metric", metric);
+	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
+	json_object_object_add(o, "warnings",
+			       strings_json(r->warnings, r->nr_warnings));
+	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
+	return o;
+}
+
+void result_json_string(struct json_object *obj, struct strbuf *out)
+{
+	strbuf_addstr(out, json_object_to_json_string_ext(
+				   obj, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_SPACED |
+						JSON_C_TO_STRING_NOSLASHESCAPE));
+	strbuf_addch(out, '\n');
+}

@@ -1,0 +1,50 @@
+/*
+ * The "iotrial/1" run object (docs/iotrial.1, OUTPUT; how it may change:
+ * docs/COMPATIBILITY.md): the one serialisation every consumer reads, so
+ * its keys and units are fixed: mbps is 10^6 bytes/s, *_ns nanoseconds,
+ * *_bytes bytes, seconds seconds.
+ *
+ * The object records a trial, not only its result: the workload and its
+ * parameters, the target, the knobs and the device truth sit beside the
+ * numbers. So this file uses workload/, observe/ and the target, which
+ * all fill or include result.h: it belongs above them, with the
+ * experiment that assembles runs, never beside result.h.
+ */
+#ifndef IOTRIAL_RESULT_JSON_H
+#define IOTRIAL_RESULT_JSON_H
+
+#include <json-c/json.h>
+#include "../result/result.h"
+#include "../target/target.h"
+#include "../workload/workload.h"
+#include "../../version.h"
+
+#define RESULT_SCHEMA IOTRIAL_SCHEMA
+
+/* A knob as it was during the run: name and canonical value. */
+struct knob_setting {
+	const char *name;
+	const char *value;
+};
+
+/* What the run object says besides the result itself. */
+struct run_meta {
+	const struct workload *w;
+	const struct target *t;
+	const struct knob_setting *knobs; /* nr_knobs of them, may be NULL */
+	unsigned nr_knobs;
+};
+
+/* The metric a run is judged by: IOPS for random, MB/s for sequential. */
+const char *result_metric_name(const struct workload *w);
+double result_metric_value(const struct workload *w,
+			   const struct run_result *r);
+
+/* Build the run object; the caller owns it (json_object_put). */
+struct json_object *result_to_json(const struct run_meta *meta,
+				   const struct run_result *r);
+
+/* Pretty-printed text of the object, into out. */
+void result_json_string(struct json_object *obj, struct strbuf *out);
+
+#endif

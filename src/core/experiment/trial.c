@@ -1,0 +1,764 @@
+/*
+ * An experiment run for real, around the loop of experiment.c: the
+ * target, the knobs, device truth, the environment and the store.
+ *
+ * Knob changes of the whole trial go through one session: the fixed
+ * knobs (run --set) first, then each arm's values on top of the previous
+ * arm's, each journaled before it is written. The mark taken before the
+ * first change is where trial_finish() rolls back to, which walks back
+ * through every arm to the originals; a crash leaves a journal that the
+ * next invocation restores the same way. A scratch target already holds
+ * a session; the trial shares it rather than opening a second one.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "trial.h"
+#include "../observe/env.h"
+#include "import.h"
+#include "../target/scratch.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Send a formatted message to the caller's log, if there is one. */
+static void say(const struct trial *tr, enum knob_say_level level,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(const struct trial *tr, enum knob_say_level level,
+		const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!tr->hooks.log.say)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	tr->hooks.log.say(tr->hooks.log.data, level, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* Put prefix (formatted) before the message in err. */
+static int prefix_err(struct strbuf *err, int ret, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int prefix_err(struct strbuf *err, int ret, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addstr(&sb, err->buf);
+	strbuf_reset(err);
+	strbuf_addstr(err, sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
+void trial_init(struct trial *tr, enum trial_kind kind,
+		const struct trial_hooks *hooks)
+{
+	memset(tr, 0, sizeof(*tr));
+	experiment_config_init(&tr->c);
+	tr->kind = kind;
+	if (kind == TRIAL_ONE_RUN) {
+		tr->c.single_run = 1;
+		tr->c.runs_fixed = 1;
+		tr->c.drop_caches = 0;
+	}
+	if (hooks)
+		tr->hooks = *hooks;
+	knob_ctx_init(&tr->kctx);
+	knob_plan_init(&tr->fixed, &tr->kctx);
+}
+
+/* Split "name=value" into *out_name (caller frees) and the value. */
+static const char *split_param(const char *item, char **out_name)
+{
+	const char *eq = strchr(item, '=');
+
+	*out_name = xstrndup(item, eq ? (size_t)(eq - item) : strlen(item));
+	return eq ? eq + 1 : "";
+}
+
+int trial_read_params(struct trial *tr, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct workload w;
+	unsigned i;
+	int ret = 0;
+
+	workload_init(&w, tr->c.ops);
+	for (i = 0; i < tr->c.nr_params && !ret; i++) {
+		char *name;
+		const char *value = split_param(tr->c.params[i], &name);
+
+		strbuf_reset(&why);
+		ret = workload_set_param(&w, name, value, &why, err);
+		if (!ret && why.len)
+			say(tr, KNOB_SAY_NOTE, "%s: %s", name, why.buf);
+		free(name);
+	}
+	workload_release(&w);
+	strbuf_release(&why);
+	return ret;
+}
+
+int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
+	       struct strbuf *err)
+{
+	int ret = target_open(&tr->t, spec, target_flags, tr->c.stop, err);
+
+	if (ret)
+		return ret;
+	tr->c.target = &tr->t;
+	return knob_ctx_from_target(&tr->kctx, &tr->t, err);
+}
+
+/*
+ * Is name a knob of the target? 1 yes; -ENOENT (err suggests the
+ * nearest knob or parameter) or -ENODEV (a knob the target has no device
+ * or mount for).
+ */
+static int classify(struct trial *tr, const char *name, struct strbuf *err)
+{
+	const struct workload_ops *ops = tr->c.ops;
+	struct strbuf why = STRBUF_INIT;
+	struct knob_list names = {0};
+	const struct param_spec *p;
+	const char *near;
+	struct knob k;
+	int ret;
+
+	memset(&k, 0, sizeof(k));
+	ret = knob_resolve(&tr->kctx, name, &k, NULL, &why);
+	knob_release(&k);
+	if (!ret) {
+		strbuf_release(&why);
+		return 1;
+	}
+	if (ret != -ENOENT) {
+		err_set(err, ret, "%s", why.buf);
+		strbuf_release(&why);
+		return ret;
+	}
+	knob_names(&tr->kctx, &names);
+	for (p = ops->params; p->name; p++)
+		knob_list_add(&names, p->name);
+	near = suggest_nearest(name, (const char *const *)names.v, names.nr);
+	if (near)
+		err_set(err, -ENOENT,
+			"'%s' is neither a knob nor a parameter of '%s'; did "
+			"you mean '%s'?",
+			name, ops->name, near);
+	else
+		err_set(err, -ENOENT,
+			"'%s' is neither a knob nor a parameter of '%s'; see "
+			"'iotrial knobs' and 'iotrial run %s --help'",
+			name, ops->name, ops->name);
+	knob_list_release(&names);
+	strbuf_release(&why);
+	return -ENOENT;
+}
+
+/* Is the parameter a number (size, count, bool, percent), not text? */
+static int numeric_param(const struct workload *w, const char *name)
+{
+	const struct param_spec *p;
+
+	for (p = w->ops->params; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p->type != PARAM_CHOICE &&
+			       p->type != PARAM_STRING;
+	return 0;
+}
+
+/*
+ * Do two values of parameter factor f mean the same (4k and 4096)? 1
+ * with their indexes in *out_i > *out_j. Values that do not parse are
+ * left to experiment_validate() to report.
+ */
+static int same_values(struct workload *w, const struct experiment_factor *f,
+		       unsigned *out_i, unsigned *out_j)
+{
+	uint64_t *u = xcalloc(f->nr_values, sizeof(*u));
+	char *ok = xcalloc(f->nr_values, 1);
+	unsigned i, j;
+	int found = 0;
+
+	for (i = 0; i < f->nr_values; i++)
+		if (!workload_set_param(w, f->name, f->values[i], NULL, NULL)) {
+			const struct param_value *v =
+			    workload_param(w, f->name);
+
+			/* text parameters differ by text, the rest by value */
+			u[i] = v->u;
+			ok[i] = 1;
+		}
+	for (i = 0; i < f->nr_values && !found; i++)
+		for (j = 0; j < i && !found; j++)
+			if (ok[i] && ok[j] && u[i] == u[j] &&
+			    (strcmp(f->values[i], f->values[j]) == 0 ||
+			     numeric_param(w, f->name))) {
+				*out_i = i;
+				*out_j = j;
+				found = 1;
+			}
+	free(u);
+	free(ok);
+	return found;
+}
+
+/* Split spec "name=v1,v2" into f (zeroed first; free_factor() it). */
+static int parse_factor(struct experiment_factor *f, const char *spec,
+			struct strbuf *err)
+{
+	const char *eq = strchr(spec, '=');
+	const char *p;
+	unsigned alloc = 0, i;
+
+	memset(f, 0, sizeof(*f));
+	if (!eq || eq == spec || !eq[1])
+		return err_set(err, -EINVAL,
+			       "invalid --vary '%s': expected FACTOR=V1,V2 "
+			       "(e.g. bs=4k,1M)",
+			       spec);
+	f->name = xstrndup(spec, (size_t)(eq - spec));
+	for (p = eq + 1;;) {
+		size_t n = strcspn(p, ",");
+
+		if (!n)
+			return err_set(err, -EINVAL,
+				       "invalid --vary '%s': empty value",
+				       spec);
+		ALLOC_GROW(f->values, f->nr_values + 1, alloc);
+		f->values[f->nr_values++] = xstrndup(p, n);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	if (f->nr_values < 2)
+		return err_set(err, -EINVAL,
+			       "--vary '%s' gives one value; a comparison "
+			       "needs at least two (e.g. %s=%s,OTHER)",
+			       spec, f->name, f->values[0]);
+	for (i = 0; i < f->nr_values; i++)
+		for (p = f->values[i]; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				return err_set(err, -EINVAL,
+					       "--vary '%s': values must be "
+					       "printable text",
+					       f->name);
+	return 0;
+}
+
+static void free_factor(struct experiment_factor *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->nr_values; i++)
+		free(f->values[i]);
+	free(f->values);
+	free(f->name);
+}
+
+/* Check factor f of spec: no value twice; a parameter or else a knob. */
+static int check_factor(struct trial *tr, struct experiment_factor *f,
+			const char *spec, struct strbuf *err)
+{
+	struct workload w;
+	unsigned i, j;
+	int is_param, ret;
+
+	workload_init(&w, tr->c.ops);
+	is_param = workload_param(&w, f->name) != NULL;
+	ret = is_param && same_values(&w, f, &i, &j);
+	workload_release(&w);
+	if (ret)
+		return err_set(err, -EINVAL,
+			       "--vary '%s' lists the same value twice ('%s' "
+			       "and '%s'); each arm must differ",
+			       spec, f->values[j], f->values[i]);
+	for (i = 0; !is_param && i < f->nr_values; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(f->values[i], f->values[j]))
+				return err_set(err, -EINVAL,
+					       "--vary '%s' lists '%s' twice; "
+					       "each arm must differ",
+					       spec, f->values[i]);
+	if (is_param)
+		return 0;
+	ret = classify(tr, f->name, err);
+	if (ret < 0)
+		return ret;
+	f->is_knob = 1;
+	return 0;
+}
+
+int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
+{
+	struct experiment_factor f;
+	unsigned k;
+	int ret;
+
+	ret = parse_factor(&f, spec, err);
+	if (!ret)
+		ret = check_factor(tr, &f, spec, err);
+	for (k = 0; !ret && k < tr->c.nr_factors; k++)
+		if (!strcmp(tr->c.factors[k].name, f.name))
+			ret = err_set(err, -EINVAL,
+				      "'%s' is varied twice; give all its "
+				      "values in one --vary %s=A,B,...",
+				      f.name, f.name);
+	if (ret) {
+		free_factor(&f);
+		return ret;
+	}
+	ALLOC_GROW(tr->c.factors, tr->c.nr_factors + 1, tr->alloc_factors);
+	tr->c.factors[tr->c.nr_factors++] = f;
+	return 0;
+}
+
+int trial_plan(struct trial *tr, struct strbuf *err)
+{
+	int ret = experiment_plan(&tr->e, &tr->c, err);
+
+	return ret ? ret : experiment_validate(&tr->e, &tr->c, err);
+}
+
+/* A plan for the knob settings s[n] of one arm. */
+static int arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
+		    struct knob_plan *plan, struct strbuf *err)
+{
+	struct strbuf as = STRBUF_INIT;
+	unsigned i;
+	int ret = 0;
+
+	knob_plan_init(plan, &tr->kctx);
+	for (i = 0; i < n && !ret; i++) {
+		if (!s[i].is_knob)
+			continue;
+		strbuf_setf(&as, "%s=%s", s[i].name, s[i].value);
+		ret = knob_plan_add(plan, as.buf, err);
+	}
+	if (!ret)
+		ret = knob_plan_build(plan, err);
+	strbuf_release(&as);
+	return ret;
+}
+
+/* Parse the fixed knobs; say how values were read; check for root. */
+static int check_fixed(struct trial *tr, struct strbuf *err)
+{
+	unsigned i;
+	int ret = 0;
+
+	for (i = 0; i < tr->nr_set && !ret; i++)
+		ret = knob_plan_add(&tr->fixed, tr->set[i], err);
+	if (!ret)
+		ret = knob_plan_build(&tr->fixed, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < tr->fixed.nr; i++)
+		if (tr->fixed.v[i].note.len)
+			say(tr, KNOB_SAY_NOTE, "%s: %s",
+			    tr->fixed.v[i].input_name, tr->fixed.v[i].note.buf);
+	return knob_plan_need_root(&tr->fixed, err);
+}
+
+/* Parse every arm's knob values; check for root. */
+static int check_arms(struct trial *tr, struct strbuf *err)
+{
+	const struct experiment_config *c = &tr->c;
+	struct knob_plan plan;
+	unsigned i, nr_knobs = 0;
+	int ret = 0;
+
+	for (i = 0; i < c->nr_factors; i++)
+		nr_knobs += c->factors[i].is_knob;
+	if (!nr_knobs)
+		return 0;
+	for (i = 0; i < tr->e.nr_arms && !ret; i++) {
+		ret = arm_plan(tr, tr->e.arms[i].settings, c->nr_factors, &plan,
+			       err);
+		knob_plan_release(&plan);
+		if (ret)
+			prefix_err(err, ret, "arm '%s': ", tr->e.arms[i].label);
+	}
+	if (ret || geteuid() == 0)
+		return ret;
+	for (i = 0; i < c->nr_factors; i++)
+		if (c->factors[i].is_knob)
+			break;
+	return err_set(err, -EPERM,
+		       "changing '%s' needs root; run compare as root, or "
+		       "vary only workload parameters",
+		       c->factors[i].name);
+}
+
+int trial_check(struct trial *tr, struct strbuf *err)
+{
+	int ret = tr->nr_set ? check_fixed(tr, err) : 0;
+
+	if (!ret)
+		ret = check_arms(tr, err);
+	if (ret)
+		return ret;
+	if (tr->c.drop_caches && geteuid() != 0) {
+		say(tr, KNOB_SAY_WARN,
+		    "not root: caches cannot be dropped between runs, so runs "
+		    "may start warm; run as root or pass --no-drop-caches to "
+		    "silence this");
+		tr->c.drop_caches = 0;
+	}
+	return 0;
+}
+
+int trial_has_undo(const struct trial *tr)
+{
+	return tr->nr_set || scratch_session(&tr->t);
+}
+
+/*
+ * The trial's session, opened at the first change: a scratch target's,
+ * or one of our own. The mark taken now is where trial_finish() rolls
+ * back to.
+ */
+static int open_session(struct trial *tr, struct strbuf *err)
+{
+	const char *cmd = tr->kind == TRIAL_ONE_RUN ? "run" : "compare";
+	int ret;
+
+	if (tr->s)
+		return 0;
+	tr->s = knob_session_ref(scratch_session(&tr->t));
+	if (!tr->s) {
+		ret = knob_session_open(&tr->s, cmd, 0, &tr->hooks.log, err);
+		if (ret)
+			return ret;
+	}
+	tr->mark = knob_session_mark(tr->s);
+	tr->applied = 1;
+	return 0;
+}
+
+/* Apply plan in the trial's session. */
+static int apply(struct trial *tr, struct knob_plan *plan, struct strbuf *err)
+{
+	int ret = open_session(tr, err);
+
+	if (ret)
+		return ret;
+	return knob_session_apply(tr->s, plan, &tr->hooks.log, err);
+}
+
+/* Apply the fixed knobs; say what each became; keep them for the runs. */
+static int apply_fixed(struct trial *tr, struct strbuf *err)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, subj = STRBUF_INIT;
+	size_t i;
+	int ret = apply(tr, &tr->fixed, err);
+
+	if (ret)
+		return ret;
+	tr->fixed_settings =
+	    xcalloc(tr->fixed.nr + 1, sizeof(*tr->fixed_settings));
+	for (i = 0; i < tr->fixed.nr; i++) {
+		const struct knob_change *c = &tr->fixed.v[i];
+
+		strbuf_reset(&subj);
+		strbuf_reset(&b);
+		strbuf_reset(&a);
+		knob_subject(&subj, c->k.name, c->k.object);
+		knob_show_value(&c->k, c->before.buf, &b);
+		knob_show_value(&c->k, c->after.buf, &a);
+		say(tr, KNOB_SAY_NOTE, "%s: %s -> %s (for this run)", subj.buf,
+		    b.buf, a.buf);
+		if (c->side.len)
+			say(tr, KNOB_SAY_NOTE, "%s: %s", c->k.name,
+			    c->side.buf);
+		tr->fixed_settings[i].name = c->k.name;
+		tr->fixed_settings[i].value = c->after.buf;
+	}
+	tr->c.knobs = tr->fixed_settings;
+	tr->c.nr_knobs = (unsigned)tr->fixed.nr;
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&subj);
+	return 0;
+}
+
+/* experiment_hooks: set the knobs of the arm about to run. */
+static int apply_arm(void *ctx, const struct arm_setting *s, unsigned n,
+		     struct strbuf *err)
+{
+	struct trial *tr = ctx;
+	struct knob_plan plan;
+	int ret = arm_plan(tr, s, n, &plan, err);
+
+	if (!ret)
+		ret = apply(tr, &plan, err);
+	knob_plan_release(&plan);
+	return ret;
+}
+
+/*
+ * experiment_hooks: device truth for the run of w. A single run that
+ * cannot observe its devices fails; an experiment's runs go on without.
+ */
+static int run_begin(void *ctx, const struct workload *w,
+		     const struct measure_hook **out, struct strbuf *err)
+{
+	struct trial *tr = ctx;
+	struct truth_opts o = {0};
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	truth_opts_from_workload(&o, w);
+	ret = truth_hook_init(&tr->th, &tr->t, &o, &why);
+	if (ret) {
+		truth_hook_release(&tr->th);
+		if (tr->kind == TRIAL_ONE_RUN)
+			err_set(err, ret, "%s", why.buf);
+		else
+			ret = 0;
+	} else {
+		tr->th_live = 1;
+		*out = &tr->th.hook;
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+/* experiment_hooks: the run is over; finish its truth. */
+static void run_end(void *ctx, struct run_result *r)
+{
+	struct trial *tr = ctx;
+
+	if (!tr->th_live)
+		return;
+	truth_hook_finish(&tr->th, r);
+	truth_hook_release(&tr->th);
+	tr->th_live = 0;
+}
+
+static void progress(void *ctx, const struct experiment_progress *p)
+{
+	struct trial *tr = ctx;
+
+	if (tr->hooks.progress)
+		tr->hooks.progress(tr->hooks.ctx, p);
+}
+
+static void run_done(void *ctx, const struct run_meta *meta,
+		     const struct run_result *r)
+{
+	struct trial *tr = ctx;
+
+	if (tr->hooks.run_done)
+		tr->hooks.run_done(tr->hooks.ctx, meta, r);
+}
+
+/* The number of runs the experiment object holds. */
+static size_t nr_runs(const struct trial *tr)
+{
+	struct json_object *runs;
+
+	if (!tr->e.obj || !json_object_object_get_ex(tr->e.obj, "runs", &runs))
+		return 0;
+	return json_object_array_length(runs);
+}
+
+/* A single run stopped before it measured anything. */
+static int nothing_measured(struct strbuf *err)
+{
+	return err_set(err, -EINTR,
+		       "interrupted before the timed part began; nothing "
+		       "measured");
+}
+
+int trial_run(struct trial *tr, struct strbuf *err)
+{
+	const struct experiment_hooks h = {
+	    .ctx = tr,
+	    .apply_knobs = apply_arm,
+	    .progress = progress,
+	    .run_begin = run_begin,
+	    .run_end = run_end,
+	    .run_done = run_done,
+	};
+	int single = tr->kind == TRIAL_ONE_RUN;
+	int ret;
+
+	tr->failed = 0;
+	if (single && tr->c.stop && *tr->c.stop) {
+		tr->failed = TRIAL_FAILED_RUN;
+		return nothing_measured(err);
+	}
+	if (tr->fixed.nr) {
+		ret = open_session(tr, err);
+		if (ret) {
+			tr->failed = TRIAL_FAILED_SESSION;
+			return ret;
+		}
+		ret = apply_fixed(tr, err);
+		if (ret) {
+			tr->failed = TRIAL_FAILED_KNOBS;
+			return ret;
+		}
+	}
+	ret = experiment_run(&tr->e, &tr->c, &h, err);
+	if (ret) {
+		tr->failed = tr->e.failed_in_prepare ? TRIAL_FAILED_PREPARE
+						     : TRIAL_FAILED_RUN;
+		return ret;
+	}
+	if (single && !nr_runs(tr)) {
+		tr->failed = TRIAL_FAILED_RUN;
+		return nothing_measured(err);
+	}
+	return 0;
+}
+
+struct json_object *trial_run_object(const struct trial *tr)
+{
+	struct json_object *runs, *run;
+
+	if (tr->kind != TRIAL_ONE_RUN || nr_runs(tr) != 1)
+		return NULL;
+	runs = json_object_object_get(tr->e.obj, "runs");
+	run = json_object_array_get_idx(runs, 0);
+	return json_object_object_get(run, "run");
+}
+
+int trial_finish(struct trial *tr, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct env env;
+	int ret = 0;
+
+	if (tr->applied && tr->s)
+		ret =
+		    knob_session_rollback(tr->s, tr->mark, &tr->hooks.log, err);
+	tr->applied = 0;
+	knob_session_close(tr->s, &tr->hooks.log);
+	tr->s = NULL;
+	if (tr->kind == TRIAL_ONE_RUN || !tr->e.obj)
+		return ret;
+	/* a single run's object has its own, taken with its truth */
+	memset(&env, 0, sizeof(env));
+	if (!env_capture_target(&env, &tr->t, &why) || env.kernel_release)
+		json_object_object_add(tr->e.obj, "env",
+				       env_to_json_object(&env));
+	env_release(&env);
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * The single run as the one-arm experiment the store keeps: arm "run",
+ * the run's parameters and environment, analysed. Its strings are made
+ * printable, as an imported run's are: --label and the target come from
+ * the command line.
+ */
+static int one_run_experiment(const struct trial *tr, struct json_object **out,
+			      struct strbuf *err)
+{
+	struct json_object *run = NULL, *m, *hib, *params, *env;
+	struct experiment_src_run src_run = {0};
+	struct experiment_src_arm arm = {"run", &src_run, 1};
+	struct experiment_src src = {0};
+	struct analysis_opts ao;
+	int ret;
+
+	*out = NULL;
+	if (json_object_deep_copy(trial_run_object(tr), &run, NULL))
+		return err_set(err, -ENOMEM, "cannot copy the run object");
+	m = json_object_object_get(run, "metric");
+	hib = json_object_object_get(m, "higher_is_better");
+	params = json_object_object_get(run, "params");
+	env = json_object_object_get(run, "env");
+	src_run.metric =
+	    json_object_get_double(json_object_object_get(m, "value"));
+	src_run.run = run;
+	src_run.source = "run";
+	src_run.seq = -1;
+	src.workload = tr->c.ops->name;
+	src.target = tr->t.spec;
+	src.params = params ? params : json_object_new_object();
+	src.seed = "none";
+	src.metric = json_object_get_string(json_object_object_get(m, "name"));
+	src.higher_is_better = !hib || json_object_get_boolean(hib);
+	src.factor_kind = "import";
+	src.arms = &arm;
+	src.nr_arms = 1;
+	src.stopped = "single run";
+	src.runs_mode = "run";
+	src.warnings = true;
+	src.env = json_object_is_type(env, json_type_object) ? env : NULL;
+	*out = experiment_build(&src);
+	if (!params)
+		json_object_put(src.params);
+	json_object_put(run);
+	import_make_printable(*out);
+	analysis_opts_init(&ao);
+	ret = experiment_analyze_json(*out, &ao, err);
+	if (ret) {
+		json_object_put(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
+int trial_store(struct trial *tr, const char *db, struct strbuf *err)
+{
+	struct json_object *exp = NULL;
+	struct store s;
+	int ret;
+
+	tr->id[0] = '\0';
+	if (tr->kind == TRIAL_ONE_RUN) {
+		if (!trial_run_object(tr))
+			return err_set(err, -EINVAL,
+				       "there is no run to store");
+		ret = one_run_experiment(tr, &exp, err);
+		if (ret)
+			return ret;
+	} else {
+		exp = json_object_get(tr->e.obj);
+	}
+	ret = store_open(&s, db, err);
+	if (!ret) {
+		ret = store_save_experiment(&s, exp, tr->id, err);
+		store_close(&s);
+	}
+	if (ret)
+		tr->id[0] = '\0';
+	json_object_put(exp);
+	return ret;
+}
+
+void trial_release(struct trial *tr)
+{
+	struct strbuf err = STRBUF_INIT;
+	unsigned i;
+
+	if (tr->th_live)
+		truth_hook_release(&tr->th);
+	if (tr->s && trial_finish(tr, &err))
+		say(tr, KNOB_SAY_WARN, "%s", err.buf);
+	experiment_release(&tr->e);
+	for (i = 0; i < tr->c.nr_factors; i++)
+		free_factor(&tr->c.factors[i]);
+	free(tr->c.factors);
+	knob_plan_release(&tr->fixed);
+	knob_ctx_release(&tr->kctx);
+	free(tr->fixed_settings);
+	target_release(&tr->t);
+	strbuf_release(&err);
+	memset(tr, 0, sizeof(*tr));
+}

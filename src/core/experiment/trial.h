@@ -1,0 +1,186 @@
+/*
+ * A trial runs an experiment for real: it opens the target, tells knob
+ * factors from workload parameters, checks every arm's settings and the
+ * rights to change them before anything is changed, applies each arm's
+ * knobs through one journaled knob session, observes every run's device
+ * truth, rolls all changes back at the end, records the environment and
+ * saves the result to the store. `iotrial run` is a trial of one arm
+ * and one run (TRIAL_ONE_RUN), `iotrial compare` one of many
+ * (TRIAL_EXPERIMENT); both commands only parse, call and render.
+ *
+ * Nothing here prints: notes (how a parameter was read, each knob a run
+ * changes), the session's messages and warnings go to the knob_log the
+ * caller gives; errors come back as -errno with err set.
+ *
+ * The calls, in order (each returns 0 or -errno with err set):
+ *
+ *   trial_init()          defaults in tr->c; the caller fills tr->c
+ *                         (ops, params, ro, seed, stop, ...), tr->set
+ *   trial_read_params()   optional: each fixed parameter, with notes
+ *   trial_open()          the target; tr->c.stop must be set by now
+ *   trial_add_factor()    per "NAME=V1,V2,..." (needs the target)
+ *   trial_plan()          the arms; every arm's parameters checked
+ *   trial_check()         every knob value parsed, the rights checked
+ *   trial_run()           knobs applied, the runs made
+ *   trial_finish()        knobs restored; the environment recorded
+ *   trial_store()         saved to the results store
+ *   trial_release()       always; restores whatever is still changed
+ */
+#ifndef IOTRIAL_TRIAL_H
+#define IOTRIAL_TRIAL_H
+
+#include "experiment.h"
+#include "result_json.h"
+#include "../store/store.h"
+#include "../target/target.h"
+#include "../knob/knob.h"
+#include "../knob/plan.h"
+#include "../journal/session.h"
+#include "../observe/truth.h"
+
+/* What is run: one run (iotrial run) or a whole experiment (compare). */
+enum trial_kind {
+	TRIAL_ONE_RUN,
+	TRIAL_EXPERIMENT,
+};
+
+/* Where trial_run() failed, for the caller's exit code. */
+enum trial_stage {
+	TRIAL_FAILED_SESSION = 1, /* opening the knob session (the lock,
+				     the journal) for the --set knobs */
+	TRIAL_FAILED_KNOBS,	  /* applying the --set knobs */
+	TRIAL_FAILED_PREPARE,	  /* laying out the workload's files */
+	TRIAL_FAILED_RUN,	  /* the runs themselves, or interrupted */
+};
+
+/* What the caller hears as the trial goes. Every member may be NULL. */
+struct trial_hooks {
+	struct knob_log log; /* notes, session messages, warnings */
+	void *ctx;	     /* for progress and run_done */
+	/* Before each run. */
+	void (*progress)(void *ctx, const struct experiment_progress *p);
+	/* After each run that counts: what it ran and its result, valid
+	 * during the call only (run renders its summary here). */
+	void (*run_done)(void *ctx, const struct run_meta *meta,
+			 const struct run_result *r);
+};
+
+struct trial {
+	/* Filled by the caller between trial_init() and trial_plan(). */
+	struct experiment_config c; /* c.factors, c.target: the trial's */
+	const char *const *set;	    /* fixed knobs "KNOB=VALUE", for every
+				       run (run --set); nr_set of them */
+	unsigned nr_set;
+
+	/* The results, for rendering. */
+	struct experiment e;	   /* arms; the experiment object */
+	struct target t;	   /* open after trial_open() */
+	enum trial_stage failed;   /* after trial_run() failed */
+	char id[STORE_ID_LEN + 1]; /* after trial_store(): "" until then */
+
+	/* Private. */
+	enum trial_kind kind;
+	struct trial_hooks hooks;
+	unsigned alloc_factors;
+	struct knob_ctx kctx;		     /* the knobs of the target */
+	struct knob_plan fixed;		     /* the plan of set[] */
+	struct knob_setting *fixed_settings; /* as applied: c.knobs */
+	struct knob_session *s; /* opened at the first knob change */
+	uint64_t mark;		/* roll back to here at the end */
+	int applied;		/* a rollback is pending */
+	struct truth_hook th;	/* the current run's observer */
+	int th_live;
+};
+
+/*
+ * Start a trial of kind: tr->c gets experiment_config_init()'s defaults
+ * and, for TRIAL_ONE_RUN, one fixed run without dropping caches. hooks
+ * may be NULL. Release with trial_release() whatever happens next.
+ */
+void trial_init(struct trial *tr, enum trial_kind kind,
+		const struct trial_hooks *hooks);
+
+/*
+ * Set each fixed parameter (tr->c.params) on a workload of tr->c.ops, in
+ * order, and say how each was read when that needs saying ("1MB is
+ * 1,000,000 bytes"). -EINVAL, -ERANGE with err naming the parameter.
+ * Cross-parameter checks come in trial_plan(), once the run length is
+ * known.
+ */
+int trial_read_params(struct trial *tr, struct strbuf *err);
+
+/*
+ * Open the target spec (target_open(): -EINTR when tr->c.stop fired
+ * during a long set-up, other codes for a target that cannot be used)
+ * and find its knobs.
+ */
+int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
+	       struct strbuf *err);
+
+/*
+ * Add the factor "NAME=V1,V2,...": a parameter of the workload or a knob
+ * of the target (trial_open() first). -EINVAL for a malformed spec, one
+ * value, a value twice or a factor varied twice; -ENOENT (err suggests
+ * the nearest name) when NAME is neither; -ENODEV for a knob the target
+ * has no device or mount for.
+ */
+int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err);
+
+/*
+ * Build the arms and check each arm's parameters against the workload,
+ * so a bad value fails now, not after an hour: experiment_plan() and
+ * experiment_validate().
+ */
+int trial_plan(struct trial *tr, struct strbuf *err);
+
+/*
+ * Before anything is changed: parse the fixed knobs (tr->set; notes
+ * about how values were read go to the log) and every arm's knob values,
+ * and check the rights to change them (-EPERM when not root). Without
+ * root, caches cannot be dropped between runs: that is a warning, and
+ * the runs go on without.
+ */
+int trial_check(struct trial *tr, struct strbuf *err);
+
+/*
+ * 1 when the end of the trial undoes something: fixed knobs to restore
+ * or a scratch target to tear down (the caller then keeps signals such
+ * as SIGPIPE from ending the process before trial_finish()).
+ */
+int trial_has_undo(const struct trial *tr);
+
+/*
+ * Run: apply the fixed knobs (the log hears each change "for this
+ * run"), then the experiment, each arm's knobs applied before its runs,
+ * with device truth per run. On failure tr->failed says where; the
+ * experiment object may still hold the runs made before it. A stop
+ * request ends an experiment early with what was measured; a single run
+ * that measured nothing fails with -EINTR.
+ */
+int trial_run(struct trial *tr, struct strbuf *err);
+
+/*
+ * The single run's object (iotrial/1 run), after a successful
+ * trial_run() of TRIAL_ONE_RUN; NULL otherwise. Owned by tr.
+ */
+struct json_object *trial_run_object(const struct trial *tr);
+
+/*
+ * Roll back every knob change, newest first, and close the session;
+ * then, for an experiment, record the target's environment as it is
+ * restored ("env"). Returns the first rollback error (the journal keeps
+ * what could not be restored for the next iotrial).
+ */
+int trial_finish(struct trial *tr, struct strbuf *err);
+
+/*
+ * Save to the store at db (NULL: the default) and set tr->id: the
+ * experiment object, or for a single run a one-arm experiment of it
+ * (label "run"), analysed. The experiment object gets its "id".
+ */
+int trial_store(struct trial *tr, const char *db, struct strbuf *err);
+
+/* Restore what is still changed, close the target, free everything. */
+void trial_release(struct trial *tr);
+
+#endif

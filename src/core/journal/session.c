@@ -1,0 +1,813 @@
+/*
+ * Sessions: the lock, the journal, and the rule "save the original and
+ * the value about to be written, fsync, then write, then read back". See
+ * session.h for the life cycle.
+ *
+ * Who is alive comes from the own records: pid, process start time and
+ * boot id (knob_owner_alive()). The lock serialises changes, but not
+ * every process with records in the journal holds it for its whole life,
+ * so recovery leaves the records of a live owner alone and acts only on
+ * those whose process is gone. The boot id also tells "crashed" (same
+ * boot: restore) from "rebooted" (the kernel started fresh: the change no
+ * longer applies, but scratch files on disk still need removing).
+ *
+ * A restore puts the original back only while the setting still holds
+ * what iotrial wrote: someone who changed it since (an admin, after a
+ * crash) keeps their value, and the record is retired with a message.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include "session.h"
+#include "state.h"
+#include "../target/scratch.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* A value this process read back right after one of its own writes. */
+struct seen_value {
+	uint64_t seq; /* the set record of that write */
+	char *value;  /* canonical, as ops->read gives it */
+};
+
+/* One process's hold on the journal: the lock, the records, our owner. */
+struct knob_session {
+	int refs;
+	int dir_fd;  /* the state directory, checked */
+	int lock_fd; /* holds STATE/lock */
+	struct journal j;
+	uint64_t own_seq; /* our own record, 0 until the first change */
+	char *cmd;
+	char *boot; /* this boot's id */
+	struct seen_value *seen;
+	size_t nr_seen, alloc_seen;
+};
+
+const char *knob_session_journal(const struct knob_session *s)
+{
+	return s->j.path;
+}
+
+/* Send one formatted message to log, if there is one. */
+static void say(const struct knob_log *log, enum knob_say_level level,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(const struct knob_log *log, enum knob_say_level level,
+		const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!log || !log->say)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	log->say(log->data, level, sb.buf);
+	strbuf_release(&sb);
+}
+
+char *knob_boot_id(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strbuf_read_file(&sb, "/proc/sys/kernel/random/boot_id", 256))
+		strbuf_addstr(&sb, "unknown");
+	strbuf_trim(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Field 22 of /proc/PID/stat (start time in ticks); 0 if unknown. */
+static uint64_t start_ticks(long pid)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	unsigned long long v = 0;
+	char *p;
+
+	strbuf_addf(&path, "/proc/%ld/stat", pid);
+	if (!strbuf_read_file(&sb, path.buf, 4096) &&
+	    (p = strrchr(sb.buf, ')')) &&
+	    sscanf(p + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u "
+		   "%*u %*d %*d %*d %*d %*d %*d %llu",
+		   &v) != 1)
+		v = 0;
+	strbuf_release(&sb);
+	strbuf_release(&path);
+	return v;
+}
+
+/* Is the process of own record r still running (read-only check)? */
+int knob_owner_alive(const struct jrec *own, const char *boot)
+{
+	return !strcmp(own->f[JF_BOOT], boot) &&
+	       start_ticks((long)own->pid) == own->start_ticks &&
+	       own->start_ticks;
+}
+
+/* The full corrupt-journal message: what, and how to look. */
+static int corrupt(const char *path, const char *why, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb,
+		    "the journal '%s' is corrupt (%s), so no setting is "
+		    "changed until it is repaired and no original value is "
+		    "lost; inspect it with 'iotrial revert --list' or 'cat "
+		    "%s' (each 'set' line holds a knob's original value, "
+		    "%%-escaped), restore what you need by hand, then move "
+		    "it aside: mv %s %s.bad",
+		    path, why, path, path, path);
+	err_set(err, -EBADMSG, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -EBADMSG;
+}
+
+/* The iotrial subcommand this process runs (argv[1]), for messages. */
+static char *command_name(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *arg;
+	char *res;
+
+	if (strbuf_read_file(&sb, "/proc/self/cmdline", 4096) || !sb.len)
+		return xstrdup("iotrial");
+	arg = memchr(sb.buf, '\0', sb.len);
+	res = xstrdup(arg && arg + 1 < sb.buf + sb.len ? arg + 1 : "iotrial");
+	strbuf_release(&sb);
+	return res;
+}
+
+/* Write our own record before our first change. */
+static int ensure_owner(struct knob_session *s, struct strbuf *err)
+{
+	struct jrec r;
+	int ret;
+
+	if (s->own_seq)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_OWN;
+	r.pid = getpid();
+	r.start_ticks = start_ticks((long)getpid());
+	r.time_s = (uint64_t)time(NULL);
+	r.f[JF_BOOT] = s->boot;
+	r.f[JF_CMD] = s->cmd;
+	ret = journal_append(&s->j, &r, err);
+	if (!ret)
+		s->own_seq = s->j.recs[s->j.nr - 1].seq;
+	return ret;
+}
+
+/* Append an undo (reason NULL) or drop record for seq. */
+static int mark_done(struct knob_session *s, uint64_t seq, const char *reason,
+		     struct strbuf *err)
+{
+	struct jrec r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = reason ? JREC_DROP : JREC_UNDO;
+	r.ref = seq;
+	r.f[JF_REASON] = (char *)reason;
+	return journal_append(&s->j, &r, err);
+}
+
+/* Resolve a set record's knob where it was, checking it is the same. */
+static int resolve_rec(const struct jrec *r, struct knob *k, struct strbuf *why)
+{
+	struct knob_ctx ctx;
+	int ret;
+
+	knob_ctx_init(&ctx);
+	if (!strcmp(r->f[JF_SCOPE], "device"))
+		ctx.disk = xstrdup(r->f[JF_OBJECT]);
+	else if (!strcmp(r->f[JF_SCOPE], "mount"))
+		ctx.mountpoint = xstrdup(r->f[JF_OBJECT]);
+	ret = knob_resolve(&ctx, r->f[JF_NAME], k, NULL, why);
+	knob_ctx_release(&ctx);
+	if (ret == -ENOENT)
+		return err_set(why, -EPROTO,
+			       "this iotrial does not know the knob '%s' (a "
+			       "newer one wrote it); restore it with that "
+			       "version, or by hand",
+			       r->f[JF_NAME]);
+	if (ret == -ENODEV || ret == -ESTALE)
+		return -ESTALE; /* the device, mount or file is gone */
+	if (ret)
+		return ret;
+	if (*r->f[JF_IDENT] && strcmp(k->ident, r->f[JF_IDENT])) {
+		err_set(why, -ESTALE, "'%s' is not the %s it was (%s, now %s)",
+			r->f[JF_OBJECT], r->f[JF_SCOPE], r->f[JF_IDENT],
+			k->ident);
+		knob_release(k);
+		return -ESTALE;
+	}
+	return 0;
+}
+
+/* What this process read back after its write of record seq, or NULL. */
+static const char *seen_value(const struct knob_session *s, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_seen; i++)
+		if (s->seen[i].seq == seq)
+			return s->seen[i].value;
+	return NULL;
+}
+
+int knob_holds_written(const struct knob *k, const char *wrote, const char *now)
+{
+	if (!strcmp(wrote, now))
+		return 1;
+	return k->ops->verify && k->ops->verify(k, wrote, now, NULL);
+}
+
+/* Does k still hold the original saved in orig (never written, or the
+ * write was refused)? */
+static int holds_original(const struct knob *k, const char *orig)
+{
+	struct strbuf cur = STRBUF_INIT;
+	int same = !knob_save(k, &cur, NULL) && !strcmp(cur.buf, orig);
+
+	strbuf_release(&cur);
+	return same;
+}
+
+/*
+ * Undo a set record: put the original back while the knob still holds
+ * what iotrial wrote: exactly what this process read back after its own
+ * write, or, for a record of a process that is gone, the written value
+ * as the knob verifies a write. A value someone set since is kept and
+ * the record dropped, saying so.
+ */
+static int undo_set(struct knob_session *s, struct jrec *r,
+		    const struct knob_log *log, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT, was = STRBUF_INIT, now = STRBUF_INIT;
+	struct strbuf subj = STRBUF_INIT, raw = STRBUF_INIT;
+	struct strbuf wrote = STRBUF_INIT;
+	const char *seen = seen_value(s, r->seq);
+	struct knob k;
+	uint64_t seq = r->seq;
+	int ret;
+
+	memset(&k, 0, sizeof(k));
+	knob_subject(&subj, r->f[JF_NAME], r->f[JF_OBJECT]);
+	ret = resolve_rec(r, &k, &why);
+	if (!ret && !strchr(r->f[JF_ORIG], '='))
+		knob_show_value(&k, r->f[JF_ORIG], &was);
+	else
+		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], &was);
+	if (!ret)
+		ret = k.ops->read(&k, &raw, &why);
+	if (ret)
+		goto failed;
+	knob_show_value(&k, raw.buf, &now);
+	if (r->wrote_unknown) {
+		say(log, KNOB_SAY_NOTE,
+		    "the journal does not say what iotrial wrote to %s (an "
+		    "older iotrial made the record), so a change made since "
+		    "cannot be told apart; restoring it all the same",
+		    subj.buf);
+	} else if (seen ? strcmp(seen, raw.buf)
+			: !knob_holds_written(&k, r->f[JF_WROTE], raw.buf)) {
+		if (holds_original(&k, r->f[JF_ORIG])) {
+			say(log, KNOB_SAY_NOTE,
+			    "%s still holds its original %s; nothing to "
+			    "restore",
+			    subj.buf, was.buf);
+			ret = mark_done(s, seq, NULL, err);
+			goto out;
+		}
+		knob_show_value(&k, r->f[JF_WROTE], &wrote);
+		say(log, KNOB_SAY_WARN,
+		    "%s was changed after iotrial set it: iotrial wrote %s, "
+		    "it is now %s; that value is kept (someone set it since), "
+		    "not restored to the original %s",
+		    subj.buf, wrote.buf, now.buf, was.buf);
+		ret = mark_done(s, seq, "changed since iotrial wrote it", err);
+		goto out;
+	}
+	ret = knob_restore(&k, r->f[JF_ORIG], &why);
+	if (!ret) {
+		say(log, KNOB_SAY_INFO, "restored %s: %s -> %s", subj.buf,
+		    now.buf, was.buf);
+		ret = mark_done(s, seq, NULL, err);
+		goto out;
+	}
+failed:
+	if (ret == -ESTALE || ret == -ENOENT) {
+		say(log, KNOB_SAY_NOTE,
+		    "%s no longer applies (%s); not restored to %s", subj.buf,
+		    why.buf, was.buf);
+		ret = mark_done(s, seq, why.buf, err);
+	} else {
+		say(log, KNOB_SAY_WARN,
+		    "cannot restore %s to %s: %s; the journal keeps it, and "
+		    "'iotrial revert' retries",
+		    subj.buf, was.buf, why.buf);
+		err_set(err, ret, "cannot restore %s: %s", subj.buf, why.buf);
+	}
+out:
+	knob_release(&k);
+	strbuf_release(&subj);
+	strbuf_release(&why);
+	strbuf_release(&was);
+	strbuf_release(&now);
+	strbuf_release(&raw);
+	strbuf_release(&wrote);
+	return ret;
+}
+
+/* Undo one live record: restore a knob or tear down a scratch resource. */
+static int undo_one(struct knob_session *s, struct jrec *r,
+		    const struct knob_log *log, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	uint64_t seq = r->seq;
+	int ret;
+
+	if (r->type == JREC_SCR) {
+		ret = scratch_undo(r->f[JF_WHAT], r->f[JF_A], r->f[JF_B], &why);
+		if (ret == -EPERM) {
+			/* not something iotrial makes: never touched, and
+			 * retired so that it is not tried again */
+			say(log, KNOB_SAY_WARN,
+			    "the journal names scratch %s '%s', which was "
+			    "left alone: %s",
+			    r->f[JF_WHAT], r->f[JF_A], why.buf);
+			ret = mark_done(s, seq, why.buf, err);
+		} else if (!ret || ret == -ESTALE) {
+			if (!ret)
+				say(log, KNOB_SAY_NOTE, "%s '%s'",
+				    !strcmp(r->f[JF_WHAT], "mount")
+					? "unmounted scratch file system"
+				    : !strcmp(r->f[JF_WHAT], "loop")
+					? "detached scratch loop device"
+				    : !strcmp(r->f[JF_WHAT], "file")
+					? "deleted scratch image"
+				    : !strcmp(r->f[JF_WHAT], "work")
+					? "removed the leftover work directory"
+					: "removed scratch directory",
+				    r->f[JF_A]);
+			ret = mark_done(s, seq, ret ? why.buf : NULL, err);
+		} else {
+			say(log, KNOB_SAY_WARN,
+			    "cannot remove scratch %s '%s': %s; the journal "
+			    "keeps it and the next iotrial retries",
+			    r->f[JF_WHAT], r->f[JF_A], why.buf);
+			err_set(err, ret, "%s", why.buf);
+		}
+		goto out;
+	}
+	ret = undo_set(s, r, log, err);
+out:
+	strbuf_release(&why);
+	return ret;
+}
+
+/* Is r a live set/scr record? */
+static int live(const struct jrec *r)
+{
+	return (r->type == JREC_SET || r->type == JREC_SCR) && !r->done;
+}
+
+/*
+ * Is r something recovery acts on: live, and its owner gone? A kept
+ * change waits for iotrial revert as long as its boot lasts, and the
+ * records of a live owner are its own business, lock or no lock.
+ */
+static int stale(const struct journal *j, const struct jrec *r,
+		 const char *boot)
+{
+	const struct jrec *own;
+
+	if (!live(r))
+		return 0;
+	own = journal_find(j, r->ref);
+	if (!own)
+		return 1;
+	if (knob_owner_alive(own, boot))
+		return 0;
+	return !r->kept || strcmp(own->f[JF_BOOT], boot);
+}
+
+/* Repair what dead owners left (the lock is held). */
+static void recover(struct knob_session *s, const struct knob_log *log)
+{
+	struct strbuf err = STRBUF_INIT;
+	uint64_t announced = 0;
+	size_t i = s->j.nr;
+
+	while (i--) {
+		struct jrec *r = &s->j.recs[i];
+		const struct jrec *own;
+		int same_boot, files;
+
+		if (!stale(&s->j, r, s->boot))
+			continue;
+		own = journal_find(&s->j, r->ref);
+		same_boot = own && !strcmp(own->f[JF_BOOT], s->boot);
+		files =
+		    r->type == JREC_SCR && (!strcmp(r->f[JF_WHAT], "file") ||
+					    !strcmp(r->f[JF_WHAT], "dir") ||
+					    !strcmp(r->f[JF_WHAT], "work"));
+		if (!same_boot && !files) {
+			struct strbuf was = STRBUF_INIT;
+
+			if (r->type == JREC_SET) {
+				knob_subject(&was, r->f[JF_NAME],
+					     r->f[JF_OBJECT]);
+				strbuf_addstr(&was, " (it was ");
+				knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG],
+					       &was);
+				strbuf_addch(&was, ')');
+			} else {
+				strbuf_addf(&was, "scratch %s '%s'",
+					    r->f[JF_WHAT], r->f[JF_A]);
+			}
+			say(log, KNOB_SAY_NOTE,
+			    "%s was changed before the last reboot; that "
+			    "change no longer applies",
+			    was.buf);
+			strbuf_release(&was);
+			mark_done(s, r->seq, "made before the last reboot",
+				  &err);
+			continue;
+		}
+		if (own && announced != own->seq) {
+			announced = own->seq;
+			say(log, KNOB_SAY_NOTE,
+			    "iotrial pid %" PRId64 " ('%s') is gone and left "
+			    "changes behind; restoring them",
+			    own->pid, own->f[JF_CMD]);
+		}
+		undo_one(s, r, log, &err);
+	}
+	strbuf_release(&err);
+}
+
+int knob_session_open(struct knob_session **out, const char *cmd,
+		      unsigned flags, const struct knob_log *log,
+		      struct strbuf *err)
+{
+	struct knob_session *s = xcalloc(1, sizeof(*s));
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	int ret;
+
+	s->refs = 1;
+	s->dir_fd = -1;
+	s->lock_fd = -1;
+	s->cmd = cmd ? xstrdup(cmd) : command_name();
+	s->boot = knob_boot_id();
+	knob_journal_path(&path);
+	journal_init(&s->j, path.buf);
+	strbuf_release(&path);
+	ret = knob_state_open(1, &s->dir_fd, err);
+	if (ret)
+		goto fail;
+	journal_set_dir(&s->j, s->dir_fd, "journal");
+	ret = knob_state_lock(s->dir_fd, flags & KNOB_OPEN_QUIET_BUSY,
+			      &s->lock_fd, err);
+	if (ret)
+		goto fail;
+	ret = journal_load(&s->j, &why);
+	if (ret == -EBADMSG) {
+		corrupt(s->j.path, why.buf, err);
+		goto fail;
+	}
+	if (ret) {
+		err_set(err, ret, "%s", why.buf);
+		goto fail;
+	}
+	if (s->j.torn_bytes)
+		say(log, KNOB_SAY_NOTE,
+		    "the journal's last line (line %u) was cut short by a "
+		    "crash before its change was made; it is dropped",
+		    s->j.torn_line);
+	recover(s, log);
+	if (journal_compact(&s->j, &why))
+		say(log, KNOB_SAY_WARN, "%s", why.buf);
+	strbuf_release(&why);
+	*out = s;
+	return 0;
+fail:
+	strbuf_release(&why);
+	s->refs = 1;
+	knob_session_close(s, NULL);
+	*out = NULL;
+	return ret;
+}
+
+struct knob_session *knob_session_ref(struct knob_session *s)
+{
+	if (s)
+		s->refs++;
+	return s;
+}
+
+void knob_session_close(struct knob_session *s, const struct knob_log *log)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	if (!s || --s->refs > 0)
+		return;
+	if (s->lock_fd >= 0 && s->own_seq) {
+		knob_session_rollback(s, 0, log, &err);
+		journal_compact(&s->j, &err);
+	}
+	journal_release(&s->j);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd); /* releases the lock */
+	if (s->dir_fd >= 0)
+		close(s->dir_fd);
+	for (i = 0; i < s->nr_seen; i++)
+		free(s->seen[i].value);
+	free(s->seen);
+	free(s->cmd);
+	free(s->boot);
+	free(s);
+	strbuf_release(&err);
+}
+
+uint64_t knob_session_mark(const struct knob_session *s)
+{
+	return s->j.next_seq;
+}
+
+/* Journal k's original and the value about to be written, canon. */
+static int journal_change(struct knob_session *s, const struct knob *k,
+			  const char *canon, struct strbuf *err)
+{
+	struct strbuf orig = STRBUF_INIT;
+	struct jrec r;
+	int ret;
+
+	ret = knob_save(k, &orig, err);
+	if (!ret)
+		ret = ensure_owner(s, err);
+	if (!ret) {
+		memset(&r, 0, sizeof(r));
+		r.type = JREC_SET;
+		r.ref = s->own_seq;
+		r.f[JF_NAME] = k->name;
+		r.f[JF_GROUP] = k->group;
+		r.f[JF_SCOPE] = (char *)knob_scope_name(k->scope);
+		r.f[JF_OBJECT] = k->object;
+		r.f[JF_IDENT] = k->ident;
+		r.f[JF_ORIG] = orig.buf;
+		r.f[JF_WROTE] = (char *)canon;
+		ret = journal_append(&s->j, &r, err);
+	}
+	strbuf_release(&orig);
+	return ret;
+}
+
+/* Remember what was read back after writing the knob of record seq. */
+static void remember(struct knob_session *s, uint64_t seq, const char *value)
+{
+	ALLOC_GROW(s->seen, s->nr_seen + 1, s->alloc_seen);
+	s->seen[s->nr_seen].seq = seq;
+	s->seen[s->nr_seen++].value = xstrdup(value);
+}
+
+int knob_session_apply(struct knob_session *s, struct knob_plan *p,
+		       const struct knob_log *log, struct strbuf *err)
+{
+	uint64_t seq;
+	size_t i;
+	int ret = 0;
+
+	(void)log;
+	for (i = 0; i < p->nr && !ret; i++) {
+		struct knob_change *c = &p->v[i];
+
+		strbuf_reset(&c->before);
+		if (c->k.deferred)
+			ret = knob_plan_refresh(p, c, err);
+		else
+			ret = c->k.ops->read(&c->k, &c->before, err);
+		if (ret)
+			break;
+		/* also for a knob an earlier `set` keeps: this record holds
+		 * its value before this call, for a rollback to return to */
+		ret = journal_change(s, &c->k, c->canon.buf, err);
+		if (ret)
+			break;
+		c->journaled = 1;
+		seq = s->j.recs[s->j.nr - 1].seq;
+		strbuf_reset(&c->after);
+		ret = knob_apply(&c->k, c->canon.buf, &c->after, &c->side, err);
+		if (c->after.len)
+			remember(s, seq, c->after.buf);
+		if (!ret)
+			c->applied = 1;
+	}
+	return ret;
+}
+
+int knob_session_rollback(struct knob_session *s, uint64_t mark,
+			  const struct knob_log *log, struct strbuf *err)
+{
+	struct strbuf e = STRBUF_INIT;
+	size_t i = s->j.nr;
+	int ret = 0, r;
+
+	while (i--) {
+		struct jrec *rec = &s->j.recs[i];
+
+		if (rec->seq < mark)
+			break;
+		if (!live(rec) || rec->kept || rec->ref != s->own_seq ||
+		    !s->own_seq)
+			continue;
+		r = undo_one(s, rec, log, &e);
+		if (r && !ret) {
+			ret = r;
+			err_set(err, r, "%s", e.buf);
+		}
+	}
+	strbuf_release(&e);
+	return ret;
+}
+
+int knob_session_commit(struct knob_session *s, struct strbuf *err)
+{
+	struct jrec r;
+
+	if (!s->own_seq)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_KEEP;
+	r.ref = s->own_seq;
+	return journal_append(&s->j, &r, err);
+}
+
+int knob_session_revert(struct knob_session *s, const struct knob_log *log,
+			size_t *out_nr, struct strbuf *err)
+{
+	struct strbuf e = STRBUF_INIT;
+	size_t i = s->j.nr, n = 0;
+	int ret = 0, r;
+
+	while (i--) {
+		struct jrec *rec = &s->j.recs[i];
+
+		if (!live(rec) || !rec->kept)
+			continue;
+		n++;
+		r = undo_one(s, rec, log, &e);
+		if (r && !ret) {
+			ret = r;
+			err_set(err, r, "%s", e.buf);
+		}
+	}
+	if (journal_compact(&s->j, &e) && !ret)
+		ret = err_set(err, -EIO, "%s", e.buf);
+	strbuf_release(&e);
+	if (out_nr)
+		*out_nr = n;
+	return ret;
+}
+
+int knob_session_scratch(struct knob_session *s, const char *what,
+			 const char *a, const char *b, uint64_t *out_seq,
+			 struct strbuf *err)
+{
+	struct jrec r;
+	int ret = ensure_owner(s, err);
+
+	if (ret)
+		return ret;
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_SCR;
+	r.ref = s->own_seq;
+	r.f[JF_WHAT] = (char *)what;
+	r.f[JF_A] = (char *)a;
+	r.f[JF_B] = (char *)b;
+	ret = journal_append(&s->j, &r, err);
+	if (!ret)
+		*out_seq = s->j.recs[s->j.nr - 1].seq;
+	return ret;
+}
+
+int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err)
+{
+	const struct jrec *r = journal_find(&s->j, seq);
+
+	if (!r || r->done)
+		return 0;
+	return mark_done(s, seq, NULL, err);
+}
+
+void knob_session_leave(struct knob_session *s)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (s && s->refs == 1) {
+		if (s->lock_fd >= 0)
+			journal_compact(&s->j, &err);
+		s->own_seq = 0; /* nothing to roll back: they stay live */
+	}
+	knob_session_close(s, NULL);
+	strbuf_release(&err);
+}
+
+/* How many records recovery would act on; *pid gets an owner's pid. */
+static size_t count_stale(const struct journal *j, const char *boot,
+			  int64_t *pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < j->nr; i++) {
+		const struct jrec *own;
+
+		if (!stale(j, &j->recs[i], boot))
+			continue;
+		n++;
+		own = journal_find(j, j->recs[i].ref);
+		if (own)
+			*pid = own->pid;
+	}
+	return n;
+}
+
+/* The warning for a journal that does not parse. */
+static void say_corrupt(const struct knob_log *log, const char *path)
+{
+	say(log, KNOB_SAY_WARN,
+	    "the journal '%s' is corrupt; no setting can be changed until it "
+	    "is repaired (see 'iotrial revert --list')",
+	    path);
+}
+
+/*
+ * First without the lock: read the journal and look for records whose
+ * owner is gone. Only then take the lock (without waiting) and repair,
+ * so read-only commands never hold up an iotrial that changes settings.
+ */
+void knob_recover_stale(const struct knob_log *log)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_session *s = NULL;
+	struct journal j;
+	char *boot = NULL;
+	int64_t pid = 0;
+	size_t n;
+	int dir_fd = -1, ret;
+
+	knob_journal_path(&path);
+	journal_init(&j, path.buf);
+	ret = knob_state_open(0, &dir_fd, &err);
+	if (ret == -ENOENT || ret == -EACCES)
+		goto out; /* nothing journaled, or nothing we may read */
+	if (ret) {
+		say(log, KNOB_SAY_WARN, "%s", err.buf);
+		goto out;
+	}
+	journal_set_dir(&j, dir_fd, "journal");
+	ret = journal_load(&j, &err);
+	if (ret == -EBADMSG)
+		say_corrupt(log, path.buf);
+	else if (ret && ret != -EACCES)
+		say(log, KNOB_SAY_WARN, "%s", err.buf);
+	if (ret)
+		goto out;
+	boot = knob_boot_id();
+	n = count_stale(&j, boot, &pid);
+	if (!n)
+		goto out; /* the common case: nothing left by the dead */
+	if (faccessat(dir_fd, ".", W_OK, 0) < 0 ||
+	    (ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log,
+				     &err)) == -EACCES) {
+		say(log, KNOB_SAY_WARN,
+		    "the journal '%s' holds %zu change%s left by iotrial pid "
+		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
+		    "to restore %s",
+		    path.buf, n, n == 1 ? "" : "s", pid,
+		    n == 1 ? "it" : "them");
+		goto out;
+	}
+	if (ret == -EBADMSG)
+		say_corrupt(log, path.buf);
+	else if (ret && ret != -EBUSY) /* busy: a later command repairs */
+		say(log, KNOB_SAY_WARN, "%s", err.buf);
+	knob_session_close(s, log);
+out:
+	journal_release(&j);
+	if (dir_fd >= 0)
+		close(dir_fd);
+	free(boot);
+	strbuf_release(&path);
+	strbuf_release(&err);
+}

@@ -1,0 +1,77 @@
+/*
+ * What a run yields: the workload's own view (ops, bytes, latency, CPU)
+ * and, filled by observers, what reached the device. One struct for all
+ * workloads so experiments, the store and every report read the same
+ * thing. Serialised as the "iotrial/1" run object by result_json.c.
+ */
+#ifndef IOTRIAL_RESULT_H
+#define IOTRIAL_RESULT_H
+
+#include <stdint.h>
+#include "hist.h"
+#include "../engine/engine.h"
+#include "../../util/strbuf.h"
+
+/*
+ * What reached the device, filled by the truth observer (observe/truth.h).
+ * result/ sits below observe/: observers fill results, never the reverse,
+ * so a result knows a truth by name only and frees it through the
+ * function its attacher left in truth_free.
+ */
+struct truth;
+
+/* CPU cost of the timed region. */
+struct cpu_usage {
+	double user_s;        /* this process, user time */
+	double sys_s;         /* this process, system time */
+	double system_busy_s; /* all CPUs, non-idle, from /proc/stat: kernel
+				 threads (kworker, flush) included */
+	double system_total_s;/* all CPUs, every state: busy_s/total_s is the
+				 machine's busy fraction */
+};
+
+/* One worker's share, for per-job throughput ("two readers"). */
+struct job_result {
+	uint64_t ops[IO_DIRS];
+	uint64_t bytes[IO_DIRS];
+	double seconds;
+	double user_s, sys_s; /* this thread's CPU (RUSAGE_THREAD) */
+};
+
+struct run_result {
+	double seconds;              /* timed region, wall clock, including
+					the final flush when settle=sync */
+	double burst_seconds;        /* until the last I/O completed, before
+					any final flush; 0 if not separate */
+	int interrupted;             /* stopped early by a signal */
+	uint64_t ops[IO_DIRS];       /* completed I/Os per direction */
+	uint64_t bytes[IO_DIRS];
+	uint64_t fsyncs;             /* fsync/fdatasync calls in the timed part */
+	struct hist lat[IO_DIRS];    /* completion latency per direction */
+	struct cpu_usage cpu;
+	struct job_result *jobs;     /* nr_jobs of them */
+	unsigned nr_jobs;
+	char **warnings;             /* owned strings */
+	unsigned nr_warnings, alloc_warnings;
+	char **notes;                /* informational, not suspicious */
+	unsigned nr_notes, alloc_notes;
+	struct truth *truth;         /* device truth, owned; NULL if none */
+	void (*truth_free)(struct truth *truth); /* set with truth */
+};
+
+void run_result_init(struct run_result *r);
+/* Free contents; r is left as after init. NULL is fine. */
+void run_result_release(struct run_result *r);
+void run_result_warn(struct run_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void run_result_note(struct run_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Totals over both directions. */
+uint64_t run_result_ops(const struct run_result *r);
+uint64_t run_result_bytes(const struct run_result *r);
+double run_result_iops(const struct run_result *r);
+/* 10^6 bytes per second, as fio's MB/s. */
+double run_result_mbps(const struct run_result *r);
+
+#endif

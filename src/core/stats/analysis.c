@@ -1,0 +1,264 @@
+/*
+ * From metric values to verdicts, in the order docs/ARCHITECTURE.md
+ * gives ("Statistics"): each arm is summarised (median and its exact CI,
+ * spread, outliers, drift across blocks); each non-baseline arm is
+ * compared with the baseline (ratio of medians as exp(Hodges-Lehmann
+ * shift of the logs) with the Moses CI; p from Wilcoxon on per-block
+ * log-ratios when blocked, else Mann-Whitney); p-values are Holm-adjusted
+ * together; then the verdict. Outliers and drift are reported; no value
+ * is ever dropped.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+void analysis_opts_init(struct analysis_opts *o)
+{
+	*o = (struct analysis_opts){
+	    .baseline = 0,
+	    .higher_is_better = true,
+	    .paired = true,
+	    .alpha = 0.05,
+	    .margin = 0.02,
+	    .conf = 0.95,
+	};
+}
+
+/* Values of arm in block order, matched with the baseline's blocks. */
+static size_t pair_up(const struct analysis_arm *base,
+		      const struct analysis_arm *arm, double *out_b,
+		      double *out_a)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < arm->n; i++)
+		for (j = 0; j < base->n; j++)
+			if (base->blocks[j] == arm->blocks[i]) {
+				out_b[n] = base->values[j];
+				out_a[n] = arm->values[i];
+				n++;
+				break;
+			}
+	return n;
+}
+
+static int summarize(struct analysis_summary *s, const struct analysis_arm *arm,
+		     double conf)
+{
+	double *blocks = NULL;
+	size_t i;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (!arm->n)
+		return 0;
+	/* every value is a metric to take the logarithm of */
+	for (i = 0; i < arm->n; i++)
+		if (!isfinite(arm->values[i]) || !(arm->values[i] > 0))
+			return -EINVAL;
+	ret = stats_summarize(arm->values, arm->n, conf, &s->s);
+	if (ret)
+		return ret;
+	stats_modified_z(arm->values, arm->n, 3.5, NULL, &s->nr_outliers);
+	/* a rank correlation over fewer runs is perfect too often by
+	 * chance (1 in 3 for n = 3) to call it drift */
+	if (arm->n >= 6) {
+		if (arm->blocks) {
+			blocks = xcalloc(arm->n, sizeof(*blocks));
+			for (i = 0; i < arm->n; i++)
+				blocks[i] = arm->blocks[i];
+		}
+		if (!stats_drift(arm->values, blocks, arm->n, 0.05,
+				 &s->drift))
+			s->drift_checked = true;
+		free(blocks);
+	}
+	return 0;
+}
+
+int analysis_run(struct analysis *a, const struct analysis_arm *arms,
+		 unsigned nr_arms, const struct analysis_opts *o,
+		 struct strbuf *err)
+{
+	const struct analysis_arm *base;
+	double *p, *p_adj, *xb, *xa;
+	unsigned i, nr_p = 0;
+	int ret = 0;
+
+	memset(a, 0, sizeof(*a));
+	if (o->baseline >= nr_arms)
+		return err_set(err, -EINVAL, "baseline arm %u does not exist",
+			       o->baseline);
+	a->nr_arms = nr_arms;
+	a->summaries = xcalloc(nr_arms, sizeof(*a->summaries));
+	a->verdicts = xcalloc(nr_arms, sizeof(*a->verdicts));
+	for (i = 0; i < nr_arms && !ret; i++) {
+		ret = summarize(&a->summaries[i], &arms[i], o->conf);
+		if (ret)
+			err_set(err, ret,
+				"cannot summarise arm '%s': its values must "
+				"be finite and positive",
+				arms[i].label);
+	}
+	if (ret)
+		return ret;
+	base = &arms[o->baseline];
+	p = xcalloc(nr_arms, sizeof(*p));
+	p_adj = xcalloc(nr_arms, sizeof(*p_adj));
+	xb = xcalloc(base->n + 1, sizeof(*xb));
+	for (i = 0; i < nr_arms; i++) {
+		struct analysis_verdict *v = &a->verdicts[i];
+		bool paired = o->paired && arms[i].blocks && base->blocks;
+
+		v->arm = i;
+		if (i == o->baseline || arms[i].n < 2 || base->n < 2)
+			continue;
+		if (paired) {
+			size_t n;
+
+			xa = xcalloc(arms[i].n, sizeof(*xa));
+			free(xb);
+			xb = xcalloc(arms[i].n, sizeof(*xb));
+			n = pair_up(base, &arms[i], xb, xa);
+			ret = n >= 2 ? stats_compare(xb, n, xa, n, true,
+						     o->conf, &v->cmp)
+				     : -EINVAL;
+			free(xa);
+		} else {
+			ret = stats_compare(base->values, base->n,
+					    arms[i].values, arms[i].n, false,
+					    o->conf, &v->cmp);
+		}
+		if (ret) {
+			err_set(err, ret,
+				"cannot compare arm '%s' with the baseline",
+				arms[i].label);
+			break;
+		}
+		v->valid = true;
+		p[nr_p++] = v->cmp.p;
+	}
+	if (!ret && nr_p)
+		ret = stats_holm(p, nr_p, p_adj);
+	for (i = 0, nr_p = 0; !ret && i < nr_arms; i++) {
+		struct analysis_verdict *v = &a->verdicts[i];
+		struct stats_verdict_input in = { 0 };
+
+		if (!v->valid) {
+			v->verdict = STATS_NO_VERDICT;
+			continue;
+		}
+		v->p_adjusted = p_adj[nr_p++];
+		in.ratio = v->cmp.shift.ratio;
+		in.ci_low = v->cmp.shift.ratio_low;
+		in.ci_high = v->cmp.shift.ratio_high;
+		in.p_adjusted = v->p_adjusted;
+		in.alpha = o->alpha;
+		in.margin = o->margin;
+		in.n_arm = arms[i].n;
+		in.n_baseline = base->n;
+		in.higher_is_better = o->higher_is_better;
+		v->verdict = stats_verdict(&in);
+	}
+	free(p);
+	free(p_adj);
+	free(xb);
+	return ret;
+}
+
+void analysis_release(struct analysis *a)
+{
+	if (!a)
+		return;
+	free(a->summaries);
+	free(a->verdicts);
+	memset(a, 0, sizeof(*a));
+}
+
+static void add_num(struct json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key, isfinite(v) ? json_object_new_double(v)
+						   : NULL);
+}
+
+struct json_object *analysis_summaries_json(const struct analysis *a,
+					    const struct analysis_arm *arms)
+{
+	struct json_object *arr = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < a->nr_arms; i++) {
+		const struct analysis_summary *s = &a->summaries[i];
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "arm", json_object_new_int((int)i));
+		json_object_object_add(o, "label",
+				       json_object_new_string(arms[i].label));
+		json_object_object_add(o, "n",
+				       json_object_new_int64((int64_t)s->s.n));
+		add_num(o, "median", s->s.median);
+		add_num(o, "ci_low", s->s.median_ci_low);
+		add_num(o, "ci_high", s->s.median_ci_high);
+		add_num(o, "ci_coverage", s->s.ci_coverage);
+		add_num(o, "min", s->s.min);
+		add_num(o, "max", s->s.max);
+		add_num(o, "cv", s->s.cv);
+		json_object_object_add(
+			o, "outliers",
+			json_object_new_int64((int64_t)s->nr_outliers));
+		if (s->drift_checked) {
+			add_num(o, "drift_rho", s->drift.rho);
+			add_num(o, "drift_p", s->drift.p);
+			json_object_object_add(
+				o, "drifting",
+				json_object_new_boolean(s->drift.drifting));
+		}
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+struct json_object *analysis_verdicts_json(const struct analysis *a,
+					   const struct analysis_arm *arms,
+					   const struct analysis_opts *o)
+{
+	struct json_object *arr = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < a->nr_arms; i++) {
+		const struct analysis_verdict *v = &a->verdicts[i];
+		struct json_object *j;
+
+		if (i == o->baseline)
+			continue;
+		j = json_object_new_object();
+		json_object_object_add(j, "arm", json_object_new_int((int)i));
+		json_object_object_add(j, "label",
+				       json_object_new_string(arms[i].label));
+		json_object_object_add(
+			j, "baseline",
+			json_object_new_string(arms[o->baseline].label));
+		if (v->valid) {
+			add_num(j, "ratio", v->cmp.shift.ratio);
+			add_num(j, "ci_low", v->cmp.shift.ratio_low);
+			add_num(j, "ci_high", v->cmp.shift.ratio_high);
+			add_num(j, "p", v->cmp.p);
+			add_num(j, "p_adjusted", v->p_adjusted);
+			json_object_object_add(
+				j, "test",
+				json_object_new_string(
+					v->cmp.paired ? "wilcoxon-signed-rank"
+						      : "mann-whitney-u"));
+		}
+		json_object_object_add(
+			j, "verdict",
+			json_object_new_string(stats_verdict_name(v->verdict)));
+		json_object_array_add(arr, j);
+	}
+	return arr;
+}

@@ -1,0 +1,93 @@
+/*
+ * Analysis of an experiment's metrics: per-arm summaries and each arm's
+ * verdict against the baseline, with the statistics of stats.c wired
+ * together the one way docs/ARCHITECTURE.md describes ("Statistics").
+ * compare uses it on its own runs; diff uses it on the same workload
+ * from two stored experiments (unpaired, since their blocks are
+ * unrelated).
+ *
+ * The result is also rendered as the "arms" summaries and "verdicts" of
+ * the experiment JSON object, so every consumer reads the same numbers.
+ */
+#ifndef IOTRIAL_ANALYSIS_H
+#define IOTRIAL_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+#include "stats.h"
+#include "../../util/strbuf.h"
+
+/* One arm's metric values; block[i] is the block of values[i]. */
+struct analysis_arm {
+	const char *label;      /* "scheduler=none", shown in tables */
+	const double *values;   /* n of them, > 0 */
+	const unsigned *blocks; /* n of them, or NULL when not blocked */
+	size_t n;
+};
+
+struct analysis_opts {
+	unsigned baseline;      /* index of the baseline arm */
+	bool higher_is_better;  /* iops, mbps */
+	bool paired;            /* blocks pair runs across arms */
+	double alpha;           /* significance level */
+	double margin;          /* equivalence: 0.02 for +-2% */
+	double conf;            /* confidence of the intervals */
+};
+
+/*
+ * The defaults every analysis starts from: baseline arm 0, higher is
+ * better, paired by block (experiment_analyze_json() falls back to
+ * unpaired when a run has no block), alpha 0.05, equivalence margin 2%,
+ * 95% intervals. The one place these numbers are written.
+ */
+void analysis_opts_init(struct analysis_opts *o);
+
+/* Per-arm numbers. */
+struct analysis_summary {
+	struct stats_summary s;
+	size_t nr_outliers;     /* |modified z| > 3.5 */
+	struct stats_drift drift;
+	bool drift_checked;     /* enough runs to check (>= 6) */
+};
+
+/* One arm against the baseline (empty for the baseline itself). */
+struct analysis_verdict {
+	unsigned arm;
+	bool valid;             /* false for the baseline */
+	struct stats_comparison cmp;
+	double p_adjusted;      /* Holm across all compared arms */
+	enum stats_verdict verdict;
+};
+
+struct analysis {
+	unsigned nr_arms;
+	struct analysis_summary *summaries; /* nr_arms */
+	struct analysis_verdict *verdicts;  /* nr_arms; [baseline] invalid */
+};
+
+/*
+ * Analyse arms[nr_arms]. Returns 0 or -errno (-EINVAL: baseline out of
+ * range, non-positive values) with err set. Arms with fewer than 2
+ * values get a summary and no comparison (verdict "no verdict").
+ */
+int analysis_run(struct analysis *a, const struct analysis_arm *arms,
+		 unsigned nr_arms, const struct analysis_opts *o,
+		 struct strbuf *err);
+void analysis_release(struct analysis *a);
+
+/*
+ * JSON: an array of per-arm summary objects {"arm", "label", "n",
+ * "median", "ci_low", "ci_high", "min", "max", "cv", "outliers",
+ * "drift_rho", "drift_p"} and an array of verdict objects {"arm",
+ * "label", "baseline", "ratio", "ci_low", "ci_high", "p", "p_adjusted",
+ * "test", "verdict"}: the "verdicts" of the experiment object
+ * (experiment.h).
+ */
+struct json_object *analysis_summaries_json(const struct analysis *a,
+					    const struct analysis_arm *arms);
+struct json_object *analysis_verdicts_json(const struct analysis *a,
+					   const struct analysis_arm *arms,
+					   const struct analysis_opts *o);
+
+#endif

@@ -1,0 +1,697 @@
+/*
+ * Statistics for comparing settings; see stats.h for each method.
+ *
+ * Why these methods: benchmark results are few (5 to 30 runs per arm),
+ * skewed and prone to outliers, so everything is rank-based and
+ * distribution-free. Ratios are shifts on log(metric), which makes "arm is
+ * 3% faster" a symmetric statement. Small samples get exact null
+ * distributions, counted with integer dynamic programming, so a p-value
+ * of 0.043 means 0.043 and not an approximation of it.
+ *
+ * How the exact distributions are counted: the number of ways to reach
+ * U = u with samples of m and n is the coefficient of q^u in the Gaussian
+ * binomial [m + n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i);
+ * multiplying by (1 - q^a) and dividing by (1 - q^i) are each one pass
+ * over the coefficients. For the signed-rank W+, each rank k either joins
+ * the positive sum or not: a subset-sum count.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+#include "stats-int.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Up to these sizes (runs per arm for U, pairs for the signed-rank
+ * test) and without ties, p comes from the exact null distribution
+ * (stats_dist.c); beyond them from the normal approximation, as stats.h
+ * documents at stats_mwu() and stats_wilcoxon(). */
+#define MWU_EXACT_MAX	   20
+#define SIGNRANK_EXACT_MAX 25
+
+/* Iglewicz-Hoaglin constants: 0.6745 = Phi^-1(0.75), 1.253314 =
+ * sqrt(pi / 2), the mean absolute deviation's scale for a normal. */
+#define MZ_MAD_SCALE	0.6745
+#define MZ_MEANAD_SCALE 1.253314
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A value and where it came from, for ranking. */
+struct stats_vi {
+	double v;
+	size_t i;
+};
+
+/* qsort comparator for doubles (no NaN reaches it). */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* qsort comparator for stats_vi: by value, then by index (stable). */
+static int cmp_vi(const void *a, const void *b)
+{
+	const struct stats_vi *x = a, *y = b;
+
+	if (x->v != y->v)
+		return (x->v > y->v) - (x->v < y->v);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* True when x[n] holds no NaN or infinity. */
+static bool all_finite(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return false;
+	return true;
+}
+
+/* A sorted copy of x[n]; the caller frees it. */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = xmalloc((n ? n : 1) * sizeof(*s));
+
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+/* Median of sorted s[n], n > 0: the mean of the middle two when even. */
+static double median_sorted(const double *s, size_t n)
+{
+	if (n % 2)
+		return s[n / 2];
+	return (s[n / 2 - 1] + s[n / 2]) / 2.0;
+}
+
+/*
+ * Midranks of x[n] into ranks[n] (may be NULL) and the tie term
+ * sum(t^3 - t) over groups of t equal values into *out_ties.
+ */
+static void rank_ties(const double *x, size_t n, double *ranks,
+		      double *out_ties)
+{
+	struct stats_vi *p = xmalloc((n ? n : 1) * sizeof(*p));
+	double ties = 0.0;
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		p[i].v = x[i];
+		p[i].i = i;
+	}
+	qsort(p, n, sizeof(*p), cmp_vi);
+	for (i = 0; i < n; i = j + 1) {
+		double t;
+
+		for (j = i; j + 1 < n && p[j + 1].v == p[i].v; j++)
+			;
+		t = (double)(j - i + 1);
+		ties += t * t * t - t;
+		if (ranks)
+			for (k = i; k <= j; k++)
+				ranks[p[k].i] = (double)(i + j) / 2.0 + 1.0;
+	}
+	free(p);
+	*out_ties = ties;
+}
+
+/* --- Per-arm description --- */
+
+/* Median; NaN for n = 0 or a NaN in x. */
+double stats_median(const double *x, size_t n)
+{
+	double *s, m;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++)
+		if (isnan(x[i]))
+			return NAN;
+	s = sorted_copy(x, n);
+	m = median_sorted(s, n);
+	free(s);
+	return m;
+}
+
+/* Mean by plain summation (the inputs are a few dozen runs). */
+double stats_mean(const double *x, size_t n)
+{
+	double sum = 0.0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	return sum / (double)n;
+}
+
+/* Two-pass sample standard deviation. */
+double stats_sd(const double *x, size_t n)
+{
+	double mean, ss = 0.0;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	if (n == 1)
+		return 0.0;
+	mean = stats_mean(x, n);
+	for (i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return sqrt(ss / (double)(n - 1));
+}
+
+/* See stats.h: order statistics whose binomial coverage reaches conf. */
+int stats_summarize(const double *x, size_t n, double conf,
+		    struct stats_summary *out)
+{
+	size_t k, best = 1;
+	double *s, best_cov;
+
+	if (!n || !all_finite(x, n) || !(conf > 0.0) || !(conf < 1.0))
+		return -EINVAL;
+	s = sorted_copy(x, n);
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->median = median_sorted(s, n);
+	out->min = s[0];
+	out->max = s[n - 1];
+	out->mean = stats_mean(x, n);
+	out->sd = stats_sd(x, n);
+	out->cv = out->mean != 0.0 ? out->sd / out->mean : NAN;
+
+	/* Coverage of [x(k), x(n+1-k)] falls as k grows: take the last k
+	 * that still reaches conf, or k = 1 when none does. */
+	best_cov = 1.0 - 2.0 * stats_binom_cdf(0, n, 0.5);
+	for (k = 2; k <= (n + 1) / 2; k++) {
+		double cov = 1.0 - 2.0 * stats_binom_cdf((long)k - 1, n, 0.5);
+
+		if (cov < conf)
+			break;
+		best = k;
+		best_cov = cov;
+	}
+	out->ci_low_rank = best;
+	out->ci_high_rank = n + 1 - best;
+	out->median_ci_low = s[best - 1];
+	out->median_ci_high = s[n - best];
+	out->ci_coverage = best_cov;
+	free(s);
+	return 0;
+}
+
+/* Public midranks. */
+int stats_rank(const double *x, size_t n, double *out_ranks)
+{
+	double ties;
+	size_t i;
+
+	if (!n)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (isnan(x[i]))
+			return -EINVAL;
+	rank_ties(x, n, out_ranks, &ties);
+	return 0;
+}
+
+/* --- Two samples --- */
+
+/* See stats.h for the method and its match with scipy. */
+int stats_mwu(const double *x, size_t nx, const double *y, size_t ny,
+	      struct stats_test *out)
+{
+	size_t nn = nx + ny, i;
+	double *all, *ranks, ties, r1 = 0.0, u1, u, mn;
+
+	if (!nx || !ny || !all_finite(x, nx) || !all_finite(y, ny))
+		return -EINVAL;
+	all = xmalloc(nn * sizeof(*all));
+	ranks = xmalloc(nn * sizeof(*ranks));
+	memcpy(all, x, nx * sizeof(*all));
+	memcpy(all + nx, y, ny * sizeof(*all));
+	rank_ties(all, nn, ranks, &ties);
+	for (i = 0; i < nx; i++)
+		r1 += ranks[i];
+	free(all);
+	free(ranks);
+
+	mn = (double)nx * (double)ny;
+	u1 = r1 - (double)nx * (nx + 1) / 2.0;
+	u = u1 > mn - u1 ? u1 : mn - u1;
+	memset(out, 0, sizeof(*out));
+	out->statistic = u1;
+	out->n_used = nn;
+	if (nx <= MWU_EXACT_MAX && ny <= MWU_EXACT_MAX && ties == 0.0) {
+		/* P(U >= u) = P(U <= mn - u) by symmetry. */
+		out->method = STATS_EXACT;
+		out->p = 2.0 * stats_mwu_cdf((long)(mn - u), nx, ny);
+	} else {
+		double n1 = (double)nn;
+		double var =
+		    mn / 12.0 * ((n1 + 1.0) - ties / (n1 * (n1 - 1.0)));
+
+		out->method = STATS_NORMAL;
+		if (var > 0.0) {
+			out->z = (u - mn / 2.0 - 0.5) / sqrt(var);
+			out->p = 2.0 * stats_norm_sf(out->z);
+		} else {
+			out->p = 1.0; /* every value equal */
+		}
+	}
+	if (out->p > 1.0)
+		out->p = 1.0;
+	return 0;
+}
+
+/* See stats.h: HL estimate and Moses interval by inverting the U test. */
+int stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
+			 double conf, struct stats_shift *out)
+{
+	size_t mn = nx * ny, i, j, k;
+	double alpha = 1.0 - conf, tx, ty, *d;
+
+	if (!nx || !ny || !all_finite(x, nx) || !all_finite(y, ny) ||
+	    !(conf > 0.0) || !(conf < 1.0))
+		return -EINVAL;
+	d = xmalloc(mn * sizeof(*d));
+	for (j = 0; j < ny; j++)
+		for (i = 0; i < nx; i++)
+			d[j * nx + i] = y[j] - x[i];
+	qsort(d, mn, sizeof(*d), cmp_double);
+	rank_ties(x, nx, NULL, &tx);
+	rank_ties(y, ny, NULL, &ty);
+
+	memset(out, 0, sizeof(*out));
+	out->shift = median_sorted(d, mn);
+	out->ratio = out->ratio_low = out->ratio_high = NAN;
+	if (nx <= MWU_EXACT_MAX && ny <= MWU_EXACT_MAX && tx == 0.0 &&
+	    ty == 0.0) {
+		int64_t *c = stats_mwu_counts(nx, ny), cum = 0, total = 0;
+		long kk = -1;
+
+		for (i = 0; i <= mn; i++)
+			total += c[i];
+		for (i = 0; i <= mn; i++) {
+			cum += c[i];
+			if ((double)cum / (double)total > alpha / 2.0)
+				break;
+			kk = (long)i;
+		}
+		k = kk < 0 ? 0 : (size_t)kk;
+		out->coverage = 1.0 - 2.0 * stats_mwu_cdf_counts(c, mn, (long)k);
+		out->method = STATS_EXACT;
+		free(c);
+	} else {
+		double nn = (double)(nx + ny), fmn = (double)mn, kf, sd, zk;
+
+		sd = sqrt(fmn / 12.0 *
+			  ((nn + 1.0) - (tx + ty) / (nn * (nn - 1.0))));
+		kf = floor(fmn / 2.0 - 0.5 -
+			   stats_norm_quantile(1.0 - alpha / 2.0) * sd);
+		k = kf < 0.0 ? 0 : (size_t)kf;
+		zk = ((double)k + 0.5 - fmn / 2.0) / sd;
+		out->coverage = sd > 0.0 ? 1.0 - 2.0 * stats_norm_cdf(zk) : 0.0;
+		out->method = STATS_NORMAL;
+	}
+	if (2 * k + 1 > mn) /* cannot happen for k <= mn/2 - 0.5; be safe */
+		k = (mn - 1) / 2;
+	out->ci_low = d[k];
+	out->ci_high = d[mn - k - 1];
+	free(d);
+	return 0;
+}
+
+/* log() of x[n] into a new array, or NULL if a value is not positive. */
+static double *log_copy(const double *x, size_t n)
+{
+	double *l = xmalloc((n ? n : 1) * sizeof(*l));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0.0)) {
+			free(l);
+			return NULL;
+		}
+		l[i] = log(x[i]);
+	}
+	return l;
+}
+
+/* HL on logs, then back to a ratio. */
+int stats_log_ratio(const double *x, size_t nx, const double *y, size_t ny,
+		    double conf, struct stats_shift *out)
+{
+	double *lx, *ly;
+	int ret;
+
+	if (!nx || !ny || !all_finite(x, nx) || !all_finite(y, ny))
+		return -EINVAL;
+	lx = log_copy(x, nx);
+	ly = log_copy(y, ny);
+	if (!lx || !ly) {
+		ret = -EDOM;
+		goto out;
+	}
+	ret = stats_hodges_lehmann(lx, nx, ly, ny, conf, out);
+	if (ret)
+		goto out;
+	out->ratio = exp(out->shift);
+	out->ratio_low = exp(out->ci_low);
+	out->ratio_high = exp(out->ci_high);
+out:
+	free(lx);
+	free(ly);
+	return ret;
+}
+
+/* --- Paired differences --- */
+
+/* See stats.h: zeros dropped, exact for small untied samples. */
+int stats_wilcoxon(const double *d, size_t n, struct stats_test *out)
+{
+	double *a, *ranks, ties, wplus = 0.0, nz;
+	size_t i, used = 0;
+
+	if (!n || !all_finite(d, n))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	a = xmalloc(n * sizeof(*a));
+	ranks = xmalloc(n * sizeof(*ranks));
+	for (i = 0; i < n; i++)
+		if (d[i] != 0.0)
+			a[used++] = fabs(d[i]);
+	out->n_used = used;
+	if (!used) {
+		out->p = 1.0;
+		out->method = STATS_NORMAL;
+		goto out;
+	}
+	rank_ties(a, used, ranks, &ties);
+	for (i = 0, used = 0; i < n; i++) {
+		if (d[i] == 0.0)
+			continue;
+		if (d[i] > 0.0)
+			wplus += ranks[used];
+		used++;
+	}
+	out->statistic = wplus;
+	nz = (double)used;
+	if (used <= SIGNRANK_EXACT_MAX && used == n && ties == 0.0) {
+		long w = (long)wplus, total = (long)(used * (used + 1) / 2);
+		double lo = stats_signrank_cdf(w, used);
+		double hi = stats_signrank_cdf(total - w, used);
+
+		out->method = STATS_EXACT;
+		out->p = 2.0 * (lo < hi ? lo : hi);
+	} else {
+		double mean = nz * (nz + 1.0) / 4.0;
+		double var =
+		    nz * (nz + 1.0) * (2.0 * nz + 1.0) / 24.0 - ties / 48.0;
+
+		out->method = STATS_NORMAL;
+		out->z = (wplus - mean) / sqrt(var);
+		out->p = 2.0 * stats_norm_sf(fabs(out->z));
+	}
+	if (out->p > 1.0)
+		out->p = 1.0;
+out:
+	free(a);
+	free(ranks);
+	return 0;
+}
+
+/* --- Several comparisons --- */
+
+/* Holm: multiply the i-th smallest by n - i, keep the running maximum. */
+int stats_holm(const double *p, size_t n, double *out_adj)
+{
+	struct stats_vi *s;
+	double running = 0.0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(p[i] >= 0.0 && p[i] <= 1.0))
+			return -EINVAL;
+	if (!n)
+		return 0;
+	s = xmalloc(n * sizeof(*s));
+	for (i = 0; i < n; i++) {
+		s[i].v = p[i];
+		s[i].i = i;
+	}
+	qsort(s, n, sizeof(*s), cmp_vi);
+	for (i = 0; i < n; i++) {
+		double v = (double)(n - i) * s[i].v;
+
+		if (v > 1.0)
+			v = 1.0;
+		if (v < running)
+			v = running;
+		running = v;
+		out_adj[s[i].i] = v;
+	}
+	free(s);
+	return 0;
+}
+
+/* --- Verdicts --- */
+
+/* Interval inclusion in [1 - margin, 1 + margin]. */
+bool stats_equivalent(double ci_low, double ci_high, double margin)
+{
+	return ci_low >= 1.0 - margin && ci_high <= 1.0 + margin;
+}
+
+/* See stats.h for the order of the rules. */
+enum stats_verdict stats_verdict(const struct stats_verdict_input *in)
+{
+	bool up;
+
+	if (in->n_arm < STATS_MIN_RUNS || in->n_baseline < STATS_MIN_RUNS)
+		return STATS_NO_VERDICT;
+	if (in->p_adjusted < in->alpha &&
+	    (in->ci_low > 1.0 || in->ci_high < 1.0)) {
+		up = in->ci_low > 1.0;
+		return up == in->higher_is_better ? STATS_FASTER : STATS_SLOWER;
+	}
+	if (stats_equivalent(in->ci_low, in->ci_high, in->margin))
+		return STATS_EQUIVALENT;
+	return STATS_INCONCLUSIVE;
+}
+
+/* Names as the JSON "verdict" field spells them. */
+const char *stats_verdict_name(enum stats_verdict v)
+{
+	static const char *const names[] = {
+	    [STATS_NO_VERDICT] = "no verdict",
+	    [STATS_FASTER] = "faster",
+	    [STATS_SLOWER] = "slower",
+	    [STATS_EQUIVALENT] = "equivalent",
+	    [STATS_INCONCLUSIVE] = "inconclusive",
+	};
+
+	return (unsigned)v < NELEM(names) ? names[v] : "no verdict";
+}
+
+/* --- Data quality --- */
+
+/* See stats.h: MAD-based, with the mean-deviation fallback. */
+int stats_modified_z(const double *x, size_t n, double threshold,
+		     double *out_mz, size_t *out_nr_outliers)
+{
+	double med, mad, meanad = 0.0, *dev;
+	size_t i, nr = 0;
+
+	if (!n || !all_finite(x, n))
+		return -EINVAL;
+	med = stats_median(x, n);
+	dev = xmalloc(n * sizeof(*dev));
+	for (i = 0; i < n; i++) {
+		dev[i] = fabs(x[i] - med);
+		meanad += dev[i];
+	}
+	meanad /= (double)n;
+	mad = stats_median(dev, n);
+	free(dev);
+	for (i = 0; i < n; i++) {
+		double mz = 0.0;
+
+		if (mad > 0.0)
+			mz = MZ_MAD_SCALE * (x[i] - med) / mad;
+		else if (meanad > 0.0)
+			mz = (x[i] - med) / (MZ_MEANAD_SCALE * meanad);
+		if (out_mz)
+			out_mz[i] = mz;
+		if (fabs(mz) > threshold)
+			nr++;
+	}
+	if (out_nr_outliers)
+		*out_nr_outliers = nr;
+	return 0;
+}
+
+/* Pearson's r of the midranks, and its t-based p. */
+int stats_spearman(const double *x, const double *y, size_t n, double *out_rho,
+		   double *out_p)
+{
+	double *rx, *ry, tie, mx, my, sxx = 0, syy = 0, sxy = 0, rho, df;
+	size_t i;
+
+	if (n < 3 || !all_finite(x, n) || !all_finite(y, n))
+		return -EINVAL;
+	rx = xmalloc(n * sizeof(*rx));
+	ry = xmalloc(n * sizeof(*ry));
+	rank_ties(x, n, rx, &tie);
+	rank_ties(y, n, ry, &tie);
+	mx = stats_mean(rx, n);
+	my = stats_mean(ry, n);
+	for (i = 0; i < n; i++) {
+		sxx += (rx[i] - mx) * (rx[i] - mx);
+		syy += (ry[i] - my) * (ry[i] - my);
+		sxy += (rx[i] - mx) * (ry[i] - my);
+	}
+	free(rx);
+	free(ry);
+	if (sxx == 0.0 || syy == 0.0) {
+		*out_rho = 0.0;
+		*out_p = 1.0;
+		return 0;
+	}
+	rho = sxy / sqrt(sxx * syy);
+	if (rho > 1.0)
+		rho = 1.0;
+	if (rho < -1.0)
+		rho = -1.0;
+	*out_rho = rho;
+	df = (double)n - 2.0;
+	if (fabs(rho) == 1.0)
+		*out_p = 0.0;
+	else
+		*out_p = stats_t_two_sided(
+		    rho * sqrt(df / ((1.0 + rho) * (1.0 - rho))), df);
+	return 0;
+}
+
+/* Spearman against the block order. */
+int stats_drift(const double *values, const double *block, size_t n,
+		double alpha, struct stats_drift *out)
+{
+	double *idx = NULL;
+	size_t i;
+	int ret;
+
+	if (!block) {
+		idx = xmalloc((n ? n : 1) * sizeof(*idx));
+		for (i = 0; i < n; i++)
+			idx[i] = (double)i;
+		block = idx;
+	}
+	memset(out, 0, sizeof(*out));
+	ret = stats_spearman(values, block, n, &out->rho, &out->p);
+	if (!ret)
+		out->drifting = out->p < alpha;
+	free(idx);
+	return ret;
+}
+
+/* --- Adaptive run counts --- */
+
+/* Relative half-width of [lo, hi]; +inf when it is not a real interval. */
+static double rel_halfwidth(double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi) || !(lo > 0.0) || hi < lo)
+		return INFINITY;
+	return (hi - lo) / (hi + lo);
+}
+
+/* See stats.h: limits, then minimum blocks, then precision. */
+int stats_should_stop(const struct stats_stop_input *in,
+		      struct stats_stop_decision *out)
+{
+	size_t i;
+
+	if (in->nr_arms && (!in->ci_low || !in->ci_high))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < in->nr_arms; i++) {
+		double hw = rel_halfwidth(in->ci_low[i], in->ci_high[i]);
+
+		if (i == 0 || hw > out->worst_halfwidth) {
+			out->worst_halfwidth = hw;
+			out->worst_arm = i;
+		}
+	}
+	out->stop = true;
+	if (in->max_runs && in->blocks_done >= in->max_runs) {
+		out->reason = STATS_STOP_MAX_RUNS;
+	} else if (in->budget_s > 0.0 && in->elapsed_s >= in->budget_s) {
+		out->reason = STATS_STOP_BUDGET;
+	} else if (in->blocks_done < in->min_blocks) {
+		out->stop = false;
+		out->reason = STATS_CONTINUE_MIN_BLOCKS;
+	} else if (out->worst_halfwidth <= in->precision) {
+		out->reason = STATS_STOP_PRECISION;
+	} else {
+		out->stop = false;
+		out->reason = STATS_CONTINUE_PRECISION;
+	}
+	return 0;
+}
+
+/* Short phrases for progress lines and JSON. */
+const char *stats_stop_reason_name(enum stats_stop_reason r)
+{
+	static const char *const names[] = {
+	    [STATS_CONTINUE_MIN_BLOCKS] = "below minimum blocks",
+	    [STATS_CONTINUE_PRECISION] = "precision not reached",
+	    [STATS_STOP_PRECISION] = "precision reached",
+	    [STATS_STOP_MAX_RUNS] = "max runs",
+	    [STATS_STOP_BUDGET] = "budget spent",
+	};
+
+	return (unsigned)r < NELEM(names) ? names[r] : "unknown";
+}
+
+/* --- One arm against the baseline --- */
+
+/* Ratio with Moses CI, MWU, and for blocks the Wilcoxon test. */
+int stats_compare(const double *base, size_t nb, const double *arm, size_t na,
+		  bool paired, double conf, struct stats_comparison *out)
+{
+	double *d;
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (paired && na != nb)
+		return -EINVAL;
+	ret = stats_log_ratio(base, nb, arm, na, conf, &out->shift);
+	if (ret)
+		return ret;
+	ret = stats_mwu(base, nb, arm, na, &out->mwu);
+	if (ret)
+		return ret;
+	out->paired = paired;
+	out->p = out->mwu.p;
+	if (!paired)
+		return 0;
+	d = xmalloc(na * sizeof(*d));
+	for (i = 0; i < na; i++)
+		d[i] = log(arm[i]) - log(base[i]);
+	ret = stats_wilcoxon(d, na, &out->wilcoxon);
+	free(d);
+	if (!ret)
+		out->p = out->wilcoxon.p;
+	return ret;
+}

@@ -1,0 +1,835 @@
+/*
+ * The SQLite results store (store.h). Two rules shape this file.
+ *
+ * First, never damage a file that is not ours. `--db` is typed by hand,
+ * so it will one day point at a log file or another program's database.
+ * Before any statement that writes, the file's first bytes must be
+ * SQLite's magic, and the database must carry our application_id (or be
+ * completely empty), with a schema version we know. Anything else is
+ * refused with a sentence that says what the file is.
+ *
+ * Second, a killed process must leave a consistent store. WAL mode and
+ * one transaction per saved experiment give that for free; we only have
+ * to never split an experiment across transactions.
+ *
+ * All SQL lives in static strings with bound parameters; nothing a user
+ * typed is ever pasted into SQL text.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include "store.h"
+#include "store-int.h"
+#include "../report/report.h"
+#include "../../util/error.h"
+#include "../../util/rng.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* How long a writer waits for another process's transaction. */
+#define STORE_BUSY_TIMEOUT_MS 10000
+
+/*
+ * The schema, version 1. The application_id below is
+ * STORE_APPLICATION_ID (0x696f7472) in decimal; test_store checks that
+ * they agree.
+ */
+static const char sql_schema[] =
+    "CREATE TABLE IF NOT EXISTS experiments ("
+    " id TEXT PRIMARY KEY NOT NULL,"
+    " created TEXT NOT NULL,"
+    " workload TEXT NOT NULL,"
+    " target TEXT NOT NULL,"
+    " metric TEXT NOT NULL,"
+    " arms TEXT NOT NULL,"
+    " host TEXT NOT NULL,"
+    " kernel TEXT NOT NULL,"
+    " verdicts TEXT NOT NULL,"
+    " json TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS experiments_created"
+    " ON experiments(created);"
+    "CREATE INDEX IF NOT EXISTS experiments_workload"
+    " ON experiments(workload);"
+    "CREATE TABLE IF NOT EXISTS runs ("
+    " experiment TEXT NOT NULL"
+    "  REFERENCES experiments(id) ON DELETE CASCADE,"
+    " arm INTEGER NOT NULL,"
+    " block INTEGER,"
+    " seq INTEGER NOT NULL,"
+    " metric REAL NOT NULL,"
+    " json TEXT);"
+    "CREATE INDEX IF NOT EXISTS runs_experiment ON runs(experiment, arm);"
+    "PRAGMA application_id = 1768911986;"
+    "PRAGMA user_version = 1;";
+
+static const char sql_app_id[] = "PRAGMA application_id";
+static const char sql_user_version[] = "PRAGMA user_version";
+static const char sql_first_object[] =
+    "SELECT type, name FROM sqlite_master ORDER BY rowid LIMIT 1";
+static const char sql_our_tables[] =
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+    " AND name IN ('experiments', 'runs')";
+static const char sql_begin[] = "BEGIN IMMEDIATE";
+static const char sql_commit[] = "COMMIT";
+static const char sql_rollback[] = "ROLLBACK";
+static const char sql_wal[] = "PRAGMA journal_mode = WAL";
+static const char sql_settings[] = "PRAGMA foreign_keys = ON;"
+				   "PRAGMA synchronous = NORMAL";
+static const char sql_id_taken[] = "SELECT 1 FROM experiments WHERE id = ?1";
+static const char sql_insert_exp[] =
+    "INSERT INTO experiments (id, created, workload, target, metric,"
+    " arms, host, kernel, verdicts, json)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+static const char sql_insert_run[] =
+    "INSERT INTO runs (experiment, arm, block, seq, metric, json)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+/* Map a SQLite result code to the -errno our callers expect. */
+static int sqlite_errno(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return -EINVAL;
+	default:
+		return -EIO;
+	}
+}
+
+/*
+ * SQLite's message for rc on db (may be NULL), and the system's reason
+ * when it has one: "disk I/O error" alone does not say that the disk is
+ * full. *code gets the -errno to return.
+ */
+static void db_reason(sqlite3 *db, int rc, struct strbuf *out, int *code)
+{
+	int sys = db ? sqlite3_system_errno(db) : 0;
+
+	*code = sqlite_errno(rc);
+	strbuf_addstr(out, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	if (sys > 0 && (rc & 0xff) != SQLITE_BUSY &&
+	    (rc & 0xff) != SQLITE_LOCKED) {
+		strbuf_addf(out, " (%s)", strerror(sys));
+		if (sys == ENOSPC || sys == EDQUOT)
+			*code = -ENOSPC;
+	}
+}
+
+int store_db_fail(struct store *s, int rc, const char *what, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	int code;
+
+	db_reason(s->db, rc, &why, &code);
+	err_set(err, code, "cannot %s in '%s': %s", what, s->path, why.buf);
+	strbuf_release(&why);
+	return code;
+}
+
+int store_prepare(struct store *s, const char *sql, sqlite3_stmt **out,
+		  struct strbuf *err)
+{
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, out, NULL);
+
+	if (rc != SQLITE_OK)
+		return store_db_fail(s, rc, "read the store", err);
+	return 0;
+}
+
+/* Run a one-row integer query (a PRAGMA); returns 0 or -errno. */
+static int query_int(struct store *s, const char *sql, long long *out,
+		     struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc, ret;
+
+	ret = store_prepare(s, sql, &st, err);
+	if (ret)
+		return ret;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else
+		ret = store_db_fail(s, rc, "read the store", err);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+const char *store_col_str(sqlite3_stmt *st, int col)
+{
+	const unsigned char *v = sqlite3_column_text(st, col);
+
+	return v ? (const char *)v : "";
+}
+
+int store_default_path(struct strbuf *out, struct strbuf *err)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+
+	strbuf_reset(out);
+	if (xdg && xdg[0] == '/') {
+		strbuf_addf(out, "%s/iotrial/results.db", xdg);
+		return 0;
+	}
+	if (!home || home[0] != '/') {
+		struct passwd *pw = getpwuid(getuid());
+
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (!home || home[0] != '/')
+		return err_set(err, -EINVAL,
+			       "cannot find the results store: neither "
+			       "XDG_DATA_HOME nor HOME is set; give --db PATH");
+	strbuf_addf(out, "%s/.local/share/iotrial/results.db", home);
+	return 0;
+}
+
+/*
+ * mkdir -p of the directory part of path. *made_len gets the length of
+ * the shortest directory it created (0: none), for undo_create().
+ * Returns 0 or -errno.
+ */
+static int make_parents(const char *path, size_t *made_len, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	char *slash;
+	size_t i;
+	int ret = 0;
+
+	*made_len = 0;
+
+	strbuf_addstr(&dir, path);
+	slash = strrchr(dir.buf, '/');
+	if (!slash || slash == dir.buf)
+		goto out;
+	strbuf_setlen(&dir, (size_t)(slash - dir.buf));
+	for (i = 1; i <= dir.len && !ret; i++) {
+		if (i < dir.len && dir.buf[i] != '/')
+			continue;
+		dir.buf[i] = '\0';
+		if (!mkdir(dir.buf, 0755)) {
+			if (!*made_len)
+				*made_len = i;
+		} else if (errno != EEXIST) {
+			ret = err_set(err, -errno,
+				      "cannot create directory '%s' for the "
+				      "results store: %s",
+				      dir.buf, strerror(errno));
+		}
+		if (i < dir.len)
+			dir.buf[i] = '/';
+	}
+out:
+	strbuf_release(&dir);
+	return ret;
+}
+
+/*
+ * Look at path before SQLite does. *out_exists is set when there is a
+ * file with content to protect. Returns -EINVAL for a directory or a
+ * file that does not start with SQLite's magic string.
+ */
+static int check_file(const char *path, bool *out_exists, struct strbuf *err)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat stbuf;
+	ssize_t n;
+	int fd;
+
+	*out_exists = false;
+	if (stat(path, &stbuf)) {
+		if (errno == ENOENT)
+			return 0;
+		return err_set(err, -errno,
+			       "cannot use '%s' as the results store: %s", path,
+			       strerror(errno));
+	}
+	if (S_ISDIR(stbuf.st_mode))
+		return err_set(err, -EINVAL,
+			       "'%s' is a directory, not a results store; give "
+			       "a file path such as '%s/results.db'",
+			       path, path);
+	if (stbuf.st_size == 0)
+		return 0; /* an empty file: SQLite makes it a new database */
+	*out_exists = true;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, -errno, "cannot read '%s': %s", path,
+			       strerror(errno));
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(head)))
+		return err_set(err, -EINVAL,
+			       "'%s' is not an iotrial results store (not an "
+			       "SQLite database); iotrial left it untouched; "
+			       "give another --db",
+			       path);
+	return 0;
+}
+
+/*
+ * Is the open database ours? Sets *out_fresh when it is empty and may be
+ * made ours. Refuses (-EINVAL) other programs' databases and newer
+ * schemas. Reads only.
+ */
+static int check_ours(struct store *s, bool *out_fresh, struct strbuf *err)
+{
+	long long app_id, version, tables;
+	sqlite3_stmt *st;
+	int ret, rc;
+
+	*out_fresh = false;
+	ret = query_int(s, sql_app_id, &app_id, err);
+	if (!ret)
+		ret = query_int(s, sql_user_version, &version, err);
+	if (ret == -EINVAL)
+		return err_set(err, -EINVAL,
+			       "'%s' is a damaged SQLite database, not a "
+			       "usable results store; iotrial left it "
+			       "untouched; give another --db",
+			       s->path);
+	if (ret)
+		return ret;
+	if (app_id == STORE_APPLICATION_ID) {
+		if (version > STORE_SCHEMA_VERSION)
+			return err_set(err, -EINVAL,
+				       "'%s' was written by a newer iotrial "
+				       "(store schema %lld; this one reads up "
+				       "to %d); upgrade iotrial or give "
+				       "another --db",
+				       s->path, version, STORE_SCHEMA_VERSION);
+		ret = query_int(s, sql_our_tables, &tables, err);
+		if (ret)
+			return ret;
+		if (version < 1 || tables < 2)
+			*out_fresh = true; /* killed while being created */
+		return 0;
+	}
+	if (app_id != 0)
+		return err_set(err, -EINVAL,
+			       "'%s' is another program's SQLite database "
+			       "(application_id 0x%08llx, iotrial's is "
+			       "0x%08x); iotrial left it untouched; give "
+			       "another --db",
+			       s->path, (unsigned long long)app_id & 0xffffffff,
+			       STORE_APPLICATION_ID);
+	ret = store_prepare(s, sql_first_object, &st, err);
+	if (ret)
+		return ret;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		ret = err_set(err, -EINVAL,
+			      "'%s' is an SQLite database but not an iotrial "
+			      "results store (it has %s '%s'); iotrial left "
+			      "it untouched; give another --db",
+			      s->path, store_col_str(st, 0),
+			      store_col_str(st, 1));
+	else if (rc == SQLITE_DONE)
+		*out_fresh = true;
+	else
+		ret = store_db_fail(s, rc, "read the store", err);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Run a static statement without results. */
+static int exec(struct store *s, const char *sql, const char *what,
+		struct strbuf *err)
+{
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : store_db_fail(s, rc, what, err);
+}
+
+/*
+ * Create our tables in an empty database, in one transaction, checking
+ * again under the write lock: another process may have been faster.
+ */
+static int init_schema(struct store *s, struct strbuf *err)
+{
+	bool fresh;
+	int ret;
+
+	ret = exec(s, sql_begin, "start a transaction", err);
+	if (ret)
+		return ret;
+	ret = check_ours(s, &fresh, err);
+	if (!ret && fresh)
+		ret = exec(s, sql_schema, "create the store's tables", err);
+	if (!ret)
+		ret = exec(s, sql_commit, "create the store's tables", err);
+	if (ret)
+		sqlite3_exec(s->db, sql_rollback, NULL, NULL, NULL);
+	return ret;
+}
+
+/*
+ * Claim path for a new store: create it empty, refusing to follow a link
+ * or to take a file someone else made meanwhile. Returns 1 when we made
+ * it, 0 when it was there already, or -errno.
+ */
+static int create_file(const char *path, struct strbuf *err)
+{
+	int fd = open(
+	    path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (errno == EEXIST)
+		return 0;
+	return err_set(err, -errno, "cannot create the results store '%s': %s",
+		       path, strerror(errno));
+}
+
+/*
+ * A store we began to create failed: remove the file when we made it
+ * (with SQLite's files next to it) and the directories we made for it
+ * (made_len from make_parents()), so that a full disk or a refused write
+ * leaves nothing behind.
+ */
+static void undo_create(const char *path, int made_file, size_t made_len)
+{
+	static const char *const sfx[] = {"-wal", "-shm", "-journal"};
+	struct strbuf p = STRBUF_INIT;
+	char *slash;
+	size_t i;
+
+	if (made_file) {
+		unlink(path);
+		for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+			strbuf_setf(&p, "%s%s", path, sfx[i]);
+			unlink(p.buf);
+		}
+	}
+	strbuf_setf(&p, "%s", path);
+	while (made_len && (slash = strrchr(p.buf, '/')) &&
+	       (size_t)(slash - p.buf) >= made_len) {
+		strbuf_setlen(&p, (size_t)(slash - p.buf));
+		if (rmdir(p.buf))
+			break;
+	}
+	strbuf_release(&p);
+}
+
+int store_open(struct store *s, const char *path, struct strbuf *err)
+{
+	return store_open_flags(s, path, 0, err);
+}
+
+int store_open_flags(struct store *s, const char *path, unsigned flags,
+		     struct strbuf *err)
+{
+	struct strbuf def = STRBUF_INIT, why = STRBUF_INIT;
+	bool exists, fresh;
+	int ret, rc, oflags = SQLITE_OPEN_READWRITE, created = 0;
+	size_t made_len = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!path) {
+		ret = store_default_path(&def, err);
+		if (ret)
+			goto out;
+		path = def.buf;
+	}
+	if (!*path) {
+		ret = err_set(err, -EINVAL,
+			      "the results store path is empty; give --db "
+			      "PATH");
+		goto out;
+	}
+	s->path = xstrdup(path);
+	ret = check_file(path, &exists, err);
+	if (ret)
+		goto out;
+	if (!exists && (flags & STORE_NO_CREATE) && access(path, F_OK)) {
+		ret = err_set(err, -ENOENT,
+			      "there is no results store at '%s' yet; "
+			      "'iotrial compare' and 'iotrial import' "
+			      "create it",
+			      path);
+		goto out;
+	}
+	if (!exists) {
+		ret = make_parents(path, &made_len, err);
+		if (!ret) {
+			created = create_file(path, err);
+			ret = created < 0 ? created : 0;
+		}
+		if (ret)
+			goto out;
+		oflags |= SQLITE_OPEN_CREATE;
+	}
+	rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
+	if (rc != SQLITE_OK) {
+		db_reason(s->db, rc, &why, &ret);
+		err_set(err, ret, "cannot open the results store '%s': %s",
+			path, why.buf);
+		goto out;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	ret = check_ours(s, &fresh, err);
+	if (!ret && fresh)
+		ret = init_schema(s, err);
+	if (ret)
+		goto out;
+	/* not "wal" on filesystems without shared memory: still safe */
+	ret = exec(s, sql_wal, "switch the store to WAL mode", err);
+	if (!ret)
+		ret = exec(s, sql_settings, "configure the store", err);
+out:
+	if (ret) {
+		store_close(s);
+		undo_create(path, created > 0, made_len);
+	}
+	strbuf_release(&def);
+	strbuf_release(&why);
+	return ret;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->db)
+		sqlite3_close_v2(s->db);
+	s->db = NULL;
+	free(s->path);
+	s->path = NULL;
+}
+
+/* A string member of o, or "" when missing or not a string. */
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+/* A member of o of the given type, or NULL. */
+static struct json_object *jget(struct json_object *o, const char *key,
+				enum json_type type)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+/* A number member of o (int or double), or NaN. */
+static double jnum(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+/* The environment an experiment ran in: its own, or its first run's. */
+static struct json_object *exp_env(struct json_object *exp)
+{
+	struct json_object *env = jget(exp, "env", json_type_object);
+	struct json_object *runs = jget(exp, "runs", json_type_array);
+
+	if (!env && runs && json_object_array_length(runs))
+		env = jget(jget(json_object_array_get_idx(runs, 0), "run",
+				json_type_object),
+			   "env", json_type_object);
+	return env;
+}
+
+/* The target as one string: a string member, or a target object's spec. */
+static const char *exp_target(struct json_object *exp)
+{
+	struct json_object *t = jget(exp, "target", json_type_object);
+
+	if (t)
+		return *jstr(t, "spec") ? jstr(t, "spec") : jstr(t, "path");
+	return jstr(exp, "target");
+}
+
+/* Is id exactly STORE_ID_LEN lowercase hex digits? */
+static bool valid_id(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < STORE_ID_LEN; i++)
+		if (!((id[i] >= '0' && id[i] <= '9') ||
+		      (id[i] >= 'a' && id[i] <= 'f')))
+			return false;
+	return id[STORE_ID_LEN] == '\0';
+}
+
+/* Is id already in the store? 1, 0 or -errno. */
+static int id_taken(struct store *s, const char *id, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc, ret;
+
+	ret = store_prepare(s, sql_id_taken, &st, err);
+	if (ret)
+		return ret;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	ret = rc == SQLITE_ROW	  ? 1
+	      : rc == SQLITE_DONE ? 0
+				  : store_db_fail(s, rc, "read the store", err);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Pick the id to save under: exp's own when free, else a random one. */
+static int choose_id(struct store *s, struct json_object *exp,
+		     char out[STORE_ID_LEN + 1], struct strbuf *err)
+{
+	const char *want = jstr(exp, "id");
+	struct rng r;
+	int tries, ret;
+
+	if (valid_id(want)) {
+		ret = id_taken(s, want, err);
+		if (ret <= 0) {
+			if (!ret)
+				memcpy(out, want, STORE_ID_LEN + 1);
+			return ret;
+		}
+	}
+	rng_seed(&r, rng_seed_from_env());
+	for (tries = 0; tries < 100; tries++) {
+		uint32_t v;
+
+		if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != sizeof(v))
+			v = (uint32_t)rng_next(&r);
+		snprintf(out, STORE_ID_LEN + 1, "%08x", v);
+		ret = id_taken(s, out, err);
+		if (ret <= 0)
+			return ret;
+	}
+	return err_set(err, -EEXIST, "cannot find a free experiment id in '%s'",
+		       s->path);
+}
+
+void store_verdict_summary(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *arms = jget(exp, "arms", json_type_array);
+	struct json_object *vs = jget(exp, "verdicts", json_type_array);
+	size_t nr_arms = arms ? json_object_array_length(arms) : 0;
+	size_t i, nr_v = vs ? json_object_array_length(vs) : 0, shown = 0;
+
+	strbuf_addf(out, "%zu arm%s: ", nr_arms, nr_arms == 1 ? "" : "s");
+	for (i = 0; i < nr_v; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		double ratio = jnum(v, "ratio");
+
+		strbuf_addf(out, "%s%s %s", shown++ ? ", " : "",
+			    jstr(v, "label"), jstr(v, "verdict"));
+		if (isfinite(ratio))
+			strbuf_addf(out, " %.2fx", ratio);
+	}
+	if (!shown && nr_arms > 1)
+		strbuf_addstr(out, "no verdicts");
+	if (!shown && nr_arms == 1) {
+		struct json_object *a = json_object_array_get_idx(arms, 0);
+		double n = jnum(a, "n"), med = jnum(a, "median");
+
+		n = isfinite(n) ? n : 0;
+		strbuf_addf(out, "%.0f run%s", n, n == 1 ? "" : "s");
+		if (isfinite(med)) {
+			strbuf_addstr(out, ", median ");
+			report_fmt_metric(out, med);
+			strbuf_addf(out, " %s",
+				    jstr(jget(exp, "metric", json_type_object),
+					 "name"));
+		}
+	}
+}
+
+/* Insert one row per run of exp under id. */
+static int save_runs(struct store *s, const char *id, struct json_object *exp,
+		     struct strbuf *err)
+{
+	struct json_object *runs = jget(exp, "runs", json_type_array);
+	size_t i, n = json_object_array_length(runs);
+	sqlite3_stmt *st;
+	int ret, rc;
+
+	ret = store_prepare(s, sql_insert_run, &st, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < n && !ret; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		struct json_object *block, *seq, *metric = NULL, *run;
+
+		block = jget(r, "block", json_type_int);
+		seq = jget(r, "seq", json_type_int);
+		json_object_object_get_ex(r, "metric", &metric);
+		run = jget(r, "run", json_type_object);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(
+		    st, 2, json_object_get_int(jget(r, "arm", json_type_int)));
+		if (block && json_object_get_int(block) >= 0)
+			sqlite3_bind_int(st, 3, json_object_get_int(block));
+		else
+			sqlite3_bind_null(st, 3);
+		sqlite3_bind_int64(
+		    st, 4, seq ? json_object_get_int64(seq) : (long long)i);
+		sqlite3_bind_double(st, 5, json_object_get_double(metric));
+		if (run)
+			sqlite3_bind_text(st, 6,
+					  json_object_to_json_string_ext(
+					      run, JSON_C_TO_STRING_PLAIN),
+					  -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, 6);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE)
+			ret = store_db_fail(s, rc, "save a run", err);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* The arm labels of exp, ", "-separated, into out. */
+static void arm_labels(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *arms = jget(exp, "arms", json_type_array);
+	size_t i, n = json_object_array_length(arms);
+
+	for (i = 0; i < n; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "",
+			    jstr(json_object_array_get_idx(arms, i), "label"));
+}
+
+/* Insert the experiment row; exp's "id" and "created" are set already. */
+static int save_row(struct store *s, const char *id, struct json_object *exp,
+		    struct strbuf *err)
+{
+	struct strbuf labels = STRBUF_INIT, verdicts = STRBUF_INIT;
+	struct json_object *env = exp_env(exp);
+	sqlite3_stmt *st;
+	int ret, rc;
+
+	ret = store_prepare(s, sql_insert_exp, &st, err);
+	if (ret)
+		return ret;
+	arm_labels(exp, &labels);
+	store_verdict_summary(exp, &verdicts);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, jstr(exp, "created"), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, jstr(exp, "workload"), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, exp_target(exp), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5,
+			  jstr(jget(exp, "metric", json_type_object), "name"),
+			  -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, labels.buf, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, jstr(env, "hostname"), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 8, jstr(env, "kernel_release"), -1,
+			  SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 9, verdicts.buf, -1, SQLITE_STATIC);
+	sqlite3_bind_text(
+	    st, 10,
+	    json_object_to_json_string_ext(
+		exp, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	    -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		ret = store_db_fail(s, rc, "save the experiment", err);
+	sqlite3_finalize(st);
+	strbuf_release(&labels);
+	strbuf_release(&verdicts);
+	return ret;
+}
+
+/* Now in UTC, ISO 8601: "2026-11-29T22:58:00Z". */
+static void utc_now(char out[32])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int store_save_experiment(struct store *s, struct json_object *exp,
+			  char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+{
+	struct json_object *old_id = NULL;
+	char created[32];
+	bool had_created;
+	int ret;
+
+	if (!s || !s->db)
+		return err_set(err, -EINVAL, "the results store is not open");
+	if (!exp || !jget(exp, "arms", json_type_array) ||
+	    !jget(exp, "runs", json_type_array))
+		return err_set(err, -EINVAL,
+			       "not an iotrial experiment object (it needs "
+			       "'arms' and 'runs' arrays)");
+	ret = exec(s, sql_begin, "start a transaction", err);
+	if (ret)
+		return ret;
+	ret = choose_id(s, exp, out_id, err);
+	if (ret)
+		goto fail;
+	if (json_object_object_get_ex(exp, "id", &old_id))
+		json_object_get(old_id);
+	json_object_object_add(exp, "id", json_object_new_string(out_id));
+	had_created = *jstr(exp, "created") != '\0';
+	if (!had_created) {
+		utc_now(created);
+		json_object_object_add(exp, "created",
+				       json_object_new_string(created));
+	}
+	ret = save_row(s, out_id, exp, err);
+	if (!ret)
+		ret = save_runs(s, out_id, exp, err);
+	if (!ret)
+		ret = exec(s, sql_commit, "save the experiment", err);
+	if (!ret) {
+		json_object_put(old_id);
+		return 0;
+	}
+	/* put exp back the way the caller gave it */
+	if (old_id)
+		json_object_object_add(exp, "id", old_id);
+	else
+		json_object_object_del(exp, "id");
+	if (!had_created)
+		json_object_object_del(exp, "created");
+fail:
+	sqlite3_exec(s->db, sql_rollback, NULL, NULL, NULL);
+	return ret;
+}

@@ -1,0 +1,123 @@
+/*
+ * The results store: every experiment iotrial runs or imports is kept in
+ * one SQLite file, so `log`, `show` and `diff` can answer questions about
+ * it later ("was it faster before the kernel upgrade?").
+ *
+ * The file is ours only if it says so: PRAGMA application_id holds
+ * STORE_APPLICATION_ID and PRAGMA user_version the schema version. A file
+ * that is not SQLite, is another program's database, or was written by a
+ * newer iotrial is refused before anything is written to it. The store
+ * runs in WAL mode, and every save is one transaction, so a process
+ * killed at any moment leaves a consistent database behind.
+ *
+ * The whole experiment object (experiment.h) is kept as JSON text; a few
+ * of its members are copied into indexed columns for listing and lookup,
+ * and each run gets a row of its own.
+ */
+#ifndef IOTRIAL_STORE_H
+#define IOTRIAL_STORE_H
+
+#include <stddef.h>
+#include <json-c/json.h>
+#include "../../util/strbuf.h"
+
+/* "iotr" in ASCII: marks a SQLite file as an iotrial results store. */
+#define STORE_APPLICATION_ID 0x696f7472
+/* The schema this code writes; files with a higher version are refused. */
+#define STORE_SCHEMA_VERSION 1
+/* Experiment ids are this many lowercase hex digits. */
+#define STORE_ID_LEN 8
+
+struct sqlite3;
+
+/* An open store. */
+struct store {
+	struct sqlite3 *db; /* NULL when closed */
+	char *path;	    /* the file, as opened */
+};
+
+/* One line of `iotrial log`: the indexed columns of an experiment. */
+struct store_summary {
+	char id[STORE_ID_LEN + 1];
+	char *created;	/* "2026-11-29T22:58:00Z" */
+	char *workload; /* "randread" */
+	char *target;	/* "/tmp" */
+	char *metric;	/* "iops" */
+	char *arms;	/* labels, ", "-separated */
+	char *host;	/* hostname, "" when not known */
+	char *kernel;	/* kernel release, "" when not known */
+	char *verdicts; /* "2 arms: scheduler=mq-deadline faster 1.08x" */
+};
+
+/*
+ * The default store path: $XDG_DATA_HOME/iotrial/results.db, or
+ * ~/.local/share/iotrial/results.db when XDG_DATA_HOME is unset, empty
+ * or relative (the XDG rule). Replaces out's contents. Returns 0, or
+ * -EINVAL with err set when neither variable nor a home directory is
+ * known.
+ */
+int store_default_path(struct strbuf *out, struct strbuf *err);
+
+/*
+ * Open the store at path (NULL: store_default_path()), creating it and
+ * its parent directories when missing. Returns 0, or -errno with err set:
+ * -EINVAL when the file exists but is not an iotrial store (not SQLite,
+ * another program's database) or has a newer schema; the file is then
+ * left exactly as it was. Other codes are I/O failures. On failure s is
+ * closed (store_close() is still allowed).
+ */
+int store_open(struct store *s, const char *path, struct strbuf *err);
+
+/* store_open() flags. */
+enum store_open_flags {
+	STORE_NO_CREATE = 1 << 0, /* a missing store is -ENOENT, not made */
+};
+
+/*
+ * store_open() with flags: commands that only read pass STORE_NO_CREATE
+ * so that looking does not leave an empty store behind; they get -ENOENT
+ * with err set when there is none yet (and -ENOENT means only that).
+ */
+int store_open_flags(struct store *s, const char *path, unsigned flags,
+		     struct strbuf *err);
+
+/* Close the store and free its contents. NULL or closed is fine. */
+void store_close(struct store *s);
+
+/*
+ * Save experiment exp (experiment.h's object, with "arms" and "runs") in
+ * one transaction. Its id is kept when it is STORE_ID_LEN lowercase hex
+ * digits and not taken yet; otherwise a new random id is assigned. exp's
+ * "id" (and "created", when missing) are set to what was stored. out_id
+ * gets the id. Returns 0 or -errno with err set (-EINVAL: exp is not an
+ * experiment object).
+ */
+int store_save_experiment(struct store *s, struct json_object *exp,
+			  char out_id[STORE_ID_LEN + 1], struct strbuf *err);
+
+/*
+ * Load the experiment whose id is id or starts with it. On success
+ * *out_exp is a new object the caller owns (json_object_put). Returns 0,
+ * -ENOENT with err naming the nearest ids when none matches, -EINVAL
+ * when the prefix is empty or matches several (err lists them), or
+ * another -errno for an I/O failure or a damaged record.
+ */
+int store_load_experiment(struct store *s, const char *id,
+			  struct json_object **out_exp, struct strbuf *err);
+
+/*
+ * The newest limit experiments (0: all), newest first. *out_list is an
+ * array the caller frees with store_summaries_free(). Returns 0 or -errno
+ * with err set.
+ */
+int store_list(struct store *s, size_t limit, struct store_summary **out_list,
+	       size_t *out_nr, struct strbuf *err);
+void store_summaries_free(struct store_summary *list, size_t nr);
+
+/*
+ * The one-line verdict summary of an experiment object, as `log` shows
+ * it: "2 arms: scheduler=mq-deadline faster 1.08x". Appends to out.
+ */
+void store_verdict_summary(struct json_object *exp, struct strbuf *out);
+
+#endif

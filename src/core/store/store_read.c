@@ -1,0 +1,234 @@
+/*
+ * The reading side of the results store (store.h): finding an experiment
+ * by its id or a prefix of it, and listing them for `log`. A wrong id is
+ * the common case here, a typo or a half-remembered prefix, so the
+ * answer to an unknown one names the nearest ids that do exist.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "store.h"
+#include "store-int.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Ids listed at most in an "unknown" or "ambiguous" message. */
+#define STORE_NEAREST 3
+
+static const char sql_by_prefix[] =
+    "SELECT id, workload, created FROM experiments"
+    " WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 6";
+static const char sql_all_ids[] =
+    "SELECT id, workload, created FROM experiments"
+    " ORDER BY created DESC, rowid DESC";
+static const char sql_load[] = "SELECT json FROM experiments WHERE id = ?1";
+static const char sql_list[] =
+    "SELECT id, created, workload, target, metric, arms, host, kernel,"
+    " verdicts FROM experiments ORDER BY created DESC, rowid DESC"
+    " LIMIT ?1";
+
+/* One candidate id with what helps a user recognise it. */
+struct id_hint {
+	char id[STORE_ID_LEN + 1];
+	char what[96]; /* "randread, 2026-11-29" */
+	size_t distance;
+};
+
+/* Copy the row (id, workload, created) into h. */
+static void hint_from_row(sqlite3_stmt *st, struct id_hint *h)
+{
+	snprintf(h->id, sizeof(h->id), "%s", store_col_str(st, 0));
+	snprintf(h->what, sizeof(h->what), "%s, %.10s", store_col_str(st, 1),
+		 store_col_str(st, 2));
+}
+
+/* Append "id (what), ..." for hints[nr]. */
+static void add_hints(struct strbuf *out, const struct id_hint *h, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		strbuf_addf(out, "%s%s (%s)", i ? ", " : "", h[i].id,
+			    h[i].what);
+}
+
+/* The unknown-id message, naming the STORE_NEAREST nearest ids. */
+static int unknown_id(struct store *s, const char *id, struct strbuf *err)
+{
+	struct id_hint best[STORE_NEAREST], h;
+	struct strbuf msg = STRBUF_INIT;
+	size_t nr = 0, i;
+	sqlite3_stmt *st;
+	int rc, ret;
+
+	ret = store_prepare(s, sql_all_ids, &st, err);
+	if (ret)
+		return ret;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		hint_from_row(st, &h);
+		/* a short id is a prefix: compare it with as much of each */
+		if (strlen(id) < STORE_ID_LEN)
+			h.id[strlen(id)] = '\0';
+		h.distance = edit_distance(id, h.id);
+		hint_from_row(st, &h);
+		/* keep the nearest, in order; ties keep the first seen */
+		for (i = nr; i > 0 && best[i - 1].distance > h.distance; i--)
+			if (i < STORE_NEAREST)
+				best[i] = best[i - 1];
+		if (i < STORE_NEAREST) {
+			best[i] = h;
+			if (nr < STORE_NEAREST)
+				nr++;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_db_fail(s, rc, "read the store", err);
+	strbuf_addf(&msg, "no experiment '%s' in '%s'", id, s->path);
+	if (nr) {
+		strbuf_addstr(&msg, "; nearest: ");
+		add_hints(&msg, best, nr);
+		strbuf_addstr(&msg, "; 'iotrial log' lists them all");
+	} else {
+		strbuf_addstr(&msg, ": the store is empty; 'iotrial compare' "
+				    "and 'iotrial import' add experiments");
+	}
+	ret = err_set(err, -ENOENT, "%s", msg.buf);
+	strbuf_release(&msg);
+	return ret;
+}
+
+/* Parse a stored experiment's JSON text into a new object. */
+static int parse_stored(struct store *s, const char *id, const char *text,
+			struct json_object **out, struct strbuf *err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o;
+
+	o = json_tokener_parse_ex(tok, text, (int)strlen(text) + 1);
+	json_tokener_free(tok);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return err_set(err, -EIO,
+			       "experiment '%s' in '%s' is damaged (its JSON "
+			       "does not parse)",
+			       id, s->path);
+	}
+	*out = o;
+	return 0;
+}
+
+int store_load_experiment(struct store *s, const char *id,
+			  struct json_object **out_exp, struct strbuf *err)
+{
+	struct id_hint found[6];
+	struct strbuf msg = STRBUF_INIT;
+	sqlite3_stmt *st;
+	size_t nr = 0;
+	int rc, ret;
+
+	*out_exp = NULL;
+	if (!s || !s->db)
+		return err_set(err, -EINVAL, "the results store is not open");
+	if (!id || !*id)
+		return err_set(err, -EINVAL,
+			       "an empty experiment id; give one that "
+			       "'iotrial log' lists");
+	ret = store_prepare(s, sql_by_prefix, &st, err);
+	if (ret)
+		return ret;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && nr < 6)
+		hint_from_row(st, &found[nr++]);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_db_fail(s, rc, "read the store", err);
+	if (!nr)
+		return unknown_id(s, id, err);
+	if (nr > 1) {
+		add_hints(&msg, found, nr < 5 ? nr : 5);
+		ret = err_set(err, -EINVAL,
+			      "experiment id '%s' is ambiguous in '%s': %s%s; "
+			      "give more of the id",
+			      id, s->path, msg.buf, nr > 5 ? ", ..." : "");
+		strbuf_release(&msg);
+		return ret;
+	}
+	ret = store_prepare(s, sql_load, &st, err);
+	if (ret)
+		return ret;
+	sqlite3_bind_text(st, 1, found[0].id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		ret = parse_stored(s, found[0].id, store_col_str(st, 0),
+				   out_exp, err);
+	else if (rc == SQLITE_DONE) /* deleted since: say what is there */
+		ret = unknown_id(s, id, err);
+	else
+		ret = store_db_fail(s, rc, "read the store", err);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_list(struct store *s, size_t limit, struct store_summary **out_list,
+	       size_t *out_nr, struct strbuf *err)
+{
+	struct store_summary *list = NULL;
+	size_t nr = 0, alloc = 0;
+	sqlite3_stmt *st;
+	int rc, ret;
+
+	*out_list = NULL;
+	*out_nr = 0;
+	if (!s || !s->db)
+		return err_set(err, -EINVAL, "the results store is not open");
+	ret = store_prepare(s, sql_list, &st, err);
+	if (ret)
+		return ret;
+	sqlite3_bind_int64(st, 1,
+			   limit && limit < LLONG_MAX ? (long long)limit : -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_summary *e;
+
+		ALLOC_GROW(list, nr + 1, alloc);
+		e = &list[nr++];
+		snprintf(e->id, sizeof(e->id), "%s", store_col_str(st, 0));
+		e->created = xstrdup(store_col_str(st, 1));
+		e->workload = xstrdup(store_col_str(st, 2));
+		e->target = xstrdup(store_col_str(st, 3));
+		e->metric = xstrdup(store_col_str(st, 4));
+		e->arms = xstrdup(store_col_str(st, 5));
+		e->host = xstrdup(store_col_str(st, 6));
+		e->kernel = xstrdup(store_col_str(st, 7));
+		e->verdicts = xstrdup(store_col_str(st, 8));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_summaries_free(list, nr);
+		return store_db_fail(s, rc, "list the store", err);
+	}
+	*out_list = list;
+	*out_nr = nr;
+	return 0;
+}
+
+void store_summaries_free(struct store_summary *list, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; list && i < nr; i++) {
+		free(list[i].created);
+		free(list[i].workload);
+		free(list[i].target);
+		free(list[i].metric);
+		free(list[i].arms);
+		free(list[i].host);
+		free(list[i].kernel);
+		free(list[i].verdicts);
+	}
+	free(list);
+}

@@ -1,0 +1,55 @@
+/*
+ * Scratch targets: "scratch:SIZE[:ext4|xfs]" makes a sparse file, attaches
+ * a loop device to it, optionally makes a file system and mounts it on a
+ * private directory, and tears all of it down afterwards. Every step is
+ * journaled before it is made (journal/session.h), so a crash or kill -9
+ * leaves nothing behind once the next iotrial runs.
+ *
+ * The target it opens: with a file system, kind TARGET_SCRATCH behaving
+ * like a directory (path is the mount point, workdir inside it); without,
+ * kind TARGET_BLOCKDEV on the loop device (workloads treat it as a raw
+ * device). Either way t->scratch is set, and target_release() tears it
+ * down through scratch_release().
+ */
+#ifndef IOTRIAL_SCRATCH_H
+#define IOTRIAL_SCRATCH_H
+
+#include "target.h"
+#include "../../util/strbuf.h"
+
+struct knob_session;
+
+/*
+ * Open spec (the part after "scratch:") as target t, which the caller
+ * has zeroed and given spec and flags. Needs root. 0, or -errno with err
+ * set; on failure everything made so far is torn down. stop (may be
+ * NULL) is checked between the steps and while mkfs runs (which is then
+ * killed): once it is non-zero, the set-up is torn down and -EINTR
+ * returned.
+ */
+int scratch_open(struct target *t, const char *spec, volatile int *stop,
+		 struct strbuf *err);
+
+/* Tear down what scratch_open made (unmount, detach, delete). */
+void scratch_release(struct target *t);
+
+/* The loop device node ("/dev/loop3") of a scratch target, or NULL. */
+const char *scratch_device(const struct target *t);
+
+/* The journal session a scratch target holds (for run --set to share). */
+struct knob_session *scratch_session(const struct target *t);
+
+/*
+ * Undo one journaled scratch resource found by recovery. Only the exact
+ * paths scratch_open() makes are accepted (TMPDIR/iotrial-scratch.PID-
+ * XXXXXX, its disk.img and mnt, /dev/loopN backed by that disk.img),
+ * reached without following a symbolic link and owned by this user.
+ * 0 when it is gone now; -ESTALE when it is not ours any more or was
+ * already gone (why says which); -EPERM when the record names something
+ * iotrial does not make (nothing was touched); other -errno with why set
+ * when it could not be undone.
+ */
+int scratch_undo(const char *what, const char *a, const char *b,
+		 struct strbuf *why);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+ * Undoing scratch resources found in the journal by recovery. What the
+ * journal says is taken as a claim, not as an order: the journal lives
+ * in a directory of its own, but what it names is removed as root, so
+ * every path is checked to be exactly one that scratch_open() makes
+ * (TMPDIR/iotrial-scratch.PID-XXXXXX, its disk.img and mnt, /dev/loopN
+ * backed by that disk.img), reached from "/" without following a link,
+ * and owned by this user. Anything else is left alone and reported as
+ * -EPERM, which the session turns into a warning and a retired record.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include "scratch.h"
+#include "scratch-int.h"
+#include "workdir.h"
+#include "../knob/knob-int.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* "/dev/loop3" -> "loop3". */
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* Is dev a loop device node, "/dev/loopN"? */
+static int loop_shape(const char *dev)
+{
+	const char *p = dev + 9;
+
+	if (strncmp(dev, "/dev/loop", 9) || !*p || strlen(p) > 9)
+		return 0;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+/* Is name what make_dir() names a scratch directory,
+ * "iotrial-scratch.PID-XXXXXX" (six lowercase hex digits)? */
+static int scratch_name_shape(const char *name)
+{
+	const char *p = name + 16;
+	size_t n;
+
+	if (strncmp(name, "iotrial-scratch.", 16))
+		return 0;
+	for (n = 0; *p >= '0' && *p <= '9'; p++)
+		n++;
+	if (!n || n > 10 || *p++ != '-')
+		return 0;
+	for (n = 0; *p; p++, n++)
+		if (!(*p >= '0' && *p <= '9') && !(*p >= 'a' && *p <= 'f'))
+			return 0;
+	return n == 6;
+}
+
+/*
+ * Split a scratch path read from the journal into its scratch directory
+ * (into dir) and what it names inside it (*rest: "" for the directory
+ * itself, "disk.img" or "mnt"): the only shapes make_dir(), make_image()
+ * and make_fs() create. Anything else, a "..", an extra component, a
+ * relative path, is -EPERM with why set.
+ */
+static int split_scratch_path(const char *path, struct strbuf *dir,
+			      const char **rest, struct strbuf *why)
+{
+	const char *slash;
+
+	strbuf_reset(dir);
+	if (!workdir_path_plain(path))
+		return err_set(why, -EPERM, "it is not a plain absolute path");
+	strbuf_addstr(dir, path);
+	*rest = "";
+	slash = strrchr(path, '/');
+	if (!strcmp(slash + 1, "disk.img") || !strcmp(slash + 1, "mnt")) {
+		*rest = slash + 1;
+		strbuf_setlen(dir, (size_t)(slash - path));
+	}
+	if (!dir->len || !scratch_name_shape(base_name(dir->buf)))
+		return err_set(why, -EPERM,
+			       "it is not a path iotrial makes for a scratch "
+			       "target");
+	return 0;
+}
+
+/* For a journaled path's open failure: gone (-ESTALE) or refused. */
+static int open_failed(int e, const char *dir, struct strbuf *why)
+{
+	if (e == -ENOENT)
+		return err_set(why, -ESTALE, "it is already gone");
+	if (e == -ELOOP || e == -ENOTDIR)
+		return err_set(why, -EPERM,
+			       "a symbolic link or a non-directory is on the "
+			       "way to '%s'",
+			       dir);
+	return err_set(why, e, "cannot open '%s': %s", dir, strerror(-e));
+}
+
+/* For a failed unlinkat: gone (-ESTALE) or the error. */
+static int remove_failed(int e, struct strbuf *why)
+{
+	if (e == -ENOENT)
+		return err_set(why, -ESTALE, "it is already gone");
+	return err_set(why, e, "%s", strerror(-e));
+}
+
+/* Was st made by us (owner)? Else -EPERM with why set. */
+static int ours(const struct stat *st, const char *what, struct strbuf *why)
+{
+	if (st->st_uid == geteuid())
+		return 0;
+	return err_set(why, -EPERM,
+		       "%s belongs to uid %ld, not to this iotrial's user",
+		       what, (long)st->st_uid);
+}
+
+/* Remove the scratch directory dir itself (its parent checked). */
+static int undo_scratch_dir(const char *dir, struct strbuf *why)
+{
+	struct strbuf parent = STRBUF_INIT;
+	const char *name = base_name(dir);
+	struct stat st;
+	int pfd, ret;
+
+	strbuf_add(&parent, dir, (size_t)(name - 1 - dir));
+	pfd = workdir_open_nofollow(parent.len ? parent.buf : "/");
+	if (pfd < 0) {
+		ret = open_failed(pfd, parent.buf, why);
+		goto out;
+	}
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		ret = open_failed(-errno, dir, why);
+	else if (!S_ISDIR(st.st_mode))
+		ret = err_set(why, -EPERM, "it is not a directory");
+	else if (!(ret = ours(&st, "it", why)) &&
+		 unlinkat(pfd, name, AT_REMOVEDIR) < 0)
+		ret = remove_failed(-errno, why);
+	close(pfd);
+out:
+	strbuf_release(&parent);
+	return ret;
+}
+
+/* Remove rest ("disk.img" or "mnt") inside scratch directory dir. */
+static int undo_in_dir(const char *dir, const char *rest, struct strbuf *why)
+{
+	int is_file = !strcmp(rest, "disk.img");
+	struct stat st;
+	int dfd, ret;
+
+	dfd = workdir_open_nofollow(dir);
+	if (dfd < 0)
+		return open_failed(dfd, dir, why);
+	if (fstat(dfd, &st) < 0)
+		ret = err_set(why, -errno, "%s", strerror(errno));
+	else if (!(ret = ours(&st, "its scratch directory", why))) {
+		if (fstatat(dfd, rest, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			ret = open_failed(-errno, dir, why);
+		else if (is_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))
+			ret = err_set(why, -EPERM, "it is not a %s",
+				      is_file ? "regular file" : "directory");
+		else if (unlinkat(dfd, rest, is_file ? 0 : AT_REMOVEDIR) < 0)
+			ret = remove_failed(-errno, why);
+	}
+	close(dfd);
+	return ret;
+}
+
+/* Detach loop device a if it still backs image b. */
+static int undo_loop(const char *a, const char *b, struct strbuf *why)
+{
+	struct strbuf v = STRBUF_INIT, dir = STRBUF_INIT;
+	const char *rest;
+	char *p;
+	int ret;
+
+	if (!loop_shape(a))
+		return err_set(why, -EPERM, "it is not a loop device node");
+	ret = split_scratch_path(b, &dir, &rest, why);
+	strbuf_release(&dir);
+	if (!ret && strcmp(rest, "disk.img"))
+		ret = err_set(why, -EPERM,
+			      "its backing file is not a scratch image");
+	if (ret)
+		return ret;
+	p = knob_path("", "/sys/block/%s/loop/backing_file", base_name(a));
+	if (strbuf_read_file(&v, p, 4096))
+		ret = err_set(why, -ESTALE, "it is not attached");
+	strbuf_trim(&v);
+	if (!ret && v.len > 10 && !strcmp(v.buf + v.len - 10, " (deleted)"))
+		strbuf_setlen(&v, v.len - 10);
+	if (!ret && strcmp(v.buf, b))
+		ret = err_set(why, -ESTALE, "it now backs '%s'", v.buf);
+	if (!ret && (ret = scratch_detach_loop(a)))
+		err_set(why, ret, "cannot detach: %s", strerror(-ret));
+	free(p);
+	strbuf_release(&v);
+	return ret;
+}
+
+/* Unmount a if loop device b is still what is mounted there. */
+static int undo_mount(const char *a, const char *b, struct strbuf *why)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct knob_mount m;
+	const char *rest;
+	struct stat st;
+	int ret, fd;
+
+	ret = split_scratch_path(a, &dir, &rest, why);
+	strbuf_release(&dir);
+	if (!ret && strcmp(rest, "mnt"))
+		ret = err_set(why, -EPERM, "it is not a scratch mount point");
+	if (!ret && !loop_shape(b))
+		ret = err_set(why, -EPERM, "'%s' is not a loop device node", b);
+	if (ret)
+		return ret;
+	/* no symbolic link on the way: umount must reach only our dir */
+	fd = workdir_open_nofollow(a);
+	if (fd < 0 && fd != -ENOENT)
+		return open_failed(fd, a, why);
+	if (fd >= 0)
+		close(fd);
+	if (knob_mount_at(a, &m))
+		return err_set(why, -ESTALE, "nothing is mounted there");
+	if (strcmp(m.source, b) &&
+	    !(stat(b, &st) == 0 && major(st.st_rdev) == m.major &&
+	      minor(st.st_rdev) == m.minor))
+		ret = err_set(why, -ESTALE, "it is now a mount of '%s'",
+			      m.source);
+	knob_mount_release(&m);
+	if (!ret && (ret = scratch_umount(a)))
+		err_set(why, ret, "cannot unmount: %s", strerror(-ret));
+	return ret;
+}
+
+int scratch_undo(const char *what, const char *a, const char *b,
+		 struct strbuf *why)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *rest;
+	int ret;
+
+	if (!strcmp(what, "work"))
+		return workdir_undo(a, b, why);
+	if (!strcmp(what, "loop"))
+		return undo_loop(a, b, why);
+	if (!strcmp(what, "mount"))
+		return undo_mount(a, b, why);
+	ret = split_scratch_path(a, &dir, &rest, why);
+	if (!ret && !strcmp(what, "file") && strcmp(rest, "disk.img"))
+		ret = err_set(why, -EPERM, "it is not a scratch image");
+	else if (!ret && strcmp(what, "file") && !strcmp(rest, "disk.img"))
+		ret = err_set(why, -EPERM, "it is not a scratch directory");
+	if (!ret)
+		ret = *rest ? undo_in_dir(dir.buf, rest, why)
+			    : undo_scratch_dir(dir.buf, why);
+	strbuf_release(&dir);
+	return ret;
+}

@@ -1,0 +1,471 @@
+/*
+ * Work directories. A directory target may be writable by people other
+ * than the one running iotrial (often root), and a path is looked up
+ * again at every use: if iotrial created "DIR/iotrial.X/job0.prealloc"
+ * by path, whoever can write DIR could rename iotrial.X away and put a
+ * symbolic link to any directory in its place, and iotrial would then
+ * truncate, fill and finally delete files there.
+ *
+ * So the work directory is made with mkdirat() under a descriptor of the
+ * target directory, opened once without following links, checked to be
+ * ours (owner, mode), and from then on every work file is created,
+ * opened and removed with *at() calls relative to that descriptor, with
+ * O_NOFOLLOW. At the end the directory is emptied through the descriptor
+ * (which follows the directory wherever it was moved) and removed from
+ * its parent only while the name there is still the directory we made,
+ * by device and inode.
+ *
+ * A run that is killed cannot clean up, so the work directory of a
+ * directory target is journaled (a "work" scratch record with its path
+ * and "DEV:INO") right after it is made, and the next iotrial removes
+ * it once the run is gone. The lock is taken only for a moment to write
+ * the record and again to mark it undone, so runs on directories and
+ * `iotrial set` keep running side by side; recovery leaves the record
+ * of a run that is still alive alone. Without a writable state
+ * directory (not root) nothing is journaled and the run goes on.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include "workdir.h"
+#include "../journal/session.h"
+#include "../../util/clock.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Deepest subdirectory level removed (workloads nest a few at most). */
+#define MAX_DEPTH 16
+/* How long to wait for the journal's lock (an `iotrial set` takes
+ * milliseconds; a run with --set holds it throughout, and then the work
+ * directory is not journaled). */
+#define LOCK_WAIT_NS (1000ull * 1000 * 1000)
+
+/* The letters of a mkdtemp-style name. */
+static const char name_chars[] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* "iotrial." and six random letters or digits, into out. */
+static void random_name(struct strbuf *out)
+{
+	unsigned char b[6];
+	uint64_t x;
+	size_t i;
+
+	if (getrandom(b, sizeof(b), GRND_NONBLOCK) != (ssize_t)sizeof(b)) {
+		/* no entropy yet (early boot): the clock is unique enough,
+		 * mkdirat refuses a name that exists anyway */
+		x = clock_now_ns() ^ ((uint64_t)getpid() << 32);
+		for (i = 0; i < sizeof(b); i++, x >>= 8)
+			b[i] = (unsigned char)x;
+	}
+	strbuf_reset(out);
+	strbuf_addstr(out, "iotrial.");
+	for (i = 0; i < sizeof(b); i++)
+		strbuf_addch(out, name_chars[b[i] % (sizeof(name_chars) - 1)]);
+}
+
+int target_work_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (!n || n > 64 || name[0] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+		    !(c >= '0' && c <= '9') && c != '.' && c != '_' && c != '-')
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The journal for a moment: a session opened without a log (the command
+ * already reported recovery at its start), waiting up to LOCK_WAIT_NS
+ * for the lock. NULL when there is no usable state directory or the lock
+ * stays busy.
+ */
+static struct knob_session *brief_session(void)
+{
+	uint64_t deadline = clock_now_ns() + LOCK_WAIT_NS;
+	struct strbuf err = STRBUF_INIT;
+	struct knob_session *s = NULL;
+	int ret;
+
+	for (;;) {
+		strbuf_reset(&err);
+		ret = knob_session_open(&s, NULL, KNOB_OPEN_QUIET_BUSY, NULL,
+					&err);
+		if (ret != -EBUSY || clock_now_ns() > deadline)
+			break;
+		usleep(20000);
+	}
+	strbuf_release(&err);
+	return ret ? NULL : s;
+}
+
+/* Journal t's new work directory, so that a killed run's is removed. */
+static void journal_workdir(struct target *t)
+{
+	struct knob_session *s = brief_session();
+	struct strbuf ident = STRBUF_INIT;
+
+	if (!s)
+		return; /* not journaled: a kill -9 would leave it */
+	strbuf_addf(&ident, "%llu:%llu", (unsigned long long)t->work_dev,
+		    (unsigned long long)t->work_ino);
+	if (knob_session_scratch(s, "work", t->workdir, ident.buf, &t->work_seq,
+				 NULL))
+		t->work_seq = 0;
+	knob_session_leave(s);
+	strbuf_release(&ident);
+}
+
+/* Mark t's work directory record undone (it is removed). */
+static void journal_workdir_gone(struct target *t)
+{
+	struct knob_session *s;
+
+	if (!t->work_seq)
+		return;
+	/* when this fails, the next iotrial finds the run gone and the
+	 * directory too, and retires the record quietly */
+	s = brief_session();
+	if (s)
+		knob_session_done(s, t->work_seq, NULL);
+	knob_session_leave(s);
+	t->work_seq = 0;
+}
+
+int target_make_workdir(struct target *t, const char *parent,
+			struct strbuf *err)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct stat st;
+	int dfd, wfd = -1, tries, ret = 0;
+
+	dfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return err_set(err, -errno,
+			       "cannot create a work directory in '%s': %s",
+			       parent, strerror(errno));
+	for (tries = 0; tries < 100; tries++) {
+		random_name(&name);
+		if (!mkdirat(dfd, name.buf, 0700))
+			break;
+		ret = -errno;
+		if (ret != -EEXIST)
+			break;
+	}
+	if (tries == 100 || (ret && ret != -EEXIST)) {
+		err_set(err, ret, "cannot create a work directory in '%s': %s",
+			parent, strerror(-ret));
+		goto fail;
+	}
+	wfd = openat(dfd, name.buf,
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (wfd < 0 || fstat(wfd, &st) < 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & 022)) {
+		/* someone swapped it between mkdirat and openat: what is
+		 * there now is not ours, so it is neither used nor removed */
+		ret = err_set(err, -EBUSY,
+			      "the work directory '%s/%s' was replaced while "
+			      "it was being made; is someone else writing to "
+			      "'%s'?",
+			      parent, name.buf, parent);
+		goto fail;
+	}
+	t->dir_fd = dfd;
+	t->work_fd = wfd;
+	t->work_dev = st.st_dev;
+	t->work_ino = st.st_ino;
+	t->work_name = xstrdup(name.buf);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%s/%s", parent, t->work_name);
+	t->workdir = strbuf_detach(&name, NULL);
+	/* a scratch target's goes with its file system: journaled there */
+	if (t->kind == TARGET_DIR)
+		journal_workdir(t);
+	return 0;
+fail:
+	if (wfd >= 0)
+		close(wfd);
+	close(dfd);
+	strbuf_release(&name);
+	return ret;
+}
+
+int target_open_file(const struct target *t, const char *name, int flags,
+		     mode_t mode)
+{
+	int fd;
+
+	if (!t->workdir || !target_work_name_ok(name))
+		return -EINVAL;
+	fd = openat(t->work_fd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+int target_unlink_file(const struct target *t, const char *name)
+{
+	if (!t->workdir || !target_work_name_ok(name))
+		return -EINVAL;
+	return unlinkat(t->work_fd, name, 0) < 0 ? -errno : 0;
+}
+
+int target_stat_file(const struct target *t, const char *name, struct stat *st)
+{
+	if (!t->workdir || !target_work_name_ok(name))
+		return -EINVAL;
+	return fstatat(t->work_fd, name, st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno
+								      : 0;
+}
+
+/*
+ * Remove everything inside the directory open as fd: files and links
+ * are unlinked (a link itself, never what it points to), directories on
+ * the same file system (dev) emptied and removed. 0, or the first -errno.
+ */
+static int remove_contents(int fd, dev_t dev, int depth)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int dfd, sub, ret = 0, r;
+
+	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		ret = -errno;
+		close(dfd);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			r = -errno;
+		} else if (!S_ISDIR(st.st_mode)) {
+			r = unlinkat(dfd, de->d_name, 0) < 0 ? -errno : 0;
+		} else if (st.st_dev != dev || depth >= MAX_DEPTH) {
+			r = -EXDEV; /* a mount inside: not ours to empty */
+		} else {
+			sub = openat(dfd, de->d_name,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC);
+			r = sub < 0 ? -errno
+				    : remove_contents(sub, dev, depth + 1);
+			if (sub >= 0)
+				close(sub);
+			if (!r && unlinkat(dfd, de->d_name, AT_REMOVEDIR) < 0)
+				r = -errno;
+		}
+		if (r && !ret)
+			ret = r;
+	}
+	closedir(d);
+	return ret;
+}
+
+int workdir_path_plain(const char *path)
+{
+	const char *p = path, *slash;
+	size_t n;
+
+	if (*p != '/' || !p[1] || p[strlen(p) - 1] == '/')
+		return 0;
+	while (*p == '/') {
+		p++;
+		slash = strchr(p, '/');
+		n = slash ? (size_t)(slash - p) : strlen(p);
+		if (!n || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+int workdir_open_nofollow(const char *path)
+{
+	struct strbuf comp = STRBUF_INIT;
+	const char *p = path, *slash;
+	int fd, next;
+
+	if (!workdir_path_plain(path) && strcmp(path, "/"))
+		return -EINVAL;
+	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (*p == '/' && p[1]) {
+		p++;
+		slash = strchr(p, '/');
+		strbuf_reset(&comp);
+		strbuf_add(&comp, p, slash ? (size_t)(slash - p) : strlen(p));
+		p += comp.len;
+		next = openat(fd, comp.buf,
+			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			next = -errno;
+		close(fd);
+		fd = next;
+		if (fd < 0)
+			break;
+	}
+	strbuf_release(&comp);
+	return fd;
+}
+
+/* Is the entry name in dir_fd still the directory we made? */
+static int still_ours(int dir_fd, const char *name, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	return !fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       S_ISDIR(st.st_mode) && st.st_dev == dev && st.st_ino == ino;
+}
+
+void workdir_release(struct target *t)
+{
+	int gone = 1;
+
+	if (!t->workdir)
+		return;
+	remove_contents(t->work_fd, t->work_dev, 0);
+	/* if it was moved, what its name points to now is someone else's
+	 * (and ours cannot be found by the journal's path either) */
+	if (still_ours(t->dir_fd, t->work_name, t->work_dev, t->work_ino))
+		gone = !unlinkat(t->dir_fd, t->work_name, AT_REMOVEDIR);
+	if (gone)
+		journal_workdir_gone(t);
+	close(t->work_fd);
+	close(t->dir_fd);
+	free(t->work_name);
+	free(t->workdir);
+	t->work_name = NULL;
+	t->workdir = NULL;
+}
+
+/* Is name what random_name() makes, "iotrial." and six letters/digits? */
+static int work_dir_shape(const char *name)
+{
+	size_t i;
+
+	if (strncmp(name, "iotrial.", 8) || strlen(name) != 14)
+		return 0;
+	for (i = 8; i < 14; i++)
+		if (!strchr(name_chars, name[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Remove the work files in the directory open as fd: regular files with
+ * work file names, nothing else (no link, no subdirectory). The name of
+ * the first other entry goes into foreign. 0 or the first -errno.
+ */
+static int remove_work_files(int fd, struct strbuf *foreign)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int dfd, ret = 0;
+
+	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		ret = -errno;
+		close(dfd);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (!ret && errno != ENOENT)
+				ret = -errno;
+		} else if (!S_ISREG(st.st_mode) ||
+			   !target_work_name_ok(de->d_name)) {
+			if (!foreign->len)
+				strbuf_addstr(foreign, de->d_name);
+		} else if (unlinkat(dfd, de->d_name, 0) < 0 && !ret &&
+			   errno != ENOENT) {
+			ret = -errno;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+int workdir_undo(const char *path, const char *ident, struct strbuf *why)
+{
+	struct strbuf parent = STRBUF_INIT, foreign = STRBUF_INIT;
+	unsigned long long dev, ino;
+	const char *name;
+	struct stat st;
+	int pfd = -1, fd = -1, n = 0, ret = 0;
+
+	if (sscanf(ident, "%llu:%llu%n", &dev, &ino, &n) != 2 || ident[n])
+		return err_set(why, -EPERM, "its identity '%s' is malformed",
+			       ident);
+	if (!workdir_path_plain(path) ||
+	    !work_dir_shape(name = strrchr(path, '/') + 1))
+		return err_set(why, -EPERM,
+			       "it is not a path iotrial makes for a work "
+			       "directory");
+	strbuf_add(&parent, path, (size_t)(name - 1 - path));
+	pfd = workdir_open_nofollow(parent.len ? parent.buf : "/");
+	if (pfd >= 0) {
+		fd = openat(pfd, name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (pfd == -ENOENT || fd == -ENOENT) {
+		ret = err_set(why, -ESTALE, "it is already gone");
+	} else if (pfd < 0 || fd < 0) {
+		ret = err_set(why, -EPERM,
+			      "a symbolic link or a non-directory is in its "
+			      "place or on the way to it (%s)",
+			      strerror(-(pfd < 0 ? pfd : fd)));
+	} else if (fstat(fd, &st) < 0) {
+		ret = err_set(why, -errno, "%s", strerror(errno));
+	} else if (st.st_dev != (dev_t)dev || st.st_ino != (ino_t)ino) {
+		ret = err_set(why, -ESTALE,
+			      "it is not the directory iotrial made any more");
+	} else if (st.st_uid != geteuid()) {
+		ret = err_set(why, -EPERM, "it belongs to uid %ld",
+			      (long)st.st_uid);
+	} else if ((ret = remove_work_files(fd, &foreign))) {
+		err_set(why, ret, "cannot remove its files: %s",
+			strerror(-ret));
+	} else if (foreign.len) {
+		ret = err_set(why, -EPERM,
+			      "it holds '%s', which iotrial does not make; "
+			      "remove it by hand",
+			      foreign.buf);
+	} else if (!still_ours(pfd, name, st.st_dev, st.st_ino)) {
+		ret = err_set(why, -ESTALE, "it was replaced while emptied");
+	} else if (unlinkat(pfd, name, AT_REMOVEDIR) < 0) {
+		ret = err_set(why, -errno, "%s", strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	if (pfd >= 0)
+		close(pfd);
+	strbuf_release(&parent);
+	strbuf_release(&foreign);
+	return ret;
+}
