@@ -468,8 +468,8 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 	if (!exists && (flags & STORE_NO_CREATE) && access(path, F_OK)) {
 		ret = err_set(err, -ENOENT,
 			      "there is no results store at '%s' yet; "
-			      "'iotrial compare' and 'iotrial import' "
-			      "create it",
+			      "'iotrial run', 'iotrial compare' and "
+			      "'iotrial import' create it",
 			      path);
 		goto out;
 	}
