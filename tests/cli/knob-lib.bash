@@ -106,3 +106,34 @@ as_nobody() {
 jqe() { jq -e "$@" >/dev/null; }
 # has LOGFILE TEXT: the file contains TEXT (fixed string)
 has() { grep -qF -- "$2" "$1"; }
+
+# knob_state DEV MNT: the knobs the kill tests change on DEV and on the
+# mount MNT, and vm.dirty_*, one "name=value" per line, for comparing.
+knob_state() {
+	echo "scheduler=$(active_sched "$1")"
+	echo "read_ahead_kb=$(queue "$1" read_ahead_kb)"
+	echo "nr_requests=$(queue "$1" nr_requests)"
+	echo "atime=$(mount_opts "$2")"
+	knob_vm_now
+}
+
+# forge_journal FILE: write FILE as a journal of the record bodies given
+# on stdin, one a line, with the header and each line's checksum.
+forge_journal() {
+	python3 -c '
+import sys, zlib
+out = ["iotrial-journal 1\n"]
+for body in sys.stdin.read().splitlines():
+    out.append("%s c=%08x\n" % (body, zlib.crc32(body.encode()) & 0xffffffff))
+sys.stdout.write("".join(out))' >"$1"
+}
+
+# scratch_leftovers: what scratch targets (made with TMPDIR=$TEST_TMP)
+# left behind: loop devices, mounts, directories; one line each.
+scratch_leftovers() {
+	losetup -a | grep -F "$TEST_TMP/iotrial-scratch."
+	grep -F "$TEST_TMP/iotrial-scratch." /proc/self/mountinfo
+	ls -d "$TEST_TMP"/iotrial-scratch.* 2>/dev/null
+}
+# scratch_clean: succeeds when scratch_leftovers finds nothing
+scratch_clean() { [ -z "$(scratch_leftovers)" ]; }
