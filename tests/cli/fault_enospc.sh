@@ -19,7 +19,7 @@ mkloop 16M || skip "cannot make a loop device"
 mkfs.ext2 -q -F -m 0 -b 1024 "$LOOP" >/dev/null 2>&1 || skip "mkfs.ext2 failed"
 MNT=$(mktemp -d "$TEST_TMP/mnt.XXXXXX")
 mount "$LOOP" "$MNT" || skip "cannot mount ext2"
-KNOB_MOUNTS+=("$MNT")
+TEST_MOUNTS+=("$MNT")
 dev=${LOOP#/dev/}
 mkdir "$MNT/t"
 avail() { stat -f -c '%a %S' "$MNT" | awk '{ print $1 * $2 }'; }

@@ -1,11 +1,9 @@
 # Helpers for the knob tests (knobs*, set*, revert*, killtest*, scratch*).
 # Source after lib.sh. Tests change knobs only on loop devices they make
-# here (never vda), and every global setting they may touch (vm.dirty_*)
-# is recorded first and put back by the EXIT trap, whatever happens.
-# Not a test itself: run-tests.sh only runs *.sh.
+# (lib.sh's mkloop; never vda), and every global setting they may touch
+# (vm.dirty_*) is recorded first and put back by the EXIT trap, whatever
+# happens. Not a test itself: run-tests.sh only runs *.sh.
 
-KNOB_LOOPS=()
-KNOB_MOUNTS=()
 KNOB_VM_SAVED=""
 
 # Put the vm.dirty_* values back: the active one of each twin pair.
@@ -59,37 +57,12 @@ knob_vm_now() {
 	done
 }
 
+# On exit: vm.dirty_* first, then lib.sh's mounts, loop devices, files.
 knob_cleanup() {
-	local m l
 	knob_restore_vm
-	for m in "${KNOB_MOUNTS[@]}"; do
-		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
-	done
-	for l in "${KNOB_LOOPS[@]}"; do
-		losetup -d "$l" 2>/dev/null
-	done
-	rm -rf "$TEST_TMP"
+	test_cleanup
 }
 trap knob_cleanup EXIT
-
-# mkloop SIZE: a loop device on a sparse file of ours, in $LOOP. (Not
-# through $(...): the cleanup list must be filled in this shell.)
-mkloop() {
-	local img
-	LOOP=
-	img=$(mktemp "$TEST_TMP/loop.XXXXXX.img")
-	truncate -s "$1" "$img" || return 1
-	LOOP=$(losetup --find --show "$img") || return 1
-	KNOB_LOOPS+=("$LOOP")
-}
-
-# mkmount DEV: ext4 on DEV mounted on a directory of ours, in $MNT.
-mkmount() {
-	MNT=$(mktemp -d "$TEST_TMP/mnt.XXXXXX")
-	mkfs.ext4 -q -F "$1" >/dev/null 2>&1 || return 1
-	mount "$1" "$MNT" || return 1
-	KNOB_MOUNTS+=("$MNT")
-}
 
 # queue DEV ATTR: /sys/block/<dev>/queue/<attr>
 queue() { cat "/sys/block/${1#/dev/}/queue/$2"; }

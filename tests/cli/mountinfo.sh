@@ -16,21 +16,14 @@ unshare -m --propagation private true 2>/dev/null ||
 	skip "cannot make a private mount namespace here"
 command -v mkfs.ext4 >/dev/null || skip "needs mkfs.ext4"
 
-loop=
-cleanup() {
-	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-	rm -rf "$TEST_TMP"
-}
-trap cleanup EXIT
-
 # jget FILE EXPR: a value from JSON, e.g. jget out '["mount"]'
 jget() {
 	python3 -c 'import json,sys; print(eval("json.load(open(sys.argv[1]))" + sys.argv[2]))' "$1" "$2"
 }
 
-truncate -s 32M "$TEST_TMP/disk.img"
-mkfs.ext4 -q -F "$TEST_TMP/disk.img" || skip "mkfs.ext4 failed"
-loop=$(losetup -f --show "$TEST_TMP/disk.img") || skip "no loop device"
+mkloop 32M || skip "no loop device"
+loop=$LOOP
+mkfs.ext4 -q -F "$loop" || skip "mkfs.ext4 failed"
 export T=$TEST_TMP IOTRIAL loop
 
 # Everything below runs in the namespace; its results land in files.

@@ -58,15 +58,12 @@ expect_usage "iodepth out of range" "out of range for 'iodepth'" \
 	run randread -t "$dir" --iodepth=0
 
 if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null; then
-	img=$(mktemp /var/tmp/iotrial-sig.XXXXXX)
-	truncate -s 64M "$img"
-	mkfs.ext4 -q -F "$img"
-	dev=$(losetup --find --show "$img")
+	mkloop 64M /var/tmp
+	mkfs.ext4 -q -F "$LOOP"
+	dev=$LOOP
 	expect_usage "device with a filesystem signature is refused" "holds a 'ext4' filesystem.*--allow-destroy" \
 		run randwrite -t "$dev" --ios 10
 	check "the filesystem is intact" bash -c "blkid -p '$dev' | grep -q ext4"
-	losetup -d "$dev"
-	rm -f "$img"
 else
 	echo "skipped: device signature check needs root and mkfs.ext4"
 fi

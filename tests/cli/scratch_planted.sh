@@ -95,7 +95,7 @@ mkfs.ext4 -q -F "$L2" >/dev/null 2>&1 || skip "cannot make a file system"
 M=$TEST_TMP/iotrial-scratch.6/mnt
 mkdir -p "$M"
 mount "$L2" "$M" || skip "cannot mount"
-KNOB_MOUNTS+=("$M")
+TEST_MOUNTS+=("$M")
 forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 scr 2 1 loop $L $img
