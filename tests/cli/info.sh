@@ -5,10 +5,6 @@
 # and the device holding that file; bad targets are usage errors.
 . "$(dirname "$0")/lib.sh"
 
-json() { # FILE PYTHON-EXPR: print the expression over the parsed file
-	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 out=$TEST_TMP/info.json
 "$IOTRIAL" info -t / --json >"$out"
 check "info -t / --json exits 0" test $? = 0

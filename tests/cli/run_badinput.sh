@@ -6,21 +6,7 @@
 dir=$TEST_TMP/target
 mkdir -p "$dir"
 
-# expect_usage NAME PATTERN ARGS...: exit 2, stderr matches PATTERN, one
-# line, target untouched
-expect_usage() {
-	local name=$1 pat=$2 rc lines
-	shift 2
-	"$IOTRIAL" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-	rc=$?
-	lines=$(grep -c . "$TEST_TMP/err")
-	if [ $rc = 2 ] && grep -qE -- "$pat" "$TEST_TMP/err" && [ "$lines" = 1 ] &&
-		[ -z "$(ls -A "$dir")" ]; then
-		ok "$name"
-	else
-		fail "$name (rc=$rc, lines=$lines: $(head -c 300 "$TEST_TMP/err"))"
-	fi
-}
+USAGE_DIR=$dir # expect_usage: nothing may be left in the target
 
 expect_usage "unknown workload suggests the nearest" "did you mean 'randread'" \
 	run randred -t "$dir"

@@ -8,9 +8,6 @@
 # must run and say why it has no device columns.
 . "$(dirname "$0")/lib.sh"
 
-json() { # FILE PYTHON-EXPR
-	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
 out=$TEST_TMP/run.json
 
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
