@@ -80,19 +80,8 @@ PY
 
 check "nothing left in the target" test -z "$(ls -A "$dir")"
 
-# bad input: exit 2, one line, nothing run
-expect_usage() {
-	local name=$1 pat=$2 rc
-	shift 2
-	"$IOTRIAL" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-	rc=$?
-	if [ $rc = 2 ] && grep -qE -- "$pat" "$TEST_TMP/err" &&
-		[ "$(grep -c . "$TEST_TMP/err")" = 1 ] && [ -z "$(ls -A "$dir")" ]; then
-		ok "$name"
-	else
-		fail "$name (rc=$rc: $(head -c 300 "$TEST_TMP/err"))"
-	fi
-}
+# bad input: exit 2, one line, nothing run, nothing left in the target
+USAGE_DIR=$dir
 expect_usage "unknown factor suggests the nearest" "did you mean 'iodepth'" \
 	compare randread --vary iodeph=1,2 -t "$dir"
 expect_usage "a factor that is no knob or parameter" "neither a knob nor a parameter" \

@@ -19,7 +19,7 @@ mkloop 16M || skip "cannot make a loop device"
 mkfs.ext2 -q -F -m 0 -b 1024 "$LOOP" >/dev/null 2>&1 || skip "mkfs.ext2 failed"
 MNT=$(mktemp -d "$TEST_TMP/mnt.XXXXXX")
 mount "$LOOP" "$MNT" || skip "cannot mount ext2"
-KNOB_MOUNTS+=("$MNT")
+TEST_MOUNTS+=("$MNT")
 dev=${LOOP#/dev/}
 mkdir "$MNT/t"
 avail() { stat -f -c '%a %S' "$MNT" | awk '{ print $1 * $2 }'; }
@@ -58,15 +58,10 @@ check "the journal holds nothing to revert" \
 	grep -q "nothing to revert" <<<"$("$IOTRIAL" revert 2>&1)"
 
 # a scratch filesystem smaller than --size: refused before writing
-leftovers() {
-	losetup -a | grep -F "$TEST_TMP/iotrial-scratch."
-	grep -F "$TEST_TMP/iotrial-scratch." /proc/self/mountinfo
-	ls -d "$TEST_TMP"/iotrial-scratch.* 2>/dev/null
-}
 "$IOTRIAL" run seqwrite -t scratch:64M:ext4 --size=128M --ios 10 \
 	--no-store >"$out" 2>&1
 rc=$?
 check "scratch: --size beyond the free space exits 2" test "$rc" = 2
 check "...saying how much is needed and free" \
 	grep -q "^error: the workload needs 128 MiB but '.*' has .* free; lower --size" "$out"
-check "...leaving no loop device, mount or image" test -z "$(leftovers)"
+check "...leaving no loop device, mount or image" scratch_clean

@@ -26,13 +26,6 @@ DB=$XDG_DATA_HOME/iotrial/results.db
 log=$TEST_TMP/cmd.log
 out=$TEST_TMP/revert.log
 
-state() {
-	echo "scheduler=$(active_sched "$L")"
-	echo "read_ahead_kb=$(queue "$L" read_ahead_kb)"
-	echo "nr_requests=$(queue "$L" nr_requests)"
-	echo "atime=$(mount_opts "$M")"
-	knob_vm_now
-}
 # What iotrial may leave behind, one line each; empty when clean.
 leftovers() {
 	[ -e "$IOTRIAL_STATE_DIR/journal" ] && echo "journal"
@@ -67,7 +60,7 @@ sigs=(KILL TERM INT QUIT)
 # SIGQUIT ignored, and those two kills would test nothing
 set -m
 
-orig=$(state)
+orig=$(knob_state "$L" "$M")
 good=0
 for i in $(seq 1 "$ROUNDS"); do
 	case $((RANDOM % 4)) in
@@ -86,7 +79,7 @@ for i in $(seq 1 "$ROUNDS"); do
 	rc=$?
 	TMPDIR=$SCR "$IOTRIAL" revert >"$out" 2>&1
 	rrc=$?
-	now=$(state)
+	now=$(knob_state "$L" "$M")
 	left=$(leftovers)
 	part=$(partial_rows)
 	if [ "$rrc" = 0 ] && [ "$now" = "$orig" ] && [ -z "$left" ] &&

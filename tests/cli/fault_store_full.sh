@@ -13,11 +13,7 @@ out=$TEST_TMP/out
 mkdir -p "$work"
 mount -t tmpfs -o size=2m iotrial-test-store "$data" ||
 	skip "cannot mount a tmpfs"
-cleanup() {
-	umount "$data" 2>/dev/null || umount -l "$data"
-	rm -rf "$TEST_TMP"
-}
-trap cleanup EXIT
+TEST_MOUNTS+=("$data")
 db=$data/iotrial/results.db
 
 # fill: take all but KEEP KiB of the tmpfs (0: all of it)

@@ -5,10 +5,6 @@
 # and the device holding that file; bad targets are usage errors.
 . "$(dirname "$0")/lib.sh"
 
-json() { # FILE PYTHON-EXPR: print the expression over the parsed file
-	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 out=$TEST_TMP/info.json
 "$IOTRIAL" info -t / --json >"$out"
 check "info -t / --json exits 0" test $? = 0
@@ -86,18 +82,8 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
 	ok "# not root or no losetup: loop checks skipped"
 	exit 0
 fi
-img=$(mktemp /var/tmp/iotrial-info.XXXXXX)
-mnt=$TEST_TMP/mnt
-loop=
-cleanup() {
-	mountpoint -q "$mnt" && umount "$mnt"
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -f "$img"
-	rm -rf "$TEST_TMP"
-}
-trap cleanup EXIT
-truncate -s 64M "$img"
-loop=$(losetup --find --show "$img") || { fail "losetup"; exit 1; }
+mkloop 64M /var/tmp || { fail "losetup"; exit 1; }
+loop=$LOOP img=$LOOP_IMG
 name=$(basename "$loop")
 "$IOTRIAL" info -t "$loop" --json >"$out"
 check "loop node: the top device is $name" \
@@ -110,9 +96,8 @@ backing_dev=$(basename "$(readlink -f "$(findmnt -n -o SOURCE --target "$img")")
 check "loop node: the backing file's device ($backing_dev) is listed" \
 	test "$(json "$out" '[d["name"] for d in o["stack"]["devices"] if d["via"] == "backing"][0]')" = "$backing_dev"
 if command -v mkfs.ext4 >/dev/null; then
-	mkfs.ext4 -q -F "$loop" >/dev/null 2>&1
-	mkdir -p "$mnt"
-	mount "$loop" "$mnt"
+	mkmount "$loop"
+	mnt=$MNT
 	"$IOTRIAL" info -t "$mnt" --json >"$out"
 	check "loop fs: the mount source is $loop" \
 		test "$(json "$out" 'o["stack"]["mount"]["source"]')" = "$loop"

@@ -14,14 +14,7 @@ M=$MNT
 mkdir -p "$M/w"
 log=$TEST_TMP/run.log
 
-state() {
-	echo "scheduler=$(active_sched "$L")"
-	echo "read_ahead_kb=$(queue "$L" read_ahead_kb)"
-	echo "nr_requests=$(queue "$L" nr_requests)"
-	echo "atime=$(mount_opts "$M")"
-	echo "dirty_expire=$(cat /proc/sys/vm/dirty_expire_centisecs)"
-}
-orig=$(state)
+orig=$(knob_state "$L" "$M")
 
 for sig in INT TERM HUP; do
 	"$IOTRIAL" run seqwrite -t "$M/w" --size 16M --time 30s \
@@ -31,12 +24,12 @@ for sig in INT TERM HUP; do
 	pid=$!
 	# wait until the knobs are in place and the work files exist
 	for _ in $(seq 1 100); do
-		[ "$(state)" != "$orig" ] && ls "$M"/w/iotrial.*/* >/dev/null 2>&1 &&
-			break
+		[ "$(knob_state "$L" "$M")" != "$orig" ] &&
+			ls "$M"/w/iotrial.*/* >/dev/null 2>&1 && break
 		sleep 0.05
 	done
 	check "SIG$sig: the run changed the knobs and made work files" \
-		bash -c "test '$(state)' != '$orig' && ls '$M'/w/iotrial.*/* >/dev/null 2>&1"
+		bash -c "test '$(knob_state "$L" "$M")' != '$orig' && ls '$M'/w/iotrial.*/* >/dev/null 2>&1"
 	t0=$(date +%s%N)
 	kill -"$sig" "$pid"
 	wait "$pid"
@@ -44,7 +37,7 @@ for sig in INT TERM HUP; do
 	ms=$(((t1 - t0) / 1000000))
 	echo "# SIG$sig: the run ended $ms ms after the signal"
 	check "SIG$sig: restored within a second ($ms ms)" test "$ms" -lt 1000
-	now=$(state)
+	now=$(knob_state "$L" "$M")
 	[ "$now" = "$orig" ] || diff <(echo "$orig") <(echo "$now") | sed "s/^/#   /"
 	check "SIG$sig: every knob is back" test "$now" = "$orig"
 	check "SIG$sig: the work files are gone" \
@@ -59,8 +52,10 @@ done
 	--set scheduler=bfq --set nr_requests=64 --json 2>"$log" | head -c 1 >/dev/null
 sleep 0.5 # the run finishes on its own after head exits
 for _ in $(seq 1 40); do
-	[ "$(state)" = "$orig" ] && [ ! -e "$IOTRIAL_STATE_DIR/journal" ] && break
+	[ "$(knob_state "$L" "$M")" = "$orig" ] &&
+		[ ! -e "$IOTRIAL_STATE_DIR/journal" ] && break
 	sleep 0.1
 done
-check "a closed pipe: every knob is back" test "$(state)" = "$orig"
+check "a closed pipe: every knob is back" \
+	test "$(knob_state "$L" "$M")" = "$orig"
 check "a closed pipe: no journal is left" test ! -e "$IOTRIAL_STATE_DIR/journal"

@@ -30,16 +30,6 @@ wait_files() {
 	return 1
 }
 
-# forge: body lines on stdin -> journal with the header and checksums
-forge() {
-	python3 -c '
-import sys, zlib
-out = ["iotrial-journal 1\n"]
-for body in sys.stdin.read().splitlines():
-    out.append("%s c=%08x\n" % (body, zlib.crc32(body.encode()) & 0xffffffff))
-sys.stdout.write("".join(out))' >"$J"
-}
-
 # 1. kill -9: the next command removes the work directory, and says so
 "$IOTRIAL" run seqwrite -t "$B" --size 8M --time 10s --no-store >"$out" 2>&1 &
 pid=$!
@@ -107,7 +97,7 @@ rm -rf "$A/iotrial.Repl03"
 mv "$A/new" "$A/iotrial.Repl03" # the same name, another directory
 id4=$(mk_wd "$A" iotrial.Frgn04)
 ln -s /etc/passwd "$A/iotrial.Frgn04/job1.data"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 $$ $ticks 1700000000 $BOOT run
 scr 2 1 work $A/iotrial.Live01 $id1
 own 3 999999 1 1700000000 00000000-0000-0000-0000-000000000000 run

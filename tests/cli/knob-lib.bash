@@ -1,11 +1,9 @@
 # Helpers for the knob tests (knobs*, set*, revert*, killtest*, scratch*).
 # Source after lib.sh. Tests change knobs only on loop devices they make
-# here (never vda), and every global setting they may touch (vm.dirty_*)
-# is recorded first and put back by the EXIT trap, whatever happens.
-# Not a test itself: run-tests.sh only runs *.sh.
+# (lib.sh's mkloop; never vda), and every global setting they may touch
+# (vm.dirty_*) is recorded first and put back by the EXIT trap, whatever
+# happens. Not a test itself: run-tests.sh only runs *.sh.
 
-KNOB_LOOPS=()
-KNOB_MOUNTS=()
 KNOB_VM_SAVED=""
 
 # Put the vm.dirty_* values back: the active one of each twin pair.
@@ -59,37 +57,12 @@ knob_vm_now() {
 	done
 }
 
+# On exit: vm.dirty_* first, then lib.sh's mounts, loop devices, files.
 knob_cleanup() {
-	local m l
 	knob_restore_vm
-	for m in "${KNOB_MOUNTS[@]}"; do
-		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
-	done
-	for l in "${KNOB_LOOPS[@]}"; do
-		losetup -d "$l" 2>/dev/null
-	done
-	rm -rf "$TEST_TMP"
+	test_cleanup
 }
 trap knob_cleanup EXIT
-
-# mkloop SIZE: a loop device on a sparse file of ours, in $LOOP. (Not
-# through $(...): the cleanup list must be filled in this shell.)
-mkloop() {
-	local img
-	LOOP=
-	img=$(mktemp "$TEST_TMP/loop.XXXXXX.img")
-	truncate -s "$1" "$img" || return 1
-	LOOP=$(losetup --find --show "$img") || return 1
-	KNOB_LOOPS+=("$LOOP")
-}
-
-# mkmount DEV: ext4 on DEV mounted on a directory of ours, in $MNT.
-mkmount() {
-	MNT=$(mktemp -d "$TEST_TMP/mnt.XXXXXX")
-	mkfs.ext4 -q -F "$1" >/dev/null 2>&1 || return 1
-	mount "$1" "$MNT" || return 1
-	KNOB_MOUNTS+=("$MNT")
-}
 
 # queue DEV ATTR: /sys/block/<dev>/queue/<attr>
 queue() { cat "/sys/block/${1#/dev/}/queue/$2"; }
@@ -106,3 +79,34 @@ as_nobody() {
 jqe() { jq -e "$@" >/dev/null; }
 # has LOGFILE TEXT: the file contains TEXT (fixed string)
 has() { grep -qF -- "$2" "$1"; }
+
+# knob_state DEV MNT: the knobs the kill tests change on DEV and on the
+# mount MNT, and vm.dirty_*, one "name=value" per line, for comparing.
+knob_state() {
+	echo "scheduler=$(active_sched "$1")"
+	echo "read_ahead_kb=$(queue "$1" read_ahead_kb)"
+	echo "nr_requests=$(queue "$1" nr_requests)"
+	echo "atime=$(mount_opts "$2")"
+	knob_vm_now
+}
+
+# forge_journal FILE: write FILE as a journal of the record bodies given
+# on stdin, one a line, with the header and each line's checksum.
+forge_journal() {
+	python3 -c '
+import sys, zlib
+out = ["iotrial-journal 1\n"]
+for body in sys.stdin.read().splitlines():
+    out.append("%s c=%08x\n" % (body, zlib.crc32(body.encode()) & 0xffffffff))
+sys.stdout.write("".join(out))' >"$1"
+}
+
+# scratch_leftovers: what scratch targets (made with TMPDIR=$TEST_TMP)
+# left behind: loop devices, mounts, directories; one line each.
+scratch_leftovers() {
+	losetup -a | grep -F "$TEST_TMP/iotrial-scratch."
+	grep -F "$TEST_TMP/iotrial-scratch." /proc/self/mountinfo
+	ls -d "$TEST_TMP"/iotrial-scratch.* 2>/dev/null
+}
+# scratch_clean: succeeds when scratch_leftovers finds nothing
+scratch_clean() { [ -z "$(scratch_leftovers)" ]; }

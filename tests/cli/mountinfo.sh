@@ -16,21 +16,9 @@ unshare -m --propagation private true 2>/dev/null ||
 	skip "cannot make a private mount namespace here"
 command -v mkfs.ext4 >/dev/null || skip "needs mkfs.ext4"
 
-loop=
-cleanup() {
-	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-	rm -rf "$TEST_TMP"
-}
-trap cleanup EXIT
-
-# jget FILE EXPR: a value from JSON, e.g. jget out '["mount"]'
-jget() {
-	python3 -c 'import json,sys; print(eval("json.load(open(sys.argv[1]))" + sys.argv[2]))' "$1" "$2"
-}
-
-truncate -s 32M "$TEST_TMP/disk.img"
-mkfs.ext4 -q -F "$TEST_TMP/disk.img" || skip "mkfs.ext4 failed"
-loop=$(losetup -f --show "$TEST_TMP/disk.img") || skip "no loop device"
+mkloop 32M || skip "no loop device"
+loop=$LOOP
+mkfs.ext4 -q -F "$loop" || skip "mkfs.ext4 failed"
 export T=$TEST_TMP IOTRIAL loop
 
 # Everything below runs in the namespace; its results land in files.
@@ -78,19 +66,19 @@ check "the chroot shows a line with three optional fields" \
 	grep -qE " shared:[0-9]+ master:[0-9]+ propagate_from:[0-9]+ - tmpfs base " \
 	"$T/chroot.mountinfo"
 check "knobs: that mount, not its parent, holds the target" \
-	test "$(jget "$T/knobs3.json" '["mount"]')" = "$T/x"
+	test "$(json "$T/knobs3.json" 'o["mount"]')" = "$T/x"
 check "info: the same mount" \
-	test "$(jget "$T/info3.json" '["stack"]["mount"]["target"]')" = "$T/x"
+	test "$(json "$T/info3.json" 'o["stack"]["mount"]["target"]')" = "$T/x"
 
 check "knobs: a mount hidden under a later parent mount is passed over" \
-	test "$(jget "$T/knobs_hidden.json" '["mount"]')" = "$T/a"
+	test "$(json "$T/knobs_hidden.json" 'o["mount"]')" = "$T/a"
 check "info: the visible mount, with its own source" \
-	test "$(jget "$T/info_hidden.json" '["stack"]["mount"]["source"]')" = outer
+	test "$(json "$T/info_hidden.json" 'o["stack"]["mount"]["source"]')" = outer
 
 check "knobs: a mount point with a space is decoded" \
-	test "$(jget "$T/knobs_space.json" '["mount"]')" = "$T/my disk"
+	test "$(json "$T/knobs_space.json" 'o["mount"]')" = "$T/my disk"
 check "info: the same" \
-	test "$(jget "$T/info_space.json" '["stack"]["mount"]["target"]')" = "$T/my disk"
+	test "$(json "$T/info_space.json" 'o["stack"]["mount"]["target"]')" = "$T/my disk"
 check "run -t DEV: a mounted device is refused (exit 2)" \
 	grep -qx "rc=2" "$T/run_mounted.out"
 check "...naming the mount point as it is, space and all" \

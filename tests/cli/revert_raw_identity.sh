@@ -26,7 +26,7 @@ other=$TEST_TMP/other.img
 truncate -s 32M "$other"
 losetup -d "$L"
 if ! losetup "$L" "$other" 2>/dev/null; then
-	KNOB_LOOPS=() # the name is someone else's now: not ours to detach
+	TEST_LOOPS=() # the name is someone else's now: not ours to detach
 	skip "'$L' was taken by someone else before it could be reattached"
 fi
 [ "$(cat "/sys/block/$N/diskseq")" != "$seq0" ] ||

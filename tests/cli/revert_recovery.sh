@@ -13,16 +13,6 @@ out=$TEST_TMP/out
 J=$IOTRIAL_STATE_DIR/journal
 BOOT=$(cat /proc/sys/kernel/random/boot_id)
 
-# forge: body lines on stdin -> journal with the header and checksums
-forge() {
-	python3 -c '
-import sys, zlib
-out = ["iotrial-journal 1\n"]
-for body in sys.stdin.read().splitlines():
-    out.append("%s c=%08x\n" % (body, zlib.crc32(body.encode()) & 0xffffffff))
-sys.stdout.write("".join(out))' >"$J"
-}
-
 mkloop 64M || skip "cannot make a loop device"
 L=$LOOP
 N=${L#/dev/}
@@ -35,7 +25,7 @@ check "revert --list with no journal" has "$out" "holds nothing to restore"
 
 # same boot, owner gone: restored by any command, and said so
 echo 1024 >"/sys/block/$N/queue/read_ahead_kb"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID 512
 EOF
@@ -55,7 +45,7 @@ check "with nothing to recover, nothing is printed on stderr" \
 ratio=$(cat /proc/sys/vm/dirty_ratio)
 mkdir -p "$TEST_TMP/iotrial-scratch.1-00a1d0"
 touch "$TEST_TMP/iotrial-scratch.1-00a1d0/disk.img"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 4242 1 1700000000 00000000-0000-0000-0000-000000000000 run
 scr 2 1 dir $TEST_TMP/iotrial-scratch.1-00a1d0 %
 scr 3 1 file $TEST_TMP/iotrial-scratch.1-00a1d0/disk.img %
@@ -75,7 +65,7 @@ check "the journal is empty again" test ! -e "$J"
 
 # a replaced device (other disk sequence): not touched
 echo 1024 >"/sys/block/$N/queue/read_ahead_kb"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 read_ahead_kb read_ahead_kb device $N 7:99%20diskseq%201 512
 EOF
@@ -85,7 +75,7 @@ check "a device that is not the one journaled is left alone" \
 check "and the note says why" has "$out" "no longer applies ('$N' is not the device it was"
 
 # a knob this iotrial does not know (a newer one wrote it): kept, warned
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 frobnicate frobnicate system system % 5
 EOF
@@ -96,7 +86,7 @@ check "and the warning says why" \
 rm -f "$J"
 
 # kept by `iotrial set`: stays until revert, even with the owner gone
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT set
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID 256
 keep 3 1
@@ -111,7 +101,7 @@ check "and who kept it" has "$out" "made by 'iotrial set' (pid 999999"
 
 # without root: a warning, nothing changed, and root repairs it later
 rm -f "$J"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID 512
 EOF
@@ -127,7 +117,7 @@ check "root: restored" test "$(queue "$L" read_ahead_kb)" = 512
 chmod 700 "$TEST_TMP"
 
 # a torn last line (a crash mid-append): reported and cut, the rest kept
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT set
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID 128
 keep 3 1

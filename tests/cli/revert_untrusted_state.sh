@@ -13,16 +13,6 @@ S=$IOTRIAL_STATE_DIR
 J=$S/journal
 BOOT=$(cat /proc/sys/kernel/random/boot_id)
 
-# forge: body lines on stdin -> journal with the header and checksums
-forge() {
-	python3 -c '
-import sys, zlib
-out = ["iotrial-journal 1\n"]
-for body in sys.stdin.read().splitlines():
-    out.append("%s c=%08x\n" % (body, zlib.crc32(body.encode()) & 0xffffffff))
-sys.stdout.write("".join(out))' >"$J"
-}
-
 mkloop 64M || skip "cannot make a loop device"
 L=$LOOP
 N=${L#/dev/}
@@ -36,7 +26,7 @@ mkdir -p "$TEST_TMP/iotrial-scratch."
 # what someone planted: a knob to write and a file to delete (a set
 # line of the previous format, which this iotrial still reads)
 plant() {
-	forge <<EOF2
+	forge_journal "$J" <<EOF2
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID 128
 scr 3 1 file $TEST_TMP/iotrial-scratch./../victim %
@@ -123,7 +113,7 @@ rm -f "$S"
 mv "$TEST_TMP/state.real" "$S"
 
 # put right, a journal there is honoured
-forge <<EOF2
+forge_journal "$J" <<EOF2
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID 128
 EOF2

@@ -6,21 +6,7 @@
 dir=$TEST_TMP/target
 mkdir -p "$dir"
 
-# expect_usage NAME PATTERN ARGS...: exit 2, stderr matches PATTERN, one
-# line, target untouched
-expect_usage() {
-	local name=$1 pat=$2 rc lines
-	shift 2
-	"$IOTRIAL" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-	rc=$?
-	lines=$(grep -c . "$TEST_TMP/err")
-	if [ $rc = 2 ] && grep -qE -- "$pat" "$TEST_TMP/err" && [ "$lines" = 1 ] &&
-		[ -z "$(ls -A "$dir")" ]; then
-		ok "$name"
-	else
-		fail "$name (rc=$rc, lines=$lines: $(head -c 300 "$TEST_TMP/err"))"
-	fi
-}
+USAGE_DIR=$dir # expect_usage: nothing may be left in the target
 
 expect_usage "unknown workload suggests the nearest" "did you mean 'randread'" \
 	run randred -t "$dir"
@@ -58,15 +44,12 @@ expect_usage "iodepth out of range" "out of range for 'iodepth'" \
 	run randread -t "$dir" --iodepth=0
 
 if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null; then
-	img=$(mktemp /var/tmp/iotrial-sig.XXXXXX)
-	truncate -s 64M "$img"
-	mkfs.ext4 -q -F "$img"
-	dev=$(losetup --find --show "$img")
+	mkloop 64M /var/tmp
+	mkfs.ext4 -q -F "$LOOP"
+	dev=$LOOP
 	expect_usage "device with a filesystem signature is refused" "holds a 'ext4' filesystem.*--allow-destroy" \
 		run randwrite -t "$dev" --ios 10
 	check "the filesystem is intact" bash -c "blkid -p '$dev' | grep -q ext4"
-	losetup -d "$dev"
-	rm -f "$img"
 else
 	echo "skipped: device signature check needs root and mkfs.ext4"
 fi

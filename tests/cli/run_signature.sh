@@ -21,7 +21,7 @@ mkswap "$img" >/dev/null 2>&1 || skip "mkswap failed"
 dd if="$xfs_img" of="$img" bs=512 count=1 conv=notrunc status=none
 rm -f "$xfs_img"
 L=$(losetup --find --show "$img") || skip "cannot attach a loop device"
-KNOB_LOOPS+=("$L")
+TEST_LOOPS+=("$L")
 blkid -p "$L" >/dev/null 2>&1
 check "libblkid calls the device ambivalent (blkid exit 8)" test $? = 8
 sum_before=$(md5sum <"$img")

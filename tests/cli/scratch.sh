@@ -8,15 +8,6 @@
 out=$TEST_TMP/out
 export TMPDIR=$TEST_TMP # scratch images go here, not /var/tmp
 
-# Nothing of ours left: no loop device on an image in TEST_TMP, no
-# mount under it, no scratch directory.
-leftovers() {
-	losetup -a | grep -F "$TEST_TMP/iotrial-scratch." 
-	grep -F "$TEST_TMP/iotrial-scratch." /proc/self/mountinfo
-	ls -d "$TEST_TMP"/iotrial-scratch.* 2>/dev/null
-}
-clean() { [ -z "$(leftovers)" ]; }
-
 # bad specs are usage errors, before anything is made
 for spec in scratch:lots scratch:1G:btrfs scratch:4M:ext4 scratch:1000; do
 	$IOTRIAL knobs -t "$spec" >"$out" 2>&1
@@ -38,12 +29,12 @@ $IOTRIAL knobs -t scratch:64M:ext4 >"$out" 2>&1
 check "knobs -t scratch:64M:ext4 exits 0" test $? = 0
 check "it lists a loop device and the scratch mount" \
 	grep -q "^knobs of device 'loop[0-9]*' and mount '$TEST_TMP/iotrial-scratch\.[^']*/mnt'" "$out"
-check "and leaves nothing behind" clean
+check "and leaves nothing behind" scratch_clean
 
 $IOTRIAL knobs -t scratch:32M >"$out" 2>&1
 check "a raw scratch device has device knobs" grep -q '^scheduler ' "$out"
 check "and no atime (nothing is mounted)" has "$out" "atime: '/dev/loop"
-check "and leaves nothing behind" clean
+check "and leaves nothing behind" scratch_clean
 
 if command -v mkfs.xfs >/dev/null; then
 	$IOTRIAL knobs -t scratch:320M:xfs >"$out" 2>&1
@@ -53,7 +44,7 @@ else
 	check "without mkfs.xfs: says which package to install" \
 		has "$out" "'mkfs.xfs' was not found; install xfsprogs"
 fi
-check "a failed scratch leaves nothing behind" clean
+check "a failed scratch leaves nothing behind" scratch_clean
 
 $IOTRIAL run seqwrite -t scratch:96M:ext4 --size 16M --time 300ms \
 	--set scheduler=bfq --set atime=noatime --json >"$out" 2>"$TEST_TMP/err"
@@ -62,7 +53,7 @@ check "the run's JSON says the target is a scratch" \
 	jqe '.target.kind == "scratch"' "$out"
 check "and records the knobs it ran with" \
 	jqe '.knobs.scheduler == "bfq" and .knobs.atime == "noatime"' "$out"
-check "and leaves nothing behind" clean
+check "and leaves nothing behind" scratch_clean
 check "no journal is left" test ! -e "$IOTRIAL_STATE_DIR/journal"
 
 # kill -9 at random moments (during mkfs, mount, the run, teardown)
@@ -76,11 +67,11 @@ for i in 1 2 3 4; do
 	wait "$pid" 2>/dev/null
 	"$IOTRIAL" log >"$out" 2>&1 # any command but revert --list repairs
 	"$IOTRIAL" revert --list >>"$out" 2>&1
-	if clean; then
+	if scratch_clean; then
 		ok "kill -9 at $ms ms: the next command removed every scratch part"
 	else
 		fail "kill -9 at $ms ms: left behind:"
-		leftovers | sed 's/^/#   /'
+		scratch_leftovers | sed 's/^/#   /'
 		sed 's/^/#   /' "$out"
 	fi
 done

@@ -14,16 +14,6 @@ J=$IOTRIAL_STATE_DIR/journal
 BOOT=$(cat /proc/sys/kernel/random/boot_id)
 V=$TEST_TMP/victim
 
-# forge: body lines on stdin -> journal with the header and checksums
-forge() {
-	python3 -c '
-import sys, zlib
-out = ["iotrial-journal 1\n"]
-for body in sys.stdin.read().splitlines():
-    out.append("%s c=%08x\n" % (body, zlib.crc32(body.encode()) & 0xffffffff))
-sys.stdout.write("".join(out))' >"$J"
-}
-
 # recover NAME: any command runs recovery; it must leave the victim
 # files alone, retire the records and warn about each
 recover() {
@@ -47,7 +37,7 @@ printf keep-img >"$V/d/disk.img"
 # (the directories exist, as a planted journal's author would make them,
 # so that ".." resolves)
 mkdir -p "$TEST_TMP/iotrial-scratch." "$TEST_TMP/iotrial-scratch.1-abcdef/x"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 scr 2 1 file $TEST_TMP/iotrial-scratch./../victim/victim.txt %
 scr 3 1 file $TEST_TMP/iotrial-scratch.1-abcdef/../victim/victim.txt %
@@ -63,7 +53,7 @@ recover "'..', extra components, wrong shapes"
 
 # a link in the place of a scratch directory
 ln -s "$V/d" "$TEST_TMP/iotrial-scratch.2-abcdef"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 scr 2 1 file $TEST_TMP/iotrial-scratch.2-abcdef/disk.img %
 scr 3 1 dir $TEST_TMP/iotrial-scratch.2-abcdef %
@@ -76,7 +66,7 @@ rm -f "$TEST_TMP/iotrial-scratch.2-abcdef"
 mkdir -p "$V/sub/iotrial-scratch.3-abcdef"
 printf x >"$V/sub/iotrial-scratch.3-abcdef/disk.img"
 ln -s "$V/sub" "$TEST_TMP/hop"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 scr 2 1 file $TEST_TMP/hop/iotrial-scratch.3-abcdef/disk.img %
 EOF
@@ -87,7 +77,7 @@ check "the file behind the link is left" test -e "$V/sub/iotrial-scratch.3-abcde
 mkdir -p "$TEST_TMP/iotrial-scratch.4-abcdef"
 printf x >"$TEST_TMP/iotrial-scratch.4-abcdef/disk.img"
 chown -R 65534:65534 "$TEST_TMP/iotrial-scratch.4-abcdef"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 scr 2 1 file $TEST_TMP/iotrial-scratch.4-abcdef/disk.img %
 scr 3 1 dir $TEST_TMP/iotrial-scratch.4-abcdef %
@@ -105,8 +95,8 @@ mkfs.ext4 -q -F "$L2" >/dev/null 2>&1 || skip "cannot make a file system"
 M=$TEST_TMP/iotrial-scratch.6/mnt
 mkdir -p "$M"
 mount "$L2" "$M" || skip "cannot mount"
-KNOB_MOUNTS+=("$M")
-forge <<EOF
+TEST_MOUNTS+=("$M")
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 scr 2 1 loop $L $img
 scr 3 1 mount $M $L2
@@ -123,7 +113,7 @@ S=$TEST_TMP/iotrial-scratch.5-0a1b2c
 mkdir -m 700 "$S"
 printf x >"$S/disk.img"
 mkdir -m 700 "$S/mnt"
-forge <<EOF
+forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 scr 2 1 dir $S %
 scr 3 1 file $S/disk.img %

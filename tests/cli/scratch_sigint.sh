@@ -17,12 +17,6 @@ printf '#!/bin/sh\nsleep 0.5\nexec %s "$@"\n' "$real_mkfs" >"$TEST_TMP/bin/mkfs.
 chmod +x "$TEST_TMP/bin/mkfs.ext4"
 export PATH="$TEST_TMP/bin:$PATH"
 
-leftovers() {
-	losetup -a | grep -F "$TEST_TMP/iotrial-scratch."
-	grep -F "$TEST_TMP/iotrial-scratch." /proc/self/mountinfo
-	ls -d "$TEST_TMP"/iotrial-scratch.* 2>/dev/null
-}
-
 # Is the moment reached? dir: the scratch directory exists; loop: a loop
 # device backs its image; mkfs: mkfs runs as a child of pid; mount: the
 # file system is mounted.
@@ -54,7 +48,7 @@ for sig in INT QUIT; do
 		kill -"$sig" "$pid" 2>/dev/null
 		wait "$pid"
 		rc=$?
-		left=$(leftovers)
+		left=$(scratch_leftovers)
 		check "SIG$sig at '$moment': the moment was reached" test "$hit" = yes
 		check "SIG$sig at '$moment': exits 1, not killed by the signal (rc=$rc)" \
 			test "$rc" = 1

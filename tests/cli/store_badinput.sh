@@ -11,20 +11,6 @@ db=$TEST_TMP/results.db
 runs=$TEST_TMP/runs
 mkdir -p "$runs"
 
-# expect_usage NAME PATTERN ARGS...: exit 2, one line matching PATTERN
-expect_usage() {
-	local name=$1 pat=$2 rc lines
-	shift 2
-	"$IOTRIAL" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-	rc=$?
-	lines=$(grep -c . "$TEST_TMP/err")
-	if [ $rc = 2 ] && grep -qE -- "$pat" "$TEST_TMP/err" && [ "$lines" = 1 ]; then
-		ok "$name"
-	else
-		fail "$name (rc=$rc, lines=$lines: $(head -c 300 "$TEST_TMP/err"))"
-	fi
-}
-
 # untouched NAME FILE SUM: FILE still has checksum SUM and no -wal/-shm
 untouched() {
 	check "$1" test "$(sha256sum <"$2")" = "$3" -a ! -e "$2-wal" -a ! -e "$2-shm" -a ! -e "$2-journal"

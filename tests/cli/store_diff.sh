@@ -11,36 +11,15 @@ db=$TEST_TMP/results.db
 runs=$TEST_TMP/runs
 mkdir -p "$runs"
 
-# gen PREFIX N MEDIAN KERNEL [WORKLOAD]: N iotrial/1 run objects
-gen() {
-	python3 - "$runs" "$@" <<'PY'
-import json, random, sys
-out, prefix, n, median, kernel = sys.argv[1:6]
-n, median = int(n), float(median)
-workload = sys.argv[6] if len(sys.argv) > 6 else "randread"
-random.seed(prefix)
-for i in range(n):
-    v = median * (1 + random.uniform(-0.01, 0.01))
-    run = {"schema": "iotrial/1", "workload": workload,
-           "params": {"bs": 4096}, "target": {"spec": "/srv"},
-           "iops": v, "mbps": v * 4096 / 1e6,
-           "metric": {"name": "iops", "value": v, "higher_is_better": True},
-           "env": {"iotrial_version": "0.1.0", "hostname": "host1",
-                   "kernel_release": kernel, "boot_id": prefix,
-                   "cpu": {"model": "EPYC", "count": 2}}}
-    json.dump(run, open("%s/%s%d.json" % (out, prefix, i), "w"))
-PY
-}
-
 # imp ARGS...: import into $db and print the new id
 imp() {
 	"$IOTRIAL" import --db "$db" "$@" | sed -n 's/^imported .* experiment \([0-9a-f]*\)$/\1/p'
 }
 
-gen before 6 1000 6.1.0
-gen after 6 900 6.18.44
-gen same 6 1000 6.1.0
-gen seq 6 800 6.1.0 seqread
+gen_runs "$runs" before 6 1000 6.1.0
+gen_runs "$runs" after 6 900 6.18.44
+gen_runs "$runs" same 6 1000 6.1.0
+gen_runs "$runs" seq 6 800 6.1.0 seqread
 before=$(imp "$runs"/before*.json)
 after=$(imp "$runs"/after*.json)
 same=$(imp "$runs"/same*.json)
@@ -73,10 +52,10 @@ print(d["verdict"], d["before"] == sys.argv[2], d["after"] == sys.argv[3],
 	"slower True True 12 [\"env differs: kernel_release: '6.1.0' vs '6.18.44'\"]"
 
 # --arm picks an arm present in both
-gen qa 5 1000 6.1.0
-gen qb 5 1300 6.1.0
-gen qc 5 1000 6.1.0
-gen qd 5 1000 6.1.0
+gen_runs "$runs" qa 5 1000 6.1.0
+gen_runs "$runs" qb 5 1300 6.1.0
+gen_runs "$runs" qc 5 1000 6.1.0
+gen_runs "$runs" qd 5 1000 6.1.0
 two1=$(imp --arm base "$runs"/qa*.json --arm fast "$runs"/qb*.json)
 two2=$(imp --arm base "$runs"/qc*.json --arm fast "$runs"/qd*.json)
 "$IOTRIAL" diff "$two1" "$two2" --db "$db" --arm fast >"$TEST_TMP/arm" 2>&1

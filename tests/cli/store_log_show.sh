@@ -9,37 +9,15 @@ db=$TEST_TMP/store/results.db
 runs=$TEST_TMP/runs
 mkdir -p "$runs"
 
-# gen PREFIX N MEDIAN [KERNEL [WORKLOAD]]: N iotrial/1 run objects
-gen() {
-	python3 - "$runs" "$@" <<'PY'
-import json, random, sys
-out, prefix, n, median = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-kernel = sys.argv[5] if len(sys.argv) > 5 else "6.1.0"
-workload = sys.argv[6] if len(sys.argv) > 6 else "randread"
-random.seed(prefix)
-for i in range(n):
-    v = median * (1 + random.uniform(-0.01, 0.01))
-    run = {"schema": "iotrial/1", "workload": workload,
-           "params": {"bs": 4096}, "knobs": {},
-           "target": {"spec": "/srv", "kind": "dir"},
-           "seconds": 1.0, "ops": int(v), "iops": v, "mbps": v * 4096 / 1e6,
-           "metric": {"name": "iops", "value": v, "higher_is_better": True},
-           "env": {"iotrial_version": "0.1.0", "hostname": "host1",
-                   "kernel_release": kernel, "cpu": {"model": "x", "count": 2}},
-           "warnings": []}
-    json.dump(run, open("%s/%s%d.json" % (out, prefix, i), "w"))
-PY
-}
-
-gen none 6 1000
-gen mq 6 1200
+gen_runs "$runs" none 6 1000
+gen_runs "$runs" mq 6 1200
 out=$("$IOTRIAL" import --db "$db" --arm scheduler=none "$runs"/none*.json \
 	--arm scheduler=mq-deadline "$runs"/mq*.json)
 check "import prints the new id" grep -qE '^imported 12 runs as experiment [0-9a-f]{8}$' <<<"$out"
 id1=$(sed -n 's/^imported .* experiment \([0-9a-f]*\)$/\1/p' <<<"$out")
 check "import prints the verdict table" grep -qE '^scheduler=mq-deadline .* faster$' <<<"$out"
 
-gen one 5 500 6.1.0 seqread
+gen_runs "$runs" one 5 500 6.1.0 seqread
 out=$("$IOTRIAL" import --db "$db" "$runs"/one*.json)
 id2=$(sed -n 's/^imported .* experiment \([0-9a-f]*\)$/\1/p' <<<"$out")
 

@@ -8,9 +8,6 @@
 # must run and say why it has no device columns.
 . "$(dirname "$0")/lib.sh"
 
-json() { # FILE PYTHON-EXPR
-	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
 out=$TEST_TMP/run.json
 
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
@@ -33,22 +30,12 @@ fi
 need_root
 command -v losetup >/dev/null || skip "losetup is not installed"
 command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
-img=$(mktemp /var/tmp/iotrial-truth.XXXXXX)
-mnt=$TEST_TMP/mnt
-loop=
-cleanup() {
-	mountpoint -q "$mnt" && umount "$mnt"
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -f "$img"
-	rm -rf "$TEST_TMP"
-}
-trap cleanup EXIT
-truncate -s 512M "$img"
-loop=$(losetup --find --show "$img") || { fail "losetup"; exit 1; }
+mkloop 512M /var/tmp || { fail "losetup"; exit 1; }
+loop=$LOOP img=$LOOP_IMG
 name=$(basename "$loop")
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$loop" >/dev/null 2>&1
-mkdir -p "$mnt"
-mount "$loop" "$mnt" || { fail "mount"; exit 1; }
+mkmount "$loop" -E lazy_itable_init=0,lazy_journal_init=0 ||
+	{ fail "mount"; exit 1; }
+mnt=$MNT
 
 "$IOTRIAL" run seqwrite -t "$mnt" --size 64M --bs 1M --ios 64 \
 	--settle=none --json="$out" >"$TEST_TMP/text"

@@ -12,18 +12,13 @@ command -v iostat >/dev/null || skip "iostat (sysstat) is not installed"
 command -v fio >/dev/null || skip "fio is not installed"
 command -v losetup >/dev/null || skip "losetup is not installed"
 
-img=$(mktemp /var/tmp/iotrial-watch.XXXXXX)
-loop=
 fio_pid=
-cleanup() {
+stop_fio() {
 	[ -n "$fio_pid" ] && kill "$fio_pid" 2>/dev/null && wait "$fio_pid" 2>/dev/null
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -f "$img"
-	rm -rf "$TEST_TMP"
 }
-trap cleanup EXIT
-truncate -s 256M "$img"
-loop=$(losetup --find --show "$img") || { fail "losetup"; exit 1; }
+trap 'stop_fio; test_cleanup' EXIT
+mkloop 256M /var/tmp || { fail "losetup"; exit 1; }
+loop=$LOOP
 name=$(basename "$loop")
 
 fio --name=steady --filename="$loop" --rw=randrw --rwmixread=75 --bs=4k \
