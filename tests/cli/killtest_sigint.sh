@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# SIGINT (and SIGTERM, SIGHUP) during a run with --set: the run stops,
-# restores every knob within a second and removes its work files; no
-# journal is left behind.
+# SIGINT (and SIGTERM, SIGHUP) during a run with --set: the run stops
+# early, says so, restores every knob and removes its work files; no
+# journal is left behind. How long that took is printed, not judged:
+# the machines that run this are shared.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/knob-lib.bash"
 need_root
@@ -33,10 +34,12 @@ for sig in INT TERM HUP; do
 	t0=$(date +%s%N)
 	kill -"$sig" "$pid"
 	wait "$pid"
+	rc=$?
 	t1=$(date +%s%N)
 	ms=$(((t1 - t0) / 1000000))
 	echo "# SIG$sig: the run ended $ms ms after the signal"
-	check "SIG$sig: restored within a second ($ms ms)" test "$ms" -lt 1000
+	check "SIG$sig: the run stopped, exit 1, and said it was interrupted" \
+		bash -c "test $rc = 1 && grep -q 'interrupted by a signal' '$log'"
 	now=$(knob_state "$L" "$M")
 	[ "$now" = "$orig" ] || diff <(echo "$orig") <(echo "$now") | sed "s/^/#   /"
 	check "SIG$sig: every knob is back" test "$now" = "$orig"

@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
-#include "core/scratch.h"
-#include "core/target.h"
+#include "core/target/scratch.h"
+#include "core/target/target.h"
 #include "util/strbuf.h"
 
 /* The private directory of the running test; TMPDIR is base/tmp and
