@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "../core/report/expjson.h"
 #include "../core/report/report.h"
 #include "../core/experiment/result_json.h"
 #include "../core/store/store.h"
@@ -60,40 +61,22 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 	return 0;
 }
 
-/* A string member, or "" when missing. */
-static const char *member_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return "";
-	return json_object_get_string(v);
-}
-
 /* Where the experiment ran, from its "env" or its first run's. */
 static void add_origin(struct json_object *exp, struct strbuf *out)
 {
-	struct json_object *env = NULL, *runs, *run;
+	struct json_object *env = expjson_env(exp);
 
-	if (!json_object_object_get_ex(exp, "env", &env) &&
-	    json_object_object_get_ex(exp, "runs", &runs) &&
-	    json_object_is_type(runs, json_type_array) &&
-	    json_object_array_length(runs) &&
-	    json_object_object_get_ex(json_object_array_get_idx(runs, 0), "run",
-				      &run))
-		json_object_object_get_ex(run, "env", &env);
-	strbuf_addf(out, "\nstored %s", member_str(exp, "created"));
-	if (*member_str(env, "hostname"))
-		strbuf_addf(out, ", host %s", member_str(env, "hostname"));
-	if (*member_str(env, "kernel_release"))
+	strbuf_addf(out, "\nstored %s", expjson_str(exp, "created"));
+	if (*expjson_str(env, "hostname"))
+		strbuf_addf(out, ", host %s", expjson_str(env, "hostname"));
+	if (*expjson_str(env, "kernel_release"))
 		strbuf_addf(out, ", kernel %s",
-			    member_str(env, "kernel_release"));
-	if (*member_str(env, "iotrial_version"))
+			    expjson_str(env, "kernel_release"));
+	if (*expjson_str(env, "iotrial_version"))
 		strbuf_addf(out, ", iotrial %s",
-			    member_str(env, "iotrial_version"));
-	if (*member_str(env, "fio_version"))
-		strbuf_addf(out, ", %s", member_str(env, "fio_version"));
+			    expjson_str(env, "iotrial_version"));
+	if (*expjson_str(env, "fio_version"))
+		strbuf_addf(out, ", %s", expjson_str(env, "fio_version"));
 	strbuf_addch(out, '\n');
 }
 
