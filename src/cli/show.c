@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "../core/report/expjson.h"
 #include "../core/report/report.h"
 #include "../core/experiment/result_json.h"
 #include "../core/store/store.h"
@@ -61,25 +60,6 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 	return 0;
 }
 
-/* Where the experiment ran, from its "env" or its first run's. */
-static void add_origin(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *env = expjson_env(exp);
-
-	strbuf_addf(out, "\nstored %s", expjson_str(exp, "created"));
-	if (*expjson_str(env, "hostname"))
-		strbuf_addf(out, ", host %s", expjson_str(env, "hostname"));
-	if (*expjson_str(env, "kernel_release"))
-		strbuf_addf(out, ", kernel %s",
-			    expjson_str(env, "kernel_release"));
-	if (*expjson_str(env, "iotrial_version"))
-		strbuf_addf(out, ", iotrial %s",
-			    expjson_str(env, "iotrial_version"));
-	if (*expjson_str(env, "fio_version"))
-		strbuf_addf(out, ", %s", expjson_str(env, "fio_version"));
-	strbuf_addch(out, '\n');
-}
-
 int cmd_show(int argc, const char **argv)
 {
 	struct show_args a = {0};
@@ -107,7 +87,7 @@ int cmd_show(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	} else {
-		add_origin(exp, &out);
+		report_experiment_origin(exp, &out);
 	}
 	fputs(out.buf, stdout);
 out:

@@ -134,3 +134,21 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 	}
 	return 0;
 }
+
+void report_experiment_origin(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *env = expjson_env(exp);
+
+	strbuf_addf(out, "\nstored %s", expjson_str(exp, "created"));
+	if (*expjson_str(env, "hostname"))
+		strbuf_addf(out, ", host %s", expjson_str(env, "hostname"));
+	if (*expjson_str(env, "kernel_release"))
+		strbuf_addf(out, ", kernel %s",
+			    expjson_str(env, "kernel_release"));
+	if (*expjson_str(env, "iotrial_version"))
+		strbuf_addf(out, ", iotrial %s",
+			    expjson_str(env, "iotrial_version"));
+	if (*expjson_str(env, "fio_version"))
+		strbuf_addf(out, ", %s", expjson_str(env, "fio_version"));
+	strbuf_addch(out, '\n');
+}

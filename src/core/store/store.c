@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -584,43 +583,6 @@ static int choose_id(struct store *s, struct json_object *exp,
 		       s->path);
 }
 
-void store_verdict_summary(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	size_t nr_arms = arms ? json_object_array_length(arms) : 0;
-	size_t i, nr_v = vs ? json_object_array_length(vs) : 0, shown = 0;
-
-	strbuf_addf(out, "%zu arm%s: ", nr_arms, nr_arms == 1 ? "" : "s");
-	for (i = 0; i < nr_v; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-		double ratio = expjson_num(v, "ratio");
-
-		strbuf_addf(out, "%s%s %s", shown++ ? ", " : "",
-			    expjson_str(v, "label"), expjson_str(v, "verdict"));
-		if (isfinite(ratio))
-			strbuf_addf(out, " %.2fx", ratio);
-	}
-	if (!shown && nr_arms > 1)
-		strbuf_addstr(out, "no verdicts");
-	if (!shown && nr_arms == 1) {
-		struct json_object *a = json_object_array_get_idx(arms, 0);
-		double n = expjson_num(a, "n"), med = expjson_num(a, "median");
-
-		n = isfinite(n) ? n : 0;
-		strbuf_addf(out, "%.0f run%s", n, n == 1 ? "" : "s");
-		if (isfinite(med)) {
-			strbuf_addstr(out, ", median ");
-			report_fmt_metric(out, med);
-			strbuf_addf(
-			    out, " %s",
-			    expjson_str(expjson_get(exp, "metric"), "name"));
-		}
-	}
-}
-
 /* Insert one row per run of exp under id. */
 static int save_runs(struct store *s, const char *id, struct json_object *exp,
 		     struct strbuf *err)
@@ -669,19 +631,6 @@ static int save_runs(struct store *s, const char *id, struct json_object *exp,
 	return ret;
 }
 
-/* The arm labels of exp, ", "-separated, into out. */
-static void arm_labels(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t i, n = json_object_array_length(arms);
-
-	for (i = 0; i < n; i++)
-		strbuf_addf(
-		    out, "%s%s", i ? ", " : "",
-		    expjson_str(json_object_array_get_idx(arms, i), "label"));
-}
-
 /* Insert the experiment row; exp's "id" and "created" are set already. */
 static int save_row(struct store *s, const char *id, struct json_object *exp,
 		    struct strbuf *err)
@@ -694,8 +643,8 @@ static int save_row(struct store *s, const char *id, struct json_object *exp,
 	ret = store_prepare(s, sql_insert_exp, &st, err);
 	if (ret)
 		return ret;
-	arm_labels(exp, &labels);
-	store_verdict_summary(exp, &verdicts);
+	report_arm_labels(exp, &labels);
+	report_verdict_summary(exp, &verdicts);
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, expjson_str(exp, "created"), -1,
 			  SQLITE_TRANSIENT);
