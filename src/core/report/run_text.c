@@ -4,20 +4,19 @@
  * unit mix-up is half of what goes wrong in hand-made benchmarks.
  */
 #include <string.h>
-#include "run_print.h"
-#include "../core/observe/truth.h"
-#include "../util/units.h"
-#include "../util/banned.h"
+#include "run_text.h"
+#include "../observe/truth.h"
+#include "../../util/units.h"
+#include "../../util/banned.h"
 
-static const char *const dir_names[IO_DIRS] = { "read", "write" };
+static const char *const dir_names[IO_DIRS] = {"read", "write"};
 
-static void print_latency(struct strbuf *out, const struct hist *h)
+static void add_latency(struct strbuf *out, const struct hist *h)
 {
 	static const struct {
 		const char *label;
 		double q;
-	} qs[] = { { "p50", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 },
-		   { "p99.9", 0.999 } };
+	} qs[] = {{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p99.9", 0.999}};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
@@ -34,9 +33,9 @@ static void print_latency(struct strbuf *out, const struct hist *h)
 	strbuf_release(&sb);
 }
 
-static void describe(struct strbuf *out, const struct run_meta *meta)
+static void describe(struct strbuf *out, const struct workload *w,
+		     const struct target *t)
 {
-	const struct workload *w = meta->w;
 	unsigned jobs = (unsigned)workload_u64(w, "jobs");
 
 	strbuf_addf(out,
@@ -46,20 +45,18 @@ static void describe(struct strbuf *out, const struct run_meta *meta)
 		    workload_str(w, "engine"), workload_str(w, "iodepth"), jobs,
 		    jobs == 1 ? "" : "s",
 		    workload_u64(w, "direct") ? "O_DIRECT" : "buffered",
-		    workload_str(w, "size"),
-		    meta->t->workdir ? meta->t->workdir : meta->t->path);
+		    workload_str(w, "size"), t->workdir ? t->workdir : t->path);
 }
 
-void run_print_summary(struct strbuf *out, const struct run_meta *meta,
-		       const struct run_result *r)
+void report_run_text(const struct workload *w, const struct target *t,
+		     const struct run_result *r, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
-	double cores = r->seconds > 0
-			       ? (r->cpu.user_s + r->cpu.sys_s) / r->seconds
-			       : 0;
+	double cores =
+	    r->seconds > 0 ? (r->cpu.user_s + r->cpu.sys_s) / r->seconds : 0;
 	unsigned d, i;
 
-	describe(out, meta);
+	describe(out, w, t);
 	strbuf_addf(out, "  time     %.3f s", r->seconds);
 	if (r->bytes[IO_WRITE] && r->fsyncs && r->burst_seconds > 0)
 		strbuf_addf(out, " (I/O done at %.3f s, then %.3f s flushing)",
@@ -80,7 +77,7 @@ void run_print_summary(struct strbuf *out, const struct run_meta *meta,
 		    (double)r->bytes[d] / s / 1e6,
 		    (double)r->bytes[d] / s / 1048576.0,
 		    (unsigned long long)r->ops[d], sb.buf);
-		print_latency(out, &r->lat[d]);
+		add_latency(out, &r->lat[d]);
 	}
 	if (r->fsyncs)
 		strbuf_addf(out, "  fsyncs   %llu\n",
