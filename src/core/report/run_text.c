@@ -3,6 +3,7 @@
  * bytes per second (fio's MB/s), MiB/s is shown beside it, because the
  * unit mix-up is half of what goes wrong in hand-made benchmarks.
  */
+#include <math.h>
 #include <string.h>
 #include "run_text.h"
 #include "../observe/truth.h"
@@ -10,6 +11,85 @@
 #include "../../util/banned.h"
 
 static const char *const dir_names[IO_DIRS] = {"read", "write"};
+
+void report_truth_text(const struct truth *t, struct strbuf *out)
+{
+	unsigned i;
+
+	if (!t)
+		return;
+	if (!t->nr_devs || !t->have_device) {
+		strbuf_addf(out, "device truth: not available: %s\n",
+			    t->no_device_reason ? t->no_device_reason
+						: "no samples");
+		if (t->have_mem) {
+			strbuf_addstr(out, "  dirty memory peaked at ");
+			units_fmt_bytes(out, t->dirty_peak_bytes);
+			strbuf_addch(out, '\n');
+		}
+		return;
+	}
+	strbuf_addf(out,
+		    "device truth (sampled every %.0f ms, %u samples; the "
+		    "sampler used %.2f ms of CPU, %.3f%% of a core):\n",
+		    t->interval_ms, t->series.nr_points, t->sampler_cpu_s * 1e3,
+		    t->seconds > 0 ? 100.0 * t->sampler_cpu_s / t->seconds
+				   : 0.0);
+	strbuf_addf(out, "  %-10s %9s %9s %8s %8s %8s %8s %7s %6s %7s\n",
+		    "device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await",
+		    "w_await", "aqu-sz", "%util", "flushes");
+	for (i = 0; i < t->nr_devs; i++) {
+		const struct truth_device *td = &t->devs[i];
+		const struct disk_delta *d = &td->d;
+
+		if (!td->valid) {
+			strbuf_addf(out, "  %-10s (counters not readable)\n",
+				    td->name);
+			continue;
+		}
+		strbuf_addf(out,
+			    "  %-10s %9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.2f "
+			    "%6.1f %7llu\n",
+			    td->name, d->r_s, d->w_s, d->rmbps, d->wmbps,
+			    d->r_await_ms, d->w_await_ms, d->aqu_sz,
+			    d->util_pct, (unsigned long long)d->flushes);
+	}
+	if (t->logical_write_bytes) {
+		strbuf_addstr(out, "  written: ");
+		units_fmt_bytes(out, t->logical_write_bytes);
+		strbuf_addf(out, " by the workload, ");
+		units_fmt_bytes(out, t->device_write_bytes);
+		strbuf_addf(out, " reached '%s'", t->device);
+		if (t->have_procio) {
+			strbuf_addstr(out, ", ");
+			units_fmt_bytes(out, t->cancelled_write_bytes);
+			strbuf_addstr(out, " cancelled");
+		}
+		if (isfinite(t->absorbed_fraction))
+			strbuf_addf(out, "; absorbed by the page cache: %.0f%%",
+				    100.0 * t->absorbed_fraction);
+		strbuf_addch(out, '\n');
+	}
+	if (t->logical_read_bytes) {
+		strbuf_addstr(out, "  read: ");
+		units_fmt_bytes(out, t->logical_read_bytes);
+		strbuf_addstr(out, " by the workload, ");
+		units_fmt_bytes(out, t->device_read_bytes);
+		strbuf_addf(out, " from '%s'\n", t->device);
+	}
+	if (t->have_mem) {
+		strbuf_addstr(out, "  dirty memory: peak ");
+		units_fmt_bytes(out, t->dirty_peak_bytes);
+		strbuf_addstr(out, ", writeback peak ");
+		units_fmt_bytes(out, t->writeback_peak_bytes);
+		strbuf_addch(out, '\n');
+	}
+	if (isfinite(t->burst_mbps))
+		strbuf_addf(out,
+			    "  throughput: %.1f MB/s burst (%.3f s, before the "
+			    "final flush), %.1f MB/s settled\n",
+			    t->burst_mbps, t->burst_seconds, t->settled_mbps);
+}
 
 static void add_latency(struct strbuf *out, const struct hist *h)
 {
@@ -99,10 +179,7 @@ void report_run_text(const struct workload *w, const struct target *t,
 			    s > 0 ? (double)ops / s : 0,
 			    s > 0 ? (double)bytes / s / 1e6 : 0);
 	}
-	/* DEVICE TRUTH SUMMARY HOOK */
-	strbuf_reset(&sb);
-	truth_format_text(r->truth, &sb);
-	strbuf_add(out, sb.buf, sb.len);
+	report_truth_text(r->truth, out);
 	for (i = 0; i < r->nr_notes; i++)
 		strbuf_addf(out, "note: %s\n", r->notes[i]);
 	for (i = 0; i < r->nr_warnings; i++)
