@@ -1,8 +1,8 @@
 /*
  * Tests for core/report: the texts rendered from experiment objects.
  * The one-line summary `log` lists (verdicts with their ratios, or for
- * a single arm its runs and median), the arm labels, and the table that
- * compare, show and diff print.
+ * a single arm its runs and median), the arm labels, the table that
+ * compare, show and diff print, and the `knobs` listing.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "core/report/knob_text.h"
 #include "core/report/report.h"
 #include "util/banned.h"
 
@@ -94,12 +95,52 @@ static void test_experiment_text(void **state)
 	json_object_put(e);
 }
 
+/* A knob for `knobs`: its value in its unit, place, values and notes. */
+static void test_knob_text(void **state)
+{
+	struct knob k = {0};
+	struct knob_desc d;
+	struct knob_ctx ctx = {0};
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	k.name = "read_ahead_kb";
+	k.object = "loop3";
+	k.path = "/sys/block/loop3/queue/read_ahead_kb";
+	k.scope = KNOB_SCOPE_DEVICE;
+	knob_desc_init(&d);
+	strbuf_addstr(&d.shown, "128");
+	strbuf_addstr(&d.unit, "KiB");
+	strbuf_addstr(&d.allowed, "0..65536");
+	strbuf_addstr(&d.notes, "first\n\nsecond");
+	report_knob_text(&k, "128", &d, &out);
+	assert_string_equal(out.buf, "read_ahead_kb                128 KiB\n"
+				     "    scope: device 'loop3', "
+				     "/sys/block/loop3/queue/read_ahead_kb\n"
+				     "    allowed: 0..65536\n"
+				     "    note: first\n"
+				     "    note: second\n");
+	strbuf_reset(&out);
+	ctx.disk = "loop3";
+	ctx.why_no_mount = "no directory was given";
+	report_knobs_head(&ctx, &out);
+	report_knobs_tail(&ctx, &out);
+	assert_string_equal(out.buf,
+			    "knobs of device 'loop3'\n\n"
+			    "\natime: no directory was given; give -t DIR\n"
+			    "\nany other tunable: sysfs:PATH or sysctl:NAME "
+			    "(e.g. sysctl:vm.swappiness)\n");
+	knob_desc_release(&d);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_summary_verdicts),
 	    cmocka_unit_test(test_summary_one_arm),
 	    cmocka_unit_test(test_experiment_text),
+	    cmocka_unit_test(test_knob_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
