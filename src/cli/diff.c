@@ -10,6 +10,7 @@
  * good as the knowledge of what else changed.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "cli.h"
 #include "../core/observe/env.h"
 #include "../core/experiment/experiment.h"
+#include "../core/report/expjson.h"
 #include "../core/report/report.h"
 #include "../core/experiment/result_json.h"
 #include "../core/store/store.h"
@@ -83,56 +85,14 @@ static int parse_args(int argc, const char **argv, struct diff_args *a)
 	return 0;
 }
 
-/* A member of o, or NULL. */
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-/* A string member, or "". */
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string)
-		   ? json_object_get_string(v)
-		   : "";
-}
-
-/* The environment an experiment recorded: its own or its first run's. */
-static struct json_object *env_of(struct json_object *exp)
-{
-	struct json_object *env = get(exp, "env"), *runs = get(exp, "runs");
-
-	if (!env && runs && json_object_is_type(runs, json_type_array) &&
-	    json_object_array_length(runs))
-		env =
-		    get(get(json_object_array_get_idx(runs, 0), "run"), "env");
-	return env;
-}
-
-/* The target as text: a string, or a target object's "spec". */
-static const char *target_of(struct json_object *exp)
-{
-	struct json_object *t = get(exp, "target");
-
-	if (t && json_object_is_type(t, json_type_object))
-		return get_str(t, "spec");
-	return get_str(exp, "target");
-}
-
 /*
  * The arm of exp to use: label's, or the baseline's. Returns its index,
  * or -1 after printing an error.
  */
 static int pick_arm(struct json_object *exp, const char *id, const char *label)
 {
-	struct json_object *arms = get(exp, "arms"), *b = get(exp, "baseline");
+	struct json_object *arms = expjson_get(exp, "arms"),
+			   *b = expjson_get(exp, "baseline");
 	struct strbuf labels = STRBUF_INIT;
 	size_t i, n;
 
@@ -148,7 +108,7 @@ static int pick_arm(struct json_object *exp, const char *id, const char *label)
 	}
 	for (i = 0; i < n; i++) {
 		const char *l =
-		    get_str(json_object_array_get_idx(arms, i), "label");
+		    expjson_str(json_object_array_get_idx(arms, i), "label");
 
 		if (!strcmp(l, label)) {
 			strbuf_release(&labels);
@@ -165,45 +125,45 @@ static int pick_arm(struct json_object *exp, const char *id, const char *label)
 /* Refuse two experiments that did not measure the same thing. */
 static int check_same(struct json_object *e[2], const char *id[2])
 {
-	struct json_object *m0 = get(e[0], "metric"), *m1 = get(e[1], "metric");
-	struct json_object *h0 = get(m0, "higher_is_better");
-	struct json_object *h1 = get(m1, "higher_is_better");
+	struct json_object *m0 = expjson_get(e[0], "metric"),
+			   *m1 = expjson_get(e[1], "metric");
+	struct json_object *h0 = expjson_get(m0, "higher_is_better");
+	struct json_object *h1 = expjson_get(m1, "higher_is_better");
 
-	if (strcmp(get_str(e[0], "workload"), get_str(e[1], "workload"))) {
+	if (strcmp(expjson_str(e[0], "workload"),
+		   expjson_str(e[1], "workload"))) {
 		error("experiments '%s' and '%s' ran different workloads "
 		      "('%s' and '%s'); diff compares the same workload "
 		      "before and after a change",
-		      id[0], id[1], get_str(e[0], "workload"),
-		      get_str(e[1], "workload"));
+		      id[0], id[1], expjson_str(e[0], "workload"),
+		      expjson_str(e[1], "workload"));
 		return -1;
 	}
-	if (strcmp(get_str(m0, "name"), get_str(m1, "name")) ||
+	if (strcmp(expjson_str(m0, "name"), expjson_str(m1, "name")) ||
 	    (h0 && h1 &&
 	     json_object_get_boolean(h0) != json_object_get_boolean(h1))) {
 		error("experiments '%s' and '%s' measured different metrics "
 		      "('%s' and '%s'); diff needs the same metric in both",
-		      id[0], id[1], get_str(m0, "name"), get_str(m1, "name"));
+		      id[0], id[1], expjson_str(m0, "name"),
+		      expjson_str(m1, "name"));
 		return -1;
 	}
 	return 0;
 }
 
-/* A number member or def. */
-static double get_num(struct json_object *o, const char *key, double def)
+/* A number member of o, or def when it has none. */
+static double num_or(struct json_object *o, const char *key, double def)
 {
-	struct json_object *v = get(o, key);
+	double v = expjson_num(o, key);
 
-	if (!v || !(json_object_is_type(v, json_type_double) ||
-		    json_object_is_type(v, json_type_int)))
-		return def;
-	return json_object_get_double(v);
+	return isnan(v) ? def : v;
 }
 
 /* The metrics of the runs of exp's arm into *out (caller frees); count. */
 static size_t arm_runs(struct json_object *exp, int arm,
 		       struct experiment_src_run **out)
 {
-	struct json_object *src = get(exp, "runs");
+	struct json_object *src = expjson_get(exp, "runs");
 	size_t i, n, nr = 0;
 
 	*out = NULL;
@@ -213,7 +173,8 @@ static size_t arm_runs(struct json_object *exp, int arm,
 	*out = xcalloc(n ? n : 1, sizeof(**out));
 	for (i = 0; i < n; i++) {
 		struct json_object *r = json_object_array_get_idx(src, i);
-		struct json_object *a = get(r, "arm"), *m = get(r, "metric");
+		struct json_object *a = expjson_get(r, "arm"),
+				   *m = expjson_get(r, "metric");
 
 		if (!a || !m || json_object_get_int(a) != arm)
 			continue;
@@ -231,8 +192,8 @@ static size_t arm_runs(struct json_object *exp, int arm,
 static struct json_object *build(struct json_object *e[2], const char *id[2],
 				 const int arm[2])
 {
-	struct json_object *metric = get(e[1], "metric");
-	struct json_object *hib = get(metric, "higher_is_better");
+	struct json_object *metric = expjson_get(e[1], "metric");
+	struct json_object *hib = expjson_get(metric, "higher_is_better");
 	struct experiment_src src = {0};
 	struct experiment_src_arm sa[2];
 	struct experiment_src_run *runs[2];
@@ -245,7 +206,7 @@ static struct json_object *build(struct json_object *e[2], const char *id[2],
 		sa[k].nr = arm_runs(e[k], arm[k], &runs[k]);
 		sa[k].runs = runs[k];
 		strbuf_addf(&label[k], "%s %s", k ? "after" : "before",
-			    get_str(e[k], "id"));
+			    expjson_str(e[k], "id"));
 		sa[k].label = label[k].buf;
 	}
 	for (k = 0; k < 2; k++)
@@ -255,12 +216,13 @@ static struct json_object *build(struct json_object *e[2], const char *id[2],
 			      id[k], arm[k]);
 			goto out;
 		}
-	strbuf_addf(&sid, "%s..%s", get_str(e[0], "id"), get_str(e[1], "id"));
+	strbuf_addf(&sid, "%s..%s", expjson_str(e[0], "id"),
+		    expjson_str(e[1], "id"));
 	src.id = sid.buf;
-	src.workload = get_str(e[1], "workload");
-	src.target = target_of(e[1]);
+	src.workload = expjson_str(e[1], "workload");
+	src.target = expjson_target(e[1]);
 	src.seed = "none";
-	src.metric = get_str(metric, "name");
+	src.metric = expjson_str(metric, "name");
 	src.higher_is_better = !hib || json_object_get_boolean(hib);
 	src.arms = sa;
 	src.nr_arms = 2;
@@ -279,7 +241,7 @@ out:
 static int env_lines(struct json_object *e[2], const char *const id[2],
 		     struct strbuf *out)
 {
-	struct json_object *env0 = env_of(e[0]), *env1 = env_of(e[1]);
+	struct json_object *env0 = expjson_env(e[0]), *env1 = expjson_env(e[1]);
 	struct strbuf d = STRBUF_INIT;
 	const char *p, *nl;
 	int n = 0;
@@ -303,12 +265,12 @@ static int env_lines(struct json_object *e[2], const char *const id[2],
 		}
 	}
 	strbuf_reset(&d);
-	if (strcmp(target_of(e[0]), target_of(e[1])))
-		strbuf_addf(&d, "target: '%s' vs '%s'\n", target_of(e[0]),
-			    target_of(e[1]));
-	if (get(e[0], "params") && get(e[1], "params"))
-		env_json_diff(get(e[0], "params"), get(e[1], "params"), NULL,
-			      &d);
+	if (strcmp(expjson_target(e[0]), expjson_target(e[1])))
+		strbuf_addf(&d, "target: '%s' vs '%s'\n", expjson_target(e[0]),
+			    expjson_target(e[1]));
+	if (expjson_get(e[0], "params") && expjson_get(e[1], "params"))
+		env_json_diff(expjson_get(e[0], "params"),
+			      expjson_get(e[1], "params"), NULL, &d);
 	for (p = d.buf; *p; p = nl + 1, n++) {
 		nl = strchrnul(p, '\n');
 		strbuf_addf(out, "params differ: %.*s\n", (int)(nl - p), p);
@@ -322,12 +284,12 @@ static int env_lines(struct json_object *e[2], const char *const id[2],
 /* The verdict of "after" against "before", or "". */
 static const char *verdict_of(struct json_object *d)
 {
-	struct json_object *v = get(d, "verdicts");
+	struct json_object *v = expjson_get(d, "verdicts");
 
 	if (!v || !json_object_is_type(v, json_type_array) ||
 	    !json_object_array_length(v))
 		return "";
-	return get_str(json_object_array_get_idx(v, 0), "verdict");
+	return expjson_str(json_object_array_get_idx(v, 0), "verdict");
 }
 
 /* Print the diff as text or JSON. */
@@ -339,18 +301,18 @@ static void print_diff(const struct diff_args *a, struct json_object *e[2],
 	int k, nr_env;
 
 	for (k = 0; k < 2; k++)
-		label[k] = get_str(
-		    json_object_array_get_idx(get(e[k], "arms"), arm[k]),
-		    "label");
+		label[k] = expjson_str(json_object_array_get_idx(
+					   expjson_get(e[k], "arms"), arm[k]),
+				       "label");
 	nr_env = env_lines(e, a->id, &env);
 	if (a->json) {
 		struct json_object *o = json_object_new_object(), *lines;
 		const char *p, *nl;
 
-		json_object_object_add(o, "before",
-				       json_object_get(get(e[0], "id")));
-		json_object_object_add(o, "after",
-				       json_object_get(get(e[1], "id")));
+		json_object_object_add(
+		    o, "before", json_object_get(expjson_get(e[0], "id")));
+		json_object_object_add(
+		    o, "after", json_object_get(expjson_get(e[1], "id")));
 		json_object_object_add(o, "arm_before",
 				       json_object_new_string(label[0]));
 		json_object_object_add(o, "arm_after",
@@ -371,8 +333,8 @@ static void print_diff(const struct diff_args *a, struct json_object *e[2],
 		json_object_put(o);
 	} else {
 		strbuf_addf(&out, "before: %s arm '%s'; after: %s arm '%s'\n",
-			    get_str(e[0], "id"), label[0], get_str(e[1], "id"),
-			    label[1]);
+			    expjson_str(e[0], "id"), label[0],
+			    expjson_str(e[1], "id"), label[1]);
 		report_experiment_text(d, &out, &err);
 		strbuf_addch(&out, '\n');
 		if (nr_env)
@@ -408,8 +370,7 @@ int cmd_diff(int argc, const char **argv)
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	if (!strcmp(json_object_get_string(json_object_object_get(e[0], "id")),
-		    json_object_get_string(json_object_object_get(e[1], "id")))) {
+	if (!strcmp(expjson_str(e[0], "id"), expjson_str(e[1], "id"))) {
 		error("'%s' and '%s' are the same experiment; diff compares "
 		      "two (see 'iotrial log')",
 		      a.id[0], a.id[1]);
@@ -425,8 +386,8 @@ int cmd_diff(int argc, const char **argv)
 	if (!d)
 		goto out;
 	analysis_opts_init(&o); /* the metric's own flag overrides */
-	o.alpha = get_num(e[1], "alpha", o.alpha);
-	o.margin = get_num(e[1], "equivalence", o.margin);
+	o.alpha = num_or(e[1], "alpha", o.alpha);
+	o.margin = num_or(e[1], "equivalence", o.margin);
 	if (experiment_analyze_json(d, &o, &err)) {
 		error("cannot analyse the diff: %s", err.buf);
 		goto out;

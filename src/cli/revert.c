@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "knobargs.h"
+#include "../core/report/journal_text.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 
@@ -33,7 +34,7 @@ static int list(void)
 	size_t live = 0;
 	int ret;
 
-	ret = knob_journal_describe(&out, &live, &err);
+	ret = report_journal_text(&out, &live, &err);
 	if (ret) {
 		error("%s", err.buf);
 		if (out.len)

@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include "cli.h"
 #include "knobargs.h"
-#include "run_print.h"
 #include "../core/experiment/result_json.h"
+#include "../core/report/run_text.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
 #include "../core/workload/workload.h"
@@ -252,7 +252,7 @@ static void run_done(void *ctx, const struct run_meta *meta,
 {
 	struct run_view *v = ctx;
 
-	run_print_summary(&v->summary, meta, r);
+	report_run_text(meta->w, meta->t, r, &v->summary);
 	v->interrupted = r->interrupted;
 }
 

@@ -60,43 +60,6 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 	return 0;
 }
 
-/* A string member, or "" when missing. */
-static const char *member_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return "";
-	return json_object_get_string(v);
-}
-
-/* Where the experiment ran, from its "env" or its first run's. */
-static void add_origin(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *env = NULL, *runs, *run;
-
-	if (!json_object_object_get_ex(exp, "env", &env) &&
-	    json_object_object_get_ex(exp, "runs", &runs) &&
-	    json_object_is_type(runs, json_type_array) &&
-	    json_object_array_length(runs) &&
-	    json_object_object_get_ex(json_object_array_get_idx(runs, 0), "run",
-				      &run))
-		json_object_object_get_ex(run, "env", &env);
-	strbuf_addf(out, "\nstored %s", member_str(exp, "created"));
-	if (*member_str(env, "hostname"))
-		strbuf_addf(out, ", host %s", member_str(env, "hostname"));
-	if (*member_str(env, "kernel_release"))
-		strbuf_addf(out, ", kernel %s",
-			    member_str(env, "kernel_release"));
-	if (*member_str(env, "iotrial_version"))
-		strbuf_addf(out, ", iotrial %s",
-			    member_str(env, "iotrial_version"));
-	if (*member_str(env, "fio_version"))
-		strbuf_addf(out, ", %s", member_str(env, "fio_version"));
-	strbuf_addch(out, '\n');
-}
-
 int cmd_show(int argc, const char **argv)
 {
 	struct show_args a = {0};
@@ -124,7 +87,7 @@ int cmd_show(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	} else {
-		add_origin(exp, &out);
+		report_experiment_origin(exp, &out);
 	}
 	fputs(out.buf, stdout);
 out:

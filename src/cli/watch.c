@@ -7,9 +7,7 @@
  * thing (and the JSON lines use the same keys). Intervals are kept on
  * absolute CLOCK_MONOTONIC deadlines, so they do not drift.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,7 @@
 #include <json-c/json.h>
 #include "cli.h"
 #include "../core/observe/diskstats.h"
+#include "../core/observe/disks.h"
 #include "../core/observe/sampler.h"
 #include "../core/observe/truth.h"
 #include "../util/error.h"
@@ -27,6 +26,7 @@
 
 #define MIN_INTERVAL_NS 10000000ull /* 10 ms: finer is noise */
 #define HEADER_EVERY	20	    /* repeat the header on a terminal */
+#define SYSFS_ROOT	"/sys"
 
 enum watch_format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -54,52 +54,6 @@ static const char watch_epilogue[] =
     "one object per\ndevice per interval (JSON Lines) with the keys of a "
     "run's devices[]\nentries plus time, dirty_bytes and "
     "writeback_bytes.\n";
-
-/* Every name under dir (sorted), space-separated, into out. */
-static void list_names(const char *dir, struct strbuf *out)
-{
-	struct dirent **ents = NULL;
-	int n = scandir(dir, &ents, NULL, alphasort), i;
-
-	for (i = 0; i < n; i++) {
-		if (ents[i]->d_name[0] != '.')
-			strbuf_addf(out, "%s%s", out->len ? ", " : "",
-				    ents[i]->d_name);
-		free(ents[i]);
-	}
-	free(ents);
-}
-
-/* The whole disks that have done I/O since boot, into names. */
-static void active_disks(char ***names, unsigned *nr)
-{
-	struct dirent **ents = NULL;
-	struct strbuf path = STRBUF_INIT;
-	int n = scandir("/sys/block", &ents, NULL, alphasort), i;
-	unsigned alloc = 0;
-
-	for (i = 0; i < n; i++) {
-		struct diskstats s;
-		int fd;
-
-		if (ents[i]->d_name[0] == '.')
-			goto next;
-		strbuf_setf(&path, "/sys/block/%s/stat", ents[i]->d_name);
-		fd = open(path.buf, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			goto next;
-		if (!diskstats_read_fd(fd, &s) &&
-		    (s.v[DS_RD_IOS] || s.v[DS_WR_IOS] || s.v[DS_IN_FLIGHT])) {
-			ALLOC_GROW(*names, *nr + 1, alloc);
-			(*names)[(*nr)++] = xstrdup(ents[i]->d_name);
-		}
-		close(fd);
-	next:
-		free(ents[i]);
-	}
-	free(ents);
-	strbuf_release(&path);
-}
 
 /* -i DURATION: the time between lines. */
 static int interval_option(const struct option *opt, const char *arg)
@@ -274,46 +228,30 @@ static void print_line(enum watch_format fmt, const char *when,
 }
 
 /* Resolve the device list into sampler_devs; -1 after an error. */
-static int pick_devices(struct watch_args *a, char ***names, unsigned *nr,
+static int pick_devices(struct watch_args *a, struct disk_names *names,
 			struct sampler_dev **out, struct strbuf **paths)
 {
-	struct strbuf have = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	unsigned i;
 
 	if (!a->nr_devs) {
-		active_disks(names, nr);
-		if (!*nr) {
+		disks_active(SYSFS_ROOT, names);
+		if (!names->nr) {
 			error("no disk has done any I/O yet; name one (iotrial "
 			      "watch vda)");
 			return -1;
 		}
-	} else {
-		*names = xcalloc(a->nr_devs, sizeof(char *));
-		for (i = 0; i < a->nr_devs; i++) {
-			struct strbuf p = STRBUF_INIT;
-
-			strbuf_addf(&p, "/sys/class/block/%s/stat", a->devs[i]);
-			if (strchr(a->devs[i], '/') || !*a->devs[i] ||
-			    access(p.buf, R_OK)) {
-				list_names("/sys/class/block", &have);
-				error("no block device '%s'; the devices here "
-				      "are: %s",
-				      a->devs[i], have.len ? have.buf : "none");
-				strbuf_release(&p);
-				strbuf_release(&have);
-				return -1;
-			}
-			strbuf_release(&p);
-			(*names)[(*nr)++] = xstrdup(a->devs[i]);
-		}
+	} else if (disks_check(SYSFS_ROOT, a->devs, a->nr_devs, names, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
 	}
-	*out = xcalloc(*nr, sizeof(**out));
-	*paths = xcalloc(*nr, sizeof(**paths));
-	for (i = 0; i < *nr; i++) {
+	*out = xcalloc(names->nr, sizeof(**out));
+	*paths = xcalloc(names->nr, sizeof(**paths));
+	for (i = 0; i < names->nr; i++) {
 		strbuf_init(&(*paths)[i], 0);
-		strbuf_addf(&(*paths)[i], "/sys/class/block/%s/stat",
-			    (*names)[i]);
-		(*out)[i].name = (*names)[i];
+		disks_stat_path(SYSFS_ROOT, names->v[i], &(*paths)[i]);
+		(*out)[i].name = names->v[i];
 		(*out)[i].stat_path = (*paths)[i].buf;
 	}
 	return 0;
@@ -336,8 +274,8 @@ int cmd_watch(int argc, const char **argv)
 	struct sampler s;
 	struct sampler_dev *devs = NULL;
 	struct strbuf *paths = NULL, err = STRBUF_INIT, when = STRBUF_INIT;
-	char **names = NULL;
-	unsigned nr = 0, i, d, lines = 0;
+	struct disk_names names = {0};
+	unsigned i, d, lines = 0;
 	uint64_t deadline, n;
 	int ret = EXIT_OK, tty = isatty(STDOUT_FILENO), pr;
 
@@ -347,11 +285,11 @@ int cmd_watch(int argc, const char **argv)
 		free(a.devs);
 		return pr > 0 ? EXIT_OK : EXIT_USAGE;
 	}
-	if (pick_devices(&a, &names, &nr, &devs, &paths)) {
+	if (pick_devices(&a, &names, &devs, &paths)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (sampler_init(&s, devs, nr, a.interval_ns, 2, &err)) {
+	if (sampler_init(&s, devs, names.nr, a.interval_ns, 2, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -370,10 +308,10 @@ int cmd_watch(int argc, const char **argv)
 		p1 = &s.series.points[1];
 		seconds = (double)(p1->t_ns - p0->t_ns) / 1e9;
 		fmt_time(&when, a.fmt == FMT_JSON);
-		if (a.fmt == FMT_TEXT && tty && nr > 1 && lines &&
+		if (a.fmt == FMT_TEXT && tty && names.nr > 1 && lines &&
 		    lines % HEADER_EVERY == 0)
 			print_header(a.fmt);
-		for (d = 0; d < nr; d++) {
+		for (d = 0; d < names.nr; d++) {
 			const struct diskstats *x =
 			    sampler_disk(&s.series, 0, d);
 			const struct diskstats *y =
@@ -383,18 +321,16 @@ int cmd_watch(int argc, const char **argv)
 			if (!x->nr_fields || !y->nr_fields)
 				continue; /* the device went away */
 			diskstats_delta(x, y, seconds, &dd);
-			print_line(a.fmt, when.buf, names[d], &dd, p1);
+			print_line(a.fmt, when.buf, names.v[d], &dd, p1);
 		}
 		lines++;
 		fflush(stdout);
 	}
 out:
 	sampler_release(&s);
-	for (i = 0; i < nr; i++) {
-		free(names[i]);
+	for (i = 0; paths && i < names.nr; i++)
 		strbuf_release(&paths[i]);
-	}
-	free(names);
+	disk_names_release(&names);
 	free(paths);
 	free(devs);
 	free(a.devs);

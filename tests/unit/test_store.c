@@ -511,28 +511,6 @@ static void test_many_saves(void **state)
 			 1);
 }
 
-/* The verdict summary that `log` shows. */
-static void test_verdict_summary(void **state)
-{
-	struct json_object *e = make_exp(NULL, "randread", 2, 3);
-	struct json_object *vs = json_object_new_array();
-	struct json_object *v = json_object_new_object();
-	struct strbuf sb = STRBUF_INIT;
-
-	(void)state;
-	json_object_object_add(v, "arm", json_object_new_int(1));
-	json_object_object_add(v, "label",
-			       json_object_new_string("scheduler=s1"));
-	json_object_object_add(v, "ratio", json_object_new_double(1.083));
-	json_object_object_add(v, "verdict", json_object_new_string("faster"));
-	json_object_array_add(vs, v);
-	json_object_object_add(e, "verdicts", vs);
-	store_verdict_summary(e, &sb);
-	assert_string_equal(sb.buf, "2 arms: scheduler=s1 faster 1.08x");
-	strbuf_release(&sb);
-	json_object_put(e);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,7 +521,6 @@ int main(void)
 	    T(test_unknown_nearest), T(test_refuse_not_sqlite),
 	    T(test_refuse_foreign),  T(test_refuse_newer),
 	    T(test_empty_file),	     T(test_many_saves),
-	    T(test_verdict_summary),
 #undef T
 	};
 

@@ -1,5 +1,5 @@
 /*
- * Tests for device truth (core/observe/truth.c, truth_out.c). Hand-made
+ * Tests for device truth (core/observe/truth.c, truth_json.c). Hand-made
  * series check the arithmetic and each warning, with and without the
  * numbers that should trigger it; the JSON members are checked by name.
  * Then the hook runs for real around buffered writes to a directory:
@@ -23,6 +23,7 @@
 #include "core/experiment/experiment.h"
 #include "core/observe/measure.h"
 #include "core/observe/truth.h"
+#include "core/report/run_text.h"
 #include "core/workload/workload.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -586,7 +587,7 @@ static void test_hook_tmpfs(void **state)
 	for (i = 0; i < r.nr_notes; i++)
 		noted |= strstr(r.notes[i], "no block device") != NULL;
 	assert_true(noted);
-	truth_format_text(tr, &text);
+	report_truth_text(tr, &text);
 	assert_non_null(strstr(text.buf, "device truth: not available"));
 	run = json_object_new_object();
 	truth_to_json(tr, run);

@@ -131,17 +131,7 @@ const char *knob_session_journal(const struct knob_session *s);
  */
 void knob_recover_stale(const struct knob_log *log);
 
-/*
- * Describe the journal for `revert --list` into out, read-only (no lock
- * needed, nothing changed): per record the original, what iotrial wrote
- * and what is there now. For a corrupt journal, out gets the readable
- * lines and err the problem; returns -EBADMSG. -EPERM for a state
- * directory or journal that is not to be trusted.
- */
-int knob_journal_describe(struct strbuf *out, size_t *out_live,
-			  struct strbuf *err);
-
-/* Helpers shared with the listing (listing.c). */
+/* Helpers shared with `revert --list` (report/journal_text.c). */
 /* The original of a journaled set record, for people: "'mq-deadline'",
  * or a snapshot's first value and how many settings it carries. */
 void knob_show_orig(const char *name, const char *orig, struct strbuf *out);

@@ -168,7 +168,4 @@ void disk_delta_to_json(const struct disk_delta *d, struct json_object *obj);
 /* A JSON number rounded to decimals places (NaN and inf: null). */
 struct json_object *truth_json_double(double v, int decimals);
 
-/* A short human section for `iotrial run`'s summary, appended to out. */
-void truth_format_text(const struct truth *t, struct strbuf *out);
-
 #endif

@@ -18,6 +18,23 @@
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err);
 
+/*
+ * Where and when a stored experiment was measured, the last lines of
+ * `show`: "\nstored DATE, host H, kernel K, iotrial V\n" (each part only
+ * when recorded; the environment is exp's own or its first run's).
+ */
+void report_experiment_origin(struct json_object *exp, struct strbuf *out);
+
+/*
+ * The verdict summary of an experiment, one line as `log` lists it:
+ * "2 arms: scheduler=mq-deadline faster 1.08x", or for one arm "5 runs,
+ * median 12.3k iops". Appends to out.
+ */
+void report_verdict_summary(struct json_object *exp, struct strbuf *out);
+
+/* The labels of exp's arms, ", "-separated, appended to out. */
+void report_arm_labels(struct json_object *exp, struct strbuf *out);
+
 /* A metric value for humans: "12.3k", "1.52M", "845", "97.3". */
 void report_fmt_metric(struct strbuf *out, double v);
 

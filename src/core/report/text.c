@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "report.h"
+#include "expjson.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
@@ -26,46 +27,6 @@ void report_fmt_metric(struct strbuf *out, double v)
 		strbuf_addf(out, "%.3g", v);
 }
 
-static double num(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return NAN;
-	return json_object_get_double(v);
-}
-
-/* A count for display: 0 when missing or not finite. */
-static int count(struct json_object *o, const char *key)
-{
-	double v = num(o, key);
-
-	return isfinite(v) && v >= 0 && v < 1e9 ? (int)v : 0;
-}
-
-static const char *str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return "";
-	return json_object_get_string(v);
-}
-
-/* The verdict object for arm index, or NULL (baseline). */
-static struct json_object *verdict_of(struct json_object *verdicts, int arm)
-{
-	size_t i, n = verdicts ? json_object_array_length(verdicts) : 0;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(verdicts, i);
-
-		if (count(v, "arm") == arm)
-			return v;
-	}
-	return NULL;
-}
-
 static void pad(struct strbuf *out, size_t from, size_t width)
 {
 	while (out->len - from < width)
@@ -78,72 +39,75 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 {
 	size_t start = out->len;
 
-	strbuf_addstr(out, str(arm, "label"));
+	strbuf_addstr(out, expjson_str(arm, "label"));
 	pad(out, start, label_width);
 	start = out->len;
-	report_fmt_metric(out, num(arm, "median"));
+	report_fmt_metric(out, expjson_num(arm, "median"));
 	pad(out, start, 7);
 	start = out->len;
 	strbuf_addch(out, '[');
-	report_fmt_metric(out, num(arm, "ci_low"));
+	report_fmt_metric(out, expjson_num(arm, "ci_low"));
 	strbuf_addstr(out, ", ");
-	report_fmt_metric(out, num(arm, "ci_high"));
+	report_fmt_metric(out, expjson_num(arm, "ci_high"));
 	strbuf_addch(out, ']');
 	pad(out, start, 17);
 	start = out->len;
-	if (isfinite(num(arm, "cv")))
-		strbuf_addf(out, "%.1f%%", 100 * num(arm, "cv"));
+	if (isfinite(expjson_num(arm, "cv")))
+		strbuf_addf(out, "%.1f%%", 100 * expjson_num(arm, "cv"));
 	pad(out, start, 6);
-	strbuf_addf(out, "%3d  ", count(arm, "n"));
+	strbuf_addf(out, "%3d  ", expjson_count(arm, "n"));
 	if (!v) {
 		strbuf_addstr(out, is_baseline ? "baseline\n" : "-\n");
 		return;
 	}
 	start = out->len;
-	if (isfinite(num(v, "ratio")))
-		strbuf_addf(out, "%.3f [%.3f, %.3f]", num(v, "ratio"),
-			    num(v, "ci_low"), num(v, "ci_high"));
+	if (isfinite(expjson_num(v, "ratio")))
+		strbuf_addf(out, "%.3f [%.3f, %.3f]", expjson_num(v, "ratio"),
+			    expjson_num(v, "ci_low"),
+			    expjson_num(v, "ci_high"));
 	pad(out, start, 22);
 	start = out->len;
-	if (isfinite(num(v, "p_adjusted")))
-		strbuf_addf(out, num(v, "p_adjusted") < 0.001 ? "%.1e" : "%.3f",
-			    num(v, "p_adjusted"));
+	if (isfinite(expjson_num(v, "p_adjusted")))
+		strbuf_addf(
+		    out, expjson_num(v, "p_adjusted") < 0.001 ? "%.1e" : "%.3f",
+		    expjson_num(v, "p_adjusted"));
 	pad(out, start, 7);
-	strbuf_addf(out, "%s\n", str(v, "verdict"));
+	strbuf_addf(out, "%s\n", expjson_str(v, "verdict"));
 }
 
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err)
 {
-	struct json_object *arms, *verdicts = NULL, *warnings, *metric;
+	struct json_object *arms, *warnings, *metric;
 	size_t i, n, width = 3, start;
-	int baseline = count(exp, "baseline");
+	int baseline = expjson_count(exp, "baseline");
 
-	if (!json_object_object_get_ex(exp, "arms", &arms) ||
-	    json_object_get_type(arms) != json_type_array)
+	arms = expjson_get_type(exp, "arms", json_type_array);
+	if (!arms)
 		return err_set(err, -EINVAL,
 			       "not an iotrial experiment object (no 'arms')");
-	json_object_object_get_ex(exp, "verdicts", &verdicts);
-	json_object_object_get_ex(exp, "metric", &metric);
+	metric = expjson_get(exp, "metric");
 	n = json_object_array_length(arms);
 	for (i = 0; i < n; i++) {
-		size_t l = strlen(str(json_object_array_get_idx(arms, i),
-				      "label"));
+		size_t l = strlen(
+		    expjson_str(json_object_array_get_idx(arms, i), "label"));
 
 		if (l > width)
 			width = l;
 	}
-	strbuf_addf(out, "experiment %s: %s on %s, %s (%s is better)\n",
-		    *str(exp, "id") ? str(exp, "id") : "(not stored)",
-		    str(exp, "workload"), str(exp, "target"),
-		    str(metric, "name"),
-		    metric && json_object_get_boolean(json_object_object_get(
-				      metric, "higher_is_better"))
-			    ? "higher"
-			    : "lower");
+	strbuf_addf(
+	    out, "experiment %s: %s on %s, %s (%s is better)\n",
+	    *expjson_str(exp, "id") ? expjson_str(exp, "id") : "(not stored)",
+	    expjson_str(exp, "workload"), expjson_str(exp, "target"),
+	    expjson_str(metric, "name"),
+	    metric && json_object_get_boolean(
+			  json_object_object_get(metric, "higher_is_better"))
+		? "higher"
+		: "lower");
 	strbuf_addf(out, "%d block%s, seed %s, stopped: %s\n\n",
-		    count(exp, "blocks"), count(exp, "blocks") == 1 ? "" : "s",
-		    str(exp, "seed"), str(exp, "stopped"));
+		    expjson_count(exp, "blocks"),
+		    expjson_count(exp, "blocks") == 1 ? "" : "s",
+		    expjson_str(exp, "seed"), expjson_str(exp, "stopped"));
 	start = out->len;
 	strbuf_addstr(out, "arm");
 	pad(out, start, width);
@@ -151,21 +115,40 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   "ratio [95% CI]         p       verdict\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *arm = json_object_array_get_idx(arms, i);
-		int idx = count(arm, "arm");
+		int idx = expjson_count(arm, "arm");
 
 		arm_line(out, arm,
-			 idx == baseline ? NULL : verdict_of(verdicts, idx),
+			 idx == baseline ? NULL : expjson_verdict(exp, idx),
 			 idx == baseline, width);
 	}
-	if (json_object_object_get_ex(exp, "warnings", &warnings)) {
+	warnings = expjson_get_type(exp, "warnings", json_type_array);
+	if (warnings) {
 		n = json_object_array_length(warnings);
 		if (n)
 			strbuf_addch(out, '\n');
 		for (i = 0; i < n; i++)
-			strbuf_addf(out, "warning: %s\n",
-				    json_object_get_string(
-					    json_object_array_get_idx(warnings,
-								      i)));
+			strbuf_addf(
+			    out, "warning: %s\n",
+			    json_object_get_string(
+				json_object_array_get_idx(warnings, i)));
 	}
 	return 0;
+}
+
+void report_experiment_origin(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *env = expjson_env(exp);
+
+	strbuf_addf(out, "\nstored %s", expjson_str(exp, "created"));
+	if (*expjson_str(env, "hostname"))
+		strbuf_addf(out, ", host %s", expjson_str(env, "hostname"));
+	if (*expjson_str(env, "kernel_release"))
+		strbuf_addf(out, ", kernel %s",
+			    expjson_str(env, "kernel_release"));
+	if (*expjson_str(env, "iotrial_version"))
+		strbuf_addf(out, ", iotrial %s",
+			    expjson_str(env, "iotrial_version"));
+	if (*expjson_str(env, "fio_version"))
+		strbuf_addf(out, ", %s", expjson_str(env, "fio_version"));
+	strbuf_addch(out, '\n');
 }

@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include <sqlite3.h>
 #include "store.h"
 #include "store-int.h"
+#include "../report/expjson.h"
 #include "../report/report.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -522,64 +522,6 @@ void store_close(struct store *s)
 	s->path = NULL;
 }
 
-/* A string member of o, or "" when missing or not a string. */
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return "";
-	return json_object_get_string(v);
-}
-
-/* A member of o of the given type, or NULL. */
-static struct json_object *jget(struct json_object *o, const char *key,
-				enum json_type type)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
-/* A number member of o (int or double), or NaN. */
-static double jnum(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return NAN;
-	return json_object_get_double(v);
-}
-
-/* The environment an experiment ran in: its own, or its first run's. */
-static struct json_object *exp_env(struct json_object *exp)
-{
-	struct json_object *env = jget(exp, "env", json_type_object);
-	struct json_object *runs = jget(exp, "runs", json_type_array);
-
-	if (!env && runs && json_object_array_length(runs))
-		env = jget(jget(json_object_array_get_idx(runs, 0), "run",
-				json_type_object),
-			   "env", json_type_object);
-	return env;
-}
-
-/* The target as one string: a string member, or a target object's spec. */
-static const char *exp_target(struct json_object *exp)
-{
-	struct json_object *t = jget(exp, "target", json_type_object);
-
-	if (t)
-		return *jstr(t, "spec") ? jstr(t, "spec") : jstr(t, "path");
-	return jstr(exp, "target");
-}
-
 /* Is id exactly STORE_ID_LEN lowercase hex digits? */
 static bool valid_id(const char *id)
 {
@@ -614,7 +556,7 @@ static int id_taken(struct store *s, const char *id, struct strbuf *err)
 static int choose_id(struct store *s, struct json_object *exp,
 		     char out[STORE_ID_LEN + 1], struct strbuf *err)
 {
-	const char *want = jstr(exp, "id");
+	const char *want = expjson_str(exp, "id");
 	struct rng r;
 	int tries, ret;
 
@@ -641,46 +583,12 @@ static int choose_id(struct store *s, struct json_object *exp,
 		       s->path);
 }
 
-void store_verdict_summary(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *arms = jget(exp, "arms", json_type_array);
-	struct json_object *vs = jget(exp, "verdicts", json_type_array);
-	size_t nr_arms = arms ? json_object_array_length(arms) : 0;
-	size_t i, nr_v = vs ? json_object_array_length(vs) : 0, shown = 0;
-
-	strbuf_addf(out, "%zu arm%s: ", nr_arms, nr_arms == 1 ? "" : "s");
-	for (i = 0; i < nr_v; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-		double ratio = jnum(v, "ratio");
-
-		strbuf_addf(out, "%s%s %s", shown++ ? ", " : "",
-			    jstr(v, "label"), jstr(v, "verdict"));
-		if (isfinite(ratio))
-			strbuf_addf(out, " %.2fx", ratio);
-	}
-	if (!shown && nr_arms > 1)
-		strbuf_addstr(out, "no verdicts");
-	if (!shown && nr_arms == 1) {
-		struct json_object *a = json_object_array_get_idx(arms, 0);
-		double n = jnum(a, "n"), med = jnum(a, "median");
-
-		n = isfinite(n) ? n : 0;
-		strbuf_addf(out, "%.0f run%s", n, n == 1 ? "" : "s");
-		if (isfinite(med)) {
-			strbuf_addstr(out, ", median ");
-			report_fmt_metric(out, med);
-			strbuf_addf(out, " %s",
-				    jstr(jget(exp, "metric", json_type_object),
-					 "name"));
-		}
-	}
-}
-
 /* Insert one row per run of exp under id. */
 static int save_runs(struct store *s, const char *id, struct json_object *exp,
 		     struct strbuf *err)
 {
-	struct json_object *runs = jget(exp, "runs", json_type_array);
+	struct json_object *runs =
+	    expjson_get_type(exp, "runs", json_type_array);
 	size_t i, n = json_object_array_length(runs);
 	sqlite3_stmt *st;
 	int ret, rc;
@@ -690,16 +598,17 @@ static int save_runs(struct store *s, const char *id, struct json_object *exp,
 		return ret;
 	for (i = 0; i < n && !ret; i++) {
 		struct json_object *r = json_object_array_get_idx(runs, i);
-		struct json_object *block, *seq, *metric = NULL, *run;
+		struct json_object *block, *seq, *metric, *run;
 
-		block = jget(r, "block", json_type_int);
-		seq = jget(r, "seq", json_type_int);
-		json_object_object_get_ex(r, "metric", &metric);
-		run = jget(r, "run", json_type_object);
+		block = expjson_get_type(r, "block", json_type_int);
+		seq = expjson_get_type(r, "seq", json_type_int);
+		metric = expjson_get(r, "metric");
+		run = expjson_get_type(r, "run", json_type_object);
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		sqlite3_bind_int(
-		    st, 2, json_object_get_int(jget(r, "arm", json_type_int)));
+		sqlite3_bind_int(st, 2,
+				 json_object_get_int(expjson_get_type(
+				     r, "arm", json_type_int)));
 		if (block && json_object_get_int(block) >= 0)
 			sqlite3_bind_int(st, 3, json_object_get_int(block));
 		else
@@ -722,41 +631,33 @@ static int save_runs(struct store *s, const char *id, struct json_object *exp,
 	return ret;
 }
 
-/* The arm labels of exp, ", "-separated, into out. */
-static void arm_labels(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *arms = jget(exp, "arms", json_type_array);
-	size_t i, n = json_object_array_length(arms);
-
-	for (i = 0; i < n; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : "",
-			    jstr(json_object_array_get_idx(arms, i), "label"));
-}
-
 /* Insert the experiment row; exp's "id" and "created" are set already. */
 static int save_row(struct store *s, const char *id, struct json_object *exp,
 		    struct strbuf *err)
 {
 	struct strbuf labels = STRBUF_INIT, verdicts = STRBUF_INIT;
-	struct json_object *env = exp_env(exp);
+	struct json_object *env = expjson_env(exp);
 	sqlite3_stmt *st;
 	int ret, rc;
 
 	ret = store_prepare(s, sql_insert_exp, &st, err);
 	if (ret)
 		return ret;
-	arm_labels(exp, &labels);
-	store_verdict_summary(exp, &verdicts);
+	report_arm_labels(exp, &labels);
+	report_verdict_summary(exp, &verdicts);
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, jstr(exp, "created"), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, jstr(exp, "workload"), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, exp_target(exp), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, expjson_str(exp, "created"), -1,
+			  SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, expjson_str(exp, "workload"), -1,
+			  SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, expjson_target(exp), -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 5,
-			  jstr(jget(exp, "metric", json_type_object), "name"),
-			  -1, SQLITE_TRANSIENT);
+			  expjson_str(expjson_get(exp, "metric"), "name"), -1,
+			  SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 6, labels.buf, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, jstr(env, "hostname"), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 8, jstr(env, "kernel_release"), -1,
+	sqlite3_bind_text(st, 7, expjson_str(env, "hostname"), -1,
+			  SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 8, expjson_str(env, "kernel_release"), -1,
 			  SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 9, verdicts.buf, -1, SQLITE_STATIC);
 	sqlite3_bind_text(
@@ -793,8 +694,8 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 
 	if (!s || !s->db)
 		return err_set(err, -EINVAL, "the results store is not open");
-	if (!exp || !jget(exp, "arms", json_type_array) ||
-	    !jget(exp, "runs", json_type_array))
+	if (!exp || !expjson_get_type(exp, "arms", json_type_array) ||
+	    !expjson_get_type(exp, "runs", json_type_array))
 		return err_set(err, -EINVAL,
 			       "not an iotrial experiment object (it needs "
 			       "'arms' and 'runs' arrays)");
@@ -807,7 +708,7 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 	if (json_object_object_get_ex(exp, "id", &old_id))
 		json_object_get(old_id);
 	json_object_object_add(exp, "id", json_object_new_string(out_id));
-	had_created = *jstr(exp, "created") != '\0';
+	had_created = *expjson_str(exp, "created") != '\0';
 	if (!had_created) {
 		utc_now(created);
 		json_object_object_add(exp, "created",

@@ -114,10 +114,4 @@ int store_list(struct store *s, size_t limit, struct store_summary **out_list,
 	       size_t *out_nr, struct strbuf *err);
 void store_summaries_free(struct store_summary *list, size_t nr);
 
-/*
- * The one-line verdict summary of an experiment object, as `log` shows
- * it: "2 arms: scheduler=mq-deadline faster 1.08x". Appends to out.
- */
-void store_verdict_summary(struct json_object *exp, struct strbuf *out);
-
 #endif

@@ -1,8 +1,9 @@
 /*
- * Device truth on the way out: the "devices", "truth" and "env" members
- * of a run object, the shared per-device keys `iotrial watch --json`
- * prints too, and the short text section of `iotrial run`. Kept apart
- * from truth.c so the arithmetic and the formatting can change alone.
+ * Device truth as JSON: the "devices", "truth" and "env" members of a
+ * run object, and the shared per-device keys `iotrial watch --json`
+ * prints too. Kept apart from truth.c so the arithmetic and the format
+ * can change alone; the text section of `iotrial run` is rendered in
+ * report/run_text.c.
  *
  * Numbers are rounded where they are printed (json_object_new_double_s)
  * rather than by a global json-c setting, which other writers share.
@@ -13,7 +14,6 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "truth.h"
-#include "../../util/units.h"
 #include "../../util/banned.h"
 
 struct json_object *truth_json_double(double v, int decimals)
@@ -230,89 +230,4 @@ void truth_to_json(const struct truth *t, struct json_object *run)
 	json_object_object_add(run, "truth", o);
 	if (t->have_env)
 		env_to_json(&t->env, run);
-}
-
-/* Append a human size. */
-static void add_bytes(struct strbuf *out, uint64_t bytes)
-{
-	units_fmt_bytes(out, bytes);
-}
-
-void truth_format_text(const struct truth *t, struct strbuf *out)
-{
-	unsigned i;
-
-	if (!t)
-		return;
-	if (!t->nr_devs || !t->have_device) {
-		strbuf_addf(out, "device truth: not available: %s\n",
-			    t->no_device_reason ? t->no_device_reason
-						: "no samples");
-		if (t->have_mem) {
-			strbuf_addstr(out, "  dirty memory peaked at ");
-			add_bytes(out, t->dirty_peak_bytes);
-			strbuf_addch(out, '\n');
-		}
-		return;
-	}
-	strbuf_addf(out,
-		    "device truth (sampled every %.0f ms, %u samples; the "
-		    "sampler used %.2f ms of CPU, %.3f%% of a core):\n",
-		    t->interval_ms, t->series.nr_points, t->sampler_cpu_s * 1e3,
-		    t->seconds > 0 ? 100.0 * t->sampler_cpu_s / t->seconds
-				   : 0.0);
-	strbuf_addf(out, "  %-10s %9s %9s %8s %8s %8s %8s %7s %6s %7s\n",
-		    "device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await",
-		    "w_await", "aqu-sz", "%util", "flushes");
-	for (i = 0; i < t->nr_devs; i++) {
-		const struct truth_device *td = &t->devs[i];
-		const struct disk_delta *d = &td->d;
-
-		if (!td->valid) {
-			strbuf_addf(out, "  %-10s (counters not readable)\n",
-				    td->name);
-			continue;
-		}
-		strbuf_addf(out,
-			    "  %-10s %9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.2f "
-			    "%6.1f %7llu\n",
-			    td->name, d->r_s, d->w_s, d->rmbps, d->wmbps,
-			    d->r_await_ms, d->w_await_ms, d->aqu_sz,
-			    d->util_pct, (unsigned long long)d->flushes);
-	}
-	if (t->logical_write_bytes) {
-		strbuf_addstr(out, "  written: ");
-		add_bytes(out, t->logical_write_bytes);
-		strbuf_addf(out, " by the workload, ");
-		add_bytes(out, t->device_write_bytes);
-		strbuf_addf(out, " reached '%s'", t->device);
-		if (t->have_procio) {
-			strbuf_addstr(out, ", ");
-			add_bytes(out, t->cancelled_write_bytes);
-			strbuf_addstr(out, " cancelled");
-		}
-		if (isfinite(t->absorbed_fraction))
-			strbuf_addf(out, "; absorbed by the page cache: %.0f%%",
-				    100.0 * t->absorbed_fraction);
-		strbuf_addch(out, '\n');
-	}
-	if (t->logical_read_bytes) {
-		strbuf_addstr(out, "  read: ");
-		add_bytes(out, t->logical_read_bytes);
-		strbuf_addstr(out, " by the workload, ");
-		add_bytes(out, t->device_read_bytes);
-		strbuf_addf(out, " from '%s'\n", t->device);
-	}
-	if (t->have_mem) {
-		strbuf_addstr(out, "  dirty memory: peak ");
-		add_bytes(out, t->dirty_peak_bytes);
-		strbuf_addstr(out, ", writeback peak ");
-		add_bytes(out, t->writeback_peak_bytes);
-		strbuf_addch(out, '\n');
-	}
-	if (isfinite(t->burst_mbps))
-		strbuf_addf(out,
-			    "  throughput: %.1f MB/s burst (%.3f s, before the "
-			    "final flush), %.1f MB/s settled\n",
-			    t->burst_mbps, t->burst_seconds, t->settled_mbps);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "journal_text.h"
 #include "../journal/session.h"
 #include "../journal/state.h"
 #include "../../util/error.h"
@@ -30,32 +31,6 @@ static void add_time(struct strbuf *out, uint64_t t_s)
 		strbuf_addstr(out, buf);
 	else
 		strbuf_addf(out, "@%" PRIu64, t_s);
-}
-
-/* "'mq-deadline'", or for a snapshot its first value and how many more. */
-void knob_show_orig(const char *name, const char *orig, struct strbuf *out)
-{
-	const char *sp = strchr(orig, ' '), *eq = strchr(orig, '=');
-	size_t more = 0, n = strlen(name);
-	const char *p;
-
-	if (!eq || (sp && eq > sp)) {
-		strbuf_addstr(out, orig);
-		return;
-	}
-	for (p = orig; (p = strchr(p, ' ')); p++)
-		more++;
-	if (!strncmp(orig, name, n) && orig[n] == '=')
-		strbuf_addf(out, "%.*s",
-			    (int)((sp ? sp : orig + strlen(orig)) - (eq + 1)),
-			    eq + 1);
-	else
-		strbuf_addf(out, "%.*s",
-			    (int)((sp ? sp : orig + strlen(orig)) - orig),
-			    orig);
-	if (more)
-		strbuf_addf(out, " (and %zu dependent setting%s)", more,
-			    more == 1 ? "" : "s");
 }
 
 /* The owner line: who made these changes and what becomes of them. */
@@ -172,8 +147,8 @@ static void add_numbered(struct strbuf *out, const struct journal *j)
 	strbuf_release(&raw);
 }
 
-int knob_journal_describe(struct strbuf *out, size_t *out_live,
-			  struct strbuf *err)
+int report_journal_text(struct strbuf *out, size_t *out_live,
+			struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
 	struct journal j;

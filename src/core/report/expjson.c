@@ -1,0 +1,91 @@
+/*
+ * The getters of experiment objects (expjson.h). json-c hands back the
+ * text of a number for json_object_get_string() and parses a string for
+ * json_object_get_double(), which would let a mistyped member pass for a
+ * good one; these getters check the type instead, once, here.
+ */
+#include <math.h>
+#include "expjson.h"
+#include "../../util/banned.h"
+
+struct json_object *expjson_get(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+struct json_object *expjson_get_type(struct json_object *o, const char *key,
+				     enum json_type type)
+{
+	struct json_object *v = expjson_get(o, key);
+
+	return v && json_object_is_type(v, type) ? v : NULL;
+}
+
+const char *expjson_str(struct json_object *o, const char *key)
+{
+	struct json_object *v = expjson_get_type(o, key, json_type_string);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+double expjson_num(struct json_object *o, const char *key)
+{
+	struct json_object *v = expjson_get(o, key);
+
+	if (!v || !(json_object_is_type(v, json_type_double) ||
+		    json_object_is_type(v, json_type_int)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+int expjson_count(struct json_object *o, const char *key)
+{
+	double v = expjson_num(o, key);
+
+	return isfinite(v) && v >= 0 && v < 1e9 ? (int)v : 0;
+}
+
+struct json_object *expjson_env(struct json_object *exp)
+{
+	struct json_object *env =
+	    expjson_get_type(exp, "env", json_type_object);
+	struct json_object *runs =
+	    expjson_get_type(exp, "runs", json_type_array);
+
+	if (!env && runs && json_object_array_length(runs))
+		env = expjson_get_type(
+		    expjson_get(json_object_array_get_idx(runs, 0), "run"),
+		    "env", json_type_object);
+	return env;
+}
+
+const char *expjson_target(struct json_object *exp)
+{
+	struct json_object *t =
+	    expjson_get_type(exp, "target", json_type_object);
+
+	if (t)
+		return *expjson_str(t, "spec") ? expjson_str(t, "spec")
+					       : expjson_str(t, "path");
+	return expjson_str(exp, "target");
+}
+
+struct json_object *expjson_verdict(struct json_object *exp, int arm)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+
+		if (expjson_count(v, "arm") == arm)
+			return v;
+	}
+	return NULL;
+}

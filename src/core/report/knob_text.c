@@ -1,0 +1,136 @@
+/*
+ * The `iotrial knobs` listing (knob_text.h). Text and JSON say the same:
+ * a knob's value as people read it ("2048 KiB (2 MiB; ...)"), its place
+ * (scope, object, path), what it accepts, and the notes that keep a
+ * change from surprising anyone.
+ */
+#include <string.h>
+#include "knob_text.h"
+#include "../../util/banned.h"
+
+void report_knobs_head(const struct knob_ctx *ctx, struct strbuf *out)
+{
+	if (!ctx->disk && !ctx->mountpoint)
+		return;
+	strbuf_addstr(out, "knobs of");
+	if (ctx->disk)
+		strbuf_addf(out, " device '%s'", ctx->disk);
+	if (ctx->mountpoint)
+		strbuf_addf(out, "%s mount '%s'", ctx->disk ? " and" : "",
+			    ctx->mountpoint);
+	strbuf_addstr(out, "\n\n");
+}
+
+void report_knob_text(const struct knob *k, const char *value,
+		      const struct knob_desc *d, struct strbuf *out)
+{
+	const char *p, *nl;
+
+	if (strcmp(d->shown.buf, value))
+		strbuf_addf(out, "%-28s %s\n", k->name, d->shown.buf);
+	else if (d->unit.len)
+		strbuf_addf(out, "%-28s %s%s%s\n", k->name, value,
+			    strcmp(d->unit.buf, "%") ? " " : "", d->unit.buf);
+	else
+		strbuf_addf(out, "%-28s %s\n", k->name, value);
+	strbuf_addf(out, "    scope: %s", knob_scope_name(k->scope));
+	if (k->scope != KNOB_SCOPE_SYSTEM)
+		strbuf_addf(out, " '%s'", k->object);
+	strbuf_addf(out, ", %s\n", k->path);
+	if (d->allowed.len)
+		strbuf_addf(out, "    allowed: %s\n", d->allowed.buf);
+	if (d->legacy.len)
+		strbuf_addf(out, "    legacy names: %s\n", d->legacy.buf);
+	for (p = d->notes.buf; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		if (nl > p)
+			strbuf_addf(out, "    note: %.*s\n", (int)(nl - p), p);
+	}
+}
+
+void report_knobs_tail(const struct knob_ctx *ctx, struct strbuf *out)
+{
+	if (!ctx->disk)
+		strbuf_addf(out,
+			    "\ndevice knobs (scheduler, read_ahead_kb, "
+			    "nr_requests, ...): %s; give --device DEV or "
+			    "-t TARGET\n",
+			    ctx->why_no_disk ? ctx->why_no_disk
+					     : "no device was given");
+	if (!ctx->mountpoint)
+		strbuf_addf(out, "%satime: %s; give -t DIR\n",
+			    ctx->disk ? "\n" : "", ctx->why_no_mount);
+	strbuf_addstr(out, "\nany other tunable: sysfs:PATH or sysctl:NAME "
+			   "(e.g. sysctl:vm.swappiness)\n");
+}
+
+/* Split text at sep into a JSON array of its non-empty pieces. */
+static struct json_object *split(const char *text, char sep)
+{
+	struct json_object *a = json_object_new_array();
+	const char *p = text, *e;
+
+	while (*p) {
+		e = strchr(p, sep);
+		if (!e)
+			e = p + strlen(p);
+		if (e > p)
+			json_object_array_add(
+			    a, json_object_new_string_len(p, (int)(e - p)));
+		p = *e ? e + 1 : e;
+	}
+	return a;
+}
+
+struct json_object *report_knob_json(const struct knob *k, const char *value,
+				     const struct knob_desc *d)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(k->name));
+	json_object_object_add(o, "value", json_object_new_string(value));
+	json_object_object_add(o, "shown",
+			       json_object_new_string(d->shown.buf));
+	json_object_object_add(o, "unit", json_object_new_string(d->unit.buf));
+	json_object_object_add(o, "allowed",
+			       json_object_new_string(d->allowed.buf));
+	json_object_object_add(
+	    o, "scope", json_object_new_string(knob_scope_name(k->scope)));
+	json_object_object_add(o, "object", json_object_new_string(k->object));
+	json_object_object_add(o, "path", json_object_new_string(k->path));
+	json_object_object_add(o, "legacy_names", split(d->legacy.buf, ' '));
+	json_object_object_add(o, "notes", split(d->notes.buf, '\n'));
+	return o;
+}
+
+void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
+		       struct strbuf *out)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *un = json_object_new_object();
+
+	json_object_object_add(root, "schema",
+			       json_object_new_string("iotrial/1"));
+	json_object_object_add(root, "device",
+			       ctx->disk ? json_object_new_string(ctx->disk)
+					 : NULL);
+	json_object_object_add(
+	    root, "mount",
+	    ctx->mountpoint ? json_object_new_string(ctx->mountpoint) : NULL);
+	json_object_object_add(root, "knobs", knobs);
+	if (!ctx->disk)
+		json_object_object_add(
+		    un, "device",
+		    json_object_new_string(ctx->why_no_disk
+					       ? ctx->why_no_disk
+					       : "no device was given"));
+	if (!ctx->mountpoint)
+		json_object_object_add(
+		    un, "mount", json_object_new_string(ctx->why_no_mount));
+	json_object_object_add(root, "unavailable", un);
+	strbuf_addf(out, "%s\n",
+		    json_object_to_json_string_ext(
+			root, JSON_C_TO_STRING_PRETTY |
+				  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}

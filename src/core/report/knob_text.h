@@ -1,0 +1,44 @@
+/*
+ * The listing of `iotrial knobs`: every tunable that applies to a
+ * target with its current value, unit, allowed values, scope and notes,
+ * as text or as one JSON document. The caller resolves and describes
+ * each knob (knob.h); this only renders what it found.
+ */
+#ifndef IOTRIAL_KNOB_TEXT_H
+#define IOTRIAL_KNOB_TEXT_H
+
+#include <json-c/json.h>
+#include "../knob/knob.h"
+#include "../../util/strbuf.h"
+
+/* The heading: "knobs of device 'loop3' and mount '/mnt'" and a blank
+ * line, or nothing when ctx has neither. Appends to out. */
+void report_knobs_head(const struct knob_ctx *ctx, struct strbuf *out);
+
+/*
+ * One knob k holding value, described by d: its name and value (shown
+ * in its unit), scope and path, allowed values, legacy names and notes.
+ * Appends to out.
+ */
+void report_knob_text(const struct knob *k, const char *value,
+		      const struct knob_desc *d, struct strbuf *out);
+
+/* The end of the listing: the knobs ctx has no place for, and why, and
+ * the escape hatches for any other tunable. Appends to out. */
+void report_knobs_tail(const struct knob_ctx *ctx, struct strbuf *out);
+
+/* One knob as a JSON object (name, value, shown, unit, allowed, scope,
+ * object, path, legacy_names, notes); the caller owns it. */
+struct json_object *report_knob_json(const struct knob *k, const char *value,
+				     const struct knob_desc *d);
+
+/*
+ * The JSON document of the listing, pretty-printed with a final newline,
+ * appended to out: the schema, ctx's device and mount, knobs (an array
+ * of report_knob_json() objects, which this takes over) and why the
+ * missing places are missing.
+ */
+void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
+		       struct strbuf *out);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * Text output of a run. Units are labelled every time: MB/s is 10^6
+ * bytes per second (fio's MB/s), MiB/s is shown beside it, because the
+ * unit mix-up is half of what goes wrong in hand-made benchmarks.
+ */
+#include <math.h>
+#include <string.h>
+#include "run_text.h"
+#include "../observe/truth.h"
+#include "../../util/units.h"
+#include "../../util/banned.h"
+
+static const char *const dir_names[IO_DIRS] = {"read", "write"};
+
+void report_truth_text(const struct truth *t, struct strbuf *out)
+{
+	unsigned i;
+
+	if (!t)
+		return;
+	if (!t->nr_devs || !t->have_device) {
+		strbuf_addf(out, "device truth: not available: %s\n",
+			    t->no_device_reason ? t->no_device_reason
+						: "no samples");
+		if (t->have_mem) {
+			strbuf_addstr(out, "  dirty memory peaked at ");
+			units_fmt_bytes(out, t->dirty_peak_bytes);
+			strbuf_addch(out, '\n');
+		}
+		return;
+	}
+	strbuf_addf(out,
+		    "device truth (sampled every %.0f ms, %u samples; the "
+		    "sampler used %.2f ms of CPU, %.3f%% of a core):\n",
+		    t->interval_ms, t->series.nr_points, t->sampler_cpu_s * 1e3,
+		    t->seconds > 0 ? 100.0 * t->sampler_cpu_s / t->seconds
+				   : 0.0);
+	strbuf_addf(out, "  %-10s %9s %9s %8s %8s %8s %8s %7s %6s %7s\n",
+		    "device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await",
+		    "w_await", "aqu-sz", "%util", "flushes");
+	for (i = 0; i < t->nr_devs; i++) {
+		const struct truth_device *td = &t->devs[i];
+		const struct disk_delta *d = &td->d;
+
+		if (!td->valid) {
+			strbuf_addf(out, "  %-10s (counters not readable)\n",
+				    td->name);
+			continue;
+		}
+		strbuf_addf(out,
+			    "  %-10s %9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.2f "
+			    "%6.1f %7llu\n",
+			    td->name, d->r_s, d->w_s, d->rmbps, d->wmbps,
+			    d->r_await_ms, d->w_await_ms, d->aqu_sz,
+			    d->util_pct, (unsigned long long)d->flushes);
+	}
+	if (t->logical_write_bytes) {
+		strbuf_addstr(out, "  written: ");
+		units_fmt_bytes(out, t->logical_write_bytes);
+		strbuf_addf(out, " by the workload, ");
+		units_fmt_bytes(out, t->device_write_bytes);
+		strbuf_addf(out, " reached '%s'", t->device);
+		if (t->have_procio) {
+			strbuf_addstr(out, ", ");
+			units_fmt_bytes(out, t->cancelled_write_bytes);
+			strbuf_addstr(out, " cancelled");
+		}
+		if (isfinite(t->absorbed_fraction))
+			strbuf_addf(out, "; absorbed by the page cache: %.0f%%",
+				    100.0 * t->absorbed_fraction);
+		strbuf_addch(out, '\n');
+	}
+	if (t->logical_read_bytes) {
+		strbuf_addstr(out, "  read: ");
+		units_fmt_bytes(out, t->logical_read_bytes);
+		strbuf_addstr(out, " by the workload, ");
+		units_fmt_bytes(out, t->device_read_bytes);
+		strbuf_addf(out, " from '%s'\n", t->device);
+	}
+	if (t->have_mem) {
+		strbuf_addstr(out, "  dirty memory: peak ");
+		units_fmt_bytes(out, t->dirty_peak_bytes);
+		strbuf_addstr(out, ", writeback peak ");
+		units_fmt_bytes(out, t->writeback_peak_bytes);
+		strbuf_addch(out, '\n');
+	}
+	if (isfinite(t->burst_mbps))
+		strbuf_addf(out,
+			    "  throughput: %.1f MB/s burst (%.3f s, before the "
+			    "final flush), %.1f MB/s settled\n",
+			    t->burst_mbps, t->burst_seconds, t->settled_mbps);
+}
+
+static void add_latency(struct strbuf *out, const struct hist *h)
+{
+	static const struct {
+		const char *label;
+		double q;
+	} qs[] = {{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p99.9", 0.999}};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(&sb, "           latency");
+	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		strbuf_addf(&sb, " %s ", qs[i].label);
+		units_fmt_ns(&sb, (double)hist_quantile(h, qs[i].q));
+	}
+	strbuf_addstr(&sb, "  max ");
+	units_fmt_ns(&sb, (double)h->max_ns);
+	strbuf_addstr(&sb, "  mean ");
+	units_fmt_ns(&sb, hist_mean(h));
+	strbuf_addf(out, "%s\n", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void describe(struct strbuf *out, const struct workload *w,
+		     const struct target *t)
+{
+	unsigned jobs = (unsigned)workload_u64(w, "jobs");
+
+	strbuf_addf(out,
+		    "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s per "
+		    "job, on %s\n",
+		    w->ops->name, workload_str(w, "bs"),
+		    workload_str(w, "engine"), workload_str(w, "iodepth"), jobs,
+		    jobs == 1 ? "" : "s",
+		    workload_u64(w, "direct") ? "O_DIRECT" : "buffered",
+		    workload_str(w, "size"), t->workdir ? t->workdir : t->path);
+}
+
+void report_run_text(const struct workload *w, const struct target *t,
+		     const struct run_result *r, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double cores =
+	    r->seconds > 0 ? (r->cpu.user_s + r->cpu.sys_s) / r->seconds : 0;
+	unsigned d, i;
+
+	describe(out, w, t);
+	strbuf_addf(out, "  time     %.3f s", r->seconds);
+	if (r->bytes[IO_WRITE] && r->fsyncs && r->burst_seconds > 0)
+		strbuf_addf(out, " (I/O done at %.3f s, then %.3f s flushing)",
+			    r->burst_seconds, r->seconds - r->burst_seconds);
+	strbuf_addf(out, "\n");
+	for (d = 0; d < IO_DIRS; d++) {
+		double s = r->seconds > 0 ? r->seconds : 1;
+
+		if (!r->ops[d])
+			continue;
+		strbuf_reset(&sb);
+		units_fmt_bytes(&sb, r->bytes[d]);
+		strbuf_addf(
+		    out,
+		    "  %-8s %.0f IOPS, %.1f MB/s (%.1f MiB/s); %llu ops, "
+		    "%s\n",
+		    dir_names[d], (double)r->ops[d] / s,
+		    (double)r->bytes[d] / s / 1e6,
+		    (double)r->bytes[d] / s / 1048576.0,
+		    (unsigned long long)r->ops[d], sb.buf);
+		add_latency(out, &r->lat[d]);
+	}
+	if (r->fsyncs)
+		strbuf_addf(out, "  fsyncs   %llu\n",
+			    (unsigned long long)r->fsyncs);
+	strbuf_addf(out,
+		    "  cpu      user %.2f s, sys %.2f s (%.0f%% of a core)",
+		    r->cpu.user_s, r->cpu.sys_s, cores * 100);
+	if (r->cpu.system_total_s > 0)
+		strbuf_addf(out, "; machine %.0f%% busy",
+			    100 * r->cpu.system_busy_s / r->cpu.system_total_s);
+	strbuf_addf(out, "\n");
+	for (i = 0; r->nr_jobs > 1 && i < r->nr_jobs; i++) {
+		const struct job_result *j = &r->jobs[i];
+		double s = j->seconds > 0 ? j->seconds : r->seconds;
+		uint64_t ops = j->ops[0] + j->ops[1];
+		uint64_t bytes = j->bytes[0] + j->bytes[1];
+
+		strbuf_addf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i,
+			    s > 0 ? (double)ops / s : 0,
+			    s > 0 ? (double)bytes / s / 1e6 : 0);
+	}
+	report_truth_text(r->truth, out);
+	for (i = 0; i < r->nr_notes; i++)
+		strbuf_addf(out, "note: %s\n", r->notes[i]);
+	for (i = 0; i < r->nr_warnings; i++)
+		strbuf_addf(out, "warning: %s\n", r->warnings[i]);
+	strbuf_release(&sb);
+}

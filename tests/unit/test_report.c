@@ -1,0 +1,147 @@
+/*
+ * Tests for core/report: the texts rendered from experiment objects.
+ * The one-line summary `log` lists (verdicts with their ratios, or for
+ * a single arm its runs and median), the arm labels, the table that
+ * compare, show and diff print, and the `knobs` listing.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "core/report/knob_text.h"
+#include "core/report/report.h"
+#include "util/banned.h"
+
+static struct json_object *parse(const char *text)
+{
+	struct json_object *o = json_tokener_parse(text);
+
+	assert_non_null(o);
+	return o;
+}
+
+/* Two arms with a verdict: label, verdict and ratio. */
+static void test_summary_verdicts(void **state)
+{
+	struct json_object *e =
+	    parse("{\"arms\": [{\"arm\": 0, \"label\": \"scheduler=s0\"}, "
+		  "{\"arm\": 1, \"label\": \"scheduler=s1\"}], "
+		  "\"verdicts\": [{\"arm\": 1, \"label\": \"scheduler=s1\", "
+		  "\"ratio\": 1.083, \"verdict\": \"faster\"}]}");
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	report_verdict_summary(e, &sb);
+	assert_string_equal(sb.buf, "2 arms: scheduler=s1 faster 1.08x");
+	strbuf_reset(&sb);
+	report_arm_labels(e, &sb);
+	assert_string_equal(sb.buf, "scheduler=s0, scheduler=s1");
+	json_object_object_del(e, "verdicts");
+	strbuf_reset(&sb);
+	report_verdict_summary(e, &sb);
+	assert_string_equal(sb.buf, "2 arms: no verdicts");
+	strbuf_release(&sb);
+	json_object_put(e);
+}
+
+/* One arm: its runs and median, in the metric's unit. */
+static void test_summary_one_arm(void **state)
+{
+	struct json_object *e =
+	    parse("{\"metric\": {\"name\": \"iops\"}, \"arms\": [{\"arm\": 0, "
+		  "\"label\": \"imported\", \"n\": 5, \"median\": 12345}]}");
+	struct json_object *one = parse("{\"arms\": [{\"n\": 1}]}");
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	report_verdict_summary(e, &sb);
+	assert_string_equal(sb.buf, "1 arm: 5 runs, median 12.3k iops");
+	strbuf_reset(&sb);
+	report_verdict_summary(one, &sb);
+	assert_string_equal(sb.buf, "1 arm: 1 run");
+	strbuf_release(&sb);
+	json_object_put(e);
+	json_object_put(one);
+}
+
+/* The table: header, one line per arm, the baseline marked. */
+static void test_experiment_text(void **state)
+{
+	struct json_object *e = parse(
+	    "{\"id\": \"8f442f85\", \"workload\": \"randread\", \"target\": "
+	    "\"/srv\", \"seed\": \"7\", \"stopped\": \"runs\", \"blocks\": 1, "
+	    "\"baseline\": 0, \"metric\": {\"name\": \"iops\", "
+	    "\"higher_is_better\": true}, \"arms\": [{\"arm\": 0, \"label\": "
+	    "\"a\", \"n\": 1, \"median\": 100}], \"warnings\": [\"w1\"]}");
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(report_experiment_text(e, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "experiment 8f442f85: randread on "
+					"/srv, iops (higher is better)\n"
+					"1 block, seed 7, stopped: runs\n"));
+	assert_non_null(strstr(out.buf, "\na   100 "));
+	assert_non_null(strstr(out.buf, "baseline\n\nwarning: w1\n"));
+	json_object_put(e);
+	e = parse("{\"arms\": 3}");
+	strbuf_reset(&out);
+	assert_int_equal(report_experiment_text(e, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "no 'arms'"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	json_object_put(e);
+}
+
+/* A knob for `knobs`: its value in its unit, place, values and notes. */
+static void test_knob_text(void **state)
+{
+	struct knob k = {0};
+	struct knob_desc d;
+	struct knob_ctx ctx = {0};
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	k.name = "read_ahead_kb";
+	k.object = "loop3";
+	k.path = "/sys/block/loop3/queue/read_ahead_kb";
+	k.scope = KNOB_SCOPE_DEVICE;
+	knob_desc_init(&d);
+	strbuf_addstr(&d.shown, "128");
+	strbuf_addstr(&d.unit, "KiB");
+	strbuf_addstr(&d.allowed, "0..65536");
+	strbuf_addstr(&d.notes, "first\n\nsecond");
+	report_knob_text(&k, "128", &d, &out);
+	assert_string_equal(out.buf, "read_ahead_kb                128 KiB\n"
+				     "    scope: device 'loop3', "
+				     "/sys/block/loop3/queue/read_ahead_kb\n"
+				     "    allowed: 0..65536\n"
+				     "    note: first\n"
+				     "    note: second\n");
+	strbuf_reset(&out);
+	ctx.disk = "loop3";
+	ctx.why_no_mount = "no directory was given";
+	report_knobs_head(&ctx, &out);
+	report_knobs_tail(&ctx, &out);
+	assert_string_equal(out.buf,
+			    "knobs of device 'loop3'\n\n"
+			    "\natime: no directory was given; give -t DIR\n"
+			    "\nany other tunable: sysfs:PATH or sysctl:NAME "
+			    "(e.g. sysctl:vm.swappiness)\n");
+	knob_desc_release(&d);
+	strbuf_release(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_summary_verdicts),
+	    cmocka_unit_test(test_summary_one_arm),
+	    cmocka_unit_test(test_experiment_text),
+	    cmocka_unit_test(test_knob_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
