@@ -7,10 +7,9 @@
 # cached as DIR/base, DIR defaulting to /var/tmp/iotrial-fresh). Each run
 # copies that root to a new DIR/run.XXXXXX, clones this repository at REV
 # (default HEAD: committed work only) into its /root/iotrial, mounts what a
-# booted machine has (/proc, /sys, /dev with /dev/pts and /dev/shm, tmpfs
-# on /run and /tmp; "/" itself is no mount inside, as in any chroot),
-# copies /etc/resolv.conf so apt-get works, and runs as root inside it, in
-# this order:
+# booted machine has ("/" as a mount, /proc, /sys, /dev with /dev/pts and
+# /dev/shm, tmpfs on /run and /tmp), copies /etc/resolv.conf so apt-get
+# works, and runs as root inside it, in this order:
 #
 #   make demo
 #   make check
@@ -151,8 +150,12 @@ git clone -q "$here" "$root/root/iotrial"
 git -C "$root/root/iotrial" checkout -q "$commit"
 mkdir -p "$root/log"
 
-# 3. Mounts as a booted machine has them. Bind mounts of the host's trees
-# are made slaves so nothing done inside propagates back out.
+# 3. Mounts as a booted machine has them. "/" is one (a plain chroot's
+# root is not, and tests that look up the root mount would fail). Bind
+# mounts of the host's trees are made slaves so nothing done inside
+# propagates back out.
+mnt "$root" --bind "$root"
+mount --make-private "$root"
 mnt "$root/proc" -t proc proc
 mnt "$root/sys" --rbind /sys
 mount --make-rslave "$root/sys"
