@@ -5,20 +5,23 @@
 #
 # Builds, once, a Debian 12 "minbase" root with git and make (debootstrap;
 # cached as DIR/base, DIR defaulting to /var/tmp/iotrial-fresh). Each run
-# copies that root to a new DIR/run.XXXXXX, clones this repository at REV
-# (default HEAD: committed work only) into its /root/iotrial, mounts what a
-# booted machine has ("/" as a mount, /proc, /sys, /dev with /dev/pts and
-# /dev/shm, tmpfs on /run and /tmp), copies /etc/resolv.conf so apt-get
-# works, and runs as root inside it, in this order:
+# copies that root onto a new ext4 filesystem (DIR/run.XXXXXX/disk.img, a
+# sparse file on a loop device, mounted on DIR/run.XXXXXX/root: so "/"
+# inside is a filesystem's root on a block device, as on a booted machine,
+# not a directory of the host's), clones this repository at REV (default
+# HEAD: committed work only) into its /root/iotrial, mounts what a booted
+# machine has (/proc, /sys, /dev with /dev/pts and /dev/shm, tmpfs on /run
+# and /tmp), copies /etc/resolv.conf so apt-get works, and runs as root
+# inside it, in this order:
 #
 #   make demo
 #   make check
 #
 # It passes when both exit 0 and the second ends with "N passed, 0
-# failed" (skipped tests are listed). Prints each command's time and result; the logs stay in
-# DIR/run.XXXXXX/log/ (and the tests' own logs under
-# root/iotrial/build/test-logs/). The previous run's copy is removed at the
-# next start.
+# failed" (skipped tests are listed). Prints each command's time and
+# result; the logs stay in DIR/run.XXXXXX/ (and the tests' own logs in
+# disk.img, under /root/iotrial/build/test-logs/). The previous run's
+# directory is removed at the next start.
 #
 # Needs root (debootstrap, chroot, mount) and network access to the Debian
 # mirror (http://deb.debian.org/debian, or $DEBIAN_MIRROR), which both
@@ -56,7 +59,10 @@ remove_tree() {
 	rm -rf --one-file-system "$1"
 }
 
-root= # the copy, once made
+run=      # DIR/run.XXXXXX, once made
+root=     # where the copy's filesystem is mounted
+root_dev= # its loop device
+ours=()   # the trees whose mounts cleanup undoes: the copy, a new base
 
 # Mount points at or below directory $1, deepest first.
 mounts_below() {
@@ -76,10 +82,11 @@ in_copy() {
 
 # Stop what still runs inside the copy (TERM, so iotrial undoes its own
 # scratch devices and knobs; KILL after 15 s), detach loop devices backed
-# by files in it, then undo every mount below DIR: ours, those made
-# inside, and any an interrupted debootstrap left.
+# by files in it, undo every mount below it (ours and those made inside)
+# and below a base being built (an interrupted debootstrap's), then
+# detach the copy's own loop device.
 cleanup() {
-	local i m l f pids
+	local i m l f t pids
 	set +e
 	if [ -n "$root" ]; then
 		pids=$(in_copy)
@@ -103,12 +110,17 @@ cleanup() {
 			esac
 		done
 	fi
-	for m in $(mounts_below "$cache"); do
-		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	for t in "${ours[@]}"; do
+		for m in $(mounts_below "$t"); do
+			umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+		done
+		if mounted_below "$t"; then
+			echo "fresh-machine-check: warning: still mounted:" >&2
+			mounts_below "$t" | sed 's/^/  /' >&2
+		fi
 	done
-	if mounted_below "$cache"; then
-		echo "fresh-machine-check: warning: still mounted:" >&2
-		mounts_below "$cache" | sed 's/^/  /' >&2
+	if [ -n "$root_dev" ] && ! mounted_below "$root"; then
+		losetup -d "$root_dev"
 	fi
 }
 trap cleanup EXIT
@@ -123,6 +135,10 @@ mnt() {
 	mount "$@" "$target"
 }
 
+# One check at a time per DIR.
+exec 9>"$cache/lock"
+flock -n 9 || die "another check is using '$cache'"
+
 # 1. The cached minbase root.
 if [ ! -d "$cache/base" ]; then
 	command -v debootstrap >/dev/null || {
@@ -131,6 +147,7 @@ if [ ! -d "$cache/base" ]; then
 			debootstrap >/dev/null
 	}
 	remove_tree "$cache/base.new"
+	ours+=("$cache/base.new")
 	echo "building a Debian 12 minbase root in '$cache/base' (once)"
 	debootstrap --variant=minbase --include=git,make bookworm \
 		"$cache/base.new" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
@@ -138,24 +155,29 @@ if [ ! -d "$cache/base" ]; then
 	mv "$cache/base.new" "$cache/base"
 fi
 
-# 2. A fresh copy with the repository in it.
+# 2. A fresh copy on a filesystem of its own, with the repository in it.
 for old in "$cache"/run.*; do
+	for l in $(losetup -n -O NAME -j "$old/disk.img" 2>/dev/null); do
+		mounted_below "$old" || losetup -d "$l"
+	done
 	remove_tree "$old"
 done
-root=$(mktemp -d "$cache/run.XXXXXX")
+run=$(mktemp -d "$cache/run.XXXXXX")
+root=$run/root
+mkdir "$root"
+ours+=("$root")
+truncate -s 40G "$run/disk.img"
+mkfs.ext4 -q -F -L iotrial-fresh "$run/disk.img"
+root_dev=$(losetup --find --show "$run/disk.img")
+mount "$root_dev" "$root"
 cp -a "$cache/base/." "$root/"
 chmod 755 "$root"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 git clone -q "$here" "$root/root/iotrial"
 git -C "$root/root/iotrial" checkout -q "$commit"
-mkdir -p "$root/log"
 
-# 3. Mounts as a booted machine has them. "/" is one (a plain chroot's
-# root is not, and tests that look up the root mount would fail). Bind
-# mounts of the host's trees are made slaves so nothing done inside
-# propagates back out.
-mnt "$root" --bind "$root"
-mount --make-private "$root"
+# 3. Mounts as a booted machine has them. Bind mounts of the host's trees
+# are made slaves so nothing done inside propagates back out.
 mnt "$root/proc" -t proc proc
 mnt "$root/sys" --rbind /sys
 mount --make-rslave "$root/sys"
@@ -175,13 +197,13 @@ in_root() {
 	chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root \
 		SHELL=/bin/bash TERM=dumb \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		/bin/bash -c "cd /root/iotrial && $cmd" >"$root/log/$log" 2>&1
+		/bin/bash -c "cd /root/iotrial && $cmd" >"$run/$log" 2>&1
 }
 
 # 4. The README's two commands, in order.
 status=0
 echo "commit $(git -C "$here" log -1 --format='%h %s' "$commit")"
-echo "root   $root"
+echo "root   $root (on $root_dev)"
 for cmd in "make demo" "make check"; do
 	log=${cmd#make }.log
 	start=$(date +%s)
@@ -192,19 +214,19 @@ for cmd in "make demo" "make check"; do
 	wait $! || rc=$?
 	secs=$(($(date +%s) - start))
 	printf '%-10s exit %d after %dm%02ds (log: %s)\n' "$cmd" "$rc" \
-		$((secs / 60)) $((secs % 60)) "$root/log/$log"
+		$((secs / 60)) $((secs % 60)) "$run/$log"
 	if [ "$rc" != 0 ]; then
-		tail -n 25 "$root/log/$log" | sed 's/^/    /'
+		tail -n 25 "$run/$log" | sed 's/^/    /'
 		status=1
 		break
 	fi
 done
 if [ "$status" = 0 ]; then
-	last=$(tail -n 1 "$root/log/check.log")
+	last=$(tail -n 1 "$run/check.log")
 	echo "make check said: $last"
-	grep -q '^failed:\|^FAIL ' "$root/log/check.log" && status=1
+	grep -q '^failed:\|^FAIL ' "$run/check.log" && status=1
 	echo "$last" | grep -Eq '^[0-9]+ passed, 0 failed' || status=1
-	grep '^SKIP ' "$root/log/check.log" | sed 's/^/    /' || true
+	grep '^SKIP ' "$run/check.log" | sed 's/^/    /' || true
 fi
 if [ "$status" = 0 ]; then
 	echo "fresh-machine-check: PASS"
