@@ -11,8 +11,9 @@
 # not a directory of the host's), clones this repository at REV (default
 # HEAD: committed work only) into its /root/iotrial, mounts what a booted
 # machine has (/proc, /sys, /dev with /dev/pts and /dev/shm, tmpfs on /run
-# and /tmp), copies /etc/resolv.conf so apt-get works, and runs as root
-# inside it, in this order:
+# and /tmp; FRESH_TMP=root leaves /tmp on the root filesystem, Debian 12's
+# default, where Debian 13 mounts a tmpfs), copies /etc/resolv.conf so
+# apt-get works, and runs as root inside it, in this order:
 #
 #   make demo
 #   make check
@@ -188,7 +189,9 @@ mountpoint -q "$root/dev/pts" || mnt "$root/dev/pts" -t devpts devpts \
 mountpoint -q "$root/dev/shm" || mnt "$root/dev/shm" -t tmpfs tmpfs \
 	-o mode=1777,nosuid,nodev
 mnt "$root/run" -t tmpfs tmpfs -o mode=755,nosuid,nodev
-mnt "$root/tmp" -t tmpfs tmpfs -o mode=1777,nosuid,nodev
+if [ "${FRESH_TMP:-tmpfs}" = tmpfs ]; then
+	mnt "$root/tmp" -t tmpfs tmpfs -o mode=1777,nosuid,nodev
+fi
 
 # in_root LOG CMD: run CMD as root in the copy's repository, with the
 # environment a root login there would have.
@@ -203,7 +206,7 @@ in_root() {
 # 4. The README's two commands, in order.
 status=0
 echo "commit $(git -C "$here" log -1 --format='%h %s' "$commit")"
-echo "root   $root (on $root_dev)"
+echo "root   $root (on $root_dev; /tmp: ${FRESH_TMP:-tmpfs})"
 for cmd in "make demo" "make check"; do
 	log=${cmd#make }.log
 	start=$(date +%s)
