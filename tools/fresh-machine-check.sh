@@ -144,8 +144,9 @@ flock -n 9 || die "another check is using '$cache'"
 if [ ! -d "$cache/base" ]; then
 	command -v debootstrap >/dev/null || {
 		echo "installing debootstrap"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			debootstrap >/dev/null
+		apt-get update -qq &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				debootstrap >/dev/null
 	}
 	remove_tree "$cache/base.new"
 	ours+=("$cache/base.new")
