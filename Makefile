@@ -1,9 +1,10 @@
 # iotrial: plain make, dependencies through pkg-config.
 #
 #   make          build ./iotrial (optimised)
-#   make check    build with -Werror, build the ASan+UBSan variant, run the
-#                 unit tests (cmocka), the CLI tests, and short fuzz runs;
-#                 ends with "N passed, N failed"
+#   make check    install missing test dependencies (root; otherwise print
+#                 the apt-get line and stop), build with -Werror, build the
+#                 ASan+UBSan variant, run the unit tests (cmocka), the CLI
+#                 tests, and short fuzz runs; ends with "N passed, N failed"
 #   make demo     install missing build dependencies (root) and run the
 #                 main job on its embedded defaults
 #   make install  install ./iotrial, its manual and its bash completion
@@ -101,7 +102,15 @@ build/fuzz/%: tests/fuzz/%.c build/fuzz/libiotrial.a
 	$(Q)$(FUZZ_CC) $(BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) \
 		-Isrc -o $@ $< build/fuzz/libiotrial.a $(LIBS)
 
-check: iotrial build/san/iotrial $(UNIT_BIN)
+# The packages first (tools/deps.txt: installed when root, else named with
+# the apt-get line to run), then a new make, whose pkg-config flags see
+# what was just installed.
+check:
+	@tools/deps.sh --install --for 'make check'
+	@$(MAKE) --no-print-directory check-run
+
+# check without the package step
+check-run: iotrial build/san/iotrial $(UNIT_BIN)
 	@if command -v $(FUZZ_CC) >/dev/null; then \
 		$(MAKE) --no-print-directory fuzz-build; fi
 	@tests/run-tests.sh
@@ -139,7 +148,7 @@ uninstall:
 clean:
 	rm -rf build iotrial
 
-.PHONY: all check demo clean fuzz-build
+.PHONY: all check check-run demo clean fuzz-build
 .DELETE_ON_ERROR:
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \

@@ -8,11 +8,9 @@
 # $TMPDIR and vary the block size. Results go to the default store.
 set -eu
 cd "$(dirname "$0")/.."
-if [ "$(id -u)" = 0 ]; then
-	tools/deps.sh --build-only --install
-	command -v mkfs.ext4 >/dev/null || tools/deps.sh --install
-else
-	tools/deps.sh --build-only || exit 1
+tools/deps.sh --build-only --install --for 'make demo'
+if [ "$(id -u)" = 0 ] && ! command -v mkfs.ext4 >/dev/null; then
+	tools/deps.sh --install --for 'make demo'
 fi
 make --no-print-directory iotrial
 base=${TMPDIR:-/tmp}

@@ -2,7 +2,8 @@
 # iotrial info: the root filesystem's device and its queue settings match
 # sysfs; a tmpfs has no devices and says why; a scratch loop device (ours,
 # on a file in /var/tmp, torn down on exit) names itself, its backing file
-# and the device holding that file; bad targets are usage errors.
+# and the device holding that file (of any kind: a disk, an LVM volume,
+# another loop device); bad targets are usage errors.
 . "$(dirname "$0")/lib.sh"
 
 out=$TEST_TMP/info.json
@@ -16,7 +17,7 @@ check "info reports vm.dirty_ratio" \
 	test "$(json "$out" 'o["vm"]["dirty_ratio"]')" = "$(cat /proc/sys/vm/dirty_ratio)"
 check "info reports the root mount" \
 	test "$(json "$out" 'o["stack"]["mount"]["target"]')" = /
-root_src=$(findmnt -n -o SOURCE /)
+root_src=$(findmnt -n -v -o SOURCE /)
 root_fs=$(findmnt -n -o FSTYPE /)
 check "info names the root fs type ($root_fs)" \
 	test "$(json "$out" 'o["stack"]["mount"]["fstype"]')" = "$root_fs"
@@ -92,7 +93,7 @@ check "loop node: kind loop" \
 	test "$(json "$out" 'o["stack"]["devices"][0]["kind"]')" = loop
 check "loop node: the backing file" \
 	test "$(json "$out" 'o["stack"]["devices"][0]["backing_file"]')" = "$img"
-backing_dev=$(basename "$(readlink -f "$(findmnt -n -o SOURCE --target "$img")")")
+backing_dev=$(basename "$(readlink -f "$(findmnt -n -v -o SOURCE --target "$img")")")
 check "loop node: the backing file's device ($backing_dev) is listed" \
 	test "$(json "$out" '[d["name"] for d in o["stack"]["devices"] if d["via"] == "backing"][0]')" = "$backing_dev"
 if command -v mkfs.ext4 >/dev/null; then
@@ -106,5 +107,5 @@ if command -v mkfs.ext4 >/dev/null; then
 	text=$("$IOTRIAL" info -t "$mnt")
 	check "loop fs text: backing file shown" grep -q "backing file $img" <<<"$text"
 	check "loop fs text: the backing device is indented under it" \
-		grep -q "^    $backing_dev (disk, holds the backing file of $name)" <<<"$text"
+		grep -q "^    $backing_dev ([a-z]*, holds the backing file of $name)" <<<"$text"
 fi

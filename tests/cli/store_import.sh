@@ -46,7 +46,7 @@ check "the run keeps fio's whole report" \
 "$IOTRIAL" import --db "$db" --arm fast "$TEST_TMP"/rr1.json "$TEST_TMP"/rr2.json \
 	--arm capped "$TEST_TMP"/rr3.json "$TEST_TMP"/rr4.json >"$TEST_TMP/out2" 2>&1
 check "import of two fio arms exits 0" test $? = 0
-check "two arms, baseline first" grep -qE '^fast +[0-9.k]+ .* baseline$' "$TEST_TMP/out2"
+check "two arms, baseline first" grep -qE '^fast +[0-9.kMG]+ .* baseline$' "$TEST_TMP/out2"
 check "the capped arm is compared" grep -qE '^capped +[0-9.k]+ .* 0\.[0-9]+ \[' "$TEST_TMP/out2"
 check "log lists the fio import" "$IOTRIAL" log --db "$db" | grep -qE "^$(id_of "$TEST_TMP/out2") .* fio:randread .* iops +2 arms: capped "
 

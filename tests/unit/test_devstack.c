@@ -5,7 +5,9 @@
  * queue/, partition, slaves/, loop/backing_file, and dev/block/MAJ:MIN
  * symlinks) and resolve device numbers against it. The real machine is
  * checked too: "/" resolves to a mount with a device (when it has one),
- * a tmpfs resolves to none with a reason, a missing path is an error.
+ * a tmpfs resolves to none with a reason, a missing path is an error. In
+ * a chroot, whose root is no mount it can see, "/" still resolves to its
+ * device; a child process makes such a chroot to check that anywhere.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 #include "core/target/devstack.h"
 #include "util/banned.h"
@@ -339,7 +344,28 @@ static void test_no_such_devno(void **state)
 	strbuf_release(&err);
 }
 
-/* "/" on this machine: a mount, and a device when it has a real one. */
+/* Is "/" a mount point listed in /proc/self/mountinfo? Not in a chroot,
+ * whose root is a directory of a mount outside it. */
+static int root_is_listed_mount(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char *line = NULL, mnt_point[4096];
+	size_t alloc = 0;
+	int found = 0;
+
+	assert_non_null(f);
+	/* ID PARENT MAJ:MIN ROOT MOUNT-POINT OPTIONS ... */
+	while (!found && getline(&line, &alloc, f) > 0)
+		found =
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt_point) == 1 &&
+		    !strcmp(mnt_point, "/");
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* "/" on this machine: a mount (unless this is a chroot), and a device
+ * when it has a real one. */
 static void test_real_root(void **state)
 {
 	struct devstack ds;
@@ -348,9 +374,13 @@ static void test_real_root(void **state)
 
 	(void)state;
 	assert_int_equal(devstack_resolve_path(&ds, "/", &err), 0);
-	assert_true(ds.have_mount);
-	assert_string_equal(ds.mnt.target, "/");
-	assert_non_null(ds.mnt.fstype);
+	if (root_is_listed_mount()) {
+		assert_true(ds.have_mount);
+		assert_string_equal(ds.mnt.target, "/");
+		assert_non_null(ds.mnt.fstype);
+	} else {
+		assert_false(ds.have_mount);
+	}
 	assert_int_equal(stat("/", &st), 0);
 	if (major(st.st_dev)) {
 		assert_true(ds.nr_devs >= 1);
@@ -361,6 +391,92 @@ static void test_real_root(void **state)
 	}
 	devstack_release(&ds);
 	strbuf_release(&err);
+}
+
+/*
+ * In a chroot (dir, on a block device, with /proc and /sys), resolve "/".
+ * Runs in a child in its own mount namespace, so the mounts go with it.
+ * Exit status: 0 it resolved to the device of dir with no mount, 77 the
+ * chroot could not be made (reason on stderr), 1 a wrong answer.
+ */
+static int resolve_in_chroot(const char *dir, dev_t want)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/proc", dir);
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("proc", path.buf, "proc", 0, NULL)) {
+		fprintf(stderr, "cannot set up a chroot: %s\n",
+			strerror(errno));
+		return 77;
+	}
+	strbuf_setf(&path, "%s/sys", dir);
+	if (mount("/sys", path.buf, NULL, MS_BIND | MS_REC, NULL) ||
+	    chroot(dir) || chdir("/")) {
+		fprintf(stderr, "cannot set up a chroot: %s\n",
+			strerror(errno));
+		return 77;
+	}
+	if (devstack_resolve_path(&ds, "/", &err)) {
+		fprintf(stderr, "resolving '/': %s\n", err.buf);
+		ret = 1;
+	} else if (ds.have_mount || !ds.nr_devs || ds.devs[0].devno != want) {
+		fprintf(stderr, "'/' in a chroot: mount %d, %u devices (%s)\n",
+			ds.have_mount, ds.nr_devs,
+			ds.no_device_reason ? ds.no_device_reason : "");
+		ret = 1;
+	}
+	devstack_release(&ds);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* A chroot's root is no mount it can see: the device is still found. */
+static void test_chroot_root(void **state)
+{
+	char dir[] = "/var/tmp/iotrial-chroot.XXXXXX", sub[64];
+	struct stat st;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	if (geteuid()) {
+		print_message("skipped: making a chroot needs root\n");
+		skip();
+	}
+	if (!root_is_listed_mount()) {
+		print_message("skipped: this is a chroot already, which "
+			      "test_real_root checks\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(stat(dir, &st), 0);
+	if (!major(st.st_dev)) {
+		rmdir(dir);
+		print_message("skipped: /var/tmp is on no block device\n");
+		skip();
+	}
+	snprintf(sub, sizeof(sub), "%s/proc", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	snprintf(sub, sizeof(sub), "%s/sys", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(resolve_in_chroot(dir, st.st_dev));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/proc", dir);
+	rmdir(sub);
+	assert_int_equal(rmdir(dir), 0);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 /* A tmpfs has no block device: no error, a reason naming it. */
@@ -414,6 +530,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_no_such_devno, setup,
 					    teardown),
 	    cmocka_unit_test(test_real_root),
+	    cmocka_unit_test(test_chroot_root),
 	    cmocka_unit_test(test_tmpfs),
 	    cmocka_unit_test(test_missing_path),
 	};

@@ -7,7 +7,8 @@
  * is: a "partition" file (its disk is the parent directory), a
  * "loop/backing_file", "slaves/" for dm and md. We follow those links
  * depth first, listing each device once, so a diamond (two LVM volumes on
- * one disk) or a cycle cannot repeat or loop.
+ * one disk) or a cycle cannot repeat or loop. Inside a chroot no mount
+ * holds its root, so there a file's own st_dev leads to its device.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -290,15 +291,51 @@ static int mount_blockdev(const struct devstack_mount *m, dev_t *out,
 static int add_dev(struct resolve_ctx *c, dev_t devno, int parent,
 		   enum devstack_via via, unsigned depth);
 
+/*
+ * The block device holding the file at path (whose stat is st): that of
+ * its mount, which fills m and sets *have_mount. When no mount holds it,
+ * as in a chroot, whose own root is not a mount it can see, the file's
+ * device number is used if a block device has it. 0, or -ENODEV with why
+ * set.
+ */
+static int file_blockdev(struct resolve_ctx *c, const char *path,
+			 const struct stat *st, struct devstack_mount *m,
+			 int *have_mount, dev_t *out, struct strbuf *why)
+{
+	const struct mountinfo_entry *fs = find_mount(c, path, st->st_dev);
+	struct strbuf link = STRBUF_INIT;
+	int found;
+
+	if (fs) {
+		fill_mount(m, fs);
+		*have_mount = 1;
+		return mount_blockdev(m, out, why);
+	}
+	strbuf_addf(&link, "%s/dev/block/%u:%u", c->ds->sysfs_root,
+		    major(st->st_dev), minor(st->st_dev));
+	found = major(st->st_dev) && !access(link.buf, F_OK);
+	strbuf_release(&link);
+	if (found) {
+		*out = st->st_dev;
+		return 0;
+	}
+	strbuf_setf(why,
+		    "no mount holding '%s' is listed in /proc/self/mountinfo "
+		    "and its device number %u:%u is no block device's; device "
+		    "columns are not available",
+		    path, major(st->st_dev), minor(st->st_dev));
+	return -ENODEV;
+}
+
 /* A loop device's backing file and, below it, that file's device. */
 static void add_loop_backing(struct resolve_ctx *c, int idx, unsigned depth)
 {
 	struct devstack *ds = c->ds;
 	struct strbuf why = STRBUF_INIT, path = STRBUF_INIT;
 	struct devstack_mount m = {0};
-	const struct mountinfo_entry *fs;
 	struct stat st;
 	dev_t devno;
+	int have_mount = 0;
 	char *file = attr_str(ds->devs[idx].sysfs_dir, "loop/backing_file");
 	static const char deleted[] = " (deleted)";
 
@@ -321,14 +358,7 @@ static void add_loop_backing(struct resolve_ctx *c, int idx, unsigned depth)
 		add_dev(c, st.st_rdev, idx, DEVSTACK_VIA_BACKING, depth + 1);
 		goto out;
 	}
-	fs = find_mount(c, path.buf, st.st_dev);
-	if (!fs) {
-		strbuf_setf(&why, "no mount found for backing file '%s'",
-			    path.buf);
-		goto out;
-	}
-	fill_mount(&m, fs);
-	if (mount_blockdev(&m, &devno, &why))
+	if (file_blockdev(c, path.buf, &st, &m, &have_mount, &devno, &why))
 		goto out;
 	if (add_dev(c, devno, idx, DEVSTACK_VIA_BACKING, depth + 1) == -ENODEV)
 		strbuf_setf(&why,
@@ -548,17 +578,8 @@ int devstack_resolve_path(struct devstack *ds, const char *path,
 		}
 		goto out;
 	}
-	fs = find_mount(&c, real, st.st_dev);
-	if (!fs) {
-		ds->no_device_reason =
-		    xstrdup("no mount was found for the target in "
-			    "/proc/self/mountinfo; device columns are not "
-			    "available");
-		goto out;
-	}
-	fill_mount(&ds->mnt, fs);
-	ds->have_mount = 1;
-	if (mount_blockdev(&ds->mnt, &devno, &why)) {
+	if (file_blockdev(&c, real, &st, &ds->mnt, &ds->have_mount, &devno,
+			  &why)) {
 		ds->no_device_reason = strbuf_detach(&why, NULL);
 		goto out;
 	}

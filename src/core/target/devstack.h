@@ -83,7 +83,10 @@ struct devstack {
 /*
  * Resolve a directory or file path: its mount (from /proc/self/mountinfo,
  * mountinfo.h) and the device stack under it; a block device node
- * resolves as the device itself (with its mount, if mounted). Returns 0,
+ * resolves as the device itself (with its mount, if mounted). When no
+ * listed mount holds the path (in a chroot, whose root is not a mount it
+ * can see), have_mount is 0 and the stack starts at the path's own device
+ * number, if a block device has it. Returns 0,
  * also when there is no block device (ds->no_device_reason then says
  * why), or -errno with err set when path cannot be examined. ds is
  * initialised by the call; release it either way.
