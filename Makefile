@@ -15,7 +15,7 @@ CC      ?= cc
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
-PKGS    := liburing mount blkid json-c sqlite3
+PKGS    := liburing blkid json-c sqlite3
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wno-sign-compare \
            -Wno-missing-field-initializers -Wshadow -Wformat=2 -Wundef

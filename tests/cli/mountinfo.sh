@@ -29,7 +29,7 @@ mkdir -p "$R" "$T/base" "$T/x" "$T/c" "$T/d" "$T/a/b" "$T/my disk"
 
 # A chroot of the root filesystem, where a mount's master peer group is
 # out of sight: its line reads "shared:N master:M propagate_from:K".
-mount --bind / "$R"
+mount --rbind / "$R"
 mount -t proc proc "$R/proc"
 mount -t tmpfs -o size=1m base "$R$T/base"
 mount --make-shared "$R$T/base"

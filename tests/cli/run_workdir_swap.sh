@@ -17,7 +17,7 @@ fill_victim() {
 	echo precious-data >"$V/job0.data"
 	echo other >"$V/notes.txt"
 }
-victim_state() { (cd "$V" && ls -la --time-style=+ . && md5sum ./*); }
+victim_state() { (cd "$V" && ls -lA --time-style=+ . && md5sum ./*); }
 
 # swap_during WORKLOAD FILE: run it, wait for its work FILE, then move the
 # work directory away and link the victim in its place
