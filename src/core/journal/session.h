@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include "journal.h"
 #include "../knob/plan.h"
+#include "state.h"
 
 /* How loud a message from a session is; cli/ decides where it goes. */
 enum knob_say_level {
@@ -44,11 +45,6 @@ struct knob_session;
 enum knob_open_flags {
 	KNOB_OPEN_QUIET_BUSY = 1 << 0, /* -EBUSY without a message */
 };
-
-/* The state directory: $IOTRIAL_STATE_DIR or /var/lib/iotrial. */
-const char *knob_state_dir(void);
-/* STATE/journal into out. */
-void knob_journal_path(struct strbuf *out);
 
 /*
  * Lock, load the journal and repair what dead sessions left. cmd names

@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include "session.h"
 #include "state.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"

@@ -13,6 +13,11 @@
 
 #include "../../util/strbuf.h"
 
+/* The state directory: $IOTRIAL_STATE_DIR or /var/lib/iotrial. */
+const char *knob_state_dir(void);
+/* STATE/journal into out. */
+void knob_journal_path(struct strbuf *out);
+
 /*
  * May iotrial trust the state file or directory open at fd (opened with
  * O_NOFOLLOW, so it is not a symbolic link)? It must be a directory
