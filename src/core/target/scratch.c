@@ -30,7 +30,6 @@
 #include <sys/wait.h>
 #include "scratch.h"
 #include "scratch-int.h"
-#include "../knob/knob-int.h"
 #include "../journal/session.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -71,6 +70,15 @@ struct knob_session *scratch_session(const struct target *t)
 	const struct scratch *sc = t ? t->scratch : NULL;
 
 	return sc ? sc->s : NULL;
+}
+
+/* dir/name, for the caller to free. */
+static char *in_dir(const char *dir, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s", dir, name);
+	return strbuf_detach(&sb, NULL);
 }
 
 /* Parse "SIZE[:FS]". */
@@ -236,7 +244,7 @@ static int make_image(struct scratch *sc, uint64_t bytes, struct strbuf *err)
 {
 	int fd, ret;
 
-	sc->image = knob_path("", "%s/disk.img", sc->dir);
+	sc->image = in_dir(sc->dir, "disk.img");
 	ret = knob_session_scratch(sc->s, "file", sc->image, "", &sc->seq_image,
 				   err);
 	if (ret)
@@ -353,7 +361,7 @@ static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
 		ret = -EINTR;
 		goto out;
 	}
-	sc->mnt = knob_path("", "%s/mnt", sc->dir);
+	sc->mnt = in_dir(sc->dir, "mnt");
 	ret = knob_session_scratch(sc->s, "dir", sc->mnt, "", &sc->seq_mnt_dir,
 				   err);
 	if (ret)

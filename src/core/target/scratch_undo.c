@@ -18,7 +18,7 @@
 #include "scratch.h"
 #include "scratch-int.h"
 #include "workdir.h"
-#include "../knob/knob-int.h"
+#include "mountinfo.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -178,9 +178,8 @@ static int undo_in_dir(const char *dir, const char *rest, struct strbuf *why)
 /* Detach loop device a if it still backs image b. */
 static int undo_loop(const char *a, const char *b, struct strbuf *why)
 {
-	struct strbuf v = STRBUF_INIT, dir = STRBUF_INIT;
+	struct strbuf v = STRBUF_INIT, dir = STRBUF_INIT, p = STRBUF_INIT;
 	const char *rest;
-	char *p;
 	int ret;
 
 	if (!loop_shape(a))
@@ -192,8 +191,8 @@ static int undo_loop(const char *a, const char *b, struct strbuf *why)
 			      "its backing file is not a scratch image");
 	if (ret)
 		return ret;
-	p = knob_path("", "/sys/block/%s/loop/backing_file", base_name(a));
-	if (strbuf_read_file(&v, p, 4096))
+	strbuf_addf(&p, "/sys/block/%s/loop/backing_file", base_name(a));
+	if (strbuf_read_file(&v, p.buf, 4096))
 		ret = err_set(why, -ESTALE, "it is not attached");
 	strbuf_trim(&v);
 	if (!ret && v.len > 10 && !strcmp(v.buf + v.len - 10, " (deleted)"))
@@ -202,7 +201,7 @@ static int undo_loop(const char *a, const char *b, struct strbuf *why)
 		ret = err_set(why, -ESTALE, "it now backs '%s'", v.buf);
 	if (!ret && (ret = scratch_detach_loop(a)))
 		err_set(why, ret, "cannot detach: %s", strerror(-ret));
-	free(p);
+	strbuf_release(&p);
 	strbuf_release(&v);
 	return ret;
 }
@@ -211,7 +210,8 @@ static int undo_loop(const char *a, const char *b, struct strbuf *why)
 static int undo_mount(const char *a, const char *b, struct strbuf *why)
 {
 	struct strbuf dir = STRBUF_INIT;
-	struct knob_mount m;
+	const struct mountinfo_entry *m;
+	struct mountinfo mi;
 	const char *rest;
 	struct stat st;
 	int ret, fd;
@@ -230,14 +230,17 @@ static int undo_mount(const char *a, const char *b, struct strbuf *why)
 		return open_failed(fd, a, why);
 	if (fd >= 0)
 		close(fd);
-	if (knob_mount_at(a, &m))
-		return err_set(why, -ESTALE, "nothing is mounted there");
-	if (strcmp(m.source, b) &&
-	    !(stat(b, &st) == 0 && major(st.st_rdev) == m.major &&
-	      minor(st.st_rdev) == m.minor))
+	/* a table that cannot be read counts as nothing mounted */
+	m = mountinfo_read(&mi, NULL) ? NULL
+				      : mountinfo_find_mountpoint(&mi, a);
+	if (!m)
+		ret = err_set(why, -ESTALE, "nothing is mounted there");
+	else if (strcmp(m->source, b) &&
+		 !(stat(b, &st) == 0 && major(st.st_rdev) == m->major &&
+		   minor(st.st_rdev) == m->minor))
 		ret = err_set(why, -ESTALE, "it is now a mount of '%s'",
-			      m.source);
-	knob_mount_release(&m);
+			      m->source);
+	mountinfo_release(&mi);
 	if (!ret && (ret = scratch_umount(a)))
 		err_set(why, ret, "cannot unmount: %s", strerror(-ret));
 	return ret;
