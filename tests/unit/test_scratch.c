@@ -323,8 +323,9 @@ static void test_undo_refused(void **state)
 	     "'/dev/vda' is not a loop device node"},
 	    {"mount", "@/iotrial-scratch.1-abcdef/mnt", "@/victim",
 	     "is not a loop device node"},
-	    /* work directories are checked by workdir_undo() */
-	    {"work", "@/victim", "1:2", ""},
+	    /* a work directory is not scratch's: its own kind checks it */
+	    {"work", "@/iotrial-scratch.1-abcdef", "",
+	     "not a part of a scratch target"},
 	};
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, p = STRBUF_INIT;
 	size_t i;

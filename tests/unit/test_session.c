@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #include <cmocka.h>
 #include "core/journal/session.h"
+#include "core/report/journal_text.h"
 #include "util/strbuf.h"
 
 /* Directories fsync'd since the last reset, one path per line. */
@@ -341,6 +342,111 @@ static void test_recover_leaves_live_owners(void **state)
 	strbuf_release(&body);
 }
 
+/* Every kind of record the journal admits has its row, and each row
+ * says whether what it names outlives a reboot. */
+static void test_every_kind_has_a_row(void **state)
+{
+	static const struct {
+		enum jrec_type type;
+		const char *what;
+		int survives_reboot;
+	} kinds[] = {
+	    {JREC_SET, "", 0},	    {JREC_SCR, "dir", 1},
+	    {JREC_SCR, "file", 1},  {JREC_SCR, "loop", 0},
+	    {JREC_SCR, "mount", 0}, {JREC_SCR, "work", 1},
+	};
+	const struct undo_ops *ops;
+	struct jrec r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		memset(&r, 0, sizeof(r));
+		r.type = kinds[i].type;
+		r.f[JF_WHAT] = (char *)kinds[i].what;
+		ops = undo_kind(&r);
+		assert_non_null(ops);
+		assert_string_equal(ops->kind, jrec_kind(&r));
+		assert_int_equal(ops->survives_reboot,
+				 kinds[i].survives_reboot);
+		assert_non_null(ops->undo);
+		assert_non_null(ops->describe);
+	}
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_OWN;
+	assert_null(undo_kind(&r));
+}
+
+/*
+ * What a kind's undo answers decides the record's fate: undone (a work
+ * directory removed), retired (a scratch image already gone, a path
+ * iotrial never makes, left alone and warned about), or kept for a
+ * retry (a knob this iotrial cannot restore).
+ */
+static void test_kind_decides_the_record(void **state)
+{
+	struct strbuf j = STRBUF_INIT, said = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf wd = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_log log = {collect, &said};
+	char *base = fresh_base(), *boot = knob_boot_id();
+	size_t live = 0;
+	struct stat st;
+
+	(void)state;
+	strbuf_addf(&j, "%s/state", base);
+	assert_int_equal(mkdir(j.buf, 0755), 0);
+	strbuf_addf(&wd, "%s/iotrial.Ab3dE9", base);
+	assert_int_equal(mkdir(wd.buf, 0700), 0);
+	put(base, "iotrial.Ab3dE9/job0.data", "x");
+	assert_int_equal(stat(wd.buf, &st), 0);
+	strbuf_reset(&j);
+	strbuf_addstr(&j, "iotrial-journal 1\n");
+	strbuf_addf(&body, "own 1 999999 1 1700000000 %s run", boot);
+	add_line(&j, body.buf);
+	add_line(&j, "set 2 1 frob.dead frob.dead system system % 5 6");
+	strbuf_setf(&body, "scr 3 1 work %s %llu:%llu", wd.buf,
+		    (unsigned long long)st.st_dev,
+		    (unsigned long long)st.st_ino);
+	add_line(&j, body.buf);
+	add_line(&j, "scr 4 1 file /tmp/iotrial-scratch.1-abcdef/disk.img %");
+	add_line(&j, "scr 5 1 dir /etc %");
+	put(base, "state/journal", j.buf);
+
+	/* the listing describes each record through its kind */
+	assert_int_equal(report_journal_text(&out, &live, &err), 0);
+	assert_int_equal(live, 4);
+	strbuf_setf(&body, "  #3 scratch work '%s' ('%llu:%llu')\n", wd.buf,
+		    (unsigned long long)st.st_dev,
+		    (unsigned long long)st.st_ino);
+	assert_non_null(strstr(out.buf, body.buf));
+	assert_non_null(strstr(out.buf, "  #5 scratch dir '/etc'\n"));
+	assert_non_null(strstr(out.buf, "  #2 'frob.dead': original 5, set "
+					"to 6"));
+
+	knob_recover_stale(&log);
+	assert_non_null(strstr(said.buf, "the journal names scratch dir "
+					 "'/etc', which was left alone"));
+	strbuf_setf(&body, "removed the leftover work directory '%s'\n",
+		    wd.buf);
+	assert_non_null(strstr(said.buf, body.buf));
+	assert_null(strstr(said.buf, "disk.img"));
+	assert_non_null(strstr(said.buf, "cannot restore 'frob.dead'"));
+	assert_false(exists(base, "iotrial.Ab3dE9"));
+	/* compacted: only the knob's record is left, for a retry */
+	strbuf_setf(&body, "%s/state/journal", base);
+	assert_int_equal(strbuf_read_file(&said, body.buf, 0), 0);
+	assert_non_null(strstr(said.buf, "set 2 1 frob.dead"));
+	assert_null(strstr(said.buf, "scr "));
+	remove_base(base);
+	free(boot);
+	strbuf_release(&j);
+	strbuf_release(&said);
+	strbuf_release(&body);
+	strbuf_release(&wd);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +455,8 @@ int main(void)
 	    cmocka_unit_test(test_untrusted_state_refused),
 	    cmocka_unit_test(test_recover_reads_without_lock),
 	    cmocka_unit_test(test_recover_leaves_live_owners),
+	    cmocka_unit_test(test_every_kind_has_a_row),
+	    cmocka_unit_test(test_kind_decides_the_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,6 +57,13 @@ const char *journal_type_name(enum jrec_type t)
 	return kinds[t].word;
 }
 
+const char *jrec_kind(const struct jrec *r)
+{
+	if (r->type == JREC_SET)
+		return "set";
+	return r->type == JREC_SCR ? r->f[JF_WHAT] : NULL;
+}
+
 /* CRC-32 (IEEE 802.3, reflected), bit by bit: lines are short. */
 static uint32_t crc32_of(const char *p, size_t n)
 {

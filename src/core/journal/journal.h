@@ -158,6 +158,10 @@ size_t journal_live(const struct journal *j);
 void journal_format(const struct jrec *r, struct strbuf *out);
 /* A record type's keyword ("set"). */
 const char *journal_type_name(enum jrec_type t);
+/* What a set or scr record changed, as the journal names it: "set" for
+ * a set record (a knob's setting), a scr record's WHAT ("dir", "file",
+ * "loop", "mount", "work"); NULL for the other types. */
+const char *jrec_kind(const struct jrec *r);
 /* Free the strings of a record built by hand. */
 void jrec_release(struct jrec *r);
 /* Set field i of r to a copy of s. */

@@ -1,19 +1,20 @@
 /*
- * Sessions: the lock, the journal, and the rule "save the original and
- * the value about to be written, fsync, then write, then read back". See
- * session.h for the life cycle.
+ * Sessions: the lock, the journal, and the rule "journal the change,
+ * fsync, then make it". See session.h for the life cycle.
  *
  * Who is alive comes from the own records: pid, process start time and
  * boot id (knob_owner_alive()). The lock serialises changes, but not
  * every process with records in the journal holds it for its whole life,
  * so recovery leaves the records of a live owner alone and acts only on
  * those whose process is gone. The boot id also tells "crashed" (same
- * boot: restore) from "rebooted" (the kernel started fresh: the change no
- * longer applies, but scratch files on disk still need removing).
+ * boot: undo) from "rebooted" (the kernel started fresh: a setting no
+ * longer applies, but files on disk still need removing; each kind says
+ * which it is).
  *
- * A restore puts the original back only while the setting still holds
- * what iotrial wrote: someone who changed it since (an admin, after a
- * crash) keeps their value, and the record is retired with a message.
+ * What a record means, how to check that what it names is still what
+ * iotrial made, and how to put it back, is its kind's business (struct
+ * undo_ops): the session only turns the kind's answer into an undo or a
+ * drop record, or keeps the record for a later retry.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,15 +29,14 @@
 #include <sys/stat.h>
 #include "session.h"
 #include "state.h"
-#include "../target/scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* A value this process read back right after one of its own writes. */
+/* What this process found right after it made a change of its own. */
 struct seen_value {
-	uint64_t seq; /* the set record of that write */
-	char *value;  /* canonical, as ops->read gives it */
+	uint64_t seq; /* the record of that change */
+	char *value;  /* as knob_session_note() was given it */
 };
 
 /* One process's hold on the journal: the lock, the records, our owner. */
@@ -57,11 +57,8 @@ const char *knob_session_journal(const struct knob_session *s)
 	return s->j.path;
 }
 
-/* Send one formatted message to log, if there is one. */
-static void say(const struct knob_log *log, enum knob_say_level level,
-		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(const struct knob_log *log, enum knob_say_level level,
-		const char *fmt, ...)
+void knob_say(const struct knob_log *log, enum knob_say_level level,
+	      const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -180,40 +177,8 @@ static int mark_done(struct knob_session *s, uint64_t seq, const char *reason,
 	return journal_append(&s->j, &r, err);
 }
 
-/* Resolve a set record's knob where it was, checking it is the same. */
-static int resolve_rec(const struct jrec *r, struct knob *k, struct strbuf *why)
-{
-	struct knob_ctx ctx;
-	int ret;
-
-	knob_ctx_init(&ctx);
-	if (!strcmp(r->f[JF_SCOPE], "device"))
-		ctx.disk = xstrdup(r->f[JF_OBJECT]);
-	else if (!strcmp(r->f[JF_SCOPE], "mount"))
-		ctx.mountpoint = xstrdup(r->f[JF_OBJECT]);
-	ret = knob_resolve(&ctx, r->f[JF_NAME], k, NULL, why);
-	knob_ctx_release(&ctx);
-	if (ret == -ENOENT)
-		return err_set(why, -EPROTO,
-			       "this iotrial does not know the knob '%s' (a "
-			       "newer one wrote it); restore it with that "
-			       "version, or by hand",
-			       r->f[JF_NAME]);
-	if (ret == -ENODEV || ret == -ESTALE)
-		return -ESTALE; /* the device, mount or file is gone */
-	if (ret)
-		return ret;
-	if (*r->f[JF_IDENT] && strcmp(k->ident, r->f[JF_IDENT])) {
-		err_set(why, -ESTALE, "'%s' is not the %s it was (%s, now %s)",
-			r->f[JF_OBJECT], r->f[JF_SCOPE], r->f[JF_IDENT],
-			k->ident);
-		knob_release(k);
-		return -ESTALE;
-	}
-	return 0;
-}
-
-/* What this process read back after its write of record seq, or NULL. */
+/* What this process noted after it made the change of record seq, or
+ * NULL. */
 static const char *seen_value(const struct knob_session *s, uint64_t seq)
 {
 	size_t i;
@@ -224,153 +189,45 @@ static const char *seen_value(const struct knob_session *s, uint64_t seq)
 	return NULL;
 }
 
-int knob_holds_written(const struct knob *k, const char *wrote, const char *now)
+const struct undo_ops *undo_kind(const struct jrec *r)
 {
-	if (!strcmp(wrote, now))
-		return 1;
-	return k->ops->verify && k->ops->verify(k, wrote, now, NULL);
-}
+	const char *kind = jrec_kind(r);
+	size_t i;
 
-/* Does k still hold the original saved in orig (never written, or the
- * write was refused)? */
-static int holds_original(const struct knob *k, const char *orig)
-{
-	struct strbuf cur = STRBUF_INIT;
-	int same = !knob_save(k, &cur, NULL) && !strcmp(cur.buf, orig);
-
-	strbuf_release(&cur);
-	return same;
+	for (i = 0; kind && journal_undo_kinds[i]; i++)
+		if (!strcmp(journal_undo_kinds[i]->kind, kind))
+			return journal_undo_kinds[i];
+	return NULL;
 }
 
 /*
- * Undo a set record: put the original back while the knob still holds
- * what iotrial wrote: exactly what this process read back after its own
- * write, or, for a record of a process that is gone, the written value
- * as the knob verifies a write. A value someone set since is kept and
- * the record dropped, saying so.
+ * Undo one live record through its kind, and journal what came of it:
+ * undone, or retired (no longer applies, or never ours); a failure
+ * leaves it live for a retry.
  */
-static int undo_set(struct knob_session *s, struct jrec *r,
-		    const struct knob_log *log, struct strbuf *err)
-{
-	struct strbuf why = STRBUF_INIT, was = STRBUF_INIT, now = STRBUF_INIT;
-	struct strbuf subj = STRBUF_INIT, raw = STRBUF_INIT;
-	struct strbuf wrote = STRBUF_INIT;
-	const char *seen = seen_value(s, r->seq);
-	struct knob k;
-	uint64_t seq = r->seq;
-	int ret;
-
-	memset(&k, 0, sizeof(k));
-	knob_subject(&subj, r->f[JF_NAME], r->f[JF_OBJECT]);
-	ret = resolve_rec(r, &k, &why);
-	if (!ret && !strchr(r->f[JF_ORIG], '='))
-		knob_show_value(&k, r->f[JF_ORIG], &was);
-	else
-		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], &was);
-	if (!ret)
-		ret = k.ops->read(&k, &raw, &why);
-	if (ret)
-		goto failed;
-	knob_show_value(&k, raw.buf, &now);
-	if (r->wrote_unknown) {
-		say(log, KNOB_SAY_NOTE,
-		    "the journal does not say what iotrial wrote to %s (an "
-		    "older iotrial made the record), so a change made since "
-		    "cannot be told apart; restoring it all the same",
-		    subj.buf);
-	} else if (seen ? strcmp(seen, raw.buf)
-			: !knob_holds_written(&k, r->f[JF_WROTE], raw.buf)) {
-		if (holds_original(&k, r->f[JF_ORIG])) {
-			say(log, KNOB_SAY_NOTE,
-			    "%s still holds its original %s; nothing to "
-			    "restore",
-			    subj.buf, was.buf);
-			ret = mark_done(s, seq, NULL, err);
-			goto out;
-		}
-		knob_show_value(&k, r->f[JF_WROTE], &wrote);
-		say(log, KNOB_SAY_WARN,
-		    "%s was changed after iotrial set it: iotrial wrote %s, "
-		    "it is now %s; that value is kept (someone set it since), "
-		    "not restored to the original %s",
-		    subj.buf, wrote.buf, now.buf, was.buf);
-		ret = mark_done(s, seq, "changed since iotrial wrote it", err);
-		goto out;
-	}
-	ret = knob_restore(&k, r->f[JF_ORIG], &why);
-	if (!ret) {
-		say(log, KNOB_SAY_INFO, "restored %s: %s -> %s", subj.buf,
-		    now.buf, was.buf);
-		ret = mark_done(s, seq, NULL, err);
-		goto out;
-	}
-failed:
-	if (ret == -ESTALE || ret == -ENOENT) {
-		say(log, KNOB_SAY_NOTE,
-		    "%s no longer applies (%s); not restored to %s", subj.buf,
-		    why.buf, was.buf);
-		ret = mark_done(s, seq, why.buf, err);
-	} else {
-		say(log, KNOB_SAY_WARN,
-		    "cannot restore %s to %s: %s; the journal keeps it, and "
-		    "'iotrial revert' retries",
-		    subj.buf, was.buf, why.buf);
-		err_set(err, ret, "cannot restore %s: %s", subj.buf, why.buf);
-	}
-out:
-	knob_release(&k);
-	strbuf_release(&subj);
-	strbuf_release(&why);
-	strbuf_release(&was);
-	strbuf_release(&now);
-	strbuf_release(&raw);
-	strbuf_release(&wrote);
-	return ret;
-}
-
-/* Undo one live record: restore a knob or tear down a scratch resource. */
 static int undo_one(struct knob_session *s, struct jrec *r,
 		    const struct knob_log *log, struct strbuf *err)
 {
+	const struct undo_ops *kind = undo_kind(r);
+	struct undo_ctx ctx = {log, seen_value(s, r->seq)};
 	struct strbuf why = STRBUF_INIT;
-	uint64_t seq = r->seq;
+	uint64_t seq = r->seq; /* r moves when a record is appended */
 	int ret;
 
-	if (r->type == JREC_SCR) {
-		ret = scratch_undo(r->f[JF_WHAT], r->f[JF_A], r->f[JF_B], &why);
-		if (ret == -EPERM) {
-			/* not something iotrial makes: never touched, and
-			 * retired so that it is not tried again */
-			say(log, KNOB_SAY_WARN,
-			    "the journal names scratch %s '%s', which was "
-			    "left alone: %s",
-			    r->f[JF_WHAT], r->f[JF_A], why.buf);
-			ret = mark_done(s, seq, why.buf, err);
-		} else if (!ret || ret == -ESTALE) {
-			if (!ret)
-				say(log, KNOB_SAY_NOTE, "%s '%s'",
-				    !strcmp(r->f[JF_WHAT], "mount")
-					? "unmounted scratch file system"
-				    : !strcmp(r->f[JF_WHAT], "loop")
-					? "detached scratch loop device"
-				    : !strcmp(r->f[JF_WHAT], "file")
-					? "deleted scratch image"
-				    : !strcmp(r->f[JF_WHAT], "work")
-					? "removed the leftover work directory"
-					: "removed scratch directory",
-				    r->f[JF_A]);
-			ret = mark_done(s, seq, ret ? why.buf : NULL, err);
-		} else {
-			say(log, KNOB_SAY_WARN,
-			    "cannot remove scratch %s '%s': %s; the journal "
-			    "keeps it and the next iotrial retries",
-			    r->f[JF_WHAT], r->f[JF_A], why.buf);
-			err_set(err, ret, "%s", why.buf);
-		}
-		goto out;
-	}
-	ret = undo_set(s, r, log, err);
-out:
+	if (kind)
+		ret = kind->undo(r, &ctx, &why);
+	else
+		ret = err_set(&why, -EPROTO,
+			      "this iotrial does not know how to undo the "
+			      "journal's '%s' record #%" PRIu64 " (a newer "
+			      "one wrote it); undo it with that version",
+			      jrec_kind(r), seq);
+	if (!ret)
+		ret = mark_done(s, seq, NULL, err);
+	else if (ret == -ESTALE || ret == -EPERM)
+		ret = mark_done(s, seq, why.buf, err);
+	else
+		err_set(err, ret, "%s", why.buf);
 	strbuf_release(&why);
 	return ret;
 }
@@ -410,35 +267,22 @@ static void recover(struct knob_session *s, const struct knob_log *log)
 
 	while (i--) {
 		struct jrec *r = &s->j.recs[i];
+		const struct undo_ops *kind = undo_kind(r);
 		const struct jrec *own;
-		int same_boot, files;
+		int same_boot;
 
 		if (!stale(&s->j, r, s->boot))
 			continue;
 		own = journal_find(&s->j, r->ref);
 		same_boot = own && !strcmp(own->f[JF_BOOT], s->boot);
-		files =
-		    r->type == JREC_SCR && (!strcmp(r->f[JF_WHAT], "file") ||
-					    !strcmp(r->f[JF_WHAT], "dir") ||
-					    !strcmp(r->f[JF_WHAT], "work"));
-		if (!same_boot && !files) {
+		if (!same_boot && kind && !kind->survives_reboot) {
 			struct strbuf was = STRBUF_INIT;
 
-			if (r->type == JREC_SET) {
-				knob_subject(&was, r->f[JF_NAME],
-					     r->f[JF_OBJECT]);
-				strbuf_addstr(&was, " (it was ");
-				knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG],
-					       &was);
-				strbuf_addch(&was, ')');
-			} else {
-				strbuf_addf(&was, "scratch %s '%s'",
-					    r->f[JF_WHAT], r->f[JF_A]);
-			}
-			say(log, KNOB_SAY_NOTE,
-			    "%s was changed before the last reboot; that "
-			    "change no longer applies",
-			    was.buf);
+			kind->describe(&s->j, r, UNDO_BRIEF, &was);
+			knob_say(log, KNOB_SAY_NOTE,
+				 "%s was changed before the last reboot; that "
+				 "change no longer applies",
+				 was.buf);
 			strbuf_release(&was);
 			mark_done(s, r->seq, "made before the last reboot",
 				  &err);
@@ -446,10 +290,10 @@ static void recover(struct knob_session *s, const struct knob_log *log)
 		}
 		if (own && announced != own->seq) {
 			announced = own->seq;
-			say(log, KNOB_SAY_NOTE,
-			    "iotrial pid %" PRId64 " ('%s') is gone and left "
-			    "changes behind; restoring them",
-			    own->pid, own->f[JF_CMD]);
+			knob_say(log, KNOB_SAY_NOTE,
+				 "iotrial pid %" PRId64 " ('%s') is gone and "
+				 "left changes behind; restoring them",
+				 own->pid, own->f[JF_CMD]);
 		}
 		undo_one(s, r, log, &err);
 	}
@@ -490,13 +334,13 @@ int knob_session_open(struct knob_session **out, const char *cmd,
 		goto fail;
 	}
 	if (s->j.torn_bytes)
-		say(log, KNOB_SAY_NOTE,
-		    "the journal's last line (line %u) was cut short by a "
-		    "crash before its change was made; it is dropped",
-		    s->j.torn_line);
+		knob_say(log, KNOB_SAY_NOTE,
+			 "the journal's last line (line %u) was cut short by a "
+			 "crash before its change was made; it is dropped",
+			 s->j.torn_line);
 	recover(s, log);
 	if (journal_compact(&s->j, &why))
-		say(log, KNOB_SAY_WARN, "%s", why.buf);
+		knob_say(log, KNOB_SAY_WARN, "%s", why.buf);
 	strbuf_release(&why);
 	*out = s;
 	return 0;
@@ -545,75 +389,26 @@ uint64_t knob_session_mark(const struct knob_session *s)
 	return s->j.next_seq;
 }
 
-/* Journal k's original and the value about to be written, canon. */
-static int journal_change(struct knob_session *s, const struct knob *k,
-			  const char *canon, struct strbuf *err)
+int knob_session_record(struct knob_session *s, const struct jrec *r,
+			uint64_t *out_seq, struct strbuf *err)
 {
-	struct strbuf orig = STRBUF_INIT;
-	struct jrec r;
-	int ret;
+	struct jrec rec = *r; /* strings borrowed: the append copies them */
+	int ret = ensure_owner(s, err);
 
-	ret = knob_save(k, &orig, err);
-	if (!ret)
-		ret = ensure_owner(s, err);
-	if (!ret) {
-		memset(&r, 0, sizeof(r));
-		r.type = JREC_SET;
-		r.ref = s->own_seq;
-		r.f[JF_NAME] = k->name;
-		r.f[JF_GROUP] = k->group;
-		r.f[JF_SCOPE] = (char *)knob_scope_name(k->scope);
-		r.f[JF_OBJECT] = k->object;
-		r.f[JF_IDENT] = k->ident;
-		r.f[JF_ORIG] = orig.buf;
-		r.f[JF_WROTE] = (char *)canon;
-		ret = journal_append(&s->j, &r, err);
-	}
-	strbuf_release(&orig);
+	if (ret)
+		return ret;
+	rec.ref = s->own_seq;
+	ret = journal_append(&s->j, &rec, err);
+	if (!ret && out_seq)
+		*out_seq = s->j.recs[s->j.nr - 1].seq;
 	return ret;
 }
 
-/* Remember what was read back after writing the knob of record seq. */
-static void remember(struct knob_session *s, uint64_t seq, const char *value)
+void knob_session_note(struct knob_session *s, uint64_t seq, const char *value)
 {
 	ALLOC_GROW(s->seen, s->nr_seen + 1, s->alloc_seen);
 	s->seen[s->nr_seen].seq = seq;
 	s->seen[s->nr_seen++].value = xstrdup(value);
-}
-
-int knob_session_apply(struct knob_session *s, struct knob_plan *p,
-		       const struct knob_log *log, struct strbuf *err)
-{
-	uint64_t seq;
-	size_t i;
-	int ret = 0;
-
-	(void)log;
-	for (i = 0; i < p->nr && !ret; i++) {
-		struct knob_change *c = &p->v[i];
-
-		strbuf_reset(&c->before);
-		if (c->k.deferred)
-			ret = knob_plan_refresh(p, c, err);
-		else
-			ret = c->k.ops->read(&c->k, &c->before, err);
-		if (ret)
-			break;
-		/* also for a knob an earlier `set` keeps: this record holds
-		 * its value before this call, for a rollback to return to */
-		ret = journal_change(s, &c->k, c->canon.buf, err);
-		if (ret)
-			break;
-		c->journaled = 1;
-		seq = s->j.recs[s->j.nr - 1].seq;
-		strbuf_reset(&c->after);
-		ret = knob_apply(&c->k, c->canon.buf, &c->after, &c->side, err);
-		if (c->after.len)
-			remember(s, seq, c->after.buf);
-		if (!ret)
-			c->applied = 1;
-	}
-	return ret;
 }
 
 int knob_session_rollback(struct knob_session *s, uint64_t mark,
@@ -685,20 +480,13 @@ int knob_session_scratch(struct knob_session *s, const char *what,
 			 struct strbuf *err)
 {
 	struct jrec r;
-	int ret = ensure_owner(s, err);
 
-	if (ret)
-		return ret;
 	memset(&r, 0, sizeof(r));
 	r.type = JREC_SCR;
-	r.ref = s->own_seq;
 	r.f[JF_WHAT] = (char *)what;
 	r.f[JF_A] = (char *)a;
 	r.f[JF_B] = (char *)b;
-	ret = journal_append(&s->j, &r, err);
-	if (!ret)
-		*out_seq = s->j.recs[s->j.nr - 1].seq;
-	return ret;
+	return knob_session_record(s, &r, out_seq, err);
 }
 
 int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err)
@@ -745,7 +533,8 @@ static size_t count_stale(const struct journal *j, const char *boot,
 /* The warning for a journal that does not parse. */
 static void say_corrupt(const struct knob_log *log, const char *path)
 {
-	say(log, KNOB_SAY_WARN,
+	knob_say(
+	    log, KNOB_SAY_WARN,
 	    "the journal '%s' is corrupt; no setting can be changed until it "
 	    "is repaired (see 'iotrial revert --list')",
 	    path);
@@ -772,7 +561,7 @@ void knob_recover_stale(const struct knob_log *log)
 	if (ret == -ENOENT || ret == -EACCES)
 		goto out; /* nothing journaled, or nothing we may read */
 	if (ret) {
-		say(log, KNOB_SAY_WARN, "%s", err.buf);
+		knob_say(log, KNOB_SAY_WARN, "%s", err.buf);
 		goto out;
 	}
 	journal_set_dir(&j, dir_fd, "journal");
@@ -780,7 +569,7 @@ void knob_recover_stale(const struct knob_log *log)
 	if (ret == -EBADMSG)
 		say_corrupt(log, path.buf);
 	else if (ret && ret != -EACCES)
-		say(log, KNOB_SAY_WARN, "%s", err.buf);
+		knob_say(log, KNOB_SAY_WARN, "%s", err.buf);
 	if (ret)
 		goto out;
 	boot = knob_boot_id();
@@ -790,7 +579,8 @@ void knob_recover_stale(const struct knob_log *log)
 	if (faccessat(dir_fd, ".", W_OK, 0) < 0 ||
 	    (ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log,
 				     &err)) == -EACCES) {
-		say(log, KNOB_SAY_WARN,
+		knob_say(
+		    log, KNOB_SAY_WARN,
 		    "the journal '%s' holds %zu change%s left by iotrial pid "
 		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
 		    "to restore %s",
@@ -801,7 +591,7 @@ void knob_recover_stale(const struct knob_log *log)
 	if (ret == -EBADMSG)
 		say_corrupt(log, path.buf);
 	else if (ret && ret != -EBUSY) /* busy: a later command repairs */
-		say(log, KNOB_SAY_WARN, "%s", err.buf);
+		knob_say(log, KNOB_SAY_WARN, "%s", err.buf);
 	knob_session_close(s, log);
 out:
 	journal_release(&j);

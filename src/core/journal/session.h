@@ -1,15 +1,18 @@
 /*
  * A session is one process's right to change settings: it holds the
  * lock (STATE/lock, flock, so it dies with the process), owns the
- * journal, journals every original and the value it is about to write
- * before the write, and undoes its changes in reverse order. Opening a
- * session first repairs what dead sessions left: same boot, their
- * changes are restored; after a reboot, the changes no longer apply and
- * are retired, each one named. Records of owners still alive are left to
- * them.
+ * journal, journals every change before it is made, and undoes its
+ * changes in reverse order. Opening a session first repairs what dead
+ * sessions left: same boot, their changes are undone; after a reboot, a
+ * change the kernel forgot no longer applies and is retired, each one
+ * named, while files still on disk are removed. Records of owners still
+ * alive are left to them.
  *
- * A change is undone only while the setting still holds what iotrial
- * wrote: a value someone set since is kept, and said so.
+ * The session knows no kind of change itself. Each kind of record (a
+ * knob's setting, a scratch target's file or loop device, a work
+ * directory) is a row of struct undo_ops below, which undoes and
+ * describes it; the knob families and the targets, above the journal,
+ * provide the rows.
  *
  * Changes are temporary (run --set: undone when the run ends, or by the
  * next invocation after a crash) or kept (iotrial set: a keep record
@@ -23,7 +26,6 @@
 
 #include <stdint.h>
 #include "journal.h"
-#include "../knob/plan.h"
 #include "state.h"
 
 /* How loud a message from a session is; cli/ decides where it goes. */
@@ -38,6 +40,10 @@ struct knob_log {
 	void (*say)(void *data, enum knob_say_level level, const char *msg);
 	void *data;
 };
+
+/* Send one formatted message to log; nothing when log is NULL. */
+void knob_say(const struct knob_log *log, enum knob_say_level level,
+	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 struct knob_session;
 
@@ -69,16 +75,21 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log);
 /* The seq the next record will get: pass it to rollback later. */
 uint64_t knob_session_mark(const struct knob_session *s);
 /*
- * Apply a built plan in order: per change, journal the value before it
- * and the canonical value about to be written, write, read back. A knob
- * an earlier `iotrial set` keeps gets its record too (revert then walks
- * the records back, newest first). Stops at the first failure (err set):
- * roll back to a mark taken before, which returns every knob this call
- * wrote to its value before the call. Each change's
- * before/after/journaled/applied are filled.
+ * Journal r, a set or scr record of a change this process is about to
+ * make, under this process's own record (written first when needed):
+ * its ref is filled here, its seq assigned, its strings copied. Call it
+ * before the change, never after. *out_seq (may be NULL) gets its seq.
+ * 0 or -errno with err set.
  */
-int knob_session_apply(struct knob_session *s, struct knob_plan *p,
-		       const struct knob_log *log, struct strbuf *err);
+int knob_session_record(struct knob_session *s, const struct jrec *r,
+			uint64_t *out_seq, struct strbuf *err);
+/*
+ * Remember, in memory only, what this process found right after it made
+ * the change of record seq (a knob's value read back after the write).
+ * Undoing that record in this process hands it to the kind's undo as
+ * ctx->seen: "still what we made" then means exactly that.
+ */
+void knob_session_note(struct knob_session *s, uint64_t seq, const char *value);
 /*
  * Undo this session's live temporary records with seq >= mark, newest
  * first. Keeps going past a failure; returns the first error.
@@ -96,8 +107,8 @@ int knob_session_revert(struct knob_session *s, const struct knob_log *log,
 /*
  * Journal a scratch resource before making it ("file", "loop", "mount",
  * "dir"; a and b as scratch.c defines; "work": a work directory, just
- * after it is made, as workdir.c defines). *out_seq identifies it for
- * knob_session_done().
+ * after it is made, as workdir.c defines): a scr record through
+ * knob_session_record(). *out_seq identifies it for knob_session_done().
  */
 int knob_session_scratch(struct knob_session *s, const char *what,
 			 const char *a, const char *b, uint64_t *out_seq,
@@ -127,17 +138,74 @@ const char *knob_session_journal(const struct knob_session *s);
  */
 void knob_recover_stale(const struct knob_log *log);
 
-/* Helpers shared with `revert --list` (report/journal_text.c). */
-/* The original of a journaled set record, for people: "'mq-deadline'",
- * or a snapshot's first value and how many settings it carries. */
-void knob_show_orig(const char *name, const char *orig, struct strbuf *out);
-/* Does a knob that reads now (canonical) still hold the value wrote
- * that iotrial wrote (equal, or accepted by the knob's verify)? */
-int knob_holds_written(const struct knob *k, const char *wrote,
-		       const char *now);
 /* Is the process of own record own still running, in this boot? */
 int knob_owner_alive(const struct jrec *own, const char *boot);
 /* This boot's id, from /proc/sys/kernel/random/boot_id; caller frees. */
 char *knob_boot_id(void);
+
+/*
+ * Kinds of record. A set or scr record is undone and described by the
+ * row whose kind is jrec_kind() of it: "set" for a knob's setting (the
+ * knob families, knob_journal.c), "dir", "file", "loop" and "mount" for
+ * the parts of a scratch target (scratch_undo.c), "work" for a work
+ * directory (workdir.c).
+ */
+
+/* What describe() writes. */
+enum undo_view {
+	UNDO_BRIEF, /* what the record changed, inside a sentence: "'x' on
+		       'loop0' (it was 128 KiB)", "scratch file '/p'" */
+	UNDO_LIST,  /* its line in `revert --list`, without "#SEQ" and the
+		       newline: the original, what was written, what is
+		       there now */
+};
+
+/* What undo() is given besides the record. */
+struct undo_ctx {
+	const struct knob_log *log; /* where undo() says what it did */
+	const char *seen; /* what this process noted right after making
+			     the change (knob_session_note()), or NULL: the
+			     record is another process's */
+};
+
+/* One kind of record. */
+struct undo_ops {
+	const char *kind; /* jrec_kind() of its records */
+	/*
+	 * Does what the record names outlive a reboot? Files on disk do,
+	 * and are still removed after one; a kernel setting or a loop
+	 * device does not: its record is retired, named through
+	 * describe(UNDO_BRIEF).
+	 */
+	int survives_reboot;
+	/*
+	 * Undo r: check that what it names is still what iotrial made, put
+	 * it back, and say what happened through ctx->log. Returns 0 when
+	 * it is undone (or nothing was left to undo): the session journals
+	 * an undo record. -ESTALE when it no longer applies (gone, replaced,
+	 * changed since by someone else), and -EPERM when it names what
+	 * iotrial does not make and was left alone: the session journals a
+	 * drop record with why as the reason. Any other -errno: undoing
+	 * failed, why holds the error sentence, the record stays live and
+	 * is retried later. r is valid only during the call.
+	 */
+	int (*undo)(const struct jrec *r, const struct undo_ctx *ctx,
+		    struct strbuf *why);
+	/* Describe r, a record of j, into out as view asks (read-only: no
+	 * lock held, nothing changed). */
+	void (*describe)(const struct journal *j, const struct jrec *r,
+			 enum undo_view view, struct strbuf *out);
+};
+
+/*
+ * Every kind this program knows, NULL-terminated. It is defined above the
+ * journal (knob/undo_kinds.c), where the knobs and the targets are both
+ * in view, and found by the linker: the journal includes nothing of the
+ * kinds it undoes, and no kind can be left out by a caller that forgot
+ * to register it (every journal may hold every kind).
+ */
+extern const struct undo_ops *const journal_undo_kinds[];
+/* The row for r's kind, or NULL when this program knows none. */
+const struct undo_ops *undo_kind(const struct jrec *r);
 
 #endif

@@ -6,7 +6,7 @@
  * first and a count.
  */
 #include <string.h>
-#include "../journal/session.h"
+#include "knob_journal.h"
 #include "../../util/banned.h"
 
 /* "'mq-deadline'", or for a snapshot its first value and how many more. */

@@ -9,6 +9,9 @@
 
 #include "knob.h"
 
+struct knob_session;
+struct knob_log;
+
 /* One assignment. Strings owned. */
 struct knob_change {
 	struct knob k;
@@ -58,6 +61,18 @@ int knob_plan_need_root(const struct knob_plan *p, struct strbuf *err);
  */
 int knob_plan_refresh(struct knob_plan *p, struct knob_change *c,
 		      struct strbuf *err);
+/*
+ * Apply a built plan under session s (session.h), in order: per change,
+ * journal the value before it and the canonical value about to be
+ * written, write, read back (knob_journal.c). A knob an earlier
+ * `iotrial set` keeps gets its record too (revert then walks the records
+ * back, newest first). Stops at the first failure (err set): roll back
+ * to a mark taken before, which returns every knob this call wrote to
+ * its value before the call. Each change's before/after/journaled/
+ * applied are filled.
+ */
+int knob_session_apply(struct knob_session *s, struct knob_plan *p,
+		       const struct knob_log *log, struct strbuf *err);
 /* Show a value for people: "2048 KiB (2 MiB; blockdev --setra 4096)". */
 void knob_show_value(const struct knob *k, const char *value,
 		     struct strbuf *out);

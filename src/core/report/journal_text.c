@@ -2,9 +2,10 @@
  * `iotrial revert --list`: what the journal holds, read without the lock
  * and without root, and without changing anything (recovery does not run
  * before it either), so anyone can see what a crash left, what would be
- * restored, what was changed since and is kept, and who left it. A
- * corrupt journal is shown too, numbered line by line, since that is
- * exactly when a person needs to read it.
+ * restored, what was changed since and is kept, and who left it. Each
+ * record is described by its kind (undo_ops.describe). A corrupt journal
+ * is shown too, numbered line by line, since that is exactly when a
+ * person needs to read it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +17,6 @@
 #include "../journal/session.h"
 #include "../journal/state.h"
 #include "../../util/error.h"
-#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* Append the local time of t_s: "2024-11-29 22:01:03". */
@@ -52,74 +52,6 @@ static void add_owner(struct strbuf *out, const struct jrec *own, int kept,
 	else
 		strbuf_addstr(out, ", gone: the next iotrial restores them");
 	strbuf_addstr(out, ":\n");
-}
-
-/*
- * Is there a live set record after record i for the same setting (group
- * and object)? Then restoring that one comes first, and only after it
- * can i's written value be compared with what the setting holds.
- */
-static int superseded(const struct journal *j, size_t i)
-{
-	const struct jrec *r = &j->recs[i];
-	size_t k;
-
-	for (k = i + 1; k < j->nr; k++) {
-		const struct jrec *o = &j->recs[k];
-
-		if (o->type == JREC_SET && !o->done &&
-		    !strcmp(o->f[JF_GROUP], r->f[JF_GROUP]) &&
-		    !strcmp(o->f[JF_OBJECT], r->f[JF_OBJECT]))
-			return 1;
-	}
-	return 0;
-}
-
-/* "original X, set to W, now Y" for a set record, in the knob's own
- * units when it can be resolved here, and whether a restore would keep
- * a value set since (only for the newest record of a setting: later
- * iotrial changes of it are undone first). */
-static void add_values(struct strbuf *out, const struct jrec *r, int newest)
-{
-	struct knob_ctx ctx;
-	struct knob k;
-	struct strbuf v = STRBUF_INIT;
-	int resolved, now_ok = 0;
-
-	knob_ctx_init(&ctx);
-	if (!strcmp(r->f[JF_SCOPE], "device"))
-		ctx.disk = xstrdup(r->f[JF_OBJECT]);
-	else if (!strcmp(r->f[JF_SCOPE], "mount"))
-		ctx.mountpoint = xstrdup(r->f[JF_OBJECT]);
-	resolved = !knob_resolve(&ctx, r->f[JF_NAME], &k, NULL, NULL);
-	strbuf_addstr(out, ": original ");
-	if (resolved && !strchr(r->f[JF_ORIG], '='))
-		knob_show_value(&k, r->f[JF_ORIG], out);
-	else
-		knob_show_orig(r->f[JF_NAME], r->f[JF_ORIG], out);
-	if (r->wrote_unknown)
-		strbuf_addstr(out, ", set to a value an older iotrial did not "
-				   "record");
-	else if (resolved) {
-		strbuf_addstr(out, ", set to ");
-		knob_show_value(&k, r->f[JF_WROTE], out);
-	} else
-		strbuf_addf(out, ", set to %s", r->f[JF_WROTE]);
-	if (!newest)
-		strbuf_addstr(out, ", changed again since by a record below");
-	else if (resolved && !k.ops->read(&k, &v, NULL)) {
-		now_ok = 1;
-		strbuf_addstr(out, ", now ");
-		knob_show_value(&k, v.buf, out);
-	}
-	if (now_ok && !r->wrote_unknown &&
-	    !knob_holds_written(&k, r->f[JF_WROTE], v.buf))
-		strbuf_addstr(out, " (changed since iotrial set it: that value "
-				   "is kept, not restored)");
-	if (resolved)
-		knob_release(&k);
-	strbuf_release(&v);
-	knob_ctx_release(&ctx);
 }
 
 /* The raw file, numbered, for a journal that does not parse. */
@@ -193,6 +125,7 @@ int report_journal_text(struct strbuf *out, size_t *out_live,
 		    path.buf, nlive, nlive == 1 ? "" : "s");
 	for (i = 0; i < j.nr; i++) {
 		const struct jrec *r = &j.recs[i], *own;
+		const struct undo_ops *kind;
 
 		if ((r->type != JREC_SET && r->type != JREC_SCR) || r->done)
 			continue;
@@ -201,17 +134,15 @@ int report_journal_text(struct strbuf *out, size_t *out_live,
 			last_owner = own->seq;
 			add_owner(out, own, r->kept, boot);
 		}
-		if (r->type == JREC_SCR) {
-			strbuf_addf(out, "  #%" PRIu64 " scratch %s '%s'",
-				    r->seq, r->f[JF_WHAT], r->f[JF_A]);
-			if (*r->f[JF_B])
-				strbuf_addf(out, " ('%s')", r->f[JF_B]);
-			strbuf_addch(out, '\n');
-			continue;
-		}
 		strbuf_addf(out, "  #%" PRIu64 " ", r->seq);
-		knob_subject(out, r->f[JF_NAME], r->f[JF_OBJECT]);
-		add_values(out, r, !superseded(&j, i));
+		kind = undo_kind(r);
+		if (kind)
+			kind->describe(&j, r, UNDO_LIST, out);
+		else
+			strbuf_addf(out,
+				    "a '%s' record this iotrial does not "
+				    "know",
+				    jrec_kind(r));
 		strbuf_addch(out, '\n');
 	}
 out:

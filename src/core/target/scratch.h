@@ -18,6 +18,7 @@
 #include "../../util/strbuf.h"
 
 struct knob_session;
+struct undo_ops;
 
 /*
  * Open spec (the part after "scratch:") as target t, which the caller
@@ -40,16 +41,28 @@ const char *scratch_device(const struct target *t);
 struct knob_session *scratch_session(const struct target *t);
 
 /*
- * Undo one journaled scratch resource found by recovery. Only the exact
- * paths scratch_open() makes are accepted (TMPDIR/iotrial-scratch.PID-
- * XXXXXX, its disk.img and mnt, /dev/loopN backed by that disk.img),
- * reached without following a symbolic link and owned by this user.
- * 0 when it is gone now; -ESTALE when it is not ours any more or was
- * already gone (why says which); -EPERM when the record names something
- * iotrial does not make (nothing was touched); other -errno with why set
- * when it could not be undone.
+ * Undo one journaled part of a scratch target ("dir", "file", "loop",
+ * "mount"). Only the exact paths scratch_open() makes are accepted
+ * (TMPDIR/iotrial-scratch.PID-XXXXXX, its disk.img and mnt, /dev/loopN
+ * backed by that disk.img), reached without following a symbolic link
+ * and owned by this user. 0 when it is gone now; -ESTALE when it is not
+ * ours any more or was already gone (why says which); -EPERM when the
+ * record names something iotrial does not make (nothing was touched);
+ * other -errno with why set when it could not be undone. Recovery calls
+ * it through the undo kinds below.
  */
 int scratch_undo(const char *what, const char *a, const char *b,
 		 struct strbuf *why);
+
+/*
+ * The journal's kinds for the parts of a scratch target (scr records of
+ * WHAT "dir", "file", "loop", "mount"; session.h), undone by recovery in
+ * scratch_undo.c. A directory and the image outlive a reboot; the loop
+ * device and the mount do not.
+ */
+extern const struct undo_ops scratch_dir_undo_ops;
+extern const struct undo_ops scratch_file_undo_ops;
+extern const struct undo_ops scratch_loop_undo_ops;
+extern const struct undo_ops scratch_mount_undo_ops;
 
 #endif

@@ -5,8 +5,11 @@
  * every path is checked to be exactly one that scratch_open() makes
  * (TMPDIR/iotrial-scratch.PID-XXXXXX, its disk.img and mnt, /dev/loopN
  * backed by that disk.img), reached from "/" without following a link,
- * and owned by this user. Anything else is left alone and reported as
- * -EPERM, which the session turns into a warning and a retired record.
+ * and owned by this user. Anything else is left alone: a warning says
+ * so, and the session retires the record (-EPERM).
+ *
+ * Each kind of scratch resource is a row of struct undo_ops, which the
+ * journal finds in journal_undo_kinds[].
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +22,7 @@
 #include "scratch-int.h"
 #include "workdir.h"
 #include "mountinfo.h"
+#include "../journal/session.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -253,12 +257,13 @@ int scratch_undo(const char *what, const char *a, const char *b,
 	const char *rest;
 	int ret;
 
-	if (!strcmp(what, "work"))
-		return workdir_undo(a, b, why);
 	if (!strcmp(what, "loop"))
 		return undo_loop(a, b, why);
 	if (!strcmp(what, "mount"))
 		return undo_mount(a, b, why);
+	if (strcmp(what, "dir") && strcmp(what, "file"))
+		return err_set(why, -EPERM,
+			       "'%s' is not a part of a scratch target", what);
 	ret = split_scratch_path(a, &dir, &rest, why);
 	if (!ret && !strcmp(what, "file") && strcmp(rest, "disk.img"))
 		ret = err_set(why, -EPERM, "it is not a scratch image");
@@ -270,3 +275,47 @@ int scratch_undo(const char *what, const char *a, const char *b,
 	strbuf_release(&dir);
 	return ret;
 }
+
+/* As undo_ops.undo for the parts of a scratch target. */
+static int undo_rec(const struct jrec *r, const struct undo_ctx *ctx,
+		    struct strbuf *why)
+{
+	const char *what = r->f[JF_WHAT];
+	int ret = scratch_undo(what, r->f[JF_A], r->f[JF_B], why);
+
+	return target_undo_said(
+	    r, ret,
+	    !strcmp(what, "mount")  ? "unmounted scratch file system"
+	    : !strcmp(what, "loop") ? "detached scratch loop device"
+	    : !strcmp(what, "file") ? "deleted scratch image"
+				    : "removed scratch directory",
+	    ctx, why);
+}
+
+const struct undo_ops scratch_dir_undo_ops = {
+    .kind = "dir",
+    .survives_reboot = 1, /* a directory on disk */
+    .undo = undo_rec,
+    .describe = target_undo_describe,
+};
+
+const struct undo_ops scratch_file_undo_ops = {
+    .kind = "file",
+    .survives_reboot = 1, /* the image on disk */
+    .undo = undo_rec,
+    .describe = target_undo_describe,
+};
+
+const struct undo_ops scratch_loop_undo_ops = {
+    .kind = "loop",
+    .survives_reboot = 0, /* loop devices start detached */
+    .undo = undo_rec,
+    .describe = target_undo_describe,
+};
+
+const struct undo_ops scratch_mount_undo_ops = {
+    .kind = "mount",
+    .survives_reboot = 0, /* nothing is mounted after a reboot */
+    .undo = undo_rec,
+    .describe = target_undo_describe,
+};

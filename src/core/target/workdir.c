@@ -34,7 +34,6 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include "workdir.h"
-#include "../journal/session.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -409,7 +408,17 @@ static int remove_work_files(int fd, struct strbuf *foreign)
 	return ret;
 }
 
-int workdir_undo(const char *path, const char *ident, struct strbuf *why)
+/*
+ * Recovery of a "work" record left by a run that is gone: path must be a
+ * plain absolute path ending in an "iotrial.XXXXXX" name, reached from
+ * "/" without a link, still the directory of identity ident ("DEV:INO")
+ * and owned by this user. Its work files (regular files with work file
+ * names) are removed, then the directory. 0 removed; -ESTALE already
+ * gone or replaced; -EPERM not touched (the record names something
+ * else, a link is in the way, or the directory holds what iotrial does
+ * not make: why names it); other -errno when removing failed.
+ */
+static int workdir_undo(const char *path, const char *ident, struct strbuf *why)
 {
 	struct strbuf parent = STRBUF_INIT, foreign = STRBUF_INIT;
 	unsigned long long dev, ino;
@@ -469,3 +478,49 @@ int workdir_undo(const char *path, const char *ident, struct strbuf *why)
 	strbuf_release(&foreign);
 	return ret;
 }
+
+int target_undo_said(const struct jrec *r, int ret, const char *done,
+		     const struct undo_ctx *ctx, const struct strbuf *why)
+{
+	if (!ret)
+		knob_say(ctx->log, KNOB_SAY_NOTE, "%s '%s'", done, r->f[JF_A]);
+	else if (ret == -EPERM)
+		/* not something iotrial makes: never touched, and retired
+		 * so that it is not tried again */
+		knob_say(ctx->log, KNOB_SAY_WARN,
+			 "the journal names scratch %s '%s', which was left "
+			 "alone: %s",
+			 r->f[JF_WHAT], r->f[JF_A], why->buf);
+	else if (ret != -ESTALE)
+		knob_say(ctx->log, KNOB_SAY_WARN,
+			 "cannot remove scratch %s '%s': %s; the journal keeps "
+			 "it and the next iotrial retries",
+			 r->f[JF_WHAT], r->f[JF_A], why->buf);
+	return ret;
+}
+
+void target_undo_describe(const struct journal *j, const struct jrec *r,
+			  enum undo_view view, struct strbuf *out)
+{
+	(void)j;
+	strbuf_addf(out, "scratch %s '%s'", r->f[JF_WHAT], r->f[JF_A]);
+	if (view == UNDO_LIST && *r->f[JF_B])
+		strbuf_addf(out, " ('%s')", r->f[JF_B]);
+}
+
+/* As undo_ops.undo for a work directory: workdir_undo(). */
+static int undo_work(const struct jrec *r, const struct undo_ctx *ctx,
+		     struct strbuf *why)
+{
+	int ret = workdir_undo(r->f[JF_A], r->f[JF_B], why);
+
+	return target_undo_said(r, ret, "removed the leftover work directory",
+				ctx, why);
+}
+
+const struct undo_ops workdir_undo_ops = {
+    .kind = "work",
+    .survives_reboot = 1, /* a directory on disk */
+    .undo = undo_work,
+    .describe = target_undo_describe,
+};

@@ -8,6 +8,7 @@
 #define IOTRIAL_WORKDIR_H
 
 #include "target.h"
+#include "../journal/session.h"
 #include "../../util/strbuf.h"
 
 /* Empty and remove t's work directory, close its descriptors, free its
@@ -30,16 +31,23 @@ int workdir_path_plain(const char *path);
 int workdir_open_nofollow(const char *path);
 
 /*
- * Recovery of a "work" record left by a run that is gone: path must be a
- * plain absolute path ending in an "iotrial.XXXXXX" name, reached from
- * "/" without a link, still the directory of identity ident ("DEV:INO")
- * and owned by this user. Its work files (regular files with work file
- * names) are removed, then the directory. Returns as scratch_undo():
- * 0 removed; -ESTALE already gone or replaced; -EPERM not touched
- * (the record names something else, a link is in the way, or the
- * directory holds what iotrial does not make: why names it); other
- * -errno when removing failed.
+ * The journal's kind for a work directory ("work" records, session.h):
+ * recovery removes the work directory of a run that is gone.
  */
-int workdir_undo(const char *path, const char *ident, struct strbuf *why);
+extern const struct undo_ops workdir_undo_ops;
+
+/*
+ * What the kinds of target resources (the parts of a scratch target, a
+ * work directory) share. target_undo_said(): say through ctx->log what
+ * undoing r came to, in the words every such record gets: ret 0 names
+ * it with done ("deleted scratch image"); -EPERM (what the record names
+ * is not something iotrial makes, left alone) and a failure other than
+ * -ESTALE warn with why. Returns ret. target_undo_describe(): as
+ * undo_ops.describe, "scratch WHAT 'A'", and in the listing B too.
+ */
+int target_undo_said(const struct jrec *r, int ret, const char *done,
+		     const struct undo_ctx *ctx, const struct strbuf *why);
+void target_undo_describe(const struct journal *j, const struct jrec *r,
+			  enum undo_view view, struct strbuf *out);
 
 #endif
