@@ -3,18 +3,14 @@
  * random mix, one file (or device region) per job, driven through an
  * engine. All five are rw.c with one parameter table; they differ only
  * in their struct rw_kind (sequential or random offsets, the share of
- * reads), which rw.c derives from the workload's name.
+ * reads), which rw.c derives from the workload's name. Their ops
+ * (workload_seqread, ...) are declared with the others in workload.h,
+ * so the registry needs nothing from here.
  */
 #ifndef IOTRIAL_RW_H
 #define IOTRIAL_RW_H
 
 #include "workload.h"
-
-extern const struct workload_ops workload_seqread;
-extern const struct workload_ops workload_seqwrite;
-extern const struct workload_ops workload_randread;
-extern const struct workload_ops workload_randwrite;
-extern const struct workload_ops workload_randrw;
 
 /* The parameter table every rw workload shares. */
 extern const struct param_spec rw_params[];

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 #include "workload.h"
-#include "rw.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"

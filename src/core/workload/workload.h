@@ -77,6 +77,16 @@ struct workload {
 	void *priv;
 };
 
+/*
+ * The workloads, each defined in its own file (the five block-I/O ones
+ * in rw.c, see rw.h) and listed in workloads[] in workload.c.
+ */
+extern const struct workload_ops workload_seqread;
+extern const struct workload_ops workload_seqwrite;
+extern const struct workload_ops workload_randread;
+extern const struct workload_ops workload_randwrite;
+extern const struct workload_ops workload_randrw;
+
 const struct workload_ops *workload_find(const char *name);
 const char *const *workload_names(void);
 
