@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include "scratch.h"
 #include "scratch-int.h"
+#include "blockdev.h"
 #include "../journal/session.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"

@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -28,28 +26,6 @@
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-int target_blockdev_geometry(const char *path, unsigned *out_lbs,
-			     uint64_t *out_bytes, struct strbuf *err)
-{
-	int fd, lbs = 512, ret = 0;
-	uint64_t bytes = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(err, -errno, "cannot open '%s': %s", path,
-			       strerror(errno));
-	if (ioctl(fd, BLKSSZGET, &lbs) < 0 ||
-	    ioctl(fd, BLKGETSIZE64, &bytes) < 0)
-		ret = err_set(err, -errno, "cannot read the geometry of '%s': %s",
-			      path, strerror(errno));
-	close(fd);
-	if (!ret) {
-		*out_lbs = (unsigned)lbs;
-		*out_bytes = bytes;
-	}
-	return ret;
-}
 
 /* Is the device node (by rdev) the source of any mount? */
 static int blockdev_is_mounted(dev_t rdev, struct strbuf *where)

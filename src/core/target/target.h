@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include "blockdev.h"
 #include "../../util/strbuf.h"
 
 enum target_kind {
@@ -111,9 +112,5 @@ int target_stat_file(const struct target *t, const char *name,
  */
 void target_release(struct target *t);
 
-/* Query a block device by node path (sysfs-free: ioctls). Exposed for
- * tests and info. */
-int target_blockdev_geometry(const char *path, unsigned *out_lbs,
-			     uint64_t *out_bytes, struct strbuf *err);
 
 #endif

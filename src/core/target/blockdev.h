@@ -1,0 +1,21 @@
+/*
+ * Block devices by their node (blockdev.c). Apart from target.c, which
+ * includes this for its users, so that the parts of a target it calls
+ * (scratch.c, for its loop device) can ask too.
+ */
+#ifndef IOTRIAL_BLOCKDEV_H
+#define IOTRIAL_BLOCKDEV_H
+
+#include <stdint.h>
+#include "../../util/strbuf.h"
+
+/*
+ * The logical block size (*out_lbs, bytes) and the size (*out_bytes) of
+ * the block device at path, by ioctls on it (no sysfs). 0, or -errno
+ * with err set (it cannot be opened, or the ioctls fail). Exposed for
+ * tests and info.
+ */
+int target_blockdev_geometry(const char *path, unsigned *out_lbs,
+			     uint64_t *out_bytes, struct strbuf *err);
+
+#endif
