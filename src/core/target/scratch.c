@@ -31,6 +31,7 @@
 #include "scratch.h"
 #include "scratch-int.h"
 #include "blockdev.h"
+#include "workdir.h"
 #include "../journal/session.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"

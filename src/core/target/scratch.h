@@ -14,10 +14,10 @@
 #ifndef IOTRIAL_SCRATCH_H
 #define IOTRIAL_SCRATCH_H
 
-#include "target.h"
 #include "../../util/strbuf.h"
 
 struct knob_session;
+struct target;
 struct undo_ops;
 
 /*

@@ -276,6 +276,17 @@ int scratch_undo(const char *what, const char *a, const char *b,
 	return ret;
 }
 
+/* As undo_ops.describe: "scratch WHAT 'A'", and B in the listing (the
+ * words workdir.c uses for a work directory too). */
+static void describe_rec(const struct journal *j, const struct jrec *r,
+			 enum undo_view view, struct strbuf *out)
+{
+	(void)j;
+	strbuf_addf(out, "scratch %s '%s'", r->f[JF_WHAT], r->f[JF_A]);
+	if (view == UNDO_LIST && *r->f[JF_B])
+		strbuf_addf(out, " ('%s')", r->f[JF_B]);
+}
+
 /* As undo_ops.undo for the parts of a scratch target. */
 static int undo_rec(const struct jrec *r, const struct undo_ctx *ctx,
 		    struct strbuf *why)
@@ -296,26 +307,26 @@ const struct undo_ops scratch_dir_undo_ops = {
     .kind = "dir",
     .survives_reboot = 1, /* a directory on disk */
     .undo = undo_rec,
-    .describe = target_undo_describe,
+    .describe = describe_rec,
 };
 
 const struct undo_ops scratch_file_undo_ops = {
     .kind = "file",
     .survives_reboot = 1, /* the image on disk */
     .undo = undo_rec,
-    .describe = target_undo_describe,
+    .describe = describe_rec,
 };
 
 const struct undo_ops scratch_loop_undo_ops = {
     .kind = "loop",
     .survives_reboot = 0, /* loop devices start detached */
     .undo = undo_rec,
-    .describe = target_undo_describe,
+    .describe = describe_rec,
 };
 
 const struct undo_ops scratch_mount_undo_ops = {
     .kind = "mount",
     .survives_reboot = 0, /* nothing is mounted after a reboot */
     .undo = undo_rec,
-    .describe = target_undo_describe,
+    .describe = describe_rec,
 };

@@ -34,6 +34,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include "workdir.h"
+#include "../journal/session.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -499,7 +500,9 @@ int target_undo_said(const struct jrec *r, int ret, const char *done,
 	return ret;
 }
 
-void target_undo_describe(const struct journal *j, const struct jrec *r,
+/* As undo_ops.describe: "scratch work 'PATH'", and its identity in the
+ * listing (the words scratch_undo.c uses for its records). */
+static void describe_work(const struct journal *j, const struct jrec *r,
 			  enum undo_view view, struct strbuf *out)
 {
 	(void)j;
@@ -522,5 +525,5 @@ const struct undo_ops workdir_undo_ops = {
     .kind = "work",
     .survives_reboot = 1, /* a directory on disk */
     .undo = undo_work,
-    .describe = target_undo_describe,
+    .describe = describe_work,
 };
