@@ -8,6 +8,7 @@
 #include <string.h>
 #include "result_json.h"
 #include "../observe/truth.h"
+#include "../report/report.h"
 #include "../../version.h"
 #include "../../util/banned.h"
 
@@ -188,9 +189,5 @@ struct json_object *result_to_json(const struct run_meta *meta,
 
 void result_json_string(struct json_object *obj, struct strbuf *out)
 {
-	strbuf_addstr(out, json_object_to_json_string_ext(
-				   obj, JSON_C_TO_STRING_PRETTY |
-						JSON_C_TO_STRING_SPACED |
-						JSON_C_TO_STRING_NOSLASHESCAPE));
-	strbuf_addch(out, '\n');
+	report_json_string(obj, out);
 }

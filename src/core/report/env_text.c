@@ -6,6 +6,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "env_text.h"
+#include "report.h"
 #include "../../util/units.h"
 #include "../../util/banned.h"
 
@@ -112,10 +113,6 @@ void report_env_json(const struct env *e, struct strbuf *out)
 {
 	struct json_object *o = env_to_json_object(e);
 
-	strbuf_addstr(out,
-		      json_object_to_json_string_ext(
-			  o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-				 JSON_C_TO_STRING_NOSLASHESCAPE));
-	strbuf_addch(out, '\n');
+	report_json_string(o, out);
 	json_object_put(o);
 }
