@@ -16,7 +16,6 @@
 #include "cli.h"
 #include "../core/experiment/import.h"
 #include "../core/report/report.h"
-#include "../core/experiment/result_json.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
@@ -179,7 +178,7 @@ static int analyse_store_print(struct store *s, struct json_object *exp,
 		goto out;
 	}
 	if (a->json) {
-		result_json_string(exp, &out);
+		report_json_string(exp, &out);
 	} else {
 		strbuf_addf(&out, "imported %zu run%s as experiment %s\n\n",
 			    nr_runs, nr_runs == 1 ? "" : "s", id);

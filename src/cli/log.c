@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "../core/experiment/result_json.h"
+#include "../core/report/report.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/units.h"
@@ -139,7 +139,7 @@ static void print_json(const struct store_summary *l, size_t nr)
 #undef ADD
 		json_object_array_add(arr, o);
 	}
-	result_json_string(arr, &sb);
+	report_json_string(arr, &sb);
 	fputs(sb.buf, stdout);
 	strbuf_release(&sb);
 	json_object_put(arr);

@@ -8,7 +8,6 @@
 #include <string.h>
 #include "result_json.h"
 #include "../observe/truth.h"
-#include "../report/report.h"
 #include "../../version.h"
 #include "../../util/banned.h"
 
@@ -185,9 +184,4 @@ struct json_object *result_to_json(const struct run_meta *meta,
 			       strings_json(r->warnings, r->nr_warnings));
 	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
 	return o;
-}
-
-void result_json_string(struct json_object *obj, struct strbuf *out)
-{
-	report_json_string(obj, out);
 }
