@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "knobargs.h"
 #include "../core/knob/keep.h"
+#include "../core/report/knob_text.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -85,30 +86,6 @@ static int parse(int argc, const char **argv, struct set_args *a)
 	return 0;
 }
 
-/* Print what was done: old -> new per knob. */
-static void print_done(const struct knob_plan *p, const char *journal)
-{
-	struct strbuf b = STRBUF_INIT, a = STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < p->nr; i++) {
-		const struct knob_change *c = &p->v[i];
-
-		strbuf_reset(&a);
-		strbuf_reset(&b);
-		knob_subject(&b, c->k.name, c->k.object);
-		printf("%s: ", b.buf);
-		strbuf_reset(&b);
-		knob_show_value(&c->k, c->before.buf, &b);
-		knob_show_value(&c->k, c->after.buf, &a);
-		printf("%s -> %s\n", b.buf, a.buf);
-	}
-	printf("the originals are in '%s'; 'iotrial revert' restores them\n",
-	       journal);
-	strbuf_release(&a);
-	strbuf_release(&b);
-}
-
 /* knob_keep_hooks.undoing: the reason first, then the undo's messages. */
 static void say_undoing(void *data, const char *why)
 {
@@ -119,7 +96,7 @@ static void say_undoing(void *data, const char *why)
 int cmd_set(int argc, const char **argv)
 {
 	struct set_args a = {0};
-	struct strbuf err = STRBUF_INIT, jpath = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, jpath = STRBUF_INIT, out = STRBUF_INIT;
 	struct knob_keep_hooks hooks = {.undoing = say_undoing};
 	enum knob_keep_stage failed;
 	struct knob_ctx ctx;
@@ -155,7 +132,8 @@ int cmd_set(int argc, const char **argv)
 			     plan.v[i].note.buf);
 	knob_journal_path(&jpath);
 	if (a.dry_run) {
-		knob_cli_print_plan(stdout, &plan, jpath.buf);
+		report_knob_plan(&plan, jpath.buf, &out);
+		fputs(out.buf, stdout);
 		goto out;
 	}
 	code = knob_cli_need_root(&plan);
@@ -176,7 +154,8 @@ int cmd_set(int argc, const char **argv)
 			code = EXIT_RUNTIME;
 		goto out;
 	}
-	print_done(&plan, jpath.buf);
+	report_knob_done(&plan, jpath.buf, &out);
+	fputs(out.buf, stdout);
 	for (i = 0; i < plan.nr; i++)
 		if (plan.v[i].side.len)
 			note("%s: %s", plan.v[i].k.name, plan.v[i].side.buf);
@@ -186,6 +165,7 @@ out:
 	target_release(&t);
 	strbuf_release(&err);
 	strbuf_release(&jpath);
+	strbuf_release(&out);
 	free(a.assign);
 	return code;
 }
