@@ -12,7 +12,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../core/report/report.h"
-#include "../core/experiment/result_json.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
 #include "../util/error.h"
@@ -401,7 +400,7 @@ static int write_json(const char *file, struct json_object *exp)
 	struct strbuf out = STRBUF_INIT;
 	int ret = 0;
 
-	result_json_string(exp, &out);
+	report_json_string(exp, &out);
 	if (!strcmp(file, "-")) {
 		fputs(out.buf, stdout);
 	} else {

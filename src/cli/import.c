@@ -7,7 +7,6 @@
  * (from `iotrial run --json`) import the same way; whole experiment
  * objects are stored as they are, re-analysed.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +15,6 @@
 #include "cli.h"
 #include "../core/experiment/import.h"
 #include "../core/report/report.h"
-#include "../core/experiment/result_json.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
@@ -165,7 +163,7 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 }
 
 /* Analyse exp and store it (import_save()), then print it. */
-static int analyse_store_print(struct store *s, struct json_object *exp,
+static int analyse_store_print(struct json_object *exp,
 			       const struct import_args *a, size_t nr_runs)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -173,13 +171,13 @@ static int analyse_store_print(struct store *s, struct json_object *exp,
 	int ret = EXIT_OK;
 	bool bad_runs;
 
-	if (import_save(s, exp, id, &bad_runs, &err)) {
+	if (import_save(a->db, exp, id, &bad_runs, &err)) {
 		error("%s", err.buf);
 		ret = bad_runs ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	if (a->json) {
-		result_json_string(exp, &out);
+		report_json_string(exp, &out);
 	} else {
 		strbuf_addf(&out, "imported %zu run%s as experiment %s\n\n",
 			    nr_runs, nr_runs == 1 ? "" : "s", id);
@@ -245,7 +243,6 @@ int cmd_import(int argc, const char **argv)
 	struct strbuf err = STRBUF_INIT;
 	struct import_arm *arms = NULL;
 	struct json_object *exp = NULL;
-	struct store s = {0};
 	size_t i, k, nr_exp = 0;
 	int ret = EXIT_USAGE, r;
 
@@ -257,16 +254,14 @@ int cmd_import(int argc, const char **argv)
 	}
 	if (read_files(&a, &nr_exp))
 		goto out;
-	r = store_open(&s, a.db, &err);
-	if (r) {
-		error("%s", err.buf);
-		ret = r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	/* a store that is not ours is said before anything else */
+	ret = cli_check_store(a.db);
+	if (ret)
 		goto out;
-	}
 	if (nr_exp) {
 		for (i = 0, ret = EXIT_OK; i < nr_exp && ret == EXIT_OK; i++)
 			ret = analyse_store_print(
-			    &s, a.arms[0].runs[i].obj, &a,
+			    a.arms[0].runs[i].obj, &a,
 			    nr_runs_of(a.arms[0].runs[i].obj));
 		goto out;
 	}
@@ -278,12 +273,12 @@ int cmd_import(int argc, const char **argv)
 	}
 	if (import_build_experiment(arms, a.nr_arms, a.workload, &exp, &err)) {
 		error("%s", err.buf);
+		ret = EXIT_USAGE;
 		goto out;
 	}
-	ret = analyse_store_print(&s, exp, &a, a.nr_files);
+	ret = analyse_store_print(exp, &a, a.nr_files);
 out:
 	json_object_put(exp);
-	store_close(&s);
 	free(arms);
 	for (i = 0; i < a.nr_arms; i++) {
 		for (k = 0; k < a.arms[i].nr; k++)

@@ -1,8 +1,8 @@
 /*
  * Knob plumbing for commands: printing session messages, finding the
- * knobs of -t/--device, the --dry-run plan text, the stale-journal repair
- * that main() runs before every command, and the --set list of a run
- * (which core/experiment/trial.c applies and restores).
+ * knobs of -t/--device, the stale-journal repair that main() runs before
+ * every command, and the --set list of a run (which
+ * core/experiment/trial.c applies and restores).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -116,43 +116,6 @@ int knob_cli_need_root(const struct knob_plan *p)
 	}
 	strbuf_release(&err);
 	return code;
-}
-
-void knob_cli_print_plan(FILE *out, const struct knob_plan *p,
-			 const char *journal)
-{
-	struct strbuf v = STRBUF_INIT;
-	size_t i;
-
-	fprintf(out,
-		"plan: %zu change%s, in apply order (--dry-run: "
-		"nothing is changed)\n",
-		p->nr, p->nr == 1 ? "" : "s");
-	for (i = 0; i < p->nr; i++) {
-		const struct knob_change *c = &p->v[i];
-
-		strbuf_reset(&v);
-		knob_subject(&v, c->k.name, c->k.object);
-		fprintf(out, "  %zu. %s: ", i + 1, v.buf);
-		strbuf_reset(&v);
-		if (c->k.deferred) {
-			fprintf(out, "(the new scheduler's default) -> ");
-		} else {
-			knob_show_value(&c->k, c->before.buf, &v);
-			fprintf(out, "%s -> ", v.buf);
-		}
-		strbuf_reset(&v);
-		knob_show_value(&c->k, c->canon.buf, &v);
-		fprintf(out, "%s\n     %s\n", v.buf, c->how.buf);
-		if (c->note.len)
-			fprintf(out, "     note: %s\n", c->note.buf);
-	}
-	fprintf(out,
-		"before each write the original value is saved to '%s' "
-		"and fsync'd; each write is read back to verify; 'iotrial "
-		"revert' restores the originals\n",
-		journal);
-	strbuf_release(&v);
 }
 
 void knob_cli_init(struct knob_cli *kc)

@@ -1,7 +1,7 @@
 /*
  * The command side of knobs, shared by `set`, `knobs`, `revert` and
  * `run --set`: where the knobs are (-t / --device), how a session's
- * messages are printed, the --dry-run plan, and the --set list of a run.
+ * messages are printed, and the --set list of a run.
  */
 #ifndef IOTRIAL_CLI_KNOBARGS_H
 #define IOTRIAL_CLI_KNOBARGS_H
@@ -44,9 +44,6 @@ int knob_cli_context(const char *target, const char *device,
 void knob_cli_log(struct knob_log *log, FILE **info_out);
 /* "changing 'X' needs root" when not root; returns EXIT_OK if root. */
 int knob_cli_need_root(const struct knob_plan *p);
-/* Print the plan as --dry-run shows it. */
-void knob_cli_print_plan(FILE *out, const struct knob_plan *p,
-			 const char *journal);
 /* Map a core error code for bad input to an exit code. */
 int knob_cli_exit_code(int ret);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "../core/experiment/result_json.h"
+#include "../core/report/log_text.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/units.h"
@@ -77,79 +77,11 @@ static int parse_args(int argc, const char **argv, struct log_args *a)
 	return 0;
 }
 
-/* "2026-11-29T22:58:00Z" as "2026-11-29 22:58". */
-static void fmt_date(char out[17], const char *created)
-{
-	snprintf(out, 17, "%s", created);
-	if (out[10] == 'T')
-		out[10] = ' ';
-}
-
-/* Widen *w to hold s. */
-static void widen(int *w, const char *s)
-{
-	int n = (int)strlen(s);
-
-	if (n > *w)
-		*w = n;
-}
-
-/* The table, widths fitted to the content. */
-static void print_table(const struct store_summary *l, size_t nr)
-{
-	int ww = 8, tw = 6, mw = 6;
-	char date[17];
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		widen(&ww, l[i].workload);
-		widen(&tw, l[i].target);
-		widen(&mw, l[i].metric);
-	}
-	printf("%-8s  %-16s  %-*s  %-*s  %-*s  %s\n", "id", "date (UTC)", ww,
-	       "workload", tw, "target", mw, "metric", "result");
-	for (i = 0; i < nr; i++) {
-		fmt_date(date, l[i].created);
-		printf("%-8s  %-16s  %-*s  %-*s  %-*s  %s\n", l[i].id, date, ww,
-		       l[i].workload, tw, l[i].target, mw, l[i].metric,
-		       l[i].verdicts);
-	}
-}
-
-/* The list as a JSON array of objects, one per experiment. */
-static void print_json(const struct store_summary *l, size_t nr)
-{
-	struct json_object *arr = json_object_new_array();
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		struct json_object *o = json_object_new_object();
-
-#define ADD(key, v) json_object_object_add(o, key, json_object_new_string(v))
-		ADD("id", l[i].id);
-		ADD("created", l[i].created);
-		ADD("workload", l[i].workload);
-		ADD("target", l[i].target);
-		ADD("metric", l[i].metric);
-		ADD("arms", l[i].arms);
-		ADD("host", l[i].host);
-		ADD("kernel", l[i].kernel);
-		ADD("result", l[i].verdicts);
-#undef ADD
-		json_object_array_add(arr, o);
-	}
-	result_json_string(arr, &sb);
-	fputs(sb.buf, stdout);
-	strbuf_release(&sb);
-	json_object_put(arr);
-}
-
 int cmd_log(int argc, const char **argv)
 {
 	struct log_args a = {0};
-	struct strbuf err = STRBUF_INIT;
-	struct store_summary *list = NULL;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct exp_summary *list = NULL;
 	struct store s;
 	size_t nr = 0;
 	int ret, r;
@@ -162,7 +94,7 @@ int cmd_log(int argc, const char **argv)
 	if (r == -ENOENT) {
 		/* nothing stored yet is an empty list, not an error */
 		if (a.json)
-			print_json(NULL, 0);
+			report_log_json(NULL, 0, &out);
 		else
 			note("%s", err.buf);
 		ret = EXIT_OK;
@@ -176,17 +108,19 @@ int cmd_log(int argc, const char **argv)
 		goto out;
 	}
 	if (a.json)
-		print_json(list, nr);
+		report_log_json(list, nr, &out);
 	else if (!nr)
 		note("no experiments in '%s' yet; 'iotrial compare' and "
 		     "'iotrial import' add them",
 		     s.path);
 	else
-		print_table(list, nr);
+		report_log_text(list, nr, &out);
 	ret = EXIT_OK;
 out:
+	fputs(out.buf, stdout);
 	store_summaries_free(list, nr);
 	store_close(&s);
 	strbuf_release(&err);
+	strbuf_release(&out);
 	return ret;
 }

@@ -6,12 +6,10 @@
  * changes `iotrial set` keeps are undone. A setting someone changed since
  * iotrial wrote it is left as it is, and said so.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
 #include "cli.h"
 #include "knobargs.h"
+#include "../core/knob/keep.h"
 #include "../core/report/journal_text.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -51,13 +49,11 @@ static int list(void)
 
 int cmd_revert(int argc, const char **argv)
 {
-	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
-	struct knob_session *s = NULL;
+	struct strbuf err = STRBUF_INIT;
 	struct knob_log log;
 	FILE *info = stdout;
-	struct stat st;
 	size_t n = 0;
-	int left, do_list = 0, code = EXIT_OK, ret;
+	int left, do_list = 0, no_journal, code = EXIT_OK, ret;
 	struct option opts[] = {
 	    OPT_BOOL(0, "list", &do_list,
 		     "show what the journal holds and change nothing (no root "
@@ -79,36 +75,16 @@ int cmd_revert(int argc, const char **argv)
 	if (do_list)
 		return list();
 	knob_cli_log(&log, &info);
-	knob_journal_path(&path);
-	if (stat(path.buf, &st) < 0) {
-		if (errno == ENOENT) {
-			printf("nothing to revert: the journal holds no "
-			       "changes\n");
-		} else {
-			error("cannot read the journal '%s': %s; restoring "
-			      "settings needs root",
-			      path.buf, strerror(errno));
-			code = EXIT_RUNTIME;
-		}
-		goto out;
-	}
-	ret = knob_session_open(&s, "revert", 0, &log, &err);
+	ret = knob_revert_kept(&log, &n, &no_journal, &err);
 	if (ret) {
 		error("%s", err.buf);
 		code = EXIT_RUNTIME;
-		goto out;
-	}
-	ret = knob_session_revert(s, &log, &n, &err);
-	if (ret) {
-		error("%s", err.buf);
-		code = EXIT_RUNTIME;
+	} else if (no_journal) {
+		printf("nothing to revert: the journal holds no changes\n");
 	} else if (!n) {
 		printf("nothing to revert: the journal holds no kept "
 		       "changes\n");
 	}
-out:
-	knob_session_close(s, &log);
 	strbuf_release(&err);
-	strbuf_release(&path);
 	return code;
 }

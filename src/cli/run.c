@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "knobargs.h"
 #include "../core/experiment/result_json.h"
+#include "../core/report/report.h"
 #include "../core/report/run_text.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
@@ -225,7 +226,7 @@ static int write_json(const char *file, struct json_object *run)
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
-	result_json_string(run, &sb);
+	report_json_string(run, &sb);
 	if (!strcmp(file, "-")) {
 		fputs(sb.buf, stdout);
 	} else {

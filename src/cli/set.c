@@ -7,11 +7,12 @@
  * process, until `iotrial revert`. --dry-run prints the exact plan (each
  * file or remount, old -> new, in apply order) and changes nothing.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 #include "knobargs.h"
+#include "../core/knob/keep.h"
+#include "../core/report/knob_text.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -85,41 +86,22 @@ static int parse(int argc, const char **argv, struct set_args *a)
 	return 0;
 }
 
-/* Print what was done: old -> new per knob. */
-static void print_done(const struct knob_plan *p, const char *journal)
+/* knob_keep_hooks.undoing: the reason first, then the undo's messages. */
+static void say_undoing(void *data, const char *why)
 {
-	struct strbuf b = STRBUF_INIT, a = STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < p->nr; i++) {
-		const struct knob_change *c = &p->v[i];
-
-		strbuf_reset(&a);
-		strbuf_reset(&b);
-		knob_subject(&b, c->k.name, c->k.object);
-		printf("%s: ", b.buf);
-		strbuf_reset(&b);
-		knob_show_value(&c->k, c->before.buf, &b);
-		knob_show_value(&c->k, c->after.buf, &a);
-		printf("%s -> %s\n", b.buf, a.buf);
-	}
-	printf("the originals are in '%s'; 'iotrial revert' restores them\n",
-	       journal);
-	strbuf_release(&a);
-	strbuf_release(&b);
+	(void)data;
+	error("%s; undoing what was changed", why);
 }
 
 int cmd_set(int argc, const char **argv)
 {
 	struct set_args a = {0};
-	struct strbuf err = STRBUF_INIT, jpath = STRBUF_INIT;
-	struct knob_session *s = NULL;
-	struct knob_log log;
+	struct strbuf err = STRBUF_INIT, jpath = STRBUF_INIT, out = STRBUF_INIT;
+	struct knob_keep_hooks hooks = {.undoing = say_undoing};
+	enum knob_keep_stage failed;
 	struct knob_ctx ctx;
 	struct knob_plan plan;
 	struct target t;
-	volatile int *stop;
-	uint64_t mark;
 	size_t i;
 	int code, ret, r;
 
@@ -130,7 +112,7 @@ int cmd_set(int argc, const char **argv)
 	}
 	knob_ctx_init(&ctx);
 	knob_plan_init(&plan, &ctx);
-	knob_cli_log(&log, NULL);
+	knob_cli_log(&hooks.log, NULL);
 	code = knob_cli_context(a.target, a.device, &ctx, &t);
 	if (code)
 		goto out;
@@ -150,48 +132,40 @@ int cmd_set(int argc, const char **argv)
 			     plan.v[i].note.buf);
 	knob_journal_path(&jpath);
 	if (a.dry_run) {
-		knob_cli_print_plan(stdout, &plan, jpath.buf);
+		report_knob_plan(&plan, jpath.buf, &out);
+		fputs(out.buf, stdout);
 		goto out;
 	}
 	code = knob_cli_need_root(&plan);
 	if (code)
 		goto out;
 	/* a signal while changing: roll back instead of dying */
-	stop = cli_catch_stop_signals();
-	ret = knob_session_open(&s, "set", 0, &log, &err);
+	hooks.stop = cli_catch_stop_signals();
+	ret = knob_apply_kept(&plan, &hooks, &failed, &err);
 	if (ret) {
-		error("%s", err.buf);
-		code = EXIT_RUNTIME;
+		/* the other failures were said by say_undoing() */
+		if (failed == KNOB_KEEP_FAILED_SESSION)
+			error("%s", err.buf);
+		if (failed == KNOB_KEEP_FAILED_APPLY && *hooks.stop)
+			code = 128 + *hooks.stop;
+		else if (failed == KNOB_KEEP_FAILED_APPLY)
+			code = knob_cli_exit_code(ret);
+		else
+			code = EXIT_RUNTIME;
 		goto out;
 	}
-	mark = knob_session_mark(s);
-	ret = knob_session_apply(s, &plan, &log, &err);
-	if (!ret && *stop)
-		ret = err_set(&err, -EINTR, "interrupted by signal %d", *stop);
-	if (ret) {
-		error("%s; undoing what was changed", err.buf);
-		knob_session_rollback(s, mark, &log, &err);
-		code = *stop ? 128 + *stop : knob_cli_exit_code(ret);
-		goto out;
-	}
-	ret = knob_session_commit(s, &err);
-	if (ret) {
-		error("%s; undoing what was changed", err.buf);
-		knob_session_rollback(s, mark, &log, &err);
-		code = EXIT_RUNTIME;
-		goto out;
-	}
-	print_done(&plan, jpath.buf);
+	report_knob_done(&plan, jpath.buf, &out);
+	fputs(out.buf, stdout);
 	for (i = 0; i < plan.nr; i++)
 		if (plan.v[i].side.len)
 			note("%s: %s", plan.v[i].k.name, plan.v[i].side.buf);
 out:
-	knob_session_close(s, &log);
 	knob_plan_release(&plan);
 	knob_ctx_release(&ctx);
 	target_release(&t);
 	strbuf_release(&err);
 	strbuf_release(&jpath);
+	strbuf_release(&out);
 	free(a.assign);
 	return code;
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 #include "cli.h"
 #include "../core/report/report.h"
-#include "../core/experiment/result_json.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -81,7 +80,7 @@ int cmd_show(int argc, const char **argv)
 		goto out;
 	}
 	if (a.json) {
-		result_json_string(exp, &out);
+		report_json_string(exp, &out);
 	} else if (report_experiment_text(exp, &out, &err)) {
 		error("experiment '%s': %s", a.id, err.buf);
 		ret = EXIT_RUNTIME;

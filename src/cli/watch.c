@@ -13,12 +13,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include "cli.h"
 #include "../core/observe/diskstats.h"
 #include "../core/observe/disks.h"
 #include "../core/observe/sampler.h"
-#include "../core/observe/truth.h"
+#include "../core/report/watch_text.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
@@ -27,8 +26,6 @@
 #define MIN_INTERVAL_NS 10000000ull /* 10 ms: finer is noise */
 #define HEADER_EVERY	20	    /* repeat the header on a terminal */
 #define SYSFS_ROOT	"/sys"
-
-enum watch_format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 /* What watch was asked to do. */
 struct watch_args {
@@ -124,7 +121,7 @@ static int parse_args(int argc, const char **argv, struct watch_args *a)
 		error("give --csv or --json, not both");
 		return -1;
 	}
-	a->fmt = csv ? FMT_CSV : json ? FMT_JSON : FMT_TEXT;
+	a->fmt = csv ? WATCH_CSV : json ? WATCH_JSON : WATCH_TEXT;
 	for (i = 0; i < n; i++) {
 		const char *dev = argv[i];
 
@@ -154,77 +151,6 @@ static void fmt_time(struct strbuf *sb, int rfc3339)
 		strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
 		strbuf_addstr(sb, buf);
 	}
-}
-
-/* The column header of the text and CSV forms. */
-static void print_header(enum watch_format fmt)
-{
-	if (fmt == FMT_CSV)
-		printf("time,name,r_s,w_s,rmbps,wmbps,r_await_ms,w_await_ms,"
-		       "aqu_sz,util_pct,f_s,d_s,rrqm_s,wrqm_s,rareq_kib,"
-		       "wareq_kib,read_bytes,write_bytes,flushes,discards,"
-		       "dirty_bytes,writeback_bytes\n");
-	else if (fmt == FMT_TEXT)
-		printf("%-8s  %-8s %9s %9s %8s %8s %8s %8s %7s %6s %7s %7s "
-		       "%10s %10s\n",
-		       "time", "device", "r/s", "w/s", "rMB/s", "wMB/s",
-		       "r_await", "w_await", "aqu-sz", "%util", "f/s", "d/s",
-		       "Dirty", "Writeback");
-}
-
-/* One device's line for one interval. */
-static void print_line(enum watch_format fmt, const char *when,
-		       const char *name, const struct disk_delta *d,
-		       const struct sampler_point *p)
-{
-	int mem = p->have & SAMPLER_HAVE_MEM;
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-
-	if (fmt == FMT_JSON) {
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "time", json_object_new_string(when));
-		json_object_object_add(o, "name", json_object_new_string(name));
-		disk_delta_to_json(d, o);
-		json_object_object_add(
-		    o, "dirty_bytes",
-		    mem ? json_object_new_uint64(p->dirty_bytes) : NULL);
-		json_object_object_add(
-		    o, "writeback_bytes",
-		    mem ? json_object_new_uint64(p->writeback_bytes) : NULL);
-		printf("%s\n", json_object_to_json_string_ext(
-				   o, JSON_C_TO_STRING_PLAIN |
-					  JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
-	} else if (fmt == FMT_CSV) {
-		printf("%s,%s,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
-		       "%.2f,%.2f,%.2f,%.2f,%.2f,%llu,%llu,%llu,%llu,",
-		       when, name, d->r_s, d->w_s, d->rmbps, d->wmbps,
-		       d->r_await_ms, d->w_await_ms, d->aqu_sz, d->util_pct,
-		       d->f_s, d->d_s, d->rrqm_s, d->wrqm_s, d->rareq_kib,
-		       d->wareq_kib, (unsigned long long)d->read_bytes,
-		       (unsigned long long)d->write_bytes,
-		       (unsigned long long)d->flushes,
-		       (unsigned long long)d->discards);
-		if (mem)
-			printf("%llu,%llu\n",
-			       (unsigned long long)p->dirty_bytes,
-			       (unsigned long long)p->writeback_bytes);
-		else
-			printf(",\n");
-	} else {
-		if (mem) {
-			units_fmt_bytes(&a, p->dirty_bytes);
-			units_fmt_bytes(&b, p->writeback_bytes);
-		}
-		printf("%-8s  %-8s %9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.2f "
-		       "%6.1f %7.1f %7.1f %10s %10s\n",
-		       when, name, d->r_s, d->w_s, d->rmbps, d->wmbps,
-		       d->r_await_ms, d->w_await_ms, d->aqu_sz, d->util_pct,
-		       d->f_s, d->d_s, mem ? a.buf : "?", mem ? b.buf : "?");
-	}
-	strbuf_release(&a);
-	strbuf_release(&b);
 }
 
 /* Resolve the device list into sampler_devs; -1 after an error. */
@@ -273,7 +199,8 @@ int cmd_watch(int argc, const char **argv)
 	struct watch_args a = {0};
 	struct sampler s;
 	struct sampler_dev *devs = NULL;
-	struct strbuf *paths = NULL, err = STRBUF_INIT, when = STRBUF_INIT;
+	struct strbuf *paths = NULL, err = STRBUF_INIT, when = STRBUF_INIT,
+		      out = STRBUF_INIT;
 	struct disk_names names = {0};
 	unsigned i, d, lines = 0;
 	uint64_t deadline, n;
@@ -294,7 +221,8 @@ int cmd_watch(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	print_header(a.fmt);
+	report_watch_header(a.fmt, &out);
+	fputs(out.buf, stdout);
 	sampler_sample(&s);
 	deadline = s.series.points[0].t_ns;
 	for (n = 0; !a.count || n < a.count; n++) {
@@ -307,10 +235,11 @@ int cmd_watch(int argc, const char **argv)
 		p0 = &s.series.points[0];
 		p1 = &s.series.points[1];
 		seconds = (double)(p1->t_ns - p0->t_ns) / 1e9;
-		fmt_time(&when, a.fmt == FMT_JSON);
-		if (a.fmt == FMT_TEXT && tty && names.nr > 1 && lines &&
+		fmt_time(&when, a.fmt == WATCH_JSON);
+		strbuf_reset(&out);
+		if (a.fmt == WATCH_TEXT && tty && names.nr > 1 && lines &&
 		    lines % HEADER_EVERY == 0)
-			print_header(a.fmt);
+			report_watch_header(a.fmt, &out);
 		for (d = 0; d < names.nr; d++) {
 			const struct diskstats *x =
 			    sampler_disk(&s.series, 0, d);
@@ -321,8 +250,10 @@ int cmd_watch(int argc, const char **argv)
 			if (!x->nr_fields || !y->nr_fields)
 				continue; /* the device went away */
 			diskstats_delta(x, y, seconds, &dd);
-			print_line(a.fmt, when.buf, names.v[d], &dd, p1);
+			report_watch_line(a.fmt, when.buf, names.v[d], &dd, p1,
+					  &out);
 		}
+		fputs(out.buf, stdout);
 		lines++;
 		fflush(stdout);
 	}
@@ -336,5 +267,6 @@ out:
 	free(a.devs);
 	strbuf_release(&err);
 	strbuf_release(&when);
+	strbuf_release(&out);
 	return ret;
 }

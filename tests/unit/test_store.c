@@ -240,7 +240,7 @@ static void test_round_trip(void **state)
 {
 	struct fixture *f = *state;
 	struct json_object *e = make_exp(NULL, "randread", 2, 5), *back;
-	struct store_summary *list;
+	struct exp_summary *list;
 	char id[STORE_ID_LEN + 1];
 	struct store s;
 	size_t nr;
@@ -477,7 +477,7 @@ static void test_empty_file(void **state)
 static void test_many_saves(void **state)
 {
 	struct fixture *f = *state;
-	struct store_summary *list;
+	struct exp_summary *list;
 	char id[STORE_ID_LEN + 1], last[STORE_ID_LEN + 1];
 	struct store s;
 	size_t nr;

@@ -578,13 +578,14 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	return 0;
 }
 
-int import_save(struct store *s, struct json_object *exp,
+int import_save(const char *db, struct json_object *exp,
 		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
 		struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct analysis_opts o;
 	struct json_object *b;
+	struct store s;
 	int ret;
 
 	analysis_opts_init(&o); /* exp's "metric" and blocks override */
@@ -597,11 +598,16 @@ int import_save(struct store *s, struct json_object *exp,
 		o.margin = json_object_get_double(b);
 	ret = experiment_analyze_json(exp, &o, &why);
 	*out_bad_runs = ret != 0;
-	if (ret)
+	if (ret) {
 		err_set(err, ret, "cannot analyse the imported runs: %s",
 			why.buf);
-	else
-		ret = store_save_experiment(s, exp, out_id, err);
+		goto out;
+	}
+	ret = store_open(&s, db, err);
+	if (!ret)
+		ret = store_save_experiment(&s, exp, out_id, err);
+	store_close(&s);
+out:
 	strbuf_release(&why);
 	return ret;
 }

@@ -5,8 +5,8 @@
  * gets our statistics: each file becomes one run of an arm, and the arms
  * become an experiment that experiment_analyze_json() can judge.
  *
- * Nothing here prints or opens the store; import_save() analyses the
- * experiment made and saves it to a store the caller opened.
+ * Nothing here prints; import_save() analyses the experiment made and
+ * saves it to the results store.
  */
 #ifndef IOTRIAL_IMPORT_H
 #define IOTRIAL_IMPORT_H
@@ -89,12 +89,13 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 /*
  * Analyse exp, an experiment made by import_build_experiment() or read
  * whole from a file (with its own baseline, alpha and equivalence when
- * it has them, else analysis_opts_init()'s), and save it to s; out_id
+ * it has them, else analysis_opts_init()'s), and save it to the store
+ * at db (NULL: the default; made when missing, store_open()); out_id
  * gets its id. Returns 0 or -errno with err set; *out_bad_runs tells a
- * failure of the runs (they cannot be analysed: the input's fault) from
- * one of the store.
+ * failure of the runs (they cannot be analysed: the input's fault; the
+ * store is not opened) from one of the store.
  */
-int import_save(struct store *s, struct json_object *exp,
+int import_save(const char *db, struct json_object *exp,
 		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
 		struct strbuf *err);
 

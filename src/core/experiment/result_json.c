@@ -185,12 +185,3 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
 	return o;
 }
-
-void result_json_string(struct json_object *obj, struct strbuf *out)
-{
-	strbuf_addstr(out, json_object_to_json_string_ext(
-				   obj, JSON_C_TO_STRING_PRETTY |
-						JSON_C_TO_STRING_SPACED |
-						JSON_C_TO_STRING_NOSLASHESCAPE));
-	strbuf_addch(out, '\n');
-}

@@ -44,7 +44,4 @@ double result_metric_value(const struct workload *w,
 struct json_object *result_to_json(const struct run_meta *meta,
 				   const struct run_result *r);
 
-/* Pretty-printed text of the object, into out. */
-void result_json_string(struct json_object *obj, struct strbuf *out);
-
 #endif

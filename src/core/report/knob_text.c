@@ -134,3 +134,64 @@ void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
 				  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }
+
+void report_knob_plan(const struct knob_plan *p, const char *journal,
+		      struct strbuf *out)
+{
+	struct strbuf v = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(out,
+		    "plan: %zu change%s, in apply order (--dry-run: nothing "
+		    "is changed)\n",
+		    p->nr, p->nr == 1 ? "" : "s");
+	for (i = 0; i < p->nr; i++) {
+		const struct knob_change *c = &p->v[i];
+
+		strbuf_addf(out, "  %zu. ", i + 1);
+		knob_subject(out, c->k.name, c->k.object);
+		strbuf_addstr(out, ": ");
+		strbuf_reset(&v);
+		if (c->k.deferred) {
+			strbuf_addstr(out, "(the new scheduler's default)");
+		} else {
+			knob_show_value(&c->k, c->before.buf, &v);
+			strbuf_addstr(out, v.buf);
+		}
+		strbuf_reset(&v);
+		knob_show_value(&c->k, c->canon.buf, &v);
+		strbuf_addf(out, " -> %s\n     %s\n", v.buf, c->how.buf);
+		if (c->note.len)
+			strbuf_addf(out, "     note: %s\n", c->note.buf);
+	}
+	strbuf_addf(out,
+		    "before each write the original value is saved to '%s' "
+		    "and fsync'd; each write is read back to verify; 'iotrial "
+		    "revert' restores the originals\n",
+		    journal);
+	strbuf_release(&v);
+}
+
+void report_knob_done(const struct knob_plan *p, const char *journal,
+		      struct strbuf *out)
+{
+	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct knob_change *c = &p->v[i];
+
+		strbuf_reset(&before);
+		strbuf_reset(&after);
+		knob_show_value(&c->k, c->before.buf, &before);
+		knob_show_value(&c->k, c->after.buf, &after);
+		knob_subject(out, c->k.name, c->k.object);
+		strbuf_addf(out, ": %s -> %s\n", before.buf, after.buf);
+	}
+	strbuf_addf(out,
+		    "the originals are in '%s'; 'iotrial revert' restores "
+		    "them\n",
+		    journal);
+	strbuf_release(&before);
+	strbuf_release(&after);
+}

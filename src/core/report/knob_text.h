@@ -2,13 +2,15 @@
  * The listing of `iotrial knobs`: every tunable that applies to a
  * target with its current value, unit, allowed values, scope and notes,
  * as text or as one JSON document. The caller resolves and describes
- * each knob (knob.h); this only renders what it found.
+ * each knob (knob.h); this only renders what it found. Also what `set`
+ * prints: its plan (--dry-run) and what it changed.
  */
 #ifndef IOTRIAL_KNOB_TEXT_H
 #define IOTRIAL_KNOB_TEXT_H
 
 #include <json-c/json.h>
 #include "../knob/knob.h"
+#include "../knob/plan.h"
 #include "../../util/strbuf.h"
 
 /* The heading: "knobs of device 'loop3' and mount '/mnt'" and a blank
@@ -40,5 +42,20 @@ struct json_object *report_knob_json(const struct knob *k, const char *value,
  */
 void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
 		       struct strbuf *out);
+
+/*
+ * The plan of `set --dry-run`: each change in apply order, old -> new
+ * as people read them, what the write does and any note, then how the
+ * originals are kept (in the journal at journal). Appends to out.
+ */
+void report_knob_plan(const struct knob_plan *p, const char *journal,
+		      struct strbuf *out);
+
+/*
+ * What `set` did: old -> new per knob of the applied plan p, and where
+ * the originals are. Appends to out.
+ */
+void report_knob_done(const struct knob_plan *p, const char *journal,
+		      struct strbuf *out);
 
 #endif

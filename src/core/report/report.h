@@ -35,6 +35,12 @@ void report_verdict_summary(struct json_object *exp, struct strbuf *out);
 /* The labels of exp's arms, ", "-separated, appended to out. */
 void report_arm_labels(struct json_object *exp, struct strbuf *out);
 
+/*
+ * o as iotrial prints JSON: pretty-printed, spaced, '/' left unescaped,
+ * with a final newline. Appends to out.
+ */
+void report_json_string(struct json_object *o, struct strbuf *out);
+
 /* A metric value for humans: "12.3k", "1.52M", "845", "97.3". */
 void report_fmt_metric(struct strbuf *out, double v);
 

@@ -11,6 +11,15 @@
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
+void report_json_string(struct json_object *o, struct strbuf *out)
+{
+	strbuf_addstr(out,
+		      json_object_to_json_string_ext(
+			  o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				 JSON_C_TO_STRING_NOSLASHESCAPE));
+	strbuf_addch(out, '\n');
+}
+
 void report_fmt_metric(struct strbuf *out, double v)
 {
 	if (!isfinite(v))

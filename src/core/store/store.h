@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <json-c/json.h>
+#include "../report/log_text.h"
 #include "../../util/strbuf.h"
 
 /* "iotr" in ASCII: marks a SQLite file as an iotrial results store. */
@@ -34,19 +35,6 @@ struct sqlite3;
 struct store {
 	struct sqlite3 *db; /* NULL when closed */
 	char *path;	    /* the file, as opened */
-};
-
-/* One line of `iotrial log`: the indexed columns of an experiment. */
-struct store_summary {
-	char id[STORE_ID_LEN + 1];
-	char *created;	/* "2026-11-29T22:58:00Z" */
-	char *workload; /* "randread" */
-	char *target;	/* "/tmp" */
-	char *metric;	/* "iops" */
-	char *arms;	/* labels, ", "-separated */
-	char *host;	/* hostname, "" when not known */
-	char *kernel;	/* kernel release, "" when not known */
-	char *verdicts; /* "2 arms: scheduler=mq-deadline faster 1.08x" */
 };
 
 /*
@@ -106,12 +94,12 @@ int store_load_experiment(struct store *s, const char *id,
 			  struct json_object **out_exp, struct strbuf *err);
 
 /*
- * The newest limit experiments (0: all), newest first. *out_list is an
- * array the caller frees with store_summaries_free(). Returns 0 or -errno
- * with err set.
+ * The newest limit experiments (0: all), newest first, as `iotrial log`
+ * lists them (report/log_text.h). *out_list is an array the caller frees
+ * with store_summaries_free(). Returns 0 or -errno with err set.
  */
-int store_list(struct store *s, size_t limit, struct store_summary **out_list,
+int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 	       size_t *out_nr, struct strbuf *err);
-void store_summaries_free(struct store_summary *list, size_t nr);
+void store_summaries_free(struct exp_summary *list, size_t nr);
 
 #endif

@@ -174,10 +174,10 @@ int store_load_experiment(struct store *s, const char *id,
 	return ret;
 }
 
-int store_list(struct store *s, size_t limit, struct store_summary **out_list,
+int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 	       size_t *out_nr, struct strbuf *err)
 {
-	struct store_summary *list = NULL;
+	struct exp_summary *list = NULL;
 	size_t nr = 0, alloc = 0;
 	sqlite3_stmt *st;
 	int rc, ret;
@@ -192,11 +192,12 @@ int store_list(struct store *s, size_t limit, struct store_summary **out_list,
 	sqlite3_bind_int64(st, 1,
 			   limit && limit < LLONG_MAX ? (long long)limit : -1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct store_summary *e;
+		struct exp_summary *e;
 
 		ALLOC_GROW(list, nr + 1, alloc);
 		e = &list[nr++];
-		snprintf(e->id, sizeof(e->id), "%s", store_col_str(st, 0));
+		/* a hand-edited id is cut to the length of ours */
+		e->id = xstrndup(store_col_str(st, 0), STORE_ID_LEN);
 		e->created = xstrdup(store_col_str(st, 1));
 		e->workload = xstrdup(store_col_str(st, 2));
 		e->target = xstrdup(store_col_str(st, 3));
@@ -216,11 +217,12 @@ int store_list(struct store *s, size_t limit, struct store_summary **out_list,
 	return 0;
 }
 
-void store_summaries_free(struct store_summary *list, size_t nr)
+void store_summaries_free(struct exp_summary *list, size_t nr)
 {
 	size_t i;
 
 	for (i = 0; list && i < nr; i++) {
+		free(list[i].id);
 		free(list[i].created);
 		free(list[i].workload);
 		free(list[i].target);

@@ -1,0 +1,28 @@
+/*
+ * iotrial diff: the same workload measured in two stored experiments,
+ * before and after a change that is not a knob (a kernel patch, a new
+ * disk, a firmware update), judged with the same statistics as compare.
+ * The matching arm's runs of each experiment become the two arms of a
+ * new, unpaired experiment (their blocks are unrelated): arm 0 "before
+ * ID1", arm 1 "after ID2". It is analysed, not stored.
+ */
+#ifndef IOTRIAL_DIFF_H
+#define IOTRIAL_DIFF_H
+
+#include <json-c/json.h>
+#include "../../util/strbuf.h"
+
+/*
+ * The before/after experiment of e[0] (before) and e[1] (after), whose
+ * ids as the user gave them are id[0] and id[1] (for messages). label
+ * names the arm to compare in both; NULL takes each one's baseline.
+ * out_arm gets the arm used of each. Returns 0 with *out analysed (the
+ * caller owns it), or -errno with err set: -EINVAL when the two are one
+ * experiment, ran different workloads or metrics, lack the arm or its
+ * runs; the analysis's code when it fails.
+ */
+int diff_build(struct json_object *e[2], const char *const id[2],
+	       const char *label, int out_arm[2], struct json_object **out,
+	       struct strbuf *err);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * The list of `iotrial log` (log_text.h): a table whose columns are as
+ * wide as their longest value, or a JSON array of the same entries.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "log_text.h"
+#include "report.h"
+#include "../../util/banned.h"
+
+/* "2026-11-29T22:58:00Z" as "2026-11-29 22:58". */
+static void fmt_date(char out[17], const char *created)
+{
+	snprintf(out, 17, "%s", created);
+	if (out[10] == 'T')
+		out[10] = ' ';
+}
+
+/* Widen *w to hold s. */
+static void widen(int *w, const char *s)
+{
+	int n = (int)strlen(s);
+
+	if (n > *w)
+		*w = n;
+}
+
+void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)
+{
+	int ww = 8, tw = 6, mw = 6;
+	char date[17];
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		widen(&ww, l[i].workload);
+		widen(&tw, l[i].target);
+		widen(&mw, l[i].metric);
+	}
+	strbuf_addf(out, "%-8s  %-16s  %-*s  %-*s  %-*s  %s\n", "id",
+		    "date (UTC)", ww, "workload", tw, "target", mw, "metric",
+		    "result");
+	for (i = 0; i < nr; i++) {
+		fmt_date(date, l[i].created);
+		strbuf_addf(out, "%-8s  %-16s  %-*s  %-*s  %-*s  %s\n", l[i].id,
+			    date, ww, l[i].workload, tw, l[i].target, mw,
+			    l[i].metric, l[i].verdicts);
+	}
+}
+
+void report_log_json(const struct exp_summary *l, size_t nr, struct strbuf *out)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct json_object *o = json_object_new_object();
+
+#define ADD(key, v) json_object_object_add(o, key, json_object_new_string(v))
+		ADD("id", l[i].id);
+		ADD("created", l[i].created);
+		ADD("workload", l[i].workload);
+		ADD("target", l[i].target);
+		ADD("metric", l[i].metric);
+		ADD("arms", l[i].arms);
+		ADD("host", l[i].host);
+		ADD("kernel", l[i].kernel);
+		ADD("result", l[i].verdicts);
+#undef ADD
+		json_object_array_add(arr, o);
+	}
+	report_json_string(arr, out);
+	json_object_put(arr);
+}

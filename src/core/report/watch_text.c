@@ -1,0 +1,88 @@
+/*
+ * The lines of `iotrial watch` (watch_text.h). The columns are iostat -x's
+ * as diskstats.c computes them for run results too, so a watch line and
+ * a run's devices[] entry mean the same thing and the JSON lines use the
+ * same keys; Dirty and Writeback come from the sampler's /proc/meminfo.
+ */
+#include <json-c/json.h>
+#include "watch_text.h"
+#include "../observe/truth.h"
+#include "../../util/units.h"
+#include "../../util/banned.h"
+
+void report_watch_header(enum watch_format fmt, struct strbuf *out)
+{
+	if (fmt == WATCH_CSV)
+		strbuf_addf(
+		    out, "time,name,r_s,w_s,rmbps,wmbps,r_await_ms,w_await_ms,"
+			 "aqu_sz,util_pct,f_s,d_s,rrqm_s,wrqm_s,rareq_kib,"
+			 "wareq_kib,read_bytes,write_bytes,flushes,discards,"
+			 "dirty_bytes,writeback_bytes\n");
+	else if (fmt == WATCH_TEXT)
+		strbuf_addf(
+		    out,
+		    "%-8s  %-8s %9s %9s %8s %8s %8s %8s %7s %6s %7s %7s "
+		    "%10s %10s\n",
+		    "time", "device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await",
+		    "w_await", "aqu-sz", "%util", "f/s", "d/s", "Dirty",
+		    "Writeback");
+}
+
+void report_watch_line(enum watch_format fmt, const char *when,
+		       const char *name, const struct disk_delta *d,
+		       const struct sampler_point *p, struct strbuf *out)
+{
+	int mem = p->have & SAMPLER_HAVE_MEM;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	if (fmt == WATCH_JSON) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "time", json_object_new_string(when));
+		json_object_object_add(o, "name", json_object_new_string(name));
+		disk_delta_to_json(d, o);
+		json_object_object_add(
+		    o, "dirty_bytes",
+		    mem ? json_object_new_uint64(p->dirty_bytes) : NULL);
+		json_object_object_add(
+		    o, "writeback_bytes",
+		    mem ? json_object_new_uint64(p->writeback_bytes) : NULL);
+		strbuf_addf(out, "%s\n",
+			    json_object_to_json_string_ext(
+				o, JSON_C_TO_STRING_PLAIN |
+				       JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else if (fmt == WATCH_CSV) {
+		strbuf_addf(
+		    out,
+		    "%s,%s,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,"
+		    "%.2f,%.2f,%.2f,%.2f,%.2f,%llu,%llu,%llu,%llu,",
+		    when, name, d->r_s, d->w_s, d->rmbps, d->wmbps,
+		    d->r_await_ms, d->w_await_ms, d->aqu_sz, d->util_pct,
+		    d->f_s, d->d_s, d->rrqm_s, d->wrqm_s, d->rareq_kib,
+		    d->wareq_kib, (unsigned long long)d->read_bytes,
+		    (unsigned long long)d->write_bytes,
+		    (unsigned long long)d->flushes,
+		    (unsigned long long)d->discards);
+		if (mem)
+			strbuf_addf(out, "%llu,%llu\n",
+				    (unsigned long long)p->dirty_bytes,
+				    (unsigned long long)p->writeback_bytes);
+		else
+			strbuf_addf(out, ",\n");
+	} else {
+		if (mem) {
+			units_fmt_bytes(&a, p->dirty_bytes);
+			units_fmt_bytes(&b, p->writeback_bytes);
+		}
+		strbuf_addf(
+		    out,
+		    "%-8s  %-8s %9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.2f "
+		    "%6.1f %7.1f %7.1f %10s %10s\n",
+		    when, name, d->r_s, d->w_s, d->rmbps, d->wmbps,
+		    d->r_await_ms, d->w_await_ms, d->aqu_sz, d->util_pct,
+		    d->f_s, d->d_s, mem ? a.buf : "?", mem ? b.buf : "?");
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
