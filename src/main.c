@@ -22,19 +22,20 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, "run a workload once and report what it measured" },
-	{ "compare", cmd_compare, "is setting B faster than A? randomized runs, "
-				  "verdicts" },
-	{ "info", cmd_info, "show the environment and a target's devices" },
-	{ "watch", cmd_watch, "live iostat -x view with dirty memory" },
-	{ "log", cmd_log, "list stored experiments, newest first" },
-	{ "show", cmd_show, "print a stored experiment again" },
-	{ "diff", cmd_diff, "compare one workload in two stored experiments" },
-	{ "import", cmd_import, "store iotrial or fio JSON results" },
-	{ "knobs", cmd_knobs, "list the I/O tunables of a target (no root)" },
-	{ "set", cmd_set, "change tunables now and keep them (journaled)" },
-	{ "revert", cmd_revert, "restore every tunable the journal holds" },
-	/* ADD COMMAND ROWS ABOVE THIS LINE */
+    {"run", cmd_run, "run a workload once and report what it measured"},
+    {"compare", cmd_compare,
+     "is setting B faster than A? randomized runs, "
+     "verdicts"},
+    {"info", cmd_info, "show the environment and a target's devices"},
+    {"watch", cmd_watch, "live iostat -x view with dirty memory"},
+    {"log", cmd_log, "list stored experiments, newest first"},
+    {"show", cmd_show, "print a stored experiment again"},
+    {"diff", cmd_diff, "compare one workload in two stored experiments"},
+    {"import", cmd_import, "store iotrial or fio JSON results"},
+    {"knobs", cmd_knobs, "list the I/O tunables of a target (no root)"},
+    {"set", cmd_set, "change tunables now and keep them (journaled)"},
+    {"revert", cmd_revert, "restore every tunable the journal holds"},
+    /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 
 static void usage(FILE *out)

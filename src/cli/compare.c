@@ -30,9 +30,9 @@ struct compare_args {
 	const char *json_file;
 	int no_drop_caches, fail_on_regression, no_store, quiet;
 	unsigned target_flags;
-	const char **vary;          /* "FACTOR=V1,V2" */
+	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
-	const char **params;        /* "name=value", owned */
+	const char **params; /* "name=value", owned */
 	unsigned nr_params, alloc_params;
 };
 
@@ -236,8 +236,8 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 
 	c->drop_caches = !a->no_drop_caches;
 	if (a->runs && strcmp(a->runs, "auto")) {
-		ret = about(units_parse_count(a->runs, &u, &err), &err,
-			    "--runs");
+		ret =
+		    about(units_parse_count(a->runs, &u, &err), &err, "--runs");
 		if (!ret && (u < 1 || u > 10000))
 			ret = err_set(&err, -ERANGE,
 				      "--runs must be 'auto' or from 1 to "
@@ -258,9 +258,9 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 			c->min_blocks = c->max_runs;
 	}
 	if (!ret && a->precision) {
-		ret = about(units_parse_percent(a->precision, &c->precision,
-						&err),
-			    &err, "--precision");
+		ret = about(
+		    units_parse_percent(a->precision, &c->precision, &err),
+		    &err, "--precision");
 		if (!ret && !(c->precision > 0 && c->precision < 1))
 			ret = err_set(&err, -ERANGE,
 				      "--precision must be more than 0%% and "
@@ -268,9 +268,9 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 				      a->precision);
 	}
 	if (!ret && a->equivalence) {
-		ret = about(units_parse_percent(a->equivalence,
-						&c->equivalence, &err),
-			    &err, "--equivalence");
+		ret = about(
+		    units_parse_percent(a->equivalence, &c->equivalence, &err),
+		    &err, "--equivalence");
 		if (!ret && !(c->equivalence > 0 && c->equivalence < 1))
 			ret = err_set(&err, -ERANGE,
 				      "--equivalence must be more than 0%% and "
@@ -282,9 +282,9 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 		percent_hint("--equivalence", a->equivalence, c->equivalence);
 	}
 	if (!ret && a->budget)
-		ret = about(units_parse_duration(a->budget, &c->budget_ns,
-						 &err),
-			    &err, "--budget");
+		ret =
+		    about(units_parse_duration(a->budget, &c->budget_ns, &err),
+			  &err, "--budget");
 	if (!ret && a->warmup) {
 		ret = about(units_parse_count(a->warmup, &u, &err), &err,
 			    "--warmup");
@@ -304,7 +304,8 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 		ret = about(units_parse_count(a->ios, &c->ro.ios, &err), &err,
 			    "--ios");
 		if (!ret && !c->ro.ios)
-			ret = err_set(&err, -EINVAL, "--ios must be at least 1");
+			ret =
+			    err_set(&err, -EINVAL, "--ios must be at least 1");
 	}
 	if (!ret && !a->ios) {
 		ret = about(units_parse_duration(a->time ? a->time : "3s",
@@ -315,8 +316,7 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 				      "--time must be longer than 0");
 	}
 	if (!ret && a->ramp)
-		ret = about(units_parse_duration(a->ramp, &c->ro.ramp_ns,
-						 &err),
+		ret = about(units_parse_duration(a->ramp, &c->ro.ramp_ns, &err),
 			    &err, "--ramp");
 	if (!ret && a->seed)
 		ret = about(units_parse_count(a->seed, &c->seed, &err), &err,
@@ -367,7 +367,7 @@ static int has_regression(struct json_object *exp)
 		struct json_object *x = json_object_array_get_idx(v, i);
 
 		if (!strcmp(json_object_get_string(
-				    json_object_object_get(x, "verdict")),
+				json_object_object_get(x, "verdict")),
 			    "slower"))
 			return 1;
 	}
@@ -417,7 +417,7 @@ static int write_json(const char *file, struct json_object *exp)
 
 int cmd_compare(int argc, const char **argv)
 {
-	struct compare_args a = { 0 };
+	struct compare_args a = {0};
 	const struct workload_ops *ops = NULL;
 	const struct trial_hooks hooks = {
 	    .log = {quiet_say, NULL},

@@ -24,7 +24,7 @@
 #include "../util/banned.h"
 
 #define DEFAULT_WORKLOAD "randread"
-#define DEFAULT_TIME "5s"
+#define DEFAULT_TIME	 "5s"
 
 /* Everything `run` was asked to do, after parsing. */
 struct run_args {
@@ -35,10 +35,10 @@ struct run_args {
 	const char *ramp;
 	const char *seed;
 	const char *json_file; /* "-" for stdout, NULL for text */
-	const char *db;        /* results store, NULL for the default */
-	int no_store;          /* --no-store */
+	const char *db;	       /* results store, NULL for the default */
+	int no_store;	       /* --no-store */
 	unsigned target_flags;
-	const char **params;   /* name, value, name, value, ... */
+	const char **params; /* name, value, name, value, ... */
 	unsigned nr_params, alloc_params;
 	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
 };
@@ -198,9 +198,9 @@ static int configure(struct experiment_config *c, const struct run_args *a)
 		ret = units_parse_duration(a->time ? a->time : DEFAULT_TIME,
 					   &c->ro.time_ns, &err);
 	if (!ret && !a->ios && !c->ro.time_ns)
-		ret = err_set(&err, -EINVAL,
-			      "--time must be longer than 0, not '%s'",
-			      a->time);
+		ret =
+		    err_set(&err, -EINVAL,
+			    "--time must be longer than 0, not '%s'", a->time);
 	if (!ret && a->ramp)
 		ret = units_parse_duration(a->ramp, &c->ro.ramp_ns, &err);
 	if (!ret && a->seed)
@@ -274,7 +274,7 @@ static int run_failed(const struct trial *tr, int ret)
 
 int cmd_run(int argc, const char **argv)
 {
-	struct run_args a = { 0 };
+	struct run_args a = {0};
 	const struct workload_ops *ops = NULL;
 	struct run_view view = {STRBUF_INIT, 0};
 	struct trial_hooks hooks = {.ctx = &view, .run_done = run_done};

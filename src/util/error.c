@@ -107,8 +107,7 @@ const char *suggest_nearest(const char *word, const char *const *candidates,
 		}
 		/* a prefix of 3+ letters is a strong hint: "randr" */
 		if (strlen(word) >= 3 &&
-		    !strncmp(candidates[i], word, strlen(word)) &&
-		    best_d > 1) {
+		    !strncmp(candidates[i], word, strlen(word)) && best_d > 1) {
 			best_d = 1;
 			best = candidates[i];
 		}

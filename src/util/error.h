@@ -23,7 +23,7 @@ enum exit_code {
  * and return code, so a caller can write `return err_set(err, -EINVAL, ..)`.
  */
 int err_set(struct strbuf *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* cli/ only: print "error: ...", "warning: ...", "note: ..." to stderr. */
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -16,7 +16,10 @@ struct strbuf {
 };
 
 extern char strbuf_slopbuf[];
-#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+#define STRBUF_INIT                                                            \
+	{                                                                      \
+		0, 0, strbuf_slopbuf                                           \
+	}
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 /* Free the contents; sb is left empty and reusable. NULL is fine. */
@@ -30,12 +33,12 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+    __attribute__((format(printf, 2, 0)));
 /* Replace the contents with a formatted string. */
 void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Strip trailing whitespace (newlines from sysfs reads, mostly). */
 void strbuf_rtrim(struct strbuf *sb);
 void strbuf_trim(struct strbuf *sb);

@@ -52,8 +52,7 @@ int units_parse_size(const char *in, unsigned flags, uint64_t *out_bytes,
  * "1.5s", "250us" or "250µs"). 0 is accepted: callers that need a positive
  * duration check for it. The longest is UINT64_MAX ns (about 584 years).
  */
-int units_parse_duration(const char *in, uint64_t *out_ns,
-			 struct strbuf *err);
+int units_parse_duration(const char *in, uint64_t *out_ns, struct strbuf *err);
 
 /* Parse a plain non-negative integer with an optional k/m/g multiplier
  * (decimal: 200k = 200000, 1.5m = 1500000), for counts such as --ios.

@@ -19,15 +19,15 @@ char *xstrndup(const char *s, size_t n);
 void *xalloc_aligned(size_t align, size_t bytes);
 
 /* Grow *ptr (of *alloc elements of elem_bytes) to hold at least nr. */
-#define ALLOC_GROW(ptr, nr, alloc)                                           \
-	do {                                                                 \
-		if ((nr) > (alloc)) {                                        \
-			size_t alloc_new_ = (alloc) ? (alloc) * 2 : 16;      \
-			if (alloc_new_ < (nr))                               \
-				alloc_new_ = (nr);                           \
-			(ptr) = xrealloc((ptr), alloc_new_ * sizeof(*(ptr))); \
-			(alloc) = alloc_new_;                                \
-		}                                                            \
+#define ALLOC_GROW(ptr, nr, alloc)                                             \
+	do {                                                                   \
+		if ((nr) > (alloc)) {                                          \
+			size_t alloc_new_ = (alloc) ? (alloc)*2 : 16;          \
+			if (alloc_new_ < (nr))                                 \
+				alloc_new_ = (nr);                             \
+			(ptr) = xrealloc((ptr), alloc_new_ * sizeof(*(ptr)));  \
+			(alloc) = alloc_new_;                                  \
+		}                                                              \
 	} while (0)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -15,11 +15,10 @@
 #include "core/report/report.h"
 #include "util/rng.h"
 
-static char *vals_a[] = { "none", "mq-deadline", "bfq" };
-static char *vals_b[] = { "4k", "1M" };
+static char *vals_a[] = {"none", "mq-deadline", "bfq"};
+static char *vals_b[] = {"4k", "1M"};
 
-static void config(struct experiment_config *c,
-		   struct experiment_factor *f)
+static void config(struct experiment_config *c, struct experiment_factor *f)
 {
 	memset(c, 0, sizeof(*c));
 	memset(f, 0, 2 * sizeof(*f));
@@ -98,8 +97,8 @@ static void test_defaults(void **state)
 
 static void test_validate_bad_arm(void **state)
 {
-	static char *bad[] = { "4k", "4kk" };
-	struct experiment_factor f[1] = { { "bs", 0, bad, 2 } };
+	static char *bad[] = {"4k", "4kk"};
+	struct experiment_factor f[1] = {{"bs", 0, bad, 2}};
 	struct experiment_config c;
 	struct experiment e;
 	struct strbuf err = STRBUF_INIT;
@@ -133,8 +132,8 @@ static struct json_object *synthetic(double shift, unsigned blocks,
 		struct json_object *x = json_object_new_object();
 
 		json_object_object_add(x, "arm", json_object_new_int((int)a));
-		json_object_object_add(
-			x, "label", json_object_new_string(a ? "b" : "a"));
+		json_object_object_add(x, "label",
+				       json_object_new_string(a ? "b" : "a"));
 		json_object_array_add(arms, x);
 	}
 	for (b = 0; b < blocks; b++)
@@ -165,8 +164,8 @@ static const char *verdict_of(struct json_object *o)
 {
 	struct json_object *v = json_object_object_get(o, "verdicts");
 
-	return json_object_get_string(json_object_object_get(
-		json_object_array_get_idx(v, 0), "verdict"));
+	return json_object_get_string(
+	    json_object_object_get(json_object_array_get_idx(v, 0), "verdict"));
 }
 
 static void analyze(struct json_object *o)
@@ -189,14 +188,13 @@ static void test_analyze_verdicts(void **state)
 	o = synthetic(0.10, 10, 1);
 	analyze(o);
 	assert_string_equal(verdict_of(o), "faster");
-	v = json_object_array_get_idx(json_object_object_get(o, "verdicts"),
-				      0);
-	assert_true(fabs(json_object_get_double(
-				 json_object_object_get(v, "ratio")) -
-			 1.10) < 0.02);
-	assert_string_equal(json_object_get_string(
-				    json_object_object_get(v, "test")),
-			    "wilcoxon-signed-rank");
+	v = json_object_array_get_idx(json_object_object_get(o, "verdicts"), 0);
+	assert_true(
+	    fabs(json_object_get_double(json_object_object_get(v, "ratio")) -
+		 1.10) < 0.02);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(v, "test")),
+	    "wilcoxon-signed-rank");
 	assert_int_equal(report_experiment_text(o, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "faster"));
 	assert_non_null(strstr(out.buf, "baseline"));

@@ -1,7 +1,7 @@
 /*
- * Tests for core/result/hist.c: the bucket layout is checked exhaustively (every
- * bucket's range, round trip and contiguity), and the error bound (<= 0.8%
- * relative; the bucket layout gives 1/256) is checked against exact
+ * Tests for core/result/hist.c: the bucket layout is checked exhaustively
+ * (every bucket's range, round trip and contiguity), and the error bound (<=
+ * 0.8% relative; the bucket layout gives 1/256) is checked against exact
  * quantiles of sorted samples from uniform, exponential, log-normal and
  * bimodal distributions. A local splitmix64 makes the samples repeatable
  * without depending on util/rng.

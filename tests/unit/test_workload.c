@@ -52,18 +52,17 @@ static void test_set_good(void **state)
 	assert_int_equal(workload_set_param(&w, "bs", "64k", &note, &err), 0);
 	assert_int_equal(workload_u64(&w, "bs"), 65536);
 	assert_true(workload_param(&w, "bs")->is_set);
-	assert_int_equal(workload_set_param(&w, "size", "2MB", &note, &err),
-			 0);
+	assert_int_equal(workload_set_param(&w, "size", "2MB", &note, &err), 0);
 	assert_int_equal(workload_u64(&w, "size"), 2000000);
 	assert_true(note.len > 0); /* decimal unit explained */
 	assert_int_equal(workload_set_param(&w, "direct", "yes", NULL, &err),
 			 0);
 	assert_int_equal(workload_u64(&w, "direct"), 1);
-	assert_int_equal(
-		workload_set_param(&w, "rwmixread", "70%", NULL, &err), 0);
+	assert_int_equal(workload_set_param(&w, "rwmixread", "70%", NULL, &err),
+			 0);
 	assert_int_equal(workload_u64(&w, "rwmixread"), 70);
 	assert_int_equal(
-		workload_set_param(&w, "engine", "io_uring", NULL, &err), 0);
+	    workload_set_param(&w, "engine", "io_uring", NULL, &err), 0);
 	assert_string_equal(workload_str(&w, "engine"), "io_uring");
 	assert_int_equal(workload_validate(&w, &err), 0);
 	workload_release(&w);
@@ -85,13 +84,10 @@ static void test_set_bad(void **state)
 	assert_non_null(strstr(err.buf, "'4kk'"));
 	assert_true(workload_set_param(&w, "iodepth", "0", NULL, &err) < 0);
 	assert_non_null(strstr(err.buf, "out of range"));
-	assert_true(workload_set_param(&w, "engine", "uring", NULL, &err) <
-		    0);
+	assert_true(workload_set_param(&w, "engine", "uring", NULL, &err) < 0);
 	assert_non_null(strstr(err.buf, "expected one of"));
-	assert_true(workload_set_param(&w, "direct", "maybe", NULL, &err) <
-		    0);
-	assert_true(workload_set_param(&w, "rwmixread", "150", NULL, &err) <
-		    0);
+	assert_true(workload_set_param(&w, "direct", "maybe", NULL, &err) < 0);
+	assert_true(workload_set_param(&w, "rwmixread", "150", NULL, &err) < 0);
 	/* a failed set leaves the old value */
 	assert_int_equal(workload_u64(&w, "bs"), 4096);
 	workload_release(&w);
@@ -105,8 +101,8 @@ static void test_validate(void **state)
 
 	(void)state;
 	workload_init(&w, workload_find("randread"));
-	assert_int_equal(
-		workload_set_param(&w, "rwmixread", "30", NULL, &err), 0);
+	assert_int_equal(workload_set_param(&w, "rwmixread", "30", NULL, &err),
+			 0);
 	assert_int_equal(workload_validate(&w, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "randrw"));
 	workload_release(&w);
@@ -160,9 +156,9 @@ static void test_metric(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_registry), cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_set_good), cmocka_unit_test(test_set_bad),
-		cmocka_unit_test(test_validate), cmocka_unit_test(test_metric),
+	    cmocka_unit_test(test_registry), cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_set_good), cmocka_unit_test(test_set_bad),
+	    cmocka_unit_test(test_validate), cmocka_unit_test(test_metric),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,7 @@
 enum io_dir {
 	IO_READ = 0,
 	IO_WRITE = 1,
-	IO_FSYNC = 2,     /* len and buf ignored; fsync(2) of the file */
+	IO_FSYNC = 2,	  /* len and buf ignored; fsync(2) of the file */
 	IO_FDATASYNC = 3, /* as IO_FSYNC, with fdatasync(2) */
 };
 #define IO_DIRS 2 /* directions with bytes and latency: read, write */
@@ -38,14 +38,14 @@ enum io_dir {
  * below 2 GiB so result can hold it.
  */
 struct io_req {
-	uint64_t offset_bytes;  /* file offset */
-	uint64_t start_ns;      /* set by the workload before submit */
-	void *buf;              /* inside bufs[buf_idx] (io_uring checks) */
-	uint32_t len_bytes;     /* transfer length */
-	uint16_t file_idx;      /* index into engine_opts.fds */
-	uint16_t buf_idx;       /* index into engine_opts.bufs */
-	uint8_t dir;            /* enum io_dir */
-	int32_t result;         /* bytes done, or -errno; set on completion */
+	uint64_t offset_bytes; /* file offset */
+	uint64_t start_ns;     /* set by the workload before submit */
+	void *buf;	       /* inside bufs[buf_idx] (io_uring checks) */
+	uint32_t len_bytes;    /* transfer length */
+	uint16_t file_idx;     /* index into engine_opts.fds */
+	uint16_t buf_idx;      /* index into engine_opts.bufs */
+	uint8_t dir;	       /* enum io_dir */
+	int32_t result;	       /* bytes done, or -errno; set on completion */
 };
 
 /*
@@ -54,15 +54,15 @@ struct io_req {
  * must stay open and allocated until engine_release().
  */
 struct engine_opts {
-	unsigned iodepth;       /* max requests in flight */
-	int direct;             /* files were opened O_DIRECT */
-	const int *fds;         /* open files, nr_files of them */
+	unsigned iodepth; /* max requests in flight */
+	int direct;	  /* files were opened O_DIRECT */
+	const int *fds;	  /* open files, nr_files of them */
 	unsigned nr_files;
-	void *const *bufs;      /* iodepth buffers of buf_bytes each */
+	void *const *bufs; /* iodepth buffers of buf_bytes each */
 	unsigned nr_bufs;
 	size_t buf_bytes;
-	uint64_t file_bytes;    /* size of every file (mmap maps this much) */
-	int writable;           /* files opened for writing */
+	uint64_t file_bytes; /* size of every file (mmap maps this much) */
+	int writable;	     /* files opened for writing */
 };
 
 struct engine;
@@ -91,7 +91,7 @@ struct engine_ops {
 struct engine {
 	const struct engine_ops *ops;
 	struct engine_opts opts; /* copy; fds and bufs arrays owned */
-	void *priv; /* engine-private state */
+	void *priv;		 /* engine-private state */
 	char *note; /* owned: a sentence about a fallback init took, e.g.
 		       io_uring without registered buffers; NULL if none */
 };

@@ -146,9 +146,9 @@ static int setup_workload(struct workload *w, const struct experiment *e,
 	}
 	for (i = 0; i < c->nr_factors && !ret; i++)
 		if (!a->settings[i].is_knob)
-			ret = workload_set_param(w, a->settings[i].name,
-						 a->settings[i].value, NULL,
-						 err);
+			ret =
+			    workload_set_param(w, a->settings[i].name,
+					       a->settings[i].value, NULL, err);
 	if (!ret)
 		ret = workload_validate(w, err);
 	if (ret && c->nr_factors) {
@@ -207,9 +207,9 @@ static struct json_object *skeleton(const struct experiment *e,
 	add_str(o, "target", c->target->spec);
 	for (i = 0; i < c->nr_params; i++) {
 		const char *eq = strchr(c->params[i], '=');
-		char *name = xstrndup(c->params[i],
-				      eq ? (size_t)(eq - c->params[i])
-					 : strlen(c->params[i]));
+		char *name =
+		    xstrndup(c->params[i], eq ? (size_t)(eq - c->params[i])
+					      : strlen(c->params[i]));
 
 		add_str(params, name, eq ? eq + 1 : "");
 		free(name);
@@ -230,8 +230,8 @@ static struct json_object *skeleton(const struct experiment *e,
 		add_str(fo, "kind", c->factors[f].is_knob ? "knob" : "param");
 		for (i = 0; i < c->factors[f].nr_values; i++)
 			json_object_array_add(
-				vals,
-				json_object_new_string(c->factors[f].values[i]));
+			    vals,
+			    json_object_new_string(c->factors[f].values[i]));
 		json_object_object_add(fo, "values", vals);
 		json_object_array_add(factors, fo);
 	}
@@ -275,11 +275,11 @@ struct exp_loop {
 	const struct experiment_hooks *h;
 	struct rng rng;
 	struct arm_warn *warns;
-	int applied_arm;      /* arm whose knobs are in force, -1 none */
-	int drop_ok;          /* dropping caches still works */
+	int applied_arm; /* arm whose knobs are in force, -1 none */
+	int drop_ok;	 /* dropping caches still works */
 	unsigned runs_done;
 	uint64_t start_ns;
-	double run_s_sum;     /* for the ETA */
+	double run_s_sum; /* for the ETA */
 };
 
 static void progress(struct exp_loop *l, unsigned block, unsigned arm,
@@ -296,7 +296,7 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 	p.arm = l->e->arms[arm].label;
 	p.elapsed_s = elapsed;
 	p.eta_s = l->runs_done ? l->run_s_sum / l->runs_done *
-					 (double)(planned - l->runs_done)
+				     (double)(planned - l->runs_done)
 			       : -1;
 	p.halfwidth = halfwidth;
 	l->h->progress(l->h->ctx, &p);
@@ -351,7 +351,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	const struct experiment_arm *a = &l->e->arms[arm];
 	struct knob_setting *ks =
 	    xcalloc(c->nr_knobs + c->nr_factors + 1, sizeof(*ks));
-	struct run_meta meta = { 0 };
+	struct run_meta meta = {0};
 	struct workload w;
 	struct run_result r;
 	uint64_t t0 = clock_now_ns();
@@ -384,10 +384,10 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	    experiment_drop_caches() < 0) {
 		l->drop_ok = 0;
 		json_object_array_add(
-			json_object_object_get(l->e->obj, "warnings"),
-			json_object_new_string(
-				"could not drop caches between runs; runs "
-				"may start with a warm page cache"));
+		    json_object_object_get(l->e->obj, "warnings"),
+		    json_object_new_string(
+			"could not drop caches between runs; runs "
+			"may start with a warm page cache"));
 	}
 	/* a run that a stop request would discard is not made */
 	if (!ret && !(c->stop && *c->stop)) {
@@ -457,33 +457,38 @@ static void final_warnings(struct exp_loop *l)
 		struct arm_warn *aw = &l->warns[i];
 
 		if (aw->warned) {
-			strbuf_setf(&sb, "arm '%s': %u of %u runs warned, "
-					 "e.g.: %s",
+			strbuf_setf(&sb,
+				    "arm '%s': %u of %u runs warned, "
+				    "e.g.: %s",
 				    l->e->arms[i].label, aw->warned, aw->runs,
 				    aw->first);
-			json_object_array_add(w, json_object_new_string(sb.buf));
+			json_object_array_add(w,
+					      json_object_new_string(sb.buf));
 		}
 		if (json_object_object_get_ex(a, "outliers", &x) &&
 		    json_object_get_int(x) > 0) {
-			strbuf_setf(&sb, "arm '%s': %d run(s) are outliers "
-					 "(modified z > 3.5); they are kept "
-					 "in the analysis",
-				    l->e->arms[i].label, json_object_get_int(x));
-			json_object_array_add(w, json_object_new_string(sb.buf));
+			strbuf_setf(&sb,
+				    "arm '%s': %d run(s) are outliers "
+				    "(modified z > 3.5); they are kept "
+				    "in the analysis",
+				    l->e->arms[i].label,
+				    json_object_get_int(x));
+			json_object_array_add(w,
+					      json_object_new_string(sb.buf));
 		}
 		if (json_object_object_get_ex(a, "drifting", &x) &&
 		    json_object_get_boolean(x)) {
-			strbuf_setf(
-				&sb,
-				"arm '%s': the metric drifts across blocks "
-				"(Spearman rho %.2f, p %.3f); the machine "
-				"changed during the experiment",
-				l->e->arms[i].label,
-				json_object_get_double(
+			strbuf_setf(&sb,
+				    "arm '%s': the metric drifts across blocks "
+				    "(Spearman rho %.2f, p %.3f); the machine "
+				    "changed during the experiment",
+				    l->e->arms[i].label,
+				    json_object_get_double(
 					json_object_object_get(a, "drift_rho")),
-				json_object_get_double(
+				    json_object_get_double(
 					json_object_object_get(a, "drift_p")));
-			json_object_array_add(w, json_object_new_string(sb.buf));
+			json_object_array_add(w,
+					      json_object_new_string(sb.buf));
 		}
 	}
 	strbuf_release(&sb);
@@ -493,7 +498,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		   const struct experiment_hooks *h, struct strbuf *err)
 {
 	struct analysis_opts ao;
-	struct exp_loop l = { 0 };
+	struct exp_loop l = {0};
 	unsigned *order = xcalloc(e->nr_arms, sizeof(*order));
 	double *lo = xcalloc(e->nr_arms, sizeof(*lo));
 	double *hi = xcalloc(e->nr_arms, sizeof(*hi));
@@ -515,8 +520,8 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	ao.baseline = e->baseline;
 	ao.alpha = c->alpha;
 	ao.margin = c->equivalence;
-	planned = c->warmup + e->nr_arms * (c->runs_fixed ? c->runs_fixed
-							  : c->min_blocks);
+	planned = c->warmup +
+		  e->nr_arms * (c->runs_fixed ? c->runs_fixed : c->min_blocks);
 	for (i = 0; i < c->warmup && !ret; i++) {
 		if (c->stop && *c->stop)
 			break;
@@ -524,7 +529,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		ret = one_run(&l, i % e->nr_arms, -1, err);
 	}
 	for (b = 0; !ret && !stopped; b++) {
-		struct stats_stop_input si = { 0 };
+		struct stats_stop_input si = {0};
 		struct stats_stop_decision sd;
 
 		if (c->stop && *c->stop) {
@@ -544,12 +549,12 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			si.ci_low = lo;
 			si.ci_high = hi;
 			si.elapsed_s =
-				(double)(clock_now_ns() - l.start_ns) / 1e9;
+			    (double)(clock_now_ns() - l.start_ns) / 1e9;
 			/* stop early if the next block would overrun */
 			si.budget_s = (double)c->budget_ns / 1e9;
 			if (si.budget_s > 0)
-				si.budget_s -= l.run_s_sum / l.runs_done *
-					       e->nr_arms;
+				si.budget_s -=
+				    l.run_s_sum / l.runs_done * e->nr_arms;
 			if (c->budget_ns && si.budget_s <= 0)
 				si.budget_s = 1e-9;
 			stats_should_stop(&si, &sd);

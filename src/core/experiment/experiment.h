@@ -43,8 +43,8 @@ struct truth_opts; /* observe/truth.h */
 /* One varied factor: a knob or a workload parameter, and its values. */
 struct experiment_factor {
 	char *name;
-	int is_knob;    /* else a parameter of the workload */
-	char **values;  /* nr_values of them, as typed */
+	int is_knob;   /* else a parameter of the workload */
+	char **values; /* nr_values of them, as typed */
 	unsigned nr_values;
 };
 
@@ -57,19 +57,19 @@ struct arm_setting {
 
 /* One arm: a value for every factor. */
 struct experiment_arm {
-	char *label;                 /* "scheduler=none bs=4k" */
-	struct arm_setting *settings;/* nr_factors of them */
+	char *label;		      /* "scheduler=none bs=4k" */
+	struct arm_setting *settings; /* nr_factors of them */
 };
 
 /* What the loop tells its caller as it goes. */
 struct experiment_progress {
-	unsigned run;         /* runs done, warm-ups included */
-	unsigned planned;     /* runs planned so far (grows when adaptive) */
-	unsigned block;       /* current block, 0-based; warm-ups: -1u */
-	const char *arm;      /* label of the run starting now */
+	unsigned run;	  /* runs done, warm-ups included */
+	unsigned planned; /* runs planned so far (grows when adaptive) */
+	unsigned block;	  /* current block, 0-based; warm-ups: -1u */
+	const char *arm;  /* label of the run starting now */
 	double elapsed_s;
-	double eta_s;         /* for the planned runs; < 0 when unknown */
-	double halfwidth;     /* widest ratio CI half-width so far, or -1 */
+	double eta_s;	  /* for the planned runs; < 0 when unknown */
+	double halfwidth; /* widest ratio CI half-width so far, or -1 */
 };
 
 struct knob_setting;
@@ -104,25 +104,25 @@ struct experiment_hooks {
 
 struct experiment_config {
 	const struct workload_ops *ops;
-	const char *const *params;  /* fixed "name=value" parameters */
+	const char *const *params; /* fixed "name=value" parameters */
 	unsigned nr_params;
-	struct run_opts ro;         /* time or ios, ramp; seed is per run */
-	struct target *target;      /* opened by the caller */
+	struct run_opts ro;    /* time or ios, ramp; seed is per run */
+	struct target *target; /* opened by the caller */
 	struct experiment_factor *factors;
 	unsigned nr_factors;
-	const char *baseline;       /* arm label or NULL: first values */
-	unsigned runs_fixed;        /* runs per arm; 0 = adaptive */
-	unsigned min_blocks;        /* adaptive: at least this many */
-	unsigned max_runs;          /* adaptive: at most this many per arm */
-	uint64_t budget_ns;         /* adaptive: stop after this long (0) */
-	double precision;           /* adaptive: widest CI half-width */
-	double equivalence;         /* "same" within +-this */
-	double alpha;               /* significance level */
-	unsigned warmup;            /* discarded runs before block 0 */
-	unsigned max_arms;          /* refuse more arms than this */
-	int drop_caches;            /* sync + drop_caches before each run */
-	uint64_t seed;              /* order of arms in blocks, run seeds */
-	volatile int *stop;         /* non-zero: finish now, keep the data */
+	const char *baseline; /* arm label or NULL: first values */
+	unsigned runs_fixed;  /* runs per arm; 0 = adaptive */
+	unsigned min_blocks;  /* adaptive: at least this many */
+	unsigned max_runs;    /* adaptive: at most this many per arm */
+	uint64_t budget_ns;   /* adaptive: stop after this long (0) */
+	double precision;     /* adaptive: widest CI half-width */
+	double equivalence;   /* "same" within +-this */
+	double alpha;	      /* significance level */
+	unsigned warmup;      /* discarded runs before block 0 */
+	unsigned max_arms;    /* refuse more arms than this */
+	int drop_caches;      /* sync + drop_caches before each run */
+	uint64_t seed;	      /* order of arms in blocks, run seeds */
+	volatile int *stop;   /* non-zero: finish now, keep the data */
 	const struct knob_setting *knobs; /* in force for every run (run
 					     --set), for the run objects */
 	unsigned nr_knobs;
@@ -148,9 +148,9 @@ struct experiment {
 	struct experiment_arm *arms;
 	unsigned nr_arms;
 	unsigned baseline;
-	struct json_object *obj;    /* the experiment object, owned */
-	int failed_in_prepare;      /* experiment_run's error came from the
-				       workload's prepare (the layout) */
+	struct json_object *obj; /* the experiment object, owned */
+	int failed_in_prepare;	 /* experiment_run's error came from the
+				    workload's prepare (the layout) */
 };
 
 /*
@@ -166,8 +166,7 @@ int experiment_plan(struct experiment *e, const struct experiment_config *c,
  * runs, so a bad value fails in a second, not after an hour.
  */
 int experiment_validate(const struct experiment *e,
-			const struct experiment_config *c,
-			struct strbuf *err);
+			const struct experiment_config *c, struct strbuf *err);
 
 /*
  * Run the experiment: warm-ups, then randomized blocks until the stop
@@ -242,8 +241,7 @@ struct json_object *experiment_build(const struct experiment_src *src);
  * Returns 0 or -errno with err set.
  */
 int experiment_analyze_json(struct json_object *exp,
-			    const struct analysis_opts *o,
-			    struct strbuf *err);
+			    const struct analysis_opts *o, struct strbuf *err);
 
 /*
  * Fill o's working set, direct and settle from w's parameters (size x

@@ -142,14 +142,13 @@ static void merge_summary(struct json_object *a, struct json_object *s)
 }
 
 int experiment_analyze_json(struct json_object *exp,
-			    const struct analysis_opts *o,
-			    struct strbuf *err)
+			    const struct analysis_opts *o, struct strbuf *err)
 {
 	struct json_object *arms, *runs, *metric, *hib;
 	struct analysis_opts opts = *o;
 	struct analysis_arm *in = NULL;
 	struct arm_values *vals = NULL;
-	struct analysis an = { 0 };
+	struct analysis an = {0};
 	size_t nr_arms, nr_runs, i;
 	int ret = 0;
 
@@ -215,8 +214,8 @@ int experiment_analyze_json(struct json_object *exp,
 		}
 
 		in[i].label = json_object_object_get_ex(a, "label", &l)
-				      ? json_object_get_string(l)
-				      : "?";
+				  ? json_object_get_string(l)
+				  : "?";
 		in[i].values = vals[i].values;
 		in[i].blocks = opts.paired ? vals[i].blocks : NULL;
 		in[i].n = vals[i].n;

@@ -12,9 +12,9 @@
 #include "../../util/banned.h"
 
 static const char *const kind_names[] = {
-	[TARGET_DIR] = "dir",
-	[TARGET_BLOCKDEV] = "blockdev",
-	[TARGET_SCRATCH] = "scratch",
+    [TARGET_DIR] = "dir",
+    [TARGET_BLOCKDEV] = "blockdev",
+    [TARGET_SCRATCH] = "scratch",
 };
 
 const char *result_metric_name(const struct workload *w)
@@ -22,8 +22,7 @@ const char *result_metric_name(const struct workload *w)
 	return strncmp(w->ops->name, "seq", 3) ? "iops" : "mbps";
 }
 
-double result_metric_value(const struct workload *w,
-			   const struct run_result *r)
+double result_metric_value(const struct workload *w, const struct run_result *r)
 {
 	return strcmp(result_metric_name(w), "iops") ? run_result_mbps(r)
 						     : run_result_iops(r);
@@ -57,8 +56,8 @@ static struct json_object *params_json(const struct workload *w)
 			add_str(o, p->name, w->values[i].s);
 		else if (p->type == PARAM_BOOL)
 			json_object_object_add(
-				o, p->name,
-				json_object_new_boolean(w->values[i].u != 0));
+			    o, p->name,
+			    json_object_new_boolean(w->values[i].u != 0));
 		else
 			add_u64(o, p->name, w->values[i].u);
 	}
@@ -139,8 +138,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 		add_str(t, "spec", meta->t->spec);
 		add_str(t, "kind", kind_names[meta->t->kind]);
 		add_str(t, "path", meta->t->path);
-		add_u64(t, "logical_block_bytes",
-			meta->t->logical_block_bytes);
+		add_u64(t, "logical_block_bytes", meta->t->logical_block_bytes);
 	}
 	json_object_object_add(o, "target", t);
 	if (w->ro.ios)

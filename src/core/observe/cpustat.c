@@ -24,7 +24,7 @@ double cpustat_tick_s(void)
 int cpustat_parse_proc_stat(const char *text, uint64_t *out_busy,
 			    uint64_t *out_total)
 {
-	uint64_t v[8] = { 0 };
+	uint64_t v[8] = {0};
 	int n;
 
 	if (strncmp(text, "cpu ", 4))

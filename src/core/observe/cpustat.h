@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 struct cpustat_sample {
-	double user_s;      /* process user time */
-	double sys_s;       /* process system time */
+	double user_s;	      /* process user time */
+	double sys_s;	      /* process system time */
 	uint64_t busy_ticks;  /* /proc/stat "cpu": all but idle and iowait */
 	uint64_t total_ticks; /* every field */
 };

@@ -31,9 +31,9 @@ void measure_end(struct measure *m, struct run_result *r)
 	r->cpu.user_s = m->cpu1.user_s - m->cpu0.user_s;
 	r->cpu.sys_s = m->cpu1.sys_s - m->cpu0.sys_s;
 	r->cpu.system_busy_s =
-		(double)(m->cpu1.busy_ticks - m->cpu0.busy_ticks) * tick;
+	    (double)(m->cpu1.busy_ticks - m->cpu0.busy_ticks) * tick;
 	r->cpu.system_total_s =
-		(double)(m->cpu1.total_ticks - m->cpu0.total_ticks) * tick;
+	    (double)(m->cpu1.total_ticks - m->cpu0.total_ticks) * tick;
 	if (m->hook && m->hook->end)
 		m->hook->end(m->hook->ctx, r);
 }

@@ -23,7 +23,7 @@ struct measure_hook {
 };
 
 struct measure {
-	uint64_t start_ns, end_ns;      /* CLOCK_MONOTONIC */
+	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 	struct cpustat_sample cpu0, cpu1;
 	const struct measure_hook *hook; /* may be NULL */
 	int begun;

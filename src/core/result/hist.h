@@ -14,18 +14,18 @@
 
 #include <stdint.h>
 
-#define HIST_SUB_BITS 7                     /* 128 linear buckets per octave */
+#define HIST_SUB_BITS  7 /* 128 linear buckets per octave */
 #define HIST_SUB_COUNT (1u << HIST_SUB_BITS)
-#define HIST_MAX_BITS 44                    /* values up to ~4.9 hours in ns */
-#define HIST_BUCKETS ((HIST_MAX_BITS - HIST_SUB_BITS + 1) * HIST_SUB_COUNT)
+#define HIST_MAX_BITS  44 /* values up to ~4.9 hours in ns */
+#define HIST_BUCKETS   ((HIST_MAX_BITS - HIST_SUB_BITS + 1) * HIST_SUB_COUNT)
 
 struct hist {
-	uint64_t count;            /* values recorded */
-	uint64_t min_ns;           /* exact smallest value; UINT64_MAX if none */
-	uint64_t max_ns;           /* exact largest value */
-	unsigned __int128 sum_ns;  /* for the mean; exact (a long double
-				      sum cost 5 ns per record: its x87
-				      add is a store-forwarding chain) */
+	uint64_t count;		  /* values recorded */
+	uint64_t min_ns;	  /* exact smallest value; UINT64_MAX if none */
+	uint64_t max_ns;	  /* exact largest value */
+	unsigned __int128 sum_ns; /* for the mean; exact (a long double
+				     sum cost 5 ns per record: its x87
+				     add is a store-forwarding chain) */
 	uint64_t buckets[HIST_BUCKETS];
 };
 

@@ -22,12 +22,12 @@ struct truth;
 
 /* CPU cost of the timed region. */
 struct cpu_usage {
-	double user_s;        /* this process, user time */
-	double sys_s;         /* this process, system time */
-	double system_busy_s; /* all CPUs, non-idle, from /proc/stat: kernel
-				 threads (kworker, flush) included */
-	double system_total_s;/* all CPUs, every state: busy_s/total_s is the
-				 machine's busy fraction */
+	double user_s;	       /* this process, user time */
+	double sys_s;	       /* this process, system time */
+	double system_busy_s;  /* all CPUs, non-idle, from /proc/stat: kernel
+				  threads (kworker, flush) included */
+	double system_total_s; /* all CPUs, every state: busy_s/total_s is the
+				  machine's busy fraction */
 };
 
 /* One worker's share, for per-job throughput ("two readers"). */
@@ -39,23 +39,23 @@ struct job_result {
 };
 
 struct run_result {
-	double seconds;              /* timed region, wall clock, including
-					the final flush when settle=sync */
-	double burst_seconds;        /* until the last I/O completed, before
-					any final flush; 0 if not separate */
-	int interrupted;             /* stopped early by a signal */
-	uint64_t ops[IO_DIRS];       /* completed I/Os per direction */
+	double seconds;	       /* timed region, wall clock, including
+				  the final flush when settle=sync */
+	double burst_seconds;  /* until the last I/O completed, before
+				  any final flush; 0 if not separate */
+	int interrupted;       /* stopped early by a signal */
+	uint64_t ops[IO_DIRS]; /* completed I/Os per direction */
 	uint64_t bytes[IO_DIRS];
-	uint64_t fsyncs;             /* fsync/fdatasync calls in the timed part */
-	struct hist lat[IO_DIRS];    /* completion latency per direction */
+	uint64_t fsyncs;	  /* fsync/fdatasync calls in the timed part */
+	struct hist lat[IO_DIRS]; /* completion latency per direction */
 	struct cpu_usage cpu;
-	struct job_result *jobs;     /* nr_jobs of them */
+	struct job_result *jobs; /* nr_jobs of them */
 	unsigned nr_jobs;
-	char **warnings;             /* owned strings */
+	char **warnings; /* owned strings */
 	unsigned nr_warnings, alloc_warnings;
-	char **notes;                /* informational, not suspicious */
+	char **notes; /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
-	struct truth *truth;         /* device truth, owned; NULL if none */
+	struct truth *truth; /* device truth, owned; NULL if none */
 	void (*truth_free)(struct truth *truth); /* set with truth */
 };
 
@@ -63,9 +63,9 @@ void run_result_init(struct run_result *r);
 /* Free contents; r is left as after init. NULL is fine. */
 void run_result_release(struct run_result *r);
 void run_result_warn(struct run_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void run_result_note(struct run_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /* Totals over both directions. */
 uint64_t run_result_ops(const struct run_result *r);

@@ -73,8 +73,7 @@ static int summarize(struct analysis_summary *s, const struct analysis_arm *arm,
 			for (i = 0; i < arm->n; i++)
 				blocks[i] = arm->blocks[i];
 		}
-		if (!stats_drift(arm->values, blocks, arm->n, 0.05,
-				 &s->drift))
+		if (!stats_drift(arm->values, blocks, arm->n, 0.05, &s->drift))
 			s->drift_checked = true;
 		free(blocks);
 	}
@@ -130,9 +129,9 @@ int analysis_run(struct analysis *a, const struct analysis_arm *arms,
 				     : -EINVAL;
 			free(xa);
 		} else {
-			ret = stats_compare(base->values, base->n,
-					    arms[i].values, arms[i].n, false,
-					    o->conf, &v->cmp);
+			ret =
+			    stats_compare(base->values, base->n, arms[i].values,
+					  arms[i].n, false, o->conf, &v->cmp);
 		}
 		if (ret) {
 			err_set(err, ret,
@@ -147,7 +146,7 @@ int analysis_run(struct analysis *a, const struct analysis_arm *arms,
 		ret = stats_holm(p, nr_p, p_adj);
 	for (i = 0, nr_p = 0; !ret && i < nr_arms; i++) {
 		struct analysis_verdict *v = &a->verdicts[i];
-		struct stats_verdict_input in = { 0 };
+		struct stats_verdict_input in = {0};
 
 		if (!v->valid) {
 			v->verdict = STATS_NO_VERDICT;
@@ -182,8 +181,8 @@ void analysis_release(struct analysis *a)
 
 static void add_num(struct json_object *o, const char *key, double v)
 {
-	json_object_object_add(o, key, isfinite(v) ? json_object_new_double(v)
-						   : NULL);
+	json_object_object_add(o, key,
+			       isfinite(v) ? json_object_new_double(v) : NULL);
 }
 
 struct json_object *analysis_summaries_json(const struct analysis *a,
@@ -209,14 +208,14 @@ struct json_object *analysis_summaries_json(const struct analysis *a,
 		add_num(o, "max", s->s.max);
 		add_num(o, "cv", s->s.cv);
 		json_object_object_add(
-			o, "outliers",
-			json_object_new_int64((int64_t)s->nr_outliers));
+		    o, "outliers",
+		    json_object_new_int64((int64_t)s->nr_outliers));
 		if (s->drift_checked) {
 			add_num(o, "drift_rho", s->drift.rho);
 			add_num(o, "drift_p", s->drift.p);
 			json_object_object_add(
-				o, "drifting",
-				json_object_new_boolean(s->drift.drifting));
+			    o, "drifting",
+			    json_object_new_boolean(s->drift.drifting));
 		}
 		json_object_array_add(arr, o);
 	}
@@ -241,8 +240,8 @@ struct json_object *analysis_verdicts_json(const struct analysis *a,
 		json_object_object_add(j, "label",
 				       json_object_new_string(arms[i].label));
 		json_object_object_add(
-			j, "baseline",
-			json_object_new_string(arms[o->baseline].label));
+		    j, "baseline",
+		    json_object_new_string(arms[o->baseline].label));
 		if (v->valid) {
 			add_num(j, "ratio", v->cmp.shift.ratio);
 			add_num(j, "ci_low", v->cmp.shift.ratio_low);
@@ -250,14 +249,14 @@ struct json_object *analysis_verdicts_json(const struct analysis *a,
 			add_num(j, "p", v->cmp.p);
 			add_num(j, "p_adjusted", v->p_adjusted);
 			json_object_object_add(
-				j, "test",
-				json_object_new_string(
-					v->cmp.paired ? "wilcoxon-signed-rank"
-						      : "mann-whitney-u"));
+			    j, "test",
+			    json_object_new_string(v->cmp.paired
+						       ? "wilcoxon-signed-rank"
+						       : "mann-whitney-u"));
 		}
 		json_object_object_add(
-			j, "verdict",
-			json_object_new_string(stats_verdict_name(v->verdict)));
+		    j, "verdict",
+		    json_object_new_string(stats_verdict_name(v->verdict)));
 		json_object_array_add(arr, j);
 	}
 	return arr;

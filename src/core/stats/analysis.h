@@ -20,19 +20,19 @@
 
 /* One arm's metric values; block[i] is the block of values[i]. */
 struct analysis_arm {
-	const char *label;      /* "scheduler=none", shown in tables */
-	const double *values;   /* n of them, > 0 */
+	const char *label;	/* "scheduler=none", shown in tables */
+	const double *values;	/* n of them, > 0 */
 	const unsigned *blocks; /* n of them, or NULL when not blocked */
 	size_t n;
 };
 
 struct analysis_opts {
-	unsigned baseline;      /* index of the baseline arm */
-	bool higher_is_better;  /* iops, mbps */
-	bool paired;            /* blocks pair runs across arms */
-	double alpha;           /* significance level */
-	double margin;          /* equivalence: 0.02 for +-2% */
-	double conf;            /* confidence of the intervals */
+	unsigned baseline;     /* index of the baseline arm */
+	bool higher_is_better; /* iops, mbps */
+	bool paired;	       /* blocks pair runs across arms */
+	double alpha;	       /* significance level */
+	double margin;	       /* equivalence: 0.02 for +-2% */
+	double conf;	       /* confidence of the intervals */
 };
 
 /*
@@ -46,17 +46,17 @@ void analysis_opts_init(struct analysis_opts *o);
 /* Per-arm numbers. */
 struct analysis_summary {
 	struct stats_summary s;
-	size_t nr_outliers;     /* |modified z| > 3.5 */
+	size_t nr_outliers; /* |modified z| > 3.5 */
 	struct stats_drift drift;
-	bool drift_checked;     /* enough runs to check (>= 6) */
+	bool drift_checked; /* enough runs to check (>= 6) */
 };
 
 /* One arm against the baseline (empty for the baseline itself). */
 struct analysis_verdict {
 	unsigned arm;
-	bool valid;             /* false for the baseline */
+	bool valid; /* false for the baseline */
 	struct stats_comparison cmp;
-	double p_adjusted;      /* Holm across all compared arms */
+	double p_adjusted; /* Holm across all compared arms */
 	enum stats_verdict verdict;
 };
 

@@ -309,7 +309,8 @@ int stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
 			kk = (long)i;
 		}
 		k = kk < 0 ? 0 : (size_t)kk;
-		out->coverage = 1.0 - 2.0 * stats_mwu_cdf_counts(c, mn, (long)k);
+		out->coverage =
+		    1.0 - 2.0 * stats_mwu_cdf_counts(c, mn, (long)k);
 		out->method = STATS_EXACT;
 		free(c);
 	} else {

@@ -251,4 +251,3 @@ double stats_signrank_cdf(long w, unsigned n)
 	free(c);
 	return ldexp((double)below, -(int)n);
 }
-

@@ -179,8 +179,7 @@ out:
 	return ret;
 }
 
-static int open_dir(struct target *t, const struct stat *st,
-		    struct strbuf *err)
+static int open_dir(struct target *t, const struct stat *st, struct strbuf *err)
 {
 	struct statvfs vfs;
 

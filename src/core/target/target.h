@@ -57,5 +57,4 @@ void target_file_path(const struct target *t, const char *name,
  */
 void target_release(struct target *t);
 
-
 #endif

@@ -114,8 +114,9 @@ int layout_preallocate(const struct target *t, const char *name, uint64_t bytes,
 	if (e == EOPNOTSUPP || e == EINVAL)
 		e = ftruncate(fd, (off_t)bytes) < 0 ? errno : 0;
 	if (e)
-		ret = err_set(err, -e, "cannot allocate %llu bytes for '%s': %s",
-			      (unsigned long long)bytes, path, strerror(e));
+		ret =
+		    err_set(err, -e, "cannot allocate %llu bytes for '%s': %s",
+			    (unsigned long long)bytes, path, strerror(e));
 	close(fd);
 	strbuf_release(&where);
 	return ret;

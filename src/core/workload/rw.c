@@ -34,34 +34,31 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-static const char *const engine_choices[] = { "psync", "io_uring", "libaio",
-					      "mmap", NULL };
-static const char *const settle_choices[] = { "sync", "none", NULL };
+static const char *const engine_choices[] = {"psync", "io_uring", "libaio",
+					     "mmap", NULL};
+static const char *const settle_choices[] = {"sync", "none", NULL};
 
 const struct param_spec rw_params[] = {
-	{ "bs", PARAM_SIZE, "4k", 1, 64ull << 20, NULL,
-	  "bytes per I/O" },
-	{ "size", PARAM_SIZE, "256M", 4096, 1ull << 50, NULL,
-	  "bytes per job: the file size, or the device region" },
-	{ "iodepth", PARAM_UINT, "1", 1, 4096, NULL,
-	  "I/Os in flight per job (async engines)" },
-	{ "jobs", PARAM_UINT, "1", 1, 256, NULL,
-	  "threads, each on its own file" },
-	{ "engine", PARAM_CHOICE, "psync", 0, 0, engine_choices,
-	  "how I/O is submitted" },
-	{ "direct", PARAM_BOOL, "0", 0, 1, NULL,
-	  "O_DIRECT: bypass the page cache" },
-	{ "fsync", PARAM_UINT, "0", 0, 0, NULL,
-	  "fsync after every N writes (0: never)" },
-	{ "end_fsync", PARAM_BOOL, "0", 0, 1, NULL,
-	  "fsync each file when its job ends" },
-	{ "rwmixread", PARAM_PERCENT, "50", 0, 100, NULL,
-	  "randrw: percentage of reads" },
-	{ "settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
-	  "writes: flush inside the timed region or not" },
-	{ "label", PARAM_STRING, "", 0, 0, NULL,
-	  "free text carried into results (A/A experiments)" },
-	{ NULL },
+    {"bs", PARAM_SIZE, "4k", 1, 64ull << 20, NULL, "bytes per I/O"},
+    {"size", PARAM_SIZE, "256M", 4096, 1ull << 50, NULL,
+     "bytes per job: the file size, or the device region"},
+    {"iodepth", PARAM_UINT, "1", 1, 4096, NULL,
+     "I/Os in flight per job (async engines)"},
+    {"jobs", PARAM_UINT, "1", 1, 256, NULL, "threads, each on its own file"},
+    {"engine", PARAM_CHOICE, "psync", 0, 0, engine_choices,
+     "how I/O is submitted"},
+    {"direct", PARAM_BOOL, "0", 0, 1, NULL, "O_DIRECT: bypass the page cache"},
+    {"fsync", PARAM_UINT, "0", 0, 0, NULL,
+     "fsync after every N writes (0: never)"},
+    {"end_fsync", PARAM_BOOL, "0", 0, 1, NULL,
+     "fsync each file when its job ends"},
+    {"rwmixread", PARAM_PERCENT, "50", 0, 100, NULL,
+     "randrw: percentage of reads"},
+    {"settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
+     "writes: flush inside the timed region or not"},
+    {"label", PARAM_STRING, "", 0, 0, NULL,
+     "free text carried into results (A/A experiments)"},
+    {NULL},
 };
 
 /* What a workload name means for the loop. */
@@ -76,11 +73,11 @@ enum rw_phase { PHASE_RAMP, PHASE_RUN, PHASE_DRAIN };
 struct rw_state {
 	struct rw_kind kind;
 	unsigned nr_jobs;
-	char **paths;          /* one per job (all the device for blockdev) */
-	char **names;          /* work file names in the target's work dir */
+	char **paths;	       /* one per job (all the device for blockdev) */
+	char **names;	       /* work file names in the target's work dir */
 	uint64_t region_bytes; /* per job, a multiple of bs */
-	int blockdev;          /* regions of one device, not files */
-	int made_files;        /* we created files that cleanup removes */
+	int blockdev;	       /* regions of one device, not files */
+	int made_files;	       /* we created files that cleanup removes */
 };
 
 /* Shared by the jobs of one run: the phase word and its start time. */
@@ -89,10 +86,10 @@ struct rw_shared {
 	struct rw_state *st;
 	_Atomic int phase;
 	_Atomic uint64_t run_start_ns;
-	pthread_mutex_t gate_mu;  /* the start gate: jobs set up, then wait */
+	pthread_mutex_t gate_mu; /* the start gate: jobs set up, then wait */
 	pthread_cond_t gate_cv;
-	unsigned arrived;         /* jobs done with set-up */
-	int go;                   /* main opened the gate */
+	unsigned arrived; /* jobs done with set-up */
+	int go;		  /* main opened the gate */
 };
 
 /* One job: a thread, its file, engine and private tallies. */
@@ -102,22 +99,22 @@ struct rw_job {
 	pthread_t thread;
 	int fd;
 	struct engine eng;
-	struct io_req *reqs;    /* iodepth of them, req i uses buffer i */
-	struct io_req **free;   /* stack of idle requests */
+	struct io_req *reqs;  /* iodepth of them, req i uses buffer i */
+	struct io_req **free; /* stack of idle requests */
 	unsigned nr_free;
 	struct io_req **done;
-	uint8_t *timed;         /* per request (buf_idx): submitted inside
-				   the timed region, so it counts */
+	uint8_t *timed; /* per request (buf_idx): submitted inside
+			   the timed region, so it counts */
 	void **bufs;
 	unsigned iodepth;
 	struct rng rng;
-	uint64_t base_bytes;    /* region start */
-	uint64_t next_bytes;    /* sequential cursor inside the region */
-	uint64_t quota;         /* count mode: I/Os to do in the region */
-	uint64_t counted;       /* I/Os submitted in the timed region */
+	uint64_t base_bytes; /* region start */
+	uint64_t next_bytes; /* sequential cursor inside the region */
+	uint64_t quota;	     /* count mode: I/Os to do in the region */
+	uint64_t counted;    /* I/Os submitted in the timed region */
 	uint64_t writes_since_fsync;
-	uint64_t fsyncs;        /* counted flushes (fsync=N and settle) */
-	uint64_t last_done_ns;  /* last counted completion */
+	uint64_t fsyncs;       /* counted flushes (fsync=N and settle) */
+	uint64_t last_done_ns; /* last counted completion */
 	struct hist lat[IO_DIRS];
 	struct job_result res;
 	struct rusage ru0;
@@ -128,7 +125,7 @@ struct rw_job {
 
 static struct rw_kind kind_of(const struct workload *w)
 {
-	struct rw_kind k = { 0, 100 };
+	struct rw_kind k = {0, 100};
 	const char *n = w->ops->name;
 
 	k.random = !strncmp(n, "rand", 4);
@@ -164,8 +161,8 @@ int rw_validate(struct workload *w, struct strbuf *err)
 		return err_set(err, -EINVAL,
 			       "the mmap engine cannot do O_DIRECT; use "
 			       "--direct=0 or another engine");
-	if (k.read_pct == 100 && (workload_u64(w, "fsync") ||
-				  workload_u64(w, "end_fsync")))
+	if (k.read_pct == 100 &&
+	    (workload_u64(w, "fsync") || workload_u64(w, "end_fsync")))
 		return err_set(err, -EINVAL,
 			       "'fsync' and 'end_fsync' need writes; '%s' "
 			       "only reads",
@@ -200,8 +197,8 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	st->blockdev = t->kind == TARGET_BLOCKDEV;
 	st->region_bytes = workload_u64(w, "size") / bs * bs;
 	if (workload_u64(w, "direct") && bs % t->logical_block_bytes) {
-		uint64_t up = (bs / t->logical_block_bytes + 1) *
-			      t->logical_block_bytes;
+		uint64_t up =
+		    (bs / t->logical_block_bytes + 1) * t->logical_block_bytes;
 
 		return err_set(err, -EINVAL,
 			       "bs %s is not a multiple of the logical block "
@@ -275,7 +272,7 @@ static int job_setup(struct rw_job *j)
 	uint64_t bs = workload_u64(w, "bs");
 	int direct = (int)workload_u64(w, "direct");
 	int writes = st->kind.read_pct < 100;
-	struct engine_opts eo = { 0 };
+	struct engine_opts eo = {0};
 	unsigned i;
 	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 
@@ -290,11 +287,12 @@ static int job_setup(struct rw_job *j)
 		int e = -j->fd;
 
 		if (direct && e == EINVAL)
-			return err_set(&j->err, -e,
-				       "the filesystem of '%s' does not support "
-				       "O_DIRECT (tmpfs?); use --direct=0 or "
-				       "another target",
-				       st->paths[j->idx]);
+			return err_set(
+			    &j->err, -e,
+			    "the filesystem of '%s' does not support "
+			    "O_DIRECT (tmpfs?); use --direct=0 or "
+			    "another target",
+			    st->paths[j->idx]);
 		return err_set(&j->err, -e, "cannot open '%s': %s",
 			       st->paths[j->idx], strerror(e));
 	}
@@ -323,8 +321,8 @@ static int job_setup(struct rw_job *j)
 	eo.buf_bytes = bs;
 	eo.file_bytes = j->base_bytes + st->region_bytes;
 	eo.writable = writes;
-	return engine_init(&j->eng, engine_find(workload_str(w, "engine")),
-			   &eo, &j->err);
+	return engine_init(&j->eng, engine_find(workload_str(w, "engine")), &eo,
+			   &j->err);
 }
 
 static void job_teardown(struct rw_job *j)
@@ -352,8 +350,8 @@ static void next_io(struct rw_job *j, struct io_req *req)
 	uint64_t bs = req->len_bytes, region = j->sh->st->region_bytes;
 
 	if (k->random) {
-		req->offset_bytes = j->base_bytes +
-				    rng_below(&j->rng, region / bs) * bs;
+		req->offset_bytes =
+		    j->base_bytes + rng_below(&j->rng, region / bs) * bs;
 	} else {
 		if (j->next_bytes + bs > region)
 			j->next_bytes = 0;
@@ -366,8 +364,8 @@ static void next_io(struct rw_job *j, struct io_req *req)
 		req->dir = IO_WRITE;
 	else
 		req->dir = rng_below(&j->rng, 100) < (uint64_t)k->read_pct
-				   ? IO_READ
-				   : IO_WRITE;
+			       ? IO_READ
+			       : IO_WRITE;
 }
 
 /* Issue one flush through the engine and wait for it; queue must be idle. */
@@ -402,34 +400,33 @@ static int job_complete(struct rw_job *j, unsigned n)
 		struct io_req *req = j->done[i];
 
 		j->free[j->nr_free++] = req;
-		if (req->result >= 0 && (uint32_t)req->result != req->len_bytes) {
+		if (req->result >= 0 &&
+		    (uint32_t)req->result != req->len_bytes) {
 			/* inside our region a transfer is never short: count
 			 * nothing that did not move its bytes */
 			if (!ret)
-				ret = err_set(&j->err, -EIO,
-					      "short %s at offset %llu of '%s': "
-					      "%d of %u bytes (past the end of "
-					      "the file or device?)",
-					      req->dir == IO_READ ? "read"
-								  : "write",
-					      (unsigned long long)
-						      req->offset_bytes,
-					      j->sh->st->paths[j->idx],
-					      req->result, req->len_bytes);
+				ret = err_set(
+				    &j->err, -EIO,
+				    "short %s at offset %llu of '%s': "
+				    "%d of %u bytes (past the end of "
+				    "the file or device?)",
+				    req->dir == IO_READ ? "read" : "write",
+				    (unsigned long long)req->offset_bytes,
+				    j->sh->st->paths[j->idx], req->result,
+				    req->len_bytes);
 			continue;
 		}
 		if (req->result < 0) {
 			if (!ret)
-				ret = err_set(&j->err, req->result,
-					      "%s of %u bytes at offset %llu "
-					      "of '%s' failed: %s",
-					      req->dir == IO_READ ? "read"
-								  : "write",
-					      req->len_bytes,
-					      (unsigned long long)
-						      req->offset_bytes,
-					      j->sh->st->paths[j->idx],
-					      strerror(-req->result));
+				ret = err_set(
+				    &j->err, req->result,
+				    "%s of %u bytes at offset %llu "
+				    "of '%s' failed: %s",
+				    req->dir == IO_READ ? "read" : "write",
+				    req->len_bytes,
+				    (unsigned long long)req->offset_bytes,
+				    j->sh->st->paths[j->idx],
+				    strerror(-req->result));
 			continue;
 		}
 		if (!j->timed[req->buf_idx])
@@ -463,8 +460,8 @@ static int job_loop(struct rw_job *j)
 	int ret = 0, draining = 0;
 
 	for (;;) {
-		int phase = atomic_load_explicit(&j->sh->phase,
-						 memory_order_acquire);
+		int phase =
+		    atomic_load_explicit(&j->sh->phase, memory_order_acquire);
 		unsigned n = 0;
 
 		if (!run_start && phase != PHASE_RAMP) {
@@ -489,8 +486,7 @@ static int job_loop(struct rw_job *j)
 				j->fsyncs++;
 		}
 		while (!draining && j->nr_free &&
-		       (!j->quota || !run_start ||
-			j->counted + n < j->quota)) {
+		       (!j->quota || !run_start || j->counted + n < j->quota)) {
 			struct io_req *req = j->free[j->nr_free - 1 - n];
 
 			req->len_bytes = bs;
@@ -501,8 +497,7 @@ static int job_loop(struct rw_job *j)
 			n++;
 			if (n == j->nr_free)
 				break;
-			if (fsync_every &&
-			    j->writes_since_fsync >= fsync_every)
+			if (fsync_every && j->writes_since_fsync >= fsync_every)
 				break;
 		}
 		if (n) {
@@ -541,10 +536,10 @@ static int job_loop(struct rw_job *j)
 			if (run_start)
 				j->counted += (unsigned)got;
 		}
-reap:
+	reap:
 		if (inflight) {
-			int got = j->eng.ops->reap(&j->eng, j->done, 1,
-						   inflight);
+			int got =
+			    j->eng.ops->reap(&j->eng, j->done, 1, inflight);
 
 			if (got < 0) {
 				ret = err_set(&j->err, got,
@@ -663,7 +658,7 @@ static int collect(struct rw_job *jobs, unsigned nr, uint64_t run_start,
 			run_result_note(r, "%s", j->eng.note);
 		if (j->last_done_ns > run_start)
 			j->res.seconds =
-				(double)(j->last_done_ns - run_start) / 1e9;
+			    (double)(j->last_done_ns - run_start) / 1e9;
 		if (j->last_done_ns > last_ns)
 			last_ns = j->last_done_ns;
 		r->jobs[i] = j->res;
@@ -711,8 +706,7 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		}
 	}
 	for (i = 0; i < st->nr_jobs; i++) {
-		ret = pthread_create(&jobs[i].thread, NULL, job_main,
-				     &jobs[i]);
+		ret = pthread_create(&jobs[i].thread, NULL, job_main, &jobs[i]);
 		if (ret) {
 			err_set(err, -ret, "cannot start job %u: %s", i,
 				strerror(ret));
@@ -775,15 +769,15 @@ void rw_cleanup(struct workload *w)
 	w->priv = NULL;
 }
 
-#define RW_WORKLOAD(id, summary_text)                                        \
-	const struct workload_ops workload_##id = {                          \
-		.name = #id,                                                 \
-		.summary = summary_text,                                     \
-		.params = rw_params,                                         \
-		.validate = rw_validate,                                     \
-		.prepare = rw_prepare,                                       \
-		.run = rw_run,                                               \
-		.cleanup = rw_cleanup,                                       \
+#define RW_WORKLOAD(id, summary_text)                                          \
+	const struct workload_ops workload_##id = {                            \
+	    .name = #id,                                                       \
+	    .summary = summary_text,                                           \
+	    .params = rw_params,                                               \
+	    .validate = rw_validate,                                           \
+	    .prepare = rw_prepare,                                             \
+	    .run = rw_run,                                                     \
+	    .cleanup = rw_cleanup,                                             \
 	}
 
 RW_WORKLOAD(seqread, "sequential reads, one stream per job");

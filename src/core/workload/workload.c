@@ -15,8 +15,8 @@
 #include "../../util/banned.h"
 
 static const struct workload_ops *const workloads[] = {
-	&workload_seqread, &workload_seqwrite, &workload_randread,
-	&workload_randwrite, &workload_randrw,
+    &workload_seqread,	 &workload_seqwrite, &workload_randread,
+    &workload_randwrite, &workload_randrw,
 };
 
 const struct workload_ops *workload_find(const char *name)
@@ -60,8 +60,8 @@ static int spec_index(const struct workload *w, const char *name)
 
 static int parse_bool(const char *text, uint64_t *out)
 {
-	static const char *const yes[] = { "1", "yes", "true", "on" };
-	static const char *const no[] = { "0", "no", "false", "off" };
+	static const char *const yes[] = {"1", "yes", "true", "on"};
+	static const char *const no[] = {"0", "no", "false", "off"};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(yes); i++) {
@@ -113,7 +113,8 @@ static int parse_value(const struct param_spec *spec, const char *text,
 		ret = units_parse_percent(text, &frac, &sb);
 		if (!ret && (frac < 0 || frac > 1.0)) {
 			ret = -ERANGE;
-			strbuf_addstr(&sb, "expected a percentage from 0 to 100");
+			strbuf_addstr(&sb,
+				      "expected a percentage from 0 to 100");
 		}
 		u = (uint64_t)(frac * 100.0 + 0.5);
 		break;
@@ -122,8 +123,8 @@ static int parse_value(const struct param_spec *spec, const char *text,
 			if (!strcmp(spec->choices[i], text))
 				break;
 		if (!spec->choices[i]) {
-			const char *near = suggest_nearest(
-				text, spec->choices, i);
+			const char *near =
+			    suggest_nearest(text, spec->choices, i);
 
 			ret = -EINVAL;
 			if (near)
@@ -210,10 +211,11 @@ int workload_set_param(struct workload *w, const char *name, const char *text,
 			names[i] = w->ops->params[i].name;
 		near = suggest_nearest(name, names, w->nr_values);
 		if (near)
-			ret = err_set(err, -ENOENT,
-				      "'%s' is not a parameter of '%s'; did you "
-				      "mean '%s'?",
-				      name, w->ops->name, near);
+			ret =
+			    err_set(err, -ENOENT,
+				    "'%s' is not a parameter of '%s'; did you "
+				    "mean '%s'?",
+				    name, w->ops->name, near);
 		else
 			ret = err_set(err, -ENOENT,
 				      "'%s' is not a parameter of '%s'; see "
@@ -222,8 +224,8 @@ int workload_set_param(struct workload *w, const char *name, const char *text,
 		free(names);
 		return ret;
 	}
-	ret = parse_value(&w->ops->params[idx], text, &w->values[idx], note,
-			  err);
+	ret =
+	    parse_value(&w->ops->params[idx], text, &w->values[idx], note, err);
 	if (!ret)
 		w->values[idx].is_set = 1;
 	return ret;

@@ -25,35 +25,35 @@ enum param_type {
 struct param_spec {
 	const char *name;
 	enum param_type type;
-	const char *def;            /* default, as text */
-	uint64_t min, max;          /* range for SIZE/UINT/PERCENT; max 0 = none */
+	const char *def;   /* default, as text */
+	uint64_t min, max; /* range for SIZE/UINT/PERCENT; max 0 = none */
 	const char *const *choices; /* PARAM_CHOICE: NULL-terminated */
 	const char *help;
 };
 
 struct param_value {
-	uint64_t u;   /* SIZE, UINT, BOOL, PERCENT */
-	char *s;      /* the text as given (canonical for CHOICE), owned */
-	int is_set;   /* set by the user, not the default */
+	uint64_t u; /* SIZE, UINT, BOOL, PERCENT */
+	char *s;    /* the text as given (canonical for CHOICE), owned */
+	int is_set; /* set by the user, not the default */
 };
 
 /* How long and how: shared by every workload. */
 struct run_opts {
-	uint64_t time_ns;   /* time-based: run this long (0: use ios) */
-	uint64_t ios;       /* count-based: stop after this many I/Os */
-	uint64_t ramp_ns;   /* warm-up before measuring, discarded */
-	uint64_t seed;      /* offsets and file contents */
-	int keep_files;     /* reuse laid-out files of the right size and
-			       leave them for the next run (experiments);
-			       target_release() removes them at the end */
+	uint64_t time_ns; /* time-based: run this long (0: use ios) */
+	uint64_t ios;	  /* count-based: stop after this many I/Os */
+	uint64_t ramp_ns; /* warm-up before measuring, discarded */
+	uint64_t seed;	  /* offsets and file contents */
+	int keep_files;	  /* reuse laid-out files of the right size and
+			     leave them for the next run (experiments);
+			     target_release() removes them at the end */
 };
 
 struct workload;
 
 struct workload_ops {
 	const char *name;
-	const char *summary;              /* one line for help */
-	const struct param_spec *params;  /* terminated by a NULL name */
+	const char *summary;		 /* one line for help */
+	const struct param_spec *params; /* terminated by a NULL name */
 	/* Cross-parameter checks before prepare; may be NULL. */
 	int (*validate)(struct workload *w, struct strbuf *err);
 	/* Lay out files; check space first. 0 or -errno with err set. */
@@ -68,11 +68,11 @@ struct workload_ops {
 
 struct workload {
 	const struct workload_ops *ops;
-	struct param_value *values;   /* one per ops->params entry */
+	struct param_value *values; /* one per ops->params entry */
 	unsigned nr_values;
 	struct run_opts ro;
-	struct target *target;        /* set by prepare */
-	volatile int *stop;           /* set non-zero to end early (signals) */
+	struct target *target; /* set by prepare */
+	volatile int *stop;    /* set non-zero to end early (signals) */
 	const struct measure_hook *hook; /* observer of the timed region */
 	void *priv;
 };
