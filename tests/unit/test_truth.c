@@ -305,6 +305,16 @@ static void test_absorbed_causes(void **state)
 	assert_false(warned(&r, "--settle"));
 	run_result_release(&r);
 
+	/* settle=sync but stopped by a signal before the sync: not synced */
+	make_run(&r, 10, 0, 0, 204800, 800 * MIB);
+	r.interrupted = 1;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "99% of the written bytes never reached"));
+	assert_false(warned(&r, "the run synced"));
+	assert_true(warned(&r, "still dirty when the run ended"));
+	run_result_release(&r);
+
 	/* settle=sync, less written than the working set */
 	o.working_set_bytes = 1024 * MIB;
 	make_run(&r, 10, 0, 0, 204800, 800 * MIB);

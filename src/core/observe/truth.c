@@ -254,7 +254,15 @@ static void warn_absorbed(const struct truth *t, struct run_result *r,
 
 	if (!(t->absorbed_fraction > ABSORBED_WARN_FRAC))
 		return;
-	absorbed_cause(t, o, &cause);
+	if (o && o->settle == TRUTH_SETTLE_SYNC && r->interrupted) {
+		/* stopped before its sync: it may have left writes dirty */
+		struct truth_opts stopped = *o;
+
+		stopped.settle = TRUTH_SETTLE_UNKNOWN;
+		absorbed_cause(t, &stopped, &cause);
+	} else {
+		absorbed_cause(t, o, &cause);
+	}
 	run_result_warn(r,
 			"%.0f%% of the written bytes never reached the "
 			"device: the workload wrote %s, '%s' took %s, %s "
