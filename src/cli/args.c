@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../core/report/report.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -68,4 +70,24 @@ volatile int *cli_catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 	return &stop_signal;
+}
+
+int cli_write_json(const char *file, struct json_object *obj)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = 0;
+
+	report_json_string(obj, &out);
+	if (!strcmp(file, "-")) {
+		fputs(out.buf, stdout);
+	} else {
+		FILE *f = fopen(file, "w");
+
+		if (!f || fputs(out.buf, f) == EOF || fclose(f)) {
+			error("cannot write '%s': %s", file, strerror(errno));
+			ret = -1;
+		}
+	}
+	strbuf_release(&out);
+	return ret;
 }

@@ -36,6 +36,10 @@ void cli_recover_journal(int argc, const char **argv);
  * be opened now (a full disk, an I/O error).
  */
 int cli_check_output(const char *path);
+/* Write obj as pretty JSON to file ("-": stdout). 0, or -1 after printing
+ * the error. */
+struct json_object;
+int cli_write_json(const char *file, struct json_object *obj);
 int cli_check_store(const char *db);
 
 /*

@@ -394,27 +394,6 @@ static size_t nr_runs(struct json_object *exp)
 	return json_object_array_length(runs);
 }
 
-/* Write the experiment object to --json's file ("-": stdout). */
-static int write_json(const char *file, struct json_object *exp)
-{
-	struct strbuf out = STRBUF_INIT;
-	int ret = 0;
-
-	report_json_string(exp, &out);
-	if (!strcmp(file, "-")) {
-		fputs(out.buf, stdout);
-	} else {
-		FILE *f = fopen(file, "w");
-
-		if (!f || fputs(out.buf, f) == EOF || fclose(f)) {
-			error("cannot write '%s': %s", file, strerror(errno));
-			ret = -1;
-		}
-	}
-	strbuf_release(&out);
-	return ret;
-}
-
 int cmd_compare(int argc, const char **argv)
 {
 	struct compare_args a = {0};
@@ -497,7 +476,7 @@ int cmd_compare(int argc, const char **argv)
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.json_file && write_json(a.json_file, tr.e.obj))
+	if (a.json_file && cli_write_json(a.json_file, tr.e.obj))
 		ret = EXIT_RUNTIME;
 	if (!a.json_file || strcmp(a.json_file, "-")) {
 		report_experiment_text(tr.e.obj, &out, &err);

@@ -220,27 +220,6 @@ static const char *default_target(void)
 	return tmp && *tmp ? tmp : "/tmp";
 }
 
-/* Write the run object to --json's file ("-": stdout). */
-static int write_json(const char *file, struct json_object *run)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	report_json_string(run, &sb);
-	if (!strcmp(file, "-")) {
-		fputs(sb.buf, stdout);
-	} else {
-		FILE *f = fopen(file, "w");
-
-		if (!f || fputs(sb.buf, f) == EOF || fclose(f)) {
-			error("cannot write '%s': %s", file, strerror(errno));
-			ret = -1;
-		}
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
 /* What the run said about itself, kept for printing at the end. */
 struct run_view {
 	struct strbuf summary;
@@ -347,7 +326,7 @@ int cmd_run(int argc, const char **argv)
 		error("the run was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.json_file && write_json(a.json_file, trial_run_object(&tr)))
+	if (a.json_file && cli_write_json(a.json_file, trial_run_object(&tr)))
 		ret = EXIT_RUNTIME;
 	if (!a.json_file || strcmp(a.json_file, "-"))
 		fputs(view.summary.buf, stdout);

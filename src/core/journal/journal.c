@@ -565,28 +565,9 @@ int journal_load(struct journal *j, struct strbuf *err)
  * unlink is durable. 0 or -errno. */
 static int sync_dir(const struct journal *j)
 {
-	char *dir, *slash;
-	int fd, ret = 0;
-
 	if (j->dir_fd != AT_FDCWD)
 		return fsync(j->dir_fd) < 0 ? -errno : 0;
-	dir = xstrdup(j->path);
-	slash = strrchr(dir, '/');
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else {
-		free(dir);
-		dir = xstrdup(".");
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd) < 0)
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	free(dir);
-	return ret;
+	return knob_state_sync_parent(j->path);
 }
 
 /* Write all of buf; -errno on failure. */

@@ -106,8 +106,7 @@ int knob_state_refuse_link(const char *path, const char *what, int is_dir,
 		       what, path, path, path);
 }
 
-/* fsync the directory that holds path (a directory just made in it). */
-static int sync_parent(const char *path)
+int knob_state_sync_parent(const char *path)
 {
 	char *dir = xstrdup(path), *slash;
 	int fd, ret = 0;
@@ -145,7 +144,7 @@ static int mkdir_p(const char *dir)
 			continue;
 		*p = '\0';
 		if (!mkdir(copy, 0755))
-			ret = sync_parent(copy);
+			ret = knob_state_sync_parent(copy);
 		else if (errno != EEXIST)
 			ret = -errno;
 		*p = c;

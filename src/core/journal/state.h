@@ -32,6 +32,10 @@ int knob_state_check(int fd, const char *path, const char *what, int want_dir,
  * an O_NOFOLLOW open); returns -EPERM. */
 int knob_state_refuse_link(const char *path, const char *what, int is_dir,
 			   struct strbuf *err);
+/* fsync the directory that holds path, so that creating, renaming or
+ * removing path is durable. 0 or -errno. */
+int knob_state_sync_parent(const char *path);
+
 /*
  * Open the state directory and check it (knob_state_check()). With
  * create, make it first (and fsync the parent of every directory made,
