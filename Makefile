@@ -11,9 +11,12 @@
 #                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 
 CC      ?= cc
-# build in parallel unless told otherwise (-jN on the command line wins)
+# build in parallel unless told otherwise (-jN on the command line wins);
+# only at the top: a sub-make (make demo's, make check's) shares its jobs
+ifeq ($(MAKELEVEL),0)
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 endif
 PKGS    := liburing blkid json-c sqlite3
 CFLAGS  ?= -O2 -g
@@ -118,7 +121,7 @@ check-run: iotrial build/san/iotrial $(UNIT_BIN)
 fuzz-build: $(FUZZ_BIN)
 
 demo:
-	@tools/demo.sh
+	+@tools/demo.sh
 
 # Where make install puts things; DESTDIR stages them for a package.
 PREFIX      ?= /usr/local
