@@ -219,10 +219,18 @@ int target_open(struct target *t, const char *spec, unsigned flags,
 		return 0;
 	}
 	t->path = realpath(spec, NULL);
+	if (!t->path && !strcmp(spec, "scratch")) {
+		ret = err_set(err, -ENOENT,
+			      "a scratch target needs a size: "
+			      "scratch:SIZE[:ext4|xfs], e.g. scratch:2G:ext4 "
+			      "(there is no directory 'scratch' here)");
+		goto fail;
+	}
 	if (!t->path) {
 		ret = err_set(err, -errno,
 			      "target '%s' does not exist; give an existing "
-			      "directory or block device",
+			      "directory, a block device or "
+			      "scratch:SIZE[:ext4|xfs]",
 			      spec);
 		goto fail;
 	}
