@@ -149,7 +149,10 @@ static int classify(struct trial *tr, const char *name, struct strbuf *err)
 	knob_names(&tr->kctx, &names);
 	for (p = ops->params; p->name; p++)
 		knob_list_add(&names, p->name);
-	near = suggest_nearest(name, (const char *const *)names.v, names.nr);
+	near = knob_folklore_name(name);
+	if (!near)
+		near = suggest_nearest(name, (const char *const *)names.v,
+				       names.nr);
 	if (near)
 		err_set(err, -ENOENT,
 			"'%s' is neither a knob nor a parameter of '%s'; did "

@@ -169,6 +169,10 @@ int knob_ctx_from_device(struct knob_ctx *c, const char *dev,
 
 /* ---- knobs ---- */
 
+/* The knob a name from other tools or folklore means ("readahead",
+ * "elevator"), too far from ours for an edit-distance guess; or NULL. */
+const char *knob_folklore_name(const char *name);
+
 /*
  * Resolve name in ctx into k. -ENOENT for an unknown name (err suggests
  * the nearest), -ENODEV when the knob needs a device or mount that ctx

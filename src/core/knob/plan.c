@@ -231,8 +231,8 @@ int knob_plan_need_root(const struct knob_plan *p, struct strbuf *err)
 	if (!geteuid() || !p->nr)
 		return 0;
 	return err_set(err, -EPERM,
-		       "changing '%s' needs root; run as root, or add "
-		       "--dry-run to see the plan ('iotrial knobs' works "
-		       "without root)",
-		       p->v[0].k.name);
+		       "changing '%s' needs root; run as root ('iotrial set "
+		       "--dry-run %s=%s' shows the plan and 'iotrial knobs' "
+		       "the knobs without root)",
+		       p->v[0].k.name, p->v[0].k.name, p->v[0].canon.buf);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -270,6 +271,27 @@ void knob_names(const struct knob_ctx *ctx, struct knob_list *out)
 			families[i]->names(ctx, out);
 }
 
+/* Names carried over from other tools: blockdev's "readahead", the
+ * kernel's old "elevator=" (knob.h). */
+const char *knob_folklore_name(const char *name)
+{
+	static const struct {
+		const char *said, *means;
+	} names[] = {
+	    {"readahead", "read_ahead_kb"}, {"read_ahead", "read_ahead_kb"},
+	    {"ra", "read_ahead_kb"},	    {"setra", "read_ahead_kb"},
+	    {"elevator", "scheduler"},	    {"iosched", "scheduler"},
+	    {"io_scheduler", "scheduler"},  {"noatime", "atime"},
+	    {"relatime", "atime"},
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcasecmp(name, names[i].said))
+			return names[i].means;
+	return NULL;
+}
+
 /* Names for "did you mean", including ones ctx cannot bind. */
 static void all_names(struct knob_list *out)
 {
@@ -310,7 +332,10 @@ int knob_resolve(const struct knob_ctx *ctx, const char *name, struct knob *k,
 	}
 	all_names(&names);
 	knob_names(ctx, &names);
-	near = suggest_nearest(name, (const char *const *)names.v, names.nr);
+	near = knob_folklore_name(name);
+	if (!near)
+		near = suggest_nearest(name, (const char *const *)names.v,
+				       names.nr);
 	if (near)
 		err_set(err, -ENOENT, "unknown knob '%s'; did you mean '%s'?",
 			name, near);
