@@ -44,13 +44,13 @@ static const char *const watch_usage[] = {
 
 static const char watch_epilogue[] =
     "Every interval (default 1s), one line per device: r/s w/s rMB/s "
-    "wMB/s\nr_await w_await aqu-sz %util f/s d/s, plus Dirty and Writeback "
-    "memory.\nMB is 10^6 bytes. DEV is a name under /sys/class/block (vda, "
-    "sda1,\nloop0); default: every disk that has done any I/O. --count "
-    "stops after\nN intervals (default: when interrupted). --json prints "
-    "one object per\ndevice per interval (JSON Lines) with the keys of a "
-    "run's devices[]\nentries plus time, dirty_bytes and "
-    "writeback_bytes.\n";
+    "wMB/s\nr_await w_await aqu-sz %util f/s d/s, plus the machine's Dirty "
+    "and\nWriteback memory on the interval's first line. MB is 10^6 bytes. "
+    "DEV\nis a name under /sys/class/block (vda, sda1, loop0); default: "
+    "every\ndisk that has a size and has done any I/O. --count stops after "
+    "N\nintervals (default: when interrupted). --json prints one object "
+    "per\ndevice per interval (JSON Lines) with the keys of a run's "
+    "devices[]\nentries plus time, dirty_bytes and writeback_bytes.\n";
 
 /* -i DURATION: the time between lines. */
 static int interval_option(const struct option *opt, const char *arg)
@@ -202,7 +202,7 @@ int cmd_watch(int argc, const char **argv)
 	struct strbuf *paths = NULL, err = STRBUF_INIT, when = STRBUF_INIT,
 		      out = STRBUF_INIT;
 	struct disk_names names = {0};
-	unsigned i, d, lines = 0;
+	unsigned i, d, shown, lines = 0;
 	uint64_t deadline, n;
 	int ret = EXIT_OK, tty = isatty(STDOUT_FILENO), pr;
 
@@ -240,7 +240,7 @@ int cmd_watch(int argc, const char **argv)
 		if (a.fmt == WATCH_TEXT && tty && names.nr > 1 && lines &&
 		    lines % HEADER_EVERY == 0)
 			report_watch_header(a.fmt, &out);
-		for (d = 0; d < names.nr; d++) {
+		for (d = 0, shown = 0; d < names.nr; d++) {
 			const struct diskstats *x =
 			    sampler_disk(&s.series, 0, d);
 			const struct diskstats *y =
@@ -250,8 +250,10 @@ int cmd_watch(int argc, const char **argv)
 			if (!x->nr_fields || !y->nr_fields)
 				continue; /* the device went away */
 			diskstats_delta(x, y, seconds, &dd);
-			report_watch_line(a.fmt, when.buf, names.v[d], &dd, p1,
-					  &out);
+			report_watch_line(
+			    a.fmt, when.buf, names.v[d], &dd,
+			    a.fmt == WATCH_TEXT && shown ? NULL : p1, &out);
+			shown++;
 		}
 		fputs(out.buf, stdout);
 		lines++;

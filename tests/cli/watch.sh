@@ -8,6 +8,7 @@
 dev=
 for d in /sys/block/*; do
 	[ -r "$d/stat" ] || continue
+	[ "$(cat "$d/size" 2>/dev/null)" != 0 ] || continue
 	read -r rd _ _ _ wr _ <"$d/stat"
 	if [ "$((rd + wr))" -gt 0 ]; then dev=$(basename "$d"); break; fi
 done
@@ -69,3 +70,30 @@ check "count 0 is a usage error" test $? = 2
 check "--csv with --json is a usage error" test $? = 2
 "$IOTRIAL" watch --help >"$out"
 check "--help describes the keys" grep -q "dirty_bytes" "$out"
+
+# Dirty and Writeback are the machine's: shown once per interval, on its
+# first line, not repeated on every device's.
+"$IOTRIAL" watch "$dev" "$dev" --interval 50ms --count 2 >"$out"
+check "two devices: watch exits 0" test $? = 0
+check "memory on the first line of each interval only" python3 - "$out" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])][1:]
+assert len(rows) == 4, rows
+for i, r in enumerate(rows):
+    # time device 10 numbers, then Dirty and Writeback (value unit each)
+    assert len(r) == (16 if i % 2 == 0 else 12), r
+PY
+
+# A detached loop device keeps its counters but has no size: not listed.
+if loop=$(losetup -f 2>/dev/null) && [ -e "/sys/block/${loop#/dev/}" ]; then
+	img=$TEST_TMP/w.img
+	truncate -s 8M "$img"
+	if losetup "$loop" "$img" 2>/dev/null; then
+		dd if="$loop" of=/dev/null bs=4k count=4 iflag=direct 2>/dev/null
+		losetup -d "$loop"
+		name=${loop#/dev/}
+		"$IOTRIAL" watch --interval 50ms --count 1 >"$out"
+		check "a detached loop device ($name) is left out by default" \
+			bash -c "! grep -q ' $name ' '$out'"
+	fi
+fi

@@ -51,7 +51,8 @@ static void put(const char *rel, const char *text)
 }
 
 /* A tree with disks vdb (reads), sda (writes), loop1 (in flight), loop0
- * (idle), a dot entry and zz without a stat; partition sda1 in class. */
+ * (idle), loop2 (detached: I/O counted, size 0), a dot entry and zz
+ * without a stat; partition sda1 in class. */
 static int setup(void **state)
 {
 	(void)state;
@@ -62,6 +63,9 @@ static int setup(void **state)
 	put("block/sda/stat", STAT(0, 7, 0));
 	put("block/loop1/stat", STAT(0, 0, 1));
 	put("block/loop0/stat", STAT(0, 0, 0));
+	put("block/loop2/stat", STAT(40, 3, 0));
+	put("block/loop2/size", "0\n");
+	put("block/sda/size", "2048\n");
 	put("block/.hidden/stat", STAT(5, 5, 0));
 	put("block/zz/size", "8\n");
 	put("class/block/sda/stat", STAT(0, 7, 0));
@@ -79,7 +83,8 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-/* Disks with I/O, by name; idle, hidden and unreadable ones left out. */
+/* Disks with I/O, by name; idle, empty, hidden and unreadable ones left
+ * out. */
 static void test_active(void **state)
 {
 	struct disk_names l = {0};

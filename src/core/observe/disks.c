@@ -1,8 +1,9 @@
 /*
  * Finding the block devices to watch (disks.h). "Active" means the stat
  * file of a whole disk counts a read or a write or has a request in
- * flight: an idle loop device or an empty card reader would only add
- * lines of zeros. Names people type are checked against
+ * flight, and the disk has a size: an idle loop device or an empty card
+ * reader would only add lines of zeros, and a detached loop device keeps
+ * the counters of its last use. Names people type are checked against
  * /sys/class/block, which has partitions too, and a wrong one is
  * answered with the names that would have worked.
  */
@@ -40,6 +41,28 @@ static void list_names(const char *dir, struct strbuf *out)
 	free(ents);
 }
 
+/* The disk has no size (a detached loop device, no medium). A missing
+ * size file says nothing. */
+static int disk_empty(const char *sysfs_root, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	char buf[32];
+	ssize_t n = -1;
+	int fd;
+
+	strbuf_addf(&path, "%s/block/%s/size", sysfs_root, name);
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	strbuf_release(&path);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10) == 0;
+}
+
 void disks_active(const char *sysfs_root, struct disk_names *out)
 {
 	struct dirent **ents = NULL;
@@ -60,7 +83,8 @@ void disks_active(const char *sysfs_root, struct disk_names *out)
 		if (fd < 0)
 			goto next;
 		if (!diskstats_read_fd(fd, &s) &&
-		    (s.v[DS_RD_IOS] || s.v[DS_WR_IOS] || s.v[DS_IN_FLIGHT]))
+		    (s.v[DS_RD_IOS] || s.v[DS_WR_IOS] || s.v[DS_IN_FLIGHT]) &&
+		    !disk_empty(sysfs_root, ents[i]->d_name))
 			add_name(out, ents[i]->d_name);
 		close(fd);
 	next:

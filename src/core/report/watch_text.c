@@ -32,7 +32,7 @@ void report_watch_line(enum watch_format fmt, const char *when,
 		       const char *name, const struct disk_delta *d,
 		       const struct sampler_point *p, struct strbuf *out)
 {
-	int mem = p->have & SAMPLER_HAVE_MEM;
+	int mem = p && (p->have & SAMPLER_HAVE_MEM);
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
 	if (fmt == WATCH_JSON) {
@@ -81,7 +81,13 @@ void report_watch_line(enum watch_format fmt, const char *when,
 		    "%6.1f %7.1f %7.1f %10s %10s\n",
 		    when, name, d->r_s, d->w_s, d->rmbps, d->wmbps,
 		    d->r_await_ms, d->w_await_ms, d->aqu_sz, d->util_pct,
-		    d->f_s, d->d_s, mem ? a.buf : "?", mem ? b.buf : "?");
+		    d->f_s, d->d_s,
+		    mem ? a.buf
+		    : p ? "?"
+			: "",
+		    mem ? b.buf
+		    : p ? "?"
+			: "");
 	}
 	strbuf_release(&a);
 	strbuf_release(&b);

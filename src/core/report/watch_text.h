@@ -19,7 +19,10 @@ void report_watch_header(enum watch_format fmt, struct strbuf *out);
 /*
  * Device name's line for one interval at when (a time already
  * formatted): d, its counters over the interval, and p's dirty and
- * writeback memory ("?" or empty when p has none). Appends to out.
+ * writeback memory ("?" or empty when p has none). Memory is the
+ * machine's, not the device's: the table shows it on the first line of
+ * an interval only (p NULL for the others; CSV and JSON lines need p,
+ * each line standing alone). Appends to out.
  */
 void report_watch_line(enum watch_format fmt, const char *when,
 		       const char *name, const struct disk_delta *d,
