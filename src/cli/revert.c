@@ -1,29 +1,77 @@
 /*
- * iotrial revert [--list]: restore everything the journal holds, newest
- * first, or (--list) show it without changing anything. Changes left by
+ * iotrial revert [KNOB ...] [--list]: restore everything the journal
+ * holds, newest first, or only the knobs named, or (--list) show it
+ * without changing anything. Changes left by
  * a crashed iotrial are repaired by any other invocation (--list shows
  * them first, main() skips the repair for it); revert is also how the
  * changes `iotrial set` keeps are undone. A setting someone changed since
  * iotrial wrote it is left as it is, and said so.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 #include "knobargs.h"
 #include "../core/knob/keep.h"
 #include "../core/report/journal_text.h"
 #include "../util/error.h"
+#include "../util/xalloc.h"
 #include "../util/banned.h"
 
 static const char *const revert_usage[] = {
-    "iotrial revert [--list]",
+    "iotrial revert [KNOB ...]",
+    "iotrial revert --list",
     NULL,
 };
 
 static const char revert_epilogue[] =
     "Restores every setting the journal holds (what 'iotrial set' kept, "
     "and\nwhat a crashed iotrial left), newest first; a setting changed "
-    "since iotrial\nwrote it keeps its new value. --list shows them "
-    "instead and changes nothing.\n";
+    "since iotrial\nwrote it keeps its new value. With KNOB names "
+    "(read_ahead_kb, vm.dirty_ratio),\nonly those, on every device or "
+    "mount they were set for; vm.dirty_ratio\nand vm.dirty_bytes come "
+    "back together, as the kernel keeps them. --list\nshows what is held "
+    "and changes nothing.\n";
+
+/*
+ * The canonical names of the knobs typed, into names (argv's strings or
+ * the registry's spelling, owned by ks). 0, or an exit code after the
+ * error: a name that is no knob gets the nearest one.
+ */
+static int knob_names_of(int argc, const char **argv, struct knob *ks,
+			 const char **names)
+{
+	struct strbuf err = STRBUF_INIT, note = STRBUF_INIT;
+	struct knob_ctx ctx;
+	int i, ret = 0;
+
+	knob_ctx_init(&ctx);
+	for (i = 0; i < argc && !ret; i++) {
+		int r;
+
+		if (strchr(argv[i], '=')) {
+			error("revert takes knob names, not '%s'; it puts back "
+			      "what the knob held before iotrial set it "
+			      "(e.g. 'iotrial revert read_ahead_kb')",
+			      argv[i]);
+			ret = EXIT_USAGE;
+			break;
+		}
+		strbuf_reset(&err);
+		r = knob_resolve(&ctx, argv[i], &ks[i], &note, &err);
+		if (r == -ENOENT) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+		} else {
+			/* a device or mount knob is known without one */
+			names[i] = !r && ks[i].name ? ks[i].name : argv[i];
+		}
+	}
+	knob_ctx_release(&ctx);
+	strbuf_release(&err);
+	strbuf_release(&note);
+	return ret;
+}
 
 /* revert --list: read-only, no root needed. */
 static int list(void)
@@ -52,8 +100,10 @@ int cmd_revert(int argc, const char **argv)
 	struct strbuf err = STRBUF_INIT;
 	struct knob_log log;
 	FILE *info = stdout;
+	struct knob *ks = NULL;
+	const char **names = NULL;
 	size_t n = 0;
-	int left, do_list = 0, no_journal, code = EXIT_OK, ret;
+	int i, left, do_list = 0, no_journal, code = EXIT_OK, ret;
 	struct option opts[] = {
 	    OPT_BOOL(0, "list", &do_list,
 		     "show what the journal holds and change nothing (no root "
@@ -65,26 +115,42 @@ int cmd_revert(int argc, const char **argv)
 			     revert_epilogue, 0);
 	if (left == PARSE_OPT_HELP)
 		return EXIT_OK;
-	if (left) {
-		if (left > 0)
-			error("unknown argument '%s' for 'revert'; it takes "
-			      "only --list",
-			      argv[0]);
+	if (left < 0)
+		return EXIT_USAGE;
+	if (do_list && left) {
+		error("--list shows the whole journal; give no knob names "
+		      "with it");
 		return EXIT_USAGE;
 	}
 	if (do_list)
 		return list();
+	ks = xcalloc((size_t)left + 1, sizeof(*ks));
+	names = xcalloc((size_t)left + 1, sizeof(*names));
+	code = knob_names_of(left, argv, ks, names);
+	if (code)
+		goto out;
 	knob_cli_log(&log, &info);
-	ret = knob_revert_kept(&log, &n, &no_journal, &err);
+	ret = knob_revert_kept(&log, left ? names : NULL, (size_t)left, &n,
+			       &no_journal, &err);
 	if (ret) {
 		error("%s", err.buf);
 		code = EXIT_RUNTIME;
 	} else if (no_journal) {
 		printf("nothing to revert: the journal holds no changes\n");
+	} else if (!n && left) {
+		printf("nothing to revert: the journal holds no kept change "
+		       "of '%s'%s; 'iotrial revert --list' shows what it "
+		       "holds\n",
+		       names[0], left > 1 ? " or the other knobs named" : "");
 	} else if (!n) {
 		printf("nothing to revert: the journal holds no kept "
 		       "changes\n");
 	}
+out:
+	for (i = 0; i < left; i++)
+		knob_release(&ks[i]);
+	free(ks);
+	free(names);
 	strbuf_release(&err);
 	return code;
 }

@@ -448,7 +448,33 @@ int knob_session_commit(struct knob_session *s, struct strbuf *err)
 	return journal_append(&s->j, &r, err);
 }
 
+/* Is rec's knob, or a twin in its group, one of names[nr]? */
+static int named(const struct journal *j, const struct jrec *rec,
+		 const char *const *names, size_t nr)
+{
+	size_t i, k;
+
+	if (rec->type != JREC_SET || !rec->f[JF_NAME])
+		return 0;
+	for (i = 0; i < j->nr; i++) {
+		const struct jrec *o = &j->recs[i];
+
+		if (o->type != JREC_SET || !o->f[JF_NAME] || !o->f[JF_GROUP] ||
+		    !rec->f[JF_GROUP] ||
+		    strcmp(o->f[JF_GROUP], rec->f[JF_GROUP]))
+			continue;
+		for (k = 0; k < nr; k++)
+			if (!strcmp(o->f[JF_NAME], names[k]))
+				return 1;
+	}
+	for (k = 0; k < nr; k++)
+		if (!strcmp(rec->f[JF_NAME], names[k]))
+			return 1;
+	return 0;
+}
+
 int knob_session_revert(struct knob_session *s, const struct knob_log *log,
+			const char *const *names, size_t nr_names,
 			size_t *out_nr, struct strbuf *err)
 {
 	struct strbuf e = STRBUF_INIT;
@@ -459,6 +485,8 @@ int knob_session_revert(struct knob_session *s, const struct knob_log *log,
 		struct jrec *rec = &s->j.recs[i];
 
 		if (!live(rec) || !rec->kept)
+			continue;
+		if (names && !named(&s->j, rec, names, nr_names))
 			continue;
 		n++;
 		r = undo_one(s, rec, log, &e);

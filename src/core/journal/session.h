@@ -100,9 +100,14 @@ int knob_session_rollback(struct knob_session *s, uint64_t mark,
 int knob_session_commit(struct knob_session *s, struct strbuf *err);
 /*
  * Restore every kept change in the journal, newest first (iotrial
- * revert). *out_nr counts what was restored or retired.
+ * revert), or only those of the knobs named (canonical names,
+ * names[nr_names]; NULL: all), on every device and mount they were kept
+ * for; a knob's twins (its journal group: vm.dirty_ratio and
+ * vm.dirty_bytes) come with it, since restoring one rewrites the other.
+ * *out_nr counts what was restored or retired.
  */
 int knob_session_revert(struct knob_session *s, const struct knob_log *log,
+			const char *const *names, size_t nr_names,
 			size_t *out_nr, struct strbuf *err);
 /*
  * Journal a scratch resource before making it ("file", "loop", "mount",

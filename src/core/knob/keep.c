@@ -59,8 +59,9 @@ out:
 	return ret;
 }
 
-int knob_revert_kept(const struct knob_log *log, size_t *out_nr,
-		     int *out_no_journal, struct strbuf *err)
+int knob_revert_kept(const struct knob_log *log, const char *const *names,
+		     size_t nr_names, size_t *out_nr, int *out_no_journal,
+		     struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct knob_session *s = NULL;
@@ -86,7 +87,7 @@ int knob_revert_kept(const struct knob_log *log, size_t *out_nr,
 	}
 	ret = knob_session_open(&s, "revert", 0, log, err);
 	if (!ret)
-		ret = knob_session_revert(s, log, out_nr, err);
+		ret = knob_session_revert(s, log, names, nr_names, out_nr, err);
 	knob_session_close(s, log);
 out:
 	strbuf_release(&path);

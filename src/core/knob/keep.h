@@ -51,14 +51,16 @@ int knob_apply_kept(struct knob_plan *p, const struct knob_keep_hooks *hooks,
 
 /*
  * Restore every kept change in the journal, newest first (iotrial
- * revert); a setting changed since iotrial wrote it keeps its new value,
- * and the log says so. *out_nr counts what was restored or retired;
- * *out_no_journal is 1 when there is no journal at all (then nothing is
- * opened or made, and 0 is returned). Returns 0, or -errno with err set:
- * the journal cannot be read (restoring settings needs root), or
+ * revert), or those of the knobs named (names[nr_names], NULL: all; as
+ * knob_session_revert() matches them); a setting changed since iotrial wrote it
+ * keeps its new value, and the log says so. *out_nr counts what was restored or
+ * retired; *out_no_journal is 1 when there is no journal at all (then nothing
+ * is opened or made, and 0 is returned). Returns 0, or -errno with err set: the
+ * journal cannot be read (restoring settings needs root), or
  * knob_session_open()'s and knob_session_revert()'s codes.
  */
-int knob_revert_kept(const struct knob_log *log, size_t *out_nr,
-		     int *out_no_journal, struct strbuf *err);
+int knob_revert_kept(const struct knob_log *log, const char *const *names,
+		     size_t nr_names, size_t *out_nr, int *out_no_journal,
+		     struct strbuf *err);
 
 #endif

@@ -172,9 +172,54 @@ void report_knob_plan(const struct knob_plan *p, const char *journal,
 	strbuf_release(&v);
 }
 
+/* The sysfs attribute of a device knob's file, as udev names it
+ * ("queue/read_ahead_kb"), or NULL. */
+static const char *udev_attr(const char *path)
+{
+	const char *q = path ? strstr(path, "/queue/") : NULL;
+
+	return q ? q + 1 : NULL;
+}
+
+/*
+ * How to keep c past a reboot: the line of the file the system reads at
+ * boot, appended to out; nothing for a knob we cannot say it of.
+ */
+static void persist_line(const struct knob_change *c, struct strbuf *out)
+{
+	const char *attr;
+
+	switch (c->k.scope) {
+	case KNOB_SCOPE_SYSTEM:
+		if (!strncmp(c->k.path, "/proc/sys/", 10)) {
+			const char *q;
+
+			strbuf_addstr(out, "  /etc/sysctl.d/60-iotrial.conf: ");
+			for (q = c->k.path + 10; *q; q++)
+				strbuf_addch(out, *q == '/' ? '.' : *q);
+			strbuf_addf(out, " = %s\n", c->canon.buf);
+		}
+		break;
+	case KNOB_SCOPE_DEVICE:
+		/* report_knob_done() made the rule's head */
+		attr = udev_attr(c->k.path);
+		if (attr)
+			strbuf_addf(out, ", ATTR{%s}=\"%s\"", attr,
+				    c->canon.buf);
+		break;
+	case KNOB_SCOPE_MOUNT:
+		strbuf_addf(out,
+			    "  /etc/fstab: '%s' in the options of the line "
+			    "that mounts '%s'\n",
+			    c->canon.buf, c->k.object);
+		break;
+	}
+}
+
 void report_knob_done(const struct knob_plan *p, const char *journal,
 		      struct strbuf *out)
 {
+	struct strbuf keep = STRBUF_INIT;
 	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
 	size_t i;
 
@@ -192,6 +237,47 @@ void report_knob_done(const struct knob_plan *p, const char *journal,
 		    "the originals are in '%s'; 'iotrial revert' restores "
 		    "them\n",
 		    journal);
+	/* one udev rule per disk, its attributes in apply order (the
+	 * scheduler first: switching it resets its tunables) */
+	for (i = 0; i < p->nr; i++) {
+		const struct knob_change *c = &p->v[i];
+		size_t j, had;
+
+		if (!c->applied || c->k.scope != KNOB_SCOPE_DEVICE ||
+		    !udev_attr(c->k.path))
+			continue;
+		for (j = 0; j < i; j++)
+			if (p->v[j].applied &&
+			    p->v[j].k.scope == KNOB_SCOPE_DEVICE &&
+			    udev_attr(p->v[j].k.path) &&
+			    !strcmp(p->v[j].k.object, c->k.object))
+				break;
+		if (j < i)
+			continue; /* its disk's rule is written */
+		strbuf_addf(&keep,
+			    "  /etc/udev/rules.d/60-iotrial.rules: "
+			    "ACTION==\"add|change\", SUBSYSTEM==\"block\", "
+			    "KERNEL==\"%s\"",
+			    c->k.object);
+		had = keep.len;
+		for (j = i; j < p->nr; j++)
+			if (p->v[j].applied &&
+			    p->v[j].k.scope == KNOB_SCOPE_DEVICE &&
+			    !strcmp(p->v[j].k.object, c->k.object))
+				persist_line(&p->v[j], &keep);
+		if (keep.len > had)
+			strbuf_addch(&keep, '\n');
+	}
+	for (i = 0; i < p->nr; i++)
+		if (p->v[i].applied && p->v[i].k.scope != KNOB_SCOPE_DEVICE)
+			persist_line(&p->v[i], &keep);
+	if (keep.len)
+		strbuf_addf(out,
+			    "these settings last until reboot (a device's "
+			    "until it goes away); to keep them, add to the "
+			    "files the system reads at boot:\n%s",
+			    keep.buf);
+	strbuf_release(&keep);
 	strbuf_release(&before);
 	strbuf_release(&after);
 }
