@@ -7,6 +7,7 @@
 #define IOTRIAL_BLOCKDEV_H
 
 #include <stdint.h>
+#include <sys/types.h>
 #include "../../util/strbuf.h"
 
 /*
@@ -17,5 +18,13 @@
  */
 int target_blockdev_geometry(const char *path, unsigned *out_lbs,
 			     uint64_t *out_bytes, struct strbuf *err);
+
+/*
+ * The same from sysfs (/sys/dev/block/MAJ:MIN), for a device that may
+ * not be opened (a mounted disk where the kernel guards those). 0, or
+ * -errno when sysfs does not have them.
+ */
+int target_blockdev_geometry_sysfs(dev_t rdev, unsigned *out_lbs,
+				   uint64_t *out_bytes);
 
 #endif

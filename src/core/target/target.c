@@ -131,13 +131,10 @@ static int open_blockdev(struct target *t, const struct stat *st,
 
 	t->kind = TARGET_BLOCKDEV;
 	t->dev = st->st_rdev;
-	ret = target_blockdev_geometry(t->path, &t->logical_block_bytes,
-				       &t->capacity_bytes, err);
-	if (ret)
-		goto out;
-	if (t->flags & TARGET_NO_WORKDIR)
-		goto out;
-	if (blockdev_is_mounted(st->st_rdev, &why)) {
+	/* a mounted disk first: opening it may fail (EPERM where the
+	 * kernel guards mounted devices), and the mount is the reason */
+	if (!(t->flags & TARGET_NO_WORKDIR) &&
+	    blockdev_is_mounted(st->st_rdev, &why)) {
 		/* even --allow-destroy does not write under a live fs */
 		ret = err_set(err, -EBUSY,
 			      "'%s' is mounted on '%s'; unmount it, or give "
@@ -145,6 +142,18 @@ static int open_blockdev(struct target *t, const struct stat *st,
 			      t->path, why.buf);
 		goto out;
 	}
+	ret = target_blockdev_geometry(t->path, &t->logical_block_bytes,
+				       &t->capacity_bytes, err);
+	if ((ret == -EPERM || ret == -EACCES) &&
+	    (t->flags & TARGET_NO_WORKDIR) &&
+	    !target_blockdev_geometry_sysfs(
+		st->st_rdev, &t->logical_block_bytes, &t->capacity_bytes)) {
+		/* only looked at (info): sysfs knows as much */
+		strbuf_reset(err);
+		ret = 0;
+	}
+	if (ret || (t->flags & TARGET_NO_WORKDIR))
+		goto out;
 	if (blockdev_claimed(t->path)) {
 		/* a mounted partition, a device-mapper or RAID holder: the
 		 * kernel refuses an exclusive open, and so do we */
