@@ -13,6 +13,7 @@
 #include "../core/report/report.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
+#include "../util/units.h"
 #include "../util/banned.h"
 
 int cli_check_output(const char *path)
@@ -35,14 +36,18 @@ int cli_check_output(const char *path)
 	return 0;
 }
 
-int cli_check_store(const char *db)
+int cli_check_store(const char *db, const char *cmd)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct store s;
 	int ret = store_open(&s, db, &err);
 
-	if (ret)
-		error("%s", err.buf);
+	if (ret && ret != -EINVAL && cmd)
+		error("%s; give a writable place with --db PATH, or '%s "
+		      "--no-store' to measure without storing",
+		      err.buf, cmd);
+	else if (ret)
+		error("%s; give a writable place with --db PATH", err.buf);
 	else
 		store_close(&s);
 	strbuf_release(&err);
@@ -89,5 +94,18 @@ int cli_write_json(const char *file, struct json_object *obj)
 		}
 	}
 	strbuf_release(&out);
+	return ret;
+}
+
+int cli_parse_duration(const char *opt, const char *val, uint64_t *ns,
+		       struct strbuf *err)
+{
+	int ret = units_parse_duration(val, ns, err);
+
+	if (!ret && *ns && strspn(val, "0123456789.") == strlen(val))
+		fprintf(stderr,
+			"note: %s %s has no unit and is read as seconds; "
+			"write %ss to say so (ms, m and h work too)\n",
+			opt, val, val);
 	return ret;
 }

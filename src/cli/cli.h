@@ -7,8 +7,11 @@
 #define IOTRIAL_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "options.h"
+
+struct strbuf;
 
 int cmd_run(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
@@ -30,7 +33,9 @@ void cli_recover_journal(int argc, const char **argv);
 /*
  * Before any work: can --json=FILE be written ("-" is stdout)? Can the
  * store at db (NULL: the default) be opened? Each prints the error when
- * not, so a long run never ends in "cannot write". cli_check_output()
+ * not, so a long run never ends in "cannot write"; for the store, with
+ * what to do instead (cmd: "iotrial run", to suggest cmd --no-store; or
+ * NULL). cli_check_output()
  * returns 0 or -1; cli_check_store() 0 or the exit code to end with:
  * EXIT_USAGE when db is not a results store, EXIT_RUNTIME when it cannot
  * be opened now (a full disk, an I/O error).
@@ -40,7 +45,16 @@ int cli_check_output(const char *path);
  * the error. */
 struct json_object;
 int cli_write_json(const char *file, struct json_object *obj);
-int cli_check_store(const char *db);
+int cli_check_store(const char *db, const char *cmd);
+
+/*
+ * Parse the duration val of option opt ("--time") into *ns, as
+ * units_parse_duration() does; a bare number is seconds, and a note on
+ * stderr says so, since "--time 10" may have meant something else. 0 or
+ * -errno with err set.
+ */
+int cli_parse_duration(const char *opt, const char *val, uint64_t *ns,
+		       struct strbuf *err);
 
 /*
  * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal only stores its

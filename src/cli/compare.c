@@ -112,8 +112,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		       "where to run, as for 'iotrial run'"),
 	    OPT_STRING(0, "time", &a->time, "DURATION",
 		       "length of each run (default 3s)"),
-	    OPT_STRING(0, "ios", &a->ios, "N",
-		       "each run stops after N I/Os instead"),
+	    OPT_STRING(
+		0, "ios", &a->ios, "N",
+		"each run stops after N I/Os (all jobs together) instead"),
 	    OPT_STRING(0, "ramp", &a->ramp, "DURATION",
 		       "warm-up of each run, discarded"),
 	    OPT_STRING(0, "runs", &a->runs, "N|auto",
@@ -282,9 +283,9 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 		percent_hint("--equivalence", a->equivalence, c->equivalence);
 	}
 	if (!ret && a->budget)
-		ret =
-		    about(units_parse_duration(a->budget, &c->budget_ns, &err),
-			  &err, "--budget");
+		ret = about(cli_parse_duration("--budget", a->budget,
+					       &c->budget_ns, &err),
+			    &err, "--budget");
 	if (!ret && a->warmup) {
 		ret = about(units_parse_count(a->warmup, &u, &err), &err,
 			    "--warmup");
@@ -308,16 +309,18 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 			    err_set(&err, -EINVAL, "--ios must be at least 1");
 	}
 	if (!ret && !a->ios) {
-		ret = about(units_parse_duration(a->time ? a->time : "3s",
-						 &c->ro.time_ns, &err),
-			    &err, "--time");
+		ret =
+		    about(cli_parse_duration("--time", a->time ? a->time : "3s",
+					     &c->ro.time_ns, &err),
+			  &err, "--time");
 		if (!ret && !c->ro.time_ns)
 			ret = err_set(&err, -EINVAL,
 				      "--time must be longer than 0");
 	}
 	if (!ret && a->ramp)
-		ret = about(units_parse_duration(a->ramp, &c->ro.ramp_ns, &err),
-			    &err, "--ramp");
+		ret = about(
+		    cli_parse_duration("--ramp", a->ramp, &c->ro.ramp_ns, &err),
+		    &err, "--ramp");
 	if (!ret && a->seed)
 		ret = about(units_parse_count(a->seed, &c->seed, &err), &err,
 			    "--seed");
@@ -420,7 +423,7 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a.no_store && (ret = cli_check_store(a.db)))
+	if (!a.no_store && (ret = cli_check_store(a.db, "iotrial compare")))
 		goto out;
 	if (a.target)
 		strbuf_addstr(&spec, a.target);
@@ -444,9 +447,10 @@ int cmd_compare(int argc, const char **argv)
 			ret = EXIT_USAGE;
 			goto out;
 		}
-	if (trial_plan(&tr, &err) || trial_check(&tr, &err)) {
+	if ((pr = trial_plan(&tr, &err)) || (pr = trial_check(&tr, &err))) {
 		error("%s", err.buf);
-		ret = EXIT_USAGE;
+		/* not root: as set and run --set say it, a runtime refusal */
+		ret = pr == -EPERM ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
 	if (!a.quiet)

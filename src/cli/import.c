@@ -255,7 +255,7 @@ int cmd_import(int argc, const char **argv)
 	if (read_files(&a, &nr_exp))
 		goto out;
 	/* a store that is not ours is said before anything else */
-	ret = cli_check_store(a.db);
+	ret = cli_check_store(a.db, NULL);
 	if (ret)
 		goto out;
 	if (nr_exp) {

@@ -37,6 +37,7 @@ struct run_args {
 	const char *json_file; /* "-" for stdout, NULL for text */
 	const char *db;	       /* results store, NULL for the default */
 	int no_store;	       /* --no-store */
+	int per_job;	       /* --per-job */
 	unsigned target_flags;
 	const char **params; /* name, value, name, value, ... */
 	unsigned nr_params, alloc_params;
@@ -48,6 +49,7 @@ static const char *const run_usage[] = {
     "                   [--time DURATION | --ios N] [--ramp DURATION]",
     "                   [--seed N] [--json[=FILE]] [--allow-destroy]",
     "                   [--set KNOB=VALUE ...] [--db PATH | --no-store]",
+    "                   [--per-job]",
     NULL,
 };
 
@@ -111,7 +113,8 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_STRING(0, "time", &a->time, "DURATION",
 		       "run for this long (default " DEFAULT_TIME ")"),
 	    OPT_STRING(0, "ios", &a->ios, "N",
-		       "stop after N I/Os instead of after a time"),
+		       "stop after N I/Os (all jobs together) instead of after "
+		       "a time"),
 	    OPT_STRING(0, "ramp", &a->ramp, "DURATION",
 		       "run this long before the measured part"),
 	    OPT_STRING(0, "seed", &a->seed, "N",
@@ -125,6 +128,9 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_STRING(0, "db", &a->db, "PATH",
 		       "the results store (see 'iotrial log')"),
 	    OPT_BOOL(0, "no-store", &a->no_store, "do not store the run"),
+	    OPT_BOOL(0, "per-job", &a->per_job,
+		     "a line per job, however many (more than 4 are "
+		     "summarised)"),
 	    OPT_END(),
 	};
 	int n;
@@ -195,14 +201,16 @@ static int configure(struct experiment_config *c, const struct run_args *a)
 		ret = err_set(&err, -EINVAL,
 			      "--ios must be at least 1, not '%s'", a->ios);
 	if (!ret && !a->ios)
-		ret = units_parse_duration(a->time ? a->time : DEFAULT_TIME,
-					   &c->ro.time_ns, &err);
+		ret = cli_parse_duration("--time",
+					 a->time ? a->time : DEFAULT_TIME,
+					 &c->ro.time_ns, &err);
 	if (!ret && !a->ios && !c->ro.time_ns)
 		ret =
 		    err_set(&err, -EINVAL,
 			    "--time must be longer than 0, not '%s'", a->time);
 	if (!ret && a->ramp)
-		ret = units_parse_duration(a->ramp, &c->ro.ramp_ns, &err);
+		ret =
+		    cli_parse_duration("--ramp", a->ramp, &c->ro.ramp_ns, &err);
 	if (!ret && a->seed)
 		ret = units_parse_count(a->seed, &c->seed, &err);
 	if (!ret && !a->seed)
@@ -224,6 +232,7 @@ static const char *default_target(void)
 struct run_view {
 	struct strbuf summary;
 	int interrupted;
+	unsigned flags; /* enum report_run_flags */
 };
 
 /* trial_hooks: render the summary while the result is at hand. */
@@ -232,7 +241,7 @@ static void run_done(void *ctx, const struct run_meta *meta,
 {
 	struct run_view *v = ctx;
 
-	report_run_text(meta->w, meta->t, r, &v->summary);
+	report_run_text(meta->w, meta->t, r, v->flags, &v->summary);
 	v->interrupted = r->interrupted;
 }
 
@@ -255,7 +264,7 @@ int cmd_run(int argc, const char **argv)
 {
 	struct run_args a = {0};
 	const struct workload_ops *ops = NULL;
-	struct run_view view = {STRBUF_INIT, 0};
+	struct run_view view = {STRBUF_INIT, 0, 0};
 	struct trial_hooks hooks = {.ctx = &view, .run_done = run_done};
 	struct strbuf err = STRBUF_INIT;
 	const char **params = NULL;
@@ -273,6 +282,8 @@ int cmd_run(int argc, const char **argv)
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
+	if (a.per_job)
+		view.flags |= REPORT_RUN_PER_JOB;
 	params = joined_params(&a, &nr_params);
 	tr.c.ops = ops;
 	tr.c.params = params;
@@ -288,7 +299,7 @@ int cmd_run(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a.no_store && (ret = cli_check_store(a.db)))
+	if (!a.no_store && (ret = cli_check_store(a.db, "iotrial run")))
 		goto out;
 	/* signals first: a scratch target's set-up can take long, and
 	 * must be torn down, not left behind, when interrupted */

@@ -2,7 +2,8 @@
 # Hints for what newcomers type: a scratch target without its size,
 # folklore knob names (blockdev's "readahead", the kernel's old
 # "elevator="), and the advice a non-root `run --set` gets, which must
-# name a command that has --dry-run.
+# name a command that has --dry-run; fio's --rw, a bare --time, a
+# store that cannot be made, many jobs, a mounted disk as the target.
 . "$(dirname "$0")/lib.sh"
 out=$TEST_TMP/out
 
@@ -35,8 +36,16 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 		"$IOTRIAL" run -t "$d" --set read_ahead_kb=1024 --time 1s \
 		--no-store >"$out" 2>&1
 	rc=$?
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env IOTRIAL_STATE_DIR="$d/state" XDG_DATA_HOME="$d/data" \
+		"$IOTRIAL" compare seqread -t "$d" --vary read_ahead_kb=128,1024 \
+		--time 1s --no-store >"$TEST_TMP/cmp" 2>&1
+	crc=$?
 	rm -rf "$d"
-	check "non-root run --set: refused (exit $rc)" test "$rc" != 0
+	check "non-root run --set: refused with exit 1 (got $rc)" test "$rc" = 1
+	check "non-root compare --vary KNOB: the same exit 1 (got $crc)" \
+		test "$crc" = 1
+	check "...saying it needs root" grep -qF "needs root" "$TEST_TMP/cmp"
 	check "...pointing to a command that has --dry-run" \
 		grep -qF "'iotrial set --dry-run read_ahead_kb=1024' shows the plan" "$out"
 	check "...not to run's own --dry-run, which it lacks" \
@@ -50,3 +59,47 @@ fi
 rc=$?
 check "compare --vary readahead=...: usage error suggesting 'read_ahead_kb'" \
 	bash -c "test $rc = 2 && grep -qF \"did you mean 'read_ahead_kb'?\" '$out'"
+
+# fio's --rw names the pattern; here the workload is the first argument
+"$IOTRIAL" run --rw=randread >"$out" 2>&1
+rc=$?
+check "run --rw=...: usage error saying the workload comes first" \
+	bash -c "test $rc = 2 && grep -qF 'the workload is the first argument' '$out'"
+
+# a bare --time is seconds, and said so
+"$IOTRIAL" run randread -t "$TEST_TMP" --size 1M --time 1 --no-store >"$out" 2>&1
+check "--time 1: runs" test $? = 0
+check "...with a note that a bare number is seconds" \
+	grep -qF "note: --time 1 has no unit and is read as seconds" "$out"
+"$IOTRIAL" run randread -t "$TEST_TMP" --size 1M --time 1s --no-store >"$out" 2>&1
+check "--time 1s: no note" bash -c "! grep -q 'has no unit' '$out'"
+
+# a store that cannot be made: the error says what to do instead
+mkdir -p "$TEST_TMP/ro" && touch "$TEST_TMP/ro/file"
+"$IOTRIAL" run randread -t "$TEST_TMP" --size 1M --time 1s \
+	--db "$TEST_TMP/ro/file/results.db" >"$out" 2>&1
+rc=$?
+check "an impossible store: refused before measuring (exit $rc)" \
+	bash -c "test $rc != 0 && ! grep -q IOPS '$out'"
+check "...suggesting --db or --no-store" \
+	grep -qF "give a writable place with --db PATH, or 'iotrial run --no-store'" "$out"
+
+# many jobs: one summary line, unless --per-job
+"$IOTRIAL" run randread -t "$TEST_TMP" --size 64k --jobs=6 --ios 600 \
+	--no-store >"$out" 2>&1
+check "6 jobs: summarised on one line" \
+	bash -c "grep -q '^  jobs     6: IOPS min .* median .* max' '$out' && ! grep -q '^  job 0 ' '$out'"
+"$IOTRIAL" run randread -t "$TEST_TMP" --size 64k --jobs=6 --ios 600 \
+	--per-job --no-store >"$out" 2>&1
+check "--per-job: a line per job" test "$(grep -c '^  job [0-9]' "$out")" = 6
+
+# a mounted disk as the target: say it is mounted, and where
+root_dev=$(findmnt -no SOURCE / 2>/dev/null)
+if [ -b "$root_dev" ]; then
+	"$IOTRIAL" run seqread -t "$root_dev" --time 1s --no-store >"$out" 2>&1
+	rc=$?
+	check "-t $root_dev (mounted): refused (exit $rc)" test "$rc" = 2
+	check "...saying it is mounted, and where" grep -qF "'$root_dev' is mounted on '" "$out"
+else
+	echo "# / is not on a block device here: the mounted-disk case is not checked"
+fi

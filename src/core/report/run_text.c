@@ -4,10 +4,12 @@
  * unit mix-up is half of what goes wrong in hand-made benchmarks.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "run_text.h"
 #include "../observe/truth.h"
 #include "../../util/units.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 static const char *const dir_names[IO_DIRS] = {"read", "write"};
@@ -128,8 +130,55 @@ static void describe(struct strbuf *out, const struct workload *w,
 		    workload_str(w, "size"), t->workdir ? t->workdir : t->path);
 }
 
+/* Job i's IOPS and MB/s. */
+static void job_rates(const struct run_result *r, unsigned i, double *iops,
+		      double *mbps)
+{
+	const struct job_result *j = &r->jobs[i];
+	double s = j->seconds > 0 ? j->seconds : r->seconds;
+
+	*iops = s > 0 ? (double)(j->ops[0] + j->ops[1]) / s : 0;
+	*mbps = s > 0 ? (double)(j->bytes[0] + j->bytes[1]) / s / 1e6 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[n] (sorted in place). */
+static double median_of(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* "  jobs     256: IOPS min .. median .. max ..; MB/s ..." */
+static void jobs_summary(const struct run_result *r, struct strbuf *out)
+{
+	unsigned i, n = r->nr_jobs;
+	double *iops = xcalloc(n, sizeof(*iops));
+	double *mbps = xcalloc(n, sizeof(*mbps));
+
+	for (i = 0; i < n; i++)
+		job_rates(r, i, &iops[i], &mbps[i]);
+	qsort(iops, n, sizeof(*iops), cmp_double);
+	qsort(mbps, n, sizeof(*mbps), cmp_double);
+	strbuf_addf(out,
+		    "  jobs     %u: IOPS min %.0f, median %.0f, max %.0f; "
+		    "MB/s min %.1f, median %.1f, max %.1f (--per-job lists "
+		    "each)\n",
+		    n, iops[0], median_of(iops, n), iops[n - 1], mbps[0],
+		    median_of(mbps, n), mbps[n - 1]);
+	free(iops);
+	free(mbps);
+}
+
 void report_run_text(const struct workload *w, const struct target *t,
-		     const struct run_result *r, struct strbuf *out)
+		     const struct run_result *r, unsigned flags,
+		     struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	double cores =
@@ -169,15 +218,17 @@ void report_run_text(const struct workload *w, const struct target *t,
 		strbuf_addf(out, "; machine %.0f%% busy",
 			    100 * r->cpu.system_busy_s / r->cpu.system_total_s);
 	strbuf_addf(out, "\n");
-	for (i = 0; r->nr_jobs > 1 && i < r->nr_jobs; i++) {
-		const struct job_result *j = &r->jobs[i];
-		double s = j->seconds > 0 ? j->seconds : r->seconds;
-		uint64_t ops = j->ops[0] + j->ops[1];
-		uint64_t bytes = j->bytes[0] + j->bytes[1];
+	if (r->nr_jobs > REPORT_RUN_JOB_LINES && !(flags & REPORT_RUN_PER_JOB))
+		jobs_summary(r, out);
+	for (i = 0; r->nr_jobs > 1 && i < r->nr_jobs &&
+		    (r->nr_jobs <= REPORT_RUN_JOB_LINES ||
+		     (flags & REPORT_RUN_PER_JOB));
+	     i++) {
+		double iops, mbps;
 
-		strbuf_addf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i,
-			    s > 0 ? (double)ops / s : 0,
-			    s > 0 ? (double)bytes / s / 1e6 : 0);
+		job_rates(r, i, &iops, &mbps);
+		strbuf_addf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i, iops,
+			    mbps);
 	}
 	report_truth_text(r->truth, out);
 	for (i = 0; i < r->nr_notes; i++)

@@ -14,9 +14,21 @@
 
 struct truth;
 
-/* Append the summary of run r of workload w on target t to out. */
+/* How much report_run_text() says. */
+enum report_run_flags {
+	REPORT_RUN_PER_JOB = 1 << 0, /* a line per job, however many */
+};
+
+/*
+ * Append the summary of run r of workload w on target t to out. Up to
+ * REPORT_RUN_JOB_LINES jobs get a line each; more are summarised (the
+ * least, median and most IOPS and MB/s across jobs) unless flags has
+ * REPORT_RUN_PER_JOB.
+ */
+#define REPORT_RUN_JOB_LINES 4
 void report_run_text(const struct workload *w, const struct target *t,
-		     const struct run_result *r, struct strbuf *out);
+		     const struct run_result *r, unsigned flags,
+		     struct strbuf *out);
 
 /*
  * The device truth section of that summary: per device iostat-like
