@@ -62,9 +62,14 @@ static void compare_epilogue(struct strbuf *out)
 		      "once per block, shuffled); with --runs auto (default) "
 		      "at least\n6 blocks, then until every ratio's 95% CI "
 		      "is within --precision, or\n--max-runs (30) or "
-		      "--budget.\nTARGET is as for 'iotrial run' (default: "
-		      "$TMPDIR or /tmp).\nDefaults: --time 3s, --precision "
-		      "2%, --equivalence 2%.\n");
+		      "--budget.\nThe ratio is arm over baseline within "
+		      "each block: the Hodges-Lehmann\nestimate of the "
+		      "per-block ratios (the median of their pairwise "
+		      "means),\nwith the signed-rank test's 95% CI and p on "
+		      "the same ratios; it is not\nthe ratio of the two "
+		      "medians in the table.\nTARGET is as for 'iotrial "
+		      "run' (default: $TMPDIR or /tmp).\nDefaults: --time "
+		      "3s, --precision 2%, --equivalence 2%.\n");
 	cli_workloads_list(out);
 }
 
