@@ -62,7 +62,10 @@ static void compare_epilogue(struct strbuf *out)
 		      "once per block, shuffled); with --runs auto (default) "
 		      "at least\n6 blocks, then until every ratio's 95% CI "
 		      "is within --precision, or\n--max-runs (30) or "
-		      "--budget.\nThe ratio is arm over baseline within "
+		      "--budget.\nA knob value that is translated (cfq is "
+		      "bfq) is noted before the runs\nand its arm labelled "
+		      "with what is set: scheduler=bfq (asked: cfq).\nThe "
+		      "ratio is arm over baseline within "
 		      "each block: the Hodges-Lehmann\nestimate of the "
 		      "per-block ratios (the median of their pairwise "
 		      "means),\nwith the signed-rank test's 95% CI and p on "
@@ -133,7 +136,8 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_STRING(0, "equivalence", &a->equivalence, "PERCENT",
 		       "the margin of 'equivalent' (default 2%)"),
 	    OPT_STRING(0, "baseline", &a->baseline, "ARM",
-		       "compare with this arm instead of the first values"),
+		       "compare with this arm instead of the first values "
+		       "(a translated value as asked or as set)"),
 	    OPT_STRING(0, "warmup", &a->warmup, "N",
 		       "runs before the first block, discarded (default 0)"),
 	    OPT_STRING(0, "seed", &a->seed, "N",
