@@ -62,9 +62,17 @@ static void compare_epilogue(struct strbuf *out)
 		      "once per block, shuffled); with --runs auto (default) "
 		      "at least\n6 blocks, then until every ratio's 95% CI "
 		      "is within --precision, or\n--max-runs (30) or "
-		      "--budget.\nTARGET is as for 'iotrial run' (default: "
-		      "$TMPDIR or /tmp).\nDefaults: --time 3s, --precision "
-		      "2%, --equivalence 2%.\n");
+		      "--budget.\nA knob value that is translated (cfq is "
+		      "bfq) is noted before the runs\nand its arm labelled "
+		      "with what is set: scheduler=bfq (asked: cfq).\nThe "
+		      "ratio is arm over baseline within "
+		      "each block: the Hodges-Lehmann\nestimate of the "
+		      "per-block ratios (the median of their pairwise "
+		      "means),\nwith the signed-rank test's 95% CI and p on "
+		      "the same ratios; it is not\nthe ratio of the two "
+		      "medians in the table.\nTARGET is as for 'iotrial "
+		      "run' (default: $TMPDIR or /tmp).\nDefaults: --time "
+		      "3s, --precision 2%, --equivalence 2%.\n");
 	cli_workloads_list(out);
 }
 
@@ -129,7 +137,8 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_STRING(0, "equivalence", &a->equivalence, "PERCENT",
 		       "the margin of 'equivalent' (default 2%)"),
 	    OPT_STRING(0, "baseline", &a->baseline, "ARM",
-		       "compare with this arm instead of the first values"),
+		       "compare with this arm instead of the first values "
+		       "(a translated value as asked or as set)"),
 	    OPT_STRING(0, "warmup", &a->warmup, "N",
 		       "runs before the first block, discarded (default 0)"),
 	    OPT_STRING(0, "seed", &a->seed, "N",

@@ -13,8 +13,8 @@ implementation. The header is committed; rerun this only to add cases:
         > tests/unit/analysis_vectors.h
 
 It reuses the scipy-based helpers of gen_stats_vectors.py (median CI,
-Moses CI by inverting mannwhitneyu, the exact/normal method choice, Holm
-by its definition). Every case says which verdicts it is meant to show;
+Moses CI by inverting mannwhitneyu, the signed-rank CI by inverting
+wilcoxon, the exact/normal method choice, Holm by its definition). Every case says which verdicts it is meant to show;
 the script stops if the data do not give them.
 """
 import os
@@ -92,16 +92,25 @@ def wilcoxon_p(d):
 
 
 def compare(xb, xa, paired):
-    """stats_compare(base, arm): ratio of medians with Moses CI, and p."""
+    """stats_compare(base, arm): the ratio with its CI, and p.
+
+    Unpaired: the two-sample Hodges-Lehmann ratio with the Moses CI and
+    Mann-Whitney's p. Paired: all three from the per-block log-ratios d,
+    the median of their Walsh averages with the signed-rank CI, and the
+    signed-rank test's p.
+    """
     lx, ly = np.log(xb), np.log(xa)
+    if paired:
+        d = ly - lx
+        shift = np.median(g.walsh(d))
+        exact = len(d) <= SIGNRANK_EXACT_MAX and not g.has_ties(d)
+        lo, hi = g.signrank_by_inversion(d, "exact" if exact else "approx")
+        return np.exp(shift), np.exp(lo), np.exp(hi), wilcoxon_p(d)
     shift = np.median(np.subtract.outer(ly, lx).ravel())
     lo, hi = g.moses_by_inversion(lx, ly, g.ci_method(lx, ly))
-    if paired:
-        p = wilcoxon_p(ly - lx)
-    else:
-        p = stats.mannwhitneyu(xb, xa, method=g.mwu_method(xb, xa),
-                               use_continuity=True,
-                               alternative="two-sided").pvalue
+    p = stats.mannwhitneyu(xb, xa, method=g.mwu_method(xb, xa),
+                           use_continuity=True,
+                           alternative="two-sided").pvalue
     return np.exp(shift), np.exp(lo), np.exp(hi), p
 
 

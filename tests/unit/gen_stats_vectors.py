@@ -17,9 +17,16 @@ the Moses CI, Holm), the reference is built from scipy pieces:
     pairwise differences, and the interval is the closure of the accepted
     ones. The method (exact or asymptotic) is the one stats.c picks.
   - Holm by its definition (statsmodels is not packaged on the CI image).
+  - the one-sample Hodges-Lehmann estimate (the median of the Walsh
+    averages, by numpy) and its signed-rank interval by inverting
+    scipy.stats.wilcoxon as the Moses CI inverts mannwhitneyu: a centre t
+    is inside when the test of d - t does not reject; the centres tried
+    are the midpoints between consecutive distinct Walsh averages. The
+    exact coverage comes from scipy's W+ distribution.
 """
 import re
 import sys
+import warnings
 
 import numpy as np
 from scipy import stats
@@ -302,6 +309,87 @@ def wilcoxon_cases(rng):
     emit()
 
 
+def walsh(d):
+    i, j = np.triu_indices(len(d))
+    return np.sort((d[i] + d[j]) / 2.0)
+
+
+def signrank_by_inversion(d, method):
+    """The closure of the centres that wilcoxon does not reject."""
+    w = np.unique(walsh(d))
+    lo = hi = None
+    warnings.filterwarnings("ignore", "Sample size too small")
+    for a, b in zip(w[:-1], w[1:]):
+        mid = (a + b) / 2
+        p = stats.wilcoxon(d - mid, zero_method="wilcox", correction=False,
+                           method=method).pvalue
+        if p > ALPHA:
+            if lo is None:
+                lo = a
+            hi = b
+    if lo is None:
+        raise SystemExit("no accepted centre")
+    return lo, hi
+
+
+def signrank_shift_cases():
+    """stats_signrank_shift: the paired ratio's estimate and interval."""
+    rng = np.random.default_rng(20261201)
+    cases = [
+        ("n2", [0.05, 0.02]),
+        ("n3", [0.04, -0.01, 0.02]),
+        ("n5", list(rng.normal(0.03, 0.02, 5))),
+        ("n6", list(rng.normal(0.03, 0.02, 6))),
+        ("n8", list(rng.normal(0.01, 0.02, 8))),
+        ("n10", list(rng.normal(0.05, 0.04, 10))),
+        ("n15", list(rng.normal(-0.02, 0.03, 15))),
+        ("n25", list(rng.normal(0.0, 0.02, 25))),
+        ("zeros", [0.0, 0.013, -0.004, 0.0001, 0.021, 0.008, -0.011, 0.017,
+                   0.006, 0.019, 0.025, -0.002]),
+        ("zeros2", [0.0, 0.0, 0.013, -0.004, 0.021, 0.008, -0.011]),
+        ("ties", [0.01, -0.01, 0.02, 0.02, 0.03, -0.02, 0.04, 0.05, 0.01,
+                  0.06, 0.02, -0.03]),
+        ("ties6", [0.02, 0.02, 0.03, 0.05, 0.01, 0.04]),
+        ("n26", list(rng.normal(0.02, 0.03, 26))),
+        ("n40", list(rng.normal(-0.005, 0.02, 40))),
+        ("ties60", list(np.round(rng.normal(0.01, 0.02, 60), 2))),
+    ]
+    emit("/*")
+    emit(" * One-sample Hodges-Lehmann with the signed-rank interval:")
+    emit(" * stats_signrank_shift(d, n, 0.95). cov is the exact coverage,")
+    emit(" * NAN where the method is normal.")
+    emit(" */")
+    emit("struct sv_signrank_shift {")
+    emit("\tconst char *name;")
+    emit("\tconst double *d;")
+    emit("\tsize_t n;")
+    emit("\tdouble shift, ci_low, ci_high, cov;")
+    emit("\tint exact;")
+    emit("};")
+    rows = []
+    for name, d in cases:
+        d = np.asarray(d, dtype=float)
+        arr("sv_srs_%s" % name, d)
+        n = len(d)
+        exact = n <= SIGNRANK_EXACT_MAX and not has_ties(d)
+        w = walsh(d)
+        shift = np.median(w)
+        lo, hi = signrank_by_inversion(d, "exact" if exact else "approx")
+        cov = float("nan")
+        if exact:
+            cdf = np.cumsum(_hypotests._get_wilcoxon_distr(n))
+            k = max(int(np.sum(cdf <= ALPHA / 2)) - 1, 0)
+            assert w[k] == lo and w[len(w) - k - 1] == hi, name
+            cov = 1 - 2 * cdf[k]
+        rows.append("\t{ \"%s\", sv_srs_%s, %d, %s, %s, %s, %s, %d }," % (
+            name, name, n, fmt(shift), fmt(lo), fmt(hi), fmt(cov), exact))
+    emit("static const struct sv_signrank_shift sv_signrank_shifts[] = {")
+    for r in rows:
+        emit(r)
+    emit("};")
+    emit()
+
+
 # --- Holm ---------------------------------------------------------------
 
 def holm(p):
@@ -489,6 +577,7 @@ def main():
     spearman_cases(rng)
     modz_cases(rng)
     distributions()
+    signrank_shift_cases()
     emit("#endif")
     sys.stdout.write("\n".join(out) + "\n")
 

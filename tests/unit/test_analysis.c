@@ -320,6 +320,9 @@ static void test_verdicts_json(void **state)
 				    v->cmp.shift.ratio_low);
 			assert_true(json_object_get_double(get(j, "ci_high")) ==
 				    v->cmp.shift.ratio_high);
+			assert_true(
+			    json_object_get_double(get(j, "ci_coverage")) ==
+			    v->cmp.shift.coverage);
 			assert_true(json_object_get_double(get(j, "p")) ==
 				    v->cmp.p);
 			assert_true(json_object_get_double(

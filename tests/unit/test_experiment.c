@@ -74,6 +74,43 @@ static void test_plan(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * A translated knob value: the label shows what is set and what was
+ * asked; --baseline finds the arm by either spelling (the JSON arm is
+ * checked by tests/cli/compare_translate.sh).
+ */
+static void test_plan_translated(void **state)
+{
+	static char *vals[] = {"none", "cfq"};
+	static char *canon[] = {NULL, "bfq"};
+	static const char *const names[] = {"scheduler=cfq", "scheduler=bfq",
+					    "cfq", "bfq",
+					    "scheduler=bfq (asked: cfq)"};
+	struct experiment_factor f[1] = {{"scheduler", 1, vals, 2, canon}};
+	struct experiment_config c;
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.factors = f;
+	c.nr_factors = 1;
+	c.max_arms = 64;
+	c.ops = workload_find("randread");
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_string_equal(e.arms[0].label, "scheduler=none");
+	assert_string_equal(e.arms[1].label, "scheduler=bfq (asked: cfq)");
+	experiment_release(&e);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		c.baseline = names[i];
+		assert_int_equal(experiment_plan(&e, &c, &err), 0);
+		assert_int_equal(e.baseline, 1);
+		experiment_release(&e);
+	}
+	strbuf_release(&err);
+}
+
 /* One set of defaults: the experiment's statistics are the analysis's. */
 static void test_defaults(void **state)
 {
@@ -297,6 +334,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plan),
+	    cmocka_unit_test(test_plan_translated),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_validate_bad_arm),
 	    cmocka_unit_test(test_analyze_verdicts),

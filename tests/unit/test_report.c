@@ -95,6 +95,47 @@ static void test_experiment_text(void **state)
 	json_object_put(e);
 }
 
+/*
+ * Under the table, a footnote says what the ratio is: paired, the
+ * per-block estimate, not the ratio of the medians beside it; unpaired,
+ * the two-sample one. An interval short of 95% says what it reaches.
+ */
+static void test_ratio_footnote(void **state)
+{
+	struct json_object *e = parse(
+	    "{\"baseline\": 0, \"arms\": [{\"arm\": 0, \"label\": \"a\", "
+	    "\"n\": 4, \"median\": 12100}, {\"arm\": 1, \"label\": \"b\", "
+	    "\"n\": 4, \"median\": 11000}], \"verdicts\": [{\"arm\": 1, "
+	    "\"label\": \"b\", \"ratio\": 0.976, \"ci_low\": 0.9, "
+	    "\"ci_high\": 1.1, \"ci_coverage\": 0.875, \"p\": 0.125, "
+	    "\"p_adjusted\": 0.125, \"test\": \"wilcoxon-signed-rank\", "
+	    "\"verdict\": \"inconclusive\"}], \"warnings\": [\"w1\"]}");
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct json_object *v;
+
+	(void)state;
+	assert_int_equal(report_experiment_text(e, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "inconclusive\n\nratio: arm over "
+					"baseline within each block"));
+	assert_non_null(strstr(out.buf, "not the ratio of the medians"));
+	assert_null(strstr(out.buf, "Mann-Whitney"));
+	assert_non_null(strstr(out.buf, "the ratio CI of b covers 87.5%, "
+					"not 95%"));
+	assert_non_null(strstr(out.buf, "interval\n\nwarning: w1\n"));
+	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
+	json_object_object_add(v, "test",
+			       json_object_new_string("mann-whitney-u"));
+	json_object_object_add(v, "ci_coverage", json_object_new_double(0.95));
+	strbuf_reset(&out);
+	assert_int_equal(report_experiment_text(e, &out, &err), 0);
+	assert_null(strstr(out.buf, "within each block"));
+	assert_non_null(strstr(out.buf, "Moses CI; p from the Mann-Whitney"));
+	assert_null(strstr(out.buf, "covers"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	json_object_put(e);
+}
+
 /* A knob for `knobs`: its value in its unit, place, values and notes. */
 static void test_knob_text(void **state)
 {
@@ -140,6 +181,7 @@ int main(void)
 	    cmocka_unit_test(test_summary_verdicts),
 	    cmocka_unit_test(test_summary_one_arm),
 	    cmocka_unit_test(test_experiment_text),
+	    cmocka_unit_test(test_ratio_footnote),
 	    cmocka_unit_test(test_knob_text),
 	};
 

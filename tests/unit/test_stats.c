@@ -154,6 +154,31 @@ static void test_wilcoxon(void **state)
 	}
 }
 
+/* One-sample Hodges-Lehmann and the signed-rank interval, by inversion. */
+static void test_signrank_shift(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NELEM(sv_signrank_shifts); i++) {
+		const struct sv_signrank_shift *v = &sv_signrank_shifts[i];
+		struct stats_shift s;
+
+		assert_int_equal(stats_signrank_shift(v->d, v->n, 0.95, &s), 0);
+		check_close("shift", v->name, s.shift, v->shift, 1e-15);
+		/* equal Walsh averages from different pairs can differ in
+		 * the last bit: which one is W(k + 1) is not defined */
+		check_close("ci_low", v->name, s.ci_low, v->ci_low, 1e-15);
+		check_close("ci_high", v->name, s.ci_high, v->ci_high, 1e-15);
+		assert_int_equal(s.method == STATS_EXACT, v->exact);
+		if (v->exact)
+			check_close("coverage", v->name, s.coverage, v->cov,
+				    TIGHT);
+		assert_true(isnan(s.ratio));
+		assert_true(s.ci_low <= s.shift && s.shift <= s.ci_high);
+	}
+}
+
 /* Holm, also computed in place. */
 static void test_holm(void **state)
 {
@@ -314,6 +339,11 @@ static void test_bad_input(void **state)
 	assert_int_equal(stats_compare(ok, 4, ok, 3, true, 0.95, &c), -EINVAL);
 	assert_int_equal(stats_compare(ok, 4, nonpos, 4, false, 0.95, &c),
 			 -EDOM);
+	assert_int_equal(stats_compare(ok, 4, nonpos, 4, true, 0.95, &c),
+			 -EDOM);
+	assert_int_equal(stats_signrank_shift(ok, 0, 0.95, &sh), -EINVAL);
+	assert_int_equal(stats_signrank_shift(nan_in, 3, 0.95, &sh), -EINVAL);
+	assert_int_equal(stats_signrank_shift(ok, 4, 1.0, &sh), -EINVAL);
 	assert_true(isnan(stats_median(ok, 0)));
 	assert_true(isnan(stats_median(nan_in, 3)));
 	assert_true(isnan(stats_mean(ok, 0)));
@@ -360,6 +390,14 @@ static void test_corner_cases(void **state)
 	assert_int_equal(stats_hodges_lehmann(x3, 3, y3, 3, 0.95, &sh), 0);
 	assert_true(sh.ci_low == 1.0 && sh.ci_high == 5.0 && sh.shift == 3.0);
 	check_close("coverage", "3x3", sh.coverage, 0.9, 1e-15);
+	/* 4 pairs cannot reach 95% either: the whole range of the
+	 * differences, covering 1 - 2/16; it excludes 0 while the test's
+	 * smallest p is 0.125, so the verdict (which needs both) waits */
+	assert_int_equal(stats_signrank_shift(up, 4, 0.95, &sh), 0);
+	assert_true(sh.ci_low == 1.0 && sh.ci_high == 4.0 && sh.shift == 2.5);
+	check_close("coverage", "4 pairs", sh.coverage, 0.875, 1e-15);
+	assert_int_equal(stats_wilcoxon(up, 4, &t), 0);
+	check_close("p", "4 pairs", t.p, 0.125, 1e-15);
 	assert_true(
 	    strcmp(stats_verdict_name(STATS_EQUIVALENT), "equivalent") == 0);
 	assert_true(
@@ -565,6 +603,59 @@ static void test_moses_mwu_duality(void **state)
 }
 
 /*
+ * Paired, the ratio and its interval come from the per-block log-ratios:
+ * the interval is the signed-rank test inverted, so on untied small
+ * samples it excludes 1 exactly when the exact p is at most alpha, and
+ * the ratio is the one-sample estimate, not the two-sample one. (Below
+ * 6 pairs the interval is the whole range of the differences and can
+ * exclude 1 while p cannot reach 0.05: test_corner_cases.)
+ */
+static void test_paired_estimate(void **state)
+{
+	struct sm64 g = {11};
+	int i;
+
+	(void)state;
+	for (i = 0; i < 500; i++) {
+		double base[25], arm[25], d[25], block;
+		struct stats_comparison c;
+		struct stats_shift one, two;
+		size_t j, n = 6 + sm64_next(&g) % 20;
+		bool excludes;
+
+		for (j = 0; j < n; j++) {
+			block = exp(0.2 * sm64_normal(&g));
+			lognormal(&g, 5e4 * block, 0.03, &base[j], 1);
+			lognormal(&g, 5e4 * block * (1.0 + 0.01 * (i % 5)),
+				  0.03, &arm[j], 1);
+			d[j] = log(arm[j]) - log(base[j]);
+		}
+		assert_int_equal(stats_compare(base, n, arm, n, true, 0.95, &c),
+				 0);
+		assert_true(c.paired);
+		assert_int_equal(c.wilcoxon.method, STATS_EXACT);
+		assert_int_equal(c.shift.method, STATS_EXACT);
+		excludes = c.shift.ratio_low > 1.0 || c.shift.ratio_high < 1.0;
+		assert_int_equal(excludes, c.p <= 0.05);
+		assert_true(c.p == c.wilcoxon.p);
+		assert_int_equal(stats_signrank_shift(d, n, 0.95, &one), 0);
+		check_close("paired ratio", "sim", c.shift.ratio,
+			    exp(one.shift), 1e-15);
+		check_close("paired low", "sim", c.shift.ratio_low,
+			    exp(one.ci_low), 1e-15);
+		check_close("paired high", "sim", c.shift.ratio_high,
+			    exp(one.ci_high), 1e-15);
+		if (i == 0) {
+			/* the unpaired estimate is another number */
+			assert_int_equal(
+			    stats_log_ratio(base, n, arm, n, 0.95, &two), 0);
+			assert_true(two.ratio != c.shift.ratio ||
+				    two.ratio_low != c.shift.ratio_low);
+		}
+	}
+}
+
+/*
  * 2,000 A/A experiments, 10 runs per arm, CV 3%: the verdict says faster
  * or slower in 5% +- 2% of them. With 10 and 10 untied runs the exact
  * test rejects when U <= 23, an achieved size of 0.0433 rather than
@@ -664,6 +755,8 @@ int main(void)
 	    cmocka_unit_test(test_mwu),
 	    cmocka_unit_test(test_hodges_lehmann),
 	    cmocka_unit_test(test_wilcoxon),
+	    cmocka_unit_test(test_signrank_shift),
+	    cmocka_unit_test(test_paired_estimate),
 	    cmocka_unit_test(test_holm),
 	    cmocka_unit_test(test_spearman),
 	    cmocka_unit_test(test_modified_z),

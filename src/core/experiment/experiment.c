@@ -58,6 +58,57 @@ void experiment_config_init(struct experiment_config *c)
 	};
 }
 
+/* How arm_label() spells a translated knob value. */
+enum label_style {
+	LABEL_SHOWN, /* "scheduler=bfq (asked: cfq)" */
+	LABEL_ASKED, /* "scheduler=cfq" */
+	LABEL_SET,   /* "scheduler=bfq" */
+};
+
+/* The label of settings s[n] into out (reset first). */
+static void arm_label(const struct arm_setting *s, unsigned n,
+		      enum label_style style, struct strbuf *out)
+{
+	unsigned f;
+
+	strbuf_reset(out);
+	for (f = 0; f < n; f++) {
+		strbuf_addf(out, "%s%s=", f ? " " : "", s[f].name);
+		if (!s[f].canon || style == LABEL_ASKED)
+			strbuf_addstr(out, s[f].value);
+		else if (style == LABEL_SET)
+			strbuf_addstr(out, s[f].canon);
+		else
+			strbuf_addf(out, "%s (asked: %s)", s[f].canon,
+				    s[f].value);
+	}
+}
+
+/*
+ * Is a the arm --baseline names? Its label, with a translated value
+ * spelled as asked or as set; with one factor, the value alone too.
+ */
+static int arm_is(const struct experiment_arm *a, unsigned n, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int hit = !strcmp(a->label, want);
+
+	if (!hit) {
+		arm_label(a->settings, n, LABEL_ASKED, &sb);
+		hit = !strcmp(sb.buf, want);
+	}
+	if (!hit) {
+		arm_label(a->settings, n, LABEL_SET, &sb);
+		hit = !strcmp(sb.buf, want);
+	}
+	strbuf_release(&sb);
+	if (!hit && n == 1)
+		hit = !strcmp(a->settings[0].value, want) ||
+		      (a->settings[0].canon &&
+		       !strcmp(a->settings[0].canon, want));
+	return hit;
+}
+
 int experiment_plan(struct experiment *e, const struct experiment_config *c,
 		    struct strbuf *err)
 {
@@ -96,21 +147,19 @@ int experiment_plan(struct experiment *e, const struct experiment_config *c,
 
 			a->settings[f].name = fa->name;
 			a->settings[f].value = fa->values[rest % fa->nr_values];
+			a->settings[f].canon =
+			    fa->canon ? fa->canon[rest % fa->nr_values] : NULL;
 			a->settings[f].is_knob = fa->is_knob;
 			rest /= fa->nr_values;
 		}
-		for (f = 0; f < c->nr_factors; f++)
-			strbuf_addf(&sb, "%s%s=%s", f ? " " : "",
-				    a->settings[f].name, a->settings[f].value);
+		arm_label(a->settings, c->nr_factors, LABEL_SHOWN, &sb);
 		a->label = xstrdup(sb.buf);
 	}
 	strbuf_release(&sb);
 	if (!c->baseline)
 		return 0;
 	for (i = 0; i < e->nr_arms; i++)
-		if (!strcmp(e->arms[i].label, c->baseline) ||
-		    (c->nr_factors == 1 &&
-		     !strcmp(e->arms[i].settings[0].value, c->baseline))) {
+		if (arm_is(&e->arms[i], c->nr_factors, c->baseline)) {
 			e->baseline = i;
 			return 0;
 		}
@@ -239,15 +288,25 @@ static struct json_object *skeleton(const struct experiment *e,
 	json_object_object_add(o, "baseline",
 			       json_object_new_int((int)e->baseline));
 	for (i = 0; i < e->nr_arms; i++) {
+		const struct arm_setting *s = e->arms[i].settings;
 		struct json_object *a = json_object_new_object();
 		struct json_object *set = json_object_new_object();
+		struct json_object *asked = NULL;
 
 		json_object_object_add(a, "arm", json_object_new_int((int)i));
 		add_str(a, "label", e->arms[i].label);
-		for (f = 0; f < c->nr_factors; f++)
-			add_str(set, e->arms[i].settings[f].name,
-				e->arms[i].settings[f].value);
+		for (f = 0; f < c->nr_factors; f++) {
+			add_str(set, s[f].name,
+				s[f].canon ? s[f].canon : s[f].value);
+			if (!s[f].canon)
+				continue;
+			if (!asked)
+				asked = json_object_new_object();
+			add_str(asked, s[f].name, s[f].value);
+		}
 		json_object_object_add(a, "settings", set);
+		if (asked)
+			json_object_object_add(a, "asked", asked);
 		json_object_array_add(arms, a);
 	}
 	json_object_object_add(o, "arms", arms);
@@ -311,7 +370,9 @@ static unsigned knob_settings(const struct experiment_arm *a, unsigned nr,
 	for (i = 0; i < nr; i++)
 		if (a->settings[i].is_knob) {
 			out[n].name = a->settings[i].name;
-			out[n].value = a->settings[i].value;
+			out[n].value = a->settings[i].canon
+					   ? a->settings[i].canon
+					   : a->settings[i].value;
 			n++;
 		}
 	return n;

@@ -13,7 +13,8 @@
  *                  "values": ["none", "mq-deadline"]}],
  *     "baseline": 0,
  *     "arms": [{"arm": 0, "label": "scheduler=none",
- *               "settings": {"scheduler": "none"},
+ *               "settings": {"scheduler": "none"}, (what is set; and
+ *               "asked": {"scheduler": "cfq"} when a value is translated)
  *               "n":.., "median":.., "ci_low":.., "ci_high":.., "min":..,
  *               "max":.., "cv":.., "outliers":.., "drift_rho":..}],
  *     "runs": [{"arm": 0, "block": 0, "seq": 0, "metric": 123.4,
@@ -46,18 +47,25 @@ struct experiment_factor {
 	int is_knob;   /* else a parameter of the workload */
 	char **values; /* nr_values of them, as typed */
 	unsigned nr_values;
+	char **canon; /* knobs: per value, what is really set where it
+			 differs from the value typed ("bfq" for "cfq"),
+			 else NULL; the array itself may be NULL */
 };
 
 /* One factor's value in an arm. */
 struct arm_setting {
 	const char *name;
 	const char *value;
+	const char *canon; /* what is really set, when it differs from
+			      value; NULL otherwise */
 	int is_knob;
 };
 
 /* One arm: a value for every factor. */
 struct experiment_arm {
-	char *label;		      /* "scheduler=none bs=4k" */
+	char *label;		      /* "scheduler=none bs=4k"; a translated
+					 knob value shows what is set:
+					 "scheduler=bfq (asked: cfq)" */
 	struct arm_setting *settings; /* nr_factors of them */
 };
 

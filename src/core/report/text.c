@@ -84,6 +84,65 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 	strbuf_addf(out, "%s\n", expjson_str(v, "verdict"));
 }
 
+/* 1 when some verdict of exp has a ratio computed by test. */
+static int has_ratio_from(struct json_object *exp, const char *test)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+
+		if (isfinite(expjson_num(v, "ratio")) &&
+		    !strcmp(expjson_str(v, "test"), test))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Under the table: what the ratio column is. Paired by block, it is not
+ * the quotient of the two medians beside it (12.1k against 11k can come
+ * with a ratio of 0.976), and people read it as if it were. Then any
+ * interval that reaches less than 95% because the blocks are too few.
+ */
+static void ratio_footnote(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+	int paired = has_ratio_from(exp, "wilcoxon-signed-rank");
+	int unpaired = has_ratio_from(exp, "mann-whitney-u");
+
+	if (paired || unpaired)
+		strbuf_addch(out, '\n');
+	if (paired)
+		strbuf_addstr(
+		    out, "ratio: arm over baseline within each block, the "
+			 "median of the per-block\nratios' pairwise means "
+			 "(Hodges-Lehmann), not the ratio of the medians;"
+			 "\nits CI and p are the signed-rank test's on the "
+			 "same per-block ratios\n");
+	if (unpaired)
+		strbuf_addstr(
+		    out, "ratio: the median of the ratios of every arm run "
+			 "to every baseline run\n(Hodges-Lehmann), with the "
+			 "Moses CI; p from the Mann-Whitney U test\n");
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		double cov = expjson_num(v, "ci_coverage");
+
+		if (isfinite(expjson_num(v, "ratio")) && isfinite(cov) &&
+		    cov < 0.945)
+			strbuf_addf(
+			    out,
+			    "the ratio CI of %s covers %.1f%%, not 95%%: "
+			    "too few runs for a 95%% interval\n",
+			    expjson_str(v, "label"), 100 * cov);
+	}
+}
+
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err)
 {
@@ -130,6 +189,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			 idx == baseline ? NULL : expjson_verdict(exp, idx),
 			 idx == baseline, width);
 	}
+	ratio_footnote(exp, out);
 	warnings = expjson_get_type(exp, "warnings", json_type_array);
 	if (warnings) {
 		n = json_object_array_length(warnings);

@@ -2,11 +2,12 @@
  * From metric values to verdicts, in the order docs/ARCHITECTURE.md
  * gives ("Statistics"): each arm is summarised (median and its exact CI,
  * spread, outliers, drift across blocks); each non-baseline arm is
- * compared with the baseline (ratio of medians as exp(Hodges-Lehmann
- * shift of the logs) with the Moses CI; p from Wilcoxon on per-block
- * log-ratios when blocked, else Mann-Whitney); p-values are Holm-adjusted
- * together; then the verdict. Outliers and drift are reported; no value
- * is ever dropped.
+ * compared with the baseline (when blocked, the ratio, its CI and p all
+ * from the per-block log-ratios: one-sample Hodges-Lehmann with the
+ * signed-rank CI, and the Wilcoxon test; else the two-sample
+ * Hodges-Lehmann shift of the logs with the Moses CI, and Mann-Whitney);
+ * p-values are Holm-adjusted together; then the verdict. Outliers and drift are
+ * reported; no value is ever dropped.
  */
 #include <errno.h>
 #include <math.h>
@@ -246,6 +247,7 @@ struct json_object *analysis_verdicts_json(const struct analysis *a,
 			add_num(j, "ratio", v->cmp.shift.ratio);
 			add_num(j, "ci_low", v->cmp.shift.ratio_low);
 			add_num(j, "ci_high", v->cmp.shift.ratio_high);
+			add_num(j, "ci_coverage", v->cmp.shift.coverage);
 			add_num(j, "p", v->cmp.p);
 			add_num(j, "p_adjusted", v->p_adjusted);
 			json_object_object_add(

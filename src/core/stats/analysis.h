@@ -80,8 +80,9 @@ void analysis_release(struct analysis *a);
  * JSON: an array of per-arm summary objects {"arm", "label", "n",
  * "median", "ci_low", "ci_high", "min", "max", "cv", "outliers",
  * "drift_rho", "drift_p"} and an array of verdict objects {"arm",
- * "label", "baseline", "ratio", "ci_low", "ci_high", "p", "p_adjusted",
- * "test", "verdict"}: the "verdicts" of the experiment object
+ * "label", "baseline", "ratio", "ci_low", "ci_high", "ci_coverage" (the
+ * level the ratio's interval reaches: below 0.95 with few blocks), "p",
+ * "p_adjusted", "test", "verdict"}: the "verdicts" of the experiment object
  * (experiment.h).
  */
 struct json_object *analysis_summaries_json(const struct analysis *a,

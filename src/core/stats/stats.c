@@ -432,6 +432,58 @@ out:
 	return 0;
 }
 
+/* See stats.h: Walsh averages, cut at the signed-rank critical count. */
+int stats_signrank_shift(const double *d, size_t n, double conf,
+			 struct stats_shift *out)
+{
+	size_t m, i, j, k, nw = 0;
+	double alpha = 1.0 - conf, ties, *w;
+
+	if (!n || !all_finite(d, n) || !(conf > 0.0) || !(conf < 1.0))
+		return -EINVAL;
+	m = n * (n + 1) / 2;
+	w = xmalloc(m * sizeof(*w));
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			w[nw++] = (d[i] + d[j]) / 2.0;
+	qsort(w, m, sizeof(*w), cmp_double);
+	rank_ties(d, n, NULL, &ties);
+
+	memset(out, 0, sizeof(*out));
+	out->shift = median_sorted(w, m);
+	out->ratio = out->ratio_low = out->ratio_high = NAN;
+	if (n <= SIGNRANK_EXACT_MAX && ties == 0.0) {
+		/* P(W+ <= k) grows with k: stop at the first above alpha/2 */
+		for (k = 0; k + 1 < m; k++)
+			if (stats_signrank_cdf((long)k + 1, (unsigned)n) >
+			    alpha / 2.0)
+				break;
+		out->coverage =
+		    1.0 - 2.0 * stats_signrank_cdf((long)k, (unsigned)n);
+		out->method = STATS_EXACT;
+	} else {
+		double fn = (double)n, fm = (double)m, kf, sd;
+
+		sd = sqrt(fn * (fn + 1.0) * (2.0 * fn + 1.0) / 24.0 -
+			  ties / 48.0);
+		kf = floor(fm / 2.0 -
+			   stats_norm_quantile(1.0 - alpha / 2.0) * sd);
+		k = kf < 0.0 ? 0 : (size_t)kf;
+		out->coverage =
+		    sd > 0.0
+			? 1.0 - 2.0 * stats_norm_cdf(
+					  ((double)k + 0.5 - fm / 2.0) / sd)
+			: 0.0;
+		out->method = STATS_NORMAL;
+	}
+	if (2 * k + 1 > m) /* k < m/2 by construction; be safe */
+		k = (m - 1) / 2;
+	out->ci_low = w[k];
+	out->ci_high = w[m - k - 1];
+	free(w);
+	return 0;
+}
+
 /* --- Several comparisons --- */
 
 /* Holm: multiply the i-th smallest by n - i, keep the running maximum. */
@@ -666,7 +718,10 @@ const char *stats_stop_reason_name(enum stats_stop_reason r)
 
 /* --- One arm against the baseline --- */
 
-/* Ratio with Moses CI, MWU, and for blocks the Wilcoxon test. */
+/*
+ * Unpaired: the ratio with its Moses CI, and MWU. Paired: the ratio, its
+ * CI and p from the per-block log-ratios (signed-rank), MWU beside.
+ */
 int stats_compare(const double *base, size_t nb, const double *arm, size_t na,
 		  bool paired, double conf, struct stats_comparison *out)
 {
@@ -677,22 +732,35 @@ int stats_compare(const double *base, size_t nb, const double *arm, size_t na,
 	memset(out, 0, sizeof(*out));
 	if (paired && na != nb)
 		return -EINVAL;
-	ret = stats_log_ratio(base, nb, arm, na, conf, &out->shift);
-	if (ret)
-		return ret;
+	if (!paired) {
+		ret = stats_log_ratio(base, nb, arm, na, conf, &out->shift);
+		if (ret)
+			return ret;
+	}
 	ret = stats_mwu(base, nb, arm, na, &out->mwu);
 	if (ret)
 		return ret;
-	out->paired = paired;
 	out->p = out->mwu.p;
 	if (!paired)
 		return 0;
+	out->paired = paired;
 	d = xmalloc(na * sizeof(*d));
-	for (i = 0; i < na; i++)
+	for (i = 0; i < na; i++) {
+		if (!(base[i] > 0.0) || !(arm[i] > 0.0)) {
+			free(d);
+			return -EDOM;
+		}
 		d[i] = log(arm[i]) - log(base[i]);
+	}
 	ret = stats_wilcoxon(d, na, &out->wilcoxon);
-	free(d);
 	if (!ret)
-		out->p = out->wilcoxon.p;
-	return ret;
+		ret = stats_signrank_shift(d, na, conf, &out->shift);
+	free(d);
+	if (ret)
+		return ret;
+	out->p = out->wilcoxon.p;
+	out->shift.ratio = exp(out->shift.shift);
+	out->shift.ratio_low = exp(out->shift.ci_low);
+	out->shift.ratio_high = exp(out->shift.ci_high);
+	return 0;
 }
