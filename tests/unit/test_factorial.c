@@ -250,6 +250,91 @@ static void test_text(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * Three factors of two levels, 8 blocks: A helps by 10% at B=b0 and
+ * hurts by 12% at B=b1, whatever C; the rest is additive. Each effect
+ * is within the two other factors' levels, each interaction within the
+ * third; only A with B interacts, at both levels of C.
+ */
+static void test_three_factors(void **state)
+{
+	static const char *const names[] = {"A", "B", "C"};
+	static const char *const levels[] = {"a0", "a1", "b0",
+					     "b1", "c0", "c1"};
+	static const unsigned nr_levels[] = {2, 2, 2};
+	static double values[8][8];
+	static unsigned blocks[8][8];
+	struct ev_arm arms[8];
+	struct ev_case c = {
+	    .name = "three",
+	    .factor_names = names,
+	    .levels = levels,
+	    .nr_levels = nr_levels,
+	    .nr_factors = 3,
+	    .arms = arms,
+	    .nr_arms = 8,
+	    .higher_is_better = 1,
+	};
+	struct strbuf out = STRBUF_INIT;
+	struct json_object *exp, *effects, *xs, *w;
+	unsigned a, b;
+	size_t i;
+
+	(void)state;
+	for (a = 0; a < 8; a++) {
+		unsigned la = a >> 2 & 1, lb = a >> 1 & 1, lc = a & 1;
+		double m = 1000 * (la ? 1.1 : 1) * (lb ? 1.5 : 1) *
+			   (lc ? 0.8 : 1) * (la && lb ? 0.8 : 1);
+
+		arms[a] =
+		    (struct ev_arm){{la, lb, lc, 0}, values[a], blocks[a], 8};
+		for (b = 0; b < 8; b++) {
+			blocks[a][b] = (b + a) % 8;
+			values[a][b] = m * (1 + 0.01 * (blocks[a][b] % 3)) *
+				       (1 + 0.0004 * ((a * 7 + b * 13) % 11));
+		}
+	}
+	exp = experiment_of(&c, true);
+	analyze(exp, 0);
+	assert_true(json_object_object_get_ex(exp, "effects", &effects));
+	assert_true(json_object_object_get_ex(exp, "interactions", &xs));
+	assert_int_equal(json_object_array_length(effects), 12);
+	assert_int_equal(json_object_array_length(xs), 6);
+	for (i = 0; i < 12; i++) {
+		w = json_object_object_get(
+		    json_object_array_get_idx(effects, i), "within");
+		assert_int_equal(json_object_object_length(w), 2);
+	}
+	for (i = 0; i < 6; i++) {
+		struct json_object *x = json_object_array_get_idx(xs, i);
+		const char *f =
+		    json_object_get_string(json_object_object_get(x, "factor"));
+		const char *by =
+		    json_object_get_string(json_object_object_get(x, "by"));
+		const char *v = json_object_get_string(
+		    json_object_object_get(x, "verdict"));
+
+		w = json_object_object_get(x, "within");
+		assert_int_equal(json_object_object_length(w), 1);
+		if (!strcmp(f, "A") && !strcmp(by, "B"))
+			assert_string_equal(v, "interaction");
+		else
+			assert_string_not_equal(v, "interaction");
+	}
+	render(exp, &out);
+	has(&out, "\nA=a1 vs A=a0\n  at B=b0 C=c0 ");
+	has(&out, "\nwith C=c0, A's effect depends on B: 1.10x at B=b0, "
+		  "0.88x at B=b1");
+	has(&out, "\nwith C=c1, A's effect depends on B: ");
+	if (!strstr(out.buf, "\nA's effect does not depend on C (the same "
+			     "within 2% in all 2 tests") &&
+	    !strstr(out.buf, "\nno evidence that A's effect depends on C (2 "
+			     "tests"))
+		fail_msg("no line for A and C in:\n%s", out.buf);
+	json_object_put(exp);
+	strbuf_release(&out);
+}
+
 /* One factor: neither member, and the table as it always was. */
 static void test_one_factor(void **state)
 {
@@ -275,6 +360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_members),
 	    cmocka_unit_test(test_text),
+	    cmocka_unit_test(test_three_factors),
 	    cmocka_unit_test(test_one_factor),
 	};
 
