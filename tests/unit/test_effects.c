@@ -379,6 +379,39 @@ static void test_too_few(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Metrics 1e600 apart (both finite and positive, so the analysis takes
+ * them) make a ratio that is not finite: the effect is still compared
+ * on logarithms, the interaction has no ratio to test and no verdict,
+ * and nothing fails.
+ */
+static void test_extreme(void **state)
+{
+	double tiny[8], huge[8];
+	struct input t;
+	struct effects ef;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	input_make(&t, &ev_cases[0]);
+	for (i = 0; i < 8; i++) {
+		tiny[i] = 1e-300 * (1 + 0.001 * (double)i);
+		huge[i] = 1e300 * (1 + 0.002 * (double)i);
+	}
+	t.arms[0].values = tiny;
+	t.arms[2].values = huge;
+	assert_int_equal(effects_run(&ef, &t.in, &t.o, &err), 0);
+	assert_true(ef.effects[0].valid);
+	assert_int_equal(ef.effects[0].verdict, STATS_FASTER);
+	assert_int_equal(ef.nr_interactions, 1);
+	assert_false(ef.interactions[0].valid);
+	assert_int_equal(ef.interactions[0].verdict, STATS_NO_VERDICT);
+	effects_release(&ef);
+	input_free(&t);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +422,7 @@ int main(void)
 	    cmocka_unit_test(test_one_factor),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_too_few),
+	    cmocka_unit_test(test_extreme),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

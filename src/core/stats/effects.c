@@ -133,6 +133,7 @@ static int test_interaction(struct effects_interaction *x,
 	    &in->arms[ea->base_arm], &in->arms[ea->arm],
 	    &in->arms[eb->base_arm], &in->arms[eb->arm]};
 	double *v[4], *ra, *rb;
+	bool untestable = false;
 	size_t i, cap = four[0]->n + 1;
 	unsigned j;
 	int ret = 0;
@@ -148,8 +149,12 @@ static int test_interaction(struct effects_interaction *x,
 	for (i = 0; i < x->n; i++) {
 		ra[i] = v[1][i] / v[0][i];
 		rb[i] = v[3][i] / v[2][i];
+		/* metrics a factor 1e308 apart have no ratio to take */
+		if (!isfinite(ra[i]) || !(ra[i] > 0) || !isfinite(rb[i]) ||
+		    !(rb[i] > 0))
+			untestable = true;
 	}
-	if (x->n >= 2) {
+	if (x->n >= 2 && !untestable) {
 		ret = stats_compare(ra, x->n, rb, x->n, true, o->conf, &x->cmp);
 		x->valid = !ret;
 	}
