@@ -73,6 +73,11 @@ static void compare_epilogue(struct strbuf *out)
 		      "medians in the table.\nTARGET is as for 'iotrial "
 		      "run' (default: $TMPDIR or /tmp).\nDefaults: --time "
 		      "3s, --precision 2%, --equivalence 2%.\n");
+	strbuf_addstr(out, "With two factors or more, the table first gives "
+			   "each factor's effect\nwithin the other factors' "
+			   "levels and says whether it depends on them (an\n"
+			   "interaction); the table of every arm against the "
+			   "baseline arm follows.\n");
 	cli_workloads_list(out);
 }
 

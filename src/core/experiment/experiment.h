@@ -22,9 +22,38 @@
  *     "verdicts": [{"arm": 1, "label":.., "baseline":.., "ratio":..,
  *                   "ci_low":.., "ci_high":.., "p":.., "p_adjusted":..,
  *                   "test":.., "verdict": "faster"}],
+ *     "effects": [{"factor": "scheduler", "level": "mq-deadline",
+ *                  "baseline_level": "none", "within": {"jobs": "1"},
+ *                  "arm": 2, "baseline_arm": 0, "ratio":.., "ci_low":..,
+ *                  "ci_high":.., "p":.., "p_adjusted":.., "test":..,
+ *                  "verdict": "faster", "n": 8}],
+ *     "interactions": [{"factor": "scheduler", "level": "mq-deadline",
+ *                       "baseline_level": "none", "by": "jobs",
+ *                       "by_level": "2", "by_baseline_level": "1",
+ *                       "within": {}, "ratio_at_baseline": 1.10,
+ *                       "ratio_at_level": 0.97, "ratio": 0.88,
+ *                       "ci_low":.., "ci_high":.., "p":..,
+ *                       "p_adjusted":.., "test":..,
+ *                       "verdict": "interaction", "n": 8}],
  *     "blocks": 8, "stopped": "precision reached", "runs_mode": "auto",
  *     "precision": 0.02, "equivalence": 0.02, "alpha": 0.05,
  *     "warnings": [..], "env": {..} }
+ *
+ * "effects" and "interactions" are there only with two factors or more
+ * (stats/effects.h). An effect compares the two arms that differ in
+ * factor only: factor at level against factor at its baseline level
+ * (the baseline arm's), the other factors at the levels "within" names;
+ * paired by block like the verdicts, p Holm-adjusted over the factor's
+ * effects, n the pairs of runs. An interaction asks whether factor's
+ * effect at by_level of "by" differs from its effect at by's baseline
+ * level ("within": the remaining factors): "ratio" is the ratio of the
+ * two effects from the Wilcoxon signed-rank test on the per-block
+ * differences of their log ratios, p Holm-adjusted over all
+ * interactions, "verdict" one of "interaction", "no interaction" (the
+ * same within the equivalence margin), "inconclusive", "no verdict".
+ * Each pair of factors is asked once (the first in "factors" order is
+ * "factor"); unpaired runs have no interactions. Arms are listed in the
+ * order of nested loops over the factors, the last varying fastest.
  */
 #ifndef IOTRIAL_EXPERIMENT_H
 #define IOTRIAL_EXPERIMENT_H

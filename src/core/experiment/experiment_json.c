@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "experiment.h"
+#include "factorial.h"
 #include "result_json.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -235,6 +236,7 @@ int experiment_analyze_json(struct json_object *exp,
 			       analysis_verdicts_json(&an, in, &opts));
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
+	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
 out:
 	analysis_release(&an);
 	for (i = 0; vals && i < nr_arms; i++) {

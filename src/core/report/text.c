@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "report.h"
+#include "effects_text.h"
 #include "expjson.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
@@ -176,6 +177,9 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 		    expjson_count(exp, "blocks"),
 		    expjson_count(exp, "blocks") == 1 ? "" : "s",
 		    expjson_str(exp, "seed"), expjson_str(exp, "stopped"));
+	/* with two factors or more, each factor's effects come first */
+	if (report_effects_text(exp, out))
+		strbuf_addstr(out, "\nevery arm against the baseline arm:\n");
 	start = out->len;
 	strbuf_addstr(out, "arm");
 	pad(out, start, width);
