@@ -232,7 +232,7 @@ static void test_text(void **state)
 	render(exp, &out);
 	has(&out, "\nsched's effect does not depend on jobs (the same within "
 		  "2%): 1.10x at jobs=1, 1.10x at jobs=2 (interaction p "
-		  "0.084)\n");
+		  "0.922)\n");
 	json_object_put(exp);
 
 	/* three levels: the level is named; the pair with an interaction
