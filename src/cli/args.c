@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "../core/report/report.h"
 #include "../core/store/store.h"
+#include "../core/target/cgroup.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/banned.h"
@@ -107,5 +108,29 @@ int cli_parse_duration(const char *opt, const char *val, uint64_t *ns,
 			"note: %s %s has no unit and is read as seconds; "
 			"write %ss to say so (ms, m and h work too)\n",
 			opt, val, val);
+	return ret;
+}
+
+int cli_limits(const struct cli_limits *l, struct cgroup_limits *out)
+{
+	struct strbuf err = STRBUF_INIT, note = STRBUF_INIT;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (l->memory &&
+	    units_parse_size(l->memory, 0, &out->memory_max, &note, &err)) {
+		error("--memory-limit: %s", err.buf);
+		ret = -1;
+	} else if (l->memory && !out->memory_max) {
+		error("--memory-limit must be more than 0; leave it out for no "
+		      "limit");
+		ret = -1;
+	}
+	if (note.len)
+		fprintf(stderr, "note: --memory-limit %s\n", note.buf);
+	out->cpus = l->cpus;
+	out->mems = l->mems;
+	strbuf_release(&err);
+	strbuf_release(&note);
 	return ret;
 }

@@ -56,6 +56,21 @@ int cli_check_store(const char *db, const char *cmd);
 int cli_parse_duration(const char *opt, const char *val, uint64_t *ns,
 		       struct strbuf *err);
 
+/* --memory-limit, --cpus and --mems of run and compare, as typed. */
+struct cli_limits {
+	const char *memory, *cpus, *mems;
+};
+#define OPT_CLI_LIMITS(l)                                                      \
+	OPT_STRING(0, "memory-limit", &(l)->memory, "SIZE",                    \
+		   "run in a cgroup with this memory limit (root)"),           \
+	    OPT_STRING(0, "cpus", &(l)->cpus, "LIST",                          \
+		       "run in a cgroup on these CPUs only, e.g. 0-1 (root)"), \
+	    OPT_STRING(0, "mems", &(l)->mems, "LIST",                          \
+		       "and with memory from these NUMA nodes only (root)")
+struct cgroup_limits;
+/* Parse l into out (strings borrowed). 0, or -1 after the error. */
+int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);
+
 /*
  * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal only stores its
  * number in the returned flag (0 until then): the command notices, stops,

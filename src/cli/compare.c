@@ -29,6 +29,7 @@ struct compare_args {
 	const char *baseline, *warmup, *max_arms, *db;
 	const char *json_file;
 	int no_drop_caches, fail_on_regression, no_store, quiet;
+	struct cli_limits limits;
 	unsigned target_flags;
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
@@ -46,6 +47,7 @@ static const char *const compare_usage[] = {
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
     "         [--json[=FILE]] [--fail-on-regression] [--quiet] "
     "[--allow-destroy]",
+    "         [--memory-limit SIZE] [--cpus LIST] [--mems LIST]",
     NULL,
 };
 
@@ -162,6 +164,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		     "do not store the experiment"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when an arm is significantly slower"),
+	    OPT_CLI_LIMITS(&a->limits),
 	    OPT_BOOL(0, "quiet", &a->quiet,
 		     "no progress line and no header on stderr"),
 	    OPT_END(),
@@ -447,6 +450,10 @@ int cmd_compare(int argc, const char **argv)
 	tr.c.params = a.params;
 	tr.c.nr_params = a.nr_params;
 	tr.c.baseline = a.baseline;
+	if (cli_limits(&a.limits, &tr.limits)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	/* signals first: a scratch target's set-up is torn down on one */
 	tr.c.stop = cli_catch_stop_signals();
 	pr = trial_open(&tr, spec.buf, a.target_flags, &err);

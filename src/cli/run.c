@@ -38,6 +38,7 @@ struct run_args {
 	const char *db;	       /* results store, NULL for the default */
 	int no_store;	       /* --no-store */
 	int per_job;	       /* --per-job */
+	struct cli_limits limits;
 	unsigned target_flags;
 	const char **params; /* name, value, name, value, ... */
 	unsigned nr_params, alloc_params;
@@ -49,7 +50,8 @@ static const char *const run_usage[] = {
     "                   [--time DURATION | --ios N] [--ramp DURATION]",
     "                   [--seed N] [--json[=FILE]] [--allow-destroy]",
     "                   [--set KNOB=VALUE ...] [--db PATH | --no-store]",
-    "                   [--per-job]",
+    "                   [--per-job] [--memory-limit SIZE] [--cpus LIST]",
+    "                   [--mems LIST]",
     NULL,
 };
 
@@ -128,6 +130,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_STRING(0, "db", &a->db, "PATH",
 		       "the results store (see 'iotrial log')"),
 	    OPT_BOOL(0, "no-store", &a->no_store, "do not store the run"),
+	    OPT_CLI_LIMITS(&a->limits),
 	    OPT_BOOL(0, "per-job", &a->per_job,
 		     "a line per job, however many (more than 4 are "
 		     "summarised)"),
@@ -306,6 +309,10 @@ int cmd_run(int argc, const char **argv)
 	tr.c.stop = cli_catch_stop_signals();
 	tr.set = kc.assign;
 	tr.nr_set = (unsigned)kc.nr;
+	if (cli_limits(&a.limits, &tr.limits)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	pr = trial_open(&tr, a.target ? a.target : default_target(),
 			a.target_flags, &err);
 	if (pr) {

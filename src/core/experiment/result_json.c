@@ -115,6 +115,25 @@ static struct json_object *jobs_json(const struct run_result *r)
 	return a;
 }
 
+/* "limits": the run's cgroup, what it allowed and the memory used. */
+static struct json_object *limits_json(const struct run_limits *l)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_str(o, "cgroup", l->cgroup ? l->cgroup : "");
+	json_object_object_add(
+	    o, "memory_max",
+	    l->memory_max ? json_object_new_uint64(l->memory_max) : NULL);
+	json_object_object_add(
+	    o, "memory_peak",
+	    l->memory_peak ? json_object_new_uint64(l->memory_peak) : NULL);
+	json_object_object_add(
+	    o, "cpus", l->cpus ? json_object_new_string(l->cpus) : NULL);
+	json_object_object_add(
+	    o, "mems", l->mems ? json_object_new_string(l->mems) : NULL);
+	return o;
+}
+
 struct json_object *result_to_json(const struct run_meta *meta,
 				   const struct run_result *r)
 {
@@ -177,6 +196,8 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	json_object_object_add(metric, "higher_is_better",
 			       json_object_new_boolean(1));
 	json_object_object_add(o, "metric", metric);
+	if (r->limits)
+		json_object_object_add(o, "limits", limits_json(r->limits));
 	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
 	json_object_object_add(o, "warnings",
 			       strings_json(r->warnings, r->nr_warnings));

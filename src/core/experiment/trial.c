@@ -456,6 +456,8 @@ int trial_check(struct trial *tr, struct strbuf *err)
 
 	if (!ret)
 		ret = check_arms(tr, err);
+	if (!ret)
+		ret = cgroup_check(&tr->limits, err);
 	if (ret)
 		return ret;
 	if (tr->c.drop_caches && geteuid() != 0) {
@@ -568,6 +570,7 @@ static int run_begin(void *ctx, const struct workload *w,
 	struct strbuf why = STRBUF_INIT;
 	int ret;
 
+	cgroup_peak_reset(&tr->cg);
 	truth_opts_from_workload(&o, w);
 	ret = truth_hook_init(&tr->th, &tr->t, &o, &why);
 	if (ret) {
@@ -584,11 +587,35 @@ static int run_begin(void *ctx, const struct workload *w,
 	return ret;
 }
 
+/* The cgroup the run had, into r (run_end). */
+static void run_limits(const struct trial *tr, struct run_result *r)
+{
+	struct run_limits *l = xcalloc(1, sizeof(*l));
+	unsigned k;
+
+	l->memory_max = tr->limits.memory_max;
+	l->memory_peak = l->memory_max ? cgroup_memory_peak(&tr->cg) : 0;
+	l->cpus = tr->limits.cpus ? xstrdup(tr->limits.cpus) : NULL;
+	l->mems = tr->limits.mems ? xstrdup(tr->limits.mems) : NULL;
+	for (k = 0; k < tr->cg.nr && !l->cgroup; k++)
+		if (tr->cg.d[k].memory || !l->memory_max)
+			l->cgroup = xstrdup(tr->cg.d[k].path);
+	r->limits = l;
+	if (l->memory_max && l->memory_peak >= l->memory_max / 100 * 98)
+		run_result_note(r,
+				"the workload used all of its memory limit: "
+				"the kernel reclaimed and wrote back its pages "
+				"to stay within it, which is what a limit is "
+				"for, and part of what was measured");
+}
+
 /* experiment_hooks: the run is over; finish its truth. */
 static void run_end(void *ctx, struct run_result *r)
 {
 	struct trial *tr = ctx;
 
+	if (tr->cg.nr)
+		run_limits(tr, r);
 	if (!tr->th_live)
 		return;
 	truth_hook_finish(&tr->th, r);
@@ -661,6 +688,15 @@ int trial_run(struct trial *tr, struct strbuf *err)
 			return ret;
 		}
 	}
+	if (cgroup_limits_set(&tr->limits)) {
+		ret = open_session(tr, err);
+		if (!ret)
+			ret = cgroup_enter(&tr->cg, &tr->limits, tr->s, err);
+		if (ret) {
+			tr->failed = TRIAL_FAILED_LIMITS;
+			return ret;
+		}
+	}
 	ret = experiment_run(&tr->e, &tr->c, &h, err);
 	if (ret) {
 		tr->failed = tr->e.failed_in_prepare ? TRIAL_FAILED_PREPARE
@@ -691,9 +727,17 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 	struct env env;
 	int ret = 0;
 
-	if (tr->applied && tr->s)
-		ret =
-		    knob_session_rollback(tr->s, tr->mark, &tr->hooks.log, err);
+	if (tr->cg.nr)
+		ret = cgroup_leave(&tr->cg, err);
+	if (tr->applied && tr->s) {
+		struct strbuf e = STRBUF_INIT;
+		int r =
+		    knob_session_rollback(tr->s, tr->mark, &tr->hooks.log, &e);
+
+		if (r && !ret)
+			ret = err_set(err, r, "%s", e.buf);
+		strbuf_release(&e);
+	}
 	tr->applied = 0;
 	knob_session_close(tr->s, &tr->hooks.log);
 	tr->s = NULL;

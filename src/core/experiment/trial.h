@@ -32,6 +32,7 @@
 #include "experiment.h"
 #include "result_json.h"
 #include "../store/store.h"
+#include "../target/cgroup.h"
 #include "../target/target.h"
 #include "../knob/knob.h"
 #include "../knob/plan.h"
@@ -51,6 +52,8 @@ enum trial_stage {
 	TRIAL_FAILED_KNOBS,	  /* applying the --set knobs */
 	TRIAL_FAILED_PREPARE,	  /* laying out the workload's files */
 	TRIAL_FAILED_RUN,	  /* the runs themselves, or interrupted */
+	TRIAL_FAILED_LIMITS,	  /* making the cgroup of --memory-limit,
+				     --cpus, --mems */
 };
 
 /* What the caller hears as the trial goes. Every member may be NULL. */
@@ -71,6 +74,7 @@ struct trial {
 	const char *const *set;	    /* fixed knobs "KNOB=VALUE", for every
 				       run (run --set); nr_set of them */
 	unsigned nr_set;
+	struct cgroup_limits limits; /* the runs' cgroup; none when zero */
 
 	/* The results, for rendering. */
 	struct experiment e;	   /* arms; the experiment object */
@@ -88,6 +92,7 @@ struct trial {
 	struct knob_session *s; /* opened at the first knob change */
 	uint64_t mark;		/* roll back to here at the end */
 	int applied;		/* a rollback is pending */
+	struct cgroup cg;	/* the runs' cgroup, while entered */
 	struct truth_hook th;	/* the current run's observer */
 	int th_live;
 };

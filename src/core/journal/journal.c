@@ -332,7 +332,8 @@ static int check_refs(const struct journal *j, const struct jrec *r,
 			       "a 'set' record with an empty written value");
 	if (r->type == JREC_SCR && strcmp(r->f[JF_WHAT], "dir") &&
 	    strcmp(r->f[JF_WHAT], "file") && strcmp(r->f[JF_WHAT], "loop") &&
-	    strcmp(r->f[JF_WHAT], "mount") && strcmp(r->f[JF_WHAT], "work"))
+	    strcmp(r->f[JF_WHAT], "mount") && strcmp(r->f[JF_WHAT], "work") &&
+	    strcmp(r->f[JF_WHAT], "cgroup"))
 		return err_set(err, -EBADMSG, "unknown scratch resource '%s'",
 			       r->f[JF_WHAT]);
 	return 0;

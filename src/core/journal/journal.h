@@ -66,7 +66,8 @@ enum {
 	JF_ORIG = 5,   /* set: the original, as knob_save() made it */
 	JF_WROTE = 6,  /* set: the value written, canonical; "" when
 			  wrote_unknown */
-	JF_WHAT = 0,   /* scr: "dir", "file", "loop", "mount" or "work" */
+	JF_WHAT = 0,   /* scr: "dir", "file", "loop", "mount", "work"
+			  or "cgroup" */
 	JF_A = 1,      /* scr: its path (or device node for loop) */
 	JF_B = 2,      /* scr: the backing file, the mounted device, or a
 			  work directory's identity "DEV:INO" */

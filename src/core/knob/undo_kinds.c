@@ -12,6 +12,7 @@
  */
 #include "knob_journal.h"
 #include "../journal/session.h"
+#include "../target/cgroup.h"
 #include "../target/scratch.h"
 #include "../target/workdir.h"
 
@@ -22,5 +23,6 @@ const struct undo_ops *const journal_undo_kinds[] = {
     &scratch_loop_undo_ops,  /* scr loop: a scratch loop device */
     &scratch_mount_undo_ops, /* scr mount: a scratch file system */
     &workdir_undo_ops,	     /* scr work: a run's work directory */
+    &cgroup_undo_ops,	     /* scr cgroup: a workload's cgroup */
     NULL,
 };

@@ -176,6 +176,35 @@ static void jobs_summary(const struct run_result *r, struct strbuf *out)
 	free(mbps);
 }
 
+/* "  cgroup   memory.max 256 MiB (peak 255 MiB, 99%), cpus 0" */
+static void limits_text(const struct run_limits *l, struct strbuf *out)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	const char *sep = "";
+
+	strbuf_addstr(out, "  cgroup   ");
+	if (l->memory_max) {
+		units_fmt_bytes(&a, l->memory_max);
+		strbuf_addf(out, "memory limit %s", a.buf);
+		if (l->memory_peak) {
+			units_fmt_bytes(&b, l->memory_peak);
+			strbuf_addf(out, " (peak use %s, %.0f%%)", b.buf,
+				    100.0 * (double)l->memory_peak /
+					(double)l->memory_max);
+		}
+		sep = ", ";
+	}
+	if (l->cpus) {
+		strbuf_addf(out, "%scpus %s", sep, l->cpus);
+		sep = ", ";
+	}
+	if (l->mems)
+		strbuf_addf(out, "%smems %s", sep, l->mems);
+	strbuf_addch(out, '\n');
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 void report_run_text(const struct workload *w, const struct target *t,
 		     const struct run_result *r, unsigned flags,
 		     struct strbuf *out)
@@ -230,6 +259,8 @@ void report_run_text(const struct workload *w, const struct target *t,
 		strbuf_addf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i, iops,
 			    mbps);
 	}
+	if (r->limits)
+		limits_text(r->limits, out);
 	report_truth_text(r->truth, out);
 	for (i = 0; i < r->nr_notes; i++)
 		strbuf_addf(out, "note: %s\n", r->notes[i]);

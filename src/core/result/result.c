@@ -29,6 +29,12 @@ void run_result_release(struct run_result *r)
 	free(r->warnings);
 	free(r->notes);
 	free(r->jobs);
+	if (r->limits) {
+		free(r->limits->cpus);
+		free(r->limits->mems);
+		free(r->limits->cgroup);
+		free(r->limits);
+	}
 	if (r->truth && r->truth_free)
 		r->truth_free(r->truth);
 	run_result_init(r);

@@ -38,6 +38,15 @@ struct job_result {
 	double user_s, sys_s; /* this thread's CPU (RUSAGE_THREAD) */
 };
 
+/* The cgroup limits a run had (cgroup.h), as set and as used. */
+struct run_limits {
+	uint64_t memory_max;  /* bytes; 0: no memory limit */
+	uint64_t memory_peak; /* the cgroup's peak memory use, bytes; 0:
+				 unknown */
+	char *cpus, *mems;    /* as set, owned; NULL: not limited */
+	char *cgroup;	      /* the cgroup's path, owned */
+};
+
 struct run_result {
 	double seconds;	       /* timed region, wall clock, including
 				  the final flush when settle=sync */
@@ -55,7 +64,8 @@ struct run_result {
 	unsigned nr_warnings, alloc_warnings;
 	char **notes; /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
-	struct truth *truth; /* device truth, owned; NULL if none */
+	struct run_limits *limits; /* owned; NULL: the run had none */
+	struct truth *truth;	   /* device truth, owned; NULL if none */
 	void (*truth_free)(struct truth *truth); /* set with truth */
 };
 
