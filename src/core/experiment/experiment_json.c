@@ -13,6 +13,7 @@
 #include <string.h>
 #include "experiment.h"
 #include "result_json.h"
+#include "../report/suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -235,6 +236,7 @@ int experiment_analyze_json(struct json_object *exp,
 			       analysis_verdicts_json(&an, in, &opts));
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
+	suspect_mark(exp);
 out:
 	analysis_release(&an);
 	for (i = 0; vals && i < nr_arms; i++) {
