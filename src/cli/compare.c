@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../core/report/report.h"
+#include "../core/report/suspect.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
 #include "../util/error.h"
@@ -28,7 +29,7 @@ struct compare_args {
 	const char *runs, *precision, *max_runs, *budget, *equivalence;
 	const char *baseline, *warmup, *max_arms, *db;
 	const char *json_file;
-	int no_drop_caches, fail_on_regression, no_store, quiet;
+	int no_drop_caches, fail_on_regression, no_store, quiet, strict;
 	unsigned target_flags;
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
@@ -44,8 +45,8 @@ static const char *const compare_usage[] = {
     "[--budget DUR]",
     "         [--equivalence 2%] [--baseline ARM] [--warmup N] [--seed N]",
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
-    "         [--json[=FILE]] [--fail-on-regression] [--quiet] "
-    "[--allow-destroy]",
+    "         [--json[=FILE]] [--fail-on-regression] [--strict] [--quiet]",
+    "         [--allow-destroy]",
     NULL,
 };
 
@@ -64,7 +65,13 @@ static void compare_epilogue(struct strbuf *out)
 		      "is within --precision, or\n--max-runs (30) or "
 		      "--budget.\nTARGET is as for 'iotrial run' (default: "
 		      "$TMPDIR or /tmp).\nDefaults: --time 3s, --precision "
-		      "2%, --equivalence 2%.\n");
+		      "2%, --equivalence 2%.\nA verdict marked '*' comes "
+		      "from runs iotrial flagged (page cache,\nabsorbed "
+		      "writes, too short, CPU-bound, interrupted, drift); a "
+		      "footnote\nsays which and how many. --strict gives "
+		      "such arms 'suspect' instead of\nfaster/slower; "
+		      "--fail-on-regression counts a suspect arm only with "
+		      "--strict\n(then when its estimate is slower).\n");
 	cli_workloads_list(out);
 }
 
@@ -147,6 +154,10 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		     "do not store the experiment"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when an arm is significantly slower"),
+	    OPT_BOOL(0, "strict", &a->strict,
+		     "no faster/slower from runs iotrial flagged (verdict "
+		     "'suspect'); with --fail-on-regression such an arm "
+		     "fails when its estimate is slower"),
 	    OPT_BOOL(0, "quiet", &a->quiet,
 		     "no progress line and no header on stderr"),
 	    OPT_END(),
@@ -357,21 +368,49 @@ static int default_target_spec(struct strbuf *out)
 	return 0;
 }
 
-/* True when an arm is significantly slower than the baseline. */
-static int has_regression(struct json_object *exp)
+/*
+ * The gate of --fail-on-regression: true when an arm counts as a
+ * regression. A clean arm counts when it is slower. A suspect arm (its
+ * runs were flagged) counts only with --strict, and then whenever its
+ * estimate is slower, since its p proves nothing: a strict gate fails
+ * closed. Without --strict a suspect slower arm is said not counted.
+ */
+static int has_regression(struct json_object *exp, int strict)
 {
 	struct json_object *v = json_object_object_get(exp, "verdicts");
 	size_t i, n = v ? json_object_array_length(v) : 0;
+	struct strbuf kinds = STRBUF_INIT;
+	int found = 0;
 
 	for (i = 0; i < n; i++) {
 		struct json_object *x = json_object_array_get_idx(v, i);
+		const char *label =
+		    json_object_get_string(json_object_object_get(x, "label"));
+		int slower = !strcmp(json_object_get_string(
+					 json_object_object_get(x, "verdict")),
+				     "slower");
 
-		if (!strcmp(json_object_get_string(
-				json_object_object_get(x, "verdict")),
-			    "slower"))
-			return 1;
+		if (!suspect_is(exp, x)) {
+			found |= slower;
+			continue;
+		}
+		strbuf_reset(&kinds);
+		suspect_kinds(exp, x, &kinds);
+		if (strict && suspect_estimate_slower(exp, x)) {
+			note("--fail-on-regression --strict: arm '%s' is "
+			     "suspect (%s) and its estimate is slower: "
+			     "counted as a regression",
+			     label, kinds.buf);
+			found = 1;
+		} else if (slower) {
+			note("--fail-on-regression: arm '%s' is slower but "
+			     "suspect (%s): not counted as a regression; "
+			     "--strict counts it",
+			     label, kinds.buf);
+		}
 	}
-	return 0;
+	strbuf_release(&kinds);
+	return found;
 }
 
 /* Session messages: warnings matter, per-arm "set" chatter does not. */
@@ -472,6 +511,8 @@ int cmd_compare(int argc, const char **argv)
 		if (ret == EXIT_OK)
 			ret = EXIT_RUNTIME;
 	}
+	if (a.strict && tr.e.obj)
+		suspect_apply_strict(tr.e.obj);
 	if (!a.no_store && nr_runs(tr.e.obj) && trial_store(&tr, a.db, &err)) {
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
@@ -482,7 +523,8 @@ int cmd_compare(int argc, const char **argv)
 		report_experiment_text(tr.e.obj, &out, &err);
 		fputs(out.buf, stdout);
 	}
-	if (ret == EXIT_OK && a.fail_on_regression && has_regression(tr.e.obj))
+	if (ret == EXIT_OK && a.fail_on_regression &&
+	    has_regression(tr.e.obj, a.strict))
 		ret = EXIT_REGRESSION;
 out:
 	trial_release(&tr);
