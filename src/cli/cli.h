@@ -41,6 +41,13 @@ int cli_check_output(const char *path);
 struct json_object;
 int cli_write_json(const char *file, struct json_object *obj);
 int cli_check_store(const char *db);
+/*
+ * The gate of --fail-on-regression on exp's verdicts: true when an arm
+ * counts as a regression. A clean arm counts when it is slower; a
+ * suspect one (report/suspect.h) only with strict, and then when its
+ * estimate is slower. A note says which suspect arms were (not) counted.
+ */
+int cli_has_regression(struct json_object *exp, int strict);
 
 /*
  * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal only stores its

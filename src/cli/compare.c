@@ -368,51 +368,6 @@ static int default_target_spec(struct strbuf *out)
 	return 0;
 }
 
-/*
- * The gate of --fail-on-regression: true when an arm counts as a
- * regression. A clean arm counts when it is slower. A suspect arm (its
- * runs were flagged) counts only with --strict, and then whenever its
- * estimate is slower, since its p proves nothing: a strict gate fails
- * closed. Without --strict a suspect slower arm is said not counted.
- */
-static int has_regression(struct json_object *exp, int strict)
-{
-	struct json_object *v = json_object_object_get(exp, "verdicts");
-	size_t i, n = v ? json_object_array_length(v) : 0;
-	struct strbuf kinds = STRBUF_INIT;
-	int found = 0;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *x = json_object_array_get_idx(v, i);
-		const char *label =
-		    json_object_get_string(json_object_object_get(x, "label"));
-		int slower = !strcmp(json_object_get_string(
-					 json_object_object_get(x, "verdict")),
-				     "slower");
-
-		if (!suspect_is(exp, x)) {
-			found |= slower;
-			continue;
-		}
-		strbuf_reset(&kinds);
-		suspect_kinds(exp, x, &kinds);
-		if (strict && suspect_estimate_slower(exp, x)) {
-			note("--fail-on-regression --strict: arm '%s' is "
-			     "suspect (%s) and its estimate is slower: "
-			     "counted as a regression",
-			     label, kinds.buf);
-			found = 1;
-		} else if (slower) {
-			note("--fail-on-regression: arm '%s' is slower but "
-			     "suspect (%s): not counted as a regression; "
-			     "--strict counts it",
-			     label, kinds.buf);
-		}
-	}
-	strbuf_release(&kinds);
-	return found;
-}
-
 /* Session messages: warnings matter, per-arm "set" chatter does not. */
 static void quiet_say(void *data, enum knob_say_level level, const char *msg)
 {
@@ -524,7 +479,7 @@ int cmd_compare(int argc, const char **argv)
 		fputs(out.buf, stdout);
 	}
 	if (ret == EXIT_OK && a.fail_on_regression &&
-	    has_regression(tr.e.obj, a.strict))
+	    cli_has_regression(tr.e.obj, a.strict))
 		ret = EXIT_REGRESSION;
 out:
 	trial_release(&tr);
