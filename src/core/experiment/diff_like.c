@@ -40,7 +40,7 @@ static struct json_object *first_run(struct json_object *exp, int arm)
 		struct json_object *r = json_object_array_get_idx(runs, i);
 		double a = expjson_num(r, "arm");
 
-		if (!isnan(a) && (int)a == arm &&
+		if (a >= 0 && a < 1e9 && (int)a == arm &&
 		    expjson_get_type(expjson_get(r, "run"), "params",
 				     json_type_object))
 			return expjson_get(r, "run");

@@ -60,6 +60,15 @@ static unsigned run_flags(struct json_object *run)
 	return mask;
 }
 
+/* The arm index member key of o, or -1 when it is none (missing, not a
+ * number, out of range: a stored object is not trusted). */
+static int index_of(struct json_object *o, const char *key)
+{
+	double v = expjson_num(o, key);
+
+	return v >= 0 && v < 1e9 ? (int)v : -1;
+}
+
 /* The arm object of index arm in exp's "arms", or NULL. */
 static struct json_object *arm_object(struct json_object *exp, int arm)
 {
@@ -69,9 +78,9 @@ static struct json_object *arm_object(struct json_object *exp, int arm)
 
 	for (i = 0; i < n; i++) {
 		struct json_object *a = json_object_array_get_idx(arms, i);
-		double idx = expjson_num(a, "arm");
 
-		if (isnan(idx) ? (int)i == arm : (int)idx == arm)
+		if (isnan(expjson_num(a, "arm")) ? (int)i == arm
+						 : index_of(a, "arm") == arm)
 			return a;
 	}
 	return NULL;
@@ -103,10 +112,9 @@ void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
 
 	for (i = 0; i < nr; i++) {
 		struct json_object *r = json_object_array_get_idx(runs, i);
-		double ra = expjson_num(r, "arm");
 		unsigned mask;
 
-		if (isnan(ra) || (int)ra != arm)
+		if (index_of(r, "arm") != arm)
 			continue;
 		n++;
 		mask = run_flags(expjson_get(r, "run"));
@@ -127,10 +135,10 @@ static struct json_object *compute(struct json_object *exp,
 				   struct json_object *v)
 {
 	struct json_object *reasons = json_object_new_array();
-	double arm = expjson_num(v, "arm");
+	int arm = index_of(v, "arm");
 
-	if (!isnan(arm)) {
-		suspect_arm_reasons(exp, (int)arm, "arm", reasons);
+	if (arm >= 0) {
+		suspect_arm_reasons(exp, arm, "arm", reasons);
 		suspect_arm_reasons(exp, expjson_count(exp, "baseline"),
 				    "baseline", reasons);
 	}
