@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../core/report/expjson.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/store/store.h"
@@ -102,18 +103,16 @@ int cli_write_json(const char *file, struct json_object *obj)
  */
 int cli_has_regression(struct json_object *exp, int strict)
 {
-	struct json_object *v = json_object_object_get(exp, "verdicts");
+	struct json_object *v =
+	    expjson_get_type(exp, "verdicts", json_type_array);
 	size_t i, n = v ? json_object_array_length(v) : 0;
 	struct strbuf kinds = STRBUF_INIT;
 	int found = 0;
 
 	for (i = 0; i < n; i++) {
 		struct json_object *x = json_object_array_get_idx(v, i);
-		const char *label =
-		    json_object_get_string(json_object_object_get(x, "label"));
-		int slower = !strcmp(json_object_get_string(
-					 json_object_object_get(x, "verdict")),
-				     "slower");
+		const char *label = expjson_str(x, "label");
+		int slower = !strcmp(expjson_str(x, "verdict"), "slower");
 
 		if (!suspect_is(exp, x)) {
 			found |= slower;

@@ -35,7 +35,6 @@ void report_verdict_summary(struct json_object *exp, struct strbuf *out)
 	for (i = 0; i < nr_v; i++) {
 		struct json_object *v = json_object_array_get_idx(vs, i);
 		double ratio = expjson_num(v, "ratio");
-
 		bool suspect = suspect_is(exp, v);
 
 		strbuf_addf(out, "%s%s %s%s", shown++ ? ", " : "",
