@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../core/report/expjson.h"
 #include "../core/report/report.h"
+#include "../core/report/suspect.h"
 #include "../core/store/store.h"
 #include "../core/target/cgroup.h"
 #include "../util/error.h"
@@ -133,4 +135,47 @@ int cli_limits(const struct cli_limits *l, struct cgroup_limits *out)
 	strbuf_release(&err);
 	strbuf_release(&note);
 	return ret;
+}
+
+/*
+ * The gate of --fail-on-regression: true when an arm counts as a
+ * regression. A clean arm counts when it is slower. A suspect arm (its
+ * runs were flagged) counts only with --strict, and then whenever its
+ * estimate is slower, since its p proves nothing: a strict gate fails
+ * closed. Without --strict a suspect slower arm is said not counted.
+ */
+int cli_has_regression(struct json_object *exp, int strict)
+{
+	struct json_object *v =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = v ? json_object_array_length(v) : 0;
+	struct strbuf kinds = STRBUF_INIT;
+	int found = 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *x = json_object_array_get_idx(v, i);
+		const char *label = expjson_str(x, "label");
+		int slower = !strcmp(expjson_str(x, "verdict"), "slower");
+
+		if (!suspect_is(exp, x)) {
+			found |= slower;
+			continue;
+		}
+		strbuf_reset(&kinds);
+		suspect_kinds(exp, x, &kinds);
+		if (strict && suspect_estimate_slower(exp, x)) {
+			note("--fail-on-regression --strict: arm '%s' is "
+			     "suspect (%s) and its estimate is slower: "
+			     "counted as a regression",
+			     label, kinds.buf);
+			found = 1;
+		} else if (slower) {
+			note("--fail-on-regression: arm '%s' is slower but "
+			     "suspect (%s): not counted as a regression; "
+			     "--strict counts it",
+			     label, kinds.buf);
+		}
+	}
+	strbuf_release(&kinds);
+	return found;
 }

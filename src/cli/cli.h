@@ -70,6 +70,13 @@ struct cli_limits {
 struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);
+/*
+ * The gate of --fail-on-regression on exp's verdicts: true when an arm
+ * counts as a regression. A clean arm counts when it is slower; a
+ * suspect one (report/suspect.h) only with strict, and then when its
+ * estimate is slower. A note says which suspect arms were (not) counted.
+ */
+int cli_has_regression(struct json_object *exp, int strict);
 
 /*
  * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal only stores its

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../core/report/report.h"
+#include "../core/report/suspect.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
 #include "../util/error.h"
@@ -28,7 +29,7 @@ struct compare_args {
 	const char *runs, *precision, *max_runs, *budget, *equivalence;
 	const char *baseline, *warmup, *max_arms, *db;
 	const char *json_file;
-	int no_drop_caches, fail_on_regression, no_store, quiet;
+	int no_drop_caches, fail_on_regression, no_store, quiet, strict;
 	struct cli_limits limits;
 	unsigned target_flags;
 	const char **vary; /* "FACTOR=V1,V2" */
@@ -45,9 +46,9 @@ static const char *const compare_usage[] = {
     "[--budget DUR]",
     "         [--equivalence 2%] [--baseline ARM] [--warmup N] [--seed N]",
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
-    "         [--json[=FILE]] [--fail-on-regression] [--quiet] "
-    "[--allow-destroy]",
-    "         [--memory-limit SIZE] [--cpus LIST] [--mems LIST]",
+    "         [--json[=FILE]] [--fail-on-regression] [--strict] [--quiet]",
+    "         [--allow-destroy] [--memory-limit SIZE] [--cpus LIST]",
+    "         [--mems LIST]",
     NULL,
 };
 
@@ -80,6 +81,13 @@ static void compare_epilogue(struct strbuf *out)
 			   "levels and says whether it depends on them (an\n"
 			   "interaction); the table of every arm against the "
 			   "baseline arm follows.\n");
+	strbuf_addstr(out, "A verdict marked '*' comes from runs iotrial flagged (page "
+			   "cache,\nabsorbed writes, too short, CPU-bound, "
+			   "interrupted, drift); a footnote\nsays which and how "
+			   "many. --strict gives such arms 'suspect' instead "
+			   "of\nfaster/slower; --fail-on-regression counts a "
+			   "suspect arm only with --strict\n(then when its "
+			   "estimate is slower).\n");
 	cli_workloads_list(out);
 }
 
@@ -165,6 +173,10 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when an arm is significantly slower"),
 	    OPT_CLI_LIMITS(&a->limits),
+	    OPT_BOOL(0, "strict", &a->strict,
+		     "no faster/slower from runs iotrial flagged (verdict "
+		     "'suspect'); with --fail-on-regression such an arm "
+		     "fails when its estimate is slower"),
 	    OPT_BOOL(0, "quiet", &a->quiet,
 		     "no progress line and no header on stderr"),
 	    OPT_END(),
@@ -377,23 +389,6 @@ static int default_target_spec(struct strbuf *out)
 	return 0;
 }
 
-/* True when an arm is significantly slower than the baseline. */
-static int has_regression(struct json_object *exp)
-{
-	struct json_object *v = json_object_object_get(exp, "verdicts");
-	size_t i, n = v ? json_object_array_length(v) : 0;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *x = json_object_array_get_idx(v, i);
-
-		if (!strcmp(json_object_get_string(
-				json_object_object_get(x, "verdict")),
-			    "slower"))
-			return 1;
-	}
-	return 0;
-}
-
 /* Session messages: warnings matter, per-arm "set" chatter does not. */
 static void quiet_say(void *data, enum knob_say_level level, const char *msg)
 {
@@ -497,6 +492,8 @@ int cmd_compare(int argc, const char **argv)
 		if (ret == EXIT_OK)
 			ret = EXIT_RUNTIME;
 	}
+	if (a.strict && tr.e.obj)
+		suspect_apply_strict(tr.e.obj);
 	if (!a.no_store && nr_runs(tr.e.obj) && trial_store(&tr, a.db, &err)) {
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
@@ -507,7 +504,8 @@ int cmd_compare(int argc, const char **argv)
 		report_experiment_text(tr.e.obj, &out, &err);
 		fputs(out.buf, stdout);
 	}
-	if (ret == EXIT_OK && a.fail_on_regression && has_regression(tr.e.obj))
+	if (ret == EXIT_OK && a.fail_on_regression &&
+	    cli_has_regression(tr.e.obj, a.strict))
 		ret = EXIT_REGRESSION;
 out:
 	trial_release(&tr);

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "../core/experiment/diff.h"
 #include "../core/report/diff_text.h"
+#include "../core/report/suspect.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -24,11 +25,13 @@ struct diff_args {
 	const char *db;	 /* NULL: the default store */
 	int json;
 	int fail_on_regression;
+	int force;  /* a verdict even when not like for like */
+	int strict; /* no faster/slower from flagged runs */
 };
 
 static const char *const diff_usage[] = {
     "iotrial diff ID1 ID2 [--arm LABEL] [--db PATH] [--json]",
-    "                    [--fail-on-regression]",
+    "                    [--fail-on-regression] [--strict] [--force]",
     NULL,
 };
 
@@ -37,7 +40,11 @@ static const char diff_epilogue[] =
     "'before',\nID2 'after' (a kernel, firmware or hardware change). Uses "
     "each one's\nbaseline arm, or the arm LABEL present in both, and lists "
     "how their\nenvironments differ. --fail-on-regression exits 3 when "
-    "'after' is slower.\n";
+    "'after' is slower.\nWhen the two arms ran differently (parameters "
+    "as they took effect,\nknobs, target, run length), diff says so "
+    "first and gives no verdict\n(exit 2) unless --force. A verdict "
+    "marked '*' comes from runs iotrial\nflagged; --strict and "
+    "--fail-on-regression treat it as for compare.\n";
 
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct diff_args *a)
@@ -51,6 +58,12 @@ static int parse_args(int argc, const char **argv, struct diff_args *a)
 		     "print the comparison as an experiment object"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when ID2 is significantly slower than ID1"),
+	    OPT_BOOL(0, "strict", &a->strict,
+		     "no faster/slower from runs iotrial flagged; with "
+		     "--fail-on-regression such a slower estimate fails"),
+	    OPT_BOOL(0, "force", &a->force,
+		     "give a verdict even when the two are not like for "
+		     "like"),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "diff", opts, diff_usage,
@@ -80,6 +93,7 @@ int cmd_diff(int argc, const char **argv)
 {
 	struct diff_args a = {0};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf unlike = STRBUF_INIT;
 	struct json_object *e[2] = {NULL, NULL}, *d = NULL;
 	struct store s = {0};
 	int ret = EXIT_USAGE, r, k, arm[2];
@@ -100,12 +114,26 @@ int cmd_diff(int argc, const char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	if (diff_unlike(e, arm, &unlike) && !a.force) {
+		/* what differs comes first, and no verdict */
+		json_object_put(d);
+		d = NULL;
+	}
+	if (d && a.strict)
+		suspect_apply_strict(d);
 	if (a.json)
-		report_diff_json(e, a.id, arm, d, &out);
+		report_diff_json(e, a.id, arm, d, unlike.buf, &out);
 	else
-		report_diff_text(e, a.id, arm, d, &out);
+		report_diff_text(e, a.id, arm, d, unlike.buf, &out);
 	fputs(out.buf, stdout);
-	ret = a.fail_on_regression && !strcmp(report_diff_verdict(d), "slower")
+	if (!d) {
+		error("experiments '%s' and '%s' are not like for like (the "
+		      "differences are listed above); --force compares them "
+		      "anyway",
+		      a.id[0], a.id[1]);
+		goto out;
+	}
+	ret = a.fail_on_regression && cli_has_regression(d, a.strict)
 		  ? EXIT_REGRESSION
 		  : EXIT_OK;
 out:
@@ -115,5 +143,6 @@ out:
 	store_close(&s);
 	strbuf_release(&err);
 	strbuf_release(&out);
+	strbuf_release(&unlike);
 	return ret;
 }

@@ -128,7 +128,7 @@ static void test_before_after(void **state)
 	assert_string_equal(label(d, 0), "before bbbb0001");
 	assert_string_equal(label(d, 1), "after cccc0002");
 	assert_string_equal(report_diff_verdict(d), "slower");
-	report_diff_text(e, id, arm, d, &out);
+	report_diff_text(e, id, arm, d, "", &out);
 	assert_non_null(strstr(out.buf, "before: bbbb0001 arm 'base'; after: "
 					"cccc0002 arm 'base'\n"));
 	assert_non_null(strstr(out.buf, "env differs: "));
@@ -141,7 +141,7 @@ static void test_before_after(void **state)
 	assert_int_equal(arm[0], 1);
 	assert_int_equal(arm[1], 1);
 	assert_string_not_equal(report_diff_verdict(d), "slower");
-	report_diff_json(e, id, arm, d, &out);
+	report_diff_json(e, id, arm, d, "", &out);
 	assert_non_null(strstr(out.buf, "\"arm_before\": \"fast\""));
 	json_object_put(d);
 

@@ -84,6 +84,17 @@ static int warned(const struct run_result *r, const char *s)
 	return 0;
 }
 
+/* The kind of r's warning that contains s; -1 when none does. */
+static int kind_of(const struct run_result *r, const char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		if (strstr(r->warnings[i], s))
+			return (int)r->warn_kinds[i];
+	return -1;
+}
+
 /* A fresh truth with nothing known. */
 static struct truth *new_truth(void)
 {
@@ -197,6 +208,7 @@ static void test_warnings(void **state)
 	truth_apply_run(t, &r);
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_true(warned(&r, "98% of the written bytes never reached"));
+	assert_int_equal(kind_of(&r, "never reached"), RUN_WARN_ABSORBED);
 	assert_true(warned(&r, "'vdx' took 2 MiB"));
 	assert_true(warned(&r, "files were deleted or truncated while still "
 			       "dirty; fsync them before deleting"));
@@ -212,6 +224,7 @@ static void test_warnings(void **state)
 	truth_apply_run(t, &r);
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_true(warned(&r, "reads measured the page cache"));
+	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
 	assert_true(warned(&r, "(1.0%)"));
 	assert_true(warned(&r, "working set fits in 16 GiB"));
 	run_result_release(&r);
@@ -233,6 +246,7 @@ static void test_warnings(void **state)
 	r.jobs[1].sys_s = 9.9;
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_true(warned(&r, "CPU-bound: all 2 used at least 90%"));
+	assert_int_equal(kind_of(&r, "CPU-bound"), RUN_WARN_CPU_BOUND);
 	assert_true(warned(&r, "busiest 99%"));
 	run_result_release(&r);
 	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
@@ -250,6 +264,7 @@ static void test_warnings(void **state)
 	t->device_read_bytes = 20 * MIB;
 	truth_warn(t, &r, &o, 0);
 	assert_true(warned(&r, "too short to trust: 0.500 s and 5000 I/Os"));
+	assert_int_equal(kind_of(&r, "too short"), RUN_WARN_SHORT);
 	run_result_release(&r);
 	make_run(&r, 5, 999, 20 * MIB, 0, 0);
 	truth_warn(t, &r, &o, 0);
@@ -263,12 +278,14 @@ static void test_warnings(void **state)
 	truth_warn(t, &r, &o, 0);
 	assert_true(warned(&r, "other I/O ran on 'vdx'"));
 	assert_true(warned(&r, "delivered 500 MiB of reads"));
+	assert_int_equal(kind_of(&r, "other I/O"), RUN_WARN_OTHER_IO);
 	run_result_release(&r);
 	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
 	t->device_read_bytes = 100 * MIB;
 	t->device_write_bytes = 300 * MIB;
 	truth_warn(t, &r, &o, 0);
 	assert_true(warned(&r, "took 300 MiB of writes"));
+	assert_int_equal(kind_of(&r, "of writes"), RUN_WARN_OTHER_IO);
 	run_result_release(&r);
 	truth_free(t);
 }

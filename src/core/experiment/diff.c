@@ -12,6 +12,7 @@
 #include "diff.h"
 #include "experiment.h"
 #include "../report/expjson.h"
+#include "../report/suspect.h"
 #include "../stats/analysis.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -173,6 +174,35 @@ out:
 	return d;
 }
 
+void diff_mark_suspect(struct json_object *e[2], const int arm[2],
+		       struct json_object *d)
+{
+	struct json_object *vs =
+	    expjson_get_type(d, "verdicts", json_type_array);
+	struct json_object *v = vs ? json_object_array_get_idx(vs, 0) : NULL;
+	struct json_object *reasons;
+	const char *role[2] = {"baseline", "arm"};
+	size_t i, from;
+	int k;
+
+	if (!json_object_is_type(v, json_type_object))
+		return;
+	reasons = json_object_new_array();
+	for (k = 1; k >= 0; k--) {
+		from = json_object_array_length(reasons);
+		suspect_arm_reasons(e[k], arm[k], role[k], reasons);
+		/* named as d names the arm: "after ID" */
+		for (i = from; i < json_object_array_length(reasons); i++)
+			json_object_object_add(
+			    json_object_array_get_idx(reasons, i), "label",
+			    json_object_new_string(
+				expjson_str(json_object_array_get_idx(
+						expjson_get(d, "arms"), k),
+					    "label")));
+	}
+	json_object_object_add(v, "suspect", reasons);
+}
+
 int diff_build(struct json_object *e[2], const char *const id[2],
 	       const char *label, int out_arm[2], struct json_object **out,
 	       struct strbuf *err)
@@ -203,6 +233,8 @@ int diff_build(struct json_object *e[2], const char *const id[2],
 	o.alpha = num_or(e[1], "alpha", o.alpha);
 	o.margin = num_or(e[1], "equivalence", o.margin);
 	ret = experiment_analyze_json(d, &o, &why);
+	if (!ret)
+		diff_mark_suspect(e, out_arm, d);
 	if (ret) {
 		err_set(err, ret, "cannot analyse the diff: %s", why.buf);
 		json_object_put(d);

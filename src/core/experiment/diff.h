@@ -25,4 +25,23 @@ int diff_build(struct json_object *e[2], const char *const id[2],
 	       const char *label, int out_arm[2], struct json_object **out,
 	       struct strbuf *err);
 
+/*
+ * What differs between what arm[0] of e[0] and arm[1] of e[1] ran, as
+ * it took effect (a parameter left unset is its default): the target,
+ * each workload parameter but the label, the knobs and the requested
+ * run length. One line per difference into out ("bs: 4 KiB (default)
+ * vs 8 KiB"); returns how many. 0: the two are like for like.
+ */
+int diff_unlike(struct json_object *e[2], const int arm[2], struct strbuf *out);
+
+/*
+ * Give the verdict of d, the before/after experiment of arm[0] of e[0]
+ * and arm[1] of e[1], the reasons to suspect it that those arms' runs
+ * carry ("suspect", report/suspect.h): "after" is the arm, "before" the
+ * baseline. d's own runs are bare metrics, so this is where they come
+ * from.
+ */
+void diff_mark_suspect(struct json_object *e[2], const int arm[2],
+		       struct json_object *d);
+
 #endif

@@ -14,6 +14,7 @@
 #include "experiment.h"
 #include "factorial.h"
 #include "result_json.h"
+#include "../report/suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -236,6 +237,7 @@ int experiment_analyze_json(struct json_object *exp,
 			       analysis_verdicts_json(&an, in, &opts));
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
+	suspect_mark(exp);
 	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
 out:
 	analysis_release(&an);

@@ -89,6 +89,21 @@ static struct json_object *strings_json(char *const *list, unsigned nr)
 	return a;
 }
 
+/* The kinds of r's warnings, by name, in the order of "warnings". */
+static struct json_object *warn_kinds_json(const struct run_result *r)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		json_object_array_add(
+		    a, json_object_new_string(run_warn_kind_name(
+			   r->warn_kinds
+			       ? r->warn_kinds[i]
+			       : run_warn_kind_of_text(r->warnings[i]))));
+	return a;
+}
+
 static struct json_object *jobs_json(const struct run_result *r)
 {
 	struct json_object *a = json_object_new_array();
@@ -201,6 +216,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
 	json_object_object_add(o, "warnings",
 			       strings_json(r->warnings, r->nr_warnings));
+	json_object_object_add(o, "warning_kinds", warn_kinds_json(r));
 	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
 	return o;
 }

@@ -77,9 +77,46 @@ static void labels(struct json_object *e[2], const int arm[2],
 				       "label");
 }
 
+/* The lines of text as a JSON array of strings. */
+static struct json_object *lines_json(const char *text)
+{
+	struct json_object *lines = json_object_new_array();
+	const char *p, *nl;
+
+	for (p = text; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		json_object_array_add(
+		    lines, json_object_new_string_len(p, (int)(nl - p)));
+		if (!*nl)
+			break;
+	}
+	return lines;
+}
+
+/* "not like for like" and its lines, first: before any verdict. */
+static void unlike_text(const char *unlike, int refused, struct strbuf *out)
+{
+	const char *p, *nl;
+
+	strbuf_addstr(out, "not like for like: the two arms ran differently\n");
+	for (p = unlike; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		strbuf_addf(out, "  %.*s\n", (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+	if (refused)
+		strbuf_addstr(out, "no verdict: a difference would be as much "
+				   "theirs as the change's; --force compares "
+				   "them anyway\n");
+	else
+		strbuf_addstr(out, "compared anyway (--force): the verdict "
+				   "covers these differences too\n\n");
+}
+
 void report_diff_text(struct json_object *e[2], const char *const id[2],
 		      const int arm[2], struct json_object *d,
-		      struct strbuf *out)
+		      const char *unlike, struct strbuf *out)
 {
 	struct strbuf env = STRBUF_INIT, err = STRBUF_INIT;
 	const char *label[2];
@@ -88,7 +125,10 @@ void report_diff_text(struct json_object *e[2], const char *const id[2],
 	strbuf_addf(out, "before: %s arm '%s'; after: %s arm '%s'\n",
 		    expjson_str(e[0], "id"), label[0], expjson_str(e[1], "id"),
 		    label[1]);
-	report_experiment_text(d, out, &err);
+	if (unlike && *unlike)
+		unlike_text(unlike, !d, out);
+	if (d)
+		report_experiment_text(d, out, &err);
 	strbuf_addch(out, '\n');
 	if (env_lines(e, id, &env))
 		strbuf_addstr(out, env.buf);
@@ -101,11 +141,11 @@ void report_diff_text(struct json_object *e[2], const char *const id[2],
 
 void report_diff_json(struct json_object *e[2], const char *const id[2],
 		      const int arm[2], struct json_object *d,
-		      struct strbuf *out)
+		      const char *unlike, struct strbuf *out)
 {
-	struct json_object *o = json_object_new_object(), *lines;
+	struct json_object *o = json_object_new_object();
 	struct strbuf env = STRBUF_INIT;
-	const char *label[2], *p, *nl;
+	const char *label[2];
 
 	labels(e, arm, label);
 	env_lines(e, id, &env);
@@ -117,18 +157,14 @@ void report_diff_json(struct json_object *e[2], const char *const id[2],
 			       json_object_new_string(label[0]));
 	json_object_object_add(o, "arm_after",
 			       json_object_new_string(label[1]));
+	json_object_object_add(o, "like_for_like",
+			       json_object_new_boolean(!unlike || !*unlike));
+	json_object_object_add(o, "unlike", lines_json(unlike ? unlike : ""));
 	json_object_object_add(o, "verdict",
 			       json_object_new_string(report_diff_verdict(d)));
-	json_object_object_add(o, "experiment", json_object_get(d));
-	lines = json_object_new_array();
-	for (p = env.buf; *p; p = nl + 1) {
-		nl = strchrnul(p, '\n');
-		json_object_array_add(
-		    lines, json_object_new_string_len(p, (int)(nl - p)));
-		if (!*nl)
-			break;
-	}
-	json_object_object_add(o, "differences", lines);
+	if (d)
+		json_object_object_add(o, "experiment", json_object_get(d));
+	json_object_object_add(o, "differences", lines_json(env.buf));
 	report_json_string(o, out);
 	json_object_put(o);
 	strbuf_release(&env);

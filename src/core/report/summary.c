@@ -7,6 +7,7 @@
 #include <math.h>
 #include "report.h"
 #include "expjson.h"
+#include "suspect.h"
 #include "../../util/banned.h"
 
 void report_arm_labels(struct json_object *exp, struct strbuf *out)
@@ -34,11 +35,18 @@ void report_verdict_summary(struct json_object *exp, struct strbuf *out)
 	for (i = 0; i < nr_v; i++) {
 		struct json_object *v = json_object_array_get_idx(vs, i);
 		double ratio = expjson_num(v, "ratio");
+		bool suspect = suspect_is(exp, v);
 
-		strbuf_addf(out, "%s%s %s", shown++ ? ", " : "",
-			    expjson_str(v, "label"), expjson_str(v, "verdict"));
+		strbuf_addf(out, "%s%s %s%s", shown++ ? ", " : "",
+			    expjson_str(v, "label"), expjson_str(v, "verdict"),
+			    suspect ? "*" : "");
 		if (isfinite(ratio))
 			strbuf_addf(out, " %.2fx", ratio);
+		if (suspect) {
+			strbuf_addstr(out, " (suspect: ");
+			suspect_kinds(exp, v, out);
+			strbuf_addch(out, ')');
+		}
 	}
 	if (!shown && nr_arms > 1)
 		strbuf_addstr(out, "no verdicts");

@@ -9,6 +9,7 @@
 #include "report.h"
 #include "effects_text.h"
 #include "expjson.h"
+#include "suspect.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
@@ -45,7 +46,8 @@ static void pad(struct strbuf *out, size_t from, size_t width)
 }
 
 static void arm_line(struct strbuf *out, struct json_object *arm,
-		     struct json_object *v, int is_baseline, size_t label_width)
+		     struct json_object *v, int is_baseline, size_t label_width,
+		     int suspect)
 {
 	size_t start = out->len;
 
@@ -82,7 +84,33 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 		    out, expjson_num(v, "p_adjusted") < 0.001 ? "%.1e" : "%.3f",
 		    expjson_num(v, "p_adjusted"));
 	pad(out, start, 7);
-	strbuf_addf(out, "%s\n", expjson_str(v, "verdict"));
+	strbuf_addf(out, "%s%s\n", expjson_str(v, "verdict"),
+		    suspect ? "*" : "");
+}
+
+/*
+ * The footnotes of the marked verdicts: "* LABEL: why (how many runs)".
+ * Appends nothing when no verdict is suspect.
+ */
+static void suspect_notes(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = vs ? json_object_array_length(vs) : 0, said = 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+
+		if (!suspect_is(exp, v))
+			continue;
+		strbuf_addstr(out, said++ ? "* " : "\n* ");
+		suspect_footnote(exp, v, out);
+		strbuf_addch(out, '\n');
+	}
+	if (said)
+		strbuf_addstr(out, "* suspect: the runs iotrial flagged may "
+				   "describe the flaw, not the setting; see "
+				   "the warnings\n");
 }
 
 /* 1 when some verdict of exp has a ratio computed by test. */
@@ -188,12 +216,14 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 	for (i = 0; i < n; i++) {
 		struct json_object *arm = json_object_array_get_idx(arms, i);
 		int idx = expjson_count(arm, "arm");
+		struct json_object *v =
+		    idx == baseline ? NULL : expjson_verdict(exp, idx);
 
-		arm_line(out, arm,
-			 idx == baseline ? NULL : expjson_verdict(exp, idx),
-			 idx == baseline, width);
+		arm_line(out, arm, v, idx == baseline, width,
+			 v && suspect_is(exp, v));
 	}
 	ratio_footnote(exp, out);
+	suspect_notes(exp, out);
 	warnings = expjson_get_type(exp, "warnings", json_type_array);
 	if (warnings) {
 		n = json_object_array_length(warnings);

@@ -27,6 +27,7 @@ void run_result_release(struct run_result *r)
 	for (i = 0; i < r->nr_notes; i++)
 		free(r->notes[i]);
 	free(r->warnings);
+	free(r->warn_kinds);
 	free(r->notes);
 	free(r->jobs);
 	if (r->limits) {
@@ -51,6 +52,13 @@ add_line(char ***list, unsigned *nr, unsigned *alloc, const char *fmt,
 	(*list)[(*nr)++] = strbuf_detach(&sb, NULL);
 }
 
+/* Record the kind of the warning just added (the last one). */
+static void set_last_kind(struct run_result *r, enum run_warn_kind kind)
+{
+	ALLOC_GROW(r->warn_kinds, r->nr_warnings, r->alloc_warn_kinds);
+	r->warn_kinds[r->nr_warnings - 1] = kind;
+}
+
 void run_result_warn(struct run_result *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -58,6 +66,70 @@ void run_result_warn(struct run_result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	add_line(&r->warnings, &r->nr_warnings, &r->alloc_warnings, fmt, ap);
 	va_end(ap);
+	set_last_kind(r,
+		      run_warn_kind_of_text(r->warnings[r->nr_warnings - 1]));
+}
+
+void run_result_warn_kind(struct run_result *r, enum run_warn_kind kind,
+			  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_line(&r->warnings, &r->nr_warnings, &r->alloc_warnings, fmt, ap);
+	va_end(ap);
+	set_last_kind(r, kind);
+}
+
+static const char *const warn_kind_names[RUN_WARN_KINDS] = {
+    [RUN_WARN_UNKNOWN] = "unknown",   [RUN_WARN_PAGE_CACHE] = "page_cache",
+    [RUN_WARN_ABSORBED] = "absorbed", [RUN_WARN_CPU_BOUND] = "cpu_bound",
+    [RUN_WARN_SHORT] = "short",	      [RUN_WARN_INTERRUPTED] = "interrupted",
+    [RUN_WARN_OTHER_IO] = "other_io",
+};
+
+const char *run_warn_kind_name(enum run_warn_kind kind)
+{
+	return (unsigned)kind < RUN_WARN_KINDS ? warn_kind_names[kind]
+					       : warn_kind_names[0];
+}
+
+enum run_warn_kind run_warn_kind_parse(const char *name)
+{
+	unsigned k;
+
+	for (k = 0; name && k < RUN_WARN_KINDS; k++)
+		if (!strcmp(name, warn_kind_names[k]))
+			return (enum run_warn_kind)k;
+	return RUN_WARN_UNKNOWN;
+}
+
+/*
+ * How each kind's warning has read since warnings were written (see
+ * observe/truth.c and the experiment loop); a match anywhere in the
+ * text, first match wins.
+ */
+static const struct {
+	const char *words;
+	enum run_warn_kind kind;
+} warn_wordings[] = {
+    {"reads measured the page cache", RUN_WARN_PAGE_CACHE},
+    {"of the written bytes never reached the device", RUN_WARN_ABSORBED},
+    {"the workers were CPU-bound", RUN_WARN_CPU_BOUND},
+    {"the run was too short to trust", RUN_WARN_SHORT},
+    {"interrupted by a signal", RUN_WARN_INTERRUPTED},
+    {"other I/O ran on", RUN_WARN_OTHER_IO},
+};
+
+enum run_warn_kind run_warn_kind_of_text(const char *text)
+{
+	size_t i;
+
+	for (i = 0; text && i < sizeof(warn_wordings) / sizeof(*warn_wordings);
+	     i++)
+		if (strstr(text, warn_wordings[i].words))
+			return warn_wordings[i].kind;
+	return RUN_WARN_UNKNOWN;
 }
 
 void run_result_note(struct run_result *r, const char *fmt, ...)

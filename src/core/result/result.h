@@ -47,6 +47,23 @@ struct run_limits {
 	char *cgroup;	      /* the cgroup's path, owned */
 };
 
+/*
+ * What a warning is about, for the code that weighs a verdict by the
+ * warnings of its runs (report/suspect.h). The text says it to people;
+ * the kind says it to programs, and is kept beside the text in the run
+ * object ("warning_kinds").
+ */
+enum run_warn_kind {
+	RUN_WARN_UNKNOWN,     /* none of the below ("unknown") */
+	RUN_WARN_PAGE_CACHE,  /* reads measured the page cache */
+	RUN_WARN_ABSORBED,    /* written bytes never reached the device */
+	RUN_WARN_CPU_BOUND,   /* the workers were CPU-bound */
+	RUN_WARN_SHORT,	      /* too short to trust */
+	RUN_WARN_INTERRUPTED, /* a signal cut the run short */
+	RUN_WARN_OTHER_IO,    /* other I/O ran on the device */
+	RUN_WARN_KINDS
+};
+
 struct run_result {
 	double seconds;	       /* timed region, wall clock, including
 				  the final flush when settle=sync */
@@ -62,6 +79,8 @@ struct run_result {
 	unsigned nr_jobs;
 	char **warnings; /* owned strings */
 	unsigned nr_warnings, alloc_warnings;
+	enum run_warn_kind *warn_kinds; /* of each warning, nr_warnings */
+	unsigned alloc_warn_kinds;
 	char **notes; /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
 	struct run_limits *limits; /* owned; NULL: the run had none */
@@ -74,8 +93,25 @@ void run_result_init(struct run_result *r);
 void run_result_release(struct run_result *r);
 void run_result_warn(struct run_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A warning of a known kind (run_result_warn() guesses it from the
+ * text). */
+void run_result_warn_kind(struct run_result *r, enum run_warn_kind kind,
+			  const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void run_result_note(struct run_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* The kind's name as the run object spells it: "page_cache", ... */
+const char *run_warn_kind_name(enum run_warn_kind kind);
+/* The kind of a name run_warn_kind_name() gives; RUN_WARN_UNKNOWN for
+ * any other (NULL too). */
+enum run_warn_kind run_warn_kind_parse(const char *name);
+/*
+ * The kind of a warning from its text alone, for runs stored before
+ * warnings had kinds: the wording each kind's warning starts with.
+ * RUN_WARN_UNKNOWN when none matches (NULL too).
+ */
+enum run_warn_kind run_warn_kind_of_text(const char *text);
 
 /* Totals over both directions. */
 uint64_t run_result_ops(const struct run_result *r);

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include "store.h"
 #include "store-int.h"
+#include "../report/report.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -26,10 +27,13 @@ static const char sql_all_ids[] =
     "SELECT id, workload, created FROM experiments"
     " ORDER BY created DESC, rowid DESC";
 static const char sql_load[] = "SELECT json FROM experiments WHERE id = ?1";
+/* The JSON comes along only for an experiment stored with verdicts but
+ * before they had reasons to be suspect, to render its summary again. */
 static const char sql_list[] =
     "SELECT id, created, workload, target, metric, arms, host, kernel,"
-    " verdicts FROM experiments ORDER BY created DESC, rowid DESC"
-    " LIMIT ?1";
+    " verdicts, CASE WHEN instr(json, '\"verdicts\":[{') > 0"
+    " AND instr(json, '\"suspect\":') = 0 THEN json END"
+    " FROM experiments ORDER BY created DESC, rowid DESC LIMIT ?1";
 
 /* One candidate id with what helps a user recognise it. */
 struct id_hint {
@@ -174,6 +178,24 @@ int store_load_experiment(struct store *s, const char *id,
 	return ret;
 }
 
+/*
+ * e's verdicts rendered again from its experiment object json, so that
+ * one stored before verdicts could be suspect is marked as a new one
+ * is. An object that does not parse keeps the stored text.
+ */
+static void resummarise(struct exp_summary *e, const char *json)
+{
+	struct json_object *exp = json_tokener_parse(json);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!exp)
+		return;
+	report_verdict_summary(exp, &sb);
+	free(e->verdicts);
+	e->verdicts = strbuf_detach(&sb, NULL);
+	json_object_put(exp);
+}
+
 int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 	       size_t *out_nr, struct strbuf *err)
 {
@@ -206,6 +228,8 @@ int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 		e->host = xstrdup(store_col_str(st, 6));
 		e->kernel = xstrdup(store_col_str(st, 7));
 		e->verdicts = xstrdup(store_col_str(st, 8));
+		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
+			resummarise(e, store_col_str(st, 9));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

@@ -1,0 +1,299 @@
+/*
+ * Suspect verdicts (suspect.h). A run's warnings say what went wrong in
+ * that run; a verdict is built from many runs of two arms, so its
+ * reasons count, per kind of warning, how many runs of the arm and of
+ * the baseline carried one. Only the kinds that mean the numbers may
+ * not describe the device count: other I/O on the device and warnings
+ * of no known kind are left to the warnings list.
+ */
+#include <math.h>
+#include <string.h>
+#include "suspect.h"
+#include "expjson.h"
+#include "../result/result.h"
+#include "../../util/banned.h"
+
+/* The kinds that make a verdict suspect, in the order reasons list them;
+ * SUSPECT_DRIFT is the arm's drift, not a run's warning. */
+#define SUSPECT_DRIFT RUN_WARN_KINDS
+
+static const struct {
+	unsigned kind; /* enum run_warn_kind, or SUSPECT_DRIFT */
+	const char *name;
+	const char *phrase; /* for the footnote */
+} suspect_kinds_table[] = {
+    {RUN_WARN_PAGE_CACHE, "page_cache", "reads measured the page cache"},
+    {RUN_WARN_ABSORBED, "absorbed", "the page cache absorbed the writes"},
+    {RUN_WARN_SHORT, "short", "runs too short to trust"},
+    {RUN_WARN_CPU_BOUND, "cpu_bound", "workers CPU-bound"},
+    {RUN_WARN_INTERRUPTED, "interrupted", "runs cut short by a signal"},
+    {SUSPECT_DRIFT, "drift", "the metric drifted across blocks"},
+};
+
+#define NR_SUSPECT_KINDS                                                       \
+	(sizeof(suspect_kinds_table) / sizeof(*suspect_kinds_table))
+
+/* The warning kinds of a run object, as a bit mask of 1 << kind. */
+static unsigned run_flags(struct json_object *run)
+{
+	struct json_object *w =
+	    expjson_get_type(run, "warnings", json_type_array);
+	struct json_object *k =
+	    expjson_get_type(run, "warning_kinds", json_type_array);
+	size_t i, n = w ? json_object_array_length(w) : 0;
+	unsigned mask = 0;
+
+	/* kinds that do not pair with the texts are not trusted */
+	if (k && json_object_array_length(k) != n)
+		k = NULL;
+	for (i = 0; i < n; i++) {
+		enum run_warn_kind kind;
+
+		if (k)
+			kind = run_warn_kind_parse(json_object_get_string(
+			    json_object_array_get_idx(k, i)));
+		else
+			kind = run_warn_kind_of_text(json_object_get_string(
+			    json_object_array_get_idx(w, i)));
+		mask |= 1u << kind;
+	}
+	return mask;
+}
+
+/* The arm index member key of o, or -1 when it is none (missing, not a
+ * number, out of range: a stored object is not trusted). */
+static int index_of(struct json_object *o, const char *key)
+{
+	double v = expjson_num(o, key);
+
+	return v >= 0 && v < 1e9 ? (int)v : -1;
+}
+
+/* The arm object of index arm in exp's "arms", or NULL. */
+static struct json_object *arm_object(struct json_object *exp, int arm)
+{
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	size_t i, n = arms ? json_object_array_length(arms) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *a = json_object_array_get_idx(arms, i);
+
+		if (isnan(expjson_num(a, "arm")) ? (int)i == arm
+						 : index_of(a, "arm") == arm)
+			return a;
+	}
+	return NULL;
+}
+
+static void add_reason(struct json_object *reasons, const char *role,
+		       const char *label, const char *kind, int runs, int of)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "arm", json_object_new_string(role));
+	json_object_object_add(o, "label", json_object_new_string(label));
+	json_object_object_add(o, "kind", json_object_new_string(kind));
+	json_object_object_add(o, "runs", json_object_new_int(runs));
+	json_object_object_add(o, "of", json_object_new_int(of));
+	json_object_array_add(reasons, o);
+}
+
+void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
+			 struct json_object *reasons)
+{
+	struct json_object *runs =
+	    expjson_get_type(exp, "runs", json_type_array);
+	struct json_object *a = arm_object(exp, arm);
+	struct json_object *drifting = expjson_get(a, "drifting");
+	int counts[RUN_WARN_KINDS + 1] = {0}, n = 0;
+	size_t i, nr = runs ? json_object_array_length(runs) : 0;
+	unsigned k;
+
+	for (i = 0; i < nr; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		unsigned mask;
+
+		if (index_of(r, "arm") != arm)
+			continue;
+		n++;
+		mask = run_flags(expjson_get(r, "run"));
+		for (k = 0; k < RUN_WARN_KINDS; k++)
+			counts[k] += (mask >> k) & 1;
+	}
+	if (drifting && json_object_get_boolean(drifting))
+		counts[SUSPECT_DRIFT] = n;
+	for (k = 0; k < NR_SUSPECT_KINDS; k++)
+		if (counts[suspect_kinds_table[k].kind])
+			add_reason(reasons, role, expjson_str(a, "label"),
+				   suspect_kinds_table[k].name,
+				   counts[suspect_kinds_table[k].kind], n);
+}
+
+/* The reasons of verdict v of exp, computed from its runs and arms. */
+static struct json_object *compute(struct json_object *exp,
+				   struct json_object *v)
+{
+	struct json_object *reasons = json_object_new_array();
+	int arm = index_of(v, "arm");
+
+	if (arm >= 0) {
+		suspect_arm_reasons(exp, arm, "arm", reasons);
+		suspect_arm_reasons(exp, expjson_count(exp, "baseline"),
+				    "baseline", reasons);
+	}
+	return reasons;
+}
+
+void suspect_mark(struct json_object *exp)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+
+		if (json_object_is_type(v, json_type_object))
+			json_object_object_add(v, "suspect", compute(exp, v));
+	}
+}
+
+struct json_object *suspect_reasons(struct json_object *exp,
+				    struct json_object *v)
+{
+	struct json_object *s = expjson_get_type(v, "suspect", json_type_array);
+
+	return s ? json_object_get(s) : compute(exp, v);
+}
+
+bool suspect_is(struct json_object *exp, struct json_object *v)
+{
+	struct json_object *s = suspect_reasons(exp, v);
+	bool yes = json_object_array_length(s) > 0;
+
+	json_object_put(s);
+	return yes;
+}
+
+bool suspect_estimate_slower(struct json_object *exp, struct json_object *v)
+{
+	struct json_object *hib =
+	    expjson_get(expjson_get(exp, "metric"), "higher_is_better");
+	double ratio = expjson_num(v, "ratio");
+
+	if (!isfinite(ratio))
+		return false;
+	return !hib || json_object_get_boolean(hib) ? ratio < 1 : ratio > 1;
+}
+
+unsigned suspect_apply_strict(struct json_object *exp)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+	unsigned refused = 0;
+
+	if (!json_object_is_type(exp, json_type_object))
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		const char *verdict = expjson_str(v, "verdict");
+
+		if ((strcmp(verdict, "faster") && strcmp(verdict, "slower")) ||
+		    !suspect_is(exp, v))
+			continue;
+		json_object_object_add(v, "estimate",
+				       json_object_new_string(verdict));
+		json_object_object_add(v, "verdict",
+				       json_object_new_string(SUSPECT_VERDICT));
+		refused++;
+	}
+	json_object_object_add(exp, "strict", json_object_new_boolean(1));
+	return refused;
+}
+
+/* The reason of role for kind in reasons, or NULL. */
+static struct json_object *find_reason(struct json_object *reasons,
+				       const char *role, const char *kind)
+{
+	size_t i, n = json_object_array_length(reasons);
+
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(reasons, i);
+
+		if (!strcmp(expjson_str(r, "arm"), role) &&
+		    !strcmp(expjson_str(r, "kind"), kind))
+			return r;
+	}
+	return NULL;
+}
+
+void suspect_footnote(struct json_object *exp, struct json_object *v,
+		      struct strbuf *out)
+{
+	struct json_object *reasons = suspect_reasons(exp, v);
+	size_t k, said = 0;
+
+	if (!json_object_array_length(reasons))
+		goto out;
+	strbuf_addf(out, "%s:", expjson_str(v, "label"));
+	for (k = 0; k < NR_SUSPECT_KINDS; k++) {
+		const char *kind = suspect_kinds_table[k].name;
+		struct json_object *a = find_reason(reasons, "arm", kind);
+		struct json_object *b = find_reason(reasons, "baseline", kind);
+
+		if (!a && !b)
+			continue;
+		strbuf_addf(out, "%s %s (", said++ ? ";" : "",
+			    suspect_kinds_table[k].phrase);
+		if (a)
+			strbuf_addf(out, "%d of %d runs of the arm",
+				    expjson_count(a, "runs"),
+				    expjson_count(a, "of"));
+		if (b)
+			strbuf_addf(out, "%s%d of %d %s the baseline '%s'",
+				    a ? ", " : "", expjson_count(b, "runs"),
+				    expjson_count(b, "of"),
+				    a ? "of" : "runs of",
+				    expjson_str(b, "label"));
+		strbuf_addch(out, ')');
+	}
+	/* an unknown kind (a newer iotrial's) is still a reason */
+	if (!said)
+		strbuf_addf(
+		    out, " its runs carry warnings of kind '%s'",
+		    expjson_str(json_object_array_get_idx(reasons, 0), "kind"));
+	if (*expjson_str(v, "estimate")) {
+		strbuf_addf(out,
+			    "; --strict gives no faster/slower from such "
+			    "runs (the estimate: %s",
+			    expjson_str(v, "estimate"));
+		if (isfinite(expjson_num(v, "ratio")))
+			strbuf_addf(out, " %.2fx", expjson_num(v, "ratio"));
+		strbuf_addch(out, ')');
+	}
+out:
+	json_object_put(reasons);
+}
+
+void suspect_kinds(struct json_object *exp, struct json_object *v,
+		   struct strbuf *out)
+{
+	struct json_object *reasons = suspect_reasons(exp, v);
+	size_t i, j, n = json_object_array_length(reasons), said = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *kind =
+		    expjson_str(json_object_array_get_idx(reasons, i), "kind");
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(kind, expjson_str(json_object_array_get_idx(
+							  reasons, j),
+						      "kind")))
+				break;
+		if (j == i)
+			strbuf_addf(out, "%s%s", said++ ? ", " : "", kind);
+	}
+	json_object_put(reasons);
+}

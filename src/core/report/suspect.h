@@ -1,0 +1,79 @@
+/*
+ * Suspect verdicts: a verdict computed from runs that iotrial itself
+ * flagged (reads that measured the page cache, writes it absorbed, runs
+ * too short to trust, CPU-bound workers, a run cut short, an arm whose
+ * metric drifted across blocks) may describe the flaw, not the setting.
+ * Each verdict of an experiment object carries "suspect": an array of
+ * reasons, empty when clean:
+ *
+ *   {"arm": "arm"|"baseline", "label": "bs=8k", "kind": "page_cache",
+ *    "runs": 6, "of": 6}
+ *
+ * "runs" of the "of" runs of that arm carried a warning of that kind
+ * (for "drift", the arm's runs). Everything here reads the experiment
+ * object alone, so an experiment stored before verdicts had reasons
+ * gets the same ones (its runs' warnings are classified by their text).
+ */
+#ifndef IOTRIAL_SUSPECT_H
+#define IOTRIAL_SUSPECT_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+#include "../../util/strbuf.h"
+
+/* The verdict --strict gives a suspect arm instead of faster/slower. */
+#define SUSPECT_VERDICT "suspect"
+
+/*
+ * Append to reasons (an array) the reasons of the arm with index arm of
+ * exp, in the role "arm" or "baseline": one per kind of flag its runs
+ * carried, in a fixed order.
+ */
+void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
+			 struct json_object *reasons);
+
+/*
+ * Set "suspect" of every verdict of exp from its runs and arms,
+ * replacing what it held. Called whenever verdicts are made.
+ */
+void suspect_mark(struct json_object *exp);
+
+/*
+ * The reasons of verdict v of exp: v's "suspect" array, or, for a
+ * verdict stored without one, those computed from exp. A new reference
+ * the caller puts; never NULL.
+ */
+struct json_object *suspect_reasons(struct json_object *exp,
+				    struct json_object *v);
+
+/* True when the verdict v of exp has a reason to be suspect. */
+bool suspect_is(struct json_object *exp, struct json_object *v);
+
+/*
+ * True when v's estimate points the slower way (the ratio below 1 when
+ * higher is better, above 1 when lower is), whatever its p: a strict
+ * gate fails on it, since a suspect arm's p proves nothing.
+ */
+bool suspect_estimate_slower(struct json_object *exp, struct json_object *v);
+
+/*
+ * What --strict does: each suspect verdict "faster" or "slower" becomes
+ * SUSPECT_VERDICT and keeps what it said in "estimate"; exp gets
+ * "strict": true. Returns how many verdicts were refused.
+ */
+unsigned suspect_apply_strict(struct json_object *exp);
+
+/*
+ * The footnote of verdict v, without the leading marker: "bs=8k: reads
+ * measured the page cache in 6 of 6 runs of the arm and 6 of 6 of the
+ * baseline 'bs=4k'", and, for a verdict --strict refused, what the
+ * estimate said. Appends nothing when v is clean.
+ */
+void suspect_footnote(struct json_object *exp, struct json_object *v,
+		      struct strbuf *out);
+
+/* The kinds of v's reasons, once each, ", "-separated: "page_cache". */
+void suspect_kinds(struct json_object *exp, struct json_object *v,
+		   struct strbuf *out);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * Suspect verdicts: the kinds of run warnings (result/result.c), kept
+ * beside the texts or recovered from the texts of older runs; the
+ * reasons a verdict gets from the warnings of its arms' runs and their
+ * drift (report/suspect.c), --strict, and the marks of the table and of
+ * log's summary; the like-for-like check of diff (experiment/
+ * diff_like.c) and the reasons diff's verdict takes from the two stored
+ * experiments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "core/experiment/diff.h"
+#include "core/report/report.h"
+#include "core/report/suspect.h"
+#include "core/result/result.h"
+#include "util/strbuf.h"
+
+static struct json_object *parse(const char *text)
+{
+	struct json_object *o = json_tokener_parse(text);
+
+	assert_non_null(o);
+	return o;
+}
+
+/* Names, texts, and what run_result_warn() records. */
+static void test_kinds(void **state)
+{
+	struct run_result r;
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < RUN_WARN_KINDS; k++)
+		assert_int_equal(run_warn_kind_parse(run_warn_kind_name(k)), k);
+	assert_string_equal(run_warn_kind_name(RUN_WARN_PAGE_CACHE),
+			    "page_cache");
+	assert_int_equal(run_warn_kind_parse("nonsense"), RUN_WARN_UNKNOWN);
+	assert_int_equal(run_warn_kind_parse(NULL), RUN_WARN_UNKNOWN);
+	assert_int_equal(
+	    run_warn_kind_of_text("reads measured the page cache, not the "
+				  "device: the workload read 1 GiB"),
+	    RUN_WARN_PAGE_CACHE);
+	assert_int_equal(run_warn_kind_of_text("97% of the written bytes never "
+					       "reached the device: ..."),
+			 RUN_WARN_ABSORBED);
+	assert_int_equal(run_warn_kind_of_text("the workers were CPU-bound: "
+					       "all 2 used"),
+			 RUN_WARN_CPU_BOUND);
+	assert_int_equal(run_warn_kind_of_text("the run was too short to "
+					       "trust: 0.3 s"),
+			 RUN_WARN_SHORT);
+	assert_int_equal(run_warn_kind_of_text("interrupted by a signal after "
+					       "1.20 s; the numbers"),
+			 RUN_WARN_INTERRUPTED);
+	assert_int_equal(run_warn_kind_of_text("other I/O ran on 'vda' during "
+					       "the run"),
+			 RUN_WARN_OTHER_IO);
+	assert_int_equal(run_warn_kind_of_text("something new"),
+			 RUN_WARN_UNKNOWN);
+	assert_int_equal(run_warn_kind_of_text(NULL), RUN_WARN_UNKNOWN);
+
+	run_result_init(&r);
+	run_result_warn(&r, "the run was too short to trust: %d s", 0);
+	run_result_warn_kind(&r, RUN_WARN_CPU_BOUND, "worded %s", "freely");
+	run_result_warn(&r, "%s", "a warning of no known kind");
+	assert_int_equal(r.nr_warnings, 3);
+	assert_int_equal(r.warn_kinds[0], RUN_WARN_SHORT);
+	assert_int_equal(r.warn_kinds[1], RUN_WARN_CPU_BOUND);
+	assert_int_equal(r.warn_kinds[2], RUN_WARN_UNKNOWN);
+	run_result_release(&r);
+	assert_null(r.warn_kinds);
+}
+
+/*
+ * Two arms of four runs: the baseline clean but drifting, arm 1 with the
+ * page cache in 3 runs (one told by text only, as an older run),
+ * CPU-bound in 1, other I/O (not a reason) in 1; kinds that do not pair
+ * with the texts are ignored.
+ */
+static const char exp_text[] =
+    "{\"metric\": {\"name\": \"iops\", \"higher_is_better\": true},"
+    " \"baseline\": 0,"
+    " \"arms\": [{\"arm\": 0, \"label\": \"bs=4k\", \"drifting\": true},"
+    "  {\"arm\": 1, \"label\": \"bs=8k\"}],"
+    " \"runs\": ["
+    "  {\"arm\": 0, \"run\": {\"warnings\": []}},"
+    "  {\"arm\": 0, \"run\": {\"warnings\": []}},"
+    "  {\"arm\": 0},"
+    "  {\"arm\": 0, \"run\": {\"warnings\": [\"x\"],"
+    "   \"warning_kinds\": [\"other_io\"]}},"
+    "  {\"arm\": 1, \"run\": {\"warnings\": [\"worded freely\", \"y\"],"
+    "   \"warning_kinds\": [\"page_cache\", \"cpu_bound\"]}},"
+    "  {\"arm\": 1, \"run\": {\"warnings\": [\"reads measured the page "
+    "cache, not the device\"]}},"
+    "  {\"arm\": 1, \"run\": {\"warnings\": [\"reads measured the page "
+    "cache, again\"], \"warning_kinds\": []}},"
+    "  {\"arm\": 1, \"run\": {\"warnings\": [\"other I/O ran on 'vda'\"]}}"
+    " ],"
+    " \"verdicts\": [{\"arm\": 1, \"label\": \"bs=8k\", \"ratio\": 1.5,"
+    "  \"verdict\": \"faster\"}]}";
+
+/* The reason i of v's "suspect": "role label kind runs/of". */
+static void reason_is(struct json_object *v, size_t i, const char *want)
+{
+	struct json_object *s = json_object_object_get(v, "suspect");
+	struct json_object *r = json_object_array_get_idx(s, i);
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_non_null(r);
+	strbuf_addf(&sb, "%s %s %s %d/%d",
+		    json_object_get_string(json_object_object_get(r, "arm")),
+		    json_object_get_string(json_object_object_get(r, "label")),
+		    json_object_get_string(json_object_object_get(r, "kind")),
+		    json_object_get_int(json_object_object_get(r, "runs")),
+		    json_object_get_int(json_object_object_get(r, "of")));
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void test_reasons(void **state)
+{
+	struct json_object *e = parse(exp_text), *v, *s;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
+	/* stored without reasons: computed when asked */
+	assert_true(suspect_is(e, v));
+	s = suspect_reasons(e, v);
+	assert_int_equal(json_object_array_length(s), 3);
+	json_object_put(s);
+	suspect_mark(e);
+	s = json_object_object_get(v, "suspect");
+	assert_int_equal(json_object_array_length(s), 3);
+	reason_is(v, 0, "arm bs=8k page_cache 3/4");
+	reason_is(v, 1, "arm bs=8k cpu_bound 1/4");
+	reason_is(v, 2, "baseline bs=4k drift 4/4");
+
+	suspect_footnote(e, v, &sb);
+	assert_string_equal(sb.buf,
+			    "bs=8k: reads measured the page cache (3 of 4 "
+			    "runs of the arm); workers CPU-bound (1 of 4 runs "
+			    "of the arm); the metric drifted across blocks (4 "
+			    "of 4 runs of the baseline 'bs=4k')");
+	strbuf_reset(&sb);
+	suspect_kinds(e, v, &sb);
+	assert_string_equal(sb.buf, "page_cache, cpu_bound, drift");
+	strbuf_reset(&sb);
+	report_verdict_summary(e, &sb);
+	assert_string_equal(sb.buf, "2 arms: bs=8k faster* 1.50x (suspect: "
+				    "page_cache, cpu_bound, drift)");
+	strbuf_reset(&sb);
+	assert_int_equal(report_experiment_text(e, &sb, &sb), 0);
+	assert_non_null(strstr(sb.buf, " faster*\n"));
+	assert_non_null(strstr(sb.buf, "\n* bs=8k: reads measured the page "
+				       "cache (3 of 4 runs of the arm)"));
+
+	/* --strict refuses it and keeps what the estimate said */
+	assert_false(suspect_estimate_slower(e, v));
+	assert_int_equal(suspect_apply_strict(e), 1);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(v, "verdict")),
+	    SUSPECT_VERDICT);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(v, "estimate")),
+	    "faster");
+	assert_true(
+	    json_object_get_boolean(json_object_object_get(e, "strict")));
+	strbuf_reset(&sb);
+	suspect_footnote(e, v, &sb);
+	assert_non_null(strstr(sb.buf, "; --strict gives no faster/slower "
+				       "from such runs (the estimate: "
+				       "faster 1.50x)"));
+	strbuf_release(&sb);
+	json_object_put(e);
+}
+
+/* Clean runs: an empty array; the estimate's direction follows the
+ * metric. */
+static void test_clean(void **state)
+{
+	struct json_object *e = parse(
+	    "{\"metric\": {\"name\": \"p99\", \"higher_is_better\": false},"
+	    " \"arms\": [{\"arm\": 0, \"label\": \"a\"}, {\"arm\": 1, "
+	    "\"label\": \"b\"}],"
+	    " \"runs\": [{\"arm\": 0, \"run\": {\"warnings\": []}},"
+	    "  {\"arm\": 1, \"run\": {\"warnings\": [\"other I/O ran on "
+	    "'vda'\"]}}],"
+	    " \"verdicts\": [{\"arm\": 1, \"label\": \"b\", \"ratio\": 1.2,"
+	    "  \"verdict\": \"slower\"}]}");
+	struct json_object *v =
+	    json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	suspect_mark(e);
+	assert_int_equal(
+	    json_object_array_length(json_object_object_get(v, "suspect")), 0);
+	assert_false(suspect_is(e, v));
+	assert_true(suspect_estimate_slower(e, v)); /* lower is better */
+	assert_int_equal(suspect_apply_strict(e), 0);
+	report_verdict_summary(e, &sb);
+	assert_string_equal(sb.buf, "2 arms: b slower 1.20x");
+	strbuf_release(&sb);
+	json_object_put(e);
+}
+
+/* An experiment of one arm "a" whose run ran params (JSON text). */
+static struct json_object *one(const char *id, const char *params,
+			       const char *warnings)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_object *o;
+
+	strbuf_addf(&sb,
+		    "{\"id\": \"%s\", \"workload\": \"randread\", \"target\": "
+		    "\"/srv\", \"arms\": [{\"arm\": 0, \"label\": \"a\"}],"
+		    " \"runs\": [{\"arm\": 0, \"metric\": 1, \"run\": "
+		    "{\"params\": %s, \"knobs\": {}, \"warnings\": %s}}]}",
+		    id, params, warnings);
+	o = parse(sb.buf);
+	strbuf_release(&sb);
+	return o;
+}
+
+static void test_like_for_like(void **state)
+{
+	struct json_object *e[2];
+	struct strbuf sb = STRBUF_INIT;
+	const int arm[2] = {0, 0};
+	struct json_object *d, *v;
+
+	(void)state;
+	/* unset and set to the default are one thing; 4096 is 4k */
+	e[0] = one("a", "{\"bs\": 4096}", "[]");
+	e[1] = one("b", "{\"bs\": \"4k\", \"direct\": false}", "[]");
+	assert_int_equal(diff_unlike(e, arm, &sb), 0);
+	assert_string_equal(sb.buf, "");
+	json_object_put(e[1]);
+
+	/* another size, direct I/O, a knob and a target */
+	e[1] = one("b", "{\"bs\": 8192, \"direct\": true}", "[]");
+	json_object_object_add(
+	    json_object_object_get(
+		json_object_object_get(
+		    json_object_array_get_idx(
+			json_object_object_get(e[1], "runs"), 0),
+		    "run"),
+		"knobs"),
+	    "scheduler", json_object_new_string("none"));
+	json_object_object_add(e[1], "target", json_object_new_string("/mnt"));
+	assert_int_equal(diff_unlike(e, arm, &sb), 4);
+	assert_string_equal(sb.buf, "target: '/srv' vs '/mnt'\n"
+				    "bs: 4 KiB (default) vs 8 KiB\n"
+				    "direct: 0 (default) vs 1\n"
+				    "knob scheduler: not set vs 'none'\n");
+
+	/* diff's verdict takes its reasons from the two experiments */
+	json_object_put(e[1]);
+	e[1] = one("b", "{}", "[\"the run was too short to trust: 0.2 s\"]");
+	d = parse("{\"arms\": [{\"arm\": 0, \"label\": \"before a\"},"
+		  " {\"arm\": 1, \"label\": \"after b\"}], \"baseline\": 0,"
+		  " \"verdicts\": [{\"arm\": 1, \"label\": \"after b\","
+		  " \"verdict\": \"faster\", \"suspect\": []}]}");
+	diff_mark_suspect(e, arm, d);
+	v = json_object_array_get_idx(json_object_object_get(d, "verdicts"), 0);
+	reason_is(v, 0, "arm after b short 1/1");
+	assert_int_equal(
+	    json_object_array_length(json_object_object_get(v, "suspect")), 1);
+	json_object_put(d);
+	json_object_put(e[0]);
+	json_object_put(e[1]);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_kinds),
+	    cmocka_unit_test(test_reasons),
+	    cmocka_unit_test(test_clean),
+	    cmocka_unit_test(test_like_for_like),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
