@@ -81,13 +81,14 @@ static void compare_epilogue(struct strbuf *out)
 			   "levels and says whether it depends on them (an\n"
 			   "interaction); the table of every arm against the "
 			   "baseline arm follows.\n");
-	strbuf_addstr(out, "A verdict marked '*' comes from runs iotrial flagged (page "
-			   "cache,\nabsorbed writes, too short, CPU-bound, "
-			   "interrupted, drift); a footnote\nsays which and how "
-			   "many. --strict gives such arms 'suspect' instead "
-			   "of\nfaster/slower; --fail-on-regression counts a "
-			   "suspect arm only with --strict\n(then when its "
-			   "estimate is slower).\n");
+	strbuf_addstr(
+	    out, "A verdict marked '*' comes from runs iotrial flagged (page "
+		 "cache,\nabsorbed writes, too short, CPU-bound, "
+		 "interrupted, drift); a footnote\nsays which and how "
+		 "many. --strict gives such arms 'suspect' instead "
+		 "of\nfaster/slower; --fail-on-regression counts a "
+		 "suspect arm only with --strict\n(then when its "
+		 "estimate is slower).\n");
 	cli_workloads_list(out);
 }
 
