@@ -14,6 +14,7 @@
 #include "../core/report/report.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
+#include "../core/experiment/budget.h"
 #include "../util/error.h"
 #include "../util/rng.h"
 #include "../util/units.h"
@@ -28,7 +29,7 @@ struct compare_args {
 	const char *runs, *precision, *max_runs, *budget, *equivalence;
 	const char *baseline, *warmup, *max_arms, *db;
 	const char *json_file;
-	int no_drop_caches, fail_on_regression, no_store, quiet;
+	int no_drop_caches, fail_on_regression, no_store, quiet, force;
 	unsigned target_flags;
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
@@ -45,7 +46,7 @@ static const char *const compare_usage[] = {
     "         [--equivalence 2%] [--baseline ARM] [--warmup N] [--seed N]",
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
     "         [--json[=FILE]] [--fail-on-regression] [--quiet] "
-    "[--allow-destroy]",
+    "[--allow-destroy] [--force]",
     NULL,
 };
 
@@ -149,6 +150,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		     "exit 3 when an arm is significantly slower"),
 	    OPT_BOOL(0, "quiet", &a->quiet,
 		     "no progress line and no header on stderr"),
+	    OPT_BOOL(0, "force", &a->force,
+		     "run even when --budget or --max-runs cannot reach a "
+		     "verdict"),
 	    OPT_END(),
 	};
 	int n, help = argc > 1 &&
@@ -329,6 +333,29 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 	return ret ? -1 : 0;
 }
 
+/*
+ * Before the first run: can the limits reach a verdict at all? No:
+ * refuse (exit 2), or with --force warn and go on. -1 to refuse.
+ */
+static int check_plan(const struct trial *tr, const struct compare_args *a)
+{
+	struct experiment_budget b;
+	struct strbuf msg = STRBUF_INIT;
+	int ret = 0;
+
+	experiment_budget_estimate(&tr->c, tr->e.nr_arms, -1, &b);
+	if (experiment_budget_short(&b, &tr->c, &msg)) {
+		if (a->force) {
+			warning("%s", msg.buf);
+		} else {
+			error("%s (or --force to run anyway)", msg.buf);
+			ret = -1;
+		}
+	}
+	strbuf_release(&msg);
+	return ret;
+}
+
 /* Progress on stderr when it is a terminal: one rewritten line. */
 static void on_progress(void *ctx, const struct experiment_progress *p)
 {
@@ -446,6 +473,10 @@ int cmd_compare(int argc, const char **argv)
 		}
 	if (trial_plan(&tr, &err) || trial_check(&tr, &err)) {
 		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (check_plan(&tr, &a)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "experiment.h"
+#include "budget.h"
 #include "result_json.h"
 #include "../observe/truth.h"
 #include "../../util/clock.h"
@@ -494,6 +495,43 @@ static void final_warnings(struct exp_loop *l)
 	strbuf_release(&sb);
 }
 
+/*
+ * After the first block, with its time measured: when the limits now
+ * turn out to stop before a verdict is possible (and the estimate made
+ * before the first run did not say so), warn while there is time to
+ * stop.
+ */
+static void check_budget(struct exp_loop *l)
+{
+	struct experiment_budget before, now;
+	struct strbuf msg = STRBUF_INIT;
+
+	experiment_budget_estimate(l->c, l->e->nr_arms, -1, &before);
+	if (experiment_budget_short(&before, l->c, &msg))
+		goto out;
+	strbuf_reset(&msg);
+	experiment_budget_estimate(l->c, l->e->nr_arms,
+				   l->run_s_sum / l->runs_done, &now);
+	if (!experiment_budget_short(&now, l->c, &msg))
+		goto out;
+	json_object_array_add(json_object_object_get(l->e->obj, "warnings"),
+			      json_object_new_string(msg.buf));
+	if (l->h->warn)
+		l->h->warn(l->h->ctx, msg.buf);
+out:
+	strbuf_release(&msg);
+}
+
+/* The fewest blocks of an adaptive experiment: enough for a verdict. */
+static unsigned min_blocks(const struct experiment *e,
+			   const struct experiment_config *c)
+{
+	unsigned need = stats_signrank_min_blocks(c->alpha, e->nr_arms - 1);
+	unsigned n = c->min_blocks > need ? c->min_blocks : need;
+
+	return c->max_runs && n > c->max_runs ? c->max_runs : n;
+}
+
 int experiment_run(struct experiment *e, const struct experiment_config *c,
 		   const struct experiment_hooks *h, struct strbuf *err)
 {
@@ -521,7 +559,8 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	ao.alpha = c->alpha;
 	ao.margin = c->equivalence;
 	planned = c->warmup +
-		  e->nr_arms * (c->runs_fixed ? c->runs_fixed : c->min_blocks);
+		  e->nr_arms * (c->runs_fixed ? c->runs_fixed
+					      : min_blocks(e, c));
 	for (i = 0; i < c->warmup && !ret; i++) {
 		if (c->stop && *c->stop)
 			break;
@@ -542,7 +581,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		}
 		if (!c->runs_fixed && b > 0) {
 			si.blocks_done = b;
-			si.min_blocks = c->min_blocks;
+			si.min_blocks = min_blocks(e, c);
 			si.max_runs = c->max_runs;
 			si.precision = c->precision;
 			si.nr_arms = current_cis(e->obj, lo, hi);
@@ -557,13 +596,15 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 				    l.run_s_sum / l.runs_done * e->nr_arms;
 			if (c->budget_ns && si.budget_s <= 0)
 				si.budget_s = 1e-9;
+			if (b == 1 && c->budget_ns && !c->single_run)
+				check_budget(&l);
 			stats_should_stop(&si, &sd);
 			halfwidth = sd.worst_halfwidth;
 			if (sd.stop) {
 				stopped = stats_stop_reason_name(sd.reason);
 				break;
 			}
-			if (b >= c->min_blocks)
+			if (b >= si.min_blocks)
 				planned = c->warmup + e->nr_arms * (b + 1);
 		}
 		for (i = 0; i < e->nr_arms; i++)
@@ -598,6 +639,13 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		ret = experiment_analyze_json(e->obj, &ao, err);
 		if (!ret)
 			final_warnings(&l);
+	}
+	if (!ret && !c->single_run && l.runs_done) {
+		struct experiment_budget eb;
+
+		experiment_budget_estimate(c, e->nr_arms,
+					   l.run_s_sum / l.runs_done, &eb);
+		experiment_add_advice(e->obj, c, &eb);
 	}
 	for (i = 0; i < e->nr_arms; i++)
 		free(l.warns[i].first);

@@ -100,6 +100,9 @@ struct experiment_hooks {
 	 * what it ran and its result, valid during the call only. */
 	void (*run_done)(void *ctx, const struct run_meta *meta,
 			 const struct run_result *r);
+	/* A warning the caller should hear now, not only at the end (it is
+	 * in the object's "warnings" too). */
+	void (*warn)(void *ctx, const char *msg);
 };
 
 struct experiment_config {

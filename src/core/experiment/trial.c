@@ -549,6 +549,12 @@ static void run_end(void *ctx, struct run_result *r)
 	tr->th_live = 0;
 }
 
+/* experiment_hooks: a warning the caller hears at once. */
+static void warn_now(void *ctx, const char *msg)
+{
+	say(ctx, KNOB_SAY_WARN, "%s", msg);
+}
+
 static void progress(void *ctx, const struct experiment_progress *p)
 {
 	struct trial *tr = ctx;
@@ -593,6 +599,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 	    .run_begin = run_begin,
 	    .run_end = run_end,
 	    .run_done = run_done,
+	    .warn = warn_now,
 	};
 	int single = tr->kind == TRIAL_ONE_RUN;
 	int ret;

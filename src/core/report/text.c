@@ -84,6 +84,82 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 	strbuf_addf(out, "%s\n", expjson_str(v, "verdict"));
 }
 
+/* A duration as an option value, rounded up: "45s", "4m", "2h". */
+static void advice_duration(struct strbuf *out, double s)
+{
+	if (s <= 90)
+		strbuf_addf(out, "%.0fs", ceil(s));
+	else if (s <= 90 * 60)
+		strbuf_addf(out, "%.0fm", ceil(s / 60));
+	else
+		strbuf_addf(out, "%.0fh", ceil(s / 3600));
+}
+
+/*
+ * What an experiment that stopped on a limit would need for its
+ * precision, from its "advice" (experiment_add_advice()).
+ */
+static void advice_text(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *a = expjson_get(exp, "advice");
+	int blocks = expjson_count(a, "blocks");
+	int needed = expjson_count(a, "blocks_needed");
+	double prec = 100 * expjson_num(a, "precision");
+	int aa = json_object_get_boolean(expjson_get(a, "aa"));
+	int on_budget = !strcmp(expjson_str(a, "stopped"), "budget spent");
+
+	if (!a)
+		return;
+	strbuf_addf(out, "\nstopped on %s after %d block%s: ",
+		    on_budget ? "the budget" : "--max-runs", blocks,
+		    blocks == 1 ? "" : "s");
+	if (!expjson_get(a, "log_ratio_sd")) {
+		strbuf_addf(out,
+			    "one block shows no variation yet; a verdict "
+			    "needs at least %d blocks",
+			    needed);
+	} else {
+		if (aa)
+			strbuf_addf(out,
+				    "identical arms differ by %.1f%% (sd of "
+				    "the per-block ratios), so %d runs per "
+				    "arm resolve about +-%.1f%%; ",
+				    100 * expjson_num(a, "log_ratio_sd"),
+				    blocks, 100 * expjson_num(a, "halfwidth"));
+		else
+			strbuf_addf(out,
+				    "the per-block ratios of '%s' vary by "
+				    "%.1f%% (sd), so the CI is about +-%.1f%%; ",
+				    expjson_str(a, "arm"),
+				    100 * expjson_num(a, "log_ratio_sd"),
+				    100 * expjson_num(a, "halfwidth"));
+		if (needed > 10000) {
+			strbuf_addf(out,
+				    "+-%g%% would need more than 10000 %s: "
+				    "the runs are too noisy for it\n",
+				    prec, aa ? "runs per arm" : "blocks");
+			return;
+		}
+		strbuf_addf(out, "+-%g%% needs about %d %s", prec, needed,
+			    aa ? "runs per arm" : "blocks");
+		if (aa)
+			strbuf_addf(out, " (--runs %d", needed);
+		else
+			strbuf_addf(out, ", %d more (", needed - blocks);
+	}
+	if (!expjson_get(a, "log_ratio_sd"))
+		strbuf_addstr(out, " (");
+	else if (aa)
+		strbuf_addstr(out, ", ");
+	if (on_budget && expjson_get(a, "budget_s")) {
+		strbuf_addstr(out, "--budget ");
+		advice_duration(out, expjson_num(a, "budget_s"));
+	} else {
+		strbuf_addf(out, "--max-runs %d", needed);
+	}
+	strbuf_addstr(out, ")\n");
+}
+
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err)
 {
@@ -141,6 +217,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			    json_object_get_string(
 				json_object_array_get_idx(warnings, i)));
 	}
+	advice_text(exp, out);
 	return 0;
 }
 

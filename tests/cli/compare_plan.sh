@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# compare plans so that a verdict is reachable: a budget or a --max-runs
+# too small for the exact signed-rank test is refused before the first
+# run (and says what would do), --force runs anyway with a warning, and
+# an experiment that stops on a limit says how many more blocks its own
+# variation needs.
+. "$(dirname "$0")/lib.sh"
+
+dir=$TEST_TMP/target
+mkdir -p "$dir"
+common=(-t "$dir" --size=4M --no-drop-caches --quiet)
+USAGE_DIR=$dir
+
+# 12 arms of 3 s: one block is about 37 s; 11 Holm-adjusted comparisons
+# need 9 blocks (11 x 2 / 2^8 = 0.086 is not below 0.05)
+arms=label=a,b,c,d,e,f,g,h,i,j,k,l
+expect_usage "a budget too small for a verdict is refused before any run" \
+	"--budget 40s allows about 1 block of 12 arms.*needs at least 9 blocks.*use --budget [0-9]+m" \
+	compare randread --vary $arms "${common[@]}" --time 3s --budget 40s
+check "  ... and nothing was measured (no output on stdout)" \
+	test ! -s "$TEST_TMP/out"
+expect_usage "--max-runs below the blocks a verdict needs is refused" \
+	"--max-runs 5 stops after 5 blocks.*needs at least 6 blocks.*--max-runs 6" \
+	compare randread --vary label=a,b "${common[@]}" --ios 100 --max-runs 5
+expect_usage "the refusal names --force" "or --force to run anyway" \
+	compare randread --vary label=a,b "${common[@]}" --ios 100 --max-runs 5
+
+# --force: the warning comes before the header and the first run
+"$IOTRIAL" compare randread --vary label=a,b -t "$dir" --size=4M \
+	--no-drop-caches --time 100ms --budget 300ms --force --no-store \
+	--json="$TEST_TMP/forced.json" >"$TEST_TMP/forced.out" \
+	2>"$TEST_TMP/forced.err"
+check "--force runs what was refused" test $? = 0
+check "  ... the warning is the first line on stderr, before the header" \
+	bash -c "head -1 '$TEST_TMP/forced.err' | grep -q '^warning: --budget .* needs at least 6 blocks' &&
+		grep -q '^compare: 2 arms' '$TEST_TMP/forced.err'"
+check "  ... and the advice says what a verdict needs" python3 - "$TEST_TMP/forced.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["stopped"] == "budget spent", o["stopped"]
+a = o["advice"]
+assert a["stopped"] == "budget spent" and a["min_blocks"] == 6, a
+assert a["blocks_needed"] >= 6 and a["blocks"] == o["blocks"], a
+assert a["more_blocks"] == a["blocks_needed"] - a["blocks"], a
+assert a["budget_s"] > 0 and a["aa"] is True, a
+PY
+check "  ... in the text too" grep -q '^stopped on the budget after' \
+	"$TEST_TMP/forced.out"
+
+# stopped on --max-runs: blocks needed from the spread of the log ratios
+"$IOTRIAL" compare randread --vary bs=4k,8k "${common[@]}" --ios 2000 \
+	--max-runs 6 --precision 0.5% --no-store --json="$TEST_TMP/max.json" \
+	>"$TEST_TMP/max.out" 2>/dev/null
+check "a run stopped on --max-runs advises how many more blocks" python3 - "$TEST_TMP/max.json" <<'PY'
+import json, math, statistics, sys
+o = json.load(open(sys.argv[1]))
+assert o["stopped"] == "max runs", o["stopped"]
+a = o["advice"]
+assert a["blocks"] == 6 and a["aa"] is False and a["arm"] == "bs=8k", a
+# the sd of the per-block log ratios, recomputed
+m = {}
+for r in o["runs"]:
+    m.setdefault(r["block"], {})[r["arm"]] = r["metric"]
+d = [math.log(b[1] / b[0]) for b in m.values()]
+sd = statistics.stdev(d)
+assert abs(a["log_ratio_sd"] - sd) < 1e-9 * max(1, sd), (a, sd)
+need = max(6, math.ceil((1.959963984540054 * sd / math.atanh(0.005)) ** 2))
+need = max(need, 7)  # at least one block more than was run
+assert a["blocks_needed"] == need, (a, need)
+assert a["more_blocks"] == a["blocks_needed"] - 6, a
+PY
+check "  ... and the text says how many" \
+	grep -qE '^stopped on --max-runs after 6 blocks: .* needs about [0-9]+ blocks, [0-9]+ more' \
+	"$TEST_TMP/max.out"
+
+# A/A: how many runs per arm resolve +-precision
+"$IOTRIAL" compare randread --vary label=A,B "${common[@]}" --ios 2000 \
+	--max-runs 6 --precision 0.5% --no-store --json="$TEST_TMP/aa.json" \
+	>"$TEST_TMP/aa.out" 2>/dev/null
+check "an A/A experiment says how many runs reach +-precision" python3 - "$TEST_TMP/aa.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+a = o["advice"]
+assert a["aa"] is True and a["blocks_needed"] > 6 and a["halfwidth"] > 0, a
+PY
+check "  ... in the text as runs per arm" \
+	grep -qE 'identical arms differ by .* runs per arm' "$TEST_TMP/aa.out"
+
+check "nothing left in the target" test -z "$(ls -A "$dir")"
