@@ -86,4 +86,33 @@ PY
 check "  ... in the text as runs per arm" \
 	grep -qE 'identical arms differ by .* runs per arm' "$TEST_TMP/aa.out"
 
+# the same value twice, as typed or once translated: refused, with both
+# spellings, what they mean, and how to run an A/A experiment instead
+expect_usage "a value twice points to an A/A experiment" \
+	"lists '4k' twice; each arm must differ: .*A/A.*--vary label=A,B" \
+	compare randread --vary bs=4k,4k "${common[@]}"
+expect_usage "4k and 4096 are the same size" \
+	"'4k' and '4096' both mean 4096 bytes.*--vary label=A,B" \
+	compare randread --vary bs=4k,8k,4096 "${common[@]}"
+expect_usage "1 and yes are the same switch" "'1' and 'yes' both mean on" \
+	compare randread --vary direct=1,yes "${common[@]}"
+expect_usage "a label twice asks for two labels" \
+	"lists 'a' twice; give each arm its own label" \
+	compare randread --vary label=a,a "${common[@]}"
+
+if [ "$(id -u)" = 0 ] && mkloop 64M; then
+	USAGE_DIR=$TEST_TMP
+	expect_usage "deadline is mq-deadline" \
+		"'mq-deadline' and 'deadline' both mean mq-deadline.*--vary label=A,B" \
+		compare randread --vary scheduler=mq-deadline,deadline -t "$LOOP" \
+		--size=1M --ios 10
+	expect_usage "4096 sectors are 2048 KiB" \
+		"'4096s' and '2048' both mean 2048 KiB" \
+		compare randread --vary read_ahead_kb=4096s,2048 -t "$LOOP" \
+		--size=1M --ios 10
+	USAGE_DIR=$dir
+else
+	echo "# not root: the knob spellings are not checked"
+fi
+
 check "nothing left in the target" test -z "$(ls -A "$dir")"
