@@ -15,6 +15,7 @@
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
 #include "../core/experiment/budget.h"
+#include "../core/experiment/metrics.h"
 #include "../util/error.h"
 #include "../util/rng.h"
 #include "../util/units.h"
@@ -28,7 +29,7 @@ struct compare_args {
 	const char *time, *ios, *ramp, *seed;
 	const char *runs, *precision, *max_runs, *budget, *equivalence;
 	const char *baseline, *warmup, *max_arms, *db;
-	const char *json_file;
+	const char *json_file, *metric;
 	int no_drop_caches, fail_on_regression, no_store, quiet, force;
 	unsigned target_flags;
 	const char **vary; /* "FACTOR=V1,V2" */
@@ -43,7 +44,9 @@ static const char *const compare_usage[] = {
     "[--ramp DUR]",
     "         [--runs N|auto] [--precision 2%] [--max-runs N] "
     "[--budget DUR]",
-    "         [--equivalence 2%] [--baseline ARM] [--warmup N] [--seed N]",
+    "         [--metric NAME] [--equivalence 2%] [--baseline ARM] "
+    "[--warmup N]",
+    "         [--seed N]",
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
     "         [--json[=FILE]] [--fail-on-regression] [--quiet] "
     "[--allow-destroy] [--force]",
@@ -126,6 +129,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		       "at most N runs per arm with --runs auto (default 30)"),
 	    OPT_STRING(0, "budget", &a->budget, "DURATION",
 		       "stop an auto experiment after about this long"),
+	    OPT_STRING(0, "metric", &a->metric, "NAME",
+		       "judge the arms by this metric (default: the "
+		       "workload's; see below)"),
 	    OPT_STRING(0, "equivalence", &a->equivalence, "PERCENT",
 		       "the margin of 'equivalent' (default 2%)"),
 	    OPT_STRING(0, "baseline", &a->baseline, "ARM",
@@ -177,6 +183,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	cli_workload_options(&params, ops, param_option, a);
 	opts = options_join(params.opts, own);
 	compare_epilogue(&epilogue);
+	cli_metrics_help(&epilogue, ops);
 	n = parse_options(argc, argv, "compare", opts, compare_usage,
 			  epilogue.buf, 0);
 	free(opts);
@@ -444,6 +451,11 @@ int cmd_compare(int argc, const char **argv)
 	}
 	if (configure(&tr.c, &a) ||
 	    (a.json_file && cli_check_output(a.json_file))) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (metric_lookup(ops, a.metric, &tr.c.metric, &err)) {
+		error("--metric: %s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
 	}

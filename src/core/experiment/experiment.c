@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "experiment.h"
 #include "budget.h"
+#include "metrics.h"
 #include "result_json.h"
 #include "../observe/truth.h"
 #include "../../util/clock.h"
@@ -190,8 +191,6 @@ static struct json_object *skeleton(const struct experiment *e,
 	struct json_object *factors = json_object_new_array();
 	struct json_object *arms = json_object_new_array();
 	struct json_object *params = json_object_new_object();
-	struct json_object *metric = json_object_new_object();
-	struct workload w;
 	char when[32], seed[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -217,12 +216,9 @@ static struct json_object *skeleton(const struct experiment *e,
 	}
 	json_object_object_add(o, "params", params);
 	add_str(o, "seed", seed);
-	workload_init(&w, c->ops);
-	add_str(metric, "name", result_metric_name(&w));
-	workload_release(&w);
-	json_object_object_add(metric, "higher_is_better",
-			       json_object_new_boolean(1));
-	json_object_object_add(o, "metric", metric);
+	json_object_object_add(
+	    o, "metric",
+	    metric_to_json(c->metric ? c->metric : metric_default(c->ops)));
 	for (f = 0; f < c->nr_factors; f++) {
 		struct json_object *fo = json_object_new_object();
 		struct json_object *vals = json_object_new_array();
@@ -331,9 +327,11 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	json_object_object_add(
 	    run, "seq",
 	    json_object_new_int((int)json_object_array_length(runs)));
-	json_object_object_add(
-	    run, "metric",
-	    json_object_new_double(result_metric_value(meta->w, r)));
+	json_object_object_add(run, "metric",
+			       json_object_new_double(metric_value(
+				   meta->metric ? meta->metric
+						: metric_default(meta->w->ops),
+				   meta->w, r)));
 	json_object_object_add(run, "run", result_to_json(meta, r));
 	json_object_array_add(runs, run);
 	aw->runs++;
@@ -410,6 +408,16 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 				r.seconds);
 	meta.w = &w;
 	meta.t = c->target;
+	meta.metric = c->metric;
+	if (c->metric && !isfinite(metric_value(c->metric, &w, &r))) {
+		ret = err_set(err, -EINVAL,
+			      "%s%s%sthe run has no '%s' (%s); choose a "
+			      "metric this workload measures",
+			      *a->label ? "arm '" : "", a->label,
+			      *a->label ? "': " : "", c->metric->name,
+			      c->metric->help);
+		goto out;
+	}
 	record(l, arm, block, &meta, &r);
 	if (l->h->run_done)
 		l->h->run_done(l->h->ctx, &meta, &r);
@@ -646,6 +654,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		experiment_budget_estimate(c, e->nr_arms,
 					   l.run_s_sum / l.runs_done, &eb);
 		experiment_add_advice(e->obj, c, &eb);
+		metric_add_arm_medians(e->obj, c->ops);
 	}
 	for (i = 0; i < e->nr_arms; i++)
 		free(l.warns[i].first);

@@ -124,6 +124,8 @@ struct experiment_config {
 	unsigned warmup;      /* discarded runs before block 0 */
 	unsigned max_arms;    /* refuse more arms than this */
 	int drop_caches;      /* sync + drop_caches before each run */
+	const struct metric_def *metric; /* judged by; NULL: the workload's
+					    default (metric_default()) */
 	uint64_t seed;	      /* order of arms in blocks, run seeds */
 	volatile int *stop;   /* non-zero: finish now, keep the data */
 	const struct knob_setting *knobs; /* in force for every run (run
@@ -217,6 +219,7 @@ struct experiment_src {
 	const char *seed;	    /* "none" when the runs' seeds vary */
 	const char *metric;	    /* "iops", "mbps" */
 	bool higher_is_better;
+	const char *metric_unit; /* "IO/s", "ns"; NULL: not said */
 	const char *factor_kind; /* one factor "arm" of this kind whose
 				    values are the labels, and empty
 				    "settings" per arm; NULL: neither */

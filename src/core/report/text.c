@@ -8,6 +8,7 @@
 #include <string.h>
 #include "report.h"
 #include "expjson.h"
+#include "../../util/units.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
@@ -82,6 +83,86 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 		    expjson_num(v, "p_adjusted"));
 	pad(out, start, 7);
 	strbuf_addf(out, "%s\n", expjson_str(v, "verdict"));
+}
+
+/* A value of a metric in unit: "12.1k", "49.6", "68.6us", "0.30s". */
+static void fmt_in_unit(struct strbuf *out, double v, const char *unit)
+{
+	if (!isfinite(v))
+		strbuf_addstr(out, "-");
+	else if (!strcmp(unit, "ns"))
+		units_fmt_ns(out, v);
+	else if (!strcmp(unit, "s"))
+		strbuf_addf(out, "%.2f s", v);
+	else
+		report_fmt_metric(out, v);
+}
+
+/*
+ * The metrics beside the primary one, median per arm (arms[].metrics,
+ * those exp's "metrics" marks shown), one line per arm.
+ */
+static void other_metrics_text(struct json_object *exp, size_t width,
+			       struct strbuf *out)
+{
+	struct json_object *list = expjson_get_type(exp, "metrics",
+						    json_type_array);
+	struct json_object *arms = expjson_get_type(exp, "arms",
+						    json_type_array);
+	const char *primary = expjson_str(expjson_get(exp, "metric"), "name");
+	size_t i, j, n = list ? json_object_array_length(list) : 0, start;
+	int any = 0;
+
+	for (j = 0; j < n; j++) {
+		struct json_object *d = json_object_array_get_idx(list, j);
+
+		if (json_object_get_boolean(expjson_get(d, "shown")) &&
+		    strcmp(expjson_str(d, "name"), primary))
+			any = 1;
+	}
+	if (!any || !arms)
+		return;
+	strbuf_addstr(out, "\nbeside it, median per arm:\n");
+	start = out->len;
+	strbuf_addstr(out, "arm");
+	pad(out, start, width);
+	for (j = 0; j < n; j++) {
+		struct json_object *d = json_object_array_get_idx(list, j);
+
+		if (!json_object_get_boolean(expjson_get(d, "shown")) ||
+		    !strcmp(expjson_str(d, "name"), primary))
+			continue;
+		start = out->len;
+		strbuf_addf(out, "%s (%s)", expjson_str(d, "name"),
+			    expjson_str(d, "unit"));
+		pad(out, start, 11);
+	}
+	strbuf_rtrim(out);
+	strbuf_addch(out, '\n');
+	for (i = 0; i < json_object_array_length(arms); i++) {
+		struct json_object *arm = json_object_array_get_idx(arms, i);
+		struct json_object *med = expjson_get(arm, "metrics");
+
+		start = out->len;
+		strbuf_addstr(out, expjson_str(arm, "label"));
+		pad(out, start, width);
+		for (j = 0; j < n; j++) {
+			struct json_object *d =
+			    json_object_array_get_idx(list, j);
+			const char *name = expjson_str(d, "name");
+			size_t w = strlen(name) + strlen(expjson_str(d, "unit")) + 3;
+
+			if (!json_object_get_boolean(expjson_get(d, "shown")) ||
+			    !strcmp(name, primary))
+				continue;
+			start = out->len;
+			fmt_in_unit(out, expjson_num(med, name),
+				    expjson_str(d, "unit"));
+			pad(out, start, w > 11 ? w : 11);
+		}
+		strbuf_rtrim(out);
+		strbuf_addch(out, '\n');
+	}
 }
 
 /* A duration as an option value, rounded up: "45s", "4m", "2h". */
@@ -206,6 +287,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			 idx == baseline ? NULL : expjson_verdict(exp, idx),
 			 idx == baseline, width);
 	}
+	other_metrics_text(exp, width, out);
 	warnings = expjson_get_type(exp, "warnings", json_type_array);
 	if (warnings) {
 		n = json_object_array_length(warnings);
