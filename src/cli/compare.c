@@ -14,7 +14,6 @@
 #include "../core/report/report.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
-#include "../core/experiment/budget.h"
 #include "../core/experiment/metrics.h"
 #include "../util/error.h"
 #include "../util/rng.h"
@@ -64,9 +63,13 @@ static void compare_epilogue(struct strbuf *out)
 		      "values; the\nfirst value of each factor is the "
 		      "baseline. Runs go in randomized blocks\n(each arm "
 		      "once per block, shuffled); with --runs auto (default) "
-		      "at least\n6 blocks, then until every ratio's 95% CI "
-		      "is within --precision, or\n--max-runs (30) or "
-		      "--budget.\nTARGET is as for 'iotrial run' (default: "
+		      "at least\n6 blocks (or what a verdict needs), then "
+		      "until every ratio's 95% CI is within\n--precision, "
+		      "or --max-runs (30) or --budget. A budget too small "
+		      "for a verdict\nis refused before the first run "
+		      "(--force runs it anyway); an experiment\nstopped on "
+		      "a limit says how many more blocks --precision "
+		      "needs.\nTARGET is as for 'iotrial run' (default: "
 		      "$TMPDIR or /tmp).\nDefaults: --time 3s, --precision "
 		      "2%, --equivalence 2%.\n");
 	cli_workloads_list(out);
@@ -347,11 +350,13 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 static int check_plan(const struct trial *tr, const struct compare_args *a)
 {
 	struct experiment_budget b;
+	struct budget_opts bo;
 	struct strbuf msg = STRBUF_INIT;
 	int ret = 0;
 
-	experiment_budget_estimate(&tr->c, tr->e.nr_arms, -1, &b);
-	if (experiment_budget_short(&b, &tr->c, &msg)) {
+	experiment_budget_opts(&tr->c, &bo);
+	experiment_budget_estimate(&bo, tr->e.nr_arms, -1, &b);
+	if (experiment_budget_short(&b, &bo, &msg)) {
 		if (a->force) {
 			warning("%s", msg.buf);
 		} else {

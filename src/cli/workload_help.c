@@ -116,8 +116,7 @@ void cli_metrics_help(struct strbuf *out, const struct workload_ops *ops)
 	const struct metric_def *m, *def = metric_default(ops);
 	size_t i;
 
-	strbuf_addf(out,
-		    "\nmetrics of %s (--metric; which way is better):\n",
+	strbuf_addf(out, "\nmetrics of %s (--metric; which way is better):\n",
 		    ops->name);
 	for (i = 0; (m = metric_at(ops, i)); i++)
 		strbuf_addf(out, "  %-11s %-5s %-6s %s%s\n", m->name, m->unit,

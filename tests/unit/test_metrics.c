@@ -11,16 +11,16 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "core/experiment/budget.h"
+#include "core/experiment/experiment.h"
 #include "core/experiment/metrics.h"
 #include "core/result/hist.h"
 
 static double ops_per_s(const struct workload *w, const struct run_result *r)
 {
 	(void)w;
-	return r->seconds > 0 ? (double)(r->ops[IO_READ] + r->ops[IO_WRITE]) /
-				    r->seconds
-			      : NAN;
+	return r->seconds > 0
+		   ? (double)(r->ops[IO_READ] + r->ops[IO_WRITE]) / r->seconds
+		   : NAN;
 }
 
 static const struct metric_def own[] = {
@@ -116,13 +116,15 @@ static void test_values(void **state)
 /* 12 arms of 3 s with a 40 s budget: 1 block; a verdict needs 9. */
 static void test_budget(void **state)
 {
-	struct experiment_config c;
+	struct experiment_config ec;
+	struct budget_opts c;
 	struct experiment_budget b;
 	struct strbuf msg = STRBUF_INIT;
 
 	(void)state;
-	experiment_config_init(&c);
-	c.ro.time_ns = 3000000000ull;
+	experiment_config_init(&ec);
+	experiment_budget_opts(&ec, &c);
+	c.time_ns = 3000000000ull;
 	c.budget_ns = 40000000000ull;
 	experiment_budget_estimate(&c, 12, -1, &b);
 	assert_int_equal(b.min_blocks, 9);
@@ -137,8 +139,8 @@ static void test_budget(void **state)
 	assert_int_equal(b.min_blocks, 6);
 	assert_int_equal(experiment_budget_short(&b, &c, &msg), 0);
 	/* --ios: unknown until a block is measured, then judged */
-	c.ro.time_ns = 0;
-	c.ro.ios = 1000;
+	c.time_ns = 0;
+	c.ios = 1000;
 	c.budget_ns = 10000000000ull;
 	experiment_budget_estimate(&c, 2, -1, &b);
 	assert_int_equal(experiment_budget_short(&b, &c, &msg), 0);

@@ -20,9 +20,8 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-void experiment_budget_estimate(const struct experiment_config *c,
-				unsigned nr_arms, double run_s,
-				struct experiment_budget *out)
+void experiment_budget_estimate(const struct budget_opts *c, unsigned nr_arms,
+				double run_s, struct experiment_budget *out)
 {
 	double overhead =
 	    c->drop_caches ? BUDGET_RUN_OVERHEAD_S : BUDGET_RUN_OVERHEAD_WARM_S;
@@ -36,11 +35,10 @@ void experiment_budget_estimate(const struct experiment_config *c,
 	out->measured = run_s > 0;
 	if (run_s > 0)
 		out->run_s = run_s;
-	else if (c->ro.ios)
+	else if (c->ios)
 		out->run_s = -1;
 	else
-		out->run_s =
-		    (double)(c->ro.time_ns + c->ro.ramp_ns) / 1e9 + overhead;
+		out->run_s = (double)(c->time_ns + c->ramp_ns) / 1e9 + overhead;
 	out->block_s = out->run_s > 0 ? out->run_s * nr_arms : -1;
 	out->warmup_s = out->run_s > 0 ? out->run_s * c->warmup : 0;
 	if (c->runs_fixed) {
@@ -82,7 +80,7 @@ static void shown_duration(struct strbuf *out, double s)
 
 /* The most arms (at least 2) whose verdict blocks fit the budget, or 0. */
 static unsigned arms_that_fit(const struct experiment_budget *b,
-			      const struct experiment_config *c)
+			      const struct budget_opts *c)
 {
 	double budget_s = (double)c->budget_ns / 1e9;
 	unsigned a;
@@ -98,21 +96,20 @@ static unsigned arms_that_fit(const struct experiment_budget *b,
 
 /* The --time at which the verdict blocks fit the budget, or 0. */
 static double time_that_fits(const struct experiment_budget *b,
-			     const struct experiment_config *c)
+			     const struct budget_opts *c)
 {
 	double runs = (double)c->warmup + (double)b->min_blocks * b->nr_arms;
-	double timed = (double)c->ro.time_ns / 1e9;
+	double timed = (double)c->time_ns / 1e9;
 	double per_run = (double)c->budget_ns / 1e9 / runs;
 	double t = per_run - (b->run_s - timed);
 
-	if (c->ro.ios || t < 0.1 || t >= timed)
+	if (c->ios || t < 0.1 || t >= timed)
 		return 0;
 	return t >= 1 ? floor(t) : floor(t * 10) / 10;
 }
 
 int experiment_budget_short(const struct experiment_budget *b,
-			    const struct experiment_config *c,
-			    struct strbuf *msg)
+			    const struct budget_opts *c, struct strbuf *msg)
 {
 	unsigned arms;
 	double t;
@@ -167,7 +164,7 @@ int experiment_budget_short(const struct experiment_budget *b,
 			strbuf_addf(msg, "%.0fs", t);
 		else
 			strbuf_addf(msg, "%.0fms", t * 1000);
-	} else if (c->ro.ios) {
+	} else if (c->ios) {
 		strbuf_addstr(msg, " or a smaller --ios");
 	} else {
 		strbuf_addstr(msg, " or a shorter --time");
@@ -263,8 +260,7 @@ static void add_int(struct json_object *o, const char *k, unsigned v)
 	json_object_object_add(o, k, json_object_new_int((int)v));
 }
 
-void experiment_add_advice(struct json_object *exp,
-			   const struct experiment_config *c,
+void experiment_add_advice(struct json_object *exp, const struct budget_opts *c,
 			   const struct experiment_budget *b)
 {
 	struct json_object *arms = json_object_object_get(exp, "arms");

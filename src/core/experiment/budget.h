@@ -8,8 +8,9 @@
 #ifndef IOTRIAL_BUDGET_H
 #define IOTRIAL_BUDGET_H
 
+#include <stdint.h>
 #include <json-c/json.h>
-#include "experiment.h"
+#include "../../util/strbuf.h"
 
 /*
  * What a run costs besides its timed part: syncing and dropping caches,
@@ -17,6 +18,21 @@
  */
 #define BUDGET_RUN_OVERHEAD_S	   0.25
 #define BUDGET_RUN_OVERHEAD_WARM_S 0.05
+
+/* What of an experiment's configuration the plan depends on
+ * (experiment_budget_opts() fills it). */
+struct budget_opts {
+	double alpha;	    /* significance level */
+	double precision;   /* the CI half-width that ends it */
+	uint64_t budget_ns; /* 0: no budget */
+	uint64_t time_ns;   /* each run's length, or 0 with ios */
+	uint64_t ramp_ns;
+	uint64_t ios;
+	unsigned max_runs;   /* per arm; 0: no limit */
+	unsigned runs_fixed; /* 0: adaptive */
+	unsigned warmup;
+	int drop_caches;
+};
 
 /* What the limits of an experiment allow. */
 struct experiment_budget {
@@ -40,9 +56,8 @@ struct experiment_budget {
  * (< 0) for a run bounded by --ios. Only an adaptive experiment has
  * limits; a fixed one (runs_fixed) allows exactly its runs.
  */
-void experiment_budget_estimate(const struct experiment_config *c,
-				unsigned nr_arms, double run_s,
-				struct experiment_budget *out);
+void experiment_budget_estimate(const struct budget_opts *c, unsigned nr_arms,
+				double run_s, struct experiment_budget *out);
 
 /*
  * 1 when the limits stop before a verdict is possible, with msg set to a
@@ -51,8 +66,7 @@ void experiment_budget_estimate(const struct experiment_config *c,
  * cannot be judged yet (an unknown run length).
  */
 int experiment_budget_short(const struct experiment_budget *b,
-			    const struct experiment_config *c,
-			    struct strbuf *msg);
+			    const struct budget_opts *c, struct strbuf *msg);
 
 /*
  * After an adaptive experiment stopped on a limit, add "advice" to exp:
@@ -64,8 +78,7 @@ int experiment_budget_short(const struct experiment_budget *b,
  * then the fewest blocks for a verdict. Nothing is added when the
  * experiment did not stop on a limit.
  */
-void experiment_add_advice(struct json_object *exp,
-			   const struct experiment_config *c,
+void experiment_add_advice(struct json_object *exp, const struct budget_opts *c,
 			   const struct experiment_budget *b);
 
 #endif

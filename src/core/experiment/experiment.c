@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "experiment.h"
-#include "budget.h"
 #include "metrics.h"
 #include "result_json.h"
 #include "../observe/truth.h"
@@ -57,6 +56,23 @@ void experiment_config_init(struct experiment_config *c)
 	    .alpha = ao.alpha,
 	    .max_arms = EXPERIMENT_MAX_ARMS,
 	    .drop_caches = 1,
+	};
+}
+
+void experiment_budget_opts(const struct experiment_config *c,
+			    struct budget_opts *out)
+{
+	*out = (struct budget_opts){
+	    .alpha = c->alpha,
+	    .precision = c->precision,
+	    .budget_ns = c->budget_ns,
+	    .time_ns = c->ro.time_ns,
+	    .ramp_ns = c->ro.ramp_ns,
+	    .ios = c->ro.ios,
+	    .max_runs = c->max_runs,
+	    .runs_fixed = c->runs_fixed,
+	    .warmup = c->warmup,
+	    .drop_caches = c->drop_caches,
 	};
 }
 
@@ -327,11 +343,11 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	json_object_object_add(
 	    run, "seq",
 	    json_object_new_int((int)json_object_array_length(runs)));
-	json_object_object_add(run, "metric",
-			       json_object_new_double(metric_value(
-				   meta->metric ? meta->metric
-						: metric_default(meta->w->ops),
-				   meta->w, r)));
+	json_object_object_add(
+	    run, "metric",
+	    json_object_new_double(metric_value(
+		meta->metric ? meta->metric : metric_default(meta->w->ops),
+		meta->w, r)));
 	json_object_object_add(run, "run", result_to_json(meta, r));
 	json_object_array_add(runs, run);
 	aw->runs++;
@@ -513,14 +529,16 @@ static void check_budget(struct exp_loop *l)
 {
 	struct experiment_budget before, now;
 	struct strbuf msg = STRBUF_INIT;
+	struct budget_opts bo;
 
-	experiment_budget_estimate(l->c, l->e->nr_arms, -1, &before);
-	if (experiment_budget_short(&before, l->c, &msg))
+	experiment_budget_opts(l->c, &bo);
+	experiment_budget_estimate(&bo, l->e->nr_arms, -1, &before);
+	if (experiment_budget_short(&before, &bo, &msg))
 		goto out;
 	strbuf_reset(&msg);
-	experiment_budget_estimate(l->c, l->e->nr_arms,
+	experiment_budget_estimate(&bo, l->e->nr_arms,
 				   l->run_s_sum / l->runs_done, &now);
-	if (!experiment_budget_short(&now, l->c, &msg))
+	if (!experiment_budget_short(&now, &bo, &msg))
 		goto out;
 	json_object_array_add(json_object_object_get(l->e->obj, "warnings"),
 			      json_object_new_string(msg.buf));
@@ -566,9 +584,8 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	ao.baseline = e->baseline;
 	ao.alpha = c->alpha;
 	ao.margin = c->equivalence;
-	planned = c->warmup +
-		  e->nr_arms * (c->runs_fixed ? c->runs_fixed
-					      : min_blocks(e, c));
+	planned = c->warmup + e->nr_arms * (c->runs_fixed ? c->runs_fixed
+							  : min_blocks(e, c));
 	for (i = 0; i < c->warmup && !ret; i++) {
 		if (c->stop && *c->stop)
 			break;
@@ -650,10 +667,12 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	}
 	if (!ret && !c->single_run && l.runs_done) {
 		struct experiment_budget eb;
+		struct budget_opts bo;
 
-		experiment_budget_estimate(c, e->nr_arms,
+		experiment_budget_opts(c, &bo);
+		experiment_budget_estimate(&bo, e->nr_arms,
 					   l.run_s_sum / l.runs_done, &eb);
-		experiment_add_advice(e->obj, c, &eb);
+		experiment_add_advice(e->obj, &bo, &eb);
 		metric_add_arm_medians(e->obj, c->ops);
 	}
 	for (i = 0; i < e->nr_arms; i++)

@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <json-c/json.h>
+#include "budget.h"
 #include "../stats/analysis.h"
 #include "../observe/measure.h"
 #include "../workload/workload.h"
@@ -126,8 +127,8 @@ struct experiment_config {
 	int drop_caches;      /* sync + drop_caches before each run */
 	const struct metric_def *metric; /* judged by; NULL: the workload's
 					    default (metric_default()) */
-	uint64_t seed;	      /* order of arms in blocks, run seeds */
-	volatile int *stop;   /* non-zero: finish now, keep the data */
+	uint64_t seed;	    /* order of arms in blocks, run seeds */
+	volatile int *stop; /* non-zero: finish now, keep the data */
 	const struct knob_setting *knobs; /* in force for every run (run
 					     --set), for the run objects */
 	unsigned nr_knobs;
@@ -148,6 +149,10 @@ struct experiment_config {
  * them, at most EXPERIMENT_MAX_ARMS arms, caches dropped between runs.
  */
 void experiment_config_init(struct experiment_config *c);
+
+/* What of c the budget's plan (budget.h) depends on, into out. */
+void experiment_budget_opts(const struct experiment_config *c,
+			    struct budget_opts *out);
 
 struct experiment {
 	struct experiment_arm *arms;

@@ -766,8 +766,8 @@ static int one_run_experiment(const struct trial *tr, struct json_object **out,
 	src.metric = json_object_get_string(json_object_object_get(m, "name"));
 	src.higher_is_better = !hib || json_object_get_boolean(hib);
 	if (json_object_object_get(m, "unit"))
-		src.metric_unit = json_object_get_string(
-		    json_object_object_get(m, "unit"));
+		src.metric_unit =
+		    json_object_get_string(json_object_object_get(m, "unit"));
 	src.factor_kind = "import";
 	src.arms = &arm;
 	src.nr_arms = 1;

@@ -105,10 +105,10 @@ static void fmt_in_unit(struct strbuf *out, double v, const char *unit)
 static void other_metrics_text(struct json_object *exp, size_t width,
 			       struct strbuf *out)
 {
-	struct json_object *list = expjson_get_type(exp, "metrics",
-						    json_type_array);
-	struct json_object *arms = expjson_get_type(exp, "arms",
-						    json_type_array);
+	struct json_object *list =
+	    expjson_get_type(exp, "metrics", json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
 	const char *primary = expjson_str(expjson_get(exp, "metric"), "name");
 	size_t i, j, n = list ? json_object_array_length(list) : 0, start;
 	int any = 0;
@@ -150,7 +150,8 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 			struct json_object *d =
 			    json_object_array_get_idx(list, j);
 			const char *name = expjson_str(d, "name");
-			size_t w = strlen(name) + strlen(expjson_str(d, "unit")) + 3;
+			size_t w =
+			    strlen(name) + strlen(expjson_str(d, "unit")) + 3;
 
 			if (!json_object_get_boolean(expjson_get(d, "shown")) ||
 			    !strcmp(name, primary))
@@ -208,12 +209,13 @@ static void advice_text(struct json_object *exp, struct strbuf *out)
 				    100 * expjson_num(a, "log_ratio_sd"),
 				    blocks, 100 * expjson_num(a, "halfwidth"));
 		else
-			strbuf_addf(out,
-				    "the per-block ratios of '%s' vary by "
-				    "%.1f%% (sd), so the CI is about +-%.1f%%; ",
-				    expjson_str(a, "arm"),
-				    100 * expjson_num(a, "log_ratio_sd"),
-				    100 * expjson_num(a, "halfwidth"));
+			strbuf_addf(
+			    out,
+			    "the per-block ratios of '%s' vary by "
+			    "%.1f%% (sd), so the CI is about +-%.1f%%; ",
+			    expjson_str(a, "arm"),
+			    100 * expjson_num(a, "log_ratio_sd"),
+			    100 * expjson_num(a, "halfwidth"));
 		if (needed > 10000) {
 			strbuf_addf(out,
 				    "+-%g%% would need more than 10000 %s: "
