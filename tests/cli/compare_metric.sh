@@ -11,9 +11,10 @@ mkdir -p "$dir"
 db=$TEST_TMP/db
 common=(-t "$dir" --size=64M --no-drop-caches --quiet --db "$db")
 
-# a 64M read takes milliseconds, a 4k one microseconds, page cache or not
+# a 64M read takes milliseconds, a 4k one microseconds, page cache or not;
+# 8 blocks leave room for a block that a busy machine turns around
 "$IOTRIAL" compare randread --vary bs=4k,64M "${common[@]}" --time 300ms \
-	--runs 6 --seed 3 --metric p99 --json="$TEST_TMP/p99.json" \
+	--runs 8 --seed 3 --metric p99 --json="$TEST_TMP/p99.json" \
 	>"$TEST_TMP/p99.txt" 2>"$TEST_TMP/p99.err"
 check "compare --metric p99 exits 0" test $? = 0
 check "  ... the slower arm (higher p99) is 'slower', lower is better" \
@@ -24,7 +25,7 @@ m = o["metric"]
 assert m == {"name": "p99", "higher_is_better": False, "unit": "ns"}, m
 v = o["verdicts"][0]
 assert v["label"] == "bs=64M" and v["verdict"] == "slower", v
-assert v["ratio"] > 2, v
+assert v["ratio"] > 1 and v["ci_low"] > 1, v
 for r in o["runs"]:
     run = r["run"]
     assert run["metric"]["name"] == "p99" and not run["metric"]["higher_is_better"]
