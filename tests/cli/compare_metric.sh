@@ -63,6 +63,15 @@ check "diff of a p99 and an iops experiment compares nothing" \
 	bash -c "[ $rc = 2 ] && grep -q \"measured different metrics ('p99' and 'iops')\" '$TEST_TMP/diff.out' &&
 		! grep -qE 'faster|slower' '$TEST_TMP/diff.out'"
 
+# two p99 experiments: diff keeps the metric and its direction
+"$IOTRIAL" compare randread --vary bs=4k,64M "${common[@]}" --time 300ms \
+	--runs 4 --seed 4 --metric p99 --json="$TEST_TMP/p99b.json" >/dev/null 2>&1
+id3=$(json "$TEST_TMP/p99b.json" 'o["id"]')
+"$IOTRIAL" diff "$id" "$id3" --db "$db" >"$TEST_TMP/diff2.out" 2>&1
+check "diff of two p99 experiments judges by p99, lower is better" \
+	grep -q "^experiment $id\.\.$id3: randread on .*, p99 (lower is better)$" \
+	"$TEST_TMP/diff2.out"
+
 # run --metric
 "$IOTRIAL" run randread -t "$dir" --size=16M --time 200ms --metric read_p99 \
 	--db "$db" --json="$TEST_TMP/run.json" >"$TEST_TMP/run.txt" 2>&1
