@@ -48,8 +48,8 @@ check "show prints the stored metric and its direction" \
 	grep -q "^experiment $id: randread on .*, p99 (lower is better)$" \
 	"$TEST_TMP/show.txt"
 check "  ... and the verdict" grep -qE '^bs=64M .* slower$' "$TEST_TMP/show.txt"
-check "log names the metric" \
-	bash -c "'$IOTRIAL' log --db '$db' | grep -E '^$id .* p99 '"
+check "log names the metric and its direction" \
+	bash -c "'$IOTRIAL' log --db '$db' | grep -E '^$id .* p99 .*slower.* \(lower is better\)$'"
 
 # the same experiment judged by IOPS: diff refuses to compare them
 "$IOTRIAL" compare randread --vary bs=4k,64M "${common[@]}" --time 300ms \
