@@ -18,6 +18,7 @@
 #include "trial.h"
 #include "../observe/env.h"
 #include "import.h"
+#include "factor_values.h"
 #include "../target/scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -168,127 +169,6 @@ static int classify(struct trial *tr, const char *name, struct strbuf *err)
 	return -ENOENT;
 }
 
-/* What the value of parameter name now set in w means, for people. */
-static void param_meaning(const struct workload *w, const char *name,
-			  struct strbuf *out)
-{
-	const struct param_value *v = workload_param(w, name);
-	const struct param_spec *p;
-
-	for (p = w->ops->params; p->name && strcmp(p->name, name); p++)
-		;
-	if (!p->name || !v)
-		return;
-	switch (p->type) {
-	case PARAM_SIZE:
-		strbuf_addf(out, "%llu bytes", (unsigned long long)v->u);
-		break;
-	case PARAM_PERCENT:
-		strbuf_addf(out, "%llu%%", (unsigned long long)v->u);
-		break;
-	case PARAM_BOOL:
-		strbuf_addstr(out, v->u ? "on" : "off");
-		break;
-	case PARAM_UINT:
-		strbuf_addf(out, "%llu", (unsigned long long)v->u);
-		break;
-	default:
-		strbuf_addstr(out, v->s ? v->s : "");
-	}
-}
-
-/*
- * What each value of parameter factor f means (4k and 4096 both mean
- * 4096 bytes), into out[i]; values that do not parse get "" and are left
- * to experiment_validate() to report.
- */
-static void param_meanings(const struct trial *tr,
-			   const struct experiment_factor *f,
-			   struct strbuf *out)
-{
-	struct workload w;
-	unsigned i;
-
-	workload_init(&w, tr->c.ops);
-	for (i = 0; i < f->nr_values; i++)
-		if (!workload_set_param(&w, f->name, f->values[i], NULL, NULL))
-			param_meaning(&w, f->name, &out[i]);
-	workload_release(&w);
-}
-
-/*
- * What each value of knob factor f means once translated (deadline is
- * mq-deadline, 4096s is 2048 KiB), into out[i]; values that do not
- * parse get "" and are left to trial_check() to report.
- */
-static void knob_meanings(struct trial *tr, const struct experiment_factor *f,
-			  struct strbuf *out)
-{
-	struct strbuf as = STRBUF_INIT, err = STRBUF_INIT;
-	struct knob_plan plan;
-	unsigned i;
-
-	for (i = 0; i < f->nr_values; i++) {
-		knob_plan_init(&plan, &tr->kctx);
-		strbuf_setf(&as, "%s=%s", f->name, f->values[i]);
-		strbuf_reset(&err);
-		if (!knob_plan_add(&plan, as.buf, &err) &&
-		    !knob_plan_build(&plan, &err) && plan.nr == 1)
-			knob_show_value(&plan.v[0].k, plan.v[0].canon.buf,
-					&out[i]);
-		knob_plan_release(&plan);
-	}
-	strbuf_release(&as);
-	strbuf_release(&err);
-}
-
-/*
- * Does factor f give one value twice, as typed or once translated (4k
- * and 4096, deadline and mq-deadline)? -EINVAL with err naming both
- * spellings, what they mean, and how to measure noise instead.
- */
-static int check_duplicates(struct trial *tr, const struct experiment_factor *f,
-			    const char *spec, struct strbuf *err)
-{
-	struct strbuf *mean = xcalloc(f->nr_values, sizeof(*mean));
-	unsigned i, j;
-	int ret = 0;
-
-	for (i = 0; i < f->nr_values; i++)
-		strbuf_init(&mean[i], 0);
-	if (f->is_knob)
-		knob_meanings(tr, f, mean);
-	else
-		param_meanings(tr, f, mean);
-	for (i = 1; i < f->nr_values && !ret; i++)
-		for (j = 0; j < i && !ret; j++) {
-			if (!strcmp(f->values[i], f->values[j]))
-				ret = err_set(err, -EINVAL,
-					      "--vary '%s' lists '%s' twice",
-					      spec, f->values[i]);
-			else if (mean[i].len &&
-				 !strcmp(mean[i].buf, mean[j].buf))
-				ret = err_set(err, -EINVAL,
-					      "--vary '%s' lists the same "
-					      "value twice ('%s' and '%s' "
-					      "both mean %s)",
-					      spec, f->values[j], f->values[i],
-					      mean[i].buf);
-		}
-	if (ret && !strcmp(f->name, "label"))
-		strbuf_addstr(err, "; give each arm its own label: --vary "
-				   "label=A,B");
-	else if (ret)
-		strbuf_addstr(err, "; each arm must differ: to measure how "
-				   "much identical runs vary (an A/A "
-				   "experiment), vary a label instead: "
-				   "--vary label=A,B");
-	for (i = 0; i < f->nr_values; i++)
-		strbuf_release(&mean[i]);
-	free(mean);
-	return ret;
-}
-
 /* Split spec "name=v1,v2" into f (zeroed first; free_factor() it). */
 static int parse_factor(struct experiment_factor *f, const char *spec,
 			struct strbuf *err)
@@ -361,7 +241,7 @@ static int check_factor(struct trial *tr, struct experiment_factor *f,
 			return ret;
 		f->is_knob = 1;
 	}
-	return check_duplicates(tr, f, spec, err);
+	return factor_check_values(tr->c.ops, &tr->kctx, f, spec, err);
 }
 
 int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
