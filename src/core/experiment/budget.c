@@ -12,7 +12,6 @@
  * shrinks with the square root of the number of blocks, which gives the
  * blocks (and the budget) that --precision would take.
  */
-#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include "budget.h"

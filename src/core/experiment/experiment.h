@@ -8,14 +8,16 @@
  *   { "schema": "iotrial/1", "type": "experiment", "id": "3f9a1c2e",
  *     "created": "2026-11-29T22:58:00Z", "workload": "randread",
  *     "target": "/tmp", "params": {...}, "seed": "123",
- *     "metric": {"name": "iops", "higher_is_better": true},
+ *     "metric": {"name": "iops", "higher_is_better": true,
+ *                "unit": "IO/s"},
  *     "factors": [{"name": "scheduler", "kind": "knob",
  *                  "values": ["none", "mq-deadline"]}],
  *     "baseline": 0,
  *     "arms": [{"arm": 0, "label": "scheduler=none",
  *               "settings": {"scheduler": "none"},
  *               "n":.., "median":.., "ci_low":.., "ci_high":.., "min":..,
- *               "max":.., "cv":.., "outliers":.., "drift_rho":..}],
+ *               "max":.., "cv":.., "outliers":.., "drift_rho":..,
+ *               "metrics": {"mbps":.., "p99":.., ...}}],
  *     "runs": [{"arm": 0, "block": 0, "seq": 0, "metric": 123.4,
  *               "run": {iotrial/1 run object}}],
  *     "verdicts": [{"arm": 1, "label":.., "baseline":.., "ratio":..,
@@ -23,7 +25,13 @@
  *                   "test":.., "verdict": "faster"}],
  *     "blocks": 8, "stopped": "precision reached", "runs_mode": "auto",
  *     "precision": 0.02, "equivalence": 0.02, "alpha": 0.05,
- *     "warnings": [..], "env": {..} }
+ *     "warnings": [..], "env": {..},
+ *     "metrics": [{"name": "mbps", "unit": "MB/s",
+ *                  "higher_is_better": true, "shown": true}, ...],
+ *     "advice": {"stopped": "budget spent", "blocks": 3,
+ *                "blocks_needed": 17, "more_blocks": 14, ...} }
+ * (metrics.h: the other metrics; budget.h: advice, only when a limit
+ * stopped the experiment.)
  */
 #ifndef IOTRIAL_EXPERIMENT_H
 #define IOTRIAL_EXPERIMENT_H
