@@ -107,6 +107,9 @@ void cli_workload_options(struct workload_options *wo,
 void cli_workload_options_release(struct workload_options *wo);
 /* "\nworkloads:\n" and a line per workload, for a help epilogue. */
 void cli_workloads_list(struct strbuf *out);
+/* "\nmetrics of WORKLOAD (--metric):\n" and a line per metric of ops,
+ * its default marked, for a help epilogue. */
+void cli_metrics_help(struct strbuf *out, const struct workload_ops *ops);
 /* The workload called name, or NULL after an error that suggests the
  * nearest name or points to 'iotrial CMD --help'. */
 const struct workload_ops *cli_find_workload(const char *name, const char *cmd);

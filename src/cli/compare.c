@@ -15,6 +15,7 @@
 #include "../core/report/suspect.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
+#include "../core/experiment/metrics.h"
 #include "../util/error.h"
 #include "../util/rng.h"
 #include "../util/units.h"
@@ -28,8 +29,8 @@ struct compare_args {
 	const char *time, *ios, *ramp, *seed;
 	const char *runs, *precision, *max_runs, *budget, *equivalence;
 	const char *baseline, *warmup, *max_arms, *db;
-	const char *json_file;
-	int no_drop_caches, fail_on_regression, no_store, quiet, strict;
+	const char *json_file, *metric;
+	int no_drop_caches, fail_on_regression, no_store, quiet, strict, force;
 	struct cli_limits limits;
 	unsigned target_flags;
 	const char **vary; /* "FACTOR=V1,V2" */
@@ -44,10 +45,12 @@ static const char *const compare_usage[] = {
     "[--ramp DUR]",
     "         [--runs N|auto] [--precision 2%] [--max-runs N] "
     "[--budget DUR]",
-    "         [--equivalence 2%] [--baseline ARM] [--warmup N] [--seed N]",
+    "         [--metric NAME] [--equivalence 2%] [--baseline ARM] "
+    "[--warmup N]",
+    "         [--seed N]",
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
     "         [--json[=FILE]] [--fail-on-regression] [--strict] [--quiet]",
-    "         [--allow-destroy] [--memory-limit SIZE] [--cpus LIST]",
+    "         [--allow-destroy] [--force] [--memory-limit SIZE] [--cpus LIST]",
     "         [--mems LIST]",
     NULL,
 };
@@ -63,19 +66,23 @@ static void compare_epilogue(struct strbuf *out)
 		      "values; the\nfirst value of each factor is the "
 		      "baseline. Runs go in randomized blocks\n(each arm "
 		      "once per block, shuffled); with --runs auto (default) "
-		      "at least\n6 blocks, then until every ratio's 95% CI "
-		      "is within --precision, or\n--max-runs (30) or "
-		      "--budget.\nA knob value that is translated (cfq is "
-		      "bfq) is noted before the runs\nand its arm labelled "
-		      "with what is set: scheduler=bfq (asked: cfq).\nThe "
-		      "ratio is arm over baseline within "
-		      "each block: the Hodges-Lehmann\nestimate of the "
-		      "per-block ratios (the median of their pairwise "
-		      "means),\nwith the signed-rank test's 95% CI and p on "
-		      "the same ratios; it is not\nthe ratio of the two "
-		      "medians in the table.\nTARGET is as for 'iotrial "
-		      "run' (default: $TMPDIR or /tmp).\nDefaults: --time "
-		      "3s, --precision 2%, --equivalence 2%.\n");
+		      "at least\n6 blocks (or what a verdict needs), then "
+		      "until every ratio's 95% CI is within\n--precision, "
+		      "or --max-runs (30) or --budget. A budget too small "
+		      "for a verdict\nis refused before the first run "
+		      "(--force runs it anyway); an experiment\nstopped on "
+		      "a limit says how many more blocks --precision "
+		      "needs.\nA knob value that is translated (cfq is bfq) is "
+		      "noted before the runs\nand its arm labelled with what "
+		      "is set: scheduler=bfq (asked: cfq).\nThe ratio is arm "
+		      "over baseline within each block: the Hodges-Lehmann\n"
+		      "estimate of the per-block ratios (the median of their "
+		      "pairwise means),\nwith the signed-rank test's 95% CI "
+		      "and p on the same ratios; it is not\nthe ratio of the "
+		      "two medians in the table.\nTARGET is as for 'iotrial "
+		      "run' (default: "
+		      "$TMPDIR or /tmp).\nDefaults: --time 3s, --precision "
+		      "2%, --equivalence 2%.\n");
 	strbuf_addstr(out, "With two factors or more, the table first gives "
 			   "each factor's effect\nwithin the other factors' "
 			   "levels and says whether it depends on them (an\n"
@@ -150,6 +157,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		       "at most N runs per arm with --runs auto (default 30)"),
 	    OPT_STRING(0, "budget", &a->budget, "DURATION",
 		       "stop an auto experiment after about this long"),
+	    OPT_STRING(0, "metric", &a->metric, "NAME",
+		       "judge the arms by this metric (default: the "
+		       "workload's; see below)"),
 	    OPT_STRING(0, "equivalence", &a->equivalence, "PERCENT",
 		       "the margin of 'equivalent' (default 2%)"),
 	    OPT_STRING(0, "baseline", &a->baseline, "ARM",
@@ -180,6 +190,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		     "fails when its estimate is slower"),
 	    OPT_BOOL(0, "quiet", &a->quiet,
 		     "no progress line and no header on stderr"),
+	    OPT_BOOL(0, "force", &a->force,
+		     "run even when --budget or --max-runs cannot reach a "
+		     "verdict"),
 	    OPT_END(),
 	};
 	int n, help = argc > 1 &&
@@ -204,6 +217,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	cli_workload_options(&params, ops, param_option, a);
 	opts = options_join(params.opts, own);
 	compare_epilogue(&epilogue);
+	cli_metrics_help(&epilogue, ops);
 	n = parse_options(argc, argv, "compare", opts, compare_usage,
 			  epilogue.buf, 0);
 	free(opts);
@@ -362,6 +376,31 @@ static int configure(struct experiment_config *c, const struct compare_args *a)
 	return ret ? -1 : 0;
 }
 
+/*
+ * Before the first run: can the limits reach a verdict at all? No:
+ * refuse (exit 2), or with --force warn and go on. -1 to refuse.
+ */
+static int check_plan(const struct trial *tr, const struct compare_args *a)
+{
+	struct experiment_budget b;
+	struct budget_opts bo;
+	struct strbuf msg = STRBUF_INIT;
+	int ret = 0;
+
+	experiment_budget_opts(&tr->c, &bo);
+	experiment_budget_estimate(&bo, tr->e.nr_arms, -1, &b);
+	if (experiment_budget_short(&b, &bo, &msg)) {
+		if (a->force) {
+			warning("%s", msg.buf);
+		} else {
+			error("%s (or --force to run anyway)", msg.buf);
+			ret = -1;
+		}
+	}
+	strbuf_release(&msg);
+	return ret;
+}
+
 /* Progress on stderr when it is a terminal: one rewritten line. */
 static void on_progress(void *ctx, const struct experiment_progress *p)
 {
@@ -436,6 +475,11 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (metric_lookup(ops, a.metric, &tr.c.metric, &err)) {
+		error("--metric: %s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (!a.no_store && (ret = cli_check_store(a.db, "iotrial compare")))
 		goto out;
 	if (a.target)
@@ -468,6 +512,10 @@ int cmd_compare(int argc, const char **argv)
 		error("%s", err.buf);
 		/* not root: as set and run --set say it, a runtime refusal */
 		ret = pr == -EPERM ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
+	}
+	if (check_plan(&tr, &a)) {
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (!a.quiet)

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "knobargs.h"
 #include "../core/experiment/result_json.h"
+#include "../core/experiment/metrics.h"
 #include "../core/report/report.h"
 #include "../core/report/run_text.h"
 #include "../core/target/target.h"
@@ -35,6 +36,7 @@ struct run_args {
 	const char *ramp;
 	const char *seed;
 	const char *json_file; /* "-" for stdout, NULL for text */
+	const char *metric;    /* --metric, NULL for the default */
 	const char *db;	       /* results store, NULL for the default */
 	int no_store;	       /* --no-store */
 	int per_job;	       /* --per-job */
@@ -48,7 +50,8 @@ struct run_args {
 static const char *const run_usage[] = {
     "iotrial run [WORKLOAD] [-t TARGET] [--PARAM=VALUE ...]",
     "                   [--time DURATION | --ios N] [--ramp DURATION]",
-    "                   [--seed N] [--json[=FILE]] [--allow-destroy]",
+    "                   [--seed N] [--metric NAME] [--json[=FILE]] "
+    "[--allow-destroy]",
     "                   [--set KNOB=VALUE ...] [--db PATH | --no-store]",
     "                   [--per-job] [--memory-limit SIZE] [--cpus LIST]",
     "                   [--mems LIST]",
@@ -121,6 +124,9 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		       "run this long before the measured part"),
 	    OPT_STRING(0, "seed", &a->seed, "N",
 		       "seed of the random offsets and file contents"),
+	    OPT_STRING(0, "metric", &a->metric, "NAME",
+		       "the metric the run is judged by (default: the "
+		       "workload's)"),
 	    OPT_STRING_OPTARG(0, "json", &a->json_file, "FILE", "-",
 			      "print the run as JSON, or write it to FILE"),
 	    OPT_BIT(0, "allow-destroy", &a->target_flags, TARGET_ALLOW_DESTROY,
@@ -153,6 +159,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	cli_workload_options(&params, ops, param_option, a);
 	opts = options_join(params.opts, own);
 	run_epilogue(&epilogue);
+	cli_metrics_help(&epilogue, ops);
 	n = parse_options(argc, argv, "run", opts, run_usage, epilogue.buf, 0);
 	free(opts);
 	cli_workload_options_release(&params);
@@ -218,8 +225,12 @@ static int configure(struct experiment_config *c, const struct run_args *a)
 		ret = units_parse_count(a->seed, &c->seed, &err);
 	if (!ret && !a->seed)
 		c->seed = rng_seed_from_env() & 0xffffffffu;
-	if (ret)
+	if (ret) {
 		error("%s", err.buf);
+	} else if (metric_lookup(c->ops, a->metric, &c->metric, &err)) {
+		error("--metric: %s", err.buf);
+		ret = -1;
+	}
 	strbuf_release(&err);
 	return ret ? -1 : 0;
 }
@@ -245,6 +256,20 @@ static void run_done(void *ctx, const struct run_meta *meta,
 	struct run_view *v = ctx;
 
 	report_run_text(meta->w, meta->t, r, v->flags, &v->summary);
+	if (meta->metric) {
+		/* the metric asked for, as compare and show judge it */
+		strbuf_addf(&v->summary, "metric: %s = ", meta->metric->name);
+		if (!strcmp(meta->metric->unit, "ns"))
+			units_fmt_ns(&v->summary,
+				     metric_value(meta->metric, meta->w, r));
+		else
+			strbuf_addf(&v->summary, "%.4g %s",
+				    metric_value(meta->metric, meta->w, r),
+				    meta->metric->unit);
+		strbuf_addf(&v->summary, " (%s is better)\n",
+			    meta->metric->higher_is_better ? "higher"
+							   : "lower");
+	}
 	v->interrupted = r->interrupted;
 }
 

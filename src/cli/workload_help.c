@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli.h"
 #include "../core/workload/workload.h"
+#include "../core/experiment/metrics.h"
 #include "../util/error.h"
 #include "../util/strbuf.h"
 #include "../util/xalloc.h"
@@ -108,6 +109,19 @@ void cli_workloads_list(struct strbuf *out)
 	for (i = 0; names[i]; i++)
 		strbuf_addf(out, "  %-10s %s\n", names[i],
 			    workload_find(names[i])->summary);
+}
+
+void cli_metrics_help(struct strbuf *out, const struct workload_ops *ops)
+{
+	const struct metric_def *m, *def = metric_default(ops);
+	size_t i;
+
+	strbuf_addf(out, "\nmetrics of %s (--metric; which way is better):\n",
+		    ops->name);
+	for (i = 0; (m = metric_at(ops, i)); i++)
+		strbuf_addf(out, "  %-11s %-5s %-6s %s%s\n", m->name, m->unit,
+			    m->higher_is_better ? "higher" : "lower", m->help,
+			    m == def ? " (default)" : "");
 }
 
 const struct workload_ops *cli_find_workload(const char *name, const char *cmd)

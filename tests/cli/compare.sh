@@ -95,7 +95,7 @@ expect_usage "a bad value in one arm fails before any run" "arm 'bs=4kk'" \
 	compare randread --vary bs=4k,4kk -t "$dir"
 expect_usage "no --vary" "at least one --vary" compare randread -t "$dir"
 expect_usage "a value listed twice" "twice" compare randread --vary bs=4k,4k -t "$dir"
-expect_usage "two spellings of one value" "same value twice \\('4k' and '4096'\\)" \
+expect_usage "two spellings of one value" "same value twice \\('4k' and '4096' both mean 4096 bytes\\)" \
 	compare randread --vary bs=4k,4096 -t "$dir"
 expect_usage "a factor varied twice" "'bs' is varied twice" \
 	compare randread --vary bs=4k,8k --vary bs=16k,32k -t "$dir"

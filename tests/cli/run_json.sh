@@ -31,7 +31,8 @@ assert lat["count"] == 200000
 assert lat["min"] <= lat["mean"] <= lat["max"]
 for k in ("user_s", "sys_s", "system_busy_s"):
     assert o["cpu"][k] >= 0, k
-assert o["metric"] == {"name": "iops", "value": o["iops"], "higher_is_better": True}, o["metric"]
+assert o["metric"] == {"name": "iops", "value": o["iops"], "higher_is_better": True, "unit": "IO/s"}, o["metric"]
+assert o["metrics"]["iops"] == o["iops"] and o["metrics"]["mbps"] == o["mbps"], o["metrics"]
 assert isinstance(o["warnings"], list)
 assert o["params"]["bs"] == 4096 and o["params"]["engine"] == "psync"
 PY

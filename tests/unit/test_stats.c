@@ -748,6 +748,30 @@ static void test_sim_paired_aa(void **state)
 	assert_true(rate >= 0.03 && rate <= 0.07);
 }
 
+/*
+ * The fewest blocks for a verdict follow the exact signed-rank
+ * distribution: at 5% one comparison needs 6 blocks (5 all of one sign
+ * give p 0.0625, 6 give 0.03125), eleven Holm-adjusted ones need 9.
+ */
+static void test_min_blocks(void **state)
+{
+	const double d[] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+	struct stats_test t;
+
+	(void)state;
+	assert_int_equal(stats_signrank_min_blocks(0.05, 1), 6);
+	assert_int_equal(stats_wilcoxon(d, 5, &t), 0);
+	assert_true(t.p >= 0.05);
+	assert_int_equal(stats_wilcoxon(d, 6, &t), 0);
+	assert_true(t.p < 0.05);
+	assert_int_equal(stats_signrank_min_blocks(0.05, 11), 9);
+	assert_int_equal(stats_signrank_min_blocks(0.01, 1), 8);
+	assert_int_equal(stats_signrank_min_blocks(0.5, 1), 3);
+	assert_int_equal(stats_signrank_min_blocks(0, 1), 0);
+	assert_int_equal(stats_signrank_min_blocks(0.05, 0), 0);
+	assert_int_equal(stats_signrank_min_blocks(1e-30, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -769,6 +793,7 @@ int main(void)
 	    cmocka_unit_test(test_sim_aa_false_positives),
 	    cmocka_unit_test(test_sim_power),
 	    cmocka_unit_test(test_sim_paired_aa),
+	    cmocka_unit_test(test_min_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -161,6 +161,8 @@ static struct json_object *build(struct json_object *e[2],
 	src.seed = "none";
 	src.metric = expjson_str(metric, "name");
 	src.higher_is_better = !hib || json_object_get_boolean(hib);
+	if (expjson_get(metric, "unit"))
+		src.metric_unit = expjson_str(metric, "unit");
 	src.arms = sa;
 	src.nr_arms = 2;
 	src.stopped = "diff of stored experiments";

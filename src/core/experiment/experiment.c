@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "experiment.h"
+#include "metrics.h"
 #include "result_json.h"
 #include "../observe/truth.h"
 #include "../../util/clock.h"
@@ -107,6 +108,23 @@ static int arm_is(const struct experiment_arm *a, unsigned n, const char *want)
 		      (a->settings[0].canon &&
 		       !strcmp(a->settings[0].canon, want));
 	return hit;
+}
+
+void experiment_budget_opts(const struct experiment_config *c,
+			    struct budget_opts *out)
+{
+	*out = (struct budget_opts){
+	    .alpha = c->alpha,
+	    .precision = c->precision,
+	    .budget_ns = c->budget_ns,
+	    .time_ns = c->ro.time_ns,
+	    .ramp_ns = c->ro.ramp_ns,
+	    .ios = c->ro.ios,
+	    .max_runs = c->max_runs,
+	    .runs_fixed = c->runs_fixed,
+	    .warmup = c->warmup,
+	    .drop_caches = c->drop_caches,
+	};
 }
 
 int experiment_plan(struct experiment *e, const struct experiment_config *c,
@@ -238,8 +256,6 @@ static struct json_object *skeleton(const struct experiment *e,
 	struct json_object *factors = json_object_new_array();
 	struct json_object *arms = json_object_new_array();
 	struct json_object *params = json_object_new_object();
-	struct json_object *metric = json_object_new_object();
-	struct workload w;
 	char when[32], seed[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -265,12 +281,9 @@ static struct json_object *skeleton(const struct experiment *e,
 	}
 	json_object_object_add(o, "params", params);
 	add_str(o, "seed", seed);
-	workload_init(&w, c->ops);
-	add_str(metric, "name", result_metric_name(&w));
-	workload_release(&w);
-	json_object_object_add(metric, "higher_is_better",
-			       json_object_new_boolean(1));
-	json_object_object_add(o, "metric", metric);
+	json_object_object_add(
+	    o, "metric",
+	    metric_to_json(c->metric ? c->metric : metric_default(c->ops)));
 	for (f = 0; f < c->nr_factors; f++) {
 		struct json_object *fo = json_object_new_object();
 		struct json_object *vals = json_object_new_array();
@@ -393,7 +406,9 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	    json_object_new_int((int)json_object_array_length(runs)));
 	json_object_object_add(
 	    run, "metric",
-	    json_object_new_double(result_metric_value(meta->w, r)));
+	    json_object_new_double(metric_value(
+		meta->metric ? meta->metric : metric_default(meta->w->ops),
+		meta->w, r)));
 	json_object_object_add(run, "run", result_to_json(meta, r));
 	json_object_array_add(runs, run);
 	aw->runs++;
@@ -470,6 +485,16 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 				r.seconds);
 	meta.w = &w;
 	meta.t = c->target;
+	meta.metric = c->metric;
+	if (c->metric && !isfinite(metric_value(c->metric, &w, &r))) {
+		ret = err_set(err, -EINVAL,
+			      "%s%s%sthe run has no '%s' (%s); choose a "
+			      "metric this workload measures",
+			      *a->label ? "arm '" : "", a->label,
+			      *a->label ? "': " : "", c->metric->name,
+			      c->metric->help);
+		goto out;
+	}
 	record(l, arm, block, &meta, &r);
 	if (l->h->run_done)
 		l->h->run_done(l->h->ctx, &meta, &r);
@@ -555,6 +580,45 @@ static void final_warnings(struct exp_loop *l)
 	strbuf_release(&sb);
 }
 
+/*
+ * After the first block, with its time measured: when the limits now
+ * turn out to stop before a verdict is possible (and the estimate made
+ * before the first run did not say so), warn while there is time to
+ * stop.
+ */
+static void check_budget(struct exp_loop *l)
+{
+	struct experiment_budget before, now;
+	struct strbuf msg = STRBUF_INIT;
+	struct budget_opts bo;
+
+	experiment_budget_opts(l->c, &bo);
+	experiment_budget_estimate(&bo, l->e->nr_arms, -1, &before);
+	if (experiment_budget_short(&before, &bo, &msg))
+		goto out;
+	strbuf_reset(&msg);
+	experiment_budget_estimate(&bo, l->e->nr_arms,
+				   l->run_s_sum / l->runs_done, &now);
+	if (!experiment_budget_short(&now, &bo, &msg))
+		goto out;
+	json_object_array_add(json_object_object_get(l->e->obj, "warnings"),
+			      json_object_new_string(msg.buf));
+	if (l->h->warn)
+		l->h->warn(l->h->ctx, msg.buf);
+out:
+	strbuf_release(&msg);
+}
+
+/* The fewest blocks of an adaptive experiment: enough for a verdict. */
+static unsigned min_blocks(const struct experiment *e,
+			   const struct experiment_config *c)
+{
+	unsigned need = stats_signrank_min_blocks(c->alpha, e->nr_arms - 1);
+	unsigned n = c->min_blocks > need ? c->min_blocks : need;
+
+	return c->max_runs && n > c->max_runs ? c->max_runs : n;
+}
+
 int experiment_run(struct experiment *e, const struct experiment_config *c,
 		   const struct experiment_hooks *h, struct strbuf *err)
 {
@@ -581,8 +645,8 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	ao.baseline = e->baseline;
 	ao.alpha = c->alpha;
 	ao.margin = c->equivalence;
-	planned = c->warmup +
-		  e->nr_arms * (c->runs_fixed ? c->runs_fixed : c->min_blocks);
+	planned = c->warmup + e->nr_arms * (c->runs_fixed ? c->runs_fixed
+							  : min_blocks(e, c));
 	for (i = 0; i < c->warmup && !ret; i++) {
 		if (c->stop && *c->stop)
 			break;
@@ -603,7 +667,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		}
 		if (!c->runs_fixed && b > 0) {
 			si.blocks_done = b;
-			si.min_blocks = c->min_blocks;
+			si.min_blocks = min_blocks(e, c);
 			si.max_runs = c->max_runs;
 			si.precision = c->precision;
 			si.nr_arms = current_cis(e->obj, lo, hi);
@@ -618,13 +682,15 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 				    l.run_s_sum / l.runs_done * e->nr_arms;
 			if (c->budget_ns && si.budget_s <= 0)
 				si.budget_s = 1e-9;
+			if (b == 1 && c->budget_ns && !c->single_run)
+				check_budget(&l);
 			stats_should_stop(&si, &sd);
 			halfwidth = sd.worst_halfwidth;
 			if (sd.stop) {
 				stopped = stats_stop_reason_name(sd.reason);
 				break;
 			}
-			if (b >= c->min_blocks)
+			if (b >= si.min_blocks)
 				planned = c->warmup + e->nr_arms * (b + 1);
 		}
 		for (i = 0; i < e->nr_arms; i++)
@@ -659,6 +725,16 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		ret = experiment_analyze_json(e->obj, &ao, err);
 		if (!ret)
 			final_warnings(&l);
+	}
+	if (!ret && !c->single_run && l.runs_done) {
+		struct experiment_budget eb;
+		struct budget_opts bo;
+
+		experiment_budget_opts(c, &bo);
+		experiment_budget_estimate(&bo, e->nr_arms,
+					   l.run_s_sum / l.runs_done, &eb);
+		experiment_add_advice(e->obj, &bo, &eb);
+		metric_add_arm_medians(e->obj, c->ops);
 	}
 	for (i = 0; i < e->nr_arms; i++)
 		free(l.warns[i].first);

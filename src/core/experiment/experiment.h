@@ -8,7 +8,8 @@
  *   { "schema": "iotrial/1", "type": "experiment", "id": "3f9a1c2e",
  *     "created": "2026-11-29T22:58:00Z", "workload": "randread",
  *     "target": "/tmp", "params": {...}, "seed": "123",
- *     "metric": {"name": "iops", "higher_is_better": true},
+ *     "metric": {"name": "iops", "higher_is_better": true,
+ *                "unit": "IO/s"},
  *     "factors": [{"name": "scheduler", "kind": "knob",
  *                  "values": ["none", "mq-deadline"]}],
  *     "baseline": 0,
@@ -16,7 +17,8 @@
  *               "settings": {"scheduler": "none"}, (what is set; and
  *               "asked": {"scheduler": "cfq"} when a value is translated)
  *               "n":.., "median":.., "ci_low":.., "ci_high":.., "min":..,
- *               "max":.., "cv":.., "outliers":.., "drift_rho":..}],
+ *               "max":.., "cv":.., "outliers":.., "drift_rho":..,
+ *               "metrics": {"mbps":.., "p99":.., ...}}],
  *     "runs": [{"arm": 0, "block": 0, "seq": 0, "metric": 123.4,
  *               "run": {iotrial/1 run object}}],
  *     "verdicts": [{"arm": 1, "label":.., "baseline":.., "ratio":..,
@@ -37,7 +39,13 @@
  *                       "verdict": "interaction", "n": 8}],
  *     "blocks": 8, "stopped": "precision reached", "runs_mode": "auto",
  *     "precision": 0.02, "equivalence": 0.02, "alpha": 0.05,
- *     "warnings": [..], "env": {..} }
+ *     "warnings": [..], "env": {..},
+ *     "metrics": [{"name": "mbps", "unit": "MB/s",
+ *                  "higher_is_better": true, "shown": true}, ...],
+ *     "advice": {"stopped": "budget spent", "blocks": 3,
+ *                "blocks_needed": 17, "more_blocks": 14, ...} }
+ * (metrics.h: the other metrics; budget.h: advice, only when a limit
+ * stopped the experiment.)
  *
  * "effects" and "interactions" are there only with two factors or more
  * (stats/effects.h). An effect compares the two arms that differ in
@@ -61,6 +69,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <json-c/json.h>
+#include "budget.h"
 #include "../stats/analysis.h"
 #include "../observe/measure.h"
 #include "../workload/workload.h"
@@ -137,6 +146,9 @@ struct experiment_hooks {
 	 * what it ran and its result, valid during the call only. */
 	void (*run_done)(void *ctx, const struct run_meta *meta,
 			 const struct run_result *r);
+	/* A warning the caller should hear now, not only at the end (it is
+	 * in the object's "warnings" too). */
+	void (*warn)(void *ctx, const char *msg);
 };
 
 struct experiment_config {
@@ -158,8 +170,10 @@ struct experiment_config {
 	unsigned warmup;      /* discarded runs before block 0 */
 	unsigned max_arms;    /* refuse more arms than this */
 	int drop_caches;      /* sync + drop_caches before each run */
-	uint64_t seed;	      /* order of arms in blocks, run seeds */
-	volatile int *stop;   /* non-zero: finish now, keep the data */
+	const struct metric_def *metric; /* judged by; NULL: the workload's
+					    default (metric_default()) */
+	uint64_t seed;	    /* order of arms in blocks, run seeds */
+	volatile int *stop; /* non-zero: finish now, keep the data */
 	const struct knob_setting *knobs; /* in force for every run (run
 					     --set), for the run objects */
 	unsigned nr_knobs;
@@ -180,6 +194,10 @@ struct experiment_config {
  * them, at most EXPERIMENT_MAX_ARMS arms, caches dropped between runs.
  */
 void experiment_config_init(struct experiment_config *c);
+
+/* What of c the budget's plan (budget.h) depends on, into out. */
+void experiment_budget_opts(const struct experiment_config *c,
+			    struct budget_opts *out);
 
 struct experiment {
 	struct experiment_arm *arms;
@@ -251,6 +269,7 @@ struct experiment_src {
 	const char *seed;	    /* "none" when the runs' seeds vary */
 	const char *metric;	    /* "iops", "mbps" */
 	bool higher_is_better;
+	const char *metric_unit; /* "IO/s", "ns"; NULL: not said */
 	const char *factor_kind; /* one factor "arm" of this kind whose
 				    values are the labels, and empty
 				    "settings" per arm; NULL: neither */

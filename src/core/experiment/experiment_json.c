@@ -62,6 +62,8 @@ struct json_object *experiment_build(const struct experiment_src *src)
 	add_str(metric, "name", src->metric);
 	json_object_object_add(metric, "higher_is_better",
 			       json_object_new_boolean(src->higher_is_better));
+	if (src->metric_unit)
+		add_str(metric, "unit", src->metric_unit);
 	json_object_object_add(exp, "metric", metric);
 	if (src->factor_kind)
 		json_object_object_add(exp, "factors", arm_factors(src));

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "result_json.h"
+#include "metrics.h"
 #include "../observe/truth.h"
 #include "../../version.h"
 #include "../../util/banned.h"
@@ -19,13 +20,12 @@ static const char *const kind_names[] = {
 
 const char *result_metric_name(const struct workload *w)
 {
-	return strncmp(w->ops->name, "seq", 3) ? "iops" : "mbps";
+	return metric_default(w->ops)->name;
 }
 
 double result_metric_value(const struct workload *w, const struct run_result *r)
 {
-	return strcmp(result_metric_name(w), "iops") ? run_result_mbps(r)
-						     : run_result_iops(r);
+	return metric_value(metric_default(w->ops), w, r);
 }
 
 static void add_u64(struct json_object *o, const char *key, uint64_t v)
@@ -159,6 +159,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	struct json_object *cpu = json_object_new_object();
 	struct json_object *metric = json_object_new_object();
 	const struct workload *w = meta->w;
+	const struct metric_def *m;
 	unsigned i;
 
 	add_str(o, "schema", RESULT_SCHEMA);
@@ -206,13 +207,16 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	add_double(cpu, "system_total_s", r->cpu.system_total_s);
 	json_object_object_add(o, "cpu", cpu);
 	json_object_object_add(o, "jobs", jobs_json(r));
-	add_str(metric, "name", result_metric_name(w));
-	add_double(metric, "value", result_metric_value(w, r));
+	m = meta->metric ? meta->metric : metric_default(w->ops);
+	add_str(metric, "name", m->name);
+	add_double(metric, "value", metric_value(m, w, r));
 	json_object_object_add(metric, "higher_is_better",
-			       json_object_new_boolean(1));
+			       json_object_new_boolean(m->higher_is_better));
+	add_str(metric, "unit", m->unit);
 	json_object_object_add(o, "metric", metric);
 	if (r->limits)
 		json_object_object_add(o, "limits", limits_json(r->limits));
+	json_object_object_add(o, "metrics", metric_values_json(w, r));
 	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
 	json_object_object_add(o, "warnings",
 			       strings_json(r->warnings, r->nr_warnings));

@@ -33,9 +33,12 @@ struct run_meta {
 	const struct target *t;
 	const struct knob_setting *knobs; /* nr_knobs of them, may be NULL */
 	unsigned nr_knobs;
+	const struct metric_def *metric; /* the run's metric; NULL: the
+					    workload's default */
 };
 
-/* The metric a run is judged by: IOPS for random, MB/s for sequential. */
+/* The metric a run is judged by by default: the workload's own default,
+ * else IOPS for random and MB/s for sequential (metric_default()). */
 const char *result_metric_name(const struct workload *w);
 double result_metric_value(const struct workload *w,
 			   const struct run_result *r);

@@ -18,6 +18,7 @@
 #include "trial.h"
 #include "../observe/env.h"
 #include "import.h"
+#include "factor_values.h"
 #include "../target/scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -168,54 +169,6 @@ static int classify(struct trial *tr, const char *name, struct strbuf *err)
 	return -ENOENT;
 }
 
-/* Is the parameter a number (size, count, bool, percent), not text? */
-static int numeric_param(const struct workload *w, const char *name)
-{
-	const struct param_spec *p;
-
-	for (p = w->ops->params; p->name; p++)
-		if (!strcmp(p->name, name))
-			return p->type != PARAM_CHOICE &&
-			       p->type != PARAM_STRING;
-	return 0;
-}
-
-/*
- * Do two values of parameter factor f mean the same (4k and 4096)? 1
- * with their indexes in *out_i > *out_j. Values that do not parse are
- * left to experiment_validate() to report.
- */
-static int same_values(struct workload *w, const struct experiment_factor *f,
-		       unsigned *out_i, unsigned *out_j)
-{
-	uint64_t *u = xcalloc(f->nr_values, sizeof(*u));
-	char *ok = xcalloc(f->nr_values, 1);
-	unsigned i, j;
-	int found = 0;
-
-	for (i = 0; i < f->nr_values; i++)
-		if (!workload_set_param(w, f->name, f->values[i], NULL, NULL)) {
-			const struct param_value *v =
-			    workload_param(w, f->name);
-
-			/* text parameters differ by text, the rest by value */
-			u[i] = v->u;
-			ok[i] = 1;
-		}
-	for (i = 0; i < f->nr_values && !found; i++)
-		for (j = 0; j < i && !found; j++)
-			if (ok[i] && ok[j] && u[i] == u[j] &&
-			    (strcmp(f->values[i], f->values[j]) == 0 ||
-			     numeric_param(w, f->name))) {
-				*out_i = i;
-				*out_j = j;
-				found = 1;
-			}
-	free(u);
-	free(ok);
-	return found;
-}
-
 /* Split spec "name=v1,v2" into f (zeroed first; free_factor() it). */
 static int parse_factor(struct experiment_factor *f, const char *spec,
 			struct strbuf *err)
@@ -314,37 +267,26 @@ static void translate_values(struct trial *tr, struct experiment_factor *f)
 	strbuf_release(&e);
 }
 
-/* Check factor f of spec: no value twice; a parameter or else a knob. */
+/*
+ * Check factor f of spec: a parameter or else a knob; no value twice,
+ * as typed or once translated.
+ */
 static int check_factor(struct trial *tr, struct experiment_factor *f,
 			const char *spec, struct strbuf *err)
 {
 	struct workload w;
-	unsigned i, j;
 	int is_param, ret;
 
 	workload_init(&w, tr->c.ops);
 	is_param = workload_param(&w, f->name) != NULL;
-	ret = is_param && same_values(&w, f, &i, &j);
 	workload_release(&w);
-	if (ret)
-		return err_set(err, -EINVAL,
-			       "--vary '%s' lists the same value twice ('%s' "
-			       "and '%s'); each arm must differ",
-			       spec, f->values[j], f->values[i]);
-	for (i = 0; !is_param && i < f->nr_values; i++)
-		for (j = 0; j < i; j++)
-			if (!strcmp(f->values[i], f->values[j]))
-				return err_set(err, -EINVAL,
-					       "--vary '%s' lists '%s' twice; "
-					       "each arm must differ",
-					       spec, f->values[i]);
-	if (is_param)
-		return 0;
-	ret = classify(tr, f->name, err);
-	if (ret < 0)
-		return ret;
-	f->is_knob = 1;
-	return 0;
+	if (!is_param) {
+		ret = classify(tr, f->name, err);
+		if (ret < 0)
+			return ret;
+		f->is_knob = 1;
+	}
+	return factor_check_values(tr->c.ops, &tr->kctx, f, spec, err);
 }
 
 int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
@@ -623,6 +565,12 @@ static void run_end(void *ctx, struct run_result *r)
 	tr->th_live = 0;
 }
 
+/* experiment_hooks: a warning the caller hears at once. */
+static void warn_now(void *ctx, const char *msg)
+{
+	say(ctx, KNOB_SAY_WARN, "%s", msg);
+}
+
 static void progress(void *ctx, const struct experiment_progress *p)
 {
 	struct trial *tr = ctx;
@@ -667,6 +615,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 	    .run_begin = run_begin,
 	    .run_end = run_end,
 	    .run_done = run_done,
+	    .warn = warn_now,
 	};
 	int single = tr->kind == TRIAL_ONE_RUN;
 	int ret;
@@ -787,6 +736,9 @@ static int one_run_experiment(const struct trial *tr, struct json_object **out,
 	src.seed = "none";
 	src.metric = json_object_get_string(json_object_object_get(m, "name"));
 	src.higher_is_better = !hib || json_object_get_boolean(hib);
+	if (json_object_object_get(m, "unit"))
+		src.metric_unit =
+		    json_object_get_string(json_object_object_get(m, "unit"));
 	src.factor_kind = "import";
 	src.arms = &arm;
 	src.nr_arms = 1;

@@ -22,6 +22,17 @@ void report_arm_labels(struct json_object *exp, struct strbuf *out)
 		    expjson_str(json_object_array_get_idx(arms, i), "label"));
 }
 
+/* A metric where less is better (latency, time) says so: a ratio of
+ * 2.0x means twice as slow there. */
+static void lower_is_better(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *hib =
+	    expjson_get(expjson_get(exp, "metric"), "higher_is_better");
+
+	if (hib && !json_object_get_boolean(hib))
+		strbuf_addstr(out, " (lower is better)");
+}
+
 void report_verdict_summary(struct json_object *exp, struct strbuf *out)
 {
 	struct json_object *arms =
@@ -64,4 +75,5 @@ void report_verdict_summary(struct json_object *exp, struct strbuf *out)
 			    expjson_str(expjson_get(exp, "metric"), "name"));
 		}
 	}
+	lower_is_better(exp, out);
 }

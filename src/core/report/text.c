@@ -10,6 +10,7 @@
 #include "effects_text.h"
 #include "expjson.h"
 #include "suspect.h"
+#include "../../util/units.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
@@ -172,6 +173,164 @@ static void ratio_footnote(struct json_object *exp, struct strbuf *out)
 	}
 }
 
+/* A value of a metric in unit: "12.1k", "49.6", "68.6us", "0.30s". */
+static void fmt_in_unit(struct strbuf *out, double v, const char *unit)
+{
+	if (!isfinite(v))
+		strbuf_addstr(out, "-");
+	else if (!strcmp(unit, "ns"))
+		units_fmt_ns(out, v);
+	else if (!strcmp(unit, "s"))
+		strbuf_addf(out, "%.2f s", v);
+	else
+		report_fmt_metric(out, v);
+}
+
+/*
+ * The metrics beside the primary one, median per arm (arms[].metrics,
+ * those exp's "metrics" marks shown), one line per arm.
+ */
+static void other_metrics_text(struct json_object *exp, size_t width,
+			       struct strbuf *out)
+{
+	struct json_object *list =
+	    expjson_get_type(exp, "metrics", json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	const char *primary = expjson_str(expjson_get(exp, "metric"), "name");
+	size_t i, j, n = list ? json_object_array_length(list) : 0, start;
+	int any = 0;
+
+	for (j = 0; j < n; j++) {
+		struct json_object *d = json_object_array_get_idx(list, j);
+
+		if (json_object_get_boolean(expjson_get(d, "shown")) &&
+		    strcmp(expjson_str(d, "name"), primary))
+			any = 1;
+	}
+	if (!any || !arms)
+		return;
+	strbuf_addstr(out, "\nbeside it, median per arm:\n");
+	start = out->len;
+	strbuf_addstr(out, "arm");
+	pad(out, start, width);
+	for (j = 0; j < n; j++) {
+		struct json_object *d = json_object_array_get_idx(list, j);
+
+		if (!json_object_get_boolean(expjson_get(d, "shown")) ||
+		    !strcmp(expjson_str(d, "name"), primary))
+			continue;
+		start = out->len;
+		strbuf_addf(out, "%s (%s)", expjson_str(d, "name"),
+			    expjson_str(d, "unit"));
+		pad(out, start, 11);
+	}
+	strbuf_rtrim(out);
+	strbuf_addch(out, '\n');
+	for (i = 0; i < json_object_array_length(arms); i++) {
+		struct json_object *arm = json_object_array_get_idx(arms, i);
+		struct json_object *med = expjson_get(arm, "metrics");
+
+		start = out->len;
+		strbuf_addstr(out, expjson_str(arm, "label"));
+		pad(out, start, width);
+		for (j = 0; j < n; j++) {
+			struct json_object *d =
+			    json_object_array_get_idx(list, j);
+			const char *name = expjson_str(d, "name");
+			size_t w =
+			    strlen(name) + strlen(expjson_str(d, "unit")) + 3;
+
+			if (!json_object_get_boolean(expjson_get(d, "shown")) ||
+			    !strcmp(name, primary))
+				continue;
+			start = out->len;
+			fmt_in_unit(out, expjson_num(med, name),
+				    expjson_str(d, "unit"));
+			pad(out, start, w > 11 ? w : 11);
+		}
+		strbuf_rtrim(out);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* A duration as an option value, rounded up: "45s", "4m", "2h". */
+static void advice_duration(struct strbuf *out, double s)
+{
+	if (s <= 90)
+		strbuf_addf(out, "%.0fs", ceil(s));
+	else if (s <= 90 * 60)
+		strbuf_addf(out, "%.0fm", ceil(s / 60));
+	else
+		strbuf_addf(out, "%.0fh", ceil(s / 3600));
+}
+
+/*
+ * What an experiment that stopped on a limit would need for its
+ * precision, from its "advice" (experiment_add_advice()).
+ */
+static void advice_text(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *a = expjson_get(exp, "advice");
+	int blocks = expjson_count(a, "blocks");
+	int needed = expjson_count(a, "blocks_needed");
+	double prec = 100 * expjson_num(a, "precision");
+	int aa = json_object_get_boolean(expjson_get(a, "aa"));
+	int on_budget = !strcmp(expjson_str(a, "stopped"), "budget spent");
+
+	if (!a)
+		return;
+	strbuf_addf(out, "\nstopped on %s after %d block%s: ",
+		    on_budget ? "the budget" : "--max-runs", blocks,
+		    blocks == 1 ? "" : "s");
+	if (!expjson_get(a, "log_ratio_sd")) {
+		strbuf_addf(out,
+			    "one block shows no variation yet; a verdict "
+			    "needs at least %d blocks",
+			    needed);
+	} else {
+		if (aa)
+			strbuf_addf(out,
+				    "identical arms differ by %.1f%% (sd of "
+				    "the per-block ratios), so %d runs per "
+				    "arm resolve about +-%.1f%%; ",
+				    100 * expjson_num(a, "log_ratio_sd"),
+				    blocks, 100 * expjson_num(a, "halfwidth"));
+		else
+			strbuf_addf(
+			    out,
+			    "the per-block ratios of '%s' vary by "
+			    "%.1f%% (sd), so the CI is about +-%.1f%%; ",
+			    expjson_str(a, "arm"),
+			    100 * expjson_num(a, "log_ratio_sd"),
+			    100 * expjson_num(a, "halfwidth"));
+		if (needed > 10000) {
+			strbuf_addf(out,
+				    "+-%g%% would need more than 10000 %s: "
+				    "the runs are too noisy for it\n",
+				    prec, aa ? "runs per arm" : "blocks");
+			return;
+		}
+		strbuf_addf(out, "+-%g%% needs about %d %s", prec, needed,
+			    aa ? "runs per arm" : "blocks");
+		if (aa)
+			strbuf_addf(out, " (--runs %d", needed);
+		else
+			strbuf_addf(out, ", %d more (", needed - blocks);
+	}
+	if (!expjson_get(a, "log_ratio_sd"))
+		strbuf_addstr(out, " (");
+	else if (aa)
+		strbuf_addstr(out, ", ");
+	if (on_budget && expjson_get(a, "budget_s")) {
+		strbuf_addstr(out, "--budget ");
+		advice_duration(out, expjson_num(a, "budget_s"));
+	} else {
+		strbuf_addf(out, "--max-runs %d", needed);
+	}
+	strbuf_addstr(out, ")\n");
+}
+
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err)
 {
@@ -224,6 +383,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 	}
 	ratio_footnote(exp, out);
 	suspect_notes(exp, out);
+	other_metrics_text(exp, width, out);
 	warnings = expjson_get_type(exp, "warnings", json_type_array);
 	if (warnings) {
 		n = json_object_array_length(warnings);
@@ -235,6 +395,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			    json_object_get_string(
 				json_object_array_get_idx(warnings, i)));
 	}
+	advice_text(exp, out);
 	return 0;
 }
 

@@ -355,6 +355,17 @@ int stats_should_stop(const struct stats_stop_input *in,
 /* A short phrase for the reason: "precision reached", "max runs", ... */
 const char *stats_stop_reason_name(enum stats_stop_reason r);
 
+/*
+ * The fewest blocks with which a paired comparison can be significant:
+ * the smallest n for which the exact two-sided signed-rank p of n
+ * differences all of one sign (2 P(W+ <= 0) = 2 / 2^n), Holm-adjusted
+ * for nr_tests comparisons (times nr_tests), is below alpha. 6 for one
+ * test at 0.05 (p 0.03125; 5 blocks give at best 0.0625). 0 when alpha
+ * is not in (0, 1), nr_tests is 0 or more than 60 blocks would be
+ * needed.
+ */
+unsigned stats_signrank_min_blocks(double alpha, size_t nr_tests);
+
 /* --- Everything for one arm against the baseline --- */
 
 /* stats_compare()'s result. */

@@ -251,3 +251,19 @@ double stats_signrank_cdf(long w, unsigned n)
 	free(c);
 	return ldexp((double)below, -(int)n);
 }
+
+unsigned stats_signrank_min_blocks(double alpha, size_t nr_tests)
+{
+	unsigned n;
+
+	if (!(alpha > 0 && alpha < 1) || !nr_tests)
+		return 0;
+	/*
+	 * The smallest two-sided p of n untied differences all of one sign
+	 * is 2 P(W+ <= 0); Holm multiplies the smallest p by nr_tests.
+	 */
+	for (n = 1; n <= 60; n++)
+		if ((double)nr_tests * 2 * stats_signrank_cdf(0, n) < alpha)
+			return n;
+	return 0;
+}

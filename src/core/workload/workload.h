@@ -8,6 +8,7 @@
 #define IOTRIAL_WORKLOAD_H
 
 #include <stdint.h>
+#include "metric.h"
 #include "../observe/measure.h"
 #include "../result/result.h"
 #include "../target/target.h"
@@ -64,6 +65,15 @@ struct workload_ops {
 		   struct strbuf *err);
 	/* Remove what prepare made, free priv. */
 	void (*cleanup)(struct workload *w);
+	/*
+	 * Optional. The metric a run is judged by unless --metric says
+	 * otherwise: a name from metrics[] or a built-in one
+	 * (experiment/metrics.h). NULL: mbps for a seq* workload, else iops.
+	 */
+	const char *default_metric;
+	/* Optional. Metrics only this workload measures, ended by a NULL
+	 * name; their names must differ from the built-in ones. */
+	const struct metric_def *metrics;
 };
 
 struct workload {

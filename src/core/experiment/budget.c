@@ -1,0 +1,322 @@
+/*
+ * A budget that cannot reach a verdict wastes the minutes it was given:
+ * the paired signed-rank test cannot reach p < 0.05 with 5 blocks or
+ * fewer, whatever the data, and Holm's adjustment over many arms needs
+ * more. So before the first run we estimate a block's length from the
+ * run length and a per-run overhead, count the blocks the limits allow
+ * and compare with the fewest blocks the exact test needs; after the
+ * first block the estimate is redone with the time measured.
+ *
+ * When an experiment stops on a limit anyway, its per-block log ratios
+ * tell how noisy the comparison is: a ratio's confidence interval
+ * shrinks with the square root of the number of blocks, which gives the
+ * blocks (and the budget) that --precision would take.
+ */
+#include <math.h>
+#include <string.h>
+#include "budget.h"
+#include "../stats/stats.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+void experiment_budget_estimate(const struct budget_opts *c, unsigned nr_arms,
+				double run_s, struct experiment_budget *out)
+{
+	double overhead =
+	    c->drop_caches ? BUDGET_RUN_OVERHEAD_S : BUDGET_RUN_OVERHEAD_WARM_S;
+	unsigned by_budget;
+
+	memset(out, 0, sizeof(*out));
+	out->nr_arms = nr_arms;
+	out->nr_tests = nr_arms > 1 ? nr_arms - 1 : 0;
+	out->min_blocks = stats_signrank_min_blocks(c->alpha, out->nr_tests);
+	out->blocks = -1u;
+	out->measured = run_s > 0;
+	if (run_s > 0)
+		out->run_s = run_s;
+	else if (c->ios)
+		out->run_s = -1;
+	else
+		out->run_s = (double)(c->time_ns + c->ramp_ns) / 1e9 + overhead;
+	out->block_s = out->run_s > 0 ? out->run_s * nr_arms : -1;
+	out->warmup_s = out->run_s > 0 ? out->run_s * c->warmup : 0;
+	if (c->runs_fixed) {
+		out->blocks = c->runs_fixed;
+		return;
+	}
+	if (c->max_runs) {
+		out->blocks = c->max_runs;
+		out->limit = "--max-runs";
+	}
+	if (!c->budget_ns || out->block_s <= 0)
+		return;
+	/* the loop starts a block only when it fits; the first always runs */
+	by_budget = (unsigned)fmax(
+	    1,
+	    floor(((double)c->budget_ns / 1e9 - out->warmup_s) / out->block_s));
+	if (by_budget < out->blocks) {
+		out->blocks = by_budget;
+		out->limit = "--budget";
+	}
+}
+
+/* A duration to type as an option value, rounded up: "45s", "4m". */
+static void option_duration(struct strbuf *out, double s)
+{
+	if (s <= 90)
+		strbuf_addf(out, "%.0fs", ceil(s));
+	else if (s <= 90 * 60)
+		strbuf_addf(out, "%.0fm", ceil(s / 60));
+	else
+		strbuf_addf(out, "%.0fh", ceil(s / 3600));
+}
+
+/* A duration for people: "38 s", "3.2 s". */
+static void shown_duration(struct strbuf *out, double s)
+{
+	strbuf_addf(out, s >= 10 ? "%.0f s" : "%.1f s", s);
+}
+
+/* The most arms (at least 2) whose verdict blocks fit the budget, or 0. */
+static unsigned arms_that_fit(const struct experiment_budget *b,
+			      const struct budget_opts *c)
+{
+	double budget_s = (double)c->budget_ns / 1e9;
+	unsigned a;
+
+	for (a = b->nr_arms - 1; a >= 2; a--) {
+		unsigned need = stats_signrank_min_blocks(c->alpha, a - 1);
+
+		if (need && b->warmup_s + need * a * b->run_s <= budget_s)
+			return a;
+	}
+	return 0;
+}
+
+/* The --time at which the verdict blocks fit the budget, or 0. */
+static double time_that_fits(const struct experiment_budget *b,
+			     const struct budget_opts *c)
+{
+	double runs = (double)c->warmup + (double)b->min_blocks * b->nr_arms;
+	double timed = (double)c->time_ns / 1e9;
+	double per_run = (double)c->budget_ns / 1e9 / runs;
+	double t = per_run - (b->run_s - timed);
+
+	if (c->ios || t < 0.1 || t >= timed)
+		return 0;
+	return t >= 1 ? floor(t) : floor(t * 10) / 10;
+}
+
+int experiment_budget_short(const struct experiment_budget *b,
+			    const struct budget_opts *c, struct strbuf *msg)
+{
+	unsigned arms;
+	double t;
+
+	if (c->runs_fixed || !b->limit || b->nr_tests == 0)
+		return 0;
+	if (b->min_blocks && b->blocks >= b->min_blocks)
+		return 0;
+	if (!strcmp(b->limit, "--budget")) {
+		strbuf_addstr(msg, "--budget ");
+		option_duration(msg, (double)c->budget_ns / 1e9);
+		strbuf_addf(msg, " allows about %u block%s of %u arms (",
+			    b->blocks, b->blocks == 1 ? "" : "s", b->nr_arms);
+		shown_duration(msg, b->block_s);
+		strbuf_addf(msg, " each%s)",
+			    b->measured ? ", as measured" : ", estimated");
+	} else {
+		strbuf_addf(msg, "--max-runs %u stops after %u blocks",
+			    b->blocks, b->blocks);
+	}
+	if (!b->min_blocks) {
+		strbuf_addf(msg,
+			    "; with %u comparisons no number of blocks lets "
+			    "the signed-rank test reach p < %g: vary fewer "
+			    "values",
+			    b->nr_tests, c->alpha);
+		return 1;
+	}
+	strbuf_addf(msg,
+		    "; a faster/slower verdict needs at least %u blocks "
+		    "(with fewer, the exact signed-rank test",
+		    b->min_blocks);
+	if (b->nr_tests > 1)
+		strbuf_addf(msg, ", Holm-adjusted for %u comparisons,",
+			    b->nr_tests);
+	strbuf_addf(msg, " cannot reach p < %g)", c->alpha);
+	if (strcmp(b->limit, "--budget")) {
+		strbuf_addf(msg, ": use --max-runs %u or more", b->min_blocks);
+		return 1;
+	}
+	strbuf_addstr(msg, ": use --budget ");
+	option_duration(msg, b->warmup_s + b->min_blocks * b->block_s);
+	arms = arms_that_fit(b, c);
+	t = time_that_fits(b, c);
+	if (arms)
+		strbuf_addf(msg, ", at most %u arms", arms);
+	else if (b->nr_arms > 2)
+		strbuf_addstr(msg, ", fewer arms");
+	if (t > 0) {
+		strbuf_addstr(msg, " or --time ");
+		if (t >= 1)
+			strbuf_addf(msg, "%.0fs", t);
+		else
+			strbuf_addf(msg, "%.0fms", t * 1000);
+	} else if (c->ios) {
+		strbuf_addstr(msg, " or a smaller --ios");
+	} else {
+		strbuf_addstr(msg, " or a shorter --time");
+	}
+	return 1;
+}
+
+/* Is every factor of exp the workload's 'label' (an A/A experiment)? */
+static int is_aa(struct json_object *exp)
+{
+	struct json_object *f = json_object_object_get(exp, "factors");
+	size_t i, n = f ? json_object_array_length(f) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *name = json_object_object_get(
+		    json_object_array_get_idx(f, i), "name");
+
+		if (!name || strcmp(json_object_get_string(name), "label"))
+			return 0;
+	}
+	return n > 0;
+}
+
+/* Per block, each arm's metric: m[block * nr_arms + arm], NaN when absent. */
+static double *block_table(struct json_object *runs, unsigned nr_arms,
+			   unsigned nr_blocks)
+{
+	double *m = xcalloc((size_t)nr_arms * nr_blocks, sizeof(*m));
+	size_t i, n = runs ? json_object_array_length(runs) : 0;
+
+	for (i = 0; i < (size_t)nr_arms * nr_blocks; i++)
+		m[i] = NAN;
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		struct json_object *a, *b, *v;
+		int arm, block;
+
+		if (!json_object_object_get_ex(r, "arm", &a) ||
+		    !json_object_object_get_ex(r, "block", &b) ||
+		    !json_object_object_get_ex(r, "metric", &v))
+			continue;
+		arm = json_object_get_int(a);
+		block = json_object_get_int(b);
+		if (arm < 0 || (unsigned)arm >= nr_arms || block < 0 ||
+		    (unsigned)block >= nr_blocks)
+			continue;
+		m[(size_t)block * nr_arms + arm] = json_object_get_double(v);
+	}
+	return m;
+}
+
+/* The widest sd of per-block log ratios over the arms; its arm. */
+static double worst_spread(const double *m, unsigned nr_arms,
+			   unsigned nr_blocks, unsigned baseline,
+			   unsigned *out_arm)
+{
+	double *d = xcalloc(nr_blocks, sizeof(*d));
+	double worst = NAN;
+	unsigned a, b;
+
+	for (a = 0; a < nr_arms; a++) {
+		size_t k = 0;
+		double sd;
+
+		if (a == baseline)
+			continue;
+		for (b = 0; b < nr_blocks; b++) {
+			double x = m[(size_t)b * nr_arms + baseline];
+			double y = m[(size_t)b * nr_arms + a];
+
+			if (x > 0 && y > 0)
+				d[k++] = log(y / x);
+		}
+		if (k < 2)
+			continue;
+		sd = stats_sd(d, k);
+		if (isnan(worst) || sd > worst) {
+			worst = sd;
+			*out_arm = a;
+		}
+	}
+	free(d);
+	return worst;
+}
+
+static void add_num(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(v));
+}
+
+static void add_int(struct json_object *o, const char *k, unsigned v)
+{
+	json_object_object_add(o, k, json_object_new_int((int)v));
+}
+
+void experiment_add_advice(struct json_object *exp, const struct budget_opts *c,
+			   const struct experiment_budget *b)
+{
+	struct json_object *arms = json_object_object_get(exp, "arms");
+	struct json_object *x, *advice;
+	const char *stopped = "";
+	unsigned nr_arms = arms ? (unsigned)json_object_array_length(arms) : 0;
+	unsigned nr_blocks = 0, baseline = 0, worst_arm = 0, needed;
+	double *m, sd, z, h, now;
+
+	if (json_object_object_get_ex(exp, "stopped", &x))
+		stopped = json_object_get_string(x);
+	if (c->runs_fixed ||
+	    (strcmp(stopped, "budget spent") && strcmp(stopped, "max runs")))
+		return;
+	if (json_object_object_get_ex(exp, "blocks", &x))
+		nr_blocks = (unsigned)json_object_get_int(x);
+	if (json_object_object_get_ex(exp, "baseline", &x))
+		baseline = (unsigned)json_object_get_int(x);
+	if (!nr_blocks || nr_arms < 2 || baseline >= nr_arms)
+		return;
+	m = block_table(json_object_object_get(exp, "runs"), nr_arms,
+			nr_blocks);
+	sd = nr_blocks < 2
+		 ? NAN
+		 : worst_spread(m, nr_arms, nr_blocks, baseline, &worst_arm);
+	free(m);
+	z = stats_norm_quantile(1 - c->alpha / 2);
+	h = atanh(c->precision); /* the log half-width of +-precision */
+	now = isnan(sd) ? NAN : tanh(z * sd / sqrt(nr_blocks));
+	needed = isnan(sd) ? 0 : (unsigned)fmin(1e6, ceil(pow(z * sd / h, 2)));
+	if (needed < b->min_blocks)
+		needed = b->min_blocks;
+	if (needed <= nr_blocks)
+		needed = nr_blocks + 1;
+	advice = json_object_new_object();
+	json_object_object_add(advice, "stopped",
+			       json_object_new_string(stopped));
+	add_int(advice, "blocks", nr_blocks);
+	add_num(advice, "precision", c->precision);
+	if (!isnan(sd)) {
+		/* with one block there is no spread to measure */
+		json_object_object_add(
+		    advice, "arm",
+		    json_object_get(json_object_object_get(
+			json_object_array_get_idx(arms, worst_arm), "label")));
+		add_num(advice, "log_ratio_sd", sd);
+		add_num(advice, "halfwidth", now);
+	}
+	add_int(advice, "blocks_needed", needed);
+	add_int(advice, "more_blocks", needed - nr_blocks);
+	add_int(advice, "min_blocks", b->min_blocks);
+	if (b->block_s > 0) {
+		add_num(advice, "block_s", b->block_s);
+		add_num(advice, "budget_s",
+			ceil(b->warmup_s + needed * b->block_s));
+	}
+	json_object_object_add(advice, "aa",
+			       json_object_new_boolean(is_aa(exp)));
+	json_object_object_add(exp, "advice", advice);
+}

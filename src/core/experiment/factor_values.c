@@ -1,0 +1,133 @@
+/*
+ * Two values of a factor that mean the same make two identical arms: an
+ * A/A experiment by accident, with a verdict about nothing. Values are
+ * compared as they are meant, after the parameter's parsing (4k and
+ * 4096) or the knob's translation (deadline and mq-deadline, 4096s and
+ * 2048 KiB of read-ahead), and the refusal names both spellings, what
+ * they mean, and how to run an A/A experiment on purpose.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "factor_values.h"
+#include "../knob/plan.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* What the value of parameter name now set in w means, for people. */
+static void param_meaning(const struct workload *w, const char *name,
+			  struct strbuf *out)
+{
+	const struct param_value *v = workload_param(w, name);
+	const struct param_spec *p;
+
+	for (p = w->ops->params; p->name && strcmp(p->name, name); p++)
+		;
+	if (!p->name || !v)
+		return;
+	switch (p->type) {
+	case PARAM_SIZE:
+		strbuf_addf(out, "%llu bytes", (unsigned long long)v->u);
+		break;
+	case PARAM_PERCENT:
+		strbuf_addf(out, "%llu%%", (unsigned long long)v->u);
+		break;
+	case PARAM_BOOL:
+		strbuf_addstr(out, v->u ? "on" : "off");
+		break;
+	case PARAM_UINT:
+		strbuf_addf(out, "%llu", (unsigned long long)v->u);
+		break;
+	default:
+		strbuf_addstr(out, v->s ? v->s : "");
+	}
+}
+
+/*
+ * What each value of parameter factor f means (4k and 4096 both mean
+ * 4096 bytes), into out[i]; values that do not parse get "" and are left
+ * to experiment_validate() to report.
+ */
+static void param_meanings(const struct workload_ops *ops,
+			   const struct experiment_factor *f,
+			   struct strbuf *out)
+{
+	struct workload w;
+	unsigned i;
+
+	workload_init(&w, ops);
+	for (i = 0; i < f->nr_values; i++)
+		if (!workload_set_param(&w, f->name, f->values[i], NULL, NULL))
+			param_meaning(&w, f->name, &out[i]);
+	workload_release(&w);
+}
+
+/*
+ * What each value of knob factor f means once translated (deadline is
+ * mq-deadline, 4096s is 2048 KiB), into out[i]; values that do not
+ * parse get "" and are left to trial_check() to report.
+ */
+static void knob_meanings(struct knob_ctx *kctx,
+			  const struct experiment_factor *f, struct strbuf *out)
+{
+	struct strbuf as = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan plan;
+	unsigned i;
+
+	for (i = 0; i < f->nr_values; i++) {
+		knob_plan_init(&plan, kctx);
+		strbuf_setf(&as, "%s=%s", f->name, f->values[i]);
+		strbuf_reset(&err);
+		if (!knob_plan_add(&plan, as.buf, &err) &&
+		    !knob_plan_build(&plan, &err) && plan.nr == 1)
+			knob_show_value(&plan.v[0].k, plan.v[0].canon.buf,
+					&out[i]);
+		knob_plan_release(&plan);
+	}
+	strbuf_release(&as);
+	strbuf_release(&err);
+}
+
+int factor_check_values(const struct workload_ops *ops, struct knob_ctx *kctx,
+			const struct experiment_factor *f, const char *spec,
+			struct strbuf *err)
+{
+	struct strbuf *mean = xcalloc(f->nr_values, sizeof(*mean));
+	unsigned i, j;
+	int ret = 0;
+
+	for (i = 0; i < f->nr_values; i++)
+		strbuf_init(&mean[i], 0);
+	if (f->is_knob)
+		knob_meanings(kctx, f, mean);
+	else
+		param_meanings(ops, f, mean);
+	for (i = 1; i < f->nr_values && !ret; i++)
+		for (j = 0; j < i && !ret; j++) {
+			if (!strcmp(f->values[i], f->values[j]))
+				ret = err_set(err, -EINVAL,
+					      "--vary '%s' lists '%s' twice",
+					      spec, f->values[i]);
+			else if (mean[i].len &&
+				 !strcmp(mean[i].buf, mean[j].buf))
+				ret = err_set(err, -EINVAL,
+					      "--vary '%s' lists the same "
+					      "value twice ('%s' and '%s' "
+					      "both mean %s)",
+					      spec, f->values[j], f->values[i],
+					      mean[i].buf);
+		}
+	if (ret && !strcmp(f->name, "label"))
+		strbuf_addstr(err, "; give each arm its own label: --vary "
+				   "label=A,B");
+	else if (ret)
+		strbuf_addstr(err, "; each arm must differ: to measure how "
+				   "much identical runs vary (an A/A "
+				   "experiment), vary a label instead: "
+				   "--vary label=A,B");
+	for (i = 0; i < f->nr_values; i++)
+		strbuf_release(&mean[i]);
+	free(mean);
+	return ret;
+}

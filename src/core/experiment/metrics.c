@@ -1,0 +1,323 @@
+/*
+ * The built-in metrics. Throughput counts what the workload moved
+ * (iops, mbps) or what reached the device under it (device_mbps, from
+ * device truth). Latency quantiles come from the per-direction
+ * histograms; p50/p99/p999 without a direction mean the workload's own:
+ * its reads, its writes, or both merged for a mix. Wall time is the
+ * timed region, the metric of a fixed amount of work (--ios).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "metrics.h"
+#include "../observe/truth.h"
+#include "../stats/stats.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+static double iops(const struct workload *w, const struct run_result *r)
+{
+	(void)w;
+	return run_result_iops(r);
+}
+
+static double mbps(const struct workload *w, const struct run_result *r)
+{
+	(void)w;
+	return run_result_mbps(r);
+}
+
+static double device_mbps(const struct workload *w, const struct run_result *r)
+{
+	const struct truth *t = r->truth;
+	double s;
+
+	(void)w;
+	if (!t || !t->have_device)
+		return NAN;
+	s = t->seconds > 0 ? t->seconds : r->seconds;
+	if (!(s > 0))
+		return NAN;
+	return (double)(t->device_read_bytes + t->device_write_bytes) / s / 1e6;
+}
+
+static double wall(const struct workload *w, const struct run_result *r)
+{
+	(void)w;
+	return r->seconds > 0 ? r->seconds : NAN;
+}
+
+/* The q quantile of direction dir, or NAN when it did no I/O. */
+static double quantile(const struct run_result *r, int dir, double q)
+{
+	if (!r->ops[dir] || !r->lat[dir].count)
+		return NAN;
+	return (double)hist_quantile(&r->lat[dir], q);
+}
+
+/* The q quantile of all the run's I/O: one direction, or both merged. */
+static double quantile_any(const struct run_result *r, double q)
+{
+	struct hist *h;
+	double v;
+
+	if (!r->lat[IO_WRITE].count)
+		return quantile(r, IO_READ, q);
+	if (!r->lat[IO_READ].count)
+		return quantile(r, IO_WRITE, q);
+	h = xmalloc(sizeof(*h));
+	hist_init(h);
+	hist_merge(h, &r->lat[IO_READ]);
+	hist_merge(h, &r->lat[IO_WRITE]);
+	v = (double)hist_quantile(h, q);
+	free(h);
+	return v;
+}
+
+#define QUANTILE(fn, dir, q)                                                   \
+	static double fn(const struct workload *w, const struct run_result *r) \
+	{                                                                      \
+		(void)w;                                                       \
+		return quantile(r, dir, q);                                    \
+	}
+#define QUANTILE_ANY(fn, q)                                                    \
+	static double fn(const struct workload *w, const struct run_result *r) \
+	{                                                                      \
+		(void)w;                                                       \
+		return quantile_any(r, q);                                     \
+	}
+QUANTILE(read_p50, IO_READ, 0.50)
+QUANTILE(read_p99, IO_READ, 0.99)
+QUANTILE(read_p999, IO_READ, 0.999)
+QUANTILE(write_p50, IO_WRITE, 0.50)
+QUANTILE(write_p99, IO_WRITE, 0.99)
+QUANTILE(write_p999, IO_WRITE, 0.999)
+QUANTILE_ANY(any_p50, 0.50)
+QUANTILE_ANY(any_p99, 0.99)
+QUANTILE_ANY(any_p999, 0.999)
+
+static const struct metric_def builtin[] = {
+    {"iops", "IO/s", true, "I/Os completed per second", iops},
+    {"mbps", "MB/s", true, "MB (10^6 bytes) per second the workload moved",
+     mbps},
+    {"device_mbps", "MB/s", true, "MB per second that reached the device",
+     device_mbps},
+    {"p50", "ns", false, "median latency of all its I/O", any_p50},
+    {"p99", "ns", false, "99th percentile latency of all its I/O", any_p99},
+    {"p999", "ns", false, "99.9th percentile latency of all its I/O", any_p999},
+    {"read_p50", "ns", false, "median read latency", read_p50},
+    {"read_p99", "ns", false, "99th percentile read latency", read_p99},
+    {"read_p999", "ns", false, "99.9th percentile read latency", read_p999},
+    {"write_p50", "ns", false, "median write latency", write_p50},
+    {"write_p99", "ns", false, "99th percentile write latency", write_p99},
+    {"write_p999", "ns", false, "99.9th percentile write latency", write_p999},
+    {"wall", "s", false, "seconds the timed region took", wall},
+};
+
+#define NR_BUILTIN (sizeof(builtin) / sizeof(builtin[0]))
+
+/* How many metrics the workload itself declares. */
+static size_t nr_own(const struct workload_ops *ops)
+{
+	size_t n = 0;
+
+	while (ops && ops->metrics && ops->metrics[n].name)
+		n++;
+	return n;
+}
+
+const struct metric_def *metric_at(const struct workload_ops *ops, size_t i)
+{
+	size_t own = nr_own(ops);
+
+	if (i < own)
+		return &ops->metrics[i];
+	i -= own;
+	return i < NR_BUILTIN ? &builtin[i] : NULL;
+}
+
+const struct metric_def *metric_find(const struct workload_ops *ops,
+				     const char *name)
+{
+	const struct metric_def *m;
+	size_t i;
+
+	for (i = 0; (m = metric_at(ops, i)); i++)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+const struct metric_def *metric_default(const struct workload_ops *ops)
+{
+	const struct metric_def *m = NULL;
+
+	if (ops->default_metric)
+		m = metric_find(ops, ops->default_metric);
+	if (m)
+		return m;
+	return metric_find(ops, strncmp(ops->name, "seq", 3) ? "iops" : "mbps");
+}
+
+void metric_names(const struct workload_ops *ops, struct strbuf *out)
+{
+	const struct metric_def *m;
+	size_t i;
+
+	for (i = 0; (m = metric_at(ops, i)); i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", m->name);
+}
+
+int metric_lookup(const struct workload_ops *ops, const char *name,
+		  const struct metric_def **out, struct strbuf *err)
+{
+	const char **names;
+	const char *near;
+	struct strbuf all = STRBUF_INIT;
+	size_t i, n = 0;
+
+	*out = name ? metric_find(ops, name) : metric_default(ops);
+	if (*out)
+		return 0;
+	while (metric_at(ops, n))
+		n++;
+	names = xcalloc(n + 1, sizeof(*names));
+	for (i = 0; i < n; i++)
+		names[i] = metric_at(ops, i)->name;
+	near = suggest_nearest(name, names, n);
+	metric_names(ops, &all);
+	if (near)
+		err_set(err, -ENOENT,
+			"unknown metric '%s'; did you mean '%s'? the metrics "
+			"of '%s' are %s",
+			name, near, ops->name, all.buf);
+	else
+		err_set(err, -ENOENT,
+			"unknown metric '%s'; the metrics of '%s' are %s", name,
+			ops->name, all.buf);
+	free(names);
+	strbuf_release(&all);
+	return -ENOENT;
+}
+
+double metric_value(const struct metric_def *m, const struct workload *w,
+		    const struct run_result *r)
+{
+	return m->value(w, r);
+}
+
+struct json_object *metric_to_json(const struct metric_def *m)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(m->name));
+	json_object_object_add(o, "higher_is_better",
+			       json_object_new_boolean(m->higher_is_better));
+	json_object_object_add(o, "unit", json_object_new_string(m->unit));
+	return o;
+}
+
+struct json_object *metric_values_json(const struct workload *w,
+				       const struct run_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	const struct metric_def *m;
+	size_t i;
+
+	for (i = 0; (m = metric_at(w->ops, i)); i++) {
+		double v = metric_value(m, w, r);
+
+		if (isfinite(v))
+			json_object_object_add(o, m->name,
+					       json_object_new_double(v));
+	}
+	return o;
+}
+
+/* Is m printed in a text report beside the primary metric? */
+static int shown(const struct workload_ops *ops, const struct metric_def *m)
+{
+	static const char *const brief[] = {"iops", "mbps", "device_mbps",
+					    "p50",  "p99",  "wall"};
+	size_t i;
+
+	(void)ops;
+	for (i = 0; i < NR_BUILTIN && m != &builtin[i]; i++)
+		;
+	if (i == NR_BUILTIN)
+		return 1; /* the workload's own */
+	for (i = 0; i < sizeof(brief) / sizeof(brief[0]); i++)
+		if (!strcmp(m->name, brief[i]))
+			return 1;
+	return 0;
+}
+
+/* The values of metric name in the runs of arm, into v; their count. */
+static size_t arm_values(struct json_object *runs, int arm, const char *name,
+			 double *v)
+{
+	size_t i, n = json_object_array_length(runs), k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		struct json_object *a, *run, *ms, *x;
+
+		if (!json_object_object_get_ex(r, "arm", &a) ||
+		    json_object_get_int(a) != arm ||
+		    !json_object_object_get_ex(r, "run", &run) ||
+		    !json_object_object_get_ex(run, "metrics", &ms) ||
+		    !json_object_object_get_ex(ms, name, &x))
+			continue;
+		v[k++] = json_object_get_double(x);
+	}
+	return k;
+}
+
+void metric_add_arm_medians(struct json_object *exp,
+			    const struct workload_ops *ops)
+{
+	struct json_object *arms, *runs, *list = json_object_new_array();
+	const struct metric_def *m;
+	size_t i, a, nr_arms;
+	double *v;
+
+	if (!json_object_object_get_ex(exp, "arms", &arms) ||
+	    !json_object_object_get_ex(exp, "runs", &runs)) {
+		json_object_put(list);
+		return;
+	}
+	nr_arms = json_object_array_length(arms);
+	v = xcalloc(json_object_array_length(runs) + 1, sizeof(*v));
+	for (i = 0; (m = metric_at(ops, i)); i++) {
+		struct json_object *d = metric_to_json(m);
+		int any = 0;
+
+		for (a = 0; a < nr_arms; a++) {
+			struct json_object *arm =
+			    json_object_array_get_idx(arms, a);
+			struct json_object *med;
+			size_t n = arm_values(runs, (int)a, m->name, v);
+
+			if (!n)
+				continue;
+			if (!json_object_object_get_ex(arm, "metrics", &med)) {
+				med = json_object_new_object();
+				json_object_object_add(arm, "metrics", med);
+			}
+			json_object_object_add(
+			    med, m->name,
+			    json_object_new_double(stats_median(v, n)));
+			any = 1;
+		}
+		json_object_object_add(d, "shown",
+				       json_object_new_boolean(shown(ops, m)));
+		if (any)
+			json_object_array_add(list, d);
+		else
+			json_object_put(d);
+	}
+	free(v);
+	json_object_object_add(exp, "metrics", list);
+}

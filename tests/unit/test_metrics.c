@@ -1,0 +1,167 @@
+/*
+ * The metric table: lookup with suggestions, a workload's own default
+ * and extra metrics, each metric's value from a run result, and the
+ * budget estimate that plans an experiment.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "core/experiment/experiment.h"
+#include "core/experiment/metrics.h"
+#include "core/result/hist.h"
+
+static double ops_per_s(const struct workload *w, const struct run_result *r)
+{
+	(void)w;
+	return r->seconds > 0
+		   ? (double)(r->ops[IO_READ] + r->ops[IO_WRITE]) / r->seconds
+		   : NAN;
+}
+
+static const struct metric_def own[] = {
+    {"ops_per_s", "ops/s", true, "file operations per second", ops_per_s},
+    {NULL, NULL, false, NULL, NULL},
+};
+
+/* A workload that declares its own default metric, as smallfiles will. */
+static const struct param_spec no_params[] = {{0}};
+static const struct workload_ops files_ops = {
+    .name = "files",
+    .params = no_params,
+    .default_metric = "ops_per_s",
+    .metrics = own,
+};
+
+static void test_lookup(void **state)
+{
+	const struct workload_ops *rr = workload_find("randread");
+	const struct workload_ops *sr = workload_find("seqread");
+	const struct metric_def *m;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_string_equal(metric_default(rr)->name, "iops");
+	assert_string_equal(metric_default(sr)->name, "mbps");
+	assert_int_equal(metric_lookup(rr, NULL, &m, &err), 0);
+	assert_string_equal(m->name, "iops");
+	assert_int_equal(metric_lookup(rr, "read_p99", &m, &err), 0);
+	assert_false(m->higher_is_better);
+	assert_string_equal(m->unit, "ns");
+	assert_int_equal(metric_lookup(rr, "wall", &m, &err), 0);
+	assert_false(m->higher_is_better);
+	assert_int_equal(metric_lookup(rr, "device_mbps", &m, &err), 0);
+	assert_true(m->higher_is_better);
+	assert_int_equal(metric_lookup(rr, "p98", &m, &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "did you mean 'p99'"));
+	assert_non_null(strstr(err.buf, "iops, mbps, device_mbps"));
+	assert_null(metric_find(rr, "ops_per_s"));
+	strbuf_release(&err);
+}
+
+static void test_own_metric(void **state)
+{
+	const struct metric_def *m = metric_default(&files_ops);
+	struct strbuf names = STRBUF_INIT;
+
+	(void)state;
+	assert_string_equal(m->name, "ops_per_s");
+	assert_true(m->higher_is_better);
+	assert_ptr_equal(metric_find(&files_ops, "ops_per_s"), m);
+	assert_non_null(metric_find(&files_ops, "p99"));
+	metric_names(&files_ops, &names);
+	assert_int_equal(strncmp(names.buf, "ops_per_s, iops, ", 17), 0);
+	strbuf_release(&names);
+}
+
+static void test_values(void **state)
+{
+	const struct workload_ops *rr = workload_find("randread");
+	struct workload w;
+	struct run_result r;
+	unsigned i;
+
+	(void)state;
+	workload_init(&w, rr);
+	run_result_init(&r);
+	r.seconds = 2;
+	r.ops[IO_READ] = 100;
+	r.bytes[IO_READ] = 100 * 4096;
+	for (i = 1; i <= 100; i++)
+		hist_record(&r.lat[IO_READ], i * 1000);
+	assert_true(fabs(metric_value(metric_find(rr, "iops"), &w, &r) - 50) <
+		    1e-9);
+	assert_true(fabs(metric_value(metric_find(rr, "wall"), &w, &r) - 2) <
+		    1e-9);
+	/* reads only: p99 is the read p99; no writes, no write latency */
+	assert_true(metric_value(metric_find(rr, "p99"), &w, &r) ==
+		    metric_value(metric_find(rr, "read_p99"), &w, &r));
+	assert_true(isnan(metric_value(metric_find(rr, "write_p99"), &w, &r)));
+	/* no device truth: no device MB/s */
+	assert_true(
+	    isnan(metric_value(metric_find(rr, "device_mbps"), &w, &r)));
+	/* a slow write makes the merged p999 at least as slow as reads' */
+	r.ops[IO_WRITE] = 1;
+	hist_record(&r.lat[IO_WRITE], 5000000);
+	assert_true(metric_value(metric_find(rr, "p999"), &w, &r) >=
+		    metric_value(metric_find(rr, "read_p999"), &w, &r));
+	run_result_release(&r);
+	workload_release(&w);
+}
+
+/* 12 arms of 3 s with a 40 s budget: 1 block; a verdict needs 9. */
+static void test_budget(void **state)
+{
+	struct experiment_config ec;
+	struct budget_opts c;
+	struct experiment_budget b;
+	struct strbuf msg = STRBUF_INIT;
+
+	(void)state;
+	experiment_config_init(&ec);
+	experiment_budget_opts(&ec, &c);
+	c.time_ns = 3000000000ull;
+	c.budget_ns = 40000000000ull;
+	experiment_budget_estimate(&c, 12, -1, &b);
+	assert_int_equal(b.min_blocks, 9);
+	assert_int_equal(b.blocks, 1);
+	assert_string_equal(b.limit, "--budget");
+	assert_int_equal(experiment_budget_short(&b, &c, &msg), 1);
+	assert_non_null(strstr(msg.buf, "needs at least 9 blocks"));
+	/* 6 blocks of 2 arms fit in 45 s */
+	strbuf_reset(&msg);
+	c.budget_ns = 45000000000ull;
+	experiment_budget_estimate(&c, 2, -1, &b);
+	assert_int_equal(b.min_blocks, 6);
+	assert_int_equal(experiment_budget_short(&b, &c, &msg), 0);
+	/* --ios: unknown until a block is measured, then judged */
+	c.time_ns = 0;
+	c.ios = 1000;
+	c.budget_ns = 10000000000ull;
+	experiment_budget_estimate(&c, 2, -1, &b);
+	assert_int_equal(experiment_budget_short(&b, &c, &msg), 0);
+	experiment_budget_estimate(&c, 2, 2.0, &b);
+	assert_int_equal(b.blocks, 2);
+	assert_int_equal(experiment_budget_short(&b, &c, &msg), 1);
+	/* fixed runs are what the user asked for */
+	c.runs_fixed = 2;
+	experiment_budget_estimate(&c, 2, 2.0, &b);
+	assert_int_equal(experiment_budget_short(&b, &c, &msg), 0);
+	strbuf_release(&msg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_lookup),
+	    cmocka_unit_test(test_own_metric),
+	    cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_budget),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
