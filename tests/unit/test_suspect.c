@@ -205,7 +205,7 @@ static void test_clean(void **state)
 	assert_true(suspect_estimate_slower(e, v)); /* lower is better */
 	assert_int_equal(suspect_apply_strict(e), 0);
 	report_verdict_summary(e, &sb);
-	assert_string_equal(sb.buf, "2 arms: b slower 1.20x");
+	assert_string_equal(sb.buf, "2 arms: b slower 1.20x (lower is better)");
 	strbuf_release(&sb);
 	json_object_put(e);
 }

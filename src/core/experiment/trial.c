@@ -227,47 +227,6 @@ static void free_factor(struct experiment_factor *f)
 }
 
 /*
- * Knob factor f: say how each value is read when it is translated
- * ("cfq" is bfq, "2MB" becomes 1952 KiB), as run --set does, each note
- * once, and keep what is really set in f->canon for the arms' labels. A
- * value that does not parse here is left for trial_check() to refuse.
- */
-static void translate_values(struct trial *tr, struct experiment_factor *f)
-{
-	struct strbuf as = STRBUF_INIT, said = STRBUF_INIT, e = STRBUF_INIT;
-	unsigned i;
-
-	f->canon = xcalloc(f->nr_values, sizeof(*f->canon));
-	for (i = 0; i < f->nr_values; i++) {
-		struct knob_change *c;
-		struct knob_plan p;
-
-		knob_plan_init(&p, &tr->kctx);
-		strbuf_setf(&as, "%s=%s", f->name, f->values[i]);
-		if (knob_plan_add(&p, as.buf, &e) || knob_plan_build(&p, &e) ||
-		    p.nr != 1 || p.v[0].k.deferred) {
-			knob_plan_release(&p);
-			strbuf_reset(&e);
-			continue;
-		}
-		c = &p.v[0];
-		strbuf_addch(&c->note, '\n');
-		if (c->note.len > 1 && !strstr(said.buf, c->note.buf)) {
-			strbuf_addstr(&said, c->note.buf);
-			strbuf_setlen(&c->note, c->note.len - 1);
-			say(tr, KNOB_SAY_NOTE, "%s: %s", c->input_name,
-			    c->note.buf);
-		}
-		if (strcmp(c->canon.buf, f->values[i]))
-			f->canon[i] = xstrdup(c->canon.buf);
-		knob_plan_release(&p);
-	}
-	strbuf_release(&as);
-	strbuf_release(&said);
-	strbuf_release(&e);
-}
-
-/*
  * Check factor f of spec: a parameter or else a knob; no value twice,
  * as typed or once translated.
  */
@@ -309,7 +268,7 @@ int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
 		return ret;
 	}
 	if (f.is_knob)
-		translate_values(tr, &f);
+		factor_translate(&tr->kctx, &f, &tr->hooks.log);
 	ALLOC_GROW(tr->c.factors, tr->c.nr_factors + 1, tr->alloc_factors);
 	tr->c.factors[tr->c.nr_factors++] = f;
 	return 0;
