@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../core/report/report.h"
+#include "../core/report/devices_text.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
 #include "../util/error.h"
@@ -480,6 +481,7 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 	if (!a.json_file || strcmp(a.json_file, "-")) {
 		report_experiment_text(tr.e.obj, &out, &err);
+		report_experiment_devices(tr.e.obj, &out);
 		fputs(out.buf, stdout);
 	}
 	if (ret == EXIT_OK && a.fail_on_regression && has_regression(tr.e.obj))

@@ -3,9 +3,10 @@
 # hole costs no disk I/O. Reads on scratch:SIZE must therefore be filled
 # first (said on stderr, once per target) and then reach the disk under
 # the image: at least 90% of the bytes read, with the disk's bytes in the
-# run's truth. A loop device the user made is never written, and reading
-# its holes warns that the reads never reached the disk. A file system
-# that fills up during the fill gives a clear error and leaves nothing.
+# run's truth and under compare's table. A loop device the user made is
+# never written, and reading its holes warns that the reads never reached
+# the disk. A file system with too little room for the fill gives a clear
+# error and leaves nothing.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v python3 >/dev/null || skip "needs python3"
@@ -67,6 +68,8 @@ check "...leaving nothing behind" nothing_left
 check "compare on a raw scratch device exits 0" test $? = 0
 check "...and fills it once, not per run" \
 	test "$(grep -c "^note: writing .* of data to '/dev/loop" "$err")" = 1
+check "...and says what the disk under it moved per run" \
+	grep -q "^measured: per run (median of [0-9]* runs), the workload read .*, 'loop[0-9]*' delivered .* and '$bottom' (the disk under it) .*; the page cache was dropped before each run$" "$out"
 check "...leaving nothing behind" nothing_left
 
 # a writing workload needs no fill
