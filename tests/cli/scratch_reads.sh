@@ -72,6 +72,20 @@ check "...and says what the disk under it moved per run" \
 	grep -q "^measured: per run (median of [0-9]* runs), the workload read .*, 'loop[0-9]*' delivered .* and '$bottom' (the disk under it) .*; the page cache was dropped before each run$" "$out"
 check "...leaving nothing behind" nothing_left
 
+# SIGINT while filling: the run ends at once, and the image goes
+"$IOTRIAL" run seqread -t scratch:4G --no-store >"$out" 2>"$err" &
+pid=$!
+for _ in $(seq 100); do
+	grep -q "of data to" "$err" && break
+	sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "SIGINT during the fill ends the run (exit 1)" test "$rc" = 1
+check "...saying it was interrupted" grep -q "^error: interrupted" "$err"
+check "...leaving nothing behind" nothing_left
+
 # a writing workload needs no fill
 "$IOTRIAL" run seqwrite -t scratch:64M --direct=1 --ios 64 --bs=1M \
 	--no-store >"$out" 2>"$err"
