@@ -64,7 +64,11 @@ static void compare_epilogue(struct strbuf *out)
 		      "at least\n6 blocks, then until every ratio's 95% CI "
 		      "is within --precision, or\n--max-runs (30) or "
 		      "--budget.\nTARGET is as for 'iotrial run' (default: "
-		      "$TMPDIR or /tmp).\nDefaults: --time 3s, --precision "
+		      "$TMPDIR or /tmp).\n"
+		      "Under the table, 'measured:' gives per run the bytes "
+		      "the workload, the\ntarget's device and the disk under "
+		      "it moved.\n"
+		      "Defaults: --time 3s, --precision "
 		      "2%, --equivalence 2%.\n");
 	cli_workloads_list(out);
 }
