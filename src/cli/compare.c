@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
+#include "../core/report/devices_text.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
 #include "../core/experiment/metrics.h"
@@ -81,7 +82,10 @@ static void compare_epilogue(struct strbuf *out)
 		      "and p on the same ratios; it is not\nthe ratio of the "
 		      "two medians in the table.\nTARGET is as for 'iotrial "
 		      "run' (default: "
-		      "$TMPDIR or /tmp).\nDefaults: --time 3s, --precision "
+		      "$TMPDIR or /tmp).\nUnder the table, 'measured:' gives "
+		      "per run the bytes "
+		      "the workload, the\ntarget's device and the disk under "
+		      "it moved.\nDefaults: --time 3s, --precision "
 		      "2%, --equivalence 2%.\n");
 	strbuf_addstr(out, "With two factors or more, the table first gives "
 			   "each factor's effect\nwithin the other factors' "
@@ -551,6 +555,7 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 	if (!a.json_file || strcmp(a.json_file, "-")) {
 		report_experiment_text(tr.e.obj, &out, &err);
+		report_experiment_devices(tr.e.obj, &out);
 		fputs(out.buf, stdout);
 	}
 	if (ret == EXIT_OK && a.fail_on_regression &&

@@ -66,8 +66,9 @@ static void run_epilogue(struct strbuf *out)
 		    "works in a\nprivate subdirectory and removes only "
 		    "that), a block device (refused when it\nholds data, "
 		    "unless --allow-destroy), or scratch:SIZE[:ext4|xfs] "
-		    "(root: a loop\ndevice on a sparse file, torn down "
-		    "afterwards).\nDefaults: %s, --time %s.\n",
+		    "(root: a loop\ndevice on a sparse file, written before "
+		    "it is read, torn down afterwards).\nDefaults: %s, "
+		    "--time %s.\n",
 		    DEFAULT_WORKLOAD, DEFAULT_TIME);
 	cli_workloads_list(out);
 }

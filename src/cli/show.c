@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cli.h"
 #include "../core/report/report.h"
+#include "../core/report/devices_text.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -86,6 +87,7 @@ int cmd_show(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	} else {
+		report_experiment_devices(exp, &out);
 		report_experiment_origin(exp, &out);
 	}
 	fputs(out.buf, stdout);

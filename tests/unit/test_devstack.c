@@ -329,6 +329,95 @@ static void test_loop(void **state)
 	strbuf_release(&err);
 }
 
+/* Resolve devno in the fake tree; its bottom's names, "+"-joined. */
+static void bottom_of(dev_t devno, char *out, size_t len)
+{
+	struct devstack ds;
+	struct strbuf err = STRBUF_INIT;
+	int idx[4];
+	unsigned n, i;
+	size_t used = 0;
+
+	assert_int_equal(devstack_resolve_devno(&ds, root, devno, &err), 0);
+	n = devstack_bottom(&ds, idx, 4);
+	assert_true(n <= 4);
+	out[0] = '\0';
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+					 i ? "+" : "", ds.devs[idx[i]].name);
+	devstack_release(&ds);
+	strbuf_release(&err);
+}
+
+/*
+ * The bottom of a stack is every whole disk in it: a partition leads to
+ * its disk, dm and md to their slaves' disks (each once), a disk is its
+ * own bottom, a loop device to the disk under its backing file, and a
+ * loop device on a tmpfs file has none.
+ */
+static void test_bottom(void **state)
+{
+	struct devstack real;
+	struct strbuf err = STRBUF_INIT;
+	char file[] = "/var/tmp/iotrial-devstack-bottom.XXXXXX";
+	char shm[] = "/dev/shm/iotrial-devstack-bottom.XXXXXX";
+	char names[128], text[PATH_MAX + 8];
+	int fd, idx[1];
+
+	(void)state;
+	fake_disk("sdz", 8, 0, "[none]\n", NULL);
+	fake_part("sdz", "sdz1", 8, 1);
+	fake_part("sdz", "sdz2", 8, 2);
+	fake_disk("sdy", 8, 16, "[none]\n", NULL);
+	fake_disk("dm-0", 253, 0, "none\n", NULL);
+	put("devices/virtual/block/dm-0/dm/name", "vg-lv\n");
+	fake_slave("dm-0", "sdz1", "sdz/sdz1");
+	fake_slave("dm-0", "sdy", "sdy");
+	fake_disk("md0", 9, 0, "none\n", NULL);
+	put("devices/virtual/block/md0/md/level", "raid1\n");
+	fake_slave("md0", "sdz1", "sdz/sdz1");
+	fake_slave("md0", "sdz2", "sdz/sdz2");
+	bottom_of(makedev(8, 1), names, sizeof(names));
+	assert_string_equal(names, "sdz");
+	bottom_of(makedev(8, 0), names, sizeof(names));
+	assert_string_equal(names, "sdz");
+	bottom_of(makedev(253, 0), names, sizeof(names));
+	assert_string_equal(names, "sdy+sdz");
+	bottom_of(makedev(9, 0), names, sizeof(names));
+	assert_string_equal(names, "sdz");
+	/* no stack, no bottom; max 0 still counts */
+	assert_int_equal(devstack_bottom(NULL, idx, 1), 0);
+
+	/* a loop device: the disk under its backing file */
+	assert_int_equal(devstack_resolve_path(&real, "/var/tmp", &err), 0);
+	if (real.nr_devs) {
+		fd = mkstemp(file);
+		assert_true(fd >= 0);
+		close(fd);
+		fake_disk("realdisk", major(real.devs[0].devno),
+			  minor(real.devs[0].devno), "[none]\n", NULL);
+		fake_disk("loop7", 7, 7, "[none]\n", NULL);
+		snprintf(text, sizeof(text), "%s\n", file);
+		put("devices/virtual/block/loop7/loop/backing_file", text);
+		bottom_of(makedev(7, 7), names, sizeof(names));
+		unlink(file);
+		assert_string_equal(names, "realdisk");
+	}
+	devstack_release(&real);
+	/* on a tmpfs file: nothing physical under it */
+	fd = mkstemp(shm);
+	if (fd >= 0) {
+		close(fd);
+		fake_disk("loop6", 7, 6, "[none]\n", NULL);
+		snprintf(text, sizeof(text), "%s\n", shm);
+		put("devices/virtual/block/loop6/loop/backing_file", text);
+		bottom_of(makedev(7, 6), names, sizeof(names));
+		unlink(shm);
+		assert_string_equal(names, "");
+	}
+	strbuf_release(&err);
+}
+
 /* An unknown device number is an error. */
 static void test_no_such_devno(void **state)
 {
@@ -527,6 +616,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_dm_and_md, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cycle, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_loop, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bottom, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_such_devno, setup,
 					    teardown),
 	    cmocka_unit_test(test_real_root),

@@ -60,6 +60,12 @@ static void test_kinds(void **state)
 	assert_int_equal(run_warn_kind_of_text("other I/O ran on 'vda' during "
 					       "the run"),
 			 RUN_WARN_OTHER_IO);
+	assert_int_equal(run_warn_kind_of_text("reads never reached 'vda': "
+					       "'loop0' delivered 2 GiB"),
+			 RUN_WARN_UNREACHED);
+	assert_int_equal(run_warn_kind_of_text("most writes never reached "
+					       "'vda': 'loop0' took 1 GiB"),
+			 RUN_WARN_UNREACHED);
 	assert_int_equal(run_warn_kind_of_text("something new"),
 			 RUN_WARN_UNKNOWN);
 	assert_int_equal(run_warn_kind_of_text(NULL), RUN_WARN_UNKNOWN);

@@ -330,6 +330,8 @@ static struct json_object *skeleton(const struct experiment *e,
 	json_object_object_add(o, "equivalence",
 			       json_object_new_double(c->equivalence));
 	json_object_object_add(o, "alpha", json_object_new_double(c->alpha));
+	json_object_object_add(o, "drop_caches",
+			       json_object_new_boolean(c->drop_caches));
 	json_object_object_add(o, "warnings", json_object_new_array());
 	return o;
 }

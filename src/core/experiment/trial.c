@@ -117,6 +117,7 @@ int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 	if (ret)
 		return ret;
 	tr->c.target = &tr->t;
+	scratch_set_log(&tr->t, &tr->hooks.log); /* its fill's notes */
 	return knob_ctx_from_target(&tr->kctx, &tr->t, err);
 }
 

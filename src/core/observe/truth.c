@@ -7,7 +7,10 @@
  * Byte comparisons use the top device of the stack, the one the
  * filesystem (or the raw target) sits on: lower devices (a loop device's
  * backing disk, a partition's disk) also carry other traffic and are
- * listed for context, not counted.
+ * listed for context, not counted. The disk at the very bottom is
+ * compared with the top in one direction only: when it moved far less
+ * than the top, the top's bytes came from nowhere physical (a sparse
+ * loop image, a backing file in the host page cache).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +36,9 @@
 #define OTHER_READ_SLACK       (32 * MIB)
 #define OTHER_WRITE_FACTOR     4.0 /* journal and metadata allowed */
 #define OTHER_WRITE_SLACK      (64 * MIB)
+#define UNREACHED_MIN_BYTES    (16 * MIB) /* below this, not judged */
+#define UNREACHED_FRAC	       0.10	  /* bottom moved < 10% of top */
+#define NEVER_FRAC	       0.01	  /* < 1%: "never", else "most" */
 
 void truth_free(struct truth *t)
 {
@@ -44,10 +50,45 @@ void truth_free(struct truth *t)
 		free(t->devs[i].name);
 	free(t->devs);
 	free(t->device);
+	free(t->bottom_device);
 	free(t->no_device_reason);
 	sampler_series_release(&t->series);
 	env_release(&t->env);
 	free(t);
+}
+
+/*
+ * The bottom of the stack from t->devs: the disks devstack_bottom()
+ * names in ds, their bytes summed. Unknown (have_bottom 0) when ds has
+ * no disk or one of them was not sampled.
+ */
+static void bottom_from_devs(struct truth *t, const struct devstack *ds)
+{
+	int idx[16];
+	unsigned n = ds ? devstack_bottom(ds, idx, 16) : 0, i, j;
+	struct strbuf names = STRBUF_INIT;
+	uint64_t rd = 0, wr = 0;
+
+	if (!n || n > 16)
+		return;
+	for (i = 0; i < n; i++) {
+		const char *name = ds->devs[idx[i]].name;
+
+		for (j = 0; j < t->nr_devs; j++)
+			if (!strcmp(t->devs[j].name, name))
+				break;
+		if (j == t->nr_devs || !t->devs[j].valid) {
+			strbuf_release(&names);
+			return;
+		}
+		rd += t->devs[j].d.read_bytes;
+		wr += t->devs[j].d.write_bytes;
+		strbuf_addf(&names, "%s%s", i ? "+" : "", name);
+	}
+	t->bottom_device = strbuf_detach(&names, NULL);
+	t->bottom_read_bytes = rd;
+	t->bottom_write_bytes = wr;
+	t->have_bottom = 1;
 }
 
 void truth_from_series(struct truth *t, const struct sampler_series *ser,
@@ -84,6 +125,7 @@ void truth_from_series(struct truth *t, const struct sampler_series *ser,
 		t->device_read_bytes = t->devs[0].d.read_bytes;
 		t->have_device = 1;
 	}
+	bottom_from_devs(t, ds);
 	if ((p0->have & SAMPLER_HAVE_IO) && (p1->have & SAMPLER_HAVE_IO)) {
 		struct procio io;
 
@@ -372,6 +414,71 @@ static void warn_other_io(const struct truth *t, struct run_result *r)
 	strbuf_release(&c);
 }
 
+/* Is a loop device part of t's stack? */
+static int has_loop(const struct truth *t)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nr_devs; i++)
+		if (t->devs[i].kind && !strcmp(t->devs[i].kind, "loop"))
+			return 1;
+	return 0;
+}
+
+/*
+ * "reads never reached vda": the top device moved far more than the
+ * disk under it, so its bytes came from no disk. dir is "reads" or
+ * "writes"; top and bottom the bytes each moved.
+ */
+static void warn_unreached_dir(const struct truth *t, struct run_result *r,
+			       const char *dir, uint64_t top, uint64_t bottom)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int reads = !strcmp(dir, "reads"), loop = has_loop(t);
+	const char *why;
+
+	if (top < UNREACHED_MIN_BYTES ||
+	    (double)bottom >= UNREACHED_FRAC * (double)top)
+		return;
+	if (loop && reads)
+		why = "the loop device's image has holes or unwritten extents "
+		      "(they read as zeros without I/O) or its backing file "
+		      "was in the host page cache; write the region before "
+		      "reading it (iotrial does so on scratch targets) or "
+		      "attach the loop device with direct I/O";
+	else if (loop)
+		why = "the loop device's backing file kept them in the host "
+		      "page cache (a loop device without direct I/O); attach "
+		      "it with direct I/O (losetup --direct-io=on) or sync "
+		      "inside the run";
+	else
+		why = "a layer between them answered from memory or mapped "
+		      "the I/O to no disk; 'iotrial info -t TARGET' shows the "
+		      "stack";
+	run_result_warn(
+	    r,
+	    "%s%s never reached '%s': '%s' %s %s, '%s' %s (%.1f%%), "
+	    "so this measured memory, not the disk: %s",
+	    (double)bottom < NEVER_FRAC * (double)top ? "" : "most ", dir,
+	    t->bottom_device, t->device, reads ? "delivered" : "took",
+	    fmt_bytes(&a, top), t->bottom_device, fmt_bytes(&b, bottom),
+	    100.0 * (double)bottom / (double)top, why);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* Reads or writes of the top device that the bottom never saw. */
+static void warn_unreached(const struct truth *t, struct run_result *r)
+{
+	if (!t->have_device || !t->have_bottom ||
+	    !strcmp(t->device, t->bottom_device))
+		return;
+	warn_unreached_dir(t, r, "reads", t->device_read_bytes,
+			   t->bottom_read_bytes);
+	warn_unreached_dir(t, r, "writes", t->device_write_bytes,
+			   t->bottom_write_bytes);
+}
+
 void truth_warn(const struct truth *t, struct run_result *r,
 		const struct truth_opts *o, uint64_t mem_total_bytes)
 {
@@ -380,6 +487,7 @@ void truth_warn(const struct truth *t, struct run_result *r,
 	warn_cpu_bound(r);
 	warn_short(r);
 	warn_other_io(t, r);
+	warn_unreached(t, r);
 }
 
 /* The hook's begin: snapshot the environment, start sampling. */

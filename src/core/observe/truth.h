@@ -51,6 +51,11 @@ struct truth {
 	uint64_t device_write_bytes;	/* what reached the top device */
 	uint64_t device_read_bytes;	/* what the top device delivered */
 	int have_device;		/* device_* are known */
+	char *bottom_device;		/* the disk(s) at the bottom of the
+					   stack, "vda" ("sdy+sdz" for more) */
+	uint64_t bottom_write_bytes;	/* what reached them */
+	uint64_t bottom_read_bytes;	/* what they delivered */
+	int have_bottom;		/* bottom_* are known */
 	uint64_t process_write_bytes;	/* /proc/self/io write_bytes */
 	uint64_t process_read_bytes;	/* /proc/self/io read_bytes */
 	uint64_t cancelled_write_bytes; /* dirtied, then deleted/truncated */
@@ -130,7 +135,9 @@ void truth_hook_release(struct truth_hook *th);
 /*
  * Compute the device part of a truth from a series (first and last
  * points) of the devices in ds (the series' devices, in order, may be a
- * subset of ds's). Moves nothing: t keeps no reference to ser.
+ * subset of ds's): the top device's bytes, and the bottom's (the disks
+ * devstack_bottom() finds in ds, summed) when ds is given and they were
+ * sampled. Moves nothing: t keeps no reference to ser.
  */
 void truth_from_series(struct truth *t, const struct sampler_series *ser,
 		       const struct devstack *ds);
@@ -146,8 +153,9 @@ void truth_apply_run(struct truth *t, const struct run_result *r);
  * deleted while dirty, writes left dirty at the end, or blocks rewritten
  * while dirty although the run synced);
  * workers were CPU-bound; the run was too short; other I/O ran on the
- * device. mem_total_bytes (0: unknown) decides whether the working set
- * fits in the page cache.
+ * device; reads or writes of the top device never reached the disk at
+ * the bottom of the stack (a sparse loop image). mem_total_bytes (0:
+ * unknown) decides whether the working set fits in the page cache.
  */
 void truth_warn(const struct truth *t, struct run_result *r,
 		const struct truth_opts *o, uint64_t mem_total_bytes);

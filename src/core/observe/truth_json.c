@@ -196,6 +196,13 @@ void truth_to_json(const struct truth *t, struct json_object *run)
 		      t->have_device);
 	add_u_or_null(o, "device_read_bytes", t->device_read_bytes,
 		      t->have_device);
+	json_object_object_add(
+	    o, "bottom_device",
+	    t->have_bottom ? json_object_new_string(t->bottom_device) : NULL);
+	add_u_or_null(o, "bottom_write_bytes", t->bottom_write_bytes,
+		      t->have_bottom);
+	add_u_or_null(o, "bottom_read_bytes", t->bottom_read_bytes,
+		      t->have_bottom);
 	add_u_or_null(o, "process_write_bytes", t->process_write_bytes,
 		      t->have_procio);
 	add_u_or_null(o, "process_read_bytes", t->process_read_bytes,

@@ -14,6 +14,20 @@
 
 static const char *const dir_names[IO_DIRS] = {"read", "write"};
 
+/* ", 2 GiB from 'vda' (the disk under it)": the bottom of the stack,
+ * when it is not the top device itself. */
+static void add_bottom(struct strbuf *out, const struct truth *t,
+		       uint64_t bytes, const char *verb)
+{
+	if (!t->have_bottom || !t->device ||
+	    !strcmp(t->bottom_device, t->device))
+		return;
+	strbuf_addstr(out, ", ");
+	units_fmt_bytes(out, bytes);
+	strbuf_addf(out, " %s '%s' (the disk under it)", verb,
+		    t->bottom_device);
+}
+
 void report_truth_text(const struct truth *t, struct strbuf *out)
 {
 	unsigned i;
@@ -62,6 +76,7 @@ void report_truth_text(const struct truth *t, struct strbuf *out)
 		strbuf_addf(out, " by the workload, ");
 		units_fmt_bytes(out, t->device_write_bytes);
 		strbuf_addf(out, " reached '%s'", t->device);
+		add_bottom(out, t, t->bottom_write_bytes, "reached");
 		if (t->have_procio) {
 			strbuf_addstr(out, ", ");
 			units_fmt_bytes(out, t->cancelled_write_bytes);
@@ -77,7 +92,9 @@ void report_truth_text(const struct truth *t, struct strbuf *out)
 		units_fmt_bytes(out, t->logical_read_bytes);
 		strbuf_addstr(out, " by the workload, ");
 		units_fmt_bytes(out, t->device_read_bytes);
-		strbuf_addf(out, " from '%s'\n", t->device);
+		strbuf_addf(out, " from '%s'", t->device);
+		add_bottom(out, t, t->bottom_read_bytes, "from");
+		strbuf_addch(out, '\n');
 	}
 	if (t->have_mem) {
 		strbuf_addstr(out, "  dirty memory: peak ");

@@ -27,6 +27,7 @@ static const struct {
     {RUN_WARN_SHORT, "short", "runs too short to trust"},
     {RUN_WARN_CPU_BOUND, "cpu_bound", "workers CPU-bound"},
     {RUN_WARN_INTERRUPTED, "interrupted", "runs cut short by a signal"},
+    {RUN_WARN_UNREACHED, "unreached", "the I/O never reached the disk"},
     {SUSPECT_DRIFT, "drift", "the metric drifted across blocks"},
 };
 

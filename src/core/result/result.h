@@ -61,6 +61,8 @@ enum run_warn_kind {
 	RUN_WARN_SHORT,	      /* too short to trust */
 	RUN_WARN_INTERRUPTED, /* a signal cut the run short */
 	RUN_WARN_OTHER_IO,    /* other I/O ran on the device */
+	RUN_WARN_UNREACHED,   /* the device's I/O never reached the disk
+				 under it (a sparse loop image) */
 	RUN_WARN_KINDS
 };
 

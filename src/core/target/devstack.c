@@ -646,6 +646,22 @@ int devstack_find(const struct devstack *ds, const char *name)
 	return -1;
 }
 
+unsigned devstack_bottom(const struct devstack *ds, int *idx, unsigned max)
+{
+	unsigned i, n = 0;
+
+	/* every device is listed once and the stack is followed down to
+	 * the disks, so the disks are its bottom, shared or not */
+	for (i = 0; ds && i < ds->nr_devs; i++) {
+		if (ds->devs[i].kind != DEVSTACK_DISK)
+			continue;
+		if (n < max)
+			idx[n] = (int)i;
+		n++;
+	}
+	return n;
+}
+
 const char *devstack_kind_name(enum devstack_kind kind)
 {
 	switch (kind) {

@@ -118,6 +118,17 @@ void devstack_release(struct devstack *ds);
 /* Index of the entry named name, or -1. */
 int devstack_find(const struct devstack *ds, const char *name);
 
+/*
+ * The physical devices at the bottom of the stack, where bytes really
+ * move: every whole disk in it. A partition leads to its disk, a loop
+ * device to the disk under its backing file, dm and md to the disks of
+ * their slaves; a stack that stops above any disk (a loop device backed
+ * by a file on tmpfs) has none. Fills idx with up to max indices into
+ * ds->devs, in stack order, and returns how many there are (which may be
+ * more than max). A disk that is itself the top is its own bottom.
+ */
+unsigned devstack_bottom(const struct devstack *ds, int *idx, unsigned max);
+
 /* "disk", "partition", "loop", "dm", "md". */
 const char *devstack_kind_name(enum devstack_kind kind);
 /* NULL for the top, else "disk", "backing", "slave". */

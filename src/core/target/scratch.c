@@ -46,14 +46,6 @@ extern char **environ;
 #define MIN_EXT4_BYTES (16ull << 20)
 #define MIN_XFS_BYTES  (300ull << 20)
 
-/* What a scratch target made; seqs are its journal records (0: none). */
-struct scratch {
-	struct knob_session *s;
-	char *dir, *image, *mnt, *dev;
-	uint64_t seq_dir, seq_image, seq_loop, seq_mnt_dir, seq_mount;
-	volatile int *stop; /* the caller's signal flag during set-up */
-};
-
 /* Has the caller been asked to stop (a signal) during set-up? */
 static int stopped(const struct scratch *sc)
 {

@@ -14,8 +14,10 @@
 #ifndef IOTRIAL_SCRATCH_H
 #define IOTRIAL_SCRATCH_H
 
+#include <stdint.h>
 #include "../../util/strbuf.h"
 
+struct knob_log;
 struct knob_session;
 struct target;
 struct undo_ops;
@@ -39,6 +41,34 @@ const char *scratch_device(const struct target *t);
 
 /* The journal session a scratch target holds (for run --set to share). */
 struct knob_session *scratch_session(const struct target *t);
+
+/*
+ * Where scratch_fill() says what it does (a note when it starts, one when
+ * it is done). log must outlive the target; NULL silences it. Nothing
+ * for a target that is not a scratch one.
+ */
+void scratch_set_log(struct target *t, const struct knob_log *log);
+
+/*
+ * Make the first bytes of a raw scratch device hold data on the disk
+ * under its image before a workload reads them: a fresh image is all
+ * holes, and a hole (like an unwritten extent) reads as zeros without
+ * any I/O, so a read benchmark would measure nothing. Writes random
+ * data with O_DIRECT to the loop device, flushes the device and the
+ * image, and drops both from the page cache. What is filled is
+ * remembered: later calls fill only what lies beyond it (so the runs
+ * and arms of an experiment reuse one fill). bytes is capped at the
+ * device's size.
+ *
+ * Only a raw scratch target that iotrial made is ever written: for any
+ * other target (a user's device, a directory, a scratch file system,
+ * whose files are laid out by the workload) this does nothing. The free
+ * space where the image lives is checked first: -ENOSPC with err saying
+ * how much is needed. stop (may be NULL) is checked between writes:
+ * -EINTR once it is non-zero. Returns 0 or -errno with err set.
+ */
+int scratch_fill(struct target *t, uint64_t bytes, volatile int *stop,
+		 struct strbuf *err);
 
 /*
  * Undo one journaled part of a scratch target ("dir", "file", "loop",

@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include "layout.h"
+#include "../target/scratch.h"
 #include "rw.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -248,6 +249,10 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			need_bytes = UINT64_MAX; /* more than any target has */
 	}
 	ret = target_check_space(t, need_bytes, err);
+	/* a raw scratch device is a sparse image: reads of a hole never
+	 * reach the disk, so the regions read are written first (once) */
+	if (!ret && st->blockdev && st->kind.read_pct)
+		ret = scratch_fill(t, need_bytes, w->stop, err);
 	for (i = 0; !ret && !st->blockdev && i < st->nr_jobs; i++) {
 		st->made_files = !w->ro.keep_files;
 		if (w->ro.keep_files &&

@@ -1,0 +1,136 @@
+/*
+ * The "measured:" line under an experiment's table; see devices_text.h.
+ * It reads only the experiment object: each run's truth (device,
+ * bottom_device and their byte counts), the medians taken here.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "devices_text.h"
+#include "expjson.h"
+#include "../../util/units.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* The byte counts of one direction, one per run with a device truth. */
+enum dev_col {
+	COL_LOGICAL, /* what the workload read or wrote */
+	COL_TOP,     /* what the top device moved */
+	COL_BOTTOM,  /* what the disk at the bottom moved */
+	NR_COLS,
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of n values (sorts v); NaN when n is 0. */
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ", the workload read 1.5 GiB, 'loop0' delivered 1.5 GiB and 'vda' (the
+ * disk under it) 1.4 GiB" for one direction's medians. */
+static void add_direction(struct strbuf *out, const char *verb,
+			  const char *top_verb, const char *top,
+			  const char *bottom, const double m[NR_COLS])
+{
+	strbuf_addf(out, ", the workload %s ", verb);
+	units_fmt_bytes(out, (uint64_t)m[COL_LOGICAL]);
+	strbuf_addf(out, ", '%s' %s ", top, top_verb);
+	units_fmt_bytes(out, (uint64_t)m[COL_TOP]);
+	if (bottom && isfinite(m[COL_BOTTOM])) {
+		strbuf_addf(out, " and '%s' (the disk under it) ", bottom);
+		units_fmt_bytes(out, (uint64_t)m[COL_BOTTOM]);
+	}
+}
+
+/* Did dropping the caches fail during exp (its warning says so)? */
+static int drop_failed(struct json_object *exp)
+{
+	struct json_object *w =
+	    expjson_get_type(exp, "warnings", json_type_array);
+	size_t i, n = w ? json_object_array_length(w) : 0;
+	const char *s;
+
+	for (i = 0; i < n; i++) {
+		s = json_object_get_string(json_object_array_get_idx(w, i));
+		if (s && strstr(s, "could not drop caches"))
+			return 1;
+	}
+	return 0;
+}
+
+void report_experiment_devices(struct json_object *exp, struct strbuf *out)
+{
+	static const char *const keys[2][NR_COLS] = {
+	    {"logical_read_bytes", "device_read_bytes", "bottom_read_bytes"},
+	    {"logical_write_bytes", "device_write_bytes", "bottom_write_bytes"},
+	};
+	struct json_object *runs =
+	    expjson_get_type(exp, "runs", json_type_array);
+	size_t n = runs ? json_object_array_length(runs) : 0, i, have = 0,
+	       nb = 0;
+	double *v[2][NR_COLS], m[2][NR_COLS];
+	const char *top = NULL, *bottom = NULL;
+	struct json_object *drop;
+	int d, c;
+
+	if (!n)
+		return;
+	for (d = 0; d < 2; d++)
+		for (c = 0; c < NR_COLS; c++)
+			v[d][c] = xcalloc(n, sizeof(double));
+	for (i = 0; i < n; i++) {
+		struct json_object *t = expjson_get(
+		    expjson_get(json_object_array_get_idx(runs, i), "run"),
+		    "truth");
+
+		if (!*expjson_str(t, "device") ||
+		    isnan(expjson_num(t, "device_read_bytes")))
+			continue;
+		if (!top)
+			top = expjson_str(t, "device");
+		/* the bottom counts only when every run has it */
+		if (*expjson_str(t, "bottom_device") &&
+		    !isnan(expjson_num(t, "bottom_read_bytes"))) {
+			if (!bottom)
+				bottom = expjson_str(t, "bottom_device");
+			nb++;
+		}
+		for (d = 0; d < 2; d++)
+			for (c = 0; c < NR_COLS; c++)
+				v[d][c][have] = expjson_num(t, keys[d][c]);
+		have++;
+	}
+	if (nb != have || (bottom && top && !strcmp(bottom, top)))
+		bottom = NULL;
+	for (d = 0; d < 2; d++)
+		for (c = 0; c < NR_COLS; c++)
+			m[d][c] = median(v[d][c], have);
+	if (have) {
+		strbuf_addf(out, "\nmeasured: per run (median of %zu run%s)",
+			    have, have == 1 ? "" : "s");
+		if (m[0][COL_LOGICAL] > 0 || m[0][COL_TOP] > 0 ||
+		    !(m[1][COL_LOGICAL] > 0))
+			add_direction(out, "read", "delivered", top, bottom,
+				      m[0]);
+		if (m[1][COL_LOGICAL] > 0)
+			add_direction(out, "wrote", "took", top, bottom, m[1]);
+		drop = expjson_get_type(exp, "drop_caches", json_type_boolean);
+		if (drop && json_object_get_boolean(drop) && !drop_failed(exp))
+			strbuf_addstr(out, "; the page cache was dropped "
+					   "before each run");
+		strbuf_addch(out, '\n');
+	}
+	for (d = 0; d < 2; d++)
+		for (c = 0; c < NR_COLS; c++)
+			free(v[d][c]);
+}
