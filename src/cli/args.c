@@ -49,8 +49,10 @@ int cli_check_store(const char *db, const char *cmd)
 		error("%s; give a writable place with --db PATH, or '%s "
 		      "--no-store' to measure without storing",
 		      err.buf, cmd);
-	else if (ret)
+	else if (ret && ret != -EINVAL)
 		error("%s; give a writable place with --db PATH", err.buf);
+	else if (ret)
+		error("%s", err.buf); /* not a store: it says what to do */
 	else
 		store_close(&s);
 	strbuf_release(&err);

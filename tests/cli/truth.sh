@@ -104,7 +104,9 @@ check "cached reads: the page-cache warning, with its numbers" \
 	test "$(json "$out" 'sum("reads measured the page cache, not the device: the workload read" in w for w in o["warnings"])')" = 1
 "$IOTRIAL" run randread -t "$mnt" --size 32M --time 1s --direct=1 \
 	--json="$out" >/dev/null
+# (the loop device may still say its backing file was in the host's
+# page cache: that is the disk under it, another warning)
 check "direct reads: no page-cache warning" \
-	test "$(json "$out" 'sum("page cache" in w for w in o["warnings"])')" = 0
+	test "$(json "$out" 'sum("reads measured the page cache" in w for w in o["warnings"])')" = 0
 check "direct reads: the device delivered what was read" \
 	python3 -c "import sys; sys.exit(not $(json "$out" 'o["truth"]["device_read_bytes"]') >= $(json "$out" 'o["truth"]["logical_read_bytes"]'))"
