@@ -130,6 +130,21 @@ static struct json_object *jobs_json(const struct run_result *r)
 	return a;
 }
 
+/* "exec": the command, its status, what it printed last. */
+static struct json_object *exec_json(const struct run_exec *ex)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_str(o, "cmd", ex->cmd ? ex->cmd : "");
+	json_object_object_add(o, "status", json_object_new_int(ex->status));
+	json_object_object_add(
+	    o, "printed",
+	    ex->have_printed ? json_object_new_double(ex->printed) : NULL);
+	add_str(o, "stdout_tail", ex->stdout_tail ? ex->stdout_tail : "");
+	add_str(o, "stderr_tail", ex->stderr_tail ? ex->stderr_tail : "");
+	return o;
+}
+
 /* "limits": the run's cgroup, what it allowed and the memory used. */
 static struct json_object *limits_json(const struct run_limits *l)
 {
@@ -216,6 +231,8 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	json_object_object_add(o, "metric", metric);
 	if (r->limits)
 		json_object_object_add(o, "limits", limits_json(r->limits));
+	if (r->exec)
+		json_object_object_add(o, "exec", exec_json(r->exec));
 	json_object_object_add(o, "metrics", metric_values_json(w, r));
 	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
 	json_object_object_add(o, "warnings",

@@ -135,8 +135,21 @@ static void add_latency(struct strbuf *out, const struct hist *h)
 static void describe(struct strbuf *out, const struct workload *w,
 		     const struct target *t)
 {
-	unsigned jobs = (unsigned)workload_u64(w, "jobs");
+	unsigned jobs = (unsigned)workload_u64(w, "jobs"), i;
 
+	if (!workload_param(w, "bs")) {
+		/* not a block-I/O workload: its parameters as they are */
+		strbuf_addf(out, "%s:", w->ops->name);
+		for (i = 0; w->ops->params[i].name; i++)
+			if (*workload_str(w, w->ops->params[i].name))
+				strbuf_addf(
+				    out, "%s %s %s", i ? "," : "",
+				    w->ops->params[i].name,
+				    workload_str(w, w->ops->params[i].name));
+		strbuf_addf(out, ", on %s\n",
+			    t->workdir ? t->workdir : t->path);
+		return;
+	}
 	strbuf_addf(out,
 		    "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s per "
 		    "job, on %s\n",
@@ -191,6 +204,22 @@ static void jobs_summary(const struct run_result *r, struct strbuf *out)
 		    median_of(mbps, n), mbps[n - 1]);
 	free(iops);
 	free(mbps);
+}
+
+/* "  command  exited 0; printed 1234; its last line: ..." */
+static void exec_text(const struct run_exec *ex, struct strbuf *out)
+{
+	const char *last = ex->stderr_tail && *ex->stderr_tail
+			       ? ex->stderr_tail
+			       : ex->stdout_tail;
+	const char *nl = last ? strrchr(last, '\n') : NULL;
+
+	strbuf_addf(out, "  command  exited %d", ex->status);
+	if (ex->have_printed)
+		strbuf_addf(out, "; printed %.6g", ex->printed);
+	if (last && *last)
+		strbuf_addf(out, "; its last line: %s", nl ? nl + 1 : last);
+	strbuf_addch(out, '\n');
 }
 
 /* "  cgroup   memory.max 256 MiB (peak 255 MiB, 99%), cpus 0" */
@@ -276,6 +305,8 @@ void report_run_text(const struct workload *w, const struct target *t,
 		strbuf_addf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i, iops,
 			    mbps);
 	}
+	if (r->exec)
+		exec_text(r->exec, out);
 	if (r->limits)
 		limits_text(r->limits, out);
 	report_truth_text(r->truth, out);

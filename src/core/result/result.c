@@ -36,6 +36,12 @@ void run_result_release(struct run_result *r)
 		free(r->limits->cgroup);
 		free(r->limits);
 	}
+	if (r->exec) {
+		free(r->exec->cmd);
+		free(r->exec->stdout_tail);
+		free(r->exec->stderr_tail);
+		free(r->exec);
+	}
 	if (r->truth && r->truth_free)
 		r->truth_free(r->truth);
 	run_result_init(r);

@@ -47,6 +47,16 @@ struct run_limits {
 	char *cgroup;	      /* the cgroup's path, owned */
 };
 
+/* What the command of an exec run did (workload/exec.c). */
+struct run_exec {
+	char *cmd;	   /* as run by /bin/sh -c, {dir} replaced; owned */
+	int status;	   /* its exit status; 128+N for signal N */
+	char *stdout_tail; /* the last lines of its output, owned */
+	char *stderr_tail;
+	double printed; /* the number --metric-from or --metric-cmd read */
+	int have_printed;
+};
+
 /*
  * What a warning is about, for the code that weighs a verdict by the
  * warnings of its runs (report/suspect.h). The text says it to people;
@@ -86,6 +96,7 @@ struct run_result {
 	char **notes; /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
 	struct run_limits *limits; /* owned; NULL: the run had none */
+	struct run_exec *exec;	   /* owned; NULL: not an exec run */
 	struct truth *truth;	   /* device truth, owned; NULL if none */
 	void (*truth_free)(struct truth *truth); /* set with truth */
 };

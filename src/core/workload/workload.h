@@ -96,6 +96,8 @@ extern const struct workload_ops workload_seqwrite;
 extern const struct workload_ops workload_randread;
 extern const struct workload_ops workload_randwrite;
 extern const struct workload_ops workload_randrw;
+extern const struct workload_ops workload_mmapdirty; /* mmapdirty.c */
+extern const struct workload_ops workload_exec;	     /* exec.c */
 
 const struct workload_ops *workload_find(const char *name);
 const char *const *workload_names(void);
