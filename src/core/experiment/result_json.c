@@ -19,11 +19,15 @@ static const char *const kind_names[] = {
 
 const char *result_metric_name(const struct workload *w)
 {
+	if (w->ops->default_metric)
+		return w->ops->default_metric;
 	return strncmp(w->ops->name, "seq", 3) ? "iops" : "mbps";
 }
 
 double result_metric_value(const struct workload *w, const struct run_result *r)
 {
+	if (!strcmp(result_metric_name(w), "ops_per_s"))
+		return run_result_ops_per_s(r);
 	return strcmp(result_metric_name(w), "iops") ? run_result_mbps(r)
 						     : run_result_iops(r);
 }
@@ -76,6 +80,32 @@ static struct json_object *latency_json(const struct hist *h)
 	add_u64(o, "p999", hist_quantile(h, 0.999));
 	add_u64(o, "max", h->max_ns);
 	add_double(o, "mean", hist_mean(h));
+	return o;
+}
+
+/* The per-operation table of a file workload: latencies in us. */
+static struct json_object *file_ops_json(const struct run_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned i;
+
+	for (i = 0; i < r->nr_op_results; i++) {
+		const struct op_result *op = &r->op_results[i];
+		struct json_object *e;
+
+		if (!op->lat.count && !op->errors)
+			continue;
+		e = json_object_new_object();
+		add_u64(e, "count", op->lat.count);
+		add_u64(e, "errors", op->errors);
+		add_double(e, "mean_us", hist_mean(&op->lat) / 1e3);
+		add_double(e, "p50_us",
+			   (double)hist_quantile(&op->lat, 0.50) / 1e3);
+		add_double(e, "p99_us",
+			   (double)hist_quantile(&op->lat, 0.99) / 1e3);
+		add_double(e, "max_us", (double)op->lat.max_ns / 1e3);
+		json_object_object_add(o, op->name, e);
+	}
 	return o;
 }
 
@@ -157,6 +187,13 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	add_u64(o, "ops_read", r->ops[IO_READ]);
 	add_u64(o, "ops_written", r->ops[IO_WRITE]);
 	add_u64(o, "fsyncs", r->fsyncs);
+	if (r->nr_op_results) {
+		add_u64(o, "file_ops_total", r->file_ops);
+		add_double(o, "ops_per_s", run_result_ops_per_s(r));
+		json_object_object_add(o, "file_ops", file_ops_json(r));
+	}
+	if (r->have_dbench)
+		add_double(o, "dbench_mbps", r->dbench_mbps);
 	json_object_object_add(o, "interrupted",
 			       json_object_new_boolean(r->interrupted));
 	if (r->ops[IO_READ])

@@ -64,6 +64,12 @@ struct workload_ops {
 		   struct strbuf *err);
 	/* Remove what prepare made, free priv. */
 	void (*cleanup)(struct workload *w);
+	/* The metric its results are judged by ("ops_per_s"); NULL: iops
+	 * or mbps (result_metric_name()). */
+	const char *default_metric;
+	/* The first line of its text summary; NULL: the block-I/O one. */
+	void (*describe)(const struct workload *w, const struct target *t,
+			 struct strbuf *out);
 };
 
 struct workload {
@@ -86,6 +92,7 @@ extern const struct workload_ops workload_seqwrite;
 extern const struct workload_ops workload_randread;
 extern const struct workload_ops workload_randwrite;
 extern const struct workload_ops workload_randrw;
+extern const struct workload_ops workload_smallfiles; /* smallfiles.c */
 
 const struct workload_ops *workload_find(const char *name);
 const char *const *workload_names(void);
