@@ -66,12 +66,12 @@ struct run_result {
 	unsigned nr_warnings, alloc_warnings;
 	char **notes; /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
-	uint64_t file_ops;	       /* file workloads: operations done */
+	uint64_t file_ops;	      /* file workloads: operations done */
 	struct op_result *op_results; /* per kind of operation, owned */
 	unsigned nr_op_results;
-	int have_dbench;    /* a loadfile replay: dbench_mbps is set */
-	double dbench_mbps; /* ReadX and WriteX bytes per second, 10^6 B/s,
-			       as dbench counts its throughput */
+	int have_dbench;     /* a loadfile replay: dbench_mbps is set */
+	double dbench_mbps;  /* ReadX and WriteX bytes per second, 10^6 B/s,
+				as dbench counts its throughput */
 	struct truth *truth; /* device truth, owned; NULL if none */
 	void (*truth_free)(struct truth *truth); /* set with truth */
 };
