@@ -42,6 +42,7 @@ void run_result_release(struct run_result *r)
 		free(r->exec->stderr_tail);
 		free(r->exec);
 	}
+	free(r->op_results);
 	if (r->truth && r->truth_free)
 		r->truth_free(r->truth);
 	run_result_init(r);
@@ -167,4 +168,9 @@ double run_result_mbps(const struct run_result *r)
 {
 	return r->seconds > 0 ? (double)run_result_bytes(r) / r->seconds / 1e6
 			      : 0;
+}
+
+double run_result_ops_per_s(const struct run_result *r)
+{
+	return r->seconds > 0 ? (double)r->file_ops / r->seconds : 0;
 }
