@@ -181,3 +181,45 @@ int cli_has_regression(struct json_object *exp, int strict)
 	strbuf_release(&kinds);
 	return found;
 }
+
+char *cli_command_line(int n, const char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = argv[i];
+
+		if (i)
+			strbuf_addch(&sb, ' ');
+		if (*p && strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+				    "OPQRSTUVWXYZ0123456789_-+=/.,:@%{}") ==
+			      strlen(p)) {
+			strbuf_addstr(&sb, p); /* nothing the shell would
+						  change */
+			continue;
+		}
+		strbuf_addch(&sb, '\'');
+		for (; *p; p++)
+			if (*p == '\'')
+				strbuf_addstr(&sb, "'\\''");
+			else
+				strbuf_addch(&sb, *p);
+		strbuf_addch(&sb, '\'');
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+const char *cli_metric_asked(const char *asked, const char *const *params,
+			     unsigned nr)
+{
+	unsigned i;
+
+	if (asked)
+		return asked;
+	for (i = 0; i < nr; i++)
+		if (!strncmp(params[i], "metric-from=", 12) ||
+		    !strncmp(params[i], "metric-cmd=", 11))
+			return "printed";
+	return NULL;
+}

@@ -67,6 +67,20 @@ struct cli_limits {
 		       "run in a cgroup on these CPUs only, e.g. 0-1 (root)"), \
 	    OPT_STRING(0, "mems", &(l)->mems, "LIST",                          \
 		       "and with memory from these NUMA nodes only (root)")
+/*
+ * argv[0..n) (a command after "--") as one line /bin/sh -c runs as the
+ * same argv: each word quoted unless plain. Owned by the caller.
+ */
+char *cli_command_line(int n, const char **argv);
+
+/*
+ * The metric --metric asked for, or, when none was and the parameters
+ * (params[nr], "name=value") say how to read the program's own number
+ * (exec's metric-from, metric-cmd), "printed"; else NULL (the default).
+ */
+const char *cli_metric_asked(const char *asked, const char *const *params,
+			     unsigned nr);
+
 struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);

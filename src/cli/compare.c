@@ -231,7 +231,16 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		return 1;
 	if (n < 0)
 		return -1;
-	if (n > 0) {
+	if (n > 0 && ops == &workload_exec) {
+		/* exec's command: what follows "--" */
+		struct strbuf sb = STRBUF_INIT;
+		char *line = cli_command_line(n, argv);
+
+		strbuf_addf(&sb, "cmd=%s", line);
+		free(line);
+		push(&a->params, &a->nr_params, &a->alloc_params,
+		     strbuf_detach(&sb, NULL));
+	} else if (n > 0) {
 		error("unexpected argument '%s'; compare takes one workload, "
 		      "and options of the form --name=value (see 'iotrial "
 		      "compare %s --help')",
@@ -479,7 +488,9 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (metric_lookup(ops, a.metric, &tr.c.metric, &err)) {
+	if (metric_lookup(ops,
+			  cli_metric_asked(a.metric, a.params, a.nr_params),
+			  &tr.c.metric, &err)) {
 		error("--metric: %s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;

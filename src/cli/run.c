@@ -40,6 +40,7 @@ struct run_args {
 	const char *db;	       /* results store, NULL for the default */
 	int no_store;	       /* --no-store */
 	int per_job;	       /* --per-job */
+	char *cmd;	       /* exec: the command after "--", owned */
 	struct cli_limits limits;
 	unsigned target_flags;
 	const char **params; /* name, value, name, value, ... */
@@ -169,7 +170,13 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		return 1;
 	if (n < 0)
 		return -1;
-	if (n > 0) {
+	if (n > 0 && ops == &workload_exec && !a->cmd) {
+		/* exec's command: what follows "--" */
+		a->cmd = cli_command_line(n, argv);
+		ALLOC_GROW(a->params, a->nr_params + 2, a->alloc_params);
+		a->params[a->nr_params++] = "cmd";
+		a->params[a->nr_params++] = a->cmd;
+	} else if (n > 0) {
 		unexpected(argv[0], a, first, ops);
 		return -1;
 	}
@@ -228,7 +235,10 @@ static int configure(struct experiment_config *c, const struct run_args *a)
 		c->seed = rng_seed_from_env() & 0xffffffffu;
 	if (ret) {
 		error("%s", err.buf);
-	} else if (metric_lookup(c->ops, a->metric, &c->metric, &err)) {
+	} else if (metric_lookup(
+		       c->ops,
+		       cli_metric_asked(a->metric, c->params, c->nr_params),
+		       &c->metric, &err)) {
 		error("--metric: %s", err.buf);
 		ret = -1;
 	}
@@ -392,5 +402,6 @@ out:
 		free((char *)params[i]);
 	free(params);
 	free(a.params);
+	free(a.cmd);
 	return ret;
 }

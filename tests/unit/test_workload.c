@@ -22,7 +22,7 @@ static void test_registry(void **state)
 		assert_non_null(workload_find(names[n]));
 		n++;
 	}
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 8);
 	assert_null(workload_find("randred"));
 }
 
@@ -146,6 +146,12 @@ static void test_metric(void **state)
 	workload_init(&w, workload_find("randwrite"));
 	assert_string_equal(result_metric_name(&w), "iops");
 	assert_true(result_metric_value(&w, &r) == 500.0);
+	workload_release(&w);
+	/* a file workload is judged by its own metric: operations/s */
+	r.file_ops = 3000;
+	workload_init(&w, workload_find("smallfiles"));
+	assert_string_equal(result_metric_name(&w), "ops_per_s");
+	assert_true(result_metric_value(&w, &r) == 1500.0);
 	workload_release(&w);
 	run_result_warn(&r, "test %d", 1);
 	assert_int_equal(r.nr_warnings, 1);

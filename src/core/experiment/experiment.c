@@ -766,11 +766,13 @@ void experiment_release(struct experiment *e)
 void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
 {
 	const char *settle = workload_str(w, "settle");
+	const char *sync = workload_str(w, "sync"); /* mmapdirty's */
 
 	o->working_set_bytes =
 	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
 	o->direct = workload_u64(w, "direct") != 0;
-	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync"))
+	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync") ||
+	    (*sync && strcmp(sync, "none")))
 		o->settle = TRUTH_SETTLE_SYNC;
 	else if (!strcmp(settle, "none"))
 		o->settle = TRUTH_SETTLE_NONE;

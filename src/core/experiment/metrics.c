@@ -17,16 +17,17 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
+/* A command (exec) does I/O iotrial does not count: no value. */
 static double iops(const struct workload *w, const struct run_result *r)
 {
 	(void)w;
-	return run_result_iops(r);
+	return r->exec ? NAN : run_result_iops(r);
 }
 
 static double mbps(const struct workload *w, const struct run_result *r)
 {
 	(void)w;
-	return run_result_mbps(r);
+	return r->exec ? NAN : run_result_mbps(r);
 }
 
 static double device_mbps(const struct workload *w, const struct run_result *r)

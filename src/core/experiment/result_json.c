@@ -79,6 +79,32 @@ static struct json_object *latency_json(const struct hist *h)
 	return o;
 }
 
+/* The per-operation table of a file workload: latencies in us. */
+static struct json_object *file_ops_json(const struct run_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned i;
+
+	for (i = 0; i < r->nr_op_results; i++) {
+		const struct op_result *op = &r->op_results[i];
+		struct json_object *e;
+
+		if (!op->lat.count && !op->errors)
+			continue;
+		e = json_object_new_object();
+		add_u64(e, "count", op->lat.count);
+		add_u64(e, "errors", op->errors);
+		add_double(e, "mean_us", hist_mean(&op->lat) / 1e3);
+		add_double(e, "p50_us",
+			   (double)hist_quantile(&op->lat, 0.50) / 1e3);
+		add_double(e, "p99_us",
+			   (double)hist_quantile(&op->lat, 0.99) / 1e3);
+		add_double(e, "max_us", (double)op->lat.max_ns / 1e3);
+		json_object_object_add(o, op->name, e);
+	}
+	return o;
+}
+
 static struct json_object *strings_json(char *const *list, unsigned nr)
 {
 	struct json_object *a = json_object_new_array();
@@ -128,6 +154,21 @@ static struct json_object *jobs_json(const struct run_result *r)
 		json_object_array_add(a, o);
 	}
 	return a;
+}
+
+/* "exec": the command, its status, what it printed last. */
+static struct json_object *exec_json(const struct run_exec *ex)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_str(o, "cmd", ex->cmd ? ex->cmd : "");
+	json_object_object_add(o, "status", json_object_new_int(ex->status));
+	json_object_object_add(
+	    o, "printed",
+	    ex->have_printed ? json_object_new_double(ex->printed) : NULL);
+	add_str(o, "stdout_tail", ex->stdout_tail ? ex->stdout_tail : "");
+	add_str(o, "stderr_tail", ex->stderr_tail ? ex->stderr_tail : "");
+	return o;
 }
 
 /* "limits": the run's cgroup, what it allowed and the memory used. */
@@ -192,6 +233,13 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	add_u64(o, "ops_read", r->ops[IO_READ]);
 	add_u64(o, "ops_written", r->ops[IO_WRITE]);
 	add_u64(o, "fsyncs", r->fsyncs);
+	if (r->nr_op_results) {
+		add_u64(o, "file_ops_total", r->file_ops);
+		add_double(o, "ops_per_s", run_result_ops_per_s(r));
+		json_object_object_add(o, "file_ops", file_ops_json(r));
+	}
+	if (r->have_dbench)
+		add_double(o, "dbench_mbps", r->dbench_mbps);
 	json_object_object_add(o, "interrupted",
 			       json_object_new_boolean(r->interrupted));
 	if (r->ops[IO_READ])
@@ -216,6 +264,8 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	json_object_object_add(o, "metric", metric);
 	if (r->limits)
 		json_object_object_add(o, "limits", limits_json(r->limits));
+	if (r->exec)
+		json_object_object_add(o, "exec", exec_json(r->exec));
 	json_object_object_add(o, "metrics", metric_values_json(w, r));
 	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
 	json_object_object_add(o, "warnings",

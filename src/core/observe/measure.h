@@ -27,6 +27,10 @@ struct measure {
 	struct cpustat_sample cpu0, cpu1;
 	const struct measure_hook *hook; /* may be NULL */
 	int begun;
+	int children; /* count the CPU of waited-for children
+			 too (a workload that runs a command);
+			 set after measure_init() */
+	double child_user_s, child_sys_s; /* their CPU at the start */
 };
 
 void measure_init(struct measure *m, const struct measure_hook *hook);

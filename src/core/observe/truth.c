@@ -364,6 +364,16 @@ static void warn_short(struct run_result *r)
 {
 	uint64_t ops = run_result_ops(r);
 
+	if (r->exec) {
+		/* a command's I/O is its own business: only its time */
+		if (r->seconds < SHORT_RUN_SECONDS)
+			run_result_warn(r,
+					"the run was too short to trust: the "
+					"command took %.3f s, want at least "
+					"%.0f s; give it more work",
+					r->seconds, SHORT_RUN_SECONDS);
+		return;
+	}
 	if (r->seconds >= SHORT_RUN_SECONDS && ops >= SHORT_RUN_OPS)
 		return;
 	run_result_warn(r,
@@ -381,7 +391,8 @@ static void warn_other_io(const struct truth *t, struct run_result *r)
 	uint64_t our_r = t->logical_read_bytes, our_w = t->logical_write_bytes;
 	int reads, writes;
 
-	if (!t->have_device)
+	/* a command's I/O is not ours to count: all of it may be its */
+	if (!t->have_device || r->exec)
 		return;
 	if (t->have_procio && t->process_read_bytes > our_r)
 		our_r = t->process_read_bytes;

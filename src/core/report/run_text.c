@@ -132,11 +132,65 @@ static void add_latency(struct strbuf *out, const struct hist *h)
 	strbuf_release(&sb);
 }
 
+/* The per-operation table of a file workload. */
+static void add_file_ops(struct strbuf *out, const struct run_result *r)
+{
+	double s = r->seconds > 0 ? r->seconds : 1;
+	unsigned i;
+
+	strbuf_addf(out, "  ops      %.0f ops/s; %llu operations\n",
+		    (double)r->file_ops / s, (unsigned long long)r->file_ops);
+	if (r->have_dbench)
+		strbuf_addf(out,
+			    "  dbench   %.2f MB/s (ReadX and WriteX bytes over "
+			    "the time, as dbench counts its throughput)\n",
+			    r->dbench_mbps);
+	strbuf_addf(out, "  %-10s %9s %9s %9s %9s %9s %7s\n", "operation",
+		    "count", "mean", "p50", "p99", "max", "errors");
+	for (i = 0; i < r->nr_op_results; i++) {
+		const struct op_result *op = &r->op_results[i];
+		struct strbuf c[4] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+				      STRBUF_INIT};
+		unsigned k;
+
+		if (!op->lat.count && !op->errors)
+			continue;
+		units_fmt_ns(&c[0], hist_mean(&op->lat));
+		units_fmt_ns(&c[1], (double)hist_quantile(&op->lat, 0.5));
+		units_fmt_ns(&c[2], (double)hist_quantile(&op->lat, 0.99));
+		units_fmt_ns(&c[3], (double)op->lat.max_ns);
+		strbuf_addf(out, "  %-10s %9llu %9s %9s %9s %9s %7llu\n",
+			    op->name, (unsigned long long)op->lat.count,
+			    c[0].buf, c[1].buf, c[2].buf, c[3].buf,
+			    (unsigned long long)op->errors);
+		for (k = 0; k < 4; k++)
+			strbuf_release(&c[k]);
+	}
+}
+
 static void describe(struct strbuf *out, const struct workload *w,
 		     const struct target *t)
 {
-	unsigned jobs = (unsigned)workload_u64(w, "jobs");
+	unsigned jobs = (unsigned)workload_u64(w, "jobs"), i;
 
+	if (w->ops->describe) {
+		w->ops->describe(w, t, out);
+		return;
+	}
+
+	if (!workload_param(w, "bs")) {
+		/* not a block-I/O workload: its parameters as they are */
+		strbuf_addf(out, "%s:", w->ops->name);
+		for (i = 0; w->ops->params[i].name; i++)
+			if (*workload_str(w, w->ops->params[i].name))
+				strbuf_addf(
+				    out, "%s %s %s", i ? "," : "",
+				    w->ops->params[i].name,
+				    workload_str(w, w->ops->params[i].name));
+		strbuf_addf(out, ", on %s\n",
+			    t->workdir ? t->workdir : t->path);
+		return;
+	}
 	strbuf_addf(out,
 		    "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s per "
 		    "job, on %s\n",
@@ -191,6 +245,22 @@ static void jobs_summary(const struct run_result *r, struct strbuf *out)
 		    median_of(mbps, n), mbps[n - 1]);
 	free(iops);
 	free(mbps);
+}
+
+/* "  command  exited 0; printed 1234; its last line: ..." */
+static void exec_text(const struct run_exec *ex, struct strbuf *out)
+{
+	const char *last = ex->stderr_tail && *ex->stderr_tail
+			       ? ex->stderr_tail
+			       : ex->stdout_tail;
+	const char *nl = last ? strrchr(last, '\n') : NULL;
+
+	strbuf_addf(out, "  command  exited %d", ex->status);
+	if (ex->have_printed)
+		strbuf_addf(out, "; printed %.6g", ex->printed);
+	if (last && *last)
+		strbuf_addf(out, "; its last line: %s", nl ? nl + 1 : last);
+	strbuf_addch(out, '\n');
 }
 
 /* "  cgroup   memory.max 256 MiB (peak 255 MiB, 99%), cpus 0" */
@@ -252,8 +322,11 @@ void report_run_text(const struct workload *w, const struct target *t,
 		    (double)r->bytes[d] / s / 1e6,
 		    (double)r->bytes[d] / s / 1048576.0,
 		    (unsigned long long)r->ops[d], sb.buf);
-		add_latency(out, &r->lat[d]);
+		if (r->lat[d].count)
+			add_latency(out, &r->lat[d]);
 	}
+	if (r->nr_op_results)
+		add_file_ops(out, r);
 	if (r->fsyncs)
 		strbuf_addf(out, "  fsyncs   %llu\n",
 			    (unsigned long long)r->fsyncs);
@@ -264,9 +337,10 @@ void report_run_text(const struct workload *w, const struct target *t,
 		strbuf_addf(out, "; machine %.0f%% busy",
 			    100 * r->cpu.system_busy_s / r->cpu.system_total_s);
 	strbuf_addf(out, "\n");
-	if (r->nr_jobs > REPORT_RUN_JOB_LINES && !(flags & REPORT_RUN_PER_JOB))
+	if (r->nr_jobs > REPORT_RUN_JOB_LINES && !r->nr_op_results &&
+	    !(flags & REPORT_RUN_PER_JOB))
 		jobs_summary(r, out);
-	for (i = 0; r->nr_jobs > 1 && i < r->nr_jobs &&
+	for (i = 0; r->nr_jobs > 1 && !r->nr_op_results && i < r->nr_jobs &&
 		    (r->nr_jobs <= REPORT_RUN_JOB_LINES ||
 		     (flags & REPORT_RUN_PER_JOB));
 	     i++) {
@@ -276,6 +350,8 @@ void report_run_text(const struct workload *w, const struct target *t,
 		strbuf_addf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i, iops,
 			    mbps);
 	}
+	if (r->exec)
+		exec_text(r->exec, out);
 	if (r->limits)
 		limits_text(r->limits, out);
 	report_truth_text(r->truth, out);

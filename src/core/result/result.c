@@ -36,6 +36,13 @@ void run_result_release(struct run_result *r)
 		free(r->limits->cgroup);
 		free(r->limits);
 	}
+	if (r->exec) {
+		free(r->exec->cmd);
+		free(r->exec->stdout_tail);
+		free(r->exec->stderr_tail);
+		free(r->exec);
+	}
+	free(r->op_results);
 	if (r->truth && r->truth_free)
 		r->truth_free(r->truth);
 	run_result_init(r);
@@ -161,4 +168,9 @@ double run_result_mbps(const struct run_result *r)
 {
 	return r->seconds > 0 ? (double)run_result_bytes(r) / r->seconds / 1e6
 			      : 0;
+}
+
+double run_result_ops_per_s(const struct run_result *r)
+{
+	return r->seconds > 0 ? (double)r->file_ops / r->seconds : 0;
 }

@@ -47,6 +47,16 @@ struct run_limits {
 	char *cgroup;	      /* the cgroup's path, owned */
 };
 
+/* What the command of an exec run did (workload/exec.c). */
+struct run_exec {
+	char *cmd;	   /* as run by /bin/sh -c, {dir} replaced; owned */
+	int status;	   /* its exit status; 128+N for signal N */
+	char *stdout_tail; /* the last lines of its output, owned */
+	char *stderr_tail;
+	double printed; /* the number --metric-from or --metric-cmd read */
+	int have_printed;
+};
+
 /*
  * What a warning is about, for the code that weighs a verdict by the
  * warnings of its runs (report/suspect.h). The text says it to people;
@@ -64,6 +74,17 @@ enum run_warn_kind {
 	RUN_WARN_UNREACHED,   /* the device's I/O never reached the disk
 				 under it (a sparse loop image) */
 	RUN_WARN_KINDS
+};
+
+/*
+ * One kind of operation of a file workload (smallfiles: create, read,
+ * ...; a loadfile replay: NTCreateX, ReadX, ...): its latency and how
+ * often it did not end as expected.
+ */
+struct op_result {
+	const char *name; /* static */
+	struct hist lat;  /* one value per operation */
+	uint64_t errors;  /* failed, or succeeded when it should fail */
 };
 
 struct run_result {
@@ -85,8 +106,15 @@ struct run_result {
 	unsigned alloc_warn_kinds;
 	char **notes; /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
-	struct run_limits *limits; /* owned; NULL: the run had none */
-	struct truth *truth;	   /* device truth, owned; NULL if none */
+	struct run_limits *limits;    /* owned; NULL: the run had none */
+	struct run_exec *exec;	      /* owned; NULL: not an exec run */
+	uint64_t file_ops;	      /* file workloads: operations done */
+	struct op_result *op_results; /* per kind of operation, owned */
+	unsigned nr_op_results;
+	int have_dbench;     /* a loadfile replay: dbench_mbps is set */
+	double dbench_mbps;  /* ReadX and WriteX bytes per second, 10^6 B/s,
+				as dbench counts its throughput */
+	struct truth *truth; /* device truth, owned; NULL if none */
 	void (*truth_free)(struct truth *truth); /* set with truth */
 };
 
@@ -121,5 +149,7 @@ uint64_t run_result_bytes(const struct run_result *r);
 double run_result_iops(const struct run_result *r);
 /* 10^6 bytes per second, as fio's MB/s. */
 double run_result_mbps(const struct run_result *r);
+/* File operations per second (file_ops over seconds). */
+double run_result_ops_per_s(const struct run_result *r);
 
 #endif

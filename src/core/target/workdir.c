@@ -370,17 +370,44 @@ static int work_dir_shape(const char *name)
 }
 
 /*
- * Remove the work files in the directory open as fd: regular files with
- * work file names, nothing else (no link, no subdirectory). The name of
- * the first other entry goes into foreign. 0 or the first -errno.
+ * Remove the work subdirectory name of the directory open as dfd, which
+ * is on dev, with everything in it (file workloads give each client one);
+ * never through a link, never onto another filesystem. 0 or -errno.
+ */
+static int remove_work_subdir(int dfd, const char *name, dev_t dev)
+{
+	struct stat st;
+	int sub, ret;
+
+	sub =
+	    openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(sub, &st) < 0 || st.st_dev != dev)
+		ret = -EXDEV;
+	else
+		ret = remove_contents(sub, dev, 1);
+	close(sub);
+	if (!ret && unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * Remove the work files in the directory open as fd: regular files and
+ * subdirectories with work file names (the subdirectories with all they
+ * hold), nothing else (no link). The name of the first other entry goes
+ * into foreign. 0 or the first -errno.
  */
 static int remove_work_files(int fd, struct strbuf *foreign)
 {
 	struct dirent *de;
-	struct stat st;
+	struct stat st, wst;
 	DIR *d;
 	int dfd, ret = 0;
 
+	if (fstat(fd, &wst) < 0)
+		return -errno;
 	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
@@ -396,6 +423,12 @@ static int remove_work_files(int fd, struct strbuf *foreign)
 		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			if (!ret && errno != ENOENT)
 				ret = -errno;
+		} else if (S_ISDIR(st.st_mode) &&
+			   target_work_name_ok(de->d_name)) {
+			int r = remove_work_subdir(dfd, de->d_name, wst.st_dev);
+
+			if (r && !ret)
+				ret = r;
 		} else if (!S_ISREG(st.st_mode) ||
 			   !target_work_name_ok(de->d_name)) {
 			if (!foreign->len)
@@ -413,11 +446,12 @@ static int remove_work_files(int fd, struct strbuf *foreign)
  * Recovery of a "work" record left by a run that is gone: path must be a
  * plain absolute path ending in an "iotrial.XXXXXX" name, reached from
  * "/" without a link, still the directory of identity ident ("DEV:INO")
- * and owned by this user. Its work files (regular files with work file
- * names) are removed, then the directory. 0 removed; -ESTALE already
- * gone or replaced; -EPERM not touched (the record names something
- * else, a link is in the way, or the directory holds what iotrial does
- * not make: why names it); other -errno when removing failed.
+ * and owned by this user. Its work files (regular files and
+ * subdirectories with work file names) are removed, then the directory.
+ * 0 removed; -ESTALE already gone or replaced; -EPERM not touched (the
+ * record names something else, a link is in the way, or the directory
+ * holds what iotrial does not make: why names it); other -errno when
+ * removing failed.
  */
 static int workdir_undo(const char *path, const char *ident, struct strbuf *why)
 {

@@ -74,6 +74,9 @@ struct workload_ops {
 	/* Optional. Metrics only this workload measures, ended by a NULL
 	 * name; their names must differ from the built-in ones. */
 	const struct metric_def *metrics;
+	/* The first line of its text summary; NULL: the block-I/O one. */
+	void (*describe)(const struct workload *w, const struct target *t,
+			 struct strbuf *out);
 };
 
 struct workload {
@@ -96,6 +99,9 @@ extern const struct workload_ops workload_seqwrite;
 extern const struct workload_ops workload_randread;
 extern const struct workload_ops workload_randwrite;
 extern const struct workload_ops workload_randrw;
+extern const struct workload_ops workload_smallfiles; /* smallfiles.c */
+extern const struct workload_ops workload_mmapdirty;  /* mmapdirty.c */
+extern const struct workload_ops workload_exec;	      /* exec.c */
 
 const struct workload_ops *workload_find(const char *name);
 const char *const *workload_names(void);
