@@ -2,7 +2,8 @@
  * libFuzzer target for the dbench load file parser. Any bytes parse or
  * fail cleanly; on success every operation is one of the known kinds
  * with in-range fields (handles below nr_handles, paths inside the
- * string table and never a ".." component, sizes within the caps); on
+ * string table and never a ".." component, a Find's pattern one name,
+ * sizes within the caps); on
  * failure the message names the file and, but for an empty file, a
  * line, and nothing is left in the result.
  */
@@ -36,6 +37,15 @@ static void check_path(const struct loadfile *lf, uint32_t off)
 	}
 }
 
+/* Find's pattern: matched against names in its directory, never
+ * opened, so any name ("..", a DOS '"' read as '.') will do; inside the
+ * table and one component. */
+static void check_pattern(const struct loadfile *lf, uint32_t off)
+{
+	check(off < lf->strings.len);
+	check(!strchr(lf_str(lf, off), '/'));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -59,7 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(op->line >= 1 && op->line <= lf.nr_lines);
 			check(op->handle < lf.nr_handles || !lf.nr_handles);
 			check_path(&lf, op->path);
-			check_path(&lf, op->path2);
+			if (op->kind == LF_FIND)
+				check_pattern(&lf, op->path2);
+			else
+				check_path(&lf, op->path2);
 			if (op->kind == LF_READX || op->kind == LF_WRITEX) {
 				check(op->size <= lf.max_io_bytes);
 				check(op->ret_size <= op->size);
