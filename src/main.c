@@ -35,6 +35,10 @@ static const struct command commands[] = {
     {"knobs", cmd_knobs, "list the I/O tunables of a target (no root)"},
     {"set", cmd_set, "change tunables now and keep them (journaled)"},
     {"revert", cmd_revert, "restore every tunable the journal holds"},
+    {"export", cmd_export,
+     "write the winning settings for sysctl.d, udev, fstab, tuned, "
+     "ansible, puppet or sh"},
+    {"apply", cmd_apply, "set the winning settings now, install their files"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 
