@@ -126,7 +126,7 @@ static int parse(int argc, const char **argv, struct export_args *a)
 }
 
 /* Write text to path (mode), refusing an existing one without force.
- * 0, or -1 after the error. */
+ * An exit code, after the error. */
 static int write_output(const char *path, const char *text, mode_t mode,
 			int force)
 {
@@ -138,11 +138,12 @@ static int write_output(const char *path, const char *text, mode_t mode,
 		      (force ? O_TRUNC : O_EXCL),
 		  mode);
 	if (fd < 0) {
-		if (errno == EEXIST)
+		if (errno == EEXIST) {
 			error("'%s' exists; give --force to replace it", path);
-		else
-			error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
+			return EXIT_USAGE;
+		}
+		error("cannot write '%s': %s", path, strerror(errno));
+		return EXIT_RUNTIME;
 	}
 	while (len) {
 		ssize_t n = write(fd, text, len);
@@ -152,33 +153,33 @@ static int write_output(const char *path, const char *text, mode_t mode,
 		if (n < 0) {
 			error("cannot write '%s': %s", path, strerror(errno));
 			close(fd);
-			return -1;
+			return EXIT_RUNTIME;
 		}
 		text += n;
 		len -= (size_t)n;
 	}
 	if (close(fd)) {
 		error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
+		return EXIT_RUNTIME;
 	}
-	return 0;
+	return EXIT_OK;
 }
 
-/* tuned: -o DIR holds the profile's tuned.conf. 0 or -1. */
+/* tuned: -o DIR holds the profile's tuned.conf. An exit code. */
 static int write_tuned(const char *dir, const char *text, int force)
 {
 	struct strbuf p = STRBUF_INIT;
 	int ret;
 
 	if (mkdir(dir, 0755) && !(errno == EEXIST && force)) {
-		if (errno == EEXIST)
+		if (errno == EEXIST) {
 			error("'%s' exists; give --force to replace its "
 			      "tuned.conf",
 			      dir);
-		else
-			error("cannot make directory '%s': %s", dir,
-			      strerror(errno));
-		return -1;
+			return EXIT_USAGE;
+		}
+		error("cannot make directory '%s': %s", dir, strerror(errno));
+		return EXIT_RUNTIME;
 	}
 	strbuf_addf(&p, "%s/tuned.conf", dir);
 	ret = write_output(p.buf, text, 0644, 1);
@@ -188,7 +189,7 @@ static int write_tuned(const char *dir, const char *text, int force)
 
 /*
  * Does `findmnt --verify --tab-file path` accept path? 1 yes, 0 no (its
- * report printed on stderr), -1 when findmnt cannot be run.
+ * report goes to stderr), -1 when findmnt cannot be run.
  */
 static int export_findmnt_verify(const char *path)
 {
@@ -199,10 +200,7 @@ static int export_findmnt_verify(const char *path)
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0)
-			dup2(fd, 1);
+		dup2(2, 1); /* its report, on stderr */
 		execlp("findmnt", "findmnt", "--verify", "--tab-file", path,
 		       (char *)NULL);
 		_exit(127);
@@ -300,13 +298,10 @@ int cmd_export(int argc, const char **argv)
 		goto out;
 	}
 	if (a.output && f == EXPORT_TUNED)
-		code = write_tuned(a.output, out.buf, a.force) ? EXIT_RUNTIME
-							       : EXIT_OK;
+		code = write_tuned(a.output, out.buf, a.force);
 	else if (a.output)
 		code = write_output(a.output, out.buf,
-				    f == EXPORT_SHELL ? 0755 : 0644, a.force)
-			   ? EXIT_RUNTIME
-			   : EXIT_OK;
+				    f == EXPORT_SHELL ? 0755 : 0644, a.force);
 	else
 		fputs(out.buf, stdout);
 	if (!code && a.write)
