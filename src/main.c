@@ -36,8 +36,7 @@ static const struct command commands[] = {
     {"set", cmd_set, "change tunables now and keep them (journaled)"},
     {"revert", cmd_revert, "restore every tunable the journal holds"},
     {"export", cmd_export,
-     "write the winning settings for sysctl.d, udev, fstab, tuned, "
-     "ansible, puppet or sh"},
+     "write the winner as udev, sysctl, fstab, tuned, ansible, puppet, sh"},
     {"apply", cmd_apply, "set the winning settings now, install their files"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };

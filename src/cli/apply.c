@@ -27,8 +27,8 @@ struct apply_args {
 };
 
 static const char *const apply_usage[] = {
-    "iotrial apply ID [--arm ARM] [--persist FORMAT ...] [--root DIR]",
-    "       [--dry-run] [-t TARGET | --device DEV] [--db PATH]",
+    "iotrial apply ID [--arm ARM] [--persist sysctl|udev|fstab|tuned ...]",
+    "       [--root DIR] [--dry-run] [-t TARGET | --device DEV] [--db PATH]",
     NULL,
 };
 

@@ -27,9 +27,11 @@ struct export_args {
 };
 
 static const char *const export_usage[] = {
-    "iotrial export ID [--arm ARM] --format FORMAT [-o FILE] [--force]",
-    "   or: iotrial export --set KNOB=VALUE ... --format FORMAT [-o FILE]",
-    "       [-t TARGET | --device DEV] [--root DIR] [--write] [--db PATH]",
+    "iotrial export ID [--arm ARM] "
+    "--format sysctl|udev|fstab|tuned|ansible|puppet|shell",
+    "       [-o FILE [--force]] [--root DIR] [--write] [--db PATH]",
+    "iotrial export --set KNOB=VALUE ... --format FORMAT [-o FILE]",
+    "       [-t TARGET | --device DEV] [--root DIR] [--write]",
     NULL,
 };
 
