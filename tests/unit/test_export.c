@@ -422,6 +422,13 @@ static void test_pick(void **state)
 	assert_int_equal(export_pick(e, "read_ahead_kb=128", &p, &err), 0);
 	assert_int_equal(p.arm, 0);
 	export_pick_release(&p);
+	json_object_object_add(
+	    json_object_array_get_idx(json_object_object_get(e, "arms"), 1),
+	    "label", json_object_new_string("read_ahead_kb=256 (asked: 512s)"));
+	assert_int_equal(export_pick(e, "read_ahead_kb=256", &p, &err), 0);
+	assert_int_equal(p.arm, 1);
+	assert_string_equal(p.label, "read_ahead_kb=256 (asked: 512s)");
+	export_pick_release(&p);
 	assert_int_equal(export_pick(e, "bogus", &p, &err), -ENOENT);
 	assert_non_null(strstr(err.buf, "has no arm 'bogus'; its arms: "
 					"'read_ahead_kb=128'"));

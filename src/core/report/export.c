@@ -152,7 +152,25 @@ out:
 	return ret;
 }
 
-/* The arm named by name (a label or a number), or -1. */
+/* Is label name, once its " (asked: ...)" notes are left out? */
+static int same_label(const char *label, const char *name)
+{
+	struct strbuf s = STRBUF_INIT;
+	const char *p = label, *a, *close;
+	int ret;
+
+	while ((a = strstr(p, " (asked: ")) && (close = strchr(a, ')'))) {
+		strbuf_add(&s, p, (size_t)(a - p));
+		p = close + 1;
+	}
+	strbuf_addstr(&s, p);
+	ret = !strcmp(s.buf, name);
+	strbuf_release(&s);
+	return ret;
+}
+
+/* The arm named by name (a label, with or without its "(asked: ...)"
+ * notes, or its number), or -1. */
 static int find_arm(struct json_object *arms, const char *name)
 {
 	size_t i, n = json_object_array_length(arms);
@@ -163,7 +181,7 @@ static int find_arm(struct json_object *arms, const char *name)
 		const char *l =
 		    expjson_str(json_object_array_get_idx(arms, i), "label");
 
-		if (l && !strcmp(l, name))
+		if (l && (!strcmp(l, name) || same_label(l, name)))
 			return (int)i;
 	}
 	k = strtol(name, &end, 10);

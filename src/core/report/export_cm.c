@@ -228,10 +228,13 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 		strbuf_addstr(&tasks, "      notify: iotrial udev\n\n");
 	}
 	if (mc && mount_fields(src, mc, &source, &fstype, &opts)) {
-		strbuf_addf(&tasks,
-			    "    - name: mount %s with %s\n"
-			    "      ansible.posix.mount:\n        path: ",
-			    mc->k.object, mc->canon.buf);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "mount %s with %s", mc->k.object,
+			    mc->canon.buf);
+		strbuf_addstr(&tasks, "    - name: ");
+		yaml_quote(&tasks, name.buf);
+		strbuf_addstr(&tasks, "\n      ansible.posix.mount:\n"
+				      "        path: ");
 		yaml_quote(&tasks, mc->k.object);
 		strbuf_addstr(&tasks, "\n        src: ");
 		yaml_quote(&tasks, source.buf);
