@@ -150,6 +150,7 @@ static int render_file(struct export_job *j, enum export_format f,
 		}
 		strbuf_addf(&file->about, "line %u: '%s' -> '%s'", no, old.buf,
 			    nw.buf);
+		code = export_job_verify_fstab(j, file->text.buf, no);
 		goto out;
 	}
 	r = export_render(f, &j->src, &file->text, &err);

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
@@ -189,47 +188,6 @@ static int write_tuned(const char *dir, const char *text, int force)
 	return ret;
 }
 
-/*
- * Does `findmnt --verify --tab-file path` accept path? 1 yes, 0 no (its
- * report goes to stderr), -1 when findmnt cannot be run.
- */
-static int export_findmnt_verify(const char *path)
-{
-	pid_t pid;
-	int st;
-
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		dup2(2, 1); /* its report, on stderr */
-		execlp("findmnt", "findmnt", "--verify", "--tab-file", path,
-		       (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) == 127)
-		return -1;
-	return WEXITSTATUS(st) == 0;
-}
-
-/* Run findmnt --verify on text, in a private temporary file. */
-static int verify_text(const char *text)
-{
-	char tmp[] = "/tmp/iotrial-fstab.XXXXXX";
-	size_t len = strlen(text);
-	int fd = mkstemp(tmp), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, text, len) == (ssize_t)len ? 0 : -1;
-	close(fd);
-	if (!ret)
-		ret = export_findmnt_verify(tmp);
-	unlink(tmp);
-	return ret;
-}
-
 /* --write: edit the fstab line, checked by findmnt first. */
 static int write_fstab(struct export_job *j)
 {
@@ -237,28 +195,15 @@ static int write_fstab(struct export_job *j)
 	struct strbuf text = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT, bak = STRBUF_INIT;
 	unsigned no;
-	int code = EXIT_OK, v;
+	int code = EXIT_OK;
 
 	if (export_fstab_edit(j->fstab.buf, c->k.object, c->canon.buf, &text,
 			      &old, &nw, &no, &err) ||
 	    !strcmp(old.buf, nw.buf))
 		goto out; /* said by the diff */
-	v = verify_text(text.buf);
-	if (v == 0 && verify_text(j->fstab.buf) == 1) {
-		error("'findmnt --verify' rejects '%s' with the changed line "
-		      "(its report is above); nothing is written",
-		      j->fstab_path.buf);
-		code = EXIT_RUNTIME;
+	code = export_job_verify_fstab(j, text.buf, no);
+	if (code)
 		goto out;
-	}
-	if (v < 0)
-		warning("cannot run 'findmnt --verify': the changed '%s' is "
-			"not checked",
-			j->fstab_path.buf);
-	else if (v == 0)
-		warning("'findmnt --verify' already rejected '%s' before the "
-			"change (its report is above); only line %u is changed",
-			j->fstab_path.buf, no);
 	if (atfile_replace(j->root, "etc/fstab", text.buf, text.len, 0644, &bak,
 			   &err)) {
 		error("%s", err.buf);

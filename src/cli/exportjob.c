@@ -3,10 +3,13 @@
  * renderers read (exportjob.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include "exportjob.h"
 #include "../core/store/store.h"
 #include "../util/atfile.h"
@@ -182,6 +185,69 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 out:
 	strbuf_release(&err);
 	return code;
+}
+
+/*
+ * Does `findmnt --verify --tab-file path` accept path? 1 yes, 0 no (its
+ * report goes to stderr), -1 when findmnt cannot be run.
+ */
+static int findmnt_verify(const char *path)
+{
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(2, 1); /* its report, on stderr */
+		execlp("findmnt", "findmnt", "--verify", "--tab-file", path,
+		       (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) == 127)
+		return -1;
+	return WEXITSTATUS(st) == 0;
+}
+
+/* Run findmnt --verify on text, in a private temporary file. */
+static int verify_text(const char *text)
+{
+	char tmp[] = "/tmp/iotrial-fstab.XXXXXX";
+	size_t len = strlen(text);
+	int fd = mkstemp(tmp), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, text, len) == (ssize_t)len ? 0 : -1;
+	close(fd);
+	if (!ret)
+		ret = findmnt_verify(tmp);
+	unlink(tmp);
+	return ret;
+}
+
+int export_job_verify_fstab(const struct export_job *j, const char *text,
+			    unsigned line_no)
+{
+	int v = verify_text(text);
+
+	if (v == 0 && verify_text(j->fstab.buf) == 1) {
+		error("'findmnt --verify' rejects '%s' with the changed line "
+		      "(its report is above); nothing is written",
+		      j->fstab_path.buf);
+		return EXIT_RUNTIME;
+	}
+	if (v < 0)
+		warning("cannot run 'findmnt --verify': the changed '%s' is "
+			"not checked",
+			j->fstab_path.buf);
+	else if (v == 0)
+		warning("'findmnt --verify' already rejected '%s' before the "
+			"change (its report is above); only line %u is changed",
+			j->fstab_path.buf, line_no);
+	return EXIT_OK;
 }
 
 void export_job_release(struct export_job *j)

@@ -43,6 +43,15 @@ struct export_job {
 int export_job_prepare(struct export_job *j, const struct export_job_args *a);
 void export_job_release(struct export_job *j);
 
+/*
+ * Before fstab is replaced by text (line line_no changed): does `findmnt
+ * --verify --tab-file` accept it? EXIT_OK, also with a warning when
+ * findmnt cannot run or already rejected the old fstab; EXIT_RUNTIME
+ * after the error when the change is what it rejects.
+ */
+int export_job_verify_fstab(const struct export_job *j, const char *text,
+			    unsigned line_no);
+
 /* The root as given, or "/"; refuses one that is not a directory. */
 int export_job_check_root(const char *root);
 

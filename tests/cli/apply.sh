@@ -85,3 +85,29 @@ expect_usage "a --root that does not exist" "root '$TEST_TMP/nothere' is not an 
 	apply "$id" --db "$DB" --persist sysctl --root "$TEST_TMP/nothere"
 check "bad input changed no knob" test "$(queue "$LOOP" read_ahead_kb)" = $ra0 -a \
 	"$(cat /proc/sys/vm/dirty_expire_centisecs)" = $ex0
+
+# --persist fstab: the one line changed (checked by findmnt), the mount
+# remounted now, revert remounts it back
+gen_exp "$TEST_TMP/a.json" "$MNT" "$dev" 1 atime=relatime,noatime
+aid=$(imp_exp "$TEST_TMP/a.json")
+uuid=$(blkid -s UUID -o value "$LOOP")
+mkdir -p "$root/etc"
+printf '# fstab\nproc /proc proc defaults 0 0\nUUID=%s %s ext4 defaults 0 2\n' \
+	"$uuid" "$MNT" >"$root/etc/fstab"
+cp "$root/etc/fstab" "$TEST_TMP/fstab.orig"
+"$IOTRIAL" apply "$aid" --db "$DB" --persist fstab --root "$root" --dry-run \
+	>"$TEST_TMP/adry" 2>&1
+check "--dry-run shows the fstab line before and after" grep -qF \
+	"would change $root/etc/fstab, line 3: 'UUID=$uuid $MNT ext4 defaults 0 2' -> 'UUID=$uuid $MNT ext4 defaults,noatime 0 2'" \
+	"$TEST_TMP/adry"
+check "--dry-run left fstab alone" cmp -s "$root/etc/fstab" "$TEST_TMP/fstab.orig"
+"$IOTRIAL" apply "$aid" --db "$DB" --persist fstab --root "$root" >"$TEST_TMP/aout" 2>&1
+check "apply --persist fstab succeeds" test $? = 0
+check "the mount has noatime now" grep -qw noatime <<<"$(mount_opts "$MNT")"
+check "fstab has the new option on that line only" test \
+	"$(diff "$TEST_TMP/fstab.orig" "$root/etc/fstab" | grep '^[<>]')" = \
+	"< UUID=$uuid $MNT ext4 defaults 0 2
+> UUID=$uuid $MNT ext4 defaults,noatime 0 2"
+check "the old fstab is kept" cmp -s "$(ls "$root"/etc/fstab.iotrial-*.bak)" "$TEST_TMP/fstab.orig"
+"$IOTRIAL" revert >/dev/null 2>&1
+check "revert remounts without noatime" test -z "$(grep -w noatime <<<"$(mount_opts "$MNT")")"
