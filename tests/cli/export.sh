@@ -42,6 +42,14 @@ expect_usage "no arm won: refused, --arm suggested" \
 expect_usage "--arm names no arm: the arms are listed" \
 	"has no arm 'nope'; its arms: 'read_ahead_kb=128', 'read_ahead_kb=4096'" \
 	export "$none" --db "$DB" --arm nope --format udev
+gen_exp "$TEST_TMP/scratch.json" scratch:256M loop99 1 read_ahead_kb=128,4096
+scratch=$(imp_exp "$TEST_TMP/scratch.json")
+expect_usage "a scratch target is gone: --device or -t asked for" \
+	"ran on 'scratch:256M', which is gone; give --device DEV or -t TARGET" \
+	export "$scratch" --db "$DB" --format udev
+"$IOTRIAL" export "$scratch" --db "$DB" --format udev --device "$L" >"$TEST_TMP/sc.out" 2>&1
+check "with --device it exports for that disk" \
+	grep -q "KERNEL==\"$dev\", ATTR{queue/read_ahead_kb}=\"4096\"" "$TEST_TMP/sc.out"
 expect_usage "a --root that does not exist" "root '$TEST_TMP/nothere' is not an existing directory" \
 	export "$win" --db "$DB" --format fstab --root "$TEST_TMP/nothere"
 "$IOTRIAL" export "$none" --db "$DB" --arm read_ahead_kb=4096 --format udev \
