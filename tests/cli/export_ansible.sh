@@ -34,7 +34,8 @@ check "a handler reloads and triggers udev" \
 	--device "$LOOP" --format ansible -o "$TEST_TMP/play2.yml" 2>>"$TEST_TMP/err"
 check "the sysctl playbook uses ansible.posix.sysctl" \
 	grep -q "ansible.posix.sysctl:" "$TEST_TMP/play2.yml"
-export ANSIBLE_LOCAL_TEMP=$TEST_TMP/ansible ANSIBLE_NOCOLOR=1
+export HOME=$TEST_TMP ANSIBLE_LOCAL_TEMP=$TEST_TMP/ansible \
+	ANSIBLE_REMOTE_TEMP=$TEST_TMP/ansible-remote ANSIBLE_NOCOLOR=1
 for p in play play2; do
 	ansible-playbook -i localhost, --connection=local --syntax-check \
 		"$TEST_TMP/$p.yml" >"$TEST_TMP/$p.syntax" 2>&1
