@@ -164,8 +164,13 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 		if (j->plan.v[i].note.len)
 			note("%s: %s", j->plan.v[i].input_name,
 			     j->plan.v[i].note.buf);
-	if (j->ctx.disk)
-		export_disk_id_read("", j->ctx.disk, &j->disk_id);
+	/* the disk udev matches: the context's, else a sysfs: knob's */
+	j->src.disk = j->ctx.disk;
+	for (i = 0; i < j->plan.nr && !j->src.disk; i++)
+		if (j->plan.v[i].k.scope == KNOB_SCOPE_DEVICE)
+			j->src.disk = j->plan.v[i].k.object;
+	if (j->src.disk)
+		export_disk_id_read("", j->src.disk, &j->disk_id);
 	strbuf_addf(&j->fstab_path, "%s%setc/fstab", j->root,
 		    j->root[strlen(j->root) - 1] == '/' ? "" : "/");
 	strbuf_reset(&err);
@@ -177,7 +182,6 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	j->src.label = a->id ? j->pick.label : NULL;
 	j->src.why = a->id ? j->pick.why : NULL;
 	j->src.date = j->date.buf;
-	j->src.disk = j->ctx.disk;
 	j->src.disk_id = &j->disk_id;
 	j->src.fstab = j->fstab_ok ? j->fstab.buf : NULL;
 	j->src.fstab_path = j->fstab_path.buf;

@@ -169,6 +169,24 @@ static void test_udev_by_kernel_name(void **state)
 	knob_plan_release(&p);
 }
 
+static void test_udev_refuses_quote(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	knob_plan_init(&p, NULL);
+	add_change(&p, "sysfs:/sys/block/sdb/queue/x", KNOB_SCOPE_DEVICE, "sdb",
+		   "/sys/block/sdb/queue/x", "a\"b");
+	src_init(&s, &p, NULL);
+	assert_int_equal(export_render(EXPORT_UDEV, &s, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "a udev rule cannot hold"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
 /* Write text to dir/rel, making the directories. */
 static void put(const char *dir, const char *rel, const char *text)
 {
@@ -478,6 +496,7 @@ int main(void)
 	    cmocka_unit_test(test_sysctl_nothing),
 	    cmocka_unit_test(test_udev_by_wwn),
 	    cmocka_unit_test(test_udev_by_kernel_name),
+	    cmocka_unit_test(test_udev_refuses_quote),
 	    cmocka_unit_test(test_disk_id_read),
 	    cmocka_unit_test(test_fstab_edit),
 	    cmocka_unit_test(test_tuned_ini),

@@ -227,6 +227,14 @@ int export_render_udev(const struct export_src *src, struct strbuf *out,
 
 		if (!export_udev_attr(&c->k))
 			continue;
+		if (strpbrk(c->canon.buf, "\"\n\\")) {
+			strbuf_release(&body);
+			return err_set(err, -EINVAL,
+				       "the value of '%s' has a quote, "
+				       "backslash or line break, which a udev "
+				       "rule cannot hold",
+				       c->k.name);
+		}
 		for (j = 0; j < i; j++)
 			if (export_udev_attr(&p->v[j].k) &&
 			    !strcmp(p->v[j].k.object, c->k.object))

@@ -187,9 +187,12 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 				    c->k.name, c->canon.buf);
 		}
 	}
+	/* the rule, with each value a variable of the play */
+	if (udev && export_render_udev(src, &rules, &e)) {
+		strbuf_addf(&tasks, "    # no udev rule: %s\n\n", e.buf);
+		udev = 0;
+	}
 	if (udev) {
-		/* the rule, with each value a variable of the play */
-		export_render_udev(src, &rules, &e);
 		strbuf_addstr(&tasks,
 			      "    - name: udev rule for the disk's "
 			      "queue settings\n"
