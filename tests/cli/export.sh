@@ -154,3 +154,12 @@ rc=$?
 check "an fstab with no line for the mount: refused (rc=$rc)" test $rc = 2
 check "it says so" grep -q "has no line that mounts '$MNT'; nothing is written" "$TEST_TMP/err"
 check "and writes nothing" test "$(ls "$root/etc")" = "$before" -a "$(cat "$fs")" = "UUID=1234 / ext4 defaults 0 1"
+
+# set's hint names an export line that works
+"$IOTRIAL" set --device "$L" read_ahead_kb=1024 >"$TEST_TMP/set.out" 2>&1
+hint=$(sed -n "s/^or let '\(iotrial export .*\) --format udev|sysctl|fstab|tuned|ansible|puppet|shell' write them$/\1/p" "$TEST_TMP/set.out")
+check "set names the export line" test "$hint" = "iotrial export --set read_ahead_kb=1024 --device $dev"
+"$IOTRIAL" revert >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$IOTRIAL" ${hint#iotrial } --format udev >"$TEST_TMP/hint.out" 2>&1
+check "and that line exports the rule" grep -q "KERNEL==\"$dev\", ATTR{queue/read_ahead_kb}=\"1024\"" "$TEST_TMP/hint.out"
