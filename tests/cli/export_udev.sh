@@ -28,14 +28,29 @@ if udevadm verify --help >/dev/null 2>&1; then
 	udevadm verify "$TEST_TMP/r.rules" >"$TEST_TMP/v.out" 2>&1
 	check "udevadm verify accepts the rules file" test $? = 0
 else
-	made=
-	[ -d /run/udev/rules.d ] || { mkdir -p /run/udev/rules.d && made=1; }
+	# udevadm test reads rules from /run/udev/rules.d and records the
+	# device in /run/udev's database: what it adds there is removed
+	# (all of /run/udev when there was none, as without a udev daemon)
+	had_udev=; [ -d /run/udev ] && had_udev=1
+	had_rules=; [ -d /run/udev/rules.d ] && had_rules=1
+	db=/run/udev/data/b$(cat "/sys/block/$dev/dev")
+	[ -e "$db" ] && cp -p "$db" "$TEST_TMP/db.saved"
+	mkdir -p /run/udev/rules.d
 	rf=/run/udev/rules.d/60-iotrial-test-$$.rules
 	cp "$TEST_TMP/r.rules" "$rf"
 	udevadm test --action=change "/sys/class/block/$dev" >"$TEST_TMP/t.out" 2>&1
 	rc=$?
 	rm -f "$rf"
-	[ -n "$made" ] && rmdir /run/udev/rules.d /run/udev 2>/dev/null
+	if [ -z "$had_udev" ]; then
+		rm -rf /run/udev
+	else
+		[ -n "$had_rules" ] || rmdir /run/udev/rules.d
+		if [ -e "$TEST_TMP/db.saved" ]; then
+			cp -p "$TEST_TMP/db.saved" "$db"
+		else
+			rm -f "$db"
+		fi
+	fi
 	check "udevadm test runs with the rule (rc=$rc)" test $rc = 0
 	check "udevadm read the rule without complaint" \
 		test -z "$(grep -F "$rf" "$TEST_TMP/t.out" | grep -iE 'invalid|error|fail')"
