@@ -35,6 +35,9 @@ static const struct command commands[] = {
     {"knobs", cmd_knobs, "list the I/O tunables of a target (no root)"},
     {"set", cmd_set, "change tunables now and keep them (journaled)"},
     {"revert", cmd_revert, "restore every tunable the journal holds"},
+    {"export", cmd_export,
+     "write the winner as udev, sysctl, fstab, tuned, ansible, puppet, sh"},
+    {"apply", cmd_apply, "set the winning settings now, install their files"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 

@@ -216,6 +216,32 @@ static void persist_line(const struct knob_change *c, struct strbuf *out)
 	}
 }
 
+/* The `iotrial export` line that writes the kept settings whole. */
+static void export_hint(const struct knob_plan *p, struct strbuf *out)
+{
+	const char *disk = NULL, *mnt = NULL;
+	size_t i;
+
+	strbuf_addstr(out, "or let 'iotrial export");
+	for (i = 0; i < p->nr; i++) {
+		const struct knob_change *c = &p->v[i];
+
+		if (!c->applied)
+			continue;
+		if (c->k.scope == KNOB_SCOPE_DEVICE)
+			disk = c->k.object;
+		if (c->k.scope == KNOB_SCOPE_MOUNT)
+			mnt = c->k.object;
+		strbuf_addf(out, " --set %s=%s", c->k.name, c->canon.buf);
+	}
+	if (mnt)
+		strbuf_addf(out, " -t %s", mnt);
+	else if (disk)
+		strbuf_addf(out, " --device %s", disk);
+	strbuf_addstr(out, " --format udev|sysctl|fstab|tuned|ansible|puppet|"
+			   "shell' write them\n");
+}
+
 void report_knob_done(const struct knob_plan *p, const char *journal,
 		      struct strbuf *out)
 {
@@ -277,6 +303,8 @@ void report_knob_done(const struct knob_plan *p, const char *journal,
 			    "until it goes away); to keep them, add to the "
 			    "files the system reads at boot:\n%s",
 			    keep.buf);
+	if (keep.len)
+		export_hint(p, out);
 	strbuf_release(&keep);
 	strbuf_release(&before);
 	strbuf_release(&after);

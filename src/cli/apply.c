@@ -1,0 +1,322 @@
+/*
+ * iotrial apply ID: roll out the arm that won experiment ID on this
+ * machine. Its knobs are set now through the journal, exactly as `iotrial
+ * set` sets them (all or nothing; `iotrial revert` restores them), and
+ * each --persist format's file is installed under --root (default /) so
+ * that the setting outlives a reboot, each replaced file kept as a
+ * backup. --dry-run prints the change plan and the files, for a
+ * change-approval ticket, and changes nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "exportjob.h"
+#include "../core/knob/keep.h"
+#include "../core/report/knob_text.h"
+#include "../util/atfile.h"
+#include "../util/error.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+/* The command line of `apply`. */
+struct apply_args {
+	struct export_job_args job;
+	struct option_list persist;
+	int dry_run;
+};
+
+static const char *const apply_usage[] = {
+    "iotrial apply ID [--arm ARM] [--persist sysctl|udev|fstab|tuned ...]",
+    "       [--root DIR] [--dry-run] [-t TARGET | --device DEV] [--db PATH]",
+    NULL,
+};
+
+static const char apply_epilogue[] =
+    "Sets the knobs of the arm that won experiment ID (or the one --arm\n"
+    "names) now, journaled like 'iotrial set': 'iotrial revert' restores\n"
+    "them. Each --persist FORMAT installs the file the system reads at "
+    "boot,\nunder --root DIR (default /), keeping a backup of a file it "
+    "replaces:\n"
+    "  sysctl  etc/sysctl.d/60-iotrial.conf\n"
+    "  udev    etc/udev/rules.d/60-iotrial.rules\n"
+    "  fstab   the line of etc/fstab that mounts the target (atime)\n"
+    "  tuned   etc/tuned/iotrial/tuned.conf\n"
+    "--dry-run prints what would change, from what to what, and the "
+    "files,\nand changes nothing. 'iotrial export' writes the same "
+    "settings for\nAnsible, Puppet or a shell script.\n";
+
+/* Parse argv; 1 for --help, -1 after an error. */
+static int parse(int argc, const char **argv, struct apply_args *a)
+{
+	struct option opts[] = {
+	    OPT_STRING(0, "arm", &a->job.arm, "ARM",
+		       "the arm to apply (a label or its number) instead of "
+		       "the winner"),
+	    OPT_LIST(0, "persist", &a->persist, "FORMAT",
+		     "also install the file of FORMAT: sysctl, udev, fstab "
+		     "or tuned (repeatable)"),
+	    OPT_STRING(0, "root", &a->job.root, "DIR",
+		       "install the files under DIR instead of /"),
+	    OPT_BOOL(0, "dry-run", &a->dry_run,
+		     "print the change plan and change nothing"),
+	    OPT_STRING('t', "target", &a->job.target, "TARGET",
+		       "the directory or block device to set, instead of "
+		       "the experiment's"),
+	    OPT_STRING(0, "device", &a->job.device, "DEV",
+		       "the block device to set, instead of the "
+		       "experiment's"),
+	    OPT_STRING(0, "db", &a->job.db, "PATH",
+		       "the results store to read"),
+	    OPT_END(),
+	};
+	int n = parse_options(argc, argv, "apply", opts, apply_usage,
+			      apply_epilogue, 0);
+	size_t i;
+
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n != 1) {
+		error(n ? "unexpected argument '%s' for 'apply'; it takes one "
+			  "experiment id"
+			: "'apply' needs an experiment id%s; 'iotrial log' "
+			  "lists them",
+		      n ? argv[1] : "");
+		return -1;
+	}
+	a->job.id = argv[0];
+	for (i = 0; i < a->persist.nr; i++) {
+		int f = export_format_find(a->persist.v[i]);
+
+		if (f < 0 || !export_install_path((enum export_format)f)) {
+			error("--persist takes sysctl, udev, fstab or tuned, "
+			      "not '%s'%s",
+			      a->persist.v[i],
+			      f < 0 ? ""
+				    : " (for that, use 'iotrial export "
+				      "--format')");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One file to install. */
+struct apply_file {
+	enum export_format f;
+	const char *rel;     /* under the root */
+	struct strbuf text;  /* the whole new file */
+	struct strbuf about; /* what the plan says of it */
+};
+
+/* Render persist format f into file; an exit code after the error. */
+static int render_file(struct export_job *j, enum export_format f,
+		       struct apply_file *file)
+{
+	struct strbuf err = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
+	const struct knob_change *c;
+	unsigned no;
+	int r, code = EXIT_OK;
+
+	file->f = f;
+	file->rel = export_install_path(f);
+	strbuf_init(&file->text, 0);
+	strbuf_init(&file->about, 0);
+	if (f == EXPORT_FSTAB) {
+		c = export_mount_change(&j->src);
+		if (!c) {
+			error("--persist fstab: no setting of '%s' is a mount "
+			      "option (only atime is)",
+			      j->pick.id);
+			code = EXIT_USAGE;
+			goto out;
+		}
+		if (!j->fstab_ok) {
+			error("--persist fstab: cannot read '%s'",
+			      j->fstab_path.buf);
+			code = EXIT_USAGE;
+			goto out;
+		}
+		r = export_fstab_edit(j->fstab.buf, c->k.object, c->canon.buf,
+				      &file->text, &old, &nw, &no, &err);
+		if (r) {
+			error("--persist fstab: '%s' has no line that mounts "
+			      "'%s'; nothing is written",
+			      j->fstab_path.buf, c->k.object);
+			code = EXIT_USAGE;
+			goto out;
+		}
+		strbuf_addf(&file->about, "line %u: '%s' -> '%s'", no, old.buf,
+			    nw.buf);
+		code = export_job_verify_fstab(j, file->text.buf, no);
+		goto out;
+	}
+	r = export_render(f, &j->src, &file->text, &err);
+	if (r) {
+		error("--persist %s: %s", export_format_names[f], err.buf);
+		code = r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+out:
+	strbuf_release(&err);
+	strbuf_release(&old);
+	strbuf_release(&nw);
+	return code;
+}
+
+/* The path of rel under root, for people. */
+static void shown_path(const char *root, const char *rel, struct strbuf *out)
+{
+	strbuf_addf(out, "%s%s%s", root,
+		    root[strlen(root) - 1] == '/' ? "" : "/", rel);
+}
+
+/* knob_keep_hooks.undoing: the reason first, then the undo's messages. */
+static void say_undoing(void *data, const char *why)
+{
+	(void)data;
+	error("%s; undoing what was changed", why);
+}
+
+/* Set the plan now, kept and journaled. An exit code. */
+static int apply_now(struct export_job *j)
+{
+	struct knob_keep_hooks hooks = {.undoing = say_undoing};
+	struct strbuf err = STRBUF_INIT;
+	enum knob_keep_stage failed;
+	int code = EXIT_OK, ret;
+
+	knob_cli_log(&hooks.log, NULL);
+	code = knob_cli_need_root(&j->plan);
+	if (code)
+		return code;
+	hooks.stop = cli_catch_stop_signals();
+	ret = knob_apply_kept(&j->plan, &hooks, &failed, &err);
+	if (ret) {
+		if (failed == KNOB_KEEP_FAILED_SESSION)
+			error("%s", err.buf);
+		if (failed == KNOB_KEEP_FAILED_APPLY && *hooks.stop)
+			code = 128 + *hooks.stop;
+		else if (failed == KNOB_KEEP_FAILED_APPLY)
+			code = knob_cli_exit_code(ret);
+		else
+			code = EXIT_RUNTIME;
+	}
+	strbuf_release(&err);
+	return code;
+}
+
+int cmd_apply(int argc, const char **argv)
+{
+	struct apply_args a = {0};
+	struct strbuf out = STRBUF_INIT, jpath = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf bak = STRBUF_INIT;
+	struct apply_file *files = NULL;
+	struct export_job j;
+	size_t i, nr = 0;
+	int code, r;
+
+	knob_cli_init(&a.job.set);
+	r = parse(argc, argv, &a);
+	if (r) {
+		option_list_release(&a.persist);
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	code = export_job_prepare(&j, &a.job);
+	if (code)
+		goto out;
+	files = xcalloc(a.persist.nr + 1, sizeof(*files));
+	for (i = 0; i < a.persist.nr && !code; i++, nr++)
+		code = render_file(
+		    &j, (enum export_format)export_format_find(a.persist.v[i]),
+		    &files[i]);
+	if (code)
+		goto out;
+	knob_journal_path(&jpath);
+	if (a.dry_run) {
+		printf("experiment %s, arm '%s': %s\n", j.pick.id, j.pick.label,
+		       j.pick.why);
+		report_knob_plan(&j.plan, jpath.buf, &out);
+		fputs(out.buf, stdout);
+		for (i = 0; i < nr; i++) {
+			const char *p, *nl;
+
+			strbuf_reset(&path);
+			shown_path(j.root, files[i].rel, &path);
+			if (files[i].f == EXPORT_FSTAB)
+				printf("would change %s, %s (the old file "
+				       "kept as a backup)\n",
+				       path.buf, files[i].about.buf);
+			else
+				printf("would write %s%s:\n", path.buf,
+				       atfile_exists(j.root, files[i].rel)
+					   ? " (the old file kept as a backup)"
+					   : " (a new file)");
+			if (files[i].f == EXPORT_FSTAB)
+				continue;
+			for (p = files[i].text.buf; *p; p = *nl ? nl + 1 : nl) {
+				nl = strchrnul(p, '\n');
+				printf("    %.*s\n", (int)(nl - p), p);
+			}
+		}
+		goto out;
+	}
+	code = apply_now(&j);
+	if (code)
+		goto out;
+	for (i = 0; i < j.plan.nr; i++) {
+		const struct knob_change *c = &j.plan.v[i];
+		struct strbuf b = STRBUF_INIT, n = STRBUF_INIT;
+
+		knob_show_value(&c->k, c->before.buf, &b);
+		knob_show_value(&c->k, c->after.buf, &n);
+		strbuf_reset(&out);
+		knob_subject(&out, c->k.name, c->k.object);
+		printf("%s: %s -> %s\n", out.buf, b.buf, n.buf);
+		strbuf_release(&b);
+		strbuf_release(&n);
+	}
+	printf("the originals are in '%s'; 'iotrial revert' restores them\n",
+	       jpath.buf);
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&path);
+		shown_path(j.root, files[i].rel, &path);
+		strbuf_reset(&err);
+		if (atfile_replace(j.root, files[i].rel, files[i].text.buf,
+				   files[i].text.len, 0644, &bak, &err)) {
+			error("%s (the settings are applied; 'iotrial revert' "
+			      "undoes them)",
+			      err.buf);
+			code = EXIT_RUNTIME;
+			continue;
+		}
+		if (bak.len)
+			printf("wrote '%s'; the old file is '%s'\n", path.buf,
+			       bak.buf);
+		else
+			printf("wrote '%s'\n", path.buf);
+	}
+	if (nr)
+		printf("'iotrial revert' restores the settings, not these "
+		       "files: restore the backups (or remove the new files) "
+		       "to go back for good\n");
+	else
+		printf("these settings last until reboot; --persist sysctl, "
+		       "udev, fstab or tuned keeps them\n");
+out:
+	for (i = 0; i < nr; i++) {
+		strbuf_release(&files[i].text);
+		strbuf_release(&files[i].about);
+	}
+	free(files);
+	export_job_release(&j);
+	option_list_release(&a.persist);
+	strbuf_release(&out);
+	strbuf_release(&jpath);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	strbuf_release(&bak);
+	return code;
+}

@@ -1,0 +1,262 @@
+/*
+ * iotrial export: the settings an experiment found best (or given with
+ * --set), written the way configuration tools expect them: a sysctl.d
+ * file, a udev rule, the fstab line as a diff, a tuned profile, an
+ * Ansible playbook, a Puppet manifest or a shell script. It reads and
+ * changes nothing on the system but, with --write, the fstab line.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "exportjob.h"
+#include "../util/atfile.h"
+#include "../util/error.h"
+#include "../util/banned.h"
+
+/* The command line of `export`. */
+struct export_args {
+	struct export_job_args job;
+	const char *format, *output;
+	int force, write;
+};
+
+static const char *const export_usage[] = {
+    "iotrial export ID [--arm ARM] "
+    "--format sysctl|udev|fstab|tuned|ansible|puppet|shell",
+    "       [-o FILE [--force]] [--root DIR] [--write] [--db PATH]",
+    "iotrial export --set KNOB=VALUE ... --format FORMAT [-o FILE]",
+    "       [-t TARGET | --device DEV] [--root DIR] [--write]",
+    NULL,
+};
+
+static const char export_epilogue[] =
+    "Writes the knob settings of the arm that won experiment ID (or the\n"
+    "one --arm names), or of --set, for the tools that keep a machine's\n"
+    "configuration. FORMAT is one of:\n"
+    "  sysctl   a file for /etc/sysctl.d (vm.* and other sysctls)\n"
+    "  udev     a rule for /etc/udev/rules.d: scheduler, read_ahead_kb and\n"
+    "           queue limits of the disk, matched by ID_WWN or ID_SERIAL\n"
+    "  fstab    the changed fstab line (atime) as a unified diff; --write\n"
+    "           edits fstab in place (a backup is kept)\n"
+    "  tuned    a tuned profile (-o DIR makes DIR/tuned.conf)\n"
+    "  ansible  a playbook: ansible.posix.sysctl, ansible.posix.mount, a\n"
+    "           templated udev rule and a handler that reloads udev\n"
+    "  puppet   a manifest: file resources notifying an exec, a mount\n"
+    "  shell    the commands, idempotent, with set -eu\n"
+    "The disk and mount are the experiment's target unless -t or --device\n"
+    "names others. --root DIR reads (and --write edits) DIR/etc/fstab.\n"
+    "'iotrial apply' sets the values now and installs the files.\n";
+
+/* Parse argv; 1 for --help, -1 after an error. */
+static int parse(int argc, const char **argv, struct export_args *a)
+{
+	struct option opts[] = {
+	    OPT_STRING(0, "arm", &a->job.arm, "ARM",
+		       "the arm to export (a label or its number) instead of "
+		       "the winner"),
+	    OPT_KNOB_SET(&a->job.set, "a setting to export (repeatable)"),
+	    OPT_STRING('f', "format", &a->format, "FORMAT",
+		       "sysctl, udev, fstab, tuned, ansible, puppet or shell"),
+	    OPT_STRING('o', "output", &a->output, "FILE",
+		       "write to FILE (a directory for tuned), not stdout"),
+	    OPT_BOOL(0, "force", &a->force, "replace an existing -o FILE"),
+	    OPT_BOOL(0, "write", &a->write,
+		     "fstab: edit the line in fstab itself (a backup is kept)"),
+	    OPT_STRING(0, "root", &a->job.root, "DIR",
+		       "read and edit DIR/etc/fstab instead of /etc/fstab"),
+	    OPT_STRING('t', "target", &a->job.target, "TARGET",
+		       "the directory or block device the settings are for"),
+	    OPT_STRING(0, "device", &a->job.device, "DEV",
+		       "the block device the settings are for"),
+	    OPT_STRING(0, "db", &a->job.db, "PATH",
+		       "the results store to read"),
+	    OPT_END(),
+	};
+	int n = parse_options(argc, argv, "export", opts, export_usage,
+			      export_epilogue, 0);
+
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 1) {
+		error("unexpected argument '%s' for 'export'; it takes one "
+		      "experiment id",
+		      argv[1]);
+		return -1;
+	}
+	a->job.id = n ? argv[0] : NULL;
+	if (!a->job.id && !a->job.set.nr) {
+		error("'export' needs an experiment id ('iotrial log' lists "
+		      "them) or --set KNOB=VALUE");
+		return -1;
+	}
+	if (a->job.id && a->job.set.nr) {
+		error("give an experiment id or --set, not both");
+		return -1;
+	}
+	if (a->job.arm && !a->job.id) {
+		error("--arm names an arm of an experiment; give its id");
+		return -1;
+	}
+	if (!a->format) {
+		error("'export' needs --format: sysctl, udev, fstab, tuned, "
+		      "ansible, puppet or shell");
+		return -1;
+	}
+	if (export_format_find(a->format) < 0) {
+		error("unknown format '%s'; the formats are sysctl, udev, "
+		      "fstab, tuned, ansible, puppet and shell",
+		      a->format);
+		return -1;
+	}
+	if (a->write && strcmp(a->format, "fstab")) {
+		error("--write edits fstab; it goes with --format fstab");
+		return -1;
+	}
+	if (a->write && a->output) {
+		error("--write edits fstab in place; it takes no -o");
+		return -1;
+	}
+	return 0;
+}
+
+/* Write text to path (mode), refusing an existing one without force.
+ * An exit code, after the error. */
+static int write_output(const char *path, const char *text, mode_t mode,
+			int force)
+{
+	size_t len = strlen(text);
+	int fd;
+
+	fd = open(path,
+		  O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+		      (force ? O_TRUNC : O_EXCL),
+		  mode);
+	if (fd < 0) {
+		if (errno == EEXIST) {
+			error("'%s' exists; give --force to replace it", path);
+			return EXIT_USAGE;
+		}
+		error("cannot write '%s': %s", path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	while (len) {
+		ssize_t n = write(fd, text, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("cannot write '%s': %s", path, strerror(errno));
+			close(fd);
+			return EXIT_RUNTIME;
+		}
+		text += n;
+		len -= (size_t)n;
+	}
+	if (close(fd)) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* tuned: -o DIR holds the profile's tuned.conf. An exit code. */
+static int write_tuned(const char *dir, const char *text, int force)
+{
+	struct strbuf p = STRBUF_INIT;
+	int ret;
+
+	if (mkdir(dir, 0755) && !(errno == EEXIST && force)) {
+		if (errno == EEXIST) {
+			error("'%s' exists; give --force to replace its "
+			      "tuned.conf",
+			      dir);
+			return EXIT_USAGE;
+		}
+		error("cannot make directory '%s': %s", dir, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	strbuf_addf(&p, "%s/tuned.conf", dir);
+	ret = write_output(p.buf, text, 0644, 1);
+	strbuf_release(&p);
+	return ret;
+}
+
+/* --write: edit the fstab line, checked by findmnt first. */
+static int write_fstab(struct export_job *j)
+{
+	const struct knob_change *c = export_mount_change(&j->src);
+	struct strbuf text = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, bak = STRBUF_INIT;
+	unsigned no;
+	int code = EXIT_OK;
+
+	if (export_fstab_edit(j->fstab.buf, c->k.object, c->canon.buf, &text,
+			      &old, &nw, &no, &err) ||
+	    !strcmp(old.buf, nw.buf))
+		goto out; /* said by the diff */
+	code = export_job_verify_fstab(j, text.buf, no);
+	if (code)
+		goto out;
+	if (atfile_replace(j->root, "etc/fstab", text.buf, text.len, 0644, &bak,
+			   &err)) {
+		error("%s", err.buf);
+		code = EXIT_RUNTIME;
+		goto out;
+	}
+	printf("changed line %u of '%s'; the old file is '%s'\n", no,
+	       j->fstab_path.buf, bak.buf);
+out:
+	strbuf_release(&text);
+	strbuf_release(&old);
+	strbuf_release(&nw);
+	strbuf_release(&err);
+	strbuf_release(&bak);
+	return code;
+}
+
+int cmd_export(int argc, const char **argv)
+{
+	struct export_args a = {0};
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct export_job j;
+	int code, r, f;
+
+	knob_cli_init(&a.job.set);
+	r = parse(argc, argv, &a);
+	if (r) {
+		knob_cli_release(&a.job.set);
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	f = export_format_find(a.format);
+	code = export_job_prepare(&j, &a.job);
+	if (code)
+		goto out;
+	r = export_render((enum export_format)f, &j.src, &out, &err);
+	if (r) {
+		error("%s", err.buf);
+		code = r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (a.output && f == EXPORT_TUNED)
+		code = write_tuned(a.output, out.buf, a.force);
+	else if (a.output)
+		code = write_output(a.output, out.buf,
+				    f == EXPORT_SHELL ? 0755 : 0644, a.force);
+	else
+		fputs(out.buf, stdout);
+	if (!code && a.write)
+		code = write_fstab(&j);
+out:
+	export_job_release(&j);
+	knob_cli_release(&a.job.set);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return code;
+}

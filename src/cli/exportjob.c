@@ -1,0 +1,269 @@
+/*
+ * From an experiment id or --set assignments to what the export
+ * renderers read (exportjob.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "exportjob.h"
+#include "../core/store/store.h"
+#include "../util/atfile.h"
+#include "../util/error.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+int export_job_check_root(const char *root)
+{
+	struct stat st;
+
+	if (stat(root, &st) || !S_ISDIR(st.st_mode)) {
+		error("--root '%s' is not an existing directory", root);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The active tuned profile: root's /etc/tuned/active_profile, else what
+ * `tuned-adm active` says on this system; "" when neither knows. */
+static void active_tuned(const char *root, struct strbuf *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	char line[256];
+	FILE *p;
+
+	if (!atfile_read(root, "etc/tuned/active_profile", out, 4096, &err)) {
+		char *nl = strchr(out->buf, '\n');
+
+		if (nl)
+			strbuf_setlen(out, (size_t)(nl - out->buf));
+		strbuf_trim(out);
+		if (out->len || strcmp(root, "/"))
+			goto out;
+	}
+	strbuf_reset(out);
+	if (strcmp(root, "/"))
+		goto out;
+	p = popen("tuned-adm active 2>/dev/null", "r");
+	if (!p)
+		goto out;
+	while (fgets(line, sizeof(line), p)) {
+		const char *k = "Current active profile: ";
+
+		if (!strncmp(line, k, strlen(k))) {
+			strbuf_addstr(out, line + strlen(k));
+			strbuf_trim(out);
+		}
+	}
+	pclose(p);
+out:
+	strbuf_release(&err);
+}
+
+/* The store, the experiment, its arm. Returns an exit code. */
+static int load_pick(struct export_job *j, const struct export_job_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store s;
+	int r, code = EXIT_OK;
+	size_t i;
+
+	r = store_open_flags(&s, a->db, STORE_NO_CREATE, &err);
+	if (!r)
+		r = store_load_experiment(&s, a->id, &j->exp, &err);
+	store_close(&s);
+	if (!r)
+		r = export_pick(j->exp, a->arm, &j->pick, &err);
+	if (r) {
+		error("%s", err.buf);
+		code = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (j->pick.others)
+		note("other arms were faster too: %s; --arm LABEL exports "
+		     "one of them",
+		     j->pick.others);
+	if (j->pick.not_knobs)
+		note("the arm also sets workload parameters (%s), which are "
+		     "not system settings and are not exported",
+		     j->pick.not_knobs);
+	for (i = 0; i < j->pick.nr_assign && !r; i++)
+		r = knob_plan_add(&j->plan, j->pick.assign[i], &err);
+	if (r) {
+		error("%s", err.buf);
+		code = EXIT_USAGE;
+	}
+out:
+	strbuf_release(&err);
+	return code;
+}
+
+int export_job_prepare(struct export_job *j, const struct export_job_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	const char *target = a->target;
+	time_t now = time(NULL);
+	struct tm tm;
+	char day[16];
+	size_t i;
+	int code = EXIT_OK, r = 0;
+
+	memset(j, 0, sizeof(*j));
+	knob_ctx_init(&j->ctx);
+	knob_plan_init(&j->plan, &j->ctx);
+	strbuf_init(&j->fstab, 0);
+	strbuf_init(&j->fstab_path, 0);
+	strbuf_init(&j->tuned, 0);
+	strbuf_init(&j->date, 0);
+	j->root = a->root ? a->root : "/";
+	code = export_job_check_root(j->root);
+	if (code)
+		return code;
+	if (a->id) {
+		code = load_pick(j, a);
+		if (code)
+			return code;
+		if (!target && !a->device) {
+			target = j->pick.target;
+			if (!strncmp(target, "scratch:", 8) || !*target) {
+				error("experiment '%s' ran on '%s', which is "
+				      "gone; give --device DEV or -t TARGET "
+				      "for the disk and mount the settings "
+				      "are meant for",
+				      j->pick.id, target);
+				return EXIT_USAGE;
+			}
+		}
+		strbuf_addstr(&j->date, j->pick.created);
+	} else {
+		gmtime_r(&now, &tm);
+		strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+		strbuf_addstr(&j->date, day);
+	}
+	for (i = 0; i < a->set.nr && !r; i++)
+		r = knob_plan_add(&j->plan, a->set.assign[i], &err);
+	if (r) {
+		error("%s", err.buf);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	code = knob_cli_context(target, a->device, &j->ctx, &j->t);
+	if (code)
+		goto out;
+	r = knob_plan_build(&j->plan, &err);
+	if (r) {
+		error("%s", err.buf);
+		code = knob_cli_exit_code(r);
+		goto out;
+	}
+	for (i = 0; i < j->plan.nr; i++)
+		if (j->plan.v[i].note.len)
+			note("%s: %s", j->plan.v[i].input_name,
+			     j->plan.v[i].note.buf);
+	/* the disk udev matches: the context's, else a sysfs: knob's */
+	j->src.disk = j->ctx.disk;
+	for (i = 0; i < j->plan.nr && !j->src.disk; i++)
+		if (j->plan.v[i].k.scope == KNOB_SCOPE_DEVICE)
+			j->src.disk = j->plan.v[i].k.object;
+	if (j->src.disk)
+		export_disk_id_read("", j->src.disk, &j->disk_id);
+	strbuf_addf(&j->fstab_path, "%s%setc/fstab", j->root,
+		    j->root[strlen(j->root) - 1] == '/' ? "" : "/");
+	strbuf_reset(&err);
+	j->fstab_ok =
+	    !atfile_read(j->root, "etc/fstab", &j->fstab, 1 << 20, &err);
+	active_tuned(j->root, &j->tuned);
+	j->src.plan = &j->plan;
+	j->src.id = a->id ? j->pick.id : NULL;
+	j->src.label = a->id ? j->pick.label : NULL;
+	j->src.why = a->id ? j->pick.why : NULL;
+	j->src.date = j->date.buf;
+	j->src.disk_id = &j->disk_id;
+	j->src.fstab = j->fstab_ok ? j->fstab.buf : NULL;
+	j->src.fstab_path = j->fstab_path.buf;
+	j->src.tuned_include = j->tuned.len ? j->tuned.buf : NULL;
+out:
+	strbuf_release(&err);
+	return code;
+}
+
+/*
+ * Does `findmnt --verify --tab-file path` accept path? 1 yes, 0 no (its
+ * report goes to stderr), -1 when findmnt cannot be run.
+ */
+static int findmnt_verify(const char *path)
+{
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(2, 1); /* its report, on stderr */
+		execlp("findmnt", "findmnt", "--verify", "--tab-file", path,
+		       (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) == 127)
+		return -1;
+	return WEXITSTATUS(st) == 0;
+}
+
+/* Run findmnt --verify on text, in a private temporary file. */
+static int verify_text(const char *text)
+{
+	char tmp[] = "/tmp/iotrial-fstab.XXXXXX";
+	size_t len = strlen(text);
+	int fd = mkstemp(tmp), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, text, len) == (ssize_t)len ? 0 : -1;
+	close(fd);
+	if (!ret)
+		ret = findmnt_verify(tmp);
+	unlink(tmp);
+	return ret;
+}
+
+int export_job_verify_fstab(const struct export_job *j, const char *text,
+			    unsigned line_no)
+{
+	int v = verify_text(text);
+
+	if (v == 0 && verify_text(j->fstab.buf) == 1) {
+		error("'findmnt --verify' rejects '%s' with the changed line "
+		      "(its report is above); nothing is written",
+		      j->fstab_path.buf);
+		return EXIT_RUNTIME;
+	}
+	if (v < 0)
+		warning("cannot run 'findmnt --verify': the changed '%s' is "
+			"not checked",
+			j->fstab_path.buf);
+	else if (v == 0)
+		warning("'findmnt --verify' already rejected '%s' before the "
+			"change (its report is above); only line %u is changed",
+			j->fstab_path.buf, line_no);
+	return EXIT_OK;
+}
+
+void export_job_release(struct export_job *j)
+{
+	json_object_put(j->exp);
+	export_pick_release(&j->pick);
+	knob_plan_release(&j->plan);
+	knob_ctx_release(&j->ctx);
+	target_release(&j->t);
+	export_disk_id_release(&j->disk_id);
+	strbuf_release(&j->fstab);
+	strbuf_release(&j->fstab_path);
+	strbuf_release(&j->tuned);
+	strbuf_release(&j->date);
+}

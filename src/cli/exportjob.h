@@ -1,0 +1,58 @@
+/*
+ * The command side shared by `export` and `apply`: from an experiment id
+ * (or --set assignments) to a built knob plan for the disk and mount
+ * meant, and the struct export_src the renderers read (the disk's udev
+ * identity, the fstab under --root, the active tuned profile).
+ */
+#ifndef IOTRIAL_CLI_EXPORTJOB_H
+#define IOTRIAL_CLI_EXPORTJOB_H
+
+#include "knobargs.h"
+#include "../core/report/export.h"
+
+/* What the command line names. Strings borrowed from argv. */
+struct export_job_args {
+	const char *id, *db, *arm;
+	const char *target, *device;
+	const char *root; /* NULL: "/" */
+	struct knob_cli set;
+};
+
+/* One export's data. */
+struct export_job {
+	struct json_object *exp;
+	struct export_pick pick;
+	struct knob_ctx ctx;
+	struct knob_plan plan;
+	struct target t;
+	struct export_disk_id disk_id;
+	struct strbuf fstab;	  /* the fstab's text (fstab_ok) */
+	struct strbuf fstab_path; /* as shown: "/etc/fstab", "DIR/etc/fstab" */
+	struct strbuf tuned;	  /* the active tuned profile, or "" */
+	struct strbuf date;
+	const char *root;
+	int fstab_ok;
+	struct export_src src;
+};
+
+/*
+ * Fill j for a: load and pick the experiment's arm (or take --set),
+ * resolve the plan, read what the renderers need. Prints what went
+ * wrong and returns an exit code; j must be released either way.
+ */
+int export_job_prepare(struct export_job *j, const struct export_job_args *a);
+void export_job_release(struct export_job *j);
+
+/*
+ * Before fstab is replaced by text (line line_no changed): does `findmnt
+ * --verify --tab-file` accept it? EXIT_OK, also with a warning when
+ * findmnt cannot run or already rejected the old fstab; EXIT_RUNTIME
+ * after the error when the change is what it rejects.
+ */
+int export_job_verify_fstab(const struct export_job *j, const char *text,
+			    unsigned line_no);
+
+/* The root as given, or "/"; refuses one that is not a directory. */
+int export_job_check_root(const char *root);
+
+#endif

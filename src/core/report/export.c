@@ -1,0 +1,623 @@
+/*
+ * Exports (export.h): the plain formats (sysctl.d, udev rules, the
+ * fstab diff, a shell script). The arm to roll out is chosen in
+ * export_pick.c, the configuration managers' formats are in export_cm.c.
+ *
+ * A udev rule is matched by the disk's ID_WWN or ID_SERIAL, which stay
+ * with the disk when kernel names move (sdb today, sdc after a disk is
+ * added); only a disk udev knows no identity for (a loop device, some
+ * virtual disks) is matched by kernel name, and the rule says so. The
+ * scheduler is set first, since switching it resets nr_requests and the
+ * scheduler's own parameters: the plan's order already is that order.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+const char *const export_format_names[EXPORT_NR_FORMATS] = {
+    "sysctl", "udev", "fstab", "tuned", "ansible", "puppet", "shell",
+};
+
+int export_format_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < EXPORT_NR_FORMATS; i++)
+		if (!strcmp(name, export_format_names[i]))
+			return i;
+	return -1;
+}
+
+void export_disk_id_read(const char *root, const char *disk,
+			 struct export_disk_id *out)
+{
+	static const char *const keys[] = {"ID_WWN", "ID_SERIAL"};
+	struct strbuf path = STRBUF_INIT, dev = STRBUF_INIT, db = STRBUF_INIT;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	if (!disk || strchr(disk, '/'))
+		goto out;
+	strbuf_addf(&path, "%s/sys/block/%s/dev", root ? root : "", disk);
+	if (strbuf_read_file(&dev, path.buf, 64) < 0)
+		goto out;
+	strbuf_trim(&dev);
+	strbuf_setf(&path, "%s/run/udev/data/b%s", root ? root : "", dev.buf);
+	if (strbuf_read_file(&db, path.buf, 1 << 20) < 0)
+		goto out;
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]) && !out->key; k++) {
+		const char *p = db.buf;
+		size_t kl = strlen(keys[k]);
+
+		while (p && *p) {
+			const char *nl = strchrnul(p, '\n');
+
+			if (!strncmp(p, "E:", 2) &&
+			    !strncmp(p + 2, keys[k], kl) && p[2 + kl] == '=' &&
+			    nl > p + 3 + kl) {
+				out->key = xstrdup(keys[k]);
+				out->value = xstrndup(
+				    p + 3 + kl, (size_t)(nl - p - 3 - kl));
+				break;
+			}
+			p = *nl ? nl + 1 : NULL;
+		}
+	}
+	/* a value udev would have to unquote is no use in a rule */
+	if (out->value && strpbrk(out->value, "\"\\*?[")) {
+		export_disk_id_release(out);
+		memset(out, 0, sizeof(*out));
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&dev);
+	strbuf_release(&db);
+}
+
+void export_disk_id_release(struct export_disk_id *d)
+{
+	if (!d)
+		return;
+	free(d->key);
+	free(d->value);
+	d->key = d->value = NULL;
+}
+
+void export_header(const struct export_src *src, const char *prefix,
+		   struct strbuf *out)
+{
+	if (src->id) {
+		strbuf_addf(out, "%siotrial experiment %s (%s), arm '%s':\n",
+			    prefix, src->id, src->date,
+			    src->label ? src->label : "?");
+		if (src->why)
+			strbuf_addf(out, "%s  %s\n", prefix, src->why);
+		strbuf_addf(out,
+			    "%s'iotrial show %s' prints the whole "
+			    "experiment\n",
+			    prefix, src->id);
+	} else {
+		strbuf_addf(out,
+			    "%ssettings given to 'iotrial export --set' on %s "
+			    "(not from a stored experiment)\n",
+			    prefix, src->date);
+	}
+}
+
+int export_sysctl_name(const struct knob *k, struct strbuf *out)
+{
+	const char *p = k->path;
+	size_t rl = k->root ? strlen(k->root) : 0;
+
+	if (k->scope != KNOB_SCOPE_SYSTEM || !p)
+		return 0;
+	if (rl && !strncmp(p, k->root, rl))
+		p += rl;
+	if (strncmp(p, "/proc/sys/", 10))
+		return 0;
+	for (p += 10; *p; p++)
+		strbuf_addch(out, *p == '/' ? '.' : *p);
+	return 1;
+}
+
+const char *export_udev_attr(const struct knob *k)
+{
+	const char *q;
+
+	if (k->scope != KNOB_SCOPE_DEVICE || !k->path)
+		return NULL;
+	q = strstr(k->path, "/queue/");
+	return q ? q + 1 : NULL;
+}
+
+const struct knob_change *export_mount_change(const struct export_src *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->plan->nr; i++)
+		if (src->plan->v[i].k.scope == KNOB_SCOPE_MOUNT)
+			return &src->plan->v[i];
+	return NULL;
+}
+
+/* The settings of src as "name=value, ..." for messages. */
+static void list_settings(const struct export_src *src, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < src->plan->nr; i++)
+		strbuf_addf(out, "%s%s=%s", i ? ", " : "",
+			    src->plan->v[i].k.name, src->plan->v[i].canon.buf);
+}
+
+/* -ENOENT: nothing of src fits format what; hint names what does. */
+static int nothing_for(const struct export_src *src, const char *what,
+		       const char *hint, struct strbuf *err)
+{
+	struct strbuf l = STRBUF_INIT;
+	int ret;
+
+	list_settings(src, &l);
+	ret = err_set(err, -ENOENT, "no setting of %s belongs in %s (%s); %s",
+		      src->id ? src->id : "--set", what, l.buf, hint);
+	strbuf_release(&l);
+	return ret;
+}
+
+int export_render_sysctl(const struct export_src *src, struct strbuf *out,
+			 struct strbuf *err)
+{
+	struct strbuf name = STRBUF_INIT, body = STRBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < src->plan->nr; i++) {
+		const struct knob_change *c = &src->plan->v[i];
+
+		strbuf_reset(&name);
+		if (export_sysctl_name(&c->k, &name))
+			strbuf_addf(&body, "%s = %s\n", name.buf, c->canon.buf);
+	}
+	if (!body.len) {
+		ret = nothing_for(src, "a sysctl.d file",
+				  "device knobs go in --format udev, atime in "
+				  "--format fstab",
+				  err);
+		goto out;
+	}
+	export_header(src, "# ", out);
+	strbuf_addstr(out, "# for /etc/sysctl.d/60-iotrial.conf; 'sysctl "
+			   "--system' loads it now\n");
+	strbuf_add(out, body.buf, body.len);
+out:
+	strbuf_release(&name);
+	strbuf_release(&body);
+	return ret;
+}
+
+/* Append the match of the udev rule for disk. */
+static void udev_match(const struct export_src *src, const char *disk,
+		       struct strbuf *out)
+{
+	const struct export_disk_id *id = src->disk_id;
+
+	strbuf_addstr(out, "ACTION==\"add|change\", SUBSYSTEM==\"block\", "
+			   "ENV{DEVTYPE}==\"disk\", ");
+	if (id && id->key && src->disk && !strcmp(disk, src->disk))
+		strbuf_addf(out, "ENV{%s}==\"%s\"", id->key, id->value);
+	else
+		strbuf_addf(out, "KERNEL==\"%s\"", disk);
+}
+
+int export_render_udev(const struct export_src *src, struct strbuf *out,
+		       struct strbuf *err)
+{
+	const struct knob_plan *p = src->plan;
+	struct strbuf body = STRBUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct knob_change *c = &p->v[i];
+		const struct export_disk_id *id = src->disk_id;
+
+		if (!export_udev_attr(&c->k))
+			continue;
+		if (strpbrk(c->canon.buf, "\"\n\\")) {
+			strbuf_release(&body);
+			return err_set(err, -EINVAL,
+				       "the value of '%s' has a quote, "
+				       "backslash or line break, which a udev "
+				       "rule cannot hold",
+				       c->k.name);
+		}
+		for (j = 0; j < i; j++)
+			if (export_udev_attr(&p->v[j].k) &&
+			    !strcmp(p->v[j].k.object, c->k.object))
+				break;
+		if (j < i)
+			continue; /* this disk's rule is written */
+		if (id && id->key && src->disk &&
+		    !strcmp(c->k.object, src->disk))
+			strbuf_addf(&body,
+				    "# '%s', matched by its %s: the rule "
+				    "follows the disk when kernel names "
+				    "change\n",
+				    c->k.object, id->key);
+		else
+			strbuf_addf(&body,
+				    "# '%s' has no ID_WWN or ID_SERIAL in the "
+				    "udev database, so it is matched by kernel "
+				    "name, which can change at boot or when "
+				    "disks are added\n",
+				    c->k.object);
+		udev_match(src, c->k.object, &body);
+		/* the plan's order: the scheduler before what it resets */
+		for (j = i; j < p->nr; j++)
+			if (export_udev_attr(&p->v[j].k) &&
+			    !strcmp(p->v[j].k.object, c->k.object))
+				strbuf_addf(&body, ", ATTR{%s}=\"%s\"",
+					    export_udev_attr(&p->v[j].k),
+					    p->v[j].canon.buf);
+		strbuf_addch(&body, '\n');
+	}
+	if (!body.len) {
+		strbuf_release(&body);
+		return nothing_for(src, "a udev rule",
+				   "system knobs go in --format sysctl, atime "
+				   "in --format fstab",
+				   err);
+	}
+	export_header(src, "# ", out);
+	strbuf_addstr(out,
+		      "# for /etc/udev/rules.d/60-iotrial.rules; 'udevadm "
+		      "control --reload && udevadm trigger --action=change "
+		      "--subsystem-match=block' applies it now\n");
+	strbuf_add(out, body.buf, body.len);
+	strbuf_release(&body);
+	return 0;
+}
+
+/* Does fstab field f (escaped as fstab escapes: \040 for a blank) name
+ * path? */
+static int field_is(const char *f, size_t len, const char *path)
+{
+	struct strbuf d = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < len; i++) {
+		if (f[i] == '\\' && i + 3 < len && f[i + 1] >= '0' &&
+		    f[i + 1] <= '3' && f[i + 2] >= '0' && f[i + 2] <= '7' &&
+		    f[i + 3] >= '0' && f[i + 3] <= '7') {
+			strbuf_addch(&d, (f[i + 1] - '0') * 64 +
+					     (f[i + 2] - '0') * 8 +
+					     (f[i + 3] - '0'));
+			i += 3;
+		} else {
+			strbuf_addch(&d, f[i]);
+		}
+	}
+	ret = !strcmp(d.buf, path);
+	strbuf_release(&d);
+	return ret;
+}
+
+/* Is option o (len bytes) one that sets the atime mode? */
+static int is_atime_opt(const char *o, size_t len)
+{
+	static const char *const opts[] = {
+	    "atime",	   "noatime",	    "relatime", "norelatime",
+	    "strictatime", "nostrictatime", "lazytime", "nolazytime",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (strlen(opts[i]) == len && !strncmp(o, opts[i], len))
+			return 1;
+	return 0;
+}
+
+/* Append options opts (len bytes) without the atime ones, then atime. */
+static void new_options(const char *opts, size_t len, const char *atime,
+			struct strbuf *out)
+{
+	const char *p = opts, *end = opts + len, *comma;
+	size_t had = out->len;
+
+	while (p < end) {
+		comma = memchr(p, ',', (size_t)(end - p));
+		if (!comma)
+			comma = end;
+		if (comma > p && !is_atime_opt(p, (size_t)(comma - p))) {
+			if (out->len > had)
+				strbuf_addch(out, ',');
+			strbuf_add(out, p, (size_t)(comma - p));
+		}
+		p = comma + 1;
+	}
+	if (out->len > had)
+		strbuf_addch(out, ',');
+	strbuf_addstr(out, atime);
+}
+
+int export_fstab_edit(const char *fstab, const char *mountpoint,
+		      const char *atime, struct strbuf *new_text,
+		      struct strbuf *old_line, struct strbuf *new_line,
+		      unsigned *line_no, struct strbuf *err)
+{
+	const char *p, *line, *nl, *hit = NULL, *hit_end = NULL;
+	const char *fs[6], *fe[6];
+	unsigned no = 0, hit_no = 0;
+	int nf;
+
+	for (p = fstab; *p; p = *nl ? nl + 1 : nl) {
+		const char *q;
+
+		line = p;
+		nl = strchrnul(p, '\n');
+		no++;
+		for (q = line; q < nl && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q == nl || *q == '#')
+			continue;
+		for (nf = 0; nf < 6 && q < nl;) {
+			fs[nf] = q;
+			while (q < nl && *q != ' ' && *q != '\t')
+				q++;
+			fe[nf++] = q;
+			while (q < nl && (*q == ' ' || *q == '\t'))
+				q++;
+		}
+		if (nf >= 3 &&
+		    field_is(fs[1], (size_t)(fe[1] - fs[1]), mountpoint)) {
+			hit = line;
+			hit_end = nl;
+			hit_no = no;
+		}
+	}
+	if (!hit)
+		return err_set(err, -ENOENT,
+			       "no line of fstab mounts '%s'; nothing is "
+			       "written",
+			       mountpoint);
+	/* find the fields of the hit again */
+	p = hit;
+	while (p < hit_end && (*p == ' ' || *p == '\t'))
+		p++;
+	for (nf = 0; nf < 6 && p < hit_end;) {
+		fs[nf] = p;
+		while (p < hit_end && *p != ' ' && *p != '\t')
+			p++;
+		fe[nf++] = p;
+		while (p < hit_end && (*p == ' ' || *p == '\t'))
+			p++;
+	}
+	strbuf_reset(old_line);
+	strbuf_reset(new_line);
+	strbuf_add(old_line, hit, (size_t)(hit_end - hit));
+	if (nf >= 4) {
+		strbuf_add(new_line, hit, (size_t)(fs[3] - hit));
+		new_options(fs[3], (size_t)(fe[3] - fs[3]), atime, new_line);
+		strbuf_add(new_line, fe[3], (size_t)(hit_end - fe[3]));
+	} else {
+		strbuf_add(new_line, hit, (size_t)(fe[2] - hit));
+		strbuf_addf(new_line, "\t%s", atime);
+		strbuf_add(new_line, fe[2], (size_t)(hit_end - fe[2]));
+	}
+	strbuf_reset(new_text);
+	strbuf_add(new_text, fstab, (size_t)(hit - fstab));
+	strbuf_add(new_text, new_line->buf, new_line->len);
+	strbuf_addstr(new_text, hit_end);
+	*line_no = hit_no;
+	return 0;
+}
+
+/* The fstab diff of src. */
+static int render_fstab(const struct export_src *src, struct strbuf *out,
+			struct strbuf *err)
+{
+	const struct knob_change *c = export_mount_change(src);
+	struct strbuf text = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
+	const char *path = src->fstab_path ? src->fstab_path : "/etc/fstab";
+	unsigned no;
+	int ret;
+
+	if (!c)
+		return nothing_for(src, "fstab",
+				   "only atime is a mount option; device knobs "
+				   "go in --format udev, system knobs in "
+				   "--format sysctl",
+				   err);
+	if (!src->fstab)
+		return err_set(err, -ENOENT, "cannot read '%s'", path);
+	ret = export_fstab_edit(src->fstab, c->k.object, c->canon.buf, &text,
+				&old, &nw, &no, err);
+	if (ret) {
+		strbuf_reset(err);
+		ret = err_set(err, ret,
+			      "'%s' has no line that mounts '%s'; nothing is "
+			      "written (add one, or keep the setting with "
+			      "--format udev, tuned or shell)",
+			      path, c->k.object);
+		goto out;
+	}
+	if (!strcmp(old.buf, nw.buf)) {
+		strbuf_addf(out,
+			    "# '%s' already mounts '%s' with '%s': nothing to "
+			    "change\n",
+			    path, c->k.object, c->canon.buf);
+		goto out;
+	}
+	strbuf_addf(out, "--- %s\n+++ %s\n@@ -%u +%u @@\n-%s\n+%s\n", path,
+		    path, no, no, old.buf, nw.buf);
+out:
+	strbuf_release(&text);
+	strbuf_release(&old);
+	strbuf_release(&nw);
+	return ret;
+}
+
+/* Append s single-quoted for sh. */
+static void sh_quote(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '\'');
+}
+
+/* The shell lines that set mount change c, when not set already. */
+static void shell_mount(const struct knob_change *c, struct strbuf *out)
+{
+	const char *p = c->canon.buf, *comma;
+
+	strbuf_addf(out, "\n# atime of the mount '%s'\nm=", c->k.object);
+	sh_quote(out, c->k.object);
+	strbuf_addstr(out, "\nopts=,$(findmnt -rno OPTIONS --mountpoint "
+			   "\"$m\"),\nwant=1\n");
+	for (; *p; p = *comma ? comma + 1 : comma) {
+		comma = strchrnul(p, ',');
+		if (!strncmp(p, "strictatime", (size_t)(comma - p)) &&
+		    comma - p == 11)
+			strbuf_addstr(out, "case $opts in *,noatime,* | "
+					   "*,relatime,*) want=0 ;; esac\n");
+		else
+			strbuf_addf(out,
+				    "case $opts in *,%.*s,*) ;; *) want=0 ;; "
+				    "esac\n",
+				    (int)(comma - p), p);
+	}
+	strbuf_addf(out, "[ $want = 1 ] || mount -o remount,%s \"$m\"\n",
+		    c->canon.buf);
+}
+
+/* The shell script of src. */
+static int render_shell(const struct export_src *src, struct strbuf *out)
+{
+	const struct knob_plan *p = src->plan;
+	struct strbuf name = STRBUF_INIT, disks = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(out, "#!/bin/sh\n");
+	export_header(src, "# ", out);
+	strbuf_addstr(out, "# sets each value only when it differs, so running "
+			   "it twice changes nothing;\n# until reboot: "
+			   "'iotrial export --format udev|sysctl|fstab' keeps "
+			   "them\nset -eu\n");
+	for (i = 0; i < p->nr; i++) {
+		const struct knob_change *c = &p->v[i];
+		const char *v = c->canon.buf, *path = c->k.path;
+
+		switch (c->k.scope) {
+		case KNOB_SCOPE_MOUNT:
+			shell_mount(c, out);
+			continue;
+		case KNOB_SCOPE_SYSTEM:
+			strbuf_reset(&name);
+			if (export_sysctl_name(&c->k, &name)) {
+				strbuf_addf(out, "\n[ \"$(sysctl -n %s)\" = ",
+					    name.buf);
+				sh_quote(out, v);
+				strbuf_addf(out,
+					    " ] || sysctl -qw %s=", name.buf);
+				sh_quote(out, v);
+				strbuf_addch(out, '\n');
+				continue;
+			}
+			break;
+		case KNOB_SCOPE_DEVICE:
+			strbuf_addf(&name, " %s ", c->k.object);
+			if (!strstr(disks.buf, name.buf)) {
+				strbuf_addf(out,
+					    "\n[ -d /sys/block/%s ] || { echo "
+					    "\"no disk '%s' here\" >&2; exit "
+					    "1; }\n",
+					    c->k.object, c->k.object);
+				strbuf_addf(&disks, " %s ", c->k.object);
+			}
+			strbuf_reset(&name);
+			if (!strcmp(c->k.name, "read_ahead_kb")) {
+				unsigned long long kb = strtoull(v, NULL, 10);
+
+				strbuf_addf(out,
+					    "[ \"$(blockdev --getra /dev/%s)\" "
+					    "= %llu ] || blockdev --setra %llu "
+					    "/dev/%s\n",
+					    c->k.object, kb * 2, kb * 2,
+					    c->k.object);
+				continue;
+			}
+			if (!strcmp(c->k.name, "scheduler")) {
+				strbuf_addf(out,
+					    "grep -q '\\[%s\\]' %s || echo %s "
+					    "> %s\n",
+					    v, path, v, path);
+				continue;
+			}
+			break;
+		}
+		strbuf_addstr(out, c->k.scope == KNOB_SCOPE_DEVICE ? "" : "\n");
+		strbuf_addstr(out, "[ \"$(cat ");
+		sh_quote(out, path);
+		strbuf_addstr(out, ")\" = ");
+		sh_quote(out, v);
+		strbuf_addstr(out, " ] || echo ");
+		sh_quote(out, v);
+		strbuf_addstr(out, " > ");
+		sh_quote(out, path);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&name);
+	strbuf_release(&disks);
+	return 0;
+}
+
+const char *export_install_path(enum export_format f)
+{
+	switch (f) {
+	case EXPORT_SYSCTL:
+		return "etc/sysctl.d/60-iotrial.conf";
+	case EXPORT_UDEV:
+		return "etc/udev/rules.d/60-iotrial.rules";
+	case EXPORT_FSTAB:
+		return "etc/fstab";
+	case EXPORT_TUNED:
+		return "etc/tuned/iotrial/tuned.conf";
+	default:
+		return NULL;
+	}
+}
+
+int export_render(enum export_format f, const struct export_src *src,
+		  struct strbuf *out, struct strbuf *err)
+{
+	if (!src->plan->nr)
+		return err_set(err, -ENOENT, "there are no settings to export");
+	switch (f) {
+	case EXPORT_SYSCTL:
+		return export_render_sysctl(src, out, err);
+	case EXPORT_UDEV:
+		return export_render_udev(src, out, err);
+	case EXPORT_FSTAB:
+		return render_fstab(src, out, err);
+	case EXPORT_TUNED:
+		return export_render_tuned(src, out, err);
+	case EXPORT_ANSIBLE:
+		return export_render_ansible(src, out, err);
+	case EXPORT_PUPPET:
+		return export_render_puppet(src, out, err);
+	case EXPORT_SHELL:
+		return render_shell(src, out);
+	default:
+		return err_set(err, -EINVAL, "unknown export format");
+	}
+}

@@ -1,0 +1,153 @@
+/*
+ * Exports: the settings an experiment found best, written the way the
+ * tools that keep a machine's configuration expect them (a sysctl.d
+ * file, a udev rule, an fstab line, a tuned profile, an Ansible
+ * playbook, a Puppet manifest, a shell script). `iotrial export` prints
+ * them, `iotrial apply` installs the ones the system reads at boot.
+ *
+ * Two steps. export_pick() reads a stored experiment object and chooses
+ * the arm to roll out (the one that won, or the one named) and its knob
+ * assignments. The command resolves those into a knob plan (plan.h) for
+ * the disk and mount they are meant for, fills a struct export_src, and
+ * export_render() turns it into text. Rendering reads nothing from the
+ * system: what it needs (the disk's udev identity, the fstab text, the
+ * active tuned profile) is in export_src, so a renderer is a pure
+ * function of its input and its tests need no machine.
+ */
+#ifndef IOTRIAL_EXPORT_H
+#define IOTRIAL_EXPORT_H
+
+#include <json-c/json.h>
+#include "../knob/plan.h"
+#include "../../util/strbuf.h"
+
+/* The formats, in the order --help lists them. */
+enum export_format {
+	EXPORT_SYSCTL,
+	EXPORT_UDEV,
+	EXPORT_FSTAB,
+	EXPORT_TUNED,
+	EXPORT_ANSIBLE,
+	EXPORT_PUPPET,
+	EXPORT_SHELL,
+	EXPORT_NR_FORMATS,
+};
+
+/* "sysctl udev fstab tuned ansible puppet shell" */
+extern const char *const export_format_names[EXPORT_NR_FORMATS];
+/* The format named name, or -1. */
+int export_format_find(const char *name);
+
+/* The arm export_pick() chose. Strings owned. */
+struct export_pick {
+	int arm;       /* index in "arms" */
+	char *id;      /* the experiment's id */
+	char *label;   /* the arm's label */
+	char *created; /* the experiment's date, "2026-11-29" */
+	char *why;     /* "faster than 'scheduler=none': 1.32x [1.20,
+			  1.41], p 0.004" or "chosen with --arm" */
+	char *target;  /* the experiment's target, as stored */
+	char *disk;    /* the measured disk (env stack), or NULL */
+	char **assign; /* "KNOB=VALUE" of the arm's knob factors */
+	size_t nr_assign;
+	char *others;	 /* other winning arms, "; " separated, or NULL */
+	char *not_knobs; /* the workload parameters of the arm ("bs=4k"),
+			    which no file sets, or NULL */
+};
+
+void export_pick_release(struct export_pick *p);
+
+/*
+ * Choose the arm of experiment exp to roll out: the arm named by arm (a
+ * label, or its number) when arm is not NULL, else the arm whose
+ * verdict is "faster" with the best ratio. Fills out. Returns 0, or
+ * -ENOENT with err saying why nothing can be exported and what to run
+ * instead (no knob factor, no verdicts, nothing won, no such arm).
+ */
+int export_pick(struct json_object *exp, const char *arm,
+		struct export_pick *out, struct strbuf *err);
+
+/* How a udev rule finds the disk across reboots. */
+struct export_disk_id {
+	char *key;   /* "ID_WWN" or "ID_SERIAL"; NULL: by kernel name */
+	char *value; /* its value */
+};
+
+/*
+ * The udev identity of disk ("sda") from the udev database
+ * (root/run/udev/data/b<MAJ>:<MIN>, the device number read from
+ * root/sys/block/<disk>/dev): ID_WWN, else ID_SERIAL, else nothing
+ * (key NULL). root "" is the real system. Never fails.
+ */
+void export_disk_id_read(const char *root, const char *disk,
+			 struct export_disk_id *out);
+void export_disk_id_release(struct export_disk_id *d);
+
+/* Everything a renderer needs. Nothing is owned. */
+struct export_src {
+	const struct knob_plan *plan; /* built: canonical values, places */
+	const char *id;		      /* the experiment, or NULL (--set) */
+	const char *label;	      /* the arm, or NULL */
+	const char *why;	      /* the verdict sentence, or NULL */
+	const char *date;	      /* "2026-11-29": the experiment's, or
+					 today for --set */
+	const char *disk;	      /* the plan's disk, or NULL */
+	const struct export_disk_id *disk_id; /* may be NULL */
+	const char *fstab;		      /* the text of fstab, or NULL */
+	const char *fstab_path;	   /* its path, for messages and diffs */
+	const char *tuned_include; /* the active tuned profile, or NULL */
+};
+
+/*
+ * Render src in format f into out. 0, or -errno with err set: -ENOENT
+ * when src has nothing this format can hold (no sysctl for sysctl, no
+ * device knob for udev, no mount knob or no fstab line for fstab), with
+ * what to use instead.
+ */
+int export_render(enum export_format f, const struct export_src *src,
+		  struct strbuf *out, struct strbuf *err);
+
+/*
+ * The fstab text with the options of the line that mounts mountpoint
+ * changed to atime (the atime knob's canonical value: "noatime",
+ * "relatime,lazytime"). Fills new_text (the whole file, every other byte
+ * as it was), old_line and new_line (without newline) and *line_no
+ * (1-based). -ENOENT with err when no line mounts mountpoint.
+ */
+int export_fstab_edit(const char *fstab, const char *mountpoint,
+		      const char *atime, struct strbuf *new_text,
+		      struct strbuf *old_line, struct strbuf *new_line,
+		      unsigned *line_no, struct strbuf *err);
+
+/* The sysctl name of a system knob ("vm.dirty_ratio"), appended to out;
+ * 0 when k is not under /proc/sys. */
+int export_sysctl_name(const struct knob *k, struct strbuf *out);
+/* The attribute of a device knob relative to its disk, as udev names it
+ * ("queue/read_ahead_kb"), or NULL. */
+const char *export_udev_attr(const struct knob *k);
+
+/* Where `apply` installs format f under a root ("etc/sysctl.d/
+ * 60-iotrial.conf"), or NULL for a format the system does not read at
+ * boot (ansible, puppet, shell). tuned: the profile's tuned.conf. */
+const char *export_install_path(enum export_format f);
+
+/* --- the renderers of the configuration managers (export_cm.c) --- */
+int export_render_tuned(const struct export_src *src, struct strbuf *out,
+			struct strbuf *err);
+int export_render_ansible(const struct export_src *src, struct strbuf *out,
+			  struct strbuf *err);
+int export_render_puppet(const struct export_src *src, struct strbuf *out,
+			 struct strbuf *err);
+/* The udev rules text (also what ansible and puppet install). */
+int export_render_udev(const struct export_src *src, struct strbuf *out,
+		       struct strbuf *err);
+/* The sysctl.d text. */
+int export_render_sysctl(const struct export_src *src, struct strbuf *out,
+			 struct strbuf *err);
+/* The first mount knob of the plan, or NULL. */
+const struct knob_change *export_mount_change(const struct export_src *src);
+/* The header comment lines ("# ..."), with prefix before each. */
+void export_header(const struct export_src *src, const char *prefix,
+		   struct strbuf *out);
+
+#endif

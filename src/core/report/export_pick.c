@@ -1,0 +1,279 @@
+/*
+ * Which arm of an experiment to roll out (export.h): the one whose
+ * verdict is "faster" with the best ratio, or the one --arm names (by
+ * label, with or without its "(asked: ...)" notes, or by number), and
+ * its knob assignments. An experiment that varied no knob, or in which
+ * nothing won, is refused with what to run instead: exporting a setting
+ * that was not shown to help would put a guess into every machine's
+ * configuration.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export.h"
+#include "expjson.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+void export_pick_release(struct export_pick *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	free(p->id);
+	free(p->label);
+	free(p->created);
+	free(p->why);
+	free(p->target);
+	free(p->disk);
+	for (i = 0; i < p->nr_assign; i++)
+		free(p->assign[i]);
+	free(p->assign);
+	free(p->others);
+	free(p->not_knobs);
+	memset(p, 0, sizeof(*p));
+}
+
+/* The label of arm i, or "arm i". */
+static const char *arm_label(struct json_object *exp, int i)
+{
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	struct json_object *a;
+	const char *l;
+
+	if (!arms || i < 0 || (size_t)i >= json_object_array_length(arms))
+		return "?";
+	a = json_object_array_get_idx(arms, (size_t)i);
+	l = expjson_str(a, "label");
+	return l ? l : "?";
+}
+
+/* Is a better than b as a ratio to the baseline? */
+static int better(double a, double b, int higher_is_better)
+{
+	return higher_is_better ? a > b : a < b;
+}
+
+/* Fill out->why from verdict v. */
+static void why_of(struct json_object *exp, struct json_object *v,
+		   struct export_pick *out)
+{
+	struct strbuf s = STRBUF_INIT;
+	const char *base = expjson_str(v, "baseline");
+
+	strbuf_addf(&s, "%s than '%s': %.3fx [%.3f, %.3f], p %.3g",
+		    expjson_str(v, "verdict"), base ? base : arm_label(exp, 0),
+		    expjson_num(v, "ratio"), expjson_num(v, "ci_low"),
+		    expjson_num(v, "ci_high"), expjson_num(v, "p_adjusted"));
+	out->why = strbuf_detach(&s, NULL);
+}
+
+/* Choose the winning arm; -ENOENT with err when none won. */
+static int pick_winner(struct json_object *exp, const char *id, int *arm,
+		       struct export_pick *out, struct strbuf *err)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	struct json_object *m = expjson_get(exp, "metric"), *hb, *best = NULL;
+	struct strbuf seen = STRBUF_INIT, others = STRBUF_INIT;
+	int hib = 1, ret = 0;
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+
+	if (m && json_object_object_get_ex(m, "higher_is_better", &hb))
+		hib = json_object_get_boolean(hb);
+	if (!n)
+		return err_set(
+		    err, -ENOENT,
+		    "experiment '%s' has no verdicts, so no arm won; "
+		    "name the arm to export with --arm LABEL, or "
+		    "compare settings first with 'iotrial compare "
+		    "WORKLOAD --vary KNOB=A,B -t TARGET'",
+		    id);
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		const char *word = expjson_str(v, "verdict");
+
+		strbuf_addf(&seen, "%s'%s' %s", i ? ", " : "",
+			    expjson_str(v, "label") ? expjson_str(v, "label")
+						    : "?",
+			    word ? word : "?");
+		if (!word || strcmp(word, "faster"))
+			continue;
+		if (!best || better(expjson_num(v, "ratio"),
+				    expjson_num(best, "ratio"), hib))
+			best = v;
+	}
+	if (!best) {
+		ret = err_set(err, -ENOENT,
+			      "no arm of experiment '%s' was faster than its "
+			      "baseline '%s' (%s), so there is no winner to "
+			      "export; name an arm with --arm LABEL, or run "
+			      "more blocks ('iotrial compare ... --runs N')",
+			      id, arm_label(exp, 0), seen.buf);
+		goto out;
+	}
+	*arm = (int)expjson_num(best, "arm");
+	why_of(exp, best, out);
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		const char *word = expjson_str(v, "verdict");
+
+		if (v != best && word && !strcmp(word, "faster"))
+			strbuf_addf(
+			    &others, "%s'%s' (%.3fx)", others.len ? "; " : "",
+			    expjson_str(v, "label"), expjson_num(v, "ratio"));
+	}
+	if (others.len)
+		out->others = strbuf_detach(&others, NULL);
+out:
+	strbuf_release(&seen);
+	strbuf_release(&others);
+	return ret;
+}
+
+/* Is label name, once its " (asked: ...)" notes are left out? */
+static int same_label(const char *label, const char *name)
+{
+	struct strbuf s = STRBUF_INIT;
+	const char *p = label, *a, *close;
+	int ret;
+
+	while ((a = strstr(p, " (asked: ")) && (close = strchr(a, ')'))) {
+		strbuf_add(&s, p, (size_t)(a - p));
+		p = close + 1;
+	}
+	strbuf_addstr(&s, p);
+	ret = !strcmp(s.buf, name);
+	strbuf_release(&s);
+	return ret;
+}
+
+/* The arm named by name (a label, with or without its "(asked: ...)"
+ * notes, or its number), or -1. */
+static int find_arm(struct json_object *arms, const char *name)
+{
+	size_t i, n = json_object_array_length(arms);
+	char *end;
+	long k;
+
+	for (i = 0; i < n; i++) {
+		const char *l =
+		    expjson_str(json_object_array_get_idx(arms, i), "label");
+
+		if (l && (!strcmp(l, name) || same_label(l, name)))
+			return (int)i;
+	}
+	k = strtol(name, &end, 10);
+	if (*name && !*end && k >= 0 && (size_t)k < n)
+		return (int)k;
+	return -1;
+}
+
+/* The disk the experiment measured: the queue of its stack's first
+ * device, or NULL. */
+static char *measured_disk(struct json_object *exp)
+{
+	struct json_object *env = expjson_env(exp), *st, *devs;
+	const char *q;
+
+	st = env ? expjson_get(env, "stack") : NULL;
+	devs = st ? expjson_get_type(st, "devices", json_type_array) : NULL;
+	if (!devs || !json_object_array_length(devs))
+		return NULL;
+	q = expjson_str(json_object_array_get_idx(devs, 0), "queue_dev");
+	return q ? xstrdup(q) : NULL;
+}
+
+int export_pick(struct json_object *exp, const char *arm,
+		struct export_pick *out, struct strbuf *err)
+{
+	struct json_object *factors, *arms, *a, *settings, *v;
+	struct strbuf params = STRBUF_INIT, names = STRBUF_INIT;
+	const char *id = expjson_str(exp, "id");
+	const char *created = expjson_str(exp, "created");
+	size_t i, nf;
+	int idx = -1, ret = 0, knobs = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->id = xstrdup(id ? id : "?");
+	out->created = xstrndup(created ? created : "", 10);
+	out->target = xstrdup(expjson_target(exp));
+	out->disk = measured_disk(exp);
+	factors = expjson_get_type(exp, "factors", json_type_array);
+	arms = expjson_get_type(exp, "arms", json_type_array);
+	nf = factors ? json_object_array_length(factors) : 0;
+	for (i = 0; i < nf; i++) {
+		struct json_object *f = json_object_array_get_idx(factors, i);
+		const char *kind = expjson_str(f, "kind");
+
+		strbuf_addf(&names, "%s%s", i ? ", " : "",
+			    expjson_str(f, "name"));
+		if (kind && !strcmp(kind, "knob"))
+			knobs++;
+	}
+	if (!knobs || !arms) {
+		ret = err_set(err, -ENOENT,
+			      "experiment '%s' varied no knob (%s%s), so it "
+			      "found no setting: there is nothing to export; "
+			      "compare settings with 'iotrial compare WORKLOAD "
+			      "--vary KNOB=A,B -t TARGET', or export a setting "
+			      "directly with 'iotrial export --set KNOB=VALUE "
+			      "--format FORMAT'",
+			      out->id, nf ? "its factors: " : "it ran one arm",
+			      names.buf);
+		goto out;
+	}
+	if (arm) {
+		idx = find_arm(arms, arm);
+		if (idx < 0) {
+			strbuf_reset(&names);
+			for (i = 0; i < json_object_array_length(arms); i++)
+				strbuf_addf(&names, "%s'%s'", i ? ", " : "",
+					    arm_label(exp, (int)i));
+			ret = err_set(err, -ENOENT,
+				      "experiment '%s' has no arm '%s'; its "
+				      "arms: %s",
+				      out->id, arm, names.buf);
+			goto out;
+		}
+		v = expjson_verdict(exp, idx);
+		if (v)
+			why_of(exp, v, out);
+		else
+			out->why = xstrdup("the baseline, chosen with --arm");
+	} else {
+		ret = pick_winner(exp, out->id, &idx, out, err);
+		if (ret)
+			goto out;
+	}
+	out->arm = idx;
+	out->label = xstrdup(arm_label(exp, idx));
+	a = json_object_array_get_idx(arms, (size_t)idx);
+	settings = a ? expjson_get(a, "settings") : NULL;
+	out->assign = xcalloc(nf, sizeof(*out->assign));
+	for (i = 0; i < nf; i++) {
+		struct json_object *f = json_object_array_get_idx(factors, i);
+		const char *name = expjson_str(f, "name");
+		const char *kind = expjson_str(f, "kind");
+		const char *val = settings ? expjson_str(settings, name) : NULL;
+
+		if (!name || !val)
+			continue;
+		if (kind && !strcmp(kind, "knob")) {
+			strbuf_setf(&names, "%s=%s", name, val);
+			out->assign[out->nr_assign++] = xstrdup(names.buf);
+		} else
+			strbuf_addf(&params, "%s%s=%s", params.len ? " " : "",
+				    name, val);
+	}
+	if (params.len)
+		out->not_knobs = strbuf_detach(&params, NULL);
+out:
+	strbuf_release(&params);
+	strbuf_release(&names);
+	return ret;
+}

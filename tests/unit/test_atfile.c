@@ -1,0 +1,107 @@
+/*
+ * Tests for util/atfile: a file replaced under a root (directories made,
+ * the old file kept as a backup with exactly its bytes and mode), a root
+ * that does not exist, a link planted in the tree (refused, nothing
+ * written through it), reading back.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "util/atfile.h"
+#include "util/banned.h"
+
+static char dir[] = "/tmp/test_atfile.XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void test_replace_and_backup(void **state)
+{
+	struct strbuf err = STRBUF_INIT, bak = STRBUF_INIT, in = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(atfile_replace(dir, "etc/sysctl.d/60-x.conf",
+					"a = 1\n", 6, 0644, &bak, &err),
+			 0);
+	assert_int_equal(bak.len, 0);
+	assert_true(atfile_exists(dir, "etc/sysctl.d/60-x.conf"));
+	assert_int_equal(
+	    atfile_read(dir, "etc/sysctl.d/60-x.conf", &in, 100, &err), 0);
+	assert_string_equal(in.buf, "a = 1\n");
+	strbuf_addf(&path, "%s/etc/sysctl.d/60-x.conf", dir);
+	assert_int_equal(chmod(path.buf, 0600), 0);
+	assert_int_equal(atfile_replace(dir, "etc/sysctl.d/60-x.conf",
+					"a = 2\n", 6, 0644, &bak, &err),
+			 0);
+	assert_non_null(strstr(bak.buf, "/etc/sysctl.d/60-x.conf.iotrial-"));
+	assert_non_null(strstr(bak.buf, ".bak"));
+	strbuf_reset(&in);
+	assert_int_equal(strbuf_read_file(&in, bak.buf, 100) < 0, 0);
+	assert_string_equal(in.buf, "a = 1\n");
+	assert_int_equal(stat(path.buf, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600); /* the mode is kept */
+	strbuf_release(&err);
+	strbuf_release(&bak);
+	strbuf_release(&in);
+	strbuf_release(&path);
+}
+
+static void test_refusals(void **state)
+{
+	struct strbuf err = STRBUF_INIT, bak = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf in = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(atfile_replace("/nonexistent-root-dir", "etc/x", "1",
+					1, 0644, &bak, &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.buf, "does not exist"));
+	/* a link where a directory should be is not followed */
+	strbuf_addf(&p, "%s/link", dir);
+	assert_int_equal(symlink("/tmp", p.buf), 0);
+	strbuf_reset(&err);
+	assert_true(atfile_replace(dir, "link/iotrial-should-not-exist", "1", 1,
+				   0644, &bak, &err) < 0);
+	assert_non_null(strstr(err.buf, "not a directory (or a link)"));
+	assert_int_equal(access("/tmp/iotrial-should-not-exist", F_OK), -1);
+	assert_int_equal(
+	    atfile_replace(dir, "../escape", "1", 1, 0644, &bak, &err),
+	    -EINVAL);
+	assert_int_equal(atfile_read(dir, "no/such", &in, 10, &err), -ENOENT);
+	strbuf_release(&err);
+	strbuf_release(&bak);
+	strbuf_release(&p);
+	strbuf_release(&in);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_replace_and_backup),
+	    cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,509 @@
+/*
+ * Tests for report/export: which arm is exported (the best "faster"
+ * verdict, --arm by label or number, refusals with what to do instead),
+ * the udev identity read from a fake udev database, the fstab edit (one
+ * field of one line changes, every other byte stays), and the renderers
+ * read back by a parser: the sysctl.d file and the tuned profile through
+ * util/ini, the udev rule's match and order.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "core/report/export.h"
+#include "util/ini.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+/* Append a resolved change to p, as knob_plan_build() would leave it. */
+static void add_change(struct knob_plan *p, const char *name,
+		       enum knob_scope scope, const char *object,
+		       const char *path, const char *canon)
+{
+	struct knob_change *c;
+
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	c = &p->v[p->nr++];
+	memset(c, 0, sizeof(*c));
+	c->k.name = xstrdup(name);
+	c->k.object = xstrdup(object);
+	c->k.path = xstrdup(path);
+	c->k.root = xstrdup("");
+	c->k.scope = scope;
+	strbuf_init(&c->canon, 0);
+	strbuf_init(&c->note, 0);
+	strbuf_init(&c->side, 0);
+	strbuf_init(&c->before, 0);
+	strbuf_init(&c->after, 0);
+	strbuf_init(&c->how, 0);
+	strbuf_addstr(&c->canon, canon);
+}
+
+/* A plan of every kind of knob on disk sdb and mount /srv. */
+static void full_plan(struct knob_plan *p)
+{
+	knob_plan_init(p, NULL);
+	add_change(p, "scheduler", KNOB_SCOPE_DEVICE, "sdb",
+		   "/sys/block/sdb/queue/scheduler", "mq-deadline");
+	add_change(p, "read_ahead_kb", KNOB_SCOPE_DEVICE, "sdb",
+		   "/sys/block/sdb/queue/read_ahead_kb", "4096");
+	add_change(p, "nr_requests", KNOB_SCOPE_DEVICE, "sdb",
+		   "/sys/block/sdb/queue/nr_requests", "64");
+	add_change(p, "atime", KNOB_SCOPE_MOUNT, "/srv", "/srv", "noatime");
+	add_change(p, "vm.dirty_ratio", KNOB_SCOPE_SYSTEM, "system",
+		   "/proc/sys/vm/dirty_ratio", "10");
+	add_change(p, "sysctl:vm.swappiness", KNOB_SCOPE_SYSTEM, "system",
+		   "/proc/sys/vm/swappiness", "5");
+}
+
+static void src_init(struct export_src *s, const struct knob_plan *p,
+		     const struct export_disk_id *id)
+{
+	memset(s, 0, sizeof(*s));
+	s->plan = p;
+	s->id = "3f9a1c2e";
+	s->label = "scheduler=mq-deadline";
+	s->why = "faster than 'scheduler=none': 1.3x";
+	s->date = "2026-11-29";
+	s->disk = "sdb";
+	s->disk_id = id;
+}
+
+/* ini_parse callback: "section/key=value\n" into a strbuf. */
+static int collect(const char *section, const char *key, const char *value,
+		   unsigned line, void *ctx)
+{
+	(void)line;
+	strbuf_addf(ctx, "%s/%s=%s\n", section, key, value ? value : "(null)");
+	return 0;
+}
+
+static void test_sysctl_read_back(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, kv = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	full_plan(&p);
+	src_init(&s, &p, NULL);
+	assert_int_equal(export_render(EXPORT_SYSCTL, &s, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "# iotrial experiment 3f9a1c2e "
+					"(2026-11-29)"));
+	assert_int_equal(ini_parse(out.buf, out.len, collect, &kv, &err), 0);
+	assert_string_equal(kv.buf, "/vm.dirty_ratio=10\n/vm.swappiness=5\n");
+	strbuf_release(&out);
+	strbuf_release(&err);
+	strbuf_release(&kv);
+	knob_plan_release(&p);
+}
+
+static void test_sysctl_nothing(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	knob_plan_init(&p, NULL);
+	add_change(&p, "read_ahead_kb", KNOB_SCOPE_DEVICE, "sdb",
+		   "/sys/block/sdb/queue/read_ahead_kb", "4096");
+	src_init(&s, &p, NULL);
+	assert_int_equal(export_render(EXPORT_SYSCTL, &s, &out, &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "--format udev"));
+	assert_int_equal(out.len, 0);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
+static void test_udev_by_wwn(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct export_disk_id id = {"ID_WWN", "0x5000c500a1b2c3d4"};
+	struct knob_plan p;
+	struct export_src s;
+	const char *rule;
+
+	(void)state;
+	full_plan(&p);
+	src_init(&s, &p, &id);
+	assert_int_equal(export_render(EXPORT_UDEV, &s, &out, &err), 0);
+	rule = strstr(out.buf, "\nACTION");
+	assert_non_null(rule);
+	assert_string_equal(
+	    rule + 1,
+	    "ACTION==\"add|change\", SUBSYSTEM==\"block\", "
+	    "ENV{DEVTYPE}==\"disk\", ENV{ID_WWN}==\"0x5000c500a1b2c3d4\", "
+	    "ATTR{queue/scheduler}=\"mq-deadline\", "
+	    "ATTR{queue/read_ahead_kb}=\"4096\", "
+	    "ATTR{queue/nr_requests}=\"64\"\n");
+	assert_null(strstr(out.buf, "KERNEL=="));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
+static void test_udev_by_kernel_name(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct export_disk_id id = {NULL, NULL};
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	full_plan(&p);
+	src_init(&s, &p, &id);
+	assert_int_equal(export_render(EXPORT_UDEV, &s, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "# 'sdb' has no ID_WWN or ID_SERIAL"));
+	assert_non_null(strstr(out.buf, ", KERNEL==\"sdb\", ATTR{"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
+static void test_udev_refuses_quote(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	knob_plan_init(&p, NULL);
+	add_change(&p, "sysfs:/sys/block/sdb/queue/x", KNOB_SCOPE_DEVICE, "sdb",
+		   "/sys/block/sdb/queue/x", "a\"b");
+	src_init(&s, &p, NULL);
+	assert_int_equal(export_render(EXPORT_UDEV, &s, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "a udev rule cannot hold"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
+/* Write text to dir/rel, making the directories. */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (slash = strchr(path + strlen(dir) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_disk_id_read(void **state)
+{
+	char dir[] = "/tmp/test_export.XXXXXX";
+	struct export_disk_id id;
+	char cmd[600];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "sys/block/sdz/dev", "8:240\n");
+	put(dir, "run/udev/data/b8:240",
+	    "S:disk/by-id/wwn-0x5000c500a1b2c3d4\nE:ID_SERIAL=ST4000_Z1\n"
+	    "E:ID_WWN=0x5000c500a1b2c3d4\nE:ID_WWN_WITH_EXTENSION=0x5\n");
+	export_disk_id_read(dir, "sdz", &id);
+	assert_string_equal(id.key, "ID_WWN");
+	assert_string_equal(id.value, "0x5000c500a1b2c3d4");
+	export_disk_id_release(&id);
+	put(dir, "run/udev/data/b8:240", "E:ID_SERIAL=ST4000_Z1\n");
+	export_disk_id_read(dir, "sdz", &id);
+	assert_string_equal(id.key, "ID_SERIAL");
+	assert_string_equal(id.value, "ST4000_Z1");
+	export_disk_id_release(&id);
+	put(dir, "run/udev/data/b8:240", "E:ID_PATH=pci-0000\n");
+	export_disk_id_read(dir, "sdz", &id);
+	assert_null(id.key);
+	export_disk_id_read(dir, "nodisk", &id);
+	assert_null(id.key);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_fstab_edit(void **state)
+{
+	const char *fstab =
+	    "# /etc/fstab\n"
+	    "UUID=1 /     ext4  errors=remount-ro 0 1\n"
+	    "/dev/sdb1 /srv xfs defaults,relatime,lazytime 0 2\n"
+	    "  # /srv commented out\n"
+	    "/dev/sdc1\t/srv\txfs\tdefaults,atime\t0  2 # later wins\n"
+	    "/dev/sdd1 /my\\040data ext4 defaults 0 2\n"
+	    "/dev/sde1 /three ext4\n";
+	struct strbuf text = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+	unsigned no;
+
+	(void)state;
+	assert_int_equal(export_fstab_edit(fstab, "/srv", "noatime", &text,
+					   &old, &nw, &no, &err),
+			 0);
+	assert_int_equal(no, 5);
+	assert_string_equal(old.buf, "/dev/sdc1\t/srv\txfs\tdefaults,atime\t0  "
+				     "2 # later wins");
+	assert_string_equal(nw.buf, "/dev/sdc1\t/srv\txfs\tdefaults,noatime\t0"
+				    "  2 # later wins");
+	/* every other byte as it was */
+	strbuf_addstr(&want, fstab);
+	assert_int_equal(text.len, want.len + 2);
+	assert_memory_equal(text.buf, fstab, 125);
+	assert_string_equal(strstr(text.buf, "/dev/sdd1"),
+			    strstr(fstab, "/dev/sdd1"));
+	assert_int_equal(export_fstab_edit(fstab, "/my data",
+					   "relatime,lazytime", &text, &old,
+					   &nw, &no, &err),
+			 0);
+	assert_string_equal(nw.buf, "/dev/sdd1 /my\\040data ext4 "
+				    "defaults,relatime,lazytime 0 2");
+	assert_int_equal(export_fstab_edit(fstab, "/three", "noatime", &text,
+					   &old, &nw, &no, &err),
+			 0);
+	assert_string_equal(nw.buf, "/dev/sde1 /three ext4\tnoatime");
+	assert_int_equal(export_fstab_edit(fstab, "/none", "noatime", &text,
+					   &old, &nw, &no, &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.buf, "'/none'"));
+	strbuf_release(&text);
+	strbuf_release(&old);
+	strbuf_release(&nw);
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
+
+static void test_tuned_ini(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, kv = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	full_plan(&p);
+	src_init(&s, &p, NULL);
+	s.tuned_include = "throughput-performance";
+	assert_int_equal(export_render(EXPORT_TUNED, &s, &out, &err), 0);
+	assert_int_equal(ini_parse(out.buf, out.len, collect, &kv, &err), 0);
+	assert_string_equal(kv.buf,
+			    "main/summary=iotrial experiment 3f9a1c2e: "
+			    "scheduler=mq-deadline\n"
+			    "main/include=throughput-performance\n"
+			    "disk/devices=sdb\n"
+			    "disk/elevator=mq-deadline\n"
+			    "disk/readahead=4096\n"
+			    "sysctl/vm.dirty_ratio=10\n"
+			    "sysctl/vm.swappiness=5\n"
+			    "sysfs//sys/block/sdb/queue/nr_requests=64\n");
+	assert_non_null(strstr(out.buf, "--format fstab"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	strbuf_release(&kv);
+	knob_plan_release(&p);
+}
+
+static void test_shell(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	full_plan(&p);
+	src_init(&s, &p, NULL);
+	assert_int_equal(export_render(EXPORT_SHELL, &s, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "#!/bin/sh\n"));
+	assert_non_null(strstr(out.buf, "\nset -eu\n"));
+	assert_non_null(strstr(out.buf,
+			       "grep -q '\\[mq-deadline\\]' "
+			       "/sys/block/sdb/queue/scheduler || echo "
+			       "mq-deadline > /sys/block/sdb/queue/scheduler"));
+	assert_non_null(strstr(out.buf, "[ \"$(blockdev --getra /dev/sdb)\" = "
+					"8192 ] || blockdev --setra 8192 "
+					"/dev/sdb"));
+	assert_non_null(strstr(out.buf, "mount -o remount,noatime \"$m\""));
+	assert_non_null(strstr(out.buf, "[ \"$(sysctl -n vm.dirty_ratio)\" = "
+					"'10' ] || sysctl -qw "
+					"vm.dirty_ratio='10'"));
+	/* the scheduler comes before what it resets */
+	assert_true(strstr(out.buf, "queue/scheduler") <
+		    strstr(out.buf, "nr_requests"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
+/* An experiment whose verdicts are given as "label:verdict:ratio". */
+static struct json_object *make_exp(int higher_is_better, int knob,
+				    const char *const *verdicts, int nr)
+{
+	struct json_object *e = json_object_new_object();
+	struct json_object *f = json_object_new_array();
+	struct json_object *f0 = json_object_new_object();
+	struct json_object *vals = json_object_new_array();
+	struct json_object *arms = json_object_new_array();
+	struct json_object *vs = json_object_new_array();
+	struct json_object *m = json_object_new_object();
+	int i;
+
+	json_object_object_add(e, "id", json_object_new_string("abcd1234"));
+	json_object_object_add(e, "created",
+			       json_object_new_string("2026-11-29T22:58:00Z"));
+	json_object_object_add(e, "target", json_object_new_string("/srv"));
+	json_object_object_add(m, "higher_is_better",
+			       json_object_new_boolean(higher_is_better));
+	json_object_object_add(e, "metric", m);
+	json_object_object_add(
+	    f0, "name", json_object_new_string(knob ? "read_ahead_kb" : "bs"));
+	json_object_object_add(f0, "kind",
+			       json_object_new_string(knob ? "knob" : "param"));
+	json_object_object_add(f0, "values", vals);
+	json_object_array_add(f, f0);
+	json_object_object_add(e, "factors", f);
+	for (i = 0; i <= nr; i++) {
+		struct json_object *a = json_object_new_object();
+		struct json_object *st = json_object_new_object();
+		char label[64], val[16];
+
+		snprintf(val, sizeof(val), "%d", 128 << i);
+		snprintf(label, sizeof(label), "%s=%s",
+			 knob ? "read_ahead_kb" : "bs", val);
+		json_object_array_add(vals, json_object_new_string(val));
+		json_object_object_add(st, knob ? "read_ahead_kb" : "bs",
+				       json_object_new_string(val));
+		json_object_object_add(a, "arm", json_object_new_int(i));
+		json_object_object_add(a, "label",
+				       json_object_new_string(label));
+		json_object_object_add(a, "settings", st);
+		json_object_array_add(arms, a);
+		if (i) {
+			struct json_object *v = json_object_new_object();
+			const char *spec = verdicts[i - 1];
+			char word[32];
+			double ratio;
+
+			assert_int_equal(
+			    sscanf(spec, "%31[^:]:%lf", word, &ratio), 2);
+			json_object_object_add(v, "arm",
+					       json_object_new_int(i));
+			json_object_object_add(v, "label",
+					       json_object_new_string(label));
+			json_object_object_add(v, "verdict",
+					       json_object_new_string(word));
+			json_object_object_add(v, "ratio",
+					       json_object_new_double(ratio));
+			json_object_array_add(vs, v);
+		}
+	}
+	json_object_object_add(e, "arms", arms);
+	json_object_object_add(e, "verdicts", vs);
+	return e;
+}
+
+static void test_pick(void **state)
+{
+	static const char *const three[] = {"faster:1.2", "faster:1.5",
+					    "slower:0.8"};
+	static const char *const lower[] = {"faster:0.9", "faster:0.7",
+					    "equivalent:1.0"};
+	static const char *const none[] = {"equivalent:1.0", "slower:0.8"};
+	struct strbuf err = STRBUF_INIT;
+	struct export_pick p;
+	struct json_object *e;
+
+	(void)state;
+	e = make_exp(1, 1, three, 3);
+	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(p.arm, 2);
+	assert_string_equal(p.label, "read_ahead_kb=512");
+	assert_int_equal(p.nr_assign, 1);
+	assert_string_equal(p.assign[0], "read_ahead_kb=512");
+	assert_string_equal(p.created, "2026-11-29");
+	assert_non_null(strstr(p.others, "'read_ahead_kb=256' (1.200x)"));
+	export_pick_release(&p);
+	assert_int_equal(export_pick(e, "3", &p, &err), 0);
+	assert_string_equal(p.label, "read_ahead_kb=1024");
+	export_pick_release(&p);
+	assert_int_equal(export_pick(e, "read_ahead_kb=128", &p, &err), 0);
+	assert_int_equal(p.arm, 0);
+	export_pick_release(&p);
+	json_object_object_add(
+	    json_object_array_get_idx(json_object_object_get(e, "arms"), 1),
+	    "label", json_object_new_string("read_ahead_kb=256 (asked: 512s)"));
+	assert_int_equal(export_pick(e, "read_ahead_kb=256", &p, &err), 0);
+	assert_int_equal(p.arm, 1);
+	assert_string_equal(p.label, "read_ahead_kb=256 (asked: 512s)");
+	export_pick_release(&p);
+	assert_int_equal(export_pick(e, "bogus", &p, &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "has no arm 'bogus'; its arms: "
+					"'read_ahead_kb=128'"));
+	export_pick_release(&p);
+	json_object_put(e);
+
+	e = make_exp(0, 1, lower, 3);
+	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(p.arm, 2); /* lower is better: 0.7 */
+	export_pick_release(&p);
+	json_object_put(e);
+
+	strbuf_reset(&err);
+	e = make_exp(1, 1, none, 2);
+	assert_int_equal(export_pick(e, NULL, &p, &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "no arm of experiment 'abcd1234' was "
+					"faster"));
+	assert_non_null(strstr(err.buf, "--arm LABEL"));
+	export_pick_release(&p);
+	json_object_put(e);
+
+	strbuf_reset(&err);
+	e = make_exp(1, 0, three, 3);
+	assert_int_equal(export_pick(e, NULL, &p, &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "varied no knob (its factors: bs)"));
+	assert_non_null(strstr(err.buf, "iotrial compare WORKLOAD --vary"));
+	export_pick_release(&p);
+	json_object_put(e);
+	strbuf_release(&err);
+}
+
+static void test_formats(void **state)
+{
+	(void)state;
+	assert_int_equal(export_format_find("udev"), EXPORT_UDEV);
+	assert_int_equal(export_format_find("shell"), EXPORT_SHELL);
+	assert_int_equal(export_format_find("xml"), -1);
+	assert_string_equal(export_install_path(EXPORT_SYSCTL),
+			    "etc/sysctl.d/60-iotrial.conf");
+	assert_null(export_install_path(EXPORT_ANSIBLE));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_sysctl_read_back),
+	    cmocka_unit_test(test_sysctl_nothing),
+	    cmocka_unit_test(test_udev_by_wwn),
+	    cmocka_unit_test(test_udev_by_kernel_name),
+	    cmocka_unit_test(test_udev_refuses_quote),
+	    cmocka_unit_test(test_disk_id_read),
+	    cmocka_unit_test(test_fstab_edit),
+	    cmocka_unit_test(test_tuned_ini),
+	    cmocka_unit_test(test_shell),
+	    cmocka_unit_test(test_pick),
+	    cmocka_unit_test(test_formats),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
