@@ -56,6 +56,9 @@ const struct param_spec rw_params[] = {
      "randrw: percentage of reads"},
     {"settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
      "writes: flush inside the timed region or not"},
+    {"shared", PARAM_BOOL, "0", 0, 1, NULL,
+     "every job works on one file, not one each (fio's filename= with "
+     "numjobs)"},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {NULL},
@@ -78,6 +81,7 @@ struct rw_state {
 	uint64_t region_bytes; /* per job, a multiple of bs */
 	int blockdev;	       /* regions of one device, not files */
 	int made_files;	       /* we created files that cleanup removes */
+	int shared;	       /* all jobs on job 0's file */
 };
 
 /* Shared by the jobs of one run: the phase word and its start time. */
@@ -88,8 +92,9 @@ struct rw_shared {
 	_Atomic uint64_t run_start_ns;
 	pthread_mutex_t gate_mu; /* the start gate: jobs set up, then wait */
 	pthread_cond_t gate_cv;
-	unsigned arrived; /* jobs done with set-up */
-	int go;		  /* main opened the gate */
+	unsigned arrived;	   /* jobs done with set-up */
+	int go;			   /* main opened the gate */
+	_Atomic unsigned finished; /* jobs out of their loop */
 };
 
 /* One job: a thread, its file, engine and private tallies. */
@@ -221,6 +226,7 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		return err_set(err, -EINVAL,
 			       "'%s' is too small for %u jobs of bs %s",
 			       t->path, st->nr_jobs, workload_str(w, "bs"));
+	st->shared = (int)workload_u64(w, "shared");
 	st->paths = xcalloc(st->nr_jobs, sizeof(*st->paths));
 	st->names = xcalloc(st->nr_jobs, sizeof(*st->names));
 	for (i = 0; i < st->nr_jobs; i++) {
@@ -236,11 +242,13 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		}
 		/* a preallocated file reads as zeros without touching the
 		 * device: never let a read workload reuse a write's file */
-		snprintf(name, sizeof(name), "job%u.%s", i,
+		snprintf(name, sizeof(name), "job%u.%s", st->shared ? 0 : i,
 			 st->kind.read_pct ? "data" : "prealloc");
 		target_file_path(t, name, &path);
 		st->paths[i] = xstrdup(path.buf);
 		st->names[i] = xstrdup(name);
+		if (st->shared && i)
+			continue; /* job 0's file, laid out once */
 		if ((!w->ro.keep_files ||
 		     !layout_reusable(t, name, st->region_bytes)) &&
 		    __builtin_add_overflow(need_bytes, st->region_bytes,
@@ -250,6 +258,8 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	ret = target_check_space(t, need_bytes, err);
 	for (i = 0; !ret && !st->blockdev && i < st->nr_jobs; i++) {
 		st->made_files = !w->ro.keep_files;
+		if (st->shared && i)
+			break;
 		if (w->ro.keep_files &&
 		    layout_reusable(t, st->names[i], st->region_bytes))
 			continue;
@@ -311,7 +321,8 @@ static int job_setup(struct rw_job *j)
 		j->reqs[i].buf_idx = (uint16_t)i;
 		j->free[j->nr_free++] = &j->reqs[i];
 	}
-	j->base_bytes = st->blockdev ? st->region_bytes * j->idx : 0;
+	j->base_bytes =
+	    st->blockdev && !st->shared ? st->region_bytes * j->idx : 0;
 	eo.iodepth = j->iodepth;
 	eo.direct = direct;
 	eo.fds = &j->fd;
@@ -600,6 +611,7 @@ static void *job_main(void *arg)
 	if (j->ret)
 		return NULL;
 	j->ret = job_loop(j);
+	atomic_fetch_add(&j->sh->finished, 1);
 	/* CPU over the I/O phase, the span jobs[].seconds covers */
 	if (j->ru0_taken)
 		thread_cpu(&ru1);
@@ -630,6 +642,21 @@ static void sleep_until(uint64_t deadline_ns, volatile int *stop)
 		ts.tv_nsec = (long)(step % 1000000000ull);
 		nanosleep(&ts, NULL);
 	}
+}
+
+/*
+ * A run of --ios with a time as well (a fio job that is not time based
+ * but has a runtime): whichever comes first ends it. Wait until every
+ * started job is done or the deadline passes.
+ */
+static void cap_count_run(struct rw_shared *sh, unsigned started,
+			  uint64_t deadline_ns)
+{
+	const struct timespec step = {0, 10000000}; /* 10 ms */
+
+	while (atomic_load(&sh->finished) < started &&
+	       clock_now_ns() < deadline_ns && !*sh->w->stop)
+		nanosleep(&step, NULL);
 }
 
 /* Fold every job's tallies into r and pick the first error. */
@@ -686,6 +713,7 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	sh.st = st;
 	atomic_init(&sh.phase, PHASE_RAMP);
 	atomic_init(&sh.run_start_ns, 0);
+	atomic_init(&sh.finished, 0);
 	pthread_mutex_init(&sh.gate_mu, NULL);
 	pthread_cond_init(&sh.gate_cv, NULL);
 	jobs = xcalloc(st->nr_jobs, sizeof(*jobs));
@@ -730,7 +758,9 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 				      memory_order_release);
 		if (!w->ro.ios)
 			sleep_until(run_start + w->ro.time_ns, w->stop);
-		if (!w->ro.ios || *w->stop)
+		else if (w->ro.time_ns)
+			cap_count_run(&sh, started, run_start + w->ro.time_ns);
+		if (!w->ro.ios || *w->stop || w->ro.time_ns)
 			atomic_store_explicit(&sh.phase, PHASE_DRAIN,
 					      memory_order_release);
 	}
@@ -758,7 +788,7 @@ void rw_cleanup(struct workload *w)
 	if (!st)
 		return;
 	for (i = 0; i < st->nr_jobs && st->paths; i++) {
-		if (st->made_files && st->names[i])
+		if (st->made_files && st->names[i] && (!st->shared || !i))
 			target_unlink_file(w->target, st->names[i]);
 		free(st->paths[i]);
 		free(st->names[i]);
