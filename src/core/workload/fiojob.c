@@ -187,6 +187,10 @@ static int do_include(struct pass *ps, const char *arg, unsigned line)
 		return err_set(ps->err, -EINVAL,
 			       "%s:%u: 'include' needs a file name", ps->file,
 			       line);
+	if (ps->j->no_include)
+		return err_set(ps->err, -EPERM,
+			       "%s:%u: include is not allowed here", ps->file,
+			       line);
 	if (arg[0] != '/' && slash)
 		strbuf_add(&path, ps->file, (size_t)(slash - ps->file + 1));
 	strbuf_addstr(&path, arg);

@@ -47,6 +47,7 @@ struct fiojob {
 	/* Looks up ${VAR}; NULL: getenv(). Tests and the fuzzer set it. */
 	const char *(*getenv)(const char *name, void *ctx);
 	void *getenv_ctx;
+	int no_include; /* refuse include lines (the fuzzer: no files) */
 };
 
 void fiojob_init(struct fiojob *j);

@@ -477,7 +477,7 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	r->section = xstrdup(j->secs[sec].name);
 	o = find(&v, "name");
 	r->name = xstrdup(o && o->value && *o->value ? o->value : r->section);
-	r->file = j->secs[sec].file;
+	r->file = xstrdup(j->secs[sec].file);
 	r->line = j->secs[sec].line;
 	add_param(r, "label=%s", r->name);
 	if (map_rw(find(&v, "rw"), &r->workload, err))
@@ -661,6 +661,7 @@ void fiojob_plan_release(struct fiojob_plan *plan)
 			free(r->params[k]);
 		free(r->params);
 		free(r->section);
+		free(r->file);
 		free(r->name);
 		free(r->directory);
 		free(r->filename);
@@ -785,7 +786,9 @@ int fiojob_run_resolve(struct fiojob_run *r, int blockdev,
 				       "a device; on a directory give --size",
 				       r->file, r->line, r->section,
 				       r->size_pct);
-		size = capacity_bytes / 100 * r->size_pct / jobs / bs * bs;
+		size = (uint64_t)((unsigned __int128)capacity_bytes *
+				  r->size_pct / 100) /
+		       jobs / bs * bs;
 		add_param(r, "size=%llu", (unsigned long long)size);
 	}
 	if (!size && blockdev) {

@@ -25,7 +25,7 @@
 struct fiojob_run {
 	char *section;	      /* the section's name */
 	char *name;	      /* its name= (fio's job name), else section */
-	const char *file;     /* where its header is */
+	char *file;	      /* where its header is (a copy) */
 	unsigned line;	      /* the header's line */
 	unsigned group;	      /* runs one after another: 0, 1, ... */
 	unsigned report;      /* reporting group (new_group, stonewall) */
