@@ -25,10 +25,11 @@
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
-#define JOB_DEFAULT_TIME "5s"
-
-/* Print each line of warn: "note: ..." lines as notes, others warnings. */
-static void print_warnings(const char *warn)
+/*
+ * Print each line of warn: "note: ..." lines as notes (unless the job
+ * file failed: then they are noise), others as warnings.
+ */
+static void print_warnings(const char *warn, int failed)
 {
 	const char *p = warn;
 
@@ -36,10 +37,10 @@ static void print_warnings(const char *warn)
 		size_t n = strcspn(p, "\n");
 		char *line = xstrndup(p, n);
 
-		if (!strncmp(line, "note: ", 6))
-			note("%s", line + 6);
-		else
+		if (strncmp(line, "note: ", 6))
 			warning("%s", line);
+		else if (!failed)
+			note("%s", line + 6);
 		free(line);
 		p += n;
 		if (*p)
@@ -49,7 +50,7 @@ static void print_warnings(const char *warn)
 
 int job_cli_load(const char *file, const char *section, int lenient,
 		 const char *const *params, unsigned nr_params,
-		 uint64_t time_ns, struct fiojob_plan *plan)
+		 uint64_t time_ns, int need_one, struct fiojob_plan *plan)
 {
 	const struct fiojob_overrides ov = {section, params, nr_params, time_ns,
 					    lenient};
@@ -62,7 +63,12 @@ int job_cli_load(const char *file, const char *section, int lenient,
 	ret = fiojob_parse_file(&j, file, &err);
 	if (!ret)
 		ret = fiojob_map(&j, &ov, plan, &warn, &err);
-	print_warnings(warn.buf);
+	if (!ret && need_one && plan->nr != 1)
+		ret = err_set(&err, -EINVAL,
+			      "'%s' has %u job sections; compare varies one: "
+			      "pick it with --section NAME",
+			      file, plan->nr);
+	print_warnings(warn.buf, ret != 0);
 	if (ret)
 		error("%s", err.buf);
 	fiojob_release(&j);
@@ -292,7 +298,7 @@ int job_cli_run(const struct job_cli_args *a)
 	if (!a->seed)
 		seed = rng_seed_from_env() & 0xffffffffu;
 	ret = job_cli_load(a->file, a->section, a->lenient, a->params,
-			   a->nr_params, time_ns, &plan);
+			   a->nr_params, time_ns, 0, &plan);
 	if (ret)
 		goto out;
 	if (a->json_file && cli_check_output(a->json_file)) {
@@ -340,15 +346,9 @@ int job_cli_compare_setup(struct trial *tr, const char *file,
 	int ret;
 
 	ret = job_cli_load(file, section, lenient, params, nr_params,
-			   time_given ? tr->c.ro.time_ns : 0, plan);
+			   time_given ? tr->c.ro.time_ns : 0, 1, plan);
 	if (ret)
 		return ret;
-	if (plan->nr != 1) {
-		error("'%s' has %u job sections; compare varies one: pick it "
-		      "with --section NAME",
-		      file, plan->nr);
-		return EXIT_USAGE;
-	}
 	r = &plan->runs[0];
 	ret = job_cli_target(r, tr->t.path, &spec, &err);
 	strbuf_release(&spec);

@@ -32,13 +32,15 @@ struct job_cli_args {
 };
 
 /*
- * Read args->file and map it with the command line's overrides into
- * plan (fiojob_plan_release() it in any case); warnings and notes are
- * printed. 0, or an exit code after printing the error.
+ * Read file and map it with the command line's overrides (section,
+ * lenient, params, time_ns: see struct fiojob_overrides) into plan
+ * (fiojob_plan_release() it in any case); with need_one, a plan of more
+ * than one section is refused. Warnings and notes are printed. 0, or an
+ * exit code after printing the error.
  */
 int job_cli_load(const char *file, const char *section, int lenient,
 		 const char *const *params, unsigned nr_params,
-		 uint64_t time_ns, struct fiojob_plan *plan);
+		 uint64_t time_ns, int need_one, struct fiojob_plan *plan);
 
 /*
  * Where run r's files go, into spec: -t when given (a filename= then

@@ -602,10 +602,13 @@ static int map_job(const struct fiojob *j, unsigned sec,
 			       "cache; remove it");
 	if (get_bool(find(&v, "norandommap"), 0, &b, err))
 		return -EINVAL;
-	if (!b && strncmp(r->workload, "rand", 4) == 0)
+	/* said once: it holds for every random job */
+	if (!b && strncmp(r->workload, "rand", 4) == 0 &&
+	    !strstr(warn->buf, "with repeats"))
 		strbuf_addf(warn,
-			    "note: %s:%u: [%s] picks random offsets with "
-			    "repeats, as fio does with norandommap\n",
+			    "note: %s:%u: [%s] and every random job pick "
+			    "offsets with repeats, as fio does with "
+			    "norandommap\n",
 			    r->file, r->line, r->section);
 	o = find(&v, "write_bw_log");
 	if (!o)
