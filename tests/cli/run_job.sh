@@ -203,3 +203,43 @@ if [ "$(id -u)" = 0 ] && mkloop 64M; then
 else
 	echo "# not root or no loop device: block device filename= not tested"
 fi
+
+# not time based, with a runtime: whichever comes first ends the run (a
+# 2 GiB file in direct 4k writes is far more than a second of I/O here)
+cat >"$TEST_TMP/cap.fio" <<'FIO'
+[cap]
+rw=write
+bs=4k
+size=2g
+direct=1
+runtime=1
+FIO
+rm -f "$json"
+"$IOTRIAL" run --job "$TEST_TMP/cap.fio" -t "$dir" --no-store \
+	--json="$json" >/dev/null 2>"$TEST_TMP/err"
+check "runtime= caps a job that is not time based" \
+	python3 - "$json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["jobs"][0]["run"]
+assert r["ios_requested"] == 2 << 30 >> 12, r.get("ios_requested")
+assert 0 < r["ops"] < r["ios_requested"], r["ops"]
+PY
+
+# numjobs on one filename= share one file: two jobs of 8m lay out 8m
+cat >"$TEST_TMP/shared.fio" <<'FIO'
+[shared]
+rw=randread
+size=8m
+numjobs=2
+filename=data
+FIO
+rm -f "$json"
+"$IOTRIAL" run --job "$TEST_TMP/shared.fio" -t "$dir" --time 1s --no-store \
+	--json="$json" >/dev/null 2>"$TEST_TMP/err"
+check "numjobs on one filename= read one file" \
+	python3 - "$json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["jobs"][0]["run"]
+assert r["params"]["shared"] is True and len(r["jobs"]) == 2
+PY
+check "nothing is left in the target at the end" test -z "$(ls -A "$dir")"

@@ -1,0 +1,157 @@
+/*
+ * The rw workloads on a real directory target, for what fio job files
+ * need of them: jobs that share one file (shared=1) lay out one file and
+ * all do their I/O in it; a run of --ios with a time as well ends at
+ * whichever comes first.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include "core/target/target.h"
+#include "core/workload/workload.h"
+#include "util/banned.h"
+
+/* A private temp directory per test, and a state dir inside it. */
+static char base[64];
+
+static int setup(void **state)
+{
+	char state_dir[128];
+
+	(void)state;
+	snprintf(base, sizeof(base), "/var/tmp/iotrial-test-rw.XXXXXX");
+	if (!mkdtemp(base))
+		return -1;
+	snprintf(state_dir, sizeof(state_dir), "%s/state", base);
+	mkdir(state_dir, 0700);
+	setenv("IOTRIAL_STATE_DIR", state_dir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	return system(cmd) ? -1 : 0;
+}
+
+/* Regular files in the target's work directory. */
+static int work_files(const struct target *t)
+{
+	DIR *d = opendir(t->workdir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* Prepare workload name with "k=v" params on a target in base. */
+static void prepare(struct workload *w, struct target *t, const char *name,
+		    const char *const *params)
+{
+	struct strbuf err = STRBUF_INIT;
+	unsigned i;
+
+	assert_int_equal(target_open(t, base, 0, NULL, &err), 0);
+	workload_init(w, workload_find(name));
+	for (i = 0; params[i]; i += 2)
+		assert_int_equal(
+		    workload_set_param(w, params[i], params[i + 1], NULL, &err),
+		    0);
+	assert_int_equal(workload_validate(w, &err), 0);
+	assert_int_equal(w->ops->prepare(w, t, &err), 0);
+	strbuf_release(&err);
+}
+
+static void finish(struct workload *w, struct target *t)
+{
+	w->ops->cleanup(w);
+	assert_int_equal(work_files(t), 0);
+	workload_release(w);
+	target_release(t);
+}
+
+static void test_shared(void **state)
+{
+	const char *const params[] = {"jobs",	"3", "size", "64k",
+				      "shared", "1", NULL};
+	struct strbuf err = STRBUF_INIT;
+	struct run_result r;
+	struct workload w;
+	struct target t;
+	unsigned i;
+
+	(void)state;
+	prepare(&w, &t, "randread", params);
+	assert_int_equal(work_files(&t), 1);
+	w.ro.ios = 300;
+	run_result_init(&r);
+	assert_int_equal(w.ops->run(&w, &r, &err), 0);
+	assert_int_equal(r.ops[IO_READ], 300);
+	assert_int_equal(r.nr_jobs, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(r.jobs[i].ops[IO_READ], 100);
+	run_result_release(&r);
+	finish(&w, &t);
+
+	/* without it, a file per job */
+	prepare(&w, &t, "randwrite",
+		(const char *const[]){"jobs", "3", "size", "64k", NULL});
+	assert_int_equal(work_files(&t), 3);
+	finish(&w, &t);
+	strbuf_release(&err);
+}
+
+static void test_ios_with_time(void **state)
+{
+	const char *const params[] = {"size", "64k", "settle", "none", NULL};
+	struct strbuf err = STRBUF_INIT;
+	struct run_result r;
+	struct workload w;
+	struct target t;
+
+	(void)state;
+	/* the count comes first */
+	prepare(&w, &t, "randwrite", params);
+	w.ro.ios = 100;
+	w.ro.time_ns = 3600ull * 1000000000ull;
+	run_result_init(&r);
+	assert_int_equal(w.ops->run(&w, &r, &err), 0);
+	assert_int_equal(r.ops[IO_WRITE], 100);
+	run_result_release(&r);
+	/* the time comes first: 10 ms against all the I/Os there are */
+	w.ro.ios = UINT64_MAX / 2;
+	w.ro.time_ns = 10000000ull;
+	run_result_init(&r);
+	assert_int_equal(w.ops->run(&w, &r, &err), 0);
+	assert_true(r.ops[IO_WRITE] > 0);
+	assert_true(r.ops[IO_WRITE] < UINT64_MAX / 2);
+	run_result_release(&r);
+	finish(&w, &t);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_shared, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ios_with_time, setup,
+					    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
