@@ -43,11 +43,12 @@ PY
 run_example "fio-rand-read.fio" fio-rand-read.fio
 check_jobs "fio-rand-read.fio: one randread job, libaio at depth 16" '
 j = o["jobs"]
-assert len(j) == 1 and j[0]["section"] == "file1" and j[0]["name"] == "fio-rand-read"
+assert len(j) == 1 and j[0]["section"] == "file1" and j[0]["name"] == "file1"
 p = j[0]["run"]["params"]
 assert j[0]["run"]["workload"] == "randread", j[0]["run"]["workload"]
 assert p["bs"] == 4096 and p["iodepth"] == 16 and p["jobs"] == 1
 assert p["engine"] == "libaio" and p["direct"] is False and p["shared"] is False
+assert p["randommap"] is True
 '
 check "the runs are stored" "$IOTRIAL" show "$(json "$json" 'o["jobs"][0]["id"]')"
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "core/target/target.h"
+#include "core/workload/randmap.h"
 #include "core/workload/workload.h"
 #include "util/banned.h"
 
@@ -145,9 +146,43 @@ static void test_ios_with_time(void **state)
 	strbuf_release(&err);
 }
 
+/* Each pass of the walk visits every block once, not in order. */
+static void test_randmap(void **state)
+{
+	static const uint64_t sizes[] = {1, 2, 3, 16, 1000, 4097};
+	unsigned char *seen = calloc(4097, 1);
+	size_t s;
+
+	(void)state;
+	assert_non_null(seen);
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		uint64_t n = sizes[s], i, in_order = 0, prev = 0;
+		struct randmap m;
+		int pass;
+
+		randmap_init(&m, n, 0x1234567 * (s + 1), 0x89abcdef * (s + 3));
+		for (pass = 0; pass < 2; pass++) {
+			memset(seen, 0, n);
+			for (i = 0; i < n; i++) {
+				uint64_t b = randmap_next(&m);
+
+				assert_true(b < n);
+				assert_int_equal(seen[b], 0);
+				seen[b] = 1;
+				in_order += i && b == prev + 1;
+				prev = b;
+			}
+		}
+		if (n >= 1000)
+			assert_true(in_order < n / 10);
+	}
+	free(seen);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_randmap),
 	    cmocka_unit_test_setup_teardown(test_shared, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ios_with_time, setup,
 					    teardown),

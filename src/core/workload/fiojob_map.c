@@ -471,12 +471,14 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	const struct view v = {j, sec};
 	const struct fiojob_opt *o, *size_o, *mixr, *mixw, *dir_o, *buf_o;
 	uint64_t bs, size = 0, u, numjobs, iodepth, fsync_n;
-	const char *engine = "psync";
+	const char *engine = "psync", *n;
 	int b, direct = 0, end_fsync, writes;
 
 	r->section = xstrdup(j->secs[sec].name);
-	o = find(&v, "name");
-	r->name = xstrdup(o && o->value && *o->value ? o->value : r->section);
+	/* fio names a job after its header; only its own name= renames it
+	 * (a [global] name= does not) */
+	n = fiojob_get(&j->secs[sec], "name", NULL);
+	r->name = xstrdup(n && *n ? n : r->section);
 	r->file = xstrdup(j->secs[sec].file);
 	r->line = j->secs[sec].line;
 	add_param(r, "label=%s", r->name);
@@ -602,14 +604,9 @@ static int map_job(const struct fiojob *j, unsigned sec,
 			       "cache; remove it");
 	if (get_bool(find(&v, "norandommap"), 0, &b, err))
 		return -EINVAL;
-	/* said once: it holds for every random job */
-	if (!b && strncmp(r->workload, "rand", 4) == 0 &&
-	    !strstr(warn->buf, "with repeats"))
-		strbuf_addf(warn,
-			    "note: %s:%u: [%s] and every random job pick "
-			    "offsets with repeats, as fio does with "
-			    "norandommap\n",
-			    r->file, r->line, r->section);
+	/* fio's default random map: each block once per pass */
+	if (!b && strncmp(r->workload, "rand", 4) == 0)
+		add_param(r, "randommap=1");
 	o = find(&v, "write_bw_log");
 	if (!o)
 		o = find(&v, "write_lat_log");

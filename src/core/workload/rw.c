@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include "layout.h"
+#include "randmap.h"
 #include "rw.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -56,6 +57,9 @@ const struct param_spec rw_params[] = {
      "randrw: percentage of reads"},
     {"settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
      "writes: flush inside the timed region or not"},
+    {"randommap", PARAM_BOOL, "0", 0, 1, NULL,
+     "random offsets: each block once per pass, in random order (fio's "
+     "default), not uniform with repeats"},
     {"shared", PARAM_BOOL, "0", 0, 1, NULL,
      "every job works on one file, not one each (fio's filename= with "
      "numjobs)"},
@@ -115,6 +119,8 @@ struct rw_job {
 	struct rng rng;
 	uint64_t base_bytes; /* region start */
 	uint64_t next_bytes; /* sequential cursor inside the region */
+	struct randmap map;  /* randommap: the walk over the region */
+	int use_map;	     /* randommap is on */
 	uint64_t quota;	     /* count mode: I/Os to do in the region */
 	uint64_t counted;    /* I/Os submitted in the timed region */
 	uint64_t writes_since_fsync;
@@ -161,6 +167,11 @@ int rw_validate(struct workload *w, struct strbuf *err)
 		return err_set(err, -EINVAL,
 			       "'rwmixread' only applies to 'randrw', not "
 			       "'%s'",
+			       w->ops->name);
+	if (workload_u64(w, "randommap") && !k.random)
+		return err_set(err, -EINVAL,
+			       "'randommap' only applies to random workloads, "
+			       "not '%s'",
 			       w->ops->name);
 	if (!strcmp(e, "mmap") && workload_u64(w, "direct"))
 		return err_set(err, -EINVAL,
@@ -321,6 +332,13 @@ static int job_setup(struct rw_job *j)
 		j->reqs[i].buf_idx = (uint16_t)i;
 		j->free[j->nr_free++] = &j->reqs[i];
 	}
+	if (workload_u64(w, "randommap")) {
+		uint64_t r1 = rng_next(&j->rng);
+
+		j->use_map = 1;
+		randmap_init(&j->map, st->region_bytes / bs, r1,
+			     rng_next(&j->rng));
+	}
 	j->base_bytes =
 	    st->blockdev && !st->shared ? st->region_bytes * j->idx : 0;
 	eo.iodepth = j->iodepth;
@@ -360,7 +378,9 @@ static void next_io(struct rw_job *j, struct io_req *req)
 	const struct rw_kind *k = &j->sh->st->kind;
 	uint64_t bs = req->len_bytes, region = j->sh->st->region_bytes;
 
-	if (k->random) {
+	if (k->random && j->use_map) {
+		req->offset_bytes = j->base_bytes + randmap_next(&j->map) * bs;
+	} else if (k->random) {
 		req->offset_bytes =
 		    j->base_bytes + rng_below(&j->rng, region / bs) * bs;
 	} else {
