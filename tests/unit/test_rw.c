@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "core/target/target.h"
@@ -146,6 +149,68 @@ static void test_ios_with_time(void **state)
 	strbuf_release(&err);
 }
 
+/* Pages of the target's work file name in the page cache. */
+static size_t resident_pages(const struct target *t, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	size_t pages, i, n = 0;
+	unsigned char *vec;
+	struct stat st;
+	void *p;
+	int fd;
+
+	target_file_path(t, name, &path);
+	fd = open(path.buf, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	pages = ((size_t)st.st_size + 4095) / 4096;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(p != MAP_FAILED);
+	vec = calloc(pages, 1);
+	assert_int_equal(mincore(p, (size_t)st.st_size, vec), 0);
+	for (i = 0; i < pages; i++)
+		n += vec[i] & 1;
+	free(vec);
+	munmap(p, (size_t)st.st_size);
+	close(fd);
+	strbuf_release(&path);
+	return n;
+}
+
+/*
+ * invalidate=1 drops the file at every pass: one I/O into the third pass
+ * next to nothing of it is cached (a page or two the kernel had not yet
+ * put on its LRU lists may escape the drop); without, all of it is.
+ */
+static void test_invalidate(void **state)
+{
+	const char *const with[] = {"size",	  "1M", "randommap", "1",
+				    "invalidate", "1",	NULL};
+	const char *const without[] = {"size", "1M", "randommap", "1", NULL};
+	const char *const *cases[] = {with, without};
+	struct strbuf err = STRBUF_INIT;
+	struct run_result r;
+	struct workload w;
+	struct target t;
+	int c;
+
+	(void)state;
+	for (c = 0; c < 2; c++) {
+		prepare(&w, &t, "randread", cases[c]);
+		w.ro.ios = 513;
+		run_result_init(&r);
+		assert_int_equal(w.ops->run(&w, &r, &err), 0);
+		assert_int_equal(r.ops[IO_READ], 513);
+		run_result_release(&r);
+		if (c == 0)
+			assert_true(resident_pages(&t, "job0.data") <= 8);
+		else
+			assert_int_equal(resident_pages(&t, "job0.data"), 256);
+		finish(&w, &t);
+	}
+	strbuf_release(&err);
+}
+
 /* Each pass of the walk visits every block once, not in order. */
 static void test_randmap(void **state)
 {
@@ -183,6 +248,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_randmap),
+	    cmocka_unit_test_setup_teardown(test_invalidate, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_shared, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ios_with_time, setup,
 					    teardown),

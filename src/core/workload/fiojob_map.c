@@ -594,14 +594,11 @@ static int map_job(const struct fiojob *j, unsigned sec,
 		r->time_ns = ov->time_ns;
 		r->time_based = 1;
 	}
-	o = find(&v, "invalidate");
-	if (get_bool(o, 1, &b, err))
+	/* fio drops the file from the cache at every pass by default */
+	if (get_bool(find(&v, "invalidate"), 1, &b, err))
 		return -EINVAL;
-	if (!b)
-		return opt_err(err, o,
-			       "invalidate=0: iotrial always starts "
-			       "with the job's file out of the page "
-			       "cache; remove it");
+	if (b)
+		add_param(r, "invalidate=1");
 	if (get_bool(find(&v, "norandommap"), 0, &b, err))
 		return -EINVAL;
 	/* fio's default random map: each block once per pass */

@@ -60,6 +60,9 @@ const struct param_spec rw_params[] = {
     {"randommap", PARAM_BOOL, "0", 0, 1, NULL,
      "random offsets: each block once per pass, in random order (fio's "
      "default), not uniform with repeats"},
+    {"invalidate", PARAM_BOOL, "0", 0, 1, NULL,
+     "drop the job's file from the page cache at every pass over it "
+     "(fio's invalidate=1)"},
     {"shared", PARAM_BOOL, "0", 0, 1, NULL,
      "every job works on one file, not one each (fio's filename= with "
      "numjobs)"},
@@ -121,6 +124,8 @@ struct rw_job {
 	uint64_t next_bytes; /* sequential cursor inside the region */
 	struct randmap map;  /* randommap: the walk over the region */
 	int use_map;	     /* randommap is on */
+	uint64_t pass_left;  /* invalidate: I/Os left in this pass */
+	int drop_due;	     /* invalidate: a pass ended, drop the cache */
 	uint64_t quota;	     /* count mode: I/Os to do in the region */
 	uint64_t counted;    /* I/Os submitted in the timed region */
 	uint64_t writes_since_fsync;
@@ -332,6 +337,8 @@ static int job_setup(struct rw_job *j)
 		j->reqs[i].buf_idx = (uint16_t)i;
 		j->free[j->nr_free++] = &j->reqs[i];
 	}
+	if (workload_u64(w, "invalidate"))
+		j->pass_left = st->region_bytes / bs;
 	if (workload_u64(w, "randommap")) {
 		uint64_t r1 = rng_next(&j->rng);
 
@@ -516,6 +523,14 @@ static int job_loop(struct rw_job *j)
 			if (run_start)
 				j->fsyncs++;
 		}
+		if (j->drop_due) {
+			/* a new pass starts cold, as fio's invalidate=1 does;
+			 * what is still in flight is not dropped */
+			posix_fadvise(j->fd, (off_t)j->base_bytes,
+				      (off_t)j->sh->st->region_bytes,
+				      POSIX_FADV_DONTNEED);
+			j->drop_due = 0;
+		}
 		while (!draining && j->nr_free &&
 		       (!j->quota || !run_start || j->counted + n < j->quota)) {
 			struct io_req *req = j->free[j->nr_free - 1 - n];
@@ -526,6 +541,11 @@ static int job_loop(struct rw_job *j)
 			if (req->dir == IO_WRITE)
 				j->writes_since_fsync++;
 			n++;
+			if (j->pass_left && !--j->pass_left) {
+				j->pass_left = j->sh->st->region_bytes / bs;
+				j->drop_due = 1;
+				break;
+			}
 			if (n == j->nr_free)
 				break;
 			if (fsync_every && j->writes_since_fsync >= fsync_every)
