@@ -49,6 +49,7 @@ assert j[0]["run"]["workload"] == "randread", j[0]["run"]["workload"]
 assert p["bs"] == 4096 and p["iodepth"] == 16 and p["jobs"] == 1
 assert p["engine"] == "libaio" and p["direct"] is False and p["shared"] is False
 assert p["randommap"] is True and p["invalidate"] is True
+assert p["fadvise"] is True
 '
 check "the runs are stored" "$IOTRIAL" show "$(json "$json" 'o["jobs"][0]["id"]')"
 

@@ -256,6 +256,7 @@ static void test_map_basic(void **state)
 	assert_true(has_param(&plan.runs[0], "shared=1"));
 	assert_true(has_param(&plan.runs[0], "randommap=1"));
 	assert_true(has_param(&plan.runs[0], "invalidate=1"));
+	assert_true(has_param(&plan.runs[0], "fadvise=1"));
 	assert_int_equal(plan.runs[0].time_ns, 900000000000ull);
 	assert_true(plan.runs[0].time_based);
 	assert_int_equal(fiojob_run_resolve(&plan.runs[0], 0, 0, &ios, &err),
@@ -287,11 +288,12 @@ static void test_map_basic(void **state)
 	assert_false(has_param(&plan.runs[0], "randommap=1"));
 	fiojob_plan_release(&plan);
 	assert_int_equal(map("[a]\nrw=randwrite\nnorandommap\ninvalidate=0\n"
-			     "size=1m\n",
+			     "fadvise_hint=0\nsize=1m\n",
 			     &ov, &plan, &warn, &err),
 			 0);
 	assert_false(has_param(&plan.runs[0], "randommap=1"));
 	assert_false(has_param(&plan.runs[0], "invalidate=1"));
+	assert_false(has_param(&plan.runs[0], "fadvise=1"));
 	fiojob_plan_release(&plan);
 	strbuf_release(&err);
 	strbuf_release(&warn);

@@ -52,6 +52,7 @@ static const struct {
     {"group_reporting", "group_reporting"},
     {"loops", "loops"},
     {"invalidate", "invalidate"},
+    {"fadvise_hint", "fadvise_hint"},
     {"unlink", "unlink"},
     {"norandommap", "norandommap"},
     {"randrepeat", "randrepeat"},
@@ -594,6 +595,16 @@ static int map_job(const struct fiojob *j, unsigned sec,
 		r->time_ns = ov->time_ns;
 		r->time_based = 1;
 	}
+	/* fio's default hint: random or sequential, as the job is */
+	o = find(&v, "fadvise_hint");
+	if (o && strcmp(val(o), "0") && strcmp(val(o), "1"))
+		return opt_err(err, o,
+			       "fadvise_hint=%s: iotrial gives the "
+			       "hint of the job's pattern (1) or none "
+			       "(0)",
+			       val(o));
+	if (!o || !strcmp(val(o), "1"))
+		add_param(r, "fadvise=1");
 	/* fio drops the file from the cache at every pass by default */
 	if (get_bool(find(&v, "invalidate"), 1, &b, err))
 		return -EINVAL;

@@ -60,6 +60,9 @@ const struct param_spec rw_params[] = {
     {"randommap", PARAM_BOOL, "0", 0, 1, NULL,
      "random offsets: each block once per pass, in random order (fio's "
      "default), not uniform with repeats"},
+    {"fadvise", PARAM_BOOL, "0", 0, 1, NULL,
+     "tell the kernel the access pattern (posix_fadvise RANDOM or "
+     "SEQUENTIAL), as fio's fadvise_hint=1 does"},
     {"invalidate", PARAM_BOOL, "0", 0, 1, NULL,
      "drop the job's file from the page cache at every pass over it "
      "(fio's invalidate=1)"},
@@ -322,6 +325,10 @@ static int job_setup(struct rw_job *j)
 		return err_set(&j->err, -e, "cannot open '%s': %s",
 			       st->paths[j->idx], strerror(e));
 	}
+	if (workload_u64(w, "fadvise"))
+		posix_fadvise(j->fd, 0, 0,
+			      st->kind.random ? POSIX_FADV_RANDOM
+					      : POSIX_FADV_SEQUENTIAL);
 	j->iodepth = effective_iodepth(w);
 	j->reqs = xcalloc(j->iodepth, sizeof(*j->reqs));
 	j->free = xcalloc(j->iodepth, sizeof(*j->free));
