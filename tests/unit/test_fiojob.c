@@ -266,7 +266,8 @@ static void test_map_basic(void **state)
 
 	/* rwmixwrite, buffered=0, sync as psync, fsync on writes only */
 	assert_int_equal(map("[a]\nrw=randrw\nrwmixwrite=30\nbuffered=0\n"
-			     "ioengine=sync\nfsync=8\nsize=1m\nloops=2\n",
+			     "ioengine=sync\nfsync=8\nsize=1m\nloops=2\n"
+			     "ramp_time=2s\nstartdelay=500ms\n",
 			     &ov, &plan, &warn, &err),
 			 0);
 	assert_true(has_param(&plan.runs[0], "rwmixread=70"));
@@ -274,6 +275,8 @@ static void test_map_basic(void **state)
 	assert_true(has_param(&plan.runs[0], "engine=psync"));
 	assert_true(has_param(&plan.runs[0], "fsync=8"));
 	assert_non_null(strstr(warn.buf, "ioengine=sync runs as psync"));
+	assert_int_equal(plan.runs[0].ramp_ns, 2000000000ull);
+	assert_int_equal(plan.runs[0].startdelay_ns, 500000000ull);
 	/* not time based: the size twice over, in 4k I/Os */
 	assert_int_equal(fiojob_run_resolve(&plan.runs[0], 0, 0, &ios, &err),
 			 0);

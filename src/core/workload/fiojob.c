@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "fiojob.h"
@@ -450,4 +451,95 @@ const char *fiojob_get(const struct fiojob_section *sec, const char *key,
 			return sec->opts[i].value ? sec->opts[i].value : "";
 		}
 	return NULL;
+}
+
+int fiojob_parse_size(const char *in, uint64_t *out_bytes)
+{
+	static const char prefixes[] = "kmgtp";
+	const char *p = in, *pre;
+	uint64_t n = 0, mult = 1, base = 1024;
+	int hex = 0, digits = 0;
+	unsigned k;
+
+	while (*p == ' ')
+		p++;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		hex = 1;
+		p += 2;
+	}
+	for (;; p++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (hex && *p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (hex && *p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		if (__builtin_mul_overflow(n, hex ? 16 : 10, &n) ||
+		    __builtin_add_overflow(n, d, &n))
+			return -ERANGE;
+		digits++;
+	}
+	if (!digits)
+		return -EINVAL;
+	/* fio's default kb_base=1024: k is 1024, ki is 1000 */
+	pre = *p ? strchr(prefixes, *p | 0x20) : NULL;
+	if (pre) {
+		p++;
+		if (*p == 'i' || *p == 'I') {
+			base = 1000;
+			p++;
+		}
+		for (k = 0; k <= (unsigned)(pre - prefixes); k++)
+			mult *= base;
+	}
+	if (*p == 'b' || *p == 'B')
+		p++;
+	while (*p == ' ')
+		p++;
+	if (*p)
+		return -EINVAL;
+	if (__builtin_mul_overflow(n, mult, &n))
+		return -ERANGE;
+	*out_bytes = n;
+	return 0;
+}
+
+int fiojob_parse_time(const char *in, uint64_t *out_ns)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {
+	    {"", 1000000000ull},      {"s", 1000000000ull},
+	    {"sec", 1000000000ull},   {"ms", 1000000ull},
+	    {"msec", 1000000ull},     {"us", 1000ull},
+	    {"usec", 1000ull},	      {"m", 60000000000ull},
+	    {"min", 60000000000ull},  {"h", 3600000000000ull},
+	    {"d", 86400000000000ull},
+	};
+	const char *p = in;
+	uint64_t n = 0;
+	size_t i;
+	int digits = 0;
+
+	while (*p == ' ')
+		p++;
+	for (; *p >= '0' && *p <= '9'; p++, digits++)
+		if (__builtin_mul_overflow(n, 10, &n) ||
+		    __builtin_add_overflow(n, (uint64_t)(*p - '0'), &n))
+			return -ERANGE;
+	if (!digits)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcasecmp(p, units[i].unit)) {
+			if (__builtin_mul_overflow(n, units[i].ns, &n))
+				return -ERANGE;
+			*out_ns = n;
+			return 0;
+		}
+	return -EINVAL;
 }

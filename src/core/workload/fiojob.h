@@ -10,7 +10,9 @@
  * unset one is an error naming it), and "include FILE" (a path relative
  * to the including file, whose options go to the section being read;
  * included files may not hold section headers, and a file that includes
- * itself, directly or not, is refused).
+ * itself, directly or not, is refused). It also reads fio's units:
+ * sizes with kb_base=1024 (4k is 4096, 1ki is 1000) and times in
+ * seconds unless suffixed.
  */
 #ifndef IOTRIAL_FIOJOB_H
 #define IOTRIAL_FIOJOB_H
@@ -73,5 +75,11 @@ int fiojob_parse_buf(struct fiojob *j, const char *name, const char *buf,
  * and the option itself through *out_opt when out_opt is not NULL. */
 const char *fiojob_get(const struct fiojob_section *sec, const char *key,
 		       const struct fiojob_opt **out_opt);
+
+/* Parse a fio size ("4k" is 4096, "1ki" is 1000, "0x1000"): 0 or
+ * -EINVAL/-ERANGE. */
+int fiojob_parse_size(const char *in, uint64_t *out_bytes);
+/* Parse a fio time ("900" seconds, "10m" minutes, "250ms"): 0 or -EINVAL. */
+int fiojob_parse_time(const char *in, uint64_t *out_ns);
 
 #endif

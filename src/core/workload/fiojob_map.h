@@ -86,10 +86,4 @@ int fiojob_run_resolve(struct fiojob_run *r, int blockdev,
 		       uint64_t capacity_bytes, uint64_t *out_ios,
 		       struct strbuf *err);
 
-/* Parse a fio size ("4k" is 4096, "1ki" is 1000, "0x1000"): 0 or
- * -EINVAL/-ERANGE. */
-int fiojob_parse_size(const char *in, uint64_t *out_bytes);
-/* Parse a fio time ("900" seconds, "10m" minutes, "250ms"): 0 or -EINVAL. */
-int fiojob_parse_time(const char *in, uint64_t *out_ns);
-
 #endif
