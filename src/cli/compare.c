@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "job.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/report/devices_text.h"
@@ -38,6 +39,8 @@ struct compare_args {
 	unsigned nr_vary, alloc_vary;
 	const char **params; /* "name=value", owned */
 	unsigned nr_params, alloc_params;
+	const char *job, *section; /* --job FILE.fio, --section NAME */
+	int job_lenient;
 };
 
 static const char *const compare_usage[] = {
@@ -53,6 +56,7 @@ static const char *const compare_usage[] = {
     "         [--json[=FILE]] [--fail-on-regression] [--strict] [--quiet]",
     "         [--allow-destroy] [--force] [--memory-limit SIZE] [--cpus LIST]",
     "         [--mems LIST]",
+    "   or: iotrial compare --job FILE.fio [--section NAME] --vary ...",
     NULL,
 };
 
@@ -130,6 +134,17 @@ static int vary_option(const struct option *opt, const char *arg)
 	return push(&a->vary, &a->nr_vary, &a->alloc_vary, arg);
 }
 
+/* Is --job among the arguments (so no workload need come first)? */
+static int has_job(int argc, const char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--job") || !strncmp(argv[i], "--job=", 6))
+			return 1;
+	return 0;
+}
+
 static int parse_args(int argc, const char **argv, struct compare_args *a,
 		      const struct workload_ops **out_ops)
 {
@@ -197,17 +212,26 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "force", &a->force,
 		     "run even when --budget or --max-runs cannot reach a "
 		     "verdict"),
+	    OPT_STRING(0, "job", &a->job, "FILE",
+		       "the workload is a job section of a fio job file"),
+	    OPT_STRING(0, "section", &a->section, "NAME",
+		       "with --job: the job section to run"),
+	    OPT_BOOL(0, "job-lenient", &a->job_lenient,
+		     "with --job: ignore options iotrial does not support, "
+		     "with a warning"),
 	    OPT_END(),
 	};
 	int n, help = argc > 1 &&
 		      (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+	int job = argc > 1 && argv[1][0] == '-' && has_job(argc, argv);
 
-	if ((argc < 2 || argv[1][0] == '-') && !help) {
+	if ((argc < 2 || argv[1][0] == '-') && !help && !job) {
 		error("compare needs a workload first: iotrial compare "
 		      "WORKLOAD --vary FACTOR=A,B");
 		return -1;
 	}
-	if (help) {
+	if (help || job) {
+		/* a job file's workload is an rw one: same parameters */
 		ops = workload_find("randread");
 	} else {
 		a->workload = argv[1];
@@ -245,6 +269,16 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		      "and options of the form --name=value (see 'iotrial "
 		      "compare %s --help')",
 		      argv[0], ops->name);
+		return -1;
+	}
+	if ((a->section || a->job_lenient) && !a->job) {
+		error("--%s goes with --job FILE.fio",
+		      a->section ? "section" : "job-lenient");
+		return -1;
+	}
+	if (a->job && a->workload) {
+		error("give a workload or --job, not both ('%s' was given)",
+		      a->workload);
 		return -1;
 	}
 	if (!a->nr_vary) {
@@ -474,6 +508,7 @@ int cmd_compare(int argc, const char **argv)
 	struct trial tr;
 	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT;
+	struct fiojob_plan plan = {0};
 	unsigned i;
 	int ret = EXIT_OK, pr;
 
@@ -517,6 +552,10 @@ int cmd_compare(int argc, const char **argv)
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
+	if (a.job && (ret = job_cli_compare_setup(
+			  &tr, a.job, a.section, a.job_lenient, a.params,
+			  a.nr_params, a.time != NULL, a.ramp != NULL, &plan)))
+		goto out;
 	for (i = 0; i < a.nr_vary; i++)
 		if (trial_add_factor(&tr, a.vary[i], &err)) {
 			error("%s", err.buf);
@@ -574,6 +613,7 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_REGRESSION;
 out:
 	trial_release(&tr);
+	fiojob_plan_release(&plan);
 	strbuf_release(&err);
 	strbuf_release(&spec);
 	strbuf_release(&out);

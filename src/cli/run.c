@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "job.h"
 #include "knobargs.h"
 #include "../core/experiment/result_json.h"
 #include "../core/experiment/metrics.h"
@@ -45,7 +46,9 @@ struct run_args {
 	unsigned target_flags;
 	const char **params; /* name, value, name, value, ... */
 	unsigned nr_params, alloc_params;
-	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
+	struct knob_cli *knobs;	   /* --set KNOB=VALUE (knobargs.c) */
+	const char *job, *section; /* --job FILE, --section NAME */
+	int job_lenient;	   /* --job-lenient */
 };
 
 static const char *const run_usage[] = {
@@ -56,6 +59,8 @@ static const char *const run_usage[] = {
     "                   [--set KNOB=VALUE ...] [--db PATH | --no-store]",
     "                   [--per-job] [--memory-limit SIZE] [--cpus LIST]",
     "                   [--mems LIST]",
+    "   or: iotrial run --job FILE.fio [--section NAME] [--job-lenient]",
+    "                   [-t TARGET] [--size SIZE] [--time DURATION] ...",
     NULL,
 };
 
@@ -103,6 +108,62 @@ static void unexpected(const char *arg, const struct run_args *a,
 		      arg, ops->name);
 }
 
+/* --job and what goes with it; -1 after printing an error. */
+static int check_job_args(const struct run_args *a)
+{
+	if (!a->job && (a->section || a->job_lenient)) {
+		error("--%s goes with --job FILE.fio",
+		      a->section ? "section" : "job-lenient");
+		return -1;
+	}
+	if (a->job && a->workload) {
+		error("give a workload or --job, not both: the job file says "
+		      "what runs ('%s' was given too)",
+		      a->workload);
+		return -1;
+	}
+	if (a->job && a->ios) {
+		error("--ios does not apply to --job; a job file runs its "
+		      "size, or --time");
+		return -1;
+	}
+	return 0;
+}
+
+static const char **joined_params(const struct run_args *a, unsigned *out_nr);
+
+/* run --job: the job file's sections, with the command line's
+ * overrides. The exit code. */
+static int run_job(const struct run_args *a, const struct knob_cli *kc)
+{
+	struct job_cli_args ja = {0};
+	unsigned nr = 0, i;
+	const char **params = joined_params(a, &nr);
+	int ret;
+
+	ja.file = a->job;
+	ja.section = a->section;
+	ja.lenient = a->job_lenient;
+	ja.target = a->target;
+	ja.target_flags = a->target_flags;
+	ja.time = a->time;
+	ja.ramp = a->ramp;
+	ja.seed = a->seed;
+	ja.json_file = a->json_file;
+	ja.db = a->db;
+	ja.no_store = a->no_store;
+	ja.per_job = a->per_job;
+	ja.params = params;
+	ja.nr_params = nr;
+	ja.set = kc->assign;
+	ja.nr_set = (unsigned)kc->nr;
+	ret = job_cli_run(&ja);
+	for (i = 0; i < nr; i++)
+		free((char *)params[i]);
+	free(params);
+	return ret;
+}
+
 /* Parse argv into a; returns -1 after printing an error, 1 for --help. */
 static int parse_args(int argc, const char **argv, struct run_args *a,
 		      const struct workload_ops **out_ops)
@@ -142,6 +203,14 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_BOOL(0, "per-job", &a->per_job,
 		     "a line per job, however many (more than 4 are "
 		     "summarised)"),
+	    OPT_STRING(0, "job", &a->job, "FILE",
+		       "run the job sections of a fio job file instead of a "
+		       "workload (see JOB FILES in the manual)"),
+	    OPT_STRING(0, "section", &a->section, "NAME",
+		       "with --job: run only this job section"),
+	    OPT_BOOL(0, "job-lenient", &a->job_lenient,
+		     "with --job: warn about options iotrial does not "
+		     "support and ignore them"),
 	    OPT_END(),
 	};
 	int n;
@@ -184,7 +253,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		error("give --time or --ios, not both");
 		return -1;
 	}
-	return 0;
+	return check_job_args(a);
 }
 
 /* The workload parameters as "name=value"; the caller frees each and
@@ -319,6 +388,10 @@ int cmd_run(int argc, const char **argv)
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
+	if (a.job) {
+		ret = run_job(&a, &kc);
 		goto out;
 	}
 	if (a.per_job)

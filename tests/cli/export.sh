@@ -29,6 +29,17 @@ gen_exp "$TEST_TMP/param.json" "$MNT" "$dev" 1 PARAM:bs=4k,8k
 param=$(imp_exp "$TEST_TMP/param.json")
 check "four experiments imported" test -n "$win" -a -n "$atime" -a -n "$none" -a -n "$param"
 
+# a winner whose runs iotrial flagged is not rolled out unless named
+SUSPECT=1 gen_exp "$TEST_TMP/sus.json" "$MNT" "$dev" 1 read_ahead_kb=128,4096
+sus=$(imp_exp "$TEST_TMP/sus.json")
+"$IOTRIAL" export "$sus" --db "$DB" --format sysctl >"$TEST_TMP/sus.out" 2>&1
+check "a suspect winner: refused (exit 2)" test $? = 2
+check "...saying why and how to export it anyway" \
+	grep -qF "is suspect (page_cache)" "$TEST_TMP/sus.out"
+"$IOTRIAL" export "$sus" --db "$DB" --arm read_ahead_kb=4096 --format shell \
+	>"$TEST_TMP/sus.out" 2>&1
+check "...and --arm naming it exports it" test $? = 0
+
 # --- bad input
 expect_usage "an unknown format lists the formats" \
 	"unknown format 'xml'; the formats are sysctl, udev, fstab, tuned, ansible, puppet and shell" \

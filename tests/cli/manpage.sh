@@ -99,7 +99,7 @@ def sample(metavar):
         'FILE': tmp + '/x.json', 'ARM': 'x', 'LABEL': 'x',
         'NAME': 'randread', 'DEV': 'vda', 'PERCENT': '2%', 'SIZE': '4k',
         'TEXT': 'x', 'KNOB': 'read_ahead_kb=128', 'FACTOR': 'bs=4k,8k',
-        'LIST': '0',
+        'LIST': '0', 'FORMAT': 'sysctl', 'DIR': tmp, 'ID': 'x',
     }[word]
 
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "export.h"
 #include "expjson.h"
+#include "suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -114,6 +115,21 @@ static int pick_winner(struct json_object *exp, const char *id, int *arm,
 			      "export; name an arm with --arm LABEL, or run "
 			      "more blocks ('iotrial compare ... --runs N')",
 			      id, arm_label(exp, 0), seen.buf);
+		goto out;
+	}
+	if (suspect_is(exp, best)) {
+		struct strbuf kinds = STRBUF_INIT;
+
+		suspect_kinds(exp, best, &kinds);
+		ret = err_set(err, -ENOENT,
+			      "the winner '%s' of experiment '%s' is suspect "
+			      "(%s): its runs measured the flaw iotrial "
+			      "flagged, maybe not the setting; rerun without "
+			      "it ('iotrial show %s' has the warnings), or "
+			      "export it anyway with --arm '%s'",
+			      expjson_str(best, "label"), id, kinds.buf, id,
+			      expjson_str(best, "label"));
+		strbuf_release(&kinds);
 		goto out;
 	}
 	*arm = (int)expjson_num(best, "arm");

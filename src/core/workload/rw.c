@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include "layout.h"
 #include "../target/scratch.h"
+#include "randmap.h"
 #include "rw.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -57,6 +58,18 @@ const struct param_spec rw_params[] = {
      "randrw: percentage of reads"},
     {"settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
      "writes: flush inside the timed region or not"},
+    {"randommap", PARAM_BOOL, "0", 0, 1, NULL,
+     "random offsets: each block once per pass, in random order (fio's "
+     "default), not uniform with repeats"},
+    {"fadvise", PARAM_BOOL, "0", 0, 1, NULL,
+     "tell the kernel the access pattern (posix_fadvise RANDOM or "
+     "SEQUENTIAL), as fio's fadvise_hint=1 does"},
+    {"invalidate", PARAM_BOOL, "0", 0, 1, NULL,
+     "drop the job's file from the page cache at every pass over it "
+     "(fio's invalidate=1)"},
+    {"shared", PARAM_BOOL, "0", 0, 1, NULL,
+     "every job works on one file, not one each (fio's filename= with "
+     "numjobs)"},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {NULL},
@@ -79,6 +92,7 @@ struct rw_state {
 	uint64_t region_bytes; /* per job, a multiple of bs */
 	int blockdev;	       /* regions of one device, not files */
 	int made_files;	       /* we created files that cleanup removes */
+	int shared;	       /* all jobs on job 0's file */
 };
 
 /* Shared by the jobs of one run: the phase word and its start time. */
@@ -89,8 +103,9 @@ struct rw_shared {
 	_Atomic uint64_t run_start_ns;
 	pthread_mutex_t gate_mu; /* the start gate: jobs set up, then wait */
 	pthread_cond_t gate_cv;
-	unsigned arrived; /* jobs done with set-up */
-	int go;		  /* main opened the gate */
+	unsigned arrived;	   /* jobs done with set-up */
+	int go;			   /* main opened the gate */
+	_Atomic unsigned finished; /* jobs out of their loop */
 };
 
 /* One job: a thread, its file, engine and private tallies. */
@@ -111,6 +126,10 @@ struct rw_job {
 	struct rng rng;
 	uint64_t base_bytes; /* region start */
 	uint64_t next_bytes; /* sequential cursor inside the region */
+	struct randmap map;  /* randommap: the walk over the region */
+	int use_map;	     /* randommap is on */
+	uint64_t pass_left;  /* invalidate: I/Os left in this pass */
+	int drop_due;	     /* invalidate: a pass ended, drop the cache */
 	uint64_t quota;	     /* count mode: I/Os to do in the region */
 	uint64_t counted;    /* I/Os submitted in the timed region */
 	uint64_t writes_since_fsync;
@@ -157,6 +176,11 @@ int rw_validate(struct workload *w, struct strbuf *err)
 		return err_set(err, -EINVAL,
 			       "'rwmixread' only applies to 'randrw', not "
 			       "'%s'",
+			       w->ops->name);
+	if (workload_u64(w, "randommap") && !k.random)
+		return err_set(err, -EINVAL,
+			       "'randommap' only applies to random workloads, "
+			       "not '%s'",
 			       w->ops->name);
 	if (!strcmp(e, "mmap") && workload_u64(w, "direct"))
 		return err_set(err, -EINVAL,
@@ -222,6 +246,7 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		return err_set(err, -EINVAL,
 			       "'%s' is too small for %u jobs of bs %s",
 			       t->path, st->nr_jobs, workload_str(w, "bs"));
+	st->shared = (int)workload_u64(w, "shared");
 	st->paths = xcalloc(st->nr_jobs, sizeof(*st->paths));
 	st->names = xcalloc(st->nr_jobs, sizeof(*st->names));
 	for (i = 0; i < st->nr_jobs; i++) {
@@ -237,11 +262,13 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		}
 		/* a preallocated file reads as zeros without touching the
 		 * device: never let a read workload reuse a write's file */
-		snprintf(name, sizeof(name), "job%u.%s", i,
+		snprintf(name, sizeof(name), "job%u.%s", st->shared ? 0 : i,
 			 st->kind.read_pct ? "data" : "prealloc");
 		target_file_path(t, name, &path);
 		st->paths[i] = xstrdup(path.buf);
 		st->names[i] = xstrdup(name);
+		if (st->shared && i)
+			continue; /* job 0's file, laid out once */
 		if ((!w->ro.keep_files ||
 		     !layout_reusable(t, name, st->region_bytes)) &&
 		    __builtin_add_overflow(need_bytes, st->region_bytes,
@@ -255,6 +282,8 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		ret = scratch_fill(t, need_bytes, w->stop, err);
 	for (i = 0; !ret && !st->blockdev && i < st->nr_jobs; i++) {
 		st->made_files = !w->ro.keep_files;
+		if (st->shared && i)
+			break;
 		if (w->ro.keep_files &&
 		    layout_reusable(t, st->names[i], st->region_bytes))
 			continue;
@@ -301,6 +330,10 @@ static int job_setup(struct rw_job *j)
 		return err_set(&j->err, -e, "cannot open '%s': %s",
 			       st->paths[j->idx], strerror(e));
 	}
+	if (workload_u64(w, "fadvise"))
+		posix_fadvise(j->fd, 0, 0,
+			      st->kind.random ? POSIX_FADV_RANDOM
+					      : POSIX_FADV_SEQUENTIAL);
 	j->iodepth = effective_iodepth(w);
 	j->reqs = xcalloc(j->iodepth, sizeof(*j->reqs));
 	j->free = xcalloc(j->iodepth, sizeof(*j->free));
@@ -316,7 +349,17 @@ static int job_setup(struct rw_job *j)
 		j->reqs[i].buf_idx = (uint16_t)i;
 		j->free[j->nr_free++] = &j->reqs[i];
 	}
-	j->base_bytes = st->blockdev ? st->region_bytes * j->idx : 0;
+	if (workload_u64(w, "invalidate"))
+		j->pass_left = st->region_bytes / bs;
+	if (workload_u64(w, "randommap")) {
+		uint64_t r1 = rng_next(&j->rng);
+
+		j->use_map = 1;
+		randmap_init(&j->map, st->region_bytes / bs, r1,
+			     rng_next(&j->rng));
+	}
+	j->base_bytes =
+	    st->blockdev && !st->shared ? st->region_bytes * j->idx : 0;
 	eo.iodepth = j->iodepth;
 	eo.direct = direct;
 	eo.fds = &j->fd;
@@ -354,7 +397,9 @@ static void next_io(struct rw_job *j, struct io_req *req)
 	const struct rw_kind *k = &j->sh->st->kind;
 	uint64_t bs = req->len_bytes, region = j->sh->st->region_bytes;
 
-	if (k->random) {
+	if (k->random && j->use_map) {
+		req->offset_bytes = j->base_bytes + randmap_next(&j->map) * bs;
+	} else if (k->random) {
 		req->offset_bytes =
 		    j->base_bytes + rng_below(&j->rng, region / bs) * bs;
 	} else {
@@ -490,6 +535,14 @@ static int job_loop(struct rw_job *j)
 			if (run_start)
 				j->fsyncs++;
 		}
+		if (j->drop_due) {
+			/* a new pass starts cold, as fio's invalidate=1 does;
+			 * what is still in flight is not dropped */
+			posix_fadvise(j->fd, (off_t)j->base_bytes,
+				      (off_t)j->sh->st->region_bytes,
+				      POSIX_FADV_DONTNEED);
+			j->drop_due = 0;
+		}
 		while (!draining && j->nr_free &&
 		       (!j->quota || !run_start || j->counted + n < j->quota)) {
 			struct io_req *req = j->free[j->nr_free - 1 - n];
@@ -500,6 +553,11 @@ static int job_loop(struct rw_job *j)
 			if (req->dir == IO_WRITE)
 				j->writes_since_fsync++;
 			n++;
+			if (j->pass_left && !--j->pass_left) {
+				j->pass_left = j->sh->st->region_bytes / bs;
+				j->drop_due = 1;
+				break;
+			}
 			if (n == j->nr_free)
 				break;
 			if (fsync_every && j->writes_since_fsync >= fsync_every)
@@ -605,6 +663,7 @@ static void *job_main(void *arg)
 	if (j->ret)
 		return NULL;
 	j->ret = job_loop(j);
+	atomic_fetch_add(&j->sh->finished, 1);
 	/* CPU over the I/O phase, the span jobs[].seconds covers */
 	if (j->ru0_taken)
 		thread_cpu(&ru1);
@@ -635,6 +694,21 @@ static void sleep_until(uint64_t deadline_ns, volatile int *stop)
 		ts.tv_nsec = (long)(step % 1000000000ull);
 		nanosleep(&ts, NULL);
 	}
+}
+
+/*
+ * A run of --ios with a time as well (a fio job that is not time based
+ * but has a runtime): whichever comes first ends it. Wait until every
+ * started job is done or the deadline passes.
+ */
+static void cap_count_run(struct rw_shared *sh, unsigned started,
+			  uint64_t deadline_ns)
+{
+	const struct timespec step = {0, 10000000}; /* 10 ms */
+
+	while (atomic_load(&sh->finished) < started &&
+	       clock_now_ns() < deadline_ns && !*sh->w->stop)
+		nanosleep(&step, NULL);
 }
 
 /* Fold every job's tallies into r and pick the first error. */
@@ -691,6 +765,7 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	sh.st = st;
 	atomic_init(&sh.phase, PHASE_RAMP);
 	atomic_init(&sh.run_start_ns, 0);
+	atomic_init(&sh.finished, 0);
 	pthread_mutex_init(&sh.gate_mu, NULL);
 	pthread_cond_init(&sh.gate_cv, NULL);
 	jobs = xcalloc(st->nr_jobs, sizeof(*jobs));
@@ -735,7 +810,9 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 				      memory_order_release);
 		if (!w->ro.ios)
 			sleep_until(run_start + w->ro.time_ns, w->stop);
-		if (!w->ro.ios || *w->stop)
+		else if (w->ro.time_ns)
+			cap_count_run(&sh, started, run_start + w->ro.time_ns);
+		if (!w->ro.ios || *w->stop || w->ro.time_ns)
 			atomic_store_explicit(&sh.phase, PHASE_DRAIN,
 					      memory_order_release);
 	}
@@ -763,7 +840,7 @@ void rw_cleanup(struct workload *w)
 	if (!st)
 		return;
 	for (i = 0; i < st->nr_jobs && st->paths; i++) {
-		if (st->made_files && st->names[i])
+		if (st->made_files && st->names[i] && (!st->shared || !i))
 			target_unlink_file(w->target, st->names[i]);
 		free(st->paths[i]);
 		free(st->names[i]);

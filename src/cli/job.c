@@ -1,0 +1,377 @@
+/*
+ * fio job files on the command line; see job.h. Each job section is one
+ * trial of one run, made and stored like `iotrial run`'s, so `log`,
+ * `show` and `diff` know them; the sections run one after another in
+ * file order, which is fio's order of its stonewalled groups.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <json-c/json.h>
+#include "cli.h"
+#include "job.h"
+#include "knobargs.h"
+#include "../core/experiment/trial.h"
+#include "../core/report/run_text.h"
+#include "../core/workload/fiojob.h"
+#include "../util/error.h"
+#include "../util/rng.h"
+#include "../util/units.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+/*
+ * Print each line of warn: "note: ..." lines as notes (unless the job
+ * file failed: then they are noise), others as warnings.
+ */
+static void print_warnings(const char *warn, int failed)
+{
+	const char *p = warn;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrndup(p, n);
+
+		if (strncmp(line, "note: ", 6))
+			warning("%s", line);
+		else if (!failed)
+			note("%s", line + 6);
+		free(line);
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+int job_cli_load(const char *file, const char *section, int lenient,
+		 const char *const *params, unsigned nr_params,
+		 uint64_t time_ns, int need_one, struct fiojob_plan *plan)
+{
+	const struct fiojob_overrides ov = {section, params, nr_params, time_ns,
+					    lenient};
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob j;
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	fiojob_init(&j);
+	ret = fiojob_parse_file(&j, file, &err);
+	if (!ret)
+		ret = fiojob_map(&j, &ov, plan, &warn, &err);
+	if (!ret && need_one && plan->nr != 1)
+		ret = err_set(&err, -EINVAL,
+			      "'%s' has %u job sections; compare varies one: "
+			      "pick it with --section NAME",
+			      file, plan->nr);
+	print_warnings(warn.buf, ret != 0);
+	if (ret)
+		error("%s", err.buf);
+	fiojob_release(&j);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+	return ret ? EXIT_USAGE : EXIT_OK;
+}
+
+static const char *tmp_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+/* Is path the same block device as spec (a path too)? */
+static int same_device(const struct stat *st, const char *spec)
+{
+	struct stat o;
+
+	return spec && !stat(spec, &o) && S_ISBLK(o.st_mode) &&
+	       o.st_rdev == st->st_rdev;
+}
+
+int job_cli_target(const struct fiojob_run *r, const char *cli_target,
+		   struct strbuf *spec, struct strbuf *err)
+{
+	const char *fn = r->filename;
+	struct stat st;
+
+	strbuf_reset(spec);
+	if (fn && fn[0] == '/' && !stat(fn, &st) && S_ISBLK(st.st_mode)) {
+		if (!same_device(&st, cli_target))
+			return err_set(err, -EINVAL,
+				       "%s:%u: [%s] has filename=%s, a block "
+				       "device; iotrial writes to a device "
+				       "only when -t names it (-t %s), and "
+				       "else runs in a directory given by -t",
+				       r->file, r->line, r->section, fn, fn);
+		strbuf_addstr(spec, cli_target);
+		return 0;
+	}
+	if (cli_target)
+		strbuf_addstr(spec, cli_target);
+	else if (r->directory && *r->directory)
+		strbuf_addstr(spec, r->directory);
+	else if (fn && fn[0] == '/')
+		strbuf_add(spec, fn, (size_t)(strrchr(fn, '/') - fn) ?: 1);
+	else
+		strbuf_addstr(spec, tmp_dir());
+	return 0;
+}
+
+/* What the sections said, for printing at the end. */
+struct job_view {
+	struct strbuf summary;
+	int interrupted;
+	unsigned flags;
+};
+
+static void job_run_done(void *ctx, const struct run_meta *meta,
+			 const struct run_result *r)
+{
+	struct job_view *v = ctx;
+
+	report_run_text(meta->w, meta->t, r, v->flags, &v->summary);
+	v->interrupted = r->interrupted;
+}
+
+/* Wait ns before a section (startdelay), or until a stop signal. */
+static void start_delay(uint64_t ns, volatile int *stop)
+{
+	const struct timespec step = {0, 50000000}; /* 50 ms */
+	uint64_t waited = 0;
+
+	while (waited < ns && !*stop) {
+		nanosleep(&step, NULL);
+		waited += 50000000ull;
+	}
+}
+
+/* The exit code for a failed trial_run(). */
+static int failed_code(const struct trial *tr, int ret)
+{
+	if (tr->failed == TRIAL_FAILED_KNOBS)
+		return knob_cli_exit_code(ret);
+	if (tr->failed == TRIAL_FAILED_PREPARE)
+		return ret == -EINVAL || ret == -ENOSPC ? EXIT_USAGE
+							: EXIT_RUNTIME;
+	return EXIT_RUNTIME;
+}
+
+/*
+ * Run section r as one trial; on success append its entry to jobs.
+ * Returns an exit code (EXIT_OK on success).
+ */
+static int run_section(const struct job_cli_args *a, struct fiojob_run *r,
+		       volatile int *stop, uint64_t seed,
+		       struct json_object *jobs, struct job_view *view)
+{
+	struct trial_hooks hooks = {.ctx = view, .run_done = job_run_done};
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	struct json_object *entry, *run;
+	struct trial tr;
+	uint64_t ios = 0;
+	int ret = EXIT_OK, pr;
+
+	knob_cli_log(&hooks.log, NULL);
+	trial_init(&tr, TRIAL_ONE_RUN, &hooks);
+	tr.c.stop = stop;
+	tr.c.seed = seed;
+	tr.set = a->set;
+	tr.nr_set = a->nr_set;
+	tr.c.ops = workload_find(r->workload);
+	if (job_cli_target(r, a->target, &spec, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	pr = trial_open(&tr, spec.buf, a->target_flags, &err);
+	if (pr) {
+		error("%s", err.buf);
+		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
+	}
+	if (fiojob_run_resolve(r, tr.t.kind == TARGET_BLOCKDEV,
+			       tr.t.capacity_bytes, &ios, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	tr.c.params = (const char *const *)r->params;
+	tr.c.nr_params = r->nr_params;
+	tr.c.ro.ios = ios;
+	tr.c.ro.time_ns = r->time_ns;
+	tr.c.ro.ramp_ns = r->ramp_ns;
+	if (a->ramp &&
+	    cli_parse_duration("--ramp", a->ramp, &tr.c.ro.ramp_ns, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if ((pr = trial_read_params(&tr, &err)) ||
+	    (pr = trial_plan(&tr, &err))) {
+		error("%s:%u: [%s]: %s", r->file, r->line, r->section, err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (trial_has_undo(&tr))
+		signal(SIGPIPE, SIG_IGN);
+	pr = trial_check(&tr, &err);
+	if (pr) {
+		error("%s", err.buf);
+		ret = knob_cli_exit_code(pr);
+		goto out;
+	}
+	if (r->startdelay_ns)
+		start_delay(r->startdelay_ns, stop);
+	strbuf_addf(&view->summary, "[%s] group %u, %s:\n", r->section,
+		    r->group, r->workload);
+	pr = trial_run(&tr, &err);
+	if (pr) {
+		error("[%s]: %s", r->section, err.buf);
+		ret = failed_code(&tr, pr);
+		goto finish;
+	}
+	if (view->interrupted)
+		ret = EXIT_RUNTIME;
+	else if (!a->no_store && trial_store(&tr, a->db, &err)) {
+		error("[%s] was not stored: %s", r->section, err.buf);
+		ret = EXIT_RUNTIME;
+	}
+	if (tr.id[0])
+		strbuf_addf(&view->summary,
+			    "stored as %s ('iotrial show %s')\n", tr.id, tr.id);
+	entry = json_object_new_object();
+	json_object_object_add(entry, "section",
+			       json_object_new_string(r->section));
+	json_object_object_add(entry, "name", json_object_new_string(r->name));
+	json_object_object_add(entry, "group",
+			       json_object_new_int((int)r->group));
+	json_object_object_add(entry, "reporting_group",
+			       json_object_new_int((int)r->report));
+	json_object_object_add(entry, "group_reporting",
+			       json_object_new_boolean(r->group_reporting));
+	json_object_object_add(entry, "id",
+			       tr.id[0] ? json_object_new_string(tr.id) : NULL);
+	run = trial_run_object(&tr);
+	json_object_object_add(entry, "run", json_object_get(run));
+	json_object_array_add(jobs, entry);
+finish:
+	strbuf_reset(&err);
+	if (trial_finish(&tr, &err)) {
+		error("%s", err.buf);
+		if (ret == EXIT_OK)
+			ret = EXIT_RUNTIME;
+	}
+out:
+	trial_release(&tr);
+	strbuf_release(&err);
+	strbuf_release(&spec);
+	return ret;
+}
+
+int job_cli_run(const struct job_cli_args *a)
+{
+	struct job_view view = {STRBUF_INIT, 0, 0};
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *obj = NULL, *jobs;
+	struct fiojob_plan plan;
+	uint64_t time_ns = 0, seed;
+	volatile int *stop;
+	unsigned i;
+	int ret;
+
+	if (a->time && (cli_parse_duration("--time", a->time, &time_ns, &err) ||
+			!time_ns)) {
+		error("%s", err.len ? err.buf : "--time must be longer than 0");
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	if (a->seed && units_parse_count(a->seed, &seed, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	if (!a->seed)
+		seed = rng_seed_from_env() & 0xffffffffu;
+	ret = job_cli_load(a->file, a->section, a->lenient, a->params,
+			   a->nr_params, time_ns, 0, &plan);
+	if (ret)
+		goto out;
+	if (a->json_file && cli_check_output(a->json_file)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!a->no_store && (ret = cli_check_store(a->db, "iotrial run")))
+		goto out;
+	if (a->per_job)
+		view.flags |= REPORT_RUN_PER_JOB;
+	obj = json_object_new_object();
+	json_object_object_add(obj, "schema",
+			       json_object_new_string(IOTRIAL_SCHEMA));
+	json_object_object_add(obj, "type", json_object_new_string("job_file"));
+	json_object_object_add(obj, "file", json_object_new_string(a->file));
+	jobs = json_object_new_array();
+	json_object_object_add(obj, "jobs", jobs);
+	stop = cli_catch_stop_signals();
+	for (i = 0; i < plan.nr && !ret && !*stop; i++)
+		ret = run_section(a, &plan.runs[i], stop, seed, jobs, &view);
+	if (!ret && *stop)
+		ret = EXIT_RUNTIME;
+	if (a->json_file && json_object_array_length(jobs) &&
+	    cli_write_json(a->json_file, obj))
+		ret = EXIT_RUNTIME;
+	if (!a->json_file || strcmp(a->json_file, "-"))
+		fputs(view.summary.buf, stdout);
+out:
+	json_object_put(obj);
+	fiojob_plan_release(&plan);
+	strbuf_release(&view.summary);
+	strbuf_release(&err);
+	return ret;
+}
+
+int job_cli_compare_setup(struct trial *tr, const char *file,
+			  const char *section, int lenient,
+			  const char *const *params, unsigned nr_params,
+			  int time_given, int ramp_given,
+			  struct fiojob_plan *plan)
+{
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	struct fiojob_run *r;
+	uint64_t ios = 0;
+	int ret;
+
+	ret = job_cli_load(file, section, lenient, params, nr_params,
+			   time_given ? tr->c.ro.time_ns : 0, 1, plan);
+	if (ret)
+		return ret;
+	r = &plan->runs[0];
+	ret = job_cli_target(r, tr->t.path, &spec, &err);
+	strbuf_release(&spec);
+	if (ret) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	if (fiojob_run_resolve(r, tr->t.kind == TARGET_BLOCKDEV,
+			       tr->t.capacity_bytes, &ios, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	strbuf_release(&err);
+	tr->c.ops = workload_find(r->workload);
+	tr->c.params = (const char *const *)r->params;
+	tr->c.nr_params = r->nr_params;
+	if (!time_given && !tr->c.ro.ios) {
+		tr->c.ro.time_ns = r->time_ns;
+		tr->c.ro.ios = ios;
+	}
+	if (!ramp_given)
+		tr->c.ro.ramp_ns = r->ramp_ns;
+	return EXIT_OK;
+}

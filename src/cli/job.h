@@ -1,0 +1,73 @@
+/*
+ * fio job files on the command line: `run --job FILE.fio [--section
+ * NAME]` runs each job section, group after group, and `compare --job
+ * FILE.fio --section NAME --vary ...` uses one section as the workload
+ * of every arm. The reading and mapping are core's (workload/fiojob*.c);
+ * this file prints what they say, places each job's files, runs the
+ * sections through trials and renders the results.
+ */
+#ifndef IOTRIAL_CLI_JOB_H
+#define IOTRIAL_CLI_JOB_H
+
+#include <stdint.h>
+#include "../core/workload/fiojob_map.h"
+#include "../util/strbuf.h"
+
+/* What `run --job` was asked, as typed. */
+struct job_cli_args {
+	const char *file;
+	const char *section;
+	int lenient;
+	const char *target;	   /* -t, or NULL */
+	unsigned target_flags;	   /* TARGET_ALLOW_DESTROY */
+	const char *time, *ramp;   /* --time, --ramp, or NULL */
+	const char *seed;	   /* --seed, or NULL */
+	const char *json_file;	   /* --json, or NULL */
+	const char *db;		   /* --db, or NULL */
+	int no_store, per_job;	   /* --no-store, --per-job */
+	const char *const *params; /* "name=value" from --PARAM */
+	unsigned nr_params;
+	const char *const *set; /* --set KNOB=VALUE */
+	unsigned nr_set;
+};
+
+/*
+ * Read file and map it with the command line's overrides (section,
+ * lenient, params, time_ns: see struct fiojob_overrides) into plan
+ * (fiojob_plan_release() it in any case); with need_one, a plan of more
+ * than one section is refused. Warnings and notes are printed. 0, or an
+ * exit code after printing the error.
+ */
+int job_cli_load(const char *file, const char *section, int lenient,
+		 const char *const *params, unsigned nr_params,
+		 uint64_t time_ns, int need_one, struct fiojob_plan *plan);
+
+/*
+ * Where run r's files go, into spec: -t when given (a filename= then
+ * lands inside it), else directory=, else the directory of an absolute
+ * filename=, else $TMPDIR or /tmp. A filename= that is a block device
+ * is refused unless -t names that device. 0 or -EINVAL with err set.
+ */
+int job_cli_target(const struct fiojob_run *r, const char *cli_target,
+		   struct strbuf *spec, struct strbuf *err);
+
+/* `iotrial run --job`: the exit code. */
+int job_cli_run(const struct job_cli_args *a);
+
+struct trial;
+
+/*
+ * `compare --job`: after trial_open(), make the one job section of file
+ * (or section) the workload of tr: its workload, parameters (the
+ * command line's params win), and, unless the command line gave them
+ * (time_given, ramp_given), its length and ramp. plan holds what tr
+ * points to until trial_release(). 0, or an exit code after printing
+ * the error.
+ */
+int job_cli_compare_setup(struct trial *tr, const char *file,
+			  const char *section, int lenient,
+			  const char *const *params, unsigned nr_params,
+			  int time_given, int ramp_given,
+			  struct fiojob_plan *plan);
+
+#endif

@@ -1,0 +1,730 @@
+/*
+ * Mapping fio job sections onto the rw workloads; see fiojob_map.h.
+ *
+ * A job sees the options of every [global] section above it, then its
+ * own; of two settings of one option (or of its alias) the job's wins,
+ * and within a section the later line. Every option a job uses is
+ * checked against the subset before anything else, so that one error
+ * lists all of them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "fiojob_map.h"
+#include "../../util/error.h"
+#include "../../util/units.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* The options iotrial understands; aliases share a canonical name. */
+static const struct {
+	const char *key, *canon;
+} known[] = {
+    {"name", "name"},
+    {"rw", "rw"},
+    {"readwrite", "rw"},
+    {"rwmixread", "rwmixread"},
+    {"rwmixwrite", "rwmixwrite"},
+    {"bs", "bs"},
+    {"blocksize", "bs"},
+    {"size", "size"},
+    {"filesize", "filesize"},
+    {"nrfiles", "nrfiles"},
+    {"filename", "filename"},
+    {"directory", "directory"},
+    {"numjobs", "numjobs"},
+    {"iodepth", "iodepth"},
+    {"ioengine", "ioengine"},
+    {"direct", "direct"},
+    {"buffered", "buffered"},
+    {"fsync", "fsync"},
+    {"fdatasync", "fdatasync"},
+    {"end_fsync", "end_fsync"},
+    {"runtime", "runtime"},
+    {"time_based", "time_based"},
+    {"ramp_time", "ramp_time"},
+    {"startdelay", "startdelay"},
+    {"stonewall", "stonewall"},
+    {"new_group", "new_group"},
+    {"thread", "thread"},
+    {"group_reporting", "group_reporting"},
+    {"loops", "loops"},
+    {"invalidate", "invalidate"},
+    {"fadvise_hint", "fadvise_hint"},
+    {"unlink", "unlink"},
+    {"norandommap", "norandommap"},
+    {"randrepeat", "randrepeat"},
+    {"write_bw_log", "write_bw_log"},
+    {"write_lat_log", "write_lat_log"},
+    {"write_iops_log", "write_iops_log"},
+    {"log_avg_msec", "log_avg_msec"},
+};
+
+static const char *canonical(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(known[i].key, key))
+			return known[i].canon;
+	return NULL;
+}
+
+/* The options one job sees: its section, and the globals above it. */
+struct view {
+	const struct fiojob *j;
+	unsigned sec; /* the job's section index */
+};
+
+/* The setting of canonical option canon for the job, or NULL. */
+static const struct fiojob_opt *find(const struct view *v, const char *canon)
+{
+	unsigned s = v->sec + 1;
+
+	while (s-- > 0) {
+		const struct fiojob_section *sec = &v->j->secs[s];
+		unsigned i = sec->nr_opts;
+
+		if (s != v->sec && !sec->is_global)
+			continue;
+		while (i-- > 0) {
+			const char *c = canonical(sec->opts[i].key);
+
+			if (c && !strcmp(c, canon))
+				return &sec->opts[i];
+		}
+	}
+	return NULL;
+}
+
+static const char *val(const struct fiojob_opt *o)
+{
+	return o && o->value ? o->value : "";
+}
+
+/* "FILE:LINE: " of o, then the formatted message, into err. */
+static int opt_err(struct strbuf *err, const struct fiojob_opt *o,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int opt_err(struct strbuf *err, const struct fiojob_opt *o,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(err);
+	strbuf_addf(err, "%s:%u: ", o->file, o->line);
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* A fio boolean: a bare key is 1. */
+static int get_bool(const struct fiojob_opt *o, int def, int *out,
+		    struct strbuf *err)
+{
+	const char *v;
+
+	if (!o) {
+		*out = def;
+		return 0;
+	}
+	v = val(o);
+	if (!*v || !strcmp(v, "1") || !strcasecmp(v, "true") ||
+	    !strcasecmp(v, "yes") || !strcasecmp(v, "on"))
+		*out = 1;
+	else if (!strcmp(v, "0") || !strcasecmp(v, "false") ||
+		 !strcasecmp(v, "no") || !strcasecmp(v, "off"))
+		*out = 0;
+	else
+		return opt_err(err, o,
+			       "invalid value '%s' for '%s': "
+			       "expected 0 or 1",
+			       v, o->key);
+	return 0;
+}
+
+/* A count option (numjobs, iodepth, fsync, loops). */
+static int get_count(const struct fiojob_opt *o, uint64_t def, uint64_t *out,
+		     struct strbuf *err)
+{
+	if (!o) {
+		*out = def;
+		return 0;
+	}
+	if (fiojob_parse_size(val(o), out) || strchr(val(o), 'x'))
+		return opt_err(err, o,
+			       "invalid value '%s' for '%s': "
+			       "expected a whole number",
+			       val(o), o->key);
+	return 0;
+}
+
+static int get_time(const struct fiojob_opt *o, uint64_t *out,
+		    struct strbuf *err)
+{
+	*out = 0;
+	if (o && fiojob_parse_time(val(o), out))
+		return opt_err(err, o,
+			       "invalid time '%s' for '%s': expected "
+			       "seconds, or a number with us, ms, s, "
+			       "m, h or d",
+			       val(o), o->key);
+	return 0;
+}
+
+static int get_size(const struct fiojob_opt *o, uint64_t *out,
+		    struct strbuf *err)
+{
+	*out = 0;
+	if (o && fiojob_parse_size(val(o), out))
+		return opt_err(err, o,
+			       "invalid size '%s' for '%s': expected "
+			       "bytes with an optional k, m, g, t "
+			       "(4k is 4096)",
+			       val(o), o->key);
+	return 0;
+}
+
+static void add_param(struct fiojob_run *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void add_param(struct fiojob_run *r, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(r->params, r->nr_params + 1, r->alloc_params);
+	r->params[r->nr_params++] = strbuf_detach(&sb, NULL);
+}
+
+/* Is "name=..." among the command line's parameters? Its value. */
+static const char * override(const struct fiojob_overrides *o, const char *name)
+{
+	size_t n = strlen(name);
+	unsigned i = o->nr_params;
+
+	while (i-- > 0)
+		if (!strncmp(o->params[i], name, n) && o->params[i][n] == '=')
+			return o->params[i] + n + 1;
+	return NULL;
+}
+
+/* rw= to a workload name, or an error saying why not. */
+static int map_rw(const struct fiojob_opt *o, const char **out,
+		  struct strbuf *err)
+{
+	static const struct {
+		const char *fio, *ours;
+	} rw[] = {
+	    {"read", "seqread"},      {"write", "seqwrite"},
+	    {"randread", "randread"}, {"randwrite", "randwrite"},
+	    {"randrw", "randrw"},
+	};
+	const char *v = o ? val(o) : "read";
+	size_t i;
+
+	if (strchr(v, ':'))
+		return opt_err(err, o,
+			       "'%s=%s': iotrial cannot skip offsets "
+			       "between I/Os (the ':' suffix); "
+			       "remove it",
+			       o->key, v);
+	for (i = 0; i < ARRAY_SIZE(rw); i++)
+		if (!strcmp(v, rw[i].fio)) {
+			*out = rw[i].ours;
+			return 0;
+		}
+	if (!strcmp(v, "rw") || !strcmp(v, "readwrite"))
+		return opt_err(err, o,
+			       "'%s=%s' mixes sequential reads and "
+			       "writes; iotrial has no sequential mix "
+			       "(use rw=randrw, or a read and a write "
+			       "job)",
+			       o->key, v);
+	return opt_err(err, o,
+		       "'%s=%s' is not supported; iotrial runs "
+		       "read, write, randread, randwrite and randrw",
+		       o->key, v);
+}
+
+/* ioengine= to an engine of ours. */
+static int map_engine(const struct fiojob_opt *o, const char **out,
+		      struct strbuf *warn, struct strbuf *err)
+{
+	const char *v = o ? val(o) : "psync";
+
+	if (!strcmp(v, "psync") || !strcmp(v, "sync") || !strcmp(v, "pvsync")) {
+		if (strcmp(v, "psync"))
+			strbuf_addf(warn,
+				    "note: %s:%u: ioengine=%s runs as psync "
+				    "(one synchronous I/O at a time, the same "
+				    "pattern)\n",
+				    o->file, o->line, v);
+		*out = "psync";
+		return 0;
+	}
+	if (!strcmp(v, "io_uring") || !strcmp(v, "libaio") ||
+	    !strcmp(v, "mmap")) {
+		*out = v;
+		return 0;
+	}
+	return opt_err(err, o,
+		       "ioengine=%s is not supported; iotrial has "
+		       "psync (also for sync and pvsync), io_uring, "
+		       "libaio and mmap",
+		       v);
+}
+
+/* Refuse a range or a list where one value is expected. */
+static int one_value(const struct fiojob_opt *o, struct strbuf *err)
+{
+	const char *v = val(o);
+
+	if (o && (strchr(v, '-') || strchr(v, ':')))
+		return opt_err(err, o,
+			       "'%s=%s': iotrial takes one value "
+			       "here, not a range or list",
+			       o->key, v);
+	return 0;
+}
+
+/* bs=: one size for reads and writes ("4k" or "4k,4k"). */
+static int map_bs(const struct fiojob_opt *o, uint64_t *out, struct strbuf *err)
+{
+	char *copy, *p, *save = NULL;
+	int ret = 0;
+
+	*out = 4096;
+	if (!o)
+		return 0;
+	if (one_value(o, err))
+		return -EINVAL;
+	copy = xstrdup(val(o));
+	*out = 0;
+	for (p = copy; p && !ret; p = save) {
+		uint64_t b;
+
+		save = strchr(p, ',');
+		if (save)
+			*save++ = '\0';
+		if (!*p)
+			continue;
+		if (fiojob_parse_size(p, &b) || !b)
+			ret = opt_err(err, o, "invalid size '%s' for '%s'", p,
+				      o->key);
+		else if (*out && b != *out)
+			ret = opt_err(err, o,
+				      "'%s=%s' gives reads and writes "
+				      "different block sizes; iotrial "
+				      "uses one",
+				      o->key, val(o));
+		else
+			*out = b;
+	}
+	free(copy);
+	if (!ret && !*out)
+		ret = opt_err(err, o, "'%s=%s' gives no block size", o->key,
+			      val(o));
+	return ret;
+}
+
+/* Every option of sections that run, checked against the subset. */
+static int check_subset(const struct fiojob *j, const char *const *runs,
+			int lenient, struct strbuf *warn, struct strbuf *err)
+{
+	struct strbuf list = STRBUF_INIT;
+	unsigned s, i, bad = 0, last = 0;
+
+	for (s = 0; s < j->nr_secs; s++)
+		if (runs[s])
+			last = s + 1;
+	for (s = 0; s < last; s++) {
+		const struct fiojob_section *sec = &j->secs[s];
+
+		if (!runs[s] && !sec->is_global)
+			continue;
+		for (i = 0; i < sec->nr_opts; i++) {
+			const struct fiojob_opt *o = &sec->opts[i];
+
+			if (canonical(o->key))
+				continue;
+			if (lenient)
+				strbuf_addf(warn,
+					    "%s:%u: ignoring '%s', which "
+					    "iotrial does not support\n",
+					    o->file, o->line, o->key);
+			else
+				strbuf_addf(&list, "%s'%s' (%s:%u)",
+					    bad ? ", " : "", o->key, o->file,
+					    o->line);
+			bad++;
+		}
+	}
+	if (bad && !lenient)
+		err_set(err, -EINVAL,
+			"%s: %u option%s outside what iotrial runs: %s; remove "
+			"them, or pass --job-lenient to ignore them",
+			j->files[0], bad, bad > 1 ? "s" : "", list.buf);
+	strbuf_release(&list);
+	return bad && !lenient ? -EINVAL : 0;
+}
+
+/* Map the job in section index sec into r. */
+static int map_job(const struct fiojob *j, unsigned sec,
+		   const struct fiojob_overrides *ov, struct fiojob_run *r,
+		   struct strbuf *warn, struct strbuf *err)
+{
+	const struct view v = {j, sec};
+	const struct fiojob_opt *o, *size_o, *mixr, *mixw, *dir_o, *buf_o;
+	uint64_t bs, size = 0, u, numjobs, iodepth, fsync_n;
+	const char *engine = "psync", *n;
+	int b, direct = 0, end_fsync, writes;
+
+	r->section = xstrdup(j->secs[sec].name);
+	/* fio names a job after its header; only its own name= renames it
+	 * (a [global] name= does not) */
+	n = fiojob_get(&j->secs[sec], "name", NULL);
+	r->name = xstrdup(n && *n ? n : r->section);
+	r->file = xstrdup(j->secs[sec].file);
+	r->line = j->secs[sec].line;
+	add_param(r, "label=%s", r->name);
+	if (map_rw(find(&v, "rw"), &r->workload, err))
+		return -EINVAL;
+	writes =
+	    strcmp(r->workload, "seqread") && strcmp(r->workload, "randread");
+	if (map_bs(find(&v, "bs"), &bs, err))
+		return -EINVAL;
+	add_param(r, "bs=%llu", (unsigned long long)bs);
+	/* size: bytes, or a share of the device the caller resolves */
+	size_o = find(&v, "size");
+	if (size_o && one_value(size_o, err))
+		return -EINVAL;
+	if (size_o && strchr(val(size_o), '%')) {
+		unsigned long pct = strtoul(val(size_o), NULL, 10);
+
+		if (!pct || pct > 100)
+			return opt_err(err, size_o,
+				       "invalid size '%s': a "
+				       "percentage is from 1%% to "
+				       "100%%",
+				       val(size_o));
+		r->size_pct = (unsigned)pct;
+	} else if (get_size(size_o, &size, err)) {
+		return -EINVAL;
+	}
+	o = find(&v, "filesize");
+	if (o && (one_value(o, err) || get_size(o, &u, err)))
+		return -EINVAL;
+	if (o && !size_o)
+		size = u;
+	o = find(&v, "nrfiles");
+	if (get_count(o, 1, &u, err))
+		return -EINVAL;
+	if (u != 1)
+		return opt_err(err, o,
+			       "nrfiles=%s: iotrial gives each job one "
+			       "file; use numjobs for more files",
+			       val(o));
+	if (size)
+		add_param(r, "size=%llu", (unsigned long long)size);
+	if (get_count(find(&v, "numjobs"), 1, &numjobs, err) ||
+	    get_count(find(&v, "iodepth"), 1, &iodepth, err))
+		return -EINVAL;
+	add_param(r, "jobs=%llu", (unsigned long long)numjobs);
+	add_param(r, "iodepth=%llu", (unsigned long long)iodepth);
+	if (map_engine(find(&v, "ioengine"), &engine, warn, err))
+		return -EINVAL;
+	add_param(r, "engine=%s", engine);
+	/* direct and buffered say the same thing: the later one wins */
+	o = find(&v, "direct");
+	buf_o = find(&v, "buffered");
+	if (buf_o && (!o || buf_o->line > o->line || buf_o->file != o->file)) {
+		if (get_bool(buf_o, 1, &b, err))
+			return -EINVAL;
+		direct = !b;
+	} else if (get_bool(o, 0, &direct, err)) {
+		return -EINVAL;
+	}
+	add_param(r, "direct=%d", direct);
+	o = find(&v, "fdatasync");
+	if (get_count(o, 0, &u, err))
+		return -EINVAL;
+	if (u && writes)
+		return opt_err(err, o,
+			       "fdatasync=%s: iotrial flushes with "
+			       "fsync; use fsync=%s",
+			       val(o), val(o));
+	if (get_count(find(&v, "fsync"), 0, &fsync_n, err) ||
+	    get_bool(find(&v, "end_fsync"), 0, &end_fsync, err))
+		return -EINVAL;
+	/* fio ignores both for a job that only reads */
+	if (writes && fsync_n)
+		add_param(r, "fsync=%llu", (unsigned long long)fsync_n);
+	if (writes && end_fsync)
+		add_param(r, "end_fsync=1");
+	if (!strcmp(r->workload, "randrw")) {
+		uint64_t pct = 50;
+
+		mixr = find(&v, "rwmixread");
+		mixw = find(&v, "rwmixwrite");
+		if (mixw && (!mixr || mixw->line > mixr->line)) {
+			if (get_count(mixw, 50, &u, err))
+				return -EINVAL;
+			pct = u <= 100 ? 100 - u : 101;
+			o = mixw;
+		} else {
+			if (get_count(mixr, 50, &pct, err))
+				return -EINVAL;
+			o = mixr;
+		}
+		if (pct > 100)
+			return opt_err(err, o, "'%s=%s' is not a percentage",
+				       o->key, val(o));
+		add_param(r, "rwmixread=%llu", (unsigned long long)pct);
+	}
+	if (get_time(find(&v, "runtime"), &r->time_ns, err) ||
+	    get_time(find(&v, "ramp_time"), &r->ramp_ns, err) ||
+	    get_bool(find(&v, "time_based"), 0, &r->time_based, err) ||
+	    get_count(find(&v, "loops"), 1, &r->loops, err))
+		return -EINVAL;
+	o = find(&v, "startdelay");
+	if (o && (one_value(o, err) || get_time(o, &r->startdelay_ns, err)))
+		return -EINVAL;
+	if (!r->loops)
+		r->loops = 1;
+	if (r->time_based && !r->time_ns && !ov->time_ns)
+		return opt_err(err, find(&v, "time_based"),
+			       "time_based without runtime= runs until "
+			       "stopped; give runtime= (or --time)");
+	if (ov->time_ns) {
+		r->time_ns = ov->time_ns;
+		r->time_based = 1;
+	}
+	/* fio's default hint: random or sequential, as the job is */
+	o = find(&v, "fadvise_hint");
+	if (o && strcmp(val(o), "0") && strcmp(val(o), "1"))
+		return opt_err(err, o,
+			       "fadvise_hint=%s: iotrial gives the "
+			       "hint of the job's pattern (1) or none "
+			       "(0)",
+			       val(o));
+	if (!o || !strcmp(val(o), "1"))
+		add_param(r, "fadvise=1");
+	/* fio drops the file from the cache at every pass by default */
+	if (get_bool(find(&v, "invalidate"), 1, &b, err))
+		return -EINVAL;
+	if (b)
+		add_param(r, "invalidate=1");
+	if (get_bool(find(&v, "norandommap"), 0, &b, err))
+		return -EINVAL;
+	/* fio's default random map: each block once per pass */
+	if (!b && strncmp(r->workload, "rand", 4) == 0)
+		add_param(r, "randommap=1");
+	o = find(&v, "write_bw_log");
+	if (!o)
+		o = find(&v, "write_lat_log");
+	if (!o)
+		o = find(&v, "write_iops_log");
+	if (o)
+		strbuf_addf(warn,
+			    "note: %s:%u: '%s' writes no fio log; the run's "
+			    "JSON holds its latencies and rates\n",
+			    o->file, o->line, o->key);
+	dir_o = find(&v, "directory");
+	if (dir_o && strchr(val(dir_o), ':'))
+		return opt_err(err, dir_o,
+			       "directory=%s names several "
+			       "directories; iotrial uses one",
+			       val(dir_o));
+	if (dir_o)
+		r->directory = xstrdup(val(dir_o));
+	o = find(&v, "filename");
+	if (o && strchr(val(o), ':'))
+		return opt_err(err, o,
+			       "filename=%s names several files; "
+			       "iotrial gives each job one file",
+			       val(o));
+	if (o) {
+		r->filename = xstrdup(val(o));
+		if (numjobs > 1)
+			add_param(r, "shared=1");
+	}
+	if (!size && !r->size_pct && !override(ov, "size") &&
+	    !(r->filename && r->filename[0] == '/'))
+		return err_set(err, -EINVAL,
+			       "%s:%u: [%s] has no size= or filesize=; fio "
+			       "needs one for a file it creates (or pass "
+			       "--size)",
+			       r->file, r->line, r->section);
+	for (u = 0; u < ov->nr_params; u++)
+		add_param(r, "%s", ov->params[u]);
+	return 0;
+}
+
+void fiojob_plan_release(struct fiojob_plan *plan)
+{
+	unsigned i, k;
+
+	if (!plan)
+		return;
+	for (i = 0; i < plan->nr; i++) {
+		struct fiojob_run *r = &plan->runs[i];
+
+		for (k = 0; k < r->nr_params; k++)
+			free(r->params[k]);
+		free(r->params);
+		free(r->section);
+		free(r->file);
+		free(r->name);
+		free(r->directory);
+		free(r->filename);
+	}
+	free(plan->runs);
+	memset(plan, 0, sizeof(*plan));
+}
+
+int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
+	       struct fiojob_plan *plan, struct strbuf *warn,
+	       struct strbuf *err)
+{
+	const char **runs = xcalloc(j->nr_secs + 1, sizeof(*runs));
+	unsigned s, nr_jobs = 0, group = 0, report = 0, prev = -1u;
+	int ret = 0;
+
+	memset(plan, 0, sizeof(*plan));
+	for (s = 0; s < j->nr_secs; s++) {
+		if (j->secs[s].is_global)
+			continue;
+		nr_jobs++;
+		if (!o->section || !strcmp(o->section, j->secs[s].name))
+			runs[s] = j->secs[s].name;
+	}
+	if (!nr_jobs) {
+		ret = err_set(err, -ENOENT,
+			      "'%s' has no job section; fio runs [name] "
+			      "sections (besides [global])",
+			      j->nr_files ? j->files[0] : "");
+		goto out;
+	}
+	for (s = 0; s < j->nr_secs && o->section; s++)
+		if (runs[s])
+			break;
+	if (o->section && s == j->nr_secs) {
+		struct strbuf names = STRBUF_INIT;
+
+		for (s = 0; s < j->nr_secs; s++)
+			if (!j->secs[s].is_global)
+				strbuf_addf(&names, "%s'%s'",
+					    names.len ? ", " : "",
+					    j->secs[s].name);
+		ret = err_set(err, -ENOENT,
+			      "'%s' has no job section '%s'; it has %s",
+			      j->files[0], o->section, names.buf);
+		strbuf_release(&names);
+		goto out;
+	}
+	ret = check_subset(j, runs, o->lenient, warn, err);
+	for (s = 0; !ret && s < j->nr_secs; s++) {
+		const struct view v = {j, s};
+		struct fiojob_run *r;
+		int stonewall = 0, new_group = 0, gr = 0;
+
+		if (!runs[s])
+			continue;
+		ret = get_bool(find(&v, "stonewall"), 0, &stonewall, err);
+		if (!ret)
+			ret =
+			    get_bool(find(&v, "new_group"), 0, &new_group, err);
+		if (!ret)
+			ret =
+			    get_bool(find(&v, "group_reporting"), 0, &gr, err);
+		if (ret)
+			break;
+		ALLOC_GROW(plan->runs, plan->nr + 1, plan->alloc);
+		r = &plan->runs[plan->nr++];
+		memset(r, 0, sizeof(*r));
+		if (prev != -1u) {
+			group += stonewall;
+			report += stonewall || new_group;
+		}
+		r->group = group;
+		r->report = report;
+		r->group_reporting = gr;
+		ret = map_job(j, s, o, r, warn, err);
+		if (!ret && prev != -1u && plan->runs[prev].group == group)
+			ret = err_set(err, -EINVAL,
+				      "%s:%u: [%s] runs at the same time as "
+				      "[%s] in fio (no stonewall between "
+				      "them); iotrial runs one job section "
+				      "at a time: add 'stonewall' to [%s], "
+				      "or pick one with --section",
+				      r->file, r->line, r->section,
+				      plan->runs[prev].section, r->section);
+		prev = plan->nr - 1;
+	}
+out:
+	free(runs);
+	return ret;
+}
+
+int fiojob_run_resolve(struct fiojob_run *r, int blockdev,
+		       uint64_t capacity_bytes, uint64_t *out_ios,
+		       struct strbuf *err)
+{
+	uint64_t size = 0, bs = 4096, jobs = 1;
+	int size_given = 0;
+	unsigned i;
+
+	*out_ios = 0;
+	/* the last setting of each wins, the command line's included */
+	for (i = 0; i < r->nr_params; i++) {
+		const char *p = r->params[i];
+
+		if (!strncmp(p, "size=", 5)) {
+			size_given = 1;
+			if (units_parse_size(p + 5, 0, &size, NULL, NULL))
+				size = 0;
+		} else if (!strncmp(p, "bs=", 3)) {
+			if (units_parse_size(p + 3, 0, &bs, NULL, NULL))
+				bs = 4096;
+		} else if (!strncmp(p, "jobs=", 5)) {
+			if (units_parse_count(p + 5, &jobs, NULL))
+				jobs = 1;
+		}
+	}
+	if (r->size_pct && !size_given) {
+		if (!blockdev)
+			return err_set(err, -EINVAL,
+				       "%s:%u: [%s] has size=%u%%, a share of "
+				       "a device; on a directory give --size",
+				       r->file, r->line, r->section,
+				       r->size_pct);
+		size = (uint64_t)((unsigned __int128)capacity_bytes *
+				  r->size_pct / 100) /
+		       jobs / bs * bs;
+		add_param(r, "size=%llu", (unsigned long long)size);
+	}
+	if (!size && blockdev) {
+		if (jobs > 1)
+			return err_set(err, -EINVAL,
+				       "%s:%u: [%s]: every one of numjobs=%llu "
+				       "would cover the whole device in fio; "
+				       "give size= (or --size) for each",
+				       r->file, r->line, r->section,
+				       (unsigned long long)jobs);
+		size = capacity_bytes;
+	}
+	if (r->time_based)
+		return 0;
+	if (!size || !bs)
+		return err_set(err, -EINVAL, "%s:%u: [%s] has no size", r->file,
+			       r->line, r->section);
+	*out_ios = size / bs * jobs * r->loops;
+	if (!*out_ios)
+		*out_ios = jobs;
+	return 0;
+}

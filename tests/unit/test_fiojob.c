@@ -1,0 +1,449 @@
+/*
+ * Tests for workload/fiojob (reading fio job files) and fiojob_map (what
+ * they become): sections and line numbers, ${VAR}, include and its
+ * loops, fio's units, the subset and its refusals, groups, and the
+ * command line's overrides.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include "core/workload/fiojob.h"
+#include "core/workload/fiojob_map.h"
+#include "util/banned.h"
+
+/* ${VAR} lookups for the tests: FOO=64m, EMPTY="" */
+static const char *fake_env(const char *name, void *ctx)
+{
+	(void)ctx;
+	if (!strcmp(name, "FOO"))
+		return "64m";
+	if (!strcmp(name, "EMPTY"))
+		return "";
+	return NULL;
+}
+
+static int parse(struct fiojob *j, const char *text, struct strbuf *err)
+{
+	fiojob_init(j);
+	j->getenv = fake_env;
+	return fiojob_parse_buf(j, "t.fio", text, strlen(text), err);
+}
+
+static void test_sections_and_lines(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct fiojob j;
+	const struct fiojob_opt *o = NULL;
+	const char *text = "; a comment\n"
+			   "[global]\n"
+			   "rw=randread\n"
+			   "# another\n"
+			   "time_based\n"
+			   "\n"
+			   "[job1]\n"
+			   "[job2]\n"
+			   "bs = 8k\n";
+
+	(void)state;
+	assert_int_equal(parse(&j, text, &err), 0);
+	assert_int_equal(j.nr_secs, 3);
+	assert_true(j.secs[0].is_global);
+	assert_string_equal(j.secs[1].name, "job1");
+	assert_int_equal(j.secs[1].nr_opts, 0);
+	assert_int_equal(j.secs[1].line, 7);
+	assert_string_equal(j.secs[2].name, "job2");
+	assert_string_equal(fiojob_get(&j.secs[0], "rw", &o), "randread");
+	assert_int_equal(o->line, 3);
+	assert_string_equal(fiojob_get(&j.secs[0], "time_based", &o), "");
+	assert_null(o->value);
+	assert_int_equal(o->line, 5);
+	assert_string_equal(fiojob_get(&j.secs[2], "bs", &o), "8k");
+	assert_int_equal(o->line, 9);
+	assert_string_equal(o->file, "t.fio");
+	fiojob_release(&j);
+	strbuf_release(&err);
+}
+
+static void test_env(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct fiojob j;
+
+	(void)state;
+	assert_int_equal(parse(&j, "[a]\nsize=${FOO}\nname=x${EMPTY}y\n", &err),
+			 0);
+	assert_string_equal(fiojob_get(&j.secs[0], "size", NULL), "64m");
+	assert_string_equal(fiojob_get(&j.secs[0], "name", NULL), "xy");
+	fiojob_release(&j);
+	assert_int_equal(parse(&j, "[a]\nrw=read\nsize=${NOPE}\n", &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:3:"));
+	assert_non_null(strstr(err.buf, "'NOPE'"));
+	fiojob_release(&j);
+	assert_int_equal(parse(&j, "[a]\nsize=${FOO\n", &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:2:"));
+	fiojob_release(&j);
+	strbuf_release(&err);
+}
+
+static void test_syntax_errors(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct fiojob j;
+
+	(void)state;
+	assert_int_equal(parse(&j, "[a]\nrw=read\n[broken\n", &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:3:"));
+	fiojob_release(&j);
+	assert_int_equal(parse(&j, "rw=read\n[a]\n", &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:1:"));
+	assert_non_null(strstr(err.buf, "'rw'"));
+	fiojob_release(&j);
+	strbuf_release(&err);
+}
+
+/* Write text to dir/name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_include(void **state)
+{
+	char dir[] = "/tmp/test_fiojob.XXXXXX", path[512];
+	struct strbuf err = STRBUF_INIT;
+	struct fiojob j;
+	const struct fiojob_opt *o = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "top.fio",
+	    "[global]\ninclude inc/common.fio\n[a]\nrw=write\n");
+	snprintf(path, sizeof(path), "%s/inc", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	put(dir, "inc/common.fio", "\n; shared\nbs=16k\ninclude more.fio\n");
+	put(dir, "inc/more.fio", "size=${FOO}\n");
+	snprintf(path, sizeof(path), "%s/top.fio", dir);
+	fiojob_init(&j);
+	j.getenv = fake_env;
+	assert_int_equal(fiojob_parse_file(&j, path, &err), 0);
+	assert_int_equal(j.nr_secs, 2);
+	assert_string_equal(fiojob_get(&j.secs[0], "bs", &o), "16k");
+	assert_int_equal(o->line, 3);
+	assert_non_null(strstr(o->file, "inc/common.fio"));
+	assert_string_equal(fiojob_get(&j.secs[0], "size", &o), "64m");
+	assert_int_equal(o->line, 1);
+	assert_non_null(strstr(o->file, "inc/more.fio"));
+	fiojob_release(&j);
+
+	/* a loop: more.fio includes common.fio again */
+	put(dir, "inc/more.fio", "include common.fio\n");
+	fiojob_init(&j);
+	assert_int_equal(fiojob_parse_file(&j, path, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "include loop"));
+	fiojob_release(&j);
+
+	/* sections in an included file */
+	put(dir, "inc/common.fio", "[x]\nbs=4k\n");
+	fiojob_init(&j);
+	assert_int_equal(fiojob_parse_file(&j, path, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "may not hold sections"));
+	fiojob_release(&j);
+
+	/* a missing one names the line that asked for it */
+	put(dir, "top.fio", "[a]\nrw=read\ninclude nowhere.fio\n");
+	fiojob_init(&j);
+	assert_int_equal(fiojob_parse_file(&j, path, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "top.fio:3:"));
+	assert_non_null(strstr(err.buf, "nowhere.fio"));
+	fiojob_release(&j);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+	strbuf_release(&err);
+}
+
+static void test_units(void **state)
+{
+	uint64_t u = 0;
+
+	(void)state;
+	assert_int_equal(fiojob_parse_size("4k", &u), 0);
+	assert_int_equal(u, 4096);
+	assert_int_equal(fiojob_parse_size("10g", &u), 0);
+	assert_int_equal(u, 10ull << 30);
+	assert_int_equal(fiojob_parse_size("4KB", &u), 0);
+	assert_int_equal(u, 4096);
+	assert_int_equal(fiojob_parse_size("1mi", &u), 0);
+	assert_int_equal(u, 1000000);
+	assert_int_equal(fiojob_parse_size("0x1000", &u), 0);
+	assert_int_equal(u, 4096);
+	assert_int_equal(fiojob_parse_size("512", &u), 0);
+	assert_int_equal(u, 512);
+	assert_int_equal(fiojob_parse_size("4q", &u), -EINVAL);
+	assert_int_equal(fiojob_parse_size("", &u), -EINVAL);
+	assert_int_equal(fiojob_parse_size("99999999999p", &u), -ERANGE);
+	assert_int_equal(fiojob_parse_time("900", &u), 0);
+	assert_int_equal(u, 900000000000ull);
+	assert_int_equal(fiojob_parse_time("10m", &u), 0);
+	assert_int_equal(u, 600000000000ull);
+	assert_int_equal(fiojob_parse_time("250ms", &u), 0);
+	assert_int_equal(u, 250000000ull);
+	assert_int_equal(fiojob_parse_time("2x", &u), -EINVAL);
+}
+
+/* Parse text and map it with ov into plan; the map's return. */
+static int map(const char *text, const struct fiojob_overrides *ov,
+	       struct fiojob_plan *plan, struct strbuf *warn,
+	       struct strbuf *err)
+{
+	struct fiojob j;
+	int ret = parse(&j, text, err);
+
+	assert_int_equal(ret, 0);
+	ret = fiojob_map(&j, ov, plan, warn, err);
+	fiojob_release(&j);
+	return ret;
+}
+
+/* Is "name=value" among r's parameters (the last setting of name)? */
+static int has_param(const struct fiojob_run *r, const char *nv)
+{
+	size_t n = strcspn(nv, "=") + 1;
+	unsigned i = r->nr_params;
+
+	while (i-- > 0)
+		if (!strncmp(r->params[i], nv, n))
+			return !strcmp(r->params[i], nv);
+	return 0;
+}
+
+static void test_map_basic(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+	uint64_t ios = 0;
+
+	(void)state;
+	assert_int_equal(map("[global]\nrw=randrw\nbs=4K\nnumjobs=4\n"
+			     "filename=f\ntime_based\nruntime=900\n"
+			     "ioengine=libaio\niodepth=16\n[file1]\nsize=10G\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_int_equal(plan.nr, 1);
+	assert_string_equal(plan.runs[0].workload, "randrw");
+	assert_true(has_param(&plan.runs[0], "bs=4096"));
+	assert_true(has_param(&plan.runs[0], "size=10737418240"));
+	assert_true(has_param(&plan.runs[0], "jobs=4"));
+	assert_true(has_param(&plan.runs[0], "engine=libaio"));
+	assert_true(has_param(&plan.runs[0], "iodepth=16"));
+	assert_true(has_param(&plan.runs[0], "rwmixread=50"));
+	assert_true(has_param(&plan.runs[0], "shared=1"));
+	assert_true(has_param(&plan.runs[0], "randommap=1"));
+	assert_true(has_param(&plan.runs[0], "invalidate=1"));
+	assert_true(has_param(&plan.runs[0], "fadvise=1"));
+	assert_int_equal(plan.runs[0].time_ns, 900000000000ull);
+	assert_true(plan.runs[0].time_based);
+	assert_int_equal(fiojob_run_resolve(&plan.runs[0], 0, 0, &ios, &err),
+			 0);
+	assert_int_equal(ios, 0);
+	fiojob_plan_release(&plan);
+
+	/* rwmixwrite, buffered=0, sync as psync, fsync on writes only */
+	assert_int_equal(map("[a]\nrw=randrw\nrwmixwrite=30\nbuffered=0\n"
+			     "ioengine=sync\nfsync=8\nsize=1m\nloops=2\n"
+			     "ramp_time=2s\nstartdelay=500ms\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_true(has_param(&plan.runs[0], "rwmixread=70"));
+	assert_true(has_param(&plan.runs[0], "direct=1"));
+	assert_true(has_param(&plan.runs[0], "engine=psync"));
+	assert_true(has_param(&plan.runs[0], "fsync=8"));
+	assert_non_null(strstr(warn.buf, "ioengine=sync runs as psync"));
+	assert_int_equal(plan.runs[0].ramp_ns, 2000000000ull);
+	assert_int_equal(plan.runs[0].startdelay_ns, 500000000ull);
+	/* not time based: the size twice over, in 4k I/Os */
+	assert_int_equal(fiojob_run_resolve(&plan.runs[0], 0, 0, &ios, &err),
+			 0);
+	assert_int_equal(ios, 512);
+	fiojob_plan_release(&plan);
+
+	assert_int_equal(
+	    map("[a]\nrw=read\nfsync=8\nsize=1m\n", &ov, &plan, &warn, &err),
+	    0);
+	assert_string_equal(plan.runs[0].workload, "seqread");
+	assert_false(has_param(&plan.runs[0], "fsync=8"));
+	assert_false(has_param(&plan.runs[0], "randommap=1"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=randwrite\nnorandommap\ninvalidate=0\n"
+			     "fadvise_hint=0\nsize=1m\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_false(has_param(&plan.runs[0], "randommap=1"));
+	assert_false(has_param(&plan.runs[0], "invalidate=1"));
+	assert_false(has_param(&plan.runs[0], "fadvise=1"));
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
+static void test_map_refusals(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+
+	(void)state;
+	/* every unsupported option, with its line */
+	assert_int_equal(map("[global]\ngtod_reduce=1\n[a]\nrw=read\n"
+			     "size=1m\nverify=crc32c\n",
+			     &ov, &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "'gtod_reduce' (t.fio:2)"));
+	assert_non_null(strstr(err.buf, "'verify' (t.fio:6)"));
+	assert_non_null(strstr(err.buf, "--job-lenient"));
+	fiojob_plan_release(&plan);
+	ov.lenient = 1;
+	strbuf_reset(&warn);
+	assert_int_equal(map("[global]\ngtod_reduce=1\n[a]\nrw=read\n"
+			     "size=1m\nverify=crc32c\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_non_null(strstr(warn.buf, "t.fio:2: ignoring 'gtod_reduce'"));
+	assert_non_null(strstr(warn.buf, "t.fio:6: ignoring 'verify'"));
+	fiojob_plan_release(&plan);
+	ov.lenient = 0;
+
+	assert_int_equal(map("[a]\nrw=rw\nsize=1m\n", &ov, &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:2:"));
+	assert_non_null(strstr(err.buf, "sequential mix"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=read\n", &ov, &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "no size"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(
+	    map("[a]\nrw=read\nsize=1m\ntime_based\n", &ov, &plan, &warn, &err),
+	    -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:4:"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nioengine=null\n", &ov,
+			     &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "ioengine=null"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(
+	    map("[a]\nrw=read\nsize=1m\nnrfiles=2\n", &ov, &plan, &warn, &err),
+	    -EINVAL);
+	fiojob_plan_release(&plan);
+	assert_int_equal(
+	    map("[a]\nrw=read\nsize=1m\nbs=4k,8k\n", &ov, &plan, &warn, &err),
+	    -EINVAL);
+	fiojob_plan_release(&plan);
+	/* two jobs at once in fio */
+	assert_int_equal(map("[global]\nrw=read\nsize=1m\n[a]\n[b]\n", &ov,
+			     &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:5: [b] runs at the same time"));
+	assert_non_null(strstr(err.buf, "--section"));
+	fiojob_plan_release(&plan);
+	ov.section = "nope";
+	assert_int_equal(map("[global]\nrw=read\nsize=1m\n[a]\n[b]\n", &ov,
+			     &plan, &warn, &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.buf, "'a', 'b'"));
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
+static void test_map_groups_overrides(void **state)
+{
+	const char *const params[] = {"size=16M"};
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+	uint64_t ios = 0;
+	const char *ssd = "[global]\nbs=4k\nsize=10g\nruntime=60\n"
+			  "directory=/mnt/x\nfilename=ssd.test.file\n"
+			  "[seq-read]\nrw=read\nstonewall\n"
+			  "[rand-read]\nrw=randread\nstonewall\n"
+			  "[seq-write]\nrw=write\nstonewall\n";
+
+	(void)state;
+	ov.params = params;
+	ov.nr_params = 1;
+	ov.time_ns = 1000000000ull;
+	assert_int_equal(map(ssd, &ov, &plan, &warn, &err), 0);
+	assert_int_equal(plan.nr, 3);
+	assert_int_equal(plan.runs[0].group, 0);
+	assert_int_equal(plan.runs[1].group, 1);
+	assert_int_equal(plan.runs[2].group, 2);
+	assert_string_equal(plan.runs[2].workload, "seqwrite");
+	assert_string_equal(plan.runs[0].directory, "/mnt/x");
+	assert_string_equal(plan.runs[0].filename, "ssd.test.file");
+	assert_true(has_param(&plan.runs[1], "size=16M"));
+	assert_int_equal(plan.runs[1].time_ns, 1000000000ull);
+	assert_true(plan.runs[1].time_based);
+	fiojob_plan_release(&plan);
+
+	/* not time based: a runtime caps the size's I/Os */
+	ov.time_ns = 0;
+	ov.section = "rand-read";
+	assert_int_equal(map(ssd, &ov, &plan, &warn, &err), 0);
+	assert_int_equal(plan.nr, 1);
+	assert_false(plan.runs[0].time_based);
+	assert_int_equal(plan.runs[0].time_ns, 60000000000ull);
+	assert_int_equal(fiojob_run_resolve(&plan.runs[0], 0, 0, &ios, &err),
+			 0);
+	assert_int_equal(ios, 4096);
+	fiojob_plan_release(&plan);
+
+	/* size=50% needs a device */
+	ov.nr_params = 0;
+	ov.section = NULL;
+	assert_int_equal(
+	    map("[a]\nrw=randread\nsize=50%\n", &ov, &plan, &warn, &err), 0);
+	assert_int_equal(plan.runs[0].size_pct, 50);
+	assert_int_equal(fiojob_run_resolve(&plan.runs[0], 0, 0, &ios, &err),
+			 -EINVAL);
+	assert_int_equal(
+	    fiojob_run_resolve(&plan.runs[0], 1, 1ull << 30, &ios, &err), 0);
+	assert_true(has_param(&plan.runs[0], "size=536870912"));
+	assert_int_equal(ios, 131072);
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_sections_and_lines),
+	    cmocka_unit_test(test_env),
+	    cmocka_unit_test(test_syntax_errors),
+	    cmocka_unit_test(test_include),
+	    cmocka_unit_test(test_units),
+	    cmocka_unit_test(test_map_basic),
+	    cmocka_unit_test(test_map_refusals),
+	    cmocka_unit_test(test_map_groups_overrides),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
