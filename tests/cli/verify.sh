@@ -124,3 +124,30 @@ check "--verify on a read workload: usage error" test $? = 2
 "$IOTRIAL" run randwrite -t "$TEST_TMP" --size 16k --engine io_uring \
 	--iodepth 8 --verify=crc32c --no-store >"$out" 2>&1
 check "fewer blocks than iodepth: usage error" test $? = 2
+
+# smallfiles: the mix's files, checked on its reads and read back.
+"$IOTRIAL" run smallfiles -t "$TEST_TMP" --clients 2 --files 40 --ios 1500 \
+	--verify=crc32c --no-store --json="$out.json" >"$out" 2>"$out.err"
+check "smallfiles --verify=crc32c exits 0" test $? = 0
+check "...0 mismatches over its files' blocks" python3 - "$out.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+v = o["verify"]
+assert v["mismatches"] == 0 and v["blocks"] > 0 and v["first"] is None, v
+assert o["file_ops"]["read"]["count"] > 0, o["file_ops"]
+PY
+rm -f "$TEST_TMP/flipped"
+sfhook='case "$IOTRIAL_VERIFY_FILE" in */client1/*) [ -e "'$TEST_TMP'/flipped" ] || { echo "$IOTRIAL_VERIFY_FILE" >"'$TEST_TMP'/flipped"; python3 "'$TEST_TMP'/flip.py" "$IOTRIAL_VERIFY_FILE" 300; };; esac'
+IOTRIAL_TEST_VERIFY_HOOK=$sfhook "$IOTRIAL" run smallfiles -t "$TEST_TMP" \
+	--clients 2 --files 40 --ios 1500 --verify=crc32c --no-store \
+	--json="$out.json" >"$out" 2>"$out.err"
+check "smallfiles: a byte changed in one file: exit 1" test $? = 1
+flipped=$(cat "$TEST_TMP/flipped" 2>/dev/null)
+check "...the error names that file and offset" grep -qF \
+	"data verification failed: 1 of " "$out.err"
+check "...exactly" grep -qF \
+	"the first: '$flipped' block at offset 0 (first bad byte at offset 300)" \
+	"$out.err"
+"$IOTRIAL" run smallfiles -t "$TEST_TMP" --sizes 16 --verify=crc32c \
+	--no-store >"$out" 2>&1
+check "smallfiles: files smaller than the header: usage error" test $? = 2

@@ -251,6 +251,40 @@ static void test_readback(void **state)
 	strbuf_release(&err);
 }
 
+/* A file's blocks: 4k each, the last takes the rest, a rest shorter than
+ * the header joins the block before; spans stop at the buffer. */
+static void test_file_blocks(void **state)
+{
+	static unsigned char buf[3 * 4096 + 47];
+	struct run_verify_hdr h = {9, 0, 1, 2};
+	struct verify_job v;
+	size_t bytes;
+
+	(void)state;
+	assert_int_equal(verify_file_blocks(48), 1);
+	assert_int_equal(verify_file_block_len(48, 0), 48);
+	assert_int_equal(verify_file_blocks(4096), 1);
+	assert_int_equal(verify_file_blocks(4096 + 47), 1);
+	assert_int_equal(verify_file_block_len(4096 + 47, 0), 4096 + 47);
+	assert_int_equal(verify_file_blocks(4096 + 48), 2);
+	assert_int_equal(verify_file_block_len(4096 + 48, 1), 48);
+	assert_int_equal(verify_file_span(3 * 4096 + 47, 0, 8192, &bytes), 2);
+	assert_int_equal(bytes, 8192);
+	assert_int_equal(verify_file_span(3 * 4096 + 47, 2, 100, &bytes), 1);
+	assert_int_equal(bytes, 4096 + 47);
+	verify_job_init(&v, 0, 1, 0, 0, VERIFY_FILE_BLOCK_BYTES, 1);
+	verify_file_fill(&v, buf, sizeof(buf), 0, 3, &h);
+	verify_file_check(&v, buf, sizeof(buf), 0, 3, &h, "f", 1);
+	assert_int_equal(v.blocks, 3);
+	assert_int_equal(v.mismatches, 0);
+	buf[2 * 4096 + 4096 + 10] ^= 1; /* in the tail of the last block */
+	verify_file_check(&v, buf, sizeof(buf), 0, 3, &h, "f", 1);
+	assert_int_equal(v.mismatches, 1);
+	assert_int_equal(v.first.offset_bytes, 8192);
+	assert_int_equal(v.first.bad_byte, 3 * 4096 + 10);
+	verify_job_release(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +294,7 @@ int main(void)
 	    cmocka_unit_test(test_rules),
 	    cmocka_unit_test(test_latest_write),
 	    cmocka_unit_test(test_readback),
+	    cmocka_unit_test(test_file_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

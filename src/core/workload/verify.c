@@ -249,30 +249,40 @@ void verify_unpick(struct verify_job *v, const struct io_req *req)
 
 /* Check one block at file offset offset_bytes; tally and keep the first
  * mismatch. */
-static void check_block(struct verify_job *v, const void *buf,
-			uint64_t offset_bytes, uint32_t seq, const char *path,
-			int in_read)
+static void check_one(struct verify_job *v, const void *buf, uint32_t len,
+		      const struct run_verify_hdr *h, const char *path,
+		      int in_read)
 {
-	struct run_verify_hdr want = {v->file_id, offset_bytes, v->seed, seq};
+	struct run_verify_hdr want = *h;
 	struct verify_found f;
 	struct run_verify *m = &v->first;
+	uint64_t offset_bytes = h->offset_bytes;
 	uint32_t at;
 
 	v->blocks++;
-	if (verify_check(buf, v->bs, &want, &f))
+	if (verify_check(buf, len, &want, &f))
 		return;
 	if (v->mismatches++)
 		return;
-	at = verify_first_diff(buf, v->bs, &want);
+	at = verify_first_diff(buf, len, &want);
 	m->have_first = 1;
 	m->file = xstrdup(path);
 	m->offset_bytes = offset_bytes;
-	m->bad_byte = at < v->bs ? offset_bytes + at : UINT64_MAX;
+	m->bad_byte = at < len ? offset_bytes + at : UINT64_MAX;
 	m->magic_ok = f.magic_ok;
 	m->crc_ok = f.crc_ok;
 	m->in_read = in_read;
 	m->want = want;
 	m->found = f.hdr;
+}
+
+static void check_block(struct verify_job *v, const void *buf,
+			uint64_t offset_bytes, uint32_t seq, const char *path,
+			int in_read)
+{
+	struct run_verify_hdr want = {v->file_id, offset_bytes, v->seed, seq};
+
+	check_one(v, buf, v->bs, &want, path, in_read);
 }
 
 void verify_complete(struct verify_job *v, const struct io_req *req, int ok,
@@ -295,8 +305,8 @@ void verify_complete(struct verify_job *v, const struct io_req *req, int ok,
  * IOTRIAL_VERIFY_FILE_ID set, so a test can damage a block on the disk
  * and see the read-back report it. 0 when unset or it exits 0.
  */
-static int run_test_hook(const struct verify_job *v, const char *path,
-			 struct strbuf *err)
+int verify_test_hook(const struct verify_job *v, const char *path,
+		     struct strbuf *err)
 {
 	const char *cmd = getenv("IOTRIAL_TEST_VERIFY_HOOK");
 	struct strbuf file = STRBUF_INIT, id = STRBUF_INIT;
@@ -377,7 +387,7 @@ int verify_readback(struct verify_job *v, int fd, const char *path,
 		return err_set(err, -errno,
 			       "cannot flush '%s' before verifying it: %s",
 			       path, strerror(errno));
-	ret = run_test_hook(v, path, err);
+	ret = verify_test_hook(v, path, err);
 	if (ret)
 		return ret;
 	/* what the hook wrote, and then nothing cached: read the disk */
@@ -420,6 +430,76 @@ int verify_readback(struct verify_job *v, int fd, const char *path,
 	free(buf);
 	v->readback_ns += clock_now_ns() - t0;
 	return ret;
+}
+
+uint64_t verify_file_blocks(uint64_t size_bytes)
+{
+	uint64_t n = size_bytes / VERIFY_FILE_BLOCK_BYTES;
+
+	if (!n || size_bytes % VERIFY_FILE_BLOCK_BYTES >= VERIFY_HDR_BYTES)
+		n++;
+	return n;
+}
+
+uint32_t verify_file_block_len(uint64_t size_bytes, uint64_t k)
+{
+	if (k + 1 < verify_file_blocks(size_bytes))
+		return VERIFY_FILE_BLOCK_BYTES;
+	return (uint32_t)(size_bytes - k * VERIFY_FILE_BLOCK_BYTES);
+}
+
+uint64_t verify_file_span(uint64_t size_bytes, uint64_t k, size_t cap,
+			  size_t *bytes)
+{
+	uint64_t nb = verify_file_blocks(size_bytes), n = 0;
+	size_t sum = 0;
+
+	while (k + n < nb) {
+		uint32_t len = verify_file_block_len(size_bytes, k + n);
+
+		if (n && sum + len > cap)
+			break;
+		sum += len;
+		n++;
+	}
+	*bytes = sum;
+	return n;
+}
+
+void verify_file_fill(struct verify_job *v, void *buf, uint64_t size_bytes,
+		      uint64_t k, uint64_t n, const struct run_verify_hdr *h)
+{
+	struct run_verify_hdr b = *h;
+	uint64_t t0 = clock_now_ns(), i;
+	char *p = buf;
+
+	for (i = k; i < k + n; i++) {
+		uint32_t len = verify_file_block_len(size_bytes, i);
+
+		b.offset_bytes = i * VERIFY_FILE_BLOCK_BYTES;
+		verify_fill(p, len, &b);
+		p += len;
+	}
+	v->cpu_ns += clock_now_ns() - t0;
+}
+
+void verify_file_check(struct verify_job *v, const void *buf,
+		       uint64_t size_bytes, uint64_t k, uint64_t n,
+		       const struct run_verify_hdr *h, const char *path,
+		       int in_read)
+{
+	struct run_verify_hdr b = *h;
+	uint64_t t0 = clock_now_ns(), i;
+	const char *p = buf;
+
+	for (i = k; i < k + n; i++) {
+		uint32_t len = verify_file_block_len(size_bytes, i);
+
+		b.offset_bytes = i * VERIFY_FILE_BLOCK_BYTES;
+		check_one(v, p, len, &b, path, in_read);
+		p += len;
+	}
+	v->cpu_ns += clock_now_ns() - t0;
 }
 
 void verify_merge(const struct verify_job *v, struct run_verify **out)

@@ -117,6 +117,36 @@ void verify_complete(struct verify_job *v, const struct io_req *req, int ok,
 int verify_readback(struct verify_job *v, int fd, const char *path,
 		    struct strbuf *err);
 
+/*
+ * Whole files (smallfiles): a file of size bytes (>= VERIFY_HDR_BYTES) is
+ * cut into blocks of VERIFY_FILE_BLOCK_BYTES from offset 0; the last
+ * block takes the rest, and a rest shorter than the header joins the
+ * block before it. A struct verify_job for files has no region
+ * (verify_job_init() with region_bytes 0): its caller knows each file's
+ * latest write.
+ */
+#define VERIFY_FILE_BLOCK_BYTES 4096u
+uint64_t verify_file_blocks(uint64_t size_bytes);
+/* The length of block k of the file. */
+uint32_t verify_file_block_len(uint64_t size_bytes, uint64_t k);
+/* How many blocks from block k fit in cap bytes (at least one, which
+ * cap must hold); *bytes gets their length. */
+uint64_t verify_file_span(uint64_t size_bytes, uint64_t k, size_t cap,
+			  size_t *bytes);
+/* Fill buf with n blocks of the file from block k, each block's header
+ * h with its own offset. */
+void verify_file_fill(struct verify_job *v, void *buf, uint64_t size_bytes,
+		      uint64_t k, uint64_t n, const struct run_verify_hdr *h);
+/* Check n blocks of the file from block k in buf against h (offsets
+ * set per block); path names the file; in_read: a workload read. */
+void verify_file_check(struct verify_job *v, const void *buf,
+		       uint64_t size_bytes, uint64_t k, uint64_t n,
+		       const struct run_verify_hdr *h, const char *path,
+		       int in_read);
+/* Run the test hook on path (see verify_readback()); 0 or -errno. */
+int verify_test_hook(const struct verify_job *v, const char *path,
+		     struct strbuf *err);
+
 /* Add v's tallies to *out (made on first use): its first mismatch
  * becomes out's if out has none yet. */
 void verify_merge(const struct verify_job *v, struct run_verify **out);
