@@ -71,6 +71,10 @@ for k in ("expected", "found"):
     assert h["seq"] % 256 == 6, f
 assert f["expected"] == f["found"], f
 PY
+IOTRIAL_TEST_VERIFY_HOOK=$hook "$IOTRIAL" run seqwrite -t "$TEST_TMP" \
+	--size 1M --ios 256 --verify=crc32c >/dev/null 2>&1
+check "a run with bad data is not stored" test "$(
+	"$IOTRIAL" log 2>/dev/null | grep -c seqwrite)" = 0
 check "the summary shows the first mismatch" grep -q "first mismatch: '.*job0" "$out"
 check "and the work files are gone" test -z "$(find "$TEST_TMP" -name 'job*' 2>/dev/null)"
 
