@@ -440,6 +440,13 @@ int cmd_run(int argc, const char **argv)
 		goto out;
 	}
 	pr = trial_run(&tr, &err);
+	if (pr && tr.failed == TRIAL_FAILED_VERIFY) {
+		/* bad data: the run is shown and written, never stored */
+		if (a.json_file)
+			cli_write_json(a.json_file, trial_run_object(&tr));
+		if (!a.json_file || strcmp(a.json_file, "-"))
+			fputs(view.summary.buf, stdout);
+	}
 	if (pr) {
 		error("%s", err.buf);
 		ret = run_failed(&tr, pr);

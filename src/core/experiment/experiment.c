@@ -421,6 +421,29 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	}
 }
 
+/*
+ * A run whose --verify found blocks not as written fails the experiment:
+ * -EIO with err naming the first and the count; else 0.
+ */
+static int verify_failed(struct exp_loop *l, const struct run_result *r,
+			 struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (!r->verify || !r->verify->mismatches)
+		return 0;
+	l->e->failed_verify = 1;
+	run_verify_describe(r->verify, &sb);
+	ret = err_set(err, -EIO,
+		      "data verification failed: %llu of %llu blocks not as "
+		      "written; the first: %s",
+		      (unsigned long long)r->verify->mismatches,
+		      (unsigned long long)r->verify->blocks, sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
 /* One run of arm; block < 0 for a warm-up, whose result is discarded. */
 static int one_run(struct exp_loop *l, unsigned arm, int block,
 		   struct strbuf *err)
@@ -478,6 +501,8 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	}
 	c->ops->cleanup(&w);
 	stopped = c->stop && *c->stop;
+	if (!ret && block < 0)
+		ret = verify_failed(l, &r, err);
 	if (ret || block < 0 || (stopped && !(c->single_run && r.seconds > 0)))
 		goto out;
 	if (r.interrupted)
@@ -500,6 +525,8 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	record(l, arm, block, &meta, &r);
 	if (l->h->run_done)
 		l->h->run_done(l->h->ctx, &meta, &r);
+	/* recorded and shown first: the run object says what was found */
+	ret = verify_failed(l, &r, err);
 out:
 	l->runs_done++;
 	l->run_s_sum += (double)(clock_now_ns() - t0) / 1e9;

@@ -206,6 +206,8 @@ struct experiment {
 	struct json_object *obj; /* the experiment object, owned */
 	int failed_in_prepare;	 /* experiment_run's error came from the
 				    workload's prepare (the layout) */
+	int failed_verify;	 /* ... from a run whose --verify found
+				    data not as written */
 };
 
 /*

@@ -190,6 +190,49 @@ static struct json_object *limits_json(const struct run_limits *l)
 	return o;
 }
 
+static struct json_object *vhdr_json(const struct run_verify_hdr *h)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_u64(o, "file_id", h->file_id);
+	add_u64(o, "offset", h->offset_bytes);
+	add_u64(o, "seed", h->seed);
+	add_u64(o, "seq", h->seq);
+	return o;
+}
+
+/* "verify": blocks checked, mismatches, the check's CPU, the first. */
+static struct json_object *verify_json(const struct run_verify *v)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *f = NULL;
+
+	add_str(o, "method", v->method);
+	add_u64(o, "blocks", v->blocks);
+	add_u64(o, "mismatches", v->mismatches);
+	add_double(o, "cpu_s", v->cpu_s);
+	add_double(o, "readback_s", v->readback_s);
+	if (v->have_first) {
+		f = json_object_new_object();
+		add_str(f, "file", v->file);
+		add_u64(f, "offset", v->offset_bytes);
+		json_object_object_add(
+		    f, "bad_byte",
+		    v->bad_byte == UINT64_MAX
+			? NULL
+			: json_object_new_uint64(v->bad_byte));
+		json_object_object_add(f, "header_ok",
+				       json_object_new_boolean(v->magic_ok));
+		json_object_object_add(f, "crc_ok",
+				       json_object_new_boolean(v->crc_ok));
+		add_str(f, "found_by", v->in_read ? "read" : "read-back");
+		json_object_object_add(f, "expected", vhdr_json(&v->want));
+		json_object_object_add(f, "found", vhdr_json(&v->found));
+	}
+	json_object_object_add(o, "first", f);
+	return o;
+}
+
 struct json_object *result_to_json(const struct run_meta *meta,
 				   const struct run_result *r)
 {
@@ -266,6 +309,8 @@ struct json_object *result_to_json(const struct run_meta *meta,
 		json_object_object_add(o, "limits", limits_json(r->limits));
 	if (r->exec)
 		json_object_object_add(o, "exec", exec_json(r->exec));
+	if (r->verify)
+		json_object_object_add(o, "verify", verify_json(r->verify));
 	json_object_object_add(o, "metrics", metric_values_json(w, r));
 	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
 	json_object_object_add(o, "warnings",

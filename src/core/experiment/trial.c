@@ -609,6 +609,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 	ret = experiment_run(&tr->e, &tr->c, &h, err);
 	if (ret) {
 		tr->failed = tr->e.failed_in_prepare ? TRIAL_FAILED_PREPARE
+			     : tr->e.failed_verify   ? TRIAL_FAILED_VERIFY
 						     : TRIAL_FAILED_RUN;
 		return ret;
 	}

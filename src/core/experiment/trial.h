@@ -54,6 +54,8 @@ enum trial_stage {
 	TRIAL_FAILED_RUN,	  /* the runs themselves, or interrupted */
 	TRIAL_FAILED_LIMITS,	  /* making the cgroup of --memory-limit,
 				     --cpus, --mems */
+	TRIAL_FAILED_VERIFY,	  /* a run's --verify found bad data (the
+				     run is recorded, not stored) */
 };
 
 /* What the caller hears as the trial goes. Every member may be NULL. */

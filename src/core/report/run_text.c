@@ -292,6 +292,22 @@ static void limits_text(const struct run_limits *l, struct strbuf *out)
 	strbuf_release(&b);
 }
 
+/* "  verify   crc32c: 4096 blocks, 0 mismatches; check cpu 0.01 s ..." */
+static void verify_text(const struct run_verify *v, struct strbuf *out)
+{
+	strbuf_addf(out,
+		    "  verify   %s: %llu blocks checked, %llu mismatch%s; "
+		    "check cpu %.3f s, read-back %.2f s\n",
+		    v->method, (unsigned long long)v->blocks,
+		    (unsigned long long)v->mismatches,
+		    v->mismatches == 1 ? "" : "es", v->cpu_s, v->readback_s);
+	if (v->have_first) {
+		strbuf_addstr(out, "  first mismatch: ");
+		run_verify_describe(v, out);
+		strbuf_addch(out, '\n');
+	}
+}
+
 void report_run_text(const struct workload *w, const struct target *t,
 		     const struct run_result *r, unsigned flags,
 		     struct strbuf *out)
@@ -354,6 +370,8 @@ void report_run_text(const struct workload *w, const struct target *t,
 		exec_text(r->exec, out);
 	if (r->limits)
 		limits_text(r->limits, out);
+	if (r->verify)
+		verify_text(r->verify, out);
 	report_truth_text(r->truth, out);
 	for (i = 0; i < r->nr_notes; i++)
 		strbuf_addf(out, "note: %s\n", r->notes[i]);

@@ -42,10 +42,44 @@ void run_result_release(struct run_result *r)
 		free(r->exec->stderr_tail);
 		free(r->exec);
 	}
+	if (r->verify) {
+		free(r->verify->file);
+		free(r->verify);
+	}
 	free(r->op_results);
 	if (r->truth && r->truth_free)
 		r->truth_free(r->truth);
 	run_result_init(r);
+}
+
+static void hdr_text(const struct run_verify_hdr *h, struct strbuf *out)
+{
+	strbuf_addf(out, "file %llu, offset %llu, seed %llu, seq %llu",
+		    (unsigned long long)h->file_id,
+		    (unsigned long long)h->offset_bytes,
+		    (unsigned long long)h->seed, (unsigned long long)h->seq);
+}
+
+/* See result.h. */
+void run_verify_describe(const struct run_verify *v, struct strbuf *out)
+{
+	if (!v->have_first)
+		return;
+	strbuf_addf(out, "'%s' block at offset %llu", v->file,
+		    (unsigned long long)v->offset_bytes);
+	if (v->bad_byte != UINT64_MAX)
+		strbuf_addf(out, " (first bad byte at offset %llu)",
+			    (unsigned long long)v->bad_byte);
+	strbuf_addf(out, ", found by %s: ",
+		    v->in_read ? "a read of the workload" : "the read-back");
+	if (!v->magic_ok)
+		strbuf_addstr(out, "no verify header; ");
+	else
+		strbuf_addf(out, "crc32c %s; ", v->crc_ok ? "ok" : "failed");
+	strbuf_addstr(out, "expected ");
+	hdr_text(&v->want, out);
+	strbuf_addstr(out, "; found ");
+	hdr_text(&v->found, out);
 }
 
 __attribute__((format(printf, 4, 0))) static void

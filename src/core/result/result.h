@@ -57,6 +57,32 @@ struct run_exec {
 	int have_printed;
 };
 
+/* The identity a verified block carries in its header (workload/verify.h). */
+struct run_verify_hdr {
+	uint64_t file_id;      /* the job (block I/O) or file number */
+	uint64_t offset_bytes; /* the block's offset in its file */
+	uint64_t seed;	       /* the run's seed */
+	uint64_t seq;	       /* the write's sequence number, from 1 */
+};
+
+/* What --verify found: blocks checked and the first that did not match. */
+struct run_verify {
+	const char *method;    /* "crc32c", static */
+	uint64_t blocks;       /* blocks checked, read-back pass and reads */
+	uint64_t mismatches;   /* of them, how many did not match */
+	double cpu_s;	       /* filling headers, crc32c and checking */
+	double readback_s;     /* wall time of the read-back pass */
+	int have_first;	       /* the fields below describe one */
+	char *file;	       /* the first mismatch's file or device, owned */
+	uint64_t offset_bytes; /* its block's offset in the file */
+	uint64_t bad_byte;     /* the first byte (file offset) not as
+				  written; UINT64_MAX if none differs */
+	int magic_ok;	       /* the header was ours at all */
+	int crc_ok;	       /* the crc32c matched the block */
+	int in_read;	       /* a workload read found it, not the pass */
+	struct run_verify_hdr want, found;
+};
+
 /*
  * What a warning is about, for the code that weighs a verdict by the
  * warnings of its runs (report/suspect.h). The text says it to people;
@@ -108,6 +134,7 @@ struct run_result {
 	unsigned nr_notes, alloc_notes;
 	struct run_limits *limits;    /* owned; NULL: the run had none */
 	struct run_exec *exec;	      /* owned; NULL: not an exec run */
+	struct run_verify *verify;    /* owned; NULL: no --verify */
 	uint64_t file_ops;	      /* file workloads: operations done */
 	struct op_result *op_results; /* per kind of operation, owned */
 	unsigned nr_op_results;
@@ -142,6 +169,12 @@ enum run_warn_kind run_warn_kind_parse(const char *name);
  * RUN_WARN_UNKNOWN when none matches (NULL too).
  */
 enum run_warn_kind run_warn_kind_of_text(const char *text);
+
+/*
+ * One sentence on v's first mismatch: the file, the block's offset, what
+ * failed, the header fields expected and found.
+ */
+void run_verify_describe(const struct run_verify *v, struct strbuf *out);
 
 /* Totals over both directions. */
 uint64_t run_result_ops(const struct run_result *r);

@@ -29,6 +29,7 @@
 #include "../target/scratch.h"
 #include "randmap.h"
 #include "rw.h"
+#include "verify.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -39,6 +40,7 @@
 static const char *const engine_choices[] = {"psync", "io_uring", "libaio",
 					     "mmap", NULL};
 static const char *const settle_choices[] = {"sync", "none", NULL};
+static const char *const verify_choices[] = {"off", "crc32c", NULL};
 
 const struct param_spec rw_params[] = {
     {"bs", PARAM_SIZE, "4k", 1, 64ull << 20, NULL, "bytes per I/O"},
@@ -72,6 +74,9 @@ const struct param_spec rw_params[] = {
      "numjobs)"},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
+    {"verify", PARAM_CHOICE, "off", 0, 0, verify_choices,
+     "writes: a header and crc32c in every block, checked on reads and "
+     "read back after the run"},
     {NULL},
 };
 
@@ -141,6 +146,7 @@ struct rw_job {
 	int ru0_taken;
 	int ret;
 	struct strbuf err;
+	struct verify_job *vfy; /* --verify: what was written where */
 };
 
 static struct rw_kind kind_of(const struct workload *w)
@@ -170,6 +176,7 @@ int rw_validate(struct workload *w, struct strbuf *err)
 {
 	struct rw_kind k = kind_of(w);
 	const char *e = workload_str(w, "engine");
+	int ret;
 
 	if (workload_param(w, "rwmixread")->is_set &&
 	    strcmp(w->ops->name, "randrw"))
@@ -198,6 +205,10 @@ int rw_validate(struct workload *w, struct strbuf *err)
 			       "at least one I/O per job",
 			       (unsigned long long)w->ro.ios,
 			       (unsigned long long)workload_u64(w, "jobs"));
+	if (strcmp(workload_str(w, "verify"), "off") &&
+	    (ret = verify_validate(w->ops->name, k.read_pct < 100,
+				   workload_u64(w, "bs"), err)))
+		return ret;
 	if (workload_u64(w, "bs") > workload_u64(w, "size"))
 		return err_set(err, -EINVAL,
 			       "bs (%s) is larger than size (%s); raise "
@@ -247,6 +258,16 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			       "'%s' is too small for %u jobs of bs %s",
 			       t->path, st->nr_jobs, workload_str(w, "bs"));
 	st->shared = (int)workload_u64(w, "shared");
+	if (st->shared && st->nr_jobs > 1 &&
+	    strcmp(workload_str(w, "verify"), "off"))
+		/* each job knows its own last writes, not the others' */
+		return err_set(err, -EINVAL,
+			       "--verify needs each job on its own file or "
+			       "region; with shared=1 give --jobs=1");
+	if (strcmp(workload_str(w, "verify"), "off") &&
+	    (ret = verify_region_check(st->region_bytes / bs,
+				       effective_iodepth(w), err)))
+		return ret;
 	st->paths = xcalloc(st->nr_jobs, sizeof(*st->paths));
 	st->names = xcalloc(st->nr_jobs, sizeof(*st->names));
 	for (i = 0; i < st->nr_jobs; i++) {
@@ -360,6 +381,11 @@ static int job_setup(struct rw_job *j)
 	}
 	j->base_bytes =
 	    st->blockdev && !st->shared ? st->region_bytes * j->idx : 0;
+	if (strcmp(workload_str(w, "verify"), "off")) {
+		j->vfy = xmalloc(sizeof(*j->vfy));
+		verify_job_init(j->vfy, j->idx, w->ro.seed, j->base_bytes,
+				st->region_bytes, (uint32_t)bs, j->iodepth);
+	}
 	eo.iodepth = j->iodepth;
 	eo.direct = direct;
 	eo.fds = &j->fd;
@@ -388,6 +414,8 @@ static void job_teardown(struct rw_job *j)
 	free(j->free);
 	free(j->done);
 	free(j->timed);
+	verify_job_release(j->vfy);
+	free(j->vfy);
 	strbuf_release(&j->err);
 }
 
@@ -416,6 +444,8 @@ static void next_io(struct rw_job *j, struct io_req *req)
 		req->dir = rng_below(&j->rng, 100) < (uint64_t)k->read_pct
 			       ? IO_READ
 			       : IO_WRITE;
+	if (j->vfy)
+		verify_pick(j->vfy, req);
 }
 
 /* Issue one flush through the engine and wait for it; queue must be idle. */
@@ -450,6 +480,10 @@ static int job_complete(struct rw_job *j, unsigned n)
 		struct io_req *req = j->done[i];
 
 		j->free[j->nr_free++] = req;
+		if (j->vfy)
+			verify_complete(j->vfy, req,
+					req->result == (int32_t)req->len_bytes,
+					j->sh->st->paths[j->idx]);
 		if (req->result >= 0 &&
 		    (uint32_t)req->result != req->len_bytes) {
 			/* inside our region a transfer is never short: count
@@ -591,6 +625,8 @@ static int job_loop(struct rw_job *j)
 					      strerror(-got));
 				break;
 			}
+			for (i = (unsigned)got; j->vfy && i < n; i++)
+				verify_unpick(j->vfy, batch[i]);
 			/* the first got of the batch left; keep the rest */
 			memmove(batch, batch + got,
 				(n - (unsigned)got) * sizeof(*batch));
@@ -747,6 +783,27 @@ static int collect(struct rw_job *jobs, unsigned nr, uint64_t run_start,
 	return ret;
 }
 
+/* --verify: after the measured part, check what each job's file holds. */
+static int read_back(struct rw_job *jobs, unsigned nr, volatile int *stop,
+		     struct run_result *r, struct strbuf *err)
+{
+	unsigned i;
+	int ret = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct rw_job *j = &jobs[i];
+
+		/* unmapped and idle first: nothing of ours may pin the
+		 * cache the pass drops */
+		engine_release(&j->eng);
+		if (!ret && !*stop)
+			ret = verify_readback(j->vfy, j->fd,
+					      j->sh->st->paths[i], err);
+		verify_merge(j->vfy, &r->verify);
+	}
+	return ret;
+}
+
 int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 {
 	static volatile int never_stop;
@@ -824,6 +881,8 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		r->interrupted = *w->stop != 0;
 		measure_end(&m, r);
 	}
+	if (!ret && jobs[0].vfy)
+		ret = read_back(jobs, st->nr_jobs, w->stop, r, err);
 	for (i = 0; i < st->nr_jobs; i++)
 		job_teardown(&jobs[i]);
 	free(jobs);

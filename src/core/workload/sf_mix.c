@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include "smallfiles-int.h"
 #include "../../util/clock.h"
+#include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -25,6 +26,8 @@ struct sf_file {
 	uint64_t bytes;	  /* its size */
 	uint64_t born_ns; /* when it was created */
 	uint64_t born_op; /* the client's operation count then */
+	uint64_t vid;	  /* --verify: its number at creation */
+	uint64_t vseq;	  /* --verify: its latest write */
 };
 
 /* The mix's private state of one client. */
@@ -36,6 +39,7 @@ struct mix {
 	uint64_t next_id;
 	uint64_t nr_ops; /* every operation, timed or not */
 	uint64_t writes; /* creates and writes, for fsync=N */
+	uint64_t vseq;	 /* --verify: the last write's sequence number */
 	char name[48], name2[48];
 };
 
@@ -68,6 +72,117 @@ static int write_all(struct mix *m, int fd, uint64_t bytes, int timed)
 		}
 	}
 	return 0;
+}
+
+/* The header --verify puts in f's blocks: the client and the file's
+ * number at creation (renames keep it), the seed, its latest write. */
+static struct run_verify_hdr vhdr(const struct sf_client *c,
+				  const struct sf_file *f)
+{
+	struct run_verify_hdr h = {((uint64_t)c->idx << 40) | f->vid, 0,
+				   c->sh->w->ro.seed, f->vseq};
+
+	return h;
+}
+
+/* A work file's path, for reports: DIR/clientN/dM/fK. */
+static void vpath(const struct sf_client *c, const char *name,
+		  struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/client%u/%s", c->sh->w->target->workdir, c->idx,
+		    name);
+}
+
+/*
+ * --verify: write f whole as verify blocks, under a new sequence number,
+ * as many blocks per pwrite as the buffer holds.
+ */
+static int write_verified(struct mix *m, int fd, struct sf_file *f, int timed)
+{
+	struct sf_client *c = m->c;
+	struct run_verify_hdr h;
+	uint64_t k = 0, nb = verify_file_blocks(f->bytes);
+
+	f->vseq = ++m->vseq;
+	h = vhdr(c, f);
+	while (k < nb) {
+		size_t bytes, done = 0;
+		uint64_t n =
+		    verify_file_span(f->bytes, k, c->buf_bytes, &bytes);
+		off_t at = (off_t)(k * VERIFY_FILE_BLOCK_BYTES);
+
+		verify_file_fill(c->vfy, c->buf, f->bytes, k, n, &h);
+		while (done < bytes) {
+			ssize_t got = pwrite(fd, c->buf + done, bytes - done,
+					     at + (off_t)done);
+
+			if (got < 0)
+				return -errno;
+			if (got == 0)
+				return -ENOSPC;
+			done += (size_t)got;
+			if (timed) {
+				c->ios[1]++;
+				c->bytes[1] += (uint64_t)got;
+			}
+		}
+		k += n;
+	}
+	return 0;
+}
+
+/* Write f's contents to fd: random bytes, or verify blocks. */
+static int write_file(struct mix *m, int fd, struct sf_file *f, int timed)
+{
+	if (m->c->vfy)
+		return write_verified(m, fd, f, timed);
+	return write_all(m, fd, f->bytes, timed);
+}
+
+/*
+ * --verify: read f whole from fd and check every block against its
+ * latest write. timed: count the reads. 0 or -errno (a read failed or
+ * the file is short: -ENODATA).
+ */
+static int read_verified(struct sf_client *c, int fd, const struct sf_file *f,
+			 const char *name, int timed, int in_read)
+{
+	struct run_verify_hdr h = vhdr(c, f);
+	struct strbuf path = STRBUF_INIT;
+	uint64_t k = 0, nb = verify_file_blocks(f->bytes);
+	int ret = 0;
+
+	vpath(c, name, &path);
+	while (!ret && k < nb) {
+		size_t bytes, done = 0;
+		uint64_t n =
+		    verify_file_span(f->bytes, k, c->buf_bytes, &bytes);
+		off_t at = (off_t)(k * VERIFY_FILE_BLOCK_BYTES);
+
+		while (done < bytes) {
+			ssize_t got = pread(fd, c->buf + done, bytes - done,
+					    at + (off_t)done);
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				ret = got < 0 ? -errno : -ENODATA;
+				break;
+			}
+			done += (size_t)got;
+			if (timed) {
+				c->ios[0]++;
+				c->bytes[0] += (uint64_t)got;
+			}
+		}
+		if (!ret)
+			verify_file_check(c->vfy, c->buf, f->bytes, k, n, &h,
+					  path.buf, in_read);
+		k += n;
+	}
+	strbuf_release(&path);
+	return ret;
 }
 
 /* fsync fd when the policy says so after a create or write. */
@@ -123,12 +238,13 @@ static int op_create(struct mix *m, int timed)
 	t0 = clock_now_ns();
 	f->born_ns = t0;
 	f->born_op = m->nr_ops;
+	f->vid = f->id;
 	fd = openat(c->root_fd, m->name,
 		    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return sf_client_fail(c, errno, "create", m->name);
 	m->nr++; /* it exists now: cleanup and deletes must know it */
-	ret = write_all(m, fd, f->bytes, timed);
+	ret = write_file(m, fd, f, timed);
 	if (!ret)
 		ret = maybe_fsync(m, fd, timed);
 	if (close(fd) < 0 && !ret)
@@ -157,7 +273,7 @@ static int op_write(struct mix *m, int timed)
 	fd = openat(m->c->root_fd, m->name, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sf_client_fail(m->c, errno, "open", m->name);
-	ret = write_all(m, fd, f->bytes, timed);
+	ret = write_file(m, fd, f, timed);
 	if (!ret)
 		ret = maybe_fsync(m, fd, timed);
 	if (close(fd) < 0 && !ret)
@@ -181,6 +297,15 @@ static int op_read(struct mix *m, int timed)
 	fd = openat(c->root_fd, m->name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sf_client_fail(c, errno, "open", m->name);
+	if (c->vfy) {
+		int ret = read_verified(c, fd, f, m->name, timed, 1);
+
+		close(fd);
+		if (ret)
+			return sf_client_fail(c, -ret, "read", m->name);
+		sf_client_done(c, SF_READ, t0, timed);
+		return 0;
+	}
 	while ((got = read(fd, c->buf, c->buf_bytes)) > 0) {
 		if (timed) {
 			c->ios[0]++;
@@ -289,6 +414,64 @@ int sf_mix_loop(struct sf_client *c)
 		}
 		m.nr_ops++;
 	}
+	if (c->vfy) {
+		/* the read-back comes after the measured part: keep the
+		 * live files, in a ring no longer, for it */
+		struct sf_file *live = xcalloc(m.nr + 1, sizeof(*live));
+		unsigned i;
+
+		for (i = 0; i < m.nr; i++)
+			live[i] = m.files[(m.head + i) % m.st->max_files];
+		live[m.nr].bytes = UINT64_MAX; /* the end */
+		c->vlive = live;
+	}
 	free(m.files);
+	return ret;
+}
+
+int sf_mix_readback(struct sf_client *c, struct strbuf *err)
+{
+	struct sf_file *f = c->vlive;
+	struct strbuf path = STRBUF_INIT;
+	struct mix m = {.c = c, .st = c->sh->st};
+	int ret = 0;
+
+	for (; !ret && f && f->bytes != UINT64_MAX; f++) {
+		uint64_t t0 = clock_now_ns();
+		int fd;
+
+		file_name(&m, f->id, m.name);
+		vpath(c, m.name, &path);
+		fd = openat(c->root_fd, m.name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			ret = err_set(err, -errno,
+				      "cannot open '%s' to verify it: %s",
+				      path.buf, strerror(errno));
+			break;
+		}
+		/* as the block workloads: flushed, then read from the disk */
+		if (fsync(fd) < 0 ||
+		    (ret = verify_test_hook(c->vfy, path.buf, err)) ||
+		    fsync(fd) < 0) {
+			if (!ret)
+				ret = err_set(err, -errno,
+					      "cannot flush '%s' before "
+					      "verifying it: %s",
+					      path.buf, strerror(errno));
+			close(fd);
+			break;
+		}
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		ret = read_verified(c, fd, f, m.name, 0, 0);
+		if (ret)
+			ret = err_set(err, ret,
+				      "cannot read back '%s' to verify it: %s",
+				      path.buf,
+				      ret == -ENODATA ? "the file is shorter"
+						      : strerror(-ret));
+		close(fd);
+		c->vfy->readback_ns += clock_now_ns() - t0;
+	}
+	strbuf_release(&path);
 	return ret;
 }

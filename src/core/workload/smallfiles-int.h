@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include "loadfile.h"
 #include "sizedist.h"
+#include "verify.h"
 #include "workload.h"
 #include "../result/hist.h"
 #include "../../util/rng.h"
@@ -98,6 +99,9 @@ struct sf_client {
 	size_t buf_bytes;
 	int ret; /* an error that ended the run */
 	struct strbuf err;
+	struct verify_job *vfy; /* --verify: tallies; NULL when off */
+	void *vlive;		/* --verify: the mix's live files at its
+				   end, for the read-back (sf_mix.c) */
 };
 
 /*
@@ -123,6 +127,9 @@ int sf_remove_tree(int dirfd, const char *path);
 /* The loops: 0 when told to stop, -errno with c->err on a run-ending
  * error. */
 int sf_mix_loop(struct sf_client *c);
+/* --verify: read back the files the mix left (c->vlive) after the run.
+ * 0, or -errno with err set when a file cannot be read. */
+int sf_mix_readback(struct sf_client *c, struct strbuf *err);
 int sf_replay_loop(struct sf_client *c);
 
 /* The names of the mix's operations, for its table. */

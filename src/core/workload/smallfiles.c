@@ -42,6 +42,8 @@ const char *const sf_kind_names[SF_KINDS] = {
     [SF_STAT] = "stat",	    [SF_RENAME] = "rename", [SF_DELETE] = "delete",
 };
 
+static const char *const sf_verify_choices[] = {"off", "crc32c", NULL};
+
 static const struct param_spec sf_params[] = {
     {"clients", PARAM_UINT, "4", 1, 1024, NULL,
      "threads, each in its own directory"},
@@ -67,6 +69,9 @@ static const struct param_spec sf_params[] = {
      "replay this dbench load file (client.txt) instead of the mix"},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
+    {"verify", PARAM_CHOICE, "off", 0, 0, sf_verify_choices,
+     "a header and crc32c in every 4k block written, checked on reads "
+     "and read back after the run"},
     {NULL},
 };
 
@@ -222,6 +227,19 @@ static int sf_validate(struct workload *w, struct strbuf *err)
 				       "replay: the load file says what each "
 				       "client does",
 				       mix_only[i]);
+	if (strcmp(workload_str(w, "verify"), "off") && st.replay)
+		return err_set(err, -EINVAL,
+			       "'verify' checks the mix's files; a loadfile "
+			       "replay cannot be verified");
+	if (strcmp(workload_str(w, "verify"), "off") &&
+	    st.sizes.min_bytes < VERIFY_HDR_BYTES)
+		return err_set(err, -EINVAL,
+			       "'verify' puts a %u-byte header in every "
+			       "file, and sizes '%s' allows %llu-byte files; "
+			       "give sizes of at least %u bytes",
+			       VERIFY_HDR_BYTES, workload_str(w, "sizes"),
+			       (unsigned long long)st.sizes.min_bytes,
+			       VERIFY_HDR_BYTES);
 	if (st.replay && access(workload_str(w, "loadfile"), R_OK))
 		return err_set(err, -errno, "cannot read loadfile '%s': %s",
 			       workload_str(w, "loadfile"), strerror(errno));
@@ -627,12 +645,20 @@ static void client_init(struct sf_client *c, struct sf_shared *sh, unsigned i)
 		c->buf_bytes = 4096;
 	c->buf = xalloc_aligned(4096, c->buf_bytes);
 	layout_fill_random(c->buf, c->buf_bytes, &c->rng);
+	if (strcmp(workload_str(w, "verify"), "off")) {
+		c->vfy = xmalloc(sizeof(*c->vfy));
+		verify_job_init(c->vfy, i, w->ro.seed, 0, 0,
+				VERIFY_FILE_BLOCK_BYTES, 1);
+	}
 }
 
 static void client_release(struct sf_client *c)
 {
 	free(c->ops);
 	free(c->buf);
+	verify_job_release(c->vfy);
+	free(c->vfy);
+	free(c->vlive);
 	strbuf_release(&c->err);
 }
 
@@ -698,6 +724,12 @@ static int sf_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		r->dbench_mbps = r->seconds > 0
 				     ? (double)dbench_bytes / r->seconds / 1e6
 				     : 0;
+	}
+	for (i = 0; !ret && cs[0].vfy && i < st->nr_clients; i++) {
+		/* --verify: what the mix left, from the disk */
+		if (!*w->stop)
+			ret = sf_mix_readback(&cs[i], err);
+		verify_merge(cs[i].vfy, &r->verify);
 	}
 	for (i = 0; i < st->nr_clients; i++)
 		client_release(&cs[i]);
