@@ -1,0 +1,271 @@
+/*
+ * The block-I/O workloads' set-up: the parameter table they share, the
+ * checks across parameters, the layout of their files or device regions
+ * before the first run, and the removal after the last. The run itself,
+ * jobs and their hot loop, is rw.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "layout.h"
+#include "rw.h"
+#include "rw-int.h"
+#include "verify.h"
+#include "../target/scratch.h"
+#include "../../util/error.h"
+#include "../../util/units.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+static const char *const engine_choices[] = {"psync", "io_uring", "libaio",
+					     "mmap", NULL};
+static const char *const settle_choices[] = {"sync", "none", NULL};
+static const char *const verify_choices[] = {"off", "crc32c", NULL};
+
+const struct param_spec rw_params[] = {
+    {"bs", PARAM_SIZE, "4k", 1, 64ull << 20, NULL, "bytes per I/O"},
+    {"size", PARAM_SIZE, "256M", 4096, 1ull << 50, NULL,
+     "bytes per job: the file size, or the device region"},
+    {"iodepth", PARAM_UINT, "1", 1, 4096, NULL,
+     "I/Os in flight per job (async engines)"},
+    {"jobs", PARAM_UINT, "1", 1, 256, NULL, "threads, each on its own file"},
+    {"engine", PARAM_CHOICE, "psync", 0, 0, engine_choices,
+     "how I/O is submitted"},
+    {"direct", PARAM_BOOL, "0", 0, 1, NULL, "O_DIRECT: bypass the page cache"},
+    {"fsync", PARAM_UINT, "0", 0, 0, NULL,
+     "fsync after every N writes (0: never)"},
+    {"end_fsync", PARAM_BOOL, "0", 0, 1, NULL,
+     "fsync each file when its job ends"},
+    {"rwmixread", PARAM_PERCENT, "50", 0, 100, NULL,
+     "randrw: percentage of reads"},
+    {"settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
+     "writes: flush inside the timed region or not"},
+    {"randommap", PARAM_BOOL, "0", 0, 1, NULL,
+     "random offsets: each block once per pass, in random order (fio's "
+     "default), not uniform with repeats"},
+    {"fadvise", PARAM_BOOL, "0", 0, 1, NULL,
+     "tell the kernel the access pattern (posix_fadvise RANDOM or "
+     "SEQUENTIAL), as fio's fadvise_hint=1 does"},
+    {"invalidate", PARAM_BOOL, "0", 0, 1, NULL,
+     "drop the job's file from the page cache at every pass over it "
+     "(fio's invalidate=1)"},
+    {"shared", PARAM_BOOL, "0", 0, 1, NULL,
+     "every job works on one file, not one each (fio's filename= with "
+     "numjobs)"},
+    {"label", PARAM_STRING, "", 0, 0, NULL,
+     "free text carried into results (A/A experiments)"},
+    {"verify", PARAM_CHOICE, "off", 0, 0, verify_choices,
+     "writes: a header and crc32c in every block, checked on reads and "
+     "read back after the run"},
+    {NULL},
+};
+
+struct rw_kind rw_kind_of(const struct workload *w)
+{
+	struct rw_kind k = {0, 100};
+	const char *n = w->ops->name;
+
+	k.random = !strncmp(n, "rand", 4);
+	if (strstr(n, "write"))
+		k.read_pct = 0;
+	else if (!strcmp(n, "randrw"))
+		k.read_pct = (int)workload_u64(w, "rwmixread");
+	return k;
+}
+
+unsigned rw_effective_iodepth(const struct workload *w)
+{
+	const char *e = workload_str(w, "engine");
+
+	/* synchronous engines have one I/O in flight, whatever was asked */
+	if (!strcmp(e, "psync") || !strcmp(e, "mmap"))
+		return 1;
+	return (unsigned)workload_u64(w, "iodepth");
+}
+
+int rw_validate(struct workload *w, struct strbuf *err)
+{
+	struct rw_kind k = rw_kind_of(w);
+	const char *e = workload_str(w, "engine");
+	int ret;
+
+	if (workload_param(w, "rwmixread")->is_set &&
+	    strcmp(w->ops->name, "randrw"))
+		return err_set(err, -EINVAL,
+			       "'rwmixread' only applies to 'randrw', not "
+			       "'%s'",
+			       w->ops->name);
+	if (workload_u64(w, "randommap") && !k.random)
+		return err_set(err, -EINVAL,
+			       "'randommap' only applies to random workloads, "
+			       "not '%s'",
+			       w->ops->name);
+	if (!strcmp(e, "mmap") && workload_u64(w, "direct"))
+		return err_set(err, -EINVAL,
+			       "the mmap engine cannot do O_DIRECT; use "
+			       "--direct=0 or another engine");
+	if (k.read_pct == 100 &&
+	    (workload_u64(w, "fsync") || workload_u64(w, "end_fsync")))
+		return err_set(err, -EINVAL,
+			       "'fsync' and 'end_fsync' need writes; '%s' "
+			       "only reads",
+			       w->ops->name);
+	if (w->ro.ios && w->ro.ios < workload_u64(w, "jobs"))
+		return err_set(err, -EINVAL,
+			       "--ios %llu is fewer than the %llu jobs; give "
+			       "at least one I/O per job",
+			       (unsigned long long)w->ro.ios,
+			       (unsigned long long)workload_u64(w, "jobs"));
+	if (strcmp(workload_str(w, "verify"), "off") &&
+	    (ret = verify_validate(w->ops->name, k.read_pct < 100,
+				   workload_u64(w, "bs"), err)))
+		return ret;
+	if (workload_u64(w, "bs") > workload_u64(w, "size"))
+		return err_set(err, -EINVAL,
+			       "bs (%s) is larger than size (%s); raise "
+			       "--size or lower --bs",
+			       workload_str(w, "bs"), workload_str(w, "size"));
+	return 0;
+}
+
+int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
+{
+	struct rw_state *st = xcalloc(1, sizeof(*st));
+	uint64_t bs = workload_u64(w, "bs");
+	struct strbuf path = STRBUF_INIT;
+	uint64_t need_bytes = 0;
+	unsigned i;
+	int ret = 0;
+
+	w->priv = st;
+	w->target = t;
+	st->kind = rw_kind_of(w);
+	st->nr_jobs = (unsigned)workload_u64(w, "jobs");
+	st->blockdev = t->kind == TARGET_BLOCKDEV;
+	st->region_bytes = workload_u64(w, "size") / bs * bs;
+	if (workload_u64(w, "direct") && bs % t->logical_block_bytes) {
+		uint64_t up =
+		    (bs / t->logical_block_bytes + 1) * t->logical_block_bytes;
+
+		return err_set(err, -EINVAL,
+			       "bs %s is not a multiple of the logical block "
+			       "size (%u bytes) of '%s'; direct I/O needs "
+			       "aligned sizes: use --bs=%llu",
+			       workload_str(w, "bs"), t->logical_block_bytes,
+			       t->path, (unsigned long long)up);
+	}
+	if (st->blockdev && !workload_param(w, "size")->is_set) {
+		char text[32];
+
+		/* the device split between the jobs; report what we use */
+		st->region_bytes = t->capacity_bytes / st->nr_jobs / bs * bs;
+		snprintf(text, sizeof(text), "%llu",
+			 (unsigned long long)st->region_bytes);
+		if (st->region_bytes)
+			workload_set_param(w, "size", text, NULL, NULL);
+	}
+	if (!st->region_bytes)
+		return err_set(err, -EINVAL,
+			       "'%s' is too small for %u jobs of bs %s",
+			       t->path, st->nr_jobs, workload_str(w, "bs"));
+	st->shared = (int)workload_u64(w, "shared");
+	if (st->shared && st->nr_jobs > 1 &&
+	    strcmp(workload_str(w, "verify"), "off"))
+		/* each job knows its own last writes, not the others' */
+		return err_set(err, -EINVAL,
+			       "--verify needs each job on its own file or "
+			       "region; with shared=1 give --jobs=1");
+	if (strcmp(workload_str(w, "verify"), "off") &&
+	    (ret = verify_region_check(st->region_bytes / bs,
+				       rw_effective_iodepth(w), err)))
+		return ret;
+	st->paths = xcalloc(st->nr_jobs, sizeof(*st->paths));
+	st->names = xcalloc(st->nr_jobs, sizeof(*st->names));
+	for (i = 0; i < st->nr_jobs; i++) {
+		char name[32];
+
+		if (st->blockdev) {
+			/* each job owns a region; all must fit the device */
+			st->paths[i] = xstrdup(t->path);
+			if (__builtin_add_overflow(need_bytes, st->region_bytes,
+						   &need_bytes))
+				need_bytes = UINT64_MAX;
+			continue;
+		}
+		/* a preallocated file reads as zeros without touching the
+		 * device: never let a read workload reuse a write's file */
+		snprintf(name, sizeof(name), "job%u.%s", st->shared ? 0 : i,
+			 st->kind.read_pct ? "data" : "prealloc");
+		target_file_path(t, name, &path);
+		st->paths[i] = xstrdup(path.buf);
+		st->names[i] = xstrdup(name);
+		if (st->shared && i)
+			continue; /* job 0's file, laid out once */
+		if ((!w->ro.keep_files ||
+		     !layout_reusable(t, name, st->region_bytes)) &&
+		    __builtin_add_overflow(need_bytes, st->region_bytes,
+					   &need_bytes))
+			need_bytes = UINT64_MAX; /* more than any target has */
+	}
+	ret = target_check_space(t, need_bytes, err);
+	/* a raw scratch device is a sparse image: reads of a hole never
+	 * reach the disk, so the regions read are written first (once) */
+	if (!ret && st->blockdev && st->kind.read_pct)
+		ret = scratch_fill(t, need_bytes, w->stop, err);
+	for (i = 0; !ret && !st->blockdev && i < st->nr_jobs; i++) {
+		st->made_files = !w->ro.keep_files;
+		if (st->shared && i)
+			break;
+		if (w->ro.keep_files &&
+		    layout_reusable(t, st->names[i], st->region_bytes))
+			continue;
+		if (st->kind.read_pct)
+			ret = layout_write(t, st->names[i], st->region_bytes,
+					   w->ro.seed + i, err);
+		else
+			ret = layout_preallocate(t, st->names[i],
+						 st->region_bytes, err);
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+void rw_cleanup(struct workload *w)
+{
+	struct rw_state *st = w->priv;
+	unsigned i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nr_jobs && st->paths; i++) {
+		if (st->made_files && st->names[i] && (!st->shared || !i))
+			target_unlink_file(w->target, st->names[i]);
+		free(st->paths[i]);
+		free(st->names[i]);
+	}
+	free(st->paths);
+	free(st->names);
+	free(st);
+	w->priv = NULL;
+}
+
+#define RW_WORKLOAD(id, summary_text)                                          \
+	const struct workload_ops workload_##id = {                            \
+	    .name = #id,                                                       \
+	    .summary = summary_text,                                           \
+	    .params = rw_params,                                               \
+	    .validate = rw_validate,                                           \
+	    .prepare = rw_prepare,                                             \
+	    .run = rw_run,                                                     \
+	    .cleanup = rw_cleanup,                                             \
+	}
+
+RW_WORKLOAD(seqread, "sequential reads, one stream per job");
+RW_WORKLOAD(seqwrite, "sequential writes, one stream per job");
+RW_WORKLOAD(randread, "uniformly random reads");
+RW_WORKLOAD(randwrite, "uniformly random writes");
+RW_WORKLOAD(randrw, "random reads and writes mixed by rwmixread");
