@@ -35,6 +35,7 @@ static const struct command commands[] = {
     {"knobs", cmd_knobs, "list the I/O tunables of a target (no root)"},
     {"set", cmd_set, "change tunables now and keep them (journaled)"},
     {"revert", cmd_revert, "restore every tunable the journal holds"},
+    {"fleet", cmd_fleet, "the same compare on many hosts via Ansible, merged"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 
