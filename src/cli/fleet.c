@@ -29,7 +29,7 @@
 #define DEFAULT_PLAYBOOK "iotrial-fleet.yml"
 
 static const char *const fleet_usage[] = {
-    "iotrial fleet plan INVENTORY [-o PLAYBOOK] [--limit PATTERN] "
+    "iotrial fleet plan INVENTORY [-o FILE] [--limit NAME] "
     "[--forks N]",
     "         [--binary PATH] [--become] [--run [--db PATH] [--no-store] "
     "[--json[=FILE]]]",
@@ -65,10 +65,10 @@ static int parse_args(int argc, const char **argv, struct fleet_args *a,
 		      int *out_n)
 {
 	struct option opts[] = {
-	    OPT_STRING('o', "output", &a->output, "PLAYBOOK",
+	    OPT_STRING('o', "output", &a->output, "FILE",
 		       "plan: the playbook to write (default " DEFAULT_PLAYBOOK
 		       ")"),
-	    OPT_STRING(0, "limit", &a->limit, "PATTERN",
+	    OPT_STRING(0, "limit", &a->limit, "NAME",
 		       "plan: only the hosts this Ansible pattern names"),
 	    OPT_STRING(0, "forks", &a->forks, "N",
 		       "plan: hosts run in parallel (ansible-playbook -f)"),
@@ -339,8 +339,8 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 		error("inventory '%s': %s", words[0], strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (a->forks && (units_parse_count(a->forks, &forks, &err) ||
-			 !forks || forks > 1000)) {
+	if (a->forks && (units_parse_count(a->forks, &forks, &err) || !forks ||
+			 forks > 1000)) {
 		error("invalid value '%s' for '--forks'; expected 1 to 1000",
 		      a->forks);
 		ret = EXIT_USAGE;
@@ -377,7 +377,7 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 		nr_hosts == 1 ? "" : "s");
 	for (k = 0; k < hosts.len; k++)
 		fputc(hosts.buf[k] == '\n' && k + 1 < hosts.len ? ' '
-							       : hosts.buf[k],
+								: hosts.buf[k],
 		      stderr);
 	if (!a->run) {
 		fprintf(stderr,

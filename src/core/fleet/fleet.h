@@ -110,12 +110,12 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 struct fleet_plan {
 	const char *const *argv; /* the compare: "compare", WORKLOAD, ... */
 	int argc;
-	const char *hosts;	/* the play's host pattern (--limit); NULL:
-				   "all" */
-	int forks;		/* parallel hosts; 0: Ansible's default */
-	const char *binary;	/* copy this iotrial to the hosts, or NULL */
-	const char *version;	/* the version hosts must run */
-	bool become;		/* run iotrial with privilege escalation */
+	const char *hosts;   /* the play's host pattern (--limit); NULL:
+				"all" */
+	int forks;	     /* parallel hosts; 0: Ansible's default */
+	const char *binary;  /* copy this iotrial to the hosts, or NULL */
+	const char *version; /* the version hosts must run */
+	bool become;	     /* run iotrial with privilege escalation */
 };
 
 /*

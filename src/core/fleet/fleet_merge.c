@@ -21,8 +21,7 @@
 
 /* The environment keys compared across hosts. */
 enum { ENV_KERNEL, ENV_DEVICES, ENV_SCHEDULERS, NR_ENV };
-static const char *const env_keys[NR_ENV] = {"kernel", "devices",
-					     "schedulers"};
+static const char *const env_keys[NR_ENV] = {"kernel", "devices", "schedulers"};
 
 /* What merge knows of one good host. */
 struct host_row {
@@ -36,8 +35,8 @@ struct host_row {
 static struct json_object *arm_by_label(struct json_object *exp,
 					const char *label, int *out_index)
 {
-	struct json_object *arms = expjson_get_type(exp, "arms",
-						    json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
 	size_t i, n = arms ? json_object_array_length(arms) : 0;
 
 	for (i = 0; i < n; i++) {
@@ -56,8 +55,8 @@ static struct json_object *arm_by_label(struct json_object *exp,
 static struct json_object *verdict_by_label(struct json_object *exp,
 					    const char *label)
 {
-	struct json_object *vs = expjson_get_type(exp, "verdicts",
-						  json_type_array);
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
 	size_t i, n = vs ? json_object_array_length(vs) : 0;
 
 	for (i = 0; i < n; i++) {
@@ -72,8 +71,8 @@ static struct json_object *verdict_by_label(struct json_object *exp,
 /* The label of exp's baseline arm, or "" */
 static const char *baseline_label(struct json_object *exp)
 {
-	struct json_object *arms = expjson_get_type(exp, "arms",
-						    json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
 	double b = expjson_num(exp, "baseline");
 	size_t i = isfinite(b) && b >= 0 ? (size_t)b : 0;
 
@@ -85,8 +84,8 @@ static const char *baseline_label(struct json_object *exp)
 /* The fleet's arm labels, baseline first, from the reference host. */
 static size_t arm_labels(struct json_object *ref, const char ***out)
 {
-	struct json_object *arms = expjson_get_type(ref, "arms",
-						    json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(ref, "arms", json_type_array);
 	size_t i, n = arms ? json_object_array_length(arms) : 0, k = 1;
 	const char *base = baseline_label(ref);
 
@@ -106,10 +105,10 @@ static size_t arm_labels(struct json_object *ref, const char ***out)
 static void env_of(struct json_object *exp, char *out[NR_ENV])
 {
 	struct json_object *env = expjson_env(exp);
-	struct json_object *stack = expjson_get_type(env, "stack",
-						     json_type_object);
-	struct json_object *devs = expjson_get_type(stack, "devices",
-						    json_type_array);
+	struct json_object *stack =
+	    expjson_get_type(env, "stack", json_type_object);
+	struct json_object *devs =
+	    expjson_get_type(stack, "devices", json_type_array);
 	struct strbuf d = STRBUF_INIT, s = STRBUF_INIT;
 	size_t i, n = devs ? json_object_array_length(devs) : 0;
 
@@ -152,10 +151,9 @@ static int fill_row(struct host_row *row, struct json_object *ref,
 	double m;
 
 	if (strcmp(expjson_str(exp, "workload"), expjson_str(ref, "workload")))
-		return err_set(why, -EINVAL,
-			       "it ran workload '%s', the fleet '%s'",
-			       expjson_str(exp, "workload"),
-			       expjson_str(ref, "workload"));
+		return err_set(
+		    why, -EINVAL, "it ran workload '%s', the fleet '%s'",
+		    expjson_str(exp, "workload"), expjson_str(ref, "workload"));
 	if (strcmp(expjson_str(expjson_get(exp, "metric"), "name"),
 		   expjson_str(expjson_get(ref, "metric"), "name")))
 		return err_set(why, -EINVAL,
@@ -172,8 +170,8 @@ static int fill_row(struct host_row *row, struct json_object *ref,
 			       a ? json_object_array_length(a) : 0);
 	m = expjson_num(arm_by_label(exp, labels[0], NULL), "median");
 	if (!(m > 0) || !isfinite(m))
-		return err_set(why, -EINVAL,
-			       "its baseline '%s' has no median", labels[0]);
+		return err_set(why, -EINVAL, "its baseline '%s' has no median",
+			       labels[0]);
 	row->base_median = m;
 	row->ratio[0] = 1;
 	for (k = 1; k < nr_arms; k++) {
@@ -258,8 +256,8 @@ static void add_heterogeneity(struct json_object *exp,
 			      const char *const *labels, size_t nr_arms,
 			      struct json_object *warnings)
 {
-	struct json_object *vs = expjson_get_type(exp, "verdicts",
-						  json_type_array);
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
 	size_t k, i;
 
 	for (k = 1; k < nr_arms && vs; k++) {
@@ -274,8 +272,8 @@ static void add_heterogeneity(struct json_object *exp,
 		for (i = 0; i < nr; i++) {
 			struct json_object *hv =
 			    verdict_by_label(rows[i].h->exp, labels[k]);
-			const char *name = hv ? expjson_str(hv, "verdict")
-					      : "no verdict";
+			const char *name =
+			    hv ? expjson_str(hv, "verdict") : "no verdict";
 			struct json_object *c;
 
 			if (!*name)
@@ -324,7 +322,7 @@ static struct json_object *host_verdicts(struct json_object *exp,
 					 const char *const *labels,
 					 size_t nr_arms)
 {
-	static const char *const keep[] = {"ratio",	 "ci_low", "ci_high",
+	static const char *const keep[] = {"ratio", "ci_low", "ci_high",
 					   "p_adjusted", "verdict"};
 	struct json_object *out = json_object_new_array();
 	size_t k, j;
@@ -347,10 +345,11 @@ static struct json_object *host_verdicts(struct json_object *exp,
 }
 
 /* The "fleet" member: every host, good and failed (fleet.h). */
-static struct json_object *
-fleet_member(struct fleet_hosts *h, const struct host_row *rows, size_t nr,
-	     const char *const *labels, size_t nr_arms,
-	     struct json_object *warnings)
+static struct json_object *fleet_member(struct fleet_hosts *h,
+					const struct host_row *rows, size_t nr,
+					const char *const *labels,
+					size_t nr_arms,
+					struct json_object *warnings)
 {
 	struct json_object *fleet = json_object_new_object();
 	struct json_object *list = json_object_new_array();
@@ -404,9 +403,8 @@ fleet_member(struct fleet_hosts *h, const struct host_row *rows, size_t nr,
 				    json_object_new_string(row->env[k]));
 				if (strcmp(row->env[k], maj[k])) {
 					json_object_array_add(
-					    differs,
-					    json_object_new_string(
-						env_keys[k]));
+					    differs, json_object_new_string(
+							 env_keys[k]));
 					strbuf_addf(&w,
 						    "%s%s '%s' (most hosts: "
 						    "'%s')",
@@ -530,10 +528,10 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 		if (h->hosts[i].exp && !h->hosts[i].error)
 			ref = json_object_get(h->hosts[i].exp);
 	if (!ref) {
-		ret = err_set(err, -EINVAL,
-			      "no host of the %zu has a result%s%s", h->nr,
-			      h->nr ? "; the first failed: " : "",
-			      h->nr ? h->hosts[0].error : "");
+		ret =
+		    err_set(err, -EINVAL, "no host of the %zu has a result%s%s",
+			    h->nr, h->nr ? "; the first failed: " : "",
+			    h->nr ? h->hosts[0].error : "");
 		goto out;
 	}
 	nr_arms = arm_labels(ref, &labels);

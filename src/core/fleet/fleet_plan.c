@@ -22,10 +22,9 @@ static void add_quoted(struct strbuf *out, const char *s)
 {
 	struct json_object *o = json_object_new_string(s);
 
-	strbuf_addstr(out,
-		      json_object_to_json_string_ext(
-			  o, JSON_C_TO_STRING_PLAIN |
-				 JSON_C_TO_STRING_NOSLASHESCAPE));
+	strbuf_addstr(out, json_object_to_json_string_ext(
+			       o, JSON_C_TO_STRING_PLAIN |
+				      JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -161,8 +160,9 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			   "        path: \"{{ fleet_dir }}/{{ "
 			   "inventory_hostname }}.json\"\n"
 			   "        state: absent\n");
-	add_error_task(out, "    ", "no result yet (kept if the host is "
-				    "unreachable)",
+	add_error_task(out, "    ",
+		       "no result yet (kept if the host is "
+		       "unreachable)",
 		       "{'host': inventory_hostname, 'error': 'no result: the "
 		       "host was unreachable or the play ended before it was "
 		       "done; see the output of ansible-playbook'}");
@@ -181,20 +181,20 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		strbuf_addstr(out, "\n            dest: \"{{ fleet_bin }}\"\n"
 				   "            mode: \"0755\"\n");
 	}
-	strbuf_addstr(out,
-		      "        - name: iotrial version\n"
-		      "          ansible.builtin.command:\n"
-		      "            argv: [\"{{ fleet_bin }}\", \"--version\"]\n"
-		      "          register: fleet_ver\n"
-		      "          changed_when: false\n"
-		      "        - name: same iotrial version as the controller\n"
-		      "          ansible.builtin.assert:\n"
-		      "            that: (fleet_ver.stdout.split() + ['', ''])[1] "
-		      "== fleet_version\n"
-		      "            fail_msg: \"the host runs '{{ fleet_ver.stdout "
-		      "}}', the fleet iotrial {{ fleet_version }}; install "
-		      "it or give 'fleet plan --binary PATH'\"\n"
-		      "            quiet: true\n");
+	strbuf_addstr(
+	    out, "        - name: iotrial version\n"
+		 "          ansible.builtin.command:\n"
+		 "            argv: [\"{{ fleet_bin }}\", \"--version\"]\n"
+		 "          register: fleet_ver\n"
+		 "          changed_when: false\n"
+		 "        - name: same iotrial version as the controller\n"
+		 "          ansible.builtin.assert:\n"
+		 "            that: (fleet_ver.stdout.split() + ['', ''])[1] "
+		 "== fleet_version\n"
+		 "            fail_msg: \"the host runs '{{ fleet_ver.stdout "
+		 "}}', the fleet iotrial {{ fleet_version }}; install "
+		 "it or give 'fleet plan --binary PATH'\"\n"
+		 "            quiet: true\n");
 	strbuf_addstr(out, "        - name: compare\n"
 			   "          ansible.builtin.command:\n"
 			   "            argv: \"{{ [fleet_bin] + fleet_args + "
@@ -221,16 +221,17 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		       "ansible_failed_task.name, 'error': "
 		       "((ansible_failed_result.stderr | default('') | trim) "
 		       "or (ansible_failed_result.msg | default('failed')))}");
-	strbuf_addstr(out, "      always:\n"
-			   "        - name: iotrial revert\n"
-			   "          ansible.builtin.command:\n"
-			   "            argv: [\"{{ fleet_bin }}\", \"revert\"]\n"
-			   "          register: fleet_revert\n"
-			   "          failed_when: false\n"
-			   "        - name: remove the host's copy\n"
-			   "          ansible.builtin.file:\n"
-			   "            path: \"{{ fleet_json }}\"\n"
-			   "            state: absent\n");
+	strbuf_addstr(out,
+		      "      always:\n"
+		      "        - name: iotrial revert\n"
+		      "          ansible.builtin.command:\n"
+		      "            argv: [\"{{ fleet_bin }}\", \"revert\"]\n"
+		      "          register: fleet_revert\n"
+		      "          failed_when: false\n"
+		      "        - name: remove the host's copy\n"
+		      "          ansible.builtin.file:\n"
+		      "            path: \"{{ fleet_json }}\"\n"
+		      "            state: absent\n");
 	add_error_task(out, "        ", "record a failed revert",
 		       "{'host': inventory_hostname, 'task': 'iotrial "
 		       "revert', 'error': 'iotrial revert failed: ' + "

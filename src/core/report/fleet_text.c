@@ -24,8 +24,8 @@ static size_t widest(struct json_object *arr, const char *key, size_t min)
 	size_t i, w = min;
 
 	for (i = 0; i < json_object_array_length(arr); i++) {
-		size_t n = strlen(
-		    expjson_str(json_object_array_get_idx(arr, i), key));
+		size_t n =
+		    strlen(expjson_str(json_object_array_get_idx(arr, i), key));
 
 		w = n > w ? n : w;
 	}
@@ -36,10 +36,10 @@ static size_t widest(struct json_object *arr, const char *key, size_t min)
 static void host_line(struct strbuf *out, struct json_object *h,
 		      size_t kernel_w, size_t col_w)
 {
-	struct json_object *vs = expjson_get_type(h, "verdicts",
-						  json_type_array);
-	struct json_object *differs = expjson_get_type(h, "differs",
-						       json_type_array);
+	struct json_object *vs =
+	    expjson_get_type(h, "verdicts", json_type_array);
+	struct json_object *differs =
+	    expjson_get_type(h, "differs", json_type_array);
 	bool flagged = differs && json_object_array_length(differs);
 	size_t i, start = out->len;
 
@@ -87,12 +87,12 @@ static void counts(struct strbuf *out, struct json_object *c)
 
 void report_fleet_text(struct json_object *exp, struct strbuf *out)
 {
-	struct json_object *fleet = expjson_get_type(exp, "fleet",
-						     json_type_object);
-	struct json_object *hosts = expjson_get_type(fleet, "hosts",
-						     json_type_array);
-	struct json_object *vs = expjson_get_type(exp, "verdicts",
-						  json_type_array);
+	struct json_object *fleet =
+	    expjson_get_type(exp, "fleet", json_type_object);
+	struct json_object *hosts =
+	    expjson_get_type(fleet, "hosts", json_type_array);
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
 	size_t i, host_w, kernel_w, col_w = 16, start;
 	bool any_flag = false;
 
@@ -127,8 +127,8 @@ void report_fleet_text(struct json_object *exp, struct strbuf *out)
 	strbuf_addch(out, '\n');
 	for (i = 0; i < json_object_array_length(hosts); i++) {
 		struct json_object *h = json_object_array_get_idx(hosts, i);
-		struct json_object *d = expjson_get_type(h, "differs",
-							 json_type_array);
+		struct json_object *d =
+		    expjson_get_type(h, "differs", json_type_array);
 
 		start = out->len;
 		strbuf_addstr(out, expjson_str(h, "host"));
@@ -149,8 +149,8 @@ void report_fleet_text(struct json_object *exp, struct strbuf *out)
 				   "devices or schedulers; see the warnings\n");
 	for (i = 0; vs && i < json_object_array_length(vs); i++) {
 		struct json_object *v = json_object_array_get_idx(vs, i);
-		struct json_object *c = expjson_get_type(v, "hosts",
-							 json_type_object);
+		struct json_object *c =
+		    expjson_get_type(v, "hosts", json_type_object);
 
 		if (!c)
 			continue;
