@@ -49,6 +49,11 @@ cat >>"$W/inv.yml" <<INV
       iotrial_bin: $W/old-iotrial
     noiotrial:
       iotrial_bin: $W/no-such-iotrial
+    badtarget:
+      iotrial_target: $W/no-such-dir
+      iotrial_environment:
+        IOTRIAL_STATE_DIR: $W/badtarget/state
+        XDG_DATA_HOME: $W/badtarget/data
     gone:
       ansible_connection: ssh
       ansible_host: 127.0.0.1
@@ -65,7 +70,7 @@ CMP=(compare seqread --size 4M --vary read_ahead_kb=128,1024 --time 0.1s --runs 
 "$IOTRIAL" fleet plan "$W/inv.yml" -o "$W/plan.yml" --forks 3 -- "${CMP[@]}" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 rc=$?
 check "plan writes the playbook" test $rc = 0 -a -f "$W/plan.yml"
-check "plan lists the hosts" grep -q "for 6 hosts" "$TEST_TMP/err"
+check "plan lists the hosts" grep -q "for 7 hosts" "$TEST_TMP/err"
 check "the plan passes ansible-playbook --syntax-check" syntax_ok "$W/plan.yml"
 "$IOTRIAL" fleet plan "$W/inv.yml" -o "$W/plan2.yml" --limit 'h1:h2' --binary "$IOTRIAL" --become -- "${CMP[@]}" -t /srv >/dev/null 2>"$TEST_TMP/err"
 check "plan --limit --binary --become: 2 hosts" grep -q "for 2 hosts" "$TEST_TMP/err"
@@ -91,10 +96,12 @@ check "the host with another version is failed with its reason" \
 	grep -q "0.0.9" <(json "$W/fleet.json" "[h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'oldversion']")
 check "the host without iotrial is failed with its reason" \
 	grep -qi "no such file" <(json "$W/fleet.json" "[h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'noiotrial']")
+check "the host whose compare failed is failed with the compare's error" \
+	grep -q "compare: .*no-such-dir" <(json "$W/fleet.json" "[h.get('task') + ': ' + h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'badtarget']")
 check "the unreachable host is listed, not dropped" \
 	grep -q "unreachable" <(json "$W/fleet.json" "[h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'gone']")
 check "fleet counts" \
-	test "$(json "$W/fleet.json" "(o['fleet']['nr_hosts'], o['fleet']['nr_ok'], o['fleet']['nr_failed'])")" = "(6, 3, 3)"
+	test "$(json "$W/fleet.json" "(o['fleet']['nr_hosts'], o['fleet']['nr_ok'], o['fleet']['nr_failed'])")" = "(7, 3, 4)"
 check "the agreement of the hosts is said" \
 	test -n "$(json "$W/fleet.json" "o['verdicts'][0]['agreement']")"
 for h in h1 h2 h3; do
@@ -105,10 +112,13 @@ for h in h1 h2 h3; do
 		test -z "$(IOTRIAL_STATE_DIR=$W/$h/state "$IOTRIAL" revert --list 2>/dev/null | grep -i read_ahead)"
 done
 
+check "the hosts' scratch directories are gone" \
+	test -z "$(find "$W" -maxdepth 1 -name 'iotrial-fleet.*')"
+
 id=$(json "$W/fleet.json" "o['id']")
 "$IOTRIAL" show "$id" >"$TEST_TMP/out" 2>&1
 check "show renders the stored fleet experiment with its hosts" \
-	grep -q "^fleet: 6 hosts, 3 merged, 3 failed" "$TEST_TMP/out"
+	grep -q "^fleet: 7 hosts, 3 merged, 4 failed" "$TEST_TMP/out"
 check "show lists the failed host's reason" grep -q "^oldversion .*failed" "$TEST_TMP/out"
 
 # merge again from the directory: the same hosts
@@ -116,6 +126,12 @@ check "show lists the failed host's reason" grep -q "^oldversion .*failed" "$TES
 rc=$?
 check "merge of the playbook's directory exits 4" test $rc = 4
 check "merge lists the hosts" grep -q "^h2 " "$TEST_TMP/out"
+"$IOTRIAL" fleet merge --no-store --json "$W/fleet/h1.json" "$W/fleet/h3.json" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "merge of two files: both hosts, exit 0" \
+	test $rc = 0 -a "$(json "$TEST_TMP/out" "[h['host'] for h in o['fleet']['hosts']]")" = "['h1', 'h3']"
+expect_usage "merge of a file that is no fleet result" "no fleet result" \
+	fleet merge --no-store "$W/inv.yml"
 
 # bad input
 printf 'all: [\n' >"$TEST_TMP/bad.yml"

@@ -120,16 +120,19 @@ struct fleet_plan {
 
 /*
  * The playbook text of p into out. Each host: a placeholder error file
- * first (kept when the host is unreachable), the kernel (Linux) and
- * iotrial's version checked (or --binary copied), the compare run with
- * --json on the host's target (host variable iotrial_target, else the
- * compare's -t), its JSON fetched to fleet/HOST.json beside the
- * playbook; on failure the error written to fleet/HOST.error; always
- * `iotrial revert` at the end. Host variables: iotrial_bin (default
- * "iotrial"), iotrial_target, iotrial_environment (a dict of
- * environment variables), iotrial_tmp (default /tmp). Returns 0, or
- * -EINVAL with err set (an argument Ansible would template, no
- * workload).
+ * first (kept when the host is unreachable), the kernel (Linux)
+ * checked, a private scratch directory made on the host (under
+ * iotrial_tmp, default the host's temporary directory), iotrial's
+ * version checked (after --binary is copied there), the compare run
+ * with --json into the scratch directory on the host's target (host
+ * variable iotrial_target, else the compare's -t), its JSON fetched to
+ * fleet/HOST.json beside the playbook; on failure the error written to
+ * fleet/HOST.error. Once the compare has started, `iotrial revert` runs
+ * at the end whatever happened (a revert that fails is the host's
+ * error), and the scratch directory goes. Host variables: iotrial_bin
+ * (default "iotrial"), iotrial_target, iotrial_environment (a dict of
+ * environment variables), iotrial_tmp. Returns 0, or -EINVAL with err
+ * set (an argument Ansible would template, no workload).
  */
 int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			struct strbuf *err);

@@ -6,7 +6,11 @@
  * error file is written before anything touches the host (so an
  * unreachable host is still listed), replaced by the real error when a
  * task fails, removed once the experiment is fetched; `iotrial revert`
- * runs in the block's "always" part, after a failure too.
+ * runs in the block's "always" part, after a failure too, once the
+ * compare has started (before that nothing of ours changed the host,
+ * and the iotrial there may not even run). The host writes its JSON in
+ * a scratch directory of its own (ansible's tempfile), not at a fixed
+ * name in /tmp where another user could plant a link.
  *
  * Strings from the command line go into the YAML as JSON strings (JSON
  * is YAML), and arguments that Jinja would template are refused.
@@ -131,12 +135,12 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 	strbuf_addstr(out, "    fleet_dir: \"{{ playbook_dir }}/fleet\"\n"
 			   "    fleet_version: ");
 	add_quoted(out, p->version);
-	strbuf_addstr(out, "\n    fleet_json: \"{{ iotrial_tmp | "
-			   "default('/tmp') }}/iotrial-fleet-{{ "
-			   "inventory_hostname }}.json\"\n");
+	/* the host's scratch directory, made by the first task */
+	strbuf_addstr(out, "\n    fleet_json: \"{{ fleet_tmpdir.path "
+			   "}}/experiment.json\"\n");
 	if (p->binary)
-		strbuf_addstr(out, "    fleet_bin: \"{{ iotrial_tmp | "
-				   "default('/tmp') }}/iotrial-fleet-bin\"\n");
+		strbuf_addstr(out, "    fleet_bin: \"{{ fleet_tmpdir.path "
+				   "}}/iotrial\"\n");
 	else
 		strbuf_addstr(out, "    fleet_bin: \"{{ iotrial_bin | "
 				   "default('iotrial') }}\"\n");
@@ -173,6 +177,13 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			   "          changed_when: false\n"
 			   "          failed_when: fleet_uname.rc != 0 or not "
 			   "fleet_uname.stdout.startswith('Linux ')\n");
+	strbuf_addstr(out, "        - name: scratch directory\n"
+			   "          ansible.builtin.tempfile:\n"
+			   "            state: directory\n"
+			   "            prefix: iotrial-fleet.\n"
+			   "            path: \"{{ iotrial_tmp | default(omit) "
+			   "}}\"\n"
+			   "          register: fleet_tmpdir\n");
 	if (p->binary) {
 		strbuf_addstr(out, "        - name: copy iotrial\n"
 				   "          ansible.builtin.copy:\n"
@@ -195,6 +206,10 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		 "}}', the fleet iotrial {{ fleet_version }}; install "
 		 "it or give 'fleet plan --binary PATH'\"\n"
 		 "            quiet: true\n");
+	/* from here on the host may have changed: revert at the end */
+	strbuf_addstr(out, "        - name: compare starts\n"
+			   "          ansible.builtin.set_fact:\n"
+			   "            fleet_started: true\n");
 	strbuf_addstr(out, "        - name: compare\n"
 			   "          ansible.builtin.command:\n"
 			   "            argv: \"{{ [fleet_bin] + fleet_args + "
@@ -228,17 +243,19 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		      "            argv: [\"{{ fleet_bin }}\", \"revert\"]\n"
 		      "          register: fleet_revert\n"
 		      "          failed_when: false\n"
-		      "        - name: remove the host's copy\n"
+		      "          when: fleet_started | default(false)\n"
+		      "        - name: remove the scratch directory\n"
 		      "          ansible.builtin.file:\n"
-		      "            path: \"{{ fleet_json }}\"\n"
-		      "            state: absent\n");
+		      "            path: \"{{ fleet_tmpdir.path }}\"\n"
+		      "            state: absent\n"
+		      "          when: fleet_tmpdir.path is defined\n");
 	add_error_task(out, "        ", "record a failed revert",
 		       "{'host': inventory_hostname, 'task': 'iotrial "
 		       "revert', 'error': 'iotrial revert failed: ' + "
 		       "((fleet_revert.stderr | default('') | trim) or "
 		       "(fleet_revert.msg | default('failed')))}");
 	/* the last task's "when" belongs to it: append it there */
-	strbuf_addstr(out, "          when: fleet_revert.rc | default(1) != "
+	strbuf_addstr(out, "          when: fleet_revert.rc | default(0) != "
 			   "0\n");
 	(void)p->forks; /* the CLI passes it to ansible-playbook */
 	strbuf_release(&args);
