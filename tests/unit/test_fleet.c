@@ -269,6 +269,34 @@ static void test_differs(void **state)
 	strbuf_release(&err);
 }
 
+/* A "baseline" that names no arm is arm 0, as the analysis takes it
+ * (it once wrote past the labels' array). */
+static void test_baseline_out_of_range(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct json_object *exp, *e;
+	bool partial;
+
+	(void)state;
+	e = host_exp(100, r, v, "6.1.0");
+	json_object_object_add(e, "baseline", json_object_new_int(5));
+	fleet_hosts_add(&h, "a", "a.json", e, NULL, NULL);
+	fleet_hosts_add(&h, "b", "b.json", e, NULL, NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_false(partial);
+	assert_string_equal(
+	    str(json_object_array_get_idx(get(exp, "arms", NULL), 0), "label"),
+	    labels[0]);
+	assert_int_equal(json_object_array_length(get(exp, "arms", NULL)), 3);
+	json_object_put(exp);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+}
+
 static void test_list_hosts(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -326,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_vectors),
 	    cmocka_unit_test(test_differs),
+	    cmocka_unit_test(test_baseline_out_of_range),
 	    cmocka_unit_test(test_list_hosts),
 	    cmocka_unit_test(test_plan_refusals),
 	};

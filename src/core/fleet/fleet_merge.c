@@ -68,17 +68,28 @@ static struct json_object *verdict_by_label(struct json_object *exp,
 	return NULL;
 }
 
+/* The index of exp's baseline arm: its "baseline", or 0 when that is
+ * missing or names no arm. */
+static size_t baseline_index(struct json_object *exp)
+{
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	double b = expjson_num(exp, "baseline");
+	size_t n = arms ? json_object_array_length(arms) : 0;
+
+	return isfinite(b) && b >= 0 && b < (double)n ? (size_t)b : 0;
+}
+
 /* The label of exp's baseline arm, or "" */
 static const char *baseline_label(struct json_object *exp)
 {
 	struct json_object *arms =
 	    expjson_get_type(exp, "arms", json_type_array);
-	double b = expjson_num(exp, "baseline");
-	size_t i = isfinite(b) && b >= 0 ? (size_t)b : 0;
 
-	if (!arms || i >= json_object_array_length(arms))
+	if (!arms || !json_object_array_length(arms))
 		return "";
-	return expjson_str(json_object_array_get_idx(arms, i), "label");
+	return expjson_str(json_object_array_get_idx(arms, baseline_index(exp)),
+			   "label");
 }
 
 /* The fleet's arm labels, baseline first, from the reference host. */
@@ -87,17 +98,14 @@ static size_t arm_labels(struct json_object *ref, const char ***out)
 	struct json_object *arms =
 	    expjson_get_type(ref, "arms", json_type_array);
 	size_t i, n = arms ? json_object_array_length(arms) : 0, k = 1;
-	const char *base = baseline_label(ref);
+	size_t b = baseline_index(ref);
 
 	*out = xcalloc(n ? n : 1, sizeof(**out));
-	(*out)[0] = base;
-	for (i = 0; i < n; i++) {
-		const char *l =
-		    expjson_str(json_object_array_get_idx(arms, i), "label");
-
-		if (strcmp(l, base))
-			(*out)[k++] = l;
-	}
+	(*out)[0] = baseline_label(ref);
+	for (i = 0; i < n; i++)
+		if (i != b)
+			(*out)[k++] = expjson_str(
+			    json_object_array_get_idx(arms, i), "label");
 	return n;
 }
 
