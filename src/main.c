@@ -38,6 +38,7 @@ static const struct command commands[] = {
     {"export", cmd_export,
      "write the winner as udev, sysctl, fstab, tuned, ansible, puppet, sh"},
     {"apply", cmd_apply, "set the winning settings now, install their files"},
+    {"fleet", cmd_fleet, "the same compare on many hosts via Ansible, merged"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 

@@ -26,6 +26,7 @@ int cmd_set(int argc, const char **argv);
 int cmd_revert(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
 int cmd_apply(int argc, const char **argv);
+int cmd_fleet(int argc, const char **argv);
 /* Restore what a crashed iotrial left (knobargs.c); silent when nothing
  * is to be done, never fails. main() calls it before every command but
  * `revert --list`, which shows what a crash left and changes nothing. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "../core/report/fleet_text.h"
 #include "../core/report/report.h"
 #include "../core/report/devices_text.h"
 #include "../core/store/store.h"
@@ -87,6 +88,7 @@ int cmd_show(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	} else {
+		report_fleet_text(exp, &out);
 		report_experiment_devices(exp, &out);
 		report_experiment_origin(exp, &out);
 	}

@@ -16,6 +16,7 @@ enum exit_code {
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
 	EXIT_REGRESSION = 3,
+	EXIT_PARTIAL = 4, /* fleet: some hosts failed, the rest merged */
 };
 
 /*

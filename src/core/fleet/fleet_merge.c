@@ -1,0 +1,606 @@
+/*
+ * One fleet experiment from the hosts' experiments (fleet.h). Each host
+ * is a block and its own ratio of an arm to the baseline is the unit,
+ * so the fleet's verdict asks "is the typical host faster?", not "is
+ * the pooled run faster?": a host with many fast runs weighs what a
+ * host with few weighs. The host's own verdict is kept beside it, and
+ * the hosts' verdicts are counted, because a typical ratio near 1 can
+ * hide half the fleet faster and half slower.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fleet.h"
+#include "../experiment/experiment.h"
+#include "../report/expjson.h"
+#include "../stats/analysis.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* The environment keys compared across hosts. */
+enum { ENV_KERNEL, ENV_DEVICES, ENV_SCHEDULERS, NR_ENV };
+static const char *const env_keys[NR_ENV] = {"kernel", "devices", "schedulers"};
+
+/* What merge knows of one good host. */
+struct host_row {
+	struct fleet_host *h;
+	double base_median; /* the baseline's median */
+	double *ratio;	    /* per fleet arm; [0] = 1 */
+	char *env[NR_ENV];
+};
+
+/* The arm object labelled label in exp's "arms", or NULL. */
+static struct json_object *arm_by_label(struct json_object *exp,
+					const char *label, int *out_index)
+{
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	size_t i, n = arms ? json_object_array_length(arms) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *a = json_object_array_get_idx(arms, i);
+
+		if (!strcmp(expjson_str(a, "label"), label)) {
+			if (out_index)
+				*out_index = (int)i;
+			return a;
+		}
+	}
+	return NULL;
+}
+
+/* The verdict object of arm label in exp, or NULL. */
+static struct json_object *verdict_by_label(struct json_object *exp,
+					    const char *label)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+
+		if (!strcmp(expjson_str(v, "label"), label))
+			return v;
+	}
+	return NULL;
+}
+
+/* The index of exp's baseline arm: its "baseline", or 0 when that is
+ * missing or names no arm. */
+static size_t baseline_index(struct json_object *exp)
+{
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	double b = expjson_num(exp, "baseline");
+	size_t n = arms ? json_object_array_length(arms) : 0;
+
+	return isfinite(b) && b >= 0 && b < (double)n ? (size_t)b : 0;
+}
+
+/* The label of exp's baseline arm, or "" */
+static const char *baseline_label(struct json_object *exp)
+{
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+
+	if (!arms || !json_object_array_length(arms))
+		return "";
+	return expjson_str(json_object_array_get_idx(arms, baseline_index(exp)),
+			   "label");
+}
+
+/* The fleet's arm labels, baseline first, from the reference host. */
+static size_t arm_labels(struct json_object *ref, const char ***out)
+{
+	struct json_object *arms =
+	    expjson_get_type(ref, "arms", json_type_array);
+	size_t i, n = arms ? json_object_array_length(arms) : 0, k = 1;
+	size_t b = baseline_index(ref);
+
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	(*out)[0] = baseline_label(ref);
+	for (i = 0; i < n; i++)
+		if (i != b)
+			(*out)[k++] = expjson_str(
+			    json_object_array_get_idx(arms, i), "label");
+	return n;
+}
+
+/* The kernel, devices and schedulers of exp's environment. */
+static void env_of(struct json_object *exp, char *out[NR_ENV])
+{
+	struct json_object *env = expjson_env(exp);
+	struct json_object *stack =
+	    expjson_get_type(env, "stack", json_type_object);
+	struct json_object *devs =
+	    expjson_get_type(stack, "devices", json_type_array);
+	struct strbuf d = STRBUF_INIT, s = STRBUF_INIT;
+	size_t i, n = devs ? json_object_array_length(devs) : 0;
+
+	out[ENV_KERNEL] = xstrdup(expjson_str(env, "kernel_release"));
+	for (i = 0; i < n; i++) {
+		struct json_object *dev = json_object_array_get_idx(devs, i);
+		const char *model = expjson_str(dev, "model");
+
+		strbuf_addf(&d, "%s%s%s%s", i ? " " : "",
+			    expjson_str(dev, "driver"), *model ? "/" : "",
+			    model);
+		strbuf_addf(&s, "%s%s", i ? " " : "",
+			    *expjson_str(dev, "scheduler")
+				? expjson_str(dev, "scheduler")
+				: "-");
+	}
+	out[ENV_DEVICES] = strbuf_detach(&d, NULL);
+	out[ENV_SCHEDULERS] = strbuf_detach(&s, NULL);
+}
+
+/* Fail host h with the formatted reason. */
+static void fail_host(struct fleet_host *h, const char *why)
+{
+	free(h->error);
+	h->error = xstrdup(why);
+	json_object_put(h->exp);
+	h->exp = NULL;
+}
+
+/*
+ * Check that host's experiment fits the reference's and fill row: the
+ * baseline median and each fleet arm's ratio. 0, or -EINVAL with why.
+ */
+static int fill_row(struct host_row *row, struct json_object *ref,
+		    const char *const *labels, size_t nr_arms,
+		    struct strbuf *why)
+{
+	struct json_object *exp = row->h->exp, *a, *v;
+	size_t k;
+	double m;
+
+	if (strcmp(expjson_str(exp, "workload"), expjson_str(ref, "workload")))
+		return err_set(
+		    why, -EINVAL, "it ran workload '%s', the fleet '%s'",
+		    expjson_str(exp, "workload"), expjson_str(ref, "workload"));
+	if (strcmp(expjson_str(expjson_get(exp, "metric"), "name"),
+		   expjson_str(expjson_get(ref, "metric"), "name")))
+		return err_set(why, -EINVAL,
+			       "it judged by metric '%s', the fleet by '%s'",
+			       expjson_str(expjson_get(exp, "metric"), "name"),
+			       expjson_str(expjson_get(ref, "metric"), "name"));
+	a = expjson_get_type(exp, "arms", json_type_array);
+	if (!a || json_object_array_length(a) != nr_arms ||
+	    strcmp(baseline_label(exp), labels[0]))
+		return err_set(why, -EINVAL,
+			       "its arms are not the fleet's (baseline '%s', "
+			       "%zu arms)",
+			       baseline_label(exp),
+			       a ? json_object_array_length(a) : 0);
+	m = expjson_num(arm_by_label(exp, labels[0], NULL), "median");
+	if (!(m > 0) || !isfinite(m))
+		return err_set(why, -EINVAL, "its baseline '%s' has no median",
+			       labels[0]);
+	row->base_median = m;
+	row->ratio[0] = 1;
+	for (k = 1; k < nr_arms; k++) {
+		double r;
+
+		a = arm_by_label(exp, labels[k], NULL);
+		if (!a)
+			return err_set(why, -EINVAL, "it has no arm '%s'",
+				       labels[k]);
+		v = verdict_by_label(exp, labels[k]);
+		r = expjson_num(v, "ratio");
+		if (!(r > 0) || !isfinite(r))
+			r = expjson_num(a, "median") / m;
+		if (!(r > 0) || !isfinite(r))
+			return err_set(why, -EINVAL,
+				       "its arm '%s' has no ratio and no "
+				       "median",
+				       labels[k]);
+		row->ratio[k] = r;
+	}
+	env_of(exp, row->env);
+	return 0;
+}
+
+/* qsort: hosts by name. */
+static int cmp_hosts(const void *a, const void *b)
+{
+	return strcmp(((const struct fleet_host *)a)->name,
+		      ((const struct fleet_host *)b)->name);
+}
+
+/* Copy member key of from into to, when from has it. */
+static void copy_member(struct json_object *to, struct json_object *from,
+			const char *key)
+{
+	struct json_object *v = expjson_get(from, key);
+
+	if (v)
+		json_object_object_add(to, key, json_object_get(v));
+}
+
+/* The value most rows have for env key k (the first among equals). */
+static const char *majority(const struct host_row *rows, size_t nr, int k)
+{
+	size_t i, j, best = 0, best_n = 0;
+
+	for (i = 0; i < nr; i++) {
+		size_t n = 0;
+
+		for (j = 0; j < nr; j++)
+			n += !strcmp(rows[i].env[k], rows[j].env[k]);
+		if (n > best_n) {
+			best_n = n;
+			best = i;
+		}
+	}
+	return nr ? rows[best].env[k] : "";
+}
+
+/* The agreement of the hosts' own verdicts (fleet.h). */
+static const char *agreement(size_t faster, size_t slower, size_t equiv,
+			     size_t n)
+{
+	if (faster && slower)
+		return "mixed";
+	if (n && faster == n)
+		return "all faster";
+	if (n && slower == n)
+		return "all slower";
+	if (n && equiv == n)
+		return "all equivalent";
+	if (faster)
+		return "partly faster";
+	if (slower)
+		return "partly slower";
+	return "unclear";
+}
+
+/* Add the hosts' verdict counts and agreement to the fleet verdicts. */
+static void add_heterogeneity(struct json_object *exp,
+			      const struct host_row *rows, size_t nr,
+			      const char *const *labels, size_t nr_arms,
+			      struct json_object *warnings)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t k, i;
+
+	for (k = 1; k < nr_arms && vs; k++) {
+		struct json_object *v = verdict_by_label(exp, labels[k]);
+		struct json_object *counts = json_object_new_object();
+		size_t f = 0, s = 0, e = 0;
+		double lo = INFINITY, hi = -INFINITY;
+		const char *agree;
+
+		if (!v)
+			continue;
+		for (i = 0; i < nr; i++) {
+			struct json_object *hv =
+			    verdict_by_label(rows[i].h->exp, labels[k]);
+			const char *name =
+			    hv ? expjson_str(hv, "verdict") : "no verdict";
+			struct json_object *c;
+
+			if (!*name)
+				name = "no verdict";
+			f += !strcmp(name, "faster");
+			s += !strcmp(name, "slower");
+			e += !strcmp(name, "equivalent");
+			c = expjson_get(counts, name);
+			json_object_object_add(
+			    counts, name,
+			    json_object_new_int(
+				(c ? json_object_get_int(c) : 0) + 1));
+			lo = fmin(lo, rows[i].ratio[k]);
+			hi = fmax(hi, rows[i].ratio[k]);
+		}
+		agree = agreement(f, s, e, nr);
+		json_object_object_add(v, "hosts", counts);
+		json_object_object_add(v, "agreement",
+				       json_object_new_string(agree));
+		json_object_object_add(v, "host_ratio_min",
+				       json_object_new_double(lo));
+		json_object_object_add(v, "host_ratio_max",
+				       json_object_new_double(hi));
+		if (f && s) {
+			struct strbuf w = STRBUF_INIT;
+
+			json_object_object_add(
+			    v, "pooled_verdict",
+			    json_object_new_string(expjson_str(v, "verdict")));
+			json_object_object_add(v, "verdict",
+					       json_object_new_string("mixed"));
+			strbuf_addf(&w,
+				    "arm '%s': the hosts disagree: %zu "
+				    "faster, %zu slower (ratios %.3f to "
+				    "%.3f); the fleet has no single verdict",
+				    labels[k], f, s, lo, hi);
+			json_object_array_add(warnings,
+					      json_object_new_string(w.buf));
+			strbuf_release(&w);
+		}
+	}
+}
+
+/* A host's own verdicts, shortened, for the fleet's host list. */
+static struct json_object *host_verdicts(struct json_object *exp,
+					 const char *const *labels,
+					 size_t nr_arms)
+{
+	static const char *const keep[] = {"ratio", "ci_low", "ci_high",
+					   "p_adjusted", "verdict"};
+	struct json_object *out = json_object_new_array();
+	size_t k, j;
+
+	for (k = 1; k < nr_arms; k++) {
+		struct json_object *v = verdict_by_label(exp, labels[k]);
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "arm", json_object_new_int((int)k));
+		json_object_object_add(o, "label",
+				       json_object_new_string(labels[k]));
+		for (j = 0; v && j < sizeof(keep) / sizeof(keep[0]); j++)
+			copy_member(o, v, keep[j]);
+		if (!v)
+			json_object_object_add(
+			    o, "verdict", json_object_new_string("no verdict"));
+		json_object_array_add(out, o);
+	}
+	return out;
+}
+
+/* The "fleet" member: every host, good and failed (fleet.h). */
+static struct json_object *fleet_member(struct fleet_hosts *h,
+					const struct host_row *rows, size_t nr,
+					const char *const *labels,
+					size_t nr_arms,
+					struct json_object *warnings)
+{
+	struct json_object *fleet = json_object_new_object();
+	struct json_object *list = json_object_new_array();
+	struct json_object *ref = json_object_new_object();
+	const char *maj[NR_ENV];
+	size_t i, r = 0, failed = 0;
+	int k;
+
+	for (k = 0; k < NR_ENV; k++) {
+		maj[k] = majority(rows, nr, k);
+		json_object_object_add(ref, env_keys[k],
+				       json_object_new_string(maj[k]));
+	}
+	for (i = 0; i < h->nr; i++) {
+		struct fleet_host *host = &h->hosts[i];
+		struct json_object *o = json_object_new_object();
+		struct strbuf w = STRBUF_INIT;
+
+		json_object_object_add(o, "host",
+				       json_object_new_string(host->name));
+		json_object_object_add(
+		    o, "status",
+		    json_object_new_string(host->error ? "failed" : "ok"));
+		if (host->source)
+			json_object_object_add(
+			    o, "source", json_object_new_string(host->source));
+		if (host->error) {
+			failed++;
+			if (host->task)
+				json_object_object_add(
+				    o, "task",
+				    json_object_new_string(host->task));
+			json_object_object_add(
+			    o, "error", json_object_new_string(host->error));
+			strbuf_addf(&w, "host '%s' failed%s%s%s: %s",
+				    host->name, host->task ? " at '" : "",
+				    host->task ? host->task : "",
+				    host->task ? "'" : "", host->error);
+			json_object_array_add(warnings,
+					      json_object_new_string(w.buf));
+		} else {
+			struct json_object *differs = json_object_new_array();
+			const struct host_row *row = &rows[r];
+
+			json_object_object_add(o, "block",
+					       json_object_new_int((int)r));
+			copy_member(o, host->exp, "id");
+			for (k = 0; k < NR_ENV; k++) {
+				json_object_object_add(
+				    o, env_keys[k],
+				    json_object_new_string(row->env[k]));
+				if (strcmp(row->env[k], maj[k])) {
+					json_object_array_add(
+					    differs, json_object_new_string(
+							 env_keys[k]));
+					strbuf_addf(&w,
+						    "%s%s '%s' (most hosts: "
+						    "'%s')",
+						    w.len ? ", " : "",
+						    env_keys[k], row->env[k],
+						    maj[k]);
+				}
+			}
+			json_object_object_add(o, "differs", differs);
+			json_object_object_add(
+			    o, "verdicts",
+			    host_verdicts(host->exp, labels, nr_arms));
+			if (w.len) {
+				struct strbuf m = STRBUF_INIT;
+
+				strbuf_addf(&m,
+					    "host '%s' differs from the "
+					    "fleet: %s",
+					    host->name, w.buf);
+				json_object_array_add(
+				    warnings, json_object_new_string(m.buf));
+				strbuf_release(&m);
+			}
+			r++;
+		}
+		strbuf_release(&w);
+		json_object_array_add(list, o);
+	}
+	json_object_object_add(fleet, "hosts", list);
+	json_object_object_add(fleet, "nr_hosts",
+			       json_object_new_int((int)h->nr));
+	json_object_object_add(fleet, "nr_ok", json_object_new_int((int)nr));
+	json_object_object_add(fleet, "nr_failed",
+			       json_object_new_int((int)failed));
+	json_object_object_add(fleet, "reference", ref);
+	return fleet;
+}
+
+/* Build the experiment object of the good hosts (unanalysed). */
+static struct json_object *build(struct json_object *ref,
+				 const struct host_row *rows, size_t nr,
+				 const char *const *labels, size_t nr_arms)
+{
+	struct experiment_src src = {0};
+	struct experiment_src_arm *arms = xcalloc(nr_arms, sizeof(*arms));
+	struct experiment_src_run *runs = xcalloc(nr_arms * nr, sizeof(*runs));
+	struct json_object *exp, *list;
+	size_t k, i;
+
+	for (k = 0; k < nr_arms; k++) {
+		arms[k].label = labels[k];
+		arms[k].runs = &runs[k * nr];
+		arms[k].nr = nr;
+		for (i = 0; i < nr; i++) {
+			struct experiment_src_run *run = &runs[k * nr + i];
+
+			run->metric = rows[i].base_median * rows[i].ratio[k];
+			run->source = rows[i].h->source;
+			run->seq = -1;
+		}
+	}
+	src.workload = expjson_str(ref, "workload");
+	src.target = expjson_target(ref);
+	src.params = expjson_get(ref, "params");
+	src.seed = "none";
+	src.metric = expjson_str(expjson_get(ref, "metric"), "name");
+	src.higher_is_better = json_object_get_boolean(
+	    expjson_get(expjson_get(ref, "metric"), "higher_is_better"));
+	if (*expjson_str(expjson_get(ref, "metric"), "unit"))
+		src.metric_unit =
+		    expjson_str(expjson_get(ref, "metric"), "unit");
+	src.arms = arms;
+	src.nr_arms = nr_arms;
+	src.stopped = "merged from the hosts";
+	src.runs_mode = "fleet";
+	src.warnings = true;
+	src.env = expjson_env(ref);
+	exp = experiment_build(&src);
+	/* the runs are host-major within each arm: block = host */
+	list = expjson_get_type(exp, "runs", json_type_array);
+	for (k = 0; list && k < json_object_array_length(list); k++) {
+		struct json_object *run = json_object_array_get_idx(list, k);
+
+		json_object_object_add(run, "block",
+				       json_object_new_int((int)(k % nr)));
+		json_object_object_add(
+		    run, "host", json_object_new_string(rows[k % nr].h->name));
+	}
+	/* the factors and each arm's settings, as the hosts ran them */
+	copy_member(exp, ref, "factors");
+	list = expjson_get_type(exp, "arms", json_type_array);
+	for (k = 0; list && k < nr_arms; k++) {
+		struct json_object *a = json_object_array_get_idx(list, k);
+		struct json_object *from = arm_by_label(ref, labels[k], NULL);
+
+		copy_member(a, from, "settings");
+		copy_member(a, from, "asked");
+	}
+	copy_member(exp, ref, "alpha");
+	copy_member(exp, ref, "equivalence");
+	free(arms);
+	free(runs);
+	return exp;
+}
+
+int fleet_merge(struct fleet_hosts *h, struct json_object **out,
+		bool *out_partial, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct host_row *rows = NULL;
+	struct json_object *ref = NULL, *exp = NULL, *warnings, *b;
+	struct analysis_opts o;
+	const char **labels = NULL;
+	size_t i, nr = 0, nr_arms = 0;
+	int ret = 0, k;
+
+	*out = NULL;
+	*out_partial = false;
+	qsort(h->hosts, h->nr, sizeof(*h->hosts), cmp_hosts);
+	for (i = 0; i < h->nr && !ref; i++)
+		if (h->hosts[i].exp && !h->hosts[i].error)
+			ref = json_object_get(h->hosts[i].exp);
+	if (!ref) {
+		ret =
+		    err_set(err, -EINVAL, "no host of the %zu has a result%s%s",
+			    h->nr, h->nr ? "; the first failed: " : "",
+			    h->nr ? h->hosts[0].error : "");
+		goto out;
+	}
+	nr_arms = arm_labels(ref, &labels);
+	rows = xcalloc(h->nr, sizeof(*rows));
+	for (i = 0; i < h->nr; i++) {
+		struct host_row *row = &rows[nr];
+
+		if (h->hosts[i].error || !h->hosts[i].exp) {
+			if (!h->hosts[i].error)
+				fail_host(&h->hosts[i], "no result");
+			continue;
+		}
+		row->h = &h->hosts[i];
+		row->ratio = xcalloc(nr_arms, sizeof(*row->ratio));
+		strbuf_reset(&why);
+		if (fill_row(row, ref, labels, nr_arms, &why)) {
+			fail_host(&h->hosts[i], why.buf);
+			free(row->ratio);
+			for (k = 0; k < NR_ENV; k++)
+				free(row->env[k]);
+			memset(row, 0, sizeof(*row));
+			continue;
+		}
+		nr++;
+	}
+	if (!nr) {
+		ret = err_set(err, -EINVAL,
+			      "no host of the %zu has a result that fits the "
+			      "first's: %s",
+			      h->nr, h->hosts[0].error);
+		goto out;
+	}
+	exp = build(ref, rows, nr, labels, nr_arms);
+	analysis_opts_init(&o);
+	if ((b = expjson_get(exp, "alpha")))
+		o.alpha = json_object_get_double(b);
+	if ((b = expjson_get(exp, "equivalence")))
+		o.margin = json_object_get_double(b);
+	ret = experiment_analyze_json(exp, &o, &why);
+	if (ret) {
+		err_set(err, ret, "cannot analyse the hosts' ratios: %s",
+			why.buf);
+		goto out;
+	}
+	warnings = expjson_get_type(exp, "warnings", json_type_array);
+	add_heterogeneity(exp, rows, nr, labels, nr_arms, warnings);
+	json_object_object_add(
+	    exp, "fleet", fleet_member(h, rows, nr, labels, nr_arms, warnings));
+	*out_partial = nr < h->nr;
+	*out = exp;
+	exp = NULL;
+out:
+	for (i = 0; rows && i < h->nr; i++) {
+		free(rows[i].ratio);
+		for (k = 0; k < NR_ENV; k++)
+			free(rows[i].env[k]);
+	}
+	free(rows);
+	free(labels);
+	json_object_put(exp);
+	json_object_put(ref);
+	strbuf_release(&why);
+	return ret;
+}

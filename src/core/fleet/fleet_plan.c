@@ -1,0 +1,263 @@
+/*
+ * The playbook of a fleet run (fleet.h). Ansible does the remote part:
+ * SSH, the inventory, privilege escalation, parallelism. What the
+ * playbook must get right is that every host ends with its settings
+ * restored and with a file saying what happened to it: a placeholder
+ * error file is written before anything touches the host (so an
+ * unreachable host is still listed), replaced by the real error when a
+ * task fails, removed once the experiment is fetched; `iotrial revert`
+ * runs in the block's "always" part, after a failure too, once the
+ * compare has started (before that nothing of ours changed the host,
+ * and the iotrial there may not even run). The host writes its JSON in
+ * a scratch directory of its own (ansible's tempfile), not at a fixed
+ * name in /tmp where another user could plant a link.
+ *
+ * Strings from the command line go into the YAML as JSON strings (JSON
+ * is YAML), and arguments that Jinja would template are refused.
+ */
+#include <errno.h>
+#include <string.h>
+#include "fleet.h"
+#include "../../util/error.h"
+#include "../../util/banned.h"
+
+/* Append s as a JSON string (a YAML double-quoted scalar). */
+static void add_quoted(struct strbuf *out, const char *s)
+{
+	struct json_object *o = json_object_new_string(s);
+
+	strbuf_addstr(out, json_object_to_json_string_ext(
+			       o, JSON_C_TO_STRING_PLAIN |
+				      JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* Is arg one that Jinja would expand? */
+static bool templated(const char *arg)
+{
+	return strstr(arg, "{{") || strstr(arg, "{%") || strstr(arg, "{#");
+}
+
+/* Is a one of the compare's target options? */
+static bool is_target_opt(const char *a)
+{
+	return !strcmp(a, "-t") || !strcmp(a, "--target");
+}
+
+/*
+ * The compare's argv as YAML list items, without its target (into
+ * *out_target; the host's iotrial_target overrides it), --json and
+ * --quiet (the playbook adds its own).
+ */
+static void add_argv(struct strbuf *out, const struct fleet_plan *p,
+		     const char **out_target)
+{
+	int i;
+
+	*out_target = NULL;
+	for (i = 0; i < p->argc; i++) {
+		const char *a = p->argv[i];
+
+		if (is_target_opt(a) && i + 1 < p->argc) {
+			*out_target = p->argv[++i];
+			continue;
+		}
+		if (!strncmp(a, "--target=", 9)) {
+			*out_target = a + 9;
+			continue;
+		}
+		if (!strncmp(a, "-t", 2) && a[2]) {
+			*out_target = a + 2;
+			continue;
+		}
+		if (!strcmp(a, "--json") || !strncmp(a, "--json=", 7) ||
+		    !strcmp(a, "--quiet"))
+			continue;
+		strbuf_addstr(out, "      - ");
+		add_quoted(out, a);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* A task that writes the host's error file on the controller. */
+static void add_error_task(struct strbuf *out, const char *indent,
+			   const char *name, const char *content)
+{
+	strbuf_addf(out,
+		    "%s- name: %s\n"
+		    "%s  delegate_to: localhost\n"
+		    "%s  become: false\n"
+		    "%s  ansible.builtin.copy:\n"
+		    "%s    dest: \"{{ fleet_dir }}/{{ inventory_hostname "
+		    "}}.error\"\n"
+		    "%s    mode: \"0644\"\n"
+		    "%s    content: \"{{ %s | to_json }}\\n\"\n",
+		    indent, name, indent, indent, indent, indent, indent,
+		    indent, content);
+}
+
+int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
+			struct strbuf *err)
+{
+	const char *target;
+	struct strbuf args = STRBUF_INIT;
+	int i;
+
+	if (p->argc < 2 || strcmp(p->argv[0], "compare"))
+		return err_set(err, -EINVAL,
+			       "a fleet runs 'compare WORKLOAD --vary ...'; "
+			       "give it after '--'");
+	for (i = 0; i < p->argc; i++)
+		if (templated(p->argv[i]))
+			return err_set(err, -EINVAL,
+				       "argument '%s' holds '{{', '{%%' or "
+				       "'{#', which Ansible would expand",
+				       p->argv[i]);
+	if (p->hosts && templated(p->hosts))
+		return err_set(err, -EINVAL,
+			       "host pattern '%s' holds a template", p->hosts);
+	add_argv(&args, p, &target);
+
+	strbuf_addstr(out, "# iotrial fleet: one compare per host, its "
+			   "experiment fetched to fleet/HOST.json,\n"
+			   "# `iotrial revert` at the end on every host. "
+			   "Written by 'iotrial fleet plan';\n"
+			   "# merge the results with 'iotrial fleet merge "
+			   "DIR'.\n");
+	strbuf_addstr(out, "- name: iotrial fleet\n  hosts: ");
+	add_quoted(out, p->hosts ? p->hosts : "all");
+	strbuf_addstr(out, "\n  gather_facts: false\n  any_errors_fatal: "
+			   "false\n");
+	if (p->become)
+		strbuf_addstr(out, "  become: true\n");
+	strbuf_addstr(out, "  environment: \"{{ iotrial_environment | "
+			   "default({}) }}\"\n  vars:\n");
+	strbuf_addstr(out, "    fleet_dir: \"{{ playbook_dir }}/fleet\"\n"
+			   "    fleet_version: ");
+	add_quoted(out, p->version);
+	/* the host's scratch directory, made by the first task */
+	strbuf_addstr(out, "\n    fleet_json: \"{{ fleet_tmpdir.path "
+			   "}}/experiment.json\"\n");
+	if (p->binary)
+		strbuf_addstr(out, "    fleet_bin: \"{{ fleet_tmpdir.path "
+				   "}}/iotrial\"\n");
+	else
+		strbuf_addstr(out, "    fleet_bin: \"{{ iotrial_bin | "
+				   "default('iotrial') }}\"\n");
+	strbuf_addstr(out, "    fleet_default_target: ");
+	add_quoted(out, target ? target : "");
+	strbuf_addstr(out, "\n    fleet_target: \"{{ iotrial_target | "
+			   "default(fleet_default_target) }}\"");
+	strbuf_addstr(out, "\n    fleet_args:\n");
+	strbuf_add(out, args.buf, args.len);
+	strbuf_addstr(out, "  tasks:\n    - name: results directory\n"
+			   "      delegate_to: localhost\n"
+			   "      become: false\n      run_once: true\n"
+			   "      ansible.builtin.file:\n"
+			   "        path: \"{{ fleet_dir }}\"\n"
+			   "        state: directory\n"
+			   "        mode: \"0755\"\n");
+	strbuf_addstr(out, "    - name: forget an earlier result\n"
+			   "      delegate_to: localhost\n"
+			   "      become: false\n"
+			   "      ansible.builtin.file:\n"
+			   "        path: \"{{ fleet_dir }}/{{ "
+			   "inventory_hostname }}.json\"\n"
+			   "        state: absent\n");
+	add_error_task(out, "    ",
+		       "no result yet (kept if the host is "
+		       "unreachable)",
+		       "{'host': inventory_hostname, 'error': 'no result: the "
+		       "host was unreachable or the play ended before it was "
+		       "done; see the output of ansible-playbook'}");
+	strbuf_addstr(out, "    - name: the experiment\n      block:\n");
+	strbuf_addstr(out, "        - name: kernel\n"
+			   "          ansible.builtin.command: uname -sr\n"
+			   "          register: fleet_uname\n"
+			   "          changed_when: false\n"
+			   "          failed_when: fleet_uname.rc != 0 or not "
+			   "fleet_uname.stdout.startswith('Linux ')\n");
+	strbuf_addstr(out, "        - name: scratch directory\n"
+			   "          ansible.builtin.tempfile:\n"
+			   "            state: directory\n"
+			   "            prefix: iotrial-fleet.\n"
+			   "            path: \"{{ iotrial_tmp | default(omit) "
+			   "}}\"\n"
+			   "          register: fleet_tmpdir\n");
+	if (p->binary) {
+		strbuf_addstr(out, "        - name: copy iotrial\n"
+				   "          ansible.builtin.copy:\n"
+				   "            src: ");
+		add_quoted(out, p->binary);
+		strbuf_addstr(out, "\n            dest: \"{{ fleet_bin }}\"\n"
+				   "            mode: \"0755\"\n");
+	}
+	strbuf_addstr(
+	    out, "        - name: iotrial version\n"
+		 "          ansible.builtin.command:\n"
+		 "            argv: [\"{{ fleet_bin }}\", \"--version\"]\n"
+		 "          register: fleet_ver\n"
+		 "          changed_when: false\n"
+		 "        - name: same iotrial version as the controller\n"
+		 "          ansible.builtin.assert:\n"
+		 "            that: (fleet_ver.stdout.split() + ['', ''])[1] "
+		 "== fleet_version\n"
+		 "            fail_msg: \"the host runs '{{ fleet_ver.stdout "
+		 "}}', the fleet iotrial {{ fleet_version }}; install "
+		 "it or give 'fleet plan --binary PATH'\"\n"
+		 "            quiet: true\n");
+	/* from here on the host may have changed: revert at the end */
+	strbuf_addstr(out, "        - name: compare starts\n"
+			   "          ansible.builtin.set_fact:\n"
+			   "            fleet_started: true\n");
+	strbuf_addstr(out, "        - name: compare\n"
+			   "          ansible.builtin.command:\n"
+			   "            argv: \"{{ [fleet_bin] + fleet_args + "
+			   "['--json=' + fleet_json, '--quiet'] + "
+			   "(['--target=' + fleet_target] if fleet_target "
+			   "else []) }}\"\n");
+	strbuf_addstr(out, "        - name: fetch the experiment\n"
+			   "          ansible.builtin.fetch:\n"
+			   "            src: \"{{ fleet_json }}\"\n"
+			   "            dest: \"{{ fleet_dir }}/{{ "
+			   "inventory_hostname }}.json\"\n"
+			   "            flat: true\n"
+			   "            fail_on_missing: true\n");
+	strbuf_addstr(out, "        - name: result in\n"
+			   "          delegate_to: localhost\n"
+			   "          become: false\n"
+			   "          ansible.builtin.file:\n"
+			   "            path: \"{{ fleet_dir }}/{{ "
+			   "inventory_hostname }}.error\"\n"
+			   "            state: absent\n");
+	strbuf_addstr(out, "      rescue:\n");
+	add_error_task(out, "        ", "record the failure",
+		       "{'host': inventory_hostname, 'task': "
+		       "ansible_failed_task.name, 'error': "
+		       "((ansible_failed_result.stderr | default('') | trim) "
+		       "or (ansible_failed_result.msg | default('failed')))}");
+	strbuf_addstr(out,
+		      "      always:\n"
+		      "        - name: iotrial revert\n"
+		      "          ansible.builtin.command:\n"
+		      "            argv: [\"{{ fleet_bin }}\", \"revert\"]\n"
+		      "          register: fleet_revert\n"
+		      "          failed_when: false\n"
+		      "          when: fleet_started | default(false)\n"
+		      "        - name: remove the scratch directory\n"
+		      "          ansible.builtin.file:\n"
+		      "            path: \"{{ fleet_tmpdir.path }}\"\n"
+		      "            state: absent\n"
+		      "          when: fleet_tmpdir.path is defined\n");
+	add_error_task(out, "        ", "record a failed revert",
+		       "{'host': inventory_hostname, 'task': 'iotrial "
+		       "revert', 'error': 'iotrial revert failed: ' + "
+		       "((fleet_revert.stderr | default('') | trim) or "
+		       "(fleet_revert.msg | default('failed')))}");
+	/* the last task's "when" belongs to it: append it there */
+	strbuf_addstr(out, "          when: fleet_revert.rc | default(0) != "
+			   "0\n");
+	(void)p->forks; /* the CLI passes it to ansible-playbook */
+	strbuf_release(&args);
+	return 0;
+}

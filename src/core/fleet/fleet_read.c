@@ -1,0 +1,255 @@
+/*
+ * Reading a fleet run's result files (fleet.h): fleet/HOST.json is the
+ * experiment a host's compare wrote, fleet/HOST.error what the playbook
+ * wrote when that host failed, or the placeholder it leaves before
+ * anything runs there, so that a host that was unreachable is listed
+ * too. The files come back from the hosts, so they are read like any
+ * input: bounded, parsed with care, made printable.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "fleet.h"
+#include "../experiment/import.h"
+#include "../report/expjson.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Error files are a sentence or two; anything larger is not ours. */
+#define FLEET_ERROR_MAX_BYTES (1u << 20)
+
+/* The host named name in h, or NULL. */
+static struct fleet_host *find_host(struct fleet_hosts *h, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr; i++)
+		if (!strcmp(h->hosts[i].name, name))
+			return &h->hosts[i];
+	return NULL;
+}
+
+void fleet_hosts_add(struct fleet_hosts *h, const char *name,
+		     const char *source, struct json_object *exp,
+		     const char *task, const char *error)
+{
+	struct fleet_host *host = find_host(h, name);
+
+	if (!host) {
+		ALLOC_GROW(h->hosts, h->nr + 1, h->alloc);
+		host = &h->hosts[h->nr++];
+		memset(host, 0, sizeof(*host));
+		host->name = xstrdup(name);
+	}
+	if (error) {
+		/* a failure outweighs a result: a host whose revert failed
+		 * has both, and its knobs may not be back */
+		free(host->error);
+		free(host->task);
+		free(host->source);
+		host->error = xstrdup(error);
+		host->task = task && *task ? xstrdup(task) : NULL;
+		host->source = xstrdup(source);
+		return;
+	}
+	if (host->error || !exp)
+		return;
+	json_object_put(host->exp);
+	free(host->source);
+	host->exp = json_object_get(exp);
+	host->source = xstrdup(source);
+}
+
+void fleet_hosts_release(struct fleet_hosts *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->nr; i++) {
+		free(h->hosts[i].name);
+		free(h->hosts[i].source);
+		json_object_put(h->hosts[i].exp);
+		free(h->hosts[i].task);
+		free(h->hosts[i].error);
+	}
+	free(h->hosts);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Does s end with suffix? */
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+/* The host name of path: its file name without the suffix. */
+static char *host_of(const char *path, const char *suffix)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return xstrndup(base, strlen(base) - strlen(suffix));
+}
+
+/* HOST.error: the playbook's record of why the host failed. */
+static void read_error_file(struct fleet_hosts *h, const char *path,
+			    const char *name)
+{
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	struct json_object *o = NULL;
+	int r;
+
+	r = strbuf_read_file(&sb, path, FLEET_ERROR_MAX_BYTES);
+	if (r < 0) {
+		strbuf_addf(&why, "cannot read '%s': %s", path, strerror(-r));
+	} else {
+		o = json_tokener_parse(sb.buf);
+		if (!json_object_is_type(o, json_type_object)) {
+			/* plain text is the error itself */
+			strbuf_trim(&sb);
+			strbuf_addstr(&why, sb.len ? sb.buf : "failed");
+		} else {
+			import_make_printable(o);
+			strbuf_addstr(&why, *expjson_str(o, "error")
+						? expjson_str(o, "error")
+						: "failed");
+		}
+	}
+	fleet_hosts_add(h, name, path, NULL, o ? expjson_str(o, "task") : NULL,
+			why.buf);
+	json_object_put(o);
+	strbuf_release(&sb);
+	strbuf_release(&why);
+}
+
+int fleet_hosts_read_file(struct fleet_hosts *h, const char *path,
+			  struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct import_run r = {0};
+	char *name;
+
+	if (ends_with(path, ".error")) {
+		name = host_of(path, ".error");
+		read_error_file(h, path, name);
+		free(name);
+		return 0;
+	}
+	if (!ends_with(path, ".json"))
+		return err_set(err, -EINVAL,
+			       "'%s' is no fleet result: a fleet result is "
+			       "HOST.json or HOST.error",
+			       path);
+	name = host_of(path, ".json");
+	if (import_read_file(path, NULL, &r, &why)) {
+		fleet_hosts_add(h, name, path, NULL, NULL, why.buf);
+	} else if (r.kind != IMPORT_EXPERIMENT) {
+		strbuf_setf(&why,
+			    "'%s' is a single run, not the experiment of a "
+			    "compare",
+			    path);
+		fleet_hosts_add(h, name, path, NULL, NULL, why.buf);
+	} else {
+		fleet_hosts_add(h, name, path, r.obj, NULL, NULL);
+	}
+	import_run_release(&r);
+	strbuf_release(&why);
+	free(name);
+	return 0;
+}
+
+/* qsort: file names in order, so hosts come in a stable order. */
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int fleet_hosts_read_dir(struct fleet_hosts *h, const char *dir,
+			 struct strbuf *err)
+{
+	struct strbuf d = STRBUF_INIT, path = STRBUF_INIT;
+	char **names = NULL;
+	size_t nr = 0, alloc = 0, i;
+	struct dirent *de;
+	struct stat st;
+	DIR *dp;
+	int ret = 0;
+
+	strbuf_addf(&d, "%s/fleet", dir);
+	if (stat(d.buf, &st) || !S_ISDIR(st.st_mode))
+		strbuf_setf(&d, "%s", dir);
+	dp = opendir(d.buf);
+	if (!dp) {
+		ret = err_set(err, -errno, "cannot read directory '%s': %s",
+			      d.buf, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(dp)))
+		if (ends_with(de->d_name, ".json") ||
+		    ends_with(de->d_name, ".error")) {
+			ALLOC_GROW(names, nr + 1, alloc);
+			names[nr++] = xstrdup(de->d_name);
+		}
+	closedir(dp);
+	if (!nr) {
+		ret = err_set(err, -ENOENT,
+			      "no fleet results in '%s': no HOST.json or "
+			      "HOST.error files",
+			      d.buf);
+		goto out;
+	}
+	qsort(names, nr, sizeof(*names), cmp_names);
+	for (i = 0; i < nr && !ret; i++) {
+		strbuf_setf(&path, "%s/%s", d.buf, names[i]);
+		ret = fleet_hosts_read_file(h, path.buf, err);
+	}
+out:
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	strbuf_release(&d);
+	strbuf_release(&path);
+	return ret;
+}
+
+size_t fleet_parse_list_hosts(const char *text, struct strbuf *out)
+{
+	const char *line = text, *nl;
+	size_t nr = 0;
+	bool in_hosts = false;
+
+	strbuf_reset(out);
+	/* "  play #1 (all): NAME\tTAGS: []\n    pattern: ['all']\n
+	 *     hosts (2):\n      h1\n      h2\n" */
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		const char *p = line, *end;
+
+		nl = strchr(line, '\n');
+		end = nl ? nl : line + strlen(line);
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			continue;
+		if (!strncmp(p, "hosts (", 7)) {
+			in_hosts = true;
+			continue;
+		}
+		if (!in_hosts || p == line)
+			continue;
+		if (!strncmp(p, "play #", 6) || !strncmp(p, "pattern:", 8) ||
+		    !strncmp(p, "playbook:", 9)) {
+			in_hosts = false;
+			continue;
+		}
+		strbuf_add(out, p, (size_t)(end - p));
+		strbuf_addch(out, '\n');
+		nr++;
+	}
+	return nr;
+}

@@ -1,0 +1,171 @@
+/*
+ * The fleet table (fleet_text.h): one line per host, failed hosts
+ * included with their reason, so that nobody reads a fleet verdict
+ * without seeing which hosts it stands on and which it does not.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+#include "fleet_text.h"
+#include "expjson.h"
+#include "../../util/banned.h"
+
+/* Pad the text added since from to width columns, then a space. */
+static void pad_to(struct strbuf *out, size_t from, size_t width)
+{
+	while (out->len - from < width)
+		strbuf_addch(out, ' ');
+	strbuf_addch(out, ' ');
+}
+
+/* The longest string member key among the objects of arr. */
+static size_t widest(struct json_object *arr, const char *key, size_t min)
+{
+	size_t i, w = min;
+
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		size_t n =
+		    strlen(expjson_str(json_object_array_get_idx(arr, i), key));
+
+		w = n > w ? n : w;
+	}
+	return w;
+}
+
+/* One good host's line: kernel, then its ratio and verdict per arm. */
+static void host_line(struct strbuf *out, struct json_object *h,
+		      size_t kernel_w, size_t col_w)
+{
+	struct json_object *vs =
+	    expjson_get_type(h, "verdicts", json_type_array);
+	struct json_object *differs =
+	    expjson_get_type(h, "differs", json_type_array);
+	bool flagged = differs && json_object_array_length(differs);
+	size_t i, start = out->len;
+
+	strbuf_addf(out, "%s%s", expjson_str(h, "kernel"),
+		    flagged ? " (!)" : "");
+	pad_to(out, start, kernel_w);
+	for (i = 0; vs && i < json_object_array_length(vs); i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		double r = expjson_num(v, "ratio");
+
+		start = out->len;
+		if (isfinite(r))
+			strbuf_addf(out, "%.3f ", r);
+		strbuf_addstr(out, expjson_str(v, "verdict"));
+		pad_to(out, start, col_w);
+	}
+	strbuf_rtrim(out);
+	strbuf_addch(out, '\n');
+}
+
+/* The counts of the hosts' verdicts: "2 faster, 1 slower". */
+static void counts(struct strbuf *out, struct json_object *c)
+{
+	static const char *const order[] = {"faster", "slower", "equivalent",
+					    "inconclusive", "no verdict"};
+	size_t i, shown = 0;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int n = expjson_count(c, order[i]);
+
+		if (n)
+			strbuf_addf(out, "%s%d %s", shown++ ? ", " : "", n,
+				    order[i]);
+	}
+	json_object_object_foreach(c, key, val)
+	{
+		for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+			if (!strcmp(key, order[i]))
+				break;
+		if (i == sizeof(order) / sizeof(order[0]))
+			strbuf_addf(out, "%s%d %s", shown++ ? ", " : "",
+				    json_object_get_int(val), key);
+	}
+}
+
+void report_fleet_text(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *fleet =
+	    expjson_get_type(exp, "fleet", json_type_object);
+	struct json_object *hosts =
+	    expjson_get_type(fleet, "hosts", json_type_array);
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, host_w, kernel_w, col_w = 16, start;
+	bool any_flag = false;
+
+	if (!hosts)
+		return;
+	host_w = widest(hosts, "host", 4);
+	kernel_w = widest(hosts, "kernel", 6) + 4;
+	for (i = 0; vs && i < json_object_array_length(vs); i++) {
+		size_t n = strlen(
+		    expjson_str(json_object_array_get_idx(vs, i), "label"));
+
+		col_w = n > col_w ? n : col_w;
+	}
+	strbuf_addf(out, "\nfleet: %d host%s, %d merged, %d failed\n",
+		    expjson_count(fleet, "nr_hosts"),
+		    expjson_count(fleet, "nr_hosts") == 1 ? "" : "s",
+		    expjson_count(fleet, "nr_ok"),
+		    expjson_count(fleet, "nr_failed"));
+	start = out->len;
+	strbuf_addstr(out, "host");
+	pad_to(out, start, host_w);
+	start = out->len;
+	strbuf_addstr(out, "kernel");
+	pad_to(out, start, kernel_w);
+	for (i = 0; vs && i < json_object_array_length(vs); i++) {
+		start = out->len;
+		strbuf_addstr(out, expjson_str(json_object_array_get_idx(vs, i),
+					       "label"));
+		pad_to(out, start, col_w);
+	}
+	strbuf_rtrim(out);
+	strbuf_addch(out, '\n');
+	for (i = 0; i < json_object_array_length(hosts); i++) {
+		struct json_object *h = json_object_array_get_idx(hosts, i);
+		struct json_object *d =
+		    expjson_get_type(h, "differs", json_type_array);
+
+		start = out->len;
+		strbuf_addstr(out, expjson_str(h, "host"));
+		pad_to(out, start, host_w);
+		if (strcmp(expjson_str(h, "status"), "ok")) {
+			strbuf_addstr(out, "failed");
+			if (*expjson_str(h, "task"))
+				strbuf_addf(out, " at '%s'",
+					    expjson_str(h, "task"));
+			strbuf_addf(out, ": %s\n", expjson_str(h, "error"));
+			continue;
+		}
+		any_flag |= d && json_object_array_length(d);
+		host_line(out, h, kernel_w, col_w);
+	}
+	if (any_flag)
+		strbuf_addstr(out, "(!): differs from most hosts in kernel, "
+				   "devices or schedulers; see the warnings\n");
+	for (i = 0; vs && i < json_object_array_length(vs); i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		struct json_object *c =
+		    expjson_get_type(v, "hosts", json_type_object);
+
+		if (!c)
+			continue;
+		strbuf_addf(out, "\nhosts on %s: %s: ", expjson_str(v, "label"),
+			    expjson_str(v, "agreement"));
+		counts(out, c);
+		strbuf_addf(out, " (host ratios %.3f to %.3f)",
+			    expjson_num(v, "host_ratio_min"),
+			    expjson_num(v, "host_ratio_max"));
+		if (!strcmp(expjson_str(v, "verdict"), "mixed"))
+			strbuf_addf(out,
+				    "; no fleet verdict: the setting helps "
+				    "some hosts and hurts others (pooled: "
+				    "%s)",
+				    expjson_str(v, "pooled_verdict"));
+		strbuf_addch(out, '\n');
+	}
+}

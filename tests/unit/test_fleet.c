@@ -1,0 +1,363 @@
+/*
+ * Tests for core/fleet/: the merge of hosts' experiments into one fleet
+ * experiment and the playbook's refusals.
+ *  - merge statistics against fleet_vectors.h (gen_fleet_vectors.py,
+ *    scipy 1.10): all hosts faster, hosts that contradict each other
+ *    ("mixed", never averaged into a verdict), one host failed (listed
+ *    with its error, the others merged, the run partial); each with
+ *    two arms, so Holm is in play;
+ *  - a host whose environment differs is flagged, its arms must fit;
+ *  - the hosts ansible-playbook --list-hosts prints;
+ *  - the playbook refuses what Ansible would template.
+ * Host experiments are built in memory; nothing is stored.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "core/fleet/fleet.h"
+#include "core/report/fleet_text.h"
+#include "fleet_vectors.h"
+#include "util/banned.h"
+
+static const char *const labels[3] = {"read_ahead_kb=128", "read_ahead_kb=1024",
+				      "read_ahead_kb=4096"};
+
+/* One host's experiment: baseline median base, arms at base * ratio,
+ * the host's verdicts as given, kernel as given. */
+static struct json_object *host_exp(double base, const double ratio[2],
+				    const char *const verdict[2],
+				    const char *kernel)
+{
+	char text[4096];
+	int n;
+
+	n = snprintf(
+	    text, sizeof(text),
+	    "{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+	    "\"id\": \"0000abcd\", \"workload\": \"seqread\", "
+	    "\"target\": \"/mnt\", \"params\": {}, \"seed\": \"1\", "
+	    "\"metric\": {\"name\": \"mbps\", \"higher_is_better\": true, "
+	    "\"unit\": \"MB/s\"}, \"baseline\": 0, \"alpha\": 0.05, "
+	    "\"equivalence\": 0.02, "
+	    "\"factors\": [{\"name\": \"read_ahead_kb\", \"kind\": \"knob\", "
+	    "\"values\": [\"128\", \"1024\", \"4096\"]}], "
+	    "\"arms\": [{\"arm\": 0, \"label\": \"%s\", \"settings\": "
+	    "{\"read_ahead_kb\": \"128\"}, \"median\": %.17g}, "
+	    "{\"arm\": 1, \"label\": \"%s\", \"median\": %.17g}, "
+	    "{\"arm\": 2, \"label\": \"%s\", \"median\": %.17g}], "
+	    "\"runs\": [], \"verdicts\": ["
+	    "{\"arm\": 1, \"label\": \"%s\", \"ratio\": %.17g, "
+	    "\"verdict\": \"%s\"}, "
+	    "{\"arm\": 2, \"label\": \"%s\", \"ratio\": %.17g, "
+	    "\"verdict\": \"%s\"}], "
+	    "\"env\": {\"kernel_release\": \"%s\", \"stack\": {\"devices\": "
+	    "[{\"driver\": \"loop\", \"scheduler\": \"none\"}]}}}",
+	    labels[0], base, labels[1], base * ratio[0] * 1.01, labels[2],
+	    base * ratio[1] * 0.99, labels[1], ratio[0], verdict[0], labels[2],
+	    ratio[1], verdict[1], kernel);
+	assert_true(n > 0 && (size_t)n < sizeof(text));
+	return json_tokener_parse(text);
+}
+
+static double num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return json_object_get_double(v);
+}
+
+static const char *str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return json_object_get_string(v);
+}
+
+static struct json_object *get(struct json_object *o, const char *path0,
+			       const char *path1)
+{
+	struct json_object *v;
+
+	assert_true(json_object_object_get_ex(o, path0, &v));
+	if (path1)
+		assert_true(json_object_object_get_ex(v, path1, &v));
+	return v;
+}
+
+static void assert_close(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * fabs(want)) {
+		print_error("got %.17g, want %.17g\n", got, want);
+		fail();
+	}
+}
+
+static void test_vectors(void **state)
+{
+	size_t c, i, k;
+
+	(void)state;
+	for (c = 0; c < sizeof(fv_cases) / sizeof(fv_cases[0]); c++) {
+		const struct fv_case *fc = &fv_cases[c];
+		struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+		struct fleet_hosts h = {0};
+		struct json_object *exp, *vs, *hosts;
+		bool partial;
+
+		for (i = 0; i < fc->nr_hosts; i++) {
+			char name[16], src[32];
+			double r[2] = {fc->ratios[0][i], fc->ratios[1][i]};
+			const char *v[2] = {fc->host_verdicts[0][i],
+					    fc->host_verdicts[1][i]};
+			struct json_object *e;
+
+			/* hosts come in any order; the merge sorts them */
+			snprintf(name, sizeof(name), "host%02zu",
+				 fc->nr_hosts - i);
+			snprintf(src, sizeof(src), "fleet/%s.json", name);
+			if (fc->failed[i]) {
+				fleet_hosts_add(&h, name, src, NULL, "compare",
+						"cannot open the target");
+				continue;
+			}
+			e = host_exp(1000 + 37.0 * (double)i, r, v, "6.1.0");
+			fleet_hosts_add(&h, name, src, e, NULL, NULL);
+			json_object_put(e);
+		}
+		assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+		assert_int_equal(partial, fc->nr_ok < fc->nr_hosts);
+		vs = get(exp, "verdicts", NULL);
+		assert_int_equal(json_object_array_length(vs), 2);
+		for (k = 0; k < 2; k++) {
+			struct json_object *v =
+			    json_object_array_get_idx(vs, k);
+			const struct fv_arm *want = &fc->arms[k];
+
+			assert_string_equal(str(v, "label"), labels[k + 1]);
+			assert_string_equal(str(v, "test"),
+					    "wilcoxon-signed-rank");
+			assert_close(num(v, "ratio"), want->ratio);
+			assert_close(num(v, "ci_low"), want->ci_low);
+			assert_close(num(v, "ci_high"), want->ci_high);
+			assert_close(num(v, "p"), want->p);
+			assert_close(num(v, "p_adjusted"), want->p_adjusted);
+			assert_string_equal(str(v, "verdict"), want->verdict);
+			if (!strcmp(want->verdict, "mixed")) {
+				assert_string_equal(str(v, "agreement"),
+						    "mixed");
+				assert_non_null(str(v, "pooled_verdict"));
+			}
+		}
+		/* a block per good host, every host listed */
+		assert_int_equal(
+		    json_object_array_length(get(exp, "runs", NULL)),
+		    3 * fc->nr_ok);
+		assert_int_equal(num(exp, "blocks"), fc->nr_ok);
+		hosts = get(exp, "fleet", "hosts");
+		assert_int_equal(json_object_array_length(hosts), fc->nr_hosts);
+		assert_int_equal(num(get(exp, "fleet", NULL), "nr_failed"),
+				 fc->nr_hosts - fc->nr_ok);
+		for (i = 0; i < fc->nr_hosts; i++) {
+			struct json_object *ho =
+			    json_object_array_get_idx(hosts, i);
+			/* sorted: host01 is the last one given */
+			size_t given = fc->nr_hosts - 1 - i;
+
+			if (fc->failed[given]) {
+				assert_string_equal(str(ho, "status"),
+						    "failed");
+				assert_string_equal(str(ho, "error"),
+						    "cannot open the target");
+				assert_string_equal(str(ho, "task"), "compare");
+				continue;
+			}
+			assert_string_equal(str(ho, "status"), "ok");
+			/* the host's own verdict beside the fleet's */
+			assert_close(num(json_object_array_get_idx(
+					     get(ho, "verdicts", NULL), 0),
+					 "ratio"),
+				     fc->ratios[0][given]);
+			assert_int_equal(
+			    json_object_array_length(get(ho, "differs", NULL)),
+			    0);
+		}
+		report_fleet_text(exp, &text);
+		assert_non_null(strstr(text.buf, "fleet: "));
+		if (fc->nr_ok < fc->nr_hosts)
+			assert_non_null(strstr(text.buf, "failed at 'compare': "
+							 "cannot open the "
+							 "target"));
+		if (!strcmp(fc->arms[0].verdict, "mixed"))
+			assert_non_null(strstr(text.buf, "no fleet verdict"));
+		json_object_put(exp);
+		fleet_hosts_release(&h);
+		strbuf_release(&err);
+		strbuf_release(&text);
+	}
+}
+
+/* A host on another kernel is flagged; one with other arms is failed. */
+static void test_differs(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct json_object *exp, *e, *hosts, *arms;
+	bool partial;
+
+	(void)state;
+	fleet_hosts_add(&h, "a", "a.json", e = host_exp(100, r, v, "6.1.0"),
+			NULL, NULL);
+	json_object_put(e);
+	fleet_hosts_add(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"),
+			NULL, NULL);
+	json_object_put(e);
+	fleet_hosts_add(&h, "c", "c.json", e = host_exp(100, r, v, "6.5.0"),
+			NULL, NULL);
+	json_object_put(e);
+	e = host_exp(100, r, v, "6.1.0");
+	arms = get(e, "arms", NULL);
+	json_object_array_del_idx(arms, 2, 1);
+	fleet_hosts_add(&h, "d", "d.json", e, NULL, NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_true(partial);
+	hosts = get(exp, "fleet", "hosts");
+	assert_string_equal(
+	    json_object_get_string(json_object_array_get_idx(
+		get(json_object_array_get_idx(hosts, 2), "differs", NULL), 0)),
+	    "kernel");
+	assert_int_equal(
+	    json_object_array_length(
+		get(json_object_array_get_idx(hosts, 0), "differs", NULL)),
+	    0);
+	assert_string_equal(str(json_object_array_get_idx(hosts, 3), "status"),
+			    "failed");
+	assert_non_null(
+	    strstr(str(json_object_array_get_idx(hosts, 3), "error"),
+		   "arms are not the fleet's"));
+	/* three hosts: no verdict yet, and the settings came along */
+	assert_string_equal(
+	    str(json_object_array_get_idx(get(exp, "verdicts", NULL), 0),
+		"verdict"),
+	    "no verdict");
+	assert_string_equal(
+	    str(get(json_object_array_get_idx(get(exp, "arms", NULL), 0),
+		    "settings", NULL),
+		"read_ahead_kb"),
+	    "128");
+	json_object_put(exp);
+	fleet_hosts_release(&h);
+
+	/* nothing to merge */
+	fleet_hosts_add(&h, "x", "x.error", NULL, NULL, "unreachable");
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), -EINVAL);
+	assert_null(exp);
+	assert_non_null(strstr(err.buf, "unreachable"));
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+}
+
+/* A "baseline" that names no arm is arm 0, as the analysis takes it
+ * (it once wrote past the labels' array). */
+static void test_baseline_out_of_range(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct json_object *exp, *e;
+	bool partial;
+
+	(void)state;
+	e = host_exp(100, r, v, "6.1.0");
+	json_object_object_add(e, "baseline", json_object_new_int(5));
+	fleet_hosts_add(&h, "a", "a.json", e, NULL, NULL);
+	fleet_hosts_add(&h, "b", "b.json", e, NULL, NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_false(partial);
+	assert_string_equal(
+	    str(json_object_array_get_idx(get(exp, "arms", NULL), 0), "label"),
+	    labels[0]);
+	assert_int_equal(json_object_array_length(get(exp, "arms", NULL)), 3);
+	json_object_put(exp);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+}
+
+static void test_list_hosts(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(
+	    fleet_parse_list_hosts("\nplaybook: p.yml\n\n  play #1 (all): "
+				   "iotrial fleet\tTAGS: []\n    pattern: "
+				   "['all']\n    hosts (2):\n      h1\n"
+				   "      web-2.example\n",
+				   &out),
+	    2);
+	assert_string_equal(out.buf, "h1\nweb-2.example\n");
+	assert_int_equal(fleet_parse_list_hosts("\nplaybook: p.yml\n\n  play "
+						"#1 (all): x\tTAGS: []\n    "
+						"pattern: ['all']\n    hosts "
+						"(0):\n",
+						&out),
+			 0);
+	strbuf_release(&out);
+}
+
+static void test_plan_refusals(void **state)
+{
+	const char *templ[] = {"compare", "seqread", "--label", "{{ x }}"};
+	const char *notcmp[] = {"run", "seqread"};
+	const char *ok[] = {"compare",		"seqread",   "-t",
+			    "/srv/a b",		"--json=/x", "--vary",
+			    "read_ahead_kb=1,2"};
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct fleet_plan p = {.version = "0.1.0"};
+
+	(void)state;
+	p.argv = templ;
+	p.argc = 4;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "Ansible would expand"));
+	p.argv = notcmp;
+	p.argc = 2;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), -EINVAL);
+	p.argv = ok;
+	p.argc = 7;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
+	/* the target is the hosts' default, our --json is replaced */
+	assert_non_null(strstr(out.buf, "fleet_default_target: \"/srv/a b\""));
+	assert_null(strstr(out.buf, "--json=/x"));
+	assert_non_null(strstr(out.buf, "always:"));
+	assert_non_null(strstr(out.buf, "\"revert\""));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_vectors),
+	    cmocka_unit_test(test_differs),
+	    cmocka_unit_test(test_baseline_out_of_range),
+	    cmocka_unit_test(test_list_hosts),
+	    cmocka_unit_test(test_plan_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
