@@ -93,7 +93,7 @@ void report_env_rows(struct json_object *exp,
 		    expjson_count(exp, "blocks"), expjson_str(exp, "seed"),
 		    expjson_str(exp, "stopped"));
 	if (isfinite(expjson_num(exp, "equivalence")))
-		strbuf_addf(&v, ", equivalence +-%g%%",
+		strbuf_addf(&v, ", equivalence ±%g%%",
 			    100 * expjson_num(exp, "equivalence"));
 	if (isfinite(expjson_num(exp, "alpha")))
 		strbuf_addf(&v, ", alpha %g", expjson_num(exp, "alpha"));

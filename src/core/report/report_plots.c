@@ -19,24 +19,54 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* A label for a row, cut to fit the left margin (the title has all). */
+/* The most characters of a label line that fit left of a plot. */
+#define LABEL_CHARS 28
+
+/*
+ * A row's label right-aligned left of the plot at y: on one line when it
+ * fits, else broken at spaces into two ("jobs=1" over
+ * "vm.dirty_background_ratio=10"), the second cut with an ellipsis if
+ * it is still too long. The whole label is the tooltip.
+ */
 static void row_label(struct strbuf *out, double y, const char *label,
 		      const char *cls)
 {
-	struct strbuf s = STRBUF_INIT;
+	size_t len = strlen(label), cut = len;
+	const char *second = NULL;
+	int k;
 
-	if (strlen(label) > 30) {
-		strbuf_add(&s, label, 29);
-		strbuf_addstr(&s, "…");
-	} else {
-		strbuf_addstr(&s, label);
+	if (len > LABEL_CHARS) {
+		/* the last space that leaves the first line short enough */
+		for (cut = LABEL_CHARS; cut > 0 && label[cut] != ' '; cut--)
+			;
+		if (!cut)
+			cut = LABEL_CHARS;
+		second = label + cut + (label[cut] == ' ');
 	}
-	strbuf_addf(out, "<g><title>");
+	strbuf_addstr(out, "<g><title>");
 	svg_escape(out, label);
-	strbuf_addstr(out, "</title>");
-	svg_text(out, PLOT_LEFT - 10, y + 4, "end", cls, s.buf);
-	strbuf_addstr(out, "</g>");
-	strbuf_release(&s);
+	strbuf_addf(out,
+		    "</title><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+		    "class=\"%s\">",
+		    PLOT_LEFT - 10, second ? y - 2 : y + 4, cls);
+	for (k = 0; k < (second ? 2 : 1); k++) {
+		const char *from = k ? second : label;
+		size_t n = k ? strlen(second) : cut;
+		struct strbuf line = STRBUF_INIT;
+
+		if (n > LABEL_CHARS) {
+			strbuf_add(&line, from, LABEL_CHARS - 1);
+			strbuf_addstr(&line, "…");
+		} else {
+			strbuf_add(&line, from, n);
+		}
+		strbuf_addf(out, "<tspan x=\"%.1f\" dy=\"%s\">", PLOT_LEFT - 10,
+			    k ? "1.15em" : "0");
+		svg_escape(out, line.buf);
+		strbuf_addstr(out, "</tspan>");
+		strbuf_release(&line);
+	}
+	strbuf_addstr(out, "</text></g>");
 }
 
 static struct json_object *arms_of(struct json_object *exp, size_t *n)
@@ -45,6 +75,20 @@ static struct json_object *arms_of(struct json_object *exp, size_t *n)
 
 	*n = a ? json_object_array_length(a) : 0;
 	return a;
+}
+
+/* The height of a row of a row plot: taller when some arm's label
+ * takes two lines. */
+static double row_height(struct json_object *exp)
+{
+	size_t n, i;
+	struct json_object *arms = arms_of(exp, &n);
+
+	for (i = 0; i < n; i++)
+		if (strlen(expjson_str(json_object_array_get_idx(arms, i),
+				       "label")) > LABEL_CHARS - 8)
+			return PLOT_ROW + 10;
+	return PLOT_ROW;
 }
 
 /* "mbps (MB/s)": the metric's name and unit, onto out. */
@@ -65,8 +109,8 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 {
 	size_t na, i, nr = report_nr_runs(exp);
 	struct json_object *arms = arms_of(exp, &na);
-	double lo = INFINITY, hi = -INFINITY,
-	       h = 12 + PLOT_ROW * na + PLOT_AXIS;
+	double rh = row_height(exp);
+	double lo = INFINITY, hi = -INFINITY, h = 12 + rh * na + PLOT_AXIS;
 	struct report_run_row row;
 	struct svg_scale x;
 	struct strbuf label = STRBUF_INIT;
@@ -87,7 +131,7 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 	seen = xcalloc(na, sizeof(*seen));
 	for (i = 0; i < na; i++) {
 		struct json_object *a = json_object_array_get_idx(arms, i);
-		double y = 12 + PLOT_ROW * i + PLOT_ROW / 2, lo_ci, hi_ci;
+		double y = 12 + rh * i + rh / 2, lo_ci, hi_ci;
 
 		row_label(out, y, expjson_str(a, "label"), "label");
 		lo_ci = expjson_num(a, "ci_low");
@@ -125,7 +169,7 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 		    "<circle class=\"dot c%zu\" cx=\"%.1f\" cy=\"%.1f\" "
 		    "r=\"3.5\"><title>block %d: %.4g</title></circle>",
 		    k % PLOT_COLOURS, svg_scale_map(&x, row.metric),
-		    12 + PLOT_ROW * k + PLOT_ROW / 2 +
+		    12 + rh * k + rh / 2 +
 			(double)((int)(seen[k]++ % 5) - 2) * 2.5,
 		    row.block, row.metric);
 	}
@@ -152,6 +196,7 @@ void plot_forest(struct json_object *exp, struct strbuf *out)
 	    expjson_get_type(exp, "verdicts", json_type_array);
 	size_t i, n = vs ? json_object_array_length(vs) : 0, rows = 0;
 	double eq = expjson_num(exp, "equivalence"), lo = 1, hi = 1, h;
+	double rh = row_height(exp);
 	struct svg_scale x;
 	struct strbuf cap = STRBUF_INIT;
 
@@ -172,8 +217,9 @@ void plot_forest(struct json_object *exp, struct strbuf *out)
 	}
 	if (!rows)
 		return;
-	h = 12 + PLOT_ROW * rows + PLOT_AXIS;
-	svg_scale_init(&x, lo, hi, PLOT_LEFT, PLOT_W - PLOT_RIGHT, 0);
+	h = 12 + rh * rows + PLOT_AXIS;
+	/* the verdicts go right of the plot */
+	svg_scale_init(&x, lo, hi, PLOT_LEFT, PLOT_W - 96, 0);
 	strbuf_addf(&cap,
 		    "point: ratio; line: its 95%% CI; shaded: "
 		    "equivalent (±%g%%)",
@@ -194,8 +240,7 @@ void plot_forest(struct json_object *exp, struct strbuf *out)
 	rows = 0;
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(vs, i);
-		double y = 12 + PLOT_ROW * rows + PLOT_ROW / 2,
-		       r = expjson_num(v, "ratio");
+		double y = 12 + rh * rows + rh / 2, r = expjson_num(v, "ratio");
 		const char *cls = verdict_class(expjson_str(v, "verdict"));
 		struct strbuf l = STRBUF_INIT;
 
@@ -203,8 +248,6 @@ void plot_forest(struct json_object *exp, struct strbuf *out)
 			continue;
 		rows++;
 		strbuf_addstr(&l, expjson_str(v, "label"));
-		if (suspect_is(exp, v))
-			strbuf_addstr(&l, " ⚠");
 		row_label(out, y, l.buf, "label");
 		strbuf_release(&l);
 		strbuf_addf(
@@ -218,10 +261,12 @@ void plot_forest(struct json_object *exp, struct strbuf *out)
 			    "width=\"10\" height=\"10\"><title>%.3f</title>"
 			    "</rect>",
 			    cls, svg_scale_map(&x, r) - 5, y - 5, r);
-		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"note\">",
-			    PLOT_W - PLOT_RIGHT, y - 8);
+		strbuf_addf(out,
+			    "<text x=\"%.1f\" y=\"%.1f\" class=\"note v-%s\">",
+			    PLOT_W - 6, y + 4, cls);
 		svg_escape(out, expjson_str(v, "verdict"));
-		strbuf_addstr(out, "</text>");
+		strbuf_addstr(out,
+			      suspect_is(exp, v) ? " ⚠</text>" : "</text>");
 	}
 	svg_fig_close(out);
 	strbuf_release(&cap);
@@ -277,7 +322,7 @@ void plot_latency(struct json_object *exp, struct strbuf *out)
 	size_t na, i, d, p, rows = 0;
 	struct json_object *arms = arms_of(exp, &na);
 	double *lat = xcalloc(na * 2 * NR_LAT + 1, sizeof(*lat));
-	double lo = INFINITY, hi = -INFINITY, h, y;
+	double lo = INFINITY, hi = -INFINITY, h, y, rh = row_height(exp);
 	struct svg_scale x;
 	unsigned dirs = 0;
 
@@ -306,7 +351,7 @@ void plot_latency(struct json_object *exp, struct strbuf *out)
 		free(lat);
 		return;
 	}
-	h = 34 + PLOT_ROW * rows + PLOT_AXIS;
+	h = 34 + rh * rows + PLOT_AXIS;
 	svg_scale_init(&x, lo, hi, PLOT_LEFT, PLOT_W - PLOT_RIGHT, 1);
 	/* one direction: it goes in the title, not on every row */
 	svg_fig_open(out, "wide",
@@ -330,7 +375,7 @@ void plot_latency(struct json_object *exp, struct strbuf *out)
 		      "<rect id=\"m1\" x=\"-4\" y=\"-4\" width=\"8\" "
 		      "height=\"8\"/><path id=\"m2\" d=\"M0 -5 L5 4 L-5 4 Z\"/>"
 		      "<path id=\"m3\" d=\"M0 -5 L5 0 L0 5 L-5 0 Z\"/></defs>");
-	y = 30 + PLOT_ROW / 2;
+	y = 30 + rh / 2;
 	for (i = 0; i < na; i++)
 		for (d = 0; d < 2; d++) {
 			double *v = &lat[(i * 2 + d) * NR_LAT];
@@ -375,7 +420,7 @@ void plot_latency(struct json_object *exp, struct strbuf *out)
 					    t.buf);
 				strbuf_release(&t);
 			}
-			y += PLOT_ROW;
+			y += rh;
 		}
 	svg_fig_close(out);
 	free(lat);

@@ -61,6 +61,30 @@ static void others_label(struct json_object *a, const char *factor,
 	}
 }
 
+/* The x axis of a factor's plot: a tick at each of its values, written
+ * as typed ("4k", not 4096), and the axis label. */
+static void level_axis(struct strbuf *out, struct json_object *f,
+		       const struct svg_scale *x, double y0, double y1,
+		       const char *label)
+{
+	struct json_object *vals =
+	    expjson_get_type(f, "values", json_type_array);
+	size_t i, n = vals ? json_object_array_length(vals) : 0;
+
+	for (i = 0; i < n; i++) {
+		const char *v =
+		    json_object_get_string(json_object_array_get_idx(vals, i));
+		double px = svg_scale_map(x, factor_number(v));
+
+		strbuf_addf(out,
+			    "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
+			    "x2=\"%.1f\" y2=\"%.1f\"/>",
+			    px, y0, px, y1);
+		svg_text(out, px, y1 + 15, "middle", "tick", v);
+	}
+	svg_text(out, (x->r0 + x->r1) / 2, y1 + 33, "middle", "axis", label);
+}
+
 /* The plot of the metric against one numeric factor f. */
 static void plot_factor(struct json_object *exp, struct json_object *f,
 			struct strbuf *out)
@@ -73,6 +97,7 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 	struct strbuf *series = xcalloc(na, sizeof(*series)), l = STRBUF_INIT;
 	size_t *of = xcalloc(na, sizeof(*of));
 	struct svg_scale x, y;
+	double key_x = 70, key_y = 8;
 	int logx;
 
 	for (i = 0; i < na; i++) {
@@ -100,8 +125,11 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 		goto out;
 	logx = xlo > 0 && xhi / xlo >= 8;
 	svg_scale_init(&x, xlo, xhi, 70, PLOT_W - PLOT_RIGHT, logx);
-	if (!logx) {
-		/* the values themselves, not widened to round ones */
+	/* the values themselves, not widened to round ones */
+	if (logx) {
+		x.d0 = xlo / pow(xhi / xlo, 0.05);
+		x.d1 = xhi * pow(xhi / xlo, 0.05);
+	} else {
 		x.d0 = xlo - (xhi - xlo) * 0.05;
 		x.d1 = xhi + (xhi - xlo) * 0.05;
 	}
@@ -114,7 +142,7 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 		     PLOT_W, h);
 	strbuf_reset(&l);
 	strbuf_addf(&l, "%s%s", name, logx ? " (log scale)" : "");
-	svg_x_axis(out, &x, top, bottom, SVG_FMT_PLAIN, l.buf);
+	level_axis(out, f, &x, top, bottom, l.buf);
 	svg_y_axis(out, &y, 70, PLOT_W - PLOT_RIGHT, SVG_FMT_METRIC);
 	for (j = 0; j < ns; j++) {
 		int first = 1;
@@ -138,13 +166,20 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 		}
 		strbuf_addstr(out, "\"/>");
 		if (ns > 1 || series[j].len) {
+			/* about 6.2 units per character of an 11px label */
+			if (key_x > 70 &&
+			    key_x + 30 + 6.2 * series[j].len > PLOT_W) {
+				key_x = 70;
+				key_y += 16;
+			}
 			strbuf_addf(
 			    out,
-			    "<rect class=\"key c%zu\" x=\"%.1f\" y=\"8\" "
+			    "<rect class=\"key c%zu\" x=\"%.1f\" y=\"%.1f\" "
 			    "width=\"10\" height=\"10\"/>",
-			    j % PLOT_COLOURS, 70 + 160.0 * j);
-			svg_text(out, 70 + 160.0 * j + 14, 17, "start", "tick",
+			    j % PLOT_COLOURS, key_x, key_y);
+			svg_text(out, key_x + 14, key_y + 9, "start", "tick",
 				 series[j].len ? series[j].buf : "-");
+			key_x += 34 + 6.2 * series[j].len;
 		}
 	}
 	for (i = 0; i < na; i++) {
@@ -276,11 +311,11 @@ static void time_plot(struct strbuf *out, const char *title,
 
 	tmax = json_object_get_double(
 	    json_object_array_get_idx(t, json_object_array_length(t) - 1));
-	svg_scale_init(&x, 0, tmax > 0 ? tmax : 1, 56, w - 12, 0);
+	svg_scale_init(&x, 0, tmax > 0 ? tmax : 1, 56, w - 26, 0);
 	svg_scale_init(&y, 0, ymax > 0 ? ymax : 1, bottom, top, 0);
 	svg_fig_open(out, "half", title, NULL, w, h);
 	svg_x_axis(out, &x, top, bottom, SVG_FMT_PLAIN, "seconds into the run");
-	svg_y_axis(out, &y, 56, w - 12, SVG_FMT_METRIC);
+	svg_y_axis(out, &y, 56, w - 26, SVG_FMT_METRIC);
 	svg_text(out, 56, 14, "start", "tick", unit);
 	strbuf_addf(out,
 		    "<rect class=\"key c0\" x=\"%.1f\" y=\"5\" "

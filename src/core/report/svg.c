@@ -136,7 +136,7 @@ void svg_fmt_tick(struct strbuf *out, double v, enum svg_fmt f)
 	if (f == SVG_FMT_NS)
 		units_fmt_ns(out, v);
 	else if (f == SVG_FMT_RATIO)
-		strbuf_addf(out, "%.2f", v);
+		strbuf_addf(out, "%.3g", v);
 	else if (f == SVG_FMT_PLAIN)
 		strbuf_addf(out, "%g", v);
 	else
