@@ -56,6 +56,7 @@ static void test_self_contained(void **state)
 	assert_null(strstr(out.buf, "@import"));
 	assert_null(strstr(out.buf, " src=\""));
 	assert_null(strstr(out.buf, " href=\"h"));
+	assert_null(strstr(out.buf, "href=\"/"));
 	assert_non_null(strstr(out.buf, "default-src 'none'"));
 	assert_non_null(strstr(out.buf, "prefers-color-scheme:dark"));
 	assert_non_null(strstr(out.buf, "@page{size:A4"));
@@ -74,6 +75,10 @@ static void test_escaped(void **state)
 					"script&gt; &amp; a warning</li>"));
 	assert_non_null(strstr(out.buf, "host&lt;1&gt;"));
 	assert_non_null(strstr(out.buf, "1 warning: read these"));
+	/* the banner above the verdicts points at the list */
+	assert_non_null(strstr(out.buf, "<a href=\"#warnings\">1 warning</a>"));
+	assert_true(strstr(out.buf, "class=\"banner\"") <
+		    strstr(out.buf, "<h2>Verdicts</h2>"));
 	strbuf_release(&out);
 }
 

@@ -53,6 +53,10 @@ static const char css[] =
     "pre{background:var(--card);border:1px solid var(--line);"
     "border-radius:8px;padding:10px 12px;overflow-x:auto;"
     "white-space:pre-wrap}\n"
+    ".banner{background:var(--warn-bg);color:var(--warn-fg);border:1px "
+    "solid var(--warn-line);border-left:6px solid var(--warn-line);"
+    "border-radius:8px;padding:10px 16px;margin:14px 0 0;font-weight:600}\n"
+    ".banner a{color:inherit}\n"
     ".warnings{background:var(--warn-bg);color:var(--warn-fg);"
     "border:1px solid var(--warn-line);border-left:6px solid "
     "var(--warn-line);border-radius:8px;padding:12px 16px;margin:18px 0}\n"
@@ -68,8 +72,9 @@ static const char css[] =
     "color:var(--muted);text-align:left;font-weight:600}\n"
     "th.num{text-align:right;font-family:inherit;font-size:.8rem}\n"
     "tr:last-child td{border-bottom:0}\n"
-    "td.arm{font-weight:550;overflow-wrap:anywhere}\n"
+    "td.arm{font-weight:550;overflow-wrap:break-word}\n"
     ".verdict{font-weight:650;white-space:nowrap}\n"
+    "td.v{white-space:nowrap}\n"
     ".verdict.good{color:var(--good)}.verdict.bad{color:var(--bad)}\n"
     ".verdict.same{color:var(--same)}.verdict.vague{color:var(--vague)}\n"
     ".suspect{display:inline-block;margin-left:6px;padding:0 6px;"
@@ -194,7 +199,7 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 		strbuf_addstr(out, "</td><td class=\"num\">");
 		if (isfinite(p))
 			strbuf_addf(out, p < 0.001 ? "%.1e" : "%.3f", p);
-		strbuf_addstr(out, "</td><td>");
+		strbuf_addstr(out, "</td><td class=\"v\">");
 		if (idx == baseline) {
 			strbuf_addstr(out, "<span class=\"verdict vague\">"
 					   "baseline</span>");
@@ -229,7 +234,38 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 			   "</p></div>\n");
 }
 
-/* The warnings, first on the page and hard to miss. */
+/*
+ * The line at the top of the page when there are warnings or suspect
+ * verdicts: on a laptop screen a long list of warnings would push the
+ * verdicts out of sight, so the list itself follows the verdict table
+ * and this line, above everything, says it is there.
+ */
+static void warnings_banner(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *w =
+	    expjson_get_type(exp, "warnings", json_type_array);
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = w ? json_object_array_length(w) : 0, suspect = 0;
+
+	for (i = 0; vs && i < json_object_array_length(vs); i++)
+		if (suspect_is(exp, json_object_array_get_idx(vs, i)))
+			suspect++;
+	if (!n && !suspect)
+		return;
+	strbuf_addstr(out, "<p class=\"banner\" role=\"alert\">⚠ ");
+	if (n)
+		strbuf_addf(out, "<a href=\"#warnings\">%zu warning%s</a>", n,
+			    n == 1 ? "" : "s");
+	if (n && suspect)
+		strbuf_addstr(out, " and ");
+	if (suspect)
+		strbuf_addf(out, "%zu suspect verdict%s", suspect,
+			    suspect == 1 ? "" : "s");
+	strbuf_addstr(out, ": read them before trusting the verdicts</p>\n");
+}
+
+/* The warnings, right under the verdicts and hard to miss. */
 static void warnings_box(struct json_object *exp, struct strbuf *out)
 {
 	struct json_object *w =
@@ -239,8 +275,9 @@ static void warnings_box(struct json_object *exp, struct strbuf *out)
 	if (!n)
 		return;
 	strbuf_addf(out,
-		    "<section class=\"warnings\" role=\"alert\"><h2>⚠ %zu "
-		    "warning%s: read these before the verdicts</h2><ul>\n",
+		    "<section class=\"warnings\" id=\"warnings\"><h2>⚠ %zu "
+		    "warning%s: read these before trusting the verdicts</h2>"
+		    "<ul>\n",
 		    n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
 		strbuf_addstr(out, "<li>");
@@ -358,9 +395,10 @@ int report_experiment_html(struct json_object *exp, struct strbuf *out,
 	    expjson_count(exp, "blocks"));
 	svg_escape(out, expjson_str(exp, "created"));
 	strbuf_addstr(out, "</p>\n");
-	warnings_box(exp, out);
+	warnings_banner(exp, out);
 	strbuf_addstr(out, "<h2>Verdicts</h2>\n");
 	verdict_table(exp, out);
+	warnings_box(exp, out);
 	if (report_effects_text(exp, &effects)) {
 		strbuf_addstr(out, "<h2>Effects of each factor</h2><pre>");
 		svg_escape(out, effects.buf);

@@ -85,6 +85,13 @@ static void level_axis(struct strbuf *out, struct json_object *f,
 	svg_text(out, (x->r0 + x->r1) / 2, y1 + 33, "middle", "axis", label);
 }
 
+/* How far series j of ns is moved sideways, so that CI bars at the same
+ * value do not hide each other. */
+static double dodge(size_t j, size_t ns)
+{
+	return ((double)j - (double)(ns - 1) / 2) * 7;
+}
+
 /* The plot of the metric against one numeric factor f. */
 static void plot_factor(struct json_object *exp, struct json_object *f,
 			struct strbuf *out)
@@ -160,7 +167,7 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 				continue;
 			strbuf_addf(
 			    out, "%s%.1f %.1f ", first ? "M" : "L",
-			    svg_scale_map(&x, v),
+			    svg_scale_map(&x, v) + dodge(j, ns),
 			    svg_scale_map(&y, expjson_num(a, "median")));
 			first = 0;
 		}
@@ -190,7 +197,7 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 
 		if (!isfinite(v) || !isfinite(m))
 			continue;
-		px = svg_scale_map(&x, v);
+		px = svg_scale_map(&x, v) + dodge(of[i], ns);
 		if (isfinite(expjson_num(a, "ci_low")) &&
 		    isfinite(expjson_num(a, "ci_high")))
 			strbuf_addf(
