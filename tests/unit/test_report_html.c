@@ -125,6 +125,32 @@ static void test_plots(void **state)
 	strbuf_release(&out);
 }
 
+/* An imported experiment: one arm, no verdict, no device, no series. */
+static void test_sparse(void **state)
+{
+	struct json_object *e = json_tokener_parse(
+	    "{\"id\": \"cdc428d6\", \"workload\": \"randread\", "
+	    "\"metric\": {\"name\": \"iops\"}, \"baseline\": 0, "
+	    "\"arms\": [{\"arm\": 0, \"label\": \"imported\", \"n\": 2, "
+	    "\"median\": 500}], \"runs\": [{\"arm\": 0, \"block\": 0, "
+	    "\"metric\": 499, \"run\": {\"seconds\": 1}}, {\"arm\": 0, "
+	    "\"block\": 1, \"metric\": 501}], \"verdicts\": []}");
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(report_experiment_html(e, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "Every run, per arm"));
+	assert_null(strstr(out.buf, "Ratio to the baseline"));
+	assert_null(strstr(out.buf, "latency percentiles"));
+	assert_null(strstr(out.buf, "A typical run"));
+	assert_null(strstr(out.buf, "ratio: arm over baseline"));
+	assert_null(strstr(out.buf, "class=\"banner\""));
+	assert_non_null(strstr(out.buf, "Runs, in the order they ran"));
+	json_object_put(e);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +158,7 @@ int main(void)
 	    cmocka_unit_test(test_escaped),
 	    cmocka_unit_test(test_balanced),
 	    cmocka_unit_test(test_plots),
+	    cmocka_unit_test(test_sparse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

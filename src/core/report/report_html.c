@@ -228,10 +228,16 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 		strbuf_addstr(out, "</p>");
 		strbuf_release(&note);
 	}
-	strbuf_addstr(out, "<p>ratio: arm over baseline (within each block "
-			   "when paired: the Hodges-Lehmann estimate, not "
-			   "the ratio of the medians); p is Holm-adjusted."
-			   "</p></div>\n");
+	for (i = 0; i < n; i++)
+		if (isfinite(
+			expjson_num(json_object_array_get_idx(vs, i), "ratio")))
+			break;
+	if (i < n)
+		strbuf_addstr(out, "<p>ratio: arm over baseline (within each "
+				   "block when paired: the Hodges-Lehmann "
+				   "estimate, not the ratio of the medians); p "
+				   "is Holm-adjusted.</p>");
+	strbuf_addstr(out, "</div>\n");
 }
 
 /*
@@ -409,8 +415,6 @@ int report_experiment_html(struct json_object *exp, struct strbuf *out,
 	plot_forest(exp, out);
 	plot_factors(exp, out);
 	plot_latency(exp, out);
-	if (report_nr_runs(exp))
-		strbuf_addstr(out, "<h2>A typical run of each arm</h2>\n");
 	plot_series(exp, out);
 	runs_table(exp, out);
 	strbuf_addstr(out, "<h2>Environment</h2>\n<dl class=\"env\">\n");

@@ -36,7 +36,8 @@ void plot_latency(struct json_object *exp, struct strbuf *out);
 void plot_factors(struct json_object *exp, struct strbuf *out);
 
 /* For each arm, its run nearest the arm's median: device MB/s read and
- * written, and Dirty and Writeback memory, over time. */
+ * written, and Dirty and Writeback memory, over time; under a heading
+ * of their own, and nothing when no run has the sampler's series. */
 void plot_series(struct json_object *exp, struct strbuf *out);
 
 #endif

@@ -344,6 +344,7 @@ void plot_series(struct json_object *exp, struct strbuf *out)
 	size_t na, i, k;
 	struct json_object *arms = arms_of(exp, &na);
 	struct report_run_row row;
+	unsigned drawn = 0;
 
 	for (i = 0; i < na; i++) {
 		struct json_object *a = json_object_array_get_idx(arms, i);
@@ -370,6 +371,9 @@ void plot_series(struct json_object *exp, struct strbuf *out)
 				    expjson_str(truth, "device")))
 				break;
 		}
+		if (!drawn++)
+			strbuf_addstr(out,
+				      "<h2>A typical run of each arm</h2>\n");
 		strbuf_addstr(out, "<div class=\"pair\"><h3>");
 		svg_escape(out, expjson_str(a, "label"));
 		strbuf_addf(out, " <span>block %d, ", row.block);
