@@ -324,7 +324,7 @@ _iotrial()
 				;;
 			watch) mapfile -t reply < <(_iotrial_devices "$cur") ;;
 			import) mapfile -t reply < <(compgen -f -- "$cur") ;;
-			show | diff | export | apply)
+			show | diff | report | export | apply)
 				while IFS= read -r line; do
 					[[ $line =~ \"id\":\ ?\"([0-9a-f]+)\" ]] &&
 						[[ ${BASH_REMATCH[1]} == "$cur"* ]] &&

@@ -30,6 +30,7 @@ static const struct command commands[] = {
     {"watch", cmd_watch, "live iostat -x view with dirty memory"},
     {"log", cmd_log, "list stored experiments, newest first"},
     {"show", cmd_show, "print a stored experiment again"},
+    {"report", cmd_report, "a stored experiment as text, CSV, Markdown, HTML"},
     {"diff", cmd_diff, "compare one workload in two stored experiments"},
     {"import", cmd_import, "store iotrial or fio JSON results"},
     {"knobs", cmd_knobs, "list the I/O tunables of a target (no root)"},

@@ -27,6 +27,7 @@ int cmd_revert(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
 int cmd_apply(int argc, const char **argv);
 int cmd_fleet(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
 /* Restore what a crashed iotrial left (knobargs.c); silent when nothing
  * is to be done, never fails. main() calls it before every command but
  * `revert --list`, which shows what a crash left and changes nothing. */
@@ -49,6 +50,18 @@ int cli_check_output(const char *path);
 struct json_object;
 int cli_write_json(const char *file, struct json_object *obj);
 int cli_check_store(const char *db, const char *cmd);
+
+/*
+ * A report file (report -o, compare --report): cli_check_report_file()
+ * refuses, before any work, a path that exists unless force;
+ * the error says what to do instead: how, or by default "--force to
+ * replace it". cli_write_report_file() writes data to path (never
+ * through a symbolic link; an existing file only with force). Both
+ * return 0 or -1 after printing the error.
+ */
+int cli_check_report_file(const char *path, int force, const char *how);
+int cli_write_report_file(const char *path, const char *data, size_t len,
+			  int force);
 
 /*
  * Parse the duration val of option opt ("--time") into *ns, as

@@ -15,6 +15,7 @@
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/report/devices_text.h"
+#include "../core/report/report_formats.h"
 #include "../core/target/target.h"
 #include "../core/experiment/trial.h"
 #include "../core/experiment/metrics.h"
@@ -32,6 +33,7 @@ struct compare_args {
 	const char *runs, *precision, *max_runs, *budget, *equivalence;
 	const char *baseline, *warmup, *max_arms, *db;
 	const char *json_file, *metric;
+	const char *report; /* --report FILE.html */
 	int no_drop_caches, fail_on_regression, no_store, quiet, strict, force;
 	struct cli_limits limits;
 	unsigned target_flags;
@@ -53,12 +55,29 @@ static const char *const compare_usage[] = {
     "[--warmup N]",
     "         [--seed N]",
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
-    "         [--json[=FILE]] [--fail-on-regression] [--strict] [--quiet]",
+    "         [--json[=FILE]] [--report FILE.html] [--fail-on-regression]",
+    "         [--strict] [--quiet]",
     "         [--allow-destroy] [--force] [--memory-limit SIZE] [--cpus LIST]",
     "         [--mems LIST]",
     "   or: iotrial compare --job FILE.fio [--section NAME] --vary ...",
     NULL,
 };
+
+/* The HTML report of exp into the new file path; 0 or -1 after saying
+ * why. */
+static int write_html(struct json_object *exp, const char *path)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = report_experiment_html(exp, &out, &err);
+
+	if (ret)
+		error("no report: %s", err.buf);
+	else
+		ret = cli_write_report_file(path, out.buf, out.len, 0);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
+}
 
 /* The help after the options: factors, how runs go, the workloads. */
 static void compare_epilogue(struct strbuf *out)
@@ -197,6 +216,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_STRING_OPTARG(0, "json", &a->json_file, "FILE", "-",
 			      "print the experiment as JSON, or write it to "
 			      "FILE"),
+	    OPT_STRING(0, "report", &a->report, "FILE.html",
+		       "at the end, write the HTML report (as 'iotrial "
+		       "report --format html') to FILE.html"),
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store"),
 	    OPT_BOOL(0, "no-store", &a->no_store,
 		     "do not store the experiment"),
@@ -519,7 +541,11 @@ int cmd_compare(int argc, const char **argv)
 		goto out;
 	}
 	if (configure(&tr.c, &a) ||
-	    (a.json_file && cli_check_output(a.json_file))) {
+	    (a.json_file && cli_check_output(a.json_file)) ||
+	    (a.report &&
+	     cli_check_report_file(a.report, 0,
+				   "remove it; 'iotrial report ID --format "
+				   "html -o FILE --force' replaces one"))) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -608,6 +634,8 @@ int cmd_compare(int argc, const char **argv)
 		report_experiment_devices(tr.e.obj, &out);
 		fputs(out.buf, stdout);
 	}
+	if (a.report && write_html(tr.e.obj, a.report))
+		ret = EXIT_RUNTIME;
 	if (ret == EXIT_OK && a.fail_on_regression &&
 	    cli_has_regression(tr.e.obj, a.strict))
 		ret = EXIT_REGRESSION;

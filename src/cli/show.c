@@ -10,6 +10,7 @@
 #include "../core/report/fleet_text.h"
 #include "../core/report/report.h"
 #include "../core/report/devices_text.h"
+#include "../core/report/runs_text.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -19,17 +20,20 @@ struct show_args {
 	const char *id;
 	const char *db; /* NULL: the default store */
 	int json;
+	int runs; /* and one row per run */
 };
 
 static const char *const show_usage[] = {
-    "iotrial show ID [--db PATH] [--json]",
+    "iotrial show ID [--db PATH] [--json | --runs]",
     NULL,
 };
 
 static const char show_epilogue[] =
     "Prints a stored experiment: its table of arms and verdicts, or with "
     "--json\nthe whole experiment object. ID may be any unique prefix of "
-    "an id that\n'iotrial log' lists.\n";
+    "an id that\n'iotrial log' lists. --runs adds one row per run in the "
+    "order they ran:\nblock, arm, metric, real/user/sys time and the "
+    "device's tps and MB read and\nwritten (per second and in all).\n";
 
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct show_args *a)
@@ -37,6 +41,7 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 	struct option opts[] = {
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
 	    OPT_BOOL(0, "json", &a->json, "print the stored experiment object"),
+	    OPT_BOOL(0, "runs", &a->runs, "and one row per run, in run order"),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "show", opts, show_usage,
@@ -55,6 +60,11 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 	if (!n) {
 		error("'show' needs an experiment id; 'iotrial log' lists "
 		      "them");
+		return -1;
+	}
+	if (a->json && a->runs) {
+		error("--json and --runs do not go together; --json has "
+		      "every run");
 		return -1;
 	}
 	a->id = argv[0];
@@ -90,6 +100,8 @@ int cmd_show(int argc, const char **argv)
 	} else {
 		report_fleet_text(exp, &out);
 		report_experiment_devices(exp, &out);
+		if (a.runs)
+			report_runs_text(exp, &out);
 		report_experiment_origin(exp, &out);
 	}
 	fputs(out.buf, stdout);

@@ -1,0 +1,180 @@
+/*
+ * iotrial report: a stored experiment as a file to read or share: the
+ * text of `show` with every run, JSON, CSV for a spreadsheet, Markdown
+ * for a ticket, or one self-contained HTML page with plots. The output
+ * file is never overwritten unless --force says so: a report attached
+ * to a change request should not vanish under a second run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "../core/report/report_formats.h"
+#include "../core/store/store.h"
+#include "../util/error.h"
+#include "../util/banned.h"
+
+/* What `report` was asked for. */
+struct report_args {
+	const char *id;
+	const char *db;	    /* NULL: the default store */
+	const char *format; /* default "text" */
+	const char *output; /* -o FILE; NULL: stdout */
+	int force;
+};
+
+static const char *const report_usage[] = {
+    "iotrial report ID [--format text|json|csv|md|html] [-o FILE] [--force]",
+    "         [--db PATH]",
+    NULL,
+};
+
+static const char report_epilogue[] =
+    "Renders a stored experiment. text: the verdict table, then one row "
+    "per run\n(block, arm, metric, real/user/sys time, device tps, MB "
+    "read/written per\nsecond and in all); json: the stored object; csv: "
+    "one row per run with the\narm's factors, latency percentiles, CPU and "
+    "device columns; md: the verdicts,\nwarnings and environment for a "
+    "ticket; html: one self-contained page with\nplots (nothing is fetched "
+    "when it is opened). ID may be any unique prefix\nof an id that "
+    "'iotrial log' lists.\n";
+
+/* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
+static int parse_args(int argc, const char **argv, struct report_args *a)
+{
+	struct option opts[] = {
+	    OPT_STRING(0, "format", &a->format, "text|json|csv|md|html",
+		       "the format (default: text)"),
+	    OPT_STRING('o', "output", &a->output, "FILE",
+		       "write the report to FILE instead of stdout"),
+	    OPT_BOOL(0, "force", &a->force, "replace FILE if it exists"),
+	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
+	    OPT_END(),
+	};
+	int n = parse_options(argc, argv, "report", opts, report_usage,
+			      report_epilogue, 0);
+
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 1) {
+		error("unexpected argument '%s' for 'report'; it takes one "
+		      "experiment id",
+		      argv[1]);
+		return -1;
+	}
+	if (!n) {
+		error("'report' needs an experiment id; 'iotrial log' lists "
+		      "them");
+		return -1;
+	}
+	a->id = argv[0];
+	return 0;
+}
+
+int cli_check_report_file(const char *path, int force, const char *how)
+{
+	struct stat st;
+
+	if (!*path) {
+		error("the report needs a file name");
+		return -1;
+	}
+	if (!force && !lstat(path, &st)) {
+		error("'%s' exists; give another file, or %s", path,
+		      how ? how : "--force to replace it");
+		return -1;
+	}
+	return 0;
+}
+
+int cli_write_report_file(const char *path, const char *data, size_t len,
+			  int force)
+{
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW;
+	int fd, ret = 0;
+	ssize_t w;
+
+	flags |= force ? O_TRUNC : O_EXCL;
+	fd = open(path, flags, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			error("'%s' exists; give another file, or --force to "
+			      "replace it",
+			      path);
+		else
+			error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while (len) {
+		w = write(fd, data, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			error("cannot write '%s': %s", path,
+			      w < 0 ? strerror(errno) : "short write");
+			ret = -1;
+			break;
+		}
+		data += w;
+		len -= (size_t)w;
+	}
+	if (close(fd) && !ret) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		ret = -1;
+	}
+	return ret;
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	struct report_args a = {.format = "text"};
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct json_object *exp = NULL;
+	struct store s;
+	int ret = EXIT_OK, r, opened = 0;
+
+	r = parse_args(argc, argv, &a);
+	if (r)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	/* a bad format or output is said before the store is read */
+	if (report_format_check(a.format, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (a.output && strcmp(a.output, "-") &&
+	    cli_check_report_file(a.output, a.force, NULL)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
+	opened = !r;
+	if (!r)
+		r = store_load_experiment(&s, a.id, &exp, &err);
+	if (r) {
+		error("%s", err.buf);
+		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (report_render(exp, a.format, &out, &err)) {
+		error("experiment '%s': %s", a.id, err.buf);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (!a.output || !strcmp(a.output, "-"))
+		fputs(out.buf, stdout);
+	else if (cli_write_report_file(a.output, out.buf, out.len, a.force))
+		ret = EXIT_RUNTIME;
+out:
+	json_object_put(exp);
+	if (opened)
+		store_close(&s);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	return ret;
+}

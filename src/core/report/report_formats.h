@@ -1,0 +1,82 @@
+/*
+ * The formats of `iotrial report`: the same stored experiment as CSV
+ * (one row per run, for a spreadsheet), Markdown (for a ticket or a
+ * change request) and one self-contained HTML page with plots. Each
+ * reads only the experiment object and appends to out; none fetches
+ * anything, and every string from the experiment is escaped for its
+ * format.
+ */
+#ifndef IOTRIAL_REPORT_FORMATS_H
+#define IOTRIAL_REPORT_FORMATS_H
+
+#include <json-c/json.h>
+#include "../../util/strbuf.h"
+
+/* The formats `report` knows, ", "-separated, for messages. */
+#define REPORT_FORMATS "text, json, csv, md, html"
+
+/*
+ * exp in format (one of REPORT_FORMATS): text is what `show` prints
+ * followed by the runs (runs_text.h), json the object itself. Returns
+ * 0, or -EINVAL with err set for an unknown format (listing them) or an
+ * object that is no experiment.
+ */
+int report_render(struct json_object *exp, const char *format,
+		  struct strbuf *out, struct strbuf *err);
+
+/* 0 when format is one report_render() knows, else -EINVAL with err set
+ * to the message that lists them. */
+int report_format_check(const char *format, struct strbuf *err);
+
+/*
+ * One row per run in run order, under a header row: run, block, arm,
+ * label, one column per factor (its value in the run's arm), the metric
+ * (metric_name, metric), wall_s, user_s, sys_s, latency percentiles per
+ * direction the runs have (read_p50_ns, ...), and the device columns of
+ * runs_text.h. RFC 4180: CRLF line ends, fields with a comma, quote or
+ * line break quoted, quotes doubled. Returns 0, or -EINVAL with err set
+ * when exp is not an experiment.
+ */
+int report_experiment_csv(struct json_object *exp, struct strbuf *out,
+			  struct strbuf *err);
+
+/* s as one RFC 4180 field (quoted only when it must be), onto out. */
+void report_csv_field(struct strbuf *out, const char *s);
+
+/*
+ * The experiment as Markdown: a heading, the verdict table (a pipe
+ * table), suspect footnotes, the warnings as a list and the
+ * environment. Returns 0, or -EINVAL with err set.
+ */
+int report_experiment_md(struct json_object *exp, struct strbuf *out,
+			 struct strbuf *err);
+
+/* s as text inside a Markdown table cell or list item (never at a line
+ * start): \ ` * _ [ ] | ~ backslash-escaped, line breaks as spaces,
+ * '<' '>' '&' as entities. */
+void report_md_escape(struct strbuf *out, const char *s);
+
+/*
+ * One HTML page, self-contained (inline CSS and SVG, no script, nothing
+ * fetched): the warnings, the verdict table, the plots (runs per arm,
+ * ratios against the equivalence band, latency percentiles, the metric
+ * against each numeric factor, a representative run's device
+ * throughput and dirty memory over time), the runs and the environment.
+ * Light and dark (prefers-color-scheme) and A4 print styles. Returns 0,
+ * or -EINVAL with err set.
+ */
+int report_experiment_html(struct json_object *exp, struct strbuf *out,
+			   struct strbuf *err);
+
+/*
+ * The environment of exp as rows for a report ("host", "vm1"), in a
+ * fixed order: the experiment, workload and parameters, target, host,
+ * kernel, CPU, memory, vm.dirty_*, the mount, each device of the stack
+ * with its queue settings, and the versions. Calls fn once per row that
+ * has a value; the strings are valid during the call only, unescaped.
+ */
+void report_env_rows(struct json_object *exp,
+		     void (*fn)(void *ctx, const char *key, const char *value),
+		     void *ctx);
+
+#endif

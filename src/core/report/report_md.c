@@ -1,0 +1,181 @@
+/*
+ * An experiment as Markdown for a ticket or a change request; see
+ * report_formats.h. Labels and warnings are user input, and a '|' in
+ * one would split a table cell, a '*' start emphasis and a '<' an HTML
+ * tag on the sites that render Markdown, so every such string goes
+ * through report_md_escape(). Nothing escaped here starts a line, so
+ * the characters that matter only there ('-', '#', "1.") stay as they
+ * are and the raw text reads well too.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include "report_formats.h"
+#include "report.h"
+#include "expjson.h"
+#include "suspect.h"
+#include "../../util/error.h"
+#include "../../util/banned.h"
+
+void report_md_escape(struct strbuf *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '<')
+			strbuf_addstr(out, "&lt;");
+		else if (*s == '>')
+			strbuf_addstr(out, "&gt;");
+		else if (*s == '&')
+			strbuf_addstr(out, "&amp;");
+		else if (*s == '\n' || *s == '\r' || *s == '\t')
+			strbuf_addch(out, ' ');
+		else if (strchr("\\`*_[]|~", *s)) {
+			strbuf_addch(out, '\\');
+			strbuf_addch(out, *s);
+		} else
+			strbuf_addch(out, *s);
+	}
+}
+
+/* An environment row as a two-column table line. */
+static void env_row(void *ctx, const char *key, const char *value)
+{
+	struct strbuf *out = ctx;
+
+	strbuf_addstr(out, "| ");
+	report_md_escape(out, key);
+	strbuf_addstr(out, " | ");
+	report_md_escape(out, value);
+	strbuf_addstr(out, " |\n");
+}
+
+/* A metric value, escaped ("1.5k" has a '.'). */
+static void md_metric(struct strbuf *out, double v)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	report_fmt_metric(&t, v);
+	report_md_escape(out, t.buf);
+	strbuf_release(&t);
+}
+
+/* One row of the verdict table. */
+static void arm_row(struct json_object *exp, struct json_object *arm,
+		    struct strbuf *out)
+{
+	int idx = expjson_count(arm, "arm");
+	int baseline = idx == expjson_count(exp, "baseline");
+	struct json_object *v = baseline ? NULL : expjson_verdict(exp, idx);
+	double cv = expjson_num(arm, "cv"), p = expjson_num(v, "p_adjusted");
+
+	strbuf_addstr(out, "| ");
+	report_md_escape(out, expjson_str(arm, "label"));
+	strbuf_addstr(out, " | ");
+	md_metric(out, expjson_num(arm, "median"));
+	strbuf_addstr(out, " | ");
+	md_metric(out, expjson_num(arm, "ci_low"));
+	strbuf_addstr(out, " – ");
+	md_metric(out, expjson_num(arm, "ci_high"));
+	strbuf_addstr(out, " | ");
+	if (isfinite(cv))
+		strbuf_addf(out, "%.1f%%", 100 * cv);
+	strbuf_addf(out, " | %d | ", expjson_count(arm, "n"));
+	if (v && isfinite(expjson_num(v, "ratio")))
+		strbuf_addf(out, "%.3f (%.3f – %.3f)", expjson_num(v, "ratio"),
+			    expjson_num(v, "ci_low"),
+			    expjson_num(v, "ci_high"));
+	strbuf_addstr(out, " | ");
+	if (isfinite(p))
+		strbuf_addf(out, p < 0.001 ? "%.1e" : "%.3f", p);
+	strbuf_addstr(out, " | ");
+	if (baseline) {
+		strbuf_addstr(out, "baseline");
+	} else if (v) {
+		strbuf_addstr(out, "**");
+		report_md_escape(out, expjson_str(v, "verdict"));
+		strbuf_addstr(out, "**");
+		if (suspect_is(exp, v))
+			strbuf_addstr(out, " ⚠ suspect");
+	}
+	strbuf_addstr(out, " |\n");
+}
+
+int report_experiment_md(struct json_object *exp, struct strbuf *out,
+			 struct strbuf *err)
+{
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	struct json_object *w =
+	    expjson_get_type(exp, "warnings", json_type_array);
+	struct json_object *metric = expjson_get(exp, "metric");
+	size_t i, n;
+	int said = 0;
+
+	if (!arms)
+		return err_set(err, -EINVAL,
+			       "not an iotrial experiment object (no 'arms')");
+	strbuf_addstr(out, "## iotrial experiment ");
+	report_md_escape(out, *expjson_str(exp, "id") ? expjson_str(exp, "id")
+						      : "(not stored)");
+	strbuf_addstr(out, ": ");
+	report_md_escape(out, expjson_str(exp, "workload"));
+	strbuf_addstr(out, " on `");
+	/* a code span: only a backquote would end it */
+	for (const char *t = expjson_target(exp); *t; t++)
+		strbuf_addch(out, *t == '`' || *t == '\n' ? '\'' : *t);
+	strbuf_addstr(out, "`\n\n");
+	strbuf_addstr(out, "Metric: ");
+	report_md_escape(out, expjson_str(metric, "name"));
+	if (*expjson_str(metric, "unit")) {
+		strbuf_addstr(out, " (");
+		report_md_escape(out, expjson_str(metric, "unit"));
+		strbuf_addch(out, ')');
+	}
+	strbuf_addf(
+	    out, ", %s is better; ",
+	    json_object_get_boolean(expjson_get(metric, "higher_is_better"))
+		? "higher"
+		: "lower");
+	strbuf_addf(out, "%d blocks of randomized runs",
+		    expjson_count(exp, "blocks"));
+	if (isfinite(expjson_num(exp, "equivalence")))
+		strbuf_addf(out, "; equivalent means within ±%g%%",
+			    100 * expjson_num(exp, "equivalence"));
+	strbuf_addstr(out, ".\n\n");
+	strbuf_addstr(out, "| arm | median | 95% CI | cv | n | ratio (95% CI) "
+			   "| p | verdict |\n");
+	strbuf_addstr(out, "|---|---:|---:|---:|---:|---:|---:|---|\n");
+	n = json_object_array_length(arms);
+	for (i = 0; i < n; i++)
+		arm_row(exp, json_object_array_get_idx(arms, i), out);
+	n = vs ? json_object_array_length(vs) : 0;
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		struct strbuf note = STRBUF_INIT;
+
+		if (!suspect_is(exp, v))
+			continue;
+		suspect_footnote(exp, v, &note);
+		strbuf_addstr(out, said++ ? "" : "\n");
+		strbuf_addstr(out, "⚠ suspect: ");
+		report_md_escape(out, note.buf);
+		strbuf_addstr(out, "  \n");
+		strbuf_release(&note);
+	}
+	strbuf_addstr(out, "\nThe ratio is arm over baseline (paired by "
+			   "block where the test is paired); p is "
+			   "Holm-adjusted.\n");
+	n = w ? json_object_array_length(w) : 0;
+	if (n)
+		strbuf_addf(out, "\n### Warnings (%zu)\n\n", n);
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(out, "- ⚠ ");
+		report_md_escape(out, json_object_get_string(
+					  json_object_array_get_idx(w, i)));
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "\n### Environment\n\n| | |\n|---|---|\n");
+	report_env_rows(exp, env_row, out);
+	return 0;
+}

@@ -1,0 +1,43 @@
+/*
+ * The plots of the HTML report (report_html.c), each one inline <svg>
+ * drawn from the experiment object alone, styled by the page's CSS
+ * classes so that dark mode and print recolour them. Each appends a
+ * <figure> to out, or nothing when exp lacks the data it needs.
+ */
+#ifndef IOTRIAL_REPORT_PLOTS_H
+#define IOTRIAL_REPORT_PLOTS_H
+
+#include <json-c/json.h>
+#include "../../util/strbuf.h"
+
+/* The layout every plot shares, in viewBox units (CSS pixels at the
+ * report's full width). */
+#define PLOT_W	     720.0 /* width of a full-width plot */
+#define PLOT_LEFT    200.0 /* room for arm labels */
+#define PLOT_RIGHT   24.0  /* room right of the plot */
+#define PLOT_ROW     30.0  /* height of one row of a row plot */
+#define PLOT_AXIS    40.0  /* room under a plot for ticks and axis label */
+#define PLOT_COLOURS 6	   /* series colours c0..c5 of the page's CSS */
+
+/* Every run's metric per arm, with the arm's median and its CI. */
+void plot_strip(struct json_object *exp, struct strbuf *out);
+
+/* Each arm's ratio to the baseline with its CI, the equivalence band
+ * around 1. */
+void plot_forest(struct json_object *exp, struct strbuf *out);
+
+/* Latency percentiles (p50..p99.9, median over the arm's runs) per arm
+ * and direction on a log axis. */
+void plot_latency(struct json_object *exp, struct strbuf *out);
+
+/* For each factor whose values are all numbers, the arm medians with
+ * CI bars against the factor's value, one line per combination of the
+ * other factors. */
+void plot_factors(struct json_object *exp, struct strbuf *out);
+
+/* For each arm, its run nearest the arm's median: device MB/s read and
+ * written, and Dirty and Writeback memory, over time; under a heading
+ * of their own, and nothing when no run has the sampler's series. */
+void plot_series(struct json_object *exp, struct strbuf *out);
+
+#endif

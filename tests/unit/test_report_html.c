@@ -1,0 +1,165 @@
+/*
+ * Tests for core/report/report_html.c and the plots: the page is one
+ * self-contained document (no script, no URL, a CSP that forbids
+ * fetching), the hostile label and the warning's HTML come out as text,
+ * the elements are balanced, and each plot the fixture has data for is
+ * there: runs per arm, the forest plot with the equivalence band, the
+ * metric against the numeric factor bs (not the free-text one),
+ * latency, and the time series of a run per arm.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "core/report/report_formats.h"
+#include "report_fixture.h"
+#include "util/banned.h"
+
+/* How many times needle occurs in hay. */
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+static struct strbuf render(void)
+{
+	struct json_object *e = fixture_experiment();
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	assert_non_null(e);
+	assert_int_equal(report_experiment_html(e, &out, &err), 0);
+	json_object_put(e);
+	strbuf_release(&err);
+	return out;
+}
+
+static void test_self_contained(void **state)
+{
+	struct strbuf out = render();
+
+	(void)state;
+	assert_true(!strncmp(out.buf, "<!DOCTYPE html>\n", 16));
+	assert_null(strstr(out.buf, "<script"));
+	assert_null(strstr(out.buf, "<img"));
+	assert_null(strstr(out.buf, "<link"));
+	assert_null(strstr(out.buf, "http:"));
+	assert_null(strstr(out.buf, "https:"));
+	assert_null(strstr(out.buf, "url("));
+	assert_null(strstr(out.buf, "@import"));
+	assert_null(strstr(out.buf, " src=\""));
+	assert_null(strstr(out.buf, " href=\"h"));
+	assert_null(strstr(out.buf, "href=\"/"));
+	assert_non_null(strstr(out.buf, "default-src 'none'"));
+	assert_non_null(strstr(out.buf, "prefers-color-scheme:dark"));
+	assert_non_null(strstr(out.buf, "@page{size:A4"));
+	assert_non_null(strstr(out.buf, "@media print"));
+	strbuf_release(&out);
+}
+
+static void test_escaped(void **state)
+{
+	struct strbuf out = render();
+
+	(void)state;
+	assert_non_null(strstr(out.buf, "bs=8k label=x&quot;&lt;img src=x "
+					"onerror=alert(1)&gt;|*_`,y"));
+	assert_non_null(strstr(out.buf, "<li>&lt;script&gt;alert(2)&lt;/"
+					"script&gt; &amp; a warning</li>"));
+	assert_non_null(strstr(out.buf, "host&lt;1&gt;"));
+	assert_non_null(strstr(out.buf, "1 warning: read these"));
+	/* the banner above the verdicts points at the list */
+	assert_non_null(strstr(out.buf, "<a href=\"#warnings\">1 warning</a>"));
+	assert_true(strstr(out.buf, "class=\"banner\"") <
+		    strstr(out.buf, "<h2>Verdicts</h2>"));
+	strbuf_release(&out);
+}
+
+static void test_balanced(void **state)
+{
+	static const char *const tags[] = {"svg",  "figure", "table", "section",
+					   "text", "div",    "dl",    "title"};
+	struct strbuf out = render();
+	struct strbuf open = STRBUF_INIT, close = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		strbuf_reset(&open);
+		strbuf_reset(&close);
+		strbuf_addf(&open, "<%s", tags[i]);
+		strbuf_addf(&close, "</%s>", tags[i]);
+		assert_int_equal(count(out.buf, open.buf),
+				 count(out.buf, close.buf));
+	}
+	strbuf_release(&open);
+	strbuf_release(&close);
+	strbuf_release(&out);
+}
+
+static void test_plots(void **state)
+{
+	struct strbuf out = render();
+
+	(void)state;
+	assert_non_null(strstr(out.buf, "Every run, per arm"));
+	/* four runs, four dots in the strip plot and none elsewhere */
+	assert_int_equal(count(out.buf, "<circle class=\"dot"), 4 + 2);
+	assert_non_null(strstr(out.buf, "Ratio to the baseline"));
+	assert_non_null(strstr(out.buf, "<rect class=\"band\""));
+	assert_non_null(strstr(out.buf, "class=\"whisker good\""));
+	assert_non_null(strstr(out.buf, "The metric against bs"));
+	assert_null(strstr(out.buf, "The metric against label"));
+	assert_non_null(strstr(out.buf, "Read latency percentiles"));
+	/* one typical run per arm: its device and its page cache */
+	assert_int_equal(count(out.buf, "<figcaption>Device vdb"), 2);
+	assert_int_equal(count(out.buf, "<figcaption>Page cache"), 2);
+	assert_non_null(strstr(out.buf, "Runs, in the order they ran"));
+	strbuf_release(&out);
+}
+
+/* An imported experiment: one arm, no verdict, no device, no series. */
+static void test_sparse(void **state)
+{
+	struct json_object *e = json_tokener_parse(
+	    "{\"id\": \"cdc428d6\", \"workload\": \"randread\", "
+	    "\"metric\": {\"name\": \"iops\"}, \"baseline\": 0, "
+	    "\"arms\": [{\"arm\": 0, \"label\": \"imported\", \"n\": 2, "
+	    "\"median\": 500}], \"runs\": [{\"arm\": 0, \"block\": 0, "
+	    "\"metric\": 499, \"run\": {\"seconds\": 1}}, {\"arm\": 0, "
+	    "\"block\": 1, \"metric\": 501}], \"verdicts\": []}");
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(report_experiment_html(e, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "Every run, per arm"));
+	assert_null(strstr(out.buf, "Ratio to the baseline"));
+	assert_null(strstr(out.buf, "latency percentiles"));
+	assert_null(strstr(out.buf, "A typical run"));
+	assert_null(strstr(out.buf, "ratio: arm over baseline"));
+	assert_null(strstr(out.buf, "class=\"banner\""));
+	assert_non_null(strstr(out.buf, "Runs, in the order they ran"));
+	json_object_put(e);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_self_contained),
+	    cmocka_unit_test(test_escaped),
+	    cmocka_unit_test(test_balanced),
+	    cmocka_unit_test(test_plots),
+	    cmocka_unit_test(test_sparse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
