@@ -14,10 +14,10 @@
  * time a dump is processed: the reads then reach the device.
  *
  * The spool is bounded: producers wait while the dumps not yet picked
- * up would take more than half of the space that was free at prepare,
- * and with keep the consumers recycle the oldest kept dump once the
- * kept ones pass the other half. A full filesystem anyway ends the run
- * with an error, and the spool is removed.
+ * up would take more than a quarter of the space that was free at
+ * prepare, and with keep the consumers recycle the oldest kept dump
+ * once the kept ones pass another quarter. A full filesystem anyway
+ * ends the run with an error, and the spool is removed.
  *
  * The metric is dumps per minute read by the consumers; the producers'
  * rate is another metric, and each dump's write (create to rename),
