@@ -63,3 +63,4 @@ check "show prints the scaling table from the store" \
 check "a factor that is not numeric has no scaling table" \
 	test "$(json "$json" '"scaling" in o')" = False
 check "...nor a scaling text" bash -c '! grep -q "^scaling of" "$1"' _ "$TEST_TMP/label.txt"
+check "compare --help tells of the scaling table" bash -c '"$1" compare --help | grep -q "scaling table"' _ "$IOTRIAL"

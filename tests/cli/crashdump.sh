@@ -4,8 +4,8 @@
 # per-operation table (write_dump, read_dump, delete_dump) and the device
 # truth; the text shows the table; --ios counts dumps read; --keep=1
 # leaves the dumps read in place (delete_dump counts only recycled ones);
-# the spool is gone afterwards; a size distribution that makes no sense
-# is a usage error. As root, on a small filesystem that fills up during
+# the spool is gone afterwards, and after kill -9 the next command
+# removes it; a size distribution that makes no sense is a usage error. As root, on a small filesystem that fills up during
 # the run: the run stops with a clear error, its files are removed and
 # nothing is stored.
 . "$(dirname "$0")/lib.sh"
@@ -81,6 +81,23 @@ expect_usage "min above max is refused" \
 expect_usage "an unknown distribution is refused" \
 	"unknown distribution 'gauss'; expected a size" \
 	run crashdump -t "$dir" --sizes gauss:mean=4k --time 1s --no-store
+
+# kill -9 mid-run leaves the spool; the next command removes it
+"$IOTRIAL" run crashdump -t "$dir" --time 20s --sizes 8k --no-store \
+	>"$TEST_TMP/kill" 2>&1 &
+pid=$!
+for _ in $(seq 200); do
+	[ -n "$(find "$dir" -name 'dump*.dmp' -print -quit 2>/dev/null)" ] && break
+	sleep 0.05
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+wd=$(ls -d "$dir"/iotrial.* 2>/dev/null | head -n 1)
+check "kill -9 leaves the spool" test -d "$wd/spool"
+"$IOTRIAL" log >"$TEST_TMP/kill" 2>&1
+check "...the next command removes it and says so" \
+	grep -q "removed the leftover work directory '$wd'" "$TEST_TMP/kill"
+check "...the target directory is as it was" test -z "$(ls -A "$dir")"
 
 # Out of space mid-run: the spool stays within half of the free space,
 # so something else fills the filesystem while the producers write.
