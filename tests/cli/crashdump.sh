@@ -2,7 +2,7 @@
 # iotrial run crashdump: a brief run's JSON carries its metric (dumps
 # per minute read by the consumers), the producers' rate, the
 # per-operation table (write_dump, read_dump, delete_dump) and the device
-# truth; the text shows the table; --ios counts dumps read; --keep=1
+# truth; the text shows the table; --ios counts dumps read; --keep
 # leaves the dumps read in place (delete_dump counts only recycled ones);
 # the spool is gone afterwards, and after kill -9 the next command
 # removes it; a size distribution that makes no sense is a usage error. As root, on a small filesystem that fills up during
@@ -53,15 +53,17 @@ check "...and the metric in dumps per minute" \
 	grep -q "^metric: dumps_per_min = .* dumps/min (higher is better)" "$TEST_TMP/text"
 check "the spool is removed after the run" test -z "$(ls -A "$dir")"
 
-"$IOTRIAL" run crashdump -t "$dir" --ios 200 --sizes 8k --fsync=0 \
+"$IOTRIAL" run crashdump -t "$dir" --ios 200 --sizes 8k --fsync 0 \
 	--no-store --json="$json" >/dev/null
 check "--ios counts dumps read" \
 	test "$(json "$json" 'o["file_ops"]["read_dump"]["count"] >= 200')" = True
-check "...--fsync=0 syncs nothing" test "$(json "$json" 'o["fsyncs"]')" = 0
+check "...--fsync 0 syncs nothing" test "$(json "$json" 'o["fsyncs"]')" = 0
 
-"$IOTRIAL" run crashdump -t "$dir" --ios 200 --sizes 8k --keep=1 \
+"$IOTRIAL" run crashdump -t "$dir" --ios 200 --sizes 8k --keep \
 	--no-store --json="$json" >/dev/null
-check "--keep=1 deletes no dump it read (none recycled here)" \
+check "--keep alone keeps the dumps read" \
+	test "$(json "$json" 'o["params"]["keep"]')" = True
+check "...deleting none of them (none recycled here)" \
 	test "$(json "$json" 'o["file_ops"].get("delete_dump", {}).get("count", 0)')" = 0
 check "...and the spool is still removed at the end" test -z "$(ls -A "$dir")"
 
