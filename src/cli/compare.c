@@ -115,6 +115,12 @@ static void compare_epilogue(struct strbuf *out)
 			   "levels and says whether it depends on them (an\n"
 			   "interaction); the table of every arm against the "
 			   "baseline arm follows.\n");
+	strbuf_addstr(out,
+		      "A factor whose values are numbers (clients=1,2,4,8, "
+		      "iodepth, bs=4k,64k,\nread_ahead_kb) also gets a "
+		      "scaling table after it: the median and its 95% CI\n"
+		      "at each value in numeric order, and its ratio to "
+		      "the first value.\n");
 	strbuf_addstr(
 	    out, "A verdict marked '*' comes from runs iotrial flagged (page "
 		 "cache,\nabsorbed writes, too short, CPU-bound, "

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "options.h"
 #include "../util/error.h"
 #include "../util/strbuf.h"
@@ -93,6 +94,19 @@ static int store(const struct option *o, const char *arg)
 	}
 }
 
+/* Is word an on/off value (0, 1, yes, no, true, false, on, off)? */
+static int is_flag_word(const char *word)
+{
+	static const char *const words[] = {"0",    "1",     "yes", "no",
+					    "true", "false", "on",  "off"};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(words); k++)
+		if (!strcasecmp(word, words[k]))
+			return 1;
+	return 0;
+}
+
 /*
  * Take the value of option o found at argv[*i]. inline_value is what
  * followed '=' (or the rest of "-tVALUE"), NULL when nothing did.
@@ -115,6 +129,9 @@ static int take(const struct option *o, int as_short, int argc,
 	}
 	if (!inline_value && (o->flags & OPT_OPTARG)) {
 		inline_value = o->defval;
+	} else if (!inline_value && (o->flags & OPT_FLAGARG) &&
+		   (*i + 1 >= argc || !is_flag_word(argv[*i + 1]))) {
+		inline_value = "1";
 	} else if (!inline_value) {
 		if (*i + 1 >= argc) {
 			error("option '%s' needs a value", name.buf);

@@ -46,6 +46,9 @@ enum option_flags {
 	OPT_OPTARG = 1 << 0, /* the value is optional: "--json[=FILE]" */
 	OPT_NOARG = 1 << 1,  /* a callback without a value */
 	OPT_HIDDEN = 1 << 2, /* accepted but not listed in --help */
+	/* an on/off value, optional: "--keep" alone is "--keep=1"; "--keep 0"
+	 * and "--keep no" still take the next word, another is not taken */
+	OPT_FLAGARG = 1 << 3,
 };
 
 /* One row of a command's table. */

@@ -74,6 +74,8 @@ void cli_workload_options(struct workload_options *wo,
 		struct option *o = &wo->opts[k];
 
 		o->type = OPTION_CALLBACK;
+		if (p->type == PARAM_BOOL)
+			o->flags = OPT_FLAGARG; /* "--keep" alone is 1 */
 		o->long_name = p->name;
 		o->callback = cb;
 		o->data = data;

@@ -131,6 +131,46 @@ static void test_list_and_callback(void **state)
 	option_list_release(&S.vary);
 }
 
+/* An on/off option whose value may be left out: "--keep" alone is 1. */
+static void test_flag_value(void **state)
+{
+	static const struct option fo[] = {
+	    {.type = OPTION_CALLBACK,
+	     .long_name = "keep",
+	     .argh = "0|1",
+	     .help = "keep it",
+	     .flags = OPT_FLAGARG,
+	     .callback = count_cb},
+	    OPT_BOOL('q', "quiet", &S.quiet, "say less"),
+	    OPT_END(),
+	};
+	const char *a1[] = {"cmd", "--keep", NULL};
+	const char *a2[] = {"cmd", "--keep", "0", "--keep", "No", NULL};
+	const char *a3[] = {"cmd", "--keep", "-q", NULL};
+	const char *a4[] = {"cmd", "--keep", "pos", NULL};
+	const char *a5[] = {"cmd", "--keep=2", NULL};
+
+	(void)state;
+	memset(&S, 0, sizeof(S));
+	assert_int_equal(parse_options(2, a1, "cmd", fo, NULL, NULL, 0), 0);
+	assert_int_equal(S.calls, 1);
+	assert_string_equal(S.last_cb, "1");
+	/* an on/off word after it is its value */
+	assert_int_equal(parse_options(5, a2, "cmd", fo, NULL, NULL, 0), 0);
+	assert_int_equal(S.calls, 3);
+	assert_string_equal(S.last_cb, "No");
+	/* another option or word is not */
+	assert_int_equal(parse_options(3, a3, "cmd", fo, NULL, NULL, 0), 0);
+	assert_string_equal(S.last_cb, "1");
+	assert_int_equal(S.quiet, 1);
+	assert_int_equal(parse_options(3, a4, "cmd", fo, NULL, NULL, 0), 1);
+	assert_string_equal(S.last_cb, "1");
+	assert_string_equal(a4[0], "pos");
+	/* after '=' the value is whatever was written */
+	assert_int_equal(parse_options(2, a5, "cmd", fo, NULL, NULL, 0), 0);
+	assert_string_equal(S.last_cb, "2");
+}
+
 static void test_positionals(void **state)
 {
 	const char **av;
@@ -312,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(test_spellings),
 	    cmocka_unit_test(test_flags_and_optarg),
 	    cmocka_unit_test(test_list_and_callback),
+	    cmocka_unit_test(test_flag_value),
 	    cmocka_unit_test(test_positionals),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_help_and_join),

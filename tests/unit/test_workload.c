@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "core/workload/workload.h"
 #include "core/experiment/result_json.h"
+#include "core/workload/sizedist.h"
 
 static void test_registry(void **state)
 {
@@ -22,7 +23,7 @@ static void test_registry(void **state)
 		assert_non_null(workload_find(names[n]));
 		n++;
 	}
-	assert_int_equal(n, 8);
+	assert_int_equal(n, 9);
 	assert_null(workload_find("randred"));
 }
 
@@ -40,6 +41,40 @@ static void test_defaults(void **state)
 	assert_false(workload_param(&w, "bs")->is_set);
 	assert_null(workload_param(&w, "nope"));
 	workload_release(&w);
+}
+
+/* crashdump's defaults: the collector of the field case, 250 KiB dumps
+ * between 4 KiB and 8 MiB, fsync'd, deleted once read; a bad --sizes is
+ * refused by validate. */
+static void test_crashdump_defaults(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct sizedist d;
+	struct workload w;
+
+	(void)state;
+	workload_init(&w, workload_find("crashdump"));
+	assert_string_equal(w.ops->default_metric, "dumps_per_min");
+	assert_int_equal(workload_u64(&w, "producers"), 2);
+	assert_int_equal(workload_u64(&w, "consumers"), 2);
+	assert_int_equal(workload_u64(&w, "fsync"), 1);
+	assert_int_equal(workload_u64(&w, "keep"), 0);
+	assert_int_equal(workload_u64(&w, "dirs"), 256);
+	assert_int_equal(workload_u64(&w, "bs"), 128 * 1024);
+	assert_int_equal(sizedist_parse(workload_str(&w, "sizes"), &d, &err),
+			 0);
+	assert_int_equal(d.kind, SIZEDIST_LOGNORMAL);
+	assert_true(d.mean_bytes == 250 * 1024.0);
+	assert_int_equal(d.min_bytes, 4096);
+	assert_int_equal(d.max_bytes, 8 << 20);
+	assert_int_equal(workload_validate(&w, &err), 0);
+	assert_int_equal(
+	    workload_set_param(&w, "sizes", "uniform:8M-4k", NULL, &err), 0);
+	strbuf_reset(&err);
+	assert_true(workload_validate(&w, &err) < 0);
+	assert_non_null(strstr(err.buf, "invalid size distribution"));
+	workload_release(&w);
+	strbuf_release(&err);
 }
 
 static void test_set_good(void **state)
@@ -162,9 +197,13 @@ static void test_metric(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_registry), cmocka_unit_test(test_defaults),
-	    cmocka_unit_test(test_set_good), cmocka_unit_test(test_set_bad),
-	    cmocka_unit_test(test_validate), cmocka_unit_test(test_metric),
+	    cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_crashdump_defaults),
+	    cmocka_unit_test(test_set_good),
+	    cmocka_unit_test(test_set_bad),
+	    cmocka_unit_test(test_validate),
+	    cmocka_unit_test(test_metric),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

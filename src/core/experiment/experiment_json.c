@@ -13,6 +13,7 @@
 #include <string.h>
 #include "experiment.h"
 #include "factorial.h"
+#include "scaling.h"
 #include "result_json.h"
 #include "../report/suspect.h"
 #include "../../util/error.h"
@@ -241,6 +242,8 @@ int experiment_analyze_json(struct json_object *exp,
 			       json_object_new_int((int)opts.baseline));
 	suspect_mark(exp);
 	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
+	if (!ret)
+		scaling_analyze_json(exp);
 out:
 	analysis_release(&an);
 	for (i = 0; vals && i < nr_arms; i++) {

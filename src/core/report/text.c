@@ -8,6 +8,7 @@
 #include <string.h>
 #include "report.h"
 #include "effects_text.h"
+#include "scaling_text.h"
 #include "expjson.h"
 #include "suspect.h"
 #include "../../util/units.h"
@@ -383,6 +384,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 	}
 	ratio_footnote(exp, out);
 	suspect_notes(exp, out);
+	report_scaling_text(exp, out);
 	other_metrics_text(exp, width, out);
 	warnings = expjson_get_type(exp, "warnings", json_type_array);
 	if (warnings) {

@@ -102,6 +102,7 @@ extern const struct workload_ops workload_randrw;
 extern const struct workload_ops workload_smallfiles; /* smallfiles.c */
 extern const struct workload_ops workload_mmapdirty;  /* mmapdirty.c */
 extern const struct workload_ops workload_exec;	      /* exec.c */
+extern const struct workload_ops workload_crashdump;  /* crashdump.c */
 
 const struct workload_ops *workload_find(const char *name);
 const char *const *workload_names(void);
