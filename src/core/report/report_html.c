@@ -74,7 +74,7 @@ static const char css[] =
     "tr:last-child td{border-bottom:0}\n"
     "td.arm{font-weight:550;overflow-wrap:break-word}\n"
     ".verdict{font-weight:650;white-space:nowrap}\n"
-    "td.v{white-space:nowrap}\n"
+    "td.v{white-space:normal;min-width:7.5em}\n"
     ".verdict.good{color:var(--good)}.verdict.bad{color:var(--bad)}\n"
     ".verdict.same{color:var(--same)}.verdict.vague{color:var(--vague)}\n"
     ".suspect{display:inline-block;margin-left:6px;padding:0 6px;"
@@ -125,13 +125,15 @@ static const char css[] =
     "dl.env dt{color:var(--muted);font-weight:600}\n"
     "dl.env dd{margin:0;overflow-wrap:anywhere}\n"
     "footer{margin-top:36px;color:var(--muted);font-size:.8rem}\n"
+    ".runs td,.runs th{padding:5px 6px;font-size:.8rem}\n"
+    ".runs td.num{font-size:.78rem}\n"
     "@page{size:A4;margin:14mm 12mm}\n"
     "@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;"
     "--card:#fff;--grid:#ddd;--warn-bg:#fff;--warn-fg:#000}"
     "body{font-size:10pt}main{max-width:none;padding:0}"
     ".tbl{overflow:visible}h2{break-after:avoid}"
     "figure,.warnings,tr,dl.env{break-inside:avoid}"
-    ".runs td,.runs th{padding:2px 6px}}\n";
+    ".runs td,.runs th,.runs td.num{padding:2px 4px;font-size:7.5pt}}\n";
 
 /* The class of a verdict word in the table. */
 static const char *verdict_class(const char *verdict)
