@@ -65,11 +65,17 @@ static void why_of(struct json_object *exp, struct json_object *v,
 {
 	struct strbuf s = STRBUF_INIT;
 	const char *base = expjson_str(v, "baseline");
+	const char *word = expjson_str(v, "verdict");
+	int comparative =
+	    word && (!strcmp(word, "faster") || !strcmp(word, "slower"));
 
-	strbuf_addf(&s, "%s than '%s': %.3fx [%.3f, %.3f], p %.3g",
-		    expjson_str(v, "verdict"), base ? base : arm_label(exp, 0),
-		    expjson_num(v, "ratio"), expjson_num(v, "ci_low"),
-		    expjson_num(v, "ci_high"), expjson_num(v, "p_adjusted"));
+	/* "faster than 'x'", but "inconclusive against 'x'" */
+	strbuf_addf(&s, "%s %s '%s': %.3fx [%.3f, %.3f], p %.3g",
+		    word ? word : "no verdict",
+		    comparative ? "than" : "against",
+		    base ? base : arm_label(exp, 0), expjson_num(v, "ratio"),
+		    expjson_num(v, "ci_low"), expjson_num(v, "ci_high"),
+		    expjson_num(v, "p_adjusted"));
 	out->why = strbuf_detach(&s, NULL);
 }
 
