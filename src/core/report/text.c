@@ -182,7 +182,7 @@ static void fmt_in_unit(struct strbuf *out, double v, const char *unit)
 	else if (!strcmp(unit, "ns"))
 		units_fmt_ns(out, v);
 	else if (!strcmp(unit, "s"))
-		strbuf_addf(out, "%.2f s", v);
+		strbuf_addf(out, "%.2f", v); /* the header says (s) */
 	else
 		report_fmt_metric(out, v);
 }
@@ -222,8 +222,12 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 		    !strcmp(expjson_str(d, "name"), primary))
 			continue;
 		start = out->len;
-		strbuf_addf(out, "%s (%s)", expjson_str(d, "name"),
-			    expjson_str(d, "unit"));
+		/* a latency carries its own unit: "27.7 us" */
+		if (!strcmp(expjson_str(d, "unit"), "ns"))
+			strbuf_addstr(out, expjson_str(d, "name"));
+		else
+			strbuf_addf(out, "%s (%s)", expjson_str(d, "name"),
+				    expjson_str(d, "unit"));
 		pad(out, start, 11);
 	}
 	strbuf_rtrim(out);
