@@ -170,7 +170,9 @@ mkdir "$root"
 ours+=("$root")
 truncate -s 40G "$run/disk.img"
 mkfs.ext4 -q -F -L iotrial-fresh "$run/disk.img"
-root_dev=$(losetup --find --show "$run/disk.img")
+# direct I/O, as a disk would: else the host's page cache answers reads
+# of the image, and a test that reads through to the disk cannot
+root_dev=$(losetup --find --show --direct-io=on "$run/disk.img")
 mount "$root_dev" "$root"
 cp -a "$cache/base/." "$root/"
 chmod 755 "$root"
