@@ -38,10 +38,19 @@ if [ "$(id -u)" = 0 ]; then
 			"to a directory on a disk"
 	fi
 	say ./iotrial compare "${args[*]}"
-	TMPDIR=$img_dir ./iotrial compare "${args[@]}"
+	out=$(mktemp)
+	TMPDIR=$img_dir ./iotrial compare "${args[@]}" | tee "$out"
 	echo
-	echo "The 'measured:' line says where the bytes came from: the scratch" \
-		"loop device, and the disk under its image in '$img_dir'."
+	if grep -q "^measured: .*(the disk under it)" "$out"; then
+		echo "The 'measured:' line says where the bytes came from: the" \
+			"scratch loop device, and the disk under its image in" \
+			"'$img_dir'."
+	else
+		echo "The 'measured:' line names the scratch loop device only:" \
+			"iotrial could not follow '$img_dir' down to a disk here," \
+			"so it cannot say that the reads reached one."
+	fi
+	rm -f "$out"
 else
 	args=(seqread --vary bs=4k,1M -t "$base" --direct=1 --size=256M
 		--time 2s --budget 60s)
