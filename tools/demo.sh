@@ -9,7 +9,7 @@
 # buffered sequential reads; the "measured:" line under the table says
 # how many bytes the disk moved. Others get a directory under $TMPDIR and
 # vary the block size. Results go to the default store.
-set -eu
+set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh --build-only --install --for 'make demo'
 if [ "$(id -u)" = 0 ] && ! command -v mkfs.ext4 >/dev/null; then
