@@ -1,8 +1,9 @@
 /*
- * fio job files on the command line; see job.h. Each job section is one
- * trial of one run, made and stored like `iotrial run`'s, so `log`,
- * `show` and `diff` know them; the sections run one after another in
- * file order, which is fio's order of its stonewalled groups.
+ * fio job files on the command line; see job.h. Each group of job
+ * sections is one trial of one run, made and stored like `iotrial
+ * run`'s, so `log`, `show` and `diff` know them; the groups run one
+ * after another in file order, which is fio's order of its stonewalled
+ * groups, and the sections of one group at the same time (a fiogroup).
  */
 #include <errno.h>
 #include <signal.h>
