@@ -55,7 +55,7 @@ if [ ! -x "$IOTRIAL" ]; then
 fi
 if [ ${#files[@]} = 0 ]; then
 	for f in fio-rand-read fio-rand-write fio-rand-RW fio-seq-read \
-		fio-seq-write ssd-test; do
+		fio-seq-write ssd-test aio-read; do
 		files+=("$here/tests/data/fio/$f.fio")
 	done
 fi

@@ -1,8 +1,9 @@
 /*
- * fio job files on the command line; see job.h. Each job section is one
- * trial of one run, made and stored like `iotrial run`'s, so `log`,
- * `show` and `diff` know them; the sections run one after another in
- * file order, which is fio's order of its stonewalled groups.
+ * fio job files on the command line; see job.h. Each group of job
+ * sections is one trial of one run, made and stored like `iotrial
+ * run`'s, so `log`, `show` and `diff` know them; the groups run one
+ * after another in file order, which is fio's order of its stonewalled
+ * groups, and the sections of one group at the same time (a fiogroup).
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include "knobargs.h"
 #include "../core/experiment/trial.h"
 #include "../core/report/run_text.h"
+#include "../core/workload/fiogroup.h"
 #include "../core/workload/fiojob.h"
 #include "../util/error.h"
 #include "../util/rng.h"
@@ -65,9 +67,13 @@ int job_cli_load(const char *file, const char *section, int lenient,
 		ret = fiojob_map(&j, &ov, plan, &warn, &err);
 	if (!ret && need_one && plan->nr != 1)
 		ret = err_set(&err, -EINVAL,
-			      "'%s' has %u job sections; compare varies one: "
+			      "'%s' has %u job sections%s; compare varies one: "
 			      "pick it with --section NAME",
-			      file, plan->nr);
+			      file, plan->nr,
+			      plan->runs[1].group == plan->runs[0].group
+				  ? " (some run at the same time, which "
+				    "compare does not do)"
+				  : "");
 	print_warnings(warn.buf, ret != 0);
 	if (ret)
 		error("%s", err.buf);
@@ -127,15 +133,28 @@ struct job_view {
 	struct strbuf summary;
 	int interrupted;
 	unsigned flags;
+	struct fiogroup *group;	  /* sections at once, or NULL */
+	struct json_object *objs; /* then each section's run object */
 };
 
 static void job_run_done(void *ctx, const struct run_meta *meta,
 			 const struct run_result *r)
 {
 	struct job_view *v = ctx;
+	unsigned i;
 
 	report_run_text(meta->w, meta->t, r, v->flags, &v->summary);
 	v->interrupted = r->interrupted;
+	for (i = 0; v->group && i < v->group->nr; i++) {
+		struct fiogroup_section *s = &v->group->secs[i];
+		struct run_meta m = *meta;
+
+		m.w = &s->w;
+		m.metric = NULL;
+		strbuf_addf(&v->summary, "[%s]:\n", s->name);
+		report_run_text(&s->w, meta->t, &s->r, v->flags, &v->summary);
+		json_object_array_add(v->objs, result_to_json(&m, &s->r));
+	}
 }
 
 /* Wait ns before a section (startdelay), or until a stop signal. */
@@ -162,20 +181,138 @@ static int failed_code(const struct trial *tr, int ret)
 }
 
 /*
- * Run section r as one trial; on success append its entry to jobs.
- * Returns an exit code (EXIT_OK on success).
+ * The sections of one group (nr of them) as one workload of tr: each a
+ * section of g, run at the same time. Returns an exit code.
  */
-static int run_section(const struct job_cli_args *a, struct fiojob_run *r,
-		       volatile int *stop, uint64_t seed,
-		       struct json_object *jobs, struct job_view *view)
+static int group_setup(const struct job_cli_args *a, struct trial *tr,
+		       struct fiojob_run *runs, unsigned nr, struct fiogroup *g)
+{
+	struct strbuf err = STRBUF_INIT;
+	unsigned k;
+	int ret = EXIT_OK;
+
+	tr->c.ro.time_ns = tr->c.ro.ios = tr->c.ro.ramp_ns = 0;
+	for (k = 0; k < nr && ret == EXIT_OK; k++) {
+		struct fiojob_run *r = &runs[k];
+		struct run_opts ro = {.time_ns = r->time_ns,
+				      .ramp_ns = r->ramp_ns};
+
+		if (r->startdelay_ns) {
+			error("%s:%u: [%s] has startdelay=, but it runs at "
+			      "the same time as other sections; iotrial "
+			      "starts the sections of a group together: "
+			      "remove it, or pick one with --section",
+			      r->file, r->line, r->section);
+			ret = EXIT_USAGE;
+		} else if (fiojob_run_resolve(r, tr->t.kind == TARGET_BLOCKDEV,
+					      tr->t.capacity_bytes, &ro.ios,
+					      &err)) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+		} else if (a->ramp && cli_parse_duration("--ramp", a->ramp,
+							 &ro.ramp_ns, &err)) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+		} else if (fiogroup_add(g, r->section,
+					workload_find(r->workload),
+					(const char *const *)r->params,
+					r->nr_params, &ro, &err)) {
+			error("%s:%u: [%s]: %s", r->file, r->line, r->section,
+			      err.buf);
+			ret = EXIT_USAGE;
+		}
+		if (ro.time_ns > tr->c.ro.time_ns)
+			tr->c.ro.time_ns = ro.time_ns;
+		if (ro.ramp_ns > tr->c.ro.ramp_ns)
+			tr->c.ro.ramp_ns = ro.ramp_ns;
+		tr->c.ro.ios += ro.ios;
+	}
+	tr->c.ops = &g->ops;
+	tr->c.params = NULL;
+	tr->c.nr_params = 0;
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The entry of section r, its run object run, in jobs. */
+static void add_entry(struct json_object *jobs, const struct fiojob_run *r,
+		      const char *id, struct json_object *run)
+{
+	struct json_object *entry = json_object_new_object();
+
+	json_object_object_add(entry, "section",
+			       json_object_new_string(r->section));
+	json_object_object_add(entry, "name", json_object_new_string(r->name));
+	json_object_object_add(entry, "group",
+			       json_object_new_int((int)r->group));
+	json_object_object_add(entry, "reporting_group",
+			       json_object_new_int((int)r->report));
+	json_object_object_add(entry, "group_reporting",
+			       json_object_new_boolean(r->group_reporting));
+	json_object_object_add(entry, "id",
+			       id[0] ? json_object_new_string(id) : NULL);
+	json_object_object_add(entry, "run", json_object_get(run));
+	json_object_array_add(jobs, entry);
+}
+
+/*
+ * The entry of a group of sections that ran at once, in groups: its
+ * sections, the device truth they shared, and with group_reporting the
+ * group's run object (the sections summed).
+ */
+static void add_group(struct json_object *groups, struct fiojob_run *runs,
+		      unsigned nr, const char *id, struct json_object *run)
+{
+	static const char *const truth_keys[] = {"devices", "truth"};
+	struct json_object *g = json_object_new_object(), *names, *v;
+	int reporting = 0;
+	unsigned k;
+
+	names = json_object_new_array();
+	for (k = 0; k < nr; k++) {
+		json_object_array_add(names,
+				      json_object_new_string(runs[k].section));
+		reporting |= runs[k].group_reporting;
+	}
+	json_object_object_add(g, "group",
+			       json_object_new_int((int)runs[0].group));
+	json_object_object_add(g, "sections", names);
+	json_object_object_add(g, "group_reporting",
+			       json_object_new_boolean(reporting));
+	json_object_object_add(g, "id",
+			       id[0] ? json_object_new_string(id) : NULL);
+	for (k = 0; k < ARRAY_SIZE(truth_keys); k++)
+		if (json_object_object_get_ex(run, truth_keys[k], &v))
+			json_object_object_add(g, truth_keys[k],
+					       json_object_get(v));
+	if (reporting)
+		json_object_object_add(g, "run", json_object_get(run));
+	json_object_array_add(groups, g);
+}
+
+/*
+ * Run the sections runs[0..nr) of one group as one trial: one section
+ * alone, several at the same time (a fiogroup). On success append each
+ * section's entry to jobs (and the group's to groups). Returns an exit
+ * code (EXIT_OK on success).
+ */
+static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
+		       unsigned nr, volatile int *stop, uint64_t seed,
+		       struct json_object *jobs, struct json_object *groups,
+		       struct job_view *view)
 {
 	struct trial_hooks hooks = {.ctx = view, .run_done = job_run_done};
 	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
-	struct json_object *entry, *run;
+	struct strbuf other = STRBUF_INIT;
+	struct fiojob_run *r = &runs[0];
+	struct json_object *run;
+	struct fiogroup g;
 	struct trial tr;
 	uint64_t ios = 0;
 	int ret = EXIT_OK, pr;
+	unsigned k;
 
+	fiogroup_init(&g);
 	knob_cli_log(&hooks.log, NULL);
 	trial_init(&tr, TRIAL_ONE_RUN, &hooks);
 	tr.c.stop = stop;
@@ -188,28 +325,51 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *r,
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	for (k = 1; k < nr; k++) {
+		if (job_cli_target(&runs[k], a->target, &other, &err)) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (strcmp(other.buf, spec.buf)) {
+			error("%s:%u: [%s] runs at the same time as [%s] but "
+			      "in '%s', not '%s'; iotrial runs a group in one "
+			      "target: give -t, or pick one with --section",
+			      runs[k].file, runs[k].line, runs[k].section,
+			      r->section, other.buf, spec.buf);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
 	pr = trial_open(&tr, spec.buf, a->target_flags, &err);
 	if (pr) {
 		error("%s", err.buf);
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (fiojob_run_resolve(r, tr.t.kind == TARGET_BLOCKDEV,
-			       tr.t.capacity_bytes, &ios, &err)) {
+	if (nr > 1) {
+		ret = group_setup(a, &tr, runs, nr, &g);
+		if (ret)
+			goto out;
+		view->group = &g;
+		view->objs = json_object_new_array();
+	} else if (fiojob_run_resolve(r, tr.t.kind == TARGET_BLOCKDEV,
+				      tr.t.capacity_bytes, &ios, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
-	}
-	tr.c.params = (const char *const *)r->params;
-	tr.c.nr_params = r->nr_params;
-	tr.c.ro.ios = ios;
-	tr.c.ro.time_ns = r->time_ns;
-	tr.c.ro.ramp_ns = r->ramp_ns;
-	if (a->ramp &&
-	    cli_parse_duration("--ramp", a->ramp, &tr.c.ro.ramp_ns, &err)) {
-		error("%s", err.buf);
-		ret = EXIT_USAGE;
-		goto out;
+	} else {
+		tr.c.params = (const char *const *)r->params;
+		tr.c.nr_params = r->nr_params;
+		tr.c.ro.ios = ios;
+		tr.c.ro.time_ns = r->time_ns;
+		tr.c.ro.ramp_ns = r->ramp_ns;
+		if (a->ramp && cli_parse_duration("--ramp", a->ramp,
+						  &tr.c.ro.ramp_ns, &err)) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 	}
 	if ((pr = trial_read_params(&tr, &err)) ||
 	    (pr = trial_plan(&tr, &err))) {
@@ -225,13 +385,17 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *r,
 		ret = knob_cli_exit_code(pr);
 		goto out;
 	}
-	if (r->startdelay_ns)
+	if (nr == 1 && r->startdelay_ns)
 		start_delay(r->startdelay_ns, stop);
-	strbuf_addf(&view->summary, "[%s] group %u, %s:\n", r->section,
-		    r->group, r->workload);
+	for (k = 0; k < nr; k++)
+		strbuf_addf(&view->summary, "[%s]%s", runs[k].section,
+			    k + 1 < nr ? " " : "");
+	strbuf_addf(&view->summary, " group %u, %s:\n", r->group,
+		    nr > 1 ? "at the same time (device truth shared)"
+			   : r->workload);
 	pr = trial_run(&tr, &err);
 	if (pr) {
-		error("[%s]: %s", r->section, err.buf);
+		error("%s: %s", nr > 1 ? "the group" : r->section, err.buf);
 		ret = failed_code(&tr, pr);
 		goto finish;
 	}
@@ -244,21 +408,14 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *r,
 	if (tr.id[0])
 		strbuf_addf(&view->summary,
 			    "stored as %s ('iotrial show %s')\n", tr.id, tr.id);
-	entry = json_object_new_object();
-	json_object_object_add(entry, "section",
-			       json_object_new_string(r->section));
-	json_object_object_add(entry, "name", json_object_new_string(r->name));
-	json_object_object_add(entry, "group",
-			       json_object_new_int((int)r->group));
-	json_object_object_add(entry, "reporting_group",
-			       json_object_new_int((int)r->report));
-	json_object_object_add(entry, "group_reporting",
-			       json_object_new_boolean(r->group_reporting));
-	json_object_object_add(entry, "id",
-			       tr.id[0] ? json_object_new_string(tr.id) : NULL);
 	run = trial_run_object(&tr);
-	json_object_object_add(entry, "run", json_object_get(run));
-	json_object_array_add(jobs, entry);
+	if (nr == 1)
+		add_entry(jobs, r, tr.id, run);
+	for (k = 0; nr > 1 && k < nr; k++)
+		add_entry(jobs, &runs[k], tr.id,
+			  json_object_array_get_idx(view->objs, k));
+	if (nr > 1)
+		add_group(groups, runs, nr, tr.id, run);
 finish:
 	strbuf_reset(&err);
 	if (trial_finish(&tr, &err)) {
@@ -268,20 +425,25 @@ finish:
 	}
 out:
 	trial_release(&tr);
+	fiogroup_release(&g);
+	json_object_put(view->objs);
+	view->objs = NULL;
+	view->group = NULL;
 	strbuf_release(&err);
 	strbuf_release(&spec);
+	strbuf_release(&other);
 	return ret;
 }
 
 int job_cli_run(const struct job_cli_args *a)
 {
-	struct job_view view = {STRBUF_INIT, 0, 0};
+	struct job_view view = {STRBUF_INIT, 0, 0, NULL, NULL};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *obj = NULL, *jobs;
+	struct json_object *obj = NULL, *jobs, *groups;
 	struct fiojob_plan plan;
 	uint64_t time_ns = 0, seed;
 	volatile int *stop;
-	unsigned i;
+	unsigned i, n;
 	int ret;
 
 	if (a->time && (cli_parse_duration("--time", a->time, &time_ns, &err) ||
@@ -316,9 +478,20 @@ int job_cli_run(const struct job_cli_args *a)
 	json_object_object_add(obj, "file", json_object_new_string(a->file));
 	jobs = json_object_new_array();
 	json_object_object_add(obj, "jobs", jobs);
+	groups = json_object_new_array();
 	stop = cli_catch_stop_signals();
-	for (i = 0; i < plan.nr && !ret && !*stop; i++)
-		ret = run_section(a, &plan.runs[i], stop, seed, jobs, &view);
+	for (i = 0; i < plan.nr && !ret && !*stop; i += n) {
+		for (n = 1; i + n < plan.nr &&
+			    plan.runs[i + n].group == plan.runs[i].group;
+		     n++)
+			;
+		ret = run_section(a, &plan.runs[i], n, stop, seed, jobs, groups,
+				  &view);
+	}
+	if (json_object_array_length(groups))
+		json_object_object_add(obj, "groups", groups);
+	else
+		json_object_put(groups);
 	if (!ret && *stop)
 		ret = EXIT_RUNTIME;
 	if (a->json_file && json_object_array_length(jobs) &&

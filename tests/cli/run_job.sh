@@ -94,11 +94,85 @@ check "every job's files were removed" test -z "$(ls -A "$dir")"
 expect_usage "rw=rw (a sequential mix) is refused with file and line" \
 	"fio-seq-RW.fio:8: 'rw=rw' mixes sequential reads and writes" \
 	run --job "$data/fio-seq-RW.fio" -t "$dir" --size 16M --time 1s
-"$IOTRIAL" run --job "$data/aio-read.fio" -t "$dir" --size 16M --time 1s \
-	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
-rc=$?
-check "aio-read.fio: four jobs at once are refused, --section suggested" \
-	eval '[ $rc = 2 ] && grep -q "aio-read.fio:15: \[file2\] runs at the same time as \[file1\].*--section" "$TEST_TMP/err" && [ -z "$(ls -A "$dir")" ]'
+run_example "aio-read.fio (four sections at once)" aio-read.fio
+check_jobs "aio-read.fio: four run objects, each with its own iodepth and numbers" '
+j = o["jobs"]
+assert [x["section"] for x in j] == ["file1", "file2", "file3", "file4"]
+assert [x["group"] for x in j] == [0, 0, 0, 0]
+assert [x["run"]["params"]["iodepth"] for x in j] == [4, 32, 8, 16]
+assert all(x["run"]["workload"] == "randread" for x in j)
+assert all(x["run"]["params"]["engine"] == "libaio" for x in j)
+assert len({x["run"]["ops"] for x in j}) > 1, [x["run"]["ops"] for x in j]
+# no device truth of their own: it is the group s, and they say so
+assert all("truth" not in x["run"] for x in j)
+assert all(any("device truth is the group" in n for n in x["run"]["notes"]) for x in j)
+'
+check "aio-read.fio: one shared device truth window for the group" \
+	python3 - "$json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+g = o["groups"]
+assert len(g) == 1 and g[0]["sections"] == ["file1", "file2", "file3", "file4"], g
+assert g[0]["group_reporting"] is False and "run" not in g[0]
+t = g[0]["truth"]
+assert t["seconds"] > 0, t
+# the window covers every section: each one ran within it
+assert all(x["run"]["seconds"] <= t["seconds"] + 0.05 for x in o["jobs"]), t
+assert g[0]["id"] == o["jobs"][0]["id"]
+PY
+check "aio-read.fio: the sections' files were removed" test -z "$(ls -A "$dir")"
+
+# group_reporting: the group's totals as a run object; a writer in the
+# group verifies its blocks (verify=crc32c) and finds them clean
+cat >"$TEST_TMP/gr.fio" <<'FIO'
+[global]
+bs=4k
+size=4m
+group_reporting
+
+[reader]
+rw=randread
+
+[writer]
+rw=randwrite
+numjobs=2
+verify=crc32c
+FIO
+rm -f "$json"
+"$IOTRIAL" run --job "$TEST_TMP/gr.fio" -t "$dir" --time 1s --no-store \
+	--json="$json" >/dev/null 2>"$TEST_TMP/err"
+check "group_reporting: the group's run sums its sections, every thread listed" \
+	python3 - "$json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+j = o["jobs"]
+assert [x["section"] for x in j] == ["reader", "writer"]
+g = o["groups"][0]
+assert g["group_reporting"] is True
+r = g["run"]
+assert r["workload"] == "fio-group"
+assert r["ops"] == sum(x["run"]["ops"] for x in j), r["ops"]
+assert r["ops_read"] == j[0]["run"]["ops"] and r["ops_written"] == j[1]["run"]["ops"]
+assert r["bytes_written"] == j[1]["run"]["bytes_written"]
+assert len(r["jobs"]) == 3, r["jobs"]
+lat = r["latency_ns"]
+assert lat["read"]["count"] == j[0]["run"]["latency_ns"]["read"]["count"], lat
+assert "truth" in r and r["truth"] == g["truth"]
+PY
+check "verify=crc32c in a job file: read back clean" \
+	python3 - "$json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+w = o["jobs"][1]["run"]
+assert w["params"]["verify"] == "crc32c", w["params"]
+v = w["verify"]
+assert v["method"] == "crc32c" and v["blocks"] > 0 and v["mismatches"] == 0, v
+assert o["groups"][0]["run"]["verify"]["mismatches"] == 0
+PY
+printf '[w]\nrw=write\nsize=1m\nverify=md5\n' >"$TEST_TMP/v.fio"
+expect_usage "verify= other than crc32c is refused with what is supported" \
+	"v.fio:4: verify=md5 is not supported; iotrial verifies with crc32c" \
+	run --job "$TEST_TMP/v.fio" -t "$dir"
 rm -f "$json"
 "$IOTRIAL" run --job "$data/aio-read.fio" --section file3 -t "$dir" \
 	--size 16M --time 1s --no-store --json="$json" >/dev/null 2>"$TEST_TMP/err"
@@ -121,17 +195,17 @@ rw=read
 gtod_reduce=1
 size=1m
 [job1]
-verify=crc32c
+verify_pattern=0xff
 bs=4k
 FIO
 expect_usage "unsupported options are listed with their lines" \
-	"2 options outside what iotrial runs: 'gtod_reduce' \(.*unsup.fio:3\), 'verify' \(.*unsup.fio:6\)" \
+	"2 options outside what iotrial runs: 'gtod_reduce' \(.*unsup.fio:3\), 'verify_pattern' \(.*unsup.fio:6\)" \
 	run --job "$TEST_TMP/unsup.fio" -t "$dir" --time 1s
 rm -f "$json"
 "$IOTRIAL" run --job "$TEST_TMP/unsup.fio" --job-lenient -t "$dir" --time 1s \
 	--no-store --json="$json" >/dev/null 2>"$TEST_TMP/err"
 check "--job-lenient warns about each and runs" \
-	eval 'grep -q "unsup.fio:3: ignoring .gtod_reduce." "$TEST_TMP/err" && grep -q "unsup.fio:6: ignoring .verify." "$TEST_TMP/err" && [ "$(json "$json" "o[\"jobs\"][0][\"run\"][\"workload\"]")" = seqread ]'
+	eval 'grep -q "unsup.fio:3: ignoring .gtod_reduce." "$TEST_TMP/err" && grep -q "unsup.fio:6: ignoring .verify_pattern." "$TEST_TMP/err" && [ "$(json "$json" "o[\"jobs\"][0][\"run\"][\"workload\"]")" = seqread ]'
 
 # ${VAR} and include
 mkdir -p "$TEST_TMP/inc"
@@ -189,6 +263,9 @@ PY
 expect_usage "compare --job with several sections asks for --section" \
 	"has 4 job sections; compare varies one: pick it with --section" \
 	compare --job "$data/ssd-test.fio" -t "$dir" --vary iodepth=1,2 --no-store
+expect_usage "compare --job with sections at once says compare runs one" \
+	"has 4 job sections \(some run at the same time, which compare does not do\)" \
+	compare --job "$data/aio-read.fio" -t "$dir" --vary iodepth=1,2 --no-store
 check "nothing is left in the target" test -z "$(ls -A "$dir")"
 
 # a filename= that is a block device: only when -t names it
@@ -202,6 +279,10 @@ if [ "$(id -u)" = 0 ] && mkloop 64M; then
 		--json="$json" >/dev/null 2>"$TEST_TMP/err"
 	check "with -t naming the device it runs there" \
 		eval '[ "$(json "$json" "o[\"jobs\"][0][\"run\"][\"target\"][\"kind\"]")" = blockdev ]'
+	printf '[global]\nrw=randread\nsize=8m\n[a]\n[b]\n' >"$TEST_TMP/devgroup.fio"
+	expect_usage "sections at once on a block device are refused" \
+		"need a directory target; on a block device their regions would overlap" \
+		run --job "$TEST_TMP/devgroup.fio" -t "$LOOP" --time 1s --no-store
 else
 	echo "# not root or no loop device: block device filename= not tested"
 fi

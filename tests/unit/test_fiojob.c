@@ -311,21 +311,21 @@ static void test_map_refusals(void **state)
 	(void)state;
 	/* every unsupported option, with its line */
 	assert_int_equal(map("[global]\ngtod_reduce=1\n[a]\nrw=read\n"
-			     "size=1m\nverify=crc32c\n",
+			     "size=1m\nverify_pattern=0xff\n",
 			     &ov, &plan, &warn, &err),
 			 -EINVAL);
 	assert_non_null(strstr(err.buf, "'gtod_reduce' (t.fio:2)"));
-	assert_non_null(strstr(err.buf, "'verify' (t.fio:6)"));
+	assert_non_null(strstr(err.buf, "'verify_pattern' (t.fio:6)"));
 	assert_non_null(strstr(err.buf, "--job-lenient"));
 	fiojob_plan_release(&plan);
 	ov.lenient = 1;
 	strbuf_reset(&warn);
 	assert_int_equal(map("[global]\ngtod_reduce=1\n[a]\nrw=read\n"
-			     "size=1m\nverify=crc32c\n",
+			     "size=1m\nverify_pattern=0xff\n",
 			     &ov, &plan, &warn, &err),
 			 0);
 	assert_non_null(strstr(warn.buf, "t.fio:2: ignoring 'gtod_reduce'"));
-	assert_non_null(strstr(warn.buf, "t.fio:6: ignoring 'verify'"));
+	assert_non_null(strstr(warn.buf, "t.fio:6: ignoring 'verify_pattern'"));
 	fiojob_plan_release(&plan);
 	ov.lenient = 0;
 
@@ -356,12 +356,17 @@ static void test_map_refusals(void **state)
 	    map("[a]\nrw=read\nsize=1m\nbs=4k,8k\n", &ov, &plan, &warn, &err),
 	    -EINVAL);
 	fiojob_plan_release(&plan);
-	/* two jobs at once in fio */
-	assert_int_equal(map("[global]\nrw=read\nsize=1m\n[a]\n[b]\n", &ov,
-			     &plan, &warn, &err),
-			 -EINVAL);
-	assert_non_null(strstr(err.buf, "t.fio:5: [b] runs at the same time"));
-	assert_non_null(strstr(err.buf, "--section"));
+	/* two jobs at once in fio: one group, run together */
+	assert_int_equal(map("[global]\nrw=read\nsize=1m\n[a]\n[b]\n"
+			     "[c]\nstonewall\ngroup_reporting\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_int_equal(plan.nr, 3);
+	assert_int_equal(plan.runs[0].group, 0);
+	assert_int_equal(plan.runs[1].group, 0);
+	assert_int_equal(plan.runs[2].group, 1);
+	assert_false(plan.runs[1].group_reporting);
+	assert_true(plan.runs[2].group_reporting);
 	fiojob_plan_release(&plan);
 	ov.section = "nope";
 	assert_int_equal(map("[global]\nrw=read\nsize=1m\n[a]\n[b]\n", &ov,
@@ -432,6 +437,62 @@ static void test_map_groups_overrides(void **state)
 	strbuf_release(&warn);
 }
 
+static void test_map_verify(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+
+	(void)state;
+	assert_int_equal(map("[a]\nrw=randwrite\nsize=1m\nverify=crc32c\n"
+			     "do_verify=1\nverify_fatal=0\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_true(has_param(&plan.runs[0], "verify=crc32c"));
+	fiojob_plan_release(&plan);
+	/* none, both ways */
+	assert_int_equal(
+	    map("[a]\nrw=write\nsize=1m\nverify=0\n", &ov, &plan, &warn, &err),
+	    0);
+	assert_false(has_param(&plan.runs[0], "verify=crc32c"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=write\nsize=1m\nverify=null\n", &ov,
+			     &plan, &warn, &err),
+			 0);
+	assert_false(has_param(&plan.runs[0], "verify=crc32c"));
+	fiojob_plan_release(&plan);
+	/* verify_fatal=1: accepted, with a note */
+	strbuf_reset(&warn);
+	assert_int_equal(map("[a]\nrw=write\nsize=1m\nverify=crc32c\n"
+			     "verify_fatal=1\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_non_null(strstr(warn.buf, "t.fio:5: verify_fatal=1"));
+	fiojob_plan_release(&plan);
+	/* other methods: refused with what is supported */
+	assert_int_equal(map("[a]\nrw=write\nsize=1m\nverify=md5\n", &ov, &plan,
+			     &warn, &err),
+			 -EINVAL);
+	assert_non_null(
+	    strstr(err.buf, "t.fio:4: verify=md5 is not supported"));
+	assert_non_null(strstr(err.buf, "crc32c"));
+	assert_non_null(strstr(err.buf, "verify=null"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=write\nsize=1m\nverify=crc32c\n"
+			     "do_verify=0\n",
+			     &ov, &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:5: do_verify=0"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nverify=crc32c\n", &ov,
+			     &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "needs a job that writes"));
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +504,7 @@ int main(void)
 	    cmocka_unit_test(test_map_basic),
 	    cmocka_unit_test(test_map_refusals),
 	    cmocka_unit_test(test_map_groups_overrides),
+	    cmocka_unit_test(test_map_verify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

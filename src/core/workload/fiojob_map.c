@@ -60,6 +60,9 @@ static const struct {
     {"write_lat_log", "write_lat_log"},
     {"write_iops_log", "write_iops_log"},
     {"log_avg_msec", "log_avg_msec"},
+    {"verify", "verify"},
+    {"do_verify", "do_verify"},
+    {"verify_fatal", "verify_fatal"},
 };
 
 static const char *canonical(const char *key)
@@ -332,6 +335,54 @@ static int map_bs(const struct fiojob_opt *o, uint64_t *out, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * verify=: crc32c becomes the rw workloads' verify=crc32c (a header and
+ * crc32c in every block written, read back after the run); 0 and null
+ * are none. do_verify=1 (fio's default) is that read-back; do_verify=0
+ * would write checksums nobody reads and is refused. verify_fatal: fio
+ * stops at the first bad block (1) or goes on (0); iotrial counts every
+ * bad block and fails the run, so both end in a failed run.
+ */
+static int map_verify(const struct view *v, int writes, struct fiojob_run *r,
+		      struct strbuf *warn, struct strbuf *err)
+{
+	const struct fiojob_opt *o = find(v, "verify"), *dv;
+	const char *m = val(o);
+	int b;
+
+	if (!o || !strcmp(m, "0") || !strcmp(m, "null"))
+		return 0;
+	if (strcmp(m, "crc32c"))
+		return opt_err(err, o,
+			       "verify=%s is not supported; iotrial verifies "
+			       "with crc32c (verify=crc32c), or not at all "
+			       "(verify=0 or verify=null)",
+			       m);
+	if (!writes)
+		return opt_err(err, o,
+			       "verify=crc32c needs a job that writes; "
+			       "iotrial checks the blocks its job wrote");
+	dv = find(v, "do_verify");
+	if (get_bool(dv, 1, &b, err))
+		return -EINVAL;
+	if (!b)
+		return opt_err(err, dv,
+			       "do_verify=0 with verify=crc32c: iotrial "
+			       "always reads back what it verifies; remove "
+			       "one of them");
+	if (get_bool(find(v, "verify_fatal"), 0, &b, err))
+		return -EINVAL;
+	if (b)
+		strbuf_addf(warn,
+			    "note: %s:%u: verify_fatal=1: iotrial checks "
+			    "every block and then fails the run at the first "
+			    "bad one it names\n",
+			    find(v, "verify_fatal")->file,
+			    find(v, "verify_fatal")->line);
+	add_param(r, "verify=crc32c");
+	return 0;
+}
+
 /* Every option of sections that run, checked against the subset. */
 static int check_subset(const struct fiojob *j, const char *const *runs,
 			int lenient, struct strbuf *warn, struct strbuf *err)
@@ -534,6 +585,8 @@ static int map_job(const struct fiojob *j, unsigned sec,
 			    "note: %s:%u: '%s' writes no fio log; the run's "
 			    "JSON holds its latencies and rates\n",
 			    o->file, o->line, o->key);
+	if (map_verify(&v, writes, r, warn, err))
+		return -EINVAL;
 	dir_o = find(&v, "directory");
 	if (dir_o && strchr(val(dir_o), ':'))
 		return opt_err(err, dir_o,
@@ -655,15 +708,6 @@ int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 		r->report = report;
 		r->group_reporting = gr;
 		ret = map_job(j, s, o, r, warn, err);
-		if (!ret && prev != -1u && plan->runs[prev].group == group)
-			ret = err_set(err, -EINVAL,
-				      "%s:%u: [%s] runs at the same time as "
-				      "[%s] in fio (no stonewall between "
-				      "them); iotrial runs one job section "
-				      "at a time: add 'stonewall' to [%s], "
-				      "or pick one with --section",
-				      r->file, r->line, r->section,
-				      plan->runs[prev].section, r->section);
 		prev = plan->nr - 1;
 	}
 out:
