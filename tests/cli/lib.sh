@@ -11,10 +11,12 @@ export XDG_DATA_HOME="$TEST_TMP/data"
 mkdir -p "$IOTRIAL_STATE_DIR" "$XDG_DATA_HOME"
 
 # What a test attached and mounted, taken away on exit (mounts first),
-# whatever happens; images made outside TEST_TMP are deleted too.
+# whatever happens; images and directories made outside TEST_TMP are
+# deleted too.
 TEST_MOUNTS=()
 TEST_LOOPS=()
 TEST_FILES=()
+TEST_DIRS=()
 test_cleanup() {
 	local m l
 	for m in "${TEST_MOUNTS[@]}"; do
@@ -24,7 +26,7 @@ test_cleanup() {
 		losetup -d "$l" 2>/dev/null
 	done
 	rm -f "${TEST_FILES[@]}"
-	rm -rf "$TEST_TMP"
+	rm -rf "${TEST_DIRS[@]}" "$TEST_TMP"
 }
 trap test_cleanup EXIT
 

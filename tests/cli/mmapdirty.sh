@@ -19,7 +19,7 @@ assert o["ops_written"] == (16 << 20) // page, o["ops_written"]
 assert o["bytes_written"] == 16 << 20, o["bytes_written"]
 assert o["fsyncs"] == 1, o["fsyncs"]
 assert o["latency_ns"]["write"]["p50"] > 0, o["latency_ns"]
-assert "truth" in o and "devices" in o, list(o)
+assert "truth" in o, list(o)  # devices too, unless /tmp is a tmpfs
 PY
 
 "$IOTRIAL" run mmapdirty -t "$TEST_TMP" --size 16M --stride 64k --passes 2 \

@@ -44,10 +44,12 @@ chromium_run() {
 }
 
 # page_requests LOG: the URLs the page asked for. The browser's own
-# service requests (time, update, accounts) are not the page's.
+# service requests (time, update, accounts, and on a first run of a new
+# profile www.google.com's) go to Google's hosts and are not the page's:
+# the page's own would be to the hosts it names.
 page_requests() {
 	sed -n 's/.*NotifyBeforeURLRequest: //p' "$1" |
-		grep -vE '^https?://(clients[0-9]*\.google\.com|update\.googleapis\.com|accounts\.google\.com|[a-z0-9.-]*\.gvt1\.com)/' || true
+		grep -vE '^https?://([a-z0-9-]+\.)*(google\.com|googleapis\.com|gvt1\.com|gstatic\.com)/' || true
 }
 
 # console LOG: the console messages of the page

@@ -29,7 +29,9 @@ done
 
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$IOTRIAL"; then
-	d=$(mktemp -d /tmp/iotrial-hints.XXXXXX)
+	# on a disk: a knob of a tmpfs (a /tmp on tmpfs) is refused as
+	# having no device, before the question of root comes up
+	d=$(mktemp -d /var/tmp/iotrial-hints.XXXXXX)
 	chmod 1777 "$d"
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env IOTRIAL_STATE_DIR="$d/state" XDG_DATA_HOME="$d/data" \
