@@ -189,9 +189,11 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		char name[32];
 
 		if (st->blockdev) {
-			/* each job owns a region; all must fit the device */
+			/* each job owns a region, all of which must fit the
+			 * device; with shared=1 they all use the first */
 			st->paths[i] = xstrdup(t->path);
-			if (__builtin_add_overflow(need_bytes, st->region_bytes,
+			if (!(st->shared && i) &&
+			    __builtin_add_overflow(need_bytes, st->region_bytes,
 						   &need_bytes))
 				need_bytes = UINT64_MAX;
 			continue;
