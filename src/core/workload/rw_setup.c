@@ -35,6 +35,9 @@ const struct param_spec rw_params[] = {
     {"jobs", PARAM_UINT, "1", 1, 256, NULL, "threads, each on its own file"},
     {"engine", PARAM_CHOICE, "psync", 0, 0, engine_choices,
      "how I/O is submitted"},
+    {"sqpoll", PARAM_BOOL, "0", 0, 1, NULL,
+     "io_uring: a kernel thread submits (IORING_SETUP_SQPOLL), one CPU "
+     "kept busy polling"},
     {"direct", PARAM_BOOL, "0", 0, 1, NULL, "O_DIRECT: bypass the page cache"},
     {"fsync", PARAM_UINT, "0", 0, 0, NULL,
      "fsync after every N writes (0: never)"},
@@ -104,6 +107,9 @@ int rw_validate(struct workload *w, struct strbuf *err)
 			       "'randommap' only applies to random workloads, "
 			       "not '%s'",
 			       w->ops->name);
+	if (workload_u64(w, "sqpoll") && strcmp(e, "io_uring"))
+		return err_set(err, -EINVAL,
+			       "'sqpoll' needs --engine=io_uring, not '%s'", e);
 	if (!strcmp(e, "mmap") && workload_u64(w, "direct"))
 		return err_set(err, -EINVAL,
 			       "the mmap engine cannot do O_DIRECT; use "
