@@ -193,6 +193,15 @@ fio_w=("$FIO" --name=seqwrite --filename="$work/seq/job0.prealloc" --rw=write
 iot_w=("$IOTRIAL" run seqwrite --no-store -t "$work/iotrial" --bs=1M --direct=1
 	--size=1G --ios="$seq_ios" --settle=none --json)
 
+# settle: before every sequential run, for both tools, write out what
+# is dirty and commit the journal. Deleting a 1 GiB file on a filesystem
+# mounted with -o discard sends the disk its discards at the next commit;
+# without this, whichever tool runs right after a deletion reads while
+# the disk is still trimming.
+settle() {
+	sync
+}
+
 # lay_out read|write FILE: the file fio gets, made as iotrial makes its
 # own just before its timed part. read: 1 GiB written in full with
 # buffered 1 MiB writes of varied data, fsync'd and dropped from the page
@@ -237,7 +246,9 @@ PY
 	echo "sequential files: both tools get a fresh file for every run,"
 	echo "  laid out the same way just before it: for reads written in"
 	echo "  full (buffered 1 MiB writes, fsync, dropped from the cache),"
-	echo "  for writes posix_fallocate'd (unwritten extents for both)"
+	echo "  for writes posix_fallocate'd (unwritten extents for both);"
+	echo "  sync before every sequential run (a deleted file's discards"
+	echo "  and dirty data out of the way), for both tools alike"
 	echo
 } >&2
 
@@ -252,12 +263,16 @@ for ((p = 1; p <= pairs; p++)); do
 	run psync4j fio "${fio_j[@]}"
 	run psync4j iotrial "${iot_j[@]}"
 	lay_out read "$work/seq/job0.data"
+	settle
 	run seqread fio "${fio_r[@]}"
 	rm -f "$work/seq/job0.data"
+	settle
 	run seqread iotrial "${iot_r[@]}"
 	lay_out write "$work/seq/job0.prealloc"
+	settle
 	run seqwrite fio "${fio_w[@]}"
 	rm -f "$work/seq/job0.prealloc"
+	settle
 	run seqwrite iotrial "${iot_w[@]}"
 done
 
