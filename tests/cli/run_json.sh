@@ -8,7 +8,7 @@ dir=$TEST_TMP/target
 mkdir -p "$dir"
 # O_DIRECT needs a real filesystem; /tmp may be tmpfs elsewhere
 ddir=$(mktemp -d /var/tmp/iotrial-test.XXXXXX)
-trap 'rm -rf "$TEST_TMP" "$ddir"' EXIT
+trap 'test_cleanup; rm -rf "$ddir"' EXIT
 
 json=$TEST_TMP/out.json
 if "$IOTRIAL" run randread -t "$dir" --size=64M --ios 200000 --json >"$json"; then
@@ -31,6 +31,12 @@ assert lat["count"] == 200000
 assert lat["min"] <= lat["mean"] <= lat["max"]
 for k in ("user_s", "sys_s", "system_busy_s"):
     assert o["cpu"][k] >= 0, k
+# the whole process's CPU, split into the workers' and the rest
+c = o["cpu"]
+assert c["workers_s"] > 0 and c["outside_s"] >= 0, c
+assert abs(c["workers_s"] + c["outside_s"] - c["process_s"]) < 1e-6, c
+assert abs(c["workers_s"] - sum(j["user_s"] + j["sys_s"] for j in o["jobs"])) < 1e-6, c
+assert c["process_s"] >= c["user_s"] + c["sys_s"] - 0.02, c
 assert o["metric"] == {"name": "iops", "value": o["iops"], "higher_is_better": True, "unit": "IO/s"}, o["metric"]
 assert o["metrics"]["iops"] == o["iops"] and o["metrics"]["mbps"] == o["mbps"], o["metrics"]
 assert isinstance(o["warnings"], list)
@@ -114,3 +120,15 @@ n0=$("$IOTRIAL" log | grep -c .)
 "$IOTRIAL" run seqread -t "$dir" --size=8M --ios 100 --no-store >"$TEST_TMP/nostore.out"
 check "--no-store stores nothing" test "$("$IOTRIAL" log | grep -c .)" = "$n0"
 check "--no-store prints no id" bash -c "! grep -q '^stored as' '$TEST_TMP/nostore.out'"
+
+# jobs sharing a block device (shared=1) need room for one region, not
+# one each: four jobs of 64M on a 64M device
+if [ "$(id -u)" = 0 ] && mkloop 64M; then
+	"$IOTRIAL" run randread -t "$LOOP" --jobs=4 --shared=1 --size=64M \
+		--ios 400 --no-store --json >"$out" 2>"$TEST_TMP/err"
+	check "shared=1 jobs fit a device one region long" python3 - "$out" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["ops"] == 400 and len(o["jobs"]) == 4, o["ops"]
+PY
+fi

@@ -5,6 +5,7 @@
  * that refuses io_uring_setup. Skipped when io_uring is unavailable,
  * except the refusal test, which makes the refusal itself.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -109,6 +110,74 @@ static void test_uring_unregistered_bufs(void **state)
 	strbuf_release(&err);
 }
 
+/* Rings open in this process whose fdinfo names a polling thread
+ * ("SqThread:" above -1). */
+static unsigned count_sqpoll_rings(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	unsigned n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[300], link[64], line[128];
+		ssize_t len;
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len < 0)
+			continue;
+		link[len] = 0;
+		if (!strstr(link, "io_uring"))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%s",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "SqThread:", 9) &&
+			    atoi(line + 9) > 0)
+				n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/* --sqpoll: a kernel thread of ours polls the ring, and data still goes
+ * where it should, buffered and O_DIRECT. */
+static void test_uring_sqpoll(void **state)
+{
+	const struct tcase *c = *state;
+	struct engine_opts o;
+	struct env v;
+	int ret;
+
+	env_setup(&v, "io_uring", c->depth, c->direct, FILE_BYTES);
+	o = v.e.opts;
+	o.fds = &v.fd;
+	o.bufs = v.bufs;
+	o.sqpoll = 1;
+	engine_release(&v.e);
+	assert_int_equal(count_sqpoll_rings(), 0);
+	ret = engine_init(&v.e, &engine_io_uring, &o, &v.err);
+	if (ret == -EINVAL || ret == -EPERM) {
+		print_message("no SQPOLL here: %s\n", v.err.buf);
+		env_teardown(&v);
+		skip();
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(count_sqpoll_rings(), 1);
+	assert_int_equal(pump(&v.e, v.reqs, c->depth, IO_WRITE, 7), 0);
+	assert_int_equal(pump(&v.e, v.reqs, c->depth, IO_READ, 7), 0);
+	check_file(v.path, FILE_BYTES, 7);
+	env_teardown(&v);
+}
+
 /*
  * In a child, make io_uring_setup fail with code (as a kernel without
  * io_uring, or a container's seccomp policy, would) and check the
@@ -206,6 +275,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    CASE(test_uring_other_thread, "io_uring", 8, 0),
 	    CASE(test_uring_other_thread, "io_uring", 8, 1),
+	    CASE(test_uring_sqpoll, "io_uring", 8, 0),
+	    CASE(test_uring_sqpoll, "io_uring", 8, 1),
 	    cmocka_unit_test(test_uring_unregistered_bufs),
 	    cmocka_unit_test(test_uring_unavailable),
 	};

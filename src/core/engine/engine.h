@@ -63,6 +63,8 @@ struct engine_opts {
 	size_t buf_bytes;
 	uint64_t file_bytes; /* size of every file (mmap maps this much) */
 	int writable;	     /* files opened for writing */
+	int sqpoll; /* io_uring: a kernel thread polls the submission ring
+		       (IORING_SETUP_SQPOLL); other engines ignore it */
 };
 
 struct engine;
@@ -76,7 +78,10 @@ struct engine_ops {
 	 * (>= 0): reqs[0..ret-1] are in flight, the rest untouched; fewer
 	 * than n only when n exceeds the free slots (iodepth minus
 	 * requests not yet returned by reap). -errno when the engine
-	 * itself failed; per-request errors come back in result. */
+	 * itself failed; per-request errors come back in result. An
+	 * engine may leave the kernel call to the next reap (io_uring
+	 * submits and waits in one call), so every submit must be
+	 * followed by a reap, as the workloads' loops do. */
 	int (*submit)(struct engine *e, struct io_req **reqs, unsigned n);
 	/* Wait for at least min completions, return up to max in done[].
 	 * Returns the count or -errno. min is clamped to max and to the

@@ -10,15 +10,22 @@
  *    a file lookup and a page pin per I/O; when registration fails (a low
  *    RLIMIT_MEMLOCK, file-backed buffers) we fall back to plain reads and
  *    writes and say so in e->note;
- *  - one io_uring_enter per submit() call and at most one per waiting
- *    reap(), completions read straight off the CQ ring in a batch and
- *    released with one io_uring_cq_advance; user_data is the io_req;
+ *  - submit() only fills SQEs; the reap() that follows enters the ring
+ *    once to submit them and wait for completions together (one
+ *    io_uring_enter per submit/reap round, where a submit that entered
+ *    by itself would make two), completions read straight off the CQ
+ *    ring in a batch and released with one io_uring_cq_advance;
+ *    user_data is the io_req;
  *  - DEFER_TASKRUN + SINGLE_ISSUER where the kernel has them (6.1+), so
  *    completion work runs in batches when we ask for events instead of
  *    interrupting us; older kernels get COOP_TASKRUN, then plain rings.
  *    The ring is created disabled and enabled by the first submit, which
  *    makes the submitting thread its single issuer even when init ran on
- *    another thread; the ring fd is registered there too (per thread).
+ *    another thread; the ring fd is registered there too (per thread);
+ *  - on request (opts.sqpoll), IORING_SETUP_SQPOLL: a kernel thread
+ *    takes SQEs off the ring as they appear, so submitting needs no
+ *    system call at all (reaping still waits in io_uring_enter), at
+ *    the price of a CPU kept busy polling.
  *
  * A short read or write (rare, but legal) is sent back for the rest from
  * inside reap, using result as the bytes done so far; a read that hits
@@ -47,7 +54,7 @@ struct uring_engine {
 	int enabled;		/* the disabled ring was enabled */
 	int ring_fd_registered; /* enter uses the registered ring fd */
 	pid_t issuer_tid;	/* the thread that enabled the ring */
-	int resubmit;		/* SQEs queued by reap, not yet entered */
+	int resubmit;		/* SQEs queued, not yet entered */
 	const int *fds;		/* opts.fds */
 	struct done_fifo done;	/* malformed requests, finished at submit */
 };
@@ -65,6 +72,15 @@ static const unsigned setup_flag_sets[] = {
 	IORING_SETUP_TASKRUN_FLAG,
     IORING_SETUP_SUBMIT_ALL,
     0,
+};
+
+/* The same with a kernel thread polling the submission ring: it submits
+ * without io_uring_enter, so task work cannot be deferred to our enters
+ * and the ring needs no binding to a thread of ours. */
+static const unsigned sqpoll_flag_sets[] = {
+    IORING_SETUP_SQPOLL | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER,
+    IORING_SETUP_SQPOLL | IORING_SETUP_SUBMIT_ALL,
+    IORING_SETUP_SQPOLL,
 };
 
 /* Explain why io_uring_setup said EPERM: the sysctl, or something else
@@ -181,17 +197,27 @@ static int uring_init(struct engine *e, const struct engine_opts *o,
 	struct uring_engine *u = xcalloc(1, sizeof(*u));
 	int ret = -EINVAL;
 
-	for (size_t i = 0; i < ARRAY_SIZE(setup_flag_sets); i++) {
+	const unsigned *sets = o->sqpoll ? sqpoll_flag_sets : setup_flag_sets;
+	size_t nr_sets = o->sqpoll ? ARRAY_SIZE(sqpoll_flag_sets)
+				   : ARRAY_SIZE(setup_flag_sets);
+
+	for (size_t i = 0; i < nr_sets; i++) {
 		struct io_uring_params p;
 
 		memset(&p, 0, sizeof(p));
-		p.flags = setup_flag_sets[i];
+		p.flags = sets[i];
 		ret = io_uring_queue_init_params(o->iodepth, &u->ring, &p);
 		if (ret != -EINVAL)
 			break;
 	}
 	if (ret < 0) {
 		free(u);
+		if (o->sqpoll && ret == -EINVAL)
+			return err_set(
+			    err, ret,
+			    "this kernel refuses an io_uring with "
+			    "a polling thread (IORING_SETUP_SQPOLL); "
+			    "run without --sqpoll");
 		return setup_error(ret, o->iodepth, err);
 	}
 	u->depth = o->iodepth;
@@ -304,14 +330,10 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 		queued++;
 	}
 	u->inflight += queued;
-	if (queued || u->resubmit) {
-		u->resubmit = 0;
-		ret = io_uring_submit(&u->ring);
-		/* Left in the SQ ring, a refused batch goes with the next
-		 * enter; anything else means the ring is unusable. */
-		if (ret < 0 && !transient(ret))
-			return ret;
-	}
+	/* The enter waits for the reap that follows: one io_uring_enter
+	 * then both submits and waits. */
+	if (queued)
+		u->resubmit = 1;
 	return (int)i;
 }
 
@@ -400,6 +422,7 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min,
 	if (got < min && min - got > u->inflight)
 		min = got + u->inflight;
 	while (got < min) {
+		/* also submits what submit() and short transfers queued */
 		ret = io_uring_submit_and_wait(&u->ring, min - got);
 		u->resubmit = 0;
 		if (ret < 0 && !transient(ret))
@@ -414,9 +437,13 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min,
 		got += uring_drain(u, done + got, max - got);
 	}
 out:
-	if (__builtin_expect(u->resubmit, 0)) {
+	if (u->resubmit) {
 		u->resubmit = 0;
-		io_uring_submit(&u->ring);
+		ret = io_uring_submit(&u->ring);
+		/* Left in the SQ ring, a refused batch goes with the next
+		 * enter; anything else means the ring is unusable. */
+		if (ret < 0 && !transient(ret) && !got)
+			return ret;
 	}
 	return (int)got;
 }

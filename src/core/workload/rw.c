@@ -165,6 +165,7 @@ static int job_setup(struct rw_job *j)
 	eo.buf_bytes = bs;
 	eo.file_bytes = j->base_bytes + st->region_bytes;
 	eo.writable = writes;
+	eo.sqpoll = (int)workload_u64(w, "sqpoll");
 	return engine_init(&j->eng, engine_find(workload_str(w, "engine")), &eo,
 			   &j->err);
 }

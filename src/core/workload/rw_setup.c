@@ -35,6 +35,9 @@ const struct param_spec rw_params[] = {
     {"jobs", PARAM_UINT, "1", 1, 256, NULL, "threads, each on its own file"},
     {"engine", PARAM_CHOICE, "psync", 0, 0, engine_choices,
      "how I/O is submitted"},
+    {"sqpoll", PARAM_BOOL, "0", 0, 1, NULL,
+     "io_uring: a kernel thread submits (IORING_SETUP_SQPOLL), one CPU "
+     "kept busy polling"},
     {"direct", PARAM_BOOL, "0", 0, 1, NULL, "O_DIRECT: bypass the page cache"},
     {"fsync", PARAM_UINT, "0", 0, 0, NULL,
      "fsync after every N writes (0: never)"},
@@ -104,6 +107,9 @@ int rw_validate(struct workload *w, struct strbuf *err)
 			       "'randommap' only applies to random workloads, "
 			       "not '%s'",
 			       w->ops->name);
+	if (workload_u64(w, "sqpoll") && strcmp(e, "io_uring"))
+		return err_set(err, -EINVAL,
+			       "'sqpoll' needs --engine=io_uring, not '%s'", e);
 	if (!strcmp(e, "mmap") && workload_u64(w, "direct"))
 		return err_set(err, -EINVAL,
 			       "the mmap engine cannot do O_DIRECT; use "
@@ -189,9 +195,11 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		char name[32];
 
 		if (st->blockdev) {
-			/* each job owns a region; all must fit the device */
+			/* each job owns a region, all of which must fit the
+			 * device; with shared=1 they all use the first */
 			st->paths[i] = xstrdup(t->path);
-			if (__builtin_add_overflow(need_bytes, st->region_bytes,
+			if (!(st->shared && i) &&
+			    __builtin_add_overflow(need_bytes, st->region_bytes,
 						   &need_bytes))
 				need_bytes = UINT64_MAX;
 			continue;
