@@ -175,6 +175,30 @@ static void test_knob_text(void **state)
 	strbuf_release(&out);
 }
 
+/* Metric values: three digits, the unit chosen after rounding. */
+static void test_fmt_metric(void **state)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+	    {0.5, "0.5"},      {99.96, "100"},	 {1234.4, "1234"},
+	    {12345, "12.3k"},  {999499, "999k"}, {999999, "1M"},
+	    {1.25e6, "1.25M"}, {999.6e6, "1G"},	 {2.5e9, "2.5G"},
+	    {1.5e12, "1500G"},
+	};
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&out);
+		report_fmt_metric(&out, cases[i].v);
+		assert_string_equal(out.buf, cases[i].want);
+	}
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +207,7 @@ int main(void)
 	    cmocka_unit_test(test_experiment_text),
 	    cmocka_unit_test(test_ratio_footnote),
 	    cmocka_unit_test(test_knob_text),
+	    cmocka_unit_test(test_fmt_metric),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

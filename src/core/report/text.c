@@ -28,9 +28,11 @@ void report_fmt_metric(struct strbuf *out, double v)
 {
 	if (!isfinite(v))
 		strbuf_addstr(out, "-");
-	else if (v >= 1e9)
-		strbuf_addf(out, "%.3gG", v / 1e9);
-	else if (v >= 1e6)
+	/* the unit is chosen after rounding to 3 digits: 999999 is 1M,
+	 * not "1e+03k" */
+	else if (v >= 999.5e6)
+		strbuf_addf(out, v >= 999.5e9 ? "%.0fG" : "%.3gG", v / 1e9);
+	else if (v >= 999.5e3)
 		strbuf_addf(out, "%.3gM", v / 1e6);
 	else if (v >= 1e4)
 		strbuf_addf(out, "%.3gk", v / 1e3);
