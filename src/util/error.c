@@ -62,33 +62,47 @@ void note(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The optimal string alignment distance: insertions, deletions,
+ * substitutions, and a swap of two neighbours counting once, as people
+ * type them ("raed" for "read").
+ */
 size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t *row = xcalloc(lb + 1, sizeof(*row));
+	size_t *r2 = xcalloc(lb + 1, sizeof(*r2)); /* row i - 2 */
+	size_t *r1 = xcalloc(lb + 1, sizeof(*r1)); /* row i - 1 */
+	size_t *r0 = xcalloc(lb + 1, sizeof(*r0)); /* row i */
 	size_t res;
 
 	for (j = 0; j <= lb; j++)
-		row[j] = j;
+		r1[j] = j;
 	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
+		size_t *t;
 
-		row[0] = i;
+		r0[0] = i;
 		for (j = 1; j <= lb; j++) {
-			size_t up = row[j];
 			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-			size_t best = diag + cost;
+			size_t best = r1[j - 1] + cost;
 
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			if (r1[j] + 1 < best)
+				best = r1[j] + 1;
+			if (r0[j - 1] + 1 < best)
+				best = r0[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && r2[j - 2] + 1 < best)
+				best = r2[j - 2] + 1;
+			r0[j] = best;
 		}
+		t = r2;
+		r2 = r1;
+		r1 = r0;
+		r0 = t;
 	}
-	res = row[lb];
-	free(row);
+	res = r1[lb];
+	free(r0);
+	free(r1);
+	free(r2);
 	return res;
 }
 

@@ -204,6 +204,11 @@ static void test_edit_distance(void **state)
 	assert_int_equal(edit_distance("sitting", "kitten"), 3);
 	assert_int_equal(edit_distance("randrad", "randread"), 1);
 	assert_int_equal(edit_distance("seqread", "seqwrite"), 4);
+	/* a swap of neighbours is one edit */
+	assert_int_equal(edit_distance("raed", "read"), 1);
+	assert_int_equal(edit_distance("ab", "ba"), 1);
+	assert_int_equal(edit_distance("schedluer", "scheduler"), 1);
+	assert_int_equal(edit_distance("ca", "abc"), 3);
 }
 
 /* Typo hints for workload names: close ones suggested, junk not. */
