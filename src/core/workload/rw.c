@@ -444,11 +444,19 @@ static void gate_arrive_and_wait(struct rw_shared *sh)
  * all go at once. A gate rather than a barrier, so that it also opens
  * when fewer threads than planned could be started.
  */
-static void gate_open(struct rw_shared *sh, unsigned started)
+/* Wait until the started jobs are set up and at the gate. */
+static void gate_wait(struct rw_shared *sh, unsigned started)
 {
 	pthread_mutex_lock(&sh->gate_mu);
 	while (sh->arrived < started)
 		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
+	pthread_mutex_unlock(&sh->gate_mu);
+}
+
+/* Let the jobs at the gate go. */
+static void gate_release(struct rw_shared *sh)
+{
+	pthread_mutex_lock(&sh->gate_mu);
 	sh->go = 1;
 	pthread_cond_broadcast(&sh->gate_cv);
 	pthread_mutex_unlock(&sh->gate_mu);
@@ -625,8 +633,15 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		}
 		started++;
 	}
-	gate_open(&sh, started);
+	gate_wait(&sh, started);
 	measure_init(&m, w->hook);
+	/*
+	 * With a ramp the jobs warm up, uncounted, before the region opens;
+	 * without one the region opens first, so that no I/O runs before
+	 * it (an --ios run then covers the same I/Os every time).
+	 */
+	if (ret || w->ro.ramp_ns)
+		gate_release(&sh);
 	start = clock_now_ns();
 	if (!ret && w->ro.ramp_ns)
 		sleep_until(start + w->ro.ramp_ns, w->stop);
@@ -636,6 +651,8 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		atomic_store(&sh.run_start_ns, run_start);
 		atomic_store_explicit(&sh.phase, PHASE_RUN,
 				      memory_order_release);
+		if (!w->ro.ramp_ns)
+			gate_release(&sh);
 		if (!w->ro.ios)
 			sleep_until(run_start + w->ro.time_ns, w->stop);
 		else if (w->ro.time_ns)
