@@ -135,4 +135,10 @@ int sf_replay_loop(struct sf_client *c);
 /* The names of the mix's operations, for its table. */
 extern const char *const sf_kind_names[SF_KINDS];
 
+/* The parameter table (sf_params.c). */
+extern const struct param_spec sf_params[];
+/* Read every text parameter of w into st; 0, or -EINVAL with err. */
+int sf_read_settings(struct workload *w, struct sf_state *st,
+		     struct strbuf *err);
+
 #endif

@@ -1,0 +1,123 @@
+/*
+ * The arms of an experiment: the cartesian product of the factors'
+ * values (the last factor varying fastest, as nested loops would), each
+ * labelled with what is set ("scheduler=bfq (asked: cfq)"), and the
+ * baseline --baseline names, in any of its spellings.
+ */
+#include <errno.h>
+#include <string.h>
+#include "experiment.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* How arm_label() spells a translated knob value. */
+enum label_style {
+	LABEL_SHOWN, /* "scheduler=bfq (asked: cfq)" */
+	LABEL_ASKED, /* "scheduler=cfq" */
+	LABEL_SET,   /* "scheduler=bfq" */
+};
+
+/* The label of settings s[n] into out (reset first). */
+static void arm_label(const struct arm_setting *s, unsigned n,
+		      enum label_style style, struct strbuf *out)
+{
+	unsigned f;
+
+	strbuf_reset(out);
+	for (f = 0; f < n; f++) {
+		strbuf_addf(out, "%s%s=", f ? " " : "", s[f].name);
+		if (!s[f].canon || style == LABEL_ASKED)
+			strbuf_addstr(out, s[f].value);
+		else if (style == LABEL_SET)
+			strbuf_addstr(out, s[f].canon);
+		else
+			strbuf_addf(out, "%s (asked: %s)", s[f].canon,
+				    s[f].value);
+	}
+}
+
+/*
+ * Is a the arm --baseline names? Its label, with a translated value
+ * spelled as asked or as set; with one factor, the value alone too.
+ */
+static int arm_is(const struct experiment_arm *a, unsigned n, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int hit = !strcmp(a->label, want);
+
+	if (!hit) {
+		arm_label(a->settings, n, LABEL_ASKED, &sb);
+		hit = !strcmp(sb.buf, want);
+	}
+	if (!hit) {
+		arm_label(a->settings, n, LABEL_SET, &sb);
+		hit = !strcmp(sb.buf, want);
+	}
+	strbuf_release(&sb);
+	if (!hit && n == 1)
+		hit = !strcmp(a->settings[0].value, want) ||
+		      (a->settings[0].canon &&
+		       !strcmp(a->settings[0].canon, want));
+	return hit;
+}
+
+int experiment_plan(struct experiment *e, const struct experiment_config *c,
+		    struct strbuf *err)
+{
+	unsigned long long nr = 1;
+	unsigned i, f;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(e, 0, sizeof(*e));
+	for (f = 0; f < c->nr_factors; f++) {
+		nr *= c->factors[f].nr_values;
+		if (nr > c->max_arms)
+			break;
+	}
+	if (nr > c->max_arms) {
+		for (f = 0; f < c->nr_factors; f++)
+			strbuf_addf(&sb, "%s%u", f ? " x " : "",
+				    c->factors[f].nr_values);
+		err_set(err, -E2BIG,
+			"the factors make %s arms, more than %u; vary fewer "
+			"values, or raise the limit with --max-arms",
+			sb.buf, c->max_arms);
+		strbuf_release(&sb);
+		return -E2BIG;
+	}
+	e->nr_arms = (unsigned)nr;
+	e->arms = xcalloc(e->nr_arms, sizeof(*e->arms));
+	for (i = 0; i < e->nr_arms; i++) {
+		struct experiment_arm *a = &e->arms[i];
+		unsigned rest = i;
+
+		a->settings = xcalloc(c->nr_factors + 1, sizeof(*a->settings));
+		strbuf_reset(&sb);
+		/* the last factor varies fastest, as nested loops would */
+		for (f = c->nr_factors; f-- > 0;) {
+			const struct experiment_factor *fa = &c->factors[f];
+
+			a->settings[f].name = fa->name;
+			a->settings[f].value = fa->values[rest % fa->nr_values];
+			a->settings[f].canon =
+			    fa->canon ? fa->canon[rest % fa->nr_values] : NULL;
+			a->settings[f].is_knob = fa->is_knob;
+			rest /= fa->nr_values;
+		}
+		arm_label(a->settings, c->nr_factors, LABEL_SHOWN, &sb);
+		a->label = xstrdup(sb.buf);
+	}
+	strbuf_release(&sb);
+	if (!c->baseline)
+		return 0;
+	for (i = 0; i < e->nr_arms; i++)
+		if (arm_is(&e->arms[i], c->nr_factors, c->baseline)) {
+			e->baseline = i;
+			return 0;
+		}
+	return err_set(err, -ENOENT,
+		       "baseline '%s' is not one of the arms; give an arm "
+		       "as 'factor=value' (e.g. '%s')",
+		       c->baseline, e->arms[0].label);
+}
