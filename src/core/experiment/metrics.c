@@ -17,17 +17,17 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* A command (exec) does I/O iotrial does not count: no value. */
+/* A workload whose I/O is not counted (a command) has no value. */
 static double iops(const struct workload *w, const struct run_result *r)
 {
 	(void)w;
-	return r->exec ? NAN : run_result_iops(r);
+	return r->io_uncounted ? NAN : run_result_iops(r);
 }
 
 static double mbps(const struct workload *w, const struct run_result *r)
 {
 	(void)w;
-	return r->exec ? NAN : run_result_mbps(r);
+	return r->io_uncounted ? NAN : run_result_mbps(r);
 }
 
 static double device_mbps(const struct workload *w, const struct run_result *r)

@@ -364,7 +364,7 @@ static void warn_short(struct run_result *r)
 {
 	uint64_t ops = run_result_ops(r);
 
-	if (r->exec) {
+	if (r->io_uncounted) {
 		/* a command's I/O is its own business: only its time */
 		if (r->seconds < SHORT_RUN_SECONDS)
 			run_result_warn(r,
@@ -392,7 +392,7 @@ static void warn_other_io(const struct truth *t, struct run_result *r)
 	int reads, writes;
 
 	/* a command's I/O is not ours to count: all of it may be its */
-	if (!t->have_device || r->exec)
+	if (!t->have_device || r->io_uncounted)
 		return;
 	if (t->have_procio && t->process_read_bytes > our_r)
 		our_r = t->process_read_bytes;

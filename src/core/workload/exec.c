@@ -402,6 +402,7 @@ static int exec_run(struct workload *w, struct run_result *r,
 	int status = 0, ret;
 
 	r->exec = ex;
+	r->io_uncounted = 1;
 	expand(workload_str(w, "cmd"), where(w), &cmd);
 	ex->cmd = xstrdup(cmd.buf);
 	measure_init(&m, w->hook);
