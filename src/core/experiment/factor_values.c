@@ -64,29 +64,45 @@ static void param_meanings(const struct workload_ops *ops,
 }
 
 /*
+ * Build into p the plan of knob name set to value, as it would be
+ * applied: 0 with one change in p (release it), or -1 (nothing to
+ * release) for a value that does not parse here, left to trial_check()
+ * to report.
+ */
+static int knob_value_plan(struct knob_ctx *kctx, const char *name,
+			   const char *value, struct knob_plan *p)
+{
+	struct strbuf as = STRBUF_INIT, err = STRBUF_INIT;
+	int ok;
+
+	knob_plan_init(p, kctx);
+	strbuf_addf(&as, "%s=%s", name, value);
+	ok = !knob_plan_add(p, as.buf, &err) && !knob_plan_build(p, &err) &&
+	     p->nr == 1;
+	strbuf_release(&as);
+	strbuf_release(&err);
+	if (!ok)
+		knob_plan_release(p);
+	return ok ? 0 : -1;
+}
+
+/*
  * What each value of knob factor f means once translated (deadline is
  * mq-deadline, 4096s is 2048 KiB), into out[i]; values that do not
- * parse get "" and are left to trial_check() to report.
+ * parse get "".
  */
 static void knob_meanings(struct knob_ctx *kctx,
 			  const struct experiment_factor *f, struct strbuf *out)
 {
-	struct strbuf as = STRBUF_INIT, err = STRBUF_INIT;
 	struct knob_plan plan;
 	unsigned i;
 
 	for (i = 0; i < f->nr_values; i++) {
-		knob_plan_init(&plan, kctx);
-		strbuf_setf(&as, "%s=%s", f->name, f->values[i]);
-		strbuf_reset(&err);
-		if (!knob_plan_add(&plan, as.buf, &err) &&
-		    !knob_plan_build(&plan, &err) && plan.nr == 1)
-			knob_show_value(&plan.v[0].k, plan.v[0].canon.buf,
-					&out[i]);
+		if (knob_value_plan(kctx, f->name, f->values[i], &plan))
+			continue;
+		knob_show_value(&plan.v[0].k, plan.v[0].canon.buf, &out[i]);
 		knob_plan_release(&plan);
 	}
-	strbuf_release(&as);
-	strbuf_release(&err);
 }
 
 int factor_check_values(const struct workload_ops *ops, struct knob_ctx *kctx,
@@ -141,7 +157,7 @@ int factor_check_values(const struct workload_ops *ops, struct knob_ctx *kctx,
 void factor_translate(struct knob_ctx *kctx, struct experiment_factor *f,
 		      const struct knob_log *log)
 {
-	struct strbuf as = STRBUF_INIT, said = STRBUF_INIT, e = STRBUF_INIT;
+	struct strbuf said = STRBUF_INIT;
 	unsigned i;
 
 	f->canon = xcalloc(f->nr_values, sizeof(*f->canon));
@@ -149,27 +165,20 @@ void factor_translate(struct knob_ctx *kctx, struct experiment_factor *f,
 		struct knob_change *c;
 		struct knob_plan p;
 
-		knob_plan_init(&p, kctx);
-		strbuf_setf(&as, "%s=%s", f->name, f->values[i]);
-		if (knob_plan_add(&p, as.buf, &e) || knob_plan_build(&p, &e) ||
-		    p.nr != 1 || p.v[0].k.deferred) {
-			knob_plan_release(&p);
-			strbuf_reset(&e);
+		if (knob_value_plan(kctx, f->name, f->values[i], &p))
 			continue;
-		}
 		c = &p.v[0];
 		strbuf_addch(&c->note, '\n');
-		if (c->note.len > 1 && !strstr(said.buf, c->note.buf)) {
+		if (!c->k.deferred && c->note.len > 1 &&
+		    !strstr(said.buf, c->note.buf)) {
 			strbuf_addstr(&said, c->note.buf);
 			strbuf_setlen(&c->note, c->note.len - 1);
 			knob_say(log, KNOB_SAY_NOTE, "%s: %s", c->input_name,
 				 c->note.buf);
 		}
-		if (strcmp(c->canon.buf, f->values[i]))
+		if (!c->k.deferred && strcmp(c->canon.buf, f->values[i]))
 			f->canon[i] = xstrdup(c->canon.buf);
 		knob_plan_release(&p);
 	}
-	strbuf_release(&as);
 	strbuf_release(&said);
-	strbuf_release(&e);
 }
