@@ -223,3 +223,23 @@ const char *cli_metric_asked(const char *asked, const char *const *params,
 			return "printed";
 	return NULL;
 }
+
+int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t n = strcspn(argv[i], "=");
+
+		if ((n == 4 && !strncmp(argv[i], "--rw", n)) ||
+		    (n == 11 && !strncmp(argv[i], "--readwrite", n))) {
+			/* fio's way to name the pattern; here the workload */
+			error("unknown option '%.*s' for '%s': the workload is "
+			      "the first argument, e.g. 'iotrial %s randread'; "
+			      "'iotrial %s --help' lists them",
+			      (int)n, argv[i], cmd, cmd, cmd);
+			return -1;
+		}
+	}
+	return 0;
+}

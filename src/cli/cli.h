@@ -97,6 +97,12 @@ char *cli_command_line(int n, const char **argv);
 const char *cli_metric_asked(const char *asked, const char *const *params,
 			     unsigned nr);
 
+/*
+ * fio's --rw (--readwrite) among the options before "--": say that the
+ * workload is the first argument, and return -1; else 0.
+ */
+int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv);
+
 struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);

@@ -274,8 +274,10 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	opts = options_join(params.opts, own);
 	compare_epilogue(&epilogue);
 	cli_metrics_help(&epilogue, ops);
-	n = parse_options(argc, argv, "compare", opts, compare_usage,
-			  epilogue.buf, 0);
+	n = cli_refuse_fio_rw("compare", argc, argv)
+		? PARSE_OPT_ERROR
+		: parse_options(argc, argv, "compare", opts, compare_usage,
+				epilogue.buf, 0);
 	free(opts);
 	cli_workload_options_release(&params);
 	strbuf_release(&epilogue);

@@ -175,14 +175,7 @@ static void unknown(const char *cmd, const char *arg, const struct option *opts)
 	if (strchr(key.buf, '='))
 		strbuf_setlen(&key, (size_t)(strchr(key.buf, '=') - key.buf));
 	near = suggest_nearest(key.buf, names, n);
-	if ((!strcmp(key.buf, "--rw") || !strcmp(key.buf, "--readwrite")) &&
-	    (!strcmp(cmd, "run") || !strcmp(cmd, "compare")))
-		/* fio's way to name the pattern; here it is the workload */
-		error("unknown option '%s' for '%s': the workload is the first "
-		      "argument, e.g. 'iotrial %s randread'; 'iotrial %s "
-		      "--help' lists them",
-		      key.buf, cmd, cmd, cmd);
-	else if (near)
+	if (near)
 		error("unknown option '%s' for '%s'; did you mean '%s'?",
 		      key.buf, cmd, near);
 	else

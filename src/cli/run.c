@@ -233,7 +233,10 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	opts = options_join(params.opts, own);
 	run_epilogue(&epilogue);
 	cli_metrics_help(&epilogue, ops);
-	n = parse_options(argc, argv, "run", opts, run_usage, epilogue.buf, 0);
+	n = cli_refuse_fio_rw("run", argc, argv)
+		? PARSE_OPT_ERROR
+		: parse_options(argc, argv, "run", opts, run_usage,
+				epilogue.buf, 0);
 	free(opts);
 	cli_workload_options_release(&params);
 	strbuf_release(&epilogue);
