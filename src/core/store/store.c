@@ -413,6 +413,8 @@ static int ensure_origin(struct store *s, struct strbuf *err)
 		s->has_origin = !ret;
 		return ret;
 	}
+	if (sqlite3_db_readonly(s->db, "main") == 1)
+		return 0;
 	rc = sqlite3_exec(s->db, sql_begin, NULL, NULL, NULL);
 	if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)
 		return 0;
