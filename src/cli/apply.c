@@ -6,13 +6,23 @@
  * that the setting outlives a reboot, each replaced file kept as a
  * backup. --dry-run prints the change plan and the files, for a
  * change-approval ticket, and changes nothing.
+ *
+ * It writes as root, so it asks first: on a terminal the plan is shown
+ * and a "y" applies it; elsewhere (a script) --yes is needed. An
+ * experiment that came from elsewhere sets raw knobs only when
+ * --allow-knob names them (exportjob.c), and a winner measured on
+ * another device, or from other values than this system has now, is
+ * applied only with --force after a warning that says both.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
 #include "../core/knob/keep.h"
+#include "../core/report/expjson.h"
 #include "../core/report/knob_text.h"
 #include "../util/atfile.h"
 #include "../util/error.h"
@@ -24,11 +34,14 @@ struct apply_args {
 	struct export_job_args job;
 	struct option_list persist;
 	int dry_run;
+	int yes;   /* apply without asking */
+	int force; /* apply a winner measured elsewhere or from elsewhere */
 };
 
 static const char *const apply_usage[] = {
     "iotrial apply ID [--arm ARM] [--persist sysctl|udev|fstab|tuned ...]",
-    "       [--root DIR] [--dry-run] [-t TARGET | --device DEV] [--db PATH]",
+    "       [--root DIR] [--dry-run | --yes] [--force] [--allow-knob KNOB ...]",
+    "       [-t TARGET | --device DEV] [--db PATH]",
     NULL,
 };
 
@@ -43,8 +56,13 @@ static const char apply_epilogue[] =
     "  fstab   the line of etc/fstab that mounts the target (atime)\n"
     "  tuned   etc/tuned/iotrial/tuned.conf\n"
     "--dry-run prints what would change, from what to what, and the "
-    "files,\nand changes nothing. 'iotrial export' writes the same "
-    "settings for\nAnsible, Puppet or a shell script.\n";
+    "files,\nand changes nothing. On a terminal, apply shows the same and "
+    "asks\nbefore it writes; elsewhere it needs --yes. A winner measured on "
+    "another\ndevice, or from other values than this system has now, needs "
+    "--force.\nAn experiment imported or merged from a fleet sets a raw "
+    "sysctl: or\nsysfs: knob only when --allow-knob names it. 'iotrial "
+    "export' writes the\nsame settings for Ansible, Puppet or a shell "
+    "script.\n";
 
 /* Parse argv; 1 for --help, -1 after an error. */
 static int parse(int argc, const char **argv, struct apply_args *a)
@@ -60,6 +78,14 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 		       "install the files under DIR instead of /"),
 	    OPT_BOOL(0, "dry-run", &a->dry_run,
 		     "print the change plan and change nothing"),
+	    OPT_BOOL('y', "yes", &a->yes,
+		     "apply without asking (needed when not on a terminal)"),
+	    OPT_BOOL(0, "force", &a->force,
+		     "apply a winner measured on another device or from "
+		     "other values"),
+	    OPT_LIST(0, "allow-knob", &a->job.allow, "KNOB",
+		     "let an imported or fleet experiment set this raw "
+		     "sysctl:/sysfs: knob (repeatable)"),
 	    OPT_STRING('t', "target", &a->job.target, "TARGET",
 		       "the directory or block device to set, instead of "
 		       "the experiment's"),
@@ -87,6 +113,11 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 		return -1;
 	}
 	a->job.id = argv[0];
+	if (a->dry_run && a->yes) {
+		error("--dry-run changes nothing and --yes applies without "
+		      "asking; give one of them");
+		return -1;
+	}
 	for (i = 0; i < a->persist.nr; i++) {
 		int f = export_format_find(a->persist.v[i]);
 
@@ -207,6 +238,147 @@ static int apply_now(struct export_job *j)
 	return code;
 }
 
+/* A value of c's knob as people read it, into out (replaced). */
+static void shown(const struct knob_change *c, const char *v,
+		  struct strbuf *out)
+{
+	strbuf_reset(out);
+	knob_show_value(&c->k, v, out);
+}
+
+/*
+ * Was the winner measured where, and from what, it is applied now? Its
+ * device (the experiment's measured disk) against each device knob's,
+ * and the baseline arm's values against what this system holds now.
+ * Warns once per knob that differs, saying both; returns how many did.
+ */
+static int check_measured(struct export_job *j)
+{
+	struct strbuf err = STRBUF_INIT, was = STRBUF_INIT, now = STRBUF_INIT;
+	struct knob_plan base;
+	size_t i, k;
+	int n = 0, built;
+
+	knob_plan_init(&base, &j->ctx);
+	for (i = 0; i < j->pick.nr_base_assign; i++)
+		knob_plan_add(&base, j->pick.base_assign[i], &err);
+	built = !knob_plan_build(&base, &err);
+	if (!built && j->pick.nr_base_assign)
+		warning("cannot tell whether this system starts where the "
+			"baseline '%s' of experiment '%s' did: %s",
+			j->pick.base_label, j->pick.id, err.buf);
+	for (i = 0; i < j->plan.nr; i++) {
+		const struct knob_change *c = &j->plan.v[i], *b = NULL;
+		int other_dev = j->pick.disk &&
+				c->k.scope == KNOB_SCOPE_DEVICE &&
+				strcmp(c->k.object, j->pick.disk);
+		int other_base;
+
+		for (k = 0; built && k < base.nr && !b; k++)
+			if (!strcmp(base.v[k].k.name, c->k.name))
+				b = &base.v[k];
+		other_base = b && !c->k.deferred && !b->k.deferred &&
+			     strcmp(b->canon.buf, c->before.buf);
+		if (!other_dev && !other_base)
+			continue;
+		n++;
+		strbuf_reset(&err);
+		knob_subject(&err, c->k.name, c->k.object);
+		if (b)
+			shown(b, b->canon.buf, &was);
+		shown(c, c->before.buf, &now);
+		if (c->k.scope == KNOB_SCOPE_DEVICE && j->pick.disk && b)
+			warning("%s: experiment '%s' measured its winner on "
+				"'%s', from its baseline '%s' (%s); here it is "
+				"set on '%s', which holds %s now",
+				err.buf, j->pick.id, j->pick.disk,
+				j->pick.base_label, was.buf, c->k.object,
+				now.buf);
+		else if (c->k.scope == KNOB_SCOPE_DEVICE && j->pick.disk)
+			warning("%s: experiment '%s' measured its winner on "
+				"'%s'; here it is set on '%s', which holds %s "
+				"now",
+				err.buf, j->pick.id, j->pick.disk, c->k.object,
+				now.buf);
+		else
+			warning("%s: experiment '%s' measured its winner from "
+				"its baseline '%s' (%s); here it holds %s now",
+				err.buf, j->pick.id, j->pick.base_label,
+				was.buf, now.buf);
+	}
+	knob_plan_release(&base);
+	strbuf_release(&err);
+	strbuf_release(&was);
+	strbuf_release(&now);
+	return n;
+}
+
+/* The plan and the files, as --dry-run and the question show them. */
+static void print_plan(struct export_job *j, struct apply_file *files,
+		       size_t nr, const char *jpath, int dry_run)
+{
+	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
+	size_t i;
+
+	printf("experiment %s", j->pick.id);
+	if (strcmp(j->pick.origin, EXP_ORIGIN_LOCAL))
+		printf(" (%s)", j->pick.origin);
+	printf(", arm '%s': %s\n", j->pick.label, j->pick.why);
+	if (dry_run)
+		report_knob_plan(&j->plan, jpath, &out);
+	else
+		export_job_plan_text(j, jpath, &out);
+	fputs(out.buf, stdout);
+	for (i = 0; i < nr; i++) {
+		const char *p, *nl;
+
+		strbuf_reset(&path);
+		shown_path(j->root, files[i].rel, &path);
+		if (files[i].f == EXPORT_FSTAB)
+			printf("%s %s, %s (the old file kept as a backup)\n",
+			       dry_run ? "would change" : "changes", path.buf,
+			       files[i].about.buf);
+		else
+			printf("%s %s%s:\n", dry_run ? "would write" : "writes",
+			       path.buf,
+			       atfile_exists(j->root, files[i].rel)
+				   ? " (the old file kept as a backup)"
+				   : " (a new file)");
+		if (files[i].f == EXPORT_FSTAB)
+			continue;
+		for (p = files[i].text.buf; *p; p = *nl ? nl + 1 : nl) {
+			nl = strchrnul(p, '\n');
+			printf("    %.*s\n", (int)(nl - p), p);
+		}
+	}
+	strbuf_release(&out);
+	strbuf_release(&path);
+}
+
+/*
+ * Ask on the terminal whether to apply the plan printed above: 1 for
+ * "y" or "yes", 0 for anything else (end of input included).
+ */
+static int ask(const struct export_job *j, size_t nr_files)
+{
+	char line[64];
+	size_t n;
+
+	printf("apply %zu change%s", j->plan.nr, j->plan.nr == 1 ? "" : "s");
+	if (nr_files)
+		printf(" and write %zu file%s", nr_files,
+		       nr_files == 1 ? "" : "s");
+	printf(" now? [y/N] ");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin)) {
+		putchar('\n');
+		return 0;
+	}
+	n = strcspn(line, " \t\r\n");
+	line[n] = '\0';
+	return !strcasecmp(line, "y") || !strcasecmp(line, "yes");
+}
+
 int cmd_apply(int argc, const char **argv)
 {
 	struct apply_args a = {0};
@@ -216,12 +388,14 @@ int cmd_apply(int argc, const char **argv)
 	struct apply_file *files = NULL;
 	struct export_job j;
 	size_t i, nr = 0;
-	int code, r;
+	int code, r, mismatch;
 
 	knob_cli_init(&a.job.set);
+	a.job.plan_on_stdout = 1;
 	r = parse(argc, argv, &a);
 	if (r) {
 		option_list_release(&a.persist);
+		option_list_release(&a.job.allow);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
 	code = export_job_prepare(&j, &a.job);
@@ -235,33 +409,44 @@ int cmd_apply(int argc, const char **argv)
 	if (code)
 		goto out;
 	knob_journal_path(&jpath);
+	mismatch = check_measured(&j);
 	if (a.dry_run) {
-		printf("experiment %s, arm '%s': %s\n", j.pick.id, j.pick.label,
-		       j.pick.why);
-		report_knob_plan(&j.plan, jpath.buf, &out);
-		fputs(out.buf, stdout);
-		for (i = 0; i < nr; i++) {
-			const char *p, *nl;
-
-			strbuf_reset(&path);
-			shown_path(j.root, files[i].rel, &path);
-			if (files[i].f == EXPORT_FSTAB)
-				printf("would change %s, %s (the old file "
-				       "kept as a backup)\n",
-				       path.buf, files[i].about.buf);
-			else
-				printf("would write %s%s:\n", path.buf,
-				       atfile_exists(j.root, files[i].rel)
-					   ? " (the old file kept as a backup)"
-					   : " (a new file)");
-			if (files[i].f == EXPORT_FSTAB)
-				continue;
-			for (p = files[i].text.buf; *p; p = *nl ? nl + 1 : nl) {
-				nl = strchrnul(p, '\n');
-				printf("    %.*s\n", (int)(nl - p), p);
-			}
-		}
+		print_plan(&j, files, nr, jpath.buf, 1);
+		if (mismatch && !a.force)
+			note("applying it needs --force: the winner was "
+			     "measured %s (said above)",
+			     mismatch == 1 ? "elsewhere or from another value"
+					   : "elsewhere or from other values");
 		goto out;
+	}
+	if (mismatch && !a.force) {
+		error("the winner of experiment '%s' was not measured on this "
+		      "device or from the values this system holds now (said "
+		      "above), so its effect here is not known; nothing is "
+		      "changed: measure it here ('iotrial compare'), or give "
+		      "--force to apply it anyway",
+		      j.pick.id);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (!a.yes) {
+		print_plan(&j, files, nr, jpath.buf, 0);
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			error("'apply' changes this system as root and asks "
+			      "first, but it is not on a terminal: give --yes "
+			      "to apply the plan above without asking, or "
+			      "--dry-run to only print it; nothing is changed");
+			code = EXIT_USAGE;
+			goto out;
+		}
+		if (!ask(&j, nr)) {
+			printf("nothing is changed\n");
+			code = EXIT_RUNTIME;
+			goto out;
+		}
+	} else if (strcmp(j.pick.origin, EXP_ORIGIN_LOCAL)) {
+		/* what came from elsewhere is shown before it is applied */
+		print_plan(&j, files, nr, jpath.buf, 0);
 	}
 	code = apply_now(&j);
 	if (code)
@@ -313,6 +498,7 @@ out:
 	free(files);
 	export_job_release(&j);
 	option_list_release(&a.persist);
+	option_list_release(&a.job.allow);
 	strbuf_release(&out);
 	strbuf_release(&jpath);
 	strbuf_release(&err);

@@ -29,6 +29,7 @@ static const char *const export_usage[] = {
     "iotrial export ID [--arm ARM] "
     "--format sysctl|udev|fstab|tuned|ansible|puppet|shell",
     "       [-o FILE [--force]] [--root DIR] [--write] [--db PATH]",
+    "       [--allow-knob KNOB ...]",
     "iotrial export --set KNOB=VALUE ... --format FORMAT [-o FILE]",
     "       [-t TARGET | --device DEV] [--root DIR] [--write]",
     NULL,
@@ -50,6 +51,8 @@ static const char export_epilogue[] =
     "  shell    the commands, idempotent, with set -eu\n"
     "The disk and mount are the experiment's target unless -t or --device\n"
     "names others. --root DIR reads (and --write edits) DIR/etc/fstab.\n"
+    "An experiment imported or merged from a fleet exports a raw sysctl:\n"
+    "or sysfs: knob only when --allow-knob names it.\n"
     "'iotrial apply' sets the values now and installs the files.\n";
 
 /* Parse argv; 1 for --help, -1 after an error. */
@@ -75,6 +78,9 @@ static int parse(int argc, const char **argv, struct export_args *a)
 		       "the block device the settings are for"),
 	    OPT_STRING(0, "db", &a->job.db, "PATH",
 		       "the results store to read"),
+	    OPT_LIST(0, "allow-knob", &a->job.allow, "KNOB",
+		     "let an imported or fleet experiment set this raw "
+		     "sysctl:/sysfs: knob (repeatable)"),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "export", opts, export_usage,
@@ -232,6 +238,7 @@ int cmd_export(int argc, const char **argv)
 	r = parse(argc, argv, &a);
 	if (r) {
 		knob_cli_release(&a.job.set);
+		option_list_release(&a.job.allow);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
 	f = export_format_find(a.format);
@@ -256,6 +263,7 @@ int cmd_export(int argc, const char **argv)
 out:
 	export_job_release(&j);
 	knob_cli_release(&a.job.set);
+	option_list_release(&a.job.allow);
 	strbuf_release(&out);
 	strbuf_release(&err);
 	return code;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "exportjob.h"
+#include "../core/report/knob_text.h"
 #include "../core/store/store.h"
 #include "../util/atfile.h"
 #include "../util/error.h"
@@ -102,6 +103,46 @@ out:
 	return code;
 }
 
+void export_job_plan_text(const struct export_job *j, const char *journal,
+			  struct strbuf *out)
+{
+	strbuf_addf(out, "plan: %zu change%s, in apply order\n", j->plan.nr,
+		    j->plan.nr == 1 ? "" : "s");
+	report_knob_plan_steps(&j->plan, out);
+	report_knob_plan_journal(journal, out);
+}
+
+/*
+ * An experiment from elsewhere chooses only knobs whose values iotrial
+ * checks, unless --allow-knob names the raw ones: when it does not, the
+ * plan is printed (so that the admin sees what was asked), then the
+ * refusal. An exit code.
+ */
+static int check_origin(struct export_job *j, const struct export_job_args *a)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf jpath = STRBUF_INIT;
+	int code = EXIT_OK;
+
+	if (!export_pick_check_knobs(&j->pick, &j->plan, a->allow.v,
+				     a->allow.nr, &err))
+		goto out;
+	knob_journal_path(&jpath);
+	strbuf_addf(&out, "experiment %s (%s), arm '%s': %s\n", j->pick.id,
+		    j->pick.origin, j->pick.label, j->pick.why);
+	export_job_plan_text(j, jpath.buf, &out);
+	fflush(stdout);
+	fputs(out.buf, a->plan_on_stdout ? stdout : stderr);
+	fflush(a->plan_on_stdout ? stdout : stderr);
+	error("%s", err.buf);
+	code = EXIT_USAGE;
+out:
+	strbuf_release(&err);
+	strbuf_release(&out);
+	strbuf_release(&jpath);
+	return code;
+}
+
 int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -164,6 +205,11 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 		if (j->plan.v[i].note.len)
 			note("%s: %s", j->plan.v[i].input_name,
 			     j->plan.v[i].note.buf);
+	if (a->id) {
+		code = check_origin(j, a);
+		if (code)
+			goto out;
+	}
 	/* the disk udev matches: the context's, else a sysfs: knob's */
 	j->src.disk = j->ctx.disk;
 	for (i = 0; i < j->plan.nr && !j->src.disk; i++)
@@ -192,23 +238,43 @@ out:
 }
 
 /*
- * Does `findmnt --verify --tab-file path` accept path? 1 yes, 0 no (its
- * report goes to stderr), -1 when findmnt cannot be run.
+ * Does `findmnt --verify --tab-file path` accept path? 1 yes, 0 no, -1
+ * when findmnt cannot be run. What it prints (its report, also "0 parse
+ * errors, 0 errors, 1 warning" when it accepts) goes to report, up to
+ * 64 KiB, to be shown only when it matters.
  */
-static int findmnt_verify(const char *path)
+static int findmnt_verify(const char *path, struct strbuf *report)
 {
+	char buf[4096];
+	int fds[2], st;
+	ssize_t n;
 	pid_t pid;
-	int st;
 
-	pid = fork();
-	if (pid < 0)
+	if (pipe2(fds, O_CLOEXEC))
 		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
 	if (!pid) {
-		dup2(2, 1); /* its report, on stderr */
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
 		execlp("findmnt", "findmnt", "--verify", "--tab-file", path,
 		       (char *)NULL);
 		_exit(127);
 	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (report->len < 65536)
+			strbuf_add(report, buf, (size_t)n);
+	}
+	close(fds[0]);
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) == 127)
 		return -1;
@@ -216,7 +282,7 @@ static int findmnt_verify(const char *path)
 }
 
 /* Run findmnt --verify on text, in a private temporary file. */
-static int verify_text(const char *text)
+static int verify_text(const char *text, struct strbuf *report)
 {
 	char tmp[] = "/tmp/iotrial-fstab.XXXXXX";
 	size_t len = strlen(text);
@@ -227,31 +293,47 @@ static int verify_text(const char *text)
 	ret = write(fd, text, len) == (ssize_t)len ? 0 : -1;
 	close(fd);
 	if (!ret)
-		ret = findmnt_verify(tmp);
+		ret = findmnt_verify(tmp, report);
 	unlink(tmp);
 	return ret;
+}
+
+/* findmnt's report, indented, on stderr after a message about it. */
+static void show_report(const struct strbuf *report)
+{
+	const char *p, *nl;
+
+	for (p = report->buf; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		fprintf(stderr, "    %.*s\n", (int)(nl - p), p);
+	}
 }
 
 int export_job_verify_fstab(const struct export_job *j, const char *text,
 			    unsigned line_no)
 {
-	int v = verify_text(text);
+	struct strbuf rep = STRBUF_INIT, old = STRBUF_INIT;
+	int v = verify_text(text, &rep), code = EXIT_OK;
 
-	if (v == 0 && verify_text(j->fstab.buf) == 1) {
-		error("'findmnt --verify' rejects '%s' with the changed line "
-		      "(its report is above); nothing is written",
+	if (v == 0 && verify_text(j->fstab.buf, &old) == 1) {
+		error("'findmnt --verify' rejects '%s' with the changed line; "
+		      "nothing is written; its report:",
 		      j->fstab_path.buf);
-		return EXIT_RUNTIME;
-	}
-	if (v < 0)
+		show_report(&rep);
+		code = EXIT_RUNTIME;
+	} else if (v < 0) {
 		warning("cannot run 'findmnt --verify': the changed '%s' is "
 			"not checked",
 			j->fstab_path.buf);
-	else if (v == 0)
+	} else if (v == 0) {
 		warning("'findmnt --verify' already rejected '%s' before the "
-			"change (its report is above); only line %u is changed",
+			"change; only line %u is changed; its report:",
 			j->fstab_path.buf, line_no);
-	return EXIT_OK;
+		show_report(&rep);
+	}
+	strbuf_release(&rep);
+	strbuf_release(&old);
+	return code;
 }
 
 void export_job_release(struct export_job *j)

@@ -8,6 +8,7 @@
 #define IOTRIAL_CLI_EXPORTJOB_H
 
 #include "knobargs.h"
+#include "options.h"
 #include "../core/report/export.h"
 
 /* What the command line names. Strings borrowed from argv. */
@@ -16,6 +17,10 @@ struct export_job_args {
 	const char *target, *device;
 	const char *root; /* NULL: "/" */
 	struct knob_cli set;
+	struct option_list allow; /* --allow-knob: raw knobs an experiment
+				     from elsewhere may set */
+	int plan_on_stdout;	  /* a refused plan is printed on stdout
+				     (apply), not stderr (export) */
 };
 
 /* One export's data. */
@@ -37,8 +42,11 @@ struct export_job {
 
 /*
  * Fill j for a: load and pick the experiment's arm (or take --set),
- * resolve the plan, read what the renderers need. Prints what went
- * wrong and returns an exit code; j must be released either way.
+ * resolve the plan, read what the renderers need. A plan chosen by an
+ * experiment from elsewhere that sets raw knobs --allow-knob does not
+ * name (export_pick_check_knobs()) is printed, then refused. Prints
+ * what went wrong and returns an exit code; j must be released either
+ * way.
  */
 int export_job_prepare(struct export_job *j, const struct export_job_args *a);
 void export_job_release(struct export_job *j);
@@ -51,6 +59,14 @@ void export_job_release(struct export_job *j);
  */
 int export_job_verify_fstab(const struct export_job *j, const char *text,
 			    unsigned line_no);
+
+/*
+ * The plan of j as `apply` shows it before it writes (and --dry-run),
+ * without the --dry-run header: "plan: N changes, in apply order", the
+ * steps, and how the originals are kept in journal. Appends to out.
+ */
+void export_job_plan_text(const struct export_job *j, const char *journal,
+			  struct strbuf *out);
 
 /* The root as given, or "/"; refuses one that is not a directory. */
 int export_job_check_root(const char *root);

@@ -33,7 +33,7 @@ mkdir -p "$root"
 rc=$?
 check "--dry-run succeeds (rc=$rc)" test $rc = 0
 check "it names the experiment and the arm" \
-	grep -q "^experiment $id, arm 'read_ahead_kb=$ra1 vm.dirty_expire_centisecs=$ex1': faster than" "$TEST_TMP/dry"
+	grep -q "^experiment $id (imported), arm 'read_ahead_kb=$ra1 vm.dirty_expire_centisecs=$ex1': faster than" "$TEST_TMP/dry"
 check "it shows each change from what to what" \
 	grep -q "'vm.dirty_expire_centisecs': $ex0 .*-> $ex1" "$TEST_TMP/dry"
 check "it names the files" grep -q "^would write $root/etc/sysctl.d/60-iotrial.conf (a new file):" "$TEST_TMP/dry"
@@ -45,7 +45,7 @@ check "--dry-run changed no knob" test "$(queue "$LOOP" read_ahead_kb)" = $ra0 -
 # apply: live knobs, files only under the root
 etc_before=$(ls -la /etc/sysctl.d /etc/udev/rules.d 2>&1)
 "$IOTRIAL" apply "$id" --db "$DB" --persist sysctl --persist udev \
-	--root "$root" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	--root "$root" --yes >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 rc=$?
 check "apply succeeds (rc=$rc)" test $rc = 0
 [ $rc = 0 ] || sed 's/^/#   /' "$TEST_TMP/err"
@@ -66,7 +66,7 @@ check "revert restores vm.dirty_expire_centisecs" test "$(cat /proc/sys/vm/dirty
 # again: the files are replaced, the old ones kept as backups
 echo "# edited by hand" >>"$root/etc/sysctl.d/60-iotrial.conf"
 cp "$root/etc/sysctl.d/60-iotrial.conf" "$TEST_TMP/old.conf"
-"$IOTRIAL" apply "$id" --db "$DB" --persist sysctl --root "$root" >"$TEST_TMP/out2" 2>&1
+"$IOTRIAL" apply "$id" --db "$DB" --persist sysctl --root "$root" --yes >"$TEST_TMP/out2" 2>&1
 check "apply again succeeds" test $? = 0
 bak=$(ls "$root"/etc/sysctl.d/60-iotrial.conf.iotrial-*.bak 2>/dev/null)
 check "the replaced file is kept as a backup" cmp -s "$bak" "$TEST_TMP/old.conf"
@@ -101,7 +101,9 @@ check "--dry-run shows the fstab line before and after" grep -qF \
 	"would change $root/etc/fstab, line 3: 'UUID=$uuid $MNT ext4 defaults 0 2' -> 'UUID=$uuid $MNT ext4 defaults,noatime 0 2'" \
 	"$TEST_TMP/adry"
 check "--dry-run left fstab alone" cmp -s "$root/etc/fstab" "$TEST_TMP/fstab.orig"
-"$IOTRIAL" apply "$aid" --db "$DB" --persist fstab --root "$root" >"$TEST_TMP/aout" 2>&1
+check "--dry-run does not pass on findmnt's report of a good fstab" \
+	test -z "$(grep -iE 'parse errors|no errors|warnings? detected' "$TEST_TMP/adry")"
+"$IOTRIAL" apply "$aid" --db "$DB" --persist fstab --root "$root" --yes >"$TEST_TMP/aout" 2>&1
 check "apply --persist fstab succeeds" test $? = 0
 check "the mount has noatime now" grep -qw noatime <<<"$(mount_opts "$MNT")"
 check "fstab has the new option on that line only" test \

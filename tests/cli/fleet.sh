@@ -120,6 +120,9 @@ id=$(json "$W/fleet.json" "o['id']")
 check "show renders the stored fleet experiment with its hosts" \
 	grep -q "^fleet: 7 hosts, 3 merged, 4 failed" "$TEST_TMP/out"
 check "show lists the failed host's reason" grep -q "^oldversion .*failed" "$TEST_TMP/out"
+check "the merged experiment's origin is fleet" \
+	test "$(json "$W/fleet.json" "o['origin']")" = fleet
+check "show says its origin is fleet" grep -q "^stored .*, origin fleet" "$TEST_TMP/out"
 
 # merge again from the directory: the same hosts
 "$IOTRIAL" fleet merge --no-store "$W" >"$TEST_TMP/out" 2>"$TEST_TMP/err"

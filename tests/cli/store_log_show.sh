@@ -25,7 +25,7 @@ id2=$(sed -n 's/^imported .* experiment \([0-9a-f]*\)$/\1/p' <<<"$out")
 check "log exits 0" test $? = 0
 check "log has a header" grep -qE '^id +date \(UTC\) +workload +target +metric +result$' "$TEST_TMP/log"
 check "log lists the newest first" test "$(sed -n 2p "$TEST_TMP/log" | cut -c1-8)" = "$id2"
-check "log shows the verdict summary" grep -qE "^$id1 .* randread +/srv +iops +2 arms: scheduler=mq-deadline faster 1\.[12][0-9]x$" "$TEST_TMP/log"
+check "log shows the verdict summary" grep -qE "^$id1 .* randread +/srv +iops +\(imported\) 2 arms: scheduler=mq-deadline faster 1\.[12][0-9]x$" "$TEST_TMP/log"
 check "log shows a one-arm summary" grep -qE "^$id2 .* seqread .*1 arm: 5 runs, median 50[0-9] iops$" "$TEST_TMP/log"
 check "log -n 1 shows one" test "$("$IOTRIAL" log --db "$db" -n 1 | wc -l)" = 2
 check "log --json is an array of two" \

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "core/report/export.h"
+#include "core/report/expjson.h"
 #include "util/ini.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -478,6 +479,66 @@ static void test_pick(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * An experiment from elsewhere: the pick says its origin and its
+ * baseline's settings; a raw knob is refused unless allowed by name,
+ * the registry's are not; a local experiment may set any.
+ */
+static void test_pick_origin(void **state)
+{
+	static const char *const one[] = {"faster:1.5"};
+	static const char *const allow[] = {"sysctl:kernel.core_pattern"};
+	struct strbuf err = STRBUF_INIT;
+	struct export_pick p;
+	struct knob_plan plan;
+	struct json_object *e;
+
+	(void)state;
+	e = make_exp(1, 1, one, 1);
+	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_string_equal(p.origin, "local");
+	assert_string_equal(p.base_label, "read_ahead_kb=128");
+	assert_int_equal(p.nr_base_assign, 1);
+	assert_string_equal(p.base_assign[0], "read_ahead_kb=128");
+	knob_plan_init(&plan, NULL);
+	add_change(&plan, "read_ahead_kb", KNOB_SCOPE_DEVICE, "sdb",
+		   "/sys/block/sdb/queue/read_ahead_kb", "256");
+	plan.v[0].k.ops = &knob_readahead_ops;
+	add_change(&plan, "sysctl:kernel.core_pattern", KNOB_SCOPE_SYSTEM,
+		   "system", "/proc/sys/kernel/core_pattern", "|/tmp/evil %p");
+	plan.v[1].k.ops = &knob_raw_ops;
+	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err), 0);
+	export_pick_release(&p);
+
+	expjson_set_origin(e, EXP_ORIGIN_IMPORTED);
+	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_string_equal(p.origin, "imported");
+	strbuf_reset(&err);
+	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err),
+			 -EPERM);
+	assert_non_null(strstr(err.buf, "was imported, not measured here, "
+					"and its arm sets "
+					"'sysctl:kernel.core_pattern', a raw "
+					"knob"));
+	assert_non_null(
+	    strstr(err.buf, "give --allow-knob 'sysctl:kernel.core_pattern'"));
+	assert_null(strstr(err.buf, "read_ahead_kb"));
+	assert_int_equal(export_pick_check_knobs(&p, &plan, allow, 1, &err), 0);
+	export_pick_release(&p);
+	expjson_set_origin(e, EXP_ORIGIN_FLEET);
+	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	strbuf_reset(&err);
+	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err),
+			 -EPERM);
+	assert_non_null(strstr(err.buf, "merged from a fleet's hosts"));
+	/* only the raw one is refused */
+	assert_int_equal(export_pick_check_knobs(&p, &plan, allow, 1, &err), 0);
+	export_pick_release(&p);
+	knob_plan_release(&plan);
+	json_object_put(e);
+	strbuf_release(&err);
+}
+
 static void test_formats(void **state)
 {
 	(void)state;
@@ -502,6 +563,7 @@ int main(void)
 	    cmocka_unit_test(test_tuned_ini),
 	    cmocka_unit_test(test_shell),
 	    cmocka_unit_test(test_pick),
+	    cmocka_unit_test(test_pick_origin),
 	    cmocka_unit_test(test_formats),
 	};
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include <sqlite3.h>
+#include "core/report/expjson.h"
 #include "core/store/store.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -511,6 +512,76 @@ static void test_many_saves(void **state)
 			 1);
 }
 
+/*
+ * The origin: the column is what a loaded object says, whatever its own
+ * member claims; a value that is none of ours reads as imported; a
+ * store made before the column opens, gains it, its experiments local.
+ */
+static void test_origin(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *e = make_exp("00000001", "randread", 2, 2), *back;
+	struct exp_summary *list;
+	char id[STORE_ID_LEN + 1];
+	struct store s;
+	size_t nr;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_string_equal(expjson_origin(e), "local");
+	json_object_put(e);
+	e = make_exp("00000002", "randread", 2, 2);
+	expjson_set_origin(e, EXP_ORIGIN_IMPORTED);
+	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	json_object_put(e);
+	e = make_exp("00000003", "randread", 2, 2);
+	json_object_object_add(e, "origin", json_object_new_string("x\033"));
+	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_string_equal(expjson_origin(e), "imported");
+	json_object_put(e);
+	store_close(&s);
+	assert_int_equal(sql_int(f->db.buf, "SELECT count(*) FROM experiments"
+					    " WHERE origin = 'imported'"),
+			 2);
+	/* someone edits the object: the column still decides */
+	sql_exec(f->db.buf, "UPDATE experiments SET json = json_set(json,"
+			    " '$.origin', 'local') WHERE id = '00000002'");
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_int_equal(store_load_experiment(&s, "00000002", &back, &f->err),
+			 0);
+	assert_string_equal(expjson_origin(back), "imported");
+	json_object_put(back);
+	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
+	assert_int_equal(nr, 3);
+	assert_string_equal(list[2].origin, "local");
+	assert_string_equal(list[1].origin, "imported");
+	store_summaries_free(list, nr);
+	store_close(&s);
+	/* a store from before the column */
+	sql_exec(f->db.buf, "ALTER TABLE experiments DROP COLUMN origin;"
+			    "UPDATE experiments SET json = json_remove(json,"
+			    " '$.origin')");
+	assert_int_equal(sql_int(f->db.buf, "SELECT count(*) FROM"
+					    " pragma_table_info('experiments')"
+					    " WHERE name = 'origin'"),
+			 0);
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_int_equal(store_load_experiment(&s, "00000002", &back, &f->err),
+			 0);
+	assert_string_equal(expjson_origin(back), "local");
+	json_object_put(back);
+	e = make_exp("00000004", "randread", 2, 2);
+	expjson_set_origin(e, EXP_ORIGIN_FLEET);
+	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	json_object_put(e);
+	assert_int_equal(store_load_experiment(&s, "00000004", &back, &f->err),
+			 0);
+	assert_string_equal(expjson_origin(back), "fleet");
+	json_object_put(back);
+	store_close(&s);
+	assert_int_equal(sql_int(f->db.buf, "PRAGMA user_version"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +592,7 @@ int main(void)
 	    T(test_unknown_nearest), T(test_refuse_not_sqlite),
 	    T(test_refuse_foreign),  T(test_refuse_newer),
 	    T(test_empty_file),	     T(test_many_saves),
+	    T(test_origin),
 #undef T
 	};
 

@@ -22,6 +22,7 @@
 #include "experiment.h"
 #include "import.h"
 #include "result_json.h"
+#include "../report/expjson.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
 #include "../../util/xalloc.h"
@@ -588,6 +589,8 @@ int import_save(const char *db, struct json_object *exp,
 	struct store s;
 	int ret;
 
+	/* whatever the file says of itself, it came from elsewhere */
+	expjson_set_origin(exp, EXP_ORIGIN_IMPORTED);
 	analysis_opts_init(&o); /* exp's "metric" and blocks override */
 	if (json_object_object_get_ex(exp, "baseline", &b) &&
 	    json_object_get_int(b) > 0)

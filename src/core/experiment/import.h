@@ -90,7 +90,8 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
  * Analyse exp, an experiment made by import_build_experiment() or read
  * whole from a file (with its own baseline, alpha and equivalence when
  * it has them, else analysis_opts_init()'s), and save it to the store
- * at db (NULL: the default; made when missing, store_open()); out_id
+ * at db (NULL: the default; made when missing, store_open()), its
+ * "origin" set to "imported" whatever it said; out_id
  * gets its id. Returns 0 or -errno with err set; *out_bad_runs tells a
  * failure of the runs (they cannot be analysed: the input's fault; the
  * store is not opened) from one of the store.

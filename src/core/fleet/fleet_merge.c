@@ -588,6 +588,7 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 	add_heterogeneity(exp, rows, nr, labels, nr_arms, warnings);
 	json_object_object_add(
 	    exp, "fleet", fleet_member(h, rows, nr, labels, nr_arms, warnings));
+	expjson_set_origin(exp, EXP_ORIGIN_FLEET);
 	*out_partial = nr < h->nr;
 	*out = exp;
 	exp = NULL;

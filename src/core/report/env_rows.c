@@ -83,6 +83,8 @@ void report_env_rows(struct json_object *exp,
 					    : "(not stored)",
 		    expjson_str(exp, "created"));
 	emit(fn, ctx, "experiment", &v);
+	strbuf_addstr(&v, expjson_origin(exp));
+	emit(fn, ctx, "origin", &v);
 	strbuf_addstr(&v, expjson_str(exp, "workload"));
 	emit(fn, ctx, "workload", &v);
 	add_members(&v, expjson_get(exp, "params"));

@@ -5,6 +5,7 @@
  * good one; these getters check the type instead, once, here.
  */
 #include <math.h>
+#include <string.h>
 #include "expjson.h"
 #include "../../util/banned.h"
 
@@ -88,4 +89,27 @@ struct json_object *expjson_verdict(struct json_object *exp, int arm)
 			return v;
 	}
 	return NULL;
+}
+
+const char *expjson_origin(struct json_object *exp)
+{
+	struct json_object *o = expjson_get(exp, "origin");
+	const char *v;
+
+	if (!o)
+		return EXP_ORIGIN_LOCAL;
+	v = json_object_is_type(o, json_type_string) ? json_object_get_string(o)
+						     : "";
+	if (!strcmp(v, EXP_ORIGIN_LOCAL))
+		return EXP_ORIGIN_LOCAL;
+	if (!strcmp(v, EXP_ORIGIN_FLEET))
+		return EXP_ORIGIN_FLEET;
+	return EXP_ORIGIN_IMPORTED;
+}
+
+void expjson_set_origin(struct json_object *exp, const char *origin)
+{
+	if (exp && json_object_is_type(exp, json_type_object))
+		json_object_object_add(exp, "origin",
+				       json_object_new_string(origin));
 }

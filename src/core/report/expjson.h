@@ -43,4 +43,25 @@ const char *expjson_target(struct json_object *exp);
  * baseline has none). */
 struct json_object *expjson_verdict(struct json_object *exp, int arm);
 
+/*
+ * Where an experiment came from, its "origin" member (kept in a column
+ * of the store too, which is what a loaded object's member says):
+ * measured here, imported from a file, or merged from a fleet's hosts.
+ * What did not come from here is not trusted to choose what `apply` and
+ * `export` write as root.
+ */
+#define EXP_ORIGIN_LOCAL    "local"
+#define EXP_ORIGIN_IMPORTED "imported"
+#define EXP_ORIGIN_FLEET    "fleet"
+
+/*
+ * exp's origin: one of the EXP_ORIGIN_* strings (static). A missing
+ * member is "local" (an experiment stored before origins were kept); a
+ * value that is none of the three is "imported", the cautious answer.
+ */
+const char *expjson_origin(struct json_object *exp);
+
+/* Set exp's "origin" to one of the EXP_ORIGIN_* strings. */
+void expjson_set_origin(struct json_object *exp, const char *origin);
+
 #endif

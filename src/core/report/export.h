@@ -53,6 +53,11 @@ struct export_pick {
 	char *others;	 /* other winning arms, "; " separated, or NULL */
 	char *not_knobs; /* the workload parameters of the arm ("bs=4k"),
 			    which no file sets, or NULL */
+	const char *origin; /* EXP_ORIGIN_* (expjson.h), static */
+	char *base_label;   /* the baseline arm's label */
+	char **base_assign; /* "KNOB=VALUE" of the baseline arm's knob
+			       factors, what the winner was measured from */
+	size_t nr_base_assign;
 };
 
 void export_pick_release(struct export_pick *p);
@@ -66,6 +71,20 @@ void export_pick_release(struct export_pick *p);
  */
 int export_pick(struct json_object *exp, const char *arm,
 		struct export_pick *out, struct strbuf *err);
+
+/*
+ * May plan p, built from pick's arm, be written as root? An experiment
+ * measured here may set any knob. One that came from elsewhere (pick's
+ * origin is not local: imported, or merged from a fleet) chooses only
+ * among the registry's own knobs, whose values are checked: each raw
+ * sysctl:/sysfs: knob of p (which can write any value to any file under
+ * /proc/sys or /sys) must be named in allow[nr_allow], as the factor
+ * names it or as resolved ("sysctl:kernel.core_pattern"). Returns 0, or
+ * -EPERM with err naming the knobs refused and how to allow them.
+ */
+int export_pick_check_knobs(const struct export_pick *pick,
+			    const struct knob_plan *p, const char *const *allow,
+			    size_t nr_allow, struct strbuf *err);
 
 /* How a udev rule finds the disk across reboots. */
 struct export_disk_id {

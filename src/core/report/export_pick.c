@@ -35,6 +35,10 @@ void export_pick_release(struct export_pick *p)
 	free(p->assign);
 	free(p->others);
 	free(p->not_knobs);
+	free(p->base_label);
+	for (i = 0; i < p->nr_base_assign; i++)
+		free(p->base_assign[i]);
+	free(p->base_assign);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -210,6 +214,90 @@ static char *measured_disk(struct json_object *exp)
 	return q ? xstrdup(q) : NULL;
 }
 
+/*
+ * The baseline arm of exp (its "baseline" index, else arm 0) and the
+ * values its knob factors had, into out's base_label and base_assign.
+ */
+static void base_of(struct json_object *exp, struct json_object *factors,
+		    struct json_object *arms, struct export_pick *out)
+{
+	struct json_object *b =
+	    expjson_get_type(exp, "baseline", json_type_int);
+	struct json_object *a, *settings;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, nf = json_object_array_length(factors);
+	int idx = b ? json_object_get_int(b) : 0;
+
+	if (idx < 0 || (size_t)idx >= json_object_array_length(arms))
+		idx = 0;
+	a = json_object_array_get_idx(arms, (size_t)idx);
+	out->base_label = xstrdup(arm_label(exp, idx));
+	settings = a ? expjson_get(a, "settings") : NULL;
+	out->base_assign = xcalloc(nf + 1, sizeof(*out->base_assign));
+	for (i = 0; i < nf; i++) {
+		struct json_object *f = json_object_array_get_idx(factors, i);
+		const char *name = expjson_str(f, "name");
+		const char *kind = expjson_str(f, "kind");
+		const char *val = settings ? expjson_str(settings, name) : "";
+
+		if (!*name || !*val || strcmp(kind, "knob"))
+			continue;
+		strbuf_setf(&sb, "%s=%s", name, val);
+		out->base_assign[out->nr_base_assign++] = xstrdup(sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+/* Does allow[nr] name change c? */
+static int allowed(const struct knob_change *c, const char *const *allow,
+		   size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(allow[i], c->k.name) ||
+		    (c->input_name && !strcmp(allow[i], c->input_name)))
+			return 1;
+	return 0;
+}
+
+int export_pick_check_knobs(const struct export_pick *pick,
+			    const struct knob_plan *p, const char *const *allow,
+			    size_t nr_allow, struct strbuf *err)
+{
+	struct strbuf names = STRBUF_INIT, opts = STRBUF_INIT;
+	size_t i, n = 0;
+	int ret = 0;
+
+	if (!pick->origin || !strcmp(pick->origin, EXP_ORIGIN_LOCAL))
+		return 0;
+	for (i = 0; i < p->nr; i++) {
+		const struct knob_change *c = &p->v[i];
+
+		/* every other family is the registry's, its values checked */
+		if (c->k.ops != &knob_raw_ops || allowed(c, allow, nr_allow))
+			continue;
+		strbuf_addf(&names, "%s'%s'", n++ ? ", " : "", c->k.name);
+		strbuf_addf(&opts, " --allow-knob '%s'", c->k.name);
+	}
+	if (n)
+		ret = err_set(
+		    err, -EPERM,
+		    "experiment '%s' was %s, not measured here, and its arm "
+		    "sets %s, %s outside iotrial's registry that can write "
+		    "any value to any file under /proc/sys or /sys; nothing "
+		    "is written: if you have checked the plan above, "
+		    "give%s",
+		    pick->id,
+		    !strcmp(pick->origin, EXP_ORIGIN_FLEET) ? "merged from a "
+							      "fleet's hosts"
+							    : "imported",
+		    names.buf, n == 1 ? "a raw knob" : "raw knobs", opts.buf);
+	strbuf_release(&names);
+	strbuf_release(&opts);
+	return ret;
+}
+
 int export_pick(struct json_object *exp, const char *arm,
 		struct export_pick *out, struct strbuf *err)
 {
@@ -221,6 +309,7 @@ int export_pick(struct json_object *exp, const char *arm,
 	int idx = -1, ret = 0, knobs = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->origin = expjson_origin(exp);
 	out->id = xstrdup(id ? id : "?");
 	out->created = xstrndup(created ? created : "", 10);
 	out->target = xstrdup(expjson_target(exp));
@@ -294,6 +383,7 @@ int export_pick(struct json_object *exp, const char *arm,
 	}
 	if (params.len)
 		out->not_knobs = strbuf_detach(&params, NULL);
+	base_of(exp, factors, arms, out);
 out:
 	strbuf_release(&params);
 	strbuf_release(&names);

@@ -138,13 +138,28 @@ void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
 void report_knob_plan(const struct knob_plan *p, const char *journal,
 		      struct strbuf *out)
 {
-	struct strbuf v = STRBUF_INIT;
-	size_t i;
-
 	strbuf_addf(out,
 		    "plan: %zu change%s, in apply order (--dry-run: nothing "
 		    "is changed)\n",
 		    p->nr, p->nr == 1 ? "" : "s");
+	report_knob_plan_steps(p, out);
+	report_knob_plan_journal(journal, out);
+}
+
+void report_knob_plan_journal(const char *journal, struct strbuf *out)
+{
+	strbuf_addf(out,
+		    "before each write the original value is saved to '%s' "
+		    "and fsync'd; each write is read back to verify; 'iotrial "
+		    "revert' restores the originals\n",
+		    journal);
+}
+
+void report_knob_plan_steps(const struct knob_plan *p, struct strbuf *out)
+{
+	struct strbuf v = STRBUF_INIT;
+	size_t i;
+
 	for (i = 0; i < p->nr; i++) {
 		const struct knob_change *c = &p->v[i];
 
@@ -164,11 +179,6 @@ void report_knob_plan(const struct knob_plan *p, const char *journal,
 		if (c->note.len)
 			strbuf_addf(out, "     note: %s\n", c->note.buf);
 	}
-	strbuf_addf(out,
-		    "before each write the original value is saved to '%s' "
-		    "and fsync'd; each write is read back to verify; 'iotrial "
-		    "revert' restores the originals\n",
-		    journal);
 	strbuf_release(&v);
 }
 

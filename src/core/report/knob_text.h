@@ -51,6 +51,12 @@ void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
 void report_knob_plan(const struct knob_plan *p, const char *journal,
 		      struct strbuf *out);
 
+/* The numbered steps of report_knob_plan(), alone. Appends to out. */
+void report_knob_plan_steps(const struct knob_plan *p, struct strbuf *out);
+
+/* Its last line: how the originals are kept in journal. */
+void report_knob_plan_journal(const char *journal, struct strbuf *out);
+
 /*
  * What `set` did: old -> new per knob of the applied plan p, and where
  * the originals are. Appends to out.

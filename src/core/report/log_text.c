@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "expjson.h"
 #include "log_text.h"
 #include "report.h"
 #include "../../util/banned.h"
@@ -42,9 +43,12 @@ void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)
 		    "result");
 	for (i = 0; i < nr; i++) {
 		fmt_date(date, l[i].created);
-		strbuf_addf(out, "%-8s  %-16s  %-*s  %-*s  %-*s  %s\n", l[i].id,
+		strbuf_addf(out, "%-8s  %-16s  %-*s  %-*s  %-*s  ", l[i].id,
 			    date, ww, l[i].workload, tw, l[i].target, mw,
-			    l[i].metric, l[i].verdicts);
+			    l[i].metric);
+		if (l[i].origin && strcmp(l[i].origin, EXP_ORIGIN_LOCAL))
+			strbuf_addf(out, "(%s) ", l[i].origin);
+		strbuf_addf(out, "%s\n", l[i].verdicts);
 	}
 }
 
@@ -66,6 +70,7 @@ void report_log_json(const struct exp_summary *l, size_t nr, struct strbuf *out)
 		ADD("host", l[i].host);
 		ADD("kernel", l[i].kernel);
 		ADD("result", l[i].verdicts);
+		ADD("origin", l[i].origin ? l[i].origin : EXP_ORIGIN_LOCAL);
 #undef ADD
 		json_object_array_add(arr, o);
 	}

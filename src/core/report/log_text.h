@@ -21,11 +21,14 @@ struct exp_summary {
 	char *host;	/* hostname, "" when not known */
 	char *kernel;	/* kernel release, "" when not known */
 	char *verdicts; /* "2 arms: scheduler=mq-deadline faster 1.08x" */
+	const char *origin; /* EXP_ORIGIN_* (expjson.h), static */
 };
 
 /*
  * The table: id, date (UTC, to the minute), workload, target, metric and
- * result, under a heading line; columns fitted to their content.
+ * result, under a heading line; columns fitted to their content. The
+ * result of an experiment that did not come from here begins with its
+ * origin: "(imported) 2 arms: ...".
  * Appends to out.
  */
 void report_log_text(const struct exp_summary *l, size_t nr,
@@ -33,7 +36,7 @@ void report_log_text(const struct exp_summary *l, size_t nr,
 
 /*
  * The entries as a JSON array of objects (id, created, workload,
- * target, metric, arms, host, kernel, result), pretty-printed with a
+ * target, metric, arms, host, kernel, result, origin), pretty-printed with a
  * final newline (an empty array for none). Appends to out.
  */
 void report_log_json(const struct exp_summary *l, size_t nr,

@@ -20,7 +20,8 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 
 /*
  * Where and when a stored experiment was measured, the last lines of
- * `show`: "\nstored DATE, host H, kernel K, iotrial V\n" (each part only
+ * `show`: "\nstored DATE, origin O, host H, kernel K, iotrial V\n" (O:
+ * local, imported or fleet; each other part only
  * when recorded; the environment is exp's own or its first run's).
  */
 void report_experiment_origin(struct json_object *exp, struct strbuf *out);

@@ -411,7 +411,8 @@ void report_experiment_origin(struct json_object *exp, struct strbuf *out)
 {
 	struct json_object *env = expjson_env(exp);
 
-	strbuf_addf(out, "\nstored %s", expjson_str(exp, "created"));
+	strbuf_addf(out, "\nstored %s, origin %s", expjson_str(exp, "created"),
+		    expjson_origin(exp));
 	if (*expjson_str(env, "hostname"))
 		strbuf_addf(out, ", host %s", expjson_str(env, "hostname"));
 	if (*expjson_str(env, "kernel_release"))

@@ -55,7 +55,8 @@ static const char sql_schema[] =
     " host TEXT NOT NULL,"
     " kernel TEXT NOT NULL,"
     " verdicts TEXT NOT NULL,"
-    " json TEXT NOT NULL);"
+    " json TEXT NOT NULL,"
+    " origin TEXT NOT NULL DEFAULT 'local');"
     "CREATE INDEX IF NOT EXISTS experiments_created"
     " ON experiments(created);"
     "CREATE INDEX IF NOT EXISTS experiments_workload"
@@ -90,6 +91,16 @@ static const char sql_insert_exp[] =
     "INSERT INTO experiments (id, created, workload, target, metric,"
     " arms, host, kernel, verdicts, json)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+static const char sql_insert_exp_origin[] =
+    "INSERT INTO experiments (id, created, workload, target, metric,"
+    " arms, host, kernel, verdicts, json, origin)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+static const char sql_has_origin[] =
+    "SELECT count(*) FROM pragma_table_info('experiments')"
+    " WHERE name = 'origin'";
+static const char sql_add_origin[] =
+    "ALTER TABLE experiments ADD COLUMN origin TEXT NOT NULL"
+    " DEFAULT 'local'";
 static const char sql_insert_run[] =
     "INSERT INTO runs (experiment, arm, block, seq, metric, json)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
@@ -386,6 +397,51 @@ static int init_schema(struct store *s, struct strbuf *err)
 }
 
 /*
+ * Give a store made before origins were kept its origin column (every
+ * experiment in it counts as local), under the write lock, checking
+ * again there. A store that cannot be written (opened by a reader
+ * without the right) is used without it: s->has_origin stays 0 and
+ * loading falls back to the objects' own member. Returns 0 or -errno.
+ */
+static int ensure_origin(struct store *s, struct strbuf *err)
+{
+	long long n;
+	int ret, rc;
+
+	ret = query_int(s, sql_has_origin, &n, err);
+	if (ret || n) {
+		s->has_origin = !ret;
+		return ret;
+	}
+	if (sqlite3_db_readonly(s->db, "main") == 1)
+		return 0;
+	rc = sqlite3_exec(s->db, sql_begin, NULL, NULL, NULL);
+	if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)
+		return 0;
+	if (rc != SQLITE_OK)
+		return store_db_fail(s, rc, "start a transaction", err);
+	ret = query_int(s, sql_has_origin, &n, err);
+	if (!ret && !n) {
+		rc = sqlite3_exec(s->db, sql_add_origin, NULL, NULL, NULL);
+		if ((rc & 0xff) == SQLITE_READONLY) {
+			sqlite3_exec(s->db, sql_rollback, NULL, NULL, NULL);
+			return 0;
+		}
+		if (rc != SQLITE_OK)
+			ret =
+			    store_db_fail(s, rc, "add the origin column", err);
+	}
+	if (!ret)
+		ret = exec(s, sql_commit, "add the origin column", err);
+	if (ret) {
+		sqlite3_exec(s->db, sql_rollback, NULL, NULL, NULL);
+		return ret;
+	}
+	s->has_origin = 1;
+	return 0;
+}
+
+/*
  * Claim path for a new store: create it empty, refusing to follow a link
  * or to take a file someone else made meanwhile. Returns 1 when we made
  * it, 0 when it was there already, or -errno.
@@ -495,6 +551,8 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 	ret = check_ours(s, &fresh, err);
 	if (!ret && fresh)
 		ret = init_schema(s, err);
+	if (!ret)
+		ret = ensure_origin(s, err);
 	if (ret)
 		goto out;
 	/* not "wal" on filesystems without shared memory: still safe */
@@ -640,7 +698,9 @@ static int save_row(struct store *s, const char *id, struct json_object *exp,
 	sqlite3_stmt *st;
 	int ret, rc;
 
-	ret = store_prepare(s, sql_insert_exp, &st, err);
+	ret = store_prepare(
+	    s, s->has_origin ? sql_insert_exp_origin : sql_insert_exp, &st,
+	    err);
 	if (ret)
 		return ret;
 	report_arm_labels(exp, &labels);
@@ -665,6 +725,9 @@ static int save_row(struct store *s, const char *id, struct json_object *exp,
 	    json_object_to_json_string_ext(
 		exp, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
 	    -1, SQLITE_TRANSIENT);
+	if (s->has_origin)
+		sqlite3_bind_text(st, 11, expjson_origin(exp), -1,
+				  SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE)
 		ret = store_db_fail(s, rc, "save the experiment", err);
@@ -689,7 +752,7 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 {
 	struct json_object *old_id = NULL;
 	char created[32];
-	bool had_created;
+	bool had_created, had_origin;
 	int ret;
 
 	if (!s || !s->db)
@@ -714,6 +777,10 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 		json_object_object_add(exp, "created",
 				       json_object_new_string(created));
 	}
+	had_origin = expjson_get(exp, "origin") != NULL;
+	/* the column and the member agree: "imported" for a value that is
+	 * none of ours */
+	expjson_set_origin(exp, expjson_origin(exp));
 	ret = save_row(s, out_id, exp, err);
 	if (!ret)
 		ret = save_runs(s, out_id, exp, err);
@@ -730,6 +797,8 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 		json_object_object_del(exp, "id");
 	if (!had_created)
 		json_object_object_del(exp, "created");
+	if (!had_origin)
+		json_object_object_del(exp, "origin");
 fail:
 	sqlite3_exec(s->db, sql_rollback, NULL, NULL, NULL);
 	return ret;

@@ -12,7 +12,10 @@
  *
  * The whole experiment object (experiment.h) is kept as JSON text; a few
  * of its members are copied into indexed columns for listing and lookup,
- * and each run gets a row of its own.
+ * and each run gets a row of its own. The "origin" column (expjson.h's
+ * EXP_ORIGIN_*) was added after schema 1 was first written: opening a
+ * store without it adds it, every experiment it held counting as local,
+ * and the schema version stays 1, so an older iotrial still reads it.
  */
 #ifndef IOTRIAL_STORE_H
 #define IOTRIAL_STORE_H
@@ -35,6 +38,9 @@ struct sqlite3;
 struct store {
 	struct sqlite3 *db; /* NULL when closed */
 	char *path;	    /* the file, as opened */
+	int has_origin;	    /* the experiments table has its origin column
+			       (a store made before it, opened read-only,
+			       may lack it) */
 };
 
 /*
@@ -76,7 +82,8 @@ void store_close(struct store *s);
  * Save experiment exp (experiment.h's object, with "arms" and "runs") in
  * one transaction. Its id is kept when it is STORE_ID_LEN lowercase hex
  * digits and not taken yet; otherwise a new random id is assigned. exp's
- * "id" (and "created", when missing) are set to what was stored. out_id
+ * "id" (and "created" and "origin", when missing) are set to what was
+ * stored; its "origin" (expjson_origin()) goes to the column. out_id
  * gets the id. Returns 0 or -errno with err set (-EINVAL: exp is not an
  * experiment object).
  */
@@ -85,7 +92,8 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 
 /*
  * Load the experiment whose id is id or starts with it. On success
- * *out_exp is a new object the caller owns (json_object_put). Returns 0,
+ * *out_exp is a new object the caller owns (json_object_put); its
+ * "origin" is the store's column (one of EXP_ORIGIN_*). Returns 0,
  * -ENOENT with err naming the nearest ids when none matches, -EINVAL
  * when the prefix is empty or matches several (err lists them), or
  * another -errno for an I/O failure or a damaged record.

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include "store.h"
 #include "store-int.h"
+#include "../report/expjson.h"
 #include "../report/report.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -27,12 +28,19 @@ static const char sql_all_ids[] =
     "SELECT id, workload, created FROM experiments"
     " ORDER BY created DESC, rowid DESC";
 static const char sql_load[] = "SELECT json FROM experiments WHERE id = ?1";
+static const char sql_load_origin[] =
+    "SELECT json, origin FROM experiments WHERE id = ?1";
 /* The JSON comes along only for an experiment stored with verdicts but
  * before they had reasons to be suspect, to render its summary again. */
 static const char sql_list[] =
     "SELECT id, created, workload, target, metric, arms, host, kernel,"
     " verdicts, CASE WHEN instr(json, '\"verdicts\":[{') > 0"
     " AND instr(json, '\"suspect\":') = 0 THEN json END"
+    " FROM experiments ORDER BY created DESC, rowid DESC LIMIT ?1";
+static const char sql_list_origin[] =
+    "SELECT id, created, workload, target, metric, arms, host, kernel,"
+    " verdicts, CASE WHEN instr(json, '\"verdicts\":[{') > 0"
+    " AND instr(json, '\"suspect\":') = 0 THEN json END, origin"
     " FROM experiments ORDER BY created DESC, rowid DESC LIMIT ?1";
 
 /* One candidate id with what helps a user recognise it. */
@@ -106,6 +114,18 @@ static int unknown_id(struct store *s, const char *id, struct strbuf *err)
 	return ret;
 }
 
+/* The EXP_ORIGIN_* string of a column's value (expjson_origin()). */
+static const char *origin_of(const char *col)
+{
+	struct json_object *o = json_object_new_object();
+	const char *v;
+
+	json_object_object_add(o, "origin", json_object_new_string(col));
+	v = expjson_origin(o);
+	json_object_put(o);
+	return v;
+}
+
 /* Parse a stored experiment's JSON text into a new object. */
 static int parse_stored(struct store *s, const char *id, const char *text,
 			struct json_object **out, struct strbuf *err)
@@ -162,7 +182,8 @@ int store_load_experiment(struct store *s, const char *id,
 		strbuf_release(&msg);
 		return ret;
 	}
-	ret = store_prepare(s, sql_load, &st, err);
+	ret = store_prepare(s, s->has_origin ? sql_load_origin : sql_load, &st,
+			    err);
 	if (ret)
 		return ret;
 	sqlite3_bind_text(st, 1, found[0].id, -1, SQLITE_STATIC);
@@ -170,6 +191,12 @@ int store_load_experiment(struct store *s, const char *id,
 	if (rc == SQLITE_ROW)
 		ret = parse_stored(s, found[0].id, store_col_str(st, 0),
 				   out_exp, err);
+	/* the column says where it came from, whatever the object says;
+	 * without the column, the object's own member (none: local) */
+	if (rc == SQLITE_ROW && !ret)
+		expjson_set_origin(
+		    *out_exp, s->has_origin ? origin_of(store_col_str(st, 1))
+					    : expjson_origin(*out_exp));
 	else if (rc == SQLITE_DONE) /* deleted since: say what is there */
 		ret = unknown_id(s, id, err);
 	else
@@ -208,7 +235,8 @@ int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 	*out_nr = 0;
 	if (!s || !s->db)
 		return err_set(err, -EINVAL, "the results store is not open");
-	ret = store_prepare(s, sql_list, &st, err);
+	ret = store_prepare(s, s->has_origin ? sql_list_origin : sql_list, &st,
+			    err);
 	if (ret)
 		return ret;
 	sqlite3_bind_int64(st, 1,
@@ -228,6 +256,8 @@ int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 		e->host = xstrdup(store_col_str(st, 6));
 		e->kernel = xstrdup(store_col_str(st, 7));
 		e->verdicts = xstrdup(store_col_str(st, 8));
+		e->origin = s->has_origin ? origin_of(store_col_str(st, 10))
+					  : EXP_ORIGIN_LOCAL;
 		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
 			resummarise(e, store_col_str(st, 9));
 	}
