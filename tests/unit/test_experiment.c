@@ -111,6 +111,44 @@ static void test_plan_translated(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * A knob asked for by its Linux 2.4 name: the label says what is set,
+ * under the knob's own name, and what was asked; --baseline finds the
+ * arm by either.
+ */
+static void test_plan_old_name(void **state)
+{
+	static char *vals[] = {"10", "80"};
+	static const char *const names[] = {
+	    "bdflush.nfract=80", "vm.dirty_background_ratio=80", "80",
+	    "vm.dirty_background_ratio=80 (asked: bdflush.nfract=80)"};
+	struct experiment_factor f[1] = {
+	    {"bdflush.nfract", 1, vals, 2, NULL, "vm.dirty_background_ratio"}};
+	struct experiment_config c;
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.factors = f;
+	c.nr_factors = 1;
+	c.max_arms = 64;
+	c.ops = workload_find("seqwrite");
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_string_equal(
+	    e.arms[0].label,
+	    "vm.dirty_background_ratio=10 (asked: bdflush.nfract=10)");
+	experiment_release(&e);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		c.baseline = names[i];
+		assert_int_equal(experiment_plan(&e, &c, &err), 0);
+		assert_int_equal(e.baseline, 1);
+		experiment_release(&e);
+	}
+	strbuf_release(&err);
+}
+
 /* One set of defaults: the experiment's statistics are the analysis's. */
 static void test_defaults(void **state)
 {
@@ -335,6 +373,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plan),
 	    cmocka_unit_test(test_plan_translated),
+	    cmocka_unit_test(test_plan_old_name),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_validate_bad_arm),
 	    cmocka_unit_test(test_analyze_verdicts),
