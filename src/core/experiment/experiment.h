@@ -85,9 +85,9 @@ struct experiment_factor {
 	int is_knob;   /* else a parameter of the workload */
 	char **values; /* nr_values of them, as typed */
 	unsigned nr_values;
-	char **canon; /* knobs: per value, what is really set where it
-			 differs from the value typed ("bfq" for "cfq"),
-			 else NULL; the array itself may be NULL */
+	char **canon;	/* knobs: per value, what is really set where it
+			   differs from the value typed ("bfq" for "cfq"),
+			   else NULL; the array itself may be NULL */
 	char *set_name; /* knobs: the name of what is set when the factor
 			   is named by an older one ("vm.dirty_ratio" for
 			   "bdflush.nfract_sync"), else NULL */
@@ -97,8 +97,8 @@ struct experiment_factor {
 struct arm_setting {
 	const char *name;
 	const char *value;
-	const char *canon; /* what is really set, when it differs from
-			      value; NULL otherwise */
+	const char *canon;    /* what is really set, when it differs from
+				 value; NULL otherwise */
 	const char *set_name; /* the knob's name when name is an older
 				 one; NULL otherwise */
 	int is_knob;
