@@ -348,9 +348,10 @@ static void run_done(void *ctx, const struct run_meta *meta,
 			units_fmt_ns(&v->summary,
 				     metric_value(meta->metric, meta->w, r));
 		else
-			strbuf_addf(&v->summary, "%.4g %s",
-				    metric_value(meta->metric, meta->w, r),
-				    meta->metric->unit);
+			report_fmt_value(&v->summary,
+					 metric_value(meta->metric, meta->w, r));
+		if (strcmp(meta->metric->unit, "ns") && *meta->metric->unit)
+			strbuf_addf(&v->summary, " %s", meta->metric->unit);
 		strbuf_addf(&v->summary, " (%s is better)\n",
 			    meta->metric->higher_is_better ? "higher"
 							   : "lower");
