@@ -348,8 +348,8 @@ static void run_done(void *ctx, const struct run_meta *meta,
 			units_fmt_ns(&v->summary,
 				     metric_value(meta->metric, meta->w, r));
 		else
-			report_fmt_value(&v->summary,
-					 metric_value(meta->metric, meta->w, r));
+			report_fmt_value(&v->summary, metric_value(meta->metric,
+								   meta->w, r));
 		if (strcmp(meta->metric->unit, "ns") && *meta->metric->unit)
 			strbuf_addf(&v->summary, " %s", meta->metric->unit);
 		strbuf_addf(&v->summary, " (%s is better)\n",
