@@ -144,13 +144,14 @@ static int exec_validate(struct workload *w, struct strbuf *err)
 	prog = first_word(cmd);
 	if (prog && !runnable(prog) && strpbrk(prog, " \t\n;|&<>()$`")) {
 		/* "-- 'grep ...; grep ...'": one argument, one word */
-		err_set(err, -EINVAL,
-			"the command is one word to the shell, '%s', so it would "
-			"look for a program of that name; give a shell line "
-			"(a pipeline, several commands) with --cmd '%s' or as "
-			"-- sh -c '...', and a program's arguments as "
-			"arguments of their own: -- grep -c x FILE",
-			prog, prog);
+		err_set(
+		    err, -EINVAL,
+		    "the command is one word to the shell, '%s', so it would "
+		    "look for a program of that name; give a shell line "
+		    "(a pipeline, several commands) with --cmd '%s' or as "
+		    "-- sh -c '...', and a program's arguments as "
+		    "arguments of their own: -- grep -c x FILE",
+		    prog, prog);
 		free(prog);
 		return -EINVAL;
 	}
