@@ -482,6 +482,9 @@ const struct workload_ops workload_exec = {
     .summary = "any command: iotrial run exec -t DIR -- CMD ARGS...",
     .params = exec_params,
     .validate = exec_validate,
+    .cpu_bound_advice = "that is the command's own work; iotrial cannot "
+			"change it",
+    .untimed = 1,
     .prepare = exec_prepare,
     .run = exec_run,
     .cleanup = exec_cleanup,
