@@ -604,6 +604,16 @@ static void test_plan_unchanged(void **state)
 	assert_null(strstr(out.buf, "resets nr_requests"));
 	assert_null(strstr(out.buf, "-> mq-deadline"));
 	knob_plan_release(&p);
+
+	/* nothing but values in force: no changes */
+	knob_plan_init(&p, &c);
+	knob_plan_add(&p, "scheduler=mq-deadline", &err);
+	assert_int_equal(knob_plan_build(&p, &err), 0);
+	strbuf_reset(&out);
+	report_knob_plan(&p, "/j", &out);
+	assert_non_null(strstr(out.buf, "plan: no changes, 1 value already "
+					"in force,"));
+	knob_plan_release(&p);
 	knob_ctx_release(&c);
 	strbuf_release(&err);
 	strbuf_release(&out);

@@ -143,10 +143,14 @@ void report_knob_plan(const struct knob_plan *p, const char *journal,
 
 	for (i = 0; i < p->nr; i++)
 		same += knob_change_unchanged(&p->v[i]);
-	strbuf_addf(out, "plan: %zu change%s", p->nr - same,
-		    p->nr - same == 1 ? "" : "s");
+	if (p->nr == same)
+		strbuf_addstr(out, "plan: no changes");
+	else
+		strbuf_addf(out, "plan: %zu change%s", p->nr - same,
+			    p->nr - same == 1 ? "" : "s");
 	if (same)
-		strbuf_addf(out, " and %zu value%s already in force", same,
+		strbuf_addf(out, "%s%zu value%s already in force",
+			    p->nr == same ? ", " : " and ", same,
 			    same == 1 ? "" : "s");
 	strbuf_addstr(out, ", in apply order (--dry-run: nothing is "
 			   "changed)\n");
