@@ -493,6 +493,15 @@ static void test_absorbed_causes(void **state)
 			       "or --ios to write it once"));
 	assert_false(warned(&r, "--settle"));
 	run_result_release(&r);
+	/* ...with the workload's own advice where it has one */
+	make_run(&r, 10, 0, 0, 204800, 800 * MIB);
+	o.rewrite_advice = "--passes 1 writes each page once";
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "reach the device only once; --passes 1 "
+			       "writes each page once"));
+	assert_false(warned(&r, "--ios"));
+	o.rewrite_advice = NULL;
+	run_result_release(&r);
 
 	/* settle=sync but stopped by a signal before the sync: not synced */
 	make_run(&r, 10, 0, 0, 204800, 800 * MIB);
@@ -595,6 +604,7 @@ static void test_opts_from_workload(void **state)
 	truth_opts_from_workload(&o, &w);
 	assert_non_null(strstr(o.cpu_bound_advice, "--stride"));
 	assert_non_null(strstr(o.short_run_advice, "--passes"));
+	assert_non_null(strstr(o.rewrite_advice, "--passes 1"));
 	workload_release(&w);
 
 	/* a workload without the settle parameter does not say */

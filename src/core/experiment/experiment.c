@@ -755,6 +755,7 @@ void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
 	o->direct = workload_u64(w, "direct") != 0;
 	o->cpu_bound_advice = w->ops->cpu_bound_advice;
 	o->short_run_advice = w->ops->short_run_advice;
+	o->rewrite_advice = w->ops->rewrite_advice;
 	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync") ||
 	    (*sync && strcmp(sync, "none")))
 		o->settle = TRUTH_SETTLE_SYNC;

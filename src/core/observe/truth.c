@@ -250,10 +250,13 @@ static void absorbed_cause(const struct truth *t, const struct truth_opts *o,
 		strbuf_addf(out,
 			    "the run synced, but it wrote its %s working set "
 			    "%.1f times over, and blocks rewritten while "
-			    "still dirty reach the device only once; use "
-			    "--direct=1, a larger --size, or --ios to write "
-			    "it once",
-			    fmt_bytes(&a, ws), times);
+			    "still dirty reach the device only once; %s",
+			    fmt_bytes(&a, ws), times,
+			    o && o->rewrite_advice
+				? o->rewrite_advice
+				: "use --direct=1, a larger "
+				  "--size, or --ios to write it "
+				  "once");
 	} else if (settle == TRUTH_SETTLE_SYNC) {
 		strbuf_addf(out,
 			    "the run synced, so its writes were not left "

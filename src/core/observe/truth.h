@@ -96,6 +96,7 @@ struct truth_opts {
 	const char *cpu_bound_advice; /* the workload's, or NULL: the
 					 block-I/O advice (workload.h) */
 	const char *short_run_advice; /* likewise */
+	const char *rewrite_advice;   /* likewise */
 };
 
 /* The measurement hook; everything in it is private but hook. */

@@ -196,6 +196,8 @@ const struct workload_ops workload_mmapdirty = {
 	"dirties one byte per page and leaves the faults and the "
 	"writeback",
     .short_run_advice = "give it a larger --size or more --passes",
+    .rewrite_advice = "each --passes after the first dirties pages "
+		      "already dirty; --passes 1 writes each page once",
     .untimed = 1,
     .prepare = mmapdirty_prepare,
     .run = mmapdirty_run,

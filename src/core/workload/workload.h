@@ -85,6 +85,10 @@ struct workload_ops {
 	 */
 	const char *cpu_bound_advice;
 	const char *short_run_advice;
+	/* Optional. What writes its working set once, when a synced run
+	 * rewrote it and the page cache absorbed the rewrites; NULL:
+	 * "use --direct=1, a larger --size, or --ios to write it once". */
+	const char *rewrite_advice;
 	/* It runs to its own end (a command, a pass over a file): --time,
 	 * --ios and --ramp do not apply, and are not offered. */
 	int untimed;
