@@ -126,8 +126,8 @@ static void test_measured_uncounted(void **state)
 	assert_string_equal(out.buf,
 			    "\nmeasured: per run (median of 2 runs), the "
 			    "workload's processes fetched 64 MiB from "
-			    "storage, 'vda' delivered 70 MiB, the workload's "
-			    "processes dirtied 1 GiB, 'vda' took 1.01 GiB\n");
+			    "storage, 'vda' delivered 70 MiB, they dirtied "
+			    "1 GiB, 'vda' took 1.01 GiB\n");
 
 	/* counted writes, uncounted reads (mmapdirty) */
 	strbuf_reset(&runs);

@@ -41,18 +41,23 @@ static double median(double *v, size_t n)
 }
 
 /* ", the workload read 1.5 GiB, 'loop0' delivered 1.5 GiB and 'vda' (the
- * disk under it) 1.4 GiB" for one direction's medians. */
+ * disk under it) 1.4 GiB" for one direction's medians; *said is set once
+ * the processes' counters stood in for the workload's. */
 static void add_direction(struct strbuf *out, const char *verb,
 			  const char *top_verb, const char *top,
-			  const char *bottom, const double m[NR_COLS])
+			  const char *bottom, const double m[NR_COLS],
+			  int *said)
 {
 	if (!(m[COL_LOGICAL] > 0) && m[COL_PROCESS] > 0) {
-		/* uncounted by the workload: its processes' counters */
-		strbuf_addf(out, ", the workload's processes %s ",
+		/* uncounted by the workload: its processes' counters
+		 * ("they" when the reads said so already) */
+		strbuf_addf(out, ", %s %s ",
+			    *said ? "they" : "the workload's processes",
 			    !strcmp(verb, "read") ? "fetched" : "dirtied");
 		units_fmt_bytes(out, (uint64_t)m[COL_PROCESS]);
 		if (!strcmp(verb, "read"))
 			strbuf_addstr(out, " from storage");
+		*said = 1;
 	} else {
 		strbuf_addf(out, ", the workload %s ", verb);
 		units_fmt_bytes(out, (uint64_t)m[COL_LOGICAL]);
@@ -96,7 +101,7 @@ void report_experiment_devices(struct json_object *exp, struct strbuf *out)
 	double *v[2][NR_COLS], m[2][NR_COLS];
 	const char *top = NULL, *bottom = NULL;
 	struct json_object *drop;
-	int d, c;
+	int d, c, said = 0; /* the processes' counters were named */
 
 	if (!n)
 		return;
@@ -136,9 +141,10 @@ void report_experiment_devices(struct json_object *exp, struct strbuf *out)
 		if (m[0][COL_LOGICAL] > 0 || m[0][COL_TOP] > 0 ||
 		    !(m[1][COL_LOGICAL] > 0 || m[1][COL_PROCESS] > 0))
 			add_direction(out, "read", "delivered", top, bottom,
-				      m[0]);
+				      m[0], &said);
 		if (m[1][COL_LOGICAL] > 0 || m[1][COL_PROCESS] > 0)
-			add_direction(out, "wrote", "took", top, bottom, m[1]);
+			add_direction(out, "wrote", "took", top, bottom, m[1],
+				      &said);
 		drop = expjson_get_type(exp, "drop_caches", json_type_boolean);
 		if (drop && json_object_get_boolean(drop) && !drop_failed(exp))
 			strbuf_addstr(out, "; the page cache was dropped "
