@@ -574,6 +574,11 @@ static void test_bdflush_line(void **state)
 	assert_int_equal(knob_resolve(&c, "bdflush.ndirty", &k, NULL, &err),
 			 -EINVAL);
 	assert_non_null(strstr(err.buf, "no modern knob"));
+	assert_int_equal(knob_resolve(&c, "bdflush.nfrac", &k, NULL, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "not a field of Linux 2.4's bdflush; "
+					"those with a modern knob are "
+					"bdflush.nfract,"));
 	knob_ctx_release(&c);
 	strbuf_release(&err);
 }

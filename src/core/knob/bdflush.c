@@ -173,14 +173,22 @@ int knob_bdflush_refuse(const char *name, struct strbuf *err)
 			       "bdflush.age_buffer, bdflush.nfract_sync");
 	if (strncmp(name, "bdflush.", 8))
 		return 0;
-	for (i = 0; i < BDFLUSH_FIELDS; i++)
-		if (!fields[i].knob && !strcmp(name + 8, fields[i].name))
-			return err_set(err, -EINVAL,
-				       "'%s' has no modern knob (%s); the "
-				       "bdflush fields that do are "
-				       "bdflush.nfract, bdflush.interval, "
-				       "bdflush.age_buffer and "
-				       "bdflush.nfract_sync",
-				       name, fields[i].gone);
-	return 0;
+	for (i = 0; i < BDFLUSH_FIELDS; i++) {
+		if (strcmp(name + 8, fields[i].name))
+			continue;
+		if (fields[i].knob)
+			return 0;
+		return err_set(err, -EINVAL,
+			       "'%s' has no modern knob (%s); the "
+			       "bdflush fields that do are "
+			       "bdflush.nfract, bdflush.interval, "
+			       "bdflush.age_buffer and bdflush.nfract_sync",
+			       name, fields[i].gone);
+	}
+	return err_set(err, -EINVAL,
+		       "'%s' is not a field of Linux 2.4's bdflush; those "
+		       "with a modern knob are bdflush.nfract, "
+		       "bdflush.interval, bdflush.age_buffer and "
+		       "bdflush.nfract_sync",
+		       name);
 }

@@ -191,9 +191,9 @@ int knob_is_bdflush_line(const char *name);
 int knob_bdflush_split(const char *line, struct knob_list *assign,
 		       struct strbuf *note, struct strbuf *err);
 /*
- * -EINVAL with err saying what to give instead for "bdflush" alone and
- * for a bdflush field that has no modern knob ("bdflush.ndirty"); 0 for
- * any other name.
+ * -EINVAL with err saying what to give instead for "bdflush" alone, a
+ * bdflush field that has no modern knob ("bdflush.ndirty") and a
+ * bdflush.* name that is no field; 0 for any other name.
  */
 int knob_bdflush_refuse(const char *name, struct strbuf *err);
 /* Free the contents of k. NULL is fine. */
