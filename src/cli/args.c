@@ -15,6 +15,7 @@
 #include "../core/report/suspect.h"
 #include "../core/store/store.h"
 #include "../core/target/cgroup.h"
+#include "../core/workload/workload.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/banned.h"
@@ -242,4 +243,26 @@ int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv)
 		}
 	}
 	return 0;
+}
+
+void cli_untimed_options(struct option *opts, const struct workload_ops *ops)
+{
+	struct option *o;
+
+	if (!ops->untimed)
+		return;
+	for (o = opts; o->type != OPTION_END; o++)
+		if (o->long_name && (!strcmp(o->long_name, "time") ||
+				     !strcmp(o->long_name, "ios") ||
+				     !strcmp(o->long_name, "ramp")))
+			o->flags |= OPT_HIDDEN;
+}
+
+void cli_untimed_note(const struct workload_ops *ops, const char *time,
+		      const char *ramp)
+{
+	if (!ops->untimed || (!time && !ramp))
+		return;
+	note("%s runs to its own end, so %s does not apply and is ignored",
+	     ops->name, time ? "--time" : "--ramp");
 }

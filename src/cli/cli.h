@@ -149,5 +149,14 @@ void cli_metrics_help(struct strbuf *out, const struct workload_ops *ops);
 /* The workload called name, or NULL after an error that suggests the
  * nearest name or points to 'iotrial CMD --help'. */
 const struct workload_ops *cli_find_workload(const char *name, const char *cmd);
+/*
+ * A workload that runs to its own end (ops->untimed: exec, mmapdirty):
+ * hide the --time, --ios and --ramp rows of opts from its --help. After
+ * parsing, cli_untimed_note() says that a --time or --ramp given is
+ * ignored (its validate() refuses --ios).
+ */
+void cli_untimed_options(struct option *opts, const struct workload_ops *ops);
+void cli_untimed_note(const struct workload_ops *ops, const char *time,
+		      const char *ramp);
 
 #endif

@@ -271,6 +271,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	}
 	*out_ops = ops;
 	cli_workload_options(&params, ops, param_option, a);
+	cli_untimed_options(own, ops);
 	opts = options_join(params.opts, own);
 	compare_epilogue(&epilogue);
 	cli_metrics_help(&epilogue, ops);
@@ -320,6 +321,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		error("give --time or --ios, not both");
 		return -1;
 	}
+	cli_untimed_note(ops, a->time, a->ramp);
 	return 0;
 }
 

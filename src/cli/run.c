@@ -230,6 +230,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	}
 	*out_ops = ops;
 	cli_workload_options(&params, ops, param_option, a);
+	cli_untimed_options(own, ops);
 	opts = options_join(params.opts, own);
 	run_epilogue(&epilogue);
 	cli_metrics_help(&epilogue, ops);
@@ -258,6 +259,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		error("give --time or --ios, not both");
 		return -1;
 	}
+	cli_untimed_note(ops, a->time, a->ramp);
 	return check_job_args(a);
 }
 
@@ -348,9 +350,10 @@ static void run_done(void *ctx, const struct run_meta *meta,
 			units_fmt_ns(&v->summary,
 				     metric_value(meta->metric, meta->w, r));
 		else
-			strbuf_addf(&v->summary, "%.4g %s",
-				    metric_value(meta->metric, meta->w, r),
-				    meta->metric->unit);
+			report_fmt_value(&v->summary, metric_value(meta->metric,
+								   meta->w, r));
+		if (strcmp(meta->metric->unit, "ns") && *meta->metric->unit)
+			strbuf_addf(&v->summary, " %s", meta->metric->unit);
 		strbuf_addf(&v->summary, " (%s is better)\n",
 			    meta->metric->higher_is_better ? "higher"
 							   : "lower");

@@ -126,11 +126,12 @@ int cmd_set(int argc, const char **argv)
 		code = knob_cli_exit_code(ret);
 		goto out;
 	}
-	for (i = 0; i < plan.nr; i++)
+	knob_journal_path(&jpath);
+	/* the plan of --dry-run carries each note under its change */
+	for (i = 0; !a.dry_run && i < plan.nr; i++)
 		if (plan.v[i].note.len)
 			note("%s: %s", plan.v[i].input_name,
 			     plan.v[i].note.buf);
-	knob_journal_path(&jpath);
 	if (a.dry_run) {
 		report_knob_plan(&plan, jpath.buf, &out);
 		fputs(out.buf, stdout);

@@ -51,6 +51,8 @@ check "...with a row per operation" \
 	test "$(grep -cE '^  (write_dump|read_dump|delete_dump) +[0-9]+ +[0-9.]+ (ns|us|ms|s) ' "$TEST_TMP/text")" = 3
 check "...and the metric in dumps per minute" \
 	grep -q "^metric: dumps_per_min = .* dumps/min (higher is better)" "$TEST_TMP/text"
+check "...printed as the other numbers are, not in scientific notation" \
+	grep -qE "^metric: dumps_per_min = [0-9]+(\.[0-9]+)? dumps/min" "$TEST_TMP/text"
 check "the spool is removed after the run" test -z "$(ls -A "$dir")"
 
 "$IOTRIAL" run crashdump -t "$dir" --ios 200 --sizes 8k --fsync 0 \

@@ -52,6 +52,24 @@ check "...saying so" grep -q "nothing the command printed matches" "$out"
 check "a command that is not there: usage error" test $? = 2
 check "...naming it" grep -qF "the command 'no-such-program-here' is not found" "$out"
 
+# a shell line given as one argument after "--" is one word to the shell:
+# refused before the first run (exit 2, not a failed run's 1), saying how
+# to give a shell line
+"$IOTRIAL" run exec -t "$TEST_TMP" --no-store -- \
+	"grep -c root /etc/passwd; touch $TEST_TMP/ran" >"$out" 2>&1
+check "a shell line as one argument after '--': usage error (exit $?)" test $? = 2
+check "...before anything ran" test ! -e "$TEST_TMP/ran"
+check "...saying it is one word and how to give a shell line" \
+	grep -qF "is one word to the shell, 'grep -c root /etc/passwd; touch $TEST_TMP/ran'" "$out"
+check "...with --cmd or sh -c" grep -qF -- "with --cmd 'grep -c root" "$out"
+"$IOTRIAL" compare exec -t "$TEST_TMP" --vary label=a,b --runs 2 --no-store -- \
+	"grep -c root /etc/passwd | wc -l" >"$out" 2>&1
+check "compare refuses it too, before the first run (exit $?)" test $? = 2
+"$IOTRIAL" run exec -t "$TEST_TMP" --no-store \
+	--cmd "grep -c root /etc/passwd >/dev/null; touch $TEST_TMP/ran" >"$out" 2>&1
+check "the same line as --cmd runs (exit $?)" test $? = 0
+check "...all of it" test -e "$TEST_TMP/ran"
+
 "$IOTRIAL" run exec -t "$TEST_TMP" --no-store -- sh -c 'echo first >&2; echo gone wrong >&2; exit 3' >"$out" 2>&1
 rc=$?
 check "a command that fails: exit 1 (got $rc)" test "$rc" = 1

@@ -38,3 +38,19 @@ check "a stride larger than the size: usage error" test $? = 2
 check "...saying why" grep -q "stride 2M is larger than size 1M" "$out"
 "$IOTRIAL" run mmapdirty -t "$TEST_TMP" --sync=sometimes --no-store >"$out" 2>&1
 check "an unknown --sync: usage error" test $? = 2
+
+# it runs to its own end: --time, --ios and --ramp are not offered, a
+# --time given is said to be ignored, and its warnings advise what it has
+"$IOTRIAL" run mmapdirty --help >"$out" 2>&1
+check "--help does not offer --time, --ios or --ramp" \
+	bash -c "! grep -qE '^  --(time|ios|ramp) ' '$out'"
+"$IOTRIAL" run exec --help >"$out" 2>&1
+check "nor does exec's" bash -c "! grep -qE '^  --(time|ios|ramp) ' '$out'"
+"$IOTRIAL" run seqread --help >"$out" 2>&1
+check "seqread's still does" grep -qE '^  --time DURATION' "$out"
+"$IOTRIAL" run mmapdirty -t "$TEST_TMP" --size 1M --time 7s --no-store >"$out" 2>&1
+check "a --time given runs (exit $?)" test $? = 0
+check "...with a note that it is ignored" \
+	grep -q "^note: mmapdirty runs to its own end, so --time does not apply and is ignored" "$out"
+check "a short run's advice is mmapdirty's, not --time or --ios" \
+	grep -q "too short to trust: .*; give it a larger --size or more --passes" "$out"

@@ -29,8 +29,10 @@ lat = o["latency_ns"]["read"]
 assert 0 < lat["min"] <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["p999"] <= lat["max"], lat
 assert lat["count"] == 200000
 assert lat["min"] <= lat["mean"] <= lat["max"]
-for k in ("user_s", "sys_s", "system_busy_s"):
+for k in ("user_s", "sys_s", "system_busy_s", "system_steal_s"):
     assert o["cpu"][k] >= 0, k
+# steal is its own figure, a part of the busy time
+assert o["cpu"]["system_steal_s"] <= o["cpu"]["system_busy_s"] + 1e-9, o["cpu"]
 # the whole process's CPU, split into the workers' and the rest
 c = o["cpu"]
 assert c["workers_s"] > 0 and c["outside_s"] >= 0, c
@@ -132,3 +134,23 @@ o = json.load(open(sys.argv[1]))
 assert o["ops"] == 400 and len(o["jobs"]) == 4, o["ops"]
 PY
 fi
+
+# the machine's busy time and the hypervisor's steal, apart, in the text
+# as in the JSON of the same run
+"$IOTRIAL" run randread -t "$TEST_TMP" --size=8M --time 1s --no-store \
+	--json="$TEST_TMP/st.json" >"$TEST_TMP/st.out" 2>&1
+check "the text's machine line matches the JSON's busy and steal" \
+	python3 - "$TEST_TMP/st.json" "$TEST_TMP/st.out" <<'PY'
+import json, re, sys
+c = json.load(open(sys.argv[1]))["cpu"]
+text = open(sys.argv[2]).read()
+m = re.search(r"; machine (\d+)% busy(, (\d+)% stolen by the hypervisor)?\n", text)
+assert m, text
+busy = 100 * (c["system_busy_s"] - c["system_steal_s"]) / c["system_total_s"]
+steal = 100 * c["system_steal_s"] / c["system_total_s"]
+assert abs(int(m.group(1)) - busy) <= 0.51, (m.group(0), c)
+if steal >= 0.5:
+    assert m.group(3) and abs(int(m.group(3)) - steal) <= 0.51, (m.group(0), c)
+else:
+    assert not m.group(2), (m.group(0), c)
+PY

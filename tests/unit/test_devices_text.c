@@ -99,10 +99,60 @@ static void test_measured_line(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A workload that counts none of its own I/O (exec) or not its reads
+ * (mmapdirty's faults): the processes' counters say what was fetched and
+ * dirtied, not "the workload read 0 B", and the writes are not left out.
+ */
+static void test_measured_uncounted(void **state)
+{
+	struct strbuf runs = STRBUF_INIT, out = STRBUF_INIT;
+	int i;
+
+	(void)state;
+	strbuf_addstr(&runs, "[");
+	for (i = 0; i < 2; i++)
+		strbuf_addf(&runs,
+			    "%s{\"arm\": 0, \"run\": {\"truth\": {\"device\": "
+			    "\"vda\", \"logical_read_bytes\": 0, "
+			    "\"device_read_bytes\": %llu, "
+			    "\"logical_write_bytes\": 0, "
+			    "\"device_write_bytes\": %llu, "
+			    "\"process_read_bytes\": %llu, "
+			    "\"process_write_bytes\": %llu}}}",
+			    i ? ", " : "", 70 * MIB, 1030 * MIB, 64 * MIB,
+			    1024 * MIB);
+	render(&runs, "", &out);
+	assert_string_equal(out.buf,
+			    "\nmeasured: per run (median of 2 runs), the "
+			    "workload's processes fetched 64 MiB from "
+			    "storage, 'vda' delivered 70 MiB, they dirtied "
+			    "1 GiB, 'vda' took 1.01 GiB\n");
+
+	/* counted writes, uncounted reads (mmapdirty) */
+	strbuf_reset(&runs);
+	strbuf_addf(&runs,
+		    "[{\"arm\": 0, \"run\": {\"truth\": {\"device\": "
+		    "\"vda\", \"logical_read_bytes\": 0, "
+		    "\"device_read_bytes\": %llu, "
+		    "\"logical_write_bytes\": %llu, "
+		    "\"device_write_bytes\": %llu, "
+		    "\"process_read_bytes\": %llu, "
+		    "\"process_write_bytes\": %llu}}}",
+		    64 * MIB, 64 * MIB, 65 * MIB, 64 * MIB, 64 * MIB);
+	render(&runs, "", &out);
+	assert_non_null(strstr(out.buf, "the workload's processes fetched "
+					"64 MiB from storage, 'vda' delivered "
+					"64 MiB, the workload wrote 64 MiB"));
+	strbuf_release(&runs);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_measured_line),
+	    cmocka_unit_test(test_measured_uncounted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

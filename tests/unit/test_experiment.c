@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 #include "core/experiment/experiment.h"
 #include "core/report/report.h"
@@ -108,6 +109,164 @@ static void test_plan_translated(void **state)
 		assert_int_equal(e.baseline, 1);
 		experiment_release(&e);
 	}
+	strbuf_release(&err);
+}
+
+/*
+ * A knob asked for by its Linux 2.4 name: the label says what is set,
+ * under the knob's own name, and what was asked; --baseline finds the
+ * arm by either.
+ */
+static void test_plan_old_name(void **state)
+{
+	static char *vals[] = {"10", "80"};
+	static const char *const names[] = {
+	    "bdflush.nfract=80", "vm.dirty_background_ratio=80", "80",
+	    "vm.dirty_background_ratio=80 (asked: bdflush.nfract=80)"};
+	struct experiment_factor f[1] = {
+	    {"bdflush.nfract", 1, vals, 2, NULL, "vm.dirty_background_ratio"}};
+	struct experiment_config c;
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.factors = f;
+	c.nr_factors = 1;
+	c.max_arms = 64;
+	c.ops = workload_find("seqwrite");
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_string_equal(
+	    e.arms[0].label,
+	    "vm.dirty_background_ratio=10 (asked: bdflush.nfract=10)");
+	experiment_release(&e);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		c.baseline = names[i];
+		assert_int_equal(experiment_plan(&e, &c, &err), 0);
+		assert_int_equal(e.baseline, 1);
+		experiment_release(&e);
+	}
+	strbuf_release(&err);
+}
+
+/*
+ * A workload whose first set-up lays out its files (slow: 400 ms) and
+ * whose runs are quick, as a large --size with a short --ios is.
+ */
+static unsigned fake_prepares;
+static long fake_every_ns; /* each set-up's cost after the first */
+
+static const struct param_spec fake_params[] = {
+    {"label", PARAM_STRING, "", 0, 0, NULL, "free text"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static int fake_prepare(struct workload *w, struct target *t,
+			struct strbuf *err)
+{
+	struct timespec lay = {0, 400 * 1000 * 1000};
+
+	(void)w;
+	(void)t;
+	(void)err;
+	if (fake_prepares++)
+		lay.tv_nsec = fake_every_ns;
+	nanosleep(&lay, NULL);
+	return 0;
+}
+
+static int fake_run(struct workload *w, struct run_result *r,
+		    struct strbuf *err)
+{
+	(void)w;
+	(void)err;
+	r->seconds = 0.001;
+	r->ops[IO_READ] = 100 + fake_prepares % 7; /* some spread */
+	r->bytes[IO_READ] = r->ops[IO_READ] * 4096;
+	return 0;
+}
+
+static void fake_cleanup(struct workload *w)
+{
+	(void)w;
+}
+
+static const struct workload_ops fake_ops = {
+    .name = "fake",
+    .summary = "lays out once, runs quickly",
+    .params = fake_params,
+    .prepare = fake_prepare,
+    .run = fake_run,
+    .cleanup = fake_cleanup,
+};
+
+/*
+ * The budget is judged from the runs as they will be, not from the
+ * first block that laid out the files: 400 ms of layout over two runs
+ * would make a block 0.4 s and a 1 s budget about 2 blocks, short of
+ * the 6 a verdict needs; the runs themselves take a millisecond.
+ */
+static void test_budget_after_layout(void **state)
+{
+	static char *labels[] = {"a", "b"};
+	struct experiment_factor f[1] = {{"label", 0, labels, 2, NULL, NULL}};
+	struct experiment_hooks h = {0};
+	struct experiment_config c;
+	struct experiment e;
+	struct target t = {.spec = "fake", .path = "fake"};
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *w;
+	size_t i;
+
+	(void)state;
+	experiment_config_init(&c);
+	c.ops = &fake_ops;
+	c.target = &t;
+	c.factors = f;
+	c.nr_factors = 1;
+	c.ro.ios = 100; /* no run length to estimate from before a run */
+	c.budget_ns = 1000000000ull;
+	c.max_runs = 8;
+	c.drop_caches = 0;
+	c.seed = 1;
+	fake_prepares = 0;
+	fake_every_ns = 0;
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_int_equal(experiment_run(&e, &c, &h, &err), 0);
+	w = json_object_object_get(e.obj, "warnings");
+	for (i = 0; i < json_object_array_length(w); i++)
+		assert_null(strstr(
+		    json_object_get_string(json_object_array_get_idx(w, i)),
+		    "--budget"));
+	/* the verdict's 6 blocks were run: the budget did not stop it */
+	assert_true(
+	    json_object_get_int(json_object_object_get(e.obj, "blocks")) >= 6);
+	assert_string_not_equal(
+	    json_object_get_string(json_object_object_get(e.obj, "stopped")),
+	    "budget spent");
+	experiment_release(&e);
+
+	/*
+	 * Every set-up costs 150 ms (arms that lay out files of their own):
+	 * the second block shows it, the warning comes then, and at the end
+	 * it is said again from every block run.
+	 */
+	fake_prepares = 0;
+	fake_every_ns = 150 * 1000 * 1000;
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_int_equal(experiment_run(&e, &c, &h, &err), 0);
+	w = json_object_object_get(e.obj, "warnings");
+	for (i = 0; i < json_object_array_length(w); i++)
+		if (strstr(
+			json_object_get_string(json_object_array_get_idx(w, i)),
+			"--budget 1s allows about"))
+			break;
+	assert_true(i < json_object_array_length(w));
+	assert_non_null(
+	    strstr(json_object_get_string(json_object_array_get_idx(w, i)),
+		   "each, as measured over "));
+	experiment_release(&e);
 	strbuf_release(&err);
 }
 
@@ -335,6 +494,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plan),
 	    cmocka_unit_test(test_plan_translated),
+	    cmocka_unit_test(test_plan_old_name),
+	    cmocka_unit_test(test_budget_after_layout),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_validate_bad_arm),
 	    cmocka_unit_test(test_analyze_verdicts),

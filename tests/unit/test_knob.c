@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include "core/knob/knob.h"
 #include "core/knob/plan.h"
+#include "core/report/knob_text.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -508,6 +509,121 @@ static void test_raw_confined(void **state)
 	strbuf_release(&p);
 }
 
+/* Linux 2.4's whole bdflush line: each field that has a modern knob
+ * becomes its change, the others are named in the note, not set. */
+static void test_bdflush_line(void **state)
+{
+	struct knob_ctx c;
+	struct knob_plan p;
+	struct knob k;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	ctx_on(&c, NULL);
+	knob_plan_init(&p, &c);
+	assert_int_equal(
+	    knob_plan_add(&p, "bdflush=80 0 0 0 500 3000 90 0 0", &err), 0);
+	assert_int_equal(knob_plan_build(&p, &err), 0);
+	assert_int_equal(p.nr, 4);
+	assert_string_equal(p.v[0].k.name, "vm.dirty_background_ratio");
+	assert_string_equal(p.v[0].canon.buf, "80");
+	assert_string_equal(p.v[1].k.name, "vm.dirty_writeback_centisecs");
+	assert_string_equal(p.v[1].canon.buf, "500");
+	assert_string_equal(p.v[2].k.name, "vm.dirty_expire_centisecs");
+	assert_string_equal(p.v[2].canon.buf, "3000");
+	assert_string_equal(p.v[3].k.name, "vm.dirty_ratio");
+	assert_string_equal(p.v[3].canon.buf, "90");
+	assert_non_null(strstr(p.v[0].note.buf,
+			       "ndirty=0 and nfract_stop_bdflush=0 have no "
+			       "modern knob and are not set"));
+	assert_non_null(strstr(p.v[0].note.buf, "fields 3, 4 and 9"));
+	/* each note once: the line's only on its first change */
+	assert_null(strstr(p.v[1].note.buf, "ndirty"));
+	knob_plan_release(&p);
+
+	/* fewer fields set only those; tabs as cat prints them */
+	knob_plan_init(&p, &c);
+	assert_int_equal(knob_plan_add(&p, "bdflush=40\t0", &err), 0);
+	assert_int_equal(knob_plan_build(&p, &err), 0);
+	assert_int_equal(p.nr, 1);
+	assert_non_null(strstr(p.v[0].note.buf, "fields 3 to 9 were not "
+						"given"));
+	knob_plan_release(&p);
+
+	knob_plan_init(&p, &c);
+	assert_int_equal(knob_plan_add(&p, "bdflush=80 x", &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "field 2 (ndirty) is 'x'"));
+	assert_int_equal(
+	    knob_plan_add(&p, "bdflush=1 2 3 4 5 6 7 8 9 10", &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "more than 9 fields"));
+	assert_int_equal(knob_plan_add(&p, "bdflush= ", &err), -EINVAL);
+	knob_plan_release(&p);
+
+	/* the line and one of its fields: the same knob twice */
+	knob_plan_init(&p, &c);
+	knob_plan_add(&p, "bdflush=80 0 0 0 500 3000 90 0 0", &err);
+	knob_plan_add(&p, "vm.dirty_ratio=5", &err);
+	assert_int_equal(knob_plan_build(&p, &err), -EINVAL);
+	knob_plan_release(&p);
+
+	/* the name alone, and a field without a modern knob, say what to
+	 * give instead */
+	assert_int_equal(knob_resolve(&c, "bdflush", &k, NULL, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "bdflush='40 0 0 0 500 3000 60"));
+	assert_non_null(strstr(err.buf, "bdflush.nfract"));
+	assert_int_equal(knob_resolve(&c, "bdflush.ndirty", &k, NULL, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "no modern knob"));
+	assert_int_equal(knob_resolve(&c, "bdflush.nfrac", &k, NULL, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "not a field of Linux 2.4's bdflush; "
+					"those with a modern knob are "
+					"bdflush.nfract,"));
+	knob_ctx_release(&c);
+	strbuf_release(&err);
+}
+
+/* A value already in force is "unchanged" in the plan, not a change. */
+static void test_plan_unchanged(void **state)
+{
+	struct knob_ctx c;
+	struct knob_plan p;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+
+	(void)state;
+	ctx_on(&c, "fake0");
+	knob_plan_init(&p, &c);
+	knob_plan_add(&p, "scheduler=mq-deadline", &err);
+	knob_plan_add(&p, "vm.dirty_writeback_centisecs=500", &err);
+	knob_plan_add(&p, "read_ahead_kb=256", &err);
+	assert_int_equal(knob_plan_build(&p, &err), 0);
+	assert_true(knob_change_unchanged(&p.v[0]));
+	assert_false(knob_change_unchanged(&p.v[1]));
+	report_knob_plan(&p, "/j", &out);
+	assert_non_null(strstr(out.buf, "plan: 1 change and 2 values already "
+					"in force"));
+	assert_non_null(strstr(out.buf, "'scheduler' on 'fake0': "
+					"mq-deadline, unchanged"));
+	assert_non_null(strstr(out.buf, "500 centiseconds (5 s), unchanged"));
+	/* no write is described for it, so no nr_requests reset either */
+	assert_null(strstr(out.buf, "resets nr_requests"));
+	assert_null(strstr(out.buf, "-> mq-deadline"));
+	knob_plan_release(&p);
+
+	/* nothing but values in force: no changes */
+	knob_plan_init(&p, &c);
+	knob_plan_add(&p, "scheduler=mq-deadline", &err);
+	assert_int_equal(knob_plan_build(&p, &err), 0);
+	strbuf_reset(&out);
+	report_knob_plan(&p, "/j", &out);
+	assert_non_null(strstr(out.buf, "plan: no changes, 1 value already "
+					"in force,"));
+	knob_plan_release(&p);
+	knob_ctx_release(&c);
+	strbuf_release(&err);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +636,8 @@ int main(void)
 	    cmocka_unit_test(test_scheduler_snapshot),
 	    cmocka_unit_test(test_plan_order_and_conflicts),
 	    cmocka_unit_test(test_raw_confined),
+	    cmocka_unit_test(test_bdflush_line),
+	    cmocka_unit_test(test_plan_unchanged),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,6 +5,7 @@
  * compare, show and diff print, and the `knobs` listing.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,10 +200,45 @@ static void test_fmt_metric(void **state)
 	strbuf_release(&out);
 }
 
+/* One value in full: four digits, never an exponent. */
+static void test_fmt_value(void **state)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+	    {21480.4, "21480"},
+	    {78800, "78800"},
+	    {1274.2, "1274"},
+	    {0.87974, "0.8797"},
+	    {0.5, "0.5"},
+	    {12.5, "12.5"},
+	    {999.96, "1000"},
+	    {0.000123456, "0.0001235"},
+	    {0, "0"},
+	    {-2.5e4, "-25000"},
+	    {3e9, "3000000000"},
+	};
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&out);
+		report_fmt_value(&out, cases[i].v);
+		assert_string_equal(out.buf, cases[i].want);
+	}
+	strbuf_reset(&out);
+	report_fmt_value(&out, NAN);
+	assert_string_equal(out.buf, "-");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_summary_verdicts),
+	    cmocka_unit_test(test_fmt_value),
 	    cmocka_unit_test(test_summary_one_arm),
 	    cmocka_unit_test(test_experiment_text),
 	    cmocka_unit_test(test_ratio_footnote),

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "core/observe/cpustat.h"
 #include "core/observe/meminfo.h"
 #include "core/observe/procio.h"
 #include "core/observe/sampler.h"
@@ -247,9 +248,35 @@ static void test_sampler_bad_device(void **state)
 	strbuf_release(&err);
 }
 
+/* /proc/stat's cpu line: busy counts steal, which is also given apart. */
+static void test_cpustat_steal(void **state)
+{
+	uint64_t busy, total, steal = 99;
+
+	(void)state;
+	assert_int_equal(cpustat_parse_proc_stat("cpu  100 10 50 400 20 0 5 "
+						 "35 0 0\ncpu0 1 2 3\n",
+						 &busy, &total, &steal),
+			 0);
+	assert_int_equal(busy, 100 + 10 + 50 + 5 + 35);
+	assert_int_equal(total, busy + 400 + 20);
+	assert_int_equal(steal, 35);
+	/* an old kernel without the steal field */
+	assert_int_equal(cpustat_parse_proc_stat("cpu  100 10 50 400\n", &busy,
+						 &total, &steal),
+			 0);
+	assert_int_equal(steal, 0);
+	assert_int_equal(
+	    cpustat_parse_proc_stat("cpu  1 2 3 4\n", &busy, &total, NULL), 0);
+	assert_int_equal(
+	    cpustat_parse_proc_stat("intr 1 2\n", &busy, &total, &steal),
+	    -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_cpustat_steal),
 	    cmocka_unit_test(test_meminfo_parse),
 	    cmocka_unit_test(test_meminfo_rejects),
 	    cmocka_unit_test(test_meminfo_real),

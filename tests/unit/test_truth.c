@@ -248,6 +248,18 @@ static void test_warnings(void **state)
 	assert_true(warned(&r, "CPU-bound: all 2 used at least 90%"));
 	assert_int_equal(kind_of(&r, "CPU-bound"), RUN_WARN_CPU_BOUND);
 	assert_true(warned(&r, "busiest 99%"));
+	assert_true(warned(&r, "try an async engine, larger blocks or more "
+			       "jobs"));
+	run_result_release(&r);
+	/* ...with the workload's own advice where it has one */
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	r.cpu.user_s = 9.8;
+	o.cpu_bound_advice = "a larger --stride";
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "CPU-bound: 1 used at least 90%"));
+	assert_true(warned(&r, "as the device; a larger --stride"));
+	assert_false(warned(&r, "async engine"));
+	o.cpu_bound_advice = NULL;
 	run_result_release(&r);
 	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
 	r.jobs = xcalloc(2, sizeof(*r.jobs));
@@ -265,6 +277,14 @@ static void test_warnings(void **state)
 	truth_warn(t, &r, &o, 0);
 	assert_true(warned(&r, "too short to trust: 0.500 s and 5000 I/Os"));
 	assert_int_equal(kind_of(&r, "too short"), RUN_WARN_SHORT);
+	assert_true(warned(&r, "use a longer --time or more --ios"));
+	run_result_release(&r);
+	make_run(&r, 0.5, 5000, 20 * MIB, 0, 0);
+	o.short_run_advice = "give it more --passes";
+	truth_warn(t, &r, &o, 0);
+	assert_true(warned(&r, "and 1000 I/Os; give it more --passes"));
+	assert_false(warned(&r, "--time"));
+	o.short_run_advice = NULL;
 	run_result_release(&r);
 	make_run(&r, 5, 999, 20 * MIB, 0, 0);
 	truth_warn(t, &r, &o, 0);
@@ -473,6 +493,15 @@ static void test_absorbed_causes(void **state)
 			       "or --ios to write it once"));
 	assert_false(warned(&r, "--settle"));
 	run_result_release(&r);
+	/* ...with the workload's own advice where it has one */
+	make_run(&r, 10, 0, 0, 204800, 800 * MIB);
+	o.rewrite_advice = "--passes 1 writes each page once";
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "reach the device only once; --passes 1 "
+			       "writes each page once"));
+	assert_false(warned(&r, "--ios"));
+	o.rewrite_advice = NULL;
+	run_result_release(&r);
 
 	/* settle=sync but stopped by a signal before the sync: not synced */
 	make_run(&r, 10, 0, 0, 204800, 800 * MIB);
@@ -567,6 +596,15 @@ static void test_opts_from_workload(void **state)
 			 0);
 	truth_opts_from_workload(&o, &w);
 	assert_int_equal(o.settle, TRUTH_SETTLE_SYNC);
+	assert_null(o.cpu_bound_advice); /* the block-I/O advice */
+	workload_release(&w);
+
+	/* mmapdirty has no engine, blocks or jobs: its own advice */
+	workload_init(&w, workload_find("mmapdirty"));
+	truth_opts_from_workload(&o, &w);
+	assert_non_null(strstr(o.cpu_bound_advice, "--stride"));
+	assert_non_null(strstr(o.short_run_advice, "--passes"));
+	assert_non_null(strstr(o.rewrite_advice, "--passes 1"));
 	workload_release(&w);
 
 	/* a workload without the settle parameter does not say */

@@ -123,8 +123,12 @@ int experiment_budget_short(const struct experiment_budget *b,
 		strbuf_addf(msg, " allows about %u block%s of %u arms (",
 			    b->blocks, b->blocks == 1 ? "" : "s", b->nr_arms);
 		shown_duration(msg, b->block_s);
-		strbuf_addf(msg, " each%s)",
+		strbuf_addf(msg, " each%s",
 			    b->measured ? ", as measured" : ", estimated");
+		if (b->measured && b->measured_blocks)
+			strbuf_addf(msg, " over %u block%s", b->measured_blocks,
+				    b->measured_blocks == 1 ? "" : "s");
+		strbuf_addch(msg, ')');
 	} else {
 		strbuf_addf(msg, "--max-runs %u stops after %u blocks",
 			    b->blocks, b->blocks);

@@ -37,16 +37,18 @@ struct budget_opts {
 /* What the limits of an experiment allow. */
 struct experiment_budget {
 	unsigned nr_arms;
-	unsigned nr_tests;   /* comparisons with the baseline */
-	unsigned min_blocks; /* fewest blocks for faster/slower; 0: none */
-	double run_s;	     /* seconds per run, overhead included; < 0
-				unknown (--ios before any run) */
-	double block_s;	     /* nr_arms x run_s */
-	double warmup_s;     /* the warm-up runs */
-	unsigned blocks;     /* blocks the limits allow; -1u no limit */
-	const char *limit;   /* "--budget", "--max-runs" or NULL */
-	int measured;	     /* run_s comes from runs made (1) or the
-				options (0) */
+	unsigned nr_tests;	  /* comparisons with the baseline */
+	unsigned min_blocks;	  /* fewest blocks for faster/slower; 0: none */
+	double run_s;		  /* seconds per run, overhead included; < 0
+				     unknown (--ios before any run) */
+	double block_s;		  /* nr_arms x run_s */
+	double warmup_s;	  /* the warm-up runs */
+	unsigned blocks;	  /* blocks the limits allow; -1u no limit */
+	const char *limit;	  /* "--budget", "--max-runs" or NULL */
+	int measured;		  /* run_s comes from runs made (1) or the
+				     options (0) */
+	unsigned measured_blocks; /* the blocks run_s was measured over,
+				     when said (0: not said) */
 };
 
 /*

@@ -243,7 +243,31 @@ struct exp_loop {
 	unsigned runs_done;
 	uint64_t start_ns;
 	double run_s_sum; /* for the ETA */
+	double first_s;	  /* of it: the warm-up and first block */
+	unsigned first_runs;
+	double once_s;	    /* of first_s: their set-up (laying out the files
+			       later blocks reuse) */
+	int budget_warning; /* index of check_budget()'s warning in the
+			       object's warnings, or -1 */
 };
+
+/*
+ * Seconds a run takes from here on: the mean of the runs after the first
+ * block, which reuse its files; before there are any, the first block's
+ * without the set-up it did once (laying out those files). -1 before any
+ * run.
+ */
+static double run_s_estimate(const struct exp_loop *l)
+{
+	double s = l->first_s - l->once_s;
+
+	if (l->runs_done > l->first_runs)
+		return (l->run_s_sum - l->first_s) /
+		       (l->runs_done - l->first_runs);
+	if (!l->runs_done)
+		return -1;
+	return (s > 0 ? s : l->first_s) / l->runs_done;
+}
 
 static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 		     unsigned planned, double halfwidth)
@@ -344,7 +368,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	struct run_meta meta = {0};
 	struct workload w;
 	struct run_result r;
-	uint64_t t0 = clock_now_ns();
+	uint64_t t0 = clock_now_ns(), t_prep;
 	unsigned arm_knobs;
 	int ret, stopped;
 
@@ -367,7 +391,10 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 			goto out;
 		l->applied_arm = (int)arm;
 	}
+	t_prep = clock_now_ns();
 	ret = c->ops->prepare(&w, c->target, err);
+	if (block <= 0) /* the files later blocks reuse are laid out now */
+		l->once_s += (double)(clock_now_ns() - t_prep) / 1e9;
 	if (ret)
 		l->e->failed_in_prepare = 1;
 	if (!ret && c->drop_caches && l->drop_ok &&
@@ -419,6 +446,10 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 out:
 	l->runs_done++;
 	l->run_s_sum += (double)(clock_now_ns() - t0) / 1e9;
+	if (block <= 0) {
+		l->first_runs++;
+		l->first_s += (double)(clock_now_ns() - t0) / 1e9;
+	}
 	workload_release(&w);
 	run_result_release(&r);
 	free(ks);
@@ -499,31 +530,60 @@ static void final_warnings(struct exp_loop *l)
 }
 
 /*
- * After the first block, with its time measured: when the limits now
- * turn out to stop before a verdict is possible (and the estimate made
- * before the first run did not say so), warn while there is time to
- * stop.
+ * After the first block, with its time measured (the files it laid out
+ * once left out), and after the second: when the limits now turn out to stop
+ * before a verdict is possible (and the estimate made before the first run did
+ * not say so), warn while there is time to stop.
  */
 static void check_budget(struct exp_loop *l)
 {
 	struct experiment_budget before, now;
 	struct strbuf msg = STRBUF_INIT;
 	struct budget_opts bo;
+	struct json_object *w = json_object_object_get(l->e->obj, "warnings");
 
 	experiment_budget_opts(l->c, &bo);
 	experiment_budget_estimate(&bo, l->e->nr_arms, -1, &before);
 	if (experiment_budget_short(&before, &bo, &msg))
 		goto out;
 	strbuf_reset(&msg);
-	experiment_budget_estimate(&bo, l->e->nr_arms,
-				   l->run_s_sum / l->runs_done, &now);
+	experiment_budget_estimate(&bo, l->e->nr_arms, run_s_estimate(l), &now);
 	if (!experiment_budget_short(&now, &bo, &msg))
 		goto out;
-	json_object_array_add(json_object_object_get(l->e->obj, "warnings"),
-			      json_object_new_string(msg.buf));
+	l->budget_warning = (int)json_object_array_length(w);
+	json_object_array_add(w, json_object_new_string(msg.buf));
 	if (l->h->warn)
 		l->h->warn(l->h->ctx, msg.buf);
 out:
+	strbuf_release(&msg);
+}
+
+/*
+ * At the end: check_budget()'s warning estimated from one block. Say it
+ * again from every block run, or take it back when they show that the
+ * limits allowed a verdict after all.
+ */
+static void recheck_budget(struct exp_loop *l, unsigned blocks)
+{
+	struct json_object *w = json_object_object_get(l->e->obj, "warnings");
+	struct strbuf msg = STRBUF_INIT;
+	struct experiment_budget now;
+	struct budget_opts bo;
+
+	if (l->budget_warning < 0 ||
+	    (size_t)l->budget_warning >= json_object_array_length(w))
+		return;
+	experiment_budget_opts(l->c, &bo);
+	experiment_budget_estimate(&bo, l->e->nr_arms, run_s_estimate(l), &now);
+	if (blocks > now.blocks)
+		now.blocks = blocks; /* it ran them: they fitted */
+	now.measured_blocks = blocks;
+	if (experiment_budget_short(&now, &bo, &msg)) {
+		json_object_array_put_idx(w, (size_t)l->budget_warning,
+					  json_object_new_string(msg.buf));
+	} else {
+		json_object_array_del_idx(w, (size_t)l->budget_warning, 1);
+	}
 	strbuf_release(&msg);
 }
 
@@ -554,6 +614,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	l.c = c;
 	l.h = h;
 	l.applied_arm = -1;
+	l.budget_warning = -1;
 	l.drop_ok = 1;
 	l.warns = xcalloc(e->nr_arms, sizeof(*l.warns));
 	l.start_ns = clock_now_ns();
@@ -596,11 +657,13 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			/* stop early if the next block would overrun */
 			si.budget_s = (double)c->budget_ns / 1e9;
 			if (si.budget_s > 0)
-				si.budget_s -=
-				    l.run_s_sum / l.runs_done * e->nr_arms;
+				si.budget_s -= run_s_estimate(&l) * e->nr_arms;
 			if (c->budget_ns && si.budget_s <= 0)
 				si.budget_s = 1e-9;
-			if (b == 1 && c->budget_ns && !c->single_run)
+			/* after the first block, and again after the second
+			 * (the first that reuses its files) if quiet then */
+			if ((b == 1 || (b == 2 && l.budget_warning < 0)) &&
+			    c->budget_ns && !c->single_run)
 				check_budget(&l);
 			stats_should_stop(&si, &sd);
 			halfwidth = sd.worst_halfwidth;
@@ -640,6 +703,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	json_object_object_add(e->obj, "stopped",
 			       json_object_new_string(stopped));
 	if (!ret && !c->single_run) {
+		recheck_budget(&l, b);
 		ret = experiment_analyze_json(e->obj, &ao, err);
 		if (!ret)
 			final_warnings(&l);
@@ -649,8 +713,8 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		struct budget_opts bo;
 
 		experiment_budget_opts(c, &bo);
-		experiment_budget_estimate(&bo, e->nr_arms,
-					   l.run_s_sum / l.runs_done, &eb);
+		experiment_budget_estimate(&bo, e->nr_arms, run_s_estimate(&l),
+					   &eb);
 		experiment_add_advice(e->obj, &bo, &eb);
 		metric_add_arm_medians(e->obj, c->ops);
 	}
@@ -689,6 +753,9 @@ void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
 	if (workload_u64(w, "shared")) /* the jobs share one file */
 		o->working_set_bytes = workload_u64(w, "size");
 	o->direct = workload_u64(w, "direct") != 0;
+	o->cpu_bound_advice = w->ops->cpu_bound_advice;
+	o->short_run_advice = w->ops->short_run_advice;
+	o->rewrite_advice = w->ops->rewrite_advice;
 	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync") ||
 	    (*sync && strcmp(sync, "none")))
 		o->settle = TRUTH_SETTLE_SYNC;

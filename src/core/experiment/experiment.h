@@ -85,17 +85,22 @@ struct experiment_factor {
 	int is_knob;   /* else a parameter of the workload */
 	char **values; /* nr_values of them, as typed */
 	unsigned nr_values;
-	char **canon; /* knobs: per value, what is really set where it
-			 differs from the value typed ("bfq" for "cfq"),
-			 else NULL; the array itself may be NULL */
+	char **canon;	/* knobs: per value, what is really set where it
+			   differs from the value typed ("bfq" for "cfq"),
+			   else NULL; the array itself may be NULL */
+	char *set_name; /* knobs: the name of what is set when the factor
+			   is named by an older one ("vm.dirty_ratio" for
+			   "bdflush.nfract_sync"), else NULL */
 };
 
 /* One factor's value in an arm. */
 struct arm_setting {
 	const char *name;
 	const char *value;
-	const char *canon; /* what is really set, when it differs from
-			      value; NULL otherwise */
+	const char *canon;    /* what is really set, when it differs from
+				 value; NULL otherwise */
+	const char *set_name; /* the knob's name when name is an older
+				 one; NULL otherwise */
 	int is_knob;
 };
 
@@ -103,7 +108,9 @@ struct arm_setting {
 struct experiment_arm {
 	char *label;		      /* "scheduler=none bs=4k"; a translated
 					 knob value shows what is set:
-					 "scheduler=bfq (asked: cfq)" */
+					 "scheduler=bfq (asked: cfq)",
+					 "vm.dirty_ratio=90 (asked:
+					 bdflush.nfract_sync=90)" */
 	struct arm_setting *settings; /* nr_factors of them */
 };
 

@@ -1,7 +1,9 @@
 /*
  * The arms of an experiment: the cartesian product of the factors'
  * values (the last factor varying fastest, as nested loops would), each
- * labelled with what is set ("scheduler=bfq (asked: cfq)"), and the
+ * labelled with what is set ("scheduler=bfq (asked: cfq)", and under
+ * the knob's own name when it was asked for by an old one:
+ * "vm.dirty_ratio=90 (asked: bdflush.nfract_sync=90)"), and the
  * baseline --baseline names, in any of its spellings.
  */
 #include <errno.h>
@@ -26,6 +28,18 @@ static void arm_label(const struct arm_setting *s, unsigned n,
 
 	strbuf_reset(out);
 	for (f = 0; f < n; f++) {
+		const char *set = s[f].canon ? s[f].canon : s[f].value;
+
+		if (s[f].set_name && style == LABEL_SET) {
+			strbuf_addf(out, "%s%s=%s", f ? " " : "", s[f].set_name,
+				    set);
+			continue;
+		}
+		if (s[f].set_name && style == LABEL_SHOWN) {
+			strbuf_addf(out, "%s%s=%s (asked: %s=%s)", f ? " " : "",
+				    s[f].set_name, set, s[f].name, s[f].value);
+			continue;
+		}
 		strbuf_addf(out, "%s%s=", f ? " " : "", s[f].name);
 		if (!s[f].canon || style == LABEL_ASKED)
 			strbuf_addstr(out, s[f].value);
@@ -102,6 +116,7 @@ int experiment_plan(struct experiment *e, const struct experiment_config *c,
 			a->settings[f].value = fa->values[rest % fa->nr_values];
 			a->settings[f].canon =
 			    fa->canon ? fa->canon[rest % fa->nr_values] : NULL;
+			a->settings[f].set_name = fa->set_name;
 			a->settings[f].is_knob = fa->is_knob;
 			rest /= fa->nr_values;
 		}

@@ -65,9 +65,9 @@ static void param_meanings(const struct workload_ops *ops,
 
 /*
  * Build into p the plan of knob name set to value, as it would be
- * applied: 0 with one change in p (release it), or -1 (nothing to
- * release) for a value that does not parse here, left to trial_check()
- * to report.
+ * applied: 0 with its changes in p (one, or a bdflush line's several;
+ * release it), or -1 (nothing to release) for a value that does not
+ * parse here, left to trial_check() to report.
  */
 static int knob_value_plan(struct knob_ctx *kctx, const char *name,
 			   const char *value, struct knob_plan *p)
@@ -78,7 +78,7 @@ static int knob_value_plan(struct knob_ctx *kctx, const char *name,
 	knob_plan_init(p, kctx);
 	strbuf_addf(&as, "%s=%s", name, value);
 	ok = !knob_plan_add(p, as.buf, &err) && !knob_plan_build(p, &err) &&
-	     p->nr == 1;
+	     p->nr >= 1;
 	strbuf_release(&as);
 	strbuf_release(&err);
 	if (!ok)
@@ -96,11 +96,18 @@ static void knob_meanings(struct knob_ctx *kctx,
 {
 	struct knob_plan plan;
 	unsigned i;
+	size_t c;
 
 	for (i = 0; i < f->nr_values; i++) {
 		if (knob_value_plan(kctx, f->name, f->values[i], &plan))
 			continue;
-		knob_show_value(&plan.v[0].k, plan.v[0].canon.buf, &out[i]);
+		for (c = 0; c < plan.nr; c++) {
+			if (plan.nr > 1) /* a line: each knob it sets */
+				strbuf_addf(&out[i], "%s%s ", c ? ", " : "",
+					    plan.v[c].k.name);
+			knob_show_value(&plan.v[c].k, plan.v[c].canon.buf,
+					&out[i]);
+		}
 		knob_plan_release(&plan);
 	}
 }
@@ -164,20 +171,28 @@ void factor_translate(struct knob_ctx *kctx, struct experiment_factor *f,
 	for (i = 0; i < f->nr_values; i++) {
 		struct knob_change *c;
 		struct knob_plan p;
+		size_t k;
 
 		if (knob_value_plan(kctx, f->name, f->values[i], &p))
 			continue;
-		c = &p.v[0];
-		strbuf_addch(&c->note, '\n');
-		if (!c->k.deferred && c->note.len > 1 &&
-		    !strstr(said.buf, c->note.buf)) {
+		for (k = 0; k < p.nr; k++) {
+			c = &p.v[k];
+			strbuf_addch(&c->note, '\n');
+			if (c->k.deferred || c->note.len < 2 ||
+			    strstr(said.buf, c->note.buf))
+				continue;
 			strbuf_addstr(&said, c->note.buf);
 			strbuf_setlen(&c->note, c->note.len - 1);
 			knob_say(log, KNOB_SAY_NOTE, "%s: %s", c->input_name,
 				 c->note.buf);
 		}
-		if (!c->k.deferred && strcmp(c->canon.buf, f->values[i]))
+		/* a line of several knobs keeps its label as typed */
+		c = &p.v[0];
+		if (p.nr == 1 && !c->k.deferred &&
+		    strcmp(c->canon.buf, f->values[i]))
 			f->canon[i] = xstrdup(c->canon.buf);
+		if (p.nr == 1 && !f->set_name && strcmp(c->k.name, f->name))
+			f->set_name = xstrdup(c->k.name);
 		knob_plan_release(&p);
 	}
 	strbuf_release(&said);

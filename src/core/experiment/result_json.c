@@ -296,6 +296,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	add_double(cpu, "sys_s", r->cpu.sys_s);
 	add_double(cpu, "system_busy_s", r->cpu.system_busy_s);
 	add_double(cpu, "system_total_s", r->cpu.system_total_s);
+	add_double(cpu, "system_steal_s", r->cpu.system_steal_s);
 	json_object_object_add(o, "cpu", cpu);
 	json_object_object_add(o, "jobs", jobs_json(r));
 	m = meta->metric ? meta->metric : metric_default(w->ops);

@@ -136,6 +136,8 @@ static int classify(struct trial *tr, const char *name, struct strbuf *err)
 	struct knob k;
 	int ret;
 
+	if (knob_is_bdflush_line(name))
+		return 1; /* a line of several knobs: its values say which */
 	memset(&k, 0, sizeof(k));
 	ret = knob_resolve(&tr->kctx, name, &k, NULL, &why);
 	knob_release(&k);
@@ -224,6 +226,7 @@ static void free_factor(struct experiment_factor *f)
 	}
 	free(f->values);
 	free(f->canon);
+	free(f->set_name);
 	free(f->name);
 }
 

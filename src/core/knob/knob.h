@@ -180,6 +180,22 @@ const char *knob_folklore_name(const char *name);
  */
 int knob_resolve(const struct knob_ctx *ctx, const char *name, struct knob *k,
 		 struct strbuf *note, struct strbuf *err);
+/* Is name "bdflush", Linux 2.4's line of nine fields (bdflush.c)? */
+int knob_is_bdflush_line(const char *name);
+/*
+ * Split a bdflush line ("80 0 0 0 500 3000 90 0 0", one to nine
+ * numbers) into the bdflush.NAME=VALUE assignments of the fields that
+ * have a modern knob, appended to assign; note gets what was translated
+ * and each field that was not, with its value. 0, or -EINVAL with err.
+ */
+int knob_bdflush_split(const char *line, struct knob_list *assign,
+		       struct strbuf *note, struct strbuf *err);
+/*
+ * -EINVAL with err saying what to give instead for "bdflush" alone, a
+ * bdflush field that has no modern knob ("bdflush.ndirty") and a
+ * bdflush.* name that is no field; 0 for any other name.
+ */
+int knob_bdflush_refuse(const char *name, struct strbuf *err);
 /* Free the contents of k. NULL is fine. */
 void knob_release(struct knob *k);
 /* Every knob name for ctx, in listing order (escape hatches excluded). */

@@ -46,16 +46,52 @@ void knob_plan_release(struct knob_plan *p)
 	for (i = 0; i < p->nr; i++)
 		change_release(&p->v[i]);
 	free(p->v);
-	for (i = 0; i < p->nr_raw; i++)
+	for (i = 0; i < p->nr_raw; i++) {
 		free(p->raw[i]);
+		free(p->raw_note[i]);
+	}
 	free(p->raw);
+	free(p->raw_note);
 	memset(p, 0, sizeof(*p));
+}
+
+/* Queue one assignment, with a note its change starts with (or NULL). */
+static void add_raw(struct knob_plan *p, const char *assignment,
+		    const char *note)
+{
+	ALLOC_GROW(p->raw, p->nr_raw + 1, p->alloc_raw);
+	p->raw[p->nr_raw] = xstrdup(assignment);
+	p->raw_note =
+	    xrealloc(p->raw_note, p->alloc_raw * sizeof(*p->raw_note));
+	p->raw_note[p->nr_raw++] = note ? xstrdup(note) : NULL;
+}
+
+/*
+ * bdflush='80 0 0 0 500 3000 90 0 0': queue the bdflush.* assignment of
+ * each field that has a modern knob; the first carries the note that
+ * says what was translated and what was not.
+ */
+static int add_bdflush_line(struct knob_plan *p, const char *line,
+			    struct strbuf *err)
+{
+	struct knob_list as = {0};
+	struct strbuf note = STRBUF_INIT;
+	size_t i;
+	int ret = knob_bdflush_split(line, &as, &note, err);
+
+	for (i = 0; !ret && i < as.nr; i++)
+		add_raw(p, as.v[i], i ? NULL : note.buf);
+	knob_list_release(&as);
+	strbuf_release(&note);
+	return ret;
 }
 
 int knob_plan_add(struct knob_plan *p, const char *assignment,
 		  struct strbuf *err)
 {
 	const char *eq = strchr(assignment, '=');
+	char *name;
+	int line;
 
 	if (!eq || eq == assignment)
 		return err_set(err, -EINVAL,
@@ -63,8 +99,12 @@ int knob_plan_add(struct knob_plan *p, const char *assignment,
 			       "scheduler=mq-deadline); 'iotrial knobs' lists "
 			       "the knobs",
 			       assignment);
-	ALLOC_GROW(p->raw, p->nr_raw + 1, p->alloc_raw);
-	p->raw[p->nr_raw++] = xstrdup(assignment);
+	name = xstrndup(assignment, (size_t)(eq - assignment));
+	line = knob_is_bdflush_line(name);
+	free(name);
+	if (line)
+		return add_bdflush_line(p, eq + 1, err);
+	add_raw(p, assignment, NULL);
 	return 0;
 }
 
@@ -85,6 +125,8 @@ static int build_one(struct knob_plan *p, size_t i, struct strbuf *err)
 	c.input_name = xstrndup(a, (size_t)(eq - a));
 	c.input = xstrdup(eq + 1);
 	c.order = (unsigned)i;
+	if (p->raw_note[i])
+		strbuf_addstr(&c.note, p->raw_note[i]);
 	ret = knob_resolve(p->ctx, c.input_name, &c.k, &c.note, err);
 	if (ret)
 		goto fail;
@@ -212,6 +254,12 @@ int knob_plan_refresh(struct knob_plan *p, struct knob_change *c,
 	}
 	strbuf_release(&canon);
 	return ret;
+}
+
+int knob_change_unchanged(const struct knob_change *c)
+{
+	return !c->k.deferred && c->before.len &&
+	       !strcmp(c->before.buf, c->canon.buf);
 }
 
 void knob_show_value(const struct knob *k, const char *value,

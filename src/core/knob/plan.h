@@ -34,13 +34,19 @@ struct knob_plan {
 	struct knob_ctx *ctx; /* not owned */
 	struct knob_change *v;
 	size_t nr, alloc;
-	char **raw; /* "KNOB=VALUE" as given, nr_raw of them */
+	char **raw;	 /* "KNOB=VALUE" as given, nr_raw of them (a bdflush
+			    line as the bdflush.* assignments it stands for) */
+	char **raw_note; /* per raw: a note its change starts with, or NULL */
 	size_t nr_raw, alloc_raw;
 };
 
 void knob_plan_init(struct knob_plan *p, struct knob_ctx *ctx);
 void knob_plan_release(struct knob_plan *p);
-/* Queue "KNOB=VALUE". -EINVAL (err set) when there is no '='. */
+/*
+ * Queue "KNOB=VALUE". -EINVAL (err set) when there is no '=', or for a
+ * bdflush line (bdflush='80 0 0 0 500 3000 90 0 0') that does not parse;
+ * such a line queues the bdflush.* assignments of its fields.
+ */
 int knob_plan_add(struct knob_plan *p, const char *assignment,
 		  struct strbuf *err);
 /*
@@ -73,6 +79,11 @@ int knob_plan_refresh(struct knob_plan *p, struct knob_change *c,
  */
 int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 		       const struct knob_log *log, struct strbuf *err);
+/*
+ * Is c a value already in force: its knob reads now (c->before) what it
+ * would be set to? Never for a change that waits for a scheduler switch.
+ */
+int knob_change_unchanged(const struct knob_change *c);
 /* Show a value for people: "2048 KiB (2 MiB; blockdev --setra 4096)". */
 void knob_show_value(const struct knob *k, const char *value,
 		     struct strbuf *out);

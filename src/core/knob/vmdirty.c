@@ -121,7 +121,8 @@ static int vm_resolve(const struct knob_ctx *ctx, const char *name,
 	char *path;
 	size_t i;
 
-	(void)err;
+	if (!s && knob_bdflush_refuse(name, err))
+		return -EINVAL;
 	for (i = 0; !s && i < ARRAY_SIZE(legacy); i++) {
 		if (strcmp(name, legacy[i].old))
 			continue;

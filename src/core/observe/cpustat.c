@@ -22,7 +22,7 @@ double cpustat_tick_s(void)
 }
 
 int cpustat_parse_proc_stat(const char *text, uint64_t *out_busy,
-			    uint64_t *out_total)
+			    uint64_t *out_total, uint64_t *out_steal)
 {
 	uint64_t v[8] = {0};
 	int n;
@@ -38,6 +38,8 @@ int cpustat_parse_proc_stat(const char *text, uint64_t *out_busy,
 	/* user nice system [idle] [iowait] irq softirq steal */
 	*out_busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
 	*out_total = *out_busy + v[3] + v[4];
+	if (out_steal)
+		*out_steal = v[7];
 	return 0;
 }
 
@@ -55,7 +57,7 @@ int cpustat_sample(struct cpustat_sample *s)
 	ret = strbuf_read_file(&sb, "/proc/stat", 1 << 20);
 	if (!ret)
 		ret = cpustat_parse_proc_stat(sb.buf, &s->busy_ticks,
-					      &s->total_ticks);
+					      &s->total_ticks, &s->steal_ticks);
 	strbuf_release(&sb);
 	return ret;
 }

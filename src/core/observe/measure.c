@@ -56,6 +56,8 @@ void measure_end(struct measure *m, struct run_result *r)
 	    (double)(m->cpu1.busy_ticks - m->cpu0.busy_ticks) * tick;
 	r->cpu.system_total_s =
 	    (double)(m->cpu1.total_ticks - m->cpu0.total_ticks) * tick;
+	r->cpu.system_steal_s =
+	    (double)(m->cpu1.steal_ticks - m->cpu0.steal_ticks) * tick;
 	if (m->hook && m->hook->end)
 		m->hook->end(m->hook->ctx, r);
 }

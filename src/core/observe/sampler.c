@@ -138,7 +138,7 @@ int sampler_sample(struct sampler *s)
 
 		r = n < 0 ? (int)n
 			  : cpustat_parse_proc_stat(buf, &p->cpu_busy_ticks,
-						    &p->cpu_total_ticks);
+						    &p->cpu_total_ticks, NULL);
 		if (!r)
 			p->have |= SAMPLER_HAVE_CPU;
 		first_error(&ret, r);

@@ -250,10 +250,13 @@ static void absorbed_cause(const struct truth *t, const struct truth_opts *o,
 		strbuf_addf(out,
 			    "the run synced, but it wrote its %s working set "
 			    "%.1f times over, and blocks rewritten while "
-			    "still dirty reach the device only once; use "
-			    "--direct=1, a larger --size, or --ios to write "
-			    "it once",
-			    fmt_bytes(&a, ws), times);
+			    "still dirty reach the device only once; %s",
+			    fmt_bytes(&a, ws), times,
+			    o && o->rewrite_advice
+				? o->rewrite_advice
+				: "use --direct=1, a larger "
+				  "--size, or --ios to write it "
+				  "once");
 	} else if (settle == TRUTH_SETTLE_SYNC) {
 		strbuf_addf(out,
 			    "the run synced, so its writes were not left "
@@ -325,7 +328,7 @@ static void warn_absorbed(const struct truth *t, struct run_result *r,
 }
 
 /* "workers CPU-bound": every worker used >= 90% of a core. */
-static void warn_cpu_bound(struct run_result *r)
+static void warn_cpu_bound(struct run_result *r, const struct truth_opts *o)
 {
 	double busiest = 0, frac;
 	unsigned i, bound = 0, nr = r->nr_jobs;
@@ -353,14 +356,16 @@ static void warn_cpu_bound(struct run_result *r)
 	run_result_warn(r,
 			"the workers were CPU-bound: %s%u used at least %.0f%% "
 			"of a core (busiest %.0f%%), so this measured the CPU "
-			"as much as the device; try an async engine, larger "
-			"blocks or more jobs",
+			"as much as the device; %s",
 			nr > 1 ? "all " : "", nr, CPU_BOUND_FRAC * 100.0,
-			busiest * 100.0);
+			busiest * 100.0,
+			o->cpu_bound_advice ? o->cpu_bound_advice
+					    : "try an async engine, larger "
+					      "blocks or more jobs");
 }
 
 /* "the run too short to trust" */
-static void warn_short(struct run_result *r)
+static void warn_short(struct run_result *r, const struct truth_opts *o)
 {
 	uint64_t ops = run_result_ops(r);
 
@@ -378,10 +383,12 @@ static void warn_short(struct run_result *r)
 		return;
 	run_result_warn(r,
 			"the run was too short to trust: %.3f s and %llu I/Os, "
-			"want at least %.0f s and %u I/Os; use a longer --time "
-			"or more --ios",
+			"want at least %.0f s and %u I/Os; %s",
 			r->seconds, (unsigned long long)ops, SHORT_RUN_SECONDS,
-			SHORT_RUN_OPS);
+			SHORT_RUN_OPS,
+			o->short_run_advice
+			    ? o->short_run_advice
+			    : "use a longer --time or more --ios");
 }
 
 /* "other I/O on the device": far more device traffic than ours. */
@@ -493,10 +500,14 @@ static void warn_unreached(const struct truth *t, struct run_result *r)
 void truth_warn(const struct truth *t, struct run_result *r,
 		const struct truth_opts *o, uint64_t mem_total_bytes)
 {
+	static const struct truth_opts none;
+
+	if (!o)
+		o = &none;
 	warn_cached_reads(t, r, o, mem_total_bytes);
 	warn_absorbed(t, r, o);
-	warn_cpu_bound(r);
-	warn_short(r);
+	warn_cpu_bound(r, o);
+	warn_short(r, o);
 	warn_other_io(t, r);
 	warn_unreached(t, r);
 }

@@ -88,11 +88,15 @@ enum truth_settle {
 
 /* What the hook needs to know that the run result does not say. */
 struct truth_opts {
-	uint64_t interval_ns;	    /* 0: SAMPLER_DEFAULT_INTERVAL_NS */
-	uint64_t working_set_bytes; /* bytes the workload spans; 0: unknown */
-	int direct;		    /* the I/O bypassed the page cache */
-	enum truth_settle settle;   /* decides what the absorbed-writes
-				       warning suggests */
+	uint64_t interval_ns;	      /* 0: SAMPLER_DEFAULT_INTERVAL_NS */
+	uint64_t working_set_bytes;   /* bytes the workload spans; 0: unknown */
+	int direct;		      /* the I/O bypassed the page cache */
+	enum truth_settle settle;     /* decides what the absorbed-writes
+					 warning suggests */
+	const char *cpu_bound_advice; /* the workload's, or NULL: the
+					 block-I/O advice (workload.h) */
+	const char *short_run_advice; /* likewise */
+	const char *rewrite_advice;   /* likewise */
 };
 
 /* The measurement hook; everything in it is private but hook. */

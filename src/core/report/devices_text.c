@@ -1,7 +1,10 @@
 /*
  * The "measured:" line under an experiment's table; see devices_text.h.
  * It reads only the experiment object: each run's truth (device,
- * bottom_device and their byte counts), the medians taken here.
+ * bottom_device and their byte counts), the medians taken here. A
+ * workload that counts none of its I/O (exec's command) or not its
+ * reads (mmapdirty's page faults) is given by its processes' I/O
+ * counters instead: what they fetched from storage and dirtied.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@ enum dev_col {
 	COL_LOGICAL, /* what the workload read or wrote */
 	COL_TOP,     /* what the top device moved */
 	COL_BOTTOM,  /* what the disk at the bottom moved */
+	COL_PROCESS, /* what the process tree fetched or dirtied */
 	NR_COLS,
 };
 
@@ -37,13 +41,27 @@ static double median(double *v, size_t n)
 }
 
 /* ", the workload read 1.5 GiB, 'loop0' delivered 1.5 GiB and 'vda' (the
- * disk under it) 1.4 GiB" for one direction's medians. */
+ * disk under it) 1.4 GiB" for one direction's medians; *said is set once
+ * the processes' counters stood in for the workload's. */
 static void add_direction(struct strbuf *out, const char *verb,
 			  const char *top_verb, const char *top,
-			  const char *bottom, const double m[NR_COLS])
+			  const char *bottom, const double m[NR_COLS],
+			  int *said)
 {
-	strbuf_addf(out, ", the workload %s ", verb);
-	units_fmt_bytes(out, (uint64_t)m[COL_LOGICAL]);
+	if (!(m[COL_LOGICAL] > 0) && m[COL_PROCESS] > 0) {
+		/* uncounted by the workload: its processes' counters
+		 * ("they" when the reads said so already) */
+		strbuf_addf(out, ", %s %s ",
+			    *said ? "they" : "the workload's processes",
+			    !strcmp(verb, "read") ? "fetched" : "dirtied");
+		units_fmt_bytes(out, (uint64_t)m[COL_PROCESS]);
+		if (!strcmp(verb, "read"))
+			strbuf_addstr(out, " from storage");
+		*said = 1;
+	} else {
+		strbuf_addf(out, ", the workload %s ", verb);
+		units_fmt_bytes(out, (uint64_t)m[COL_LOGICAL]);
+	}
 	strbuf_addf(out, ", '%s' %s ", top, top_verb);
 	units_fmt_bytes(out, (uint64_t)m[COL_TOP]);
 	if (bottom && isfinite(m[COL_BOTTOM])) {
@@ -71,8 +89,10 @@ static int drop_failed(struct json_object *exp)
 void report_experiment_devices(struct json_object *exp, struct strbuf *out)
 {
 	static const char *const keys[2][NR_COLS] = {
-	    {"logical_read_bytes", "device_read_bytes", "bottom_read_bytes"},
-	    {"logical_write_bytes", "device_write_bytes", "bottom_write_bytes"},
+	    {"logical_read_bytes", "device_read_bytes", "bottom_read_bytes",
+	     "process_read_bytes"},
+	    {"logical_write_bytes", "device_write_bytes", "bottom_write_bytes",
+	     "process_write_bytes"},
 	};
 	struct json_object *runs =
 	    expjson_get_type(exp, "runs", json_type_array);
@@ -81,7 +101,7 @@ void report_experiment_devices(struct json_object *exp, struct strbuf *out)
 	double *v[2][NR_COLS], m[2][NR_COLS];
 	const char *top = NULL, *bottom = NULL;
 	struct json_object *drop;
-	int d, c;
+	int d, c, said = 0; /* the processes' counters were named */
 
 	if (!n)
 		return;
@@ -119,11 +139,12 @@ void report_experiment_devices(struct json_object *exp, struct strbuf *out)
 		strbuf_addf(out, "\nmeasured: per run (median of %zu run%s)",
 			    have, have == 1 ? "" : "s");
 		if (m[0][COL_LOGICAL] > 0 || m[0][COL_TOP] > 0 ||
-		    !(m[1][COL_LOGICAL] > 0))
+		    !(m[1][COL_LOGICAL] > 0 || m[1][COL_PROCESS] > 0))
 			add_direction(out, "read", "delivered", top, bottom,
-				      m[0]);
-		if (m[1][COL_LOGICAL] > 0)
-			add_direction(out, "wrote", "took", top, bottom, m[1]);
+				      m[0], &said);
+		if (m[1][COL_LOGICAL] > 0 || m[1][COL_PROCESS] > 0)
+			add_direction(out, "wrote", "took", top, bottom, m[1],
+				      &said);
 		drop = expjson_get_type(exp, "drop_caches", json_type_boolean);
 		if (drop && json_object_get_boolean(drop) && !drop_failed(exp))
 			strbuf_addstr(out, "; the page cache was dropped "

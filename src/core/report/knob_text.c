@@ -138,10 +138,21 @@ void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
 void report_knob_plan(const struct knob_plan *p, const char *journal,
 		      struct strbuf *out)
 {
-	strbuf_addf(out,
-		    "plan: %zu change%s, in apply order (--dry-run: nothing "
-		    "is changed)\n",
-		    p->nr, p->nr == 1 ? "" : "s");
+	size_t i, same = 0;
+
+	for (i = 0; i < p->nr; i++)
+		same += knob_change_unchanged(&p->v[i]);
+	if (p->nr == same)
+		strbuf_addstr(out, "plan: no changes");
+	else
+		strbuf_addf(out, "plan: %zu change%s", p->nr - same,
+			    p->nr - same == 1 ? "" : "s");
+	if (same)
+		strbuf_addf(out, "%s%zu value%s already in force",
+			    p->nr == same ? ", " : " and ", same,
+			    same == 1 ? "" : "s");
+	strbuf_addstr(out, ", in apply order (--dry-run: nothing is "
+			   "changed)\n");
 	report_knob_plan_steps(p, out);
 	report_knob_plan_journal(journal, out);
 }
@@ -167,6 +178,15 @@ void report_knob_plan_steps(const struct knob_plan *p, struct strbuf *out)
 		knob_subject(out, c->k.name, c->k.object);
 		strbuf_addstr(out, ": ");
 		strbuf_reset(&v);
+		if (knob_change_unchanged(c)) {
+			knob_show_value(&c->k, c->canon.buf, &v);
+			strbuf_addf(out, "%s, unchanged (already in force)\n",
+				    v.buf);
+			if (c->note.len)
+				strbuf_addf(out, "     note: %s\n",
+					    c->note.buf);
+			continue;
+		}
 		if (c->k.deferred) {
 			strbuf_addstr(out, "(the new scheduler's default)");
 		} else {
@@ -267,7 +287,11 @@ void report_knob_done(const struct knob_plan *p, const char *journal,
 		knob_show_value(&c->k, c->before.buf, &before);
 		knob_show_value(&c->k, c->after.buf, &after);
 		knob_subject(out, c->k.name, c->k.object);
-		strbuf_addf(out, ": %s -> %s\n", before.buf, after.buf);
+		if (!strcmp(c->before.buf, c->after.buf))
+			strbuf_addf(out, ": %s, unchanged (already in force)\n",
+				    after.buf);
+		else
+			strbuf_addf(out, ": %s -> %s\n", before.buf, after.buf);
 	}
 	strbuf_addf(out,
 		    "the originals are in '%s'; 'iotrial revert' restores "

@@ -44,5 +44,11 @@ void report_json_string(struct json_object *o, struct strbuf *out);
 
 /* A metric value for humans: "12.3k", "1.52M", "845", "97.3". */
 void report_fmt_metric(struct strbuf *out, double v);
+/*
+ * One value in full, as a run's summary prints its numbers ("21480",
+ * "1274", "0.8797"): four significant digits, whole numbers from 1000
+ * up, never an exponent; "-" for NaN.
+ */
+void report_fmt_value(struct strbuf *out, double v);
 
 #endif

@@ -110,6 +110,23 @@ void report_truth_text(const struct truth *t, struct strbuf *out)
 			    t->burst_mbps, t->burst_seconds, t->settled_mbps);
 }
 
+/*
+ * "; machine 45% busy, 52% stolen by the hypervisor": the machine's CPU
+ * over the run, the time the hypervisor gave to other guests apart (on
+ * a shared VM it is the noise), said when it rounds to 1% or more.
+ */
+static void add_machine_cpu(struct strbuf *out, const struct cpu_usage *c)
+{
+	double steal = c->system_steal_s > 0 ? c->system_steal_s : 0;
+	double busy = c->system_busy_s - steal;
+
+	strbuf_addf(out, "; machine %.0f%% busy",
+		    100 * (busy > 0 ? busy : 0) / c->system_total_s);
+	if (100 * steal / c->system_total_s >= 0.5)
+		strbuf_addf(out, ", %.0f%% stolen by the hypervisor",
+			    100 * steal / c->system_total_s);
+}
+
 static void add_latency(struct strbuf *out, const struct hist *h)
 {
 	static const struct {
@@ -350,8 +367,7 @@ void report_run_text(const struct workload *w, const struct target *t,
 		    "  cpu      user %.2f s, sys %.2f s (%.0f%% of a core)",
 		    r->cpu.user_s, r->cpu.sys_s, cores * 100);
 	if (r->cpu.system_total_s > 0)
-		strbuf_addf(out, "; machine %.0f%% busy",
-			    100 * r->cpu.system_busy_s / r->cpu.system_total_s);
+		add_machine_cpu(out, &r->cpu);
 	strbuf_addf(out, "\n");
 	if (r->nr_jobs > REPORT_RUN_JOB_LINES && !r->nr_op_results &&
 	    !(flags & REPORT_RUN_PER_JOB))

@@ -42,6 +42,36 @@ void report_fmt_metric(struct strbuf *out, double v)
 		strbuf_addf(out, "%.3g", v);
 }
 
+void report_fmt_value(struct strbuf *out, double v)
+{
+	double a = fabs(v);
+	int decimals = 3;
+
+	if (!isfinite(v)) {
+		strbuf_addstr(out, "-");
+		return;
+	}
+	/* four significant digits, as %.4g would give, without its
+	 * exponent */
+	if (a >= 999.95)
+		decimals = 0;
+	else if (a >= 99.995)
+		decimals = 1;
+	else if (a >= 9.9995)
+		decimals = 2;
+	else if (a > 0)
+		while (decimals < 12 && a * pow(10, decimals) < 999.95)
+			decimals++;
+	strbuf_addf(out, "%.*f", decimals, v);
+	/* "0.5000" is "0.5": the zeros %g would not print */
+	if (decimals && strchr(out->buf, '.')) {
+		while (out->len && out->buf[out->len - 1] == '0')
+			strbuf_setlen(out, out->len - 1);
+		if (out->len && out->buf[out->len - 1] == '.')
+			strbuf_setlen(out, out->len - 1);
+	}
+}
+
 static void pad(struct strbuf *out, size_t from, size_t width)
 {
 	while (out->len - from < width)

@@ -28,6 +28,8 @@ struct cpu_usage {
 				  threads (kworker, flush) included */
 	double system_total_s; /* all CPUs, every state: busy_s/total_s is the
 				  machine's busy fraction */
+	double system_steal_s; /* of system_busy_s: time the hypervisor gave
+				  this guest's CPUs to others */
 };
 
 /* One worker's share, for per-job throughput ("two readers"). */

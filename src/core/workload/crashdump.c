@@ -435,6 +435,8 @@ const struct workload_ops workload_crashdump = {
     .summary = "a crash-dump collector: producers write and rename dumps "
 	       "into a spool, consumers read and delete them",
     .params = cd_params,
+    .cpu_bound_advice = "try more --producers and --consumers, or a "
+			"larger --bs",
     .validate = cd_validate,
     .prepare = cd_prepare,
     .run = cd_run,

@@ -67,14 +67,37 @@ static const struct metric_def exec_metrics[] = {
     {NULL, NULL, false, NULL, NULL},
 };
 
-/* The first word of cmd, when it is a plain program name: else NULL. */
+/*
+ * The first word of cmd as the shell will read it, when it is plain text
+ * and single-quoted parts ('my prog', or what "--" made of one argument
+ * with spaces): else NULL, and the shell decides (variables, double
+ * quotes, an assignment, a glob).
+ */
 static char *first_word(const char *cmd)
 {
-	size_t n = strcspn(cmd, " \t\n");
+	static const char syntax[] = "=$`\"\\(){}<>|;&*?[~#";
+	struct strbuf word = STRBUF_INIT;
+	const char *p = cmd;
 
-	if (!n || strcspn(cmd, "=$`'\"\\(){}<>|;&*?[~#") < n)
-		return NULL; /* shell syntax: the shell decides */
-	return xstrndup(cmd, n);
+	while (*p && !strchr(" \t\n", *p)) {
+		if (*p == '\'') {
+			const char *end = strchr(p + 1, '\'');
+
+			if (!end)
+				goto shell;
+			strbuf_add(&word, p + 1, (size_t)(end - p - 1));
+			p = end + 1;
+		} else if (strchr(syntax, *p)) {
+			goto shell;
+		} else {
+			strbuf_addch(&word, *p++);
+		}
+	}
+	if (word.len)
+		return strbuf_detach(&word, NULL);
+shell:
+	strbuf_release(&word);
+	return NULL;
 }
 
 /* Is prog runnable: a path that is executable, or a name on PATH? */
@@ -119,6 +142,19 @@ static int exec_validate(struct workload *w, struct strbuf *err)
 			       "exec needs a command: iotrial run exec -t DIR "
 			       "-- CMD ARGS...");
 	prog = first_word(cmd);
+	if (prog && !runnable(prog) && strpbrk(prog, " \t\n;|&<>()$`")) {
+		/* "-- 'grep ...; grep ...'": one argument, one word */
+		err_set(
+		    err, -EINVAL,
+		    "the command is one word to the shell, '%s', so it would "
+		    "look for a program of that name; give a shell line "
+		    "(a pipeline, several commands) with --cmd '%s' or as "
+		    "-- sh -c '...', and a program's arguments as "
+		    "arguments of their own: -- grep -c x FILE",
+		    prog, prog);
+		free(prog);
+		return -EINVAL;
+	}
 	if (prog && !runnable(prog)) {
 		err_set(err, -ENOENT,
 			"the command '%s' is not found (not on PATH, or not "
@@ -446,6 +482,9 @@ const struct workload_ops workload_exec = {
     .summary = "any command: iotrial run exec -t DIR -- CMD ARGS...",
     .params = exec_params,
     .validate = exec_validate,
+    .cpu_bound_advice = "that is the command's own work; iotrial cannot "
+			"change it",
+    .untimed = 1,
     .prepare = exec_prepare,
     .run = exec_run,
     .cleanup = exec_cleanup,

@@ -191,6 +191,14 @@ const struct workload_ops workload_mmapdirty = {
     .summary = "map a file, dirty every byte (or every stride), msync it",
     .params = mmapdirty_params,
     .validate = mmapdirty_validate,
+    .cpu_bound_advice =
+	"dirtying every byte is CPU work by design; a --stride of 4096 "
+	"dirties one byte per page and leaves the faults and the "
+	"writeback",
+    .short_run_advice = "give it a larger --size or more --passes",
+    .rewrite_advice = "each --passes after the first dirties pages "
+		      "already dirty; --passes 1 writes each page once",
+    .untimed = 1,
     .prepare = mmapdirty_prepare,
     .run = mmapdirty_run,
     .cleanup = mmapdirty_cleanup,

@@ -663,6 +663,7 @@ const struct workload_ops workload_smallfiles = {
     .summary = "clients creating, reading and deleting small files, or "
 	       "replaying a dbench loadfile",
     .params = sf_params,
+    .cpu_bound_advice = "try more --clients, or larger --sizes",
     .validate = sf_validate,
     .prepare = sf_prepare,
     .run = sf_run,

@@ -77,6 +77,21 @@ struct workload_ops {
 	/* The first line of its text summary; NULL: the block-I/O one. */
 	void (*describe)(const struct workload *w, const struct target *t,
 			 struct strbuf *out);
+	/*
+	 * Optional. What to try when its workers were CPU-bound, and when
+	 * a run was too short to trust, as the end of a warning's sentence
+	 * ("try ..."); NULL: the block-I/O advice (an async engine, larger
+	 * blocks or more jobs; a longer --time or more --ios).
+	 */
+	const char *cpu_bound_advice;
+	const char *short_run_advice;
+	/* Optional. What writes its working set once, when a synced run
+	 * rewrote it and the page cache absorbed the rewrites; NULL:
+	 * "use --direct=1, a larger --size, or --ios to write it once". */
+	const char *rewrite_advice;
+	/* It runs to its own end (a command, a pass over a file): --time,
+	 * --ios and --ramp do not apply, and are not offered. */
+	int untimed;
 };
 
 struct workload {
