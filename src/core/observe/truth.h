@@ -62,6 +62,9 @@ struct truth {
 	int have_procio;		/* process_* and cancelled known */
 	double absorbed_fraction;	/* of logical writes that never
 					   reached the device; NAN if unknown */
+	double cached_read_fraction;	/* of logical reads the device did
+					   not deliver (0 when it delivered
+					   all or more); NAN if unknown */
 	uint64_t dirty_start_bytes;	/* Dirty when the region opened */
 	uint64_t dirty_end_bytes;	/* ... and when it closed */
 	uint64_t dirty_peak_bytes;	/* the highest Dirty sampled */
