@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../core/experiment/wrap.h"
 #include "../core/report/expjson.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
@@ -242,4 +243,27 @@ int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv)
 		}
 	}
 	return 0;
+}
+
+void cli_warn_wrap(const struct experiment *e,
+		   const struct experiment_config *c, int quiet)
+{
+	struct strbuf msg = STRBUF_INIT, why = STRBUF_INIT;
+	const char *line, *nl;
+
+	/* the probe opens the device: root's, like dropping caches */
+	if (quiet || geteuid())
+		return;
+	if (experiment_wrap_check(e, c, &msg, &why) && why.len)
+		note("%s", why.buf);
+	for (line = msg.buf; msg.len && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line);
+		warning("%.*s", (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
+	strbuf_release(&msg);
+	strbuf_release(&why);
 }

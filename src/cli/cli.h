@@ -103,6 +103,16 @@ const char *cli_metric_asked(const char *asked, const char *const *params,
  */
 int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv);
 
+struct experiment;
+struct experiment_config;
+/*
+ * Before the first run: warn about every arm whose time-based buffered
+ * read will wrap its file (core/experiment/wrap.h). Needs root for the
+ * probe; without it, or with quiet, says nothing.
+ */
+void cli_warn_wrap(const struct experiment *e,
+		   const struct experiment_config *c, int quiet);
+
 struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);

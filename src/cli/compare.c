@@ -606,6 +606,7 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	cli_warn_wrap(&tr.e, &tr.c, a.quiet);
 	if (!a.quiet)
 		fprintf(stderr, "compare: %u arms, seed %llu%s\n", tr.e.nr_arms,
 			(unsigned long long)tr.c.seed,

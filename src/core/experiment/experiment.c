@@ -77,9 +77,9 @@ void experiment_budget_opts(const struct experiment_config *c,
 }
 
 /* Make a workload for arm: fixed parameters, then the arm's own. */
-static int setup_workload(struct workload *w, const struct experiment *e,
-			  unsigned arm, const struct experiment_config *c,
-			  struct strbuf *err)
+int experiment_arm_workload(struct workload *w, const struct experiment *e,
+			    unsigned arm, const struct experiment_config *c,
+			    struct strbuf *err)
 {
 	const struct experiment_arm *a = &e->arms[arm];
 	unsigned i;
@@ -126,7 +126,7 @@ int experiment_validate(const struct experiment *e,
 	int ret = 0;
 
 	for (i = 0; i < e->nr_arms && !ret; i++) {
-		ret = setup_workload(&w, e, i, c, err);
+		ret = experiment_arm_workload(&w, e, i, c, err);
 		workload_release(&w);
 	}
 	return ret;
@@ -354,7 +354,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	arm_knobs = knob_settings(a, c->nr_factors, ks + c->nr_knobs);
 	meta.nr_knobs = c->nr_knobs + arm_knobs;
 	meta.knobs = ks;
-	ret = setup_workload(&w, l->e, arm, c, err);
+	ret = experiment_arm_workload(&w, l->e, arm, c, err);
 	if (ret)
 		goto out;
 	w.ro.seed = c->single_run ? c->seed : rng_next(&l->rng) & 0xffffffffu;

@@ -70,6 +70,8 @@ struct trial_hooks {
 			 const struct run_result *r);
 };
 
+#define TRIAL_WRAP_SAID 16 /* wrapping reads warned about, at most */
+
 struct trial {
 	/* Filled by the caller between trial_init() and trial_plan(). */
 	struct experiment_config c; /* c.factors, c.target: the trial's */
@@ -97,6 +99,8 @@ struct trial {
 	struct cgroup cg;	/* the runs' cgroup, while entered */
 	struct truth_hook th;	/* the current run's observer */
 	int th_live;
+	uint64_t wrap_said[TRIAL_WRAP_SAID]; /* wrap_after_run() keys */
+	unsigned nr_wrap_said;
 };
 
 /*
