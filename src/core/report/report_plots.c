@@ -241,7 +241,8 @@ void plot_forest_rows(struct json_object *exp,
 	shown = 0;
 	for (i = 0; i < n; i++) {
 		struct json_object *v = rows[i].x;
-		double y = 12 + rh * shown + rh / 2, r = expjson_num(v, "ratio");
+		double y = 12 + rh * shown + rh / 2,
+		       r = expjson_num(v, "ratio");
 		const char *cls = verdict_class(expjson_str(v, "verdict"));
 
 		if (!isfinite(r))

@@ -135,8 +135,8 @@ void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
  * its "arm" and "baseline_arm" (an effect, a scaling row), or its "arm"
  * and exp's baseline (a verdict). Returns how many, at most max; role
  * says which is the baseline. */
-static size_t arms_of(struct json_object *exp, struct json_object *x,
-		      int *idx, const char **role, size_t max)
+static size_t arms_of(struct json_object *exp, struct json_object *x, int *idx,
+		      const char **role, size_t max)
 {
 	struct json_object *arms = expjson_get_type(x, "arms", json_type_array);
 	size_t i, n = 0;

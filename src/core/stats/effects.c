@@ -499,12 +499,12 @@ struct json_object *effects_interactions_json(const struct effects *ef,
 			    &ef->effects[x->at_baseline];
 			struct json_object *arms = json_object_new_array();
 
-			json_object_array_add(arms,
-					      json_object_new_int((int)ea->arm));
+			json_object_array_add(
+			    arms, json_object_new_int((int)ea->arm));
 			json_object_array_add(
 			    arms, json_object_new_int((int)ea->base_arm));
-			json_object_array_add(arms,
-					      json_object_new_int((int)eb->arm));
+			json_object_array_add(
+			    arms, json_object_new_int((int)eb->arm));
 			json_object_array_add(
 			    arms, json_object_new_int((int)eb->base_arm));
 			json_object_object_add(j, "arms", arms);
