@@ -18,6 +18,7 @@
 #include "core/report/effects_html.h"
 #include "core/report/effects_text.h"
 #include "core/report/report.h"
+#include "core/report/report_formats.h"
 #include "core/report/suspect.h"
 #include "core/result/result.h"
 #include "util/strbuf.h"
@@ -214,6 +215,15 @@ static void test_every_table(void **state)
 	assert_non_null(strstr(sb.buf, "slower</span><span class=\"suspect\">"));
 	assert_non_null(strstr(sb.buf, "Effect of each factor"));
 	assert_non_null(strstr(sb.buf, "slower ⚠</text>"));
+	strbuf_reset(&sb);
+	assert_int_equal(report_experiment_md(e, &sb, &sb), 0);
+	assert_non_null(strstr(sb.buf, "| jobs=2 vs jobs=1 at sched=b | 0.500 "
+				       "(0.400 – 0.600) | 0.010 | **slower** "
+				       "⚠ suspect |\n"));
+	assert_non_null(strstr(sb.buf, "| jobs=2 vs jobs=1 at sched=a | 1.200 "
+				       "(1.100 – 1.300) | 0.010 | **faster** "
+				       "|\n"));
+	assert_non_null(strstr(sb.buf, "(interaction p 0.030) ⚠ suspect\n"));
 	strbuf_release(&sb);
 	json_object_put(e);
 }
