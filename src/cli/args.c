@@ -246,7 +246,8 @@ int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv)
 }
 
 void cli_warn_wrap(const struct experiment *e,
-		   const struct experiment_config *c, int quiet)
+		   const struct experiment_config *c, int quiet,
+		   int say_fallback)
 {
 	struct strbuf msg = STRBUF_INIT, why = STRBUF_INIT;
 	const char *line, *nl;
@@ -254,7 +255,8 @@ void cli_warn_wrap(const struct experiment *e,
 	/* the probe opens the device: root's, like dropping caches */
 	if (quiet || geteuid())
 		return;
-	if (experiment_wrap_check(e, c, &msg, &why) && why.len)
+	if (experiment_wrap_check(e, c, &msg, &why) && why.len &&
+	    say_fallback)
 		note("%s", why.buf);
 	for (line = msg.buf; msg.len && *line; line = nl + 1) {
 		nl = strchr(line, '\n');

@@ -108,10 +108,13 @@ struct experiment_config;
 /*
  * Before the first run: warn about every arm whose time-based buffered
  * read will wrap its file (core/experiment/wrap.h). Needs root for the
- * probe; without it, or with quiet, says nothing.
+ * probe; without it, or with quiet, says nothing. When the device cannot
+ * be probed, a note says so if say_fallback (compare: its first runs
+ * tell instead; a single run's own truth needs no note).
  */
 void cli_warn_wrap(const struct experiment *e,
-		   const struct experiment_config *c, int quiet);
+		   const struct experiment_config *c, int quiet,
+		   int say_fallback);
 
 struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
