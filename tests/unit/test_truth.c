@@ -468,7 +468,7 @@ static void test_cached_fraction(void **state)
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
 	assert_true(warned(&r, "(22.9%), so 77.1% came from memory"));
-	assert_true(warned(&r, "2 GiB working set 4.4 times over"));
+	assert_true(warned(&r, "2 GiB working set 4.37 times over"));
 	assert_true(warned(&r, "--invalidate=1"));
 	run_result_release(&r);
 
@@ -496,6 +496,58 @@ static void test_cached_fraction(void **state)
 	t->device_read_bytes = 1200 * MIB;
 	truth_apply_run(t, &r);
 	assert_float_equal(t->cached_read_fraction, 0, 0);
+	run_result_release(&r);
+
+	/* wrapped by 10% of a file that fits in memory: flagged, although
+	 * other I/O made the device deliver more than the workload read */
+	o.working_set_bytes = 1000 * MIB;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	t->device_read_bytes = 1300 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->cached_read_fraction, 0, 0);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
+	assert_true(warned(&r, "so at least 9.1% came from memory"));
+	assert_true(warned(&r, "1000 MiB working set 1.10 times over"));
+	run_result_release(&r);
+	/* ... but not when each pass starts cold, nor when it does not fit */
+	o.invalidate = 1;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+	o.invalidate = 0;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 512 * MIB);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+
+	/* wrapped by 10% of a file that fits in memory: flagged, although
+	 * other I/O made the device deliver more than the workload read */
+	o.working_set_bytes = 1000 * MIB;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	t->device_read_bytes = 1300 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->cached_read_fraction, 0, 0);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
+	assert_true(warned(&r, "so at least 9.1% came from memory"));
+	assert_true(warned(&r, "1000 MiB working set 1.10 times over"));
+	run_result_release(&r);
+	/* ... but not when each pass starts cold, nor when it does not fit */
+	o.invalidate = 1;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+	o.invalidate = 0;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 512 * MIB);
+	assert_false(warned(&r, "page cache"));
 	run_result_release(&r);
 
 	/* no device: unknown */

@@ -689,6 +689,7 @@ void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
 	if (workload_u64(w, "shared")) /* the jobs share one file */
 		o->working_set_bytes = workload_u64(w, "size");
 	o->direct = workload_u64(w, "direct") != 0;
+	o->invalidate = workload_u64(w, "invalidate") != 0;
 	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync") ||
 	    (*sync && strcmp(sync, "none")))
 		o->settle = TRUTH_SETTLE_SYNC;

@@ -213,14 +213,23 @@ static void warn_cached_reads(const struct truth *t, struct run_result *r,
 		      d = STRBUF_INIT, why = STRBUF_INIT;
 	uint64_t ws = o ? o->working_set_bytes : 0;
 	double times = ws ? (double)t->logical_read_bytes / (double)ws : 0;
+	double cached = t->cached_read_fraction;
+	/* a file that fits in memory, read more than once without being
+	 * dropped in between: every pass after the first came from memory,
+	 * whatever else the device delivered meanwhile (other I/O on it) */
+	int wrapped = times > 1.0 + CACHE_READ_TOLERANCE && mem_bytes &&
+		      ws <= mem_bytes && !(o && o->invalidate);
+	double from_memory = wrapped && 1.0 - 1.0 / times > cached
+				 ? 1.0 - 1.0 / times
+				 : cached;
 
-	if ((o && o->direct) || !isfinite(t->cached_read_fraction) ||
+	if ((o && o->direct) || !isfinite(cached) ||
 	    t->logical_read_bytes < CACHE_READ_MIN_BYTES ||
-	    !(t->cached_read_fraction > CACHE_READ_TOLERANCE))
+	    !(cached > CACHE_READ_TOLERANCE || wrapped))
 		goto out;
 	if (times > 1.0 + CACHE_READ_TOLERANCE)
 		strbuf_addf(&why,
-			    "; it read its %s working set %.1f times over, "
+			    "; it read its %s working set %.2f times over, "
 			    "and every pass after the first found it in "
 			    "memory; give a --size larger than the run reads, "
 			    "--ios to read it once, --invalidate=1 to drop it "
@@ -240,12 +249,13 @@ static void warn_cached_reads(const struct truth *t, struct run_result *r,
 	run_result_warn(r,
 			"reads measured the page cache, not the device: the "
 			"workload read %s but '%s' delivered %s (%.1f%%), so "
-			"%.1f%% came from memory%s",
+			"%s%.1f%% came from memory%s",
 			fmt_bytes(&a, t->logical_read_bytes), t->device,
 			fmt_bytes(&b, t->device_read_bytes),
 			100.0 * (double)t->device_read_bytes /
 			    (double)t->logical_read_bytes,
-			100.0 * t->cached_read_fraction, why.buf);
+			from_memory > cached ? "at least " : "",
+			100.0 * from_memory, why.buf);
 out:
 	strbuf_release(&a);
 	strbuf_release(&b);

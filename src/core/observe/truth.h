@@ -94,6 +94,7 @@ struct truth_opts {
 	uint64_t interval_ns;	    /* 0: SAMPLER_DEFAULT_INTERVAL_NS */
 	uint64_t working_set_bytes; /* bytes the workload spans; 0: unknown */
 	int direct;		    /* the I/O bypassed the page cache */
+	int invalidate;		    /* each pass over a file starts cold */
 	enum truth_settle settle;   /* decides what the absorbed-writes
 				       warning suggests */
 };
