@@ -228,6 +228,33 @@ static void test_every_table(void **state)
 	json_object_put(e);
 }
 
+/* Marks on stored objects of the wrong shapes: no crash, no mark. */
+static void test_every_table_untrusted(void **state)
+{
+	struct json_object *e = parse(
+	    "{\"arms\": [{\"arm\": 0, \"label\": \"a\"}], \"baseline\": 0,"
+	    " \"runs\": [{\"arm\": 0, \"run\": {\"warnings\": [\"r\"],"
+	    " \"warning_kinds\": [\"page_cache\"]}}],"
+	    " \"effects\": [1, {\"factor\": 2, \"within\": 3, \"arm\": 0,"
+	    "  \"baseline_arm\": \"x\", \"suspect\": 4},"
+	    "  {\"arm\": 1e30, \"baseline_arm\": -1}],"
+	    " \"interactions\": [null, {\"arms\": [\"a\", -1, 1e20, 0],"
+	    "  \"within\": []}],"
+	    " \"scaling\": [null, {\"arm\": 0, \"ratio_to_first\": 1}]}");
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_true(report_effects_text(e, &sb));
+	assert_true(report_effects_html(e, &sb));
+	assert_int_equal(report_experiment_md(e, &sb, &sb), 0);
+	assert_int_equal(report_experiment_text(e, &sb, &sb), 0);
+	suspect_mark(e);
+	strbuf_reset(&sb);
+	assert_true(report_effects_text(e, &sb));
+	strbuf_release(&sb);
+	json_object_put(e);
+}
+
 static void test_reasons(void **state)
 {
 	struct json_object *e = parse(exp_text), *v, *s;
@@ -390,6 +417,7 @@ int main(void)
 	    cmocka_unit_test(test_kinds),
 	    cmocka_unit_test(test_reasons),
 	    cmocka_unit_test(test_every_table),
+	    cmocka_unit_test(test_every_table_untrusted),
 	    cmocka_unit_test(test_clean),
 	    cmocka_unit_test(test_like_for_like),
 	};

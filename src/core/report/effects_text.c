@@ -52,11 +52,12 @@ static int same_group(struct json_object *a, struct json_object *b)
 
 void report_effect_heading(struct json_object *e, struct strbuf *out)
 {
+	struct json_object *w = expjson_get_type(e, "within", json_type_object);
+
 	strbuf_addf(out, "%s=%s vs %s=%s", expjson_str(e, "factor"),
 		    expjson_str(e, "level"), expjson_str(e, "factor"),
 		    expjson_str(e, "baseline_level"));
-	if (json_object_object_length(
-		expjson_get_type(e, "within", json_type_object))) {
+	if (w && json_object_object_length(w)) {
 		strbuf_addstr(out, " at ");
 		add_within(out, e);
 	}
@@ -226,12 +227,13 @@ static void interaction_line(struct strbuf *out, struct json_object *exp,
 
 void report_interaction_heading(struct json_object *x, struct strbuf *out)
 {
+	struct json_object *w = expjson_get_type(x, "within", json_type_object);
+
 	strbuf_addf(out, "%s=%s's effect at %s=%s vs at %s=%s",
 		    expjson_str(x, "factor"), expjson_str(x, "level"),
 		    expjson_str(x, "by"), expjson_str(x, "by_level"),
 		    expjson_str(x, "by"), expjson_str(x, "by_baseline_level"));
-	if (json_object_object_length(
-		expjson_get_type(x, "within", json_type_object))) {
+	if (w && json_object_object_length(w)) {
 		strbuf_addstr(out, " with ");
 		add_within(out, x);
 	}

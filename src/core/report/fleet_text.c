@@ -33,6 +33,14 @@ static size_t widest(struct json_object *arr, const char *key, size_t min)
 	return w;
 }
 
+/* Does a host's verdict v carry reasons to suspect it? */
+static bool marked(struct json_object *v)
+{
+	struct json_object *s = expjson_get_type(v, "suspect", json_type_array);
+
+	return s && json_object_array_length(s) > 0;
+}
+
 /* One good host's line: kernel, then its ratio and verdict per arm. */
 static void host_line(struct strbuf *out, struct json_object *h,
 		      size_t kernel_w, size_t col_w)
@@ -55,8 +63,7 @@ static void host_line(struct strbuf *out, struct json_object *h,
 		if (isfinite(r))
 			strbuf_addf(out, "%.3f ", r);
 		strbuf_addstr(out, expjson_str(v, "verdict"));
-		if (json_object_array_length(
-			expjson_get_type(v, "suspect", json_type_array)))
+		if (marked(v))
 			strbuf_addch(out, '*');
 		pad_to(out, start, col_w);
 	}
@@ -79,8 +86,7 @@ static void host_notes(struct json_object *exp, struct json_object *hosts,
 		for (j = 0; vs && j < json_object_array_length(vs); j++) {
 			struct json_object *v = json_object_array_get_idx(vs, j);
 
-			if (!json_object_array_length(expjson_get_type(
-				v, "suspect", json_type_array)))
+			if (!marked(v))
 				continue;
 			strbuf_reset(&h);
 			strbuf_addf(&h, "%s %s", expjson_str(host, "host"),
