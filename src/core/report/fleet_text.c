@@ -84,7 +84,8 @@ static void host_notes(struct json_object *exp, struct json_object *hosts,
 		    expjson_get_type(host, "verdicts", json_type_array);
 
 		for (j = 0; vs && j < json_object_array_length(vs); j++) {
-			struct json_object *v = json_object_array_get_idx(vs, j);
+			struct json_object *v =
+			    json_object_array_get_idx(vs, j);
 
 			if (!marked(v))
 				continue;
