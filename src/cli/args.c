@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "../core/experiment/wrap.h"
+#include "../core/experiment/trial.h"
 #include "../core/report/expjson.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
@@ -245,9 +245,7 @@ int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv)
 	return 0;
 }
 
-void cli_warn_wrap(const struct experiment *e,
-		   const struct experiment_config *c, int quiet,
-		   int say_fallback)
+void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback)
 {
 	struct strbuf msg = STRBUF_INIT, why = STRBUF_INIT;
 	const char *line, *nl;
@@ -255,7 +253,7 @@ void cli_warn_wrap(const struct experiment *e,
 	/* the probe opens the device: root's, like dropping caches */
 	if (quiet || geteuid())
 		return;
-	if (experiment_wrap_check(e, c, &msg, &why) && why.len &&
+	if (trial_wrap_check(tr, &msg, &why) && why.len &&
 	    say_fallback)
 		note("%s", why.buf);
 	for (line = msg.buf; msg.len && *line; line = nl + 1) {

@@ -549,7 +549,7 @@ static void run_done(void *ctx, const struct run_meta *meta,
 	unsigned i;
 
 	/* a read that wraps its file: said once, before the block goes on */
-	if (tr->kind == TRIAL_EXPERIMENT &&
+	if (tr->kind == TRIAL_EXPERIMENT && !tr->wrap_probed &&
 	    wrap_after_run(meta->w, r, &msg, &key)) {
 		for (i = 0; i < tr->nr_wrap_said; i++)
 			if (tr->wrap_said[i] == key)
@@ -562,6 +562,14 @@ static void run_done(void *ctx, const struct run_meta *meta,
 	strbuf_release(&msg);
 	if (tr->hooks.run_done)
 		tr->hooks.run_done(tr->hooks.ctx, meta, r);
+}
+
+int trial_wrap_check(struct trial *tr, struct strbuf *out, struct strbuf *note)
+{
+	int ret = experiment_wrap_check(&tr->e, &tr->c, out, note);
+
+	tr->wrap_probed = !ret;
+	return ret;
 }
 
 /* The number of runs the experiment object holds. */

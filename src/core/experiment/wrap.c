@@ -9,7 +9,8 @@
  * way the workload will read (sequential 1 MiB reads for the sequential
  * workloads, random reads of its block size for the random ones), for
  * WRAP_PROBE_NS or WRAP_PROBE_BYTES, whichever comes first. The probe
- * reads nothing the workload will read and writes nothing. A device
+ * reads nothing the workload will read and writes nothing; a loop
+ * device is not probed (its image's holes read at memory speed). A device
  * faster with more I/Os in flight, or one whose speed changes (a disk
  * image in the host's page cache), can still wrap: the runs' truth is
  * the check that counts.
@@ -224,7 +225,15 @@ int experiment_wrap_check(const struct experiment *e,
 			resolved = 1;
 			ret = devstack_resolve_path(&ds, c->target->path, &err);
 			if (!ret && !ds.nr_devs)
-				ret = -ENODEV;
+				ret = err_set(&err, -ENODEV,
+					      "no block device under it");
+			/* a loop image's holes read as zeros at memory
+			 * speed, and a scratch image is not filled yet */
+			if (!ret && ds.devs[0].kind == DEVSTACK_LOOP)
+				ret = err_set(&err, -EOPNOTSUPP,
+					      "'%s' is a loop device, whose "
+					      "speed depends on its image",
+					      ds.devs[0].name);
 		}
 		if (ret) {
 			workload_release(&w);
