@@ -253,8 +253,7 @@ void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback)
 	/* the probe opens the device: root's, like dropping caches */
 	if (quiet || geteuid())
 		return;
-	if (trial_wrap_check(tr, &msg, &why) && why.len &&
-	    say_fallback)
+	if (trial_wrap_check(tr, &msg, &why) && why.len && say_fallback)
 		note("%s", why.buf);
 	for (line = msg.buf; msg.len && *line; line = nl + 1) {
 		nl = strchr(line, '\n');
