@@ -37,6 +37,7 @@
 #define WRAP_PROBE_NS	 (250ull * 1000 * 1000)
 #define WRAP_PROBE_BYTES (512ull << 20)
 #define WRAP_SEQ_BS	 (1ull << 20)
+#define WRAP_NEAR	 0.9 /* a first run that read 90% of its file */
 
 /*
  * Open the block device devno read-only for direct I/O, checking that
@@ -154,7 +155,7 @@ static void suggest_size(struct strbuf *out, uint64_t bytes)
 /* The warning of one arm whose read wraps. */
 static void wrap_message(struct strbuf *out, const struct workload *w,
 			 const struct wrap_case *wc, const char *arm,
-			 const char *dev, double mbps, int probed)
+			 const char *dev, double mbps)
 {
 	double seconds = (double)w->ro.time_ns / 1e9;
 	double per_reader = mbps * 1e6 * seconds / wc->readers;
@@ -173,15 +174,6 @@ static void wrap_message(struct strbuf *out, const struct workload *w,
 		    per_reader / 1e9, wc->readers > 1 ? " each" : "");
 	suggest_size(out, (uint64_t)(per_reader * 1.5));
 	strbuf_addstr(out, ", --direct=1, --invalidate=1, or --ios");
-	if (!probed) {
-		strbuf_addf(out,
-			    " (~%.1f GB/s is what '%s' delivered in the first "
-			    "run of this setting; runs that wrap are flagged "
-			    "page_cache)",
-			    mbps / 1e3, dev);
-		strbuf_release(&sz);
-		return;
-	}
 	strbuf_addf(out,
 		    " (~%.1f GB/s is what a %.2f s probe of '%s' read just "
 		    "now with ",
@@ -262,7 +254,7 @@ int experiment_wrap_check(const struct experiment *e,
 				strbuf_addch(out, '\n');
 			wrap_message(out, &w, &wc,
 				     c->nr_factors ? e->arms[i].label : NULL,
-				     ds.devs[0].name, mbps, 1);
+				     ds.devs[0].name, mbps);
 		}
 		workload_release(&w);
 	}
@@ -282,20 +274,48 @@ int wrap_after_run(const struct workload *w, const struct run_result *r,
 {
 	const struct truth *t = r->truth;
 	struct wrap_case wc;
-	double mbps;
+	struct strbuf sz = STRBUF_INIT;
+	double share, seconds = (double)w->ro.time_ns / 1e9;
 
-	if (!t || !t->have_device || !(t->seconds > 0) || !wrap_case_of(w, &wc))
+	/* what the workload itself read, per reader, against its file: the
+	 * device's bytes would count read-ahead and other I/O as well */
+	if (!t || !wrap_case_of(w, &wc) || !wc.file_bytes)
 		return 0;
-	mbps = (double)t->device_read_bytes / t->seconds / 1e6;
-	/* a run that wrapped read its file once from the device: the rate
-	 * is then at least what it shows, and the reads say it wrapped */
-	if (!(mbps * 1e6 * ((double)w->ro.time_ns / 1e9) / wc.readers >
-	      (double)wc.file_bytes) &&
-	    !((double)t->logical_read_bytes / wc.readers >
-	      1.05 * (double)wc.file_bytes))
+	share =
+	    (double)t->logical_read_bytes / wc.readers / (double)wc.file_bytes;
+	if (share < WRAP_NEAR)
 		return 0;
 	*key = wc.file_bytes * 1000003u + wc.readers * 7919u + wc.bs +
 	       w->ro.time_ns + (uint64_t)wc.random;
-	wrap_message(out, w, &wc, NULL, t->device, mbps, 0);
+	units_fmt_bytes(&sz, wc.file_bytes);
+	strbuf_addf(out, "%s of a %s file for %g s", w->ops->name, sz.buf,
+		    seconds);
+	if (wc.readers > 1)
+		strbuf_addf(out, " (each of %u readers its own)", wc.readers);
+	if (share > 1.0) {
+		/* the rate it read at was memory's: only the device's bytes
+		 * say anything of the device, and they are a lower bound */
+		strbuf_addf(out,
+			    " read it %.2f times over in a run of this "
+			    "setting, the passes after the first from the page "
+			    "cache; give a --size larger than '%s' reads in "
+			    "%g s (more than ",
+			    share, t->device ? t->device : "the device",
+			    seconds);
+		strbuf_reset(&sz);
+		units_fmt_bytes(&sz, t->device_read_bytes / wc.readers);
+		strbuf_addf(out, "%s per reader)", sz.buf);
+	} else {
+		strbuf_addf(out,
+			    " read %.0f%% of it in a run of this setting: a "
+			    "run a little faster reads the rest again from "
+			    "the page cache; give --size ",
+			    100.0 * share);
+		suggest_size(out,
+			     (uint64_t)(share * (double)wc.file_bytes * 1.5));
+	}
+	strbuf_addstr(out, ", --direct=1, --invalidate=1, or --ios (runs that "
+			   "wrap are flagged page_cache)");
+	strbuf_release(&sz);
 	return 1;
 }

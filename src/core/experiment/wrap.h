@@ -38,12 +38,14 @@ int experiment_wrap_check(const struct experiment *e,
 			  struct strbuf *out, struct strbuf *note);
 
 /*
- * After a run of w (r with its truth): when w is a time-based buffered
- * read and what the device delivered in it, per second, would read more
- * than the file in --time, append the warning experiment_wrap_check()
- * gives, with the run's device rate as the speed, set *key to a number
- * that is the same for the same file, readers and time (to say it once),
- * and return 1; else 0.
+ * After a run of w (r with its truth): when w is a time-based
+ * buffered read whose readers read 90% of their file or more (the
+ * workload's own bytes: the device's also count read-ahead and other
+ * I/O), append a warning that says how much ("read it 1.30 times over
+ * in a run of this setting", or "read 94% of it: a run a little
+ * faster reads the rest again from the page cache") and what to give
+ * instead, set *key to a number that is the same for the same file,
+ * readers and time (to say it once), and return 1; else 0.
  */
 int wrap_after_run(const struct workload *w, const struct run_result *r,
 		   struct strbuf *out, uint64_t *key);
