@@ -103,6 +103,16 @@ const char *cli_metric_asked(const char *asked, const char *const *params,
  */
 int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv);
 
+struct trial;
+/*
+ * Before the first run: warn about every arm whose time-based buffered
+ * read will wrap its file (trial_wrap_check()). Needs root for the
+ * probe; without it, or with quiet, says nothing. When the device cannot
+ * be probed, a note says so if say_fallback (compare: its first runs
+ * tell instead; a single run's own truth needs no note).
+ */
+void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback);
+
 struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);

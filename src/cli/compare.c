@@ -608,6 +608,7 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	cli_warn_wrap(&tr, a.quiet, 1);
 	if (!a.quiet)
 		fprintf(stderr, "compare: %u arms, seed %llu%s\n", tr.e.nr_arms,
 			(unsigned long long)tr.c.seed,

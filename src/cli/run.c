@@ -495,6 +495,7 @@ int cmd_run(int argc, const char **argv)
 		ret = knob_cli_exit_code(pr);
 		goto out;
 	}
+	cli_warn_wrap(&tr, 0, 0);
 	pr = trial_run(&tr, &err);
 	if (pr && tr.failed == TRIAL_FAILED_VERIFY) {
 		/* bad data: the run is shown and written, never stored */

@@ -27,7 +27,7 @@ assert re.search(r"\nbs=16k vs bs=4k\n  at iodepth=1 .*\n  at iodepth=4 ", t), t
 assert re.search(r"\niodepth=4 vs iodepth=1\n  at bs=4k .*\n  at bs=16k ", t), t
 PY
 check "the interaction is a sentence with both ratios and p" grep -qE \
-	"bs's effect (depends|does not depend) on iodepth.*: [0-9.]+x at iodepth=1, [0-9.]+x at iodepth=4 \(interaction p [0-9.e-]+\)$|^no evidence that bs's effect depends on iodepth: [0-9.]+x at iodepth=1, [0-9.]+x at iodepth=4 \(interaction p [0-9.e-]+\)$" \
+	"bs's effect (depends|does not depend) on iodepth.*: [0-9.]+x at iodepth=1, [0-9.]+x at iodepth=4 \(interaction p [0-9.e-]+\)\*?$|^no evidence that bs's effect depends on iodepth: [0-9.]+x at iodepth=1, [0-9.]+x at iodepth=4 \(interaction p [0-9.e-]+\)\*?$" \
 	"$TEST_TMP/two.txt"
 check "the single-baseline table follows the effects" python3 - "$TEST_TMP/two.txt" <<'PY'
 import sys

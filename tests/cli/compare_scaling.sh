@@ -50,8 +50,9 @@ assert i < j, t
 lines = t[j:].split("\n")[3:6]
 assert [l.split()[0] for l in lines] == ["1", "4", "16"], lines
 for l in lines:
-    assert re.match(r"^\S+ +\S+ +\[\S+, \S+\] +3  [0-9.]+x$", l), l
-assert lines[0].endswith(" 1.00x"), lines
+    # '*': the row rests on runs iotrial flagged (200 ms runs are short)
+    assert re.match(r"^\S+ +\S+ +\[\S+, \S+\] +3  [0-9.]+x\*?$", l), l
+assert re.search(r" 1\.00x\*?$", lines[0]), lines
 PY
 id=$(json "$json" 'o["id"]')
 "$IOTRIAL" show "$id" >"$TEST_TMP/show.txt" 2>&1

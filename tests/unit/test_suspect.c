@@ -15,7 +15,10 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/experiment/diff.h"
+#include "core/report/effects_html.h"
+#include "core/report/effects_text.h"
 #include "core/report/report.h"
+#include "core/report/report_formats.h"
 #include "core/report/suspect.h"
 #include "core/result/result.h"
 #include "util/strbuf.h"
@@ -126,6 +129,130 @@ static void reason_is(struct json_object *v, size_t i, const char *want)
 		    json_object_get_int(json_object_object_get(r, "of")));
 	assert_string_equal(sb.buf, want);
 	strbuf_release(&sb);
+}
+
+/*
+ * Two factors, four arms; the runs of arm 2 (jobs=1 at sched=b) read
+ * from the page cache. Effects, interactions and scaling rows resting on
+ * arm 2 are marked; the others are not (issue: the effects table showed
+ * no '*' where the arm table did).
+ */
+static const char factorial_text[] =
+    "{\"metric\": {\"name\": \"mbps\", \"higher_is_better\": true},"
+    " \"baseline\": 0, \"equivalence\": 0.02,"
+    " \"factors\": [{\"name\": \"sched\", \"values\": [\"a\", \"b\"]},"
+    "  {\"name\": \"jobs\", \"values\": [\"1\", \"2\"]}],"
+    " \"arms\": [{\"arm\": 0, \"label\": \"sched=a jobs=1\"},"
+    "  {\"arm\": 1, \"label\": \"sched=a jobs=2\"},"
+    "  {\"arm\": 2, \"label\": \"sched=b jobs=1\"},"
+    "  {\"arm\": 3, \"label\": \"sched=b jobs=2\"}],"
+    " \"runs\": ["
+    "  {\"arm\": 0, \"run\": {\"warnings\": []}},"
+    "  {\"arm\": 1, \"run\": {\"warnings\": []}},"
+    "  {\"arm\": 2, \"run\": {\"warnings\": [\"r\"],"
+    "   \"warning_kinds\": [\"page_cache\"]}},"
+    "  {\"arm\": 3, \"run\": {\"warnings\": []}}],"
+    " \"verdicts\": [],"
+    " \"effects\": ["
+    "  {\"factor\": \"jobs\", \"level\": \"2\", \"baseline_level\": \"1\","
+    "   \"within\": {\"sched\": \"a\"}, \"arm\": 1, \"baseline_arm\": 0,"
+    "   \"ratio\": 1.2, \"ci_low\": 1.1, \"ci_high\": 1.3,"
+    "   \"p_adjusted\": 0.01, \"verdict\": \"faster\", \"n\": 6},"
+    "  {\"factor\": \"jobs\", \"level\": \"2\", \"baseline_level\": \"1\","
+    "   \"within\": {\"sched\": \"b\"}, \"arm\": 3, \"baseline_arm\": 2,"
+    "   \"ratio\": 0.5, \"ci_low\": 0.4, \"ci_high\": 0.6,"
+    "   \"p_adjusted\": 0.01, \"verdict\": \"slower\", \"n\": 6}],"
+    " \"interactions\": [{\"factor\": \"sched\", \"level\": \"b\","
+    "  \"baseline_level\": \"a\", \"by\": \"jobs\", \"by_level\": \"2\","
+    "  \"by_baseline_level\": \"1\", \"within\": {}, \"arms\": [2, 0, 3, 1],"
+    "  \"ratio_at_baseline\": 1.0, \"ratio_at_level\": 0.4,"
+    "  \"p_adjusted\": 0.03, \"verdict\": \"interaction\"}],"
+    " \"scaling\": [{\"factor\": \"jobs\", \"value\": \"1\","
+    "  \"within\": {\"sched\": \"a\"}, \"arm\": 0, \"baseline_arm\": 0,"
+    "  \"median\": 100, \"n\": 1, \"ratio_to_first\": 1},"
+    "  {\"factor\": \"jobs\", \"value\": \"2\", \"within\": {\"sched\": \"b\"},"
+    "   \"arm\": 3, \"baseline_arm\": 2, \"median\": 50, \"n\": 1,"
+    "   \"ratio_to_first\": 0.5}]}";
+
+static void test_every_table(void **state)
+{
+	struct json_object *e = parse(factorial_text), *x;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	suspect_mark(e);
+	x = json_object_array_get_idx(json_object_object_get(e, "effects"), 0);
+	assert_int_equal(
+	    json_object_array_length(json_object_object_get(x, "suspect")), 0);
+	x = json_object_array_get_idx(json_object_object_get(e, "effects"), 1);
+	reason_is(x, 0, "baseline sched=b jobs=1 page_cache 1/1");
+	x = json_object_array_get_idx(json_object_object_get(e, "interactions"),
+				      0);
+	reason_is(x, 0, "arm sched=b jobs=1 page_cache 1/1");
+	x = json_object_array_get_idx(json_object_object_get(e, "scaling"), 0);
+	assert_false(suspect_is(e, x));
+	x = json_object_array_get_idx(json_object_object_get(e, "scaling"), 1);
+	assert_true(suspect_is(e, x));
+
+	assert_true(report_effects_text(e, &sb));
+	assert_non_null(strstr(sb.buf, " faster\n"));
+	assert_non_null(strstr(sb.buf, " slower*\n"));
+	assert_non_null(strstr(sb.buf, "\n* jobs=2 vs jobs=1 at sched=b: "
+				       "reads measured the page cache (1 of 1 "
+				       "runs of the baseline 'sched=b "
+				       "jobs=1')\n"));
+	assert_non_null(strstr(sb.buf, "(interaction p 0.030)*\n"));
+	assert_non_null(strstr(sb.buf, "\n* sched=b's effect at jobs=2 vs at "
+				       "jobs=1: reads measured the page cache "
+				       "(1 of 1 runs of 'sched=b jobs=1')"));
+	strbuf_reset(&sb);
+	assert_int_equal(report_experiment_text(e, &sb, &sb), 0);
+	assert_non_null(strstr(sb.buf, "0.50x*\n"));
+	assert_non_null(strstr(sb.buf, "\n* jobs=2 (sched=b): reads measured"));
+	strbuf_reset(&sb);
+	assert_true(report_effects_html(e, &sb));
+	assert_non_null(strstr(sb.buf, "<table class=\"effects\">"));
+	assert_non_null(strstr(sb.buf, "slower</span><span class=\"suspect\">"));
+	assert_non_null(strstr(sb.buf, "Effect of each factor"));
+	assert_non_null(strstr(sb.buf, "slower ⚠</text>"));
+	strbuf_reset(&sb);
+	assert_int_equal(report_experiment_md(e, &sb, &sb), 0);
+	assert_non_null(strstr(sb.buf, "| jobs=2 vs jobs=1 at sched=b | 0.500 "
+				       "(0.400 – 0.600) | 0.010 | **slower** "
+				       "⚠ suspect |\n"));
+	assert_non_null(strstr(sb.buf, "| jobs=2 vs jobs=1 at sched=a | 1.200 "
+				       "(1.100 – 1.300) | 0.010 | **faster** "
+				       "|\n"));
+	assert_non_null(strstr(sb.buf, "(interaction p 0.030) ⚠ suspect\n"));
+	strbuf_release(&sb);
+	json_object_put(e);
+}
+
+/* Marks on stored objects of the wrong shapes: no crash, no mark. */
+static void test_every_table_untrusted(void **state)
+{
+	struct json_object *e = parse(
+	    "{\"arms\": [{\"arm\": 0, \"label\": \"a\"}], \"baseline\": 0,"
+	    " \"runs\": [{\"arm\": 0, \"run\": {\"warnings\": [\"r\"],"
+	    " \"warning_kinds\": [\"page_cache\"]}}],"
+	    " \"effects\": [1, {\"factor\": 2, \"within\": 3, \"arm\": 0,"
+	    "  \"baseline_arm\": \"x\", \"suspect\": 4},"
+	    "  {\"arm\": 1e30, \"baseline_arm\": -1}],"
+	    " \"interactions\": [null, {\"arms\": [\"a\", -1, 1e20, 0],"
+	    "  \"within\": []}],"
+	    " \"scaling\": [null, {\"arm\": 0, \"ratio_to_first\": 1}]}");
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_true(report_effects_text(e, &sb));
+	assert_true(report_effects_html(e, &sb));
+	assert_int_equal(report_experiment_md(e, &sb, &sb), 0);
+	assert_int_equal(report_experiment_text(e, &sb, &sb), 0);
+	suspect_mark(e);
+	strbuf_reset(&sb);
+	assert_true(report_effects_text(e, &sb));
+	strbuf_release(&sb);
+	json_object_put(e);
 }
 
 static void test_reasons(void **state)
@@ -289,6 +416,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kinds),
 	    cmocka_unit_test(test_reasons),
+	    cmocka_unit_test(test_every_table),
+	    cmocka_unit_test(test_every_table_untrusted),
 	    cmocka_unit_test(test_clean),
 	    cmocka_unit_test(test_like_for_like),
 	};

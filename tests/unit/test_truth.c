@@ -467,6 +467,120 @@ static void test_unreached(void **state)
  * that synced but rewrote its file while dirty is not told to sync; a
  * run that left its writes dirty is.
  */
+/*
+ * The cached fraction is a quantity on every run; a shortfall of the
+ * device beyond 5% is a page-cache warning, not only a near-total one
+ * (note 000: a 2 GiB file read 4.4 times over in a 2 s run).
+ */
+static void test_cached_fraction(void **state)
+{
+	struct truth *t = new_truth();
+	struct truth_opts o = {.working_set_bytes = 2ull << 30};
+	struct run_result r;
+
+	(void)state;
+	t->have_device = 1;
+	t->device = xstrdup("vda");
+	make_run(&r, 2, 9391, 9391000000ull, 0, 0);
+	t->device_read_bytes = 2147000000ull;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->cached_read_fraction, 1 - 2147.0 / 9391, 1e-9);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
+	assert_true(warned(&r, "(22.9%), so 77.1% came from memory"));
+	assert_true(warned(&r, "2 GiB working set 4.37 times over"));
+	assert_true(warned(&r, "--invalidate=1"));
+	run_result_release(&r);
+
+	/* 4% short: sampling edges, not the cache */
+	make_run(&r, 2, 1000, 1000 * MIB, 0, 0);
+	t->device_read_bytes = 960 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->cached_read_fraction, 0.04, 1e-9);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+
+	/* 10% short, read once: random repeats, said so */
+	make_run(&r, 2, 1000, 1000 * MIB, 0, 0);
+	t->device_read_bytes = 900 * MIB;
+	o.working_set_bytes = 64ull << 30;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "so 10.0% came from memory"));
+	assert_true(warned(&r, "blocks read twice"));
+	run_result_release(&r);
+
+	/* read-ahead: the device delivered more, nothing was cached */
+	make_run(&r, 2, 1000, 1000 * MIB, 0, 0);
+	t->device_read_bytes = 1200 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->cached_read_fraction, 0, 0);
+	run_result_release(&r);
+
+	/* wrapped by 10% of a file that fits in memory: flagged, although
+	 * other I/O made the device deliver more than the workload read */
+	o.working_set_bytes = 1000 * MIB;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	t->device_read_bytes = 1300 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->cached_read_fraction, 0, 0);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
+	assert_true(warned(&r, "so at least 9.1% came from memory"));
+	assert_true(warned(&r, "1000 MiB working set 1.10 times over"));
+	run_result_release(&r);
+	/* ... but not when each pass starts cold, nor when it does not fit */
+	o.invalidate = 1;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+	o.invalidate = 0;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 512 * MIB);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+
+	/* wrapped by 10% of a file that fits in memory: flagged, although
+	 * other I/O made the device deliver more than the workload read */
+	o.working_set_bytes = 1000 * MIB;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	t->device_read_bytes = 1300 * MIB;
+	truth_apply_run(t, &r);
+	assert_float_equal(t->cached_read_fraction, 0, 0);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
+	assert_true(warned(&r, "so at least 9.1% came from memory"));
+	assert_true(warned(&r, "1000 MiB working set 1.10 times over"));
+	run_result_release(&r);
+	/* ... but not when each pass starts cold, nor when it does not fit */
+	o.invalidate = 1;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+	o.invalidate = 0;
+	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 512 * MIB);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+
+	/* no device: unknown */
+	t->have_device = 0;
+	make_run(&r, 2, 1000, 1000 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	assert_true(isnan(t->cached_read_fraction));
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_false(warned(&r, "page cache"));
+	run_result_release(&r);
+	truth_free(t);
+}
+
 static void test_absorbed_causes(void **state)
 {
 	struct truth *t = new_truth();
@@ -648,6 +762,7 @@ static void test_json(void **state)
 	assert_true(json_object_object_get_ex(d, "aqu_sz", &v));
 	assert_true(json_object_object_get_ex(d, "r_await_ms", &v));
 	assert_true(json_object_object_get_ex(run, "truth", &tr));
+	assert_true(json_object_object_get_ex(tr, "cached_read_fraction", &v));
 	assert_true(json_object_object_get_ex(tr, "absorbed_fraction", &v));
 	assert_float_equal(json_object_get_double(v), 0, 0);
 	assert_true(json_object_object_get_ex(tr, "device_write_bytes", &v));
@@ -824,6 +939,7 @@ int main(void)
 	    cmocka_unit_test(test_absorbed),
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test(test_absorbed_causes),
+	    cmocka_unit_test(test_cached_fraction),
 	    cmocka_unit_test(test_unreached),
 	    cmocka_unit_test(test_opts_from_workload),
 	    cmocka_unit_test(test_json),

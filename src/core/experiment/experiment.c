@@ -77,9 +77,9 @@ void experiment_budget_opts(const struct experiment_config *c,
 }
 
 /* Make a workload for arm: fixed parameters, then the arm's own. */
-static int setup_workload(struct workload *w, const struct experiment *e,
-			  unsigned arm, const struct experiment_config *c,
-			  struct strbuf *err)
+int experiment_arm_workload(struct workload *w, const struct experiment *e,
+			    unsigned arm, const struct experiment_config *c,
+			    struct strbuf *err)
 {
 	const struct experiment_arm *a = &e->arms[arm];
 	unsigned i;
@@ -126,7 +126,7 @@ int experiment_validate(const struct experiment *e,
 	int ret = 0;
 
 	for (i = 0; i < e->nr_arms && !ret; i++) {
-		ret = setup_workload(&w, e, i, c, err);
+		ret = experiment_arm_workload(&w, e, i, c, err);
 		workload_release(&w);
 	}
 	return ret;
@@ -378,7 +378,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	arm_knobs = knob_settings(a, c->nr_factors, ks + c->nr_knobs);
 	meta.nr_knobs = c->nr_knobs + arm_knobs;
 	meta.knobs = ks;
-	ret = setup_workload(&w, l->e, arm, c, err);
+	ret = experiment_arm_workload(&w, l->e, arm, c, err);
 	if (ret)
 		goto out;
 	w.ro.seed = c->single_run ? c->seed : rng_next(&l->rng) & 0xffffffffu;
@@ -756,6 +756,7 @@ void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
 	o->cpu_bound_advice = w->ops->cpu_bound_advice;
 	o->short_run_advice = w->ops->short_run_advice;
 	o->rewrite_advice = w->ops->rewrite_advice;
+	o->invalidate = workload_u64(w, "invalidate") != 0;
 	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync") ||
 	    (*sync && strcmp(sync, "none")))
 		o->settle = TRUTH_SETTLE_SYNC;

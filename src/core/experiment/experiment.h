@@ -233,6 +233,15 @@ int experiment_validate(const struct experiment *e,
 			const struct experiment_config *c, struct strbuf *err);
 
 /*
+ * The workload of arm of e: c's parameters, then the arm's parameter
+ * factors, validated. Release w with workload_release() either way.
+ * 0 or -errno with err set (naming the arm when there are factors).
+ */
+int experiment_arm_workload(struct workload *w, const struct experiment *e,
+			    unsigned arm, const struct experiment_config *c,
+			    struct strbuf *err);
+
+/*
  * Run the experiment: warm-ups, then randomized blocks until the stop
  * rule says so, analysing after each block. On success e->obj holds the
  * experiment object with every run, the arms' summaries and verdicts. A

@@ -240,10 +240,11 @@ int experiment_analyze_json(struct json_object *exp,
 			       analysis_verdicts_json(&an, in, &opts));
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
-	suspect_mark(exp);
 	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
 	if (!ret)
 		scaling_analyze_json(exp);
+	/* verdicts, effects and scaling rows, all marked alike */
+	suspect_mark(exp);
 out:
 	analysis_release(&an);
 	for (i = 0; vals && i < nr_arms; i++) {

@@ -170,10 +170,11 @@ static void copy_member(struct json_object *to, struct json_object *from,
 		json_object_object_add(to, key, json_object_get(v));
 }
 
-/* The row of arm b at level l of factor f; first: the group's median. */
+/* The row of arm b at level l of factor f; first: the median of the
+ * group's first arm, first_arm. */
 static struct json_object *row(const struct sc_factors *fs,
 			       struct json_object *arms, unsigned f, size_t b,
-			       unsigned l, double first)
+			       unsigned l, double first, size_t first_arm)
 {
 	struct json_object *arm = json_object_array_get_idx(arms, b);
 	struct json_object *r = json_object_new_object();
@@ -195,6 +196,9 @@ static struct json_object *row(const struct sc_factors *fs,
 				fs->values[g], fs->levels[b * fs->nr + g])));
 	json_object_object_add(r, "within", within);
 	json_object_object_add(r, "arm", json_object_new_int((int)b));
+	/* what ratio_to_first is against, for the suspect marks */
+	json_object_object_add(r, "baseline_arm",
+			       json_object_new_int((int)first_arm));
 	copy_member(r, arm, "median");
 	copy_member(r, arm, "ci_low");
 	copy_member(r, arm, "ci_high");
@@ -240,7 +244,7 @@ static void factor_rows(const struct sc_factors *fs, struct json_object *arms,
 			if (b >= 0)
 				json_object_array_add(
 				    out, row(fs, arms, f, (size_t)b, order[i],
-					     first));
+					     first, a));
 		}
 	}
 	free(order);

@@ -17,13 +17,13 @@
  * experiment_analyze_json() has merged into "arms" before): one row
  *
  *   {"factor": "clients", "value": "4", "within": {"atime": "noatime"},
- *    "arm": 2, "median":.., "ci_low":.., "ci_high":.., "n": 5,
- *    "ratio_to_first": 3.1}
+ *    "arm": 2, "baseline_arm": 0, "median":.., "ci_low":.., "ci_high":..,
+ *    "n": 5, "ratio_to_first": 3.1}
  *
  * per arm and numeric factor, the rows of one factor grouped by the
  * levels of the other factors ("within", empty with one factor), each
  * group in the numeric order of the factor's values, its ratio against
- * the group's first row. A factor is numeric when it has two values or
+ * the group's first row (whose arm is "baseline_arm"). A factor is numeric when it has two values or
  * more and each is a number, with an optional size unit ("4k"); "label"
  * never is. "scaling" is removed when no factor is numeric, or the arms
  * are not one per combination of the factors' values.

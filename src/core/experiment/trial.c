@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "trial.h"
+#include "wrap.h"
 #include "../observe/env.h"
 #include "import.h"
 #include "factor_values.h"
@@ -546,9 +547,32 @@ static void run_done(void *ctx, const struct run_meta *meta,
 		     const struct run_result *r)
 {
 	struct trial *tr = ctx;
+	struct strbuf msg = STRBUF_INIT;
+	uint64_t key = 0;
+	unsigned i;
 
+	/* a read that wraps its file: said once, before the block goes on */
+	if (tr->kind == TRIAL_EXPERIMENT && !tr->wrap_probed &&
+	    wrap_after_run(meta->w, r, &msg, &key)) {
+		for (i = 0; i < tr->nr_wrap_said; i++)
+			if (tr->wrap_said[i] == key)
+				break;
+		if (i == tr->nr_wrap_said && i < TRIAL_WRAP_SAID) {
+			tr->wrap_said[tr->nr_wrap_said++] = key;
+			say(tr, KNOB_SAY_WARN, "%s", msg.buf);
+		}
+	}
+	strbuf_release(&msg);
 	if (tr->hooks.run_done)
 		tr->hooks.run_done(tr->hooks.ctx, meta, r);
+}
+
+int trial_wrap_check(struct trial *tr, struct strbuf *out, struct strbuf *note)
+{
+	int ret = experiment_wrap_check(&tr->e, &tr->c, out, note);
+
+	tr->wrap_probed = !ret;
+	return ret;
 }
 
 /* The number of runs the experiment object holds. */

@@ -70,6 +70,8 @@ struct trial_hooks {
 			 const struct run_result *r);
 };
 
+#define TRIAL_WRAP_SAID 16 /* wrapping reads warned about, at most */
+
 struct trial {
 	/* Filled by the caller between trial_init() and trial_plan(). */
 	struct experiment_config c; /* c.factors, c.target: the trial's */
@@ -97,6 +99,10 @@ struct trial {
 	struct cgroup cg;	/* the runs' cgroup, while entered */
 	struct truth_hook th;	/* the current run's observer */
 	int th_live;
+	uint64_t wrap_said[TRIAL_WRAP_SAID]; /* wrap_after_run() keys */
+	unsigned nr_wrap_said;
+	int wrap_probed; /* trial_wrap_check() measured the device: the
+			    first runs need not say it again */
 };
 
 /*
@@ -189,5 +195,13 @@ int trial_store(struct trial *tr, const char *db, struct strbuf *err);
 
 /* Restore what is still changed, close the target, free everything. */
 void trial_release(struct trial *tr);
+
+/*
+ * Before the first run: experiment_wrap_check() (wrap.h) on the trial's
+ * arms, the warnings into out, why the device could not be probed into
+ * note. When the probe answered, the runs do not warn again. Returns
+ * what experiment_wrap_check() returns.
+ */
+int trial_wrap_check(struct trial *tr, struct strbuf *out, struct strbuf *note);
 
 #endif

@@ -14,6 +14,7 @@
 #include "fleet.h"
 #include "../experiment/experiment.h"
 #include "../report/expjson.h"
+#include "../report/suspect.h"
 #include "../stats/analysis.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -344,6 +345,10 @@ static struct json_object *host_verdicts(struct json_object *exp,
 				       json_object_new_string(labels[k]));
 		for (j = 0; v && j < sizeof(keep) / sizeof(keep[0]); j++)
 			copy_member(o, v, keep[j]);
+		/* the host's own marks: its runs' flags, as its verdict had */
+		if (v)
+			json_object_object_add(o, "suspect",
+					       suspect_reasons(exp, v));
 		if (!v)
 			json_object_object_add(
 			    o, "verdict", json_object_new_string("no verdict"));

@@ -27,7 +27,7 @@
 
 /* Thresholds behind the warnings (named so the messages and tests agree). */
 #define CACHE_READ_MIN_BYTES   MIB  /* below this, reads are not judged */
-#define CACHE_READ_DEVICE_FRAC 0.10 /* device delivered < 10%: the cache */
+#define CACHE_READ_TOLERANCE   0.05 /* device short of the reads by > 5% */
 #define ABSORBED_WARN_FRAC     0.5  /* over half never reached the device */
 #define CPU_BOUND_FRAC	       0.90 /* of one core, per worker */
 #define SHORT_RUN_SECONDS      1.0
@@ -158,6 +158,14 @@ void truth_apply_run(struct truth *t, const struct run_result *r)
 	t->logical_write_bytes = logical;
 	t->logical_read_bytes = r->bytes[IO_READ];
 	t->absorbed_fraction = NAN;
+	t->cached_read_fraction = NAN;
+	if (t->logical_read_bytes && t->have_device)
+		t->cached_read_fraction =
+		    t->device_read_bytes >= t->logical_read_bytes
+			? 0
+			: (double)(t->logical_read_bytes -
+				   t->device_read_bytes) /
+			      (double)t->logical_read_bytes;
 	if (logical && t->have_device) {
 		/* bytes that did not show up on the device, or that the
 		 * kernel says were thrown away dirty: whichever is more */
@@ -188,40 +196,72 @@ static const char *fmt_bytes(struct strbuf *sb, uint64_t bytes)
 	return sb->buf;
 }
 
-/* "reads measured the page cache" */
+/*
+ * "reads measured the page cache": the device delivered less than the
+ * workload read, by more than CACHE_READ_TOLERANCE of it. The tolerance
+ * is for what makes the two differ without the cache serving anything:
+ * the sampler's first and last readings fall a little inside or outside
+ * the timed region, and the device counts a request when it completes.
+ * Read-ahead and metadata only make the device deliver more, so a small
+ * shortfall is already bytes that came from memory. Runs that bypass the
+ * cache (direct I/O) are not judged.
+ */
 static void warn_cached_reads(const struct truth *t, struct run_result *r,
 			      const struct truth_opts *o, uint64_t mem_bytes)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT,
-		      d = STRBUF_INIT, fit = STRBUF_INIT;
+		      d = STRBUF_INIT, why = STRBUF_INIT;
 	uint64_t ws = o ? o->working_set_bytes : 0;
+	double times = ws ? (double)t->logical_read_bytes / (double)ws : 0;
+	double cached = t->cached_read_fraction;
+	/* a file that fits in memory, read more than once without being
+	 * dropped in between: every pass after the first came from memory,
+	 * whatever else the device delivered meanwhile (other I/O on it) */
+	int wrapped = times > 1.0 + CACHE_READ_TOLERANCE && mem_bytes &&
+		      ws <= mem_bytes && !(o && o->invalidate);
+	double from_memory = wrapped && 1.0 - 1.0 / times > cached
+				 ? 1.0 - 1.0 / times
+				 : cached;
 
-	if ((o && o->direct) || !t->have_device ||
+	if ((o && o->direct) || !isfinite(cached) ||
 	    t->logical_read_bytes < CACHE_READ_MIN_BYTES ||
-	    (double)t->device_read_bytes >=
-		CACHE_READ_DEVICE_FRAC * (double)t->logical_read_bytes)
+	    !(cached > CACHE_READ_TOLERANCE || wrapped))
 		goto out;
-	if (ws && mem_bytes && ws > mem_bytes)
-		goto out; /* cannot all be cached: something else is going on */
-	if (ws && mem_bytes)
-		strbuf_addf(&fit, "; the %s working set fits in %s of memory",
+	if (times > 1.0 + CACHE_READ_TOLERANCE)
+		strbuf_addf(&why,
+			    "; it read its %s working set %.2f times over, "
+			    "and every pass after the first found it in "
+			    "memory; give a --size larger than the run reads, "
+			    "--ios to read it once, --invalidate=1 to drop it "
+			    "after each pass (fio's default), or --direct=1",
+			    fmt_bytes(&c, ws), times);
+	else if (ws && mem_bytes && ws <= mem_bytes)
+		strbuf_addf(&why,
+			    "; the %s working set fits in %s of memory; drop "
+			    "caches before the run, use --direct=1, or a "
+			    "working set larger than memory",
 			    fmt_bytes(&c, ws), fmt_bytes(&d, mem_bytes));
+	else
+		strbuf_addstr(&why, "; blocks read twice (random reads repeat "
+				    "some) or cached before the run; drop "
+				    "caches before the run, use --direct=1 or "
+				    "--randommap=1");
 	run_result_warn(r,
 			"reads measured the page cache, not the device: the "
-			"workload read %s but '%s' delivered %s (%.1f%%)%s; "
-			"drop caches before the run, use --direct=1, or a "
-			"working set larger than memory",
+			"workload read %s but '%s' delivered %s (%.1f%%), so "
+			"%s%.1f%% came from memory%s",
 			fmt_bytes(&a, t->logical_read_bytes), t->device,
 			fmt_bytes(&b, t->device_read_bytes),
 			100.0 * (double)t->device_read_bytes /
 			    (double)t->logical_read_bytes,
-			fit.buf);
+			from_memory > cached ? "at least " : "",
+			100.0 * from_memory, why.buf);
 out:
 	strbuf_release(&a);
 	strbuf_release(&b);
 	strbuf_release(&c);
 	strbuf_release(&d);
-	strbuf_release(&fit);
+	strbuf_release(&why);
 }
 
 /*
@@ -532,6 +572,7 @@ static void hook_end(void *ctx, struct run_result *r)
 	struct truth *t = xcalloc(1, sizeof(*t));
 
 	t->absorbed_fraction = NAN;
+	t->cached_read_fraction = NAN;
 	t->burst_mbps = NAN;
 	if (th->started) {
 		sampler_stop(&th->sampler);

@@ -62,6 +62,9 @@ struct truth {
 	int have_procio;		/* process_* and cancelled known */
 	double absorbed_fraction;	/* of logical writes that never
 					   reached the device; NAN if unknown */
+	double cached_read_fraction;	/* of logical reads the device did
+					   not deliver (0 when it delivered
+					   all or more); NAN if unknown */
 	uint64_t dirty_start_bytes;	/* Dirty when the region opened */
 	uint64_t dirty_end_bytes;	/* ... and when it closed */
 	uint64_t dirty_peak_bytes;	/* the highest Dirty sampled */
@@ -91,6 +94,7 @@ struct truth_opts {
 	uint64_t interval_ns;	      /* 0: SAMPLER_DEFAULT_INTERVAL_NS */
 	uint64_t working_set_bytes;   /* bytes the workload spans; 0: unknown */
 	int direct;		      /* the I/O bypassed the page cache */
+	int invalidate;		      /* each pass over a file starts cold */
 	enum truth_settle settle;     /* decides what the absorbed-writes
 					 warning suggests */
 	const char *cpu_bound_advice; /* the workload's, or NULL: the

@@ -210,6 +210,7 @@ void truth_to_json(const struct truth *t, struct json_object *run)
 	add_u_or_null(o, "cancelled_write_bytes", t->cancelled_write_bytes,
 		      t->have_procio);
 	add_d(o, "absorbed_fraction", t->absorbed_fraction, 4);
+	add_d(o, "cached_read_fraction", t->cached_read_fraction, 4);
 	add_u_or_null(o, "dirty_start_bytes", t->dirty_start_bytes,
 		      t->have_mem);
 	add_u_or_null(o, "dirty_end_bytes", t->dirty_end_bytes, t->have_mem);

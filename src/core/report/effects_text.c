@@ -10,6 +10,7 @@
 #include <string.h>
 #include "effects_text.h"
 #include "expjson.h"
+#include "suspect.h"
 #include "../../util/banned.h"
 
 static void pad(struct strbuf *out, size_t from, size_t width)
@@ -49,7 +50,21 @@ static int same_group(struct json_object *a, struct json_object *b)
 	       !strcmp(expjson_str(a, "level"), expjson_str(b, "level"));
 }
 
-static void effect_line(struct strbuf *out, struct json_object *e, size_t width)
+void report_effect_heading(struct json_object *e, struct strbuf *out)
+{
+	struct json_object *w = expjson_get_type(e, "within", json_type_object);
+
+	strbuf_addf(out, "%s=%s vs %s=%s", expjson_str(e, "factor"),
+		    expjson_str(e, "level"), expjson_str(e, "factor"),
+		    expjson_str(e, "baseline_level"));
+	if (w && json_object_object_length(w)) {
+		strbuf_addstr(out, " at ");
+		add_within(out, e);
+	}
+}
+
+static void effect_line(struct strbuf *out, struct json_object *exp,
+			struct json_object *e, size_t width)
 {
 	size_t start = out->len;
 
@@ -66,10 +81,40 @@ static void effect_line(struct strbuf *out, struct json_object *e, size_t width)
 	if (isfinite(expjson_num(e, "p_adjusted")))
 		add_p(out, expjson_num(e, "p_adjusted"));
 	pad(out, start, 7);
-	strbuf_addf(out, "%s\n", expjson_str(e, "verdict"));
+	strbuf_addf(out, "%s%s\n", expjson_str(e, "verdict"),
+		    suspect_is(exp, e) ? "*" : "");
 }
 
-static void effects_table(struct strbuf *out, struct json_object *effects)
+/*
+ * "* HEADING: why" for each marked object of exp's array key, headed by
+ * heading(); how many were said.
+ */
+static size_t notes(struct json_object *exp, const char *key,
+		    void (*heading)(struct json_object *, struct strbuf *),
+		    struct strbuf *out)
+{
+	struct json_object *xs = expjson_get_type(exp, key, json_type_array);
+	size_t i, n = xs ? json_object_array_length(xs) : 0, said = 0;
+	struct strbuf h = STRBUF_INIT;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *x = json_object_array_get_idx(xs, i);
+
+		if (!suspect_is(exp, x))
+			continue;
+		strbuf_reset(&h);
+		heading(x, &h);
+		strbuf_addstr(out, "* ");
+		suspect_note(exp, x, h.buf, out);
+		strbuf_addch(out, '\n');
+		said++;
+	}
+	strbuf_release(&h);
+	return said;
+}
+
+static void effects_table(struct strbuf *out, struct json_object *exp,
+			  struct json_object *effects)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, n = json_object_array_length(effects), width = 6;
@@ -93,7 +138,7 @@ static void effects_table(struct strbuf *out, struct json_object *effects)
 			    out, "%s=%s vs %s=%s\n", expjson_str(e, "factor"),
 			    expjson_str(e, "level"), expjson_str(e, "factor"),
 			    expjson_str(e, "baseline_level"));
-		effect_line(out, e, width);
+		effect_line(out, exp, e, width);
 	}
 	strbuf_release(&sb);
 }
@@ -176,8 +221,22 @@ static void interaction_line(struct strbuf *out, struct json_object *exp,
 		strbuf_addf(out, "no evidence that %s depends on %s", subj.buf,
 			    expjson_str(x, "by"));
 	interaction_numbers(out, x);
-	strbuf_addch(out, '\n');
+	strbuf_addstr(out, suspect_is(exp, x) ? "*\n" : "\n");
 	strbuf_release(&subj);
+}
+
+void report_interaction_heading(struct json_object *x, struct strbuf *out)
+{
+	struct json_object *w = expjson_get_type(x, "within", json_type_object);
+
+	strbuf_addf(out, "%s=%s's effect at %s=%s vs at %s=%s",
+		    expjson_str(x, "factor"), expjson_str(x, "level"),
+		    expjson_str(x, "by"), expjson_str(x, "by_level"),
+		    expjson_str(x, "by"), expjson_str(x, "by_baseline_level"));
+	if (w && json_object_object_length(w)) {
+		strbuf_addstr(out, " with ");
+		add_within(out, x);
+	}
 }
 
 /* True when interactions a and b ask about the same two factors. */
@@ -241,25 +300,48 @@ static void pair_lines(struct strbuf *out, struct json_object *exp,
 	}
 }
 
-bool report_effects_text(struct json_object *exp, struct strbuf *out)
+bool report_interactions_text(struct json_object *exp, struct strbuf *out)
 {
-	struct json_object *effects =
-	    expjson_get_type(exp, "effects", json_type_array);
 	struct json_object *xs =
 	    expjson_get_type(exp, "interactions", json_type_array);
-	size_t i, from, n;
+	size_t i, from, n = xs ? json_object_array_length(xs) : 0;
 
-	if (!effects || !json_object_array_length(effects))
-		return false;
-	effects_table(out, effects);
-	n = xs ? json_object_array_length(xs) : 0;
-	if (n)
-		strbuf_addch(out, '\n');
 	for (from = 0, i = 1; i <= n; i++)
 		if (i == n || !same_pair(json_object_array_get_idx(xs, i),
 					 json_object_array_get_idx(xs, from))) {
 			pair_lines(out, exp, xs, from, i);
 			from = i;
 		}
+	return n > 0;
+}
+
+bool report_effects_text(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *effects =
+	    expjson_get_type(exp, "effects", json_type_array);
+	struct json_object *xs =
+	    expjson_get_type(exp, "interactions", json_type_array);
+
+	if (!effects || !json_object_array_length(effects))
+		return false;
+	effects_table(out, exp, effects);
+	if (notes(exp, "effects", report_effect_heading, out))
+		strbuf_addstr(out, "* suspect: the runs iotrial flagged may "
+				   "describe the flaw, not the setting; see "
+				   "the warnings\n");
+	if (xs && json_object_array_length(xs))
+		strbuf_addch(out, '\n');
+	report_interactions_text(exp, out);
+	report_interaction_notes(exp, out);
 	return true;
+}
+
+size_t report_interaction_notes(struct json_object *exp, struct strbuf *out)
+{
+	return notes(exp, "interactions", report_interaction_heading, out);
+}
+
+size_t report_effect_notes(struct json_object *exp, struct strbuf *out)
+{
+	return notes(exp, "effects", report_effect_heading, out);
 }

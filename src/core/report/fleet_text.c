@@ -8,6 +8,7 @@
 #include <string.h>
 #include "fleet_text.h"
 #include "expjson.h"
+#include "suspect.h"
 #include "../../util/banned.h"
 
 /* Pad the text added since from to width columns, then a space. */
@@ -32,6 +33,14 @@ static size_t widest(struct json_object *arr, const char *key, size_t min)
 	return w;
 }
 
+/* Does a host's verdict v carry reasons to suspect it? */
+static bool marked(struct json_object *v)
+{
+	struct json_object *s = expjson_get_type(v, "suspect", json_type_array);
+
+	return s && json_object_array_length(s) > 0;
+}
+
 /* One good host's line: kernel, then its ratio and verdict per arm. */
 static void host_line(struct strbuf *out, struct json_object *h,
 		      size_t kernel_w, size_t col_w)
@@ -54,10 +63,41 @@ static void host_line(struct strbuf *out, struct json_object *h,
 		if (isfinite(r))
 			strbuf_addf(out, "%.3f ", r);
 		strbuf_addstr(out, expjson_str(v, "verdict"));
+		if (marked(v))
+			strbuf_addch(out, '*');
 		pad_to(out, start, col_w);
 	}
 	strbuf_rtrim(out);
 	strbuf_addch(out, '\n');
+}
+
+/* "* HOST LABEL: why" for each marked verdict of a host. */
+static void host_notes(struct json_object *exp, struct json_object *hosts,
+		       struct strbuf *out)
+{
+	size_t i, j;
+	struct strbuf h = STRBUF_INIT;
+
+	for (i = 0; i < json_object_array_length(hosts); i++) {
+		struct json_object *host = json_object_array_get_idx(hosts, i);
+		struct json_object *vs =
+		    expjson_get_type(host, "verdicts", json_type_array);
+
+		for (j = 0; vs && j < json_object_array_length(vs); j++) {
+			struct json_object *v =
+			    json_object_array_get_idx(vs, j);
+
+			if (!marked(v))
+				continue;
+			strbuf_reset(&h);
+			strbuf_addf(&h, "%s %s", expjson_str(host, "host"),
+				    expjson_str(v, "label"));
+			strbuf_addstr(out, "* ");
+			suspect_note(exp, v, h.buf, out);
+			strbuf_addch(out, '\n');
+		}
+	}
+	strbuf_release(&h);
 }
 
 /* The counts of the hosts' verdicts: "2 faster, 1 slower". */
@@ -147,6 +187,7 @@ void report_fleet_text(struct json_object *exp, struct strbuf *out)
 	if (any_flag)
 		strbuf_addstr(out, "(!): differs from most hosts in kernel, "
 				   "devices or schedulers; see the warnings\n");
+	host_notes(exp, hosts, out);
 	for (i = 0; vs && i < json_object_array_length(vs); i++) {
 		struct json_object *v = json_object_array_get_idx(vs, i);
 		struct json_object *c =

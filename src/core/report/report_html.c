@@ -13,7 +13,7 @@
 #include "report_formats.h"
 #include "report_plots.h"
 #include "report.h"
-#include "effects_text.h"
+#include "effects_html.h"
 #include "runs_text.h"
 #include "expjson.h"
 #include "suspect.h"
@@ -365,8 +365,6 @@ int report_experiment_html(struct json_object *exp, struct strbuf *out,
 	struct json_object *metric = expjson_get(exp, "metric");
 	const char *id =
 	    *expjson_str(exp, "id") ? expjson_str(exp, "id") : "(not stored)";
-	struct strbuf effects = STRBUF_INIT;
-
 	if (!expjson_get_type(exp, "arms", json_type_array))
 		return err_set(err, -EINVAL,
 			       "not an iotrial experiment object (no 'arms')");
@@ -407,11 +405,7 @@ int report_experiment_html(struct json_object *exp, struct strbuf *out,
 	strbuf_addstr(out, "<h2>Verdicts</h2>\n");
 	verdict_table(exp, out);
 	warnings_box(exp, out);
-	if (report_effects_text(exp, &effects)) {
-		strbuf_addstr(out, "<h2>Effects of each factor</h2><pre>");
-		svg_escape(out, effects.buf);
-		strbuf_addstr(out, "</pre>\n");
-	}
+	report_effects_html(exp, out);
 	strbuf_addstr(out, "<h2>Runs and ratios</h2>\n");
 	plot_strip(exp, out);
 	plot_forest(exp, out);
@@ -424,6 +418,5 @@ int report_experiment_html(struct json_object *exp, struct strbuf *out,
 	strbuf_addstr(out, "</dl>\n<footer>made by iotrial from the stored "
 			   "experiment; this page loads nothing from "
 			   "anywhere</footer>\n</main></body></html>\n");
-	strbuf_release(&effects);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "effects_md.h"
 #include "report_formats.h"
 #include "report.h"
 #include "expjson.h"
@@ -166,6 +167,7 @@ int report_experiment_md(struct json_object *exp, struct strbuf *out,
 	strbuf_addstr(out, "\nThe ratio is arm over baseline (paired by "
 			   "block where the test is paired); p is "
 			   "Holm-adjusted.\n");
+	report_effects_md(exp, out);
 	n = w ? json_object_array_length(w) : 0;
 	if (n)
 		strbuf_addf(out, "\n### Warnings (%zu)\n\n", n);

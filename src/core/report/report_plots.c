@@ -190,13 +190,13 @@ static const char *verdict_class(const char *verdict)
 	return "vague";
 }
 
-void plot_forest(struct json_object *exp, struct strbuf *out)
+void plot_forest_rows(struct json_object *exp,
+		      const struct plot_forest_row *rows, size_t n,
+		      const char *title, const char *axis, struct strbuf *out)
 {
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	size_t i, n = vs ? json_object_array_length(vs) : 0, rows = 0;
+	size_t i, shown = 0;
 	double eq = expjson_num(exp, "equivalence"), lo = 1, hi = 1, h;
-	double rh = row_height(exp);
+	double rh = PLOT_ROW;
 	struct svg_scale x;
 	struct strbuf cap = STRBUF_INIT;
 
@@ -205,51 +205,50 @@ void plot_forest(struct json_object *exp, struct strbuf *out)
 	lo -= eq;
 	hi += eq;
 	for (i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
+		struct json_object *v = rows[i].x;
 
 		if (!isfinite(expjson_num(v, "ratio")))
 			continue;
-		rows++;
+		shown++;
 		lo = fmin(lo, fmin(expjson_num(v, "ratio"),
 				   expjson_num(v, "ci_low")));
 		hi = fmax(hi, fmax(expjson_num(v, "ratio"),
 				   expjson_num(v, "ci_high")));
+		if (strlen(rows[i].label) > LABEL_CHARS - 8)
+			rh = PLOT_ROW + 10;
 	}
-	if (!rows)
+	if (!shown)
 		return;
-	h = 12 + rh * rows + PLOT_AXIS;
+	h = 12 + rh * shown + PLOT_AXIS;
 	/* the verdicts go right of the plot */
 	svg_scale_init(&x, lo, hi, PLOT_LEFT, PLOT_W - 96, 0);
 	strbuf_addf(&cap,
 		    "point: ratio; line: its 95%% CI; shaded: "
-		    "equivalent (±%g%%)",
+		    "equivalent (±%g%%); ⚠: suspect",
 		    100 * eq);
-	svg_fig_open(out, "wide", "Ratio to the baseline", cap.buf, PLOT_W, h);
+	svg_fig_open(out, "wide", title, cap.buf, PLOT_W, h);
 	strbuf_addf(out,
 		    "<rect class=\"band\" x=\"%.1f\" y=\"6\" width=\"%.1f\" "
 		    "height=\"%.1f\"/>",
 		    svg_scale_map(&x, 1 - eq),
 		    svg_scale_map(&x, 1 + eq) - svg_scale_map(&x, 1 - eq),
 		    h - PLOT_AXIS - 6);
-	svg_x_axis(out, &x, 6, h - PLOT_AXIS, SVG_FMT_RATIO,
-		   "arm / baseline (1 = the same)");
+	svg_x_axis(out, &x, 6, h - PLOT_AXIS, SVG_FMT_RATIO, axis);
 	strbuf_addf(out,
 		    "<line class=\"one\" x1=\"%.1f\" y1=\"6\" x2=\"%.1f\" "
 		    "y2=\"%.1f\"/>",
 		    svg_scale_map(&x, 1), svg_scale_map(&x, 1), h - PLOT_AXIS);
-	rows = 0;
+	shown = 0;
 	for (i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-		double y = 12 + rh * rows + rh / 2, r = expjson_num(v, "ratio");
+		struct json_object *v = rows[i].x;
+		double y = 12 + rh * shown + rh / 2,
+		       r = expjson_num(v, "ratio");
 		const char *cls = verdict_class(expjson_str(v, "verdict"));
-		struct strbuf l = STRBUF_INIT;
 
 		if (!isfinite(r))
 			continue;
-		rows++;
-		strbuf_addstr(&l, expjson_str(v, "label"));
-		row_label(out, y, l.buf, "label");
-		strbuf_release(&l);
+		shown++;
+		row_label(out, y, rows[i].label, "label");
 		strbuf_addf(
 		    out,
 		    "<line class=\"whisker %s\" x1=\"%.1f\" y1=\"%.1f\" "
@@ -270,6 +269,22 @@ void plot_forest(struct json_object *exp, struct strbuf *out)
 	}
 	svg_fig_close(out);
 	strbuf_release(&cap);
+}
+
+void plot_forest(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+	struct plot_forest_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
+
+	for (i = 0; i < n; i++) {
+		rows[i].x = json_object_array_get_idx(vs, i);
+		rows[i].label = expjson_str(rows[i].x, "label");
+	}
+	plot_forest_rows(exp, rows, n, "Ratio to the baseline",
+			 "arm / baseline (1 = the same)", out);
+	free(rows);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -26,6 +26,19 @@ void plot_strip(struct json_object *exp, struct strbuf *out);
  * around 1. */
 void plot_forest(struct json_object *exp, struct strbuf *out);
 
+/* One row of a forest plot: its label, and the object with "ratio",
+ * "ci_low", "ci_high" and "verdict" it draws (marked when suspect). */
+struct plot_forest_row {
+	const char *label;
+	struct json_object *x;
+};
+
+/* rows as ratios with their CIs, the equivalence band of exp around 1,
+ * titled title, the axis labelled axis. Nothing without a ratio. */
+void plot_forest_rows(struct json_object *exp,
+		      const struct plot_forest_row *rows, size_t n,
+		      const char *title, const char *axis, struct strbuf *out);
+
 /* Latency percentiles (p50..p99.9, median over the arm's runs) per arm
  * and direction on a log axis. */
 void plot_latency(struct json_object *exp, struct strbuf *out);

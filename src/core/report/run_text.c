@@ -94,6 +94,9 @@ void report_truth_text(const struct truth *t, struct strbuf *out)
 		units_fmt_bytes(out, t->device_read_bytes);
 		strbuf_addf(out, " from '%s'", t->device);
 		add_bottom(out, t, t->bottom_read_bytes, "from");
+		if (isfinite(t->cached_read_fraction))
+			strbuf_addf(out, "; from the page cache: %.0f%%",
+				    100.0 * t->cached_read_fraction);
 		strbuf_addch(out, '\n');
 	}
 	if (t->have_mem) {

@@ -8,6 +8,7 @@
 #include "expjson.h"
 #include "report.h"
 #include "scaling_text.h"
+#include "suspect.h"
 #include "../../util/banned.h"
 
 static void pad(struct strbuf *out, size_t from, size_t width)
@@ -47,7 +48,8 @@ static bool same_group(struct json_object *a, struct json_object *b)
 		       wb ? json_object_to_json_string(wb) : "");
 }
 
-static void row_line(struct strbuf *out, struct json_object *row, size_t width)
+static void row_line(struct strbuf *out, struct json_object *exp,
+		     struct json_object *row, size_t width)
 {
 	size_t start = out->len;
 	double ratio = expjson_num(row, "ratio_to_first");
@@ -66,9 +68,18 @@ static void row_line(struct strbuf *out, struct json_object *row, size_t width)
 	pad(out, start, 17);
 	strbuf_addf(out, "%3d  ", expjson_count(row, "n"));
 	if (isfinite(ratio))
-		strbuf_addf(out, "%.2fx\n", ratio);
+		strbuf_addf(out, "%.2fx", ratio);
 	else
-		strbuf_addstr(out, "-\n");
+		strbuf_addstr(out, "-");
+	strbuf_addstr(out, suspect_is(exp, row) ? "*\n" : "\n");
+}
+
+/* "clients=4 (atime=noatime)": the row of a footnote. */
+static void row_heading(struct json_object *row, struct strbuf *out)
+{
+	strbuf_addf(out, "%s=%s", expjson_str(row, "factor"),
+		    expjson_str(row, "value"));
+	within_text(row, out);
 }
 
 bool report_scaling_text(struct json_object *exp, struct strbuf *out)
@@ -101,8 +112,20 @@ bool report_scaling_text(struct json_object *exp, struct strbuf *out)
 		strbuf_addf(out, "median  95%% CI              n  vs %s=%s\n",
 			    factor, expjson_str(first, "value"));
 		for (; i < j; i++)
-			row_line(out, json_object_array_get_idx(rows, i),
+			row_line(out, exp, json_object_array_get_idx(rows, i),
 				 width);
+	}
+	for (i = 0, j = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(rows, i);
+		struct strbuf h = STRBUF_INIT;
+
+		if (!suspect_is(exp, r))
+			continue;
+		row_heading(r, &h);
+		strbuf_addstr(out, j++ ? "* " : "\n* ");
+		suspect_note(exp, r, h.buf, out);
+		strbuf_addch(out, '\n');
+		strbuf_release(&h);
 	}
 	return n > 0;
 }

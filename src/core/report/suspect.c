@@ -131,33 +131,81 @@ void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
 				   counts[suspect_kinds_table[k].kind], n);
 }
 
-/* The reasons of verdict v of exp, computed from its runs and arms. */
+/* The arm indices x rests on: its "arms" (an interaction's four), or
+ * its "arm" and "baseline_arm" (an effect, a scaling row), or its "arm"
+ * and exp's baseline (a verdict). Returns how many, at most max; role
+ * says which is the baseline. */
+static size_t arms_of(struct json_object *exp, struct json_object *x, int *idx,
+		      const char **role, size_t max)
+{
+	struct json_object *arms = expjson_get_type(x, "arms", json_type_array);
+	size_t i, n = 0;
+
+	if (arms) {
+		for (i = 0; i < json_object_array_length(arms) && n < max;
+		     i++) {
+			double v = json_object_get_double(
+			    json_object_array_get_idx(arms, i));
+
+			if (v >= 0 && v < 1e9) {
+				idx[n] = (int)v;
+				role[n++] = "arm";
+			}
+		}
+		return n;
+	}
+	if (index_of(x, "arm") < 0 || max < 2)
+		return 0;
+	idx[n] = index_of(x, "arm");
+	role[n++] = "arm";
+	if (expjson_get(x, "baseline_arm"))
+		idx[n] = index_of(x, "baseline_arm");
+	else if (json_object_object_get_ex(x, "ratio_to_first", NULL))
+		return n; /* a scaling row stored before: its own arm only */
+	else
+		idx[n] = expjson_count(exp, "baseline");
+	role[n] = "baseline";
+	/* a scaling table's first row is its own baseline */
+	if (idx[n] >= 0 && idx[n] != idx[0])
+		n++;
+	return n;
+}
+
+/* The reasons of x (a verdict, an effect, an interaction, a scaling
+ * row) of exp, computed from its runs and arms. */
 static struct json_object *compute(struct json_object *exp,
-				   struct json_object *v)
+				   struct json_object *x)
 {
 	struct json_object *reasons = json_object_new_array();
-	int arm = index_of(v, "arm");
+	int idx[8];
+	const char *role[8];
+	size_t i, n = arms_of(exp, x, idx, role, 8);
 
-	if (arm >= 0) {
-		suspect_arm_reasons(exp, arm, "arm", reasons);
-		suspect_arm_reasons(exp, expjson_count(exp, "baseline"),
-				    "baseline", reasons);
-	}
+	for (i = 0; i < n; i++)
+		suspect_arm_reasons(exp, idx[i], role[i], reasons);
 	return reasons;
+}
+
+/* Set "suspect" of every object of exp's array key. */
+static void mark_all(struct json_object *exp, const char *key)
+{
+	struct json_object *xs = expjson_get_type(exp, key, json_type_array);
+	size_t i, n = xs ? json_object_array_length(xs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *x = json_object_array_get_idx(xs, i);
+
+		if (json_object_is_type(x, json_type_object))
+			json_object_object_add(x, "suspect", compute(exp, x));
+	}
 }
 
 void suspect_mark(struct json_object *exp)
 {
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	size_t i, n = vs ? json_object_array_length(vs) : 0;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-
-		if (json_object_is_type(v, json_type_object))
-			json_object_object_add(v, "suspect", compute(exp, v));
-	}
+	mark_all(exp, "verdicts");
+	mark_all(exp, "effects");
+	mark_all(exp, "interactions");
+	mark_all(exp, "scaling");
 }
 
 struct json_object *suspect_reasons(struct json_object *exp,
@@ -214,57 +262,64 @@ unsigned suspect_apply_strict(struct json_object *exp)
 	return refused;
 }
 
-/* The reason of role for kind in reasons, or NULL. */
-static struct json_object *find_reason(struct json_object *reasons,
-				       const char *role, const char *kind)
+/*
+ * The body of a footnote: each kind's phrase and, for every arm that
+ * carried it, how many of its runs ("3 of 4 runs of the arm, 4 of 4 of
+ * the baseline 'jobs=1'"); arms in the role "arm" are named by label
+ * when name_arms is set (an effect's or an interaction's arms).
+ */
+static void footnote_body(struct json_object *reasons, int name_arms,
+			  struct strbuf *out)
 {
-	size_t i, n = json_object_array_length(reasons);
+	size_t k, i, n = json_object_array_length(reasons), said = 0;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(reasons, i);
+	for (k = 0; k < NR_SUSPECT_KINDS; k++) {
+		const char *kind = suspect_kinds_table[k].name;
+		size_t listed = 0;
 
-		if (!strcmp(expjson_str(r, "arm"), role) &&
-		    !strcmp(expjson_str(r, "kind"), kind))
-			return r;
+		for (i = 0; i < n; i++) {
+			struct json_object *r =
+			    json_object_array_get_idx(reasons, i);
+			int base = !strcmp(expjson_str(r, "arm"), "baseline");
+
+			if (strcmp(expjson_str(r, "kind"), kind))
+				continue;
+			if (!listed)
+				strbuf_addf(out, "%s %s (", said++ ? ";" : "",
+					    suspect_kinds_table[k].phrase);
+			strbuf_addf(out, "%s%d of %d %s", listed ? ", " : "",
+				    expjson_count(r, "runs"),
+				    expjson_count(r, "of"),
+				    listed ? "of" : "runs of");
+			if (base)
+				strbuf_addf(out, " the baseline '%s'",
+					    expjson_str(r, "label"));
+			else if (name_arms)
+				strbuf_addf(out, " '%s'",
+					    expjson_str(r, "label"));
+			else
+				strbuf_addstr(out, " the arm");
+			listed++;
+		}
+		if (listed)
+			strbuf_addch(out, ')');
 	}
-	return NULL;
+	/* an unknown kind (a newer iotrial's) is still a reason */
+	if (!said && n)
+		strbuf_addf(
+		    out, " its runs carry warnings of kind '%s'",
+		    expjson_str(json_object_array_get_idx(reasons, 0), "kind"));
 }
 
 void suspect_footnote(struct json_object *exp, struct json_object *v,
 		      struct strbuf *out)
 {
 	struct json_object *reasons = suspect_reasons(exp, v);
-	size_t k, said = 0;
 
 	if (!json_object_array_length(reasons))
 		goto out;
 	strbuf_addf(out, "%s:", expjson_str(v, "label"));
-	for (k = 0; k < NR_SUSPECT_KINDS; k++) {
-		const char *kind = suspect_kinds_table[k].name;
-		struct json_object *a = find_reason(reasons, "arm", kind);
-		struct json_object *b = find_reason(reasons, "baseline", kind);
-
-		if (!a && !b)
-			continue;
-		strbuf_addf(out, "%s %s (", said++ ? ";" : "",
-			    suspect_kinds_table[k].phrase);
-		if (a)
-			strbuf_addf(out, "%d of %d runs of the arm",
-				    expjson_count(a, "runs"),
-				    expjson_count(a, "of"));
-		if (b)
-			strbuf_addf(out, "%s%d of %d %s the baseline '%s'",
-				    a ? ", " : "", expjson_count(b, "runs"),
-				    expjson_count(b, "of"),
-				    a ? "of" : "runs of",
-				    expjson_str(b, "label"));
-		strbuf_addch(out, ')');
-	}
-	/* an unknown kind (a newer iotrial's) is still a reason */
-	if (!said)
-		strbuf_addf(
-		    out, " its runs carry warnings of kind '%s'",
-		    expjson_str(json_object_array_get_idx(reasons, 0), "kind"));
+	footnote_body(reasons, 0, out);
 	if (*expjson_str(v, "estimate")) {
 		strbuf_addf(out,
 			    "; --strict gives no faster/slower from such "
@@ -275,6 +330,18 @@ void suspect_footnote(struct json_object *exp, struct json_object *v,
 		strbuf_addch(out, ')');
 	}
 out:
+	json_object_put(reasons);
+}
+
+void suspect_note(struct json_object *exp, struct json_object *x,
+		  const char *heading, struct strbuf *out)
+{
+	struct json_object *reasons = suspect_reasons(exp, x);
+
+	if (json_object_array_length(reasons)) {
+		strbuf_addf(out, "%s:", heading);
+		footnote_body(reasons, 1, out);
+	}
 	json_object_put(reasons);
 }
 

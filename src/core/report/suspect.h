@@ -33,14 +33,17 @@ void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
 			 struct json_object *reasons);
 
 /*
- * Set "suspect" of every verdict of exp from its runs and arms,
- * replacing what it held. Called whenever verdicts are made.
+ * Set "suspect" of every verdict, effect, interaction and scaling row
+ * of exp from its runs and arms, replacing what it held. An effect and
+ * a scaling row rest on their "arm" and "baseline_arm", an interaction
+ * on its four "arms". Called whenever they are made.
  */
 void suspect_mark(struct json_object *exp);
 
 /*
- * The reasons of verdict v of exp: v's "suspect" array, or, for a
- * verdict stored without one, those computed from exp. A new reference
+ * The reasons of verdict v of exp (or of an effect, interaction or
+ * scaling row): v's "suspect" array, or, for one stored without it,
+ * those computed from exp. A new reference
  * the caller puts; never NULL.
  */
 struct json_object *suspect_reasons(struct json_object *exp,
@@ -71,6 +74,16 @@ unsigned suspect_apply_strict(struct json_object *exp);
  */
 void suspect_footnote(struct json_object *exp, struct json_object *v,
 		      struct strbuf *out);
+
+/*
+ * The footnote of any marked object x of exp (an effect, an
+ * interaction, a scaling row: whatever suspect_reasons() takes), headed
+ * by heading and naming each arm by its label: "jobs=2 vs jobs=1 at
+ * scheduler=cfq: reads measured the page cache (6 of 6 runs of
+ * 'scheduler=cfq jobs=1')". Appends nothing when x is clean.
+ */
+void suspect_note(struct json_object *exp, struct json_object *x,
+		  const char *heading, struct strbuf *out);
 
 /* The kinds of v's reasons, once each, ", "-separated: "page_cache". */
 void suspect_kinds(struct json_object *exp, struct json_object *v,

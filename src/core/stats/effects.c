@@ -493,6 +493,22 @@ struct json_object *effects_interactions_json(const struct effects *ef,
 			    : NAN);
 		add_num(j, "ratio_at_level",
 			eb->valid ? eb->cmp.shift.ratio : NAN);
+		{
+			/* the four arms it rests on, for its suspect marks */
+			const struct effects_effect *ea =
+			    &ef->effects[x->at_baseline];
+			struct json_object *arms = json_object_new_array();
+
+			json_object_array_add(
+			    arms, json_object_new_int((int)ea->arm));
+			json_object_array_add(
+			    arms, json_object_new_int((int)ea->base_arm));
+			json_object_array_add(
+			    arms, json_object_new_int((int)eb->arm));
+			json_object_array_add(
+			    arms, json_object_new_int((int)eb->base_arm));
+			json_object_object_add(j, "arms", arms);
+		}
 		add_comparison(j, x->valid, &x->cmp, x->p_adjusted);
 		add_str(j, "verdict",
 			effects_interaction_verdict_name(x->verdict));

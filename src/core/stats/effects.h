@@ -110,7 +110,9 @@ void effects_release(struct effects *ef);
  * "level", "baseline_level", "by", "by_level", "by_baseline_level",
  * "within": {the remaining factors}, "ratio_at_baseline",
  * "ratio_at_level" (F's effect at G's baseline level and at by_level),
- * "ratio" (their ratio, per block), "ci_low", "ci_high", "p",
+ * "arms" (the four arms: F's effect's arm and baseline arm at G's
+ * baseline level, then at by_level), "ratio" (their ratio, per block),
+ * "ci_low", "ci_high", "p",
  * "p_adjusted", "test", "verdict" ("interaction", "no interaction",
  * "inconclusive", "no verdict"), "n"}.
  */
