@@ -15,6 +15,7 @@
 #include "factorial.h"
 #include "scaling.h"
 #include "result_json.h"
+#include "regime_json.h"
 #include "../report/suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -241,6 +242,7 @@ int experiment_analyze_json(struct json_object *exp,
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
 	suspect_mark(exp);
+	regime_analyze_json(exp);
 	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
 	if (!ret)
 		scaling_analyze_json(exp);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "trial.h"
 #include "../observe/env.h"
+#include "../observe/regime_obs.h"
 #include "import.h"
 #include "factor_values.h"
 #include "../target/scratch.h"
@@ -457,6 +458,10 @@ static int apply_arm(void *ctx, const struct arm_setting *s, unsigned n,
 	if (!ret)
 		ret = apply(tr, &plan, err);
 	knob_plan_release(&plan);
+	if (!ret) {
+		tr->arm = s;
+		tr->arm_nr = n;
+	}
 	return ret;
 }
 
@@ -470,10 +475,16 @@ static int run_begin(void *ctx, const struct workload *w,
 	struct trial *tr = ctx;
 	struct truth_opts o = {0};
 	struct strbuf why = STRBUF_INIT;
+	unsigned k;
 	int ret;
 
 	cgroup_peak_reset(&tr->cg);
 	truth_opts_from_workload(&o, w);
+	for (k = 0; k < tr->cg.nr && !o.cgroup_dir; k++)
+		if (tr->cg.d[k].memory) {
+			o.cgroup_dir = tr->cg.d[k].path;
+			o.cgroup_version = tr->cg.d[k].v2 ? 2 : 1;
+		}
 	ret = truth_hook_init(&tr->th, &tr->t, &o, &why);
 	if (ret) {
 		truth_hook_release(&tr->th);
@@ -511,6 +522,43 @@ static void run_limits(const struct trial *tr, struct run_result *r)
 				"for, and part of what was measured");
 }
 
+/* Whether r reached the regime of change c (knob_ops.regime), into r. */
+static void regime_of(struct run_result *r, const struct knob_change *c,
+		      const struct knob_obs *o)
+{
+	struct strbuf why = STRBUF_INIT;
+	enum knob_regime g = knob_regime(&c->k, c->canon.buf, o, &why);
+
+	run_result_add_regime(r, c->input_name, c->k.name, c->k.object,
+			      c->canon.buf, knob_regime_name(g), why.buf);
+	strbuf_release(&why);
+}
+
+/*
+ * The regime of every knob in force for r: the fixed ones and the arm's,
+ * judged on r's truth. A plan of the arm is built again for its
+ * resolved knobs and canonical values; if that fails the arm's knobs
+ * are simply not judged.
+ */
+static void run_regimes(struct trial *tr, struct run_result *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct knob_plan plan;
+	struct knob_obs o;
+	size_t i;
+
+	truth_knob_obs(r->truth, r, tr->th.opts.direct, &o);
+	for (i = 0; i < tr->fixed.nr; i++)
+		regime_of(r, &tr->fixed.v[i], &o);
+	if (!tr->arm)
+		return;
+	if (!arm_plan(tr, tr->arm, tr->arm_nr, &plan, &err))
+		for (i = 0; i < plan.nr; i++)
+			regime_of(r, &plan.v[i], &o);
+	knob_plan_release(&plan);
+	strbuf_release(&err);
+}
+
 /* experiment_hooks: the run is over; finish its truth. */
 static void run_end(void *ctx, struct run_result *r)
 {
@@ -521,6 +569,8 @@ static void run_end(void *ctx, struct run_result *r)
 	if (!tr->th_live)
 		return;
 	truth_hook_finish(&tr->th, r);
+	if (r->truth)
+		run_regimes(tr, r);
 	truth_hook_release(&tr->th);
 	tr->th_live = 0;
 }

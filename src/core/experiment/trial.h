@@ -97,6 +97,8 @@ struct trial {
 	struct cgroup cg;	/* the runs' cgroup, while entered */
 	struct truth_hook th;	/* the current run's observer */
 	int th_live;
+	const struct arm_setting *arm; /* the arm in force (apply_arm) */
+	unsigned arm_nr;
 };
 
 /*

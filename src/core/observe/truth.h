@@ -93,6 +93,9 @@ struct truth_opts {
 	int direct;		    /* the I/O bypassed the page cache */
 	enum truth_settle settle;   /* decides what the absorbed-writes
 				       warning suggests */
+	const char *cgroup_dir;	    /* the workload's memory cgroup, to
+				       sample its dirty pages; NULL: none */
+	int cgroup_version;	    /* 1 or 2 */
 };
 
 /* The measurement hook; everything in it is private but hook. */
