@@ -606,10 +606,15 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a.quiet)
+	if (!a.quiet) {
 		fprintf(stderr, "compare: %u arms, seed %llu%s\n", tr.e.nr_arms,
 			(unsigned long long)tr.c.seed,
 			tr.c.runs_fixed ? "" : ", runs until precision");
+		trial_knob_places(&tr, &out);
+		if (out.len)
+			fprintf(stderr, "compare: sets %s\n", out.buf);
+		strbuf_reset(&out);
+	}
 	pr = trial_run(&tr, &err);
 	if (!a.quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");

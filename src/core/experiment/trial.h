@@ -102,6 +102,14 @@ struct trial {
 };
 
 /*
+ * Where the knob factors are set, for the plan: "read_ahead_kb,
+ * scheduler on 'loop1'; bdflush.nfract (vm.dirty_background_ratio) for
+ * the whole system". Nothing when no factor is a knob. After
+ * trial_open() and trial_add_factor().
+ */
+void trial_knob_places(const struct trial *tr, struct strbuf *out);
+
+/*
  * Start a trial of kind: tr->c gets experiment_config_init()'s defaults
  * and, for TRIAL_ONE_RUN, one fixed run without dropping caches. hooks
  * may be NULL. Release with trial_release() whatever happens next.

@@ -558,21 +558,20 @@ static enum knob_regime sched_regime(const struct knob *k, const char *canon,
 		return KNOB_REGIME_UNKNOWN;
 	if (d->max_in_flight > 1 || d->max_aqu_sz > 1.0) {
 		strbuf_addf(why,
-			    "'%s' held up to %llu requests in flight at a "
-			    "sample, its mean queue up to %.2f",
+			    "'%s' held up to %llu request%s in flight at a "
+			    "sample and up to %.2f on average over a sampling "
+			    "interval",
 			    d->name, (unsigned long long)d->max_in_flight,
-			    d->max_aqu_sz);
+			    d->max_in_flight == 1 ? "" : "s", d->max_aqu_sz);
 		return KNOB_REGIME_REACHED;
 	}
 	strbuf_addf(why,
-		    "'%s' never held more than %llu request%s in flight at "
-		    "%u samples, its mean queue at most %.2f in any "
+		    "'%s' never had more than one request in flight at its "
+		    "%u samples, and at most %.2f on average over any "
 		    "interval: with one request at a time there is nothing "
 		    "to order or merge, so schedulers can differ only by "
 		    "their own CPU cost",
-		    d->name, (unsigned long long)d->max_in_flight,
-		    d->max_in_flight == 1 ? "" : "s", d->intervals + 1,
-		    d->max_aqu_sz);
+		    d->name, d->intervals + 1, d->max_aqu_sz);
 	return KNOB_REGIME_NOT_REACHED;
 }
 

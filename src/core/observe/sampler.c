@@ -109,24 +109,25 @@ int sampler_watch_cgroup(struct sampler *s, const char *dir, int version)
 	return 0;
 }
 
-/* The thresholds the kernel computes now, and what it may dirty. */
-static int sample_vmstat(struct sampler *s, struct sampler_point *p)
+/*
+ * The thresholds the kernel computes now (/proc/vmstat, pages), with
+ * dirtyable, what /proc/meminfo says it may dirty (0: unknown).
+ */
+static int sample_vmstat(struct sampler *s, struct sampler_point *p,
+			 uint64_t dirtyable)
 {
-	static const char *const names[] = {
-	    "nr_dirty_threshold", "nr_dirty_background_threshold",
-	    "nr_free_pages",	  "nr_active_file",
-	    "nr_inactive_file",
-	};
-	uint64_t v[5] = {0};
-	int r = kvstat_read_fd(s->vmstat_fd, names, 5, v);
+	static const char *const names[] = {"nr_dirty_threshold",
+					    "nr_dirty_background_threshold"};
+	uint64_t v[2] = {0};
+	int r = kvstat_read_fd(s->vmstat_fd, names, 2, v);
 
 	if (r < 0)
 		return r;
-	if ((r & 3) != 3)
+	if (r != 3 || !dirtyable)
 		return 0; /* a kernel without them (before 2.6.37) */
 	p->dirty_thresh_bytes = v[0] * s->page_bytes;
 	p->dirty_bg_thresh_bytes = v[1] * s->page_bytes;
-	p->dirtyable_bytes = (v[2] + v[3] + v[4]) * s->page_bytes;
+	p->dirtyable_bytes = dirtyable;
 	p->have |= SAMPLER_HAVE_VMSTAT;
 	return 0;
 }
@@ -207,6 +208,7 @@ int sampler_sample(struct sampler *s)
 	struct diskstats *disk;
 	struct sampler_point *p = next_point(s, &disk);
 	char buf[4096];
+	uint64_t dirtyable = 0;
 	unsigned i;
 	int ret = 0, r;
 
@@ -227,10 +229,16 @@ int sampler_sample(struct sampler *s)
 			p->writeback_bytes = mi.writeback_bytes;
 			p->have |= SAMPLER_HAVE_MEM;
 		}
+		/* what the kernel may let be dirty: free pages and the
+		 * file LRU (global_dirtyable_memory(), before reserves) */
+		if (!r && (mi.have & MEMINFO_FREE) &&
+		    (mi.have & MEMINFO_FILE_LRU))
+			dirtyable = mi.free_bytes + mi.active_file_bytes +
+				    mi.inactive_file_bytes;
 		first_error(&ret, r);
 	}
 	if (s->vmstat_fd >= 0)
-		first_error(&ret, sample_vmstat(s, p));
+		first_error(&ret, sample_vmstat(s, p, dirtyable));
 	if (s->cg_stat_fd >= 0)
 		first_error(&ret, sample_cgroup(s, p));
 	if (s->stat_fd >= 0) {

@@ -49,7 +49,8 @@ struct sampler_point {
 	struct procio io; /* /proc/self/io: every thread of ours */
 	uint64_t dirty_thresh_bytes;	/* /proc/vmstat nr_dirty_threshold */
 	uint64_t dirty_bg_thresh_bytes; /* nr_dirty_background_threshold */
-	uint64_t dirtyable_bytes;	/* nr_free_pages + the file LRU */
+	uint64_t dirtyable_bytes;	/* MemFree + Active(file) +
+					   Inactive(file) */
 	uint64_t cg_dirty_bytes;	/* the cgroup's memory.stat */
 	uint64_t cg_writeback_bytes;
 	uint64_t cg_file_lru_bytes; /* active_file + inactive_file */
