@@ -395,23 +395,30 @@ static uint64_t scale(uint64_t a, uint64_t b, uint64_t c)
  * The threshold in bytes that canon of a ratio or bytes knob implies for
  * memory of dirtyable bytes (the kernel's vm.rst: a ratio is a share of
  * "available memory", free plus reclaimable pages; a byte count is that
- * count), the lower of it and the kernel's own number (kern, 0: unknown),
- * so that "below it" never overstates. 0 when nothing is known.
+ * count), into *limit: the lower of it and the kernel's own number (kern,
+ * 0: unknown), so that "below it" never overstates. *implied gets the
+ * implied number alone. Returns 0 when neither is known.
  */
-static uint64_t implied_limit(const struct vm_spec *s, const char *canon,
-			      uint64_t dirtyable, uint64_t kern,
-			      uint64_t *out_implied)
+static int implied_limit(const struct vm_spec *s, const char *canon,
+			 uint64_t dirtyable, uint64_t kern, uint64_t *limit,
+			 uint64_t *implied)
 {
-	uint64_t v = strtoull(canon, NULL, 10), implied = 0;
+	uint64_t v = strtoull(canon, NULL, 10);
+	int have = 0;
 
-	if (s->type == V_RATIO && dirtyable)
-		implied = scale(dirtyable, v, 100);
-	else if (s->type == V_BYTES && v)
-		implied = v;
-	*out_implied = implied;
-	if (implied && kern)
-		return implied < kern ? implied : kern;
-	return implied ? implied : kern;
+	*implied = 0;
+	if (s->type == V_RATIO && dirtyable) {
+		*implied = scale(dirtyable, v, 100);
+		have = 1;
+	} else if (s->type == V_BYTES && v) {
+		*implied = v;
+		have = 1;
+	}
+	if (have && kern)
+		*limit = *implied < kern ? *implied : kern;
+	else
+		*limit = have ? *implied : kern;
+	return have || kern;
 }
 
 /* ", what 10% of 22 GiB of dirtyable memory gives" (or the byte count) */
@@ -421,7 +428,7 @@ static void implied_words(const struct vm_spec *s, const char *canon,
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
-	if (s->type == V_RATIO && implied)
+	if (s->type == V_RATIO && dirtyable)
 		strbuf_addf(out, " (%s%% of %s of dirtyable memory",
 			    canon, fmt_size(&a, dirtyable));
 	else if (implied)
@@ -511,9 +518,8 @@ static enum knob_regime vm_regime(const struct knob *k, const char *canon,
 	if (!o->have_dirty)
 		return KNOB_REGIME_UNKNOWN;
 	kern = !o->have_thresh ? 0 : bg ? o->bg_thresh_bytes : o->thresh_bytes;
-	limit = implied_limit(s, canon, o->have_thresh ? o->dirtyable_bytes : 0,
-			      kern, &implied);
-	if (!limit)
+	if (!implied_limit(s, canon, o->have_thresh ? o->dirtyable_bytes : 0,
+			   kern, &limit, &implied))
 		return KNOB_REGIME_UNKNOWN;
 	/* throttling starts halfway up from the background threshold
 	 * (unknown: from 0, which can only say "reached" more often) */
