@@ -607,12 +607,12 @@ int cmd_compare(int argc, const char **argv)
 		goto out;
 	}
 	if (!a.quiet) {
-		fprintf(stderr, "compare: %u arms, seed %llu%s\n", tr.e.nr_arms,
-			(unsigned long long)tr.c.seed,
-			tr.c.runs_fixed ? "" : ", runs until precision");
+		/* where the knobs go: the device, the mount, the system */
 		trial_knob_places(&tr, &out);
-		if (out.len)
-			fprintf(stderr, "compare: sets %s\n", out.buf);
+		fprintf(stderr, "compare: %u arms, seed %llu%s%s%s\n",
+			tr.e.nr_arms, (unsigned long long)tr.c.seed,
+			tr.c.runs_fixed ? "" : ", runs until precision",
+			out.len ? "; set: " : "", out.buf);
 		strbuf_reset(&out);
 	}
 	pr = trial_run(&tr, &err);

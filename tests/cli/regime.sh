@@ -23,7 +23,7 @@ check "read-ahead compare on a loop device runs (rc=$rc)" test $rc = 0
 check "read-ahead is back to $ra0" \
 	test "$(cat "/sys/block/$dev/queue/read_ahead_kb")" = "$ra0"
 check "the plan names the device" \
-	grep -qx "compare: sets read_ahead_kb on '$dev'" "$TEST_TMP/ra.err"
+	grep -qx "compare: 2 arms, seed [0-9]*; set: read_ahead_kb on '$dev'" "$TEST_TMP/ra.err"
 check "the measured: line names the device" \
 	grep -q "^measured: .*; read_ahead_kb was set on '$dev'$" "$TEST_TMP/ra.out"
 check "a line beside the verdicts says read-ahead could not matter" \

@@ -703,6 +703,7 @@ void trial_knob_places(const struct trial *tr, struct strbuf *out)
 	for (i = 0; i < tr->c.nr_factors; i++) {
 		struct knob k;
 
+		memset(&k, 0, sizeof(k));
 		if (tr->c.factors[i].is_knob &&
 		    !factor_place(tr, &tr->c.factors[i], &k) &&
 		    !knob_list_has(&objects, k.object))
@@ -717,6 +718,7 @@ void trial_knob_places(const struct trial *tr, struct strbuf *out)
 		for (i = 0; i < tr->c.nr_factors; i++) {
 			struct knob k;
 
+			memset(&k, 0, sizeof(k));
 			if (tr->c.factors[i].is_knob &&
 			    !factor_place(tr, &tr->c.factors[i], &k) &&
 			    !strcmp(k.object, objects.v[o])) {
