@@ -20,8 +20,8 @@ static void check(int ok)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[] = {
-	    "nr_dirty_threshold", "nr_dirty_background_threshold",
-	    "file_dirty", "dirty", "active_file"};
+	    "nr_dirty_threshold", "nr_dirty_background_threshold", "file_dirty",
+	    "dirty", "active_file"};
 	uint64_t v[5];
 	int ret, i;
 

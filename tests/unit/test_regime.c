@@ -143,8 +143,9 @@ static void test_dirty_thresholds(void **state)
 			 KNOB_REGIME_NOT_REACHED);
 	assert_non_null(strstr(why.buf, "95 MiB, below the 3.6 GiB"));
 	/* a threshold small enough is reached */
-	assert_int_equal(judge("vm.dirty_background_bytes", "67108864", &o, &why),
-			 KNOB_REGIME_REACHED);
+	assert_int_equal(
+	    judge("vm.dirty_background_bytes", "67108864", &o, &why),
+	    KNOB_REGIME_REACHED);
 	assert_int_equal(judge("vm.dirty_background_ratio", "0", &o, &why),
 			 KNOB_REGIME_REACHED);
 	/* nothing written: nothing dirty to act on */
@@ -213,13 +214,11 @@ static void test_expiry(void **state)
 	assert_int_equal(judge("vm.dirty_expire_centisecs", "100", &o, &why),
 			 KNOB_REGIME_REACHED);
 	/* the flusher's interval against the expiry in force (30 s) */
-	assert_int_equal(
-	    judge("vm.dirty_writeback_centisecs", "100", &o, &why),
-	    KNOB_REGIME_NOT_REACHED);
+	assert_int_equal(judge("vm.dirty_writeback_centisecs", "100", &o, &why),
+			 KNOB_REGIME_NOT_REACHED);
 	o.seconds = 40;
-	assert_int_equal(
-	    judge("vm.dirty_writeback_centisecs", "100", &o, &why),
-	    KNOB_REGIME_REACHED);
+	assert_int_equal(judge("vm.dirty_writeback_centisecs", "100", &o, &why),
+			 KNOB_REGIME_REACHED);
 	strbuf_release(&why);
 }
 
@@ -304,9 +303,8 @@ static void test_scheduler_and_atime(void **state)
 
 static void test_kvstat(void **state)
 {
-	static const char *const names[] = {"nr_dirty_threshold",
-					    "nr_dirty_background_threshold",
-					    "absent"};
+	static const char *const names[] = {
+	    "nr_dirty_threshold", "nr_dirty_background_threshold", "absent"};
 	static const char text[] = "nr_free_pages 1130135\n"
 				   "nr_dirty_threshold 1204341\n"
 				   "nr_dirty 40917\n"
@@ -319,9 +317,8 @@ static void test_kvstat(void **state)
 	assert_int_equal(v[1], 601435);
 	assert_int_equal(v[2], 99);
 	/* a wanted name with a bad value; unwanted ones do not matter */
-	assert_int_equal(kvstat_parse("nr_dirty_threshold 12x\n", 23, names,
-				      3, v),
-			 -EINVAL);
+	assert_int_equal(
+	    kvstat_parse("nr_dirty_threshold 12x\n", 23, names, 3, v), -EINVAL);
 	assert_int_equal(kvstat_parse("other x y z\n", 12, names, 3, v), 0);
 	/* not NUL-terminated, cut inside a line */
 	assert_int_equal(kvstat_parse(text, 20, names, 3, v), 0);
@@ -338,7 +335,8 @@ static struct json_object *run_with(int arm, const char *knob,
 
 	json_object_object_add(e, "knob", json_object_new_string(knob));
 	json_object_object_add(
-	    e, "canonical", json_object_new_string("vm.dirty_background_ratio"));
+	    e, "canonical",
+	    json_object_new_string("vm.dirty_background_ratio"));
 	json_object_object_add(e, "object", json_object_new_string("system"));
 	json_object_object_add(e, "value", json_object_new_string(value));
 	json_object_object_add(e, "state", json_object_new_string(state));
@@ -366,9 +364,9 @@ static struct json_object *exp_with(const char *const *states, int n)
 	json_object_array_add(factors, f);
 	json_object_object_add(exp, "factors", factors);
 	for (i = 0; i < n; i++)
-		json_object_array_add(runs, run_with(i % 2, "bdflush.nfract",
-						     i % 2 ? "80" : "10",
-						     states[i]));
+		json_object_array_add(runs,
+				      run_with(i % 2, "bdflush.nfract",
+					       i % 2 ? "80" : "10", states[i]));
 	json_object_object_add(exp, "runs", runs);
 	return exp;
 }

@@ -13,8 +13,8 @@
 /* The run's regime entry for knob, or NULL. */
 static struct json_object *entry_of(struct json_object *run, const char *knob)
 {
-	struct json_object *inner = expjson_get_type(run, "run",
-						     json_type_object);
+	struct json_object *inner =
+	    expjson_get_type(run, "run", json_type_object);
 	struct json_object *list =
 	    expjson_get_type(inner, "regime", json_type_array);
 	size_t i, n = list ? json_object_array_length(list) : 0;
@@ -93,7 +93,8 @@ static struct json_object *factor_regime(struct json_object *runs,
 	    out, "canonical",
 	    json_object_new_string(expjson_str(first, "canonical")));
 	json_object_object_add(
-	    out, "object", json_object_new_string(expjson_str(first, "object")));
+	    out, "object",
+	    json_object_new_string(expjson_str(first, "object")));
 	json_object_object_add(out, "runs", json_object_new_int(judged));
 	json_object_object_add(out, "not_reached",
 			       json_object_new_int(not_reached));
@@ -105,7 +106,8 @@ void regime_analyze_json(struct json_object *exp)
 {
 	struct json_object *factors =
 	    expjson_get_type(exp, "factors", json_type_array);
-	struct json_object *runs = expjson_get_type(exp, "runs", json_type_array);
+	struct json_object *runs =
+	    expjson_get_type(exp, "runs", json_type_array);
 	struct json_object *out = json_object_new_array();
 	size_t i, n = factors ? json_object_array_length(factors) : 0;
 

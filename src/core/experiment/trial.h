@@ -101,6 +101,15 @@ struct trial {
 	unsigned arm_nr;
 };
 
+/* trial_knobs.c, for trial.c: a plan of one arm's knob settings s[n]
+ * (built; release it either way), the regime of every knob in force for
+ * the run r (into r->regimes), and "canonical", "scope" and "object" on
+ * each knob factor of the experiment object. */
+int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
+		   struct knob_plan *plan, struct strbuf *err);
+void trial_run_regimes(struct trial *tr, struct run_result *r);
+void trial_annotate_factors(const struct trial *tr);
+
 /*
  * Where the knob factors are set, for the plan: "read_ahead_kb,
  * scheduler on 'loop1'; bdflush.nfract (vm.dirty_background_ratio) for

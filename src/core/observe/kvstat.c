@@ -30,8 +30,9 @@ int kvstat_parse(const char *buf, size_t len, const char *const *names,
 			line_len = strnlen(line, line_len);
 			pos = len;
 		}
-		for (name_len = 0; name_len < line_len &&
-				   line[name_len] != ' ' && line[name_len] != '\t';
+		for (name_len = 0;
+		     name_len < line_len && line[name_len] != ' ' &&
+		     line[name_len] != '\t';
 		     name_len++)
 			;
 		for (i = 0; i < nr; i++)

@@ -14,8 +14,8 @@
 /*
  * Parse len bytes of buf ("name value" lines; need not be NUL-terminated)
  * and, for each names[i] (nr of them, nr <= 31) found, set vals[i] and
- * bit i of the return value (so 0 or more). Unknown lines are skipped; a wanted name
- * whose value is not a decimal number makes the call return -EINVAL
+ * bit i of the return value (so 0 or more). Unknown lines are skipped; a wanted
+ * name whose value is not a decimal number makes the call return -EINVAL
  * (-ERANGE past 64 bits). vals is not touched for names not found.
  */
 int kvstat_parse(const char *buf, size_t len, const char *const *names,

@@ -108,11 +108,11 @@ static void dev_obs(const struct sampler_series *ser, unsigned d,
 		a = sampler_disk(ser, p - 1, d);
 		if (!a->nr_fields)
 			continue;
-		diskstats_delta(a, b,
-				(double)(ser->points[p].t_ns -
-					 ser->points[p - 1].t_ns) /
-				    1e9,
-				&dd);
+		diskstats_delta(
+		    a, b,
+		    (double)(ser->points[p].t_ns - ser->points[p - 1].t_ns) /
+			1e9,
+		    &dd);
 		od->intervals++;
 		if (dd.aqu_sz > od->max_aqu_sz)
 			od->max_aqu_sz = dd.aqu_sz;

@@ -95,8 +95,8 @@ void report_run_regimes_text(const struct run_result *r, struct strbuf *out)
 
 struct json_object *report_regimes(struct json_object *exp)
 {
-	struct json_object *g = expjson_get_type(exp, "regimes",
-						 json_type_array);
+	struct json_object *g =
+	    expjson_get_type(exp, "regimes", json_type_array);
 
 	return g && json_object_array_length(g) ? g : NULL;
 }
@@ -104,15 +104,17 @@ struct json_object *report_regimes(struct json_object *exp)
 /* The head of an entry: "KNOB (...) could not matter: none of N runs..." */
 static void regime_head(struct json_object *g, struct strbuf *out)
 {
-	int runs = expjson_count(g, "runs"), not = expjson_count(g, "not_reached");
+	int runs = expjson_count(g, "runs"),
+	    not = expjson_count(g, "not_reached");
 
 	knob_words(out, expjson_str(g, "factor"), expjson_str(g, "canonical"),
 		   expjson_str(g, "object"), NULL);
-	strbuf_addf(out, " could not matter: %s of its %d run%s reached the "
-			 "regime it controls",
+	strbuf_addf(out,
+		    " could not matter: %s of its %d run%s reached the "
+		    "regime it controls",
 		    "none", runs, runs == 1 ? "" : "s");
 	if (not < runs)
-		strbuf_addf(out, " (%d could not be judged)", runs - not);
+		strbuf_addf(out, " (%d could not be judged)", runs - not );
 }
 
 /* "at 10 (12 runs): why" */
