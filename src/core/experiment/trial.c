@@ -335,8 +335,8 @@ static int check_arms(struct trial *tr, struct strbuf *err)
 	if (!nr_knobs)
 		return 0;
 	for (i = 0; i < tr->e.nr_arms && !ret; i++) {
-		ret = trial_arm_plan(tr, tr->e.arms[i].settings, c->nr_factors, &plan,
-			       err);
+		ret = trial_arm_plan(tr, tr->e.arms[i].settings, c->nr_factors,
+				     &plan, err);
 		knob_plan_release(&plan);
 		if (ret)
 			prefix_err(err, ret, "arm '%s': ", tr->e.arms[i].label);

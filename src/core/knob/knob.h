@@ -94,15 +94,15 @@ struct knob_list {
 
 /* One device of a run's stack, as knob_ops.regime sees it. */
 struct knob_obs_dev {
-	const char *name;	 /* "loop1"; not owned */
-	uint64_t reads;		 /* read requests completed */
-	uint64_t read_bytes;	 /* bytes they delivered */
-	double max_rareq_kib;	 /* the largest mean read request of any
-				    sampling interval, KiB */
-	uint64_t max_in_flight;	 /* the most requests in flight at a
-				    sample */
-	double max_aqu_sz;	 /* the largest mean queue of any interval */
-	unsigned intervals;	 /* sampling intervals these cover */
+	const char *name;	/* "loop1"; not owned */
+	uint64_t reads;		/* read requests completed */
+	uint64_t read_bytes;	/* bytes they delivered */
+	double max_rareq_kib;	/* the largest mean read request of any
+				   sampling interval, KiB */
+	uint64_t max_in_flight; /* the most requests in flight at a
+				   sample */
+	double max_aqu_sz;	/* the largest mean queue of any interval */
+	unsigned intervals;	/* sampling intervals these cover */
 };
 
 #define KNOB_OBS_MAX_DEVS 8
@@ -122,23 +122,23 @@ struct knob_obs {
 	uint64_t write_bytes; /* ... and wrote */
 	int direct;	      /* the workload's I/O bypassed the page cache */
 
-	int have_dirty;		     /* from /proc/meminfo */
-	uint64_t dirty_peak_bytes;   /* Dirty */
+	int have_dirty;		      /* from /proc/meminfo */
+	uint64_t dirty_peak_bytes;    /* Dirty */
 	uint64_t dirty_wb_peak_bytes; /* Dirty + Writeback */
-	int have_thresh;	     /* from /proc/vmstat */
-	uint64_t dirtyable_bytes;    /* free + file LRU pages (the kernel
-					also subtracts its reserves) */
-	uint64_t bg_thresh_bytes;    /* nr_dirty_background_threshold */
-	uint64_t thresh_bytes;	     /* nr_dirty_threshold */
+	int have_thresh;	      /* from /proc/vmstat */
+	uint64_t dirtyable_bytes;     /* free + file LRU pages (the kernel
+					 also subtracts its reserves) */
+	uint64_t bg_thresh_bytes;     /* nr_dirty_background_threshold */
+	uint64_t thresh_bytes;	      /* nr_dirty_threshold */
 
-	int cg_version;		      /* the workload's memory cgroup: 0
-					 none, 1 or 2 */
-	uint64_t cg_memory_max;	      /* its limit, bytes */
-	int have_cg_dirty;	      /* its memory.stat was sampled */
-	uint64_t cg_dirty_peak_bytes; /* its dirty pages */
+	int cg_version;			 /* the workload's memory cgroup: 0
+					    none, 1 or 2 */
+	uint64_t cg_memory_max;		 /* its limit, bytes */
+	int have_cg_dirty;		 /* its memory.stat was sampled */
+	uint64_t cg_dirty_peak_bytes;	 /* its dirty pages */
 	uint64_t cg_dirty_wb_peak_bytes; /* dirty + writeback */
-	uint64_t cg_dirtyable_bytes;  /* v2: its file LRU pages plus its
-					 headroom below memory.max */
+	uint64_t cg_dirtyable_bytes;	 /* v2: its file LRU pages plus its
+					    headroom below memory.max */
 
 	struct knob_obs_dev devs[KNOB_OBS_MAX_DEVS]; /* the stack, top
 							first */

@@ -196,8 +196,7 @@ static enum knob_regime ra_regime(const struct knob *k, const char *canon,
 		strbuf_addf(why, "'%s' was read with read-ahead off", d->name);
 		return KNOB_REGIME_REACHED;
 	}
-	p = knob_path(k->root, "/sys/block/%s/queue/max_sectors_kb",
-		      k->object);
+	p = knob_path(k->root, "/sys/block/%s/queue/max_sectors_kb", k->object);
 	if (!knob_read_file(p, "max_sectors_kb", &v, NULL))
 		ms = strtoull(v.buf, NULL, 10);
 	free(p);

@@ -429,8 +429,8 @@ static void implied_words(const struct vm_spec *s, const char *canon,
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
 	if (s->type == V_RATIO && dirtyable)
-		strbuf_addf(out, " (%s%% of %s of dirtyable memory",
-			    canon, fmt_size(&a, dirtyable));
+		strbuf_addf(out, " (%s%% of %s of dirtyable memory", canon,
+			    fmt_size(&a, dirtyable));
 	else if (implied)
 		strbuf_addf(out, " (%s = %s", s->name, fmt_size(&a, implied));
 	else
@@ -523,7 +523,8 @@ static enum knob_regime vm_regime(const struct knob *k, const char *canon,
 		return KNOB_REGIME_UNKNOWN;
 	/* throttling starts halfway up from the background threshold
 	 * (unknown: from 0, which can only say "reached" more often) */
-	at = bg ? limit : (limit + (o->have_thresh ? o->bg_thresh_bytes : 0)) / 2;
+	at = bg ? limit
+		: (limit + (o->have_thresh ? o->bg_thresh_bytes : 0)) / 2;
 	peak = bg ? o->dirty_peak_bytes : o->dirty_wb_peak_bytes;
 	reached = peak >= at;
 	strbuf_addf(why, "%s peaked at %s, %s the %s",
@@ -544,8 +545,8 @@ static enum knob_regime vm_regime(const struct knob *k, const char *canon,
 		/* the kernel scales the global threshold to the cgroup's
 		 * share of dirtyable memory (a byte count as a ratio of the
 		 * global dirtyable memory) */
-		cg_limit = scale(limit, o->cg_dirtyable_bytes,
-				 o->dirtyable_bytes);
+		cg_limit =
+		    scale(limit, o->cg_dirtyable_bytes, o->dirtyable_bytes);
 		cg_at = bg ? cg_limit
 			   : (cg_limit + scale(o->bg_thresh_bytes,
 					       o->cg_dirtyable_bytes,

@@ -26,9 +26,9 @@
 
 /* Which sources a point holds (the others could not be read). */
 enum sampler_have {
-	SAMPLER_HAVE_MEM = 1 << 0, /* dirty_bytes, writeback_bytes */
-	SAMPLER_HAVE_CPU = 1 << 1, /* cpu_*_ticks */
-	SAMPLER_HAVE_IO = 1 << 2,  /* io */
+	SAMPLER_HAVE_MEM = 1 << 0,    /* dirty_bytes, writeback_bytes */
+	SAMPLER_HAVE_CPU = 1 << 1,    /* cpu_*_ticks */
+	SAMPLER_HAVE_IO = 1 << 2,     /* io */
 	SAMPLER_HAVE_VMSTAT = 1 << 3, /* the dirty_*thresh_bytes, dirtyable */
 	SAMPLER_HAVE_CG = 1 << 4,     /* cg_* (sampler_watch_cgroup) */
 };

@@ -75,7 +75,8 @@ static int drop_failed(struct json_object *exp)
  */
 static void add_places(struct json_object *exp, struct strbuf *out)
 {
-	struct json_object *f = expjson_get_type(exp, "factors", json_type_array);
+	struct json_object *f =
+	    expjson_get_type(exp, "factors", json_type_array);
 	size_t n = f ? json_object_array_length(f) : 0, i, j, k;
 
 	for (i = 0; i < n; i++) {
@@ -93,19 +94,20 @@ static void add_places(struct json_object *exp, struct strbuf *out)
 		if (j < i)
 			continue;
 		for (k = i; k < n; k++)
-			total += !strcmp(expjson_str(json_object_array_get_idx(
-						     f, k),
-						 "object"),
-					 obj);
+			total +=
+			    !strcmp(expjson_str(json_object_array_get_idx(f, k),
+						"object"),
+				    obj);
 		strbuf_addstr(out, "; ");
 		for (k = i; k < n; k++) {
-			struct json_object *fk = json_object_array_get_idx(f, k);
+			struct json_object *fk =
+			    json_object_array_get_idx(f, k);
 
 			if (strcmp(expjson_str(fk, "object"), obj))
 				continue;
 			names++;
 			strbuf_addf(out, "%s%s",
-				    names == 1	   ? ""
+				    names == 1	     ? ""
 				    : names == total ? " and "
 						     : ", ",
 				    expjson_str(fk, "name"));
