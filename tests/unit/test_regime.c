@@ -138,6 +138,7 @@ static void test_dirty_thresholds(void **state)
 			 KNOB_REGIME_NOT_REACHED);
 	/* the kernel's own number is lower than 80% implies: it counts */
 	assert_non_null(strstr(why.buf, "below the 2.4 GiB"));
+	assert_non_null(strstr(why.buf, "half the throttle threshold"));
 	/* the throttle counts from halfway up from the background */
 	assert_int_equal(judge("vm.dirty_ratio", "20", &o, &why),
 			 KNOB_REGIME_NOT_REACHED);

@@ -424,7 +424,7 @@ static int implied_limit(const struct vm_spec *s, const char *canon,
 /* ", what 10% of 22 GiB of dirtyable memory gives" (or the byte count) */
 static void implied_words(const struct vm_spec *s, const char *canon,
 			  uint64_t dirtyable, uint64_t implied, uint64_t kern,
-			  struct strbuf *out)
+			  int bg_capped, struct strbuf *out)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
@@ -437,6 +437,12 @@ static void implied_words(const struct vm_spec *s, const char *canon,
 		strbuf_addf(out, " (%s is 0: its ratio applies", s->name);
 	if (kern)
 		strbuf_addf(out, "; the kernel's own: %s", fmt_size(&b, kern));
+	/* mm/page-writeback.c: a background threshold at or above the
+	 * throttle threshold is cut to half of it */
+	if (kern && implied > 2 * kern && bg_capped)
+		strbuf_addstr(out, ", half the throttle threshold, as the "
+				   "kernel cuts a background threshold at or "
+				   "above it");
 	strbuf_addch(out, ')');
 	strbuf_release(&a);
 	strbuf_release(&b);
@@ -539,7 +545,8 @@ static enum knob_regime vm_regime(const struct knob *k, const char *canon,
 			    "the background threshold to the %s throttle "
 			    "threshold",
 			    fmt_size(&c, limit));
-	implied_words(s, canon, o->dirtyable_bytes, implied, kern, why);
+	implied_words(s, canon, o->dirtyable_bytes, implied, kern,
+		      bg && o->have_thresh && implied >= o->thresh_bytes, why);
 	if (o->cg_version == 2 && o->have_cg_dirty && o->cg_dirtyable_bytes &&
 	    o->have_thresh && o->dirtyable_bytes) {
 		/* the kernel scales the global threshold to the cgroup's
