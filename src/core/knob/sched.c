@@ -542,6 +542,12 @@ static void sched_how(const struct knob *k, const char *canon,
 }
 
 /*
+ * The kernel counts time in the queue in whole milliseconds, so one
+ * request at a time can average a little over 1 across an interval.
+ */
+#define SCHED_ONE_AQU 1.05
+
+/*
  * knob_ops.regime: a scheduler (and each of its parameters) orders and
  * merges requests that wait; on a device that never held more than one
  * at a time there was nothing to order, and schedulers can differ only
@@ -556,7 +562,7 @@ static enum knob_regime sched_regime(const struct knob *k, const char *canon,
 	(void)canon;
 	if (!d || !d->intervals)
 		return KNOB_REGIME_UNKNOWN;
-	if (d->max_in_flight > 1 || d->max_aqu_sz > 1.0) {
+	if (d->max_in_flight > 1 || d->max_aqu_sz > SCHED_ONE_AQU) {
 		strbuf_addf(why,
 			    "'%s' held up to %llu request%s in flight at a "
 			    "sample and up to %.2f on average over a sampling "

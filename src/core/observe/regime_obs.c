@@ -11,6 +11,9 @@
 #include "regime_obs.h"
 #include "../../util/banned.h"
 
+/* Intervals shorter than this do not judge the depth of the queue. */
+#define MIN_QUEUE_INTERVAL_S 0.1
+
 /* Lower *min to v, or set it when first. */
 static void lower(uint64_t *min, uint64_t v, int *first)
 {
@@ -98,6 +101,7 @@ static void dev_obs(const struct sampler_series *ser, unsigned d,
 		const struct diskstats *b = sampler_disk(ser, p, d);
 		const struct diskstats *a;
 		struct disk_delta dd;
+		double dt;
 
 		if (!b->nr_fields)
 			continue;
@@ -108,13 +112,14 @@ static void dev_obs(const struct sampler_series *ser, unsigned d,
 		a = sampler_disk(ser, p - 1, d);
 		if (!a->nr_fields)
 			continue;
-		diskstats_delta(
-		    a, b,
-		    (double)(ser->points[p].t_ns - ser->points[p - 1].t_ns) /
-			1e9,
-		    &dd);
+		dt = (double)(ser->points[p].t_ns - ser->points[p - 1].t_ns) /
+		     1e9;
+		diskstats_delta(a, b, dt, &dd);
 		od->intervals++;
-		if (dd.aqu_sz > od->max_aqu_sz)
+		/* the kernel adds a request's whole time in the queue when
+		 * it completes: over a short interval (the last one, cut
+		 * by the end of the run) that reads as a deep queue */
+		if (dt >= MIN_QUEUE_INTERVAL_S && dd.aqu_sz > od->max_aqu_sz)
 			od->max_aqu_sz = dd.aqu_sz;
 		if (dd.reads && dd.rareq_kib > od->max_rareq_kib)
 			od->max_rareq_kib = dd.rareq_kib;
