@@ -289,6 +289,9 @@ static void test_scheduler_and_atime(void **state)
 	assert_int_equal(judge("scheduler", "bfq", &o, &why),
 			 KNOB_REGIME_NOT_REACHED);
 	assert_non_null(strstr(why.buf, "'fake0' never had more than one"));
+	one_dev(&o, 4, 1, 1.03); /* millisecond accounting */
+	assert_int_equal(judge("scheduler", "bfq", &o, &why),
+			 KNOB_REGIME_NOT_REACHED);
 	one_dev(&o, 4, 1, 1.8);
 	assert_int_equal(judge("scheduler", "bfq", &o, &why),
 			 KNOB_REGIME_REACHED);

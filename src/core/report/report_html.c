@@ -238,7 +238,7 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 
 		report_regime_sentence(json_object_array_get_idx(regimes, i),
 				       &s);
-		strbuf_addstr(out, "<p>⚠ <b>could not matter</b> ");
+		strbuf_addstr(out, "<p>⚠ ");
 		svg_escape(out, s.buf);
 		strbuf_addstr(out, "</p>");
 		strbuf_release(&s);

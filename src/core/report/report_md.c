@@ -111,7 +111,7 @@ static void report_regimes_md(struct json_object *exp, struct strbuf *out)
 
 		report_regime_sentence(json_object_array_get_idx(list, i), &s);
 		strbuf_addstr(out, i ? "" : "\n");
-		strbuf_addstr(out, "⚠ could not matter: ");
+		strbuf_addstr(out, "⚠ ");
 		report_md_escape(out, s.buf);
 		strbuf_addstr(out, "  \n");
 		strbuf_release(&s);
