@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 #include "core/knob/knob.h"
 #include "core/observe/kvstat.h"
+#include "core/observe/regime_obs.h"
 #include "core/experiment/regime_json.h"
 #include "core/report/regime_text.h"
 #include "util/strbuf.h"
@@ -415,6 +416,94 @@ static void test_experiment_regimes(void **state)
 	strbuf_release(&out);
 }
 
+/* Point i of a series of one device at t_ms, dirty and threshold bytes. */
+static void point(struct sampler_series *ser, unsigned i, uint64_t t_ms,
+		  uint64_t dirty, uint64_t bg, uint64_t thresh, uint64_t reads,
+		  uint64_t sectors, uint64_t in_flight, uint64_t queue_ms)
+{
+	struct sampler_point *p = &ser->points[i];
+	struct diskstats *d = &ser->disk[i];
+
+	p->t_ns = t_ms * 1000000ull;
+	p->dirty_bytes = dirty;
+	p->dirty_bg_thresh_bytes = bg;
+	p->dirty_thresh_bytes = thresh;
+	p->dirtyable_bytes = 10 * bg;
+	p->cg_dirty_bytes = dirty / 2;
+	p->cg_file_lru_bytes = 100 * MIB;
+	p->cg_current_bytes = 200 * MIB;
+	p->have = SAMPLER_HAVE_MEM | SAMPLER_HAVE_VMSTAT | SAMPLER_HAVE_CG;
+	d->nr_fields = DS_MIN_FIELDS;
+	d->v[DS_RD_IOS] = reads;
+	d->v[DS_RD_SECTORS] = sectors;
+	d->v[DS_IN_FLIGHT] = in_flight;
+	d->v[DS_QUEUE_TICKS] = queue_ms;
+	d->v[DS_IO_TICKS] = queue_ms;
+}
+
+static void test_observations(void **state)
+{
+	struct sampler_point pts[4];
+	struct diskstats disk[4];
+	char *names[] = {"fake0"};
+	struct truth t;
+	struct truth_dirty td;
+	struct knob_obs o;
+	struct run_result r;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	memset(pts, 0, sizeof(pts));
+	memset(disk, 0, sizeof(disk));
+	t.series.points = pts;
+	t.series.disk = disk;
+	t.series.nr_points = 4;
+	t.series.nr_devs = 1;
+	t.series.dev_names = names;
+	t.series.cg_version = 2;
+	t.series.cg_memory_max_bytes = 256 * MIB;
+	/* 250 ms intervals, then a 20 ms one whose queue time reads deep */
+	point(&t.series, 0, 0, 10 * MIB, 2 * GIB, 4 * GIB, 0, 0, 0, 0);
+	point(&t.series, 1, 250, 80 * MIB, GIB, 3 * GIB, 100, 800, 1, 200);
+	point(&t.series, 2, 500, 20 * MIB, 2 * GIB, 4 * GIB, 200, 1000, 0,
+	      400);
+	point(&t.series, 3, 520, 0, 2 * GIB, 4 * GIB, 201, 1008, 0, 440);
+	t.nr_devs = 1;
+	t.devs = xcalloc(1, sizeof(*t.devs));
+	t.devs[0].name = names[0];
+	t.devs[0].valid = 1;
+	t.devs[0].d.reads = 201;
+	t.devs[0].d.read_bytes = 1008 * 512;
+	t.have_mem = 1;
+	t.dirty_peak_bytes = 80 * MIB;
+	truth_dirty_of(&t, &td);
+	/* the lowest thresholds, not the last */
+	assert_int_equal(td.bg_thresh_bytes, GIB);
+	assert_int_equal(td.thresh_bytes, 3 * GIB);
+	assert_int_equal(td.dirtyable_bytes, 10 * GIB);
+	/* v2: file pages plus the headroom below memory.max, scaled */
+	assert_int_equal(td.cg_dirtyable_bytes, 156 * MIB);
+	assert_int_equal(td.cg_dirty_peak_bytes, 40 * MIB);
+	assert_true(td.cg_bg_thresh_bytes > 15 * MIB &&
+		    td.cg_bg_thresh_bytes < 16 * MIB);
+	run_result_init(&r);
+	r.seconds = 0.52;
+	r.bytes[IO_READ] = 1008 * 512;
+	truth_knob_obs(&t, &r, 0, &o);
+	assert_int_equal(o.nr_devs, 1);
+	assert_int_equal(o.devs[0].intervals, 3);
+	assert_int_equal(o.devs[0].max_in_flight, 1);
+	/* 200 ms of queue over 250 ms: 0.8; the 20 ms interval is left out */
+	assert_true(o.devs[0].max_aqu_sz > 0.79 && o.devs[0].max_aqu_sz < 0.81);
+	/* 800 sectors in 100 reads: 4 KiB */
+	assert_true(o.devs[0].max_rareq_kib > 3.99 &&
+		    o.devs[0].max_rareq_kib < 4.01);
+	assert_true(o.have_thresh && o.have_cg_dirty);
+	assert_int_equal(o.cg_version, 2);
+	run_result_release(&r);
+	free(t.devs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +514,7 @@ int main(void)
 	    cmocka_unit_test(test_scheduler_and_atime),
 	    cmocka_unit_test(test_kvstat),
 	    cmocka_unit_test(test_experiment_regimes),
+	    cmocka_unit_test(test_observations),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
