@@ -609,10 +609,15 @@ int cmd_compare(int argc, const char **argv)
 		goto out;
 	}
 	cli_warn_wrap(&tr, a.quiet, 1);
-	if (!a.quiet)
-		fprintf(stderr, "compare: %u arms, seed %llu%s\n", tr.e.nr_arms,
-			(unsigned long long)tr.c.seed,
-			tr.c.runs_fixed ? "" : ", runs until precision");
+	if (!a.quiet) {
+		/* where the knobs go: the device, the mount, the system */
+		trial_knob_places(&tr, &out);
+		fprintf(stderr, "compare: %u arms, seed %llu%s%s%s\n",
+			tr.e.nr_arms, (unsigned long long)tr.c.seed,
+			tr.c.runs_fixed ? "" : ", runs until precision",
+			out.len ? "; set: " : "", out.buf);
+		strbuf_reset(&out);
+	}
 	pr = trial_run(&tr, &err);
 	if (!a.quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");

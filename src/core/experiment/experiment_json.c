@@ -15,6 +15,7 @@
 #include "factorial.h"
 #include "scaling.h"
 #include "result_json.h"
+#include "regime_json.h"
 #include "../report/suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -240,6 +241,7 @@ int experiment_analyze_json(struct json_object *exp,
 			       analysis_verdicts_json(&an, in, &opts));
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
+	regime_analyze_json(exp);
 	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
 	if (!ret)
 		scaling_analyze_json(exp);

@@ -105,6 +105,30 @@ static struct json_object *file_ops_json(const struct run_result *r)
 	return o;
 }
 
+/*
+ * "regime": per knob in force, whether the run reached where it acts:
+ * {"knob", "canonical", "object", "value", "state", "why"}.
+ */
+static struct json_object *regimes_json(const struct run_result *r)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < r->nr_regimes; i++) {
+		const struct run_regime *g = &r->regimes[i];
+		struct json_object *o = json_object_new_object();
+
+		add_str(o, "knob", g->knob);
+		add_str(o, "canonical", g->canonical);
+		add_str(o, "object", g->object);
+		add_str(o, "value", g->value);
+		add_str(o, "state", g->state);
+		add_str(o, "why", g->why);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *strings_json(char *const *list, unsigned nr)
 {
 	struct json_object *a = json_object_new_array();
@@ -318,5 +342,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 			       strings_json(r->warnings, r->nr_warnings));
 	json_object_object_add(o, "warning_kinds", warn_kinds_json(r));
 	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
+	if (r->nr_regimes)
+		json_object_object_add(o, "regime", regimes_json(r));
 	return o;
 }

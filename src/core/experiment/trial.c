@@ -286,9 +286,9 @@ int trial_plan(struct trial *tr, struct strbuf *err)
 	return ret ? ret : experiment_validate(&tr->e, &tr->c, err);
 }
 
-/* A plan for the knob settings s[n] of one arm. */
-static int arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
-		    struct knob_plan *plan, struct strbuf *err)
+/* A plan for the knob settings s[n] of one arm (trial.h). */
+int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
+		   struct knob_plan *plan, struct strbuf *err)
 {
 	struct strbuf as = STRBUF_INIT;
 	unsigned i;
@@ -339,8 +339,8 @@ static int check_arms(struct trial *tr, struct strbuf *err)
 	if (!nr_knobs)
 		return 0;
 	for (i = 0; i < tr->e.nr_arms && !ret; i++) {
-		ret = arm_plan(tr, tr->e.arms[i].settings, c->nr_factors, &plan,
-			       err);
+		ret = trial_arm_plan(tr, tr->e.arms[i].settings, c->nr_factors,
+				     &plan, err);
 		knob_plan_release(&plan);
 		if (ret)
 			prefix_err(err, ret, "arm '%s': ", tr->e.arms[i].label);
@@ -456,11 +456,15 @@ static int apply_arm(void *ctx, const struct arm_setting *s, unsigned n,
 {
 	struct trial *tr = ctx;
 	struct knob_plan plan;
-	int ret = arm_plan(tr, s, n, &plan, err);
+	int ret = trial_arm_plan(tr, s, n, &plan, err);
 
 	if (!ret)
 		ret = apply(tr, &plan, err);
 	knob_plan_release(&plan);
+	if (!ret) {
+		tr->arm = s;
+		tr->arm_nr = n;
+	}
 	return ret;
 }
 
@@ -474,10 +478,16 @@ static int run_begin(void *ctx, const struct workload *w,
 	struct trial *tr = ctx;
 	struct truth_opts o = {0};
 	struct strbuf why = STRBUF_INIT;
+	unsigned k;
 	int ret;
 
 	cgroup_peak_reset(&tr->cg);
 	truth_opts_from_workload(&o, w);
+	for (k = 0; k < tr->cg.nr && !o.cgroup_dir; k++)
+		if (tr->cg.d[k].memory) {
+			o.cgroup_dir = tr->cg.d[k].path;
+			o.cgroup_version = tr->cg.d[k].v2 ? 2 : 1;
+		}
 	ret = truth_hook_init(&tr->th, &tr->t, &o, &why);
 	if (ret) {
 		truth_hook_release(&tr->th);
@@ -525,6 +535,8 @@ static void run_end(void *ctx, struct run_result *r)
 	if (!tr->th_live)
 		return;
 	truth_hook_finish(&tr->th, r);
+	if (r->truth)
+		trial_run_regimes(tr, r);
 	truth_hook_release(&tr->th);
 	tr->th_live = 0;
 }
@@ -680,6 +692,7 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 	tr->s = NULL;
 	if (tr->kind == TRIAL_ONE_RUN || !tr->e.obj)
 		return ret;
+	trial_annotate_factors(tr);
 	/* a single run's object has its own, taken with its truth */
 	memset(&env, 0, sizeof(env));
 	if (!env_capture_target(&env, &tr->t, &why) || env.kernel_release)

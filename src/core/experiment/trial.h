@@ -103,7 +103,26 @@ struct trial {
 	unsigned nr_wrap_said;
 	int wrap_probed; /* trial_wrap_check() measured the device: the
 			    first runs need not say it again */
+	const struct arm_setting *arm; /* the arm in force (apply_arm) */
+	unsigned arm_nr;
 };
+
+/* trial_knobs.c, for trial.c: a plan of one arm's knob settings s[n]
+ * (built; release it either way), the regime of every knob in force for
+ * the run r (into r->regimes), and "canonical", "scope" and "object" on
+ * each knob factor of the experiment object. */
+int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
+		   struct knob_plan *plan, struct strbuf *err);
+void trial_run_regimes(struct trial *tr, struct run_result *r);
+void trial_annotate_factors(const struct trial *tr);
+
+/*
+ * Where the knob factors are set, for the plan: "read_ahead_kb,
+ * scheduler on 'loop1'; bdflush.nfract (vm.dirty_background_ratio) for
+ * the whole system". Nothing when no factor is a knob. After
+ * trial_open() and trial_add_factor().
+ */
+void trial_knob_places(const struct trial *tr, struct strbuf *out);
 
 /*
  * Start a trial of kind: tr->c gets experiment_config_init()'s defaults

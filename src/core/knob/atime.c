@@ -21,6 +21,7 @@
 #include <sys/mount.h>
 #include "knob-int.h"
 #include "../../util/error.h"
+#include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -343,6 +344,26 @@ static void atime_how(const struct knob *k, const char *canon,
 		    k->path, flag);
 }
 
+/* knob_ops.regime: atime is stamped when a file is read, so a workload
+ * that never read never met the knob. */
+static enum knob_regime atime_regime(const struct knob *k, const char *canon,
+				     const struct knob_obs *o,
+				     struct strbuf *why)
+{
+	(void)k;
+	(void)canon;
+	if (!o->have_io)
+		return KNOB_REGIME_UNKNOWN;
+	if (o->read_bytes) {
+		strbuf_addstr(why, "the workload read ");
+		units_fmt_bytes(why, o->read_bytes);
+		return KNOB_REGIME_REACHED;
+	}
+	strbuf_addstr(why, "the workload read nothing, and the access time "
+			   "changes only when a file is read");
+	return KNOB_REGIME_NOT_REACHED;
+}
+
 const struct knob_ops knob_atime_ops = {
     .family = "atime",
     .names = atime_names,
@@ -352,4 +373,5 @@ const struct knob_ops knob_atime_ops = {
     .write = atime_write,
     .describe = atime_describe,
     .how = atime_how,
+    .regime = atime_regime,
 };

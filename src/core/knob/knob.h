@@ -92,6 +92,72 @@ struct knob_list {
 	size_t nr, alloc;
 };
 
+/* One device of a run's stack, as knob_ops.regime sees it. */
+struct knob_obs_dev {
+	const char *name;	/* "loop1"; not owned */
+	uint64_t reads;		/* read requests completed */
+	uint64_t read_bytes;	/* bytes they delivered */
+	double max_rareq_kib;	/* the largest mean read request of any
+				   sampling interval, KiB */
+	uint64_t max_in_flight; /* the most requests in flight at a
+				   sample */
+	double max_aqu_sz;	/* the largest mean queue of any interval */
+	unsigned intervals;	/* sampling intervals these cover */
+};
+
+#define KNOB_OBS_MAX_DEVS 8
+
+/*
+ * What a run observed, for knob_ops.regime: plain numbers, so that the
+ * knob families (below the observers) can judge them. Filled by
+ * observe/regime_obs.c from a run's device truth; each group has a have_
+ * flag and is zero when unknown. Dirty thresholds are the lowest value
+ * sampled during the run, peaks the highest, so that "never reached"
+ * errs towards "reached".
+ */
+struct knob_obs {
+	double seconds;	      /* the timed region */
+	int have_io;	      /* read_bytes and write_bytes are known */
+	uint64_t read_bytes;  /* what the workload read */
+	uint64_t write_bytes; /* ... and wrote */
+	int direct;	      /* the workload's I/O bypassed the page cache */
+
+	int have_dirty;		      /* from /proc/meminfo */
+	uint64_t dirty_peak_bytes;    /* Dirty */
+	uint64_t dirty_wb_peak_bytes; /* Dirty + Writeback */
+	int have_thresh;	      /* from /proc/vmstat */
+	uint64_t dirtyable_bytes;     /* free + file LRU pages (the kernel
+					 also subtracts its reserves) */
+	uint64_t bg_thresh_bytes;     /* nr_dirty_background_threshold */
+	uint64_t thresh_bytes;	      /* nr_dirty_threshold */
+
+	int cg_version;			 /* the workload's memory cgroup: 0
+					    none, 1 or 2 */
+	uint64_t cg_memory_max;		 /* its limit, bytes */
+	int have_cg_dirty;		 /* its memory.stat was sampled */
+	uint64_t cg_dirty_peak_bytes;	 /* its dirty pages */
+	uint64_t cg_dirty_wb_peak_bytes; /* dirty + writeback */
+	uint64_t cg_dirtyable_bytes;	 /* v2: its file LRU pages plus its
+					    headroom below memory.max */
+
+	struct knob_obs_dev devs[KNOB_OBS_MAX_DEVS]; /* the stack, top
+							first */
+	unsigned nr_devs;
+};
+
+/* The device named name in o (NULL: the top one); NULL when o has no
+ * such device. */
+const struct knob_obs_dev *knob_obs_dev(const struct knob_obs *o,
+					const char *name);
+
+/* What knob_ops.regime found. */
+enum knob_regime {
+	KNOB_REGIME_UNKNOWN = 0, /* cannot tell (no numbers, no hook) */
+	KNOB_REGIME_REACHED,	 /* the run was where the knob acts */
+	KNOB_REGIME_NOT_REACHED, /* it never was: the knob could not
+				    matter to this run */
+};
+
 /*
  * One family of tunables. Every hook returns 0 or a negative errno and
  * fills err with one sentence; none sets errno for the caller.
@@ -141,6 +207,18 @@ struct knob_ops {
 	 * '/sys/...'" or a remount, and its side effects. NULL: the path. */
 	void (*how)(const struct knob *k, const char *canon,
 		    struct strbuf *out);
+	/*
+	 * Optional. Did the run o observed, with canon in force, reach the
+	 * regime this knob controls (dirty memory up to the threshold
+	 * canon implies, read requests that read-ahead sized, a queue with
+	 * requests to order, a read to stamp)? Appends to why one clause
+	 * with the numbers, whatever the answer ("dirty memory peaked at
+	 * 90 MiB, below the 2.2 GiB background threshold ..."). NULL:
+	 * KNOB_REGIME_UNKNOWN.
+	 */
+	enum knob_regime (*regime)(const struct knob *k, const char *canon,
+				   const struct knob_obs *o,
+				   struct strbuf *why);
 };
 
 /* The families, in listing order (registry.c). */
@@ -217,6 +295,11 @@ int knob_describe(const struct knob *k, struct strbuf *value,
 /* Append the subject of a message: "'scheduler' on 'loop3'", or just
  * "'vm.dirty_ratio'" for a system knob (object "system"). */
 void knob_subject(struct strbuf *out, const char *name, const char *object);
+/* ops->regime, or KNOB_REGIME_UNKNOWN without one (why untouched). */
+enum knob_regime knob_regime(const struct knob *k, const char *canon,
+			     const struct knob_obs *o, struct strbuf *why);
+/* "reached", "not_reached", "unknown": as the run object spells it. */
+const char *knob_regime_name(enum knob_regime r);
 /* The scope as a word: "device", "mount", "system". */
 const char *knob_scope_name(enum knob_scope s);
 

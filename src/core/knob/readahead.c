@@ -154,6 +154,82 @@ static void ra_how(const struct knob *k, const char *canon, struct strbuf *out)
 		    k->path, strtoull(canon, NULL, 10) * 2);
 }
 
+/* Below this, the device delivered no reads worth judging. */
+#define RA_MIN_DEVICE_READ_BYTES (1024ull * 1024ull)
+
+/*
+ * knob_ops.regime: read-ahead sizes the device's read requests for
+ * buffered reads the kernel sees as sequential, up to the window (and
+ * max_sectors_kb per request). When the requests the device saw stayed
+ * far below the window, the reads were random or the files smaller than
+ * it, and another window could not have changed them.
+ */
+static enum knob_regime ra_regime(const struct knob *k, const char *canon,
+				  const struct knob_obs *o, struct strbuf *why)
+{
+	const struct knob_obs_dev *d = knob_obs_dev(o, k->object);
+	uint64_t ra_kib = strtoull(canon, NULL, 10), window = ra_kib, ms = 0;
+	struct strbuf v = STRBUF_INIT, cap = STRBUF_INIT;
+	char *p;
+
+	if (o->have_io && !o->read_bytes) {
+		strbuf_addstr(why, "the workload read nothing, and read-ahead "
+				   "acts on reads only");
+		return KNOB_REGIME_NOT_REACHED;
+	}
+	if (o->direct) {
+		strbuf_addstr(why, "the workload's reads bypassed the page "
+				   "cache (direct=1), and read-ahead only "
+				   "fills the page cache");
+		return KNOB_REGIME_NOT_REACHED;
+	}
+	if (!d || !d->intervals)
+		return KNOB_REGIME_UNKNOWN;
+	if (d->read_bytes < RA_MIN_DEVICE_READ_BYTES) {
+		strbuf_addf(why, "'%s' delivered ", d->name);
+		units_fmt_bytes(why, d->read_bytes);
+		strbuf_addstr(why, " of reads: the page cache served the "
+				   "workload's reads");
+		return KNOB_REGIME_NOT_REACHED;
+	}
+	if (!ra_kib) {
+		strbuf_addf(why, "'%s' was read with read-ahead off", d->name);
+		return KNOB_REGIME_REACHED;
+	}
+	p = knob_path(k->root, "/sys/block/%s/queue/max_sectors_kb", k->object);
+	if (!knob_read_file(p, "max_sectors_kb", &v, NULL))
+		ms = strtoull(v.buf, NULL, 10);
+	free(p);
+	if (ms && ms < window) {
+		window = ms;
+		strbuf_addf(&cap, ", %llu KiB per request (max_sectors_kb)",
+			    (unsigned long long)ms);
+	}
+	if (d->max_rareq_kib * 2 >= (double)window) {
+		strbuf_addf(why,
+			    "'%s' saw read requests of %.0f KiB on average "
+			    "in its busiest interval, sized by the %llu KiB "
+			    "read-ahead window%s",
+			    d->name, d->max_rareq_kib,
+			    (unsigned long long)ra_kib, cap.buf);
+		strbuf_release(&v);
+		strbuf_release(&cap);
+		return KNOB_REGIME_REACHED;
+	}
+	strbuf_addf(why,
+		    "'%s' saw read requests of at most %.0f KiB on average in "
+		    "any %u sampling interval%s, under half the %llu KiB "
+		    "read-ahead window%s: the reads were not sequential or "
+		    "the files were smaller than the window, so read-ahead "
+		    "never set their size",
+		    d->name, d->max_rareq_kib, d->intervals,
+		    d->intervals == 1 ? "" : "s", (unsigned long long)ra_kib,
+		    cap.buf);
+	strbuf_release(&v);
+	strbuf_release(&cap);
+	return KNOB_REGIME_NOT_REACHED;
+}
+
 const struct knob_ops knob_readahead_ops = {
     .family = "readahead",
     .names = ra_names,
@@ -163,4 +239,5 @@ const struct knob_ops knob_readahead_ops = {
     .write = ra_write,
     .describe = ra_describe,
     .how = ra_how,
+    .regime = ra_regime,
 };

@@ -541,6 +541,46 @@ static void sched_how(const struct knob *k, const char *canon,
 		strbuf_addstr(out, " (after the scheduler switch)");
 }
 
+/*
+ * The kernel counts time in the queue in whole milliseconds, so one
+ * request at a time can average a little over 1 across an interval.
+ */
+#define SCHED_ONE_AQU 1.05
+
+/*
+ * knob_ops.regime: a scheduler (and each of its parameters) orders and
+ * merges requests that wait; on a device that never held more than one
+ * at a time there was nothing to order, and schedulers can differ only
+ * by their own CPU cost.
+ */
+static enum knob_regime sched_regime(const struct knob *k, const char *canon,
+				     const struct knob_obs *o,
+				     struct strbuf *why)
+{
+	const struct knob_obs_dev *d = knob_obs_dev(o, k->object);
+
+	(void)canon;
+	if (!d || !d->intervals)
+		return KNOB_REGIME_UNKNOWN;
+	if (d->max_in_flight > 1 || d->max_aqu_sz > SCHED_ONE_AQU) {
+		strbuf_addf(why,
+			    "'%s' held up to %llu request%s in flight at a "
+			    "sample and up to %.2f on average over a sampling "
+			    "interval",
+			    d->name, (unsigned long long)d->max_in_flight,
+			    d->max_in_flight == 1 ? "" : "s", d->max_aqu_sz);
+		return KNOB_REGIME_REACHED;
+	}
+	strbuf_addf(why,
+		    "'%s' never had more than one request in flight at its "
+		    "%u samples, and at most %.2f on average over any "
+		    "interval: with one request at a time there is nothing "
+		    "to order or merge, so schedulers can differ only by "
+		    "their own CPU cost",
+		    d->name, d->intervals + 1, d->max_aqu_sz);
+	return KNOB_REGIME_NOT_REACHED;
+}
+
 const struct knob_ops knob_sched_ops = {
     .family = "sched",
     .names = sched_names,
@@ -552,4 +592,5 @@ const struct knob_ops knob_sched_ops = {
     .restore = sched_restore,
     .describe = sched_describe,
     .how = sched_how,
+    .regime = sched_regime,
 };

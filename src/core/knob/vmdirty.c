@@ -377,6 +377,219 @@ static void vm_how(const struct knob *k, const char *canon, struct strbuf *out)
 	strbuf_release(&tv);
 }
 
+/* A size for people, in a scratch buffer (reset first). */
+static const char *fmt_size(struct strbuf *sb, uint64_t bytes)
+{
+	strbuf_reset(sb);
+	units_fmt_bytes(sb, bytes);
+	return sb->buf;
+}
+
+/* a * b / c without overflow for memory sizes; 0 when c is 0. */
+static uint64_t scale(uint64_t a, uint64_t b, uint64_t c)
+{
+	return c ? (uint64_t)((long double)a * (long double)b / (long double)c)
+		 : 0;
+}
+
+/*
+ * The threshold in bytes that canon of a ratio or bytes knob implies for
+ * memory of dirtyable bytes (the kernel's vm.rst: a ratio is a share of
+ * "available memory", free plus reclaimable pages; a byte count is that
+ * count), into *limit: the lower of it and the kernel's own number (kern,
+ * 0: unknown), so that "below it" never overstates. *implied gets the
+ * implied number alone. Returns 0 when neither is known.
+ */
+static int implied_limit(const struct vm_spec *s, const char *canon,
+			 uint64_t dirtyable, uint64_t kern, uint64_t *limit,
+			 uint64_t *implied)
+{
+	uint64_t v = strtoull(canon, NULL, 10);
+	int have = 0;
+
+	*implied = 0;
+	if (s->type == V_RATIO && dirtyable) {
+		*implied = scale(dirtyable, v, 100);
+		have = 1;
+	} else if (s->type == V_BYTES && v) {
+		*implied = v;
+		have = 1;
+	}
+	if (have && kern)
+		*limit = *implied < kern ? *implied : kern;
+	else
+		*limit = have ? *implied : kern;
+	return have || kern;
+}
+
+/* ", what 10% of 22 GiB of dirtyable memory gives" (or the byte count) */
+static void implied_words(const struct vm_spec *s, const char *canon,
+			  uint64_t dirtyable, uint64_t implied, uint64_t kern,
+			  int bg_capped, struct strbuf *out)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	if (s->type == V_RATIO && dirtyable)
+		strbuf_addf(out, " (%s%% of %s of dirtyable memory", canon,
+			    fmt_size(&a, dirtyable));
+	else if (implied)
+		strbuf_addf(out, " (%s = %s", s->name, fmt_size(&a, implied));
+	else
+		strbuf_addf(out, " (%s is 0: its ratio applies", s->name);
+	if (kern)
+		strbuf_addf(out, "; the kernel's own: %s", fmt_size(&b, kern));
+	/* mm/page-writeback.c: a background threshold at or above the
+	 * throttle threshold is cut to half of it */
+	if (kern && implied > 2 * kern && bg_capped)
+		strbuf_addstr(out, ", half the throttle threshold, as the "
+				   "kernel cuts a background threshold at or "
+				   "above it");
+	strbuf_addch(out, ')');
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/*
+ * vm.dirty_expire_centisecs and vm.dirty_writeback_centisecs act on dirty
+ * data that has aged past the expiry (periodic writeback takes only
+ * that), so a run shorter than the expiry never met them.
+ */
+static enum knob_regime centi_regime(const struct knob *k, const char *canon,
+				     const struct knob_obs *o,
+				     struct strbuf *why)
+{
+	const struct vm_spec *s = k->spec;
+	uint64_t expire_cs = strtoull(canon, NULL, 10);
+	struct strbuf now = STRBUF_INIT;
+	char *p;
+	int expire = !strcmp(s->name, "vm.dirty_expire_centisecs");
+
+	if (!expire) {
+		/* the expiry in force now, the run's */
+		p = knob_path(k->root, "/proc/sys/vm/dirty_expire_centisecs");
+		if (knob_read_file(p, "vm.dirty_expire_centisecs", &now,
+				   NULL)) {
+			free(p);
+			strbuf_release(&now);
+			return KNOB_REGIME_UNKNOWN;
+		}
+		free(p);
+		expire_cs = strtoull(now.buf, NULL, 10);
+		strbuf_release(&now);
+	}
+	if (o->seconds >= (double)expire_cs / 100.0) {
+		strbuf_addf(why,
+			    "the run lasted %.1f s, long enough for dirty "
+			    "data to age past the %.1f s expiry",
+			    o->seconds, (double)expire_cs / 100.0);
+		return KNOB_REGIME_REACHED;
+	}
+	strbuf_addf(why,
+		    "the run lasted %.1f s, and dirty data expires (becomes "
+		    "due for periodic writeback) only after %.1f s",
+		    o->seconds, (double)expire_cs / 100.0);
+	if (!expire)
+		strbuf_addstr(why, "; the flusher's periodic wake-ups write "
+				   "only expired data");
+	return KNOB_REGIME_NOT_REACHED;
+}
+
+/*
+ * knob_ops.regime: did dirty memory reach the threshold canon implies?
+ * Background writeback starts when Dirty passes the background
+ * threshold; writers are throttled once Dirty plus Writeback pass the
+ * point halfway between the background and the throttle threshold
+ * (the kernel's "freerun" ceiling, mm/page-writeback.c). With cgroup v2
+ * a memory cgroup has thresholds of its own, the same ratio of what it
+ * may still dirty (its file pages and its headroom below memory.max);
+ * cgroup v1 keeps none.
+ */
+static enum knob_regime vm_regime(const struct knob *k, const char *canon,
+				  const struct knob_obs *o, struct strbuf *why)
+{
+	const struct vm_spec *s = k->spec;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+	int bg = !strcmp(s->group, "vm.dirty_background");
+	uint64_t kern, implied, limit, at, peak, cg_limit = 0, cg_at = 0;
+	int reached, cg_reached = 0;
+
+	if (s->type == V_SECONDS)
+		return KNOB_REGIME_UNKNOWN;
+	if (o->have_io && !o->write_bytes) {
+		strbuf_addstr(why, "the workload wrote nothing, so it left "
+				   "no dirty data for the knob to act on");
+		return KNOB_REGIME_NOT_REACHED;
+	}
+	if (s->type == V_CENTI)
+		return centi_regime(k, canon, o, why);
+	if (!o->have_dirty)
+		return KNOB_REGIME_UNKNOWN;
+	kern = !o->have_thresh ? 0 : bg ? o->bg_thresh_bytes : o->thresh_bytes;
+	if (!implied_limit(s, canon, o->have_thresh ? o->dirtyable_bytes : 0,
+			   kern, &limit, &implied))
+		return KNOB_REGIME_UNKNOWN;
+	/* throttling starts halfway up from the background threshold
+	 * (unknown: from 0, which can only say "reached" more often) */
+	at = bg ? limit
+		: (limit + (o->have_thresh ? o->bg_thresh_bytes : 0)) / 2;
+	peak = bg ? o->dirty_peak_bytes : o->dirty_wb_peak_bytes;
+	reached = peak >= at;
+	strbuf_addf(why, "%s peaked at %s, %s the %s",
+		    bg ? "dirty memory" : "dirty and writeback memory",
+		    fmt_size(&a, peak), reached ? "reaching" : "below",
+		    fmt_size(&b, at));
+	if (bg)
+		strbuf_addstr(why, " background threshold");
+	else
+		strbuf_addf(why,
+			    " at which writers are throttled, halfway from "
+			    "the background threshold to the %s throttle "
+			    "threshold",
+			    fmt_size(&c, limit));
+	implied_words(s, canon, o->dirtyable_bytes, implied, kern,
+		      bg && o->have_thresh && implied >= o->thresh_bytes, why);
+	if (o->cg_version == 2 && o->have_cg_dirty && o->cg_dirtyable_bytes &&
+	    o->have_thresh && o->dirtyable_bytes) {
+		/* the kernel scales the global threshold to the cgroup's
+		 * share of dirtyable memory (a byte count as a ratio of the
+		 * global dirtyable memory) */
+		cg_limit =
+		    scale(limit, o->cg_dirtyable_bytes, o->dirtyable_bytes);
+		cg_at = bg ? cg_limit
+			   : (cg_limit + scale(o->bg_thresh_bytes,
+					       o->cg_dirtyable_bytes,
+					       o->dirtyable_bytes)) /
+				 2;
+		peak = bg ? o->cg_dirty_peak_bytes : o->cg_dirty_wb_peak_bytes;
+		cg_reached = peak >= cg_at;
+		strbuf_addf(why, "; in its cgroup (memory.max %s, %s ",
+			    fmt_size(&a, o->cg_memory_max),
+			    fmt_size(&b, o->cg_dirtyable_bytes));
+		strbuf_addf(why, "dirtyable) it peaked at %s, %s its %s",
+			    fmt_size(&a, peak),
+			    cg_reached ? "reaching" : "below",
+			    fmt_size(&c, cg_at));
+	} else if (o->cg_version == 2 && o->cg_memory_max) {
+		strbuf_addstr(why, "; its cgroup's dirty memory was not "
+				   "sampled, so its own threshold could not "
+				   "be checked");
+		reached = 1; /* cannot rule it out */
+	} else if (o->cg_version == 1 && o->cg_memory_max) {
+		strbuf_addf(why,
+			    "; its memory cgroup (v1, limit %s) has no "
+			    "dirty threshold of its own",
+			    fmt_size(&a, o->cg_memory_max));
+		if (o->have_cg_dirty)
+			strbuf_addf(why, " (its dirty memory peaked at %s)",
+				    fmt_size(&b, o->cg_dirty_peak_bytes));
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	return reached || cg_reached ? KNOB_REGIME_REACHED
+				     : KNOB_REGIME_NOT_REACHED;
+}
+
 const struct knob_ops knob_vmdirty_ops = {
     .family = "vmdirty",
     .names = vm_names,
@@ -388,4 +601,5 @@ const struct knob_ops knob_vmdirty_ops = {
     .restore = vm_restore,
     .describe = vm_describe,
     .how = vm_how,
+    .regime = vm_regime,
 };

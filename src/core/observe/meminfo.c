@@ -24,6 +24,10 @@ static const struct meminfo_key keys[] = {
     {"Cached", offsetof(struct meminfo, cached_bytes), MEMINFO_CACHED},
     {"Dirty", offsetof(struct meminfo, dirty_bytes), MEMINFO_DIRTY},
     {"Writeback", offsetof(struct meminfo, writeback_bytes), MEMINFO_WRITEBACK},
+    {"Active(file)", offsetof(struct meminfo, active_file_bytes),
+     MEMINFO_FILE_LRU},
+    {"Inactive(file)", offsetof(struct meminfo, inactive_file_bytes),
+     MEMINFO_FILE_LRU},
 };
 
 /* The key named by line[0..name_len), or NULL. */

@@ -18,6 +18,7 @@ enum meminfo_have {
 	MEMINFO_CACHED = 1 << 3,
 	MEMINFO_DIRTY = 1 << 4,
 	MEMINFO_WRITEBACK = 1 << 5,
+	MEMINFO_FILE_LRU = 1 << 6, /* Active(file) or Inactive(file) */
 };
 
 /* One reading of /proc/meminfo, in bytes. */
@@ -28,6 +29,8 @@ struct meminfo {
 	uint64_t cached_bytes;	  /* Cached: the page cache */
 	uint64_t dirty_bytes;	  /* Dirty */
 	uint64_t writeback_bytes; /* Writeback */
+	uint64_t active_file_bytes;   /* Active(file) */
+	uint64_t inactive_file_bytes; /* Inactive(file) */
 	unsigned have;		  /* enum meminfo_have */
 };
 

@@ -5,11 +5,14 @@
  * starts and the last after it is joined, so the points need no lock.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "sampler.h"
 #include "cpustat.h"
+#include "kvstat.h"
 #include "meminfo.h"
 #include "procfile.h"
 #include "../../util/clock.h"
@@ -46,6 +49,9 @@ int sampler_init(struct sampler *s, const struct sampler_dev *devs, unsigned nr,
 	s->mem_fd = procfile_open("/proc/meminfo");
 	s->stat_fd = procfile_open("/proc/stat");
 	s->io_fd = procfile_open("/proc/self/io");
+	s->vmstat_fd = procfile_open("/proc/vmstat");
+	s->cg_stat_fd = s->cg_cur_fd = -1;
+	s->page_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
 	s->series.nr_devs = nr;
 	s->series.dev_names = xcalloc(nr ? nr : 1, sizeof(char *));
 	s->dev_fds = xcalloc(nr ? nr : 1, sizeof(int));
@@ -65,6 +71,98 @@ int sampler_init(struct sampler *s, const struct sampler_dev *devs, unsigned nr,
 				       strerror(-ret));
 		}
 	}
+	return 0;
+}
+
+int sampler_watch_cgroup(struct sampler *s, const char *dir, int version)
+{
+	char path[4096];
+	int fd;
+
+	s->cg_stat_fd = procfile_close(s->cg_stat_fd);
+	s->cg_cur_fd = procfile_close(s->cg_cur_fd);
+	s->series.cg_version = 0;
+	snprintf(path, sizeof(path), "%s/memory.stat", dir);
+	fd = procfile_open(path);
+	if (fd < 0)
+		return fd;
+	s->cg_stat_fd = fd;
+	snprintf(path, sizeof(path), "%s/%s", dir,
+		 version == 2 ? "memory.current" : "memory.usage_in_bytes");
+	s->cg_cur_fd = procfile_open(path);
+	s->series.cg_version = version == 2 ? 2 : 1;
+	s->series.cg_memory_max_bytes = 0;
+	snprintf(path, sizeof(path), "%s/%s", dir,
+		 version == 2 ? "memory.max" : "memory.limit_in_bytes");
+	fd = procfile_open(path);
+	if (fd >= 0) {
+		char buf[64];
+		ssize_t n = procfile_read(fd, buf, sizeof(buf));
+		size_t pos = 0;
+		uint64_t max;
+
+		/* "max" (v2) leaves it 0: no limit */
+		if (n > 0 && !procfile_scan_u64(buf, (size_t)n, &pos, &max))
+			s->series.cg_memory_max_bytes = max;
+		procfile_close(fd);
+	}
+	return 0;
+}
+
+/*
+ * The thresholds the kernel computes now (/proc/vmstat, pages), with
+ * dirtyable, what /proc/meminfo says it may dirty (0: unknown).
+ */
+static int sample_vmstat(struct sampler *s, struct sampler_point *p,
+			 uint64_t dirtyable)
+{
+	static const char *const names[] = {"nr_dirty_threshold",
+					    "nr_dirty_background_threshold"};
+	uint64_t v[2] = {0};
+	int r = kvstat_read_fd(s->vmstat_fd, names, 2, v);
+
+	if (r < 0)
+		return r;
+	if (r != 3 || !dirtyable)
+		return 0; /* a kernel without them (before 2.6.37) */
+	p->dirty_thresh_bytes = v[0] * s->page_bytes;
+	p->dirty_bg_thresh_bytes = v[1] * s->page_bytes;
+	p->dirtyable_bytes = dirtyable;
+	p->have |= SAMPLER_HAVE_VMSTAT;
+	return 0;
+}
+
+/* The watched cgroup's dirty and file pages and its use (bytes). */
+static int sample_cgroup(struct sampler *s, struct sampler_point *p)
+{
+	static const char *const v2[] = {"file_dirty", "file_writeback",
+					 "active_file", "inactive_file"};
+	static const char *const v1[] = {"dirty", "writeback", "active_file",
+					 "inactive_file"};
+	uint64_t v[4] = {0}, cur = 0;
+	char buf[64];
+	size_t pos = 0;
+	ssize_t n;
+	int r = kvstat_read_fd(s->cg_stat_fd,
+			       s->series.cg_version == 2 ? v2 : v1, 4, v);
+
+	if (r < 0)
+		return r;
+	if ((r & 1) != 1)
+		return -EINVAL;
+	if (s->cg_cur_fd >= 0) {
+		n = procfile_read(s->cg_cur_fd, buf, sizeof(buf));
+		if (n < 0)
+			return (int)n;
+		r = procfile_scan_u64(buf, (size_t)n, &pos, &cur);
+		if (r)
+			return r;
+	}
+	p->cg_dirty_bytes = v[0];
+	p->cg_writeback_bytes = v[1];
+	p->cg_file_lru_bytes = v[2] + v[3];
+	p->cg_current_bytes = cur;
+	p->have |= SAMPLER_HAVE_CG;
 	return 0;
 }
 
@@ -110,6 +208,7 @@ int sampler_sample(struct sampler *s)
 	struct diskstats *disk;
 	struct sampler_point *p = next_point(s, &disk);
 	char buf[4096];
+	uint64_t dirtyable = 0;
 	unsigned i;
 	int ret = 0, r;
 
@@ -130,8 +229,18 @@ int sampler_sample(struct sampler *s)
 			p->writeback_bytes = mi.writeback_bytes;
 			p->have |= SAMPLER_HAVE_MEM;
 		}
+		/* what the kernel may let be dirty: free pages and the
+		 * file LRU (global_dirtyable_memory(), before reserves) */
+		if (!r && (mi.have & MEMINFO_FREE) &&
+		    (mi.have & MEMINFO_FILE_LRU))
+			dirtyable = mi.free_bytes + mi.active_file_bytes +
+				    mi.inactive_file_bytes;
 		first_error(&ret, r);
 	}
+	if (s->vmstat_fd >= 0)
+		first_error(&ret, sample_vmstat(s, p, dirtyable));
+	if (s->cg_stat_fd >= 0)
+		first_error(&ret, sample_cgroup(s, p));
 	if (s->stat_fd >= 0) {
 		/* the "cpu " line comes first; the rest may be long */
 		ssize_t n = procfile_read(s->stat_fd, buf, sizeof(buf));
@@ -234,6 +343,8 @@ void sampler_take_series(struct sampler *s, struct sampler_series *out)
 	memset(&s->series, 0, sizeof(s->series));
 	/* the sampler keeps sampling the same devices */
 	s->series.nr_devs = nd;
+	s->series.cg_version = out->cg_version;
+	s->series.cg_memory_max_bytes = out->cg_memory_max_bytes;
 	s->series.dev_names = xcalloc(nd ? nd : 1, sizeof(char *));
 	for (i = 0; i < nd; i++)
 		s->series.dev_names[i] = xstrdup(out->dev_names[i]);
@@ -273,9 +384,13 @@ void sampler_release(struct sampler *s)
 	procfile_close(s->mem_fd);
 	procfile_close(s->stat_fd);
 	procfile_close(s->io_fd);
+	procfile_close(s->vmstat_fd);
+	procfile_close(s->cg_stat_fd);
+	procfile_close(s->cg_cur_fd);
 	sampler_series_release(&s->series);
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->lock);
 	memset(s, 0, sizeof(*s));
 	s->mem_fd = s->stat_fd = s->io_fd = -1;
+	s->vmstat_fd = s->cg_stat_fd = s->cg_cur_fd = -1;
 }

@@ -26,9 +26,11 @@
 
 /* Which sources a point holds (the others could not be read). */
 enum sampler_have {
-	SAMPLER_HAVE_MEM = 1 << 0, /* dirty_bytes, writeback_bytes */
-	SAMPLER_HAVE_CPU = 1 << 1, /* cpu_*_ticks */
-	SAMPLER_HAVE_IO = 1 << 2,  /* io */
+	SAMPLER_HAVE_MEM = 1 << 0,    /* dirty_bytes, writeback_bytes */
+	SAMPLER_HAVE_CPU = 1 << 1,    /* cpu_*_ticks */
+	SAMPLER_HAVE_IO = 1 << 2,     /* io */
+	SAMPLER_HAVE_VMSTAT = 1 << 3, /* the dirty_*thresh_bytes, dirtyable */
+	SAMPLER_HAVE_CG = 1 << 4,     /* cg_* (sampler_watch_cgroup) */
 };
 
 /* One device to sample. */
@@ -45,7 +47,15 @@ struct sampler_point {
 	uint64_t cpu_busy_ticks;  /* /proc/stat, all CPUs */
 	uint64_t cpu_total_ticks;
 	struct procio io; /* /proc/self/io: every thread of ours */
-	unsigned have;	  /* enum sampler_have */
+	uint64_t dirty_thresh_bytes;	/* /proc/vmstat nr_dirty_threshold */
+	uint64_t dirty_bg_thresh_bytes; /* nr_dirty_background_threshold */
+	uint64_t dirtyable_bytes;	/* MemFree + Active(file) +
+					   Inactive(file) */
+	uint64_t cg_dirty_bytes;	/* the cgroup's memory.stat */
+	uint64_t cg_writeback_bytes;
+	uint64_t cg_file_lru_bytes; /* active_file + inactive_file */
+	uint64_t cg_current_bytes;  /* its memory use now */
+	unsigned have;		    /* enum sampler_have */
 };
 
 /*
@@ -58,12 +68,17 @@ struct sampler_series {
 	unsigned nr_points, alloc_points;
 	unsigned nr_devs;
 	char **dev_names; /* nr_devs, owned */
+	int cg_version;	  /* of the watched cgroup: 0 none, 1 or 2 */
+	uint64_t cg_memory_max_bytes; /* its limit; 0: none or unknown */
 };
 
 struct sampler {
 	struct sampler_series series;
 	int *dev_fds;		    /* one per device */
 	int mem_fd, stat_fd, io_fd; /* -1 when not available */
+	int vmstat_fd;		    /* /proc/vmstat, or -1 */
+	int cg_stat_fd, cg_cur_fd;  /* the watched cgroup's, or -1 */
+	uint64_t page_bytes;	    /* /proc/vmstat counts pages */
 	uint64_t interval_ns;
 	unsigned max_points;  /* keep only the newest this many; 0: all */
 	uint64_t cpu_ns;      /* CPU time spent sampling (all threads) */
@@ -85,6 +100,14 @@ struct sampler {
  */
 int sampler_init(struct sampler *s, const struct sampler_dev *devs, unsigned nr,
 		 uint64_t interval_ns, unsigned max_points, struct strbuf *err);
+
+/*
+ * Also sample the memory cgroup at dir (its memory.stat and its current
+ * use; version 1 or 2 decides the file and key names) in every point
+ * from now on. Returns 0 or -errno (the files cannot be opened: the
+ * points then simply have no cgroup numbers).
+ */
+int sampler_watch_cgroup(struct sampler *s, const char *dir, int version);
 
 /*
  * Append one point now. Returns 0, or the first read error (-errno or

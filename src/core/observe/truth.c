@@ -652,6 +652,9 @@ int truth_hook_init(struct truth_hook *th, const struct target *t,
 			  &th->problem) ||
 	    !sampler_init(&th->sampler, devs, 0, th->opts.interval_ns, 0, NULL))
 		th->sampler_ok = 1;
+	if (th->sampler_ok && th->opts.cgroup_dir)
+		sampler_watch_cgroup(&th->sampler, th->opts.cgroup_dir,
+				     th->opts.cgroup_version);
 	for (i = 0; i < n; i++)
 		strbuf_release(&paths[i]);
 	free(paths);

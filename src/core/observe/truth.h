@@ -101,6 +101,9 @@ struct truth_opts {
 					 block-I/O advice (workload.h) */
 	const char *short_run_advice; /* likewise */
 	const char *rewrite_advice;   /* likewise */
+	const char *cgroup_dir;	      /* the workload's memory cgroup, to
+					 sample its dirty pages; NULL: none */
+	int cgroup_version;	      /* 1 or 2 */
 };
 
 /* The measurement hook; everything in it is private but hook. */

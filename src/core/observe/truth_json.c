@@ -14,6 +14,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "truth.h"
+#include "regime_obs.h"
 #include "../../util/banned.h"
 
 struct json_object *truth_json_double(double v, int decimals)
@@ -232,6 +233,7 @@ void truth_to_json(const struct truth *t, struct json_object *run)
 	add_d(s, "cpu_pct",
 	      t->seconds > 0 ? 100.0 * t->sampler_cpu_s / t->seconds : NAN, 4);
 	add_u(s, "read_errors", t->read_errors);
+	truth_regime_to_json(t, o);
 	json_object_object_add(o, "sampler", s);
 	if (t->series.nr_points)
 		json_object_object_add(o, "series", series_json(&t->series));

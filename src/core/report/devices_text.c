@@ -86,6 +86,59 @@ static int drop_failed(struct json_object *exp)
 	return 0;
 }
 
+/*
+ * "; read_ahead_kb and scheduler were set on 'loop1'" (and "for the
+ * whole system" for system knobs): the knob factors that say where
+ * they were set, grouped by where.
+ */
+static void add_places(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *f =
+	    expjson_get_type(exp, "factors", json_type_array);
+	size_t n = f ? json_object_array_length(f) : 0, i, j, k;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *fi = json_object_array_get_idx(f, i);
+		const char *obj = expjson_str(fi, "object");
+		size_t names = 0, total = 0;
+
+		if (strcmp(expjson_str(fi, "kind"), "knob") || !*obj)
+			continue;
+		for (j = 0; j < i; j++) /* said with an earlier factor */
+			if (!strcmp(expjson_str(json_object_array_get_idx(f, j),
+						"object"),
+				    obj))
+				break;
+		if (j < i)
+			continue;
+		for (k = i; k < n; k++)
+			total +=
+			    !strcmp(expjson_str(json_object_array_get_idx(f, k),
+						"object"),
+				    obj);
+		strbuf_addstr(out, "; ");
+		for (k = i; k < n; k++) {
+			struct json_object *fk =
+			    json_object_array_get_idx(f, k);
+
+			if (strcmp(expjson_str(fk, "object"), obj))
+				continue;
+			names++;
+			strbuf_addf(out, "%s%s",
+				    names == 1	     ? ""
+				    : names == total ? " and "
+						     : ", ",
+				    expjson_str(fk, "name"));
+		}
+		if (!strcmp(obj, "system"))
+			strbuf_addf(out, " %s set for the whole system",
+				    total == 1 ? "was" : "were");
+		else
+			strbuf_addf(out, " %s set on '%s'",
+				    total == 1 ? "was" : "were", obj);
+	}
+}
+
 void report_experiment_devices(struct json_object *exp, struct strbuf *out)
 {
 	static const char *const keys[2][NR_COLS] = {
@@ -149,6 +202,7 @@ void report_experiment_devices(struct json_object *exp, struct strbuf *out)
 		if (drop && json_object_get_boolean(drop) && !drop_failed(exp))
 			strbuf_addstr(out, "; the page cache was dropped "
 					   "before each run");
+		add_places(exp, out);
 		strbuf_addch(out, '\n');
 	}
 	for (d = 0; d < 2; d++)

@@ -17,7 +17,9 @@
  * the page cache was dropped before each run\n" for the runs of
  * experiment exp that carry a device truth (reads and writes each when
  * there were any; the disk only when it is not the top device; the cache
- * part only when the experiment says so). Nothing when no run has one.
+ * part only when the experiment says so), then where each knob factor
+ * was set when its factor says ("; read_ahead_kb was set on 'loop1'").
+ * Nothing when no run has one.
  */
 void report_experiment_devices(struct json_object *exp, struct strbuf *out);
 

@@ -17,6 +17,7 @@
 #include "runs_text.h"
 #include "expjson.h"
 #include "suspect.h"
+#include "regime_text.h"
 #include "svg.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
@@ -162,6 +163,7 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 	    expjson_get_type(exp, "arms", json_type_array);
 	struct json_object *vs =
 	    expjson_get_type(exp, "verdicts", json_type_array);
+	struct json_object *regimes;
 	int baseline = expjson_count(exp, "baseline");
 	size_t i, n = json_object_array_length(arms);
 
@@ -229,6 +231,17 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 		svg_escape(out, note.buf);
 		strbuf_addstr(out, "</p>");
 		strbuf_release(&note);
+	}
+	regimes = report_regimes(exp);
+	for (i = 0; regimes && i < json_object_array_length(regimes); i++) {
+		struct strbuf s = STRBUF_INIT;
+
+		report_regime_sentence(json_object_array_get_idx(regimes, i),
+				       &s);
+		strbuf_addstr(out, "<p>⚠ ");
+		svg_escape(out, s.buf);
+		strbuf_addstr(out, "</p>");
+		strbuf_release(&s);
 	}
 	for (i = 0; i < n; i++)
 		if (isfinite(

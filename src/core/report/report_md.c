@@ -15,6 +15,7 @@
 #include "report.h"
 #include "expjson.h"
 #include "suspect.h"
+#include "regime_text.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
@@ -100,6 +101,24 @@ static void arm_row(struct json_object *exp, struct json_object *arm,
 	strbuf_addstr(out, " |\n");
 }
 
+/* "⚠ could not matter: ..." for each knob no run reached the regime of. */
+static void report_regimes_md(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *list = report_regimes(exp);
+	size_t i, n = list ? json_object_array_length(list) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct strbuf s = STRBUF_INIT;
+
+		report_regime_sentence(json_object_array_get_idx(list, i), &s);
+		strbuf_addstr(out, i ? "" : "\n");
+		strbuf_addstr(out, "⚠ ");
+		report_md_escape(out, s.buf);
+		strbuf_addstr(out, "  \n");
+		strbuf_release(&s);
+	}
+}
+
 int report_experiment_md(struct json_object *exp, struct strbuf *out,
 			 struct strbuf *err)
 {
@@ -164,6 +183,7 @@ int report_experiment_md(struct json_object *exp, struct strbuf *out,
 		strbuf_addstr(out, "  \n");
 		strbuf_release(&note);
 	}
+	report_regimes_md(exp, out);
 	strbuf_addstr(out, "\nThe ratio is arm over baseline (paired by "
 			   "block where the test is paired); p is "
 			   "Holm-adjusted.\n");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run_text.h"
+#include "regime_text.h"
 #include "../observe/truth.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -99,13 +100,7 @@ void report_truth_text(const struct truth *t, struct strbuf *out)
 				    100.0 * t->cached_read_fraction);
 		strbuf_addch(out, '\n');
 	}
-	if (t->have_mem) {
-		strbuf_addstr(out, "  dirty memory: peak ");
-		units_fmt_bytes(out, t->dirty_peak_bytes);
-		strbuf_addstr(out, ", writeback peak ");
-		units_fmt_bytes(out, t->writeback_peak_bytes);
-		strbuf_addch(out, '\n');
-	}
+	report_dirty_text(t, out);
 	if (isfinite(t->burst_mbps))
 		strbuf_addf(out,
 			    "  throughput: %.1f MB/s burst (%.3f s, before the "
@@ -392,6 +387,7 @@ void report_run_text(const struct workload *w, const struct target *t,
 	if (r->verify)
 		verify_text(r->verify, out);
 	report_truth_text(r->truth, out);
+	report_run_regimes_text(r, out);
 	for (i = 0; i < r->nr_notes; i++)
 		strbuf_addf(out, "note: %s\n", r->notes[i]);
 	for (i = 0; i < r->nr_warnings; i++)

@@ -11,6 +11,7 @@
 #include "scaling_text.h"
 #include "expjson.h"
 #include "suspect.h"
+#include "regime_text.h"
 #include "../../util/units.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
@@ -420,6 +421,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 	}
 	ratio_footnote(exp, out);
 	suspect_notes(exp, out);
+	report_regimes_text(exp, out);
 	report_scaling_text(exp, out);
 	other_metrics_text(exp, width, out);
 	warnings = expjson_get_type(exp, "warnings", json_type_array);

@@ -26,6 +26,14 @@ void run_result_release(struct run_result *r)
 		free(r->warnings[i]);
 	for (i = 0; i < r->nr_notes; i++)
 		free(r->notes[i]);
+	for (i = 0; i < r->nr_regimes; i++) {
+		free(r->regimes[i].knob);
+		free(r->regimes[i].canonical);
+		free(r->regimes[i].object);
+		free(r->regimes[i].value);
+		free(r->regimes[i].why);
+	}
+	free(r->regimes);
 	free(r->warnings);
 	free(r->warn_kinds);
 	free(r->notes);
@@ -181,6 +189,23 @@ void run_result_note(struct run_result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	add_line(&r->notes, &r->nr_notes, &r->alloc_notes, fmt, ap);
 	va_end(ap);
+}
+
+void run_result_add_regime(struct run_result *r, const char *knob,
+			   const char *canonical, const char *object,
+			   const char *value, const char *state,
+			   const char *why)
+{
+	struct run_regime *g;
+
+	ALLOC_GROW(r->regimes, r->nr_regimes + 1, r->alloc_regimes);
+	g = &r->regimes[r->nr_regimes++];
+	g->knob = xstrdup(knob);
+	g->canonical = xstrdup(canonical);
+	g->object = xstrdup(object ? object : "");
+	g->value = xstrdup(value);
+	g->state = state;
+	g->why = xstrdup(why ? why : "");
 }
 
 uint64_t run_result_ops(const struct run_result *r)

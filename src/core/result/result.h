@@ -105,6 +105,20 @@ enum run_warn_kind {
 };
 
 /*
+ * Whether a run reached the regime one of its knobs controls (knob.h,
+ * knob_ops.regime): a knob cannot change a run that never got where it
+ * acts. Strings owned.
+ */
+struct run_regime {
+	char *knob;	   /* as given: "bdflush.nfract" */
+	char *canonical;   /* "vm.dirty_background_ratio" */
+	char *object;	   /* where it was set: "loop1", "system" */
+	char *value;	   /* the canonical value in force: "10" */
+	const char *state; /* "reached", "not_reached", "unknown"; static */
+	char *why;	   /* the numbers behind it, one clause */
+};
+
+/*
  * One kind of operation of a file workload (smallfiles: create, read,
  * ...; a loadfile replay: NTCreateX, ReadX, ...): its latency and how
  * often it did not end as expected.
@@ -135,6 +149,8 @@ struct run_result {
 	char **notes; /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
 	struct run_limits *limits; /* owned; NULL: the run had none */
+	struct run_regime *regimes; /* one per knob in force, owned */
+	unsigned nr_regimes, alloc_regimes;
 	struct run_exec *exec;	   /* owned; NULL: not an exec run */
 	int io_uncounted; /* the workload's I/O is not in ops and bytes (a
 			     command's own): no IOPS or MB/s of it, and the
@@ -162,6 +178,12 @@ void run_result_warn_kind(struct run_result *r, enum run_warn_kind kind,
     __attribute__((format(printf, 3, 4)));
 void run_result_note(struct run_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Add a regime entry (the strings are copied; state is static). */
+void run_result_add_regime(struct run_result *r, const char *knob,
+			   const char *canonical, const char *object,
+			   const char *value, const char *state,
+			   const char *why);
 
 /* The kind's name as the run object spells it: "page_cache", ... */
 const char *run_warn_kind_name(enum run_warn_kind kind);

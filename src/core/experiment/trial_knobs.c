@@ -1,0 +1,154 @@
+/*
+ * What a trial says about its knobs beyond setting them: where each knob
+ * factor is set (the plan line, the factors of the experiment object)
+ * and, after every run, whether the run reached the regime of each knob
+ * in force (knob_ops.regime), judged on the run's device truth.
+ */
+#include <string.h>
+#include "trial.h"
+#include "../observe/regime_obs.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* Resolve knob factor f into k (zeroed first): where it is set. */
+static int factor_place(const struct trial *tr,
+			const struct experiment_factor *f, struct knob *k)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	ret = knob_resolve(&tr->kctx, f->name, k, NULL, &why);
+	strbuf_release(&why);
+	return ret;
+}
+
+void trial_knob_places(const struct trial *tr, struct strbuf *out)
+{
+	struct knob_list objects = {0};
+	size_t o;
+	unsigned i;
+
+	for (i = 0; i < tr->c.nr_factors; i++) {
+		struct knob k;
+
+		memset(&k, 0, sizeof(k));
+		if (tr->c.factors[i].is_knob &&
+		    !factor_place(tr, &tr->c.factors[i], &k) &&
+		    !knob_list_has(&objects, k.object))
+			knob_list_add(&objects, k.object);
+		knob_release(&k);
+	}
+	for (o = 0; o < objects.nr; o++) {
+		struct knob_list names = {0};
+		size_t j;
+
+		strbuf_addstr(out, o ? "; " : "");
+		for (i = 0; i < tr->c.nr_factors; i++) {
+			struct knob k;
+
+			memset(&k, 0, sizeof(k));
+			if (tr->c.factors[i].is_knob &&
+			    !factor_place(tr, &tr->c.factors[i], &k) &&
+			    !strcmp(k.object, objects.v[o])) {
+				struct strbuf w = STRBUF_INIT;
+
+				strbuf_addstr(&w, tr->c.factors[i].name);
+				if (strcmp(k.name, tr->c.factors[i].name))
+					strbuf_addf(&w, " (%s)", k.name);
+				knob_list_add(&names, w.buf);
+				strbuf_release(&w);
+			}
+			knob_release(&k);
+		}
+		for (j = 0; j < names.nr; j++)
+			strbuf_addf(out, "%s%s",
+				    !j			? ""
+				    : j + 1 == names.nr ? " and "
+							: ", ",
+				    names.v[j]);
+		knob_list_release(&names);
+		if (!strcmp(objects.v[o], "system"))
+			strbuf_addstr(out, " for the whole system");
+		else
+			strbuf_addf(out, " on '%s'", objects.v[o]);
+	}
+	knob_list_release(&objects);
+}
+
+/* Each knob factor of the experiment object says where it was set:
+ * "canonical", "scope" and "object" (the disk, the mount, "system"). */
+void trial_annotate_factors(const struct trial *tr)
+{
+	struct json_object *factors =
+	    json_object_object_get(tr->e.obj, "factors");
+	size_t i, n;
+	unsigned f;
+
+	if (!json_object_is_type(factors, json_type_array))
+		return;
+	n = json_object_array_length(factors);
+	for (i = 0; i < n; i++) {
+		struct json_object *fo = json_object_array_get_idx(factors, i);
+		const char *name =
+		    json_object_get_string(json_object_object_get(fo, "name"));
+
+		for (f = 0; name && f < tr->c.nr_factors; f++) {
+			struct knob k;
+
+			if (!tr->c.factors[f].is_knob ||
+			    strcmp(tr->c.factors[f].name, name))
+				continue;
+			if (!factor_place(tr, &tr->c.factors[f], &k)) {
+				json_object_object_add(
+				    fo, "canonical",
+				    json_object_new_string(k.name));
+				json_object_object_add(
+				    fo, "scope",
+				    json_object_new_string(
+					knob_scope_name(k.scope)));
+				json_object_object_add(
+				    fo, "object",
+				    json_object_new_string(k.object));
+			}
+			knob_release(&k);
+		}
+	}
+}
+
+/* Whether r reached the regime of change c (knob_ops.regime), into r. */
+static void regime_of(struct run_result *r, const struct knob_change *c,
+		      const struct knob_obs *o)
+{
+	struct strbuf why = STRBUF_INIT;
+	enum knob_regime g = knob_regime(&c->k, c->canon.buf, o, &why);
+
+	run_result_add_regime(r, c->input_name, c->k.name, c->k.object,
+			      c->canon.buf, knob_regime_name(g), why.buf);
+	strbuf_release(&why);
+}
+
+/*
+ * The regime of every knob in force for r: the fixed ones and the arm's,
+ * judged on r's truth. A plan of the arm is built again for its
+ * resolved knobs and canonical values; if that fails the arm's knobs
+ * are simply not judged.
+ */
+void trial_run_regimes(struct trial *tr, struct run_result *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct knob_plan plan;
+	struct knob_obs o;
+	size_t i;
+
+	truth_knob_obs(r->truth, r, tr->th.opts.direct, &o);
+	for (i = 0; i < tr->fixed.nr; i++)
+		regime_of(r, &tr->fixed.v[i], &o);
+	if (!tr->arm)
+		return;
+	if (!trial_arm_plan(tr, tr->arm, tr->arm_nr, &plan, &err))
+		for (i = 0; i < plan.nr; i++)
+			regime_of(r, &plan.v[i], &o);
+	knob_plan_release(&plan);
+	strbuf_release(&err);
+}
