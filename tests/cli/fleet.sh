@@ -100,6 +100,13 @@ check "the host whose compare failed is failed with the compare's error" \
 	grep -q "compare: .*no-such-dir" <(json "$W/fleet.json" "[h.get('task') + ': ' + h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'badtarget']")
 check "the unreachable host is listed, not dropped" \
 	grep -q "unreachable" <(json "$W/fleet.json" "[h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'gone']")
+check "with the connection's own error" \
+	grep -q "Connection refused" <(json "$W/fleet.json" "[h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'gone']")
+check "the revert ran where the compare started, and only there" \
+	test "$(json "$W/fleet.json" "[(h['host'], h.get('revert', '-')) for h in o['fleet']['hosts']]")" = \
+	"[('badtarget', 'ok'), ('gone', '-'), ('h1', 'ok'), ('h2', 'ok'), ('h3', 'ok'), ('noiotrial', '-'), ('oldversion', '-')]"
+check "no host is named as one that may still hold a change" \
+	test "$(json "$W/fleet.json" "o['fleet']['revert_not_done']")" = "[]"
 check "fleet counts" \
 	test "$(json "$W/fleet.json" "(o['fleet']['nr_hosts'], o['fleet']['nr_ok'], o['fleet']['nr_failed'])")" = "(7, 3, 4)"
 check "the agreement of the hosts is said" \
@@ -119,6 +126,8 @@ id=$(json "$W/fleet.json" "o['id']")
 "$IOTRIAL" show "$id" >"$TEST_TMP/out" 2>&1
 check "show renders the stored fleet experiment with its hosts" \
 	grep -q "^fleet: 7 hosts, 3 merged, 4 failed" "$TEST_TMP/out"
+check "show names the fleet and where it was merged, not one host" \
+	grep -q ", host fleet of 3 hosts: h1, h2, h3 (merged on $(uname -n))" "$TEST_TMP/out"
 check "show lists the failed host's reason" grep -q "^oldversion .*failed" "$TEST_TMP/out"
 
 # merge again from the directory: the same hosts
@@ -130,6 +139,27 @@ check "merge lists the hosts" grep -q "^h2 " "$TEST_TMP/out"
 rc=$?
 check "merge of two files: both hosts, exit 0" \
 	test $rc = 0 -a "$(json "$TEST_TMP/out" "[h['host'] for h in o['fleet']['hosts']]")" = "['h1', 'h3']"
+# a host's file that ran other settings is refused, the difference named
+mkdir -p "$W/odd"
+cp "$W/fleet/h1.json" "$W/fleet/h2.json" "$W/odd/"
+python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+o["arms"][0]["settings"]["read_ahead_kb"] = "|/tmp/evil %p"
+json.dump(o, open(sys.argv[2], "w"))' "$W/fleet/h3.json" "$W/odd/h3.json"
+printf '{"host": "h2", "revert": "not run", "error": "iotrial revert did not run on the host"}\n' >"$W/odd/h2.revert"
+"$IOTRIAL" fleet merge --no-store --json "$W/odd" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "merge refuses the host whose settings differ, exit 4" \
+	test $rc = 4 -a "$(json "$TEST_TMP/out" "[(h['host'], h['status']) for h in o['fleet']['hosts']]")" = \
+	"[('h1', 'ok'), ('h2', 'failed'), ('h3', 'failed')]"
+check "naming the arm, the knob and both values" \
+	grep -qF "sets read_ahead_kb '|/tmp/evil %p' on the host" <(json "$TEST_TMP/out" "o['fleet']['hosts'][2]['error']")
+check "what the fleet says was set is not the odd host's" \
+	test "$(json "$TEST_TMP/out" "o['arms'][0]['settings']['read_ahead_kb']")" != "|/tmp/evil %p"
+check "a host whose revert did not run is failed and named" \
+	test "$(json "$TEST_TMP/out" "(o['fleet']['hosts'][1]['task'], o['fleet']['revert_not_done'])")" = \
+	"('iotrial revert', ['h2'])"
 expect_usage "merge of a file that is no fleet result" "no fleet result" \
 	fleet merge --no-store "$W/inv.yml"
 

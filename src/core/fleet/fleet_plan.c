@@ -127,9 +127,8 @@ static void add_error_task(struct strbuf *out, const char *indent,
  * string: no quotes of either kind in it).
  */
 #define FLEET_REVERT_NOT_RUN                                                   \
-	"iotrial revert did not run on the host (the play ended for it "      \
-	"after the compare started, e.g. its connection dropped): it may "    \
-	"still hold a changed setting; run iotrial revert there"
+	"the play ended for the host after its compare started, before "      \
+	"iotrial revert could run there"
 
 /*
  * The version check: the host's iotrial against the controller's, or,
@@ -298,7 +297,7 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			   "else []) }}\"\n"
 			   "          register: fleet_compare\n"
 			   "          ignore_unreachable: true\n"
-			   "        - name: compare connection\n"
+			   "        - name: compare\n"
 			   "          ansible.builtin.fail:\n"
 			   "            msg: \"the connection to the host was "
 			   "lost during the compare: {{ fleet_compare.msg | "
