@@ -143,10 +143,11 @@ int cmd_revert(int argc, const char **argv)
 		error("%s", err.buf);
 		code = EXIT_RUNTIME;
 	} else if ((no_journal || !n) && repaired) {
-		printf("restored what a gone iotrial left behind (%zu record%s, "
-		       "in the notes above); the journal holds nothing else "
-		       "to revert\n",
-		       repaired, repaired == 1 ? "" : "s");
+		printf(
+		    "restored what a gone iotrial left behind (%zu record%s, "
+		    "in the notes above); the journal holds nothing else "
+		    "to revert\n",
+		    repaired, repaired == 1 ? "" : "s");
 	} else if (no_journal) {
 		printf("nothing to revert: the journal holds no changes\n");
 	} else if (!n && left) {

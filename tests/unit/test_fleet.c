@@ -414,8 +414,8 @@ static void test_fleet_env(void **state)
 		 "%s)",
 		 u.nodename);
 	assert_string_equal(str(env, "hostname"), want);
-	assert_int_equal(json_object_array_length(get(env, "fleet_hosts", NULL)),
-			 3);
+	assert_int_equal(
+	    json_object_array_length(get(env, "fleet_hosts", NULL)), 3);
 	assert_string_equal(str(get(env, "controller", NULL), "hostname"),
 			    u.nodename);
 	assert_string_equal(str(env, "kernel_release"),

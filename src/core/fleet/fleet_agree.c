@@ -27,9 +27,9 @@ static void factor_values(struct json_object *f, struct strbuf *out)
 	size_t i, n = vals ? json_object_array_length(vals) : 0;
 
 	for (i = 0; i < n; i++)
-		strbuf_addf(out, "%s%s", i ? "," : "",
-			    json_object_get_string(
-				json_object_array_get_idx(vals, i)));
+		strbuf_addf(
+		    out, "%s%s", i ? "," : "",
+		    json_object_get_string(json_object_array_get_idx(vals, i)));
 }
 
 /* A factor as a phrase for the difference: "'name' (kind) = a,b". */
@@ -102,13 +102,13 @@ static int same_member(struct json_object *a, struct json_object *r,
 
 			if (o && json_object_equal(o, v))
 				continue;
-			return err_set(why, -EINVAL,
-				       "its arm '%s' %s %s '%s' on the host, "
-				       "'%s' in the fleet",
-				       label,
-				       strcmp(key, "asked") ? "sets" : "asked",
-				       k, o ? json_object_get_string(o) : "none",
-				       json_object_get_string(v));
+			return err_set(
+			    why, -EINVAL,
+			    "its arm '%s' %s %s '%s' on the host, "
+			    "'%s' in the fleet",
+			    label, strcmp(key, "asked") ? "sets" : "asked", k,
+			    o ? json_object_get_string(o) : "none",
+			    json_object_get_string(v));
 		}
 	}
 	if (sa) {
@@ -135,8 +135,10 @@ int fleet_same_settings(struct json_object *exp, struct json_object *ref,
 	size_t k;
 
 	for (k = 0; k < nr_arms; k++) {
-		struct json_object *a = fleet_arm_by_label(exp, labels[k], NULL);
-		struct json_object *r = fleet_arm_by_label(ref, labels[k], NULL);
+		struct json_object *a =
+		    fleet_arm_by_label(exp, labels[k], NULL);
+		struct json_object *r =
+		    fleet_arm_by_label(ref, labels[k], NULL);
 
 		if (!a)
 			return err_set(why, -EINVAL, "it has no arm '%s'",
@@ -162,7 +164,6 @@ bool fleet_same_plan(struct json_object *exp, struct json_object *ref,
 	free(labels);
 	return same;
 }
-
 
 /*
  * Member key of the nr environments envs as one value: what they all
@@ -223,8 +224,7 @@ struct json_object *fleet_env(const char *const *names,
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
 	}
 	strbuf_addf(&sb, " (merged on %s)", *u.nodename ? u.nodename : "?");
-	json_object_object_add(env, "hostname",
-			       json_object_new_string(sb.buf));
+	json_object_object_add(env, "hostname", json_object_new_string(sb.buf));
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		strbuf_reset(&sb);
 		common_value(envs, nr, keys[i], &sb);

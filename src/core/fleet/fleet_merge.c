@@ -554,7 +554,8 @@ static struct json_object *build(struct json_object *ref,
 	list = expjson_get_type(exp, "arms", json_type_array);
 	for (k = 0; list && k < nr_arms; k++) {
 		struct json_object *a = json_object_array_get_idx(list, k);
-		struct json_object *from = fleet_arm_by_label(ref, labels[k], NULL);
+		struct json_object *from =
+		    fleet_arm_by_label(ref, labels[k], NULL);
 
 		copy_member(a, from, "settings");
 		copy_member(a, from, "asked");
@@ -584,7 +585,8 @@ static struct json_object *reference(struct fleet_hosts *h)
 			continue;
 		for (j = 0; j < h->nr; j++)
 			n += h->hosts[j].exp && !h->hosts[j].error &&
-			     fleet_same_plan(h->hosts[j].exp, h->hosts[i].exp, &why);
+			     fleet_same_plan(h->hosts[j].exp, h->hosts[i].exp,
+					     &why);
 		if (n > best_n) {
 			best_n = n;
 			best = h->hosts[i].exp;
@@ -605,8 +607,7 @@ static void mark_reverts(struct fleet_hosts *h)
 	for (i = 0; i < h->nr; i++) {
 		struct fleet_host *host = &h->hosts[i];
 
-		if (!host->revert || !strcmp(host->revert, "ok") ||
-		    host->error)
+		if (!host->revert || !strcmp(host->revert, "ok") || host->error)
 			continue;
 		fail_host(host, host->revert_error ? host->revert_error
 						   : "iotrial revert failed");

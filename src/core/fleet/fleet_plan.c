@@ -113,12 +113,12 @@ static void add_error_task(struct strbuf *out, const char *indent,
  * Ansible's own message (the connection error of an unreachable host)
  * unless it only repeats "non-zero return code".
  */
-#define FLEET_WHY(R)                                                          \
-	"(([(('killed by signal ' ~ (0 - (" R ".rc | int))) if (" R           \
-	".rc | default(0) | int) < 0 else (('exit status ' ~ " R ".rc) if ("  \
-	R ".rc | default(0) | int) > 0 else '')), (" R ".stderr | "            \
-	"default('') | trim), ((" R ".msg | default('') | trim) if (" R       \
-	".msg | default('')) != 'non-zero return code' else '')] | select | " \
+#define FLEET_WHY(R)                                                           \
+	"(([(('killed by signal ' ~ (0 - (" R ".rc | int))) if (" R            \
+	".rc | default(0) | int) < 0 else (('exit status ' ~ " R ".rc) if (" R \
+	".rc | default(0) | int) > 0 else '')), (" R ".stderr | "              \
+	"default('') | trim), ((" R ".msg | default('') | trim) if (" R        \
+	".msg | default('')) != 'non-zero return code' else '')] | select | "  \
 	"join('; ')) or 'failed')"
 
 /*
@@ -127,7 +127,7 @@ static void add_error_task(struct strbuf *out, const char *indent,
  * string: no quotes of either kind in it).
  */
 #define FLEET_REVERT_NOT_RUN                                                   \
-	"the play ended for the host after its compare started, before "      \
+	"the play ended for the host after its compare started, before "       \
 	"iotrial revert could run there"
 
 /*
@@ -142,25 +142,28 @@ static void add_version_check(struct strbuf *out, const struct fleet_plan *p)
 			   "controller\n"
 			   "          ansible.builtin.assert:\n");
 	if (p->binary && !p->version)
-		strbuf_addstr(out, "            that: (fleet_ver.stdout.split() "
-				   "+ [''])[0] == 'iotrial'\n"
-				   "            fail_msg: \"the copy of --binary "
-				   "does not run as iotrial on the host: '{{ "
-				   "fleet_ver.stdout }}'\"\n");
+		strbuf_addstr(out,
+			      "            that: (fleet_ver.stdout.split() "
+			      "+ [''])[0] == 'iotrial'\n"
+			      "            fail_msg: \"the copy of --binary "
+			      "does not run as iotrial on the host: '{{ "
+			      "fleet_ver.stdout }}'\"\n");
 	else if (p->binary)
-		strbuf_addstr(out, "            that: (fleet_ver.stdout.split() "
-				   "+ ['', ''])[1] == fleet_version\n"
-				   "            fail_msg: \"the copy of --binary "
-				   "runs '{{ fleet_ver.stdout }}' on the host, "
-				   "the binary said iotrial {{ fleet_version }} "
-				   "on the controller\"\n");
+		strbuf_addstr(out,
+			      "            that: (fleet_ver.stdout.split() "
+			      "+ ['', ''])[1] == fleet_version\n"
+			      "            fail_msg: \"the copy of --binary "
+			      "runs '{{ fleet_ver.stdout }}' on the host, "
+			      "the binary said iotrial {{ fleet_version }} "
+			      "on the controller\"\n");
 	else
-		strbuf_addstr(out, "            that: (fleet_ver.stdout.split() "
-				   "+ ['', ''])[1] == fleet_version\n"
-				   "            fail_msg: \"the host runs '{{ "
-				   "fleet_ver.stdout }}', the fleet iotrial {{ "
-				   "fleet_version }}; install it or give 'fleet "
-				   "plan --binary PATH'\"\n");
+		strbuf_addstr(out,
+			      "            that: (fleet_ver.stdout.split() "
+			      "+ ['', ''])[1] == fleet_version\n"
+			      "            fail_msg: \"the host runs '{{ "
+			      "fleet_ver.stdout }}', the fleet iotrial {{ "
+			      "fleet_version }}; install it or give 'fleet "
+			      "plan --binary PATH'\"\n");
 	strbuf_addstr(out, "            quiet: true\n");
 }
 
@@ -271,12 +274,12 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		strbuf_addstr(out, "\n            dest: \"{{ fleet_bin }}\"\n"
 				   "            mode: \"0755\"\n");
 	}
-	strbuf_addstr(
-	    out, "        - name: iotrial version\n"
-		 "          ansible.builtin.command:\n"
-		 "            argv: [\"{{ fleet_bin }}\", \"--version\"]\n"
-		 "          register: fleet_ver\n"
-		 "          changed_when: false\n");
+	strbuf_addstr(out,
+		      "        - name: iotrial version\n"
+		      "          ansible.builtin.command:\n"
+		      "            argv: [\"{{ fleet_bin }}\", \"--version\"]\n"
+		      "          register: fleet_ver\n"
+		      "          changed_when: false\n");
 	add_version_check(out, p);
 	/* from here on the host may have changed: revert at the end */
 	add_file_task(out, "        ",
@@ -319,11 +322,12 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			   "inventory_hostname }}.error\"\n"
 			   "            state: absent\n");
 	strbuf_addstr(out, "      rescue:\n");
-	add_error_task(out, "        ", "record the failure",
-		       "{'host': inventory_hostname, 'task': "
-		       "ansible_failed_task.name, 'rc': ansible_failed_result.rc "
-		       "| default(none), 'error': " FLEET_WHY(
-			   "ansible_failed_result") "}");
+	add_error_task(
+	    out, "        ", "record the failure",
+	    "{'host': inventory_hostname, 'task': "
+	    "ansible_failed_task.name, 'rc': ansible_failed_result.rc "
+	    "| default(none), 'error': " FLEET_WHY(
+		"ansible_failed_result") "}");
 	strbuf_addstr(out,
 		      "      always:\n"
 		      "        - name: iotrial revert\n"
@@ -347,10 +351,14 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 	    "(fleet_revert.rc | default(1)) == 0 else 'failed')), 'rc': "
 	    "fleet_revert.rc | default(none), 'error': ('' if "
 	    "(fleet_revert.rc | default(1)) == 0 else ('" FLEET_REVERT_NOT_RUN
-	    ": ' ~ " FLEET_WHY("fleet_revert") ") if (fleet_revert.unreachable "
-	    "| default(false)) else ('iotrial revert failed: ' ~ " FLEET_WHY(
-		"fleet_revert") ")), 'output': fleet_revert.stdout | default('') "
-	    "| trim}");
+	    ": ' ~ " FLEET_WHY(
+		"fleet_revert") ") if (fleet_revert.unreachable "
+				"| default(false)) else ('iotrial revert "
+				"failed: ' ~ " FLEET_WHY(
+				    "fleet_revert") ")), 'output': "
+						    "fleet_revert.stdout | "
+						    "default('') "
+						    "| trim}");
 	/* the last task's "when" belongs to it: append it there */
 	strbuf_addstr(out, "          when: fleet_started | default(false)\n");
 	(void)p->forks; /* the CLI passes it to ansible-playbook */

@@ -163,8 +163,9 @@ static void read_revert_file(struct fleet_hosts *h, const char *path,
 	} else {
 		o = json_tokener_parse(sb.buf);
 		if (!json_object_is_type(o, json_type_object)) {
-			strbuf_addf(&why, "'%s' is not the playbook's record "
-					  "of the revert",
+			strbuf_addf(&why,
+				    "'%s' is not the playbook's record "
+				    "of the revert",
 				    path);
 		} else {
 			import_make_printable(o);
