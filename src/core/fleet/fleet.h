@@ -110,9 +110,11 @@ void fleet_hosts_release(struct fleet_hosts *h);
 
 /*
  * The fleet experiment of h (see the top of this file), analysed, with
- * hosts sorted by name. Hosts whose experiment does not fit the first
- * good host's (another workload, metric or set of arms) are failed with
- * the reason. Returns 0 with *out (caller owns) and *out_partial true
+ * hosts sorted by name. The reference is the first good host whose
+ * factors and arm settings most good hosts share; hosts whose
+ * experiment does not fit it (another workload, metric, set of arms,
+ * factors or settings) are failed with the difference named, and so
+ * are hosts whose revert did not run or failed. Returns 0 with *out (caller owns) and *out_partial true
  * when some host failed, or -EINVAL with err set when no host has a
  * result.
  */
