@@ -114,9 +114,9 @@ void fleet_hosts_release(struct fleet_hosts *h);
  * factors and arm settings most good hosts share; hosts whose
  * experiment does not fit it (another workload, metric, set of arms,
  * factors or settings) are failed with the difference named, and so
- * are hosts whose revert did not run or failed. Returns 0 with *out (caller owns) and *out_partial true
- * when some host failed, or -EINVAL with err set when no host has a
- * result.
+ * are hosts whose revert did not run or failed. Returns 0 with *out
+ * (caller owns) and *out_partial true when some host failed, or -EINVAL
+ * with err set when no host has a result.
  */
 int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 		bool *out_partial, struct strbuf *err);
