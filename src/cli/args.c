@@ -81,6 +81,11 @@ volatile int *cli_catch_stop_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
+	/* what stops us is a flag, and whatever we write on the way out
+	 * (a note, the JSON) must not end us before the undo is done: with
+	 * stdout and stderr on pipes whose reader is gone (an SSH session
+	 * that dropped), a write fails with EPIPE instead */
+	signal(SIGPIPE, SIG_IGN);
 	return &stop_signal;
 }
 

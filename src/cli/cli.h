@@ -30,7 +30,8 @@ int cmd_fleet(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 /* Restore what a crashed iotrial left (knobargs.c); silent when nothing
  * is to be done, never fails. main() calls it before every command but
- * `revert --list`, which shows what a crash left and changes nothing. */
+ * revert: `revert --list` shows what a crash left and changes nothing,
+ * `revert` repairs it itself and accounts for both. */
 void cli_recover_journal(int argc, const char **argv);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
@@ -128,6 +129,8 @@ int cli_has_regression(struct json_object *exp, int strict);
  * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal only stores its
  * number in the returned flag (0 until then): the command notices, stops,
  * and its normal exit path restores knobs and removes work files.
+ * SIGPIPE is ignored from then on, so that a closed stdout or stderr
+ * makes writes fail instead of ending the process halfway through that.
  */
 volatile int *cli_catch_stop_signals(void);
 

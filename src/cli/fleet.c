@@ -148,6 +148,26 @@ static int run_child(const char *const *argv, struct strbuf *capture)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+/*
+ * The version that binary says it is ("iotrial 0.9.0 (...)": "0.9.0"),
+ * into out; -1 when it cannot be run here (built for the hosts, not for
+ * the controller) or says something else.
+ */
+static int binary_version(const char *binary, struct strbuf *out)
+{
+	const char *argv[] = {binary, "--version", NULL};
+	struct strbuf text = STRBUF_INIT;
+	int rc = run_child(argv, &text), ret = -1;
+	const char *v = text.buf + strlen("iotrial ");
+
+	if (!rc && !strncmp(text.buf, "iotrial ", 8) && *v && *v != ' ') {
+		strbuf_add(out, v, strcspn(v, " \n"));
+		ret = 0;
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
 /* The directory of path ("." when it has none), owned by the caller. */
 static char *dir_of(const char *path)
 {
@@ -321,6 +341,7 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 			  const char **compare, const struct fleet_args *a)
 {
 	struct strbuf yml = STRBUF_INIT, err = STRBUF_INIT, hosts = STRBUF_INIT;
+	struct strbuf version = STRBUF_INIT;
 	struct fleet_plan p = {0};
 	const char *out = a->output ? a->output : DEFAULT_PLAYBOOK;
 	const char *run[12];
@@ -357,6 +378,16 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 	p.forks = (int)forks;
 	p.binary = a->binary;
 	p.version = IOTRIAL_VERSION;
+	/* the hosts run the copy: check them against it, not against us */
+	if (a->binary && binary_version(a->binary, &version)) {
+		note("'%s --version' does not run here (built for the "
+		     "hosts?): the hosts only check that their copy runs as "
+		     "iotrial",
+		     a->binary);
+		p.version = NULL;
+	} else if (a->binary) {
+		p.version = version.buf;
+	}
 	p.become = a->become;
 	if (fleet_plan_playbook(&p, &yml, &err)) {
 		error("%s", err.buf);
@@ -420,6 +451,7 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 		ret = EXIT_PARTIAL;
 out:
 	free(dir);
+	strbuf_release(&version);
 	strbuf_release(&yml);
 	strbuf_release(&err);
 	strbuf_release(&hosts);

@@ -5,6 +5,7 @@
  * core/experiment/trial.c applies and restores).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,16 +46,17 @@ void knob_cli_log(struct knob_log *log, FILE **info_out)
 void cli_recover_journal(int argc, const char **argv)
 {
 	struct knob_log log;
-	int i;
+	void (*old)(int);
 
-	/* revert --list is read-only: it must show what a crash left
-	 * before anything is restored */
+	/* revert repairs first itself and gives one account of both (and
+	 * revert --list, read-only, shows what a crash left unrepaired) */
 	if (argc > 1 && !strcmp(argv[1], "revert"))
-		for (i = 2; i < argc; i++)
-			if (!strcmp(argv[i], "--list"))
-				return;
+		return;
 	knob_cli_log(&log, NULL);
+	/* its notes must not end it halfway when stderr's reader is gone */
+	old = signal(SIGPIPE, SIG_IGN);
 	knob_recover_stale(&log);
+	signal(SIGPIPE, old);
 }
 
 int knob_cli_exit_code(int ret)

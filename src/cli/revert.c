@@ -8,6 +8,7 @@
  * iotrial wrote it is left as it is, and said so.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -102,7 +103,7 @@ int cmd_revert(int argc, const char **argv)
 	FILE *info = stdout;
 	struct knob *ks = NULL;
 	const char **names = NULL;
-	size_t n = 0;
+	size_t n = 0, repaired;
 	int i, left, do_list = 0, no_journal, code = EXIT_OK, ret;
 	struct option opts[] = {
 	    OPT_BOOL(0, "list", &do_list,
@@ -130,11 +131,23 @@ int cmd_revert(int argc, const char **argv)
 	if (code)
 		goto out;
 	knob_cli_log(&log, &info);
+	/* an undo that a closed stdout (an SSH session gone) cut short is
+	 * worse than a message lost */
+	signal(SIGPIPE, SIG_IGN);
+	/* what a gone iotrial left first (main() leaves it to us), so
+	 * that what we say below covers it */
+	repaired = knob_recover_stale(&log);
 	ret = knob_revert_kept(&log, left ? names : NULL, (size_t)left, &n,
 			       &no_journal, &err);
 	if (ret) {
 		error("%s", err.buf);
 		code = EXIT_RUNTIME;
+	} else if ((no_journal || !n) && repaired) {
+		printf(
+		    "restored what a gone iotrial left behind (%zu record%s, "
+		    "in the notes above); the journal holds nothing else "
+		    "to revert\n",
+		    repaired, repaired == 1 ? "" : "s");
 	} else if (no_journal) {
 		printf("nothing to revert: the journal holds no changes\n");
 	} else if (!n && left) {

@@ -20,6 +20,16 @@ mkdir -p "$W"
 # a fake iotrial of another version
 printf '#!/bin/sh\necho "iotrial 0.0.9 (JSON schema iotrial/1)"\n' >"$W/old-iotrial"
 chmod +x "$W/old-iotrial"
+# an iotrial whose compare is killed (kill -9) and whose revert fails
+cat >"$W/killed-iotrial" <<SH
+#!/bin/sh
+case "\$1" in
+compare) kill -9 \$\$ ;;
+revert) echo "revert broke" >&2; exit 1 ;;
+esac
+exec "$IOTRIAL" "\$@"
+SH
+chmod +x "$W/killed-iotrial"
 
 {
 	echo "all:"
@@ -54,6 +64,8 @@ cat >>"$W/inv.yml" <<INV
       iotrial_environment:
         IOTRIAL_STATE_DIR: $W/badtarget/state
         XDG_DATA_HOME: $W/badtarget/data
+    killed:
+      iotrial_bin: $W/killed-iotrial
     gone:
       ansible_connection: ssh
       ansible_host: 127.0.0.1
@@ -70,7 +82,7 @@ CMP=(compare seqread --size 4M --vary read_ahead_kb=128,1024 --time 0.1s --runs 
 "$IOTRIAL" fleet plan "$W/inv.yml" -o "$W/plan.yml" --forks 3 -- "${CMP[@]}" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 rc=$?
 check "plan writes the playbook" test $rc = 0 -a -f "$W/plan.yml"
-check "plan lists the hosts" grep -q "for 7 hosts" "$TEST_TMP/err"
+check "plan lists the hosts" grep -q "for 8 hosts" "$TEST_TMP/err"
 check "the plan passes ansible-playbook --syntax-check" syntax_ok "$W/plan.yml"
 "$IOTRIAL" fleet plan "$W/inv.yml" -o "$W/plan2.yml" --limit 'h1:h2' --binary "$IOTRIAL" --become -- "${CMP[@]}" -t /srv >/dev/null 2>"$TEST_TMP/err"
 check "plan --limit --binary --become: 2 hosts" grep -q "for 2 hosts" "$TEST_TMP/err"
@@ -100,8 +112,18 @@ check "the host whose compare failed is failed with the compare's error" \
 	grep -q "compare: .*no-such-dir" <(json "$W/fleet.json" "[h.get('task') + ': ' + h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'badtarget']")
 check "the unreachable host is listed, not dropped" \
 	grep -q "unreachable" <(json "$W/fleet.json" "[h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'gone']")
+check "the killed compare says so, its failing revert does not hide it" \
+	test "$(json "$W/fleet.json" "[(h['task'], h['error'], h['revert'], h['revert_error']) for h in o['fleet']['hosts'] if h['host'] == 'killed']")" = \
+	"[('compare', 'killed by signal 9', 'failed', 'iotrial revert failed: exit status 1; revert broke')]"
+check "with the connection's own error" \
+	grep -q "Connection refused" <(json "$W/fleet.json" "[h.get('error') for h in o['fleet']['hosts'] if h['host'] == 'gone']")
+check "the revert ran where the compare started, and only there" \
+	test "$(json "$W/fleet.json" "[(h['host'], h.get('revert', '-')) for h in o['fleet']['hosts']]")" = \
+	"[('badtarget', 'ok'), ('gone', '-'), ('h1', 'ok'), ('h2', 'ok'), ('h3', 'ok'), ('killed', 'failed'), ('noiotrial', '-'), ('oldversion', '-')]"
+check "only the host whose revert failed is named as one that may still hold a change" \
+	test "$(json "$W/fleet.json" "o['fleet']['revert_not_done']")" = "['killed']"
 check "fleet counts" \
-	test "$(json "$W/fleet.json" "(o['fleet']['nr_hosts'], o['fleet']['nr_ok'], o['fleet']['nr_failed'])")" = "(7, 3, 4)"
+	test "$(json "$W/fleet.json" "(o['fleet']['nr_hosts'], o['fleet']['nr_ok'], o['fleet']['nr_failed'])")" = "(8, 3, 5)"
 check "the agreement of the hosts is said" \
 	test -n "$(json "$W/fleet.json" "o['verdicts'][0]['agreement']")"
 for h in h1 h2 h3; do
@@ -118,7 +140,9 @@ check "the hosts' scratch directories are gone" \
 id=$(json "$W/fleet.json" "o['id']")
 "$IOTRIAL" show "$id" >"$TEST_TMP/out" 2>&1
 check "show renders the stored fleet experiment with its hosts" \
-	grep -q "^fleet: 7 hosts, 3 merged, 4 failed" "$TEST_TMP/out"
+	grep -q "^fleet: 8 hosts, 3 merged, 5 failed" "$TEST_TMP/out"
+check "show names the fleet and where it was merged, not one host" \
+	grep -q ", host fleet of 3 hosts: h1, h2, h3 (merged on $(uname -n))" "$TEST_TMP/out"
 check "show lists the failed host's reason" grep -q "^oldversion .*failed" "$TEST_TMP/out"
 check "the merged experiment's origin is fleet" \
 	test "$(json "$W/fleet.json" "o['origin']")" = fleet
@@ -133,6 +157,27 @@ check "merge lists the hosts" grep -q "^h2 " "$TEST_TMP/out"
 rc=$?
 check "merge of two files: both hosts, exit 0" \
 	test $rc = 0 -a "$(json "$TEST_TMP/out" "[h['host'] for h in o['fleet']['hosts']]")" = "['h1', 'h3']"
+# a host's file that ran other settings is refused, the difference named
+mkdir -p "$W/odd"
+cp "$W/fleet/h1.json" "$W/fleet/h2.json" "$W/odd/"
+python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+o["arms"][0]["settings"]["read_ahead_kb"] = "|/tmp/evil %p"
+json.dump(o, open(sys.argv[2], "w"))' "$W/fleet/h3.json" "$W/odd/h3.json"
+printf '{"host": "h2", "revert": "not run", "error": "iotrial revert did not run on the host"}\n' >"$W/odd/h2.revert"
+"$IOTRIAL" fleet merge --no-store --json "$W/odd" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "merge refuses the host whose settings differ, exit 4" \
+	test $rc = 4 -a "$(json "$TEST_TMP/out" "[(h['host'], h['status']) for h in o['fleet']['hosts']]")" = \
+	"[('h1', 'ok'), ('h2', 'failed'), ('h3', 'failed')]"
+check "naming the arm, the knob and both values" \
+	grep -qF "sets read_ahead_kb '|/tmp/evil %p' on the host" <(json "$TEST_TMP/out" "o['fleet']['hosts'][2]['error']")
+check "what the fleet says was set is not the odd host's" \
+	test "$(json "$TEST_TMP/out" "o['arms'][0]['settings']['read_ahead_kb']")" != "|/tmp/evil %p"
+check "a host whose revert did not run is failed and named" \
+	test "$(json "$TEST_TMP/out" "(o['fleet']['hosts'][1]['task'], o['fleet']['revert_not_done'])")" = \
+	"('iotrial revert', ['h2'])"
 expect_usage "merge of a file that is no fleet result" "no fleet result" \
 	fleet merge --no-store "$W/inv.yml"
 

@@ -7,8 +7,13 @@
  *    with its error, the others merged, the run partial); each with
  *    two arms, so Holm is in play;
  *  - a host whose environment differs is flagged, its arms must fit;
+ *  - hosts whose factors or settings differ from most hosts' are
+ *    refused with the difference (also when the odd one is the first);
+ *  - the merged environment names the fleet and the controller;
+ *  - a host whose revert did not run (or failed) is failed and named;
  *  - the hosts ansible-playbook --list-hosts prints;
- *  - the playbook refuses what Ansible would template.
+ *  - the playbook refuses what Ansible would template, keeps the
+ *    connection's error, and checks a --binary copy against itself.
  * Host experiments are built in memory; nothing is stored.
  */
 #include <errno.h>
@@ -20,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "core/fleet/fleet.h"
@@ -297,6 +303,186 @@ static void test_baseline_out_of_range(void **state)
 	strbuf_release(&err);
 }
 
+/* The warning of exp that holds needle, or NULL. */
+static const char *warning_with(struct json_object *exp, const char *needle)
+{
+	struct json_object *w = get(exp, "warnings", NULL);
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(w); i++) {
+		const char *s =
+		    json_object_get_string(json_object_array_get_idx(w, i));
+
+		if (strstr(s, needle))
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Hosts whose factors or arm settings differ from what most hosts ran
+ * are refused, the difference named; the odd host may be the first by
+ * name (it once decided the whole fleet's settings).
+ */
+static void test_disagreeing_hosts(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct json_object *exp, *e, *hosts, *f;
+	bool partial;
+
+	(void)state;
+	/* "a": a factor of its own values */
+	e = host_exp(100, r, v, "6.1.0");
+	f = json_object_array_get_idx(get(e, "factors", NULL), 0);
+	json_object_array_put_idx(get(f, "values", NULL), 2,
+				  json_object_new_string("65536"));
+	fleet_hosts_add(&h, "a", "a.json", e, NULL, NULL);
+	json_object_put(e);
+	fleet_hosts_add(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"),
+			NULL, NULL);
+	json_object_put(e);
+	fleet_hosts_add(&h, "c", "c.json", e = host_exp(100, r, v, "6.1.0"),
+			NULL, NULL);
+	json_object_put(e);
+	/* "d": the baseline arm sets another value */
+	e = host_exp(100, r, v, "6.1.0");
+	json_object_object_add(
+	    get(json_object_array_get_idx(get(e, "arms", NULL), 0), "settings",
+		NULL),
+	    "read_ahead_kb", json_object_new_string("|/tmp/evil"));
+	fleet_hosts_add(&h, "d", "d.json", e, NULL, NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_true(partial);
+	hosts = get(exp, "fleet", "hosts");
+	assert_string_equal(str(json_object_array_get_idx(hosts, 0), "status"),
+			    "failed");
+	assert_non_null(strstr(
+	    str(json_object_array_get_idx(hosts, 0), "error"),
+	    "factor 1 is 'read_ahead_kb' (knob) = 128,1024,65536 on the host, "
+	    "'read_ahead_kb' (knob) = 128,1024,4096 in the fleet"));
+	assert_string_equal(str(json_object_array_get_idx(hosts, 1), "status"),
+			    "ok");
+	assert_string_equal(str(json_object_array_get_idx(hosts, 3), "status"),
+			    "failed");
+	assert_non_null(
+	    strstr(str(json_object_array_get_idx(hosts, 3), "error"),
+		   "its arm 'read_ahead_kb=128' sets read_ahead_kb "
+		   "'|/tmp/evil' on the host, '128' in the fleet"));
+	assert_non_null(warning_with(exp, "host 'd' failed"));
+	/* what the fleet says was set is what the agreeing hosts ran */
+	assert_string_equal(
+	    str(get(json_object_array_get_idx(get(exp, "arms", NULL), 0),
+		    "settings", NULL),
+		"read_ahead_kb"),
+	    "128");
+	json_object_put(exp);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+}
+
+/* The merged environment describes the fleet and the controller. */
+static void test_fleet_env(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct json_object *exp, *e, *env;
+	struct utsname u;
+	char want[512];
+	bool partial;
+
+	(void)state;
+	assert_int_equal(uname(&u), 0);
+	fleet_hosts_add(&h, "fleet-h1", "1.json",
+			e = host_exp(100, r, v, "6.1.0"), NULL, NULL);
+	json_object_put(e);
+	fleet_hosts_add(&h, "fleet-h2", "2.json",
+			e = host_exp(100, r, v, "6.1.0"), NULL, NULL);
+	json_object_put(e);
+	fleet_hosts_add(&h, "fleet-h3", "3.json",
+			e = host_exp(100, r, v, "6.5.0"), NULL, NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	env = get(exp, "env", NULL);
+	snprintf(want, sizeof(want),
+		 "fleet of 3 hosts: fleet-h1, fleet-h2, fleet-h3 (merged on "
+		 "%s)",
+		 u.nodename);
+	assert_string_equal(str(env, "hostname"), want);
+	assert_int_equal(
+	    json_object_array_length(get(env, "fleet_hosts", NULL)), 3);
+	assert_string_equal(str(get(env, "controller", NULL), "hostname"),
+			    u.nodename);
+	assert_string_equal(str(env, "kernel_release"),
+			    "several: 6.1.0, 6.5.0");
+	json_object_put(exp);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+}
+
+/*
+ * A host whose revert did not run is failed and named: it may still
+ * hold a change. A host whose compare failed keeps that error when its
+ * revert fails too.
+ */
+static void test_revert_not_done(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct json_object *exp, *e, *hosts, *b, *c;
+	bool partial;
+
+	(void)state;
+	fleet_hosts_add(&h, "a", "a.json", e = host_exp(100, r, v, "6.1.0"),
+			NULL, NULL);
+	json_object_put(e);
+	fleet_hosts_set_revert(&h, "a", "ok", NULL);
+	fleet_hosts_add(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"),
+			NULL, NULL);
+	json_object_put(e);
+	fleet_hosts_set_revert(&h, "b", "not run", "the play ended");
+	fleet_hosts_add(&h, "c", "c.error", NULL, "compare",
+			"killed by signal 9");
+	fleet_hosts_set_revert(&h, "c", "failed",
+			       "iotrial revert failed: exit status 1");
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_true(partial);
+	hosts = get(exp, "fleet", "hosts");
+	b = json_object_array_get_idx(hosts, 1);
+	c = json_object_array_get_idx(hosts, 2);
+	assert_string_equal(str(b, "status"), "failed");
+	assert_string_equal(str(b, "task"), "iotrial revert");
+	assert_string_equal(str(b, "revert"), "not run");
+	assert_string_equal(str(b, "error"), "the play ended");
+	assert_string_equal(str(c, "task"), "compare");
+	assert_string_equal(str(c, "error"), "killed by signal 9");
+	assert_string_equal(str(c, "revert_error"),
+			    "iotrial revert failed: exit status 1");
+	assert_string_equal(str(json_object_array_get_idx(hosts, 0), "revert"),
+			    "ok");
+	e = get(exp, "fleet", "revert_not_done");
+	assert_int_equal(json_object_array_length(e), 2);
+	assert_string_equal(
+	    json_object_get_string(json_object_array_get_idx(e, 0)), "b");
+	assert_non_null(warning_with(
+	    exp, "host 'b': iotrial revert did not run there, so it may still "
+		 "hold a changed setting"));
+	report_fleet_text(exp, &text);
+	assert_non_null(strstr(text.buf, "(!) iotrial revert did not run "
+					 "there: the host may still hold"));
+	json_object_put(exp);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+	strbuf_release(&text);
+}
+
 static void test_list_hosts(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -345,6 +531,22 @@ static void test_plan_refusals(void **state)
 	assert_null(strstr(out.buf, "--json=/x"));
 	assert_non_null(strstr(out.buf, "always:"));
 	assert_non_null(strstr(out.buf, "\"revert\""));
+	/* the connection's own error is kept, and what the revert did */
+	assert_non_null(strstr(out.buf, "ignore_unreachable: true"));
+	assert_non_null(strstr(out.buf, ".revert\""));
+	assert_non_null(strstr(out.buf, "killed by signal"));
+	assert_non_null(strstr(out.buf, "install it or give"));
+	/* --binary: the copy is checked against what it said here */
+	strbuf_reset(&out);
+	p.binary = "/srv/iotrial";
+	p.version = "0.2.0";
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
+	assert_null(strstr(out.buf, "give 'fleet plan --binary"));
+	assert_non_null(strstr(out.buf, "fleet_version: \"0.2.0\""));
+	strbuf_reset(&out);
+	p.version = NULL;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "== 'iotrial'"));
 	strbuf_release(&out);
 	strbuf_release(&err);
 }
@@ -355,6 +557,9 @@ int main(void)
 	    cmocka_unit_test(test_vectors),
 	    cmocka_unit_test(test_differs),
 	    cmocka_unit_test(test_baseline_out_of_range),
+	    cmocka_unit_test(test_disagreeing_hosts),
+	    cmocka_unit_test(test_fleet_env),
+	    cmocka_unit_test(test_revert_not_done),
 	    cmocka_unit_test(test_list_hosts),
 	    cmocka_unit_test(test_plan_refusals),
 	};

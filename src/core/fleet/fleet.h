@@ -26,7 +26,11 @@
  * slower the verdict is "mixed" (the pooled one is kept as
  * "pooled_verdict"): an effect that helps half the fleet and hurts the
  * other half is not averaged into "equivalent". The object's "fleet"
- * member lists every host, failed ones with their error:
+ * member lists every host, failed ones with their error; a host whose
+ * `iotrial revert` did not run or failed has "revert" ("not run",
+ * "failed") and "revert_error", is failed (keeping the error of the task
+ * that failed first, if one did) and is named in "warnings" and in
+ * "revert_not_done", so the admin knows it may still hold a change:
  *
  *   "fleet": {"hosts": [{"host": "h1", "status": "ok", "block": 0,
  *                        "source": "fleet/h1.json", "id": "3f9a1c2e",
@@ -40,6 +44,7 @@
  *                        "task": "iotrial version",
  *                        "error": "..."}],
  *             "nr_hosts": 2, "nr_ok": 1, "nr_failed": 1,
+ *             "revert_not_done": ["h2"],
  *             "reference": {"kernel":.., "devices":..}}
  *
  * "devices" is the target's device stack as "driver/model:scheduler"
@@ -61,6 +66,9 @@ struct fleet_host {
 	struct json_object *exp; /* its experiment object (owned), or NULL */
 	char *task;		 /* the task that failed, or NULL */
 	char *error;		 /* why the host failed, or NULL */
+	char *revert;		 /* its revert: "ok", "failed", "not run";
+				    NULL: none was due (or no record) */
+	char *revert_error;	 /* why it failed or did not run, or NULL */
 };
 
 /* The hosts of a fleet run. */
@@ -70,12 +78,14 @@ struct fleet_hosts {
 };
 
 /*
- * Read one result file into h: HOST.json (an experiment object) or
- * HOST.error (a JSON object {"host", "task", "error"} the playbook
- * writes when a host fails, or a placeholder left when it never got to
- * the end). A file that cannot be read or parsed makes that host failed
- * with the reason; a host named twice keeps its error over its result.
- * Returns 0, or -EINVAL with err set for a name that is neither.
+ * Read one result file into h: HOST.json (an experiment object),
+ * HOST.error (a JSON object {"host", "task", "rc", "error"} the
+ * playbook writes when a host fails, or a placeholder left when it
+ * never got to the end) or HOST.revert ({"host", "revert", "rc",
+ * "error", "output"}: what came of the host's `iotrial revert`). A file
+ * that cannot be read or parsed makes that host failed with the reason;
+ * a host named twice keeps its error over its result. Returns 0, or
+ * -EINVAL with err set for a name that is none of these.
  */
 int fleet_hosts_read_file(struct fleet_hosts *h, const char *path,
 			  struct strbuf *err);
@@ -92,16 +102,21 @@ int fleet_hosts_read_dir(struct fleet_hosts *h, const char *dir,
 void fleet_hosts_add(struct fleet_hosts *h, const char *name,
 		     const char *source, struct json_object *exp,
 		     const char *task, const char *error);
+/* Say what came of host name's revert (fleet_host.revert), why. */
+void fleet_hosts_set_revert(struct fleet_hosts *h, const char *name,
+			    const char *revert, const char *why);
 
 void fleet_hosts_release(struct fleet_hosts *h);
 
 /*
  * The fleet experiment of h (see the top of this file), analysed, with
- * hosts sorted by name. Hosts whose experiment does not fit the first
- * good host's (another workload, metric or set of arms) are failed with
- * the reason. Returns 0 with *out (caller owns) and *out_partial true
- * when some host failed, or -EINVAL with err set when no host has a
- * result.
+ * hosts sorted by name. The reference is the first good host whose
+ * factors and arm settings most good hosts share; hosts whose
+ * experiment does not fit it (another workload, metric, set of arms,
+ * factors or settings) are failed with the difference named, and so
+ * are hosts whose revert did not run or failed. Returns 0 with *out
+ * (caller owns) and *out_partial true when some host failed, or -EINVAL
+ * with err set when no host has a result.
  */
 int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 		bool *out_partial, struct strbuf *err);
@@ -114,7 +129,9 @@ struct fleet_plan {
 				"all" */
 	int forks;	     /* parallel hosts; 0: Ansible's default */
 	const char *binary;  /* copy this iotrial to the hosts, or NULL */
-	const char *version; /* the version hosts must run */
+	const char *version; /* the version hosts must run: the
+				controller's, or with binary what it
+				says; NULL: binary did not run here */
 	bool become;	     /* run iotrial with privilege escalation */
 };
 
@@ -127,9 +144,13 @@ struct fleet_plan {
  * with --json into the scratch directory on the host's target (host
  * variable iotrial_target, else the compare's -t), its JSON fetched to
  * fleet/HOST.json beside the playbook; on failure the error written to
- * fleet/HOST.error. Once the compare has started, `iotrial revert` runs
- * at the end whatever happened (a revert that fails is the host's
- * error), and the scratch directory goes. Host variables: iotrial_bin
+ * fleet/HOST.error (the task, its signal or exit status, its stderr,
+ * Ansible's connection error). Once the compare has started,
+ * `iotrial revert` runs at the end whatever happened, also after the
+ * connection dropped, and fleet/HOST.revert says what came of it
+ * ("ok", "failed", or "not run": written before the compare starts, it
+ * stays when the play ends for the host before the revert), and the
+ * scratch directory goes. Host variables: iotrial_bin
  * (default "iotrial"), iotrial_target, iotrial_environment (a dict of
  * environment variables), iotrial_tmp. Returns 0, or -EINVAL with err
  * set (an argument Ansible would template, no workload).

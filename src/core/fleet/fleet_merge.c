@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fleet.h"
+#include "fleet-int.h"
 #include "../experiment/experiment.h"
 #include "../report/expjson.h"
 #include "../report/suspect.h"
@@ -32,9 +33,8 @@ struct host_row {
 	char *env[NR_ENV];
 };
 
-/* The arm object labelled label in exp's "arms", or NULL. */
-static struct json_object *arm_by_label(struct json_object *exp,
-					const char *label, int *out_index)
+struct json_object *fleet_arm_by_label(struct json_object *exp,
+				       const char *label, int *out_index)
 {
 	struct json_object *arms =
 	    expjson_get_type(exp, "arms", json_type_array);
@@ -93,8 +93,7 @@ static const char *baseline_label(struct json_object *exp)
 			   "label");
 }
 
-/* The fleet's arm labels, baseline first, from the reference host. */
-static size_t arm_labels(struct json_object *ref, const char ***out)
+size_t fleet_arm_labels(struct json_object *ref, const char ***out)
 {
 	struct json_object *arms =
 	    expjson_get_type(ref, "arms", json_type_array);
@@ -177,7 +176,10 @@ static int fill_row(struct host_row *row, struct json_object *ref,
 			       "%zu arms)",
 			       baseline_label(exp),
 			       a ? json_object_array_length(a) : 0);
-	m = expjson_num(arm_by_label(exp, labels[0], NULL), "median");
+	if (fleet_same_factors(exp, ref, why) ||
+	    fleet_same_settings(exp, ref, labels, nr_arms, why))
+		return -EINVAL;
+	m = expjson_num(fleet_arm_by_label(exp, labels[0], NULL), "median");
 	if (!(m > 0) || !isfinite(m))
 		return err_set(why, -EINVAL, "its baseline '%s' has no median",
 			       labels[0]);
@@ -186,7 +188,7 @@ static int fill_row(struct host_row *row, struct json_object *ref,
 	for (k = 1; k < nr_arms; k++) {
 		double r;
 
-		a = arm_by_label(exp, labels[k], NULL);
+		a = fleet_arm_by_label(exp, labels[k], NULL);
 		if (!a)
 			return err_set(why, -EINVAL, "it has no arm '%s'",
 				       labels[k]);
@@ -357,6 +359,37 @@ static struct json_object *host_verdicts(struct json_object *exp,
 	return out;
 }
 
+/* What came of host's revert, into its entry o; one that was not done
+ * is named in not_done and warned about. */
+static void add_revert(struct json_object *o, const struct fleet_host *host,
+		       struct json_object *not_done,
+		       struct json_object *warnings)
+{
+	struct strbuf w = STRBUF_INIT;
+	bool own;
+
+	json_object_object_add(o, "revert",
+			       json_object_new_string(host->revert));
+	if (host->revert_error)
+		json_object_object_add(
+		    o, "revert_error",
+		    json_object_new_string(host->revert_error));
+	if (!strcmp(host->revert, "ok"))
+		return;
+	json_object_array_add(not_done, json_object_new_string(host->name));
+	/* the reason is in the host's failure when the revert is it */
+	own = host->task && !strcmp(host->task, "iotrial revert");
+	strbuf_addf(&w,
+		    "host '%s': iotrial revert %s there, so it may still hold "
+		    "a changed setting; run 'iotrial revert' on it%s%s",
+		    host->name,
+		    strcmp(host->revert, "not run") ? "failed" : "did not run",
+		    host->revert_error && !own ? ": " : "",
+		    host->revert_error && !own ? host->revert_error : "");
+	json_object_array_add(warnings, json_object_new_string(w.buf));
+	strbuf_release(&w);
+}
+
 /* The "fleet" member: every host, good and failed (fleet.h). */
 static struct json_object *fleet_member(struct fleet_hosts *h,
 					const struct host_row *rows, size_t nr,
@@ -367,6 +400,7 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 	struct json_object *fleet = json_object_new_object();
 	struct json_object *list = json_object_new_array();
 	struct json_object *ref = json_object_new_object();
+	struct json_object *not_done = json_object_new_array();
 	const char *maj[NR_ENV];
 	size_t i, r = 0, failed = 0;
 	int k;
@@ -389,6 +423,8 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 		if (host->source)
 			json_object_object_add(
 			    o, "source", json_object_new_string(host->source));
+		if (host->revert)
+			add_revert(o, host, not_done, warnings);
 		if (host->error) {
 			failed++;
 			if (host->task)
@@ -452,6 +488,7 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 	json_object_object_add(fleet, "nr_ok", json_object_new_int((int)nr));
 	json_object_object_add(fleet, "nr_failed",
 			       json_object_new_int((int)failed));
+	json_object_object_add(fleet, "revert_not_done", not_done);
 	json_object_object_add(fleet, "reference", ref);
 	return fleet;
 }
@@ -464,7 +501,9 @@ static struct json_object *build(struct json_object *ref,
 	struct experiment_src src = {0};
 	struct experiment_src_arm *arms = xcalloc(nr_arms, sizeof(*arms));
 	struct experiment_src_run *runs = xcalloc(nr_arms * nr, sizeof(*runs));
-	struct json_object *exp, *list;
+	struct json_object *exp, *list, *env;
+	const char **names = xcalloc(nr, sizeof(*names));
+	struct json_object **envs = xcalloc(nr, sizeof(*envs));
 	size_t k, i;
 
 	for (k = 0; k < nr_arms; k++) {
@@ -494,8 +533,17 @@ static struct json_object *build(struct json_object *ref,
 	src.stopped = "merged from the hosts";
 	src.runs_mode = "fleet";
 	src.warnings = true;
-	src.env = expjson_env(ref);
+	/* the fleet's environment, not the reference host's */
+	for (i = 0; i < nr; i++) {
+		names[i] = rows[i].h->name;
+		envs[i] = expjson_env(rows[i].h->exp);
+	}
+	env = fleet_env(names, envs, nr);
+	src.env = env;
 	exp = experiment_build(&src);
+	json_object_put(env);
+	free(names);
+	free(envs);
 	/* the runs are host-major within each arm: block = host */
 	list = expjson_get_type(exp, "runs", json_type_array);
 	for (k = 0; list && k < json_object_array_length(list); k++) {
@@ -511,7 +559,8 @@ static struct json_object *build(struct json_object *ref,
 	list = expjson_get_type(exp, "arms", json_type_array);
 	for (k = 0; list && k < nr_arms; k++) {
 		struct json_object *a = json_object_array_get_idx(list, k);
-		struct json_object *from = arm_by_label(ref, labels[k], NULL);
+		struct json_object *from =
+		    fleet_arm_by_label(ref, labels[k], NULL);
 
 		copy_member(a, from, "settings");
 		copy_member(a, from, "asked");
@@ -521,6 +570,55 @@ static struct json_object *build(struct json_object *ref,
 	free(arms);
 	free(runs);
 	return exp;
+}
+
+/*
+ * The reference host's experiment (a reference taken): of the hosts
+ * with a result, the first whose factors and settings most hosts share,
+ * so that no single host's file decides what the fleet ran.
+ */
+static struct json_object *reference(struct fleet_hosts *h)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct json_object *best = NULL;
+	size_t i, j, best_n = 0;
+
+	for (i = 0; i < h->nr; i++) {
+		size_t n = 0;
+
+		if (!h->hosts[i].exp || h->hosts[i].error)
+			continue;
+		for (j = 0; j < h->nr; j++)
+			n += h->hosts[j].exp && !h->hosts[j].error &&
+			     fleet_same_plan(h->hosts[j].exp, h->hosts[i].exp,
+					     &why);
+		if (n > best_n) {
+			best_n = n;
+			best = h->hosts[i].exp;
+		}
+	}
+	strbuf_release(&why);
+	return best ? json_object_get(best) : NULL;
+}
+
+/*
+ * A host whose revert did not run or failed may still hold a change: it
+ * is failed, with the revert's reason unless another task failed first.
+ */
+static void mark_reverts(struct fleet_hosts *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr; i++) {
+		struct fleet_host *host = &h->hosts[i];
+
+		if (!host->revert || !strcmp(host->revert, "ok") || host->error)
+			continue;
+		fail_host(host, host->revert_error ? host->revert_error
+						   : "iotrial revert failed");
+		free(host->task);
+		host->task = xstrdup("iotrial revert");
+	}
 }
 
 int fleet_merge(struct fleet_hosts *h, struct json_object **out,
@@ -537,9 +635,8 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 	*out = NULL;
 	*out_partial = false;
 	qsort(h->hosts, h->nr, sizeof(*h->hosts), cmp_hosts);
-	for (i = 0; i < h->nr && !ref; i++)
-		if (h->hosts[i].exp && !h->hosts[i].error)
-			ref = json_object_get(h->hosts[i].exp);
+	mark_reverts(h);
+	ref = reference(h);
 	if (!ref) {
 		ret =
 		    err_set(err, -EINVAL, "no host of the %zu has a result%s%s",
@@ -547,7 +644,7 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 			    h->nr ? h->hosts[0].error : "");
 		goto out;
 	}
-	nr_arms = arm_labels(ref, &labels);
+	nr_arms = fleet_arm_labels(ref, &labels);
 	rows = xcalloc(h->nr, sizeof(*rows));
 	for (i = 0; i < h->nr; i++) {
 		struct host_row *row = &rows[nr];

@@ -79,9 +79,13 @@ static void add_argv(struct strbuf *out, const struct fleet_plan *p,
 	}
 }
 
-/* A task that writes the host's error file on the controller. */
-static void add_error_task(struct strbuf *out, const char *indent,
-			   const char *name, const char *content)
+/*
+ * A task that writes the host's file HOST.suffix (error: why it failed;
+ * revert: what came of its revert) on the controller.
+ */
+static void add_file_task(struct strbuf *out, const char *indent,
+			  const char *name, const char *suffix,
+			  const char *content)
 {
 	strbuf_addf(out,
 		    "%s- name: %s\n"
@@ -89,11 +93,78 @@ static void add_error_task(struct strbuf *out, const char *indent,
 		    "%s  become: false\n"
 		    "%s  ansible.builtin.copy:\n"
 		    "%s    dest: \"{{ fleet_dir }}/{{ inventory_hostname "
-		    "}}.error\"\n"
+		    "}}.%s\"\n"
 		    "%s    mode: \"0644\"\n"
 		    "%s    content: \"{{ %s | to_json }}\\n\"\n",
-		    indent, name, indent, indent, indent, indent, indent,
-		    indent, content);
+		    indent, name, indent, indent, indent, indent, suffix,
+		    indent, indent, content);
+}
+
+/* The host's error file, HOST.error. */
+static void add_error_task(struct strbuf *out, const char *indent,
+			   const char *name, const char *content)
+{
+	add_file_task(out, indent, name, "error", content);
+}
+
+/*
+ * What went wrong in result R of a task, as one Jinja expression: the
+ * signal that killed the command or its exit status, its stderr, and
+ * Ansible's own message (the connection error of an unreachable host)
+ * unless it only repeats "non-zero return code".
+ */
+#define FLEET_WHY(R)                                                           \
+	"(([(('killed by signal ' ~ (0 - (" R ".rc | int))) if (" R            \
+	".rc | default(0) | int) < 0 else (('exit status ' ~ " R ".rc) if (" R \
+	".rc | default(0) | int) > 0 else '')), (" R ".stderr | "              \
+	"default('') | trim), ((" R ".msg | default('') | trim) if (" R        \
+	".msg | default('')) != 'non-zero return code' else '')] | select | "  \
+	"join('; ')) or 'failed')"
+
+/*
+ * The revert file's text when the play ends before the revert runs (it
+ * goes between single quotes in Jinja inside a YAML double-quoted
+ * string: no quotes of either kind in it).
+ */
+#define FLEET_REVERT_NOT_RUN                                                   \
+	"the play ended for the host after its compare started, before "       \
+	"iotrial revert could run there"
+
+/*
+ * The version check: the host's iotrial against the controller's, or,
+ * with --binary, the copy against what that binary said on the
+ * controller (p->version), or only that it is an iotrial when it could
+ * not be run there (p->version NULL: built for another machine).
+ */
+static void add_version_check(struct strbuf *out, const struct fleet_plan *p)
+{
+	strbuf_addstr(out, "        - name: same iotrial version as the "
+			   "controller\n"
+			   "          ansible.builtin.assert:\n");
+	if (p->binary && !p->version)
+		strbuf_addstr(out,
+			      "            that: (fleet_ver.stdout.split() "
+			      "+ [''])[0] == 'iotrial'\n"
+			      "            fail_msg: \"the copy of --binary "
+			      "does not run as iotrial on the host: '{{ "
+			      "fleet_ver.stdout }}'\"\n");
+	else if (p->binary)
+		strbuf_addstr(out,
+			      "            that: (fleet_ver.stdout.split() "
+			      "+ ['', ''])[1] == fleet_version\n"
+			      "            fail_msg: \"the copy of --binary "
+			      "runs '{{ fleet_ver.stdout }}' on the host, "
+			      "the binary said iotrial {{ fleet_version }} "
+			      "on the controller\"\n");
+	else
+		strbuf_addstr(out,
+			      "            that: (fleet_ver.stdout.split() "
+			      "+ ['', ''])[1] == fleet_version\n"
+			      "            fail_msg: \"the host runs '{{ "
+			      "fleet_ver.stdout }}', the fleet iotrial {{ "
+			      "fleet_version }}; install it or give 'fleet "
+			      "plan --binary PATH'\"\n");
+	strbuf_addstr(out, "            quiet: true\n");
 }
 
 int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
@@ -134,7 +205,7 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			   "default({}) }}\"\n  vars:\n");
 	strbuf_addstr(out, "    fleet_dir: \"{{ playbook_dir }}/fleet\"\n"
 			   "    fleet_version: ");
-	add_quoted(out, p->version);
+	add_quoted(out, p->version ? p->version : "");
 	/* the host's scratch directory, made by the first task */
 	strbuf_addstr(out, "\n    fleet_json: \"{{ fleet_tmpdir.path "
 			   "}}/experiment.json\"\n");
@@ -162,8 +233,9 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			   "      become: false\n"
 			   "      ansible.builtin.file:\n"
 			   "        path: \"{{ fleet_dir }}/{{ "
-			   "inventory_hostname }}.json\"\n"
-			   "        state: absent\n");
+			   "inventory_hostname }}.{{ item }}\"\n"
+			   "        state: absent\n"
+			   "      loop: [json, revert]\n");
 	add_error_task(out, "    ",
 		       "no result yet (kept if the host is "
 		       "unreachable)",
@@ -171,12 +243,22 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		       "host was unreachable or the play ended before it was "
 		       "done; see the output of ansible-playbook'}");
 	strbuf_addstr(out, "    - name: the experiment\n      block:\n");
+	/* the first contact: an unreachable host is not dropped from the
+	 * play but fails here, with Ansible's connection error */
 	strbuf_addstr(out, "        - name: kernel\n"
 			   "          ansible.builtin.command: uname -sr\n"
 			   "          register: fleet_uname\n"
 			   "          changed_when: false\n"
-			   "          failed_when: fleet_uname.rc != 0 or not "
-			   "fleet_uname.stdout.startswith('Linux ')\n");
+			   "          ignore_unreachable: true\n"
+			   "          failed_when: fleet_uname.rc | default(1) "
+			   "!= 0 or not (fleet_uname.stdout | default('')) "
+			   ".startswith('Linux ')\n"
+			   "        - name: connect\n"
+			   "          ansible.builtin.fail:\n"
+			   "            msg: \"the host is unreachable: {{ "
+			   "fleet_uname.msg | default('') | trim }}\"\n"
+			   "          when: fleet_uname.unreachable | "
+			   "default(false)\n");
 	strbuf_addstr(out, "        - name: scratch directory\n"
 			   "          ansible.builtin.tempfile:\n"
 			   "            state: directory\n"
@@ -192,30 +274,39 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		strbuf_addstr(out, "\n            dest: \"{{ fleet_bin }}\"\n"
 				   "            mode: \"0755\"\n");
 	}
-	strbuf_addstr(
-	    out, "        - name: iotrial version\n"
-		 "          ansible.builtin.command:\n"
-		 "            argv: [\"{{ fleet_bin }}\", \"--version\"]\n"
-		 "          register: fleet_ver\n"
-		 "          changed_when: false\n"
-		 "        - name: same iotrial version as the controller\n"
-		 "          ansible.builtin.assert:\n"
-		 "            that: (fleet_ver.stdout.split() + ['', ''])[1] "
-		 "== fleet_version\n"
-		 "            fail_msg: \"the host runs '{{ fleet_ver.stdout "
-		 "}}', the fleet iotrial {{ fleet_version }}; install "
-		 "it or give 'fleet plan --binary PATH'\"\n"
-		 "            quiet: true\n");
+	strbuf_addstr(out,
+		      "        - name: iotrial version\n"
+		      "          ansible.builtin.command:\n"
+		      "            argv: [\"{{ fleet_bin }}\", \"--version\"]\n"
+		      "          register: fleet_ver\n"
+		      "          changed_when: false\n");
+	add_version_check(out, p);
 	/* from here on the host may have changed: revert at the end */
+	add_file_task(out, "        ",
+		      "until iotrial revert ran, the host may hold a change",
+		      "revert",
+		      "{'host': inventory_hostname, 'revert': 'not run', "
+		      "'error': '" FLEET_REVERT_NOT_RUN "'}");
 	strbuf_addstr(out, "        - name: compare starts\n"
 			   "          ansible.builtin.set_fact:\n"
 			   "            fleet_started: true\n");
+	/* a connection that drops mid-compare fails the compare with its
+	 * cause, and the revert below still gets its chance */
 	strbuf_addstr(out, "        - name: compare\n"
 			   "          ansible.builtin.command:\n"
 			   "            argv: \"{{ [fleet_bin] + fleet_args + "
 			   "['--json=' + fleet_json, '--quiet'] + "
 			   "(['--target=' + fleet_target] if fleet_target "
-			   "else []) }}\"\n");
+			   "else []) }}\"\n"
+			   "          register: fleet_compare\n"
+			   "          ignore_unreachable: true\n"
+			   "        - name: compare\n"
+			   "          ansible.builtin.fail:\n"
+			   "            msg: \"the connection to the host was "
+			   "lost during the compare: {{ fleet_compare.msg | "
+			   "default('') | trim }}\"\n"
+			   "          when: fleet_compare.unreachable | "
+			   "default(false)\n");
 	strbuf_addstr(out, "        - name: fetch the experiment\n"
 			   "          ansible.builtin.fetch:\n"
 			   "            src: \"{{ fleet_json }}\"\n"
@@ -231,11 +322,12 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			   "inventory_hostname }}.error\"\n"
 			   "            state: absent\n");
 	strbuf_addstr(out, "      rescue:\n");
-	add_error_task(out, "        ", "record the failure",
-		       "{'host': inventory_hostname, 'task': "
-		       "ansible_failed_task.name, 'error': "
-		       "((ansible_failed_result.stderr | default('') | trim) "
-		       "or (ansible_failed_result.msg | default('failed')))}");
+	add_error_task(
+	    out, "        ", "record the failure",
+	    "{'host': inventory_hostname, 'task': "
+	    "ansible_failed_task.name, 'rc': ansible_failed_result.rc "
+	    "| default(none), 'error': " FLEET_WHY(
+		"ansible_failed_result") "}");
 	strbuf_addstr(out,
 		      "      always:\n"
 		      "        - name: iotrial revert\n"
@@ -243,20 +335,32 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		      "            argv: [\"{{ fleet_bin }}\", \"revert\"]\n"
 		      "          register: fleet_revert\n"
 		      "          failed_when: false\n"
+		      "          ignore_unreachable: true\n"
 		      "          when: fleet_started | default(false)\n"
 		      "        - name: remove the scratch directory\n"
 		      "          ansible.builtin.file:\n"
 		      "            path: \"{{ fleet_tmpdir.path }}\"\n"
 		      "            state: absent\n"
+		      "          ignore_unreachable: true\n"
 		      "          when: fleet_tmpdir.path is defined\n");
-	add_error_task(out, "        ", "record a failed revert",
-		       "{'host': inventory_hostname, 'task': 'iotrial "
-		       "revert', 'error': 'iotrial revert failed: ' + "
-		       "((fleet_revert.stderr | default('') | trim) or "
-		       "(fleet_revert.msg | default('failed')))}");
+	/* its own file: a failed revert does not hide the compare's error */
+	add_file_task(
+	    out, "        ", "record the revert", "revert",
+	    "{'host': inventory_hostname, 'revert': ('not run' if "
+	    "(fleet_revert.unreachable | default(false)) else ('ok' if "
+	    "(fleet_revert.rc | default(1)) == 0 else 'failed')), 'rc': "
+	    "fleet_revert.rc | default(none), 'error': ('' if "
+	    "(fleet_revert.rc | default(1)) == 0 else ('" FLEET_REVERT_NOT_RUN
+	    ": ' ~ " FLEET_WHY(
+		"fleet_revert") ") if (fleet_revert.unreachable "
+				"| default(false)) else ('iotrial revert "
+				"failed: ' ~ " FLEET_WHY(
+				    "fleet_revert") ")), 'output': "
+						    "fleet_revert.stdout | "
+						    "default('') "
+						    "| trim}");
 	/* the last task's "when" belongs to it: append it there */
-	strbuf_addstr(out, "          when: fleet_revert.rc | default(0) != "
-			   "0\n");
+	strbuf_addstr(out, "          when: fleet_started | default(false)\n");
 	(void)p->forks; /* the CLI passes it to ansible-playbook */
 	strbuf_release(&args);
 	return 0;

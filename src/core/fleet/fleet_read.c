@@ -63,6 +63,21 @@ void fleet_hosts_add(struct fleet_hosts *h, const char *name,
 	host->source = xstrdup(source);
 }
 
+void fleet_hosts_set_revert(struct fleet_hosts *h, const char *name,
+			    const char *revert, const char *why)
+{
+	struct fleet_host *host = find_host(h, name);
+
+	if (!host) {
+		fleet_hosts_add(h, name, NULL, NULL, NULL, NULL);
+		host = find_host(h, name);
+	}
+	free(host->revert);
+	free(host->revert_error);
+	host->revert = xstrdup(revert);
+	host->revert_error = why && *why ? xstrdup(why) : NULL;
+}
+
 void fleet_hosts_release(struct fleet_hosts *h)
 {
 	size_t i;
@@ -75,6 +90,8 @@ void fleet_hosts_release(struct fleet_hosts *h)
 		json_object_put(h->hosts[i].exp);
 		free(h->hosts[i].task);
 		free(h->hosts[i].error);
+		free(h->hosts[i].revert);
+		free(h->hosts[i].revert_error);
 	}
 	free(h->hosts);
 	memset(h, 0, sizeof(*h));
@@ -128,6 +145,46 @@ static void read_error_file(struct fleet_hosts *h, const char *path,
 	strbuf_release(&why);
 }
 
+/*
+ * HOST.revert: what came of the host's revert. Anything but a readable
+ * "ok" counts as not done: the host may still hold a change.
+ */
+static void read_revert_file(struct fleet_hosts *h, const char *path,
+			     const char *name)
+{
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	struct json_object *o = NULL;
+	const char *revert = "failed";
+	int r;
+
+	r = strbuf_read_file(&sb, path, FLEET_ERROR_MAX_BYTES);
+	if (r < 0) {
+		strbuf_addf(&why, "cannot read '%s': %s", path, strerror(-r));
+	} else {
+		o = json_tokener_parse(sb.buf);
+		if (!json_object_is_type(o, json_type_object)) {
+			strbuf_addf(&why,
+				    "'%s' is not the playbook's record "
+				    "of the revert",
+				    path);
+		} else {
+			import_make_printable(o);
+			if (!strcmp(expjson_str(o, "revert"), "ok"))
+				revert = "ok";
+			else if (!strcmp(expjson_str(o, "revert"), "not run"))
+				revert = "not run";
+			strbuf_addstr(&why, expjson_str(o, "error"));
+			if (strcmp(revert, "ok") && !why.len)
+				strbuf_addstr(&why, "iotrial revert did not "
+						    "say it was done");
+		}
+	}
+	fleet_hosts_set_revert(h, name, revert, why.buf);
+	json_object_put(o);
+	strbuf_release(&sb);
+	strbuf_release(&why);
+}
+
 int fleet_hosts_read_file(struct fleet_hosts *h, const char *path,
 			  struct strbuf *err)
 {
@@ -141,10 +198,16 @@ int fleet_hosts_read_file(struct fleet_hosts *h, const char *path,
 		free(name);
 		return 0;
 	}
+	if (ends_with(path, ".revert")) {
+		name = host_of(path, ".revert");
+		read_revert_file(h, path, name);
+		free(name);
+		return 0;
+	}
 	if (!ends_with(path, ".json"))
 		return err_set(err, -EINVAL,
 			       "'%s' is no fleet result: a fleet result is "
-			       "HOST.json or HOST.error",
+			       "HOST.json, HOST.error or HOST.revert",
 			       path);
 	name = host_of(path, ".json");
 	if (import_read_file(path, NULL, &r, &why)) {
@@ -192,7 +255,8 @@ int fleet_hosts_read_dir(struct fleet_hosts *h, const char *dir,
 	}
 	while ((de = readdir(dp)))
 		if (ends_with(de->d_name, ".json") ||
-		    ends_with(de->d_name, ".error")) {
+		    ends_with(de->d_name, ".error") ||
+		    ends_with(de->d_name, ".revert")) {
 			ALLOC_GROW(names, nr + 1, alloc);
 			names[nr++] = xstrdup(de->d_name);
 		}

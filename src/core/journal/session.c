@@ -76,10 +76,18 @@ char *knob_boot_id(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (strbuf_read_file(&sb, "/proc/sys/kernel/random/boot_id", 256))
-		strbuf_addstr(&sb, "unknown");
+	if (strbuf_read_file(&sb, KNOB_BOOT_ID_FILE, 256))
+		strbuf_reset(&sb);
 	strbuf_trim(&sb);
+	if (!sb.len)
+		strbuf_addstr(&sb, KNOB_BOOT_UNKNOWN);
 	return strbuf_detach(&sb, NULL);
+}
+
+/* Is b a boot id that was read (not "unknown", not missing)? */
+static int boot_known(const char *b)
+{
+	return b && *b && strcmp(b, KNOB_BOOT_UNKNOWN);
 }
 
 /* Field 22 of /proc/PID/stat (start time in ticks); 0 if unknown. */
@@ -105,8 +113,12 @@ static uint64_t start_ticks(long pid)
 /* Is the process of own record r still running (read-only check)? */
 int knob_owner_alive(const struct jrec *own, const char *boot)
 {
-	return !strcmp(own->f[JF_BOOT], boot) &&
-	       start_ticks((long)own->pid) == own->start_ticks &&
+	/* a boot id that could not be read tells nothing: the pid and its
+	 * start time still do */
+	if (boot_known(boot) && boot_known(own->f[JF_BOOT]) &&
+	    strcmp(own->f[JF_BOOT], boot))
+		return 0;
+	return start_ticks((long)own->pid) == own->start_ticks &&
 	       own->start_ticks;
 }
 
@@ -239,22 +251,46 @@ static int live(const struct jrec *r)
 }
 
 /*
+ * Can recovery not tell whether r's change still applies? That is a
+ * live record of a kind that does not outlive a reboot, whose owner is
+ * gone, when this boot's id or the owner's could not be read: the
+ * machine may have rebooted since (the change is gone, the record must
+ * be retired) or not (it must be undone), and neither may be guessed.
+ */
+static int cannot_tell(const struct journal *j, const struct jrec *r,
+		       const char *boot)
+{
+	const struct undo_ops *kind = undo_kind(r);
+	const struct jrec *own;
+
+	if (!live(r) || !kind || kind->survives_reboot)
+		return 0;
+	own = journal_find(j, r->ref);
+	if (!own || (boot_known(boot) && boot_known(own->f[JF_BOOT])))
+		return 0;
+	return !knob_owner_alive(own, boot);
+}
+
+/*
  * Is r something recovery acts on: live, and its owner gone? A kept
  * change waits for iotrial revert as long as its boot lasts, and the
- * records of a live owner are its own business, lock or no lock.
+ * records of a live owner are its own business, lock or no lock. A
+ * record whose boot cannot be told (cannot_tell()) is left as it is.
  */
 static int stale(const struct journal *j, const struct jrec *r,
 		 const char *boot)
 {
 	const struct jrec *own;
 
-	if (!live(r))
+	if (!live(r) || cannot_tell(j, r, boot))
 		return 0;
 	own = journal_find(j, r->ref);
 	if (!own)
 		return 1;
 	if (knob_owner_alive(own, boot))
 		return 0;
+	if (!boot_known(boot) || !boot_known(own->f[JF_BOOT]))
+		return !r->kept; /* a kept change waits for revert */
 	return !r->kept || strcmp(own->f[JF_BOOT], boot);
 }
 
@@ -558,6 +594,36 @@ static size_t count_stale(const struct journal *j, const char *boot,
 	return n;
 }
 
+/* Say why each record whose boot cannot be told is kept. */
+static void say_cannot_tell(const struct journal *j, const char *boot,
+			    const struct knob_log *log)
+{
+	size_t i;
+
+	for (i = 0; i < j->nr; i++) {
+		const struct jrec *r = &j->recs[i], *own;
+		struct strbuf was = STRBUF_INIT;
+
+		if (!cannot_tell(j, r, boot))
+			continue;
+		own = journal_find(j, r->ref);
+		undo_kind(r)->describe(j, r, UNDO_BRIEF, &was);
+		knob_say(log, KNOB_SAY_WARN,
+			 "%s (changed by iotrial pid %" PRId64 ", which is "
+			 "gone) stays in the journal: %s, so iotrial cannot "
+			 "tell whether the machine rebooted since (the change "
+			 "would be gone) or not (it would need restoring); "
+			 "it is restored once " KNOB_BOOT_ID_FILE " can be "
+			 "read, or see 'iotrial revert --list'",
+			 was.buf, own->pid,
+			 boot_known(boot) ? "that iotrial could not read the "
+					    "boot id"
+					  : "the boot id cannot be read "
+					    "(" KNOB_BOOT_ID_FILE ")");
+		strbuf_release(&was);
+	}
+}
+
 /* The warning for a journal that does not parse. */
 static void say_corrupt(const struct knob_log *log, const char *path)
 {
@@ -573,14 +639,14 @@ static void say_corrupt(const struct knob_log *log, const char *path)
  * owner is gone. Only then take the lock (without waiting) and repair,
  * so read-only commands never hold up an iotrial that changes settings.
  */
-void knob_recover_stale(const struct knob_log *log)
+size_t knob_recover_stale(const struct knob_log *log)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct knob_session *s = NULL;
 	struct journal j;
 	char *boot = NULL;
 	int64_t pid = 0;
-	size_t n;
+	size_t n = 0;
 	int dir_fd = -1, ret;
 
 	knob_journal_path(&path);
@@ -601,6 +667,7 @@ void knob_recover_stale(const struct knob_log *log)
 	if (ret)
 		goto out;
 	boot = knob_boot_id();
+	say_cannot_tell(&j, boot, log);
 	n = count_stale(&j, boot, &pid);
 	if (!n)
 		goto out; /* the common case: nothing left by the dead */
@@ -614,12 +681,15 @@ void knob_recover_stale(const struct knob_log *log)
 		    "to restore %s",
 		    path.buf, n, n == 1 ? "" : "s", pid,
 		    n == 1 ? "it" : "them");
+		n = 0;
 		goto out;
 	}
 	if (ret == -EBADMSG)
 		say_corrupt(log, path.buf);
 	else if (ret && ret != -EBUSY) /* busy: a later command repairs */
 		knob_say(log, KNOB_SAY_WARN, "%s", err.buf);
+	if (ret)
+		n = 0;
 	knob_session_close(s, log);
 out:
 	journal_release(&j);
@@ -628,4 +698,5 @@ out:
 	free(boot);
 	strbuf_release(&path);
 	strbuf_release(&err);
+	return n;
 }

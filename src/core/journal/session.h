@@ -140,12 +140,22 @@ const char *knob_session_journal(const struct knob_session *s);
  * to do, when another iotrial holds the lock, or when the state
  * directory cannot be read; without the rights to restore, and for a
  * corrupt or untrusted journal, warns. Never fails the command.
+ * Returns how many records it found to repair and took on (0 when it
+ * left them: nothing to do, busy, no rights).
  */
-void knob_recover_stale(const struct knob_log *log);
+size_t knob_recover_stale(const struct knob_log *log);
 
 /* Is the process of own record own still running, in this boot? */
 int knob_owner_alive(const struct jrec *own, const char *boot);
-/* This boot's id, from /proc/sys/kernel/random/boot_id; caller frees. */
+/* Where this boot's id is read from. */
+#define KNOB_BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
+/* The boot id of a boot whose id could not be read: "cannot tell". */
+#define KNOB_BOOT_UNKNOWN "unknown"
+/*
+ * This boot's id, from KNOB_BOOT_ID_FILE, or KNOB_BOOT_UNKNOWN when it
+ * cannot be read; caller frees. An unknown boot never counts as another
+ * boot: records of changes that a reboot undoes are kept, not retired.
+ */
 char *knob_boot_id(void);
 
 /*

@@ -100,6 +100,24 @@ static void host_notes(struct json_object *exp, struct json_object *hosts,
 	strbuf_release(&h);
 }
 
+/*
+ * Under a host whose revert did not run or failed: that it may still
+ * hold a changed setting (its failure line may say why, but not that).
+ */
+static void revert_line(struct strbuf *out, struct json_object *h,
+			size_t host_w)
+{
+	const char *r = expjson_str(h, "revert");
+
+	if (!*r || !strcmp(r, "ok"))
+		return;
+	strbuf_addf(out,
+		    "%*s (!) iotrial revert %s there: the host may still hold "
+		    "a changed setting; run 'iotrial revert' on it\n",
+		    (int)host_w, "",
+		    strcmp(r, "not run") ? "failed" : "did not run");
+}
+
 /* The counts of the hosts' verdicts: "2 faster, 1 slower". */
 static void counts(struct strbuf *out, struct json_object *c)
 {
@@ -179,10 +197,12 @@ void report_fleet_text(struct json_object *exp, struct strbuf *out)
 				strbuf_addf(out, " at '%s'",
 					    expjson_str(h, "task"));
 			strbuf_addf(out, ": %s\n", expjson_str(h, "error"));
+			revert_line(out, h, host_w);
 			continue;
 		}
 		any_flag |= d && json_object_array_length(d);
 		host_line(out, h, kernel_w, col_w);
+		revert_line(out, h, host_w);
 	}
 	if (any_flag)
 		strbuf_addstr(out, "(!): differs from most hosts in kernel, "
