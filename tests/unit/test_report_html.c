@@ -193,6 +193,46 @@ static void test_one_numeric_factor(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A file workload (crashdump) times its operations, not directions: its
+ * read and write latency are zero counts. No empty "Latency
+ * percentiles" panel; one plot per operation, and the per-operation
+ * and other-metrics tables, with the names escaped.
+ */
+static void test_file_ops(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	render_json(
+	    "{\"workload\": \"crashdump\", \"metric\": {\"name\": "
+	    "\"dumps_per_min\"}, \"metrics\": [{\"name\": \"dumps_per_min\", "
+	    "\"shown\": true}, {\"name\": \"iops\", \"unit\": \"IO/s\", "
+	    "\"shown\": true}], \"baseline\": 0, \"arms\": [{\"arm\": 0, "
+	    "\"label\": \"a\", \"median\": 10, \"metrics\": {\"iops\": "
+	    "1234}}], \"runs\": [{\"arm\": 0, \"block\": 0, \"metric\": 10, "
+	    "\"run\": {\"latency_ns\": {\"read\": {\"count\": 0, \"p50\": 0}, "
+	    "\"write\": {\"count\": 0, \"p50\": 0}}, \"file_ops\": "
+	    "{\"write_dump\": {\"count\": 3, \"errors\": 0, \"mean_us\": 20, "
+	    "\"p50_us\": 10, \"p99_us\": 40, \"max_us\": 50}, \"<b>x\": "
+	    "{\"count\": 0}}}}], \"verdicts\": []}",
+	    &out);
+	assert_null(strstr(out.buf, "atency percentiles"));
+	assert_non_null(strstr(out.buf, "Latency of write_dump"));
+	/* p50, p99 and max of the one arm */
+	assert_int_equal(count(out.buf, "class=\"pt c0\""), 3);
+	assert_non_null(strstr(out.buf, "Per operation, median over"));
+	assert_non_null(strstr(out.buf, "<code>write_dump</code></td><td "
+					"class=\"num\">3</td><td class=\"num\">"
+					"20 us</td>"));
+	/* never timed: no row, no plot */
+	assert_null(strstr(out.buf, "&lt;b&gt;x"));
+	assert_null(strstr(out.buf, "<b>x"));
+	assert_non_null(strstr(out.buf, "Beside the metric, median per arm"));
+	assert_non_null(strstr(out.buf, "<td class=\"num\">1234</td>"));
+	strbuf_release(&out);
+}
+
 /* A run of one sampling interval: the device's rates are one value each,
  * drawn across the interval rather than as a path of one point. */
 static void test_one_interval(void **state)
@@ -224,6 +264,7 @@ int main(void)
 	    cmocka_unit_test(test_plots),
 	    cmocka_unit_test(test_sparse),
 	    cmocka_unit_test(test_one_numeric_factor),
+	    cmocka_unit_test(test_file_ops),
 	    cmocka_unit_test(test_one_interval),
 	};
 
