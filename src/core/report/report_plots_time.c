@@ -92,6 +92,25 @@ static double dodge(size_t j, size_t ns)
 	return ((double)j - (double)(ns - 1) / 2) * 7;
 }
 
+/* How far down the key of series (ns of them, laid out as plot_factor
+ * does) reaches below its first line. */
+static double key_depth(const struct strbuf *series, size_t ns)
+{
+	double key_x = 70, depth = 0;
+	size_t j;
+
+	if (ns < 2 && !(ns && series[0].len))
+		return 0;
+	for (j = 0; j < ns; j++) {
+		if (key_x > 70 && key_x + 30 + 6.2 * series[j].len > PLOT_W) {
+			key_x = 70;
+			depth += 16;
+		}
+		key_x += 34 + 6.2 * series[j].len;
+	}
+	return depth;
+}
+
 /* The plot of the metric against one numeric factor f. */
 static void plot_factor(struct json_object *exp, struct json_object *f,
 			struct strbuf *out)
@@ -134,6 +153,10 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 	}
 	if (!isfinite(ylo) || !(xhi > xlo))
 		goto out;
+	/* a key of more than one line pushes the plot down */
+	top += key_depth(series, ns);
+	h += key_depth(series, ns);
+	bottom = h - PLOT_AXIS;
 	logx = xlo > 0 && xhi / xlo >= 8;
 	svg_scale_init(&x, xlo, xhi, 70, PLOT_W - PLOT_RIGHT, logx);
 	/* the values themselves, not widened to round ones */
