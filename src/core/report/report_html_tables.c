@@ -82,10 +82,10 @@ void html_metrics_table(struct json_object *exp, struct strbuf *out)
 			    json_object_array_get_idx(list, j);
 
 			if (is_other(d, primary))
-				td_unit(out,
-					expjson_num(med,
-						    expjson_str(d, "name")),
-					expjson_str(d, "unit"));
+				td_unit(
+				    out,
+				    expjson_num(med, expjson_str(d, "name")),
+				    expjson_str(d, "unit"));
 		}
 		strbuf_addstr(out, "</tr>\n");
 	}
@@ -127,8 +127,10 @@ void html_ops_table(struct json_object *exp, struct strbuf *out)
 			svg_escape(out, expjson_str(a, "label"));
 			strbuf_addstr(out, "</td><td><code>");
 			svg_escape(out, ops[j]);
-			strbuf_addf(out, "</code></td><td class=\"num\">%.0f"
-				    "</td>", c);
+			strbuf_addf(out,
+				    "</code></td><td class=\"num\">%.0f"
+				    "</td>",
+				    c);
 			for (k = 0; k < 4; k++)
 				td_unit(out,
 					1000 * report_op_median(exp, arm,

@@ -44,8 +44,8 @@ double report_dir_latency(struct json_object *exp, int arm, const char *dir,
 	struct report_run_row row;
 
 	for (i = 0; i < n && !report_run_row(exp, i, &row); i++) {
-		struct json_object *d = expjson_get(
-		    expjson_get(row.run, "latency_ns"), dir);
+		struct json_object *d =
+		    expjson_get(expjson_get(row.run, "latency_ns"), dir);
 		double x = expjson_num(d, pct), c = expjson_num(d, "count");
 
 		/* a direction the workload does not time has count 0 */
@@ -79,8 +79,7 @@ size_t report_op_names(struct json_object *exp, const char ***out)
 				continue;
 			if (nr == alloc) {
 				alloc = alloc ? 2 * alloc : 8;
-				names = xrealloc(names,
-						 alloc * sizeof(*names));
+				names = xrealloc(names, alloc * sizeof(*names));
 			}
 			names[nr++] = k;
 		}

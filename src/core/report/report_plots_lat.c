@@ -141,9 +141,9 @@ static void lat_draw(struct json_object *exp, const struct lat_plot *lp,
 
 			if (!lat_has(lp, r))
 				continue;
-			strbuf_addstr(&l, expjson_str(json_object_array_get_idx(
-						       arms, i),
-						   "label"));
+			strbuf_addstr(
+			    &l, expjson_str(json_object_array_get_idx(arms, i),
+					    "label"));
 			if (lp->key_in_label)
 				strbuf_addf(&l, " %s", lp->keys[k]);
 			lat_row(out, lp, &x, y, l.buf, i % PLOT_COLOURS,

@@ -437,26 +437,25 @@ void plot_series(struct json_object *exp, struct strbuf *out)
 		report_fmt_metric(out, row.metric);
 		strbuf_addstr(out, " (the run nearest the arm's median)</span>"
 				   "</h3>");
-		if (dev && (has_values(dev, "rmbps") ||
-			    has_values(dev, "wmbps"))) {
+		if (dev &&
+		    (has_values(dev, "rmbps") || has_values(dev, "wmbps"))) {
 			strbuf_addstr(&title, "Device ");
 			strbuf_addstr(&title, expjson_str(dev, "name"));
 			/* device rates are per interval: they end at t[1..] */
-			time_plot(out, title.buf, t, 1,
-				  expjson_get_type(dev, "rmbps",
-						   json_type_array),
-				  expjson_get_type(dev, "wmbps",
-						   json_type_array),
-				  "read", "written", 1, "MB/s");
+			time_plot(
+			    out, title.buf, t, 1,
+			    expjson_get_type(dev, "rmbps", json_type_array),
+			    expjson_get_type(dev, "wmbps", json_type_array),
+			    "read", "written", 1, "MB/s");
 		}
 		if (has_values(s, "dirty_bytes") ||
 		    has_values(s, "writeback_bytes"))
-			time_plot(out, "Page cache", t, 0,
-				  expjson_get_type(s, "dirty_bytes",
-						   json_type_array),
-				  expjson_get_type(s, "writeback_bytes",
-						   json_type_array),
-				  "Dirty", "Writeback", 1024.0 * 1024, "MiB");
+			time_plot(
+			    out, "Page cache", t, 0,
+			    expjson_get_type(s, "dirty_bytes", json_type_array),
+			    expjson_get_type(s, "writeback_bytes",
+					     json_type_array),
+			    "Dirty", "Writeback", 1024.0 * 1024, "MiB");
 		strbuf_addstr(out, "</div>\n");
 		strbuf_release(&title);
 	}
