@@ -45,7 +45,8 @@ void report_csv_field(struct strbuf *out, const char *s);
 
 /*
  * The experiment as Markdown: a heading, the verdict table (a pipe
- * table), suspect footnotes, the warnings as a list and the
+ * table), suspect footnotes, the other metrics and a file workload's
+ * latency per operation (tables), the warnings as a list and the
  * environment. Returns 0, or -EINVAL with err set.
  */
 int report_experiment_md(struct json_object *exp, struct strbuf *out,
@@ -59,9 +60,10 @@ void report_md_escape(struct strbuf *out, const char *s);
 /*
  * One HTML page, self-contained (inline CSS and SVG, no script, nothing
  * fetched): the warnings, the verdict table, the plots (runs per arm,
- * ratios against the equivalence band, latency percentiles, the metric
- * against each numeric factor, a representative run's device
- * throughput and dirty memory over time), the runs and the environment.
+ * ratios against the equivalence band, latency percentiles, latency per
+ * operation, the metric against each numeric factor, a representative
+ * run's device throughput and dirty memory over time), the other
+ * metrics, the per-operation latency, the runs and the environment.
  * Light and dark (prefers-color-scheme) and A4 print styles. Returns 0,
  * or -EINVAL with err set.
  */
