@@ -2,18 +2,18 @@
 # Every renderer times every shape of experiment people make: one arm (a
 # run), an A/A label pair, one numeric knob, one numeric parameter, a
 # non-numeric knob (scheduler), two factors, three factors with a
-# numeric sweep, a fleet merge, an imported fio result, suspect arms,
-# --strict, no verdict (a budget), with and without device series, and
-# file workloads timed per operation (crashdump, smallfiles). Each is
-# made once, with tiny runs, and rendered by report (text, json, csv,
-# md, html), show, show --runs, show --json, log and diff. Each must exit
-# 0 and be well formed: JSON parsed by jq, CSV by Python's csv module
-# (every row as wide as the header), Markdown tables with as many cells
-# per row as the header, no "nan" or "inf" printed, and each HTML page
-# parsed by Chromium with no console message, every plot it draws
-# holding data points (its SVG marks counted), no NaN in any
-# coordinate. The knob shapes need root (a scratch loop device); without
-# it they are skipped and said so.
+# numeric sweep, a fio job file, a fleet merge, an imported fio result,
+# suspect arms, --strict, no verdict (a budget), with and without device
+# series, and file workloads timed per operation (crashdump,
+# smallfiles). Each is made once, with tiny runs, and rendered by report
+# (text, json, csv, md, html), show, show --runs, show --json, log and
+# diff. Each must exit 0 and be well formed: JSON parsed by jq, CSV by
+# Python's csv module (every row as wide as the header), Markdown tables
+# with as many cells per row as the header, no "nan" or "inf" printed,
+# and each HTML page loaded by Chromium with no console message, every
+# plot it draws holding data points (its SVG marks counted), no NaN in
+# any coordinate. The knob shapes need root (a scratch loop device);
+# without it they are skipped and said so.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 command -v jq >/dev/null || skip "needs jq"
@@ -93,6 +93,10 @@ shape crashdump compare crashdump -t "$dev_dir" --no-drop-caches --quiet \
 	--db "$db" --vary 'label=one,two' --time 150ms --runs 2 --seed 10
 shape smallfiles compare smallfiles -t "$dev_dir" --no-drop-caches --quiet \
 	--db "$db" --vary 'label=one,two' --time 150ms --runs 2 --seed 11
+
+# a fio job file of tests/data/fio, its size and length made tiny
+shape fio_job compare --job "$IOTRIAL_SRC/tests/data/fio/fio-seq-write.fio" \
+	-t "$dev_dir" "${small[@]}" --vary bs=4k,64k --runs 2 --seed 14
 
 # a fleet merge: each host's result is the JSON of its compare
 mkdir -p "$TEST_TMP/fleet"
@@ -341,6 +345,8 @@ check "crashdump: its other metrics" \
 	has crashdump '<th class="num">produced_per_min'
 check "crashdump: show prints the per-operation table" \
 	grep -qE '^label=one +write_dump +[0-9]' "$TEST_TMP/crashdump.show"
+check "crashdump: md has the per-operation table" \
+	grep -qE '^\| label=one \| write\\_dump \| [0-9]+ \|' "$TEST_TMP/crashdump.md"
 check "smallfiles: a latency plot per operation" \
 	has smallfiles '<figcaption>Latency of '
 check "with device series: a device plot" \
