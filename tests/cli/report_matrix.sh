@@ -347,6 +347,10 @@ check "crashdump: show prints the per-operation table" \
 	grep -qE '^label=one +write_dump +[0-9]' "$TEST_TMP/crashdump.show"
 check "crashdump: md has the per-operation table" \
 	grep -qE '^\| label=one \| write\\_dump \| [0-9]+ \|' "$TEST_TMP/crashdump.md"
+check "crashdump: csv has each operation's columns, no untimed direction's" \
+	python3 -c 'import csv, sys
+h = next(csv.reader(open(sys.argv[1])))
+assert "op_write_dump_p50_us" in h and "read_p50_ns" not in h, h' "$TEST_TMP/crashdump.csv"
 check "smallfiles: a latency plot per operation" \
 	has smallfiles '<figcaption>Latency of '
 check "with device series: a device plot" \

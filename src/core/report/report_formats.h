@@ -32,8 +32,9 @@ int report_format_check(const char *format, struct strbuf *err);
  * One row per run in run order, under a header row: run, block, arm,
  * label, one column per factor (its value in the run's arm), the metric
  * (metric_name, metric), wall_s, user_s, sys_s, latency percentiles per
- * direction the runs have (read_p50_ns, ...), and the device columns of
- * runs_text.h. RFC 4180: CRLF line ends, fields with a comma, quote or
+ * direction the runs timed (read_p50_ns, ...), each operation's figures
+ * for a file workload (op_write_dump_count, op_write_dump_p50_us, ...),
+ * and the device columns of runs_text.h. RFC 4180: CRLF line ends, fields with a comma, quote or
  * line break quoted, quotes doubled. Returns 0, or -EINVAL with err set
  * when exp is not an experiment.
  */
