@@ -151,6 +151,110 @@ static void test_sparse(void **state)
 	strbuf_release(&err);
 }
 
+/* Render the experiment JSON text into out; the render must succeed. */
+static void render_json(const char *json, struct strbuf *out)
+{
+	struct json_object *e = json_tokener_parse(json);
+	struct strbuf err = STRBUF_INIT;
+
+	assert_non_null(e);
+	assert_int_equal(report_experiment_html(e, out, &err), 0);
+	json_object_put(e);
+	strbuf_release(&err);
+}
+
+/*
+ * One numeric factor and nothing else: the curve has one series whose
+ * "other factors" label is empty. Its strbuf was left as calloc made it
+ * (buf NULL) and the next arm's strcmp crashed the report.
+ */
+static void test_one_numeric_factor(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	render_json(
+	    "{\"workload\": \"seqwrite\", \"metric\": {\"name\": \"mbps\"}, "
+	    "\"baseline\": 0, \"factors\": [{\"name\": \"bs\", \"values\": "
+	    "[\"4k\", \"64k\", \"1m\"]}], \"arms\": ["
+	    "{\"arm\": 0, \"label\": \"bs=4k\", \"settings\": {\"bs\": "
+	    "\"4k\"}, \"median\": 100, \"ci_low\": 90, \"ci_high\": 110}, "
+	    "{\"arm\": 1, \"label\": \"bs=64k\", \"settings\": {\"bs\": "
+	    "\"64k\"}, \"median\": 200, \"ci_low\": 190, \"ci_high\": 210}, "
+	    "{\"arm\": 2, \"label\": \"bs=1m\", \"settings\": {\"bs\": "
+	    "\"1m\"}, \"median\": 250, \"ci_low\": 240, \"ci_high\": 260}], "
+	    "\"runs\": [], \"verdicts\": []}",
+	    &out);
+	assert_non_null(strstr(out.buf, "The metric against bs"));
+	/* one line through the three medians, and no legend for it */
+	assert_int_equal(count(out.buf, "<path class=\"line c0\""), 1);
+	assert_int_equal(count(out.buf, "<circle class=\"dot c0\""), 3);
+	assert_null(strstr(out.buf, "class=\"key"));
+	strbuf_release(&out);
+}
+
+/*
+ * A file workload (crashdump) times its operations, not directions: its
+ * read and write latency are zero counts. No empty "Latency
+ * percentiles" panel; one plot per operation, and the per-operation
+ * and other-metrics tables, with the names escaped.
+ */
+static void test_file_ops(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	render_json(
+	    "{\"workload\": \"crashdump\", \"metric\": {\"name\": "
+	    "\"dumps_per_min\"}, \"metrics\": [{\"name\": \"dumps_per_min\", "
+	    "\"shown\": true}, {\"name\": \"iops\", \"unit\": \"IO/s\", "
+	    "\"shown\": true}], \"baseline\": 0, \"arms\": [{\"arm\": 0, "
+	    "\"label\": \"a\", \"median\": 10, \"metrics\": {\"iops\": "
+	    "1234}}], \"runs\": [{\"arm\": 0, \"block\": 0, \"metric\": 10, "
+	    "\"run\": {\"latency_ns\": {\"read\": {\"count\": 0, \"p50\": 0}, "
+	    "\"write\": {\"count\": 0, \"p50\": 0}}, \"file_ops\": "
+	    "{\"write_dump\": {\"count\": 3, \"errors\": 0, \"mean_us\": 20, "
+	    "\"p50_us\": 10, \"p99_us\": 40, \"max_us\": 50}, \"<b>x\": "
+	    "{\"count\": 0}}}}], \"verdicts\": []}",
+	    &out);
+	assert_null(strstr(out.buf, "atency percentiles"));
+	assert_non_null(strstr(out.buf, "Latency of write_dump"));
+	/* p50, p99 and max of the one arm */
+	assert_int_equal(count(out.buf, "class=\"pt c0\""), 3);
+	assert_non_null(strstr(out.buf, "Per operation, median over"));
+	assert_non_null(strstr(out.buf, "<code>write_dump</code></td><td "
+					"class=\"num\">3</td><td class=\"num\">"
+					"20 us</td>"));
+	/* never timed: no row, no plot */
+	assert_null(strstr(out.buf, "&lt;b&gt;x"));
+	assert_null(strstr(out.buf, "<b>x"));
+	assert_non_null(strstr(out.buf, "Beside the metric, median per arm"));
+	assert_non_null(strstr(out.buf, "<td class=\"num\">1234</td>"));
+	strbuf_release(&out);
+}
+
+/* A run of one sampling interval: the device's rates are one value each,
+ * drawn across the interval rather than as a path of one point. */
+static void test_one_interval(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	render_json(
+	    "{\"workload\": \"seqwrite\", \"metric\": {\"name\": \"mbps\"}, "
+	    "\"baseline\": 0, \"arms\": [{\"arm\": 0, \"label\": \"a\", "
+	    "\"median\": 10}], \"runs\": [{\"arm\": 0, \"block\": 0, "
+	    "\"metric\": 10, \"run\": {\"truth\": {\"device\": \"vdb\", "
+	    "\"series\": {\"t_s\": [0, 0.5], \"dirty_bytes\": [0, 1048576], "
+	    "\"devices\": [{\"name\": \"vdb\", \"rmbps\": [3], \"wmbps\": "
+	    "\"junk\"}]}}}}], \"verdicts\": []}",
+	    &out);
+	assert_non_null(strstr(out.buf, "<figcaption>Device vdb"));
+	assert_non_null(strstr(out.buf, "<path class=\"line c0\" d=\"M56.0 "));
+	assert_null(strstr(out.buf, "d=\"\""));
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +263,9 @@ int main(void)
 	    cmocka_unit_test(test_balanced),
 	    cmocka_unit_test(test_plots),
 	    cmocka_unit_test(test_sparse),
+	    cmocka_unit_test(test_one_numeric_factor),
+	    cmocka_unit_test(test_file_ops),
+	    cmocka_unit_test(test_one_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

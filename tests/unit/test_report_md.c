@@ -81,11 +81,47 @@ static void test_experiment(void **state)
 	strbuf_release(&err);
 }
 
+/* A file workload: its other metrics and its latency per operation are
+ * tables of their own, with as many cells in each row as the header. */
+static void test_file_ops(void **state)
+{
+	struct json_object *e = json_tokener_parse(
+	    "{\"workload\": \"crashdump\", \"metric\": {\"name\": "
+	    "\"dumps_per_min\"}, \"metrics\": [{\"name\": \"dumps_per_min\", "
+	    "\"shown\": true}, {\"name\": \"iops\", \"unit\": \"IO/s\", "
+	    "\"shown\": true}], \"baseline\": 0, \"arms\": [{\"arm\": 0, "
+	    "\"label\": \"a|b\", \"median\": 10, \"metrics\": {\"iops\": "
+	    "1234}}], \"runs\": [{\"arm\": 0, \"block\": 0, \"metric\": 10, "
+	    "\"run\": {\"file_ops\": {\"write_dump\": {\"count\": 3, "
+	    "\"errors\": 0, \"mean_us\": 20, \"p50_us\": 10, \"p99_us\": 40, "
+	    "\"max_us\": 50}}}}], \"verdicts\": []}");
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *head, *row;
+
+	(void)state;
+	assert_int_equal(report_experiment_md(e, &out, &err), 0);
+	head = strstr(out.buf, "| arm | iops (IO/s) |\n");
+	assert_non_null(head);
+	row = strstr(out.buf, "| a\\|b | 1234 |\n");
+	assert_non_null(row);
+	assert_int_equal(pipes(row), pipes(head));
+	head = strstr(out.buf, "| arm | operation | count |");
+	assert_non_null(head);
+	row = strstr(out.buf, "| a\\|b | write\\_dump | 3 | 20 us | 10 us | "
+			      "40 us | 50 us | 0 |\n");
+	assert_non_null(row);
+	assert_int_equal(pipes(row), pipes(head));
+	json_object_put(e);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_escape),
 	    cmocka_unit_test(test_experiment),
+	    cmocka_unit_test(test_file_ops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -579,15 +579,10 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	return 0;
 }
 
-int import_save(const char *db, struct json_object *exp,
-		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
-		struct strbuf *err)
+int import_analyze(struct json_object *exp, struct strbuf *err)
 {
-	struct strbuf why = STRBUF_INIT;
 	struct analysis_opts o;
 	struct json_object *b;
-	struct store s;
-	int ret;
 
 	/* whatever the file says of itself, it came from elsewhere */
 	expjson_set_origin(exp, EXP_ORIGIN_IMPORTED);
@@ -599,7 +594,18 @@ int import_save(const char *db, struct json_object *exp,
 		o.alpha = json_object_get_double(b);
 	if (json_object_object_get_ex(exp, "equivalence", &b))
 		o.margin = json_object_get_double(b);
-	ret = experiment_analyze_json(exp, &o, &why);
+	return experiment_analyze_json(exp, &o, err);
+}
+
+int import_save(const char *db, struct json_object *exp,
+		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
+		struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct store s;
+	int ret;
+
+	ret = import_analyze(exp, &why);
 	*out_bad_runs = ret != 0;
 	if (ret) {
 		err_set(err, ret, "cannot analyse the imported runs: %s",

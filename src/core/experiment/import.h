@@ -87,6 +87,14 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 			    struct strbuf *err);
 
 /*
+ * Analyse exp as import_save() does, without saving it: exp's own
+ * baseline, alpha and equivalence when it has them, else
+ * analysis_opts_init()'s. Returns 0 or -errno with err set (the runs
+ * cannot be analysed).
+ */
+int import_analyze(struct json_object *exp, struct strbuf *err);
+
+/*
  * Analyse exp, an experiment made by import_build_experiment() or read
  * whole from a file (with its own baseline, alpha and equivalence when
  * it has them, else analysis_opts_init()'s), and save it to the store

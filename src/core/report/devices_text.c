@@ -40,6 +40,17 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* A byte count as "1.5 GiB"; "an unknown amount" for what a stored
+ * object (imported, edited) has as no count of bytes: NaN, negative, or
+ * beyond 2^64, where the cast would be undefined. */
+static void add_bytes(struct strbuf *out, double v)
+{
+	if (v >= 0 && v < 18446744073709551616.0)
+		units_fmt_bytes(out, (uint64_t)v);
+	else
+		strbuf_addstr(out, "an unknown amount");
+}
+
 /* ", the workload read 1.5 GiB, 'loop0' delivered 1.5 GiB and 'vda' (the
  * disk under it) 1.4 GiB" for one direction's medians; *said is set once
  * the processes' counters stood in for the workload's. */
@@ -54,19 +65,19 @@ static void add_direction(struct strbuf *out, const char *verb,
 		strbuf_addf(out, ", %s %s ",
 			    *said ? "they" : "the workload's processes",
 			    !strcmp(verb, "read") ? "fetched" : "dirtied");
-		units_fmt_bytes(out, (uint64_t)m[COL_PROCESS]);
+		add_bytes(out, m[COL_PROCESS]);
 		if (!strcmp(verb, "read"))
 			strbuf_addstr(out, " from storage");
 		*said = 1;
 	} else {
 		strbuf_addf(out, ", the workload %s ", verb);
-		units_fmt_bytes(out, (uint64_t)m[COL_LOGICAL]);
+		add_bytes(out, m[COL_LOGICAL]);
 	}
 	strbuf_addf(out, ", '%s' %s ", top, top_verb);
-	units_fmt_bytes(out, (uint64_t)m[COL_TOP]);
+	add_bytes(out, m[COL_TOP]);
 	if (bottom && isfinite(m[COL_BOTTOM])) {
 		strbuf_addf(out, " and '%s' (the disk under it) ", bottom);
-		units_fmt_bytes(out, (uint64_t)m[COL_BOTTOM]);
+		add_bytes(out, m[COL_BOTTOM]);
 	}
 }
 

@@ -50,7 +50,8 @@ static void add_device(struct strbuf *out, struct json_object *d)
 		strbuf_addf(out, ", %s", expjson_str(d, "model"));
 	if (*expjson_str(d, "driver"))
 		strbuf_addf(out, ", driver %s", expjson_str(d, "driver"));
-	if (isfinite(size) && size > 0) {
+	/* from a stored object: a cast beyond 2^64 would be undefined */
+	if (size > 0 && size < 18446744073709551616.0) {
 		strbuf_addstr(out, ", ");
 		units_fmt_bytes(out, (uint64_t)size);
 	}
@@ -110,7 +111,8 @@ void report_env_rows(struct json_object *exp,
 		strbuf_addf(&v, "%s, %d CPUs", expjson_str(cpu, "model"),
 			    expjson_count(cpu, "count"));
 	emit(fn, ctx, "CPU", &v);
-	if (expjson_num(env, "mem_total_bytes") > 0)
+	if (expjson_num(env, "mem_total_bytes") > 0 &&
+	    expjson_num(env, "mem_total_bytes") < 18446744073709551616.0)
 		units_fmt_bytes(&v,
 				(uint64_t)expjson_num(env, "mem_total_bytes"));
 	emit(fn, ctx, "memory", &v);

@@ -7,8 +7,10 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "report_formats.h"
+#include "report_ops.h"
 #include "runs_text.h"
 #include "expjson.h"
 #include "../../util/error.h"
@@ -52,6 +54,21 @@ static void str_field(struct strbuf *out, const char *s)
 	report_csv_field(out, s);
 }
 
+/* The fields of a run's file_ops.<operation>, as CSV columns. */
+static const char *const op_fields[] = {"count",  "mean_us", "p50_us",
+					"p99_us", "max_us",  "errors"};
+#define NR_OP_FIELDS (sizeof(op_fields) / sizeof(op_fields[0]))
+
+/* Whether the latency object d (latency_ns.<direction>) was timed: a
+ * file workload times operations and leaves its directions at count
+ * 0, which is "not timed", not "took 0 ns". */
+static int timed(struct json_object *d)
+{
+	double c = expjson_num(d, "count");
+
+	return d && (isnan(c) || c > 0);
+}
+
 /* Which directions some run of exp has latencies for, into has[]. */
 static void find_dirs(struct json_object *exp, int has[NR_DIRS])
 {
@@ -61,8 +78,8 @@ static void find_dirs(struct json_object *exp, int has[NR_DIRS])
 	memset(has, 0, NR_DIRS * sizeof(*has));
 	for (i = 0; i < n && !report_run_row(exp, i, &row); i++)
 		for (d = 0; d < NR_DIRS; d++)
-			if (expjson_get(expjson_get(row.run, "latency_ns"),
-					dirs[d]))
+			if (timed(expjson_get(
+				expjson_get(row.run, "latency_ns"), dirs[d])))
 				has[d] = 1;
 }
 
@@ -92,12 +109,16 @@ int report_experiment_csv(struct json_object *exp, struct strbuf *out,
 	size_t i, f, d, p, n = report_nr_runs(exp);
 	const char *metric = expjson_str(expjson_get(exp, "metric"), "name");
 	struct report_run_row row;
+	struct strbuf name = STRBUF_INIT;
+	const char **ops = NULL;
+	size_t o, nops;
 	int has[NR_DIRS];
 
 	if (!expjson_get_type(exp, "arms", json_type_array))
 		return err_set(err, -EINVAL,
 			       "not an iotrial experiment object (no 'arms')");
 	find_dirs(exp, has);
+	nops = report_op_names(exp, &ops);
 	strbuf_addstr(out, "run,block,arm,label");
 	for (f = 0; f < nf; f++)
 		str_field(
@@ -107,6 +128,11 @@ int report_experiment_csv(struct json_object *exp, struct strbuf *out,
 	for (d = 0; d < NR_DIRS; d++)
 		for (p = 0; p < NR_PCTS && has[d]; p++)
 			strbuf_addf(out, ",%s_%s_ns", dirs[d], pcts[p]);
+	for (o = 0; o < nops; o++)
+		for (p = 0; p < NR_OP_FIELDS; p++) {
+			strbuf_setf(&name, "op_%s_%s", ops[o], op_fields[p]);
+			str_field(out, name.buf);
+		}
 	strbuf_addstr(out, ",device,tps,mb_read_s,mb_written_s,mb_read,"
 			   "mb_written\r\n");
 	for (i = 0; i < n && !report_run_row(exp, i, &row); i++) {
@@ -128,9 +154,21 @@ int report_experiment_csv(struct json_object *exp, struct strbuf *out,
 		num_field(out, row.sys_s);
 		for (d = 0; d < NR_DIRS; d++)
 			for (p = 0; p < NR_PCTS && has[d]; p++)
-				num_field(out,
-					  expjson_num(expjson_get(lat, dirs[d]),
-						      pcts[p]));
+				num_field(
+				    out,
+				    timed(expjson_get(lat, dirs[d]))
+					? expjson_num(expjson_get(lat, dirs[d]),
+						      pcts[p])
+					: NAN);
+		for (o = 0; o < nops; o++) {
+			struct json_object *op =
+			    expjson_get(expjson_get_type(row.run, "file_ops",
+							 json_type_object),
+					ops[o]);
+
+			for (p = 0; p < NR_OP_FIELDS; p++)
+				num_field(out, expjson_num(op, op_fields[p]));
+		}
 		str_field(out, row.device);
 		num_field(out, row.tps);
 		num_field(out, row.rmbps);
@@ -139,5 +177,7 @@ int report_experiment_csv(struct json_object *exp, struct strbuf *out,
 		num_field(out, row.write_mb);
 		strbuf_addstr(out, "\r\n");
 	}
+	free(ops);
+	strbuf_release(&name);
 	return 0;
 }

@@ -32,8 +32,9 @@ int report_format_check(const char *format, struct strbuf *err);
  * One row per run in run order, under a header row: run, block, arm,
  * label, one column per factor (its value in the run's arm), the metric
  * (metric_name, metric), wall_s, user_s, sys_s, latency percentiles per
- * direction the runs have (read_p50_ns, ...), and the device columns of
- * runs_text.h. RFC 4180: CRLF line ends, fields with a comma, quote or
+ * direction the runs timed (read_p50_ns, ...), each operation's figures
+ * for a file workload (op_write_dump_count, op_write_dump_p50_us, ...),
+ * and the device columns of runs_text.h. RFC 4180: CRLF line ends, fields with a comma, quote or
  * line break quoted, quotes doubled. Returns 0, or -EINVAL with err set
  * when exp is not an experiment.
  */
@@ -45,7 +46,8 @@ void report_csv_field(struct strbuf *out, const char *s);
 
 /*
  * The experiment as Markdown: a heading, the verdict table (a pipe
- * table), suspect footnotes, the warnings as a list and the
+ * table), suspect footnotes, the other metrics and a file workload's
+ * latency per operation (tables), the warnings as a list and the
  * environment. Returns 0, or -EINVAL with err set.
  */
 int report_experiment_md(struct json_object *exp, struct strbuf *out,
@@ -59,9 +61,10 @@ void report_md_escape(struct strbuf *out, const char *s);
 /*
  * One HTML page, self-contained (inline CSS and SVG, no script, nothing
  * fetched): the warnings, the verdict table, the plots (runs per arm,
- * ratios against the equivalence band, latency percentiles, the metric
- * against each numeric factor, a representative run's device
- * throughput and dirty memory over time), the runs and the environment.
+ * ratios against the equivalence band, latency percentiles, latency per
+ * operation, the metric against each numeric factor, a representative
+ * run's device throughput and dirty memory over time), the other
+ * metrics, the per-operation latency, the runs and the environment.
  * Light and dark (prefers-color-scheme) and A4 print styles. Returns 0,
  * or -EINVAL with err set.
  */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "report_formats.h"
 #include "report_plots.h"
+#include "report_html_tables.h"
 #include "report.h"
 #include "effects_html.h"
 #include "runs_text.h"
@@ -424,7 +425,10 @@ int report_experiment_html(struct json_object *exp, struct strbuf *out,
 	plot_forest(exp, out);
 	plot_factors(exp, out);
 	plot_latency(exp, out);
+	plot_op_latency(exp, out);
 	plot_series(exp, out);
+	html_metrics_table(exp, out);
+	html_ops_table(exp, out);
 	runs_table(exp, out);
 	strbuf_addstr(out, "<h2>Environment</h2>\n<dl class=\"env\">\n");
 	report_env_rows(exp, env_row, out);

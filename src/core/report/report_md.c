@@ -9,14 +9,17 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "effects_md.h"
 #include "report_formats.h"
 #include "report.h"
+#include "report_ops.h"
 #include "expjson.h"
 #include "suspect.h"
 #include "regime_text.h"
 #include "../../util/error.h"
+#include "../../util/units.h"
 #include "../../util/banned.h"
 
 void report_md_escape(struct strbuf *out, const char *s)
@@ -119,6 +122,131 @@ static void report_regimes_md(struct json_object *exp, struct strbuf *out)
 	}
 }
 
+/* A value in unit for a table cell ("ns" as a latency, "s" with two
+ * decimals, else as the metric); "-" when unknown. */
+static void md_value(struct strbuf *out, double v, const char *unit)
+{
+	if (!isfinite(v))
+		strbuf_addch(out, '-');
+	else if (!strcmp(unit, "ns"))
+		units_fmt_ns(out, v);
+	else if (!strcmp(unit, "s"))
+		strbuf_addf(out, "%.2f", v);
+	else
+		report_fmt_metric(out, v);
+}
+
+/* Whether entry d of the metrics list is shown beside the primary. */
+static int md_other(struct json_object *d, const char *primary)
+{
+	return json_object_get_boolean(expjson_get(d, "shown")) &&
+	       strcmp(expjson_str(d, "name"), primary);
+}
+
+/* The other metrics, median per arm, as a table; nothing if none. */
+static void md_metrics(struct json_object *exp, struct json_object *arms,
+		       struct strbuf *out)
+{
+	struct json_object *list =
+	    expjson_get_type(exp, "metrics", json_type_array);
+	const char *primary = expjson_str(expjson_get(exp, "metric"), "name");
+	size_t i, j, n = list ? json_object_array_length(list) : 0, cols = 0;
+
+	for (j = 0; j < n; j++)
+		cols += md_other(json_object_array_get_idx(list, j), primary);
+	if (!cols)
+		return;
+	strbuf_addstr(out,
+		      "\n### Beside the metric, median per arm\n\n| arm |");
+	for (j = 0; j < n; j++) {
+		struct json_object *d = json_object_array_get_idx(list, j);
+
+		if (!md_other(d, primary))
+			continue;
+		strbuf_addch(out, ' ');
+		report_md_escape(out, expjson_str(d, "name"));
+		if (*expjson_str(d, "unit") &&
+		    strcmp(expjson_str(d, "unit"), "ns")) {
+			strbuf_addstr(out, " (");
+			report_md_escape(out, expjson_str(d, "unit"));
+			strbuf_addch(out, ')');
+		}
+		strbuf_addstr(out, " |");
+	}
+	strbuf_addstr(out, "\n|---|");
+	for (j = 0; j < cols; j++)
+		strbuf_addstr(out, "---:|");
+	strbuf_addch(out, '\n');
+	for (i = 0; i < json_object_array_length(arms); i++) {
+		struct json_object *a = json_object_array_get_idx(arms, i);
+
+		strbuf_addstr(out, "| ");
+		report_md_escape(out, expjson_str(a, "label"));
+		strbuf_addstr(out, " |");
+		for (j = 0; j < n; j++) {
+			struct json_object *d =
+			    json_object_array_get_idx(list, j);
+
+			if (!md_other(d, primary))
+				continue;
+			strbuf_addch(out, ' ');
+			md_value(out,
+				 expjson_num(expjson_get(a, "metrics"),
+					     expjson_str(d, "name")),
+				 expjson_str(d, "unit"));
+			strbuf_addstr(out, " |");
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* A file workload's latency per operation (report_ops.h) as a table;
+ * nothing when no run timed an operation. */
+static void md_ops(struct json_object *exp, struct json_object *arms,
+		   struct strbuf *out)
+{
+	static const char *const us[] = {"mean_us", "p50_us", "p99_us",
+					 "max_us"};
+	const char **ops = NULL;
+	size_t i, j, k, nops = report_op_names(exp, &ops);
+
+	if (nops)
+		strbuf_addstr(out, "\n### Per operation, median over each "
+				   "arm's runs\n\n| arm | operation | count | "
+				   "mean | p50 | p99 | max | errors |\n"
+				   "|---|---|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; nops && i < json_object_array_length(arms); i++) {
+		struct json_object *a = json_object_array_get_idx(arms, i);
+		int arm = expjson_count(a, "arm");
+
+		for (j = 0; j < nops; j++) {
+			double c = report_op_median(exp, arm, ops[j], "count");
+
+			if (!isfinite(c))
+				continue;
+			strbuf_addstr(out, "| ");
+			report_md_escape(out, expjson_str(a, "label"));
+			strbuf_addstr(out, " | ");
+			report_md_escape(out, ops[j]);
+			strbuf_addf(out, " | %.0f |", c);
+			for (k = 0; k < 4; k++) {
+				strbuf_addch(out, ' ');
+				md_value(out,
+					 1000 * report_op_median(exp, arm,
+								 ops[j], us[k]),
+					 "ns");
+				strbuf_addstr(out, " |");
+			}
+			strbuf_addch(out, ' ');
+			md_value(out,
+				 report_op_median(exp, arm, ops[j], "errors"),
+				 "");
+			strbuf_addstr(out, " |\n");
+		}
+	}
+	free(ops);
+}
+
 int report_experiment_md(struct json_object *exp, struct strbuf *out,
 			 struct strbuf *err)
 {
@@ -188,6 +316,8 @@ int report_experiment_md(struct json_object *exp, struct strbuf *out,
 			   "block where the test is paired); p is "
 			   "Holm-adjusted.\n");
 	report_effects_md(exp, out);
+	md_metrics(exp, arms, out);
+	md_ops(exp, arms, out);
 	n = w ? json_object_array_length(w) : 0;
 	if (n)
 		strbuf_addf(out, "\n### Warnings (%zu)\n\n", n);

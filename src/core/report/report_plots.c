@@ -15,21 +15,14 @@
 #include "expjson.h"
 #include "suspect.h"
 #include "svg.h"
-#include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* The most characters of a label line that fit left of a plot. */
 #define LABEL_CHARS 28
 
-/*
- * A row's label right-aligned left of the plot at y: on one line when it
- * fits, else broken at spaces into two ("jobs=1" over
- * "vm.dirty_background_ratio=10"), the second cut with an ellipsis if
- * it is still too long. The whole label is the tooltip.
- */
-static void row_label(struct strbuf *out, double y, const char *label,
-		      const char *cls)
+void plot_row_label(struct strbuf *out, double y, const char *label,
+		    const char *cls)
 {
 	size_t len = strlen(label), cut = len;
 	const char *second = NULL;
@@ -77,9 +70,7 @@ static struct json_object *arms_of(struct json_object *exp, size_t *n)
 	return a;
 }
 
-/* The height of a row of a row plot: taller when some arm's label
- * takes two lines. */
-static double row_height(struct json_object *exp)
+double plot_row_height(struct json_object *exp)
 {
 	size_t n, i;
 	struct json_object *arms = arms_of(exp, &n);
@@ -109,7 +100,7 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 {
 	size_t na, i, nr = report_nr_runs(exp);
 	struct json_object *arms = arms_of(exp, &na);
-	double rh = row_height(exp);
+	double rh = plot_row_height(exp);
 	double lo = INFINITY, hi = -INFINITY, h = 12 + rh * na + PLOT_AXIS;
 	struct report_run_row row;
 	struct svg_scale x;
@@ -133,7 +124,7 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 		struct json_object *a = json_object_array_get_idx(arms, i);
 		double y = 12 + rh * i + rh / 2, lo_ci, hi_ci;
 
-		row_label(out, y, expjson_str(a, "label"), "label");
+		plot_row_label(out, y, expjson_str(a, "label"), "label");
 		lo_ci = expjson_num(a, "ci_low");
 		hi_ci = expjson_num(a, "ci_high");
 		if (isfinite(lo_ci) && isfinite(hi_ci))
@@ -200,6 +191,10 @@ void plot_forest_rows(struct json_object *exp,
 	struct svg_scale x;
 	struct strbuf cap = STRBUF_INIT;
 
+	for (i = 0; i < n; i++) /* a label that wraps takes two lines */
+		if (strlen(rows[i].label) > LABEL_CHARS - 8)
+			rh = PLOT_ROW + 10;
+
 	if (!isfinite(eq) || eq < 0)
 		eq = 0;
 	lo -= eq;
@@ -248,7 +243,7 @@ void plot_forest_rows(struct json_object *exp,
 		if (!isfinite(r))
 			continue;
 		shown++;
-		row_label(out, y, rows[i].label, "label");
+		plot_row_label(out, y, rows[i].label, "label");
 		strbuf_addf(
 		    out,
 		    "<line class=\"whisker %s\" x1=\"%.1f\" y1=\"%.1f\" "
@@ -285,158 +280,4 @@ void plot_forest(struct json_object *exp, struct strbuf *out)
 	plot_forest_rows(exp, rows, n, "Ratio to the baseline",
 			 "arm / baseline (1 = the same)", out);
 	free(rows);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of the finite values among n (sorts v); NaN if none. */
-static double median_of(double *v, size_t n)
-{
-	size_t k = 0, i;
-
-	for (i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			v[k++] = v[i];
-	if (!k)
-		return NAN;
-	qsort(v, k, sizeof(*v), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
-
-static const char *const lat_dirs[] = {"read", "write"};
-static const char *const lat_pcts[] = {"p50", "p90", "p99", "p999"};
-static const char *const lat_names[] = {"p50", "p90", "p99", "p99.9"};
-#define NR_LAT 4
-
-/* Median over arm's runs of latency_ns.dir.pct; NaN when none has it. */
-static double arm_latency(struct json_object *exp, int arm, const char *dir,
-			  const char *pct)
-{
-	size_t i, n = report_nr_runs(exp), k = 0;
-	double *v = xcalloc(n ? n : 1, sizeof(*v)), m;
-	struct report_run_row row;
-
-	for (i = 0; i < n && !report_run_row(exp, i, &row); i++)
-		if (row.arm == arm)
-			v[k++] = expjson_num(
-			    expjson_get(expjson_get(row.run, "latency_ns"),
-					dir),
-			    pct);
-	m = median_of(v, k);
-	free(v);
-	return m;
-}
-
-void plot_latency(struct json_object *exp, struct strbuf *out)
-{
-	size_t na, i, d, p, rows = 0;
-	struct json_object *arms = arms_of(exp, &na);
-	double *lat = xcalloc(na * 2 * NR_LAT + 1, sizeof(*lat));
-	double lo = INFINITY, hi = -INFINITY, h, y, rh = row_height(exp);
-	struct svg_scale x;
-	unsigned dirs = 0;
-
-	for (i = 0; i < na; i++)
-		for (d = 0; d < 2; d++)
-			for (p = 0; p < NR_LAT; p++) {
-				double v = arm_latency(
-				    exp,
-				    expjson_count(
-					json_object_array_get_idx(arms, i),
-					"arm"),
-				    lat_dirs[d], lat_pcts[p]);
-
-				lat[(i * 2 + d) * NR_LAT + p] = v;
-				if (isfinite(v) && v > 0) {
-					lo = fmin(lo, v);
-					hi = fmax(hi, v);
-				}
-			}
-	for (i = 0; i < na * 2; i++)
-		if (isfinite(lat[i * NR_LAT])) {
-			rows++;
-			dirs |= 1u << (i % 2);
-		}
-	if (!rows) {
-		free(lat);
-		return;
-	}
-	h = 34 + rh * rows + PLOT_AXIS;
-	svg_scale_init(&x, lo, hi, PLOT_LEFT, PLOT_W - PLOT_RIGHT, 1);
-	/* one direction: it goes in the title, not on every row */
-	svg_fig_open(out, "wide",
-		     dirs == 1	 ? "Read latency percentiles"
-		     : dirs == 2 ? "Write latency percentiles"
-				 : "Latency percentiles",
-		     "median over each arm's runs; log scale", PLOT_W, h);
-	svg_x_axis(out, &x, 30, h - PLOT_AXIS, SVG_FMT_NS,
-		   "latency (log scale)");
-	for (p = 0; p < NR_LAT; p++) {
-		double lx = PLOT_LEFT + p * 70;
-
-		strbuf_addf(out,
-			    "<use href=\"#m%zu\" x=\"%.1f\" y=\"12\" "
-			    "class=\"legend\"/>",
-			    p, lx);
-		svg_text(out, lx + 9, 16, "start", "tick", lat_names[p]);
-	}
-	strbuf_addstr(out,
-		      "<defs><circle id=\"m0\" r=\"4\"/>"
-		      "<rect id=\"m1\" x=\"-4\" y=\"-4\" width=\"8\" "
-		      "height=\"8\"/><path id=\"m2\" d=\"M0 -5 L5 4 L-5 4 Z\"/>"
-		      "<path id=\"m3\" d=\"M0 -5 L5 0 L0 5 L-5 0 Z\"/></defs>");
-	y = 30 + rh / 2;
-	for (i = 0; i < na; i++)
-		for (d = 0; d < 2; d++) {
-			double *v = &lat[(i * 2 + d) * NR_LAT];
-			struct json_object *a =
-			    json_object_array_get_idx(arms, i);
-			struct strbuf l = STRBUF_INIT;
-			double first = NAN, last = NAN;
-
-			if (!isfinite(v[0]))
-				continue;
-			strbuf_addstr(&l, expjson_str(a, "label"));
-			if (dirs == 3)
-				strbuf_addf(&l, " %s", lat_dirs[d]);
-			row_label(out, y, l.buf, "label");
-			strbuf_release(&l);
-			for (p = 0; p < NR_LAT; p++)
-				if (isfinite(v[p]) && v[p] > 0) {
-					if (!isfinite(first))
-						first = v[p];
-					last = v[p];
-				}
-			if (isfinite(first))
-				strbuf_addf(
-				    out,
-				    "<line class=\"span c%zu\" "
-				    "x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-				    "y2=\"%.1f\"/>",
-				    i % PLOT_COLOURS, svg_scale_map(&x, first),
-				    y, svg_scale_map(&x, last), y);
-			for (p = 0; p < NR_LAT; p++) {
-				struct strbuf t = STRBUF_INIT;
-
-				if (!(isfinite(v[p]) && v[p] > 0))
-					continue;
-				units_fmt_ns(&t, v[p]);
-				strbuf_addf(out,
-					    "<use href=\"#m%zu\" x=\"%.1f\" "
-					    "y=\"%.1f\" class=\"pt c%zu\">"
-					    "<title>%s %s</title></use>",
-					    p, svg_scale_map(&x, v[p]), y,
-					    i % PLOT_COLOURS, lat_names[p],
-					    t.buf);
-				strbuf_release(&t);
-			}
-			y += rh;
-		}
-	svg_fig_close(out);
-	free(lat);
 }

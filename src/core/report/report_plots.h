@@ -19,6 +19,19 @@
 #define PLOT_AXIS    40.0  /* room under a plot for ticks and axis label */
 #define PLOT_COLOURS 6	   /* series colours c0..c5 of the page's CSS */
 
+/*
+ * A row's label right-aligned left of a row plot at y: on one line when
+ * it fits, else broken at spaces into two ("jobs=1" over
+ * "vm.dirty_background_ratio=10"), the second cut with an ellipsis if
+ * it is still too long. The whole label is the tooltip.
+ */
+void plot_row_label(struct strbuf *out, double y, const char *label,
+		    const char *cls);
+
+/* The height of a row of a row plot of exp: taller when some arm's
+ * label takes two lines. */
+double plot_row_height(struct json_object *exp);
+
 /* Every run's metric per arm, with the arm's median and its CI. */
 void plot_strip(struct json_object *exp, struct strbuf *out);
 
@@ -40,8 +53,14 @@ void plot_forest_rows(struct json_object *exp,
 		      const char *title, const char *axis, struct strbuf *out);
 
 /* Latency percentiles (p50..p99.9, median over the arm's runs) per arm
- * and direction on a log axis. */
+ * and direction on a log axis; only the directions the runs timed, so
+ * nothing for a file workload, whose latencies are per operation. */
 void plot_latency(struct json_object *exp, struct strbuf *out);
+
+/* A file workload's latency per operation: one plot per operation its
+ * runs timed, p50, p99 and max (median over the arm's runs) per arm on
+ * a log axis; nothing when the runs timed no operation. */
+void plot_op_latency(struct json_object *exp, struct strbuf *out);
 
 /* For each factor whose values are all numbers, the arm medians with
  * CI bars against the factor's value, one line per combination of the

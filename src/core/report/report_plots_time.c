@@ -92,6 +92,25 @@ static double dodge(size_t j, size_t ns)
 	return ((double)j - (double)(ns - 1) / 2) * 7;
 }
 
+/* How far down the key of series (ns of them, laid out as plot_factor
+ * does) reaches below its first line. */
+static double key_depth(const struct strbuf *series, size_t ns)
+{
+	double key_x = 70, depth = 0;
+	size_t j;
+
+	if (ns < 2 && !(ns && series[0].len))
+		return 0;
+	for (j = 0; j < ns; j++) {
+		if (key_x > 70 && key_x + 30 + 6.2 * series[j].len > PLOT_W) {
+			key_x = 70;
+			depth += 16;
+		}
+		key_x += 34 + 6.2 * series[j].len;
+	}
+	return depth;
+}
+
 /* The plot of the metric against one numeric factor f. */
 static void plot_factor(struct json_object *exp, struct json_object *f,
 			struct strbuf *out)
@@ -107,6 +126,10 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 	double key_x = 70, key_y = 8;
 	int logx;
 
+	/* a strbuf is never NULL: one left as calloc made it has no buf,
+	 * and an empty label (the only factor has no others) adds nothing */
+	for (i = 0; i < na; i++)
+		strbuf_init(&series[i], 0);
 	for (i = 0; i < na; i++) {
 		struct json_object *a = json_object_array_get_idx(arms, i);
 		double v = factor_number(
@@ -130,6 +153,10 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 	}
 	if (!isfinite(ylo) || !(xhi > xlo))
 		goto out;
+	/* a key of more than one line pushes the plot down */
+	top += key_depth(series, ns);
+	h += key_depth(series, ns);
+	bottom = h - PLOT_AXIS;
 	logx = xlo > 0 && xhi / xlo >= 8;
 	svg_scale_init(&x, xlo, xhi, 70, PLOT_W - PLOT_RIGHT, logx);
 	/* the values themselves, not widened to round ones */
@@ -271,7 +298,19 @@ static long representative(struct json_object *exp, struct json_object *a)
 	return at;
 }
 
-/* One line of a time series: points (t[k], v[k]) for k < n. */
+/* The time t[k] of a series over x. */
+static double at_time(const struct svg_scale *x, struct json_object *t,
+		      size_t k)
+{
+	return svg_scale_map(
+	    x, json_object_get_double(json_object_array_get_idx(t, k)));
+}
+
+/*
+ * One line of a time series: points (t[t_from + k], v[k]). A rate over
+ * intervals (t_from 1) with a single interval is one value: it is drawn
+ * across its interval, since a path of one point shows nothing.
+ */
 static void series_path(struct strbuf *out, const char *cls,
 			const struct svg_scale *x, const struct svg_scale *y,
 			struct json_object *t, size_t t_from,
@@ -279,13 +318,23 @@ static void series_path(struct strbuf *out, const char *cls,
 {
 	size_t k, n = v ? json_object_array_length(v) : 0;
 
+	if (!n)
+		return;
 	strbuf_addf(out, "<path class=\"line %s\" d=\"", cls);
+	if (n == 1 && t_from && t_from < json_object_array_length(t)) {
+		double py = svg_scale_map(
+		    y, json_object_get_double(json_object_array_get_idx(v, 0)) /
+			   scale);
+
+		strbuf_addf(out, "M%.1f %.1f L%.1f %.1f\"/>",
+			    at_time(x, t, t_from - 1), py,
+			    at_time(x, t, t_from), py);
+		return;
+	}
 	for (k = 0; k < n && t_from + k < json_object_array_length(t); k++)
 		strbuf_addf(
 		    out, "%s%.1f %.1f ", k ? "L" : "M",
-		    svg_scale_map(
-			x, json_object_get_double(
-			       json_object_array_get_idx(t, t_from + k))),
+		    at_time(x, t, t_from + k),
 		    svg_scale_map(y, json_object_get_double(
 					 json_object_array_get_idx(v, k)) /
 					 scale));
@@ -339,6 +388,14 @@ static void time_plot(struct strbuf *out, const char *title,
 	svg_fig_close(out);
 }
 
+/* Whether o's member key is an array with a value. */
+static int has_values(struct json_object *o, const char *key)
+{
+	struct json_object *v = expjson_get_type(o, key, json_type_array);
+
+	return v && json_object_array_length(v) > 0;
+}
+
 void plot_series(struct json_object *exp, struct strbuf *out)
 {
 	size_t na, i, k;
@@ -380,19 +437,25 @@ void plot_series(struct json_object *exp, struct strbuf *out)
 		report_fmt_metric(out, row.metric);
 		strbuf_addstr(out, " (the run nearest the arm's median)</span>"
 				   "</h3>");
-		if (dev) {
+		if (dev &&
+		    (has_values(dev, "rmbps") || has_values(dev, "wmbps"))) {
 			strbuf_addstr(&title, "Device ");
 			strbuf_addstr(&title, expjson_str(dev, "name"));
 			/* device rates are per interval: they end at t[1..] */
-			time_plot(out, title.buf, t, 1,
-				  expjson_get(dev, "rmbps"),
-				  expjson_get(dev, "wmbps"), "read", "written",
-				  1, "MB/s");
+			time_plot(
+			    out, title.buf, t, 1,
+			    expjson_get_type(dev, "rmbps", json_type_array),
+			    expjson_get_type(dev, "wmbps", json_type_array),
+			    "read", "written", 1, "MB/s");
 		}
-		time_plot(out, "Page cache", t, 0,
-			  expjson_get(s, "dirty_bytes"),
-			  expjson_get(s, "writeback_bytes"), "Dirty",
-			  "Writeback", 1024.0 * 1024, "MiB");
+		if (has_values(s, "dirty_bytes") ||
+		    has_values(s, "writeback_bytes"))
+			time_plot(
+			    out, "Page cache", t, 0,
+			    expjson_get_type(s, "dirty_bytes", json_type_array),
+			    expjson_get_type(s, "writeback_bytes",
+					     json_type_array),
+			    "Dirty", "Writeback", 1024.0 * 1024, "MiB");
 		strbuf_addstr(out, "</div>\n");
 		strbuf_release(&title);
 	}

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "report.h"
+#include "report_ops.h"
 #include "effects_text.h"
 #include "scaling_text.h"
 #include "expjson.h"
@@ -424,6 +425,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 	report_regimes_text(exp, out);
 	report_scaling_text(exp, out);
 	other_metrics_text(exp, width, out);
+	report_ops_text(exp, out);
 	warnings = expjson_get_type(exp, "warnings", json_type_array);
 	if (warnings) {
 		n = json_object_array_length(warnings);

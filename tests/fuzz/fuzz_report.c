@@ -1,0 +1,124 @@
+/*
+ * libFuzzer target for the report renderers, fed as `iotrial import`
+ * feeds the store: the input goes through import_parse() (iotrial run
+ * and experiment objects, fio JSON), a run becomes a one-arm
+ * experiment (import_build_experiment()), and the experiment is
+ * analysed by import_analyze(). Whatever comes out is rendered in every
+ * report format (text, json, csv, md, html), as `show` and `show
+ * --runs` print it, and as `log` sums it up. The input is not
+ * NUL-terminated, so AddressSanitizer sees any read past its end. What
+ * is checked: every renderer returns 0 for an analysed experiment, its
+ * output is one NUL-terminated string of its length, the HTML ends its
+ * page and holds no "nan" or "inf" in what it draws, and the JSON
+ * parses back.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/experiment/import.h"
+#include "core/report/report.h"
+#include "core/report/report_formats.h"
+#include "core/report/runs_text.h"
+#include "core/report/fleet_text.h"
+#include "core/report/devices_text.h"
+#include "util/banned.h"
+
+/* Stop the run: libFuzzer reports the crash with the input. */
+static void check(int ok)
+{
+	if (!ok)
+		__builtin_trap();
+}
+
+/* out is a string of its length: no NUL inside, one at the end. */
+static void check_string(const struct strbuf *out)
+{
+	check(out->buf != NULL);
+	check(strlen(out->buf) == out->len);
+}
+
+/* Render exp in format; it must succeed for an analysed experiment. */
+static void render(struct json_object *exp, const char *format)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	check(report_render(exp, format, &out, &err) == 0);
+	check_string(&out);
+	if (!strcmp(format, "html")) {
+		check(out.len >= 8 &&
+		      !strcmp(out.buf + out.len - 8, "</html>\n"));
+		/* a NaN or an infinity reached a coordinate or a label */
+		check(!strstr(out.buf, "\"nan") && !strstr(out.buf, "\"-nan"));
+		check(!strstr(out.buf, "\"inf") && !strstr(out.buf, "\"-inf"));
+	} else if (!strcmp(format, "json")) {
+		struct json_object *back = json_tokener_parse(out.buf);
+
+		check(back != NULL);
+		json_object_put(back);
+	}
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* What `show` and `show --runs` print, and the line of `log`. */
+static void show(struct json_object *exp)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	check(report_experiment_text(exp, &out, &err) == 0);
+	report_fleet_text(exp, &out);
+	report_experiment_devices(exp, &out);
+	report_runs_text(exp, &out);
+	report_experiment_origin(exp, &out);
+	report_verdict_summary(exp, &out);
+	report_arm_labels(exp, &out);
+	check_string(&out);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* Every renderer of exp. */
+static void render_all(struct json_object *exp)
+{
+	static const char *const formats[] = {"text", "json", "csv", "md",
+					      "html"};
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		render(exp, formats[i]);
+	show(exp);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *exp = NULL;
+	struct import_run r;
+	char *buf = malloc(size ? size : 1);
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	if (import_parse(buf, size, "fuzz.json", NULL, &r, &err))
+		goto out;
+	if (r.kind == IMPORT_EXPERIMENT) {
+		exp = json_object_get(r.obj);
+	} else {
+		struct import_arm arm = {"imported", &r, 1};
+
+		if (import_build_experiment(&arm, 1, NULL, &exp, &err))
+			exp = NULL;
+	}
+	/* what import stores has been analysed; the rest is refused */
+	if (exp && !import_analyze(exp, &err))
+		render_all(exp);
+	json_object_put(exp);
+	import_run_release(&r);
+out:
+	strbuf_release(&err);
+	free(buf);
+	return 0;
+}
