@@ -43,4 +43,12 @@ const char *expjson_target(struct json_object *exp);
  * baseline has none). */
 struct json_object *expjson_verdict(struct json_object *exp, int arm);
 
+/*
+ * Make every string in the tree at o printable, member names included
+ * (util/text.h): control characters and broken UTF-8 become '?'. For
+ * what comes from outside (an imported file, a store row) and will be
+ * shown or written into a generated file.
+ */
+void expjson_make_printable(struct json_object *o);
+
 #endif
