@@ -447,26 +447,28 @@ int export_fstab_new_line(const struct export_src *src,
 
 void export_no_fstab_line(const struct export_src *src,
 			  const struct knob_change *c, const char *prefix,
-			  struct strbuf *out)
+			  int adds, struct strbuf *out)
 {
 	const char *path = src->fstab_path ? src->fstab_path : "/etc/fstab";
 
 	strbuf_addf(out,
-		    "%s'%s' has no line that mounts '%s', so the setting "
-		    "lasts until the next mount;\n%sto keep it, add the "
-		    "line below to fstab (check its source first: a UUID= "
-		    "or\n%sLABEL= survives a change of device names)",
-		    prefix, path, c->k.object, prefix, prefix);
+		    "%s'%s' has no line that mounts '%s',\n%sso nothing keeps "
+		    "%s there after a reboot; %s\n%s(check its source: a "
+		    "UUID= or LABEL= survives a change of device names)",
+		    prefix, path, c->k.object, prefix, c->canon.buf,
+		    adds ? "what follows adds the line to fstab"
+			 : "to keep it, add the line below to fstab",
+		    prefix);
 	if (!strcmp(c->k.object, "/"))
-		strbuf_addf(out, ", or add rootflags=%s to the kernel\n%scommand "
-			    "line",
-			    c->canon.buf, prefix);
+		strbuf_addf(out, ";\n%sor add rootflags=%s to the kernel "
+			    "command line",
+			    prefix, c->canon.buf);
 	else
-		strbuf_addf(out, ", or give the mount a systemd\n%sunit with "
-			    "Options=%s (its name: 'systemd-escape --path "
-			    "--suffix=mount %s')",
-			    prefix, c->canon.buf, c->k.object);
-	strbuf_addstr(out, "\n");
+		strbuf_addf(out, ";\n%sor give the mount a systemd unit with "
+			    "Options=%s, named by\n%s'systemd-escape --path "
+			    "--suffix=mount %s'",
+			    prefix, c->canon.buf, prefix, c->k.object);
+	strbuf_addch(out, '\n');
 }
 
 /* The fstab diff of src. */
@@ -493,7 +495,7 @@ static int render_fstab(const struct export_src *src, struct strbuf *out,
 	if (ret && export_fstab_new_line(src, c, &nw)) {
 		/* no line to change: the diff adds one at the end */
 		strbuf_reset(err);
-		export_no_fstab_line(src, c, "# ", out);
+		export_no_fstab_line(src, c, "# ", 0, out);
 		for (no = 0, p = src->fstab; *p; p++)
 			no += *p == '\n';
 		if (*src->fstab && p[-1] != '\n')
@@ -547,7 +549,7 @@ static void shell_mount(const struct knob_change *c, struct strbuf *out)
 	const char *p = c->canon.buf, *comma;
 	struct strbuf word = STRBUF_INIT;
 
-	strbuf_addstr(out, "\n# atime of the mount\nm=");
+	strbuf_addf(out, "\n# atime of the mount '%s'\nm=", c->k.object);
 	sh_quote(out, c->k.object);
 	strbuf_addstr(out, "\no=");
 	sh_quote(out, c->canon.buf);

@@ -140,11 +140,12 @@ int export_fstab_edit(const char *fstab, const char *mountpoint,
 int export_fstab_new_line(const struct export_src *src,
 			  const struct knob_change *c, struct strbuf *out);
 /* The comment lines (prefix before each) saying fstab has no line for
- * c's mount and what to do: add the line, or the kernel command line's
- * rootflags for '/', or a systemd mount unit. */
+ * c's mount and what to do: add the line (adds: what follows adds it),
+ * or the kernel command line's rootflags for '/', or a systemd mount
+ * unit. */
 void export_no_fstab_line(const struct export_src *src,
 			  const struct knob_change *c, const char *prefix,
-			  struct strbuf *out);
+			  int adds, struct strbuf *out);
 
 /* The sysctl name of a system knob ("vm.dirty_ratio"), appended to out;
  * 0 when k is not under /proc/sys. */

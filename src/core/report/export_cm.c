@@ -284,7 +284,7 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 	}
 	have = mc ? mount_fields(src, mc, &source, &mp, &fstype, &opts) : 0;
 	if (have == 2)
-		export_no_fstab_line(src, mc, "    # ", &tasks);
+		export_no_fstab_line(src, mc, "    # ", 1, &tasks);
 	if (have) {
 		strbuf_reset(&name);
 		strbuf_addf(&name, "mount %s with %s", mc->k.object,
@@ -421,7 +421,7 @@ static void pp_mount(struct strbuf *out, const struct knob_change *c, int how,
 	env[5] = line.buf;
 	strbuf_addstr(out, "  # core Puppet has no mount type (it is in the "
 			   "puppetlabs-mount_core module),\n"
-			   "  # so an exec edits the fstab line and another "
+			   "  # so an exec keeps the fstab line and another "
 			   "remounts; with that module,\n  # mount { ");
 	pp_quote(out, c->k.object);
 	strbuf_addstr(out, ": ensure => mounted, device => ");
@@ -503,7 +503,7 @@ int export_render_puppet(const struct export_src *src, struct strbuf *out,
 	}
 	have = mc ? mount_fields(src, mc, &source, &mp, &fstype, &opts) : 0;
 	if (have == 2)
-		export_no_fstab_line(src, mc, "  # ", &body);
+		export_no_fstab_line(src, mc, "  # ", 1, &body);
 	if (have) {
 		pp_mount(&body, mc, have, source.buf, mp.buf, fstype.buf,
 			 opts.buf);
