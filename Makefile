@@ -5,6 +5,8 @@
 #                 the apt-get line and stop), build with -Werror, build the
 #                 ASan+UBSan variant, run the unit tests (cmocka), the CLI
 #                 tests, and short fuzz runs; ends with "N passed, N failed"
+#   make fuzz-long  each fuzz target for FUZZ_SECONDS (default 300), with
+#                 its figures (FUZZ_TARGETS="export import" picks some)
 #   make demo     install missing build dependencies (root) and run the
 #                 main job on its embedded defaults
 #   make install  install ./iotrial, its manual and its bash completion
@@ -120,6 +122,10 @@ check-run: iotrial build/san/iotrial $(UNIT_BIN)
 
 fuzz-build: $(FUZZ_BIN)
 
+# every fuzz target for FUZZ_SECONDS (300) each, with its figures
+fuzz-long: fuzz-build
+	@tools/fuzz-long.sh $(or $(FUZZ_SECONDS),300)
+
 demo:
 	+@tools/demo.sh
 
@@ -151,7 +157,7 @@ uninstall:
 clean:
 	rm -rf build iotrial
 
-.PHONY: all check check-run demo clean fuzz-build
+.PHONY: all check check-run demo clean fuzz-build fuzz-long
 .DELETE_ON_ERROR:
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \
