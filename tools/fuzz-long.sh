@@ -22,7 +22,7 @@ for t in build/fuzz/fuzz_*; do
 	"$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
 		-error_exitcode=1 -print_final_stats=1 "$work" >"$log" 2>&1
 	rc=$?
-	runs=$(sed -n 's/^stat::number_executed_units: *//p' "$log")
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	last=$(grep -E '^#[0-9]+' "$log" | tail -1)
 	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")

@@ -14,11 +14,13 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/import.h"
 #include "core/report/export.h"
+#include "core/report/expjson.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -194,7 +196,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (experiment_analyze_json(r.obj, &o, &err))
 		goto out_run;
 	strbuf_reset(&err);
-	ret = export_pick(r.obj, size % 4 ? NULL : "1", &pick, &err);
+	ret = export_pick(r.obj, NULL, &pick, &err);
+	if (ret) {
+		/* no winner: the arm --arm would name, by number */
+		struct json_object *arms =
+		    expjson_get_type(r.obj, "arms", json_type_array);
+		char arm[24];
+
+		check(ret == -ENOENT || ret == -EINVAL);
+		export_pick_release(&pick);
+		memset(&pick, 0, sizeof(pick));
+		strbuf_reset(&err);
+		/* the last arm (the seeds' winners), or its number + 1 */
+		snprintf(arm, sizeof(arm), "%zu",
+			 arms ? json_object_array_length(arms) - !!(size % 8)
+			      : 0);
+		ret = export_pick(r.obj, arm, &pick, &err);
+	}
 	if (ret) {
 		check(ret == -ENOENT || ret == -EINVAL);
 		check(err.len > 0);
