@@ -132,9 +132,8 @@ static void no_jinja(const char *out)
  * own expansions. */
 static void shell_quoted(const char *out)
 {
-	static const char *const own[] = {"$(cat ", "$(sysctl -n ",
-					  "$(findmnt ", "$m", "$o", "$d",
-					  "$want"};
+	static const char *const own[] = {
+	    "$(cat ", "$(sysctl -n ", "$(findmnt ", "$m", "$o", "$d", "$want"};
 	const char *p, *nl;
 	size_t i;
 

@@ -329,10 +329,10 @@ static void test_shell(void **state)
 	assert_non_null(strstr(out.buf, "\nset -eu\n"));
 	/* every value, name and path is quoted; read-ahead goes through
 	 * sysfs, which needs no device node */
-	assert_non_null(strstr(out.buf,
-			       "grep -qF '[mq-deadline]' "
-			       "'/sys/block/sdb/queue/scheduler' || echo "
-			       "'mq-deadline' > '/sys/block/sdb/queue/scheduler'"));
+	assert_non_null(strstr(
+	    out.buf, "grep -qF '[mq-deadline]' "
+		     "'/sys/block/sdb/queue/scheduler' || echo "
+		     "'mq-deadline' > '/sys/block/sdb/queue/scheduler'"));
 	assert_null(strstr(out.buf, "blockdev"));
 	assert_non_null(strstr(out.buf,
 			       "[ \"$(cat '/sys/block/sdb/queue/read_ahead_kb')"

@@ -296,8 +296,8 @@ static void test_load_printable(void **state)
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
 	assert_int_equal(store_load_experiment(&s, "abc12345", &back, &f->err),
 			 0);
-	arm = json_object_array_get_idx(json_object_object_get(back, "arms"),
-					1);
+	arm =
+	    json_object_array_get_idx(json_object_object_get(back, "arms"), 1);
 	/* the JSON escape \n was a real line break too */
 	assert_string_equal(
 	    json_object_get_string(json_object_object_get(arm, "label")),

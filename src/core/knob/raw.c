@@ -250,9 +250,9 @@ static int in(char c, const char *set)
  */
 static int raw_token_ok(const char *w, size_t n)
 {
-	static const char *const units[] = {"", "b", "k", "kb", "kib", "m",
-					    "mb", "mib", "g", "gb", "gib", "t",
-					    "tb", "tib"};
+	static const char *const units[] = {"",	   "b",	 "k",	"kb", "kib",
+					    "m",   "mb", "mib", "g",  "gb",
+					    "gib", "t",	 "tb",	"tib"};
 	size_t i = 0, d, u;
 
 	if (!n || n > RAW_MAX_WORD)
@@ -283,8 +283,8 @@ static int raw_token_ok(const char *w, size_t n)
 			return 0;
 	}
 	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
-		if (strlen(units[u]) == n - i && !strncasecmp(w + i, units[u],
-							      n - i))
+		if (strlen(units[u]) == n - i &&
+		    !strncasecmp(w + i, units[u], n - i))
 			return 1;
 	return 0;
 }
@@ -318,8 +318,8 @@ static int raw_parse(const struct knob *k, const char *in_value,
 			       "scheduler's name (letters, digits, '_', '.', "
 			       "'-'; at most %d bytes each), and '%.*s' is "
 			       "none of these",
-			       canon->buf, k->name, RAW_MAX_WORD,
-			       (int)(sp - p), p);
+			       canon->buf, k->name, RAW_MAX_WORD, (int)(sp - p),
+			       p);
 	}
 	return 0;
 }

@@ -432,8 +432,8 @@ static void fstab_field(struct strbuf *out, const char *path)
 int export_fstab_new_line(const struct export_src *src,
 			  const struct knob_change *c, struct strbuf *out)
 {
-	if (!src->mount_source || !*src->mount_source ||
-	    !src->mount_fstype || !*src->mount_fstype)
+	if (!src->mount_source || !*src->mount_source || !src->mount_fstype ||
+	    !*src->mount_fstype)
 		return 0;
 	fstab_field(out, src->mount_source);
 	strbuf_addch(out, '\t');
@@ -460,11 +460,13 @@ void export_no_fstab_line(const struct export_src *src,
 			 : "to keep it, add the line below to fstab",
 		    prefix);
 	if (!strcmp(c->k.object, "/"))
-		strbuf_addf(out, ";\n%sor add rootflags=%s to the kernel "
+		strbuf_addf(out,
+			    ";\n%sor add rootflags=%s to the kernel "
 			    "command line",
 			    prefix, c->canon.buf);
 	else
-		strbuf_addf(out, ";\n%sor give the mount a systemd unit with "
+		strbuf_addf(out,
+			    ";\n%sor give the mount a systemd unit with "
 			    "Options=%s, named by\n%s'systemd-escape --path "
 			    "--suffix=mount %s'",
 			    prefix, c->canon.buf, prefix, c->k.object);
@@ -568,8 +570,7 @@ static void shell_mount(const struct knob_change *c, struct strbuf *out)
 		sh_quote(out, word.buf);
 		strbuf_addstr(out, ",*) ;; *) want=0 ;; esac\n");
 	}
-	strbuf_addstr(out,
-		      "[ $want = 1 ] || mount -o \"remount,$o\" \"$m\"\n");
+	strbuf_addstr(out, "[ $want = 1 ] || mount -o \"remount,$o\" \"$m\"\n");
 	strbuf_release(&word);
 }
 
@@ -693,17 +694,19 @@ static int has_control(const char *s)
 	return 0;
 }
 
-int export_find_string(const struct export_src *src,
-		       int (*bad)(const char *s), struct strbuf *what)
+int export_find_string(const struct export_src *src, int (*bad)(const char *s),
+		       struct strbuf *what)
 {
-	const struct { const char *name, *s; } top[] = {
+	const struct {
+		const char *name, *s;
+	} top[] = {
 	    {"the experiment id", src->id},
 	    {"the arm label", src->label},
 	    {"the verdict", src->why},
 	    {"the date", src->date},
 	    {"the disk", src->disk},
-	    {"the disk's udev identity", src->disk_id ? src->disk_id->value
-						      : NULL},
+	    {"the disk's udev identity",
+	     src->disk_id ? src->disk_id->value : NULL},
 	    {"the mount's source", src->mount_source},
 	    {"the mount's file system type", src->mount_fstype},
 	    {"the active tuned profile", src->tuned_include},

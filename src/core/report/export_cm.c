@@ -412,7 +412,7 @@ static void pp_mount(struct strbuf *out, const struct knob_change *c, int how,
 		     const char *source, const char *mp, const char *fstype,
 		     const char *opts)
 {
-	const char *env[] = {"IOTRIAL_MP", mp, "IOTRIAL_OPTS", opts,
+	const char *env[] = {"IOTRIAL_MP",   mp,  "IOTRIAL_OPTS", opts,
 			     "IOTRIAL_LINE", NULL};
 	struct strbuf line = STRBUF_INIT;
 
@@ -451,10 +451,11 @@ static void pp_mount(struct strbuf *out, const struct knob_change *c, int how,
 				 "END { exit !found }' /etc/fstab");
 	strbuf_addstr(out, ",\n");
 	pp_env(out, env, how == 1 ? 4 : 6);
-	strbuf_addstr(out, "    path        => ['/usr/sbin', '/usr/bin', "
-			   "'/sbin', '/bin'],\n"
-			   "    provider    => shell,\n"
-			   "    notify      => Exec['iotrial-remount'],\n  }\n\n");
+	strbuf_addstr(out,
+		      "    path        => ['/usr/sbin', '/usr/bin', "
+		      "'/sbin', '/bin'],\n"
+		      "    provider    => shell,\n"
+		      "    notify      => Exec['iotrial-remount'],\n  }\n\n");
 	env[0] = "IOTRIAL_MOUNT";
 	env[1] = c->k.object;
 	env[2] = "IOTRIAL_ATIME";

@@ -4,8 +4,8 @@
  * quote (arm labels and factor values are typed by users) stays one
  * field, and one a spreadsheet would run as a formula (=, +, -, @, tab
  * or CR first) is quoted with a ' before it; a field that is a plain
- * number ("-1.5") stays a number. Numbers print with enough digits to be re-analysed; a value
- * not recorded is an empty field.
+ * number ("-1.5") stays a number. Numbers print with enough digits to be
+ * re-analysed; a value not recorded is an empty field.
  */
 #include <errno.h>
 #include <math.h>

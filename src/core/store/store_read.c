@@ -209,9 +209,9 @@ static void resummarise(struct exp_summary *e, const char *json)
 /* Make every string of e printable (see the top of this file). */
 static void make_printable(struct exp_summary *e)
 {
-	char *const f[] = {e->id,   e->created, e->workload,
+	char *const f[] = {e->id,     e->created, e->workload,
 			   e->target, e->metric,  e->arms,
-			   e->host, e->kernel,  e->verdicts};
+			   e->host,   e->kernel,  e->verdicts};
 	size_t i;
 
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
