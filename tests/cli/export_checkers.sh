@@ -3,8 +3,9 @@
 # what each writes through its real checker: sh -n and shellcheck for
 # the shell script, a YAML parse with no Jinja2 marker but iotrial's own
 # variables (and ansible-playbook --syntax-check) for the playbook,
-# puppet parser validate for the manifest, findmnt --verify for the
-# fstab that --write leaves, and a tuned profile with no '${'. The
+# puppet parser validate and puppet apply --noop for the manifest,
+# findmnt --verify for the fstab that --write leaves, and a tuned
+# profile with no '${'. The
 # experiments are imported, so they are what an outside file can hold:
 # hostile labels and values, seeded (EXPORT_CHECK_SEED, default 1) and
 # bounded (EXPORT_CHECK_N experiments, default 12). fuzz_export checks
@@ -170,4 +171,19 @@ if [ -e "${pps[0]}" ]; then
 	rc=$?
 	check "puppet parser validate takes all ${#pps[@]} manifests (rc=$rc)" test $rc = 0
 	[ $rc = 0 ] || sed 's/^/#   /' "$TEST_TMP/pp" | tail -10
+	# compiled and run in noop mode too: the parser knows no types
+	bad=0
+	for m in "${pps[@]}"; do
+		HOME=$TEST_TMP puppet apply --noop --detailed-exitcodes \
+			--color=false --confdir "$TEST_TMP/puppet" \
+			--vardir "$TEST_TMP/puppet/var" \
+			--codedir "$TEST_TMP/puppet/code" "$m" >"$m.apply" 2>&1
+		rc=$?
+		[ $rc = 0 ] || [ $rc = 2 ] || {
+			bad=1
+			fail "puppet apply --noop ${m##*/} (rc=$rc)"
+			grep -v Facter "$m.apply" | sed 's/^/#   /' | tail -5
+		}
+	done
+	check "puppet apply --noop runs all ${#pps[@]} manifests" test $bad = 0
 fi
