@@ -101,8 +101,8 @@ for ((i = 0; i < N; i++)); do
 		rc=$?
 		if [ $rc != 0 ]; then
 			refused=$((refused + 1))
-			# a refusal is one error line, no output, no crash
-			[ $rc -le 2 ] && [ ! -s "$o" ] ||
+			# a refusal says why and exits 1 or 2, no crash
+			[ $rc -le 2 ] && grep -q '^error: ' "$o.err" ||
 				fail "e$i $f: refused cleanly (rc=$rc)"
 			rm -f "$o"
 			continue
