@@ -174,6 +174,10 @@ static void shell_quoted(const char *out)
 			}
 			if (quoted)
 				continue;
+			if (*q == '\\' && q + 1 < nl) {
+				q++; /* '\'' is a quote outside quotes */
+				continue;
+			}
 			check(*q != '`');
 			if (*q != '$')
 				continue;
