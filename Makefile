@@ -5,6 +5,8 @@
 #                 the apt-get line and stop), build with -Werror, build the
 #                 ASan+UBSan variant, run the unit tests (cmocka), the CLI
 #                 tests, and short fuzz runs; ends with "N passed, N failed"
+#   make fuzz-long  each fuzz target for FUZZ_SECONDS (default 300), with
+#                 its figures (FUZZ_TARGETS="export import" picks some)
 #   make demo     install missing build dependencies (root) and run the
 #                 main job on its embedded defaults
 #   make install  install ./iotrial, its manual and its bash completion
@@ -124,7 +126,12 @@ fuzz-build: $(FUZZ_BIN)
 # namespaces and root file systems of the test's own; a few minutes, so
 # make check skips it.
 check-fleet: build/san/iotrial
+	@tools/deps.sh --install --fleet --for 'make check-fleet'
 	@IOTRIAL_FLEET_SSH=1 TESTS='cli/fleet_ssh' tests/run-tests.sh
+
+# every fuzz target for FUZZ_SECONDS (300) each, with its figures
+fuzz-long: fuzz-build
+	@tools/fuzz-long.sh $(or $(FUZZ_SECONDS),300)
 
 demo:
 	+@tools/demo.sh
@@ -157,7 +164,7 @@ uninstall:
 clean:
 	rm -rf build iotrial
 
-.PHONY: all check check-run check-fleet demo clean fuzz-build
+.PHONY: all check check-run check-fleet demo clean fuzz-build fuzz-long
 .DELETE_ON_ERROR:
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \

@@ -2,9 +2,11 @@
 # The Debian packages in deps.txt that are missing: installed (as root,
 # with --install) or named with the apt-get line that installs them.
 #
-#   tools/deps.sh [--build-only] [--install] [--for WHAT]
+#   tools/deps.sh [--build-only | --fleet] [--install] [--for WHAT]
 #
 #   --build-only  only the first block of deps.txt (what building needs)
+#   --fleet       also the last block (make check-fleet's SSH hosts),
+#                 which make check leaves out
 #   --install     when root, install what is missing with apt-get
 #   --for WHAT    the command that needs them ("make check"), for messages
 #
@@ -14,17 +16,18 @@
 # warning names the packages and the exit is 0.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-only_build=0 install=0 what="this"
+only_build=0 fleet=0 install=0 what="this"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-only) only_build=1 ;;
+	--fleet) fleet=1 ;;
 	--install) install=1 ;;
 	--for)
 		what="'$2'"
 		shift
 		;;
 	*)
-		echo "usage: tools/deps.sh [--build-only] [--install] [--for WHAT]" >&2
+		echo "usage: tools/deps.sh [--build-only | --fleet] [--install] [--for WHAT]" >&2
 		exit 2
 		;;
 	esac
@@ -34,6 +37,7 @@ pkgs=()
 while IFS= read -r line; do
 	case $line in
 	"# tests"*) [ "$only_build" = 1 ] && break; continue ;;
+	"# fleet over SSH"*) [ "$fleet" = 1 ] || break; continue ;;
 	"#"* | "") continue ;;
 	esac
 	pkgs+=("$line")

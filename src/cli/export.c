@@ -204,8 +204,15 @@ static int write_fstab(struct export_job *j)
 	int code = EXIT_OK;
 
 	if (export_fstab_edit(j->fstab.buf, c->k.object, c->canon.buf, &text,
-			      &old, &nw, &no, &err) ||
-	    !strcmp(old.buf, nw.buf))
+			      &old, &nw, &no, &err)) {
+		/* the output offers the line to add: a person checks it */
+		error("'%s' has no line that mounts '%s'; --write changes "
+		      "a line and adds none, so nothing is written",
+		      j->fstab_path.buf, c->k.object);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (!strcmp(old.buf, nw.buf))
 		goto out; /* said by the diff */
 	code = export_job_verify_fstab(j, text.buf, no);
 	if (code)

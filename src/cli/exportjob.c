@@ -65,6 +65,29 @@ out:
 	strbuf_release(&err);
 }
 
+/* What mounts the plan's mount now, into j->mnt: when fstab has no line
+ * for it, the exports offer the line to add. Left empty when unknown. */
+static void mount_now(struct export_job *j)
+{
+	struct strbuf err = STRBUF_INIT;
+	const struct mountinfo_entry *e;
+	struct mountinfo mi;
+	size_t i;
+
+	for (i = 0; i < j->plan.nr; i++)
+		if (j->plan.v[i].k.scope == KNOB_SCOPE_MOUNT)
+			break;
+	if (!j->ctx.mountpoint || i == j->plan.nr)
+		return;
+	if (!mountinfo_read(&mi, &err)) {
+		e = mountinfo_find_mountpoint(&mi, j->ctx.mountpoint);
+		if (e)
+			mountinfo_entry_copy(&j->mnt, e);
+	}
+	mountinfo_release(&mi);
+	strbuf_release(&err);
+}
+
 /* The store, the experiment, its arm. Returns an exit code. */
 static int load_pick(struct export_job *j, const struct export_job_args *a)
 {
@@ -223,6 +246,7 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	j->fstab_ok =
 	    !atfile_read(j->root, "etc/fstab", &j->fstab, 1 << 20, &err);
 	active_tuned(j->root, &j->tuned);
+	mount_now(j);
 	j->src.plan = &j->plan;
 	j->src.id = a->id ? j->pick.id : NULL;
 	j->src.label = a->id ? j->pick.label : NULL;
@@ -232,6 +256,8 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	j->src.fstab = j->fstab_ok ? j->fstab.buf : NULL;
 	j->src.fstab_path = j->fstab_path.buf;
 	j->src.tuned_include = j->tuned.len ? j->tuned.buf : NULL;
+	j->src.mount_source = j->mnt.source;
+	j->src.mount_fstype = j->mnt.fstype;
 out:
 	strbuf_release(&err);
 	return code;
@@ -348,4 +374,5 @@ void export_job_release(struct export_job *j)
 	strbuf_release(&j->fstab_path);
 	strbuf_release(&j->tuned);
 	strbuf_release(&j->date);
+	mountinfo_entry_release(&j->mnt);
 }

@@ -10,6 +10,7 @@
 #include "knobargs.h"
 #include "options.h"
 #include "../core/report/export.h"
+#include "../core/target/mountinfo.h"
 
 /* What the command line names. Strings borrowed from argv. */
 struct export_job_args {
@@ -35,6 +36,8 @@ struct export_job {
 	struct strbuf fstab_path; /* as shown: "/etc/fstab", "DIR/etc/fstab" */
 	struct strbuf tuned;	  /* the active tuned profile, or "" */
 	struct strbuf date;
+	struct mountinfo_entry mnt; /* what mounts the atime knob's mount
+				       now (for the fstab line to add) */
 	const char *root;
 	int fstab_ok;
 	struct export_src src;

@@ -124,8 +124,8 @@ PY
 "$IOTRIAL" export "$atime" --db "$DB" --format shell -o "$TEST_TMP/atime.sh" 2>>"$TEST_TMP/err"
 check "the scripts pass sh -n" sh -n "$TEST_TMP/set.sh" -a sh -n "$TEST_TMP/atime.sh"
 check "the script is executable" test -x "$TEST_TMP/set.sh"
-check "the script uses blockdev --setra for read-ahead" \
-	grep -q "blockdev --setra 8192 /dev/$dev" "$TEST_TMP/set.sh"
+check "the script sets read-ahead through sysfs, not blockdev" \
+	grep -q "echo '4096' > '/sys/block/$dev/queue/read_ahead_kb'" "$TEST_TMP/set.sh"
 sh "$TEST_TMP/set.sh" && sh "$TEST_TMP/atime.sh"
 check "the scripts ran" test $? = 0
 check "the script set the scheduler" test "$(active_sched "$L")" = mq-deadline
@@ -133,7 +133,7 @@ check "the script set read_ahead_kb" test "$(queue "$L" read_ahead_kb)" = 4096
 check "the script set noatime" grep -qw noatime <<<"$(mount_opts "$MNT")"
 sh -x "$TEST_TMP/set.sh" 2>"$TEST_TMP/twice" && sh -x "$TEST_TMP/atime.sh" 2>>"$TEST_TMP/twice"
 check "run twice, it writes nothing the second time" \
-	test -z "$(grep -E '^\+ (echo|blockdev --setra|mount)' "$TEST_TMP/twice")"
+	test -z "$(grep -E '^\+ (echo|mount)' "$TEST_TMP/twice")"
 
 # --- fstab: the diff, --write touching one line with a backup
 fs="$root/etc/fstab"
@@ -163,7 +163,21 @@ before=$(ls "$root/etc")
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
 rc=$?
 check "an fstab with no line for the mount: refused (rc=$rc)" test $rc = 2
-check "it says so" grep -q "has no line that mounts '$MNT'; nothing is written" "$TEST_TMP/err"
+check "it says so" grep -q "has no line that mounts '$MNT'; --write changes a line and adds none, so nothing is written" "$TEST_TMP/err"
+check "the output offers the line to add" \
+	grep -qP "^\+$L\t\Q$MNT\E\text4\tdefaults,noatime\t0\t2$" "$TEST_TMP/out"
+check "and says what else keeps it" grep -q "systemd-escape --path --suffix=mount $MNT" "$TEST_TMP/out"
+"$IOTRIAL" export "$atime" --db "$DB" --format fstab --root "$root" \
+	>"$TEST_TMP/add.diff" 2>"$TEST_TMP/err"
+rc=$?
+check "without --write, the diff that adds the line (rc=$rc)" test $rc = 0
+cp "$fs" "$TEST_TMP/fstab.add"
+sed "s#^--- .*#--- $TEST_TMP/fstab.add#; s#^+++ .*#+++ $TEST_TMP/fstab.add#" \
+	"$TEST_TMP/add.diff" | patch -s -p0 -d / >"$TEST_TMP/patch.out" 2>&1
+check "the diff applies with patch" test $? = 0
+check "findmnt --verify takes the result" \
+	findmnt --verify --tab-file "$TEST_TMP/fstab.add" >"$TEST_TMP/verify.out" 2>&1
+sed 's/^/#   /' "$TEST_TMP/patch.out"
 check "and writes nothing" test "$(ls "$root/etc")" = "$before" -a "$(cat "$fs")" = "UUID=1234 / ext4 defaults 0 1"
 
 # set's hint names an export line that works

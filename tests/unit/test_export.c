@@ -328,20 +328,160 @@ static void test_shell(void **state)
 	assert_int_equal(export_render(EXPORT_SHELL, &s, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "#!/bin/sh\n"));
 	assert_non_null(strstr(out.buf, "\nset -eu\n"));
+	/* every value, name and path is quoted; read-ahead goes through
+	 * sysfs, which needs no device node */
+	assert_non_null(strstr(
+	    out.buf, "grep -qF '[mq-deadline]' "
+		     "'/sys/block/sdb/queue/scheduler' || echo "
+		     "'mq-deadline' > '/sys/block/sdb/queue/scheduler'"));
+	assert_null(strstr(out.buf, "blockdev"));
 	assert_non_null(strstr(out.buf,
-			       "grep -q '\\[mq-deadline\\]' "
-			       "/sys/block/sdb/queue/scheduler || echo "
-			       "mq-deadline > /sys/block/sdb/queue/scheduler"));
-	assert_non_null(strstr(out.buf, "[ \"$(blockdev --getra /dev/sdb)\" = "
-					"8192 ] || blockdev --setra 8192 "
-					"/dev/sdb"));
-	assert_non_null(strstr(out.buf, "mount -o remount,noatime \"$m\""));
-	assert_non_null(strstr(out.buf, "[ \"$(sysctl -n vm.dirty_ratio)\" = "
+			       "[ \"$(cat '/sys/block/sdb/queue/read_ahead_kb')"
+			       "\" = '4096' ] || echo '4096' > "
+			       "'/sys/block/sdb/queue/read_ahead_kb'"));
+	assert_non_null(strstr(out.buf, "\nd='sdb'\n[ -d \"/sys/block/$d\" ]"));
+	assert_non_null(strstr(out.buf, "\nm='/srv'\no='noatime'\n"));
+	assert_non_null(strstr(out.buf, "case $opts in *,'noatime',*)"));
+	assert_non_null(strstr(out.buf, "mount -o \"remount,$o\" \"$m\""));
+	assert_non_null(strstr(out.buf, "[ \"$(sysctl -n 'vm.dirty_ratio')\" = "
 					"'10' ] || sysctl -qw "
-					"vm.dirty_ratio='10'"));
+					"'vm.dirty_ratio=10'"));
 	/* the scheduler comes before what it resets */
 	assert_true(strstr(out.buf, "queue/scheduler") <
 		    strstr(out.buf, "nr_requests"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
+/* Render src in format f; the return value, out and err kept. */
+static int render(enum export_format f, const struct export_src *s,
+		  struct strbuf *out, struct strbuf *err)
+{
+	strbuf_reset(out);
+	strbuf_reset(err);
+	return export_render(f, s, out, err);
+}
+
+/* What an imported experiment may hold never reaches a generated file
+ * live: Jinja2 in a playbook, ${...} in a tuned profile, a line break
+ * out of a comment. */
+static void test_injection(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+	int f;
+
+	(void)state;
+	full_plan(&p);
+	src_init(&s, &p, NULL);
+	s.label = "fast {{ lookup(\"pipe\",\"touch x\") }}";
+	assert_int_equal(render(EXPORT_ANSIBLE, &s, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "the arm label 'fast {{"));
+	assert_non_null(strstr(err.buf, "Jinja2"));
+	assert_int_equal(out.len, 0);
+	s.label = "a {% if 1 %}";
+	assert_int_equal(render(EXPORT_ANSIBLE, &s, &out, &err), -EINVAL);
+	s.label = "a {# c #}";
+	assert_int_equal(render(EXPORT_ANSIBLE, &s, &out, &err), -EINVAL);
+	/* the other formats do not template: the label is a comment */
+	assert_int_equal(render(EXPORT_SYSCTL, &s, &out, &err), 0);
+	s.label = "scheduler=mq-deadline";
+	assert_int_equal(render(EXPORT_ANSIBLE, &s, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "iotrial_queue_scheduler: !unsafe "
+					"'mq-deadline'"));
+	assert_non_null(strstr(out.buf, "value: !unsafe '10'"));
+	assert_non_null(strstr(out.buf, "- name: 'vm.dirty_ratio = 10'"));
+
+	s.why = "x ${f:exec:/bin/touch:x}";
+	assert_int_equal(render(EXPORT_TUNED, &s, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "the verdict 'x ${f:exec"));
+	s.why = NULL;
+	strbuf_reset(&p.v[4].canon);
+	strbuf_addstr(&p.v[4].canon, "${f:exec:/bin/true}");
+	assert_int_equal(render(EXPORT_TUNED, &s, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "the value of 'vm.dirty_ratio'"));
+	strbuf_reset(&p.v[4].canon);
+	strbuf_addstr(&p.v[4].canon, "10");
+
+	s.label = "a\ntouch /tmp/x";
+	for (f = 0; f < EXPORT_NR_FORMATS; f++) {
+		assert_int_equal(render(f, &s, &out, &err), -EINVAL);
+		assert_non_null(strstr(err.buf, "the arm label 'a?touch"));
+	}
+	s.label = "a\033]0;title\007";
+	assert_int_equal(render(EXPORT_SHELL, &s, &out, &err), -EINVAL);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
+/* No fstab line for the mount: the line to add, and what else to do. */
+static void test_fstab_no_line(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	knob_plan_init(&p, NULL);
+	add_change(&p, "atime", KNOB_SCOPE_MOUNT, "/srv/my data",
+		   "/srv/my data", "noatime");
+	src_init(&s, &p, NULL);
+	s.fstab = "# fstab\n/dev/sda1 / ext4 defaults 0 1\n";
+	s.fstab_path = "/etc/fstab";
+	assert_int_equal(render(EXPORT_FSTAB, &s, &out, &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "add a line for it"));
+	s.mount_source = "/dev/sdb1";
+	s.mount_fstype = "ext4";
+	assert_int_equal(render(EXPORT_FSTAB, &s, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "# '/etc/fstab' has no line that "
+					"mounts '/srv/my data'"));
+	assert_non_null(strstr(out.buf, "systemd-escape --path"));
+	assert_non_null(strstr(out.buf,
+			       "--- /etc/fstab\n+++ /etc/fstab\n@@ -2,0 +3 @@\n"
+			       "+/dev/sdb1\t/srv/my\\040data\text4\t"
+			       "defaults,noatime\t0\t2\n"));
+	/* puppet adds the line with core resources only */
+	assert_int_equal(render(EXPORT_PUPPET, &s, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "exec { 'iotrial-fstab':"));
+	assert_non_null(strstr(out.buf, "'IOTRIAL_LINE=/dev/sdb1\t/srv/my"
+					"\\\\040data\text4\tdefaults,noatime\t0"
+					"\t2'"));
+	assert_null(strstr(out.buf, "\n  mount {"));
+	/* for '/', the kernel command line is the other way */
+	free(p.v[0].k.object);
+	p.v[0].k.object = xstrdup("/");
+	s.fstab = "# fstab\n";
+	assert_int_equal(render(EXPORT_FSTAB, &s, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "rootflags=noatime"));
+	assert_non_null(strstr(out.buf, "@@ -1,0 +2 @@\n+/dev/sdb1\t/\text4\t"
+					"defaults,noatime\t0\t1\n"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	knob_plan_release(&p);
+}
+
+/* Puppet: the fstab line is changed by an exec that core Puppet has. */
+static void test_puppet_core(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p;
+	struct export_src s;
+
+	(void)state;
+	full_plan(&p);
+	src_init(&s, &p, NULL);
+	s.fstab = "/dev/sdb1 /srv xfs defaults,relatime 0 2\n";
+	assert_int_equal(render(EXPORT_PUPPET, &s, &out, &err), 0);
+	assert_null(strstr(out.buf, "\n  mount {"));
+	assert_non_null(strstr(out.buf, "puppetlabs-mount_core"));
+	assert_non_null(strstr(out.buf, "environment => ['IOTRIAL_MP=/srv', "
+					"'IOTRIAL_OPTS=defaults,noatime'],"));
+	assert_non_null(strstr(out.buf, "notify      => "
+					"Exec['iotrial-remount'],"));
+	assert_non_null(strstr(out.buf, "'IOTRIAL_ATIME=noatime'"));
 	strbuf_release(&out);
 	strbuf_release(&err);
 	knob_plan_release(&p);
@@ -562,6 +702,9 @@ int main(void)
 	    cmocka_unit_test(test_fstab_edit),
 	    cmocka_unit_test(test_tuned_ini),
 	    cmocka_unit_test(test_shell),
+	    cmocka_unit_test(test_injection),
+	    cmocka_unit_test(test_fstab_no_line),
+	    cmocka_unit_test(test_puppet_core),
 	    cmocka_unit_test(test_pick),
 	    cmocka_unit_test(test_pick_origin),
 	    cmocka_unit_test(test_formats),

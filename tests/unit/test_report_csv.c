@@ -34,6 +34,18 @@ static void test_field(void **state)
 	field("two\nlines", "\"two\nlines\"");
 	field("cr\r", "\"cr\r\"");
 	field("<b>|*", "<b>|*");
+	/* formulas are kept as text (OWASP), numbers stay numbers */
+	field("=HYPERLINK(\"http://x\",\"y\")",
+	      "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+	field("+1+2", "\"'+1+2\"");
+	field("-2+3", "\"'-2+3\"");
+	field("@SUM(A1)", "\"'@SUM(A1)\"");
+	field("\tx", "\"'\tx\"");
+	field("\rx", "\"'\rx\"");
+	field("-1.5", "-1.5");
+	field("+2e3", "+2e3");
+	field("-", "\"'-\"");
+	field("a=b", "a=b");
 }
 
 /* The fields of one CSV record at *p (moves *p past its CRLF). */

@@ -275,6 +275,44 @@ static void test_round_trip(void **state)
 	json_object_put(e);
 }
 
+/* A store edited by hand: what is read from it is printable, whoever
+ * wrote the line break and the escape into it. */
+static void test_load_printable(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *back, *arm;
+	struct exp_summary *list;
+	struct strbuf sql = STRBUF_INIT;
+	struct store s;
+	size_t nr;
+
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	save_as(&s, f, "abc12345");
+	store_close(&s);
+	strbuf_addstr(&sql, "UPDATE experiments SET json = replace(json, "
+			    "'scheduler=s1', 'x\\n' || char(10) || 'touch y' "
+			    "|| char(27) || ']0;t' || char(7)), arms = 'a' || "
+			    "char(10) || 'b', host = 'h' || char(27) || '[2J'");
+	sql_exec(f->db.buf, sql.buf);
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_int_equal(store_load_experiment(&s, "abc12345", &back, &f->err),
+			 0);
+	arm =
+	    json_object_array_get_idx(json_object_object_get(back, "arms"), 1);
+	/* the JSON escape \n was a real line break too */
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(arm, "label")),
+	    "x??touch y?]0;t?");
+	json_object_put(back);
+	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
+	assert_int_equal(nr, 1);
+	assert_string_equal(list[0].arms, "a?b");
+	assert_string_equal(list[0].host, "h?[2J");
+	store_summaries_free(list, nr);
+	store_close(&s);
+	strbuf_release(&sql);
+}
+
 /* A taken id is replaced by a fresh one; the object says which. */
 static void test_id_collision(void **state)
 {
@@ -593,6 +631,7 @@ int main(void)
 	    T(test_refuse_foreign),  T(test_refuse_newer),
 	    T(test_empty_file),	     T(test_many_saves),
 	    T(test_origin),
+	    T(test_load_printable),
 #undef T
 	};
 

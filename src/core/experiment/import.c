@@ -80,59 +80,10 @@ static char *clean_dup(const char *s, size_t max)
 	return out;
 }
 
-/*
- * Make every string in the tree at o printable, member names included
- * (text.h), so nothing an imported file holds can reach a terminal raw
- * through import, show, log or diff. json-c limits nesting, which
- * bounds the recursion.
- */
+/* The walk is expjson_make_printable(): the store does it too, on load. */
 void import_make_printable(struct json_object *o)
 {
-	size_t i, n, nr_bad = 0, alloc_bad = 0;
-	char **bad = NULL;
-
-	switch (json_object_get_type(o)) {
-	case json_type_string: {
-		char *s = xstrdup(json_object_get_string(o));
-
-		if (text_make_printable(s))
-			json_object_set_string(o, s);
-		free(s);
-		break;
-	}
-	case json_type_array:
-		n = json_object_array_length(o);
-		for (i = 0; i < n; i++)
-			import_make_printable(json_object_array_get_idx(o, i));
-		break;
-	case json_type_object: {
-		json_object_object_foreach(o, key, val)
-		{
-			char *k = xstrdup(key);
-
-			import_make_printable(val);
-			if (text_make_printable(k)) {
-				ALLOC_GROW(bad, nr_bad + 1, alloc_bad);
-				bad[nr_bad++] = xstrdup(key);
-			}
-			free(k);
-		}
-		/* renamed after the walk: deleting would break it */
-		for (i = 0; i < nr_bad; i++) {
-			struct json_object *v =
-			    json_object_get(json_object_object_get(o, bad[i]));
-
-			json_object_object_del(o, bad[i]);
-			text_make_printable(bad[i]);
-			json_object_object_add(o, bad[i], v);
-			free(bad[i]);
-		}
-		free(bad);
-		break;
-	}
-	default:
-		break;
-	}
+	expjson_make_printable(o);
 }
 
 void import_run_release(struct import_run *r)

@@ -2,9 +2,15 @@
  * Escape hatches: "sysfs:PATH" and "sysctl:NAME" reach any tunable we
  * have no family for, with the same journal, the same read-back check
  * and the same restore. We know nothing of their units, so the value is
- * written as given; a read-back that differs only in whitespace (sysctls
- * print tabs between fields) or that shows the written word selected in
- * brackets ("[bfq]") counts as a match.
+ * written as given, once it has the shape of a kernel setting: numbers
+ * separated by blanks ("4096 87380 6291456"), a size ("4k"), a CPU list
+ * or mask ("0-3,8", "ff,00000000"), or words like those the kernel lists
+ * (a scheduler's name, "madvise"). Nothing else is written as root: no
+ * path, pipe or '%' pattern (kernel.core_pattern runs "|PROGRAM"), and
+ * nothing a generated file would expand (tuned's "${f:exec:...}"). A
+ * read-back that differs only in whitespace (sysctls print tabs between
+ * fields) or that shows the written word selected in brackets ("[bfq]")
+ * counts as a match.
  *
  * Paths are confined: a sysfs path must resolve to a regular file under
  * /sys, a sysctl name to one under /proc/sys, so a typo cannot write to
@@ -18,10 +24,12 @@
  * detached and attached to another image), the restore is dropped
  * instead of writing into the new device.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include "knob-int.h"
 #include "../../util/error.h"
@@ -29,7 +37,9 @@
 #include "../../util/banned.h"
 
 /* The longest value we write through an escape hatch. */
-#define RAW_MAX_VALUE 4096
+#define RAW_MAX_VALUE 256
+/* The longest word of one. */
+#define RAW_MAX_WORD 64
 
 /* Resolve path and check it is a regular file under root+base. */
 static int confine(const char *root, const char *path, const char *base,
@@ -227,20 +237,90 @@ static int raw_read(const struct knob *k, struct strbuf *value,
 	return ret;
 }
 
-/* knob_ops.parse: what a person typed -> the canonical value. */
-static int raw_parse(const struct knob *k, const char *in, struct strbuf *canon,
-		     struct strbuf *note, struct strbuf *err)
+/* Is c in set? (c != 0) */
+static int in(char c, const char *set)
 {
+	return c && strchr(set, c);
+}
+
+/*
+ * Is the token w (n bytes) one a kernel setting holds: a number
+ * ("-1", "0.5", "0x1f"), a size ("4k", "2MiB"), a CPU list or mask
+ * ("0-3,8", "ff,00ff"), or a word ("mq-deadline", "madvise")?
+ */
+static int raw_token_ok(const char *w, size_t n)
+{
+	static const char *const units[] = {"",	   "b",	 "k",	"kb", "kib",
+					    "m",   "mb", "mib", "g",  "gb",
+					    "gib", "t",	 "tb",	"tib"};
+	size_t i = 0, d, u;
+
+	if (!n || n > RAW_MAX_WORD)
+		return 0;
+	/* a word: a letter or '_' first, then letters, digits, _ . - */
+	if (isalpha((unsigned char)w[0]) || w[0] == '_') {
+		for (i = 1; i < n; i++)
+			if (!isalnum((unsigned char)w[i]) && !in(w[i], "_.-"))
+				return 0;
+		return 1;
+	}
+	/* a CPU list or mask: digits and hex digits, ',' '-' */
+	for (i = 0; i < n && (isxdigit((unsigned char)w[i]) || in(w[i], ",-"));
+	     i++)
+		;
+	if (i == n && isdigit((unsigned char)w[0]))
+		return 1;
+	/* a number, then maybe a unit */
+	i = in(w[0], "+-") ? 1 : 0;
+	for (d = i; i < n && isdigit((unsigned char)w[i]); i++)
+		;
+	if (i == d)
+		return 0;
+	if (i < n && w[i] == '.') {
+		for (d = ++i; i < n && isdigit((unsigned char)w[i]); i++)
+			;
+		if (i == d)
+			return 0;
+	}
+	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+		if (strlen(units[u]) == n - i &&
+		    !strncasecmp(w + i, units[u], n - i))
+			return 1;
+	return 0;
+}
+
+/* knob_ops.parse: what a person typed -> the canonical value. */
+static int raw_parse(const struct knob *k, const char *in_value,
+		     struct strbuf *canon, struct strbuf *note,
+		     struct strbuf *err)
+{
+	const char *p, *sp;
+
 	(void)note;
-	if (strlen(in) > RAW_MAX_VALUE || strchr(in, '\n'))
+	if (strlen(in_value) > RAW_MAX_VALUE || strchr(in_value, '\n'))
 		return err_set(err, -EINVAL,
 			       "the value for '%s' must be one line of at most "
 			       "%d bytes",
 			       k->name, RAW_MAX_VALUE);
-	strbuf_addstr(canon, in);
+	strbuf_addstr(canon, in_value);
 	squeeze(canon);
 	if (!canon->len)
 		return err_set(err, -EINVAL, "'%s' needs a value", k->name);
+	for (p = canon->buf; *p; p = *sp ? sp + 1 : sp) {
+		sp = strchrnul(p, ' ');
+		if (raw_token_ok(p, (size_t)(sp - p)))
+			continue;
+		return err_set(err, -EINVAL,
+			       "'%s' is not a value iotrial writes to '%s': "
+			       "sysfs: and sysctl: take numbers separated by "
+			       "blanks ('4096 87380'), a size ('4k'), a CPU "
+			       "list or mask ('0-3,8') or a word such as a "
+			       "scheduler's name (letters, digits, '_', '.', "
+			       "'-'; at most %d bytes each), and '%.*s' is "
+			       "none of these",
+			       canon->buf, k->name, RAW_MAX_WORD, (int)(sp - p),
+			       p);
+	}
 	return 0;
 }
 
@@ -292,7 +372,8 @@ static void raw_describe(const struct knob *k, const char *value,
 {
 	(void)k;
 	(void)value;
-	strbuf_addstr(&d->allowed, "whatever the kernel accepts");
+	strbuf_addstr(&d->allowed, "numbers, a size, a CPU list or mask, or "
+				   "words (no paths, pipes or '%')");
 	strbuf_addstr(&d->notes, "an escape hatch: written as given, read "
 				 "back, journaled and restored like any "
 				 "knob\n");

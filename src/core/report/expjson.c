@@ -5,8 +5,11 @@
  * good one; these getters check the type instead, once, here.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "expjson.h"
+#include "../../util/text.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 struct json_object *expjson_get(struct json_object *o, const char *key)
@@ -112,4 +115,60 @@ void expjson_set_origin(struct json_object *exp, const char *origin)
 	if (exp && json_object_is_type(exp, json_type_object))
 		json_object_object_add(exp, "origin",
 				       json_object_new_string(origin));
+}
+
+/*
+ * Make every string in the tree at o printable, member names included
+ * (text.h), so nothing an imported file holds can reach a terminal raw
+ * through import, show, log or diff, nor from a store someone else
+ * wrote. json-c limits nesting, which
+ * bounds the recursion.
+ */
+void expjson_make_printable(struct json_object *o)
+{
+	size_t i, n, nr_bad = 0, alloc_bad = 0;
+	char **bad = NULL;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string: {
+		char *s = xstrdup(json_object_get_string(o));
+
+		if (text_make_printable(s))
+			json_object_set_string(o, s);
+		free(s);
+		break;
+	}
+	case json_type_array:
+		n = json_object_array_length(o);
+		for (i = 0; i < n; i++)
+			expjson_make_printable(json_object_array_get_idx(o, i));
+		break;
+	case json_type_object: {
+		json_object_object_foreach(o, key, val)
+		{
+			char *k = xstrdup(key);
+
+			expjson_make_printable(val);
+			if (text_make_printable(k)) {
+				ALLOC_GROW(bad, nr_bad + 1, alloc_bad);
+				bad[nr_bad++] = xstrdup(key);
+			}
+			free(k);
+		}
+		/* renamed after the walk: deleting would break it */
+		for (i = 0; i < nr_bad; i++) {
+			struct json_object *v =
+			    json_object_get(json_object_object_get(o, bad[i]));
+
+			json_object_object_del(o, bad[i]);
+			text_make_printable(bad[i]);
+			json_object_object_add(o, bad[i], v);
+			free(bad[i]);
+		}
+		free(bad);
+		break;
+	}
+	default:
+		break;
+	}
 }

@@ -64,4 +64,12 @@ const char *expjson_origin(struct json_object *exp);
 /* Set exp's "origin" to one of the EXP_ORIGIN_* strings. */
 void expjson_set_origin(struct json_object *exp, const char *origin);
 
+/*
+ * Make every string in the tree at o printable, member names included
+ * (util/text.h): control characters and broken UTF-8 become '?'. For
+ * what comes from outside (an imported file, a store row) and will be
+ * shown or written into a generated file.
+ */
+void expjson_make_printable(struct json_object *o);
+
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "export.h"
 #include "../../util/error.h"
+#include "../../util/text.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -417,6 +418,61 @@ int export_fstab_edit(const char *fstab, const char *mountpoint,
 	return 0;
 }
 
+/* Append path to out as an fstab field: blanks and backslashes as
+ * fstab escapes them (\040). */
+static void fstab_field(struct strbuf *out, const char *path)
+{
+	for (; *path; path++)
+		if (*path == ' ' || *path == '\t' || *path == '\\')
+			strbuf_addf(out, "\\%03o", (unsigned char)*path);
+		else
+			strbuf_addch(out, *path);
+}
+
+int export_fstab_new_line(const struct export_src *src,
+			  const struct knob_change *c, struct strbuf *out)
+{
+	if (!src->mount_source || !*src->mount_source || !src->mount_fstype ||
+	    !*src->mount_fstype)
+		return 0;
+	fstab_field(out, src->mount_source);
+	strbuf_addch(out, '\t');
+	fstab_field(out, c->k.object);
+	strbuf_addch(out, '\t');
+	fstab_field(out, src->mount_fstype);
+	strbuf_addf(out, "\tdefaults,%s\t0\t%d", c->canon.buf,
+		    strcmp(c->k.object, "/") ? 2 : 1);
+	return 1;
+}
+
+void export_no_fstab_line(const struct export_src *src,
+			  const struct knob_change *c, const char *prefix,
+			  int adds, struct strbuf *out)
+{
+	const char *path = src->fstab_path ? src->fstab_path : "/etc/fstab";
+
+	strbuf_addf(out,
+		    "%s'%s' has no line that mounts '%s',\n%sso nothing keeps "
+		    "%s there after a reboot; %s\n%s(check its source: a "
+		    "UUID= or LABEL= survives a change of device names)",
+		    prefix, path, c->k.object, prefix, c->canon.buf,
+		    adds ? "what follows adds the line to fstab"
+			 : "to keep it, add the line below to fstab",
+		    prefix);
+	if (!strcmp(c->k.object, "/"))
+		strbuf_addf(out,
+			    ";\n%sor add rootflags=%s to the kernel "
+			    "command line",
+			    prefix, c->canon.buf);
+	else
+		strbuf_addf(out,
+			    ";\n%sor give the mount a systemd unit with "
+			    "Options=%s, named by\n%s'systemd-escape --path "
+			    "--suffix=mount %s'",
+			    prefix, c->canon.buf, prefix, c->k.object);
+	strbuf_addch(out, '\n');
+}
+
 /* The fstab diff of src. */
 static int render_fstab(const struct export_src *src, struct strbuf *out,
 			struct strbuf *err)
@@ -424,6 +480,7 @@ static int render_fstab(const struct export_src *src, struct strbuf *out,
 	const struct knob_change *c = export_mount_change(src);
 	struct strbuf text = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
 	const char *path = src->fstab_path ? src->fstab_path : "/etc/fstab";
+	const char *p;
 	unsigned no;
 	int ret;
 
@@ -437,12 +494,25 @@ static int render_fstab(const struct export_src *src, struct strbuf *out,
 		return err_set(err, -ENOENT, "cannot read '%s'", path);
 	ret = export_fstab_edit(src->fstab, c->k.object, c->canon.buf, &text,
 				&old, &nw, &no, err);
+	if (ret && export_fstab_new_line(src, c, &nw)) {
+		/* no line to change: the diff adds one at the end */
+		strbuf_reset(err);
+		export_no_fstab_line(src, c, "# ", 0, out);
+		for (no = 0, p = src->fstab; *p; p++)
+			no += *p == '\n';
+		if (*src->fstab && p[-1] != '\n')
+			no++;
+		strbuf_addf(out, "--- %s\n+++ %s\n@@ -%u,0 +%u @@\n+%s\n", path,
+			    path, no, no + 1, nw.buf);
+		ret = 0;
+		goto out;
+	}
 	if (ret) {
 		strbuf_reset(err);
 		ret = err_set(err, ret,
-			      "'%s' has no line that mounts '%s'; nothing is "
-			      "written (add one, or keep the setting with "
-			      "--format udev, tuned or shell)",
+			      "'%s' has no line that mounts '%s', and what "
+			      "mounts it is not known; add a line for it to "
+			      "fstab, or keep the setting with --format shell",
 			      path, c->k.object);
 		goto out;
 	}
@@ -479,28 +549,79 @@ static void sh_quote(struct strbuf *out, const char *s)
 static void shell_mount(const struct knob_change *c, struct strbuf *out)
 {
 	const char *p = c->canon.buf, *comma;
+	struct strbuf word = STRBUF_INIT;
 
 	strbuf_addf(out, "\n# atime of the mount '%s'\nm=", c->k.object);
 	sh_quote(out, c->k.object);
+	strbuf_addstr(out, "\no=");
+	sh_quote(out, c->canon.buf);
 	strbuf_addstr(out, "\nopts=,$(findmnt -rno OPTIONS --mountpoint "
 			   "\"$m\"),\nwant=1\n");
 	for (; *p; p = *comma ? comma + 1 : comma) {
 		comma = strchrnul(p, ',');
-		if (!strncmp(p, "strictatime", (size_t)(comma - p)) &&
-		    comma - p == 11)
+		strbuf_reset(&word);
+		strbuf_add(&word, p, (size_t)(comma - p));
+		if (!strcmp(word.buf, "strictatime")) {
 			strbuf_addstr(out, "case $opts in *,noatime,* | "
 					   "*,relatime,*) want=0 ;; esac\n");
-		else
-			strbuf_addf(out,
-				    "case $opts in *,%.*s,*) ;; *) want=0 ;; "
-				    "esac\n",
-				    (int)(comma - p), p);
+			continue;
+		}
+		strbuf_addstr(out, "case $opts in *,");
+		sh_quote(out, word.buf);
+		strbuf_addstr(out, ",*) ;; *) want=0 ;; esac\n");
 	}
-	strbuf_addf(out, "[ $want = 1 ] || mount -o remount,%s \"$m\"\n",
-		    c->canon.buf);
+	strbuf_addstr(out, "[ $want = 1 ] || mount -o \"remount,$o\" \"$m\"\n");
+	strbuf_release(&word);
 }
 
-/* The shell script of src. */
+/* The shell lines that set device knob c of disk d (path: its file). */
+static void shell_device(const struct knob_change *c, struct strbuf *disks,
+			 struct strbuf *out)
+{
+	struct strbuf word = STRBUF_INIT;
+
+	strbuf_addf(&word, " %s ", c->k.object);
+	if (!strstr(disks->buf, word.buf)) {
+		strbuf_addstr(out, "\nd=");
+		sh_quote(out, c->k.object);
+		strbuf_addstr(out, "\n[ -d \"/sys/block/$d\" ] || { echo \"no "
+				   "disk '$d' here\" >&2; exit 1; }\n");
+		strbuf_add(disks, word.buf, word.len);
+	}
+	strbuf_release(&word);
+	if (!strcmp(c->k.name, "scheduler")) {
+		/* the file lists them all, the active one in brackets */
+		strbuf_addf(&word, "[%s]", c->canon.buf);
+		strbuf_addstr(out, "grep -qF ");
+		sh_quote(out, word.buf);
+		strbuf_addch(out, ' ');
+		sh_quote(out, c->k.path);
+		strbuf_addstr(out, " || echo ");
+		sh_quote(out, c->canon.buf);
+		strbuf_addstr(out, " > ");
+		sh_quote(out, c->k.path);
+		strbuf_addch(out, '\n');
+		strbuf_release(&word);
+		return;
+	}
+	strbuf_release(&word);
+	/* read_ahead_kb too: sysfs, since blockdev needs the device node */
+	strbuf_addstr(out, "[ \"$(cat ");
+	sh_quote(out, c->k.path);
+	strbuf_addstr(out, ")\" = ");
+	sh_quote(out, c->canon.buf);
+	strbuf_addstr(out, " ] || echo ");
+	sh_quote(out, c->canon.buf);
+	strbuf_addstr(out, " > ");
+	sh_quote(out, c->k.path);
+	strbuf_addch(out, '\n');
+}
+
+/*
+ * The shell script of src. Every value, name and path is single-quoted,
+ * also the ones a knob's parser has checked already: the script must be
+ * safe whatever the plan holds.
+ */
 static int render_shell(const struct export_src *src, struct strbuf *out)
 {
 	const struct knob_plan *p = src->plan;
@@ -515,66 +636,32 @@ static int render_shell(const struct export_src *src, struct strbuf *out)
 			   "them\nset -eu\n");
 	for (i = 0; i < p->nr; i++) {
 		const struct knob_change *c = &p->v[i];
-		const char *v = c->canon.buf, *path = c->k.path;
 
-		switch (c->k.scope) {
-		case KNOB_SCOPE_MOUNT:
+		strbuf_reset(&name);
+		if (c->k.scope == KNOB_SCOPE_MOUNT) {
 			shell_mount(c, out);
-			continue;
-		case KNOB_SCOPE_SYSTEM:
-			strbuf_reset(&name);
-			if (export_sysctl_name(&c->k, &name)) {
-				strbuf_addf(out, "\n[ \"$(sysctl -n %s)\" = ",
-					    name.buf);
-				sh_quote(out, v);
-				strbuf_addf(out,
-					    " ] || sysctl -qw %s=", name.buf);
-				sh_quote(out, v);
-				strbuf_addch(out, '\n');
-				continue;
-			}
-			break;
-		case KNOB_SCOPE_DEVICE:
-			strbuf_addf(&name, " %s ", c->k.object);
-			if (!strstr(disks.buf, name.buf)) {
-				strbuf_addf(out,
-					    "\n[ -d /sys/block/%s ] || { echo "
-					    "\"no disk '%s' here\" >&2; exit "
-					    "1; }\n",
-					    c->k.object, c->k.object);
-				strbuf_addf(&disks, " %s ", c->k.object);
-			}
-			strbuf_reset(&name);
-			if (!strcmp(c->k.name, "read_ahead_kb")) {
-				unsigned long long kb = strtoull(v, NULL, 10);
-
-				strbuf_addf(out,
-					    "[ \"$(blockdev --getra /dev/%s)\" "
-					    "= %llu ] || blockdev --setra %llu "
-					    "/dev/%s\n",
-					    c->k.object, kb * 2, kb * 2,
-					    c->k.object);
-				continue;
-			}
-			if (!strcmp(c->k.name, "scheduler")) {
-				strbuf_addf(out,
-					    "grep -q '\\[%s\\]' %s || echo %s "
-					    "> %s\n",
-					    v, path, v, path);
-				continue;
-			}
-			break;
+		} else if (c->k.scope == KNOB_SCOPE_DEVICE) {
+			shell_device(c, &disks, out);
+		} else if (export_sysctl_name(&c->k, &name)) {
+			strbuf_addstr(out, "\n[ \"$(sysctl -n ");
+			sh_quote(out, name.buf);
+			strbuf_addstr(out, ")\" = ");
+			sh_quote(out, c->canon.buf);
+			strbuf_addstr(out, " ] || sysctl -qw ");
+			strbuf_addf(&name, "=%s", c->canon.buf);
+			sh_quote(out, name.buf);
+			strbuf_addch(out, '\n');
+		} else {
+			strbuf_addstr(out, "\n[ \"$(cat ");
+			sh_quote(out, c->k.path);
+			strbuf_addstr(out, ")\" = ");
+			sh_quote(out, c->canon.buf);
+			strbuf_addstr(out, " ] || echo ");
+			sh_quote(out, c->canon.buf);
+			strbuf_addstr(out, " > ");
+			sh_quote(out, c->k.path);
+			strbuf_addch(out, '\n');
 		}
-		strbuf_addstr(out, c->k.scope == KNOB_SCOPE_DEVICE ? "" : "\n");
-		strbuf_addstr(out, "[ \"$(cat ");
-		sh_quote(out, path);
-		strbuf_addstr(out, ")\" = ");
-		sh_quote(out, v);
-		strbuf_addstr(out, " ] || echo ");
-		sh_quote(out, v);
-		strbuf_addstr(out, " > ");
-		sh_quote(out, path);
-		strbuf_addch(out, '\n');
 	}
 	strbuf_release(&name);
 	strbuf_release(&disks);
@@ -597,11 +684,77 @@ const char *export_install_path(enum export_format f)
 	}
 }
 
+/* Does s hold a byte no line of a generated file may hold (a line
+ * break, an escape, any other control character)? */
+static int has_control(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+int export_find_string(const struct export_src *src, int (*bad)(const char *s),
+		       struct strbuf *what)
+{
+	const struct {
+		const char *name, *s;
+	} top[] = {
+	    {"the experiment id", src->id},
+	    {"the arm label", src->label},
+	    {"the verdict", src->why},
+	    {"the date", src->date},
+	    {"the disk", src->disk},
+	    {"the disk's udev identity",
+	     src->disk_id ? src->disk_id->value : NULL},
+	    {"the mount's source", src->mount_source},
+	    {"the mount's file system type", src->mount_fstype},
+	    {"the active tuned profile", src->tuned_include},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (top[i].s && bad(top[i].s)) {
+			strbuf_addf(what, "%s '%s'", top[i].name, top[i].s);
+			return 1;
+		}
+	for (i = 0; i < src->plan->nr; i++) {
+		const struct knob_change *c = &src->plan->v[i];
+		const char *const f[] = {c->k.name, c->k.object, c->k.path,
+					 c->canon.buf};
+		size_t j;
+
+		for (j = 0; j < sizeof(f) / sizeof(f[0]); j++)
+			if (f[j] && bad(f[j])) {
+				strbuf_addf(what, "%s of '%s' ('%s')",
+					    j == 3 ? "the value" : "the name",
+					    c->k.name ? c->k.name : "?", f[j]);
+				return 1;
+			}
+	}
+	return 0;
+}
+
 int export_render(enum export_format f, const struct export_src *src,
 		  struct strbuf *out, struct strbuf *err)
 {
+	struct strbuf what = STRBUF_INIT;
+	int ret;
+
 	if (!src->plan->nr)
 		return err_set(err, -ENOENT, "there are no settings to export");
+	if (export_find_string(src, has_control, &what)) {
+		/* a store makes its strings printable: this is a plan that
+		 * came some other way */
+		text_make_printable(what.buf);
+		ret = err_set(err, -EINVAL,
+			      "%s holds a control character (a line break?), "
+			      "which no generated file can hold; nothing is "
+			      "written",
+			      what.buf);
+		strbuf_release(&what);
+		return ret;
+	}
 	switch (f) {
 	case EXPORT_SYSCTL:
 		return export_render_sysctl(src, out, err);

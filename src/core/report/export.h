@@ -115,7 +115,20 @@ struct export_src {
 	const char *fstab;		      /* the text of fstab, or NULL */
 	const char *fstab_path;	   /* its path, for messages and diffs */
 	const char *tuned_include; /* the active tuned profile, or NULL */
+	const char *mount_source;  /* what the mount of the plan's mount
+				      knob mounts now ("/dev/vda1"), or
+				      NULL: for the fstab line to add when
+				      fstab has none */
+	const char *mount_fstype;  /* its file system type, or NULL */
 };
+
+/*
+ * Is one of the strings src puts into a generated file (its id, label,
+ * verdict, disk, each change's name, object, path and value) one that
+ * bad() refuses? Then 1, with what set to "the arm label 'x'", else 0.
+ */
+int export_find_string(const struct export_src *src,
+		       int (*bad)(const char *s), struct strbuf *what);
 
 /*
  * Render src in format f into out. 0, or -errno with err set: -ENOENT
@@ -137,6 +150,21 @@ int export_fstab_edit(const char *fstab, const char *mountpoint,
 		      const char *atime, struct strbuf *new_text,
 		      struct strbuf *old_line, struct strbuf *new_line,
 		      unsigned *line_no, struct strbuf *err);
+
+/*
+ * The fstab line that would mount c's mount point with c's atime, from
+ * what mounts it now (src->mount_source, src->mount_fstype), appended to
+ * out without a newline: 1, or 0 when what mounts it is not known.
+ */
+int export_fstab_new_line(const struct export_src *src,
+			  const struct knob_change *c, struct strbuf *out);
+/* The comment lines (prefix before each) saying fstab has no line for
+ * c's mount and what to do: add the line (adds: what follows adds it),
+ * or the kernel command line's rootflags for '/', or a systemd mount
+ * unit. */
+void export_no_fstab_line(const struct export_src *src,
+			  const struct knob_change *c, const char *prefix,
+			  int adds, struct strbuf *out);
 
 /* The sysctl name of a system knob ("vm.dirty_ratio"), appended to out;
  * 0 when k is not under /proc/sys. */

@@ -13,11 +13,14 @@
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
-/* The fields of the fstab line of change c, when there is one: source,
- * fstype and the new options; 0 when fstab has no line for it. */
+/* The fields of the fstab line of change c: source, mount point (as
+ * fstab writes it), fstype and the new options. 1 when fstab has the
+ * line, 2 when it has none and these are of the line to add
+ * (export_fstab_new_line()), 0 when neither is known. */
 static int mount_fields(const struct export_src *src,
 			const struct knob_change *c, struct strbuf *source,
-			struct strbuf *fstype, struct strbuf *opts)
+			struct strbuf *mp, struct strbuf *fstype,
+			struct strbuf *opts)
 {
 	struct strbuf text = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT;
@@ -26,9 +29,14 @@ static int mount_fields(const struct export_src *src,
 	unsigned no;
 	int i, ret = 0;
 
-	if (!src->fstab ||
-	    export_fstab_edit(src->fstab, c->k.object, c->canon.buf, &text,
-			      &old, &nw, &no, &err))
+	if (!src->fstab)
+		goto out;
+	if (!export_fstab_edit(src->fstab, c->k.object, c->canon.buf, &text,
+			       &old, &nw, &no, &err))
+		ret = 1;
+	else if (export_fstab_new_line(src, c, &nw))
+		ret = 2;
+	else
 		goto out;
 	for (p = nw.buf, i = 0; *p && i < 4; i++) {
 		while (*p == ' ' || *p == '\t')
@@ -38,12 +46,14 @@ static int mount_fields(const struct export_src *src,
 			p++;
 		n[i] = (size_t)(p - f[i]);
 	}
-	if (i < 4 || !n[3])
+	if (i < 4 || !n[3]) {
+		ret = 0;
 		goto out;
+	}
 	strbuf_add(source, f[0], n[0]);
+	strbuf_add(mp, f[1], n[1]);
 	strbuf_add(fstype, f[2], n[2]);
 	strbuf_add(opts, f[3], n[3]);
-	ret = 1;
 out:
 	strbuf_release(&text);
 	strbuf_release(&old);
@@ -52,6 +62,24 @@ out:
 	return ret;
 }
 
+/* Would tuned expand s? It runs ${f:exec:...} and other ${...}. */
+static int tuned_expands(const char *s)
+{
+	return strstr(s, "${") != NULL;
+}
+
+/* Would Ansible's Jinja2 template s (in a task, a variable, a file's
+ * content)? */
+static int jinja_expands(const char *s)
+{
+	return strstr(s, "{{") || strstr(s, "{%") || strstr(s, "{#");
+}
+
+/*
+ * Tuned expands ${...} in a profile's values, and ${f:exec:PROGRAM}
+ * runs a program: a profile with a string from an experiment that
+ * holds '${' is refused (an imported or edited one could hold anything).
+ */
 int export_render_tuned(const struct export_src *src, struct strbuf *out,
 			struct strbuf *err)
 {
@@ -61,8 +89,17 @@ int export_render_tuned(const struct export_src *src, struct strbuf *out,
 	struct strbuf skipped = STRBUF_INIT;
 	const char *disk_name = NULL;
 	size_t i;
+	int ret;
 
-	(void)err;
+	if (export_find_string(src, tuned_expands, &name)) {
+		ret = err_set(err, -EINVAL,
+			      "%s holds '${', which tuned would expand (and "
+			      "${f:exec:...} runs a program); no tuned "
+			      "profile is written",
+			      name.buf);
+		strbuf_release(&name);
+		return ret;
+	}
 	for (i = 0; i < p->nr; i++) {
 		const struct knob_change *c = &p->v[i];
 
@@ -119,7 +156,9 @@ int export_render_tuned(const struct export_src *src, struct strbuf *out,
 	return 0;
 }
 
-/* Append s as a YAML single-quoted scalar. */
+/* Append s as a YAML single-quoted scalar. The caller has refused
+ * Jinja2's markers; !unsafe before it keeps a value from being templated
+ * even so. */
 static void yaml_quote(struct strbuf *out, const char *s)
 {
 	strbuf_addch(out, '\'');
@@ -150,12 +189,21 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 	struct strbuf rules = STRBUF_INIT, vars = STRBUF_INIT;
 	struct strbuf name = STRBUF_INIT, tasks = STRBUF_INIT;
 	struct strbuf source = STRBUF_INIT, fstype = STRBUF_INIT;
-	struct strbuf opts = STRBUF_INIT, e = STRBUF_INIT;
+	struct strbuf opts = STRBUF_INIT, e = STRBUF_INIT, mp = STRBUF_INIT;
 	const char *q, *nl;
 	size_t i;
-	int udev = 0;
+	int udev = 0, have;
 
-	(void)err;
+	if (export_find_string(src, jinja_expands, &name)) {
+		have = err_set(err, -EINVAL,
+			       "%s holds '{{', '{%%' or '{#', which Ansible "
+			       "would run as a Jinja2 template (on the "
+			       "controller, even with --check); no playbook "
+			       "is written",
+			       name.buf);
+		strbuf_release(&name);
+		return have;
+	}
 	for (i = 0; i < p->nr; i++) {
 		const struct knob_change *c = &p->v[i];
 		const char *attr = export_udev_attr(&c->k);
@@ -165,15 +213,18 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 			udev = 1;
 			strbuf_addstr(&vars, "    ");
 			ansible_var(&vars, attr);
-			strbuf_addstr(&vars, ": ");
+			strbuf_addstr(&vars, ": !unsafe ");
 			yaml_quote(&vars, c->canon.buf);
 			strbuf_addch(&vars, '\n');
 		} else if (export_sysctl_name(&c->k, &name)) {
-			strbuf_addf(&tasks,
-				    "    - name: %s = %s\n"
-				    "      ansible.posix.sysctl:\n"
-				    "        name: %s\n        value: ",
-				    name.buf, c->canon.buf, name.buf);
+			strbuf_addstr(&tasks, "    - name: ");
+			strbuf_addf(&e, "%s = %s", name.buf, c->canon.buf);
+			yaml_quote(&tasks, e.buf);
+			strbuf_reset(&e);
+			strbuf_addstr(&tasks, "\n      ansible.posix.sysctl:\n"
+					      "        name: ");
+			yaml_quote(&tasks, name.buf);
+			strbuf_addstr(&tasks, "\n        value: !unsafe ");
 			yaml_quote(&tasks, c->canon.buf);
 			strbuf_addstr(&tasks, "\n        sysctl_file: "
 					      "/etc/sysctl.d/60-iotrial.conf\n"
@@ -186,6 +237,7 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 				    "sets it\n\n",
 				    c->k.name, c->canon.buf);
 		}
+		strbuf_reset(&e);
 	}
 	/* the rule, with each value a variable of the play */
 	if (udev && export_render_udev(src, &rules, &e)) {
@@ -230,7 +282,10 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 		}
 		strbuf_addstr(&tasks, "      notify: iotrial udev\n\n");
 	}
-	if (mc && mount_fields(src, mc, &source, &fstype, &opts)) {
+	have = mc ? mount_fields(src, mc, &source, &mp, &fstype, &opts) : 0;
+	if (have == 2)
+		export_no_fstab_line(src, mc, "    # ", 1, &tasks);
+	if (have) {
 		strbuf_reset(&name);
 		strbuf_addf(&name, "mount %s with %s", mc->k.object,
 			    mc->canon.buf);
@@ -249,7 +304,8 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 	} else if (mc) {
 		strbuf_addf(&tasks,
 			    "    # %s=%s on '%s': %s has no line for that "
-			    "mount, so there is no line to change\n\n",
+			    "mount and what mounts it is not known; add a line "
+			    "for it to fstab\n\n",
 			    mc->k.name, mc->canon.buf, mc->k.object,
 			    src->fstab_path ? src->fstab_path : "fstab");
 	}
@@ -289,6 +345,7 @@ int export_render_ansible(const struct export_src *src, struct strbuf *out,
 	strbuf_release(&fstype);
 	strbuf_release(&opts);
 	strbuf_release(&e);
+	strbuf_release(&mp);
 	return 0;
 }
 
@@ -331,14 +388,104 @@ static void pp_exec(struct strbuf *out, const char *name, const char *cmd)
 			   "    refreshonly => true,\n  }\n\n");
 }
 
+/* Append the environment => [...] line of an exec: NAME=VALUE each. */
+static void pp_env(struct strbuf *out, const char *const *kv, size_t nr)
+{
+	struct strbuf one = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(out, "    environment => [");
+	for (i = 0; i + 1 < nr; i += 2) {
+		strbuf_reset(&one);
+		strbuf_addf(&one, "%s=%s", kv[i], kv[i + 1]);
+		strbuf_addstr(out, i ? ", " : "");
+		pp_quote(out, one.buf);
+	}
+	strbuf_addstr(out, "],\n");
+	strbuf_release(&one);
+}
+
+/* The fstab edit of mount change c with core Puppet's exec (the mount
+ * type is not in core Puppet since 6: it is the puppetlabs-mount_core
+ * module). how is 1 to change the line, 2 to add it. */
+static void pp_mount(struct strbuf *out, const struct knob_change *c, int how,
+		     const char *source, const char *mp, const char *fstype,
+		     const char *opts)
+{
+	const char *env[] = {"IOTRIAL_MP",   mp,  "IOTRIAL_OPTS", opts,
+			     "IOTRIAL_LINE", NULL};
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addf(&line, "%s\t%s\t%s\t%s\t0\t%d", source, mp, fstype, opts,
+		    strcmp(c->k.object, "/") ? 2 : 1);
+	env[5] = line.buf;
+	strbuf_addstr(out, "  # core Puppet has no mount type (it is in the "
+			   "puppetlabs-mount_core module),\n"
+			   "  # so an exec keeps the fstab line and another "
+			   "remounts; with that module,\n  # mount { ");
+	pp_quote(out, c->k.object);
+	strbuf_addstr(out, ": ensure => mounted, device => ");
+	pp_quote(out, source);
+	strbuf_addstr(out, ",\n  #   fstype => ");
+	pp_quote(out, fstype);
+	strbuf_addstr(out, ", options => ");
+	pp_quote(out, opts);
+	strbuf_addstr(out, ", remounts => true } does the same\n"
+			   "  exec { 'iotrial-fstab':\n    command     => ");
+	if (how == 1)
+		pp_quote(out, "awk 'BEGIN { OFS = \"\\t\" } $1 !~ /^#/ && "
+			      "$2 == ENVIRON[\"IOTRIAL_MP\"] && NF >= 3 "
+			      "{ $4 = ENVIRON[\"IOTRIAL_OPTS\"] } { print }' "
+			      "/etc/fstab > /etc/fstab.iotrial && cat "
+			      "/etc/fstab.iotrial > /etc/fstab && rm -f "
+			      "/etc/fstab.iotrial");
+	else
+		pp_quote(out, "printf '%s\\n' \"$IOTRIAL_LINE\" >> /etc/fstab");
+	strbuf_addstr(out, ",\n    unless      => ");
+	pp_quote(out, how == 1 ? "awk '$1 !~ /^#/ && $2 == "
+				 "ENVIRON[\"IOTRIAL_MP\"] && $4 == "
+				 "ENVIRON[\"IOTRIAL_OPTS\"] { found = 1 } "
+				 "END { exit !found }' /etc/fstab"
+			       : "awk '$1 !~ /^#/ && $2 == "
+				 "ENVIRON[\"IOTRIAL_MP\"] { found = 1 } "
+				 "END { exit !found }' /etc/fstab");
+	strbuf_addstr(out, ",\n");
+	pp_env(out, env, how == 1 ? 4 : 6);
+	strbuf_addstr(out,
+		      "    path        => ['/usr/sbin', '/usr/bin', "
+		      "'/sbin', '/bin'],\n"
+		      "    provider    => shell,\n"
+		      "    notify      => Exec['iotrial-remount'],\n  }\n\n");
+	env[0] = "IOTRIAL_MOUNT";
+	env[1] = c->k.object;
+	env[2] = "IOTRIAL_ATIME";
+	env[3] = c->canon.buf;
+	strbuf_addstr(out, "  exec { 'iotrial-remount':\n    command     => ");
+	pp_quote(out, "mount -o \"remount,$IOTRIAL_ATIME\" \"$IOTRIAL_MOUNT\"");
+	strbuf_addstr(out, ",\n");
+	pp_env(out, env, 4);
+	strbuf_addstr(out, "    path        => ['/usr/sbin', '/usr/bin', "
+			   "'/sbin', '/bin'],\n"
+			   "    provider    => shell,\n"
+			   "    refreshonly => true,\n  }\n\n");
+	strbuf_release(&line);
+}
+
+/*
+ * The manifest compiles with core Puppet alone (Debian's puppet 7 has no
+ * mount_core module): files, execs, and the fstab line through an exec.
+ * Every string from the experiment is single-quoted (no interpolation),
+ * and the commands take the mount's values from their environment.
+ */
 int export_render_puppet(const struct export_src *src, struct strbuf *out,
 			 struct strbuf *err)
 {
 	const struct knob_change *mc = export_mount_change(src);
-	struct strbuf text = STRBUF_INIT, e = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, e = STRBUF_INIT, mp = STRBUF_INIT;
 	struct strbuf source = STRBUF_INIT, fstype = STRBUF_INIT;
 	struct strbuf opts = STRBUF_INIT, body = STRBUF_INIT;
 	const char *cls = "iotrial_settings";
+	int have;
 
 	(void)err;
 	if (!export_render_sysctl(src, &text, &e)) {
@@ -355,27 +502,24 @@ int export_render_puppet(const struct export_src *src, struct strbuf *out,
 			"udevadm control --reload && udevadm trigger "
 			"--action=change --subsystem-match=block");
 	}
-	if (mc && mount_fields(src, mc, &source, &fstype, &opts)) {
-		strbuf_addstr(&body, "  mount { ");
-		pp_quote(&body, mc->k.object);
-		strbuf_addstr(&body, ":\n    ensure   => mounted,\n"
-				     "    device   => ");
-		pp_quote(&body, source.buf);
-		strbuf_addstr(&body, ",\n    fstype   => ");
-		pp_quote(&body, fstype.buf);
-		strbuf_addstr(&body, ",\n    options  => ");
-		pp_quote(&body, opts.buf);
-		strbuf_addstr(&body, ",\n    remounts => true,\n  }\n\n");
+	have = mc ? mount_fields(src, mc, &source, &mp, &fstype, &opts) : 0;
+	if (have == 2)
+		export_no_fstab_line(src, mc, "  # ", 1, &body);
+	if (have) {
+		pp_mount(&body, mc, have, source.buf, mp.buf, fstype.buf,
+			 opts.buf);
 	} else if (mc) {
 		strbuf_addf(&body,
 			    "  # %s=%s on '%s': %s has no line for that "
-			    "mount, so there is no line to change\n\n",
+			    "mount and what mounts it is not known; add a line "
+			    "for it to fstab\n\n",
 			    mc->k.name, mc->canon.buf, mc->k.object,
 			    src->fstab_path ? src->fstab_path : "fstab");
 	}
 	export_header(src, "# ", out);
-	strbuf_addstr(out, "# a Puppet manifest: 'puppet apply' it, or put the "
-			   "class in a module and\n# drop the include line\n");
+	strbuf_addstr(out, "# a Puppet manifest for core Puppet (no modules): "
+			   "'puppet apply' it, or put\n# the class in a "
+			   "module and drop the include line\n");
 	strbuf_addf(out, "class %s {\n", cls);
 	if (body.len > 1)
 		strbuf_setlen(&body, body.len - 1);
@@ -383,6 +527,7 @@ int export_render_puppet(const struct export_src *src, struct strbuf *out,
 	strbuf_addf(out, "}\n\ninclude %s\n", cls);
 	strbuf_release(&text);
 	strbuf_release(&e);
+	strbuf_release(&mp);
 	strbuf_release(&source);
 	strbuf_release(&fstype);
 	strbuf_release(&opts);

@@ -2,8 +2,10 @@
  * An experiment as CSV, one row per run; see report_formats.h. Every
  * field goes through report_csv_field(), so a label with a comma or a
  * quote (arm labels and factor values are typed by users) stays one
- * field. Numbers print with enough digits to be re-analysed; a value
- * not recorded is an empty field.
+ * field, and one a spreadsheet would run as a formula (=, +, -, @, tab
+ * or CR first) is quoted with a ' before it; a field that is a plain
+ * number ("-1.5") stays a number. Numbers print with enough digits to be
+ * re-analysed; a value not recorded is an empty field.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,13 +26,32 @@ static const char *const pcts[] = {"p50", "p90", "p99", "p999", "max"};
 static const char *const dirs[] = {"read", "write", "trim", "fsync"};
 #define NR_DIRS (sizeof(dirs) / sizeof(dirs[0]))
 
+/* Is s a plain decimal number ("-1.5", "+2e3") that a spreadsheet
+ * reads as that number, not as a formula? */
+static int is_number(const char *s)
+{
+	char *end;
+	double v;
+
+	if (s[strspn(s, "+-0123456789.eE")])
+		return 0;
+	v = strtod(s, &end);
+	return end != s && !*end && isfinite(v);
+}
+
 void report_csv_field(struct strbuf *out, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
+	/* a spreadsheet runs a cell that starts so as a formula (OWASP's
+	 * "CSV injection"): a leading ' keeps it text */
+	int formula = strchr("=+-@\t\r", *s) && *s && !is_number(s);
+
+	if (!formula && !s[strcspn(s, ",\"\r\n")]) {
 		strbuf_addstr(out, s);
 		return;
 	}
 	strbuf_addch(out, '"');
+	if (formula)
+		strbuf_addch(out, '\'');
 	for (; *s; s++) {
 		if (*s == '"')
 			strbuf_addch(out, '"');

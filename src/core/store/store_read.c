@@ -3,6 +3,11 @@
  * by its id or a prefix of it, and listing them for `log`. A wrong id is
  * the common case here, a typo or a half-remembered prefix, so the
  * answer to an unknown one names the nearest ids that do exist.
+ *
+ * A store is a file anyone with write access to it may have edited, so
+ * what is read from it is made printable here (util/text.h), whoever
+ * wrote it: a label with a line break or an escape sequence reaches no
+ * terminal and no generated file (a shell export's comment) raw.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,6 +20,7 @@
 #include "../report/expjson.h"
 #include "../report/report.h"
 #include "../../util/error.h"
+#include "../../util/text.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -56,6 +62,8 @@ static void hint_from_row(sqlite3_stmt *st, struct id_hint *h)
 	snprintf(h->id, sizeof(h->id), "%s", store_col_str(st, 0));
 	snprintf(h->what, sizeof(h->what), "%s, %.10s", store_col_str(st, 1),
 		 store_col_str(st, 2));
+	text_make_printable(h->id);
+	text_make_printable(h->what);
 }
 
 /* Append "id (what), ..." for hints[nr]. */
@@ -142,6 +150,7 @@ static int parse_stored(struct store *s, const char *id, const char *text,
 			       "does not parse)",
 			       id, s->path);
 	}
+	expjson_make_printable(o);
 	*out = o;
 	return 0;
 }
@@ -223,6 +232,18 @@ static void resummarise(struct exp_summary *e, const char *json)
 	json_object_put(exp);
 }
 
+/* Make every string of e printable (see the top of this file). */
+static void make_printable(struct exp_summary *e)
+{
+	char *const f[] = {e->id,     e->created, e->workload,
+			   e->target, e->metric,  e->arms,
+			   e->host,   e->kernel,  e->verdicts};
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		text_make_printable(f[i]);
+}
+
 int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 	       size_t *out_nr, struct strbuf *err)
 {
@@ -260,6 +281,7 @@ int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 					  : EXP_ORIGIN_LOCAL;
 		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
 			resummarise(e, store_col_str(st, 9));
+		make_printable(e);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
