@@ -25,8 +25,26 @@ nm1=$((nm0 == 2 ? 1 : 2))
 core0=$(cat /proc/sys/kernel/core_pattern)
 cores() { test "$(cat /proc/sys/kernel/core_pattern)" = "$core0"; }
 
-# --- the repro: an imported experiment whose winner pipes core dumps
-gen_exp "$TEST_TMP/core.json" / vda 1 "sysctl:kernel.core_pattern=core,|/tmp/evil %p"
+# --- the repro: an imported experiment whose winner pipes core dumps.
+# Its value is no kernel setting, so no switch lets it through.
+gen_exp "$TEST_TMP/evil.json" / vda 1 "sysctl:kernel.core_pattern=core,|/tmp/evil %p"
+eid=$(imp_exp "$TEST_TMP/evil.json")
+check "the piping core_pattern experiment is imported" test -n "$eid"
+for how in --dry-run --yes "--yes --allow-knob sysctl:kernel.core_pattern"; do
+	# shellcheck disable=SC2086 # the switches, split
+	"$IOTRIAL" apply "$eid" --db "$DB" $how >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	rc=$?
+	check "apply $how of it is refused (rc=$rc)" test $rc = 2
+	check "...for its value" has "$TEST_TMP/err" "'|/tmp/evil %p' is not a value iotrial writes"
+	check "...and core_pattern is unchanged" cores
+done
+"$IOTRIAL" export "$eid" --db "$DB" --format sysctl \
+	--allow-knob sysctl:kernel.core_pattern >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "export of it is refused, --allow-knob or not (rc=$rc)" test $rc = 2 -a ! -s "$TEST_TMP/out"
+
+# --- provenance: the same raw knob with a value of the kernel's form
+gen_exp "$TEST_TMP/core.json" / vda 1 "sysctl:kernel.core_pattern=core,core.dump"
 cid=$(imp_exp "$TEST_TMP/core.json")
 check "the core_pattern experiment is imported" test -n "$cid"
 "$IOTRIAL" apply "$cid" --db "$DB" --dry-run >"$TEST_TMP/out" 2>"$TEST_TMP/err"
@@ -51,10 +69,10 @@ check "...the plan on stderr first" grep -q "^  1. 'sysctl:kernel.core_pattern':
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
 rc=$?
 check "--allow-knob names it: --dry-run plans it (rc=$rc)" test $rc = 0
-check "...the plan" has "$TEST_TMP/out" "'sysctl:kernel.core_pattern': core -> |/tmp/evil %p"
+check "...the plan" has "$TEST_TMP/out" "'sysctl:kernel.core_pattern': core -> core.dump"
 "$IOTRIAL" export "$cid" --db "$DB" --format sysctl --allow-knob sysctl:kernel.core_pattern \
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
-check "--allow-knob names it: export writes it" grep -qx "kernel.core_pattern = |/tmp/evil %p" "$TEST_TMP/out"
+check "--allow-knob names it: export writes it" grep -qx "kernel.core_pattern = core.dump" "$TEST_TMP/out"
 check "core_pattern is still unchanged" cores
 
 # a JSON that calls itself local is imported all the same
