@@ -32,6 +32,9 @@ int cmd_report(int argc, const char **argv);
  * is to be done, never fails. main() calls it before every command but
  * `revert --list`, which shows what a crash left and changes nothing. */
 void cli_recover_journal(int argc, const char **argv);
+/* For the commands that change nothing: only say what a crash left
+ * (knob_report_stale()); never restores, never fails. */
+void cli_report_journal(void);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
 /*
