@@ -306,10 +306,10 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		return -1;
 	}
 	if ((a->section || a->job_lenient || a->job_include_any) && !a->job) {
-		error("--%s goes with --job FILE.fio",
-		      a->section       ? "section"
-		      : a->job_lenient ? "job-lenient"
-				       : "job-include-any");
+		error("--%s goes with --job FILE.fio", a->section ? "section"
+						       : a->job_lenient
+							   ? "job-lenient"
+							   : "job-include-any");
 		return -1;
 	}
 	if (a->job && a->workload) {
@@ -592,12 +592,12 @@ int cmd_compare(int argc, const char **argv)
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (a.job && (ret = job_cli_compare_setup(
-			  &tr, a.job, a.section,
-			  (a.job_lenient ? JOB_LENIENT : 0) |
-			      (a.job_include_any ? JOB_INCLUDE_ANY : 0),
-			  a.params,
-			  a.nr_params, a.time != NULL, a.ramp != NULL, &plan)))
+	if (a.job &&
+	    (ret = job_cli_compare_setup(
+		 &tr, a.job, a.section,
+		 (a.job_lenient ? JOB_LENIENT : 0) |
+		     (a.job_include_any ? JOB_INCLUDE_ANY : 0),
+		 a.params, a.nr_params, a.time != NULL, a.ramp != NULL, &plan)))
 		goto out;
 	for (i = 0; i < a.nr_vary; i++)
 		if (trial_add_factor(&tr, a.vary[i], &err)) {

@@ -195,7 +195,8 @@ static int write_output(const char *path, const char *text, mode_t mode,
 	if (!slash)
 		strbuf_addch(&dir, '.');
 	else
-		strbuf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+		strbuf_add(&dir, path,
+			   slash == path ? 1 : (size_t)(slash - path));
 	dfd = open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 || (slash && !slash[1])) {
 		error("cannot write '%s': %s", path,

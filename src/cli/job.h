@@ -32,7 +32,7 @@ struct job_cli_args {
 };
 
 /* job_cli_load()'s flags: --job-lenient, --job-include-any */
-#define JOB_LENIENT 1
+#define JOB_LENIENT	1
 #define JOB_INCLUDE_ANY 2
 
 /*

@@ -115,10 +115,10 @@ static void unexpected(const char *arg, const struct run_args *a,
 static int check_job_args(const struct run_args *a)
 {
 	if (!a->job && (a->section || a->job_lenient || a->job_include_any)) {
-		error("--%s goes with --job FILE.fio",
-		      a->section       ? "section"
-		      : a->job_lenient ? "job-lenient"
-				       : "job-include-any");
+		error("--%s goes with --job FILE.fio", a->section ? "section"
+						       : a->job_lenient
+							   ? "job-lenient"
+							   : "job-include-any");
 		return -1;
 	}
 	if (a->job && a->workload) {

@@ -86,8 +86,8 @@ static int read_fd(int fd, const char *name, size_t max_bytes,
 	goto out;
 too_big:
 	if (max_bytes >= (1u << 20))
-		err_set(err, ret, "cannot read '%s': larger than %zu MiB",
-			name, max_bytes >> 20);
+		err_set(err, ret, "cannot read '%s': larger than %zu MiB", name,
+			max_bytes >> 20);
 	else
 		err_set(err, ret, "cannot read '%s': larger than %zu bytes",
 			name, max_bytes);
@@ -147,9 +147,8 @@ int userfile_read_beneath(const char *dir, const char *rel, size_t max_bytes,
 		}
 		if (!slash) {
 			next = *comp ? openat(fd, comp,
-					      O_RDONLY | O_NONBLOCK |
-						  O_NOCTTY | O_NOFOLLOW |
-						  O_CLOEXEC)
+					      O_RDONLY | O_NONBLOCK | O_NOCTTY |
+						  O_NOFOLLOW | O_CLOEXEC)
 				     : -1;
 			e = *comp ? errno : EISDIR;
 		} else if (!*comp || !strcmp(comp, ".")) {

@@ -76,8 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char id[] = "0123abcd";
 	const char *text = (const char *)data, *end = text + size;
-	const char *sep = size >= 9 ? memmem(text, size, "\n--runs--\n", 10)
-				    : NULL;
+	const char *sep =
+	    size >= 9 ? memmem(text, size, "\n--runs--\n", 10) : NULL;
 	const char *exp_end = sep ? sep : end;
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *exp = NULL;

@@ -364,13 +364,13 @@ static const char *fs_name(unsigned long type)
 		unsigned long magic;
 		const char *name;
 	} names[] = {
-	    {0xef53, "ext4"},	     {0x58465342, "xfs"},
-	    {0x9123683e, "btrfs"},   {0x01021994, "tmpfs"},
-	    {0xf2f52010, "f2fs"},    {0x794c7630, "overlay"},
-	    {0x6969, "nfs"},	     {0x2fc12fc1, "zfs"},
-	    {0x65735546, "fuse"},    {0x4d44, "vfat"},
-	    {0x2011bab0, "exfat"},   {0x73717368, "squashfs"},
-	    {0x858458f6, "ramfs"},   {0x5346544e, "ntfs"},
+	    {0xef53, "ext4"},	      {0x58465342, "xfs"},
+	    {0x9123683e, "btrfs"},    {0x01021994, "tmpfs"},
+	    {0xf2f52010, "f2fs"},     {0x794c7630, "overlay"},
+	    {0x6969, "nfs"},	      {0x2fc12fc1, "zfs"},
+	    {0x65735546, "fuse"},     {0x4d44, "vfat"},
+	    {0x2011bab0, "exfat"},    {0x73717368, "squashfs"},
+	    {0x858458f6, "ramfs"},    {0x5346544e, "ntfs"},
 	    {0xca451a4e, "bcachefs"}, {0x3153464a, "jfs"},
 	};
 	size_t i;
@@ -431,8 +431,8 @@ int mountinfo_entry_of_path(const char *path, const char *sysfs_root,
 	}
 	out->major = major(st.st_dev);
 	out->minor = minor(st.st_dev);
-	dev = out->major ? block_name(sysfs_root, out->major, out->minor)
-			 : NULL;
+	dev =
+	    out->major ? block_name(sysfs_root, out->major, out->minor) : NULL;
 	fs = fs_name((unsigned long)sf.f_type);
 	if (fs && !strcmp(fs, "ext4") && dev) {
 		strbuf_addf(&probe, "%s/fs/ext4/%s", sysfs_root, dev);

@@ -23,8 +23,8 @@
 /* State of one ini_parse() pass over one file. */
 struct pass {
 	struct fiojob *j;
-	const char *file;	    /* this file's name, owned by j->files */
-	const char *rel; /* its path below j->top_dir; NULL: the job file */
+	const char *file; /* this file's name, owned by j->files */
+	const char *rel;  /* its path below j->top_dir; NULL: the job file */
 	struct fiojob_section *cur; /* section options go to; NULL: none */
 	unsigned line_base;	    /* lines before the stretch being parsed */
 	unsigned depth;
@@ -76,8 +76,9 @@ static const char *keep_file(struct fiojob *j, const char *name)
 /* Is s a plausible variable name ([A-Za-z0-9_], at most 64)? */
 static int is_name(const char *s)
 {
-	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			     "0123456789_");
+	size_t n =
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_");
 
 	return n && n <= 64 && !s[n];
 }
@@ -121,7 +122,8 @@ static int substitute(const struct pass *ps, const char *in, unsigned line,
 				"%s:%u: environment variable '%s' is not set "
 				"(used in '%s')",
 				ps->file, line,
-				!ps->depth || is_name(name) ? name : "(not shown)",
+				!ps->depth || is_name(name) ? name
+							    : "(not shown)",
 				shown);
 			free(name);
 			return -EINVAL;
@@ -274,14 +276,14 @@ static int do_include(struct pass *ps, const char *arg, unsigned line)
 		}
 	ret = j->include_any
 		  ? userfile_read(path.buf, FIOJOB_MAX_BYTES, &buf, &why)
-		  : userfile_read_beneath(j->top_dir, rel.buf,
-					  FIOJOB_MAX_BYTES, &buf, &why);
+		  : userfile_read_beneath(j->top_dir, rel.buf, FIOJOB_MAX_BYTES,
+					  &buf, &why);
 	if (ret) {
 		if (ps->depth)
 			err_set(ps->err, ret,
 				"%s:%u: cannot read the file it includes: %s",
 				ps->file, line,
-				ret == -EFBIG	? "larger than 4 MiB"
+				ret == -EFBIG	 ? "larger than 4 MiB"
 				: ret == -EINVAL ? "not a regular file"
 						 : strerror(-ret));
 		else

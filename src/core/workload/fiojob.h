@@ -13,8 +13,8 @@
  * itself, directly or not, is refused). An included file must be below
  * the job file's directory, reached through no symbolic link, unless
  * include_any is set; either way it must be a regular file, and no
- * message repeats its text (the user named the job file, not it). It also reads fio's units:
- * sizes with kb_base=1024 (4k is 4096, 1ki is 1000) and times in
+ * message repeats its text (the user named the job file, not it). It also reads
+ * fio's units: sizes with kb_base=1024 (4k is 4096, 1ki is 1000) and times in
  * seconds unless suffixed.
  */
 #ifndef IOTRIAL_FIOJOB_H
@@ -51,12 +51,12 @@ struct fiojob {
 	struct fiojob_section *secs; /* in file order */
 	unsigned nr_secs, alloc_secs;
 	unsigned nr_jobs; /* sections that are not [global] */
-	char **files; /* every file read, the top one first */
+	char **files;	  /* every file read, the top one first */
 	unsigned nr_files, alloc_files;
 	/* Looks up ${VAR}; NULL: getenv(). Tests and the fuzzer set it. */
 	const char *(*getenv)(const char *name, void *ctx);
 	void *getenv_ctx;
-	int no_include; /* refuse include lines (the fuzzer: no files) */
+	int no_include;	 /* refuse include lines (the fuzzer: no files) */
 	int include_any; /* includes may leave the job file's directory */
 	char *top_dir;	 /* the job file's directory; set by the parse */
 };
