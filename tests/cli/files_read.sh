@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The files iotrial reads because a user named them: a FIFO (or a
 # directory, a device) is refused at once with what it is, never waited
-# on (import, a job file, an include, a loadfile); a job file's include
-# stays below the job file's directory, follows no link, and no message
-# repeats a line of an included file; a job file with more job sections
+# on (import, a job file, an include, a loadfile, the store); a job
+# file's include stays below the job file's directory, follows no link,
+# and no message repeats a line of an included file; a job file with more job sections
 # than fio allows is refused with the line where the limit is passed.
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +44,8 @@ refused "an include of a FIFO is refused" \
 	run --job "$t/inc-fifo.fio" -t "$t" --no-store
 refused "a FIFO as a loadfile is refused" "loadfile '.*fifo'" \
 	run smallfiles --loadfile="$t/fifo" -t "$t" --no-store --time 1s
+refused "a FIFO as the results store says what it is" \
+	"'.*fifo' is a FIFO, not a results store" log --db "$t/fifo"
 
 # --- includes stay below the job file's directory
 mkdir -p "$t/jobs/sub" "$t/outside"
