@@ -19,13 +19,22 @@ struct command {
 	const char *name;
 	int (*fn)(int argc, const char **argv);
 	const char *help;
+	unsigned flags; /* CHANGES_SYSTEM */
 };
 
+/*
+ * A command that changes settings of the system (knobs, mounts) first
+ * restores what a crashed iotrial left; the others only say so.
+ */
+#define CHANGES_SYSTEM 1u
+
 static const struct command commands[] = {
-    {"run", cmd_run, "run a workload once and report what it measured"},
+    {"run", cmd_run, "run a workload once and report what it measured",
+     CHANGES_SYSTEM},
     {"compare", cmd_compare,
      "is setting B faster than A? randomized runs, "
-     "verdicts"},
+     "verdicts",
+     CHANGES_SYSTEM},
     {"info", cmd_info, "show the environment and a target's devices"},
     {"watch", cmd_watch, "live iostat -x view with dirty memory"},
     {"log", cmd_log, "list stored experiments, newest first"},
@@ -34,11 +43,14 @@ static const struct command commands[] = {
     {"diff", cmd_diff, "compare one workload in two stored experiments"},
     {"import", cmd_import, "store iotrial or fio JSON results"},
     {"knobs", cmd_knobs, "list the I/O tunables of a target (no root)"},
-    {"set", cmd_set, "change tunables now and keep them (journaled)"},
-    {"revert", cmd_revert, "restore every tunable the journal holds"},
+    {"set", cmd_set, "change tunables now and keep them (journaled)",
+     CHANGES_SYSTEM},
+    {"revert", cmd_revert, "restore every tunable the journal holds",
+     CHANGES_SYSTEM},
     {"export", cmd_export,
      "write the winner as udev, sysctl, fstab, tuned, ansible, puppet, sh"},
-    {"apply", cmd_apply, "set the winning settings now, install their files"},
+    {"apply", cmd_apply, "set the winning settings now, install their files",
+     CHANGES_SYSTEM},
     {"fleet", cmd_fleet, "the same compare on many hosts via Ansible, merged"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
@@ -126,6 +138,18 @@ static int help(int argc, const char **argv)
 	return ret;
 }
 
+/* Was --dry-run given (before any "--")? set and apply then change
+ * nothing, recovery included. */
+static int dry_run(int argc, const char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--dry-run"))
+			return 1;
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	const struct command *c;
@@ -148,7 +172,11 @@ int main(int argc, const char **argv)
 	c = find_command(argv[1]);
 	if (!c)
 		return EXIT_USAGE;
-	/* settings a crashed or killed iotrial left changed come back now */
-	cli_recover_journal(argc, argv);
+	/* settings a crashed or killed iotrial left changed come back now,
+	 * before a command that changes settings; the others only say so */
+	if ((c->flags & CHANGES_SYSTEM) && !dry_run(argc, argv))
+		cli_recover_journal(argc, argv);
+	else
+		cli_report_journal();
 	return c->fn(argc - 1, argv + 1);
 }

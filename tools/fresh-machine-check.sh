@@ -18,6 +18,14 @@
 #   make demo
 #   make check
 #
+# FRESH_ROOT=dir makes the copy a plain directory of this machine's disk
+# (DIR/run.XXXXXX/root, no file system of its own), as Debian's package
+# builders run a package's tests: "/" inside is then not a mount, and the
+# mount table lists only what is mounted in the copy. FRESH_USER=NAME
+# runs both commands as NAME (made in the copy, the clone in its home),
+# after installing the test packages as root: every root test must then
+# skip with its reason.
+#
 # It passes when both exit 0 and the second ends with "N passed, 0
 # failed" (skipped tests are listed). Prints each command's time and
 # result; the logs stay in DIR/run.XXXXXX/ (and the tests' own logs in
@@ -36,6 +44,12 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${1:-/var/tmp/iotrial-fresh}
 rev=${2:-HEAD}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+kind=${FRESH_ROOT:-disk}
+user=${FRESH_USER:-}
+case $kind in disk | dir) ;; *)
+	echo "fresh-machine-check: FRESH_ROOT is 'disk' or 'dir'" >&2
+	exit 1 ;;
+esac
 
 die() {
 	echo "fresh-machine-check: $*" >&2
@@ -168,17 +182,27 @@ run=$(mktemp -d "$cache/run.XXXXXX")
 root=$run/root
 mkdir "$root"
 ours+=("$root")
-truncate -s 40G "$run/disk.img"
-mkfs.ext4 -q -F -L iotrial-fresh "$run/disk.img"
-# direct I/O, as a disk would: else the host's page cache answers reads
-# of the image, and a test that reads through to the disk cannot
-root_dev=$(losetup --find --show --direct-io=on "$run/disk.img")
-mount "$root_dev" "$root"
+if [ "$kind" = disk ]; then
+	truncate -s 40G "$run/disk.img"
+	mkfs.ext4 -q -F -L iotrial-fresh "$run/disk.img"
+	# direct I/O, as a disk would: else the host's page cache answers
+	# reads of the image, and a test that reads through to the disk
+	# cannot
+	root_dev=$(losetup --find --show --direct-io=on "$run/disk.img")
+	mount "$root_dev" "$root"
+fi
 cp -a "$cache/base/." "$root/"
 chmod 755 "$root"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
-git clone -q "$here" "$root/root/iotrial"
-git -C "$root/root/iotrial" checkout -q "$commit"
+home=/root
+if [ -n "$user" ]; then
+	chroot "$root" useradd -m "$user" ||
+		die "cannot make user '$user' in the copy"
+	home=/home/$user
+fi
+git clone -q "$here" "$root$home/iotrial"
+git -C "$root$home/iotrial" checkout -q "$commit"
+[ -z "$user" ] || chroot "$root" chown -R "$user:" "$home/iotrial"
 
 # 3. Mounts as a booted machine has them. Bind mounts of the host's trees
 # are made slaves so nothing done inside propagates back out.
@@ -196,20 +220,31 @@ if [ "${FRESH_TMP:-tmpfs}" = tmpfs ]; then
 	mnt "$root/tmp" -t tmpfs tmpfs -o mode=1777,nosuid,nodev
 fi
 
-# in_root LOG CMD: run CMD as root in the copy's repository, with the
-# environment a root login there would have.
+# in_root LOG CMD: run CMD as root (or FRESH_USER) in the copy's
+# repository, with the environment a login there would have.
 in_root() {
-	local log=$1 cmd=$2
-	chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root \
-		SHELL=/bin/bash TERM=dumb \
+	local log=$1 cmd=$2 as=() who=root
+	if [ -n "$user" ]; then
+		as=(setpriv "--reuid=$user" "--regid=$user" --init-groups)
+		who=$user
+	fi
+	chroot "$root" "${as[@]}" /usr/bin/env -i HOME="$home" USER="$who" \
+		LOGNAME="$who" SHELL=/bin/bash TERM=dumb \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		/bin/bash -c "cd /root/iotrial && $cmd" >"$run/$log" 2>&1
+		/bin/bash -c "cd $home/iotrial && $cmd" >"$run/$log" 2>&1
 }
 
 # 4. The README's two commands, in order.
 status=0
 echo "commit $(git -C "$here" log -1 --format='%h %s' "$commit")"
-echo "root   $root (on $root_dev; /tmp: ${FRESH_TMP:-tmpfs})"
+echo "root   $root (${root_dev:-a directory, not a mount}; /tmp: ${FRESH_TMP:-tmpfs}; as ${user:-root})"
+if [ -n "$user" ]; then
+	# the packages need root; the commands then run without it
+	chroot "$root" /usr/bin/env -i HOME=/root \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		/bin/bash -c "cd $home/iotrial && tools/deps.sh --install --for 'make check'" \
+		>"$run/deps.log" 2>&1 || die "installing the packages failed; see '$run/deps.log'"
+fi
 for cmd in "make demo" "make check"; do
 	log=${cmd#make }.log
 	start=$(date +%s)

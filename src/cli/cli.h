@@ -33,6 +33,9 @@ int cmd_report(int argc, const char **argv);
  * revert: `revert --list` shows what a crash left and changes nothing,
  * `revert` repairs it itself and accounts for both. */
 void cli_recover_journal(int argc, const char **argv);
+/* For the commands that change nothing: only say what a crash left
+ * (knob_report_stale()); never restores, never fails. */
+void cli_report_journal(void);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
 /*

@@ -43,6 +43,7 @@ struct compare_args {
 	unsigned nr_params, alloc_params;
 	const char *job, *section; /* --job FILE.fio, --section NAME */
 	int job_lenient;
+	int job_include_any;
 };
 
 static const char *const compare_usage[] = {
@@ -247,6 +248,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "job-lenient", &a->job_lenient,
 		     "with --job: ignore options iotrial does not support, "
 		     "with a warning"),
+	    OPT_BOOL(0, "job-include-any", &a->job_include_any,
+		     "with --job: let include name files outside the job "
+		     "file's directory (absolute, '..', links)"),
 	    OPT_END(),
 	};
 	int n, help = argc > 1 &&
@@ -302,9 +306,11 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		      argv[0], ops->name);
 		return -1;
 	}
-	if ((a->section || a->job_lenient) && !a->job) {
-		error("--%s goes with --job FILE.fio",
-		      a->section ? "section" : "job-lenient");
+	if ((a->section || a->job_lenient || a->job_include_any) && !a->job) {
+		error("--%s goes with --job FILE.fio", a->section ? "section"
+						       : a->job_lenient
+							   ? "job-lenient"
+							   : "job-include-any");
 		return -1;
 	}
 	if (a->job && a->workload) {
@@ -588,9 +594,12 @@ int cmd_compare(int argc, const char **argv)
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (a.job && (ret = job_cli_compare_setup(
-			  &tr, a.job, a.section, a.job_lenient, a.params,
-			  a.nr_params, a.time != NULL, a.ramp != NULL, &plan)))
+	if (a.job &&
+	    (ret = job_cli_compare_setup(
+		 &tr, a.job, a.section,
+		 (a.job_lenient ? JOB_LENIENT : 0) |
+		     (a.job_include_any ? JOB_INCLUDE_ANY : 0),
+		 a.params, a.nr_params, a.time != NULL, a.ramp != NULL, &plan)))
 		goto out;
 	for (i = 0; i < a.nr_vary; i++)
 		if (trial_add_factor(&tr, a.vary[i], &err)) {

@@ -132,51 +132,98 @@ static int parse(int argc, const char **argv, struct export_args *a)
 	return 0;
 }
 
-/* Write text to path (mode), refusing an existing one without force.
- * An exit code, after the error. */
-static int write_output(const char *path, const char *text, mode_t mode,
-			int force)
+/*
+ * Write text to base in the directory dfd (path names it in messages):
+ * into a temporary file beside it, then renamed onto base, so a link at
+ * base is replaced, never followed, and a reader sees the old file or
+ * the new one whole. Without force an existing base is refused. An exit
+ * code, after the error.
+ */
+static int write_at(int dfd, const char *base, const char *path,
+		    const char *text, mode_t mode, int force)
 {
+	struct strbuf tmp = STRBUF_INIT;
 	size_t len = strlen(text);
-	int fd;
+	int fd, ret = EXIT_OK, e;
 
-	fd = open(path,
-		  O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
-		      (force ? O_TRUNC : O_EXCL),
-		  mode);
+	strbuf_addf(&tmp, ".%s.iotrial-%ld.tmp", base, (long)getpid());
+	fd = openat(dfd, tmp.buf,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0) {
-		if (errno == EEXIST) {
-			error("'%s' exists; give --force to replace it", path);
-			return EXIT_USAGE;
-		}
 		error("cannot write '%s': %s", path, strerror(errno));
-		return EXIT_RUNTIME;
+		ret = EXIT_RUNTIME;
+		goto out;
 	}
 	while (len) {
 		ssize_t n = write(fd, text, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			error("cannot write '%s': %s", path, strerror(errno));
-			close(fd);
-			return EXIT_RUNTIME;
-		}
+		if (n < 0)
+			break;
 		text += n;
 		len -= (size_t)n;
 	}
-	if (close(fd)) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		return EXIT_RUNTIME;
+	e = len ? errno : 0;
+	if ((close(fd) && !e) || e) {
+		error("cannot write '%s': %s", path, strerror(e ? e : errno));
+		ret = EXIT_RUNTIME;
+	} else if (renameat2(dfd, tmp.buf, dfd, base,
+			     force ? 0 : RENAME_NOREPLACE) &&
+		   (errno != EINVAL || force ||
+		    linkat(dfd, tmp.buf, dfd, base, 0))) {
+		/* EINVAL: no RENAME_NOREPLACE here; a hard link refuses an
+		 * existing name too */
+		if (errno == EEXIST) {
+			error("'%s' exists; give --force to replace it", path);
+			ret = EXIT_USAGE;
+		} else {
+			error("cannot write '%s': %s", path, strerror(errno));
+			ret = EXIT_RUNTIME;
+		}
 	}
-	return EXIT_OK;
+	unlinkat(dfd, tmp.buf, 0); /* gone after a rename; else ours */
+out:
+	strbuf_release(&tmp);
+	return ret;
 }
 
-/* tuned: -o DIR holds the profile's tuned.conf. An exit code. */
+/* Write text to path (mode), refusing an existing one without force; a
+ * link at path is replaced, not followed (write_at()). An exit code,
+ * after the error. */
+static int write_output(const char *path, const char *text, mode_t mode,
+			int force)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	int dfd, ret;
+
+	if (!slash)
+		strbuf_addch(&dir, '.');
+	else
+		strbuf_add(&dir, path,
+			   slash == path ? 1 : (size_t)(slash - path));
+	dfd = open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || (slash && !slash[1])) {
+		error("cannot write '%s': %s", path,
+		      dfd < 0 ? strerror(errno) : "a directory");
+		ret = EXIT_RUNTIME;
+	} else {
+		ret = write_at(dfd, slash ? slash + 1 : path, path, text, mode,
+			       force);
+	}
+	if (dfd >= 0)
+		close(dfd);
+	strbuf_release(&dir);
+	return ret;
+}
+
+/* tuned: -o DIR holds the profile's tuned.conf; DIR itself must not be
+ * a link (it is not followed). An exit code. */
 static int write_tuned(const char *dir, const char *text, int force)
 {
 	struct strbuf p = STRBUF_INIT;
-	int ret;
+	int ret, dfd;
 
 	if (mkdir(dir, 0755) && !(errno == EEXIST && force)) {
 		if (errno == EEXIST) {
@@ -188,8 +235,22 @@ static int write_tuned(const char *dir, const char *text, int force)
 		error("cannot make directory '%s': %s", dir, strerror(errno));
 		return EXIT_RUNTIME;
 	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		struct stat st;
+
+		if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+			error("'%s' is a symbolic link; give the directory "
+			      "itself (links are not followed)",
+			      dir);
+		else
+			error("cannot open directory '%s': %s", dir,
+			      strerror(errno));
+		return EXIT_RUNTIME;
+	}
 	strbuf_addf(&p, "%s/tuned.conf", dir);
-	ret = write_output(p.buf, text, 0644, 1);
+	ret = write_at(dfd, "tuned.conf", p.buf, text, 0644, 1);
+	close(dfd);
 	strbuf_release(&p);
 	return ret;
 }

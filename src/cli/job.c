@@ -55,13 +55,14 @@ int job_cli_load(const char *file, const char *section, int lenient,
 		 uint64_t time_ns, int need_one, struct fiojob_plan *plan)
 {
 	const struct fiojob_overrides ov = {section, params, nr_params, time_ns,
-					    lenient};
+					    lenient & JOB_LENIENT};
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	struct fiojob j;
 	int ret;
 
 	memset(plan, 0, sizeof(*plan));
 	fiojob_init(&j);
+	j.include_any = !!(lenient & JOB_INCLUDE_ANY);
 	ret = fiojob_parse_file(&j, file, &err);
 	if (!ret)
 		ret = fiojob_map(&j, &ov, plan, &warn, &err);

@@ -17,7 +17,7 @@
 struct job_cli_args {
 	const char *file;
 	const char *section;
-	int lenient;
+	int lenient;		   /* JOB_LENIENT, JOB_INCLUDE_ANY */
 	const char *target;	   /* -t, or NULL */
 	unsigned target_flags;	   /* TARGET_ALLOW_DESTROY */
 	const char *time, *ramp;   /* --time, --ramp, or NULL */
@@ -31,9 +31,15 @@ struct job_cli_args {
 	unsigned nr_set;
 };
 
+/* job_cli_load()'s flags: --job-lenient, --job-include-any */
+#define JOB_LENIENT	1
+#define JOB_INCLUDE_ANY 2
+
 /*
  * Read file and map it with the command line's overrides (section,
- * lenient, params, time_ns: see struct fiojob_overrides) into plan
+ * lenient, params, time_ns: see struct fiojob_overrides; lenient holds
+ * the JOB_ flags: JOB_INCLUDE_ANY lets include lines leave the job
+ * file's directory) into plan
  * (fiojob_plan_release() it in any case); with need_one, a plan of more
  * than one section is refused. Warnings and notes are printed. 0, or an
  * exit code after printing the error.

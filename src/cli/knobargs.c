@@ -59,6 +59,14 @@ void cli_recover_journal(int argc, const char **argv)
 	signal(SIGPIPE, old);
 }
 
+void cli_report_journal(void)
+{
+	struct knob_log log;
+
+	knob_cli_log(&log, NULL);
+	knob_report_stale(&log);
+}
+
 int knob_cli_exit_code(int ret)
 {
 	switch (ret) {

@@ -51,6 +51,7 @@ struct run_args {
 	struct knob_cli *knobs;	   /* --set KNOB=VALUE (knobargs.c) */
 	const char *job, *section; /* --job FILE, --section NAME */
 	int job_lenient;	   /* --job-lenient */
+	int job_include_any;	   /* --job-include-any */
 };
 
 static const char *const run_usage[] = {
@@ -113,9 +114,11 @@ static void unexpected(const char *arg, const struct run_args *a,
 /* --job and what goes with it; -1 after printing an error. */
 static int check_job_args(const struct run_args *a)
 {
-	if (!a->job && (a->section || a->job_lenient)) {
-		error("--%s goes with --job FILE.fio",
-		      a->section ? "section" : "job-lenient");
+	if (!a->job && (a->section || a->job_lenient || a->job_include_any)) {
+		error("--%s goes with --job FILE.fio", a->section ? "section"
+						       : a->job_lenient
+							   ? "job-lenient"
+							   : "job-include-any");
 		return -1;
 	}
 	if (a->job && a->workload) {
@@ -145,7 +148,8 @@ static int run_job(const struct run_args *a, const struct knob_cli *kc)
 
 	ja.file = a->job;
 	ja.section = a->section;
-	ja.lenient = a->job_lenient;
+	ja.lenient = (a->job_lenient ? JOB_LENIENT : 0) |
+		     (a->job_include_any ? JOB_INCLUDE_ANY : 0);
 	ja.target = a->target;
 	ja.target_flags = a->target_flags;
 	ja.time = a->time;
@@ -213,6 +217,9 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_BOOL(0, "job-lenient", &a->job_lenient,
 		     "with --job: warn about options iotrial does not "
 		     "support and ignore them"),
+	    OPT_BOOL(0, "job-include-any", &a->job_include_any,
+		     "with --job: let include name files outside the job "
+		     "file's directory (absolute, '..', links)"),
 	    OPT_END(),
 	};
 	int n;

@@ -36,7 +36,7 @@ mkdir "$TEST_TMP/keepdir"
 echo keep >"$TEST_TMP/keepdir/file"
 ln -s "$TEST_TMP/keepdir/file" "$wd/client0/link"
 ln -s "$TEST_TMP/keepdir" "$wd/client1/d0/dlink"
-"$IOTRIAL" log >"$out" 2>&1
+recover_now
 check "the next command removes the work directory" test ! -e "$wd"
 check "and says so" grep -q "removed the leftover work directory '$wd'" "$out"
 check "the target directory is as it was" test -z "$(ls -A "$T")"
@@ -51,7 +51,7 @@ wd=$(wait_clients "$T")
 mkdir "$wd/.not-ours"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-"$IOTRIAL" log >"$out" 2>&1
+recover_now
 check "a foreign entry keeps the work directory" test -d "$wd/.not-ours"
 check "...and the warning names it" \
 	grep -q "it holds '.not-ours', which iotrial does not make" "$out"

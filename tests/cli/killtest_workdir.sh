@@ -38,7 +38,7 @@ check "the run made its work directory and files" test -n "$wd"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 check "kill -9 leaves the work directory" test -d "$wd"
-"$IOTRIAL" log >"$out" 2>&1
+recover_now
 check "the next command removes it" test ! -e "$wd"
 check "and says so" has "$out" "removed the leftover work directory '$wd'"
 check "the target directory is as it was" test -z "$(ls -A "$B")"
@@ -53,7 +53,7 @@ pid=$!
 wd=$(wait_files "$B")
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-"$IOTRIAL" log >"$out" 2>&1
+recover_now
 check "recovery removes the killed run's work directory" test ! -e "$wd"
 check "but not the one of the run still going" \
 	bash -c "ls '$awd'/job* >/dev/null 2>&1"
@@ -106,7 +106,7 @@ own 5 999998 1 1700000000 $BOOT run
 scr 6 5 work $A/iotrial.Repl03 $id3
 scr 7 5 work $A/iotrial.Frgn04 $id4
 EOF
-"$IOTRIAL" log >"$out" 2>&1
+recover_now
 check "a live owner's work directory is left" test -e "$A/iotrial.Live01/job0.data"
 check "after a reboot the work directory is still removed" \
 	test ! -e "$A/iotrial.Boot02"

@@ -123,3 +123,12 @@ for i in range(n):
     json.dump(run, open("%s/%s%d.json" % (out, prefix, i), "w"))
 PY
 }
+
+# recover_now: a command that changes the system, so it first restores
+# what a crashed iotrial left (read-only ones only say so); a short run
+# that changes nothing itself. Its output goes to $out.
+# shellcheck disable=SC2154 # $out is each test's own
+recover_now() {
+	"$IOTRIAL" run seqread -t "$TEST_TMP" --size 64k --ios 4 --no-store \
+		>"$out" 2>&1
+}

@@ -63,12 +63,12 @@ check "revert --list exits 0" test $? = 0
 check "revert --list shows what the crash left" \
 	has "$out" "'read_ahead_kb' on '$N': original $orig KiB"
 check "and what iotrial wrote" has "$out" "set to 4096 KiB"
-check "and that the owner is gone" has "$out" "gone: the next iotrial restores them"
+check "and that the owner is gone" has "$out" "gone: the next iotrial that changes settings (run, compare, set, apply, revert) restores them"
 check "revert --list restored nothing" ra_is 4096
 check "revert --list left the journal as it was" \
 	cmp -s "$J" "$TEST_TMP/journal.before"
 # no change since: the next command brings the original back
-$IOTRIAL log >"$out" 2>&1
+recover_now
 check "without a change since, recovery restores the original" ra_is "$orig"
 check "and says so" has "$out" "note: restored 'read_ahead_kb' on '$N': 4096 KiB"
 check "the journal is gone" test ! -e "$J"
@@ -76,7 +76,7 @@ check "the journal is gone" test ! -e "$J"
 # the admin changes it after the crash: the next command keeps that
 start_killed || { sed "s/^/# run: /" "$log"; skip "the run did not set read_ahead_kb"; }
 echo 512 >"/sys/block/$N/queue/read_ahead_kb"
-$IOTRIAL log >"$out" 2>&1
+recover_now
 check "the admin's value survives recovery" ra_is 512
 check "and recovery says so, naming the knob and what iotrial wrote" \
 	has "$out" "warning: 'read_ahead_kb' on '$N' was changed after iotrial set it: iotrial wrote 4096 KiB"
@@ -112,7 +112,7 @@ sys.stdout.write("".join(out))' >"$J" <<EOT
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID $orig
 EOT
-$IOTRIAL log >"$out" 2>&1
+recover_now
 check "an old journal's record is restored" \
 	test "$(queue "$L" read_ahead_kb)" = "$orig"
 check "saying the written value is unknown" \

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Recovery at the start of every invocation, from journals written the
-# way a crashed iotrial leaves them: same boot, the changes are restored
-# and said so; after a reboot, they no longer apply and each is named
+# Recovery at the start of every command that changes the system (run,
+# compare, set, apply, revert), from journals written the way a crashed
+# iotrial leaves them; the read-only commands (knobs, info, log, show,
+# report, set --dry-run) only say what was left and change nothing. Same
+# boot, the changes are restored and said so; after a reboot, they no longer apply and each is named
 # (scratch files on disk are still removed); a device that was replaced
 # is not touched; a torn last line is reported and cut; without root,
 # only a warning. Nothing to recover prints nothing.
@@ -29,8 +31,17 @@ forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID 512
 EOF
-$IOTRIAL knobs >"$out" 2>&1
-check "any command restores what a dead iotrial left" \
+# read-only commands: say so, change nothing (the journal, the knob)
+for cmd in "knobs" "knobs --json" "info" "log" "set --device $L read_ahead_kb=64 --dry-run"; do
+	# shellcheck disable=SC2086 # the words of the command
+	$IOTRIAL $cmd >"$out" 2>&1
+	check "'$cmd' restores nothing a dead iotrial left" \
+		eval 'test "$(queue "$L" read_ahead_kb)" = 1024 && test -s "$J"'
+	check "'$cmd' says what was left and what restores it" \
+		has "$out" "warning: 1 setting left by iotrial pid 999999 (ended); 'iotrial revert' restores it"
+done
+recover_now
+check "a command that changes the system restores what a dead iotrial left" \
 	test "$(queue "$L" read_ahead_kb)" = 512
 check "and says whose changes it restored" \
 	has "$out" "note: iotrial pid 999999 ('run') is gone and left changes behind"
@@ -38,7 +49,7 @@ check "and what it restored" \
 	has "$out" "note: restored 'read_ahead_kb' on '$N': 1024 KiB"
 check "the journal is gone afterwards" test ! -e "$J"
 $IOTRIAL knobs >"$out" 2>&1
-check "with nothing to recover, nothing is printed on stderr" \
+check "with nothing to recover, a read-only command prints nothing on stderr" \
 	bash -c "! grep -q '^note\|^warning' '$out'"
 
 # a previous boot: no longer applies, named, not restored
@@ -52,7 +63,7 @@ scr 3 1 file $TEST_TMP/iotrial-scratch.1-00a1d0/disk.img %
 scr 4 1 loop /dev/loop99 $TEST_TMP/iotrial-scratch.1-00a1d0/disk.img
 set 5 1 vm.dirty_ratio vm.dirty system system % 7
 EOF
-$IOTRIAL knobs >"$out" 2>&1
+recover_now
 check "after a reboot the change is named and no longer applies" \
 	has "$out" "'vm.dirty_ratio' (it was 7) was changed before the last reboot; that change no longer applies"
 check "and vm.dirty_ratio was not touched" \
@@ -69,7 +80,7 @@ forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 read_ahead_kb read_ahead_kb device $N 7:99%20diskseq%201 512
 EOF
-$IOTRIAL knobs >"$out" 2>&1
+recover_now
 check "a device that is not the one journaled is left alone" \
 	test "$(queue "$L" read_ahead_kb)" = 1024
 check "and the note says why" has "$out" "no longer applies ('$N' is not the device it was"
@@ -79,7 +90,7 @@ forge_journal "$J" <<EOF
 own 1 999999 1 1700000000 $BOOT run
 set 2 1 frobnicate frobnicate system system % 5
 EOF
-$IOTRIAL knobs >"$out" 2>&1
+recover_now
 check "an unknown knob in the journal is not dropped" test -e "$J"
 check "and the warning says why" \
 	has "$out" "this iotrial does not know the knob 'frobnicate'"
@@ -91,7 +102,7 @@ own 1 999999 1 1700000000 $BOOT set
 set 2 1 read_ahead_kb read_ahead_kb device $N $ID 256
 keep 3 1
 EOF
-$IOTRIAL knobs >"$out" 2>&1
+recover_now
 check "kept changes are not undone by recovery" \
 	test "$(queue "$L" read_ahead_kb)" = 1024
 $IOTRIAL revert --list >"$out" 2>&1

@@ -453,8 +453,9 @@ static int root_is_listed_mount(void)
 	return found;
 }
 
-/* "/" on this machine: a mount (unless this is a chroot), and a device
- * when it has a real one. */
+/* "/" on this machine: a mount (in a chroot whose root is not a mount,
+ * one described from "/" itself, unlisted), and a device when it has a
+ * real one. */
 static void test_real_root(void **state)
 {
 	struct devstack ds;
@@ -463,13 +464,10 @@ static void test_real_root(void **state)
 
 	(void)state;
 	assert_int_equal(devstack_resolve_path(&ds, "/", &err), 0);
-	if (root_is_listed_mount()) {
-		assert_true(ds.have_mount);
-		assert_string_equal(ds.mnt.target, "/");
-		assert_non_null(ds.mnt.fstype);
-	} else {
-		assert_false(ds.have_mount);
-	}
+	assert_true(ds.have_mount);
+	assert_string_equal(ds.mnt.target, "/");
+	assert_non_null(ds.mnt.fstype);
+	assert_int_equal(ds.mnt.unlisted, !root_is_listed_mount());
 	assert_int_equal(stat("/", &st), 0);
 	if (major(st.st_dev)) {
 		assert_true(ds.nr_devs >= 1);
@@ -485,7 +483,8 @@ static void test_real_root(void **state)
 /*
  * In a chroot (dir, on a block device, with /proc and /sys), resolve "/".
  * Runs in a child in its own mount namespace, so the mounts go with it.
- * Exit status: 0 it resolved to the device of dir with no mount, 77 the
+ * Exit status: 0 it resolved to the device of dir, its file system told
+ * by st_dev (an unlisted mount at "/"), 77 the
  * chroot could not be made (reason on stderr), 1 a wrong answer.
  */
 static int resolve_in_chroot(const char *dir, dev_t want)
@@ -512,7 +511,9 @@ static int resolve_in_chroot(const char *dir, dev_t want)
 	if (devstack_resolve_path(&ds, "/", &err)) {
 		fprintf(stderr, "resolving '/': %s\n", err.buf);
 		ret = 1;
-	} else if (ds.have_mount || !ds.nr_devs || ds.devs[0].devno != want) {
+	} else if (!ds.have_mount || !ds.mnt.unlisted ||
+		   strcmp(ds.mnt.target, "/") || ds.mnt.devno != want ||
+		   !ds.nr_devs || ds.devs[0].devno != want) {
 		fprintf(stderr, "'/' in a chroot: mount %d, %u devices (%s)\n",
 			ds.have_mount, ds.nr_devs,
 			ds.no_device_reason ? ds.no_device_reason : "");

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <cmocka.h>
 #include "core/target/mountinfo.h"
 #include "util/banned.h"
@@ -316,6 +319,72 @@ static void test_real(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * A path's file system from the path itself (a chroot whose root is no
+ * mount): st_dev's numbers, the highest directory on that device, and a
+ * fake sysfs naming the block device and telling ext4 by fs/ext4/DEV.
+ */
+static void test_entry_of_path(void **state)
+{
+	char sys[] = "/tmp/iotrial-test-mi.XXXXXX";
+	struct strbuf p = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct mountinfo_entry e;
+	struct stat st, at;
+	char *parent;
+
+	(void)state;
+	assert_non_null(mkdtemp(sys));
+	assert_int_equal(stat(sys, &st), 0);
+	/* sysfs: dev/block/MAJ:MIN -> .../block/fakedisk */
+	strbuf_setf(&p, "%s/dev", sys);
+	assert_int_equal(mkdir(p.buf, 0755), 0);
+	strbuf_addstr(&p, "/block");
+	assert_int_equal(mkdir(p.buf, 0755), 0);
+	strbuf_addf(&p, "/%u:%u", major(st.st_dev), minor(st.st_dev));
+	assert_int_equal(symlink("../../devices/virtual/block/fakedisk", p.buf),
+			 0);
+	assert_int_equal(mountinfo_entry_of_path(sys, sys, &e), 0);
+	assert_int_equal(e.major, major(st.st_dev));
+	assert_int_equal(e.minor, minor(st.st_dev));
+	assert_int_equal(e.id, 0);
+	if (major(st.st_dev))
+		assert_string_equal(e.source, "/dev/fakedisk");
+	assert_true(!strncmp(e.mnt_opts, "rw", 2) ||
+		    !strncmp(e.mnt_opts, "ro", 2));
+	assert_true(strlen(e.fstype) > 0);
+	/* mnt: above sys, on its device, and the highest such */
+	assert_true(!strncmp(sys, e.mnt, strlen(e.mnt)));
+	assert_int_equal(stat(e.mnt, &at), 0);
+	assert_true(at.st_dev == st.st_dev);
+	if (strcmp(e.mnt, "/")) {
+		parent = strdup(e.mnt);
+		*strrchr(parent, '/') = '\0';
+		assert_int_equal(stat(*parent ? parent : "/", &at), 0);
+		assert_true(at.st_dev != st.st_dev);
+		free(parent);
+	}
+	if (!strcmp(e.fstype, "ext4") || !strcmp(e.fstype, "ext2/ext3")) {
+		/* no fs/ext4/fakedisk in the fake sysfs: not told ext4 */
+		assert_string_equal(e.fstype, "ext2/ext3");
+		mountinfo_entry_release(&e);
+		strbuf_setf(&p, "%s/fs", sys);
+		assert_int_equal(mkdir(p.buf, 0755), 0);
+		strbuf_addstr(&p, "/ext4");
+		assert_int_equal(mkdir(p.buf, 0755), 0);
+		strbuf_addstr(&p, "/fakedisk");
+		assert_int_equal(mkdir(p.buf, 0755), 0);
+		assert_int_equal(mountinfo_entry_of_path(sys, sys, &e), 0);
+		assert_string_equal(e.fstype, "ext4");
+	}
+	mountinfo_entry_release(&e);
+	assert_int_equal(mountinfo_entry_of_path("/nonexistent/x", sys, &e),
+			 -ENOENT);
+	strbuf_addf(&cmd, "rm -rf '%s'", sys);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&p);
+	strbuf_release(&cmd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +399,7 @@ int main(void)
 	    cmocka_unit_test(test_find_dev),
 	    cmocka_unit_test(test_has_opt),
 	    cmocka_unit_test(test_real),
+	    cmocka_unit_test(test_entry_of_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

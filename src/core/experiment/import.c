@@ -25,6 +25,7 @@
 #include "../report/expjson.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
+#include "../../util/userfile.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -393,15 +394,13 @@ int import_read_file(const char *path, const char *metric,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = strbuf_read_file(&sb, path, IMPORT_MAX_BYTES);
+	/* a FIFO or a device is refused, not waited on */
+	ret = userfile_read(path, IMPORT_MAX_BYTES, &sb, err);
 	if (ret == -EFBIG)
 		ret = err_set(err, ret,
 			      "'%s' is larger than %u MiB; not a result file",
 			      path, IMPORT_MAX_BYTES >> 20);
-	else if (ret)
-		ret = err_set(err, ret, "cannot read '%s': %s", path,
-			      strerror(-ret));
-	else
+	else if (!ret)
 		ret = import_parse(sb.buf, sb.len, path, metric, out, err);
 	strbuf_release(&sb);
 	return ret;

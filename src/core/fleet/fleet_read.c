@@ -15,6 +15,7 @@
 #include "../experiment/import.h"
 #include "../report/expjson.h"
 #include "../../util/error.h"
+#include "../../util/userfile.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -122,10 +123,9 @@ static void read_error_file(struct fleet_hosts *h, const char *path,
 	struct json_object *o = NULL;
 	int r;
 
-	r = strbuf_read_file(&sb, path, FLEET_ERROR_MAX_BYTES);
-	if (r < 0) {
-		strbuf_addf(&why, "cannot read '%s': %s", path, strerror(-r));
-	} else {
+	/* on failure why says so: a FIFO is refused, not waited on */
+	r = userfile_read(path, FLEET_ERROR_MAX_BYTES, &sb, &why);
+	if (!r) {
 		o = json_tokener_parse(sb.buf);
 		if (!json_object_is_type(o, json_type_object)) {
 			/* plain text is the error itself */

@@ -636,10 +636,11 @@ static void say_corrupt(const struct knob_log *log, const char *path)
 
 /*
  * First without the lock: read the journal and look for records whose
- * owner is gone. Only then take the lock (without waiting) and repair,
- * so read-only commands never hold up an iotrial that changes settings.
+ * owner is gone. Only then, with repair, take the lock (without
+ * waiting) and repair; without, say what was found and change nothing
+ * (the read-only commands).
  */
-size_t knob_recover_stale(const struct knob_log *log)
+static size_t recover_stale(const struct knob_log *log, int repair)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct knob_session *s = NULL;
@@ -671,7 +672,14 @@ size_t knob_recover_stale(const struct knob_log *log)
 	n = count_stale(&j, boot, &pid);
 	if (!n)
 		goto out; /* the common case: nothing left by the dead */
-	if (faccessat(dir_fd, ".", W_OK, 0) < 0 ||
+	if (!repair && faccessat(dir_fd, ".", W_OK, 0) == 0) {
+		knob_say(log, KNOB_SAY_WARN,
+			 "%zu setting%s left by iotrial pid %" PRId64
+			 " (ended); 'iotrial revert' restores %s",
+			 n, n == 1 ? "" : "s", pid, n == 1 ? "it" : "them");
+		goto out;
+	}
+	if (!repair || faccessat(dir_fd, ".", W_OK, 0) < 0 ||
 	    (ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log,
 				     &err)) == -EACCES) {
 		knob_say(
@@ -699,4 +707,14 @@ out:
 	strbuf_release(&path);
 	strbuf_release(&err);
 	return n;
+}
+
+size_t knob_recover_stale(const struct knob_log *log)
+{
+	return recover_stale(log, 1);
+}
+
+void knob_report_stale(const struct knob_log *log)
+{
+	(void)recover_stale(log, 0);
 }

@@ -145,6 +145,15 @@ const char *knob_session_journal(const struct knob_session *s);
  */
 size_t knob_recover_stale(const struct knob_log *log);
 
+/*
+ * For the commands that change nothing (knobs, info, log, show, ...):
+ * read the journal as knob_recover_stale() does, and when it holds
+ * changes of a process that is gone, only say so ("2 settings left by
+ * iotrial pid 4242 (ended); 'iotrial revert' restores them"). Takes no
+ * lock, writes nothing, restores nothing.
+ */
+void knob_report_stale(const struct knob_log *log);
+
 /* Is the process of own record own still running, in this boot? */
 int knob_owner_alive(const struct jrec *own, const char *boot);
 /* Where this boot's id is read from. */

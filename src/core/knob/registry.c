@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "knob-int.h"
+#include "../target/mountinfo.h"
 #include "../target/target.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -159,6 +160,32 @@ static void no_disk_for_mount(struct knob_ctx *c, const char *path,
 	c->why_no_disk = strbuf_detach(&sb, NULL);
 }
 
+/*
+ * Say why no mount holds path: when the path's own file system can be
+ * told (by st_dev), it is mounted outside this root, as in a chroot
+ * whose root is a directory of the host's: nothing here can remount it.
+ */
+static void no_mount_for_path(struct knob_ctx *c, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT, sys = STRBUF_INIT;
+	struct mountinfo_entry e;
+
+	strbuf_addf(&sys, "%s/sys", c->root ? c->root : "");
+	if (!mountinfo_entry_of_path(path, sys.buf, &e)) {
+		strbuf_addf(&sb,
+			    "no mount holding '%s' is visible here: its file "
+			    "system (%s%s%s) is mounted outside this root, as "
+			    "in a chroot whose root is not a mount",
+			    path, e.fstype, *e.source ? " on " : "", e.source);
+		mountinfo_entry_release(&e);
+	} else {
+		strbuf_addf(&sb, "no mount was found for '%s'", path);
+	}
+	free(c->why_no_mount);
+	c->why_no_mount = strbuf_detach(&sb, NULL);
+	strbuf_release(&sys);
+}
+
 int knob_ctx_from_target(struct knob_ctx *c, const struct target *t,
 			 struct strbuf *err)
 {
@@ -195,8 +222,7 @@ int knob_ctx_from_target(struct knob_ctx *c, const struct target *t,
 		c->disk = disk_of_dev(c->root, maj, min);
 		if (!c->disk)
 			no_disk_for_mount(c, t->path, NULL);
-		strbuf_addf(&sb, "no mount was found for '%s'", t->path);
-		c->why_no_mount = strbuf_detach(&sb, NULL);
+		no_mount_for_path(c, t->path);
 	}
 	return 0;
 }

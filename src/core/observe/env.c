@@ -234,6 +234,9 @@ struct json_object *devstack_to_json(const struct devstack *ds)
 		add_str(m, "fstype", ds->mnt.fstype);
 		add_str(m, "vfs_options", ds->mnt.vfs_options);
 		add_str(m, "fs_options", ds->mnt.fs_options);
+		if (ds->mnt.unlisted)
+			json_object_object_add(m, "unlisted",
+					       json_object_new_boolean(1));
 		json_object_object_add(o, "mount", m);
 	}
 	arr = json_object_new_array();

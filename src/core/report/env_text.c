@@ -91,7 +91,16 @@ void report_env_text(const struct env *e, struct strbuf *sb)
 	if (!e->have_stack)
 		return;
 	strbuf_addf(sb, "target   %s\n", ds->path ? ds->path : "?");
-	if (ds->have_mount)
+	if (ds->have_mount && ds->mnt.unlisted)
+		strbuf_addf(sb,
+			    "mount    %s reached at %s (not a mount point "
+			    "here: the mount is outside this root, as in a "
+			    "chroot), type %s, options %s\n",
+			    *ds->mnt.source ? ds->mnt.source : "no device",
+			    ds->mnt.target ? ds->mnt.target : "?",
+			    ds->mnt.fstype ? ds->mnt.fstype : "?",
+			    ds->mnt.vfs_options ? ds->mnt.vfs_options : "-");
+	else if (ds->have_mount)
 		strbuf_addf(sb, "mount    %s on %s, type %s, options %s; %s\n",
 			    ds->mnt.source ? ds->mnt.source : "?",
 			    ds->mnt.target ? ds->mnt.target : "?",

@@ -50,7 +50,9 @@ static void add_owner(struct strbuf *out, const struct jrec *own, int kept,
 		strbuf_addstr(out, ", still running: it restores them when "
 				   "it ends");
 	else
-		strbuf_addstr(out, ", gone: the next iotrial restores them");
+		strbuf_addstr(out, ", gone: the next iotrial that changes "
+				   "settings (run, compare, set, apply, "
+				   "revert) restores them");
 	strbuf_addstr(out, ":\n");
 }
 

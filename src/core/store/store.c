@@ -32,6 +32,7 @@
 #include "../report/expjson.h"
 #include "../report/report.h"
 #include "../../util/error.h"
+#include "../../util/userfile.h"
 #include "../../util/rng.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -282,6 +283,12 @@ static int check_file(const char *path, bool *out_exists, struct strbuf *err)
 			       "'%s' is a directory, not a results store; give "
 			       "a file path such as '%s/results.db'",
 			       path, path);
+	/* a FIFO or a device: opening it would wait, reading never end */
+	if (!S_ISREG(stbuf.st_mode))
+		return err_set(err, -EINVAL,
+			       "'%s' is %s, not a results store; give a file "
+			       "path",
+			       path, userfile_kind(stbuf.st_mode));
 	if (stbuf.st_size == 0)
 		return 0; /* an empty file: SQLite makes it a new database */
 	*out_exists = true;

@@ -303,12 +303,21 @@ static int file_blockdev(struct resolve_ctx *c, const char *path,
 			 int *have_mount, dev_t *out, struct strbuf *why)
 {
 	const struct mountinfo_entry *fs = find_mount(c, path, st->st_dev);
+	struct mountinfo_entry here;
 	struct strbuf link = STRBUF_INIT;
 	int found;
 
 	if (fs) {
 		fill_mount(m, fs);
 		*have_mount = 1;
+		return mount_blockdev(m, out, why);
+	}
+	/* a chroot's root is no mount it can see: ask the path itself */
+	if (!mountinfo_entry_of_path(path, c->ds->sysfs_root, &here)) {
+		fill_mount(m, &here);
+		m->unlisted = 1;
+		*have_mount = 1;
+		mountinfo_entry_release(&here);
 		return mount_blockdev(m, out, why);
 	}
 	strbuf_addf(&link, "%s/dev/block/%u:%u", c->ds->sysfs_root,

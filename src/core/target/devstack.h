@@ -67,6 +67,9 @@ struct devstack_mount {
 	char *vfs_options; /* per-mount options: "rw,relatime" */
 	char *fs_options;  /* superblock options: "rw,discard" */
 	dev_t devno;	   /* from mountinfo; major 0 for virtual fs */
+	int unlisted;	   /* not in the mount table (a chroot whose root is
+			    * not a mount): described from the path by st_dev,
+			    * target the highest directory on its device */
 };
 
 /* A resolved target. */

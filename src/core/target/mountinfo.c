@@ -20,6 +20,11 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include "mountinfo.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -349,5 +354,122 @@ int mountinfo_has_opt(const char *opts, const char *opt)
 		if (p)
 			p++;
 	}
+	return 0;
+}
+
+/* The name of a statfs(2) f_type, for the file systems people test on. */
+static const char *fs_name(unsigned long type)
+{
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} names[] = {
+	    {0xef53, "ext4"},	      {0x58465342, "xfs"},
+	    {0x9123683e, "btrfs"},    {0x01021994, "tmpfs"},
+	    {0xf2f52010, "f2fs"},     {0x794c7630, "overlay"},
+	    {0x6969, "nfs"},	      {0x2fc12fc1, "zfs"},
+	    {0x65735546, "fuse"},     {0x4d44, "vfat"},
+	    {0x2011bab0, "exfat"},    {0x73717368, "squashfs"},
+	    {0x858458f6, "ramfs"},    {0x5346544e, "ntfs"},
+	    {0xca451a4e, "bcachefs"}, {0x3153464a, "jfs"},
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].magic == (type & 0xffffffffu))
+			return names[i].name;
+	return NULL;
+}
+
+/* The kernel name of block device maj:min in sysfs ("vda"), or NULL. */
+static char *block_name(const char *sysfs_root, unsigned maj, unsigned min)
+{
+	struct strbuf link = STRBUF_INIT, target = STRBUF_INIT;
+	char *name = NULL, *slash;
+	ssize_t n;
+
+	strbuf_addf(&link, "%s/dev/block/%u:%u", sysfs_root, maj, min);
+	strbuf_grow(&target, PATH_MAX);
+	n = readlink(link.buf, target.buf, target.alloc - 1);
+	if (n > 0) {
+		strbuf_setlen(&target, (size_t)n);
+		slash = strrchr(target.buf, '/');
+		name = xstrdup(slash ? slash + 1 : target.buf);
+	}
+	strbuf_release(&link);
+	strbuf_release(&target);
+	return name;
+}
+
+int mountinfo_entry_of_path(const char *path, const char *sysfs_root,
+			    struct mountinfo_entry *out)
+{
+	struct strbuf top = STRBUF_INIT, opts = STRBUF_INIT;
+	struct strbuf probe = STRBUF_INIT;
+	struct stat st, up;
+	struct statfs sf;
+	struct statvfs sv;
+	const char *fs;
+	char *dev;
+
+	memset(out, 0, sizeof(*out));
+	if (stat(path, &st) < 0 || statfs(path, &sf) < 0)
+		return -errno;
+	/* climb while the parent is on the same device */
+	strbuf_addstr(&top, path);
+	while (top.len > 1) {
+		char *slash = strrchr(top.buf, '/');
+		size_t keep = slash == top.buf ? 1 : (size_t)(slash - top.buf);
+		char saved = top.buf[keep];
+
+		top.buf[keep] = '\0';
+		if (stat(top.buf, &up) < 0 || up.st_dev != st.st_dev) {
+			top.buf[keep] = saved;
+			break;
+		}
+		strbuf_setlen(&top, keep);
+	}
+	out->major = major(st.st_dev);
+	out->minor = minor(st.st_dev);
+	dev =
+	    out->major ? block_name(sysfs_root, out->major, out->minor) : NULL;
+	fs = fs_name((unsigned long)sf.f_type);
+	if (fs && !strcmp(fs, "ext4") && dev) {
+		strbuf_addf(&probe, "%s/fs/ext4/%s", sysfs_root, dev);
+		if (access(probe.buf, F_OK))
+			fs = "ext2/ext3";
+	}
+	strbuf_reset(&probe);
+	if (fs)
+		strbuf_addstr(&probe, fs);
+	else
+		strbuf_addf(&probe, "unknown (statfs type 0x%lx)",
+			    (unsigned long)sf.f_type);
+	out->fstype = strbuf_detach(&probe, NULL);
+	if (dev)
+		strbuf_addf(&probe, "/dev/%s", dev);
+	out->source = strbuf_detach(&probe, NULL);
+	if (!statvfs(path, &sv)) {
+		strbuf_addstr(&opts, sv.f_flag & ST_RDONLY ? "ro" : "rw");
+		if (sv.f_flag & ST_NOSUID)
+			strbuf_addstr(&opts, ",nosuid");
+		if (sv.f_flag & ST_NODEV)
+			strbuf_addstr(&opts, ",nodev");
+		if (sv.f_flag & ST_NOEXEC)
+			strbuf_addstr(&opts, ",noexec");
+		if (sv.f_flag & ST_NOATIME)
+			strbuf_addstr(&opts, ",noatime");
+		else if (sv.f_flag & ST_RELATIME)
+			strbuf_addstr(&opts, ",relatime");
+		if (sv.f_flag & ST_NODIRATIME)
+			strbuf_addstr(&opts, ",nodiratime");
+	}
+	out->mnt_opts = strbuf_detach(&opts, NULL);
+	out->mnt = strbuf_detach(&top, NULL);
+	out->root = xstrdup("/");
+	out->optional = xstrdup("");
+	out->super_opts = xstrdup("");
+	free(dev);
+	strbuf_release(&probe);
 	return 0;
 }

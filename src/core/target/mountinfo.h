@@ -101,6 +101,22 @@ const struct mountinfo_entry *mountinfo_find_dev(const struct mountinfo *mi,
 						 unsigned major, unsigned minor,
 						 enum mountinfo_pick pick);
 
+/*
+ * When no listed mount holds path (canonical, absolute), as in a chroot
+ * whose root is a directory of the host's disk and not a mount (the
+ * mount table then lists only what was mounted inside it): describe
+ * its file system from the path itself, by st_dev. out gets major:minor
+ * of st_dev, fstype from statfs(2) (ext4 told from ext2/3 by
+ * sysfs_root/fs/ext4/DEV), source "/dev/NAME" of the block device with
+ * that number in sysfs_root ("/sys"; "" when none), mnt the highest
+ * directory above path on the same device (where the file system is
+ * reached here: not a mount point), mnt_opts from statvfs(2) flags
+ * ("rw,nosuid,relatime"), id 0 and super_opts "". Returns 0 or -errno
+ * (stat or statfs failed).
+ */
+int mountinfo_entry_of_path(const char *path, const char *sysfs_root,
+			    struct mountinfo_entry *out);
+
 /* Is opt one of the comma-separated options in opts ("rw,noatime")? */
 int mountinfo_has_opt(const char *opts, const char *opt);
 

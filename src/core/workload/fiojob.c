@@ -13,6 +13,7 @@
 #include "fiojob.h"
 #include "../../util/error.h"
 #include "../../util/ini.h"
+#include "../../util/userfile.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -22,7 +23,8 @@
 /* State of one ini_parse() pass over one file. */
 struct pass {
 	struct fiojob *j;
-	const char *file;	    /* this file's name, owned by j->files */
+	const char *file; /* this file's name, owned by j->files */
+	const char *rel;  /* its path below j->top_dir; NULL: the job file */
 	struct fiojob_section *cur; /* section options go to; NULL: none */
 	unsigned line_base;	    /* lines before the stretch being parsed */
 	unsigned depth;
@@ -30,9 +32,9 @@ struct pass {
 	struct strbuf *err;
 };
 
-static int parse_into(struct fiojob *j, const char *name, const char *buf,
-		      size_t len, struct fiojob_section *cur, unsigned depth,
-		      const char **stack, struct strbuf *err);
+static int parse_into(struct fiojob *j, const char *name, const char *rel,
+		      const char *buf, size_t len, struct fiojob_section *cur,
+		      unsigned depth, const char **stack, struct strbuf *err);
 
 void fiojob_init(struct fiojob *j)
 {
@@ -59,6 +61,7 @@ void fiojob_release(struct fiojob *j)
 	for (i = 0; i < j->nr_files; i++)
 		free(j->files[i]);
 	free(j->files);
+	free(j->top_dir);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -68,6 +71,16 @@ static const char *keep_file(struct fiojob *j, const char *name)
 	ALLOC_GROW(j->files, j->nr_files + 1, j->alloc_files);
 	j->files[j->nr_files] = xstrdup(name);
 	return j->files[j->nr_files++];
+}
+
+/* Is s a plausible variable name ([A-Za-z0-9_], at most 64)? */
+static int is_name(const char *s)
+{
+	size_t n =
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_");
+
+	return n && n <= 64 && !s[n];
 }
 
 static const char *lookup(const struct fiojob *j, const char *name)
@@ -83,6 +96,8 @@ static int substitute(const struct pass *ps, const char *in, unsigned line,
 		      struct strbuf *out)
 {
 	const char *p = in;
+	/* the text of an included file is not shown, only the name */
+	const char *shown = ps->depth ? "a line of an included file" : in;
 
 	strbuf_reset(out);
 	while (*p) {
@@ -99,14 +114,17 @@ static int substitute(const struct pass *ps, const char *in, unsigned line,
 			return err_set(ps->err, -EINVAL,
 				       "%s:%u: unterminated '${' in '%s'; "
 				       "expected ${NAME}",
-				       ps->file, line, in);
+				       ps->file, line, shown);
 		name = xstrndup(open + 2, (size_t)(close - open - 2));
 		val = *name ? lookup(ps->j, name) : NULL;
 		if (!val) {
 			err_set(ps->err, -EINVAL,
 				"%s:%u: environment variable '%s' is not set "
 				"(used in '%s')",
-				ps->file, line, name, in);
+				ps->file, line,
+				!ps->depth || is_name(name) ? name
+							    : "(not shown)",
+				shown);
 			free(name);
 			return -EINVAL;
 		}
@@ -134,51 +152,81 @@ static struct fiojob_section *new_section(struct pass *ps, const char *name,
 	return s;
 }
 
-/* Read the file at path into a buffer (caller frees). */
-static int slurp(const char *path, char **out, size_t *out_len,
-		 struct strbuf *err)
+/*
+ * Read the job file at path into out: a regular file (a FIFO or a
+ * device is refused, not waited on) of at most FIOJOB_MAX_BYTES.
+ */
+static int slurp(const char *path, struct strbuf *out, struct strbuf *err)
 {
-	struct stat st;
-	char *buf;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int ret = userfile_read(path, FIOJOB_MAX_BYTES, out, err);
 
-	if (fd < 0)
-		return err_set(err, -errno, "cannot read '%s': %s", path,
-			       strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size > FIOJOB_MAX_BYTES) {
-		close(fd);
-		return err_set(err, -EINVAL,
-			       "'%s' is not a job file: not a regular file "
-			       "of at most 4 MiB",
-			       path);
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	*out = buf;
-	*out_len = got;
-	return 0;
+	if (ret == -EFBIG)
+		err_set(err, ret, "'%s' is not a job file: larger than 4 MiB",
+			path);
+	return ret;
 }
 
-/* "include FILE" at line of ps: read FILE into the current section. */
+/*
+ * The path of the file "include arg" names, relative to the job file's
+ * directory, into out: arg is relative to the including file (whose own
+ * such path is from, NULL for the job file), "." and ".." are resolved
+ * by name (nothing on the way is a link: userfile_read_beneath() follows
+ * none). -EPERM when arg is absolute or climbs above the directory.
+ */
+static int include_rel(const char *from, const char *arg, struct strbuf *out)
+{
+	struct strbuf in = STRBUF_INIT;
+	const char *p, *slash = from ? strrchr(from, '/') : NULL;
+	int ret = 0;
+
+	strbuf_reset(out);
+	if (arg[0] == '/')
+		return -EPERM;
+	if (slash)
+		strbuf_add(&in, from, (size_t)(slash - from + 1));
+	strbuf_addstr(&in, arg);
+	for (p = in.buf; *p;) {
+		const char *e = strchrnul(p, '/');
+		size_t n = (size_t)(e - p);
+
+		if (n == 2 && !memcmp(p, "..", 2)) {
+			char *up;
+
+			if (!out->len) {
+				ret = -EPERM;
+				break;
+			}
+			up = strrchr(out->buf, '/');
+			strbuf_setlen(out, up ? (size_t)(up - out->buf) : 0);
+		} else if (n && !(n == 1 && *p == '.')) {
+			if (out->len)
+				strbuf_addch(out, '/');
+			strbuf_add(out, p, n);
+		}
+		p = *e ? e + 1 : e;
+	}
+	if (!ret && !out->len)
+		ret = -EISDIR;
+	strbuf_release(&in);
+	return ret;
+}
+
+/*
+ * "include FILE" at line of ps: read FILE into the current section. FILE
+ * must be below the job file's directory (no absolute path, no ".." out
+ * of it, no link followed) unless the job allows any include. What an
+ * included file holds is not the user's to see: messages about it name
+ * the file and line, never its text.
+ */
 static int do_include(struct pass *ps, const char *arg, unsigned line)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct fiojob *j = ps->j;
+	struct strbuf path = STRBUF_INIT, rel = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT, why = STRBUF_INIT;
 	const char *slash = strrchr(ps->file, '/');
-	char *buf = NULL, *real = NULL;
+	const char *shown;
+	char *real = NULL;
 	const char **stack;
-	size_t len = 0;
 	unsigned i;
 	int ret;
 
@@ -188,20 +236,34 @@ static int do_include(struct pass *ps, const char *arg, unsigned line)
 		return err_set(ps->err, -EINVAL,
 			       "%s:%u: 'include' needs a file name", ps->file,
 			       line);
-	if (ps->j->no_include)
+	if (j->no_include)
 		return err_set(ps->err, -EPERM,
 			       "%s:%u: include is not allowed here", ps->file,
 			       line);
-	if (arg[0] != '/' && slash)
-		strbuf_add(&path, ps->file, (size_t)(slash - ps->file + 1));
-	strbuf_addstr(&path, arg);
-	if (ps->depth + 1 >= FIOJOB_MAX_INCLUDE_DEPTH) {
-		ret =
-		    err_set(ps->err, -ELOOP,
-			    "%s:%u: includes nest deeper than %d files at "
-			    "'%s'",
-			    ps->file, line, FIOJOB_MAX_INCLUDE_DEPTH, path.buf);
-		goto out;
+	shown = ps->depth ? "(a name in an included file)" : arg;
+	if (ps->depth + 1 >= FIOJOB_MAX_INCLUDE_DEPTH)
+		return err_set(ps->err, -ELOOP,
+			       "%s:%u: includes nest deeper than %d files at "
+			       "'%s'",
+			       ps->file, line, FIOJOB_MAX_INCLUDE_DEPTH, shown);
+	if (j->include_any) {
+		if (arg[0] != '/' && slash)
+			strbuf_add(&path, ps->file,
+				   (size_t)(slash - ps->file + 1));
+		strbuf_addstr(&path, arg);
+	} else {
+		ret = include_rel(ps->rel, arg, &rel);
+		if (ret) {
+			err_set(ps->err, ret,
+				"%s:%u: include '%s' is not a file below the "
+				"job file's directory '%s'%s",
+				ps->file, line, shown, j->top_dir,
+				ret == -EPERM
+				    ? " (pass --job-include-any to allow it)"
+				    : "");
+			goto out;
+		}
+		strbuf_addf(&path, "%s/%s", j->top_dir, rel.buf);
 	}
 	real = realpath(path.buf, NULL);
 	for (i = 0; real && i <= ps->depth; i++)
@@ -209,28 +271,37 @@ static int do_include(struct pass *ps, const char *arg, unsigned line)
 			ret = err_set(ps->err, -ELOOP,
 				      "%s:%u: include loop: '%s' is already "
 				      "being read",
-				      ps->file, line, path.buf);
+				      ps->file, line, shown);
 			goto out;
 		}
-	ret = slurp(path.buf, &buf, &len, ps->err);
+	ret = j->include_any
+		  ? userfile_read(path.buf, FIOJOB_MAX_BYTES, &buf, &why)
+		  : userfile_read_beneath(j->top_dir, rel.buf, FIOJOB_MAX_BYTES,
+					  &buf, &why);
 	if (ret) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "%s:%u: %s", ps->file, line, ps->err->buf);
-		strbuf_reset(ps->err);
-		strbuf_addstr(ps->err, sb.buf);
-		strbuf_release(&sb);
+		if (ps->depth)
+			err_set(ps->err, ret,
+				"%s:%u: cannot read the file it includes: %s",
+				ps->file, line,
+				ret == -EFBIG	 ? "larger than 4 MiB"
+				: ret == -EINVAL ? "not a regular file"
+						 : strerror(-ret));
+		else
+			err_set(ps->err, ret, "%s:%u: %s", ps->file, line,
+				why.buf);
 		goto out;
 	}
 	stack = xcalloc(ps->depth + 2, sizeof(*stack));
 	memcpy(stack, ps->stack, (ps->depth + 1) * sizeof(*stack));
 	stack[ps->depth + 1] = real ? real : path.buf;
-	ret = parse_into(ps->j, path.buf, buf, len, ps->cur, ps->depth + 1,
-			 stack, ps->err);
+	ret = parse_into(j, path.buf, j->include_any ? NULL : rel.buf, buf.buf,
+			 buf.len, ps->cur, ps->depth + 1, stack, ps->err);
 	free(stack);
 out:
 	free(real);
-	free(buf);
+	strbuf_release(&buf);
+	strbuf_release(&why);
+	strbuf_release(&rel);
 	strbuf_release(&path);
 	return ret;
 }
@@ -254,7 +325,9 @@ static int on_key(const char *section, const char *key, const char *value,
 		return err_set(ps->err, -EINVAL,
 			       "%s:%u: option '%s' comes before any section; "
 			       "put it under [global] or a job's [name]",
-			       ps->file, line, key);
+			       ps->file, line,
+			       ps->depth ? "(not shown: in an included file)"
+					 : key);
 	if (value && (ret = substitute(ps, value, line, &v))) {
 		strbuf_release(&v);
 		return ret;
@@ -266,6 +339,7 @@ static int on_key(const char *section, const char *key, const char *value,
 	o->value = value ? strbuf_detach(&v, NULL) : NULL;
 	o->file = ps->file;
 	o->line = line;
+	o->included = ps->depth > 0;
 	strbuf_release(&v);
 	return 0;
 }
@@ -310,19 +384,13 @@ static void scan_headers(const char *buf, size_t len, unsigned **out_lines,
 	}
 }
 
-/* The text of the header at 1-based line of buf, trimmed, into sb. */
-static void header_name(const char *buf, size_t len, unsigned line,
-			struct strbuf *sb)
+/* The text of the header on the line that starts at p, trimmed, into sb. */
+static void header_name(const char *p, const char *end, struct strbuf *sb)
 {
-	const char *p = buf, *end = buf + len, *close;
-	unsigned n = 1;
+	const char *close, *nl = memchr(p, '\n', (size_t)(end - p));
 
-	while (n < line && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		p = nl ? nl + 1 : end;
-		n++;
-	}
+	if (nl)
+		end = nl;
 	p = memchr(p, '[', (size_t)(end - p));
 	close = p ? memchr(p, ']', (size_t)(end - p)) : NULL;
 	strbuf_reset(sb);
@@ -350,9 +418,9 @@ static const char *next_line(const char *p, const char *end)
  * two of them on its own, so that every header makes a section, with
  * options or without, and each option lands in the section above it.
  */
-static int parse_into(struct fiojob *j, const char *name, const char *buf,
-		      size_t len, struct fiojob_section *cur, unsigned depth,
-		      const char **stack, struct strbuf *err)
+static int parse_into(struct fiojob *j, const char *name, const char *rel,
+		      const char *buf, size_t len, struct fiojob_section *cur,
+		      unsigned depth, const char **stack, struct strbuf *err)
 {
 	struct pass ps = {0};
 	struct strbuf ierr = STRBUF_INIT, hname = STRBUF_INIT;
@@ -369,6 +437,7 @@ static int parse_into(struct fiojob *j, const char *name, const char *buf,
 	end = buf + len;
 	ps.j = j;
 	ps.file = keep_file(j, name);
+	ps.rel = rel;
 	ps.cur = cur;
 	ps.depth = depth;
 	ps.stack = stack;
@@ -380,7 +449,13 @@ static int parse_into(struct fiojob *j, const char *name, const char *buf,
 
 		if (!strncmp(why, "line ", 5))
 			why += 5;
-		err_set(err, ret, "%s:%s", name, why);
+		if (depth > 0) /* the message quotes the line: not this one */
+			err_set(err, ret,
+				"%s:%u: not a line of a job file (not shown: "
+				"it is in an included file)",
+				name, (unsigned)strtoul(why, NULL, 10));
+		else
+			err_set(err, ret, "%s:%s", name, why);
 		goto out;
 	}
 	scan_headers(buf, len, &hdr, &nr_hdr);
@@ -403,7 +478,17 @@ static int parse_into(struct fiojob *j, const char *name, const char *buf,
 		ret = ini_parse(p, (size_t)(q - p), on_key, &ps, NULL);
 		if (ret || h == nr_hdr)
 			break;
-		header_name(buf, len, stop, &hname);
+		header_name(q, end, &hname);
+		if (strcmp(hname.buf, "global") &&
+		    ++j->nr_jobs > FIOJOB_MAX_JOBS) {
+			ret = err_set(err, -E2BIG,
+				      "%s:%u: more than %u job sections; "
+				      "iotrial runs at most %u (fio's own "
+				      "limit)",
+				      name, stop, FIOJOB_MAX_JOBS,
+				      FIOJOB_MAX_JOBS);
+			break;
+		}
 		ps.cur = new_section(&ps, hname.buf, stop);
 		p = next_line(q, end);
 		ps.line_base = stop;
@@ -421,21 +506,29 @@ int fiojob_parse_buf(struct fiojob *j, const char *name, const char *buf,
 {
 	char *real = realpath(name, NULL);
 	const char *stack[1] = {real ? real : name};
-	int ret = parse_into(j, name, buf, len, NULL, 0, stack, err);
+	const char *slash = strrchr(name, '/');
+	int ret;
 
+	free(j->top_dir);
+	if (!slash)
+		j->top_dir = xstrdup(".");
+	else if (slash == name)
+		j->top_dir = xstrdup("/");
+	else
+		j->top_dir = xstrndup(name, (size_t)(slash - name));
+	ret = parse_into(j, name, NULL, buf, len, NULL, 0, stack, err);
 	free(real);
 	return ret;
 }
 
 int fiojob_parse_file(struct fiojob *j, const char *path, struct strbuf *err)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	int ret = slurp(path, &buf, &len, err);
+	struct strbuf buf = STRBUF_INIT;
+	int ret = slurp(path, &buf, err);
 
 	if (!ret)
-		ret = fiojob_parse_buf(j, path, buf, len, err);
-	free(buf);
+		ret = fiojob_parse_buf(j, path, buf.buf, buf.len, err);
+	strbuf_release(&buf);
 	return ret;
 }
 

@@ -10,8 +10,11 @@
  * unset one is an error naming it), and "include FILE" (a path relative
  * to the including file, whose options go to the section being read;
  * included files may not hold section headers, and a file that includes
- * itself, directly or not, is refused). It also reads fio's units:
- * sizes with kb_base=1024 (4k is 4096, 1ki is 1000) and times in
+ * itself, directly or not, is refused). An included file must be below
+ * the job file's directory, reached through no symbolic link, unless
+ * include_any is set; either way it must be a regular file, and no
+ * message repeats its text (the user named the job file, not it). It also reads
+ * fio's units: sizes with kb_base=1024 (4k is 4096, 1ki is 1000) and times in
  * seconds unless suffixed.
  */
 #ifndef IOTRIAL_FIOJOB_H
@@ -21,6 +24,8 @@
 #include "../../util/strbuf.h"
 
 #define FIOJOB_MAX_INCLUDE_DEPTH 16
+/* Job sections a file may hold ([global] ones not counted): fio's limit. */
+#define FIOJOB_MAX_JOBS 4096u
 
 /* One option as written, after ${VAR} substitution. */
 struct fiojob_opt {
@@ -28,6 +33,7 @@ struct fiojob_opt {
 	char *value;	  /* NULL for a bare key ("time_based") */
 	const char *file; /* where it was written: one of fiojob.files */
 	unsigned line;	  /* 1-based */
+	int included;	  /* from an included file: messages omit its text */
 };
 
 /* One "[name]" section; [global] ones have is_global set. */
@@ -44,12 +50,15 @@ struct fiojob_section {
 struct fiojob {
 	struct fiojob_section *secs; /* in file order */
 	unsigned nr_secs, alloc_secs;
-	char **files; /* every file read, the top one first */
+	unsigned nr_jobs; /* sections that are not [global] */
+	char **files;	  /* every file read, the top one first */
 	unsigned nr_files, alloc_files;
 	/* Looks up ${VAR}; NULL: getenv(). Tests and the fuzzer set it. */
 	const char *(*getenv)(const char *name, void *ctx);
 	void *getenv_ctx;
-	int no_include; /* refuse include lines (the fuzzer: no files) */
+	int no_include;	 /* refuse include lines (the fuzzer: no files) */
+	int include_any; /* includes may leave the job file's directory */
+	char *top_dir;	 /* the job file's directory; set by the parse */
 };
 
 void fiojob_init(struct fiojob *j);

@@ -65,41 +65,65 @@ static const struct {
     {"verify_fatal", "verify_fatal"},
 };
 
-static const char *canonical(const char *key)
+/* The index in known[] of key's canonical name, or -1 when unknown. */
+static int canon_index(const char *key)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < ARRAY_SIZE(known); i++)
 		if (!strcmp(known[i].key, key))
-			return known[i].canon;
-	return NULL;
+			for (k = 0; k < ARRAY_SIZE(known); k++)
+				if (!strcmp(known[k].key, known[i].canon))
+					return (int)k;
+	return -1;
 }
 
-/* The options one job sees: its section, and the globals above it. */
+static const char *canonical(const char *key)
+{
+	int i = canon_index(key);
+
+	return i < 0 ? NULL : known[i].key;
+}
+
+/*
+ * The options one job sees: its section, and the globals above it. The
+ * globals are not searched for each job (that is quadratic in the
+ * number of sections): fiojob_map() walks the sections in order and
+ * keeps, per canonical option, the last setting in a [global] so far.
+ */
 struct view {
 	const struct fiojob *j;
-	unsigned sec; /* the job's section index */
+	unsigned sec;				 /* the job's section index */
+	const struct fiojob_opt *const *globals; /* by canon_index() */
 };
 
 /* The setting of canonical option canon for the job, or NULL. */
 static const struct fiojob_opt *find(const struct view *v, const char *canon)
 {
-	unsigned s = v->sec + 1;
+	const struct fiojob_section *sec = &v->j->secs[v->sec];
+	unsigned i = sec->nr_opts;
 
-	while (s-- > 0) {
-		const struct fiojob_section *sec = &v->j->secs[s];
-		unsigned i = sec->nr_opts;
+	while (i-- > 0) {
+		const char *c = canonical(sec->opts[i].key);
 
-		if (s != v->sec && !sec->is_global)
-			continue;
-		while (i-- > 0) {
-			const char *c = canonical(sec->opts[i].key);
-
-			if (c && !strcmp(c, canon))
-				return &sec->opts[i];
-		}
+		if (c && !strcmp(c, canon))
+			return &sec->opts[i];
 	}
-	return NULL;
+	return v->globals[canon_index(canon)];
+}
+
+/* Note the options of global section sec in globals (see struct view). */
+static void note_globals(const struct fiojob_section *sec,
+			 const struct fiojob_opt **globals)
+{
+	unsigned i;
+
+	for (i = 0; i < sec->nr_opts; i++) {
+		int k = canon_index(sec->opts[i].key);
+
+		if (k >= 0)
+			globals[k] = &sec->opts[i];
+	}
 }
 
 static const char *val(const struct fiojob_opt *o)
@@ -117,6 +141,14 @@ static int opt_err(struct strbuf *err, const struct fiojob_opt *o,
 
 	strbuf_reset(err);
 	strbuf_addf(err, "%s:%u: ", o->file, o->line);
+	if (o->included) {
+		/* the message would quote the value: not from this file */
+		strbuf_addf(err,
+			    "'%s' has a value iotrial cannot run (not shown: "
+			    "it is in an included file)",
+			    o->key);
+		return -EINVAL;
+	}
 	va_start(ap, fmt);
 	strbuf_vaddf(err, fmt, ap);
 	va_end(ap);
@@ -389,6 +421,7 @@ static int check_subset(const struct fiojob *j, const char *const *runs,
 {
 	struct strbuf list = STRBUF_INIT;
 	unsigned s, i, bad = 0, last = 0;
+	const char *key;
 
 	for (s = 0; s < j->nr_secs; s++)
 		if (runs[s])
@@ -403,14 +436,16 @@ static int check_subset(const struct fiojob *j, const char *const *runs,
 
 			if (canonical(o->key))
 				continue;
+			/* an included file's text is not shown */
+			key = o->included ? "(not shown)" : o->key;
 			if (lenient)
 				strbuf_addf(warn,
 					    "%s:%u: ignoring '%s', which "
 					    "iotrial does not support\n",
-					    o->file, o->line, o->key);
+					    o->file, o->line, key);
 			else
 				strbuf_addf(&list, "%s'%s' (%s:%u)",
-					    bad ? ", " : "", o->key, o->file,
+					    bad ? ", " : "", key, o->file,
 					    o->line);
 			bad++;
 		}
@@ -426,10 +461,11 @@ static int check_subset(const struct fiojob *j, const char *const *runs,
 
 /* Map the job in section index sec into r. */
 static int map_job(const struct fiojob *j, unsigned sec,
+		   const struct fiojob_opt *const *globals,
 		   const struct fiojob_overrides *ov, struct fiojob_run *r,
 		   struct strbuf *warn, struct strbuf *err)
 {
-	const struct view v = {j, sec};
+	const struct view v = {j, sec, globals};
 	const struct fiojob_opt *o, *size_o, *mixr, *mixw, *dir_o, *buf_o;
 	uint64_t bs, size = 0, u, numjobs, iodepth, fsync_n;
 	const char *engine = "psync", *n;
@@ -645,6 +681,8 @@ int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 	       struct strbuf *err)
 {
 	const char **runs = xcalloc(j->nr_secs + 1, sizeof(*runs));
+	const struct fiojob_opt **globals =
+	    xcalloc(ARRAY_SIZE(known), sizeof(*globals));
 	unsigned s, nr_jobs = 0, group = 0, report = 0, prev = -1u;
 	int ret = 0;
 
@@ -682,10 +720,12 @@ int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 	}
 	ret = check_subset(j, runs, o->lenient, warn, err);
 	for (s = 0; !ret && s < j->nr_secs; s++) {
-		const struct view v = {j, s};
+		const struct view v = {j, s, globals};
 		struct fiojob_run *r;
 		int stonewall = 0, new_group = 0, gr = 0;
 
+		if (j->secs[s].is_global)
+			note_globals(&j->secs[s], globals);
 		if (!runs[s])
 			continue;
 		ret = get_bool(find(&v, "stonewall"), 0, &stonewall, err);
@@ -707,10 +747,11 @@ int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 		r->group = group;
 		r->report = report;
 		r->group_reporting = gr;
-		ret = map_job(j, s, o, r, warn, err);
+		ret = map_job(j, s, globals, o, r, warn, err);
 		prev = plan->nr - 1;
 	}
 out:
+	free(globals);
 	free(runs);
 	return ret;
 }

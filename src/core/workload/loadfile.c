@@ -11,6 +11,7 @@
 #include <strings.h>
 #include "loadfile.h"
 #include "../../util/error.h"
+#include "../../util/userfile.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -524,12 +525,16 @@ int loadfile_parse(struct loadfile *lf, const char *name, const char *text,
 int loadfile_read(struct loadfile *lf, const char *path, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int ret = strbuf_read_file(&sb, path, 256u << 20);
+	/* a FIFO or a device is refused, not waited on */
+	int ret = userfile_read(path, 256u << 20, &sb, err);
 
 	memset(lf, 0, sizeof(*lf));
 	if (ret == -EFBIG)
 		ret = err_set(err, -EINVAL,
 			      "loadfile '%s' is larger than 256 MiB", path);
+	else if (ret == -EINVAL)
+		err_set(err, ret,
+			"cannot read loadfile '%s': not a regular file", path);
 	else if (ret)
 		err_set(err, ret, "cannot read loadfile '%s': %s", path,
 			strerror(-ret));

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# export -o: a tuned profile directory that is a symbolic link is
+# refused (what it points to is untouched, --force or not); an existing
+# file is replaced with --force by a new file renamed over it, never
+# truncated in place (a reader holding the old one keeps it whole, and a
+# link at the path is replaced, not followed); without --force an
+# existing path, a dangling link included, is refused.
+. "$(dirname "$0")/lib.sh"
+trap 'test_cleanup' EXIT
+cd "$TEST_TMP" || exit 1
+set_args=(export --set vm.dirty_expire_centisecs=2500)
+
+mkdir real
+echo old >real/tuned.conf
+ln -s real link
+"$IOTRIAL" "${set_args[@]}" --format tuned -o link --force >out 2>err
+rc=$?
+check "a linked profile directory is refused" \
+	eval '[ $rc != 0 ] && grep -q "is a symbolic link" err'
+check "and what it points to is untouched" test "$(cat real/tuned.conf)" = old
+
+mkdir prof
+echo old >prof/tuned.conf
+ino=$(stat -c %i prof/tuned.conf)
+exec 3<prof/tuned.conf
+"$IOTRIAL" "${set_args[@]}" --format tuned -o prof --force >out 2>err
+check "--force writes the profile" grep -q "vm.dirty_expire_centisecs *= *2500" prof/tuned.conf
+check "as a new file renamed over the old one" \
+	test "$(stat -c %i prof/tuned.conf)" != "$ino"
+check "a reader of the old file still reads it whole" test "$(cat <&3)" = old
+exec 3<&-
+check "no temporary file is left" test "$(ls -A prof)" = tuned.conf
+
+echo victim >victim
+ln -s victim f.conf
+"$IOTRIAL" "${set_args[@]}" --format sysctl -o f.conf --force >out 2>err
+check "a link at -o is replaced with --force" \
+	eval '[ ! -L f.conf ] && grep -q "vm.dirty_expire_centisecs = 2500" f.conf'
+check "and what it pointed to is untouched" test "$(cat victim)" = victim
+
+ln -s nowhere dangling
+"$IOTRIAL" "${set_args[@]}" --format sysctl -o dangling >out 2>err
+rc=$?
+check "without --force a dangling link is refused as existing" \
+	eval '[ $rc = 2 ] && grep -q "exists; give --force" err && [ -L dangling ] && [ ! -e nowhere ]'
