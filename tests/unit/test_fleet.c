@@ -248,6 +248,8 @@ static void test_differs(void **state)
 	    json_object_array_length(
 		get(json_object_array_get_idx(hosts, 0), "differs", NULL)),
 	    0);
+	assert_string_equal(str(json_object_array_get_idx(hosts, 2), "status"),
+			    "ok");
 	assert_string_equal(str(json_object_array_get_idx(hosts, 3), "status"),
 			    "failed");
 	assert_non_null(
@@ -344,8 +346,11 @@ static void test_disagreeing_hosts(void **state)
 	fleet_hosts_add(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"),
 			NULL, NULL);
 	json_object_put(e);
-	fleet_hosts_add(&h, "c", "c.json", e = host_exp(100, r, v, "6.1.0"),
-			NULL, NULL);
+	/* "c": the same knob, set on a disk of its own: that agrees */
+	e = host_exp(100, r, v, "6.1.0");
+	f = json_object_array_get_idx(get(e, "factors", NULL), 0);
+	json_object_object_add(f, "object", json_object_new_string("sdc"));
+	fleet_hosts_add(&h, "c", "c.json", e, NULL, NULL);
 	json_object_put(e);
 	/* "d": the baseline arm sets another value */
 	e = host_exp(100, r, v, "6.1.0");

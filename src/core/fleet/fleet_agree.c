@@ -42,6 +42,32 @@ static void factor_phrase(struct json_object *f, struct strbuf *out)
 	strbuf_addf(out, "'%s' (%s) = ", expjson_str(f, "name"),
 		    expjson_str(f, "kind"));
 	factor_values(f, out);
+	if (*expjson_str(f, "canonical"))
+		strbuf_addf(out, " (knob '%s')", expjson_str(f, "canonical"));
+}
+
+/*
+ * Do factors x and y vary the same thing over the same values? What
+ * defines a factor is its name, kind, values and, for a knob, the knob
+ * they resolved to; where it was set ("object", "scope": each host's
+ * own disk) may differ from host to host.
+ */
+static int same_factor(struct json_object *x, struct json_object *y)
+{
+	static const char *const keys[] = {"name", "kind", "values",
+					   "canonical"};
+	size_t i;
+
+	if (!x || !y)
+		return 0;
+	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		struct json_object *a = expjson_get(x, keys[i]);
+		struct json_object *b = expjson_get(y, keys[i]);
+
+		if ((a || b) && !(a && b && json_object_equal(a, b)))
+			return 0;
+	}
+	return 1;
 }
 
 /*
@@ -68,7 +94,7 @@ int fleet_same_factors(struct json_object *exp, struct json_object *ref,
 		struct json_object *y =
 		    i < nr ? json_object_array_get_idx(fr, i) : NULL;
 
-		if (x && y && json_object_equal(x, y))
+		if (same_factor(x, y))
 			continue;
 		factor_phrase(x, &a);
 		factor_phrase(y, &b);
