@@ -465,8 +465,7 @@ static void test_observations(void **state)
 	/* 250 ms intervals, then a 20 ms one whose queue time reads deep */
 	point(&t.series, 0, 0, 10 * MIB, 2 * GIB, 4 * GIB, 0, 0, 0, 0);
 	point(&t.series, 1, 250, 80 * MIB, GIB, 3 * GIB, 100, 800, 1, 200);
-	point(&t.series, 2, 500, 20 * MIB, 2 * GIB, 4 * GIB, 200, 1000, 0,
-	      400);
+	point(&t.series, 2, 500, 20 * MIB, 2 * GIB, 4 * GIB, 200, 1000, 0, 400);
 	point(&t.series, 3, 520, 0, 2 * GIB, 4 * GIB, 201, 1008, 0, 440);
 	t.nr_devs = 1;
 	t.devs = xcalloc(1, sizeof(*t.devs));

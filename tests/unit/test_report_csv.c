@@ -130,17 +130,18 @@ static void test_file_ops(void **state)
 	    "{\"latency_ns\": {\"read\": {\"count\": 0, \"p50\": 0}}, "
 	    "\"file_ops\": {\"write_dump\": {\"count\": 3, \"errors\": 0, "
 	    "\"mean_us\": 20, \"p50_us\": 10, \"p99_us\": 40, \"max_us\": "
-	    "50}}}}, {\"arm\": 0, \"block\": 1, \"metric\": 11, \"run\": {}}]}");
+	    "50}}}}, {\"arm\": 0, \"block\": 1, \"metric\": 11, \"run\": "
+	    "{}}]}");
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 
 	(void)state;
 	assert_int_equal(report_experiment_csv(e, &out, &err), 0);
 	assert_null(strstr(out.buf, "read_p50_ns"));
-	assert_non_null(strstr(out.buf,
-			       ",sys_s,op_write_dump_count,op_write_dump_mean_us,"
-			       "op_write_dump_p50_us,op_write_dump_p99_us,"
-			       "op_write_dump_max_us,op_write_dump_errors,"
-			       "device,"));
+	assert_non_null(
+	    strstr(out.buf, ",sys_s,op_write_dump_count,op_write_dump_mean_us,"
+			    "op_write_dump_p50_us,op_write_dump_p99_us,"
+			    "op_write_dump_max_us,op_write_dump_errors,"
+			    "device,"));
 	assert_non_null(strstr(out.buf, ",3,20,10,40,50,0,"));
 	assert_non_null(strstr(out.buf, "\r\n2,1,0,a,d,11,,,,,,,,,,,,,,,\r\n"));
 	json_object_put(e);

@@ -630,8 +630,7 @@ int main(void)
 	    T(test_unknown_nearest), T(test_refuse_not_sqlite),
 	    T(test_refuse_foreign),  T(test_refuse_newer),
 	    T(test_empty_file),	     T(test_many_saves),
-	    T(test_origin),
-	    T(test_load_printable),
+	    T(test_origin),	     T(test_load_printable),
 #undef T
 	};
 

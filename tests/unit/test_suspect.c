@@ -212,7 +212,8 @@ static void test_every_table(void **state)
 	strbuf_reset(&sb);
 	assert_true(report_effects_html(e, &sb));
 	assert_non_null(strstr(sb.buf, "<table class=\"effects\">"));
-	assert_non_null(strstr(sb.buf, "slower</span><span class=\"suspect\">"));
+	assert_non_null(
+	    strstr(sb.buf, "slower</span><span class=\"suspect\">"));
 	assert_non_null(strstr(sb.buf, "Effect of each factor"));
 	assert_non_null(strstr(sb.buf, "slower ⚠</text>"));
 	strbuf_reset(&sb);

@@ -23,10 +23,10 @@
  * per arm and numeric factor, the rows of one factor grouped by the
  * levels of the other factors ("within", empty with one factor), each
  * group in the numeric order of the factor's values, its ratio against
- * the group's first row (whose arm is "baseline_arm"). A factor is numeric when it has two values or
- * more and each is a number, with an optional size unit ("4k"); "label"
- * never is. "scaling" is removed when no factor is numeric, or the arms
- * are not one per combination of the factors' values.
+ * the group's first row (whose arm is "baseline_arm"). A factor is numeric when
+ * it has two values or more and each is a number, with an optional size unit
+ * ("4k"); "label" never is. "scaling" is removed when no factor is numeric, or
+ * the arms are not one per combination of the factors' values.
  */
 void scaling_analyze_json(struct json_object *exp);
 

@@ -19,8 +19,8 @@
  * the rate in 10^6 B/s into *mbps. Reads only. 0 or -errno with err set
  * (not root, no such node, a read failed).
  */
-int wrap_probe(dev_t devno, const char *name, uint64_t dev_bytes,
-	       uint64_t bs, int random, double *mbps, struct strbuf *err);
+int wrap_probe(dev_t devno, const char *name, uint64_t dev_bytes, uint64_t bs,
+	       int random, double *mbps, struct strbuf *err);
 
 /*
  * For each arm of e that is a time-based buffered read (seqread,
@@ -34,8 +34,8 @@ int wrap_probe(dev_t devno, const char *name, uint64_t dev_bytes,
  * -errno and, when note is given, appends why to it.
  */
 int experiment_wrap_check(const struct experiment *e,
-			  const struct experiment_config *c,
-			  struct strbuf *out, struct strbuf *note);
+			  const struct experiment_config *c, struct strbuf *out,
+			  struct strbuf *note);
 
 /*
  * After a run of w (r with its truth): when w is a time-based

@@ -23,15 +23,15 @@ enum meminfo_have {
 
 /* One reading of /proc/meminfo, in bytes. */
 struct meminfo {
-	uint64_t total_bytes;	  /* MemTotal */
-	uint64_t free_bytes;	  /* MemFree */
-	uint64_t available_bytes; /* MemAvailable (3.14+) */
-	uint64_t cached_bytes;	  /* Cached: the page cache */
-	uint64_t dirty_bytes;	  /* Dirty */
-	uint64_t writeback_bytes; /* Writeback */
+	uint64_t total_bytes;	      /* MemTotal */
+	uint64_t free_bytes;	      /* MemFree */
+	uint64_t available_bytes;     /* MemAvailable (3.14+) */
+	uint64_t cached_bytes;	      /* Cached: the page cache */
+	uint64_t dirty_bytes;	      /* Dirty */
+	uint64_t writeback_bytes;     /* Writeback */
 	uint64_t active_file_bytes;   /* Active(file) */
 	uint64_t inactive_file_bytes; /* Inactive(file) */
-	unsigned have;		  /* enum meminfo_have */
+	unsigned have;		      /* enum meminfo_have */
 };
 
 /*

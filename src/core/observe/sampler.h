@@ -46,8 +46,8 @@ struct sampler_point {
 	uint64_t writeback_bytes; /* /proc/meminfo Writeback */
 	uint64_t cpu_busy_ticks;  /* /proc/stat, all CPUs */
 	uint64_t cpu_total_ticks;
-	struct procio io; /* /proc/self/io: every thread of ours */
-	uint64_t dirty_thresh_bytes;	/* /proc/vmstat nr_dirty_threshold */
+	struct procio io;	     /* /proc/self/io: every thread of ours */
+	uint64_t dirty_thresh_bytes; /* /proc/vmstat nr_dirty_threshold */
 	uint64_t dirty_bg_thresh_bytes; /* nr_dirty_background_threshold */
 	uint64_t dirtyable_bytes;	/* MemFree + Active(file) +
 					   Inactive(file) */

@@ -26,19 +26,19 @@
 #define MIB (1024ull * 1024ull)
 
 /* Thresholds behind the warnings (named so the messages and tests agree). */
-#define CACHE_READ_MIN_BYTES   MIB  /* below this, reads are not judged */
-#define CACHE_READ_TOLERANCE   0.05 /* device short of the reads by > 5% */
-#define ABSORBED_WARN_FRAC     0.5  /* over half never reached the device */
-#define CPU_BOUND_FRAC	       0.90 /* of one core, per worker */
-#define SHORT_RUN_SECONDS      1.0
-#define SHORT_RUN_OPS	       1000
-#define OTHER_READ_FACTOR      2.0 /* device reads > 2x ours + slack */
-#define OTHER_READ_SLACK       (32 * MIB)
-#define OTHER_WRITE_FACTOR     4.0 /* journal and metadata allowed */
-#define OTHER_WRITE_SLACK      (64 * MIB)
-#define UNREACHED_MIN_BYTES    (16 * MIB) /* below this, not judged */
-#define UNREACHED_FRAC	       0.10	  /* bottom moved < 10% of top */
-#define NEVER_FRAC	       0.01	  /* < 1%: "never", else "most" */
+#define CACHE_READ_MIN_BYTES MIB  /* below this, reads are not judged */
+#define CACHE_READ_TOLERANCE 0.05 /* device short of the reads by > 5% */
+#define ABSORBED_WARN_FRAC   0.5  /* over half never reached the device */
+#define CPU_BOUND_FRAC	     0.90 /* of one core, per worker */
+#define SHORT_RUN_SECONDS    1.0
+#define SHORT_RUN_OPS	     1000
+#define OTHER_READ_FACTOR    2.0 /* device reads > 2x ours + slack */
+#define OTHER_READ_SLACK     (32 * MIB)
+#define OTHER_WRITE_FACTOR   4.0 /* journal and metadata allowed */
+#define OTHER_WRITE_SLACK    (64 * MIB)
+#define UNREACHED_MIN_BYTES  (16 * MIB) /* below this, not judged */
+#define UNREACHED_FRAC	     0.10	/* bottom moved < 10% of top */
+#define NEVER_FRAC	     0.01	/* < 1%: "never", else "most" */
 
 void truth_free(struct truth *t)
 {
@@ -219,9 +219,8 @@ static void warn_cached_reads(const struct truth *t, struct run_result *r,
 	 * whatever else the device delivered meanwhile (other I/O on it) */
 	int wrapped = times > 1.0 + CACHE_READ_TOLERANCE && mem_bytes &&
 		      ws <= mem_bytes && !(o && o->invalidate);
-	double from_memory = wrapped && 1.0 - 1.0 / times > cached
-				 ? 1.0 - 1.0 / times
-				 : cached;
+	double from_memory =
+	    wrapped && 1.0 - 1.0 / times > cached ? 1.0 - 1.0 / times : cached;
 
 	if ((o && o->direct) || !isfinite(cached) ||
 	    t->logical_read_bytes < CACHE_READ_MIN_BYTES ||

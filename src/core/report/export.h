@@ -50,9 +50,9 @@ struct export_pick {
 	char *disk;    /* the measured disk (env stack), or NULL */
 	char **assign; /* "KNOB=VALUE" of the arm's knob factors */
 	size_t nr_assign;
-	char *others;	 /* other winning arms, "; " separated, or NULL */
-	char *not_knobs; /* the workload parameters of the arm ("bs=4k"),
-			    which no file sets, or NULL */
+	char *others;	    /* other winning arms, "; " separated, or NULL */
+	char *not_knobs;    /* the workload parameters of the arm ("bs=4k"),
+			       which no file sets, or NULL */
 	const char *origin; /* EXP_ORIGIN_* (expjson.h), static */
 	char *base_label;   /* the baseline arm's label */
 	char **base_assign; /* "KNOB=VALUE" of the baseline arm's knob
@@ -127,8 +127,8 @@ struct export_src {
  * verdict, disk, each change's name, object, path and value) one that
  * bad() refuses? Then 1, with what set to "the arm label 'x'", else 0.
  */
-int export_find_string(const struct export_src *src,
-		       int (*bad)(const char *s), struct strbuf *what);
+int export_find_string(const struct export_src *src, int (*bad)(const char *s),
+		       struct strbuf *what);
 
 /*
  * Render src in format f into out. 0, or -errno with err set: -ENOENT

@@ -12,15 +12,15 @@
 
 /* One experiment as `iotrial log` lists it. Strings owned, never NULL. */
 struct exp_summary {
-	char *id;	/* "2e9fa862" */
-	char *created;	/* "2026-11-29T22:58:00Z" */
-	char *workload; /* "randread" */
-	char *target;	/* "/tmp" */
-	char *metric;	/* "iops" */
-	char *arms;	/* labels, ", "-separated */
-	char *host;	/* hostname, "" when not known */
-	char *kernel;	/* kernel release, "" when not known */
-	char *verdicts; /* "2 arms: scheduler=mq-deadline faster 1.08x" */
+	char *id;	    /* "2e9fa862" */
+	char *created;	    /* "2026-11-29T22:58:00Z" */
+	char *workload;	    /* "randread" */
+	char *target;	    /* "/tmp" */
+	char *metric;	    /* "iops" */
+	char *arms;	    /* labels, ", "-separated */
+	char *host;	    /* hostname, "" when not known */
+	char *kernel;	    /* kernel release, "" when not known */
+	char *verdicts;	    /* "2 arms: scheduler=mq-deadline faster 1.08x" */
 	const char *origin; /* EXP_ORIGIN_* (expjson.h), static */
 };
 

@@ -34,9 +34,9 @@ int report_format_check(const char *format, struct strbuf *err);
  * (metric_name, metric), wall_s, user_s, sys_s, latency percentiles per
  * direction the runs timed (read_p50_ns, ...), each operation's figures
  * for a file workload (op_write_dump_count, op_write_dump_p50_us, ...),
- * and the device columns of runs_text.h. RFC 4180: CRLF line ends, fields with a comma, quote or
- * line break quoted, quotes doubled. Returns 0, or -EINVAL with err set
- * when exp is not an experiment.
+ * and the device columns of runs_text.h. RFC 4180: CRLF line ends, fields with
+ * a comma, quote or line break quoted, quotes doubled. Returns 0, or -EINVAL
+ * with err set when exp is not an experiment.
  */
 int report_experiment_csv(struct json_object *exp, struct strbuf *out,
 			  struct strbuf *err);

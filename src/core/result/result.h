@@ -148,13 +148,13 @@ struct run_result {
 	unsigned alloc_warn_kinds;
 	char **notes; /* informational, not suspicious */
 	unsigned nr_notes, alloc_notes;
-	struct run_limits *limits; /* owned; NULL: the run had none */
+	struct run_limits *limits;  /* owned; NULL: the run had none */
 	struct run_regime *regimes; /* one per knob in force, owned */
 	unsigned nr_regimes, alloc_regimes;
-	struct run_exec *exec;	   /* owned; NULL: not an exec run */
-	int io_uncounted; /* the workload's I/O is not in ops and bytes (a
-			     command's own): no IOPS or MB/s of it, and the
-			     device's traffic is not "other I/O" */
+	struct run_exec *exec; /* owned; NULL: not an exec run */
+	int io_uncounted;      /* the workload's I/O is not in ops and bytes (a
+				  command's own): no IOPS or MB/s of it, and the
+				  device's traffic is not "other I/O" */
 	struct run_verify *verify;    /* owned; NULL: no --verify */
 	uint64_t file_ops;	      /* file workloads: operations done */
 	struct op_result *op_results; /* per kind of operation, owned */
