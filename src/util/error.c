@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "error.h"
+#include "text.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -30,6 +31,9 @@ vreport(const char *prefix, const char *fmt, va_list ap)
 
 	strbuf_addstr(&sb, prefix);
 	strbuf_vaddf(&sb, fmt, ap);
+	/* a message may quote what someone typed or a file held: no
+	 * control character of it reaches the terminal */
+	text_make_printable_lines(sb.buf);
 	strbuf_addch(&sb, '\n');
 	fputs(sb.buf, stderr);
 	strbuf_release(&sb);

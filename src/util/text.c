@@ -46,7 +46,8 @@ static size_t utf8_len(const unsigned char *s, unsigned *cp)
 	return n;
 }
 
-size_t text_make_printable(char *s)
+/* text_make_printable(), keeping newlines and tabs when lines is set. */
+static size_t make_printable(char *s, int lines)
 {
 	unsigned char *in = (unsigned char *)s, *out = in;
 	size_t bad = 0, n;
@@ -54,7 +55,8 @@ size_t text_make_printable(char *s)
 
 	while (*in) {
 		if (*in < 0x80) {
-			if (*in < 0x20 || *in == 0x7f) {
+			if ((*in < 0x20 || *in == 0x7f) &&
+			    !(lines && (*in == '\n' || *in == '\t'))) {
 				*out++ = '?';
 				bad++;
 			} else {
@@ -75,4 +77,14 @@ size_t text_make_printable(char *s)
 	}
 	*out = '\0';
 	return bad;
+}
+
+size_t text_make_printable(char *s)
+{
+	return make_printable(s, 0);
+}
+
+size_t text_make_printable_lines(char *s)
+{
+	return make_printable(s, 1);
 }

@@ -18,4 +18,7 @@
  */
 size_t text_make_printable(char *s);
 
+/* The same, keeping newlines and tabs: for a message of several lines. */
+size_t text_make_printable_lines(char *s);
+
 #endif

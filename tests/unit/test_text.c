@@ -74,11 +74,22 @@ static void test_idempotent(void **state)
 	assert_string_equal(s, "a???\xe2\x82\xac");
 }
 
+/* A message of several lines keeps its lines, not its escapes. */
+static void test_lines(void **state)
+{
+	char s[] = "one\n\ttwo \x1b[2J\b8\r";
+
+	(void)state;
+	assert_int_equal(text_make_printable_lines(s), 3);
+	assert_string_equal(s, "one\n\ttwo ?[2J?8?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cases),
 	    cmocka_unit_test(test_idempotent),
+	    cmocka_unit_test(test_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
