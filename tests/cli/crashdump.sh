@@ -98,7 +98,7 @@ kill -9 "$pid"
 wait "$pid" 2>/dev/null
 wd=$(ls -d "$dir"/iotrial.* 2>/dev/null | head -n 1)
 check "kill -9 leaves the spool" test -d "$wd/spool"
-"$IOTRIAL" log >"$TEST_TMP/kill" 2>&1
+out=$TEST_TMP/kill recover_now # a command that changes the system
 check "...the next command removes it and says so" \
 	grep -q "removed the leftover work directory '$wd'" "$TEST_TMP/kill"
 check "...the target directory is as it was" test -z "$(ls -A "$dir")"

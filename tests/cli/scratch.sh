@@ -65,7 +65,7 @@ for i in 1 2 3 4; do
 	sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	"$IOTRIAL" log >"$out" 2>&1 # any command but revert --list repairs
+	"$IOTRIAL" revert >"$out" 2>&1 # a command that changes the system repairs
 	"$IOTRIAL" revert --list >>"$out" 2>&1
 	if scratch_clean; then
 		ok "kill -9 at $ms ms: the next command removed every scratch part"

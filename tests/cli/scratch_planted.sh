@@ -14,12 +14,12 @@ J=$IOTRIAL_STATE_DIR/journal
 BOOT=$(cat /proc/sys/kernel/random/boot_id)
 V=$TEST_TMP/victim
 
-# recover NAME: any command runs recovery; it must leave the victim
+# recover NAME: revert, which changes the system, runs recovery; it must leave the victim
 # files alone, retire the records and warn about each
 recover() {
 	local name=$1 n
 	n=$(grep -c '^scr' "$J")
-	"$IOTRIAL" log >"$out" 2>&1
+	"$IOTRIAL" revert >"$out" 2>&1 # a command that changes the system repairs
 	check "$name: the victim files are intact" \
 		test "$(cat "$V/victim.txt" "$V/d/disk.img" 2>&1)" = "$(printf 'keep\nkeep-img')"
 	check "$name: the empty victim directory is still there" test -d "$V/empty"
@@ -119,7 +119,7 @@ scr 2 1 dir $S %
 scr 3 1 file $S/disk.img %
 scr 4 1 dir $S/mnt %
 EOF
-"$IOTRIAL" log >"$out" 2>&1
+"$IOTRIAL" revert >"$out" 2>&1
 check "a real scratch leftover is removed" test ! -e "$S"
 check "and said so" has "$out" "deleted scratch image '$S/disk.img'"
 check "without a warning" bash -c "! grep -q '^warning' '$out'"
