@@ -39,11 +39,8 @@ void report_truth_text(const struct truth *t, struct strbuf *out)
 		strbuf_addf(out, "device truth: not available: %s\n",
 			    t->no_device_reason ? t->no_device_reason
 						: "no samples");
-		if (t->have_mem) {
-			strbuf_addstr(out, "  dirty memory peaked at ");
-			units_fmt_bytes(out, t->dirty_peak_bytes);
-			strbuf_addch(out, '\n');
-		}
+		/* the dirty peak beside the thresholds, as with devices */
+		report_dirty_text(t, out);
 		return;
 	}
 	strbuf_addf(out,
