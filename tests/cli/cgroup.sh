@@ -48,6 +48,11 @@ pid=$!
 for _ in $(seq 100); do [ -n "$(leftovers)" ] && break; sleep 0.1; done
 made=$(leftovers)
 check "while running, the cgroup exists" test -n "$made"
+# it makes the cgroup, then moves itself in: wait for that too
+for _ in $(seq 100); do
+	grep -qx "$pid" "$made/cgroup.procs" 2>/dev/null && break
+	sleep 0.1
+done
 check "...and iotrial is in it" grep -qx "$pid" "$made/cgroup.procs"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null

@@ -21,8 +21,10 @@ command -v chromium >/dev/null ||
 	skip "needs chromium (apt-get install chromium)"
 
 db=$TEST_TMP/store/results.db
-dev_dir=$TEST_TMP/target
-mkdir -p "$dev_dir"
+# a directory on a disk (not $TEST_TMP, which may be a tmpfs): runs with
+# device series
+dev_dir=$(mktemp -d /var/tmp/iotrial-matrix.XXXXXX) || exit 1
+TEST_DIRS+=("$dev_dir")
 export TMPDIR=$TEST_TMP # scratch images and mounts go here
 # a directory with no block device under it: runs with no device series
 nodev_dir=
