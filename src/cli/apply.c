@@ -142,9 +142,16 @@ struct apply_file {
 	struct strbuf about; /* what the plan says of it */
 };
 
-/* Render persist format f into file; an exit code after the error. */
+/* render_file()'s answer for a file a dry run leaves out, said why */
+#define FILE_LEFT_OUT (-1)
+
+/*
+ * Render persist format f into file; an exit code after the error, or,
+ * for a dry run, FILE_LEFT_OUT when fstab has no line to change (what to
+ * do instead is said).
+ */
 static int render_file(struct export_job *j, enum export_format f,
-		       struct apply_file *file)
+		       struct apply_file *file, int dry_run)
 {
 	struct strbuf err = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
 	const struct knob_change *c;
@@ -173,10 +180,28 @@ static int render_file(struct export_job *j, enum export_format f,
 		r = export_fstab_edit(j->fstab.buf, c->k.object, c->canon.buf,
 				      &file->text, &old, &nw, &no, &err);
 		if (r) {
-			error("--persist fstab: '%s' has no line that mounts "
-			      "'%s'; nothing is written",
-			      j->fstab_path.buf, c->k.object);
-			code = EXIT_USAGE;
+			struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
+
+			/* iotrial adds no line to fstab by itself: it says
+			 * which, and the other ways to keep the option */
+			export_no_fstab_line(&j->src, c, "  ", 0, &why);
+			strbuf_rtrim(&why);
+			if (export_fstab_new_line(&j->src, c, &line))
+				strbuf_addf(&why, "\n  the line: %s", line.buf);
+			if (dry_run) {
+				note("--persist fstab: fstab would not be "
+				     "changed:\n%s",
+				     why.buf);
+				code = FILE_LEFT_OUT;
+			} else {
+				error("--persist fstab: nothing is changed:\n%s"
+				      "\nadd it and apply again, or apply "
+				      "without --persist fstab",
+				      why.buf);
+				code = EXIT_USAGE;
+			}
+			strbuf_release(&why);
+			strbuf_release(&line);
 			goto out;
 		}
 		strbuf_addf(&file->about, "line %u: '%s' -> '%s'", no, old.buf,
@@ -402,10 +427,18 @@ int cmd_apply(int argc, const char **argv)
 	if (code)
 		goto out;
 	files = xcalloc(a.persist.nr + 1, sizeof(*files));
-	for (i = 0; i < a.persist.nr && !code; i++, nr++)
+	for (i = 0; i < a.persist.nr && !code; i++) {
 		code = render_file(
 		    &j, (enum export_format)export_format_find(a.persist.v[i]),
-		    &files[i]);
+		    &files[nr], a.dry_run);
+		if (code == FILE_LEFT_OUT) {
+			strbuf_release(&files[nr].text);
+			strbuf_release(&files[nr].about);
+			code = EXIT_OK;
+			continue;
+		}
+		nr++;
+	}
 	if (code)
 		goto out;
 	knob_journal_path(&jpath);

@@ -113,3 +113,23 @@ check "fstab has the new option on that line only" test \
 check "the old fstab is kept" cmp -s "$(ls "$root"/etc/fstab.iotrial-*.bak)" "$TEST_TMP/fstab.orig"
 "$IOTRIAL" revert >/dev/null 2>&1
 check "revert remounts without noatime" test -z "$(grep -w noatime <<<"$(mount_opts "$MNT")")"
+
+# --persist fstab where fstab has no line for the mount: a dry run says
+# what to add (and the other ways) and plans the rest; a real apply
+# changes nothing and says the same
+printf '# fstab\nproc /proc proc defaults 0 0\n' >"$root/etc/fstab"
+cp "$root/etc/fstab" "$TEST_TMP/fstab.noline"
+"$IOTRIAL" apply "$aid" --db "$DB" --persist fstab --root "$root" --dry-run \
+	>"$TEST_TMP/nodry" 2>&1
+rc=$?
+check "no fstab line: --dry-run still plans (rc=$rc)" test $rc = 0
+check "...naming the line to add" grep -q "^  the line: .*	$MNT	ext4	defaults,noatime	0	2$" "$TEST_TMP/nodry"
+check "...and a systemd unit as the other way" grep -q "systemd unit with Options=noatime" "$TEST_TMP/nodry"
+check "...and the remount it would make" grep -q "'atime' on '$MNT': .* -> noatime" "$TEST_TMP/nodry"
+"$IOTRIAL" apply "$aid" --db "$DB" --persist fstab --root "$root" --yes \
+	>"$TEST_TMP/noapply" 2>&1
+rc=$?
+check "no fstab line: apply changes nothing (rc=$rc)" test $rc = 2 -a \
+	-z "$(grep -w noatime <<<"$(mount_opts "$MNT")")"
+check "...says what to add" grep -q "^  the line: " "$TEST_TMP/noapply"
+check "...and left fstab alone" cmp -s "$root/etc/fstab" "$TEST_TMP/fstab.noline"
