@@ -76,6 +76,11 @@ static void level_axis(struct strbuf *out, struct json_object *f,
 		    json_object_get_string(json_object_array_get_idx(vals, i));
 		double px = svg_scale_map(x, factor_number(v));
 
+		/* a value no arm has (a stored object may say anything):
+		 * off the scale, or nowhere on a log one (0) */
+		if (!isfinite(px) || px < fmin(x->r0, x->r1) - 0.5 ||
+		    px > fmax(x->r0, x->r1) + 0.5)
+			continue;
 		strbuf_addf(out,
 			    "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
 			    "x2=\"%.1f\" y2=\"%.1f\"/>",
