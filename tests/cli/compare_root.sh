@@ -52,7 +52,7 @@ for ms in 700 1900 3300; do
 	sleep "$(awk "BEGIN{print $ms/1000}")"
 	kill -9 -- -"$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	"$IOTRIAL" knobs >/dev/null 2>&1 # any command repairs the journal
+	"$IOTRIAL" revert >/dev/null 2>&1 # a command that changes the system repairs
 	if [ "$(cat /proc/sys/vm/dirty_expire_centisecs)" = "$orig" ]; then
 		good=$((good + 1))
 	else
