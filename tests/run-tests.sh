@@ -97,7 +97,7 @@ for t in build/fuzz/fuzz_*; do
 	[ -d "$corpus" ] && cp -r "$corpus"/. "$work"/ 2>/dev/null
 	log=$log_dir/${t##*/}.log
 	# -error_exitcode: libFuzzer's default (77) would read as "skipped"
-	"$t" -max_total_time=15 -rss_limit_mb=2048 -timeout=10 \
+	"$t" -max_total_time=10 -rss_limit_mb=2048 -timeout=10 \
 		-error_exitcode=1 "$work" >"$log" 2>&1
 	rc=$?
 	rm -rf "$work"
