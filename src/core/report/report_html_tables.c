@@ -14,13 +14,6 @@
 #include "../../util/units.h"
 #include "../../util/banned.h"
 
-/* Whether entry d of the metrics list is shown beside the primary. */
-static int is_other(struct json_object *d, const char *primary)
-{
-	return json_object_get_boolean(expjson_get(d, "shown")) &&
-	       strcmp(expjson_str(d, "name"), primary);
-}
-
 /* A number cell: v in unit ("ns" as a latency, "s" with two decimals,
  * else as the metric), empty when unknown. */
 static void td_unit(struct strbuf *out, double v, const char *unit)
@@ -45,9 +38,11 @@ void html_metrics_table(struct json_object *exp, struct strbuf *out)
 	    expjson_get_type(exp, "arms", json_type_array);
 	const char *primary = expjson_str(expjson_get(exp, "metric"), "name");
 	size_t i, j, n = list ? json_object_array_length(list) : 0;
+	struct strbuf head = STRBUF_INIT;
 
 	for (j = 0; j < n; j++)
-		if (is_other(json_object_array_get_idx(list, j), primary))
+		if (report_metric_beside(json_object_array_get_idx(list, j),
+					 primary))
 			break;
 	if (j == n || !arms || !json_object_array_length(arms))
 		return;
@@ -57,16 +52,12 @@ void html_metrics_table(struct json_object *exp, struct strbuf *out)
 	for (j = 0; j < n; j++) {
 		struct json_object *d = json_object_array_get_idx(list, j);
 
-		if (!is_other(d, primary))
+		if (!report_metric_beside(d, primary))
 			continue;
+		strbuf_reset(&head);
+		report_metric_heading(d, &head);
 		strbuf_addstr(out, "<th class=\"num\">");
-		svg_escape(out, expjson_str(d, "name"));
-		if (*expjson_str(d, "unit") &&
-		    strcmp(expjson_str(d, "unit"), "ns")) {
-			strbuf_addstr(out, " (");
-			svg_escape(out, expjson_str(d, "unit"));
-			strbuf_addch(out, ')');
-		}
+		svg_escape(out, head.buf);
 		strbuf_addstr(out, "</th>");
 	}
 	strbuf_addstr(out, "</tr></thead><tbody>\n");
@@ -81,7 +72,7 @@ void html_metrics_table(struct json_object *exp, struct strbuf *out)
 			struct json_object *d =
 			    json_object_array_get_idx(list, j);
 
-			if (is_other(d, primary))
+			if (report_metric_beside(d, primary))
 				td_unit(
 				    out,
 				    expjson_num(med, expjson_str(d, "name")),
@@ -90,6 +81,7 @@ void html_metrics_table(struct json_object *exp, struct strbuf *out)
 		strbuf_addstr(out, "</tr>\n");
 	}
 	strbuf_addstr(out, "</tbody></table></div>\n");
+	strbuf_release(&head);
 }
 
 void html_ops_table(struct json_object *exp, struct strbuf *out)

@@ -136,13 +136,6 @@ static void md_value(struct strbuf *out, double v, const char *unit)
 		report_fmt_metric(out, v);
 }
 
-/* Whether entry d of the metrics list is shown beside the primary. */
-static int md_other(struct json_object *d, const char *primary)
-{
-	return json_object_get_boolean(expjson_get(d, "shown")) &&
-	       strcmp(expjson_str(d, "name"), primary);
-}
-
 /* The other metrics, median per arm, as a table; nothing if none. */
 static void md_metrics(struct json_object *exp, struct json_object *arms,
 		       struct strbuf *out)
@@ -151,9 +144,11 @@ static void md_metrics(struct json_object *exp, struct json_object *arms,
 	    expjson_get_type(exp, "metrics", json_type_array);
 	const char *primary = expjson_str(expjson_get(exp, "metric"), "name");
 	size_t i, j, n = list ? json_object_array_length(list) : 0, cols = 0;
+	struct strbuf head = STRBUF_INIT;
 
 	for (j = 0; j < n; j++)
-		cols += md_other(json_object_array_get_idx(list, j), primary);
+		cols += report_metric_beside(json_object_array_get_idx(list, j),
+					     primary);
 	if (!cols)
 		return;
 	strbuf_addstr(out,
@@ -161,16 +156,12 @@ static void md_metrics(struct json_object *exp, struct json_object *arms,
 	for (j = 0; j < n; j++) {
 		struct json_object *d = json_object_array_get_idx(list, j);
 
-		if (!md_other(d, primary))
+		if (!report_metric_beside(d, primary))
 			continue;
+		strbuf_reset(&head);
+		report_metric_heading(d, &head);
 		strbuf_addch(out, ' ');
-		report_md_escape(out, expjson_str(d, "name"));
-		if (*expjson_str(d, "unit") &&
-		    strcmp(expjson_str(d, "unit"), "ns")) {
-			strbuf_addstr(out, " (");
-			report_md_escape(out, expjson_str(d, "unit"));
-			strbuf_addch(out, ')');
-		}
+		report_md_escape(out, head.buf);
 		strbuf_addstr(out, " |");
 	}
 	strbuf_addstr(out, "\n|---|");
@@ -187,7 +178,7 @@ static void md_metrics(struct json_object *exp, struct json_object *arms,
 			struct json_object *d =
 			    json_object_array_get_idx(list, j);
 
-			if (!md_other(d, primary))
+			if (!report_metric_beside(d, primary))
 				continue;
 			strbuf_addch(out, ' ');
 			md_value(out,
@@ -198,6 +189,7 @@ static void md_metrics(struct json_object *exp, struct json_object *arms,
 		}
 		strbuf_addch(out, '\n');
 	}
+	strbuf_release(&head);
 }
 
 /* A file workload's latency per operation (report_ops.h) as a table;

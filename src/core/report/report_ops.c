@@ -186,3 +186,18 @@ void report_ops_text(struct json_object *exp, struct strbuf *out)
 	}
 	free(ops);
 }
+
+int report_metric_beside(struct json_object *d, const char *primary)
+{
+	return json_object_get_boolean(expjson_get(d, "shown")) &&
+	       strcmp(expjson_str(d, "name"), primary);
+}
+
+void report_metric_heading(struct json_object *d, struct strbuf *out)
+{
+	const char *unit = expjson_str(d, "unit");
+
+	strbuf_addstr(out, expjson_str(d, "name"));
+	if (*unit && strcmp(unit, "ns"))
+		strbuf_addf(out, " (%s)", unit);
+}

@@ -14,6 +14,17 @@
 #include "../../util/strbuf.h"
 
 /*
+ * Whether entry d of an experiment's "metrics" list is one every format
+ * shows beside the metric named primary (the one that decides), in its
+ * "beside the metric" table.
+ */
+int report_metric_beside(struct json_object *d, const char *primary);
+
+/* That table's heading of d, unescaped: "iops (IO/s)"; a latency's
+ * name alone ("p50": its values carry their unit). Appends to out. */
+void report_metric_heading(struct json_object *d, struct strbuf *out);
+
+/*
  * Median over the runs of arm index arm of latency_ns.dir.pct (ns),
  * among runs whose dir has a positive value there and no zero count;
  * NaN when none has.

@@ -239,8 +239,7 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 	for (j = 0; j < n; j++) {
 		struct json_object *d = json_object_array_get_idx(list, j);
 
-		if (json_object_get_boolean(expjson_get(d, "shown")) &&
-		    strcmp(expjson_str(d, "name"), primary))
+		if (report_metric_beside(d, primary))
 			any = 1;
 	}
 	if (!any || !arms)
@@ -252,8 +251,7 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 	for (j = 0; j < n; j++) {
 		struct json_object *d = json_object_array_get_idx(list, j);
 
-		if (!json_object_get_boolean(expjson_get(d, "shown")) ||
-		    !strcmp(expjson_str(d, "name"), primary))
+		if (!report_metric_beside(d, primary))
 			continue;
 		start = out->len;
 		/* a latency carries its own unit: "27.7 us" */
@@ -280,8 +278,7 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 			size_t w =
 			    strlen(name) + strlen(expjson_str(d, "unit")) + 3;
 
-			if (!json_object_get_boolean(expjson_get(d, "shown")) ||
-			    !strcmp(name, primary))
+			if (!report_metric_beside(d, primary))
 				continue;
 			start = out->len;
 			fmt_in_unit(out, expjson_num(med, name),
