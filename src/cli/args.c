@@ -15,7 +15,7 @@
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/store/store.h"
-#include "../core/target/cgroup.h"
+#include "../core/targets/cgroup.h"
 #include "../core/workload/workload.h"
 #include "../util/error.h"
 #include "../util/units.h"

@@ -16,7 +16,7 @@
 #include "../core/report/suspect.h"
 #include "../core/report/devices_text.h"
 #include "../core/report/report_formats.h"
-#include "../core/target/target.h"
+#include "../core/targets/target.h"
 #include "../core/experiment/trial.h"
 #include "../core/experiment/metrics.h"
 #include "../util/error.h"
@@ -515,12 +515,12 @@ static int default_target_spec(struct strbuf *out)
 }
 
 /* Session messages: warnings matter, per-arm "set" chatter does not. */
-static void quiet_say(void *data, enum knob_say_level level, const char *msg)
+static void quiet_say(void *data, enum session_say_level level, const char *msg)
 {
 	(void)data;
-	if (level == KNOB_SAY_WARN)
+	if (level == SESSION_SAY_WARN)
 		warning("%s", msg);
-	else if (level == KNOB_SAY_NOTE)
+	else if (level == SESSION_SAY_NOTE)
 		note("%s", msg);
 }
 

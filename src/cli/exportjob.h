@@ -10,7 +10,7 @@
 #include "knobargs.h"
 #include "options.h"
 #include "../core/report/export.h"
-#include "../core/target/mountinfo.h"
+#include "../core/targets/mountinfo.h"
 
 /* What the command line names. Strings borrowed from argv. */
 struct export_job_args {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include "cli.h"
 #include "../core/report/env_text.h"
-#include "../core/target/target.h"
+#include "../core/targets/target.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 

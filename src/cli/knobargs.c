@@ -16,28 +16,28 @@
 #include "../util/banned.h"
 
 /* Where INFO goes; NULL means "as a note on stderr". */
-static void print_say(void *data, enum knob_say_level level, const char *msg)
+static void print_say(void *data, enum session_say_level level, const char *msg)
 {
 	FILE *info = data;
 
 	switch (level) {
-	case KNOB_SAY_INFO:
+	case SESSION_SAY_INFO:
 		if (info) {
 			fprintf(info, "%s\n", msg);
 			fflush(info);
 			break;
 		}
 		/* fall through */
-	case KNOB_SAY_NOTE:
+	case SESSION_SAY_NOTE:
 		note("%s", msg);
 		break;
-	case KNOB_SAY_WARN:
+	case SESSION_SAY_WARN:
 		warning("%s", msg);
 		break;
 	}
 }
 
-void knob_cli_log(struct knob_log *log, FILE **info_out)
+void knob_cli_log(struct session_log *log, FILE **info_out)
 {
 	log->say = print_say;
 	log->data = info_out ? *info_out : NULL;
@@ -45,7 +45,7 @@ void knob_cli_log(struct knob_log *log, FILE **info_out)
 
 void cli_recover_journal(int argc, const char **argv)
 {
-	struct knob_log log;
+	struct session_log log;
 	void (*old)(int);
 
 	/* revert repairs first itself and gives one account of both (and
@@ -61,7 +61,7 @@ void cli_recover_journal(int argc, const char **argv)
 
 void cli_report_journal(void)
 {
-	struct knob_log log;
+	struct session_log log;
 
 	knob_cli_log(&log, NULL);
 	knob_report_stale(&log);

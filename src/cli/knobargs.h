@@ -11,7 +11,7 @@
 #include "options.h"
 #include "../core/knob/plan.h"
 #include "../core/journal/session.h"
-#include "../core/target/target.h"
+#include "../core/targets/target.h"
 
 /* The --set assignments of one run; core/experiment/trial.c applies them. */
 struct knob_cli {
@@ -39,9 +39,9 @@ void knob_cli_release(struct knob_cli *kc);
  */
 int knob_cli_context(const char *target, const char *device,
 		     struct knob_ctx *ctx, struct target *t);
-/* A knob_log that prints INFO to info_out (stdout or stderr as a note),
+/* A session_log that prints INFO to info_out (stdout or stderr as a note),
  * NOTE as note: and WARN as warning: on stderr. */
-void knob_cli_log(struct knob_log *log, FILE **info_out);
+void knob_cli_log(struct session_log *log, FILE **info_out);
 /* "changing 'X' needs root" when not root; returns EXIT_OK if root. */
 int knob_cli_need_root(const struct knob_plan *p);
 /* Map a core error code for bad input to an exit code. */

@@ -99,7 +99,7 @@ static int list(void)
 int cmd_revert(int argc, const char **argv)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct knob_log log;
+	struct session_log log;
 	FILE *info = stdout;
 	struct knob *ks = NULL;
 	const char **names = NULL;

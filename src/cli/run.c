@@ -18,7 +18,7 @@
 #include "../core/experiment/metrics.h"
 #include "../core/report/report.h"
 #include "../core/report/run_text.h"
-#include "../core/target/target.h"
+#include "../core/targets/target.h"
 #include "../core/experiment/trial.h"
 #include "../core/workload/workload.h"
 #include "../util/error.h"

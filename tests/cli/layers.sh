@@ -14,7 +14,7 @@ check "no circles, and every include points down the layers" test "$rc" = 0
 
 # What only core/ may call. cli_check_store() opens and closes the store
 # to refuse a bad --db before a long run; it writes nothing.
-core_only='knob_session_(open|apply|rollback|commit|revert|record)|store_save_|experiment_build|experiment_run|journal_append'
+core_only='session_(open|apply|rollback|commit|revert|record)|store_save_|experiment_build|experiment_run|journal_append'
 hits=$(grep -nE "\\b($core_only)\\b" src/cli/*.c src/cli/*.h)
 [ -n "$hits" ] && sed 's/^/# core work in cli: /' <<<"$hits"
 check "cli/ does no core work (sessions, store writes, experiments)" test -z "$hits"

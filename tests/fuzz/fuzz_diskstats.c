@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/target/devstack.h"
+#include "core/targets/devstack.h"
 #include "core/observe/diskstats.h"
 #include "util/banned.h"
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/target/mountinfo.h"
+#include "core/targets/mountinfo.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 

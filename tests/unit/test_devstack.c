@@ -1,5 +1,5 @@
 /*
- * Tests for core/target/devstack.c. Partitions, dm, md and loop devices are
+ * Tests for core/targets/devstack.c. Partitions, dm, md and loop devices are
  * rarely all present on a test machine, so most cases build a fake sysfs
  * tree in a temporary directory (devices/.../block/NAME with dev, size,
  * queue/, partition, slaves/, loop/backing_file, and dev/block/MAJ:MIN
@@ -26,7 +26,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <cmocka.h>
-#include "core/target/devstack.h"
+#include "core/targets/devstack.h"
 #include "util/banned.h"
 
 /* The fake tree's root, made per test. */

@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
-#include "core/target/target.h"
+#include "core/targets/target.h"
 #include "core/workload/fiogroup.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -31,15 +31,15 @@ static char base[64];
 
 static int setup(void **state)
 {
-	char state_dir[128];
+	char state_path[128];
 
 	(void)state;
 	snprintf(base, sizeof(base), "/var/tmp/iotrial-test-fg.XXXXXX");
 	if (!mkdtemp(base))
 		return -1;
-	snprintf(state_dir, sizeof(state_dir), "%s/state", base);
-	mkdir(state_dir, 0700);
-	setenv("IOTRIAL_STATE_DIR", state_dir, 1);
+	snprintf(state_path, sizeof(state_path), "%s/state", base);
+	mkdir(state_path, 0700);
+	setenv("IOTRIAL_STATE_DIR", state_path, 1);
 	return 0;
 }
 

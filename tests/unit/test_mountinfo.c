@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <cmocka.h>
-#include "core/target/mountinfo.h"
+#include "core/targets/mountinfo.h"
 #include "util/banned.h"
 
 /* Parse one NUL-terminated line; assert the result code. */

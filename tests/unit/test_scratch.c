@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
-#include "core/target/scratch.h"
-#include "core/target/target.h"
+#include "core/targets/scratch.h"
+#include "core/targets/target.h"
 #include "util/strbuf.h"
 
 /* The private directory of the running test; TMPDIR is base/tmp and

@@ -154,7 +154,7 @@ static unsigned long long self_start_ticks(void)
 }
 
 /* Collects what a session says, one message per line. */
-static void collect(void *data, enum knob_say_level level, const char *msg)
+static void collect(void *data, enum session_say_level level, const char *msg)
 {
 	(void)level;
 	strbuf_addf(data, "%s\n", msg);
@@ -162,17 +162,17 @@ static void collect(void *data, enum knob_say_level level, const char *msg)
 
 static void test_new_state_dir_is_durable(void **state)
 {
-	struct knob_session *s = NULL;
+	struct session *s = NULL;
 	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
 	char *base = fresh_base();
 
 	(void)state;
 	strbuf_reset(&synced_dirs);
-	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), 0);
+	assert_int_equal(session_open(&s, "test", 0, NULL, &err), 0);
 	/* base/state was made: base, its parent, was fsync'd */
 	strbuf_addf(&want, "%s\n", base);
 	assert_non_null(strstr(synced_dirs.buf, want.buf));
-	knob_session_close(s, NULL);
+	session_close(s, NULL);
 	remove_base(base);
 	strbuf_release(&err);
 	strbuf_release(&want);
@@ -180,26 +180,26 @@ static void test_new_state_dir_is_durable(void **state)
 
 static void test_lock_never_empty(void **state)
 {
-	struct knob_session *s = NULL, *t = NULL;
+	struct session *s = NULL, *t = NULL;
 	struct strbuf err = STRBUF_INIT, pid = STRBUF_INIT;
 	char *base = fresh_base();
 
 	(void)state;
-	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), 0);
-	knob_session_close(s, NULL);
+	assert_int_equal(session_open(&s, "test", 0, NULL, &err), 0);
+	session_close(s, NULL);
 	/* a second holder finds the file with the first one's pid in it */
 	lock_emptied = 0;
-	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), 0);
+	assert_int_equal(session_open(&s, "test", 0, NULL, &err), 0);
 	assert_false(lock_emptied);
 	strbuf_addf(&pid, "%s/state/lock", base);
 	assert_int_equal(strbuf_read_file(&err, pid.buf, 64), 0);
 	strbuf_setf(&pid, "%ld\n", (long)getpid());
 	assert_string_equal(err.buf, pid.buf);
 	/* someone else waiting is told who holds it */
-	assert_int_equal(knob_session_open(&t, "test", 0, NULL, &err), -EBUSY);
+	assert_int_equal(session_open(&t, "test", 0, NULL, &err), -EBUSY);
 	strbuf_setf(&pid, "(pid %ld)", (long)getpid());
 	assert_non_null(strstr(err.buf, pid.buf));
-	knob_session_close(s, NULL);
+	session_close(s, NULL);
 	remove_base(base);
 	strbuf_release(&err);
 	strbuf_release(&pid);
@@ -207,7 +207,7 @@ static void test_lock_never_empty(void **state)
 
 static void test_untrusted_state_refused(void **state)
 {
-	struct knob_session *s = NULL;
+	struct session *s = NULL;
 	struct strbuf err = STRBUF_INIT, p = STRBUF_INIT, q = STRBUF_INIT;
 	char *base = fresh_base();
 
@@ -218,12 +218,12 @@ static void test_untrusted_state_refused(void **state)
 
 	/* a state directory others can write */
 	assert_int_equal(chmod(p.buf, 0777), 0);
-	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_int_equal(session_open(&s, "test", 0, NULL, &err), -EPERM);
 	assert_non_null(strstr(err.buf, "writable by others"));
 	assert_non_null(strstr(err.buf, "chmod go-w"));
 	assert_false(exists(base, "state/lock"));
 	assert_int_equal(chmod(p.buf, 0775), 0);
-	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_int_equal(session_open(&s, "test", 0, NULL, &err), -EPERM);
 	assert_non_null(strstr(err.buf, "writable by its group"));
 	assert_int_equal(chmod(p.buf, 0755), 0);
 
@@ -233,13 +233,13 @@ static void test_untrusted_state_refused(void **state)
 	put(base, "victim", "precious\n");
 	strbuf_setf(&p, "%s/victim", base);
 	assert_int_equal(symlink(p.buf, q.buf), 0);
-	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_int_equal(session_open(&s, "test", 0, NULL, &err), -EPERM);
 	assert_non_null(strstr(err.buf, "symbolic link"));
 	assert_int_equal(unlink(q.buf), 0);
 	strbuf_setf(&q, "%s/state/lock", base);
 	assert_int_equal(unlink(q.buf), 0); /* the last open made it */
 	assert_int_equal(symlink(p.buf, q.buf), 0);
-	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_int_equal(session_open(&s, "test", 0, NULL, &err), -EPERM);
 	assert_non_null(strstr(err.buf, "lock file"));
 	assert_int_equal(strbuf_read_file(&err, p.buf, 64), 0);
 	assert_string_equal(err.buf, "precious\n");
@@ -250,7 +250,7 @@ static void test_untrusted_state_refused(void **state)
 	strbuf_setf(&q, "%s/real", base);
 	assert_int_equal(rename(p.buf, q.buf), 0);
 	assert_int_equal(symlink(q.buf, p.buf), 0);
-	assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err), -EPERM);
+	assert_int_equal(session_open(&s, "test", 0, NULL, &err), -EPERM);
 	assert_non_null(strstr(err.buf, "symbolic link"));
 	assert_int_equal(unlink(p.buf), 0);
 	assert_int_equal(rename(q.buf, p.buf), 0);
@@ -258,7 +258,7 @@ static void test_untrusted_state_refused(void **state)
 	/* owned by someone else (needs root to arrange) */
 	if (!geteuid()) {
 		assert_int_equal(chown(p.buf, 65534, 65534), 0);
-		assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err),
+		assert_int_equal(session_open(&s, "test", 0, NULL, &err),
 				 -EPERM);
 		assert_non_null(strstr(err.buf, "belongs to uid 65534"));
 		assert_non_null(strstr(err.buf, "chown root:"));
@@ -266,7 +266,7 @@ static void test_untrusted_state_refused(void **state)
 		strbuf_setf(&q, "%s/state/journal", base);
 		put(base, "state/journal", "iotrial-journal 1\n");
 		assert_int_equal(chown(q.buf, 65534, 65534), 0);
-		assert_int_equal(knob_session_open(&s, "test", 0, NULL, &err),
+		assert_int_equal(session_open(&s, "test", 0, NULL, &err),
 				 -EPERM);
 		assert_non_null(strstr(err.buf, "the journal"));
 	}
@@ -281,7 +281,7 @@ static void test_untrusted_state_refused(void **state)
 static void test_recover_reads_without_lock(void **state)
 {
 	struct strbuf j = STRBUF_INIT, said = STRBUF_INIT, body = STRBUF_INIT;
-	struct knob_log log = {collect, &said};
+	struct session_log log = {collect, &said};
 	char *base = fresh_base(), *boot = knob_boot_id();
 
 	(void)state;
@@ -309,7 +309,7 @@ static void test_recover_reads_without_lock(void **state)
 static void test_recover_leaves_live_owners(void **state)
 {
 	struct strbuf j = STRBUF_INIT, said = STRBUF_INIT, body = STRBUF_INIT;
-	struct knob_log log = {collect, &said};
+	struct session_log log = {collect, &said};
 	char *base = fresh_base(), *boot = knob_boot_id();
 
 	(void)state;
@@ -387,7 +387,7 @@ static void test_kind_decides_the_record(void **state)
 {
 	struct strbuf j = STRBUF_INIT, said = STRBUF_INIT, body = STRBUF_INIT;
 	struct strbuf wd = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
-	struct knob_log log = {collect, &said};
+	struct session_log log = {collect, &said};
 	char *base = fresh_base(), *boot = knob_boot_id();
 	size_t live = 0;
 	struct stat st;

@@ -24,18 +24,18 @@ static char base[64], dir[96], db[96];
 
 static int setup(void **state)
 {
-	char state_dir[96];
+	char state_path[96];
 
 	(void)state;
 	snprintf(base, sizeof(base), "/tmp/iotrial-test-trial.XXXXXX");
 	if (!mkdtemp(base))
 		return -1;
-	snprintf(state_dir, sizeof(state_dir), "%s/state", base);
+	snprintf(state_path, sizeof(state_path), "%s/state", base);
 	snprintf(dir, sizeof(dir), "%s/t", base);
 	snprintf(db, sizeof(db), "%s/results.db", base);
-	if (mkdir(state_dir, 0700) || mkdir(dir, 0700))
+	if (mkdir(state_path, 0700) || mkdir(dir, 0700))
 		return -1;
-	setenv("IOTRIAL_STATE_DIR", state_dir, 1);
+	setenv("IOTRIAL_STATE_DIR", state_path, 1);
 	return 0;
 }
 
@@ -56,7 +56,7 @@ struct heard {
 	uint64_t seed;	     /* of the last run done */
 };
 
-static void say(void *data, enum knob_say_level level, const char *msg)
+static void say(void *data, enum session_say_level level, const char *msg)
 {
 	struct heard *h = data;
 

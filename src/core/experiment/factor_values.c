@@ -162,7 +162,7 @@ int factor_check_values(const struct workload_ops *ops, struct knob_ctx *kctx,
  * value that does not parse here is left for trial_check() to refuse.
  */
 void factor_translate(struct knob_ctx *kctx, struct experiment_factor *f,
-		      const struct knob_log *log)
+		      const struct session_log *log)
 {
 	struct strbuf said = STRBUF_INIT;
 	unsigned i;
@@ -183,8 +183,8 @@ void factor_translate(struct knob_ctx *kctx, struct experiment_factor *f,
 				continue;
 			strbuf_addstr(&said, c->note.buf);
 			strbuf_setlen(&c->note, c->note.len - 1);
-			knob_say(log, KNOB_SAY_NOTE, "%s: %s", c->input_name,
-				 c->note.buf);
+			session_say(log, SESSION_SAY_NOTE, "%s: %s",
+				    c->input_name, c->note.buf);
 		}
 		/* a line of several knobs keeps its label as typed */
 		c = &p.v[0];

@@ -28,6 +28,6 @@ int factor_check_values(const struct workload_ops *ops, struct knob_ctx *kctx,
  * labels. A value that does not parse is left for the later checks.
  */
 void factor_translate(struct knob_ctx *kctx, struct experiment_factor *f,
-		      const struct knob_log *log);
+		      const struct session_log *log);
 
 #endif

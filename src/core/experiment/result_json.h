@@ -15,7 +15,7 @@
 
 #include <json-c/json.h>
 #include "../result/result.h"
-#include "../target/target.h"
+#include "../targets/target.h"
 #include "../workload/workload.h"
 #include "../../version.h"
 

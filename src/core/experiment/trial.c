@@ -20,15 +20,15 @@
 #include "../observe/env.h"
 #include "import.h"
 #include "factor_values.h"
-#include "../target/scratch.h"
+#include "../targets/scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* Send a formatted message to the caller's log, if there is one. */
-static void say(const struct trial *tr, enum knob_say_level level,
+static void say(const struct trial *tr, enum session_say_level level,
 		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(const struct trial *tr, enum knob_say_level level,
+static void say(const struct trial *tr, enum session_say_level level,
 		const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -102,7 +102,7 @@ int trial_read_params(struct trial *tr, struct strbuf *err)
 		strbuf_reset(&why);
 		ret = workload_set_param(&w, name, value, &why, err);
 		if (!ret && why.len)
-			say(tr, KNOB_SAY_NOTE, "%s: %s", name, why.buf);
+			say(tr, SESSION_SAY_NOTE, "%s: %s", name, why.buf);
 		free(name);
 	}
 	workload_release(&w);
@@ -321,7 +321,7 @@ static int check_fixed(struct trial *tr, struct strbuf *err)
 		return ret;
 	for (i = 0; i < tr->fixed.nr; i++)
 		if (tr->fixed.v[i].note.len)
-			say(tr, KNOB_SAY_NOTE, "%s: %s",
+			say(tr, SESSION_SAY_NOTE, "%s: %s",
 			    tr->fixed.v[i].input_name, tr->fixed.v[i].note.buf);
 	return knob_plan_need_root(&tr->fixed, err);
 }
@@ -367,7 +367,7 @@ int trial_check(struct trial *tr, struct strbuf *err)
 	if (ret)
 		return ret;
 	if (tr->c.drop_caches && geteuid() != 0) {
-		say(tr, KNOB_SAY_WARN,
+		say(tr, SESSION_SAY_WARN,
 		    "not root: caches cannot be dropped between runs, so runs "
 		    "may start warm; run as root or pass --no-drop-caches to "
 		    "silence this");
@@ -393,13 +393,13 @@ static int open_session(struct trial *tr, struct strbuf *err)
 
 	if (tr->s)
 		return 0;
-	tr->s = knob_session_ref(scratch_session(&tr->t));
+	tr->s = session_ref(scratch_session(&tr->t));
 	if (!tr->s) {
-		ret = knob_session_open(&tr->s, cmd, 0, &tr->hooks.log, err);
+		ret = session_open(&tr->s, cmd, 0, &tr->hooks.log, err);
 		if (ret)
 			return ret;
 	}
-	tr->mark = knob_session_mark(tr->s);
+	tr->mark = session_mark(tr->s);
 	tr->applied = 1;
 	return 0;
 }
@@ -411,7 +411,7 @@ static int apply(struct trial *tr, struct knob_plan *plan, struct strbuf *err)
 
 	if (ret)
 		return ret;
-	return knob_session_apply(tr->s, plan, &tr->hooks.log, err);
+	return session_apply(tr->s, plan, &tr->hooks.log, err);
 }
 
 /* Apply the fixed knobs; say what each became; keep them for the runs. */
@@ -434,10 +434,10 @@ static int apply_fixed(struct trial *tr, struct strbuf *err)
 		knob_subject(&subj, c->k.name, c->k.object);
 		knob_show_value(&c->k, c->before.buf, &b);
 		knob_show_value(&c->k, c->after.buf, &a);
-		say(tr, KNOB_SAY_NOTE, "%s: %s -> %s (for this run)", subj.buf,
-		    b.buf, a.buf);
+		say(tr, SESSION_SAY_NOTE, "%s: %s -> %s (for this run)",
+		    subj.buf, b.buf, a.buf);
 		if (c->side.len)
-			say(tr, KNOB_SAY_NOTE, "%s: %s", c->k.name,
+			say(tr, SESSION_SAY_NOTE, "%s: %s", c->k.name,
 			    c->side.buf);
 		tr->fixed_settings[i].name = c->k.name;
 		tr->fixed_settings[i].value = c->after.buf;
@@ -544,7 +544,7 @@ static void run_end(void *ctx, struct run_result *r)
 /* experiment_hooks: a warning the caller hears at once. */
 static void warn_now(void *ctx, const char *msg)
 {
-	say(ctx, KNOB_SAY_WARN, "%s", msg);
+	say(ctx, SESSION_SAY_WARN, "%s", msg);
 }
 
 static void progress(void *ctx, const struct experiment_progress *p)
@@ -571,7 +571,7 @@ static void run_done(void *ctx, const struct run_meta *meta,
 				break;
 		if (i == tr->nr_wrap_said && i < TRIAL_WRAP_SAID) {
 			tr->wrap_said[tr->nr_wrap_said++] = key;
-			say(tr, KNOB_SAY_WARN, "%s", msg.buf);
+			say(tr, SESSION_SAY_WARN, "%s", msg.buf);
 		}
 	}
 	strbuf_release(&msg);
@@ -680,15 +680,14 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 		ret = cgroup_leave(&tr->cg, err);
 	if (tr->applied && tr->s) {
 		struct strbuf e = STRBUF_INIT;
-		int r =
-		    knob_session_rollback(tr->s, tr->mark, &tr->hooks.log, &e);
+		int r = session_rollback(tr->s, tr->mark, &tr->hooks.log, &e);
 
 		if (r && !ret)
 			ret = err_set(err, r, "%s", e.buf);
 		strbuf_release(&e);
 	}
 	tr->applied = 0;
-	knob_session_close(tr->s, &tr->hooks.log);
+	session_close(tr->s, &tr->hooks.log);
 	tr->s = NULL;
 	if (tr->kind == TRIAL_ONE_RUN || !tr->e.obj)
 		return ret;
@@ -797,7 +796,7 @@ void trial_release(struct trial *tr)
 	if (tr->th_live)
 		truth_hook_release(&tr->th);
 	if (tr->s && trial_finish(tr, &err))
-		say(tr, KNOB_SAY_WARN, "%s", err.buf);
+		say(tr, SESSION_SAY_WARN, "%s", err.buf);
 	experiment_release(&tr->e);
 	for (i = 0; i < tr->c.nr_factors; i++)
 		free_factor(&tr->c.factors[i]);

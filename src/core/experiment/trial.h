@@ -9,7 +9,7 @@
  * (TRIAL_EXPERIMENT); both commands only parse, call and render.
  *
  * Nothing here prints: notes (how a parameter was read, each knob a run
- * changes), the session's messages and warnings go to the knob_log the
+ * changes), the session's messages and warnings go to the session_log the
  * caller gives; errors come back as -errno with err set.
  *
  * The calls, in order (each returns 0 or -errno with err set):
@@ -32,8 +32,8 @@
 #include "experiment.h"
 #include "result_json.h"
 #include "../store/store.h"
-#include "../target/cgroup.h"
-#include "../target/target.h"
+#include "../targets/cgroup.h"
+#include "../targets/target.h"
 #include "../knob/knob.h"
 #include "../knob/plan.h"
 #include "../journal/session.h"
@@ -60,8 +60,8 @@ enum trial_stage {
 
 /* What the caller hears as the trial goes. Every member may be NULL. */
 struct trial_hooks {
-	struct knob_log log; /* notes, session messages, warnings */
-	void *ctx;	     /* for progress and run_done */
+	struct session_log log; /* notes, session messages, warnings */
+	void *ctx;		/* for progress and run_done */
 	/* Before each run. */
 	void (*progress)(void *ctx, const struct experiment_progress *p);
 	/* After each run that counts: what it ran and its result, valid
@@ -93,11 +93,11 @@ struct trial {
 	struct knob_ctx kctx;		     /* the knobs of the target */
 	struct knob_plan fixed;		     /* the plan of set[] */
 	struct knob_setting *fixed_settings; /* as applied: c.knobs */
-	struct knob_session *s; /* opened at the first knob change */
-	uint64_t mark;		/* roll back to here at the end */
-	int applied;		/* a rollback is pending */
-	struct cgroup cg;	/* the runs' cgroup, while entered */
-	struct truth_hook th;	/* the current run's observer */
+	struct session *s;    /* opened at the first knob change */
+	uint64_t mark;	      /* roll back to here at the end */
+	int applied;	      /* a rollback is pending */
+	struct cgroup cg;     /* the runs' cgroup, while entered */
+	struct truth_hook th; /* the current run's observer */
 	int th_live;
 	uint64_t wrap_said[TRIAL_WRAP_SAID]; /* wrap_after_run() keys */
 	unsigned nr_wrap_said;

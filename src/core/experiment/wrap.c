@@ -26,7 +26,7 @@
 #include "experiment.h"
 #include "wrap.h"
 #include "../observe/truth.h"
-#include "../target/devstack.h"
+#include "../targets/devstack.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"

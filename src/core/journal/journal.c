@@ -501,11 +501,11 @@ static int open_checked(const struct journal *j, int flags, int *out,
 	if (fd < 0 && errno == ENOENT)
 		return -ENOENT;
 	if (fd < 0 && errno == ELOOP)
-		return knob_state_refuse_link(j->path, "journal", 0, err);
+		return state_refuse_link(j->path, "journal", 0, err);
 	if (fd < 0)
 		return err_set(err, -errno, "cannot open the journal '%s': %s",
 			       j->path, strerror(errno));
-	ret = knob_state_check(fd, j->path, "journal", 0, err);
+	ret = state_check(fd, j->path, "journal", 0, err);
 	if (ret) {
 		close(fd);
 		return ret;
@@ -568,7 +568,7 @@ static int sync_dir(const struct journal *j)
 {
 	if (j->dir_fd != AT_FDCWD)
 		return fsync(j->dir_fd) < 0 ? -errno : 0;
-	return knob_state_sync_parent(j->path);
+	return state_sync_parent(j->path);
 }
 
 /* Write all of buf; -errno on failure. */

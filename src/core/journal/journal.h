@@ -111,7 +111,7 @@ struct journal {
 void journal_init(struct journal *j, const char *path);
 /*
  * Open the file as name relative to dir_fd from now on: the caller has
- * opened and checked the directory (knob_state_check()) and keeps
+ * opened and checked the directory (state_check()) and keeps
  * dir_fd open as long as j lives. fsyncs of the directory use it too.
  */
 void journal_set_dir(struct journal *j, int dir_fd, const char *name);
@@ -127,7 +127,7 @@ int journal_parse(struct journal *j, const char *buf, size_t len,
 		  struct strbuf *err);
 /*
  * Read the file as it is into out, without following a symbolic link,
- * after checking it with knob_state_check(). -ENOENT when missing;
+ * after checking it with state_check(). -ENOENT when missing;
  * -EPERM when it is not to be trusted (err says why and how to fix it).
  */
 int journal_read(const struct journal *j, struct strbuf *out,

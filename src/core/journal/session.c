@@ -36,11 +36,11 @@
 /* What this process found right after it made a change of its own. */
 struct seen_value {
 	uint64_t seq; /* the record of that change */
-	char *value;  /* as knob_session_note() was given it */
+	char *value;  /* as session_note() was given it */
 };
 
 /* One process's hold on the journal: the lock, the records, our owner. */
-struct knob_session {
+struct session {
 	int refs;
 	int dir_fd;  /* the state directory, checked */
 	int lock_fd; /* holds STATE/lock */
@@ -52,13 +52,13 @@ struct knob_session {
 	size_t nr_seen, alloc_seen;
 };
 
-const char *knob_session_journal(const struct knob_session *s)
+const char *session_journal(const struct session *s)
 {
 	return s->j.path;
 }
 
-void knob_say(const struct knob_log *log, enum knob_say_level level,
-	      const char *fmt, ...)
+void session_say(const struct session_log *log, enum session_say_level level,
+		 const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -156,7 +156,7 @@ static char *command_name(void)
 }
 
 /* Write our own record before our first change. */
-static int ensure_owner(struct knob_session *s, struct strbuf *err)
+static int ensure_owner(struct session *s, struct strbuf *err)
 {
 	struct jrec r;
 	int ret;
@@ -177,7 +177,7 @@ static int ensure_owner(struct knob_session *s, struct strbuf *err)
 }
 
 /* Append an undo (reason NULL) or drop record for seq. */
-static int mark_done(struct knob_session *s, uint64_t seq, const char *reason,
+static int mark_done(struct session *s, uint64_t seq, const char *reason,
 		     struct strbuf *err)
 {
 	struct jrec r;
@@ -191,7 +191,7 @@ static int mark_done(struct knob_session *s, uint64_t seq, const char *reason,
 
 /* What this process noted after it made the change of record seq, or
  * NULL. */
-static const char *seen_value(const struct knob_session *s, uint64_t seq)
+static const char *seen_value(const struct session *s, uint64_t seq)
 {
 	size_t i;
 
@@ -217,8 +217,8 @@ const struct undo_ops *undo_kind(const struct jrec *r)
  * undone, or retired (no longer applies, or never ours); a failure
  * leaves it live for a retry.
  */
-static int undo_one(struct knob_session *s, struct jrec *r,
-		    const struct knob_log *log, struct strbuf *err)
+static int undo_one(struct session *s, struct jrec *r,
+		    const struct session_log *log, struct strbuf *err)
 {
 	const struct undo_ops *kind = undo_kind(r);
 	struct undo_ctx ctx = {log, seen_value(s, r->seq)};
@@ -295,7 +295,7 @@ static int stale(const struct journal *j, const struct jrec *r,
 }
 
 /* Repair what dead owners left (the lock is held). */
-static void recover(struct knob_session *s, const struct knob_log *log)
+static void recover(struct session *s, const struct session_log *log)
 {
 	struct strbuf err = STRBUF_INIT;
 	uint64_t announced = 0;
@@ -315,10 +315,11 @@ static void recover(struct knob_session *s, const struct knob_log *log)
 			struct strbuf was = STRBUF_INIT;
 
 			kind->describe(&s->j, r, UNDO_BRIEF, &was);
-			knob_say(log, KNOB_SAY_NOTE,
-				 "%s was changed before the last reboot; that "
-				 "change no longer applies",
-				 was.buf);
+			session_say(
+			    log, SESSION_SAY_NOTE,
+			    "%s was changed before the last reboot; that "
+			    "change no longer applies",
+			    was.buf);
 			strbuf_release(&was);
 			mark_done(s, r->seq, "made before the last reboot",
 				  &err);
@@ -326,21 +327,21 @@ static void recover(struct knob_session *s, const struct knob_log *log)
 		}
 		if (own && announced != own->seq) {
 			announced = own->seq;
-			knob_say(log, KNOB_SAY_NOTE,
-				 "iotrial pid %" PRId64 " ('%s') is gone and "
-				 "left changes behind; restoring them",
-				 own->pid, own->f[JF_CMD]);
+			session_say(log, SESSION_SAY_NOTE,
+				    "iotrial pid %" PRId64
+				    " ('%s') is gone and "
+				    "left changes behind; restoring them",
+				    own->pid, own->f[JF_CMD]);
 		}
 		undo_one(s, r, log, &err);
 	}
 	strbuf_release(&err);
 }
 
-int knob_session_open(struct knob_session **out, const char *cmd,
-		      unsigned flags, const struct knob_log *log,
-		      struct strbuf *err)
+int session_open(struct session **out, const char *cmd, unsigned flags,
+		 const struct session_log *log, struct strbuf *err)
 {
-	struct knob_session *s = xcalloc(1, sizeof(*s));
+	struct session *s = xcalloc(1, sizeof(*s));
 	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
 	int ret;
 
@@ -352,12 +353,12 @@ int knob_session_open(struct knob_session **out, const char *cmd,
 	knob_journal_path(&path);
 	journal_init(&s->j, path.buf);
 	strbuf_release(&path);
-	ret = knob_state_open(1, &s->dir_fd, err);
+	ret = state_open(1, &s->dir_fd, err);
 	if (ret)
 		goto fail;
 	journal_set_dir(&s->j, s->dir_fd, "journal");
-	ret = knob_state_lock(s->dir_fd, flags & KNOB_OPEN_QUIET_BUSY,
-			      &s->lock_fd, err);
+	ret = state_lock(s->dir_fd, flags & SESSION_OPEN_QUIET_BUSY,
+			 &s->lock_fd, err);
 	if (ret)
 		goto fail;
 	ret = journal_load(&s->j, &why);
@@ -370,32 +371,33 @@ int knob_session_open(struct knob_session **out, const char *cmd,
 		goto fail;
 	}
 	if (s->j.torn_bytes)
-		knob_say(log, KNOB_SAY_NOTE,
-			 "the journal's last line (line %u) was cut short by a "
-			 "crash before its change was made; it is dropped",
-			 s->j.torn_line);
+		session_say(
+		    log, SESSION_SAY_NOTE,
+		    "the journal's last line (line %u) was cut short by a "
+		    "crash before its change was made; it is dropped",
+		    s->j.torn_line);
 	recover(s, log);
 	if (journal_compact(&s->j, &why))
-		knob_say(log, KNOB_SAY_WARN, "%s", why.buf);
+		session_say(log, SESSION_SAY_WARN, "%s", why.buf);
 	strbuf_release(&why);
 	*out = s;
 	return 0;
 fail:
 	strbuf_release(&why);
 	s->refs = 1;
-	knob_session_close(s, NULL);
+	session_close(s, NULL);
 	*out = NULL;
 	return ret;
 }
 
-struct knob_session *knob_session_ref(struct knob_session *s)
+struct session *session_ref(struct session *s)
 {
 	if (s)
 		s->refs++;
 	return s;
 }
 
-void knob_session_close(struct knob_session *s, const struct knob_log *log)
+void session_close(struct session *s, const struct session_log *log)
 {
 	struct strbuf err = STRBUF_INIT;
 	size_t i;
@@ -403,7 +405,7 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log)
 	if (!s || --s->refs > 0)
 		return;
 	if (s->lock_fd >= 0 && s->own_seq) {
-		knob_session_rollback(s, 0, log, &err);
+		session_rollback(s, 0, log, &err);
 		journal_compact(&s->j, &err);
 	}
 	journal_release(&s->j);
@@ -420,13 +422,13 @@ void knob_session_close(struct knob_session *s, const struct knob_log *log)
 	strbuf_release(&err);
 }
 
-uint64_t knob_session_mark(const struct knob_session *s)
+uint64_t session_mark(const struct session *s)
 {
 	return s->j.next_seq;
 }
 
-int knob_session_record(struct knob_session *s, const struct jrec *r,
-			uint64_t *out_seq, struct strbuf *err)
+int session_record(struct session *s, const struct jrec *r, uint64_t *out_seq,
+		   struct strbuf *err)
 {
 	struct jrec rec = *r; /* strings borrowed: the append copies them */
 	int ret = ensure_owner(s, err);
@@ -440,15 +442,15 @@ int knob_session_record(struct knob_session *s, const struct jrec *r,
 	return ret;
 }
 
-void knob_session_note(struct knob_session *s, uint64_t seq, const char *value)
+void session_note(struct session *s, uint64_t seq, const char *value)
 {
 	ALLOC_GROW(s->seen, s->nr_seen + 1, s->alloc_seen);
 	s->seen[s->nr_seen].seq = seq;
 	s->seen[s->nr_seen++].value = xstrdup(value);
 }
 
-int knob_session_rollback(struct knob_session *s, uint64_t mark,
-			  const struct knob_log *log, struct strbuf *err)
+int session_rollback(struct session *s, uint64_t mark,
+		     const struct session_log *log, struct strbuf *err)
 {
 	struct strbuf e = STRBUF_INIT;
 	size_t i = s->j.nr;
@@ -472,7 +474,7 @@ int knob_session_rollback(struct knob_session *s, uint64_t mark,
 	return ret;
 }
 
-int knob_session_commit(struct knob_session *s, struct strbuf *err)
+int session_commit(struct session *s, struct strbuf *err)
 {
 	struct jrec r;
 
@@ -509,9 +511,9 @@ static int named(const struct journal *j, const struct jrec *rec,
 	return 0;
 }
 
-int knob_session_revert(struct knob_session *s, const struct knob_log *log,
-			const char *const *names, size_t nr_names,
-			size_t *out_nr, struct strbuf *err)
+int session_revert(struct session *s, const struct session_log *log,
+		   const char *const *names, size_t nr_names, size_t *out_nr,
+		   struct strbuf *err)
 {
 	struct strbuf e = STRBUF_INIT;
 	size_t i = s->j.nr, n = 0;
@@ -539,9 +541,8 @@ int knob_session_revert(struct knob_session *s, const struct knob_log *log,
 	return ret;
 }
 
-int knob_session_scratch(struct knob_session *s, const char *what,
-			 const char *a, const char *b, uint64_t *out_seq,
-			 struct strbuf *err)
+int session_scratch(struct session *s, const char *what, const char *a,
+		    const char *b, uint64_t *out_seq, struct strbuf *err)
 {
 	struct jrec r;
 
@@ -550,10 +551,10 @@ int knob_session_scratch(struct knob_session *s, const char *what,
 	r.f[JF_WHAT] = (char *)what;
 	r.f[JF_A] = (char *)a;
 	r.f[JF_B] = (char *)b;
-	return knob_session_record(s, &r, out_seq, err);
+	return session_record(s, &r, out_seq, err);
 }
 
-int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err)
+int session_done(struct session *s, uint64_t seq, struct strbuf *err)
 {
 	const struct jrec *r = journal_find(&s->j, seq);
 
@@ -562,7 +563,7 @@ int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err)
 	return mark_done(s, seq, NULL, err);
 }
 
-void knob_session_leave(struct knob_session *s)
+void session_leave(struct session *s)
 {
 	struct strbuf err = STRBUF_INIT;
 
@@ -571,7 +572,7 @@ void knob_session_leave(struct knob_session *s)
 			journal_compact(&s->j, &err);
 		s->own_seq = 0; /* nothing to roll back: they stay live */
 	}
-	knob_session_close(s, NULL);
+	session_close(s, NULL);
 	strbuf_release(&err);
 }
 
@@ -596,7 +597,7 @@ static size_t count_stale(const struct journal *j, const char *boot,
 
 /* Say why each record whose boot cannot be told is kept. */
 static void say_cannot_tell(const struct journal *j, const char *boot,
-			    const struct knob_log *log)
+			    const struct session_log *log)
 {
 	size_t i;
 
@@ -608,27 +609,28 @@ static void say_cannot_tell(const struct journal *j, const char *boot,
 			continue;
 		own = journal_find(j, r->ref);
 		undo_kind(r)->describe(j, r, UNDO_BRIEF, &was);
-		knob_say(log, KNOB_SAY_WARN,
-			 "%s (changed by iotrial pid %" PRId64 ", which is "
-			 "gone) stays in the journal: %s, so iotrial cannot "
-			 "tell whether the machine rebooted since (the change "
-			 "would be gone) or not (it would need restoring); "
-			 "it is restored once " KNOB_BOOT_ID_FILE " can be "
-			 "read, or see 'iotrial revert --list'",
-			 was.buf, own->pid,
-			 boot_known(boot) ? "that iotrial could not read the "
-					    "boot id"
-					  : "the boot id cannot be read "
-					    "(" KNOB_BOOT_ID_FILE ")");
+		session_say(
+		    log, SESSION_SAY_WARN,
+		    "%s (changed by iotrial pid %" PRId64 ", which is "
+		    "gone) stays in the journal: %s, so iotrial cannot "
+		    "tell whether the machine rebooted since (the change "
+		    "would be gone) or not (it would need restoring); "
+		    "it is restored once " KNOB_BOOT_ID_FILE " can be "
+		    "read, or see 'iotrial revert --list'",
+		    was.buf, own->pid,
+		    boot_known(boot) ? "that iotrial could not read the "
+				       "boot id"
+				     : "the boot id cannot be read "
+				       "(" KNOB_BOOT_ID_FILE ")");
 		strbuf_release(&was);
 	}
 }
 
 /* The warning for a journal that does not parse. */
-static void say_corrupt(const struct knob_log *log, const char *path)
+static void say_corrupt(const struct session_log *log, const char *path)
 {
-	knob_say(
-	    log, KNOB_SAY_WARN,
+	session_say(
+	    log, SESSION_SAY_WARN,
 	    "the journal '%s' is corrupt; no setting can be changed until it "
 	    "is repaired (see 'iotrial revert --list')",
 	    path);
@@ -640,10 +642,10 @@ static void say_corrupt(const struct knob_log *log, const char *path)
  * waiting) and repair; without, say what was found and change nothing
  * (the read-only commands).
  */
-static size_t recover_stale(const struct knob_log *log, int repair)
+static size_t recover_stale(const struct session_log *log, int repair)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct knob_session *s = NULL;
+	struct session *s = NULL;
 	struct journal j;
 	char *boot = NULL;
 	int64_t pid = 0;
@@ -652,11 +654,11 @@ static size_t recover_stale(const struct knob_log *log, int repair)
 
 	knob_journal_path(&path);
 	journal_init(&j, path.buf);
-	ret = knob_state_open(0, &dir_fd, &err);
+	ret = state_open(0, &dir_fd, &err);
 	if (ret == -ENOENT || ret == -EACCES)
 		goto out; /* nothing journaled, or nothing we may read */
 	if (ret) {
-		knob_say(log, KNOB_SAY_WARN, "%s", err.buf);
+		session_say(log, SESSION_SAY_WARN, "%s", err.buf);
 		goto out;
 	}
 	journal_set_dir(&j, dir_fd, "journal");
@@ -664,7 +666,7 @@ static size_t recover_stale(const struct knob_log *log, int repair)
 	if (ret == -EBADMSG)
 		say_corrupt(log, path.buf);
 	else if (ret && ret != -EACCES)
-		knob_say(log, KNOB_SAY_WARN, "%s", err.buf);
+		session_say(log, SESSION_SAY_WARN, "%s", err.buf);
 	if (ret)
 		goto out;
 	boot = knob_boot_id();
@@ -673,17 +675,17 @@ static size_t recover_stale(const struct knob_log *log, int repair)
 	if (!n)
 		goto out; /* the common case: nothing left by the dead */
 	if (!repair && faccessat(dir_fd, ".", W_OK, 0) == 0) {
-		knob_say(log, KNOB_SAY_WARN,
-			 "%zu setting%s left by iotrial pid %" PRId64
-			 " (ended); 'iotrial revert' restores %s",
-			 n, n == 1 ? "" : "s", pid, n == 1 ? "it" : "them");
+		session_say(log, SESSION_SAY_WARN,
+			    "%zu setting%s left by iotrial pid %" PRId64
+			    " (ended); 'iotrial revert' restores %s",
+			    n, n == 1 ? "" : "s", pid, n == 1 ? "it" : "them");
 		goto out;
 	}
 	if (!repair || faccessat(dir_fd, ".", W_OK, 0) < 0 ||
-	    (ret = knob_session_open(&s, "recover", KNOB_OPEN_QUIET_BUSY, log,
-				     &err)) == -EACCES) {
-		knob_say(
-		    log, KNOB_SAY_WARN,
+	    (ret = session_open(&s, "recover", SESSION_OPEN_QUIET_BUSY, log,
+				&err)) == -EACCES) {
+		session_say(
+		    log, SESSION_SAY_WARN,
 		    "the journal '%s' holds %zu change%s left by iotrial pid "
 		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
 		    "to restore %s",
@@ -695,10 +697,10 @@ static size_t recover_stale(const struct knob_log *log, int repair)
 	if (ret == -EBADMSG)
 		say_corrupt(log, path.buf);
 	else if (ret && ret != -EBUSY) /* busy: a later command repairs */
-		knob_say(log, KNOB_SAY_WARN, "%s", err.buf);
+		session_say(log, SESSION_SAY_WARN, "%s", err.buf);
 	if (ret)
 		n = 0;
-	knob_session_close(s, log);
+	session_close(s, log);
 out:
 	journal_release(&j);
 	if (dir_fd >= 0)
@@ -709,12 +711,12 @@ out:
 	return n;
 }
 
-size_t knob_recover_stale(const struct knob_log *log)
+size_t knob_recover_stale(const struct session_log *log)
 {
 	return recover_stale(log, 1);
 }
 
-void knob_report_stale(const struct knob_log *log)
+void knob_report_stale(const struct session_log *log)
 {
 	(void)recover_stale(log, 0);
 }

@@ -21,35 +21,35 @@
  * STATE is $IOTRIAL_STATE_DIR, else /var/lib/iotrial; it and its files
  * are refused unless trustworthy (state.h).
  */
-#ifndef IOTRIAL_KNOB_SESSION_H
-#define IOTRIAL_KNOB_SESSION_H
+#ifndef IOTRIAL_JOURNAL_SESSION_H
+#define IOTRIAL_JOURNAL_SESSION_H
 
 #include <stdint.h>
 #include "journal.h"
 #include "state.h"
 
 /* How loud a message from a session is; cli/ decides where it goes. */
-enum knob_say_level {
-	KNOB_SAY_INFO, /* an action the command was asked to do */
-	KNOB_SAY_NOTE, /* something done on the side (recovery) */
-	KNOB_SAY_WARN, /* something the user must look at */
+enum session_say_level {
+	SESSION_SAY_INFO, /* an action the command was asked to do */
+	SESSION_SAY_NOTE, /* something done on the side (recovery) */
+	SESSION_SAY_WARN, /* something the user must look at */
 };
 
 /* Where a session's messages go. core/ never prints; this may be NULL. */
-struct knob_log {
-	void (*say)(void *data, enum knob_say_level level, const char *msg);
+struct session_log {
+	void (*say)(void *data, enum session_say_level level, const char *msg);
 	void *data;
 };
 
 /* Send one formatted message to log; nothing when log is NULL. */
-void knob_say(const struct knob_log *log, enum knob_say_level level,
-	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void session_say(const struct session_log *log, enum session_say_level level,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-struct knob_session;
+struct session;
 
 /* Open flags. */
-enum knob_open_flags {
-	KNOB_OPEN_QUIET_BUSY = 1 << 0, /* -EBUSY without a message */
+enum session_open_flags {
+	SESSION_OPEN_QUIET_BUSY = 1 << 0, /* -EBUSY without a message */
 };
 
 /*
@@ -60,20 +60,19 @@ enum knob_open_flags {
  * not writable, -EPERM when it, the journal or the lock is not to be
  * trusted (err says how to fix it).
  */
-int knob_session_open(struct knob_session **out, const char *cmd,
-		      unsigned flags, const struct knob_log *log,
-		      struct strbuf *err);
+int session_open(struct session **out, const char *cmd, unsigned flags,
+		 const struct session_log *log, struct strbuf *err);
 /* Take another reference (the scratch target and run --set share one). */
-struct knob_session *knob_session_ref(struct knob_session *s);
+struct session *session_ref(struct session *s);
 /*
  * Drop a reference. The last one undoes this session's temporary changes
  * that are still live (a safety net: callers roll back themselves),
  * compacts the journal and releases the lock. NULL is fine.
  */
-void knob_session_close(struct knob_session *s, const struct knob_log *log);
+void session_close(struct session *s, const struct session_log *log);
 
 /* The seq the next record will get: pass it to rollback later. */
-uint64_t knob_session_mark(const struct knob_session *s);
+uint64_t session_mark(const struct session *s);
 /*
  * Journal r, a set or scr record of a change this process is about to
  * make, under this process's own record (written first when needed):
@@ -81,23 +80,23 @@ uint64_t knob_session_mark(const struct knob_session *s);
  * before the change, never after. *out_seq (may be NULL) gets its seq.
  * 0 or -errno with err set.
  */
-int knob_session_record(struct knob_session *s, const struct jrec *r,
-			uint64_t *out_seq, struct strbuf *err);
+int session_record(struct session *s, const struct jrec *r, uint64_t *out_seq,
+		   struct strbuf *err);
 /*
  * Remember, in memory only, what this process found right after it made
  * the change of record seq (a knob's value read back after the write).
  * Undoing that record in this process hands it to the kind's undo as
  * ctx->seen: "still what we made" then means exactly that.
  */
-void knob_session_note(struct knob_session *s, uint64_t seq, const char *value);
+void session_note(struct session *s, uint64_t seq, const char *value);
 /*
  * Undo this session's live temporary records with seq >= mark, newest
  * first. Keeps going past a failure; returns the first error.
  */
-int knob_session_rollback(struct knob_session *s, uint64_t mark,
-			  const struct knob_log *log, struct strbuf *err);
+int session_rollback(struct session *s, uint64_t mark,
+		     const struct session_log *log, struct strbuf *err);
 /* Mark this session's set records as kept (iotrial set). */
-int knob_session_commit(struct knob_session *s, struct strbuf *err);
+int session_commit(struct session *s, struct strbuf *err);
 /*
  * Restore every kept change in the journal, newest first (iotrial
  * revert), or only those of the knobs named (canonical names,
@@ -106,31 +105,30 @@ int knob_session_commit(struct knob_session *s, struct strbuf *err);
  * vm.dirty_bytes) come with it, since restoring one rewrites the other.
  * *out_nr counts what was restored or retired.
  */
-int knob_session_revert(struct knob_session *s, const struct knob_log *log,
-			const char *const *names, size_t nr_names,
-			size_t *out_nr, struct strbuf *err);
+int session_revert(struct session *s, const struct session_log *log,
+		   const char *const *names, size_t nr_names, size_t *out_nr,
+		   struct strbuf *err);
 /*
  * Journal a scratch resource before making it ("file", "loop", "mount",
  * "dir"; a and b as scratch.c defines; "work": a work directory, just
  * after it is made, as workdir.c defines): a scr record through
- * knob_session_record(). *out_seq identifies it for knob_session_done().
+ * session_record(). *out_seq identifies it for session_done().
  */
-int knob_session_scratch(struct knob_session *s, const char *what,
-			 const char *a, const char *b, uint64_t *out_seq,
-			 struct strbuf *err);
+int session_scratch(struct session *s, const char *what, const char *a,
+		    const char *b, uint64_t *out_seq, struct strbuf *err);
 /* Record that seq was undone (a scratch resource torn down). */
-int knob_session_done(struct knob_session *s, uint64_t seq, struct strbuf *err);
+int session_done(struct session *s, uint64_t seq, struct strbuf *err);
 /*
  * Compact the journal and drop s without undoing its live records: they
  * stay journaled under this process's own record, and recovery leaves a
  * "work" record alone while its owner lives (knob_owner_alive). This is
  * how a resource is journaled for long without holding the lock that
- * long (a run's work directory): open, knob_session_scratch(), leave;
- * at the end open, knob_session_done(), leave. NULL is fine.
+ * long (a run's work directory): open, session_scratch(), leave;
+ * at the end open, session_done(), leave. NULL is fine.
  */
-void knob_session_leave(struct knob_session *s);
+void session_leave(struct session *s);
 /* The journal file's path. */
-const char *knob_session_journal(const struct knob_session *s);
+const char *session_journal(const struct session *s);
 
 /*
  * At the start of every invocation: if the journal holds changes of a
@@ -143,7 +141,7 @@ const char *knob_session_journal(const struct knob_session *s);
  * Returns how many records it found to repair and took on (0 when it
  * left them: nothing to do, busy, no rights).
  */
-size_t knob_recover_stale(const struct knob_log *log);
+size_t knob_recover_stale(const struct session_log *log);
 
 /*
  * For the commands that change nothing (knobs, info, log, show, ...):
@@ -152,7 +150,7 @@ size_t knob_recover_stale(const struct knob_log *log);
  * iotrial pid 4242 (ended); 'iotrial revert' restores them"). Takes no
  * lock, writes nothing, restores nothing.
  */
-void knob_report_stale(const struct knob_log *log);
+void knob_report_stale(const struct session_log *log);
 
 /* Is the process of own record own still running, in this boot? */
 int knob_owner_alive(const struct jrec *own, const char *boot);
@@ -186,9 +184,9 @@ enum undo_view {
 
 /* What undo() is given besides the record. */
 struct undo_ctx {
-	const struct knob_log *log; /* where undo() says what it did */
+	const struct session_log *log; /* where undo() says what it did */
 	const char *seen; /* what this process noted right after making
-			     the change (knob_session_note()), or NULL: the
+			     the change (session_note()), or NULL: the
 			     record is another process's */
 };
 

@@ -20,7 +20,7 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-const char *knob_state_dir(void)
+const char *state_dir(void)
 {
 	const char *d = getenv("IOTRIAL_STATE_DIR");
 
@@ -29,7 +29,7 @@ const char *knob_state_dir(void)
 
 void knob_journal_path(struct strbuf *out)
 {
-	strbuf_addf(out, "%s/journal", knob_state_dir());
+	strbuf_addf(out, "%s/journal", state_dir());
 }
 
 /* The name of the user owning what iotrial trusts: "root", or ours. */
@@ -47,8 +47,8 @@ static void owner_name(struct strbuf *out)
 		strbuf_addf(out, "%u", (unsigned)uid);
 }
 
-int knob_state_check(int fd, const char *path, const char *what, int want_dir,
-		     struct strbuf *err)
+int state_check(int fd, const char *path, const char *what, int want_dir,
+		struct strbuf *err)
 {
 	struct strbuf who = STRBUF_INIT, why = STRBUF_INIT;
 	struct stat st;
@@ -89,8 +89,8 @@ out:
 	return ret;
 }
 
-int knob_state_refuse_link(const char *path, const char *what, int is_dir,
-			   struct strbuf *err)
+int state_refuse_link(const char *path, const char *what, int is_dir,
+		      struct strbuf *err)
 {
 	if (is_dir)
 		return err_set(err, -EPERM,
@@ -107,7 +107,7 @@ int knob_state_refuse_link(const char *path, const char *what, int is_dir,
 		       what, path, path, path);
 }
 
-int knob_state_sync_parent(const char *path)
+int state_sync_parent(const char *path)
 {
 	char *dir = xstrdup(path), *slash;
 	int fd, ret = 0;
@@ -145,7 +145,7 @@ static int mkdir_p(const char *dir)
 			continue;
 		*p = '\0';
 		if (!mkdir(copy, 0755))
-			ret = knob_state_sync_parent(copy);
+			ret = state_sync_parent(copy);
 		else if (errno != EEXIST)
 			ret = -errno;
 		*p = c;
@@ -162,9 +162,9 @@ static int no_rights(int e)
 	return e == EACCES || e == EPERM || e == EROFS;
 }
 
-int knob_state_open(int create, int *out_fd, struct strbuf *err)
+int state_open(int create, int *out_fd, struct strbuf *err)
 {
-	const char *dir = knob_state_dir();
+	const char *dir = state_dir();
 	int fd, ret;
 
 	*out_fd = -1;
@@ -191,13 +191,13 @@ int knob_state_open(int create, int *out_fd, struct strbuf *err)
 		/* with O_DIRECTORY, a link is ENOTDIR rather than ELOOP */
 		if (e == ELOOP ||
 		    (e == ENOTDIR && !lstat(dir, &st) && S_ISLNK(st.st_mode)))
-			return knob_state_refuse_link(dir, "state directory", 1,
-						      err);
+			return state_refuse_link(dir, "state directory", 1,
+						 err);
 		return err_set(err, no_rights(e) ? -EACCES : -e,
 			       "cannot open the state directory '%s': %s", dir,
 			       strerror(e));
 	}
-	ret = knob_state_check(fd, dir, "state directory", 1, err);
+	ret = state_check(fd, dir, "state directory", 1, err);
 	if (ret) {
 		close(fd);
 		return ret;
@@ -230,22 +230,21 @@ static int lock_soon(int fd, unsigned grace_ms)
 	}
 }
 
-int knob_state_lock(int dir_fd, int quiet, int *out_fd, struct strbuf *err)
+int state_lock(int dir_fd, int quiet, int *out_fd, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
 	const char *nl;
 	ssize_t n;
 	int fd, e, ret = 0;
 
-	strbuf_addf(&path, "%s/lock", knob_state_dir());
+	strbuf_addf(&path, "%s/lock", state_dir());
 	fd = openat(dir_fd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
 		    0600);
 	*out_fd = fd;
 	if (fd < 0) {
 		e = errno;
 		if (e == ELOOP)
-			ret = knob_state_refuse_link(path.buf, "lock file", 0,
-						     err);
+			ret = state_refuse_link(path.buf, "lock file", 0, err);
 		else if (no_rights(e))
 			ret = err_set(err, -EACCES,
 				      "changing settings needs root (cannot "
@@ -256,7 +255,7 @@ int knob_state_lock(int dir_fd, int quiet, int *out_fd, struct strbuf *err)
 				      path.buf, strerror(e));
 		goto out;
 	}
-	ret = knob_state_check(fd, path.buf, "lock file", 0, err);
+	ret = state_check(fd, path.buf, "lock file", 0, err);
 	if (ret)
 		goto out;
 	if (lock_soon(fd, quiet ? 0 : LOCK_GRACE_MS) < 0) {

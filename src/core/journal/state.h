@@ -14,7 +14,7 @@
 #include "../../util/strbuf.h"
 
 /* The state directory: $IOTRIAL_STATE_DIR or /var/lib/iotrial. */
-const char *knob_state_dir(void);
+const char *state_dir(void);
 /* STATE/journal into out. */
 void knob_journal_path(struct strbuf *out);
 
@@ -26,25 +26,25 @@ void knob_journal_path(struct strbuf *out);
  * ("state directory", "journal", "lock file"). 0, or -EPERM with err
  * saying what is wrong and what would be right.
  */
-int knob_state_check(int fd, const char *path, const char *what, int want_dir,
-		     struct strbuf *err);
+int state_check(int fd, const char *path, const char *what, int want_dir,
+		struct strbuf *err);
 /* err for a state file or directory that is a symbolic link (ELOOP from
  * an O_NOFOLLOW open); returns -EPERM. */
-int knob_state_refuse_link(const char *path, const char *what, int is_dir,
-			   struct strbuf *err);
+int state_refuse_link(const char *path, const char *what, int is_dir,
+		      struct strbuf *err);
 /* fsync the directory that holds path, so that creating, renaming or
  * removing path is durable. 0 or -errno. */
-int knob_state_sync_parent(const char *path);
+int state_sync_parent(const char *path);
 
 /*
- * Open the state directory and check it (knob_state_check()). With
+ * Open the state directory and check it (state_check()). With
  * create, make it first (and fsync the parent of every directory made,
  * so a crash cannot lose it). *out_fd is an O_DIRECTORY descriptor the
  * caller closes. -ENOENT, err untouched, when it does not exist and
  * create is 0; -EACCES when it cannot be made or opened for lack of
  * rights; -EPERM when it is not to be trusted; other -errno.
  */
-int knob_state_open(int create, int *out_fd, struct strbuf *err);
+int state_open(int create, int *out_fd, struct strbuf *err);
 /*
  * Take STATE/lock (flock, without waiting) through dir_fd: open it
  * without following a link, check it, then write our pid into it: the
@@ -54,6 +54,6 @@ int knob_state_open(int create, int *out_fd, struct strbuf *err);
  * unless quiet), -EACCES without the rights to open it, -EPERM when it is
  * not to be trusted.
  */
-int knob_state_lock(int dir_fd, int quiet, int *out_fd, struct strbuf *err);
+int state_lock(int dir_fd, int quiet, int *out_fd, struct strbuf *err);
 
 #endif

@@ -14,7 +14,7 @@
 #include "../../util/banned.h"
 
 /* Tell the caller why, then undo every change since mark. */
-static void undo(struct knob_session *s, uint64_t mark,
+static void undo(struct session *s, uint64_t mark,
 		 const struct knob_keep_hooks *h, const struct strbuf *why)
 {
 	struct strbuf e = STRBUF_INIT;
@@ -22,25 +22,25 @@ static void undo(struct knob_session *s, uint64_t mark,
 	if (h->undoing)
 		h->undoing(h->data, why->buf);
 	/* what cannot be undone stays journaled, and the log says so */
-	knob_session_rollback(s, mark, &h->log, &e);
+	session_rollback(s, mark, &h->log, &e);
 	strbuf_release(&e);
 }
 
 int knob_apply_kept(struct knob_plan *p, const struct knob_keep_hooks *hooks,
 		    enum knob_keep_stage *out_failed, struct strbuf *err)
 {
-	struct knob_session *s = NULL;
+	struct session *s = NULL;
 	uint64_t mark;
 	int ret;
 
 	*out_failed = 0;
-	ret = knob_session_open(&s, "set", 0, &hooks->log, err);
+	ret = session_open(&s, "set", 0, &hooks->log, err);
 	if (ret) {
 		*out_failed = KNOB_KEEP_FAILED_SESSION;
 		return ret;
 	}
-	mark = knob_session_mark(s);
-	ret = knob_session_apply(s, p, &hooks->log, err);
+	mark = session_mark(s);
+	ret = session_apply(s, p, &hooks->log, err);
 	if (!ret && hooks->stop && *hooks->stop)
 		ret = err_set(err, -EINTR, "interrupted by signal %d",
 			      *hooks->stop);
@@ -49,22 +49,22 @@ int knob_apply_kept(struct knob_plan *p, const struct knob_keep_hooks *hooks,
 		undo(s, mark, hooks, err);
 		goto out;
 	}
-	ret = knob_session_commit(s, err);
+	ret = session_commit(s, err);
 	if (ret) {
 		*out_failed = KNOB_KEEP_FAILED_COMMIT;
 		undo(s, mark, hooks, err);
 	}
 out:
-	knob_session_close(s, &hooks->log);
+	session_close(s, &hooks->log);
 	return ret;
 }
 
-int knob_revert_kept(const struct knob_log *log, const char *const *names,
+int knob_revert_kept(const struct session_log *log, const char *const *names,
 		     size_t nr_names, size_t *out_nr, int *out_no_journal,
 		     struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT;
-	struct knob_session *s = NULL;
+	struct session *s = NULL;
 	struct stat st;
 	int ret;
 
@@ -85,10 +85,10 @@ int knob_revert_kept(const struct knob_log *log, const char *const *names,
 		}
 		goto out;
 	}
-	ret = knob_session_open(&s, "revert", 0, log, err);
+	ret = session_open(&s, "revert", 0, log, err);
 	if (!ret)
-		ret = knob_session_revert(s, log, names, nr_names, out_nr, err);
-	knob_session_close(s, log);
+		ret = session_revert(s, log, names, nr_names, out_nr, err);
+	session_close(s, log);
 out:
 	strbuf_release(&path);
 	return ret;

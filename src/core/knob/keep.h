@@ -24,9 +24,9 @@ enum knob_keep_stage {
 
 /* What the caller of knob_apply_kept() hears. Every member may be NULL. */
 struct knob_keep_hooks {
-	struct knob_log log; /* the session's messages */
-	volatile int *stop;  /* nonzero (a signal number) once a stop was
-				asked for: the changes are rolled back */
+	struct session_log log; /* the session's messages */
+	volatile int *stop;	/* nonzero (a signal number) once a stop was
+				   asked for: the changes are rolled back */
 	/*
 	 * Why a change failed, said before what was changed is undone, so
 	 * that the reason comes before the messages of the undo.
@@ -43,8 +43,8 @@ struct knob_keep_hooks {
  * wrote returns to its value before the call. On success the changes
  * outlive this process until knob_revert_kept(); each change's
  * before/after/side are filled. Returns 0 or -errno with err set and
- * *out_failed saying where (knob_session_open()'s codes for
- * KNOB_KEEP_FAILED_SESSION, knob_session_apply()'s for a change).
+ * *out_failed saying where (session_open()'s codes for
+ * KNOB_KEEP_FAILED_SESSION, session_apply()'s for a change).
  */
 int knob_apply_kept(struct knob_plan *p, const struct knob_keep_hooks *hooks,
 		    enum knob_keep_stage *out_failed, struct strbuf *err);
@@ -52,14 +52,14 @@ int knob_apply_kept(struct knob_plan *p, const struct knob_keep_hooks *hooks,
 /*
  * Restore every kept change in the journal, newest first (iotrial
  * revert), or those of the knobs named (names[nr_names], NULL: all; as
- * knob_session_revert() matches them); a setting changed since iotrial wrote it
+ * session_revert() matches them); a setting changed since iotrial wrote it
  * keeps its new value, and the log says so. *out_nr counts what was restored or
  * retired; *out_no_journal is 1 when there is no journal at all (then nothing
  * is opened or made, and 0 is returned). Returns 0, or -errno with err set: the
  * journal cannot be read (restoring settings needs root), or
- * knob_session_open()'s and knob_session_revert()'s codes.
+ * session_open()'s and session_revert()'s codes.
  */
-int knob_revert_kept(const struct knob_log *log, const char *const *names,
+int knob_revert_kept(const struct session_log *log, const char *const *names,
 		     size_t nr_names, size_t *out_nr, int *out_no_journal,
 		     struct strbuf *err);
 

@@ -58,8 +58,8 @@ int knob_each_pair(const char *snapshot,
 		   int (*fn)(const char *key, const char *value, void *data),
 		   void *data);
 
-/* One mount of /proc/self/mountinfo (core/target/mountinfo.h reads it). Strings
- * owned, escapes decoded. */
+/* One mount of /proc/self/mountinfo (core/targets/mountinfo.h reads it).
+ * Strings owned, escapes decoded. */
 struct knob_mount {
 	unsigned id; /* mount id (field 1) */
 	unsigned major, minor;

@@ -22,7 +22,7 @@
 
 /* Journal k's original and the value about to be written, canon;
  * *out_seq gets the record. */
-static int journal_change(struct knob_session *s, const struct knob *k,
+static int journal_change(struct session *s, const struct knob *k,
 			  const char *canon, uint64_t *out_seq,
 			  struct strbuf *err)
 {
@@ -41,14 +41,14 @@ static int journal_change(struct knob_session *s, const struct knob *k,
 		r.f[JF_IDENT] = k->ident;
 		r.f[JF_ORIG] = orig.buf;
 		r.f[JF_WROTE] = (char *)canon;
-		ret = knob_session_record(s, &r, out_seq, err);
+		ret = session_record(s, &r, out_seq, err);
 	}
 	strbuf_release(&orig);
 	return ret;
 }
 
-int knob_session_apply(struct knob_session *s, struct knob_plan *p,
-		       const struct knob_log *log, struct strbuf *err)
+int session_apply(struct session *s, struct knob_plan *p,
+		  const struct session_log *log, struct strbuf *err)
 {
 	uint64_t seq;
 	size_t i;
@@ -75,7 +75,7 @@ int knob_session_apply(struct knob_session *s, struct knob_plan *p,
 		ret = knob_apply(&c->k, c->canon.buf, &c->after, &c->side, err);
 		/* what a rollback in this process compares the knob with */
 		if (c->after.len)
-			knob_session_note(s, seq, c->after.buf);
+			session_note(s, seq, c->after.buf);
 		if (!ret)
 			c->applied = 1;
 	}
@@ -167,47 +167,50 @@ static int undo_set(const struct jrec *r, const struct undo_ctx *ctx,
 		goto failed;
 	knob_show_value(&k, raw.buf, &now);
 	if (r->wrote_unknown) {
-		knob_say(ctx->log, KNOB_SAY_NOTE,
-			 "the journal does not say what iotrial wrote to %s "
-			 "(an older iotrial made the record), so a change "
-			 "made since cannot be told apart; restoring it all "
-			 "the same",
-			 subj.buf);
+		session_say(ctx->log, SESSION_SAY_NOTE,
+			    "the journal does not say what iotrial wrote to %s "
+			    "(an older iotrial made the record), so a change "
+			    "made since cannot be told apart; restoring it all "
+			    "the same",
+			    subj.buf);
 	} else if (ctx->seen ? strcmp(ctx->seen, raw.buf)
 			     : !holds_written(&k, r->f[JF_WROTE], raw.buf)) {
 		if (holds_original(&k, r->f[JF_ORIG])) {
-			knob_say(ctx->log, KNOB_SAY_NOTE,
-				 "%s still holds its original %s; nothing to "
-				 "restore",
-				 subj.buf, was.buf);
+			session_say(
+			    ctx->log, SESSION_SAY_NOTE,
+			    "%s still holds its original %s; nothing to "
+			    "restore",
+			    subj.buf, was.buf);
 			goto out; /* undone: nothing was left to undo */
 		}
 		knob_show_value(&k, r->f[JF_WROTE], &wrote);
-		knob_say(ctx->log, KNOB_SAY_WARN,
-			 "%s was changed after iotrial set it: iotrial wrote "
-			 "%s, it is now %s; that value is kept (someone set "
-			 "it since), not restored to the original %s",
-			 subj.buf, wrote.buf, now.buf, was.buf);
+		session_say(
+		    ctx->log, SESSION_SAY_WARN,
+		    "%s was changed after iotrial set it: iotrial wrote "
+		    "%s, it is now %s; that value is kept (someone set "
+		    "it since), not restored to the original %s",
+		    subj.buf, wrote.buf, now.buf, was.buf);
 		ret = err_set(why, -ESTALE, "changed since iotrial wrote it");
 		goto out;
 	}
 	ret = knob_restore(&k, r->f[JF_ORIG], why);
 	if (!ret) {
-		knob_say(ctx->log, KNOB_SAY_INFO, "restored %s: %s -> %s",
-			 subj.buf, now.buf, was.buf);
+		session_say(ctx->log, SESSION_SAY_INFO, "restored %s: %s -> %s",
+			    subj.buf, now.buf, was.buf);
 		goto out;
 	}
 failed:
 	if (ret == -ESTALE || ret == -ENOENT) {
-		knob_say(ctx->log, KNOB_SAY_NOTE,
-			 "%s no longer applies (%s); not restored to %s",
-			 subj.buf, why->buf, was.buf);
+		session_say(ctx->log, SESSION_SAY_NOTE,
+			    "%s no longer applies (%s); not restored to %s",
+			    subj.buf, why->buf, was.buf);
 		ret = -ESTALE;
 	} else {
-		knob_say(ctx->log, KNOB_SAY_WARN,
-			 "cannot restore %s to %s: %s; the journal keeps it, "
-			 "and 'iotrial revert' retries",
-			 subj.buf, was.buf, why->buf);
+		session_say(
+		    ctx->log, SESSION_SAY_WARN,
+		    "cannot restore %s to %s: %s; the journal keeps it, "
+		    "and 'iotrial revert' retries",
+		    subj.buf, was.buf, why->buf);
 		strbuf_addstr(&cause, why->buf);
 		ret = err_set(why, ret == -EPERM ? -EACCES : ret,
 			      "cannot restore %s: %s", subj.buf, cause.buf);

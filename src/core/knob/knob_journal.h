@@ -1,7 +1,7 @@
 /*
  * The knobs' side of the journal (knob_journal.c): a change is
  * journaled as a "set" record before it is written
- * (knob_session_apply(), declared with the plan in plan.h), and undone
+ * (session_apply(), declared with the plan in plan.h), and undone
  * and described through knob_undo_ops, one of journal_undo_kinds[].
  */
 #ifndef IOTRIAL_KNOB_JOURNAL_H

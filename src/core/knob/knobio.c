@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "knob-int.h"
-#include "../target/mountinfo.h"
+#include "../targets/mountinfo.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -296,7 +296,7 @@ int knob_each_pair(const char *snapshot,
 	return ret;
 }
 
-/* ---- the mount table (read by core/target/mountinfo.c) ---- */
+/* ---- the mount table (read by core/targets/mountinfo.c) ---- */
 
 /* Copy e into out. */
 static void mount_from_entry(struct knob_mount *out,

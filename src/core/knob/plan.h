@@ -9,8 +9,8 @@
 
 #include "knob.h"
 
-struct knob_session;
-struct knob_log;
+struct session;
+struct session_log;
 
 /* One assignment. Strings owned. */
 struct knob_change {
@@ -77,8 +77,8 @@ int knob_plan_refresh(struct knob_plan *p, struct knob_change *c,
  * its value before the call. Each change's before/after/journaled/
  * applied are filled.
  */
-int knob_session_apply(struct knob_session *s, struct knob_plan *p,
-		       const struct knob_log *log, struct strbuf *err);
+int session_apply(struct session *s, struct knob_plan *p,
+		  const struct session_log *log, struct strbuf *err);
 /*
  * Is c a value already in force: its knob reads now (c->before) what it
  * would be set to? Never for a change that waits for a scheduler switch.

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "knob-int.h"
-#include "../target/mountinfo.h"
-#include "../target/target.h"
+#include "../targets/mountinfo.h"
+#include "../targets/target.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"

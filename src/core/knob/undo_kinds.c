@@ -12,9 +12,9 @@
  */
 #include "knob_journal.h"
 #include "../journal/session.h"
-#include "../target/cgroup.h"
-#include "../target/scratch.h"
-#include "../target/workdir.h"
+#include "../targets/cgroup.h"
+#include "../targets/scratch.h"
+#include "../targets/workdir.h"
 
 const struct undo_ops *const journal_undo_kinds[] = {
     &knob_undo_ops,	     /* set: a knob's setting */

@@ -10,8 +10,8 @@
 #define IOTRIAL_ENV_H
 
 #include <stdint.h>
-#include "../target/devstack.h"
-#include "../target/target.h"
+#include "../targets/devstack.h"
+#include "../targets/target.h"
 #include "../../util/strbuf.h"
 
 struct json_object;

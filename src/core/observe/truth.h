@@ -20,11 +20,11 @@
 #include <stdint.h>
 #include "diskstats.h"
 #include "sampler.h"
-#include "../target/devstack.h"
+#include "../targets/devstack.h"
 #include "env.h"
 #include "measure.h"
 #include "../result/result.h"
-#include "../target/target.h"
+#include "../targets/target.h"
 #include "../../util/strbuf.h"
 
 struct json_object;

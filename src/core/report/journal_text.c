@@ -94,7 +94,7 @@ int report_journal_text(struct strbuf *out, size_t *out_live,
 	*out_live = 0;
 	knob_journal_path(&path);
 	journal_init(&j, path.buf);
-	ret = knob_state_open(0, &dir_fd, &why);
+	ret = state_open(0, &dir_fd, &why);
 	if (ret == -ENOENT) {
 		ret = 0; /* no state directory: nothing journaled */
 		goto out;

@@ -8,7 +8,7 @@
 #define IOTRIAL_RUN_TEXT_H
 
 #include "../result/result.h"
-#include "../target/target.h"
+#include "../targets/target.h"
 #include "../workload/workload.h"
 #include "../../util/strbuf.h"
 

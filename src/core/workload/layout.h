@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../target/target.h"
+#include "../targets/target.h"
 #include "../../util/rng.h"
 #include "../../util/strbuf.h"
 

@@ -26,7 +26,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include "layout.h"
-#include "../target/scratch.h"
+#include "../targets/scratch.h"
 #include "randmap.h"
 #include "rw.h"
 #include "rw-int.h"

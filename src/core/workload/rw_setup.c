@@ -15,7 +15,7 @@
 #include "rw.h"
 #include "rw-int.h"
 #include "verify.h"
-#include "../target/scratch.h"
+#include "../targets/scratch.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"

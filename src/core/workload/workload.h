@@ -11,7 +11,7 @@
 #include "metric.h"
 #include "../observe/measure.h"
 #include "../result/result.h"
-#include "../target/target.h"
+#include "../targets/target.h"
 #include "../../util/strbuf.h"
 
 enum param_type {

@@ -59,7 +59,7 @@ const char *scratch_device(const struct target *t)
 	return sc ? sc->dev : NULL;
 }
 
-struct knob_session *scratch_session(const struct target *t)
+struct session *scratch_session(const struct target *t)
 {
 	const struct scratch *sc = t ? t->scratch : NULL;
 
@@ -203,14 +203,14 @@ static int make_dir(struct scratch *sc, uint64_t bytes, struct strbuf *err)
 	for (tries = 0; tries < 16; tries++) {
 		strbuf_setf(&p, "%s/iotrial-scratch.%ld-%06" PRIx64, tmp,
 			    (long)getpid(), (clock_now_ns() / 1000) & 0xffffff);
-		ret = knob_session_scratch(sc->s, "dir", p.buf, "",
-					   &sc->seq_dir, err);
+		ret =
+		    session_scratch(sc->s, "dir", p.buf, "", &sc->seq_dir, err);
 		if (ret)
 			goto out;
 		if (!mkdir(p.buf, 0700))
 			break;
 		ret = -errno;
-		knob_session_done(sc->s, sc->seq_dir, NULL);
+		session_done(sc->s, sc->seq_dir, NULL);
 		sc->seq_dir = 0;
 		if (ret != -EEXIST) {
 			err_set(err, ret, "cannot create '%s': %s", p.buf,
@@ -239,8 +239,8 @@ static int make_image(struct scratch *sc, uint64_t bytes, struct strbuf *err)
 	int fd, ret;
 
 	sc->image = in_dir(sc->dir, "disk.img");
-	ret = knob_session_scratch(sc->s, "file", sc->image, "", &sc->seq_image,
-				   err);
+	ret =
+	    session_scratch(sc->s, "file", sc->image, "", &sc->seq_image, err);
 	if (ret)
 		return ret;
 	fd = open(sc->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -277,8 +277,8 @@ static int attach_loop(struct scratch *sc, int img_fd, struct strbuf *err)
 			break;
 		}
 		strbuf_setf(&dev, "/dev/loop%d", nr);
-		ret = knob_session_scratch(sc->s, "loop", dev.buf, sc->image,
-					   &sc->seq_loop, err);
+		ret = session_scratch(sc->s, "loop", dev.buf, sc->image,
+				      &sc->seq_loop, err);
 		if (ret)
 			break;
 		fd = open(dev.buf, O_RDWR | O_CLOEXEC);
@@ -295,7 +295,7 @@ static int attach_loop(struct scratch *sc, int img_fd, struct strbuf *err)
 		if (!ret)
 			break;
 		/* not attached: the record announced nothing */
-		knob_session_done(sc->s, sc->seq_loop, NULL);
+		session_done(sc->s, sc->seq_loop, NULL);
 		sc->seq_loop = 0;
 		if (ret == -EINVAL && dio) {
 			dio = 0; /* the backing file system lacks O_DIRECT */
@@ -356,8 +356,7 @@ static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
 		goto out;
 	}
 	sc->mnt = in_dir(sc->dir, "mnt");
-	ret = knob_session_scratch(sc->s, "dir", sc->mnt, "", &sc->seq_mnt_dir,
-				   err);
+	ret = session_scratch(sc->s, "dir", sc->mnt, "", &sc->seq_mnt_dir, err);
 	if (ret)
 		goto out;
 	if (mkdir(sc->mnt, 0700) < 0) {
@@ -365,14 +364,14 @@ static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
 			      strerror(errno));
 		goto out;
 	}
-	ret = knob_session_scratch(sc->s, "mount", sc->mnt, sc->dev,
-				   &sc->seq_mount, err);
+	ret = session_scratch(sc->s, "mount", sc->mnt, sc->dev, &sc->seq_mount,
+			      err);
 	if (ret)
 		goto out;
 	if (mount(sc->dev, sc->mnt, fs, 0, NULL) < 0) {
 		ret = err_set(err, -errno, "cannot mount '%s' on '%s': %s",
 			      sc->dev, sc->mnt, strerror(errno));
-		knob_session_done(sc->s, sc->seq_mount, NULL);
+		session_done(sc->s, sc->seq_mount, NULL);
 		sc->seq_mount = 0;
 	}
 out:
@@ -426,7 +425,7 @@ int scratch_open(struct target *t, const char *spec, volatile int *stop,
 		goto fail;
 	}
 	sc->stop = stop;
-	ret = knob_session_open(&sc->s, NULL, 0, NULL, err);
+	ret = session_open(&sc->s, NULL, 0, NULL, err);
 	if (ret)
 		goto fail;
 	t->scratch = sc;
@@ -499,17 +498,17 @@ void scratch_release(struct target *t)
 		return;
 	t->scratch = NULL;
 	if (sc->seq_mount && !scratch_umount(sc->mnt))
-		knob_session_done(sc->s, sc->seq_mount, NULL);
+		session_done(sc->s, sc->seq_mount, NULL);
 	if (sc->seq_mnt_dir && (!rmdir(sc->mnt) || errno == ENOENT))
-		knob_session_done(sc->s, sc->seq_mnt_dir, NULL);
+		session_done(sc->s, sc->seq_mnt_dir, NULL);
 	if (sc->seq_loop && !scratch_detach_loop(sc->dev))
-		knob_session_done(sc->s, sc->seq_loop, NULL);
+		session_done(sc->s, sc->seq_loop, NULL);
 	if (sc->seq_image && (!unlink(sc->image) || errno == ENOENT))
-		knob_session_done(sc->s, sc->seq_image, NULL);
+		session_done(sc->s, sc->seq_image, NULL);
 	if (sc->seq_dir && (!rmdir(sc->dir) || errno == ENOENT))
-		knob_session_done(sc->s, sc->seq_dir, NULL);
+		session_done(sc->s, sc->seq_dir, NULL);
 	/* whatever failed above is still live: close retries it */
-	knob_session_close(sc->s, NULL);
+	session_close(sc->s, NULL);
 	free(sc->dir);
 	free(sc->image);
 	free(sc->mnt);

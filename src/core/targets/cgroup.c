@@ -429,7 +429,7 @@ static int join(const char *dir)
 }
 
 int cgroup_enter(struct cgroup *cg, const struct cgroup_limits *l,
-		 struct knob_session *s, struct strbuf *err)
+		 struct session *s, struct strbuf *err)
 {
 	struct place pl[2] = {{STRBUF_INIT, STRBUF_INIT, 0},
 			      {STRBUF_INIT, STRBUF_INIT, 0}};
@@ -495,8 +495,8 @@ int cgroup_enter(struct cgroup *cg, const struct cgroup_limits *l,
 	for (k = 0; k < cg->nr && !ret; k++) {
 		struct cgroup_dir *d = &cg->d[k];
 
-		ret = knob_session_scratch(s, "cgroup", d->path, d->home,
-					   &d->seq, err);
+		ret = session_scratch(s, "cgroup", d->path, d->home, &d->seq,
+				      err);
 		if (ret)
 			break;
 		if (mkdir(d->path, 0755) < 0) {
@@ -504,7 +504,7 @@ int cgroup_enter(struct cgroup *cg, const struct cgroup_limits *l,
 				      "cannot make the cgroup "
 				      "'%s': %s",
 				      d->path, strerror(errno));
-			knob_session_done(s, d->seq, NULL);
+			session_done(s, d->seq, NULL);
 			d->seq = 0;
 			break;
 		}
@@ -599,7 +599,7 @@ int cgroup_leave(struct cgroup *cg, struct strbuf *err)
 					      "%s",
 					      d->path, strerror(-r));
 			if (!r)
-				knob_session_done(cg->s, d->seq, NULL);
+				session_done(cg->s, d->seq, NULL);
 		}
 		free(d->path);
 		free(d->home);

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include "../../util/strbuf.h"
 
-struct knob_session;
+struct session;
 struct undo_ops;
 
 /* What to limit; zero or NULL: not limited. */
@@ -45,7 +45,7 @@ struct cgroup {
 	} d[CGROUP_MAX_DIRS];
 	unsigned nr;
 	int entered; /* this process is inside */
-	struct knob_session *s;
+	struct session *s;
 };
 
 /*
@@ -61,7 +61,7 @@ int cgroup_check(const struct cgroup_limits *l, struct strbuf *err);
  * with err set and nothing left behind.
  */
 int cgroup_enter(struct cgroup *cg, const struct cgroup_limits *l,
-		 struct knob_session *s, struct strbuf *err);
+		 struct session *s, struct strbuf *err);
 
 /* Start a new peak of memory use (before a run). */
 void cgroup_peak_reset(const struct cgroup *cg);

@@ -8,18 +8,18 @@
 
 #include <stdint.h>
 
-struct knob_log;
-struct knob_session;
+struct session_log;
+struct session;
 
 /* What a scratch target made; seqs are its journal records (0: none). */
 struct scratch {
-	struct knob_session *s;
+	struct session *s;
 	char *dir, *image, *mnt, *dev;
 	uint64_t seq_dir, seq_image, seq_loop, seq_mnt_dir, seq_mount;
-	volatile int *stop;	    /* the caller's signal flag during set-up */
-	uint64_t filled_bytes;	    /* raw: [0, this) of the device holds data
-				       written to the disk (scratch_fill) */
-	const struct knob_log *log; /* where fill notes go; may be NULL */
+	volatile int *stop;    /* the caller's signal flag during set-up */
+	uint64_t filled_bytes; /* raw: [0, this) of the device holds data
+				  written to the disk (scratch_fill) */
+	const struct session_log *log; /* where fill notes go; may be NULL */
 };
 
 /* Unmount mnt (no link followed), retrying briefly while it is busy,

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include "../../util/strbuf.h"
 
-struct knob_log;
-struct knob_session;
+struct session_log;
+struct session;
 struct target;
 struct undo_ops;
 
@@ -40,14 +40,14 @@ void scratch_release(struct target *t);
 const char *scratch_device(const struct target *t);
 
 /* The journal session a scratch target holds (for run --set to share). */
-struct knob_session *scratch_session(const struct target *t);
+struct session *scratch_session(const struct target *t);
 
 /*
  * Where scratch_fill() says what it does (a note when it starts, one when
  * it is done). log must outlive the target; NULL silences it. Nothing
  * for a target that is not a scratch one.
  */
-void scratch_set_log(struct target *t, const struct knob_log *log);
+void scratch_set_log(struct target *t, const struct session_log *log);
 
 /*
  * Make the first bytes of a raw scratch device hold data on the disk

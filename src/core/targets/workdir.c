@@ -93,17 +93,17 @@ int target_work_name_ok(const char *name)
  * for the lock. NULL when there is no usable state directory or the lock
  * stays busy.
  */
-static struct knob_session *brief_session(void)
+static struct session *brief_session(void)
 {
 	uint64_t deadline = clock_now_ns() + LOCK_WAIT_NS;
 	struct strbuf err = STRBUF_INIT;
-	struct knob_session *s = NULL;
+	struct session *s = NULL;
 	int ret;
 
 	for (;;) {
 		strbuf_reset(&err);
-		ret = knob_session_open(&s, NULL, KNOB_OPEN_QUIET_BUSY, NULL,
-					&err);
+		ret =
+		    session_open(&s, NULL, SESSION_OPEN_QUIET_BUSY, NULL, &err);
 		if (ret != -EBUSY || clock_now_ns() > deadline)
 			break;
 		usleep(20000);
@@ -115,24 +115,24 @@ static struct knob_session *brief_session(void)
 /* Journal t's new work directory, so that a killed run's is removed. */
 static void journal_workdir(struct target *t)
 {
-	struct knob_session *s = brief_session();
+	struct session *s = brief_session();
 	struct strbuf ident = STRBUF_INIT;
 
 	if (!s)
 		return; /* not journaled: a kill -9 would leave it */
 	strbuf_addf(&ident, "%llu:%llu", (unsigned long long)t->work_dev,
 		    (unsigned long long)t->work_ino);
-	if (knob_session_scratch(s, "work", t->workdir, ident.buf, &t->work_seq,
-				 NULL))
+	if (session_scratch(s, "work", t->workdir, ident.buf, &t->work_seq,
+			    NULL))
 		t->work_seq = 0;
-	knob_session_leave(s);
+	session_leave(s);
 	strbuf_release(&ident);
 }
 
 /* Mark t's work directory record undone (it is removed). */
 static void journal_workdir_gone(struct target *t)
 {
-	struct knob_session *s;
+	struct session *s;
 
 	if (!t->work_seq)
 		return;
@@ -140,8 +140,8 @@ static void journal_workdir_gone(struct target *t)
 	 * directory too, and retires the record quietly */
 	s = brief_session();
 	if (s)
-		knob_session_done(s, t->work_seq, NULL);
-	knob_session_leave(s);
+		session_done(s, t->work_seq, NULL);
+	session_leave(s);
 	t->work_seq = 0;
 }
 
@@ -518,19 +518,21 @@ int target_undo_said(const struct jrec *r, int ret, const char *done,
 		     const struct undo_ctx *ctx, const struct strbuf *why)
 {
 	if (!ret)
-		knob_say(ctx->log, KNOB_SAY_NOTE, "%s '%s'", done, r->f[JF_A]);
+		session_say(ctx->log, SESSION_SAY_NOTE, "%s '%s'", done,
+			    r->f[JF_A]);
 	else if (ret == -EPERM)
 		/* not something iotrial makes: never touched, and retired
 		 * so that it is not tried again */
-		knob_say(ctx->log, KNOB_SAY_WARN,
-			 "the journal names scratch %s '%s', which was left "
-			 "alone: %s",
-			 r->f[JF_WHAT], r->f[JF_A], why->buf);
+		session_say(ctx->log, SESSION_SAY_WARN,
+			    "the journal names scratch %s '%s', which was left "
+			    "alone: %s",
+			    r->f[JF_WHAT], r->f[JF_A], why->buf);
 	else if (ret != -ESTALE)
-		knob_say(ctx->log, KNOB_SAY_WARN,
-			 "cannot remove scratch %s '%s': %s; the journal keeps "
-			 "it and the next iotrial retries",
-			 r->f[JF_WHAT], r->f[JF_A], why->buf);
+		session_say(
+		    ctx->log, SESSION_SAY_WARN,
+		    "cannot remove scratch %s '%s': %s; the journal keeps "
+		    "it and the next iotrial retries",
+		    r->f[JF_WHAT], r->f[JF_A], why->buf);
 	return ret;
 }
 

@@ -41,7 +41,7 @@
 /* a note on how far the fill is, this often (a large image takes long) */
 #define FILL_PROGRESS_NS (5ull * 1000000000ull)
 
-void scratch_set_log(struct target *t, const struct knob_log *log)
+void scratch_set_log(struct target *t, const struct session_log *log)
 {
 	struct scratch *sc = t ? t->scratch : NULL;
 
@@ -163,9 +163,9 @@ static int write_range(const struct scratch *sc, int fd, uint64_t from,
 			strbuf_reset(&b);
 			units_fmt_bytes(&a, off - from);
 			units_fmt_bytes(&b, to - from);
-			knob_say(sc->log, KNOB_SAY_NOTE,
-				 "filling '%s': %s of %s written", sc->dev,
-				 a.buf, b.buf);
+			session_say(sc->log, SESSION_SAY_NOTE,
+				    "filling '%s': %s of %s written", sc->dev,
+				    a.buf, b.buf);
 		}
 	}
 	strbuf_release(&a);
@@ -247,11 +247,11 @@ int scratch_fill(struct target *t, uint64_t bytes, volatile int *stop,
 		goto out;
 	}
 	units_fmt_bytes(&a, bytes - from);
-	knob_say(sc->log, KNOB_SAY_NOTE,
-		 "writing %s of data to '%s' so that reads reach the disk "
-		 "under its image (a fresh image is holes, read without "
-		 "I/O); once per target",
-		 a.buf, sc->dev);
+	session_say(sc->log, SESSION_SAY_NOTE,
+		    "writing %s of data to '%s' so that reads reach the disk "
+		    "under its image (a fresh image is holes, read without "
+		    "I/O); once per target",
+		    a.buf, sc->dev);
 	t0 = clock_now_ns();
 	ret = write_range(sc, dev_fd, from, bytes, stop, err);
 	if (!ret)
@@ -264,9 +264,9 @@ int scratch_fill(struct target *t, uint64_t bytes, volatile int *stop,
 		goto out;
 	sc->filled_bytes = bytes;
 	s = (double)(clock_now_ns() - t0) / 1e9;
-	knob_say(sc->log, KNOB_SAY_NOTE,
-		 "filled '%s' with %s in %.1f s (%.0f MB/s)", sc->dev, a.buf, s,
-		 s > 0 ? (double)(bytes - from) / s / 1e6 : 0.0);
+	session_say(sc->log, SESSION_SAY_NOTE,
+		    "filled '%s' with %s in %.1f s (%.0f MB/s)", sc->dev, a.buf,
+		    s, s > 0 ? (double)(bytes - from) / s / 1e6 : 0.0);
 out:
 	if (dev_fd >= 0)
 		close(dev_fd);
