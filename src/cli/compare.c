@@ -251,6 +251,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "job-include-any", &a->job_include_any,
 		     "with --job: let include name files outside the job "
 		     "file's directory (absolute, '..', links)"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n, help = argc > 1 &&

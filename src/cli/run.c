@@ -220,6 +220,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_BOOL(0, "job-include-any", &a->job_include_any,
 		     "with --job: let include name files outside the job "
 		     "file's directory (absolute, '..', links)"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n;
