@@ -53,6 +53,8 @@ static const struct command commands[] = {
     {"apply", cmd_apply, "set the winning settings now, install their files",
      CHANGES_SYSTEM},
     {"fleet", cmd_fleet, "the same compare on many hosts via Ansible, merged"},
+    {"series", cmd_series,
+     "a regression test across reboots: the boot as the unit"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 

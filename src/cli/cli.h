@@ -37,6 +37,9 @@ void cli_recover_journal(int argc, const char **argv);
  * (knob_report_stale()); never restores, never fails. */
 void cli_report_journal(void);
 int cmd_series(int argc, const char **argv);
+/* cmd_run() that also hands back the id the run was stored as (""
+ * when it was not), in out_id[STORE_ID_LEN + 1] (may be NULL). */
+int cli_run_stored(int argc, const char **argv, char *out_id);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
 /*
