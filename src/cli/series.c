@@ -428,7 +428,8 @@ static int do_run(struct series_args *a)
 		goto out;
 	}
 	wl = json_tokener_parse(argv_text);
-	if (!wl || !json_object_is_type(wl, json_type_array)) {
+	if (!wl || !json_object_is_type(wl, json_type_array) ||
+	    !json_object_array_length(wl)) {
 		error("series '%s' is damaged in the store (its workload is "
 		      "not a list of arguments)",
 		      a->name);
@@ -453,12 +454,14 @@ static int do_run(struct series_args *a)
 		char *ctx;
 
 		/* a fresh argv each time: parsing reorders it */
+		/* run WORKLOAD --db DB ARGS...: after the workload's name,
+		 * before a "--" that may end the options */
 		argv[0] = "run";
 		for (i = 0; i < nargs; i++)
-			argv[i + 1] = json_object_get_string(
+			argv[i ? i + 3 : 1] = json_object_get_string(
 			    json_object_array_get_idx(wl, (size_t)i));
-		argv[nargs + 1] = "--db";
-		argv[nargs + 2] = db.buf;
+		argv[2] = "--db";
+		argv[3] = db.buf;
 		argv[nargs + 3] = NULL;
 		/* the run is printed as `run` prints it */
 		printf("iteration %u of %u:\n", it, a->nr_iterations);

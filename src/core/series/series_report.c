@@ -216,7 +216,7 @@ static void render_boot(const struct ctx *c, const struct boot *b,
 	}
 	strbuf_addf(out, "\t%s", c->metric);
 	for (i = 0; i < b->n; i++)
-		add_num(out, 12, 1, b->metric[i]);
+		strbuf_addf(out, "%12.5g", b->metric[i]);
 	strbuf_addstr(out, "\n\n\tDevice:        tps    MB_read/s    MB_wrtn/s"
 			   "    MB_read    MB_wrtn\n");
 	for (i = 0; i < b->n; i++) {
@@ -407,10 +407,10 @@ static void same_boot_note(const struct ctx *c, struct strbuf *text)
 	if (shared)
 		strbuf_addf(text,
 			    "note: %zu of %zu groups ran in a boot an earlier "
-			    "group ran in (same boot id); each group counts "
-			    "as a boot below,\nwhich holds only if what "
-			    "differs between groups was as independent as a "
-			    "reboot\n\n",
+			    "group ran in (same boot id); each\ngroup counts "
+			    "as a boot below, which holds only if what "
+			    "differs between\ngroups was as independent as "
+			    "a reboot\n\n",
 			    shared, c->nr_boots);
 }
 
