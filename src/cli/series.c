@@ -361,8 +361,8 @@ done:
 
 /* The tag of the plan's next boot into *out (a new string), and
  * whether this group is its last. 0 or an exit code. */
-static int planned_tag(struct store *s, const struct series_args *a,
-		       int grp, char **out, int *out_last)
+static int planned_tag(struct store *s, const struct series_args *a, int grp,
+		       char **out, int *out_last)
 {
 	struct strbuf err = STRBUF_INIT;
 	char *plan = NULL;
@@ -444,11 +444,11 @@ static int do_run(struct series_args *a)
 	tags.kernel = u.release;
 	tags.build = u.version;
 	tags.tag = tag;
-	fprintf(stderr,
-		"series %s: group %d, %u iteration%s, kernel %s, boot %.8s%s%s\n",
-		a->name, grp, a->nr_iterations,
-		a->nr_iterations == 1 ? "" : "s", u.release, boot.buf,
-		tag[0] ? ", tag " : "", tag);
+	fprintf(
+	    stderr,
+	    "series %s: group %d, %u iteration%s, kernel %s, boot %.8s%s%s\n",
+	    a->name, grp, a->nr_iterations, a->nr_iterations == 1 ? "" : "s",
+	    u.release, boot.buf, tag[0] ? ", tag " : "", tag);
 	for (it = 1; it <= a->nr_iterations; it++) {
 		char id[STORE_ID_LEN + 1] = "";
 		char *ctx;

@@ -16,8 +16,8 @@ struct series_args {
 	const char *db;
 	const char *iterations; /* run: per group (5) */
 	const char *tag;
-	int planned;	/* run: the tag of the plan's next boot */
-	int at_boot;	/* run: started by the unit */
+	int planned;	  /* run: the tag of the plan's next boot */
+	int at_boot;	  /* run: started by the unit */
 	const char *root; /* at-boot, run --at-boot: the unit's root */
 	const char *by, *baseline;
 	int fail_on_regression, json;

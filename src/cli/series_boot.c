@@ -91,13 +91,14 @@ int series_plan(struct series_args *a)
 		ret = store_series_next_group(&s, a->name, &grp, &err);
 	if (!ret)
 		ret = series_plan_make(values, nv, a->nr_boots,
-				       a->seed ? a->seed_value : rng_seed_from_env(),
+				       a->seed ? a->seed_value
+					       : rng_seed_from_env(),
 				       grp, &plan, &err);
 	if (!ret)
-		ret = store_series_set_plan(
-		    &s, a->name,
-		    json_object_to_json_string_ext(plan, JSON_C_TO_STRING_PLAIN),
-		    &err);
+		ret = store_series_set_plan(&s, a->name,
+					    json_object_to_json_string_ext(
+						plan, JSON_C_TO_STRING_PLAIN),
+					    &err);
 	if (ret) {
 		ret = series_store_failed(ret, &err);
 		goto out;
@@ -157,9 +158,8 @@ static int make_dirs(const char *root, const char *rel)
 static int write_file(const char *path, const char *data)
 {
 	size_t len = strlen(data);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-				O_CLOEXEC,
-		      0644);
+	int fd = open(
+	    path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	if (fd < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd)) {
 		error("cannot write '%s': %s", path, strerror(errno));

@@ -159,8 +159,10 @@ static void test_describe(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_versions),   cmocka_unit_test(test_pin),
-	    cmocka_unit_test(test_choose),     cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_versions),
+	    cmocka_unit_test(test_pin),
+	    cmocka_unit_test(test_choose),
+	    cmocka_unit_test(test_registry),
 	    cmocka_unit_test(test_warn_schedule),
 	    cmocka_unit_test(test_describe),
 	};

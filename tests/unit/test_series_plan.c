@@ -72,9 +72,9 @@ static void test_next(void **state)
 	free(tag);
 	assert_int_equal(series_plan_next(text, 11, &tag, &last), -ENOENT);
 	assert_int_equal(series_plan_next("[1]", 1, &tag, &last), -EINVAL);
-	assert_int_equal(series_plan_next("{\"start\":1,\"order\":[3]}", 1,
-					  &tag, &last),
-			 -EINVAL);
+	assert_int_equal(
+	    series_plan_next("{\"start\":1,\"order\":[3]}", 1, &tag, &last),
+	    -EINVAL);
 	json_object_put(p);
 	strbuf_release(&err);
 }
@@ -111,9 +111,9 @@ static void test_unit(void **state)
 	(void)state;
 	series_unit_name("k1", &name);
 	assert_string_equal(name.buf, "iotrial-series-k1.service");
-	assert_int_equal(
-	    series_unit_text("k1", "/usr/bin/iotrial", "/srv/r%1.db", &out, &err),
-	    0);
+	assert_int_equal(series_unit_text("k1", "/usr/bin/iotrial",
+					  "/srv/r%1.db", &out, &err),
+			 0);
 	assert_non_null(strstr(out.buf,
 			       "\nExecStart=/usr/bin/iotrial series k1 run "
 			       "--planned --at-boot --db /srv/r%%1.db\n"));
@@ -124,9 +124,9 @@ static void test_unit(void **state)
 		assert_int_equal(series_unit_text("k1", "/usr/bin/iotrial",
 						  bad[i], &out, &err),
 				 -EINVAL);
-		assert_int_equal(series_unit_text("k1", bad[i], "/srv/r.db",
-						  &out, &err),
-				 -EINVAL);
+		assert_int_equal(
+		    series_unit_text("k1", bad[i], "/srv/r.db", &out, &err),
+		    -EINVAL);
 		assert_int_equal(out.len, 0);
 	}
 	strbuf_release(&out);

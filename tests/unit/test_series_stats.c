@@ -21,11 +21,11 @@
 #include "util/rng.h"
 #include "util/banned.h"
 
-#define NR_SERIES     4000
-#define BOOTS	      8 /* per side */
-#define ITERS	      5 /* per boot */
-#define BOOT_SD	      0.04 /* sd of the boot effect on log(metric) */
-#define ITER_SD	      0.01 /* sd within a boot */
+#define NR_SERIES 4000
+#define BOOTS	  8    /* per side */
+#define ITERS	  5    /* per boot */
+#define BOOT_SD	  0.04 /* sd of the boot effect on log(metric) */
+#define ITER_SD	  0.01 /* sd within a boot */
 
 /* A standard normal deviate (Box-Muller; one of the pair). */
 static double normal(struct rng *r)
@@ -48,8 +48,8 @@ static void simulate_side(struct rng *r, double vals[BOOTS][ITERS],
 		double boot = BOOT_SD * normal(r);
 
 		for (i = 0; i < ITERS; i++)
-			vals[b][i] = 100.0 * shift *
-				     exp(boot + ITER_SD * normal(r));
+			vals[b][i] =
+			    100.0 * shift * exp(boot + ITER_SD * normal(r));
 		g[b].x = vals[b];
 		g[b].n = ITERS;
 	}
@@ -80,9 +80,9 @@ static void test_false_positive_rate(void **state)
 
 		simulate_side(&r, vb, gb, 1.0);
 		simulate_side(&r, va, ga, 1.0);
-		assert_int_equal(series_compare(gb, BOOTS, ga, BOOTS, 0.95,
-						0.02, true, &c),
-				 0);
+		assert_int_equal(
+		    series_compare(gb, BOOTS, ga, BOOTS, 0.95, 0.02, true, &c),
+		    0);
 		/* a rejection at 5%, whatever the margin says */
 		boot_fp += c.boot.p < 0.05;
 		pooled_fp += c.pooled.p < 0.05;
@@ -116,9 +116,9 @@ static void test_power(void **state)
 
 		simulate_side(&r, vb, gb, 1.0);
 		simulate_side(&r, va, ga, 1.10);
-		assert_int_equal(series_compare(gb, BOOTS, ga, BOOTS, 0.95,
-						0.02, true, &c),
-				 0);
+		assert_int_equal(
+		    series_compare(gb, BOOTS, ga, BOOTS, 0.95, 0.02, true, &c),
+		    0);
 		found += c.verdict == STATS_FASTER;
 	}
 	printf("# power against a 10%% shift: %.1f%%\n", found / 5.0);
@@ -182,8 +182,7 @@ static void test_too_few_boots(void **state)
 		gb[i].x = b[i];
 		gb[i].n = 2;
 	}
-	assert_int_equal(series_compare(ga, 3, gb, 3, 0.95, 0.02, true, &c),
-			 0);
+	assert_int_equal(series_compare(ga, 3, gb, 3, 0.95, 0.02, true, &c), 0);
 	assert_int_equal(c.verdict, STATS_NO_VERDICT);
 	assert_int_equal(c.pooled_verdict, STATS_FASTER);
 	assert_int_equal(c.boots_base, 3);
@@ -205,8 +204,8 @@ static void test_refused(void **state)
 			 -EDOM);
 	assert_int_equal(series_compare(&g, 1, &gi, 1, 0.95, 0.02, true, &c),
 			 -EINVAL);
-	assert_int_equal(
-	    series_compare(&g, 1, &empty, 1, 0.95, 0.02, true, &c), -EINVAL);
+	assert_int_equal(series_compare(&g, 1, &empty, 1, 0.95, 0.02, true, &c),
+			 -EINVAL);
 	assert_int_equal(series_compare(&g, 1, &g, 1, 1.5, 0.02, true, &c),
 			 -EINVAL);
 }

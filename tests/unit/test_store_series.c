@@ -94,7 +94,8 @@ static void save_run(struct store *s, struct fx *f, const char *id)
 			       json_object_new_string("iotrial/1"));
 	json_object_object_add(e, "type", json_object_new_string("experiment"));
 	json_object_object_add(e, "id", json_object_new_string(id));
-	json_object_object_add(e, "workload", json_object_new_string("seqread"));
+	json_object_object_add(e, "workload",
+			       json_object_new_string("seqread"));
 	json_object_object_add(e, "target", json_object_new_string("/srv"));
 	json_object_object_add(arm, "arm", json_object_new_int(0));
 	json_object_object_add(arm, "label", json_object_new_string("run"));
@@ -124,22 +125,19 @@ static void use_series(struct fx *f)
 
 	assert_int_equal(store_open(&s, f->db, &f->err), 0);
 	save_run(&s, f, "0000000b");
-	assert_int_equal(
-	    store_series_define(&s, "k", "[\"seqread\",\"--ios\",\"4\"]",
-				&f->err),
-	    0);
+	assert_int_equal(store_series_define(
+			     &s, "k", "[\"seqread\",\"--ios\",\"4\"]", &f->err),
+			 0);
 	assert_int_equal(store_series_define(&s, "k", "[]", &f->err), -EEXIST);
 	assert_int_equal(store_series_next_group(&s, "k", &grp, &f->err), 0);
 	assert_int_equal(grp, 1);
-	assert_int_equal(store_series_add(&s, "k", 1, 1, "0000000a", &t,
-					  &f->err),
-			 0);
+	assert_int_equal(
+	    store_series_add(&s, "k", 1, 1, "0000000a", &t, &f->err), 0);
 	t.boot_id = "boot-2";
 	t.tag = "b";
 	t.context = NULL;
-	assert_int_equal(store_series_add(&s, "k", 2, 1, "0000000b", &t,
-					  &f->err),
-			 0);
+	assert_int_equal(
+	    store_series_add(&s, "k", 2, 1, "0000000b", &t, &f->err), 0);
 	/* an iteration must be a stored experiment */
 	assert_int_not_equal(
 	    store_series_add(&s, "k", 2, 2, "ffffffff", &t, &f->err), 0);
@@ -158,9 +156,8 @@ static void use_series(struct fx *f)
 	assert_string_equal(argv, "[\"seqread\",\"--ios\",\"4\"]");
 	assert_null(plan);
 	free(argv);
-	assert_int_equal(store_series_set_plan(&s, "k", "{\"start\":3}",
-					       &f->err),
-			 0);
+	assert_int_equal(
+	    store_series_set_plan(&s, "k", "{\"start\":3}", &f->err), 0);
 	assert_int_equal(store_series_get(&s, "k", NULL, &plan, &f->err), 0);
 	assert_string_equal(plan, "{\"start\":3}");
 	free(plan);
@@ -170,8 +167,7 @@ static void use_series(struct fx *f)
 	free(names[0]);
 	free(names);
 	/* what was there before still loads */
-	assert_int_equal(store_load_experiment(&s, "0000000a", &e, &f->err),
-			 0);
+	assert_int_equal(store_load_experiment(&s, "0000000a", &e, &f->err), 0);
 	json_object_put(e);
 	store_close(&s);
 	assert_int_equal(sql_int(f->db, "PRAGMA user_version"), 1);
@@ -221,8 +217,8 @@ static void test_reader_changes_nothing(void **state)
 
 	assert_int_equal(store_open(&s, f->db, &f->err), 0);
 	store_close(&s);
-	assert_int_equal(
-	    store_open_flags(&s, f->db, STORE_NO_CREATE, &f->err), 0);
+	assert_int_equal(store_open_flags(&s, f->db, STORE_NO_CREATE, &f->err),
+			 0);
 	assert_int_equal(store_series_get(&s, "k", NULL, NULL, &f->err),
 			 -ENOENT);
 	assert_non_null(strstr(f->err.buf, "no series 'k'"));

@@ -112,10 +112,10 @@ int compat_pin(struct compat *c, const char *version, struct strbuf *err)
 			       "(%u.%u.%u), which cannot know its behaviour; "
 			       "upgrade iotrial or give a release up to "
 			       "%u.%u.%u",
-			       v.major, v.minor, v.patch,
+			       v.major, v.minor, v.patch, c->current.major,
+			       c->current.minor, c->current.patch,
 			       c->current.major, c->current.minor,
-			       c->current.patch, c->current.major,
-			       c->current.minor, c->current.patch);
+			       c->current.patch);
 	if (compat_version_cmp(&v, &first_release) < 0)
 		return err_set(err, -EINVAL,
 			       "there is no iotrial release before 0.1; the "
@@ -194,8 +194,7 @@ bool compat_entry_warns(const struct compat_entry *e, const struct compat *c,
 	return true;
 }
 
-bool compat_warns(const struct compat *c, enum compat_id id,
-		  struct strbuf *out)
+bool compat_warns(const struct compat *c, enum compat_id id, struct strbuf *out)
 {
 	return compat_entry_warns(&compat_registry[id], c, c->choice[id], out);
 }

@@ -65,9 +65,9 @@ enum compat_choice {
 
 /* The choices of one invocation. */
 struct compat {
-	struct compat_version current;	/* this binary's release */
-	struct compat_version pinned;	/* --compat; = current when unset */
-	bool is_pinned;			/* --compat or IOTRIAL_COMPAT given */
+	struct compat_version current; /* this binary's release */
+	struct compat_version pinned;  /* --compat; = current when unset */
+	bool is_pinned;		       /* --compat or IOTRIAL_COMPAT given */
 	enum compat_choice choice[COMPAT_NR];
 };
 

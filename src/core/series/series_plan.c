@@ -58,8 +58,7 @@ int series_plan_make(const char *const *values, size_t nv, unsigned boots,
 	return 0;
 }
 
-int series_plan_next(const char *plan, int grp, char **out_tag,
-		     int *out_last)
+int series_plan_next(const char *plan, int grp, char **out_tag, int *out_last)
 {
 	struct json_object *p = json_tokener_parse(plan), *order, *start, *t;
 	int ret = 0;

@@ -31,8 +31,7 @@ int series_plan_make(const char *const *values, size_t nv, unsigned boots,
  * 0, -ENOENT when grp is past the plan's end (or before its start), or
  * -EINVAL when the plan is not one.
  */
-int series_plan_next(const char *plan, int grp, char **out_tag,
-		     int *out_last);
+int series_plan_next(const char *plan, int grp, char **out_tag, int *out_last);
 
 /* The unit's file name for series name: "iotrial-series-NAME.service". */
 void series_unit_name(const char *name, struct strbuf *out);

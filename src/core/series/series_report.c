@@ -27,8 +27,8 @@ struct iter {
 /* One boot (a group of the series). */
 struct boot {
 	int grp;
-	size_t first, n; /* its iterations: it[first .. first + n) */
-	double *metric;	 /* n values, owned */
+	size_t first, n;   /* its iterations: it[first .. first + n) */
+	double *metric;	   /* n values, owned */
 	const char *value; /* what it is compared by (points into a row) */
 };
 
@@ -100,7 +100,8 @@ static int load(struct store *s, const struct series_row *rows, size_t nr,
 		if (ret)
 			return ret;
 		if (report_run_row(c->it[i].exp, 0, &c->it[i].rr) ||
-		    !(c->it[i].rr.metric > 0.0) || !isfinite(c->it[i].rr.metric))
+		    !(c->it[i].rr.metric > 0.0) ||
+		    !isfinite(c->it[i].rr.metric))
 			return err_set(err, -EINVAL,
 				       "iteration %d of group %d (experiment "
 				       "'%s') has no positive metric value",
@@ -114,20 +115,21 @@ static int load(struct store *s, const struct series_row *rows, size_t nr,
 			c->metric = expjson_str(m, "name");
 			c->higher_is_better = !h || json_object_get_boolean(h);
 		} else if (strcmp(c->metric, expjson_str(m, "name"))) {
-			return err_set(err, -EINVAL,
-				       "iteration %d of group %d measured '%s', "
-				       "the others '%s'",
-				       rows[i].iteration, rows[i].grp,
-				       expjson_str(m, "name"), c->metric);
+			return err_set(
+			    err, -EINVAL,
+			    "iteration %d of group %d measured '%s', "
+			    "the others '%s'",
+			    rows[i].iteration, rows[i].grp,
+			    expjson_str(m, "name"), c->metric);
 		}
 		if (!i || rows[i].grp != rows[i - 1].grp) {
 			c->boots = xrealloc(c->boots, (c->nr_boots + 1) *
 							  sizeof(*c->boots));
-			memset(&c->boots[c->nr_boots++], 0,
-			       sizeof(*c->boots));
+			memset(&c->boots[c->nr_boots++], 0, sizeof(*c->boots));
 			c->boots[c->nr_boots - 1].grp = rows[i].grp;
 			c->boots[c->nr_boots - 1].first = i;
-			c->boots[c->nr_boots - 1].value = value_of(&rows[i], by);
+			c->boots[c->nr_boots - 1].value =
+			    value_of(&rows[i], by);
 		}
 		c->boots[c->nr_boots - 1].n++;
 	}
@@ -206,9 +208,10 @@ static void render_boot(const struct ctx *c, const struct boot *b,
 	for (k = 0; k < 3; k++) {
 		strbuf_addf(out, "\t%-4s", rows[k]);
 		for (i = 0; i < b->n; i++) {
-			const struct report_run_row *rr = &c->it[b->first + i].rr;
+			const struct report_run_row *rr =
+			    &c->it[b->first + i].rr;
 
-			add_time(out, k == 0	 ? rr->wall_s
+			add_time(out, k == 0   ? rr->wall_s
 				      : k == 1 ? rr->user_s
 					       : rr->sys_s);
 		}
@@ -277,17 +280,19 @@ static struct json_object *cmp_json(const char *v,
 	    o, "ratio_high", json_object_new_double(sc->boot.shift.ratio_high));
 	json_object_object_add(o, "p", json_object_new_double(sc->boot.p));
 	json_object_object_add(
-	    o, "verdict", json_object_new_string(stats_verdict_name(sc->verdict)));
+	    o, "verdict",
+	    json_object_new_string(stats_verdict_name(sc->verdict)));
 	json_object_object_add(o, "boots_needed",
 			       json_object_new_int(sc->boots_needed));
 	json_object_object_add(o, "between_boot_sd",
 			       json_object_new_double(sc->spread.between_sd));
 	json_object_object_add(o, "within_boot_sd",
 			       json_object_new_double(sc->spread.within_sd));
+	json_object_object_add(pooled, "ratio",
+			       json_object_new_double(sc->pooled.shift.ratio));
 	json_object_object_add(
-	    pooled, "ratio", json_object_new_double(sc->pooled.shift.ratio));
-	json_object_object_add(pooled, "ratio_low",
-			       json_object_new_double(sc->pooled.shift.ratio_low));
+	    pooled, "ratio_low",
+	    json_object_new_double(sc->pooled.shift.ratio_low));
 	json_object_object_add(
 	    pooled, "ratio_high",
 	    json_object_new_double(sc->pooled.shift.ratio_high));
@@ -316,8 +321,8 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 		    "%-18s %5s %6s  %-22s %-7s %-12s | pooled: %-22s %-7s "
 		    "%s\n",
 		    series_by_name(o->by), "boots", "iters",
-		    "ratio [95% CI] (boots)", "p", "verdict",
-		    "ratio [95% CI]", "p", "verdict");
+		    "ratio [95% CI] (boots)", "p", "verdict", "ratio [95% CI]",
+		    "p", "verdict");
 	{
 		size_t k, iters = 0;
 
@@ -356,12 +361,11 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 			    "", sc.boot.p, stats_verdict_name(sc.verdict));
 		mark = text->len;
 		add_ratio(text, &sc.pooled.shift);
-		strbuf_addf(text, "%*s %-7.3g %s\n",
-			    (int)(22 - (text->len - mark) > 0
-				      ? 22 - (text->len - mark)
-				      : 0),
-			    "", sc.pooled.p,
-			    stats_verdict_name(sc.pooled_verdict));
+		strbuf_addf(
+		    text, "%*s %-7.3g %s\n",
+		    (int)(22 - (text->len - mark) > 0 ? 22 - (text->len - mark)
+						      : 0),
+		    "", sc.pooled.p, stats_verdict_name(sc.pooled_verdict));
 		strbuf_addf(text,
 			    "%18s boot-to-boot sd %.2f%%, within a boot %.2f%% "
 			    "(intraclass correlation %.2f); ",
@@ -458,8 +462,7 @@ int series_report(struct store *s, const char *name,
 		    "series %s: %zu iterations in %zu boots, %s (%s), by "
 		    "%s\n\n",
 		    name, c.nr_it, c.nr_boots, c.metric,
-		    c.higher_is_better ? "higher is better"
-				       : "lower is better",
+		    c.higher_is_better ? "higher is better" : "lower is better",
 		    series_by_name(o->by));
 	for (i = 0; i < c.nr_boots; i++)
 		render_boot(&c, &c.boots[i], o->by, text);
@@ -496,12 +499,11 @@ int series_report(struct store *s, const char *name,
 				       json_object_new_string(base));
 		json_object_object_add(j, "metric",
 				       json_object_new_string(c.metric));
-		json_object_object_add(j, "boots",
-				       json_object_new_int64((int64_t)c.nr_boots));
+		json_object_object_add(
+		    j, "boots", json_object_new_int64((int64_t)c.nr_boots));
 		json_object_object_add(j, "iterations",
 				       json_object_new_int64((int64_t)c.nr_it));
-		json_object_object_add(j, "comparisons",
-				       json_object_get(cmps));
+		json_object_object_add(j, "comparisons", json_object_get(cmps));
 		*json = j;
 	}
 out:

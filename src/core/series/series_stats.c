@@ -124,8 +124,7 @@ int series_spread(const struct series_group *g, size_t ng,
 		/* the mean group size for unequal groups (ANOVA's n0) */
 		n0_num = ((double)n - sum_n2 / (double)n) / (double)(k - 1);
 		msb = ss_between / (double)(k - 1);
-		out->between_sd =
-		    msb > msw ? sqrt((msb - msw) / n0_num) : 0.0;
+		out->between_sd = msb > msw ? sqrt((msb - msw) / n0_num) : 0.0;
 	} else {
 		out->between_sd = 0.0;
 	}
@@ -254,17 +253,17 @@ int series_compare(const struct series_group *base, size_t nb,
 	if (!ret)
 		ret = stats_compare(mb, nmb, ma, nma, false, conf, &out->boot);
 	if (!ret)
-		ret = stats_compare(pb, npb, pa, npa, false, conf,
-				    &out->pooled);
+		ret =
+		    stats_compare(pb, npb, pa, npa, false, conf, &out->pooled);
 	if (ret)
 		goto out;
 	min = series_min_boots(1.0 - conf);
-	out->verdict = verdict_of(&out->boot, nmb, nma, conf, margin,
-				  higher_is_better);
+	out->verdict =
+	    verdict_of(&out->boot, nmb, nma, conf, margin, higher_is_better);
 	if (nmb < min || nma < min)
 		out->verdict = STATS_NO_VERDICT;
-	out->pooled_verdict = verdict_of(&out->pooled, npb, npa, conf, margin,
-					 higher_is_better);
+	out->pooled_verdict =
+	    verdict_of(&out->pooled, npb, npa, conf, margin, higher_is_better);
 	out->boots_needed = series_boots_needed(
 	    out->boot.shift.ratio, out->spread.median_sd, 1.0 - conf, 0.8);
 out:

@@ -46,9 +46,9 @@ struct series_spread {
 
 /* series_compare()'s result: arm against baseline. */
 struct series_comparison {
-	size_t boots_base, boots_arm; /* groups with at least one value */
-	size_t iters_base, iters_arm; /* all values */
-	struct stats_comparison boot; /* on per-boot medians: the verdict */
+	size_t boots_base, boots_arm;	/* groups with at least one value */
+	size_t iters_base, iters_arm;	/* all values */
+	struct stats_comparison boot;	/* on per-boot medians: the verdict */
 	struct stats_comparison pooled; /* on all iterations: what pooling
 					   would claim */
 	enum stats_verdict verdict;	/* from boot; no verdict when a side

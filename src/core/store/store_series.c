@@ -41,7 +41,8 @@ static const char sql_has_tables[] =
 static const char sql_define[] =
     "INSERT INTO series (name, created, argv) VALUES (?1, ?2, ?3)";
 static const char sql_get[] = "SELECT argv, plan FROM series WHERE name = ?1";
-static const char sql_set_plan[] = "UPDATE series SET plan = ?2 WHERE name = ?1";
+static const char sql_set_plan[] =
+    "UPDATE series SET plan = ?2 WHERE name = ?1";
 static const char sql_next[] =
     "SELECT coalesce(max(grp), 0) + 1 FROM series_runs WHERE series = ?1";
 static const char sql_add[] =
@@ -205,8 +206,8 @@ int store_series_get(struct store *s, const char *name, char **out_argv,
 	return ret;
 }
 
-int store_series_set_plan(struct store *s, const char *name,
-			  const char *plan, struct strbuf *err)
+int store_series_set_plan(struct store *s, const char *name, const char *plan,
+			  struct strbuf *err)
 {
 	const char *v[2] = {name, plan};
 	sqlite3_stmt *st;
@@ -237,9 +238,9 @@ int store_series_next_group(struct store *s, const char *name, int *out_grp,
 	return ret;
 }
 
-int store_series_add(struct store *s, const char *name, int grp,
-		     int iteration, const char *exp_id,
-		     const struct series_tags *tags, struct strbuf *err)
+int store_series_add(struct store *s, const char *name, int grp, int iteration,
+		     const char *exp_id, const struct series_tags *tags,
+		     struct strbuf *err)
 {
 	char created[32];
 	sqlite3_stmt *st;
@@ -253,8 +254,8 @@ int store_series_add(struct store *s, const char *name, int grp,
 	sqlite3_bind_int(st, 2, grp);
 	sqlite3_bind_int(st, 3, iteration);
 	{
-		const char *v[] = {exp_id,	   tags->boot_id, tags->kernel,
-				   tags->build,	   tags->tag,	  tags->context,
+		const char *v[] = {exp_id,	tags->boot_id, tags->kernel,
+				   tags->build, tags->tag,     tags->context,
 				   created};
 		int i;
 

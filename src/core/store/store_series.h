@@ -58,8 +58,8 @@ int store_series_get(struct store *s, const char *name, char **out_argv,
 		     char **out_plan, struct strbuf *err);
 
 /* Replace series name's plan (NULL: none). 0 or -errno with err set. */
-int store_series_set_plan(struct store *s, const char *name,
-			  const char *plan, struct strbuf *err);
+int store_series_set_plan(struct store *s, const char *name, const char *plan,
+			  struct strbuf *err);
 
 /* The group number a new group of series name gets (1 for the first),
  * and the number of groups so far. 0 or -errno. */
@@ -70,9 +70,9 @@ int store_series_next_group(struct store *s, const char *name, int *out_grp,
  * Record iteration iteration of group grp of series name: the stored
  * experiment exp_id, run under tags. 0 or -errno with err set.
  */
-int store_series_add(struct store *s, const char *name, int grp,
-		     int iteration, const char *exp_id,
-		     const struct series_tags *tags, struct strbuf *err);
+int store_series_add(struct store *s, const char *name, int grp, int iteration,
+		     const char *exp_id, const struct series_tags *tags,
+		     struct strbuf *err);
 
 /*
  * Every iteration of series name, by group then iteration, into a new
