@@ -27,6 +27,7 @@
 #include "../core/store/store_series.h"
 #include "../util/error.h"
 #include "../util/strbuf.h"
+#include "../util/text.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -110,6 +111,15 @@ static int name_ok(const char *name)
 	return 1;
 }
 
+/* Does s hold a control character? */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* Check the values given as text, in one place. 0 or -1. */
 static int check_values(struct series_args *a)
 {
@@ -147,6 +157,12 @@ static int check_values(struct series_args *a)
 			goto out;
 		}
 		a->seed_value = n;
+	}
+	if ((a->tag && has_control(a->tag)) ||
+	    (a->values && has_control(a->values))) {
+		error("a tag holds a control character; tags are printed as "
+		      "they are");
+		goto out;
 	}
 	a->by_value = SERIES_BY_KERNEL;
 	if (a->by && series_by_parse(a->by, &a->by_value)) {
@@ -368,6 +384,7 @@ static int planned_tag(struct store *s, const struct series_args *a, int grp,
 	char *plan = NULL;
 	int ret;
 
+	*out = NULL;
 	ret = store_series_get(s, a->name, NULL, &plan, &err);
 	if (ret) {
 		ret = series_store_failed(ret, &err);
@@ -382,6 +399,8 @@ static int planned_tag(struct store *s, const struct series_args *a, int grp,
 		      a->name, grp - 1, a->name);
 		ret = EXIT_USAGE;
 	}
+	if (*out)
+		text_make_printable(*out); /* the store is not trusted */
 	free(plan);
 	strbuf_release(&err);
 	return ret;

@@ -133,3 +133,5 @@ check "a planned run after the plan exits 2" test $? = 2 -a "$(grep -c "the plan
 check "no unit is installed for a finished plan" test $? = 2 -a ! -e "$unit"
 "$IOTRIAL" series k at-boot --remove --root relative --db "$db" >/dev/null 2>&1
 check "a relative --root exits 2" test $? = 2
+"$IOTRIAL" series k run --tag $'x\033[31m' --db "$db" >/dev/null 2>"$TEST_TMP/err"
+check "a tag with a control character exits 2" test $? = 2

@@ -12,6 +12,7 @@
 #include "store_series.h"
 #include "store-int.h"
 #include "../../util/error.h"
+#include "../../util/text.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -304,6 +305,11 @@ int store_series_rows(struct store *s, const char *name,
 		r->tag = xstrdup(store_col_str(st, 6));
 		r->context = xstrdup(store_col_str(st, 7));
 		r->created = xstrdup(store_col_str(st, 8));
+		/* the store is not trusted: what is printed is printable */
+		text_make_printable(r->boot_id);
+		text_make_printable(r->kernel);
+		text_make_printable(r->build);
+		text_make_printable(r->tag);
 	}
 	if (rc != SQLITE_DONE)
 		ret = store_db_fail(s, rc, "read the series", err);
