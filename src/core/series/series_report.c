@@ -27,9 +27,9 @@ struct iter {
 /* One boot (a group of the series). */
 struct boot {
 	int grp;
-	size_t first, n;   /* its iterations: it[first .. first + n) */
-	double *metric;	   /* n values, owned */
-	const char *value; /* what it is compared by (points into a row) */
+	size_t first, n; /* its iterations: it[first .. first + n) */
+	double *metric;	 /* n values, owned */
+	char *value;	 /* what it is compared by (owned) */
 };
 
 /* Everything the report is made of. */
@@ -69,17 +69,34 @@ int series_by_parse(const char *s, enum series_by *out)
 	return 0;
 }
 
-/* The value row is compared by. */
-static const char *value_of(const struct series_row *row, enum series_by by)
+/*
+ * The value row is compared by, a new string. A kernel is its release,
+ * and its build too when the series ran two builds of that release (a
+ * patched kernel often keeps the release of the one it patches).
+ */
+static char *value_of(const struct series_row *rows, size_t nr,
+		      const struct series_row *row, enum series_by by)
 {
+	struct strbuf v = STRBUF_INIT;
+	size_t i;
+
 	switch (by) {
 	case SERIES_BY_TAG:
-		return row->tag[0] ? row->tag : "(no tag)";
+		strbuf_addstr(&v, row->tag[0] ? row->tag : "(no tag)");
+		break;
 	case SERIES_BY_BOOT:
-		return row->boot_id;
+		strbuf_addstr(&v, row->boot_id);
+		break;
 	default:
-		return row->kernel;
+		strbuf_addstr(&v, row->kernel);
+		for (i = 0; i < nr; i++)
+			if (!strcmp(rows[i].kernel, row->kernel) &&
+			    strcmp(rows[i].build, row->build)) {
+				strbuf_addf(&v, " %s", row->build);
+				break;
+			}
 	}
+	return strbuf_detach(&v, NULL);
 }
 
 /* Load every iteration's experiment and group them into boots. */
@@ -129,7 +146,7 @@ static int load(struct store *s, const struct series_row *rows, size_t nr,
 			c->boots[c->nr_boots - 1].grp = rows[i].grp;
 			c->boots[c->nr_boots - 1].first = i;
 			c->boots[c->nr_boots - 1].value =
-			    value_of(&rows[i], by);
+			    value_of(rows, nr, &rows[i], by);
 		}
 		c->boots[c->nr_boots - 1].n++;
 	}
@@ -157,8 +174,10 @@ static void release(struct ctx *c)
 
 	for (i = 0; i < c->nr_it; i++)
 		json_object_put(c->it[i].exp);
-	for (i = 0; i < c->nr_boots; i++)
+	for (i = 0; i < c->nr_boots; i++) {
 		free(c->boots[i].metric);
+		free(c->boots[i].value);
+	}
 	free(c->it);
 	free(c->boots);
 	free(c->values);
@@ -314,13 +333,18 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 	struct series_group *gb;
 	size_t nb, i;
 	unsigned min = series_min_boots(1.0 - o->conf);
-	int ret = 0;
+	int ret = 0, w = 8;
 
+	/* the first column as wide as the longest value, up to 64 */
+	for (i = 0; i < c->nr_values; i++)
+		if ((int)strlen(c->values[i]) > w)
+			w = (int)strlen(c->values[i]);
+	w = w > 64 ? 64 : w;
 	gb = groups_of(c, base, &nb);
 	strbuf_addf(text,
-		    "%-18s %5s %6s  %-22s %-7s %-12s | pooled: %-22s %-7s "
+		    "%-*s %5s %6s  %-22s %-7s %-12s | pooled: %-22s %-7s "
 		    "%s\n",
-		    series_by_name(o->by), "boots", "iters",
+		    w, series_by_name(o->by), "boots", "iters",
 		    "ratio [95% CI] (boots)", "p", "verdict", "ratio [95% CI]",
 		    "p", "verdict");
 	{
@@ -328,8 +352,8 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 
 		for (k = 0; k < nb; k++)
 			iters += gb[k].n;
-		strbuf_addf(text, "%-18.18s %5zu %6zu  baseline\n", base, nb,
-			    iters);
+		strbuf_addf(text, "%-*.*s %5zu %6zu  baseline\n", w, w, base,
+			    nb, iters);
 	}
 	for (i = 0; i < c->nr_values && !ret; i++) {
 		struct series_comparison sc;
@@ -350,7 +374,7 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 				c->values[i], base);
 			break;
 		}
-		strbuf_addf(text, "%-18.18s %5zu %6zu  ", c->values[i], na,
+		strbuf_addf(text, "%-*.*s %5zu %6zu  ", w, w, c->values[i], na,
 			    sc.iters_arm);
 		mark = text->len;
 		add_ratio(text, &sc.boot.shift);
@@ -367,9 +391,9 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 						      : 0),
 		    "", sc.pooled.p, stats_verdict_name(sc.pooled_verdict));
 		strbuf_addf(text,
-			    "%18s boot-to-boot sd %.2f%%, within a boot %.2f%% "
+			    "%*s boot-to-boot sd %.2f%%, within a boot %.2f%% "
 			    "(intraclass correlation %.2f); ",
-			    "", 100.0 * sc.spread.between_sd,
+			    w, "", 100.0 * sc.spread.between_sd,
 			    100.0 * sc.spread.within_sd,
 			    isfinite(sc.spread.icc) ? sc.spread.icc : 0.0);
 		if (sc.verdict == STATS_NO_VERDICT)
