@@ -419,6 +419,9 @@ static int do_run(struct series_args *a)
 	int ret, grp = 0, last = 0, nargs, i;
 	unsigned it;
 
+	/* the iterations change settings as `run` does: what a crashed
+	 * iotrial left comes back first, as before `run` */
+	cli_recover_journal(0, NULL);
 	ret = series_open_store(&s, a->db, 1);
 	if (ret)
 		return ret;

@@ -63,8 +63,10 @@ check "report --json" test "$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["comparisons"][0]
-print(d["schema"], d["kind"], d["boots"], d["iterations"], c["value"], c["boots"], c["verdict"], c["pooled"]["verdict"])' "$TEST_TMP/j")" = \
-	"iotrial/1 series 8 16 slow 4 slower slower"
+g = d["groups"]
+print(d["schema"], d["kind"], d["boots"], d["iterations"], c["value"], c["boots"], c["verdict"], c["pooled"]["verdict"],
+      len(g), sum(len(x["iterations"]) for x in g), g[1]["tag"], g[1]["iterations"][0]["real_s"] > 0.1)' "$TEST_TMP/j")" = \
+	"iotrial/1 series 8 16 slow 4 slower slower 8 16 slow True"
 "$IOTRIAL" series k report --by kernel --db "$db" >"$TEST_TMP/rk"
 check "by kernel: one kernel, nothing to compare" grep -q "^only one kernel so far ('$(uname -r)'): nothing to compare" "$TEST_TMP/rk"
 "$IOTRIAL" series k report --by tag --baseline nope --db "$db" >/dev/null 2>"$TEST_TMP/err"

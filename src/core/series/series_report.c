@@ -256,6 +256,64 @@ static void render_boot(const struct ctx *c, const struct boot *b,
 		    stats_median(b->metric, b->n));
 }
 
+/* A number for JSON; null when unknown (NaN is not JSON). */
+static struct json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+/* Each boot with its iterations, as the text lays them out. */
+static struct json_object *groups_json(const struct ctx *c)
+{
+	struct json_object *groups = json_object_new_array();
+	size_t i, k;
+
+	for (i = 0; i < c->nr_boots; i++) {
+		const struct boot *b = &c->boots[i];
+		const struct series_row *r0 = c->it[b->first].row;
+		struct json_object *g = json_object_new_object();
+		struct json_object *its = json_object_new_array();
+
+		json_object_object_add(g, "group", json_object_new_int(b->grp));
+		json_object_object_add(g, "value",
+				       json_object_new_string(b->value));
+		json_object_object_add(g, "boot_id",
+				       json_object_new_string(r0->boot_id));
+		json_object_object_add(g, "kernel",
+				       json_object_new_string(r0->kernel));
+		json_object_object_add(g, "build",
+				       json_object_new_string(r0->build));
+		json_object_object_add(g, "tag",
+				       json_object_new_string(r0->tag));
+		json_object_object_add(g, "median",
+				       num(stats_median(b->metric, b->n)));
+		for (k = 0; k < b->n; k++) {
+			const struct iter *it = &c->it[b->first + k];
+			const struct report_run_row *rr = &it->rr;
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(
+			    o, "experiment",
+			    json_object_new_string(it->row->experiment));
+			json_object_object_add(o, "metric", num(rr->metric));
+			json_object_object_add(o, "real_s", num(rr->wall_s));
+			json_object_object_add(o, "user_s", num(rr->user_s));
+			json_object_object_add(o, "sys_s", num(rr->sys_s));
+			json_object_object_add(
+			    o, "device", json_object_new_string(rr->device));
+			json_object_object_add(o, "tps", num(rr->tps));
+			json_object_object_add(o, "mb_read_s", num(rr->rmbps));
+			json_object_object_add(o, "mb_wrtn_s", num(rr->wmbps));
+			json_object_object_add(o, "mb_read", num(rr->read_mb));
+			json_object_object_add(o, "mb_wrtn", num(rr->write_mb));
+			json_object_array_add(its, o);
+		}
+		json_object_object_add(g, "iterations", its);
+		json_object_array_add(groups, g);
+	}
+	return groups;
+}
+
 /* The boots of value v as groups for series_compare(). */
 static struct series_group *groups_of(const struct ctx *c, const char *v,
 				      size_t *out_n)
@@ -291,32 +349,24 @@ static struct json_object *cmp_json(const char *v,
 			       json_object_new_int64((int64_t)sc->boots_arm));
 	json_object_object_add(o, "iterations",
 			       json_object_new_int64((int64_t)sc->iters_arm));
-	json_object_object_add(o, "ratio",
-			       json_object_new_double(sc->boot.shift.ratio));
-	json_object_object_add(
-	    o, "ratio_low", json_object_new_double(sc->boot.shift.ratio_low));
-	json_object_object_add(
-	    o, "ratio_high", json_object_new_double(sc->boot.shift.ratio_high));
-	json_object_object_add(o, "p", json_object_new_double(sc->boot.p));
+	json_object_object_add(o, "ratio", num(sc->boot.shift.ratio));
+	json_object_object_add(o, "ratio_low", num(sc->boot.shift.ratio_low));
+	json_object_object_add(o, "ratio_high", num(sc->boot.shift.ratio_high));
+	json_object_object_add(o, "p", num(sc->boot.p));
 	json_object_object_add(
 	    o, "verdict",
 	    json_object_new_string(stats_verdict_name(sc->verdict)));
 	json_object_object_add(o, "boots_needed",
 			       json_object_new_int(sc->boots_needed));
 	json_object_object_add(o, "between_boot_sd",
-			       json_object_new_double(sc->spread.between_sd));
-	json_object_object_add(o, "within_boot_sd",
-			       json_object_new_double(sc->spread.within_sd));
-	json_object_object_add(pooled, "ratio",
-			       json_object_new_double(sc->pooled.shift.ratio));
-	json_object_object_add(
-	    pooled, "ratio_low",
-	    json_object_new_double(sc->pooled.shift.ratio_low));
-	json_object_object_add(
-	    pooled, "ratio_high",
-	    json_object_new_double(sc->pooled.shift.ratio_high));
-	json_object_object_add(pooled, "p",
-			       json_object_new_double(sc->pooled.p));
+			       num(sc->spread.between_sd));
+	json_object_object_add(o, "within_boot_sd", num(sc->spread.within_sd));
+	json_object_object_add(pooled, "ratio", num(sc->pooled.shift.ratio));
+	json_object_object_add(pooled, "ratio_low",
+			       num(sc->pooled.shift.ratio_low));
+	json_object_object_add(pooled, "ratio_high",
+			       num(sc->pooled.shift.ratio_high));
+	json_object_object_add(pooled, "p", num(sc->pooled.p));
 	json_object_object_add(
 	    pooled, "verdict",
 	    json_object_new_string(stats_verdict_name(sc->pooled_verdict)));
@@ -527,6 +577,7 @@ int series_report(struct store *s, const char *name,
 		    j, "boots", json_object_new_int64((int64_t)c.nr_boots));
 		json_object_object_add(j, "iterations",
 				       json_object_new_int64((int64_t)c.nr_it));
+		json_object_object_add(j, "groups", groups_json(&c));
 		json_object_object_add(j, "comparisons", json_object_get(cmps));
 		*json = j;
 	}
