@@ -69,6 +69,15 @@ check "--compat=0.1 keeps exit 3 of --fail-on-regression" test $? = 3
 "$IOTRIAL" knobs --json --schema=1 -t "$TEST_TMP" >/dev/null 2>&1
 check "knobs takes --schema=1" test $? = 0
 
+mkdir -p "$TEST_TMP/target"
+"$IOTRIAL" --compat=0.1 compare randread -t "$TEST_TMP/target" --size=1M --ios 100 \
+	--no-drop-caches --quiet --vary bs=4k,64k --runs 6 --db "$db" \
+	--json="$TEST_TMP/cmp.json" --schema=1 --fail-on-regression >/dev/null 2>&1
+rc=$?
+check "--compat=0.1 compare --json=FILE --schema=1 --fail-on-regression runs (0 or 3)" \
+	test $rc = 0 -o $rc = 3
+check "... and writes iotrial/1" test "$(schema_of <"$TEST_TMP/cmp.json")" = iotrial/1
+
 # refusals
 "$IOTRIAL" --compat=0.2 log --db "$db" >/dev/null 2>"$TEST_TMP/err"
 check "--compat newer than the binary exits 2" test $? = 2
