@@ -22,8 +22,8 @@ const struct compat_entry compat_registry[COMPAT_NR] = {
 	    .new_name = "regression-skips-flagged",
 	    .old_text = "--fail-on-regression counts every slower arm, "
 			"flagged or not",
-	    .new_text = "--fail-on-regression does not count a slower arm "
-			"whose runs iotrial flagged (unless --strict)",
+	    .new_text = "--fail-on-regression counts a flagged slower arm "
+			"only with --strict",
 	    .deprecated_in = "0.1",
 	    .new_default_in = NULL,
 	    .warn_from = NULL,
@@ -35,8 +35,8 @@ const struct compat_entry compat_registry[COMPAT_NR] = {
 	    .new_name = "diff-refuse-unlike",
 	    .old_text = "diff gives a verdict on experiments that are not "
 			"like for like",
-	    .new_text = "diff lists the differences and exits 2 (--force "
-			"gives the verdict)",
+	    .new_text = "diff lists what differs and exits 2 (--force gives "
+			"the verdict)",
 	    .deprecated_in = "0.1",
 	    .new_default_in = NULL,
 	    .warn_from = NULL,
@@ -222,8 +222,8 @@ void compat_describe(const struct compat *c, struct strbuf *out)
 
 		strbuf_addf(out,
 			    "\n  old: %s\n  new: %s\n"
-			    "  deprecated in %s; new default %s%s; "
-			    "warnings %s%s; old behaviour removed %s%s\n"
+			    "  deprecated in %s; new default %s%s;\n"
+			    "  warnings %s%s; old behaviour removed %s%s\n"
 			    "  keep the old: --behaviour=%s\n"
 			    "  take the new: --behaviour=%s\n"
 			    "  in effect now: %s\n",
