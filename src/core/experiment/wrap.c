@@ -289,17 +289,16 @@ static void wrap_message(struct strbuf *out, const struct workload *w,
 		    wc->readers > 1 ? " each" : "");
 	size_words(out, p->suggest_bytes);
 	strbuf_addstr(out, ", --direct=1, --invalidate=1, or --ios");
-	strbuf_reset(&sz);
-	units_fmt_bytes(&sz, pr->bytes);
-	strbuf_addf(out, " (estimated before the first run from %s of ",
-		    sz.buf);
+	strbuf_addf(out,
+		    " (estimated before the first run: direct reads of %s, ",
+		    what);
 	strbuf_reset(&sz);
 	units_fmt_bytes(&sz, pr->bs);
-	strbuf_addf(out,
-		    "%s %s direct reads in %.2f s of %s; the runs' truth "
-		    "checks it)",
-		    sz.buf, pr->random ? "random" : "sequential",
-		    (double)pr->ns / 1e9, what);
+	strbuf_addf(out, "%s %s, read ", sz.buf,
+		    pr->random ? "random" : "sequential");
+	units_fmt_bytes(out, pr->bytes);
+	strbuf_addf(out, " in %.2f s; the runs' truth checks it)",
+		    (double)pr->ns / 1e9);
 	strbuf_release(&sz);
 }
 
