@@ -154,6 +154,13 @@ static void test_probe_laid_out(void **state)
 	assert_int_equal(wrap_probe_laid_out(&w, MIB, 0, &pr, &err), -EIO);
 	assert_non_null(strstr(err.buf, "cannot read the laid-out file"));
 
+	strbuf_reset(&err);
+
+	/* less than one aligned read: nothing to probe */
+	file_bytes = 100;
+	assert_int_equal(wrap_probe_laid_out(&w, MIB, 0, &pr, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "smaller than one aligned read"));
+
 	unlink(path);
 	strbuf_release(&err);
 	free(buf);

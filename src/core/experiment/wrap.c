@@ -82,9 +82,10 @@ int wrap_predict(double mbps, uint64_t time_ns, unsigned readers,
 }
 
 /*
- * Read fd (bytes of it from offset 0) with direct reads of bs bytes,
- * sequential (wrapping at the end) or random, for WRAP_PROBE_NS or
- * WRAP_PROBE_BYTES, into pr. 0 or -errno (-EIO for a short read).
+ * Read fd (bytes of it from offset 0, at least bs) with direct reads of
+ * bs bytes, sequential (wrapping at the end) or random, for
+ * WRAP_PROBE_NS or WRAP_PROBE_BYTES, into pr. 0 or -errno (-EIO for a
+ * short read).
  */
 static int probe_fd(int fd, uint64_t bytes, uint64_t bs, int random,
 		    struct wrap_probe_result *pr)
@@ -160,12 +161,14 @@ int wrap_probe(dev_t devno, const char *name, uint64_t dev_bytes, uint64_t bs,
 	if (fd < 0)
 		return err_set(err, fd, "cannot open '%s' to read it: %s", name,
 			       strerror(-fd));
-	ret = probe_fd(fd, dev_bytes, wrap_probe_bs(bs, dev_bytes, 0), random,
-		       pr);
-	close(fd);
-	if (ret == -EINVAL)
-		return err_set(err, ret, "'%s' is smaller than one block",
+	bs = wrap_probe_bs(bs, dev_bytes, 0);
+	if (!bs) {
+		close(fd);
+		return err_set(err, -EINVAL, "'%s' is smaller than one block",
 			       name);
+	}
+	ret = probe_fd(fd, dev_bytes, bs, random, pr);
+	close(fd);
 	if (ret)
 		return err_set(err, ret, "cannot read '%s': %s", name,
 			       strerror(-ret));
@@ -195,15 +198,18 @@ int wrap_probe_laid_out(const struct workload *w, uint64_t bs, int random,
 			       strerror(-fd));
 	if (align < WRAP_ALIGN && WRAP_ALIGN % (align ? align : 1) == 0)
 		align = WRAP_ALIGN;
-	ret = probe_fd(fd, bytes, wrap_probe_bs(bs, bytes, align), random, pr);
+	bs = wrap_probe_bs(bs, bytes, align);
+	if (!bs) {
+		close(fd);
+		return err_set(err, -EINVAL,
+			       "the laid-out file is smaller than one aligned "
+			       "read");
+	}
+	ret = probe_fd(fd, bytes, bs, random, pr);
 	close(fd);
 	if (ret)
 		return err_set(err, ret,
-			       ret == -EINVAL
-				   ? "the laid-out file is smaller than one "
-				     "aligned read"
-				   : "cannot read the laid-out file "
-				     "directly: %s",
+			       "cannot read the laid-out file directly: %s",
 			       strerror(-ret));
 	pr->source = WRAP_FROM_FILE;
 	return 0;
