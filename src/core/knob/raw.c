@@ -392,7 +392,7 @@ static enum knob_regime raw_regime(const struct knob *k, const char *canon,
 	(void)canon;
 	(void)o;
 	strbuf_addstr(why, "iotrial does not know what a raw knob controls, "
-			   "so it cannot tell whether the run reached where "
+			   "so it cannot tell whether a run reached where "
 			   "it acts");
 	return KNOB_REGIME_UNKNOWN;
 }
