@@ -279,22 +279,6 @@ void cli_untimed_note(const struct workload_ops *ops, const char *time,
 
 void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback)
 {
-	struct strbuf msg = STRBUF_INIT, why = STRBUF_INIT;
-	const char *line, *nl;
-
-	/* the probe opens the device: root's, like dropping caches */
-	if (quiet || geteuid())
-		return;
-	if (trial_wrap_check(tr, &msg, &why) && why.len && say_fallback)
-		note("%s", why.buf);
-	for (line = msg.buf; msg.len && *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			nl = line + strlen(line);
-		warning("%.*s", (int)(nl - line), line);
-		if (!*nl)
-			break;
-	}
-	strbuf_release(&msg);
-	strbuf_release(&why);
+	if (!quiet)
+		trial_wrap_check(tr, say_fallback);
 }

@@ -140,11 +140,12 @@ int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv);
 
 struct trial;
 /*
- * Before the first run: warn about every arm whose time-based buffered
- * read will wrap its file (trial_wrap_check()). Needs root for the
- * probe; without it, or with quiet, says nothing. When the device cannot
- * be probed, a note says so if say_fallback (compare: its first runs
- * tell instead; a single run's own truth needs no note).
+ * Before the first timed run, once its files are laid out: warn about
+ * every arm whose time-based buffered read will wrap its file
+ * (trial_wrap_check()). With quiet, says nothing and measures nothing.
+ * When the speed cannot be measured, a note says so if say_fallback
+ * (compare: its first runs tell instead; a single run's own truth needs
+ * no note).
  */
 void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback);
 

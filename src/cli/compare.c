@@ -523,10 +523,14 @@ static int default_target_spec(struct strbuf *out)
 	return 0;
 }
 
-/* Session messages: warnings matter, per-arm "set" chatter does not. */
+/* Session messages: warnings matter, per-arm "set" chatter does not.
+ * Said during the runs (the wrap warning after the first layout), they
+ * first clear the progress line on a terminal. */
 static void quiet_say(void *data, enum session_say_level level, const char *msg)
 {
 	(void)data;
+	if (level != SESSION_SAY_INFO && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
 	if (level == SESSION_SAY_WARN)
 		warning("%s", msg);
 	else if (level == SESSION_SAY_NOTE)

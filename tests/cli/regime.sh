@@ -76,3 +76,93 @@ assert t["dirtyable_bytes"] > t["background_bytes"], t
 assert g["canonical"] == "vm.dirty_background_ratio" and g["state"] == "not_reached", g
 PY
 fi
+
+# nr_requests on the loop device: one direct read at a time never fills
+# a queue of 32, let alone 64; a raw knob's regime is unknown, said once
+"$IOTRIAL" compare seqread --vary nr_requests=32,64 -t "$L" --size=32M \
+	--direct=1 --ios 300 --runs 2 --no-store --json="$TEST_TMP/nr.json" \
+	>"$TEST_TMP/nr.out" 2>"$TEST_TMP/nr.err"
+rc=$?
+check "an nr_requests compare on a loop device runs (rc=$rc)" test $rc = 0
+check "a line beside the verdicts says nr_requests could not matter" \
+	grep -q "^nr_requests (on '$dev') could not matter: none of its 4 runs reached the regime it controls$" \
+	"$TEST_TMP/nr.out"
+check "with the queue's peak against the smaller value" \
+	grep -Eq "^  at 32 \(2 runs\): '$dev' never held as many as the 32 requests it allows: at most [01] in flight" \
+	"$TEST_TMP/nr.out"
+check "the JSON has it, per run and for the experiment" \
+	python3 - "$TEST_TMP/nr.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+for r in o["runs"]:
+    (g,) = [e for e in r["run"]["regime"] if e["knob"] == "nr_requests"]
+    assert g["state"] == "not_reached" and "never held" in g["why"], g
+(g,) = o["regimes"]
+assert g["factor"] == "nr_requests" and g["state"] == "not_reached", g
+assert g["runs"] == 4 and g["not_reached"] == 4, g
+PY
+
+raw=sysfs:/sys/block/$dev/queue/add_random
+ar0=$(cat "/sys/block/$dev/queue/add_random")
+"$IOTRIAL" compare randread --vary "$raw=0,1" -t "$L" --size=16M \
+	--direct=1 --ios 200 --runs 2 --no-store --json="$TEST_TMP/raw.json" \
+	>"$TEST_TMP/raw.out" 2>"$TEST_TMP/raw.err"
+rc=$?
+check "a compare of a raw knob runs (rc=$rc)" test $rc = 0
+check "...and puts it back" \
+	test "$(cat "/sys/block/$dev/queue/add_random")" = "$ar0"
+check "one line says its regime is unknown, and why" \
+	test "$(grep -c "^$raw (on '$dev'): regime unknown in its 4 runs: iotrial does not know what a raw knob controls" \
+		"$TEST_TMP/raw.out")" = 1
+check "...and no line pretends it could not matter" \
+	test -z "$(grep "could not matter" "$TEST_TMP/raw.out")"
+check "the JSON says unknown, per run and once for the experiment" \
+	python3 - "$TEST_TMP/raw.json" "$raw" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+raw = sys.argv[2]
+for r in o["runs"]:
+    (g,) = [e for e in r["run"]["regime"] if e["knob"] == raw]
+    assert g["state"] == "unknown" and "raw knob" in g["why"], g
+(g,) = o["regimes"]
+assert g["factor"] == raw and g["state"] == "unknown", g
+assert g["not_reached"] == 0 and g["values"] == [] and g["runs"] == 4, g
+PY
+"$IOTRIAL" run randread -t "$L" --size=16M --direct=1 --ios 200 --no-store \
+	--set "$raw=$ar0" --set wbt_lat_usec=-1 >"$TEST_TMP/rawrun.out" 2>&1
+rc=$?
+check "a run with a raw knob and wbt_lat_usec set runs (rc=$rc)" test $rc = 0
+check "...says once that the raw knob's regime is unknown" \
+	test "$(grep -c "^regime unknown: $raw=$ar0 (on '$dev'): iotrial does not know" \
+		"$TEST_TMP/rawrun.out")" = 1
+check "...and that writeback throttling had nothing to throttle" \
+	grep -q "^could not matter: wbt_lat_usec=-1 (on '$dev'): the workload wrote nothing, and writeback throttling slows only buffered writeback" \
+	"$TEST_TMP/rawrun.out"
+
+# vm.dirtytime_expire_seconds, set to what it is: without lazytime no
+# inode holds only dirty timestamps; with it, a short run is shorter than
+# the expiry
+dt=$(cat /proc/sys/vm/dirtytime_expire_seconds)
+for opt in relatime relatime,lazytime; do
+	"$IOTRIAL" run seqwrite -t scratch:64M:ext4 --size=4M --ios 100 \
+		--no-store --set "atime=$opt" \
+		--set "vm.dirtytime_expire_seconds=$dt" \
+		--json="$TEST_TMP/dt-$opt.json" >"$TEST_TMP/dt-$opt.out" 2>&1
+	rc=$?
+	check "a run with atime=$opt and the dirtytime expiry set runs (rc=$rc)" \
+		test $rc = 0
+done
+check "without lazytime: no dirty timestamps to age" \
+	grep -q "^could not matter: vm.dirtytime_expire_seconds=$dt: the target's file system was mounted without lazytime" \
+	"$TEST_TMP/dt-relatime.out"
+if [ "$dt" -gt 60 ]; then
+	check "with lazytime: the run is shorter than the expiry" \
+		grep -Eq "^could not matter: vm.dirtytime_expire_seconds=$dt: the run lasted [0-9.]+ s, and an inode whose only dirty data is its timestamps is written back only after $dt s$" \
+		"$TEST_TMP/dt-relatime,lazytime.out"
+fi
+check "the run object keeps it" python3 - "$TEST_TMP/dt-relatime.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+(g,) = [e for e in o["regime"] if e["knob"] == "vm.dirtytime_expire_seconds"]
+assert g["state"] == "not_reached" and "lazytime" in g["why"], g
+PY

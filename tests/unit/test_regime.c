@@ -62,6 +62,12 @@ static int setup(void **state)
 	put("/sys/block/fake0/queue/scheduler", "none [mq-deadline]\n");
 	put("/sys/block/fake0/queue/read_ahead_kb", "128\n");
 	put("/sys/block/fake0/queue/max_sectors_kb", "1280\n");
+	put("/sys/block/fake0/queue/nr_requests", "64\n");
+	put("/sys/block/fake0/queue/wbt_lat_usec", "2000\n");
+	put("/sys/block/fake0/queue/nomerges", "0\n");
+	put("/sys/block/fake0/queue/add_random", "0\n");
+	put("/proc/sys/vm/dirtytime_expire_seconds", "43200\n");
+	put("/proc/sys/vm/swappiness", "60\n");
 	put("/proc/sys/vm/dirty_ratio", "20\n");
 	put("/proc/sys/vm/dirty_bytes", "0\n");
 	put("/proc/sys/vm/dirty_background_ratio", "10\n");
@@ -306,6 +312,121 @@ static void test_scheduler_and_atime(void **state)
 	strbuf_release(&why);
 }
 
+/* nr_requests against the deepest queue; wbt against buffered writes;
+ * the queue knobs not judged say nothing. */
+static void test_queue(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct knob_obs o;
+
+	(void)state;
+	/* 12 in flight at most, 9.5 on average: 16 never bound */
+	one_dev(&o, 4, 12, 9.5);
+	assert_int_equal(judge("nr_requests", "16", &o, &why),
+			 KNOB_REGIME_NOT_REACHED);
+	assert_non_null(strstr(why.buf, "'fake0' never held as many as the "
+					"16 requests it allows: at most 12 "
+					"in flight at its 9 samples and 9.50"));
+	assert_int_equal(judge("nr_requests", "12", &o, &why),
+			 KNOB_REGIME_REACHED);
+	assert_non_null(strstr(why.buf, "reaching the 12 nr_requests allows"));
+	/* the mean of an interval above the value: it bound at some point */
+	one_dev(&o, 4, 3, 20.5);
+	assert_int_equal(judge("nr_requests", "16", &o, &why),
+			 KNOB_REGIME_REACHED);
+	/* no sampled interval, or another device: cannot tell */
+	o.devs[0].intervals = 0;
+	assert_int_equal(judge("nr_requests", "16", &o, &why),
+			 KNOB_REGIME_UNKNOWN);
+	one_dev(&o, 4, 1, 1);
+	o.devs[0].name = "other";
+	assert_int_equal(judge("nr_requests", "4", &o, &why),
+			 KNOB_REGIME_UNKNOWN);
+
+	one_dev(&o, 4, 1, 1);
+	assert_int_equal(judge("wbt_lat_usec", "75000", &o, &why),
+			 KNOB_REGIME_NOT_REACHED);
+	assert_non_null(strstr(why.buf, "the workload wrote nothing"));
+	o.write_bytes = 64 * MIB;
+	assert_int_equal(judge("wbt_lat_usec", "0", &o, &why),
+			 KNOB_REGIME_REACHED);
+	assert_non_null(strstr(why.buf, "wrote 64 MiB through the page"));
+	o.direct = 1;
+	assert_int_equal(judge("wbt_lat_usec", "-1", &o, &why),
+			 KNOB_REGIME_NOT_REACHED);
+	assert_non_null(strstr(why.buf, "writes were direct"));
+	o.have_io = 0;
+	assert_int_equal(judge("wbt_lat_usec", "-1", &o, &why),
+			 KNOB_REGIME_UNKNOWN);
+	/* means cannot show that no request met these: unknown, silent */
+	one_dev(&o, 4, 1, 1);
+	assert_int_equal(judge("nomerges", "2", &o, &why), KNOB_REGIME_UNKNOWN);
+	assert_int_equal(judge("max_sectors_kb", "64", &o, &why),
+			 KNOB_REGIME_UNKNOWN);
+	assert_int_equal(why.len, 0);
+	strbuf_release(&why);
+}
+
+/* vm.dirtytime_expire_seconds: lazytime, then the run's length. */
+static void test_dirtytime(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct knob_obs o;
+
+	(void)state;
+	note_002(&o);
+	/* a mount without lazytime holds no inode with only dirty times */
+	o.have_mount = 1;
+	o.seconds = 100000;
+	assert_int_equal(judge("vm.dirtytime_expire_seconds", "60", &o, &why),
+			 KNOB_REGIME_NOT_REACHED);
+	assert_non_null(strstr(why.buf, "mounted without lazytime"));
+	/* with lazytime: the run against the expiry */
+	o.lazytime = 1;
+	o.seconds = 2;
+	assert_int_equal(
+	    judge("vm.dirtytime_expire_seconds", "43200", &o, &why),
+	    KNOB_REGIME_NOT_REACHED);
+	assert_non_null(strstr(why.buf, "the run lasted 2.0 s"));
+	assert_non_null(strstr(why.buf, "only after 43200 s"));
+	assert_null(strstr(why.buf, "not known"));
+	o.seconds = 90;
+	assert_int_equal(judge("vm.dirtytime_expire_seconds", "60", &o, &why),
+			 KNOB_REGIME_REACHED);
+	/* 0 stops the periodic write-back: the length does not tell */
+	assert_int_equal(judge("vm.dirtytime_expire_seconds", "0", &o, &why),
+			 KNOB_REGIME_UNKNOWN);
+	/* a device target: no mount options, the length alone */
+	o.have_mount = 0;
+	o.lazytime = 0;
+	o.seconds = 2;
+	assert_int_equal(
+	    judge("vm.dirtytime_expire_seconds", "43200", &o, &why),
+	    KNOB_REGIME_NOT_REACHED);
+	assert_non_null(strstr(why.buf, "whether lazytime was in force is "
+					"not known"));
+	strbuf_release(&why);
+}
+
+/* A raw knob: unknown, and it says so. */
+static void test_raw(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct knob_obs o;
+
+	(void)state;
+	one_dev(&o, 4, 1, 1);
+	assert_int_equal(
+	    judge("sysfs:/sys/block/fake0/queue/add_random", "1", &o, &why),
+	    KNOB_REGIME_UNKNOWN);
+	assert_non_null(strstr(why.buf, "iotrial does not know what a raw "
+					"knob controls"));
+	assert_int_equal(judge("sysctl:vm.swappiness", "10", &o, &why),
+			 KNOB_REGIME_UNKNOWN);
+	assert_non_null(strstr(why.buf, "cannot tell whether a run"));
+	strbuf_release(&why);
+}
+
 static void test_kvstat(void **state)
 {
 	static const char *const names[] = {
@@ -396,6 +517,9 @@ static void test_experiment_regimes(void **state)
 	    "bdflush.nfract");
 	assert_int_equal(
 	    json_object_get_int(json_object_object_get(g, "not_reached")), 3);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(g, "state")),
+	    "not_reached");
 	report_regimes_text(exp, &out);
 	assert_non_null(strstr(out.buf,
 			       "bdflush.nfract (vm.dirty_background_ratio) "
@@ -413,6 +537,74 @@ static void test_experiment_regimes(void **state)
 	report_regimes_text(exp, &out);
 	assert_int_equal(out.len, 0);
 	json_object_put(exp);
+	strbuf_release(&out);
+}
+
+/*
+ * A knob none of whose runs could be judged, its family saying why (a
+ * raw knob): one entry of state "unknown", one line; without a why,
+ * nothing. A run's own lines: "regime unknown: ..." only with a why.
+ */
+static void test_experiment_unknown(void **state)
+{
+	static const char *const unk[] = {"unknown", "unknown", "unknown",
+					  "unknown"};
+	struct json_object *exp = exp_with(unk, 4), *g, *runs;
+	struct strbuf out = STRBUF_INIT;
+	struct run_result r;
+	size_t i;
+
+	(void)state;
+	regime_analyze_json(exp);
+	g = report_regimes(exp);
+	assert_non_null(g);
+	assert_int_equal(json_object_array_length(g), 1);
+	g = json_object_array_get_idx(g, 0);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(g, "state")),
+	    "unknown");
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(g, "why")),
+	    "dirty memory peaked at 90 MiB");
+	assert_int_equal(
+	    json_object_get_int(json_object_object_get(g, "not_reached")), 0);
+	assert_int_equal(json_object_get_int(json_object_object_get(g, "runs")),
+			 4);
+	assert_int_equal(
+	    json_object_array_length(json_object_object_get(g, "values")), 0);
+	report_regimes_text(exp, &out);
+	assert_string_equal(out.buf,
+			    "\nbdflush.nfract (vm.dirty_background_ratio): "
+			    "regime unknown in its 4 runs: dirty memory "
+			    "peaked at 90 MiB\n");
+	/* no why: silence, as for any knob the sampler cannot judge */
+	runs = json_object_object_get(exp, "runs");
+	for (i = 0; i < 4; i++) {
+		struct json_object *run = json_object_object_get(
+		    json_object_array_get_idx(runs, i), "run");
+		struct json_object *e = json_object_array_get_idx(
+		    json_object_object_get(run, "regime"), 0);
+
+		json_object_object_add(e, "why", json_object_new_string(""));
+	}
+	regime_analyze_json(exp);
+	assert_null(report_regimes(exp));
+	json_object_put(exp);
+
+	run_result_init(&r);
+	run_result_add_regime(&r, "sysctl:vm.swappiness",
+			      "sysctl:vm.swappiness", "system", "10", "unknown",
+			      "iotrial does not know what a raw knob controls");
+	run_result_add_regime(&r, "scheduler", "scheduler", "loop0", "bfq",
+			      "unknown", "");
+	run_result_add_regime(&r, "read_ahead_kb", "read_ahead_kb", "loop0",
+			      "128", "reached", "requests of 128 KiB");
+	strbuf_reset(&out);
+	report_run_regimes_text(&r, &out);
+	assert_string_equal(out.buf,
+			    "regime unknown: sysctl:vm.swappiness=10: iotrial "
+			    "does not know what a raw knob controls\n");
+	run_result_release(&r);
 	strbuf_release(&out);
 }
 
@@ -485,6 +677,12 @@ static void test_observations(void **state)
 	assert_int_equal(td.cg_dirty_peak_bytes, 40 * MIB);
 	assert_true(td.cg_bg_thresh_bytes > 15 * MIB &&
 		    td.cg_bg_thresh_bytes < 16 * MIB);
+	/* 3 GiB x 156 MiB / 10 GiB: 46.8 MiB */
+	assert_true(td.cg_thresh_bytes > 46 * MIB + 700 * 1024 &&
+		    td.cg_thresh_bytes < 46 * MIB + 900 * 1024);
+	assert_int_equal(td.cg_dirty_wb_peak_bytes, 40 * MIB);
+	assert_int_equal(td.cg_version, 2);
+	assert_int_equal(td.cg_memory_max_bytes, 256 * MIB);
 	run_result_init(&r);
 	r.seconds = 0.52;
 	r.bytes[IO_READ] = 1008 * 512;
@@ -499,6 +697,35 @@ static void test_observations(void **state)
 		    o.devs[0].max_rareq_kib < 4.01);
 	assert_true(o.have_thresh && o.have_cg_dirty);
 	assert_int_equal(o.cg_version, 2);
+	/* the per-cgroup numbers the dirty hook scales by */
+	assert_int_equal(o.cg_memory_max, 256 * MIB);
+	assert_int_equal(o.cg_dirtyable_bytes, 156 * MIB);
+	assert_int_equal(o.cg_dirty_peak_bytes, 40 * MIB);
+	assert_int_equal(o.cg_dirty_wb_peak_bytes, 40 * MIB);
+	/* and the run object's "cgroup_dirty" */
+	{
+		struct json_object *jo = json_object_new_object(), *cg;
+
+		truth_regime_to_json(&t, jo);
+		cg = json_object_object_get(jo, "cgroup_dirty");
+		assert_non_null(cg);
+		assert_int_equal(
+		    json_object_get_int(json_object_object_get(cg, "version")),
+		    2);
+		assert_int_equal(json_object_get_int64(json_object_object_get(
+				     cg, "dirtyable_bytes")),
+				 156 * MIB);
+		assert_int_equal(json_object_get_int64(json_object_object_get(
+				     cg, "background_bytes")),
+				 td.cg_bg_thresh_bytes);
+		assert_int_equal(json_object_get_int64(json_object_object_get(
+				     cg, "throttle_bytes")),
+				 td.cg_thresh_bytes);
+		assert_int_equal(json_object_get_int64(json_object_object_get(
+				     cg, "dirty_peak_bytes")),
+				 40 * MIB);
+		json_object_put(jo);
+	}
 	run_result_release(&r);
 	free(t.devs);
 }
@@ -511,8 +738,12 @@ int main(void)
 	    cmocka_unit_test(test_expiry),
 	    cmocka_unit_test(test_readahead),
 	    cmocka_unit_test(test_scheduler_and_atime),
+	    cmocka_unit_test(test_queue),
+	    cmocka_unit_test(test_dirtytime),
+	    cmocka_unit_test(test_raw),
 	    cmocka_unit_test(test_kvstat),
 	    cmocka_unit_test(test_experiment_regimes),
+	    cmocka_unit_test(test_experiment_unknown),
 	    cmocka_unit_test(test_observations),
 	};
 

@@ -397,6 +397,9 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 		l->once_s += (double)(clock_now_ns() - t_prep) / 1e9;
 	if (ret)
 		l->e->failed_in_prepare = 1;
+	/* before the caches are dropped: whatever it reads goes with them */
+	if (!ret && l->h->laid_out && !(c->stop && *c->stop))
+		l->h->laid_out(l->h->ctx, &w);
 	if (!ret && c->drop_caches && l->drop_ok &&
 	    experiment_drop_caches() < 0) {
 		l->drop_ok = 0;

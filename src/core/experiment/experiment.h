@@ -144,6 +144,9 @@ struct experiment_hooks {
 	 * (device truth) into *out, which may stay NULL. 0, or -errno with
 	 * err set to fail the run.
 	 */
+	/* w has just been prepared (its files laid out) and its timed run
+	 * comes next, caches not yet dropped. May be NULL. */
+	void (*laid_out)(void *ctx, const struct workload *w);
 	int (*run_begin)(void *ctx, const struct workload *w,
 			 const struct measure_hook **out, struct strbuf *err);
 	/* That run is over and r filled: complete and release the

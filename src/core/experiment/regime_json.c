@@ -3,7 +3,11 @@
  * an entry only when no run reached its regime: one run that did means
  * the knob could matter, and the verdict speaks for itself. A run whose
  * regime could not be judged ("unknown") neither proves nor disproves,
- * so it is counted but does not keep the entry away.
+ * so it is counted but does not keep the entry away. A knob whose runs
+ * were all unknown gets an entry only when its family said why (a raw
+ * knob: iotrial does not know what it controls), with state "unknown":
+ * the reader hears it once instead of a silence that looks like
+ * "reached".
  */
 #include <string.h>
 #include "regime_json.h"
@@ -52,7 +56,7 @@ static struct json_object *factor_regime(struct json_object *runs,
 					 const char *factor)
 {
 	struct json_object *out, *values = json_object_new_array();
-	struct json_object *first = NULL;
+	struct json_object *first = NULL, *unknown_why = NULL;
 	size_t i, n = json_object_array_length(runs);
 	int judged = 0, not_reached = 0;
 
@@ -69,8 +73,11 @@ static struct json_object *factor_regime(struct json_object *runs,
 			json_object_put(values);
 			return NULL;
 		}
-		if (strcmp(state, "not_reached"))
+		if (strcmp(state, "not_reached")) {
+			if (!unknown_why && *expjson_str(e, "why"))
+				unknown_why = e;
 			continue;
+		}
 		not_reached++;
 		if (!first)
 			first = e;
@@ -83,12 +90,21 @@ static struct json_object *factor_regime(struct json_object *runs,
 			    v, "why",
 			    json_object_new_string(expjson_str(e, "why")));
 	}
-	if (!not_reached) {
+	if (!not_reached && !unknown_why) {
 		json_object_put(values);
 		return NULL;
 	}
+	if (!first)
+		first = unknown_why;
 	out = json_object_new_object();
 	json_object_object_add(out, "factor", json_object_new_string(factor));
+	json_object_object_add(
+	    out, "state",
+	    json_object_new_string(not_reached ? "not_reached" : "unknown"));
+	if (!not_reached)
+		json_object_object_add(
+		    out, "why",
+		    json_object_new_string(expjson_str(unknown_why, "why")));
 	json_object_object_add(
 	    out, "canonical",
 	    json_object_new_string(expjson_str(first, "canonical")));

@@ -579,12 +579,37 @@ static void run_done(void *ctx, const struct run_meta *meta,
 		tr->hooks.run_done(tr->hooks.ctx, meta, r);
 }
 
-int trial_wrap_check(struct trial *tr, struct strbuf *out, struct strbuf *note)
+void trial_wrap_check(struct trial *tr, int say_fallback)
 {
-	int ret = experiment_wrap_check(&tr->e, &tr->c, out, note);
+	tr->wrap_check = say_fallback ? 2 : 1;
+}
 
-	tr->wrap_probed = !ret;
-	return ret;
+/*
+ * experiment_hooks: w's files are laid out and its timed run comes
+ * next. The first time, with trial_wrap_check() asked: the warnings of
+ * experiment_wrap_check(), measured on w's file.
+ */
+static void laid_out(void *ctx, const struct workload *w)
+{
+	struct trial *tr = ctx;
+	struct strbuf msg = STRBUF_INIT, note = STRBUF_INIT;
+	const char *line, *nl;
+
+	if (!tr->wrap_check || tr->wrap_done)
+		return;
+	tr->wrap_done = 1;
+	tr->wrap_probed =
+	    !experiment_wrap_check(&tr->e, &tr->c, w, &msg, &note);
+	if (note.len && tr->wrap_check == 2)
+		say(tr, SESSION_SAY_NOTE, "%s", note.buf);
+	for (line = msg.buf; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		say(tr, SESSION_SAY_WARN, "%.*s", (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
+	strbuf_release(&msg);
+	strbuf_release(&note);
 }
 
 /* The number of runs the experiment object holds. */
@@ -611,6 +636,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 	    .ctx = tr,
 	    .apply_knobs = apply_arm,
 	    .progress = progress,
+	    .laid_out = laid_out,
 	    .run_begin = run_begin,
 	    .run_end = run_end,
 	    .run_done = run_done,

@@ -101,8 +101,10 @@ struct trial {
 	int th_live;
 	uint64_t wrap_said[TRIAL_WRAP_SAID]; /* wrap_after_run() keys */
 	unsigned nr_wrap_said;
-	int wrap_probed; /* trial_wrap_check() measured the device: the
-			    first runs need not say it again */
+	int wrap_check;	 /* trial_wrap_check(): 1, 2 with its note */
+	int wrap_done;	 /* ... made, after the first layout */
+	int wrap_probed; /* ... measured the device: the first runs need
+			    not say it again */
 	const struct arm_setting *arm; /* the arm in force (apply_arm) */
 	unsigned arm_nr;
 };
@@ -216,11 +218,13 @@ int trial_store(struct trial *tr, const char *db, struct strbuf *err);
 void trial_release(struct trial *tr);
 
 /*
- * Before the first run: experiment_wrap_check() (wrap.h) on the trial's
- * arms, the warnings into out, why the device could not be probed into
- * note. When the probe answered, the runs do not warn again. Returns
- * what experiment_wrap_check() returns.
+ * Ask for experiment_wrap_check() (wrap.h) on the trial's arms once the
+ * first run has laid out its files, before that run's timed part: each
+ * warning is said (SESSION_SAY_WARN) then, and when the speed could not
+ * be measured and say_fallback is set, a note says why (a compare's
+ * first runs tell instead). When it was measured, the runs do not warn
+ * again.
  */
-int trial_wrap_check(struct trial *tr, struct strbuf *out, struct strbuf *note);
+void trial_wrap_check(struct trial *tr, int say_fallback);
 
 #endif

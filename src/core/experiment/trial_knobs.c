@@ -7,6 +7,7 @@
 #include <string.h>
 #include "trial.h"
 #include "../observe/regime_obs.h"
+#include "../targets/mountinfo.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -129,6 +130,27 @@ static void regime_of(struct run_result *r, const struct knob_change *c,
 }
 
 /*
+ * The target's mount options now, while the run's knobs are in force
+ * (an atime factor may switch lazytime), into o; nothing for a device
+ * target or when the mount table cannot be read.
+ */
+static void mount_obs(const struct trial *tr, struct knob_obs *o)
+{
+	const struct mountinfo_entry *e;
+	struct mountinfo mi = {0};
+
+	if (!tr->kctx.mountpoint || mountinfo_read(&mi, NULL))
+		return;
+	e = mountinfo_find_mountpoint(&mi, tr->kctx.mountpoint);
+	if (e) {
+		o->have_mount = 1;
+		o->lazytime = mountinfo_has_opt(e->super_opts, "lazytime") ||
+			      mountinfo_has_opt(e->mnt_opts, "lazytime");
+	}
+	mountinfo_release(&mi);
+}
+
+/*
  * The regime of every knob in force for r: the fixed ones and the arm's,
  * judged on r's truth. A plan of the arm is built again for its
  * resolved knobs and canonical values; if that fails the arm's knobs
@@ -142,6 +164,7 @@ void trial_run_regimes(struct trial *tr, struct run_result *r)
 	size_t i;
 
 	truth_knob_obs(r->truth, r, tr->th.opts.direct, &o);
+	mount_obs(tr, &o);
 	for (i = 0; i < tr->fixed.nr; i++)
 		regime_of(r, &tr->fixed.v[i], &o);
 	if (!tr->arm)

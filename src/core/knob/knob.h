@@ -121,6 +121,9 @@ struct knob_obs {
 	uint64_t read_bytes;  /* what the workload read */
 	uint64_t write_bytes; /* ... and wrote */
 	int direct;	      /* the workload's I/O bypassed the page cache */
+	int have_mount;	      /* the target's mount options were read
+				 (not for a device target) */
+	int lazytime;	      /* ... and had lazytime in force */
 
 	int have_dirty;		      /* from /proc/meminfo */
 	uint64_t dirty_peak_bytes;    /* Dirty */

@@ -8,6 +8,13 @@
  *   read_ahead_kb too and restore() puts both back, read-ahead last.
  * - wbt_lat_usec: 0 turns writeback throttling off, -1 resets it to the
  *   device's default, which then reads back as that default.
+ *
+ * Whether a run reached what a knob limits (knob_ops.regime) is judged
+ * for nr_requests (did the queue ever hold as many requests as it
+ * allows) and wbt_lat_usec (were there buffered writes to throttle).
+ * max_sectors_kb, rq_affinity and nomerges are not: the sampler sees
+ * mean request sizes and merge counts, which cannot show that no
+ * request met the limit, so they stay "unknown" and say nothing.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -356,6 +363,86 @@ static void queue_how(const struct knob *k, const char *canon,
 				   "and restored too)");
 }
 
+/*
+ * nr_requests caps the requests a queue may hold, waiting in the
+ * scheduler and at the device: a run whose device never held as many
+ * in flight (at a sample) nor as many on average over an interval never
+ * met the cap. The sampler can miss a peak between two samples, as the
+ * scheduler's hook can.
+ */
+static enum knob_regime nr_requests_regime(const struct knob *k,
+					   const char *canon,
+					   const struct knob_obs *o,
+					   struct strbuf *why)
+{
+	const struct knob_obs_dev *d = knob_obs_dev(o, k->object);
+	unsigned long long nr = strtoull(canon, NULL, 10);
+
+	if (!d || !d->intervals || !nr)
+		return KNOB_REGIME_UNKNOWN;
+	if (d->max_in_flight >= nr || d->max_aqu_sz >= (double)nr) {
+		strbuf_addf(why,
+			    "'%s' held up to %llu request%s in flight at a "
+			    "sample and up to %.2f on average over a sampling "
+			    "interval, reaching the %llu nr_requests allows",
+			    d->name, (unsigned long long)d->max_in_flight,
+			    d->max_in_flight == 1 ? "" : "s", d->max_aqu_sz,
+			    nr);
+		return KNOB_REGIME_REACHED;
+	}
+	strbuf_addf(why,
+		    "'%s' never held as many as the %llu requests it allows: "
+		    "at most %llu in flight at its %u samples and %.2f on "
+		    "average over any interval, so the cap held no request "
+		    "back",
+		    d->name, nr, (unsigned long long)d->max_in_flight,
+		    d->intervals + 1, d->max_aqu_sz);
+	return KNOB_REGIME_NOT_REACHED;
+}
+
+/*
+ * Writeback throttling slows buffered writeback when reads on the
+ * device are slower than the target; direct writes (REQ_SYNC|REQ_IDLE)
+ * are never throttled (block/blk-wbt.c). A workload that wrote nothing
+ * through the page cache gave it nothing of its own to throttle.
+ */
+static enum knob_regime wbt_regime(const struct knob *k, const char *canon,
+				   const struct knob_obs *o, struct strbuf *why)
+{
+	(void)k;
+	(void)canon;
+	if (!o->have_io)
+		return KNOB_REGIME_UNKNOWN;
+	if (o->write_bytes && !o->direct) {
+		strbuf_addstr(why, "the workload wrote ");
+		units_fmt_bytes(why, o->write_bytes);
+		strbuf_addstr(why, " through the page cache");
+		return KNOB_REGIME_REACHED;
+	}
+	strbuf_addstr(why, o->write_bytes
+			       ? "the workload's writes were direct, and "
+				 "writeback throttling slows only buffered "
+				 "writeback"
+			       : "the workload wrote nothing, and writeback "
+				 "throttling slows only buffered writeback");
+	strbuf_addstr(why, " (other writers on the device aside)");
+	return KNOB_REGIME_NOT_REACHED;
+}
+
+/* knob_ops.regime: see the top of the file for which are judged. */
+static enum knob_regime queue_regime(const struct knob *k, const char *canon,
+				     const struct knob_obs *o,
+				     struct strbuf *why)
+{
+	const struct queue_spec *s = k->spec;
+
+	if (s && !strcmp(s->name, "nr_requests"))
+		return nr_requests_regime(k, canon, o, why);
+	if (s && !strcmp(s->name, "wbt_lat_usec"))
+		return wbt_regime(k, canon, o, why);
+	return KNOB_REGIME_UNKNOWN;
+}
+
 const struct knob_ops knob_queue_ops = {
     .family = "queue",
     .names = queue_names,
@@ -368,4 +455,5 @@ const struct knob_ops knob_queue_ops = {
     .restore = queue_restore,
     .describe = queue_describe,
     .how = queue_how,
+    .regime = queue_regime,
 };

@@ -379,6 +379,24 @@ static void raw_describe(const struct knob *k, const char *value,
 				 "knob\n");
 }
 
+/*
+ * knob_ops.regime: iotrial knows nothing of what a raw knob controls,
+ * so whether a run reached it is unknown, and the sentence says so
+ * rather than stay silent (a verdict of "no difference" on it is then
+ * read for what it is).
+ */
+static enum knob_regime raw_regime(const struct knob *k, const char *canon,
+				   const struct knob_obs *o, struct strbuf *why)
+{
+	(void)k;
+	(void)canon;
+	(void)o;
+	strbuf_addstr(why, "iotrial does not know what a raw knob controls, "
+			   "so it cannot tell whether a run reached where "
+			   "it acts");
+	return KNOB_REGIME_UNKNOWN;
+}
+
 const struct knob_ops knob_raw_ops = {
     .family = "raw",
     .resolve = raw_resolve,
@@ -388,4 +406,5 @@ const struct knob_ops knob_raw_ops = {
     .verify = raw_verify,
     .restore = raw_restore,
     .describe = raw_describe,
+    .regime = raw_regime,
 };

@@ -495,6 +495,48 @@ static enum knob_regime centi_regime(const struct knob *k, const char *canon,
 }
 
 /*
+ * vm.dirtytime_expire_seconds: with lazytime, an inode whose only dirty
+ * data is its timestamps stays in memory until it has been dirty this
+ * long (or something else writes it). Without lazytime no inode is in
+ * that state (timestamps are written with the inode), and a run shorter
+ * than the expiry sees none of the inodes it dirtied age that long. 0
+ * stops the periodic write-back of such inodes: how long the run was
+ * does not tell whether that mattered.
+ */
+static enum knob_regime dirtytime_regime(const char *canon,
+					 const struct knob_obs *o,
+					 struct strbuf *why)
+{
+	unsigned long long expire_s = strtoull(canon, NULL, 10);
+
+	if (o->have_mount && !o->lazytime) {
+		strbuf_addstr(why,
+			      "the target's file system was mounted "
+			      "without lazytime, so no inode held only "
+			      "dirty timestamps: they are written with the "
+			      "inode");
+		return KNOB_REGIME_NOT_REACHED;
+	}
+	if (!expire_s)
+		return KNOB_REGIME_UNKNOWN;
+	if (o->seconds >= (double)expire_s) {
+		strbuf_addf(why,
+			    "the run lasted %.1f s, long enough for dirty "
+			    "timestamps to age past the %llu s expiry",
+			    o->seconds, expire_s);
+		return KNOB_REGIME_REACHED;
+	}
+	strbuf_addf(why,
+		    "the run lasted %.1f s, and an inode whose only dirty data "
+		    "is its timestamps is written back only after %llu s",
+		    o->seconds, expire_s);
+	if (!o->have_mount)
+		strbuf_addstr(why, " (whether lazytime was in force is not "
+				   "known)");
+	return KNOB_REGIME_NOT_REACHED;
+}
+
+/*
  * knob_ops.regime: did dirty memory reach the threshold canon implies?
  * Background writeback starts when Dirty passes the background
  * threshold; writers are throttled once Dirty plus Writeback pass the
@@ -514,7 +556,7 @@ static enum knob_regime vm_regime(const struct knob *k, const char *canon,
 	int reached, cg_reached = 0;
 
 	if (s->type == V_SECONDS)
-		return KNOB_REGIME_UNKNOWN;
+		return dirtytime_regime(canon, o, why);
 	if (o->have_io && !o->write_bytes) {
 		strbuf_addstr(why, "the workload wrote nothing, so it left "
 				   "no dirty data for the knob to act on");

@@ -85,9 +85,12 @@ void report_run_regimes_text(const struct run_result *r, struct strbuf *out)
 	for (i = 0; i < r->nr_regimes; i++) {
 		const struct run_regime *g = &r->regimes[i];
 
-		if (strcmp(g->state, "not_reached"))
+		if (!strcmp(g->state, "not_reached"))
+			strbuf_addstr(out, "could not matter: ");
+		else if (!strcmp(g->state, "unknown") && g->why && *g->why)
+			strbuf_addstr(out, "regime unknown: ");
+		else
 			continue;
-		strbuf_addstr(out, "could not matter: ");
 		knob_words(out, g->knob, g->canonical, g->object, g->value);
 		strbuf_addf(out, ": %s\n", g->why);
 	}
@@ -109,6 +112,11 @@ static void regime_head(struct json_object *g, struct strbuf *out)
 
 	knob_words(out, expjson_str(g, "factor"), expjson_str(g, "canonical"),
 		   expjson_str(g, "object"), NULL);
+	if (!strcmp(expjson_str(g, "state"), "unknown")) {
+		strbuf_addf(out, ": regime unknown in its %d run%s: %s", runs,
+			    runs == 1 ? "" : "s", expjson_str(g, "why"));
+		return;
+	}
 	strbuf_addf(out,
 		    " could not matter: %s of its %d run%s reached the "
 		    "regime it controls",

@@ -20,7 +20,9 @@ struct truth;
  */
 void report_dirty_text(const struct truth *t, struct strbuf *out);
 
-/* A line per knob of r whose regime the run never reached. */
+/* A line per knob of r whose regime the run never reached ("could not
+ * matter: ..."), and one per knob whose regime its family says it
+ * cannot judge ("regime unknown: ...", a raw knob). */
 void report_run_regimes_text(const struct run_result *r, struct strbuf *out);
 
 /* The entries of exp's "regimes" (NULL when none), for the formats. */
@@ -29,7 +31,9 @@ struct json_object *report_regimes(struct json_object *exp);
 /*
  * One regime entry g as a sentence without a final period: "bdflush.nfract
  * (vm.dirty_background_ratio, on system) could not matter: none of its 24
- * runs reached what it controls; at 10 (12 runs): ...". Not escaped.
+ * runs reached what it controls; at 10 (12 runs): ...", or for an
+ * entry of state "unknown" "sysctl:vm.swappiness: regime unknown in its
+ * 8 runs: ...". Not escaped.
  */
 void report_regime_sentence(struct json_object *g, struct strbuf *out);
 

@@ -261,6 +261,27 @@ void rw_cleanup(struct workload *w)
 	w->priv = NULL;
 }
 
+/* workload_ops.open_laid_out: job 0's file or device region. */
+static int rw_open_laid_out(const struct workload *w, uint64_t *bytes)
+{
+	const struct rw_state *st = w->priv;
+	int fd;
+
+	if (!st || !st->nr_jobs || !st->paths || !st->paths[0])
+		return -ENOENT;
+	if (st->blockdev)
+		fd = open(st->paths[0], O_RDONLY | O_DIRECT | O_CLOEXEC);
+	else if (!st->names[0])
+		return -ENOENT;
+	else
+		fd = target_open_file(w->target, st->names[0],
+				      O_RDONLY | O_DIRECT, 0);
+	if (fd < 0)
+		return st->blockdev ? -errno : fd;
+	*bytes = st->region_bytes;
+	return fd;
+}
+
 #define RW_WORKLOAD(id, summary_text)                                          \
 	const struct workload_ops workload_##id = {                            \
 	    .name = #id,                                                       \
@@ -270,6 +291,7 @@ void rw_cleanup(struct workload *w)
 	    .prepare = rw_prepare,                                             \
 	    .run = rw_run,                                                     \
 	    .cleanup = rw_cleanup,                                             \
+	    .open_laid_out = rw_open_laid_out,                                 \
 	}
 
 RW_WORKLOAD(seqread, "sequential reads, one stream per job");

@@ -92,6 +92,16 @@ struct workload_ops {
 	/* It runs to its own end (a command, a pass over a file): --time,
 	 * --ios and --ramp do not apply, and are not offered. */
 	int untimed;
+	/*
+	 * Optional. After prepare: open what job 0 reads (its laid-out
+	 * file, or its region of a device) read-only with O_DIRECT, and put
+	 * the bytes it may read from offset 0 into *bytes (OUT). The fd, or
+	 * -errno: -EINVAL when the file system refuses O_DIRECT, -ENOENT
+	 * when nothing is laid out. Used to measure the device's speed
+	 * before the first timed run (experiment/wrap.c) without filling
+	 * the page cache.
+	 */
+	int (*open_laid_out)(const struct workload *w, uint64_t *bytes);
 };
 
 struct workload {
