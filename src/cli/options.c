@@ -3,12 +3,16 @@
  * (see options.h). The table is the only place an option is described,
  * so parsing, --help and suggestions cannot drift apart.
  */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "options.h"
 #include "../util/error.h"
 #include "../util/strbuf.h"
+#include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -53,9 +57,17 @@ static int takes_value(const struct option *o)
 	case OPTION_CALLBACK:
 		return !(o->flags & OPT_NOARG);
 	default:
-		return 0;
+		return option_is_typed(o);
 	}
 }
+
+/* Is the value optional, "--x" alone being "--x=1" (on/off values)? */
+static int flag_value(const struct option *o)
+{
+	return o->type == OPTION_ONOFF || (o->flags & OPT_FLAGARG);
+}
+
+static int is_flag_word(const char *word);
 
 /* The option as the user wrote it, for messages: "--time" or "-t". */
 static void option_name(const struct option *o, int as_short,
@@ -72,6 +84,26 @@ static int store(const struct option *o, const char *arg)
 {
 	struct option_list *l;
 
+	if (option_is_typed(o)) {
+		struct strbuf note_sb = STRBUF_INIT, err = STRBUF_INIT;
+		int ret = option_parse_typed(o, arg, &note_sb, &err);
+
+		if (ret)
+			error("%s", err.buf);
+		else if (note_sb.len)
+			note("%s", note_sb.buf);
+		if (!ret && o->given)
+			*o->given = 1;
+		strbuf_release(&note_sb);
+		strbuf_release(&err);
+		return ret ? -1 : 0;
+	}
+	if (o->flags & OPT_FLAGARG && !is_flag_word(arg)) {
+		error("--%s: '%s' is not on or off (say 1, 0, yes, no, on, "
+		      "off); --%s alone is 1",
+		      o->long_name, arg, o->long_name);
+		return -1;
+	}
 	switch (o->type) {
 	case OPTION_BOOL:
 		*(int *)o->value = 1;
@@ -97,14 +129,17 @@ static int store(const struct option *o, const char *arg)
 /* Is word an on/off value (0, 1, yes, no, true, false, on, off)? */
 static int is_flag_word(const char *word)
 {
-	static const char *const words[] = {"0",    "1",     "yes", "no",
-					    "true", "false", "on",  "off"};
-	size_t k;
+	return option_onoff(word) >= 0;
+}
 
-	for (k = 0; k < ARRAY_SIZE(words); k++)
-		if (!strcasecmp(word, words[k]))
-			return 1;
-	return 0;
+/*
+ * Does word look like an option, so that it is not taken as the value
+ * of the option before it? "-" (stdin, stdout) and "-5" are not.
+ */
+static int looks_like_option(const char *word)
+{
+	return word[0] == '-' && word[1] && !isdigit((unsigned char)word[1]) &&
+	       word[1] != '.';
 }
 
 /*
@@ -129,16 +164,27 @@ static int take(const struct option *o, int as_short, int argc,
 	}
 	if (!inline_value && (o->flags & OPT_OPTARG)) {
 		inline_value = o->defval;
-	} else if (!inline_value && (o->flags & OPT_FLAGARG) &&
-		   (*i + 1 >= argc || !is_flag_word(argv[*i + 1]))) {
+	} else if (!inline_value && flag_value(o) &&
+		   (*i + 1 >= argc || looks_like_option(argv[*i + 1]))) {
 		inline_value = "1";
 	} else if (!inline_value) {
-		if (*i + 1 >= argc) {
-			error("option '%s' needs a value", name.buf);
+		struct strbuf argh = STRBUF_INIT;
+
+		option_argh(o, &argh);
+		if (*i + 1 >= argc)
+			error("%s needs a value (%s)", name.buf, argh.buf);
+		else if (looks_like_option(argv[*i + 1]))
+			error("%s needs a value (%s); '%s' is an option "
+			      "(write %s%s%s if it is the value)",
+			      name.buf, argh.buf, argv[*i + 1], name.buf,
+			      as_short ? "" : "=", argv[*i + 1]);
+		else
+			inline_value = argv[++*i];
+		strbuf_release(&argh);
+		if (!inline_value) {
 			strbuf_release(&name);
 			return -1;
 		}
-		inline_value = argv[++*i];
 	}
 	strbuf_release(&name);
 	ret = store(o, inline_value);
@@ -236,8 +282,22 @@ int parse_options(int argc, const char **argv, const char *cmd,
 		  const char *epilogue, unsigned flags)
 {
 	const struct option *args = arguments_row(opts);
+	const struct option *o;
 	int i, n = 0, ret;
 
+	/* the defaults, through the parser that reads the user's values */
+	for (o = opts; o->type != OPTION_END; o++) {
+		struct strbuf err = STRBUF_INIT;
+
+		ret = option_is_typed(o) && o->def
+			  ? option_parse_typed(o, o->def, NULL, &err)
+			  : 0;
+		if (ret) /* a bad table: the unit tests parse every one */
+			error("the default of --%s: %s", o->long_name, err.buf);
+		strbuf_release(&err);
+		if (ret)
+			return PARSE_OPT_ERROR;
+	}
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
@@ -307,7 +367,8 @@ void options_usage(FILE *out, const struct option *opts,
 		   const char *const *usage, const char *epilogue)
 {
 	const struct option *o;
-	struct strbuf line = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT, argh = STRBUF_INIT;
+	struct strbuf help = STRBUF_INIT;
 	size_t k;
 	int listed = 0;
 
@@ -335,17 +396,23 @@ void options_usage(FILE *out, const struct option *opts,
 				    o->long_name ? ", " : "");
 		if (o->long_name)
 			strbuf_addf(&line, "--%s", o->long_name);
+		strbuf_reset(&argh);
+		option_argh(o, &argh);
 		if (takes_value(o) && (o->flags & OPT_OPTARG))
-			strbuf_addf(&line, "[=%s]", o->argh ? o->argh : "...");
+			strbuf_addf(&line, "[=%s]", argh.buf);
 		else if (takes_value(o))
-			strbuf_addf(&line, " %s", o->argh ? o->argh : "...");
+			strbuf_addf(&line, " %s", argh.buf);
 		if (line.len + 2 > HELP_COLUMN) {
 			fprintf(out, "%s\n", line.buf);
 			strbuf_reset(&line);
 		}
-		print_help(out, line.buf, o->help ? o->help : "");
+		strbuf_setf(&help, "%s", o->help ? o->help : "");
+		option_limits(o, &help);
+		print_help(out, line.buf, help.buf);
 	}
 	if (epilogue)
 		fprintf(out, "\n%s", epilogue);
 	strbuf_release(&line);
+	strbuf_release(&argh);
+	strbuf_release(&help);
 }
