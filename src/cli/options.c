@@ -407,7 +407,15 @@ void options_usage(FILE *out, const struct option *opts,
 			strbuf_reset(&line);
 		}
 		strbuf_setf(&help, "%s", o->help ? o->help : "");
-		option_limits(o, &help);
+		strbuf_reset(&argh);
+		option_limits(o, &argh);
+		if (argh.len && help.len && help.buf[help.len - 1] == ')') {
+			/* "(default: all)" and " (1 or more)": one pair */
+			strbuf_setlen(&help, help.len - 1);
+			strbuf_addf(&help, ", %s", argh.buf + 2);
+		} else {
+			strbuf_addstr(&help, argh.buf);
+		}
 		print_help(out, line.buf, help.buf);
 	}
 	if (epilogue)
