@@ -314,6 +314,11 @@ int parse_options(int argc, const char **argv, const char *cmd,
 			options_usage(stdout, opts, usage, epilogue);
 			return PARSE_OPT_HELP;
 		}
+		if (!strcmp(arg, "--help-options")) {
+			/* for the tests of the manual and the completion */
+			options_dump(stdout, opts);
+			return PARSE_OPT_HELP;
+		}
 		if ((arg[0] != '-' || !arg[1]) && args) {
 			if (args->callback(args, arg) < 0)
 				return PARSE_OPT_ERROR;

@@ -257,15 +257,17 @@ int option_is_typed(const struct option *o);
 void option_argh(const struct option *o, struct strbuf *out);
 
 /*
- * The default and range of a typed row as --help puts them after its
- * help, into out: " (default 5s, at least 1ms)"; nothing for a row that
- * has neither.
+ * The default and range of a row (def, min, max) as --help puts them
+ * after its help, into out: " (default 5s, 1ms or more)"; nothing for a
+ * row that has neither. Rows that are not typed may carry them too, for
+ * help only (a workload's parameters, which the workload parses).
  */
 void option_limits(const struct option *o, struct strbuf *out);
 
 /*
  * Every row of opts as one line each, for the manual's and completion's
- * tests (iotrial help --options CMD): "--NAME\tKIND\tARGH\tDEFAULT\t
+ * tests: parse_options() prints it for the hidden "--help-options" (and
+ * 'iotrial help --options CMD' asks for that): "--NAME\tKIND\tARGH\tDEFAULT\t
  * MIN\tMAX\tCHOICES" with "-" for none and choices joined by '|'.
  */
 void options_dump(FILE *out, const struct option *opts);

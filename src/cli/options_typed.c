@@ -271,8 +271,6 @@ void option_limits(const struct option *o, struct strbuf *out)
 {
 	size_t start = out->len;
 
-	if (!option_is_typed(o))
-		return;
 	if (o->def)
 		strbuf_addf(out, " (default %s", o->def);
 	if (o->min || o->max) {
