@@ -268,7 +268,8 @@ void option_limits(const struct option *o, struct strbuf *out);
  * Every row of opts as one line each, for the manual's and completion's
  * tests: parse_options() prints it for the hidden "--help-options" (and
  * 'iotrial help --options CMD' asks for that): "--NAME\tKIND\tARGH\tDEFAULT\t
- * MIN\tMAX\tCHOICES" with "-" for none and choices joined by '|'.
+ * MIN\tMAX\tCHOICES\tOPEN" with "-" for none, choices joined by '|',
+ * OPEN "open" when the bounds are excluded.
  */
 void options_dump(FILE *out, const struct option *opts);
 

@@ -318,7 +318,8 @@ void options_dump(FILE *out, const struct option *opts)
 		strbuf_reset(&sb);
 		for (k = 0; o->choices && o->choices[k]; k++)
 			strbuf_addf(&sb, "%s%s", k ? "|" : "", o->choices[k]);
-		dump_field(out, sb.buf, 1);
+		dump_field(out, sb.buf, 0);
+		dump_field(out, o->flags & OPT_RANGE_OPEN ? "open" : NULL, 1);
 	}
 	strbuf_release(&sb);
 }

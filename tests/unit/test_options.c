@@ -381,12 +381,12 @@ static void test_typed_help(void **state)
 	options_dump(f, typed_opts);
 	fclose(f);
 	assert_non_null(
-	    strstr(text, "--time\tduration\tDURATION\t5s\t1ms\t1h\t-\n"));
+	    strstr(text, "--time\tduration\tDURATION\t5s\t1ms\t1h\t-\t-\n"));
 	assert_non_null(
-	    strstr(text, "--runs\tcount\tN|auto\tauto\t1\t10000\tauto\n"));
+	    strstr(text, "--runs\tcount\tN|auto\tauto\t1\t10000\tauto\t-\n"));
 	assert_non_null(strstr(
 	    text,
-	    "--format\tchoice\ttext|json|csv\ttext\t-\t-\ttext|json|csv\n"));
+	    "--format\tchoice\ttext|json|csv\ttext\t-\t-\ttext|json|csv\t-\n"));
 	free(text);
 }
 
