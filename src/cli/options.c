@@ -4,15 +4,12 @@
  * so parsing, --help and suggestions cannot drift apart.
  */
 #include <ctype.h>
-#include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "options.h"
 #include "../util/error.h"
 #include "../util/strbuf.h"
-#include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
