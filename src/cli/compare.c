@@ -105,8 +105,7 @@ static void compare_epilogue(struct strbuf *out)
 		      "$TMPDIR or /tmp).\nUnder the table, 'measured:' gives "
 		      "per run the bytes "
 		      "the workload, the\ntarget's device and the disk under "
-		      "it moved.\nDefaults: --time 3s, --precision "
-		      "2%, --equivalence 2%.\n");
+		      "it moved.\n");
 	strbuf_addstr(out, "With two factors or more, the table first gives "
 			   "each factor's effect\nwithin the other factors' "
 			   "levels and says whether it depends on them (an\n"
