@@ -76,16 +76,24 @@ static void option_name(const struct option *o, int as_short,
 		strbuf_addf(out, "--%s", o->long_name);
 }
 
-/* Store arg (NULL: no value) through o. 0, or -1 after an error. */
-static int store(const struct option *o, const char *arg)
+/*
+ * Store arg (NULL: no value) through o, which was written as_short ("-n"
+ * rather than "--count": an error names it so). 0, or -1 after an error.
+ */
+static int store(const struct option *o, int as_short, const char *arg)
 {
 	struct option_list *l;
 
 	if (option_is_typed(o)) {
 		struct strbuf note_sb = STRBUF_INIT, err = STRBUF_INIT;
 		int ret = option_parse_typed(o, arg, &note_sb, &err);
+		size_t n = o->long_name ? strlen(o->long_name) : 0;
 
-		if (ret)
+		if (ret && as_short && n && !strncmp(err.buf, "--", 2) &&
+		    !strncmp(err.buf + 2, o->long_name, n) &&
+		    err.buf[n + 2] == ':')
+			error("-%c%s", o->short_name, err.buf + n + 2);
+		else if (ret)
 			error("%s", err.buf);
 		else if (note_sb.len)
 			note("%s", note_sb.buf);
@@ -157,7 +165,7 @@ static int take(const struct option *o, int as_short, int argc,
 			return -1;
 		}
 		strbuf_release(&name);
-		return store(o, NULL);
+		return store(o, as_short, NULL);
 	}
 	if (!inline_value && (o->flags & OPT_OPTARG)) {
 		inline_value = o->defval;
@@ -184,7 +192,7 @@ static int take(const struct option *o, int as_short, int argc,
 		}
 	}
 	strbuf_release(&name);
-	ret = store(o, inline_value);
+	ret = store(o, as_short, inline_value);
 	return ret;
 }
 

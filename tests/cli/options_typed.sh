@@ -66,8 +66,10 @@ expect_usage "--memory-limit 0" "^error: --memory-limit: invalid size '0'" \
 expect_usage "import --metric iop: did you mean" \
 	"^error: --metric: 'iop' is not one of iops, mbps; did you mean 'iops'\?$" \
 	import --metric iop x.json
-expect_usage "watch -i 5ms" "^error: --interval: '5ms' is too short; it takes 10ms or more$" \
+expect_usage "watch -i 5ms: named as written" "^error: -i: '5ms' is too short; it takes 10ms or more$" \
 	watch -i 5ms
+expect_usage "watch --interval 5ms" "^error: --interval: '5ms' is too short; it takes 10ms or more$" \
+	watch --interval 5ms
 "$IOTRIAL" compare seqread -t "$dir" --vary bs=4k,8k --precision 0.01 --help \
 	>/dev/null 2>"$TEST_TMP/err"
 check "a percent without % gets a note" grep -q "note: --precision 0.01 is read as 0.01%" "$TEST_TMP/err"

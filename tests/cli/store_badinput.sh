@@ -99,6 +99,6 @@ expect_usage "import of different metrics" "measured 'p99_ns' but .* measured 'i
 expect_usage "import with a bad --metric" "--metric: 'lat' is not one of iops, mbps" import --db "$db" --metric lat "$runs/r0.json"
 expect_usage "import of an empty arm" "arm 'b' has no files" import --db "$db" --arm a "$runs/r0.json" --arm b
 expect_usage "import of nothing" "needs at least one FILE" import --db "$db"
-expect_usage "log with a bad -n" "--count: invalid count 'x'" log --db "$db" -n x
+expect_usage "log with a bad -n" "^error: -n: invalid count 'x'" log --db "$db" -n x
 check "failed imports stored nothing" test "$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
 check "the store passes integrity_check" test "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok
