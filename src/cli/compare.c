@@ -39,6 +39,10 @@ struct compare_args {
 	unsigned nr_params, alloc_params;
 };
 
+/* A number macro as text, for a default: core's EXPERIMENT_MAX_ARMS. */
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+
 /* The values --runs takes besides numbers. */
 static const char *const runs_words[] = {"auto", NULL};
 
@@ -198,8 +202,8 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		       "(a translated value as asked or as set)"),
 	    OPT_COUNT(0, "warmup", &a->warmup, "0", NULL, NULL,
 		      "runs before the first block, discarded"),
-	    OPT_COUNT(0, "max-arms", &a->max_arms, "64", "1", "4096",
-		      "refuse more arms than this"),
+	    OPT_COUNT(0, "max-arms", &a->max_arms, STR(EXPERIMENT_MAX_ARMS),
+		      "1", "4096", "refuse more arms than this"),
 	    OPT_BOOL(0, "no-drop-caches", &a->no_drop_caches,
 		     "do not drop the page cache before each run"),
 	    OPT_STRING(0, "report", &a->report, "FILE.html",
