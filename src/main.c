@@ -111,7 +111,15 @@ static const char help_epilogue[] =
  */
 static int help(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_END()};
+	int dump = 0;
+	const struct option opts[] = {
+	    /* each option as data, for the tests (options_dump()) */
+	    {.type = OPTION_BOOL,
+	     .long_name = "options",
+	     .value = &dump,
+	     .flags = OPT_HIDDEN},
+	    OPT_END(),
+	};
 	const struct command *c;
 	const char **args;
 	int i, n, ret;
@@ -146,7 +154,7 @@ static int help(int argc, const char **argv)
 	args = xcalloc((size_t)n + 2, sizeof(*args));
 	for (i = 0; i < n; i++)
 		args[i] = argv[i];
-	args[n] = "--help";
+	args[n] = dump ? "--help-options" : "--help";
 	ret = c->fn(n + 1, args);
 	free(args);
 	return ret;

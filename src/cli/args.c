@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../core/compat/compat.h"
+#include "job.h"
 #include "../core/experiment/trial.h"
 #include "../core/report/expjson.h"
 #include "../core/report/report.h"
@@ -19,6 +20,7 @@
 #include "../core/targets/cgroup.h"
 #include "../core/workload/workload.h"
 #include "../util/error.h"
+#include "../util/rng.h"
 #include "../util/units.h"
 #include "../util/banned.h"
 
@@ -110,41 +112,50 @@ int cli_write_json(const char *file, struct json_object *obj)
 	return ret;
 }
 
-int cli_parse_duration(const char *opt, const char *val, uint64_t *ns,
-		       struct strbuf *err)
-{
-	int ret = units_parse_duration(val, ns, err);
-
-	if (!ret && *ns && strspn(val, "0123456789.") == strlen(val))
-		fprintf(stderr,
-			"note: %s %s has no unit and is read as seconds; "
-			"write %ss to say so (ms, m and h work too)\n",
-			opt, val, val);
-	return ret;
-}
-
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out)
 {
-	struct strbuf err = STRBUF_INIT, note = STRBUF_INIT;
-	int ret = 0;
-
 	memset(out, 0, sizeof(*out));
-	if (l->memory &&
-	    units_parse_size(l->memory, 0, &out->memory_max, &note, &err)) {
-		error("--memory-limit: %s", err.buf);
-		ret = -1;
-	} else if (l->memory && !out->memory_max) {
-		error("--memory-limit must be more than 0; leave it out for no "
-		      "limit");
-		ret = -1;
-	}
-	if (note.len)
-		fprintf(stderr, "note: --memory-limit %s\n", note.buf);
+	out->memory_max = l->memory_bytes;
 	out->cpus = l->cpus;
 	out->mems = l->mems;
-	strbuf_release(&err);
-	strbuf_release(&note);
-	return ret;
+	return 0;
+}
+
+int cli_run_opts_check(struct cli_run_opts *r, const struct workload_ops *ops,
+		       const char *workload)
+{
+	if (!r->job && (r->section || r->job_lenient || r->job_include_any)) {
+		error("--%s goes with --job FILE.fio", r->section ? "section"
+						       : r->job_lenient
+							   ? "job-lenient"
+							   : "job-include-any");
+		return -1;
+	}
+	if (r->job && workload) {
+		error("give a workload or --job, not both: the job file says "
+		      "what runs ('%s' was given too)",
+		      workload);
+		return -1;
+	}
+	if (r->time_given && r->ios) {
+		error("give --time or --ios, not both");
+		return -1;
+	}
+	if (r->ios)
+		r->time_ns = 0;
+	if (ops && ops->untimed && (r->time_given || r->ramp_given))
+		note("%s runs to its own end, so %s does not apply and is "
+		     "ignored",
+		     ops->name, r->time_given ? "--time" : "--ramp");
+	if (!r->seed_given)
+		r->seed = rng_seed_from_env() & 0xffffffffu;
+	return 0;
+}
+
+int cli_run_opts_job_flags(const struct cli_run_opts *r)
+{
+	return (r->job_lenient ? JOB_LENIENT : 0) |
+	       (r->job_include_any ? JOB_INCLUDE_ANY : 0);
 }
 
 /*
@@ -266,15 +277,6 @@ void cli_untimed_options(struct option *opts, const struct workload_ops *ops)
 				     !strcmp(o->long_name, "ios") ||
 				     !strcmp(o->long_name, "ramp")))
 			o->flags |= OPT_HIDDEN;
-}
-
-void cli_untimed_note(const struct workload_ops *ops, const char *time,
-		      const char *ramp)
-{
-	if (!ops->untimed || (!time && !ramp))
-		return;
-	note("%s runs to its own end, so %s does not apply and is ignored",
-	     ops->name, time ? "--time" : "--ramp");
 }
 
 void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback)

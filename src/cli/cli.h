@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "options.h"
+#include "../core/targets/target.h"
 
 struct strbuf;
 
@@ -98,26 +99,101 @@ int cli_check_report_file(const char *path, int force, const char *how);
 int cli_write_report_file(const char *path, const char *data, size_t len,
 			  int force);
 
-/*
- * Parse the duration val of option opt ("--time") into *ns, as
- * units_parse_duration() does; a bare number is seconds, and a note on
- * stderr says so, since "--time 10" may have meant something else. 0 or
- * -errno with err set.
- */
-int cli_parse_duration(const char *opt, const char *val, uint64_t *ns,
-		       struct strbuf *err);
-
-/* --memory-limit, --cpus and --mems of run and compare, as typed. */
+/* --memory-limit, --cpus and --mems of run and compare. */
 struct cli_limits {
-	const char *memory, *cpus, *mems;
+	uint64_t memory_bytes; /* 0: no limit */
+	const char *cpus, *mems;
 };
 #define OPT_CLI_LIMITS(l)                                                      \
-	OPT_STRING(0, "memory-limit", &(l)->memory, "SIZE",                    \
-		   "run in a cgroup with this memory limit (root)"),           \
+	OPT_SIZE(0, "memory-limit", &(l)->memory_bytes, NULL, NULL, NULL,      \
+		 "run in a cgroup with this memory limit (root)"),             \
 	    OPT_STRING(0, "cpus", &(l)->cpus, "LIST",                          \
 		       "run in a cgroup on these CPUs only, e.g. 0-1 (root)"), \
 	    OPT_STRING(0, "mems", &(l)->mems, "LIST",                          \
 		       "and with memory from these NUMA nodes only (root)")
+
+/*
+ * What run, compare and run --job share on their command line, parsed:
+ * where, how long, how each run is seeded, judged and kept. The rows
+ * are declared once (OPT_CLI_RUN, OPT_CLI_JOB), so the three say and
+ * check them alike; only the default of --time differs (deftime).
+ */
+struct cli_run_opts {
+	const char *target;    /* -t, or NULL: $TMPDIR or /tmp */
+	unsigned target_flags; /* TARGET_ALLOW_DESTROY */
+	uint64_t time_ns;      /* --time, or its default */
+	int time_given;	       /* --time was given */
+	uint64_t ios;	       /* --ios, 0: not given */
+	uint64_t ramp_ns;      /* --ramp, 0 by default */
+	int ramp_given;	       /* --ramp was given */
+	uint64_t seed;	       /* --seed when seed_given */
+	int seed_given;
+	const char *metric;    /* --metric, NULL: the workload's */
+	const char *json_file; /* --json: "-" for stdout, or NULL */
+	const char *db;	       /* --db, NULL for the default */
+	int no_store;	       /* --no-store */
+	struct cli_limits limits;
+	const char *job, *section; /* --job FILE.fio, --section NAME */
+	int job_lenient, job_include_any;
+};
+#define OPT_CLI_RUN(r, deftime, what)                                          \
+	OPT_STRING('t', "target", &(r)->target, "TARGET",                      \
+		   "where to run: a directory, a block device or "             \
+		   "scratch:SIZE (see TARGET below)"),                         \
+	    OPT_DURATION(0, "time", &(r)->time_ns, (deftime), "1ms", NULL,     \
+			 "length of each run", .given = &(r)->time_given),     \
+	    OPT_COUNT(0, "ios", &(r)->ios, NULL, "1", NULL,                    \
+		      "end each run after N I/Os (all jobs together) "         \
+		      "instead of after a time"),                              \
+	    OPT_DURATION(0, "ramp", &(r)->ramp_ns, "0s", NULL, NULL,           \
+			 "run this long before the measured part of each run", \
+			 .given = &(r)->ramp_given),                           \
+	    OPT_COUNT(0, "seed", &(r)->seed, NULL, NULL, NULL,                 \
+		      "seed of the random offsets and file contents "          \
+		      "(default: from the clock)",                             \
+		      .given = &(r)->seed_given),                              \
+	    OPT_STRING(0, "metric", &(r)->metric, "NAME",                      \
+		       "judge by this metric (default: the workload's; see "   \
+		       "below)"),                                              \
+	    OPT_STRING_OPTARG(0, "json", &(r)->json_file, "FILE", "-",         \
+			      "print the " what " as JSON, or write it to "    \
+			      "FILE"),                                         \
+	    OPT_BIT(0, "allow-destroy", &(r)->target_flags,                    \
+		    TARGET_ALLOW_DESTROY,                                      \
+		    "allow a block device that holds data; it is "             \
+		    "overwritten"),                                            \
+	    OPT_STRING(0, "db", &(r)->db, "PATH",                              \
+		       "the results store (see 'iotrial log')"),               \
+	    OPT_BOOL(0, "no-store", &(r)->no_store, "do not store the " what), \
+	    OPT_CLI_LIMITS(&(r)->limits)
+#define OPT_CLI_JOB(r)                                                         \
+	OPT_STRING(0, "job", &(r)->job, "FILE",                                \
+		   "run the job sections of a fio job file instead of a "      \
+		   "workload (see JOB FILES in the manual)"),                  \
+	    OPT_STRING(0, "section", &(r)->section, "NAME",                    \
+		       "with --job: only this job section"),                   \
+	    OPT_BOOL(0, "job-lenient", &(r)->job_lenient,                      \
+		     "with --job: warn about options iotrial does not "        \
+		     "support and ignore them"),                               \
+	    OPT_BOOL(0, "job-include-any", &(r)->job_include_any,              \
+		     "with --job: let include name files outside the job "     \
+		     "file's directory (absolute, '..', links)")
+
+/*
+ * After parsing: what the options of r say together that each alone
+ * cannot: --time and --ios exclude each other (with --ios, time_ns is
+ * 0), --section and the like need --job, a workload and --job exclude
+ * each other (workload: the one named, or NULL), and a workload that
+ * runs to its own end ignores --time and --ramp (a note). Without seed
+ * one comes from the environment. 0, or -1 after the error.
+ */
+struct workload_ops;
+int cli_run_opts_check(struct cli_run_opts *r, const struct workload_ops *ops,
+		       const char *workload);
+
+/* The JOB_ flags of job_cli_load() that r's options ask for. */
+int cli_run_opts_job_flags(const struct cli_run_opts *r);
+
 /*
  * argv[0..n) (a command after "--") as one line /bin/sh -c runs as the
  * same argv: each word quoted unless plain. Owned by the caller.
@@ -200,11 +276,9 @@ const struct workload_ops *cli_find_workload(const char *name, const char *cmd);
 /*
  * A workload that runs to its own end (ops->untimed: exec, mmapdirty):
  * hide the --time, --ios and --ramp rows of opts from its --help. After
- * parsing, cli_untimed_note() says that a --time or --ramp given is
+ * parsing, cli_run_opts_check() says that a --time or --ramp given is
  * ignored (its validate() refuses --ios).
  */
 void cli_untimed_options(struct option *opts, const struct workload_ops *ops);
-void cli_untimed_note(const struct workload_ops *ops, const char *time,
-		      const char *ramp);
 
 #endif

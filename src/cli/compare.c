@@ -20,31 +20,31 @@
 #include "../core/experiment/trial.h"
 #include "../core/experiment/metrics.h"
 #include "../util/error.h"
-#include "../util/rng.h"
-#include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
-/* Everything compare was asked, as typed. */
+/* Everything compare was asked, parsed. */
 struct compare_args {
 	const char *workload;
-	const char *target;
-	const char *time, *ios, *ramp, *seed;
-	const char *runs, *precision, *max_runs, *budget, *equivalence;
-	const char *baseline, *warmup, *max_arms, *db;
-	const char *json_file, *metric;
+	struct cli_run_opts r; /* what run, compare and --job share */
+	uint64_t runs;	       /* 0: auto */
+	uint64_t max_runs, warmup, max_arms, budget_ns;
+	double precision, equivalence;
+	const char *baseline;
 	const char *report; /* --report FILE.html */
-	int no_drop_caches, fail_on_regression, no_store, quiet, strict, force;
-	struct cli_limits limits;
-	unsigned target_flags;
+	int no_drop_caches, fail_on_regression, quiet, strict, force;
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
 	const char **params; /* "name=value", owned */
 	unsigned nr_params, alloc_params;
-	const char *job, *section; /* --job FILE.fio, --section NAME */
-	int job_lenient;
-	int job_include_any;
 };
+
+/* A number macro as text, for a default: core's EXPERIMENT_MAX_ARMS. */
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+
+/* The values --runs takes besides numbers. */
+static const char *const runs_words[] = {"auto", NULL};
 
 static const char *const compare_usage[] = {
     "iotrial compare WORKLOAD --vary FACTOR=V1,V2[,...] [--vary ...]",
@@ -93,7 +93,7 @@ static void compare_epilogue(struct strbuf *out)
 		      "once per block, shuffled); with --runs auto (default) "
 		      "at least\n6 blocks (or what a verdict needs), then "
 		      "until every ratio's 95% CI is within\n--precision, "
-		      "or --max-runs (30) or --budget. A budget too small "
+		      "or --max-runs or --budget. A budget too small "
 		      "for a verdict\nis refused before the first run "
 		      "(--force runs it anyway); an experiment\nstopped on "
 		      "a limit says how many more blocks --precision "
@@ -109,8 +109,7 @@ static void compare_epilogue(struct strbuf *out)
 		      "$TMPDIR or /tmp).\nUnder the table, 'measured:' gives "
 		      "per run the bytes "
 		      "the workload, the\ntarget's device and the disk under "
-		      "it moved.\nDefaults: --time 3s, --precision "
-		      "2%, --equivalence 2%.\n");
+		      "it moved.\n");
 	strbuf_addstr(out, "With two factors or more, the table first gives "
 			   "each factor's effect\nwithin the other factors' "
 			   "levels and says whether it depends on them (an\n"
@@ -184,54 +183,34 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 			 "a knob or parameter and its values; one --vary per "
 			 "factor",
 			 vary_option),
-	    OPT_STRING('t', "target", &a->target, "TARGET",
-		       "where to run, as for 'iotrial run'"),
-	    OPT_STRING(0, "time", &a->time, "DURATION",
-		       "length of each run (default 3s)"),
-	    OPT_STRING(
-		0, "ios", &a->ios, "N",
-		"each run stops after N I/Os (all jobs together) instead"),
-	    OPT_STRING(0, "ramp", &a->ramp, "DURATION",
-		       "warm-up of each run, discarded"),
-	    OPT_STRING(0, "runs", &a->runs, "N|auto",
-		       "runs per arm, or auto: until --precision (default)"),
-	    OPT_STRING(0, "precision", &a->precision, "PERCENT",
-		       "the CI half-width that ends an auto experiment "
-		       "(default 2%)"),
-	    OPT_STRING(0, "max-runs", &a->max_runs, "N",
-		       "at most N runs per arm with --runs auto (default 30)"),
-	    OPT_STRING(0, "budget", &a->budget, "DURATION",
-		       "stop an auto experiment after about this long"),
-	    OPT_STRING(0, "metric", &a->metric, "NAME",
-		       "judge the arms by this metric (default: the "
-		       "workload's; see below)"),
-	    OPT_STRING(0, "equivalence", &a->equivalence, "PERCENT",
-		       "the margin of 'equivalent' (default 2%)"),
+	    OPT_CLI_RUN(&a->r, "3s", "experiment"),
+	    OPT_COUNT(0, "runs", &a->runs, "auto", "1", "10000",
+		      "runs per arm, or auto: until --precision",
+		      .choices = runs_words),
+	    OPT_PERCENT(0, "precision", &a->precision, "2%", "0%", "100%",
+			"the CI half-width that ends an auto experiment",
+			.flags = OPT_RANGE_OPEN),
+	    OPT_COUNT(0, "max-runs", &a->max_runs, "30", "2", "10000",
+		      "at most N runs per arm with --runs auto"),
+	    OPT_DURATION(0, "budget", &a->budget_ns, NULL, "1ms", NULL,
+			 "stop an auto experiment after about this long; no "
+			 "limit by default"),
+	    OPT_PERCENT(0, "equivalence", &a->equivalence, "2%", "0%", "100%",
+			"the margin of 'equivalent'", .flags = OPT_RANGE_OPEN),
 	    OPT_STRING(0, "baseline", &a->baseline, "ARM",
 		       "compare with this arm instead of the first values "
 		       "(a translated value as asked or as set)"),
-	    OPT_STRING(0, "warmup", &a->warmup, "N",
-		       "runs before the first block, discarded (default 0)"),
-	    OPT_STRING(0, "seed", &a->seed, "N",
-		       "seed of the arm order and of each run"),
-	    OPT_STRING(0, "max-arms", &a->max_arms, "N",
-		       "refuse more arms than this (default 64)"),
+	    OPT_COUNT(0, "warmup", &a->warmup, "0", NULL, NULL,
+		      "runs before the first block, discarded"),
+	    OPT_COUNT(0, "max-arms", &a->max_arms, STR(EXPERIMENT_MAX_ARMS),
+		      "1", "4096", "refuse more arms than this"),
 	    OPT_BOOL(0, "no-drop-caches", &a->no_drop_caches,
 		     "do not drop the page cache before each run"),
-	    OPT_BIT(0, "allow-destroy", &a->target_flags, TARGET_ALLOW_DESTROY,
-		    "as for 'iotrial run'"),
-	    OPT_STRING_OPTARG(0, "json", &a->json_file, "FILE", "-",
-			      "print the experiment as JSON, or write it to "
-			      "FILE"),
 	    OPT_STRING(0, "report", &a->report, "FILE.html",
 		       "at the end, write the HTML report (as 'iotrial "
 		       "report --format html') to FILE.html"),
-	    OPT_STRING(0, "db", &a->db, "PATH", "the results store"),
-	    OPT_BOOL(0, "no-store", &a->no_store,
-		     "do not store the experiment"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when an arm is significantly slower"),
-	    OPT_CLI_LIMITS(&a->limits),
 	    OPT_BOOL(0, "strict", &a->strict,
 		     "no faster/slower from runs iotrial flagged (verdict "
 		     "'suspect'); with --fail-on-regression such an arm "
@@ -241,16 +220,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "force", &a->force,
 		     "run even when --budget or --max-runs cannot reach a "
 		     "verdict"),
-	    OPT_STRING(0, "job", &a->job, "FILE",
-		       "the workload is a job section of a fio job file"),
-	    OPT_STRING(0, "section", &a->section, "NAME",
-		       "with --job: the job section to run"),
-	    OPT_BOOL(0, "job-lenient", &a->job_lenient,
-		     "with --job: ignore options iotrial does not support, "
-		     "with a warning"),
-	    OPT_BOOL(0, "job-include-any", &a->job_include_any,
-		     "with --job: let include name files outside the job "
-		     "file's directory (absolute, '..', links)"),
+	    OPT_CLI_JOB(&a->r),
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
@@ -301,165 +271,39 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		push(&a->params, &a->nr_params, &a->alloc_params,
 		     strbuf_detach(&sb, NULL));
 	} else if (n > 0) {
-		error("unexpected argument '%s'; compare takes one workload, "
-		      "and options of the form --name=value (see 'iotrial "
-		      "compare %s --help')",
+		error("unexpected argument '%s': compare takes one workload, "
+		      "first, then options (see 'iotrial compare %s --help')",
 		      argv[0], ops->name);
 		return -1;
 	}
-	if ((a->section || a->job_lenient || a->job_include_any) && !a->job) {
-		error("--%s goes with --job FILE.fio", a->section ? "section"
-						       : a->job_lenient
-							   ? "job-lenient"
-							   : "job-include-any");
+	if (cli_run_opts_check(&a->r, ops, a->workload))
 		return -1;
-	}
-	if (a->job && a->workload) {
-		error("give a workload or --job, not both ('%s' was given)",
-		      a->workload);
-		return -1;
-	}
 	if (!a->nr_vary) {
 		error("nothing to compare: give at least one --vary "
 		      "FACTOR=A,B (e.g. --vary scheduler=none,mq-deadline)");
 		return -1;
 	}
-	if (a->time && a->ios) {
-		error("give --time or --ios, not both");
-		return -1;
-	}
-	cli_untimed_note(ops, a->time, a->ramp);
 	return 0;
 }
 
-/* Say which option a parse error is about: "--budget: invalid ...". */
-static int about(int ret, struct strbuf *err, const char *opt)
+/* The options of a into c, which holds the other defaults
+ * (trial_init()). */
+static void configure(struct experiment_config *c, const struct compare_args *a)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!ret || !strncmp(err->buf, "--", 2))
-		return ret;
-	strbuf_addf(&sb, "%s: %s", opt, err->buf);
-	strbuf_reset(err);
-	strbuf_addstr(err, sb.buf);
-	strbuf_release(&sb);
-	return ret;
-}
-
-/* "0.02" for a percentage is most likely meant as 2%: say how we read it. */
-static void percent_hint(const char *opt, const char *in, double frac)
-{
-	if (in && !strchr(in, '%') && frac < 0.01)
-		note("%s %s is read as %s%%; write %g%% if you meant a "
-		     "fraction",
-		     opt, in, in, frac * 1e4);
-}
-
-/*
- * Parse the numeric options into c, which holds the defaults
- * (trial_init()); -1 after printing an error.
- */
-static int configure(struct experiment_config *c, const struct compare_args *a)
-{
-	struct strbuf err = STRBUF_INIT;
-	uint64_t u;
-	int ret = 0;
-
 	c->drop_caches = !a->no_drop_caches;
-	if (a->runs && strcmp(a->runs, "auto")) {
-		ret =
-		    about(units_parse_count(a->runs, &u, &err), &err, "--runs");
-		if (!ret && (u < 1 || u > 10000))
-			ret = err_set(&err, -ERANGE,
-				      "--runs must be 'auto' or from 1 to "
-				      "10000, not '%s'",
-				      a->runs);
-		c->runs_fixed = (unsigned)u;
-	}
-	if (!ret && a->max_runs) {
-		ret = about(units_parse_count(a->max_runs, &u, &err), &err,
-			    "--max-runs");
-		if (!ret && (u < 2 || u > 10000))
-			ret = err_set(&err, -ERANGE,
-				      "--max-runs must be from 2 to 10000, "
-				      "not '%s'",
-				      a->max_runs);
-		c->max_runs = (unsigned)u;
-		if (c->min_blocks > c->max_runs)
-			c->min_blocks = c->max_runs;
-	}
-	if (!ret && a->precision) {
-		ret = about(
-		    units_parse_percent(a->precision, &c->precision, &err),
-		    &err, "--precision");
-		if (!ret && !(c->precision > 0 && c->precision < 1))
-			ret = err_set(&err, -ERANGE,
-				      "--precision must be more than 0%% and "
-				      "less than 100%%, not '%s'",
-				      a->precision);
-	}
-	if (!ret && a->equivalence) {
-		ret = about(
-		    units_parse_percent(a->equivalence, &c->equivalence, &err),
-		    &err, "--equivalence");
-		if (!ret && !(c->equivalence > 0 && c->equivalence < 1))
-			ret = err_set(&err, -ERANGE,
-				      "--equivalence must be more than 0%% and "
-				      "less than 100%%, not '%s'",
-				      a->equivalence);
-	}
-	if (!ret) {
-		percent_hint("--precision", a->precision, c->precision);
-		percent_hint("--equivalence", a->equivalence, c->equivalence);
-	}
-	if (!ret && a->budget)
-		ret = about(cli_parse_duration("--budget", a->budget,
-					       &c->budget_ns, &err),
-			    &err, "--budget");
-	if (!ret && a->warmup) {
-		ret = about(units_parse_count(a->warmup, &u, &err), &err,
-			    "--warmup");
-		c->warmup = (unsigned)u;
-	}
-	if (!ret && a->max_arms) {
-		ret = about(units_parse_count(a->max_arms, &u, &err), &err,
-			    "--max-arms");
-		if (!ret && (u < 1 || u > 4096))
-			ret = err_set(&err, -ERANGE,
-				      "--max-arms must be from 1 to 4096, not "
-				      "'%s'",
-				      a->max_arms);
-		c->max_arms = (unsigned)u;
-	}
-	if (!ret && a->ios) {
-		ret = about(units_parse_count(a->ios, &c->ro.ios, &err), &err,
-			    "--ios");
-		if (!ret && !c->ro.ios)
-			ret =
-			    err_set(&err, -EINVAL, "--ios must be at least 1");
-	}
-	if (!ret && !a->ios) {
-		ret =
-		    about(cli_parse_duration("--time", a->time ? a->time : "3s",
-					     &c->ro.time_ns, &err),
-			  &err, "--time");
-		if (!ret && !c->ro.time_ns)
-			ret = err_set(&err, -EINVAL,
-				      "--time must be longer than 0");
-	}
-	if (!ret && a->ramp)
-		ret = about(
-		    cli_parse_duration("--ramp", a->ramp, &c->ro.ramp_ns, &err),
-		    &err, "--ramp");
-	if (!ret && a->seed)
-		ret = about(units_parse_count(a->seed, &c->seed, &err), &err,
-			    "--seed");
-	if (!ret && !a->seed)
-		c->seed = rng_seed_from_env() & 0xffffffffu;
-	if (ret)
-		error("%s", err.buf);
-	strbuf_release(&err);
-	return ret ? -1 : 0;
+	c->runs_fixed = (unsigned)a->runs;
+	c->max_runs = (unsigned)a->max_runs;
+	if (c->min_blocks > c->max_runs)
+		c->min_blocks = c->max_runs;
+	c->precision = a->precision;
+	c->equivalence = a->equivalence;
+	c->budget_ns = a->budget_ns;
+	c->warmup = (unsigned)a->warmup;
+	c->max_arms = (unsigned)a->max_arms;
+	c->ro.ios = a->r.ios;
+	c->ro.time_ns = a->r.time_ns;
+	c->ro.ramp_ns = a->r.ramp_ns;
+	c->seed = a->r.seed;
 }
 
 /*
@@ -569,8 +413,8 @@ int cmd_compare(int argc, const char **argv)
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
-	if (configure(&tr.c, &a) ||
-	    (a.json_file && cli_check_output(a.json_file)) ||
+	configure(&tr.c, &a);
+	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
 	    (a.report &&
 	     cli_check_report_file(a.report, 0,
 				   "remove it; 'iotrial report ID --format "
@@ -579,40 +423,38 @@ int cmd_compare(int argc, const char **argv)
 		goto out;
 	}
 	if (metric_lookup(ops,
-			  cli_metric_asked(a.metric, a.params, a.nr_params),
+			  cli_metric_asked(a.r.metric, a.params, a.nr_params),
 			  &tr.c.metric, &err)) {
 		error("--metric: %s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a.no_store && (ret = cli_check_store(a.db, "iotrial compare")))
+	if (!a.r.no_store && (ret = cli_check_store(a.r.db, "iotrial compare")))
 		goto out;
-	if (a.target)
-		strbuf_addstr(&spec, a.target);
+	if (a.r.target)
+		strbuf_addstr(&spec, a.r.target);
 	else
 		default_target_spec(&spec);
 	tr.c.ops = ops;
 	tr.c.params = a.params;
 	tr.c.nr_params = a.nr_params;
 	tr.c.baseline = a.baseline;
-	if (cli_limits(&a.limits, &tr.limits)) {
+	if (cli_limits(&a.r.limits, &tr.limits)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	/* signals first: a scratch target's set-up is torn down on one */
 	tr.c.stop = cli_catch_stop_signals();
-	pr = trial_open(&tr, spec.buf, a.target_flags, &err);
+	pr = trial_open(&tr, spec.buf, a.r.target_flags, &err);
 	if (pr) {
 		error("%s", err.buf);
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (a.job &&
+	if (a.r.job &&
 	    (ret = job_cli_compare_setup(
-		 &tr, a.job, a.section,
-		 (a.job_lenient ? JOB_LENIENT : 0) |
-		     (a.job_include_any ? JOB_INCLUDE_ANY : 0),
-		 a.params, a.nr_params, a.time != NULL, a.ramp != NULL, &plan)))
+		 &tr, a.r.job, a.r.section, cli_run_opts_job_flags(&a.r),
+		 a.params, a.nr_params, a.r.time_given, a.r.ramp_given, &plan)))
 		goto out;
 	for (i = 0; i < a.nr_vary; i++)
 		if (trial_add_factor(&tr, a.vary[i], &err)) {
@@ -661,13 +503,14 @@ int cmd_compare(int argc, const char **argv)
 	}
 	if (a.strict && tr.e.obj)
 		suspect_apply_strict(tr.e.obj);
-	if (!a.no_store && nr_runs(tr.e.obj) && trial_store(&tr, a.db, &err)) {
+	if (!a.r.no_store && nr_runs(tr.e.obj) &&
+	    trial_store(&tr, a.r.db, &err)) {
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.json_file && cli_write_json(a.json_file, tr.e.obj))
+	if (a.r.json_file && cli_write_json(a.r.json_file, tr.e.obj))
 		ret = EXIT_RUNTIME;
-	if (!a.json_file || strcmp(a.json_file, "-")) {
+	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
 		report_experiment_text(tr.e.obj, &out, &err);
 		report_experiment_devices(tr.e.obj, &out);
 		fputs(out.buf, stdout);

@@ -55,7 +55,8 @@ static const char fleet_epilogue[] =
 
 /* What fleet was asked for. */
 struct fleet_args {
-	const char *output, *limit, *forks, *binary, *db, *json;
+	const char *output, *limit, *binary, *db, *json;
+	uint64_t forks; /* 0: Ansible's default */
 	int become, run, no_store;
 };
 
@@ -70,8 +71,9 @@ static int parse_args(int argc, const char **argv, struct fleet_args *a,
 		       ")"),
 	    OPT_STRING(0, "limit", &a->limit, "NAME",
 		       "plan: only the hosts this Ansible pattern names"),
-	    OPT_STRING(0, "forks", &a->forks, "N",
-		       "plan: hosts run in parallel (Ansible's forks)"),
+	    OPT_COUNT(0, "forks", &a->forks, NULL, "1", "1000",
+		      "plan: hosts run in parallel (Ansible's forks; default: "
+		      "Ansible's)"),
 	    OPT_STRING(0, "binary", &a->binary, "PATH",
 		       "plan: copy this iotrial (built for the hosts) there"),
 	    OPT_BOOL(0, "become", &a->become,
@@ -347,7 +349,7 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 	const char *out = a->output ? a->output : DEFAULT_PLAYBOOK;
 	const char *run[12];
 	char *dir = NULL;
-	uint64_t forks = 0;
+	char forks[24];
 	size_t nr_hosts = 0, k = 0;
 	int ret, rc;
 	struct stat st;
@@ -361,13 +363,7 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 		error("inventory '%s': %s", words[0], strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (a->forks && (units_parse_count(a->forks, &forks, &err) || !forks ||
-			 forks > 1000)) {
-		error("invalid value '%s' for '--forks'; expected 1 to 1000",
-		      a->forks);
-		ret = EXIT_USAGE;
-		goto out;
-	}
+	snprintf(forks, sizeof(forks), "%llu", (unsigned long long)a->forks);
 	if (a->binary && access(a->binary, R_OK)) {
 		error("binary '%s': %s", a->binary, strerror(errno));
 		ret = EXIT_USAGE;
@@ -376,7 +372,7 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 	p.argv = compare;
 	p.argc = nc;
 	p.hosts = a->limit;
-	p.forks = (int)forks;
+	p.forks = (int)a->forks;
 	p.binary = a->binary;
 	p.version = IOTRIAL_VERSION;
 	/* the hosts run the copy: check them against it, not against us */
@@ -415,8 +411,8 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 		fprintf(stderr,
 			"run it:  ansible-playbook -i %s%s%s %s\n"
 			"then:    iotrial fleet merge %s\n",
-			words[0], a->forks ? " -f " : "",
-			a->forks ? a->forks : "", out, dir);
+			words[0], a->forks ? " -f " : "", a->forks ? forks : "",
+			out, dir);
 		goto out;
 	}
 	k = 0;
@@ -425,7 +421,7 @@ static int cmd_fleet_plan(int n, const char **words, int nc,
 	run[k++] = words[0];
 	if (a->forks) {
 		run[k++] = "-f";
-		run[k++] = a->forks;
+		run[k++] = forks;
 	}
 	run[k++] = out;
 	run[k] = NULL;

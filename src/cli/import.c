@@ -126,9 +126,10 @@ static int file_argument(const struct option *opt, const char *arg)
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct import_args *a)
 {
+	static const char *const metrics[] = {"iops", "mbps", NULL};
 	struct option opts[] = {
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to write"),
-	    OPT_STRING(0, "metric", &a->metric, "iops|mbps",
+	    OPT_CHOICE(0, "metric", &a->metric, metrics, NULL,
 		       "what to judge fio results by (default: by pattern)"),
 	    OPT_STRING(0, "workload", &a->workload, "NAME",
 		       "the experiment's workload, when the files disagree"),
@@ -148,13 +149,6 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 		return 1;
 	if (n < 0)
 		return -1;
-	if (a->metric && strcmp(a->metric, "iops") &&
-	    strcmp(a->metric, "mbps")) {
-		error("invalid value '%s' for '--metric'; expected 'iops' or "
-		      "'mbps'",
-		      a->metric);
-		return -1;
-	}
 	if (!a->nr_files) {
 		error("'import' needs at least one FILE.json (iotrial or fio "
 		      "--output-format=json)");

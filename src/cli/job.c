@@ -22,8 +22,6 @@
 #include "../core/workload/fiogroup.h"
 #include "../core/workload/fiojob.h"
 #include "../util/error.h"
-#include "../util/rng.h"
-#include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -195,8 +193,9 @@ static int group_setup(const struct job_cli_args *a, struct trial *tr,
 	tr->c.ro.time_ns = tr->c.ro.ios = tr->c.ro.ramp_ns = 0;
 	for (k = 0; k < nr && ret == EXIT_OK; k++) {
 		struct fiojob_run *r = &runs[k];
-		struct run_opts ro = {.time_ns = r->time_ns,
-				      .ramp_ns = r->ramp_ns};
+		struct run_opts ro = {
+		    .time_ns = r->time_ns,
+		    .ramp_ns = a->r->ramp_given ? a->r->ramp_ns : r->ramp_ns};
 
 		if (r->startdelay_ns) {
 			error("%s:%u: [%s] has startdelay=, but it runs at "
@@ -208,10 +207,6 @@ static int group_setup(const struct job_cli_args *a, struct trial *tr,
 		} else if (fiojob_run_resolve(r, tr->t.kind == TARGET_BLOCKDEV,
 					      tr->t.capacity_bytes, &ro.ios,
 					      &err)) {
-			error("%s", err.buf);
-			ret = EXIT_USAGE;
-		} else if (a->ramp && cli_parse_duration("--ramp", a->ramp,
-							 &ro.ramp_ns, &err)) {
 			error("%s", err.buf);
 			ret = EXIT_USAGE;
 		} else if (fiogroup_add(g, r->section,
@@ -321,13 +316,13 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 	tr.set = a->set;
 	tr.nr_set = a->nr_set;
 	tr.c.ops = workload_find(r->workload);
-	if (job_cli_target(r, a->target, &spec, &err)) {
+	if (job_cli_target(r, a->r->target, &spec, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	for (k = 1; k < nr; k++) {
-		if (job_cli_target(&runs[k], a->target, &other, &err)) {
+		if (job_cli_target(&runs[k], a->r->target, &other, &err)) {
 			error("%s", err.buf);
 			ret = EXIT_USAGE;
 			goto out;
@@ -342,7 +337,7 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 			goto out;
 		}
 	}
-	pr = trial_open(&tr, spec.buf, a->target_flags, &err);
+	pr = trial_open(&tr, spec.buf, a->r->target_flags, &err);
 	if (pr) {
 		error("%s", err.buf);
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
@@ -364,13 +359,7 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 		tr.c.nr_params = r->nr_params;
 		tr.c.ro.ios = ios;
 		tr.c.ro.time_ns = r->time_ns;
-		tr.c.ro.ramp_ns = r->ramp_ns;
-		if (a->ramp && cli_parse_duration("--ramp", a->ramp,
-						  &tr.c.ro.ramp_ns, &err)) {
-			error("%s", err.buf);
-			ret = EXIT_USAGE;
-			goto out;
-		}
+		tr.c.ro.ramp_ns = a->r->ramp_given ? a->r->ramp_ns : r->ramp_ns;
 	}
 	if ((pr = trial_read_params(&tr, &err)) ||
 	    (pr = trial_plan(&tr, &err))) {
@@ -402,7 +391,7 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 	}
 	if (view->interrupted)
 		ret = EXIT_RUNTIME;
-	else if (!a->no_store && trial_store(&tr, a->db, &err)) {
+	else if (!a->r->no_store && trial_store(&tr, a->r->db, &err)) {
 		error("[%s] was not stored: %s", r->section, err.buf);
 		ret = EXIT_RUNTIME;
 	}
@@ -442,33 +431,22 @@ int job_cli_run(const struct job_cli_args *a)
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *obj = NULL, *jobs, *groups;
 	struct fiojob_plan plan;
-	uint64_t time_ns = 0, seed;
+	const struct cli_run_opts *ro = a->r;
+	const char *json_file = ro->json_file;
 	volatile int *stop;
 	unsigned i, n;
 	int ret;
 
-	if (a->time && (cli_parse_duration("--time", a->time, &time_ns, &err) ||
-			!time_ns)) {
-		error("%s", err.len ? err.buf : "--time must be longer than 0");
-		strbuf_release(&err);
-		return EXIT_USAGE;
-	}
-	if (a->seed && units_parse_count(a->seed, &seed, &err)) {
-		error("%s", err.buf);
-		strbuf_release(&err);
-		return EXIT_USAGE;
-	}
-	if (!a->seed)
-		seed = rng_seed_from_env() & 0xffffffffu;
-	ret = job_cli_load(a->file, a->section, a->lenient, a->params,
-			   a->nr_params, time_ns, 0, &plan);
+	ret = job_cli_load(ro->job, ro->section, cli_run_opts_job_flags(ro),
+			   a->params, a->nr_params,
+			   ro->time_given ? ro->time_ns : 0, 0, &plan);
 	if (ret)
 		goto out;
-	if (a->json_file && cli_check_output(a->json_file)) {
+	if (json_file && cli_check_output(json_file)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a->no_store && (ret = cli_check_store(a->db, "iotrial run")))
+	if (!ro->no_store && (ret = cli_check_store(ro->db, "iotrial run")))
 		goto out;
 	if (a->per_job)
 		view.flags |= REPORT_RUN_PER_JOB;
@@ -476,7 +454,7 @@ int job_cli_run(const struct job_cli_args *a)
 	json_object_object_add(obj, "schema",
 			       json_object_new_string(IOTRIAL_SCHEMA));
 	json_object_object_add(obj, "type", json_object_new_string("job_file"));
-	json_object_object_add(obj, "file", json_object_new_string(a->file));
+	json_object_object_add(obj, "file", json_object_new_string(ro->job));
 	jobs = json_object_new_array();
 	json_object_object_add(obj, "jobs", jobs);
 	groups = json_object_new_array();
@@ -486,8 +464,8 @@ int job_cli_run(const struct job_cli_args *a)
 			    plan.runs[i + n].group == plan.runs[i].group;
 		     n++)
 			;
-		ret = run_section(a, &plan.runs[i], n, stop, seed, jobs, groups,
-				  &view);
+		ret = run_section(a, &plan.runs[i], n, stop, ro->seed, jobs,
+				  groups, &view);
 	}
 	if (json_object_array_length(groups))
 		json_object_object_add(obj, "groups", groups);
@@ -495,10 +473,10 @@ int job_cli_run(const struct job_cli_args *a)
 		json_object_put(groups);
 	if (!ret && *stop)
 		ret = EXIT_RUNTIME;
-	if (a->json_file && json_object_array_length(jobs) &&
-	    cli_write_json(a->json_file, obj))
+	if (json_file && json_object_array_length(jobs) &&
+	    cli_write_json(json_file, obj))
 		ret = EXIT_RUNTIME;
-	if (!a->json_file || strcmp(a->json_file, "-"))
+	if (!json_file || strcmp(json_file, "-"))
 		fputs(view.summary.buf, stdout);
 out:
 	json_object_put(obj);

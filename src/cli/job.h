@@ -13,18 +13,14 @@
 #include "../core/workload/fiojob_map.h"
 #include "../util/strbuf.h"
 
-/* What `run --job` was asked, as typed. */
+struct cli_run_opts;
+
+/* What `run --job` was asked, parsed. */
 struct job_cli_args {
-	const char *file;
-	const char *section;
-	int lenient;		   /* JOB_LENIENT, JOB_INCLUDE_ANY */
-	const char *target;	   /* -t, or NULL */
-	unsigned target_flags;	   /* TARGET_ALLOW_DESTROY */
-	const char *time, *ramp;   /* --time, --ramp, or NULL */
-	const char *seed;	   /* --seed, or NULL */
-	const char *json_file;	   /* --json, or NULL */
-	const char *db;		   /* --db, or NULL */
-	int no_store, per_job;	   /* --no-store, --per-job */
+	/* the job file and section, -t, --time (when time_given), --ramp
+	 * (when ramp_given), the seed, --json, --db, --no-store */
+	const struct cli_run_opts *r;
+	int per_job;		   /* --per-job */
 	const char *const *params; /* "name=value" from --PARAM */
 	unsigned nr_params;
 	const char *const *set; /* --set KNOB=VALUE */

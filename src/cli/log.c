@@ -32,32 +32,14 @@ static const char log_epilogue[] =
     "workload,\ntarget, metric and what each concluded. -n N shows the "
     "newest N (0: all,\nthe default).\n";
 
-/* -n N: how many experiments, newest first. */
-static int count_option(const struct option *opt, const char *arg)
-{
-	struct log_args *a = opt->data;
-	struct strbuf err = STRBUF_INIT;
-	uint64_t n;
-
-	if (units_parse_count(arg, &n, &err)) {
-		error("invalid value '%s' for '-n': expected a count of "
-		      "experiments (0 for all)",
-		      arg);
-		strbuf_release(&err);
-		return -1;
-	}
-	a->limit = (size_t)n;
-	return 0;
-}
-
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct log_args *a)
 {
+	uint64_t count = 0;
 	struct option opts[] = {
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
-	    OPT_CALLBACK('n', "count", a, "N",
-			 "show the newest N (0, the default: all)",
-			 count_option),
+	    OPT_COUNT('n', "count", &count, "0", NULL, NULL,
+		      "show the newest N (0: all)"),
 	    OPT_BOOL(0, "json", &a->json, "print the list as JSON"),
 	    OPT_SCHEMA(),
 	    OPT_END(),
@@ -65,6 +47,7 @@ static int parse_args(int argc, const char **argv, struct log_args *a)
 	int n =
 	    parse_options(argc, argv, "log", opts, log_usage, log_epilogue, 0);
 
+	a->limit = (size_t)count;
 	if (n == PARSE_OPT_HELP)
 		return 1;
 	if (n < 0)

@@ -3,6 +3,7 @@
  * (see options.h). The table is the only place an option is described,
  * so parsing, --help and suggestions cannot drift apart.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -53,9 +54,17 @@ static int takes_value(const struct option *o)
 	case OPTION_CALLBACK:
 		return !(o->flags & OPT_NOARG);
 	default:
-		return 0;
+		return option_is_typed(o);
 	}
 }
+
+/* Is the value optional, "--x" alone being "--x=1" (on/off values)? */
+static int flag_value(const struct option *o)
+{
+	return o->type == OPTION_ONOFF || (o->flags & OPT_FLAGARG);
+}
+
+static int is_flag_word(const char *word);
 
 /* The option as the user wrote it, for messages: "--time" or "-t". */
 static void option_name(const struct option *o, int as_short,
@@ -67,11 +76,39 @@ static void option_name(const struct option *o, int as_short,
 		strbuf_addf(out, "--%s", o->long_name);
 }
 
-/* Store arg (NULL: no value) through o. 0, or -1 after an error. */
-static int store(const struct option *o, const char *arg)
+/*
+ * Store arg (NULL: no value) through o, which was written as_short ("-n"
+ * rather than "--count": an error names it so). 0, or -1 after an error.
+ */
+static int store(const struct option *o, int as_short, const char *arg)
 {
 	struct option_list *l;
 
+	if (option_is_typed(o)) {
+		struct strbuf note_sb = STRBUF_INIT, err = STRBUF_INIT;
+		int ret = option_parse_typed(o, arg, &note_sb, &err);
+		size_t n = o->long_name ? strlen(o->long_name) : 0;
+
+		if (ret && as_short && n && !strncmp(err.buf, "--", 2) &&
+		    !strncmp(err.buf + 2, o->long_name, n) &&
+		    err.buf[n + 2] == ':')
+			error("-%c%s", o->short_name, err.buf + n + 2);
+		else if (ret)
+			error("%s", err.buf);
+		else if (note_sb.len)
+			note("%s", note_sb.buf);
+		if (!ret && o->given)
+			*o->given = 1;
+		strbuf_release(&note_sb);
+		strbuf_release(&err);
+		return ret ? -1 : 0;
+	}
+	if (o->flags & OPT_FLAGARG && !is_flag_word(arg)) {
+		error("--%s: '%s' is not on or off (say 1, 0, yes, no, on, "
+		      "off); --%s alone is 1",
+		      o->long_name, arg, o->long_name);
+		return -1;
+	}
 	switch (o->type) {
 	case OPTION_BOOL:
 		*(int *)o->value = 1;
@@ -97,14 +134,17 @@ static int store(const struct option *o, const char *arg)
 /* Is word an on/off value (0, 1, yes, no, true, false, on, off)? */
 static int is_flag_word(const char *word)
 {
-	static const char *const words[] = {"0",    "1",     "yes", "no",
-					    "true", "false", "on",  "off"};
-	size_t k;
+	return option_onoff(word) >= 0;
+}
 
-	for (k = 0; k < ARRAY_SIZE(words); k++)
-		if (!strcasecmp(word, words[k]))
-			return 1;
-	return 0;
+/*
+ * Does word look like an option, so that it is not taken as the value
+ * of the option before it? "-" (stdin, stdout) and "-5" are not.
+ */
+static int looks_like_option(const char *word)
+{
+	return word[0] == '-' && word[1] && !isdigit((unsigned char)word[1]) &&
+	       word[1] != '.';
 }
 
 /*
@@ -125,23 +165,34 @@ static int take(const struct option *o, int as_short, int argc,
 			return -1;
 		}
 		strbuf_release(&name);
-		return store(o, NULL);
+		return store(o, as_short, NULL);
 	}
 	if (!inline_value && (o->flags & OPT_OPTARG)) {
 		inline_value = o->defval;
-	} else if (!inline_value && (o->flags & OPT_FLAGARG) &&
-		   (*i + 1 >= argc || !is_flag_word(argv[*i + 1]))) {
+	} else if (!inline_value && flag_value(o) &&
+		   (*i + 1 >= argc || looks_like_option(argv[*i + 1]))) {
 		inline_value = "1";
 	} else if (!inline_value) {
-		if (*i + 1 >= argc) {
-			error("option '%s' needs a value", name.buf);
+		struct strbuf argh = STRBUF_INIT;
+
+		option_argh(o, &argh);
+		if (*i + 1 >= argc)
+			error("%s needs a value (%s)", name.buf, argh.buf);
+		else if (looks_like_option(argv[*i + 1]))
+			error("%s needs a value (%s); '%s' is an option "
+			      "(write %s%s%s if it is the value)",
+			      name.buf, argh.buf, argv[*i + 1], name.buf,
+			      as_short ? "" : "=", argv[*i + 1]);
+		else
+			inline_value = argv[++*i];
+		strbuf_release(&argh);
+		if (!inline_value) {
 			strbuf_release(&name);
 			return -1;
 		}
-		inline_value = argv[++*i];
 	}
 	strbuf_release(&name);
-	ret = store(o, inline_value);
+	ret = store(o, as_short, inline_value);
 	return ret;
 }
 
@@ -236,8 +287,22 @@ int parse_options(int argc, const char **argv, const char *cmd,
 		  const char *epilogue, unsigned flags)
 {
 	const struct option *args = arguments_row(opts);
+	const struct option *o;
 	int i, n = 0, ret;
 
+	/* the defaults, through the parser that reads the user's values */
+	for (o = opts; o->type != OPTION_END; o++) {
+		struct strbuf err = STRBUF_INIT;
+
+		ret = option_is_typed(o) && o->def
+			  ? option_parse_typed(o, o->def, NULL, &err)
+			  : 0;
+		if (ret) /* a bad table: the unit tests parse every one */
+			error("the default of --%s: %s", o->long_name, err.buf);
+		strbuf_release(&err);
+		if (ret)
+			return PARSE_OPT_ERROR;
+	}
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
@@ -252,6 +317,11 @@ int parse_options(int argc, const char **argv, const char *cmd,
 		}
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			options_usage(stdout, opts, usage, epilogue);
+			return PARSE_OPT_HELP;
+		}
+		if (!strcmp(arg, "--help-options")) {
+			/* for the tests of the manual and the completion */
+			options_dump(stdout, opts);
 			return PARSE_OPT_HELP;
 		}
 		if ((arg[0] != '-' || !arg[1]) && args) {
@@ -307,7 +377,8 @@ void options_usage(FILE *out, const struct option *opts,
 		   const char *const *usage, const char *epilogue)
 {
 	const struct option *o;
-	struct strbuf line = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT, argh = STRBUF_INIT;
+	struct strbuf help = STRBUF_INIT;
 	size_t k;
 	int listed = 0;
 
@@ -335,17 +406,31 @@ void options_usage(FILE *out, const struct option *opts,
 				    o->long_name ? ", " : "");
 		if (o->long_name)
 			strbuf_addf(&line, "--%s", o->long_name);
+		strbuf_reset(&argh);
+		option_argh(o, &argh);
 		if (takes_value(o) && (o->flags & OPT_OPTARG))
-			strbuf_addf(&line, "[=%s]", o->argh ? o->argh : "...");
+			strbuf_addf(&line, "[=%s]", argh.buf);
 		else if (takes_value(o))
-			strbuf_addf(&line, " %s", o->argh ? o->argh : "...");
+			strbuf_addf(&line, " %s", argh.buf);
 		if (line.len + 2 > HELP_COLUMN) {
 			fprintf(out, "%s\n", line.buf);
 			strbuf_reset(&line);
 		}
-		print_help(out, line.buf, o->help ? o->help : "");
+		strbuf_setf(&help, "%s", o->help ? o->help : "");
+		strbuf_reset(&argh);
+		option_limits(o, &argh);
+		if (argh.len && help.len && help.buf[help.len - 1] == ')') {
+			/* "(default: all)" and " (1 or more)": one pair */
+			strbuf_setlen(&help, help.len - 1);
+			strbuf_addf(&help, ", %s", argh.buf + 2);
+		} else {
+			strbuf_addstr(&help, argh.buf);
+		}
+		print_help(out, line.buf, help.buf);
 	}
 	if (epilogue)
 		fprintf(out, "\n%s", epilogue);
 	strbuf_release(&line);
+	strbuf_release(&argh);
+	strbuf_release(&help);
 }

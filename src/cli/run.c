@@ -22,7 +22,6 @@
 #include "../core/experiment/trial.h"
 #include "../core/workload/workload.h"
 #include "../util/error.h"
-#include "../util/rng.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -33,25 +32,12 @@
 /* Everything `run` was asked to do, after parsing. */
 struct run_args {
 	const char *workload;
-	const char *target;
-	const char *time;
-	const char *ios;
-	const char *ramp;
-	const char *seed;
-	const char *json_file; /* "-" for stdout, NULL for text */
-	const char *metric;    /* --metric, NULL for the default */
-	const char *db;	       /* results store, NULL for the default */
-	int no_store;	       /* --no-store */
+	struct cli_run_opts r; /* what run, compare and --job share */
 	int per_job;	       /* --per-job */
 	char *cmd;	       /* exec: the command after "--", owned */
-	struct cli_limits limits;
-	unsigned target_flags;
-	const char **params; /* name, value, name, value, ... */
+	const char **params;   /* name, value, name, value, ... */
 	unsigned nr_params, alloc_params;
-	struct knob_cli *knobs;	   /* --set KNOB=VALUE (knobargs.c) */
-	const char *job, *section; /* --job FILE, --section NAME */
-	int job_lenient;	   /* --job-lenient */
-	int job_include_any;	   /* --job-include-any */
+	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
 };
 
 static const char *const run_usage[] = {
@@ -76,9 +62,9 @@ static void run_epilogue(struct strbuf *out)
 		    "that), a block device (refused when it\nholds data, "
 		    "unless --allow-destroy), or scratch:SIZE[:ext4|xfs] "
 		    "(root: a loop\ndevice on a sparse file, written before "
-		    "it is read, torn down afterwards).\nDefaults: %s, "
-		    "--time %s.\n",
-		    DEFAULT_WORKLOAD, DEFAULT_TIME);
+		    "it is read, torn down afterwards).\nThe default "
+		    "workload is %s.\n",
+		    DEFAULT_WORKLOAD);
 	cli_workloads_list(out);
 }
 
@@ -106,33 +92,9 @@ static void unexpected(const char *arg, const struct run_args *a,
 		      "'iotrial compare' runs several",
 		      a->workload, arg);
 	else
-		error("unexpected argument '%s'; options take the form "
-		      "--name=value (see 'iotrial run %s --help')",
+		error("unexpected argument '%s': run takes one workload, "
+		      "first, then options (see 'iotrial run %s --help')",
 		      arg, ops->name);
-}
-
-/* --job and what goes with it; -1 after printing an error. */
-static int check_job_args(const struct run_args *a)
-{
-	if (!a->job && (a->section || a->job_lenient || a->job_include_any)) {
-		error("--%s goes with --job FILE.fio", a->section ? "section"
-						       : a->job_lenient
-							   ? "job-lenient"
-							   : "job-include-any");
-		return -1;
-	}
-	if (a->job && a->workload) {
-		error("give a workload or --job, not both: the job file says "
-		      "what runs ('%s' was given too)",
-		      a->workload);
-		return -1;
-	}
-	if (a->job && a->ios) {
-		error("--ios does not apply to --job; a job file runs its "
-		      "size, or --time");
-		return -1;
-	}
-	return 0;
 }
 
 static const char **joined_params(const struct run_args *a, unsigned *out_nr);
@@ -146,18 +108,7 @@ static int run_job(const struct run_args *a, const struct knob_cli *kc)
 	const char **params = joined_params(a, &nr);
 	int ret;
 
-	ja.file = a->job;
-	ja.section = a->section;
-	ja.lenient = (a->job_lenient ? JOB_LENIENT : 0) |
-		     (a->job_include_any ? JOB_INCLUDE_ANY : 0);
-	ja.target = a->target;
-	ja.target_flags = a->target_flags;
-	ja.time = a->time;
-	ja.ramp = a->ramp;
-	ja.seed = a->seed;
-	ja.json_file = a->json_file;
-	ja.db = a->db;
-	ja.no_store = a->no_store;
+	ja.r = &a->r;
 	ja.per_job = a->per_job;
 	ja.params = params;
 	ja.nr_params = nr;
@@ -181,45 +132,13 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	struct option *opts;
 	struct option own[] = {
 	    OPT_GROUP("options:"),
-	    OPT_STRING('t', "target", &a->target, "TARGET",
-		       "where to run: a directory, a block device or "
-		       "scratch:SIZE (see below)"),
-	    OPT_STRING(0, "time", &a->time, "DURATION",
-		       "run for this long (default " DEFAULT_TIME ")"),
-	    OPT_STRING(0, "ios", &a->ios, "N",
-		       "stop after N I/Os (all jobs together) instead of after "
-		       "a time"),
-	    OPT_STRING(0, "ramp", &a->ramp, "DURATION",
-		       "run this long before the measured part"),
-	    OPT_STRING(0, "seed", &a->seed, "N",
-		       "seed of the random offsets and file contents"),
-	    OPT_STRING(0, "metric", &a->metric, "NAME",
-		       "the metric the run is judged by (default: the "
-		       "workload's)"),
-	    OPT_STRING_OPTARG(0, "json", &a->json_file, "FILE", "-",
-			      "print the run as JSON, or write it to FILE"),
-	    OPT_BIT(0, "allow-destroy", &a->target_flags, TARGET_ALLOW_DESTROY,
-		    "allow a block device that holds data; it is overwritten"),
+	    OPT_CLI_RUN(&a->r, DEFAULT_TIME, "run"),
 	    OPT_KNOB_SET(a->knobs, "change a knob for this run only (may be "
 				   "repeated; see 'iotrial knobs')"),
-	    OPT_STRING(0, "db", &a->db, "PATH",
-		       "the results store (see 'iotrial log')"),
-	    OPT_BOOL(0, "no-store", &a->no_store, "do not store the run"),
-	    OPT_CLI_LIMITS(&a->limits),
 	    OPT_BOOL(0, "per-job", &a->per_job,
 		     "a line per job, however many (more than 4 are "
 		     "summarised)"),
-	    OPT_STRING(0, "job", &a->job, "FILE",
-		       "run the job sections of a fio job file instead of a "
-		       "workload (see JOB FILES in the manual)"),
-	    OPT_STRING(0, "section", &a->section, "NAME",
-		       "with --job: run only this job section"),
-	    OPT_BOOL(0, "job-lenient", &a->job_lenient,
-		     "with --job: warn about options iotrial does not "
-		     "support and ignore them"),
-	    OPT_BOOL(0, "job-include-any", &a->job_include_any,
-		     "with --job: let include name files outside the job "
-		     "file's directory (absolute, '..', links)"),
+	    OPT_CLI_JOB(&a->r),
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
@@ -263,12 +182,14 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		unexpected(argv[0], a, first, ops);
 		return -1;
 	}
-	if (a->time && a->ios) {
-		error("give --time or --ios, not both");
+	if (cli_run_opts_check(&a->r, ops, a->workload))
+		return -1;
+	if (a->r.job && a->r.ios) {
+		error("--ios does not apply to --job; a job file runs its "
+		      "size, or --time");
 		return -1;
 	}
-	cli_untimed_note(ops, a->time, a->ramp);
-	return check_job_args(a);
+	return 0;
 }
 
 /* The workload parameters as "name=value"; the caller frees each and
@@ -289,45 +210,26 @@ static const char **joined_params(const struct run_args *a, unsigned *out_nr)
 }
 
 /*
- * Parse the run length, ramp and seed into c; prints and returns -1 on
- * bad input.
+ * The run length, ramp, seed and metric of a into c; prints and returns
+ * -1 on an unknown metric.
  */
 static int configure(struct experiment_config *c, const struct run_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
-	if (a->ios)
-		ret = units_parse_count(a->ios, &c->ro.ios, &err);
-	if (!ret && c->ro.ios == 0 && a->ios)
-		ret = err_set(&err, -EINVAL,
-			      "--ios must be at least 1, not '%s'", a->ios);
-	if (!ret && !a->ios)
-		ret = cli_parse_duration("--time",
-					 a->time ? a->time : DEFAULT_TIME,
-					 &c->ro.time_ns, &err);
-	if (!ret && !a->ios && !c->ro.time_ns)
-		ret =
-		    err_set(&err, -EINVAL,
-			    "--time must be longer than 0, not '%s'", a->time);
-	if (!ret && a->ramp)
-		ret =
-		    cli_parse_duration("--ramp", a->ramp, &c->ro.ramp_ns, &err);
-	if (!ret && a->seed)
-		ret = units_parse_count(a->seed, &c->seed, &err);
-	if (!ret && !a->seed)
-		c->seed = rng_seed_from_env() & 0xffffffffu;
-	if (ret) {
-		error("%s", err.buf);
-	} else if (metric_lookup(
-		       c->ops,
-		       cli_metric_asked(a->metric, c->params, c->nr_params),
-		       &c->metric, &err)) {
+	c->ro.ios = a->r.ios;
+	c->ro.time_ns = a->r.time_ns;
+	c->ro.ramp_ns = a->r.ramp_ns;
+	c->seed = a->r.seed;
+	if (metric_lookup(
+		c->ops, cli_metric_asked(a->r.metric, c->params, c->nr_params),
+		&c->metric, &err)) {
 		error("--metric: %s", err.buf);
 		ret = -1;
 	}
 	strbuf_release(&err);
-	return ret ? -1 : 0;
+	return ret;
 }
 
 static const char *default_target(void)
@@ -459,7 +361,7 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
-	if (a.job) {
+	if (a.r.job) {
 		ret = run_job(&a, &kc);
 		goto out;
 	}
@@ -476,23 +378,23 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (a.json_file && cli_check_output(a.json_file)) {
+	if (a.r.json_file && cli_check_output(a.r.json_file)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a.no_store && (ret = cli_check_store(a.db, "iotrial run")))
+	if (!a.r.no_store && (ret = cli_check_store(a.r.db, "iotrial run")))
 		goto out;
 	/* signals first: a scratch target's set-up can take long, and
 	 * must be torn down, not left behind, when interrupted */
 	tr.c.stop = cli_catch_stop_signals();
 	tr.set = kc.assign;
 	tr.nr_set = (unsigned)kc.nr;
-	if (cli_limits(&a.limits, &tr.limits)) {
+	if (cli_limits(&a.r.limits, &tr.limits)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	pr = trial_open(&tr, a.target ? a.target : default_target(),
-			a.target_flags, &err);
+	pr = trial_open(&tr, a.r.target ? a.r.target : default_target(),
+			a.r.target_flags, &err);
 	if (pr) {
 		error("%s", err.buf);
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
@@ -512,9 +414,9 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 	pr = trial_run(&tr, &err);
 	if (pr && tr.failed == TRIAL_FAILED_VERIFY) {
 		/* bad data: the run is shown and written, never stored */
-		if (a.json_file)
-			cli_write_json(a.json_file, trial_run_object(&tr));
-		if (!a.json_file || strcmp(a.json_file, "-"))
+		if (a.r.json_file)
+			cli_write_json(a.r.json_file, trial_run_object(&tr));
+		if (!a.r.json_file || strcmp(a.r.json_file, "-"))
 			fputs(view.summary.buf, stdout);
 	}
 	if (pr) {
@@ -526,18 +428,18 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 	 * reported as a success */
 	if (view.interrupted) {
 		ret = EXIT_RUNTIME;
-	} else if (!a.no_store && trial_store(&tr, a.db, &err)) {
+	} else if (!a.r.no_store && trial_store(&tr, a.r.db, &err)) {
 		error("the run was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.json_file) {
+	if (a.r.json_file) {
 		add_process_cpu(trial_run_object(&tr));
-		if (cli_write_json(a.json_file, trial_run_object(&tr)))
+		if (cli_write_json(a.r.json_file, trial_run_object(&tr)))
 			ret = EXIT_RUNTIME;
 	}
-	if (!a.json_file || strcmp(a.json_file, "-"))
+	if (!a.r.json_file || strcmp(a.r.json_file, "-"))
 		fputs(view.summary.buf, stdout);
-	if (tr.id[0] && (!a.json_file || strcmp(a.json_file, "-")))
+	if (tr.id[0] && (!a.r.json_file || strcmp(a.r.json_file, "-")))
 		printf("stored as %s ('iotrial show %s')\n", tr.id, tr.id);
 	if (out_id)
 		memcpy(out_id, tr.id, sizeof(tr.id));

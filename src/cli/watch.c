@@ -23,9 +23,8 @@
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
-#define MIN_INTERVAL_NS 10000000ull /* 10 ms: finer is noise */
-#define HEADER_EVERY	20	    /* repeat the header on a terminal */
-#define SYSFS_ROOT	"/sys"
+#define HEADER_EVERY 20 /* repeat the header on a terminal */
+#define SYSFS_ROOT   "/sys"
 
 /* What watch was asked to do. */
 struct watch_args {
@@ -52,57 +51,15 @@ static const char watch_epilogue[] =
     "per\ndevice per interval (JSON Lines) with the keys of a run's "
     "devices[]\nentries plus time, dirty_bytes and writeback_bytes.\n";
 
-/* -i DURATION: the time between lines. */
-static int interval_option(const struct option *opt, const char *arg)
-{
-	struct watch_args *a = opt->data;
-	struct strbuf err = STRBUF_INIT;
-
-	if (units_parse_duration(arg, &a->interval_ns, &err)) {
-		error("%s", err.buf);
-		strbuf_release(&err);
-		return -1;
-	}
-	if (a->interval_ns < MIN_INTERVAL_NS) {
-		error("--interval '%s' is too short; give 10ms or more (250ms, "
-		      "1s)",
-		      arg);
-		return -1;
-	}
-	return 0;
-}
-
-/* -c N: stop after N intervals. */
-static int count_option(const struct option *opt, const char *arg)
-{
-	struct watch_args *a = opt->data;
-	struct strbuf err = STRBUF_INIT;
-
-	if (units_parse_count(arg, &a->count, &err)) {
-		error("%s", err.buf);
-		strbuf_release(&err);
-		return -1;
-	}
-	if (!a->count) {
-		error("--count must be at least 1, not '%s'; leave it out to "
-		      "watch until interrupted",
-		      arg);
-		return -1;
-	}
-	return 0;
-}
-
 /* Parse argv; -1 after printing an error, 1 for --help. */
 static int parse_args(int argc, const char **argv, struct watch_args *a)
 {
 	int csv = 0, json = 0, i, n;
 	struct option opts[] = {
-	    OPT_CALLBACK('i', "interval", a, "DURATION",
-			 "time between lines (default 1s, at least 10ms)",
-			 interval_option),
-	    OPT_CALLBACK('c', "count", a, "N",
-			 "stop after N intervals (default: when interrupted)",
-			 count_option),
+	    OPT_DURATION('i', "interval", &a->interval_ns, "1s", "10ms", NULL,
+			 "time between lines"),
+	    OPT_COUNT('c', "count", &a->count, NULL, "1", NULL,
+		      "stop after N intervals (default: when interrupted)"),
 	    OPT_BOOL(0, "csv", &csv,
 		     "print comma-separated values with a header line"),
 	    OPT_BOOL(0, "json", &json,
@@ -111,7 +68,6 @@ static int parse_args(int argc, const char **argv, struct watch_args *a)
 	    OPT_END(),
 	};
 
-	a->interval_ns = 1000000000ull;
 	n = parse_options(argc, argv, "watch", opts, watch_usage,
 			  watch_epilogue, 0);
 	if (n == PARSE_OPT_HELP)

@@ -4,6 +4,7 @@
  * param_spec table (so --help lists, and the parser accepts, exactly the
  * parameters the workload has), and the list of workloads for their help.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,26 @@ static void param_argh(const struct param_spec *p, struct strbuf *out)
 	}
 }
 
+/* A bound of p as one types it: "64M", "4k", "4096", "100%". */
+static void param_bound(const struct param_spec *p, uint64_t v,
+			struct strbuf *out)
+{
+	static const char units[] = "kMGTP";
+	int k = -1;
+
+	if (p->type == PARAM_SIZE) {
+		while (k < 4 && v && !(v & 1023)) {
+			v >>= 10;
+			k++;
+		}
+	}
+	strbuf_addf(out, "%llu", (unsigned long long)v);
+	if (k >= 0)
+		strbuf_addch(out, units[k]);
+	if (p->type == PARAM_PERCENT)
+		strbuf_addch(out, '%');
+}
+
 /* Keep text for the rows of wo to point to; returns it. */
 static const char *keep(struct workload_options *wo, struct strbuf *sb)
 {
@@ -82,9 +103,23 @@ void cli_workload_options(struct workload_options *wo,
 		param_argh(p, &sb);
 		o->argh = keep(wo, &sb);
 		strbuf_addstr(&sb, p->help);
-		if (p->def && *p->def)
-			strbuf_addf(&sb, " [%s]", p->def);
 		o->help = keep(wo, &sb);
+		/* the default and range for --help (the workload parses) */
+		if (p->def && *p->def)
+			o->def = p->def;
+		o->choices = p->choices;
+		if (p->type == PARAM_SIZE || p->type == PARAM_UINT ||
+		    p->type == PARAM_PERCENT) {
+			/* a size is 1 or more anyway, a count 0 or more */
+			if (p->min > (p->type == PARAM_SIZE ? 1u : 0u)) {
+				param_bound(p, p->min, &sb);
+				o->min = keep(wo, &sb);
+			}
+			if (p->max) {
+				param_bound(p, p->max, &sb);
+				o->max = keep(wo, &sb);
+			}
+		}
 	}
 	wo->opts[k].type = OPTION_END;
 }

@@ -679,6 +679,16 @@ void units_fmt_bytes(struct strbuf *sb, uint64_t bytes)
 }
 
 /* ns, us, ms or s for humans; signs, NaN and infinities too. */
+void units_fmt_duration_arg(struct strbuf *sb, double s)
+{
+	if (s <= 90)
+		strbuf_addf(sb, "%.0fs", ceil(s));
+	else if (s <= 90 * 60)
+		strbuf_addf(sb, "%.0fm", ceil(s / 60));
+	else
+		strbuf_addf(sb, "%.0fh", ceil(s / 3600));
+}
+
 void units_fmt_ns(struct strbuf *sb, double ns)
 {
 	static const char *const names[] = {"ns", "us", "ms", "s"};

@@ -72,6 +72,13 @@ int units_parse_percent(const char *in, double *out_frac, struct strbuf *err);
  * others to three significant digits. The largest unit is PiB.
  */
 void units_fmt_bytes(struct strbuf *sb, uint64_t bytes);
+/*
+ * Append s seconds as one types a duration option, rounded up to a whole
+ * unit: "45s" up to 90 s, "4m" up to 90 minutes, "2h" beyond; what a
+ * message suggests for --budget or --time reads back with
+ * units_parse_duration() to at least s.
+ */
+void units_fmt_duration_arg(struct strbuf *sb, double s);
 /* Append a human duration from ns: "850 ns", "12.3 us", "4.56 ms", "2.1 s".
  * Three significant digits; seconds is the largest unit ("3600 s"). */
 void units_fmt_ns(struct strbuf *sb, double ns);

@@ -120,7 +120,8 @@ fi
 
 # Every option a command's help names is offered, for every command.
 comp "iotrial "
-for cmd in ${COMPREPLY[*]}; do
+cmds=("${COMPREPLY[@]}")
+for cmd in ${cmds[*]}; do
 	[ "$cmd" = help ] && continue
 	pos=""
 	[ "$cmd" = compare ] && pos="randread "
@@ -135,6 +136,20 @@ for cmd in ${COMPREPLY[*]}; do
 	check "'iotrial $cmd $pos-<TAB>' offers every option its help names" \
 		test -n "$named" -a -z "$missing"
 	[ -z "$missing" ] || echo "    missing:$missing"
+done
+
+# Every option whose table row lists its values (a choice, the words of
+# a count, a workload parameter's choices; 'iotrial help --options')
+# is completed to exactly those values, for every command.
+for cmd in ${cmds[*]}; do
+	[ "$cmd" = help ] && continue
+	pos=""
+	[ "$cmd" = compare ] && pos="randread "
+	while IFS=$'\t' read -r name _ _ _ _ _ choices _; do
+		[ "$choices" = - ] && continue
+		# shellcheck disable=SC2046 # the choices, one word each
+		only "iotrial $cmd $pos$name " $(tr '|' ' ' <<<"$choices")
+	done < <("$IOTRIAL" help --options "$cmd" $pos)
 done
 
 # Help printed from option tables ("  -t, --target TARGET   help", the

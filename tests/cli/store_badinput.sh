@@ -96,9 +96,9 @@ expect_usage "import of a newer schema" "has schema 'iotrial/9'; this iotrial re
 expect_usage "import of truncated JSON" "is not valid JSON: it ends in the middle" import --db "$db" "$runs/trunc.json"
 expect_usage "import of different workloads" "ran workload 'seqread' but .* ran 'randread'; give --workload" import --db "$db" "$runs/r0.json" "$runs/seq.json"
 expect_usage "import of different metrics" "measured 'p99_ns' but .* measured 'iops'" import --db "$db" "$runs/r0.json" "$runs/lat.json"
-expect_usage "import with a bad --metric" "invalid value 'lat' for '--metric'" import --db "$db" --metric lat "$runs/r0.json"
+expect_usage "import with a bad --metric" "--metric: 'lat' is not one of iops, mbps" import --db "$db" --metric lat "$runs/r0.json"
 expect_usage "import of an empty arm" "arm 'b' has no files" import --db "$db" --arm a "$runs/r0.json" --arm b
 expect_usage "import of nothing" "needs at least one FILE" import --db "$db"
-expect_usage "log with a bad -n" "invalid value 'x' for '-n'" log --db "$db" -n x
+expect_usage "log with a bad -n" "^error: -n: invalid count 'x'" log --db "$db" -n x
 check "failed imports stored nothing" test "$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
 check "the store passes integrity_check" test "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok

@@ -3,7 +3,9 @@
  * command's argv goes through. The input is split at NUL bytes into
  * argv[1..]; the table has one option of each kind (bool, bit, string,
  * string with an optional value, repeatable list, callback, and short
- * names that can be bundled), with and without PARSE_OPT_STOP_AT_NON_
+ * names that can be bundled; the typed duration, size, count, percent,
+ * on/off and choice rows, whose values must stay within their ranges),
+ * with and without PARSE_OPT_STOP_AT_NON_
  * OPTION (the low bit of the first byte). parse_options() must return
  * the number of arguments left (each one of the input's, in order) or
  * PARSE_OPT_HELP / PARSE_OPT_ERROR; what the options took points into
@@ -49,6 +51,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned bits = 0;
 	const char *target = NULL, *out = NULL, **argv, **orig;
 	struct option_list vary = {0};
+	static const char *const words[] = {"auto", NULL};
+	static const char *const formats[] = {"text", "json", NULL};
+	uint64_t time_ns = 0, bs = 0, runs = 0;
+	double frac = 0;
+	int keep = -1;
+	const char *format = NULL;
 	char *buf;
 	size_t k;
 	const struct option opts[] = {
@@ -60,6 +68,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    OPT_STRING_OPTARG('o', "output", &out, "FILE", "-", "to FILE"),
 	    OPT_LIST(0, "vary", &vary, "KNOB=A,B", "a factor"),
 	    OPT_CALLBACK(0, "check", NULL, "WORD", "'bad' is refused", cb),
+	    OPT_DURATION('d', "time", &time_ns, "5s", "1ms", "1h", "how long"),
+	    OPT_SIZE(0, "bs", &bs, "4k", "512", "64M", "bytes per I/O"),
+	    OPT_COUNT('n', "runs", &runs, "auto", "1", "100", "runs",
+		      .choices = words),
+	    OPT_PERCENT(0, "precision", &frac, "2%", "0%", "100%", "CI",
+			.flags = OPT_RANGE_OPEN),
+	    OPT_ONOFF(0, "keep", &keep, "off", "keep it"),
+	    OPT_CHOICE(0, "format", &format, formats, "text", "how"),
 	    OPT_END(),
 	};
 
@@ -97,6 +113,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (k = 0; k < vary.nr; k++)
 			check(in_argv(vary.v[k], orig + 1, argc - 1));
 		check(!(bits & ~4u));
+		/* the typed values: the defaults or what the ranges allow */
+		check(time_ns >= 1000000ull && time_ns <= 3600000000000ull);
+		check(bs >= 512 && bs <= 64ull << 20);
+		check(runs <= 100);
+		check(frac > 0 && frac < 1);
+		check(keep == 0 || keep == 1);
+		check(format == formats[0] || format == formats[1]);
 	}
 	option_list_release(&vary);
 	free(argv);

@@ -538,6 +538,32 @@ struct fmt_ns_case {
 };
 
 /* units_fmt_ns(): the unit that keeps three digits readable. */
+/* A duration to type: rounded up to a whole unit, read back to at
+ * least what it stands for. */
+static void test_fmt_duration_arg(void **state)
+{
+	static const struct {
+		double s;
+		const char *want;
+	} cases[] = {
+	    {0.2, "1s"},  {44.2, "45s"}, {90, "90s"},  {90.5, "2m"},
+	    {600, "10m"}, {5400, "90m"}, {5401, "2h"}, {86400, "24h"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t ns;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&sb);
+		units_fmt_duration_arg(&sb, cases[i].s);
+		assert_string_equal(sb.buf, cases[i].want);
+		assert_int_equal(units_parse_duration(sb.buf, &ns, NULL), 0);
+		assert_true((double)ns / 1e9 >= cases[i].s);
+	}
+	strbuf_release(&sb);
+}
+
 static void test_fmt_ns(void **state)
 {
 	static const struct fmt_ns_case cases[] = {
@@ -588,6 +614,7 @@ int main(void)
 	    cmocka_unit_test(test_null_err),
 	    cmocka_unit_test(test_fmt_bytes),
 	    cmocka_unit_test(test_fmt_bytes_round_trip),
+	    cmocka_unit_test(test_fmt_duration_arg),
 	    cmocka_unit_test(test_fmt_ns),
 	    cmocka_unit_test(test_fmt_appends),
 	};

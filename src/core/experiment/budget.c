@@ -17,6 +17,7 @@
 #include "budget.h"
 #include "../stats/stats.h"
 #include "../../util/xalloc.h"
+#include "../../util/units.h"
 #include "../../util/banned.h"
 
 void experiment_budget_estimate(const struct budget_opts *c, unsigned nr_arms,
@@ -58,17 +59,6 @@ void experiment_budget_estimate(const struct budget_opts *c, unsigned nr_arms,
 		out->blocks = by_budget;
 		out->limit = "--budget";
 	}
-}
-
-/* A duration to type as an option value, rounded up: "45s", "4m". */
-static void option_duration(struct strbuf *out, double s)
-{
-	if (s <= 90)
-		strbuf_addf(out, "%.0fs", ceil(s));
-	else if (s <= 90 * 60)
-		strbuf_addf(out, "%.0fm", ceil(s / 60));
-	else
-		strbuf_addf(out, "%.0fh", ceil(s / 3600));
 }
 
 /* A duration for people: "38 s", "3.2 s". */
@@ -119,7 +109,7 @@ int experiment_budget_short(const struct experiment_budget *b,
 		return 0;
 	if (!strcmp(b->limit, "--budget")) {
 		strbuf_addstr(msg, "--budget ");
-		option_duration(msg, (double)c->budget_ns / 1e9);
+		units_fmt_duration_arg(msg, (double)c->budget_ns / 1e9);
 		strbuf_addf(msg, " allows about %u block%s of %u arms (",
 			    b->blocks, b->blocks == 1 ? "" : "s", b->nr_arms);
 		shown_duration(msg, b->block_s);
@@ -154,7 +144,7 @@ int experiment_budget_short(const struct experiment_budget *b,
 		return 1;
 	}
 	strbuf_addstr(msg, ": use --budget ");
-	option_duration(msg, b->warmup_s + b->min_blocks * b->block_s);
+	units_fmt_duration_arg(msg, b->warmup_s + b->min_blocks * b->block_s);
 	arms = arms_that_fit(b, c);
 	t = time_that_fits(b, c);
 	if (arms)

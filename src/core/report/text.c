@@ -290,17 +290,6 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 	}
 }
 
-/* A duration as an option value, rounded up: "45s", "4m", "2h". */
-static void advice_duration(struct strbuf *out, double s)
-{
-	if (s <= 90)
-		strbuf_addf(out, "%.0fs", ceil(s));
-	else if (s <= 90 * 60)
-		strbuf_addf(out, "%.0fm", ceil(s / 60));
-	else
-		strbuf_addf(out, "%.0fh", ceil(s / 3600));
-}
-
 /*
  * What an experiment that stopped on a limit would need for its
  * precision, from its "advice" (experiment_add_advice()).
@@ -360,7 +349,7 @@ static void advice_text(struct json_object *exp, struct strbuf *out)
 		strbuf_addstr(out, ", ");
 	if (on_budget && expjson_get(a, "budget_s")) {
 		strbuf_addstr(out, "--budget ");
-		advice_duration(out, expjson_num(a, "budget_s"));
+		units_fmt_duration_arg(out, expjson_num(a, "budget_s"));
 	} else {
 		strbuf_addf(out, "--max-runs %d", needed);
 	}
