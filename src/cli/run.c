@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <json-c/json.h>
 #include "cli.h"
 #include "job.h"
@@ -383,54 +382,6 @@ static int run_failed(const struct trial *tr, int ret)
 	}
 }
 
-static double ru_cpu_s(int who)
-{
-	struct rusage ru;
-
-	if (getrusage(who, &ru))
-		return 0;
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-/*
- * Split the whole process's CPU so far (as time(1) would count it) into
- * the workers' share over the timed region (the jobs' thread CPU) and
- * the rest: set-up and layout, the sampler, the store, kernel I/O worker
- * threads. Added to the run object's "cpu" when it has jobs.
- */
-static void add_process_cpu(struct json_object *run)
-{
-	struct json_object *cpu, *jobs;
-	double process_s, workers_s = 0;
-	size_t i, n;
-
-	if (!json_object_object_get_ex(run, "cpu", &cpu) ||
-	    !json_object_object_get_ex(run, "jobs", &jobs))
-		return;
-	n = json_object_array_length(jobs);
-	if (!n)
-		return;
-	for (i = 0; i < n; i++) {
-		struct json_object *j = json_object_array_get_idx(jobs, i);
-		struct json_object *v;
-
-		if (json_object_object_get_ex(j, "user_s", &v))
-			workers_s += json_object_get_double(v);
-		if (json_object_object_get_ex(j, "sys_s", &v))
-			workers_s += json_object_get_double(v);
-	}
-	process_s = ru_cpu_s(RUSAGE_SELF) + ru_cpu_s(RUSAGE_CHILDREN);
-	json_object_object_add(cpu, "process_s",
-			       json_object_new_double(process_s));
-	json_object_object_add(cpu, "workers_s",
-			       json_object_new_double(workers_s));
-	json_object_object_add(
-	    cpu, "outside_s",
-	    json_object_new_double(process_s > workers_s ? process_s - workers_s
-							 : 0));
-}
-
 int cmd_run(int argc, const char **argv)
 {
 	struct run_args a = {0};
@@ -524,11 +475,8 @@ int cmd_run(int argc, const char **argv)
 		error("the run was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.json_file) {
-		add_process_cpu(trial_run_object(&tr));
-		if (cli_write_json(a.json_file, trial_run_object(&tr)))
-			ret = EXIT_RUNTIME;
-	}
+	if (a.json_file && cli_write_json(a.json_file, trial_run_object(&tr)))
+		ret = EXIT_RUNTIME;
 	if (!a.json_file || strcmp(a.json_file, "-"))
 		fputs(view.summary.buf, stdout);
 	if (tr.id[0] && (!a.json_file || strcmp(a.json_file, "-")))

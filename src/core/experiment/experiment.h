@@ -254,6 +254,25 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 
 void experiment_release(struct experiment *e);
 
+/*
+ * The CPU the whole process and its reaped children used so far, user
+ * and system, in seconds (as time(1) counts it).
+ */
+double experiment_process_cpu_s(void);
+
+/*
+ * Give the object of a single run (single_run.c) the shape a stored run
+ * has: arm "run", runs_mode "run", stopped "single run", the run's
+ * parameters and environment at the top; add process_s (from
+ * experiment_process_cpu_s(), taken when the run is over), workers_s
+ * and outside_s to the run's "cpu"; make its strings printable and
+ * analyse it. That object is then printed, stored and shown as it is.
+ * -EINVAL when exp does not hold exactly one run, else what
+ * experiment_analyze_json() returns.
+ */
+int experiment_seal_single_run(struct json_object *exp, double process_s,
+			       struct strbuf *err);
+
 /* sync(2), then drop the page cache, dentries and inodes (root only).
  * Returns 0 or -errno. */
 int experiment_drop_caches(void);

@@ -18,7 +18,6 @@
 #include "trial.h"
 #include "wrap.h"
 #include "../observe/env.h"
-#include "import.h"
 #include "factor_values.h"
 #include "../targets/scratch.h"
 #include "../../util/error.h"
@@ -650,12 +649,24 @@ int trial_run(struct trial *tr, struct strbuf *err)
 		tr->failed = tr->e.failed_in_prepare ? TRIAL_FAILED_PREPARE
 			     : tr->e.failed_verify   ? TRIAL_FAILED_VERIFY
 						     : TRIAL_FAILED_RUN;
+		/* bad data: the run is still shown as any run is */
+		if (single && tr->failed == TRIAL_FAILED_VERIFY &&
+		    nr_runs(tr) == 1) {
+			struct strbuf e = STRBUF_INIT;
+
+			experiment_seal_single_run(
+			    tr->e.obj, experiment_process_cpu_s(), &e);
+			strbuf_release(&e);
+		}
 		return ret;
 	}
 	if (single && !nr_runs(tr)) {
 		tr->failed = TRIAL_FAILED_RUN;
 		return nothing_measured(err);
 	}
+	if (single)
+		return experiment_seal_single_run(
+		    tr->e.obj, experiment_process_cpu_s(), err);
 	return 0;
 }
 
@@ -702,64 +713,6 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 	return ret;
 }
 
-/*
- * The single run as the one-arm experiment the store keeps: arm "run",
- * the run's parameters and environment, analysed. Its strings are made
- * printable, as an imported run's are: --label and the target come from
- * the command line.
- */
-static int one_run_experiment(const struct trial *tr, struct json_object **out,
-			      struct strbuf *err)
-{
-	struct json_object *run = NULL, *m, *hib, *params, *env;
-	struct experiment_src_run src_run = {0};
-	struct experiment_src_arm arm = {"run", &src_run, 1};
-	struct experiment_src src = {0};
-	struct analysis_opts ao;
-	int ret;
-
-	*out = NULL;
-	if (json_object_deep_copy(trial_run_object(tr), &run, NULL))
-		return err_set(err, -ENOMEM, "cannot copy the run object");
-	m = json_object_object_get(run, "metric");
-	hib = json_object_object_get(m, "higher_is_better");
-	params = json_object_object_get(run, "params");
-	env = json_object_object_get(run, "env");
-	src_run.metric =
-	    json_object_get_double(json_object_object_get(m, "value"));
-	src_run.run = run;
-	src_run.source = "run";
-	src_run.seq = -1;
-	src.workload = tr->c.ops->name;
-	src.target = tr->t.spec;
-	src.params = params ? params : json_object_new_object();
-	src.seed = "none";
-	src.metric = json_object_get_string(json_object_object_get(m, "name"));
-	src.higher_is_better = !hib || json_object_get_boolean(hib);
-	if (json_object_object_get(m, "unit"))
-		src.metric_unit =
-		    json_object_get_string(json_object_object_get(m, "unit"));
-	src.factor_kind = "import";
-	src.arms = &arm;
-	src.nr_arms = 1;
-	src.stopped = "single run";
-	src.runs_mode = "run";
-	src.warnings = true;
-	src.env = json_object_is_type(env, json_type_object) ? env : NULL;
-	*out = experiment_build(&src);
-	if (!params)
-		json_object_put(src.params);
-	json_object_put(run);
-	import_make_printable(*out);
-	analysis_opts_init(&ao);
-	ret = experiment_analyze_json(*out, &ao, err);
-	if (ret) {
-		json_object_put(*out);
-		*out = NULL;
-	}
-	return ret;
-}
-
 int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 {
 	struct json_object *exp = NULL;
@@ -767,16 +720,10 @@ int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 	int ret;
 
 	tr->id[0] = '\0';
-	if (tr->kind == TRIAL_ONE_RUN) {
-		if (!trial_run_object(tr))
-			return err_set(err, -EINVAL,
-				       "there is no run to store");
-		ret = one_run_experiment(tr, &exp, err);
-		if (ret)
-			return ret;
-	} else {
-		exp = json_object_get(tr->e.obj);
-	}
+	if (tr->kind == TRIAL_ONE_RUN && !trial_run_object(tr))
+		return err_set(err, -EINVAL, "there is no run to store");
+	/* a single run's object was sealed by trial_run(): stored as is */
+	exp = json_object_get(tr->e.obj);
 	ret = store_open(&s, db, err);
 	if (!ret) {
 		ret = store_save_experiment(&s, exp, tr->id, err);

@@ -193,7 +193,9 @@ int trial_run(struct trial *tr, struct strbuf *err);
 
 /*
  * The single run's object (iotrial/1 run), after a successful
- * trial_run() of TRIAL_ONE_RUN; NULL otherwise. Owned by tr.
+ * trial_run() of TRIAL_ONE_RUN (or one whose --verify failed); NULL
+ * otherwise. It is the run inside tr->e.obj, the object trial_store()
+ * stores, with the process's CPU in its "cpu". Owned by tr.
  */
 struct json_object *trial_run_object(const struct trial *tr);
 
@@ -207,8 +209,9 @@ int trial_finish(struct trial *tr, struct strbuf *err);
 
 /*
  * Save to the store at db (NULL: the default) and set tr->id: the
- * experiment object, or for a single run a one-arm experiment of it
- * (label "run"), analysed. The experiment object gets its "id".
+ * experiment object as it is (for a single run, the one-arm experiment
+ * "run" that trial_run() sealed: experiment_seal_single_run()). The
+ * experiment object gets its "id".
  */
 int trial_store(struct trial *tr, const char *db, struct strbuf *err);
 
