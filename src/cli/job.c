@@ -144,7 +144,10 @@ static void job_run_done(void *ctx, const struct run_meta *meta,
 	struct job_view *v = ctx;
 	unsigned i;
 
-	report_run_text(meta->w, meta->t, r, v->flags, &v->summary);
+	struct json_object *o = result_to_json(meta, r);
+
+	report_run_text(o, v->flags, &v->summary);
+	json_object_put(o);
 	v->interrupted = r->interrupted;
 	for (i = 0; v->group && i < v->group->nr; i++) {
 		struct fiogroup_section *s = &v->group->secs[i];
@@ -153,8 +156,9 @@ static void job_run_done(void *ctx, const struct run_meta *meta,
 		m.w = &s->w;
 		m.metric = NULL;
 		strbuf_addf(&v->summary, "[%s]:\n", s->name);
-		report_run_text(&s->w, meta->t, &s->r, v->flags, &v->summary);
-		json_object_array_add(v->objs, result_to_json(&m, &s->r));
+		o = result_to_json(&m, &s->r);
+		report_run_text(o, v->flags, &v->summary);
+		json_object_array_add(v->objs, o);
 	}
 }
 

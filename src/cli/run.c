@@ -337,34 +337,29 @@ static const char *default_target(void)
 
 /* What the run said about itself, kept for printing at the end. */
 struct run_view {
-	struct strbuf summary;
 	int interrupted;
 	unsigned flags; /* enum report_run_flags */
 };
 
-/* trial_hooks: render the summary while the result is at hand. */
+/* trial_hooks: was the run cut short? (It is printed from its object.) */
 static void run_done(void *ctx, const struct run_meta *meta,
 		     const struct run_result *r)
 {
 	struct run_view *v = ctx;
 
-	report_run_text(meta->w, meta->t, r, v->flags, &v->summary);
-	if (meta->metric) {
-		/* the metric asked for, as compare and show judge it */
-		strbuf_addf(&v->summary, "metric: %s = ", meta->metric->name);
-		if (!strcmp(meta->metric->unit, "ns"))
-			units_fmt_ns(&v->summary,
-				     metric_value(meta->metric, meta->w, r));
-		else
-			report_fmt_value(&v->summary, metric_value(meta->metric,
-								   meta->w, r));
-		if (strcmp(meta->metric->unit, "ns") && *meta->metric->unit)
-			strbuf_addf(&v->summary, " %s", meta->metric->unit);
-		strbuf_addf(&v->summary, " (%s is better)\n",
-			    meta->metric->higher_is_better ? "higher"
-							   : "lower");
-	}
+	(void)meta;
 	v->interrupted = r->interrupted;
+}
+
+/* The run's summary on stdout, from the object stored and shown. */
+static void print_summary(const struct trial *tr, const struct run_view *v)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	report_run_text(trial_run_object(tr), v->flags | REPORT_RUN_METRIC,
+			&out);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
 }
 
 /* The exit code for trial_run()'s error ret. */
@@ -386,7 +381,7 @@ int cmd_run(int argc, const char **argv)
 {
 	struct run_args a = {0};
 	const struct workload_ops *ops = NULL;
-	struct run_view view = {STRBUF_INIT, 0, 0};
+	struct run_view view = {0, 0};
 	struct trial_hooks hooks = {.ctx = &view, .run_done = run_done};
 	struct strbuf err = STRBUF_INIT;
 	const char **params = NULL;
@@ -460,7 +455,7 @@ int cmd_run(int argc, const char **argv)
 		if (a.json_file)
 			cli_write_json(a.json_file, trial_run_object(&tr));
 		if (!a.json_file || strcmp(a.json_file, "-"))
-			fputs(view.summary.buf, stdout);
+			print_summary(&tr, &view);
 	}
 	if (pr) {
 		error("%s", err.buf);
@@ -478,7 +473,7 @@ int cmd_run(int argc, const char **argv)
 	if (a.json_file && cli_write_json(a.json_file, trial_run_object(&tr)))
 		ret = EXIT_RUNTIME;
 	if (!a.json_file || strcmp(a.json_file, "-"))
-		fputs(view.summary.buf, stdout);
+		print_summary(&tr, &view);
 	if (tr.id[0] && (!a.json_file || strcmp(a.json_file, "-")))
 		printf("stored as %s ('iotrial show %s')\n", tr.id, tr.id);
 finish:
@@ -491,7 +486,6 @@ finish:
 out:
 	trial_release(&tr);
 	knob_cli_release(&kc);
-	strbuf_release(&view.summary);
 	strbuf_release(&err);
 	for (i = 0; i < nr_params; i++)
 		free((char *)params[i]);
