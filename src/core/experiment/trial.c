@@ -235,7 +235,8 @@ static void free_factor(struct experiment_factor *f)
  * as typed or once translated.
  */
 static int check_factor(struct trial *tr, struct experiment_factor *f,
-			const char *spec, struct strbuf *err)
+			const char *spec, struct factor_plans *fp,
+			struct strbuf *err)
 {
 	struct workload w;
 	int is_param, ret;
@@ -248,19 +249,23 @@ static int check_factor(struct trial *tr, struct experiment_factor *f,
 		if (ret < 0)
 			return ret;
 		f->is_knob = 1;
+		/* each value planned once, for the check and the notes */
+		factor_plans_make(fp, &tr->kctx, f);
 	}
-	return factor_check_values(tr->c.ops, &tr->kctx, f, spec, err);
+	return factor_check_values(tr->c.ops, f->is_knob ? fp : NULL, f, spec,
+				   err);
 }
 
 int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
 {
+	struct factor_plans fp = {0};
 	struct experiment_factor f;
 	unsigned k;
 	int ret;
 
 	ret = parse_factor(&f, spec, err);
 	if (!ret)
-		ret = check_factor(tr, &f, spec, err);
+		ret = check_factor(tr, &f, spec, &fp, err);
 	for (k = 0; !ret && k < tr->c.nr_factors; k++)
 		if (!strcmp(tr->c.factors[k].name, f.name))
 			ret = err_set(err, -EINVAL,
@@ -268,11 +273,13 @@ int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
 				      "values in one --vary %s=A,B,...",
 				      f.name, f.name);
 	if (ret) {
+		factor_plans_release(&fp);
 		free_factor(&f);
 		return ret;
 	}
 	if (f.is_knob)
-		factor_translate(&tr->kctx, &f, &tr->hooks.log);
+		factor_translate(&fp, &f, &tr->hooks.log);
+	factor_plans_release(&fp);
 	ALLOC_GROW(tr->c.factors, tr->c.nr_factors + 1, tr->alloc_factors);
 	tr->c.factors[tr->c.nr_factors++] = f;
 	return 0;
@@ -325,25 +332,44 @@ static int check_fixed(struct trial *tr, struct strbuf *err)
 	return knob_plan_need_root(&tr->fixed, err);
 }
 
-/* Parse every arm's knob values; check for root. */
+/* Release the kept plans of the arms. */
+static void release_arm_plans(struct trial *tr)
+{
+	unsigned i;
+
+	for (i = 0; tr->arm_plans && i < tr->nr_arm_plans; i++)
+		knob_plan_release(&tr->arm_plans[i]);
+	free(tr->arm_plans);
+	tr->arm_plans = NULL;
+	tr->nr_arm_plans = 0;
+	tr->arm_plan = NULL;
+}
+
+/*
+ * Plan every arm's knob values once and keep the plans for the runs
+ * (apply_arm, the regimes); check for root.
+ */
 static int check_arms(struct trial *tr, struct strbuf *err)
 {
 	const struct experiment_config *c = &tr->c;
-	struct knob_plan plan;
 	unsigned i, nr_knobs = 0;
 	int ret = 0;
 
+	release_arm_plans(tr);
 	for (i = 0; i < c->nr_factors; i++)
 		nr_knobs += c->factors[i].is_knob;
 	if (!nr_knobs)
 		return 0;
+	tr->arm_plans = xcalloc(tr->e.nr_arms + 1, sizeof(*tr->arm_plans));
 	for (i = 0; i < tr->e.nr_arms && !ret; i++) {
 		ret = trial_arm_plan(tr, tr->e.arms[i].settings, c->nr_factors,
-				     &plan, err);
-		knob_plan_release(&plan);
+				     &tr->arm_plans[i], err);
+		tr->nr_arm_plans = i + 1;
 		if (ret)
 			prefix_err(err, ret, "arm '%s': ", tr->e.arms[i].label);
 	}
+	if (ret)
+		release_arm_plans(tr);
 	if (ret || geteuid() == 0)
 		return ret;
 	for (i = 0; i < c->nr_factors; i++)
@@ -449,21 +475,30 @@ static int apply_fixed(struct trial *tr, struct strbuf *err)
 	return 0;
 }
 
-/* experiment_hooks: set the knobs of the arm about to run. */
+/*
+ * experiment_hooks: set the knobs of the arm about to run, from the
+ * plan trial_check() made of it. session_apply() reads each knob again
+ * before it journals and writes it, so a plan kept since then is as
+ * safe as a new one.
+ */
 static int apply_arm(void *ctx, const struct arm_setting *s, unsigned n,
 		     struct strbuf *err)
 {
 	struct trial *tr = ctx;
-	struct knob_plan plan;
-	int ret = trial_arm_plan(tr, s, n, &plan, err);
+	unsigned i;
+	int ret;
 
+	(void)n;
+	for (i = 0; i < tr->nr_arm_plans; i++)
+		if (tr->e.arms[i].settings == s)
+			break;
+	if (i == tr->nr_arm_plans)
+		return err_set(err, -EINVAL,
+			       "the knobs of this arm were not checked "
+			       "(trial_check() first)");
+	ret = apply(tr, &tr->arm_plans[i], err);
 	if (!ret)
-		ret = apply(tr, &plan, err);
-	knob_plan_release(&plan);
-	if (!ret) {
-		tr->arm = s;
-		tr->arm_nr = n;
-	}
+		tr->arm_plan = &tr->arm_plans[i];
 	return ret;
 }
 
@@ -748,6 +783,7 @@ void trial_release(struct trial *tr)
 	for (i = 0; i < tr->c.nr_factors; i++)
 		free_factor(&tr->c.factors[i]);
 	free(tr->c.factors);
+	release_arm_plans(tr);
 	knob_plan_release(&tr->fixed);
 	knob_ctx_release(&tr->kctx);
 	free(tr->fixed_settings);

@@ -103,14 +103,19 @@ struct trial {
 	unsigned nr_wrap_said;
 	int wrap_probed; /* trial_wrap_check() measured the device: the
 			    first runs need not say it again */
-	const struct arm_setting *arm; /* the arm in force (apply_arm) */
-	unsigned arm_nr;
+	struct knob_plan *arm_plans; /* per arm, made by trial_check() and
+					kept for the runs; NULL without
+					knob factors */
+	unsigned nr_arm_plans;
+	const struct knob_plan *arm_plan; /* of the arm in force
+					     (apply_arm), or NULL */
 };
 
 /* trial_knobs.c, for trial.c: a plan of one arm's knob settings s[n]
- * (built; release it either way), the regime of every knob in force for
- * the run r (into r->regimes), and "canonical", "scope" and "object" on
- * each knob factor of the experiment object. */
+ * (built; release it either way; trial_check() makes one per arm and
+ * keeps it), the regime of every knob in force for the run r (into
+ * r->regimes), and "canonical", "scope" and "object" on each knob factor
+ * of the experiment object. */
 int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
 		   struct knob_plan *plan, struct strbuf *err);
 void trial_run_regimes(struct trial *tr, struct run_result *r);
@@ -167,8 +172,9 @@ int trial_plan(struct trial *tr, struct strbuf *err);
 
 /*
  * Before anything is changed: parse the fixed knobs (tr->set; notes
- * about how values were read go to the log) and every arm's knob values,
- * and check the rights to change them (-EPERM when not root). Without
+ * about how values were read go to the log) and plan every arm's knob
+ * values, once (the runs apply these plans), and check the rights to
+ * change them (-EPERM when not root). Without
  * root, caches cannot be dropped between runs: that is a warning, and
  * the runs go on without.
  */

@@ -130,25 +130,17 @@ static void regime_of(struct run_result *r, const struct knob_change *c,
 
 /*
  * The regime of every knob in force for r: the fixed ones and the arm's,
- * judged on r's truth. A plan of the arm is built again for its
- * resolved knobs and canonical values; if that fails the arm's knobs
- * are simply not judged.
+ * judged on r's truth, from the plans that set them (their resolved
+ * knobs and canonical values).
  */
 void trial_run_regimes(struct trial *tr, struct run_result *r)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct knob_plan plan;
 	struct knob_obs o;
 	size_t i;
 
 	truth_knob_obs(r->truth, r, tr->th.opts.direct, &o);
 	for (i = 0; i < tr->fixed.nr; i++)
 		regime_of(r, &tr->fixed.v[i], &o);
-	if (!tr->arm)
-		return;
-	if (!trial_arm_plan(tr, tr->arm, tr->arm_nr, &plan, &err))
-		for (i = 0; i < plan.nr; i++)
-			regime_of(r, &plan.v[i], &o);
-	knob_plan_release(&plan);
-	strbuf_release(&err);
+	for (i = 0; tr->arm_plan && i < tr->arm_plan->nr; i++)
+		regime_of(r, &tr->arm_plan->v[i], &o);
 }
