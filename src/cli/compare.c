@@ -39,8 +39,9 @@ struct compare_args {
 	unsigned target_flags;
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
-	const char **params; /* "name=value", owned */
+	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
+	char *cmd; /* exec: the command after "--", owned */
 	const char *job, *section; /* --job FILE.fio, --section NAME */
 	int job_lenient;
 	int job_include_any;
@@ -141,15 +142,32 @@ static int push(const char ***list, unsigned *nr, unsigned *alloc,
 	return 0;
 }
 
-/* A workload parameter, kept as "name=value" (owned). */
+/* A workload parameter, kept as the pair name, value. */
 static int param_option(const struct option *opt, const char *arg)
 {
 	struct compare_args *a = opt->data;
-	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "%s=%s", opt->long_name, arg);
-	return push(&a->params, &a->nr_params, &a->alloc_params,
-		    strbuf_detach(&sb, NULL));
+	ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
+	a->params[a->nr_params++] =
+	    (struct param_setting){opt->long_name, arg};
+	return 0;
+}
+
+/* The parameters as "name=value", the overrides of a job file's mapping
+ * (compare --job); the caller frees each and the array. */
+static const char **joined_params(const struct compare_args *a)
+{
+	const char **v = xcalloc(a->nr_params + 1, sizeof(*v));
+	unsigned i;
+
+	for (i = 0; i < a->nr_params; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s=%s", a->params[i].name,
+			    a->params[i].value);
+		v[i] = strbuf_detach(&sb, NULL);
+	}
+	return v;
 }
 
 /* --vary FACTOR=V1,V2: one more factor, checked when the arms are made. */
@@ -292,13 +310,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		return -1;
 	if (n > 0 && ops == &workload_exec) {
 		/* exec's command: what follows "--" */
-		struct strbuf sb = STRBUF_INIT;
-		char *line = cli_command_line(n, argv);
-
-		strbuf_addf(&sb, "cmd=%s", line);
-		free(line);
-		push(&a->params, &a->nr_params, &a->alloc_params,
-		     strbuf_detach(&sb, NULL));
+		a->cmd = cli_command_line(n, argv);
+		ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
+		a->params[a->nr_params++] = (struct param_setting){"cmd", a->cmd};
 	} else if (n > 0) {
 		error("unexpected argument '%s'; compare takes one workload, "
 		      "and options of the form --name=value (see 'iotrial "
@@ -594,13 +608,20 @@ int cmd_compare(int argc, const char **argv)
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (a.job &&
-	    (ret = job_cli_compare_setup(
-		 &tr, a.job, a.section,
-		 (a.job_lenient ? JOB_LENIENT : 0) |
-		     (a.job_include_any ? JOB_INCLUDE_ANY : 0),
-		 a.params, a.nr_params, a.time != NULL, a.ramp != NULL, &plan)))
-		goto out;
+	if (a.job) {
+		const char **joined = joined_params(&a);
+
+		ret = job_cli_compare_setup(
+		    &tr, a.job, a.section,
+		    (a.job_lenient ? JOB_LENIENT : 0) |
+			(a.job_include_any ? JOB_INCLUDE_ANY : 0),
+		    joined, a.nr_params, a.time != NULL, a.ramp != NULL, &plan);
+		for (i = 0; i < a.nr_params; i++)
+			free((char *)joined[i]);
+		free(joined);
+		if (ret)
+			goto out;
+	}
 	for (i = 0; i < a.nr_vary; i++)
 		if (trial_add_factor(&tr, a.vary[i], &err)) {
 			error("%s", err.buf);
@@ -671,8 +692,7 @@ out:
 	strbuf_release(&spec);
 	strbuf_release(&out);
 	free(a.vary);
-	for (i = 0; i < a.nr_params; i++)
-		free((char *)a.params[i]);
 	free(a.params);
+	free(a.cmd);
 	return ret;
 }

@@ -364,7 +364,7 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 		ret = EXIT_USAGE;
 		goto out;
 	} else {
-		tr.c.params = (const char *const *)r->params;
+		tr.c.params = fiojob_run_settings(r);
 		tr.c.nr_params = r->nr_params;
 		tr.c.ro.ios = ios;
 		tr.c.ro.time_ns = r->time_ns;
@@ -543,7 +543,7 @@ int job_cli_compare_setup(struct trial *tr, const char *file,
 	}
 	strbuf_release(&err);
 	tr->c.ops = workload_find(r->workload);
-	tr->c.params = (const char *const *)r->params;
+	tr->c.params = fiojob_run_settings(r);
 	tr->c.nr_params = r->nr_params;
 	if (!time_given && !tr->c.ro.ios) {
 		tr->c.ro.time_ns = r->time_ns;

@@ -45,7 +45,7 @@ struct run_args {
 	char *cmd;	       /* exec: the command after "--", owned */
 	struct cli_limits limits;
 	unsigned target_flags;
-	const char **params; /* name, value, name, value, ... */
+	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
 	struct knob_cli *knobs;	   /* --set KNOB=VALUE (knobargs.c) */
 	const char *job, *section; /* --job FILE, --section NAME */
@@ -86,9 +86,9 @@ static int param_option(const struct option *opt, const char *arg)
 {
 	struct run_args *a = opt->data;
 
-	ALLOC_GROW(a->params, a->nr_params + 2, a->alloc_params);
-	a->params[a->nr_params++] = opt->long_name;
-	a->params[a->nr_params++] = arg;
+	ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
+	a->params[a->nr_params++] =
+	    (struct param_setting){opt->long_name, arg};
 	return 0;
 }
 
@@ -254,9 +254,8 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	if (n > 0 && ops == &workload_exec && !a->cmd) {
 		/* exec's command: what follows "--" */
 		a->cmd = cli_command_line(n, argv);
-		ALLOC_GROW(a->params, a->nr_params + 2, a->alloc_params);
-		a->params[a->nr_params++] = "cmd";
-		a->params[a->nr_params++] = a->cmd;
+		ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
+		a->params[a->nr_params++] = (struct param_setting){"cmd", a->cmd};
 	} else if (n > 0) {
 		unexpected(argv[0], a, first, ops);
 		return -1;
@@ -269,20 +268,21 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	return check_job_args(a);
 }
 
-/* The workload parameters as "name=value"; the caller frees each and
- * the array. */
+/* The workload parameters as "name=value", the overrides of a job
+ * file's mapping (run --job); the caller frees each and the array. */
 static const char **joined_params(const struct run_args *a, unsigned *out_nr)
 {
-	const char **v = xcalloc(a->nr_params / 2 + 1, sizeof(*v));
-	unsigned i, n = 0;
+	const char **v = xcalloc(a->nr_params + 1, sizeof(*v));
+	unsigned i;
 
-	for (i = 0; i + 1 < a->nr_params; i += 2) {
+	for (i = 0; i < a->nr_params; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "%s=%s", a->params[i], a->params[i + 1]);
-		v[n++] = strbuf_detach(&sb, NULL);
+		strbuf_addf(&sb, "%s=%s", a->params[i].name,
+			    a->params[i].value);
+		v[i] = strbuf_detach(&sb, NULL);
 	}
-	*out_nr = n;
+	*out_nr = a->nr_params;
 	return v;
 }
 
@@ -384,8 +384,6 @@ int cmd_run(int argc, const char **argv)
 	struct run_view view = {0, 0};
 	struct trial_hooks hooks = {.ctx = &view, .run_done = run_done};
 	struct strbuf err = STRBUF_INIT;
-	const char **params = NULL;
-	unsigned i, nr_params = 0;
 	struct knob_cli kc;
 	struct trial tr;
 	int ret = EXIT_OK, pr;
@@ -405,10 +403,9 @@ int cmd_run(int argc, const char **argv)
 	}
 	if (a.per_job)
 		view.flags |= REPORT_RUN_PER_JOB;
-	params = joined_params(&a, &nr_params);
 	tr.c.ops = ops;
-	tr.c.params = params;
-	tr.c.nr_params = nr_params;
+	tr.c.params = a.params;
+	tr.c.nr_params = a.nr_params;
 	pr = trial_read_params(&tr, &err);
 	if (pr || configure(&tr.c, &a) || (pr = trial_plan(&tr, &err))) {
 		if (pr)
@@ -487,9 +484,6 @@ out:
 	trial_release(&tr);
 	knob_cli_release(&kc);
 	strbuf_release(&err);
-	for (i = 0; i < nr_params; i++)
-		free((char *)params[i]);
-	free(params);
 	free(a.params);
 	free(a.cmd);
 	return ret;

@@ -83,7 +83,7 @@ static void run_done(void *ctx, const struct run_meta *meta,
 
 /* A trial of kind whose hooks report to h, with tiny runs of randread. */
 static void start(struct trial *tr, enum trial_kind kind, struct heard *h,
-		  const char *const *params, unsigned nr_params)
+		  const struct param_setting *params, unsigned nr_params)
 {
 	struct trial_hooks hooks = {
 	    .log = {say, h},
@@ -129,7 +129,8 @@ static struct json_object *load(const char *id)
 /* iotrial run: one run with the seed asked for, stored as arm "run". */
 static void test_one_run(void **state)
 {
-	static const char *const params[] = {"size=1MB", "bs=4k"};
+	static const struct param_setting params[] = {{"size", "1MB"},
+						      {"bs", "4k"}};
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *run, *exp, *arms, *cpu;
 	struct heard h;
@@ -189,7 +190,7 @@ static void test_one_run(void **state)
 /* iotrial compare over a parameter: two arms in fixed blocks, stored. */
 static void test_param_factor(void **state)
 {
-	static const char *const params[] = {"size=256k"};
+	static const struct param_setting params[] = {{"size", "256k"}};
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *exp, *arms;
 	struct heard h;
@@ -273,7 +274,7 @@ static void test_bad_factors(void **state)
 /* Failures say where they happened, for the exit code. */
 static void test_failures(void **state)
 {
-	static const char *const huge[] = {"size=100T"};
+	static const struct param_setting huge[] = {{"size", "100T"}};
 	volatile int stop = 1;
 	struct strbuf err = STRBUF_INIT;
 	struct heard h;

@@ -77,15 +77,6 @@ void trial_init(struct trial *tr, enum trial_kind kind,
 	knob_plan_init(&tr->fixed, &tr->kctx);
 }
 
-/* Split "name=value" into *out_name (caller frees) and the value. */
-static const char *split_param(const char *item, char **out_name)
-{
-	const char *eq = strchr(item, '=');
-
-	*out_name = xstrndup(item, eq ? (size_t)(eq - item) : strlen(item));
-	return eq ? eq + 1 : "";
-}
-
 int trial_read_params(struct trial *tr, struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -95,14 +86,12 @@ int trial_read_params(struct trial *tr, struct strbuf *err)
 
 	workload_init(&w, tr->c.ops);
 	for (i = 0; i < tr->c.nr_params && !ret; i++) {
-		char *name;
-		const char *value = split_param(tr->c.params[i], &name);
+		const struct param_setting *p = &tr->c.params[i];
 
 		strbuf_reset(&why);
-		ret = workload_set_param(&w, name, value, &why, err);
+		ret = workload_set_param(&w, p->name, p->value, &why, err);
 		if (!ret && why.len)
-			say(tr, SESSION_SAY_NOTE, "%s: %s", name, why.buf);
-		free(name);
+			say(tr, SESSION_SAY_NOTE, "%s: %s", p->name, why.buf);
 	}
 	workload_release(&w);
 	strbuf_release(&why);
