@@ -41,7 +41,7 @@ struct compare_args {
 	unsigned nr_vary, alloc_vary;
 	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
-	char *cmd; /* exec: the command after "--", owned */
+	char *cmd;		   /* exec: the command after "--", owned */
 	const char *job, *section; /* --job FILE.fio, --section NAME */
 	int job_lenient;
 	int job_include_any;
@@ -148,8 +148,7 @@ static int param_option(const struct option *opt, const char *arg)
 	struct compare_args *a = opt->data;
 
 	ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
-	a->params[a->nr_params++] =
-	    (struct param_setting){opt->long_name, arg};
+	a->params[a->nr_params++] = (struct param_setting){opt->long_name, arg};
 	return 0;
 }
 
@@ -312,7 +311,8 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		/* exec's command: what follows "--" */
 		a->cmd = cli_command_line(n, argv);
 		ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
-		a->params[a->nr_params++] = (struct param_setting){"cmd", a->cmd};
+		a->params[a->nr_params++] =
+		    (struct param_setting){"cmd", a->cmd};
 	} else if (n > 0) {
 		error("unexpected argument '%s'; compare takes one workload, "
 		      "and options of the form --name=value (see 'iotrial "

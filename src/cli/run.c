@@ -87,8 +87,7 @@ static int param_option(const struct option *opt, const char *arg)
 	struct run_args *a = opt->data;
 
 	ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
-	a->params[a->nr_params++] =
-	    (struct param_setting){opt->long_name, arg};
+	a->params[a->nr_params++] = (struct param_setting){opt->long_name, arg};
 	return 0;
 }
 
@@ -255,7 +254,8 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		/* exec's command: what follows "--" */
 		a->cmd = cli_command_line(n, argv);
 		ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
-		a->params[a->nr_params++] = (struct param_setting){"cmd", a->cmd};
+		a->params[a->nr_params++] =
+		    (struct param_setting){"cmd", a->cmd};
 	} else if (n > 0) {
 		unexpected(argv[0], a, first, ops);
 		return -1;

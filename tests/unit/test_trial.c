@@ -164,10 +164,9 @@ static void test_one_run(void **state)
 	/* the object run printed, stored as it was: its seed, its CPU */
 	assert_string_equal(str(exp, "seed"), "42");
 	cpu = json_object_object_get(
-	    json_object_object_get(
-		json_object_array_get_idx(json_object_object_get(exp, "runs"),
-					  0),
-		"run"),
+	    json_object_object_get(json_object_array_get_idx(
+				       json_object_object_get(exp, "runs"), 0),
+				   "run"),
 	    "cpu");
 	assert_non_null(json_object_object_get(cpu, "process_s"));
 	assert_true(

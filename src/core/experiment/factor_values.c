@@ -95,8 +95,8 @@ void factor_plans_make(struct factor_plans *fp, struct knob_ctx *kctx,
 	fp->v = xcalloc(fp->nr + 1, sizeof(*fp->v));
 	fp->ok = xcalloc(fp->nr + 1, sizeof(*fp->ok));
 	for (i = 0; i < fp->nr; i++)
-		fp->ok[i] = !knob_value_plan(kctx, f->name, f->values[i],
-					     &fp->v[i]);
+		fp->ok[i] =
+		    !knob_value_plan(kctx, f->name, f->values[i], &fp->v[i]);
 }
 
 void factor_plans_release(struct factor_plans *fp)

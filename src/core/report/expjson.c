@@ -175,7 +175,8 @@ void expjson_make_printable(struct json_object *o)
 
 struct json_object *expjson_single_run(struct json_object *exp)
 {
-	struct json_object *runs = expjson_get_type(exp, "runs", json_type_array);
+	struct json_object *runs =
+	    expjson_get_type(exp, "runs", json_type_array);
 
 	if (strcmp(expjson_str(exp, "runs_mode"), "run") || !runs ||
 	    json_object_array_length(runs) != 1)

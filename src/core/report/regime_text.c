@@ -104,8 +104,8 @@ void report_run_regimes_text(struct json_object *run, struct strbuf *out)
 			continue;
 		strbuf_addstr(out, "could not matter: ");
 		knob_words(out, expjson_str(g, "knob"),
-			   expjson_str(g, "canonical"), expjson_str(g, "object"),
-			   expjson_str(g, "value"));
+			   expjson_str(g, "canonical"),
+			   expjson_str(g, "object"), expjson_str(g, "value"));
 		strbuf_addf(out, ": %s\n", expjson_str(g, "why"));
 	}
 }

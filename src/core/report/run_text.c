@@ -109,10 +109,12 @@ static void device_rows(struct json_object *devs, struct strbuf *out)
 
 void report_truth_text(struct json_object *run, struct strbuf *out)
 {
-	struct json_object *t = expjson_get_type(run, "truth", json_type_object);
+	struct json_object *t =
+	    expjson_get_type(run, "truth", json_type_object);
 	struct json_object *devs =
 	    expjson_get_type(run, "devices", json_type_array);
-	struct json_object *s = expjson_get_type(t, "sampler", json_type_object);
+	struct json_object *s =
+	    expjson_get_type(t, "sampler", json_type_object);
 	double f;
 
 	if (!t)
@@ -171,7 +173,8 @@ void report_truth_text(struct json_object *run, struct strbuf *out)
 		strbuf_addf(out,
 			    "  throughput: %.1f MB/s burst (%.3f s, before the "
 			    "final flush), %.1f MB/s settled\n",
-			    f, num0(t, "burst_seconds"), num0(t, "settled_mbps"));
+			    f, num0(t, "burst_seconds"),
+			    num0(t, "settled_mbps"));
 }
 
 /*
@@ -199,8 +202,8 @@ static void add_latency(struct strbuf *out, struct json_object *lat)
 {
 	static const struct {
 		const char *label, *key;
-	} qs[] = {{"p50", "p50"}, {"p90", "p90"}, {"p99", "p99"},
-		  {"p99.9", "p999"}};
+	} qs[] = {
+	    {"p50", "p50"}, {"p90", "p90"}, {"p99", "p99"}, {"p99.9", "p999"}};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
@@ -260,7 +263,8 @@ static void describe(struct strbuf *out, struct json_object *run)
 {
 	struct json_object *params =
 	    expjson_get_type(run, "params", json_type_object);
-	struct json_object *t = expjson_get_type(run, "target", json_type_object);
+	struct json_object *t =
+	    expjson_get_type(run, "target", json_type_object);
 	const char *sep = "";
 
 	if (*expjson_str(run, "described")) {
@@ -275,15 +279,13 @@ static void describe(struct strbuf *out, struct json_object *run)
 		strbuf_addf(out,
 			    "%s: bs %s, %s, iodepth %s, %d job%s, %s, size %s "
 			    "per job, on %s\n",
-			    expjson_str(run, "workload"),
-			    text(params, "bs"), text(params, "engine"),
-			    text(params, "iodepth"),
+			    expjson_str(run, "workload"), text(params, "bs"),
+			    text(params, "engine"), text(params, "iodepth"),
 			    jobs, jobs == 1 ? "" : "s",
 			    direct && json_object_get_boolean(direct)
 				? "O_DIRECT"
 				: "buffered",
-			    text(params, "size"),
-			    expjson_str(t, "path"));
+			    text(params, "size"), expjson_str(t, "path"));
 		return;
 	}
 	strbuf_addf(out, "%s:", expjson_str(run, "workload"));
@@ -449,15 +451,16 @@ static void metric_text(struct json_object *m, struct strbuf *out)
 }
 
 /* Each string of the array at key of run, as "PREFIX: string". */
-static void lines(struct json_object *run, const char *key,
-		  const char *prefix, struct strbuf *out)
+static void lines(struct json_object *run, const char *key, const char *prefix,
+		  struct strbuf *out)
 {
 	struct json_object *a = expjson_get_type(run, key, json_type_array);
 	size_t i, n = a ? json_object_array_length(a) : 0;
 
 	for (i = 0; i < n; i++)
-		strbuf_addf(out, "%s: %s\n", prefix,
-			    json_object_get_string(json_object_array_get_idx(a, i)));
+		strbuf_addf(
+		    out, "%s: %s\n", prefix,
+		    json_object_get_string(json_object_array_get_idx(a, i)));
 }
 
 /* "  read     12 IOPS, ..." and its latency, for dir of run. */
@@ -474,11 +477,10 @@ static void dir_lines(struct json_object *run, const char *dir,
 	if (!ops)
 		return;
 	units_fmt_bytes(&sb, bytes);
-	strbuf_addf(out,
-		    "  %-8s %.0f IOPS, %.1f MB/s (%.1f MiB/s); %llu ops, %s\n",
-		    dir, (double)ops / s, (double)bytes / s / 1e6,
-		    (double)bytes / s / 1048576.0, (unsigned long long)ops,
-		    sb.buf);
+	strbuf_addf(
+	    out, "  %-8s %.0f IOPS, %.1f MB/s (%.1f MiB/s); %llu ops, %s\n",
+	    dir, (double)ops / s, (double)bytes / s / 1e6,
+	    (double)bytes / s / 1048576.0, (unsigned long long)ops, sb.buf);
 	if (count(lat, "count"))
 		add_latency(out, lat);
 	strbuf_release(&sb);
@@ -487,16 +489,18 @@ static void dir_lines(struct json_object *run, const char *dir,
 void report_run_text(struct json_object *run, unsigned flags,
 		     struct strbuf *out)
 {
-	struct json_object *cpu = expjson_get_type(run, "cpu", json_type_object);
+	struct json_object *cpu =
+	    expjson_get_type(run, "cpu", json_type_object);
 	struct json_object *jobs =
 	    expjson_get_type(run, "jobs", json_type_array);
 	struct json_object *file_ops =
 	    expjson_get_type(run, "file_ops", json_type_object);
 	struct json_object *o;
-	double seconds = num0(run, "seconds"), burst = num0(run, "burst_seconds");
-	double cores = seconds > 0 ? (num0(cpu, "user_s") + num0(cpu, "sys_s")) /
-					 seconds
-				   : 0;
+	double seconds = num0(run, "seconds"),
+	       burst = num0(run, "burst_seconds");
+	double cores =
+	    seconds > 0 ? (num0(cpu, "user_s") + num0(cpu, "sys_s")) / seconds
+			: 0;
 	size_t i, nr_jobs = jobs ? json_object_array_length(jobs) : 0;
 
 	describe(out, run);
@@ -521,9 +525,9 @@ void report_run_text(struct json_object *run, unsigned flags,
 	if (nr_jobs > REPORT_RUN_JOB_LINES && !file_ops &&
 	    !(flags & REPORT_RUN_PER_JOB))
 		jobs_summary(jobs, out);
-	for (i = 0; nr_jobs > 1 && !file_ops && i < nr_jobs &&
-		    (nr_jobs <= REPORT_RUN_JOB_LINES ||
-		     (flags & REPORT_RUN_PER_JOB));
+	for (i = 0;
+	     nr_jobs > 1 && !file_ops && i < nr_jobs &&
+	     (nr_jobs <= REPORT_RUN_JOB_LINES || (flags & REPORT_RUN_PER_JOB));
 	     i++) {
 		struct json_object *j = json_object_array_get_idx(jobs, i);
 

@@ -664,7 +664,8 @@ const struct param_setting *fiojob_run_settings(struct fiojob_run *r)
 	r->setting_names = xcalloc(r->nr_params + 1, sizeof(*r->setting_names));
 	for (k = 0; k < r->nr_params; k++) {
 		const char *eq = strchr(r->params[k], '=');
-		size_t n = eq ? (size_t)(eq - r->params[k]) : strlen(r->params[k]);
+		size_t n =
+		    eq ? (size_t)(eq - r->params[k]) : strlen(r->params[k]);
 
 		r->setting_names[k] = xstrndup(r->params[k], n);
 		r->settings[k].name = r->setting_names[k];
