@@ -232,16 +232,16 @@ char *cli_command_line(int n, const char **argv)
 	return strbuf_detach(&sb, NULL);
 }
 
-const char *cli_metric_asked(const char *asked, const char *const *params,
-			     unsigned nr)
+const char *cli_metric_asked(const char *asked,
+			     const struct param_setting *params, unsigned nr)
 {
 	unsigned i;
 
 	if (asked)
 		return asked;
 	for (i = 0; i < nr; i++)
-		if (!strncmp(params[i], "metric-from=", 12) ||
-		    !strncmp(params[i], "metric-cmd=", 11))
+		if (!strcmp(params[i].name, "metric-from") ||
+		    !strcmp(params[i].name, "metric-cmd"))
 			return "printed";
 	return NULL;
 }

@@ -202,11 +202,12 @@ char *cli_command_line(int n, const char **argv);
 
 /*
  * The metric --metric asked for, or, when none was and the parameters
- * (params[nr], "name=value") say how to read the program's own number
- * (exec's metric-from, metric-cmd), "printed"; else NULL (the default).
+ * (params[nr]) say how to read the program's own number (exec's
+ * metric-from, metric-cmd), "printed"; else NULL (the default).
  */
-const char *cli_metric_asked(const char *asked, const char *const *params,
-			     unsigned nr);
+struct param_setting;
+const char *cli_metric_asked(const char *asked,
+			     const struct param_setting *params, unsigned nr);
 
 /*
  * fio's --rw (--readwrite) among the options before "--": say that the

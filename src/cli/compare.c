@@ -35,8 +35,9 @@ struct compare_args {
 	int no_drop_caches, fail_on_regression, quiet, strict, force;
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
-	const char **params; /* "name=value", owned */
+	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
+	char *cmd; /* exec: the command after "--", owned */
 };
 
 /* A number macro as text, for a default: core's EXPERIMENT_MAX_ARMS. */
@@ -140,15 +141,31 @@ static int push(const char ***list, unsigned *nr, unsigned *alloc,
 	return 0;
 }
 
-/* A workload parameter, kept as "name=value" (owned). */
+/* A workload parameter, kept as the pair name, value. */
 static int param_option(const struct option *opt, const char *arg)
 {
 	struct compare_args *a = opt->data;
-	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "%s=%s", opt->long_name, arg);
-	return push(&a->params, &a->nr_params, &a->alloc_params,
-		    strbuf_detach(&sb, NULL));
+	ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
+	a->params[a->nr_params++] = (struct param_setting){opt->long_name, arg};
+	return 0;
+}
+
+/* The parameters as "name=value", the overrides of a job file's mapping
+ * (compare --job); the caller frees each and the array. */
+static const char **joined_params(const struct compare_args *a)
+{
+	const char **v = xcalloc(a->nr_params + 1, sizeof(*v));
+	unsigned i;
+
+	for (i = 0; i < a->nr_params; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s=%s", a->params[i].name,
+			    a->params[i].value);
+		v[i] = strbuf_detach(&sb, NULL);
+	}
+	return v;
 }
 
 /* --vary FACTOR=V1,V2: one more factor, checked when the arms are made. */
@@ -263,13 +280,10 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		return -1;
 	if (n > 0 && ops == &workload_exec) {
 		/* exec's command: what follows "--" */
-		struct strbuf sb = STRBUF_INIT;
-		char *line = cli_command_line(n, argv);
-
-		strbuf_addf(&sb, "cmd=%s", line);
-		free(line);
-		push(&a->params, &a->nr_params, &a->alloc_params,
-		     strbuf_detach(&sb, NULL));
+		a->cmd = cli_command_line(n, argv);
+		ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
+		a->params[a->nr_params++] =
+		    (struct param_setting){"cmd", a->cmd};
 	} else if (n > 0) {
 		error("unexpected argument '%s': compare takes one workload, "
 		      "first, then options (see 'iotrial compare %s --help')",
@@ -451,11 +465,18 @@ int cmd_compare(int argc, const char **argv)
 		ret = pr == -EINTR ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (a.r.job &&
-	    (ret = job_cli_compare_setup(
-		 &tr, a.r.job, a.r.section, cli_run_opts_job_flags(&a.r),
-		 a.params, a.nr_params, a.r.time_given, a.r.ramp_given, &plan)))
-		goto out;
+	if (a.r.job) {
+		const char **joined = joined_params(&a);
+
+		ret = job_cli_compare_setup(
+		    &tr, a.r.job, a.r.section, cli_run_opts_job_flags(&a.r),
+		    joined, a.nr_params, a.r.time_given, a.r.ramp_given, &plan);
+		for (i = 0; i < a.nr_params; i++)
+			free((char *)joined[i]);
+		free(joined);
+		if (ret)
+			goto out;
+	}
 	for (i = 0; i < a.nr_vary; i++)
 		if (trial_add_factor(&tr, a.vary[i], &err)) {
 			error("%s", err.buf);
@@ -527,8 +548,7 @@ out:
 	strbuf_release(&spec);
 	strbuf_release(&out);
 	free(a.vary);
-	for (i = 0; i < a.nr_params; i++)
-		free((char *)a.params[i]);
 	free(a.params);
+	free(a.cmd);
 	return ret;
 }

@@ -142,7 +142,10 @@ static void job_run_done(void *ctx, const struct run_meta *meta,
 	struct job_view *v = ctx;
 	unsigned i;
 
-	report_run_text(meta->w, meta->t, r, v->flags, &v->summary);
+	struct json_object *o = result_to_json(meta, r);
+
+	report_run_text(o, v->flags, &v->summary);
+	json_object_put(o);
 	v->interrupted = r->interrupted;
 	for (i = 0; v->group && i < v->group->nr; i++) {
 		struct fiogroup_section *s = &v->group->secs[i];
@@ -151,8 +154,9 @@ static void job_run_done(void *ctx, const struct run_meta *meta,
 		m.w = &s->w;
 		m.metric = NULL;
 		strbuf_addf(&v->summary, "[%s]:\n", s->name);
-		report_run_text(&s->w, meta->t, &s->r, v->flags, &v->summary);
-		json_object_array_add(v->objs, result_to_json(&m, &s->r));
+		o = result_to_json(&m, &s->r);
+		report_run_text(o, v->flags, &v->summary);
+		json_object_array_add(v->objs, o);
 	}
 }
 
@@ -355,7 +359,7 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 		ret = EXIT_USAGE;
 		goto out;
 	} else {
-		tr.c.params = (const char *const *)r->params;
+		tr.c.params = fiojob_run_settings(r);
 		tr.c.nr_params = r->nr_params;
 		tr.c.ro.ios = ios;
 		tr.c.ro.time_ns = r->time_ns;
@@ -517,7 +521,7 @@ int job_cli_compare_setup(struct trial *tr, const char *file,
 	}
 	strbuf_release(&err);
 	tr->c.ops = workload_find(r->workload);
-	tr->c.params = (const char *const *)r->params;
+	tr->c.params = fiojob_run_settings(r);
 	tr->c.nr_params = r->nr_params;
 	if (!time_given && !tr->c.ro.ios) {
 		tr->c.ro.time_ns = r->time_ns;

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <json-c/json.h>
 #include "cli.h"
 #include "job.h"
@@ -32,10 +31,10 @@
 /* Everything `run` was asked to do, after parsing. */
 struct run_args {
 	const char *workload;
-	struct cli_run_opts r; /* what run, compare and --job share */
-	int per_job;	       /* --per-job */
-	char *cmd;	       /* exec: the command after "--", owned */
-	const char **params;   /* name, value, name, value, ... */
+	struct cli_run_opts r;	      /* what run, compare and --job share */
+	int per_job;		      /* --per-job */
+	char *cmd;		      /* exec: the command after "--", owned */
+	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
 	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
 };
@@ -73,9 +72,8 @@ static int param_option(const struct option *opt, const char *arg)
 {
 	struct run_args *a = opt->data;
 
-	ALLOC_GROW(a->params, a->nr_params + 2, a->alloc_params);
-	a->params[a->nr_params++] = opt->long_name;
-	a->params[a->nr_params++] = arg;
+	ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
+	a->params[a->nr_params++] = (struct param_setting){opt->long_name, arg};
 	return 0;
 }
 
@@ -175,9 +173,9 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	if (n > 0 && ops == &workload_exec && !a->cmd) {
 		/* exec's command: what follows "--" */
 		a->cmd = cli_command_line(n, argv);
-		ALLOC_GROW(a->params, a->nr_params + 2, a->alloc_params);
-		a->params[a->nr_params++] = "cmd";
-		a->params[a->nr_params++] = a->cmd;
+		ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
+		a->params[a->nr_params++] =
+		    (struct param_setting){"cmd", a->cmd};
 	} else if (n > 0) {
 		unexpected(argv[0], a, first, ops);
 		return -1;
@@ -192,20 +190,21 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	return 0;
 }
 
-/* The workload parameters as "name=value"; the caller frees each and
- * the array. */
+/* The workload parameters as "name=value", the overrides of a job
+ * file's mapping (run --job); the caller frees each and the array. */
 static const char **joined_params(const struct run_args *a, unsigned *out_nr)
 {
-	const char **v = xcalloc(a->nr_params / 2 + 1, sizeof(*v));
-	unsigned i, n = 0;
+	const char **v = xcalloc(a->nr_params + 1, sizeof(*v));
+	unsigned i;
 
-	for (i = 0; i + 1 < a->nr_params; i += 2) {
+	for (i = 0; i < a->nr_params; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "%s=%s", a->params[i], a->params[i + 1]);
-		v[n++] = strbuf_detach(&sb, NULL);
+		strbuf_addf(&sb, "%s=%s", a->params[i].name,
+			    a->params[i].value);
+		v[i] = strbuf_detach(&sb, NULL);
 	}
-	*out_nr = n;
+	*out_nr = a->nr_params;
 	return v;
 }
 
@@ -241,34 +240,29 @@ static const char *default_target(void)
 
 /* What the run said about itself, kept for printing at the end. */
 struct run_view {
-	struct strbuf summary;
 	int interrupted;
 	unsigned flags; /* enum report_run_flags */
 };
 
-/* trial_hooks: render the summary while the result is at hand. */
+/* trial_hooks: was the run cut short? (It is printed from its object.) */
 static void run_done(void *ctx, const struct run_meta *meta,
 		     const struct run_result *r)
 {
 	struct run_view *v = ctx;
 
-	report_run_text(meta->w, meta->t, r, v->flags, &v->summary);
-	if (meta->metric) {
-		/* the metric asked for, as compare and show judge it */
-		strbuf_addf(&v->summary, "metric: %s = ", meta->metric->name);
-		if (!strcmp(meta->metric->unit, "ns"))
-			units_fmt_ns(&v->summary,
-				     metric_value(meta->metric, meta->w, r));
-		else
-			report_fmt_value(&v->summary, metric_value(meta->metric,
-								   meta->w, r));
-		if (strcmp(meta->metric->unit, "ns") && *meta->metric->unit)
-			strbuf_addf(&v->summary, " %s", meta->metric->unit);
-		strbuf_addf(&v->summary, " (%s is better)\n",
-			    meta->metric->higher_is_better ? "higher"
-							   : "lower");
-	}
+	(void)meta;
 	v->interrupted = r->interrupted;
+}
+
+/* The run's summary on stdout, from the object stored and shown. */
+static void print_summary(const struct trial *tr, const struct run_view *v)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	report_run_text(trial_run_object(tr), v->flags | REPORT_RUN_METRIC,
+			&out);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
 }
 
 /* The exit code for trial_run()'s error ret. */
@@ -286,54 +280,6 @@ static int run_failed(const struct trial *tr, int ret)
 	}
 }
 
-static double ru_cpu_s(int who)
-{
-	struct rusage ru;
-
-	if (getrusage(who, &ru))
-		return 0;
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-/*
- * Split the whole process's CPU so far (as time(1) would count it) into
- * the workers' share over the timed region (the jobs' thread CPU) and
- * the rest: set-up and layout, the sampler, the store, kernel I/O worker
- * threads. Added to the run object's "cpu" when it has jobs.
- */
-static void add_process_cpu(struct json_object *run)
-{
-	struct json_object *cpu, *jobs;
-	double process_s, workers_s = 0;
-	size_t i, n;
-
-	if (!json_object_object_get_ex(run, "cpu", &cpu) ||
-	    !json_object_object_get_ex(run, "jobs", &jobs))
-		return;
-	n = json_object_array_length(jobs);
-	if (!n)
-		return;
-	for (i = 0; i < n; i++) {
-		struct json_object *j = json_object_array_get_idx(jobs, i);
-		struct json_object *v;
-
-		if (json_object_object_get_ex(j, "user_s", &v))
-			workers_s += json_object_get_double(v);
-		if (json_object_object_get_ex(j, "sys_s", &v))
-			workers_s += json_object_get_double(v);
-	}
-	process_s = ru_cpu_s(RUSAGE_SELF) + ru_cpu_s(RUSAGE_CHILDREN);
-	json_object_object_add(cpu, "process_s",
-			       json_object_new_double(process_s));
-	json_object_object_add(cpu, "workers_s",
-			       json_object_new_double(workers_s));
-	json_object_object_add(
-	    cpu, "outside_s",
-	    json_object_new_double(process_s > workers_s ? process_s - workers_s
-							 : 0));
-}
-
 int cmd_run(int argc, const char **argv)
 {
 	return cli_run_stored(argc, argv, NULL);
@@ -343,11 +289,9 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 {
 	struct run_args a = {0};
 	const struct workload_ops *ops = NULL;
-	struct run_view view = {STRBUF_INIT, 0, 0};
+	struct run_view view = {0, 0};
 	struct trial_hooks hooks = {.ctx = &view, .run_done = run_done};
 	struct strbuf err = STRBUF_INIT;
-	const char **params = NULL;
-	unsigned i, nr_params = 0;
 	struct knob_cli kc;
 	struct trial tr;
 	int ret = EXIT_OK, pr;
@@ -367,10 +311,9 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 	}
 	if (a.per_job)
 		view.flags |= REPORT_RUN_PER_JOB;
-	params = joined_params(&a, &nr_params);
 	tr.c.ops = ops;
-	tr.c.params = params;
-	tr.c.nr_params = nr_params;
+	tr.c.params = a.params;
+	tr.c.nr_params = a.nr_params;
 	pr = trial_read_params(&tr, &err);
 	if (pr || configure(&tr.c, &a) || (pr = trial_plan(&tr, &err))) {
 		if (pr)
@@ -417,7 +360,7 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		if (a.r.json_file)
 			cli_write_json(a.r.json_file, trial_run_object(&tr));
 		if (!a.r.json_file || strcmp(a.r.json_file, "-"))
-			fputs(view.summary.buf, stdout);
+			print_summary(&tr, &view);
 	}
 	if (pr) {
 		error("%s", err.buf);
@@ -432,13 +375,11 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		error("the run was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.r.json_file) {
-		add_process_cpu(trial_run_object(&tr));
-		if (cli_write_json(a.r.json_file, trial_run_object(&tr)))
-			ret = EXIT_RUNTIME;
-	}
+	if (a.r.json_file &&
+	    cli_write_json(a.r.json_file, trial_run_object(&tr)))
+		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-"))
-		fputs(view.summary.buf, stdout);
+		print_summary(&tr, &view);
 	if (tr.id[0] && (!a.r.json_file || strcmp(a.r.json_file, "-")))
 		printf("stored as %s ('iotrial show %s')\n", tr.id, tr.id);
 	if (out_id)
@@ -453,11 +394,7 @@ finish:
 out:
 	trial_release(&tr);
 	knob_cli_release(&kc);
-	strbuf_release(&view.summary);
 	strbuf_release(&err);
-	for (i = 0; i < nr_params; i++)
-		free((char *)params[i]);
-	free(params);
 	free(a.params);
 	free(a.cmd);
 	return ret;

@@ -85,7 +85,7 @@ PY
 check "  ... and says it" grep -q "^metric: read_p99 = .* (lower is better)$" \
 	"$TEST_TMP/run.txt"
 rid=$(bash -c "'$IOTRIAL' log --db '$db' | awk '\$6 == \"read_p99\" { print \$1; exit }'")
-check "  ... stored with it" bash -c "'$IOTRIAL' show '$rid' --db '$db' | grep -q 'read_p99 (lower is better)'"
+check "  ... stored with it" bash -c "'$IOTRIAL' show '$rid' --db '$db' | grep -q '^metric: read_p99 = .* (lower is better)$'"
 "$IOTRIAL" run seqwrite -t "$dir" --size=16M --time 200ms --metric read_p99 \
 	--no-store >/dev/null 2>"$TEST_TMP/nowrite.err"
 check "a metric the workload does not measure fails and says so" \

@@ -18,6 +18,7 @@
 
 static char *vals_a[] = {"none", "mq-deadline", "bfq"};
 static char *vals_b[] = {"4k", "1M"};
+static const struct param_setting fixed[] = {{"size", "4M"}};
 
 static void config(struct experiment_config *c, struct experiment_factor *f)
 {
@@ -34,6 +35,8 @@ static void config(struct experiment_config *c, struct experiment_factor *f)
 	c->nr_factors = 2;
 	c->max_arms = 64;
 	c->ops = workload_find("randread");
+	c->params = fixed;
+	c->nr_params = 1;
 }
 
 static void test_plan(void **state)
@@ -54,6 +57,23 @@ static void test_plan(void **state)
 	assert_true(e.arms[5].settings[0].is_knob);
 	assert_false(e.arms[5].settings[1].is_knob);
 	assert_int_equal(experiment_validate(&e, &c, &err), 0);
+	/* each arm's parameters parsed once, the runs take those values */
+	assert_non_null(e.arm_w);
+	assert_int_equal(workload_u64(&e.arm_w[1], "bs"), 1048576);
+	assert_int_equal(workload_u64(&e.arm_w[1], "size"), 4194304);
+	{
+		struct workload w;
+
+		e.arm_w[1].values[0].u = 12345; /* not what any text says */
+		c.ro.ios = 7;
+		assert_int_equal(experiment_arm_workload(&w, &e, 1, &c, &err),
+				 0);
+		assert_int_equal(w.values[0].u, 12345);
+		assert_int_equal(w.ro.ios, 7);
+		assert_string_equal(workload_str(&w, "bs"), "1M");
+		workload_release(&w);
+		c.ro.ios = 0;
+	}
 	experiment_release(&e);
 
 	c.baseline = "scheduler=bfq bs=4k";

@@ -545,13 +545,27 @@ static void test_experiment_regimes(void **state)
  * raw knob): one entry of state "unknown", one line; without a why,
  * nothing. A run's own lines: "regime unknown: ..." only with a why.
  */
+static void regime_entry(struct json_object *list, const char *knob,
+			 const char *object, const char *value,
+			 const char *state, const char *why)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "knob", json_object_new_string(knob));
+	json_object_object_add(o, "canonical", json_object_new_string(knob));
+	json_object_object_add(o, "object", json_object_new_string(object));
+	json_object_object_add(o, "value", json_object_new_string(value));
+	json_object_object_add(o, "state", json_object_new_string(state));
+	json_object_object_add(o, "why", json_object_new_string(why));
+	json_object_array_add(list, o);
+}
+
 static void test_experiment_unknown(void **state)
 {
 	static const char *const unk[] = {"unknown", "unknown", "unknown",
 					  "unknown"};
-	struct json_object *exp = exp_with(unk, 4), *g, *runs;
+	struct json_object *exp = exp_with(unk, 4), *g, *runs, *run, *list;
 	struct strbuf out = STRBUF_INIT;
-	struct run_result r;
 	size_t i;
 
 	(void)state;
@@ -580,10 +594,10 @@ static void test_experiment_unknown(void **state)
 	/* no why: silence, as for any knob the sampler cannot judge */
 	runs = json_object_object_get(exp, "runs");
 	for (i = 0; i < 4; i++) {
-		struct json_object *run = json_object_object_get(
+		struct json_object *one = json_object_object_get(
 		    json_object_array_get_idx(runs, i), "run");
 		struct json_object *e = json_object_array_get_idx(
-		    json_object_object_get(run, "regime"), 0);
+		    json_object_object_get(one, "regime"), 0);
 
 		json_object_object_add(e, "why", json_object_new_string(""));
 	}
@@ -591,20 +605,21 @@ static void test_experiment_unknown(void **state)
 	assert_null(report_regimes(exp));
 	json_object_put(exp);
 
-	run_result_init(&r);
-	run_result_add_regime(&r, "sysctl:vm.swappiness",
-			      "sysctl:vm.swappiness", "system", "10", "unknown",
-			      "iotrial does not know what a raw knob controls");
-	run_result_add_regime(&r, "scheduler", "scheduler", "loop0", "bfq",
-			      "unknown", "");
-	run_result_add_regime(&r, "read_ahead_kb", "read_ahead_kb", "loop0",
-			      "128", "reached", "requests of 128 KiB");
+	/* the run's own lines, from its run object's "regime" */
+	run = json_object_new_object();
+	list = json_object_new_array();
+	json_object_object_add(run, "regime", list);
+	regime_entry(list, "sysctl:vm.swappiness", "system", "10", "unknown",
+		     "iotrial does not know what a raw knob controls");
+	regime_entry(list, "scheduler", "loop0", "bfq", "unknown", "");
+	regime_entry(list, "read_ahead_kb", "loop0", "128", "reached",
+		     "requests of 128 KiB");
 	strbuf_reset(&out);
-	report_run_regimes_text(&r, &out);
+	report_run_regimes_text(run, &out);
 	assert_string_equal(out.buf,
 			    "regime unknown: sysctl:vm.swappiness=10: iotrial "
 			    "does not know what a raw knob controls\n");
-	run_result_release(&r);
+	json_object_put(run);
 	strbuf_release(&out);
 }
 

@@ -83,7 +83,7 @@ static void run_done(void *ctx, const struct run_meta *meta,
 
 /* A trial of kind whose hooks report to h, with tiny runs of randread. */
 static void start(struct trial *tr, enum trial_kind kind, struct heard *h,
-		  const char *const *params, unsigned nr_params)
+		  const struct param_setting *params, unsigned nr_params)
 {
 	struct trial_hooks hooks = {
 	    .log = {say, h},
@@ -129,9 +129,10 @@ static struct json_object *load(const char *id)
 /* iotrial run: one run with the seed asked for, stored as arm "run". */
 static void test_one_run(void **state)
 {
-	static const char *const params[] = {"size=1MB", "bs=4k"};
+	static const struct param_setting params[] = {{"size", "1MB"},
+						      {"bs", "4k"}};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *run, *exp, *arms;
+	struct json_object *run, *exp, *arms, *cpu;
 	struct heard h;
 	struct trial tr;
 
@@ -160,7 +161,18 @@ static void test_one_run(void **state)
 	exp = load(tr.id);
 	assert_string_equal(str(exp, "stopped"), "single run");
 	assert_string_equal(str(exp, "runs_mode"), "run");
-	assert_string_equal(str(exp, "seed"), "none");
+	/* the object run printed, stored as it was: its seed, its CPU */
+	assert_string_equal(str(exp, "seed"), "42");
+	cpu = json_object_object_get(
+	    json_object_object_get(json_object_array_get_idx(
+				       json_object_object_get(exp, "runs"), 0),
+				   "run"),
+	    "cpu");
+	assert_non_null(json_object_object_get(cpu, "process_s"));
+	assert_true(
+	    json_object_get_double(json_object_object_get(cpu, "process_s")) ==
+	    json_object_get_double(json_object_object_get(
+		json_object_object_get(run, "cpu"), "process_s")));
 	assert_string_equal(str(exp, "target"), dir);
 	arms = json_object_object_get(exp, "arms");
 	assert_int_equal(json_object_array_length(arms), 1);
@@ -177,7 +189,7 @@ static void test_one_run(void **state)
 /* iotrial compare over a parameter: two arms in fixed blocks, stored. */
 static void test_param_factor(void **state)
 {
-	static const char *const params[] = {"size=256k"};
+	static const struct param_setting params[] = {{"size", "256k"}};
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *exp, *arms;
 	struct heard h;
@@ -261,7 +273,7 @@ static void test_bad_factors(void **state)
 /* Failures say where they happened, for the exit code. */
 static void test_failures(void **state)
 {
-	static const char *const huge[] = {"size=100T"};
+	static const struct param_setting huge[] = {{"size", "100T"}};
 	volatile int stop = 1;
 	struct strbuf err = STRBUF_INIT;
 	struct heard h;
@@ -328,7 +340,13 @@ static void test_knobs_checked(void **state)
 		assert_non_null(strstr(err.buf, "changing 'read_ahead_kb' "
 						"needs root"));
 	} else {
+		/* each arm planned once, kept for its runs */
 		assert_int_equal(ret, 0);
+		assert_int_equal(tr.nr_arm_plans, 2);
+		assert_int_equal(tr.arm_plans[0].nr, 1);
+		assert_string_equal(tr.arm_plans[0].v[0].canon.buf, "128");
+		assert_string_equal(tr.arm_plans[1].v[0].canon.buf, "256");
+		assert_null(tr.arm_plan);
 	}
 	trial_release(&tr);
 	strbuf_release(&h.log);

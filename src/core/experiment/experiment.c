@@ -76,10 +76,10 @@ void experiment_budget_opts(const struct experiment_config *c,
 	};
 }
 
-/* Make a workload for arm: fixed parameters, then the arm's own. */
-int experiment_arm_workload(struct workload *w, const struct experiment *e,
-			    unsigned arm, const struct experiment_config *c,
-			    struct strbuf *err)
+/* Parse a workload for arm: fixed parameters, then the arm's own. */
+static int parse_arm_workload(struct workload *w, const struct experiment *e,
+			      unsigned arm, const struct experiment_config *c,
+			      struct strbuf *err)
 {
 	const struct experiment_arm *a = &e->arms[arm];
 	unsigned i;
@@ -87,19 +87,9 @@ int experiment_arm_workload(struct workload *w, const struct experiment *e,
 
 	workload_init(w, c->ops);
 	w->ro = c->ro;
-	for (i = 0; i < c->nr_params && !ret; i++) {
-		const char *eq = strchr(c->params[i], '=');
-		char *name;
-
-		if (!eq)
-			return err_set(err, -EINVAL,
-				       "parameter '%s' needs a value "
-				       "(name=value)",
-				       c->params[i]);
-		name = xstrndup(c->params[i], (size_t)(eq - c->params[i]));
-		ret = workload_set_param(w, name, eq + 1, NULL, err);
-		free(name);
-	}
+	for (i = 0; i < c->nr_params && !ret; i++)
+		ret = workload_set_param(w, c->params[i].name,
+					 c->params[i].value, NULL, err);
 	for (i = 0; i < c->nr_factors && !ret; i++)
 		if (!a->settings[i].is_knob)
 			ret =
@@ -118,17 +108,41 @@ int experiment_arm_workload(struct workload *w, const struct experiment *e,
 	return ret;
 }
 
-int experiment_validate(const struct experiment *e,
-			const struct experiment_config *c, struct strbuf *err)
+int experiment_arm_workload(struct workload *w, const struct experiment *e,
+			    unsigned arm, const struct experiment_config *c,
+			    struct strbuf *err)
 {
-	struct workload w;
+	if (!e->arm_w)
+		return parse_arm_workload(w, e, arm, c, err);
+	workload_copy(w, &e->arm_w[arm]);
+	w->ro = c->ro;
+	return 0;
+}
+
+/* Release e's parsed workloads. */
+static void release_arm_workloads(struct experiment *e)
+{
+	unsigned i;
+
+	for (i = 0; e->arm_w && i < e->nr_arms; i++)
+		workload_release(&e->arm_w[i]);
+	free(e->arm_w);
+	e->arm_w = NULL;
+}
+
+int experiment_validate(struct experiment *e, const struct experiment_config *c,
+			struct strbuf *err)
+{
+	struct workload *w = xcalloc(e->nr_arms + 1, sizeof(*w));
 	unsigned i;
 	int ret = 0;
 
-	for (i = 0; i < e->nr_arms && !ret; i++) {
-		ret = experiment_arm_workload(&w, e, i, c, err);
-		workload_release(&w);
-	}
+	release_arm_workloads(e);
+	for (i = 0; i < e->nr_arms && !ret; i++)
+		ret = parse_arm_workload(&w[i], e, i, c, err);
+	e->arm_w = w;
+	if (ret)
+		release_arm_workloads(e);
 	return ret;
 }
 
@@ -159,15 +173,8 @@ static struct json_object *skeleton(const struct experiment *e,
 	add_str(o, "created", when);
 	add_str(o, "workload", c->ops->name);
 	add_str(o, "target", c->target->spec);
-	for (i = 0; i < c->nr_params; i++) {
-		const char *eq = strchr(c->params[i], '=');
-		char *name =
-		    xstrndup(c->params[i], eq ? (size_t)(eq - c->params[i])
-					      : strlen(c->params[i]));
-
-		add_str(params, name, eq ? eq + 1 : "");
-		free(name);
-	}
+	for (i = 0; i < c->nr_params; i++)
+		add_str(params, c->params[i].name, c->params[i].value);
 	json_object_object_add(o, "params", params);
 	add_str(o, "seed", seed);
 	json_object_object_add(
@@ -736,6 +743,7 @@ void experiment_release(struct experiment *e)
 
 	if (!e)
 		return;
+	release_arm_workloads(e);
 	for (i = 0; i < e->nr_arms; i++) {
 		free(e->arms[i].label);
 		free(e->arms[i].settings);

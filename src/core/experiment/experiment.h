@@ -163,7 +163,7 @@ struct experiment_hooks {
 
 struct experiment_config {
 	const struct workload_ops *ops;
-	const char *const *params; /* fixed "name=value" parameters */
+	const struct param_setting *params; /* fixed parameters, as given */
 	unsigned nr_params;
 	struct run_opts ro;    /* time or ios, ramp; seed is per run */
 	struct target *target; /* opened by the caller */
@@ -191,7 +191,8 @@ struct experiment_config {
 	 * A single run (iotrial run; one arm, runs_fixed 1): its seed is
 	 * seed itself, its files are not kept, a run a signal cut short
 	 * still counts (with a warning saying so), and the object is not
-	 * analysed (trial.c builds the one it stores).
+	 * analysed here (experiment_seal_single_run() gives it its stored
+	 * shape and analyses it).
 	 */
 	int single_run;
 };
@@ -213,6 +214,9 @@ struct experiment {
 	struct experiment_arm *arms;
 	unsigned nr_arms;
 	unsigned baseline;
+	struct workload *arm_w;	 /* per arm: its parameters parsed and
+				    validated once (experiment_validate()),
+				    copied for each of its runs; or NULL */
 	struct json_object *obj; /* the experiment object, owned */
 	int failed_in_prepare;	 /* experiment_run's error came from the
 				    workload's prepare (the layout) */
@@ -230,15 +234,18 @@ int experiment_plan(struct experiment *e, const struct experiment_config *c,
 
 /*
  * Check every arm's parameters against the workload before anything
- * runs, so a bad value fails in a second, not after an hour.
+ * runs, so a bad value fails in a second, not after an hour; keep each
+ * arm's parsed workload (e->arm_w) for its runs.
  */
-int experiment_validate(const struct experiment *e,
-			const struct experiment_config *c, struct strbuf *err);
+int experiment_validate(struct experiment *e, const struct experiment_config *c,
+			struct strbuf *err);
 
 /*
  * The workload of arm of e: c's parameters, then the arm's parameter
- * factors, validated. Release w with workload_release() either way.
- * 0 or -errno with err set (naming the arm when there are factors).
+ * factors, validated; a copy of the one experiment_validate() parsed
+ * when it has (with c's run options). Release w with workload_release()
+ * either way. 0 or -errno with err set (naming the arm when there are
+ * factors).
  */
 int experiment_arm_workload(struct workload *w, const struct experiment *e,
 			    unsigned arm, const struct experiment_config *c,
@@ -256,6 +263,25 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		   const struct experiment_hooks *h, struct strbuf *err);
 
 void experiment_release(struct experiment *e);
+
+/*
+ * The CPU the whole process and its reaped children used so far, user
+ * and system, in seconds (as time(1) counts it).
+ */
+double experiment_process_cpu_s(void);
+
+/*
+ * Give the object of a single run (single_run.c) the shape a stored run
+ * has: arm "run", runs_mode "run", stopped "single run", the run's
+ * parameters and environment at the top; add process_s (from
+ * experiment_process_cpu_s(), taken when the run is over), workers_s
+ * and outside_s to the run's "cpu"; make its strings printable and
+ * analyse it. That object is then printed, stored and shown as it is.
+ * -EINVAL when exp does not hold exactly one run, else what
+ * experiment_analyze_json() returns.
+ */
+int experiment_seal_single_run(struct json_object *exp, double process_s,
+			       struct strbuf *err);
 
 /* sync(2), then drop the page cache, dentries and inodes (root only).
  * Returns 0 or -errno. */

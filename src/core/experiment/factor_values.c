@@ -86,33 +86,60 @@ static int knob_value_plan(struct knob_ctx *kctx, const char *name,
 	return ok ? 0 : -1;
 }
 
-/*
- * What each value of knob factor f means once translated (deadline is
- * mq-deadline, 4096s is 2048 KiB), into out[i]; values that do not
- * parse get "".
- */
-static void knob_meanings(struct knob_ctx *kctx,
-			  const struct experiment_factor *f, struct strbuf *out)
+void factor_plans_make(struct factor_plans *fp, struct knob_ctx *kctx,
+		       const struct experiment_factor *f)
 {
-	struct knob_plan plan;
+	unsigned i;
+
+	fp->nr = f->nr_values;
+	fp->v = xcalloc(fp->nr + 1, sizeof(*fp->v));
+	fp->ok = xcalloc(fp->nr + 1, sizeof(*fp->ok));
+	for (i = 0; i < fp->nr; i++)
+		fp->ok[i] =
+		    !knob_value_plan(kctx, f->name, f->values[i], &fp->v[i]);
+}
+
+void factor_plans_release(struct factor_plans *fp)
+{
+	unsigned i;
+
+	if (!fp)
+		return;
+	for (i = 0; i < fp->nr; i++)
+		if (fp->ok[i])
+			knob_plan_release(&fp->v[i]);
+	free(fp->v);
+	free(fp->ok);
+	memset(fp, 0, sizeof(*fp));
+}
+
+/*
+ * What each value of a knob factor means once translated (deadline is
+ * mq-deadline, 4096s is 2048 KiB), from its plans fp, into out[i];
+ * values that do not parse get "".
+ */
+static void knob_meanings(const struct factor_plans *fp, struct strbuf *out)
+{
 	unsigned i;
 	size_t c;
 
-	for (i = 0; i < f->nr_values; i++) {
-		if (knob_value_plan(kctx, f->name, f->values[i], &plan))
+	for (i = 0; i < fp->nr; i++) {
+		const struct knob_plan *plan = &fp->v[i];
+
+		if (!fp->ok[i])
 			continue;
-		for (c = 0; c < plan.nr; c++) {
-			if (plan.nr > 1) /* a line: each knob it sets */
+		for (c = 0; c < plan->nr; c++) {
+			if (plan->nr > 1) /* a line: each knob it sets */
 				strbuf_addf(&out[i], "%s%s ", c ? ", " : "",
-					    plan.v[c].k.name);
-			knob_show_value(&plan.v[c].k, plan.v[c].canon.buf,
+					    plan->v[c].k.name);
+			knob_show_value(&plan->v[c].k, plan->v[c].canon.buf,
 					&out[i]);
 		}
-		knob_plan_release(&plan);
 	}
 }
 
-int factor_check_values(const struct workload_ops *ops, struct knob_ctx *kctx,
+int factor_check_values(const struct workload_ops *ops,
+			const struct factor_plans *fp,
 			const struct experiment_factor *f, const char *spec,
 			struct strbuf *err)
 {
@@ -122,8 +149,8 @@ int factor_check_values(const struct workload_ops *ops, struct knob_ctx *kctx,
 
 	for (i = 0; i < f->nr_values; i++)
 		strbuf_init(&mean[i], 0);
-	if (f->is_knob)
-		knob_meanings(kctx, f, mean);
+	if (f->is_knob && fp)
+		knob_meanings(fp, mean);
 	else
 		param_meanings(ops, f, mean);
 	for (i = 1; i < f->nr_values && !ret; i++)
@@ -161,39 +188,41 @@ int factor_check_values(const struct workload_ops *ops, struct knob_ctx *kctx,
  * once, and keep what is really set in f->canon for the arms' labels. A
  * value that does not parse here is left for trial_check() to refuse.
  */
-void factor_translate(struct knob_ctx *kctx, struct experiment_factor *f,
+void factor_translate(struct factor_plans *fp, struct experiment_factor *f,
 		      const struct session_log *log)
 {
 	struct strbuf said = STRBUF_INIT;
 	unsigned i;
 
 	f->canon = xcalloc(f->nr_values, sizeof(*f->canon));
-	for (i = 0; i < f->nr_values; i++) {
+	for (i = 0; i < f->nr_values && i < fp->nr; i++) {
+		struct knob_plan *p = &fp->v[i];
 		struct knob_change *c;
-		struct knob_plan p;
 		size_t k;
 
-		if (knob_value_plan(kctx, f->name, f->values[i], &p))
+		if (!fp->ok[i])
 			continue;
-		for (k = 0; k < p.nr; k++) {
-			c = &p.v[k];
-			strbuf_addch(&c->note, '\n');
-			if (c->k.deferred || c->note.len < 2 ||
-			    strstr(said.buf, c->note.buf))
+		for (k = 0; k < p->nr; k++) {
+			c = &p->v[k];
+			if (c->k.deferred || c->note.len < 1)
 				continue;
+			strbuf_addch(&c->note, '\n');
+			if (strstr(said.buf, c->note.buf)) {
+				strbuf_setlen(&c->note, c->note.len - 1);
+				continue;
+			}
 			strbuf_addstr(&said, c->note.buf);
 			strbuf_setlen(&c->note, c->note.len - 1);
 			session_say(log, SESSION_SAY_NOTE, "%s: %s",
 				    c->input_name, c->note.buf);
 		}
 		/* a line of several knobs keeps its label as typed */
-		c = &p.v[0];
-		if (p.nr == 1 && !c->k.deferred &&
+		c = &p->v[0];
+		if (p->nr == 1 && !c->k.deferred &&
 		    strcmp(c->canon.buf, f->values[i]))
 			f->canon[i] = xstrdup(c->canon.buf);
-		if (p.nr == 1 && !f->set_name && strcmp(c->k.name, f->name))
+		if (p->nr == 1 && !f->set_name && strcmp(c->k.name, f->name))
 			f->set_name = xstrdup(c->k.name);
-		knob_plan_release(&p);
 	}
 	strbuf_release(&said);
 }

@@ -257,6 +257,47 @@ static struct json_object *verify_json(const struct run_verify *v)
 	return o;
 }
 
+/*
+ * "described": the line that says what ran where, in the workload's own
+ * words (its describe hook) or, for a block-I/O workload, its block
+ * size, engine, depth, jobs, buffering and size; without the newline.
+ * It is kept in the object because only the live workload can say it.
+ */
+static void add_described(struct json_object *o, const struct workload *w,
+			  const struct target *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *where = t->workdir ? t->workdir : t->path;
+	unsigned jobs = (unsigned)workload_u64(w, "jobs"), i;
+
+	if (w->ops->describe) {
+		w->ops->describe(w, t, &sb);
+	} else if (!workload_param(w, "bs")) {
+		/* not a block-I/O workload: its parameters as they are */
+		strbuf_addf(&sb, "%s:", w->ops->name);
+		for (i = 0; w->ops->params[i].name; i++)
+			if (*workload_str(w, w->ops->params[i].name))
+				strbuf_addf(
+				    &sb, "%s %s %s", i ? "," : "",
+				    w->ops->params[i].name,
+				    workload_str(w, w->ops->params[i].name));
+		strbuf_addf(&sb, ", on %s", where);
+	} else {
+		strbuf_addf(&sb,
+			    "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s "
+			    "per job, on %s",
+			    w->ops->name, workload_str(w, "bs"),
+			    workload_str(w, "engine"),
+			    workload_str(w, "iodepth"), jobs,
+			    jobs == 1 ? "" : "s",
+			    workload_u64(w, "direct") ? "O_DIRECT" : "buffered",
+			    workload_str(w, "size"), where);
+	}
+	strbuf_rtrim(&sb);
+	add_str(o, "described", sb.buf);
+	strbuf_release(&sb);
+}
+
 struct json_object *result_to_json(const struct run_meta *meta,
 				   const struct run_result *r)
 {
@@ -282,6 +323,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 		add_str(t, "kind", kind_names[meta->t->kind]);
 		add_str(t, "path", meta->t->path);
 		add_u64(t, "logical_block_bytes", meta->t->logical_block_bytes);
+		add_described(o, w, meta->t);
 	}
 	json_object_object_add(o, "target", t);
 	if (w->ro.ios)

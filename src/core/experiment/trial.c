@@ -18,7 +18,6 @@
 #include "trial.h"
 #include "wrap.h"
 #include "../observe/env.h"
-#include "import.h"
 #include "factor_values.h"
 #include "../targets/scratch.h"
 #include "../../util/error.h"
@@ -78,15 +77,6 @@ void trial_init(struct trial *tr, enum trial_kind kind,
 	knob_plan_init(&tr->fixed, &tr->kctx);
 }
 
-/* Split "name=value" into *out_name (caller frees) and the value. */
-static const char *split_param(const char *item, char **out_name)
-{
-	const char *eq = strchr(item, '=');
-
-	*out_name = xstrndup(item, eq ? (size_t)(eq - item) : strlen(item));
-	return eq ? eq + 1 : "";
-}
-
 int trial_read_params(struct trial *tr, struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -96,14 +86,12 @@ int trial_read_params(struct trial *tr, struct strbuf *err)
 
 	workload_init(&w, tr->c.ops);
 	for (i = 0; i < tr->c.nr_params && !ret; i++) {
-		char *name;
-		const char *value = split_param(tr->c.params[i], &name);
+		const struct param_setting *p = &tr->c.params[i];
 
 		strbuf_reset(&why);
-		ret = workload_set_param(&w, name, value, &why, err);
+		ret = workload_set_param(&w, p->name, p->value, &why, err);
 		if (!ret && why.len)
-			say(tr, SESSION_SAY_NOTE, "%s: %s", name, why.buf);
-		free(name);
+			say(tr, SESSION_SAY_NOTE, "%s: %s", p->name, why.buf);
 	}
 	workload_release(&w);
 	strbuf_release(&why);
@@ -236,7 +224,8 @@ static void free_factor(struct experiment_factor *f)
  * as typed or once translated.
  */
 static int check_factor(struct trial *tr, struct experiment_factor *f,
-			const char *spec, struct strbuf *err)
+			const char *spec, struct factor_plans *fp,
+			struct strbuf *err)
 {
 	struct workload w;
 	int is_param, ret;
@@ -249,19 +238,23 @@ static int check_factor(struct trial *tr, struct experiment_factor *f,
 		if (ret < 0)
 			return ret;
 		f->is_knob = 1;
+		/* each value planned once, for the check and the notes */
+		factor_plans_make(fp, &tr->kctx, f);
 	}
-	return factor_check_values(tr->c.ops, &tr->kctx, f, spec, err);
+	return factor_check_values(tr->c.ops, f->is_knob ? fp : NULL, f, spec,
+				   err);
 }
 
 int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
 {
+	struct factor_plans fp = {0};
 	struct experiment_factor f;
 	unsigned k;
 	int ret;
 
 	ret = parse_factor(&f, spec, err);
 	if (!ret)
-		ret = check_factor(tr, &f, spec, err);
+		ret = check_factor(tr, &f, spec, &fp, err);
 	for (k = 0; !ret && k < tr->c.nr_factors; k++)
 		if (!strcmp(tr->c.factors[k].name, f.name))
 			ret = err_set(err, -EINVAL,
@@ -269,11 +262,13 @@ int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
 				      "values in one --vary %s=A,B,...",
 				      f.name, f.name);
 	if (ret) {
+		factor_plans_release(&fp);
 		free_factor(&f);
 		return ret;
 	}
 	if (f.is_knob)
-		factor_translate(&tr->kctx, &f, &tr->hooks.log);
+		factor_translate(&fp, &f, &tr->hooks.log);
+	factor_plans_release(&fp);
 	ALLOC_GROW(tr->c.factors, tr->c.nr_factors + 1, tr->alloc_factors);
 	tr->c.factors[tr->c.nr_factors++] = f;
 	return 0;
@@ -326,25 +321,44 @@ static int check_fixed(struct trial *tr, struct strbuf *err)
 	return knob_plan_need_root(&tr->fixed, err);
 }
 
-/* Parse every arm's knob values; check for root. */
+/* Release the kept plans of the arms. */
+static void release_arm_plans(struct trial *tr)
+{
+	unsigned i;
+
+	for (i = 0; tr->arm_plans && i < tr->nr_arm_plans; i++)
+		knob_plan_release(&tr->arm_plans[i]);
+	free(tr->arm_plans);
+	tr->arm_plans = NULL;
+	tr->nr_arm_plans = 0;
+	tr->arm_plan = NULL;
+}
+
+/*
+ * Plan every arm's knob values once and keep the plans for the runs
+ * (apply_arm, the regimes); check for root.
+ */
 static int check_arms(struct trial *tr, struct strbuf *err)
 {
 	const struct experiment_config *c = &tr->c;
-	struct knob_plan plan;
 	unsigned i, nr_knobs = 0;
 	int ret = 0;
 
+	release_arm_plans(tr);
 	for (i = 0; i < c->nr_factors; i++)
 		nr_knobs += c->factors[i].is_knob;
 	if (!nr_knobs)
 		return 0;
+	tr->arm_plans = xcalloc(tr->e.nr_arms + 1, sizeof(*tr->arm_plans));
 	for (i = 0; i < tr->e.nr_arms && !ret; i++) {
 		ret = trial_arm_plan(tr, tr->e.arms[i].settings, c->nr_factors,
-				     &plan, err);
-		knob_plan_release(&plan);
+				     &tr->arm_plans[i], err);
+		tr->nr_arm_plans = i + 1;
 		if (ret)
 			prefix_err(err, ret, "arm '%s': ", tr->e.arms[i].label);
 	}
+	if (ret)
+		release_arm_plans(tr);
 	if (ret || geteuid() == 0)
 		return ret;
 	for (i = 0; i < c->nr_factors; i++)
@@ -450,21 +464,30 @@ static int apply_fixed(struct trial *tr, struct strbuf *err)
 	return 0;
 }
 
-/* experiment_hooks: set the knobs of the arm about to run. */
+/*
+ * experiment_hooks: set the knobs of the arm about to run, from the
+ * plan trial_check() made of it. session_apply() reads each knob again
+ * before it journals and writes it, so a plan kept since then is as
+ * safe as a new one.
+ */
 static int apply_arm(void *ctx, const struct arm_setting *s, unsigned n,
 		     struct strbuf *err)
 {
 	struct trial *tr = ctx;
-	struct knob_plan plan;
-	int ret = trial_arm_plan(tr, s, n, &plan, err);
+	unsigned i;
+	int ret;
 
+	(void)n;
+	for (i = 0; i < tr->nr_arm_plans; i++)
+		if (tr->e.arms[i].settings == s)
+			break;
+	if (i == tr->nr_arm_plans)
+		return err_set(err, -EINVAL,
+			       "the knobs of this arm were not checked "
+			       "(trial_check() first)");
+	ret = apply(tr, &tr->arm_plans[i], err);
 	if (!ret)
-		ret = apply(tr, &plan, err);
-	knob_plan_release(&plan);
-	if (!ret) {
-		tr->arm = s;
-		tr->arm_nr = n;
-	}
+		tr->arm_plan = &tr->arm_plans[i];
 	return ret;
 }
 
@@ -676,12 +699,24 @@ int trial_run(struct trial *tr, struct strbuf *err)
 		tr->failed = tr->e.failed_in_prepare ? TRIAL_FAILED_PREPARE
 			     : tr->e.failed_verify   ? TRIAL_FAILED_VERIFY
 						     : TRIAL_FAILED_RUN;
+		/* bad data: the run is still shown as any run is */
+		if (single && tr->failed == TRIAL_FAILED_VERIFY &&
+		    nr_runs(tr) == 1) {
+			struct strbuf e = STRBUF_INIT;
+
+			experiment_seal_single_run(
+			    tr->e.obj, experiment_process_cpu_s(), &e);
+			strbuf_release(&e);
+		}
 		return ret;
 	}
 	if (single && !nr_runs(tr)) {
 		tr->failed = TRIAL_FAILED_RUN;
 		return nothing_measured(err);
 	}
+	if (single)
+		return experiment_seal_single_run(
+		    tr->e.obj, experiment_process_cpu_s(), err);
 	return 0;
 }
 
@@ -728,64 +763,6 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 	return ret;
 }
 
-/*
- * The single run as the one-arm experiment the store keeps: arm "run",
- * the run's parameters and environment, analysed. Its strings are made
- * printable, as an imported run's are: --label and the target come from
- * the command line.
- */
-static int one_run_experiment(const struct trial *tr, struct json_object **out,
-			      struct strbuf *err)
-{
-	struct json_object *run = NULL, *m, *hib, *params, *env;
-	struct experiment_src_run src_run = {0};
-	struct experiment_src_arm arm = {"run", &src_run, 1};
-	struct experiment_src src = {0};
-	struct analysis_opts ao;
-	int ret;
-
-	*out = NULL;
-	if (json_object_deep_copy(trial_run_object(tr), &run, NULL))
-		return err_set(err, -ENOMEM, "cannot copy the run object");
-	m = json_object_object_get(run, "metric");
-	hib = json_object_object_get(m, "higher_is_better");
-	params = json_object_object_get(run, "params");
-	env = json_object_object_get(run, "env");
-	src_run.metric =
-	    json_object_get_double(json_object_object_get(m, "value"));
-	src_run.run = run;
-	src_run.source = "run";
-	src_run.seq = -1;
-	src.workload = tr->c.ops->name;
-	src.target = tr->t.spec;
-	src.params = params ? params : json_object_new_object();
-	src.seed = "none";
-	src.metric = json_object_get_string(json_object_object_get(m, "name"));
-	src.higher_is_better = !hib || json_object_get_boolean(hib);
-	if (json_object_object_get(m, "unit"))
-		src.metric_unit =
-		    json_object_get_string(json_object_object_get(m, "unit"));
-	src.factor_kind = "import";
-	src.arms = &arm;
-	src.nr_arms = 1;
-	src.stopped = "single run";
-	src.runs_mode = "run";
-	src.warnings = true;
-	src.env = json_object_is_type(env, json_type_object) ? env : NULL;
-	*out = experiment_build(&src);
-	if (!params)
-		json_object_put(src.params);
-	json_object_put(run);
-	import_make_printable(*out);
-	analysis_opts_init(&ao);
-	ret = experiment_analyze_json(*out, &ao, err);
-	if (ret) {
-		json_object_put(*out);
-		*out = NULL;
-	}
-	return ret;
-}
-
 int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 {
 	struct json_object *exp = NULL;
@@ -793,16 +770,10 @@ int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 	int ret;
 
 	tr->id[0] = '\0';
-	if (tr->kind == TRIAL_ONE_RUN) {
-		if (!trial_run_object(tr))
-			return err_set(err, -EINVAL,
-				       "there is no run to store");
-		ret = one_run_experiment(tr, &exp, err);
-		if (ret)
-			return ret;
-	} else {
-		exp = json_object_get(tr->e.obj);
-	}
+	if (tr->kind == TRIAL_ONE_RUN && !trial_run_object(tr))
+		return err_set(err, -EINVAL, "there is no run to store");
+	/* a single run's object was sealed by trial_run(): stored as is */
+	exp = json_object_get(tr->e.obj);
 	ret = store_open(&s, db, err);
 	if (!ret) {
 		ret = store_save_experiment(&s, exp, tr->id, err);
@@ -827,6 +798,7 @@ void trial_release(struct trial *tr)
 	for (i = 0; i < tr->c.nr_factors; i++)
 		free_factor(&tr->c.factors[i]);
 	free(tr->c.factors);
+	release_arm_plans(tr);
 	knob_plan_release(&tr->fixed);
 	knob_ctx_release(&tr->kctx);
 	free(tr->fixed_settings);

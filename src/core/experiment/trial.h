@@ -105,14 +105,19 @@ struct trial {
 	int wrap_done;	 /* ... made, after the first layout */
 	int wrap_probed; /* ... measured the device: the first runs need
 			    not say it again */
-	const struct arm_setting *arm; /* the arm in force (apply_arm) */
-	unsigned arm_nr;
+	struct knob_plan *arm_plans; /* per arm, made by trial_check() and
+					kept for the runs; NULL without
+					knob factors */
+	unsigned nr_arm_plans;
+	const struct knob_plan *arm_plan; /* of the arm in force
+					     (apply_arm), or NULL */
 };
 
 /* trial_knobs.c, for trial.c: a plan of one arm's knob settings s[n]
- * (built; release it either way), the regime of every knob in force for
- * the run r (into r->regimes), and "canonical", "scope" and "object" on
- * each knob factor of the experiment object. */
+ * (built; release it either way; trial_check() makes one per arm and
+ * keeps it), the regime of every knob in force for the run r (into
+ * r->regimes), and "canonical", "scope" and "object" on each knob factor
+ * of the experiment object. */
 int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
 		   struct knob_plan *plan, struct strbuf *err);
 void trial_run_regimes(struct trial *tr, struct run_result *r);
@@ -169,8 +174,9 @@ int trial_plan(struct trial *tr, struct strbuf *err);
 
 /*
  * Before anything is changed: parse the fixed knobs (tr->set; notes
- * about how values were read go to the log) and every arm's knob values,
- * and check the rights to change them (-EPERM when not root). Without
+ * about how values were read go to the log) and plan every arm's knob
+ * values, once (the runs apply these plans), and check the rights to
+ * change them (-EPERM when not root). Without
  * root, caches cannot be dropped between runs: that is a warning, and
  * the runs go on without.
  */
@@ -195,7 +201,9 @@ int trial_run(struct trial *tr, struct strbuf *err);
 
 /*
  * The single run's object (iotrial/1 run), after a successful
- * trial_run() of TRIAL_ONE_RUN; NULL otherwise. Owned by tr.
+ * trial_run() of TRIAL_ONE_RUN (or one whose --verify failed); NULL
+ * otherwise. It is the run inside tr->e.obj, the object trial_store()
+ * stores, with the process's CPU in its "cpu". Owned by tr.
  */
 struct json_object *trial_run_object(const struct trial *tr);
 
@@ -209,8 +217,9 @@ int trial_finish(struct trial *tr, struct strbuf *err);
 
 /*
  * Save to the store at db (NULL: the default) and set tr->id: the
- * experiment object, or for a single run a one-arm experiment of it
- * (label "run"), analysed. The experiment object gets its "id".
+ * experiment object as it is (for a single run, the one-arm experiment
+ * "run" that trial_run() sealed: experiment_seal_single_run()). The
+ * experiment object gets its "id".
  */
 int trial_store(struct trial *tr, const char *db, struct strbuf *err);
 

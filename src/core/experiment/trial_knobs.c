@@ -152,14 +152,11 @@ static void mount_obs(const struct trial *tr, struct knob_obs *o)
 
 /*
  * The regime of every knob in force for r: the fixed ones and the arm's,
- * judged on r's truth. A plan of the arm is built again for its
- * resolved knobs and canonical values; if that fails the arm's knobs
- * are simply not judged.
+ * judged on r's truth, from the plans that set them (their resolved
+ * knobs and canonical values).
  */
 void trial_run_regimes(struct trial *tr, struct run_result *r)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct knob_plan plan;
 	struct knob_obs o;
 	size_t i;
 
@@ -167,11 +164,6 @@ void trial_run_regimes(struct trial *tr, struct run_result *r)
 	mount_obs(tr, &o);
 	for (i = 0; i < tr->fixed.nr; i++)
 		regime_of(r, &tr->fixed.v[i], &o);
-	if (!tr->arm)
-		return;
-	if (!trial_arm_plan(tr, tr->arm, tr->arm_nr, &plan, &err))
-		for (i = 0; i < plan.nr; i++)
-			regime_of(r, &plan.v[i], &o);
-	knob_plan_release(&plan);
-	strbuf_release(&err);
+	for (i = 0; tr->arm_plan && i < tr->arm_plan->nr; i++)
+		regime_of(r, &tr->arm_plan->v[i], &o);
 }

@@ -58,6 +58,11 @@ int session_apply(struct session *s, struct knob_plan *p,
 	for (i = 0; i < p->nr && !ret; i++) {
 		struct knob_change *c = &p->v[i];
 
+		/* a plan may be applied again (an arm's, at each of its
+		 * turns): nothing of the last time is taken for now */
+		c->journaled = 0;
+		c->applied = 0;
+		strbuf_reset(&c->side);
 		strbuf_reset(&c->before);
 		if (c->k.deferred)
 			ret = knob_plan_refresh(p, c, err);

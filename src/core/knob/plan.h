@@ -74,8 +74,9 @@ int knob_plan_refresh(struct knob_plan *p, struct knob_change *c,
  * `iotrial set` keeps gets its record too (revert then walks the records
  * back, newest first). Stops at the first failure (err set): roll back
  * to a mark taken before, which returns every knob this call wrote to
- * its value before the call. Each change's before/after/journaled/
- * applied are filled.
+ * its value before the call. Each change's before/after/side/journaled/
+ * applied are filled anew, so a plan may be applied again later (the
+ * knob is read again first, for its record).
  */
 int session_apply(struct session *s, struct knob_plan *p,
 		  const struct session_log *log, struct strbuf *err);

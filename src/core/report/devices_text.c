@@ -167,7 +167,8 @@ void report_experiment_devices(struct json_object *exp, struct strbuf *out)
 	struct json_object *drop;
 	int d, c, said = 0; /* the processes' counters were named */
 
-	if (!n)
+	/* a single run's summary has its device truth in full */
+	if (!n || expjson_single_run(exp))
 		return;
 	for (d = 0; d < 2; d++)
 		for (c = 0; c < NR_COLS; c++)

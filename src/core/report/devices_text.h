@@ -19,7 +19,8 @@
  * there were any; the disk only when it is not the top device; the cache
  * part only when the experiment says so), then where each knob factor
  * was set when its factor says ("; read_ahead_kb was set on 'loop1'").
- * Nothing when no run has one.
+ * Nothing when no run has one, or for a single run (its summary, from
+ * report_experiment_text(), holds its device truth).
  */
 void report_experiment_devices(struct json_object *exp, struct strbuf *out);
 

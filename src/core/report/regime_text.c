@@ -6,7 +6,6 @@
 #include <string.h>
 #include "regime_text.h"
 #include "expjson.h"
-#include "../observe/regime_obs.h"
 #include "../../util/units.h"
 #include "../../util/banned.h"
 
@@ -17,41 +16,55 @@ static void add_size(struct strbuf *out, const char *before, uint64_t v)
 	units_fmt_bytes(out, v);
 }
 
-void report_dirty_text(const struct truth *t, struct strbuf *out)
+/* The count at key of o, 0 when missing or not a count. */
+static uint64_t count(struct json_object *o, const char *key)
 {
-	struct truth_dirty td;
+	struct json_object *v = expjson_get(o, key);
 
-	if (!t || !t->have_mem)
+	return v && json_object_is_type(v, json_type_int)
+		   ? json_object_get_uint64(v)
+		   : 0;
+}
+
+void report_dirty_text(struct json_object *t, struct strbuf *out)
+{
+	struct json_object *d =
+	    expjson_get_type(t, "dirty_thresholds", json_type_object);
+	struct json_object *cg =
+	    expjson_get_type(t, "cgroup_dirty", json_type_object);
+	int version = cg ? expjson_count(cg, "version") : 0;
+
+	if (!expjson_get(t, "dirty_peak_bytes"))
 		return;
-	truth_dirty_of(t, &td);
-	add_size(out, "  dirty memory: peak ", t->dirty_peak_bytes);
-	add_size(out, ", writeback peak ", t->writeback_peak_bytes);
-	if (td.have_thresh) {
-		add_size(out, "; thresholds: background ", td.bg_thresh_bytes);
-		add_size(out, ", throttle ", td.thresh_bytes);
+	add_size(out, "  dirty memory: peak ", count(t, "dirty_peak_bytes"));
+	add_size(out, ", writeback peak ", count(t, "writeback_peak_bytes"));
+	if (d) {
+		add_size(out, "; thresholds: background ",
+			 count(d, "background_bytes"));
+		add_size(out, ", throttle ", count(d, "throttle_bytes"));
 		add_size(out, " (the kernel's, lowest during the run; of ",
-			 td.dirtyable_bytes);
+			 count(d, "dirtyable_bytes"));
 		strbuf_addstr(out, " dirtyable)");
 	}
 	strbuf_addch(out, '\n');
-	if (!td.cg_version)
+	if (!version)
 		return;
-	strbuf_addf(out, "  cgroup dirty memory (v%d", td.cg_version);
-	if (td.cg_memory_max_bytes)
-		add_size(out, ", limit ", td.cg_memory_max_bytes);
+	strbuf_addf(out, "  cgroup dirty memory (v%d", version);
+	if (count(cg, "memory_max_bytes"))
+		add_size(out, ", limit ", count(cg, "memory_max_bytes"));
 	strbuf_addstr(out, "):");
-	if (td.have_cg)
-		add_size(out, " peak ", td.cg_dirty_peak_bytes);
+	if (expjson_get(cg, "dirty_peak_bytes"))
+		add_size(out, " peak ", count(cg, "dirty_peak_bytes"));
 	else
 		strbuf_addstr(out, " not sampled");
-	if (td.cg_bg_thresh_bytes) {
+	if (count(cg, "background_bytes")) {
 		add_size(out, "; its thresholds: background ",
-			 td.cg_bg_thresh_bytes);
-		add_size(out, ", throttle ", td.cg_thresh_bytes);
-		add_size(out, " (of ", td.cg_dirtyable_bytes);
+			 count(cg, "background_bytes"));
+		add_size(out, ", throttle ", count(cg, "throttle_bytes"));
+		add_size(out, " (of ", count(cg, "dirtyable_bytes"));
 		strbuf_addstr(out, " it could dirty: file pages and headroom "
 				   "below its limit)");
-	} else if (td.cg_version == 1) {
+	} else if (version == 1) {
 		strbuf_addstr(out, "; cgroup v1 has no dirty thresholds of "
 				   "its own, the system's apply");
 	}
@@ -78,21 +91,28 @@ static void knob_words(struct strbuf *out, const char *knob,
 	}
 }
 
-void report_run_regimes_text(const struct run_result *r, struct strbuf *out)
+void report_run_regimes_text(struct json_object *run, struct strbuf *out)
 {
-	unsigned i;
+	struct json_object *list =
+	    expjson_get_type(run, "regime", json_type_array);
+	size_t i, n = list ? json_object_array_length(list) : 0;
 
-	for (i = 0; i < r->nr_regimes; i++) {
-		const struct run_regime *g = &r->regimes[i];
+	for (i = 0; i < n; i++) {
+		struct json_object *g = json_object_array_get_idx(list, i);
 
-		if (!strcmp(g->state, "not_reached"))
+		const char *state = expjson_str(g, "state");
+		const char *why = expjson_str(g, "why");
+
+		if (!strcmp(state, "not_reached"))
 			strbuf_addstr(out, "could not matter: ");
-		else if (!strcmp(g->state, "unknown") && g->why && *g->why)
+		else if (!strcmp(state, "unknown") && why && *why)
 			strbuf_addstr(out, "regime unknown: ");
 		else
 			continue;
-		knob_words(out, g->knob, g->canonical, g->object, g->value);
-		strbuf_addf(out, ": %s\n", g->why);
+		knob_words(out, expjson_str(g, "knob"),
+			   expjson_str(g, "canonical"),
+			   expjson_str(g, "object"), expjson_str(g, "value"));
+		strbuf_addf(out, ": %s\n", why);
 	}
 }
 

@@ -8,22 +8,20 @@
 #define IOTRIAL_REGIME_TEXT_H
 
 #include <json-c/json.h>
-#include "../result/result.h"
 #include "../../util/strbuf.h"
 
-struct truth;
-
 /*
- * The "dirty memory" lines of a run's device truth: the peak, the
- * writeback peak, the kernel's thresholds in bytes (lowest sampled) and
- * the workload cgroup's. t may be NULL; nothing without memory numbers.
+ * The "dirty memory" lines of a run's device truth (its "truth" object):
+ * the peak, the writeback peak, the kernel's thresholds in bytes (lowest
+ * sampled) and the workload cgroup's. t may be NULL; nothing without
+ * memory numbers.
  */
-void report_dirty_text(const struct truth *t, struct strbuf *out);
+void report_dirty_text(struct json_object *t, struct strbuf *out);
 
-/* A line per knob of r whose regime the run never reached ("could not
- * matter: ..."), and one per knob whose regime its family says it
- * cannot judge ("regime unknown: ...", a raw knob). */
-void report_run_regimes_text(const struct run_result *r, struct strbuf *out);
+/* A line per knob of the run object run ("regime") whose regime the run
+ * never reached ("could not matter: ..."), and one per knob whose regime
+ * its family says it cannot judge ("regime unknown: ...", a raw knob). */
+void report_run_regimes_text(struct json_object *run, struct strbuf *out);
 
 /* The entries of exp's "regimes" (NULL when none), for the formats. */
 struct json_object *report_regimes(struct json_object *exp);

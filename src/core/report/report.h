@@ -12,8 +12,10 @@
 /*
  * A benchstat-like table: arm, median with its CI, CV, ratio to the
  * baseline with its CI, p (Holm-adjusted) and the verdict; then the
- * experiment's warnings (device truth, drift, outliers). Appends to out.
- * Returns 0, or -EINVAL with err set when exp is not an experiment.
+ * experiment's warnings (device truth, drift, outliers). A single run
+ * (expjson_single_run()) is its run's summary instead, the text `run`
+ * printed (run_text.h). Appends to out. Returns 0, or -EINVAL with err
+ * set when exp is not an experiment.
  */
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err);

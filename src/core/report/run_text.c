@@ -1,108 +1,180 @@
 /*
- * Text output of a run. Units are labelled every time: MB/s is 10^6
- * bytes per second (fio's MB/s), MiB/s is shown beside it, because the
- * unit mix-up is half of what goes wrong in hand-made benchmarks.
+ * Text output of a run, rendered from its iotrial/1 run object: `run`
+ * prints the object it is about to store, `show` and `report` the one
+ * they loaded, so a run reads the same wherever it is printed. Units are
+ * labelled every time: MB/s is 10^6 bytes per second (fio's MB/s),
+ * MiB/s is shown beside it, because the unit mix-up is half of what goes
+ * wrong in hand-made benchmarks.
+ *
+ * Every key is read as optional: a run stored by an older iotrial or
+ * imported from a file may lack any of them, and what is missing is
+ * left out rather than printed as zero.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "run_text.h"
+#include "expjson.h"
 #include "regime_text.h"
-#include "../observe/truth.h"
+#include "report.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-static const char *const dir_names[IO_DIRS] = {"read", "write"};
+/* The number at key of o, or NAN when it is missing or not a number. */
+static double num(struct json_object *o, const char *key)
+{
+	struct json_object *v = expjson_get(o, key);
+
+	if (!v || (!json_object_is_type(v, json_type_double) &&
+		   !json_object_is_type(v, json_type_int)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+/* The number at key of o, 0 when missing. */
+static double num0(struct json_object *o, const char *key)
+{
+	double v = num(o, key);
+
+	return isfinite(v) ? v : 0;
+}
+
+/* The count at key of o (a non-negative integer), 0 when missing. */
+static uint64_t count(struct json_object *o, const char *key)
+{
+	struct json_object *v = expjson_get(o, key);
+
+	if (!v || !json_object_is_type(v, json_type_int))
+		return 0;
+	return json_object_get_uint64(v);
+}
+
+/* The value at key of o as text (a number as JSON writes it), "" when
+ * missing. */
+static const char *text(struct json_object *o, const char *key)
+{
+	struct json_object *v = expjson_get(o, key);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+/* Is key of o present and not null? */
+static int has(struct json_object *o, const char *key)
+{
+	return expjson_get(o, key) != NULL;
+}
 
 /* ", 2 GiB from 'vda' (the disk under it)": the bottom of the stack,
  * when it is not the top device itself. */
-static void add_bottom(struct strbuf *out, const struct truth *t,
-		       uint64_t bytes, const char *verb)
+static void add_bottom(struct strbuf *out, struct json_object *t,
+		       const char *key, const char *verb)
 {
-	if (!t->have_bottom || !t->device ||
-	    !strcmp(t->bottom_device, t->device))
+	const char *bottom = expjson_str(t, "bottom_device");
+
+	if (!*bottom || !has(t, "device") ||
+	    !strcmp(bottom, expjson_str(t, "device")))
 		return;
 	strbuf_addstr(out, ", ");
-	units_fmt_bytes(out, bytes);
-	strbuf_addf(out, " %s '%s' (the disk under it)", verb,
-		    t->bottom_device);
+	units_fmt_bytes(out, count(t, key));
+	strbuf_addf(out, " %s '%s' (the disk under it)", verb, bottom);
 }
 
-void report_truth_text(const struct truth *t, struct strbuf *out)
+/* The rows of the devices' iostat-like table. */
+static void device_rows(struct json_object *devs, struct strbuf *out)
 {
-	unsigned i;
+	size_t i, n = json_object_array_length(devs);
 
-	if (!t)
-		return;
-	if (!t->nr_devs || !t->have_device) {
-		strbuf_addf(out, "device truth: not available: %s\n",
-			    t->no_device_reason ? t->no_device_reason
-						: "no samples");
-		/* the dirty peak beside the thresholds, as with devices */
-		report_dirty_text(t, out);
-		return;
-	}
-	strbuf_addf(out,
-		    "device truth (sampled every %.0f ms, %u samples; the "
-		    "sampler used %.2f ms of CPU, %.3f%% of a core):\n",
-		    t->interval_ms, t->series.nr_points, t->sampler_cpu_s * 1e3,
-		    t->seconds > 0 ? 100.0 * t->sampler_cpu_s / t->seconds
-				   : 0.0);
 	strbuf_addf(out, "  %-10s %9s %9s %8s %8s %8s %8s %7s %6s %7s\n",
 		    "device", "r/s", "w/s", "rMB/s", "wMB/s", "r_await",
 		    "w_await", "aqu-sz", "%util", "flushes");
-	for (i = 0; i < t->nr_devs; i++) {
-		const struct truth_device *td = &t->devs[i];
-		const struct disk_delta *d = &td->d;
+	for (i = 0; i < n; i++) {
+		struct json_object *d = json_object_array_get_idx(devs, i);
 
-		if (!td->valid) {
+		if (!has(d, "r_s")) {
 			strbuf_addf(out, "  %-10s (counters not readable)\n",
-				    td->name);
+				    expjson_str(d, "name"));
 			continue;
 		}
 		strbuf_addf(out,
 			    "  %-10s %9.1f %9.1f %8.2f %8.2f %8.2f %8.2f %7.2f "
 			    "%6.1f %7llu\n",
-			    td->name, d->r_s, d->w_s, d->rmbps, d->wmbps,
-			    d->r_await_ms, d->w_await_ms, d->aqu_sz,
-			    d->util_pct, (unsigned long long)d->flushes);
+			    expjson_str(d, "name"), num0(d, "r_s"),
+			    num0(d, "w_s"), num0(d, "rmbps"), num0(d, "wmbps"),
+			    num0(d, "r_await_ms"), num0(d, "w_await_ms"),
+			    num0(d, "aqu_sz"), num0(d, "util_pct"),
+			    (unsigned long long)count(d, "flushes"));
 	}
-	if (t->logical_write_bytes) {
+}
+
+void report_truth_text(struct json_object *run, struct strbuf *out)
+{
+	struct json_object *t =
+	    expjson_get_type(run, "truth", json_type_object);
+	struct json_object *devs =
+	    expjson_get_type(run, "devices", json_type_array);
+	struct json_object *s =
+	    expjson_get_type(t, "sampler", json_type_object);
+	double f;
+
+	if (!t)
+		return;
+	if (!devs || !json_object_array_length(devs) ||
+	    !has(t, "device_read_bytes")) {
+		strbuf_addf(out, "device truth: not available: %s\n",
+			    has(t, "no_device_reason")
+				? expjson_str(t, "no_device_reason")
+				: "no samples");
+		/* the dirty peak beside the thresholds, as with devices */
+		report_dirty_text(t, out);
+		return;
+	}
+	strbuf_addf(out,
+		    "device truth (sampled every %.0f ms, %llu samples; the "
+		    "sampler used %.2f ms of CPU, %.3f%% of a core):\n",
+		    num0(s, "interval_ms"),
+		    (unsigned long long)count(s, "samples"),
+		    num0(s, "cpu_s") * 1e3, num0(s, "cpu_pct"));
+	device_rows(devs, out);
+	if (count(t, "logical_write_bytes")) {
 		strbuf_addstr(out, "  written: ");
-		units_fmt_bytes(out, t->logical_write_bytes);
+		units_fmt_bytes(out, count(t, "logical_write_bytes"));
 		strbuf_addf(out, " by the workload, ");
-		units_fmt_bytes(out, t->device_write_bytes);
-		strbuf_addf(out, " reached '%s'", t->device);
-		add_bottom(out, t, t->bottom_write_bytes, "reached");
-		if (t->have_procio) {
+		units_fmt_bytes(out, count(t, "device_write_bytes"));
+		strbuf_addf(out, " reached '%s'", expjson_str(t, "device"));
+		add_bottom(out, t, "bottom_write_bytes", "reached");
+		if (has(t, "cancelled_write_bytes")) {
 			strbuf_addstr(out, ", ");
-			units_fmt_bytes(out, t->cancelled_write_bytes);
+			units_fmt_bytes(out, count(t, "cancelled_write_bytes"));
 			strbuf_addstr(out, " cancelled");
 		}
-		if (isfinite(t->absorbed_fraction))
+		f = num(t, "absorbed_fraction");
+		if (isfinite(f))
 			strbuf_addf(out, "; absorbed by the page cache: %.0f%%",
-				    100.0 * t->absorbed_fraction);
+				    100.0 * f);
 		strbuf_addch(out, '\n');
 	}
-	if (t->logical_read_bytes) {
+	if (count(t, "logical_read_bytes")) {
 		strbuf_addstr(out, "  read: ");
-		units_fmt_bytes(out, t->logical_read_bytes);
+		units_fmt_bytes(out, count(t, "logical_read_bytes"));
 		strbuf_addstr(out, " by the workload, ");
-		units_fmt_bytes(out, t->device_read_bytes);
-		strbuf_addf(out, " from '%s'", t->device);
-		add_bottom(out, t, t->bottom_read_bytes, "from");
-		if (isfinite(t->cached_read_fraction))
+		units_fmt_bytes(out, count(t, "device_read_bytes"));
+		strbuf_addf(out, " from '%s'", expjson_str(t, "device"));
+		add_bottom(out, t, "bottom_read_bytes", "from");
+		f = num(t, "cached_read_fraction");
+		if (isfinite(f))
 			strbuf_addf(out, "; from the page cache: %.0f%%",
-				    100.0 * t->cached_read_fraction);
+				    100.0 * f);
 		strbuf_addch(out, '\n');
 	}
 	report_dirty_text(t, out);
-	if (isfinite(t->burst_mbps))
+	f = num(t, "burst_mbps");
+	if (isfinite(f))
 		strbuf_addf(out,
 			    "  throughput: %.1f MB/s burst (%.3f s, before the "
 			    "final flush), %.1f MB/s settled\n",
-			    t->burst_mbps, t->burst_seconds, t->settled_mbps);
+			    f, num0(t, "burst_seconds"),
+			    num0(t, "settled_mbps"));
 }
 
 /*
@@ -110,118 +182,125 @@ void report_truth_text(const struct truth *t, struct strbuf *out)
  * over the run, the time the hypervisor gave to other guests apart (on
  * a shared VM it is the noise), said when it rounds to 1% or more.
  */
-static void add_machine_cpu(struct strbuf *out, const struct cpu_usage *c)
+static void add_machine_cpu(struct strbuf *out, struct json_object *cpu)
 {
-	double steal = c->system_steal_s > 0 ? c->system_steal_s : 0;
-	double busy = c->system_busy_s - steal;
+	double total = num0(cpu, "system_total_s");
+	double steal = num0(cpu, "system_steal_s");
+	double busy;
 
+	steal = steal > 0 ? steal : 0;
+	busy = num0(cpu, "system_busy_s") - steal;
 	strbuf_addf(out, "; machine %.0f%% busy",
-		    100 * (busy > 0 ? busy : 0) / c->system_total_s);
-	if (100 * steal / c->system_total_s >= 0.5)
+		    100 * (busy > 0 ? busy : 0) / total);
+	if (100 * steal / total >= 0.5)
 		strbuf_addf(out, ", %.0f%% stolen by the hypervisor",
-			    100 * steal / c->system_total_s);
+			    100 * steal / total);
 }
 
-static void add_latency(struct strbuf *out, const struct hist *h)
+/* "latency p50 .. p90 .. p99 .. p99.9 ..  max ..  mean .." of lat. */
+static void add_latency(struct strbuf *out, struct json_object *lat)
 {
 	static const struct {
-		const char *label;
-		double q;
-	} qs[] = {{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p99.9", 0.999}};
+		const char *label, *key;
+	} qs[] = {
+	    {"p50", "p50"}, {"p90", "p90"}, {"p99", "p99"}, {"p99.9", "p999"}};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
 	strbuf_addstr(&sb, "           latency");
 	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
 		strbuf_addf(&sb, " %s ", qs[i].label);
-		units_fmt_ns(&sb, (double)hist_quantile(h, qs[i].q));
+		units_fmt_ns(&sb, (double)count(lat, qs[i].key));
 	}
 	strbuf_addstr(&sb, "  max ");
-	units_fmt_ns(&sb, (double)h->max_ns);
+	units_fmt_ns(&sb, (double)count(lat, "max"));
 	strbuf_addstr(&sb, "  mean ");
-	units_fmt_ns(&sb, hist_mean(h));
+	units_fmt_ns(&sb, num0(lat, "mean"));
 	strbuf_addf(out, "%s\n", sb.buf);
 	strbuf_release(&sb);
 }
 
-/* The per-operation table of a file workload. */
-static void add_file_ops(struct strbuf *out, const struct run_result *r)
+/* The per-operation table of a file workload ("file_ops", in us). */
+static void add_file_ops(struct strbuf *out, struct json_object *run,
+			 struct json_object *ops)
 {
-	double s = r->seconds > 0 ? r->seconds : 1;
-	unsigned i;
+	double s = num0(run, "seconds") > 0 ? num0(run, "seconds") : 1;
+	uint64_t total = count(run, "file_ops_total");
 
 	strbuf_addf(out, "  ops      %.0f ops/s; %llu operations\n",
-		    (double)r->file_ops / s, (unsigned long long)r->file_ops);
-	if (r->have_dbench)
+		    (double)total / s, (unsigned long long)total);
+	if (has(run, "dbench_mbps"))
 		strbuf_addf(out,
 			    "  dbench   %.2f MB/s (ReadX and WriteX bytes over "
 			    "the time, as dbench counts its throughput)\n",
-			    r->dbench_mbps);
+			    num0(run, "dbench_mbps"));
 	strbuf_addf(out, "  %-10s %9s %9s %9s %9s %9s %7s\n", "operation",
 		    "count", "mean", "p50", "p99", "max", "errors");
-	for (i = 0; i < r->nr_op_results; i++) {
-		const struct op_result *op = &r->op_results[i];
+	json_object_object_foreach(ops, name, op)
+	{
+		static const char *const keys[4] = {"mean_us", "p50_us",
+						    "p99_us", "max_us"};
 		struct strbuf c[4] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
 				      STRBUF_INIT};
 		unsigned k;
 
-		if (!op->lat.count && !op->errors)
-			continue;
-		units_fmt_ns(&c[0], hist_mean(&op->lat));
-		units_fmt_ns(&c[1], (double)hist_quantile(&op->lat, 0.5));
-		units_fmt_ns(&c[2], (double)hist_quantile(&op->lat, 0.99));
-		units_fmt_ns(&c[3], (double)op->lat.max_ns);
-		strbuf_addf(out, "  %-10s %9llu %9s %9s %9s %9s %7llu\n",
-			    op->name, (unsigned long long)op->lat.count,
-			    c[0].buf, c[1].buf, c[2].buf, c[3].buf,
-			    (unsigned long long)op->errors);
+		for (k = 0; k < 4; k++)
+			units_fmt_ns(&c[k], num0(op, keys[k]) * 1e3);
+		strbuf_addf(out, "  %-10s %9llu %9s %9s %9s %9s %7llu\n", name,
+			    (unsigned long long)count(op, "count"), c[0].buf,
+			    c[1].buf, c[2].buf, c[3].buf,
+			    (unsigned long long)count(op, "errors"));
 		for (k = 0; k < 4; k++)
 			strbuf_release(&c[k]);
 	}
 }
 
-static void describe(struct strbuf *out, const struct workload *w,
-		     const struct target *t)
+/*
+ * The line that says what ran where: the run's "described", or for a
+ * run stored before it was kept, its workload and parameters.
+ */
+static void describe(struct strbuf *out, struct json_object *run)
 {
-	unsigned jobs = (unsigned)workload_u64(w, "jobs"), i;
+	struct json_object *params =
+	    expjson_get_type(run, "params", json_type_object);
+	struct json_object *t =
+	    expjson_get_type(run, "target", json_type_object);
+	const char *sep = "";
 
-	if (w->ops->describe) {
-		w->ops->describe(w, t, out);
+	if (*expjson_str(run, "described")) {
+		strbuf_addf(out, "%s\n", expjson_str(run, "described"));
 		return;
 	}
+	if (expjson_get(params, "bs")) {
+		/* a block-I/O workload, its sizes in bytes as stored */
+		int jobs = expjson_count(params, "jobs");
+		struct json_object *direct = expjson_get(params, "direct");
 
-	if (!workload_param(w, "bs")) {
-		/* not a block-I/O workload: its parameters as they are */
-		strbuf_addf(out, "%s:", w->ops->name);
-		for (i = 0; w->ops->params[i].name; i++)
-			if (*workload_str(w, w->ops->params[i].name))
-				strbuf_addf(
-				    out, "%s %s %s", i ? "," : "",
-				    w->ops->params[i].name,
-				    workload_str(w, w->ops->params[i].name));
-		strbuf_addf(out, ", on %s\n",
-			    t->workdir ? t->workdir : t->path);
+		strbuf_addf(out,
+			    "%s: bs %s, %s, iodepth %s, %d job%s, %s, size %s "
+			    "per job, on %s\n",
+			    expjson_str(run, "workload"), text(params, "bs"),
+			    text(params, "engine"), text(params, "iodepth"),
+			    jobs, jobs == 1 ? "" : "s",
+			    direct && json_object_get_boolean(direct)
+				? "O_DIRECT"
+				: "buffered",
+			    text(params, "size"), expjson_str(t, "path"));
 		return;
 	}
-	strbuf_addf(out,
-		    "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s per "
-		    "job, on %s\n",
-		    w->ops->name, workload_str(w, "bs"),
-		    workload_str(w, "engine"), workload_str(w, "iodepth"), jobs,
-		    jobs == 1 ? "" : "s",
-		    workload_u64(w, "direct") ? "O_DIRECT" : "buffered",
-		    workload_str(w, "size"), t->workdir ? t->workdir : t->path);
-}
+	strbuf_addf(out, "%s:", expjson_str(run, "workload"));
+	if (params) {
+		json_object_object_foreach(params, name, v)
+		{
+			const char *s = v ? json_object_get_string(v) : "";
 
-/* Job i's IOPS and MB/s. */
-static void job_rates(const struct run_result *r, unsigned i, double *iops,
-		      double *mbps)
-{
-	const struct job_result *j = &r->jobs[i];
-	double s = j->seconds > 0 ? j->seconds : r->seconds;
-
-	*iops = s > 0 ? (double)(j->ops[0] + j->ops[1]) / s : 0;
-	*mbps = s > 0 ? (double)(j->bytes[0] + j->bytes[1]) / s / 1e6 : 0;
+			if (!*s)
+				continue;
+			strbuf_addf(out, "%s %s %s", sep, name, s);
+			sep = ",";
+		}
+	}
+	strbuf_addf(out, ", on %s\n", expjson_str(t, "path"));
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -231,26 +310,27 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of v[n] (sorted in place). */
-static double median_of(double *v, unsigned n)
+/* The median of v[n], sorted. */
+static double median_of(const double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* "  jobs     256: IOPS min .. median .. max ..; MB/s ..." */
-static void jobs_summary(const struct run_result *r, struct strbuf *out)
+static void jobs_summary(struct json_object *jobs, struct strbuf *out)
 {
-	unsigned i, n = r->nr_jobs;
+	size_t i, n = json_object_array_length(jobs);
 	double *iops = xcalloc(n, sizeof(*iops));
 	double *mbps = xcalloc(n, sizeof(*mbps));
 
-	for (i = 0; i < n; i++)
-		job_rates(r, i, &iops[i], &mbps[i]);
+	for (i = 0; i < n; i++) {
+		iops[i] = num0(json_object_array_get_idx(jobs, i), "iops");
+		mbps[i] = num0(json_object_array_get_idx(jobs, i), "mbps");
+	}
 	qsort(iops, n, sizeof(*iops), cmp_double);
 	qsort(mbps, n, sizeof(*mbps), cmp_double);
 	strbuf_addf(out,
-		    "  jobs     %u: IOPS min %.0f, median %.0f, max %.0f; "
+		    "  jobs     %zu: IOPS min %.0f, median %.0f, max %.0f; "
 		    "MB/s min %.1f, median %.1f, max %.1f (--per-job lists "
 		    "each)\n",
 		    n, iops[0], median_of(iops, n), iops[n - 1], mbps[0],
@@ -260,134 +340,211 @@ static void jobs_summary(const struct run_result *r, struct strbuf *out)
 }
 
 /* "  command  exited 0; printed 1234; its last line: ..." */
-static void exec_text(const struct run_exec *ex, struct strbuf *out)
+static void exec_text(struct json_object *ex, struct strbuf *out)
 {
-	const char *last = ex->stderr_tail && *ex->stderr_tail
-			       ? ex->stderr_tail
-			       : ex->stdout_tail;
-	const char *nl = last ? strrchr(last, '\n') : NULL;
+	const char *last = *expjson_str(ex, "stderr_tail")
+			       ? expjson_str(ex, "stderr_tail")
+			       : expjson_str(ex, "stdout_tail");
+	const char *nl = strrchr(last, '\n');
 
-	strbuf_addf(out, "  command  exited %d", ex->status);
-	if (ex->have_printed)
-		strbuf_addf(out, "; printed %.6g", ex->printed);
-	if (last && *last)
+	strbuf_addf(out, "  command  exited %d", expjson_count(ex, "status"));
+	if (isfinite(num(ex, "printed")))
+		strbuf_addf(out, "; printed %.6g", num(ex, "printed"));
+	if (*last)
 		strbuf_addf(out, "; its last line: %s", nl ? nl + 1 : last);
 	strbuf_addch(out, '\n');
 }
 
-/* "  cgroup   memory.max 256 MiB (peak 255 MiB, 99%), cpus 0" */
-static void limits_text(const struct run_limits *l, struct strbuf *out)
+/* "  cgroup   memory limit 256 MiB (peak use 255 MiB, 99%), cpus 0" */
+static void limits_text(struct json_object *l, struct strbuf *out)
 {
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	uint64_t max = count(l, "memory_max"), peak = count(l, "memory_peak");
 	const char *sep = "";
 
 	strbuf_addstr(out, "  cgroup   ");
-	if (l->memory_max) {
-		units_fmt_bytes(&a, l->memory_max);
-		strbuf_addf(out, "memory limit %s", a.buf);
-		if (l->memory_peak) {
-			units_fmt_bytes(&b, l->memory_peak);
-			strbuf_addf(out, " (peak use %s, %.0f%%)", b.buf,
-				    100.0 * (double)l->memory_peak /
-					(double)l->memory_max);
+	if (max) {
+		strbuf_addstr(out, "memory limit ");
+		units_fmt_bytes(out, max);
+		if (peak) {
+			strbuf_addstr(out, " (peak use ");
+			units_fmt_bytes(out, peak);
+			strbuf_addf(out, ", %.0f%%)",
+				    100.0 * (double)peak / (double)max);
 		}
 		sep = ", ";
 	}
-	if (l->cpus) {
-		strbuf_addf(out, "%scpus %s", sep, l->cpus);
+	if (has(l, "cpus")) {
+		strbuf_addf(out, "%scpus %s", sep, expjson_str(l, "cpus"));
 		sep = ", ";
 	}
-	if (l->mems)
-		strbuf_addf(out, "%smems %s", sep, l->mems);
+	if (has(l, "mems"))
+		strbuf_addf(out, "%smems %s", sep, expjson_str(l, "mems"));
 	strbuf_addch(out, '\n');
-	strbuf_release(&a);
-	strbuf_release(&b);
+}
+
+/* "file 1, offset 4096, seed 7, seq 3" */
+static void hdr_text(struct json_object *h, struct strbuf *out)
+{
+	strbuf_addf(out, "file %llu, offset %llu, seed %llu, seq %llu",
+		    (unsigned long long)count(h, "file_id"),
+		    (unsigned long long)count(h, "offset"),
+		    (unsigned long long)count(h, "seed"),
+		    (unsigned long long)count(h, "seq"));
 }
 
 /* "  verify   crc32c: 4096 blocks, 0 mismatches; check cpu 0.01 s ..." */
-static void verify_text(const struct run_verify *v, struct strbuf *out)
+static void verify_text(struct json_object *v, struct strbuf *out)
 {
+	struct json_object *f = expjson_get_type(v, "first", json_type_object);
+	uint64_t bad = count(v, "mismatches");
+	struct json_object *ok;
+
 	strbuf_addf(out,
 		    "  verify   %s: %llu blocks checked, %llu mismatch%s; "
 		    "check cpu %.3f s, read-back %.2f s\n",
-		    v->method, (unsigned long long)v->blocks,
-		    (unsigned long long)v->mismatches,
-		    v->mismatches == 1 ? "" : "es", v->cpu_s, v->readback_s);
-	if (v->have_first) {
-		strbuf_addstr(out, "  first mismatch: ");
-		run_verify_describe(v, out);
-		strbuf_addch(out, '\n');
-	}
+		    expjson_str(v, "method"),
+		    (unsigned long long)count(v, "blocks"),
+		    (unsigned long long)bad, bad == 1 ? "" : "es",
+		    num0(v, "cpu_s"), num0(v, "readback_s"));
+	if (!f)
+		return;
+	strbuf_addf(out, "  first mismatch: '%s' block at offset %llu",
+		    expjson_str(f, "file"),
+		    (unsigned long long)count(f, "offset"));
+	if (has(f, "bad_byte"))
+		strbuf_addf(out, " (first bad byte at offset %llu)",
+			    (unsigned long long)count(f, "bad_byte"));
+	strbuf_addf(out, ", found by %s: ",
+		    !strcmp(expjson_str(f, "found_by"), "read")
+			? "a read of the workload"
+			: "the read-back");
+	ok = expjson_get(f, "header_ok");
+	if (!ok || !json_object_get_boolean(ok))
+		strbuf_addstr(out, "no verify header; ");
+	else
+		strbuf_addf(out, "crc32c %s; ",
+			    json_object_get_boolean(expjson_get(f, "crc_ok"))
+				? "ok"
+				: "failed");
+	strbuf_addstr(out, "expected ");
+	hdr_text(expjson_get(f, "expected"), out);
+	strbuf_addstr(out, "; found ");
+	hdr_text(expjson_get(f, "found"), out);
+	strbuf_addch(out, '\n');
 }
 
-void report_run_text(const struct workload *w, const struct target *t,
-		     const struct run_result *r, unsigned flags,
+/* "metric: mbps = 6962 MB/s (higher is better)" */
+static void metric_text(struct json_object *m, struct strbuf *out)
+{
+	const char *unit = expjson_str(m, "unit");
+	struct json_object *hib = expjson_get(m, "higher_is_better");
+
+	strbuf_addf(out, "metric: %s = ", expjson_str(m, "name"));
+	if (!strcmp(unit, "ns"))
+		units_fmt_ns(out, num0(m, "value"));
+	else
+		report_fmt_value(out, num0(m, "value"));
+	if (strcmp(unit, "ns") && *unit)
+		strbuf_addf(out, " %s", unit);
+	strbuf_addf(out, " (%s is better)\n",
+		    !hib || json_object_get_boolean(hib) ? "higher" : "lower");
+}
+
+/* Each string of the array at key of run, as "PREFIX: string". */
+static void lines(struct json_object *run, const char *key, const char *prefix,
+		  struct strbuf *out)
+{
+	struct json_object *a = expjson_get_type(run, key, json_type_array);
+	size_t i, n = a ? json_object_array_length(a) : 0;
+
+	for (i = 0; i < n; i++)
+		strbuf_addf(
+		    out, "%s: %s\n", prefix,
+		    json_object_get_string(json_object_array_get_idx(a, i)));
+}
+
+/* "  read     12 IOPS, ..." and its latency, for dir of run. */
+static void dir_lines(struct json_object *run, const char *dir,
+		      const char *ops_key, const char *bytes_key,
+		      struct strbuf *out)
+{
+	double s = num0(run, "seconds") > 0 ? num0(run, "seconds") : 1;
+	uint64_t ops = count(run, ops_key), bytes = count(run, bytes_key);
+	struct json_object *lat = expjson_get_type(
+	    expjson_get(run, "latency_ns"), dir, json_type_object);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!ops)
+		return;
+	units_fmt_bytes(&sb, bytes);
+	strbuf_addf(
+	    out, "  %-8s %.0f IOPS, %.1f MB/s (%.1f MiB/s); %llu ops, %s\n",
+	    dir, (double)ops / s, (double)bytes / s / 1e6,
+	    (double)bytes / s / 1048576.0, (unsigned long long)ops, sb.buf);
+	if (count(lat, "count"))
+		add_latency(out, lat);
+	strbuf_release(&sb);
+}
+
+void report_run_text(struct json_object *run, unsigned flags,
 		     struct strbuf *out)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct json_object *cpu =
+	    expjson_get_type(run, "cpu", json_type_object);
+	struct json_object *jobs =
+	    expjson_get_type(run, "jobs", json_type_array);
+	struct json_object *file_ops =
+	    expjson_get_type(run, "file_ops", json_type_object);
+	struct json_object *o;
+	double seconds = num0(run, "seconds"),
+	       burst = num0(run, "burst_seconds");
 	double cores =
-	    r->seconds > 0 ? (r->cpu.user_s + r->cpu.sys_s) / r->seconds : 0;
-	unsigned d, i;
+	    seconds > 0 ? (num0(cpu, "user_s") + num0(cpu, "sys_s")) / seconds
+			: 0;
+	size_t i, nr_jobs = jobs ? json_object_array_length(jobs) : 0;
 
-	describe(out, w, t);
-	strbuf_addf(out, "  time     %.3f s", r->seconds);
-	if (r->bytes[IO_WRITE] && r->fsyncs && r->burst_seconds > 0)
+	describe(out, run);
+	strbuf_addf(out, "  time     %.3f s", seconds);
+	if (count(run, "bytes_written") && count(run, "fsyncs") && burst > 0)
 		strbuf_addf(out, " (I/O done at %.3f s, then %.3f s flushing)",
-			    r->burst_seconds, r->seconds - r->burst_seconds);
-	strbuf_addf(out, "\n");
-	for (d = 0; d < IO_DIRS; d++) {
-		double s = r->seconds > 0 ? r->seconds : 1;
-
-		if (!r->ops[d])
-			continue;
-		strbuf_reset(&sb);
-		units_fmt_bytes(&sb, r->bytes[d]);
-		strbuf_addf(
-		    out,
-		    "  %-8s %.0f IOPS, %.1f MB/s (%.1f MiB/s); %llu ops, "
-		    "%s\n",
-		    dir_names[d], (double)r->ops[d] / s,
-		    (double)r->bytes[d] / s / 1e6,
-		    (double)r->bytes[d] / s / 1048576.0,
-		    (unsigned long long)r->ops[d], sb.buf);
-		if (r->lat[d].count)
-			add_latency(out, &r->lat[d]);
-	}
-	if (r->nr_op_results)
-		add_file_ops(out, r);
-	if (r->fsyncs)
+			    burst, seconds - burst);
+	strbuf_addch(out, '\n');
+	dir_lines(run, "read", "ops_read", "bytes_read", out);
+	dir_lines(run, "write", "ops_written", "bytes_written", out);
+	if (file_ops)
+		add_file_ops(out, run, file_ops);
+	if (count(run, "fsyncs"))
 		strbuf_addf(out, "  fsyncs   %llu\n",
-			    (unsigned long long)r->fsyncs);
+			    (unsigned long long)count(run, "fsyncs"));
 	strbuf_addf(out,
 		    "  cpu      user %.2f s, sys %.2f s (%.0f%% of a core)",
-		    r->cpu.user_s, r->cpu.sys_s, cores * 100);
-	if (r->cpu.system_total_s > 0)
-		add_machine_cpu(out, &r->cpu);
-	strbuf_addf(out, "\n");
-	if (r->nr_jobs > REPORT_RUN_JOB_LINES && !r->nr_op_results &&
+		    num0(cpu, "user_s"), num0(cpu, "sys_s"), cores * 100);
+	if (num0(cpu, "system_total_s") > 0)
+		add_machine_cpu(out, cpu);
+	strbuf_addch(out, '\n');
+	if (nr_jobs > REPORT_RUN_JOB_LINES && !file_ops &&
 	    !(flags & REPORT_RUN_PER_JOB))
-		jobs_summary(r, out);
-	for (i = 0; r->nr_jobs > 1 && !r->nr_op_results && i < r->nr_jobs &&
-		    (r->nr_jobs <= REPORT_RUN_JOB_LINES ||
-		     (flags & REPORT_RUN_PER_JOB));
+		jobs_summary(jobs, out);
+	for (i = 0;
+	     nr_jobs > 1 && !file_ops && i < nr_jobs &&
+	     (nr_jobs <= REPORT_RUN_JOB_LINES || (flags & REPORT_RUN_PER_JOB));
 	     i++) {
-		double iops, mbps;
+		struct json_object *j = json_object_array_get_idx(jobs, i);
 
-		job_rates(r, i, &iops, &mbps);
-		strbuf_addf(out, "  job %-4u %.0f IOPS, %.1f MB/s\n", i, iops,
-			    mbps);
+		strbuf_addf(out, "  job %-4zu %.0f IOPS, %.1f MB/s\n", i,
+			    num0(j, "iops"), num0(j, "mbps"));
 	}
-	if (r->exec)
-		exec_text(r->exec, out);
-	if (r->limits)
-		limits_text(r->limits, out);
-	if (r->verify)
-		verify_text(r->verify, out);
-	report_truth_text(r->truth, out);
-	report_run_regimes_text(r, out);
-	for (i = 0; i < r->nr_notes; i++)
-		strbuf_addf(out, "note: %s\n", r->notes[i]);
-	for (i = 0; i < r->nr_warnings; i++)
-		strbuf_addf(out, "warning: %s\n", r->warnings[i]);
-	strbuf_release(&sb);
+	if ((o = expjson_get_type(run, "exec", json_type_object)))
+		exec_text(o, out);
+	if ((o = expjson_get_type(run, "limits", json_type_object)))
+		limits_text(o, out);
+	if ((o = expjson_get_type(run, "verify", json_type_object)))
+		verify_text(o, out);
+	report_truth_text(run, out);
+	report_run_regimes_text(run, out);
+	lines(run, "notes", "note", out);
+	lines(run, "warnings", "warning", out);
+	if ((flags & REPORT_RUN_METRIC) &&
+	    (o = expjson_get_type(run, "metric", json_type_object)))
+		metric_text(o, out);
 }

@@ -13,6 +13,7 @@
 #include "expjson.h"
 #include "suspect.h"
 #include "regime_text.h"
+#include "run_text.h"
 #include "../../util/units.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
@@ -362,7 +363,13 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 	struct json_object *arms, *warnings, *metric;
 	size_t i, n, width = 3, start;
 	int baseline = expjson_count(exp, "baseline");
+	struct json_object *run = expjson_single_run(exp);
 
+	if (run) {
+		/* a single run reads as `run` printed it */
+		report_run_text(run, REPORT_RUN_METRIC, out);
+		return 0;
+	}
 	arms = expjson_get_type(exp, "arms", json_type_array);
 	if (!arms)
 		return err_set(err, -EINVAL,

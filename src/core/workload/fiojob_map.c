@@ -659,6 +659,26 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	return 0;
 }
 
+const struct param_setting *fiojob_run_settings(struct fiojob_run *r)
+{
+	unsigned k;
+
+	if (r->settings)
+		return r->settings;
+	r->settings = xcalloc(r->nr_params + 1, sizeof(*r->settings));
+	r->setting_names = xcalloc(r->nr_params + 1, sizeof(*r->setting_names));
+	for (k = 0; k < r->nr_params; k++) {
+		const char *eq = strchr(r->params[k], '=');
+		size_t n =
+		    eq ? (size_t)(eq - r->params[k]) : strlen(r->params[k]);
+
+		r->setting_names[k] = xstrndup(r->params[k], n);
+		r->settings[k].name = r->setting_names[k];
+		r->settings[k].value = eq ? eq + 1 : "";
+	}
+	return r->settings;
+}
+
 void fiojob_plan_release(struct fiojob_plan *plan)
 {
 	unsigned i, k;
@@ -668,9 +688,14 @@ void fiojob_plan_release(struct fiojob_plan *plan)
 	for (i = 0; i < plan->nr; i++) {
 		struct fiojob_run *r = &plan->runs[i];
 
-		for (k = 0; k < r->nr_params; k++)
+		for (k = 0; k < r->nr_params; k++) {
 			free(r->params[k]);
+			if (r->setting_names)
+				free(r->setting_names[k]);
+		}
 		free(r->params);
+		free(r->settings);
+		free(r->setting_names);
 		free(r->section);
 		free(r->file);
 		free(r->name);

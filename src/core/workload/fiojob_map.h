@@ -33,6 +33,9 @@ struct fiojob_run {
 	const char *workload; /* "seqread", ... */
 	char **params;	      /* "name=value", nr_params of them */
 	unsigned nr_params, alloc_params;
+	struct param_setting *settings; /* params as pairs, for a trial
+					   (fiojob_run_settings()) */
+	char **setting_names;		/* their names, owned */
 	uint64_t time_ns;	/* runtime (0: none); time based or a cap */
 	int time_based;		/* run for time_ns whatever the size */
 	uint64_t ramp_ns;	/* ramp_time */
@@ -75,6 +78,14 @@ int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 	       struct strbuf *err);
 
 void fiojob_plan_release(struct fiojob_plan *plan);
+
+/*
+ * r's parameters as the pairs a trial takes (experiment_config.params),
+ * nr_params of them; valid until the plan is released. The mapping
+ * keeps "name=value" text, in which overrides are matched by name; this
+ * is where it is read as pairs, once.
+ */
+const struct param_setting *fiojob_run_settings(struct fiojob_run *r);
 
 /*
  * What a run needs from its target, once it is open: size=N% of a block

@@ -197,6 +197,22 @@ void workload_release(struct workload *w)
 	w->nr_values = 0;
 }
 
+void workload_copy(struct workload *dst, const struct workload *src)
+{
+	unsigned i;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->ops = src->ops;
+	dst->ro = src->ro;
+	dst->nr_values = src->nr_values;
+	dst->values = xcalloc(src->nr_values + 1, sizeof(*dst->values));
+	for (i = 0; i < src->nr_values; i++) {
+		dst->values[i] = src->values[i];
+		dst->values[i].s =
+		    src->values[i].s ? xstrdup(src->values[i].s) : NULL;
+	}
+}
+
 int workload_set_param(struct workload *w, const char *name, const char *text,
 		       struct strbuf *note, struct strbuf *err)
 {

@@ -137,6 +137,20 @@ void workload_init(struct workload *w, const struct workload_ops *ops);
 void workload_release(struct workload *w);
 
 /*
+ * dst (uninitialised) becomes a workload of src's ops with src's
+ * parameter values, already parsed, and its run options; nothing of a
+ * run (target, hook, stop, priv). Release it with workload_release().
+ */
+void workload_copy(struct workload *dst, const struct workload *src);
+
+/* One workload parameter as given: name "bs", value "4k" (what
+ * workload_set_param() reads). Strings not owned. */
+struct param_setting {
+	const char *name;
+	const char *value;
+};
+
+/*
  * Set parameter name to text. -ENOENT for an unknown name (err suggests
  * the nearest), -EINVAL/-ERANGE for a bad value (err says what is
  * allowed). note receives unit explanations (may be NULL).
