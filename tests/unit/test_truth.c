@@ -23,6 +23,7 @@
 #include "core/experiment/experiment.h"
 #include "core/observe/measure.h"
 #include "core/observe/truth.h"
+#include "core/observe/json_round.h"
 #include "core/report/run_text.h"
 #include "core/workload/workload.h"
 #include "util/xalloc.h"
@@ -773,10 +774,10 @@ static void test_json(void **state)
 	assert_true(json_object_object_get_ex(tr, "series", &v));
 	assert_false(json_object_object_get_ex(tr, "no_device_reason", NULL));
 	/* a rounded number prints short */
-	v = truth_json_double(12.5000001, 3);
+	v = json_round(12.5000001, 3);
 	assert_string_equal(json_object_to_json_string(v), "12.5");
 	json_object_put(v);
-	assert_null(truth_json_double(NAN, 3));
+	assert_null(json_round(NAN, 3));
 	json_object_put(run);
 	run_result_release(&r);
 	truth_free(t);
