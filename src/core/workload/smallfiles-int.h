@@ -1,8 +1,9 @@
 /*
  * What the parts of the smallfiles workload share: smallfiles.c (the
  * parameters, the clients' threads and the tallies), sf_mix.c (a client
- * running the operation mix) and sf_replay.c (a client replaying a
- * dbench load file). Not for other modules.
+ * running the operation mix), sf_replay.c (a client replaying a dbench
+ * load file) and sf_client.c (what both loops do around an operation).
+ * Not for other modules.
  */
 #ifndef IOTRIAL_SMALLFILES_INT_H
 #define IOTRIAL_SMALLFILES_INT_H

@@ -13,7 +13,8 @@
  * This file holds what both modes share: the parameters, the client
  * threads and their start gate, the clock, and folding the clients'
  * tallies (ops/s, bytes, a latency histogram per kind of operation)
- * into the run result.
+ * into the run result. What a client does around each operation is
+ * sf_client.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -177,58 +178,6 @@ static int sf_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	for (i = 0; i < st->nr_clients && !ret; i++)
 		ret = make_client_dir(w, st, i, err);
 	return ret;
-}
-
-int sf_errno_fatal(int e)
-{
-	return e == ENOSPC || e == EDQUOT || e == EIO || e == EROFS ||
-	       e == ENOMEM || e == EMFILE || e == ENFILE;
-}
-
-int sf_client_fail(struct sf_client *c, int e, const char *what,
-		   const char *path)
-{
-	const struct target *t = c->sh->w->target;
-
-	if (e == ENOSPC || e == EDQUOT)
-		err_set(&c->err, -e,
-			"the filesystem of '%s' is full: client %u cannot %s "
-			"'client%u/%s' (%s); the run is stopped and its "
-			"files removed",
-			t->path, c->idx, what, c->idx, path, strerror(e));
-	else
-		err_set(&c->err, -e, "client %u cannot %s '%s/client%u/%s': %s",
-			c->idx, what, t->workdir, c->idx, path, strerror(e));
-	c->ret = -e;
-	atomic_store(&c->sh->failed, 1);
-	return -e;
-}
-
-int sf_client_next(struct sf_client *c, int *timed)
-{
-	int phase = atomic_load_explicit(&c->sh->phase, memory_order_acquire);
-
-	if (phase == SF_PHASE_DRAIN || *c->sh->w->stop ||
-	    atomic_load_explicit(&c->sh->failed, memory_order_relaxed))
-		return 0;
-	if (phase == SF_PHASE_RUN)
-		thread_cpu_start(&c->cpu);
-	*timed = phase == SF_PHASE_RUN;
-	if (*timed && c->quota && c->counted >= c->quota)
-		return 0;
-	return 1;
-}
-
-void sf_client_done(struct sf_client *c, unsigned k, uint64_t t0_ns, int timed)
-{
-	uint64_t now;
-
-	if (!timed)
-		return;
-	now = clock_now_ns();
-	hist_record(&c->ops[k].lat, now - t0_ns);
-	c->counted++;
-	c->last_done_ns = now;
 }
 
 /* Thread body: meet the others, run the loop, take the CPU it used. */
