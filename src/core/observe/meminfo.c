@@ -70,38 +70,33 @@ static int parse_value(const char *p, size_t len, uint64_t *out_bytes)
 	return 0;
 }
 
+/* procfile_each_kv()'s step: a key of meminfo_keys into out. */
+static int meminfo_kv(const char *name, size_t name_len, const char *value,
+		      size_t value_len, void *arg)
+{
+	const struct meminfo_key *k = find_key(name, name_len);
+	struct meminfo *out = arg;
+	uint64_t bytes;
+	int ret;
+
+	if (!k)
+		return 0;
+	ret = parse_value(value, value_len, &bytes);
+	if (ret)
+		return ret;
+	memcpy((char *)out + k->off, &bytes, sizeof(bytes));
+	out->have |= k->bit;
+	return 0;
+}
+
 int meminfo_parse(const char *buf, size_t len, struct meminfo *out)
 {
-	size_t pos = 0;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	while (pos < len && buf[pos]) {
-		const char *line = buf + pos, *colon, *end;
-		const struct meminfo_key *k;
-		size_t line_len;
-		uint64_t bytes;
-		int ret;
-
-		end = memchr(line, '\n', len - pos);
-		line_len = end ? (size_t)(end - line) : len - pos;
-		pos += line_len + (end ? 1 : 0);
-		if (memchr(line, '\0', line_len)) { /* the text ends here */
-			line_len = strnlen(line, line_len);
-			pos = len;
-		}
-		colon = memchr(line, ':', line_len);
-		if (!colon)
-			continue;
-		k = find_key(line, (size_t)(colon - line));
-		if (!k)
-			continue;
-		ret = parse_value(
-		    colon + 1, line_len - (size_t)(colon - line) - 1, &bytes);
-		if (ret)
-			return ret;
-		memcpy((char *)out + k->off, &bytes, sizeof(bytes));
-		out->have |= k->bit;
-	}
+	ret = procfile_each_kv(buf, len, meminfo_kv, out);
+	if (ret)
+		return ret;
 	return out->have & (MEMINFO_DIRTY | MEMINFO_TOTAL) ? 0 : -EINVAL;
 }
 

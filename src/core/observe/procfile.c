@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 #include "procfile.h"
 #include "../../util/banned.h"
@@ -66,5 +67,33 @@ int procfile_scan_u64(const char *p, size_t len, size_t *pos, uint64_t *out)
 		return -EINVAL;
 	*pos = i;
 	*out = v;
+	return 0;
+}
+
+int procfile_each_kv(const char *buf, size_t len, procfile_kv_fn fn,
+		     void *arg)
+{
+	size_t pos = 0;
+	int ret;
+
+	while (pos < len && buf[pos]) {
+		const char *line = buf + pos, *end, *colon;
+		size_t line_len, name_len;
+
+		end = memchr(line, '\n', len - pos);
+		line_len = end ? (size_t)(end - line) : len - pos;
+		pos += line_len + (end ? 1 : 0);
+		if (memchr(line, '\0', line_len)) { /* the text ends here */
+			line_len = strnlen(line, line_len);
+			pos = len;
+		}
+		colon = memchr(line, ':', line_len);
+		if (!colon)
+			continue;
+		name_len = (size_t)(colon - line);
+		ret = fn(line, name_len, colon + 1, line_len - name_len - 1, arg);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }

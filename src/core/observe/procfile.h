@@ -36,4 +36,18 @@ int procfile_close(int fd);
  */
 int procfile_scan_u64(const char *p, size_t len, size_t *pos, uint64_t *out);
 
+/* For procfile_each_kv(): one line's name and value. 0 goes on. */
+typedef int (*procfile_kv_fn)(const char *name, size_t name_len,
+			      const char *value, size_t value_len, void *arg);
+
+/*
+ * Walk the "name: value" lines of a /proc file's text in buf (len
+ * bytes; a NUL ends the text early): fn gets each line's name (what
+ * stands before its first ':') and its value (what follows, untrimmed).
+ * Lines without a ':' are skipped. Returns 0, or the first nonzero
+ * value fn returned, where the walk stopped.
+ */
+int procfile_each_kv(const char *buf, size_t len, procfile_kv_fn fn,
+		     void *arg);
+
 #endif

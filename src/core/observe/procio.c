@@ -44,40 +44,37 @@ static int parse_u64(const char *p, size_t len, uint64_t *out)
 	return 0;
 }
 
+/* procfile_each_kv()'s step: a key of keys[] into out. */
+static int procio_kv(const char *name, size_t name_len, const char *value,
+		     size_t value_len, void *arg)
+{
+	struct procio *out = arg;
+	uint64_t v;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strlen(keys[i].name) != name_len ||
+		    memcmp(keys[i].name, name, name_len))
+			continue;
+		ret = parse_u64(value, value_len, &v);
+		if (ret)
+			return ret;
+		memcpy((char *)out + keys[i].off, &v, sizeof(v));
+		out->have |= keys[i].bit;
+		break;
+	}
+	return 0;
+}
+
 int procio_parse(const char *buf, size_t len, struct procio *out)
 {
-	size_t pos = 0, i;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	while (pos < len && buf[pos]) {
-		const char *line = buf + pos, *end, *colon;
-		size_t line_len, name_len;
-		uint64_t v;
-		int ret;
-
-		end = memchr(line, '\n', len - pos);
-		line_len = end ? (size_t)(end - line) : len - pos;
-		pos += line_len + (end ? 1 : 0);
-		if (memchr(line, '\0', line_len)) { /* the text ends here */
-			line_len = strnlen(line, line_len);
-			pos = len;
-		}
-		colon = memchr(line, ':', line_len);
-		if (!colon)
-			continue;
-		name_len = (size_t)(colon - line);
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			if (strlen(keys[i].name) != name_len ||
-			    memcmp(keys[i].name, line, name_len))
-				continue;
-			ret = parse_u64(colon + 1, line_len - name_len - 1, &v);
-			if (ret)
-				return ret;
-			memcpy((char *)out + keys[i].off, &v, sizeof(v));
-			out->have |= keys[i].bit;
-			break;
-		}
-	}
+	ret = procfile_each_kv(buf, len, procio_kv, out);
+	if (ret)
+		return ret;
 	return out->have & PROCIO_WRITE_BYTES ? 0 : -EINVAL;
 }
 
