@@ -648,3 +648,15 @@ out:
 	strbuf_release(&why);
 	return ret;
 }
+
+int fleet_merge_keep(struct fleet_hosts *h, const char *db, bool db_skip,
+		     struct json_object **out, bool *out_partial,
+		     char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+{
+	int ret = fleet_merge(h, out, out_partial, err);
+
+	out_id[0] = '\0';
+	if (!ret && !db_skip)
+		ret = store_save(db, *out, out_id, err);
+	return ret;
+}
