@@ -255,7 +255,8 @@ static int remove_entry(int dfd, const char *name, dev_t dev, int depth)
 		return -EXDEV; /* a mount inside: not ours to empty */
 	if (depth >= ATFILE_TREE_DEPTH)
 		return -ELOOP;
-	sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	sub =
+	    openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sub < 0)
 		return -errno;
 	ret = empty_dir(sub, dev, depth + 1, NULL, NULL);
@@ -287,8 +288,8 @@ static int empty_dir(int fd, dev_t dev, int depth, atfile_keep_fn keep,
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (keep && fstatat(dfd, de->d_name, &st,
-				    AT_SYMLINK_NOFOLLOW) < 0)
+		if (keep &&
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			r = -errno;
 		else if (keep && keep(de->d_name, &st, arg))
 			continue;

@@ -70,8 +70,7 @@ int procfile_scan_u64(const char *p, size_t len, size_t *pos, uint64_t *out)
 	return 0;
 }
 
-int procfile_each_kv(const char *buf, size_t len, procfile_kv_fn fn,
-		     void *arg)
+int procfile_each_kv(const char *buf, size_t len, procfile_kv_fn fn, void *arg)
 {
 	size_t pos = 0;
 	int ret;
@@ -91,7 +90,8 @@ int procfile_each_kv(const char *buf, size_t len, procfile_kv_fn fn,
 		if (!colon)
 			continue;
 		name_len = (size_t)(colon - line);
-		ret = fn(line, name_len, colon + 1, line_len - name_len - 1, arg);
+		ret =
+		    fn(line, name_len, colon + 1, line_len - name_len - 1, arg);
 		if (ret)
 			return ret;
 	}

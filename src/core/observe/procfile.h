@@ -47,7 +47,6 @@ typedef int (*procfile_kv_fn)(const char *name, size_t name_len,
  * Lines without a ':' are skipped. Returns 0, or the first nonzero
  * value fn returned, where the walk stopped.
  */
-int procfile_each_kv(const char *buf, size_t len, procfile_kv_fn fn,
-		     void *arg);
+int procfile_each_kv(const char *buf, size_t len, procfile_kv_fn fn, void *arg);
 
 #endif

@@ -90,8 +90,8 @@ static struct json_object *series_json(const struct sampler_series *ser)
 
 		json_object_array_add(
 		    t_s,
-		    json_round(
-			(double)(pt->t_ns - ser->points[0].t_ns) / 1e9, 3));
+		    json_round((double)(pt->t_ns - ser->points[0].t_ns) / 1e9,
+			       3));
 		json_object_array_add(
 		    dirty,
 		    mem ? json_object_new_uint64(pt->dirty_bytes) : NULL);
@@ -130,8 +130,7 @@ static struct json_object *series_json(const struct sampler_series *ser)
 			v[5] = dd.aqu_sz;
 			for (k = 0; k < 6; k++)
 				json_object_array_add(
-				    arr[k],
-				    json_round(ok ? v[k] : NAN, 3));
+				    arr[k], json_round(ok ? v[k] : NAN, 3));
 		}
 		for (k = 0; k < 6; k++)
 			json_object_object_add(dev, keys[k], arr[k]);

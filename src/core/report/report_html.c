@@ -197,8 +197,9 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 			strbuf_addstr(out, "<span class=\"verdict vague\">"
 					   "baseline</span>");
 		} else if (v) {
-			strbuf_addf(out, "<span class=\"verdict %s\">",
-				    svg_verdict_class(expjson_str(v, "verdict")));
+			strbuf_addf(
+			    out, "<span class=\"verdict %s\">",
+			    svg_verdict_class(expjson_str(v, "verdict")));
 			svg_escape(out, expjson_str(v, "verdict"));
 			strbuf_addstr(out, "</span>");
 			if (suspect_is(exp, v))

@@ -17,7 +17,6 @@
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
-
 static void arm_line(struct strbuf *out, struct json_object *arm,
 		     struct json_object *v, int is_baseline, size_t label_width,
 		     int suspect)

@@ -427,8 +427,7 @@ int cgroup_enter(struct cgroup *cg, const struct cgroup_limits *l,
 	cg->s = s;
 	rng_seed(&rng, rng_seed_from_env());
 	snprintf(name, sizeof(name), "%s%ld-%06x", made_cgroup.prefix,
-		 (long)getpid(),
-		 (unsigned)(rng_next(&rng) & 0xffffff));
+		 (long)getpid(), (unsigned)(rng_next(&rng) & 0xffffff));
 	for (i = 0; i < 2 && !ret; i++) {
 		struct cgroup_dir *d = NULL;
 

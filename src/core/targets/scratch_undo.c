@@ -120,8 +120,8 @@ static int undo_in_dir(const char *dir, const char *rest, struct strbuf *why)
 	struct stat st;
 	int ret;
 
-	ret = made_dir_open(&d, dir, &made_scratch_dir,
-			    "its scratch directory", why);
+	ret = made_dir_open(&d, dir, &made_scratch_dir, "its scratch directory",
+			    why);
 	if (ret)
 		return ret;
 	if (fstatat(d.fd, rest, &st, AT_SYMLINK_NOFOLLOW) < 0)

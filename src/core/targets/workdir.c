@@ -311,8 +311,7 @@ static int workdir_undo(const char *path, const char *ident, struct strbuf *why)
 			      "it holds '%s', which iotrial does not make; "
 			      "remove it by hand",
 			      foreign.buf);
-	} else if (!still_ours(d.parent_fd, d.name, d.st.st_dev,
-			       d.st.st_ino)) {
+	} else if (!still_ours(d.parent_fd, d.name, d.st.st_dev, d.st.st_ino)) {
 		ret = err_set(why, -ESTALE, "it was replaced while emptied");
 	} else if (unlinkat(d.parent_fd, d.name, AT_REMOVEDIR) < 0) {
 		ret = err_set(why, -errno, "%s", strerror(errno));

@@ -67,7 +67,7 @@ struct cd_shared {
 	unsigned producing;	     /* producers writing a dump */
 	uint64_t producing_bytes;
 	uint64_t recycled; /* kept dumps deleted to bound the spool */
-	struct gate gate; /* threads set up, then wait for main */
+	struct gate gate;  /* threads set up, then wait for main */
 };
 
 /* One producer or consumer thread with private tallies. */

@@ -290,7 +290,6 @@ static int job_complete(struct rw_job *j, unsigned n)
 	return ret;
 }
 
-
 /* The hot loop: keep iodepth I/Os in flight until told to drain. */
 static int job_loop(struct rw_job *j)
 {

@@ -64,7 +64,7 @@ struct sf_shared {
 	struct sf_state *st;
 	_Atomic int phase;
 	_Atomic int failed; /* a client hit an error that ends the run */
-	struct gate gate; /* clients set up, then wait for main */
+	struct gate gate;   /* clients set up, then wait for main */
 };
 
 /* One kind of operation as one client saw it. */
