@@ -9,14 +9,8 @@
 #include "procfile.h"
 #include "../../util/banned.h"
 
-/* A name and where its value goes. */
-struct procio_key {
-	const char *name;
-	size_t off;   /* offsetof the uint64_t in struct procio */
-	unsigned bit; /* enum procio_have */
-};
-
-static const struct procio_key keys[] = {
+/* The names and where their values go (enum procio_have). */
+static const struct procfile_key keys[] = {
     {"rchar", offsetof(struct procio, rchar), PROCIO_RCHAR},
     {"wchar", offsetof(struct procio, wchar), PROCIO_WCHAR},
     {"syscr", offsetof(struct procio, syscr), PROCIO_SYSCR},
@@ -44,35 +38,14 @@ static int parse_u64(const char *p, size_t len, uint64_t *out)
 	return 0;
 }
 
-/* procfile_each_kv()'s step: a key of keys[] into out. */
-static int procio_kv(const char *name, size_t name_len, const char *value,
-		     size_t value_len, void *arg)
-{
-	struct procio *out = arg;
-	uint64_t v;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (strlen(keys[i].name) != name_len ||
-		    memcmp(keys[i].name, name, name_len))
-			continue;
-		ret = parse_u64(value, value_len, &v);
-		if (ret)
-			return ret;
-		memcpy((char *)out + keys[i].off, &v, sizeof(v));
-		out->have |= keys[i].bit;
-		break;
-	}
-	return 0;
-}
-
 int procio_parse(const char *buf, size_t len, struct procio *out)
 {
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = procfile_each_kv(buf, len, procio_kv, out);
+	ret =
+	    procfile_parse_keys(buf, len, keys, sizeof(keys) / sizeof(keys[0]),
+				parse_u64, out, &out->have);
 	if (ret)
 		return ret;
 	return out->have & PROCIO_WRITE_BYTES ? 0 : -EINVAL;
