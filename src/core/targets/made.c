@@ -53,8 +53,7 @@ int made_name_ok(const struct made_name *m, const char *name)
 	return n == 6 && !*p;
 }
 
-/* Why opening the way to path failed: gone (-ESTALE) or refused. */
-static int way_refused(int e, const char *path, struct strbuf *why)
+int made_open_refused(int e, const char *path, struct strbuf *why)
 {
 	if (e == -ENOENT)
 		return err_set(why, -ESTALE, "it is already gone");
@@ -114,7 +113,7 @@ int made_dir_open(struct made_dir *d, const char *path,
 	strbuf_add(&parent, path, (size_t)(d->name - 1 - path));
 	d->parent_fd = atfile_open_nofollow(parent.len ? parent.buf : "/");
 	if (d->parent_fd < 0) {
-		ret = way_refused(d->parent_fd, path, why);
+		ret = made_open_refused(d->parent_fd, path, why);
 		goto out;
 	}
 	if ((ret = open_last(d, why)))

@@ -56,6 +56,13 @@ int made_dir_open(struct made_dir *d, const char *path,
 		  const struct made_name *m, const char *what,
 		  struct strbuf *why);
 
+/*
+ * Why opening path (or the way to it) without following a link failed
+ * with -errno e, into why: -ESTALE when it is gone, -EPERM when a link
+ * or a non-directory is in the way, else e ("cannot open").
+ */
+int made_open_refused(int e, const char *path, struct strbuf *why);
+
 /* Close what made_dir_open() opened; nothing for a d it refused. */
 void made_dir_close(struct made_dir *d);
 

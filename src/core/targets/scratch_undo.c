@@ -79,19 +79,6 @@ static int split_scratch_path(const char *path, struct strbuf *dir,
 	return 0;
 }
 
-/* For a journaled path's open failure: gone (-ESTALE) or refused. */
-static int open_failed(int e, const char *dir, struct strbuf *why)
-{
-	if (e == -ENOENT)
-		return err_set(why, -ESTALE, "it is already gone");
-	if (e == -ELOOP || e == -ENOTDIR)
-		return err_set(why, -EPERM,
-			       "a symbolic link or a non-directory is on the "
-			       "way to '%s'",
-			       dir);
-	return err_set(why, e, "cannot open '%s': %s", dir, strerror(-e));
-}
-
 /* For a failed unlinkat: gone (-ESTALE) or the error. */
 static int remove_failed(int e, struct strbuf *why)
 {
@@ -125,7 +112,7 @@ static int undo_in_dir(const char *dir, const char *rest, struct strbuf *why)
 	if (ret)
 		return ret;
 	if (fstatat(d.fd, rest, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		ret = open_failed(-errno, dir, why);
+		ret = made_open_refused(-errno, dir, why);
 	else if (is_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))
 		ret = err_set(why, -EPERM, "it is not a %s",
 			      is_file ? "regular file" : "directory");
@@ -187,7 +174,7 @@ static int undo_mount(const char *a, const char *b, struct strbuf *why)
 	/* no symbolic link on the way: umount must reach only our dir */
 	fd = atfile_open_nofollow(a);
 	if (fd < 0 && fd != -ENOENT)
-		return open_failed(fd, a, why);
+		return made_open_refused(fd, a, why);
 	if (fd >= 0)
 		close(fd);
 	/* a table that cannot be read counts as nothing mounted */
