@@ -1,11 +1,8 @@
 /*
- * Tests for device truth (core/observe/truth.c, truth_json.c). Hand-made
- * series check the arithmetic and each warning, with and without the
- * numbers that should trigger it; the JSON members are checked by name.
- * Then the hook runs for real around buffered writes to a directory:
- * files deleted before writeback must show as absorbed (> 0.5, with the
- * warning), the same files fsync'd before deletion as reaching the device
- * (near 0). A tmpfs target must work and say why it has no devices.
+ * Tests for device truth (core/observe/truth.c). Hand-made series check
+ * the arithmetic and each warning, with and without the numbers that
+ * should trigger it. The JSON members are test_truth_json.c's; the hook
+ * around real writes is test_truth_hook.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,88 +20,11 @@
 #include "core/experiment/experiment.h"
 #include "core/observe/measure.h"
 #include "core/observe/truth.h"
-#include "core/observe/json_round.h"
 #include "core/report/run_text.h"
 #include "core/workload/workload.h"
 #include "util/xalloc.h"
+#include "truth_fixture.h"
 #include "util/banned.h"
-
-#define MIB (1024ull * 1024ull)
-
-/* A two-point series of one device "vdx" over 2 s. */
-static void make_series(struct sampler_series *ser, const char *before,
-			const char *after, uint64_t dirty0, uint64_t dirty1,
-			uint64_t wbytes0, uint64_t wbytes1, uint64_t cancel1)
-{
-	memset(ser, 0, sizeof(*ser));
-	ser->nr_devs = 1;
-	ser->nr_points = ser->alloc_points = 3;
-	ser->dev_names = xcalloc(1, sizeof(char *));
-	ser->dev_names[0] = xstrdup("vdx");
-	ser->points = xcalloc(3, sizeof(*ser->points));
-	ser->disk = xcalloc(3, sizeof(*ser->disk));
-	assert_int_equal(diskstats_parse(before, strlen(before), &ser->disk[0]),
-			 0);
-	ser->disk[1] = ser->disk[0];
-	assert_int_equal(diskstats_parse(after, strlen(after), &ser->disk[2]),
-			 0);
-	ser->points[0].t_ns = 1000000000ull;
-	ser->points[1].t_ns = 2000000000ull;
-	ser->points[2].t_ns = 3000000000ull;
-	ser->points[0].dirty_bytes = dirty0;
-	ser->points[1].dirty_bytes = dirty0 + dirty1; /* the peak */
-	ser->points[2].dirty_bytes = dirty1;
-	ser->points[1].writeback_bytes = 5 * MIB;
-	ser->points[0].io.write_bytes = wbytes0;
-	ser->points[2].io.write_bytes = wbytes1;
-	ser->points[2].io.cancelled_write_bytes = cancel1;
-	ser->points[0].have = ser->points[1].have = ser->points[2].have =
-	    SAMPLER_HAVE_MEM | SAMPLER_HAVE_IO;
-}
-
-/* A run result of seconds, ops and bytes. */
-static void make_run(struct run_result *r, double seconds, uint64_t rd_ops,
-		     uint64_t rd_bytes, uint64_t wr_ops, uint64_t wr_bytes)
-{
-	run_result_init(r);
-	r->seconds = seconds;
-	r->ops[IO_READ] = rd_ops;
-	r->bytes[IO_READ] = rd_bytes;
-	r->ops[IO_WRITE] = wr_ops;
-	r->bytes[IO_WRITE] = wr_bytes;
-}
-
-/* Does any warning of r contain s? */
-static int warned(const struct run_result *r, const char *s)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nr_warnings; i++)
-		if (strstr(r->warnings[i], s))
-			return 1;
-	return 0;
-}
-
-/* The kind of r's warning that contains s; -1 when none does. */
-static int kind_of(const struct run_result *r, const char *s)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nr_warnings; i++)
-		if (strstr(r->warnings[i], s))
-			return (int)r->warn_kinds[i];
-	return -1;
-}
-
-/* A fresh truth with nothing known. */
-static struct truth *new_truth(void)
-{
-	struct truth *t = xcalloc(1, sizeof(*t));
-
-	t->absorbed_fraction = NAN;
-	t->burst_mbps = NAN;
-	return t;
-}
 
 /*
  * 2 s between first and last point: 204800 sectors (100 MiB) written in
@@ -731,208 +651,6 @@ static void test_opts_from_workload(void **state)
 	strbuf_release(&err);
 }
 
-/* The JSON members, by name, with and without devices. */
-static void test_json(void **state)
-{
-	struct sampler_series ser;
-	struct truth *t = new_truth();
-	struct run_result r;
-	struct json_object *run = json_object_new_object(), *v, *d, *tr;
-
-	(void)state;
-	make_series(&ser, "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
-		    "10 0 2048 20 1000 0 204800 3000 0 1500 3100 0 0 0 0 4 8",
-		    0, 0, 0, 100 * MIB, 0);
-	truth_from_series(t, &ser, NULL);
-	t->series = ser; /* the truth owns its series */
-	make_run(&r, 2, 10, 1 * MIB, 1000, 100 * MIB);
-	truth_apply_run(t, &r);
-	truth_to_json(t, run);
-	assert_true(json_object_object_get_ex(run, "devices", &v));
-	assert_int_equal(json_object_array_length(v), 1);
-	d = json_object_array_get_idx(v, 0);
-	assert_true(json_object_object_get_ex(d, "name", &v));
-	assert_string_equal(json_object_get_string(v), "vdx");
-	assert_true(json_object_object_get_ex(d, "w_s", &v));
-	assert_float_equal(json_object_get_double(v), 500, 1e-9);
-	assert_true(json_object_object_get_ex(d, "wmbps", &v));
-	assert_float_equal(json_object_get_double(v), 52.429, 1e-9);
-	assert_true(json_object_object_get_ex(d, "flushes", &v));
-	assert_int_equal(json_object_get_int(v), 4);
-	assert_true(json_object_object_get_ex(d, "util_pct", &v));
-	assert_true(json_object_object_get_ex(d, "aqu_sz", &v));
-	assert_true(json_object_object_get_ex(d, "r_await_ms", &v));
-	assert_true(json_object_object_get_ex(run, "truth", &tr));
-	assert_true(json_object_object_get_ex(tr, "cached_read_fraction", &v));
-	assert_true(json_object_object_get_ex(tr, "absorbed_fraction", &v));
-	assert_float_equal(json_object_get_double(v), 0, 0);
-	assert_true(json_object_object_get_ex(tr, "device_write_bytes", &v));
-	assert_int_equal(json_object_get_uint64(v), 100 * MIB);
-	assert_true(json_object_object_get_ex(tr, "logical_write_bytes", &v));
-	assert_true(json_object_object_get_ex(tr, "cancelled_write_bytes", &v));
-	assert_true(json_object_object_get_ex(tr, "dirty_peak_bytes", &v));
-	assert_true(json_object_object_get_ex(tr, "series", &v));
-	assert_false(json_object_object_get_ex(tr, "no_device_reason", NULL));
-	/* a rounded number prints short */
-	v = json_round(12.5000001, 3);
-	assert_string_equal(json_object_to_json_string(v), "12.5");
-	json_object_put(v);
-	assert_null(json_round(NAN, 3));
-	json_object_put(run);
-	run_result_release(&r);
-	truth_free(t);
-
-	/* no devices: no devices[], a reason, unknown device bytes */
-	t = new_truth();
-	t->no_device_reason = xstrdup("no block device here");
-	run = json_object_new_object();
-	truth_to_json(t, run);
-	assert_false(json_object_object_get_ex(run, "devices", NULL));
-	assert_true(json_object_object_get_ex(run, "truth", &tr));
-	assert_true(json_object_object_get_ex(tr, "no_device_reason", &v));
-	assert_true(json_object_object_get_ex(tr, "device_write_bytes", &v));
-	assert_null(v);
-	json_object_put(run);
-	truth_free(t);
-}
-
-/* Write nr files of file_bytes into dir; fsync each if asked; delete. */
-static uint64_t write_and_delete(const char *dir, unsigned nr,
-				 size_t file_bytes, int do_fsync)
-{
-	char path[512];
-	static char buf[1 << 20];
-	uint64_t total = 0;
-	unsigned i;
-	size_t done;
-
-	memset(buf, 'a', sizeof(buf));
-	for (i = 0; i < nr; i++) {
-		int fd;
-
-		snprintf(path, sizeof(path), "%s/f%u", dir, i);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		assert_true(fd >= 0);
-		for (done = 0; done < file_bytes; done += sizeof(buf))
-			assert_int_equal(write(fd, buf, sizeof(buf)),
-					 sizeof(buf));
-		if (do_fsync)
-			assert_int_equal(fsync(fd), 0);
-		close(fd);
-		unlink(path);
-		total += file_bytes;
-	}
-	return total;
-}
-
-/* One measured region around write_and_delete; returns the run. */
-static void measured(struct truth_hook *th, const char *dir, int do_fsync,
-		     struct run_result *r)
-{
-	struct measure m;
-
-	run_result_init(r);
-	measure_init(&m, &th->hook);
-	measure_begin(&m);
-	r->bytes[IO_WRITE] = write_and_delete(dir, 16, 4 << 20, do_fsync);
-	r->ops[IO_WRITE] = r->bytes[IO_WRITE] >> 20;
-	measure_end(&m, r);
-}
-
-/* The dbench effect, for real, and its cure. */
-static void test_hook_delete_before_writeback(void **state)
-{
-	struct target t = {0};
-	struct truth_hook th;
-	struct strbuf err = STRBUF_INIT;
-	struct run_result r;
-	const struct truth *tr;
-	char dir[] = "/var/tmp/iotrial-test-truth.XXXXXX";
-
-	(void)state;
-	assert_non_null(mkdtemp(dir));
-	t.kind = TARGET_DIR;
-	t.path = dir;
-	assert_int_equal(truth_hook_init(&th, &t, NULL, &err), 0);
-	if (!th.stack.nr_devs) {
-		truth_hook_release(&th);
-		rmdir(dir);
-		skip();
-	}
-	measured(&th, dir, 0, &r);
-	tr = r.truth;
-	assert_non_null(tr);
-	assert_true(tr->have_device);
-	assert_int_equal(tr->logical_write_bytes, 64 * MIB);
-	assert_true(tr->absorbed_fraction > 0.5);
-	assert_true(warned(&r, "never reached the device"));
-	assert_true(tr->series.nr_points >= 2);
-	assert_true(tr->have_env);
-	if (tr->have_procio)
-		assert_true(tr->cancelled_write_bytes > 32 * MIB);
-	print_message("  delete before writeback: absorbed %.3f, device %llu "
-		      "bytes, cancelled %llu bytes\n",
-		      tr->absorbed_fraction,
-		      (unsigned long long)tr->device_write_bytes,
-		      (unsigned long long)tr->cancelled_write_bytes);
-	run_result_release(&r);
-
-	measured(&th, dir, 1, &r);
-	tr = r.truth;
-	assert_true(tr->absorbed_fraction < 0.1);
-	assert_false(warned(&r, "never reached the device"));
-	print_message("  fsync before delete: absorbed %.3f, device %llu "
-		      "bytes\n",
-		      tr->absorbed_fraction,
-		      (unsigned long long)tr->device_write_bytes);
-	run_result_release(&r);
-	truth_hook_release(&th);
-	rmdir(dir);
-	strbuf_release(&err);
-}
-
-/* A tmpfs target: the run works, no devices, the reason is given. */
-static void test_hook_tmpfs(void **state)
-{
-	struct target t = {0};
-	struct truth_hook th;
-	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
-	struct run_result r;
-	const struct truth *tr;
-	struct json_object *run;
-	unsigned i;
-	int noted = 0;
-
-	(void)state;
-	t.kind = TARGET_DIR;
-	t.path = "/dev/shm";
-	assert_int_equal(truth_hook_init(&th, &t, NULL, &err), 0);
-	if (th.stack.nr_devs) {
-		truth_hook_release(&th);
-		skip();
-	}
-	measured(&th, "/dev/shm", 0, &r);
-	tr = r.truth;
-	assert_non_null(tr);
-	assert_int_equal(tr->nr_devs, 0);
-	assert_non_null(tr->no_device_reason);
-	assert_true(isnan(tr->absorbed_fraction));
-	for (i = 0; i < r.nr_notes; i++)
-		noted |= strstr(r.notes[i], "no block device") != NULL;
-	assert_true(noted);
-	report_truth_text(tr, &text);
-	assert_non_null(strstr(text.buf, "device truth: not available"));
-	run = json_object_new_object();
-	truth_to_json(tr, run);
-	assert_false(json_object_object_get_ex(run, "devices", NULL));
-	assert_true(json_object_object_get_ex(run, "env", NULL));
-	json_object_put(run);
-	run_result_release(&r);
-	truth_hook_release(&th);
-	strbuf_release(&err);
-	strbuf_release(&text);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -943,9 +661,6 @@ int main(void)
 	    cmocka_unit_test(test_cached_fraction),
 	    cmocka_unit_test(test_unreached),
 	    cmocka_unit_test(test_opts_from_workload),
-	    cmocka_unit_test(test_json),
-	    cmocka_unit_test(test_hook_delete_before_writeback),
-	    cmocka_unit_test(test_hook_tmpfs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
