@@ -107,6 +107,11 @@ build/fuzz/%: tests/fuzz/%.c build/fuzz/libiotrial.a
 	$(Q)$(FUZZ_CC) $(BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) \
 		-Isrc -o $@ $< build/fuzz/libiotrial.a $(LIBS)
 
+# bench/ratio-ci: the paired ratio statistics of compare, for bench/
+bench/ratio-ci: bench/ratio-ci.c build/rel/libiotrial.a
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(BASE) $(WARN) $(CFLAGS) -Isrc -o $@ $< build/rel/libiotrial.a -lm
+
 # The packages first (tools/deps.txt: installed when root, else named with
 # the apt-get line to run), then a new make, whose pkg-config flags see
 # what was just installed.
@@ -115,7 +120,7 @@ check:
 	@$(MAKE) --no-print-directory check-run
 
 # check without the package step
-check-run: iotrial build/san/iotrial $(UNIT_BIN)
+check-run: iotrial build/san/iotrial bench/ratio-ci $(UNIT_BIN)
 	@if command -v $(FUZZ_CC) >/dev/null; then \
 		$(MAKE) --no-print-directory fuzz-build; fi
 	@tests/run-tests.sh

@@ -11,6 +11,7 @@
 #include "cli/options.h"
 #include "core/store/store.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "version.h"
 #include "util/banned.h"
@@ -52,6 +53,8 @@ static const struct command commands[] = {
     {"apply", cmd_apply, "set the winning settings now, install their files",
      CHANGES_SYSTEM},
     {"fleet", cmd_fleet, "the same compare on many hosts via Ansible, merged"},
+    {"series", cmd_series,
+     "a regression test across reboots: the boot as the unit"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 
@@ -89,6 +92,7 @@ static const struct command *find_command(const char *name)
 
 static const char *const help_usage[] = {
     "iotrial help [COMMAND [ARGS...]]",
+    "iotrial help compat",
     NULL,
 };
 
@@ -96,7 +100,9 @@ static const char help_epilogue[] =
     "Without a command, lists the commands. With one, prints the help of "
     "that\ncommand, the same text as 'iotrial COMMAND ARGS --help': ARGS "
     "matter for\nrun and compare, whose help lists the parameters of a "
-    "workload\n('iotrial help run seqwrite').\n";
+    "workload\n('iotrial help run seqwrite'). 'iotrial help compat' lists "
+    "the\ndeprecations and the switches that pin behaviour (--compat, "
+    "--behaviour).\n";
 
 /*
  * iotrial help [COMMAND [ARGS...]]: the same text as COMMAND ARGS --help,
@@ -124,6 +130,14 @@ static int help(int argc, const char **argv)
 	}
 	if (!strcmp(argv[0], "help")) {
 		options_usage(stdout, opts, help_usage, help_epilogue);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[0], "compat")) {
+		struct strbuf out = STRBUF_INIT;
+
+		cli_compat_help(&out);
+		fputs(out.buf, stdout);
+		strbuf_release(&out);
 		return EXIT_OK;
 	}
 	c = find_command(argv[0]);
@@ -154,6 +168,9 @@ int main(int argc, const char **argv)
 {
 	const struct command *c;
 
+	/* --compat and --behaviour pin behaviour for every command */
+	if (cli_compat_setup(&argc, argv))
+		return EXIT_USAGE;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

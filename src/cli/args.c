@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../core/compat/compat.h"
 #include "../core/experiment/trial.h"
 #include "../core/report/expjson.h"
 #include "../core/report/report.h"
@@ -152,9 +153,12 @@ int cli_limits(const struct cli_limits *l, struct cgroup_limits *out)
  * runs were flagged) counts only with --strict, and then whenever its
  * estimate is slower, since its p proves nothing: a strict gate fails
  * closed. Without --strict a suspect slower arm is said not counted.
+ * With --behaviour=regression-counts-flagged (the old way) every slower
+ * arm counts, flagged or not.
  */
 int cli_has_regression(struct json_object *exp, int strict)
 {
+	int count_flagged = cli_compat_old(COMPAT_REGRESSION_FLAGGED);
 	struct json_object *v =
 	    expjson_get_type(exp, "verdicts", json_type_array);
 	size_t i, n = v ? json_object_array_length(v) : 0;
@@ -166,7 +170,7 @@ int cli_has_regression(struct json_object *exp, int strict)
 		const char *label = expjson_str(x, "label");
 		int slower = !strcmp(expjson_str(x, "verdict"), "slower");
 
-		if (!suspect_is(exp, x)) {
+		if (!suspect_is(exp, x) || (count_flagged && slower)) {
 			found |= slower;
 			continue;
 		}

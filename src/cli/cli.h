@@ -36,7 +36,38 @@ void cli_recover_journal(int argc, const char **argv);
 /* For the commands that change nothing: only say what a crash left
  * (knob_report_stale()); never restores, never fails. */
 void cli_report_journal(void);
+int cmd_series(int argc, const char **argv);
+/* cmd_run() that also hands back the id the run was stored as (""
+ * when it was not), in out_id[STORE_ID_LEN + 1] (may be NULL). */
+int cli_run_stored(int argc, const char **argv, char *out_id);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
+
+/*
+ * The switches that pin behaviour (cli/compat.c). cli_compat_setup()
+ * reads IOTRIAL_COMPAT and IOTRIAL_BEHAVIOUR, then takes --compat=V and
+ * --behaviour=NAME[,NAME] out of argv[1..argc) (up to "--"), fixing
+ * *argc; returns 0, or -1 after printing the error (exit 2).
+ * cli_compat_old() says whether the old behaviour of a deprecation is
+ * in effect, printing the deprecation's warning when the procedure
+ * allows one. cli_compat_help() is `iotrial help compat`.
+ */
+enum compat_id;
+struct compat;
+int cli_compat_setup(int *argc, const char **argv);
+const struct compat *cli_compat(void);
+int cli_compat_old(enum compat_id id);
+void cli_compat_help(struct strbuf *out);
+
+/*
+ * --schema=N on every command that prints JSON: 1 is accepted (it is
+ * what is written anyway); any other value is refused, since iotrial/2
+ * is never written unless a release that has it is asked for it.
+ */
+int cli_schema_option(const struct option *opt, const char *arg);
+#define OPT_SCHEMA()                                                           \
+	OPT_CALLBACK(0, "schema", NULL, "1",                                   \
+		     "the JSON schema to write: 1 (iotrial/1, the only one)",  \
+		     cli_schema_option)
 
 /*
  * Before any work: can --json=FILE be written ("-" is stdout)? Can the

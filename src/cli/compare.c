@@ -251,6 +251,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "job-include-any", &a->job_include_any,
 		     "with --job: let include name files outside the job "
 		     "file's directory (absolute, '..', links)"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n, help = argc > 1 &&
@@ -474,6 +475,14 @@ static int check_plan(const struct trial *tr, const struct compare_args *a)
 
 	experiment_budget_opts(&tr->c, &bo);
 	experiment_budget_estimate(&bo, tr->e.nr_arms, -1, &b);
+	/* a fixed count too few to decide runs, as asked, but not silently */
+	if (bo.runs_fixed && b.nr_tests && b.min_blocks &&
+	    bo.runs_fixed < b.min_blocks)
+		warning("--runs %u: a faster/slower verdict needs at least %u "
+			"blocks (the exact signed-rank test of %u cannot reach "
+			"p < %g); these runs can only say equivalent or "
+			"inconclusive",
+			bo.runs_fixed, b.min_blocks, bo.runs_fixed, bo.alpha);
 	if (experiment_budget_short(&b, &bo, &msg)) {
 		if (a->force) {
 			warning("%s", msg.buf);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "../core/compat/compat.h"
 #include "../core/experiment/diff.h"
 #include "../core/report/diff_text.h"
 #include "../core/report/suspect.h"
@@ -64,6 +65,7 @@ static int parse_args(int argc, const char **argv, struct diff_args *a)
 	    OPT_BOOL(0, "force", &a->force,
 		     "give a verdict even when the two are not like for "
 		     "like"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "diff", opts, diff_usage,
@@ -114,7 +116,9 @@ int cmd_diff(int argc, const char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
-	if (diff_unlike(e, arm, &unlike) && !a.force) {
+	/* --behaviour=diff-verdict-unlike: the old way, a verdict anyway */
+	if (diff_unlike(e, arm, &unlike) && !a.force &&
+	    !cli_compat_old(COMPAT_DIFF_UNLIKE)) {
 		/* what differs comes first, and no verdict */
 		json_object_put(d);
 		d = NULL;

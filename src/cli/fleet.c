@@ -84,6 +84,7 @@ static int parse_args(int argc, const char **argv, struct fleet_args *a,
 	    OPT_STRING_OPTARG(0, "json", &a->json, "FILE", "-",
 			      "print the fleet experiment as JSON, or write "
 			      "it to FILE"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "fleet", opts, fleet_usage,

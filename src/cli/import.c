@@ -138,6 +138,7 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 			 "runs",
 			 arm_option),
 	    OPT_ARGUMENTS(a, file_argument),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "import", opts, import_usage,

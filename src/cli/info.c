@@ -36,6 +36,7 @@ int cmd_info(int argc, const char **argv)
 		       "a directory or a block device (default: the current "
 		       "directory)"),
 	    OPT_BOOL(0, "json", &json, "print it as JSON"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 

@@ -33,6 +33,7 @@ static int parse(int argc, const char **argv, const char **target,
 	    OPT_STRING(0, "device", device, "DEV",
 		       "a block device, as /dev/sdb or sdb"),
 	    OPT_BOOL(0, "json", json, "print the list as JSON"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "knobs", opts, knobs_usage,

@@ -59,6 +59,7 @@ static int parse_args(int argc, const char **argv, struct log_args *a)
 			 "show the newest N (0, the default: all)",
 			 count_option),
 	    OPT_BOOL(0, "json", &a->json, "print the list as JSON"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n =

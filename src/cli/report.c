@@ -52,6 +52,7 @@ static int parse_args(int argc, const char **argv, struct report_args *a)
 		       "write the report to FILE instead of stdout"),
 	    OPT_BOOL(0, "force", &a->force, "replace FILE if it exists"),
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "report", opts, report_usage,

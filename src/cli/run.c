@@ -220,6 +220,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_BOOL(0, "job-include-any", &a->job_include_any,
 		     "with --job: let include name files outside the job "
 		     "file's directory (absolute, '..', links)"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n;
@@ -433,6 +434,11 @@ static void add_process_cpu(struct json_object *run)
 
 int cmd_run(int argc, const char **argv)
 {
+	return cli_run_stored(argc, argv, NULL);
+}
+
+int cli_run_stored(int argc, const char **argv, char *out_id)
+{
 	struct run_args a = {0};
 	const struct workload_ops *ops = NULL;
 	struct run_view view = {STRBUF_INIT, 0, 0};
@@ -533,6 +539,8 @@ int cmd_run(int argc, const char **argv)
 		fputs(view.summary.buf, stdout);
 	if (tr.id[0] && (!a.json_file || strcmp(a.json_file, "-")))
 		printf("stored as %s ('iotrial show %s')\n", tr.id, tr.id);
+	if (out_id)
+		memcpy(out_id, tr.id, sizeof(tr.id));
 finish:
 	strbuf_reset(&err);
 	if (trial_finish(&tr, &err)) {

@@ -42,6 +42,7 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
 	    OPT_BOOL(0, "json", &a->json, "print the stored experiment object"),
 	    OPT_BOOL(0, "runs", &a->runs, "and one row per run, in run order"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "show", opts, show_usage,

@@ -107,6 +107,7 @@ static int parse_args(int argc, const char **argv, struct watch_args *a)
 		     "print comma-separated values with a header line"),
 	    OPT_BOOL(0, "json", &json,
 		     "print one JSON object per device per interval"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 

@@ -103,7 +103,7 @@ only "iotrial set vm.dirty_ba" vm.dirty_background_ratio= \
 only "iotrial set bdflush" # legacy names are accepted, not offered
 only "iotrial set sysctl:vm.dirty_back" vm.dirty_background_bytes= \
 	vm.dirty_background_ratio=
-only "iotrial log -" --db -n --count --json --help
+only "iotrial log -" --db -n --count --json --schema --help
 only "iotrial compare randread --stri" --strict
 only "iotrial diff --f" --fail-on-regression --force
 only "iotrial revert -" --list --help

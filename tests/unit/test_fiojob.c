@@ -274,6 +274,8 @@ static void test_map_basic(void **state)
 	assert_true(has_param(&plan.runs[0], "direct=1"));
 	assert_true(has_param(&plan.runs[0], "engine=psync"));
 	assert_true(has_param(&plan.runs[0], "fsync=8"));
+	/* no flush fio would not make: only fsync= and end_fsync= flush */
+	assert_true(has_param(&plan.runs[0], "settle=none"));
 	assert_non_null(strstr(warn.buf, "ioengine=sync runs as psync"));
 	assert_int_equal(plan.runs[0].ramp_ns, 2000000000ull);
 	assert_int_equal(plan.runs[0].startdelay_ns, 500000000ull);
@@ -289,6 +291,7 @@ static void test_map_basic(void **state)
 	assert_string_equal(plan.runs[0].workload, "seqread");
 	assert_false(has_param(&plan.runs[0], "fsync=8"));
 	assert_false(has_param(&plan.runs[0], "randommap=1"));
+	assert_false(has_param(&plan.runs[0], "settle=none"));
 	fiojob_plan_release(&plan);
 	assert_int_equal(map("[a]\nrw=randwrite\nnorandommap\ninvalidate=0\n"
 			     "fadvise_hint=0\nsize=1m\n",

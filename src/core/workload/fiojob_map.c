@@ -553,6 +553,11 @@ static int map_job(const struct fiojob *j, unsigned sec,
 		add_param(r, "fsync=%llu", (unsigned long long)fsync_n);
 	if (writes && end_fsync)
 		add_param(r, "end_fsync=1");
+	/* fio flushes inside a job only when asked (fsync=, end_fsync=1);
+	 * iotrial's own default (settle=sync) would add a flush fio never
+	 * makes, so a job file runs as fio runs it */
+	if (writes)
+		add_param(r, "settle=none");
 	if (!strcmp(r->workload, "randrw")) {
 		uint64_t pct = 50;
 

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Two tools on the same tests, the way `iotrial compare` runs arms.
+
+Runs every test of a plan (a JSON file, see below) under tool A and tool
+B in randomized blocks: each block holds every test once, the tests in a
+fresh random order and, within a test, the two tools in a random order.
+After each block every row's ratio B/A is estimated from the per-block
+ratios with bench/ratio-ci (the Hodges-Lehmann estimate and the
+signed-rank interval of src/core/stats/, the code compare uses). It
+stops when every row is settled (its interval lies on one side of the
+goal, or is narrower than --margin), or at --max-blocks, or when the
+--budget ends, and prints per row: the ratio, its interval, the goal and
+"goal met", "missed" or "cannot tell" from the interval, never from a
+median. Beside it the machine's noise during the runs: steal time, other
+I/O on the devices the test names, the CPU clock.
+
+The plan:
+  {"title": "...", "tools": ["fio", "iotrial"],
+   "tests": [{"name": "qd32", "devices": ["loop5"],
+              "cmd": {"fio": [...argv...], "iotrial": [...]},
+              "before": {"fio": [...argv...]},      (optional, untimed)
+              "metrics": [{"row": "qd32 IOPS", "get": "iops",
+                           "goal": [">=", 1.05]}]}]}
+A goal is [">=", G], ["<=", G] or ["in", LOW, HIGH].
+Extractors ("get"): iops, cpu_per_mio (user+sys of the whole process per
+million I/Os), cpu_s, p50_us, mbps, wall_s, job_iops:SECTION (an fio job
+file's section: fio's numjobs clones summed; iotrial's job entry).
+
+Usage: interleave.py PLAN --out DIR [--min-blocks N (6)] [--max-blocks N
+       (30)] [--budget SECONDS (900)] [--margin M (0.04)] [--seed S]
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def measure(argv, out_path):
+    """Run argv, stdout to out_path; return (user+sys s, wall s, rc)."""
+    start = time.monotonic()
+    with open(out_path, "wb") as out, open(out_path + ".err", "wb") as err, \
+            open(os.devnull, "rb") as nul:
+        pid = os.fork()
+        if pid == 0:
+            os.dup2(nul.fileno(), 0)
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            try:
+                os.execvp(argv[0], argv)
+            finally:
+                os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    return (ru.ru_utime + ru.ru_stime, time.monotonic() - start,
+            os.waitstatus_to_exitcode(status))
+
+
+def steal_jiffies():
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    # cpu user nice system idle iowait irq softirq steal ...
+    total = sum(int(x) for x in fields[1:9])
+    return int(fields[8]), total
+
+
+def disk_sectors(devs):
+    want, n = set(devs), 0
+    with open("/proc/diskstats") as f:
+        for line in f:
+            p = line.split()
+            if p[2] in want:
+                n += int(p[5]) + int(p[9])
+    return n
+
+
+def cpu_mhz():
+    vals = []
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("cpu MHz"):
+                    vals.append(float(line.split(":")[1]))
+    except OSError:
+        pass
+    return sum(vals) / len(vals) if vals else float("nan")
+
+
+def load_json(path):
+    with open(path, errors="replace") as f:
+        text = f.read()
+    start = text.find("{")
+    if start < 0:
+        raise ValueError("no JSON object in %s" % path)
+    return json.loads(text[start:])
+
+
+def fio_total(doc, key):
+    return sum(j[d][key] for j in doc["jobs"] for d in ("read", "write"))
+
+
+def fio_ios(doc):
+    return fio_total(doc, "total_ios")
+
+
+def fio_bytes(doc):
+    return fio_total(doc, "io_bytes")
+
+
+def get(name, tool, doc, cpu, wall):
+    """One metric of one run; fio's JSON or iotrial's run object."""
+    fio = "fio_version" in doc or ("jobs" in doc and "schema" not in doc)
+    if name == "cpu_s":
+        return cpu
+    if name == "wall_s":
+        return wall
+    if name == "iops":
+        return fio_total(doc, "iops") if fio else doc["iops"]
+    if name == "cpu_per_mio":
+        ios = fio_ios(doc) if fio else doc["ops"]
+        return cpu / ios * 1e6
+    if name == "mbps":
+        return fio_total(doc, "bw_bytes") / 1e6 if fio else doc["mbps"]
+    if name == "p50_us":
+        if fio:
+            j = doc["jobs"][0]
+            d = "read" if j["read"]["total_ios"] else "write"
+            return j[d]["clat_ns"]["percentile"]["50.000000"] / 1e3
+        lat = doc["latency_ns"]
+        d = "read" if lat.get("read", {}).get("count") else "write"
+        return lat[d]["p50"] / 1e3
+    if name.startswith("job_iops:"):
+        section = name.split(":", 1)[1]
+        if fio:
+            return sum(j["read"]["iops"] + j["write"]["iops"]
+                       for j in doc["jobs"] if j["jobname"] == section)
+        for j in doc["jobs"]:
+            if j.get("name") == section or j.get("section") == section:
+                return j["run"]["iops"]
+        raise KeyError("no job %s in iotrial's output" % section)
+    raise KeyError("unknown extractor %s" % name)
+
+
+def tool_bytes(doc):
+    if "fio_version" in doc or ("jobs" in doc and "schema" not in doc):
+        return fio_bytes(doc)
+    runs = [j["run"] for j in doc["jobs"]] if "jobs" in doc else [doc]
+    return sum(r.get("bytes_read", 0) + r.get("bytes_written", 0)
+               for r in runs)
+
+
+def ratio_ci(obs):
+    """obs: [(row, block, a, b)] -> {row: (n, ratio, lo, hi, p, cov)}"""
+    text = "".join("%s %d %.9g %.9g\n" % (r.replace(" ", "_"), b, x, y)
+                   for r, b, x, y in obs)
+    out = subprocess.run([os.path.join(HERE, "ratio-ci")], input=text,
+                         capture_output=True, text=True, check=True).stdout
+    res = {}
+    for line in out.splitlines():
+        p = line.split()
+        if p[2] == "-":
+            res[p[0]] = (int(p[1]), None, None, None, None, None)
+        else:
+            res[p[0]] = (int(p[1]),) + tuple(float(x) for x in p[2:7])
+    return res
+
+
+def judge(ci, goal, cov=1.0, conf=0.95):
+    """From the interval only; an interval below its level tells nothing."""
+    op, g = goal[0], goal[1]
+    lo, hi = ci
+    if cov < conf - 1e-9:
+        return "cannot tell"
+    if op == "in":
+        return "goal met" if g <= lo and hi <= goal[2] else \
+            "missed" if hi < g or lo > goal[2] else "cannot tell"
+    if op == ">=":
+        return "goal met" if lo >= g else "missed" if hi < g else \
+            "cannot tell"
+    return "goal met" if hi <= g else "missed" if lo > g else "cannot tell"
+
+
+def settled(est, goal, margin):
+    n, r, lo, hi, p, cov = est
+    if r is None:
+        return False
+    return judge((lo, hi), goal, cov) != "cannot tell" or \
+        (cov >= 0.95 - 1e-9 and hi / lo - 1 < margin)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("plan")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--min-blocks", type=int, default=6)
+    ap.add_argument("--max-blocks", type=int, default=30)
+    ap.add_argument("--budget", type=float, default=900)
+    ap.add_argument("--margin", type=float, default=0.04)
+    ap.add_argument("--seed", type=int)
+    a = ap.parse_args()
+    if a.min_blocks < 2 or a.max_blocks < a.min_blocks:
+        sys.exit("interleave: want 2 <= --min-blocks <= --max-blocks")
+    plan = json.load(open(a.plan))
+    ta, tb = plan["tools"]
+    tests = plan["tests"]
+    seed = a.seed if a.seed is not None else random.SystemRandom().randrange(
+        1 << 31)
+    rng = random.Random(seed)
+    os.makedirs(a.out, exist_ok=True)
+    print("%s\nseed %d; blocks of %d tests x 2 tools in random order; "
+          "ratio = %s / %s" % (plan.get("title", ""), seed, len(tests), tb,
+                               ta), file=sys.stderr)
+    obs, noise, start, block = [], [], time.monotonic(), 0
+    vals = {}
+    est = {}
+    reason = "max blocks"
+    while block < a.max_blocks:
+        block += 1
+        order = list(tests)
+        rng.shuffle(order)
+        for t in order:
+            tools = [ta, tb]
+            rng.shuffle(tools)
+            for tool in tools:
+                pre = t.get("before", {}).get(tool)
+                if pre:
+                    subprocess.run(pre, check=True)
+                out = os.path.join(a.out, "%s.%s.%d.json" % (t["name"], tool,
+                                                             block))
+                devs = t.get("devices", [])
+                s0, tot0 = steal_jiffies()
+                d0 = disk_sectors(devs)
+                mhz = cpu_mhz()
+                cpu, wall, rc = measure(t["cmd"][tool], out)
+                s1, tot1 = steal_jiffies()
+                d1 = disk_sectors(devs)
+                if rc:
+                    sys.stderr.write(open(out + ".err").read())
+                    sys.exit("interleave: %s failed on %s (exit %d): %s" %
+                             (tool, t["name"], rc, " ".join(t["cmd"][tool])))
+                doc = load_json(out)
+                other = max(0.0, (d1 - d0) * 512 - tool_bytes(doc)) \
+                    if devs else 0.0
+                steal = 100.0 * (s1 - s0) / max(1, tot1 - tot0)
+                noise.append((t["name"], tool, steal, other, mhz))
+                for m in t["metrics"]:
+                    v = get(m["get"], tool, doc, cpu, wall)
+                    vals.setdefault((m["row"], block), {})[tool] = v
+        for t in tests:
+            for m in t["metrics"]:
+                v = vals[(m["row"], block)]
+                obs.append((m["row"], block, v[ta], v[tb]))
+        elapsed = time.monotonic() - start
+        print("block %d done (%.0f s)" % (block, elapsed), file=sys.stderr)
+        if block < a.min_blocks:
+            continue
+        est = ratio_ci(obs)
+        rows = [(m["row"], m["goal"]) for t in tests for m in t["metrics"]]
+        if all(settled(est[r.replace(" ", "_")], g, a.margin)
+               for r, g in rows):
+            reason = "every row settled"
+            break
+        per_block = elapsed / block
+        if elapsed + per_block > a.budget:
+            reason = "budget"
+            break
+    est = ratio_ci(obs)
+    print()
+    print("%d blocks (stopped: %s), seed %d; 95%% intervals from the "
+          "signed-rank test on per-block ratios" % (block, reason, seed))
+    print("%-32s %7s %-19s %-12s %-12s %s" % ("row", "ratio", "95% CI",
+                                               "goal", "", "p"))
+    for t in tests:
+        for m in t["metrics"]:
+            n, r, lo, hi, p, cov = est[m["row"].replace(" ", "_")]
+            goal = m["goal"]
+            if r is None:
+                print("%-32s %7s" % (m["row"], "-"))
+                continue
+            gs = "%.2f..%.2f" % (goal[1], goal[2]) if goal[0] == "in" else \
+                "%s %.2f" % (goal[0], goal[1])
+            print("%-32s %7.3f [%6.3f, %6.3f]  %-12s %-12s %.3g%s" % (
+                m["row"], r, lo, hi, gs, judge((lo, hi), goal, cov), p,
+                "" if cov >= 0.95 - 1e-9 else
+                " (interval covers %.1f%%)" % (100 * cov)))
+    print()
+    print("noise during the runs (median [max] over %d runs):" % len(noise))
+    st = sorted(x[2] for x in noise)
+    ot = sorted(x[3] for x in noise)
+    mz = sorted(x[4] for x in noise if x[4] == x[4])
+    print("  steal time   %.1f%% [%.1f%%] of the CPUs' time" % (
+        st[len(st) // 2], st[-1]))
+    print("  other I/O    %.1f MB [%.1f MB] on the tests' devices beyond "
+          "what the tool moved\n               (buffered writes reach the device late: "
+          "an estimate)" % (ot[len(ot) // 2] / 1e6, ot[-1] / 1e6))
+    if mz:
+        print("  CPU clock    %.0f..%.0f MHz" % (mz[0], mz[-1]))
+    with open(os.path.join(a.out, "observations.txt"), "w") as f:
+        for o in obs:
+            f.write("%s\t%d\t%.9g\t%.9g\n" % o)
+    with open(os.path.join(a.out, "noise.txt"), "w") as f:
+        for x in noise:
+            f.write("%s\t%s\t%.3f\t%.0f\t%.0f\n" % x)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,606 @@
+/*
+ * iotrial series: a regression test across reboots, with the boot as
+ * the unit. A series fixes a workload once (--define); each `series
+ * NAME run`, one per boot (or per hardware change), appends a group of
+ * iterations, each a normal `iotrial run` stored as the store stores
+ * runs, tagged with the boot id, the kernel's release and build and a
+ * free-form --tag. `report` compares the values of what differed with
+ * the boot as the unit (core/series/). `plan` advises a randomized
+ * order of boots; `at-boot --install` writes a systemd unit that runs
+ * the next planned group at boot, and the last planned group removes it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "cli.h"
+#include "series.h"
+#include "../core/report/expjson.h"
+#include "../core/series/series_plan.h"
+#include "../core/series/series_report.h"
+#include "../core/store/store_series.h"
+#include "../util/error.h"
+#include "../util/strbuf.h"
+#include "../util/text.h"
+#include "../util/units.h"
+#include "../util/xalloc.h"
+#include "../util/banned.h"
+
+static const char *const series_usage[] = {
+    "iotrial series NAME --define [--db PATH] -- WORKLOAD [ARGS...]",
+    "iotrial series NAME add [--db PATH] -- WORKLOAD [ARGS...]",
+    "iotrial series NAME run [--iterations N] [--tag TEXT] [--planned] "
+    "[--db PATH]",
+    "iotrial series NAME report [--by kernel|tag|boot] [--baseline VALUE]",
+    "                           [--fail-on-regression] [--json] [--db PATH]",
+    "iotrial series NAME plan --values A,B[,...] [--boots N] [--seed N]",
+    "iotrial series NAME at-boot --install|--remove [--root DIR] [--db PATH]",
+    "iotrial series [--db PATH]",
+    NULL,
+};
+
+static const char series_epilogue[] =
+    "A series fixes a workload (the arguments of 'iotrial run'); each "
+    "'run' of it,\none per boot or per hardware change, appends a group of "
+    "iterations tagged with\nthe boot id, the kernel release and build and "
+    "--tag. 'report' summarises each\nboot by its median and compares the "
+    "boots of each kernel (tag, boot) with the\nbaseline's: iterations "
+    "within one boot are not independent, so the boot is\nthe unit; at "
+    "least 4 boots a side give a verdict. 'plan' advises a randomized\n"
+    "order of boots, 'at-boot --install' a systemd unit that runs the "
+    "next planned\ngroup at boot and is removed after the last. "
+    "--fail-on-regression exits 3\nwhen a value is slower than the "
+    "baseline by the boot-level verdict.\n";
+
+/* Everything not an option: NAME, the subcommand, or the workload. */
+static int positional(const struct option *opt, const char *arg)
+{
+	struct series_args *a = opt->data;
+
+	if (a->workload) {
+		a->workload[a->nr_workload++] = arg;
+		return 0;
+	}
+	if (!a->name) {
+		a->name = arg;
+	} else if (!a->sub) {
+		a->sub = arg;
+	} else {
+		error("unexpected argument '%s'; see 'iotrial series --help'",
+		      arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --define: the subcommand "define". */
+static int define_option(const struct option *opt, const char *arg)
+{
+	struct series_args *a = opt->data;
+
+	(void)arg;
+	if (a->sub && strcmp(a->sub, "define")) {
+		error("--define and '%s' cannot be combined", a->sub);
+		return -1;
+	}
+	a->sub = "define";
+	return 0;
+}
+
+/* Is name a series name: letters, digits, '.', '_', '-', up to 64? */
+static int name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (!n || n > 64 || name[0] == '-' || name[0] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Does s hold a control character? */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* Check the values given as text, in one place. 0 or -1. */
+static int check_values(struct series_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	uint64_t n;
+	int ret = -1;
+
+	a->nr_iterations = 5;
+	a->nr_boots = 4;
+	a->seed_value = 0;
+	if (a->iterations) {
+		if (units_parse_count(a->iterations, &n, &err) || !n ||
+		    n > 1000) {
+			error("invalid value '%s' for '--iterations': expected "
+			      "a count from 1 to 1000",
+			      a->iterations);
+			goto out;
+		}
+		a->nr_iterations = (unsigned)n;
+	}
+	if (a->boots) {
+		if (units_parse_count(a->boots, &n, &err) || !n || n > 100) {
+			error("invalid value '%s' for '--boots': expected a "
+			      "count of boots per value from 1 to 100",
+			      a->boots);
+			goto out;
+		}
+		a->nr_boots = (unsigned)n;
+	}
+	if (a->seed) {
+		if (units_parse_count(a->seed, &n, &err)) {
+			error("invalid value '%s' for '--seed': expected a "
+			      "number",
+			      a->seed);
+			goto out;
+		}
+		a->seed_value = n;
+	}
+	if ((a->tag && has_control(a->tag)) ||
+	    (a->values && has_control(a->values))) {
+		error("a tag holds a control character; tags are printed as "
+		      "they are");
+		goto out;
+	}
+	a->by_value = SERIES_BY_KERNEL;
+	if (a->by && series_by_parse(a->by, &a->by_value)) {
+		error("invalid value '%s' for '--by': expected kernel, tag or "
+		      "boot",
+		      a->by);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&err);
+	return ret;
+}
+
+/* Parse argv; 0, 1 for --help, -1 after printing an error. */
+static int parse_args(int argc, const char **argv, struct series_args *a)
+{
+	struct option opts[] = {
+	    OPT_STRING(0, "db", &a->db, "PATH", "the results store"),
+	    {.type = OPTION_CALLBACK,
+	     .long_name = "define",
+	     .data = a,
+	     .help = "define the series: the workload follows '--'",
+	     .flags = OPT_NOARG,
+	     .callback = define_option},
+	    OPT_GROUP("run"),
+	    OPT_STRING(0, "iterations", &a->iterations, "N",
+		       "iterations in this group (5)"),
+	    OPT_STRING(0, "tag", &a->tag, "TEXT",
+		       "what differs in this boot, free-form"),
+	    OPT_BOOL(0, "planned", &a->planned,
+		     "take the tag of the plan's next boot"),
+	    OPT_BOOL(0, "at-boot", &a->at_boot,
+		     "started by the unit: remove it after the plan's last "
+		     "group"),
+	    OPT_GROUP("report"),
+	    OPT_STRING(0, "by", &a->by, "kernel|tag|boot",
+		       "what the compared values are (kernel)"),
+	    OPT_STRING(0, "baseline", &a->baseline, "VALUE",
+		       "the value to compare with (the first run)"),
+	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
+		     "exit 3 when a value is slower than the baseline"),
+	    OPT_BOOL(0, "json", &a->json, "print the analysis as JSON"),
+	    OPT_SCHEMA(),
+	    OPT_GROUP("plan, at-boot"),
+	    OPT_STRING(0, "values", &a->values, "A,B",
+		       "the tags to alternate between boots"),
+	    OPT_STRING(0, "boots", &a->boots, "N",
+		       "boots per value (4, the fewest that decide)"),
+	    OPT_STRING(0, "seed", &a->seed, "N", "seed of the order"),
+	    OPT_BOOL(0, "install", &a->install,
+		     "write the unit that runs the next group at boot"),
+	    OPT_BOOL(0, "remove", &a->remove, "remove that unit"),
+	    OPT_STRING(0, "root", &a->root, "DIR",
+		       "install under DIR instead of / (an image, a test)"),
+	    OPT_ARGUMENTS(a, positional),
+	    OPT_END(),
+	};
+	int i, n, dash = -1;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			dash = i;
+			break;
+		}
+	n = parse_options(dash < 0 ? argc : dash, argv, "series", opts,
+			  series_usage, series_epilogue, 0);
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (dash >= 0) {
+		a->workload = xcalloc((size_t)(argc - dash), sizeof(char *));
+		for (i = dash + 1; i < argc; i++)
+			a->workload[a->nr_workload++] = argv[i];
+	}
+	if (a->name && !name_ok(a->name)) {
+		error("invalid series name '%s': letters, digits, '.', '_' "
+		      "and '-', up to 64, not starting with '-' or '.'",
+		      a->name);
+		return -1;
+	}
+	if (a->sub && !strcmp(a->sub, "add"))
+		a->sub = "define";
+	return check_values(a);
+}
+
+int series_open_store(struct store *s, const char *db, int write)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = store_open_flags(s, db, write ? 0 : STORE_NO_CREATE, &err);
+
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? (ret == -EINVAL || ret == -ENOENT ? EXIT_USAGE
+						       : EXIT_RUNTIME)
+		   : 0;
+}
+
+int series_store_failed(int ret, struct strbuf *err)
+{
+	error("%s", err->buf);
+	return ret == -EINVAL || ret == -ENOENT || ret == -EEXIST
+		   ? EXIT_USAGE
+		   : EXIT_RUNTIME;
+}
+
+/* series NAME --define -- WORKLOAD ARGS... */
+static int do_define(struct series_args *a)
+{
+	static const char *const refused[] = {"--db", "--no-store", "--json"};
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *argv;
+	struct store s;
+	size_t k;
+	int i, ret;
+
+	if (!a->nr_workload) {
+		error("series '%s' needs its workload after '--': 'iotrial "
+		      "series %s --define -- WORKLOAD [ARGS...]'",
+		      a->name, a->name);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < a->nr_workload; i++)
+		for (k = 0; k < ARRAY_SIZE(refused); k++)
+			if (!strncmp(a->workload[i], refused[k],
+				     strlen(refused[k])) &&
+			    (!a->workload[i][strlen(refused[k])] ||
+			     a->workload[i][strlen(refused[k])] == '=')) {
+				error("'%s' belongs to the series, not to its "
+				      "workload: each iteration is stored in "
+				      "the series' store",
+				      a->workload[i]);
+				return EXIT_USAGE;
+			}
+	ret = series_open_store(&s, a->db, 1);
+	if (ret)
+		return ret;
+	argv = json_object_new_array();
+	for (i = 0; i < a->nr_workload; i++)
+		json_object_array_add(argv,
+				      json_object_new_string(a->workload[i]));
+	ret = store_series_define(
+	    &s, a->name,
+	    json_object_to_json_string_ext(argv, JSON_C_TO_STRING_PLAIN), &err);
+	json_object_put(argv);
+	if (ret) {
+		ret = series_store_failed(ret, &err);
+	} else {
+		printf("series '%s' defined: iotrial run", a->name);
+		for (i = 0; i < a->nr_workload; i++)
+			printf(" %s", a->workload[i]);
+		printf("\n'iotrial series %s run' runs a group of iterations; "
+		       "one per boot\n",
+		       a->name);
+	}
+	store_close(&s);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The first line of a small file, trimmed, into out; "" on failure. */
+static void read_line(const char *path, struct strbuf *out)
+{
+	strbuf_reset(out);
+	if (strbuf_read_file(out, path, 4096) < 0)
+		strbuf_reset(out);
+	strbuf_trim(out);
+}
+
+int series_store_path(const char *db, struct strbuf *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (db) {
+		strbuf_addstr(out, db);
+	} else if (store_default_path(out, &err)) {
+		error("%s", err.buf);
+		ret = -1;
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The knobs and devices of a stored iteration, as JSON text. */
+static char *context_of(struct store *s, const char *id)
+{
+	struct json_object *exp = NULL, *ctx, *runs, *run, *v;
+	struct strbuf err = STRBUF_INIT;
+	char *out = NULL;
+
+	if (store_load_experiment(s, id, &exp, &err))
+		goto done;
+	runs = expjson_get_type(exp, "runs", json_type_array);
+	run = runs ? expjson_get(json_object_array_get_idx(runs, 0), "run")
+		   : NULL;
+	ctx = json_object_new_object();
+	if ((v = expjson_get(run, "knobs")))
+		json_object_object_add(ctx, "knobs", json_object_get(v));
+	if ((v = expjson_get(run, "devices")))
+		json_object_object_add(ctx, "devices", json_object_get(v));
+	out = xstrdup(
+	    json_object_to_json_string_ext(ctx, JSON_C_TO_STRING_PLAIN));
+	json_object_put(ctx);
+done:
+	json_object_put(exp);
+	strbuf_release(&err);
+	return out;
+}
+
+/* The tag of the plan's next boot into *out (a new string), and
+ * whether this group is its last. 0 or an exit code. */
+static int planned_tag(struct store *s, const struct series_args *a, int grp,
+		       char **out, int *out_last)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *plan = NULL;
+	int ret;
+
+	*out = NULL;
+	ret = store_series_get(s, a->name, NULL, &plan, &err);
+	if (ret) {
+		ret = series_store_failed(ret, &err);
+	} else if (!plan) {
+		error("series '%s' has no plan; 'iotrial series %s plan "
+		      "--values A,B' makes one",
+		      a->name, a->name);
+		ret = EXIT_USAGE;
+	} else if (series_plan_next(plan, grp, out, out_last)) {
+		error("the plan of series '%s' is done (%d groups run); "
+		      "'iotrial series %s report' analyses them",
+		      a->name, grp - 1, a->name);
+		ret = EXIT_USAGE;
+	}
+	if (*out)
+		text_make_printable(*out); /* the store is not trusted */
+	free(plan);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* series NAME run: one group of iterations, one boot. */
+static int do_run(struct series_args *a)
+{
+	struct strbuf err = STRBUF_INIT, db = STRBUF_INIT, boot = STRBUF_INIT;
+	struct json_object *wl = NULL;
+	struct series_tags tags = {0};
+	char *argv_text = NULL, *tag = NULL;
+	const char **argv = NULL;
+	struct utsname u;
+	struct store s;
+	int ret, grp = 0, last = 0, nargs, i;
+	unsigned it;
+
+	/* the iterations change settings as `run` does: what a crashed
+	 * iotrial left comes back first, as before `run` */
+	cli_recover_journal(0, NULL);
+	ret = series_open_store(&s, a->db, 1);
+	if (ret)
+		return ret;
+	ret = store_series_get(&s, a->name, &argv_text, NULL, &err);
+	if (!ret)
+		ret = store_series_next_group(&s, a->name, &grp, &err);
+	if (ret) {
+		ret = series_store_failed(ret, &err);
+		goto out;
+	}
+	if (a->planned) {
+		if (a->tag) {
+			error("--planned takes the tag from the plan; give "
+			      "no --tag");
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		ret = planned_tag(&s, a, grp, &tag, &last);
+		if (ret)
+			goto out;
+	} else {
+		tag = xstrdup(a->tag ? a->tag : "");
+	}
+	if (series_store_path(a->db, &db)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	wl = json_tokener_parse(argv_text);
+	if (!wl || !json_object_is_type(wl, json_type_array) ||
+	    !json_object_array_length(wl)) {
+		error("series '%s' is damaged in the store (its workload is "
+		      "not a list of arguments)",
+		      a->name);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	nargs = (int)json_object_array_length(wl);
+	argv = xcalloc((size_t)nargs + 4, sizeof(*argv));
+	read_line("/proc/sys/kernel/random/boot_id", &boot);
+	uname(&u);
+	tags.boot_id = boot.buf;
+	tags.kernel = u.release;
+	tags.build = u.version;
+	tags.tag = tag;
+	fprintf(
+	    stderr,
+	    "series %s: group %d, %u iteration%s, kernel %s, boot %.8s%s%s\n",
+	    a->name, grp, a->nr_iterations, a->nr_iterations == 1 ? "" : "s",
+	    u.release, boot.buf, tag[0] ? ", tag " : "", tag);
+	for (it = 1; it <= a->nr_iterations; it++) {
+		char id[STORE_ID_LEN + 1] = "";
+		char *ctx;
+
+		/* a fresh argv each time: parsing reorders it */
+		/* run WORKLOAD --db DB ARGS...: after the workload's name,
+		 * before a "--" that may end the options */
+		argv[0] = "run";
+		for (i = 0; i < nargs; i++)
+			argv[i ? i + 3 : 1] = json_object_get_string(
+			    json_object_array_get_idx(wl, (size_t)i));
+		argv[2] = "--db";
+		argv[3] = db.buf;
+		argv[nargs + 3] = NULL;
+		/* the run is printed as `run` prints it */
+		printf("iteration %u of %u:\n", it, a->nr_iterations);
+		fflush(stdout);
+		ret = cli_run_stored(nargs + 3, argv, id);
+		fflush(stdout);
+		if (ret == EXIT_OK && !id[0])
+			ret = EXIT_RUNTIME;
+		if (ret) {
+			error("iteration %u of series '%s' failed; the group "
+			      "keeps the %u before it",
+			      it, a->name, it - 1);
+			goto out;
+		}
+		ctx = context_of(&s, id);
+		tags.context = ctx;
+		ret = store_series_add(&s, a->name, grp, (int)it, id, &tags,
+				       &err);
+		free(ctx);
+		if (ret) {
+			ret = series_store_failed(ret, &err);
+			goto out;
+		}
+	}
+	printf("series %s: group %d stored; 'iotrial series %s report' "
+	       "compares the boots\n",
+	       a->name, grp, a->name);
+	if (a->planned && last) {
+		printf("series %s: that was the plan's last boot\n", a->name);
+		if (a->at_boot)
+			ret = series_remove_unit(a);
+	}
+out:
+	json_object_put(wl);
+	free(argv);
+	free(argv_text);
+	free(tag);
+	store_close(&s);
+	strbuf_release(&err);
+	strbuf_release(&db);
+	strbuf_release(&boot);
+	return ret;
+}
+
+/* series NAME report */
+static int do_report(struct series_args *a)
+{
+	struct series_report_opts o = {
+	    .by = a->by_value,
+	    .baseline = a->baseline,
+	    .conf = 0.95,
+	    .margin = 0.02,
+	};
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct json_object *j = NULL;
+	struct store s;
+	int ret, regression = 0;
+
+	ret = series_open_store(&s, a->db, 0);
+	if (ret)
+		return ret;
+	ret = series_report(&s, a->name, &o, &text, a->json ? &j : NULL,
+			    &regression, &err);
+	store_close(&s);
+	if (ret) {
+		ret = series_store_failed(ret, &err);
+		goto out;
+	}
+	if (a->json)
+		ret = cli_write_json("-", j) ? EXIT_RUNTIME : EXIT_OK;
+	else
+		fputs(text.buf, stdout);
+	if (!ret && a->fail_on_regression && regression)
+		ret = EXIT_REGRESSION;
+out:
+	json_object_put(j);
+	strbuf_release(&err);
+	strbuf_release(&text);
+	return ret;
+}
+
+int cmd_series(int argc, const char **argv)
+{
+	struct series_args a = {0};
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret) {
+		free(a.workload);
+		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	if (!a.name) {
+		ret = series_list(&a);
+	} else if (!a.sub) {
+		error("series '%s': what to do? --define, run, report, plan "
+		      "or at-boot (see 'iotrial series --help')",
+		      a.name);
+		ret = EXIT_USAGE;
+	} else if (!strcmp(a.sub, "define")) {
+		ret = do_define(&a);
+	} else if (a.workload) {
+		error("'--' and a workload belong to --define only");
+		ret = EXIT_USAGE;
+	} else if (!strcmp(a.sub, "run")) {
+		ret = do_run(&a);
+	} else if (!strcmp(a.sub, "report")) {
+		ret = do_report(&a);
+	} else if (!strcmp(a.sub, "plan")) {
+		ret = series_plan(&a);
+	} else if (!strcmp(a.sub, "at-boot")) {
+		ret = series_at_boot(&a);
+	} else {
+		error("unknown series subcommand '%s': --define, add, run, "
+		      "report, plan or at-boot",
+		      a.sub);
+		ret = EXIT_USAGE;
+	}
+	free(a.workload);
+	return ret;
+}

@@ -1,0 +1,153 @@
+/*
+ * Boot orders and the at-boot unit; see series_plan.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "series_plan.h"
+#include "../../util/error.h"
+#include "../../util/rng.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+int series_plan_make(const char *const *values, size_t nv, unsigned boots,
+		     uint64_t seed, int start, struct json_object **out,
+		     struct strbuf *err)
+{
+	struct json_object *order;
+	size_t i, j, *idx;
+	struct rng r;
+	unsigned b;
+
+	if (nv < 2)
+		return err_set(err, -EINVAL,
+			       "a plan alternates two values or more; give "
+			       "--values A,B");
+	if (!boots)
+		return err_set(err, -EINVAL, "a plan needs one boot or more");
+	for (i = 0; i < nv; i++) {
+		if (!values[i][0])
+			return err_set(err, -EINVAL,
+				       "an empty value in --values");
+		for (j = 0; j < i; j++)
+			if (!strcmp(values[i], values[j]))
+				return err_set(err, -EINVAL,
+					       "value '%s' is given twice",
+					       values[i]);
+	}
+	rng_seed(&r, seed);
+	idx = xcalloc(nv, sizeof(*idx));
+	order = json_object_new_array();
+	for (b = 0; b < boots; b++) {
+		for (i = 0; i < nv; i++)
+			idx[i] = i;
+		for (i = nv - 1; i > 0; i--) { /* Fisher-Yates */
+			size_t k = (size_t)rng_below(&r, i + 1), t = idx[i];
+
+			idx[i] = idx[k];
+			idx[k] = t;
+		}
+		for (i = 0; i < nv; i++)
+			json_object_array_add(
+			    order, json_object_new_string(values[idx[i]]));
+	}
+	free(idx);
+	*out = json_object_new_object();
+	json_object_object_add(*out, "start", json_object_new_int(start));
+	json_object_object_add(*out, "order", order);
+	return 0;
+}
+
+int series_plan_next(const char *plan, int grp, char **out_tag, int *out_last)
+{
+	struct json_object *p = json_tokener_parse(plan), *order, *start, *t;
+	int ret = 0;
+	long k, n;
+
+	if (!p || !json_object_object_get_ex(p, "order", &order) ||
+	    !json_object_object_get_ex(p, "start", &start) ||
+	    !json_object_is_type(order, json_type_array) ||
+	    !json_object_is_type(start, json_type_int)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	n = (long)json_object_array_length(order);
+	k = (long)grp - (long)json_object_get_int(start);
+	if (k < 0 || k >= n) {
+		ret = -ENOENT;
+		goto out;
+	}
+	t = json_object_array_get_idx(order, (size_t)k);
+	if (!json_object_is_type(t, json_type_string)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	*out_tag = xstrdup(json_object_get_string(t));
+	*out_last = k == n - 1;
+out:
+	json_object_put(p);
+	return ret;
+}
+
+void series_unit_name(const char *name, struct strbuf *out)
+{
+	strbuf_addf(out, "iotrial-series-%s.service", name);
+}
+
+/* Is path absolute and free of what would change an ExecStart line? */
+static int exec_path_ok(const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+
+	if (*p != '/')
+		return 0;
+	for (; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\'' ||
+		    *p == '\\' || *p == ';')
+			return 0;
+	return 1;
+}
+
+/* path with '%' doubled, as systemd's specifiers need. */
+static void add_escaped(struct strbuf *out, const char *path)
+{
+	for (; *path; path++) {
+		if (*path == '%')
+			strbuf_addch(out, '%');
+		strbuf_addch(out, *path);
+	}
+}
+
+int series_unit_text(const char *name, const char *binary, const char *db,
+		     struct strbuf *out, struct strbuf *err)
+{
+	if (!exec_path_ok(binary))
+		return err_set(err, -EINVAL,
+			       "cannot write a unit that runs '%s': expected "
+			       "an absolute path without blanks, quotes, "
+			       "';' or '\\'",
+			       binary);
+	if (!exec_path_ok(db))
+		return err_set(err, -EINVAL,
+			       "cannot write a unit for the store '%s': "
+			       "expected an absolute path without blanks, "
+			       "quotes, ';' or '\\'",
+			       db);
+	strbuf_addf(out,
+		    "# Written by 'iotrial series %s at-boot --install'; "
+		    "removed by the\n# plan's last group or by 'iotrial "
+		    "series %s at-boot --remove'.\n"
+		    "[Unit]\n"
+		    "Description=iotrial series %s: the next planned group "
+		    "of iterations\n"
+		    "After=local-fs.target\n"
+		    "\n[Service]\n"
+		    "Type=oneshot\n"
+		    "ExecStart=",
+		    name, name, name);
+	add_escaped(out, binary);
+	strbuf_addf(out, " series %s run --planned --at-boot --db ", name);
+	add_escaped(out, db);
+	strbuf_addstr(out, "\n\n[Install]\nWantedBy=multi-user.target\n");
+	return 0;
+}

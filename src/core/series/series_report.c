@@ -1,0 +1,589 @@
+/*
+ * A series' report; see series_report.h. Each iteration is a stored
+ * experiment of one run; its row of the field-note table comes from
+ * report_run_row(), the same numbers `show --runs` prints. The analysis
+ * is series_compare() on the boots of each value against the baseline's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "series_report.h"
+#include "series_stats.h"
+#include "../report/expjson.h"
+#include "../report/runs_text.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* One iteration, loaded. */
+struct iter {
+	const struct series_row *row;
+	struct json_object *exp; /* owned */
+	struct report_run_row rr;
+};
+
+/* One boot (a group of the series). */
+struct boot {
+	int grp;
+	size_t first, n; /* its iterations: it[first .. first + n) */
+	double *metric;	 /* n values, owned */
+	char *value;	 /* what it is compared by (owned) */
+};
+
+/* Everything the report is made of. */
+struct ctx {
+	struct iter *it;
+	size_t nr_it;
+	struct boot *boots;
+	size_t nr_boots;
+	const char **values; /* distinct, in the order first run */
+	size_t nr_values;
+	const char *metric; /* the metric's name */
+	bool higher_is_better;
+};
+
+const char *series_by_name(enum series_by by)
+{
+	switch (by) {
+	case SERIES_BY_TAG:
+		return "tag";
+	case SERIES_BY_BOOT:
+		return "boot";
+	default:
+		return "kernel";
+	}
+}
+
+int series_by_parse(const char *s, enum series_by *out)
+{
+	if (!strcmp(s, "kernel"))
+		*out = SERIES_BY_KERNEL;
+	else if (!strcmp(s, "tag"))
+		*out = SERIES_BY_TAG;
+	else if (!strcmp(s, "boot"))
+		*out = SERIES_BY_BOOT;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The value row is compared by, a new string. A kernel is its release,
+ * and its build too when the series ran two builds of that release (a
+ * patched kernel often keeps the release of the one it patches).
+ */
+static char *value_of(const struct series_row *rows, size_t nr,
+		      const struct series_row *row, enum series_by by)
+{
+	struct strbuf v = STRBUF_INIT;
+	size_t i;
+
+	switch (by) {
+	case SERIES_BY_TAG:
+		strbuf_addstr(&v, row->tag[0] ? row->tag : "(no tag)");
+		break;
+	case SERIES_BY_BOOT:
+		strbuf_addstr(&v, row->boot_id);
+		break;
+	default:
+		strbuf_addstr(&v, row->kernel);
+		for (i = 0; i < nr; i++)
+			if (!strcmp(rows[i].kernel, row->kernel) &&
+			    strcmp(rows[i].build, row->build)) {
+				strbuf_addf(&v, " %s", row->build);
+				break;
+			}
+	}
+	return strbuf_detach(&v, NULL);
+}
+
+/* Load every iteration's experiment and group them into boots. */
+static int load(struct store *s, const struct series_row *rows, size_t nr,
+		enum series_by by, struct ctx *c, struct strbuf *err)
+{
+	size_t i, j;
+	int ret;
+
+	c->it = xcalloc(nr, sizeof(*c->it));
+	c->nr_it = nr;
+	for (i = 0; i < nr; i++) {
+		struct json_object *m;
+
+		c->it[i].row = &rows[i];
+		ret = store_load_experiment(s, rows[i].experiment,
+					    &c->it[i].exp, err);
+		if (ret)
+			return ret;
+		if (report_run_row(c->it[i].exp, 0, &c->it[i].rr) ||
+		    !(c->it[i].rr.metric > 0.0) ||
+		    !isfinite(c->it[i].rr.metric))
+			return err_set(err, -EINVAL,
+				       "iteration %d of group %d (experiment "
+				       "'%s') has no positive metric value",
+				       rows[i].iteration, rows[i].grp,
+				       rows[i].experiment);
+		m = expjson_get(c->it[i].rr.run, "metric");
+		if (!i) {
+			struct json_object *h =
+			    expjson_get(m, "higher_is_better");
+
+			c->metric = expjson_str(m, "name");
+			c->higher_is_better = !h || json_object_get_boolean(h);
+		} else if (strcmp(c->metric, expjson_str(m, "name"))) {
+			return err_set(
+			    err, -EINVAL,
+			    "iteration %d of group %d measured '%s', "
+			    "the others '%s'",
+			    rows[i].iteration, rows[i].grp,
+			    expjson_str(m, "name"), c->metric);
+		}
+		if (!i || rows[i].grp != rows[i - 1].grp) {
+			c->boots = xrealloc(c->boots, (c->nr_boots + 1) *
+							  sizeof(*c->boots));
+			memset(&c->boots[c->nr_boots++], 0, sizeof(*c->boots));
+			c->boots[c->nr_boots - 1].grp = rows[i].grp;
+			c->boots[c->nr_boots - 1].first = i;
+			c->boots[c->nr_boots - 1].value =
+			    value_of(rows, nr, &rows[i], by);
+		}
+		c->boots[c->nr_boots - 1].n++;
+	}
+	for (i = 0; i < c->nr_boots; i++) {
+		struct boot *b = &c->boots[i];
+
+		b->metric = xcalloc(b->n, sizeof(*b->metric));
+		for (j = 0; j < b->n; j++)
+			b->metric[j] = c->it[b->first + j].rr.metric;
+		for (j = 0; j < c->nr_values; j++)
+			if (!strcmp(c->values[j], b->value))
+				break;
+		if (j == c->nr_values) {
+			c->values = xrealloc(c->values, (c->nr_values + 1) *
+							    sizeof(*c->values));
+			c->values[c->nr_values++] = b->value;
+		}
+	}
+	return 0;
+}
+
+static void release(struct ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_it; i++)
+		json_object_put(c->it[i].exp);
+	for (i = 0; i < c->nr_boots; i++) {
+		free(c->boots[i].metric);
+		free(c->boots[i].value);
+	}
+	free(c->it);
+	free(c->boots);
+	free(c->values);
+}
+
+/* Seconds as time(1) prints them, "2m43.824s", right-aligned in 12;
+ * "-" when unknown. */
+static void add_time(struct strbuf *out, double s)
+{
+	char buf[48];
+
+	if (!isfinite(s) || s < 0.0 || s > 1e9)
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), "%.0fm%.3fs", floor(s / 60.0),
+			 s - 60.0 * floor(s / 60.0));
+	strbuf_addf(out, "%12s", buf);
+}
+
+/* A number in a column of width w, "-" when unknown. */
+static void add_num(struct strbuf *out, int w, int prec, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(out, "%*.*f", w, prec, v);
+	else
+		strbuf_addf(out, "%*s", w, "-");
+}
+
+/* One boot as the field note lays out five iterations of a kernel. */
+static void render_boot(const struct ctx *c, const struct boot *b,
+			enum series_by by, struct strbuf *out)
+{
+	const struct series_row *r0 = c->it[b->first].row;
+	const char *rows[] = {"real", "user", "sys"};
+	size_t i, k;
+
+	if (by == SERIES_BY_KERNEL)
+		strbuf_addf(out, "group %d: kernel %s, boot %.8s", b->grp,
+			    r0->kernel, r0->boot_id);
+	else
+		strbuf_addf(out, "group %d: %s %.36s, boot %.8s, kernel %s",
+			    b->grp, series_by_name(by), b->value, r0->boot_id,
+			    r0->kernel);
+	if (r0->tag[0] && by != SERIES_BY_TAG)
+		strbuf_addf(out, ", tag %s", r0->tag);
+	strbuf_addf(out, " (%zu iteration%s):\n\n", b->n, b->n == 1 ? "" : "s");
+	for (k = 0; k < 3; k++) {
+		strbuf_addf(out, "\t%-4s", rows[k]);
+		for (i = 0; i < b->n; i++) {
+			const struct report_run_row *rr =
+			    &c->it[b->first + i].rr;
+
+			add_time(out, k == 0   ? rr->wall_s
+				      : k == 1 ? rr->user_s
+					       : rr->sys_s);
+		}
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(out, "\t%s", c->metric);
+	for (i = 0; i < b->n; i++)
+		strbuf_addf(out, "%12.5g", b->metric[i]);
+	strbuf_addstr(out, "\n\n\tDevice:        tps    MB_read/s    MB_wrtn/s"
+			   "    MB_read    MB_wrtn\n");
+	for (i = 0; i < b->n; i++) {
+		const struct report_run_row *rr = &c->it[b->first + i].rr;
+
+		strbuf_addf(out, "\t%-9.9s", rr->device[0] ? rr->device : "-");
+		add_num(out, 9, 2, rr->tps);
+		add_num(out, 13, 2, rr->rmbps);
+		add_num(out, 13, 2, rr->wmbps);
+		add_num(out, 11, 0, rr->read_mb);
+		add_num(out, 11, 0, rr->write_mb);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(out, "\n\tboot median %s %.6g\n\n", c->metric,
+		    stats_median(b->metric, b->n));
+}
+
+/* A number for JSON; null when unknown (NaN is not JSON). */
+static struct json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+/* Each boot with its iterations, as the text lays them out. */
+static struct json_object *groups_json(const struct ctx *c)
+{
+	struct json_object *groups = json_object_new_array();
+	size_t i, k;
+
+	for (i = 0; i < c->nr_boots; i++) {
+		const struct boot *b = &c->boots[i];
+		const struct series_row *r0 = c->it[b->first].row;
+		struct json_object *g = json_object_new_object();
+		struct json_object *its = json_object_new_array();
+
+		json_object_object_add(g, "group", json_object_new_int(b->grp));
+		json_object_object_add(g, "value",
+				       json_object_new_string(b->value));
+		json_object_object_add(g, "boot_id",
+				       json_object_new_string(r0->boot_id));
+		json_object_object_add(g, "kernel",
+				       json_object_new_string(r0->kernel));
+		json_object_object_add(g, "build",
+				       json_object_new_string(r0->build));
+		json_object_object_add(g, "tag",
+				       json_object_new_string(r0->tag));
+		json_object_object_add(g, "median",
+				       num(stats_median(b->metric, b->n)));
+		for (k = 0; k < b->n; k++) {
+			const struct iter *it = &c->it[b->first + k];
+			const struct report_run_row *rr = &it->rr;
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(
+			    o, "experiment",
+			    json_object_new_string(it->row->experiment));
+			json_object_object_add(o, "metric", num(rr->metric));
+			json_object_object_add(o, "real_s", num(rr->wall_s));
+			json_object_object_add(o, "user_s", num(rr->user_s));
+			json_object_object_add(o, "sys_s", num(rr->sys_s));
+			json_object_object_add(
+			    o, "device", json_object_new_string(rr->device));
+			json_object_object_add(o, "tps", num(rr->tps));
+			json_object_object_add(o, "mb_read_s", num(rr->rmbps));
+			json_object_object_add(o, "mb_wrtn_s", num(rr->wmbps));
+			json_object_object_add(o, "mb_read", num(rr->read_mb));
+			json_object_object_add(o, "mb_wrtn", num(rr->write_mb));
+			json_object_array_add(its, o);
+		}
+		json_object_object_add(g, "iterations", its);
+		json_object_array_add(groups, g);
+	}
+	return groups;
+}
+
+/* The boots of value v as groups for series_compare(). */
+static struct series_group *groups_of(const struct ctx *c, const char *v,
+				      size_t *out_n)
+{
+	struct series_group *g = xcalloc(c->nr_boots, sizeof(*g));
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nr_boots; i++)
+		if (!strcmp(c->boots[i].value, v)) {
+			g[n].x = c->boots[i].metric;
+			g[n++].n = c->boots[i].n;
+		}
+	*out_n = n;
+	return g;
+}
+
+/* "1.023 [0.998, 1.051]" */
+static void add_ratio(struct strbuf *out, const struct stats_shift *s)
+{
+	strbuf_addf(out, "%.3f [%.3f, %.3f]", s->ratio, s->ratio_low,
+		    s->ratio_high);
+}
+
+/* The JSON of one comparison. */
+static struct json_object *cmp_json(const char *v,
+				    const struct series_comparison *sc)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *pooled = json_object_new_object();
+
+	json_object_object_add(o, "value", json_object_new_string(v));
+	json_object_object_add(o, "boots",
+			       json_object_new_int64((int64_t)sc->boots_arm));
+	json_object_object_add(o, "iterations",
+			       json_object_new_int64((int64_t)sc->iters_arm));
+	json_object_object_add(o, "ratio", num(sc->boot.shift.ratio));
+	json_object_object_add(o, "ratio_low", num(sc->boot.shift.ratio_low));
+	json_object_object_add(o, "ratio_high", num(sc->boot.shift.ratio_high));
+	json_object_object_add(o, "p", num(sc->boot.p));
+	json_object_object_add(
+	    o, "verdict",
+	    json_object_new_string(stats_verdict_name(sc->verdict)));
+	json_object_object_add(o, "boots_needed",
+			       json_object_new_int(sc->boots_needed));
+	json_object_object_add(o, "between_boot_sd",
+			       num(sc->spread.between_sd));
+	json_object_object_add(o, "within_boot_sd", num(sc->spread.within_sd));
+	json_object_object_add(pooled, "ratio", num(sc->pooled.shift.ratio));
+	json_object_object_add(pooled, "ratio_low",
+			       num(sc->pooled.shift.ratio_low));
+	json_object_object_add(pooled, "ratio_high",
+			       num(sc->pooled.shift.ratio_high));
+	json_object_object_add(pooled, "p", num(sc->pooled.p));
+	json_object_object_add(
+	    pooled, "verdict",
+	    json_object_new_string(stats_verdict_name(sc->pooled_verdict)));
+	json_object_object_add(o, "pooled", pooled);
+	return o;
+}
+
+/* Compare every value with the baseline, into text and cmps. */
+static int analyse(const struct ctx *c, const struct series_report_opts *o,
+		   const char *base, struct strbuf *text,
+		   struct json_object *cmps, int *out_regression,
+		   struct strbuf *err)
+{
+	struct series_group *gb;
+	size_t nb, i;
+	unsigned min = series_min_boots(1.0 - o->conf);
+	int ret = 0, w = 8;
+
+	/* the first column as wide as the longest value, up to 64 */
+	for (i = 0; i < c->nr_values; i++)
+		if ((int)strlen(c->values[i]) > w)
+			w = (int)strlen(c->values[i]);
+	w = w > 64 ? 64 : w;
+	gb = groups_of(c, base, &nb);
+	strbuf_addf(text,
+		    "%-*s %5s %6s  %-22s %-7s %-12s | pooled: %-22s %-7s "
+		    "%s\n",
+		    w, series_by_name(o->by), "boots", "iters",
+		    "ratio [95% CI] (boots)", "p", "verdict", "ratio [95% CI]",
+		    "p", "verdict");
+	{
+		size_t k, iters = 0;
+
+		for (k = 0; k < nb; k++)
+			iters += gb[k].n;
+		strbuf_addf(text, "%-*.*s %5zu %6zu  baseline\n", w, w, base,
+			    nb, iters);
+	}
+	for (i = 0; i < c->nr_values && !ret; i++) {
+		struct series_comparison sc;
+		struct series_group *ga;
+		size_t na;
+		size_t mark;
+
+		if (!strcmp(c->values[i], base))
+			continue;
+		ga = groups_of(c, c->values[i], &na);
+		ret = series_compare(gb, nb, ga, na, o->conf, o->margin,
+				     c->higher_is_better, &sc);
+		free(ga);
+		if (ret) {
+			err_set(err, ret,
+				"cannot compare '%s' with '%s': the values "
+				"are not positive and finite",
+				c->values[i], base);
+			break;
+		}
+		strbuf_addf(text, "%-*.*s %5zu %6zu  ", w, w, c->values[i], na,
+			    sc.iters_arm);
+		mark = text->len;
+		add_ratio(text, &sc.boot.shift);
+		strbuf_addf(text, "%*s %-7.3g %-12s | pooled: ",
+			    (int)(22 - (text->len - mark) > 0
+				      ? 22 - (text->len - mark)
+				      : 0),
+			    "", sc.boot.p, stats_verdict_name(sc.verdict));
+		mark = text->len;
+		add_ratio(text, &sc.pooled.shift);
+		strbuf_addf(
+		    text, "%*s %-7.3g %s\n",
+		    (int)(22 - (text->len - mark) > 0 ? 22 - (text->len - mark)
+						      : 0),
+		    "", sc.pooled.p, stats_verdict_name(sc.pooled_verdict));
+		strbuf_addf(text,
+			    "%*s boot-to-boot sd %.2f%%, within a boot %.2f%% "
+			    "(intraclass correlation %.2f); ",
+			    w, "", 100.0 * sc.spread.between_sd,
+			    100.0 * sc.spread.within_sd,
+			    isfinite(sc.spread.icc) ? sc.spread.icc : 0.0);
+		if (sc.verdict == STATS_NO_VERDICT)
+			strbuf_addf(text,
+				    "no verdict with fewer than %u boots a "
+				    "side",
+				    min);
+		else if (sc.boots_needed)
+			strbuf_addf(text,
+				    "a ratio of %.3f needs %u boots a side "
+				    "(80%% power)",
+				    sc.boot.shift.ratio, sc.boots_needed);
+		else
+			strbuf_addstr(text, "no difference to size boots for");
+		strbuf_addch(text, '\n');
+		if (sc.verdict == STATS_SLOWER)
+			*out_regression = 1;
+		json_object_array_add(cmps, cmp_json(c->values[i], &sc));
+	}
+	free(gb);
+	return ret;
+}
+
+/*
+ * Groups that ran in the same boot are not independent boots: say so,
+ * since the analysis counts each group as a boot.
+ */
+static void same_boot_note(const struct ctx *c, struct strbuf *text)
+{
+	size_t i, j, shared = 0;
+
+	for (i = 1; i < c->nr_boots; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(c->it[c->boots[i].first].row->boot_id,
+				    c->it[c->boots[j].first].row->boot_id)) {
+				shared++;
+				break;
+			}
+	if (shared)
+		strbuf_addf(text,
+			    "note: %zu of %zu groups ran in a boot an earlier "
+			    "group ran in (same boot id); each\ngroup counts "
+			    "as a boot below, which holds only if what "
+			    "differs between\ngroups was as independent as "
+			    "a reboot\n\n",
+			    shared, c->nr_boots);
+}
+
+int series_report(struct store *s, const char *name,
+		  const struct series_report_opts *o, struct strbuf *text,
+		  struct json_object **json, int *out_regression,
+		  struct strbuf *err)
+{
+	struct series_row *rows = NULL;
+	struct json_object *cmps = json_object_new_array();
+	struct ctx c = {0};
+	const char *base;
+	size_t nr = 0, i;
+	unsigned min = series_min_boots(1.0 - o->conf);
+	int ret;
+
+	*out_regression = 0;
+	ret = store_series_get(s, name, NULL, NULL, err);
+	if (!ret)
+		ret = store_series_rows(s, name, &rows, &nr, err);
+	if (!ret && !nr)
+		ret = err_set(err, -ENOENT,
+			      "series '%s' has no iterations yet; 'iotrial "
+			      "series %s run' runs a group of them",
+			      name, name);
+	if (!ret)
+		ret = load(s, rows, nr, o->by, &c, err);
+	if (ret)
+		goto out;
+	base = o->baseline ? o->baseline : c.values[0];
+	for (i = 0; i < c.nr_values; i++)
+		if (!strcmp(c.values[i], base))
+			break;
+	if (i == c.nr_values) {
+		ret = err_set(err, -EINVAL,
+			      "--baseline '%s' is no %s of series '%s'; its "
+			      "%ss are:",
+			      base, series_by_name(o->by), name,
+			      series_by_name(o->by));
+		for (i = 0; i < c.nr_values; i++)
+			strbuf_addf(err, "%s '%s'", i ? "," : "", c.values[i]);
+		goto out;
+	}
+	strbuf_addf(text,
+		    "series %s: %zu iterations in %zu boots, %s (%s), by "
+		    "%s\n\n",
+		    name, c.nr_it, c.nr_boots, c.metric,
+		    c.higher_is_better ? "higher is better" : "lower is better",
+		    series_by_name(o->by));
+	for (i = 0; i < c.nr_boots; i++)
+		render_boot(&c, &c.boots[i], o->by, text);
+	same_boot_note(&c, text);
+	if (c.nr_values < 2) {
+		strbuf_addf(text,
+			    "only one %s so far ('%s'): nothing to compare; "
+			    "a verdict needs at least %u boots of each of "
+			    "two\n",
+			    series_by_name(o->by), c.values[0], min);
+	} else {
+		ret = analyse(&c, o, base, text, cmps, out_regression, err);
+		if (ret)
+			goto out;
+		strbuf_addf(text,
+			    "\nratio: Hodges-Lehmann of the boots' medians "
+			    "(Moses CI), p from Mann-Whitney on them: the "
+			    "boot is the unit.\npooled: the same on every "
+			    "iteration, what pooling would claim; iterations "
+			    "of one boot\nshare its cache, layout and luck, "
+			    "so pooling overstates the evidence.\n");
+	}
+	if (json) {
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "schema",
+				       json_object_new_string("iotrial/1"));
+		json_object_object_add(j, "kind",
+				       json_object_new_string("series"));
+		json_object_object_add(j, "name", json_object_new_string(name));
+		json_object_object_add(
+		    j, "by", json_object_new_string(series_by_name(o->by)));
+		json_object_object_add(j, "baseline",
+				       json_object_new_string(base));
+		json_object_object_add(j, "metric",
+				       json_object_new_string(c.metric));
+		json_object_object_add(
+		    j, "boots", json_object_new_int64((int64_t)c.nr_boots));
+		json_object_object_add(j, "iterations",
+				       json_object_new_int64((int64_t)c.nr_it));
+		json_object_object_add(j, "groups", groups_json(&c));
+		json_object_object_add(j, "comparisons", json_object_get(cmps));
+		*json = j;
+	}
+out:
+	json_object_put(cmps);
+	release(&c);
+	store_series_rows_free(rows, nr);
+	return ret;
+}
