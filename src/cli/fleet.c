@@ -202,23 +202,11 @@ static int merge_and_report(struct fleet_hosts *h, const struct fleet_args *a)
 	char id[STORE_ID_LEN + 1] = "";
 	bool partial = false;
 	int ret = EXIT_OK;
-	struct store s;
 
-	if (fleet_merge(h, &exp, &partial, &err)) {
+	if (fleet_merge_keep(h, a->db, a->no_store, &exp, &partial, id, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
-	}
-	if (!a->no_store) {
-		if (!store_open(&s, a->db, &err) &&
-		    store_save_experiment(&s, exp, id, &err))
-			*id = '\0';
-		store_close(&s);
-		if (!*id) {
-			error("%s", err.buf);
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
 	}
 	if (a->json && strcmp(a->json, "-")) {
 		if (cli_write_json(a->json, exp)) {

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "cli.h"
-#include "series.h"
+#include "series-int.h"
 #include "../core/report/expjson.h"
 #include "../core/series/series_plan.h"
 #include "../core/series/series_report.h"
@@ -250,27 +250,6 @@ static int parse_args(int argc, const char **argv, struct series_args *a)
 	return check_values(a);
 }
 
-int series_open_store(struct store *s, const char *db, int write)
-{
-	struct strbuf err = STRBUF_INIT;
-	int ret = store_open_flags(s, db, write ? 0 : STORE_NO_CREATE, &err);
-
-	if (ret)
-		error("%s", err.buf);
-	strbuf_release(&err);
-	return ret ? (ret == -EINVAL || ret == -ENOENT ? EXIT_USAGE
-						       : EXIT_RUNTIME)
-		   : 0;
-}
-
-int series_store_failed(int ret, struct strbuf *err)
-{
-	error("%s", err->buf);
-	return ret == -EINVAL || ret == -ENOENT || ret == -EEXIST
-		   ? EXIT_USAGE
-		   : EXIT_RUNTIME;
-}
-
 /* series NAME --define -- WORKLOAD ARGS... */
 static int do_define(struct series_args *a)
 {
@@ -332,21 +311,6 @@ static void read_line(const char *path, struct strbuf *out)
 	if (strbuf_read_file(out, path, 4096) < 0)
 		strbuf_reset(out);
 	strbuf_trim(out);
-}
-
-int series_store_path(const char *db, struct strbuf *out)
-{
-	struct strbuf err = STRBUF_INIT;
-	int ret = 0;
-
-	if (db) {
-		strbuf_addstr(out, db);
-	} else if (store_default_path(out, &err)) {
-		error("%s", err.buf);
-		ret = -1;
-	}
-	strbuf_release(&err);
-	return ret;
 }
 
 /* The knobs and devices of a stored iteration, as JSON text. */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "cli.h"
-#include "series.h"
+#include "series-int.h"
 #include "../core/series/series_plan.h"
 #include "../core/store/store_series.h"
 #include "../util/error.h"

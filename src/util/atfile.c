@@ -3,6 +3,7 @@
  * with O_NOFOLLOW, replaced through a temporary file and a rename, the
  * old file kept as a hard-linked backup.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -234,4 +235,138 @@ out:
 	strbuf_release(&tmp);
 	strbuf_release(&bak);
 	return ret;
+}
+
+static int empty_dir(int fd, dev_t dev, int depth, atfile_keep_fn keep,
+		     void *arg);
+
+/* Remove name in dfd: unlinked, or a directory on dev emptied, then
+ * removed. 0 or -errno. */
+static int remove_entry(int dfd, const char *name, dev_t dev, int depth)
+{
+	struct stat st;
+	int sub, ret;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dfd, name, 0) < 0 ? -errno : 0;
+	if (st.st_dev != dev)
+		return -EXDEV; /* a mount inside: not ours to empty */
+	if (depth >= ATFILE_TREE_DEPTH)
+		return -ELOOP;
+	sub =
+	    openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0)
+		return -errno;
+	ret = empty_dir(sub, dev, depth + 1, NULL, NULL);
+	close(sub);
+	if (!ret && unlinkat(dfd, name, AT_REMOVEDIR) < 0)
+		ret = -errno;
+	return ret;
+}
+
+/* Remove the entries of the directory open as fd that keep does not
+ * keep; fd stays open. 0 or the first -errno other than -ENOENT. */
+static int empty_dir(int fd, dev_t dev, int depth, atfile_keep_fn keep,
+		     void *arg)
+{
+	struct dirent *de;
+	struct stat st;
+	int dfd, ret = 0, r;
+	DIR *d;
+
+	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		ret = -errno;
+		close(dfd);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (keep &&
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			r = -errno;
+		else if (keep && keep(de->d_name, &st, arg))
+			continue;
+		else if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			r = unlinkat(dfd, de->d_name, 0) < 0 ? -errno : 0;
+		else
+			r = remove_entry(dfd, de->d_name, dev, depth);
+		if (r && r != -ENOENT && !ret)
+			ret = r;
+	}
+	closedir(d);
+	return ret;
+}
+
+int atfile_empty_dir(int fd, atfile_keep_fn keep, void *arg)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return empty_dir(fd, st.st_dev, 0, keep, arg);
+}
+
+int atfile_remove_tree(int dirfd, const char *name)
+{
+	struct stat st;
+
+	if (fstat(dirfd, &st) < 0)
+		return -errno;
+	return remove_entry(dirfd, name, st.st_dev, 0);
+}
+
+int atfile_path_plain(const char *path)
+{
+	const char *p = path, *slash;
+	size_t n;
+
+	if (*p != '/' || !p[1] || p[strlen(p) - 1] == '/')
+		return 0;
+	while (*p == '/') {
+		p++;
+		slash = strchr(p, '/');
+		n = slash ? (size_t)(slash - p) : strlen(p);
+		if (!n || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+int atfile_open_nofollow(const char *path)
+{
+	struct strbuf comp = STRBUF_INIT;
+	const char *p = path, *slash;
+	int fd, next;
+
+	if (!atfile_path_plain(path) && strcmp(path, "/"))
+		return -EINVAL;
+	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (*p == '/' && p[1]) {
+		p++;
+		slash = strchr(p, '/');
+		strbuf_reset(&comp);
+		strbuf_add(&comp, p, slash ? (size_t)(slash - p) : strlen(p));
+		p += comp.len;
+		next = openat(fd, comp.buf,
+			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			next = -errno;
+		close(fd);
+		fd = next;
+		if (fd < 0)
+			break;
+	}
+	strbuf_release(&comp);
+	return fd;
 }

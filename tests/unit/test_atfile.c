@@ -5,6 +5,7 @@
  * written through it), reading back.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,11 +97,96 @@ static void test_refusals(void **state)
 	strbuf_release(&in);
 }
 
+/* Make dir/rel: a directory when it ends in '/', else a file. */
+static void make_at(const char *rel)
+{
+	char p[256];
+	size_t n;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	n = strlen(p);
+	if (p[n - 1] == '/') {
+		p[n - 1] = '\0';
+		assert_int_equal(mkdir(p, 0700), 0);
+		return;
+	}
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+}
+
+static int exists_at(const char *rel)
+{
+	char p[256];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	return lstat(p, &st) == 0;
+}
+
+/* atfile_empty_dir keeps what keep() names: here "keep*" entries. */
+static int keep_named(const char *name, const struct stat *st, void *arg)
+{
+	(void)st;
+	(*(int *)arg)++;
+	return !strncmp(name, "keep", 4);
+}
+
+/*
+ * A tree is removed whole, through no link (what a link points to
+ * stays); a missing name is -ENOENT; emptying keeps what keep() keeps,
+ * and the emptied directory itself stays.
+ */
+static void test_remove_tree(void **state)
+{
+	char p[256];
+	int fd, efd, seen = 0;
+
+	(void)state;
+	make_at("outside/");
+	make_at("outside/precious");
+	make_at("t/");
+	make_at("t/a/");
+	make_at("t/a/b/");
+	make_at("t/a/b/f");
+	make_at("t/g");
+	snprintf(p, sizeof(p), "%s/t/a/link", dir);
+	assert_int_equal(symlink("../../outside", p), 0);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(atfile_remove_tree(fd, "t"), 0);
+	assert_false(exists_at("t"));
+	assert_true(exists_at("outside/precious"));
+	assert_int_equal(atfile_remove_tree(fd, "t"), -ENOENT);
+	/* a plain file is just unlinked */
+	make_at("plain");
+	assert_int_equal(atfile_remove_tree(fd, "plain"), 0);
+	assert_false(exists_at("plain"));
+
+	make_at("e/");
+	make_at("e/keep-me");
+	make_at("e/sub/");
+	make_at("e/sub/keep-not-here");
+	make_at("e/gone");
+	snprintf(p, sizeof(p), "%s/e", dir);
+	efd = open(p, O_RDONLY | O_DIRECTORY);
+	assert_true(efd >= 0);
+	assert_int_equal(atfile_empty_dir(efd, keep_named, &seen), 0);
+	close(efd);
+	assert_int_equal(seen, 3); /* asked about the top level only */
+	assert_true(exists_at("e/keep-me"));
+	assert_false(exists_at("e/sub"));
+	assert_false(exists_at("e/gone"));
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_replace_and_backup),
 	    cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_remove_tree),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/report/report_formats.h"
+#include "core/report/fmt.h"
 #include "report_fixture.h"
 #include "util/banned.h"
 

@@ -620,6 +620,40 @@ static void test_origin(void **state)
 	assert_int_equal(sql_int(f->db.buf, "PRAGMA user_version"), 1);
 }
 
+/*
+ * store_save() opens the store (making it), saves and closes: the id
+ * comes back and the experiment loads; a file that is no store is
+ * refused and the id is left empty.
+ */
+static void test_save_by_path(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *e = make_exp("0123abcd", "randread", 2, 4), *back;
+	char id[STORE_ID_LEN + 1] = "x";
+	struct strbuf p = STRBUF_INIT;
+	struct store s;
+	FILE *fp;
+
+	assert_int_equal(store_save(f->db.buf, e, id, &f->err), 0);
+	assert_string_equal(id, "0123abcd");
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_int_equal(store_load_experiment(&s, id, &back, &f->err), 0);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(back, "workload")),
+	    "randread");
+	json_object_put(back);
+	store_close(&s);
+	strbuf_addf(&p, "%s/notes.txt", f->dir);
+	fp = fopen(p.buf, "w");
+	assert_non_null(fp);
+	fputs("not a database, and never to become one\n", fp);
+	fclose(fp);
+	assert_int_equal(store_save(p.buf, e, id, &f->err), -EINVAL);
+	assert_string_equal(id, "");
+	json_object_put(e);
+	strbuf_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -631,6 +665,7 @@ int main(void)
 	    T(test_refuse_foreign),  T(test_refuse_newer),
 	    T(test_empty_file),	     T(test_many_saves),
 	    T(test_origin),	     T(test_load_printable),
+	    T(test_save_by_path),
 #undef T
 	};
 

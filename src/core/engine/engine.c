@@ -15,7 +15,8 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* Every engine, in the order help lists them: the default first. */
+/* Every engine, in the order help lists them (the default, psync, is
+ * the rw workloads' engine parameter's, workload/rw_setup.c). */
 static const struct engine_ops *const engines[] = {
     &engine_io_uring,
     &engine_libaio,

@@ -552,7 +552,6 @@ int import_save(const char *db, struct json_object *exp,
 		struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
-	struct store s;
 	int ret;
 
 	ret = import_analyze(exp, &why);
@@ -562,10 +561,7 @@ int import_save(const char *db, struct json_object *exp,
 			why.buf);
 		goto out;
 	}
-	ret = store_open(&s, db, err);
-	if (!ret)
-		ret = store_save_experiment(&s, exp, out_id, err);
-	store_close(&s);
+	ret = store_save(db, exp, out_id, err);
 out:
 	strbuf_release(&why);
 	return ret;

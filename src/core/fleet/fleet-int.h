@@ -15,6 +15,10 @@
 struct json_object *fleet_arm_by_label(struct json_object *exp,
 				       const char *label, int *out_index);
 
+/* The label of exp's baseline arm (its "baseline", or the first arm
+ * when that names none), or "" when it has no arm. */
+const char *fleet_baseline_label(struct json_object *exp);
+
 /* The arm labels of ref, baseline first, into *out (caller frees the
  * array; the strings are ref's); returns how many. */
 size_t fleet_arm_labels(struct json_object *ref, const char ***out);

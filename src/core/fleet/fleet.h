@@ -57,6 +57,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
+#include "../store/store.h"
 #include "../../util/strbuf.h"
 
 /* One host's result as read: an experiment, or why there is none. */
@@ -120,6 +121,16 @@ void fleet_hosts_release(struct fleet_hosts *h);
  */
 int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 		bool *out_partial, struct strbuf *err);
+
+/*
+ * fleet_merge(), then the fleet experiment kept in the results store at
+ * db (NULL: the default) unless db_skip: its id into out_id ("" when
+ * not kept). Returns 0, or -errno with err set when the merge or the
+ * store failed (*out is then the merged experiment or NULL).
+ */
+int fleet_merge_keep(struct fleet_hosts *h, const char *db, bool db_skip,
+		     struct json_object **out, bool *out_partial,
+		     char out_id[STORE_ID_LEN + 1], struct strbuf *err);
 
 /* What fleet_plan_playbook() needs. */
 struct fleet_plan {

@@ -33,25 +33,6 @@ struct host_row {
 	char *env[NR_ENV];
 };
 
-struct json_object *fleet_arm_by_label(struct json_object *exp,
-				       const char *label, int *out_index)
-{
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t i, n = arms ? json_object_array_length(arms) : 0;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-
-		if (!strcmp(expjson_str(a, "label"), label)) {
-			if (out_index)
-				*out_index = (int)i;
-			return a;
-		}
-	}
-	return NULL;
-}
-
 /* The verdict object of arm label in exp, or NULL. */
 static struct json_object *verdict_by_label(struct json_object *exp,
 					    const char *label)
@@ -67,46 +48,6 @@ static struct json_object *verdict_by_label(struct json_object *exp,
 			return v;
 	}
 	return NULL;
-}
-
-/* The index of exp's baseline arm: its "baseline", or 0 when that is
- * missing or names no arm. */
-static size_t baseline_index(struct json_object *exp)
-{
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	double b = expjson_num(exp, "baseline");
-	size_t n = arms ? json_object_array_length(arms) : 0;
-
-	return isfinite(b) && b >= 0 && b < (double)n ? (size_t)b : 0;
-}
-
-/* The label of exp's baseline arm, or "" */
-static const char *baseline_label(struct json_object *exp)
-{
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-
-	if (!arms || !json_object_array_length(arms))
-		return "";
-	return expjson_str(json_object_array_get_idx(arms, baseline_index(exp)),
-			   "label");
-}
-
-size_t fleet_arm_labels(struct json_object *ref, const char ***out)
-{
-	struct json_object *arms =
-	    expjson_get_type(ref, "arms", json_type_array);
-	size_t i, n = arms ? json_object_array_length(arms) : 0, k = 1;
-	size_t b = baseline_index(ref);
-
-	*out = xcalloc(n ? n : 1, sizeof(**out));
-	(*out)[0] = baseline_label(ref);
-	for (i = 0; i < n; i++)
-		if (i != b)
-			(*out)[k++] = expjson_str(
-			    json_object_array_get_idx(arms, i), "label");
-	return n;
 }
 
 /* The kernel, devices and schedulers of exp's environment. */
@@ -170,11 +111,11 @@ static int fill_row(struct host_row *row, struct json_object *ref,
 			       expjson_str(expjson_get(ref, "metric"), "name"));
 	a = expjson_get_type(exp, "arms", json_type_array);
 	if (!a || json_object_array_length(a) != nr_arms ||
-	    strcmp(baseline_label(exp), labels[0]))
+	    strcmp(fleet_baseline_label(exp), labels[0]))
 		return err_set(why, -EINVAL,
 			       "its arms are not the fleet's (baseline '%s', "
 			       "%zu arms)",
-			       baseline_label(exp),
+			       fleet_baseline_label(exp),
 			       a ? json_object_array_length(a) : 0);
 	if (fleet_same_factors(exp, ref, why) ||
 	    fleet_same_settings(exp, ref, labels, nr_arms, why))
@@ -705,5 +646,17 @@ out:
 	json_object_put(exp);
 	json_object_put(ref);
 	strbuf_release(&why);
+	return ret;
+}
+
+int fleet_merge_keep(struct fleet_hosts *h, const char *db, bool db_skip,
+		     struct json_object **out, bool *out_partial,
+		     char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+{
+	int ret = fleet_merge(h, out, out_partial, err);
+
+	out_id[0] = '\0';
+	if (!ret && !db_skip)
+		ret = store_save(db, *out, out_id, err);
 	return ret;
 }

@@ -9,52 +9,57 @@
 #include "procfile.h"
 #include "../../util/banned.h"
 
+/* What kvstat_parse() looks for and has found. */
+struct kv_want {
+	const char *const *names;
+	unsigned nr;
+	uint64_t *vals;
+	unsigned found; /* bit i: names[i] was read */
+};
+
+/* procfile_each_line()'s step: a wanted "name value" line into vals. */
+static int kv_line(const char *line, size_t line_len, void *arg)
+{
+	struct kv_want *k = arg;
+	size_t name_len, vpos;
+	uint64_t v;
+	unsigned i;
+	int ret;
+
+	for (name_len = 0; name_len < line_len && line[name_len] != ' ' &&
+			   line[name_len] != '\t';
+	     name_len++)
+		;
+	for (i = 0; i < k->nr; i++)
+		if (strlen(k->names[i]) == name_len &&
+		    !memcmp(k->names[i], line, name_len))
+			break;
+	if (i == k->nr)
+		return 0;
+	vpos = name_len;
+	ret = procfile_scan_u64(line, line_len, &vpos, &v);
+	if (ret)
+		return ret;
+	while (vpos < line_len &&
+	       (line[vpos] == ' ' || line[vpos] == '\t' || line[vpos] == '\r'))
+		vpos++;
+	if (vpos != line_len)
+		return -EINVAL;
+	k->vals[i] = v;
+	k->found |= 1u << i;
+	return 0;
+}
+
 int kvstat_parse(const char *buf, size_t len, const char *const *names,
 		 unsigned nr, uint64_t *vals)
 {
-	size_t pos = 0;
-	unsigned found = 0, i;
+	struct kv_want k = {names, nr, vals, 0};
+	int ret;
 
 	if (nr > 31)
 		return -EINVAL;
-	while (pos < len && buf[pos]) {
-		const char *line = buf + pos, *end;
-		size_t line_len, name_len, vpos;
-		uint64_t v;
-		int ret;
-
-		end = memchr(line, '\n', len - pos);
-		line_len = end ? (size_t)(end - line) : len - pos;
-		pos += line_len + (end ? 1 : 0);
-		if (memchr(line, '\0', line_len)) { /* the text ends here */
-			line_len = strnlen(line, line_len);
-			pos = len;
-		}
-		for (name_len = 0;
-		     name_len < line_len && line[name_len] != ' ' &&
-		     line[name_len] != '\t';
-		     name_len++)
-			;
-		for (i = 0; i < nr; i++)
-			if (strlen(names[i]) == name_len &&
-			    !memcmp(names[i], line, name_len))
-				break;
-		if (i == nr)
-			continue;
-		vpos = name_len;
-		ret = procfile_scan_u64(line, line_len, &vpos, &v);
-		if (ret)
-			return ret;
-		while (vpos < line_len &&
-		       (line[vpos] == ' ' || line[vpos] == '\t' ||
-			line[vpos] == '\r'))
-			vpos++;
-		if (vpos != line_len)
-			return -EINVAL;
-		vals[i] = v;
-		found |= 1u << i;
-	}
-	return (int)found;
+	ret = procfile_each_line(buf, len, kv_line, &k);
+	return ret ? ret : (int)k.found;
 }
 
 int kvstat_read_fd(int fd, const char *const *names, unsigned nr,

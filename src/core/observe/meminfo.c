@@ -9,14 +9,8 @@
 #include "procfile.h"
 #include "../../util/banned.h"
 
-/* A name we want and where its value goes. */
-struct meminfo_key {
-	const char *name; /* without the colon */
-	size_t off;	  /* offsetof the uint64_t in struct meminfo */
-	unsigned bit;	  /* enum meminfo_have */
-};
-
-static const struct meminfo_key keys[] = {
+/* The names we want and where their values go (enum meminfo_have). */
+static const struct procfile_key keys[] = {
     {"MemTotal", offsetof(struct meminfo, total_bytes), MEMINFO_TOTAL},
     {"MemFree", offsetof(struct meminfo, free_bytes), MEMINFO_FREE},
     {"MemAvailable", offsetof(struct meminfo, available_bytes),
@@ -29,18 +23,6 @@ static const struct meminfo_key keys[] = {
     {"Inactive(file)", offsetof(struct meminfo, inactive_file_bytes),
      MEMINFO_FILE_LRU},
 };
-
-/* The key named by line[0..name_len), or NULL. */
-static const struct meminfo_key *find_key(const char *name, size_t name_len)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strlen(keys[i].name) == name_len &&
-		    !memcmp(keys[i].name, name, name_len))
-			return &keys[i];
-	return NULL;
-}
 
 /*
  * Parse "   123 kB" (or "123" without a unit) in p[0..len) into bytes.
@@ -72,36 +54,14 @@ static int parse_value(const char *p, size_t len, uint64_t *out_bytes)
 
 int meminfo_parse(const char *buf, size_t len, struct meminfo *out)
 {
-	size_t pos = 0;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	while (pos < len && buf[pos]) {
-		const char *line = buf + pos, *colon, *end;
-		const struct meminfo_key *k;
-		size_t line_len;
-		uint64_t bytes;
-		int ret;
-
-		end = memchr(line, '\n', len - pos);
-		line_len = end ? (size_t)(end - line) : len - pos;
-		pos += line_len + (end ? 1 : 0);
-		if (memchr(line, '\0', line_len)) { /* the text ends here */
-			line_len = strnlen(line, line_len);
-			pos = len;
-		}
-		colon = memchr(line, ':', line_len);
-		if (!colon)
-			continue;
-		k = find_key(line, (size_t)(colon - line));
-		if (!k)
-			continue;
-		ret = parse_value(
-		    colon + 1, line_len - (size_t)(colon - line) - 1, &bytes);
-		if (ret)
-			return ret;
-		memcpy((char *)out + k->off, &bytes, sizeof(bytes));
-		out->have |= k->bit;
-	}
+	ret =
+	    procfile_parse_keys(buf, len, keys, sizeof(keys) / sizeof(keys[0]),
+				parse_value, out, &out->have);
+	if (ret)
+		return ret;
 	return out->have & (MEMINFO_DIRTY | MEMINFO_TOTAL) ? 0 : -EINVAL;
 }
 

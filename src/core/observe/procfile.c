@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 #include "procfile.h"
 #include "../../util/banned.h"
@@ -67,4 +68,96 @@ int procfile_scan_u64(const char *p, size_t len, size_t *pos, uint64_t *out)
 	*pos = i;
 	*out = v;
 	return 0;
+}
+
+int procfile_each_line(const char *buf, size_t len, procfile_line_fn fn,
+		       void *arg)
+{
+	size_t pos = 0;
+	int ret;
+
+	while (pos < len && buf[pos]) {
+		const char *line = buf + pos, *end;
+		size_t line_len;
+
+		end = memchr(line, '\n', len - pos);
+		line_len = end ? (size_t)(end - line) : len - pos;
+		pos += line_len + (end ? 1 : 0);
+		if (memchr(line, '\0', line_len)) { /* the text ends here */
+			line_len = strnlen(line, line_len);
+			pos = len;
+		}
+		ret = fn(line, line_len, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* procfile_each_kv()'s function and its argument, for kv_line(). */
+struct kv_walk {
+	procfile_kv_fn fn;
+	void *arg;
+};
+
+/* procfile_each_line()'s step for procfile_each_kv(). */
+static int kv_line(const char *line, size_t line_len, void *arg)
+{
+	const struct kv_walk *w = arg;
+	const char *colon = memchr(line, ':', line_len);
+	size_t name_len;
+
+	if (!colon)
+		return 0;
+	name_len = (size_t)(colon - line);
+	return w->fn(line, name_len, colon + 1, line_len - name_len - 1,
+		     w->arg);
+}
+
+int procfile_each_kv(const char *buf, size_t len, procfile_kv_fn fn, void *arg)
+{
+	struct kv_walk w = {fn, arg};
+
+	return procfile_each_line(buf, len, kv_line, &w);
+}
+
+/* What procfile_parse_keys() walks with. */
+struct key_walk {
+	const struct procfile_key *keys;
+	size_t nr;
+	procfile_value_fn parse;
+	void *out;
+	unsigned *have;
+};
+
+/* procfile_each_kv()'s step for procfile_parse_keys(). */
+static int key_line(const char *name, size_t name_len, const char *value,
+		    size_t value_len, void *arg)
+{
+	const struct key_walk *w = arg;
+	uint64_t v;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < w->nr; i++) {
+		if (strlen(w->keys[i].name) != name_len ||
+		    memcmp(w->keys[i].name, name, name_len))
+			continue;
+		ret = w->parse(value, value_len, &v);
+		if (ret)
+			return ret;
+		memcpy((char *)w->out + w->keys[i].off, &v, sizeof(v));
+		*w->have |= w->keys[i].bit;
+		break;
+	}
+	return 0;
+}
+
+int procfile_parse_keys(const char *buf, size_t len,
+			const struct procfile_key *keys, size_t nr,
+			procfile_value_fn parse, void *out, unsigned *have)
+{
+	struct key_walk w = {keys, nr, parse, out, have};
+
+	return procfile_each_kv(buf, len, key_line, &w);
 }

@@ -9,14 +9,8 @@
 #include "procfile.h"
 #include "../../util/banned.h"
 
-/* A name and where its value goes. */
-struct procio_key {
-	const char *name;
-	size_t off;   /* offsetof the uint64_t in struct procio */
-	unsigned bit; /* enum procio_have */
-};
-
-static const struct procio_key keys[] = {
+/* The names and where their values go (enum procio_have). */
+static const struct procfile_key keys[] = {
     {"rchar", offsetof(struct procio, rchar), PROCIO_RCHAR},
     {"wchar", offsetof(struct procio, wchar), PROCIO_WCHAR},
     {"syscr", offsetof(struct procio, syscr), PROCIO_SYSCR},
@@ -46,38 +40,14 @@ static int parse_u64(const char *p, size_t len, uint64_t *out)
 
 int procio_parse(const char *buf, size_t len, struct procio *out)
 {
-	size_t pos = 0, i;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	while (pos < len && buf[pos]) {
-		const char *line = buf + pos, *end, *colon;
-		size_t line_len, name_len;
-		uint64_t v;
-		int ret;
-
-		end = memchr(line, '\n', len - pos);
-		line_len = end ? (size_t)(end - line) : len - pos;
-		pos += line_len + (end ? 1 : 0);
-		if (memchr(line, '\0', line_len)) { /* the text ends here */
-			line_len = strnlen(line, line_len);
-			pos = len;
-		}
-		colon = memchr(line, ':', line_len);
-		if (!colon)
-			continue;
-		name_len = (size_t)(colon - line);
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			if (strlen(keys[i].name) != name_len ||
-			    memcmp(keys[i].name, line, name_len))
-				continue;
-			ret = parse_u64(colon + 1, line_len - name_len - 1, &v);
-			if (ret)
-				return ret;
-			memcpy((char *)out + keys[i].off, &v, sizeof(v));
-			out->have |= keys[i].bit;
-			break;
-		}
-	}
+	ret =
+	    procfile_parse_keys(buf, len, keys, sizeof(keys) / sizeof(keys[0]),
+				parse_u64, out, &out->have);
+	if (ret)
+		return ret;
 	return out->have & PROCIO_WRITE_BYTES ? 0 : -EINVAL;
 }
 

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include <json-c/json.h>
+#include "json_round.h"
 #include "regime_obs.h"
 #include "../../util/banned.h"
 
@@ -225,9 +226,9 @@ void truth_regime_to_json(const struct truth *t, struct json_object *o)
 				       json_object_new_string(od->name));
 		add_u(d, "max_in_flight", od->max_in_flight);
 		json_object_object_add(d, "max_aqu_sz",
-				       truth_json_double(od->max_aqu_sz, 3));
+				       json_round(od->max_aqu_sz, 3));
 		json_object_object_add(d, "max_rareq_kib",
-				       truth_json_double(od->max_rareq_kib, 2));
+				       json_round(od->max_rareq_kib, 2));
 		add_u(d, "intervals", od->intervals);
 		json_object_array_add(peaks, d);
 	}

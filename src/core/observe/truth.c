@@ -593,10 +593,10 @@ static void hook_end(void *ctx, struct run_result *r)
 	t->have_env = th->have_env;
 	memset(&th->env, 0, sizeof(th->env));
 	th->have_env = 0;
-	if (r->truth && r->truth_free)
-		r->truth_free(r->truth);
+	if (r->truth && r->free_truth)
+		r->free_truth(r->truth);
 	r->truth = t;
-	r->truth_free = truth_free;
+	r->free_truth = truth_free;
 	if (t->no_device_reason)
 		run_result_note(r, "no device truth: %s", t->no_device_reason);
 	/* a workload that tallies after measure_end() leaves r empty here;

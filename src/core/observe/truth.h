@@ -12,7 +12,7 @@
  * It plugs into the measurement seam (measure.h): truth_hook_init() fills
  * a measure_hook whose begin snapshots the environment and starts the
  * sampler, and whose end stops it and attaches a struct truth to the run
- * result (r->truth, freed through r->truth_free).
+ * result (r->truth, freed through r->free_truth).
  */
 #ifndef IOTRIAL_TRUTH_H
 #define IOTRIAL_TRUTH_H
@@ -171,7 +171,7 @@ void truth_apply_run(struct truth *t, const struct run_result *r);
 void truth_warn(const struct truth *t, struct run_result *r,
 		const struct truth_opts *o, uint64_t mem_total_bytes);
 
-/* Free a truth and its contents (the r->truth_free of attached ones). */
+/* Free a truth and its contents (the r->free_truth of attached ones). */
 void truth_free(struct truth *t);
 
 /*
@@ -183,8 +183,5 @@ void truth_to_json(const struct truth *t, struct json_object *run);
 /* Add one device's columns to obj: the keys a run's devices[] entries
  * and `iotrial watch --json` lines share. */
 void disk_delta_to_json(const struct disk_delta *d, struct json_object *obj);
-
-/* A JSON number rounded to decimals places (NaN and inf: null). */
-struct json_object *truth_json_double(double v, int decimals);
 
 #endif

@@ -14,33 +14,14 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "truth.h"
+#include "json_round.h"
 #include "regime_obs.h"
 #include "../../util/banned.h"
-
-struct json_object *truth_json_double(double v, int decimals)
-{
-	char buf[64];
-	size_t n;
-
-	if (!isfinite(v))
-		return NULL;
-	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-	if (strchr(buf, '.')) { /* "12.500" -> "12.5", "3.000" -> "3" */
-		n = strlen(buf);
-		while (n && buf[n - 1] == '0')
-			buf[--n] = '\0';
-		if (n && buf[n - 1] == '.')
-			buf[--n] = '\0';
-	}
-	if (!strcmp(buf, "-0"))
-		snprintf(buf, sizeof(buf), "0");
-	return json_object_new_double_s(strtod(buf, NULL), buf);
-}
 
 /* Add key: a rounded number. */
 static void add_d(struct json_object *o, const char *key, double v, int dec)
 {
-	json_object_object_add(o, key, truth_json_double(v, dec));
+	json_object_object_add(o, key, json_round(v, dec));
 }
 
 /* Add key: a byte or request count. */
@@ -109,8 +90,8 @@ static struct json_object *series_json(const struct sampler_series *ser)
 
 		json_object_array_add(
 		    t_s,
-		    truth_json_double(
-			(double)(pt->t_ns - ser->points[0].t_ns) / 1e9, 3));
+		    json_round((double)(pt->t_ns - ser->points[0].t_ns) / 1e9,
+			       3));
 		json_object_array_add(
 		    dirty,
 		    mem ? json_object_new_uint64(pt->dirty_bytes) : NULL);
@@ -149,8 +130,7 @@ static struct json_object *series_json(const struct sampler_series *ser)
 			v[5] = dd.aqu_sz;
 			for (k = 0; k < 6; k++)
 				json_object_array_add(
-				    arr[k],
-				    truth_json_double(ok ? v[k] : NAN, 3));
+				    arr[k], json_round(ok ? v[k] : NAN, 3));
 		}
 		for (k = 0; k < 6; k++)
 			json_object_object_add(dev, keys[k], arr[k]);

@@ -18,18 +18,6 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* The class of a verdict's colour, as the verdict table's. */
-static const char *verdict_cls(const char *verdict)
-{
-	if (!strcmp(verdict, "faster"))
-		return "good";
-	if (!strcmp(verdict, "slower"))
-		return "bad";
-	if (!strcmp(verdict, "equivalent"))
-		return "same";
-	return "vague";
-}
-
 /* "a=1 b=2" of x's "within", or "-" when it is empty. */
 static void within_html(struct strbuf *out, struct json_object *x)
 {
@@ -74,7 +62,7 @@ static void effect_row(struct json_object *exp, struct json_object *e,
 	strbuf_addf(out, "</td><td class=\"num\">%d</td><td class=\"v\">",
 		    expjson_count(e, "n"));
 	strbuf_addf(out, "<span class=\"verdict %s\">",
-		    verdict_cls(expjson_str(e, "verdict")));
+		    svg_verdict_class(expjson_str(e, "verdict")));
 	svg_escape(out, expjson_str(e, "verdict"));
 	strbuf_addstr(out, "</span>");
 	if (suspect_is(exp, e))

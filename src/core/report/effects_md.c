@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "fmt.h"
 #include "effects_md.h"
 #include "effects_text.h"
 #include "expjson.h"

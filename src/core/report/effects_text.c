@@ -8,17 +8,11 @@
  */
 #include <math.h>
 #include <string.h>
+#include "fmt.h"
 #include "effects_text.h"
 #include "expjson.h"
 #include "suspect.h"
 #include "../../util/banned.h"
-
-static void pad(struct strbuf *out, size_t from, size_t width)
-{
-	while (out->len - from < width)
-		strbuf_addch(out, ' ');
-	strbuf_addch(out, ' ');
-}
 
 static void add_p(struct strbuf *out, double p)
 {
@@ -70,17 +64,17 @@ static void effect_line(struct strbuf *out, struct json_object *exp,
 
 	strbuf_addstr(out, "  at ");
 	add_within(out, e);
-	pad(out, start, width);
+	report_pad(out, start, width);
 	start = out->len;
 	if (isfinite(expjson_num(e, "ratio")))
 		strbuf_addf(out, "%.3f [%.3f, %.3f]", expjson_num(e, "ratio"),
 			    expjson_num(e, "ci_low"),
 			    expjson_num(e, "ci_high"));
-	pad(out, start, 22);
+	report_pad(out, start, 22);
 	start = out->len;
 	if (isfinite(expjson_num(e, "p_adjusted")))
 		add_p(out, expjson_num(e, "p_adjusted"));
-	pad(out, start, 7);
+	report_pad(out, start, 7);
 	strbuf_addf(out, "%s%s\n", expjson_str(e, "verdict"),
 		    suspect_is(exp, e) ? "*" : "");
 }
@@ -127,7 +121,7 @@ static void effects_table(struct strbuf *out, struct json_object *exp,
 			width = sb.len;
 	}
 	strbuf_addstr(out, "effect");
-	pad(out, out->len - 6, width);
+	report_pad(out, out->len - 6, width);
 	strbuf_addstr(out, "ratio [95% CI]         p       verdict\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(effects, i);

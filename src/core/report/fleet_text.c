@@ -6,18 +6,11 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include "fmt.h"
 #include "fleet_text.h"
 #include "expjson.h"
 #include "suspect.h"
 #include "../../util/banned.h"
-
-/* Pad the text added since from to width columns, then a space. */
-static void pad_to(struct strbuf *out, size_t from, size_t width)
-{
-	while (out->len - from < width)
-		strbuf_addch(out, ' ');
-	strbuf_addch(out, ' ');
-}
 
 /* The longest string member key among the objects of arr. */
 static size_t widest(struct json_object *arr, const char *key, size_t min)
@@ -54,7 +47,7 @@ static void host_line(struct strbuf *out, struct json_object *h,
 
 	strbuf_addf(out, "%s%s", expjson_str(h, "kernel"),
 		    flagged ? " (!)" : "");
-	pad_to(out, start, kernel_w);
+	report_pad(out, start, kernel_w);
 	for (i = 0; vs && i < json_object_array_length(vs); i++) {
 		struct json_object *v = json_object_array_get_idx(vs, i);
 		double r = expjson_num(v, "ratio");
@@ -65,7 +58,7 @@ static void host_line(struct strbuf *out, struct json_object *h,
 		strbuf_addstr(out, expjson_str(v, "verdict"));
 		if (marked(v))
 			strbuf_addch(out, '*');
-		pad_to(out, start, col_w);
+		report_pad(out, start, col_w);
 	}
 	strbuf_rtrim(out);
 	strbuf_addch(out, '\n');
@@ -171,15 +164,15 @@ void report_fleet_text(struct json_object *exp, struct strbuf *out)
 		    expjson_count(fleet, "nr_failed"));
 	start = out->len;
 	strbuf_addstr(out, "host");
-	pad_to(out, start, host_w);
+	report_pad(out, start, host_w);
 	start = out->len;
 	strbuf_addstr(out, "kernel");
-	pad_to(out, start, kernel_w);
+	report_pad(out, start, kernel_w);
 	for (i = 0; vs && i < json_object_array_length(vs); i++) {
 		start = out->len;
 		strbuf_addstr(out, expjson_str(json_object_array_get_idx(vs, i),
 					       "label"));
-		pad_to(out, start, col_w);
+		report_pad(out, start, col_w);
 	}
 	strbuf_rtrim(out);
 	strbuf_addch(out, '\n');
@@ -190,7 +183,7 @@ void report_fleet_text(struct json_object *exp, struct strbuf *out)
 
 		start = out->len;
 		strbuf_addstr(out, expjson_str(h, "host"));
-		pad_to(out, start, host_w);
+		report_pad(out, start, host_w);
 		if (strcmp(expjson_str(h, "status"), "ok")) {
 			strbuf_addstr(out, "failed");
 			if (*expjson_str(h, "task"))

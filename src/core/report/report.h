@@ -7,6 +7,7 @@
 #define IOTRIAL_REPORT_H
 
 #include <json-c/json.h>
+#include "fmt.h"
 #include "../../util/strbuf.h"
 
 /*
@@ -37,20 +38,5 @@ void report_verdict_summary(struct json_object *exp, struct strbuf *out);
 
 /* The labels of exp's arms, ", "-separated, appended to out. */
 void report_arm_labels(struct json_object *exp, struct strbuf *out);
-
-/*
- * o as iotrial prints JSON: pretty-printed, spaced, '/' left unescaped,
- * with a final newline. Appends to out.
- */
-void report_json_string(struct json_object *o, struct strbuf *out);
-
-/* A metric value for humans: "12.3k", "1.52M", "845", "97.3". */
-void report_fmt_metric(struct strbuf *out, double v);
-/*
- * One value in full, as a run's summary prints its numbers ("21480",
- * "1274", "0.8797"): four significant digits, whole numbers from 1000
- * up, never an exponent; "-" for NaN.
- */
-void report_fmt_value(struct strbuf *out, double v);
 
 #endif

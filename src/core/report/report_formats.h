@@ -53,11 +53,6 @@ void report_csv_field(struct strbuf *out, const char *s);
 int report_experiment_md(struct json_object *exp, struct strbuf *out,
 			 struct strbuf *err);
 
-/* s as text inside a Markdown table cell or list item (never at a line
- * start): \ ` * _ [ ] | ~ backslash-escaped, line breaks as spaces,
- * '<' '>' '&' as entities. */
-void report_md_escape(struct strbuf *out, const char *s);
-
 /*
  * One HTML page, self-contained (inline CSS and SVG, no script, nothing
  * fetched): the warnings, the verdict table, the plots (runs per arm,

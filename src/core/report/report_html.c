@@ -137,18 +137,6 @@ static const char css[] =
     "figure,.warnings,tr,dl.env{break-inside:avoid}"
     ".runs td,.runs th,.runs td.num{padding:2px 4px;font-size:7.5pt}}\n";
 
-/* The class of a verdict word in the table. */
-static const char *verdict_class(const char *verdict)
-{
-	if (!strcmp(verdict, "faster"))
-		return "good";
-	if (!strcmp(verdict, "slower"))
-		return "bad";
-	if (!strcmp(verdict, "equivalent"))
-		return "same";
-	return "vague";
-}
-
 /* <td class="num">v</td> with a metric value. */
 static void td_metric(struct strbuf *out, double v)
 {
@@ -209,8 +197,9 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 			strbuf_addstr(out, "<span class=\"verdict vague\">"
 					   "baseline</span>");
 		} else if (v) {
-			strbuf_addf(out, "<span class=\"verdict %s\">",
-				    verdict_class(expjson_str(v, "verdict")));
+			strbuf_addf(
+			    out, "<span class=\"verdict %s\">",
+			    svg_verdict_class(expjson_str(v, "verdict")));
 			svg_escape(out, expjson_str(v, "verdict"));
 			strbuf_addstr(out, "</span>");
 			if (suspect_is(exp, v))

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "effects_md.h"
+#include "fmt.h"
 #include "report_formats.h"
 #include "report.h"
 #include "report_ops.h"
@@ -21,25 +22,6 @@
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/banned.h"
-
-void report_md_escape(struct strbuf *out, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '<')
-			strbuf_addstr(out, "&lt;");
-		else if (*s == '>')
-			strbuf_addstr(out, "&gt;");
-		else if (*s == '&')
-			strbuf_addstr(out, "&amp;");
-		else if (*s == '\n' || *s == '\r' || *s == '\t')
-			strbuf_addch(out, ' ');
-		else if (strchr("\\`*_[]|~", *s)) {
-			strbuf_addch(out, '\\');
-			strbuf_addch(out, *s);
-		} else
-			strbuf_addch(out, *s);
-	}
-}
 
 /* An environment row as a two-column table line. */
 static void env_row(void *ctx, const char *key, const char *value)

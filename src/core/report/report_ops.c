@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fmt.h"
 #include "report_ops.h"
 #include "report.h"
 #include "runs_text.h"
@@ -117,14 +118,6 @@ static void fmt_us(struct strbuf *out, double us)
 		strbuf_addch(out, '-');
 }
 
-/* Spaces after the text from..len to reach width, then one more. */
-static void pad_to(struct strbuf *out, size_t from, size_t width)
-{
-	while (out->len - from < width)
-		strbuf_addch(out, ' ');
-	strbuf_addch(out, ' ');
-}
-
 void report_ops_text(struct json_object *exp, struct strbuf *out)
 {
 	static const char *const us[] = {"mean_us", "p50_us", "p99_us",
@@ -149,7 +142,7 @@ void report_ops_text(struct json_object *exp, struct strbuf *out)
 	strbuf_addstr(out, "\nper operation, median over each arm's runs:\n");
 	start = out->len;
 	strbuf_addstr(out, "arm");
-	pad_to(out, start, width);
+	report_pad(out, start, width);
 	strbuf_addf(out, "%-12s %9s %9s %9s %9s %9s %7s\n", "operation",
 		    "count", "mean", "p50", "p99", "max", "errors");
 	for (i = 0; i < na; i++) {
@@ -163,10 +156,10 @@ void report_ops_text(struct json_object *exp, struct strbuf *out)
 				continue;
 			start = out->len;
 			strbuf_addstr(out, expjson_str(a, "label"));
-			pad_to(out, start, width);
+			report_pad(out, start, width);
 			start = out->len;
 			strbuf_addstr(out, ops[j]);
-			pad_to(out, start, 12);
+			report_pad(out, start, 12);
 			strbuf_addf(out, "%9.0f", c);
 			for (k = 0; k < 4; k++) {
 				struct strbuf t = STRBUF_INIT;

@@ -169,18 +169,6 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 	strbuf_release(&label);
 }
 
-/* The class of a verdict's mark. */
-static const char *verdict_class(const char *verdict)
-{
-	if (!strcmp(verdict, "faster"))
-		return "good";
-	if (!strcmp(verdict, "slower"))
-		return "bad";
-	if (!strcmp(verdict, "equivalent"))
-		return "same";
-	return "vague";
-}
-
 void plot_forest_rows(struct json_object *exp,
 		      const struct plot_forest_row *rows, size_t n,
 		      const char *title, const char *axis, struct strbuf *out)
@@ -238,7 +226,7 @@ void plot_forest_rows(struct json_object *exp,
 		struct json_object *v = rows[i].x;
 		double y = 12 + rh * shown + rh / 2,
 		       r = expjson_num(v, "ratio");
-		const char *cls = verdict_class(expjson_str(v, "verdict"));
+		const char *cls = svg_verdict_class(expjson_str(v, "verdict"));
 
 		if (!isfinite(r))
 			continue;

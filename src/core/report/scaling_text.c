@@ -5,18 +5,12 @@
  */
 #include <math.h>
 #include <string.h>
+#include "fmt.h"
 #include "expjson.h"
 #include "report.h"
 #include "scaling_text.h"
 #include "suspect.h"
 #include "../../util/banned.h"
-
-static void pad(struct strbuf *out, size_t from, size_t width)
-{
-	while (out->len - from < width)
-		strbuf_addch(out, ' ');
-	strbuf_addch(out, ' ');
-}
 
 /* "name=value, ..." of a row's "within", or nothing when it is empty. */
 static void within_text(struct json_object *row, struct strbuf *out)
@@ -55,17 +49,17 @@ static void row_line(struct strbuf *out, struct json_object *exp,
 	double ratio = expjson_num(row, "ratio_to_first");
 
 	strbuf_addstr(out, expjson_str(row, "value"));
-	pad(out, start, width);
+	report_pad(out, start, width);
 	start = out->len;
 	report_fmt_metric(out, expjson_num(row, "median"));
-	pad(out, start, 7);
+	report_pad(out, start, 7);
 	start = out->len;
 	strbuf_addch(out, '[');
 	report_fmt_metric(out, expjson_num(row, "ci_low"));
 	strbuf_addstr(out, ", ");
 	report_fmt_metric(out, expjson_num(row, "ci_high"));
 	strbuf_addch(out, ']');
-	pad(out, start, 17);
+	report_pad(out, start, 17);
 	strbuf_addf(out, "%3d  ", expjson_count(row, "n"));
 	if (isfinite(ratio))
 		strbuf_addf(out, "%.2fx", ratio);
@@ -108,7 +102,7 @@ bool report_scaling_text(struct json_object *exp, struct strbuf *out)
 		strbuf_addstr(out, ":\n");
 		start = out->len;
 		strbuf_addstr(out, factor);
-		pad(out, start, width);
+		report_pad(out, start, width);
 		strbuf_addf(out, "median  95%% CI              n  vs %s=%s\n",
 			    factor, expjson_str(first, "value"));
 		for (; i < j; i++)

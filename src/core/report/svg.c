@@ -225,3 +225,14 @@ void svg_y_axis(struct strbuf *out, const struct svg_scale *y, double x0,
 	}
 	strbuf_release(&s);
 }
+
+const char *svg_verdict_class(const char *verdict)
+{
+	if (!strcmp(verdict, "faster"))
+		return "good";
+	if (!strcmp(verdict, "slower"))
+		return "bad";
+	if (!strcmp(verdict, "equivalent"))
+		return "same";
+	return "vague";
+}

@@ -67,4 +67,10 @@ void svg_y_axis(struct strbuf *out, const struct svg_scale *y, double x0,
 /* s with & < > " ' as character references, appended to out. */
 void svg_escape(struct strbuf *out, const char *s);
 
+/*
+ * The CSS class of a verdict word ("good", "bad", "same", "vague"): the
+ * page's table and its plots colour a verdict alike.
+ */
+const char *svg_verdict_class(const char *verdict);
+
 #endif

@@ -18,70 +18,6 @@
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
-void report_json_string(struct json_object *o, struct strbuf *out)
-{
-	strbuf_addstr(out,
-		      json_object_to_json_string_ext(
-			  o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-				 JSON_C_TO_STRING_NOSLASHESCAPE));
-	strbuf_addch(out, '\n');
-}
-
-void report_fmt_metric(struct strbuf *out, double v)
-{
-	if (!isfinite(v))
-		strbuf_addstr(out, "-");
-	/* the unit is chosen after rounding to 3 digits: 999999 is 1M,
-	 * not "1e+03k" */
-	else if (v >= 999.5e6)
-		strbuf_addf(out, v >= 999.5e9 ? "%.0fG" : "%.3gG", v / 1e9);
-	else if (v >= 999.5e3)
-		strbuf_addf(out, "%.3gM", v / 1e6);
-	else if (v >= 1e4)
-		strbuf_addf(out, "%.3gk", v / 1e3);
-	else if (v >= 100)
-		strbuf_addf(out, "%.0f", v);
-	else
-		strbuf_addf(out, "%.3g", v);
-}
-
-void report_fmt_value(struct strbuf *out, double v)
-{
-	double a = fabs(v);
-	int decimals = 3;
-
-	if (!isfinite(v)) {
-		strbuf_addstr(out, "-");
-		return;
-	}
-	/* four significant digits, as %.4g would give, without its
-	 * exponent */
-	if (a >= 999.95)
-		decimals = 0;
-	else if (a >= 99.995)
-		decimals = 1;
-	else if (a >= 9.9995)
-		decimals = 2;
-	else if (a > 0)
-		while (decimals < 12 && a * pow(10, decimals) < 999.95)
-			decimals++;
-	strbuf_addf(out, "%.*f", decimals, v);
-	/* "0.5000" is "0.5": the zeros %g would not print */
-	if (decimals && strchr(out->buf, '.')) {
-		while (out->len && out->buf[out->len - 1] == '0')
-			strbuf_setlen(out, out->len - 1);
-		if (out->len && out->buf[out->len - 1] == '.')
-			strbuf_setlen(out, out->len - 1);
-	}
-}
-
-static void pad(struct strbuf *out, size_t from, size_t width)
-{
-	while (out->len - from < width)
-		strbuf_addch(out, ' ');
-	strbuf_addch(out, ' ');
-}
-
 static void arm_line(struct strbuf *out, struct json_object *arm,
 		     struct json_object *v, int is_baseline, size_t label_width,
 		     int suspect)
@@ -89,21 +25,21 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 	size_t start = out->len;
 
 	strbuf_addstr(out, expjson_str(arm, "label"));
-	pad(out, start, label_width);
+	report_pad(out, start, label_width);
 	start = out->len;
 	report_fmt_metric(out, expjson_num(arm, "median"));
-	pad(out, start, 7);
+	report_pad(out, start, 7);
 	start = out->len;
 	strbuf_addch(out, '[');
 	report_fmt_metric(out, expjson_num(arm, "ci_low"));
 	strbuf_addstr(out, ", ");
 	report_fmt_metric(out, expjson_num(arm, "ci_high"));
 	strbuf_addch(out, ']');
-	pad(out, start, 17);
+	report_pad(out, start, 17);
 	start = out->len;
 	if (isfinite(expjson_num(arm, "cv")))
 		strbuf_addf(out, "%.1f%%", 100 * expjson_num(arm, "cv"));
-	pad(out, start, 6);
+	report_pad(out, start, 6);
 	strbuf_addf(out, "%3d  ", expjson_count(arm, "n"));
 	if (!v) {
 		strbuf_addstr(out, is_baseline ? "baseline\n" : "-\n");
@@ -114,13 +50,13 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 		strbuf_addf(out, "%.3f [%.3f, %.3f]", expjson_num(v, "ratio"),
 			    expjson_num(v, "ci_low"),
 			    expjson_num(v, "ci_high"));
-	pad(out, start, 22);
+	report_pad(out, start, 22);
 	start = out->len;
 	if (isfinite(expjson_num(v, "p_adjusted")))
 		strbuf_addf(
 		    out, expjson_num(v, "p_adjusted") < 0.001 ? "%.1e" : "%.3f",
 		    expjson_num(v, "p_adjusted"));
-	pad(out, start, 7);
+	report_pad(out, start, 7);
 	strbuf_addf(out, "%s%s\n", expjson_str(v, "verdict"),
 		    suspect ? "*" : "");
 }
@@ -248,7 +184,7 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 	strbuf_addstr(out, "\nbeside it, median per arm:\n");
 	start = out->len;
 	strbuf_addstr(out, "arm");
-	pad(out, start, width);
+	report_pad(out, start, width);
 	for (j = 0; j < n; j++) {
 		struct json_object *d = json_object_array_get_idx(list, j);
 
@@ -261,7 +197,7 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 		else
 			strbuf_addf(out, "%s (%s)", expjson_str(d, "name"),
 				    expjson_str(d, "unit"));
-		pad(out, start, 11);
+		report_pad(out, start, 11);
 	}
 	strbuf_rtrim(out);
 	strbuf_addch(out, '\n');
@@ -271,7 +207,7 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 
 		start = out->len;
 		strbuf_addstr(out, expjson_str(arm, "label"));
-		pad(out, start, width);
+		report_pad(out, start, width);
 		for (j = 0; j < n; j++) {
 			struct json_object *d =
 			    json_object_array_get_idx(list, j);
@@ -284,7 +220,7 @@ static void other_metrics_text(struct json_object *exp, size_t width,
 			start = out->len;
 			fmt_in_unit(out, expjson_num(med, name),
 				    expjson_str(d, "unit"));
-			pad(out, start, w > 11 ? w : 11);
+			report_pad(out, start, w > 11 ? w : 11);
 		}
 		strbuf_rtrim(out);
 		strbuf_addch(out, '\n');
@@ -401,7 +337,7 @@ int report_experiment_text(struct json_object *exp, struct strbuf *out,
 		strbuf_addstr(out, "\nevery arm against the baseline arm:\n");
 	start = out->len;
 	strbuf_addstr(out, "arm");
-	pad(out, start, width);
+	report_pad(out, start, width);
 	strbuf_addstr(out, "median  95% CI            cv       n  "
 			   "ratio [95% CI]         p       verdict\n");
 	for (i = 0; i < n; i++) {

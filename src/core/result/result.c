@@ -55,8 +55,8 @@ void run_result_release(struct run_result *r)
 		free(r->verify);
 	}
 	free(r->op_results);
-	if (r->truth && r->truth_free)
-		r->truth_free(r->truth);
+	if (r->truth && r->free_truth)
+		r->free_truth(r->truth);
 	run_result_init(r);
 }
 

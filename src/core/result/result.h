@@ -16,7 +16,8 @@
  * What reached the device, filled by the truth observer (observe/truth.h).
  * result/ sits below observe/: observers fill results, never the reverse,
  * so a result knows a truth by name only and frees it through the
- * function its attacher left in truth_free.
+ * function its attacher left in free_truth (not truth_free(), which the
+ * observer defines: result/ never calls into observe/).
  */
 struct truth;
 
@@ -163,7 +164,7 @@ struct run_result {
 	double dbench_mbps;  /* ReadX and WriteX bytes per second, 10^6 B/s,
 				as dbench counts its throughput */
 	struct truth *truth; /* device truth, owned; NULL if none */
-	void (*truth_free)(struct truth *truth); /* set with truth */
+	void (*free_truth)(struct truth *truth); /* frees truth; set with it */
 };
 
 void run_result_init(struct run_result *r);

@@ -1,5 +1,6 @@
 /*
- * Shared by store.c (opening, saving) and store_read.c (lookup, listing):
+ * Shared by store.c (opening), store_save.c (saving) and store_read.c
+ * (lookup, listing):
  * SQLite error reporting and statement helpers. Not for other modules;
  * they use store.h.
  */
@@ -24,5 +25,14 @@ int store_prepare(struct store *s, const char *sql, sqlite3_stmt **out,
 /* Column col of the current row as a string; "" for NULL. Valid until
  * the next step or finalize. */
 const char *store_col_str(sqlite3_stmt *st, int col);
+
+/* Run a static statement without results; 0 or -errno with err set. */
+int store_exec(struct store *s, const char *sql, const char *what,
+	       struct strbuf *err);
+
+/* The statements of a transaction (store_exec()). */
+#define STORE_SQL_BEGIN	   "BEGIN IMMEDIATE"
+#define STORE_SQL_COMMIT   "COMMIT"
+#define STORE_SQL_ROLLBACK "ROLLBACK"
 
 #endif

@@ -91,6 +91,15 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 			  char out_id[STORE_ID_LEN + 1], struct strbuf *err);
 
 /*
+ * store_save_experiment() in the store at db (NULL: store_default_path()),
+ * opened (and made when missing) for it and closed after: how the
+ * commands that measure or bring in an experiment keep it. Returns 0
+ * with out_id set, or -errno with err set (out_id then "").
+ */
+int store_save(const char *db, struct json_object *exp,
+	       char out_id[STORE_ID_LEN + 1], struct strbuf *err);
+
+/*
  * Load the experiment whose id is id or starts with it. On success
  * *out_exp is a new object the caller owns (json_object_put); its
  * "origin" is the store's column (one of EXP_ORIGIN_*). Returns 0,

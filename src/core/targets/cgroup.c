@@ -16,6 +16,7 @@
 #include <sys/vfs.h>
 #include "cgroup.h"
 #include "mountinfo.h"
+#include "made.h"
 #include "workdir.h"
 #include "../journal/session.h"
 #include "../../util/error.h"
@@ -310,24 +311,6 @@ int cgroup_check(const struct cgroup_limits *l, struct strbuf *err)
 	return ret;
 }
 
-/* "iotrial-cg.PID-xxxxxx": the only names cgroup_enter() makes. */
-static int name_shape(const char *name)
-{
-	const char *p = name + 11;
-	size_t n;
-
-	if (strncmp(name, "iotrial-cg.", 11))
-		return 0;
-	for (n = 0; *p >= '0' && *p <= '9'; p++)
-		n++;
-	if (!n || n > 10 || *p++ != '-')
-		return 0;
-	for (n = 0; *p; p++, n++)
-		if (!(*p >= '0' && *p <= '9') && !(*p >= 'a' && *p <= 'f'))
-			return 0;
-	return n == 6;
-}
-
 /* Is the cgroup controller ctl enabled for the children of dir (v2)? */
 static int v2_enabled(const char *dir, const char *ctl)
 {
@@ -443,8 +426,8 @@ int cgroup_enter(struct cgroup *cg, const struct cgroup_limits *l,
 	memset(cg, 0, sizeof(*cg));
 	cg->s = s;
 	rng_seed(&rng, rng_seed_from_env());
-	snprintf(name, sizeof(name), "iotrial-cg.%ld-%06x", (long)getpid(),
-		 (unsigned)(rng_next(&rng) & 0xffffff));
+	snprintf(name, sizeof(name), "%s%ld-%06x", made_cgroup.prefix,
+		 (long)getpid(), (unsigned)(rng_next(&rng) & 0xffffff));
 	for (i = 0; i < 2 && !ret; i++) {
 		struct cgroup_dir *d = NULL;
 
@@ -563,13 +546,14 @@ uint64_t cgroup_memory_peak(const struct cgroup *cg)
 	return peak;
 }
 
-/* rmdir a cgroup; a moment's wait when its last task is still leaving. */
-static int remove_dir(const char *path)
+/* rmdir the cgroup name in dfd (or a path, with AT_FDCWD); a moment's
+ * wait when its last task is still leaving. */
+static int remove_dir(int dfd, const char *name)
 {
 	int tries;
 
 	for (tries = 0; tries < 50; tries++) {
-		if (!rmdir(path) || errno == ENOENT)
+		if (!unlinkat(dfd, name, AT_REMOVEDIR) || errno == ENOENT)
 			return 0;
 		if (errno != EBUSY)
 			return -errno;
@@ -592,7 +576,7 @@ int cgroup_leave(struct cgroup *cg, struct strbuf *err)
 				      "'%s': %s",
 				      d->home, strerror(-r));
 		if (d->seq) {
-			r = remove_dir(d->path);
+			r = remove_dir(AT_FDCWD, d->path);
 			if (r && !ret)
 				ret = err_set(err, r,
 					      "cannot remove the cgroup '%s': "
@@ -616,23 +600,23 @@ int cgroup_leave(struct cgroup *cg, struct strbuf *err)
 static int undo_rec(const struct jrec *r, const struct undo_ctx *ctx,
 		    struct strbuf *why)
 {
-	const char *path = r->f[JF_A];
-	const char *name = strrchr(path, '/');
+	struct made_dir d;
 	struct statfs fs;
 	int ret;
 
-	if (!workdir_path_plain(path) || !name || !name_shape(name + 1))
-		ret = err_set(why, -EPERM, "it is not a cgroup iotrial makes");
-	else if (statfs(path, &fs) < 0)
-		ret = errno == ENOENT
-			  ? err_set(why, -ESTALE, "it is already gone")
-			  : err_set(why, -errno, "%s", strerror(errno));
+	ret = made_dir_open(&d, r->f[JF_A], &made_cgroup, "it", why);
+	if (ret)
+		goto out;
+	if (fstatfs(d.fd, &fs) < 0)
+		ret = err_set(why, -errno, "%s", strerror(errno));
 	else if (fs.f_type != CGROUP1_MAGIC && fs.f_type != CGROUP2_MAGIC)
 		ret = err_set(why, -EPERM, "it is not on a cgroup file system");
-	else if ((ret = remove_dir(path)) == -EBUSY)
+	else if ((ret = remove_dir(d.parent_fd, d.name)) == -EBUSY)
 		err_set(why, ret, "processes are still in it");
 	else if (ret)
 		err_set(why, ret, "%s", strerror(-ret));
+out:
+	made_dir_close(&d);
 	return target_undo_said(r, ret, "removed cgroup", ctx, why);
 }
 

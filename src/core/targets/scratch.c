@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include "scratch.h"
 #include "scratch-int.h"
+#include "made.h"
 #include "blockdev.h"
 #include "workdir.h"
 #include "../journal/session.h"
@@ -201,8 +202,9 @@ static int make_dir(struct scratch *sc, uint64_t bytes, struct strbuf *err)
 		goto out;
 	}
 	for (tries = 0; tries < 16; tries++) {
-		strbuf_setf(&p, "%s/iotrial-scratch.%ld-%06" PRIx64, tmp,
-			    (long)getpid(), (clock_now_ns() / 1000) & 0xffffff);
+		strbuf_setf(&p, "%s/%s%ld-%06" PRIx64, tmp,
+			    made_scratch_dir.prefix, (long)getpid(),
+			    (clock_now_ns() / 1000) & 0xffffff);
 		ret =
 		    session_scratch(sc->s, "dir", p.buf, "", &sc->seq_dir, err);
 		if (ret)

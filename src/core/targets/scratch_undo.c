@@ -21,8 +21,10 @@
 #include "scratch.h"
 #include "scratch-int.h"
 #include "workdir.h"
+#include "made.h"
 #include "mountinfo.h"
 #include "../journal/session.h"
+#include "../../util/atfile.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -48,25 +50,6 @@ static int loop_shape(const char *dev)
 	return 1;
 }
 
-/* Is name what make_dir() names a scratch directory,
- * "iotrial-scratch.PID-XXXXXX" (six lowercase hex digits)? */
-static int scratch_name_shape(const char *name)
-{
-	const char *p = name + 16;
-	size_t n;
-
-	if (strncmp(name, "iotrial-scratch.", 16))
-		return 0;
-	for (n = 0; *p >= '0' && *p <= '9'; p++)
-		n++;
-	if (!n || n > 10 || *p++ != '-')
-		return 0;
-	for (n = 0; *p; p++, n++)
-		if (!(*p >= '0' && *p <= '9') && !(*p >= 'a' && *p <= 'f'))
-			return 0;
-	return n == 6;
-}
-
 /*
  * Split a scratch path read from the journal into its scratch directory
  * (into dir) and what it names inside it (*rest: "" for the directory
@@ -80,7 +63,7 @@ static int split_scratch_path(const char *path, struct strbuf *dir,
 	const char *slash;
 
 	strbuf_reset(dir);
-	if (!workdir_path_plain(path))
+	if (!atfile_path_plain(path))
 		return err_set(why, -EPERM, "it is not a plain absolute path");
 	strbuf_addstr(dir, path);
 	*rest = "";
@@ -89,24 +72,11 @@ static int split_scratch_path(const char *path, struct strbuf *dir,
 		*rest = slash + 1;
 		strbuf_setlen(dir, (size_t)(slash - path));
 	}
-	if (!dir->len || !scratch_name_shape(base_name(dir->buf)))
+	if (!dir->len || !made_name_ok(&made_scratch_dir, base_name(dir->buf)))
 		return err_set(why, -EPERM,
 			       "it is not a path iotrial makes for a scratch "
 			       "target");
 	return 0;
-}
-
-/* For a journaled path's open failure: gone (-ESTALE) or refused. */
-static int open_failed(int e, const char *dir, struct strbuf *why)
-{
-	if (e == -ENOENT)
-		return err_set(why, -ESTALE, "it is already gone");
-	if (e == -ELOOP || e == -ENOTDIR)
-		return err_set(why, -EPERM,
-			       "a symbolic link or a non-directory is on the "
-			       "way to '%s'",
-			       dir);
-	return err_set(why, e, "cannot open '%s': %s", dir, strerror(-e));
 }
 
 /* For a failed unlinkat: gone (-ESTALE) or the error. */
@@ -117,40 +87,15 @@ static int remove_failed(int e, struct strbuf *why)
 	return err_set(why, e, "%s", strerror(-e));
 }
 
-/* Was st made by us (owner)? Else -EPERM with why set. */
-static int ours(const struct stat *st, const char *what, struct strbuf *why)
-{
-	if (st->st_uid == geteuid())
-		return 0;
-	return err_set(why, -EPERM,
-		       "%s belongs to uid %ld, not to this iotrial's user",
-		       what, (long)st->st_uid);
-}
-
-/* Remove the scratch directory dir itself (its parent checked). */
+/* Remove the scratch directory dir itself (made_dir_open() checks it). */
 static int undo_scratch_dir(const char *dir, struct strbuf *why)
 {
-	struct strbuf parent = STRBUF_INIT;
-	const char *name = base_name(dir);
-	struct stat st;
-	int pfd, ret;
+	struct made_dir d;
+	int ret = made_dir_open(&d, dir, &made_scratch_dir, "it", why);
 
-	strbuf_add(&parent, dir, (size_t)(name - 1 - dir));
-	pfd = workdir_open_nofollow(parent.len ? parent.buf : "/");
-	if (pfd < 0) {
-		ret = open_failed(pfd, parent.buf, why);
-		goto out;
-	}
-	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		ret = open_failed(-errno, dir, why);
-	else if (!S_ISDIR(st.st_mode))
-		ret = err_set(why, -EPERM, "it is not a directory");
-	else if (!(ret = ours(&st, "it", why)) &&
-		 unlinkat(pfd, name, AT_REMOVEDIR) < 0)
+	if (!ret && unlinkat(d.parent_fd, d.name, AT_REMOVEDIR) < 0)
 		ret = remove_failed(-errno, why);
-	close(pfd);
-out:
-	strbuf_release(&parent);
+	made_dir_close(&d);
 	return ret;
 }
 
@@ -158,24 +103,22 @@ out:
 static int undo_in_dir(const char *dir, const char *rest, struct strbuf *why)
 {
 	int is_file = !strcmp(rest, "disk.img");
+	struct made_dir d;
 	struct stat st;
-	int dfd, ret;
+	int ret;
 
-	dfd = workdir_open_nofollow(dir);
-	if (dfd < 0)
-		return open_failed(dfd, dir, why);
-	if (fstat(dfd, &st) < 0)
-		ret = err_set(why, -errno, "%s", strerror(errno));
-	else if (!(ret = ours(&st, "its scratch directory", why))) {
-		if (fstatat(dfd, rest, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			ret = open_failed(-errno, dir, why);
-		else if (is_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))
-			ret = err_set(why, -EPERM, "it is not a %s",
-				      is_file ? "regular file" : "directory");
-		else if (unlinkat(dfd, rest, is_file ? 0 : AT_REMOVEDIR) < 0)
-			ret = remove_failed(-errno, why);
-	}
-	close(dfd);
+	ret = made_dir_open(&d, dir, &made_scratch_dir, "its scratch directory",
+			    why);
+	if (ret)
+		return ret;
+	if (fstatat(d.fd, rest, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		ret = made_open_refused(-errno, dir, why);
+	else if (is_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))
+		ret = err_set(why, -EPERM, "it is not a %s",
+			      is_file ? "regular file" : "directory");
+	else if (unlinkat(d.fd, rest, is_file ? 0 : AT_REMOVEDIR) < 0)
+		ret = remove_failed(-errno, why);
+	made_dir_close(&d);
 	return ret;
 }
 
@@ -229,9 +172,9 @@ static int undo_mount(const char *a, const char *b, struct strbuf *why)
 	if (ret)
 		return ret;
 	/* no symbolic link on the way: umount must reach only our dir */
-	fd = workdir_open_nofollow(a);
+	fd = atfile_open_nofollow(a);
 	if (fd < 0 && fd != -ENOENT)
-		return open_failed(fd, a, why);
+		return made_open_refused(fd, a, why);
 	if (fd >= 0)
 		close(fd);
 	/* a table that cannot be read counts as nothing mounted */

@@ -24,7 +24,6 @@
  * of a run that is still alive alone. Without a writable state
  * directory (not root) nothing is journaled and the run goes on.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -34,14 +33,14 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include "workdir.h"
+#include "made.h"
 #include "../journal/session.h"
+#include "../../util/atfile.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* Deepest subdirectory level removed (workloads nest a few at most). */
-#define MAX_DEPTH 16
 /* How long to wait for the journal's lock (an `iotrial set` takes
  * milliseconds; a run with --set holds it throughout, and then the work
  * directory is not journaled). */
@@ -66,7 +65,7 @@ static void random_name(struct strbuf *out)
 			b[i] = (unsigned char)x;
 	}
 	strbuf_reset(out);
-	strbuf_addstr(out, "iotrial.");
+	strbuf_addstr(out, made_work_dir.prefix);
 	for (i = 0; i < sizeof(b); i++)
 		strbuf_addch(out, name_chars[b[i] % (sizeof(name_chars) - 1)]);
 }
@@ -229,103 +228,6 @@ int target_stat_file(const struct target *t, const char *name, struct stat *st)
 								      : 0;
 }
 
-/*
- * Remove everything inside the directory open as fd: files and links
- * are unlinked (a link itself, never what it points to), directories on
- * the same file system (dev) emptied and removed. 0, or the first -errno.
- */
-static int remove_contents(int fd, dev_t dev, int depth)
-{
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
-	int dfd, sub, ret = 0, r;
-
-	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	d = fdopendir(dfd);
-	if (!d) {
-		ret = -errno;
-		close(dfd);
-		return ret;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			r = -errno;
-		} else if (!S_ISDIR(st.st_mode)) {
-			r = unlinkat(dfd, de->d_name, 0) < 0 ? -errno : 0;
-		} else if (st.st_dev != dev || depth >= MAX_DEPTH) {
-			r = -EXDEV; /* a mount inside: not ours to empty */
-		} else {
-			sub = openat(dfd, de->d_name,
-				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					 O_CLOEXEC);
-			r = sub < 0 ? -errno
-				    : remove_contents(sub, dev, depth + 1);
-			if (sub >= 0)
-				close(sub);
-			if (!r && unlinkat(dfd, de->d_name, AT_REMOVEDIR) < 0)
-				r = -errno;
-		}
-		if (r && !ret)
-			ret = r;
-	}
-	closedir(d);
-	return ret;
-}
-
-int workdir_path_plain(const char *path)
-{
-	const char *p = path, *slash;
-	size_t n;
-
-	if (*p != '/' || !p[1] || p[strlen(p) - 1] == '/')
-		return 0;
-	while (*p == '/') {
-		p++;
-		slash = strchr(p, '/');
-		n = slash ? (size_t)(slash - p) : strlen(p);
-		if (!n || (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
-		p += n;
-	}
-	return 1;
-}
-
-int workdir_open_nofollow(const char *path)
-{
-	struct strbuf comp = STRBUF_INIT;
-	const char *p = path, *slash;
-	int fd, next;
-
-	if (!workdir_path_plain(path) && strcmp(path, "/"))
-		return -EINVAL;
-	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (*p == '/' && p[1]) {
-		p++;
-		slash = strchr(p, '/');
-		strbuf_reset(&comp);
-		strbuf_add(&comp, p, slash ? (size_t)(slash - p) : strlen(p));
-		p += comp.len;
-		next = openat(fd, comp.buf,
-			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0)
-			next = -errno;
-		close(fd);
-		fd = next;
-		if (fd < 0)
-			break;
-	}
-	strbuf_release(&comp);
-	return fd;
-}
-
 /* Is the entry name in dir_fd still the directory we made? */
 static int still_ours(int dir_fd, const char *name, dev_t dev, ino_t ino)
 {
@@ -341,7 +243,7 @@ void workdir_release(struct target *t)
 
 	if (!t->workdir)
 		return;
-	remove_contents(t->work_fd, t->work_dev, 0);
+	atfile_empty_dir(t->work_fd, NULL, NULL);
 	/* if it was moved, what its name points to now is someone else's
 	 * (and ours cannot be found by the journal's path either) */
 	if (still_ours(t->dir_fd, t->work_name, t->work_dev, t->work_ino))
@@ -356,90 +258,22 @@ void workdir_release(struct target *t)
 	t->workdir = NULL;
 }
 
-/* Is name what random_name() makes, "iotrial." and six letters/digits? */
-static int work_dir_shape(const char *name)
+/*
+ * For atfile_empty_dir() in recovery: keep (1) what iotrial does not
+ * make in a work directory, anything but regular files and directories
+ * with work file names, and name the first such entry in arg (a
+ * strbuf).
+ */
+static int keep_foreign(const char *name, const struct stat *st, void *arg)
 {
-	size_t i;
+	struct strbuf *foreign = arg;
 
-	if (strncmp(name, "iotrial.", 8) || strlen(name) != 14)
+	if ((S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)) &&
+	    target_work_name_ok(name))
 		return 0;
-	for (i = 8; i < 14; i++)
-		if (!strchr(name_chars, name[i]))
-			return 0;
+	if (!foreign->len)
+		strbuf_addstr(foreign, name);
 	return 1;
-}
-
-/*
- * Remove the work subdirectory name of the directory open as dfd, which
- * is on dev, with everything in it (file workloads give each client one);
- * never through a link, never onto another filesystem. 0 or -errno.
- */
-static int remove_work_subdir(int dfd, const char *name, dev_t dev)
-{
-	struct stat st;
-	int sub, ret;
-
-	sub =
-	    openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (sub < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (fstat(sub, &st) < 0 || st.st_dev != dev)
-		ret = -EXDEV;
-	else
-		ret = remove_contents(sub, dev, 1);
-	close(sub);
-	if (!ret && unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
-		ret = -errno;
-	return ret;
-}
-
-/*
- * Remove the work files in the directory open as fd: regular files and
- * subdirectories with work file names (the subdirectories with all they
- * hold), nothing else (no link). The name of the first other entry goes
- * into foreign. 0 or the first -errno.
- */
-static int remove_work_files(int fd, struct strbuf *foreign)
-{
-	struct dirent *de;
-	struct stat st, wst;
-	DIR *d;
-	int dfd, ret = 0;
-
-	if (fstat(fd, &wst) < 0)
-		return -errno;
-	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	d = fdopendir(dfd);
-	if (!d) {
-		ret = -errno;
-		close(dfd);
-		return ret;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (!ret && errno != ENOENT)
-				ret = -errno;
-		} else if (S_ISDIR(st.st_mode) &&
-			   target_work_name_ok(de->d_name)) {
-			int r = remove_work_subdir(dfd, de->d_name, wst.st_dev);
-
-			if (r && !ret)
-				ret = r;
-		} else if (!S_ISREG(st.st_mode) ||
-			   !target_work_name_ok(de->d_name)) {
-			if (!foreign->len)
-				strbuf_addstr(foreign, de->d_name);
-		} else if (unlinkat(dfd, de->d_name, 0) < 0 && !ret &&
-			   errno != ENOENT) {
-			ret = -errno;
-		}
-	}
-	closedir(d);
-	return ret;
 }
 
 /*
@@ -455,44 +289,21 @@ static int remove_work_files(int fd, struct strbuf *foreign)
  */
 static int workdir_undo(const char *path, const char *ident, struct strbuf *why)
 {
-	struct strbuf parent = STRBUF_INIT, foreign = STRBUF_INIT;
+	struct strbuf foreign = STRBUF_INIT;
 	unsigned long long dev, ino;
-	const char *name;
-	struct stat st;
-	int pfd = -1, fd = -1, n = 0, ret = 0;
+	struct made_dir d;
+	int n = 0, ret;
 
 	if (sscanf(ident, "%llu:%llu%n", &dev, &ino, &n) != 2 || ident[n])
 		return err_set(why, -EPERM, "its identity '%s' is malformed",
 			       ident);
-	if (!workdir_path_plain(path) ||
-	    !work_dir_shape(name = strrchr(path, '/') + 1))
-		return err_set(why, -EPERM,
-			       "it is not a path iotrial makes for a work "
-			       "directory");
-	strbuf_add(&parent, path, (size_t)(name - 1 - path));
-	pfd = workdir_open_nofollow(parent.len ? parent.buf : "/");
-	if (pfd >= 0) {
-		fd = openat(pfd, name,
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			fd = -errno;
-	}
-	if (pfd == -ENOENT || fd == -ENOENT) {
-		ret = err_set(why, -ESTALE, "it is already gone");
-	} else if (pfd < 0 || fd < 0) {
-		ret = err_set(why, -EPERM,
-			      "a symbolic link or a non-directory is in its "
-			      "place or on the way to it (%s)",
-			      strerror(-(pfd < 0 ? pfd : fd)));
-	} else if (fstat(fd, &st) < 0) {
-		ret = err_set(why, -errno, "%s", strerror(errno));
-	} else if (st.st_dev != (dev_t)dev || st.st_ino != (ino_t)ino) {
+	ret = made_dir_open(&d, path, &made_work_dir, "it", why);
+	if (ret)
+		return ret;
+	if (d.st.st_dev != (dev_t)dev || d.st.st_ino != (ino_t)ino) {
 		ret = err_set(why, -ESTALE,
 			      "it is not the directory iotrial made any more");
-	} else if (st.st_uid != geteuid()) {
-		ret = err_set(why, -EPERM, "it belongs to uid %ld",
-			      (long)st.st_uid);
-	} else if ((ret = remove_work_files(fd, &foreign))) {
+	} else if ((ret = atfile_empty_dir(d.fd, keep_foreign, &foreign))) {
 		err_set(why, ret, "cannot remove its files: %s",
 			strerror(-ret));
 	} else if (foreign.len) {
@@ -500,16 +311,12 @@ static int workdir_undo(const char *path, const char *ident, struct strbuf *why)
 			      "it holds '%s', which iotrial does not make; "
 			      "remove it by hand",
 			      foreign.buf);
-	} else if (!still_ours(pfd, name, st.st_dev, st.st_ino)) {
+	} else if (!still_ours(d.parent_fd, d.name, d.st.st_dev, d.st.st_ino)) {
 		ret = err_set(why, -ESTALE, "it was replaced while emptied");
-	} else if (unlinkat(pfd, name, AT_REMOVEDIR) < 0) {
+	} else if (unlinkat(d.parent_fd, d.name, AT_REMOVEDIR) < 0) {
 		ret = err_set(why, -errno, "%s", strerror(errno));
 	}
-	if (fd >= 0)
-		close(fd);
-	if (pfd >= 0)
-		close(pfd);
-	strbuf_release(&parent);
+	made_dir_close(&d);
 	strbuf_release(&foreign);
 	return ret;
 }

@@ -52,21 +52,6 @@ int target_stat_file(const struct target *t, const char *name, struct stat *st);
 void workdir_release(struct target *t);
 
 /*
- * Is path absolute and plain: no empty, "." or ".." component and no
- * trailing slash? Paths read back from the journal must be, so that
- * what they name is exactly what was written, not a way around it.
- */
-int workdir_path_plain(const char *path);
-
-/*
- * Open the directory at plain absolute path, component by component
- * from "/", following no symbolic link on the way (O_NOFOLLOW at every
- * step). The fd, or -errno: -ENOENT gone, -ELOOP or -ENOTDIR when a
- * component is a link or not a directory.
- */
-int workdir_open_nofollow(const char *path);
-
-/*
  * The journal's kind for a work directory ("work" records, session.h):
  * recovery removes the work directory of a run that is gone.
  */

@@ -97,10 +97,8 @@ static int thread_next(struct cd_thread *t, int *timed)
 	if (phase == CD_PHASE_DRAIN || *sh->w->stop ||
 	    atomic_load_explicit(&sh->failed, memory_order_relaxed))
 		return 0;
-	if (phase == CD_PHASE_RUN && !t->ru0_taken) {
-		getrusage(RUSAGE_THREAD, &t->ru0);
-		t->ru0_taken = 1;
-	}
+	if (phase == CD_PHASE_RUN)
+		thread_cpu_start(&t->cpu);
 	*timed = phase == CD_PHASE_RUN;
 	return 1;
 }
@@ -380,32 +378,17 @@ static int consumer_loop(struct cd_thread *t)
 	return 0;
 }
 
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 /* Thread body: meet the others at the gate, run, take the CPU used. */
 void *cd_thread_main(void *arg)
 {
 	struct cd_thread *t = arg;
 	struct cd_shared *sh = t->sh;
-	struct rusage ru1;
 
-	pthread_mutex_lock(&sh->gate_mu);
-	sh->arrived++;
-	pthread_cond_broadcast(&sh->gate_cv);
-	while (!sh->go)
-		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
-	pthread_mutex_unlock(&sh->gate_mu);
+	gate_arrive(&sh->gate);
 	if (t->consumer)
 		consumer_loop(t);
 	else
 		producer_loop(t);
-	if (t->ru0_taken) {
-		getrusage(RUSAGE_THREAD, &ru1);
-		t->user_s = tv_s(ru1.ru_utime) - tv_s(t->ru0.ru_utime);
-		t->sys_s = tv_s(ru1.ru_stime) - tv_s(t->ru0.ru_stime);
-	}
+	thread_cpu_stop(&t->cpu, &t->user_s, &t->sys_s);
 	return NULL;
 }

@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <sys/resource.h>
+#include "gate.h"
 #include "sizedist.h"
 #include "workload.h"
 #include "../result/hist.h"
@@ -67,10 +67,7 @@ struct cd_shared {
 	unsigned producing;	     /* producers writing a dump */
 	uint64_t producing_bytes;
 	uint64_t recycled; /* kept dumps deleted to bound the spool */
-	pthread_mutex_t gate_mu;
-	pthread_cond_t gate_cv;
-	unsigned arrived;
-	int go;
+	struct gate gate;  /* threads set up, then wait for main */
 };
 
 /* One producer or consumer thread with private tallies. */
@@ -83,8 +80,7 @@ struct cd_thread {
 	struct hist lat[CD_KINDS];
 	uint64_t ios[2], bytes[2], fsyncs;
 	uint64_t last_done_ns;
-	struct rusage ru0;
-	int ru0_taken;
+	struct thread_cpu cpu; /* from the region's start */
 	double user_s, sys_s;
 	uint8_t *buf;
 	int ret;

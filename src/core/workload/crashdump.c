@@ -40,7 +40,7 @@
 #include <sys/statvfs.h>
 #include "crashdump-int.h"
 #include "layout.h"
-#include "smallfiles-int.h" /* sf_remove_tree() */
+#include "../../util/atfile.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
@@ -302,8 +302,7 @@ static int cd_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	pthread_mutex_init(&sh.mu, NULL);
 	pthread_cond_init(&sh.room_cv, NULL);
 	pthread_cond_init(&sh.ready_cv, NULL);
-	pthread_mutex_init(&sh.gate_mu, NULL);
-	pthread_cond_init(&sh.gate_cv, NULL);
+	gate_init(&sh.gate);
 	cd_ring_init(&sh.ready, READY_SLOTS);
 	cd_ring_init(&sh.kept, st->keep ? KEPT_SLOTS : 1);
 	ts = xcalloc(nr, sizeof(*ts));
@@ -320,12 +319,8 @@ static int cd_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		}
 		started++;
 	}
-	pthread_mutex_lock(&sh.gate_mu);
-	while (sh.arrived < started)
-		pthread_cond_wait(&sh.gate_cv, &sh.gate_mu);
-	sh.go = 1;
-	pthread_cond_broadcast(&sh.gate_cv);
-	pthread_mutex_unlock(&sh.gate_mu);
+	gate_wait(&sh.gate, started);
+	gate_open(&sh.gate);
 	measure_init(&m, w->hook);
 	start = clock_now_ns();
 	if (!ret && w->ro.ramp_ns)
@@ -355,8 +350,7 @@ static int cd_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	free(ts);
 	free(sh.ready.slots);
 	free(sh.kept.slots);
-	pthread_cond_destroy(&sh.gate_cv);
-	pthread_mutex_destroy(&sh.gate_mu);
+	gate_destroy(&sh.gate);
 	pthread_cond_destroy(&sh.ready_cv);
 	pthread_cond_destroy(&sh.room_cv);
 	pthread_mutex_destroy(&sh.mu);
@@ -371,7 +365,7 @@ static void cd_cleanup(struct workload *w)
 		return;
 	if (st->spool_fd >= 0) {
 		close(st->spool_fd);
-		sf_remove_tree(w->target->work_fd, SPOOL);
+		atfile_remove_tree(w->target->work_fd, SPOOL);
 	}
 	free(st);
 	w->priv = NULL;

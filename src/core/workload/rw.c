@@ -23,7 +23,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include "layout.h"
 #include "../targets/scratch.h"
@@ -31,6 +30,7 @@
 #include "rw.h"
 #include "rw-int.h"
 #include "verify.h"
+#include "gate.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -46,10 +46,7 @@ struct rw_shared {
 	struct rw_state *st;
 	_Atomic int phase;
 	_Atomic uint64_t run_start_ns;
-	pthread_mutex_t gate_mu; /* the start gate: jobs set up, then wait */
-	pthread_cond_t gate_cv;
-	unsigned arrived;	   /* jobs done with set-up */
-	int go;			   /* main opened the gate */
+	struct gate gate;	   /* jobs set up, then wait for main */
 	_Atomic unsigned finished; /* jobs out of their loop */
 };
 
@@ -82,8 +79,7 @@ struct rw_job {
 	uint64_t last_done_ns; /* last counted completion */
 	struct hist lat[IO_DIRS];
 	struct job_result res;
-	struct rusage ru0;
-	int ru0_taken;
+	struct thread_cpu cpu; /* from the region's start */
 	int ret;
 	struct strbuf err;
 	struct verify_job *vfy; /* --verify: what was written where */
@@ -294,16 +290,6 @@ static int job_complete(struct rw_job *j, unsigned n)
 	return ret;
 }
 
-static void thread_cpu(struct rusage *ru)
-{
-	getrusage(RUSAGE_THREAD, ru);
-}
-
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 /* The hot loop: keep iodepth I/Os in flight until told to drain. */
 static int job_loop(struct rw_job *j)
 {
@@ -321,8 +307,7 @@ static int job_loop(struct rw_job *j)
 
 		if (!run_start && phase != PHASE_RAMP) {
 			run_start = atomic_load(&j->sh->run_start_ns);
-			thread_cpu(&j->ru0);
-			j->ru0_taken = 1;
+			thread_cpu_start(&j->cpu);
 		}
 		if (phase == PHASE_DRAIN || *w->stop ||
 		    (j->quota && j->counted >= j->quota))
@@ -428,40 +413,6 @@ static int job_loop(struct rw_job *j)
 	return ret;
 }
 
-/* A job is set up: say so, and wait until main opens the gate. */
-static void gate_arrive_and_wait(struct rw_shared *sh)
-{
-	pthread_mutex_lock(&sh->gate_mu);
-	sh->arrived++;
-	pthread_cond_broadcast(&sh->gate_cv);
-	while (!sh->go)
-		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
-	pthread_mutex_unlock(&sh->gate_mu);
-}
-
-/*
- * Main: wait for the started jobs to finish their set-up, then let them
- * all go at once. A gate rather than a barrier, so that it also opens
- * when fewer threads than planned could be started.
- */
-/* Wait until the started jobs are set up and at the gate. */
-static void gate_wait(struct rw_shared *sh, unsigned started)
-{
-	pthread_mutex_lock(&sh->gate_mu);
-	while (sh->arrived < started)
-		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
-	pthread_mutex_unlock(&sh->gate_mu);
-}
-
-/* Let the jobs at the gate go. */
-static void gate_release(struct rw_shared *sh)
-{
-	pthread_mutex_lock(&sh->gate_mu);
-	sh->go = 1;
-	pthread_cond_broadcast(&sh->gate_cv);
-	pthread_mutex_unlock(&sh->gate_mu);
-}
-
 /* Thread body: set up, meet the others, loop, settle, tally CPU. */
 static void *job_main(void *arg)
 {
@@ -471,24 +422,18 @@ static void *job_main(void *arg)
 	int settle = st->kind.read_pct < 100 &&
 		     (!strcmp(workload_str(w, "settle"), "sync") ||
 		      workload_u64(w, "end_fsync"));
-	struct rusage ru1;
 
 	j->ret = job_setup(j);
-	gate_arrive_and_wait(j->sh);
+	gate_arrive(&j->sh->gate);
 	if (j->ret)
 		return NULL;
 	j->ret = job_loop(j);
 	atomic_fetch_add(&j->sh->finished, 1);
 	/* CPU over the I/O phase, the span jobs[].seconds covers */
-	if (j->ru0_taken)
-		thread_cpu(&ru1);
+	thread_cpu_stop(&j->cpu, &j->res.user_s, &j->res.sys_s);
 	if (!j->ret && settle && !*w->stop && j->counted) {
 		j->ret = job_flush(j);
 		j->fsyncs++;
-	}
-	if (j->ru0_taken) {
-		j->res.user_s = tv_s(ru1.ru_utime) - tv_s(j->ru0.ru_utime);
-		j->res.sys_s = tv_s(ru1.ru_stime) - tv_s(j->ru0.ru_stime);
 	}
 	return NULL;
 }
@@ -602,8 +547,7 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	atomic_init(&sh.phase, PHASE_RAMP);
 	atomic_init(&sh.run_start_ns, 0);
 	atomic_init(&sh.finished, 0);
-	pthread_mutex_init(&sh.gate_mu, NULL);
-	pthread_cond_init(&sh.gate_cv, NULL);
+	gate_init(&sh.gate);
 	jobs = xcalloc(st->nr_jobs, sizeof(*jobs));
 	for (i = 0; i < st->nr_jobs; i++) {
 		struct rw_job *j = &jobs[i];
@@ -633,7 +577,7 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		}
 		started++;
 	}
-	gate_wait(&sh, started);
+	gate_wait(&sh.gate, started);
 	measure_init(&m, w->hook);
 	/*
 	 * With a ramp the jobs warm up, uncounted, before the region opens;
@@ -641,7 +585,7 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	 * it (an --ios run then covers the same I/Os every time).
 	 */
 	if (ret || w->ro.ramp_ns)
-		gate_release(&sh);
+		gate_open(&sh.gate);
 	start = clock_now_ns();
 	if (!ret && w->ro.ramp_ns)
 		sleep_until(start + w->ro.ramp_ns, w->stop);
@@ -652,7 +596,7 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		atomic_store_explicit(&sh.phase, PHASE_RUN,
 				      memory_order_release);
 		if (!w->ro.ramp_ns)
-			gate_release(&sh);
+			gate_open(&sh.gate);
 		if (!w->ro.ios)
 			sleep_until(run_start + w->ro.time_ns, w->stop);
 		else if (w->ro.time_ns)
@@ -674,7 +618,6 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	for (i = 0; i < st->nr_jobs; i++)
 		job_teardown(&jobs[i]);
 	free(jobs);
-	pthread_cond_destroy(&sh.gate_cv);
-	pthread_mutex_destroy(&sh.gate_mu);
+	gate_destroy(&sh.gate);
 	return ret;
 }

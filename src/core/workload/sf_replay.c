@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include "smallfiles-int.h"
+#include "../../util/atfile.h"
 #include "../../util/clock.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -229,7 +230,7 @@ static int do_op(struct replay *rp, const struct lf_op *op)
 	case LF_UNLINK:
 		return unlinkat(root, path, 0) < 0 ? errno : 0;
 	case LF_DELTREE:
-		ret = sf_remove_tree(root, path);
+		ret = atfile_remove_tree(root, path);
 		return ret == -ENOENT ? 0 : -ret;
 	case LF_RMDIR:
 		return unlinkat(root, path, AT_REMOVEDIR) < 0 ? errno : 0;

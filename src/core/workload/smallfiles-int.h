@@ -1,8 +1,9 @@
 /*
  * What the parts of the smallfiles workload share: smallfiles.c (the
  * parameters, the clients' threads and the tallies), sf_mix.c (a client
- * running the operation mix) and sf_replay.c (a client replaying a
- * dbench load file). Not for other modules.
+ * running the operation mix), sf_replay.c (a client replaying a dbench
+ * load file) and sf_client.c (what both loops do around an operation).
+ * Not for other modules.
  */
 #ifndef IOTRIAL_SMALLFILES_INT_H
 #define IOTRIAL_SMALLFILES_INT_H
@@ -10,7 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <sys/resource.h>
+#include "gate.h"
 #include "loadfile.h"
 #include "sizedist.h"
 #include "verify.h"
@@ -63,10 +64,7 @@ struct sf_shared {
 	struct sf_state *st;
 	_Atomic int phase;
 	_Atomic int failed; /* a client hit an error that ends the run */
-	pthread_mutex_t gate_mu;
-	pthread_cond_t gate_cv;
-	unsigned arrived;
-	int go;
+	struct gate gate;   /* clients set up, then wait for main */
 };
 
 /* One kind of operation as one client saw it. */
@@ -92,8 +90,7 @@ struct sf_client {
 	uint64_t fsyncs;
 	uint64_t dbench_bytes; /* replay: ReadX + WriteX sizes */
 	uint64_t run_start_ns, last_done_ns;
-	struct rusage ru0;
-	int ru0_taken;
+	struct thread_cpu cpu; /* from the region's start */
 	double user_s, sys_s;
 	uint8_t *buf; /* I/O buffer, random bytes */
 	size_t buf_bytes;
@@ -119,10 +116,6 @@ int sf_errno_fatal(int e);
 /* Set c's error from errno e while doing what; returns -e. */
 int sf_client_fail(struct sf_client *c, int e, const char *what,
 		   const char *path);
-
-/* Remove path (a file, or a directory and all below it) relative to
- * dirfd. 0 or -errno (-ENOENT when it is not there). */
-int sf_remove_tree(int dirfd, const char *path);
 
 /* The loops: 0 when told to stop, -errno with c->err on a run-ending
  * error. */

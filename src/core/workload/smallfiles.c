@@ -13,11 +13,11 @@
  * This file holds what both modes share: the parameters, the client
  * threads and their start gate, the clock, and folding the clients'
  * tallies (ops/s, bytes, a latency histogram per kind of operation)
- * into the run result.
+ * into the run result. What a client does around each operation is
+ * sf_client.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +28,12 @@
 #include <sys/statvfs.h>
 #include "layout.h"
 #include "smallfiles-int.h"
+#include "../../util/atfile.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-#define MAX_TREE_DEPTH 64
 
 const char *const sf_kind_names[SF_KINDS] = {
     [SF_CREATE] = "create", [SF_WRITE] = "write",   [SF_READ] = "read",
@@ -181,168 +180,17 @@ static int sf_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	return ret;
 }
 
-int sf_errno_fatal(int e)
-{
-	return e == ENOSPC || e == EDQUOT || e == EIO || e == EROFS ||
-	       e == ENOMEM || e == EMFILE || e == ENFILE;
-}
-
-int sf_client_fail(struct sf_client *c, int e, const char *what,
-		   const char *path)
-{
-	const struct target *t = c->sh->w->target;
-
-	if (e == ENOSPC || e == EDQUOT)
-		err_set(&c->err, -e,
-			"the filesystem of '%s' is full: client %u cannot %s "
-			"'client%u/%s' (%s); the run is stopped and its "
-			"files removed",
-			t->path, c->idx, what, c->idx, path, strerror(e));
-	else
-		err_set(&c->err, -e, "client %u cannot %s '%s/client%u/%s': %s",
-			c->idx, what, t->workdir, c->idx, path, strerror(e));
-	c->ret = -e;
-	atomic_store(&c->sh->failed, 1);
-	return -e;
-}
-
-int sf_client_next(struct sf_client *c, int *timed)
-{
-	int phase = atomic_load_explicit(&c->sh->phase, memory_order_acquire);
-
-	if (phase == SF_PHASE_DRAIN || *c->sh->w->stop ||
-	    atomic_load_explicit(&c->sh->failed, memory_order_relaxed))
-		return 0;
-	if (phase == SF_PHASE_RUN && !c->ru0_taken) {
-		getrusage(RUSAGE_THREAD, &c->ru0);
-		c->ru0_taken = 1;
-	}
-	*timed = phase == SF_PHASE_RUN;
-	if (*timed && c->quota && c->counted >= c->quota)
-		return 0;
-	return 1;
-}
-
-void sf_client_done(struct sf_client *c, unsigned k, uint64_t t0_ns, int timed)
-{
-	uint64_t now;
-
-	if (!timed)
-		return;
-	now = clock_now_ns();
-	hist_record(&c->ops[k].lat, now - t0_ns);
-	c->counted++;
-	c->last_done_ns = now;
-}
-
-int sf_remove_tree_at(int dirfd, const char *path, int depth);
-
-/* Remove the contents of the directory open as fd; closes fd. */
-static int remove_contents(int fd, int depth)
-{
-	DIR *d = fdopendir(fd);
-	struct dirent *de;
-	int ret = 0, r;
-
-	if (!d) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (de->d_type == DT_DIR)
-			r = sf_remove_tree_at(fd, de->d_name, depth + 1);
-		else if (unlinkat(fd, de->d_name, 0) == 0)
-			r = 0;
-		else if (errno == EISDIR)
-			r = sf_remove_tree_at(fd, de->d_name, depth + 1);
-		else
-			r = -errno;
-		if (r && r != -ENOENT && !ret)
-			ret = r;
-	}
-	closedir(d);
-	return ret;
-}
-
-int sf_remove_tree_at(int dirfd, const char *path, int depth)
-{
-	int fd, ret;
-
-	if (unlinkat(dirfd, path, 0) == 0)
-		return 0;
-	if (errno != EISDIR && errno != EPERM)
-		return -errno;
-	if (depth > MAX_TREE_DEPTH)
-		return -ELOOP;
-	fd = openat(dirfd, path,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = remove_contents(fd, depth);
-	if (unlinkat(dirfd, path, AT_REMOVEDIR) < 0 && !ret)
-		ret = -errno;
-	return ret;
-}
-
-int sf_remove_tree(int dirfd, const char *path)
-{
-	return sf_remove_tree_at(dirfd, path, 0);
-}
-
-/* A client is set up: say so, and wait until main opens the gate. */
-static void gate_arrive_and_wait(struct sf_shared *sh)
-{
-	pthread_mutex_lock(&sh->gate_mu);
-	sh->arrived++;
-	pthread_cond_broadcast(&sh->gate_cv);
-	while (!sh->go)
-		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
-	pthread_mutex_unlock(&sh->gate_mu);
-}
-
-/* Main: wait until the started clients are set up. */
-static void gate_wait(struct sf_shared *sh, unsigned started)
-{
-	pthread_mutex_lock(&sh->gate_mu);
-	while (sh->arrived < started)
-		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
-	pthread_mutex_unlock(&sh->gate_mu);
-}
-
-/* Main: wait for the started clients' set-up, then let them go. */
-static void gate_open(struct sf_shared *sh, unsigned started)
-{
-	gate_wait(sh, started);
-	pthread_mutex_lock(&sh->gate_mu);
-	sh->go = 1;
-	pthread_cond_broadcast(&sh->gate_cv);
-	pthread_mutex_unlock(&sh->gate_mu);
-}
-
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 /* Thread body: meet the others, run the loop, take the CPU it used. */
 static void *client_main(void *arg)
 {
 	struct sf_client *c = arg;
-	struct rusage ru1;
 
-	gate_arrive_and_wait(c->sh);
+	gate_arrive(&c->sh->gate);
 	if (c->sh->st->replay)
 		sf_replay_loop(c);
 	else
 		sf_mix_loop(c);
-	if (c->ru0_taken) {
-		getrusage(RUSAGE_THREAD, &ru1);
-		c->user_s = tv_s(ru1.ru_utime) - tv_s(c->ru0.ru_utime);
-		c->sys_s = tv_s(ru1.ru_stime) - tv_s(c->ru0.ru_stime);
-	}
+	thread_cpu_stop(&c->cpu, &c->user_s, &c->sys_s);
 	return NULL;
 }
 
@@ -521,8 +369,7 @@ static int sf_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	sh.st = st;
 	atomic_init(&sh.phase, SF_PHASE_RAMP);
 	atomic_init(&sh.failed, 0);
-	pthread_mutex_init(&sh.gate_mu, NULL);
-	pthread_cond_init(&sh.gate_cv, NULL);
+	gate_init(&sh.gate);
 	cs = xcalloc(st->nr_clients, sizeof(*cs));
 	for (i = 0; i < st->nr_clients; i++)
 		client_init(&cs[i], &sh, i);
@@ -542,10 +389,9 @@ static int sf_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	 * region opens before the gate, so no client runs untimed (a
 	 * replay's --ios then starts at the load file's first line)
 	 */
-	if (!ret && !w->ro.ramp_ns)
-		gate_wait(&sh, started);
-	else
-		gate_open(&sh, started);
+	gate_wait(&sh.gate, started);
+	if (ret || w->ro.ramp_ns)
+		gate_open(&sh.gate);
 	start = clock_now_ns();
 	if (!ret && w->ro.ramp_ns)
 		wait_until(&sh, start + w->ro.ramp_ns);
@@ -557,7 +403,7 @@ static int sf_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		atomic_store_explicit(&sh.phase, SF_PHASE_RUN,
 				      memory_order_release);
 		if (!w->ro.ramp_ns)
-			gate_open(&sh, started);
+			gate_open(&sh.gate);
 		if (!w->ro.ios) {
 			wait_until(&sh, run_start + w->ro.time_ns);
 			atomic_store_explicit(&sh.phase, SF_PHASE_DRAIN,
@@ -585,8 +431,7 @@ static int sf_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	for (i = 0; i < st->nr_clients; i++)
 		client_release(&cs[i]);
 	free(cs);
-	pthread_cond_destroy(&sh.gate_cv);
-	pthread_mutex_destroy(&sh.gate_mu);
+	gate_destroy(&sh.gate);
 	return ret;
 }
 
@@ -604,7 +449,7 @@ static void sf_cleanup(struct workload *w)
 			continue;
 		close(st->root_fds[i]);
 		snprintf(name, sizeof(name), "client%u", i);
-		sf_remove_tree(w->target->work_fd, name);
+		atfile_remove_tree(w->target->work_fd, name);
 	}
 	free(st->root_fds);
 	loadfile_release(&st->lf);

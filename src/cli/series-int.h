@@ -1,9 +1,10 @@
 /*
- * Shared by cli/series.c (define, run, report) and cli/series_boot.c
- * (list, plan, at-boot): what `iotrial series` was asked for.
+ * Shared by cli/series.c (define, run, report), cli/series_boot.c
+ * (list, plan, at-boot) and cli/series_store.c (the store as they open
+ * it): what `iotrial series` was asked for. Not for other commands.
  */
-#ifndef IOTRIAL_CLI_SERIES_H
-#define IOTRIAL_CLI_SERIES_H
+#ifndef IOTRIAL_CLI_SERIES_INT_H
+#define IOTRIAL_CLI_SERIES_INT_H
 
 #include <stdint.h>
 #include "../core/series/series_report.h"
