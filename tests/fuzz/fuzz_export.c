@@ -20,6 +20,7 @@
 #include "core/experiment/experiment.h"
 #include "core/experiment/import.h"
 #include "core/report/export.h"
+#include "core/report/export_formats.h"
 #include "core/report/expjson.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -115,7 +116,7 @@ static size_t outside_comments(const char *out, const char *label)
  * as many lines outside comments that hold its text (the label may be a
  * piece of a path, "queue/add_"), so none came from the label.
  */
-static void label_in_comments(enum export_format f,
+static void label_in_comments(const struct export_format *f,
 			      const struct export_src *src, const char *out)
 {
 	struct strbuf again = STRBUF_INIT, err = STRBUF_INIT;
@@ -264,10 +265,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src.fstab_path = "/etc/fstab";
 	src.mount_source = "/dev/sdb1";
 	src.mount_fstype = "ext4";
-	for (f = 0; f < EXPORT_NR_FORMATS; f++) {
+	for (f = 0; export_formats[f]; f++) {
 		strbuf_reset(&out);
 		strbuf_reset(&err);
-		ret = export_render((enum export_format)f, &src, &out, &err);
+		ret = export_render(export_formats[f], &src, &out, &err);
 		if (ret) {
 			check(ret == -ENOENT || ret == -EINVAL);
 			check(err.len > 0 && !strchr(err.buf, '\n'));
@@ -276,12 +277,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < out.len; i++)
 			check((unsigned char)out.buf[i] >= 0x20 ||
 			      out.buf[i] == '\n' || out.buf[i] == '\t');
-		label_in_comments((enum export_format)f, &src, out.buf);
-		if (f == EXPORT_ANSIBLE)
+		label_in_comments(export_formats[f], &src, out.buf);
+		if (export_formats[f] == &export_format_ansible)
 			no_jinja(out.buf);
-		if (f == EXPORT_TUNED)
+		if (export_formats[f] == &export_format_tuned)
 			check(!strstr(out.buf, "${"));
-		if (f == EXPORT_SHELL)
+		if (export_formats[f] == &export_format_shell)
 			shell_quoted(out.buf);
 	}
 	knob_plan_release(&plan);

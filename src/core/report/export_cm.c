@@ -534,3 +534,28 @@ int export_render_puppet(const struct export_src *src, struct strbuf *out,
 	strbuf_release(&body);
 	return 0;
 }
+
+const struct export_format export_format_tuned = {
+    .name = "tuned",
+    .summary = "a tuned profile (-o DIR makes DIR/tuned.conf)",
+    .render = export_render_tuned,
+    .install_path = "etc/tuned/iotrial/tuned.conf",
+    .mode = 0644,
+};
+
+const struct export_format export_format_ansible = {
+    .name = "ansible",
+    .summary = "a playbook: ansible.posix.sysctl, ansible.posix.mount, a\n"
+	       "templated udev rule and a handler that reloads udev",
+    .render = export_render_ansible,
+    .checker = "ansible-playbook --syntax-check",
+    .mode = 0644,
+};
+
+const struct export_format export_format_puppet = {
+    .name = "puppet",
+    .summary = "a manifest: file resources notifying an exec, a mount",
+    .render = export_render_puppet,
+    .checker = "puppet parser validate",
+    .mode = 0644,
+};
