@@ -32,6 +32,22 @@ static void check(int ok)
 		__builtin_trap();
 }
 
+/* The family knob_resolve() would give a knob of this name. */
+static const struct knob_ops *family_of(const char *name)
+{
+	if (!strcmp(name, "scheduler") || !strncmp(name, "iosched.", 8))
+		return &knob_sched_ops;
+	if (!strcmp(name, "read_ahead_kb"))
+		return &knob_readahead_ops;
+	if (!strcmp(name, "atime"))
+		return &knob_atime_ops;
+	if (!strncmp(name, "vm.", 3))
+		return &knob_vmdirty_ops;
+	if (!strncmp(name, "sysctl:", 7) || !strncmp(name, "sysfs:", 6))
+		return &knob_raw_ops;
+	return &knob_queue_ops;
+}
+
 /* Append the change name=value to p, placed as the knob would be. */
 static void add_change(struct knob_plan *p, const char *name, size_t nlen,
 		       const char *value)
@@ -46,6 +62,7 @@ static void add_change(struct knob_plan *p, const char *name, size_t nlen,
 	c = &p->v[p->nr++];
 	memset(c, 0, sizeof(*c));
 	c->k.name = n;
+	c->k.ops = family_of(n);
 	c->k.root = xstrdup("");
 	c->k.scope = KNOB_SCOPE_SYSTEM;
 	for (i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)

@@ -24,6 +24,22 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
+/* The family knob_resolve() would give a knob of this name. */
+static const struct knob_ops *family_of(const char *name)
+{
+	if (!strcmp(name, "scheduler") || !strncmp(name, "iosched.", 8))
+		return &knob_sched_ops;
+	if (!strcmp(name, "read_ahead_kb"))
+		return &knob_readahead_ops;
+	if (!strcmp(name, "atime"))
+		return &knob_atime_ops;
+	if (!strncmp(name, "vm.", 3))
+		return &knob_vmdirty_ops;
+	if (!strncmp(name, "sysctl:", 7) || !strncmp(name, "sysfs:", 6))
+		return &knob_raw_ops;
+	return &knob_queue_ops;
+}
+
 /* Append a resolved change to p, as knob_plan_build() would leave it. */
 static void add_change(struct knob_plan *p, const char *name,
 		       enum knob_scope scope, const char *object,
@@ -35,6 +51,7 @@ static void add_change(struct knob_plan *p, const char *name,
 	c = &p->v[p->nr++];
 	memset(c, 0, sizeof(*c));
 	c->k.name = xstrdup(name);
+	c->k.ops = family_of(name);
 	c->k.object = xstrdup(object);
 	c->k.path = xstrdup(path);
 	c->k.root = xstrdup("");

@@ -99,28 +99,49 @@ void export_header(const struct export_src *src, const char *prefix,
 
 int export_sysctl_name(const struct knob *k, struct strbuf *out)
 {
-	const char *p = k->path;
-	size_t rl = k->root ? strlen(k->root) : 0;
+	struct knob_persist p;
+	int ret;
 
-	if (k->scope != KNOB_SCOPE_SYSTEM || !p)
-		return 0;
-	if (rl && !strncmp(p, k->root, rl))
-		p += rl;
-	if (strncmp(p, "/proc/sys/", 10))
-		return 0;
-	for (p += 10; *p; p++)
-		strbuf_addch(out, *p == '/' ? '.' : *p);
-	return 1;
+	knob_persist(k, &p);
+	ret = p.sysctl.len > 0;
+	strbuf_add(out, p.sysctl.buf, p.sysctl.len);
+	knob_persist_release(&p);
+	return ret;
 }
 
 const char *export_udev_attr(const struct knob *k)
 {
-	const char *q;
+	struct knob_persist p;
+	const char *attr;
 
-	if (k->scope != KNOB_SCOPE_DEVICE || !k->path)
-		return NULL;
-	q = strstr(k->path, "/queue/");
-	return q ? q + 1 : NULL;
+	knob_persist(k, &p);
+	attr = p.udev_attr;
+	knob_persist_release(&p);
+	return attr;
+}
+
+/* Does k's canonical value belong in a mount's options? */
+static int is_mount_option(const struct knob *k)
+{
+	struct knob_persist p;
+	int ret;
+
+	knob_persist(k, &p);
+	ret = p.mount_option;
+	knob_persist_release(&p);
+	return ret;
+}
+
+/* Does k read back as every choice with the active one in brackets? */
+static int reads_selected_word(const struct knob *k)
+{
+	struct knob_persist p;
+	int ret;
+
+	knob_persist(k, &p);
+	ret = p.selected_word;
+	knob_persist_release(&p);
+	return ret;
 }
 
 const struct knob_change *export_mount_change(const struct export_src *src)
@@ -128,7 +149,7 @@ const struct knob_change *export_mount_change(const struct export_src *src)
 	size_t i;
 
 	for (i = 0; i < src->plan->nr; i++)
-		if (src->plan->v[i].k.scope == KNOB_SCOPE_MOUNT)
+		if (is_mount_option(&src->plan->v[i].k))
 			return &src->plan->v[i];
 	return NULL;
 }
@@ -576,7 +597,7 @@ static void shell_device(const struct knob_change *c, struct strbuf *disks,
 		strbuf_add(disks, word.buf, word.len);
 	}
 	strbuf_release(&word);
-	if (!strcmp(c->k.name, "scheduler")) {
+	if (reads_selected_word(&c->k)) {
 		/* the file lists them all, the active one in brackets */
 		strbuf_addf(&word, "[%s]", c->canon.buf);
 		strbuf_addstr(out, "grep -qF ");
@@ -627,7 +648,7 @@ int export_render_shell(const struct export_src *src, struct strbuf *out,
 		const struct knob_change *c = &p->v[i];
 
 		strbuf_reset(&name);
-		if (c->k.scope == KNOB_SCOPE_MOUNT) {
+		if (is_mount_option(&c->k)) {
 			shell_mount(c, out);
 		} else if (c->k.scope == KNOB_SCOPE_DEVICE) {
 			shell_device(c, &disks, out);
