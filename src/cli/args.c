@@ -217,20 +217,6 @@ char *cli_command_line(int n, const char **argv)
 	return strbuf_detach(&sb, NULL);
 }
 
-const char *cli_metric_asked(const char *asked, const char *const *params,
-			     unsigned nr)
-{
-	unsigned i;
-
-	if (asked)
-		return asked;
-	for (i = 0; i < nr; i++)
-		if (!strncmp(params[i], "metric-from=", 12) ||
-		    !strncmp(params[i], "metric-cmd=", 11))
-			return "printed";
-	return NULL;
-}
-
 int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv)
 {
 	int i;

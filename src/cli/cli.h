@@ -94,14 +94,6 @@ struct cli_limits {
 char *cli_command_line(int n, const char **argv);
 
 /*
- * The metric --metric asked for, or, when none was and the parameters
- * (params[nr], "name=value") say how to read the program's own number
- * (exec's metric-from, metric-cmd), "printed"; else NULL (the default).
- */
-const char *cli_metric_asked(const char *asked, const char *const *params,
-			     unsigned nr);
-
-/*
  * fio's --rw (--readwrite) among the options before "--": say that the
  * workload is the first argument, and return -1; else 0.
  */

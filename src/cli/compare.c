@@ -290,12 +290,12 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		return 1;
 	if (n < 0)
 		return -1;
-	if (n > 0 && ops == &workload_exec) {
-		/* exec's command: what follows "--" */
+	if (n > 0 && ops->command_param) {
+		/* the workload's command: what follows "--" */
 		struct strbuf sb = STRBUF_INIT;
 		char *line = cli_command_line(n, argv);
 
-		strbuf_addf(&sb, "cmd=%s", line);
+		strbuf_addf(&sb, "%s=%s", ops->command_param, line);
 		free(line);
 		push(&a->params, &a->nr_params, &a->alloc_params,
 		     strbuf_detach(&sb, NULL));
@@ -565,9 +565,8 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (metric_lookup(ops,
-			  cli_metric_asked(a.metric, a.params, a.nr_params),
-			  &tr.c.metric, &err)) {
+	if (metric_lookup(ops, a.metric, a.params, a.nr_params, &tr.c.metric,
+			  &err)) {
 		error("--metric: %s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;

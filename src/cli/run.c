@@ -252,11 +252,11 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		return 1;
 	if (n < 0)
 		return -1;
-	if (n > 0 && ops == &workload_exec && !a->cmd) {
-		/* exec's command: what follows "--" */
+	if (n > 0 && ops->command_param && !a->cmd) {
+		/* the workload's command: what follows "--" */
 		a->cmd = cli_command_line(n, argv);
 		ALLOC_GROW(a->params, a->nr_params + 2, a->alloc_params);
-		a->params[a->nr_params++] = "cmd";
+		a->params[a->nr_params++] = ops->command_param;
 		a->params[a->nr_params++] = a->cmd;
 	} else if (n > 0) {
 		unexpected(argv[0], a, first, ops);
@@ -318,10 +318,8 @@ static int configure(struct experiment_config *c, const struct run_args *a)
 		c->seed = rng_seed_from_env() & 0xffffffffu;
 	if (ret) {
 		error("%s", err.buf);
-	} else if (metric_lookup(
-		       c->ops,
-		       cli_metric_asked(a->metric, c->params, c->nr_params),
-		       &c->metric, &err)) {
+	} else if (metric_lookup(c->ops, a->metric, c->params, c->nr_params,
+				 &c->metric, &err)) {
 		error("--metric: %s", err.buf);
 		ret = -1;
 	}

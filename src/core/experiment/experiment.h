@@ -317,12 +317,4 @@ struct json_object *experiment_build(const struct experiment_src *src);
 int experiment_analyze_json(struct json_object *exp,
 			    const struct analysis_opts *o, struct strbuf *err);
 
-/*
- * Fill o's working set, direct and settle from w's parameters (size x
- * jobs, direct, settle and end_fsync; absent ones leave "unknown").
- * interval_ns is left alone. It lives with the runner, not in observe/:
- * the truth observer measures any workload and knows none of them.
- */
-void truth_opts_from_workload(struct truth_opts *o, const struct workload *w);
-
 #endif

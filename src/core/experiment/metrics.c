@@ -6,6 +6,7 @@
  * its reads, its writes, or both merged for a mix. Wall time is the
  * timed region, the metric of a fixed amount of work (--ios).
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -151,15 +152,43 @@ const struct metric_def *metric_find(const struct workload_ops *ops,
 	return NULL;
 }
 
-const struct metric_def *metric_default(const struct workload_ops *ops)
+const struct metric_def *metric_default(const struct workload *w)
 {
 	const struct metric_def *m = NULL;
 
-	if (ops->default_metric)
-		m = metric_find(ops, ops->default_metric);
-	if (m)
-		return m;
-	return metric_find(ops, strncmp(ops->name, "seq", 3) ? "iops" : "mbps");
+	if (w->ops->default_metric)
+		m = metric_find(w->ops, w->ops->default_metric(w));
+	/* a workload without the hook, or one naming no metric, is a bug;
+	 * the first built-in metric keeps the run judged meanwhile */
+	assert(m);
+	return m ? m : metric_at(w->ops, 0);
+}
+
+const struct metric_def *metric_default_for(const struct workload_ops *ops,
+					    const char *const *params,
+					    unsigned nr)
+{
+	const struct metric_def *m;
+	struct strbuf err = STRBUF_INIT;
+	struct workload w;
+	unsigned i;
+
+	workload_init(&w, ops);
+	for (i = 0; params && i < nr; i++) {
+		const char *eq = strchr(params[i], '=');
+		char *name;
+
+		if (!eq)
+			continue;
+		name = xstrndup(params[i], (size_t)(eq - params[i]));
+		strbuf_reset(&err);
+		(void)workload_set_param(&w, name, eq + 1, NULL, &err);
+		free(name);
+	}
+	m = metric_default(&w);
+	workload_release(&w);
+	strbuf_release(&err);
+	return m;
 }
 
 void metric_names(const struct workload_ops *ops, struct strbuf *out)
@@ -172,6 +201,7 @@ void metric_names(const struct workload_ops *ops, struct strbuf *out)
 }
 
 int metric_lookup(const struct workload_ops *ops, const char *name,
+		  const char *const *params, unsigned nr,
 		  const struct metric_def **out, struct strbuf *err)
 {
 	const char **names;
@@ -179,7 +209,8 @@ int metric_lookup(const struct workload_ops *ops, const char *name,
 	struct strbuf all = STRBUF_INIT;
 	size_t i, n = 0;
 
-	*out = name ? metric_find(ops, name) : metric_default(ops);
+	*out =
+	    name ? metric_find(ops, name) : metric_default_for(ops, params, nr);
 	if (*out)
 		return 0;
 	while (metric_at(ops, n))

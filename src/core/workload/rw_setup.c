@@ -272,7 +272,21 @@ void rw_cleanup(struct workload *w)
 	w->priv = NULL;
 }
 
-#define RW_WORKLOAD(id, summary_text)                                          \
+/* workload_ops.default_metric: a stream is judged by its MB/s */
+static const char *rw_metric_mbps(const struct workload *w)
+{
+	(void)w;
+	return "mbps";
+}
+
+/* workload_ops.default_metric: random I/O by its IOPS */
+static const char *rw_metric_iops(const struct workload *w)
+{
+	(void)w;
+	return "iops";
+}
+
+#define RW_WORKLOAD(id, summary_text, metric)                                  \
 	const struct workload_ops workload_##id = {                            \
 	    .name = #id,                                                       \
 	    .summary = summary_text,                                           \
@@ -281,10 +295,11 @@ void rw_cleanup(struct workload *w)
 	    .prepare = rw_prepare,                                             \
 	    .run = rw_run,                                                     \
 	    .cleanup = rw_cleanup,                                             \
+	    .default_metric = rw_metric_##metric,                              \
 	}
 
-RW_WORKLOAD(seqread, "sequential reads, one stream per job");
-RW_WORKLOAD(seqwrite, "sequential writes, one stream per job");
-RW_WORKLOAD(randread, "uniformly random reads");
-RW_WORKLOAD(randwrite, "uniformly random writes");
-RW_WORKLOAD(randrw, "random reads and writes mixed by rwmixread");
+RW_WORKLOAD(seqread, "sequential reads, one stream per job", mbps);
+RW_WORKLOAD(seqwrite, "sequential writes, one stream per job", mbps);
+RW_WORKLOAD(randread, "uniformly random reads", iops);
+RW_WORKLOAD(randwrite, "uniformly random writes", iops);
+RW_WORKLOAD(randrw, "random reads and writes mixed by rwmixread", iops);

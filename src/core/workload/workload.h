@@ -14,6 +14,8 @@
 #include "../targets/target.h"
 #include "../../util/strbuf.h"
 
+struct truth_opts; /* observe/truth.h */
+
 enum param_type {
 	PARAM_SIZE,    /* bytes; "4k", "1M" */
 	PARAM_UINT,    /* count; "32" */
@@ -66,11 +68,13 @@ struct workload_ops {
 	/* Remove what prepare made, free priv. */
 	void (*cleanup)(struct workload *w);
 	/*
-	 * Optional. The metric a run is judged by unless --metric says
-	 * otherwise: a name from metrics[] or a built-in one
-	 * (experiment/metrics.h). NULL: mbps for a seq* workload, else iops.
+	 * The metric a run of w is judged by unless --metric says
+	 * otherwise, given the parameters w holds (exec's metric-from
+	 * makes it "printed"): a name from metrics or a built-in one
+	 * (experiment/metrics.h). The one place a default metric comes
+	 * from; metric_default() calls it.
 	 */
-	const char *default_metric;
+	const char *(*default_metric)(const struct workload *w);
 	/* Optional. Metrics only this workload measures, ended by a NULL
 	 * name; their names must differ from the built-in ones. */
 	const struct metric_def *metrics;
@@ -92,6 +96,17 @@ struct workload_ops {
 	/* It runs to its own end (a command, a pass over a file): --time,
 	 * --ios and --ramp do not apply, and are not offered. */
 	int untimed;
+	/* Optional. The string parameter that receives the command line
+	 * after "--" (exec's "cmd": `iotrial run exec -- make -j8`); NULL:
+	 * the workload takes no command and "--" is refused. */
+	const char *command_param;
+	/*
+	 * Optional. Adjust what the device-truth observer is told of a run
+	 * of w, after workload_truth_opts() has read the parameters every
+	 * workload names alike (size, jobs, shared, direct, invalidate,
+	 * settle, end_fsync). NULL: those say it all.
+	 */
+	void (*truth_opts)(const struct workload *w, struct truth_opts *o);
 };
 
 struct workload {
@@ -136,6 +151,12 @@ int workload_set_param(struct workload *w, const char *name, const char *text,
 /* Check cross-parameter rules (direct I/O alignment, rwmixread on a
  * pure read). Call after all set_param, before prepare. */
 int workload_validate(struct workload *w, struct strbuf *err);
+/*
+ * Fill o's working set, direct, invalidate, settle and advice for a run
+ * of w: from the parameters every workload names alike, then from the
+ * workload's truth_opts hook. interval_ns and the cgroup are left alone.
+ */
+void workload_truth_opts(const struct workload *w, struct truth_opts *o);
 
 const struct param_value *workload_param(const struct workload *w,
 					 const char *name);
