@@ -256,13 +256,23 @@ struct knob_ops {
 	void (*persist)(const struct knob *k, struct knob_persist *p);
 };
 
-/* The families, in listing order (registry.c). */
-extern const struct knob_ops knob_sched_ops;
-extern const struct knob_ops knob_readahead_ops;
-extern const struct knob_ops knob_queue_ops;
-extern const struct knob_ops knob_atime_ops;
-extern const struct knob_ops knob_vmdirty_ops;
-extern const struct knob_ops knob_raw_ops;
+/*
+ * Every family, one line each, in the order `knobs` lists them and names
+ * are resolved. FAMILY(f) names `const struct knob_ops knob_<f>_ops`,
+ * defined in knob/<f>.c; this list declares them and fills the registry
+ * (registry.c). Adding a family is its file and a line here.
+ */
+#define KNOB_FAMILY_TABLE(FAMILY)                                              \
+	FAMILY(sched)                                                          \
+	FAMILY(readahead)                                                      \
+	FAMILY(queue)                                                          \
+	FAMILY(atime)                                                          \
+	FAMILY(vmdirty)                                                        \
+	FAMILY(raw)
+
+#define KNOB_FAMILY_DECLARE_(f) extern const struct knob_ops knob_##f##_ops;
+KNOB_FAMILY_TABLE(KNOB_FAMILY_DECLARE_)
+#undef KNOB_FAMILY_DECLARE_
 
 /* ---- contexts ---- */
 

@@ -21,11 +21,11 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* Every family, in the order `knobs` lists them. */
+/* Every family of KNOB_FAMILY_TABLE (knob.h), in its order. */
+#define KNOB_FAMILY_PTR_(f) &knob_##f##_ops,
 static const struct knob_ops *const families[] = {
-    &knob_sched_ops, &knob_readahead_ops, &knob_queue_ops,
-    &knob_atime_ops, &knob_vmdirty_ops,	  &knob_raw_ops,
-};
+    KNOB_FAMILY_TABLE(KNOB_FAMILY_PTR_)};
+#undef KNOB_FAMILY_PTR_
 
 void knob_list_add(struct knob_list *l, const char *s)
 {

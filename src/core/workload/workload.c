@@ -15,11 +15,11 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
+/* Every workload of WORKLOAD_TABLE (workload.h), in its order. */
+#define WORKLOAD_PTR_(n) &workload_##n,
 static const struct workload_ops *const workloads[] = {
-    &workload_seqread,	 &workload_seqwrite, &workload_randread,
-    &workload_randwrite, &workload_randrw,   &workload_smallfiles,
-    &workload_mmapdirty, &workload_exec,     &workload_crashdump,
-};
+    WORKLOAD_TABLE(WORKLOAD_PTR_)};
+#undef WORKLOAD_PTR_
 
 const struct workload_ops *workload_find(const char *name)
 {

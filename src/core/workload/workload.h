@@ -121,18 +121,26 @@ struct workload {
 };
 
 /*
- * The workloads, each defined in its own file (the five block-I/O ones
- * in rw.c, see rw.h) and listed in workloads[] in workload.c.
+ * Every workload, one line each, in the order help lists them.
+ * WORKLOAD(n) names `const struct workload_ops workload_<n>` whose .name
+ * is "<n>", each defined in its own file (the five block-I/O ones in
+ * rw_setup.c, see rw.h); this list declares them and fills the registry
+ * (workload.c). Adding a workload is its file and a line here.
  */
-extern const struct workload_ops workload_seqread;
-extern const struct workload_ops workload_seqwrite;
-extern const struct workload_ops workload_randread;
-extern const struct workload_ops workload_randwrite;
-extern const struct workload_ops workload_randrw;
-extern const struct workload_ops workload_smallfiles; /* smallfiles.c */
-extern const struct workload_ops workload_mmapdirty;  /* mmapdirty.c */
-extern const struct workload_ops workload_exec;	      /* exec.c */
-extern const struct workload_ops workload_crashdump;  /* crashdump.c */
+#define WORKLOAD_TABLE(WORKLOAD)                                               \
+	WORKLOAD(seqread)                                                      \
+	WORKLOAD(seqwrite)                                                     \
+	WORKLOAD(randread)                                                     \
+	WORKLOAD(randwrite)                                                    \
+	WORKLOAD(randrw)                                                       \
+	WORKLOAD(smallfiles)                                                   \
+	WORKLOAD(mmapdirty)                                                    \
+	WORKLOAD(exec)                                                         \
+	WORKLOAD(crashdump)
+
+#define WORKLOAD_DECLARE_(n) extern const struct workload_ops workload_##n;
+WORKLOAD_TABLE(WORKLOAD_DECLARE_)
+#undef WORKLOAD_DECLARE_
 
 const struct workload_ops *workload_find(const char *name);
 const char *const *workload_names(void);
