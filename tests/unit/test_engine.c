@@ -233,6 +233,11 @@ static void test_fio_names_and_caps(void **state)
 	strbuf_reset(&sb);
 	engine_names_with(ENGINE_SQPOLL, ", ", " or ", &sb);
 	assert_string_equal(sb.buf, "io_uring");
+	strbuf_reset(&sb);
+	engine_fio_names_text(&sb);
+	assert_string_equal(sb.buf,
+			    "psync (also for sync and pvsync), io_uring, "
+			    "libaio and mmap");
 	strbuf_release(&sb);
 }
 

@@ -77,6 +77,28 @@ const char *const *engine_names(void)
 	return engine_name_list;
 }
 
+void engine_fio_names_text(struct strbuf *out)
+{
+	for (size_t i = 0; engine_list[i]; i++) {
+		const char *const *n = engine_list[i]->fio_names;
+
+		strbuf_addf(out, "%s%s",
+			    !i			 ? ""
+			    : engine_list[i + 1] ? ", "
+						 : " and ",
+			    engine_list[i]->name);
+		if (!n || !*n)
+			continue;
+		strbuf_addstr(out, " (also for ");
+		for (; *n; n++)
+			strbuf_addf(out, "%s%s", *n,
+				    !n[1]  ? ""
+				    : n[2] ? ", "
+					   : " and ");
+		strbuf_addch(out, ')');
+	}
+}
+
 /* Free what engine_init() copied and zero e. */
 static void engine_free_copies(struct engine *e)
 {

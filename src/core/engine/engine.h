@@ -143,6 +143,9 @@ extern const struct engine_ops *const engine_list[];
 extern const char *const engine_name_list[];
 /* engine_name_list, for callers that want a function. */
 const char *const *engine_names(void);
+/* Append every engine's name with the fio names it runs, for messages:
+ * "psync (also for sync and pvsync), io_uring, libaio and mmap". */
+void engine_fio_names_text(struct strbuf *out);
 /* Append the names of the engines with every cap of caps, joined with
  * sep ("io_uring", "psync or mmap"); the last one joined with last. */
 void engine_names_with(unsigned caps, const char *sep, const char *last,

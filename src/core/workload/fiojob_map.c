@@ -296,7 +296,6 @@ static int map_engine(const struct fiojob_opt *o, const char **out,
 	const struct engine_ops *e = engine_find_fio(v);
 	struct strbuf have = STRBUF_INIT;
 	int ret;
-	size_t i;
 
 	if (e) {
 		if (strcmp(v, e->name))
@@ -307,24 +306,7 @@ static int map_engine(const struct fiojob_opt *o, const char **out,
 		*out = e->name;
 		return 0;
 	}
-	for (i = 0; engine_list[i]; i++) {
-		const char *const *n = engine_list[i]->fio_names;
-
-		strbuf_addf(&have, "%s%s",
-			    !i			 ? ""
-			    : engine_list[i + 1] ? ", "
-						 : " and ",
-			    engine_list[i]->name);
-		if (n && *n) {
-			strbuf_addstr(&have, " (also for ");
-			for (; *n; n++)
-				strbuf_addf(&have, "%s%s", *n,
-					    !n[1]  ? ""
-					    : n[2] ? ", "
-						   : " and ");
-			strbuf_addch(&have, ')');
-		}
-	}
+	engine_fio_names_text(&have);
 	ret = opt_err(err, o, "ioengine=%s is not supported; iotrial has %s", v,
 		      have.buf);
 	strbuf_release(&have);
