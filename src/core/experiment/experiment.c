@@ -22,7 +22,6 @@
 #include "experiment.h"
 #include "metrics.h"
 #include "result_json.h"
-#include "../observe/truth.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
