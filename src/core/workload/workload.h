@@ -72,7 +72,7 @@ struct workload_ops {
 	 * otherwise, given the parameters w holds (exec's metric-from
 	 * makes it "printed"): a name from metrics or a built-in one
 	 * (experiment/metrics.h). The one place a default metric comes
-	 * from; metric_default() calls it.
+	 * from; metric_default() calls it. NULL: iops.
 	 */
 	const char *(*default_metric)(const struct workload *w);
 	/* Optional. Metrics only this workload measures, ended by a NULL
