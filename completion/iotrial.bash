@@ -11,13 +11,6 @@
 
 declare -gA _iotrial_cache 2>/dev/null || true
 
-# The device knob names iotrial knows when no device is at hand (the
-# knobs --json listing shows a family only for a target that has it);
-# the list of the knob registry's suggestions, checked by
-# tests/cli/completion.sh against src/core/knob/registry.c.
-_iotrial_device_knobs="scheduler read_ahead_kb nr_requests max_sectors_kb
-wbt_lat_usec rq_affinity nomerges atime"
-
 # _iotrial_text KEY ARGS...: the output of "$_iotrial_bin ARGS...", from
 # the cache when the binary has not changed since, into _iotrial_out.
 _iotrial_text()
@@ -157,11 +150,22 @@ _iotrial_knob_names()
 	if [[ $out != *'"device":"'* ]]; then
 		out+=$'\n'$("$_iotrial_bin" knobs --json -t / 2>/dev/null)
 	fi
+	# the names it lists, and, with no device at hand, the ones a
+	# device would add ("unavailable_knobs", the registry's own list)
+	local in_un=0
 	while IFS= read -r line; do
-		[[ $line =~ ^\ *\"name\":\ ?\"([^\"]+)\" ]] &&
+		if [[ $line =~ ^\ *\"name\":\ ?\"([^\"]+)\" ]]; then
 			_iotrial_knobs+=" ${BASH_REMATCH[1]}"
+		elif [[ $line == *'"unavailable_knobs":'* ]]; then
+			in_un=1
+		elif ((in_un)) && [[ $line =~ ^\ *\"([^\"]+)\" ]]; then
+			[[ $out == *'"device":"'* ||
+				" $_iotrial_knobs " == *" ${BASH_REMATCH[1]} "* ]] ||
+				_iotrial_knobs+=" ${BASH_REMATCH[1]}"
+		else
+			in_un=0
+		fi
 	done <<<"$out"
-	[[ $out == *'"device":"'* ]] || _iotrial_knobs+=" $_iotrial_device_knobs"
 	_iotrial_knobs+=" sysfs: sysctl:"
 }
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
+#include "../core/report/export_formats.h"
 #include "../core/knob/keep.h"
 #include "../core/report/expjson.h"
 #include "../core/report/knob_text.h"
@@ -38,42 +39,73 @@ struct apply_args {
 	int force; /* apply a winner measured elsewhere or from elsewhere */
 };
 
-static const char *const apply_usage[] = {
-    "iotrial apply ID [--arm ARM] [--persist sysctl|udev|fstab|tuned ...]",
-    "       [--root DIR] [--dry-run | --yes] [--force] [--allow-knob KNOB ...]",
-    "       [-t TARGET | --device DEV] [--db PATH]",
-    NULL,
-};
+/* The help after the options, with where each format that the system
+ * reads at boot is installed (the table of formats). */
+static void apply_epilogue(struct strbuf *out)
+{
+	size_t i;
 
-static const char apply_epilogue[] =
-    "Sets the knobs of the arm that won experiment ID (or the one --arm\n"
-    "names) now, journaled like 'iotrial set': 'iotrial revert' restores\n"
-    "them. Each --persist FORMAT installs the file the system reads at "
-    "boot,\nunder --root DIR (default /), keeping a backup of a file it "
-    "replaces:\n"
-    "  sysctl  etc/sysctl.d/60-iotrial.conf\n"
-    "  udev    etc/udev/rules.d/60-iotrial.rules\n"
-    "  fstab   the line of etc/fstab that mounts the target (atime)\n"
-    "  tuned   etc/tuned/iotrial/tuned.conf\n"
-    "--dry-run prints what would change, from what to what, and the "
-    "files,\nand changes nothing. On a terminal, apply shows the same and "
-    "asks\nbefore it writes; elsewhere it needs --yes. A winner measured on "
-    "another\ndevice, or from other values than this system has now, needs "
-    "--force.\nAn experiment imported or merged from a fleet sets a raw "
-    "sysctl: or\nsysfs: knob only when --allow-knob names it. 'iotrial "
-    "export' writes the\nsame settings for Ansible, Puppet or a shell "
-    "script.\n";
+	strbuf_addstr(out, "Sets the knobs of the arm that won experiment ID "
+			   "(or the one --arm\nnames) now, journaled like "
+			   "'iotrial set': 'iotrial revert' restores\nthem. "
+			   "Each --persist FORMAT installs the file the system "
+			   "reads at boot,\nunder --root DIR (default /), "
+			   "keeping a backup of a file it replaces:\n");
+	for (i = 0; export_formats[i]; i++) {
+		const struct export_format *f = export_formats[i];
+
+		if (f->install_path)
+			strbuf_addf(out, "  %-7s %s\n", f->name,
+				    f->install_help ? f->install_help
+						    : f->install_path);
+	}
+	strbuf_addstr(
+	    out,
+	    "--dry-run prints what would change, from what to what, and the "
+	    "files,\nand changes nothing. On a terminal, apply shows the same "
+	    "and asks\nbefore it writes; elsewhere it needs --yes. A winner "
+	    "measured on another\ndevice, or from other values than this "
+	    "system has now, needs --force.\nAn experiment imported or merged "
+	    "from a fleet sets a raw sysctl: or\nsysfs: knob only when "
+	    "--allow-knob names it. 'iotrial export' writes the\nsame "
+	    "settings for Ansible, Puppet or a shell script.\n");
+}
+
+/* The formats apply installs, joined: the text of names. */
+static const char *persist_names(struct strbuf *names, const char *sep,
+				 const char *last)
+{
+	strbuf_reset(names);
+	export_format_names(1, sep, last, names);
+	return names->buf;
+}
+
+/* --persist's help, in help. */
+static const char *persist_help(struct strbuf *help, struct strbuf *names)
+{
+	strbuf_addf(help, "also install the file of FORMAT: %s (repeatable)",
+		    persist_names(names, ", ", " or "));
+	return help->buf;
+}
 
 /* Parse argv; 1 for --help, -1 after an error. */
 static int parse(int argc, const char **argv, struct apply_args *a)
 {
+	struct strbuf line = STRBUF_INIT, names = STRBUF_INIT;
+	struct strbuf help = STRBUF_INIT, epilogue = STRBUF_INIT;
+	const char *usage[] = {
+	    NULL,
+	    "       [--root DIR] [--dry-run | --yes] [--force] [--allow-knob "
+	    "KNOB ...]",
+	    "       [-t TARGET | --device DEV] [--db PATH]",
+	    NULL,
+	};
 	struct option opts[] = {
 	    OPT_STRING(0, "arm", &a->job.arm, "ARM",
 		       "the arm to apply (a label or its number) instead of "
 		       "the winner"),
 	    OPT_LIST(0, "persist", &a->persist, "FORMAT",
-		     "also install the file of FORMAT: sysctl, udev, fstab "
-		     "or tuned (repeatable)"),
+		     persist_help(&help, &names)),
 	    OPT_STRING(0, "root", &a->job.root, "DIR",
 		       "install the files under DIR instead of /"),
 	    OPT_BOOL(0, "dry-run", &a->dry_run,
@@ -96,9 +128,18 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 		       "the results store to read"),
 	    OPT_END(),
 	};
-	int n = parse_options(argc, argv, "apply", opts, apply_usage,
-			      apply_epilogue, 0);
 	size_t i;
+	int n;
+
+	strbuf_addf(&line, "iotrial apply ID [--arm ARM] [--persist %s ...]",
+		    persist_names(&names, "|", "|"));
+	usage[0] = line.buf;
+	apply_epilogue(&epilogue);
+	n = parse_options(argc, argv, "apply", opts, usage, epilogue.buf, 0);
+	strbuf_release(&line);
+	strbuf_release(&names);
+	strbuf_release(&help);
+	strbuf_release(&epilogue);
 
 	if (n == PARSE_OPT_HELP)
 		return 1;
@@ -119,15 +160,17 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 		return -1;
 	}
 	for (i = 0; i < a->persist.nr; i++) {
-		int f = export_format_find(a->persist.v[i]);
+		const struct export_format *f =
+		    export_format_find(a->persist.v[i]);
 
-		if (f < 0 || !export_install_path((enum export_format)f)) {
-			error("--persist takes sysctl, udev, fstab or tuned, "
-			      "not '%s'%s",
+		if (!f || !f->install_path) {
+			error("--persist takes %s, not '%s'%s",
+			      persist_names(&names, ", ", " or "),
 			      a->persist.v[i],
-			      f < 0 ? ""
-				    : " (for that, use 'iotrial export "
-				      "--format')");
+			      !f ? ""
+				 : " (for that, use 'iotrial export "
+				   "--format')");
+			strbuf_release(&names);
 			return -1;
 		}
 	}
@@ -136,7 +179,7 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 
 /* One file to install. */
 struct apply_file {
-	enum export_format f;
+	const struct export_format *f;
 	const char *rel;     /* under the root */
 	struct strbuf text;  /* the whole new file */
 	struct strbuf about; /* what the plan says of it */
@@ -150,7 +193,7 @@ struct apply_file {
  * for a dry run, FILE_LEFT_OUT when fstab has no line to change (what to
  * do instead is said).
  */
-static int render_file(struct export_job *j, enum export_format f,
+static int render_file(struct export_job *j, const struct export_format *f,
 		       struct apply_file *file, int dry_run)
 {
 	struct strbuf err = STRBUF_INIT, old = STRBUF_INIT, nw = STRBUF_INIT;
@@ -159,10 +202,10 @@ static int render_file(struct export_job *j, enum export_format f,
 	int r, code = EXIT_OK;
 
 	file->f = f;
-	file->rel = export_install_path(f);
+	file->rel = f->install_path;
 	strbuf_init(&file->text, 0);
 	strbuf_init(&file->about, 0);
-	if (f == EXPORT_FSTAB) {
+	if (f == &export_format_fstab) {
 		c = export_mount_change(&j->src);
 		if (!c) {
 			error("--persist fstab: no setting of '%s' is a mount "
@@ -211,7 +254,7 @@ static int render_file(struct export_job *j, enum export_format f,
 	}
 	r = export_render(f, &j->src, &file->text, &err);
 	if (r) {
-		error("--persist %s: %s", export_format_names[f], err.buf);
+		error("--persist %s: %s", f->name, err.buf);
 		code = r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 out:
@@ -359,7 +402,7 @@ static void print_plan(struct export_job *j, struct apply_file *files,
 
 		strbuf_reset(&path);
 		shown_path(j->root, files[i].rel, &path);
-		if (files[i].f == EXPORT_FSTAB)
+		if (files[i].f == &export_format_fstab)
 			printf("%s %s, %s (the old file kept as a backup)\n",
 			       dry_run ? "would change" : "changes", path.buf,
 			       files[i].about.buf);
@@ -369,7 +412,7 @@ static void print_plan(struct export_job *j, struct apply_file *files,
 			       atfile_exists(j->root, files[i].rel)
 				   ? " (the old file kept as a backup)"
 				   : " (a new file)");
-		if (files[i].f == EXPORT_FSTAB)
+		if (files[i].f == &export_format_fstab)
 			continue;
 		for (p = files[i].text.buf; *p; p = *nl ? nl + 1 : nl) {
 			nl = strchrnul(p, '\n');
@@ -428,9 +471,8 @@ int cmd_apply(int argc, const char **argv)
 		goto out;
 	files = xcalloc(a.persist.nr + 1, sizeof(*files));
 	for (i = 0; i < a.persist.nr && !code; i++) {
-		code = render_file(
-		    &j, (enum export_format)export_format_find(a.persist.v[i]),
-		    &files[nr], a.dry_run);
+		code = render_file(&j, export_format_find(a.persist.v[i]),
+				   &files[nr], a.dry_run);
 		if (code == FILE_LEFT_OUT) {
 			strbuf_release(&files[nr].text);
 			strbuf_release(&files[nr].about);
@@ -521,8 +563,9 @@ int cmd_apply(int argc, const char **argv)
 		       "files: restore the backups (or remove the new files) "
 		       "to go back for good\n");
 	else
-		printf("these settings last until reboot; --persist sysctl, "
-		       "udev, fstab or tuned keeps them\n");
+		printf("these settings last until reboot; --persist %s keeps "
+		       "them\n",
+		       persist_names(&path, ", ", " or "));
 out:
 	for (i = 0; i < nr; i++) {
 		strbuf_release(&files[i].text);

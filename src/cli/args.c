@@ -232,20 +232,6 @@ char *cli_command_line(int n, const char **argv)
 	return strbuf_detach(&sb, NULL);
 }
 
-const char *cli_metric_asked(const char *asked,
-			     const struct param_setting *params, unsigned nr)
-{
-	unsigned i;
-
-	if (asked)
-		return asked;
-	for (i = 0; i < nr; i++)
-		if (!strcmp(params[i].name, "metric-from") ||
-		    !strcmp(params[i].name, "metric-cmd"))
-			return "printed";
-	return NULL;
-}
-
 int cli_refuse_fio_rw(const char *cmd, int argc, const char **argv)
 {
 	int i;

@@ -201,15 +201,6 @@ int cli_run_opts_job_flags(const struct cli_run_opts *r);
 char *cli_command_line(int n, const char **argv);
 
 /*
- * The metric --metric asked for, or, when none was and the parameters
- * (params[nr]) say how to read the program's own number (exec's
- * metric-from, metric-cmd), "printed"; else NULL (the default).
- */
-struct param_setting;
-const char *cli_metric_asked(const char *asked,
-			     const struct param_setting *params, unsigned nr);
-
-/*
  * fio's --rw (--readwrite) among the options before "--": say that the
  * workload is the first argument, and return -1; else 0.
  */

@@ -278,12 +278,12 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		return 1;
 	if (n < 0)
 		return -1;
-	if (n > 0 && ops == &workload_exec) {
-		/* exec's command: what follows "--" */
+	if (n > 0 && ops->command_param) {
+		/* the workload's command: what follows "--" */
 		a->cmd = cli_command_line(n, argv);
 		ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
 		a->params[a->nr_params++] =
-		    (struct param_setting){"cmd", a->cmd};
+		    (struct param_setting){ops->command_param, a->cmd};
 	} else if (n > 0) {
 		error("unexpected argument '%s': compare takes one workload, "
 		      "first, then options (see 'iotrial compare %s --help')",
@@ -436,9 +436,8 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (metric_lookup(ops,
-			  cli_metric_asked(a.r.metric, a.params, a.nr_params),
-			  &tr.c.metric, &err)) {
+	if (metric_lookup(ops, a.r.metric, a.params, a.nr_params, &tr.c.metric,
+			  &err)) {
 		error("--metric: %s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;

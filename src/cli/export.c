@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
+#include "../core/report/export_formats.h"
 #include "../util/atfile.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -25,46 +26,75 @@ struct export_args {
 	int force, write;
 };
 
-static const char *const export_usage[] = {
-    "iotrial export ID [--arm ARM] "
-    "--format sysctl|udev|fstab|tuned|ansible|puppet|shell",
-    "       [-o FILE [--force]] [--root DIR] [--write] [--db PATH]",
-    "       [--allow-knob KNOB ...]",
-    "iotrial export --set KNOB=VALUE ... --format FORMAT [-o FILE]",
-    "       [-t TARGET | --device DEV] [--root DIR] [--write]",
-    NULL,
-};
+/* The first usage line, with every format's name. */
+static void export_usage_line(struct strbuf *out)
+{
+	strbuf_addstr(out, "iotrial export ID [--arm ARM] --format ");
+	export_format_names(0, "|", "|", out);
+}
 
-static const char export_epilogue[] =
-    "Writes the knob settings of the arm that won experiment ID (or the\n"
-    "one --arm names), or of --set, for the tools that keep a machine's\n"
-    "configuration. FORMAT is one of:\n"
-    "  sysctl   a file for /etc/sysctl.d (vm.* and other sysctls)\n"
-    "  udev     a rule for /etc/udev/rules.d: scheduler, read_ahead_kb and\n"
-    "           queue limits of the disk, matched by ID_WWN or ID_SERIAL\n"
-    "  fstab    the changed fstab line (atime) as a unified diff; --write\n"
-    "           edits fstab in place (a backup is kept)\n"
-    "  tuned    a tuned profile (-o DIR makes DIR/tuned.conf)\n"
-    "  ansible  a playbook: ansible.posix.sysctl, ansible.posix.mount, a\n"
-    "           templated udev rule and a handler that reloads udev\n"
-    "  puppet   a manifest: file resources notifying an exec, a mount\n"
-    "  shell    the commands, idempotent, with set -eu\n"
-    "The disk and mount are the experiment's target unless -t or --device\n"
-    "names others. --root DIR reads (and --write edits) DIR/etc/fstab.\n"
-    "An experiment imported or merged from a fleet exports a raw sysctl:\n"
-    "or sysfs: knob only when --allow-knob names it.\n"
-    "'iotrial apply' sets the values now and installs the files.\n";
+/* Every format's name, joined: the text of names. */
+static const char *format_names(struct strbuf *names, const char *sep,
+				const char *last)
+{
+	strbuf_reset(names);
+	export_format_names(0, sep, last, names);
+	return names->buf;
+}
+
+/* The help after the options: each format's summary from the table. */
+static void export_epilogue(struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_addstr(out, "Writes the knob settings of the arm that won "
+			   "experiment ID (or the\none --arm names), or of "
+			   "--set, for the tools that keep a machine's\n"
+			   "configuration. FORMAT is one of:\n");
+	for (i = 0; export_formats[i]; i++) {
+		const char *p = export_formats[i]->summary, *nl;
+
+		strbuf_addf(out, "  %-8s ", export_formats[i]->name);
+		for (; *p; p = *nl ? nl + 1 : nl) {
+			nl = strchrnul(p, '\n');
+			strbuf_addf(out, "%s%.*s\n",
+				    p == export_formats[i]->summary
+					? ""
+					: "           ",
+				    (int)(nl - p), p);
+		}
+	}
+	strbuf_addstr(
+	    out,
+	    "The disk and mount are the experiment's target unless -t or "
+	    "--device\nnames others. --root DIR reads (and --write edits) "
+	    "DIR/etc/fstab.\nAn experiment imported or merged from a fleet "
+	    "exports a raw sysctl:\nor sysfs: knob only when --allow-knob "
+	    "names it.\n'iotrial apply' sets the values now and installs the "
+	    "files.\n");
+}
 
 /* Parse argv; 1 for --help, -1 after an error. */
 static int parse(int argc, const char **argv, struct export_args *a)
 {
+	struct strbuf line = STRBUF_INIT, names = STRBUF_INIT;
+	struct strbuf epilogue = STRBUF_INIT;
+	const char *usage[] = {
+	    NULL,
+	    "       [-o FILE [--force]] [--root DIR] [--write] [--db PATH]",
+	    "       [--allow-knob KNOB ...]",
+	    "iotrial export --set KNOB=VALUE ... --format FORMAT [-o FILE]",
+	    "       [-t TARGET | --device DEV] [--root DIR] [--write]",
+	    NULL,
+	};
+	const struct export_format *f;
 	struct option opts[] = {
 	    OPT_STRING(0, "arm", &a->job.arm, "ARM",
 		       "the arm to export (a label or its number) instead of "
 		       "the winner"),
 	    OPT_KNOB_SET(&a->job.set, "a setting to export (repeatable)"),
 	    OPT_STRING('f', "format", &a->format, "FORMAT",
-		       "sysctl, udev, fstab, tuned, ansible, puppet or shell"),
+		       format_names(&names, ", ", " or ")),
 	    OPT_STRING('o', "output", &a->output, "FILE",
 		       "write to FILE (a directory for tuned), not stdout"),
 	    OPT_BOOL(0, "force", &a->force, "replace an existing -o FILE"),
@@ -83,9 +113,15 @@ static int parse(int argc, const char **argv, struct export_args *a)
 		     "sysctl:/sysfs: knob (repeatable)"),
 	    OPT_END(),
 	};
-	int n = parse_options(argc, argv, "export", opts, export_usage,
-			      export_epilogue, 0);
+	int n;
 
+	export_usage_line(&line);
+	usage[0] = line.buf;
+	export_epilogue(&epilogue);
+	n = parse_options(argc, argv, "export", opts, usage, epilogue.buf, 0);
+	strbuf_release(&line);
+	strbuf_release(&epilogue);
+	strbuf_release(&names);
 	if (n == PARSE_OPT_HELP)
 		return 1;
 	if (n < 0)
@@ -111,14 +147,16 @@ static int parse(int argc, const char **argv, struct export_args *a)
 		return -1;
 	}
 	if (!a->format) {
-		error("'export' needs --format: sysctl, udev, fstab, tuned, "
-		      "ansible, puppet or shell");
+		error("'export' needs --format: %s",
+		      format_names(&names, ", ", " or "));
+		strbuf_release(&names);
 		return -1;
 	}
-	if (export_format_find(a->format) < 0) {
-		error("unknown format '%s'; the formats are sysctl, udev, "
-		      "fstab, tuned, ansible, puppet and shell",
-		      a->format);
+	f = export_format_find(a->format);
+	if (!f) {
+		error("unknown format '%s'; the formats are %s", a->format,
+		      format_names(&names, ", ", " and "));
+		strbuf_release(&names);
 		return -1;
 	}
 	if (a->write && strcmp(a->format, "fstab")) {
@@ -300,7 +338,8 @@ int cmd_export(int argc, const char **argv)
 	struct export_args a = {0};
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	struct export_job j;
-	int code, r, f;
+	const struct export_format *f;
+	int code, r;
 
 	knob_cli_init(&a.job.set);
 	r = parse(argc, argv, &a);
@@ -313,17 +352,16 @@ int cmd_export(int argc, const char **argv)
 	code = export_job_prepare(&j, &a.job);
 	if (code)
 		goto out;
-	r = export_render((enum export_format)f, &j.src, &out, &err);
+	r = export_render(f, &j.src, &out, &err);
 	if (r) {
 		error("%s", err.buf);
 		code = r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	if (a.output && f == EXPORT_TUNED)
+	if (a.output && f == &export_format_tuned)
 		code = write_tuned(a.output, out.buf, a.force);
 	else if (a.output)
-		code = write_output(a.output, out.buf,
-				    f == EXPORT_SHELL ? 0755 : 0644, a.force);
+		code = write_output(a.output, out.buf, f->mode, a.force);
 	else
 		fputs(out.buf, stdout);
 	if (!code && a.write)

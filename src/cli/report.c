@@ -26,27 +26,45 @@ struct report_args {
 	int force;
 };
 
-static const char *const report_usage[] = {
-    "iotrial report ID [--format text|json|csv|md|html] [-o FILE] [--force]",
-    "         [--db PATH]",
-    NULL,
-};
+/* The help after the options: each format's summary, from the table. */
+static void report_epilogue(struct strbuf *out)
+{
+	size_t i;
 
-static const char report_epilogue[] =
-    "Renders a stored experiment. text: the verdict table, then one row "
-    "per run\n(block, arm, metric, real/user/sys time, device tps, MB "
-    "read/written per\nsecond and in all); json: the stored object; csv: "
-    "one row per run with the\narm's factors, latency percentiles, CPU and "
-    "device columns; md: the verdicts,\nwarnings and environment for a "
-    "ticket; html: one self-contained page with\nplots (nothing is fetched "
-    "when it is opened). ID may be any unique prefix\nof an id that "
-    "'iotrial log' lists.\n";
+	strbuf_addstr(out, "Renders a stored experiment in FORMAT:\n");
+	for (i = 0; report_formats[i]; i++) {
+		const char *p = report_formats[i]->summary;
+		size_t col = 8;
+
+		strbuf_addf(out, "  %-5s", report_formats[i]->name);
+		/* the summary, wrapped at 78 columns under itself */
+		while (*p) {
+			size_t w = strcspn(p, " ");
+
+			if (col + 1 + w > 78) {
+				strbuf_addstr(out, "\n       ");
+				col = 7;
+			}
+			strbuf_addf(out, " %.*s", (int)w, p);
+			col += 1 + w;
+			p += w;
+			p += strspn(p, " ");
+		}
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "ID may be any unique prefix of an id that 'iotrial "
+			   "log' lists.\n");
+}
 
 /* Parse argv; returns 0, 1 for --help, -1 after printing an error. */
 static int parse_args(int argc, const char **argv, struct report_args *a)
 {
+	struct strbuf names = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf epilogue = STRBUF_INIT;
+	const char *usage[] = {NULL, "         [--db PATH]", NULL};
 	struct option opts[] = {
-	    OPT_STRING(0, "format", &a->format, "text|json|csv|md|html",
+	    OPT_STRING(0, "format", &a->format,
+		       (report_format_names("|", "|", &names), names.buf),
 		       "the format (default: text)"),
 	    OPT_STRING('o', "output", &a->output, "FILE",
 		       "write the report to FILE instead of stdout"),
@@ -55,8 +73,17 @@ static int parse_args(int argc, const char **argv, struct report_args *a)
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
-	int n = parse_options(argc, argv, "report", opts, report_usage,
-			      report_epilogue, 0);
+	int n;
+
+	strbuf_addf(&line,
+		    "iotrial report ID [--format %s] [-o FILE] [--force]",
+		    names.buf);
+	usage[0] = line.buf;
+	report_epilogue(&epilogue);
+	n = parse_options(argc, argv, "report", opts, usage, epilogue.buf, 0);
+	strbuf_release(&names);
+	strbuf_release(&line);
+	strbuf_release(&epilogue);
 
 	if (n == PARSE_OPT_HELP)
 		return 1;

@@ -170,12 +170,12 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 		return 1;
 	if (n < 0)
 		return -1;
-	if (n > 0 && ops == &workload_exec && !a->cmd) {
-		/* exec's command: what follows "--" */
+	if (n > 0 && ops->command_param && !a->cmd) {
+		/* the workload's command: what follows "--" */
 		a->cmd = cli_command_line(n, argv);
 		ALLOC_GROW(a->params, a->nr_params + 1, a->alloc_params);
 		a->params[a->nr_params++] =
-		    (struct param_setting){"cmd", a->cmd};
+		    (struct param_setting){ops->command_param, a->cmd};
 	} else if (n > 0) {
 		unexpected(argv[0], a, first, ops);
 		return -1;
@@ -221,9 +221,8 @@ static int configure(struct experiment_config *c, const struct run_args *a)
 	c->ro.time_ns = a->r.time_ns;
 	c->ro.ramp_ns = a->r.ramp_ns;
 	c->seed = a->r.seed;
-	if (metric_lookup(
-		c->ops, cli_metric_asked(a->r.metric, c->params, c->nr_params),
-		&c->metric, &err)) {
+	if (metric_lookup(c->ops, a->r.metric, c->params, c->nr_params,
+			  &c->metric, &err)) {
 		error("--metric: %s", err.buf);
 		ret = -1;
 	}

@@ -150,7 +150,7 @@ void cli_workloads_list(struct strbuf *out)
 
 void cli_metrics_help(struct strbuf *out, const struct workload_ops *ops)
 {
-	const struct metric_def *m, *def = metric_default(ops);
+	const struct metric_def *m, *def = metric_default_for(ops, NULL, 0);
 	size_t i;
 
 	strbuf_addf(out, "\nmetrics of %s (--metric; which way is better):\n",

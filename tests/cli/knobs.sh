@@ -30,6 +30,11 @@ check "legacy bdflush names are listed" jqe \
 	 .legacy_names == ["bdflush.nfract_sync"]' "$out"
 check "the missing device is explained" jqe \
 	'.device == null and (.unavailable.device | length) > 0' "$out"
+check "the names a device and a mount would add are listed" jqe \
+	'(.unavailable_knobs | index("scheduler") != null) and
+	 (.unavailable_knobs | index("nr_requests") != null) and
+	 (.unavailable_knobs | index("atime") != null) and
+	 (.unavailable_knobs | index("vm.dirty_ratio") == null)' "$out"
 
 # /dev/shm is a tmpfs, or (a chroot given a plain bind of /dev) a
 # directory of the devtmpfs on /dev, which statfs also calls tmpfs: the

@@ -20,6 +20,7 @@
 #include "core/experiment/experiment.h"
 #include "core/experiment/import.h"
 #include "core/report/export.h"
+#include "core/report/export_formats.h"
 #include "core/report/expjson.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -29,6 +30,22 @@ static void check(int ok)
 {
 	if (!ok)
 		__builtin_trap();
+}
+
+/* The family knob_resolve() would give a knob of this name. */
+static const struct knob_ops *family_of(const char *name)
+{
+	if (!strcmp(name, "scheduler") || !strncmp(name, "iosched.", 8))
+		return &knob_sched_ops;
+	if (!strcmp(name, "read_ahead_kb"))
+		return &knob_readahead_ops;
+	if (!strcmp(name, "atime"))
+		return &knob_atime_ops;
+	if (!strncmp(name, "vm.", 3))
+		return &knob_vmdirty_ops;
+	if (!strncmp(name, "sysctl:", 7) || !strncmp(name, "sysfs:", 6))
+		return &knob_raw_ops;
+	return &knob_queue_ops;
 }
 
 /* Append the change name=value to p, placed as the knob would be. */
@@ -45,6 +62,7 @@ static void add_change(struct knob_plan *p, const char *name, size_t nlen,
 	c = &p->v[p->nr++];
 	memset(c, 0, sizeof(*c));
 	c->k.name = n;
+	c->k.ops = family_of(n);
 	c->k.root = xstrdup("");
 	c->k.scope = KNOB_SCOPE_SYSTEM;
 	for (i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
@@ -115,7 +133,7 @@ static size_t outside_comments(const char *out, const char *label)
  * as many lines outside comments that hold its text (the label may be a
  * piece of a path, "queue/add_"), so none came from the label.
  */
-static void label_in_comments(enum export_format f,
+static void label_in_comments(const struct export_format *f,
 			      const struct export_src *src, const char *out)
 {
 	struct strbuf again = STRBUF_INIT, err = STRBUF_INIT;
@@ -264,10 +282,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src.fstab_path = "/etc/fstab";
 	src.mount_source = "/dev/sdb1";
 	src.mount_fstype = "ext4";
-	for (f = 0; f < EXPORT_NR_FORMATS; f++) {
+	for (f = 0; export_formats[f]; f++) {
 		strbuf_reset(&out);
 		strbuf_reset(&err);
-		ret = export_render((enum export_format)f, &src, &out, &err);
+		ret = export_render(export_formats[f], &src, &out, &err);
 		if (ret) {
 			check(ret == -ENOENT || ret == -EINVAL);
 			check(err.len > 0 && !strchr(err.buf, '\n'));
@@ -276,12 +294,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < out.len; i++)
 			check((unsigned char)out.buf[i] >= 0x20 ||
 			      out.buf[i] == '\n' || out.buf[i] == '\t');
-		label_in_comments((enum export_format)f, &src, out.buf);
-		if (f == EXPORT_ANSIBLE)
+		label_in_comments(export_formats[f], &src, out.buf);
+		if (export_formats[f] == &export_format_ansible)
 			no_jinja(out.buf);
-		if (f == EXPORT_TUNED)
+		if (export_formats[f] == &export_format_tuned)
 			check(!strstr(out.buf, "${"));
-		if (f == EXPORT_SHELL)
+		if (export_formats[f] == &export_format_shell)
 			shell_quoted(out.buf);
 	}
 	knob_plan_release(&plan);

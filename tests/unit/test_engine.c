@@ -213,6 +213,34 @@ static void test_find(void **state)
 	assert_ptr_equal(engine_find("mmap"), &engine_mmap);
 }
 
+/* fio's ioengine names find the engine that runs them; the caps the rw
+ * workloads' rules read come from the table. */
+static void test_fio_names_and_caps(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_ptr_equal(engine_find_fio("sync"), &engine_psync);
+	assert_ptr_equal(engine_find_fio("pvsync"), &engine_psync);
+	assert_ptr_equal(engine_find_fio("libaio"), &engine_libaio);
+	assert_null(engine_find_fio("posixaio"));
+	assert_null(engine_find_fio(NULL));
+	assert_true(engine_psync.caps & ENGINE_SYNC);
+	assert_true(engine_mmap.caps & ENGINE_NO_DIRECT);
+	assert_false(engine_libaio.caps & ENGINE_SYNC);
+	engine_names_with(ENGINE_SYNC, ", ", " or ", &sb);
+	assert_string_equal(sb.buf, "psync or mmap");
+	strbuf_reset(&sb);
+	engine_names_with(ENGINE_SQPOLL, ", ", " or ", &sb);
+	assert_string_equal(sb.buf, "io_uring");
+	strbuf_reset(&sb);
+	engine_fio_names_text(&sb);
+	assert_string_equal(sb.buf,
+			    "psync (also for sync and pvsync), io_uring, "
+			    "libaio and mmap");
+	strbuf_release(&sb);
+}
+
 /* engine_init refuses nonsense and leaves nothing to release; release
  * takes NULL and a zeroed engine. */
 static void test_init_errors(void **state)
@@ -301,6 +329,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_fio_names_and_caps),
 	    cmocka_unit_test(test_init_errors),
 	    cmocka_unit_test(test_mmap_refuses_direct),
 	    cmocka_unit_test(test_mmap_short_file),

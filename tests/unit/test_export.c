@@ -18,10 +18,27 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "core/report/export.h"
+#include "core/report/export_formats.h"
 #include "core/report/expjson.h"
 #include "util/ini.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
+
+/* The family knob_resolve() would give a knob of this name. */
+static const struct knob_ops *family_of(const char *name)
+{
+	if (!strcmp(name, "scheduler") || !strncmp(name, "iosched.", 8))
+		return &knob_sched_ops;
+	if (!strcmp(name, "read_ahead_kb"))
+		return &knob_readahead_ops;
+	if (!strcmp(name, "atime"))
+		return &knob_atime_ops;
+	if (!strncmp(name, "vm.", 3))
+		return &knob_vmdirty_ops;
+	if (!strncmp(name, "sysctl:", 7) || !strncmp(name, "sysfs:", 6))
+		return &knob_raw_ops;
+	return &knob_queue_ops;
+}
 
 /* Append a resolved change to p, as knob_plan_build() would leave it. */
 static void add_change(struct knob_plan *p, const char *name,
@@ -34,6 +51,7 @@ static void add_change(struct knob_plan *p, const char *name,
 	c = &p->v[p->nr++];
 	memset(c, 0, sizeof(*c));
 	c->k.name = xstrdup(name);
+	c->k.ops = family_of(name);
 	c->k.object = xstrdup(object);
 	c->k.path = xstrdup(path);
 	c->k.root = xstrdup("");
@@ -95,7 +113,8 @@ static void test_sysctl_read_back(void **state)
 	(void)state;
 	full_plan(&p);
 	src_init(&s, &p, NULL);
-	assert_int_equal(export_render(EXPORT_SYSCTL, &s, &out, &err), 0);
+	assert_int_equal(export_render(&export_format_sysctl, &s, &out, &err),
+			 0);
 	assert_non_null(strstr(out.buf, "# iotrial experiment 3f9a1c2e "
 					"(2026-11-29)"));
 	assert_int_equal(ini_parse(out.buf, out.len, collect, &kv, &err), 0);
@@ -117,7 +136,8 @@ static void test_sysctl_nothing(void **state)
 	add_change(&p, "read_ahead_kb", KNOB_SCOPE_DEVICE, "sdb",
 		   "/sys/block/sdb/queue/read_ahead_kb", "4096");
 	src_init(&s, &p, NULL);
-	assert_int_equal(export_render(EXPORT_SYSCTL, &s, &out, &err), -ENOENT);
+	assert_int_equal(export_render(&export_format_sysctl, &s, &out, &err),
+			 -ENOENT);
 	assert_non_null(strstr(err.buf, "--format udev"));
 	assert_int_equal(out.len, 0);
 	strbuf_release(&out);
@@ -136,7 +156,7 @@ static void test_udev_by_wwn(void **state)
 	(void)state;
 	full_plan(&p);
 	src_init(&s, &p, &id);
-	assert_int_equal(export_render(EXPORT_UDEV, &s, &out, &err), 0);
+	assert_int_equal(export_render(&export_format_udev, &s, &out, &err), 0);
 	rule = strstr(out.buf, "\nACTION");
 	assert_non_null(rule);
 	assert_string_equal(
@@ -162,7 +182,7 @@ static void test_udev_by_kernel_name(void **state)
 	(void)state;
 	full_plan(&p);
 	src_init(&s, &p, &id);
-	assert_int_equal(export_render(EXPORT_UDEV, &s, &out, &err), 0);
+	assert_int_equal(export_render(&export_format_udev, &s, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "# 'sdb' has no ID_WWN or ID_SERIAL"));
 	assert_non_null(strstr(out.buf, ", KERNEL==\"sdb\", ATTR{"));
 	strbuf_release(&out);
@@ -181,7 +201,8 @@ static void test_udev_refuses_quote(void **state)
 	add_change(&p, "sysfs:/sys/block/sdb/queue/x", KNOB_SCOPE_DEVICE, "sdb",
 		   "/sys/block/sdb/queue/x", "a\"b");
 	src_init(&s, &p, NULL);
-	assert_int_equal(export_render(EXPORT_UDEV, &s, &out, &err), -EINVAL);
+	assert_int_equal(export_render(&export_format_udev, &s, &out, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.buf, "a udev rule cannot hold"));
 	strbuf_release(&out);
 	strbuf_release(&err);
@@ -297,7 +318,8 @@ static void test_tuned_ini(void **state)
 	full_plan(&p);
 	src_init(&s, &p, NULL);
 	s.tuned_include = "throughput-performance";
-	assert_int_equal(export_render(EXPORT_TUNED, &s, &out, &err), 0);
+	assert_int_equal(export_render(&export_format_tuned, &s, &out, &err),
+			 0);
 	assert_int_equal(ini_parse(out.buf, out.len, collect, &kv, &err), 0);
 	assert_string_equal(kv.buf,
 			    "main/summary=iotrial experiment 3f9a1c2e: "
@@ -325,7 +347,8 @@ static void test_shell(void **state)
 	(void)state;
 	full_plan(&p);
 	src_init(&s, &p, NULL);
-	assert_int_equal(export_render(EXPORT_SHELL, &s, &out, &err), 0);
+	assert_int_equal(export_render(&export_format_shell, &s, &out, &err),
+			 0);
 	assert_non_null(strstr(out.buf, "#!/bin/sh\n"));
 	assert_non_null(strstr(out.buf, "\nset -eu\n"));
 	/* every value, name and path is quoted; read-ahead goes through
@@ -355,7 +378,7 @@ static void test_shell(void **state)
 }
 
 /* Render src in format f; the return value, out and err kept. */
-static int render(enum export_format f, const struct export_src *s,
+static int render(const struct export_format *f, const struct export_src *s,
 		  struct strbuf *out, struct strbuf *err)
 {
 	strbuf_reset(out);
@@ -377,41 +400,45 @@ static void test_injection(void **state)
 	full_plan(&p);
 	src_init(&s, &p, NULL);
 	s.label = "fast {{ lookup(\"pipe\",\"touch x\") }}";
-	assert_int_equal(render(EXPORT_ANSIBLE, &s, &out, &err), -EINVAL);
+	assert_int_equal(render(&export_format_ansible, &s, &out, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.buf, "the arm label 'fast {{"));
 	assert_non_null(strstr(err.buf, "Jinja2"));
 	assert_int_equal(out.len, 0);
 	s.label = "a {% if 1 %}";
-	assert_int_equal(render(EXPORT_ANSIBLE, &s, &out, &err), -EINVAL);
+	assert_int_equal(render(&export_format_ansible, &s, &out, &err),
+			 -EINVAL);
 	s.label = "a {# c #}";
-	assert_int_equal(render(EXPORT_ANSIBLE, &s, &out, &err), -EINVAL);
+	assert_int_equal(render(&export_format_ansible, &s, &out, &err),
+			 -EINVAL);
 	/* the other formats do not template: the label is a comment */
-	assert_int_equal(render(EXPORT_SYSCTL, &s, &out, &err), 0);
+	assert_int_equal(render(&export_format_sysctl, &s, &out, &err), 0);
 	s.label = "scheduler=mq-deadline";
-	assert_int_equal(render(EXPORT_ANSIBLE, &s, &out, &err), 0);
+	assert_int_equal(render(&export_format_ansible, &s, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "iotrial_queue_scheduler: !unsafe "
 					"'mq-deadline'"));
 	assert_non_null(strstr(out.buf, "value: !unsafe '10'"));
 	assert_non_null(strstr(out.buf, "- name: 'vm.dirty_ratio = 10'"));
 
 	s.why = "x ${f:exec:/bin/touch:x}";
-	assert_int_equal(render(EXPORT_TUNED, &s, &out, &err), -EINVAL);
+	assert_int_equal(render(&export_format_tuned, &s, &out, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "the verdict 'x ${f:exec"));
 	s.why = NULL;
 	strbuf_reset(&p.v[4].canon);
 	strbuf_addstr(&p.v[4].canon, "${f:exec:/bin/true}");
-	assert_int_equal(render(EXPORT_TUNED, &s, &out, &err), -EINVAL);
+	assert_int_equal(render(&export_format_tuned, &s, &out, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "the value of 'vm.dirty_ratio'"));
 	strbuf_reset(&p.v[4].canon);
 	strbuf_addstr(&p.v[4].canon, "10");
 
 	s.label = "a\ntouch /tmp/x";
-	for (f = 0; f < EXPORT_NR_FORMATS; f++) {
-		assert_int_equal(render(f, &s, &out, &err), -EINVAL);
+	for (f = 0; export_formats[f]; f++) {
+		assert_int_equal(render(export_formats[f], &s, &out, &err),
+				 -EINVAL);
 		assert_non_null(strstr(err.buf, "the arm label 'a?touch"));
 	}
 	s.label = "a\033]0;title\007";
-	assert_int_equal(render(EXPORT_SHELL, &s, &out, &err), -EINVAL);
+	assert_int_equal(render(&export_format_shell, &s, &out, &err), -EINVAL);
 	strbuf_release(&out);
 	strbuf_release(&err);
 	knob_plan_release(&p);
@@ -431,11 +458,11 @@ static void test_fstab_no_line(void **state)
 	src_init(&s, &p, NULL);
 	s.fstab = "# fstab\n/dev/sda1 / ext4 defaults 0 1\n";
 	s.fstab_path = "/etc/fstab";
-	assert_int_equal(render(EXPORT_FSTAB, &s, &out, &err), -ENOENT);
+	assert_int_equal(render(&export_format_fstab, &s, &out, &err), -ENOENT);
 	assert_non_null(strstr(err.buf, "add a line for it"));
 	s.mount_source = "/dev/sdb1";
 	s.mount_fstype = "ext4";
-	assert_int_equal(render(EXPORT_FSTAB, &s, &out, &err), 0);
+	assert_int_equal(render(&export_format_fstab, &s, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "# '/etc/fstab' has no line that "
 					"mounts '/srv/my data'"));
 	assert_non_null(strstr(out.buf, "systemd-escape --path"));
@@ -444,7 +471,7 @@ static void test_fstab_no_line(void **state)
 			       "+/dev/sdb1\t/srv/my\\040data\text4\t"
 			       "defaults,noatime\t0\t2\n"));
 	/* puppet adds the line with core resources only */
-	assert_int_equal(render(EXPORT_PUPPET, &s, &out, &err), 0);
+	assert_int_equal(render(&export_format_puppet, &s, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "exec { 'iotrial-fstab':"));
 	assert_non_null(strstr(out.buf, "'IOTRIAL_LINE=/dev/sdb1\t/srv/my"
 					"\\\\040data\text4\tdefaults,noatime\t0"
@@ -454,7 +481,7 @@ static void test_fstab_no_line(void **state)
 	free(p.v[0].k.object);
 	p.v[0].k.object = xstrdup("/");
 	s.fstab = "# fstab\n";
-	assert_int_equal(render(EXPORT_FSTAB, &s, &out, &err), 0);
+	assert_int_equal(render(&export_format_fstab, &s, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "rootflags=noatime"));
 	assert_non_null(strstr(out.buf, "@@ -1,0 +2 @@\n+/dev/sdb1\t/\text4\t"
 					"defaults,noatime\t0\t1\n"));
@@ -474,7 +501,7 @@ static void test_puppet_core(void **state)
 	full_plan(&p);
 	src_init(&s, &p, NULL);
 	s.fstab = "/dev/sdb1 /srv xfs defaults,relatime 0 2\n";
-	assert_int_equal(render(EXPORT_PUPPET, &s, &out, &err), 0);
+	assert_int_equal(render(&export_format_puppet, &s, &out, &err), 0);
 	assert_null(strstr(out.buf, "\n  mount {"));
 	assert_non_null(strstr(out.buf, "puppetlabs-mount_core"));
 	assert_non_null(strstr(out.buf, "environment => ['IOTRIAL_MP=/srv', "
@@ -682,12 +709,33 @@ static void test_pick_origin(void **state)
 static void test_formats(void **state)
 {
 	(void)state;
-	assert_int_equal(export_format_find("udev"), EXPORT_UDEV);
-	assert_int_equal(export_format_find("shell"), EXPORT_SHELL);
-	assert_int_equal(export_format_find("xml"), -1);
-	assert_string_equal(export_install_path(EXPORT_SYSCTL),
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	assert_ptr_equal(export_format_find("udev"), &export_format_udev);
+	assert_ptr_equal(export_format_find("shell"), &export_format_shell);
+	assert_null(export_format_find("xml"));
+	assert_null(export_format_find(NULL));
+	assert_string_equal(export_format_sysctl.install_path,
 			    "etc/sysctl.d/60-iotrial.conf");
-	assert_null(export_install_path(EXPORT_ANSIBLE));
+	assert_null(export_format_ansible.install_path);
+	assert_int_equal(export_format_shell.mode, 0755);
+	/* every row is complete and found by its name */
+	for (i = 0; export_formats[i]; i++) {
+		assert_ptr_equal(export_format_find(export_formats[i]->name),
+				 export_formats[i]);
+		assert_non_null(export_formats[i]->render);
+		assert_non_null(export_formats[i]->summary);
+		assert_true(export_formats[i]->mode != 0);
+	}
+	assert_int_equal(i, 7);
+	export_format_names(1, ", ", " or ", &sb);
+	assert_string_equal(sb.buf, "sysctl, udev, fstab or tuned");
+	strbuf_reset(&sb);
+	export_format_names(0, "|", "|", &sb);
+	assert_string_equal(sb.buf,
+			    "sysctl|udev|fstab|tuned|ansible|puppet|shell");
+	strbuf_release(&sb);
 }
 
 int main(void)

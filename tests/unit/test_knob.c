@@ -178,6 +178,52 @@ static void test_resolve_and_suggest(void **state)
 	strbuf_release(&err);
 }
 
+/* Every family's names on any target, without one at hand; and how each
+ * knob persists, from its place and its family, never its name. */
+static void test_names_anywhere_and_persist(void **state)
+{
+	struct knob_list all = {0};
+	struct strbuf err = STRBUF_INIT;
+	struct knob_persist p;
+	struct knob_ctx c;
+	struct knob k;
+
+	(void)state;
+	knob_names_anywhere(&all);
+	assert_true(knob_list_has(&all, "scheduler"));
+	assert_true(knob_list_has(&all, "nomerges"));
+	assert_true(knob_list_has(&all, "atime"));
+	assert_true(knob_list_has(&all, "vm.dirty_ratio"));
+	knob_list_release(&all);
+
+	ctx_on(&c, "fake0");
+	assert_int_equal(knob_resolve(&c, "scheduler", &k, NULL, &err), 0);
+	knob_persist(&k, &p);
+	assert_string_equal(p.udev_attr, "queue/scheduler");
+	assert_string_equal(p.tuned_disk, "elevator");
+	assert_true(p.selected_word);
+	assert_int_equal(p.sysctl.len, 0);
+	knob_persist_release(&p);
+	knob_release(&k);
+	assert_int_equal(knob_resolve(&c, "nr_requests", &k, NULL, &err), 0);
+	knob_persist(&k, &p);
+	assert_string_equal(p.udev_attr, "queue/nr_requests");
+	assert_null(p.tuned_disk);
+	assert_false(p.selected_word);
+	knob_persist_release(&p);
+	knob_release(&k);
+	assert_int_equal(knob_resolve(&c, "vm.dirty_ratio", &k, NULL, &err),
+			 0);
+	knob_persist(&k, &p);
+	assert_string_equal(p.sysctl.buf, "vm.dirty_ratio");
+	assert_null(p.udev_attr);
+	assert_false(p.mount_option);
+	knob_persist_release(&p);
+	knob_release(&k);
+	knob_ctx_release(&c);
+	strbuf_release(&err);
+}
+
 static void test_scheduler_names(void **state)
 {
 	struct strbuf canon = STRBUF_INIT, note = STRBUF_INIT,
@@ -628,6 +674,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_resolve_and_suggest),
+	    cmocka_unit_test(test_names_anywhere_and_persist),
 	    cmocka_unit_test(test_scheduler_names),
 	    cmocka_unit_test(test_readahead_units),
 	    cmocka_unit_test(test_ranges_and_units),

@@ -30,10 +30,16 @@ static const struct metric_def own[] = {
 
 /* A workload that declares its own default metric, as smallfiles will. */
 static const struct param_spec no_params[] = {{0}};
+static const char *files_metric(const struct workload *w)
+{
+	(void)w;
+	return "ops_per_s";
+}
+
 static const struct workload_ops files_ops = {
     .name = "files",
     .params = no_params,
-    .default_metric = "ops_per_s",
+    .default_metric = files_metric,
     .metrics = own,
 };
 
@@ -45,27 +51,51 @@ static void test_lookup(void **state)
 	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
-	assert_string_equal(metric_default(rr)->name, "iops");
-	assert_string_equal(metric_default(sr)->name, "mbps");
-	assert_int_equal(metric_lookup(rr, NULL, &m, &err), 0);
+	assert_string_equal(metric_default_for(rr, NULL, 0)->name, "iops");
+	assert_string_equal(metric_default_for(sr, NULL, 0)->name, "mbps");
+	assert_int_equal(metric_lookup(rr, NULL, NULL, 0, &m, &err), 0);
 	assert_string_equal(m->name, "iops");
-	assert_int_equal(metric_lookup(rr, "read_p99", &m, &err), 0);
+	assert_int_equal(metric_lookup(rr, "read_p99", NULL, 0, &m, &err), 0);
 	assert_false(m->higher_is_better);
 	assert_string_equal(m->unit, "ns");
-	assert_int_equal(metric_lookup(rr, "wall", &m, &err), 0);
+	assert_int_equal(metric_lookup(rr, "wall", NULL, 0, &m, &err), 0);
 	assert_false(m->higher_is_better);
-	assert_int_equal(metric_lookup(rr, "device_mbps", &m, &err), 0);
+	assert_int_equal(metric_lookup(rr, "device_mbps", NULL, 0, &m, &err),
+			 0);
 	assert_true(m->higher_is_better);
-	assert_int_equal(metric_lookup(rr, "p98", &m, &err), -ENOENT);
+	assert_int_equal(metric_lookup(rr, "p98", NULL, 0, &m, &err), -ENOENT);
 	assert_non_null(strstr(err.buf, "did you mean 'p99'"));
 	assert_non_null(strstr(err.buf, "iops, mbps, device_mbps"));
 	assert_null(metric_find(rr, "ops_per_s"));
 	strbuf_release(&err);
 }
 
+/* The default metric is the workload's hook's answer for the parameters
+ * given: exec is judged by its wall time, or by the number it prints
+ * once metric-from or metric-cmd says how to read it. */
+static void test_default_from_params(void **state)
+{
+	const struct workload_ops *ex = workload_find("exec");
+	const struct param_setting from[] = {{"cmd", "true"},
+					     {"metric-from", "([0-9]+) ops"}};
+	const struct param_setting cmd[] = {{"metric-cmd", "echo 1"}};
+	const struct metric_def *m;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_string_equal(metric_default_for(ex, NULL, 0)->name, "wall");
+	assert_string_equal(metric_default_for(ex, from, 1)->name, "wall");
+	assert_string_equal(metric_default_for(ex, from, 2)->name, "printed");
+	assert_int_equal(metric_lookup(ex, NULL, cmd, 1, &m, &err), 0);
+	assert_string_equal(m->name, "printed");
+	assert_int_equal(metric_lookup(ex, "wall", cmd, 1, &m, &err), 0);
+	assert_string_equal(m->name, "wall");
+	strbuf_release(&err);
+}
+
 static void test_own_metric(void **state)
 {
-	const struct metric_def *m = metric_default(&files_ops);
+	const struct metric_def *m = metric_default_for(&files_ops, NULL, 0);
 	struct strbuf names = STRBUF_INIT;
 
 	(void)state;
@@ -159,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lookup),
 	    cmocka_unit_test(test_own_metric),
+	    cmocka_unit_test(test_default_from_params),
 	    cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_budget),
 	};

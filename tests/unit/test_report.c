@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include "core/report/knob_text.h"
 #include "core/report/report.h"
+#include "core/report/report_formats.h"
 #include "util/banned.h"
 
 static struct json_object *parse(const char *text)
@@ -234,10 +235,36 @@ static void test_fmt_value(void **state)
 	strbuf_release(&out);
 }
 
+/* The table of report formats answers every question about them: each
+ * row is complete and checked by name, and the names joined are what
+ * the command's help and its error list. */
+static void test_format_table(void **state)
+{
+	struct strbuf err = STRBUF_INIT, names = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; report_formats[i]; i++) {
+		assert_non_null(report_formats[i]->render);
+		assert_non_null(report_formats[i]->summary);
+		assert_int_equal(
+		    report_format_check(report_formats[i]->name, &err), 0);
+	}
+	assert_ptr_equal(report_formats[0], &report_format_text);
+	report_format_names("|", "|", &names);
+	assert_string_equal(names.buf, "text|json|csv|md|html");
+	assert_int_equal(report_format_check("pdf", &err), -EINVAL);
+	assert_string_equal(err.buf, "unknown format 'pdf'; the formats are "
+				     "text, json, csv, md, html");
+	strbuf_release(&err);
+	strbuf_release(&names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_summary_verdicts),
+	    cmocka_unit_test(test_format_table),
 	    cmocka_unit_test(test_fmt_value),
 	    cmocka_unit_test(test_summary_one_arm),
 	    cmocka_unit_test(test_experiment_text),

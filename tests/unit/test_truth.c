@@ -619,32 +619,37 @@ static void test_opts_from_workload(void **state)
 	workload_init(&w, workload_find("seqwrite"));
 	assert_int_equal(workload_set_param(&w, "size", "8M", NULL, &err), 0);
 	assert_int_equal(workload_set_param(&w, "jobs", "2", NULL, &err), 0);
-	truth_opts_from_workload(&o, &w);
+	workload_truth_opts(&w, &o);
 	assert_int_equal(o.working_set_bytes, 16 * MIB);
 	assert_int_equal(o.settle, TRUTH_SETTLE_SYNC); /* the default */
 	assert_int_equal(o.direct, 0);
 	assert_int_equal(workload_set_param(&w, "settle", "none", NULL, &err),
 			 0);
-	truth_opts_from_workload(&o, &w);
+	workload_truth_opts(&w, &o);
 	assert_int_equal(o.settle, TRUTH_SETTLE_NONE);
 	assert_int_equal(workload_set_param(&w, "end_fsync", "1", NULL, &err),
 			 0);
-	truth_opts_from_workload(&o, &w);
+	workload_truth_opts(&w, &o);
 	assert_int_equal(o.settle, TRUTH_SETTLE_SYNC);
 	assert_null(o.cpu_bound_advice); /* the block-I/O advice */
 	workload_release(&w);
 
 	/* mmapdirty has no engine, blocks or jobs: its own advice */
 	workload_init(&w, workload_find("mmapdirty"));
-	truth_opts_from_workload(&o, &w);
+	workload_truth_opts(&w, &o);
 	assert_non_null(strstr(o.cpu_bound_advice, "--stride"));
 	assert_non_null(strstr(o.short_run_advice, "--passes"));
 	assert_non_null(strstr(o.rewrite_advice, "--passes 1"));
+	/* its own hook: a sync at the end settles inside the region */
+	assert_int_equal(o.settle, TRUTH_SETTLE_SYNC);
+	assert_int_equal(workload_set_param(&w, "sync", "none", NULL, &err), 0);
+	workload_truth_opts(&w, &o);
+	assert_int_equal(o.settle, TRUTH_SETTLE_UNKNOWN);
 	workload_release(&w);
 
 	/* a workload without the settle parameter does not say */
 	workload_init(&w, &bare);
-	truth_opts_from_workload(&o, &w);
+	workload_truth_opts(&w, &o);
 	assert_int_equal(o.settle, TRUTH_SETTLE_UNKNOWN);
 	assert_int_equal(o.working_set_bytes, 4096);
 	workload_release(&w);

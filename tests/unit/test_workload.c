@@ -54,7 +54,7 @@ static void test_crashdump_defaults(void **state)
 
 	(void)state;
 	workload_init(&w, workload_find("crashdump"));
-	assert_string_equal(w.ops->default_metric, "dumps_per_min");
+	assert_string_equal(w.ops->default_metric(&w), "dumps_per_min");
 	assert_int_equal(workload_u64(&w, "producers"), 2);
 	assert_int_equal(workload_u64(&w, "consumers"), 2);
 	assert_int_equal(workload_u64(&w, "fsync"), 1);

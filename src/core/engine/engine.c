@@ -15,35 +15,88 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* Every engine, in the order help lists them (the default, psync, is
- * the rw workloads' engine parameter's, workload/rw_setup.c). */
-static const struct engine_ops *const engines[] = {
-    &engine_io_uring,
-    &engine_libaio,
-    &engine_psync,
-    &engine_mmap,
-};
+/* Every engine of ENGINE_TABLE (engine.h), in its order. */
+#define ENGINE_PTR_(n) &engine_##n,
+const struct engine_ops *const engine_list[] = {ENGINE_TABLE(ENGINE_PTR_) NULL};
+#undef ENGINE_PTR_
 
-/* Their names, NULL-terminated, for help text and "did you mean". */
-static const char *const engine_name_list[] = {
-    "io_uring", "libaio", "psync", "mmap", NULL,
-};
+/* Their names, NULL-terminated, for help and "did you mean". */
+#define ENGINE_NAME_(n) #n,
+const char *const engine_name_list[] = {ENGINE_TABLE(ENGINE_NAME_) NULL};
+#undef ENGINE_NAME_
 
 /* The engine called name, or NULL (also for a NULL name). */
 const struct engine_ops *engine_find(const char *name)
 {
 	if (!name)
 		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
-		if (!strcmp(engines[i]->name, name))
-			return engines[i];
+	for (size_t i = 0; engine_list[i]; i++)
+		if (!strcmp(engine_list[i]->name, name))
+			return engine_list[i];
 	return NULL;
+}
+
+/* The engine whose name or fio_names hold fio_name, or NULL. */
+const struct engine_ops *engine_find_fio(const char *fio_name)
+{
+	const struct engine_ops *ops = engine_find(fio_name);
+
+	if (ops || !fio_name)
+		return ops;
+	for (size_t i = 0; engine_list[i]; i++) {
+		const char *const *n = engine_list[i]->fio_names;
+
+		for (; n && *n; n++)
+			if (!strcmp(*n, fio_name))
+				return engine_list[i];
+	}
+	return NULL;
+}
+
+/* Append the names of the engines that have every cap of caps. */
+void engine_names_with(unsigned caps, const char *sep, const char *last,
+		       struct strbuf *out)
+{
+	const struct engine_ops *have[ARRAY_SIZE(engine_list)];
+	size_t i, n = 0;
+
+	for (i = 0; engine_list[i]; i++)
+		if ((engine_list[i]->caps & caps) == caps)
+			have[n++] = engine_list[i];
+	for (i = 0; i < n; i++)
+		strbuf_addf(out, "%s%s",
+			    !i		 ? ""
+			    : i == n - 1 ? last
+					 : sep,
+			    have[i]->name);
 }
 
 /* The names engine_find() knows, NULL-terminated; static storage. */
 const char *const *engine_names(void)
 {
 	return engine_name_list;
+}
+
+void engine_fio_names_text(struct strbuf *out)
+{
+	for (size_t i = 0; engine_list[i]; i++) {
+		const char *const *n = engine_list[i]->fio_names;
+
+		strbuf_addf(out, "%s%s",
+			    !i			 ? ""
+			    : engine_list[i + 1] ? ", "
+						 : " and ",
+			    engine_list[i]->name);
+		if (!n || !*n)
+			continue;
+		strbuf_addstr(out, " (also for ");
+		for (; *n; n++)
+			strbuf_addf(out, "%s%s", *n,
+				    !n[1]  ? ""
+				    : n[2] ? ", "
+					   : " and ");
+		strbuf_addch(out, ')');
+	}
 }
 
 /* Free what engine_init() copied and zero e. */

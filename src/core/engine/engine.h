@@ -69,8 +69,22 @@ struct engine_opts {
 
 struct engine;
 
+/* What an engine can and cannot do, for the rw workloads' rules. */
+enum engine_caps {
+	ENGINE_SYNC = 1 << 0,	   /* one I/O in flight, whatever iodepth */
+	ENGINE_NO_DIRECT = 1 << 1, /* cannot work on O_DIRECT files */
+	ENGINE_SQPOLL = 1 << 2,	   /* honours engine_opts.sqpoll */
+};
+
 struct engine_ops {
 	const char *name; /* "psync", "io_uring", "libaio", "mmap" */
+	unsigned caps;	  /* enum engine_caps */
+	/* fio's ioengine= values a job file may give for this engine,
+	 * NULL-terminated; NULL: its own name only. A value other than the
+	 * name gets fio_note ("one synchronous I/O at a time, the same
+	 * pattern") in the note that says what it runs as. */
+	const char *const *fio_names;
+	const char *fio_note;
 	/* Set up; return 0 or -errno with err set (e.g. io_uring disabled). */
 	int (*init)(struct engine *e, const struct engine_opts *o,
 		    struct strbuf *err);
@@ -101,10 +115,41 @@ struct engine {
 		       io_uring without registered buffers; NULL if none */
 };
 
+/*
+ * Every engine, one line each, in the order help and the engine parameter
+ * list them. ENGINE(n) names `const struct engine_ops engine_<n>` whose
+ * .name is "<n>"; this list declares them, fills the registry and the
+ * names (engine.c). Adding an engine is its file and a line here.
+ */
+#define ENGINE_TABLE(ENGINE)                                                   \
+	ENGINE(psync)                                                          \
+	ENGINE(io_uring)                                                       \
+	ENGINE(libaio)                                                         \
+	ENGINE(mmap)
+
+#define ENGINE_DECLARE_(n) extern const struct engine_ops engine_##n;
+ENGINE_TABLE(ENGINE_DECLARE_)
+#undef ENGINE_DECLARE_
+
 /* Look an engine up by name; NULL if unknown. */
 const struct engine_ops *engine_find(const char *name);
-/* NULL-terminated list of engine names, for help and suggestions. */
+/* The engine a fio job's ioengine= value runs as (its name or one of its
+ * fio_names), or NULL. */
+const struct engine_ops *engine_find_fio(const char *fio_name);
+/* The engines in table order, NULL-terminated. */
+extern const struct engine_ops *const engine_list[];
+/* Their names, NULL-terminated, for the engine parameter's choices,
+ * help and suggestions. */
+extern const char *const engine_name_list[];
+/* engine_name_list, for callers that want a function. */
 const char *const *engine_names(void);
+/* Append every engine's name with the fio names it runs, for messages:
+ * "psync (also for sync and pvsync), io_uring, libaio and mmap". */
+void engine_fio_names_text(struct strbuf *out);
+/* Append the names of the engines with every cap of caps, joined with
+ * sep ("io_uring", "psync or mmap"); the last one joined with last. */
+void engine_names_with(unsigned caps, const char *sep, const char *last,
+		       struct strbuf *out);
 
 /*
  * Set e up to run ops with a copy of *o (see struct engine_opts). Returns
@@ -116,10 +161,5 @@ int engine_init(struct engine *e, const struct engine_ops *ops,
 /* Clean up and free the contents; e is left zeroed. Requests still in
  * flight are waited for first. NULL and a zeroed e are fine. */
 void engine_release(struct engine *e);
-
-extern const struct engine_ops engine_psync;
-extern const struct engine_ops engine_io_uring;
-extern const struct engine_ops engine_libaio;
-extern const struct engine_ops engine_mmap;
 
 #endif

@@ -483,6 +483,7 @@ static void uring_cleanup(struct engine *e)
 
 const struct engine_ops engine_io_uring = {
     .name = "io_uring",
+    .caps = ENGINE_SQPOLL,
     .init = uring_init,
     .submit = uring_submit,
     .reap = uring_reap,

@@ -210,6 +210,7 @@ static void mmap_cleanup(struct engine *e)
 
 const struct engine_ops engine_mmap = {
     .name = "mmap",
+    .caps = ENGINE_SYNC | ENGINE_NO_DIRECT,
     .init = mmap_init,
     .submit = mmap_submit,
     .reap = mmap_reap,

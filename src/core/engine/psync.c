@@ -80,8 +80,14 @@ static void psync_cleanup(struct engine *e)
 	e->priv = NULL;
 }
 
+/* fio's synchronous engines that do what psync does, one I/O at a time */
+static const char *const psync_fio_names[] = {"sync", "pvsync", NULL};
+
 const struct engine_ops engine_psync = {
     .name = "psync",
+    .caps = ENGINE_SYNC,
+    .fio_names = psync_fio_names,
+    .fio_note = "one synchronous I/O at a time, the same pattern",
     .init = psync_init,
     .submit = psync_submit,
     .reap = psync_reap,

@@ -22,7 +22,6 @@
 #include "experiment.h"
 #include "metrics.h"
 #include "result_json.h"
-#include "../observe/truth.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -179,7 +178,9 @@ static struct json_object *skeleton(const struct experiment *e,
 	add_str(o, "seed", seed);
 	json_object_object_add(
 	    o, "metric",
-	    metric_to_json(c->metric ? c->metric : metric_default(c->ops)));
+	    metric_to_json(c->metric ? c->metric
+				     : metric_default_for(c->ops, c->params,
+							  c->nr_params)));
 	for (f = 0; f < c->nr_factors; f++) {
 		struct json_object *fo = json_object_new_object();
 		struct json_object *vals = json_object_new_array();
@@ -329,8 +330,8 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	json_object_object_add(
 	    run, "metric",
 	    json_object_new_double(metric_value(
-		meta->metric ? meta->metric : metric_default(meta->w->ops),
-		meta->w, r)));
+		meta->metric ? meta->metric : metric_default(meta->w), meta->w,
+		r)));
 	json_object_object_add(run, "run", result_to_json(meta, r));
 	json_object_array_add(runs, run);
 	aw->runs++;
@@ -752,27 +753,4 @@ void experiment_release(struct experiment *e)
 	if (e->obj)
 		json_object_put(e->obj);
 	memset(e, 0, sizeof(*e));
-}
-
-void truth_opts_from_workload(struct truth_opts *o, const struct workload *w)
-{
-	const char *settle = workload_str(w, "settle");
-	const char *sync = workload_str(w, "sync"); /* mmapdirty's */
-
-	o->working_set_bytes =
-	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
-	if (workload_u64(w, "shared")) /* the jobs share one file */
-		o->working_set_bytes = workload_u64(w, "size");
-	o->direct = workload_u64(w, "direct") != 0;
-	o->cpu_bound_advice = w->ops->cpu_bound_advice;
-	o->short_run_advice = w->ops->short_run_advice;
-	o->rewrite_advice = w->ops->rewrite_advice;
-	o->invalidate = workload_u64(w, "invalidate") != 0;
-	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync") ||
-	    (*sync && strcmp(sync, "none")))
-		o->settle = TRUTH_SETTLE_SYNC;
-	else if (!strcmp(settle, "none"))
-		o->settle = TRUTH_SETTLE_NONE;
-	else
-		o->settle = TRUTH_SETTLE_UNKNOWN;
 }

@@ -77,7 +77,6 @@
 
 #define EXPERIMENT_MAX_ARMS 64
 
-struct truth_opts; /* observe/truth.h */
 
 /* One varied factor: a knob or a workload parameter, and its values. */
 struct experiment_factor {
@@ -345,13 +344,5 @@ struct json_object *experiment_build(const struct experiment_src *src);
  */
 int experiment_analyze_json(struct json_object *exp,
 			    const struct analysis_opts *o, struct strbuf *err);
-
-/*
- * Fill o's working set, direct and settle from w's parameters (size x
- * jobs, direct, settle and end_fsync; absent ones leave "unknown").
- * interval_ns is left alone. It lives with the runner, not in observe/:
- * the truth observer measures any workload and knows none of them.
- */
-void truth_opts_from_workload(struct truth_opts *o, const struct workload *w);
 
 #endif

@@ -20,14 +20,26 @@
 const struct metric_def *metric_find(const struct workload_ops *ops,
 				     const char *name);
 
-/* The metric runs of ops are judged by when none is asked for. */
-const struct metric_def *metric_default(const struct workload_ops *ops);
+/* The metric runs of w are judged by when none is asked for: what the
+ * workload's default_metric hook answers for w's parameters. */
+const struct metric_def *metric_default(const struct workload *w);
 
 /*
- * metric_find() for --metric: name NULL is the default. -ENOENT with err
- * suggesting the nearest name and listing the valid ones.
+ * metric_default() of a workload of ops with params[nr] (as the command
+ * line gives them; a parameter the workload refuses is left at its
+ * default). params NULL: the defaults, for help.
+ */
+const struct metric_def *metric_default_for(const struct workload_ops *ops,
+					    const struct param_setting *params,
+					    unsigned nr);
+
+/*
+ * metric_find() for --metric: name NULL is the default for params[nr]
+ * (metric_default_for()). -ENOENT with err suggesting the nearest name
+ * and listing the valid ones.
  */
 int metric_lookup(const struct workload_ops *ops, const char *name,
+		  const struct param_setting *params, unsigned nr,
 		  const struct metric_def **out, struct strbuf *err);
 
 /*

@@ -20,12 +20,12 @@ static const char *const kind_names[] = {
 
 const char *result_metric_name(const struct workload *w)
 {
-	return metric_default(w->ops)->name;
+	return metric_default(w)->name;
 }
 
 double result_metric_value(const struct workload *w, const struct run_result *r)
 {
-	return metric_value(metric_default(w->ops), w, r);
+	return metric_value(metric_default(w), w, r);
 }
 
 static void add_u64(struct json_object *o, const char *key, uint64_t v)
@@ -365,7 +365,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	add_double(cpu, "system_steal_s", r->cpu.system_steal_s);
 	json_object_object_add(o, "cpu", cpu);
 	json_object_object_add(o, "jobs", jobs_json(r));
-	m = meta->metric ? meta->metric : metric_default(w->ops);
+	m = meta->metric ? meta->metric : metric_default(w);
 	add_str(metric, "name", m->name);
 	add_double(metric, "value", metric_value(m, w, r));
 	json_object_object_add(metric, "higher_is_better",

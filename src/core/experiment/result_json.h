@@ -37,8 +37,8 @@ struct run_meta {
 					    workload's default */
 };
 
-/* The metric a run is judged by by default: the workload's own default,
- * else IOPS for random and MB/s for sequential (metric_default()). */
+/* The metric a run is judged by by default: what the workload's
+ * default_metric hook names for w (metric_default()). */
 const char *result_metric_name(const struct workload *w);
 double result_metric_value(const struct workload *w,
 			   const struct run_result *r);

@@ -505,7 +505,7 @@ static int run_begin(void *ctx, const struct workload *w,
 	int ret;
 
 	cgroup_peak_reset(&tr->cg);
-	truth_opts_from_workload(&o, w);
+	workload_truth_opts(w, &o);
 	for (k = 0; k < tr->cg.nr && !o.cgroup_dir; k++)
 		if (tr->cg.d[k].memory) {
 			o.cgroup_dir = tr->cg.d[k].path;

@@ -34,7 +34,7 @@ struct atime_state {
 /* knob_ops.names: the knobs of this family that ctx can bind. */
 static void atime_names(const struct knob_ctx *ctx, struct knob_list *out)
 {
-	if (ctx->mountpoint)
+	if (ctx->mountpoint || ctx->anywhere)
 		knob_list_add(out, "atime");
 }
 

@@ -59,6 +59,10 @@ struct knob_ctx {
 	char *pending_sched; /* set while planning: the scheduler a plan
 				switches to, so iosched.* is checked
 				against it; NULL otherwise */
+	int anywhere;	     /* names(): also the names a target with a
+				disk and a mount would offer (for "did you
+				mean" and the completion), not only the
+				ones ctx can bind */
 };
 
 /* One resolved knob: a name bound to a place. Strings are owned. */
@@ -153,6 +157,30 @@ struct knob_obs {
 const struct knob_obs_dev *knob_obs_dev(const struct knob_obs *o,
 					const char *name);
 
+/*
+ * How a setting of one knob is kept across reboots, for the exports
+ * (report/export*.c), which read this and never a knob's name. Filled
+ * by knob_persist(): from the knob's place (a file under /proc/sys is a
+ * sysctl, one under a disk's queue/ a udev attribute, a mount knob a
+ * mount option), then by the family's persist hook.
+ */
+struct knob_persist {
+	struct strbuf sysctl;	/* "vm.dirty_ratio": a sysctl.d line; ""
+				   when it is no sysctl */
+	const char *udev_attr;	/* "queue/read_ahead_kb": the disk's
+				   ATTR{} in a udev rule (in k->path or
+				   static), or NULL */
+	int mount_option;	/* the canonical value is the mount's
+				   options (fstab's fourth field) */
+	const char *tuned_disk; /* the option of tuned's disk plugin that
+				   sets it ("elevator", "readahead"), or
+				   NULL: tuned's sysfs or sysctl plugin */
+	int selected_word;	/* reading it back lists every choice with
+				   the active one in brackets ("[none]
+				   mq-deadline"), so a script compares
+				   by grep, not equality */
+};
+
 /* What knob_ops.regime found. */
 enum knob_regime {
 	KNOB_REGIME_UNKNOWN = 0, /* cannot tell (no numbers, no hook) */
@@ -222,15 +250,32 @@ struct knob_ops {
 	enum knob_regime (*regime)(const struct knob *k, const char *canon,
 				   const struct knob_obs *o,
 				   struct strbuf *why);
+	/*
+	 * Optional. Add to p (already filled from k's place) how this
+	 * knob persists beyond that: the tuned option that sets it, a
+	 * value read back with the choices around it. NULL: the place
+	 * says it all.
+	 */
+	void (*persist)(const struct knob *k, struct knob_persist *p);
 };
 
-/* The families, in listing order (registry.c). */
-extern const struct knob_ops knob_sched_ops;
-extern const struct knob_ops knob_readahead_ops;
-extern const struct knob_ops knob_queue_ops;
-extern const struct knob_ops knob_atime_ops;
-extern const struct knob_ops knob_vmdirty_ops;
-extern const struct knob_ops knob_raw_ops;
+/*
+ * Every family, one line each, in the order `knobs` lists them and names
+ * are resolved. FAMILY(f) names `const struct knob_ops knob_<f>_ops`,
+ * defined in knob/<f>.c; this list declares them and fills the registry
+ * (registry.c). Adding a family is its file and a line here.
+ */
+#define KNOB_FAMILY_TABLE(FAMILY)                                              \
+	FAMILY(sched)                                                          \
+	FAMILY(readahead)                                                      \
+	FAMILY(queue)                                                          \
+	FAMILY(atime)                                                          \
+	FAMILY(vmdirty)                                                        \
+	FAMILY(raw)
+
+#define KNOB_FAMILY_DECLARE_(f) extern const struct knob_ops knob_##f##_ops;
+KNOB_FAMILY_TABLE(KNOB_FAMILY_DECLARE_)
+#undef KNOB_FAMILY_DECLARE_
 
 /* ---- contexts ---- */
 
@@ -281,6 +326,13 @@ int knob_bdflush_refuse(const char *name, struct strbuf *err);
 void knob_release(struct knob *k);
 /* Every knob name for ctx, in listing order (escape hatches excluded). */
 void knob_names(const struct knob_ctx *ctx, struct knob_list *out);
+/* Every name any target may offer (a disk's, a mount's, the system's),
+ * in listing order, each once: for suggestions and the completion. */
+void knob_names_anywhere(struct knob_list *out);
+/* How k persists (struct knob_persist): init p, fill it, and release it
+ * with knob_persist_release(). */
+void knob_persist(const struct knob *k, struct knob_persist *p);
+void knob_persist_release(struct knob_persist *p);
 /*
  * Write canon and read it back. 0 when the kernel holds what was asked
  * (now receives the value read back, note any accepted difference);

@@ -93,10 +93,10 @@ static void queue_names(const struct knob_ctx *ctx, struct knob_list *out)
 {
 	size_t i;
 
-	if (!ctx->disk)
+	if (!ctx->disk && !ctx->anywhere)
 		return;
 	for (i = 0; i < ARRAY_SIZE(specs); i++)
-		if (has_attr(ctx, specs[i].name))
+		if (!ctx->disk || has_attr(ctx, specs[i].name))
 			knob_list_add(out, specs[i].name);
 }
 

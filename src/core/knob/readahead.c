@@ -25,8 +25,15 @@
 /* knob_ops.names: the knobs of this family that ctx can bind. */
 static void ra_names(const struct knob_ctx *ctx, struct knob_list *out)
 {
-	if (ctx->disk)
+	if (ctx->disk || ctx->anywhere)
 		knob_list_add(out, "read_ahead_kb");
+}
+
+/* knob_ops.persist: tuned's disk plugin sets it as "readahead". */
+static void ra_persist(const struct knob *k, struct knob_persist *p)
+{
+	(void)k;
+	p->tuned_disk = "readahead";
 }
 
 /* knob_ops.resolve: bind a name of this family to ctx, or -ENOENT. */
@@ -233,6 +240,7 @@ static enum knob_regime ra_regime(const struct knob *k, const char *canon,
 const struct knob_ops knob_readahead_ops = {
     .family = "readahead",
     .names = ra_names,
+    .persist = ra_persist,
     .resolve = ra_resolve,
     .read = ra_read,
     .parse = ra_parse,

@@ -21,11 +21,11 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* Every family, in the order `knobs` lists them. */
+/* Every family of KNOB_FAMILY_TABLE (knob.h), in its order. */
+#define KNOB_FAMILY_PTR_(f) &knob_##f##_ops,
 static const struct knob_ops *const families[] = {
-    &knob_sched_ops, &knob_readahead_ops, &knob_queue_ops,
-    &knob_atime_ops, &knob_vmdirty_ops,	  &knob_raw_ops,
-};
+    KNOB_FAMILY_TABLE(KNOB_FAMILY_PTR_)};
+#undef KNOB_FAMILY_PTR_
 
 void knob_list_add(struct knob_list *l, const char *s)
 {
@@ -318,23 +318,48 @@ const char *knob_folklore_name(const char *name)
 	return NULL;
 }
 
-/* Names for "did you mean", including ones ctx cannot bind. */
-static void all_names(struct knob_list *out)
+void knob_names_anywhere(struct knob_list *out)
 {
-	struct knob_ctx none;
+	struct knob_ctx any;
+	struct knob_list all = {0};
+	size_t i;
 
-	knob_ctx_init(&none);
-	none.disk = NULL;
-	knob_names(&none, out);
-	knob_list_add(out, "scheduler");
-	knob_list_add(out, "read_ahead_kb");
-	knob_list_add(out, "nr_requests");
-	knob_list_add(out, "max_sectors_kb");
-	knob_list_add(out, "wbt_lat_usec");
-	knob_list_add(out, "rq_affinity");
-	knob_list_add(out, "nomerges");
-	knob_list_add(out, "atime");
-	knob_ctx_release(&none);
+	knob_ctx_init(&any);
+	any.anywhere = 1;
+	knob_names(&any, &all);
+	for (i = 0; i < all.nr; i++)
+		if (!knob_list_has(out, all.v[i]))
+			knob_list_add(out, all.v[i]);
+	knob_list_release(&all);
+	knob_ctx_release(&any);
+}
+
+void knob_persist(const struct knob *k, struct knob_persist *p)
+{
+	const char *path = k->path, *q;
+	size_t rl = k->root ? strlen(k->root) : 0;
+
+	memset(p, 0, sizeof(*p));
+	strbuf_init(&p->sysctl, 0);
+	if (path && rl && !strncmp(path, k->root, rl))
+		path += rl;
+	if (k->scope == KNOB_SCOPE_SYSTEM && path &&
+	    !strncmp(path, "/proc/sys/", 10))
+		for (q = path + 10; *q; q++)
+			strbuf_addch(&p->sysctl, *q == '/' ? '.' : *q);
+	if (k->scope == KNOB_SCOPE_DEVICE && path &&
+	    (q = strstr(path, "/queue/")))
+		p->udev_attr = q + 1;
+	p->mount_option = k->scope == KNOB_SCOPE_MOUNT;
+	if (k->ops && k->ops->persist)
+		k->ops->persist(k, p);
+}
+
+void knob_persist_release(struct knob_persist *p)
+{
+	if (!p)
+		return;
+	strbuf_release(&p->sysctl);
 }
 
 int knob_resolve(const struct knob_ctx *ctx, const char *name, struct knob *k,
@@ -356,7 +381,7 @@ int knob_resolve(const struct knob_ctx *ctx, const char *name, struct knob *k,
 		}
 		knob_release(k);
 	}
-	all_names(&names);
+	knob_names_anywhere(&names);
 	knob_names(ctx, &names);
 	near = knob_folklore_name(name);
 	if (!near)

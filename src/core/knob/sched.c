@@ -169,9 +169,11 @@ static void sched_names(const struct knob_ctx *ctx, struct knob_list *out)
 	struct knob_list ps = {0};
 	size_t i;
 
-	if (!ctx->disk)
+	if (!ctx->disk && !ctx->anywhere)
 		return;
 	knob_list_add(out, "scheduler");
+	if (!ctx->disk)
+		return; /* iosched.* are the active scheduler's */
 	iosched_names(ctx->root, ctx->disk, &ps);
 	for (i = 0; i < ps.nr; i++) {
 		char *n = knob_path("", "iosched.%s", ps.v[i]);
@@ -180,6 +182,16 @@ static void sched_names(const struct knob_ctx *ctx, struct knob_list *out)
 		free(n);
 	}
 	knob_list_release(&ps);
+}
+
+/* knob_ops.persist: the scheduler is tuned's "elevator", and its file
+ * reads back every scheduler with the active one in brackets. */
+static void sched_persist(const struct knob *k, struct knob_persist *p)
+{
+	if (strcmp(k->name, "scheduler"))
+		return; /* iosched.*: a queue attribute like any */
+	p->tuned_disk = "elevator";
+	p->selected_word = 1;
 }
 
 /* Resolve "iosched.PARAM". */
@@ -584,6 +596,7 @@ static enum knob_regime sched_regime(const struct knob *k, const char *canon,
 const struct knob_ops knob_sched_ops = {
     .family = "sched",
     .names = sched_names,
+    .persist = sched_persist,
     .resolve = sched_resolve,
     .read = sched_read,
     .parse = sched_parse,

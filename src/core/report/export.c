@@ -1,7 +1,9 @@
 /*
  * Exports (export.h): the plain formats (sysctl.d, udev rules, the
- * fstab diff, a shell script). The arm to roll out is chosen in
- * export_pick.c, the configuration managers' formats are in export_cm.c.
+ * fstab diff, a shell script), each a row of the table of formats
+ * (export_formats.h). The arm to roll out is chosen in export_pick.c,
+ * the configuration managers' formats are in export_cm.c, which build on
+ * these; nothing here knows of them.
  *
  * A udev rule is matched by the disk's ID_WWN or ID_SERIAL, which stay
  * with the disk when kernel names move (sdb today, sdc after a disk is
@@ -16,23 +18,8 @@
 #include <string.h>
 #include "export.h"
 #include "../../util/error.h"
-#include "../../util/text.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-const char *const export_format_names[EXPORT_NR_FORMATS] = {
-    "sysctl", "udev", "fstab", "tuned", "ansible", "puppet", "shell",
-};
-
-int export_format_find(const char *name)
-{
-	int i;
-
-	for (i = 0; i < EXPORT_NR_FORMATS; i++)
-		if (!strcmp(name, export_format_names[i]))
-			return i;
-	return -1;
-}
 
 void export_disk_id_read(const char *root, const char *disk,
 			 struct export_disk_id *out)
@@ -112,28 +99,49 @@ void export_header(const struct export_src *src, const char *prefix,
 
 int export_sysctl_name(const struct knob *k, struct strbuf *out)
 {
-	const char *p = k->path;
-	size_t rl = k->root ? strlen(k->root) : 0;
+	struct knob_persist p;
+	int ret;
 
-	if (k->scope != KNOB_SCOPE_SYSTEM || !p)
-		return 0;
-	if (rl && !strncmp(p, k->root, rl))
-		p += rl;
-	if (strncmp(p, "/proc/sys/", 10))
-		return 0;
-	for (p += 10; *p; p++)
-		strbuf_addch(out, *p == '/' ? '.' : *p);
-	return 1;
+	knob_persist(k, &p);
+	ret = p.sysctl.len > 0;
+	strbuf_add(out, p.sysctl.buf, p.sysctl.len);
+	knob_persist_release(&p);
+	return ret;
 }
 
 const char *export_udev_attr(const struct knob *k)
 {
-	const char *q;
+	struct knob_persist p;
+	const char *attr;
 
-	if (k->scope != KNOB_SCOPE_DEVICE || !k->path)
-		return NULL;
-	q = strstr(k->path, "/queue/");
-	return q ? q + 1 : NULL;
+	knob_persist(k, &p);
+	attr = p.udev_attr;
+	knob_persist_release(&p);
+	return attr;
+}
+
+/* Does k's canonical value belong in a mount's options? */
+static int is_mount_option(const struct knob *k)
+{
+	struct knob_persist p;
+	int ret;
+
+	knob_persist(k, &p);
+	ret = p.mount_option;
+	knob_persist_release(&p);
+	return ret;
+}
+
+/* Does k read back as every choice with the active one in brackets? */
+static int reads_selected_word(const struct knob *k)
+{
+	struct knob_persist p;
+	int ret;
+
+	knob_persist(k, &p);
+	ret = p.selected_word;
+	knob_persist_release(&p);
+	return ret;
 }
 
 const struct knob_change *export_mount_change(const struct export_src *src)
@@ -141,7 +149,7 @@ const struct knob_change *export_mount_change(const struct export_src *src)
 	size_t i;
 
 	for (i = 0; i < src->plan->nr; i++)
-		if (src->plan->v[i].k.scope == KNOB_SCOPE_MOUNT)
+		if (is_mount_option(&src->plan->v[i].k))
 			return &src->plan->v[i];
 	return NULL;
 }
@@ -474,7 +482,7 @@ void export_no_fstab_line(const struct export_src *src,
 }
 
 /* The fstab diff of src. */
-static int render_fstab(const struct export_src *src, struct strbuf *out,
+int export_render_fstab(const struct export_src *src, struct strbuf *out,
 			struct strbuf *err)
 {
 	const struct knob_change *c = export_mount_change(src);
@@ -589,7 +597,7 @@ static void shell_device(const struct knob_change *c, struct strbuf *disks,
 		strbuf_add(disks, word.buf, word.len);
 	}
 	strbuf_release(&word);
-	if (!strcmp(c->k.name, "scheduler")) {
+	if (reads_selected_word(&c->k)) {
 		/* the file lists them all, the active one in brackets */
 		strbuf_addf(&word, "[%s]", c->canon.buf);
 		strbuf_addstr(out, "grep -qF ");
@@ -622,12 +630,14 @@ static void shell_device(const struct knob_change *c, struct strbuf *disks,
  * also the ones a knob's parser has checked already: the script must be
  * safe whatever the plan holds.
  */
-static int render_shell(const struct export_src *src, struct strbuf *out)
+int export_render_shell(const struct export_src *src, struct strbuf *out,
+			struct strbuf *err)
 {
 	const struct knob_plan *p = src->plan;
 	struct strbuf name = STRBUF_INIT, disks = STRBUF_INIT;
 	size_t i;
 
+	(void)err; /* a plan always makes a script */
 	strbuf_addstr(out, "#!/bin/sh\n");
 	export_header(src, "# ", out);
 	strbuf_addstr(out, "# sets each value only when it differs, so running "
@@ -638,7 +648,7 @@ static int render_shell(const struct export_src *src, struct strbuf *out)
 		const struct knob_change *c = &p->v[i];
 
 		strbuf_reset(&name);
-		if (c->k.scope == KNOB_SCOPE_MOUNT) {
+		if (is_mount_option(&c->k)) {
 			shell_mount(c, out);
 		} else if (c->k.scope == KNOB_SCOPE_DEVICE) {
 			shell_device(c, &disks, out);
@@ -665,32 +675,6 @@ static int render_shell(const struct export_src *src, struct strbuf *out)
 	}
 	strbuf_release(&name);
 	strbuf_release(&disks);
-	return 0;
-}
-
-const char *export_install_path(enum export_format f)
-{
-	switch (f) {
-	case EXPORT_SYSCTL:
-		return "etc/sysctl.d/60-iotrial.conf";
-	case EXPORT_UDEV:
-		return "etc/udev/rules.d/60-iotrial.rules";
-	case EXPORT_FSTAB:
-		return "etc/fstab";
-	case EXPORT_TUNED:
-		return "etc/tuned/iotrial/tuned.conf";
-	default:
-		return NULL;
-	}
-}
-
-/* Does s hold a byte no line of a generated file may hold (a line
- * break, an escape, any other control character)? */
-static int has_control(const char *s)
-{
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
 	return 0;
 }
 
@@ -735,42 +719,38 @@ int export_find_string(const struct export_src *src, int (*bad)(const char *s),
 	return 0;
 }
 
-int export_render(enum export_format f, const struct export_src *src,
-		  struct strbuf *out, struct strbuf *err)
-{
-	struct strbuf what = STRBUF_INIT;
-	int ret;
+const struct export_format export_format_sysctl = {
+    .name = "sysctl",
+    .summary = "a file for /etc/sysctl.d (vm.* and other sysctls)",
+    .render = export_render_sysctl,
+    .install_path = "etc/sysctl.d/60-iotrial.conf",
+    .mode = 0644,
+};
 
-	if (!src->plan->nr)
-		return err_set(err, -ENOENT, "there are no settings to export");
-	if (export_find_string(src, has_control, &what)) {
-		/* a store makes its strings printable: this is a plan that
-		 * came some other way */
-		text_make_printable(what.buf);
-		ret = err_set(err, -EINVAL,
-			      "%s holds a control character (a line break?), "
-			      "which no generated file can hold; nothing is "
-			      "written",
-			      what.buf);
-		strbuf_release(&what);
-		return ret;
-	}
-	switch (f) {
-	case EXPORT_SYSCTL:
-		return export_render_sysctl(src, out, err);
-	case EXPORT_UDEV:
-		return export_render_udev(src, out, err);
-	case EXPORT_FSTAB:
-		return render_fstab(src, out, err);
-	case EXPORT_TUNED:
-		return export_render_tuned(src, out, err);
-	case EXPORT_ANSIBLE:
-		return export_render_ansible(src, out, err);
-	case EXPORT_PUPPET:
-		return export_render_puppet(src, out, err);
-	case EXPORT_SHELL:
-		return render_shell(src, out);
-	default:
-		return err_set(err, -EINVAL, "unknown export format");
-	}
-}
+const struct export_format export_format_udev = {
+    .name = "udev",
+    .summary = "a rule for /etc/udev/rules.d: scheduler, read_ahead_kb and\n"
+	       "queue limits of the disk, matched by ID_WWN or ID_SERIAL",
+    .render = export_render_udev,
+    .install_path = "etc/udev/rules.d/60-iotrial.rules",
+    .mode = 0644,
+};
+
+const struct export_format export_format_fstab = {
+    .name = "fstab",
+    .summary = "the changed fstab line (atime) as a unified diff; --write\n"
+	       "edits fstab in place (a backup is kept)",
+    .render = export_render_fstab,
+    .install_path = "etc/fstab",
+    .install_help = "the line of etc/fstab that mounts the target (atime)",
+    .checker = "findmnt --verify --tab-file",
+    .mode = 0644,
+};
+
+const struct export_format export_format_shell = {
+    .name = "shell",
+    .summary = "the commands, idempotent, with set -eu",
+    .render = export_render_shell,
+    .checker = "sh -n; shellcheck -s sh",
+    .mode = 0755,
+};

@@ -21,23 +21,6 @@
 #include "../knob/plan.h"
 #include "../../util/strbuf.h"
 
-/* The formats, in the order --help lists them. */
-enum export_format {
-	EXPORT_SYSCTL,
-	EXPORT_UDEV,
-	EXPORT_FSTAB,
-	EXPORT_TUNED,
-	EXPORT_ANSIBLE,
-	EXPORT_PUPPET,
-	EXPORT_SHELL,
-	EXPORT_NR_FORMATS,
-};
-
-/* "sysctl udev fstab tuned ansible puppet shell" */
-extern const char *const export_format_names[EXPORT_NR_FORMATS];
-/* The format named name, or -1. */
-int export_format_find(const char *name);
-
 /* The arm export_pick() chose. Strings owned. */
 struct export_pick {
 	int arm;       /* index in "arms" */
@@ -123,21 +106,37 @@ struct export_src {
 };
 
 /*
+ * One export format: a row of the table in export_formats.h, defined
+ * beside its renderer as `const struct export_format export_format_<name>`.
+ */
+struct export_format {
+	const char *name;    /* --format NAME, --persist NAME */
+	const char *summary; /* export --help: what it writes; lines after
+				the first start with no indentation */
+	/* The text of src in this format. 0, or -errno with err set:
+	 * -ENOENT when src has nothing it can hold (no sysctl for sysctl),
+	 * with what to use instead. export_render() has checked src. */
+	int (*render)(const struct export_src *src, struct strbuf *out,
+		      struct strbuf *err);
+	const char *install_path; /* where `apply --persist` installs it
+				     under a root ("etc/sysctl.d/60-iotrial
+				     .conf"); NULL: the system does not
+				     read it at boot */
+	const char *install_help; /* apply --help's words for that place;
+				     NULL: install_path */
+	const char *checker;	  /* the tool that checks what it writes
+				     ("sh -n"), for tests and people; NULL:
+				     none */
+	unsigned mode;		  /* of the file -o writes */
+};
+
+/*
  * Is one of the strings src puts into a generated file (its id, label,
  * verdict, disk, each change's name, object, path and value) one that
  * bad() refuses? Then 1, with what set to "the arm label 'x'", else 0.
  */
 int export_find_string(const struct export_src *src, int (*bad)(const char *s),
 		       struct strbuf *what);
-
-/*
- * Render src in format f into out. 0, or -errno with err set: -ENOENT
- * when src has nothing this format can hold (no sysctl for sysctl, no
- * device knob for udev, no mount knob or no fstab line for fstab), with
- * what to use instead.
- */
-int export_render(enum export_format f, const struct export_src *src,
-		  struct strbuf *out, struct strbuf *err);
 
 /*
  * The fstab text with the options of the line that mounts mountpoint
@@ -173,11 +172,6 @@ int export_sysctl_name(const struct knob *k, struct strbuf *out);
  * ("queue/read_ahead_kb"), or NULL. */
 const char *export_udev_attr(const struct knob *k);
 
-/* Where `apply` installs format f under a root ("etc/sysctl.d/
- * 60-iotrial.conf"), or NULL for a format the system does not read at
- * boot (ansible, puppet, shell). tuned: the profile's tuned.conf. */
-const char *export_install_path(enum export_format f);
-
 /* --- the renderers of the configuration managers (export_cm.c) --- */
 int export_render_tuned(const struct export_src *src, struct strbuf *out,
 			struct strbuf *err);
@@ -191,6 +185,12 @@ int export_render_udev(const struct export_src *src, struct strbuf *out,
 /* The sysctl.d text. */
 int export_render_sysctl(const struct export_src *src, struct strbuf *out,
 			 struct strbuf *err);
+/* The fstab diff text. */
+int export_render_fstab(const struct export_src *src, struct strbuf *out,
+			struct strbuf *err);
+/* The shell script. */
+int export_render_shell(const struct export_src *src, struct strbuf *out,
+			struct strbuf *err);
 /* The first mount knob of the plan, or NULL. */
 const struct knob_change *export_mount_change(const struct export_src *src);
 /* The header comment lines ("# ..."), with prefix before each. */

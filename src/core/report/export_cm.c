@@ -102,21 +102,19 @@ int export_render_tuned(const struct export_src *src, struct strbuf *out,
 	}
 	for (i = 0; i < p->nr; i++) {
 		const struct knob_change *c = &p->v[i];
+		struct knob_persist ps;
 
 		strbuf_reset(&name);
-		if (c->k.scope == KNOB_SCOPE_DEVICE &&
-		    (!strcmp(c->k.name, "scheduler") ||
-		     !strcmp(c->k.name, "read_ahead_kb")) &&
+		knob_persist(&c->k, &ps);
+		if (ps.tuned_disk &&
 		    (!disk_name || !strcmp(disk_name, c->k.object))) {
 			disk_name = c->k.object;
-			strbuf_addf(&disk, "%s=%s\n",
-				    !strcmp(c->k.name, "scheduler")
-					? "elevator"
-					: "readahead",
+			strbuf_addf(&disk, "%s=%s\n", ps.tuned_disk,
 				    c->canon.buf);
-		} else if (export_sysctl_name(&c->k, &name)) {
+		} else if (ps.sysctl.len) {
+			strbuf_add(&name, ps.sysctl.buf, ps.sysctl.len);
 			strbuf_addf(&sysctl, "%s=%s\n", name.buf, c->canon.buf);
-		} else if (c->k.scope != KNOB_SCOPE_MOUNT) {
+		} else if (!ps.mount_option) {
 			strbuf_addf(&sysfs, "%s=%s\n", c->k.path, c->canon.buf);
 		} else {
 			strbuf_addf(&skipped,
@@ -125,6 +123,7 @@ int export_render_tuned(const struct export_src *src, struct strbuf *out,
 				    "--format fstab'\n",
 				    c->k.name, c->canon.buf, c->k.object);
 		}
+		knob_persist_release(&ps);
 	}
 	export_header(src, "# ", out);
 	strbuf_addstr(out, "# a tuned profile: /etc/tuned/iotrial/tuned.conf; "
@@ -534,3 +533,28 @@ int export_render_puppet(const struct export_src *src, struct strbuf *out,
 	strbuf_release(&body);
 	return 0;
 }
+
+const struct export_format export_format_tuned = {
+    .name = "tuned",
+    .summary = "a tuned profile (-o DIR makes DIR/tuned.conf)",
+    .render = export_render_tuned,
+    .install_path = "etc/tuned/iotrial/tuned.conf",
+    .mode = 0644,
+};
+
+const struct export_format export_format_ansible = {
+    .name = "ansible",
+    .summary = "a playbook: ansible.posix.sysctl, ansible.posix.mount, a\n"
+	       "templated udev rule and a handler that reloads udev",
+    .render = export_render_ansible,
+    .checker = "ansible-playbook --syntax-check",
+    .mode = 0644,
+};
+
+const struct export_format export_format_puppet = {
+    .name = "puppet",
+    .summary = "a manifest: file resources notifying an exec, a mount",
+    .render = export_render_puppet,
+    .checker = "puppet parser validate",
+    .mode = 0644,
+};

@@ -103,6 +103,25 @@ struct json_object *report_knob_json(const struct knob *k, const char *value,
 	return o;
 }
 
+/* The names another target would offer that ctx's cannot (a disk's when
+ * ctx has none): for the completion and for people, as an array. */
+static struct json_object *unavailable_names(const struct knob_ctx *ctx)
+{
+	struct json_object *arr = json_object_new_array();
+	struct knob_list all = {0}, here = {0};
+	size_t i;
+
+	knob_names_anywhere(&all);
+	knob_names(ctx, &here);
+	for (i = 0; i < all.nr; i++)
+		if (!knob_list_has(&here, all.v[i]))
+			json_object_array_add(arr,
+					      json_object_new_string(all.v[i]));
+	knob_list_release(&all);
+	knob_list_release(&here);
+	return arr;
+}
+
 void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
 		       struct strbuf *out)
 {
@@ -128,6 +147,8 @@ void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
 		json_object_object_add(
 		    un, "mount", json_object_new_string(ctx->why_no_mount));
 	json_object_object_add(root, "unavailable", un);
+	json_object_object_add(root, "unavailable_knobs",
+			       unavailable_names(ctx));
 	strbuf_addf(out, "%s\n",
 		    json_object_to_json_string_ext(
 			root, JSON_C_TO_STRING_PRETTY |

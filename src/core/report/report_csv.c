@@ -202,3 +202,10 @@ int report_experiment_csv(struct json_object *exp, struct strbuf *out,
 	strbuf_release(&name);
 	return 0;
 }
+
+const struct report_format report_format_csv = {
+    .name = "csv",
+    .summary = "one row per run with the arm's factors, latency percentiles, "
+	       "CPU and device columns",
+    .render = report_experiment_csv,
+};

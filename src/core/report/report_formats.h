@@ -12,11 +12,42 @@
 #include <json-c/json.h>
 #include "../../util/strbuf.h"
 
-/* The formats `report` knows, ", "-separated, for messages. */
-#define REPORT_FORMATS "text, json, csv, md, html"
+/*
+ * One format of `report`: a row of REPORT_FORMAT_TABLE, defined beside
+ * its renderer as `const struct report_format report_format_<name>`.
+ * The command's choices, help, completion and errors all come from the
+ * table.
+ */
+struct report_format {
+	const char *name;    /* --format NAME */
+	const char *summary; /* report --help: what it holds, one line */
+	/* exp rendered onto out: 0, or -EINVAL with err set when exp is not
+	 * an experiment. */
+	int (*render)(struct json_object *exp, struct strbuf *out,
+		      struct strbuf *err);
+};
+
+/* Every format, in the order --help lists them: the default first. */
+#define REPORT_FORMAT_TABLE(FORMAT)                                            \
+	FORMAT(text)                                                           \
+	FORMAT(json)                                                           \
+	FORMAT(csv)                                                            \
+	FORMAT(md)                                                             \
+	FORMAT(html)
+
+#define REPORT_FORMAT_DECLARE_(n)                                              \
+	extern const struct report_format report_format_##n;
+REPORT_FORMAT_TABLE(REPORT_FORMAT_DECLARE_)
+#undef REPORT_FORMAT_DECLARE_
+
+/* The formats in table order, NULL-terminated. */
+extern const struct report_format *const report_formats[];
+
+/* Append the formats' names joined with sep, the last with last. */
+void report_format_names(const char *sep, const char *last, struct strbuf *out);
 
 /*
- * exp in format (one of REPORT_FORMATS): text is what `show` prints
+ * exp in format (a name of the table): text is what `show` prints
  * followed by the runs (runs_text.h), json the object itself. Returns
  * 0, or -EINVAL with err set for an unknown format (listing them) or an
  * object that is no experiment.

@@ -426,3 +426,10 @@ int report_experiment_html(struct json_object *exp, struct strbuf *out,
 			   "anywhere</footer>\n</main></body></html>\n");
 	return 0;
 }
+
+const struct report_format report_format_html = {
+    .name = "html",
+    .summary = "one self-contained page with plots (nothing is fetched when it "
+	       "is opened)",
+    .render = report_experiment_html,
+};

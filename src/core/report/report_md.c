@@ -305,3 +305,9 @@ int report_experiment_md(struct json_object *exp, struct strbuf *out,
 	report_env_rows(exp, env_row, out);
 	return 0;
 }
+
+const struct report_format report_format_md = {
+    .name = "md",
+    .summary = "the verdicts, warnings and environment for a ticket",
+    .render = report_experiment_md,
+};

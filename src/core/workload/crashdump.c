@@ -424,6 +424,13 @@ static const struct metric_def cd_metrics[] = {
     {NULL, NULL, false, NULL, NULL},
 };
 
+/* workload_ops.default_metric: dumps collected per minute */
+static const char *crashdump_metric(const struct workload *w)
+{
+	(void)w;
+	return "dumps_per_min";
+}
+
 const struct workload_ops workload_crashdump = {
     .name = "crashdump",
     .summary = "a crash-dump collector: producers write and rename dumps "
@@ -435,7 +442,7 @@ const struct workload_ops workload_crashdump = {
     .prepare = cd_prepare,
     .run = cd_run,
     .cleanup = cd_cleanup,
-    .default_metric = "dumps_per_min",
+    .default_metric = crashdump_metric,
     .metrics = cd_metrics,
     .describe = cd_describe,
 };

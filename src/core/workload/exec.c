@@ -477,6 +477,16 @@ static void exec_cleanup(struct workload *w)
 	w->priv = NULL;
 }
 
+/* workload_ops.default_metric: the number the command printed when
+ * metric-from or metric-cmd says how to read it, else its wall time. */
+static const char *exec_metric(const struct workload *w)
+{
+	if (workload_param(w, "metric-from")->is_set ||
+	    workload_param(w, "metric-cmd")->is_set)
+		return "printed";
+	return "wall";
+}
+
 const struct workload_ops workload_exec = {
     .name = "exec",
     .summary = "any command: iotrial run exec -t DIR -- CMD ARGS...",
@@ -488,6 +498,7 @@ const struct workload_ops workload_exec = {
     .prepare = exec_prepare,
     .run = exec_run,
     .cleanup = exec_cleanup,
-    .default_metric = "wall",
+    .default_metric = exec_metric,
+    .command_param = "cmd",
     .metrics = exec_metrics,
 };

@@ -359,6 +359,13 @@ static void group_describe(const struct workload *w, const struct target *t,
 	strbuf_addf(out, "), on %s\n", t->workdir ? t->workdir : t->path);
 }
 
+/* workload_ops.default_metric: the sections' I/Os per second together */
+static const char *group_metric(const struct workload *w)
+{
+	(void)w;
+	return "iops";
+}
+
 void fiogroup_init(struct fiogroup *g)
 {
 	memset(g, 0, sizeof(*g));
@@ -368,7 +375,7 @@ void fiogroup_init(struct fiogroup *g)
 	g->ops.prepare = group_prepare;
 	g->ops.run = group_run;
 	g->ops.cleanup = group_cleanup;
-	g->ops.default_metric = "iops";
+	g->ops.default_metric = group_metric;
 	g->ops.describe = group_describe;
 }
 

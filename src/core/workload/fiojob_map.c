@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include "fiojob_map.h"
+#include "../engine/engine.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -286,32 +287,30 @@ static int map_rw(const struct fiojob_opt *o, const char **out,
 		       o->key, v);
 }
 
-/* ioengine= to an engine of ours. */
+/* ioengine= to an engine of ours: the engine table's names and the fio
+ * names each engine runs (engine_ops.fio_names). */
 static int map_engine(const struct fiojob_opt *o, const char **out,
 		      struct strbuf *warn, struct strbuf *err)
 {
 	const char *v = o ? val(o) : "psync";
+	const struct engine_ops *e = engine_find_fio(v);
+	struct strbuf have = STRBUF_INIT;
+	int ret;
 
-	if (!strcmp(v, "psync") || !strcmp(v, "sync") || !strcmp(v, "pvsync")) {
-		if (strcmp(v, "psync"))
-			strbuf_addf(warn,
-				    "note: %s:%u: ioengine=%s runs as psync "
-				    "(one synchronous I/O at a time, the same "
-				    "pattern)\n",
-				    o->file, o->line, v);
-		*out = "psync";
+	if (e) {
+		if (strcmp(v, e->name))
+			strbuf_addf(
+			    warn, "note: %s:%u: ioengine=%s runs as %s (%s)\n",
+			    o->file, o->line, v, e->name,
+			    e->fio_note ? e->fio_note : "the same pattern");
+		*out = e->name;
 		return 0;
 	}
-	if (!strcmp(v, "io_uring") || !strcmp(v, "libaio") ||
-	    !strcmp(v, "mmap")) {
-		*out = v;
-		return 0;
-	}
-	return opt_err(err, o,
-		       "ioengine=%s is not supported; iotrial has "
-		       "psync (also for sync and pvsync), io_uring, "
-		       "libaio and mmap",
-		       v);
+	engine_fio_names_text(&have);
+	ret = opt_err(err, o, "ioengine=%s is not supported; iotrial has %s", v,
+		      have.buf);
+	strbuf_release(&have);
+	return ret;
 }
 
 /* Refuse a range or a list where one value is expected. */

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include "workload.h"
 #include "layout.h"
+#include "../observe/truth.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -186,6 +187,21 @@ static void mmapdirty_cleanup(struct workload *w)
 	w->priv = NULL;
 }
 
+/* workload_ops.truth_opts: a sync at the end (msync or fsync) flushes
+ * inside the timed region, as settle=sync does for the rw workloads. */
+static void mmapdirty_truth_opts(const struct workload *w, struct truth_opts *o)
+{
+	if (strcmp(workload_str(w, "sync"), "none"))
+		o->settle = TRUTH_SETTLE_SYNC;
+}
+
+/* workload_ops.default_metric: the time the whole pass took. */
+static const char *mmapdirty_metric(const struct workload *w)
+{
+	(void)w;
+	return "wall";
+}
+
 const struct workload_ops workload_mmapdirty = {
     .name = "mmapdirty",
     .summary = "map a file, dirty every byte (or every stride), msync it",
@@ -202,5 +218,6 @@ const struct workload_ops workload_mmapdirty = {
     .prepare = mmapdirty_prepare,
     .run = mmapdirty_run,
     .cleanup = mmapdirty_cleanup,
-    .default_metric = "wall",
+    .default_metric = mmapdirty_metric,
+    .truth_opts = mmapdirty_truth_opts,
 };

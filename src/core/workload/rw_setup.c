@@ -15,14 +15,13 @@
 #include "rw.h"
 #include "rw-int.h"
 #include "verify.h"
+#include "../engine/engine.h"
 #include "../targets/scratch.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-static const char *const engine_choices[] = {"psync", "io_uring", "libaio",
-					     "mmap", NULL};
 static const char *const settle_choices[] = {"sync", "none", NULL};
 static const char *const verify_choices[] = {"off", "crc32c", NULL};
 
@@ -33,7 +32,7 @@ const struct param_spec rw_params[] = {
     {"iodepth", PARAM_UINT, "1", 1, 4096, NULL,
      "I/Os in flight per job (async engines)"},
     {"jobs", PARAM_UINT, "1", 1, 256, NULL, "threads, each on its own file"},
-    {"engine", PARAM_CHOICE, "psync", 0, 0, engine_choices,
+    {"engine", PARAM_CHOICE, "psync", 0, 0, engine_name_list,
      "how I/O is submitted"},
     {"sqpoll", PARAM_BOOL, "0", 0, 1, NULL,
      "io_uring: a kernel thread submits (IORING_SETUP_SQPOLL), one CPU "
@@ -82,10 +81,10 @@ struct rw_kind rw_kind_of(const struct workload *w)
 
 unsigned rw_effective_iodepth(const struct workload *w)
 {
-	const char *e = workload_str(w, "engine");
+	const struct engine_ops *e = engine_find(workload_str(w, "engine"));
 
 	/* synchronous engines have one I/O in flight, whatever was asked */
-	if (!strcmp(e, "psync") || !strcmp(e, "mmap"))
+	if (e && (e->caps & ENGINE_SYNC))
 		return 1;
 	return (unsigned)workload_u64(w, "iodepth");
 }
@@ -94,6 +93,7 @@ int rw_validate(struct workload *w, struct strbuf *err)
 {
 	struct rw_kind k = rw_kind_of(w);
 	const char *e = workload_str(w, "engine");
+	const struct engine_ops *eops = engine_find(e);
 	int ret;
 
 	if (workload_param(w, "rwmixread")->is_set &&
@@ -107,13 +107,24 @@ int rw_validate(struct workload *w, struct strbuf *err)
 			       "'randommap' only applies to random workloads, "
 			       "not '%s'",
 			       w->ops->name);
-	if (workload_u64(w, "sqpoll") && strcmp(e, "io_uring"))
+	if (workload_u64(w, "sqpoll") && eops &&
+	    !(eops->caps & ENGINE_SQPOLL)) {
+		struct strbuf which = STRBUF_INIT;
+
+		engine_names_with(ENGINE_SQPOLL,
+				  ", --engine=", " or --engine=", &which);
+		ret = err_set(err, -EINVAL,
+			      "'sqpoll' needs --engine=%s, not '%s'", which.buf,
+			      e);
+		strbuf_release(&which);
+		return ret;
+	}
+	if (eops && (eops->caps & ENGINE_NO_DIRECT) &&
+	    workload_u64(w, "direct"))
 		return err_set(err, -EINVAL,
-			       "'sqpoll' needs --engine=io_uring, not '%s'", e);
-	if (!strcmp(e, "mmap") && workload_u64(w, "direct"))
-		return err_set(err, -EINVAL,
-			       "the mmap engine cannot do O_DIRECT; use "
-			       "--direct=0 or another engine");
+			       "the %s engine cannot do O_DIRECT; use "
+			       "--direct=0 or another engine",
+			       e);
 	if (k.read_pct == 100 &&
 	    (workload_u64(w, "fsync") || workload_u64(w, "end_fsync")))
 		return err_set(err, -EINVAL,
@@ -282,7 +293,21 @@ static int rw_open_laid_out(const struct workload *w, uint64_t *bytes)
 	return fd;
 }
 
-#define RW_WORKLOAD(id, summary_text)                                          \
+/* workload_ops.default_metric: a stream is judged by its MB/s */
+static const char *rw_metric_mbps(const struct workload *w)
+{
+	(void)w;
+	return "mbps";
+}
+
+/* workload_ops.default_metric: random I/O by its IOPS */
+static const char *rw_metric_iops(const struct workload *w)
+{
+	(void)w;
+	return "iops";
+}
+
+#define RW_WORKLOAD(id, summary_text, metric)                                  \
 	const struct workload_ops workload_##id = {                            \
 	    .name = #id,                                                       \
 	    .summary = summary_text,                                           \
@@ -292,10 +317,11 @@ static int rw_open_laid_out(const struct workload *w, uint64_t *bytes)
 	    .run = rw_run,                                                     \
 	    .cleanup = rw_cleanup,                                             \
 	    .open_laid_out = rw_open_laid_out,                                 \
+	    .default_metric = rw_metric_##metric,                              \
 	}
 
-RW_WORKLOAD(seqread, "sequential reads, one stream per job");
-RW_WORKLOAD(seqwrite, "sequential writes, one stream per job");
-RW_WORKLOAD(randread, "uniformly random reads");
-RW_WORKLOAD(randwrite, "uniformly random writes");
-RW_WORKLOAD(randrw, "random reads and writes mixed by rwmixread");
+RW_WORKLOAD(seqread, "sequential reads, one stream per job", mbps);
+RW_WORKLOAD(seqwrite, "sequential writes, one stream per job", mbps);
+RW_WORKLOAD(randread, "uniformly random reads", iops);
+RW_WORKLOAD(randwrite, "uniformly random writes", iops);
+RW_WORKLOAD(randrw, "random reads and writes mixed by rwmixread", iops);

@@ -503,6 +503,13 @@ static const struct metric_def sf_metrics[] = {
     {NULL, NULL, false, NULL, NULL},
 };
 
+/* workload_ops.default_metric: file operations per second */
+static const char *smallfiles_metric(const struct workload *w)
+{
+	(void)w;
+	return "ops_per_s";
+}
+
 const struct workload_ops workload_smallfiles = {
     .name = "smallfiles",
     .summary = "clients creating, reading and deleting small files, or "
@@ -513,7 +520,7 @@ const struct workload_ops workload_smallfiles = {
     .prepare = sf_prepare,
     .run = sf_run,
     .cleanup = sf_cleanup,
-    .default_metric = "ops_per_s",
+    .default_metric = smallfiles_metric,
     .metrics = sf_metrics,
     .describe = sf_describe,
 };

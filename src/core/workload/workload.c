@@ -9,16 +9,17 @@
 #include <string.h>
 #include <strings.h>
 #include "workload.h"
+#include "../observe/truth.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
+/* Every workload of WORKLOAD_TABLE (workload.h), in its order. */
+#define WORKLOAD_PTR_(n) &workload_##n,
 static const struct workload_ops *const workloads[] = {
-    &workload_seqread,	 &workload_seqwrite, &workload_randread,
-    &workload_randwrite, &workload_randrw,   &workload_smallfiles,
-    &workload_mmapdirty, &workload_exec,     &workload_crashdump,
-};
+    WORKLOAD_TABLE(WORKLOAD_PTR_)};
+#undef WORKLOAD_PTR_
 
 const struct workload_ops *workload_find(const char *name)
 {
@@ -273,4 +274,27 @@ const char *workload_str(const struct workload *w, const char *name)
 int workload_validate(struct workload *w, struct strbuf *err)
 {
 	return w->ops->validate ? w->ops->validate(w, err) : 0;
+}
+
+void workload_truth_opts(const struct workload *w, struct truth_opts *o)
+{
+	const char *settle = workload_str(w, "settle");
+
+	o->working_set_bytes =
+	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
+	if (workload_u64(w, "shared")) /* the jobs share one file */
+		o->working_set_bytes = workload_u64(w, "size");
+	o->direct = workload_u64(w, "direct") != 0;
+	o->cpu_bound_advice = w->ops->cpu_bound_advice;
+	o->short_run_advice = w->ops->short_run_advice;
+	o->rewrite_advice = w->ops->rewrite_advice;
+	o->invalidate = workload_u64(w, "invalidate") != 0;
+	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync"))
+		o->settle = TRUTH_SETTLE_SYNC;
+	else if (!strcmp(settle, "none"))
+		o->settle = TRUTH_SETTLE_NONE;
+	else
+		o->settle = TRUTH_SETTLE_UNKNOWN;
+	if (w->ops->truth_opts)
+		w->ops->truth_opts(w, o);
 }

@@ -14,6 +14,8 @@
 #include "../targets/target.h"
 #include "../../util/strbuf.h"
 
+struct truth_opts; /* observe/truth.h */
+
 enum param_type {
 	PARAM_SIZE,    /* bytes; "4k", "1M" */
 	PARAM_UINT,    /* count; "32" */
@@ -66,11 +68,13 @@ struct workload_ops {
 	/* Remove what prepare made, free priv. */
 	void (*cleanup)(struct workload *w);
 	/*
-	 * Optional. The metric a run is judged by unless --metric says
-	 * otherwise: a name from metrics[] or a built-in one
-	 * (experiment/metrics.h). NULL: mbps for a seq* workload, else iops.
+	 * The metric a run of w is judged by unless --metric says
+	 * otherwise, given the parameters w holds (exec's metric-from
+	 * makes it "printed"): a name from metrics or a built-in one
+	 * (experiment/metrics.h). The one place a default metric comes
+	 * from; metric_default() calls it. NULL: iops.
 	 */
-	const char *default_metric;
+	const char *(*default_metric)(const struct workload *w);
 	/* Optional. Metrics only this workload measures, ended by a NULL
 	 * name; their names must differ from the built-in ones. */
 	const struct metric_def *metrics;
@@ -102,6 +106,17 @@ struct workload_ops {
 	 * the page cache.
 	 */
 	int (*open_laid_out)(const struct workload *w, uint64_t *bytes);
+	/* Optional. The string parameter that receives the command line
+	 * after "--" (exec's "cmd": `iotrial run exec -- make -j8`); NULL:
+	 * the workload takes no command and "--" is refused. */
+	const char *command_param;
+	/*
+	 * Optional. Adjust what the device-truth observer is told of a run
+	 * of w, after workload_truth_opts() has read the parameters every
+	 * workload names alike (size, jobs, shared, direct, invalidate,
+	 * settle, end_fsync). NULL: those say it all.
+	 */
+	void (*truth_opts)(const struct workload *w, struct truth_opts *o);
 };
 
 struct workload {
@@ -116,18 +131,26 @@ struct workload {
 };
 
 /*
- * The workloads, each defined in its own file (the five block-I/O ones
- * in rw.c, see rw.h) and listed in workloads[] in workload.c.
+ * Every workload, one line each, in the order help lists them.
+ * WORKLOAD(n) names `const struct workload_ops workload_<n>` whose .name
+ * is "<n>", each defined in its own file (the five block-I/O ones in
+ * rw_setup.c, see rw.h); this list declares them and fills the registry
+ * (workload.c). Adding a workload is its file and a line here.
  */
-extern const struct workload_ops workload_seqread;
-extern const struct workload_ops workload_seqwrite;
-extern const struct workload_ops workload_randread;
-extern const struct workload_ops workload_randwrite;
-extern const struct workload_ops workload_randrw;
-extern const struct workload_ops workload_smallfiles; /* smallfiles.c */
-extern const struct workload_ops workload_mmapdirty;  /* mmapdirty.c */
-extern const struct workload_ops workload_exec;	      /* exec.c */
-extern const struct workload_ops workload_crashdump;  /* crashdump.c */
+#define WORKLOAD_TABLE(WORKLOAD)                                               \
+	WORKLOAD(seqread)                                                      \
+	WORKLOAD(seqwrite)                                                     \
+	WORKLOAD(randread)                                                     \
+	WORKLOAD(randwrite)                                                    \
+	WORKLOAD(randrw)                                                       \
+	WORKLOAD(smallfiles)                                                   \
+	WORKLOAD(mmapdirty)                                                    \
+	WORKLOAD(exec)                                                         \
+	WORKLOAD(crashdump)
+
+#define WORKLOAD_DECLARE_(n) extern const struct workload_ops workload_##n;
+WORKLOAD_TABLE(WORKLOAD_DECLARE_)
+#undef WORKLOAD_DECLARE_
 
 const struct workload_ops *workload_find(const char *name);
 const char *const *workload_names(void);
@@ -160,6 +183,12 @@ int workload_set_param(struct workload *w, const char *name, const char *text,
 /* Check cross-parameter rules (direct I/O alignment, rwmixread on a
  * pure read). Call after all set_param, before prepare. */
 int workload_validate(struct workload *w, struct strbuf *err);
+/*
+ * Fill o's working set, direct, invalidate, settle and advice for a run
+ * of w: from the parameters every workload names alike, then from the
+ * workload's truth_opts hook. interval_ns and the cgroup are left alone.
+ */
+void workload_truth_opts(const struct workload *w, struct truth_opts *o);
 
 const struct param_value *workload_param(const struct workload *w,
 					 const char *name);
