@@ -52,6 +52,9 @@ static const struct command commands[] = {
     {"apply", cmd_apply, "set the winning settings now, install their files",
      CHANGES_SYSTEM},
     {"fleet", cmd_fleet, "the same compare on many hosts via Ansible, merged"},
+    {"observe", cmd_observe,
+     "switchback A/B of knobs on the running load, window by window",
+     CHANGES_SYSTEM},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 
