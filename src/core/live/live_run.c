@@ -144,6 +144,19 @@ static double baseline_median(const struct run *r)
 	return m;
 }
 
+/* Is metric a rate (per second), so that per load it is first made the
+ * window's amount (device MB per dump, not MB/s per dump)? */
+static bool is_rate(const struct live *lv)
+{
+	const char *m = lv->c.metric;
+
+	if (!strcmp(m, "mbps") || !strcmp(m, "iops"))
+		return true;
+	return !strcmp(m, "metric") &&
+	       ((lv->c.src->kind == LW_SRC_CMD && lv->c.src->counter) ||
+		(lv->c.src->kind == LW_SRC_FILE && !lv->c.src->extract));
+}
+
 /* The window's metric, per load when asked. */
 static double window_metric(const struct live *lv, const struct lw_measure *m)
 {
@@ -151,6 +164,8 @@ static double window_metric(const struct live *lv, const struct lw_measure *m)
 
 	if (!lv->c.per_load)
 		return v;
+	if (is_rate(lv))
+		v *= m->seconds;
 	if (!strcmp(lv->c.per_load, "requests"))
 		load = m->requests;
 	else if (!strcmp(lv->c.per_load, "mb"))
@@ -191,8 +206,9 @@ static bool check_aborts(struct run *r, const struct live_slot *sl,
 				       json_object_new_string(why.buf));
 		json_object_object_add(*out, "value",
 				       json_object_new_double(v));
+		/* 0-based: the slot just measured */
 		json_object_object_add(*out, "window",
-				       json_object_new_int((int)r->nr));
+				       json_object_new_int((int)r->nr - 1));
 		strbuf_setf(&r->lv->stopped, "--abort-if '%s' fired: %s",
 			    a->text, why.buf);
 		r->lv->aborted = true;
