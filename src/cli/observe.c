@@ -355,23 +355,27 @@ int cmd_observe(int argc, const char **argv)
 	if (lv.stopped.len)
 		warning("stopped early: %s; the original settings are back",
 			lv.stopped.buf);
-	if (a.json_file && cli_write_json(a.json_file, lv.obj))
-		code = EXIT_RUNTIME;
-	if (expjson_get(lv.obj, "verdicts") &&
-	    !report_experiment_text(lv.obj, &out, &err)) {
-		live_report_text(lv.obj, &out);
-		if (!a.json_file || strcmp(a.json_file, "-"))
-			fputs(out.buf, stdout);
-	}
 	if (!a.no_store) {
 		strbuf_reset(&err);
 		if (live_store(&lv, a.db, id, &err)) {
 			error("not stored: %s", err.buf);
 			code = EXIT_RUNTIME;
-		} else {
-			printf("stored as %s ('iotrial show %s')\n", id, id);
 		}
 	}
+	if (a.json_file && cli_write_json(a.json_file, lv.obj))
+		code = EXIT_RUNTIME;
+	strbuf_reset(&err);
+	if (expjson_get(lv.obj, "verdicts") &&
+	    !report_experiment_text(lv.obj, &out, &err))
+		live_report_text(lv.obj, &out);
+	else
+		warning("too little was measured for a verdict");
+	if (*id)
+		strbuf_addf(&out, "stored as %s ('iotrial show %s')\n", id,
+			    id);
+	/* --json=- is the whole of stdout */
+	fputs(out.buf, a.json_file && !strcmp(a.json_file, "-") ? stderr
+								 : stdout);
 	if (!code && lv.interrupted && *lv.c.stop)
 		code = 128 + *lv.c.stop;
 	goto out;

@@ -242,6 +242,12 @@ int live_build_object(struct live *lv, const struct live_slot *slots,
 		json_object_array_add(warn, json_object_new_string(warnings[i]));
 	json_object_object_add(exp, "warnings", warn);
 	add_str(exp, "runs_mode", "observe");
+	add_num(exp, "alpha", 0.05);
+	add_num(exp, "equivalence", 0.02);
+	add_str(exp, "load_unit", lv->c.src && lv->c.src->kind &&
+				       strcmp(lv->c.metric, "metric")
+				   ? "the metric's count"
+				   : "MB");
 	add_str(exp, "stopped", lv->stopped.len ? lv->stopped.buf : "planned "
 								       "windows "
 								       "done");
@@ -278,7 +284,7 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 	if (strcmp(expjson_str(exp, "kind"), "observe") || !sb)
 		return;
 	strbuf_addf(out,
-		    "switchback: %d blocks of %g s windows, settle %g s; "
+		    "\nswitchback: %d blocks of %g s windows, settle %g s; "
 		    "load trend over time rho %.2f (p %.3g)%s\n",
 		    expjson_count(sb, "blocks"), expjson_num(sb, "window_s"),
 		    expjson_num(sb, "settle_s"), expjson_num(sb, "trend_rho"),
@@ -286,15 +292,19 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 		    json_object_get_boolean(expjson_get(sb, "trend"))
 			? ": a trend, spread over the arms by the random order"
 			: "");
+	strbuf_addstr(out, "per arm: when its windows ran (0 the start, 1 the "
+			   "end), the load they carried,\nthe randomisation "
+			   "test, and the ratio adjusted for time and load\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *a = json_object_array_get_idx(arms, i);
 		struct json_object *arm = json_object_array_get_idx(
 		    expjson_get(exp, "arms"), (size_t)expjson_count(a, "arm"));
 
-		strbuf_addf(out, "  %-28s mean time %.2f  load %.4g/window",
+		strbuf_addf(out, "  %-28s time %.2f  load %.4g %s/window",
 			    expjson_str(arm, "label"),
 			    expjson_num(a, "mean_time_frac"),
-			    expjson_num(a, "mean_load"));
+			    expjson_num(a, "mean_load"),
+			    expjson_str(exp, "load_unit"));
 		if (expjson_get(a, "rand_p"))
 			strbuf_addf(out, "  randomisation p %.3g%s",
 				    expjson_num(a, "rand_p"),

@@ -175,14 +175,19 @@ static double window_metric(const struct live *lv, const struct lw_measure *m)
 	return load > 0 ? v / load : NAN;
 }
 
-/* The offered load of a window: the user's counter when there is one,
- * else the device's requests. */
+/*
+ * The offered load of a window: the user's counter when there is one
+ * and it is not what is judged, else the MB that reached the device.
+ * Not the device's requests: how the load is cut into requests is what
+ * a queue knob changes, and a covariate the arm moves would take the
+ * arm's effect away from it in the adjusted estimate.
+ */
 static double window_load(const struct live *lv, const struct lw_measure *m)
 {
 	if (lv->c.src && lv->c.src->kind && m->user_ok &&
 	    strcmp(lv->c.metric, "metric"))
 		return m->user * m->seconds;
-	return m->have_disk ? m->requests : NAN;
+	return m->have_disk ? m->mb : NAN;
 }
 
 /* Check the abort rules on slot sl; the first that fires goes to *out. */
