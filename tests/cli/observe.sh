@@ -74,6 +74,15 @@ check "effect: stored" grep -q "stored as" "$out"
 id=$(sed -n 's/^stored as \([0-9a-f]*\).*/\1/p' "$out")
 "$IOTRIAL" show "$id" >"$TEST_TMP/show" 2>&1
 check "show renders the verdict" grep -q "faster" "$TEST_TMP/show"
+check "show renders the switchback part" \
+	grep -q "randomisation p" "$TEST_TMP/show"
+"$IOTRIAL" report "$id" --format html -o "$TEST_TMP/r.html" >/dev/null 2>&1
+check "report html: the windows in time" \
+	grep -q "The metric of every window" "$TEST_TMP/r.html"
+check "report html: settle periods hatched" \
+	grep -q 'fill="url(#hatch)"' "$TEST_TMP/r.html"
+"$IOTRIAL" export "$id" --format shell >"$TEST_TMP/x.sh" 2>&1
+check "export: the winner's value" grep -q "echo '64'" "$TEST_TMP/x.sh"
 
 # A/A: nothing changes, so no verdict of faster or slower; the load's
 # rate varies, but the device MB per request (--per-load) does not

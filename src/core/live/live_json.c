@@ -8,6 +8,7 @@
 #include "live.h"
 #include "live-int.h"
 #include "../report/expjson.h"
+#include "../report/suspect.h"
 #include "../store/store.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -139,6 +140,27 @@ static struct json_object *switchback_json(const struct live *lv,
 	return o;
 }
 
+/*
+ * A live load drifts: that is the trend "switchback" reports and the
+ * random order spreads over the arms, not a flaw of the windows as a
+ * warming cache is of compare's runs. So no verdict is suspect for it;
+ * the arms keep their drift numbers.
+ */
+static void undrift(struct json_object *exp)
+{
+	struct json_object *arms = expjson_get_type(exp, "arms", json_type_array);
+	size_t i, n = arms ? json_object_array_length(arms) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *a = json_object_array_get_idx(arms, i);
+
+		if (expjson_get(a, "drifting"))
+			json_object_object_add(a, "drifting",
+					       json_object_new_boolean(0));
+	}
+	suspect_mark(exp);
+}
+
 /* Does block hold an analysed, whole window of every arm? */
 static bool block_complete(const struct sb_window *w, size_t nr,
 			   unsigned block, unsigned nr_arms)
@@ -267,6 +289,8 @@ int live_build_object(struct live *lv, const struct live_slot *slots,
 	analysis_opts_init(&opts);
 	opts.baseline = lv->e.baseline;
 	ret = experiment_analyze_json(exp, &opts, err);
+	if (!ret)
+		undrift(exp);
 	sb_result_release(&r);
 out:
 	free(w);
@@ -280,9 +304,17 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 	struct json_object *arms = expjson_get_type(sb, "arms", json_type_array);
 	struct json_object *ab = expjson_get(exp, "abort");
 	size_t i, n = arms ? json_object_array_length(arms) : 0;
+	int width = 8;
 
 	if (strcmp(expjson_str(exp, "kind"), "observe") || !sb)
 		return;
+	for (i = 0; i < n; i++) {
+		struct json_object *arm = json_object_array_get_idx(
+		    expjson_get(exp, "arms"), i);
+		int len = (int)strlen(expjson_str(arm, "label"));
+
+		width = len > width ? len : width;
+	}
 	strbuf_addf(out,
 		    "\nswitchback: %d blocks of %g s windows, settle %g s; "
 		    "load trend over time rho %.2f (p %.3g)%s\n",
@@ -300,8 +332,8 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 		struct json_object *arm = json_object_array_get_idx(
 		    expjson_get(exp, "arms"), (size_t)expjson_count(a, "arm"));
 
-		strbuf_addf(out, "  %-28s time %.2f  load %.4g %s/window",
-			    expjson_str(arm, "label"),
+		strbuf_addf(out, "  %-*s  time %.2f  load %.4g %s/window",
+			    width, expjson_str(arm, "label"),
 			    expjson_num(a, "mean_time_frac"),
 			    expjson_num(a, "mean_load"),
 			    expjson_str(exp, "load_unit"));

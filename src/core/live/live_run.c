@@ -89,17 +89,37 @@ static bool knobs_ours(struct run *r)
 	return ours;
 }
 
-/* Put arm in force. */
+/* session_log of a switch: its notes (each value restored, each one
+ * set) would be dozens of lines per hour; warnings still go out. */
+static void quiet_say(void *data, enum session_say_level level,
+		      const char *msg)
+{
+	const struct session_log *log = data;
+
+	if (level == SESSION_SAY_WARN)
+		session_say(log, level, "%s", msg);
+}
+
+/*
+ * Put arm in force: the arm before rolled back to the originals, then
+ * the new one applied. So the journal holds one record per knob of the
+ * arm in force, whose original is what was there before observe, and
+ * every ending (an abort, a signal, recovery after a crash) is one
+ * write per knob, not a walk back through every switch.
+ */
 static int switch_to(struct run *r, unsigned arm, struct strbuf *err)
 {
+	struct session_log quiet = {.say = quiet_say, .data = (void *)r->h->log};
 	struct knob_plan p;
 	int ret;
 
 	if (arm == r->cur_arm)
 		return 0;
 	ret = live_arm_plan(r->lv, arm, &p, err);
+	if (!ret && r->cur.nr)
+		ret = session_rollback(r->s, r->mark, &quiet, err);
 	if (!ret && p.nr)
-		ret = session_apply(r->s, &p, r->h->log, err);
+		ret = session_apply(r->s, &p, &quiet, err);
 	knob_plan_release(&r->cur);
 	r->cur = p;
 	r->cur_arm = arm;
