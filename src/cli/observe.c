@@ -31,9 +31,9 @@ struct observe_args {
 };
 
 static const char *const observe_usage[] = {
-    "iotrial observe --vary KNOB=A,B [--vary ...] --window DUR "
-    "[--settle DUR]",
-    "         [--windows N | --budget DUR] [-t TARGET | --device DEV]",
+    "iotrial observe --vary KNOB=A,B [--vary ...] --window DURATION",
+    "         [--settle DURATION] [--windows N | --budget DURATION]",
+    "         [-t TARGET | --device DEV]",
     "         [--metric NAME] [--metric-cmd CMD [--counter] |",
     "          --metric-file FILE --metric-regex RE] [--per-load NAME]",
     "         [--abort-if RULE]... [--max-change KNOB=RANGE]... "
@@ -66,13 +66,13 @@ static int parse(int argc, const char **argv, struct observe_args *a)
 		       "the block device whose knobs are meant"),
 	    OPT_LIST(0, "vary", &a->vary, "KNOB=A,B[,...]",
 		     "a knob and its values; 'label=a,b' for an A/A check"),
-	    OPT_STRING(0, "window", &a->window, "DUR", "length of a window"),
-	    OPT_STRING(0, "settle", &a->settle, "DUR",
+	    OPT_STRING(0, "window", &a->window, "DURATION", "length of a window"),
+	    OPT_STRING(0, "settle", &a->settle, "DURATION",
 		       "measured, not analysed, after a switch (default: one "
 		       "window; 0 for none)"),
 	    OPT_STRING(0, "windows", &a->windows, "N",
 		       "analysed windows per arm (blocks)"),
-	    OPT_STRING(0, "budget", &a->budget, "DUR",
+	    OPT_STRING(0, "budget", &a->budget, "DURATION",
 		       "as many blocks as fit in DUR"),
 	    OPT_STRING(0, "metric", &a->metric, "NAME",
 		       "what the verdict judges (default: metric with a "
