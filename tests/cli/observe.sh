@@ -126,6 +126,19 @@ check "other's change: their value kept" \
 check "other's change: said" grep -q "someone else changed it" "$out"
 echo "$orig" >"/sys/block/$D/queue/max_sectors_kb"
 
+# SIGTERM mid-experiment: restored before it exits, 128 + 15
+"$IOTRIAL" observe --device "$L" --vary max_sectors_kb=64,128 \
+	--window 1s --settle 0 --windows 6 --no-store >"$out" 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM: exit 143" [ "$rc" = 143 ]
+check "SIGTERM: restored" [ "$(queue "$L" max_sectors_kb)" = "$orig" ]
+check "SIGTERM: nothing left in the journal" \
+	bash -c "! grep -q '^set' '$IOTRIAL_STATE_DIR/journal' 2>/dev/null"
+
 # kill -9 mid-experiment: the next iotrial restores the baseline
 "$IOTRIAL" observe --device "$L" --vary max_sectors_kb=64,128 \
 	--window 1s --settle 0 --windows 6 --no-store >/dev/null 2>&1 &

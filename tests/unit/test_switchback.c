@@ -107,6 +107,16 @@ static void test_rand_exact(void **state)
 	assert_int_equal(r.blocks, 2);
 	assert_int_equal(r.dropped, 2);
 	sb_result_release(&r);
+	/* so does a window whose number could not be had */
+	w[5].cut_short = false;
+	w[1].metric = NAN;
+	assert_int_equal(sb_analyze(&r, w, 6, 2, labels, &o, &err), 0);
+	assert_int_equal(r.blocks, 2);
+	sb_result_release(&r);
+	/* a zero is refused with the reason, not taken as missing */
+	w[1].metric = 0;
+	assert_int_equal(sb_analyze(&r, w, 6, 2, labels, &o, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "longer --window"));
 	strbuf_release(&err);
 }
 

@@ -169,7 +169,7 @@ static bool block_complete(const struct sb_window *w, size_t nr,
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		if (w[i].block == block && !w[i].settle && !w[i].cut_short)
+		if (w[i].block == block && sb_window_used(&w[i]))
 			seen++;
 	return seen == nr_arms;
 }
@@ -232,7 +232,7 @@ int live_build_object(struct live *lv, const struct live_slot *slots,
 		for (i = 0; i < nr; i++) {
 			struct json_object *ro, *run, *wt, *wk;
 
-			if (w[i].settle || w[i].cut_short ||
+			if (!sb_window_used(&w[i]) ||
 			    !block_complete(w, nr, w[i].block, lv->e.nr_arms))
 				continue;
 			ro = json_object_new_object();

@@ -219,9 +219,7 @@ static void blocks_find(struct blocks *bl, const struct sb_window *w,
 	for (i = 0; i < (size_t)bl->nr_blocks * nr_arms; i++)
 		bl->idx[i] = SIZE_MAX;
 	for (i = 0; i < nr; i++) {
-		if (w[i].settle || w[i].arm >= nr_arms)
-			continue;
-		if (w[i].cut_short)
+		if (!sb_window_used(&w[i]) || w[i].arm >= nr_arms)
 			continue;
 		bl->idx[(size_t)w[i].block * nr_arms + w[i].arm] = i;
 	}
@@ -460,10 +458,12 @@ int sb_analyze(struct sb_result *r, const struct sb_window *w, size_t nr,
 	if (!nr_arms || nr_arms > SB_MAX_ARMS || base >= nr_arms)
 		return err_set(err, -EINVAL, "no arms to analyse");
 	for (i = 0; i < nr; i++)
-		if (!w[i].settle && !w[i].cut_short && !(w[i].metric > 0))
+		if (sb_window_used(&w[i]) && !(w[i].metric > 0))
 			return err_set(err, -EINVAL,
 				       "window %zu has metric %g; only "
-				       "positive values can be compared",
+				       "positive values can be compared as "
+				       "ratios (a longer --window counts "
+				       "more)",
 				       i + 1, w[i].metric);
 	blocks_find(&bl, w, nr, nr_arms, &r->dropped);
 	if (!bl.nr_complete) {

@@ -20,6 +20,7 @@
 #ifndef IOTRIAL_SWITCHBACK_H
 #define IOTRIAL_SWITCHBACK_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,6 +74,13 @@ struct sb_window {
 			   NaN when unknown */
 };
 
+/* Does the analysis use w: measured, whole, with a metric (a window
+ * whose number could not be had is missing, not zero)? */
+static inline bool sb_window_used(const struct sb_window *w)
+{
+	return !w->settle && !w->cut_short && isfinite(w->metric);
+}
+
 /* How the analysis runs. */
 struct sb_analysis_opts {
 	struct analysis_opts a; /* baseline, direction, alpha, margin, conf */
@@ -121,8 +129,7 @@ struct sb_result {
 
 /*
  * Analyse w[nr] (in time order) for nr_arms arms. Only complete blocks
- * count: every arm once among the analysed, not cut short windows of
- * the block. The arms' values go to analysis_run() paired by block
+ * count: every arm once among the block's windows sb_window_used(). The arms' values go to analysis_run() paired by block
  * (labels[nr_arms] label them), then each non-baseline arm gets its
  * randomisation test (statistic: the mean per-block log-ratio against
  * the baseline; re-drawn: the assignment of the block's arms to its
