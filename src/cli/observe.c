@@ -26,14 +26,14 @@ struct observe_args {
 	struct option_list vary, aborts, limits;
 	const char *window, *settle, *windows, *budget, *seed;
 	const char *metric, *metric_cmd, *metric_file, *metric_regex;
-	const char *per_load, *db, *json_file;
+	const char *per_load, *db, *json_file, *cgroup;
 	int counter, dry_run, no_store;
 };
 
 static const char *const observe_usage[] = {
     "iotrial observe --vary KNOB=A,B [--vary ...] --window DURATION",
     "         [--settle DURATION] [--windows N | --budget DURATION]",
-    "         [-t TARGET | --device DEV]",
+    "         [-t TARGET | --device DEV] [--cgroup DIR]",
     "         [--metric NAME] [--metric-cmd CMD [--counter] |",
     "          --metric-file FILE --metric-regex RE] [--per-load NAME]",
     "         [--abort-if RULE]... [--max-change KNOB=RANGE]... "
@@ -64,6 +64,9 @@ static int parse(int argc, const char **argv, struct observe_args *a)
 		       "the directory or block device whose knobs are meant"),
 	    OPT_STRING(0, "device", &a->device, "DEV",
 		       "the block device whose knobs are meant"),
+	    OPT_STRING(0, "cgroup", &a->cgroup, "DIR",
+		       "measure only this cgroup's I/O on the device (its "
+		       "io.stat, or blkio on cgroup v1)"),
 	    OPT_LIST(0, "vary", &a->vary, "KNOB=A,B[,...]",
 		     "a knob and its values; 'label=a,b' for an A/A check"),
 	    OPT_STRING(0, "window", &a->window, "DURATION", "length of a window"),
@@ -124,6 +127,7 @@ static int parse(int argc, const char **argv, struct observe_args *a)
 struct observe_vals {
 	struct live_config c;
 	struct lw_source src;
+	struct lw_cgroup cg;
 	struct lw_abort *aborts;
 	struct live_limit *limits;
 	uint64_t budget_ns;
@@ -243,6 +247,7 @@ static void vals_release(struct observe_vals *v)
 	unsigned i;
 
 	lw_source_release(&v->src);
+	lw_cgroup_release(&v->cg);
 	for (i = 0; i < v->c.nr_aborts; i++)
 		lw_abort_release(&v->aborts[i]);
 	free(v->aborts);
@@ -305,6 +310,11 @@ int cmd_observe(int argc, const char **argv)
 		goto out;
 	v.c.kctx = &ctx;
 	v.c.disk = ctx.disk;
+	if (a.cgroup) {
+		if (lw_cgroup_open(&v.cg, a.cgroup, ctx.disk, &err))
+			goto plan_failed;
+		v.c.cgroup = &v.cg;
+	}
 	v.c.target = a.device ? a.device : a.target ? a.target : "system";
 	v.c.command_line = cmdline;
 	/* the block count: given, from the budget, or twice the fewest */

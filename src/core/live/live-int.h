@@ -13,7 +13,8 @@ struct live_slot {
 	struct sb_window w;	/* what the analysis reads */
 	struct lw_measure m;
 	double start_s;		/* since the experiment started */
-	char *note;		/* why it is suspect or cut short, or NULL */
+	char *note;		/* why its number is missing, or NULL */
+	char *other;		/* scoped: the other I/O on the device */
 };
 
 /* The knob plan of arm in lv's context (built, not applied). */

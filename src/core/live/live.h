@@ -60,6 +60,7 @@ struct live_config {
 	struct knob_ctx *kctx;	/* knobs are resolved in it; not owned */
 	const char *target;	/* for the object: the device or directory */
 	const char *disk;	/* "loop3": its stat file is read; NULL: none */
+	const struct lw_cgroup *cgroup; /* --cgroup, or NULL */
 	const char *const *vary; /* "KNOB=A,B" */
 	unsigned nr_vary;
 	uint64_t window_ns;

@@ -82,8 +82,12 @@ static struct json_object *window_json(const struct live *lv,
 	add_num(o, "seconds", sl->m.seconds);
 	add_num(o, "metric", sl->w.metric);
 	add_num(o, "load", sl->w.load);
+	struct lw_measure whole = sl->m;
+
+	/* the device's own numbers, not the cgroup's share */
+	whole.have_cg = false;
 	for (i = 0; sl->m.have_disk && i < sizeof(dev) / sizeof(*dev); i++)
-		add_num(d, dev[i], lw_metric(&sl->m, dev[i]));
+		add_num(d, dev[i], lw_metric(&whole, dev[i]));
 	json_object_object_add(o, "device", d);
 	add_num(o, "dirty_bytes", sl->m.dirty_bytes);
 	add_num(o, "writeback_bytes", sl->m.writeback_bytes);
@@ -91,6 +95,16 @@ static struct json_object *window_json(const struct live *lv,
 		add_num(o, "user", sl->m.user);
 	if (sl->note)
 		add_str(o, "note", sl->note);
+	if (sl->other)
+		add_str(o, "other_io", sl->other);
+	if (sl->m.have_cg) {
+		struct json_object *c = json_object_new_object();
+
+		add_num(c, "mbps", sl->m.cg_mbps);
+		add_num(c, "iops", sl->m.cg_iops);
+		add_num(c, "other_mb", sl->m.other_mb);
+		json_object_object_add(o, "cgroup", c);
+	}
 	return o;
 }
 
@@ -112,6 +126,8 @@ static struct json_object *switchback_json(const struct live *lv,
 	add_num(o, "trend_rho", r->trend_rho);
 	add_num(o, "trend_p", r->trend_p);
 	json_object_object_add(o, "trend", json_object_new_boolean(r->trend));
+	json_object_object_add(o, "suspect_windows",
+			       json_object_new_int((int)r->suspect));
 	json_object_object_add(o, "carryover_warning",
 			       json_object_new_boolean(r->carryover_warn));
 	if (lv->c.per_load)
@@ -252,6 +268,12 @@ int live_build_object(struct live *lv, const struct live_slot *slots,
 				json_object_array_add(
 				    wk, json_object_new_string("unknown"));
 			}
+			if (slots[i].other) {
+				json_object_array_add(
+				    wt, json_object_new_string(slots[i].other));
+				json_object_array_add(
+				    wk, json_object_new_string("other_io"));
+			}
 			json_object_object_add(run, "warnings", wt);
 			json_object_object_add(run, "warning_kinds", wk);
 			json_object_object_add(ro, "run", run);
@@ -351,6 +373,11 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 				    expjson_num(a, "adj_ci_high"));
 		strbuf_addch(out, '\n');
 	}
+	if (expjson_count(sb, "suspect_windows") > 0)
+		strbuf_addf(out,
+			    "warning: %d analysed windows had other I/O on the "
+			    "device beside the cgroup's (see 'windows')\n",
+			    expjson_count(sb, "suspect_windows"));
 	if (json_object_get_boolean(expjson_get(sb, "carryover_warning")))
 		strbuf_addstr(out, "warning: no settle period, so carryover "
 				   "from the arm before biases the ratios "

@@ -37,6 +37,7 @@ struct run {
 	size_t nr;
 	char **warnings;
 	size_t nr_warnings;
+	double other_carry; /* MB the cgroup counted ahead of the device */
 };
 
 static void warn(struct run *r, const char *fmt, ...)
@@ -207,6 +208,8 @@ static double window_load(const struct live *lv, const struct lw_measure *m)
 	if (lv->c.src && lv->c.src->kind && m->user_ok &&
 	    strcmp(lv->c.metric, "metric"))
 		return m->user * m->seconds;
+	if (m->have_cg)
+		return m->cg_mb;
 	return m->have_disk ? m->mb : NAN;
 }
 
@@ -263,9 +266,9 @@ static bool one_slot(struct run *r, size_t i, struct json_object **abort,
 	*ret = switch_to(r, s->arm, err);
 	if (*ret)
 		return false;
-	lw_read(r->stat_fd, &a);
+	lw_read(r->stat_fd, lv->c.cgroup, &a);
 	full = wait_until(r, a.t_ns + len);
-	lw_read(r->stat_fd, &b);
+	lw_read(r->stat_fd, lv->c.cgroup, &b);
 	sl = &r->slots[r->nr];
 	memset(sl, 0, sizeof(*sl));
 	sl->start_s = (double)(a.t_ns - r->t0) / 1e9;
@@ -282,6 +285,30 @@ static bool one_slot(struct run *r, size_t i, struct json_object **abort,
 	    .metric = window_metric(lv, &sl->m),
 	    .load = window_load(lv, &sl->m),
 	};
+	/*
+	 * Scoped: more than 5% of the device's bytes were someone else's.
+	 * A request of the cgroup's issued before a boundary and completed
+	 * after it counts in one window for the cgroup and in the next for
+	 * the device: what the cgroup counted ahead is carried over, so it
+	 * is not taken for another process's I/O.
+	 */
+	if (sl->m.have_cg) {
+		double other = sl->m.other_mb + r->other_carry;
+
+		r->other_carry = other < 0 ? other : 0;
+		sl->m.other_mb = other > 0 ? other : 0;
+	}
+	if (sl->m.have_cg && sl->m.other_mb > 0.05 * sl->m.mb &&
+	    sl->m.other_mb >= 0.1) {
+		struct strbuf o = STRBUF_INIT;
+
+		strbuf_addf(&o,
+			    "other I/O on the device: %.1f of its %.1f MB were "
+			    "not the cgroup's",
+			    sl->m.other_mb, sl->m.mb);
+		sl->other = strbuf_detach(&o, NULL);
+		sl->w.suspect = true;
+	}
 	if (!full) {
 		lv->interrupted = true;
 		strbuf_setf(&lv->stopped, "interrupted by a signal");
@@ -373,8 +400,10 @@ out:
 	if (r.stat_fd >= 0)
 		procfile_close(r.stat_fd);
 	knob_plan_release(&r.cur);
-	for (i = 0; i < r.nr; i++)
+	for (i = 0; i < r.nr; i++) {
 		free(r.slots[i].note);
+		free(r.slots[i].other);
+	}
 	free(r.slots);
 	for (i = 0; i < r.nr_warnings; i++)
 		free(r.warnings[i]);

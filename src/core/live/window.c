@@ -216,12 +216,166 @@ static int read_log(struct lw_source *src, double seconds, double *out,
 	return 0;
 }
 
-void lw_read(int stat_fd, struct lw_reading *out)
+/* Does a v1 blkio cgroup have a throttle rule for devno (without one
+ * the kernel keeps no statistics for the device)? */
+static bool v1_has_rule(const char *dir, const char *devno)
+{
+	static const char *const files[] = {
+	    "blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
+	    "blkio.throttle.read_iops_device",
+	    "blkio.throttle.write_iops_device"};
+	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
+	size_t i, n = strlen(devno);
+	bool found = false;
+
+	for (i = 0; i < sizeof(files) / sizeof(*files) && !found; i++) {
+		const char *line;
+
+		strbuf_setf(&p, "%s/%s", dir, files[i]);
+		if (strbuf_read_file(&t, p.buf, 1 << 16) < 0)
+			continue;
+		for (line = t.buf; *line && !found;) {
+			const char *nl = strchr(line, '\n');
+
+			found = !strncmp(line, devno, n) && line[n] == ' ';
+			line = nl ? nl + 1 : line + strlen(line);
+		}
+	}
+	strbuf_release(&p);
+	strbuf_release(&t);
+	return found;
+}
+
+int lw_cgroup_open(struct lw_cgroup *cg, const char *dir, const char *disk,
+		   struct strbuf *err)
+{
+	struct strbuf p = STRBUF_INIT, dev = STRBUF_INIT;
+	int ret = 0;
+
+	memset(cg, 0, sizeof(*cg));
+	if (!disk)
+		return err_set(err, -EINVAL,
+			       "--cgroup needs the device: give -t or --device");
+	strbuf_addf(&p, "%s/io.stat", dir);
+	if (!access(p.buf, R_OK)) {
+		cg->v2 = true;
+	} else {
+		strbuf_setf(&p, "%s/blkio.throttle.io_serviced", dir);
+		if (access(p.buf, R_OK))
+			ret = err_set(err, -ENOENT,
+				      "'%s' is no cgroup with I/O statistics "
+				      "(no io.stat, no "
+				      "blkio.throttle.io_serviced)",
+				      dir);
+	}
+	strbuf_setf(&p, "/sys/block/%s/dev", disk);
+	if (!ret && strbuf_read_file(&dev, p.buf, 64) < 0)
+		ret = err_set(err, -ENODEV, "cannot read '%s'", p.buf);
+	if (!ret) {
+		strbuf_trim(&dev);
+		snprintf(cg->devno, sizeof(cg->devno), "%s", dev.buf);
+		cg->dir = xstrdup(dir);
+	}
+	if (!ret && !cg->v2 && !v1_has_rule(dir, cg->devno))
+		ret = err_set(err, -EOPNOTSUPP,
+			      "a cgroup v1 blkio hierarchy counts a cgroup's "
+			      "I/O on '%s' only while a throttle rule for it "
+			      "is set; set one that does not limit (echo "
+			      "'%s 100000000000' > %s/"
+			      "blkio.throttle.write_bps_device), or use cgroup "
+			      "v2",
+			      disk, cg->devno, dir);
+	strbuf_release(&p);
+	strbuf_release(&dev);
+	return ret;
+}
+
+void lw_cgroup_release(struct lw_cgroup *cg)
+{
+	if (cg)
+		free(cg->dir);
+	if (cg)
+		cg->dir = NULL;
+}
+
+/* The number after "key=" in a v2 io.stat line. */
+static uint64_t stat_key(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/* Sum the v1 lines "MAJ:MIN Read N" / "MAJ:MIN Write N" of a file. */
+static int v1_file(const char *dir, const char *name, const char *devno,
+		   uint64_t *rd, uint64_t *wr)
+{
+	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
+	size_t n = strlen(devno);
+	const char *line;
+	int ret;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	ret = strbuf_read_file(&t, p.buf, 1 << 20);
+	for (line = t.buf; ret >= 0 && *line;) {
+		const char *nl = strchr(line, '\n');
+
+		if (!strncmp(line, devno, n) && line[n] == ' ') {
+			if (!strncmp(line + n + 1, "Read ", 5))
+				*rd = strtoull(line + n + 6, NULL, 10);
+			else if (!strncmp(line + n + 1, "Write ", 6))
+				*wr = strtoull(line + n + 7, NULL, 10);
+		}
+		line = nl ? nl + 1 : line + strlen(line);
+	}
+	strbuf_release(&p);
+	strbuf_release(&t);
+	return ret < 0 ? ret : 0;
+}
+
+/* The cgroup's counters for its device into out. */
+static void read_cgroup(const struct lw_cgroup *cg, struct lw_reading *out)
+{
+	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
+	size_t n = strlen(cg->devno);
+	const char *line;
+
+	if (!cg->v2) {
+		out->have_cg = !v1_file(cg->dir, "blkio.throttle.io_service_bytes",
+					cg->devno, &out->cg_rbytes,
+					&out->cg_wbytes) &&
+			       !v1_file(cg->dir, "blkio.throttle.io_serviced",
+					cg->devno, &out->cg_rios,
+					&out->cg_wios);
+		return;
+	}
+	strbuf_addf(&p, "%s/io.stat", cg->dir);
+	if (strbuf_read_file(&t, p.buf, 1 << 20) >= 0) {
+		out->have_cg = true; /* no line: no I/O yet */
+		for (line = t.buf; *line;) {
+			const char *nl = strchr(line, '\n');
+
+			if (!strncmp(line, cg->devno, n) && line[n] == ' ') {
+				out->cg_rbytes = stat_key(line, "rbytes=");
+				out->cg_wbytes = stat_key(line, "wbytes=");
+				out->cg_rios = stat_key(line, "rios=");
+				out->cg_wios = stat_key(line, "wios=");
+			}
+			line = nl ? nl + 1 : line + strlen(line);
+		}
+	}
+	strbuf_release(&p);
+	strbuf_release(&t);
+}
+
+void lw_read(int stat_fd, const struct lw_cgroup *cg, struct lw_reading *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->t_ns = clock_now_ns();
 	out->have_ds = stat_fd >= 0 && !diskstats_read_fd(stat_fd, &out->ds);
 	out->have_mi = !meminfo_read(&out->mi);
+	if (cg && cg->dir)
+		read_cgroup(cg, out);
 }
 
 int lw_measure(const struct lw_reading *a, const struct lw_reading *b,
@@ -239,6 +393,22 @@ int lw_measure(const struct lw_reading *a, const struct lw_reading *b,
 		out->have_disk = true;
 		out->requests = (double)(out->d.reads + out->d.writes);
 		out->mb = (double)(out->d.read_bytes + out->d.write_bytes) / 1e6;
+	}
+	if (a->have_cg && b->have_cg && out->seconds > 0) {
+		double bytes =
+		    (double)(diskstats_counter_delta(a->cg_rbytes, b->cg_rbytes) +
+			     diskstats_counter_delta(a->cg_wbytes, b->cg_wbytes));
+		double ios =
+		    (double)(diskstats_counter_delta(a->cg_rios, b->cg_rios) +
+			     diskstats_counter_delta(a->cg_wios, b->cg_wios));
+
+		out->have_cg = true;
+		out->cg_mb = bytes / 1e6;
+		out->cg_mbps = out->cg_mb / out->seconds;
+		out->cg_iops = ios / out->seconds;
+		/* may be negative: the cgroup counts a request when it is
+		 * issued, the device when it completes */
+		out->other_mb = out->have_disk ? out->mb - out->cg_mb : 0;
 	}
 	if (b->have_mi) {
 		out->dirty_bytes = (double)b->mi.dirty_bytes;
@@ -316,6 +486,10 @@ double lw_metric(const struct lw_measure *m, const char *name)
 		return m->dirty_bytes;
 	if (!strcmp(name, "writeback"))
 		return m->writeback_bytes;
+	if (m->have_cg && !strcmp(name, "mbps"))
+		return m->cg_mbps;
+	if (m->have_cg && !strcmp(name, "iops"))
+		return m->cg_iops;
 	if (!m->have_disk)
 		return NAN;
 	if (!strcmp(name, "mbps"))

@@ -50,12 +50,31 @@ int lw_source_file(struct lw_source *src, const char *path, const char *re,
 		   struct strbuf *err);
 void lw_source_release(struct lw_source *src);
 
+/*
+ * --cgroup: the service's own I/O on the device, from its cgroup's
+ * io.stat (v2: "MAJ:MIN rbytes= wbytes= rios= wios=") or, on a v1
+ * blkio hierarchy, blkio.throttle.io_service_bytes and io_serviced.
+ */
+struct lw_cgroup {
+	char *dir;   /* the cgroup's directory */
+	char devno[32]; /* "7:3" */
+	bool v2;
+};
+
+/* Check dir is a cgroup with I/O statistics and find disk's number.
+ * 0 or -errno with err set. */
+int lw_cgroup_open(struct lw_cgroup *cg, const char *dir, const char *disk,
+		   struct strbuf *err);
+void lw_cgroup_release(struct lw_cgroup *cg);
+
 /* A reading at one instant. */
 struct lw_reading {
 	uint64_t t_ns;
 	struct diskstats ds;
 	struct meminfo mi;
 	bool have_ds, have_mi;
+	uint64_t cg_rbytes, cg_wbytes, cg_rios, cg_wios;
+	bool have_cg;
 };
 
 /* One window's numbers. */
@@ -68,6 +87,11 @@ struct lw_measure {
 	double dirty_bytes, writeback_bytes; /* at the end */
 	double user;	 /* the user's number; NaN when none */
 	bool user_ok;
+	bool have_cg;	 /* scoped: the cgroup's share was read */
+	double cg_mb, cg_iops, cg_mbps;
+	double other_mb; /* device MB that were not the cgroup's: negative
+			    when the cgroup's were issued in this window and
+			    complete in the next */
 };
 
 /*
@@ -75,7 +99,7 @@ struct lw_measure {
  * /proc/meminfo into *out. 0; a file that cannot be read leaves its
  * have_ flag false.
  */
-void lw_read(int stat_fd, struct lw_reading *out);
+void lw_read(int stat_fd, const struct lw_cgroup *cg, struct lw_reading *out);
 
 /*
  * The window from a to b: the device deltas, dirty memory at b, and the
@@ -95,7 +119,7 @@ int lw_source_start(struct lw_source *src, struct strbuf *err);
 /*
  * The value of metric name in m ("mbps", "iops", "r_await", "w_await",
  * "await", "aqu_sz", "util", "dirty", "writeback", "metric"); NaN when
- * not measured. *hib (may be NULL) says whether higher is better.
+ * not measured. Scoped to a cgroup, mbps and iops are the cgroup's. *hib (may be NULL) says whether higher is better.
  * lw_metric_known() says whether name is one of them.
  */
 double lw_metric(const struct lw_measure *m, const char *name);
