@@ -69,7 +69,8 @@ static int parse(int argc, const char **argv, struct observe_args *a)
 		       "io.stat, or blkio on cgroup v1)"),
 	    OPT_LIST(0, "vary", &a->vary, "KNOB=A,B[,...]",
 		     "a knob and its values; 'label=a,b' for an A/A check"),
-	    OPT_STRING(0, "window", &a->window, "DURATION", "length of a window"),
+	    OPT_STRING(0, "window", &a->window, "DURATION",
+		       "length of a window"),
 	    OPT_STRING(0, "settle", &a->settle, "DURATION",
 		       "measured, not analysed, after a switch (default: one "
 		       "window; 0 for none)"),
@@ -205,9 +206,7 @@ static int parse_values(const struct observe_args *a, struct observe_vals *v)
 				     &err);
 	if (ret)
 		goto bad;
-	v->c.metric = a->metric		 ? a->metric
-		      : v->src.kind ? "metric"
-				    : "iops";
+	v->c.metric = a->metric ? a->metric : v->src.kind ? "metric" : "iops";
 	v->c.per_load = a->per_load;
 	v->aborts = xcalloc(a->aborts.nr + 1, sizeof(*v->aborts));
 	for (i = 0; i < a->aborts.nr; i++, v->c.nr_aborts++)
@@ -353,8 +352,9 @@ int cmd_observe(int argc, const char **argv)
 	}
 	h.ctx = &lv;
 	lv.c.stop = cli_catch_stop_signals();
-	fprintf(stderr, "observe: %u arms, %u blocks, %zu windows, about %.0f "
-			"s, seed %llu\n",
+	fprintf(stderr,
+		"observe: %u arms, %u blocks, %zu windows, about %.0f "
+		"s, seed %llu\n",
 		lv.e.nr_arms, lv.c.blocks, lv.sched.nr, live_planned_s(&lv),
 		(unsigned long long)lv.c.seed);
 	if (live_run(&lv, &h, &err)) {
@@ -381,11 +381,10 @@ int cmd_observe(int argc, const char **argv)
 	else
 		warning("too little was measured for a verdict");
 	if (*id)
-		strbuf_addf(&out, "stored as %s ('iotrial show %s')\n", id,
-			    id);
+		strbuf_addf(&out, "stored as %s ('iotrial show %s')\n", id, id);
 	/* --json=- is the whole of stdout */
-	fputs(out.buf, a.json_file && !strcmp(a.json_file, "-") ? stderr
-								 : stdout);
+	fputs(out.buf,
+	      a.json_file && !strcmp(a.json_file, "-") ? stderr : stdout);
 	if (!code && lv.interrupted && *lv.c.stop)
 		code = 128 + *lv.c.stop;
 	goto out;

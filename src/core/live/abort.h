@@ -15,10 +15,10 @@
 
 /* One parsed rule. */
 struct lw_abort {
-	char *text;   /* as given */
-	char *metric; /* "w_await" */
-	bool above;   /* '>': fires above the limit; '<': below */
-	double limit; /* absolute, in the metric's unit */
+	char *text;    /* as given */
+	char *metric;  /* "w_await" */
+	bool above;    /* '>': fires above the limit; '<': below */
+	double limit;  /* absolute, in the metric's unit */
 	bool relative; /* limit is a multiple of the baseline's median */
 };
 

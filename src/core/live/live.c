@@ -47,9 +47,9 @@ static int parse_vary(const char *s, struct experiment_factor *f,
 		p = c + 1;
 	}
 	if (f->nr_values < 2)
-		return err_set(err, -EINVAL,
-			       "--vary '%s' needs two values or more to compare",
-			       s);
+		return err_set(
+		    err, -EINVAL,
+		    "--vary '%s' needs two values or more to compare", s);
 	f->is_knob = strcmp(f->name, "label") != 0;
 	return 0;
 }
@@ -92,7 +92,8 @@ static int check_limits(const struct live_config *c,
 	for (i = 0; i < c->nr_limits; i++) {
 		const struct live_limit *l = &c->limits[i];
 
-		if (strcmp(l->knob, ch->k.name) && strcmp(l->knob, ch->input_name))
+		if (strcmp(l->knob, ch->k.name) &&
+		    strcmp(l->knob, ch->input_name))
 			continue;
 		if (!in_range(ch->canon.buf, l->range))
 			return err_set(err, -EPERM,
@@ -127,8 +128,7 @@ int live_arm_plan(struct live *lv, unsigned arm, struct knob_plan *plan,
 	return ret;
 }
 
-int live_plan(struct live *lv, const struct live_config *c,
-	      struct strbuf *err)
+int live_plan(struct live *lv, const struct live_config *c, struct strbuf *err)
 {
 	struct experiment_config ec;
 	struct sb_plan_opts po = {0};

@@ -57,16 +57,16 @@ struct live_hooks {
 
 /* The experiment, as the command line gave it. */
 struct live_config {
-	struct knob_ctx *kctx;	/* knobs are resolved in it; not owned */
-	const char *target;	/* for the object: the device or directory */
-	const char *disk;	/* "loop3": its stat file is read; NULL: none */
+	struct knob_ctx *kctx; /* knobs are resolved in it; not owned */
+	const char *target;    /* for the object: the device or directory */
+	const char *disk;      /* "loop3": its stat file is read; NULL: none */
 	const struct lw_cgroup *cgroup; /* --cgroup, or NULL */
-	const char *const *vary; /* "KNOB=A,B" */
+	const char *const *vary;	/* "KNOB=A,B" */
 	unsigned nr_vary;
 	uint64_t window_ns;
-	uint64_t settle_ns; /* 0: no settle periods */
-	unsigned blocks;    /* windows per arm */
-	const char *metric; /* lw_metric() name */
+	uint64_t settle_ns;   /* 0: no settle periods */
+	unsigned blocks;      /* windows per arm */
+	const char *metric;   /* lw_metric() name */
 	const char *per_load; /* NULL, "requests", "mb" or "metric" */
 	struct lw_source *src;
 	const struct lw_abort *aborts;
@@ -89,6 +89,7 @@ struct live {
 	bool aborted;		 /* a rule fired */
 	bool interrupted;	 /* the stop flag */
 	bool changed_by_other;	 /* someone else changed a knob */
+	bool refused;		 /* a switch was refused after the start */
 	struct strbuf stopped;	 /* why it ended early, for people */
 };
 
@@ -98,8 +99,7 @@ struct live {
  * values within --max-change, root when a knob changes, the metric
  * known. 0 or -errno with err set.
  */
-int live_plan(struct live *lv, const struct live_config *c,
-	      struct strbuf *err);
+int live_plan(struct live *lv, const struct live_config *c, struct strbuf *err);
 /* The seconds the schedule takes. */
 double live_planned_s(const struct live *lv);
 /* The dry run: the arms, the schedule and its duration, for people. */

@@ -67,15 +67,17 @@ static struct json_object *window_json(const struct live *lv,
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *d = json_object_new_object();
-	static const char *const dev[] = {"mbps",   "iops",    "r_await",
+	static const char *const dev[] = {"mbps",    "iops",   "r_await",
 					  "w_await", "aqu_sz", "util"};
 	size_t i;
 
 	json_object_object_add(o, "seq", json_object_new_int((int)seq));
-	json_object_object_add(o, "block", json_object_new_int((int)sl->w.block));
+	json_object_object_add(o, "block",
+			       json_object_new_int((int)sl->w.block));
 	json_object_object_add(o, "arm", json_object_new_int((int)sl->w.arm));
 	add_str(o, "label", lv->e.arms[sl->w.arm].label);
-	json_object_object_add(o, "settle", json_object_new_boolean(sl->w.settle));
+	json_object_object_add(o, "settle",
+			       json_object_new_boolean(sl->w.settle));
 	json_object_object_add(o, "cut_short",
 			       json_object_new_boolean(sl->w.cut_short));
 	add_num(o, "start_s", sl->start_s);
@@ -120,7 +122,8 @@ static struct json_object *switchback_json(const struct live *lv,
 	add_num(o, "settle_s", (double)lv->c.settle_ns / 1e9);
 	json_object_object_add(o, "blocks_planned",
 			       json_object_new_int((int)lv->c.blocks));
-	json_object_object_add(o, "blocks", json_object_new_int((int)r->blocks));
+	json_object_object_add(o, "blocks",
+			       json_object_new_int((int)r->blocks));
 	json_object_object_add(o, "dropped",
 			       json_object_new_int((int)r->dropped));
 	add_num(o, "trend_rho", r->trend_rho);
@@ -164,7 +167,8 @@ static struct json_object *switchback_json(const struct live *lv,
  */
 static void undrift(struct json_object *exp)
 {
-	struct json_object *arms = expjson_get_type(exp, "arms", json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
 	size_t i, n = arms ? json_object_array_length(arms) : 0;
 
 	for (i = 0; i < n; i++) {
@@ -178,8 +182,8 @@ static void undrift(struct json_object *exp)
 }
 
 /* Does block hold an analysed, whole window of every arm? */
-static bool block_complete(const struct sb_window *w, size_t nr,
-			   unsigned block, unsigned nr_arms)
+static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
+			   unsigned nr_arms)
 {
 	unsigned seen = 0;
 	size_t i;
@@ -190,10 +194,9 @@ static bool block_complete(const struct sb_window *w, size_t nr,
 	return seen == nr_arms;
 }
 
-int live_build_object(struct live *lv, const struct live_slot *slots,
-		      size_t nr, const char *const *warnings,
-		      size_t nr_warnings, struct json_object *abort,
-		      struct strbuf *err)
+int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
+		      const char *const *warnings, size_t nr_warnings,
+		      struct json_object *abort, struct strbuf *err)
 {
 	struct json_object *exp = json_object_new_object();
 	struct json_object *metric = json_object_new_object();
@@ -255,8 +258,8 @@ int live_build_object(struct live *lv, const struct live_slot *slots,
 			run = json_object_new_object();
 			wt = json_object_new_array();
 			wk = json_object_new_array();
-			json_object_object_add(ro, "arm",
-					       json_object_new_int((int)w[i].arm));
+			json_object_object_add(
+			    ro, "arm", json_object_new_int((int)w[i].arm));
 			json_object_object_add(
 			    ro, "block", json_object_new_int((int)w[i].block));
 			json_object_object_add(ro, "seq",
@@ -283,18 +286,21 @@ int live_build_object(struct live *lv, const struct live_slot *slots,
 	json_object_object_add(exp, "runs", runs);
 	json_object_object_add(exp, "windows", wins);
 	for (i = 0; i < nr_warnings; i++)
-		json_object_array_add(warn, json_object_new_string(warnings[i]));
+		json_object_array_add(warn,
+				      json_object_new_string(warnings[i]));
 	json_object_object_add(exp, "warnings", warn);
 	add_str(exp, "runs_mode", "observe");
 	add_num(exp, "alpha", 0.05);
 	add_num(exp, "equivalence", 0.02);
-	add_str(exp, "load_unit", lv->c.src && lv->c.src->kind &&
-				       strcmp(lv->c.metric, "metric")
-				   ? "the metric's count"
-				   : "MB");
-	add_str(exp, "stopped", lv->stopped.len ? lv->stopped.buf : "planned "
-								       "windows "
-								       "done");
+	add_str(exp, "load_unit",
+		lv->c.src && lv->c.src->kind && strcmp(lv->c.metric, "metric")
+		    ? "the metric's count"
+		    : "MB");
+	add_str(exp, "stopped",
+		lv->stopped.len ? lv->stopped.buf
+				: "planned "
+				  "windows "
+				  "done");
 	if (abort)
 		json_object_object_add(exp, "abort", abort);
 	json_object_object_add(exp, "blocks",
@@ -323,7 +329,8 @@ out:
 void live_report_text(struct json_object *exp, struct strbuf *out)
 {
 	struct json_object *sb = expjson_get(exp, "switchback");
-	struct json_object *arms = expjson_get_type(sb, "arms", json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(sb, "arms", json_type_array);
 	struct json_object *ab = expjson_get(exp, "abort");
 	size_t i, n = arms ? json_object_array_length(arms) : 0;
 	int width = 8;
@@ -331,8 +338,8 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 	if (strcmp(expjson_str(exp, "kind"), "observe") || !sb)
 		return;
 	for (i = 0; i < n; i++) {
-		struct json_object *arm = json_object_array_get_idx(
-		    expjson_get(exp, "arms"), i);
+		struct json_object *arm =
+		    json_object_array_get_idx(expjson_get(exp, "arms"), i);
 		int len = (int)strlen(expjson_str(arm, "label"));
 
 		width = len > width ? len : width;
@@ -354,11 +361,10 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 		struct json_object *arm = json_object_array_get_idx(
 		    expjson_get(exp, "arms"), (size_t)expjson_count(a, "arm"));
 
-		strbuf_addf(out, "  %-*s  time %.2f  load %.4g %s/window",
-			    width, expjson_str(arm, "label"),
-			    expjson_num(a, "mean_time_frac"),
-			    expjson_num(a, "mean_load"),
-			    expjson_str(exp, "load_unit"));
+		strbuf_addf(
+		    out, "  %-*s  time %.2f  load %.4g %s/window", width,
+		    expjson_str(arm, "label"), expjson_num(a, "mean_time_frac"),
+		    expjson_num(a, "mean_load"), expjson_str(exp, "load_unit"));
 		if (expjson_get(a, "rand_p"))
 			strbuf_addf(out, "  randomisation p %.3g%s",
 				    expjson_num(a, "rand_p"),

@@ -52,8 +52,8 @@ static void warn(struct run *r, const char *fmt, ...)
 	va_end(ap);
 	if (r->h->warn)
 		r->h->warn(r->h->ctx, sb.buf);
-	r->warnings = xrealloc(r->warnings,
-			       (r->nr_warnings + 1) * sizeof(*r->warnings));
+	r->warnings =
+	    xrealloc(r->warnings, (r->nr_warnings + 1) * sizeof(*r->warnings));
 	r->warnings[r->nr_warnings++] = strbuf_detach(&sb, NULL);
 }
 
@@ -92,8 +92,7 @@ static bool knobs_ours(struct run *r)
 
 /* session_log of a switch: its notes (each value restored, each one
  * set) would be dozens of lines per hour; warnings still go out. */
-static void quiet_say(void *data, enum session_say_level level,
-		      const char *msg)
+static void quiet_say(void *data, enum session_say_level level, const char *msg)
 {
 	const struct session_log *log = data;
 
@@ -110,7 +109,8 @@ static void quiet_say(void *data, enum session_say_level level,
  */
 static int switch_to(struct run *r, unsigned arm, struct strbuf *err)
 {
-	struct session_log quiet = {.say = quiet_say, .data = (void *)r->h->log};
+	struct session_log quiet = {.say = quiet_say,
+				    .data = (void *)r->h->log};
 	struct knob_plan p;
 	int ret;
 
@@ -264,6 +264,15 @@ static bool one_slot(struct run *r, size_t i, struct json_object **abort,
 	if (r->cur_arm != -1u && s->arm != r->cur_arm && !knobs_ours(r))
 		return false;
 	*ret = switch_to(r, s->arm, err);
+	if (*ret && r->nr) {
+		/* what was measured stands; the experiment ends here */
+		warn(r, "a change was refused: %s; observe stops", err->buf);
+		strbuf_setf(&lv->stopped, "a change was refused: %s", err->buf);
+		lv->refused = true;
+		strbuf_reset(err);
+		*ret = 0;
+		return false;
+	}
 	if (*ret)
 		return false;
 	lw_read(r->stat_fd, lv->c.cgroup, &a);
@@ -350,8 +359,10 @@ int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 		strbuf_addf(&path, "/sys/block/%s/stat", lv->c.disk);
 		r.stat_fd = procfile_open(path.buf);
 		if (r.stat_fd < 0)
-			warn(&r, "cannot read '%s': the device's numbers are "
-				 "not measured", path.buf);
+			warn(&r,
+			     "cannot read '%s': the device's numbers are "
+			     "not measured",
+			     path.buf);
 	}
 	ret = lv->c.src ? lw_source_start(lv->c.src, err) : 0;
 	if (ret)
@@ -387,8 +398,8 @@ int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 			 "before, which pulls every ratio toward 1; give "
 			 "--settle (one window by default)");
 	ret = live_build_object(lv, r.slots, r.nr,
-				(const char *const *)r.warnings,
-				r.nr_warnings, abort, err);
+				(const char *const *)r.warnings, r.nr_warnings,
+				abort, err);
 	abort = NULL;
 out:
 	if (r.s) {

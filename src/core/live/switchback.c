@@ -204,8 +204,8 @@ struct blocks {
 	unsigned nr_complete;
 };
 
-static void blocks_find(struct blocks *bl, const struct sb_window *w,
-			size_t nr, unsigned nr_arms, unsigned *out_dropped)
+static void blocks_find(struct blocks *bl, const struct sb_window *w, size_t nr,
+			unsigned nr_arms, unsigned *out_dropped)
 {
 	size_t i, used = 0;
 	unsigned b, a;
@@ -287,7 +287,8 @@ static double rand_test(const struct sb_window *w, const struct blocks *bl,
 		size_t row = (size_t)bl->complete[b] * nr_arms;
 
 		for (a = 0; a < t.k; a++)
-			lv[(size_t)b * t.k + a] = log(w[bl->idx[row + a]].metric);
+			lv[(size_t)b * t.k + a] =
+			    log(w[bl->idx[row + a]].metric);
 		t.obs += lv[(size_t)b * t.k + arm] - lv[(size_t)b * t.k + base];
 		combos *= (double)t.k * (t.k - 1);
 	}
@@ -306,8 +307,7 @@ static double rand_test(const struct sb_window *w, const struct blocks *bl,
 
 			for (b = 0; b < t.n; b++) {
 				unsigned i = (unsigned)rng_below(&rng, t.k);
-				unsigned j =
-				    (unsigned)rng_below(&rng, t.k - 1);
+				unsigned j = (unsigned)rng_below(&rng, t.k - 1);
 
 				j += j >= i;
 				sum += lv[(size_t)b * t.k + i] -
@@ -340,9 +340,9 @@ static void adjusted(struct sb_result *r, const struct sb_window *w,
 
 	for (b = 0; b < bl->nr_complete; b++)
 		for (a = 0; a < nr_arms; a++) {
-			double l = w[bl->idx[(size_t)bl->complete[b] * nr_arms +
-					     a]]
-				       .load;
+			double l =
+			    w[bl->idx[(size_t)bl->complete[b] * nr_arms + a]]
+				.load;
 
 			lmin = fmin(lmin, l);
 			lmax = fmax(lmax, l);
@@ -433,9 +433,8 @@ static void spread(struct sb_result *r, const struct sb_window *w,
 					  : 0.5;
 			sl += win->load;
 		}
-		r->arms[a].mean_t_frac = bl->nr_complete
-					     ? st / bl->nr_complete
-					     : NAN;
+		r->arms[a].mean_t_frac =
+		    bl->nr_complete ? st / bl->nr_complete : NAN;
 		r->arms[a].mean_load =
 		    bl->nr_complete ? sl / bl->nr_complete : NAN;
 	}
@@ -500,16 +499,14 @@ int sb_analyze(struct sb_result *r, const struct sb_window *w, size_t nr,
 		if (a == base)
 			continue;
 		r->arms[a].valid = true;
-		r->arms[a].rand_p =
-		    rand_test(w, &bl, nr_arms, a, base, o,
-			      &r->arms[a].rand_exact);
+		r->arms[a].rand_p = rand_test(w, &bl, nr_arms, a, base, o,
+					      &r->arms[a].rand_exact);
 	}
 	adjusted(r, w, &bl, nr_arms, base, o);
 	/* without settle, a window just after a switch is analysed */
 	if (!o->settle)
 		for (i = 0; i < nr; i++)
-			if (!w[i].settle && i &&
-			    w[i].arm != w[i - 1].arm)
+			if (!w[i].settle && i && w[i].arm != w[i - 1].arm)
 				r->carryover_warn = true;
 out:
 	free(arms);

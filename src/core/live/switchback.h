@@ -98,11 +98,11 @@ void sb_analysis_opts_init(struct sb_analysis_opts *o);
 
 /* One arm against the baseline beyond what analysis_run() gives. */
 struct sb_arm_result {
-	bool valid;	    /* false for the baseline and with < 2 blocks */
-	double rand_p;	    /* randomisation test, two-sided */
-	bool rand_exact;    /* every re-drawing enumerated */
-	double adj_ratio;   /* covariate-adjusted: exp(arm coefficient) */
-	double adj_low;	    /* its 95% interval (t on residual df) */
+	bool valid;	  /* false for the baseline and with < 2 blocks */
+	double rand_p;	  /* randomisation test, two-sided */
+	bool rand_exact;  /* every re-drawing enumerated */
+	double adj_ratio; /* covariate-adjusted: exp(arm coefficient) */
+	double adj_low;	  /* its 95% interval (t on residual df) */
 	double adj_high;
 	bool adj_valid;	    /* the regression could be fitted */
 	double mean_t_frac; /* the arm's analysed windows' mean time as a
@@ -121,22 +121,22 @@ struct sb_result {
 				       block, a window cut short */
 	double trend_rho;	    /* Spearman: log metric against time */
 	double trend_p;
-	bool trend;		    /* trend_p < alpha */
-	bool load_known;	    /* every analysed window has a load */
-	bool carryover_warn;	    /* no settle: switched windows analysed */
-	unsigned suspect;	    /* analysed windows marked suspect */
+	bool trend;	     /* trend_p < alpha */
+	bool load_known;     /* every analysed window has a load */
+	bool carryover_warn; /* no settle: switched windows analysed */
+	unsigned suspect;    /* analysed windows marked suspect */
 };
 
 /*
  * Analyse w[nr] (in time order) for nr_arms arms. Only complete blocks
- * count: every arm once among the block's windows sb_window_used(). The arms' values go to analysis_run() paired by block
- * (labels[nr_arms] label them), then each non-baseline arm gets its
- * randomisation test (statistic: the mean per-block log-ratio against
- * the baseline; re-drawn: the assignment of the block's arms to its
- * windows, exact when the count of assignments is at most exact_limit,
- * else draws Monte Carlo re-drawings, p = (1 + hits) / (1 + draws)), its
- * covariate-adjusted ratio and its spread over time. 0, or -errno with
- * err set (-EINVAL: no complete block, a non-positive metric).
+ * count: every arm once among the block's windows sb_window_used(). The arms'
+ * values go to analysis_run() paired by block (labels[nr_arms] label them),
+ * then each non-baseline arm gets its randomisation test (statistic: the mean
+ * per-block log-ratio against the baseline; re-drawn: the assignment of the
+ * block's arms to its windows, exact when the count of assignments is at most
+ * exact_limit, else draws Monte Carlo re-drawings, p = (1 + hits) / (1 +
+ * draws)), its covariate-adjusted ratio and its spread over time. 0, or -errno
+ * with err set (-EINVAL: no complete block, a non-positive metric).
  */
 int sb_analyze(struct sb_result *r, const struct sb_window *w, size_t nr,
 	       unsigned nr_arms, const char *const *labels,

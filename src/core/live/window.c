@@ -19,7 +19,7 @@
 #include "../../util/banned.h"
 
 #define LW_CMD_MAX_OUTPUT 4096
-#define LW_LOG_MAX_READ (16u << 20) /* per window */
+#define LW_LOG_MAX_READ	  (16u << 20) /* per window */
 
 static void source_zero(struct lw_source *src)
 {
@@ -51,8 +51,8 @@ int lw_source_file(struct lw_source *src, const char *path, const char *re,
 	rc = regcomp(&src->re, re, REG_EXTENDED);
 	if (rc) {
 		regerror(rc, &src->re, msg, sizeof(msg));
-		return err_set(err, -EINVAL, "cannot use --metric-regex '%s': %s",
-			       re, msg);
+		return err_set(err, -EINVAL,
+			       "cannot use --metric-regex '%s': %s", re, msg);
 	}
 	src->re_ok = true;
 	src->extract = src->re.re_nsub > 0;
@@ -115,8 +115,9 @@ static int open_log(struct lw_source *src, bool at_end, struct strbuf *err)
 		close(src->fd);
 	src->fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (src->fd < 0)
-		return err_set(err, -errno, "cannot open --metric-file '%s': %s",
-			       src->path, strerror(errno));
+		return err_set(err, -errno,
+			       "cannot open --metric-file '%s': %s", src->path,
+			       strerror(errno));
 	if (fstat(src->fd, &st))
 		return err_set(err, -errno, "cannot stat '%s': %s", src->path,
 			       strerror(errno));
@@ -220,10 +221,10 @@ static int read_log(struct lw_source *src, double seconds, double *out,
  * the kernel keeps no statistics for the device)? */
 static bool v1_has_rule(const char *dir, const char *devno)
 {
-	static const char *const files[] = {
-	    "blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
-	    "blkio.throttle.read_iops_device",
-	    "blkio.throttle.write_iops_device"};
+	static const char *const files[] = {"blkio.throttle.read_bps_device",
+					    "blkio.throttle.write_bps_device",
+					    "blkio.throttle.read_iops_device",
+					    "blkio.throttle.write_iops_device"};
 	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
 	size_t i, n = strlen(devno);
 	bool found = false;
@@ -254,8 +255,9 @@ int lw_cgroup_open(struct lw_cgroup *cg, const char *dir, const char *disk,
 
 	memset(cg, 0, sizeof(*cg));
 	if (!disk)
-		return err_set(err, -EINVAL,
-			       "--cgroup needs the device: give -t or --device");
+		return err_set(
+		    err, -EINVAL,
+		    "--cgroup needs the device: give -t or --device");
 	strbuf_addf(&p, "%s/io.stat", dir);
 	if (!access(p.buf, R_OK)) {
 		cg->v2 = true;
@@ -341,12 +343,11 @@ static void read_cgroup(const struct lw_cgroup *cg, struct lw_reading *out)
 	const char *line;
 
 	if (!cg->v2) {
-		out->have_cg = !v1_file(cg->dir, "blkio.throttle.io_service_bytes",
-					cg->devno, &out->cg_rbytes,
-					&out->cg_wbytes) &&
-			       !v1_file(cg->dir, "blkio.throttle.io_serviced",
-					cg->devno, &out->cg_rios,
-					&out->cg_wios);
+		out->have_cg =
+		    !v1_file(cg->dir, "blkio.throttle.io_service_bytes",
+			     cg->devno, &out->cg_rbytes, &out->cg_wbytes) &&
+		    !v1_file(cg->dir, "blkio.throttle.io_serviced", cg->devno,
+			     &out->cg_rios, &out->cg_wios);
 		return;
 	}
 	strbuf_addf(&p, "%s/io.stat", cg->dir);
@@ -392,12 +393,14 @@ int lw_measure(const struct lw_reading *a, const struct lw_reading *b,
 		diskstats_delta(&a->ds, &b->ds, out->seconds, &out->d);
 		out->have_disk = true;
 		out->requests = (double)(out->d.reads + out->d.writes);
-		out->mb = (double)(out->d.read_bytes + out->d.write_bytes) / 1e6;
+		out->mb =
+		    (double)(out->d.read_bytes + out->d.write_bytes) / 1e6;
 	}
 	if (a->have_cg && b->have_cg && out->seconds > 0) {
-		double bytes =
-		    (double)(diskstats_counter_delta(a->cg_rbytes, b->cg_rbytes) +
-			     diskstats_counter_delta(a->cg_wbytes, b->cg_wbytes));
+		double bytes = (double)(diskstats_counter_delta(a->cg_rbytes,
+								b->cg_rbytes) +
+					diskstats_counter_delta(a->cg_wbytes,
+								b->cg_wbytes));
 		double ios =
 		    (double)(diskstats_counter_delta(a->cg_rios, b->cg_rios) +
 			     diskstats_counter_delta(a->cg_wios, b->cg_wios));
@@ -453,11 +456,11 @@ static const struct {
 	bool hib;
 	const char *unit;
 } lw_metrics[] = {
-    {"metric", true, ""},	{"mbps", true, "MB/s"},
-    {"iops", true, "IO/s"},	{"r_await", false, "ms"},
-    {"w_await", false, "ms"},	{"await", false, "ms"},
-    {"aqu_sz", false, "reqs"},	{"util", false, "%"},
-    {"dirty", false, "bytes"},	{"writeback", false, "bytes"},
+    {"metric", true, ""},      {"mbps", true, "MB/s"},
+    {"iops", true, "IO/s"},    {"r_await", false, "ms"},
+    {"w_await", false, "ms"},  {"await", false, "ms"},
+    {"aqu_sz", false, "reqs"}, {"util", false, "%"},
+    {"dirty", false, "bytes"}, {"writeback", false, "bytes"},
 };
 
 bool lw_metric_known(const char *name, bool *hib, const char **unit)

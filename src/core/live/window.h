@@ -29,16 +29,16 @@ enum lw_source_kind {
 /* The user's metric source; its state between windows. */
 struct lw_source {
 	enum lw_source_kind kind;
-	char *cmd;	/* sh -c CMD */
-	bool counter;	/* differenced per window, per second */
-	char *path;	/* the log file */
-	regex_t re;	/* --metric-regex */
-	bool re_ok;	/* re compiled */
-	bool extract;	/* re has a group: average its numbers */
-	int fd;		/* the log, or -1 */
-	off_t pos;	/* read up to here */
+	char *cmd;	       /* sh -c CMD */
+	bool counter;	       /* differenced per window, per second */
+	char *path;	       /* the log file */
+	regex_t re;	       /* --metric-regex */
+	bool re_ok;	       /* re compiled */
+	bool extract;	       /* re has a group: average its numbers */
+	int fd;		       /* the log, or -1 */
+	off_t pos;	       /* read up to here */
 	struct strbuf partial; /* a line not yet ended */
-	double last;	/* the counter's previous value */
+	double last;	       /* the counter's previous value */
 	bool have_last;
 };
 
@@ -56,7 +56,7 @@ void lw_source_release(struct lw_source *src);
  * blkio hierarchy, blkio.throttle.io_service_bytes and io_serviced.
  */
 struct lw_cgroup {
-	char *dir;   /* the cgroup's directory */
+	char *dir;	/* the cgroup's directory */
 	char devno[32]; /* "7:3" */
 	bool v2;
 };
@@ -82,12 +82,12 @@ struct lw_measure {
 	double seconds;
 	struct disk_delta d; /* zero when the device could not be read */
 	bool have_disk;
-	double requests; /* reads + writes completed */
-	double mb;	 /* 10^6 bytes read + written */
+	double requests;		     /* reads + writes completed */
+	double mb;			     /* 10^6 bytes read + written */
 	double dirty_bytes, writeback_bytes; /* at the end */
-	double user;	 /* the user's number; NaN when none */
+	double user; /* the user's number; NaN when none */
 	bool user_ok;
-	bool have_cg;	 /* scoped: the cgroup's share was read */
+	bool have_cg; /* scoped: the cgroup's share was read */
 	double cg_mb, cg_iops, cg_mbps;
 	double other_mb; /* device MB that were not the cgroup's: negative
 			    when the cgroup's were issued in this window and
@@ -119,8 +119,9 @@ int lw_source_start(struct lw_source *src, struct strbuf *err);
 /*
  * The value of metric name in m ("mbps", "iops", "r_await", "w_await",
  * "await", "aqu_sz", "util", "dirty", "writeback", "metric"); NaN when
- * not measured. Scoped to a cgroup, mbps and iops are the cgroup's. *hib (may be NULL) says whether higher is better.
- * lw_metric_known() says whether name is one of them.
+ * not measured. Scoped to a cgroup, mbps and iops are the cgroup's. *hib (may
+ * be NULL) says whether higher is better. lw_metric_known() says whether name
+ * is one of them.
  */
 double lw_metric(const struct lw_measure *m, const char *name);
 bool lw_metric_known(const char *name, bool *hib, const char **unit);

@@ -18,8 +18,7 @@
 
 /* The data range of the windows' times and metrics; false when there is
  * nothing to draw. */
-static bool ranges(struct json_object *wins, double *t1, double *lo,
-		   double *hi)
+static bool ranges(struct json_object *wins, double *t1, double *lo, double *hi)
 {
 	size_t i, n = json_object_array_length(wins);
 
@@ -29,7 +28,8 @@ static bool ranges(struct json_object *wins, double *t1, double *lo,
 	for (i = 0; i < n; i++) {
 		struct json_object *w = json_object_array_get_idx(wins, i);
 		double m = expjson_num(w, "metric");
-		double end = expjson_num(w, "start_s") + expjson_num(w, "seconds");
+		double end =
+		    expjson_num(w, "start_s") + expjson_num(w, "seconds");
 
 		if (isfinite(end))
 			*t1 = fmax(*t1, end);
@@ -52,7 +52,8 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 {
 	struct json_object *wins =
 	    expjson_get_type(exp, "windows", json_type_array);
-	struct json_object *arms = expjson_get_type(exp, "arms", json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
 	struct strbuf label = STRBUF_INIT;
 	struct svg_scale x, y;
 	double t1, lo, hi, top = 8, bottom = WIN_H - PLOT_AXIS, px = -1, py = 0;
@@ -77,18 +78,19 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 		    "</pattern></defs>");
 	for (i = 0; i < n; i++) {
 		struct json_object *w = json_object_array_get_idx(wins, i);
-		double s = expjson_num(w, "start_s"), d = expjson_num(w, "seconds");
+		double s = expjson_num(w, "start_s"),
+		       d = expjson_num(w, "seconds");
 		int arm = expjson_count(w, "arm");
 
 		if (!isfinite(s) || !isfinite(d) || arm < 0)
 			continue;
-		strbuf_addf(out,
-			    "<rect class=\"ci c%d\" x=\"%.1f\" y=\"%.1f\" "
-			    "width=\"%.1f\" height=\"%.1f\"><title>",
-			    arm % (int)PLOT_COLOURS, svg_scale_map(&x, s), top,
-			    fmax(0.5, svg_scale_map(&x, s + d) -
-					  svg_scale_map(&x, s)),
-			    bottom - top);
+		strbuf_addf(
+		    out,
+		    "<rect class=\"ci c%d\" x=\"%.1f\" y=\"%.1f\" "
+		    "width=\"%.1f\" height=\"%.1f\"><title>",
+		    arm % (int)PLOT_COLOURS, svg_scale_map(&x, s), top,
+		    fmax(0.5, svg_scale_map(&x, s + d) - svg_scale_map(&x, s)),
+		    bottom - top);
 		svg_escape(out, expjson_str(w, "label"));
 		strbuf_addf(out, ", block %d%s</title></rect>",
 			    expjson_count(w, "block") + 1,
@@ -96,22 +98,25 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 				? ", settle"
 				: "");
 		if (json_object_get_boolean(expjson_get(w, "settle")))
-			strbuf_addf(out,
-				    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				    "height=\"%.1f\" fill=\"url(#hatch)\" "
-				    "opacity=\".5\"/>",
-				    svg_scale_map(&x, s), top,
-				    fmax(0.5, svg_scale_map(&x, s + d) -
-						  svg_scale_map(&x, s)),
-				    bottom - top);
+			strbuf_addf(
+			    out,
+			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			    "height=\"%.1f\" fill=\"url(#hatch)\" "
+			    "opacity=\".5\"/>",
+			    svg_scale_map(&x, s), top,
+			    fmax(0.5, svg_scale_map(&x, s + d) -
+					  svg_scale_map(&x, s)),
+			    bottom - top);
 	}
 	svg_y_axis(out, &y, 60, PLOT_W - PLOT_RIGHT, SVG_FMT_METRIC);
-	svg_x_axis(out, &x, top, bottom, SVG_FMT_PLAIN, "seconds since the start");
+	svg_x_axis(out, &x, top, bottom, SVG_FMT_PLAIN,
+		   "seconds since the start");
 	for (i = 0; i < n; i++) {
 		struct json_object *w = json_object_array_get_idx(wins, i);
 		double m = expjson_num(w, "metric");
-		double cx = svg_scale_map(&x, expjson_num(w, "start_s") +
-						  expjson_num(w, "seconds") / 2);
+		double cx =
+		    svg_scale_map(&x, expjson_num(w, "start_s") +
+					  expjson_num(w, "seconds") / 2);
 		int arm = expjson_count(w, "arm");
 
 		if (!isfinite(m) || arm < 0) {
@@ -126,10 +131,11 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 				    px, py, cx, svg_scale_map(&y, m));
 		px = cx;
 		py = svg_scale_map(&y, m);
-		strbuf_addf(out,
-			    "<circle class=\"dot c%d\" cx=\"%.1f\" cy=\"%.1f\" "
-			    "r=\"3.5\"><title>window %zu: %.4g</title></circle>",
-			    arm % (int)PLOT_COLOURS, cx, py, i + 1, m);
+		strbuf_addf(
+		    out,
+		    "<circle class=\"dot c%d\" cx=\"%.1f\" cy=\"%.1f\" "
+		    "r=\"3.5\"><title>window %zu: %.4g</title></circle>",
+		    arm % (int)PLOT_COLOURS, cx, py, i + 1, m);
 	}
 	/* the key: one swatch per arm */
 	for (i = 0; i < json_object_array_length(arms) && i < 8; i++) {
