@@ -27,7 +27,7 @@ struct observe_args {
 	const char *window, *settle, *windows, *budget, *seed;
 	const char *metric, *metric_cmd, *metric_file, *metric_regex;
 	const char *per_load, *db, *json_file, *cgroup;
-	int counter, dry_run, no_store;
+	int counter, dry_run, no_store, quiet;
 };
 
 static const char *const observe_usage[] = {
@@ -38,7 +38,8 @@ static const char *const observe_usage[] = {
     "          --metric-file FILE --metric-regex RE] [--per-load NAME]",
     "         [--abort-if RULE]... [--max-change KNOB=RANGE]... "
     "[--seed N]",
-    "         [--dry-run] [--db PATH | --no-store] [--json[=FILE]]",
+    "         [--dry-run] [--db PATH | --no-store] [--json[=FILE]] "
+    "[--quiet]",
     NULL,
 };
 
@@ -105,6 +106,8 @@ static int parse(int argc, const char **argv, struct observe_args *a)
 	    OPT_STRING(0, "db", &a->db, "PATH",
 		       "the results store (see 'iotrial log')"),
 	    OPT_BOOL(0, "no-store", &a->no_store, "do not store it"),
+	    OPT_BOOL(0, "quiet", &a->quiet,
+		     "no line per window (warnings still go out)"),
 	    OPT_STRING_OPTARG(0, "json", &a->json_file, "FILE", "-",
 			      "write the experiment object (stdout: -)"),
 	    OPT_END(),
@@ -351,6 +354,8 @@ int cmd_observe(int argc, const char **argv)
 		goto out;
 	}
 	h.ctx = &lv;
+	if (a.quiet)
+		h.window = NULL;
 	lv.c.stop = cli_catch_stop_signals();
 	fprintf(stderr,
 		"observe: %u arms, %u blocks, %zu windows, about %.0f "
