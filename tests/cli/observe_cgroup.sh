@@ -73,3 +73,6 @@ check "scoped: a marked window's metric is the cgroup's, not the device's" \
 	jqe '[.windows[] | select(.other_io != null) |
 	      .metric < .device.mbps] | all' "$TEST_TMP/cg.json"
 check "scoped: the output says so" grep -q "other I/O on the device" "$out"
+check "scoped: the verdict is suspect for it" \
+	jqe '.verdicts[0].suspect | map(.kind) | index("other_io") != null' \
+	"$TEST_TMP/cg.json"

@@ -181,6 +181,90 @@ static void undrift(struct json_object *exp)
 	suspect_mark(exp);
 }
 
+/* How many of arm's runs (analysed windows) had other I/O beside the
+ * cgroup's, of how many. */
+static int other_io_runs(struct json_object *exp, int arm, int *of)
+{
+	struct json_object *runs =
+	    expjson_get_type(exp, "runs", json_type_array);
+	size_t i, n = runs ? json_object_array_length(runs) : 0;
+	int nr = 0;
+
+	*of = 0;
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		struct json_object *k = expjson_get_type(
+		    expjson_get(r, "run"), "warning_kinds", json_type_array);
+		size_t j, m = k ? json_object_array_length(k) : 0;
+
+		if (expjson_count(r, "arm") != arm)
+			continue;
+		(*of)++;
+		for (j = 0; j < m; j++)
+			if (!strcmp(json_object_get_string(
+					json_object_array_get_idx(k, j)),
+				    "other_io")) {
+				nr++;
+				break;
+			}
+	}
+	return nr;
+}
+
+/* One reason of kind other_io in the shape suspect.c gives its own. */
+static void add_other_io(struct json_object *reasons, const char *role,
+			 const char *label, int runs, int of)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_str(o, "arm", role);
+	add_str(o, "label", label);
+	add_str(o, "kind", "other_io");
+	json_object_object_add(o, "runs", json_object_new_int(runs));
+	json_object_object_add(o, "of", json_object_new_int(of));
+	json_object_array_add(reasons, o);
+}
+
+/*
+ * Scoped to a cgroup, a window with another process's I/O on the device
+ * makes the verdicts resting on it suspect. compare leaves other I/O to
+ * the warnings (its runs own the device); observe measures a shared one
+ * and says when the scope leaked.
+ */
+static void mark_other_io(struct json_object *exp)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	int base = expjson_count(exp, "baseline");
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		struct json_object *reasons =
+		    expjson_get_type(v, "suspect", json_type_array);
+		int arm = expjson_count(v, "arm"), of, nr;
+
+		if (!reasons)
+			continue;
+		nr = other_io_runs(exp, arm, &of);
+		if (nr)
+			add_other_io(reasons, "arm",
+				     expjson_str(json_object_array_get_idx(
+						     arms, (size_t)arm),
+						 "label"),
+				     nr, of);
+		nr = other_io_runs(exp, base, &of);
+		if (nr)
+			add_other_io(reasons, "baseline",
+				     expjson_str(json_object_array_get_idx(
+						     arms, (size_t)base),
+						 "label"),
+				     nr, of);
+	}
+}
+
 /* Does block hold an analysed, whole window of every arm? */
 static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
 			   unsigned nr_arms)
@@ -317,8 +401,10 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 	analysis_opts_init(&opts);
 	opts.baseline = lv->e.baseline;
 	ret = experiment_analyze_json(exp, &opts, err);
-	if (!ret)
+	if (!ret) {
 		undrift(exp);
+		mark_other_io(exp);
+	}
 	sb_result_release(&r);
 out:
 	free(w);
