@@ -319,6 +319,7 @@ int cmd_observe(int argc, const char **argv)
 	}
 	v.c.target = a.device ? a.device : a.target ? a.target : "system";
 	v.c.command_line = cmdline;
+	v.c.dry_run = a.dry_run;
 	/* the block count: given, from the budget, or twice the fewest */
 	v.c.blocks = v.windows ? v.windows : 1;
 	if (live_plan(&lv, &v.c, &err) && !v.windows) {

@@ -41,6 +41,15 @@ check "dry run says the duration" grep -q "expected duration" "$out"
 check "dry run changes nothing" [ "$(queue "$L" max_sectors_kb)" = "$orig" ]
 check "dry run journals nothing" [ ! -s "$IOTRIAL_STATE_DIR/journal" ]
 
+# a dry run needs no root
+as_nobody "$IOTRIAL" observe --device "$L" --vary max_sectors_kb=1024,64 \
+	--window 1s --windows 6 --dry-run >"$out" 2>&1
+check "dry run as another user prints the schedule" \
+	grep -q "expected duration" "$out"
+as_nobody "$IOTRIAL" observe --device "$L" --vary max_sectors_kb=1024,64 \
+	--window 1s --windows 6 --no-store >"$out" 2>&1
+check "the real thing as another user is refused" grep -q "root" "$out"
+
 # too few windows for a verdict: refused before anything changes
 "$IOTRIAL" observe --device "$L" --vary max_sectors_kb=1024,64 \
 	--window 1s --windows 3 >"$out" 2>&1

@@ -180,7 +180,7 @@ int live_plan(struct live *lv, const struct live_config *c, struct strbuf *err)
 		ret = live_arm_plan(lv, i, &plan, err);
 		for (j = 0; !ret && j < plan.nr; j++)
 			ret = check_limits(c, &plan.v[j], err);
-		if (!ret)
+		if (!ret && !c->dry_run)
 			ret = knob_plan_need_root(&plan, err);
 		knob_plan_release(&plan);
 		if (ret) {

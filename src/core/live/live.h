@@ -76,6 +76,7 @@ struct live_config {
 	uint64_t seed;
 	volatile int *stop; /* non-zero: restore and finish now */
 	const char *command_line;
+	bool dry_run; /* only planned: root is not needed */
 };
 
 /* A planned experiment and, after live_run(), what it measured. */
