@@ -113,8 +113,15 @@ static void test_rand_exact(void **state)
 	assert_int_equal(sb_analyze(&r, w, 6, 2, labels, &o, &err), 0);
 	assert_int_equal(r.blocks, 2);
 	sb_result_release(&r);
-	/* a zero is refused with the reason, not taken as missing */
+	/* a zero has no ratio: left out with its block, and counted */
 	w[1].metric = 0;
+	assert_int_equal(sb_analyze(&r, w, 6, 2, labels, &o, &err), 0);
+	assert_int_equal(r.blocks, 2);
+	assert_int_equal(r.nonpositive, 1);
+	sb_result_release(&r);
+	/* nothing left: refused with the reason */
+	for (unsigned k = 0; k < 6; k++)
+		w[k].metric = 0;
 	assert_int_equal(sb_analyze(&r, w, 6, 2, labels, &o, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "longer --window"));
 	strbuf_release(&err);

@@ -265,6 +265,30 @@ static void mark_other_io(struct json_object *exp)
 	}
 }
 
+/* The window's length and device numbers in the run object's own keys,
+ * so `show --runs`, csv and html list them as they list a run's. */
+static void run_numbers(struct json_object *run, const struct live *lv,
+			const struct live_slot *sl)
+{
+	const struct disk_delta *d = &sl->m.d;
+	struct json_object *devs, *o;
+
+	add_num(run, "seconds", sl->m.seconds);
+	if (!sl->m.have_disk || !lv->c.disk)
+		return;
+	devs = json_object_new_array();
+	o = json_object_new_object();
+	add_str(o, "name", lv->c.disk);
+	add_num(o, "r_s", d->r_s);
+	add_num(o, "w_s", d->w_s);
+	add_num(o, "rmbps", d->rmbps);
+	add_num(o, "wmbps", d->wmbps);
+	add_num(o, "read_bytes", (double)d->read_bytes);
+	add_num(o, "write_bytes", (double)d->write_bytes);
+	json_object_array_add(devs, o);
+	json_object_object_add(run, "devices", devs);
+}
+
 /* Does block hold an analysed, whole window of every arm? */
 static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
 			   unsigned nr_arms)
@@ -363,6 +387,7 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 			}
 			json_object_object_add(run, "warnings", wt);
 			json_object_object_add(run, "warning_kinds", wk);
+			run_numbers(run, lv, &slots[i]);
 			json_object_object_add(ro, "run", run);
 			json_object_array_add(runs, ro);
 		}
@@ -396,6 +421,18 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 		strbuf_reset(err);
 		ret = 0;
 		goto out;
+	}
+	if (r.nonpositive) {
+		struct strbuf w0 = STRBUF_INIT;
+
+		strbuf_addf(&w0,
+			    "%u measured windows had a metric of 0 or below "
+			    "and were left out with their blocks: a ratio "
+			    "needs a positive number (a longer --window counts "
+			    "more)",
+			    r.nonpositive);
+		json_object_array_add(warn, json_object_new_string(w0.buf));
+		strbuf_release(&w0);
 	}
 	json_object_object_add(exp, "switchback", switchback_json(lv, &r));
 	analysis_opts_init(&opts);

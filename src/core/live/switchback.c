@@ -457,19 +457,17 @@ int sb_analyze(struct sb_result *r, const struct sb_window *w, size_t nr,
 	if (!nr_arms || nr_arms > SB_MAX_ARMS || base >= nr_arms)
 		return err_set(err, -EINVAL, "no arms to analyse");
 	for (i = 0; i < nr; i++)
-		if (sb_window_used(&w[i]) && !(w[i].metric > 0))
-			return err_set(err, -EINVAL,
-				       "window %zu has metric %g; only "
-				       "positive values can be compared as "
-				       "ratios (a longer --window counts "
-				       "more)",
-				       i + 1, w[i].metric);
+		r->nonpositive += !w[i].settle && !w[i].cut_short &&
+				  isfinite(w[i].metric) && !(w[i].metric > 0);
 	blocks_find(&bl, w, nr, nr_arms, &r->dropped);
 	if (!bl.nr_complete) {
 		blocks_release(&bl);
 		return err_set(err, -EINVAL,
 			       "no complete block: every arm needs a measured "
-			       "window in a block");
+			       "window with a metric above 0 in a block%s",
+			       r->nonpositive ? " (a longer --window counts "
+						"more)"
+					      : "");
 	}
 	r->nr_arms = nr_arms;
 	r->blocks = bl.nr_complete;

@@ -74,11 +74,13 @@ struct sb_window {
 			   NaN when unknown */
 };
 
-/* Does the analysis use w: measured, whole, with a metric (a window
- * whose number could not be had is missing, not zero)? */
+/* Does the analysis use w: measured, whole, with a positive metric (a
+ * window whose number could not be had is missing; one of 0 has no
+ * ratio and is left out with its block, counted in nonpositive)? */
 static inline bool sb_window_used(const struct sb_window *w)
 {
-	return !w->settle && !w->cut_short && isfinite(w->metric);
+	return !w->settle && !w->cut_short && isfinite(w->metric) &&
+	       w->metric > 0;
 }
 
 /* How the analysis runs. */
@@ -121,10 +123,11 @@ struct sb_result {
 				       block, a window cut short */
 	double trend_rho;	    /* Spearman: log metric against time */
 	double trend_p;
-	bool trend;	     /* trend_p < alpha */
-	bool load_known;     /* every analysed window has a load */
-	bool carryover_warn; /* no settle: switched windows analysed */
-	unsigned suspect;    /* analysed windows marked suspect */
+	bool trend;	      /* trend_p < alpha */
+	bool load_known;      /* every analysed window has a load */
+	bool carryover_warn;  /* no settle: switched windows analysed */
+	unsigned suspect;     /* analysed windows marked suspect */
+	unsigned nonpositive; /* measured windows with a metric <= 0 */
 };
 
 /*
