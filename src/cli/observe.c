@@ -78,7 +78,7 @@ static int parse(int argc, const char **argv, struct observe_args *a)
 	    OPT_STRING(0, "windows", &a->windows, "N",
 		       "analysed windows per arm (blocks)"),
 	    OPT_STRING(0, "budget", &a->budget, "DURATION",
-		       "as many blocks as fit in DUR"),
+		       "as many blocks as fit in DURATION"),
 	    OPT_STRING(0, "metric", &a->metric, "NAME",
 		       "what the verdict judges (default: metric with a "
 		       "source, else iops)"),
