@@ -55,6 +55,9 @@ static const struct command commands[] = {
     {"fleet", cmd_fleet, "the same compare on many hosts via Ansible, merged"},
     {"series", cmd_series,
      "a regression test across reboots: the boot as the unit"},
+    {"observe", cmd_observe,
+     "switchback A/B of knobs on the running load, window by window",
+     CHANGES_SYSTEM},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 

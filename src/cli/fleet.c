@@ -34,6 +34,8 @@ static const char *const fleet_usage[] = {
     "         [--binary PATH] [--become] [--run [--db PATH] [--no-store] "
     "[--json[=FILE]]]",
     "         -- compare WORKLOAD --vary FACTOR=V1,V2 [compare options]",
+    "      or: -- observe --vary KNOB=A,B --window DURATION "
+    "[observe options]",
     "iotrial fleet merge [--db PATH] [--no-store] [--json[=FILE]] "
     "DIR|FILE...",
     NULL,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "../core/live/live.h"
 #include "../core/report/fleet_text.h"
 #include "../core/report/report.h"
 #include "../core/report/devices_text.h"
@@ -100,6 +101,7 @@ int cmd_show(int argc, const char **argv)
 		goto out;
 	} else {
 		report_fleet_text(exp, &out);
+		live_report_text(exp, &out);
 		report_experiment_devices(exp, &out);
 		if (a.runs)
 			report_runs_text(exp, &out);

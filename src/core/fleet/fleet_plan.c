@@ -174,10 +174,12 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 	struct strbuf args = STRBUF_INIT;
 	int i;
 
-	if (p->argc < 2 || strcmp(p->argv[0], "compare"))
+	/* observe: each host a block of the live switchback's verdicts */
+	if (p->argc < 2 ||
+	    (strcmp(p->argv[0], "compare") && strcmp(p->argv[0], "observe")))
 		return err_set(err, -EINVAL,
-			       "a fleet runs 'compare WORKLOAD --vary ...'; "
-			       "give it after '--'");
+			       "a fleet runs 'compare WORKLOAD --vary ...' or "
+			       "'observe --vary ...'; give it after '--'");
 	for (i = 0; i < p->argc; i++)
 		if (templated(p->argv[i]))
 			return err_set(err, -EINVAL,

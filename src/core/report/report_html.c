@@ -413,6 +413,7 @@ int report_experiment_html(struct json_object *exp, struct strbuf *out,
 	plot_strip(exp, out);
 	plot_forest(exp, out);
 	plot_factors(exp, out);
+	plot_windows(exp, out);
 	plot_latency(exp, out);
 	plot_op_latency(exp, out);
 	plot_series(exp, out);

@@ -71,5 +71,9 @@ void plot_factors(struct json_object *exp, struct strbuf *out);
  * written, and Dirty and Writeback memory, over time; under a heading
  * of their own, and nothing when no run has the sampler's series. */
 void plot_series(struct json_object *exp, struct strbuf *out);
+/* An observe experiment's windows over time: each window's metric, its
+ * span shaded by arm, settle periods hatched (report_plots_windows.c);
+ * nothing for other experiments. */
+void plot_windows(struct json_object *exp, struct strbuf *out);
 
 #endif

@@ -1,0 +1,539 @@
+/*
+ * The experiment object of a live switchback (live.h) and its text for
+ * people beyond the verdict table every experiment gets.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include "live.h"
+#include "live-int.h"
+#include "../report/expjson.h"
+#include "../report/suspect.h"
+#include "../store/store.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v ? v : ""));
+}
+
+static void add_num(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k,
+			       isfinite(v) ? json_object_new_double(v) : NULL);
+}
+
+/* "factors" and "arms" (settings only; the analysis adds the rest). */
+static void add_design(struct json_object *exp, const struct live *lv)
+{
+	struct json_object *factors = json_object_new_array();
+	struct json_object *arms = json_object_new_array();
+	unsigned f, v, a;
+
+	for (f = 0; f < lv->nr_factors; f++) {
+		struct json_object *fo = json_object_new_object();
+		struct json_object *vals = json_object_new_array();
+
+		add_str(fo, "name", lv->factors[f].name);
+		add_str(fo, "kind", lv->factors[f].is_knob ? "knob" : "param");
+		for (v = 0; v < lv->factors[f].nr_values; v++)
+			json_object_array_add(
+			    vals,
+			    json_object_new_string(lv->factors[f].values[v]));
+		json_object_object_add(fo, "values", vals);
+		json_object_array_add(factors, fo);
+	}
+	for (a = 0; a < lv->e.nr_arms; a++) {
+		struct json_object *ao = json_object_new_object();
+		struct json_object *set = json_object_new_object();
+
+		json_object_object_add(ao, "arm", json_object_new_int((int)a));
+		add_str(ao, "label", lv->e.arms[a].label);
+		for (f = 0; f < lv->nr_factors; f++)
+			add_str(set, lv->e.arms[a].settings[f].name,
+				lv->e.arms[a].settings[f].value);
+		json_object_object_add(ao, "settings", set);
+		json_object_array_add(arms, ao);
+	}
+	json_object_object_add(exp, "factors", factors);
+	json_object_object_add(exp, "arms", arms);
+}
+
+/* One window for "windows". */
+static struct json_object *window_json(const struct live *lv,
+				       const struct live_slot *sl, size_t seq)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *d = json_object_new_object();
+	static const char *const dev[] = {"mbps",    "iops",   "r_await",
+					  "w_await", "aqu_sz", "util"};
+	size_t i;
+
+	json_object_object_add(o, "seq", json_object_new_int((int)seq));
+	json_object_object_add(o, "block",
+			       json_object_new_int((int)sl->w.block));
+	json_object_object_add(o, "arm", json_object_new_int((int)sl->w.arm));
+	add_str(o, "label", lv->e.arms[sl->w.arm].label);
+	json_object_object_add(o, "settle",
+			       json_object_new_boolean(sl->w.settle));
+	json_object_object_add(o, "cut_short",
+			       json_object_new_boolean(sl->w.cut_short));
+	add_num(o, "start_s", sl->start_s);
+	add_num(o, "seconds", sl->m.seconds);
+	add_num(o, "metric", sl->w.metric);
+	add_num(o, "load", sl->w.load);
+	struct lw_measure whole = sl->m;
+
+	/* the device's own numbers, not the cgroup's share */
+	whole.have_cg = false;
+	for (i = 0; sl->m.have_disk && i < sizeof(dev) / sizeof(*dev); i++)
+		add_num(d, dev[i], lw_metric(&whole, dev[i]));
+	json_object_object_add(o, "device", d);
+	add_num(o, "dirty_bytes", sl->m.dirty_bytes);
+	add_num(o, "writeback_bytes", sl->m.writeback_bytes);
+	if (sl->m.user_ok)
+		add_num(o, "user", sl->m.user);
+	if (sl->note)
+		add_str(o, "note", sl->note);
+	if (sl->other)
+		add_str(o, "other_io", sl->other);
+	if (sl->m.have_cg) {
+		struct json_object *c = json_object_new_object();
+
+		add_num(c, "mbps", sl->m.cg_mbps);
+		add_num(c, "iops", sl->m.cg_iops);
+		add_num(c, "other_mb", sl->m.other_mb);
+		json_object_object_add(o, "cgroup", c);
+	}
+	return o;
+}
+
+/* The switchback analysis into "switchback". */
+static struct json_object *switchback_json(const struct live *lv,
+					   const struct sb_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arms = json_object_new_array();
+	unsigned a;
+
+	add_num(o, "window_s", (double)lv->c.window_ns / 1e9);
+	add_num(o, "settle_s", (double)lv->c.settle_ns / 1e9);
+	json_object_object_add(o, "blocks_planned",
+			       json_object_new_int((int)lv->c.blocks));
+	json_object_object_add(o, "blocks",
+			       json_object_new_int((int)r->blocks));
+	json_object_object_add(o, "dropped",
+			       json_object_new_int((int)r->dropped));
+	add_num(o, "trend_rho", r->trend_rho);
+	add_num(o, "trend_p", r->trend_p);
+	json_object_object_add(o, "trend", json_object_new_boolean(r->trend));
+	json_object_object_add(o, "suspect_windows",
+			       json_object_new_int((int)r->suspect));
+	json_object_object_add(o, "carryover_warning",
+			       json_object_new_boolean(r->carryover_warn));
+	if (lv->c.per_load)
+		add_str(o, "per_load", lv->c.per_load);
+	for (a = 0; a < r->nr_arms; a++) {
+		const struct sb_arm_result *ar = &r->arms[a];
+		struct json_object *ao = json_object_new_object();
+
+		json_object_object_add(ao, "arm", json_object_new_int((int)a));
+		add_num(ao, "mean_time_frac", ar->mean_t_frac);
+		add_num(ao, "mean_load", ar->mean_load);
+		if (ar->valid) {
+			add_num(ao, "rand_p", ar->rand_p);
+			json_object_object_add(
+			    ao, "rand_exact",
+			    json_object_new_boolean(ar->rand_exact));
+		}
+		if (ar->adj_valid) {
+			add_num(ao, "adj_ratio", ar->adj_ratio);
+			add_num(ao, "adj_ci_low", ar->adj_low);
+			add_num(ao, "adj_ci_high", ar->adj_high);
+		}
+		json_object_array_add(arms, ao);
+	}
+	json_object_object_add(o, "arms", arms);
+	return o;
+}
+
+/*
+ * A live load drifts: that is the trend "switchback" reports and the
+ * random order spreads over the arms, not a flaw of the windows as a
+ * warming cache is of compare's runs. So no verdict is suspect for it;
+ * the arms keep their drift numbers.
+ */
+static void undrift(struct json_object *exp)
+{
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	size_t i, n = arms ? json_object_array_length(arms) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *a = json_object_array_get_idx(arms, i);
+
+		if (expjson_get(a, "drifting"))
+			json_object_object_add(a, "drifting",
+					       json_object_new_boolean(0));
+	}
+	suspect_mark(exp);
+}
+
+/* How many of arm's runs (analysed windows) had other I/O beside the
+ * cgroup's, of how many. */
+static int other_io_runs(struct json_object *exp, int arm, int *of)
+{
+	struct json_object *runs =
+	    expjson_get_type(exp, "runs", json_type_array);
+	size_t i, n = runs ? json_object_array_length(runs) : 0;
+	int nr = 0;
+
+	*of = 0;
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		struct json_object *k = expjson_get_type(
+		    expjson_get(r, "run"), "warning_kinds", json_type_array);
+		size_t j, m = k ? json_object_array_length(k) : 0;
+
+		if (expjson_count(r, "arm") != arm)
+			continue;
+		(*of)++;
+		for (j = 0; j < m; j++)
+			if (!strcmp(json_object_get_string(
+					json_object_array_get_idx(k, j)),
+				    "other_io")) {
+				nr++;
+				break;
+			}
+	}
+	return nr;
+}
+
+/* One reason of kind other_io in the shape suspect.c gives its own. */
+static void add_other_io(struct json_object *reasons, const char *role,
+			 const char *label, int runs, int of)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_str(o, "arm", role);
+	add_str(o, "label", label);
+	add_str(o, "kind", "other_io");
+	json_object_object_add(o, "runs", json_object_new_int(runs));
+	json_object_object_add(o, "of", json_object_new_int(of));
+	json_object_array_add(reasons, o);
+}
+
+/*
+ * Scoped to a cgroup, a window with another process's I/O on the device
+ * makes the verdicts resting on it suspect. compare leaves other I/O to
+ * the warnings (its runs own the device); observe measures a shared one
+ * and says when the scope leaked.
+ */
+static void mark_other_io(struct json_object *exp)
+{
+	struct json_object *vs =
+	    expjson_get_type(exp, "verdicts", json_type_array);
+	struct json_object *arms =
+	    expjson_get_type(exp, "arms", json_type_array);
+	int base = expjson_count(exp, "baseline");
+	size_t i, n = vs ? json_object_array_length(vs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(vs, i);
+		struct json_object *reasons =
+		    expjson_get_type(v, "suspect", json_type_array);
+		int arm = expjson_count(v, "arm"), of, nr;
+
+		if (!reasons)
+			continue;
+		nr = other_io_runs(exp, arm, &of);
+		if (nr)
+			add_other_io(reasons, "arm",
+				     expjson_str(json_object_array_get_idx(
+						     arms, (size_t)arm),
+						 "label"),
+				     nr, of);
+		nr = other_io_runs(exp, base, &of);
+		if (nr)
+			add_other_io(reasons, "baseline",
+				     expjson_str(json_object_array_get_idx(
+						     arms, (size_t)base),
+						 "label"),
+				     nr, of);
+	}
+}
+
+/* The window's length and device numbers in the run object's own keys,
+ * so `show --runs`, csv and html list them as they list a run's. */
+static void run_numbers(struct json_object *run, const struct live *lv,
+			const struct live_slot *sl)
+{
+	const struct disk_delta *d = &sl->m.d;
+	struct json_object *devs, *o;
+
+	add_num(run, "seconds", sl->m.seconds);
+	if (!sl->m.have_disk || !lv->c.disk)
+		return;
+	devs = json_object_new_array();
+	o = json_object_new_object();
+	add_str(o, "name", lv->c.disk);
+	add_num(o, "r_s", d->r_s);
+	add_num(o, "w_s", d->w_s);
+	add_num(o, "rmbps", d->rmbps);
+	add_num(o, "wmbps", d->wmbps);
+	add_num(o, "read_bytes", (double)d->read_bytes);
+	add_num(o, "write_bytes", (double)d->write_bytes);
+	json_object_array_add(devs, o);
+	json_object_object_add(run, "devices", devs);
+}
+
+/* Does block hold an analysed, whole window of every arm? */
+static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
+			   unsigned nr_arms)
+{
+	unsigned seen = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (w[i].block == block && sb_window_used(&w[i]))
+			seen++;
+	return seen == nr_arms;
+}
+
+int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
+		      const char *const *warnings, size_t nr_warnings,
+		      struct json_object *abort, struct strbuf *err)
+{
+	struct json_object *exp = json_object_new_object();
+	struct json_object *metric = json_object_new_object();
+	struct json_object *runs = json_object_new_array();
+	struct json_object *wins = json_object_new_array();
+	struct json_object *warn = json_object_new_array();
+	struct sb_window *w = xcalloc(nr + 1, sizeof(*w));
+	const char **labels = xcalloc(lv->e.nr_arms, sizeof(*labels));
+	struct sb_analysis_opts ao;
+	struct analysis_opts opts;
+	struct sb_result r;
+	const char *unit = "";
+	bool hib = true;
+	size_t i;
+	int ret;
+
+	add_str(exp, "schema", "iotrial/1");
+	add_str(exp, "type", "experiment");
+	add_str(exp, "kind", "observe");
+	add_str(exp, "workload", "observe");
+	add_str(exp, "target", lv->c.target);
+	{
+		struct strbuf seed = STRBUF_INIT;
+
+		strbuf_addf(&seed, "%llu", (unsigned long long)lv->c.seed);
+		add_str(exp, "seed", seed.buf);
+		strbuf_release(&seed);
+	}
+	if (lv->c.command_line)
+		add_str(exp, "command", lv->c.command_line);
+	lw_metric_known(lv->c.metric, &hib, &unit);
+	add_str(metric, "name", lv->c.metric);
+	json_object_object_add(metric, "higher_is_better",
+			       json_object_new_boolean(hib));
+	add_str(metric, "unit", lv->c.per_load ? "" : unit);
+	json_object_object_add(exp, "metric", metric);
+	add_design(exp, lv);
+	for (i = 0; i < nr; i++) {
+		w[i] = slots[i].w;
+		json_object_array_add(wins, window_json(lv, &slots[i], i));
+	}
+	for (i = 0; i < lv->e.nr_arms; i++)
+		labels[i] = lv->e.arms[i].label;
+	sb_analysis_opts_init(&ao);
+	ao.a.higher_is_better = hib;
+	ao.settle = lv->c.settle_ns > 0;
+	ao.seed = lv->c.seed;
+	ret = sb_analyze(&r, w, nr, lv->e.nr_arms, labels, &ao, err);
+	if (!ret) {
+		/* the runs: analysed windows of complete blocks, as paired
+		 * runs of compare */
+		for (i = 0; i < nr; i++) {
+			struct json_object *ro, *run, *wt, *wk;
+
+			if (!sb_window_used(&w[i]) ||
+			    !block_complete(w, nr, w[i].block, lv->e.nr_arms))
+				continue;
+			ro = json_object_new_object();
+			run = json_object_new_object();
+			wt = json_object_new_array();
+			wk = json_object_new_array();
+			json_object_object_add(
+			    ro, "arm", json_object_new_int((int)w[i].arm));
+			json_object_object_add(
+			    ro, "block", json_object_new_int((int)w[i].block));
+			json_object_object_add(ro, "seq",
+					       json_object_new_int((int)i));
+			add_num(ro, "metric", w[i].metric);
+			if (slots[i].note) {
+				json_object_array_add(
+				    wt, json_object_new_string(slots[i].note));
+				json_object_array_add(
+				    wk, json_object_new_string("unknown"));
+			}
+			if (slots[i].other) {
+				json_object_array_add(
+				    wt, json_object_new_string(slots[i].other));
+				json_object_array_add(
+				    wk, json_object_new_string("other_io"));
+			}
+			json_object_object_add(run, "warnings", wt);
+			json_object_object_add(run, "warning_kinds", wk);
+			run_numbers(run, lv, &slots[i]);
+			json_object_object_add(ro, "run", run);
+			json_object_array_add(runs, ro);
+		}
+	}
+	json_object_object_add(exp, "runs", runs);
+	json_object_object_add(exp, "windows", wins);
+	for (i = 0; i < nr_warnings; i++)
+		json_object_array_add(warn,
+				      json_object_new_string(warnings[i]));
+	json_object_object_add(exp, "warnings", warn);
+	add_str(exp, "runs_mode", "observe");
+	add_num(exp, "alpha", 0.05);
+	add_num(exp, "equivalence", 0.02);
+	add_str(exp, "load_unit",
+		lv->c.src && lv->c.src->kind && strcmp(lv->c.metric, "metric")
+		    ? "the metric's count"
+		    : "MB");
+	add_str(exp, "stopped",
+		lv->stopped.len ? lv->stopped.buf
+				: "planned "
+				  "windows "
+				  "done");
+	if (abort)
+		json_object_object_add(exp, "abort", abort);
+	json_object_object_add(exp, "blocks",
+			       json_object_new_int(ret ? 0 : (int)r.blocks));
+	lv->obj = exp;
+	if (ret) {
+		/* too little to analyse: keep the windows, say why */
+		json_object_array_add(warn, json_object_new_string(err->buf));
+		strbuf_reset(err);
+		ret = 0;
+		goto out;
+	}
+	if (r.nonpositive) {
+		struct strbuf w0 = STRBUF_INIT;
+
+		strbuf_addf(&w0,
+			    "%u measured windows had a metric of 0 or below "
+			    "and were left out with their blocks: a ratio "
+			    "needs a positive number (a longer --window counts "
+			    "more)",
+			    r.nonpositive);
+		json_object_array_add(warn, json_object_new_string(w0.buf));
+		strbuf_release(&w0);
+	}
+	json_object_object_add(exp, "switchback", switchback_json(lv, &r));
+	analysis_opts_init(&opts);
+	opts.baseline = lv->e.baseline;
+	ret = experiment_analyze_json(exp, &opts, err);
+	if (!ret) {
+		undrift(exp);
+		mark_other_io(exp);
+	}
+	sb_result_release(&r);
+out:
+	free(w);
+	free(labels);
+	return ret;
+}
+
+void live_report_text(struct json_object *exp, struct strbuf *out)
+{
+	struct json_object *sb = expjson_get(exp, "switchback");
+	struct json_object *arms =
+	    expjson_get_type(sb, "arms", json_type_array);
+	struct json_object *ab = expjson_get(exp, "abort");
+	size_t i, n = arms ? json_object_array_length(arms) : 0;
+	int width = 8;
+
+	if (strcmp(expjson_str(exp, "kind"), "observe") || !sb)
+		return;
+	for (i = 0; i < n; i++) {
+		struct json_object *arm =
+		    json_object_array_get_idx(expjson_get(exp, "arms"), i);
+		int len = (int)strlen(expjson_str(arm, "label"));
+
+		width = len > width ? len : width;
+	}
+	strbuf_addf(out,
+		    "\nswitchback: %d blocks of %g s windows, settle %g s; "
+		    "load trend over time rho %.2f (p %.3g)%s\n",
+		    expjson_count(sb, "blocks"), expjson_num(sb, "window_s"),
+		    expjson_num(sb, "settle_s"), expjson_num(sb, "trend_rho"),
+		    expjson_num(sb, "trend_p"),
+		    json_object_get_boolean(expjson_get(sb, "trend"))
+			? ": a trend, spread over the arms by the random order"
+			: "");
+	strbuf_addstr(out, "per arm: when its windows ran (0 the start, 1 the "
+			   "end), the load they carried,\nthe randomisation "
+			   "test, and the ratio adjusted for time and load\n");
+	for (i = 0; i < n; i++) {
+		struct json_object *a = json_object_array_get_idx(arms, i);
+		struct json_object *arm = json_object_array_get_idx(
+		    expjson_get(exp, "arms"), (size_t)expjson_count(a, "arm"));
+
+		strbuf_addf(
+		    out, "  %-*s  time %.2f  load %.4g %s/window", width,
+		    expjson_str(arm, "label"), expjson_num(a, "mean_time_frac"),
+		    expjson_num(a, "mean_load"), expjson_str(exp, "load_unit"));
+		if (expjson_get(a, "rand_p"))
+			strbuf_addf(out, "  randomisation p %.3g%s",
+				    expjson_num(a, "rand_p"),
+				    json_object_get_boolean(
+					expjson_get(a, "rand_exact"))
+					? " (exact)"
+					: "");
+		if (expjson_get(a, "adj_ratio"))
+			strbuf_addf(out, "  adjusted %.3f [%.3f, %.3f]",
+				    expjson_num(a, "adj_ratio"),
+				    expjson_num(a, "adj_ci_low"),
+				    expjson_num(a, "adj_ci_high"));
+		strbuf_addch(out, '\n');
+	}
+	if (expjson_count(sb, "suspect_windows") > 0)
+		strbuf_addf(out,
+			    "warning: %d analysed windows had other I/O on the "
+			    "device beside the cgroup's (see 'windows')\n",
+			    expjson_count(sb, "suspect_windows"));
+	if (json_object_get_boolean(expjson_get(sb, "carryover_warning")))
+		strbuf_addstr(out, "warning: no settle period, so carryover "
+				   "from the arm before biases the ratios "
+				   "toward 1\n");
+	if (ab)
+		strbuf_addf(out,
+			    "aborted: --abort-if '%s' fired after window %d: "
+			    "%s; the original settings were restored in "
+			    "%.3g s\n",
+			    expjson_str(ab, "rule"),
+			    expjson_count(ab, "window") + 1,
+			    expjson_str(ab, "why"),
+			    expjson_num(ab, "restored_after_s"));
+}
+
+int live_store(struct live *lv, const char *db, char *out_id,
+	       struct strbuf *err)
+{
+	struct store s;
+	int ret;
+
+	if (!lv->obj)
+		return err_set(err, -EINVAL, "there is nothing to store");
+	ret = store_open(&s, db, err);
+	if (!ret) {
+		ret = store_save_experiment(&s, lv->obj, out_id, err);
+		store_close(&s);
+	}
+	return ret;
+}
