@@ -52,6 +52,8 @@ static const struct command commands[] = {
     {"apply", cmd_apply, "set the winning settings now, install their files",
      CHANGES_SYSTEM},
     {"fleet", cmd_fleet, "the same compare on many hosts via Ansible, merged"},
+    {"record", cmd_record, "capture a program's file-system calls (BPF)"},
+    {"trace", cmd_trace, "show a recorded trace, or its summary"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 

@@ -36,6 +36,8 @@ void cli_recover_journal(int argc, const char **argv);
 /* For the commands that change nothing: only say what a crash left
  * (knob_report_stale()); never restores, never fails. */
 void cli_report_journal(void);
+int cmd_record(int argc, const char **argv);
+int cmd_trace(int argc, const char **argv);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
 /*
