@@ -244,9 +244,10 @@ int cmd_record(int argc, const char **argv)
 		      geteuid() ? " (record needs root)" : "");
 		goto out;
 	}
-	if (trace_writer_open(&w, a.out, a.force, &err)) {
+	r = trace_writer_open(&w, a.out, a.force, &err);
+	if (r) {
 		error("%s", err.buf);
-		ret = errno == EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	stop = cli_catch_stop_signals();

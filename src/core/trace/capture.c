@@ -296,6 +296,13 @@ int capture_start(struct capture *c, struct trace_writer *w,
 	c->start_ns = clock_now_ns();
 	c->tk.w = w;
 	c->tk.start_ns = c->start_ns;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		c->tk.start_real_ns =
+		    (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	}
 	c->user0_ns = self_cpu_ns();
 	ret = iotrace__attach(c->skel);
 	if (ret)

@@ -66,6 +66,8 @@ enum sc_kind {
 	SC_DUP2,      /* dup2(old, new), dup3 */
 	SC_FCNTL,     /* fcntl(fd, F_DUPFD..) */
 	SC_FORK,      /* clone, fork, vfork, clone3: only the BPF side acts */
+	SC_COPY,      /* copy_file_range(in, off_in*, out, off_out*, n) */
+	SC_SENDFILE,  /* sendfile(out, in, off*, n) */
 };
 
 /* One row: a syscall number, its kind, its path arguments (-1: none). */
@@ -142,6 +144,8 @@ static const struct sc_row sc_rows[] = {
 #endif
     {SYS_dup3, SC_DUP2, {-1, -1}},
     {SYS_fcntl, SC_FCNTL, {-1, -1}},
+    {SYS_copy_file_range, SC_COPY, {-1, -1}},
+    {SYS_sendfile, SC_SENDFILE, {-1, -1}},
     {SYS_clone, SC_FORK, {-1, -1}},
 #ifdef SYS_clone3
     {SYS_clone3, SC_FORK, {-1, -1}},
@@ -207,7 +211,7 @@ void tracker_init(struct tracker *tk, struct trace_writer *w,
 	tk->w = w;
 	tk->start_ns = start_ns;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	tk->start_real_s = ts.tv_sec;
+	tk->start_real_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	tk->path_slots = 1024;
 	tk->path_index = xcalloc(tk->path_slots, sizeof(*tk->path_index));
 }
@@ -392,6 +396,8 @@ static struct track_fd *fd_put(struct tracker *tk, uint32_t tgid, int32_t fd)
  * -1 it failed to find it, 0 nothing known. follow: statx follows a
  * symbolic link (open, stat) or not (unlink, rename).
  */
+static int64_t stx_ns(const struct statx_timestamp *t);
+
 static int file_of(struct tracker *tk, const char *abs, int how,
 		   int follow, uint32_t *id, struct strbuf *err)
 {
@@ -418,9 +424,9 @@ static int file_of(struct tracker *tk, const char *abs, int how,
 		else if (how < 0)
 			f.existed = 0;
 		else if (sx.stx_mask & STATX_BTIME)
-			f.existed = sx.stx_btime.tv_sec < tk->start_real_s;
+			f.existed = stx_ns(&sx.stx_btime) < tk->start_real_ns;
 		else
-			f.existed = sx.stx_ctime.tv_sec < tk->start_real_s;
+			f.existed = stx_ns(&sx.stx_ctime) < tk->start_real_ns;
 		if (f.existed && f.kind == TFK_REG)
 			f.size_bytes = sx.stx_size;
 	} else {
@@ -431,6 +437,12 @@ static int file_of(struct tracker *tk, const char *abs, int how,
 	*id = trace_add_file(&tk->files, &f);
 	path_insert(tk, *id);
 	return trace_writer_file(tk->w, &tk->files.files[*id - 1], err);
+}
+
+/* A statx time in ns. */
+static int64_t stx_ns(const struct statx_timestamp *t)
+{
+	return t->tv_sec * 1000000000 + t->tv_nsec;
 }
 
 /* The absolute, normalized form of path as process tgid meant it
@@ -860,6 +872,28 @@ static void fork_call(struct tracker *tk, const struct iot_call *c)
 	}
 }
 
+/*
+ * copy_file_range and sendfile: a read of the source and a write of the
+ * destination, each of what moved, at the descriptors' positions (an
+ * offset given by pointer is not read: the position stands in for it).
+ */
+static int copy_call(struct tracker *tk, const struct iot_call *c,
+		     enum sc_kind k, struct strbuf *err)
+{
+	struct iot_call half = *c;
+	int ret;
+
+	half.nr = SYS_read;
+	half.args[0] = k == SC_COPY ? c->args[0] : c->args[1];
+	half.args[2] = c->ret > 0 ? (uint64_t)c->ret : 0;
+	ret = fd_call(tk, &half, SC_READ, err);
+	if (ret)
+		return ret;
+	half.nr = SYS_write;
+	half.args[0] = k == SC_COPY ? c->args[2] : c->args[0];
+	return fd_call(tk, &half, SC_WRITE, err);
+}
+
 int tracker_call(struct tracker *tk, const struct iot_call *c,
 		 const char *path0, const char *path1, struct strbuf *err)
 {
@@ -873,6 +907,9 @@ int tracker_call(struct tracker *tk, const struct iot_call *c,
 	case SC_FORK:
 		fork_call(tk, c);
 		return 0;
+	case SC_COPY:
+	case SC_SENDFILE:
+		return copy_call(tk, c, k, err);
 	case SC_DUP:
 	case SC_DUP2:
 	case SC_FCNTL:

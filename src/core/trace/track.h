@@ -28,7 +28,7 @@ struct track_proc;
 struct tracker {
 	struct trace_writer *w; /* where events and files go */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC of the trace's start */
-	int64_t start_real_s;	/* CLOCK_REALTIME seconds then, for btime */
+	int64_t start_real_ns;	/* CLOCK_REALTIME then, for birth times */
 	struct trace files;	/* files met so far (events stay empty) */
 	struct track_fd *fds;	/* (tgid, fd) -> file, position */
 	size_t nr_fds, alloc_fds;
