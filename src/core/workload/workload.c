@@ -18,6 +18,7 @@ static const struct workload_ops *const workloads[] = {
     &workload_seqread,	 &workload_seqwrite, &workload_randread,
     &workload_randwrite, &workload_randrw,   &workload_smallfiles,
     &workload_mmapdirty, &workload_exec,     &workload_crashdump,
+    &workload_replay,
 };
 
 const struct workload_ops *workload_find(const char *name)

@@ -118,6 +118,7 @@ extern const struct workload_ops workload_smallfiles; /* smallfiles.c */
 extern const struct workload_ops workload_mmapdirty;  /* mmapdirty.c */
 extern const struct workload_ops workload_exec;	      /* exec.c */
 extern const struct workload_ops workload_crashdump;  /* crashdump.c */
+extern const struct workload_ops workload_replay;     /* replay.c */
 
 const struct workload_ops *workload_find(const char *name);
 const char *const *workload_names(void);
