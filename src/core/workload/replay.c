@@ -198,11 +198,20 @@ int rp_open_parent(int work_fd, const char *rel, const char **base)
 	return fd;
 }
 
-/* Make the directories leading to rel (not rel itself). */
-static int make_parents(int work_fd, const char *rel)
+/* Make the directories leading to rel (not rel itself); *last is the
+ * parent made before, skipped when it is rel's too. */
+static int make_parents(int work_fd, const char *rel, char **last)
 {
-	char *p = xstrdup(rel), *s;
+	const char *slash = strrchr(rel, '/');
+	char *p, *s;
 	int ret = 0;
+
+	if (!slash)
+		return 0;
+	if (*last && strlen(*last) == (size_t)(slash - rel) &&
+	    !strncmp(*last, rel, (size_t)(slash - rel)))
+		return 0;
+	p = xstrdup(rel);
 
 	for (s = strchr(p, '/'); s && !ret; s = strchr(s + 1, '/')) {
 		*s = 0;
@@ -219,12 +228,14 @@ static int make_parents(int work_fd, const char *rel)
 		}
 		*s = '/';
 	}
+	free(*last);
+	*last = ret ? NULL : xstrndup(rel, (size_t)(slash - rel));
 	free(p);
 	return ret;
 }
 
 /* Lay out one file that existed: its directories, its bytes. */
-static int lay_out(struct rp_state *st, size_t i, char *chunk,
+static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 		   struct strbuf *err)
 {
 	const struct trace_file *f = &st->t.files[i];
@@ -234,7 +245,7 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk,
 
 	if (!rel || !strcmp(rel, "."))
 		return 0;
-	ret = make_parents(st->work_fd, rel);
+	ret = make_parents(st->work_fd, rel, last);
 	if (ret)
 		return err_set(err, ret, "cannot lay out '%s': %s", rel,
 			       strerror(-ret));
@@ -307,7 +318,7 @@ static int replay_prepare(struct workload *w, struct target *t,
 {
 	struct rp_state *st;
 	uint64_t bytes = 0;
-	char *chunk;
+	char *chunk, *last = NULL;
 	size_t i;
 	int ret;
 
@@ -359,7 +370,8 @@ static int replay_prepare(struct workload *w, struct target *t,
 	for (i = 0; i < RP_LAYOUT_CHUNK; i++)
 		chunk[i] = (char)(w->ro.seed + i * 2654435761u);
 	for (i = 0; !ret && i < st->t.nr_files; i++)
-		ret = lay_out(st, i, chunk, err);
+		ret = lay_out(st, i, chunk, &last, err);
+	free(last);
 	free(chunk);
 	return ret;
 }
