@@ -322,7 +322,7 @@ static int replay_prepare(struct workload *w, struct target *t,
 	size_t i;
 	int ret;
 
-	if (t->kind != TARGET_DIR || t->work_fd < 0)
+	if (t->kind == TARGET_BLOCKDEV || t->work_fd < 0 || !t->workdir)
 		return err_set(err, -EINVAL,
 			       "replay lays out files: give a directory (or "
 			       "scratch:SIZE:ext4) as the target, not '%s'",
