@@ -137,24 +137,25 @@ static int map_names(struct rp_state *st, struct strbuf *err)
 		if (st->t.files[i].kind == TFK_OTHER)
 			continue;
 		if (!first) {
+			/* the first file's directory, shortened below to
+			 * what every path shares */
 			first = p;
-			root = strlen(p);
+			root = (size_t)(strrchr(p, '/') - p);
 			continue;
 		}
 		while (root && (strncmp(first, p, root) ||
-				(p[root] && p[root] != '/')))
-			root--;
+				(p[root] && p[root] != '/'))) {
+			while (root && first[--root] != '/')
+				;
+		}
 	}
-	if (first)
-		while (root && first[root] != '/' && first[root])
-			root--;
 	/* the shared directory: a file's own name never goes */
 	for (i = 0; first && i < n; i++) {
 		const char *p = st->t.files[i].path;
 
 		if (st->t.files[i].kind == TFK_OTHER)
 			continue;
-		if (strlen(p) <= root + 1) { /* the root itself */
+		if (strlen(p) <= root + 1) { /* the shared directory itself */
 			st->rel[i] = xstrdup(".");
 			continue;
 		}
