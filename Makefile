@@ -52,7 +52,10 @@ REL_OBJ := $(LIB_SRC:%.c=build/rel/%.o)
 # includes.
 BPF_CLANG ?= clang
 BPFTOOL   ?= bpftool
-BPF_ARCH_INC := -I/usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
+# asm/types.h of the host's multiarch directory (clang -dumpmachine
+# names no Debian directory, so ask dpkg, then gcc)
+BPF_ARCH_INC := -I/usr/include/$(shell dpkg-architecture \
+	-qDEB_HOST_MULTIARCH 2>/dev/null || gcc -dumpmachine 2>/dev/null)
 BPF_SKEL  := build/bpf/iotrace.skel.h
 
 build/bpf/iotrace.bpf.o: src/bpf/iotrace.bpf.c src/bpf/iotrace.h

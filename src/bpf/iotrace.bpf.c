@@ -26,8 +26,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load (the skeleton's rodata). */
 const volatile __u32 mode = IOT_MODE_PIDS;
-const volatile __u64 cgroup_id;	   /* IOT_MODE_CGROUP: the cgroup's id */
-const volatile __u32 cgroup_level; /* and its level (root is 0) */
+const volatile __u64 cgroup_id;		 /* IOT_MODE_CGROUP: the cgroup's id */
+const volatile __u32 cgroup_level;	 /* and its level (root is 0) */
 const volatile __u32 fork_child_off = 0; /* 0: no sched_process_fork */
 
 /* raw_syscalls/sys_enter */

@@ -15,9 +15,9 @@
 
 #include <linux/types.h>
 
-#define IOT_PATH_MAX 256  /* bytes of each path copied, NUL included */
-#define IOT_MAX_SYSCALL 512 /* entries of the sysinfo map */
-#define IOT_NO_ARG 0xff	    /* iot_sysinfo.path_arg: none */
+#define IOT_PATH_MAX	256  /* bytes of each path copied, NUL included */
+#define IOT_MAX_SYSCALL 512  /* entries of the sysinfo map */
+#define IOT_NO_ARG	0xff /* iot_sysinfo.path_arg: none */
 
 /* How the program picks the processes it records (iot_cfg.mode). */
 enum iot_mode {
@@ -40,18 +40,18 @@ enum iot_rec_kind {
 
 /* One finished system call. */
 struct iot_call {
-	__u32 kind;	    /* IOT_REC_CALL */
-	__u32 nr;	    /* the syscall number */
-	__u32 tgid, tid;    /* process and thread */
-	__u64 enter_ns;	    /* bpf_ktime_get_ns() at entry (CLOCK_MONOTONIC) */
-	__u64 exit_ns;	    /* and at exit */
-	__u64 args[6];	    /* its arguments */
-	__s64 ret;	    /* its return value */
+	__u32 kind;	 /* IOT_REC_CALL */
+	__u32 nr;	 /* the syscall number */
+	__u32 tgid, tid; /* process and thread */
+	__u64 enter_ns;	 /* bpf_ktime_get_ns() at entry (CLOCK_MONOTONIC) */
+	__u64 exit_ns;	 /* and at exit */
+	__u64 args[6];	 /* its arguments */
+	__s64 ret;	 /* its return value */
 };
 
 /* One finished system call with path arguments. */
 struct iot_call_path {
-	struct iot_call c;	       /* kind IOT_REC_PATH */
+	struct iot_call c;	    /* kind IOT_REC_PATH */
 	char path[2][IOT_PATH_MAX]; /* path_arg[0], path_arg[1]: "" if none */
 };
 

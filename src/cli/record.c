@@ -107,9 +107,8 @@ static int parse_args(int argc, const char **argv, struct record_args *a)
 		}
 		a->target = (pid_t)v;
 	}
-	if (a->duration &&
-	    cli_parse_duration("--duration", a->duration, &a->duration_ns,
-			       &err)) {
+	if (a->duration && cli_parse_duration("--duration", a->duration,
+					      &a->duration_ns, &err)) {
 		error("%s", err.buf);
 		strbuf_release(&err);
 		return -1;
@@ -213,8 +212,7 @@ static void say_end(const struct record_args *a, const struct trace_end *end,
 		       "runs), %.2f%% in iotrial\n",
 		       100.0 * (double)end->bpf_ns / (double)end->duration_ns,
 		       (unsigned long long)end->bpf_calls,
-		       100.0 * (double)end->user_ns /
-			   (double)end->duration_ns);
+		       100.0 * (double)end->user_ns / (double)end->duration_ns);
 	if (end->lost)
 		warning("%llu calls were lost (the ring buffer was full): "
 			"replay refuses this trace unless --allow-lost; a "
@@ -240,8 +238,7 @@ int cmd_record(int argc, const char **argv)
 	co.cgroup = a.cgroup;
 	co.ring_bytes = a.ring_bytes;
 	if (capture_open(&c, &co, &err)) {
-		error("%s%s", err.buf,
-		      geteuid() ? " (record needs root)" : "");
+		error("%s%s", err.buf, geteuid() ? " (record needs root)" : "");
 		goto out;
 	}
 	r = trace_writer_open(&w, a.out, a.force, &err);

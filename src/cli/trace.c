@@ -55,8 +55,9 @@ static int do_export(const struct trace *t, const char *format,
 	int ret = EXIT_OK;
 
 	if (!format || strcmp(format, "fio-iolog3")) {
-		error("'trace export' needs --format fio-iolog3 (the one format "
-		      "it writes)");
+		error(
+		    "'trace export' needs --format fio-iolog3 (the one format "
+		    "it writes)");
 		return EXIT_USAGE;
 	}
 	n = iolog_export(t, &out);
@@ -118,8 +119,7 @@ int cmd_trace(int argc, const char **argv)
 	struct option opts[] = {
 	    OPT_STRING(0, "limit", &limit_s, "N",
 		       "show: the first N events (0: all)"),
-	    OPT_STRING(0, "format", &format, "FORMAT",
-		       "export: fio-iolog3"),
+	    OPT_STRING(0, "format", &format, "FORMAT", "export: fio-iolog3"),
 	    OPT_STRING('o', "output", &out_path, "FILE",
 		       "export: the iolog (default stdout); import: the "
 		       "trace"),
@@ -138,8 +138,9 @@ int cmd_trace(int argc, const char **argv)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
-	if (n != 2 || (strcmp(argv[0], "show") && strcmp(argv[0], "stats") &&
-		       strcmp(argv[0], "export") && strcmp(argv[0], "import"))) {
+	if (n != 2 ||
+	    (strcmp(argv[0], "show") && strcmp(argv[0], "stats") &&
+	     strcmp(argv[0], "export") && strcmp(argv[0], "import"))) {
 		error("'trace' needs show, stats, export or import and a file; "
 		      "see 'iotrial trace --help'");
 		return EXIT_USAGE;

@@ -41,8 +41,11 @@ static void slurp(const char *path, struct strbuf *sb)
 /* A small trace: two files, three events. */
 static void sample(struct trace *t)
 {
-	struct trace_file f = {.kind = TFK_REG, .existed = 1, .dev = 2049,
-			       .ino = 77, .size_bytes = 8192,
+	struct trace_file f = {.kind = TFK_REG,
+			       .existed = 1,
+			       .dev = 2049,
+			       .ino = 77,
+			       .size_bytes = 8192,
 			       .path = "/data/a"};
 	struct trace_event e = {0};
 

@@ -35,9 +35,9 @@ struct capture {
 	struct iotrace *skel;
 	struct ring_buffer *rb;
 	struct tracker tk;
-	int stats_fd;	    /* BPF run-time statistics on while held */
-	uint64_t start_ns;  /* CLOCK_MONOTONIC at start */
-	uint64_t user0_ns;  /* this process's CPU time at start */
+	int stats_fd;	   /* BPF run-time statistics on while held */
+	uint64_t start_ns; /* CLOCK_MONOTONIC at start */
+	uint64_t user0_ns; /* this process's CPU time at start */
 	int started;
 	int failed;	    /* the writer failed: stop handling */
 	struct strbuf werr; /* and why */
@@ -72,10 +72,10 @@ static unsigned fork_child_offset(void)
 		while (fgets(line, sizeof(line), f)) {
 			char *p = strstr(line, " child_pid;");
 
-			if (p && sscanf(strstr(p, "offset:") ? strstr(p, "offset:")
-							      : "",
-					"offset:%u;\tsize:%u", &off,
-					&size) == 2 &&
+			if (p &&
+			    sscanf(strstr(p, "offset:") ? strstr(p, "offset:")
+							: "",
+				   "offset:%u;\tsize:%u", &off, &size) == 2 &&
 			    size == 4)
 				break;
 			off = 0;
@@ -227,9 +227,8 @@ static void add_children(struct capture *c, pid_t pid, unsigned depth)
 			uint32_t k = (uint32_t)child;
 			uint8_t one = 1;
 
-			bpf_map_update_elem(
-			    bpf_map__fd(c->skel->maps.tracked), &k, &one,
-			    BPF_ANY);
+			bpf_map_update_elem(bpf_map__fd(c->skel->maps.tracked),
+					    &k, &one, BPF_ANY);
 			cwd_of(c, child);
 			add_children(c, child, depth + 1);
 		}
@@ -281,8 +280,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-int capture_start(struct capture *c, struct trace_writer *w,
-		  struct strbuf *err)
+int capture_start(struct capture *c, struct trace_writer *w, struct strbuf *err)
 {
 	int ret;
 
@@ -325,8 +323,9 @@ int capture_poll(struct capture *c, int timeout_ms, struct strbuf *err)
 	if (c->failed)
 		return err_set(err, -EIO, "%s", c->werr.buf);
 	if (n < 0 && n != -EINTR)
-		return err_set(err, n, "cannot read the capture's ring buffer: "
-				       "%s",
+		return err_set(err, n,
+			       "cannot read the capture's ring buffer: "
+			       "%s",
 			       strerror(-n));
 	return 0;
 }
@@ -429,9 +428,12 @@ static int meta_knob(struct trace_writer *w, const char *name,
 int capture_write_meta(struct trace_writer *w, struct strbuf *err)
 {
 	static const char *const knobs[] = {
-	    "vm.dirty_ratio",		 "vm.dirty_background_ratio",
-	    "vm.dirty_bytes",		 "vm.dirty_background_bytes",
-	    "vm.dirty_expire_centisecs", "vm.dirty_writeback_centisecs",
+	    "vm.dirty_ratio",
+	    "vm.dirty_background_ratio",
+	    "vm.dirty_bytes",
+	    "vm.dirty_background_bytes",
+	    "vm.dirty_expire_centisecs",
+	    "vm.dirty_writeback_centisecs",
 	    "vm.vfs_cache_pressure",
 	};
 	struct utsname u;

@@ -65,7 +65,8 @@ static double rate_error(const struct trace_summary *c,
 	/* at speed N the replay's second i holds the capture's seconds
 	 * [i*N, (i+1)*N): compare those sums */
 	for (i = 0; (double)i * speed < (double)n; i++) {
-		double want = 0, got = i < r->nr_secs ? (double)r->sec_ops[i] : 0;
+		double want = 0,
+		       got = i < r->nr_secs ? (double)r->sec_ops[i] : 0;
 
 		for (j = (size_t)((double)i * speed);
 		     j < n && (double)j < (double)(i + 1) * speed; j++)
@@ -109,8 +110,8 @@ void fidelity_compute(const struct trace_summary *c,
 	rrd = (double)r->ops[TOP_READ];
 	rrw = (double)r->ops[TOP_WRITE];
 	if (crd + crw > 0 && rrd + rrw > 0)
-		f->err[FID_MIX] = cap1(fabs(crd / (crd + crw) -
-					    rrd / (rrd + rrw)));
+		f->err[FID_MIX] =
+		    cap1(fabs(crd / (crd + crw) - rrd / (rrd + rrw)));
 	else
 		f->err[FID_MIX] = crd + crw == rrd + rrw ? 0 : 1;
 	for (i = 1; i < TOP__NR; i++)
@@ -122,10 +123,9 @@ void fidelity_compute(const struct trace_summary *c,
 	if (f->applies[FID_LAG] && c->duration_ns) {
 		double want = (double)c->duration_ns / speed;
 
-		f->err[FID_LAG] =
-		    cap1((double)r->duration_ns / want - 1 > 0
-			     ? (double)r->duration_ns / want - 1
-			     : 0);
+		f->err[FID_LAG] = cap1((double)r->duration_ns / want - 1 > 0
+					   ? (double)r->duration_ns / want - 1
+					   : 0);
 	}
 	for (i = 0; i < FID__NR; i++)
 		if (f->applies[i]) {

@@ -42,10 +42,10 @@ enum fidelity_component {
 };
 
 struct fidelity {
-	double err[FID__NR];   /* each component's error, 0..1 */
-	int applies[FID__NR];  /* whether it counts (rate, lag) */
-	double score;	       /* 0..100 */
-	int poor;	       /* over a threshold: say why in why */
+	double err[FID__NR];  /* each component's error, 0..1 */
+	int applies[FID__NR]; /* whether it counts (rate, lag) */
+	double score;	      /* 0..100 */
+	int poor;	      /* over a threshold: say why in why */
 };
 
 /*

@@ -16,8 +16,8 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-#define LINE_MAX_BYTES 8192	 /* one line of an iolog */
-#define EXTENT_MAX (1ull << 50) /* offset + length of one I/O */
+#define LINE_MAX_BYTES 8192	    /* one line of an iolog */
+#define EXTENT_MAX     (1ull << 50) /* offset + length of one I/O */
 
 /* The fio action of an op, or NULL for one fio cannot replay. */
 static const char *fio_action(unsigned op)
@@ -201,8 +201,9 @@ static int import_line(struct trace *t, int ver, char *line, unsigned lineno,
 		return 0;
 	}
 	if (!name_ok(w[k]))
-		return err_set(err, -EINVAL, "line %u: a file name iotrial "
-					     "cannot replay",
+		return err_set(err, -EINVAL,
+			       "line %u: a file name iotrial "
+			       "cannot replay",
 			       lineno);
 	if (n - k == 4 &&
 	    (parse_u64(w[k + 2], &off) || parse_u64(w[k + 3], &len) ||
@@ -295,8 +296,9 @@ int iolog_import(const char *data, size_t len, struct trace *t,
 	if (!ver && !ret)
 		return err_set(err, -EINVAL, "an empty file is no fio iolog");
 	if (!ret) {
-		trace_add_meta(t, "imported", ver == 2 ? "fio iolog version 2"
-						       : "fio iolog version 3");
+		trace_add_meta(t, "imported",
+			       ver == 2 ? "fio iolog version 2"
+					: "fio iolog version 3");
 		t->end.nr_events = t->nr_events;
 		t->end.duration_ns =
 		    t->nr_events ? t->events[t->nr_events - 1].ts_ns : 0;

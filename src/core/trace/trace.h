@@ -16,15 +16,15 @@
 
 struct strbuf;
 
-#define TRACE_MAGIC "IOTRACE\n"	 /* the file's first 8 bytes */
-#define TRACE_VERSION_MAJOR 1	 /* a reader refuses other majors */
-#define TRACE_VERSION_MINOR 0	 /* and reads any minor of its major */
-#define TRACE_EVENT_BYTES 64	 /* one event on disk */
-#define TRACE_RECORD_MAX (1u << 20) /* bytes of one record's payload */
-#define TRACE_PATH_MAX 4096	    /* bytes of a file's path */
-#define TRACE_FILES_MAX (1u << 20)  /* files of one trace */
-#define TRACE_EVENTS_MAX (1u << 25) /* events of one trace (2 GiB) */
-#define TRACE_META_MAX 1024	    /* meta entries */
+#define TRACE_MAGIC	    "IOTRACE\n" /* the file's first 8 bytes */
+#define TRACE_VERSION_MAJOR 1		/* a reader refuses other majors */
+#define TRACE_VERSION_MINOR 0		/* and reads any minor of its major */
+#define TRACE_EVENT_BYTES   64		/* one event on disk */
+#define TRACE_RECORD_MAX    (1u << 20)	/* bytes of one record's payload */
+#define TRACE_PATH_MAX	    4096	/* bytes of a file's path */
+#define TRACE_FILES_MAX	    (1u << 20)	/* files of one trace */
+#define TRACE_EVENTS_MAX    (1u << 25)	/* events of one trace (2 GiB) */
+#define TRACE_META_MAX	    1024	/* meta entries */
 
 /* The record types (a record is a u32 type, a u32 length, the payload). */
 enum trace_record_type {
@@ -61,9 +61,9 @@ enum trace_op {
 
 /* trace_event.flags */
 enum trace_event_flags {
-	TEV_VEC = 1 << 0,    /* readv/writev family: size is what moved */
+	TEV_VEC = 1 << 0,	 /* readv/writev family: size is what moved */
 	TEV_POSITIONAL = 1 << 1, /* pread/pwrite family: offset was given */
-	TEV_NOFILE = 1 << 2, /* the fd was not opened in the trace */
+	TEV_NOFILE = 1 << 2,	 /* the fd was not opened in the trace */
 };
 
 /* One call, as it is on disk (64 bytes, little-endian). */
@@ -168,8 +168,8 @@ struct trace_writer {
 	int fd;
 	struct strbuf *block; /* events not written yet */
 	uint64_t nr_events;
-	uint64_t bytes;	      /* written so far */
-	int failed;	      /* a write failed */
+	uint64_t bytes; /* written so far */
+	int failed;	/* a write failed */
 };
 /* Create path (never through a symbolic link; an existing file only
  * with replace). */

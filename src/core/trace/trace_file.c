@@ -17,22 +17,31 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-#define HEADER_BYTES 16
+#define HEADER_BYTES	 16
 #define FILE_FIXED_BYTES 32
-#define END_BYTES 48
-#define BLOCK_EVENTS 4096 /* events per EVENTS record the writer makes */
+#define END_BYTES	 48
+#define BLOCK_EVENTS	 4096 /* events per EVENTS record the writer makes */
 
 static const char *const op_names[TOP__NR] = {
-    [TOP_NONE] = "none",	[TOP_OPEN] = "open",
-    [TOP_CLOSE] = "close",	[TOP_READ] = "read",
-    [TOP_WRITE] = "write",	[TOP_LSEEK] = "lseek",
-    [TOP_FSYNC] = "fsync",	[TOP_FDATASYNC] = "fdatasync",
+    [TOP_NONE] = "none",
+    [TOP_OPEN] = "open",
+    [TOP_CLOSE] = "close",
+    [TOP_READ] = "read",
+    [TOP_WRITE] = "write",
+    [TOP_LSEEK] = "lseek",
+    [TOP_FSYNC] = "fsync",
+    [TOP_FDATASYNC] = "fdatasync",
     [TOP_SYNC_RANGE] = "sync_file_range",
-    [TOP_FALLOCATE] = "fallocate", [TOP_FTRUNCATE] = "ftruncate",
-    [TOP_UNLINK] = "unlink",	[TOP_RENAME] = "rename",
-    [TOP_MKDIR] = "mkdir",	[TOP_RMDIR] = "rmdir",
-    [TOP_STAT] = "stat",	[TOP_FSTAT] = "fstat",
-    [TOP_GETDENTS] = "getdents", [TOP_MMAP] = "mmap",
+    [TOP_FALLOCATE] = "fallocate",
+    [TOP_FTRUNCATE] = "ftruncate",
+    [TOP_UNLINK] = "unlink",
+    [TOP_RENAME] = "rename",
+    [TOP_MKDIR] = "mkdir",
+    [TOP_RMDIR] = "rmdir",
+    [TOP_STAT] = "stat",
+    [TOP_FSTAT] = "fstat",
+    [TOP_GETDENTS] = "getdents",
+    [TOP_MMAP] = "mmap",
     [TOP_MSYNC] = "msync",
 };
 
@@ -546,18 +555,16 @@ static int check_whole(const struct trace *t, struct strbuf *err)
 		const struct trace_event *e = &t->events[i];
 
 		if (e->file > t->nr_files || e->file2 > t->nr_files)
-			return err_set(err, -EINVAL,
-				       "event %zu names file %u, which the "
-				       "trace does not list",
-				       i + 1,
-				       e->file > t->nr_files ? e->file
-							     : e->file2);
+			return err_set(
+			    err, -EINVAL,
+			    "event %zu names file %u, which the "
+			    "trace does not list",
+			    i + 1, e->file > t->nr_files ? e->file : e->file2);
 	}
 	if (t->complete && t->end.nr_events != t->nr_events)
-		return err_set(err, -EINVAL,
-			       "the trace says %llu events but holds %zu",
-			       (unsigned long long)t->end.nr_events,
-			       t->nr_events);
+		return err_set(
+		    err, -EINVAL, "the trace says %llu events but holds %zu",
+		    (unsigned long long)t->end.nr_events, t->nr_events);
 	return 0;
 }
 

@@ -168,8 +168,7 @@ static void add_ns(struct strbuf *out, uint64_t ns)
 }
 
 /* The sizes of one direction, as "  4KiB-8KiB  123" rows. */
-static void size_rows(struct strbuf *out, const char *what,
-		      const uint64_t *h)
+static void size_rows(struct strbuf *out, const char *what, const uint64_t *h)
 {
 	unsigned b;
 
@@ -233,7 +232,8 @@ void trace_stats_text(const struct trace *t, const struct trace_summary *s,
 		strbuf_addf(out, "  %-16s %10llu", trace_op_name(op),
 			    (unsigned long long)s->ops[op]);
 		if (secs > 0)
-			strbuf_addf(out, "  %10.1f/s", (double)s->ops[op] / secs);
+			strbuf_addf(out, "  %10.1f/s",
+				    (double)s->ops[op] / secs);
 		if (s->errors[op])
 			strbuf_addf(out, "  (%llu failed)",
 				    (unsigned long long)s->errors[op]);
@@ -340,8 +340,7 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	}
 	if (t->complete)
-		strbuf_addf(out,
-			    "end: %llu events, %llu lost, %.3f s\n",
+		strbuf_addf(out, "end: %llu events, %llu lost, %.3f s\n",
 			    (unsigned long long)t->end.nr_events,
 			    (unsigned long long)t->end.lost,
 			    (double)t->end.duration_ns / 1e9);

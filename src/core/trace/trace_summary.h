@@ -14,10 +14,10 @@
 
 /* The numbers of one trace. */
 struct trace_summary {
-	uint64_t duration_ns;	   /* the capture's, or the last event's end */
-	uint64_t ops[TOP__NR];	   /* events by op */
-	uint64_t errors[TOP__NR];  /* of them, failed (ret < 0) */
-	uint64_t bytes_read, bytes_written; /* moved (ret > 0) */
+	uint64_t duration_ns;	  /* the capture's, or the last event's end */
+	uint64_t ops[TOP__NR];	  /* events by op */
+	uint64_t errors[TOP__NR]; /* of them, failed (ret < 0) */
+	uint64_t bytes_read, bytes_written;	 /* moved (ret > 0) */
 	uint64_t read_sizes[TRACE_SIZE_BUCKETS]; /* by floor(log2(size)) */
 	uint64_t write_sizes[TRACE_SIZE_BUCKETS];
 	uint64_t *sec_ops;   /* events entered in each second */

@@ -28,46 +28,46 @@
 /* What a recorded syscall is, for the tracker. */
 enum sc_kind {
 	SC_NONE,
-	SC_OPEN,      /* open(path, flags) */
-	SC_CREAT,     /* creat(path, mode) */
-	SC_OPENAT,    /* openat(dirfd, path, flags) */
-	SC_READ,      /* read(fd, buf, n) */
-	SC_PREAD,     /* pread64(fd, buf, n, off) */
-	SC_READV,     /* readv(fd, iov, cnt) */
-	SC_PREADV,    /* preadv(fd, iov, cnt, off) */
+	SC_OPEN,   /* open(path, flags) */
+	SC_CREAT,  /* creat(path, mode) */
+	SC_OPENAT, /* openat(dirfd, path, flags) */
+	SC_READ,   /* read(fd, buf, n) */
+	SC_PREAD,  /* pread64(fd, buf, n, off) */
+	SC_READV,  /* readv(fd, iov, cnt) */
+	SC_PREADV, /* preadv(fd, iov, cnt, off) */
 	SC_WRITE,
 	SC_PWRITE,
 	SC_WRITEV,
 	SC_PWRITEV,
-	SC_LSEEK,     /* lseek(fd, off, whence) */
+	SC_LSEEK, /* lseek(fd, off, whence) */
 	SC_FSYNC,
 	SC_FDATASYNC,
 	SC_SYNC_RANGE, /* sync_file_range(fd, off, n, flags) */
 	SC_FALLOCATE,  /* fallocate(fd, mode, off, len) */
 	SC_FTRUNCATE,  /* ftruncate(fd, len) */
 	SC_CLOSE,
-	SC_UNLINK,    /* unlink(path) */
-	SC_UNLINKAT,  /* unlinkat(dirfd, path, flags) */
-	SC_RENAME,    /* rename(old, new) */
-	SC_RENAMEAT,  /* renameat(ofd, old, nfd, new), renameat2 */
-	SC_MKDIR,     /* mkdir(path, mode) */
-	SC_MKDIRAT,   /* mkdirat(dirfd, path, mode) */
+	SC_UNLINK,   /* unlink(path) */
+	SC_UNLINKAT, /* unlinkat(dirfd, path, flags) */
+	SC_RENAME,   /* rename(old, new) */
+	SC_RENAMEAT, /* renameat(ofd, old, nfd, new), renameat2 */
+	SC_MKDIR,    /* mkdir(path, mode) */
+	SC_MKDIRAT,  /* mkdirat(dirfd, path, mode) */
 	SC_RMDIR,
-	SC_STAT,      /* stat(path, buf), lstat */
-	SC_FSTATAT,   /* newfstatat(dirfd, path, buf, flags) */
-	SC_STATX,     /* statx(dirfd, path, flags, mask, buf) */
-	SC_FSTAT,     /* fstat(fd, buf) */
-	SC_GETDENTS,  /* getdents64(fd, buf, n) */
-	SC_MMAP,      /* mmap(addr, len, prot, flags, fd, off) */
-	SC_MSYNC,     /* msync(addr, len, flags) */
+	SC_STAT,     /* stat(path, buf), lstat */
+	SC_FSTATAT,  /* newfstatat(dirfd, path, buf, flags) */
+	SC_STATX,    /* statx(dirfd, path, flags, mask, buf) */
+	SC_FSTAT,    /* fstat(fd, buf) */
+	SC_GETDENTS, /* getdents64(fd, buf, n) */
+	SC_MMAP,     /* mmap(addr, len, prot, flags, fd, off) */
+	SC_MSYNC,    /* msync(addr, len, flags) */
 	SC_CHDIR,
 	SC_FCHDIR,
-	SC_DUP,	      /* dup(fd) */
-	SC_DUP2,      /* dup2(old, new), dup3 */
-	SC_FCNTL,     /* fcntl(fd, F_DUPFD..) */
-	SC_FORK,      /* clone, fork, vfork, clone3: only the BPF side acts */
-	SC_COPY,      /* copy_file_range(in, off_in*, out, off_out*, n) */
-	SC_SENDFILE,  /* sendfile(out, in, off*, n) */
+	SC_DUP,	     /* dup(fd) */
+	SC_DUP2,     /* dup2(old, new), dup3 */
+	SC_FCNTL,    /* fcntl(fd, F_DUPFD..) */
+	SC_FORK,     /* clone, fork, vfork, clone3: only the BPF side acts */
+	SC_COPY,     /* copy_file_range(in, off_in*, out, off_out*, n) */
+	SC_SENDFILE, /* sendfile(out, in, off*, n) */
 };
 
 /* One row: a syscall number, its kind, its path arguments (-1: none). */
@@ -162,9 +162,9 @@ static const struct sc_row sc_rows[] = {
 struct track_fd {
 	uint32_t tgid;
 	int32_t fd;
-	uint32_t file;	  /* 0: not a file of a file system (dropped) */
-	uint32_t oflags;  /* open flags */
-	uint64_t pos;	  /* the position, as far as the tracker knows */
+	uint32_t file;	 /* 0: not a file of a file system (dropped) */
+	uint32_t oflags; /* open flags */
+	uint64_t pos;	 /* the position, as far as the tracker knows */
 	int used;
 };
 
@@ -202,8 +202,7 @@ static enum sc_kind sc_kind_of(uint32_t nr)
 	return SC_NONE;
 }
 
-void tracker_init(struct tracker *tk, struct trace_writer *w,
-		  uint64_t start_ns)
+void tracker_init(struct tracker *tk, struct trace_writer *w, uint64_t start_ns)
 {
 	struct timespec ts;
 
@@ -314,8 +313,8 @@ static void path_normalize(const char *path, struct strbuf *out)
 		if (n == 2 && s[0] == '.' && s[1] == '.') {
 			char *slash = strrchr(out->buf, '/');
 
-			strbuf_setlen(out, slash ? (size_t)(slash - out->buf)
-						 : 0);
+			strbuf_setlen(out,
+				      slash ? (size_t)(slash - out->buf) : 0);
 			continue;
 		}
 		strbuf_addch(out, '/');
@@ -398,8 +397,8 @@ static struct track_fd *fd_put(struct tracker *tk, uint32_t tgid, int32_t fd)
  */
 static int64_t stx_ns(const struct statx_timestamp *t);
 
-static int file_of(struct tracker *tk, const char *abs, int how,
-		   int follow, uint32_t *id, struct strbuf *err)
+static int file_of(struct tracker *tk, const char *abs, int how, int follow,
+		   uint32_t *id, struct strbuf *err)
 {
 	struct trace_file f = {0};
 	struct statx sx;
@@ -665,7 +664,8 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 	e.arg = flags;
 	if (e.op == TOP_OPEN && c->ret >= 0) {
 		struct track_fd *f = fd_put(tk, c->tgid, (int32_t)c->ret);
-		const struct trace_file *tf = trace_file_get(&tk->files, e.file);
+		const struct trace_file *tf =
+		    trace_file_get(&tk->files, e.file);
 
 		f->file = e.file;
 		f->oflags = flags;
@@ -682,8 +682,8 @@ out:
 }
 
 /* A call on a descriptor. */
-static int fd_call(struct tracker *tk, const struct iot_call *c,
-		   enum sc_kind k, struct strbuf *err)
+static int fd_call(struct tracker *tk, const struct iot_call *c, enum sc_kind k,
+		   struct strbuf *err)
 {
 	struct trace_event e = {0};
 	struct track_fd *f;
@@ -718,8 +718,8 @@ static int fd_call(struct tracker *tk, const struct iot_call *c,
 		e.op = k == SC_READ || k == SC_READV ? TOP_READ : TOP_WRITE;
 		e.offset = f->pos;
 		e.size = k == SC_READ || k == SC_WRITE ? c->args[2]
-			 : c->ret > 0			 ? (uint64_t)c->ret
-							 : 0;
+			 : c->ret > 0		       ? (uint64_t)c->ret
+						       : 0;
 		if (k == SC_READV || k == SC_WRITEV)
 			e.flags |= TEV_VEC;
 		if (c->ret > 0)

@@ -15,10 +15,10 @@
 
 /* A recorded descriptor's replay descriptor. */
 struct rp_fd {
-	int32_t rfd;	/* as recorded */
-	uint32_t file;	/* its file */
-	int fd;		/* ours */
-	unsigned refs;	/* opens not closed yet (two processes may have) */
+	int32_t rfd;   /* as recorded */
+	uint32_t file; /* its file */
+	int fd;	       /* ours */
+	unsigned refs; /* opens not closed yet (two processes may have) */
 };
 
 struct rp_state;
@@ -42,20 +42,20 @@ struct rp_thread {
 
 struct rp_state {
 	struct trace t;
-	char **rel;	       /* per file id - 1: the path below the work
-				  directory, NULL: not replayable */
+	char **rel; /* per file id - 1: the path below the work
+		       directory, NULL: not replayable */
 	struct rp_thread *th;
 	size_t nr_th;
-	pthread_mutex_t lock;  /* fds */
+	pthread_mutex_t lock; /* fds */
 	struct rp_fd *fds;
 	size_t nr_fds, alloc_fds;
-	double speed;	       /* 0: max */
+	double speed; /* 0: max */
 	int open_loop;
 	uint64_t start_ns;
 	volatile int *stop;
 	int work_fd;
-	uint64_t extra_opens;  /* descriptors opened before the trace */
-	uint64_t skipped;      /* calls not replayed (mmap, msync) */
+	uint64_t extra_opens; /* descriptors opened before the trace */
+	uint64_t skipped;     /* calls not replayed (mmap, msync) */
 };
 
 /* openat2 beneath dirfd, no symbolic link followed: the fd or -errno. */

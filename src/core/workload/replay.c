@@ -43,9 +43,9 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-#define RP_THREADS_MAX 1024	   /* recorded threads replayed */
-#define RP_FILE_MAX (1ull << 40)   /* bytes of one file laid out */
-#define RP_LAYOUT_CHUNK (1u << 20) /* bytes written at a time */
+#define RP_THREADS_MAX	1024	     /* recorded threads replayed */
+#define RP_FILE_MAX	(1ull << 40) /* bytes of one file laid out */
+#define RP_LAYOUT_CHUNK (1u << 20)   /* bytes written at a time */
 
 static const char *const mode_choices[] = {"open", "closed", NULL};
 
@@ -173,8 +173,8 @@ int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
 	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
 	if (flags & (O_CREAT | O_TMPFILE))
 		how.mode = mode;
-	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-		      RESOLVE_NO_MAGICLINKS;
+	how.resolve =
+	    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
 	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
 	return fd < 0 ? -errno : (int)fd;
 }
@@ -219,8 +219,8 @@ static int make_parents(int work_fd, const char *rel, char **last)
 		if (mkdirat(work_fd, p, 0755) && errno != EEXIST)
 			ret = -errno;
 		else {
-			int fd = rp_open_beneath(work_fd, p, O_PATH | O_DIRECTORY,
-					      0);
+			int fd = rp_open_beneath(work_fd, p,
+						 O_PATH | O_DIRECTORY, 0);
 
 			if (fd < 0)
 				ret = fd; /* a link or a file in the way */
@@ -254,14 +254,14 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 		return 0;
 	if (f->kind == TFK_DIR) {
 		if (mkdirat(st->work_fd, rel, 0755) && errno != EEXIST)
-			return err_set(err, -errno, "cannot make '%s': %s",
-				       rel, strerror(errno));
+			return err_set(err, -errno, "cannot make '%s': %s", rel,
+				       strerror(errno));
 		return 0;
 	}
 	if (f->kind != TFK_REG)
 		return 0;
 	fd = rp_open_beneath(st->work_fd, rel, O_WRONLY | O_CREAT | O_TRUNC,
-			  0644);
+			     0644);
 	if (fd < 0)
 		return err_set(err, fd, "cannot lay out '%s': %s", rel,
 			       strerror(-fd));
@@ -302,8 +302,8 @@ static int split_threads(struct rp_state *st, struct strbuf *err)
 					       "the trace has more than %d "
 					       "threads",
 					       RP_THREADS_MAX);
-			st->th = xrealloc(st->th,
-					  (st->nr_th + 1) * sizeof(*st->th));
+			st->th =
+			    xrealloc(st->th, (st->nr_th + 1) * sizeof(*st->th));
 			th = &st->th[st->nr_th++];
 			memset(th, 0, sizeof(*th));
 			th->tid = tid;
@@ -376,7 +376,6 @@ static int replay_prepare(struct workload *w, struct target *t,
 	free(chunk);
 	return ret;
 }
-
 
 const struct workload_ops workload_replay = {
     .name = "replay",

@@ -79,10 +79,9 @@ static int fd_of(struct rp_state *st, const struct trace_event *e)
 	pthread_mutex_unlock(&st->lock);
 	if (fd >= 0 || !f || !st->rel[e->file - 1])
 		return fd;
-	fd = rp_open_beneath(st->work_fd, st->rel[e->file - 1],
-			     f->kind == TFK_DIR ? O_RDONLY | O_DIRECTORY
-						: O_RDWR,
-			     0);
+	fd = rp_open_beneath(
+	    st->work_fd, st->rel[e->file - 1],
+	    f->kind == TFK_DIR ? O_RDONLY | O_DIRECTORY : O_RDWR, 0);
 	if (fd < 0)
 		return -1;
 	fd_opened(st, e->fd, e->file, fd);
@@ -154,8 +153,8 @@ static int64_t name_op(struct rp_state *st, const struct trace_event *e)
 			ret = -ENOENT;
 			break;
 		}
-		pfd2 = rp_open_parent(st->work_fd, st->rel[e->file2 - 1],
-				      &base2);
+		pfd2 =
+		    rp_open_parent(st->work_fd, st->rel[e->file2 - 1], &base2);
 		if (pfd2 < 0) {
 			ret = pfd2;
 			break;
@@ -267,8 +266,9 @@ static void *thread_main(void *arg)
 		uint64_t t0, t1;
 
 		if (st->speed > 0 && st->open_loop) {
-			uint64_t want = st->start_ns +
-					(uint64_t)((double)e->ts_ns / st->speed);
+			uint64_t want =
+			    st->start_ns +
+			    (uint64_t)((double)e->ts_ns / st->speed);
 
 			sleep_until(want);
 			now = clock_now_ns();
@@ -341,7 +341,8 @@ static void fill_result(struct rp_state *st, struct run_result *r,
 	}
 	for (op = 1; op < TOP__NR; op++)
 		nr_kinds += lat[op].count > 0;
-	r->op_results = xcalloc(nr_kinds ? nr_kinds : 1, sizeof(*r->op_results));
+	r->op_results =
+	    xcalloc(nr_kinds ? nr_kinds : 1, sizeof(*r->op_results));
 	for (op = 1; op < TOP__NR; op++) {
 		if (!lat[op].count)
 			continue;
@@ -369,7 +370,8 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 	fidelity_compute(&c, &d, st->speed, st->open_loop, &f, &why);
 	for (i = 0; i < FID__NR; i++)
 		if (f.applies[i])
-			strbuf_addf(&parts, "%s%s %.1f%%", parts.len ? ", " : "",
+			strbuf_addf(&parts, "%s%s %.1f%%",
+				    parts.len ? ", " : "",
 				    fidelity_name((enum fidelity_component)i),
 				    100 * f.err[i]);
 	r->fidelity = f.score;
@@ -415,8 +417,9 @@ int rp_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		e = pthread_create(&st->th[i].th, NULL, thread_main,
 				   &st->th[i]);
 		if (e) {
-			ret = err_set(err, -e, "cannot start a replay thread: "
-					       "%s",
+			ret = err_set(err, -e,
+				      "cannot start a replay thread: "
+				      "%s",
 				      strerror(e));
 			break;
 		}
@@ -444,8 +447,8 @@ static void rm_tree(int dirfd, const char *name, unsigned depth)
 
 	if (!unlinkat(dirfd, name, 0) || errno == ENOENT || depth > 256)
 		return;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-				     O_CLOEXEC);
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	d = fdopendir(fd);
