@@ -203,7 +203,23 @@ int iot_fork(void *ctx)
 		return 0;
 	if (bpf_probe_read_kernel(&child, sizeof(child), (char *)ctx + off))
 		return 0;
-	if (child)
-		bpf_map_update_elem(&tracked, &child, &one, BPF_ANY);
+	if (!child)
+		return 0;
+	bpf_map_update_elem(&tracked, &child, &one, BPF_ANY);
+	/* said before anything the child does (a vfork's child runs before
+	 * its parent's call returns): it starts with the parent's
+	 * descriptors and working directory */
+	{
+		struct iot_call c = {0};
+
+		c.kind = IOT_REC_CALL;
+		c.nr = IOT_NR_FORK;
+		c.tgid = parent;
+		c.tid = (__u32)bpf_get_current_pid_tgid();
+		c.enter_ns = c.exit_ns = bpf_ktime_get_ns();
+		c.ret = child;
+		if (bpf_ringbuf_output(&events, &c, sizeof(c), 0))
+			count_lost(0);
+	}
 	return 0;
 }

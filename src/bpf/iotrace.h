@@ -15,9 +15,10 @@
 
 #include <linux/types.h>
 
-#define IOT_PATH_MAX	256  /* bytes of each path copied, NUL included */
-#define IOT_MAX_SYSCALL 512  /* entries of the sysinfo map */
-#define IOT_NO_ARG	0xff /* iot_sysinfo.path_arg: none */
+#define IOT_PATH_MAX	256 /* bytes of each path copied, NUL included */
+#define IOT_MAX_SYSCALL 512 /* entries of the sysinfo map */
+#define IOT_NR_FORK	0xffffffffu /* iot_call.nr of a fork: ret is the child */
+#define IOT_NO_ARG	0xff	    /* iot_sysinfo.path_arg: none */
 
 /* How the program picks the processes it records (iot_cfg.mode). */
 enum iot_mode {

@@ -24,7 +24,7 @@
 /* What record was asked. */
 struct record_args {
 	const char *pid, *cgroup, *duration, *out, *ring;
-	int force;
+	int force, anonymize;
 	int nr_cmd;
 	const char **cmd; /* after "--" */
 	uint64_t duration_ns;
@@ -34,7 +34,7 @@ struct record_args {
 
 static const char *const record_usage[] = {
     "iotrial record (-p PID | --cgroup PATH | -- CMD [ARGS...])",
-    "    [--duration DUR] [--ring SIZE] [--force] -o TRACE",
+    "    [--duration DUR] [--ring SIZE] [--anonymize] [--force] -o TRACE",
     NULL,
 };
 
@@ -61,6 +61,8 @@ static int parse_args(int argc, const char **argv, struct record_args *a)
 	    OPT_STRING('o', "output", &a->out, "TRACE",
 		       "the trace file to write"),
 	    OPT_BOOL(0, "force", &a->force, "replace TRACE if it exists"),
+	    OPT_BOOL(0, "anonymize", &a->anonymize,
+		     "write paths as stable hashes, leave out the command"),
 	    OPT_END(),
 	};
 	struct strbuf err = STRBUF_INIT;
@@ -247,6 +249,7 @@ int cmd_record(int argc, const char **argv)
 		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
+	w.anonymize = a.anonymize;
 	stop = cli_catch_stop_signals();
 	if (a.nr_cmd) {
 		child = spawn_held(&a, &go);

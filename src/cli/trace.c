@@ -19,7 +19,7 @@
 static const char *const trace_usage[] = {
     "iotrial trace show [--limit N] TRACE",
     "iotrial trace stats TRACE",
-    "iotrial trace export --format fio-iolog3 [-o FILE] TRACE",
+    "iotrial trace export --format fio-iolog3 [--anonymize] [-o FILE] TRACE",
     "iotrial trace import [-o TRACE] [--force] IOLOG",
     NULL,
 };
@@ -115,7 +115,7 @@ out:
 int cmd_trace(int argc, const char **argv)
 {
 	const char *limit_s = NULL, *format = NULL, *out_path = NULL;
-	int force = 0;
+	int force = 0, anonymize = 0;
 	struct option opts[] = {
 	    OPT_STRING(0, "limit", &limit_s, "N",
 		       "show: the first N events (0: all)"),
@@ -124,6 +124,8 @@ int cmd_trace(int argc, const char **argv)
 		       "export: the iolog (default stdout); import: the "
 		       "trace"),
 	    OPT_BOOL(0, "force", &force, "replace the output if it exists"),
+	    OPT_BOOL(0, "anonymize", &anonymize,
+		     "export: paths as stable hashes"),
 	    OPT_END(),
 	};
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -157,6 +159,8 @@ int cmd_trace(int argc, const char **argv)
 	ret = load(argv[1], &t);
 	if (ret)
 		goto out;
+	if (anonymize)
+		trace_anonymize(&t);
 	if (!strcmp(argv[0], "export")) {
 		ret = do_export(&t, format, out_path, force);
 		goto out;

@@ -56,3 +56,13 @@ printf 'fio version 2 iolog\n../../etc/passwd add\n' >"$TEST_TMP/bad2"
 check "a file name with .. is refused" test $? = 2
 "$IOTRIAL" trace export --format csv "$TEST_TMP/imp.trace" >/dev/null 2>&1
 check "an unknown export format is a usage error" test $? = 2
+
+# --anonymize: no name of the trace is left, the same name hashes alike
+"$IOTRIAL" trace export --format fio-iolog3 --anonymize \
+	-o "$TEST_TMP/anon.iolog" "$TEST_TMP/imp.trace" 2>/dev/null
+check "an anonymized export holds no name of the trace" \
+	sh -c "! grep -q fiof '$TEST_TMP/anon.iolog'"
+check "but as many lines" \
+	test "$(wc -l <"$TEST_TMP/anon.iolog")" = "$(wc -l <"$TEST_TMP/back.iolog")"
+check "each component a 16-digit hash" \
+	grep -qE '^[0-9]+ (/[0-9a-f]{16})+ add$' "$TEST_TMP/anon.iolog"

@@ -170,6 +170,7 @@ struct trace_writer {
 	uint64_t nr_events;
 	uint64_t bytes; /* written so far */
 	int failed;	/* a write failed */
+	int anonymize;	/* paths as trace_anonymize_path() makes them */
 };
 /* Create path (never through a symbolic link; an existing file only
  * with replace). */
@@ -186,6 +187,17 @@ int trace_writer_finish(struct trace_writer *w, struct trace_end *end,
 			struct strbuf *err);
 /* Close without an END record (after an error). NULL is fine. */
 void trace_writer_release(struct trace_writer *w);
+
+/*
+ * path with each component replaced by a stable hash of it (16 hex
+ * digits of FNV-1a, 64 bits), into out: the same name gives the same
+ * hash in every trace, the tree's shape stays, so the trace still
+ * replays, and no name can be read back from it.
+ */
+void trace_anonymize_path(const char *path, struct strbuf *out);
+/* Every path of t so; the meta entries that name things (command, pid,
+ * cgroup, host) go. */
+void trace_anonymize(struct trace *t);
 
 /* The whole of t written to path as trace_writer does. */
 int trace_write_file(const struct trace *t, const char *path, int replace,

@@ -225,6 +225,54 @@ static void encode_meta(struct strbuf *sb, const char *key, const char *value)
 	strbuf_add(sb, value, vl);
 }
 
+void trace_anonymize_path(const char *path, struct strbuf *out)
+{
+	const char *p = path;
+
+	strbuf_reset(out);
+	while (*p) {
+		uint64_t h = 1469598103934665603ull;
+		size_t n = strcspn(p, "/"), i;
+
+		for (i = 0; i < n; i++)
+			h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+		if (n)
+			strbuf_addf(out, "%016llx", (unsigned long long)h);
+		p += n;
+		if (*p == '/')
+			strbuf_addch(out, *p++);
+	}
+}
+
+/* Does meta key name something anonymize takes out? */
+static int meta_names(const char *key)
+{
+	return !strcmp(key, "command") || !strcmp(key, "pid") ||
+	       !strcmp(key, "cgroup") || !strcmp(key, "host");
+}
+
+void trace_anonymize(struct trace *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr_files; i++) {
+		trace_anonymize_path(t->files[i].path, &sb);
+		free(t->files[i].path);
+		t->files[i].path = strbuf_detach(&sb, NULL);
+	}
+	for (i = 0; i < t->nr_meta; i++) {
+		if (meta_names(t->meta[i].key)) {
+			free(t->meta[i].key);
+			free(t->meta[i].value);
+			continue;
+		}
+		t->meta[n++] = t->meta[i];
+	}
+	t->nr_meta = n;
+	strbuf_release(&sb);
+}
+
 static void encode_file(struct strbuf *sb, const struct trace_file *f)
 {
 	unsigned char p[FILE_FIXED_BYTES];
@@ -346,6 +394,8 @@ int trace_writer_meta(struct trace_writer *w, const char *key,
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
+	if (w->anonymize && meta_names(key))
+		return 0;
 	encode_meta(&sb, key, value);
 	ret = writer_put(w, &sb, err);
 	strbuf_release(&sb);
@@ -361,10 +411,19 @@ int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
 	/* the events before it may name it: a reader checks at the end,
 	 * but a file comes before the block that first uses it anyway */
 	ret = writer_flush(w, err);
-	if (!ret) {
+	if (!ret && w->anonymize) {
+		struct trace_file a = *f;
+		struct strbuf p = STRBUF_INIT;
+
+		trace_anonymize_path(f->path, &p);
+		a.path = p.buf;
+		encode_file(&sb, &a);
+		strbuf_release(&p);
+	} else if (!ret) {
 		encode_file(&sb, f);
-		ret = writer_put(w, &sb, err);
 	}
+	if (!ret)
+		ret = writer_put(w, &sb, err);
 	strbuf_release(&sb);
 	return ret;
 }

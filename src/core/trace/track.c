@@ -857,14 +857,23 @@ static void fork_call(struct tracker *tk, const struct iot_call *c)
 	if (c->nr == SYS_clone && (c->args[0] & CLONE_THREAD))
 		return;
 #endif
-	p = proc_of(tk, c->tgid);
-	if (p->cwd)
-		tracker_set_cwd(tk, child, p->cwd);
+	/* a vfork's child runs before its parent's call returns: what it
+	 * did by now (opened, dup'ed, chdir'ed) is newer than the copy */
+	if (!proc_of(tk, child)->cwd) {
+		p = proc_of(tk, c->tgid); /* after the child's: no realloc */
+		if (p->cwd) {
+			char *cwd = xstrdup(p->cwd);
+
+			tracker_set_cwd(tk, child, cwd);
+			free(cwd);
+		}
+	}
 	n = tk->nr_fds;
 	for (i = 0; i < n; i++) {
 		struct track_fd copy = tk->fds[i], *to;
 
-		if (!copy.used || copy.tgid != c->tgid)
+		if (!copy.used || copy.tgid != c->tgid ||
+		    fd_find(tk, child, copy.fd))
 			continue;
 		to = fd_put(tk, child, copy.fd);
 		copy.tgid = child;
@@ -897,7 +906,7 @@ static int copy_call(struct tracker *tk, const struct iot_call *c,
 int tracker_call(struct tracker *tk, const struct iot_call *c,
 		 const char *path0, const char *path1, struct strbuf *err)
 {
-	enum sc_kind k = sc_kind_of(c->nr);
+	enum sc_kind k = c->nr == IOT_NR_FORK ? SC_FORK : sc_kind_of(c->nr);
 	int r;
 
 	tk->calls++;
