@@ -20,14 +20,14 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 endif
-PKGS    := liburing blkid json-c sqlite3
+PKGS    := liburing blkid json-c sqlite3 libbpf
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wno-sign-compare \
            -Wno-missing-field-initializers -Wshadow -Wformat=2 -Wundef
 BASE    := -std=gnu11 -D_GNU_SOURCE -pthread -MMD -MP
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-LIBS    := $(PKG_LIBS) -laio -lpthread -lm
+LIBS    := $(PKG_LIBS) -lelf -lz -laio -lpthread -lm
 # quiet by default, as the kernel's: V=1 shows every command
 ifeq ($(V),1)
 Q :=
@@ -39,11 +39,37 @@ endif
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 
-LIB_SRC := $(sort $(shell find src -name '*.c' ! -path src/main.c))
+LIB_SRC := $(sort $(shell find src -name '*.c' ! -path src/main.c \
+		! -path 'src/bpf/*'))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 REL_OBJ := $(LIB_SRC:%.c=build/rel/%.o)
+
+# The capture's BPF program (src/bpf/): built for the BPF target from
+# hand-declared tracepoint layouts (no vmlinux.h, no BTF of the build
+# host), then embedded as a libbpf skeleton that core/trace/capture.c
+# includes.
+BPF_CLANG ?= clang
+BPFTOOL   ?= bpftool
+# asm/types.h of the host's multiarch directory (clang -dumpmachine
+# names no Debian directory, so ask dpkg, then gcc)
+BPF_ARCH_INC := -I/usr/include/$(shell dpkg-architecture \
+	-qDEB_HOST_MULTIARCH 2>/dev/null || gcc -dumpmachine 2>/dev/null)
+BPF_SKEL  := build/bpf/iotrace.skel.h
+
+build/bpf/iotrace.bpf.o: src/bpf/iotrace.bpf.c src/bpf/iotrace.h
+	@mkdir -p $(dir $@)
+	$(call say,BPF,$<)
+	$(Q)$(BPF_CLANG) -target bpf -O2 -g $(BPF_ARCH_INC) -c -o $@ $<
+
+$(BPF_SKEL): build/bpf/iotrace.bpf.o
+	$(call say,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name iotrace > $@.tmp && mv $@.tmp $@
+
+CAPTURE_OBJ := $(foreach v,rel san fuzz,build/$(v)/src/core/trace/capture.o)
+$(CAPTURE_OBJ): $(BPF_SKEL)
+$(CAPTURE_OBJ): PKG_CFLAGS += -Ibuild/bpf
 SAN_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build/san/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)

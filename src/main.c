@@ -58,6 +58,8 @@ static const struct command commands[] = {
     {"observe", cmd_observe,
      "switchback A/B of knobs on the running load, window by window",
      CHANGES_SYSTEM},
+    {"record", cmd_record, "capture a program's file-system calls (BPF)"},
+    {"trace", cmd_trace, "show a recorded trace, or its summary"},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 

@@ -42,6 +42,8 @@ int cmd_series(int argc, const char **argv);
 /* cmd_run() that also hands back the id the run was stored as (""
  * when it was not), in out_id[STORE_ID_LEN + 1] (may be NULL). */
 int cli_run_stored(int argc, const char **argv, char *out_id);
+int cmd_record(int argc, const char **argv);
+int cmd_trace(int argc, const char **argv);
 /* ADD COMMAND DECLARATIONS ABOVE THIS LINE */
 
 /*

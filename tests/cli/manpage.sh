@@ -100,7 +100,7 @@ def sample(metavar):
         'NAME': 'randread', 'DEV': 'vda', 'PERCENT': '2%', 'SIZE': '4k',
         'TEXT': 'x', 'KNOB': 'read_ahead_kb=128', 'FACTOR': 'bs=4k,8k',
         'LIST': '0', 'FORMAT': 'sysctl', 'DIR': tmp, 'ID': 'x',
-        'CMD': 'true', 'RE': 'x', 'RULE': 'util>99',
+        'CMD': 'true', 'RE': 'x', 'RULE': 'util>99', 'PID': '1',
     }[word]
 
 

@@ -212,8 +212,7 @@ static void test_names_anywhere_and_persist(void **state)
 	assert_false(p.selected_word);
 	knob_persist_release(&p);
 	knob_release(&k);
-	assert_int_equal(knob_resolve(&c, "vm.dirty_ratio", &k, NULL, &err),
-			 0);
+	assert_int_equal(knob_resolve(&c, "vm.dirty_ratio", &k, NULL, &err), 0);
 	knob_persist(&k, &p);
 	assert_string_equal(p.sysctl.buf, "vm.dirty_ratio");
 	assert_null(p.udev_attr);

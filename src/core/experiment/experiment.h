@@ -77,7 +77,6 @@
 
 #define EXPERIMENT_MAX_ARMS 64
 
-
 /* One varied factor: a knob or a workload parameter, and its values. */
 struct experiment_factor {
 	char *name;

@@ -349,6 +349,8 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	}
 	if (r->have_dbench)
 		add_double(o, "dbench_mbps", r->dbench_mbps);
+	if (r->have_fidelity) /* a replay's score, docs/TRACE-FORMAT.md */
+		add_double(o, "fidelity", r->fidelity);
 	json_object_object_add(o, "interrupted",
 			       json_object_new_boolean(r->interrupted));
 	if (r->ops[IO_READ])

@@ -28,6 +28,7 @@ static const struct {
     {RUN_WARN_CPU_BOUND, "cpu_bound", "workers CPU-bound"},
     {RUN_WARN_INTERRUPTED, "interrupted", "runs cut short by a signal"},
     {RUN_WARN_UNREACHED, "unreached", "the I/O never reached the disk"},
+    {RUN_WARN_FIDELITY, "fidelity", "replays unfaithful to their trace"},
     {SUSPECT_DRIFT, "drift", "the metric drifted across blocks"},
 };
 

@@ -135,6 +135,7 @@ static const char *const warn_kind_names[RUN_WARN_KINDS] = {
     [RUN_WARN_ABSORBED] = "absorbed", [RUN_WARN_CPU_BOUND] = "cpu_bound",
     [RUN_WARN_SHORT] = "short",	      [RUN_WARN_INTERRUPTED] = "interrupted",
     [RUN_WARN_OTHER_IO] = "other_io", [RUN_WARN_UNREACHED] = "unreached",
+    [RUN_WARN_FIDELITY] = "fidelity",
 };
 
 const char *run_warn_kind_name(enum run_warn_kind kind)
@@ -169,6 +170,7 @@ static const struct {
     {"interrupted by a signal", RUN_WARN_INTERRUPTED},
     {"other I/O ran on", RUN_WARN_OTHER_IO},
     {" never reached '", RUN_WARN_UNREACHED},
+    {"the replay was not faithful", RUN_WARN_FIDELITY},
 };
 
 enum run_warn_kind run_warn_kind_of_text(const char *text)

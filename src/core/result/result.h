@@ -102,6 +102,7 @@ enum run_warn_kind {
 	RUN_WARN_OTHER_IO,    /* other I/O ran on the device */
 	RUN_WARN_UNREACHED,   /* the device's I/O never reached the disk
 				 under it (a sparse loop image) */
+	RUN_WARN_FIDELITY,    /* a replay did not do what its trace did */
 	RUN_WARN_KINDS
 };
 
@@ -163,6 +164,8 @@ struct run_result {
 	int have_dbench;     /* a loadfile replay: dbench_mbps is set */
 	double dbench_mbps;  /* ReadX and WriteX bytes per second, 10^6 B/s,
 				as dbench counts its throughput */
+	int have_fidelity;   /* a replay: fidelity is set */
+	double fidelity;     /* its score against the trace, 0..100 */
 	struct truth *truth; /* device truth, owned; NULL if none */
 	void (*free_truth)(struct truth *truth); /* frees truth; set with it */
 };

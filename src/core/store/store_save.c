@@ -238,7 +238,8 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 	if (!ret)
 		ret = save_runs(s, out_id, exp, err);
 	if (!ret)
-		ret = store_exec(s, STORE_SQL_COMMIT, "save the experiment", err);
+		ret =
+		    store_exec(s, STORE_SQL_COMMIT, "save the experiment", err);
 	if (!ret) {
 		json_object_put(old_id);
 		return 0;

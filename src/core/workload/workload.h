@@ -146,7 +146,8 @@ struct workload {
 	WORKLOAD(smallfiles)                                                   \
 	WORKLOAD(mmapdirty)                                                    \
 	WORKLOAD(exec)                                                         \
-	WORKLOAD(crashdump)
+	WORKLOAD(crashdump)                                                    \
+	WORKLOAD(replay)
 
 #define WORKLOAD_DECLARE_(n) extern const struct workload_ops workload_##n;
 WORKLOAD_TABLE(WORKLOAD_DECLARE_)

@@ -1,0 +1,59 @@
+/*
+ * What the BPF capture program (iotrace.bpf.c) and its loader
+ * (core/trace/capture.c) agree on: the ring buffer's records and the
+ * maps' values. Fixed-width types only, so the BPF target and the host
+ * lay them out alike.
+ *
+ * The program knows no syscall by number: the loader fills the sysinfo
+ * map (indexed by syscall number) with which calls to record and which
+ * of their arguments are user-space path strings, from <sys/syscall.h>
+ * of the architecture it runs on. The program copies the arguments at
+ * entry, and sends one record per call at exit, with the return value.
+ */
+#ifndef IOTRIAL_BPF_IOTRACE_H
+#define IOTRIAL_BPF_IOTRACE_H
+
+#include <linux/types.h>
+
+#define IOT_PATH_MAX	256 /* bytes of each path copied, NUL included */
+#define IOT_MAX_SYSCALL 512 /* entries of the sysinfo map */
+#define IOT_NR_FORK	0xffffffffu /* iot_call.nr of a fork: ret is the child */
+#define IOT_NO_ARG	0xff	    /* iot_sysinfo.path_arg: none */
+
+/* How the program picks the processes it records (iot_cfg.mode). */
+enum iot_mode {
+	IOT_MODE_PIDS = 1,   /* tgids in the tracked map (and their children) */
+	IOT_MODE_CGROUP = 2, /* tasks in the cgroup (v2) or below it */
+};
+
+/* One row of the sysinfo map: a syscall to record. */
+struct iot_sysinfo {
+	__u8 record;	  /* 1: record it; 2: a fork (track its child) */
+	__u8 path_arg[2]; /* argument indexes of path strings, IOT_NO_ARG */
+	__u8 pad;
+};
+
+/* The kinds of ring buffer records. */
+enum iot_rec_kind {
+	IOT_REC_CALL = 1, /* struct iot_call */
+	IOT_REC_PATH = 2, /* struct iot_call_path */
+};
+
+/* One finished system call. */
+struct iot_call {
+	__u32 kind;	 /* IOT_REC_CALL */
+	__u32 nr;	 /* the syscall number */
+	__u32 tgid, tid; /* process and thread */
+	__u64 enter_ns;	 /* bpf_ktime_get_ns() at entry (CLOCK_MONOTONIC) */
+	__u64 exit_ns;	 /* and at exit */
+	__u64 args[6];	 /* its arguments */
+	__s64 ret;	 /* its return value */
+};
+
+/* One finished system call with path arguments. */
+struct iot_call_path {
+	struct iot_call c;	    /* kind IOT_REC_PATH */
+	char path[2][IOT_PATH_MAX]; /* path_arg[0], path_arg[1]: "" if none */
+};
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * iotrial record: capture what a process tree (-p PID, or a command
+ * after --) or a cgroup asks of the file systems, with the kernel's
+ * tracepoints through BPF, into a trace file that `trace show|stats`
+ * reads and the replay workload plays back. Needs root (or CAP_BPF and
+ * CAP_PERFMON).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli.h"
+#include "../core/trace/capture.h"
+#include "../core/trace/trace.h"
+#include "../util/clock.h"
+#include "../util/error.h"
+#include "../util/units.h"
+#include "../util/banned.h"
+
+/* What record was asked. */
+struct record_args {
+	const char *cgroup, *out;
+	uint64_t pid;
+	int pid_given;
+	int force, anonymize;
+	int nr_cmd;
+	const char **cmd; /* after "--" */
+	uint64_t duration_ns;
+	uint64_t ring_bytes;
+	pid_t target;
+};
+
+static const char *const record_usage[] = {
+    "iotrial record (-p PID | --cgroup PATH | -- CMD [ARGS...])",
+    "    [--duration DUR] [--ring SIZE] [--anonymize] [--force] -o TRACE",
+    NULL,
+};
+
+static const char record_epilogue[] =
+    "Records the file-system calls (open, read, write, fsync, rename, "
+    "stat, ...)\nof a process and its children, or of a cgroup, with "
+    "timestamps in ns, into\nTRACE (docs/TRACE-FORMAT.md). It stops when "
+    "the command or process ends,\nafter --duration, or at Ctrl-C. Calls "
+    "the ring buffer (--ring, 8M by\ndefault) could not hold are counted "
+    "as lost; replay refuses such a trace\nunless --allow-lost. Needs root.\n";
+
+/* Parse argv into a; 0, 1 for --help, -1 after an error. */
+static int parse_args(int argc, const char **argv, struct record_args *a)
+{
+	struct option opts[] = {
+	    OPT_COUNT('p', "pid", &a->pid, NULL, "1", "4194304",
+		      "record this process and its children",
+		      .given = &a->pid_given),
+	    OPT_STRING(0, "cgroup", &a->cgroup, "PATH",
+		       "record the tasks of this cgroup (v2) and below"),
+	    OPT_DURATION(0, "duration", &a->duration_ns, NULL, "1ms", NULL,
+			 "stop after this long (default: when it ends)"),
+	    OPT_SIZE(0, "ring", &a->ring_bytes, "8M", "4K", "1G",
+		     "the ring buffer between kernel and iotrial"),
+	    OPT_STRING('o', "output", &a->out, "TRACE",
+		       "the trace file to write"),
+	    OPT_BOOL(0, "force", &a->force, "replace TRACE if it exists"),
+	    OPT_BOOL(0, "anonymize", &a->anonymize,
+		     "write paths as stable hashes, leave out the command"),
+	    OPT_END(),
+	};
+	int n, given, i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			a->cmd = argv + i + 1;
+			a->nr_cmd = argc - i - 1;
+			argc = i;
+			break;
+		}
+	n = parse_options(argc, argv, "record", opts, record_usage,
+			  record_epilogue, 0);
+	if (n == PARSE_OPT_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	if (n > 0) {
+		error("unexpected argument '%s' for 'record'; a command goes "
+		      "after '--'",
+		      argv[0]);
+		return -1;
+	}
+	given = !!a->pid_given + !!a->cgroup + (a->nr_cmd > 0);
+	if (given != 1) {
+		error("'record' needs exactly one of -p PID, --cgroup PATH or "
+		      "-- CMD");
+		return -1;
+	}
+	if (!a->out) {
+		error("'record' needs -o TRACE, the file to write");
+		return -1;
+	}
+	if (a->pid_given)
+		a->target = (pid_t)a->pid;
+	return 0;
+}
+
+/*
+ * Start CMD held at a pipe: it execs only when the capture is running,
+ * so its first call is recorded. The pid, or -1 after an error; *go is
+ * the pipe's end to close to let it go.
+ */
+static pid_t spawn_held(const struct record_args *a, int *go)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p)) {
+		error("cannot make a pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		error("cannot fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		char c;
+
+		close(p[1]);
+		if (read(p[0], &c, 1) != 0)
+			_exit(127); /* told not to go */
+		close(p[0]);
+		execvp(a->cmd[0], (char *const *)a->cmd);
+		fprintf(stderr, "error: cannot run '%s': %s\n", a->cmd[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* Write what the trace is of, as meta entries. */
+static int write_meta(struct trace_writer *w, const struct record_args *a,
+		      struct strbuf *err)
+{
+	int ret = capture_write_meta(w, err);
+
+	if (!ret && a->nr_cmd) {
+		char *line = cli_command_line(a->nr_cmd, a->cmd);
+
+		ret = trace_writer_meta(w, "command", line, err);
+		free(line);
+	}
+	if (!ret && a->pid_given) {
+		char pid[24];
+
+		snprintf(pid, sizeof(pid), "%llu", (unsigned long long)a->pid);
+		ret = trace_writer_meta(w, "pid", pid, err);
+	}
+	if (!ret && a->cgroup)
+		ret = trace_writer_meta(w, "cgroup", a->cgroup, err);
+	return ret;
+}
+
+/* Should the capture stop now? *status gets the command's exit. */
+static int done(const struct record_args *a, pid_t child, int *status,
+		uint64_t start_ns, volatile int *stop)
+{
+	if (*stop)
+		return 1;
+	if (a->duration_ns && clock_now_ns() - start_ns >= a->duration_ns)
+		return 1;
+	if (child > 0 && waitpid(child, status, WNOHANG) == child)
+		return 2;
+	if (a->target && kill(a->target, 0) && errno == ESRCH)
+		return 1;
+	return 0;
+}
+
+/* The closing lines: what was recorded and what it cost. */
+static void say_end(const struct record_args *a, const struct trace_end *end,
+		    uint64_t dropped)
+{
+	double secs = (double)end->duration_ns / 1e9;
+
+	printf("recorded %llu calls in %.3f s to '%s'",
+	       (unsigned long long)end->nr_events, secs, a->out);
+	if (dropped)
+		printf(" (%llu more on pipes, sockets, /proc, /sys, /dev "
+		       "left out)",
+		       (unsigned long long)dropped);
+	printf("\n");
+	if (secs > 0)
+		printf("capture cost: %.2f%% of a core in BPF (%llu program "
+		       "runs), %.2f%% in iotrial\n",
+		       100.0 * (double)end->bpf_ns / (double)end->duration_ns,
+		       (unsigned long long)end->bpf_calls,
+		       100.0 * (double)end->user_ns / (double)end->duration_ns);
+	if (end->lost)
+		warning("%llu calls were lost (the ring buffer was full): "
+			"replay refuses this trace unless --allow-lost; a "
+			"larger --ring loses fewer",
+			(unsigned long long)end->lost);
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	struct record_args a = {0};
+	struct capture_opts co = {0};
+	struct strbuf err = STRBUF_INIT;
+	struct trace_writer w = {.fd = -1};
+	struct trace_end end = {0};
+	struct capture *c = NULL;
+	volatile int *stop;
+	pid_t child = -1;
+	int go = -1, status = 0, ret = EXIT_RUNTIME, r, why = 0;
+
+	r = parse_args(argc, argv, &a);
+	if (r)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	co.cgroup = a.cgroup;
+	co.ring_bytes = a.ring_bytes;
+	if (capture_open(&c, &co, &err)) {
+		error("%s%s", err.buf, geteuid() ? " (record needs root)" : "");
+		goto out;
+	}
+	r = trace_writer_open(&w, a.out, a.force, &err);
+	if (r) {
+		error("%s", err.buf);
+		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	w.anonymize = a.anonymize;
+	stop = cli_catch_stop_signals();
+	if (a.nr_cmd) {
+		child = spawn_held(&a, &go);
+		if (child < 0)
+			goto out;
+		a.target = 0;
+		r = capture_add_pid(c, child, &err);
+	} else if (a.target) {
+		r = capture_add_pid(c, a.target, &err);
+	} else {
+		r = 0;
+	}
+	if (!r)
+		r = write_meta(&w, &a, &err);
+	if (!r)
+		r = capture_start(c, &w, &err);
+	if (r) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (go >= 0) {
+		close(go); /* the command goes */
+		go = -1;
+	}
+	while (!(why = done(&a, child, &status, capture_start_ns(c), stop))) {
+		if (capture_poll(c, 100, &err)) {
+			error("%s", err.buf);
+			goto out;
+		}
+	}
+	if (why == 2)
+		child = -1;
+	if (capture_stop(c, &end, &err) ||
+	    trace_writer_finish(&w, &end, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	say_end(&a, &end, capture_dropped(c));
+	if (a.nr_cmd && why == 2 && WIFEXITED(status) && WEXITSTATUS(status))
+		note("'%s' exited with %d", a.cmd[0], WEXITSTATUS(status));
+	ret = EXIT_OK;
+out:
+	if (go >= 0) { /* never let go: told to end instead */
+		if (write(go, "x", 1) != 1)
+			kill(child, SIGKILL);
+		close(go);
+		waitpid(child, &status, 0);
+	} else if (child > 0) {
+		/* stopped before the command ended (--duration, Ctrl-C): it
+		 * goes on, no longer recorded */
+		note("'%s' goes on, no longer recorded (pid %d)", a.cmd[0],
+		     (int)child);
+	}
+	trace_writer_release(&w);
+	capture_free(c);
+	strbuf_release(&err);
+	return ret;
+}

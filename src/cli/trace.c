@@ -1,0 +1,182 @@
+/*
+ * iotrial trace: read a trace file. `trace show` prints it (its
+ * description, files and events), `trace stats` what it amounts to:
+ * operations by kind, bytes, sizes, the rate over time, the files, the
+ * threads' think times, what the capture lost and cost.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "../core/trace/iolog.h"
+#include "../core/trace/trace.h"
+#include "../core/trace/trace_summary.h"
+#include "../util/error.h"
+#include "../util/units.h"
+#include "../util/banned.h"
+
+static const char *const trace_usage[] = {
+    "iotrial trace show [--limit N] TRACE",
+    "iotrial trace stats TRACE",
+    "iotrial trace export --format fio-iolog3 [--anonymize] [-o FILE] TRACE",
+    "iotrial trace import [-o TRACE] [--force] IOLOG",
+    NULL,
+};
+
+static const char trace_epilogue[] =
+    "show prints the trace's description, its files and its events, one "
+    "a line\n(--limit N: the first N; 0, the default, all). stats "
+    "summarizes it.\nexport writes its reads, writes and syncs as a fio "
+    "version 3 iolog\n(fio --read_iolog=FILE replays it); import makes a "
+    "trace of a fio iolog\n(version 2 or 3) that the replay workload "
+    "plays. The format is\ndocs/TRACE-FORMAT.md.\n";
+
+/* Read the trace at path, or say why not. 0 or an exit code. */
+static int load(const char *path, struct trace *t)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = trace_read_file(path, t, &err);
+
+	if (r)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	if (!r)
+		return 0;
+	return r == -ENOENT || r == -EACCES ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+/* trace export: the iolog to out_path, or stdout. */
+static int do_export(const struct trace *t, const char *format,
+		     const char *out_path, int force)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t n;
+	int ret = EXIT_OK;
+
+	if (!format || strcmp(format, "fio-iolog3")) {
+		error(
+		    "'trace export' needs --format fio-iolog3 (the one format "
+		    "it writes)");
+		return EXIT_USAGE;
+	}
+	n = iolog_export(t, &out);
+	if (out_path && strcmp(out_path, "-")) {
+		if (cli_write_report_file(out_path, out.buf, out.len, force))
+			ret = EXIT_RUNTIME;
+		else
+			note("%zu reads, writes and syncs written to '%s'", n,
+			     out_path);
+	} else {
+		fputs(out.buf, stdout);
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
+/* trace import: the iolog at in_path as a trace at out_path. */
+static int do_import(const char *in_path, const char *out_path, int force)
+{
+	struct strbuf in = STRBUF_INIT, err = STRBUF_INIT;
+	struct trace t = {0};
+	int ret = EXIT_OK, r;
+
+	if (!out_path) {
+		error("'trace import' needs -o TRACE, the trace to write");
+		return EXIT_USAGE;
+	}
+	r = strbuf_read_file(&in, in_path, (size_t)1 << 31);
+	if (r) {
+		error("cannot read '%s': %s", in_path, strerror(-r));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	r = iolog_import(in.buf, in.len, &t, &err);
+	if (r) {
+		error("'%s': %s", in_path, err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	r = trace_write_file(&t, out_path, force, &err);
+	if (r) {
+		error("%s", err.buf);
+		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	printf("imported %zu events on %zu files from '%s' to '%s'\n",
+	       t.nr_events, t.nr_files, in_path, out_path);
+out:
+	trace_release(&t);
+	strbuf_release(&in);
+	strbuf_release(&err);
+	return ret;
+}
+
+int cmd_trace(int argc, const char **argv)
+{
+	const char *limit_s = NULL, *format = NULL, *out_path = NULL;
+	int force = 0, anonymize = 0;
+	struct option opts[] = {
+	    OPT_STRING(0, "limit", &limit_s, "N",
+		       "show: the first N events (0: all)"),
+	    OPT_STRING(0, "format", &format, "FORMAT", "export: fio-iolog3"),
+	    OPT_STRING('o', "output", &out_path, "FILE",
+		       "export: the iolog (default stdout); import: the "
+		       "trace"),
+	    OPT_BOOL(0, "force", &force, "replace the output if it exists"),
+	    OPT_BOOL(0, "anonymize", &anonymize,
+		     "export: paths as stable hashes"),
+	    OPT_END(),
+	};
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct trace t = {0};
+	struct trace_summary s;
+	uint64_t limit = 0;
+	int n, ret;
+
+	n = parse_options(argc, argv, "trace", opts, trace_usage,
+			  trace_epilogue, 0);
+	if (n == PARSE_OPT_HELP)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	if (n != 2 ||
+	    (strcmp(argv[0], "show") && strcmp(argv[0], "stats") &&
+	     strcmp(argv[0], "export") && strcmp(argv[0], "import"))) {
+		error("'trace' needs show, stats, export or import and a file; "
+		      "see 'iotrial trace --help'");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "import"))
+		return do_import(argv[1], out_path, force);
+	if (limit_s && units_parse_count(limit_s, &limit, &err)) {
+		error("invalid value '%s' for '--limit': expected a count of "
+		      "events",
+		      limit_s);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	ret = load(argv[1], &t);
+	if (ret)
+		goto out;
+	if (anonymize)
+		trace_anonymize(&t);
+	if (!strcmp(argv[0], "export")) {
+		ret = do_export(&t, format, out_path, force);
+		goto out;
+	}
+	if (!strcmp(argv[0], "show")) {
+		trace_show_text(&t, (size_t)limit, &out);
+	} else {
+		trace_summarize(&t, &s);
+		trace_stats_text(&t, &s, &out);
+		trace_summary_release(&s);
+	}
+	fputs(out.buf, stdout);
+	ret = EXIT_OK;
+out:
+	trace_release(&t);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}

@@ -1,0 +1,54 @@
+/*
+ * Capture control: loads the BPF program (src/bpf/iotrace.bpf.c, built
+ * into this binary as a skeleton), picks the processes to record, and
+ * streams what they do into a trace writer through the tracker, with
+ * bounded memory: a ring buffer of a fixed size between the kernel and
+ * here, and blocks of events written as they fill. What did not fit the
+ * ring buffer is counted as lost. The capture's own cost is measured:
+ * the CPU time its BPF programs ran (the kernel's BPF run-time
+ * statistics) and the CPU time of this process.
+ */
+#ifndef IOTRIAL_TRACE_CAPTURE_H
+#define IOTRIAL_TRACE_CAPTURE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct strbuf;
+struct trace_writer;
+struct trace_end;
+struct capture;
+
+/* What to record. */
+struct capture_opts {
+	const char *cgroup;  /* a cgroup v2 directory, or NULL: pids */
+	uint64_t ring_bytes; /* the ring buffer (0: 8 MiB); a power of 2 */
+};
+
+/*
+ * Load the program (not attached yet). 0, or -errno with err set:
+ * -EPERM/-ENOSYS/-ENOTSUP and the like when BPF cannot load here (not
+ * root, a container, a kernel without it): callers say so and stop.
+ */
+int capture_open(struct capture **out, const struct capture_opts *o,
+		 struct strbuf *err);
+/* Record pid and every process it has now and forks from now on. */
+int capture_add_pid(struct capture *c, pid_t pid, struct strbuf *err);
+/* Attach and start: events go to w from here on. */
+int capture_start(struct capture *c, struct trace_writer *w,
+		  struct strbuf *err);
+/* Handle what the ring buffer holds, waiting up to timeout_ms for it. */
+int capture_poll(struct capture *c, int timeout_ms, struct strbuf *err);
+/* Detach, drain, and fill end (lost, duration, the capture's CPU). */
+int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err);
+/* Calls the tracker dropped (not a file system's file). */
+uint64_t capture_dropped(const struct capture *c);
+/* CLOCK_MONOTONIC when capture_start() began. */
+uint64_t capture_start_ns(const struct capture *c);
+void capture_free(struct capture *c);
+
+/* The meta entries of the starting state: when, kernel, host, the
+ * layer, the vm.dirty_* knobs in force ("knob.vm.dirty_ratio"). */
+int capture_write_meta(struct trace_writer *w, struct strbuf *err);
+
+#endif

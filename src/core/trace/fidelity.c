@@ -1,0 +1,154 @@
+/*
+ * The fidelity score of a replay against its capture. See fidelity.h
+ * for the formula; docs/TRACE-FORMAT.md repeats it for users.
+ */
+#include <math.h>
+#include <string.h>
+#include "fidelity.h"
+#include "../../util/strbuf.h"
+#include "../../util/banned.h"
+
+static const char *const names[FID__NR] = {
+    "ops", "bytes", "names", "rate", "sizes", "mix", "namemix", "lag",
+};
+
+const char *fidelity_name(enum fidelity_component k)
+{
+	return (unsigned)k < FID__NR ? names[k] : "?";
+}
+
+static double cap1(double x)
+{
+	if (!(x >= 0)) /* NaN too */
+		return 1;
+	return x > 1 ? 1 : x;
+}
+
+/* |a / b - 1|, 0 when both are 0, 1 when only b is. */
+static double rel(double a, double b)
+{
+	if (b == 0)
+		return a == 0 ? 0 : 1;
+	return cap1(fabs(a / b - 1));
+}
+
+/* The operations a replay performs (not mmap, msync). */
+static uint64_t replayed(const struct trace_summary *s)
+{
+	return trace_summary_total(s) - s->ops[TOP_MMAP] - s->ops[TOP_MSYNC];
+}
+
+/* Total variation distance of two histograms of n buckets. */
+static double tvd(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	double sa = 0, sb = 0, d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sa += (double)a[i];
+		sb += (double)b[i];
+	}
+	if (!sa || !sb)
+		return sa == sb ? 0 : 1;
+	for (i = 0; i < n; i++)
+		d += fabs((double)a[i] / sa - (double)b[i] / sb);
+	return cap1(d / 2);
+}
+
+/* The per-second error: the capture's seconds s land at s / speed. */
+static double rate_error(const struct trace_summary *c,
+			 const struct trace_summary *r, double speed)
+{
+	double diff = 0, total = 0;
+	size_t n = c->nr_secs, i, j;
+
+	/* at speed N the replay's second i holds the capture's seconds
+	 * [i*N, (i+1)*N): compare those sums */
+	for (i = 0; (double)i * speed < (double)n; i++) {
+		double want = 0,
+		       got = i < r->nr_secs ? (double)r->sec_ops[i] : 0;
+
+		for (j = (size_t)((double)i * speed);
+		     j < n && (double)j < (double)(i + 1) * speed; j++)
+			want += (double)c->sec_ops[j];
+		diff += fabs(got - want);
+		total += want;
+	}
+	for (; i < r->nr_secs; i++)
+		diff += (double)r->sec_ops[i];
+	return total ? cap1(diff / total) : (diff ? 1 : 0);
+}
+
+void fidelity_compute(const struct trace_summary *c,
+		      const struct trace_summary *r, double speed,
+		      int open_loop, struct fidelity *f, struct strbuf *why)
+{
+	uint64_t cs[TRACE_SIZE_BUCKETS], rs[TRACE_SIZE_BUCKETS];
+	uint64_t cn[TOP__NR] = {0}, rn[TOP__NR] = {0};
+	double crd, crw, rrd, rrw, sum = 0;
+	unsigned i, nr = 0;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < FID__NR; i++)
+		f->applies[i] = 1;
+	f->applies[FID_RATE] = speed > 0;
+	f->applies[FID_LAG] = open_loop && speed > 0;
+	f->err[FID_OPS] = rel((double)replayed(r), (double)replayed(c));
+	f->err[FID_BYTES] = rel((double)(r->bytes_read + r->bytes_written),
+				(double)(c->bytes_read + c->bytes_written));
+	f->err[FID_NAMES] = rel((double)trace_summary_name_ops(r),
+				(double)trace_summary_name_ops(c));
+	if (f->applies[FID_RATE])
+		f->err[FID_RATE] = rate_error(c, r, speed);
+	for (i = 0; i < TRACE_SIZE_BUCKETS; i++) {
+		cs[i] = c->read_sizes[i] + c->write_sizes[i];
+		rs[i] = r->read_sizes[i] + r->write_sizes[i];
+	}
+	f->err[FID_SIZES] = tvd(cs, rs, TRACE_SIZE_BUCKETS);
+	crd = (double)c->ops[TOP_READ];
+	crw = (double)c->ops[TOP_WRITE];
+	rrd = (double)r->ops[TOP_READ];
+	rrw = (double)r->ops[TOP_WRITE];
+	if (crd + crw > 0 && rrd + rrw > 0)
+		f->err[FID_MIX] =
+		    cap1(fabs(crd / (crd + crw) - rrd / (rrd + rrw)));
+	else
+		f->err[FID_MIX] = crd + crw == rrd + rrw ? 0 : 1;
+	for (i = 1; i < TOP__NR; i++)
+		if (trace_op_is_name(i)) {
+			cn[i] = c->ops[i];
+			rn[i] = r->ops[i];
+		}
+	f->err[FID_NAMEMIX] = tvd(cn, rn, TOP__NR);
+	if (f->applies[FID_LAG] && c->duration_ns) {
+		double want = (double)c->duration_ns / speed;
+
+		f->err[FID_LAG] = cap1((double)r->duration_ns / want - 1 > 0
+					   ? (double)r->duration_ns / want - 1
+					   : 0);
+	}
+	for (i = 0; i < FID__NR; i++)
+		if (f->applies[i]) {
+			sum += f->err[i];
+			nr++;
+		}
+	f->score = 100 * (1 - sum / nr);
+	strbuf_reset(why);
+	for (i = FID_OPS; i <= FID_NAMES; i++)
+		if (f->err[i] > 0.02) {
+			strbuf_addf(why, "%s%s differ by %.1f%%",
+				    why->len ? ", " : "", names[i],
+				    100 * f->err[i]);
+			f->poor = 1;
+		}
+	if (f->applies[FID_RATE] && f->err[FID_RATE] > 0.10) {
+		strbuf_addf(why, "%sthe per-second rate differs by %.1f%%",
+			    why->len ? ", " : "", 100 * f->err[FID_RATE]);
+		f->poor = 1;
+	}
+	if (f->applies[FID_LAG] && f->err[FID_LAG] > 0.05) {
+		strbuf_addf(why, "%sit fell behind the timestamps by %.1f%%",
+			    why->len ? ", " : "", 100 * f->err[FID_LAG]);
+		f->poor = 1;
+	}
+}

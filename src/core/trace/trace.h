@@ -1,0 +1,206 @@
+/*
+ * An I/O trace: what a recorded program asked of the file system, call
+ * by call, with the files it touched and the state they started in. The
+ * file format (docs/TRACE-FORMAT.md) is written by struct trace_writer,
+ * streamed as the capture goes, and read whole by trace_read_mem().
+ *
+ * A trace file is untrusted input: the reader bounds every count and
+ * length, and refuses what does not hold together (an event naming a
+ * file the trace does not list, an unknown operation, a path with a NUL).
+ */
+#ifndef IOTRIAL_TRACE_H
+#define IOTRIAL_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf;
+
+#define TRACE_MAGIC	    "IOTRACE\n" /* the file's first 8 bytes */
+#define TRACE_VERSION_MAJOR 1		/* a reader refuses other majors */
+#define TRACE_VERSION_MINOR 0		/* and reads any minor of its major */
+#define TRACE_EVENT_BYTES   64		/* one event on disk */
+#define TRACE_RECORD_MAX    (1u << 20)	/* bytes of one record's payload */
+#define TRACE_PATH_MAX	    4096	/* bytes of a file's path */
+#define TRACE_FILES_MAX	    (1u << 20)	/* files of one trace */
+#define TRACE_EVENTS_MAX    (1u << 25)	/* events of one trace (2 GiB) */
+#define TRACE_META_MAX	    1024	/* meta entries */
+
+/* The record types (a record is a u32 type, a u32 length, the payload). */
+enum trace_record_type {
+	TRACE_REC_META = 1,   /* u16 key length, key, u16 value length, value */
+	TRACE_REC_FILE = 2,   /* struct trace_file */
+	TRACE_REC_EVENTS = 3, /* a whole number of events */
+	TRACE_REC_END = 4,    /* struct trace_end */
+};
+
+/* The operations. Their numbers are part of the format: append only. */
+enum trace_op {
+	TOP_NONE = 0,
+	TOP_OPEN = 1,	    /* file, arg: open flags, ret: the fd */
+	TOP_CLOSE = 2,	    /* fd */
+	TOP_READ = 3,	    /* fd, file, offset, size (asked), ret (moved) */
+	TOP_WRITE = 4,	    /* the same */
+	TOP_LSEEK = 5,	    /* fd, offset (asked), arg: whence, ret: position */
+	TOP_FSYNC = 6,	    /* fd */
+	TOP_FDATASYNC = 7,  /* fd */
+	TOP_SYNC_RANGE = 8, /* fd, offset, size, arg: flags */
+	TOP_FALLOCATE = 9,  /* fd, offset, size, arg: mode */
+	TOP_FTRUNCATE = 10, /* fd, size */
+	TOP_UNLINK = 11,    /* file */
+	TOP_RENAME = 12,    /* file to file2 */
+	TOP_MKDIR = 13,	    /* file */
+	TOP_RMDIR = 14,	    /* file */
+	TOP_STAT = 15,	    /* file (stat, lstat, fstatat, statx on a name) */
+	TOP_FSTAT = 16,	    /* fd */
+	TOP_GETDENTS = 17,  /* fd, size: the buffer, ret: bytes returned */
+	TOP_MMAP = 18,	    /* fd, offset, size, arg: prot << 16 | flags */
+	TOP_MSYNC = 19,	    /* size, arg: flags (noted, not replayed) */
+	TOP__NR
+};
+
+/* trace_event.flags */
+enum trace_event_flags {
+	TEV_VEC = 1 << 0,	 /* readv/writev family: size is what moved */
+	TEV_POSITIONAL = 1 << 1, /* pread/pwrite family: offset was given */
+	TEV_NOFILE = 1 << 2,	 /* the fd was not opened in the trace */
+};
+
+/* One call, as it is on disk (64 bytes, little-endian). */
+struct trace_event {
+	uint64_t ts_ns;	 /* entry, since the trace's start */
+	uint64_t dur_ns; /* entry to exit */
+	uint32_t tid;	 /* the thread (as the kernel numbers it) */
+	uint16_t op;	 /* enum trace_op */
+	uint16_t flags;	 /* enum trace_event_flags */
+	uint32_t file;	 /* the file's id, 0: none */
+	uint32_t file2;	 /* rename's target, 0: none */
+	uint64_t offset; /* bytes */
+	uint64_t size;	 /* bytes */
+	int64_t ret;	 /* the call's return value (-errno on error) */
+	uint32_t arg;	 /* per op: see enum trace_op */
+	int32_t fd;	 /* the descriptor as the program numbered it, or -1 */
+};
+
+/* trace_file.kind */
+enum trace_file_kind {
+	TFK_UNKNOWN = 0,
+	TFK_REG = 1,
+	TFK_DIR = 2,
+	TFK_OTHER = 3, /* a device, a pipe, a socket, /proc: never replayed */
+};
+
+/* A file the trace touched. */
+struct trace_file {
+	uint32_t id;	     /* 1..; events refer to it */
+	uint8_t kind;	     /* enum trace_file_kind */
+	uint8_t existed;     /* 1: it was there before the first event */
+	uint64_t dev, ino;   /* identity when first seen (0: unknown) */
+	uint64_t size_bytes; /* its size before the trace (existed only) */
+	char *path;	     /* as the program named it, made absolute */
+};
+
+/* The closing record: what the capture counted. */
+struct trace_end {
+	uint64_t nr_events;   /* events written */
+	uint64_t lost;	      /* calls the capture could not record */
+	uint64_t duration_ns; /* start to stop */
+	uint64_t bpf_ns;      /* CPU time in the capture's BPF programs */
+	uint64_t user_ns;     /* CPU time of the capture's own process */
+	uint64_t bpf_calls;   /* BPF program runs */
+};
+
+/* One key = value of the trace's description. */
+struct trace_meta {
+	char *key, *value;
+};
+
+/* A whole trace in memory. */
+struct trace {
+	unsigned version_minor;
+	struct trace_meta *meta;
+	size_t nr_meta, alloc_meta;
+	struct trace_file *files; /* files[i].id == i + 1 */
+	size_t nr_files, alloc_files;
+	struct trace_event *events; /* in file order (by ts_ns per thread) */
+	size_t nr_events, alloc_events;
+	struct trace_end end;
+	int complete; /* 1: the END record was read */
+};
+
+/* The name of op ("read"), or "?" for one out of range. */
+const char *trace_op_name(unsigned op);
+/* The op called name, or TOP_NONE. */
+unsigned trace_op_find(const char *name);
+/* Is op a name operation (open, stat, unlink, rename, mkdir, rmdir,
+ * getdents)? */
+int trace_op_is_name(unsigned op);
+
+/* The value of meta key, or NULL. */
+const char *trace_meta_get(const struct trace *t, const char *key);
+/* The file with id (1-based), or NULL. */
+const struct trace_file *trace_file_get(const struct trace *t, uint32_t id);
+
+/*
+ * Parse a whole trace file held in data[0..len) into t (which the
+ * caller has zeroed; release it with trace_release() whatever this
+ * returns). 0, or -EINVAL (not a trace, malformed) / -ENOTSUP (another
+ * major version) / -EFBIG (over a bound) with err set.
+ */
+int trace_read_mem(const void *data, size_t len, struct trace *t,
+		   struct strbuf *err);
+/* The same from the file at path (not followed if a symbolic link). */
+int trace_read_file(const char *path, struct trace *t, struct strbuf *err);
+void trace_release(struct trace *t);
+
+/* Append a meta entry or a file to t (t owns copies). */
+void trace_add_meta(struct trace *t, const char *key, const char *value);
+/* Returns the new file's id. */
+uint32_t trace_add_file(struct trace *t, const struct trace_file *f);
+
+/*
+ * Writes a trace as it is captured: the header at open, then meta,
+ * file and event records as they come (events in blocks, so memory
+ * stays bounded), and the END record at finish. Every function returns
+ * 0 or -errno with err set; after an error, only release.
+ */
+struct trace_writer {
+	int fd;
+	struct strbuf *block; /* events not written yet */
+	uint64_t nr_events;
+	uint64_t bytes; /* written so far */
+	int failed;	/* a write failed */
+	int anonymize;	/* paths as trace_anonymize_path() makes them */
+};
+/* Create path (never through a symbolic link; an existing file only
+ * with replace). */
+int trace_writer_open(struct trace_writer *w, const char *path, int replace,
+		      struct strbuf *err);
+int trace_writer_meta(struct trace_writer *w, const char *key,
+		      const char *value, struct strbuf *err);
+int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
+		      struct strbuf *err);
+int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
+		       struct strbuf *err);
+/* Flush the events, write end (nr_events is filled in) and fsync. */
+int trace_writer_finish(struct trace_writer *w, struct trace_end *end,
+			struct strbuf *err);
+/* Close without an END record (after an error). NULL is fine. */
+void trace_writer_release(struct trace_writer *w);
+
+/*
+ * path with each component replaced by a stable hash of it (16 hex
+ * digits of FNV-1a, 64 bits), into out: the same name gives the same
+ * hash in every trace, the tree's shape stays, so the trace still
+ * replays, and no name can be read back from it.
+ */
+void trace_anonymize_path(const char *path, struct strbuf *out);
+/* Every path of t so; the meta entries that name things (command, pid,
+ * cgroup, host) go. */
+void trace_anonymize(struct trace *t);
+
+/* The whole of t written to path as trace_writer does. */
+int trace_write_file(const struct trace *t, const char *path, int replace,
+		     struct strbuf *err);
+
+#endif

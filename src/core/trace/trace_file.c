@@ -1,0 +1,732 @@
+/*
+ * The trace file format (docs/TRACE-FORMAT.md): an 16-byte header, then
+ * records of a u32 type, a u32 payload length and the payload, all
+ * little-endian. The writer streams records as the capture produces
+ * them; the reader takes a whole file and checks every bound, since a
+ * trace comes from elsewhere as often as from here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "trace.h"
+#include "../../util/error.h"
+#include "../../util/strbuf.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+#define HEADER_BYTES	 16
+#define FILE_FIXED_BYTES 32
+#define END_BYTES	 48
+#define BLOCK_EVENTS	 4096 /* events per EVENTS record the writer makes */
+
+static const char *const op_names[TOP__NR] = {
+    [TOP_NONE] = "none",
+    [TOP_OPEN] = "open",
+    [TOP_CLOSE] = "close",
+    [TOP_READ] = "read",
+    [TOP_WRITE] = "write",
+    [TOP_LSEEK] = "lseek",
+    [TOP_FSYNC] = "fsync",
+    [TOP_FDATASYNC] = "fdatasync",
+    [TOP_SYNC_RANGE] = "sync_file_range",
+    [TOP_FALLOCATE] = "fallocate",
+    [TOP_FTRUNCATE] = "ftruncate",
+    [TOP_UNLINK] = "unlink",
+    [TOP_RENAME] = "rename",
+    [TOP_MKDIR] = "mkdir",
+    [TOP_RMDIR] = "rmdir",
+    [TOP_STAT] = "stat",
+    [TOP_FSTAT] = "fstat",
+    [TOP_GETDENTS] = "getdents",
+    [TOP_MMAP] = "mmap",
+    [TOP_MSYNC] = "msync",
+};
+
+const char *trace_op_name(unsigned op)
+{
+	return op < TOP__NR ? op_names[op] : "?";
+}
+
+unsigned trace_op_find(const char *name)
+{
+	unsigned i;
+
+	for (i = 1; i < TOP__NR; i++)
+		if (!strcmp(op_names[i], name))
+			return i;
+	return TOP_NONE;
+}
+
+int trace_op_is_name(unsigned op)
+{
+	switch (op) {
+	case TOP_OPEN:
+	case TOP_STAT:
+	case TOP_UNLINK:
+	case TOP_RENAME:
+	case TOP_MKDIR:
+	case TOP_RMDIR:
+	case TOP_GETDENTS:
+		return 1;
+	}
+	return 0;
+}
+
+const char *trace_meta_get(const struct trace *t, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_meta; i++)
+		if (!strcmp(t->meta[i].key, key))
+			return t->meta[i].value;
+	return NULL;
+}
+
+const struct trace_file *trace_file_get(const struct trace *t, uint32_t id)
+{
+	if (!id || id > t->nr_files)
+		return NULL;
+	return &t->files[id - 1];
+}
+
+void trace_add_meta(struct trace *t, const char *key, const char *value)
+{
+	ALLOC_GROW(t->meta, t->nr_meta + 1, t->alloc_meta);
+	t->meta[t->nr_meta].key = xstrdup(key);
+	t->meta[t->nr_meta].value = xstrdup(value);
+	t->nr_meta++;
+}
+
+uint32_t trace_add_file(struct trace *t, const struct trace_file *f)
+{
+	struct trace_file *n;
+
+	ALLOC_GROW(t->files, t->nr_files + 1, t->alloc_files);
+	n = &t->files[t->nr_files++];
+	*n = *f;
+	n->id = (uint32_t)t->nr_files;
+	n->path = xstrdup(f->path ? f->path : "");
+	return n->id;
+}
+
+void trace_release(struct trace *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_meta; i++) {
+		free(t->meta[i].key);
+		free(t->meta[i].value);
+	}
+	for (i = 0; i < t->nr_files; i++)
+		free(t->files[i].path);
+	free(t->meta);
+	free(t->files);
+	free(t->events);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Little-endian access, whatever the host. */
+static void put16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint16_t get16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return get16(p) | (uint32_t)get16(p + 2) << 16;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* e as its 64 bytes on disk. */
+static void encode_event(unsigned char *p, const struct trace_event *e)
+{
+	put64(p, e->ts_ns);
+	put64(p + 8, e->dur_ns);
+	put32(p + 16, e->tid);
+	put16(p + 20, e->op);
+	put16(p + 22, e->flags);
+	put32(p + 24, e->file);
+	put32(p + 28, e->file2);
+	put64(p + 32, e->offset);
+	put64(p + 40, e->size);
+	put64(p + 48, (uint64_t)e->ret);
+	put32(p + 56, e->arg);
+	put32(p + 60, (uint32_t)e->fd);
+}
+
+static void decode_event(const unsigned char *p, struct trace_event *e)
+{
+	e->ts_ns = get64(p);
+	e->dur_ns = get64(p + 8);
+	e->tid = get32(p + 16);
+	e->op = get16(p + 20);
+	e->flags = get16(p + 22);
+	e->file = get32(p + 24);
+	e->file2 = get32(p + 28);
+	e->offset = get64(p + 32);
+	e->size = get64(p + 40);
+	e->ret = (int64_t)get64(p + 48);
+	e->arg = get32(p + 56);
+	e->fd = (int32_t)get32(p + 60);
+}
+
+/* Append a record's type and length to sb. */
+static void add_record_head(struct strbuf *sb, uint32_t type, uint32_t len)
+{
+	unsigned char h[8];
+
+	put32(h, type);
+	put32(h + 4, len);
+	strbuf_add(sb, h, sizeof(h));
+}
+
+static void encode_meta(struct strbuf *sb, const char *key, const char *value)
+{
+	size_t kl = strlen(key), vl = strlen(value);
+	unsigned char l[2];
+
+	if (kl > 255)
+		kl = 255;
+	if (vl > TRACE_PATH_MAX)
+		vl = TRACE_PATH_MAX;
+	add_record_head(sb, TRACE_REC_META, (uint32_t)(4 + kl + vl));
+	put16(l, (uint16_t)kl);
+	strbuf_add(sb, l, 2);
+	strbuf_add(sb, key, kl);
+	put16(l, (uint16_t)vl);
+	strbuf_add(sb, l, 2);
+	strbuf_add(sb, value, vl);
+}
+
+void trace_anonymize_path(const char *path, struct strbuf *out)
+{
+	const char *p = path;
+
+	strbuf_reset(out);
+	while (*p) {
+		uint64_t h = 1469598103934665603ull;
+		size_t n = strcspn(p, "/"), i;
+
+		for (i = 0; i < n; i++)
+			h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+		if (n)
+			strbuf_addf(out, "%016llx", (unsigned long long)h);
+		p += n;
+		if (*p == '/')
+			strbuf_addch(out, *p++);
+	}
+}
+
+/* Does meta key name something anonymize takes out? */
+static int meta_names(const char *key)
+{
+	return !strcmp(key, "command") || !strcmp(key, "pid") ||
+	       !strcmp(key, "cgroup") || !strcmp(key, "host");
+}
+
+void trace_anonymize(struct trace *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr_files; i++) {
+		trace_anonymize_path(t->files[i].path, &sb);
+		free(t->files[i].path);
+		t->files[i].path = strbuf_detach(&sb, NULL);
+	}
+	for (i = 0; i < t->nr_meta; i++) {
+		if (meta_names(t->meta[i].key)) {
+			free(t->meta[i].key);
+			free(t->meta[i].value);
+			continue;
+		}
+		t->meta[n++] = t->meta[i];
+	}
+	t->nr_meta = n;
+	strbuf_release(&sb);
+}
+
+static void encode_file(struct strbuf *sb, const struct trace_file *f)
+{
+	unsigned char p[FILE_FIXED_BYTES];
+	size_t pl = f->path ? strlen(f->path) : 0;
+
+	if (pl > TRACE_PATH_MAX)
+		pl = TRACE_PATH_MAX;
+	add_record_head(sb, TRACE_REC_FILE, (uint32_t)(FILE_FIXED_BYTES + pl));
+	put32(p, f->id);
+	p[4] = f->kind;
+	p[5] = f->existed;
+	put16(p + 6, (uint16_t)pl);
+	put64(p + 8, f->dev);
+	put64(p + 16, f->ino);
+	put64(p + 24, f->size_bytes);
+	strbuf_add(sb, p, sizeof(p));
+	strbuf_add(sb, f->path, pl);
+}
+
+static void encode_end(struct strbuf *sb, const struct trace_end *end)
+{
+	unsigned char p[END_BYTES];
+
+	add_record_head(sb, TRACE_REC_END, END_BYTES);
+	put64(p, end->nr_events);
+	put64(p + 8, end->lost);
+	put64(p + 16, end->duration_ns);
+	put64(p + 24, end->bpf_ns);
+	put64(p + 32, end->user_ns);
+	put64(p + 40, end->bpf_calls);
+	strbuf_add(sb, p, sizeof(p));
+}
+
+static void encode_header(struct strbuf *sb)
+{
+	unsigned char h[HEADER_BYTES] = {0};
+
+	memcpy(h, TRACE_MAGIC, 8);
+	put16(h + 8, TRACE_VERSION_MAJOR);
+	put16(h + 10, TRACE_VERSION_MINOR);
+	put32(h + 12, HEADER_BYTES);
+	strbuf_add(sb, h, sizeof(h));
+}
+
+/* Write all of sb to w's file and empty it. */
+static int writer_put(struct trace_writer *w, struct strbuf *sb,
+		      struct strbuf *err)
+{
+	size_t done = 0;
+
+	if (w->failed)
+		return err_set(err, -EIO, "the trace file failed before");
+	while (done < sb->len) {
+		ssize_t n = write(w->fd, sb->buf + done, sb->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : ENOSPC;
+
+			w->failed = 1;
+			return err_set(err, -e, "cannot write the trace: %s",
+				       strerror(e));
+		}
+		done += (size_t)n;
+	}
+	w->bytes += sb->len;
+	strbuf_reset(sb);
+	return 0;
+}
+
+int trace_writer_open(struct trace_writer *w, const char *path, int replace,
+		      struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, ret;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	flags |= replace ? O_TRUNC : O_EXCL;
+	w->fd = open(path, flags, 0644);
+	if (w->fd < 0) {
+		int e = errno;
+
+		if (e == EEXIST)
+			return err_set(err, -e,
+				       "'%s' exists; --force to replace it",
+				       path);
+		return err_set(err, -e, "cannot create '%s': %s", path,
+			       strerror(e));
+	}
+	w->block = xcalloc(1, sizeof(*w->block));
+	strbuf_init(w->block, 0);
+	encode_header(&sb);
+	ret = writer_put(w, &sb, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* Write the events held, as one EVENTS record. */
+static int writer_flush(struct trace_writer *w, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (!w->block->len)
+		return 0;
+	add_record_head(&sb, TRACE_REC_EVENTS, (uint32_t)w->block->len);
+	strbuf_add(&sb, w->block->buf, w->block->len);
+	strbuf_reset(w->block);
+	ret = writer_put(w, &sb, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int trace_writer_meta(struct trace_writer *w, const char *key,
+		      const char *value, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (w->anonymize && meta_names(key))
+		return 0;
+	encode_meta(&sb, key, value);
+	ret = writer_put(w, &sb, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
+		      struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	/* the events before it may name it: a reader checks at the end,
+	 * but a file comes before the block that first uses it anyway */
+	ret = writer_flush(w, err);
+	if (!ret && w->anonymize) {
+		struct trace_file a = *f;
+		struct strbuf p = STRBUF_INIT;
+
+		trace_anonymize_path(f->path, &p);
+		a.path = p.buf;
+		encode_file(&sb, &a);
+		strbuf_release(&p);
+	} else if (!ret) {
+		encode_file(&sb, f);
+	}
+	if (!ret)
+		ret = writer_put(w, &sb, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
+		       struct strbuf *err)
+{
+	unsigned char p[TRACE_EVENT_BYTES];
+
+	encode_event(p, e);
+	strbuf_add(w->block, p, sizeof(p));
+	w->nr_events++;
+	if (w->block->len >= BLOCK_EVENTS * TRACE_EVENT_BYTES)
+		return writer_flush(w, err);
+	return 0;
+}
+
+int trace_writer_finish(struct trace_writer *w, struct trace_end *end,
+			struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = writer_flush(w, err);
+
+	end->nr_events = w->nr_events;
+	if (!ret) {
+		encode_end(&sb, end);
+		ret = writer_put(w, &sb, err);
+	}
+	if (!ret && fsync(w->fd))
+		ret = err_set(err, -errno, "cannot write the trace: %s",
+			      strerror(errno));
+	strbuf_release(&sb);
+	return ret;
+}
+
+void trace_writer_release(struct trace_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	if (w->block) {
+		strbuf_release(w->block);
+		free(w->block);
+		w->block = NULL;
+	}
+}
+
+int trace_write_file(const struct trace *t, const char *path, int replace,
+		     struct strbuf *err)
+{
+	struct trace_writer w;
+	struct trace_end end = t->end;
+	size_t i;
+	int ret;
+
+	ret = trace_writer_open(&w, path, replace, err);
+	for (i = 0; !ret && i < t->nr_meta; i++)
+		ret = trace_writer_meta(&w, t->meta[i].key, t->meta[i].value,
+					err);
+	for (i = 0; !ret && i < t->nr_files; i++)
+		ret = trace_writer_file(&w, &t->files[i], err);
+	for (i = 0; !ret && i < t->nr_events; i++)
+		ret = trace_writer_event(&w, &t->events[i], err);
+	if (!ret)
+		ret = trace_writer_finish(&w, &end, err);
+	trace_writer_release(&w);
+	return ret;
+}
+
+/* A string of n bytes from p, refused if it holds a NUL. */
+static char *take_string(const unsigned char *p, size_t n)
+{
+	if (memchr(p, 0, n))
+		return NULL;
+	return xstrndup((const char *)p, n);
+}
+
+static int read_meta(const unsigned char *p, uint32_t len, struct trace *t,
+		     struct strbuf *err)
+{
+	size_t kl, vl;
+	char *k, *v;
+
+	if (len < 4 || (kl = get16(p)) + 4 > len)
+		return err_set(err, -EINVAL, "a meta record is truncated");
+	vl = get16(p + 2 + kl);
+	if (2 + kl + 2 + vl != len || !kl || vl > TRACE_PATH_MAX)
+		return err_set(err, -EINVAL, "a meta record is malformed");
+	if (t->nr_meta >= TRACE_META_MAX)
+		return err_set(err, -EFBIG, "more than %u meta entries",
+			       TRACE_META_MAX);
+	k = take_string(p + 2, kl);
+	v = take_string(p + 4 + kl, vl);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return err_set(err, -EINVAL, "a meta entry holds a NUL byte");
+	}
+	ALLOC_GROW(t->meta, t->nr_meta + 1, t->alloc_meta);
+	t->meta[t->nr_meta].key = k;
+	t->meta[t->nr_meta].value = v;
+	t->nr_meta++;
+	return 0;
+}
+
+static int read_file_rec(const unsigned char *p, uint32_t len, struct trace *t,
+			 struct strbuf *err)
+{
+	struct trace_file f = {0};
+	size_t pl;
+
+	if (len < FILE_FIXED_BYTES)
+		return err_set(err, -EINVAL, "a file record is truncated");
+	pl = get16(p + 6);
+	if (FILE_FIXED_BYTES + pl != len || !pl || pl > TRACE_PATH_MAX)
+		return err_set(err, -EINVAL, "a file record is malformed");
+	f.id = get32(p);
+	if (f.id != t->nr_files + 1)
+		return err_set(err, -EINVAL,
+			       "file %u comes where file %zu should", f.id,
+			       t->nr_files + 1);
+	if (t->nr_files >= TRACE_FILES_MAX)
+		return err_set(err, -EFBIG, "more than %u files",
+			       TRACE_FILES_MAX);
+	f.kind = p[4];
+	f.existed = p[5];
+	if (f.kind > TFK_OTHER || f.existed > 1)
+		return err_set(err, -EINVAL, "file %u has an unknown kind",
+			       f.id);
+	f.dev = get64(p + 8);
+	f.ino = get64(p + 16);
+	f.size_bytes = get64(p + 24);
+	f.path = take_string(p + FILE_FIXED_BYTES, pl);
+	if (!f.path)
+		return err_set(err, -EINVAL, "the path of file %u holds a NUL",
+			       f.id);
+	ALLOC_GROW(t->files, t->nr_files + 1, t->alloc_files);
+	t->files[t->nr_files++] = f;
+	return 0;
+}
+
+static int read_events(const unsigned char *p, uint32_t len, struct trace *t,
+		       struct strbuf *err)
+{
+	size_t n = len / TRACE_EVENT_BYTES, i;
+
+	if (len % TRACE_EVENT_BYTES)
+		return err_set(err, -EINVAL,
+			       "an events record is not a whole number of "
+			       "events");
+	if (t->nr_events + n > TRACE_EVENTS_MAX)
+		return err_set(err, -EFBIG, "more than %u events",
+			       TRACE_EVENTS_MAX);
+	ALLOC_GROW(t->events, t->nr_events + n, t->alloc_events);
+	for (i = 0; i < n; i++) {
+		struct trace_event *e = &t->events[t->nr_events];
+
+		decode_event(p + i * TRACE_EVENT_BYTES, e);
+		if (!e->op || e->op >= TOP__NR)
+			return err_set(err, -EINVAL,
+				       "event %zu has an unknown operation %u",
+				       t->nr_events + 1, e->op);
+		t->nr_events++;
+	}
+	return 0;
+}
+
+static void read_end(const unsigned char *p, struct trace *t)
+{
+	t->end.nr_events = get64(p);
+	t->end.lost = get64(p + 8);
+	t->end.duration_ns = get64(p + 16);
+	t->end.bpf_ns = get64(p + 24);
+	t->end.user_ns = get64(p + 32);
+	t->end.bpf_calls = get64(p + 40);
+	t->complete = 1;
+}
+
+/* What holds together across records: files named exist, the count of
+ * events is the one the END record gives. */
+static int check_whole(const struct trace *t, struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_events; i++) {
+		const struct trace_event *e = &t->events[i];
+
+		if (e->file > t->nr_files || e->file2 > t->nr_files)
+			return err_set(
+			    err, -EINVAL,
+			    "event %zu names file %u, which the "
+			    "trace does not list",
+			    i + 1, e->file > t->nr_files ? e->file : e->file2);
+	}
+	if (t->complete && t->end.nr_events != t->nr_events)
+		return err_set(
+		    err, -EINVAL, "the trace says %llu events but holds %zu",
+		    (unsigned long long)t->end.nr_events, t->nr_events);
+	return 0;
+}
+
+int trace_read_mem(const void *data, size_t len, struct trace *t,
+		   struct strbuf *err)
+{
+	const unsigned char *p = data;
+	size_t at, hdr;
+	unsigned major;
+	int ret = 0;
+
+	if (len < HEADER_BYTES || memcmp(p, TRACE_MAGIC, 8))
+		return err_set(err, -EINVAL, "not an iotrial trace");
+	major = get16(p + 8);
+	t->version_minor = get16(p + 10);
+	hdr = get32(p + 12);
+	if (major != TRACE_VERSION_MAJOR)
+		return err_set(err, -ENOTSUP,
+			       "trace format version %u; this iotrial reads "
+			       "version %u",
+			       major, TRACE_VERSION_MAJOR);
+	if (hdr < HEADER_BYTES || hdr > len)
+		return err_set(err, -EINVAL, "the trace's header is malformed");
+	for (at = hdr; at < len && !ret;) {
+		uint32_t type, rlen;
+
+		if (t->complete)
+			return err_set(err, -EINVAL,
+				       "data after the trace's end record");
+		if (len - at < 8)
+			return err_set(err, -EINVAL,
+				       "a record is truncated at byte %zu", at);
+		type = get32(p + at);
+		rlen = get32(p + at + 4);
+		at += 8;
+		if (rlen > TRACE_RECORD_MAX || rlen > len - at)
+			return err_set(err, -EINVAL,
+				       "a record at byte %zu is longer than "
+				       "the file or the limit",
+				       at - 8);
+		switch (type) {
+		case TRACE_REC_META:
+			ret = read_meta(p + at, rlen, t, err);
+			break;
+		case TRACE_REC_FILE:
+			ret = read_file_rec(p + at, rlen, t, err);
+			break;
+		case TRACE_REC_EVENTS:
+			ret = read_events(p + at, rlen, t, err);
+			break;
+		case TRACE_REC_END:
+			if (rlen < END_BYTES)
+				return err_set(err, -EINVAL,
+					       "the end record is truncated");
+			read_end(p + at, t);
+			break;
+		default: /* a later minor's record: skipped */
+			break;
+		}
+		at += rlen;
+	}
+	if (!ret)
+		ret = check_whole(t, err);
+	return ret;
+}
+
+int trace_read_file(const char *path, struct trace *t, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	char *buf = NULL;
+	size_t done = 0;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, -errno, "cannot open '%s': %s", path,
+			       strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(err, -EINVAL, "'%s' is not a file", path);
+	}
+	if ((uint64_t)st.st_size >
+	    (uint64_t)TRACE_EVENTS_MAX * TRACE_EVENT_BYTES * 2) {
+		close(fd);
+		return err_set(err, -EFBIG, "'%s' is too large for a trace",
+			       path);
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	close(fd);
+	ret = trace_read_mem(buf, done, t, &sb);
+	if (ret)
+		err_set(err, ret, "'%s': %s", path, sb.buf);
+	free(buf);
+	strbuf_release(&sb);
+	return ret;
+}

@@ -1,0 +1,347 @@
+/*
+ * A trace's summary and its text (trace stats, trace show). See
+ * trace_summary.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "trace_summary.h"
+#include "../../util/strbuf.h"
+#include "../../util/text.h"
+#include "../../util/units.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+#define SECS_MAX (7 * 24 * 3600) /* the per-second table's bound: a week */
+
+static unsigned size_bucket(uint64_t size)
+{
+	unsigned b = 0;
+
+	while (size > 1 && b < TRACE_SIZE_BUCKETS - 1) {
+		size >>= 1;
+		b++;
+	}
+	return b;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Per thread: the time between one call's end and the next's start. */
+static void think_times(const struct trace *t, struct trace_summary *s)
+{
+	struct last {
+		uint32_t tid;
+		uint64_t end_ns;
+	} *last = NULL;
+	size_t nr_last = 0, alloc_last = 0, i, j, nr = 0;
+	uint64_t *gaps = xcalloc(t->nr_events + 1, sizeof(*gaps));
+
+	for (i = 0; i < t->nr_events; i++) {
+		const struct trace_event *e = &t->events[i];
+
+		for (j = 0; j < nr_last; j++)
+			if (last[j].tid == e->tid)
+				break;
+		if (j == nr_last) {
+			ALLOC_GROW(last, nr_last + 1, alloc_last);
+			last[nr_last].tid = e->tid;
+			nr_last++;
+		} else if (e->ts_ns >= last[j].end_ns) {
+			gaps[nr++] = e->ts_ns - last[j].end_ns;
+		}
+		last[j].end_ns = e->ts_ns + e->dur_ns;
+	}
+	s->nr_threads = nr_last;
+	if (nr) {
+		qsort(gaps, nr, sizeof(*gaps), cmp_u64);
+		s->think_p50_ns = gaps[nr / 2];
+		s->think_p90_ns = gaps[nr * 9 / 10];
+		s->think_max_ns = gaps[nr - 1];
+	}
+	free(gaps);
+	free(last);
+}
+
+void trace_summarize(const struct trace *t, struct trace_summary *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->duration_ns = t->end.duration_ns;
+	for (i = 0; i < t->nr_events; i++) {
+		const struct trace_event *e = &t->events[i];
+		uint64_t end = e->ts_ns + e->dur_ns;
+
+		if (end > s->duration_ns && !t->end.duration_ns)
+			s->duration_ns = end;
+	}
+	s->nr_secs = (size_t)(s->duration_ns / 1000000000ull) + 1;
+	if (s->nr_secs > SECS_MAX)
+		s->nr_secs = SECS_MAX;
+	s->sec_ops = xcalloc(s->nr_secs, sizeof(*s->sec_ops));
+	s->sec_bytes = xcalloc(s->nr_secs, sizeof(*s->sec_bytes));
+	for (i = 0; i < t->nr_events; i++) {
+		const struct trace_event *e = &t->events[i];
+		size_t sec = (size_t)(e->ts_ns / 1000000000ull);
+
+		if (e->op >= TOP__NR)
+			continue;
+		if (sec >= s->nr_secs)
+			sec = s->nr_secs - 1;
+		s->ops[e->op]++;
+		s->sec_ops[sec]++;
+		if (e->ret < 0)
+			s->errors[e->op]++;
+		if (e->op == TOP_READ || e->op == TOP_WRITE) {
+			uint64_t moved = e->ret > 0 ? (uint64_t)e->ret : 0;
+
+			if (e->op == TOP_READ) {
+				s->bytes_read += moved;
+				s->read_sizes[size_bucket(e->size)]++;
+			} else {
+				s->bytes_written += moved;
+				s->write_sizes[size_bucket(e->size)]++;
+			}
+			s->sec_bytes[sec] += moved;
+		}
+	}
+	for (i = 0; i < t->nr_files; i++) {
+		const struct trace_file *f = &t->files[i];
+
+		s->files_regular += f->kind == TFK_REG;
+		s->files_dirs += f->kind == TFK_DIR;
+		if (f->kind != TFK_REG && f->kind != TFK_DIR)
+			continue;
+		if (f->existed) {
+			s->files_existed++;
+			s->existed_bytes += f->size_bytes;
+		} else {
+			s->files_created++;
+		}
+	}
+	think_times(t, s);
+}
+
+void trace_summary_release(struct trace_summary *s)
+{
+	if (!s)
+		return;
+	free(s->sec_ops);
+	free(s->sec_bytes);
+	memset(s, 0, sizeof(*s));
+}
+
+uint64_t trace_summary_name_ops(const struct trace_summary *s)
+{
+	uint64_t n = 0;
+	unsigned op;
+
+	for (op = 1; op < TOP__NR; op++)
+		if (trace_op_is_name(op))
+			n += s->ops[op];
+	return n;
+}
+
+uint64_t trace_summary_total(const struct trace_summary *s)
+{
+	uint64_t n = 0;
+	unsigned op;
+
+	for (op = 1; op < TOP__NR; op++)
+		n += s->ops[op];
+	return n;
+}
+
+static void add_bytes(struct strbuf *out, uint64_t b)
+{
+	units_fmt_bytes(out, b);
+}
+
+static void add_ns(struct strbuf *out, uint64_t ns)
+{
+	units_fmt_ns(out, (double)ns);
+}
+
+/* The sizes of one direction, as "  4KiB-8KiB  123" rows. */
+static void size_rows(struct strbuf *out, const char *what, const uint64_t *h)
+{
+	unsigned b;
+
+	for (b = 0; b < TRACE_SIZE_BUCKETS; b++) {
+		if (!h[b])
+			continue;
+		strbuf_addf(out, "  %-6s ", what);
+		add_bytes(out, (uint64_t)1 << b);
+		if (b == TRACE_SIZE_BUCKETS - 1)
+			strbuf_addstr(out, " and over");
+		else {
+			strbuf_addstr(out, " to ");
+			add_bytes(out, ((uint64_t)1 << (b + 1)) - 1);
+		}
+		strbuf_addf(out, ": %llu\n", (unsigned long long)h[b]);
+	}
+}
+
+/* The rate over time in at most 30 rows. */
+static void rate_rows(struct strbuf *out, const struct trace_summary *s)
+{
+	size_t per = (s->nr_secs + 29) / 30, i, j;
+
+	if (!per)
+		return;
+	strbuf_addf(out, "rate over time (%zu s a row):\n", per);
+	for (i = 0; i < s->nr_secs; i += per) {
+		uint64_t ops = 0, bytes = 0;
+		size_t n = 0;
+
+		for (j = i; j < i + per && j < s->nr_secs; j++, n++) {
+			ops += s->sec_ops[j];
+			bytes += s->sec_bytes[j];
+		}
+		strbuf_addf(out, "  %5zus  %10.0f ops/s  ", i,
+			    (double)ops / (double)n);
+		add_bytes(out, bytes / n);
+		strbuf_addstr(out, "/s\n");
+	}
+}
+
+void trace_stats_text(const struct trace *t, const struct trace_summary *s,
+		      struct strbuf *out)
+{
+	double secs = (double)s->duration_ns / 1e9;
+	uint64_t total = trace_summary_total(s);
+	unsigned op;
+
+	strbuf_addf(out, "trace: %llu events over %.3f s, %zu threads%s\n",
+		    (unsigned long long)total, secs, s->nr_threads,
+		    t->complete ? "" : " (incomplete: no end record)");
+	if (t->end.lost)
+		strbuf_addf(out,
+			    "lost: %llu calls were not recorded (replay "
+			    "refuses this trace without --allow-lost)\n",
+			    (unsigned long long)t->end.lost);
+	strbuf_addstr(out, "operations:\n");
+	for (op = 1; op < TOP__NR; op++) {
+		if (!s->ops[op])
+			continue;
+		strbuf_addf(out, "  %-16s %10llu", trace_op_name(op),
+			    (unsigned long long)s->ops[op]);
+		if (secs > 0)
+			strbuf_addf(out, "  %10.1f/s",
+				    (double)s->ops[op] / secs);
+		if (s->errors[op])
+			strbuf_addf(out, "  (%llu failed)",
+				    (unsigned long long)s->errors[op]);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(out, "name operations: %llu of %llu\n",
+		    (unsigned long long)trace_summary_name_ops(s),
+		    (unsigned long long)total);
+	strbuf_addstr(out, "bytes: read ");
+	add_bytes(out, s->bytes_read);
+	strbuf_addstr(out, ", written ");
+	add_bytes(out, s->bytes_written);
+	strbuf_addch(out, '\n');
+	if (s->ops[TOP_READ] || s->ops[TOP_WRITE]) {
+		strbuf_addstr(out, "sizes asked:\n");
+		size_rows(out, "read", s->read_sizes);
+		size_rows(out, "write", s->write_sizes);
+	}
+	rate_rows(out, s);
+	strbuf_addf(out,
+		    "files: %zu regular, %zu directories; %zu existed "
+		    "before (",
+		    s->files_regular, s->files_dirs, s->files_existed);
+	add_bytes(out, s->existed_bytes);
+	strbuf_addf(out, "), %zu made during the trace\n", s->files_created);
+	strbuf_addstr(out, "think time per thread: median ");
+	add_ns(out, s->think_p50_ns);
+	strbuf_addstr(out, ", p90 ");
+	add_ns(out, s->think_p90_ns);
+	strbuf_addstr(out, ", max ");
+	add_ns(out, s->think_max_ns);
+	strbuf_addch(out, '\n');
+	if (t->end.duration_ns && (t->end.bpf_ns || t->end.user_ns))
+		strbuf_addf(out,
+			    "capture cost: %.2f%% of a core in BPF (%llu "
+			    "runs), %.2f%% in iotrial\n",
+			    100.0 * (double)t->end.bpf_ns /
+				(double)t->end.duration_ns,
+			    (unsigned long long)t->end.bpf_calls,
+			    100.0 * (double)t->end.user_ns /
+				(double)t->end.duration_ns);
+}
+
+/* A printable copy of s, appended. */
+static void add_printable(struct strbuf *out, const char *s)
+{
+	char *c = xstrdup(s);
+
+	text_make_printable(c);
+	strbuf_addstr(out, c);
+	free(c);
+}
+
+void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
+{
+	size_t i, n = t->nr_events;
+
+	strbuf_addf(out, "iotrial trace, format %d.%u%s\n", TRACE_VERSION_MAJOR,
+		    t->version_minor, t->complete ? "" : " (incomplete)");
+	for (i = 0; i < t->nr_meta; i++) {
+		strbuf_addstr(out, "  ");
+		add_printable(out, t->meta[i].key);
+		strbuf_addstr(out, " = ");
+		add_printable(out, t->meta[i].value);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(out, "files (%zu):\n", t->nr_files);
+	for (i = 0; i < t->nr_files; i++) {
+		const struct trace_file *f = &t->files[i];
+		static const char *const kinds[] = {"?", "file", "dir",
+						    "other"};
+
+		strbuf_addf(out, "  %4u %-5s %s ", f->id,
+			    kinds[f->kind <= TFK_OTHER ? f->kind : 0],
+			    f->existed ? "existed" : "new    ");
+		if (f->existed && f->kind == TFK_REG) {
+			add_bytes(out, f->size_bytes);
+			strbuf_addch(out, ' ');
+		}
+		add_printable(out, f->path);
+		strbuf_addch(out, '\n');
+	}
+	if (limit && limit < n)
+		n = limit;
+	strbuf_addf(out, "events (%zu of %zu):\n", n, t->nr_events);
+	strbuf_addstr(out, "  time_ns       dur_ns     tid      op"
+			   "               fd  file  offset       size     "
+			   "  ret\n");
+	for (i = 0; i < n; i++) {
+		const struct trace_event *e = &t->events[i];
+
+		strbuf_addf(out,
+			    "  %-13llu %-10llu %-8u %-16s %-3d %-5u %-12llu "
+			    "%-10llu %lld",
+			    (unsigned long long)e->ts_ns,
+			    (unsigned long long)e->dur_ns, e->tid,
+			    trace_op_name(e->op), e->fd, e->file,
+			    (unsigned long long)e->offset,
+			    (unsigned long long)e->size, (long long)e->ret);
+		if (e->file2)
+			strbuf_addf(out, " -> %u", e->file2);
+		if (e->op == TOP_OPEN)
+			strbuf_addf(out, " flags=0%o", e->arg);
+		strbuf_addch(out, '\n');
+	}
+	if (t->complete)
+		strbuf_addf(out, "end: %llu events, %llu lost, %.3f s\n",
+			    (unsigned long long)t->end.nr_events,
+			    (unsigned long long)t->end.lost,
+			    (double)t->end.duration_ns / 1e9);
+}

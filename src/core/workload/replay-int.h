@@ -1,0 +1,74 @@
+/*
+ * What the replay workload's files share (replay.c: parameters, names,
+ * layout; replay_run.c: the threads that replay, the fidelity).
+ */
+#ifndef IOTRIAL_REPLAY_INT_H
+#define IOTRIAL_REPLAY_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "../trace/trace.h"
+#include "../../util/strbuf.h"
+
+#define RP_IO_MAX (64u << 20) /* bytes of one read or write replayed */
+
+/* A recorded descriptor's replay descriptor. */
+struct rp_fd {
+	int32_t rfd;   /* as recorded */
+	uint32_t file; /* its file */
+	int fd;	       /* ours */
+	unsigned refs; /* opens not closed yet (two processes may have) */
+};
+
+struct rp_state;
+
+/* One recorded thread. */
+struct rp_thread {
+	uint32_t tid;
+	size_t *idx; /* its events, in order */
+	size_t nr, alloc;
+	struct trace_event *done; /* what the replay did, one per event */
+	size_t nr_done;
+	uint64_t mismatches; /* calls that failed here but not there, or
+				the other way */
+	uint64_t max_lag_ns; /* open loop: latest start behind its time */
+	void *buf;
+	size_t buf_bytes;
+	struct rp_state *st;
+	pthread_t th;
+	int started;
+};
+
+struct rp_state {
+	struct trace t;
+	char **rel; /* per file id - 1: the path below the work
+		       directory, NULL: not replayable */
+	struct rp_thread *th;
+	size_t nr_th;
+	pthread_mutex_t lock; /* fds */
+	struct rp_fd *fds;
+	size_t nr_fds, alloc_fds;
+	double speed; /* 0: max */
+	int open_loop;
+	uint64_t start_ns;
+	volatile int *stop;
+	int work_fd;
+	uint64_t extra_opens; /* descriptors opened before the trace */
+	uint64_t skipped;     /* calls not replayed (mmap, msync) */
+};
+
+/* openat2 beneath dirfd, no symbolic link followed: the fd or -errno. */
+int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
+/* The parent of rel beneath work_fd opened O_PATH, *base its last
+ * component: the fd or -errno. */
+int rp_open_parent(int work_fd, const char *rel, const char **base);
+struct workload;
+struct run_result;
+/* The timed part and the cleanup (replay_run.c). */
+int rp_run(struct workload *w, struct run_result *r, struct strbuf *err);
+void rp_cleanup(struct workload *w);
+/* "max" (0) or a factor; 0 or -EINVAL with err set. */
+int rp_parse_speed(const char *s, double *out, struct strbuf *err);
+
+#endif

@@ -1,0 +1,398 @@
+/*
+ * replay: play a recorded trace (iotrial record) back at the file
+ * layer. prepare lays out the files the trace found (the ones that
+ * existed before it, with their sizes; the directories they sit in)
+ * inside the work directory; run starts one thread per recorded thread
+ * and each does its thread's calls in order: open loop on the recorded
+ * timestamps (each call waits for its own absolute time, scaled by
+ * --speed, so delays never add up), closed loop (each call waits for the
+ * previous one and then the recorded think time), or as fast as it goes
+ * (--speed max). Open flags are kept (buffered stays buffered, O_DIRECT
+ * stays O_DIRECT), so read-ahead, atime and dirty thresholds act as
+ * they did.
+ *
+ * The trace is untrusted: every path must be absolute and plain (no
+ * ".", ".." or empty component); it is mapped below the work directory
+ * by taking off the directory all the trace's files share, and reached
+ * with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) from the work
+ * directory, so nothing outside it is ever touched. Sizes and counts are
+ * bounded.
+ *
+ * After the run, what the replay did (recorded as trace events of its
+ * own) is compared with the capture (core/trace/fidelity.h): the score
+ * is a note of the run, and a poor replay carries a "fidelity" warning,
+ * which makes a verdict over it suspect.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "workload.h"
+#include "replay-int.h"
+#include "../trace/fidelity.h"
+#include "../trace/trace.h"
+#include "../trace/trace_summary.h"
+#include "../../util/clock.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+#define RP_THREADS_MAX	1024	     /* recorded threads replayed */
+#define RP_FILE_MAX	(1ull << 40) /* bytes of one file laid out */
+#define RP_LAYOUT_CHUNK (1u << 20)   /* bytes written at a time */
+
+static const char *const mode_choices[] = {"open", "closed", NULL};
+
+static const struct param_spec replay_params[] = {
+    {"trace", PARAM_STRING, "", 0, 0, NULL,
+     "the trace to replay (iotrial record -o TRACE)"},
+    {"speed", PARAM_STRING, "1", 0, 0, NULL,
+     "time factor: 2 plays twice as fast; max: no waiting"},
+    {"mode", PARAM_CHOICE, "open", 0, 0, mode_choices,
+     "open: each call at its recorded time; closed: after the previous "
+     "one and its think time"},
+    {"allow-lost", PARAM_BOOL, "0", 0, 0, NULL,
+     "replay a trace whose capture lost calls (the run is marked)"},
+    {"label", PARAM_STRING, "", 0, 0, NULL,
+     "free text carried into results (A/A experiments)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+int rp_parse_speed(const char *s, double *out, struct strbuf *err)
+{
+	char *end;
+	double v;
+
+	if (!strcmp(s, "max")) {
+		*out = 0;
+		return 0;
+	}
+	v = strtod(s, &end);
+	if (end == s || *end || !(v > 0.001 && v <= 1000))
+		return err_set(err, -EINVAL,
+			       "invalid value '%s' for 'speed': expected a "
+			       "factor from 0.001 to 1000, or max",
+			       s);
+	*out = v;
+	return 0;
+}
+
+static int replay_validate(struct workload *w, struct strbuf *err)
+{
+	double speed;
+
+	if (!*workload_str(w, "trace"))
+		return err_set(err, -EINVAL,
+			       "replay needs --trace TRACE, a file 'iotrial "
+			       "record' wrote");
+	if (w->ro.ios)
+		return err_set(err, -EINVAL,
+			       "replay plays the whole trace; leave out --ios");
+	return rp_parse_speed(workload_str(w, "speed"), &speed, err);
+}
+
+/* Is the absolute path p plain: no empty, "." or ".." component? */
+static int plain_abs(const char *p)
+{
+	const char *s;
+
+	if (p[0] != '/')
+		return 0;
+	if (!p[1])
+		return 1;
+	for (s = p + 1;;) {
+		const char *e = strchr(s, '/');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+
+		if (!n || (n == 1 && s[0] == '.') ||
+		    (n == 2 && s[0] == '.' && s[1] == '.'))
+			return 0;
+		if (!e)
+			return 1;
+		s = e + 1;
+	}
+}
+
+/* Map every file below the directory all of them share. */
+static int map_names(struct rp_state *st, struct strbuf *err)
+{
+	size_t i, root = 0, n = st->t.nr_files;
+	const char *first = NULL;
+
+	st->rel = xcalloc(n ? n : 1, sizeof(*st->rel));
+	for (i = 0; i < n; i++) {
+		const char *p = st->t.files[i].path;
+
+		if (!plain_abs(p))
+			return err_set(err, -EINVAL,
+				       "file %zu of the trace is not a plain "
+				       "absolute path: refused",
+				       i + 1);
+		if (st->t.files[i].kind == TFK_OTHER)
+			continue;
+		if (!first) {
+			/* the first file's directory, shortened below to
+			 * what every path shares */
+			first = p;
+			root = (size_t)(strrchr(p, '/') - p);
+			continue;
+		}
+		while (root && (strncmp(first, p, root) ||
+				(p[root] && p[root] != '/'))) {
+			while (root && first[--root] != '/')
+				;
+		}
+	}
+	/* the shared directory: a file's own name never goes */
+	for (i = 0; first && i < n; i++) {
+		const char *p = st->t.files[i].path;
+
+		if (st->t.files[i].kind == TFK_OTHER)
+			continue;
+		if (strlen(p) <= root + 1) { /* the shared directory itself */
+			st->rel[i] = xstrdup(".");
+			continue;
+		}
+		st->rel[i] = xstrdup(p + root + 1);
+	}
+	return 0;
+}
+
+/* openat2 beneath dirfd, no symbolic link followed. The fd or -errno. */
+int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	struct open_how how = {0};
+	long fd;
+
+	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
+	if (flags & (O_CREAT | O_TMPFILE))
+		how.mode = mode;
+	how.resolve =
+	    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* The parent of rel (beneath work_fd) opened as a path, *base its last
+ * component. The fd or -errno. */
+int rp_open_parent(int work_fd, const char *rel, const char **base)
+{
+	const char *slash = strrchr(rel, '/');
+	char *dir;
+	int fd;
+
+	if (!slash) {
+		*base = rel;
+		fd = fcntl(work_fd, F_DUPFD_CLOEXEC, 0);
+		return fd < 0 ? -errno : fd;
+	}
+	dir = xstrndup(rel, (size_t)(slash - rel));
+	fd = rp_open_beneath(work_fd, dir, O_PATH | O_DIRECTORY, 0);
+	free(dir);
+	*base = slash + 1;
+	return fd;
+}
+
+/* Make the directories leading to rel (not rel itself); *last is the
+ * parent made before, skipped when it is rel's too. */
+static int make_parents(int work_fd, const char *rel, char **last)
+{
+	const char *slash = strrchr(rel, '/');
+	char *p, *s;
+	int ret = 0;
+
+	if (!slash)
+		return 0;
+	if (*last && strlen(*last) == (size_t)(slash - rel) &&
+	    !strncmp(*last, rel, (size_t)(slash - rel)))
+		return 0;
+	p = xstrdup(rel);
+
+	for (s = strchr(p, '/'); s && !ret; s = strchr(s + 1, '/')) {
+		*s = 0;
+		if (mkdirat(work_fd, p, 0755) && errno != EEXIST)
+			ret = -errno;
+		else {
+			int fd = rp_open_beneath(work_fd, p,
+						 O_PATH | O_DIRECTORY, 0);
+
+			if (fd < 0)
+				ret = fd; /* a link or a file in the way */
+			else
+				close(fd);
+		}
+		*s = '/';
+	}
+	free(*last);
+	*last = ret ? NULL : xstrndup(rel, (size_t)(slash - rel));
+	free(p);
+	return ret;
+}
+
+/* Lay out one file that existed: its directories, its bytes. */
+static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
+		   struct strbuf *err)
+{
+	const struct trace_file *f = &st->t.files[i];
+	const char *rel = st->rel[i];
+	uint64_t off;
+	int fd, ret;
+
+	if (!rel || !strcmp(rel, "."))
+		return 0;
+	ret = make_parents(st->work_fd, rel, last);
+	if (ret)
+		return err_set(err, ret, "cannot lay out '%s': %s", rel,
+			       strerror(-ret));
+	if (!f->existed)
+		return 0;
+	if (f->kind == TFK_DIR) {
+		if (mkdirat(st->work_fd, rel, 0755) && errno != EEXIST)
+			return err_set(err, -errno, "cannot make '%s': %s", rel,
+				       strerror(errno));
+		return 0;
+	}
+	if (f->kind != TFK_REG)
+		return 0;
+	fd = rp_open_beneath(st->work_fd, rel, O_WRONLY | O_CREAT | O_TRUNC,
+			     0644);
+	if (fd < 0)
+		return err_set(err, fd, "cannot lay out '%s': %s", rel,
+			       strerror(-fd));
+	for (off = 0; off < f->size_bytes && !ret; off += RP_LAYOUT_CHUNK) {
+		size_t n = f->size_bytes - off < RP_LAYOUT_CHUNK
+			       ? (size_t)(f->size_bytes - off)
+			       : RP_LAYOUT_CHUNK;
+
+		if (pwrite(fd, chunk, n, (off_t)off) != (ssize_t)n)
+			ret = err_set(err, -(errno ? errno : ENOSPC),
+				      "cannot lay out '%s': %s", rel,
+				      strerror(errno ? errno : ENOSPC));
+	}
+	if (!ret && fsync(fd))
+		ret = err_set(err, -errno, "cannot lay out '%s': %s", rel,
+			      strerror(errno));
+	close(fd);
+	return ret;
+}
+
+/* Group the events by thread. */
+static int split_threads(struct rp_state *st, struct strbuf *err)
+{
+	size_t i, j;
+
+	for (i = 0; i < st->t.nr_events; i++) {
+		uint32_t tid = st->t.events[i].tid;
+		struct rp_thread *th = NULL;
+
+		for (j = st->nr_th; j-- > 0;)
+			if (st->th[j].tid == tid) {
+				th = &st->th[j];
+				break;
+			}
+		if (!th) {
+			if (st->nr_th == RP_THREADS_MAX)
+				return err_set(err, -E2BIG,
+					       "the trace has more than %d "
+					       "threads",
+					       RP_THREADS_MAX);
+			st->th =
+			    xrealloc(st->th, (st->nr_th + 1) * sizeof(*st->th));
+			th = &st->th[st->nr_th++];
+			memset(th, 0, sizeof(*th));
+			th->tid = tid;
+		}
+		ALLOC_GROW(th->idx, th->nr + 1, th->alloc);
+		th->idx[th->nr++] = i;
+	}
+	return 0;
+}
+
+static int replay_prepare(struct workload *w, struct target *t,
+			  struct strbuf *err)
+{
+	struct rp_state *st;
+	uint64_t bytes = 0;
+	char *chunk, *last = NULL;
+	size_t i;
+	int ret;
+
+	if (t->kind == TARGET_BLOCKDEV || t->work_fd < 0 || !t->workdir)
+		return err_set(err, -EINVAL,
+			       "replay lays out files: give a directory (or "
+			       "scratch:SIZE:ext4) as the target, not '%s'",
+			       t->spec);
+	w->target = t;
+	st = xcalloc(1, sizeof(*st));
+	w->priv = st;
+	pthread_mutex_init(&st->lock, NULL);
+	st->work_fd = t->work_fd;
+	st->stop = w->stop;
+	st->open_loop = !strcmp(workload_str(w, "mode"), "open");
+	ret = rp_parse_speed(workload_str(w, "speed"), &st->speed, err);
+	if (!ret)
+		ret = trace_read_file(workload_str(w, "trace"), &st->t, err);
+	if (ret)
+		return ret;
+	if (st->t.end.lost && !workload_u64(w, "allow-lost"))
+		return err_set(err, -EINVAL,
+			       "the trace lost %llu calls in its capture: a "
+			       "replay of it would not be what ran; "
+			       "--allow-lost replays it anyway (the run is "
+			       "marked)",
+			       (unsigned long long)st->t.end.lost);
+	ret = map_names(st, err);
+	if (!ret)
+		ret = split_threads(st, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < st->t.nr_files; i++) {
+		const struct trace_file *f = &st->t.files[i];
+
+		if (f->existed && f->kind == TFK_REG) {
+			if (f->size_bytes > RP_FILE_MAX)
+				return err_set(err, -EFBIG,
+					       "file %zu of the trace is "
+					       "larger than 1 TiB",
+					       i + 1);
+			bytes += f->size_bytes;
+		}
+	}
+	ret = target_check_space(t, bytes, err);
+	if (ret)
+		return ret;
+	chunk = xmalloc(RP_LAYOUT_CHUNK);
+	for (i = 0; i < RP_LAYOUT_CHUNK; i++)
+		chunk[i] = (char)(w->ro.seed + i * 2654435761u);
+	for (i = 0; !ret && i < st->t.nr_files; i++)
+		ret = lay_out(st, i, chunk, &last, err);
+	free(last);
+	free(chunk);
+	return ret;
+}
+
+/* workload_ops.default_metric: how long the replay took */
+static const char *replay_metric(const struct workload *w)
+{
+	(void)w;
+	return "wall";
+}
+
+const struct workload_ops workload_replay = {
+    .name = "replay",
+    .summary = "play a recorded trace back: its files, threads, timing",
+    .params = replay_params,
+    .validate = replay_validate,
+    .prepare = replay_prepare,
+    .run = rp_run,
+    .cleanup = rp_cleanup,
+    .default_metric = replay_metric,
+    .short_run_advice = "record a longer trace",
+    .untimed = 1,
+};

@@ -1,0 +1,501 @@
+/*
+ * The replay's timed part: one thread per recorded thread, each doing
+ * its calls in order on the laid-out files, and the fidelity of what
+ * they did against the capture. See replay.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "workload.h"
+#include "replay-int.h"
+#include "../trace/fidelity.h"
+#include "../trace/trace_summary.h"
+#include "../../util/clock.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* The row of recorded (rfd, file), or NULL; st->lock held. */
+static struct rp_fd *fd_row(struct rp_state *st, int32_t rfd, uint32_t file)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_fds; i++)
+		if (st->fds[i].refs && st->fds[i].rfd == rfd &&
+		    st->fds[i].file == file)
+			return &st->fds[i];
+	return NULL;
+}
+
+/* Note that recorded (rfd, file) is our fd now (a second open of the
+ * same pair shares the first's). */
+static void fd_opened(struct rp_state *st, int32_t rfd, uint32_t file, int fd)
+{
+	struct rp_fd *row;
+	size_t i;
+
+	pthread_mutex_lock(&st->lock);
+	row = fd_row(st, rfd, file);
+	if (row) {
+		row->refs++;
+		close(fd);
+		pthread_mutex_unlock(&st->lock);
+		return;
+	}
+	for (i = 0; i < st->nr_fds && st->fds[i].refs; i++)
+		;
+	if (i == st->nr_fds) {
+		ALLOC_GROW(st->fds, st->nr_fds + 1, st->alloc_fds);
+		st->nr_fds++;
+	}
+	st->fds[i].rfd = rfd;
+	st->fds[i].file = file;
+	st->fds[i].fd = fd;
+	st->fds[i].refs = 1;
+	pthread_mutex_unlock(&st->lock);
+}
+
+/*
+ * Our fd for e's recorded descriptor; one opened before the trace is
+ * opened now (counted apart: the trace has no open of it). -1 when the
+ * file cannot be replayed.
+ */
+static int fd_of(struct rp_state *st, const struct trace_event *e)
+{
+	const struct trace_file *f = trace_file_get(&st->t, e->file);
+	struct rp_fd *row;
+	int fd;
+
+	pthread_mutex_lock(&st->lock);
+	row = fd_row(st, e->fd, e->file);
+	fd = row ? row->fd : -1;
+	pthread_mutex_unlock(&st->lock);
+	if (fd >= 0 || !f || !st->rel[e->file - 1])
+		return fd;
+	fd = rp_open_beneath(
+	    st->work_fd, st->rel[e->file - 1],
+	    f->kind == TFK_DIR ? O_RDONLY | O_DIRECTORY : O_RDWR, 0);
+	if (fd < 0)
+		return -1;
+	fd_opened(st, e->fd, e->file, fd);
+	pthread_mutex_lock(&st->lock);
+	st->extra_opens++;
+	row = fd_row(st, e->fd, e->file);
+	fd = row ? row->fd : -1;
+	pthread_mutex_unlock(&st->lock);
+	return fd;
+}
+
+/* A close of recorded (rfd, file): ours closes with the last one. */
+static int64_t fd_close(struct rp_state *st, const struct trace_event *e)
+{
+	struct rp_fd *row;
+	int fd = -1;
+
+	pthread_mutex_lock(&st->lock);
+	row = fd_row(st, e->fd, e->file);
+	if (row && !--row->refs)
+		fd = row->fd;
+	pthread_mutex_unlock(&st->lock);
+	if (!row)
+		return -EBADF;
+	return fd >= 0 && close(fd) ? -errno : 0;
+}
+
+/* A buffer of at least n bytes, aligned for O_DIRECT. */
+static void *buffer(struct rp_thread *th, size_t n)
+{
+	if (n > th->buf_bytes) {
+		free(th->buf);
+		th->buf_bytes = (n + 4095) & ~(size_t)4095;
+		th->buf = xalloc_aligned(4096, th->buf_bytes);
+		memset(th->buf, 0x5a, th->buf_bytes);
+	}
+	return th->buf;
+}
+
+/* A name call (unlink, rename, mkdir, rmdir, stat) beneath the work
+ * directory. */
+static int64_t name_op(struct rp_state *st, const struct trace_event *e)
+{
+	const char *rel = st->rel[e->file - 1], *base, *base2;
+	int64_t ret = 0;
+	struct stat sb;
+	int pfd, pfd2;
+
+	if (!rel)
+		return -ENOENT;
+	pfd = rp_open_parent(st->work_fd, rel, &base);
+	if (pfd < 0)
+		return pfd;
+	switch (e->op) {
+	case TOP_UNLINK:
+		ret = unlinkat(pfd, base, 0) ? -errno : 0;
+		break;
+	case TOP_RMDIR:
+		ret = unlinkat(pfd, base, AT_REMOVEDIR) ? -errno : 0;
+		break;
+	case TOP_MKDIR:
+		ret = mkdirat(pfd, base, 0755) ? -errno : 0;
+		break;
+	case TOP_STAT:
+		ret = fstatat(pfd, base, &sb, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+		break;
+	case TOP_RENAME:
+		if (!e->file2 || !st->rel[e->file2 - 1]) {
+			ret = -ENOENT;
+			break;
+		}
+		pfd2 =
+		    rp_open_parent(st->work_fd, st->rel[e->file2 - 1], &base2);
+		if (pfd2 < 0) {
+			ret = pfd2;
+			break;
+		}
+		ret = renameat(pfd, base, pfd2, base2) ? -errno : 0;
+		close(pfd2);
+		break;
+	}
+	close(pfd);
+	return ret;
+}
+
+/* Do e; its result (-errno on failure). */
+static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
+{
+	struct rp_state *st = th->st;
+	size_t n = e->size > RP_IO_MAX ? RP_IO_MAX : (size_t)e->size;
+	struct stat sb;
+	ssize_t got;
+	int fd;
+
+	switch (e->op) {
+	case TOP_OPEN:
+		if (!e->file || !st->rel[e->file - 1])
+			return -ENOENT;
+		fd = rp_open_beneath(st->work_fd, st->rel[e->file - 1],
+				     (int)(e->arg & ~(unsigned)O_NOFOLLOW),
+				     0644);
+		if (fd >= 0 && e->ret >= 0)
+			fd_opened(st, (int32_t)e->ret, e->file, fd);
+		else if (fd >= 0)
+			close(fd); /* it failed there */
+		return fd;
+	case TOP_CLOSE:
+		return fd_close(st, e);
+	case TOP_UNLINK:
+	case TOP_RENAME:
+	case TOP_MKDIR:
+	case TOP_RMDIR:
+	case TOP_STAT:
+		return e->file ? name_op(st, e) : -ENOENT;
+	case TOP_MMAP:
+	case TOP_MSYNC:
+		return e->ret; /* noted, not replayed */
+	}
+	fd = fd_of(st, e);
+	if (fd < 0)
+		return -EBADF;
+	switch (e->op) {
+	case TOP_READ:
+		got = pread(fd, buffer(th, n), n, (off_t)e->offset);
+		return got < 0 ? -errno : got;
+	case TOP_WRITE:
+		got = pwrite(fd, buffer(th, n), n, (off_t)e->offset);
+		return got < 0 ? -errno : got;
+	case TOP_LSEEK:
+		return lseek(fd, e->ret >= 0 ? (off_t)e->ret : 0, SEEK_SET) < 0
+			   ? -errno
+			   : e->ret;
+	case TOP_FSYNC:
+		return fsync(fd) ? -errno : 0;
+	case TOP_FDATASYNC:
+		return fdatasync(fd) ? -errno : 0;
+	case TOP_SYNC_RANGE:
+		return sync_file_range(fd, (off_t)e->offset, (off_t)e->size,
+				       e->arg & 7)
+			   ? -errno
+			   : 0;
+	case TOP_FALLOCATE:
+		return fallocate(fd, (int)e->arg, (off_t)e->offset,
+				 (off_t)e->size)
+			   ? -errno
+			   : 0;
+	case TOP_FTRUNCATE:
+		return ftruncate(fd, (off_t)e->size) ? -errno : 0;
+	case TOP_FSTAT:
+		return fstat(fd, &sb) ? -errno : 0;
+	case TOP_GETDENTS:
+		got = syscall(SYS_getdents64, fd, buffer(th, n ? n : 4096),
+			      n ? n : 4096);
+		return got < 0 ? -errno : got;
+	}
+	return -ENOSYS;
+}
+
+/* Sleep until CLOCK_MONOTONIC ns. */
+static void sleep_until(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
+			      .tv_nsec = (long)(ns % 1000000000ull)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+/* One recorded thread's calls, in order. */
+static void *thread_main(void *arg)
+{
+	struct rp_thread *th = arg;
+	struct rp_state *st = th->st;
+	uint64_t prev_end = 0, now;
+	size_t k;
+
+	th->done = xcalloc(th->nr ? th->nr : 1, sizeof(*th->done));
+	for (k = 0; k < th->nr && !*st->stop; k++) {
+		const struct trace_event *e = &st->t.events[th->idx[k]];
+		struct trace_event *d = &th->done[th->nr_done];
+		uint64_t t0, t1;
+
+		if (st->speed > 0 && st->open_loop) {
+			uint64_t want =
+			    st->start_ns +
+			    (uint64_t)((double)e->ts_ns / st->speed);
+
+			sleep_until(want);
+			now = clock_now_ns();
+			if (now - want > th->max_lag_ns)
+				th->max_lag_ns = now - want;
+		} else if (st->speed > 0 && k) {
+			const struct trace_event *p =
+			    &st->t.events[th->idx[k - 1]];
+			uint64_t think = e->ts_ns > p->ts_ns + p->dur_ns
+					     ? e->ts_ns - p->ts_ns - p->dur_ns
+					     : 0;
+
+			sleep_until(prev_end +
+				    (uint64_t)((double)think / st->speed));
+		}
+		t0 = clock_now_ns();
+		*d = *e;
+		d->ret = do_op(th, e);
+		t1 = clock_now_ns();
+		prev_end = t1;
+		d->ts_ns = t0 - st->start_ns;
+		d->dur_ns = t1 - t0;
+		if ((d->ret < 0) != (e->ret < 0))
+			th->mismatches++;
+		th->nr_done++;
+	}
+	return NULL;
+}
+
+/* The run's numbers from what the threads did. */
+static void fill_result(struct rp_state *st, struct run_result *r,
+			struct trace *done)
+{
+	struct hist *lat = xcalloc(TOP__NR, sizeof(*lat));
+	unsigned op, nr_kinds = 0;
+	size_t i, j;
+
+	for (op = 0; op < TOP__NR; op++)
+		hist_init(&lat[op]);
+	r->nr_jobs = (unsigned)st->nr_th;
+	r->jobs = xcalloc(st->nr_th ? st->nr_th : 1, sizeof(*r->jobs));
+	for (i = 0; i < st->nr_th; i++) {
+		struct rp_thread *th = &st->th[i];
+
+		for (j = 0; j < th->nr_done; j++) {
+			const struct trace_event *d = &th->done[j];
+			int dir = d->op == TOP_READ ? IO_READ : IO_WRITE;
+
+			if (d->op == TOP_MMAP || d->op == TOP_MSYNC)
+				continue;
+			hist_record(&lat[d->op], d->dur_ns);
+			r->file_ops++;
+			if (d->op == TOP_FSYNC || d->op == TOP_FDATASYNC)
+				r->fsyncs++;
+			if (d->op != TOP_READ && d->op != TOP_WRITE)
+				continue;
+			hist_record(&r->lat[dir], d->dur_ns);
+			r->ops[dir]++;
+			r->jobs[i].ops[dir]++;
+			if (d->ret > 0) {
+				r->bytes[dir] += (uint64_t)d->ret;
+				r->jobs[i].bytes[dir] += (uint64_t)d->ret;
+			}
+		}
+		ALLOC_GROW(done->events, done->nr_events + th->nr_done,
+			   done->alloc_events);
+		memcpy(done->events + done->nr_events, th->done,
+		       th->nr_done * sizeof(*th->done));
+		done->nr_events += th->nr_done;
+	}
+	for (op = 1; op < TOP__NR; op++)
+		nr_kinds += lat[op].count > 0;
+	r->op_results =
+	    xcalloc(nr_kinds ? nr_kinds : 1, sizeof(*r->op_results));
+	for (op = 1; op < TOP__NR; op++) {
+		if (!lat[op].count)
+			continue;
+		r->op_results[r->nr_op_results].name = trace_op_name(op);
+		r->op_results[r->nr_op_results].lat = lat[op];
+		r->nr_op_results++;
+	}
+	free(lat);
+}
+
+/* Compare with the capture; the score as a note, a poor one warned. */
+static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
+{
+	struct trace_summary c, d;
+	struct strbuf why = STRBUF_INIT, parts = STRBUF_INIT;
+	struct fidelity f;
+	uint64_t mismatches = 0;
+	size_t i;
+
+	for (i = 0; i < st->nr_th; i++)
+		mismatches += st->th[i].mismatches;
+	done->end.duration_ns = (uint64_t)(r->seconds * 1e9);
+	trace_summarize(&st->t, &c);
+	trace_summarize(done, &d);
+	fidelity_compute(&c, &d, st->speed, st->open_loop, &f, &why);
+	for (i = 0; i < FID__NR; i++)
+		if (f.applies[i])
+			strbuf_addf(&parts, "%s%s %.1f%%",
+				    parts.len ? ", " : "",
+				    fidelity_name((enum fidelity_component)i),
+				    100 * f.err[i]);
+	r->fidelity = f.score;
+	r->have_fidelity = 1;
+	run_result_note(r,
+			"replay fidelity %.1f of 100 (errors: %s); %llu calls "
+			"ended otherwise than recorded",
+			f.score, parts.buf, (unsigned long long)mismatches);
+	if (st->extra_opens)
+		run_result_note(r,
+				"%llu descriptors the capture found open were "
+				"opened for the replay",
+				(unsigned long long)st->extra_opens);
+	if (f.poor)
+		run_result_warn_kind(r, RUN_WARN_FIDELITY,
+				     "the replay was not faithful to its "
+				     "trace: %s",
+				     why.buf);
+	if (st->t.end.lost)
+		run_result_warn_kind(r, RUN_WARN_FIDELITY,
+				     "the trace lost %llu calls in its "
+				     "capture (--allow-lost)",
+				     (unsigned long long)st->t.end.lost);
+	trace_summary_release(&c);
+	trace_summary_release(&d);
+	strbuf_release(&why);
+	strbuf_release(&parts);
+}
+
+int rp_run(struct workload *w, struct run_result *r, struct strbuf *err)
+{
+	struct rp_state *st = w->priv;
+	struct trace done = {0};
+	struct measure m;
+	size_t i;
+	int ret = 0, e;
+
+	measure_init(&m, w->hook);
+	measure_begin(&m);
+	st->start_ns = clock_now_ns();
+	for (i = 0; i < st->nr_th; i++) {
+		st->th[i].st = st;
+		e = pthread_create(&st->th[i].th, NULL, thread_main,
+				   &st->th[i]);
+		if (e) {
+			ret = err_set(err, -e,
+				      "cannot start a replay thread: "
+				      "%s",
+				      strerror(e));
+			break;
+		}
+		st->th[i].started = 1;
+	}
+	for (i = 0; i < st->nr_th; i++)
+		if (st->th[i].started)
+			pthread_join(st->th[i].th, NULL);
+	r->interrupted = *w->stop != 0;
+	measure_end(&m, r);
+	if (!ret) {
+		fill_result(st, r, &done);
+		judge(st, r, &done);
+	}
+	trace_release(&done);
+	return ret;
+}
+
+/* Remove the tree at name in dirfd, following no link. */
+static void rm_tree(int dirfd, const char *name, unsigned depth)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	if (!unlinkat(dirfd, name, 0) || errno == ENOENT || depth > 256)
+		return;
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			rm_tree(fd, de->d_name, depth + 1);
+	closedir(d);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+void rp_cleanup(struct workload *w)
+{
+	struct rp_state *st = w->priv;
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nr_fds; i++)
+		if (st->fds[i].refs)
+			close(st->fds[i].fd);
+	/* what the layout and the replay made: the first component of
+	 * every mapped name */
+	for (i = 0; st->rel && i < st->t.nr_files; i++) {
+		char *first;
+
+		if (!st->rel[i] || !strcmp(st->rel[i], "."))
+			continue;
+		first = xstrndup(st->rel[i], strcspn(st->rel[i], "/"));
+		rm_tree(st->work_fd, first, 0);
+		free(first);
+	}
+	for (i = 0; st->rel && i < st->t.nr_files; i++)
+		free(st->rel[i]);
+	free(st->rel);
+	for (i = 0; i < st->nr_th; i++) {
+		free(st->th[i].idx);
+		free(st->th[i].done);
+		free(st->th[i].buf);
+	}
+	free(st->th);
+	free(st->fds);
+	trace_release(&st->t);
+	pthread_mutex_destroy(&st->lock);
+	free(st);
+	w->priv = NULL;
+}

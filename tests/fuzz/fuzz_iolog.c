@@ -1,0 +1,58 @@
+/*
+ * libFuzzer target for the fio iolog importer (core/trace/iolog.c): any
+ * bytes either are refused with a sentence or give a trace whose files
+ * are absolute paths without "." or ".." components (the replay maps
+ * them beneath its work directory), whose events name listed files, and
+ * which exports again without trouble.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/trace/iolog.h"
+#include "core/trace/trace.h"
+#include "util/strbuf.h"
+#include "util/banned.h"
+
+static void check(int ok)
+{
+	if (!ok)
+		__builtin_trap();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct trace t = {0};
+	char *buf = malloc(size ? size : 1);
+	size_t i;
+	int ret;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	ret = iolog_import(buf, size, &t, &err);
+	if (ret) {
+		check(ret < 0 && err.len > 0);
+		goto out;
+	}
+	for (i = 0; i < t.nr_files; i++) {
+		const char *p = t.files[i].path;
+
+		check(p[0] == '/');
+		check(!strstr(p, "/../") && !strstr(p, "/./") &&
+		      !strstr(p, "//"));
+		check(t.files[i].id == i + 1);
+	}
+	for (i = 0; i < t.nr_events; i++)
+		check(t.events[i].file >= 1 && t.events[i].file <= t.nr_files);
+	iolog_export(&t, &out);
+	check(!strncmp(out.buf, "fio version 3 iolog\n", 20));
+out:
+	trace_release(&t);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	free(buf);
+	return 0;
+}

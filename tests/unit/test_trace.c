@@ -1,0 +1,315 @@
+/*
+ * Tests for core/trace: the format round trip (what the writer writes
+ * the reader reads back, field by field), the reader's refusals of
+ * malformed and hostile input, the summary's counts, and the tracker
+ * turning raw system calls of this very process into events with the
+ * offsets a descriptor's position implies.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "core/trace/trace.h"
+#include "core/trace/trace_summary.h"
+#include "core/trace/track.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+/* A temporary file name of our own (removed by the caller). */
+static void tmp_path(char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/iotrial-trace-test.%d.%u",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid(),
+		 (unsigned)rand());
+}
+
+/* The bytes of the file at path. */
+static void slurp(const char *path, struct strbuf *sb)
+{
+	assert_int_equal(strbuf_read_file(sb, path, 0), 0);
+}
+
+/* A small trace: two files, three events. */
+static void sample(struct trace *t)
+{
+	struct trace_file f = {.kind = TFK_REG,
+			       .existed = 1,
+			       .dev = 2049,
+			       .ino = 77,
+			       .size_bytes = 8192,
+			       .path = "/data/a"};
+	struct trace_event e = {0};
+
+	memset(t, 0, sizeof(*t));
+	trace_add_meta(t, "layer", "file");
+	trace_add_file(t, &f);
+	f.existed = 0;
+	f.size_bytes = 0;
+	f.path = "/data/b";
+	trace_add_file(t, &f);
+	e.ts_ns = 1000;
+	e.dur_ns = 50;
+	e.tid = 42;
+	e.op = TOP_OPEN;
+	e.file = 1;
+	e.fd = 3;
+	e.ret = 3;
+	e.arg = O_RDONLY;
+	ALLOC_GROW(t->events, 3, t->alloc_events);
+	t->events[0] = e;
+	e.ts_ns = 2000;
+	e.op = TOP_READ;
+	e.offset = 4096;
+	e.size = 4096;
+	e.ret = 4096;
+	t->events[1] = e;
+	e.ts_ns = 1500000000ull;
+	e.op = TOP_RENAME;
+	e.file2 = 2;
+	e.fd = -1;
+	e.ret = -ENOENT;
+	t->events[2] = e;
+	t->nr_events = 3;
+	t->end.lost = 5;
+	t->end.duration_ns = 2000000000ull;
+}
+
+static void test_round_trip(void **state)
+{
+	struct trace t, r = {0};
+	struct strbuf err = STRBUF_INIT;
+	char path[256];
+	size_t i;
+
+	(void)state;
+	sample(&t);
+	tmp_path(path, sizeof(path));
+	assert_int_equal(trace_write_file(&t, path, 0, &err), 0);
+	/* an existing file is refused unless replace */
+	assert_int_equal(trace_write_file(&t, path, 0, &err), -EEXIST);
+	assert_int_equal(trace_read_file(path, &r, &err), 0);
+	assert_true(r.complete);
+	assert_int_equal(r.nr_files, 2);
+	assert_string_equal(r.files[1].path, "/data/b");
+	assert_int_equal(r.files[0].size_bytes, 8192);
+	assert_int_equal(r.files[0].existed, 1);
+	assert_int_equal(r.files[1].existed, 0);
+	assert_int_equal(r.nr_events, 3);
+	for (i = 0; i < 3; i++)
+		assert_memory_equal(&r.events[i], &t.events[i],
+				    sizeof(r.events[i]));
+	assert_int_equal(r.end.lost, 5);
+	assert_int_equal(r.end.nr_events, 3);
+	assert_string_equal(trace_meta_get(&r, "layer"), "file");
+	unlink(path);
+	trace_release(&t);
+	trace_release(&r);
+	strbuf_release(&err);
+}
+
+/* Read buf[0..len) as a trace: the return code, err checked non-empty
+ * on failure. */
+static int read_bytes(const char *buf, size_t len)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct trace t = {0};
+	char *copy = xmalloc(len ? len : 1);
+	int r;
+
+	memcpy(copy, buf, len);
+	r = trace_read_mem(copy, len, &t, &err);
+	if (r)
+		assert_true(err.len > 0);
+	trace_release(&t);
+	strbuf_release(&err);
+	free(copy);
+	return r;
+}
+
+static void test_refusals(void **state)
+{
+	struct trace t;
+	struct strbuf err = STRBUF_INIT, file = STRBUF_INIT;
+	char path[256];
+	size_t at;
+
+	(void)state;
+	sample(&t);
+	tmp_path(path, sizeof(path));
+	assert_int_equal(trace_write_file(&t, path, 0, &err), 0);
+	slurp(path, &file);
+	unlink(path);
+	assert_int_equal(read_bytes(file.buf, file.len), 0);
+	/* not a trace; another major version */
+	assert_int_equal(read_bytes("IOTRACE", 7), -EINVAL);
+	file.buf[8] = 2;
+	assert_int_equal(read_bytes(file.buf, file.len), -ENOTSUP);
+	file.buf[8] = 1;
+	/* every truncation is refused (the END record goes first) */
+	for (at = 16; at < file.len; at++)
+		if (read_bytes(file.buf, at) == 0) {
+			struct trace r = {0};
+
+			assert_int_equal(trace_read_mem(file.buf, at, &r, &err),
+					 0);
+			assert_false(r.complete);
+			trace_release(&r);
+		}
+	/* an event naming a file that is not listed */
+	t.events[1].file = 9;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
+	slurp(path, &file);
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	/* an unknown operation */
+	t.events[1].file = 1;
+	t.events[1].op = TOP__NR;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
+	slurp(path, &file);
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	unlink(path);
+	trace_release(&t);
+	strbuf_release(&err);
+	strbuf_release(&file);
+}
+
+static void test_summary(void **state)
+{
+	struct trace t;
+	struct trace_summary s;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	sample(&t);
+	trace_summarize(&t, &s);
+	assert_int_equal(s.ops[TOP_OPEN], 1);
+	assert_int_equal(s.ops[TOP_READ], 1);
+	assert_int_equal(s.errors[TOP_RENAME], 1);
+	assert_int_equal(s.bytes_read, 4096);
+	assert_int_equal(s.read_sizes[12], 1);
+	assert_int_equal(trace_summary_name_ops(&s), 2);
+	assert_int_equal(s.nr_secs, 3);
+	assert_int_equal(s.sec_ops[0], 2);
+	assert_int_equal(s.sec_ops[1], 1);
+	assert_int_equal(s.nr_threads, 1);
+	assert_int_equal(s.files_existed, 1);
+	assert_int_equal(s.files_created, 1);
+	trace_stats_text(&t, &s, &out);
+	assert_non_null(strstr(out.buf, "lost: 5 calls"));
+	assert_non_null(strstr(out.buf, "name operations: 2 of 3"));
+	trace_summary_release(&s);
+	trace_release(&t);
+	strbuf_release(&out);
+}
+
+/* A raw call of this process: nr, args, ret. */
+static struct iot_call call(long nr, uint64_t a0, uint64_t a1, uint64_t a2,
+			    uint64_t a3, int64_t ret)
+{
+	struct iot_call c = {0};
+	static uint64_t now = 1000;
+
+	c.kind = IOT_REC_CALL;
+	c.nr = (uint32_t)nr;
+	c.tgid = c.tid = (uint32_t)getpid();
+	c.enter_ns = now;
+	c.exit_ns = now + 10;
+	now += 100;
+	c.args[0] = a0;
+	c.args[1] = a1;
+	c.args[2] = a2;
+	c.args[3] = a3;
+	c.ret = ret;
+	return c;
+}
+
+static void test_tracker(void **state)
+{
+	struct trace_writer w;
+	struct tracker tk;
+	struct strbuf err = STRBUF_INIT;
+	struct trace t = {0};
+	struct iot_call c;
+	char path[256], data[256], cwd[1024];
+	const char *slash;
+	int fd;
+
+	(void)state;
+	tmp_path(path, sizeof(path));
+	tmp_path(data, sizeof(data));
+	fd = open(data, O_CREAT | O_EXCL | O_RDWR, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	assert_int_equal(trace_writer_open(&w, path, 0, &err), 0);
+	tracker_init(&tk, &w, 0);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	tracker_set_cwd(&tk, (uint32_t)getpid(), cwd);
+	/* the file opened as the program did, by a relative-to-/ path */
+	slash = data + 1;
+	c = call(SYS_chdir, (uint64_t)(uintptr_t) "/", 0, 0, 0, 0);
+	assert_int_equal(tracker_call(&tk, &c, "/", NULL, &err), 0);
+	c = call(SYS_openat, (uint64_t)AT_FDCWD, 0, O_RDWR, 0, 7);
+	assert_int_equal(tracker_call(&tk, &c, slash, "", &err), 0);
+	c = call(SYS_read, 7, 0, 4, 0, 4);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_read, 7, 0, 4, 0, 4);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_lseek, 7, 1, SEEK_SET, 0, 1);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_write, 7, 0, 3, 0, 3);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_pread64, 7, 0, 2, 8, 2);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	/* a descriptor the tracker never saw opened and that /proc does
+	 * not know: dropped, counted */
+	c = call(SYS_read, 999, 0, 4, 0, 4);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_close, 7, 0, 0, 0, 0);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	assert_int_equal(tk.dropped, 1);
+	assert_int_equal(trace_writer_finish(&w, &(struct trace_end){0}, &err),
+			 0);
+	trace_writer_release(&w);
+	assert_int_equal(trace_read_file(path, &t, &err), 0);
+	assert_int_equal(t.nr_events, 7);
+	assert_int_equal(t.nr_files, 1);
+	assert_string_equal(t.files[0].path, data);
+	assert_int_equal(t.files[0].existed, 1);
+	assert_int_equal(t.files[0].size_bytes, 10);
+	assert_int_equal(t.events[0].op, TOP_OPEN);
+	assert_int_equal(t.events[1].offset, 0);
+	assert_int_equal(t.events[2].offset, 4);
+	assert_int_equal(t.events[3].op, TOP_LSEEK);
+	assert_int_equal(t.events[4].op, TOP_WRITE);
+	assert_int_equal(t.events[4].offset, 1);
+	assert_int_equal(t.events[5].offset, 8);
+	assert_true(t.events[5].flags & TEV_POSITIONAL);
+	assert_int_equal(t.events[6].op, TOP_CLOSE);
+	tracker_release(&tk);
+	trace_release(&t);
+	close(fd);
+	unlink(data);
+	unlink(path);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_summary),
+	    cmocka_unit_test(test_tracker),
+	};
+
+	srand((unsigned)getpid());
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
