@@ -70,6 +70,14 @@ int cli_schema_option(const struct option *opt, const char *arg);
 		     cli_schema_option)
 
 /*
+ * --json[=FILE], the same on every command that prints JSON: alone (or
+ * "--json=-") to stdout, with FILE to that file; *v is NULL when not
+ * given. Write the object with cli_write_json(*v, obj).
+ */
+#define OPT_JSON(v, h)                                                         \
+	OPT_STRING_OPTARG(0, "json", (v), "FILE", "-", (h))
+
+/*
  * Before any work: can --json=FILE be written ("-" is stdout)? Can the
  * store at db (NULL: the default) be opened? Each prints the error when
  * not, so a long run never ends in "cannot write"; for the store, with

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../core/compat/compat.h"
 #include "../core/report/log_text.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
@@ -85,17 +86,18 @@ int cmd_log(int argc, const char **argv)
 	struct exp_summary *list = NULL;
 	struct store s;
 	size_t nr = 0;
-	int ret, r;
+	int ret, r, bare;
 
 	r = parse_args(argc, argv, &a);
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
+	bare = a.json && cli_compat_old(COMPAT_LOG_ARRAY);
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
 	if (r == -ENOENT) {
 		/* nothing stored yet is an empty list, not an error */
 		if (a.json)
-			report_log_json(NULL, 0, &out);
+			report_log_json(NULL, 0, bare, &out);
 		else
 			note("%s", err.buf);
 		ret = EXIT_OK;
@@ -109,7 +111,7 @@ int cmd_log(int argc, const char **argv)
 		goto out;
 	}
 	if (a.json)
-		report_log_json(list, nr, &out);
+		report_log_json(list, nr, bare, &out);
 	else if (!nr)
 		note("no experiments in '%s' yet; 'iotrial compare' and "
 		     "'iotrial import' add them",
