@@ -17,7 +17,7 @@ import sys
 from jsonschema import Draft202012Validator
 
 BY_KIND = {"set-plan": "plan", "apply-plan": "plan", "journal": "journal",
-           "series": "series"}
+           "series": "series", "dry-run": "dry-run"}
 BY_TYPE = {"experiment": "experiment", "job_file": "job-run"}
 
 

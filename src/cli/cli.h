@@ -92,6 +92,9 @@ int cli_check_output(const char *path);
  * the error. */
 struct json_object;
 int cli_write_json(const char *file, struct json_object *obj);
+/* JSON already rendered (text) to file ("-": stdout), as
+ * cli_write_json() writes it. 0, or -1 after the error. */
+int cli_write_text(const char *file, const char *text);
 int cli_check_store(const char *db, const char *cmd);
 
 /*
@@ -156,6 +159,22 @@ struct trial;
  * no note).
  */
 void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback);
+
+/*
+ * The plan's line when the target is a directory and knobs of the device
+ * under it will be changed (trial_dir_knob_disk()): "compare: target
+ * /tmp on vda: knobs will be changed on vda" on stderr, so that a
+ * forgotten -t does not tune a disk silently. Nothing otherwise.
+ */
+void cli_say_dir_disk(const struct trial *tr, const char *cmd);
+
+/*
+ * run --dry-run, compare --dry-run (dryrun.c): after trial_plan(), print
+ * the arms, each arm's knob plan (from what to what), the blocks planned
+ * and the estimated time, as text on stdout or as JSON to json (NULL:
+ * text). Changes nothing. Returns the exit code.
+ */
+int cli_dry_run(struct trial *tr, const char *cmd, const char *json);
 
 struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */

@@ -20,11 +20,11 @@
 struct log_args {
 	const char *db; /* NULL: the default store */
 	size_t limit;	/* 0: all */
-	int json;
+	const char *json; /* --json[=FILE] */
 };
 
 static const char *const log_usage[] = {
-    "iotrial log [--db PATH] [-n|--count N] [--json]",
+    "iotrial log [--db PATH] [-n|--count N] [--json[=FILE]]",
     NULL,
 };
 
@@ -59,7 +59,7 @@ static int parse_args(int argc, const char **argv, struct log_args *a)
 	    OPT_CALLBACK('n', "count", a, "N",
 			 "show the newest N (0, the default: all)",
 			 count_option),
-	    OPT_BOOL(0, "json", &a->json, "print the list as JSON"),
+	    OPT_JSON(&a->json, "print the list as JSON, or write it to FILE"),
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
@@ -92,6 +92,8 @@ int cmd_log(int argc, const char **argv)
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
+	if (a.json && cli_check_output(a.json))
+		return EXIT_USAGE;
 	bare = a.json && cli_compat_old(COMPAT_LOG_ARRAY);
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
 	if (r == -ENOENT) {
@@ -120,7 +122,8 @@ int cmd_log(int argc, const char **argv)
 		report_log_text(list, nr, &out);
 	ret = EXIT_OK;
 out:
-	fputs(out.buf, stdout);
+	if (cli_write_text(a.json ? a.json : "-", out.buf))
+		ret = EXIT_RUNTIME;
 	store_summaries_free(list, nr);
 	store_close(&s);
 	strbuf_release(&err);

@@ -46,7 +46,7 @@ static const char report_epilogue[] =
 static int parse_args(int argc, const char **argv, struct report_args *a)
 {
 	struct option opts[] = {
-	    OPT_STRING(0, "format", &a->format, "text|json|csv|md|html",
+	    OPT_STRING('f', "format", &a->format, "text|json|csv|md|html",
 		       "the format (default: text)"),
 	    OPT_STRING('o', "output", &a->output, "FILE",
 		       "write the report to FILE instead of stdout"),

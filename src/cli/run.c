@@ -42,6 +42,8 @@ struct run_args {
 	const char *metric;    /* --metric, NULL for the default */
 	const char *db;	       /* results store, NULL for the default */
 	int no_store;	       /* --no-store */
+	int quiet;	       /* --quiet: warnings and errors only */
+	int dry_run;	       /* --dry-run: the plan, no run */
 	int per_job;	       /* --per-job */
 	char *cmd;	       /* exec: the command after "--", owned */
 	struct cli_limits limits;
@@ -205,6 +207,10 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_STRING(0, "db", &a->db, "PATH",
 		       "the results store (see 'iotrial log')"),
 	    OPT_BOOL(0, "no-store", &a->no_store, "do not store the run"),
+	    OPT_BOOL(0, "dry-run", &a->dry_run,
+		     "print the knob plan and the time, and run nothing"),
+	    OPT_BOOL(0, "quiet", &a->quiet,
+		     "no notes and no plan on stderr: warnings and errors only"),
 	    OPT_CLI_LIMITS(&a->limits),
 	    OPT_BOOL(0, "per-job", &a->per_job,
 		     "a line per job, however many (more than 4 are "
@@ -432,6 +438,14 @@ static void add_process_cpu(struct json_object *run)
 							 : 0));
 }
 
+/* The session's messages under --quiet: warnings only. */
+static void quiet_say(void *data, enum session_say_level level, const char *msg)
+{
+	(void)data;
+	if (level == SESSION_SAY_WARN)
+		warning("%s", msg);
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	return cli_run_stored(argc, argv, NULL);
@@ -459,10 +473,19 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
+	if (a.job && a.dry_run) {
+		error("--dry-run plans a workload's run; a job file's sections "
+		      "are not planned ('iotrial compare --job FILE "
+		      "--dry-run' plans its arms)");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (a.job) {
 		ret = run_job(&a, &kc);
 		goto out;
 	}
+	if (a.quiet)
+		tr.hooks.log.say = quiet_say;
 	if (a.per_job)
 		view.flags |= REPORT_RUN_PER_JOB;
 	params = joined_params(&a, &nr_params);
@@ -480,8 +503,21 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a.no_store && (ret = cli_check_store(a.db, "iotrial run")))
+	if (!a.no_store && !a.dry_run &&
+	    (ret = cli_check_store(a.db, "iotrial run")))
 		goto out;
+	if (a.dry_run) {
+		const char *t = a.target ? a.target : default_target();
+
+		if (!strncmp(t, "scratch:", 8)) {
+			error("--dry-run plans on a target that exists; a "
+			      "scratch target would be made for the run (give "
+			      "a directory or a device)");
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		a.target_flags |= TARGET_NO_WORKDIR;
+	}
 	/* signals first: a scratch target's set-up can take long, and
 	 * must be torn down, not left behind, when interrupted */
 	tr.c.stop = cli_catch_stop_signals();
@@ -501,6 +537,10 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 	/* a closed pipe must not kill us before the restore: EPIPE instead */
 	if (trial_has_undo(&tr))
 		signal(SIGPIPE, SIG_IGN);
+	if (a.dry_run) {
+		ret = cli_dry_run(&tr, "run", a.json_file);
+		goto out;
+	}
 	/* --set: checked now, applied by trial_run(), restored at the end */
 	pr = trial_check(&tr, &err);
 	if (pr) {
@@ -508,7 +548,9 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = knob_cli_exit_code(pr);
 		goto out;
 	}
-	cli_warn_wrap(&tr, 0, 0);
+	if (!a.quiet)
+		cli_say_dir_disk(&tr, "run");
+	cli_warn_wrap(&tr, a.quiet, 0);
 	pr = trial_run(&tr, &err);
 	if (pr && tr.failed == TRIAL_FAILED_VERIFY) {
 		/* bad data: the run is shown and written, never stored */

@@ -42,12 +42,20 @@ static struct json_object *change_json(const struct knob_change *c)
 	return o;
 }
 
+struct json_object *report_plan_changes_json(const struct knob_plan *p)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		json_object_array_add(arr, change_json(&p->v[i]));
+	return arr;
+}
+
 struct json_object *report_plan_json(const struct knob_plan *p,
 				      const char *kind, const char *journal)
 {
 	struct json_object *o = json_object_new_object();
-	struct json_object *arr = json_object_new_array();
-	size_t i;
 
 	json_object_object_add(o, "schema",
 			       json_object_new_string(IOTRIAL_SCHEMA));
@@ -58,8 +66,6 @@ struct json_object *report_plan_json(const struct knob_plan *p,
 	json_object_object_add(o, "mount",
 			       str_or_null(p->ctx ? p->ctx->mountpoint : NULL));
 	json_object_object_add(o, "journal", str_or_null(journal));
-	for (i = 0; i < p->nr; i++)
-		json_object_array_add(arr, change_json(&p->v[i]));
-	json_object_object_add(o, "changes", arr);
+	json_object_object_add(o, "changes", report_plan_changes_json(p));
 	return o;
 }

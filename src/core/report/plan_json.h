@@ -20,4 +20,8 @@
 struct json_object *report_plan_json(const struct knob_plan *p,
 				      const char *kind, const char *journal);
 
+/* The changes of a built plan p, in apply order, as report_plan_json()
+ * lists them: an array the caller owns. */
+struct json_object *report_plan_changes_json(const struct knob_plan *p);
+
 #endif
