@@ -106,7 +106,7 @@ only "iotrial set sysctl:vm.dirty_back" vm.dirty_background_bytes= \
 only "iotrial log -" --db -n --count --json --schema --help
 only "iotrial compare randread --stri" --strict
 only "iotrial diff --f" --fail-on-regression --force
-only "iotrial revert -" --list --help
+only "iotrial revert -" --list --json --schema --help
 expect "iotrial watch -" -i --interval -c --count --csv --json
 
 # devices: a loop device when one exists, else the ones there are
