@@ -33,6 +33,7 @@ id2=$(jq -r '.experiments[0].id' "$J/log.json")
 "$IOTRIAL" report "$id" --db "$db" --format json >"$J/report.json"
 "$IOTRIAL" diff "$id" "$id2" --db "$db" --json >"$J/diff.json" 2>/dev/null
 "$IOTRIAL" revert --list --json >"$J/journal.json"
+"$IOTRIAL" compare randread -t "$dir" --vary bs=4k,8k --dry-run --json >"$J/dry-run.json"
 dev=$(jq -r '.device // empty' "$J/knobs.json")
 if [ -n "$dev" ]; then
 	"$IOTRIAL" set --device "/dev/$dev" read_ahead_kb=128 --dry-run \
@@ -47,8 +48,8 @@ check "each kind fits its schema" test $? = 0
 grep -v '^valid' <<<"$out" | sed 's/^/#   /'
 kinds=$(sed -n 's/^valid .*(\(.*\))$/\1/p' <<<"$out" | sort -u | tr '\n' ' ')
 check "they cover the kinds (got: $kinds)" \
-	test "$kinds" = "diff experiment info journal knobs log plan run watch " -o \
-	-z "$dev" -a "$kinds" = "diff experiment info journal knobs log run "
+	test "$kinds" = "diff dry-run experiment info journal knobs log plan run watch " -o \
+	-z "$dev" -a "$kinds" = "diff dry-run experiment info journal knobs log run "
 
 # what the suite kept
 if [ -n "${IOTRIAL_JSON_LOG_DIR:-}" ] && [ -d "$IOTRIAL_JSON_LOG_DIR" ] &&
