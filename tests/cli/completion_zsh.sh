@@ -5,7 +5,9 @@
 # commands, options, workloads and their parameters, choices, knob names
 # and values (the disk's schedulers, atime's modes, typical numbers, each
 # value of a --vary list), devices and stored ids. The candidates are
-# asked of _iotrial_candidates, the function the widget hands to zsh.
+# asked of _iotrial_candidates, the function the widget hands to zsh;
+# and a few are typed into a real interactive zsh (zpty) with a TAB, so
+# the widget itself (compadd, compset at '=' and ',') is tested too.
 . "$(dirname "$0")/lib.sh"
 command -v zsh >/dev/null || skip "needs zsh"
 DIR=$IOTRIAL_SRC/completion
@@ -78,3 +80,42 @@ check "an experiment to complete the id of" test -n "$sid"
 for c in show report diff export apply; do
 	zis "stored ids after $c" "words: $sid" $c --db "$db" ''
 done
+
+# the widget in a real interactive zsh: LINE, a TAB, and the line it
+# becomes (zsh/zpty; the binary found as "iotrial" on PATH)
+mkdir -p "$TEST_TMP/zbin" "$TEST_TMP/zhome"
+ln -s "$IOTRIAL" "$TEST_TMP/zbin/iotrial"
+cat >"$TEST_TMP/zreal.zsh" <<'ZSH'
+# zsh zreal.zsh LINE WANT: type LINE and a TAB; "found" when WANT shows
+zmodload zsh/zpty || exit 3
+zpty -b z "env -i HOME=$ZH TERM=dumb PATH=$ZB:/usr/bin:/bin zsh -f -i"
+zpty -w z "PS1='>'; fpath=($FP \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w -n z "$1"$'\t'
+all=""
+for i in {1..150}; do
+	while zpty -rt z chunk; do all+=$chunk; done
+	[[ $all == *"$2"* ]] && { print found; break }
+	sleep 0.1
+done
+zpty -d z
+ZSH
+zreal() { # NAME LINE WANT
+	local out
+	out=$(ZB=$TEST_TMP/zbin ZH=$TEST_TMP/zhome FP=$DIR timeout 30 \
+		zsh -f "$TEST_TMP/zreal.zsh" "$2" "$3" 2>&1)
+	check "$1" test "${out%found}" != "$out"
+}
+if zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
+	zreal "TAB after atime=rel completes relatime" "iotrial set -t / atime=rel" \
+		"iotrial set -t / atime=relatime "
+	zreal "TAB after a --vary comma completes the next value" \
+		"iotrial compare randread --vary engine=psync,io_u" \
+		"--vary engine=psync,io_uring "
+	zreal "TAB after read_a completes read_ahead_kb=" "iotrial set -t / read_a" \
+		"iotrial set -t / read_ahead_kb="
+	zreal "TAB after an id's first letters completes it" \
+		"iotrial show --db $db ${sid:0:3}" "iotrial show --db $db $sid "
+	zreal "TAB after --cs completes --csv" "iotrial watch --cs" "iotrial watch --csv "
+else
+	echo "# no zsh/zpty: the widget is not typed into"
+fi
