@@ -97,8 +97,8 @@ static const struct command *find_command(const char *name)
  */
 static int unknown_global_option(const char *arg)
 {
-	static const char *const globals[] = {"--help", "--version",
-					      "--compat", "--behaviour"};
+	static const char *const globals[] = {"--help", "--version", "--compat",
+					      "--behaviour"};
 	char name[64];
 	const char *near;
 

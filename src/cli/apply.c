@@ -36,7 +36,7 @@ struct apply_args {
 	struct option_list persist;
 	int dry_run;
 	const char *json; /* --json[=FILE] with --dry-run, or NULL */
-	int yes;   /* apply without asking */
+	int yes;	  /* apply without asking */
 	int force; /* apply a winner measured elsewhere or from elsewhere */
 };
 
@@ -394,9 +394,8 @@ static void print_plan(struct export_job *j, struct apply_file *files,
  * The plan of --dry-run as JSON (report_plan_json() with the experiment,
  * the arm and the files) written to json; 0 or -1 after the error.
  */
-static int plan_json(struct export_job *j, struct apply_file *files,
-		     size_t nr, const char *jpath, int mismatch,
-		     const char *json)
+static int plan_json(struct export_job *j, struct apply_file *files, size_t nr,
+		     const char *jpath, int mismatch, const char *json)
 {
 	struct json_object *o = report_plan_json(&j->plan, "apply-plan", jpath);
 	struct json_object *arr = json_object_new_array();
@@ -422,10 +421,9 @@ static int plan_json(struct export_job *j, struct apply_file *files,
 		json_object_object_add(
 		    f, "format",
 		    json_object_new_string(export_format_names[files[i].f]));
-		json_object_object_add(
-		    f, "exists",
-		    json_object_new_boolean(
-			atfile_exists(j->root, files[i].rel)));
+		json_object_object_add(f, "exists",
+				       json_object_new_boolean(atfile_exists(
+					   j->root, files[i].rel)));
 		json_object_object_add(
 		    f, files[i].f == EXPORT_FSTAB ? "change" : "text",
 		    json_object_new_string(files[i].f == EXPORT_FSTAB

@@ -289,8 +289,9 @@ void cli_say_dir_disk(const struct trial *tr, const char *cmd)
 	const char *disk = trial_dir_knob_disk(tr);
 
 	if (disk)
-		fprintf(stderr, "%s: target %s on %s: knobs will be changed on "
-				"%s\n",
+		fprintf(stderr,
+			"%s: target %s on %s: knobs will be changed on "
+			"%s\n",
 			cmd, tr->t.spec ? tr->t.spec : tr->t.path, disk, disk);
 }
 

@@ -22,8 +22,8 @@
 /* What `diff` was asked for. */
 struct diff_args {
 	const char *id[2];
-	const char *arm; /* NULL: each experiment's baseline arm */
-	const char *db;	 /* NULL: the default store */
+	const char *arm;  /* NULL: each experiment's baseline arm */
+	const char *db;	  /* NULL: the default store */
 	const char *json; /* --json[=FILE] */
 	int fail_on_regression;
 	int force;  /* a verdict even when not like for like */
@@ -55,7 +55,8 @@ static int parse_args(int argc, const char **argv, struct diff_args *a)
 		       "compare the arm LABEL present in both, not the "
 		       "baselines"),
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
-	    OPT_JSON(&a->json, "print the comparison as JSON, or write it to FILE"),
+	    OPT_JSON(&a->json,
+		     "print the comparison as JSON, or write it to FILE"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when ID2 is significantly slower than ID1"),
 	    OPT_BOOL(0, "strict", &a->strict,

@@ -24,8 +24,8 @@
 
 /* What the dry run found; the plans are built. */
 struct dry_run {
-	struct knob_plan fixed;	 /* --set, for every arm */
-	struct knob_plan *arms;	 /* per arm, its knob factors */
+	struct knob_plan fixed; /* --set, for every arm */
+	struct knob_plan *arms; /* per arm, its knob factors */
 	struct experiment_budget b;
 	struct budget_opts bo;
 	unsigned blocks;     /* planned; 0 when adaptive without a limit */
@@ -120,7 +120,8 @@ static void dry_text(const struct trial *tr, const struct dry_run *d,
 			    tr->e.nr_arms == 1 ? "" : "s");
 	strbuf_addstr(out, "; nothing is changed or stored\n");
 	if (disk)
-		strbuf_addf(out, "target %s on %s: knobs will be changed on %s\n",
+		strbuf_addf(out,
+			    "target %s on %s: knobs will be changed on %s\n",
 			    tr->t.spec ? tr->t.spec : tr->t.path, disk, disk);
 	if (d->fixed.nr) {
 		strbuf_addstr(out, "for every run (--set):\n");
@@ -136,37 +137,44 @@ static void dry_text(const struct trial *tr, const struct dry_run *d,
 	if (!strcmp(cmd, "run"))
 		strbuf_addstr(out, "one run");
 	else if (d->bo.runs_fixed)
-		strbuf_addf(out, "blocks: %u planned, each arm once per block in "
-				 "random order: %u runs",
+		strbuf_addf(out,
+			    "blocks: %u planned, each arm once per block in "
+			    "random order: %u runs",
 			    d->blocks, d->blocks * tr->e.nr_arms);
 	else if (d->blocks)
-		strbuf_addf(out, "blocks: until the estimate is within +-%g%%, "
-				 "at least %u, at most %u (%s)",
+		strbuf_addf(out,
+			    "blocks: until the estimate is within +-%g%%, "
+			    "at least %u, at most %u (%s)",
 			    100 * d->bo.precision, d->min_blocks, d->blocks,
 			    d->b.limit ? d->b.limit : "limit");
 	else
-		strbuf_addf(out, "blocks: until the estimate is within +-%g%%, "
-				 "at least %u, no limit",
+		strbuf_addf(out,
+			    "blocks: until the estimate is within +-%g%%, "
+			    "at least %u, no limit",
 			    100 * d->bo.precision, d->min_blocks);
 	if (d->bo.warmup)
 		strbuf_addf(out, ", after %u warm-up run%s", d->bo.warmup,
 			    d->bo.warmup == 1 ? "" : "s");
 	strbuf_addch(out, '\n');
 	if (d->seconds >= 0 && !d->bo.runs_fixed)
-		strbuf_addf(out, "estimated time: %.0f s to %.0f s (%.1f s per "
-				 "run, the set-up between runs included)\n",
+		strbuf_addf(out,
+			    "estimated time: %.0f s to %.0f s (%.1f s per "
+			    "run, the set-up between runs included)\n",
 			    min_seconds(d, tr), d->seconds, d->b.run_s);
 	else if (d->seconds >= 0)
-		strbuf_addf(out, "estimated time: %.0f s (%.1f s per run, the "
-				 "set-up between runs included)\n",
+		strbuf_addf(out,
+			    "estimated time: %.0f s (%.1f s per run, the "
+			    "set-up between runs included)\n",
 			    d->seconds, d->b.run_s);
 	else if (d->b.run_s >= 0)
-		strbuf_addf(out, "estimated time: at least %.0f s (%.1f s per "
-				 "run); more until the estimate is precise\n",
+		strbuf_addf(out,
+			    "estimated time: at least %.0f s (%.1f s per "
+			    "run); more until the estimate is precise\n",
 			    min_seconds(d, tr), d->b.run_s);
 	else
-		strbuf_addstr(out, "estimated time: unknown (a run bounded by "
-				   "--ios lasts as long as the device takes)\n");
+		strbuf_addstr(out,
+			      "estimated time: unknown (a run bounded by "
+			      "--ios lasts as long as the device takes)\n");
 }
 
 /* The plan as an object (docs/schema/dry-run.schema.json). */
@@ -184,14 +192,12 @@ static struct json_object *dry_json(const struct trial *tr,
 	STR("workload", tr->c.ops->name);
 	STR("target", tr->t.spec ? tr->t.spec : tr->t.path);
 #undef STR
-	json_object_object_add(o, "device",
-			       tr->kctx.disk ? json_object_new_string(
-						   tr->kctx.disk)
-					     : NULL);
+	json_object_object_add(
+	    o, "device",
+	    tr->kctx.disk ? json_object_new_string(tr->kctx.disk) : NULL);
 	json_object_object_add(o, "knobs_changed_on",
 			       disk ? json_object_new_string(disk) : NULL);
-	json_object_object_add(o, "fixed",
-			       report_plan_changes_json(&d->fixed));
+	json_object_object_add(o, "fixed", report_plan_changes_json(&d->fixed));
 	arms = json_object_new_array();
 	for (i = 0; i < tr->e.nr_arms; i++) {
 		struct json_object *a = json_object_new_object();
@@ -200,7 +206,8 @@ static struct json_object *dry_json(const struct trial *tr,
 		json_object_object_add(
 		    a, "label", json_object_new_string(tr->e.arms[i].label));
 		json_object_object_add(
-		    a, "baseline", json_object_new_boolean(i == tr->e.baseline));
+		    a, "baseline",
+		    json_object_new_boolean(i == tr->e.baseline));
 		json_object_object_add(a, "changes",
 				       report_plan_changes_json(&d->arms[i]));
 		json_object_array_add(arms, a);
@@ -208,30 +215,27 @@ static struct json_object *dry_json(const struct trial *tr,
 	json_object_object_add(o, "arms", arms);
 	json_object_object_add(o, "adaptive",
 			       json_object_new_boolean(!d->bo.runs_fixed));
-	json_object_object_add(o, "blocks",
-			       d->blocks ? json_object_new_int64(d->blocks)
-					 : NULL);
+	json_object_object_add(
+	    o, "blocks", d->blocks ? json_object_new_int64(d->blocks) : NULL);
 	json_object_object_add(o, "min_blocks",
 			       json_object_new_int64(d->min_blocks));
 	json_object_object_add(o, "warmup_runs",
 			       json_object_new_int64(d->bo.warmup));
 	json_object_object_add(
 	    o, "runs",
-	    d->blocks ? json_object_new_int64((int64_t)d->blocks *
-					      tr->e.nr_arms)
-		      : NULL);
-	json_object_object_add(o, "seconds_per_run",
-			       d->b.run_s >= 0
-				   ? json_object_new_double(d->b.run_s)
-				   : NULL);
+	    d->blocks
+		? json_object_new_int64((int64_t)d->blocks * tr->e.nr_arms)
+		: NULL);
+	json_object_object_add(
+	    o, "seconds_per_run",
+	    d->b.run_s >= 0 ? json_object_new_double(d->b.run_s) : NULL);
 	json_object_object_add(o, "estimated_seconds_min",
 			       d->b.run_s >= 0
 				   ? json_object_new_double(min_seconds(d, tr))
 				   : NULL);
-	json_object_object_add(o, "estimated_seconds",
-			       d->seconds >= 0
-				   ? json_object_new_double(d->seconds)
-				   : NULL);
+	json_object_object_add(
+	    o, "estimated_seconds",
+	    d->seconds >= 0 ? json_object_new_double(d->seconds) : NULL);
 	return o;
 }
 

@@ -34,7 +34,7 @@ struct import_args {
 	const char *db;	      /* NULL: the default store */
 	const char *metric;   /* NULL, "iops" or "mbps" */
 	const char *workload; /* NULL: from the files */
-	const char *json; /* --json[=FILE] */
+	const char *json;     /* --json[=FILE] */
 	struct cli_arm *arms; /* in command-line order */
 	size_t nr_arms, alloc_arms;
 	const char **files; /* every file, with its arm in file_arm */
@@ -132,7 +132,8 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 		       "what to judge fio results by (default: by pattern)"),
 	    OPT_STRING(0, "workload", &a->workload, "NAME",
 		       "the experiment's workload, when the files disagree"),
-	    OPT_JSON(&a->json, "print the stored experiment object, or write it to FILE"),
+	    OPT_JSON(&a->json,
+		     "print the stored experiment object, or write it to FILE"),
 	    OPT_CALLBACK(0, "arm", a, "LABEL",
 			 "start the arm LABEL; the files after it are its "
 			 "runs",

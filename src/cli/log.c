@@ -18,8 +18,8 @@
 
 /* What `log` was asked for. */
 struct log_args {
-	const char *db; /* NULL: the default store */
-	size_t limit;	/* 0: all */
+	const char *db;	  /* NULL: the default store */
+	size_t limit;	  /* 0: all */
 	const char *json; /* --json[=FILE] */
 };
 

@@ -209,8 +209,9 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_BOOL(0, "no-store", &a->no_store, "do not store the run"),
 	    OPT_BOOL(0, "dry-run", &a->dry_run,
 		     "print the knob plan and the time, and run nothing"),
-	    OPT_BOOL(0, "quiet", &a->quiet,
-		     "no notes and no plan on stderr: warnings and errors only"),
+	    OPT_BOOL(
+		0, "quiet", &a->quiet,
+		"no notes and no plan on stderr: warnings and errors only"),
 	    OPT_CLI_LIMITS(&a->limits),
 	    OPT_BOOL(0, "per-job", &a->per_job,
 		     "a line per job, however many (more than 4 are "

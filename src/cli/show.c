@@ -18,9 +18,9 @@
 /* What `show` was asked for. */
 struct show_args {
 	const char *id;
-	const char *db; /* NULL: the default store */
+	const char *db;	  /* NULL: the default store */
 	const char *json; /* --json[=FILE] */
-	int runs; /* and one row per run */
+	int runs;	  /* and one row per run */
 };
 
 static const char *const show_usage[] = {
@@ -40,7 +40,8 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 {
 	struct option opts[] = {
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
-	    OPT_JSON(&a->json, "print the stored experiment object, or write it to FILE"),
+	    OPT_JSON(&a->json,
+		     "print the stored experiment object, or write it to FILE"),
 	    OPT_BOOL(0, "runs", &a->runs, "and one row per run, in run order"),
 	    OPT_SCHEMA(),
 	    OPT_END(),

@@ -128,7 +128,7 @@ void report_env_json(const struct env *e, struct strbuf *out)
 	json_object_object_add(o, "schema",
 			       json_object_new_string(IOTRIAL_SCHEMA));
 	json_object_object_foreach(env, key, val)
-		json_object_object_add(o, key, json_object_get(val));
+	    json_object_object_add(o, key, json_object_get(val));
 	report_json_string(o, out);
 	json_object_put(o);
 	json_object_put(env);

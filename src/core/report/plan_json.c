@@ -31,7 +31,8 @@ static struct json_object *change_json(const struct knob_change *c)
 	json_object_object_add(o, "object", str_or_null(c->k.object));
 	json_object_object_add(o, "path", str_or_null(c->k.path));
 	json_object_object_add(o, "input", str_or_null(c->input));
-	json_object_object_add(o, "value", json_object_new_string(c->canon.buf));
+	json_object_object_add(o, "value",
+			       json_object_new_string(c->canon.buf));
 	json_object_object_add(o, "before", text_or_null(&c->before));
 	json_object_object_add(
 	    o, "unchanged", json_object_new_boolean(knob_change_unchanged(c)));
@@ -53,7 +54,7 @@ struct json_object *report_plan_changes_json(const struct knob_plan *p)
 }
 
 struct json_object *report_plan_json(const struct knob_plan *p,
-				      const char *kind, const char *journal)
+				     const char *kind, const char *journal)
 {
 	struct json_object *o = json_object_new_object();
 
