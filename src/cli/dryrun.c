@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 #include "cli.h"
 #include "../core/experiment/budget.h"
@@ -95,6 +96,22 @@ static const char *dir_disk(const struct trial *tr, const struct dry_run *d)
 	return NULL;
 }
 
+/* Would the real command be refused for want of root? When it changes
+ * a knob and this is not root. */
+static int needs_root(const struct trial *tr, const struct dry_run *d)
+{
+	unsigned i;
+
+	if (geteuid() == 0)
+		return 0;
+	if (d->fixed.nr)
+		return 1;
+	for (i = 0; i < tr->e.nr_arms; i++)
+		if (d->arms[i].nr)
+			return 1;
+	return 0;
+}
+
 /* The time of the fewest blocks d may run; < 0 unknown. */
 static double min_seconds(const struct dry_run *d, const struct trial *tr)
 {
@@ -175,6 +192,8 @@ static void dry_text(const struct trial *tr, const struct dry_run *d,
 		strbuf_addstr(out,
 			      "estimated time: unknown (a run bounded by "
 			      "--ios lasts as long as the device takes)\n");
+	if (needs_root(tr, d))
+		strbuf_addf(out, "running it needs root: it changes knobs\n");
 }
 
 /* The plan as an object (docs/schema/dry-run.schema.json). */
@@ -233,6 +252,8 @@ static struct json_object *dry_json(const struct trial *tr,
 			       d->b.run_s >= 0
 				   ? json_object_new_double(min_seconds(d, tr))
 				   : NULL);
+	json_object_object_add(o, "needs_root",
+			       json_object_new_boolean(needs_root(tr, d)));
 	json_object_object_add(
 	    o, "estimated_seconds",
 	    d->seconds >= 0 ? json_object_new_double(d->seconds) : NULL);

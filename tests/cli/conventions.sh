@@ -96,6 +96,15 @@ check "run --dry-run: one run, its time" \
 	test "$(sed -n 1p "$TEST_TMP/dry")" = "run --dry-run: randread on $dir; nothing is changed or stored" -a \
 	"$(grep -c "^one run$" "$TEST_TMP/dry")" = 1
 check "...nothing made" test -z "$(ls -A "$dir")"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$TEST_TMP" && chmod 777 "$dir"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups env \
+		IOTRIAL_STATE_DIR="$dir/state" "$IOTRIAL" compare randread -t "$dir" \
+		--vary read_ahead_kb=128,4096 --runs 7 --dry-run 2>&1)
+	check "not root: the plan is shown and says a run needs root" \
+		test "$(tail -n 1 <<<"$out")" = "running it needs root: it changes knobs"
+	rm -rf "$dir/state"
+fi
 expect_usage "--dry-run on a scratch target" "--dry-run plans on a target that exists" \
 	run randread -t scratch:64M --dry-run
 
