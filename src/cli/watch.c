@@ -45,16 +45,16 @@ static const char *const watch_usage[] = {
 };
 
 static const char watch_epilogue[] =
-    "Every interval (default 1s), one line per device: r/s w/s rMB/s "
-    "wMB/s\nr_await w_await aqu-sz %util f/s d/s, plus the machine's Dirty "
-    "and\nWriteback memory on the interval's first line. MB is 10^6 bytes. "
-    "DEV\nis a name under /sys/class/block (vda, sda1, loop0); default: "
-    "every\ndisk that has a size and has done any I/O. --count stops after "
-    "N\nintervals (default: when interrupted); as in iostat, a number "
-    "after the\ndevices is the interval (seconds, or a duration: 250ms) "
-    "and a second one\nthe count ('watch sda 2 5'). --json prints one object "
-    "per\ndevice per interval (JSON Lines) with the keys of a run's "
-    "devices[]\nentries plus time, dirty_bytes and writeback_bytes.\n";
+    "Every interval (default 1s), one line per device: r/s w/s rMB/s wMB/s\n"
+    "r_await w_await aqu-sz %util f/s d/s, plus the machine's Dirty and\n"
+    "Writeback memory on the interval's first line. MB is 10^6 bytes. DEV\n"
+    "is a name under /sys/class/block (vda, sda1, loop0); default: every\n"
+    "disk that has a size and has done any I/O. --count (or -n) stops after\n"
+    "N intervals (default: when interrupted). As in iostat, a number after\n"
+    "the devices is the interval (seconds, or a duration: 250ms) and a\n"
+    "second one the count: 'watch sda 2 5'. --json prints one object per\n"
+    "device per interval (JSON Lines) with the keys of a run's devices[]\n"
+    "entries plus schema, time, dirty_bytes and writeback_bytes.\n";
 
 /* -i DURATION: the time between lines. */
 static int interval_option(const struct option *opt, const char *arg)
