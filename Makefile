@@ -9,7 +9,7 @@
 #                 its figures (FUZZ_TARGETS="export import" picks some)
 #   make demo     install missing build dependencies (root) and run the
 #                 main job on its embedded defaults
-#   make install  install ./iotrial, its manual and its bash completion
+#   make install  install ./iotrial, its manual and its bash and zsh completions
 #                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 
 CC      ?= cc
@@ -172,11 +172,12 @@ PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
 INSTALL     ?= install
 
-install: iotrial docs/iotrial.1 completion/iotrial.bash
+install: iotrial docs/iotrial.1 completion/iotrial.bash completion/_iotrial
 	$(Q)$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	$(call say,INSTALL,$(DESTDIR)$(BINDIR)/iotrial)
 	$(Q)$(INSTALL) -m 755 iotrial $(DESTDIR)$(BINDIR)/iotrial
 	$(call say,INSTALL,$(DESTDIR)$(MANDIR)/man1/iotrial.1)
@@ -184,11 +185,14 @@ install: iotrial docs/iotrial.1 completion/iotrial.bash
 	$(call say,INSTALL,$(DESTDIR)$(BASHCOMPDIR)/iotrial)
 	$(Q)$(INSTALL) -m 644 completion/iotrial.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/iotrial
+	$(call say,INSTALL,$(DESTDIR)$(ZSHCOMPDIR)/_iotrial)
+	$(Q)$(INSTALL) -m 644 completion/_iotrial $(DESTDIR)$(ZSHCOMPDIR)/_iotrial
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(BINDIR)/iotrial \
 		$(DESTDIR)$(MANDIR)/man1/iotrial.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/iotrial
+		$(DESTDIR)$(BASHCOMPDIR)/iotrial \
+		$(DESTDIR)$(ZSHCOMPDIR)/_iotrial
 
 .PHONY: install uninstall
 

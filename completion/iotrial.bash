@@ -11,6 +11,20 @@
 
 declare -gA _iotrial_cache 2>/dev/null || true
 
+# Typical values of the knobs whose values are numbers, offered after
+# "KNOB=" (any other number is accepted as well).
+declare -gA _iotrial_typical=(
+	[read_ahead_kb]="128 256 512 1024 2048 4096 8192"
+	[nr_requests]="64 128 256 1024"
+	[max_sectors_kb]="128 256 512 1024"
+	[vm.dirty_ratio]="5 10 20 40"
+	[vm.dirty_background_ratio]="1 5 10"
+	[vm.dirty_bytes]="64MiB 256MiB 1GiB"
+	[vm.dirty_background_bytes]="16MiB 64MiB 256MiB"
+	[vm.dirty_expire_centisecs]="500 1000 3000"
+	[vm.dirty_writeback_centisecs]="100 500 1500"
+)
+
 # _iotrial_text KEY ARGS...: the output of "$_iotrial_bin ARGS...", from
 # the cache when the binary has not changed since, into _iotrial_out.
 _iotrial_text()
@@ -203,6 +217,63 @@ _iotrial_devices()
 	done
 }
 
+# _iotrial_knob_choices NAME ARGS...: the values knob NAME takes, as
+# words, into _iotrial_vals: the schedulers the device offers (its
+# /sys/block/DISK/queue/scheduler), the words of its "allowed" in
+# 'iotrial knobs --json' for the target ARGS (atime's modes, 0 1 2), or
+# typical values of a number. Empty when nothing fits.
+_iotrial_knob_choices()
+{
+	local name=$1 line out disk="" knob="" allowed="" head
+	shift
+	_iotrial_vals=""
+	out=$("$_iotrial_bin" knobs --json "$@" 2>/dev/null)
+	# no device there ("device": null, and why under "unavailable"): the
+	# root file system's disk shows what this machine has
+	[[ $out == *'"device":"'* && $out != *'"device":null'* ]] ||
+		out=$("$_iotrial_bin" knobs --json -t / 2>/dev/null)
+	while IFS= read -r line; do
+		if [[ -z $disk && $line =~ ^\ *\"device\":\ ?\"([^\"]+)\" ]]; then
+			disk=${BASH_REMATCH[1]}
+		elif [[ $line =~ ^\ *\"name\":\ ?\"([^\"]+)\" ]]; then
+			knob=${BASH_REMATCH[1]}
+		elif [[ $knob == "$name" && $line =~ ^\ *\"allowed\":\ ?\"([^\"]*)\" ]]; then
+			allowed=${BASH_REMATCH[1]}
+		fi
+	done <<<"$out"
+	if [[ $name == scheduler && -n $disk && -r /sys/block/$disk/queue/scheduler ]]; then
+		read -r line <"/sys/block/$disk/queue/scheduler"
+		line=${line//\[/} line=${line//\]/}
+		_iotrial_vals=$line
+		return
+	fi
+	# "noatime relatime ... (combine: ...)", "0 1 2": a list of words;
+	# not "0 or more", "0..100" or "a size such as 256MiB"
+	head=${allowed%% (*}
+	if [[ $head =~ ^[a-z0-9][a-z0-9-]*(\ [a-z0-9][a-z0-9-]*)*$ &&
+		" $head " != *" or "* && " $head " != *" a "* ]]; then
+		_iotrial_vals=$head
+		return
+	fi
+	_iotrial_vals=${_iotrial_typical[$name]:-}
+}
+
+# _iotrial_value_words CUR CHOICES...: "NAME=V" (or "NAME=V1,V2" for
+# --vary, a value after each comma) for the values of CHOICES that CUR's
+# last value begins.
+_iotrial_value_words()
+{
+	local cur=$1 pre v
+	shift
+	pre=${cur%%=*}= v=${cur#*=}
+	if [[ $v == *,* ]]; then
+		pre+=${v%,*}, v=${v##*,}
+	fi
+	for cur in "$@"; do
+		[[ $cur == "$v"* ]] && echo "$pre$cur"
+	done
+}
+
 # Knob names as KNOB=, with sysfs:PATH and sysctl:NAME completed from
 # /sys and /proc/sys. ARGS: where the knobs are (-t X / --device X).
 _iotrial_knob_words()
@@ -224,6 +295,12 @@ _iotrial_knob_words()
 		done
 		return
 	fi
+	# "scheduler=": its values
+	if [[ $cur == *=* ]]; then
+		_iotrial_knob_choices "${cur%%=*}" "$@"
+		_iotrial_value_words "$cur" $_iotrial_vals
+		return
+	fi
 	_iotrial_knob_names "$@"
 	for p in $_iotrial_knobs; do
 		[[ $p == "$cur"* ]] || continue
@@ -237,7 +314,7 @@ _iotrial()
 	local cur prev cmd opt="" prefix="" line i workload="" where=() db=()
 	local _iotrial_bin=${COMP_WORDS[0]} _iotrial_stamp="" _iotrial_out
 	local _iotrial_opts _iotrial_valued _iotrial_choices _iotrial_cmds
-	local _iotrial_workloads _iotrial_params _iotrial_knobs path
+	local _iotrial_workloads _iotrial_params _iotrial_knobs _iotrial_vals path
 
 	[[ $_iotrial_bin == \~/* ]] && _iotrial_bin=$HOME/${_iotrial_bin#\~/}
 	path=$(type -P "$_iotrial_bin") &&
@@ -300,9 +377,19 @@ _iotrial()
 					"${where[@]}")
 				;;
 			--vary)
-				mapfile -t reply < <(_iotrial_knob_words "$cur" \
-					"${where[@]}"
-					compgen -S = -W "$_iotrial_params" -- "$cur")
+				if [[ $cur == *=* && " $_iotrial_params " == *" ${cur%%=*} "* ]]; then
+					# a parameter's choices: "engine=psync,io_"
+					while IFS= read -r line; do
+						[[ $line == "--${cur%%=*} "* ]] &&
+							mapfile -t reply < <(_iotrial_value_words \
+								"$cur" ${line#* })
+					done <<<"$_iotrial_choices"
+				else
+					mapfile -t reply < <(_iotrial_knob_words "$cur" \
+						"${where[@]}"
+						[[ $cur == *=* ]] ||
+							compgen -S = -W "$_iotrial_params" -- "$cur")
+				fi
 				;;
 			--db | --json) mapfile -t reply < <(compgen -f -- "$cur") ;;
 			*)

@@ -95,6 +95,30 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * An option before the command that is none of the global ones: say
+ * which was meant ("--vresion": --version), as a command's own options
+ * do. --compat and --behaviour were taken out of argv already.
+ */
+static int unknown_global_option(const char *arg)
+{
+	static const char *const globals[] = {"--help", "--version", "--compat",
+					      "--behaviour"};
+	char name[64];
+	const char *near;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	near = suggest_nearest(name, globals, ARRAY_SIZE(globals));
+	if (near)
+		error("unknown option '%s'; did you mean '%s'?", name, near);
+	else
+		error("unknown option '%s'; the options before a command are "
+		      "--help, --version, --compat=VERSION and "
+		      "--behaviour=NAME; see 'iotrial --help'",
+		      name);
+	return EXIT_USAGE;
+}
+
 static const char *const help_usage[] = {
     "iotrial help [COMMAND [ARGS...]]",
     "iotrial help compat",
@@ -199,6 +223,8 @@ int main(int argc, const char **argv)
 		       IOTRIAL_VERSION, IOTRIAL_SCHEMA, STORE_SCHEMA_VERSION);
 		return EXIT_OK;
 	}
+	if (argv[1][0] == '-')
+		return unknown_global_option(argv[1]);
 	c = find_command(argv[1]);
 	if (!c)
 		return EXIT_USAGE;

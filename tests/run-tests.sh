@@ -17,6 +17,12 @@ export IOTRIAL_SRC="$PWD"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 pattern=${TESTS:-*}
+# The JSON documents the CLI tests keep (lib.sh's json_keep), for
+# tests/cli/zz_json_schema.sh, the last of them, to validate.
+if [ -z "${IOTRIAL_JSON_LOG_DIR:-}" ]; then
+	export IOTRIAL_JSON_LOG_DIR="$PWD/$log_dir/json"
+	rm -rf "$IOTRIAL_JSON_LOG_DIR"
+fi
 
 # Some CLI tests also run the binary as nobody (setpriv). A checkout that
 # others cannot enter, such as one in root's home (0700 on Debian), hides

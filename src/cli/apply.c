@@ -24,6 +24,7 @@
 #include "../core/report/export_formats.h"
 #include "../core/knob/keep.h"
 #include "../core/report/expjson.h"
+#include "../core/report/plan_json.h"
 #include "../core/report/knob_text.h"
 #include "../util/atfile.h"
 #include "../util/error.h"
@@ -35,7 +36,8 @@ struct apply_args {
 	struct export_job_args job;
 	struct option_list persist;
 	int dry_run;
-	int yes;   /* apply without asking */
+	const char *json; /* --json[=FILE] with --dry-run, or NULL */
+	int yes;	  /* apply without asking */
 	int force; /* apply a winner measured elsewhere or from elsewhere */
 };
 
@@ -97,7 +99,7 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 	    NULL,
 	    "       [--root DIR] [--dry-run | --yes] [--force] [--allow-knob "
 	    "KNOB ...]",
-	    "       [-t TARGET | --device DEV] [--db PATH]",
+	    "       [-t TARGET | --device DEV] [--db PATH] [--json[=FILE]]",
 	    NULL,
 	};
 	struct option opts[] = {
@@ -108,6 +110,8 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 		     persist_help(&help, &names)),
 	    OPT_STRING(0, "root", &a->job.root, "DIR",
 		       "install the files under DIR instead of /"),
+	    OPT_JSON(&a->json, "with --dry-run: the plan as JSON, or to FILE"),
+	    OPT_SCHEMA(),
 	    OPT_BOOL(0, "dry-run", &a->dry_run,
 		     "print the change plan and change nothing"),
 	    OPT_BOOL('y', "yes", &a->yes,
@@ -154,6 +158,12 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 		return -1;
 	}
 	a->job.id = argv[0];
+	if (a->json && !a->dry_run) {
+		error("--json prints the plan of --dry-run; give both");
+		return -1;
+	}
+	if (a->json && cli_check_output(a->json))
+		return -1;
 	if (a->dry_run && a->yes) {
 		error("--dry-run changes nothing and --yes applies without "
 		      "asking; give one of them");
@@ -424,6 +434,54 @@ static void print_plan(struct export_job *j, struct apply_file *files,
 }
 
 /*
+ * The plan of --dry-run as JSON (report_plan_json() with the experiment,
+ * the arm and the files) written to json; 0 or -1 after the error.
+ */
+static int plan_json(struct export_job *j, struct apply_file *files, size_t nr,
+		     const char *jpath, int mismatch, const char *json)
+{
+	struct json_object *o = report_plan_json(&j->plan, "apply-plan", jpath);
+	struct json_object *arr = json_object_new_array();
+	struct strbuf path = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	json_object_object_add(o, "experiment",
+			       json_object_new_string(j->pick.id));
+	json_object_object_add(o, "origin",
+			       json_object_new_string(j->pick.origin));
+	json_object_object_add(o, "arm", json_object_new_string(j->pick.label));
+	json_object_object_add(o, "why", json_object_new_string(j->pick.why));
+	json_object_object_add(o, "needs_force",
+			       json_object_new_boolean(mismatch != 0));
+	for (i = 0; i < nr; i++) {
+		struct json_object *f = json_object_new_object();
+
+		strbuf_reset(&path);
+		shown_path(j->root, files[i].rel, &path);
+		json_object_object_add(f, "path",
+				       json_object_new_string(path.buf));
+		json_object_object_add(
+		    f, "format",
+		    json_object_new_string(files[i].f->name));
+		json_object_object_add(f, "exists",
+				       json_object_new_boolean(atfile_exists(
+					   j->root, files[i].rel)));
+		json_object_object_add(
+		    f, files[i].f == &export_format_fstab ? "change" : "text",
+		    json_object_new_string(files[i].f == &export_format_fstab
+					       ? files[i].about.buf
+					       : files[i].text.buf));
+		json_object_array_add(arr, f);
+	}
+	json_object_object_add(o, "files", arr);
+	ret = cli_write_json(json, o);
+	json_object_put(o);
+	strbuf_release(&path);
+	return ret;
+}
+
+/*
  * Ask on the terminal whether to apply the plan printed above: 1 for
  * "y" or "yes", 0 for anything else (end of input included).
  */
@@ -485,6 +543,11 @@ int cmd_apply(int argc, const char **argv)
 		goto out;
 	knob_journal_path(&jpath);
 	mismatch = check_measured(&j);
+	if (a.dry_run && a.json) {
+		if (plan_json(&j, files, nr, jpath.buf, mismatch, a.json))
+			code = EXIT_RUNTIME;
+		goto out;
+	}
 	if (a.dry_run) {
 		print_plan(&j, files, nr, jpath.buf, 1);
 		if (mismatch && !a.force)

@@ -92,22 +92,29 @@ volatile int *cli_catch_stop_signals(void)
 	return &stop_signal;
 }
 
+int cli_write_text(const char *file, const char *text)
+{
+	FILE *f;
+
+	if (!strcmp(file, "-")) {
+		fputs(text, stdout);
+		return 0;
+	}
+	f = fopen(file, "w");
+	if (!f || fputs(text, f) == EOF || fclose(f)) {
+		error("cannot write '%s': %s", file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int cli_write_json(const char *file, struct json_object *obj)
 {
 	struct strbuf out = STRBUF_INIT;
-	int ret = 0;
+	int ret;
 
 	report_json_string(obj, &out);
-	if (!strcmp(file, "-")) {
-		fputs(out.buf, stdout);
-	} else {
-		FILE *f = fopen(file, "w");
-
-		if (!f || fputs(out.buf, f) == EOF || fclose(f)) {
-			error("cannot write '%s': %s", file, strerror(errno));
-			ret = -1;
-		}
-	}
+	ret = cli_write_text(file, out.buf);
 	strbuf_release(&out);
 	return ret;
 }
@@ -263,6 +270,17 @@ void cli_untimed_options(struct option *opts, const struct workload_ops *ops)
 				     !strcmp(o->long_name, "ios") ||
 				     !strcmp(o->long_name, "ramp")))
 			o->flags |= OPT_HIDDEN;
+}
+
+void cli_say_dir_disk(const struct trial *tr, const char *cmd)
+{
+	const char *disk = trial_dir_knob_disk(tr);
+
+	if (disk)
+		fprintf(stderr,
+			"%s: target %s on %s: knobs will be changed on "
+			"%s\n",
+			cmd, tr->t.spec ? tr->t.spec : tr->t.path, disk, disk);
 }
 
 void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback)

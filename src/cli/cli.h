@@ -74,6 +74,14 @@ int cli_schema_option(const struct option *opt, const char *arg);
 		     cli_schema_option)
 
 /*
+ * --json[=FILE], the same on every command that prints JSON: alone (or
+ * "--json=-") to stdout, with FILE to that file; *v is NULL when not
+ * given. Write the object with cli_write_json(*v, obj).
+ */
+#define OPT_JSON(v, h)                                                         \
+	OPT_STRING_OPTARG(0, "json", (v), "FILE", "-", (h))
+
+/*
  * Before any work: can --json=FILE be written ("-" is stdout)? Can the
  * store at db (NULL: the default) be opened? Each prints the error when
  * not, so a long run never ends in "cannot write"; for the store, with
@@ -88,6 +96,9 @@ int cli_check_output(const char *path);
  * the error. */
 struct json_object;
 int cli_write_json(const char *file, struct json_object *obj);
+/* JSON already rendered (text) to file ("-": stdout), as
+ * cli_write_json() writes it. 0, or -1 after the error. */
+int cli_write_text(const char *file, const char *text);
 int cli_check_store(const char *db, const char *cmd);
 
 /*
@@ -219,6 +230,22 @@ struct trial;
  * no note).
  */
 void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback);
+
+/*
+ * The plan's line when the target is a directory and knobs of the device
+ * under it will be changed (trial_dir_knob_disk()): "compare: target
+ * /tmp on vda: knobs will be changed on vda" on stderr, so that a
+ * forgotten -t does not tune a disk silently. Nothing otherwise.
+ */
+void cli_say_dir_disk(const struct trial *tr, const char *cmd);
+
+/*
+ * run --dry-run, compare --dry-run (dryrun.c): after trial_plan(), print
+ * the arms, each arm's knob plan (from what to what), the blocks planned
+ * and the estimated time, as text on stdout or as JSON to json (NULL:
+ * text). Changes nothing. Returns the exit code.
+ */
+int cli_dry_run(struct trial *tr, const char *cmd, const char *json);
 
 struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */

@@ -33,6 +33,7 @@ struct compare_args {
 	const char *baseline;
 	const char *report; /* --report FILE.html */
 	int no_drop_caches, fail_on_regression, quiet, strict, force;
+	int dry_run; /* --dry-run: print the plan, run nothing */
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
 	struct param_setting *params; /* --PARAM=VALUE, as given */
@@ -234,6 +235,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		     "fails when its estimate is slower"),
 	    OPT_BOOL(0, "quiet", &a->quiet,
 		     "no progress line and no header on stderr"),
+	    OPT_BOOL(0, "dry-run", &a->dry_run,
+		     "print the arms, their knob plans, the blocks and the "
+		     "time, and run nothing"),
 	    OPT_BOOL(0, "force", &a->force,
 		     "run even when --budget or --max-runs cannot reach a "
 		     "verdict"),
@@ -442,8 +446,18 @@ int cmd_compare(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a.r.no_store && (ret = cli_check_store(a.r.db, "iotrial compare")))
+	if (!a.r.no_store && !a.dry_run &&
+	    (ret = cli_check_store(a.r.db, "iotrial compare")))
 		goto out;
+	if (a.dry_run && a.r.target && !strncmp(a.r.target, "scratch:", 8)) {
+		error("--dry-run plans on a target that exists; a scratch "
+		      "target would be made for the runs (give a directory or "
+		      "a device)");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (a.dry_run)
+		a.r.target_flags |= TARGET_NO_WORKDIR;
 	if (a.r.target)
 		strbuf_addstr(&spec, a.r.target);
 	else
@@ -482,6 +496,17 @@ int cmd_compare(int argc, const char **argv)
 			ret = EXIT_USAGE;
 			goto out;
 		}
+	if (a.dry_run) {
+		if ((pr = trial_plan(&tr, &err))) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+		} else if (check_plan(&tr, &a)) {
+			ret = EXIT_USAGE;
+		} else {
+			ret = cli_dry_run(&tr, "compare", a.r.json_file);
+		}
+		goto out;
+	}
 	if ((pr = trial_plan(&tr, &err)) || (pr = trial_check(&tr, &err))) {
 		error("%s", err.buf);
 		/* not root: as set and run --set say it, a runtime refusal */
@@ -501,6 +526,7 @@ int cmd_compare(int argc, const char **argv)
 			tr.c.runs_fixed ? "" : ", runs until precision",
 			out.len ? "; set: " : "", out.buf);
 		strbuf_reset(&out);
+		cli_say_dir_disk(&tr, "compare");
 	}
 	pr = trial_run(&tr, &err);
 	if (!a.quiet && isatty(STDERR_FILENO))

@@ -22,16 +22,16 @@
 /* What `diff` was asked for. */
 struct diff_args {
 	const char *id[2];
-	const char *arm; /* NULL: each experiment's baseline arm */
-	const char *db;	 /* NULL: the default store */
-	int json;
+	const char *arm;  /* NULL: each experiment's baseline arm */
+	const char *db;	  /* NULL: the default store */
+	const char *json; /* --json[=FILE] */
 	int fail_on_regression;
 	int force;  /* a verdict even when not like for like */
 	int strict; /* no faster/slower from flagged runs */
 };
 
 static const char *const diff_usage[] = {
-    "iotrial diff ID1 ID2 [--arm LABEL] [--db PATH] [--json]",
+    "iotrial diff ID1 ID2 [--arm LABEL] [--db PATH] [--json[=FILE]]",
     "                    [--fail-on-regression] [--strict] [--force]",
     NULL,
 };
@@ -55,8 +55,8 @@ static int parse_args(int argc, const char **argv, struct diff_args *a)
 		       "compare the arm LABEL present in both, not the "
 		       "baselines"),
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
-	    OPT_BOOL(0, "json", &a->json,
-		     "print the comparison as an experiment object"),
+	    OPT_JSON(&a->json,
+		     "print the comparison as JSON, or write it to FILE"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when ID2 is significantly slower than ID1"),
 	    OPT_BOOL(0, "strict", &a->strict,
@@ -104,6 +104,8 @@ int cmd_diff(int argc, const char **argv)
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
+	if (a.json && cli_check_output(a.json))
+		return EXIT_USAGE;
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
 	for (k = 0; k < 2 && !r; k++)
 		r = store_load_experiment(&s, a.id[k], &e[k], &err);
@@ -129,7 +131,10 @@ int cmd_diff(int argc, const char **argv)
 		report_diff_json(e, a.id, arm, d, unlike.buf, &out);
 	else
 		report_diff_text(e, a.id, arm, d, unlike.buf, &out);
-	fputs(out.buf, stdout);
+	if (cli_write_text(a.json ? a.json : "-", out.buf)) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	if (!d) {
 		error("experiments '%s' and '%s' are not like for like (the "
 		      "differences are listed above); --force compares them "

@@ -34,7 +34,7 @@ struct import_args {
 	const char *db;	      /* NULL: the default store */
 	const char *metric;   /* NULL, "iops" or "mbps" */
 	const char *workload; /* NULL: from the files */
-	int json;
+	const char *json;     /* --json[=FILE] */
 	struct cli_arm *arms; /* in command-line order */
 	size_t nr_arms, alloc_arms;
 	const char **files; /* every file, with its arm in file_arm */
@@ -133,7 +133,8 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 		       "what to judge fio results by (default: by pattern)"),
 	    OPT_STRING(0, "workload", &a->workload, "NAME",
 		       "the experiment's workload, when the files disagree"),
-	    OPT_BOOL(0, "json", &a->json, "print the stored experiment object"),
+	    OPT_JSON(&a->json,
+		     "print the stored experiment object, or write it to FILE"),
 	    OPT_CALLBACK(0, "arm", a, "LABEL",
 			 "start the arm LABEL; the files after it are its "
 			 "runs",
@@ -148,6 +149,8 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 	if (n == PARSE_OPT_HELP)
 		return 1;
 	if (n < 0)
+		return -1;
+	if (a->json && cli_check_output(a->json))
 		return -1;
 	if (!a->nr_files) {
 		error("'import' needs at least one FILE.json (iotrial or fio "
@@ -178,7 +181,8 @@ static int analyse_store_print(struct json_object *exp,
 			    nr_runs, nr_runs == 1 ? "" : "s", id);
 		report_experiment_text(exp, &out, &err);
 	}
-	fputs(out.buf, stdout);
+	if (cli_write_text(a->json ? a->json : "-", out.buf))
+		ret = EXIT_RUNTIME;
 out:
 	strbuf_release(&err);
 	strbuf_release(&out);

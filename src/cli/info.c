@@ -13,7 +13,7 @@
 #include "../util/banned.h"
 
 static const char *const info_usage[] = {
-    "iotrial info [-t TARGET] [--json]",
+    "iotrial info [-t TARGET] [--json[=FILE]]",
     NULL,
 };
 
@@ -30,12 +30,13 @@ int cmd_info(int argc, const char **argv)
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct target t = {0};
 	struct env e = {0};
-	int json = 0, n, ret = EXIT_OK;
+	const char *json = NULL;
+	int n, ret = EXIT_OK;
 	struct option opts[] = {
 	    OPT_STRING('t', "target", &spec, "TARGET",
 		       "a directory or a block device (default: the current "
 		       "directory)"),
-	    OPT_BOOL(0, "json", &json, "print it as JSON"),
+	    OPT_JSON(&json, "print it as JSON, or write it to FILE"),
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
@@ -52,6 +53,8 @@ int cmd_info(int argc, const char **argv)
 		      argv[0]);
 		return EXIT_USAGE;
 	}
+	if (json && cli_check_output(json))
+		return EXIT_USAGE;
 	if (target_open(&t, spec, TARGET_NO_WORKDIR, NULL, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_USAGE;
@@ -66,7 +69,8 @@ int cmd_info(int argc, const char **argv)
 		report_env_json(&e, &out);
 	else
 		report_env_text(&e, &out);
-	fputs(out.buf, stdout);
+	if (cli_write_text(json ? json : "-", out.buf))
+		ret = EXIT_RUNTIME;
 out:
 	env_release(&e);
 	target_release(&t);

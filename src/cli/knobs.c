@@ -12,7 +12,7 @@
 #include "../util/banned.h"
 
 static const char *const knobs_usage[] = {
-    "iotrial knobs [-t TARGET | --device DEV] [--json]",
+    "iotrial knobs [-t TARGET | --device DEV] [--json[=FILE]]",
     NULL,
 };
 
@@ -25,14 +25,14 @@ static const char knobs_epilogue[] =
 
 /* Parse options; 1 for --help, -1 after an error. */
 static int parse(int argc, const char **argv, const char **target,
-		 const char **device, int *json)
+		 const char **device, const char **json)
 {
 	struct option opts[] = {
 	    OPT_STRING('t', "target", target, "TARGET",
 		       "a directory (its disk and mount) or a block device"),
 	    OPT_STRING(0, "device", device, "DEV",
 		       "a block device, as /dev/sdb or sdb"),
-	    OPT_BOOL(0, "json", json, "print the list as JSON"),
+	    OPT_JSON(json, "print the list as JSON, or write it to FILE"),
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
@@ -61,13 +61,16 @@ int cmd_knobs(int argc, const char **argv)
 	struct strbuf out = STRBUF_INIT;
 	struct knob_ctx ctx;
 	struct target t;
-	int json = 0, code, r;
+	const char *json = NULL;
+	int code, r;
 	size_t i;
 
 	r = parse(argc, argv, &target, &device, &json);
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
+	if (json && cli_check_output(json))
+		return EXIT_USAGE;
 	knob_ctx_init(&ctx);
 	code = knob_cli_context(target, device, &ctx, &t);
 	if (code)
@@ -106,7 +109,8 @@ int cmd_knobs(int argc, const char **argv)
 		report_knobs_json(&ctx, arr, &out);
 	else
 		report_knobs_tail(&ctx, &out);
-	fputs(out.buf, stdout);
+	if (cli_write_text(json ? json : "-", out.buf))
+		code = EXIT_RUNTIME;
 out:
 	knob_list_release(&names);
 	knob_ctx_release(&ctx);

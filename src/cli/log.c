@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../core/compat/compat.h"
 #include "../core/report/log_text.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
@@ -17,13 +18,13 @@
 
 /* What `log` was asked for. */
 struct log_args {
-	const char *db; /* NULL: the default store */
-	size_t limit;	/* 0: all */
-	int json;
+	const char *db;	  /* NULL: the default store */
+	size_t limit;	  /* 0: all */
+	const char *json; /* --json[=FILE] */
 };
 
 static const char *const log_usage[] = {
-    "iotrial log [--db PATH] [-n|--count N] [--json]",
+    "iotrial log [--db PATH] [-n|--count N] [--json[=FILE]]",
     NULL,
 };
 
@@ -40,7 +41,7 @@ static int parse_args(int argc, const char **argv, struct log_args *a)
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
 	    OPT_COUNT('n', "count", &count, "0", NULL, NULL,
 		      "show the newest N (0: all)"),
-	    OPT_BOOL(0, "json", &a->json, "print the list as JSON"),
+	    OPT_JSON(&a->json, "print the list as JSON, or write it to FILE"),
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
@@ -68,17 +69,20 @@ int cmd_log(int argc, const char **argv)
 	struct exp_summary *list = NULL;
 	struct store s;
 	size_t nr = 0;
-	int ret, r;
+	int ret, r, bare;
 
 	r = parse_args(argc, argv, &a);
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
+	if (a.json && cli_check_output(a.json))
+		return EXIT_USAGE;
+	bare = a.json && cli_compat_old(COMPAT_LOG_ARRAY);
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
 	if (r == -ENOENT) {
 		/* nothing stored yet is an empty list, not an error */
 		if (a.json)
-			report_log_json(NULL, 0, &out);
+			report_log_json(NULL, 0, bare, &out);
 		else
 			note("%s", err.buf);
 		ret = EXIT_OK;
@@ -92,7 +96,7 @@ int cmd_log(int argc, const char **argv)
 		goto out;
 	}
 	if (a.json)
-		report_log_json(list, nr, &out);
+		report_log_json(list, nr, bare, &out);
 	else if (!nr)
 		note("no experiments in '%s' yet; 'iotrial compare' and "
 		     "'iotrial import' add them",
@@ -101,7 +105,8 @@ int cmd_log(int argc, const char **argv)
 		report_log_text(list, nr, &out);
 	ret = EXIT_OK;
 out:
-	fputs(out.buf, stdout);
+	if (cli_write_text(a.json ? a.json : "-", out.buf))
+		ret = EXIT_RUNTIME;
 	store_summaries_free(list, nr);
 	store_close(&s);
 	strbuf_release(&err);

@@ -63,7 +63,7 @@ static int parse_args(int argc, const char **argv, struct report_args *a)
 	struct strbuf epilogue = STRBUF_INIT;
 	const char *usage[] = {NULL, "         [--db PATH]", NULL};
 	struct option opts[] = {
-	    OPT_STRING(0, "format", &a->format,
+	    OPT_STRING('f', "format", &a->format,
 		       (report_format_names("|", "|", &names), names.buf),
 		       "the format (default: text)"),
 	    OPT_STRING('o', "output", &a->output, "FILE",

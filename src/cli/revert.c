@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "knobargs.h"
 #include "../core/knob/keep.h"
+#include <json-c/json.h>
 #include "../core/report/journal_text.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
@@ -21,7 +22,7 @@
 
 static const char *const revert_usage[] = {
     "iotrial revert [KNOB ...]",
-    "iotrial revert --list",
+    "iotrial revert --list [--json[=FILE]]",
     NULL,
 };
 
@@ -74,13 +75,25 @@ static int knob_names_of(int argc, const char **argv, struct knob *ks,
 	return ret;
 }
 
-/* revert --list: read-only, no root needed. */
-static int list(void)
+/* revert --list: read-only, no root needed; as JSON to json unless
+ * NULL. */
+static int list(const char *json)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct json_object *o = NULL;
 	size_t live = 0;
 	int ret;
 
+	if (json) {
+		ret = report_journal_json(&o, &err);
+		if (ret)
+			error("%s", err.buf);
+		else if (cli_write_json(json, o))
+			ret = -EIO;
+		json_object_put(o);
+		strbuf_release(&err);
+		return ret ? EXIT_RUNTIME : EXIT_OK;
+	}
 	ret = report_journal_text(&out, &live, &err);
 	if (ret) {
 		error("%s", err.buf);
@@ -102,13 +115,15 @@ int cmd_revert(int argc, const char **argv)
 	struct session_log log;
 	FILE *info = stdout;
 	struct knob *ks = NULL;
-	const char **names = NULL;
+	const char **names = NULL, *json = NULL;
 	size_t n = 0, repaired;
 	int i, left, do_list = 0, no_journal, code = EXIT_OK, ret;
 	struct option opts[] = {
 	    OPT_BOOL(0, "list", &do_list,
 		     "show what the journal holds and change nothing (no root "
 		     "needed)"),
+	    OPT_JSON(&json, "with --list: the journal as JSON, or to FILE"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 
@@ -123,8 +138,14 @@ int cmd_revert(int argc, const char **argv)
 		      "with it");
 		return EXIT_USAGE;
 	}
+	if (json && !do_list) {
+		error("--json prints what --list shows; give both");
+		return EXIT_USAGE;
+	}
+	if (json && cli_check_output(json))
+		return EXIT_USAGE;
 	if (do_list)
-		return list();
+		return list(json);
 	ks = xcalloc((size_t)left + 1, sizeof(*ks));
 	names = xcalloc((size_t)left + 1, sizeof(*names));
 	code = knob_names_of(left, argv, ks, names);

@@ -35,6 +35,8 @@ struct run_args {
 	int per_job;		      /* --per-job */
 	char *cmd;		      /* exec: the command after "--", owned */
 	struct param_setting *params; /* --PARAM=VALUE, as given */
+	int quiet;   /* --quiet: warnings and errors only */
+	int dry_run; /* --dry-run: the plan, no run */
 	unsigned nr_params, alloc_params;
 	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
 };
@@ -133,6 +135,11 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_CLI_RUN(&a->r, DEFAULT_TIME, "run"),
 	    OPT_KNOB_SET(a->knobs, "change a knob for this run only (may be "
 				   "repeated; see 'iotrial knobs')"),
+	    OPT_BOOL(0, "dry-run", &a->dry_run,
+		     "print the knob plan and the time, and run nothing"),
+	    OPT_BOOL(
+		0, "quiet", &a->quiet,
+		"no notes and no plan on stderr: warnings and errors only"),
 	    OPT_BOOL(0, "per-job", &a->per_job,
 		     "a line per job, however many (more than 4 are "
 		     "summarised)"),
@@ -279,6 +286,14 @@ static int run_failed(const struct trial *tr, int ret)
 	}
 }
 
+/* The session's messages under --quiet: warnings only. */
+static void quiet_say(void *data, enum session_say_level level, const char *msg)
+{
+	(void)data;
+	if (level == SESSION_SAY_WARN)
+		warning("%s", msg);
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	return cli_run_stored(argc, argv, NULL);
@@ -304,10 +319,19 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
+	if (a.r.job && a.dry_run) {
+		error("--dry-run plans a workload's run; a job file's sections "
+		      "are not planned ('iotrial compare --job FILE "
+		      "--dry-run' plans its arms)");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (a.r.job) {
 		ret = run_job(&a, &kc);
 		goto out;
 	}
+	if (a.quiet)
+		tr.hooks.log.say = quiet_say;
 	if (a.per_job)
 		view.flags |= REPORT_RUN_PER_JOB;
 	tr.c.ops = ops;
@@ -324,8 +348,21 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!a.r.no_store && (ret = cli_check_store(a.r.db, "iotrial run")))
+	if (!a.r.no_store && !a.dry_run &&
+	    (ret = cli_check_store(a.r.db, "iotrial run")))
 		goto out;
+	if (a.dry_run) {
+		const char *t = a.r.target ? a.r.target : default_target();
+
+		if (!strncmp(t, "scratch:", 8)) {
+			error("--dry-run plans on a target that exists; a "
+			      "scratch target would be made for the run (give "
+			      "a directory or a device)");
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		a.r.target_flags |= TARGET_NO_WORKDIR;
+	}
 	/* signals first: a scratch target's set-up can take long, and
 	 * must be torn down, not left behind, when interrupted */
 	tr.c.stop = cli_catch_stop_signals();
@@ -345,6 +382,10 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 	/* a closed pipe must not kill us before the restore: EPIPE instead */
 	if (trial_has_undo(&tr))
 		signal(SIGPIPE, SIG_IGN);
+	if (a.dry_run) {
+		ret = cli_dry_run(&tr, "run", a.r.json_file);
+		goto out;
+	}
 	/* --set: checked now, applied by trial_run(), restored at the end */
 	pr = trial_check(&tr, &err);
 	if (pr) {
@@ -352,7 +393,9 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = knob_cli_exit_code(pr);
 		goto out;
 	}
-	cli_warn_wrap(&tr, 0, 0);
+	if (!a.quiet)
+		cli_say_dir_disk(&tr, "run");
+	cli_warn_wrap(&tr, a.quiet, 0);
 	pr = trial_run(&tr, &err);
 	if (pr && tr.failed == TRIAL_FAILED_VERIFY) {
 		/* bad data: the run is shown and written, never stored */

@@ -21,7 +21,8 @@ struct series_args {
 	int at_boot;	  /* run: started by the unit */
 	const char *root; /* at-boot, run --at-boot: the unit's root */
 	const char *by, *baseline;
-	int fail_on_regression, json;
+	int fail_on_regression;
+	const char *json; /* --json[=FILE], or NULL */
 	const char *values, *boots, *seed; /* plan */
 	int install, remove;
 	const char **workload; /* define: after "--" */

@@ -38,7 +38,7 @@ static const char *const series_usage[] = {
     "iotrial series NAME run [--iterations N] [--tag TEXT] [--planned] "
     "[--db PATH]",
     "iotrial series NAME report [--by kernel|tag|boot] [--baseline VALUE]",
-    "                           [--fail-on-regression] [--json] [--db PATH]",
+    "                           [--fail-on-regression] [--json[=FILE]] [--db PATH]",
     "iotrial series NAME plan --values A,B[,...] [--boots N] [--seed N]",
     "iotrial series NAME at-boot --install|--remove [--root DIR] [--db PATH]",
     "iotrial series [--db PATH]",
@@ -205,7 +205,7 @@ static int parse_args(int argc, const char **argv, struct series_args *a)
 		       "the value to compare with (the first run)"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when a value is slower than the baseline"),
-	    OPT_BOOL(0, "json", &a->json, "print the analysis as JSON"),
+	    OPT_JSON(&a->json, "print the analysis as JSON, or write it to FILE"),
 	    OPT_SCHEMA(),
 	    OPT_GROUP("plan, at-boot"),
 	    OPT_STRING(0, "values", &a->values, "A,B",
@@ -517,7 +517,7 @@ static int do_report(struct series_args *a)
 		goto out;
 	}
 	if (a->json)
-		ret = cli_write_json("-", j) ? EXIT_RUNTIME : EXIT_OK;
+		ret = cli_write_json(a->json, j) ? EXIT_RUNTIME : EXIT_OK;
 	else
 		fputs(text.buf, stdout);
 	if (!ret && a->fail_on_regression && regression)

@@ -13,6 +13,7 @@
 #include "knobargs.h"
 #include "../core/knob/keep.h"
 #include "../core/report/knob_text.h"
+#include "../core/report/plan_json.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -20,13 +21,15 @@
 /* The command line of `set`. */
 struct set_args {
 	const char *target, *device;
+	const char *json; /* --json[=FILE] with --dry-run, or NULL */
 	int dry_run;
 	const char **assign;
 	size_t nr, alloc;
 };
 
 static const char *const set_usage[] = {
-    "iotrial set KNOB=VALUE ... [-t TARGET | --device DEV] [--dry-run]",
+    "iotrial set KNOB=VALUE ... [-t TARGET | --device DEV] [--dry-run "
+    "[--json[=FILE]]]",
     NULL,
 };
 
@@ -50,6 +53,8 @@ static int parse(int argc, const char **argv, struct set_args *a)
 		       "the block device whose knobs are meant"),
 	    OPT_BOOL(0, "dry-run", &a->dry_run,
 		     "print the plan and change nothing"),
+	    OPT_JSON(&a->json, "with --dry-run: the plan as JSON, or to FILE"),
+	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
 	int i, n = parse_options(argc, argv, "set", opts, set_usage,
@@ -77,6 +82,13 @@ static int parse(int argc, const char **argv, struct set_args *a)
 		      "scheduler=mq-deadline); 'iotrial knobs' lists them");
 		return -1;
 	}
+	if (a->json && !a->dry_run) {
+		error("--json prints the plan of --dry-run; give both (what "
+		      "'set' changed is said in text)");
+		return -1;
+	}
+	if (a->json && cli_check_output(a->json))
+		return -1;
 	if (a->target && !strncmp(a->target, "scratch:", 8)) {
 		error("a scratch target lives only as long as one command, so "
 		      "'set' on it would not last; use 'iotrial run --set' to "
@@ -132,6 +144,15 @@ int cmd_set(int argc, const char **argv)
 		if (plan.v[i].note.len)
 			note("%s: %s", plan.v[i].input_name,
 			     plan.v[i].note.buf);
+	if (a.dry_run && a.json) {
+		struct json_object *o =
+		    report_plan_json(&plan, "set-plan", jpath.buf);
+
+		if (cli_write_json(a.json, o))
+			code = EXIT_RUNTIME;
+		json_object_put(o);
+		goto out;
+	}
 	if (a.dry_run) {
 		report_knob_plan(&plan, jpath.buf, &out);
 		fputs(out.buf, stdout);

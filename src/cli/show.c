@@ -19,13 +19,13 @@
 /* What `show` was asked for. */
 struct show_args {
 	const char *id;
-	const char *db; /* NULL: the default store */
-	int json;
-	int runs; /* and one row per run */
+	const char *db;	  /* NULL: the default store */
+	const char *json; /* --json[=FILE] */
+	int runs;	  /* and one row per run */
 };
 
 static const char *const show_usage[] = {
-    "iotrial show ID [--db PATH] [--json | --runs]",
+    "iotrial show ID [--db PATH] [--json[=FILE] | --runs]",
     NULL,
 };
 
@@ -41,7 +41,8 @@ static int parse_args(int argc, const char **argv, struct show_args *a)
 {
 	struct option opts[] = {
 	    OPT_STRING(0, "db", &a->db, "PATH", "the results store to read"),
-	    OPT_BOOL(0, "json", &a->json, "print the stored experiment object"),
+	    OPT_JSON(&a->json,
+		     "print the stored experiment object, or write it to FILE"),
 	    OPT_BOOL(0, "runs", &a->runs, "and one row per run, in run order"),
 	    OPT_SCHEMA(),
 	    OPT_END(),
@@ -85,6 +86,8 @@ int cmd_show(int argc, const char **argv)
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
+	if (a.json && cli_check_output(a.json))
+		return EXIT_USAGE;
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
 	if (!r)
 		r = store_load_experiment(&s, a.id, &exp, &err);
@@ -107,7 +110,8 @@ int cmd_show(int argc, const char **argv)
 			report_runs_text(exp, &out);
 		report_experiment_origin(exp, &out);
 	}
-	fputs(out.buf, stdout);
+	if (cli_write_text(a.json ? a.json : "-", out.buf))
+		ret = EXIT_RUNTIME;
 out:
 	json_object_put(exp);
 	store_close(&s);

@@ -33,37 +33,96 @@ struct watch_args {
 	uint64_t interval_ns;
 	uint64_t count; /* 0: until interrupted */
 	enum watch_format fmt;
+	const char *json; /* --json[=FILE]: "-" for stdout */
 };
 
 static const char *const watch_usage[] = {
     "iotrial watch [DEV ...] [-i|--interval DUR] [-c|--count N]",
-    "                     [--csv | --json]",
+    "                     [--csv | --json[=FILE]]",
+    "iotrial watch [DEV ...] INTERVAL [COUNT]",
     NULL,
 };
 
 static const char watch_epilogue[] =
-    "Every interval (default 1s), one line per device: r/s w/s rMB/s "
-    "wMB/s\nr_await w_await aqu-sz %util f/s d/s, plus the machine's Dirty "
-    "and\nWriteback memory on the interval's first line. MB is 10^6 bytes. "
-    "DEV\nis a name under /sys/class/block (vda, sda1, loop0); default: "
-    "every\ndisk that has a size and has done any I/O. --count stops after "
-    "N\nintervals (default: when interrupted). --json prints one object "
-    "per\ndevice per interval (JSON Lines) with the keys of a run's "
-    "devices[]\nentries plus time, dirty_bytes and writeback_bytes.\n";
+    "Every interval (default 1s), one line per device: r/s w/s rMB/s wMB/s\n"
+    "r_await w_await aqu-sz %util f/s d/s, plus the machine's Dirty and\n"
+    "Writeback memory on the interval's first line. MB is 10^6 bytes. DEV\n"
+    "is a name under /sys/class/block (vda, sda1, loop0); default: every\n"
+    "disk that has a size and has done any I/O. --count (or -n) stops after\n"
+    "N intervals (default: when interrupted). As in iostat, a number after\n"
+    "the devices is the interval (seconds, or a duration: 250ms) and a\n"
+    "second one the count: 'watch sda 2 5'. --json prints one object per\n"
+    "device per interval (JSON Lines) with the keys of a run's devices[]\n"
+    "entries plus schema, time, dirty_bytes and writeback_bytes.\n";
+
+/*
+ * iostat's "INTERVAL [COUNT]" after the devices: the n-th number given
+ * (0 or 1), into a unless -i or -c set it already. A bare number of
+ * seconds needs no unit here, as in iostat. 0, or -1 after the error.
+ */
+static int positional_number(struct watch_args *a, const char *arg,
+			     unsigned nth, int have_interval, int have_count)
+{
+	struct strbuf err = STRBUF_INIT;
+	char buf[64];
+
+	if (nth > 1) {
+		error("unexpected argument '%s'; watch takes [DEV ...] "
+		      "[INTERVAL [COUNT]]",
+		      arg);
+		return -1;
+	}
+	if (nth == 0) {
+		if (have_interval) {
+			error("the interval is given twice: --interval and "
+			      "'%s'",
+			      arg);
+			return -1;
+		}
+		if (strspn(arg, "0123456789.") == strlen(arg)) {
+			snprintf(buf, sizeof(buf), "%ss", arg);
+			arg = buf;
+		}
+		if (units_parse_duration(arg, &a->interval_ns, &err) ||
+		    a->interval_ns < 10000000ull) {
+			error("the interval '%s' is not a duration of 10ms or "
+			      "more (1, 2.5, 250ms)",
+			      arg);
+			strbuf_release(&err);
+			return -1;
+		}
+		return 0;
+	}
+	if (have_count) {
+		error("the count is given twice: --count and '%s'", arg);
+		return -1;
+	}
+	if (units_parse_count(arg, &a->count, &err) || !a->count) {
+		error("the count '%s' is not a count of 1 or more", arg);
+		strbuf_release(&err);
+		return -1;
+	}
+	return 0;
+}
 
 /* Parse argv; -1 after printing an error, 1 for --help. */
 static int parse_args(int argc, const char **argv, struct watch_args *a)
 {
-	int csv = 0, json = 0, i, n;
+	int csv = 0, i, n, have_interval = 0, have_count = 0;
+	unsigned nth = 0;
 	struct option opts[] = {
 	    OPT_DURATION('i', "interval", &a->interval_ns, "1s", "10ms", NULL,
-			 "time between lines"),
+			 "time between lines", .given = &have_interval),
 	    OPT_COUNT('c', "count", &a->count, NULL, "1", NULL,
-		      "stop after N intervals (default: when interrupted)"),
+		      "stop after N intervals (default: when interrupted)",
+		      .given = &have_count),
+	    OPT_COUNT('n', NULL, &a->count, NULL, "1", NULL,
+		      "the same as --count", .given = &have_count,
+		      .flags = OPT_HIDDEN),
 	    OPT_BOOL(0, "csv", &csv,
 		     "print comma-separated values with a header line"),
-	    OPT_BOOL(0, "json", &json,
-		     "print one JSON object per device per interval"),
+	    OPT_JSON(&a->json, "print one JSON object per device per interval, "
+			       "or write them to FILE"),
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
@@ -74,14 +133,29 @@ static int parse_args(int argc, const char **argv, struct watch_args *a)
 		return 1;
 	if (n < 0)
 		return -1;
-	if (csv && json) {
+	if (csv && a->json) {
 		error("give --csv or --json, not both");
 		return -1;
 	}
-	a->fmt = csv ? WATCH_CSV : json ? WATCH_JSON : WATCH_TEXT;
+	a->fmt = csv ? WATCH_CSV : a->json ? WATCH_JSON : WATCH_TEXT;
+	if (a->json && cli_check_output(a->json))
+		return -1;
 	for (i = 0; i < n; i++) {
 		const char *dev = argv[i];
 
+		if (*dev >= '0' && *dev <= '9') {
+			if (positional_number(a, dev, nth++, have_interval,
+					      have_count))
+				return -1;
+			continue;
+		}
+		if (nth) {
+			error("device '%s' after the interval; give the "
+			      "devices first: watch [DEV ...] [INTERVAL "
+			      "[COUNT]]",
+			      dev);
+			return -1;
+		}
 		if (!strncmp(dev, "/dev/", 5))
 			dev += 5;
 		ALLOC_GROW(a->devs, a->nr_devs + 1, a->alloc_devs);
@@ -162,6 +236,7 @@ int cmd_watch(int argc, const char **argv)
 	unsigned i, d, shown, lines = 0;
 	uint64_t deadline, n;
 	int ret = EXIT_OK, tty = isatty(STDOUT_FILENO), pr;
+	FILE *dst = stdout;
 
 	memset(&s, 0, sizeof(s));
 	pr = parse_args(argc, argv, &a);
@@ -173,13 +248,24 @@ int cmd_watch(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (a.json && strcmp(a.json, "-")) {
+		/* --json=FILE: the lines go there, as they come */
+		dst = fopen(a.json, "w");
+		if (!dst) {
+			error("cannot write '%s': %s", a.json, strerror(errno));
+			dst = stdout;
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		tty = 0;
+	}
 	if (sampler_init(&s, devs, names.nr, a.interval_ns, 2, &err)) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
 	report_watch_header(a.fmt, &out);
-	fputs(out.buf, stdout);
+	fputs(out.buf, dst);
 	sampler_sample(&s);
 	deadline = s.series.points[0].t_ns;
 	for (n = 0; !a.count || n < a.count; n++) {
@@ -212,11 +298,15 @@ int cmd_watch(int argc, const char **argv)
 			    a.fmt == WATCH_TEXT && shown ? NULL : p1, &out);
 			shown++;
 		}
-		fputs(out.buf, stdout);
+		fputs(out.buf, dst);
 		lines++;
-		fflush(stdout);
+		fflush(dst);
 	}
 out:
+	if (dst != stdout && fclose(dst) && ret == EXIT_OK) {
+		error("cannot write '%s': %s", a.json, strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
 	sampler_release(&s);
 	for (i = 0; paths && i < names.nr; i++)
 		strbuf_release(&paths[i]);

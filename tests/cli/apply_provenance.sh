@@ -94,7 +94,7 @@ check "show says it was imported" grep -q "^stored .*, origin imported, host hos
 "$IOTRIAL" log --db "$DB" >"$TEST_TMP/log"
 check "log marks it" grep -q "^$cid .*(imported) 2 arms" "$TEST_TMP/log"
 check "log --json has the origin" \
-	test "$("$IOTRIAL" log --db "$DB" --json | jq -r ".[] | select(.id == \"$cid\") | .origin")" = imported
+	test "$("$IOTRIAL" log --db "$DB" --json | jq -r ".experiments[] | select(.id == \"$cid\") | .origin")" = imported
 check "report --format json has it" \
 	test "$("$IOTRIAL" report "$cid" --db "$DB" --format json | jq -r .origin)" = imported
 check "report --format md says it" \
@@ -177,9 +177,9 @@ check "the old store has no origin column" \
 "$IOTRIAL" log --db "$TEST_TMP/old.db" --json >"$TEST_TMP/oldlog" 2>"$TEST_TMP/err"
 check "it opens" test $? = 0 -a ! -s "$TEST_TMP/err"
 check "its experiments count as local" \
-	test "$(jq -r '[.[].origin] | unique | join(",")' "$TEST_TMP/oldlog")" = local
+	test "$(jq -r '[.experiments[].origin] | unique | join(",")' "$TEST_TMP/oldlog")" = local
 check "show says local" grep -q "origin local" <<<"$("$IOTRIAL" show "$cid" --db "$TEST_TMP/old.db")"
 check "a new import into it is imported" \
 	test "$("$IOTRIAL" import --db "$TEST_TMP/old.db" --json "$TEST_TMP/ra.json" | jq -r .origin)" = imported
-check "...and stays so when loaded" test "$("$IOTRIAL" log --db "$TEST_TMP/old.db" --json | jq -r '.[0].origin')" = imported
+check "...and stays so when loaded" test "$("$IOTRIAL" log --db "$TEST_TMP/old.db" --json | jq -r '.experiments[0].origin')" = imported
 check "core_pattern was never changed" cores

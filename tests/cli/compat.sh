@@ -55,8 +55,10 @@ check "three experiments imported" test -n "$a" -a -n "$b" -a -n "$c"
 
 # the script of the issue: pinned behaviour and schema, working today
 out=$("$IOTRIAL" --compat=0.1 log --json --schema=1 --db "$db" |
-	python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+	python3 -c 'import json,sys; print(len(json.load(sys.stdin)["experiments"]))')
 check "--compat=0.1 log --json --schema=1 lists the three" test "$out" = 3
+out=$("$IOTRIAL" --compat=0.1 log --json --schema=1 --db "$db" | schema_of)
+check "--compat=0.1 log --json --schema=1 writes iotrial/1" test "$out" = iotrial/1
 out=$("$IOTRIAL" --compat=0.1 show "$a" --json --schema=1 --db "$db" | schema_of)
 check "--compat=0.1 show --json --schema=1 writes iotrial/1" test "$out" = iotrial/1
 out=$("$IOTRIAL" report "$a" --format json --schema=1 --compat=0.1.0 --db "$db" | schema_of)

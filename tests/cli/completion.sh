@@ -106,8 +106,48 @@ only "iotrial set sysctl:vm.dirty_back" vm.dirty_background_bytes= \
 only "iotrial log -" --db -n --count --json --schema --help
 only "iotrial compare randread --stri" --strict
 only "iotrial diff --f" --fail-on-regression --force
-only "iotrial revert -" --list --help
+only "iotrial revert -" --list --json --schema --help
 expect "iotrial watch -" -i --interval -c --count --csv --json
+
+# knob values: the schedulers of the disk under the target, atime's
+# modes, the words a knob allows, typical numbers; after --set, --vary
+# (each value of a list) and set's KNOB=
+rdisk=$("$IOTRIAL" knobs -t / --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["device"] or "")')
+if [ -n "$rdisk" ] && [ -r "/sys/block/$rdisk/queue/scheduler" ]; then
+	scheds=$(tr -d '[]' <"/sys/block/$rdisk/queue/scheduler")
+	# shellcheck disable=SC2086
+	only "iotrial set -t / scheduler=" $(printf '=%s ' $scheds)
+	first=$(set -- $scheds; echo "$1")
+	# shellcheck disable=SC2086
+	# bash's word is what follows the '=': "$first,"
+	expect "iotrial compare randread -t / --vary scheduler=$first," \
+		$(printf "$first,%s " $scheds)
+else
+	echo "# the root file system's disk has no scheduler: not tested"
+fi
+only "iotrial set -t / atime=" =noatime =relatime =strictatime =lazytime =nolazytime
+only "iotrial set -t / atime=re" relatime
+only "iotrial run randread --set rq_affinity=" =0 =1 =2
+expect "iotrial run randread --set read_ahead_kb=" =128 =4096
+only "iotrial set -t / vm.dirty_bytes=6" 64MiB
+only "iotrial set -t / iosched.fifo_batch=" # "0 or more": nothing to offer
+# workload parameters: their names after the workload, their values
+# after --vary NAME=
+expect "iotrial run randread --" --bs --iodepth --engine --direct
+only "iotrial compare randread --vary engine=psync,io" psync,io_uring
+only "iotrial compare randread --vary direct=" =0 =1
+# stored ids after show, report, diff, export and apply (from log --json)
+mkdir -p "$TEST_TMP/runs"
+gen_runs "$TEST_TMP/runs" a 3 1000
+cdb=$TEST_TMP/c.db
+sid=$("$IOTRIAL" import --db "$cdb" "$TEST_TMP/runs"/a*.json 2>/dev/null |
+	sed -n 's/.* as experiment \([0-9a-f]*\).*/\1/p')
+check "an experiment to complete the id of" test -n "$sid"
+for c in show report diff export apply; do
+	only "iotrial $c --db $cdb " "$sid"
+done
+only "iotrial show --db $cdb ${sid:0:3}" "$sid"
+only "iotrial show --db $cdb x" # no such id
 
 # devices: a loop device when one exists, else the ones there are
 dev=$(ls /sys/class/block | head -n 1)
@@ -196,8 +236,10 @@ only "iotrial set zz" zz_queue_knob=
 only "iotrial set a" atime=
 only "iotrial set vm." vm.dirty_ratio=
 unset CBIN
+# (typical values per knob are offered where known, but the names come
+# from the binary: no list of names to keep beside the knob table)
 check "the script keeps no list of device knob names" \
-	bash -c '! grep -q "_iotrial_device_knobs\|nr_requests" "$1"' _ "$COMPLETION"
+	bash -c '! grep -q "_iotrial_device_knobs\|scheduler read_ahead_kb" "$1"' _ "$COMPLETION"
 
 # The binary's help is read once, and again when the binary changes
 # (its modification time, in seconds, is part of the cache key).

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make install puts exactly the binary, the manual and the bash completion
+# make install puts exactly the binary, the manual and the bash and zsh
+# completions
 # under $(DESTDIR)$(PREFIX), and make uninstall takes them away. It builds
 # the release ./iotrial if that is not up to date (make check has built it
 # already), and nothing else.
@@ -27,8 +28,10 @@ check "the manual is PREFIX/share/man/man1/iotrial.1" \
 	cmp -s "$page" "$IOTRIAL_SRC/docs/iotrial.1"
 check "the completion is PREFIX/share/bash-completion/completions/iotrial" \
 	cmp -s "$comp" "$IOTRIAL_SRC/completion/iotrial.bash"
+check "the zsh completion is PREFIX/share/zsh/vendor-completions/_iotrial" \
+	cmp -s "$stage/usr/share/zsh/vendor-completions/_iotrial" "$IOTRIAL_SRC/completion/_iotrial"
 check "nothing else is installed" \
-	test "$(find "$stage" -type f | wc -l)" = 3
+	test "$(find "$stage" -type f | wc -l)" = 4
 version=$(sed -n 's/^#define IOTRIAL_VERSION "\(.*\)"$/\1/p' \
 	"$IOTRIAL_SRC/src/version.h")
 out=$("$bin" --version 2>&1)
@@ -52,7 +55,7 @@ else
 	fail "make uninstall DESTDIR=... PREFIX=/usr"
 	cat "$TEST_TMP/make.log"
 fi
-check "make uninstall removes the three files" \
+check "make uninstall removes the four files" \
 	test "$(find "$stage" -type f | wc -l)" = 0
 
 # the default prefix and the per-directory overrides

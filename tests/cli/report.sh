@@ -19,7 +19,7 @@ hostile='<b>"q"|*_'
 	--seed 5 --db "$db" --report "$TEST_TMP/cmp.html" \
 	>"$TEST_TMP/cmp.txt" 2>"$TEST_TMP/cmp.err"
 check "compare --report exits 0" test $? = 0
-id=$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+id=$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["experiments"][0]["id"])')
 check "the experiment is stored" test -n "$id"
 check "compare --report wrote the HTML report" grep -q '^<!DOCTYPE html>' "$TEST_TMP/cmp.html"
 

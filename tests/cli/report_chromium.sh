@@ -26,7 +26,7 @@ mkdir -p "$dir"
 	--vary bs=4k,64k --vary 'label=plain,<i>"x"</i>' --ios 2000 \
 	--runs 3 --seed 3 --db "$db" >/dev/null 2>"$TEST_TMP/cmp.err"
 check "compare exits 0" test $? = 0
-id=$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+id=$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["experiments"][0]["id"])')
 html=$TEST_TMP/report.html
 "$IOTRIAL" report "$id" --db "$db" --format html -o "$html"
 check "report --format html exits 0" test $? = 0

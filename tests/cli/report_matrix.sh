@@ -45,7 +45,7 @@ shape() {
 	# compare exits 0; a run's or a budget's warnings do not fail it
 	# a run's object has no id: it is the store's newest
 	ID[$name]=$(jq -re '.id // empty' "$out" 2>/dev/null ||
-		"$IOTRIAL" log --db "$db" --json | jq -re '.[0].id')
+		"$IOTRIAL" log --db "$db" --json | jq -re '.experiments[0].id')
 	if [ $rc != 0 ] || [ -z "${ID[$name]}" ]; then
 		fail "$name: made (rc=$rc: $(tail -c 300 "$TEST_TMP/$name.made"))"
 		return

@@ -69,7 +69,7 @@ untouched "the newer store is untouched" "$db" "$sum"
 sqlite3 "$db" "PRAGMA user_version = 1;"
 
 # unknown ids
-id=$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+id=$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["experiments"][0]["id"])')
 typo=${id:0:6}$(printf '%x%x' $(( (0x${id:6:1} + 1) % 16 )) $(( (0x${id:7:1} + 1) % 16 )))
 expect_usage "show of an unknown id names the nearest" \
 	"^error: no experiment '$typo' in '$db'; nearest: $id \(randread, [0-9-]+\); 'iotrial log' lists them all$" \
@@ -84,7 +84,7 @@ cp "$runs/seq.json" "$runs/seq2.json"
 "$IOTRIAL" import --db "$db" "$runs/seq.json" "$runs/seq2.json" >/dev/null
 expect_usage "import of one file twice is refused" "is given twice" \
 	import --db "$db" "$runs/seq.json" "$runs/seq.json"
-sid=$("$IOTRIAL" log --db "$db" -n 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+sid=$("$IOTRIAL" log --db "$db" -n 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["experiments"][0]["id"])')
 expect_usage "diff of different workloads is refused" \
 	"ran different workloads \('randread' and 'seqread'\)" diff "$id" "$sid" --db "$db"
 
@@ -100,5 +100,5 @@ expect_usage "import with a bad --metric" "--metric: 'lat' is not one of iops, m
 expect_usage "import of an empty arm" "arm 'b' has no files" import --db "$db" --arm a "$runs/r0.json" --arm b
 expect_usage "import of nothing" "needs at least one FILE" import --db "$db"
 expect_usage "log with a bad -n" "^error: -n: invalid count 'x'" log --db "$db" -n x
-check "failed imports stored nothing" test "$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
+check "failed imports stored nothing" test "$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["experiments"]))')" = 2
 check "the store passes integrity_check" test "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok

@@ -62,5 +62,5 @@ for round in 1 2 3 4 5 6; do
 done
 n=$(sqlite3 -cmd '.timeout 10000' "$db" 'SELECT count(*) FROM experiments')
 check "the store takes the next import" "$IOTRIAL" import --db "$db" "${half[@]}" >/dev/null
-check "...and lists it" test "$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = $((n + 1))
+check "...and lists it" test "$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["experiments"]))')" = $((n + 1))
 echo "# $n experiments were complete when the writers were killed"

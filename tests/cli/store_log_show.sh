@@ -28,13 +28,19 @@ check "log lists the newest first" test "$(sed -n 2p "$TEST_TMP/log" | cut -c1-8
 check "log shows the verdict summary" grep -qE "^$id1 .* randread +/srv +iops +\(imported\) 2 arms: scheduler=mq-deadline faster 1\.[12][0-9]x$" "$TEST_TMP/log"
 check "log shows a one-arm summary" grep -qE "^$id2 .* seqread .*1 arm: 5 runs, median 50[0-9] iops$" "$TEST_TMP/log"
 check "log -n 1 shows one" test "$("$IOTRIAL" log --db "$db" -n 1 | wc -l)" = 2
-check "log --json is an array of two" \
-	test "$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d), d[1]["id"], d[1]["kernel"], d[1]["host"])')" = "2 $id1 6.1.0 host1"
+check "log --json is an object whose experiments are the two" \
+	test "$("$IOTRIAL" log --db "$db" --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["experiments"]; print(len(d), d[1]["id"], d[1]["kernel"], d[1]["host"])')" = "2 $id1 6.1.0 host1"
 check "log of a missing store is empty, exit 0" \
 	"$IOTRIAL" log --db "$TEST_TMP/none/results.db"
 check "log of a missing store did not create it" test ! -e "$TEST_TMP/none"
-check "log --json of a missing store is []" \
-	test "$("$IOTRIAL" log --db "$TEST_TMP/none/results.db" --json | tr -d ' \n')" = "[]"
+check "log --json of a missing store has no experiments" \
+	test "$("$IOTRIAL" log --db "$TEST_TMP/none/results.db" --json | tr -d ' \n')" = '{"schema":"iotrial/1","experiments":[]}'
+check "log --json has the schema" \
+	test "$("$IOTRIAL" log --db "$db" --json | jq -r .schema)" = iotrial/1
+check "--behaviour=log-json-array keeps the bare array" \
+	test "$("$IOTRIAL" --behaviour=log-json-array log --db "$db" --json | jq -r '.[1].id')" = "$id1"
+check "...and so does IOTRIAL_BEHAVIOUR" \
+	test "$(IOTRIAL_BEHAVIOUR=log-json-array "$IOTRIAL" log --db "$TEST_TMP/none/results.db" --json | tr -d ' \n')" = "[]"
 
 # the default store lives under $XDG_DATA_HOME (lib.sh points it to TEST_TMP)
 "$IOTRIAL" import "$runs"/one*.json >/dev/null

@@ -458,6 +458,24 @@ static void test_scheduler_snapshot(void **state)
 	strbuf_release(&err);
 }
 
+/* A plan of nothing builds, as an arm without knobs does (compare
+ * --dry-run asks for every arm's): nothing to sort, nothing to check. */
+static void test_plan_empty(void **state)
+{
+	struct knob_ctx c;
+	struct knob_plan p;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	ctx_on(&c, "fake0");
+	knob_plan_init(&p, &c);
+	assert_int_equal(knob_plan_build(&p, &err), 0);
+	assert_int_equal(p.nr, 0);
+	knob_plan_release(&p);
+	knob_ctx_release(&c);
+	strbuf_release(&err);
+}
+
 static void test_plan_order_and_conflicts(void **state)
 {
 	struct knob_ctx c;
@@ -680,6 +698,7 @@ int main(void)
 	    cmocka_unit_test(test_bdflush_names),
 	    cmocka_unit_test(test_dirty_twins),
 	    cmocka_unit_test(test_scheduler_snapshot),
+	    cmocka_unit_test(test_plan_empty),
 	    cmocka_unit_test(test_plan_order_and_conflicts),
 	    cmocka_unit_test(test_raw_confined),
 	    cmocka_unit_test(test_bdflush_line),

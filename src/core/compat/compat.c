@@ -1,6 +1,6 @@
 /*
  * The deprecation registry and the rules of note-000's procedure; see
- * compat.h. The two entries are behaviours that changed before the
+ * compat.h. The entries are behaviours that changed before the
  * first release without the procedure: they get it now, late, so a
  * script that relied on the old way can still ask for it.
  */
@@ -37,6 +37,18 @@ const struct compat_entry compat_registry[COMPAT_NR] = {
 			"like for like",
 	    .new_text = "diff lists what differs and exits 2 (--force gives "
 			"the verdict)",
+	    .deprecated_in = "0.1",
+	    .new_default_in = NULL,
+	    .warn_from = NULL,
+	    .removed_in = NULL,
+	},
+    [COMPAT_LOG_ARRAY] =
+	{
+	    .old_name = "log-json-array",
+	    .new_name = "log-json-object",
+	    .old_text = "log --json prints a bare array of experiments",
+	    .new_text = "log --json prints {\"schema\", \"experiments\": "
+			"[...]}",
 	    .deprecated_in = "0.1",
 	    .new_default_in = NULL,
 	    .warn_from = NULL,

@@ -36,6 +36,8 @@ enum compat_id {
 	COMPAT_REGRESSION_FLAGGED,
 	/* diff of experiments that are not like for like: a verdict? */
 	COMPAT_DIFF_UNLIKE,
+	/* log --json: a bare array, or an object with "schema"? */
+	COMPAT_LOG_ARRAY,
 	COMPAT_NR,
 };
 

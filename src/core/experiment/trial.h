@@ -130,6 +130,13 @@ void trial_annotate_factors(const struct trial *tr);
  * trial_open() and trial_add_factor().
  */
 void trial_knob_places(const struct trial *tr, struct strbuf *out);
+/*
+ * When the target is a directory and a knob of the trial (a factor, or a
+ * fixed knob of tr->set once trial_check() has planned it) is one of the
+ * device under it: that disk ("vda"), so the plan can say that knobs
+ * will be changed there; else NULL. After trial_open().
+ */
+const char *trial_dir_knob_disk(const struct trial *tr);
 
 /*
  * Start a trial of kind: tr->c gets experiment_config_init()'s defaults

@@ -77,6 +77,28 @@ void trial_knob_places(const struct trial *tr, struct strbuf *out)
 	knob_list_release(&objects);
 }
 
+const char *trial_dir_knob_disk(const struct trial *tr)
+{
+	int device = 0;
+	unsigned i;
+	size_t j;
+
+	if (tr->t.kind != TARGET_DIR || !tr->kctx.disk)
+		return NULL;
+	for (i = 0; i < tr->c.nr_factors && !device; i++) {
+		struct knob k;
+
+		memset(&k, 0, sizeof(k));
+		if (tr->c.factors[i].is_knob &&
+		    !factor_place(tr, &tr->c.factors[i], &k))
+			device = k.scope == KNOB_SCOPE_DEVICE;
+		knob_release(&k);
+	}
+	for (j = 0; j < tr->fixed.nr && !device; j++)
+		device = tr->fixed.v[j].k.scope == KNOB_SCOPE_DEVICE;
+	return device ? tr->kctx.disk : NULL;
+}
+
 /* Each knob factor of the experiment object says where it was set:
  * "canonical", "scope" and "object" (the disk, the mount, "system"). */
 void trial_annotate_factors(const struct trial *tr)

@@ -8,6 +8,7 @@
 #include "diff_text.h"
 #include "expjson.h"
 #include "report.h"
+#include "../../version.h"
 #include "../observe/env.h"
 #include "../../util/banned.h"
 
@@ -149,6 +150,8 @@ void report_diff_json(struct json_object *e[2], const char *const id[2],
 
 	labels(e, arm, label);
 	env_lines(e, id, &env);
+	json_object_object_add(o, "schema",
+			       json_object_new_string(IOTRIAL_SCHEMA));
 	json_object_object_add(o, "before",
 			       json_object_get(expjson_get(e[0], "id")));
 	json_object_object_add(o, "after",

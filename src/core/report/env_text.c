@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 #include "env_text.h"
 #include "report.h"
+#include "../../version.h"
 #include "../../util/units.h"
 #include "../../util/banned.h"
 
@@ -120,8 +121,15 @@ void report_env_text(const struct env *e, struct strbuf *sb)
 
 void report_env_json(const struct env *e, struct strbuf *out)
 {
-	struct json_object *o = env_to_json_object(e);
+	struct json_object *env = env_to_json_object(e);
+	struct json_object *o = json_object_new_object();
 
+	/* "schema" first, then the environment's keys in their order */
+	json_object_object_add(o, "schema",
+			       json_object_new_string(IOTRIAL_SCHEMA));
+	json_object_object_foreach(env, key, val)
+	    json_object_object_add(o, key, json_object_get(val));
 	report_json_string(o, out);
 	json_object_put(o);
+	json_object_put(env);
 }

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include "journal_text.h"
+#include "../../version.h"
 #include "../journal/session.h"
 #include "../journal/state.h"
 #include "../../util/error.h"
@@ -153,6 +155,134 @@ out:
 			    "(line %u was cut short by a crash before its "
 			    "change was made; it is ignored)\n",
 			    j.torn_line);
+	journal_release(&j);
+	if (dir_fd >= 0)
+		close(dir_fd);
+	strbuf_release(&path);
+	strbuf_release(&why);
+	free(boot);
+	return ret;
+}
+
+/* The owner's state, as the owner line of add_owner() says it. */
+static const char *owner_state(const struct jrec *own, int kept,
+			       const char *boot)
+{
+	if (strcmp(own->f[JF_BOOT], boot))
+		return "before-reboot";
+	if (kept)
+		return "kept";
+	if (knob_owner_alive(own, boot))
+		return "running";
+	return "gone";
+}
+
+/* A journal field as a JSON string, or null when absent. */
+static struct json_object *field(const struct jrec *r, int f)
+{
+	return r->f[f] ? json_object_new_string(r->f[f]) : NULL;
+}
+
+/* One record still to undo, for report_journal_json(). */
+static struct json_object *record_json(const struct journal *j,
+				       const struct jrec *r, const char *boot)
+{
+	struct json_object *o = json_object_new_object(), *ow;
+	const struct jrec *own = journal_find(j, r->ref);
+	const struct undo_ops *kind = undo_kind(r);
+	struct strbuf text = STRBUF_INIT;
+
+	json_object_object_add(o, "seq", json_object_new_uint64(r->seq));
+	json_object_object_add(o, "kind", json_object_new_string(jrec_kind(r)));
+	if (r->type == JREC_SET) {
+		json_object_object_add(o, "knob", field(r, JF_NAME));
+		json_object_object_add(o, "scope", field(r, JF_SCOPE));
+		json_object_object_add(o, "object", field(r, JF_OBJECT));
+		json_object_object_add(o, "original", field(r, JF_ORIG));
+		json_object_object_add(o, "wrote", field(r, JF_WROTE));
+	} else {
+		json_object_object_add(o, "what", field(r, JF_WHAT));
+		json_object_object_add(o, "path", field(r, JF_A));
+	}
+	json_object_object_add(o, "kept", json_object_new_boolean(r->kept));
+	if (own) {
+		ow = json_object_new_object();
+		json_object_object_add(ow, "command", field(own, JF_CMD));
+		json_object_object_add(ow, "pid",
+				       json_object_new_int64(own->pid));
+		strbuf_reset(&text);
+		add_time(&text, own->time_s);
+		json_object_object_add(ow, "time",
+				       json_object_new_string(text.buf));
+		json_object_object_add(
+		    ow, "state",
+		    json_object_new_string(owner_state(own, r->kept, boot)));
+		json_object_object_add(o, "owner", ow);
+	} else {
+		json_object_object_add(o, "owner", NULL);
+	}
+	strbuf_reset(&text);
+	if (kind)
+		kind->describe(j, r, UNDO_LIST, &text);
+	json_object_object_add(o, "text", json_object_new_string(text.buf));
+	strbuf_release(&text);
+	return o;
+}
+
+int report_journal_json(struct json_object **out, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	struct journal j;
+	char *boot = knob_boot_id();
+	size_t i, nlive = 0;
+	int ret, dir_fd = -1;
+
+	*out = NULL;
+	knob_journal_path(&path);
+	journal_init(&j, path.buf);
+	ret = state_open(0, &dir_fd, &why);
+	if (ret == -ENOENT) {
+		ret = 0; /* no state directory: nothing journaled */
+		goto done;
+	}
+	if (!ret) {
+		journal_set_dir(&j, dir_fd, "journal");
+		ret = journal_load(&j, &why);
+	}
+	if (ret == -EBADMSG) {
+		err_set(err, ret,
+			"the journal '%s' is corrupt: %s; 'iotrial revert "
+			"--list' without --json shows its lines",
+			path.buf, why.buf);
+		goto out;
+	}
+	if (ret) {
+		err_set(err, ret, "%s", why.buf);
+		goto out;
+	}
+	nlive = journal_live(&j);
+	for (i = 0; i < j.nr; i++) {
+		const struct jrec *r = &j.recs[i];
+
+		if ((r->type != JREC_SET && r->type != JREC_SCR) || r->done)
+			continue;
+		json_object_array_add(arr, record_json(&j, r, boot));
+	}
+done:
+	json_object_object_add(o, "schema",
+			       json_object_new_string(IOTRIAL_SCHEMA));
+	json_object_object_add(o, "kind", json_object_new_string("journal"));
+	json_object_object_add(o, "journal", json_object_new_string(path.buf));
+	json_object_object_add(o, "live", json_object_new_uint64(nlive));
+	json_object_object_add(o, "records", arr);
+	arr = NULL;
+	*out = o;
+	o = NULL;
+out:
+	json_object_put(arr);
+	json_object_put(o);
 	journal_release(&j);
 	if (dir_fd >= 0)
 		close(dir_fd);

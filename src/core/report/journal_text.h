@@ -21,4 +21,16 @@
 int report_journal_text(struct strbuf *out, size_t *out_live,
 			struct strbuf *err);
 
+struct json_object;
+/*
+ * What the journal holds as {"schema", "kind": "journal", "journal",
+ * "live", "records": [...]}: per change still to undo its sequence
+ * number, kind, knob fields, the owner (command, pid, time, state:
+ * "kept", "running", "gone" or "before-reboot") and the text `revert
+ * --list` gives it. Read-only, like report_journal_text(); returns 0
+ * with *out set (the caller owns it), or -errno with err set (-EBADMSG
+ * for a corrupt journal).
+ */
+int report_journal_json(struct json_object **out, struct strbuf *err);
+
 #endif

@@ -8,6 +8,7 @@
 #include "expjson.h"
 #include "log_text.h"
 #include "report.h"
+#include "../../version.h"
 #include "../../util/banned.h"
 
 /* "2026-11-29T22:58:00Z" as "2026-11-29 22:58". */
@@ -52,9 +53,10 @@ void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)
 	}
 }
 
-void report_log_json(const struct exp_summary *l, size_t nr, struct strbuf *out)
+void report_log_json(const struct exp_summary *l, size_t nr, int bare,
+		     struct strbuf *out)
 {
-	struct json_object *arr = json_object_new_array();
+	struct json_object *arr = json_object_new_array(), *top;
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
@@ -74,6 +76,14 @@ void report_log_json(const struct exp_summary *l, size_t nr, struct strbuf *out)
 #undef ADD
 		json_object_array_add(arr, o);
 	}
-	report_json_string(arr, out);
-	json_object_put(arr);
+	if (bare) {
+		top = arr;
+	} else {
+		top = json_object_new_object();
+		json_object_object_add(top, "schema",
+				       json_object_new_string(IOTRIAL_SCHEMA));
+		json_object_object_add(top, "experiments", arr);
+	}
+	report_json_string(top, out);
+	json_object_put(top);
 }

@@ -35,11 +35,13 @@ void report_log_text(const struct exp_summary *l, size_t nr,
 		     struct strbuf *out);
 
 /*
- * The entries as a JSON array of objects (id, created, workload,
- * target, metric, arms, host, kernel, result, origin), pretty-printed with a
- * final newline (an empty array for none). Appends to out.
+ * The entries as JSON: {"schema", "experiments": [...]}, an object per
+ * entry (id, created, workload, target, metric, arms, host, kernel,
+ * result, origin), pretty-printed with a final newline (an empty array
+ * for none). With bare, the array alone (the old behaviour,
+ * COMPAT_LOG_ARRAY). Appends to out.
  */
-void report_log_json(const struct exp_summary *l, size_t nr,
+void report_log_json(const struct exp_summary *l, size_t nr, int bare,
 		     struct strbuf *out);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <json-c/json.h>
 #include "watch_text.h"
+#include "../../version.h"
 #include "../observe/truth.h"
 #include "../../util/units.h"
 #include "../../util/banned.h"
@@ -38,6 +39,8 @@ void report_watch_line(enum watch_format fmt, const char *when,
 	if (fmt == WATCH_JSON) {
 		struct json_object *o = json_object_new_object();
 
+		json_object_object_add(o, "schema",
+				       json_object_new_string(IOTRIAL_SCHEMA));
 		json_object_object_add(o, "time", json_object_new_string(when));
 		json_object_object_add(o, "name", json_object_new_string(name));
 		disk_delta_to_json(d, o);
