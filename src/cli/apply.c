@@ -462,8 +462,7 @@ static int plan_json(struct export_job *j, struct apply_file *files, size_t nr,
 		json_object_object_add(f, "path",
 				       json_object_new_string(path.buf));
 		json_object_object_add(
-		    f, "format",
-		    json_object_new_string(files[i].f->name));
+		    f, "format", json_object_new_string(files[i].f->name));
 		json_object_object_add(f, "exists",
 				       json_object_new_boolean(atfile_exists(
 					   j->root, files[i].rel)));

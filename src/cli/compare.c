@@ -33,7 +33,7 @@ struct compare_args {
 	const char *baseline;
 	const char *report; /* --report FILE.html */
 	int no_drop_caches, fail_on_regression, quiet, strict, force;
-	int dry_run; /* --dry-run: print the plan, run nothing */
+	int dry_run;	   /* --dry-run: print the plan, run nothing */
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
 	struct param_setting *params; /* --PARAM=VALUE, as given */

@@ -35,8 +35,8 @@ struct run_args {
 	int per_job;		      /* --per-job */
 	char *cmd;		      /* exec: the command after "--", owned */
 	struct param_setting *params; /* --PARAM=VALUE, as given */
-	int quiet;   /* --quiet: warnings and errors only */
-	int dry_run; /* --dry-run: the plan, no run */
+	int quiet;		      /* --quiet: warnings and errors only */
+	int dry_run;		      /* --dry-run: the plan, no run */
 	unsigned nr_params, alloc_params;
 	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
 };
