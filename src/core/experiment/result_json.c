@@ -139,6 +139,18 @@ static struct json_object *strings_json(char *const *list, unsigned nr)
 	return a;
 }
 
+/* An engine's features (enum engine_feature) by name, lowest bit first. */
+static struct json_object *features_json(unsigned features)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < ENGINE_FEATS; i++)
+		if (features & (1u << i))
+			json_object_array_add(a, json_object_new_string(
+						     engine_feature_name(1u << i)));
+	return a;
+}
+
 /* The kinds of r's warnings, by name, in the order of "warnings". */
 static struct json_object *warn_kinds_json(const struct run_result *r)
 {
@@ -386,6 +398,9 @@ struct json_object *result_to_json(const struct run_meta *meta,
 			       strings_json(r->warnings, r->nr_warnings));
 	json_object_object_add(o, "warning_kinds", warn_kinds_json(r));
 	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
+	if (r->have_engine)
+		json_object_object_add(o, "engine_features",
+				       features_json(r->engine_features));
 	if (r->nr_regimes)
 		json_object_object_add(o, "regime", regimes_json(r));
 	return o;

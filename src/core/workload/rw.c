@@ -492,6 +492,10 @@ static int collect(struct rw_job *jobs, unsigned nr, uint64_t run_start,
 			hist_merge(&r->lat[d], &j->lat[d]);
 		}
 		r->fsyncs += j->fsyncs;
+		if (!i) {
+			r->have_engine = 1;
+			r->engine_features = j->eng.features;
+		}
 		/* one engine fallback note is enough: the jobs share it */
 		if (j->eng.note && !r->nr_notes)
 			run_result_note(r, "%s", j->eng.note);
