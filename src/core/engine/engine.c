@@ -101,10 +101,9 @@ void engine_fio_names_text(struct strbuf *out)
 
 /* engine_feature's names, bit by bit */
 static const char *const feature_names[ENGINE_FEATS] = {
-    "fixed_files",   "fixed_buffers",  "registered_ring_fd",
-    "single_issuer", "defer_taskrun",  "coop_taskrun",
-    "taskrun_flag",  "submit_all",     "sqpoll",
-    "batch_reap",
+    "fixed_files",   "fixed_buffers", "registered_ring_fd", "single_issuer",
+    "defer_taskrun", "coop_taskrun",  "taskrun_flag",	    "submit_all",
+    "sqpoll",	     "batch_reap",
 };
 
 const char *engine_feature_name(unsigned feature)

@@ -135,8 +135,8 @@ struct engine {
 	void *priv;		 /* engine-private state */
 	char *note; /* owned: a sentence about a fallback init took, e.g.
 		       io_uring without registered buffers; NULL if none */
-	unsigned features; /* enum engine_feature, set by init and first
-			      submit */
+	/* enum engine_feature, set by init and the first submit */
+	unsigned features;
 };
 
 /*

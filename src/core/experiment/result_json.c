@@ -146,8 +146,9 @@ static struct json_object *features_json(unsigned features)
 
 	for (unsigned i = 0; i < ENGINE_FEATS; i++)
 		if (features & (1u << i))
-			json_object_array_add(a, json_object_new_string(
-						     engine_feature_name(1u << i)));
+			json_object_array_add(
+			    a, json_object_new_string(
+				   engine_feature_name(1u << i)));
 	return a;
 }
 

@@ -178,11 +178,12 @@ struct run_result {
 				as dbench counts its throughput */
 	int have_fidelity;   /* a replay: fidelity is set */
 	double fidelity;     /* its score against the trace, 0..100 */
-	int have_engine;	  /* an engine ran the I/O: features is set */
-	unsigned engine_features; /* enum engine_feature of the first job's
-				     engine (the jobs' engines are alike) */
 	struct truth *truth; /* device truth, owned; NULL if none */
 	void (*free_truth)(struct truth *truth); /* frees truth; set with it */
+	/* an engine ran the I/O: engine_features holds the first job's
+	 * enum engine_feature bits (the jobs' engines are alike) */
+	int have_engine;
+	unsigned engine_features;
 };
 
 void run_result_init(struct run_result *r);
