@@ -147,7 +147,10 @@ def get(name, tool, doc, cpu, wall):
 def tool_bytes(doc):
     if "fio_version" in doc or ("jobs" in doc and "schema" not in doc):
         return fio_bytes(doc)
-    runs = [j["run"] for j in doc["jobs"]] if "jobs" in doc else [doc]
+    # a job file's run lists its jobs, each with its "run"; a single run's
+    # "jobs" are its threads, counted in the run's own totals already
+    jobs = doc.get("jobs") or []
+    runs = [j["run"] for j in jobs] if jobs and "run" in jobs[0] else [doc]
     return sum(r.get("bytes_read", 0) + r.get("bytes_written", 0)
                for r in runs)
 

@@ -38,15 +38,19 @@ f = float(sys.argv[1])
 if f != 1:  # distinct ratios near f, so the exact method applies
     f += 0.001 * ((3 * n) % 7 - 3)
 iops = 1000.0 * (1 + 0.1 * n) * f
-print(json.dumps({"schema": "iotrial/1", "iops": iops, "ops": 100}))
+# a single run's "jobs" are its threads (no "run" in them), as iotrial's are
+print(json.dumps({"schema": "iotrial/1", "iops": iops, "ops": 100,
+                  "bytes_read": 4096, "jobs": [{"job": 0, "ops": 100}]}))
 PY
-python3 - "$TEST_TMP" <<'PY'
+# a device to count the other I/O on (any one /proc/diskstats lists)
+dev=$(awk 'NR == 1 { print $3 }' /proc/diskstats)
+python3 - "$TEST_TMP" "$dev" <<'PY'
 import json, sys
-d = sys.argv[1]
+d, dev = sys.argv[1], sys.argv[2]
 def cmd(f, s):
     return ["python3", d + "/tool.py", f, d + "/" + s]
 json.dump({"title": "known", "tools": ["a", "b"], "tests": [
-    {"name": "t", "cmd": {"a": cmd("1", "sa"), "b": cmd("1.25", "sb")},
+    {"name": "t", "devices": [dev], "cmd": {"a": cmd("1", "sa"), "b": cmd("1.25", "sb")},
      "metrics": [{"row": "meets", "get": "iops", "goal": [">=", 1.2]},
                  {"row": "misses", "get": "iops", "goal": ["<=", 1.1]},
                  {"row": "inside", "get": "iops", "goal": ["in", 1.2, 1.3]}]}]},

@@ -68,6 +68,26 @@ r = o["jobs"][0]["run"]
 assert r["workload"] == "randrw" and r["params"]["rwmixread"] == 60
 assert r["bytes_read"] > 0 and r["bytes_written"] > 0
 '
+# numjobs=4: one entry per clone, as fio's JSON has, each with its own
+# reads, writes and latency, adding up to the section's
+check_jobs "fio-rand-RW.fio: per-clone accounting adds up to the section" '
+r = o["jobs"][0]["run"]
+js = r["jobs"]
+assert len(js) == 4 and r["params"]["jobs"] == 4, len(js)
+for d, ops in (("read", "ops_read"), ("write", "ops_written")):
+    assert sum(j[ops] for j in js) == r[ops], (d, [j[ops] for j in js], r[ops])
+    for j in js:
+        l = j["latency_ns"][d]
+        assert l["count"] == j[ops] > 0, (d, l["count"], j[ops])
+        assert l["min"] <= l["p50"] <= l["p99"] <= l["max"], l
+    assert max(j["latency_ns"][d]["max"] for j in js) == r["latency_ns"][d]["max"]
+    assert min(j["latency_ns"][d]["min"] for j in js) == r["latency_ns"][d]["min"]
+for j in js:
+    assert j["bytes_read"] == 4096 * j["ops_read"]
+    assert j["ops"] == j["ops_read"] + j["ops_written"]
+'
+check "fio-rand-RW.fio: the text has a line per clone with its latency" \
+	test "$(grep -Ec '^  job [0-3] .* IOPS, .*; read p50 .* p99 .*; write p50 .* p99 ' "$TEST_TMP/out")" = 4
 
 run_example "fio-seq-read.fio" fio-seq-read.fio
 check_jobs "fio-seq-read.fio: O_DIRECT 256k sequential reads" '
@@ -307,6 +327,28 @@ import json, sys
 r = json.load(open(sys.argv[1]))["jobs"][0]["run"]
 assert r["ios_requested"] == 2 << 30 >> 12, r.get("ios_requested")
 assert 0 < r["ops"] < r["ios_requested"], r["ops"]
+PY
+
+# ramp_time= before a size-based end: the ramp's I/Os are not counted
+# and the timed part still does the whole size, as fio resets its
+# counters when the ramp ends
+cat >"$TEST_TMP/ramp.fio" <<'FIO'
+[ramp]
+rw=randread
+bs=4k
+size=4m
+ramp_time=300ms
+FIO
+rm -f "$json"
+"$IOTRIAL" run --job "$TEST_TMP/ramp.fio" -t "$dir" --no-store \
+	--json="$json" >/dev/null 2>"$TEST_TMP/err"
+check "ramp_time= ramps, then the size ends the timed part" \
+	python3 - "$json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["jobs"][0]["run"]
+assert r["ramp_s"] == 0.3, r.get("ramp_s")
+assert r["ops"] == r["ios_requested"] == 1024, (r["ops"], r.get("ios_requested"))
+assert r["jobs"][0]["latency_ns"]["read"]["count"] == 1024, r["jobs"]
 PY
 
 # numjobs on one filename= share one file: two jobs of 8m lay out 8m

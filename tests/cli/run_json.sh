@@ -62,6 +62,19 @@ assert o["ops_read"] > 1000 and o["ops_written"] > 1000, (o["ops_read"], o["ops_
 assert o["bytes_read"] == o["ops_read"] * 4096
 assert "read" in o["latency_ns"] and "write" in o["latency_ns"]
 PY
+		check "engine $eng: engine_features says what it set up" \
+			python3 - "$out" "$eng" <<'PY'
+import json, sys
+o, eng = json.load(open(sys.argv[1])), sys.argv[2]
+f = o["engine_features"]
+if eng == "io_uring":
+    # registered files and buffers, batched reaping, no polling thread
+    assert {"fixed_files", "fixed_buffers", "batch_reap"} <= set(f), f
+    assert "sqpoll" not in f, f
+    assert "defer_taskrun" not in f or "single_issuer" in f, f
+else:
+    assert f == [], f
+PY
 	else
 		fail "engine $eng (direct=$direct) reads and writes"
 	fi

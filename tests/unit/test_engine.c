@@ -190,6 +190,27 @@ static void test_bad_file(void **state)
 	env_teardown(&v);
 }
 
+/* Every feature bit has its own name; 0 and two bits at once have none. */
+static void test_feature_names(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < ENGINE_FEATS; i++) {
+		const char *n = engine_feature_name(1u << i);
+
+		assert_non_null(n);
+		for (unsigned k = 0; k < i; k++)
+			assert_string_not_equal(n,
+						engine_feature_name(1u << k));
+	}
+	assert_string_equal(engine_feature_name(ENGINE_FEAT_FIXED_FILES),
+			    "fixed_files");
+	assert_string_equal(engine_feature_name(ENGINE_FEAT_BATCH_REAP),
+			    "batch_reap");
+	assert_null(engine_feature_name(0));
+	assert_null(engine_feature_name(3));
+	assert_null(engine_feature_name(1u << ENGINE_FEATS));
+}
+
 /* An unknown name finds nothing; every listed name finds its engine. */
 static void test_find(void **state)
 {
@@ -329,6 +350,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_feature_names),
 	    cmocka_unit_test(test_fio_names_and_caps),
 	    cmocka_unit_test(test_init_errors),
 	    cmocka_unit_test(test_mmap_refuses_direct),

@@ -52,6 +52,33 @@ static void test_uring_other_thread(void **state)
 	env_teardown(&v);
 }
 
+/* A ring says what it was set up with: registered files and buffers, the
+ * setup flags the kernel took (deferred task work only with a single
+ * issuer, never with cooperative task work), no polling thread, batched
+ * reaping; the ring fd is registered by the first submit, if at all. */
+static void test_uring_features(void **state)
+{
+	const struct tcase *c = *state;
+	unsigned f;
+	struct env v;
+
+	env_setup(&v, "io_uring", 8, c->direct, FILE_BYTES);
+	f = v.e.features;
+	assert_true(f & ENGINE_FEAT_FIXED_FILES);
+	assert_true(f & ENGINE_FEAT_FIXED_BUFFERS);
+	assert_true(f & ENGINE_FEAT_BATCH_REAP);
+	assert_false(f & ENGINE_FEAT_SQPOLL);
+	assert_false(f & ENGINE_FEAT_RING_FD);
+	if (f & ENGINE_FEAT_DEFER_TASKRUN) {
+		assert_true(f & ENGINE_FEAT_SINGLE_ISSUER);
+		assert_false(f & ENGINE_FEAT_COOP_TASKRUN);
+	}
+	assert_int_equal(pump(&v.e, v.reqs, 8, IO_WRITE, 3), 0);
+	/* the first submit adds at most the registered ring fd */
+	assert_int_equal(v.e.features & ~ENGINE_FEAT_RING_FD, f);
+	env_teardown(&v);
+}
+
 /* Buffers io_uring cannot register (a shared file mapping) still work,
  * through plain reads and writes, and the fallback is noted. */
 static void test_uring_unregistered_bufs(void **state)
@@ -98,6 +125,9 @@ static void test_uring_unregistered_bufs(void **state)
 	assert_int_equal(ret, 0);
 	if (v.e.note)
 		print_message("note: %s\n", v.e.note);
+	/* the run says it ran without registered buffers */
+	assert_false(v.e.features & ENGINE_FEAT_FIXED_BUFFERS);
+	assert_true(v.e.features & ENGINE_FEAT_FIXED_FILES);
 	assert_int_equal(pump(&v.e, v.reqs, 4, IO_WRITE, 6), 0);
 	assert_int_equal(pump(&v.e, v.reqs, 4, IO_READ, 6), 0);
 	check_file(v.path, FILE_BYTES, 6);
@@ -172,6 +202,8 @@ static void test_uring_sqpoll(void **state)
 	}
 	assert_int_equal(ret, 0);
 	assert_int_equal(count_sqpoll_rings(), 1);
+	assert_true(v.e.features & ENGINE_FEAT_SQPOLL);
+	assert_false(v.e.features & ENGINE_FEAT_DEFER_TASKRUN);
 	assert_int_equal(pump(&v.e, v.reqs, c->depth, IO_WRITE, 7), 0);
 	assert_int_equal(pump(&v.e, v.reqs, c->depth, IO_READ, 7), 0);
 	check_file(v.path, FILE_BYTES, 7);
@@ -275,6 +307,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    CASE(test_uring_other_thread, "io_uring", 8, 0),
 	    CASE(test_uring_other_thread, "io_uring", 8, 1),
+	    CASE(test_uring_features, "io_uring", 8, 0),
+	    CASE(test_uring_features, "io_uring", 8, 1),
 	    CASE(test_uring_sqpoll, "io_uring", 8, 0),
 	    CASE(test_uring_sqpoll, "io_uring", 8, 1),
 	    cmocka_unit_test(test_uring_unregistered_bufs),

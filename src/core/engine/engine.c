@@ -99,6 +99,21 @@ void engine_fio_names_text(struct strbuf *out)
 	}
 }
 
+/* engine_feature's names, bit by bit */
+static const char *const feature_names[ENGINE_FEATS] = {
+    "fixed_files",   "fixed_buffers", "registered_ring_fd", "single_issuer",
+    "defer_taskrun", "coop_taskrun",  "taskrun_flag",	    "submit_all",
+    "sqpoll",	     "batch_reap",
+};
+
+const char *engine_feature_name(unsigned feature)
+{
+	for (unsigned i = 0; i < ENGINE_FEATS; i++)
+		if (feature == 1u << i)
+			return feature_names[i];
+	return NULL;
+}
+
 /* Free what engine_init() copied and zero e. */
 static void engine_free_copies(struct engine *e)
 {

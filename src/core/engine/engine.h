@@ -107,12 +107,36 @@ struct engine_ops {
 	void (*cleanup)(struct engine *e);
 };
 
+/*
+ * What an engine set up beyond plain submission, as it got it from the
+ * kernel (io_uring: setup flags that were accepted, registrations that
+ * worked). The run's JSON lists them ("engine_features") so a result
+ * says how it was measured; the names are engine_feature_name()'s.
+ */
+enum engine_feature {
+	ENGINE_FEAT_FIXED_FILES = 1 << 0,   /* files registered */
+	ENGINE_FEAT_FIXED_BUFFERS = 1 << 1, /* buffers registered */
+	ENGINE_FEAT_RING_FD = 1 << 2,	    /* ring fd registered */
+	ENGINE_FEAT_SINGLE_ISSUER = 1 << 3,
+	ENGINE_FEAT_DEFER_TASKRUN = 1 << 4,
+	ENGINE_FEAT_COOP_TASKRUN = 1 << 5,
+	ENGINE_FEAT_TASKRUN_FLAG = 1 << 6,
+	ENGINE_FEAT_SUBMIT_ALL = 1 << 7,
+	ENGINE_FEAT_SQPOLL = 1 << 8,
+	ENGINE_FEAT_BATCH_REAP = 1 << 9, /* completions taken in batches
+					    from a ring shared with the
+					    kernel, one release per batch */
+	ENGINE_FEATS = 10		 /* how many bits there are */
+};
+
 struct engine {
 	const struct engine_ops *ops;
 	struct engine_opts opts; /* copy; fds and bufs arrays owned */
 	void *priv;		 /* engine-private state */
 	char *note; /* owned: a sentence about a fallback init took, e.g.
 		       io_uring without registered buffers; NULL if none */
+	/* enum engine_feature, set by init and the first submit */
+	unsigned features;
 };
 
 /*
@@ -156,6 +180,10 @@ void engine_names_with(unsigned caps, const char *sep, const char *last,
  * 0, or -errno with err set and e left zeroed (nothing to release):
  * -EINVAL for iodepth 0 or no files, and whatever ops->init refuses.
  */
+/* The JSON name of one enum engine_feature bit ("fixed_files"); NULL for
+ * a value that is not exactly one known bit. */
+const char *engine_feature_name(unsigned feature);
+
 int engine_init(struct engine *e, const struct engine_ops *ops,
 		const struct engine_opts *o, struct strbuf *err);
 /* Clean up and free the contents; e is left zeroed. Requests still in

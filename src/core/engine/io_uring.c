@@ -153,9 +153,10 @@ static void uring_register(struct engine *e, struct uring_engine *u,
 	int ret;
 
 	ret = io_uring_register_files(&u->ring, o->fds, o->nr_files);
-	if (!ret)
+	if (!ret) {
 		u->fixed_files = 1;
-	else
+		e->features |= ENGINE_FEAT_FIXED_FILES;
+	} else
 		strbuf_addf(&note,
 			    "io_uring could not register the files "
 			    "(%s)",
@@ -172,6 +173,7 @@ static void uring_register(struct engine *e, struct uring_engine *u,
 		free(iov);
 		if (!ret) {
 			u->fixed_bufs = 1;
+			e->features |= ENGINE_FEAT_FIXED_BUFFERS;
 		} else {
 			strbuf_addstr(&note, note.len ? "; it" : "io_uring");
 			strbuf_addf(&note,
@@ -187,6 +189,27 @@ static void uring_register(struct engine *e, struct uring_engine *u,
 		e->note = strbuf_detach(&note, NULL);
 	}
 	strbuf_release(&note);
+}
+
+/* The setup flags the kernel accepted, as engine features. */
+static unsigned setup_features(unsigned flags)
+{
+	static const struct {
+		unsigned flag, feature;
+	} map[] = {
+	    {IORING_SETUP_SINGLE_ISSUER, ENGINE_FEAT_SINGLE_ISSUER},
+	    {IORING_SETUP_DEFER_TASKRUN, ENGINE_FEAT_DEFER_TASKRUN},
+	    {IORING_SETUP_COOP_TASKRUN, ENGINE_FEAT_COOP_TASKRUN},
+	    {IORING_SETUP_TASKRUN_FLAG, ENGINE_FEAT_TASKRUN_FLAG},
+	    {IORING_SETUP_SUBMIT_ALL, ENGINE_FEAT_SUBMIT_ALL},
+	    {IORING_SETUP_SQPOLL, ENGINE_FEAT_SQPOLL},
+	};
+	unsigned f = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (flags & map[i].flag)
+			f |= map[i].feature;
+	return f;
 }
 
 /* Create the ring with the best flags this kernel takes and register the
@@ -224,6 +247,7 @@ static int uring_init(struct engine *e, const struct engine_opts *o,
 	u->fds = o->fds;
 	u->enabled = !(u->ring.flags & IORING_SETUP_R_DISABLED);
 	done_fifo_init(&u->done, o->iodepth);
+	e->features = setup_features(u->ring.flags) | ENGINE_FEAT_BATCH_REAP;
 	uring_register(e, u, o);
 	e->priv = u;
 	return 0;
@@ -304,6 +328,8 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 		ret = uring_enable(u);
 		if (ret < 0)
 			return ret;
+		if (u->ring_fd_registered)
+			e->features |= ENGINE_FEAT_RING_FD;
 	}
 	if (n > room)
 		n = room;

@@ -139,6 +139,19 @@ static struct json_object *strings_json(char *const *list, unsigned nr)
 	return a;
 }
 
+/* An engine's features (enum engine_feature) by name, lowest bit first. */
+static struct json_object *features_json(unsigned features)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < ENGINE_FEATS; i++)
+		if (features & (1u << i))
+			json_object_array_add(
+			    a, json_object_new_string(
+				   engine_feature_name(1u << i)));
+	return a;
+}
+
 /* The kinds of r's warnings, by name, in the order of "warnings". */
 static struct json_object *warn_kinds_json(const struct run_result *r)
 {
@@ -152,6 +165,32 @@ static struct json_object *warn_kinds_json(const struct run_result *r)
 			       ? r->warn_kinds[i]
 			       : run_warn_kind_of_text(r->warnings[i]))));
 	return a;
+}
+
+/* A job's latency per direction it moved, the keys of latency_json(). */
+static struct json_object *job_lat_json(const struct job_result *j)
+{
+	static const char *const dir[IO_DIRS] = {"read", "write"};
+	struct json_object *o = json_object_new_object();
+
+	for (unsigned d = 0; d < IO_DIRS; d++) {
+		const struct job_lat *l = &j->lat[d];
+		struct json_object *e;
+
+		if (!j->ops[d])
+			continue;
+		e = json_object_new_object();
+		add_u64(e, "count", l->count);
+		add_u64(e, "min", l->min_ns);
+		add_u64(e, "p50", l->p50_ns);
+		add_u64(e, "p90", l->p90_ns);
+		add_u64(e, "p99", l->p99_ns);
+		add_u64(e, "p999", l->p999_ns);
+		add_u64(e, "max", l->max_ns);
+		add_double(e, "mean", l->mean_ns);
+		json_object_object_add(o, dir[d], e);
+	}
+	return o;
 }
 
 static struct json_object *jobs_json(const struct run_result *r)
@@ -175,6 +214,13 @@ static struct json_object *jobs_json(const struct run_result *r)
 		add_double(o, "mbps", s > 0 ? (double)bytes / s / 1e6 : 0);
 		add_double(o, "user_s", j->user_s);
 		add_double(o, "sys_s", j->sys_s);
+		if (j->have_lat) {
+			/* per job, as fio's JSON has it per clone */
+			add_u64(o, "ops_read", j->ops[IO_READ]);
+			add_u64(o, "ops_written", j->ops[IO_WRITE]);
+			json_object_object_add(o, "latency_ns",
+					       job_lat_json(j));
+		}
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -386,6 +432,9 @@ struct json_object *result_to_json(const struct run_meta *meta,
 			       strings_json(r->warnings, r->nr_warnings));
 	json_object_object_add(o, "warning_kinds", warn_kinds_json(r));
 	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
+	if (r->have_engine)
+		json_object_object_add(o, "engine_features",
+				       features_json(r->engine_features));
 	if (r->nr_regimes)
 		json_object_object_add(o, "regime", regimes_json(r));
 	return o;

@@ -486,6 +486,27 @@ static void dir_lines(struct json_object *run, const char *dir,
 	strbuf_release(&sb);
 }
 
+/* A job line's tail: its p50 and p99 per direction it moved, if the run
+ * kept them ("; read p50 250 us p99 9.1 ms; write ..."). */
+static void job_lat_text(struct json_object *job, struct strbuf *out)
+{
+	static const char *const dirs[] = {"read", "write"};
+	struct json_object *lat =
+	    expjson_get_type(job, "latency_ns", json_type_object);
+
+	for (size_t d = 0; lat && d < 2; d++) {
+		struct json_object *l =
+		    expjson_get_type(lat, dirs[d], json_type_object);
+
+		if (!l || !count(l, "count"))
+			continue;
+		strbuf_addf(out, "; %s p50 ", dirs[d]);
+		units_fmt_ns(out, (double)count(l, "p50"));
+		strbuf_addstr(out, " p99 ");
+		units_fmt_ns(out, (double)count(l, "p99"));
+	}
+}
+
 void report_run_text(struct json_object *run, unsigned flags,
 		     struct strbuf *out)
 {
@@ -531,8 +552,10 @@ void report_run_text(struct json_object *run, unsigned flags,
 	     i++) {
 		struct json_object *j = json_object_array_get_idx(jobs, i);
 
-		strbuf_addf(out, "  job %-4zu %.0f IOPS, %.1f MB/s\n", i,
+		strbuf_addf(out, "  job %-4zu %.0f IOPS, %.1f MB/s", i,
 			    num0(j, "iops"), num0(j, "mbps"));
+		job_lat_text(j, out);
+		strbuf_addch(out, '\n');
 	}
 	if ((o = expjson_get_type(run, "exec", json_type_object)))
 		exec_text(o, out);

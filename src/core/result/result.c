@@ -235,3 +235,15 @@ double run_result_ops_per_s(const struct run_result *r)
 {
 	return r->seconds > 0 ? (double)r->file_ops / r->seconds : 0;
 }
+
+void job_lat_from_hist(struct job_lat *l, const struct hist *h)
+{
+	l->count = h->count;
+	l->min_ns = h->count ? h->min_ns : 0;
+	l->p50_ns = hist_quantile(h, 0.50);
+	l->p90_ns = hist_quantile(h, 0.90);
+	l->p99_ns = hist_quantile(h, 0.99);
+	l->p999_ns = hist_quantile(h, 0.999);
+	l->max_ns = h->max_ns;
+	l->mean_ns = hist_mean(h);
+}

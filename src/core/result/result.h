@@ -34,12 +34,24 @@ struct cpu_usage {
 };
 
 /* One worker's share, for per-job throughput ("two readers"). */
+/* One job's completion latency in one direction, summarised from its own
+ * histogram before the run merges them (the run keeps the histogram). */
+struct job_lat {
+	uint64_t count, min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+	double mean_ns;
+};
+
 struct job_result {
 	uint64_t ops[IO_DIRS];
 	uint64_t bytes[IO_DIRS];
 	double seconds;
 	double user_s, sys_s; /* this thread's CPU (RUSAGE_THREAD) */
+	int have_lat;	      /* lat is set (workloads that time each I/O) */
+	struct job_lat lat[IO_DIRS];
 };
+
+/* Summarise h into *l. */
+void job_lat_from_hist(struct job_lat *l, const struct hist *h);
 
 /* The cgroup limits a run had (cgroup.h), as set and as used. */
 struct run_limits {
@@ -168,6 +180,10 @@ struct run_result {
 	double fidelity;     /* its score against the trace, 0..100 */
 	struct truth *truth; /* device truth, owned; NULL if none */
 	void (*free_truth)(struct truth *truth); /* frees truth; set with it */
+	/* an engine ran the I/O: engine_features holds the first job's
+	 * enum engine_feature bits (the jobs' engines are alike) */
+	int have_engine;
+	unsigned engine_features;
 };
 
 void run_result_init(struct run_result *r);

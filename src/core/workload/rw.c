@@ -486,12 +486,18 @@ static int collect(struct rw_job *jobs, unsigned nr, uint64_t run_start,
 
 		if (j->ret && !ret)
 			ret = err_set(err, j->ret, "job %u: %s", i, j->err.buf);
+		j->res.have_lat = 1;
 		for (d = 0; d < IO_DIRS; d++) {
 			r->ops[d] += j->res.ops[d];
 			r->bytes[d] += j->res.bytes[d];
+			job_lat_from_hist(&j->res.lat[d], &j->lat[d]);
 			hist_merge(&r->lat[d], &j->lat[d]);
 		}
 		r->fsyncs += j->fsyncs;
+		if (!i) {
+			r->have_engine = 1;
+			r->engine_features = j->eng.features;
+		}
 		/* one engine fallback note is enough: the jobs share it */
 		if (j->eng.note && !r->nr_notes)
 			run_result_note(r, "%s", j->eng.note);
