@@ -1,0 +1,24 @@
+/*
+ * What a trial says about its knobs beyond setting them (trial_knobs.c):
+ * where each knob factor is set, the regime each knob in force reached.
+ */
+#ifndef IOTRIAL_TRIAL_KNOBS_H
+#define IOTRIAL_TRIAL_KNOBS_H
+
+#include "trial_types.h"
+
+/* For trial.c: the regime of every knob in force for the run r (into
+ * r->regimes), and "canonical", "scope" and "object" on each knob factor
+ * of the experiment object. */
+void trial_run_regimes(struct trial *tr, struct run_result *r);
+void trial_annotate_factors(const struct trial *tr);
+
+/*
+ * Where the knob factors are set, for the plan: "read_ahead_kb,
+ * scheduler on 'loop1'; bdflush.nfract (vm.dirty_background_ratio) for
+ * the whole system". Nothing when no factor is a knob. After
+ * trial_open() and trial_add_factor().
+ */
+void trial_knob_places(const struct trial *tr, struct strbuf *out);
+
+#endif
