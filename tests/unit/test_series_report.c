@@ -28,6 +28,19 @@ struct fx {
 	struct strbuf err;
 };
 
+/* store_save_experiment() with the columns `log` lists rendered. */
+static int save_exp(struct store *s, struct json_object *e, char *id,
+		    struct strbuf *err)
+{
+	struct log_columns cols;
+	int ret;
+
+	log_columns_of(e, &cols);
+	ret = store_save_experiment(s, e, &cols, id, err);
+	log_columns_release(&cols);
+	return ret;
+}
+
 /* A one-run experiment of iops v, as `run` stores it. */
 static void save_iteration(struct fx *f, const char *id, double v)
 {
@@ -67,7 +80,7 @@ static void save_iteration(struct fx *f, const char *id, double v)
 	json_object_array_add(runs, entry);
 	json_object_object_add(e, "arms", arms);
 	json_object_object_add(e, "runs", runs);
-	assert_int_equal(store_save_experiment(&f->s, e, got, &f->err), 0);
+	assert_int_equal(save_exp(&f->s, e, got, &f->err), 0);
 	json_object_put(e);
 }
 

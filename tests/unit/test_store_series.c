@@ -80,6 +80,19 @@ static void sql_exec(const char *path, const char *sql)
 	sqlite3_close(db);
 }
 
+/* store_save_experiment() with the columns `log` lists rendered. */
+static int save_exp(struct store *s, struct json_object *e, char *id,
+		    struct strbuf *err)
+{
+	struct log_columns cols;
+	int ret;
+
+	log_columns_of(e, &cols);
+	ret = store_save_experiment(s, e, &cols, id, err);
+	log_columns_release(&cols);
+	return ret;
+}
+
 /* A one-run experiment as `run` stores it, with id id. */
 static void save_run(struct store *s, struct fx *f, const char *id)
 {
@@ -107,7 +120,7 @@ static void save_run(struct store *s, struct fx *f, const char *id)
 	json_object_array_add(runs, run);
 	json_object_object_add(e, "arms", arms);
 	json_object_object_add(e, "runs", runs);
-	assert_int_equal(store_save_experiment(s, e, got, &f->err), 0);
+	assert_int_equal(save_exp(s, e, got, &f->err), 0);
 	assert_string_equal(got, id);
 	json_object_put(e);
 }

@@ -748,23 +748,16 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 
 int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 {
-	struct json_object *exp = NULL;
-	struct store s;
+	struct log_columns cols;
 	int ret;
 
 	tr->id[0] = '\0';
 	if (tr->kind == TRIAL_ONE_RUN && !trial_run_object(tr))
 		return err_set(err, -EINVAL, "there is no run to store");
 	/* a single run's object was sealed by trial_run(): stored as is */
-	exp = json_object_get(tr->e.obj);
-	ret = store_open(&s, db, err);
-	if (!ret) {
-		ret = store_save_experiment(&s, exp, tr->id, err);
-		store_close(&s);
-	}
-	if (ret)
-		tr->id[0] = '\0';
-	json_object_put(exp);
+	log_columns_of(tr->e.obj, &cols);
+	ret = store_save(db, tr->e.obj, &cols, tr->id, err);
+	log_columns_release(&cols);
 	return ret;
 }
 
