@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include "core/series/series_report.h"
 #include "core/store/store.h"
+#include "store_save_helper.h"
 #include "core/store/store_series.h"
 #include "util/banned.h"
 
@@ -27,19 +28,6 @@ struct fx {
 	struct store s;
 	struct strbuf err;
 };
-
-/* store_save_experiment() with the columns `log` lists rendered. */
-static int save_exp(struct store *s, struct json_object *e, char *id,
-		    struct strbuf *err)
-{
-	struct log_columns cols;
-	int ret;
-
-	log_columns_of(e, &cols);
-	ret = store_save_experiment(s, e, &cols, id, err);
-	log_columns_release(&cols);
-	return ret;
-}
 
 /* A one-run experiment of iops v, as `run` stores it. */
 static void save_iteration(struct fx *f, const char *id, double v)

@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 #include "core/report/expjson.h"
 #include "core/store/store.h"
+#include "store_save_helper.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -118,19 +119,6 @@ static struct json_object *make_exp(const char *id, const char *workload,
 	json_object_object_add(e, "arms", arms);
 	json_object_object_add(e, "runs", runs);
 	return e;
-}
-
-/* store_save_experiment() with the columns `log` lists rendered. */
-static int save_exp(struct store *s, struct json_object *e, char *id,
-		    struct strbuf *err)
-{
-	struct log_columns cols;
-	int ret;
-
-	log_columns_of(e, &cols);
-	ret = store_save_experiment(s, e, &cols, id, err);
-	log_columns_release(&cols);
-	return ret;
 }
 
 /* Save a new experiment with the given id; assert it got that id. */

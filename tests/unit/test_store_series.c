@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 #include "core/store/store.h"
+#include "store_save_helper.h"
 #include "core/store/store_series.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -78,19 +79,6 @@ static void sql_exec(const char *path, const char *sql)
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-}
-
-/* store_save_experiment() with the columns `log` lists rendered. */
-static int save_exp(struct store *s, struct json_object *e, char *id,
-		    struct strbuf *err)
-{
-	struct log_columns cols;
-	int ret;
-
-	log_columns_of(e, &cols);
-	ret = store_save_experiment(s, e, &cols, id, err);
-	log_columns_release(&cols);
-	return ret;
 }
 
 /* A one-run experiment as `run` stores it, with id id. */
