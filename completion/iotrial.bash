@@ -40,7 +40,9 @@ _iotrial_text()
 }
 
 # _iotrial_add_choices VALUE OPT...: when VALUE lists words ("iops|mbps",
-# "0|1", "N|auto"), they are the choices of each OPT.
+# "0|1", "N|auto"), or is one lowercase word (the one choice there is:
+# "fio-iolog3"; a value's name is in capitals), they are the choices of
+# each OPT.
 _iotrial_add_choices()
 {
 	local value=$1 alts="" a
@@ -48,7 +50,7 @@ _iotrial_add_choices()
 	for a in ${value//|/ }; do
 		[[ $a =~ ^[a-z0-9][a-z0-9_-]*$ ]] && alts+=" $a"
 	done
-	[[ -z $alts || $value != *\|* ]] && return
+	[[ -z $alts || ($value != *\|* && $value != [a-z]*) ]] && return
 	for a in "$@"; do
 		_iotrial_choices+="$a$alts"$'\n'
 	done

@@ -87,14 +87,13 @@ static int parse(int argc, const char **argv, struct export_args *a)
 	    "       [-t TARGET | --device DEV] [--root DIR] [--write]",
 	    NULL,
 	};
-	const struct export_format *f;
 	struct option opts[] = {
 	    OPT_STRING(0, "arm", &a->job.arm, "ARM",
 		       "the arm to export (a label or its number) instead of "
 		       "the winner"),
 	    OPT_KNOB_SET(&a->job.set, "a setting to export (repeatable)"),
-	    OPT_STRING('f', "format", &a->format, "FORMAT",
-		       format_names(&names, ", ", " or ")),
+	    OPT_CHOICE('f', "format", &a->format, export_format_choices, NULL,
+		       "the format to write (required)"),
 	    OPT_STRING('o', "output", &a->output, "FILE",
 		       "write to FILE (a directory for tuned), not stdout"),
 	    OPT_BOOL(0, "force", &a->force, "replace an existing -o FILE"),
@@ -149,13 +148,6 @@ static int parse(int argc, const char **argv, struct export_args *a)
 	if (!a->format) {
 		error("'export' needs --format: %s",
 		      format_names(&names, ", ", " or "));
-		strbuf_release(&names);
-		return -1;
-	}
-	f = export_format_find(a->format);
-	if (!f) {
-		error("unknown format '%s'; the formats are %s", a->format,
-		      format_names(&names, ", ", " and "));
 		strbuf_release(&names);
 		return -1;
 	}

@@ -63,9 +63,8 @@ static int parse_args(int argc, const char **argv, struct report_args *a)
 	struct strbuf epilogue = STRBUF_INIT;
 	const char *usage[] = {NULL, "         [--db PATH]", NULL};
 	struct option opts[] = {
-	    OPT_STRING('f', "format", &a->format,
-		       (report_format_names("|", "|", &names), names.buf),
-		       "the format (default: text)"),
+	    OPT_CHOICE('f', "format", &a->format, report_format_choices, "text",
+		       "the format"),
 	    OPT_STRING('o', "output", &a->output, "FILE",
 		       "write the report to FILE instead of stdout"),
 	    OPT_BOOL(0, "force", &a->force, "replace FILE if it exists"),
@@ -75,6 +74,7 @@ static int parse_args(int argc, const char **argv, struct report_args *a)
 	};
 	int n;
 
+	report_format_names("|", "|", &names);
 	strbuf_addf(&line,
 		    "iotrial report ID [--format %s] [-o FILE] [--force]",
 		    names.buf);
@@ -169,12 +169,8 @@ int cmd_report(int argc, const char **argv)
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	/* a bad format or output is said before the store is read */
-	if (report_format_check(a.format, &err)) {
-		error("%s", err.buf);
-		ret = EXIT_USAGE;
-		goto out;
-	}
+	/* a bad output is said before the store is read (a bad format
+	 * already was, by the option table) */
 	if (a.output && strcmp(a.output, "-") &&
 	    cli_check_report_file(a.output, a.force, NULL)) {
 		ret = EXIT_USAGE;

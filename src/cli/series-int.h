@@ -10,27 +10,26 @@
 #include "../core/series/series_report.h"
 #include "../core/store/store.h"
 
-/* Everything `series` was asked for; numbers stay text until checked. */
+/* Everything `series` was asked for, numbers parsed by the option table. */
 struct series_args {
 	const char *name;
 	const char *sub; /* define, run, report, plan, at-boot */
 	const char *db;
-	const char *iterations; /* run: per group (5) */
+	uint64_t iterations; /* run: per group */
 	const char *tag;
 	int planned;	  /* run: the tag of the plan's next boot */
 	int at_boot;	  /* run: started by the unit */
 	const char *root; /* at-boot, run --at-boot: the unit's root */
 	const char *by, *baseline;
 	int fail_on_regression;
-	const char *json; /* --json[=FILE], or NULL */
-	const char *values, *boots, *seed; /* plan */
+	const char *json;   /* --json[=FILE], or NULL */
+	const char *values; /* plan */
+	uint64_t boots, seed;
+	int seed_given;
 	int install, remove;
 	const char **workload; /* define: after "--" */
 	int nr_workload;
-	/* checked values */
-	unsigned nr_iterations, nr_boots;
-	uint64_t seed_value;
-	enum series_by by_value;
+	enum series_by by_value; /* of by */
 };
 
 /* Open the store at db (NULL: the default), creating it only for

@@ -28,7 +28,6 @@
 #include "../util/error.h"
 #include "../util/strbuf.h"
 #include "../util/text.h"
-#include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -120,61 +119,18 @@ static int has_control(const char *s)
 	return 0;
 }
 
-/* Check the values given as text, in one place. 0 or -1. */
+/* The tags are printable; --by as its enum. 0, or -1 after an error. */
 static int check_values(struct series_args *a)
 {
-	struct strbuf err = STRBUF_INIT;
-	uint64_t n;
-	int ret = -1;
-
-	a->nr_iterations = 5;
-	a->nr_boots = 4;
-	a->seed_value = 0;
-	if (a->iterations) {
-		if (units_parse_count(a->iterations, &n, &err) || !n ||
-		    n > 1000) {
-			error("invalid value '%s' for '--iterations': expected "
-			      "a count from 1 to 1000",
-			      a->iterations);
-			goto out;
-		}
-		a->nr_iterations = (unsigned)n;
-	}
-	if (a->boots) {
-		if (units_parse_count(a->boots, &n, &err) || !n || n > 100) {
-			error("invalid value '%s' for '--boots': expected a "
-			      "count of boots per value from 1 to 100",
-			      a->boots);
-			goto out;
-		}
-		a->nr_boots = (unsigned)n;
-	}
-	if (a->seed) {
-		if (units_parse_count(a->seed, &n, &err)) {
-			error("invalid value '%s' for '--seed': expected a "
-			      "number",
-			      a->seed);
-			goto out;
-		}
-		a->seed_value = n;
-	}
 	if ((a->tag && has_control(a->tag)) ||
 	    (a->values && has_control(a->values))) {
 		error("a tag holds a control character; tags are printed as "
 		      "they are");
-		goto out;
+		return -1;
 	}
-	a->by_value = SERIES_BY_KERNEL;
-	if (a->by && series_by_parse(a->by, &a->by_value)) {
-		error("invalid value '%s' for '--by': expected kernel, tag or "
-		      "boot",
-		      a->by);
-		goto out;
-	}
-	ret = 0;
-out:
-	strbuf_release(&err);
-	return ret;
+	/* --by is one of its choices: the table checked it */
+	series_by_parse(a->by, &a->by_value);
+	return 0;
 }
 
 /* Parse argv; 0, 1 for --help, -1 after printing an error. */
@@ -189,8 +145,8 @@ static int parse_args(int argc, const char **argv, struct series_args *a)
 	     .flags = OPT_NOARG,
 	     .callback = define_option},
 	    OPT_GROUP("run"),
-	    OPT_STRING(0, "iterations", &a->iterations, "N",
-		       "iterations in this group (5)"),
+	    OPT_COUNT(0, "iterations", &a->iterations, "5", "1", "1000",
+		      "iterations in this group"),
 	    OPT_STRING(0, "tag", &a->tag, "TEXT",
 		       "what differs in this boot, free-form"),
 	    OPT_BOOL(0, "planned", &a->planned,
@@ -199,8 +155,8 @@ static int parse_args(int argc, const char **argv, struct series_args *a)
 		     "started by the unit: remove it after the plan's last "
 		     "group"),
 	    OPT_GROUP("report"),
-	    OPT_STRING(0, "by", &a->by, "kernel|tag|boot",
-		       "what the compared values are (kernel)"),
+	    OPT_CHOICE(0, "by", &a->by, series_by_names, "kernel",
+		       "what the compared values are"),
 	    OPT_STRING(0, "baseline", &a->baseline, "VALUE",
 		       "the value to compare with (the first run)"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
@@ -210,9 +166,11 @@ static int parse_args(int argc, const char **argv, struct series_args *a)
 	    OPT_GROUP("plan, at-boot"),
 	    OPT_STRING(0, "values", &a->values, "A,B",
 		       "the tags to alternate between boots"),
-	    OPT_STRING(0, "boots", &a->boots, "N",
-		       "boots per value (4, the fewest that decide)"),
-	    OPT_STRING(0, "seed", &a->seed, "N", "seed of the order"),
+	    OPT_COUNT(0, "boots", &a->boots, "4", "1", "100",
+		      "boots per value"),
+	    OPT_COUNT(0, "seed", &a->seed, NULL, NULL, NULL,
+		      "seed of the order (default: from the clock)",
+		      .given = &a->seed_given),
 	    OPT_BOOL(0, "install", &a->install,
 		     "write the unit that runs the next group at boot"),
 	    OPT_BOOL(0, "remove", &a->remove, "remove that unit"),
@@ -433,9 +391,10 @@ static int do_run(struct series_args *a)
 	fprintf(
 	    stderr,
 	    "series %s: group %d, %u iteration%s, kernel %s, boot %.8s%s%s\n",
-	    a->name, grp, a->nr_iterations, a->nr_iterations == 1 ? "" : "s",
-	    u.release, boot.buf, tag[0] ? ", tag " : "", tag);
-	for (it = 1; it <= a->nr_iterations; it++) {
+	    a->name, grp, (unsigned)a->iterations,
+	    a->iterations == 1 ? "" : "s", u.release, boot.buf,
+	    tag[0] ? ", tag " : "", tag);
+	for (it = 1; it <= a->iterations; it++) {
 		char id[STORE_ID_LEN + 1] = "";
 		char *ctx;
 
@@ -450,7 +409,7 @@ static int do_run(struct series_args *a)
 		argv[3] = db.buf;
 		argv[nargs + 3] = NULL;
 		/* the run is printed as `run` prints it */
-		printf("iteration %u of %u:\n", it, a->nr_iterations);
+		printf("iteration %u of %u:\n", it, (unsigned)a->iterations);
 		fflush(stdout);
 		ret = cli_run_stored(nargs + 3, argv, id);
 		fflush(stdout);

@@ -90,9 +90,9 @@ int series_plan(struct series_args *a)
 	if (!ret)
 		ret = store_series_next_group(&s, a->name, &grp, &err);
 	if (!ret)
-		ret = series_plan_make(values, nv, a->nr_boots,
-				       a->seed ? a->seed_value
-					       : rng_seed_from_env(),
+		ret = series_plan_make(values, nv, (unsigned)a->boots,
+				       a->seed_given ? a->seed
+						     : rng_seed_from_env(),
 				       grp, &plan, &err);
 	if (!ret)
 		ret = store_series_set_plan(&s, a->name,
@@ -115,7 +115,7 @@ int series_plan(struct series_args *a)
 	printf("\n%u boots of each value, each block of %zu in a random "
 	       "order: drift over the\ndays of the series falls on every "
 	       "value alike\n",
-	       a->nr_boots, nv);
+	       (unsigned)a->boots, nv);
 out:
 	store_close(&s);
 out_free:

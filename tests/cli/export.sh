@@ -42,7 +42,7 @@ check "...and --arm naming it exports it" test $? = 0
 
 # --- bad input
 expect_usage "an unknown format lists the formats" \
-	"unknown format 'xml'; the formats are sysctl, udev, fstab, tuned, ansible, puppet and shell" \
+	"^error: --format: 'xml' is not one of sysctl, udev, fstab, tuned, ansible, puppet, shell$" \
 	export "$win" --db "$DB" --format xml
 expect_usage "no knob factor: nothing to export, and what to run" \
 	"varied no knob .*nothing to export.*iotrial compare WORKLOAD --vary KNOB" \

@@ -102,7 +102,7 @@ check "compare --report and report --format html agree" \
 
 # bad input
 expect_usage "an unknown format lists the formats" \
-	"^error: unknown format 'pdf'; the formats are text, json, csv, md, html$" \
+	"^error: --format: 'pdf' is not one of text, json, csv, md, html; did you mean 'md'\?$" \
 	report "$id" --db "$db" --format pdf
 expect_usage "an unknown id is refused" "^error: no experiment 'ffffffff' in " \
 	report ffffffff --db "$db"

@@ -724,10 +724,14 @@ static void test_formats(void **state)
 	for (i = 0; export_formats[i]; i++) {
 		assert_ptr_equal(export_format_find(export_formats[i]->name),
 				 export_formats[i]);
+		/* --format's choices are the rows' names */
+		assert_string_equal(export_format_choices[i],
+				    export_formats[i]->name);
 		assert_non_null(export_formats[i]->render);
 		assert_non_null(export_formats[i]->summary);
 		assert_true(export_formats[i]->mode != 0);
 	}
+	assert_null(export_format_choices[i]);
 	assert_int_equal(i, 7);
 	export_format_names(1, ", ", " or ", &sb);
 	assert_string_equal(sb.buf, "sysctl, udev, fstab or tuned");

@@ -249,7 +249,11 @@ static void test_format_table(void **state)
 		assert_non_null(report_formats[i]->summary);
 		assert_int_equal(
 		    report_format_check(report_formats[i]->name, &err), 0);
+		/* --format's choices are the rows' names */
+		assert_string_equal(report_format_choices[i],
+				    report_formats[i]->name);
 	}
+	assert_null(report_format_choices[i]);
 	assert_ptr_equal(report_formats[0], &report_format_text);
 	report_format_names("|", "|", &names);
 	assert_string_equal(names.buf, "text|json|csv|md|html");

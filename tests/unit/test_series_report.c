@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include "core/series/series_report.h"
 #include "core/store/store.h"
+#include "store_save_helper.h"
 #include "core/store/store_series.h"
 #include "util/banned.h"
 
@@ -67,7 +68,7 @@ static void save_iteration(struct fx *f, const char *id, double v)
 	json_object_array_add(runs, entry);
 	json_object_object_add(e, "arms", arms);
 	json_object_object_add(e, "runs", runs);
-	assert_int_equal(store_save_experiment(&f->s, e, got, &f->err), 0);
+	assert_int_equal(save_exp(&f->s, e, got, &f->err), 0);
 	json_object_put(e);
 }
 

@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 #include "core/report/expjson.h"
 #include "core/store/store.h"
+#include "store_save_helper.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -126,7 +127,7 @@ static void save_as(struct store *s, struct fixture *f, const char *id)
 	struct json_object *e = make_exp(id, "randread", 2, 3);
 	char got[STORE_ID_LEN + 1];
 
-	assert_int_equal(store_save_experiment(s, e, got, &f->err), 0);
+	assert_int_equal(save_exp(s, e, got, &f->err), 0);
 	assert_string_equal(got, id);
 	json_object_put(e);
 }
@@ -247,7 +248,7 @@ static void test_round_trip(void **state)
 	size_t nr;
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
 	assert_int_equal(strlen(id), STORE_ID_LEN);
 	assert_string_equal(
 	    json_object_get_string(json_object_object_get(e, "id")), id);
@@ -323,14 +324,14 @@ static void test_id_collision(void **state)
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
 	save_as(&s, f, "abc12345");
-	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
 	assert_string_not_equal(id, "abc12345");
 	assert_string_equal(
 	    json_object_get_string(json_object_object_get(e, "id")), id);
 	json_object_put(e);
 	/* not an experiment: refused, nothing saved */
 	e = json_object_new_object();
-	assert_int_equal(store_save_experiment(&s, e, id, &f->err), -EINVAL);
+	assert_int_equal(save_exp(&s, e, id, &f->err), -EINVAL);
 	json_object_put(e);
 	store_close(&s);
 	assert_int_equal(sql_int(f->db.buf, "SELECT count(*) FROM experiments"),
@@ -530,7 +531,7 @@ static void test_many_saves(void **state)
 		json_object_object_add(
 		    e, "created",
 		    json_object_new_string("2026-01-01T00:00:00Z"));
-		assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+		assert_int_equal(save_exp(&s, e, id, &f->err), 0);
 		memcpy(last, id, sizeof(last));
 		json_object_put(e);
 	}
@@ -565,16 +566,16 @@ static void test_origin(void **state)
 	size_t nr;
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
 	assert_string_equal(expjson_origin(e), "local");
 	json_object_put(e);
 	e = make_exp("00000002", "randread", 2, 2);
 	expjson_set_origin(e, EXP_ORIGIN_IMPORTED);
-	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
 	json_object_put(e);
 	e = make_exp("00000003", "randread", 2, 2);
 	json_object_object_add(e, "origin", json_object_new_string("x\033"));
-	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
 	assert_string_equal(expjson_origin(e), "imported");
 	json_object_put(e);
 	store_close(&s);
@@ -610,7 +611,7 @@ static void test_origin(void **state)
 	json_object_put(back);
 	e = make_exp("00000004", "randread", 2, 2);
 	expjson_set_origin(e, EXP_ORIGIN_FLEET);
-	assert_int_equal(store_save_experiment(&s, e, id, &f->err), 0);
+	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
 	json_object_put(e);
 	assert_int_equal(store_load_experiment(&s, "00000004", &back, &f->err),
 			 0);
@@ -631,10 +632,12 @@ static void test_save_by_path(void **state)
 	struct json_object *e = make_exp("0123abcd", "randread", 2, 4), *back;
 	char id[STORE_ID_LEN + 1] = "x";
 	struct strbuf p = STRBUF_INIT;
+	struct log_columns cols;
 	struct store s;
 	FILE *fp;
 
-	assert_int_equal(store_save(f->db.buf, e, id, &f->err), 0);
+	log_columns_of(e, &cols);
+	assert_int_equal(store_save(f->db.buf, e, &cols, id, &f->err), 0);
 	assert_string_equal(id, "0123abcd");
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
 	assert_int_equal(store_load_experiment(&s, id, &back, &f->err), 0);
@@ -648,10 +651,63 @@ static void test_save_by_path(void **state)
 	assert_non_null(fp);
 	fputs("not a database, and never to become one\n", fp);
 	fclose(fp);
-	assert_int_equal(store_save(p.buf, e, id, &f->err), -EINVAL);
+	assert_int_equal(store_save(p.buf, e, &cols, id, &f->err), -EINVAL);
 	assert_string_equal(id, "");
+	log_columns_release(&cols);
 	json_object_put(e);
 	strbuf_release(&p);
+}
+
+/*
+ * The store renders no text: the columns `log` lists are the caller's,
+ * kept as given; an entry whose verdicts predate suspect ones comes with
+ * its object, and log_text.c renders it again when it lists it.
+ */
+static void test_columns_as_given(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *e = make_exp("0badc0de", "randread", 2, 2);
+	struct log_columns cols;
+	struct exp_summary *list;
+	struct strbuf out = STRBUF_INIT;
+	char id[STORE_ID_LEN + 1];
+	struct store s;
+	size_t nr;
+
+	strbuf_init(&cols.arms, 0);
+	strbuf_init(&cols.verdicts, 0);
+	strbuf_addstr(&cols.arms, "the caller's arms");
+	strbuf_addstr(&cols.verdicts, "the caller's verdicts");
+	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
+	assert_int_equal(store_save_experiment(&s, e, &cols, id, &f->err), 0);
+	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
+	assert_int_equal(nr, 1);
+	assert_string_equal(list[0].arms, "the caller's arms");
+	assert_string_equal(list[0].verdicts, "the caller's verdicts");
+	assert_null(list[0].json);
+	report_log_text(list, nr, &out);
+	assert_non_null(strstr(out.buf, "the caller's verdicts"));
+	store_summaries_free(list, nr);
+	/* as an iotrial before suspect verdicts stored it: rendered again */
+	assert_int_equal(sqlite3_exec(s.db,
+				      "UPDATE experiments SET json = "
+				      "replace(json, '\"runs\":', "
+				      "'\"verdicts\":[{\"arm\":1}],"
+				      "\"runs\":')",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
+	assert_non_null(list[0].json);
+	assert_string_equal(list[0].verdicts, "the caller's verdicts");
+	strbuf_reset(&out);
+	report_log_text(list, nr, &out);
+	assert_null(strstr(out.buf, "the caller's verdicts"));
+	assert_non_null(strstr(out.buf, "2 arms"));
+	store_summaries_free(list, nr);
+	store_close(&s);
+	log_columns_release(&cols);
+	strbuf_release(&out);
+	json_object_put(e);
 }
 
 int main(void)
@@ -665,7 +721,7 @@ int main(void)
 	    T(test_refuse_foreign),  T(test_refuse_newer),
 	    T(test_empty_file),	     T(test_many_saves),
 	    T(test_origin),	     T(test_load_printable),
-	    T(test_save_by_path),
+	    T(test_save_by_path),    T(test_columns_as_given),
 #undef T
 	};
 

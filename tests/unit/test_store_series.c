@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 #include "core/store/store.h"
+#include "store_save_helper.h"
 #include "core/store/store_series.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -107,7 +108,7 @@ static void save_run(struct store *s, struct fx *f, const char *id)
 	json_object_array_add(runs, run);
 	json_object_object_add(e, "arms", arms);
 	json_object_object_add(e, "runs", runs);
-	assert_int_equal(store_save_experiment(s, e, got, &f->err), 0);
+	assert_int_equal(save_exp(s, e, got, &f->err), 0);
 	assert_string_equal(got, id);
 	json_object_put(e);
 }

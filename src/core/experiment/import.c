@@ -552,6 +552,7 @@ int import_save(const char *db, struct json_object *exp,
 		struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
+	struct log_columns cols;
 	int ret;
 
 	ret = import_analyze(exp, &why);
@@ -561,7 +562,9 @@ int import_save(const char *db, struct json_object *exp,
 			why.buf);
 		goto out;
 	}
-	ret = store_save(db, exp, out_id, err);
+	log_columns_of(exp, &cols);
+	ret = store_save(db, exp, &cols, out_id, err);
+	log_columns_release(&cols);
 out:
 	strbuf_release(&why);
 	return ret;

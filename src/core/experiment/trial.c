@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "trial.h"
-#include "wrap.h"
 #include "../observe/env.h"
 #include "factor_values.h"
 #include "../targets/scratch.h"
@@ -281,7 +280,10 @@ int trial_plan(struct trial *tr, struct strbuf *err)
 	return ret ? ret : experiment_validate(&tr->e, &tr->c, err);
 }
 
-/* A plan for the knob settings s[n] of one arm (trial.h). */
+/*
+ * A plan for the knob settings s[n] of one arm (built; release it
+ * either way; trial_check() makes one per arm and keeps it).
+ */
 int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
 		   struct knob_plan *plan, struct strbuf *err)
 {
@@ -578,39 +580,23 @@ static void progress(void *ctx, const struct experiment_progress *p)
 		tr->hooks.progress(tr->hooks.ctx, p);
 }
 
+/* experiment_hooks: after each run, its wrap warning, then the caller. */
 static void run_done(void *ctx, const struct run_meta *meta,
 		     const struct run_result *r)
 {
 	struct trial *tr = ctx;
 	struct strbuf msg = STRBUF_INIT;
-	uint64_t key = 0;
-	unsigned i;
 
-	/* a read that wraps its file: said once, before the block goes on */
-	if (tr->kind == TRIAL_EXPERIMENT && !tr->wrap_probed &&
-	    wrap_after_run(meta->w, r, &msg, &key)) {
-		for (i = 0; i < tr->nr_wrap_said; i++)
-			if (tr->wrap_said[i] == key)
-				break;
-		if (i == tr->nr_wrap_said && i < TRIAL_WRAP_SAID) {
-			tr->wrap_said[tr->nr_wrap_said++] = key;
-			say(tr, SESSION_SAY_WARN, "%s", msg.buf);
-		}
-	}
+	if (trial_wrap_after_run(tr, meta, r, &msg))
+		say(tr, SESSION_SAY_WARN, "%s", msg.buf);
 	strbuf_release(&msg);
 	if (tr->hooks.run_done)
 		tr->hooks.run_done(tr->hooks.ctx, meta, r);
 }
 
-void trial_wrap_check(struct trial *tr, int say_fallback)
-{
-	tr->wrap_check = say_fallback ? 2 : 1;
-}
-
 /*
  * experiment_hooks: w's files are laid out and its timed run comes
- * next. The first time, with trial_wrap_check() asked: the warnings of
- * experiment_wrap_check(), measured on w's file.
+ * next; the warnings of trial_wrap_check(), once.
  */
 static void laid_out(void *ctx, const struct workload *w)
 {
@@ -618,12 +604,8 @@ static void laid_out(void *ctx, const struct workload *w)
 	struct strbuf msg = STRBUF_INIT, note = STRBUF_INIT;
 	const char *line, *nl;
 
-	if (!tr->wrap_check || tr->wrap_done)
-		return;
-	tr->wrap_done = 1;
-	tr->wrap_probed =
-	    !experiment_wrap_check(&tr->e, &tr->c, w, &msg, &note);
-	if (note.len && tr->wrap_check == 2)
+	trial_wrap_laid_out(tr, w, &msg, &note);
+	if (note.len)
 		say(tr, SESSION_SAY_NOTE, "%s", note.buf);
 	for (line = msg.buf; *line; line = nl + 1) {
 		nl = strchrnul(line, '\n');
@@ -714,9 +696,18 @@ int trial_run(struct trial *tr, struct strbuf *err)
 		tr->failed = TRIAL_FAILED_RUN;
 		return nothing_measured(err);
 	}
-	if (single)
-		return experiment_seal_single_run(
+	if (single) {
+		ret = experiment_seal_single_run(
 		    tr->e.obj, experiment_process_cpu_s(), err);
+		/* stopped so early that the run has no metric to analyse */
+		if (ret && tr->c.stop && *tr->c.stop) {
+			tr->failed = TRIAL_FAILED_RUN;
+			return err_set(err, -EINTR,
+				       "interrupted before the run measured "
+				       "anything; nothing to show");
+		}
+		return ret;
+	}
 	return 0;
 }
 
@@ -765,23 +756,16 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 
 int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 {
-	struct json_object *exp = NULL;
-	struct store s;
+	struct log_columns cols;
 	int ret;
 
 	tr->id[0] = '\0';
 	if (tr->kind == TRIAL_ONE_RUN && !trial_run_object(tr))
 		return err_set(err, -EINVAL, "there is no run to store");
 	/* a single run's object was sealed by trial_run(): stored as is */
-	exp = json_object_get(tr->e.obj);
-	ret = store_open(&s, db, err);
-	if (!ret) {
-		ret = store_save_experiment(&s, exp, tr->id, err);
-		store_close(&s);
-	}
-	if (ret)
-		tr->id[0] = '\0';
-	json_object_put(exp);
+	log_columns_of(tr->e.obj, &cols);
+	ret = store_save(db, tr->e.obj, &cols, tr->id, err);
+	log_columns_release(&cols);
 	return ret;
 }
 

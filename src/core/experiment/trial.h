@@ -29,114 +29,9 @@
 #ifndef IOTRIAL_TRIAL_H
 #define IOTRIAL_TRIAL_H
 
-#include "experiment.h"
-#include "result_json.h"
-#include "../store/store.h"
-#include "../targets/cgroup.h"
-#include "../targets/target.h"
-#include "../knob/knob.h"
-#include "../knob/plan.h"
-#include "../journal/session.h"
-#include "../observe/truth.h"
-
-/* What is run: one run (iotrial run) or a whole experiment (compare). */
-enum trial_kind {
-	TRIAL_ONE_RUN,
-	TRIAL_EXPERIMENT,
-};
-
-/* Where trial_run() failed, for the caller's exit code. */
-enum trial_stage {
-	TRIAL_FAILED_SESSION = 1, /* opening the knob session (the lock,
-				     the journal) for the --set knobs */
-	TRIAL_FAILED_KNOBS,	  /* applying the --set knobs */
-	TRIAL_FAILED_PREPARE,	  /* laying out the workload's files */
-	TRIAL_FAILED_RUN,	  /* the runs themselves, or interrupted */
-	TRIAL_FAILED_LIMITS,	  /* making the cgroup of --memory-limit,
-				     --cpus, --mems */
-	TRIAL_FAILED_VERIFY,	  /* a run's --verify found bad data (the
-				     run is recorded, not stored) */
-};
-
-/* What the caller hears as the trial goes. Every member may be NULL. */
-struct trial_hooks {
-	struct session_log log; /* notes, session messages, warnings */
-	void *ctx;		/* for progress and run_done */
-	/* Before each run. */
-	void (*progress)(void *ctx, const struct experiment_progress *p);
-	/* After each run that counts: what it ran and its result, valid
-	 * during the call only (run renders its summary here). */
-	void (*run_done)(void *ctx, const struct run_meta *meta,
-			 const struct run_result *r);
-};
-
-#define TRIAL_WRAP_SAID 16 /* wrapping reads warned about, at most */
-
-struct trial {
-	/* Filled by the caller between trial_init() and trial_plan(). */
-	struct experiment_config c; /* c.factors, c.target: the trial's */
-	const char *const *set;	    /* fixed knobs "KNOB=VALUE", for every
-				       run (run --set); nr_set of them */
-	unsigned nr_set;
-	struct cgroup_limits limits; /* the runs' cgroup; none when zero */
-
-	/* The results, for rendering. */
-	struct experiment e;	   /* arms; the experiment object */
-	struct target t;	   /* open after trial_open() */
-	enum trial_stage failed;   /* after trial_run() failed */
-	char id[STORE_ID_LEN + 1]; /* after trial_store(): "" until then */
-
-	/* Private. */
-	enum trial_kind kind;
-	struct trial_hooks hooks;
-	unsigned alloc_factors;
-	struct knob_ctx kctx;		     /* the knobs of the target */
-	struct knob_plan fixed;		     /* the plan of set[] */
-	struct knob_setting *fixed_settings; /* as applied: c.knobs */
-	struct session *s;    /* opened at the first knob change */
-	uint64_t mark;	      /* roll back to here at the end */
-	int applied;	      /* a rollback is pending */
-	struct cgroup cg;     /* the runs' cgroup, while entered */
-	struct truth_hook th; /* the current run's observer */
-	int th_live;
-	uint64_t wrap_said[TRIAL_WRAP_SAID]; /* wrap_after_run() keys */
-	unsigned nr_wrap_said;
-	int wrap_check;	 /* trial_wrap_check(): 1, 2 with its note */
-	int wrap_done;	 /* ... made, after the first layout */
-	int wrap_probed; /* ... measured the device: the first runs need
-			    not say it again */
-	struct knob_plan *arm_plans; /* per arm, made by trial_check() and
-					kept for the runs; NULL without
-					knob factors */
-	unsigned nr_arm_plans;
-	const struct knob_plan *arm_plan; /* of the arm in force
-					     (apply_arm), or NULL */
-};
-
-/* trial_knobs.c, for trial.c: a plan of one arm's knob settings s[n]
- * (built; release it either way; trial_check() makes one per arm and
- * keeps it), the regime of every knob in force for the run r (into
- * r->regimes), and "canonical", "scope" and "object" on each knob factor
- * of the experiment object. */
-int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
-		   struct knob_plan *plan, struct strbuf *err);
-void trial_run_regimes(struct trial *tr, struct run_result *r);
-void trial_annotate_factors(const struct trial *tr);
-
-/*
- * Where the knob factors are set, for the plan: "read_ahead_kb,
- * scheduler on 'loop1'; bdflush.nfract (vm.dirty_background_ratio) for
- * the whole system". Nothing when no factor is a knob. After
- * trial_open() and trial_add_factor().
- */
-void trial_knob_places(const struct trial *tr, struct strbuf *out);
-/*
- * When the target is a directory and a knob of the trial (a factor, or a
- * fixed knob of tr->set once trial_check() has planned it) is one of the
- * device under it: that disk ("vda"), so the plan can say that knobs
- * will be changed there; else NULL. After trial_open().
- */
-const char *trial_dir_knob_disk(const struct trial *tr);
+#include "trial_types.h"
+#include "trial_knobs.h"
+#include "trial_wrap.h"
 
 /*
  * Start a trial of kind: tr->c gets experiment_config_init()'s defaults
@@ -230,17 +125,15 @@ int trial_finish(struct trial *tr, struct strbuf *err);
  */
 int trial_store(struct trial *tr, const char *db, struct strbuf *err);
 
+/*
+ * A plan for the knob settings s[n] of one arm (built; release it either
+ * way). trial_check() makes one per arm and keeps it; a dry run
+ * (cli/dryrun.c) makes its own to show them.
+ */
+int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
+		   struct knob_plan *plan, struct strbuf *err);
+
 /* Restore what is still changed, close the target, free everything. */
 void trial_release(struct trial *tr);
-
-/*
- * Ask for experiment_wrap_check() (wrap.h) on the trial's arms once the
- * first run has laid out its files, before that run's timed part: each
- * warning is said (SESSION_SAY_WARN) then, and when the speed could not
- * be measured and say_fallback is set, a note says why (a compare's
- * first runs tell instead). When it was measured, the runs do not warn
- * again.
- */
-void trial_wrap_check(struct trial *tr, int say_fallback);
 
 #endif

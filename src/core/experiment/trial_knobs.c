@@ -5,7 +5,7 @@
  * in force (knob_ops.regime), judged on the run's device truth.
  */
 #include <string.h>
-#include "trial.h"
+#include "trial_knobs.h"
 #include "../observe/regime_obs.h"
 #include "../targets/mountinfo.h"
 #include "../../util/xalloc.h"

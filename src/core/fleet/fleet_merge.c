@@ -653,10 +653,14 @@ int fleet_merge_keep(struct fleet_hosts *h, const char *db, bool db_skip,
 		     struct json_object **out, bool *out_partial,
 		     char out_id[STORE_ID_LEN + 1], struct strbuf *err)
 {
+	struct log_columns cols;
 	int ret = fleet_merge(h, out, out_partial, err);
 
 	out_id[0] = '\0';
-	if (!ret && !db_skip)
-		ret = store_save(db, *out, out_id, err);
+	if (ret || db_skip)
+		return ret;
+	log_columns_of(*out, &cols);
+	ret = store_save(db, *out, &cols, out_id, err);
+	log_columns_release(&cols);
 	return ret;
 }

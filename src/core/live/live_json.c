@@ -525,15 +525,13 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 int live_store(struct live *lv, const char *db, char *out_id,
 	       struct strbuf *err)
 {
-	struct store s;
+	struct log_columns cols;
 	int ret;
 
 	if (!lv->obj)
 		return err_set(err, -EINVAL, "there is nothing to store");
-	ret = store_open(&s, db, err);
-	if (!ret) {
-		ret = store_save_experiment(&s, lv->obj, out_id, err);
-		store_close(&s);
-	}
+	log_columns_of(lv->obj, &cols);
+	ret = store_save(db, lv->obj, &cols, out_id, err);
+	log_columns_release(&cols);
 	return ret;
 }

@@ -17,6 +17,11 @@ const struct export_format *const export_formats[] = {
     EXPORT_FORMAT_TABLE(EXPORT_FORMAT_PTR_) NULL};
 #undef EXPORT_FORMAT_PTR_
 
+#define EXPORT_FORMAT_NAME_(n) #n,
+const char *const export_format_choices[] = {
+    EXPORT_FORMAT_TABLE(EXPORT_FORMAT_NAME_) NULL};
+#undef EXPORT_FORMAT_NAME_
+
 const struct export_format *export_format_find(const char *name)
 {
 	size_t i;

@@ -27,6 +27,10 @@ EXPORT_FORMAT_TABLE(EXPORT_FORMAT_DECLARE_)
 /* The formats in table order, NULL-terminated. */
 extern const struct export_format *const export_formats[];
 
+/* Their names in the same order, NULL-terminated: the choices of
+ * `export --format` (each row's name is its table word). */
+extern const char *const export_format_choices[];
+
 /* The format named name, or NULL. */
 const struct export_format *export_format_find(const char *name);
 

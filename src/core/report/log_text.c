@@ -9,6 +9,7 @@
 #include "log_text.h"
 #include "report.h"
 #include "../../version.h"
+#include "../../util/text.h"
 #include "../../util/banned.h"
 
 /* "2026-11-29T22:58:00Z" as "2026-11-29 22:58". */
@@ -28,8 +29,43 @@ static void widen(int *w, const char *s)
 		*w = n;
 }
 
+void log_columns_of(struct json_object *exp, struct log_columns *c)
+{
+	strbuf_init(&c->arms, 0);
+	strbuf_init(&c->verdicts, 0);
+	report_arm_labels(exp, &c->arms);
+	report_verdict_summary(exp, &c->verdicts);
+}
+
+void log_columns_release(struct log_columns *c)
+{
+	strbuf_release(&c->arms);
+	strbuf_release(&c->verdicts);
+}
+
+/*
+ * e's verdicts: the stored text, or, for an entry with its object (one
+ * stored before verdicts could be suspect), rendered again from it so
+ * that it is marked as a new one is, made printable as the store makes
+ * what it reads (the object may have been edited). An object that does
+ * not parse keeps the stored text. tmp holds what is returned.
+ */
+static const char *verdicts_of(const struct exp_summary *e, struct strbuf *tmp)
+{
+	struct json_object *exp = e->json ? json_tokener_parse(e->json) : NULL;
+
+	if (!exp)
+		return e->verdicts;
+	strbuf_reset(tmp);
+	report_verdict_summary(exp, tmp);
+	json_object_put(exp);
+	text_make_printable(tmp->buf);
+	return tmp->buf;
+}
+
 void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)
 {
+	struct strbuf v = STRBUF_INIT;
 	int ww = 8, tw = 6, mw = 6;
 	char date[17];
 	size_t i;
@@ -49,14 +85,16 @@ void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)
 			    l[i].metric);
 		if (l[i].origin && strcmp(l[i].origin, EXP_ORIGIN_LOCAL))
 			strbuf_addf(out, "(%s) ", l[i].origin);
-		strbuf_addf(out, "%s\n", l[i].verdicts);
+		strbuf_addf(out, "%s\n", verdicts_of(&l[i], &v));
 	}
+	strbuf_release(&v);
 }
 
 void report_log_json(const struct exp_summary *l, size_t nr, int bare,
 		     struct strbuf *out)
 {
 	struct json_object *arr = json_object_new_array(), *top;
+	struct strbuf v = STRBUF_INIT;
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
@@ -71,7 +109,7 @@ void report_log_json(const struct exp_summary *l, size_t nr, int bare,
 		ADD("arms", l[i].arms);
 		ADD("host", l[i].host);
 		ADD("kernel", l[i].kernel);
-		ADD("result", l[i].verdicts);
+		ADD("result", verdicts_of(&l[i], &v));
 		ADD("origin", l[i].origin ? l[i].origin : EXP_ORIGIN_LOCAL);
 #undef ADD
 		json_object_array_add(arr, o);
@@ -86,4 +124,5 @@ void report_log_json(const struct exp_summary *l, size_t nr, int bare,
 	}
 	report_json_string(top, out);
 	json_object_put(top);
+	strbuf_release(&v);
 }

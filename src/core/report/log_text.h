@@ -1,13 +1,16 @@
 /*
  * What `iotrial log` prints: one entry per stored experiment, newest
  * first, from the columns the results store keeps beside each
- * experiment object (store_list() fills them; the verdict and arm texts
- * were rendered by summary.c when it was saved).
+ * experiment object (store_list() fills them). The store renders no
+ * text: the arm and verdict columns are rendered here, by whoever saves
+ * an experiment (log_columns_of()), and again when the list is printed
+ * for an experiment stored before its verdicts could be suspect.
  */
 #ifndef IOTRIAL_LOG_TEXT_H
 #define IOTRIAL_LOG_TEXT_H
 
 #include <stddef.h>
+#include <json-c/json.h>
 #include "../../util/strbuf.h"
 
 /* One experiment as `iotrial log` lists it. Strings owned, never NULL. */
@@ -22,7 +25,23 @@ struct exp_summary {
 	char *kernel;	    /* kernel release, "" when not known */
 	char *verdicts;	    /* "2 arms: scheduler=mq-deadline faster 1.08x" */
 	const char *origin; /* EXP_ORIGIN_* (expjson.h), static */
+	char *json;	    /* NULL, or the experiment object when its verdicts
+			       text predates suspect verdicts: rendered again */
 };
+
+/* The text columns of one experiment, as the store keeps them. */
+struct log_columns {
+	struct strbuf arms;	/* its arms' labels, ", "-separated */
+	struct strbuf verdicts; /* "2 arms: scheduler=mq-deadline faster
+				   1.08x" (summary.c) */
+};
+
+/*
+ * Render exp's columns into c (initialised here): what a caller of
+ * store_save() passes it. Release with log_columns_release().
+ */
+void log_columns_of(struct json_object *exp, struct log_columns *c);
+void log_columns_release(struct log_columns *c);
 
 /*
  * The table: id, date (UTC, to the minute), workload, target, metric and

@@ -43,6 +43,10 @@ REPORT_FORMAT_TABLE(REPORT_FORMAT_DECLARE_)
 /* The formats in table order, NULL-terminated. */
 extern const struct report_format *const report_formats[];
 
+/* Their names in the same order, NULL-terminated: the choices of
+ * `report --format` (each row's name is its table word). */
+extern const char *const report_format_choices[];
+
 /* Append the formats' names joined with sep, the last with last. */
 void report_format_names(const char *sep, const char *last, struct strbuf *out);
 

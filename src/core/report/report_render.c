@@ -55,6 +55,11 @@ const struct report_format *const report_formats[] = {
     REPORT_FORMAT_TABLE(REPORT_FORMAT_PTR_) NULL};
 #undef REPORT_FORMAT_PTR_
 
+#define REPORT_FORMAT_NAME_(n) #n,
+const char *const report_format_choices[] = {
+    REPORT_FORMAT_TABLE(REPORT_FORMAT_NAME_) NULL};
+#undef REPORT_FORMAT_NAME_
+
 void report_format_names(const char *sep, const char *last, struct strbuf *out)
 {
 	size_t i;

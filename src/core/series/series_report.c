@@ -44,29 +44,29 @@ struct ctx {
 	bool higher_is_better;
 };
 
+const char *const series_by_names[] = {
+    [SERIES_BY_KERNEL] = "kernel",
+    [SERIES_BY_TAG] = "tag",
+    [SERIES_BY_BOOT] = "boot",
+    NULL,
+};
+
 const char *series_by_name(enum series_by by)
 {
-	switch (by) {
-	case SERIES_BY_TAG:
-		return "tag";
-	case SERIES_BY_BOOT:
-		return "boot";
-	default:
-		return "kernel";
-	}
+	return (unsigned)by <= SERIES_BY_BOOT ? series_by_names[by]
+					      : series_by_names[0];
 }
 
 int series_by_parse(const char *s, enum series_by *out)
 {
-	if (!strcmp(s, "kernel"))
-		*out = SERIES_BY_KERNEL;
-	else if (!strcmp(s, "tag"))
-		*out = SERIES_BY_TAG;
-	else if (!strcmp(s, "boot"))
-		*out = SERIES_BY_BOOT;
-	else
-		return -EINVAL;
-	return 0;
+	unsigned i;
+
+	for (i = 0; series_by_names[i]; i++)
+		if (!strcmp(s, series_by_names[i])) {
+			*out = (enum series_by)i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 /*

@@ -30,7 +30,9 @@ struct series_report_opts {
 	double margin;	      /* 0.02 */
 };
 
-/* "kernel", "tag", "boot"; parse returns -EINVAL for another word. */
+/* "kernel", "tag", "boot" by enum series_by, then NULL (the choices of
+ * --by); parse returns -EINVAL for another word. */
+extern const char *const series_by_names[];
 const char *series_by_name(enum series_by by);
 int series_by_parse(const char *s, enum series_by *out);
 

@@ -1,6 +1,6 @@
 /*
- * Shared by store.c (opening), store_save.c (saving) and store_read.c
- * (lookup, listing):
+ * Shared by store.c (opening), store_save.c (saving), store_read.c
+ * (lookup, listing) and store_series.c (a series' tables):
  * SQLite error reporting and statement helpers. Not for other modules;
  * they use store.h.
  */
@@ -25,6 +25,11 @@ int store_prepare(struct store *s, const char *sql, sqlite3_stmt **out,
 /* Column col of the current row as a string; "" for NULL. Valid until
  * the next step or finalize. */
 const char *store_col_str(sqlite3_stmt *st, int col);
+
+/* Run a one-row integer query (a PRAGMA, a count) into *out; 0 or
+ * -errno with err set. */
+int store_query_int(struct store *s, const char *sql, long long *out,
+		    struct strbuf *err);
 
 /* Run a static statement without results; 0 or -errno with err set. */
 int store_exec(struct store *s, const char *sql, const char *what,

@@ -151,9 +151,8 @@ int store_prepare(struct store *s, const char *sql, sqlite3_stmt **out,
 	return 0;
 }
 
-/* Run a one-row integer query (a PRAGMA); returns 0 or -errno. */
-static int query_int(struct store *s, const char *sql, long long *out,
-		     struct strbuf *err)
+int store_query_int(struct store *s, const char *sql, long long *out,
+		    struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	int rc, ret;
@@ -302,9 +301,9 @@ static int check_ours(struct store *s, bool *out_fresh, struct strbuf *err)
 	int ret, rc;
 
 	*out_fresh = false;
-	ret = query_int(s, sql_app_id, &app_id, err);
+	ret = store_query_int(s, sql_app_id, &app_id, err);
 	if (!ret)
-		ret = query_int(s, sql_user_version, &version, err);
+		ret = store_query_int(s, sql_user_version, &version, err);
 	if (ret == -EINVAL)
 		return err_set(err, -EINVAL,
 			       "'%s' is a damaged SQLite database, not a "
@@ -321,7 +320,7 @@ static int check_ours(struct store *s, bool *out_fresh, struct strbuf *err)
 				       "to %d); upgrade iotrial or give "
 				       "another --db",
 				       s->path, version, STORE_SCHEMA_VERSION);
-		ret = query_int(s, sql_our_tables, &tables, err);
+		ret = store_query_int(s, sql_our_tables, &tables, err);
 		if (ret)
 			return ret;
 		if (version < 1 || tables < 2)
@@ -399,7 +398,7 @@ static int ensure_origin(struct store *s, struct strbuf *err)
 	long long n;
 	int ret, rc;
 
-	ret = query_int(s, sql_has_origin, &n, err);
+	ret = store_query_int(s, sql_has_origin, &n, err);
 	if (ret || n) {
 		s->has_origin = !ret;
 		return ret;
@@ -411,7 +410,7 @@ static int ensure_origin(struct store *s, struct strbuf *err)
 		return 0;
 	if (rc != SQLITE_OK)
 		return store_db_fail(s, rc, "start a transaction", err);
-	ret = query_int(s, sql_has_origin, &n, err);
+	ret = store_query_int(s, sql_has_origin, &n, err);
 	if (!ret && !n) {
 		rc = sqlite3_exec(s->db, sql_add_origin, NULL, NULL, NULL);
 		if ((rc & 0xff) == SQLITE_READONLY) {

@@ -80,14 +80,16 @@ void store_close(struct store *s);
 
 /*
  * Save experiment exp (experiment.h's object, with "arms" and "runs") in
- * one transaction. Its id is kept when it is STORE_ID_LEN lowercase hex
- * digits and not taken yet; otherwise a new random id is assigned. exp's
- * "id" (and "created" and "origin", when missing) are set to what was
- * stored; its "origin" (expjson_origin()) goes to the column. out_id
+ * one transaction, with cols (log_columns_of(exp)) as the text `log`
+ * lists: the store renders none. Its id is kept when it is STORE_ID_LEN
+ * lowercase hex digits and not taken yet; otherwise a new random id is
+ * assigned. exp's "id" (and "created" and "origin", when missing) are set to
+ * what was stored; its "origin" (expjson_origin()) goes to the column. out_id
  * gets the id. Returns 0 or -errno with err set (-EINVAL: exp is not an
  * experiment object).
  */
 int store_save_experiment(struct store *s, struct json_object *exp,
+			  const struct log_columns *cols,
 			  char out_id[STORE_ID_LEN + 1], struct strbuf *err);
 
 /*
@@ -97,7 +99,8 @@ int store_save_experiment(struct store *s, struct json_object *exp,
  * with out_id set, or -errno with err set (out_id then "").
  */
 int store_save(const char *db, struct json_object *exp,
-	       char out_id[STORE_ID_LEN + 1], struct strbuf *err);
+	       const struct log_columns *cols, char out_id[STORE_ID_LEN + 1],
+	       struct strbuf *err);
 
 /*
  * Load the experiment whose id is id or starts with it. On success
@@ -112,8 +115,8 @@ int store_load_experiment(struct store *s, const char *id,
 
 /*
  * The newest limit experiments (0: all), newest first, as `iotrial log`
- * lists them (report/log_text.h). *out_list is an array the caller frees
- * with store_summaries_free(). Returns 0 or -errno with err set.
+ * lists them (report/log_text.h renders them). *out_list is an array the caller
+ * frees with store_summaries_free(). Returns 0 or -errno with err set.
  */
 int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 	       size_t *out_nr, struct strbuf *err);

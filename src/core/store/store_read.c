@@ -18,7 +18,6 @@
 #include "store.h"
 #include "store-int.h"
 #include "../report/expjson.h"
-#include "../report/report.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
 #include "../../util/xalloc.h"
@@ -37,7 +36,8 @@ static const char sql_load[] = "SELECT json FROM experiments WHERE id = ?1";
 static const char sql_load_origin[] =
     "SELECT json, origin FROM experiments WHERE id = ?1";
 /* The JSON comes along only for an experiment stored with verdicts but
- * before they had reasons to be suspect, to render its summary again. */
+ * before they had reasons to be suspect, for `log` to render its summary
+ * again (log_text.h). */
 static const char sql_list[] =
     "SELECT id, created, workload, target, metric, arms, host, kernel,"
     " verdicts, CASE WHEN instr(json, '\"verdicts\":[{') > 0"
@@ -214,24 +214,6 @@ int store_load_experiment(struct store *s, const char *id,
 	return ret;
 }
 
-/*
- * e's verdicts rendered again from its experiment object json, so that
- * one stored before verdicts could be suspect is marked as a new one
- * is. An object that does not parse keeps the stored text.
- */
-static void resummarise(struct exp_summary *e, const char *json)
-{
-	struct json_object *exp = json_tokener_parse(json);
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!exp)
-		return;
-	report_verdict_summary(exp, &sb);
-	free(e->verdicts);
-	e->verdicts = strbuf_detach(&sb, NULL);
-	json_object_put(exp);
-}
-
 /* Make every string of e printable (see the top of this file). */
 static void make_printable(struct exp_summary *e)
 {
@@ -279,8 +261,10 @@ int store_list(struct store *s, size_t limit, struct exp_summary **out_list,
 		e->verdicts = xstrdup(store_col_str(st, 8));
 		e->origin = s->has_origin ? origin_of(store_col_str(st, 10))
 					  : EXP_ORIGIN_LOCAL;
-		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
-			resummarise(e, store_col_str(st, 9));
+		/* for log_text.c to render its verdicts again */
+		e->json = sqlite3_column_type(st, 9) != SQLITE_NULL
+			      ? xstrdup(store_col_str(st, 9))
+			      : NULL;
 		make_printable(e);
 	}
 	sqlite3_finalize(st);
@@ -307,6 +291,7 @@ void store_summaries_free(struct exp_summary *list, size_t nr)
 		free(list[i].host);
 		free(list[i].kernel);
 		free(list[i].verdicts);
+		free(list[i].json);
 	}
 	free(list);
 }

@@ -1,6 +1,7 @@
 /*
  * Saving an experiment in the results store (store.h): its id, one row
- * for the experiment with the columns `log` lists, one row per run, all
+ * for the experiment with the columns `log` lists (its text as the
+ * caller rendered it: log_columns_of()), one row per run, all
  * in one transaction, so that a killed process leaves the store as it
  * was or with the whole experiment. Opening and the schema are store.c's.
  */
@@ -15,7 +16,6 @@
 #include "store.h"
 #include "store-int.h"
 #include "../report/expjson.h"
-#include "../report/report.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
 #include "../../util/banned.h"
@@ -144,9 +144,8 @@ static int save_runs(struct store *s, const char *id, struct json_object *exp,
 
 /* Insert the experiment row; exp's "id" and "created" are set already. */
 static int save_row(struct store *s, const char *id, struct json_object *exp,
-		    struct strbuf *err)
+		    const struct log_columns *cols, struct strbuf *err)
 {
-	struct strbuf labels = STRBUF_INIT, verdicts = STRBUF_INIT;
 	struct json_object *env = expjson_env(exp);
 	sqlite3_stmt *st;
 	int ret, rc;
@@ -156,8 +155,6 @@ static int save_row(struct store *s, const char *id, struct json_object *exp,
 	    err);
 	if (ret)
 		return ret;
-	report_arm_labels(exp, &labels);
-	report_verdict_summary(exp, &verdicts);
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, expjson_str(exp, "created"), -1,
 			  SQLITE_TRANSIENT);
@@ -167,12 +164,12 @@ static int save_row(struct store *s, const char *id, struct json_object *exp,
 	sqlite3_bind_text(st, 5,
 			  expjson_str(expjson_get(exp, "metric"), "name"), -1,
 			  SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, labels.buf, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, cols->arms.buf, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 7, expjson_str(env, "hostname"), -1,
 			  SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 8, expjson_str(env, "kernel_release"), -1,
 			  SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 9, verdicts.buf, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, cols->verdicts.buf, -1, SQLITE_STATIC);
 	sqlite3_bind_text(
 	    st, 10,
 	    json_object_to_json_string_ext(
@@ -185,8 +182,6 @@ static int save_row(struct store *s, const char *id, struct json_object *exp,
 	if (rc != SQLITE_DONE)
 		ret = store_db_fail(s, rc, "save the experiment", err);
 	sqlite3_finalize(st);
-	strbuf_release(&labels);
-	strbuf_release(&verdicts);
 	return ret;
 }
 
@@ -201,6 +196,7 @@ static void utc_now(char out[32])
 }
 
 int store_save_experiment(struct store *s, struct json_object *exp,
+			  const struct log_columns *cols,
 			  char out_id[STORE_ID_LEN + 1], struct strbuf *err)
 {
 	struct json_object *old_id = NULL;
@@ -234,7 +230,7 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 	/* the column and the member agree: "imported" for a value that is
 	 * none of ours */
 	expjson_set_origin(exp, expjson_origin(exp));
-	ret = save_row(s, out_id, exp, err);
+	ret = save_row(s, out_id, exp, cols, err);
 	if (!ret)
 		ret = save_runs(s, out_id, exp, err);
 	if (!ret)
@@ -259,13 +255,14 @@ fail:
 }
 
 int store_save(const char *db, struct json_object *exp,
-	       char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+	       const struct log_columns *cols, char out_id[STORE_ID_LEN + 1],
+	       struct strbuf *err)
 {
 	struct store s;
 	int ret = store_open(&s, db, err);
 
 	if (!ret)
-		ret = store_save_experiment(&s, exp, out_id, err);
+		ret = store_save_experiment(&s, exp, cols, out_id, err);
 	store_close(&s);
 	if (ret)
 		out_id[0] = '\0';

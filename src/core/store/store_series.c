@@ -69,18 +69,10 @@ static void now_utc(char buf[32])
 /* Does the store have the series tables? */
 static int has_tables(struct store *s, int *out, struct strbuf *err)
 {
-	sqlite3_stmt *st;
-	int ret, rc;
+	long long n = 0;
+	int ret = store_query_int(s, sql_has_tables, &n, err);
 
-	ret = store_prepare(s, sql_has_tables, &st, err);
-	if (ret)
-		return ret;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(st, 0) == 2;
-	else
-		ret = store_db_fail(s, rc, "read the store", err);
-	sqlite3_finalize(st);
+	*out = !ret && n == 2;
 	return ret;
 }
 

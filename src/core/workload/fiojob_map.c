@@ -13,215 +13,12 @@
 #include <string.h>
 #include <strings.h>
 #include "fiojob_map.h"
+#include "fiojob_opts.h"
 #include "../engine/engine.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-/* The options iotrial understands; aliases share a canonical name. */
-static const struct {
-	const char *key, *canon;
-} known[] = {
-    {"name", "name"},
-    {"rw", "rw"},
-    {"readwrite", "rw"},
-    {"rwmixread", "rwmixread"},
-    {"rwmixwrite", "rwmixwrite"},
-    {"bs", "bs"},
-    {"blocksize", "bs"},
-    {"size", "size"},
-    {"filesize", "filesize"},
-    {"nrfiles", "nrfiles"},
-    {"filename", "filename"},
-    {"directory", "directory"},
-    {"numjobs", "numjobs"},
-    {"iodepth", "iodepth"},
-    {"ioengine", "ioengine"},
-    {"direct", "direct"},
-    {"buffered", "buffered"},
-    {"fsync", "fsync"},
-    {"fdatasync", "fdatasync"},
-    {"end_fsync", "end_fsync"},
-    {"runtime", "runtime"},
-    {"time_based", "time_based"},
-    {"ramp_time", "ramp_time"},
-    {"startdelay", "startdelay"},
-    {"stonewall", "stonewall"},
-    {"new_group", "new_group"},
-    {"thread", "thread"},
-    {"group_reporting", "group_reporting"},
-    {"loops", "loops"},
-    {"invalidate", "invalidate"},
-    {"fadvise_hint", "fadvise_hint"},
-    {"unlink", "unlink"},
-    {"norandommap", "norandommap"},
-    {"randrepeat", "randrepeat"},
-    {"write_bw_log", "write_bw_log"},
-    {"write_lat_log", "write_lat_log"},
-    {"write_iops_log", "write_iops_log"},
-    {"log_avg_msec", "log_avg_msec"},
-    {"verify", "verify"},
-    {"do_verify", "do_verify"},
-    {"verify_fatal", "verify_fatal"},
-};
-
-/* The index in known[] of key's canonical name, or -1 when unknown. */
-static int canon_index(const char *key)
-{
-	size_t i, k;
-
-	for (i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(known[i].key, key))
-			for (k = 0; k < ARRAY_SIZE(known); k++)
-				if (!strcmp(known[k].key, known[i].canon))
-					return (int)k;
-	return -1;
-}
-
-static const char *canonical(const char *key)
-{
-	int i = canon_index(key);
-
-	return i < 0 ? NULL : known[i].key;
-}
-
-/*
- * The options one job sees: its section, and the globals above it. The
- * globals are not searched for each job (that is quadratic in the
- * number of sections): fiojob_map() walks the sections in order and
- * keeps, per canonical option, the last setting in a [global] so far.
- */
-struct view {
-	const struct fiojob *j;
-	unsigned sec;				 /* the job's section index */
-	const struct fiojob_opt *const *globals; /* by canon_index() */
-};
-
-/* The setting of canonical option canon for the job, or NULL. */
-static const struct fiojob_opt *find(const struct view *v, const char *canon)
-{
-	const struct fiojob_section *sec = &v->j->secs[v->sec];
-	unsigned i = sec->nr_opts;
-
-	while (i-- > 0) {
-		const char *c = canonical(sec->opts[i].key);
-
-		if (c && !strcmp(c, canon))
-			return &sec->opts[i];
-	}
-	return v->globals[canon_index(canon)];
-}
-
-/* Note the options of global section sec in globals (see struct view). */
-static void note_globals(const struct fiojob_section *sec,
-			 const struct fiojob_opt **globals)
-{
-	unsigned i;
-
-	for (i = 0; i < sec->nr_opts; i++) {
-		int k = canon_index(sec->opts[i].key);
-
-		if (k >= 0)
-			globals[k] = &sec->opts[i];
-	}
-}
-
-static const char *val(const struct fiojob_opt *o)
-{
-	return o && o->value ? o->value : "";
-}
-
-/* "FILE:LINE: " of o, then the formatted message, into err. */
-static int opt_err(struct strbuf *err, const struct fiojob_opt *o,
-		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int opt_err(struct strbuf *err, const struct fiojob_opt *o,
-		   const char *fmt, ...)
-{
-	va_list ap;
-
-	strbuf_reset(err);
-	strbuf_addf(err, "%s:%u: ", o->file, o->line);
-	if (o->included) {
-		/* the message would quote the value: not from this file */
-		strbuf_addf(err,
-			    "'%s' has a value iotrial cannot run (not shown: "
-			    "it is in an included file)",
-			    o->key);
-		return -EINVAL;
-	}
-	va_start(ap, fmt);
-	strbuf_vaddf(err, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-/* A fio boolean: a bare key is 1. */
-static int get_bool(const struct fiojob_opt *o, int def, int *out,
-		    struct strbuf *err)
-{
-	const char *v;
-
-	if (!o) {
-		*out = def;
-		return 0;
-	}
-	v = val(o);
-	if (!*v || !strcmp(v, "1") || !strcasecmp(v, "true") ||
-	    !strcasecmp(v, "yes") || !strcasecmp(v, "on"))
-		*out = 1;
-	else if (!strcmp(v, "0") || !strcasecmp(v, "false") ||
-		 !strcasecmp(v, "no") || !strcasecmp(v, "off"))
-		*out = 0;
-	else
-		return opt_err(err, o,
-			       "invalid value '%s' for '%s': "
-			       "expected 0 or 1",
-			       v, o->key);
-	return 0;
-}
-
-/* A count option (numjobs, iodepth, fsync, loops). */
-static int get_count(const struct fiojob_opt *o, uint64_t def, uint64_t *out,
-		     struct strbuf *err)
-{
-	if (!o) {
-		*out = def;
-		return 0;
-	}
-	if (fiojob_parse_size(val(o), out) || strchr(val(o), 'x'))
-		return opt_err(err, o,
-			       "invalid value '%s' for '%s': "
-			       "expected a whole number",
-			       val(o), o->key);
-	return 0;
-}
-
-static int get_time(const struct fiojob_opt *o, uint64_t *out,
-		    struct strbuf *err)
-{
-	*out = 0;
-	if (o && fiojob_parse_time(val(o), out))
-		return opt_err(err, o,
-			       "invalid time '%s' for '%s': expected "
-			       "seconds, or a number with us, ms, s, "
-			       "m, h or d",
-			       val(o), o->key);
-	return 0;
-}
-
-static int get_size(const struct fiojob_opt *o, uint64_t *out,
-		    struct strbuf *err)
-{
-	*out = 0;
-	if (o && fiojob_parse_size(val(o), out))
-		return opt_err(err, o,
-			       "invalid size '%s' for '%s': expected "
-			       "bytes with an optional k, m, g, t "
-			       "(4k is 4096)",
-			       val(o), o->key);
-	return 0;
-}
 
 static void add_param(struct fiojob_run *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -260,31 +57,31 @@ static int map_rw(const struct fiojob_opt *o, const char **out,
 	    {"randread", "randread"}, {"randwrite", "randwrite"},
 	    {"randrw", "randrw"},
 	};
-	const char *v = o ? val(o) : "read";
+	const char *v = o ? fiojob_val(o) : "read";
 	size_t i;
 
 	if (strchr(v, ':'))
-		return opt_err(err, o,
-			       "'%s=%s': iotrial cannot skip offsets "
-			       "between I/Os (the ':' suffix); "
-			       "remove it",
-			       o->key, v);
+		return fiojob_opt_err(err, o,
+				      "'%s=%s': iotrial cannot skip offsets "
+				      "between I/Os (the ':' suffix); "
+				      "remove it",
+				      o->key, v);
 	for (i = 0; i < ARRAY_SIZE(rw); i++)
 		if (!strcmp(v, rw[i].fio)) {
 			*out = rw[i].ours;
 			return 0;
 		}
 	if (!strcmp(v, "rw") || !strcmp(v, "readwrite"))
-		return opt_err(err, o,
-			       "'%s=%s' mixes sequential reads and "
-			       "writes; iotrial has no sequential mix "
-			       "(use rw=randrw, or a read and a write "
-			       "job)",
-			       o->key, v);
-	return opt_err(err, o,
-		       "'%s=%s' is not supported; iotrial runs "
-		       "read, write, randread, randwrite and randrw",
-		       o->key, v);
+		return fiojob_opt_err(err, o,
+				      "'%s=%s' mixes sequential reads and "
+				      "writes; iotrial has no sequential mix "
+				      "(use rw=randrw, or a read and a write "
+				      "job)",
+				      o->key, v);
+	return fiojob_opt_err(err, o,
+			      "'%s=%s' is not supported; iotrial runs "
+			      "read, write, randread, randwrite and randrw",
+			      o->key, v);
 }
 
 /* ioengine= to an engine of ours: the engine table's names and the fio
@@ -292,7 +89,7 @@ static int map_rw(const struct fiojob_opt *o, const char **out,
 static int map_engine(const struct fiojob_opt *o, const char **out,
 		      struct strbuf *warn, struct strbuf *err)
 {
-	const char *v = o ? val(o) : "psync";
+	const char *v = o ? fiojob_val(o) : "psync";
 	const struct engine_ops *e = engine_find_fio(v);
 	struct strbuf have = STRBUF_INIT;
 	int ret;
@@ -307,8 +104,9 @@ static int map_engine(const struct fiojob_opt *o, const char **out,
 		return 0;
 	}
 	engine_fio_names_text(&have);
-	ret = opt_err(err, o, "ioengine=%s is not supported; iotrial has %s", v,
-		      have.buf);
+	ret = fiojob_opt_err(err, o,
+			     "ioengine=%s is not supported; iotrial has %s", v,
+			     have.buf);
 	strbuf_release(&have);
 	return ret;
 }
@@ -316,13 +114,13 @@ static int map_engine(const struct fiojob_opt *o, const char **out,
 /* Refuse a range or a list where one value is expected. */
 static int one_value(const struct fiojob_opt *o, struct strbuf *err)
 {
-	const char *v = val(o);
+	const char *v = fiojob_val(o);
 
 	if (o && (strchr(v, '-') || strchr(v, ':')))
-		return opt_err(err, o,
-			       "'%s=%s': iotrial takes one value "
-			       "here, not a range or list",
-			       o->key, v);
+		return fiojob_opt_err(err, o,
+				      "'%s=%s': iotrial takes one value "
+				      "here, not a range or list",
+				      o->key, v);
 	return 0;
 }
 
@@ -337,7 +135,7 @@ static int map_bs(const struct fiojob_opt *o, uint64_t *out, struct strbuf *err)
 		return 0;
 	if (one_value(o, err))
 		return -EINVAL;
-	copy = xstrdup(val(o));
+	copy = xstrdup(fiojob_val(o));
 	*out = 0;
 	for (p = copy; p && !ret; p = save) {
 		uint64_t b;
@@ -348,21 +146,21 @@ static int map_bs(const struct fiojob_opt *o, uint64_t *out, struct strbuf *err)
 		if (!*p)
 			continue;
 		if (fiojob_parse_size(p, &b) || !b)
-			ret = opt_err(err, o, "invalid size '%s' for '%s'", p,
-				      o->key);
+			ret = fiojob_opt_err(
+			    err, o, "invalid size '%s' for '%s'", p, o->key);
 		else if (*out && b != *out)
-			ret = opt_err(err, o,
-				      "'%s=%s' gives reads and writes "
-				      "different block sizes; iotrial "
-				      "uses one",
-				      o->key, val(o));
+			ret = fiojob_opt_err(err, o,
+					     "'%s=%s' gives reads and writes "
+					     "different block sizes; iotrial "
+					     "uses one",
+					     o->key, fiojob_val(o));
 		else
 			*out = b;
 	}
 	free(copy);
 	if (!ret && !*out)
-		ret = opt_err(err, o, "'%s=%s' gives no block size", o->key,
-			      val(o));
+		ret = fiojob_opt_err(err, o, "'%s=%s' gives no block size",
+				     o->key, fiojob_val(o));
 	return ret;
 }
 
@@ -374,88 +172,48 @@ static int map_bs(const struct fiojob_opt *o, uint64_t *out, struct strbuf *err)
  * stops at the first bad block (1) or goes on (0); iotrial counts every
  * bad block and fails the run, so both end in a failed run.
  */
-static int map_verify(const struct view *v, int writes, struct fiojob_run *r,
-		      struct strbuf *warn, struct strbuf *err)
+static int map_verify(const struct fiojob_view *v, int writes,
+		      struct fiojob_run *r, struct strbuf *warn,
+		      struct strbuf *err)
 {
-	const struct fiojob_opt *o = find(v, "verify"), *dv;
-	const char *m = val(o);
+	const struct fiojob_opt *o = fiojob_find(v, "verify"), *dv;
+	const char *m = fiojob_val(o);
 	int b;
 
 	if (!o || !strcmp(m, "0") || !strcmp(m, "null"))
 		return 0;
 	if (strcmp(m, "crc32c"))
-		return opt_err(err, o,
-			       "verify=%s is not supported; iotrial verifies "
-			       "with crc32c (verify=crc32c), or not at all "
-			       "(verify=0 or verify=null)",
-			       m);
+		return fiojob_opt_err(
+		    err, o,
+		    "verify=%s is not supported; iotrial verifies "
+		    "with crc32c (verify=crc32c), or not at all "
+		    "(verify=0 or verify=null)",
+		    m);
 	if (!writes)
-		return opt_err(err, o,
-			       "verify=crc32c needs a job that writes; "
-			       "iotrial checks the blocks its job wrote");
-	dv = find(v, "do_verify");
-	if (get_bool(dv, 1, &b, err))
+		return fiojob_opt_err(
+		    err, o,
+		    "verify=crc32c needs a job that writes; "
+		    "iotrial checks the blocks its job wrote");
+	dv = fiojob_find(v, "do_verify");
+	if (fiojob_get_bool(dv, 1, &b, err))
 		return -EINVAL;
 	if (!b)
-		return opt_err(err, dv,
-			       "do_verify=0 with verify=crc32c: iotrial "
-			       "always reads back what it verifies; remove "
-			       "one of them");
-	if (get_bool(find(v, "verify_fatal"), 0, &b, err))
+		return fiojob_opt_err(
+		    err, dv,
+		    "do_verify=0 with verify=crc32c: iotrial "
+		    "always reads back what it verifies; remove "
+		    "one of them");
+	if (fiojob_get_bool(fiojob_find(v, "verify_fatal"), 0, &b, err))
 		return -EINVAL;
 	if (b)
 		strbuf_addf(warn,
 			    "note: %s:%u: verify_fatal=1: iotrial checks "
 			    "every block and then fails the run at the first "
 			    "bad one it names\n",
-			    find(v, "verify_fatal")->file,
-			    find(v, "verify_fatal")->line);
+			    fiojob_find(v, "verify_fatal")->file,
+			    fiojob_find(v, "verify_fatal")->line);
 	add_param(r, "verify=crc32c");
 	return 0;
-}
-
-/* Every option of sections that run, checked against the subset. */
-static int check_subset(const struct fiojob *j, const char *const *runs,
-			int lenient, struct strbuf *warn, struct strbuf *err)
-{
-	struct strbuf list = STRBUF_INIT;
-	unsigned s, i, bad = 0, last = 0;
-	const char *key;
-
-	for (s = 0; s < j->nr_secs; s++)
-		if (runs[s])
-			last = s + 1;
-	for (s = 0; s < last; s++) {
-		const struct fiojob_section *sec = &j->secs[s];
-
-		if (!runs[s] && !sec->is_global)
-			continue;
-		for (i = 0; i < sec->nr_opts; i++) {
-			const struct fiojob_opt *o = &sec->opts[i];
-
-			if (canonical(o->key))
-				continue;
-			/* an included file's text is not shown */
-			key = o->included ? "(not shown)" : o->key;
-			if (lenient)
-				strbuf_addf(warn,
-					    "%s:%u: ignoring '%s', which "
-					    "iotrial does not support\n",
-					    o->file, o->line, key);
-			else
-				strbuf_addf(&list, "%s'%s' (%s:%u)",
-					    bad ? ", " : "", key, o->file,
-					    o->line);
-			bad++;
-		}
-	}
-	if (bad && !lenient)
-		err_set(err, -EINVAL,
-			"%s: %u option%s outside what iotrial runs: %s; remove "
-			"them, or pass --job-lenient to ignore them",
-			j->files[0], bad, bad > 1 ? "s" : "", list.buf);
-	strbuf_release(&list);
-	return bad && !lenient ? -EINVAL : 0;
 }
 
 /* Map the job in section index sec into r. */
@@ -464,7 +222,7 @@ static int map_job(const struct fiojob *j, unsigned sec,
 		   const struct fiojob_overrides *ov, struct fiojob_run *r,
 		   struct strbuf *warn, struct strbuf *err)
 {
-	const struct view v = {j, sec, globals};
+	const struct fiojob_view v = {j, sec, globals};
 	const struct fiojob_opt *o, *size_o, *mixr, *mixw, *dir_o, *buf_o;
 	uint64_t bs, size = 0, u, numjobs, iodepth, fsync_n;
 	const char *engine = "psync", *n;
@@ -478,74 +236,74 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	r->file = xstrdup(j->secs[sec].file);
 	r->line = j->secs[sec].line;
 	add_param(r, "label=%s", r->name);
-	if (map_rw(find(&v, "rw"), &r->workload, err))
+	if (map_rw(fiojob_find(&v, "rw"), &r->workload, err))
 		return -EINVAL;
 	writes =
 	    strcmp(r->workload, "seqread") && strcmp(r->workload, "randread");
-	if (map_bs(find(&v, "bs"), &bs, err))
+	if (map_bs(fiojob_find(&v, "bs"), &bs, err))
 		return -EINVAL;
 	add_param(r, "bs=%llu", (unsigned long long)bs);
 	/* size: bytes, or a share of the device the caller resolves */
-	size_o = find(&v, "size");
+	size_o = fiojob_find(&v, "size");
 	if (size_o && one_value(size_o, err))
 		return -EINVAL;
-	if (size_o && strchr(val(size_o), '%')) {
-		unsigned long pct = strtoul(val(size_o), NULL, 10);
+	if (size_o && strchr(fiojob_val(size_o), '%')) {
+		unsigned long pct = strtoul(fiojob_val(size_o), NULL, 10);
 
 		if (!pct || pct > 100)
-			return opt_err(err, size_o,
-				       "invalid size '%s': a "
-				       "percentage is from 1%% to "
-				       "100%%",
-				       val(size_o));
+			return fiojob_opt_err(err, size_o,
+					      "invalid size '%s': a "
+					      "percentage is from 1%% to "
+					      "100%%",
+					      fiojob_val(size_o));
 		r->size_pct = (unsigned)pct;
-	} else if (get_size(size_o, &size, err)) {
+	} else if (fiojob_get_size(size_o, &size, err)) {
 		return -EINVAL;
 	}
-	o = find(&v, "filesize");
-	if (o && (one_value(o, err) || get_size(o, &u, err)))
+	o = fiojob_find(&v, "filesize");
+	if (o && (one_value(o, err) || fiojob_get_size(o, &u, err)))
 		return -EINVAL;
 	if (o && !size_o)
 		size = u;
-	o = find(&v, "nrfiles");
-	if (get_count(o, 1, &u, err))
+	o = fiojob_find(&v, "nrfiles");
+	if (fiojob_get_count(o, 1, &u, err))
 		return -EINVAL;
 	if (u != 1)
-		return opt_err(err, o,
-			       "nrfiles=%s: iotrial gives each job one "
-			       "file; use numjobs for more files",
-			       val(o));
+		return fiojob_opt_err(err, o,
+				      "nrfiles=%s: iotrial gives each job one "
+				      "file; use numjobs for more files",
+				      fiojob_val(o));
 	if (size)
 		add_param(r, "size=%llu", (unsigned long long)size);
-	if (get_count(find(&v, "numjobs"), 1, &numjobs, err) ||
-	    get_count(find(&v, "iodepth"), 1, &iodepth, err))
+	if (fiojob_get_count(fiojob_find(&v, "numjobs"), 1, &numjobs, err) ||
+	    fiojob_get_count(fiojob_find(&v, "iodepth"), 1, &iodepth, err))
 		return -EINVAL;
 	add_param(r, "jobs=%llu", (unsigned long long)numjobs);
 	add_param(r, "iodepth=%llu", (unsigned long long)iodepth);
-	if (map_engine(find(&v, "ioengine"), &engine, warn, err))
+	if (map_engine(fiojob_find(&v, "ioengine"), &engine, warn, err))
 		return -EINVAL;
 	add_param(r, "engine=%s", engine);
 	/* direct and buffered say the same thing: the later one wins */
-	o = find(&v, "direct");
-	buf_o = find(&v, "buffered");
+	o = fiojob_find(&v, "direct");
+	buf_o = fiojob_find(&v, "buffered");
 	if (buf_o && (!o || buf_o->line > o->line || buf_o->file != o->file)) {
-		if (get_bool(buf_o, 1, &b, err))
+		if (fiojob_get_bool(buf_o, 1, &b, err))
 			return -EINVAL;
 		direct = !b;
-	} else if (get_bool(o, 0, &direct, err)) {
+	} else if (fiojob_get_bool(o, 0, &direct, err)) {
 		return -EINVAL;
 	}
 	add_param(r, "direct=%d", direct);
-	o = find(&v, "fdatasync");
-	if (get_count(o, 0, &u, err))
+	o = fiojob_find(&v, "fdatasync");
+	if (fiojob_get_count(o, 0, &u, err))
 		return -EINVAL;
 	if (u && writes)
-		return opt_err(err, o,
-			       "fdatasync=%s: iotrial flushes with "
-			       "fsync; use fsync=%s",
-			       val(o), val(o));
-	if (get_count(find(&v, "fsync"), 0, &fsync_n, err) ||
-	    get_bool(find(&v, "end_fsync"), 0, &end_fsync, err))
+		return fiojob_opt_err(err, o,
+				      "fdatasync=%s: iotrial flushes with "
+				      "fsync; use fsync=%s",
+				      fiojob_val(o), fiojob_val(o));
+	if (fiojob_get_count(fiojob_find(&v, "fsync"), 0, &fsync_n, err) ||
+	    fiojob_get_bool(fiojob_find(&v, "end_fsync"), 0, &end_fsync, err))
 		return -EINVAL;
 	/* fio ignores both for a job that only reads */
 	if (writes && fsync_n)
@@ -560,66 +318,69 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	if (!strcmp(r->workload, "randrw")) {
 		uint64_t pct = 50;
 
-		mixr = find(&v, "rwmixread");
-		mixw = find(&v, "rwmixwrite");
+		mixr = fiojob_find(&v, "rwmixread");
+		mixw = fiojob_find(&v, "rwmixwrite");
 		if (mixw && (!mixr || mixw->line > mixr->line)) {
-			if (get_count(mixw, 50, &u, err))
+			if (fiojob_get_count(mixw, 50, &u, err))
 				return -EINVAL;
 			pct = u <= 100 ? 100 - u : 101;
 			o = mixw;
 		} else {
-			if (get_count(mixr, 50, &pct, err))
+			if (fiojob_get_count(mixr, 50, &pct, err))
 				return -EINVAL;
 			o = mixr;
 		}
 		if (pct > 100)
-			return opt_err(err, o, "'%s=%s' is not a percentage",
-				       o->key, val(o));
+			return fiojob_opt_err(err, o,
+					      "'%s=%s' is not a percentage",
+					      o->key, fiojob_val(o));
 		add_param(r, "rwmixread=%llu", (unsigned long long)pct);
 	}
-	if (get_time(find(&v, "runtime"), &r->time_ns, err) ||
-	    get_time(find(&v, "ramp_time"), &r->ramp_ns, err) ||
-	    get_bool(find(&v, "time_based"), 0, &r->time_based, err) ||
-	    get_count(find(&v, "loops"), 1, &r->loops, err))
+	if (fiojob_get_time(fiojob_find(&v, "runtime"), &r->time_ns, err) ||
+	    fiojob_get_time(fiojob_find(&v, "ramp_time"), &r->ramp_ns, err) ||
+	    fiojob_get_bool(fiojob_find(&v, "time_based"), 0, &r->time_based,
+			    err) ||
+	    fiojob_get_count(fiojob_find(&v, "loops"), 1, &r->loops, err))
 		return -EINVAL;
-	o = find(&v, "startdelay");
-	if (o && (one_value(o, err) || get_time(o, &r->startdelay_ns, err)))
+	o = fiojob_find(&v, "startdelay");
+	if (o &&
+	    (one_value(o, err) || fiojob_get_time(o, &r->startdelay_ns, err)))
 		return -EINVAL;
 	if (!r->loops)
 		r->loops = 1;
 	if (r->time_based && !r->time_ns && !ov->time_ns)
-		return opt_err(err, find(&v, "time_based"),
-			       "time_based without runtime= runs until "
-			       "stopped; give runtime= (or --time)");
+		return fiojob_opt_err(err, fiojob_find(&v, "time_based"),
+				      "time_based without runtime= runs until "
+				      "stopped; give runtime= (or --time)");
 	if (ov->time_ns) {
 		r->time_ns = ov->time_ns;
 		r->time_based = 1;
 	}
 	/* fio's default hint: random or sequential, as the job is */
-	o = find(&v, "fadvise_hint");
-	if (o && strcmp(val(o), "0") && strcmp(val(o), "1"))
-		return opt_err(err, o,
-			       "fadvise_hint=%s: iotrial gives the "
-			       "hint of the job's pattern (1) or none "
-			       "(0)",
-			       val(o));
-	if (!o || !strcmp(val(o), "1"))
+	o = fiojob_find(&v, "fadvise_hint");
+	if (o && strcmp(fiojob_val(o), "0") && strcmp(fiojob_val(o), "1"))
+		return fiojob_opt_err(err, o,
+				      "fadvise_hint=%s: iotrial gives the "
+				      "hint of the job's pattern (1) or none "
+				      "(0)",
+				      fiojob_val(o));
+	if (!o || !strcmp(fiojob_val(o), "1"))
 		add_param(r, "fadvise=1");
 	/* fio drops the file from the cache at every pass by default */
-	if (get_bool(find(&v, "invalidate"), 1, &b, err))
+	if (fiojob_get_bool(fiojob_find(&v, "invalidate"), 1, &b, err))
 		return -EINVAL;
 	if (b)
 		add_param(r, "invalidate=1");
-	if (get_bool(find(&v, "norandommap"), 0, &b, err))
+	if (fiojob_get_bool(fiojob_find(&v, "norandommap"), 0, &b, err))
 		return -EINVAL;
 	/* fio's default random map: each block once per pass */
 	if (!b && strncmp(r->workload, "rand", 4) == 0)
 		add_param(r, "randommap=1");
-	o = find(&v, "write_bw_log");
+	o = fiojob_find(&v, "write_bw_log");
 	if (!o)
-		o = find(&v, "write_lat_log");
+		o = fiojob_find(&v, "write_lat_log");
 	if (!o)
-		o = find(&v, "write_iops_log");
+		o = fiojob_find(&v, "write_iops_log");
 	if (o)
 		strbuf_addf(warn,
 			    "note: %s:%u: '%s' writes no fio log; the run's "
@@ -627,22 +388,22 @@ static int map_job(const struct fiojob *j, unsigned sec,
 			    o->file, o->line, o->key);
 	if (map_verify(&v, writes, r, warn, err))
 		return -EINVAL;
-	dir_o = find(&v, "directory");
-	if (dir_o && strchr(val(dir_o), ':'))
-		return opt_err(err, dir_o,
-			       "directory=%s names several "
-			       "directories; iotrial uses one",
-			       val(dir_o));
+	dir_o = fiojob_find(&v, "directory");
+	if (dir_o && strchr(fiojob_val(dir_o), ':'))
+		return fiojob_opt_err(err, dir_o,
+				      "directory=%s names several "
+				      "directories; iotrial uses one",
+				      fiojob_val(dir_o));
 	if (dir_o)
-		r->directory = xstrdup(val(dir_o));
-	o = find(&v, "filename");
-	if (o && strchr(val(o), ':'))
-		return opt_err(err, o,
-			       "filename=%s names several files; "
-			       "iotrial gives each job one file",
-			       val(o));
+		r->directory = xstrdup(fiojob_val(dir_o));
+	o = fiojob_find(&v, "filename");
+	if (o && strchr(fiojob_val(o), ':'))
+		return fiojob_opt_err(err, o,
+				      "filename=%s names several files; "
+				      "iotrial gives each job one file",
+				      fiojob_val(o));
 	if (o) {
-		r->filename = xstrdup(val(o));
+		r->filename = xstrdup(fiojob_val(o));
 		if (numjobs > 1)
 			add_param(r, "shared=1");
 	}
@@ -711,7 +472,7 @@ int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 {
 	const char **runs = xcalloc(j->nr_secs + 1, sizeof(*runs));
 	const struct fiojob_opt **globals =
-	    xcalloc(ARRAY_SIZE(known), sizeof(*globals));
+	    xcalloc(fiojob_nr_known(), sizeof(*globals));
 	unsigned s, nr_jobs = 0, group = 0, report = 0, prev = -1u;
 	int ret = 0;
 
@@ -747,23 +508,24 @@ int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 		strbuf_release(&names);
 		goto out;
 	}
-	ret = check_subset(j, runs, o->lenient, warn, err);
+	ret = fiojob_check_subset(j, runs, o->lenient, warn, err);
 	for (s = 0; !ret && s < j->nr_secs; s++) {
-		const struct view v = {j, s, globals};
+		const struct fiojob_view v = {j, s, globals};
 		struct fiojob_run *r;
 		int stonewall = 0, new_group = 0, gr = 0;
 
 		if (j->secs[s].is_global)
-			note_globals(&j->secs[s], globals);
+			fiojob_note_globals(&j->secs[s], globals);
 		if (!runs[s])
 			continue;
-		ret = get_bool(find(&v, "stonewall"), 0, &stonewall, err);
+		ret = fiojob_get_bool(fiojob_find(&v, "stonewall"), 0,
+				      &stonewall, err);
 		if (!ret)
-			ret =
-			    get_bool(find(&v, "new_group"), 0, &new_group, err);
+			ret = fiojob_get_bool(fiojob_find(&v, "new_group"), 0,
+					      &new_group, err);
 		if (!ret)
-			ret =
-			    get_bool(find(&v, "group_reporting"), 0, &gr, err);
+			ret = fiojob_get_bool(
+			    fiojob_find(&v, "group_reporting"), 0, &gr, err);
 		if (ret)
 			break;
 		ALLOC_GROW(plan->runs, plan->nr + 1, plan->alloc);

@@ -1,0 +1,32 @@
+/*
+ * What a trial says about its knobs beyond setting them (trial_knobs.c):
+ * where each knob factor is set, the regime each knob in force reached.
+ */
+#ifndef IOTRIAL_TRIAL_KNOBS_H
+#define IOTRIAL_TRIAL_KNOBS_H
+
+#include "trial_types.h"
+
+/* For trial.c: the regime of every knob in force for the run r (into
+ * r->regimes), and "canonical", "scope" and "object" on each knob factor
+ * of the experiment object. */
+void trial_run_regimes(struct trial *tr, struct run_result *r);
+void trial_annotate_factors(const struct trial *tr);
+
+/*
+ * Where the knob factors are set, for the plan: "read_ahead_kb,
+ * scheduler on 'loop1'; bdflush.nfract (vm.dirty_background_ratio) for
+ * the whole system". Nothing when no factor is a knob. After
+ * trial_open() and trial_add_factor().
+ */
+void trial_knob_places(const struct trial *tr, struct strbuf *out);
+
+/*
+ * When the target is a directory and a knob of the trial (a factor, or a
+ * fixed knob of tr->set once trial_check() has planned it) is one of the
+ * device under it: that disk ("vda"), so the plan can say that knobs
+ * will be changed there; else NULL. After trial_open().
+ */
+const char *trial_dir_knob_disk(const struct trial *tr);
+
+#endif
