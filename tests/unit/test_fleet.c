@@ -552,6 +552,26 @@ static void test_plan_refusals(void **state)
 	p.version = NULL;
 	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "== 'iotrial'"));
+	assert_non_null(strstr(out.buf, "- name: compare\n"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* An observe fleet's tasks are named observe, not compare. */
+static void test_plan_observe_names(void **state)
+{
+	const char *obs[] = {"observe", "--vary", "label=a,b"};
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct fleet_plan p = {.version = "0.1.0", .argv = obs, .argc = 3};
+
+	(void)state;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "- name: observe starts\n"));
+	assert_non_null(strstr(out.buf, "- name: observe\n"));
+	assert_non_null(strstr(out.buf, "one observe per host"));
+	assert_non_null(strstr(out.buf, "lost during the observe"));
+	assert_null(strstr(out.buf, "name: compare"));
+	assert_null(strstr(out.buf, "compare started"));
 	strbuf_release(&out);
 	strbuf_release(&err);
 }
@@ -567,6 +587,7 @@ int main(void)
 	    cmocka_unit_test(test_revert_not_done),
 	    cmocka_unit_test(test_list_hosts),
 	    cmocka_unit_test(test_plan_refusals),
+	    cmocka_unit_test(test_plan_observe_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
