@@ -193,10 +193,11 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 	/* the tasks are named after what runs: compare or observe */
 	cmd = p->argv[0];
 
-	strbuf_addf(out, "# iotrial fleet: one %s per host, its "
-			 "experiment fetched to fleet/HOST.json,\n", cmd);
-	strbuf_addstr(out,
-			   "# `iotrial revert` at the end on every host. "
+	strbuf_addf(out,
+		    "# iotrial fleet: one %s per host, its "
+		    "experiment fetched to fleet/HOST.json,\n",
+		    cmd);
+	strbuf_addstr(out, "# `iotrial revert` at the end on every host. "
 			   "Written by 'iotrial fleet plan';\n"
 			   "# merge the results with 'iotrial fleet merge "
 			   "DIR'.\n");
@@ -292,9 +293,10 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		      "revert",
 		      "{'host': inventory_hostname, 'revert': 'not run', "
 		      "'error': '" FLEET_REVERT_NOT_RUN "'}");
-	strbuf_addf(out, "        - name: %s starts\n"
-			 "          ansible.builtin.set_fact:\n"
-			 "            fleet_started: true\n",
+	strbuf_addf(out,
+		    "        - name: %s starts\n"
+		    "          ansible.builtin.set_fact:\n"
+		    "            fleet_started: true\n",
 		    cmd);
 	/* a connection that drops mid-compare fails the compare with its
 	 * cause, and the revert below still gets its chance */
@@ -306,13 +308,14 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			   "else []) }}\"\n"
 			   "          register: fleet_compare\n"
 			   "          ignore_unreachable: true\n");
-	strbuf_addf(out, "        - name: %s\n"
-			 "          ansible.builtin.fail:\n"
-			 "            msg: \"the connection to the host was "
-			 "lost during the %s: {{ fleet_compare.msg | "
-			 "default('') | trim }}\"\n", cmd, cmd);
-	strbuf_addstr(out,
-			   "          when: fleet_compare.unreachable | "
+	strbuf_addf(out,
+		    "        - name: %s\n"
+		    "          ansible.builtin.fail:\n"
+		    "            msg: \"the connection to the host was "
+		    "lost during the %s: {{ fleet_compare.msg | "
+		    "default('') | trim }}\"\n",
+		    cmd, cmd);
+	strbuf_addstr(out, "          when: fleet_compare.unreachable | "
 			   "default(false)\n");
 	strbuf_addstr(out, "        - name: fetch the experiment\n"
 			   "          ansible.builtin.fetch:\n"
