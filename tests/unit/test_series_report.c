@@ -212,6 +212,12 @@ static void test_by_boot(void **state)
 	assert_int_equal(regression, 0);
 	assert_non_null(strstr(text.buf, "no verdict with fewer than 4 boots"));
 	assert_null(strstr(text.buf, "slower  "));
+	/* one boot a side: no interval of one point, no spread of 0.00%
+	 * between boots (field note 004's five without, five with) */
+	assert_non_null(strstr(text.buf, " (no CI) "));
+	assert_null(strstr(text.buf, "boot-to-boot sd 0.00%"));
+	assert_non_null(strstr(text.buf, "boot-to-boot sd unknown (one boot "
+					 "each of 'boot-0' and 'boot-1')"));
 	strbuf_release(&text);
 }
 

@@ -448,8 +448,18 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 		}
 		strbuf_addf(text, "%-*.*s %5zu %6zu  ", w, w, c->values[i], na,
 			    sc.iters_arm);
+		/* one boot a side: no interval and no boot-to-boot spread,
+		 * where they printed "1.332 [1.332, 1.332]" and "sd 0.00%" */
+		if (nb < 2 || na < 2) {
+			sc.boot.shift.ratio_low = sc.boot.shift.ratio_high =
+			    NAN;
+			sc.spread.between_sd = sc.spread.icc = NAN;
+		}
 		mark = text->len;
-		add_ratio(text, &sc.boot.shift);
+		if (isfinite(sc.boot.shift.ratio_low))
+			add_ratio(text, &sc.boot.shift);
+		else
+			strbuf_addf(text, "%.3f (no CI)", sc.boot.shift.ratio);
 		strbuf_addf(text, "%*s %-7.3g %-12s | pooled: ",
 			    (int)(22 - (text->len - mark) > 0
 				      ? 22 - (text->len - mark)
@@ -462,12 +472,27 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 		    (int)(22 - (text->len - mark) > 0 ? 22 - (text->len - mark)
 						      : 0),
 		    "", sc.pooled.p, stats_verdict_name(sc.pooled_verdict));
-		strbuf_addf(text,
-			    "%*s boot-to-boot sd %.2f%%, within a boot %.2f%% "
-			    "(intraclass correlation %.2f); ",
-			    w, "", 100.0 * sc.spread.between_sd,
-			    100.0 * sc.spread.within_sd,
-			    isfinite(sc.spread.icc) ? sc.spread.icc : 0.0);
+		if (isfinite(sc.spread.between_sd))
+			strbuf_addf(text,
+				    "%*s boot-to-boot sd %.2f%%, within a boot "
+				    "%.2f%% (intraclass correlation %.2f); ",
+				    w, "", 100.0 * sc.spread.between_sd,
+				    100.0 * sc.spread.within_sd,
+				    isfinite(sc.spread.icc) ? sc.spread.icc
+							    : 0.0);
+		else if (nb < 2 && na < 2)
+			strbuf_addf(
+			    text,
+			    "%*s boot-to-boot sd unknown (one boot each "
+			    "of '%s' and '%s'), within a boot %.2f%%; ",
+			    w, "", base, c->values[i],
+			    100.0 * sc.spread.within_sd);
+		else
+			strbuf_addf(text,
+				    "%*s boot-to-boot sd unknown (one boot of "
+				    "'%s'), within a boot %.2f%%; ",
+				    w, "", nb < 2 ? base : c->values[i],
+				    100.0 * sc.spread.within_sd);
 		if (sc.verdict == STATS_NO_VERDICT)
 			strbuf_addf(text,
 				    "no verdict with fewer than %u boots a "
