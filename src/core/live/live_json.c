@@ -465,11 +465,12 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 		width = len > width ? len : width;
 	}
 	strbuf_addf(out,
-		    "\nswitchback: %d blocks of %g s windows, settle %g s; "
+		    "\nswitchback: %d block%s of %g s windows, settle %g s; "
 		    "load trend over time rho %.2f (p %.3g)%s\n",
-		    expjson_count(sb, "blocks"), expjson_num(sb, "window_s"),
-		    expjson_num(sb, "settle_s"), expjson_num(sb, "trend_rho"),
-		    expjson_num(sb, "trend_p"),
+		    expjson_count(sb, "blocks"),
+		    expjson_count(sb, "blocks") == 1 ? "" : "s",
+		    expjson_num(sb, "window_s"), expjson_num(sb, "settle_s"),
+		    expjson_num(sb, "trend_rho"), expjson_num(sb, "trend_p"),
 		    json_object_get_boolean(expjson_get(sb, "trend"))
 			? ": a trend, spread over the arms by the random order"
 			: "");
