@@ -253,15 +253,21 @@ static void vals_release(struct observe_vals *v)
 /* live_hooks.window: one line per window on stderr. */
 static void say_window(void *ctx, const struct live_window_info *w)
 {
+	int wd = snprintf(NULL, 0, "%zu", w->nr);
+	int bd = snprintf(NULL, 0, "%u", w->nr_blocks);
+
 	(void)ctx;
-	fprintf(stderr, "window %zu/%zu  block %u/%u  %-28s %s", w->seq + 1,
-		w->nr, w->block + 1, w->nr_blocks, w->arm,
+	/* columns that line up; the time is since the start, not the
+	 * window's length */
+	fprintf(stderr, "window %*zu/%zu  block %*u/%u  %-28s %s", wd,
+		w->seq + 1, w->nr, bd, w->block + 1, w->nr_blocks, w->arm,
 		w->settle ? "settle  " : "measured");
 	if (isfinite(w->metric))
 		fprintf(stderr, "  metric %.4g", w->metric);
 	if (isfinite(w->load))
-		fprintf(stderr, "  load %.4g", w->load);
-	fprintf(stderr, "  (%.0f s)\n", w->elapsed_s);
+		fprintf(stderr, "  load %.4g %s", w->load,
+			w->load_unit ? w->load_unit : "");
+	fprintf(stderr, "  at %.1f s\n", w->elapsed_s);
 }
 
 static void say_warn(void *ctx, const char *msg)

@@ -102,8 +102,9 @@ static int do_import(const char *in_path, const char *out_path, int force)
 		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	printf("imported %zu events on %zu files from '%s' to '%s'\n",
-	       t.nr_events, t.nr_files, in_path, out_path);
+	printf("imported %zu event%s on %zu file%s from '%s' to '%s'\n",
+	       t.nr_events, t.nr_events == 1 ? "" : "s", t.nr_files,
+	       t.nr_files == 1 ? "" : "s", in_path, out_path);
 out:
 	trace_release(&t);
 	strbuf_release(&in);

@@ -80,6 +80,14 @@ check "effect: randomisation p" \
 check "effect: load per window" \
 	jqe '[.windows[] | .load > 0] | all' "$TEST_TMP/fx.json"
 check "effect: stored" grep -q "stored as" "$out"
+# a window's line: the time since the start ("at 2.5 s", it said "(2 s)",
+# which read as the window's length), the load with its unit, columns
+# that line up (the no-settle warning is said once, not thrice)
+check "effect: window lines say when, and the load's unit" \
+	grep -Eq "^window  1/[0-9]+  block 1/6  .* load [0-9.]+ MB  at [0-9]+\.[0-9] s$" \
+	"$out"
+check "effect: no window line says a bare '(N s)'" \
+	test -z "$(grep -E '^window .*\([0-9]+ s\)$' "$out")"
 id=$(sed -n 's/^stored as \([0-9a-f]*\).*/\1/p' "$out")
 "$IOTRIAL" show "$id" >"$TEST_TMP/show" 2>&1
 check "show renders the verdict" grep -q "faster" "$TEST_TMP/show"

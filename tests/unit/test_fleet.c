@@ -277,6 +277,55 @@ static void test_differs(void **state)
 	strbuf_release(&err);
 }
 
+/* observe hosts: each host's windows and switchback are kept under its
+ * entry (the merge dropped them), and a compare host has none. */
+static void test_observe_hosts(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct json_object *exp, *e, *hosts, *ho;
+	bool partial;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		e = host_exp(100, r, v, "6.1.0");
+		json_object_object_add(e, "kind",
+				       json_object_new_string("observe"));
+		json_object_object_add(
+		    e, "windows",
+		    json_tokener_parse("[{\"seq\": 0, \"arm\": 0}]"));
+		json_object_object_add(
+		    e, "switchback",
+		    json_tokener_parse(i ? "{\"blocks\": 7}"
+					 : "{\"blocks\": 6}"));
+		fleet_hosts_add(&h, i ? "b" : "a", i ? "b.json" : "a.json", e,
+				NULL, NULL);
+		json_object_put(e);
+	}
+	fleet_hosts_add(&h, "c", "c.json", e = host_exp(100, r, v, "6.1.0"),
+			NULL, NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	hosts = get(exp, "fleet", "hosts");
+	for (i = 0; i < 2; i++) {
+		ho = json_object_array_get_idx(hosts, (size_t)i);
+		assert_string_equal(str(ho, "kind"), "observe");
+		assert_int_equal(
+		    json_object_array_length(get(ho, "windows", NULL)), 1);
+		assert_int_equal(num(get(ho, "switchback", NULL), "blocks"),
+				 6 + i);
+	}
+	ho = json_object_array_get_idx(hosts, 2);
+	assert_false(json_object_object_get_ex(ho, "windows", NULL));
+	assert_false(json_object_object_get_ex(ho, "switchback", NULL));
+	json_object_put(exp);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+}
+
 /* A "baseline" that names no arm is arm 0, as the analysis takes it
  * (it once wrote past the labels' array). */
 static void test_baseline_out_of_range(void **state)
@@ -552,6 +601,26 @@ static void test_plan_refusals(void **state)
 	p.version = NULL;
 	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "== 'iotrial'"));
+	assert_non_null(strstr(out.buf, "- name: compare\n"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* An observe fleet's tasks are named observe, not compare. */
+static void test_plan_observe_names(void **state)
+{
+	const char *obs[] = {"observe", "--vary", "label=a,b"};
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct fleet_plan p = {.version = "0.1.0", .argv = obs, .argc = 3};
+
+	(void)state;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "- name: observe starts\n"));
+	assert_non_null(strstr(out.buf, "- name: observe\n"));
+	assert_non_null(strstr(out.buf, "one observe per host"));
+	assert_non_null(strstr(out.buf, "lost during the observe"));
+	assert_null(strstr(out.buf, "name: compare"));
+	assert_null(strstr(out.buf, "compare started"));
 	strbuf_release(&out);
 	strbuf_release(&err);
 }
@@ -561,12 +630,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_vectors),
 	    cmocka_unit_test(test_differs),
+	    cmocka_unit_test(test_observe_hosts),
 	    cmocka_unit_test(test_baseline_out_of_range),
 	    cmocka_unit_test(test_disagreeing_hosts),
 	    cmocka_unit_test(test_fleet_env),
 	    cmocka_unit_test(test_revert_not_done),
 	    cmocka_unit_test(test_list_hosts),
 	    cmocka_unit_test(test_plan_refusals),
+	    cmocka_unit_test(test_plan_observe_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -312,6 +312,50 @@ static void test_scheduler_and_atime(void **state)
 	strbuf_release(&why);
 }
 
+extern const struct knob_ops knob_atime_ops;
+
+/*
+ * The atime mode acts on reads only; lazytime (in the value or in force
+ * on the mount) also keeps a write's mtime in memory, so a workload that
+ * only wrote did reach it (it said "could not matter").
+ */
+static void test_atime_lazytime(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct knob k = {.ops = &knob_atime_ops};
+	struct knob_obs o;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.have_io = 1;
+	o.write_bytes = 64 * MIB;
+	assert_int_equal(knob_regime(&k, "noatime", &o, &why),
+			 KNOB_REGIME_NOT_REACHED);
+	assert_non_null(strstr(why.buf, "read nothing"));
+	strbuf_reset(&why);
+	assert_int_equal(knob_regime(&k, "relatime,lazytime", &o, &why),
+			 KNOB_REGIME_REACHED);
+	assert_string_equal(why.buf, "the workload wrote 64 MiB, and lazytime "
+				     "also keeps the modification times of "
+				     "writes in memory");
+	strbuf_reset(&why);
+	/* in force on the mount, though the value does not say it */
+	o.have_mount = 1;
+	o.lazytime = 1;
+	assert_int_equal(knob_regime(&k, "noatime", &o, &why),
+			 KNOB_REGIME_REACHED);
+	strbuf_reset(&why);
+	o.write_bytes = 0;
+	assert_int_equal(knob_regime(&k, "noatime,lazytime", &o, &why),
+			 KNOB_REGIME_NOT_REACHED);
+	assert_non_null(strstr(why.buf, "neither read nor wrote"));
+	strbuf_reset(&why);
+	o.read_bytes = MIB;
+	assert_int_equal(knob_regime(&k, "noatime", &o, &why),
+			 KNOB_REGIME_REACHED);
+	strbuf_release(&why);
+}
+
 /* nr_requests against the deepest queue; wbt against buffered writes;
  * the queue knobs not judged say nothing. */
 static void test_queue(void **state)
@@ -753,6 +797,7 @@ int main(void)
 	    cmocka_unit_test(test_expiry),
 	    cmocka_unit_test(test_readahead),
 	    cmocka_unit_test(test_scheduler_and_atime),
+	    cmocka_unit_test(test_atime_lazytime),
 	    cmocka_unit_test(test_queue),
 	    cmocka_unit_test(test_dirtytime),
 	    cmocka_unit_test(test_raw),

@@ -77,7 +77,8 @@ static void test_experiment_text(void **state)
 	    "\"/srv\", \"seed\": \"7\", \"stopped\": \"runs\", \"blocks\": 1, "
 	    "\"baseline\": 0, \"metric\": {\"name\": \"iops\", "
 	    "\"higher_is_better\": true}, \"arms\": [{\"arm\": 0, \"label\": "
-	    "\"a\", \"n\": 1, \"median\": 100}], \"warnings\": [\"w1\"]}");
+	    "\"a\", \"n\": 1, \"median\": 100, \"ci_low\": 100, \"ci_high\": "
+	    "100, \"cv\": 0}], \"warnings\": [\"w1\"]}");
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 
 	(void)state;
@@ -86,6 +87,11 @@ static void test_experiment_text(void **state)
 					"/srv, iops (higher is better)\n"
 					"1 block, seed 7, stopped: runs\n"));
 	assert_non_null(strstr(out.buf, "\na   100 "));
+	/* one run: no interval of one point, no spread of 0.0% */
+	assert_null(strstr(out.buf, "[100, 100]"));
+	assert_null(strstr(out.buf, "0.0%"));
+	assert_non_null(
+	    strstr(out.buf, "\na   100     -                 -        1  "));
 	assert_non_null(strstr(out.buf, "baseline\n\nwarning: w1\n"));
 	json_object_put(e);
 	e = parse("{\"arms\": 3}");

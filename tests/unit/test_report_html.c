@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/report/report_formats.h"
+#include "core/report/report_plots.h"
 #include "report_fixture.h"
 #include "util/banned.h"
 
@@ -255,10 +256,40 @@ static void test_one_interval(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A label line left of a plot fits the 190 px there in 12 px type: an
+ * effect's "read_ahead_kb=128 at atime=relatime" was cut to 28
+ * characters and its first letters clipped off the left edge.
+ */
+static void test_label_fits(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p, *end;
+
+	(void)state;
+	plot_row_label(&out, 10.0,
+		       "read_ahead_kb=2048 vs read_ahead_kb=128 at "
+		       "atime=relatime",
+		       "label");
+	for (p = out.buf; (p = strstr(p, "\">")) != NULL; p = end) {
+		size_t chars = 0;
+
+		p += 2;
+		end = strchr(p, '<');
+		assert_non_null(end);
+		for (; p < end; p++)
+			chars += ((unsigned char)*p & 0xc0) != 0x80;
+		assert_true(chars <= 25);
+	}
+	assert_non_null(strstr(out.buf, "read_ahead_kb=2048 vs"));
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_self_contained),
+	    cmocka_unit_test(test_label_fits),
 	    cmocka_unit_test(test_escaped),
 	    cmocka_unit_test(test_balanced),
 	    cmocka_unit_test(test_plots),

@@ -152,6 +152,10 @@ static void test_by_kernel(void **state)
 	assert_non_null(
 	    strstr(text.buf, "\tuser   0m18.900s   0m18.900s   0m18.900s\n"));
 	assert_non_null(strstr(text.buf, "\tDevice:        tps    MB_read/s"));
+	/* the metric's row in one number format, aligned under real's
+	 * columns (%g gave "1000" beside "1001.5") */
+	assert_non_null(
+	    strstr(text.buf, "\tiops      1000.0      1001.0      1002.0\n"));
 	assert_null(strstr(text.buf, "note: ")); /* every group its own boot */
 	c0 = json_object_array_get_idx(json_object_object_get(j, "comparisons"),
 				       0);
@@ -209,6 +213,12 @@ static void test_by_boot(void **state)
 	assert_int_equal(regression, 0);
 	assert_non_null(strstr(text.buf, "no verdict with fewer than 4 boots"));
 	assert_null(strstr(text.buf, "slower  "));
+	/* one boot a side: no interval of one point, no spread of 0.00%
+	 * between boots (field note 004's five without, five with) */
+	assert_non_null(strstr(text.buf, " (no CI) "));
+	assert_null(strstr(text.buf, "boot-to-boot sd 0.00%"));
+	assert_non_null(strstr(text.buf, "boot-to-boot sd unknown (one boot "
+					 "each of 'boot-0' and 'boot-1')"));
 	strbuf_release(&text);
 }
 

@@ -314,6 +314,48 @@ static void test_reasons(void **state)
 	json_object_put(e);
 }
 
+/*
+ * observe's own reason, other I/O beside the cgroup's, reads as a phrase
+ * in the footnote (it said "its runs carry warnings of kind 'other_io'"),
+ * and a compare's run warned of other I/O still makes no reason.
+ */
+static void test_other_io_phrase(void **state)
+{
+	struct json_object *e =
+	    parse("{\"baseline\": 0, \"arms\": [{\"arm\": 0, \"label\": \"a\"},"
+		  " {\"arm\": 1, \"label\": \"b\"}], \"runs\": [],"
+		  " \"verdicts\": [{\"arm\": 1, \"label\": \"b\","
+		  "  \"verdict\": \"faster\", \"suspect\": [{\"arm\": \"arm\","
+		  "  \"label\": \"b\", \"kind\": \"other_io\", \"runs\": 2,"
+		  "  \"of\": 6}]}]}");
+	struct json_object *v, *c = parse(exp_text), *s;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
+	suspect_footnote(e, v, &sb);
+	assert_null(strstr(sb.buf, "of kind"));
+	assert_string_equal(sb.buf, "b: other processes' I/O on the device "
+				    "during the windows (2 of 6 runs of the "
+				    "arm)");
+	/* a newer iotrial's kind is still a reason, said as one */
+	json_object_object_add(
+	    json_object_array_get_idx(json_object_object_get(v, "suspect"), 0),
+	    "kind", json_object_new_string("newer"));
+	strbuf_reset(&sb);
+	suspect_footnote(e, v, &sb);
+	assert_string_equal(sb.buf, "b: warnings of a kind this iotrial does "
+				    "not know ('newer')");
+	/* compare: the run warned of other I/O is no reason */
+	v = json_object_array_get_idx(json_object_object_get(c, "verdicts"), 0);
+	s = suspect_reasons(c, v);
+	assert_int_equal(json_object_array_length(s), 3);
+	json_object_put(s);
+	strbuf_release(&sb);
+	json_object_put(c);
+	json_object_put(e);
+}
+
 /* Clean runs: an empty array; the estimate's direction follows the
  * metric. */
 static void test_clean(void **state)
@@ -417,6 +459,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kinds),
 	    cmocka_unit_test(test_reasons),
+	    cmocka_unit_test(test_other_io_phrase),
 	    cmocka_unit_test(test_every_table),
 	    cmocka_unit_test(test_every_table_untrusted),
 	    cmocka_unit_test(test_clean),

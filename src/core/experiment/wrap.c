@@ -455,7 +455,14 @@ int experiment_wrap_check(const struct experiment *e,
 		}
 		workload_release(&w);
 	}
-	if (ret && note)
+	/* no block device under the target (tmpfs): every read is memory's,
+	 * and a wrap changes nothing; that is what to say */
+	if (ret == -ENODEV && note)
+		strbuf_addstr(note, "no block device under the target: every "
+				    "read comes from memory, so a time-based "
+				    "read that wraps its file changes nothing, "
+				    "and the runs say nothing of a disk");
+	else if (ret && note)
 		strbuf_addf(note,
 			    "cannot measure the device's speed to tell "
 			    "whether a time-based read will wrap its file "
@@ -480,6 +487,11 @@ int wrap_after_run(const struct workload *w, const struct run_result *r,
 	 * device's bytes would count read-ahead and other I/O as well */
 	if (!t || !wrap_case_of(w, &wc) || !wc.file_bytes)
 		return 0;
+	/* on no block device (tmpfs) every pass reads memory, the first as
+	 * well: a wrap changes nothing, and the note on the device truth
+	 * has said there is none */
+	if (!t->nr_devs)
+		return 0;
 	share =
 	    (double)t->logical_read_bytes / wc.readers / (double)wc.file_bytes;
 	if (share < WRAP_NEAR)
@@ -497,13 +509,22 @@ int wrap_after_run(const struct workload *w, const struct run_result *r,
 		strbuf_addf(out,
 			    " read it %.2f times over in a run of this "
 			    "setting, the passes after the first from the page "
-			    "cache; give a --size larger than '%s' reads in "
-			    "%g s (more than ",
-			    share, t->device ? t->device : "the device",
-			    seconds);
-		strbuf_reset(&sz);
-		units_fmt_bytes(&sz, t->device_read_bytes / wc.readers);
-		strbuf_addf(out, "%s per reader)", sz.buf);
+			    "cache; give a --size ",
+			    share);
+		if (t->have_device && t->device) {
+			strbuf_addf(out,
+				    "larger than '%s' reads in %g s (more "
+				    "than ",
+				    t->device, seconds);
+			strbuf_reset(&sz);
+			units_fmt_bytes(&sz, t->device_read_bytes / wc.readers);
+			strbuf_addf(out, "%s per reader)", sz.buf);
+		} else {
+			/* the device's counters were not read: what it
+			 * delivered is unknown, what was read is not */
+			suggest_size(out,
+				     (uint64_t)(share * (double)wc.file_bytes));
+		}
 	} else {
 		strbuf_addf(out,
 			    " read %.0f%% of it in a run of this setting: a "

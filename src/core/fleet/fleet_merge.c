@@ -387,6 +387,12 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 			json_object_object_add(o, "block",
 					       json_object_new_int((int)r));
 			copy_member(o, host->exp, "id");
+			/* an observe host's windows and switchback analysis
+			 * stay its own: each host's clock and load are its
+			 * own, so they do not pool into the fleet's blocks */
+			copy_member(o, host->exp, "kind");
+			copy_member(o, host->exp, "windows");
+			copy_member(o, host->exp, "switchback");
 			for (k = 0; k < NR_ENV; k++) {
 				json_object_object_add(
 				    o, env_keys[k],

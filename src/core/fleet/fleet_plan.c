@@ -127,7 +127,7 @@ static void add_error_task(struct strbuf *out, const char *indent,
  * string: no quotes of either kind in it).
  */
 #define FLEET_REVERT_NOT_RUN                                                   \
-	"the play ended for the host after its compare started, before "       \
+	"the play ended for the host after its experiment started, before "    \
 	"iotrial revert could run there"
 
 /*
@@ -170,7 +170,7 @@ static void add_version_check(struct strbuf *out, const struct fleet_plan *p)
 int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 			struct strbuf *err)
 {
-	const char *target;
+	const char *target, *cmd;
 	struct strbuf args = STRBUF_INIT;
 	int i;
 
@@ -190,10 +190,14 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		return err_set(err, -EINVAL,
 			       "host pattern '%s' holds a template", p->hosts);
 	add_argv(&args, p, &target);
+	/* the tasks are named after what runs: compare or observe */
+	cmd = p->argv[0];
 
-	strbuf_addstr(out, "# iotrial fleet: one compare per host, its "
-			   "experiment fetched to fleet/HOST.json,\n"
-			   "# `iotrial revert` at the end on every host. "
+	strbuf_addf(out,
+		    "# iotrial fleet: one %s per host, its "
+		    "experiment fetched to fleet/HOST.json,\n",
+		    cmd);
+	strbuf_addstr(out, "# `iotrial revert` at the end on every host. "
 			   "Written by 'iotrial fleet plan';\n"
 			   "# merge the results with 'iotrial fleet merge "
 			   "DIR'.\n");
@@ -289,25 +293,29 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		      "revert",
 		      "{'host': inventory_hostname, 'revert': 'not run', "
 		      "'error': '" FLEET_REVERT_NOT_RUN "'}");
-	strbuf_addstr(out, "        - name: compare starts\n"
-			   "          ansible.builtin.set_fact:\n"
-			   "            fleet_started: true\n");
+	strbuf_addf(out,
+		    "        - name: %s starts\n"
+		    "          ansible.builtin.set_fact:\n"
+		    "            fleet_started: true\n",
+		    cmd);
 	/* a connection that drops mid-compare fails the compare with its
 	 * cause, and the revert below still gets its chance */
-	strbuf_addstr(out, "        - name: compare\n"
-			   "          ansible.builtin.command:\n"
+	strbuf_addf(out, "        - name: %s\n", cmd);
+	strbuf_addstr(out, "          ansible.builtin.command:\n"
 			   "            argv: \"{{ [fleet_bin] + fleet_args + "
 			   "['--json=' + fleet_json, '--quiet'] + "
 			   "(['--target=' + fleet_target] if fleet_target "
 			   "else []) }}\"\n"
 			   "          register: fleet_compare\n"
-			   "          ignore_unreachable: true\n"
-			   "        - name: compare\n"
-			   "          ansible.builtin.fail:\n"
-			   "            msg: \"the connection to the host was "
-			   "lost during the compare: {{ fleet_compare.msg | "
-			   "default('') | trim }}\"\n"
-			   "          when: fleet_compare.unreachable | "
+			   "          ignore_unreachable: true\n");
+	strbuf_addf(out,
+		    "        - name: %s\n"
+		    "          ansible.builtin.fail:\n"
+		    "            msg: \"the connection to the host was "
+		    "lost during the %s: {{ fleet_compare.msg | "
+		    "default('') | trim }}\"\n",
+		    cmd, cmd);
+	strbuf_addstr(out, "          when: fleet_compare.unreachable | "
 			   "default(false)\n");
 	strbuf_addstr(out, "        - name: fetch the experiment\n"
 			   "          ansible.builtin.fetch:\n"

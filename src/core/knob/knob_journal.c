@@ -198,6 +198,16 @@ static int undo_set(const struct jrec *r, const struct undo_ctx *ctx,
 		ret = err_set(why, -ESTALE, "changed since iotrial wrote it");
 		goto out;
 	}
+	/* what iotrial last wrote was the original (an arm of the original
+	 * value ran last, a set to the value it had): nothing to put back,
+	 * and "restored 2560 KiB -> 2560 KiB" would read as a change */
+	if (holds_original(&k, r->f[JF_ORIG])) {
+		session_say(ctx->log, SESSION_SAY_INFO,
+			    "%s holds its original %s again; nothing to "
+			    "restore",
+			    subj.buf, was.buf);
+		goto out;
+	}
 	ret = knob_restore(&k, r->f[JF_ORIG], why);
 	if (!ret) {
 		session_say(ctx->log, SESSION_SAY_INFO, "restored %s: %s -> %s",

@@ -224,7 +224,7 @@ int knob_plan_build(struct knob_plan *p, struct strbuf *err)
 	p->ctx->pending_sched = NULL;
 	if (ret)
 		return ret;
-	if (p->nr) /* an empty plan has no array to sort */
+	if (p->nr) /* an empty plan has no array: qsort(NULL) is undefined */
 		qsort(p->v, p->nr, sizeof(*p->v), by_prio);
 	return check_conflicts(p, err);
 }

@@ -43,8 +43,9 @@ struct live_window_info {
 	unsigned block, nr_blocks;
 	const char *arm;
 	bool settle;
-	double metric; /* NaN when not measured */
-	double load;
+	double metric;	       /* NaN when not measured */
+	double load;	       /* in load_unit */
+	const char *load_unit; /* "MB", "metric units" */
 	double elapsed_s;
 };
 
@@ -113,6 +114,10 @@ void live_describe(const struct live *lv, struct strbuf *out);
  */
 int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err);
 void live_release(struct live *lv);
+
+/* What a window's load counts: "MB", or "metric units" when it is the
+ * user's metric beside another verdict metric. */
+const char *live_load_unit(const struct live *lv);
 
 /* Save lv->obj in the store at db (NULL: the default); its id into
  * out_id. 0 or -errno with err set. */

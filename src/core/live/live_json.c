@@ -401,10 +401,7 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 	add_str(exp, "runs_mode", "observe");
 	add_num(exp, "alpha", 0.05);
 	add_num(exp, "equivalence", 0.02);
-	add_str(exp, "load_unit",
-		lv->c.src && lv->c.src->kind && strcmp(lv->c.metric, "metric")
-		    ? "the metric's count"
-		    : "MB");
+	add_str(exp, "load_unit", live_load_unit(lv));
 	add_str(exp, "stopped",
 		lv->stopped.len ? lv->stopped.buf
 				: "planned "
@@ -468,11 +465,12 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 		width = len > width ? len : width;
 	}
 	strbuf_addf(out,
-		    "\nswitchback: %d blocks of %g s windows, settle %g s; "
+		    "\nswitchback: %d block%s of %g s windows, settle %g s; "
 		    "load trend over time rho %.2f (p %.3g)%s\n",
-		    expjson_count(sb, "blocks"), expjson_num(sb, "window_s"),
-		    expjson_num(sb, "settle_s"), expjson_num(sb, "trend_rho"),
-		    expjson_num(sb, "trend_p"),
+		    expjson_count(sb, "blocks"),
+		    expjson_count(sb, "blocks") == 1 ? "" : "s",
+		    expjson_num(sb, "window_s"), expjson_num(sb, "settle_s"),
+		    expjson_num(sb, "trend_rho"), expjson_num(sb, "trend_p"),
 		    json_object_get_boolean(expjson_get(sb, "trend"))
 			? ": a trend, spread over the arms by the random order"
 			: "");
@@ -507,10 +505,7 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 			    "warning: %d analysed windows had other I/O on the "
 			    "device beside the cgroup's (see 'windows')\n",
 			    expjson_count(sb, "suspect_windows"));
-	if (json_object_get_boolean(expjson_get(sb, "carryover_warning")))
-		strbuf_addstr(out, "warning: no settle period, so carryover "
-				   "from the arm before biases the ratios "
-				   "toward 1\n");
+	/* no settle period: the experiment's warnings say it once */
 	if (ab)
 		strbuf_addf(out,
 			    "aborted: --abort-if '%s' fired after window %d: "

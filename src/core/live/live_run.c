@@ -203,6 +203,13 @@ static double window_metric(const struct live *lv, const struct lw_measure *m)
  * a queue knob changes, and a covariate the arm moves would take the
  * arm's effect away from it in the adjusted estimate.
  */
+const char *live_load_unit(const struct live *lv)
+{
+	return lv->c.src && lv->c.src->kind && strcmp(lv->c.metric, "metric")
+		   ? "metric units"
+		   : "MB";
+}
+
 static double window_load(const struct live *lv, const struct lw_measure *m)
 {
 	if (lv->c.src && lv->c.src->kind && m->user_ok &&
@@ -337,6 +344,7 @@ static bool one_slot(struct run *r, size_t i, struct json_object **abort,
 	    .settle = s->settle,
 	    .metric = sl->w.metric,
 	    .load = sl->w.load,
+	    .load_unit = live_load_unit(lv),
 	    .elapsed_s = (double)(b.t_ns - r->t0) / 1e9,
 	};
 	if (r->h->window)

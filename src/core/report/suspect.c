@@ -4,7 +4,9 @@
  * reasons count, per kind of warning, how many runs of the arm and of
  * the baseline carried one. Only the kinds that mean the numbers may
  * not describe the device count: other I/O on the device and warnings
- * of no known kind are left to the warnings list.
+ * of no known kind are left to the warnings list (observe, which
+ * measures a shared device, adds its own other_io reasons: the table
+ * has a phrase for them that it does not count here).
  */
 #include <math.h>
 #include <string.h>
@@ -21,15 +23,19 @@ static const struct {
 	unsigned kind; /* enum run_warn_kind, or SUSPECT_DRIFT */
 	const char *name;
 	const char *phrase; /* for the footnote */
+	int counted;	    /* does a run's warning of it make a reason */
 } suspect_kinds_table[] = {
-    {RUN_WARN_PAGE_CACHE, "page_cache", "reads measured the page cache"},
-    {RUN_WARN_ABSORBED, "absorbed", "the page cache absorbed the writes"},
-    {RUN_WARN_SHORT, "short", "runs too short to trust"},
-    {RUN_WARN_CPU_BOUND, "cpu_bound", "workers CPU-bound"},
-    {RUN_WARN_INTERRUPTED, "interrupted", "runs cut short by a signal"},
-    {RUN_WARN_UNREACHED, "unreached", "the I/O never reached the disk"},
-    {RUN_WARN_FIDELITY, "fidelity", "replays unfaithful to their trace"},
-    {SUSPECT_DRIFT, "drift", "the metric drifted across blocks"},
+    {RUN_WARN_PAGE_CACHE, "page_cache", "reads measured the page cache", 1},
+    {RUN_WARN_ABSORBED, "absorbed", "the page cache absorbed the writes", 1},
+    {RUN_WARN_SHORT, "short", "runs too short to trust", 1},
+    {RUN_WARN_CPU_BOUND, "cpu_bound", "workers CPU-bound", 1},
+    {RUN_WARN_INTERRUPTED, "interrupted", "runs cut short by a signal", 1},
+    {RUN_WARN_UNREACHED, "unreached", "the I/O never reached the disk", 1},
+    {RUN_WARN_FIDELITY, "fidelity", "replays unfaithful to their trace", 1},
+    {SUSPECT_DRIFT, "drift", "the metric drifted across blocks", 1},
+    /* observe's reason: not counted from compare's runs */
+    {RUN_WARN_OTHER_IO, "other_io",
+     "other processes' I/O on the device during the windows", 0},
 };
 
 #define NR_SUSPECT_KINDS                                                       \
@@ -126,7 +132,8 @@ void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
 	if (drifting && json_object_get_boolean(drifting))
 		counts[SUSPECT_DRIFT] = n;
 	for (k = 0; k < NR_SUSPECT_KINDS; k++)
-		if (counts[suspect_kinds_table[k].kind])
+		if (suspect_kinds_table[k].counted &&
+		    counts[suspect_kinds_table[k].kind])
 			add_reason(reasons, role, expjson_str(a, "label"),
 				   suspect_kinds_table[k].name,
 				   counts[suspect_kinds_table[k].kind], n);
@@ -308,7 +315,9 @@ static void footnote_body(struct json_object *reasons, int name_arms,
 	/* an unknown kind (a newer iotrial's) is still a reason */
 	if (!said && n)
 		strbuf_addf(
-		    out, " its runs carry warnings of kind '%s'",
+		    out,
+		    " warnings of a kind this iotrial does not know "
+		    "('%s')",
 		    expjson_str(json_object_array_get_idx(reasons, 0), "kind"));
 }
 

@@ -30,14 +30,22 @@ static void arm_line(struct strbuf *out, struct json_object *arm,
 	report_fmt_metric(out, expjson_num(arm, "median"));
 	report_pad(out, start, 7);
 	start = out->len;
-	strbuf_addch(out, '[');
-	report_fmt_metric(out, expjson_num(arm, "ci_low"));
-	strbuf_addstr(out, ", ");
-	report_fmt_metric(out, expjson_num(arm, "ci_high"));
-	strbuf_addch(out, ']');
+	/* one run has no interval and no spread: "[823, 823]" and "0.0%"
+	 * read as certainty */
+	if (expjson_count(arm, "n") < 2) {
+		strbuf_addch(out, '-');
+	} else {
+		strbuf_addch(out, '[');
+		report_fmt_metric(out, expjson_num(arm, "ci_low"));
+		strbuf_addstr(out, ", ");
+		report_fmt_metric(out, expjson_num(arm, "ci_high"));
+		strbuf_addch(out, ']');
+	}
 	report_pad(out, start, 17);
 	start = out->len;
-	if (isfinite(expjson_num(arm, "cv")))
+	if (expjson_count(arm, "n") < 2)
+		strbuf_addch(out, '-');
+	else if (isfinite(expjson_num(arm, "cv")))
 		strbuf_addf(out, "%.1f%%", 100 * expjson_num(arm, "cv"));
 	report_pad(out, start, 6);
 	strbuf_addf(out, "%3d  ", expjson_count(arm, "n"));

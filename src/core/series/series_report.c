@@ -206,6 +206,26 @@ static void add_num(struct strbuf *out, int w, int prec, double v)
 		strbuf_addf(out, "%*s", w, "-");
 }
 
+/*
+ * Decimals for a row of metric values: five significant digits in the
+ * largest, the same for every column ("2872.0" beside "2211.1", where
+ * %g gave "2872").
+ */
+static int metric_decimals(const double *v, size_t n)
+{
+	double max = 0.0;
+	size_t i;
+	int d;
+
+	for (i = 0; i < n; i++)
+		if (isfinite(v[i]) && fabs(v[i]) > max)
+			max = fabs(v[i]);
+	if (max <= 0.0)
+		return 0;
+	d = 4 - (int)floor(log10(max));
+	return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
 /* One boot as the field note lays out five iterations of a kernel. */
 static void render_boot(const struct ctx *c, const struct boot *b,
 			enum series_by by, struct strbuf *out)
@@ -213,6 +233,7 @@ static void render_boot(const struct ctx *c, const struct boot *b,
 	const struct series_row *r0 = c->it[b->first].row;
 	const char *rows[] = {"real", "user", "sys"};
 	size_t i, k;
+	int prec;
 
 	if (by == SERIES_BY_KERNEL)
 		strbuf_addf(out, "group %d: kernel %s, boot %.8s", b->grp,
@@ -236,9 +257,10 @@ static void render_boot(const struct ctx *c, const struct boot *b,
 		}
 		strbuf_addch(out, '\n');
 	}
-	strbuf_addf(out, "\t%s", c->metric);
+	strbuf_addf(out, "\t%-4s", c->metric);
+	prec = metric_decimals(b->metric, b->n);
 	for (i = 0; i < b->n; i++)
-		strbuf_addf(out, "%12.5g", b->metric[i]);
+		add_num(out, 12, prec, b->metric[i]);
 	strbuf_addstr(out, "\n\n\tDevice:        tps    MB_read/s    MB_wrtn/s"
 			   "    MB_read    MB_wrtn\n");
 	for (i = 0; i < b->n; i++) {
@@ -426,8 +448,18 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 		}
 		strbuf_addf(text, "%-*.*s %5zu %6zu  ", w, w, c->values[i], na,
 			    sc.iters_arm);
+		/* one boot a side: no interval and no boot-to-boot spread,
+		 * where they printed "1.332 [1.332, 1.332]" and "sd 0.00%" */
+		if (nb < 2 || na < 2) {
+			sc.boot.shift.ratio_low = sc.boot.shift.ratio_high =
+			    NAN;
+			sc.spread.between_sd = sc.spread.icc = NAN;
+		}
 		mark = text->len;
-		add_ratio(text, &sc.boot.shift);
+		if (isfinite(sc.boot.shift.ratio_low))
+			add_ratio(text, &sc.boot.shift);
+		else
+			strbuf_addf(text, "%.3f (no CI)", sc.boot.shift.ratio);
 		strbuf_addf(text, "%*s %-7.3g %-12s | pooled: ",
 			    (int)(22 - (text->len - mark) > 0
 				      ? 22 - (text->len - mark)
@@ -440,12 +472,27 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 		    (int)(22 - (text->len - mark) > 0 ? 22 - (text->len - mark)
 						      : 0),
 		    "", sc.pooled.p, stats_verdict_name(sc.pooled_verdict));
-		strbuf_addf(text,
-			    "%*s boot-to-boot sd %.2f%%, within a boot %.2f%% "
-			    "(intraclass correlation %.2f); ",
-			    w, "", 100.0 * sc.spread.between_sd,
-			    100.0 * sc.spread.within_sd,
-			    isfinite(sc.spread.icc) ? sc.spread.icc : 0.0);
+		if (isfinite(sc.spread.between_sd))
+			strbuf_addf(text,
+				    "%*s boot-to-boot sd %.2f%%, within a boot "
+				    "%.2f%% (intraclass correlation %.2f); ",
+				    w, "", 100.0 * sc.spread.between_sd,
+				    100.0 * sc.spread.within_sd,
+				    isfinite(sc.spread.icc) ? sc.spread.icc
+							    : 0.0);
+		else if (nb < 2 && na < 2)
+			strbuf_addf(
+			    text,
+			    "%*s boot-to-boot sd unknown (one boot each "
+			    "of '%s' and '%s'), within a boot %.2f%%; ",
+			    w, "", base, c->values[i],
+			    100.0 * sc.spread.within_sd);
+		else
+			strbuf_addf(text,
+				    "%*s boot-to-boot sd unknown (one boot of "
+				    "'%s'), within a boot %.2f%%; ",
+				    w, "", nb < 2 ? base : c->values[i],
+				    100.0 * sc.spread.within_sd);
 		if (sc.verdict == STATS_NO_VERDICT)
 			strbuf_addf(text,
 				    "no verdict with fewer than %u boots a "

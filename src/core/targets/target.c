@@ -265,7 +265,7 @@ fail:
 }
 
 int target_check_space(const struct target *t, uint64_t bytes,
-		       struct strbuf *err)
+		       const char *advice, struct strbuf *err)
 {
 	struct strbuf need = STRBUF_INIT, have = STRBUF_INIT;
 	uint64_t avail;
@@ -286,9 +286,10 @@ int target_check_space(const struct target *t, uint64_t bytes,
 		units_fmt_bytes(&have, avail);
 		ret = err_set(err, -ENOSPC,
 			      "the workload needs %s but '%s' has %s %s; "
-			      "lower --size or --jobs, or pick another target",
+			      "%s",
 			      need.buf, t->path, have.buf,
-			      t->kind == TARGET_BLOCKDEV ? "in all" : "free");
+			      t->kind == TARGET_BLOCKDEV ? "in all" : "free",
+			      advice ? advice : "pick another target");
 	}
 	strbuf_release(&need);
 	strbuf_release(&have);

@@ -39,10 +39,12 @@ int target_open(struct target *t, const char *spec, unsigned flags,
 /*
  * Check that bytes more can be laid out: free space in the filesystem
  * for a directory, capacity for a device. -ENOSPC with err saying how
- * much is needed and how much there is.
+ * much is needed and how much there is, and then what to do (advice,
+ * e.g. "lower --size or --jobs, or pick another target"; NULL: "pick
+ * another target").
  */
 int target_check_space(const struct target *t, uint64_t bytes,
-		       struct strbuf *err);
+		       const char *advice, struct strbuf *err);
 
 /* Path of work file name inside the target (dir targets), into out: for
  * messages only; work files are reached through workdir.h's functions. */

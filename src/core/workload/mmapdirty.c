@@ -84,7 +84,8 @@ static int mmapdirty_prepare(struct workload *w, struct target *t,
 	w->priv = st;
 	if (w->ro.keep_files && layout_reusable(t, FILE_NAME, size))
 		return 0;
-	ret = target_check_space(t, size, err);
+	ret = target_check_space(t, size,
+				 "lower --size, or pick another target", err);
 	if (!ret)
 		ret = layout_write(t, FILE_NAME, size, w->ro.seed, err);
 	if (!ret)

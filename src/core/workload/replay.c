@@ -364,7 +364,11 @@ static int replay_prepare(struct workload *w, struct target *t,
 			bytes += f->size_bytes;
 		}
 	}
-	ret = target_check_space(t, bytes, err);
+	/* the trace's files: no --size or --jobs makes them smaller */
+	ret = target_check_space(t, bytes,
+				 "the trace's files are laid out at their "
+				 "recorded sizes: pick another target",
+				 err);
 	if (ret)
 		return ret;
 	chunk = xmalloc(RP_LAYOUT_CHUNK);

@@ -230,7 +230,9 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 					   &need_bytes))
 			need_bytes = UINT64_MAX; /* more than any target has */
 	}
-	ret = target_check_space(t, need_bytes, err);
+	ret = target_check_space(
+	    t, need_bytes, "lower --size or --jobs, or pick another target",
+	    err);
 	/* a raw scratch device is a sparse image: reads of a hole never
 	 * reach the disk, so the regions read are written first (once) */
 	if (!ret && st->blockdev && st->kind.read_pct)
