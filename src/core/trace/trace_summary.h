@@ -27,6 +27,12 @@ struct trace_summary {
 	uint64_t think_p50_ns, think_p90_ns, think_max_ns; /* per thread gaps */
 	size_t files_regular, files_dirs, files_existed, files_created;
 	uint64_t existed_bytes; /* the size of the files that existed */
+	/* block requests (TOP_BLK_*): */
+	uint64_t blk_depth_max;	       /* most in flight at an issue */
+	uint64_t blk_depth_sum;	       /* over the requests: mean = / n */
+	uint64_t blk_flush_writes;     /* writes with a preflush */
+	uint64_t blk_fua_writes;       /* writes with FUA */
+	uint64_t blk_discard_bytes;    /* bytes discarded */
 };
 
 /* Summarize t. */
