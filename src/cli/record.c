@@ -234,7 +234,7 @@ static int done(const struct record_args *a, pid_t child, int *status,
 
 /* The closing lines: what was recorded and what it cost. */
 static void say_end(const struct record_args *a, const struct trace_end *end,
-		    uint64_t dropped, uint64_t blk_requests)
+		    uint64_t dropped, uint64_t blk_requests, uint64_t blk_missed)
 {
 	double secs = (double)end->duration_ns / 1e9;
 
@@ -261,6 +261,12 @@ static void say_end(const struct record_args *a, const struct trace_end *end,
 		       100.0 * (double)end->bpf_ns / (double)end->duration_ns,
 		       (unsigned long long)end->bpf_calls,
 		       100.0 * (double)end->user_ns / (double)end->duration_ns);
+	if (blk_missed)
+		warning("the kernel skipped %llu block completions or inserts "
+			"(another BPF program was running on that CPU): "
+			"those requests are kept, marked as not completed, "
+			"and the queue depth after them may be high",
+			(unsigned long long)blk_missed);
 	if (end->lost)
 		warning("%llu calls were lost (the ring buffer was full): "
 			"replay refuses this trace unless --allow-lost; a "
@@ -343,7 +349,8 @@ int cmd_record(int argc, const char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
-	say_end(&a, &end, capture_dropped(c), capture_blk_requests(c));
+	say_end(&a, &end, capture_dropped(c), capture_blk_requests(c),
+		capture_blk_missed(c));
 	if (a.nr_cmd && why == 2 && WIFEXITED(status) && WEXITSTATUS(status))
 		note("'%s' exited with %d", a.cmd[0], WEXITSTATUS(status));
 	ret = EXIT_OK;

@@ -37,7 +37,8 @@ struct capture {
 	struct ring_buffer *rb;
 	struct tracker tk;
 	struct blk_tracker blk;
-	unsigned layers; /* enum capture_layer */
+	unsigned layers;     /* enum capture_layer */
+	uint64_t blk_missed; /* completions and inserts the kernel skipped */
 	int stats_fd;	   /* BPF run-time statistics on while held */
 	uint64_t start_ns; /* CLOCK_MONOTONIC at start */
 	uint64_t user0_ns; /* this process's CPU time at start */
@@ -405,17 +406,22 @@ static uint64_t lost_count(struct capture *c, uint32_t which)
 	return sum;
 }
 
-/* Run time and runs of prog, from the kernel's statistics. */
-static void prog_stats(struct bpf_program *prog, uint64_t *ns, uint64_t *cnt)
+/* Run time and runs of prog, from the kernel's statistics; the runs
+ * the kernel skipped (another BPF program was running on that CPU: a
+ * tracepoint program does not nest) are returned. */
+static uint64_t prog_stats(struct bpf_program *prog, uint64_t *ns,
+			   uint64_t *cnt)
 {
 	struct bpf_prog_info info;
 	uint32_t len = sizeof(info);
 
 	memset(&info, 0, sizeof(info));
-	if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
-		*ns += info.run_time_ns;
-		*cnt += info.run_cnt;
-	}
+	if (bpf_program__fd(prog) < 0 ||
+	    bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		return 0;
+	*ns += info.run_time_ns;
+	*cnt += info.run_cnt;
+	return info.recursion_misses;
 }
 
 int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
@@ -431,14 +437,21 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 	if (c->failed)
 		return err_set(err, -EIO, "%s", c->werr.buf);
 	end->lost = lost_count(c, 0) + lost_count(c, 1) + c->blk.lost;
-	prog_stats(c->skel->progs.iot_enter, &end->bpf_ns, &end->bpf_calls);
-	prog_stats(c->skel->progs.iot_exit, &end->bpf_ns, &end->bpf_calls);
-	prog_stats(c->skel->progs.iot_fork, &end->bpf_ns, &end->bpf_calls);
-	prog_stats(c->skel->progs.iot_blk_issue, &end->bpf_ns, &end->bpf_calls);
-	prog_stats(c->skel->progs.iot_blk_complete, &end->bpf_ns,
-		   &end->bpf_calls);
-	prog_stats(c->skel->progs.iot_blk_insert, &end->bpf_ns,
-		   &end->bpf_calls);
+	/* a skipped entry, exit, fork or issue loses what it was of */
+	end->lost +=
+	    prog_stats(c->skel->progs.iot_enter, &end->bpf_ns,
+		       &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_exit, &end->bpf_ns,
+		       &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_fork, &end->bpf_ns,
+		       &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_blk_issue, &end->bpf_ns,
+		       &end->bpf_calls);
+	/* a skipped completion or insert loses a time, not a request */
+	c->blk_missed = prog_stats(c->skel->progs.iot_blk_complete,
+				   &end->bpf_ns, &end->bpf_calls);
+	c->blk_missed += prog_stats(c->skel->progs.iot_blk_insert,
+				    &end->bpf_ns, &end->bpf_calls);
 	end->user_ns = self_cpu_ns() - c->user0_ns;
 	c->started = 0;
 	return 0;
@@ -457,6 +470,11 @@ uint64_t capture_blk_requests(const struct capture *c)
 uint64_t capture_blk_unpaired(const struct capture *c)
 {
 	return c->blk.unpaired;
+}
+
+uint64_t capture_blk_missed(const struct capture *c)
+{
+	return c->blk_missed;
 }
 
 uint64_t capture_start_ns(const struct capture *c)

@@ -55,6 +55,10 @@ uint64_t capture_dropped(const struct capture *c);
  * before the capture (not recorded). */
 uint64_t capture_blk_requests(const struct capture *c);
 uint64_t capture_blk_unpaired(const struct capture *c);
+/* Completions and inserts the kernel did not run the program for
+ * (another BPF program was running on that CPU): their requests are
+ * kept, flagged as not completed. After capture_stop(). */
+uint64_t capture_blk_missed(const struct capture *c);
 /* CLOCK_MONOTONIC when capture_start() began. */
 uint64_t capture_start_ns(const struct capture *c);
 void capture_free(struct capture *c);

@@ -409,6 +409,8 @@ int rp_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	size_t i;
 	int ret = 0, e;
 
+	if (st->blk)
+		return rpb_run(st, w, r, err);
 	measure_init(&m, w->hook);
 	measure_begin(&m);
 	st->start_ns = clock_now_ns();
@@ -470,6 +472,7 @@ void rp_cleanup(struct workload *w)
 
 	if (!st)
 		return;
+	rpb_free(st->blk);
 	for (i = 0; i < st->nr_fds; i++)
 		if (st->fds[i].refs)
 			close(st->fds[i].fd);
