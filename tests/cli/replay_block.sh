@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The block layer: record --layer block captures a randwrite run's
+# requests on a loop device, and replay --layer block on another loop
+# device reproduces its request sizes, write count and flushes exactly
+# (counted by a capture of the replay and by the device's own stat); a
+# write that carried FUA or a preflush is replayed as a write and a
+# flush; a target smaller than the trace's reach is refused unless
+# --fold; a file-layer replay of a block trace is refused.
+. "$(dirname "$0")/lib.sh"
+need_root
+mkloop 64M || skip "cannot make a loop device"
+SRC=$LOOP
+mkloop 64M || skip "cannot make a loop device"
+DST=$LOOP
+if ! "$IOTRIAL" record --layer block --device "$SRC" --duration 10ms \
+	-o "$TEST_TMP/probe.trace" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; then
+	cat "$TEST_TMP/err"
+	skip "the BPF block capture cannot load here"
+fi
+
+# a randwrite capture: 4 KiB writes with an fsync every 50, then 64 KiB
+# ones, one at a time
+stat_of() { awk -v f="$2" '{ print $f }' "/sys/block/${1#/dev/}/stat"; }
+sw0=$(stat_of "$SRC" 5) sf0=$(stat_of "$SRC" 16)
+"$IOTRIAL" record --layer block --device "$SRC" -o "$TEST_TMP/cap" -- \
+	sh -c "'$IOTRIAL' run randwrite -t '$SRC' --allow-destroy --direct=1 \
+		--bs=4k --size=16M --ios=200 --fsync=50 --seed=3 &&
+	       '$IOTRIAL' run randwrite -t '$SRC' --allow-destroy --direct=1 \
+		--bs=64k --size=16M --ios=30 --seed=4" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "record the block layer of two randwrite runs" test $? = 0 ||
+	cat "$TEST_TMP/err"
+sw1=$(stat_of "$SRC" 5) sf1=$(stat_of "$SRC" 16)
+check "record names the device" \
+	grep -q "^recorded [0-9]* requests of '$SRC'" "$TEST_TMP/out"
+"$IOTRIAL" trace stats "$TEST_TMP/cap" >"$TEST_TMP/cs"
+ops() { awk -v op="$1" '$1 == op && $3 ~ /\/s$/ { print $2 }' "$2"; }
+check "the capture holds the 230 writes" test "$(ops blk_write "$TEST_TMP/cs")" = 230 ||
+	cat "$TEST_TMP/cs"
+check "and their sizes" grep -q "write  4 KiB to 8 KiB: 200" "$TEST_TMP/cs"
+check "... both of them" grep -q "write  64 KiB to 128 KiB: 30" "$TEST_TMP/cs"
+check "the 4 fsyncs are flushes" test "$(ops blk_flush "$TEST_TMP/cs")" -ge 4
+"$IOTRIAL" trace show "$TEST_TMP/cap" >"$TEST_TMP/show"
+check "the device's geometry is in the trace" \
+	grep -q "^  block.logical_block_size = 512$" "$TEST_TMP/show"
+check "and its queue" grep -q "^  block.nr_requests = [0-9]" "$TEST_TMP/show"
+check "the format is 1.1" grep -q "^iotrial trace, format 1.1$" "$TEST_TMP/show"
+
+# the replay, on the other device, itself recorded
+w0=$(stat_of "$DST" 5) f0=$(stat_of "$DST" 16)
+"$IOTRIAL" record --layer block --device "$DST" -o "$TEST_TMP/rep" -- \
+	"$IOTRIAL" run replay --trace "$TEST_TMP/cap" --layer block \
+	-t "$DST" --allow-destroy --json="$TEST_TMP/run.json" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "replay the capture at the block layer" test $? = 0 ||
+	cat "$TEST_TMP/err" "$TEST_TMP/out"
+w1=$(stat_of "$DST" 5) f1=$(stat_of "$DST" 16)
+"$IOTRIAL" trace stats "$TEST_TMP/rep" >"$TEST_TMP/rs"
+check "the replay made as many writes" \
+	test "$(ops blk_write "$TEST_TMP/rs")" = "$(ops blk_write "$TEST_TMP/cs")"
+check "of the same sizes" \
+	diff <(grep '^  write ' "$TEST_TMP/cs") <(grep '^  write ' "$TEST_TMP/rs")
+check "and as many flushes" \
+	test "$(ops blk_flush "$TEST_TMP/rs")" = "$(ops blk_flush "$TEST_TMP/cs")"
+# the kernel counts a flush as a flush and an empty write: the two
+# devices' own counts agree
+check "the devices counted as many writes" test $((w1 - w0)) = $((sw1 - sw0))
+check "and as many flushes" test $((f1 - f0)) = $((sf1 - sf0))
+check "the run says its fidelity" \
+	grep -q "^note: block replay fidelity [0-9.]* of 100" "$TEST_TMP/out"
+check "the fidelity is in the run object" \
+	test "$(json "$TEST_TMP/run.json" "o['runs'][0]['fidelity'] if 'runs' in o else o['fidelity']" 2>/dev/null)" != ""
+
+# a synthetic trace: one write with FUA, one with a preflush, one read
+python3 - "$TEST_TMP/fua" <<'PY'
+import struct, sys
+ev = b""
+for ts, op, flags in ((1000, 21, 16), (2000, 21, 8), (3000, 20, 0)):
+    ev += struct.pack("<QQIHHIIQQqIi", ts, 10, 1, op, flags, 0, 0,
+                      8192 * (ts // 1000), 4096, 0, 1, -1)
+rec = lambda t, p: struct.pack("<II", t, len(p)) + p
+meta = rec(1, struct.pack("<H", 5) + b"layer" + struct.pack("<H", 5) + b"block")
+end = rec(4, struct.pack("<QQQQQQ", 3, 0, 5000, 0, 0, 0))
+open(sys.argv[1], "wb").write(b"IOTRACE\n" + struct.pack("<HHI", 1, 1, 16)
+                              + meta + rec(3, ev) + end)
+PY
+r0=$(stat_of "$DST" 1) w0=$(stat_of "$DST" 5) f0=$(stat_of "$DST" 16)
+"$IOTRIAL" run replay --trace "$TEST_TMP/fua" --layer block -t "$DST" \
+	--allow-destroy >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "replay a trace with FUA and preflush writes" test $? = 0 ||
+	cat "$TEST_TMP/err"
+r1=$(stat_of "$DST" 1) w1=$(stat_of "$DST" 5) f1=$(stat_of "$DST" 16)
+check "the read reached the device" test $((r1 - r0)) = 1
+check "the two writes did, each with a flush" \
+	test $((w1 - w0)) -ge 2 -a $((f1 - f0)) -ge 2
+"$IOTRIAL" run replay --trace "$TEST_TMP/fua" --layer block -t "$DST" \
+	--allow-destroy >/dev/null 2>&1
+f2=$(stat_of "$DST" 16)
+# the same without the flags: no flush
+python3 - "$TEST_TMP/fua" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = b.index(b"block") + 5 + 8  # the events' payload
+for i in range(3):
+    b[at + 64 * i + 22] = 0
+open(sys.argv[1], "wb").write(b)
+PY
+"$IOTRIAL" run replay --trace "$TEST_TMP/fua" --layer block -t "$DST" \
+	--allow-destroy >/dev/null 2>&1
+f3=$(stat_of "$DST" 16)
+check "without FUA and preflush, no flush" test $((f3 - f2)) = 0
+
+# a target smaller than the trace reaches
+"$IOTRIAL" run replay --trace "$TEST_TMP/cap" --layer block -t scratch:4M \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "a smaller target is refused" test $? != 0
+check "saying how far the trace reaches and what --fold does" \
+	grep -q "the trace reaches byte [0-9]* of its device.*--fold=1" "$TEST_TMP/err"
+"$IOTRIAL" run replay --trace "$TEST_TMP/cap" --layer block -t scratch:4M \
+	--fold=1 >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "--fold replays it" test $? = 0 || cat "$TEST_TMP/err"
+check "and says how many it folded" \
+	grep -q "^note: [0-9]* requests past the target's end were folded" "$TEST_TMP/out"
+
+# the wrong layer, the wrong target
+mkdir -p "$TEST_TMP/dir"
+"$IOTRIAL" run replay --trace "$TEST_TMP/cap" -t "$TEST_TMP/dir" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "a file-layer replay of block requests is refused" \
+	grep -q "holds block requests only: replay it with --layer=block" "$TEST_TMP/err"
+"$IOTRIAL" run replay --trace "$TEST_TMP/cap" --layer block -t "$TEST_TMP/dir" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "a block replay on a directory is refused" \
+	grep -q "a block-layer replay writes a device" "$TEST_TMP/err"
+"$IOTRIAL" record --layer block -o "$TEST_TMP/x" -- true \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "--layer block needs --device" grep -q "needs --device DEV" "$TEST_TMP/err"
+"$IOTRIAL" record --layer block --device "$TEST_TMP/dir" -o "$TEST_TMP/x" \
+	-- true >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "--device must be a block device" grep -q "is not a block device" "$TEST_TMP/err"
+exit 0
