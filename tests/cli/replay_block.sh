@@ -122,8 +122,30 @@ check "--fold replays it" test $? = 0 || cat "$TEST_TMP/err"
 check "and says how many it folded" \
 	grep -q "^note: [0-9]* requests past the target's end were folded" "$TEST_TMP/out"
 
-# the wrong layer, the wrong target
 mkdir -p "$TEST_TMP/dir"
+# a knob above the block layer is refused, or with --force suspect
+"$IOTRIAL" compare replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
+	--allow-destroy --vary read_ahead_kb=128,2048 --runs 6 --no-store \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "read_ahead_kb with a block replay is refused" test $? = 2
+check "saying why" grep -q "'read_ahead_kb' with replay: a block-layer replay issues the recorded requests itself" "$TEST_TMP/err"
+"$IOTRIAL" compare replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
+	--allow-destroy --vary vm.dirty_ratio=10,20 --runs 6 --no-store \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "so is vm.dirty_ratio" grep -q "'vm.dirty_ratio' with replay: .*acts above the block layer" "$TEST_TMP/err"
+"$IOTRIAL" compare replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
+	--allow-destroy --vary read_ahead_kb=128,2048 --runs 1 --no-store \
+	--force --speed max >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "--force runs it, the verdict suspect" \
+	grep -q "warning: 'read_ahead_kb' with replay: .*the verdict is suspect" "$TEST_TMP/err" ||
+	cat "$TEST_TMP/err"
+"$IOTRIAL" compare replay --trace "$TEST_TMP/cap" -t "$TEST_TMP/dir" \
+	--vary read_ahead_kb=128,2048 --runs 6 --no-store --time 1s \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "a file-layer replay is not refused for it" \
+	test -z "$(grep "acts above the block layer" "$TEST_TMP/err")"
+
+# the wrong layer, the wrong target
 "$IOTRIAL" run replay --trace "$TEST_TMP/cap" -t "$TEST_TMP/dir" \
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
 check "a file-layer replay of block requests is refused" \

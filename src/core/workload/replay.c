@@ -422,6 +422,28 @@ static int replay_prepare(struct workload *w, struct target *t,
 	return ret;
 }
 
+/* workload_ops.knob_above: at the block layer, what acts above it */
+static const char *replay_knob_above(const struct workload *w,
+				     const char *knob)
+{
+	static const char *const above[] = {"read_ahead_kb", "atime",
+					    "vm.dirty_", "bdflush.",
+					    "vm.vfs_cache_pressure"};
+	size_t i;
+
+	if (strcmp(workload_str(w, "layer"), "block"))
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(above); i++)
+		if (!strncmp(knob, above[i], strlen(above[i])))
+			return "a block-layer replay issues the recorded "
+			       "requests itself, with O_DIRECT: this knob "
+			       "acts above the block layer (on the page cache "
+			       "and the file system that made them), not on "
+			       "the replay; replay the file layer of the "
+			       "trace to measure it";
+	return NULL;
+}
+
 /* workload_ops.default_metric: how long the replay took */
 static const char *replay_metric(const struct workload *w)
 {
@@ -438,6 +460,7 @@ const struct workload_ops workload_replay = {
     .run = rp_run,
     .cleanup = rp_cleanup,
     .default_metric = replay_metric,
+    .knob_above = replay_knob_above,
     .short_run_advice = "record a longer trace",
     .untimed = 1,
 };
