@@ -12,6 +12,7 @@
 #include "../core/trace/iolog.h"
 #include "../core/trace/trace.h"
 #include "../core/trace/trace_summary.h"
+#include "../core/trace/blkparse.h"
 #include "../util/error.h"
 #include "../util/units.h"
 #include "../util/banned.h"
@@ -20,7 +21,7 @@ static const char *const trace_usage[] = {
     "iotrial trace show [--limit N] TRACE",
     "iotrial trace stats TRACE",
     "iotrial trace export --format fio-iolog3 [--anonymize] [-o FILE] TRACE",
-    "iotrial trace import [-o TRACE] [--force] IOLOG",
+    "iotrial trace import [-o TRACE] [--force] (IOLOG | BLKTRACE)",
     NULL,
 };
 
@@ -30,7 +31,8 @@ static const char trace_epilogue[] =
     "summarizes it.\nexport writes its reads, writes and syncs as a fio "
     "version 3 iolog\n(fio --read_iolog=FILE replays it); import makes a "
     "trace of a fio iolog\n(version 2 or 3) that the replay workload "
-    "plays. The format is\ndocs/TRACE-FORMAT.md.\n";
+    "plays, or of blktrace's binary\nrecords (blkparse -d FILE): a block "
+    "trace. The format is\ndocs/TRACE-FORMAT.md.\n";
 
 /* Read the trace at path, or say why not. 0 or an exit code. */
 static int load(const char *path, struct trace *t)
@@ -91,7 +93,18 @@ static int do_import(const char *in_path, const char *out_path, int force)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	r = iolog_import(in.buf, in.len, &t, &err);
+	if (blkparse_detect(in.buf, in.len)) {
+		uint64_t others = 0;
+
+		r = blkparse_import(in.buf, in.len, &t, &others, &err);
+		if (!r && others)
+			note("%llu records of other devices than %s were left "
+			     "out",
+			     (unsigned long long)others,
+			     trace_meta_get(&t, "block.dev"));
+	} else {
+		r = iolog_import(in.buf, in.len, &t, &err);
+	}
 	if (r) {
 		error("'%s': %s", in_path, err.buf);
 		ret = EXIT_USAGE;
@@ -103,8 +116,13 @@ static int do_import(const char *in_path, const char *out_path, int force)
 		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	printf("imported %zu events on %zu files from '%s' to '%s'\n",
-	       t.nr_events, t.nr_files, in_path, out_path);
+	if (trace_meta_get(&t, "imported"))
+		printf("imported %zu block requests of %s from '%s' to '%s'\n",
+		       t.nr_events, trace_meta_get(&t, "block.dev"), in_path,
+		       out_path);
+	else
+		printf("imported %zu events on %zu files from '%s' to '%s'\n",
+		       t.nr_events, t.nr_files, in_path, out_path);
 out:
 	trace_release(&t);
 	strbuf_release(&in);

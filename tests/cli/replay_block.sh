@@ -160,4 +160,29 @@ check "--layer block needs --device" grep -q "needs --device DEV" "$TEST_TMP/err
 "$IOTRIAL" record --layer block --device "$TEST_TMP/dir" -o "$TEST_TMP/x" \
 	-- true >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 check "--device must be a block device" grep -q "is not a block device" "$TEST_TMP/err"
+
+# blktrace's binary records (blkparse -d) imported as a block trace
+python3 - "$TEST_TMP/bt.bin" <<'PY'
+import struct, sys
+def rec(ns, sector, nbytes, ta, tc, dev=(7 << 20) | 3, pdu=b""):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, 1, ns, sector, nbytes,
+                       ta | (tc << 16), 42, dev, 0, 0, len(pdu)) + pdu
+d = b"".join(rec(1000 * i, 8 * i, 4096, 7, 2) + rec(1000 * i + 500, 8 * i, 4096, 8, 2)
+             for i in range(1, 21))
+d += rec(30000, 0, 0, 7, 4) + rec(30100, 0, 0, 8, 4) + rec(30200, 9, 512, 7, 1, dev=8 << 20)
+open(sys.argv[1], "wb").write(d)
+PY
+"$IOTRIAL" trace import -o "$TEST_TMP/bt.trace" "$TEST_TMP/bt.bin" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "import blktrace records" grep -q "^imported 21 block requests of 7:3" "$TEST_TMP/out" ||
+	cat "$TEST_TMP/out" "$TEST_TMP/err"
+check "saying what of another device it left out" \
+	grep -q "note: 1 records of other devices than 7:3 were left out" "$TEST_TMP/err"
+"$IOTRIAL" trace stats "$TEST_TMP/bt.trace" >"$TEST_TMP/bs"
+check "the imported writes and flush" \
+	test "$(ops blk_write "$TEST_TMP/bs")" = 20 -a "$(ops blk_flush "$TEST_TMP/bs")" = 1
+head -c 47 "$TEST_TMP/bt.bin" >"$TEST_TMP/bt.cut"
+"$IOTRIAL" trace import -o "$TEST_TMP/bt2.trace" "$TEST_TMP/bt.cut" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "a cut record is no blktrace (an iolog then), refused" test $? = 2
 exit 0

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "core/trace/blk.h"
+#include "core/trace/blkparse.h"
 #include "core/trace/trace.h"
 #include "core/trace/trace_summary.h"
 #include "util/strbuf.h"
@@ -225,6 +226,101 @@ static void test_minor(void **state)
 	strbuf_release(&err);
 }
 
+/* One blk_io_trace record at p (48 bytes, then pdu bytes of zeros), in
+ * little- or big-endian order; returns its length. */
+static size_t bt_rec(unsigned char *p, int big, uint64_t ns, uint64_t sector,
+		     uint32_t bytes, uint32_t action, uint32_t dev,
+		     uint16_t error, uint16_t pdu)
+{
+	const struct {
+		unsigned off, n;
+		uint64_t v;
+	} f[] = {
+	    {0, 4, 0x65617407}, {4, 4, 1},	{8, 8, ns},	 {16, 8, sector},
+	    {24, 4, bytes},	{28, 4, action}, {32, 4, 42},	 {36, 4, dev},
+	    {40, 4, 0},		{44, 2, error},	 {46, 2, pdu},
+	};
+	size_t i;
+	unsigned k;
+
+	memset(p, 0, 48 + pdu);
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		for (k = 0; k < f[i].n; k++)
+			p[f[i].off + (big ? f[i].n - 1 - k : k)] =
+			    (unsigned char)(f[i].v >> (8 * k));
+	return 48 + pdu;
+}
+
+#define ACT(ta, tc) ((uint32_t)(ta) | ((uint32_t)(tc) << 16))
+
+static void test_blkparse(void **state)
+{
+	static unsigned char buf[4096];
+	uint32_t dev = 7u << 20 | 3, other = 8u << 20;
+	struct strbuf err = STRBUF_INIT;
+	int big;
+
+	(void)state;
+	for (big = 0; big < 2; big++) {
+		struct trace t = {0};
+		uint64_t others;
+		size_t n = 0;
+
+		/* queue (skipped), insert, issue, complete of a sync write
+		 * with FUA; a read with a cgroup payload; a flush; another
+		 * device's issue */
+		n += bt_rec(buf + n, big, 100, 8, 4096, ACT(1, 2 | 8), dev, 0, 0);
+		n += bt_rec(buf + n, big, 150, 8, 4096, ACT(12, 2 | 8), dev, 0, 0);
+		n += bt_rec(buf + n, big, 200, 8, 4096, ACT(7, 2 | 8 | 0x8000),
+			    dev, 0, 0);
+		n += bt_rec(buf + n, big, 300, 64, 8192, ACT(7 | 256, 1), dev,
+			    0, 8);
+		n += bt_rec(buf + n, big, 350, 0, 0, ACT(7, 4), dev, 0, 0);
+		n += bt_rec(buf + n, big, 360, 5, 512, ACT(7, 1), other, 0, 0);
+		n += bt_rec(buf + n, big, 400, 8, 4096, ACT(8, 2 | 8 | 0x8000),
+			    dev, 0, 0);
+		n += bt_rec(buf + n, big, 500, 64, 8192, ACT(8, 1), dev, 5, 0);
+		n += bt_rec(buf + n, big, 600, 0, 0, ACT(8, 4), dev, 0, 0);
+		assert_true(blkparse_detect(buf, n));
+		assert_int_equal(blkparse_import(buf, n, &t, &others, &err), 0);
+		assert_int_equal(others, 1);
+		assert_int_equal(t.nr_events, 3);
+		assert_int_equal(t.events[0].op, TOP_BLK_WRITE);
+		assert_int_equal(t.events[0].flags, TEV_FUA | TEV_SYNC);
+		assert_int_equal(t.events[0].offset, 4096);
+		assert_int_equal(t.events[0].ts_ns, 200);
+		assert_int_equal(t.events[0].dur_ns, 200);
+		assert_int_equal(t.events[0].file2, 50);
+		assert_int_equal(t.events[1].op, TOP_BLK_READ);
+		assert_int_equal(t.events[1].size, 8192);
+		assert_int_equal(t.events[1].ret, -5);
+		assert_int_equal(t.events[1].arg, 2);
+		assert_int_equal(t.events[2].op, TOP_BLK_FLUSH);
+		assert_int_equal(t.events[2].arg, 3);
+		assert_string_equal(trace_meta_get(&t, "block.dev"), "7:3");
+		assert_string_equal(trace_meta_get(&t, "layer"), "block");
+		trace_release(&t);
+		/* a record cut short, a payload past the end, a bad magic */
+		memset(&t, 0, sizeof(t));
+		assert_int_equal(blkparse_import(buf, n - 1, &t, &others, &err),
+				 -EINVAL);
+		trace_release(&t);
+		memset(&t, 0, sizeof(t));
+		bt_rec(buf, big, 1, 1, 1, ACT(7, 1), dev, 0, 4000);
+		assert_int_equal(blkparse_import(buf, 48, &t, &others, &err),
+				 -EINVAL);
+		trace_release(&t);
+		memset(&t, 0, sizeof(t));
+		bt_rec(buf, big, 1, 1, 1, ACT(7, 1), dev, 0, 0);
+		buf[big ? 3 : 0] = 6; /* version 6 */
+		assert_int_equal(blkparse_import(buf, 48, &t, &others, &err),
+				 -EINVAL);
+		trace_release(&t);
+	}
+	assert_false(blkparse_detect("IOTRACE\n", 8));
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +328,7 @@ int main(void)
 	    cmocka_unit_test(test_format),
 	    cmocka_unit_test(test_pairing),
 	    cmocka_unit_test(test_minor),
+	    cmocka_unit_test(test_blkparse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

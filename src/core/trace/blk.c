@@ -159,6 +159,15 @@ static int emit(struct blk_tracker *b, const struct blk_inflight *q,
 	e.file2 = wait > UINT32_MAX ? UINT32_MAX : (uint32_t)wait;
 	e.fd = -1;
 	b->nr_events++;
+	if (!b->w) {
+		if (b->mem->nr_events >= TRACE_EVENTS_MAX)
+			return err_set(err, -EFBIG, "more than %u events",
+				       TRACE_EVENTS_MAX);
+		ALLOC_GROW(b->mem->events, b->mem->nr_events + 1,
+			   b->mem->alloc_events);
+		b->mem->events[b->mem->nr_events++] = e;
+		return 0;
+	}
 	return trace_writer_event(b->w, &e, err);
 }
 

@@ -30,7 +30,8 @@ struct blk_inflight {
 
 /* Pairs a device's request events and writes them as trace events. */
 struct blk_tracker {
-	struct trace_writer *w;
+	struct trace_writer *w;	       /* where requests go, or: */
+	struct trace *mem;	       /* appended here (w NULL) */
 	uint64_t start_ns;	       /* the capture's start (monotonic) */
 	struct blk_inflight *issued;   /* in flight, oldest first */
 	size_t nr_issued, alloc_issued;
@@ -48,7 +49,8 @@ struct blk_tracker {
  */
 int blk_parse_rwbs(const char *rwbs, unsigned *op, unsigned *flags);
 
-/* Start pairing, writing to w, times relative to start_ns. */
+/* Start pairing, writing to w, times relative to start_ns (set
+ * b->mem after, with w NULL, to append to a trace in memory). */
 void blk_tracker_init(struct blk_tracker *b, struct trace_writer *w,
 		      uint64_t start_ns);
 /* One ring buffer record. 0, or -errno from the writer with err set. */
