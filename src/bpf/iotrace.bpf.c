@@ -34,7 +34,7 @@ const volatile __u32 mode = IOT_MODE_PIDS;
 const volatile __u64 cgroup_id;		 /* IOT_MODE_CGROUP: the cgroup's id */
 const volatile __u32 cgroup_level;	 /* and its level (root is 0) */
 const volatile __u32 fork_child_off = 0; /* 0: no sched_process_fork */
-const volatile __u32 blk_dev;		 /* the device (kernel dev_t), 0: none */
+const volatile __u32 blk_dev; /* the device (kernel dev_t), 0: none */
 const volatile __u32 blk_off[IOT_BLK__NR][IOT_BF__NR]; /* see iotrace.h */
 
 /* raw_syscalls/sys_enter */

@@ -74,9 +74,9 @@ struct iot_blk {
 	__u64 ts_ns; /* bpf_ktime_get_ns() (CLOCK_MONOTONIC) */
 	__u64 sector;
 	__u32 nr_sector;
-	__u32 bytes;			/* 0 where the tracepoint has none */
-	__s32 error;			/* complete: 0 or -errno */
-	char rwbs[IOT_RWBS_MAX];	/* NUL-terminated */
+	__u32 bytes;		 /* 0 where the tracepoint has none */
+	__s32 error;		 /* complete: 0 or -errno */
+	char rwbs[IOT_RWBS_MAX]; /* NUL-terminated */
 	__u32 pad;
 };
 

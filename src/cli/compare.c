@@ -350,8 +350,8 @@ static int check_plan(const struct trial *tr, const struct compare_args *a)
 
 		if (!f->is_knob || !w->ops->knob_above)
 			continue;
-		why = w->ops->knob_above(w, f->set_name ? f->set_name
-							: f->name);
+		why =
+		    w->ops->knob_above(w, f->set_name ? f->set_name : f->name);
 		if (!why)
 			continue;
 		if (a->force) {

@@ -192,7 +192,7 @@ static int write_meta(struct trace_writer *w, const struct record_args *a,
 		      struct strbuf *err)
 {
 	int ret = capture_write_meta(w,
-				     a->layers == CAPTURE_BLOCK ? "block"
+				     a->layers == CAPTURE_BLOCK	 ? "block"
 				     : a->layers & CAPTURE_BLOCK ? "both"
 								 : "file",
 				     err);
@@ -234,7 +234,8 @@ static int done(const struct record_args *a, pid_t child, int *status,
 
 /* The closing lines: what was recorded and what it cost. */
 static void say_end(const struct record_args *a, const struct trace_end *end,
-		    uint64_t dropped, uint64_t blk_requests, uint64_t blk_missed)
+		    uint64_t dropped, uint64_t blk_requests,
+		    uint64_t blk_missed)
 {
 	double secs = (double)end->duration_ns / 1e9;
 

@@ -31,7 +31,8 @@ static void test_rwbs(void **state)
 	    {"WS", TOP_BLK_WRITE, TEV_SYNC},
 	    {"FWS", TOP_BLK_WRITE, TEV_PREFLUSH | TEV_SYNC},
 	    {"WFS", TOP_BLK_WRITE, TEV_FUA | TEV_SYNC},
-	    {"FWFSM", TOP_BLK_WRITE, TEV_PREFLUSH | TEV_FUA | TEV_SYNC | TEV_META},
+	    {"FWFSM", TOP_BLK_WRITE,
+	     TEV_PREFLUSH | TEV_FUA | TEV_SYNC | TEV_META},
 	    {"R", TOP_BLK_READ, 0},
 	    {"RA", TOP_BLK_READ, TEV_RAHEAD},
 	    {"D", TOP_BLK_DISCARD, 0},
@@ -142,15 +143,15 @@ static void test_pairing(void **state)
 	char path[256];
 	struct iot_blk r[] = {
 	    rec(IOT_BLK_INSERT, 1100, 8, 8, "W"),
-	    rec(IOT_BLK_ISSUE, 1500, 8, 8, "W"),	   /* depth 1 */
-	    rec(IOT_BLK_ISSUE, 1600, 64, 16, "FWS"),   /* depth 2 */
-	    rec(IOT_BLK_ISSUE, 1700, 0, 0, "FF"),	   /* depth 3 */
+	    rec(IOT_BLK_ISSUE, 1500, 8, 8, "W"),     /* depth 1 */
+	    rec(IOT_BLK_ISSUE, 1600, 64, 16, "FWS"), /* depth 2 */
+	    rec(IOT_BLK_ISSUE, 1700, 0, 0, "FF"),    /* depth 3 */
 	    rec(IOT_BLK_COMPLETE, 2000, 64, 16, "FWS"),
 	    rec(IOT_BLK_COMPLETE, 2100, ~0ull, 0, "FF"),
 	    rec(IOT_BLK_COMPLETE, 2150, 64, 0, "FWS"), /* the flush's end */
 	    rec(IOT_BLK_COMPLETE, 2200, 8, 8, "W"),
 	    rec(IOT_BLK_COMPLETE, 2300, 99, 8, "R"), /* issued before */
-	    rec(IOT_BLK_ISSUE, 2400, 128, 8, "R"),	   /* never completes */
+	    rec(IOT_BLK_ISSUE, 2400, 128, 8, "R"),   /* never completes */
 	};
 	size_t i;
 
@@ -218,8 +219,7 @@ static void test_minor(void **state)
 	trace_release(&r);
 	memset(&r, 0, sizeof(r));
 	data.buf[10] = 0; /* minor 0 */
-	assert_int_equal(trace_read_mem(data.buf, data.len, &r, &err),
-			 -EINVAL);
+	assert_int_equal(trace_read_mem(data.buf, data.len, &r, &err), -EINVAL);
 	trace_release(&r);
 	unlink(path);
 	strbuf_release(&data);
@@ -236,8 +236,8 @@ static size_t bt_rec(unsigned char *p, int big, uint64_t ns, uint64_t sector,
 		unsigned off, n;
 		uint64_t v;
 	} f[] = {
-	    {0, 4, 0x65617407}, {4, 4, 1},	{8, 8, ns},	 {16, 8, sector},
-	    {24, 4, bytes},	{28, 4, action}, {32, 4, 42},	 {36, 4, dev},
+	    {0, 4, 0x65617407}, {4, 4, 1},	 {8, 8, ns},   {16, 8, sector},
+	    {24, 4, bytes},	{28, 4, action}, {32, 4, 42},  {36, 4, dev},
 	    {40, 4, 0},		{44, 2, error},	 {46, 2, pdu},
 	};
 	size_t i;
@@ -269,8 +269,10 @@ static void test_blkparse(void **state)
 		/* queue (skipped), insert, issue, complete of a sync write
 		 * with FUA; a read with a cgroup payload; a flush; another
 		 * device's issue */
-		n += bt_rec(buf + n, big, 100, 8, 4096, ACT(1, 2 | 8), dev, 0, 0);
-		n += bt_rec(buf + n, big, 150, 8, 4096, ACT(12, 2 | 8), dev, 0, 0);
+		n += bt_rec(buf + n, big, 100, 8, 4096, ACT(1, 2 | 8), dev, 0,
+			    0);
+		n += bt_rec(buf + n, big, 150, 8, 4096, ACT(12, 2 | 8), dev, 0,
+			    0);
 		n += bt_rec(buf + n, big, 200, 8, 4096, ACT(7, 2 | 8 | 0x8000),
 			    dev, 0, 0);
 		n += bt_rec(buf + n, big, 300, 64, 8192, ACT(7 | 256, 1), dev,
@@ -324,10 +326,8 @@ static void test_blkparse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rwbs),
-	    cmocka_unit_test(test_format),
-	    cmocka_unit_test(test_pairing),
-	    cmocka_unit_test(test_minor),
+	    cmocka_unit_test(test_rwbs),     cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_pairing),  cmocka_unit_test(test_minor),
 	    cmocka_unit_test(test_blkparse),
 	};
 

@@ -5,10 +5,10 @@
  * scheduler's queue (not every request passes there), issued to the
  * driver, completed. A request is known by its sector while it is in
  * flight; requests that share a sector are paired oldest first, and a
- * flush (which completes at no sector) with the oldest flush. The number in flight at an issue is the
- * number issued and not completed, itself included: the queue depth the
- * device saw. Tables are bounded (BLK_INFLIGHT_MAX): what does not fit
- * is counted as lost, never grown without end.
+ * flush (which completes at no sector) with the oldest flush. The number in
+ * flight at an issue is the number issued and not completed, itself included:
+ * the queue depth the device saw. Tables are bounded (BLK_INFLIGHT_MAX): what
+ * does not fit is counted as lost, never grown without end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -284,9 +284,12 @@ int blk_device_resolve(const char *path, uint32_t *kdev, uint64_t *rdev,
 int blk_parse_format(const char *text, uint32_t off[IOT_BF__NR])
 {
 	static const char *const names[IOT_BF__NR] = {
-	    [IOT_BF_DEV] = "dev",	   [IOT_BF_SECTOR] = "sector",
-	    [IOT_BF_NR_SECTOR] = "nr_sector", [IOT_BF_BYTES] = "bytes",
-	    [IOT_BF_ERROR] = "error",	   [IOT_BF_RWBS] = "rwbs",
+	    [IOT_BF_DEV] = "dev",
+	    [IOT_BF_SECTOR] = "sector",
+	    [IOT_BF_NR_SECTOR] = "nr_sector",
+	    [IOT_BF_BYTES] = "bytes",
+	    [IOT_BF_ERROR] = "error",
+	    [IOT_BF_RWBS] = "rwbs",
 	};
 	const char *line = text;
 
@@ -325,9 +328,9 @@ int blk_parse_format(const char *text, uint32_t off[IOT_BF__NR])
 				break;
 			off[k] = offset;
 			if (k == IOT_BF_RWBS)
-				off[IOT_BF_RWBS_SIZE] =
-				    size < IOT_RWBS_MAX ? size
-							: IOT_RWBS_MAX - 1;
+				off[IOT_BF_RWBS_SIZE] = size < IOT_RWBS_MAX
+							    ? size
+							    : IOT_RWBS_MAX - 1;
 		}
 	next:
 		line = nl ? nl + 1 : NULL;
@@ -370,8 +373,8 @@ static int meta_sys(struct trace_writer *w, uint64_t rdev, const char *rel,
 	struct strbuf path = STRBUF_INIT, val = STRBUF_INIT;
 	int ret = 0;
 
-	strbuf_addf(&path, "/sys/dev/block/%u:%u/%s", major(rdev),
-		    minor(rdev), rel);
+	strbuf_addf(&path, "/sys/dev/block/%u:%u/%s", major(rdev), minor(rdev),
+		    rel);
 	if (!strbuf_read_file(&val, path.buf, 4096)) {
 		strbuf_trim(&val);
 		if (!strcmp(rel, "queue/scheduler")) { /* the one in [] */

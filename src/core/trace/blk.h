@@ -30,10 +30,10 @@ struct blk_inflight {
 
 /* Pairs a device's request events and writes them as trace events. */
 struct blk_tracker {
-	struct trace_writer *w;	       /* where requests go, or: */
-	struct trace *mem;	       /* appended here (w NULL) */
-	uint64_t start_ns;	       /* the capture's start (monotonic) */
-	struct blk_inflight *issued;   /* in flight, oldest first */
+	struct trace_writer *w;	     /* where requests go, or: */
+	struct trace *mem;	     /* appended here (w NULL) */
+	uint64_t start_ns;	     /* the capture's start (monotonic) */
+	struct blk_inflight *issued; /* in flight, oldest first */
 	size_t nr_issued, alloc_issued;
 	struct blk_inflight *inserted; /* queued, not issued yet */
 	size_t nr_inserted, alloc_inserted;

@@ -109,8 +109,7 @@ int blkparse_import(const void *data, size_t len, struct trace *t,
 
 		nr++;
 		if (len - at < BLKPARSE_RECORD) {
-			ret = err_set(err, -EINVAL,
-				      "record %llu is cut short",
+			ret = err_set(err, -EINVAL, "record %llu is cut short",
 				      (unsigned long long)nr);
 			break;
 		}

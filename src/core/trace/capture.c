@@ -39,9 +39,9 @@ struct capture {
 	struct blk_tracker blk;
 	unsigned layers;     /* enum capture_layer */
 	uint64_t blk_missed; /* completions and inserts the kernel skipped */
-	int stats_fd;	   /* BPF run-time statistics on while held */
-	uint64_t start_ns; /* CLOCK_MONOTONIC at start */
-	uint64_t user0_ns; /* this process's CPU time at start */
+	int stats_fd;	     /* BPF run-time statistics on while held */
+	uint64_t start_ns;   /* CLOCK_MONOTONIC at start */
+	uint64_t user0_ns;   /* this process's CPU time at start */
 	int started;
 	int failed;	    /* the writer failed: stop handling */
 	struct strbuf werr; /* and why */
@@ -106,9 +106,9 @@ static uint64_t self_cpu_ns(void)
 static int pick_layers(struct capture *c, const struct capture_opts *o,
 		       struct strbuf *err)
 {
-	struct bpf_program *blk[IOT_BLK__NR] = {
-	    c->skel->progs.iot_blk_issue, c->skel->progs.iot_blk_complete,
-	    c->skel->progs.iot_blk_insert};
+	struct bpf_program *blk[IOT_BLK__NR] = {c->skel->progs.iot_blk_issue,
+						c->skel->progs.iot_blk_complete,
+						c->skel->progs.iot_blk_insert};
 	uint32_t off[IOT_BF__NR];
 	unsigned tp, f;
 
@@ -441,17 +441,15 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 	end->lost +=
 	    prog_stats(c->skel->progs.iot_enter, &end->bpf_ns,
 		       &end->bpf_calls) +
-	    prog_stats(c->skel->progs.iot_exit, &end->bpf_ns,
-		       &end->bpf_calls) +
-	    prog_stats(c->skel->progs.iot_fork, &end->bpf_ns,
-		       &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_exit, &end->bpf_ns, &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_fork, &end->bpf_ns, &end->bpf_calls) +
 	    prog_stats(c->skel->progs.iot_blk_issue, &end->bpf_ns,
 		       &end->bpf_calls);
 	/* a skipped completion or insert loses a time, not a request */
 	c->blk_missed = prog_stats(c->skel->progs.iot_blk_complete,
 				   &end->bpf_ns, &end->bpf_calls);
-	c->blk_missed += prog_stats(c->skel->progs.iot_blk_insert,
-				    &end->bpf_ns, &end->bpf_calls);
+	c->blk_missed += prog_stats(c->skel->progs.iot_blk_insert, &end->bpf_ns,
+				    &end->bpf_calls);
 	end->user_ns = self_cpu_ns() - c->user0_ns;
 	c->started = 0;
 	return 0;

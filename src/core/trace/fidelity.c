@@ -9,8 +9,7 @@
 #include "../../util/banned.h"
 
 static const char *const names[FID__NR] = {
-    "ops", "bytes", "names", "rate", "sizes", "mix", "namemix", "lag",
-    "depth",
+    "ops", "bytes", "names", "rate", "sizes", "mix", "namemix", "lag", "depth",
 };
 
 /* The block requests of s. */

@@ -28,11 +28,11 @@ struct trace_summary {
 	size_t files_regular, files_dirs, files_existed, files_created;
 	uint64_t existed_bytes; /* the size of the files that existed */
 	/* block requests (TOP_BLK_*): */
-	uint64_t blk_depth_max;	       /* most in flight at an issue */
-	uint64_t blk_depth_sum;	       /* over the requests: mean = / n */
-	uint64_t blk_flush_writes;     /* writes with a preflush */
-	uint64_t blk_fua_writes;       /* writes with FUA */
-	uint64_t blk_discard_bytes;    /* bytes discarded */
+	uint64_t blk_depth_max;	    /* most in flight at an issue */
+	uint64_t blk_depth_sum;	    /* over the requests: mean = / n */
+	uint64_t blk_flush_writes;  /* writes with a preflush */
+	uint64_t blk_fua_writes;    /* writes with FUA */
+	uint64_t blk_discard_bytes; /* bytes discarded */
 };
 
 /* Summarize t. */

@@ -56,8 +56,8 @@ struct rp_state {
 	uint64_t start_ns;
 	volatile int *stop;
 	int work_fd;
-	uint64_t extra_opens; /* descriptors opened before the trace */
-	uint64_t skipped;     /* calls not replayed (mmap, msync) */
+	uint64_t extra_opens;  /* descriptors opened before the trace */
+	uint64_t skipped;      /* calls not replayed (mmap, msync) */
 	struct rpb_state *blk; /* --layer block (replay_blk.c), or NULL */
 };
 

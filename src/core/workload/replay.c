@@ -423,8 +423,7 @@ static int replay_prepare(struct workload *w, struct target *t,
 }
 
 /* workload_ops.knob_above: at the block layer, what acts above it */
-static const char *replay_knob_above(const struct workload *w,
-				     const char *knob)
+static const char *replay_knob_above(const struct workload *w, const char *knob)
 {
 	static const char *const above[] = {"read_ahead_kb", "atime",
 					    "vm.dirty_", "bdflush.",

@@ -48,7 +48,7 @@
 struct rpb_state {
 	size_t *order; /* the trace's block requests by issue time */
 	size_t nr, alloc_order;
-	atomic_int quit; /* a worker could not start: the others end */
+	atomic_int quit;	  /* a worker could not start: the others end */
 	struct trace_event *done; /* done[k]: what order[k] became */
 	int fd;			  /* the device, O_DIRECT */
 	unsigned lbs;		  /* its logical block size */
@@ -130,15 +130,16 @@ int rpb_prepare(struct rp_state *st, struct workload *w, struct target *t,
 	sort_events = st->t.events;
 	qsort(b->order, b->nr, sizeof(*b->order), by_issue);
 	sort_events = NULL;
-	b->nr_workers = depth > RPB_WORKERS_MAX ? RPB_WORKERS_MAX
-						: (unsigned)depth;
+	b->nr_workers =
+	    depth > RPB_WORKERS_MAX ? RPB_WORKERS_MAX : (unsigned)depth;
 	b->max_bytes = (b->max_bytes + b->lbs - 1) / b->lbs * b->lbs;
 	if (!b->max_bytes)
 		b->max_bytes = b->lbs;
 	b->fd = open(t->path, O_RDWR | O_DIRECT | O_CLOEXEC);
 	if (b->fd < 0)
-		return err_set(err, -errno, "cannot open '%s' for direct I/O: %s",
-			       t->path, strerror(errno));
+		return err_set(err, -errno,
+			       "cannot open '%s' for direct I/O: %s", t->path,
+			       strerror(errno));
 	b->done = xcalloc(b->nr, sizeof(*b->done));
 	return 0;
 }
@@ -240,17 +241,17 @@ static void *worker_main(void *arg)
 		uint64_t t0, t1;
 
 		if (st->speed > 0) {
-			uint64_t want = st->start_ns +
-					(uint64_t)((double)e->ts_ns / st->speed);
+			uint64_t want =
+			    st->start_ns +
+			    (uint64_t)((double)e->ts_ns / st->speed);
 			unsigned long long lag, old;
 
 			sleep_until_ns(want);
 			t0 = clock_now_ns();
 			lag = t0 > want ? t0 - want : 0;
 			old = atomic_load(&b->max_lag_ns);
-			while (lag > old &&
-			       !atomic_compare_exchange_weak(&b->max_lag_ns,
-							     &old, lag))
+			while (lag > old && !atomic_compare_exchange_weak(
+						&b->max_lag_ns, &old, lag))
 				;
 		}
 		*d = *e;
@@ -323,9 +324,9 @@ static void rpb_result(struct rp_state *st, struct run_result *r)
 			f.score, parts.buf, (unsigned long long)done.nr_events,
 			(unsigned long long)d.ops[TOP_BLK_WRITE],
 			(unsigned long long)c.ops[TOP_BLK_WRITE], b->nr_workers,
-			done.nr_events ? (double)d.blk_depth_sum /
-					     (double)done.nr_events
-				       : 0,
+			done.nr_events
+			    ? (double)d.blk_depth_sum / (double)done.nr_events
+			    : 0,
 			(double)c.blk_depth_sum / (double)b->nr);
 	if (b->widened)
 		run_result_note(r,
@@ -379,9 +380,9 @@ int rpb_run(struct rp_state *st, struct workload *w, struct run_result *r,
 		wk[i].st = st;
 		e = pthread_create(&wk[i].th, NULL, worker_main, &wk[i]);
 		if (e) {
-			ret = err_set(err, -e,
-				      "cannot start a replay worker: %s",
-				      strerror(e));
+			ret =
+			    err_set(err, -e, "cannot start a replay worker: %s",
+				    strerror(e));
 			atomic_store(&b->quit, 1);
 			break;
 		}
