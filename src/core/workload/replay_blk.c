@@ -9,8 +9,9 @@
  * taken in the order they were issued, by as many workers as the most
  * requests the capture saw in flight (at most RPB_WORKERS_MAX); each
  * worker takes the next one and waits for its recorded issue time,
- * scaled by --speed (none at --speed max), so at most that many are in
- * flight and no delay adds up. I/O is O_DIRECT, aligned to the target's
+ * scaled by --speed (none at --speed max), and for fewer requests in
+ * flight than the capture saw at its issue, so the depth is the
+ * recorded one, and no delay adds up. I/O is O_DIRECT, aligned to the target's
  * logical block size (a request that is not is widened to it, and
  * counted). A read is a pread, a write a pwrite; a write that carried a
  * preflush is a write and then fdatasync, one with FUA a pwritev2 with
@@ -27,6 +28,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +256,11 @@ static void *worker_main(void *arg)
 						&b->max_lag_ns, &old, lag))
 				;
 		}
+		/* no deeper than the device was at this request's issue:
+		 * the ones in flight before it end first */
+		while (e->arg && atomic_load(&b->in_flight) >= e->arg &&
+		       !*st->stop && !atomic_load(&b->quit))
+			sched_yield();
 		*d = *e;
 		d->arg = atomic_fetch_add(&b->in_flight, 1) + 1;
 		t0 = clock_now_ns();
