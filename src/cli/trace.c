@@ -20,7 +20,8 @@
 static const char *const trace_usage[] = {
     "iotrial trace show [--limit N] TRACE",
     "iotrial trace stats TRACE",
-    "iotrial trace export --format fio-iolog3 [--anonymize] [-o FILE] TRACE",
+    "iotrial trace export --format fio-iolog3|blkparse [--anonymize] [-o "
+    "FILE] TRACE",
     "iotrial trace import [-o TRACE] [--force] (IOLOG | BLKTRACE)",
     NULL,
 };
@@ -56,21 +57,26 @@ static int do_export(const struct trace *t, const char *format,
 	size_t n;
 	int ret = EXIT_OK;
 
-	if (!format || strcmp(format, "fio-iolog3")) {
-		error(
-		    "'trace export' needs --format fio-iolog3 (the one format "
-		    "it writes)");
+	if (!format ||
+	    (strcmp(format, "fio-iolog3") && strcmp(format, "blkparse"))) {
+		error("'trace export' needs --format fio-iolog3 or blkparse");
 		return EXIT_USAGE;
 	}
-	n = iolog_export(t, &out);
+	if (!strcmp(format, "blkparse"))
+		n = blkparse_export(t, &out);
+	else
+		n = iolog_export(t, &out);
 	if (out_path && strcmp(out_path, "-")) {
 		if (cli_write_report_file(out_path, out.buf, out.len, force))
 			ret = EXIT_RUNTIME;
 		else
-			note("%zu reads, writes and syncs written to '%s'", n,
+			note("%zu %s written to '%s'", n,
+			     strcmp(format, "blkparse")
+				 ? "reads, writes and syncs"
+				 : "block requests",
 			     out_path);
 	} else {
-		fputs(out.buf, stdout);
+		fwrite(out.buf, 1, out.len, stdout);
 	}
 	strbuf_release(&out);
 	return ret;

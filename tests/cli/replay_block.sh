@@ -181,6 +181,19 @@ check "saying what of another device it left out" \
 "$IOTRIAL" trace stats "$TEST_TMP/bt.trace" >"$TEST_TMP/bs"
 check "the imported writes and flush" \
 	test "$(ops blk_write "$TEST_TMP/bs")" = 20 -a "$(ops blk_flush "$TEST_TMP/bs")" = 1
+"$IOTRIAL" trace export --format blkparse -o "$TEST_TMP/cap.bt" "$TEST_TMP/cap" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "export the capture as blktrace records" test $? = 0
+"$IOTRIAL" trace import -o "$TEST_TMP/cap.rt" "$TEST_TMP/cap.bt" >/dev/null 2>&1
+"$IOTRIAL" trace stats "$TEST_TMP/cap.rt" >"$TEST_TMP/rts"
+check "which import back as the same requests" \
+	diff <(grep -E '^  (blk_|write |read )' "$TEST_TMP/cs" | awk '$3 ~ /\/s$/ { print $1, $2; next } { print }') \
+	<(grep -E '^  (blk_|write |read )' "$TEST_TMP/rts" | awk '$3 ~ /\/s$/ { print $1, $2; next } { print }')
+if command -v blkparse >/dev/null; then
+	blkparse -i - <"$TEST_TMP/cap.bt" >"$TEST_TMP/bp" 2>&1
+	check "blkparse reads them: the writes completed" \
+		grep -q "Writes Completed: *230," "$TEST_TMP/bp"
+fi
 head -c 47 "$TEST_TMP/bt.bin" >"$TEST_TMP/bt.cut"
 "$IOTRIAL" trace import -o "$TEST_TMP/bt2.trace" "$TEST_TMP/bt.cut" \
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"

@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "blk.h"
 #include "blkparse.h"
 #include "trace.h"
 #include "../../util/error.h"
 #include "../../util/strbuf.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 #define TA_ISSUE    7
@@ -182,4 +184,110 @@ int blkparse_import(const void *data, size_t len, struct trace *t,
 	t->complete = 1;
 	*others_out = others;
 	return 0;
+}
+
+/* One record to write: when, and what. */
+struct bt_out {
+	uint64_t ns;
+	size_t event; /* index in t->events */
+	uint32_t ta;  /* TA_ISSUE, TA_COMPLETE, TA_INSERT */
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct bt_out *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	return x->ta == TA_INSERT ? -1 : x->ta < y->ta ? -1 : 1;
+}
+
+/* The categories of a block event. */
+static uint32_t categories(const struct trace_event *e)
+{
+	uint32_t c = 0;
+
+	switch (e->op) {
+	case TOP_BLK_READ:
+		c |= TC_READ;
+		break;
+	case TOP_BLK_WRITE:
+		c |= TC_WRITE;
+		break;
+	case TOP_BLK_DISCARD:
+		c |= TC_DISCARD | TC_WRITE;
+		break;
+	case TOP_BLK_FLUSH:
+		c |= TC_FLUSH;
+		break;
+	}
+	if (e->flags & TEV_PREFLUSH)
+		c |= TC_FLUSH;
+	if (e->flags & TEV_FUA)
+		c |= TC_FUA;
+	if (e->flags & TEV_SYNC)
+		c |= TC_SYNC;
+	if (e->flags & TEV_META)
+		c |= TC_META;
+	if (e->flags & TEV_RAHEAD)
+		c |= TC_AHEAD;
+	return c;
+}
+
+/* Append v as n little-endian bytes. */
+static void put(struct strbuf *out, uint64_t v, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		strbuf_addch(out, (int)(unsigned char)(v >> (8 * i)));
+}
+
+size_t blkparse_export(const struct trace *t, struct strbuf *out)
+{
+	const char *devs = trace_meta_get(t, "block.dev");
+	struct bt_out *v = xcalloc(3 * t->nr_events + 1, sizeof(*v));
+	unsigned maj = 0, min = 0;
+	size_t n = 0, i, reqs = 0;
+	uint32_t dev = 0;
+
+	if (devs && sscanf(devs, "%u:%u", &maj, &min) == 2 && maj < 4096 &&
+	    min < (1u << 20))
+		dev = maj << 20 | min;
+	for (i = 0; i < t->nr_events; i++) {
+		const struct trace_event *e = &t->events[i];
+
+		if (!trace_op_is_block(e->op))
+			continue;
+		reqs++;
+		if (e->file2 && e->ts_ns >= e->file2)
+			v[n++] =
+			    (struct bt_out){e->ts_ns - e->file2, i, TA_INSERT};
+		v[n++] = (struct bt_out){e->ts_ns, i, TA_ISSUE};
+		if (!(e->flags & TEV_UNDONE))
+			v[n++] = (struct bt_out){e->ts_ns + e->dur_ns, i,
+						 TA_COMPLETE};
+	}
+	qsort(v, n, sizeof(*v), by_time);
+	for (i = 0; i < n; i++) {
+		const struct trace_event *e = &t->events[v[i].event];
+		int64_t err =
+		    v[i].ta == TA_COMPLETE && e->ret < 0 ? -e->ret : 0;
+
+		put(out, BLKPARSE_MAGIC | BLKPARSE_VERSION, 4);
+		put(out, i + 1, 4);
+		put(out, v[i].ns, 8);
+		put(out, e->op == TOP_BLK_FLUSH ? 0 : e->offset / 512, 8);
+		put(out, e->size > UINT32_MAX ? UINT32_MAX : e->size, 4);
+		put(out, v[i].ta | categories(e) << 16, 4);
+		put(out, e->tid, 4);
+		put(out, dev, 4);
+		put(out, 0, 4);
+		put(out, err > 0xffff ? 0xffff : (uint64_t)err, 2);
+		put(out, 0, 2);
+	}
+	free(v);
+	return reqs;
 }

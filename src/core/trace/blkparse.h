@@ -50,4 +50,14 @@ int blkparse_detect(const void *data, size_t len);
 int blkparse_import(const void *data, size_t len, struct trace *t,
 		    uint64_t *others_out, struct strbuf *err);
 
+/*
+ * The block requests of t as blktrace records (little-endian, version
+ * 7, no payloads) into out, in time order: an insert where the request
+ * was queued, its issue, its completion (unless it never completed),
+ * on the device of t's block.dev meta entry (0 if none), cpu 0.
+ * `blkparse -i -` reads them; blkparse_import() reads them back.
+ * Returns the requests written.
+ */
+size_t blkparse_export(const struct trace *t, struct strbuf *out);
+
 #endif
