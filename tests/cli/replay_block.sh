@@ -161,6 +161,25 @@ check "--layer block needs --device" grep -q "needs --device DEV" "$TEST_TMP/err
 	-- true >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 check "--device must be a block device" grep -q "is not a block device" "$TEST_TMP/err"
 
+# a trace of both layers: each replay compares its own layer
+mkmount "$SRC" || skip "cannot make ext4"
+(cd "$MNT" && "$IOTRIAL" record --layer both --device "$SRC" -o "$TEST_TMP/both" -- \
+	sh -c 'dd if=/dev/zero of=f bs=4k count=50 conv=fsync 2>/dev/null') \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "record both layers" grep -q "^of them [0-9]* requests of '$SRC'" "$TEST_TMP/out" ||
+	cat "$TEST_TMP/out" "$TEST_TMP/err"
+umount "$MNT"
+"$IOTRIAL" run replay --trace "$TEST_TMP/both" -t "$TEST_TMP/dir" --speed max \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "the file layer of it replays its calls only" \
+	grep -q "^note: replay fidelity .*(errors: ops 0.0%, bytes 0.0%" "$TEST_TMP/out" ||
+	cat "$TEST_TMP/out" "$TEST_TMP/err"
+"$IOTRIAL" run replay --trace "$TEST_TMP/both" --layer block -t "$DST" \
+	--allow-destroy --speed max >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "the block layer its requests only" \
+	grep -q "^note: block replay fidelity .*(errors: ops 0.0%, bytes 0.0%" "$TEST_TMP/out" ||
+	cat "$TEST_TMP/out" "$TEST_TMP/err"
+
 # blktrace's binary records (blkparse -d) imported as a block trace
 python3 - "$TEST_TMP/bt.bin" <<'PY'
 import struct, sys

@@ -169,6 +169,21 @@ void trace_summarize(const struct trace *t, struct trace_summary *s)
 	think_times(t, s);
 }
 
+void trace_summarize_layer(const struct trace *t, int block,
+			   struct trace_summary *s)
+{
+	struct trace one = *t;
+	size_t i, n = 0;
+
+	one.events = xcalloc(t->nr_events + 1, sizeof(*one.events));
+	for (i = 0; i < t->nr_events; i++)
+		if (!trace_op_is_block(t->events[i].op) == !block)
+			one.events[n++] = t->events[i];
+	one.nr_events = n;
+	trace_summarize(&one, s);
+	free(one.events);
+}
+
 void trace_summary_release(struct trace_summary *s)
 {
 	if (!s)

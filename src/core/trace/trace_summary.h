@@ -38,6 +38,10 @@ struct trace_summary {
 /* Summarize t. */
 void trace_summarize(const struct trace *t, struct trace_summary *s);
 void trace_summary_release(struct trace_summary *s);
+/* Summarize the events of one layer of t only: its block requests
+ * (block 1) or its calls (0), as a replay of that layer compares. */
+void trace_summarize_layer(const struct trace *t, int block,
+			   struct trace_summary *s);
 
 /* The name operations (open, stat, unlink, rename, mkdir, rmdir,
  * getdents) of s. */

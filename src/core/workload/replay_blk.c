@@ -313,7 +313,7 @@ static void rpb_result(struct rp_state *st, struct run_result *r)
 		}
 	}
 	done.end.duration_ns = (uint64_t)(r->seconds * 1e9);
-	trace_summarize(&st->t, &c);
+	trace_summarize_layer(&st->t, 1, &c);
 	trace_summarize(&done, &d);
 	fidelity_compute(&c, &d, st->speed, st->speed > 0, &f, &why);
 	for (i = 0; i < FID__NR; i++)

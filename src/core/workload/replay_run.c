@@ -365,7 +365,7 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 	for (i = 0; i < st->nr_th; i++)
 		mismatches += st->th[i].mismatches;
 	done->end.duration_ns = (uint64_t)(r->seconds * 1e9);
-	trace_summarize(&st->t, &c);
+	trace_summarize_layer(&st->t, 0, &c);
 	trace_summarize(done, &d);
 	fidelity_compute(&c, &d, st->speed, st->open_loop, &f, &why);
 	for (i = 0; i < FID__NR; i++)
