@@ -14,6 +14,11 @@
  * across kernels: the loader reads where child_pid is from its format
  * file and sets fork_child_off before loading.
  *
+ * For the block layer, block_rq_issue, block_rq_complete and
+ * block_rq_insert send the requests of one device (blk_dev) as they
+ * are; the loader pairs them and counts the requests in flight. Their
+ * fields' offsets (blk_off) come from the format files too.
+ *
  * A record that does not fit the ring buffer is counted in the lost map,
  * never silently dropped.
  */
@@ -29,6 +34,8 @@ const volatile __u32 mode = IOT_MODE_PIDS;
 const volatile __u64 cgroup_id;		 /* IOT_MODE_CGROUP: the cgroup's id */
 const volatile __u32 cgroup_level;	 /* and its level (root is 0) */
 const volatile __u32 fork_child_off = 0; /* 0: no sched_process_fork */
+const volatile __u32 blk_dev; /* the device (kernel dev_t), 0: none */
+const volatile __u32 blk_off[IOT_BLK__NR][IOT_BF__NR]; /* see iotrace.h */
 
 /* raw_syscalls/sys_enter */
 struct sys_enter_ctx {
@@ -222,4 +229,68 @@ int iot_fork(void *ctx)
 			count_lost(0);
 	}
 	return 0;
+}
+
+/* Read a field of n bytes at off of a tracepoint's context; 0 if off is 0
+ * (not there) or it cannot be read. */
+static __always_inline __u64 tp_field(void *ctx, __u32 off, __u32 n)
+{
+	__u64 v = 0;
+
+	if (!off || off > 256)
+		return 0;
+	if (n == 8)
+		bpf_probe_read_kernel(&v, 8, (char *)ctx + off);
+	else
+		bpf_probe_read_kernel(&v, 4, (char *)ctx + off);
+	return v;
+}
+
+/* One block request event, if it is the device's. */
+static __always_inline int on_blk(void *ctx, __u32 tp)
+{
+	__u32 dev, rwbs_off, rwbs_n;
+	struct iot_blk b = {0};
+
+	if (!blk_dev || tp >= IOT_BLK__NR)
+		return 0;
+	dev = (__u32)tp_field(ctx, blk_off[tp][IOT_BF_DEV], 4);
+	if (dev != blk_dev)
+		return 0;
+	b.kind = IOT_REC_BLK;
+	b.which = tp;
+	b.dev = dev;
+	b.pid = (__u32)bpf_get_current_pid_tgid();
+	b.ts_ns = bpf_ktime_get_ns();
+	b.sector = tp_field(ctx, blk_off[tp][IOT_BF_SECTOR], 8);
+	b.nr_sector = (__u32)tp_field(ctx, blk_off[tp][IOT_BF_NR_SECTOR], 4);
+	b.bytes = (__u32)tp_field(ctx, blk_off[tp][IOT_BF_BYTES], 4);
+	b.error = (__s32)tp_field(ctx, blk_off[tp][IOT_BF_ERROR], 4);
+	rwbs_off = blk_off[tp][IOT_BF_RWBS];
+	rwbs_n = blk_off[tp][IOT_BF_RWBS_SIZE];
+	if (rwbs_n > IOT_RWBS_MAX - 1)
+		rwbs_n = IOT_RWBS_MAX - 1;
+	if (rwbs_off && rwbs_off <= 256 && rwbs_n)
+		bpf_probe_read_kernel(b.rwbs, rwbs_n, (char *)ctx + rwbs_off);
+	if (bpf_ringbuf_output(&events, &b, sizeof(b), 0))
+		count_lost(0);
+	return 0;
+}
+
+SEC("tracepoint/block/block_rq_issue")
+int iot_blk_issue(void *ctx)
+{
+	return on_blk(ctx, IOT_BLK_ISSUE);
+}
+
+SEC("tracepoint/block/block_rq_complete")
+int iot_blk_complete(void *ctx)
+{
+	return on_blk(ctx, IOT_BLK_COMPLETE);
+}
+
+SEC("tracepoint/block/block_rq_insert")
+int iot_blk_insert(void *ctx)
+{
+	return on_blk(ctx, IOT_BLK_INSERT);
 }

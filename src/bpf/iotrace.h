@@ -37,6 +37,47 @@ struct iot_sysinfo {
 enum iot_rec_kind {
 	IOT_REC_CALL = 1, /* struct iot_call */
 	IOT_REC_PATH = 2, /* struct iot_call_path */
+	IOT_REC_BLK = 3,  /* struct iot_blk */
+};
+
+/* The block tracepoints (iot_blk.which, and the index of blk_off). */
+enum iot_blk_tp {
+	IOT_BLK_ISSUE = 0,    /* block_rq_issue */
+	IOT_BLK_COMPLETE = 1, /* block_rq_complete */
+	IOT_BLK_INSERT = 2,   /* block_rq_insert */
+	IOT_BLK__NR
+};
+
+/* Where a block tracepoint keeps its fields (blk_off[tp]): byte offsets
+ * in its context, read by the loader from the format file, as the
+ * layout changed across kernels (ioprio, rwbs[8] to rwbs[10]). 0: the
+ * field is not there (dev never is at 0: the common fields are). */
+enum iot_blk_field {
+	IOT_BF_DEV,	  /* dev_t, 4 bytes: major << 20 | minor */
+	IOT_BF_SECTOR,	  /* sector_t, 8 bytes */
+	IOT_BF_NR_SECTOR, /* unsigned int */
+	IOT_BF_BYTES,	  /* unsigned int (issue, insert) */
+	IOT_BF_ERROR,	  /* int (complete) */
+	IOT_BF_RWBS,	  /* char[rwbs size] */
+	IOT_BF_RWBS_SIZE, /* its size, at most IOT_RWBS_MAX */
+	IOT_BF__NR
+};
+
+#define IOT_RWBS_MAX 16
+
+/* One block request event of the device being recorded. */
+struct iot_blk {
+	__u32 kind;  /* IOT_REC_BLK */
+	__u32 which; /* enum iot_blk_tp */
+	__u32 dev;   /* as the tracepoint gives it (major << 20 | minor) */
+	__u32 pid;   /* the task the tracepoint fired in */
+	__u64 ts_ns; /* bpf_ktime_get_ns() (CLOCK_MONOTONIC) */
+	__u64 sector;
+	__u32 nr_sector;
+	__u32 bytes;		 /* 0 where the tracepoint has none */
+	__s32 error;		 /* complete: 0 or -errno */
+	char rwbs[IOT_RWBS_MAX]; /* NUL-terminated */
+	__u32 pad;
 };
 
 /* One finished system call. */

@@ -333,6 +333,7 @@ static int check_plan(const struct trial *tr, const struct compare_args *a)
 	struct experiment_budget b;
 	struct budget_opts bo;
 	struct strbuf msg = STRBUF_INIT;
+	unsigned i;
 	int ret = 0;
 
 	experiment_budget_opts(&tr->c, &bo);
@@ -345,6 +346,30 @@ static int check_plan(const struct trial *tr, const struct compare_args *a)
 			"p < %g); these runs can only say equivalent or "
 			"inconclusive",
 			bo.runs_fixed, b.min_blocks, bo.runs_fixed, bo.alpha);
+	/* a knob that cannot act on what the workload does */
+	for (i = 0; i < tr->c.nr_factors && tr->e.arm_w; i++) {
+		const struct experiment_factor *f = &tr->c.factors[i];
+		const struct workload *w = &tr->e.arm_w[0];
+		const char *why;
+
+		if (!f->is_knob || !w->ops->knob_above)
+			continue;
+		why =
+		    w->ops->knob_above(w, f->set_name ? f->set_name : f->name);
+		if (!why)
+			continue;
+		if (a->force) {
+			warning("'%s' with %s: %s; the verdict is suspect",
+				f->name, w->ops->name, why);
+			continue;
+		}
+		error("'%s' with %s: %s (or --force to run it anyway, its "
+		      "verdict suspect)",
+		      f->name, w->ops->name, why);
+		ret = -1;
+	}
+	if (ret)
+		goto out;
 	if (experiment_budget_short(&b, &bo, &msg)) {
 		if (a->force) {
 			warning("%s", msg.buf);
@@ -353,6 +378,7 @@ static int check_plan(const struct trial *tr, const struct compare_args *a)
 			ret = -1;
 		}
 	}
+out:
 	strbuf_release(&msg);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../core/trace/blk.h"
 #include "../core/trace/capture.h"
 #include "../core/trace/trace.h"
 #include "../util/clock.h"
@@ -24,6 +25,10 @@
 /* What record was asked. */
 struct record_args {
 	const char *cgroup, *out;
+	const char *layer, *device; /* --layer file|block|both, --device */
+	unsigned layers;	    /* enum capture_layer */
+	uint32_t blk_kdev;	    /* the device as the tracepoints say */
+	uint64_t blk_rdev;
 	uint64_t pid;
 	int pid_given;
 	int force, anonymize;
@@ -37,6 +42,8 @@ struct record_args {
 static const char *const record_usage[] = {
     "iotrial record (-p PID | --cgroup PATH | -- CMD [ARGS...])",
     "    [--duration DUR] [--ring SIZE] [--anonymize] [--force] -o TRACE",
+    "iotrial record --layer block|both --device DEV",
+    "    [-p PID | --cgroup PATH | -- CMD [ARGS...]] [--duration DUR] ...",
     NULL,
 };
 
@@ -46,12 +53,23 @@ static const char record_epilogue[] =
     "timestamps in ns, into\nTRACE (docs/TRACE-FORMAT.md). It stops when "
     "the command or process ends,\nafter --duration, or at Ctrl-C. Calls "
     "the ring buffer (--ring, 8M by\ndefault) could not hold are counted "
-    "as lost; replay refuses such a trace\nunless --allow-lost. Needs root.\n";
+    "as lost; replay refuses such a trace\nunless --allow-lost. With --layer "
+    "block (or both), the requests of the\nwhole disk DEV as its driver "
+    "sees them (block_rq_issue, block_rq_complete):\nsector, bytes, "
+    "read/write/discard/flush with FUA and preflush, the queue\ndepth; the "
+    "block layer knows no process, so every request of DEV is\nrecorded, "
+    "while CMD runs or for --duration. Needs root.\n";
 
 /* Parse argv into a; 0, 1 for --help, -1 after an error. */
 static int parse_args(int argc, const char **argv, struct record_args *a)
 {
+	static const char *const layers[] = {"file", "block", "both", NULL};
 	struct option opts[] = {
+	    OPT_CHOICE(0, "layer", &a->layer, layers, "file",
+		       "what to record: system calls (file), a device's "
+		       "requests (block), or both"),
+	    OPT_STRING(0, "device", &a->device, "DEV",
+		       "the block device of --layer block or both"),
 	    OPT_COUNT('p', "pid", &a->pid, NULL, "1", "4194304",
 		      "record this process and its children",
 		      .given = &a->pid_given),
@@ -90,7 +108,34 @@ static int parse_args(int argc, const char **argv, struct record_args *a)
 		return -1;
 	}
 	given = !!a->pid_given + !!a->cgroup + (a->nr_cmd > 0);
-	if (given != 1) {
+	a->layers = CAPTURE_FILE;
+	if (a->layer && !strcmp(a->layer, "block"))
+		a->layers = CAPTURE_BLOCK;
+	else if (a->layer && !strcmp(a->layer, "both"))
+		a->layers = CAPTURE_FILE | CAPTURE_BLOCK;
+	if ((a->layers & CAPTURE_BLOCK) && !a->device) {
+		error("'--layer %s' needs --device DEV, the disk to record",
+		      a->layer);
+		return -1;
+	}
+	if (!(a->layers & CAPTURE_BLOCK) && a->device) {
+		error("'--device' goes with '--layer block' or '--layer "
+		      "both'");
+		return -1;
+	}
+	if (a->layers == CAPTURE_BLOCK && given > 1) {
+		error("'record' takes at most one of -p PID, --cgroup PATH "
+		      "or -- CMD");
+		return -1;
+	}
+	if (a->layers == CAPTURE_BLOCK && !given && !a->duration_ns) {
+		error("'record --layer block' without a command or process "
+		      "needs --duration (or stops at Ctrl-C only)");
+		return -1;
+	}
+	if (a->layers == CAPTURE_BLOCK && !given) {
+		/* the device alone, for --duration */
+	} else if (given != 1) {
 		error("'record' needs exactly one of -p PID, --cgroup PATH or "
 		      "-- CMD");
 		return -1;
@@ -146,7 +191,14 @@ static pid_t spawn_held(const struct record_args *a, int *go)
 static int write_meta(struct trace_writer *w, const struct record_args *a,
 		      struct strbuf *err)
 {
-	int ret = capture_write_meta(w, err);
+	int ret = capture_write_meta(w,
+				     a->layers == CAPTURE_BLOCK	 ? "block"
+				     : a->layers & CAPTURE_BLOCK ? "both"
+								 : "file",
+				     err);
+
+	if (!ret && a->device)
+		ret = blk_write_meta(w, a->device, a->blk_rdev, err);
 
 	if (!ret && a->nr_cmd) {
 		char *line = cli_command_line(a->nr_cmd, a->cmd);
@@ -182,23 +234,40 @@ static int done(const struct record_args *a, pid_t child, int *status,
 
 /* The closing lines: what was recorded and what it cost. */
 static void say_end(const struct record_args *a, const struct trace_end *end,
-		    uint64_t dropped)
+		    uint64_t dropped, uint64_t blk_requests,
+		    uint64_t blk_missed)
 {
 	double secs = (double)end->duration_ns / 1e9;
 
-	printf("recorded %llu calls in %.3f s to '%s'",
-	       (unsigned long long)end->nr_events, secs, a->out);
+	if (a->layers == CAPTURE_BLOCK)
+		printf("recorded %llu requests of '%s' in %.3f s to '%s'",
+		       (unsigned long long)end->nr_events, a->device, secs,
+		       a->out);
+	else
+		printf("recorded %llu %s in %.3f s to '%s'",
+		       (unsigned long long)end->nr_events,
+		       a->layers & CAPTURE_BLOCK ? "events" : "calls", secs,
+		       a->out);
 	if (dropped)
 		printf(" (%llu more on pipes, sockets, /proc, /sys, /dev "
 		       "left out)",
 		       (unsigned long long)dropped);
 	printf("\n");
+	if (a->layers == (CAPTURE_FILE | CAPTURE_BLOCK))
+		printf("of them %llu requests of '%s'\n",
+		       (unsigned long long)blk_requests, a->device);
 	if (secs > 0)
 		printf("capture cost: %.2f%% of a core in BPF (%llu program "
 		       "runs), %.2f%% in iotrial\n",
 		       100.0 * (double)end->bpf_ns / (double)end->duration_ns,
 		       (unsigned long long)end->bpf_calls,
 		       100.0 * (double)end->user_ns / (double)end->duration_ns);
+	if (blk_missed)
+		warning("the kernel skipped %llu block completions or inserts "
+			"(another BPF program was running on that CPU): "
+			"those requests are kept, marked as not completed, "
+			"and the queue depth after them may be high",
+			(unsigned long long)blk_missed);
 	if (end->lost)
 		warning("%llu calls were lost (the ring buffer was full): "
 			"replay refuses this trace unless --allow-lost; a "
@@ -223,6 +292,16 @@ int cmd_record(int argc, const char **argv)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	co.cgroup = a.cgroup;
 	co.ring_bytes = a.ring_bytes;
+	co.layers = a.layers;
+	if (a.device) {
+		if (blk_device_resolve(a.device, &a.blk_kdev, &a.blk_rdev,
+				       &err)) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		co.blk_kdev = a.blk_kdev;
+	}
 	if (capture_open(&c, &co, &err)) {
 		error("%s%s", err.buf, geteuid() ? " (record needs root)" : "");
 		goto out;
@@ -271,7 +350,8 @@ int cmd_record(int argc, const char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
-	say_end(&a, &end, capture_dropped(c));
+	say_end(&a, &end, capture_dropped(c), capture_blk_requests(c),
+		capture_blk_missed(c));
 	if (a.nr_cmd && why == 2 && WIFEXITED(status) && WEXITSTATUS(status))
 		note("'%s' exited with %d", a.cmd[0], WEXITSTATUS(status));
 	ret = EXIT_OK;

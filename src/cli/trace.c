@@ -12,14 +12,16 @@
 #include "../core/trace/iolog.h"
 #include "../core/trace/trace.h"
 #include "../core/trace/trace_summary.h"
+#include "../core/trace/blkparse.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 
 static const char *const trace_usage[] = {
     "iotrial trace show [--limit N] TRACE",
     "iotrial trace stats TRACE",
-    "iotrial trace export --format fio-iolog3 [--anonymize] [-o FILE] TRACE",
-    "iotrial trace import [-o TRACE] [--force] IOLOG",
+    "iotrial trace export --format fio-iolog3|blkparse [--anonymize] [-o "
+    "FILE] TRACE",
+    "iotrial trace import [-o TRACE] [--force] (IOLOG | BLKTRACE)",
     NULL,
 };
 
@@ -29,7 +31,8 @@ static const char trace_epilogue[] =
     "summarizes it.\nexport writes its reads, writes and syncs as a fio "
     "version 3 iolog\n(fio --read_iolog=FILE replays it); import makes a "
     "trace of a fio iolog\n(version 2 or 3) that the replay workload "
-    "plays. The format is\ndocs/TRACE-FORMAT.md.\n";
+    "plays, or of blktrace's binary\nrecords (blkparse -d FILE): a block "
+    "trace. The format is\ndocs/TRACE-FORMAT.md.\n";
 
 /* Read the trace at path, or say why not. 0 or an exit code. */
 static int load(const char *path, struct trace *t)
@@ -54,20 +57,24 @@ static int do_export(const struct trace *t, const char *format,
 	int ret = EXIT_OK;
 
 	if (!format) { /* the table took only the formats there are */
-		error(
-		    "'trace export' needs --format fio-iolog3 (the one format "
-		    "it writes)");
+		error("'trace export' needs --format fio-iolog3 or blkparse");
 		return EXIT_USAGE;
 	}
-	n = iolog_export(t, &out);
+	if (!strcmp(format, "blkparse"))
+		n = blkparse_export(t, &out);
+	else
+		n = iolog_export(t, &out);
 	if (out_path && strcmp(out_path, "-")) {
 		if (cli_write_report_file(out_path, out.buf, out.len, force))
 			ret = EXIT_RUNTIME;
 		else
-			note("%zu reads, writes and syncs written to '%s'", n,
+			note("%zu %s written to '%s'", n,
+			     strcmp(format, "blkparse")
+				 ? "reads, writes and syncs"
+				 : "block requests",
 			     out_path);
 	} else {
-		fputs(out.buf, stdout);
+		fwrite(out.buf, 1, out.len, stdout);
 	}
 	strbuf_release(&out);
 	return ret;
@@ -78,6 +85,7 @@ static int do_import(const char *in_path, const char *out_path, int force)
 {
 	struct strbuf in = STRBUF_INIT, err = STRBUF_INIT;
 	struct trace t = {0};
+	const char *imported;
 	int ret = EXIT_OK, r;
 
 	if (!out_path) {
@@ -90,7 +98,18 @@ static int do_import(const char *in_path, const char *out_path, int force)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	r = iolog_import(in.buf, in.len, &t, &err);
+	if (blkparse_detect(in.buf, in.len)) {
+		uint64_t others = 0;
+
+		r = blkparse_import(in.buf, in.len, &t, &others, &err);
+		if (!r && others)
+			note("%llu records of other devices than %s were left "
+			     "out",
+			     (unsigned long long)others,
+			     trace_meta_get(&t, "block.dev"));
+	} else {
+		r = iolog_import(in.buf, in.len, &t, &err);
+	}
 	if (r) {
 		error("'%s': %s", in_path, err.buf);
 		ret = EXIT_USAGE;
@@ -102,9 +121,17 @@ static int do_import(const char *in_path, const char *out_path, int force)
 		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	printf("imported %zu event%s on %zu file%s from '%s' to '%s'\n",
-	       t.nr_events, t.nr_events == 1 ? "" : "s", t.nr_files,
-	       t.nr_files == 1 ? "" : "s", in_path, out_path);
+	imported = trace_meta_get(&t, "imported");
+	if (imported && !strcmp(imported, "blktrace"))
+		printf("imported %zu block request%s of %s from '%s' to "
+		       "'%s'\n",
+		       t.nr_events, t.nr_events == 1 ? "" : "s",
+		       trace_meta_get(&t, "block.dev"), in_path, out_path);
+	else
+		printf("imported %zu event%s on %zu file%s from '%s' to "
+		       "'%s'\n",
+		       t.nr_events, t.nr_events == 1 ? "" : "s", t.nr_files,
+		       t.nr_files == 1 ? "" : "s", in_path, out_path);
 out:
 	trace_release(&t);
 	strbuf_release(&in);
@@ -114,7 +141,7 @@ out:
 
 int cmd_trace(int argc, const char **argv)
 {
-	static const char *const formats[] = {"fio-iolog3", NULL};
+	static const char *const formats[] = {"fio-iolog3", "blkparse", NULL};
 	const char *format = NULL, *out_path = NULL;
 	uint64_t limit = 0;
 	int force = 0, anonymize = 0;
@@ -124,7 +151,8 @@ int cmd_trace(int argc, const char **argv)
 	    OPT_CHOICE(0, "format", &format, formats, NULL,
 		       "export: the format to write"),
 	    OPT_STRING('o', "output", &out_path, "FILE",
-		       "export: the iolog (default stdout); import: the "
+		       "export: the iolog or blktrace file (default stdout); "
+		       "import: the "
 		       "trace"),
 	    OPT_BOOL(0, "force", &force, "replace the output if it exists"),
 	    OPT_BOOL(0, "anonymize", &anonymize,

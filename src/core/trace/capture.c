@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "blk.h"
 #include "capture.h"
 #include "track.h"
 #include "trace.h"
@@ -35,9 +36,12 @@ struct capture {
 	struct iotrace *skel;
 	struct ring_buffer *rb;
 	struct tracker tk;
-	int stats_fd;	   /* BPF run-time statistics on while held */
-	uint64_t start_ns; /* CLOCK_MONOTONIC at start */
-	uint64_t user0_ns; /* this process's CPU time at start */
+	struct blk_tracker blk;
+	unsigned layers;     /* enum capture_layer */
+	uint64_t blk_missed; /* completions and inserts the kernel skipped */
+	int stats_fd;	     /* BPF run-time statistics on while held */
+	uint64_t start_ns;   /* CLOCK_MONOTONIC at start */
+	uint64_t user0_ns;   /* this process's CPU time at start */
 	int started;
 	int failed;	    /* the writer failed: stop handling */
 	struct strbuf werr; /* and why */
@@ -97,6 +101,49 @@ static uint64_t self_cpu_ns(void)
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
 }
 
+/* Load only the programs of the layers asked; the block programs get
+ * the device and their tracepoints' layouts. */
+static int pick_layers(struct capture *c, const struct capture_opts *o,
+		       struct strbuf *err)
+{
+	struct bpf_program *blk[IOT_BLK__NR] = {c->skel->progs.iot_blk_issue,
+						c->skel->progs.iot_blk_complete,
+						c->skel->progs.iot_blk_insert};
+	uint32_t off[IOT_BF__NR];
+	unsigned tp, f;
+
+	if (!(c->layers & CAPTURE_FILE)) {
+		bpf_program__set_autoload(c->skel->progs.iot_enter, false);
+		bpf_program__set_autoload(c->skel->progs.iot_exit, false);
+		bpf_program__set_autoload(c->skel->progs.iot_fork, false);
+	}
+	for (tp = 0; tp < IOT_BLK__NR; tp++) {
+		int r = -ENOENT;
+
+		if (c->layers & CAPTURE_BLOCK)
+			r = blk_tp_offsets(tp, off);
+		if (r) {
+			bpf_program__set_autoload(blk[tp], false);
+			/* insert is optional: not every kernel has it */
+			if ((c->layers & CAPTURE_BLOCK) && tp != IOT_BLK_INSERT)
+				return err_set(err, r,
+					       "cannot read the layout of the "
+					       "block tracepoints: %s",
+					       strerror(-r));
+			continue;
+		}
+		for (f = 0; f < IOT_BF__NR; f++)
+			c->skel->rodata->blk_off[tp][f] = off[f];
+	}
+	if (c->layers & CAPTURE_BLOCK) {
+		if (!o->blk_kdev)
+			return err_set(err, -EINVAL,
+				       "the block layer needs a device");
+		c->skel->rodata->blk_dev = o->blk_kdev;
+	}
+	return 0;
+}
+
 int capture_open(struct capture **out, const struct capture_opts *o,
 		 struct strbuf *err)
 {
@@ -151,6 +198,10 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 		c->skel->rodata->mode = IOT_MODE_PIDS;
 		c->skel->rodata->fork_child_off = fork_child_offset();
 	}
+	c->layers = o->layers ? o->layers : CAPTURE_FILE;
+	ret = pick_layers(c, o, err);
+	if (ret)
+		goto fail;
 	bpf_map__set_max_entries(c->skel->maps.events, (uint32_t)ring);
 	ret = iotrace__load(c->skel);
 	if (ret) {
@@ -263,7 +314,15 @@ static int on_record(void *ctx, void *data, size_t size)
 	const char *p0 = NULL, *p1 = NULL;
 	char a[IOT_PATH_MAX], b[IOT_PATH_MAX];
 
-	if (c->failed || size < sizeof(*call))
+	if (c->failed || size < sizeof(uint32_t))
+		return 0;
+	if (*(const uint32_t *)data == IOT_REC_BLK) {
+		if (size >= sizeof(struct iot_blk) &&
+		    blk_tracker_event(&c->blk, data, &c->werr))
+			c->failed = 1;
+		return 0;
+	}
+	if (size < sizeof(*call))
 		return 0;
 	if (call->kind == IOT_REC_PATH &&
 	    size >= sizeof(struct iot_call_path)) {
@@ -294,6 +353,7 @@ int capture_start(struct capture *c, struct trace_writer *w, struct strbuf *err)
 	c->start_ns = clock_now_ns();
 	c->tk.w = w;
 	c->tk.start_ns = c->start_ns;
+	blk_tracker_init(&c->blk, w, c->start_ns);
 	{
 		struct timespec ts;
 
@@ -346,17 +406,22 @@ static uint64_t lost_count(struct capture *c, uint32_t which)
 	return sum;
 }
 
-/* Run time and runs of prog, from the kernel's statistics. */
-static void prog_stats(struct bpf_program *prog, uint64_t *ns, uint64_t *cnt)
+/* Run time and runs of prog, from the kernel's statistics; the runs
+ * the kernel skipped (another BPF program was running on that CPU: a
+ * tracepoint program does not nest) are returned. */
+static uint64_t prog_stats(struct bpf_program *prog, uint64_t *ns,
+			   uint64_t *cnt)
 {
 	struct bpf_prog_info info;
 	uint32_t len = sizeof(info);
 
 	memset(&info, 0, sizeof(info));
-	if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
-		*ns += info.run_time_ns;
-		*cnt += info.run_cnt;
-	}
+	if (bpf_program__fd(prog) < 0 ||
+	    bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		return 0;
+	*ns += info.run_time_ns;
+	*cnt += info.run_cnt;
+	return info.recursion_misses;
 }
 
 int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
@@ -367,12 +432,24 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 	iotrace__detach(c->skel);
 	end->duration_ns = clock_now_ns() - c->start_ns;
 	ring_buffer__consume(c->rb);
+	if (!c->failed && blk_tracker_finish(&c->blk, &c->werr))
+		c->failed = 1;
 	if (c->failed)
 		return err_set(err, -EIO, "%s", c->werr.buf);
-	end->lost = lost_count(c, 0) + lost_count(c, 1);
-	prog_stats(c->skel->progs.iot_enter, &end->bpf_ns, &end->bpf_calls);
-	prog_stats(c->skel->progs.iot_exit, &end->bpf_ns, &end->bpf_calls);
-	prog_stats(c->skel->progs.iot_fork, &end->bpf_ns, &end->bpf_calls);
+	end->lost = lost_count(c, 0) + lost_count(c, 1) + c->blk.lost;
+	/* a skipped entry, exit, fork or issue loses what it was of */
+	end->lost +=
+	    prog_stats(c->skel->progs.iot_enter, &end->bpf_ns,
+		       &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_exit, &end->bpf_ns, &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_fork, &end->bpf_ns, &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_blk_issue, &end->bpf_ns,
+		       &end->bpf_calls);
+	/* a skipped completion or insert loses a time, not a request */
+	c->blk_missed = prog_stats(c->skel->progs.iot_blk_complete,
+				   &end->bpf_ns, &end->bpf_calls);
+	c->blk_missed += prog_stats(c->skel->progs.iot_blk_insert, &end->bpf_ns,
+				    &end->bpf_calls);
 	end->user_ns = self_cpu_ns() - c->user0_ns;
 	c->started = 0;
 	return 0;
@@ -381,6 +458,21 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 uint64_t capture_dropped(const struct capture *c)
 {
 	return c->tk.dropped;
+}
+
+uint64_t capture_blk_requests(const struct capture *c)
+{
+	return c->blk.nr_events;
+}
+
+uint64_t capture_blk_unpaired(const struct capture *c)
+{
+	return c->blk.unpaired;
+}
+
+uint64_t capture_blk_missed(const struct capture *c)
+{
+	return c->blk_missed;
 }
 
 uint64_t capture_start_ns(const struct capture *c)
@@ -399,6 +491,7 @@ void capture_free(struct capture *c)
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
 	tracker_release(&c->tk);
+	blk_tracker_release(&c->blk);
 	strbuf_release(&c->werr);
 	free(c);
 }
@@ -425,7 +518,8 @@ static int meta_knob(struct trace_writer *w, const char *name,
 	return ret;
 }
 
-int capture_write_meta(struct trace_writer *w, struct strbuf *err)
+int capture_write_meta(struct trace_writer *w, const char *layer,
+		       struct strbuf *err)
 {
 	static const char *const knobs[] = {
 	    "vm.dirty_ratio",
@@ -455,7 +549,7 @@ int capture_write_meta(struct trace_writer *w, struct strbuf *err)
 			ret = trace_writer_meta(w, "host", u.nodename, err);
 	}
 	if (!ret)
-		ret = trace_writer_meta(w, "layer", "file", err);
+		ret = trace_writer_meta(w, "layer", layer, err);
 	for (i = 0; !ret && i < ARRAY_SIZE(knobs); i++)
 		ret = meta_knob(w, knobs[i], err);
 	return ret;

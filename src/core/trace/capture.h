@@ -19,8 +19,16 @@ struct trace_writer;
 struct trace_end;
 struct capture;
 
+/* The layers a capture records (capture_opts.layers). */
+enum capture_layer {
+	CAPTURE_FILE = 1 << 0,	/* system calls of the processes */
+	CAPTURE_BLOCK = 1 << 1, /* requests of one block device */
+};
+
 /* What to record. */
 struct capture_opts {
+	unsigned layers;     /* enum capture_layer; 0: the file layer */
+	uint32_t blk_kdev;   /* CAPTURE_BLOCK: the device (blk.h's kdev) */
 	const char *cgroup;  /* a cgroup v2 directory, or NULL: pids */
 	uint64_t ring_bytes; /* the ring buffer (0: 8 MiB); a power of 2 */
 };
@@ -43,12 +51,22 @@ int capture_poll(struct capture *c, int timeout_ms, struct strbuf *err);
 int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err);
 /* Calls the tracker dropped (not a file system's file). */
 uint64_t capture_dropped(const struct capture *c);
+/* Block requests recorded, and of them completions whose issue came
+ * before the capture (not recorded). */
+uint64_t capture_blk_requests(const struct capture *c);
+uint64_t capture_blk_unpaired(const struct capture *c);
+/* Completions and inserts the kernel did not run the program for
+ * (another BPF program was running on that CPU): their requests are
+ * kept, flagged as not completed. After capture_stop(). */
+uint64_t capture_blk_missed(const struct capture *c);
 /* CLOCK_MONOTONIC when capture_start() began. */
 uint64_t capture_start_ns(const struct capture *c);
 void capture_free(struct capture *c);
 
 /* The meta entries of the starting state: when, kernel, host, the
- * layer, the vm.dirty_* knobs in force ("knob.vm.dirty_ratio"). */
-int capture_write_meta(struct trace_writer *w, struct strbuf *err);
+ * layer ("file", "block", "both"), the vm.dirty_* knobs in force
+ * ("knob.vm.dirty_ratio"). */
+int capture_write_meta(struct trace_writer *w, const char *layer,
+		       struct strbuf *err);
 
 #endif

@@ -9,8 +9,15 @@
 #include "../../util/banned.h"
 
 static const char *const names[FID__NR] = {
-    "ops", "bytes", "names", "rate", "sizes", "mix", "namemix", "lag",
+    "ops", "bytes", "names", "rate", "sizes", "mix", "namemix", "lag", "depth",
 };
+
+/* The block requests of s. */
+static uint64_t blk_requests(const struct trace_summary *s)
+{
+	return s->ops[TOP_BLK_READ] + s->ops[TOP_BLK_WRITE] +
+	       s->ops[TOP_BLK_DISCARD] + s->ops[TOP_BLK_FLUSH];
+}
 
 const char *fidelity_name(enum fidelity_component k)
 {
@@ -93,6 +100,16 @@ void fidelity_compute(const struct trace_summary *c,
 		f->applies[i] = 1;
 	f->applies[FID_RATE] = speed > 0;
 	f->applies[FID_LAG] = open_loop && speed > 0;
+	f->applies[FID_DEPTH] = blk_requests(c) > 0;
+	if (blk_requests(c)) {
+		double dc = (double)c->blk_depth_sum / (double)blk_requests(c);
+		double dr = blk_requests(r) ? (double)r->blk_depth_sum /
+						  (double)blk_requests(r)
+					    : 0;
+
+		f->applies[FID_NAMES] = f->applies[FID_NAMEMIX] = 0;
+		f->err[FID_DEPTH] = rel(dr, dc);
+	}
 	f->err[FID_OPS] = rel((double)replayed(r), (double)replayed(c));
 	f->err[FID_BYTES] = rel((double)(r->bytes_read + r->bytes_written),
 				(double)(c->bytes_read + c->bytes_written));
@@ -105,10 +122,10 @@ void fidelity_compute(const struct trace_summary *c,
 		rs[i] = r->read_sizes[i] + r->write_sizes[i];
 	}
 	f->err[FID_SIZES] = tvd(cs, rs, TRACE_SIZE_BUCKETS);
-	crd = (double)c->ops[TOP_READ];
-	crw = (double)c->ops[TOP_WRITE];
-	rrd = (double)r->ops[TOP_READ];
-	rrw = (double)r->ops[TOP_WRITE];
+	crd = (double)(c->ops[TOP_READ] + c->ops[TOP_BLK_READ]);
+	crw = (double)(c->ops[TOP_WRITE] + c->ops[TOP_BLK_WRITE]);
+	rrd = (double)(r->ops[TOP_READ] + r->ops[TOP_BLK_READ]);
+	rrw = (double)(r->ops[TOP_WRITE] + r->ops[TOP_BLK_WRITE]);
 	if (crd + crw > 0 && rrd + rrw > 0)
 		f->err[FID_MIX] =
 		    cap1(fabs(crd / (crd + crw) - rrd / (rrd + rrw)));
@@ -135,7 +152,7 @@ void fidelity_compute(const struct trace_summary *c,
 	f->score = 100 * (1 - sum / nr);
 	strbuf_reset(why);
 	for (i = FID_OPS; i <= FID_NAMES; i++)
-		if (f->err[i] > 0.02) {
+		if (f->applies[i] && f->err[i] > 0.02) {
 			strbuf_addf(why, "%s%s differ by %.1f%%",
 				    why->len ? ", " : "", names[i],
 				    100 * f->err[i]);
@@ -144,6 +161,11 @@ void fidelity_compute(const struct trace_summary *c,
 	if (f->applies[FID_RATE] && f->err[FID_RATE] > 0.10) {
 		strbuf_addf(why, "%sthe per-second rate differs by %.1f%%",
 			    why->len ? ", " : "", 100 * f->err[FID_RATE]);
+		f->poor = 1;
+	}
+	if (f->applies[FID_DEPTH] && f->err[FID_DEPTH] > 0.25) {
+		strbuf_addf(why, "%sthe queue depth differs by %.1f%%",
+			    why->len ? ", " : "", 100 * f->err[FID_DEPTH]);
 		f->poor = 1;
 	}
 	if (f->applies[FID_LAG] && f->err[FID_LAG] > 0.05) {

@@ -18,9 +18,12 @@
  *   namemix  total variation distance of the name operations by kind
  *   lag      max(0, replay duration / (capture duration / speed) - 1),
  *            open loop only
+ *   depth    |mean queue depth_r / mean queue depth_c - 1|, block
+ *            requests only (names and namemix do not apply there)
  * and the score is 100 * (1 - the mean of the components that apply).
  * A replay is poor (suspect) when ops, bytes or names differ by over
- * 2%, the rate by over 10%, or an open loop fell behind by over 5%.
+ * 2%, the rate by over 10%, an open loop fell behind by over 5%, or
+ * the queue depth differs by over 25%.
  */
 #ifndef IOTRIAL_TRACE_FIDELITY_H
 #define IOTRIAL_TRACE_FIDELITY_H
@@ -38,6 +41,7 @@ enum fidelity_component {
 	FID_MIX,
 	FID_NAMEMIX,
 	FID_LAG,
+	FID_DEPTH, /* block layer: |mean depth_r / mean depth_c - 1| */
 	FID__NR
 };
 

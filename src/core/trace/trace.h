@@ -18,7 +18,7 @@ struct strbuf;
 
 #define TRACE_MAGIC	    "IOTRACE\n" /* the file's first 8 bytes */
 #define TRACE_VERSION_MAJOR 1		/* a reader refuses other majors */
-#define TRACE_VERSION_MINOR 0		/* and reads any minor of its major */
+#define TRACE_VERSION_MINOR 1		/* and reads any minor of its major */
 #define TRACE_EVENT_BYTES   64		/* one event on disk */
 #define TRACE_RECORD_MAX    (1u << 20)	/* bytes of one record's payload */
 #define TRACE_PATH_MAX	    4096	/* bytes of a file's path */
@@ -56,6 +56,15 @@ enum trace_op {
 	TOP_GETDENTS = 17,  /* fd, size: the buffer, ret: bytes returned */
 	TOP_MMAP = 18,	    /* fd, offset, size, arg: prot << 16 | flags */
 	TOP_MSYNC = 19,	    /* size, arg: flags (noted, not replayed) */
+	/* the block layer (1.1): one request of the recorded device;
+	 * ts_ns: issue, dur_ns: to completion, offset: sector * 512,
+	 * size: bytes, ret: the completion's error (0 or -errno), arg:
+	 * requests in flight at issue (this one included), file2: ns from
+	 * insert to issue (0: not seen), tid: the task it was issued in */
+	TOP_BLK_READ = 20,
+	TOP_BLK_WRITE = 21,
+	TOP_BLK_DISCARD = 22,
+	TOP_BLK_FLUSH = 23, /* a flush alone (no data) */
 	TOP__NR
 };
 
@@ -64,6 +73,13 @@ enum trace_event_flags {
 	TEV_VEC = 1 << 0,	 /* readv/writev family: size is what moved */
 	TEV_POSITIONAL = 1 << 1, /* pread/pwrite family: offset was given */
 	TEV_NOFILE = 1 << 2,	 /* the fd was not opened in the trace */
+	/* block requests (rwbs): */
+	TEV_PREFLUSH = 1 << 3, /* F before the op: flush the cache first */
+	TEV_FUA = 1 << 4,      /* F after the op: forced unit access */
+	TEV_SYNC = 1 << 5,     /* S */
+	TEV_META = 1 << 6,     /* M */
+	TEV_RAHEAD = 1 << 7,   /* A: read-ahead */
+	TEV_UNDONE = 1 << 8,   /* no completion seen before the trace ended */
 };
 
 /* One call, as it is on disk (64 bytes, little-endian). */
@@ -135,6 +151,8 @@ unsigned trace_op_find(const char *name);
 /* Is op a name operation (open, stat, unlink, rename, mkdir, rmdir,
  * getdents)? */
 int trace_op_is_name(unsigned op);
+/* Is op a block-layer request (TOP_BLK_*)? */
+int trace_op_is_block(unsigned op);
 
 /* The value of meta key, or NULL. */
 const char *trace_meta_get(const struct trace *t, const char *key);

@@ -43,7 +43,16 @@ static const char *const op_names[TOP__NR] = {
     [TOP_GETDENTS] = "getdents",
     [TOP_MMAP] = "mmap",
     [TOP_MSYNC] = "msync",
+    [TOP_BLK_READ] = "blk_read",
+    [TOP_BLK_WRITE] = "blk_write",
+    [TOP_BLK_DISCARD] = "blk_discard",
+    [TOP_BLK_FLUSH] = "blk_flush",
 };
+
+int trace_op_is_block(unsigned op)
+{
+	return op >= TOP_BLK_READ && op <= TOP_BLK_FLUSH;
+}
 
 const char *trace_op_name(unsigned op)
 {
@@ -584,7 +593,8 @@ static int read_events(const unsigned char *p, uint32_t len, struct trace *t,
 		struct trace_event *e = &t->events[t->nr_events];
 
 		decode_event(p + i * TRACE_EVENT_BYTES, e);
-		if (!e->op || e->op >= TOP__NR)
+		if (!e->op || e->op >= TOP__NR ||
+		    (trace_op_is_block(e->op) && t->version_minor < 1))
 			return err_set(err, -EINVAL,
 				       "event %zu has an unknown operation %u",
 				       t->nr_events + 1, e->op);
@@ -613,6 +623,14 @@ static int check_whole(const struct trace *t, struct strbuf *err)
 	for (i = 0; i < t->nr_events; i++) {
 		const struct trace_event *e = &t->events[i];
 
+		if (trace_op_is_block(e->op)) { /* file2 is a time there */
+			if (e->file)
+				return err_set(err, -EINVAL,
+					       "event %zu is a block request "
+					       "naming a file",
+					       i + 1);
+			continue;
+		}
 		if (e->file > t->nr_files || e->file2 > t->nr_files)
 			return err_set(
 			    err, -EINVAL,

@@ -67,6 +67,46 @@ static void think_times(const struct trace *t, struct trace_summary *s)
 	free(last);
 }
 
+/* A block request's share of s: its bytes (when it completed without
+ * error), its size, the depth it was issued at. */
+static void block_request(struct trace_summary *s, const struct trace_event *e,
+			  size_t sec)
+{
+	int ok = e->ret == 0 && !(e->flags & TEV_UNDONE);
+
+	if (e->arg > s->blk_depth_max)
+		s->blk_depth_max = e->arg;
+	s->blk_depth_sum += e->arg;
+	switch (e->op) {
+	case TOP_BLK_READ:
+		s->read_sizes[size_bucket(e->size)]++;
+		if (ok)
+			s->bytes_read += e->size;
+		break;
+	case TOP_BLK_WRITE:
+		s->write_sizes[size_bucket(e->size)]++;
+		if (ok)
+			s->bytes_written += e->size;
+		s->blk_flush_writes += !!(e->flags & TEV_PREFLUSH);
+		s->blk_fua_writes += !!(e->flags & TEV_FUA);
+		break;
+	case TOP_BLK_DISCARD:
+		s->blk_discard_bytes += e->size;
+		return;
+	default:
+		return;
+	}
+	if (ok)
+		s->sec_bytes[sec] += e->size;
+}
+
+/* The number of block requests of s. */
+static uint64_t block_total(const struct trace_summary *s)
+{
+	return s->ops[TOP_BLK_READ] + s->ops[TOP_BLK_WRITE] +
+	       s->ops[TOP_BLK_DISCARD] + s->ops[TOP_BLK_FLUSH];
+}
+
 void trace_summarize(const struct trace *t, struct trace_summary *s)
 {
 	size_t i;
@@ -109,6 +149,8 @@ void trace_summarize(const struct trace *t, struct trace_summary *s)
 			}
 			s->sec_bytes[sec] += moved;
 		}
+		if (trace_op_is_block(e->op))
+			block_request(s, e, sec);
 	}
 	for (i = 0; i < t->nr_files; i++) {
 		const struct trace_file *f = &t->files[i];
@@ -125,6 +167,21 @@ void trace_summarize(const struct trace *t, struct trace_summary *s)
 		}
 	}
 	think_times(t, s);
+}
+
+void trace_summarize_layer(const struct trace *t, int block,
+			   struct trace_summary *s)
+{
+	struct trace one = *t;
+	size_t i, n = 0;
+
+	one.events = xcalloc(t->nr_events + 1, sizeof(*one.events));
+	for (i = 0; i < t->nr_events; i++)
+		if (!trace_op_is_block(t->events[i].op) == !block)
+			one.events[n++] = t->events[i];
+	one.nr_events = n;
+	trace_summarize(&one, s);
+	free(one.events);
 }
 
 void trace_summary_release(struct trace_summary *s)
@@ -247,7 +304,22 @@ void trace_stats_text(const struct trace *t, const struct trace_summary *s,
 	strbuf_addstr(out, ", written ");
 	add_bytes(out, s->bytes_written);
 	strbuf_addch(out, '\n');
-	if (s->ops[TOP_READ] || s->ops[TOP_WRITE]) {
+	if (block_total(s)) {
+		strbuf_addf(out,
+			    "block: queue depth at issue max %llu, mean "
+			    "%.2f; writes with preflush %llu, with FUA %llu",
+			    (unsigned long long)s->blk_depth_max,
+			    (double)s->blk_depth_sum / (double)block_total(s),
+			    (unsigned long long)s->blk_flush_writes,
+			    (unsigned long long)s->blk_fua_writes);
+		if (s->blk_discard_bytes) {
+			strbuf_addstr(out, "; discarded ");
+			add_bytes(out, s->blk_discard_bytes);
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (s->ops[TOP_READ] || s->ops[TOP_WRITE] || s->ops[TOP_BLK_READ] ||
+	    s->ops[TOP_BLK_WRITE]) {
 		strbuf_addstr(out, "sizes asked:\n");
 		size_rows(out, "read", s->read_sizes);
 		size_rows(out, "write", s->write_sizes);
@@ -285,6 +357,26 @@ static void add_printable(struct strbuf *out, const char *s)
 	text_make_printable(c);
 	strbuf_addstr(out, c);
 	free(c);
+}
+
+/* A block request's depth and flags, " depth=2 preflush fua". */
+static void block_flags(struct strbuf *out, const struct trace_event *e)
+{
+	strbuf_addf(out, " depth=%u", e->arg);
+	if (e->file2)
+		strbuf_addf(out, " queued=%uns", e->file2);
+	if (e->flags & TEV_PREFLUSH)
+		strbuf_addstr(out, " preflush");
+	if (e->flags & TEV_FUA)
+		strbuf_addstr(out, " fua");
+	if (e->flags & TEV_SYNC)
+		strbuf_addstr(out, " sync");
+	if (e->flags & TEV_META)
+		strbuf_addstr(out, " meta");
+	if (e->flags & TEV_RAHEAD)
+		strbuf_addstr(out, " ahead");
+	if (e->flags & TEV_UNDONE)
+		strbuf_addstr(out, " undone");
 }
 
 void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
@@ -337,6 +429,8 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 			strbuf_addf(out, " -> %u", e->file2);
 		if (e->op == TOP_OPEN)
 			strbuf_addf(out, " flags=0%o", e->arg);
+		if (trace_op_is_block(e->op))
+			block_flags(out, e);
 		strbuf_addch(out, '\n');
 	}
 	if (t->complete)

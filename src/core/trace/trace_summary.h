@@ -27,11 +27,21 @@ struct trace_summary {
 	uint64_t think_p50_ns, think_p90_ns, think_max_ns; /* per thread gaps */
 	size_t files_regular, files_dirs, files_existed, files_created;
 	uint64_t existed_bytes; /* the size of the files that existed */
+	/* block requests (TOP_BLK_*): */
+	uint64_t blk_depth_max;	    /* most in flight at an issue */
+	uint64_t blk_depth_sum;	    /* over the requests: mean = / n */
+	uint64_t blk_flush_writes;  /* writes with a preflush */
+	uint64_t blk_fua_writes;    /* writes with FUA */
+	uint64_t blk_discard_bytes; /* bytes discarded */
 };
 
 /* Summarize t. */
 void trace_summarize(const struct trace *t, struct trace_summary *s);
 void trace_summary_release(struct trace_summary *s);
+/* Summarize the events of one layer of t only: its block requests
+ * (block 1) or its calls (0), as a replay of that layer compares. */
+void trace_summarize_layer(const struct trace *t, int block,
+			   struct trace_summary *s);
 
 /* The name operations (open, stat, unlink, rename, mkdir, rmdir,
  * getdents) of s. */

@@ -22,6 +22,8 @@ struct rp_fd {
 };
 
 struct rp_state;
+struct rpb_state;
+struct target;
 
 /* One recorded thread. */
 struct rp_thread {
@@ -54,8 +56,9 @@ struct rp_state {
 	uint64_t start_ns;
 	volatile int *stop;
 	int work_fd;
-	uint64_t extra_opens; /* descriptors opened before the trace */
-	uint64_t skipped;     /* calls not replayed (mmap, msync) */
+	uint64_t extra_opens;  /* descriptors opened before the trace */
+	uint64_t skipped;      /* calls not replayed (mmap, msync) */
+	struct rpb_state *blk; /* --layer block (replay_blk.c), or NULL */
 };
 
 /* openat2 beneath dirfd, no symbolic link followed: the fd or -errno. */
@@ -68,6 +71,14 @@ struct run_result;
 /* The timed part and the cleanup (replay_run.c). */
 int rp_run(struct workload *w, struct run_result *r, struct strbuf *err);
 void rp_cleanup(struct workload *w);
+/* --layer block (replay_blk.c): the requests of st->t on target t
+ * (a block device), done by workers keeping the recorded depth; 0 or
+ * -errno with err set. */
+int rpb_prepare(struct rp_state *st, struct workload *w, struct target *t,
+		struct strbuf *err);
+int rpb_run(struct rp_state *st, struct workload *w, struct run_result *r,
+	    struct strbuf *err);
+void rpb_free(struct rpb_state *b);
 /* "max" (0) or a factor; 0 or -EINVAL with err set. */
 int rp_parse_speed(const char *s, double *out, struct strbuf *err);
 

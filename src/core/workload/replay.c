@@ -48,6 +48,7 @@
 #define RP_LAYOUT_CHUNK (1u << 20)   /* bytes written at a time */
 
 static const char *const mode_choices[] = {"open", "closed", NULL};
+static const char *const layer_choices[] = {"file", "block", NULL};
 
 static const struct param_spec replay_params[] = {
     {"trace", PARAM_STRING, "", 0, 0, NULL,
@@ -57,6 +58,12 @@ static const struct param_spec replay_params[] = {
     {"mode", PARAM_CHOICE, "open", 0, 0, mode_choices,
      "open: each call at its recorded time; closed: after the previous "
      "one and its think time"},
+    {"layer", PARAM_CHOICE, "file", 0, 0, layer_choices,
+     "file: the calls on laid-out files; block: the device requests on "
+     "a block device (record --layer block)"},
+    {"fold", PARAM_BOOL, "0", 0, 0, NULL,
+     "block: fold offsets past the target's end modulo its size "
+     "(default: refuse)"},
     {"allow-lost", PARAM_BOOL, "0", 0, 0, NULL,
      "replay a trace whose capture lost calls (the run is marked)"},
     {"label", PARAM_STRING, "", 0, 0, NULL,
@@ -291,6 +298,10 @@ static int split_threads(struct rp_state *st, struct strbuf *err)
 		uint32_t tid = st->t.events[i].tid;
 		struct rp_thread *th = NULL;
 
+		/* the device's requests follow from the calls: a file-layer
+		 * replay makes its own */
+		if (trace_op_is_block(st->t.events[i].op))
+			continue;
 		for (j = st->nr_th; j-- > 0;)
 			if (st->th[j].tid == tid) {
 				th = &st->th[j];
@@ -311,7 +322,39 @@ static int split_threads(struct rp_state *st, struct strbuf *err)
 		ALLOC_GROW(th->idx, th->nr + 1, th->alloc);
 		th->idx[th->nr++] = i;
 	}
+	if (!st->nr_th && st->t.nr_events)
+		return err_set(err, -EINVAL,
+			       "the trace holds block requests only: replay it "
+			       "with --layer=block on a device");
 	return 0;
+}
+
+/* --layer block: the trace's device requests on the device t. */
+static int prepare_block(struct workload *w, struct target *t,
+			 struct strbuf *err)
+{
+	struct rp_state *st = xcalloc(1, sizeof(*st));
+	int ret;
+
+	w->target = t;
+	w->priv = st;
+	pthread_mutex_init(&st->lock, NULL);
+	st->work_fd = -1;
+	st->stop = w->stop;
+	st->open_loop = 1;
+	ret = rp_parse_speed(workload_str(w, "speed"), &st->speed, err);
+	if (!ret)
+		ret = trace_read_file(workload_str(w, "trace"), &st->t, err);
+	if (ret)
+		return ret;
+	if (st->t.end.lost && !workload_u64(w, "allow-lost"))
+		return err_set(err, -EINVAL,
+			       "the trace lost %llu events in its capture: a "
+			       "replay of it would not be what ran; "
+			       "--allow-lost replays it anyway (the run is "
+			       "marked)",
+			       (unsigned long long)st->t.end.lost);
+	return rpb_prepare(st, w, t, err);
 }
 
 static int replay_prepare(struct workload *w, struct target *t,
@@ -323,6 +366,8 @@ static int replay_prepare(struct workload *w, struct target *t,
 	size_t i;
 	int ret;
 
+	if (!strcmp(workload_str(w, "layer"), "block"))
+		return prepare_block(w, t, err);
 	if (t->kind == TARGET_BLOCKDEV || t->work_fd < 0 || !t->workdir)
 		return err_set(err, -EINVAL,
 			       "replay lays out files: give a directory (or "
@@ -381,6 +426,27 @@ static int replay_prepare(struct workload *w, struct target *t,
 	return ret;
 }
 
+/* workload_ops.knob_above: at the block layer, what acts above it */
+static const char *replay_knob_above(const struct workload *w, const char *knob)
+{
+	static const char *const above[] = {"read_ahead_kb", "atime",
+					    "vm.dirty_", "bdflush.",
+					    "vm.vfs_cache_pressure"};
+	size_t i;
+
+	if (strcmp(workload_str(w, "layer"), "block"))
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(above); i++)
+		if (!strncmp(knob, above[i], strlen(above[i])))
+			return "a block-layer replay issues the recorded "
+			       "requests itself, with O_DIRECT: this knob "
+			       "acts above the block layer (on the page cache "
+			       "and the file system that made them), not on "
+			       "the replay; replay the file layer of the "
+			       "trace to measure it";
+	return NULL;
+}
+
 /* workload_ops.default_metric: how long the replay took */
 static const char *replay_metric(const struct workload *w)
 {
@@ -397,6 +463,7 @@ const struct workload_ops workload_replay = {
     .run = rp_run,
     .cleanup = rp_cleanup,
     .default_metric = replay_metric,
+    .knob_above = replay_knob_above,
     .short_run_advice = "record a longer trace",
     .untimed = 1,
 };

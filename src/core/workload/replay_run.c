@@ -365,7 +365,7 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 	for (i = 0; i < st->nr_th; i++)
 		mismatches += st->th[i].mismatches;
 	done->end.duration_ns = (uint64_t)(r->seconds * 1e9);
-	trace_summarize(&st->t, &c);
+	trace_summarize_layer(&st->t, 0, &c);
 	trace_summarize(done, &d);
 	fidelity_compute(&c, &d, st->speed, st->open_loop, &f, &why);
 	for (i = 0; i < FID__NR; i++)
@@ -409,6 +409,8 @@ int rp_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	size_t i;
 	int ret = 0, e;
 
+	if (st->blk)
+		return rpb_run(st, w, r, err);
 	measure_init(&m, w->hook);
 	measure_begin(&m);
 	st->start_ns = clock_now_ns();
@@ -470,6 +472,7 @@ void rp_cleanup(struct workload *w)
 
 	if (!st)
 		return;
+	rpb_free(st->blk);
 	for (i = 0; i < st->nr_fds; i++)
 		if (st->fds[i].refs)
 			close(st->fds[i].fd);

@@ -117,6 +117,14 @@ struct workload_ops {
 	 * settle, end_fsync). NULL: those say it all.
 	 */
 	void (*truth_opts)(const struct workload *w, struct truth_opts *o);
+	/*
+	 * Optional. Why the knob named knob cannot act on what w does, or
+	 * NULL when it can: a block-layer replay issues recorded requests
+	 * itself, so read-ahead or the dirty thresholds, which shape the
+	 * requests above the block layer, do nothing to it. Callers refuse
+	 * such a factor, or with --force mark the verdict suspect.
+	 */
+	const char *(*knob_above)(const struct workload *w, const char *knob);
 };
 
 struct workload {
