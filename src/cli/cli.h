@@ -78,8 +78,7 @@ int cli_schema_option(const struct option *opt, const char *arg);
  * "--json=-") to stdout, with FILE to that file; *v is NULL when not
  * given. Write the object with cli_write_json(*v, obj).
  */
-#define OPT_JSON(v, h)                                                         \
-	OPT_STRING_OPTARG(0, "json", (v), "FILE", "-", (h))
+#define OPT_JSON(v, h) OPT_STRING_OPTARG(0, "json", (v), "FILE", "-", (h))
 
 /*
  * Before any work: can --json=FILE be written ("-" is stdout)? Can the

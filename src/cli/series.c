@@ -37,7 +37,8 @@ static const char *const series_usage[] = {
     "iotrial series NAME run [--iterations N] [--tag TEXT] [--planned] "
     "[--db PATH]",
     "iotrial series NAME report [--by kernel|tag|boot] [--baseline VALUE]",
-    "                           [--fail-on-regression] [--json[=FILE]] [--db PATH]",
+    "                           [--fail-on-regression] [--json[=FILE]] [--db "
+    "PATH]",
     "iotrial series NAME plan --values A,B[,...] [--boots N] [--seed N]",
     "iotrial series NAME at-boot --install|--remove [--root DIR] [--db PATH]",
     "iotrial series [--db PATH]",
@@ -161,7 +162,8 @@ static int parse_args(int argc, const char **argv, struct series_args *a)
 		       "the value to compare with (the first run)"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when a value is slower than the baseline"),
-	    OPT_JSON(&a->json, "print the analysis as JSON, or write it to FILE"),
+	    OPT_JSON(&a->json,
+		     "print the analysis as JSON, or write it to FILE"),
 	    OPT_SCHEMA(),
 	    OPT_GROUP("plan, at-boot"),
 	    OPT_STRING(0, "values", &a->values, "A,B",

@@ -18,7 +18,7 @@
  * it, what the write does and any note. The caller owns the object.
  */
 struct json_object *report_plan_json(const struct knob_plan *p,
-				      const char *kind, const char *journal);
+				     const char *kind, const char *journal);
 
 /* The changes of a built plan p, in apply order, as report_plan_json()
  * lists them: an array the caller owns. */
