@@ -125,8 +125,14 @@ if [ -n "$rdisk" ] && [ -r "/sys/block/$rdisk/queue/scheduler" ]; then
 else
 	echo "# the root file system's disk has no scheduler: not tested"
 fi
-only "iotrial set -t / atime=" =noatime =relatime =strictatime =lazytime =nolazytime
-only "iotrial set -t / atime=re" relatime
+# atime is a mount's knob: a chroot whose "/" is a plain directory (a
+# package builder's) has no mount for it, and iotrial rightly offers none
+if "$IOTRIAL" knobs -t / --json 2>/dev/null | grep -q '"name":"atime"\|"name": "atime"'; then
+	only "iotrial set -t / atime=" =noatime =relatime =strictatime =lazytime =nolazytime
+	only "iotrial set -t / atime=re" relatime
+else
+	echo "# '/' is on no mount iotrial can see (a chroot's directory): atime's modes not tested"
+fi
 only "iotrial run randread --set rq_affinity=" =0 =1 =2
 expect "iotrial run randread --set read_ahead_kb=" =128 =4096
 only "iotrial set -t / vm.dirty_bytes=6" 64MiB

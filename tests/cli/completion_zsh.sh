@@ -53,9 +53,18 @@ zis "a parameter's choices" "words: psync io_uring libaio mmap" run randread --e
 zis "an option's choices after =" "words: iops mbps" import --metric=
 zis "a target is a directory" "dirs: " run -t ''
 zis "--json=FILE is a file" "files: " run --json=x
-zhas "knob names after set" knobs read_ahead_kb scheduler atime vm.dirty_ratio -- set -t / ''
+# atime is a mount's knob: a chroot whose "/" is a plain directory (a
+# package builder's) has no mount for it, and iotrial rightly offers none
+if "$IOTRIAL" knobs -t / --json 2>/dev/null | grep -q '"name":"atime"\|"name": "atime"'; then
+	root_atime=atime
+else
+	root_atime=
+	echo "# '/' is on no mount iotrial can see (a chroot's directory): atime not tested"
+fi
+zhas "knob names after set" knobs read_ahead_kb scheduler $root_atime vm.dirty_ratio -- set -t / ''
 zhas "knob names and parameters after --vary" knobs read_ahead_kb bs engine -- compare randread --vary ''
-zis "atime's modes" "values: noatime relatime strictatime lazytime nolazytime" set -t / atime=
+[ -z "$root_atime" ] ||
+	zis "atime's modes" "values: noatime relatime strictatime lazytime nolazytime" set -t / atime=
 zis "a knob's allowed words" "values: 0 1 2" run randread --set rq_affinity=
 zhas "typical read_ahead_kb values" values 128 4096 -- set -t / read_ahead_kb=
 zis "nothing for '0 or more'" "values: " set -t / iosched.fifo_batch=
@@ -106,8 +115,9 @@ zreal() { # NAME LINE WANT
 	check "$1" test "${out%found}" != "$out"
 }
 if zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
-	zreal "TAB after atime=rel completes relatime" "iotrial set -t / atime=rel" \
-		"iotrial set -t / atime=relatime "
+	[ -z "$root_atime" ] ||
+		zreal "TAB after atime=rel completes relatime" \
+			"iotrial set -t / atime=rel" "iotrial set -t / atime=relatime "
 	zreal "TAB after a --vary comma completes the next value" \
 		"iotrial compare randread --vary engine=psync,io_u" \
 		"--vary engine=psync,io_uring "

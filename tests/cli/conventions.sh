@@ -64,7 +64,14 @@ check "report -f json is report --format json" \
 	>/dev/null 2>"$TEST_TMP/loud"
 "$IOTRIAL" run randread -t "$dir" --size 1M --time 1s --no-store \
 	--quiet >"$TEST_TMP/out" 2>"$TEST_TMP/quiet"
-check "run --time 1s on a small file warns without --quiet" grep -q "^warning:" "$TEST_TMP/loud"
+# a 1M file read for 1 s wraps: a warning on a disk; on a tmpfs, with
+# no device under it, a wrap changes nothing and run says nothing
+if [ "$(stat -f -c %T "$dir")" = tmpfs ]; then
+	echo "# $dir is on a tmpfs: no wrap warning to silence"
+else
+	check "run --time 1s on a small file warns without --quiet" \
+		grep -q "^warning:" "$TEST_TMP/loud"
+fi
 check "run --quiet says nothing on stderr" test ! -s "$TEST_TMP/quiet"
 check "...and still prints the run" grep -q "^randread:" "$TEST_TMP/out"
 
