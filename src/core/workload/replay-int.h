@@ -81,5 +81,9 @@ int rpb_run(struct rp_state *st, struct workload *w, struct run_result *r,
 void rpb_free(struct rpb_state *b);
 /* "max" (0) or a factor; 0 or -EINVAL with err set. */
 int rp_parse_speed(const char *s, double *out, struct strbuf *err);
+/* The fidelity warnings of a replay run, either layer: a poor score
+ * (why says which parts), and a trace that lost what of its capture. */
+void rp_warn_fidelity(struct run_result *r, int poor, const char *why,
+		      uint64_t lost, const char *what);
 
 #endif

@@ -71,6 +71,21 @@ static const struct param_spec replay_params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
+void rp_warn_fidelity(struct run_result *r, int poor, const char *why,
+		      uint64_t lost, const char *what)
+{
+	if (poor)
+		run_result_warn_kind(r, RUN_WARN_FIDELITY,
+				     "the replay was not faithful to its "
+				     "trace: %s",
+				     why);
+	if (lost)
+		run_result_warn_kind(r, RUN_WARN_FIDELITY,
+				     "the trace lost %llu %s in its capture "
+				     "(--allow-lost)",
+				     (unsigned long long)lost, what);
+}
+
 int rp_parse_speed(const char *s, double *out, struct strbuf *err)
 {
 	char *end;

@@ -354,16 +354,7 @@ static void rpb_result(struct rp_state *st, struct run_result *r)
 		run_result_note(r,
 				"%llu requests ended otherwise than recorded",
 				(unsigned long long)b->mismatches);
-	if (f.poor)
-		run_result_warn_kind(r, RUN_WARN_FIDELITY,
-				     "the replay was not faithful to its "
-				     "trace: %s",
-				     why.buf);
-	if (st->t.end.lost)
-		run_result_warn_kind(r, RUN_WARN_FIDELITY,
-				     "the trace lost %llu events in its "
-				     "capture (--allow-lost)",
-				     (unsigned long long)st->t.end.lost);
+	rp_warn_fidelity(r, f.poor, why.buf, st->t.end.lost, "events");
 	trace_summary_release(&c);
 	trace_summary_release(&d);
 	trace_release(&done);

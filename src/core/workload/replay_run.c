@@ -385,16 +385,7 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 				"%llu descriptors the capture found open were "
 				"opened for the replay",
 				(unsigned long long)st->extra_opens);
-	if (f.poor)
-		run_result_warn_kind(r, RUN_WARN_FIDELITY,
-				     "the replay was not faithful to its "
-				     "trace: %s",
-				     why.buf);
-	if (st->t.end.lost)
-		run_result_warn_kind(r, RUN_WARN_FIDELITY,
-				     "the trace lost %llu calls in its "
-				     "capture (--allow-lost)",
-				     (unsigned long long)st->t.end.lost);
+	rp_warn_fidelity(r, f.poor, why.buf, st->t.end.lost, "calls");
 	trace_summary_release(&c);
 	trace_summary_release(&d);
 	strbuf_release(&why);
