@@ -130,9 +130,9 @@ const char *suggest_nearest(const char *word, const char *const *candidates,
 			best = candidates[i];
 		}
 	}
-	/* one edit in three letters, so "bz" does not match "bs" by
-	 * replacing everything */
-	limit = strlen(word) / 3 + 1;
+	/* one edit up to three letters, two up to seven, then three: so
+	 * "bz" does not match "bs" by replacing everything, nor "pdf" "md" */
+	limit = strlen(word) / 4 + 1;
 	if (limit > 3)
 		limit = 3;
 	return best && best_d <= limit && best_d < strlen(word) ? best : NULL;

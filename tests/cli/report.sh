@@ -102,8 +102,11 @@ check "compare --report and report --format html agree" \
 
 # bad input
 expect_usage "an unknown format lists the formats" \
-	"^error: --format: 'pdf' is not one of text, json, csv, md, html; did you mean 'md'\?$" \
+	"^error: --format: 'pdf' is not one of text, json, csv, md, html$" \
 	report "$id" --db "$db" --format pdf
+expect_usage "a misspelt format gets the one it resembles" \
+	"^error: --format: 'htlm' is not one of text, json, csv, md, html; did you mean 'html'\?$" \
+	report "$id" --db "$db" --format htlm
 expect_usage "an unknown id is refused" "^error: no experiment 'ffffffff' in " \
 	report ffffffff --db "$db"
 echo keep >"$TEST_TMP/exists.html"

@@ -240,6 +240,22 @@ static void test_suggest_nearest(void **state)
 	assert_null(suggest_nearest("randread", workloads, 0));
 }
 
+/* Short words get one edit at most: a report format that does not exist
+ * is not taken for one that does. */
+static void test_suggest_short(void **state)
+{
+	static const char *const formats[] = {"text", "json", "csv", "md",
+					      "html"};
+	const size_t nr = sizeof(formats) / sizeof(formats[0]);
+
+	(void)state;
+	assert_null(suggest_nearest("pdf", formats, nr));
+	assert_null(suggest_nearest("xls", formats, nr));
+	assert_string_equal(suggest_nearest("cvs", formats, nr), "csv");
+	assert_string_equal(suggest_nearest("jsno", formats, nr), "json");
+	assert_string_equal(suggest_nearest("htm", formats, nr), "html");
+}
+
 /* Run the strbuf and suggestion tests; cmocka prints one line per test. */
 int main(void)
 {
@@ -253,6 +269,7 @@ int main(void)
 	    cmocka_unit_test(test_err_set),
 	    cmocka_unit_test(test_edit_distance),
 	    cmocka_unit_test(test_suggest_nearest),
+	    cmocka_unit_test(test_suggest_short),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
