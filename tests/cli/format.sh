@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v clang-format >/dev/null || skip "needs clang-format"
 cd "$IOTRIAL_SRC" || exit 1
-[ -d .git ] && command -v git >/dev/null ||
+command -v git >/dev/null && git rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
 	skip "needs a git checkout to list the project's files"
 
 bad=0 n=0
