@@ -1,0 +1,331 @@
+/*
+ * An experiment's "regimes" from its runs' regime entries and their
+ * text, and the observations (knob_obs) a run's samples and device truth
+ * give; test_regime.c judges each knob family against observations.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "core/knob/knob.h"
+#include "core/observe/regime_obs.h"
+#include "core/experiment/regime_json.h"
+#include "core/report/regime_text.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define MIB (1024ull * 1024ull)
+#define GIB (1024ull * MIB)
+
+/* A run of arm with one regime entry for knob. */
+static struct json_object *run_with(int arm, const char *knob,
+				    const char *value, const char *state)
+{
+	struct json_object *run = json_object_new_object();
+	struct json_object *inner = json_object_new_object();
+	struct json_object *list = json_object_new_array();
+	struct json_object *e = json_object_new_object();
+
+	json_object_object_add(e, "knob", json_object_new_string(knob));
+	json_object_object_add(
+	    e, "canonical",
+	    json_object_new_string("vm.dirty_background_ratio"));
+	json_object_object_add(e, "object", json_object_new_string("system"));
+	json_object_object_add(e, "value", json_object_new_string(value));
+	json_object_object_add(e, "state", json_object_new_string(state));
+	json_object_object_add(
+	    e, "why", json_object_new_string("dirty memory peaked at 90 MiB"));
+	json_object_array_add(list, e);
+	json_object_object_add(inner, "regime", list);
+	json_object_object_add(run, "arm", json_object_new_int(arm));
+	json_object_object_add(run, "run", inner);
+	return run;
+}
+
+/* An experiment varying bdflush.nfract with the runs' states. */
+static struct json_object *exp_with(const char *const *states, int n)
+{
+	struct json_object *exp = json_object_new_object();
+	struct json_object *factors = json_object_new_array();
+	struct json_object *f = json_object_new_object();
+	struct json_object *runs = json_object_new_array();
+	int i;
+
+	json_object_object_add(f, "name",
+			       json_object_new_string("bdflush.nfract"));
+	json_object_object_add(f, "kind", json_object_new_string("knob"));
+	json_object_array_add(factors, f);
+	json_object_object_add(exp, "factors", factors);
+	for (i = 0; i < n; i++)
+		json_object_array_add(runs,
+				      run_with(i % 2, "bdflush.nfract",
+					       i % 2 ? "80" : "10", states[i]));
+	json_object_object_add(exp, "runs", runs);
+	return exp;
+}
+
+static void test_experiment_regimes(void **state)
+{
+	static const char *const none[] = {"not_reached", "not_reached",
+					   "not_reached", "unknown"};
+	static const char *const one[] = {"not_reached", "reached",
+					  "not_reached", "not_reached"};
+	struct json_object *exp = exp_with(none, 4), *g;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	regime_analyze_json(exp);
+	g = report_regimes(exp);
+	assert_non_null(g);
+	assert_int_equal(json_object_array_length(g), 1);
+	g = json_object_array_get_idx(g, 0);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(g, "factor")),
+	    "bdflush.nfract");
+	assert_int_equal(
+	    json_object_get_int(json_object_object_get(g, "not_reached")), 3);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(g, "state")),
+	    "not_reached");
+	report_regimes_text(exp, &out);
+	assert_non_null(strstr(out.buf,
+			       "bdflush.nfract (vm.dirty_background_ratio) "
+			       "could not matter: none of its 4 runs"));
+	assert_non_null(strstr(out.buf, "(1 could not be judged)"));
+	assert_non_null(strstr(out.buf, "  at 10 (2 runs): dirty memory "
+					"peaked at 90 MiB\n"));
+	assert_non_null(strstr(out.buf, "  at 80 (1 run): "));
+	json_object_put(exp);
+	/* one run that reached it: the knob could matter, no entry */
+	exp = exp_with(one, 4);
+	regime_analyze_json(exp);
+	assert_null(report_regimes(exp));
+	strbuf_reset(&out);
+	report_regimes_text(exp, &out);
+	assert_int_equal(out.len, 0);
+	json_object_put(exp);
+	strbuf_release(&out);
+}
+
+/*
+ * A knob none of whose runs could be judged, its family saying why (a
+ * raw knob): one entry of state "unknown", one line; without a why,
+ * nothing. A run's own lines: "regime unknown: ..." only with a why.
+ */
+static void regime_entry(struct json_object *list, const char *knob,
+			 const char *object, const char *value,
+			 const char *state, const char *why)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "knob", json_object_new_string(knob));
+	json_object_object_add(o, "canonical", json_object_new_string(knob));
+	json_object_object_add(o, "object", json_object_new_string(object));
+	json_object_object_add(o, "value", json_object_new_string(value));
+	json_object_object_add(o, "state", json_object_new_string(state));
+	json_object_object_add(o, "why", json_object_new_string(why));
+	json_object_array_add(list, o);
+}
+
+static void test_experiment_unknown(void **state)
+{
+	static const char *const unk[] = {"unknown", "unknown", "unknown",
+					  "unknown"};
+	struct json_object *exp = exp_with(unk, 4), *g, *runs, *run, *list;
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	regime_analyze_json(exp);
+	g = report_regimes(exp);
+	assert_non_null(g);
+	assert_int_equal(json_object_array_length(g), 1);
+	g = json_object_array_get_idx(g, 0);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(g, "state")),
+	    "unknown");
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(g, "why")),
+	    "dirty memory peaked at 90 MiB");
+	assert_int_equal(
+	    json_object_get_int(json_object_object_get(g, "not_reached")), 0);
+	assert_int_equal(json_object_get_int(json_object_object_get(g, "runs")),
+			 4);
+	assert_int_equal(
+	    json_object_array_length(json_object_object_get(g, "values")), 0);
+	report_regimes_text(exp, &out);
+	assert_string_equal(out.buf,
+			    "\nbdflush.nfract (vm.dirty_background_ratio): "
+			    "regime unknown in its 4 runs: dirty memory "
+			    "peaked at 90 MiB\n");
+	/* no why: silence, as for any knob the sampler cannot judge */
+	runs = json_object_object_get(exp, "runs");
+	for (i = 0; i < 4; i++) {
+		struct json_object *one = json_object_object_get(
+		    json_object_array_get_idx(runs, i), "run");
+		struct json_object *e = json_object_array_get_idx(
+		    json_object_object_get(one, "regime"), 0);
+
+		json_object_object_add(e, "why", json_object_new_string(""));
+	}
+	regime_analyze_json(exp);
+	assert_null(report_regimes(exp));
+	json_object_put(exp);
+
+	/* the run's own lines, from its run object's "regime" */
+	run = json_object_new_object();
+	list = json_object_new_array();
+	json_object_object_add(run, "regime", list);
+	regime_entry(list, "sysctl:vm.swappiness", "system", "10", "unknown",
+		     "iotrial does not know what a raw knob controls");
+	regime_entry(list, "scheduler", "loop0", "bfq", "unknown", "");
+	regime_entry(list, "read_ahead_kb", "loop0", "128", "reached",
+		     "requests of 128 KiB");
+	strbuf_reset(&out);
+	report_run_regimes_text(run, &out);
+	assert_string_equal(out.buf,
+			    "regime unknown: sysctl:vm.swappiness=10: iotrial "
+			    "does not know what a raw knob controls\n");
+	json_object_put(run);
+	strbuf_release(&out);
+}
+
+/* Point i of a series of one device at t_ms, dirty and threshold bytes. */
+static void point(struct sampler_series *ser, unsigned i, uint64_t t_ms,
+		  uint64_t dirty, uint64_t bg, uint64_t thresh, uint64_t reads,
+		  uint64_t sectors, uint64_t in_flight, uint64_t queue_ms)
+{
+	struct sampler_point *p = &ser->points[i];
+	struct diskstats *d = &ser->disk[i];
+
+	p->t_ns = t_ms * 1000000ull;
+	p->dirty_bytes = dirty;
+	p->dirty_bg_thresh_bytes = bg;
+	p->dirty_thresh_bytes = thresh;
+	p->dirtyable_bytes = 10 * bg;
+	p->cg_dirty_bytes = dirty / 2;
+	p->cg_file_lru_bytes = 100 * MIB;
+	p->cg_current_bytes = 200 * MIB;
+	p->have = SAMPLER_HAVE_MEM | SAMPLER_HAVE_VMSTAT | SAMPLER_HAVE_CG;
+	d->nr_fields = DS_MIN_FIELDS;
+	d->v[DS_RD_IOS] = reads;
+	d->v[DS_RD_SECTORS] = sectors;
+	d->v[DS_IN_FLIGHT] = in_flight;
+	d->v[DS_QUEUE_TICKS] = queue_ms;
+	d->v[DS_IO_TICKS] = queue_ms;
+}
+
+static void test_observations(void **state)
+{
+	struct sampler_point pts[4];
+	struct diskstats disk[4];
+	char *names[] = {"fake0"};
+	struct truth t;
+	struct truth_dirty td;
+	struct knob_obs o;
+	struct run_result r;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	memset(pts, 0, sizeof(pts));
+	memset(disk, 0, sizeof(disk));
+	t.series.points = pts;
+	t.series.disk = disk;
+	t.series.nr_points = 4;
+	t.series.nr_devs = 1;
+	t.series.dev_names = names;
+	t.series.cg_version = 2;
+	t.series.cg_memory_max_bytes = 256 * MIB;
+	/* 250 ms intervals, then a 20 ms one whose queue time reads deep */
+	point(&t.series, 0, 0, 10 * MIB, 2 * GIB, 4 * GIB, 0, 0, 0, 0);
+	point(&t.series, 1, 250, 80 * MIB, GIB, 3 * GIB, 100, 800, 1, 200);
+	point(&t.series, 2, 500, 20 * MIB, 2 * GIB, 4 * GIB, 200, 1000, 0, 400);
+	point(&t.series, 3, 520, 0, 2 * GIB, 4 * GIB, 201, 1008, 0, 440);
+	t.nr_devs = 1;
+	t.devs = xcalloc(1, sizeof(*t.devs));
+	t.devs[0].name = names[0];
+	t.devs[0].valid = 1;
+	t.devs[0].d.reads = 201;
+	t.devs[0].d.read_bytes = 1008 * 512;
+	t.have_mem = 1;
+	t.dirty_peak_bytes = 80 * MIB;
+	truth_dirty_of(&t, &td);
+	/* the lowest thresholds, not the last */
+	assert_int_equal(td.bg_thresh_bytes, GIB);
+	assert_int_equal(td.thresh_bytes, 3 * GIB);
+	assert_int_equal(td.dirtyable_bytes, 10 * GIB);
+	/* v2: file pages plus the headroom below memory.max, scaled */
+	assert_int_equal(td.cg_dirtyable_bytes, 156 * MIB);
+	assert_int_equal(td.cg_dirty_peak_bytes, 40 * MIB);
+	assert_true(td.cg_bg_thresh_bytes > 15 * MIB &&
+		    td.cg_bg_thresh_bytes < 16 * MIB);
+	/* 3 GiB x 156 MiB / 10 GiB: 46.8 MiB */
+	assert_true(td.cg_thresh_bytes > 46 * MIB + 700 * 1024 &&
+		    td.cg_thresh_bytes < 46 * MIB + 900 * 1024);
+	assert_int_equal(td.cg_dirty_wb_peak_bytes, 40 * MIB);
+	assert_int_equal(td.cg_version, 2);
+	assert_int_equal(td.cg_memory_max_bytes, 256 * MIB);
+	run_result_init(&r);
+	r.seconds = 0.52;
+	r.bytes[IO_READ] = 1008 * 512;
+	truth_knob_obs(&t, &r, 0, &o);
+	assert_int_equal(o.nr_devs, 1);
+	assert_int_equal(o.devs[0].intervals, 3);
+	assert_int_equal(o.devs[0].max_in_flight, 1);
+	/* 200 ms of queue over 250 ms: 0.8; the 20 ms interval is left out */
+	assert_true(o.devs[0].max_aqu_sz > 0.79 && o.devs[0].max_aqu_sz < 0.81);
+	/* 800 sectors in 100 reads: 4 KiB */
+	assert_true(o.devs[0].max_rareq_kib > 3.99 &&
+		    o.devs[0].max_rareq_kib < 4.01);
+	assert_true(o.have_thresh && o.have_cg_dirty);
+	assert_int_equal(o.cg_version, 2);
+	/* the per-cgroup numbers the dirty hook scales by */
+	assert_int_equal(o.cg_memory_max, 256 * MIB);
+	assert_int_equal(o.cg_dirtyable_bytes, 156 * MIB);
+	assert_int_equal(o.cg_dirty_peak_bytes, 40 * MIB);
+	assert_int_equal(o.cg_dirty_wb_peak_bytes, 40 * MIB);
+	/* and the run object's "cgroup_dirty" */
+	{
+		struct json_object *jo = json_object_new_object(), *cg;
+
+		truth_regime_to_json(&t, jo);
+		cg = json_object_object_get(jo, "cgroup_dirty");
+		assert_non_null(cg);
+		assert_int_equal(
+		    json_object_get_int(json_object_object_get(cg, "version")),
+		    2);
+		assert_int_equal(json_object_get_int64(json_object_object_get(
+				     cg, "dirtyable_bytes")),
+				 156 * MIB);
+		assert_int_equal(json_object_get_int64(json_object_object_get(
+				     cg, "background_bytes")),
+				 td.cg_bg_thresh_bytes);
+		assert_int_equal(json_object_get_int64(json_object_object_get(
+				     cg, "throttle_bytes")),
+				 td.cg_thresh_bytes);
+		assert_int_equal(json_object_get_int64(json_object_object_get(
+				     cg, "dirty_peak_bytes")),
+				 40 * MIB);
+		json_object_put(jo);
+	}
+	run_result_release(&r);
+	free(t.devs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_experiment_regimes),
+	    cmocka_unit_test(test_experiment_unknown),
+	    cmocka_unit_test(test_observations),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
