@@ -108,11 +108,11 @@ static void pick_calls(struct capture *c)
 	}
 	if (c->nr_raw)
 		strbuf_addf(&c->notes,
-			    "this kernel has no tracepoint syscalls:sys_enter_"
-			    "NAME for %s: %s through raw_syscalls, whose "
-			    "program runs for every system call of the "
-			    "machine\n",
-			    raw.buf, c->nr_raw > 1 ? "they are" : "it is");
+			    "this kernel has no usable tracepoint "
+			    "syscalls:sys_enter_NAME for %s: recorded through "
+			    "raw_syscalls instead, whose program runs for "
+			    "every system call of the machine\n",
+			    raw.buf);
 	strbuf_release(&text);
 	strbuf_release(&raw);
 }
