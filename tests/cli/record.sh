@@ -52,9 +52,15 @@ check "the rename's target is a file of its own" \
 check "the directory made and removed is a new directory" \
 	grep -q "dir   new     $W/d\$" "$TEST_TMP/show" ||
 	grep " $W/d\$" "$TEST_TMP/show"
-check "a file there before, opened with O_CREAT (>>) and gone: existed, with its size then" \
-	grep -q "file  existed 5 B $W/grown\$" "$TEST_TMP/show" ||
-	grep " $W/grown\$" "$TEST_TMP/show"
+# what the kernel says at the open's exit (without its BTF, record has
+# only a later statx, after the file is gone, and says so)
+if grep -q "kernel's BTF" "$TEST_TMP/err"; then
+	echo "# no kernel BTF here: the check of 'grown' is left out"
+else
+	check "a file there before, opened with O_CREAT (>>) and gone: existed, with its size then" \
+		grep -q "file  existed 5 B $W/grown\$" "$TEST_TMP/show" ||
+		grep " $W/grown\$" "$TEST_TMP/show"
+fi
 check "nothing lost" grep -q "^end: .* 0 lost" "$TEST_TMP/show"
 check "the command is in the trace" grep -q "command = sh -c" "$TEST_TMP/show"
 
