@@ -337,10 +337,12 @@ int cmd_record(int argc, const char **argv)
 	} else {
 		r = 0;
 	}
-	if (!r)
-		r = write_meta(&w, &a, &err);
+	/* the meta after the start: a trace with meta is being recorded
+	 * (attaching takes a while; the ring buffer is read only later) */
 	if (!r)
 		r = capture_start(c, &w, &err);
+	if (!r)
+		r = write_meta(&w, &a, &err);
 	if (r) {
 		error("%s", err.buf);
 		goto out;

@@ -35,6 +35,11 @@ struct bpf_link *tp_attach(int dir, struct bpf_program *prog, const char *cat,
  * 16).
  */
 int tp_syscall_nargs(const char *text, int exit);
+/* The level of cgroup v2 directory dir in its hierarchy (its root is
+ * 0), from its parents that are of the same cgroup2 file system, where
+ * it is mounted (/sys/fs/cgroup, /sys/fs/cgroup/unified); -EINVAL when
+ * dir is not of a cgroup2. */
+int tp_cgroup_level(const char *dir, unsigned *level);
 /* Where sched_process_fork keeps child_pid, from its format file under
  * events directory dir; 0 when not known. */
 unsigned tp_fork_child_offset(int dir);

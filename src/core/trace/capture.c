@@ -227,7 +227,6 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 			      "mount of its own, attached to no directory\n");
 	if (o->cgroup) {
 		struct stat st;
-		const char *p = o->cgroup;
 		unsigned level = 0;
 
 		if (stat(o->cgroup, &st) || !S_ISDIR(st.st_mode)) {
@@ -236,16 +235,13 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 				      o->cgroup);
 			goto fail;
 		}
-		if (strncmp(p, "/sys/fs/cgroup", 14)) {
+		if (tp_cgroup_level(o->cgroup, &level)) {
 			ret = err_set(err, -EINVAL,
-				      "'%s' is not under /sys/fs/cgroup (a "
-				      "cgroup v2 directory is needed)",
+				      "'%s' is not a directory of a cgroup v2 "
+				      "hierarchy",
 				      o->cgroup);
 			goto fail;
 		}
-		for (p += 14; *p; p++)
-			if (*p == '/' && p[1] && p[1] != '/')
-				level++;
 		c->skel->rodata->mode = IOT_MODE_CGROUP;
 		c->skel->rodata->cgroup_id = st.st_ino;
 		c->skel->rodata->cgroup_level = level;

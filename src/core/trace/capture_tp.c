@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +40,41 @@ unsigned tp_fork_child_offset(int dir)
 		off = 0;
 	strbuf_release(&text);
 	return off;
+}
+
+#define CGROUP2_MAGIC 0x63677270 /* statfs's f_type of a cgroup2 */
+
+int tp_cgroup_level(const char *dir, unsigned *level)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct statfs fs;
+	int ret = 0;
+
+	*level = 0;
+	if (statfs(dir, &fs) || fs.f_type != CGROUP2_MAGIC)
+		return -EINVAL;
+	strbuf_addstr(&p, dir);
+	/* each parent still in the hierarchy is a level above dir's */
+	for (;;) {
+		char *slash;
+
+		while (p.len > 1 && p.buf[p.len - 1] == '/')
+			strbuf_setlen(&p, p.len - 1);
+		slash = strrchr(p.buf, '/');
+		if (!slash)
+			break;
+		strbuf_setlen(&p, slash == p.buf ? 1 : (size_t)(slash - p.buf));
+		if (statfs(p.buf, &fs) || fs.f_type != CGROUP2_MAGIC)
+			break;
+		if (++*level > 64) {
+			ret = -ELOOP;
+			break;
+		}
+		if (p.len == 1)
+			break;
+	}
+	strbuf_release(&p);
+	return ret;
 }
 
 /* A tracefs of its own, attached to no directory (gone when closed). */
