@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iotrial record's capture program. Attached to the raw_syscalls
- * sys_enter and sys_exit tracepoints and to sched_process_fork, it keeps
- * the arguments of the calls the loader asked for (the sysinfo map) at
- * entry, per thread, and at exit sends one record with the return value
+ * iotrial record's capture program. For every system call the loader
+ * asked for (the sysinfo map), iot_sc_enter runs at its own tracepoint
+ * syscalls/sys_enter_NAME and keeps its arguments per thread, and
+ * iot_sc_exit at sys_exit_NAME sends one record with the return value
  * to a ring buffer, for the processes being recorded: the tracked map's
- * tgids and their descendants, or the tasks of one cgroup.
+ * tgids and their descendants, or the tasks of one cgroup. The loader
+ * attaches them to the recorded calls' tracepoints only, so the other
+ * calls of the machine never run them. A call without a tracepoint of
+ * its own on this kernel is marked raw in sysinfo, and iot_enter and
+ * iot_exit, on raw_syscalls sys_enter and sys_exit (which fire for every
+ * call of the machine), record it instead. sched_process_fork tracks
+ * children.
  *
- * It reads no kernel structure, only the tracepoints' own fields, whose
- * layout is fixed (declared by hand below, from
- * /sys/kernel/tracing/events/raw_syscalls/.../format), so it builds
- * without the running kernel's BTF. sched_process_fork's layout changed
- * across kernels: the loader reads where child_pid is from its format
- * file and sets fork_child_off before loading.
+ * The tracepoints' fields are declared by hand below (their layout is
+ * fixed: /sys/kernel/tracing/events/{syscalls,raw_syscalls}/.../format,
+ * checked by the loader), so it builds without the running kernel's
+ * BTF. sched_process_fork's layout changed across kernels: the loader
+ * reads where child_pid is from its format file and sets fork_child_off.
+ * At the exit of an open, the new file's f_mode (FMODE_CREATED: the
+ * call made it) and its inode's mode and size are read from the
+ * kernel's structures at the offsets the loader found in the kernel's
+ * BTF (koff); with no BTF they are not read.
  *
  * For the block layer, block_rq_issue, block_rq_complete and
  * block_rq_insert send the requests of one device (blk_dev) as they
@@ -20,7 +29,9 @@
  * fields' offsets (blk_off) come from the format files too.
  *
  * A record that does not fit the ring buffer is counted in the lost map,
- * never silently dropped.
+ * never silently dropped. Records wake the reader only once wake_bytes
+ * are waiting (it also reads on a timer): a wake-up per record costs the
+ * reader more than handling it.
  */
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -36,6 +47,12 @@ const volatile __u32 cgroup_level;	 /* and its level (root is 0) */
 const volatile __u32 fork_child_off = 0; /* 0: no sched_process_fork */
 const volatile __u32 blk_dev; /* the device (kernel dev_t), 0: none */
 const volatile __u32 blk_off[IOT_BLK__NR][IOT_BF__NR]; /* see iotrace.h */
+const volatile __u32 koff[IOT_KO__NR];		       /* see iotrace.h */
+const volatile __u64 wake_bytes = 1; /* wake the reader from this much */
+
+/* Set by the loader at the capture's end: the programs do nothing more
+ * while their tracepoints are let go (which takes the kernel a while). */
+volatile __u32 stopped;
 
 /* raw_syscalls/sys_enter */
 struct sys_enter_ctx {
@@ -48,6 +65,22 @@ struct sys_enter_ctx {
 struct sys_exit_ctx {
 	__u64 common;
 	long id;
+	long ret;
+};
+
+/* syscalls/sys_enter_NAME: nargs of the arguments, 8 bytes each */
+struct sc_enter_ctx {
+	__u64 common;
+	int nr;
+	int pad;
+	unsigned long args[6];
+};
+
+/* syscalls/sys_exit_NAME */
+struct sc_exit_ctx {
+	__u64 common;
+	int nr;
+	int pad;
 	long ret;
 };
 
@@ -65,12 +98,20 @@ struct {
 	__type(value, __u8);
 } tracked SEC(".maps");
 
-/* The call in progress per thread, kept from entry to exit. */
+/* The call in progress per thread, kept from entry to exit: calls with
+ * paths here, the others (most: read, write) in the smaller pending. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
 	__type(value, struct iot_call_path);
+} pending_path SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct iot_call);
 } pending SEC(".maps");
 
 /* A record being built (too big for the BPF stack). */
@@ -102,20 +143,196 @@ static __always_inline void count_lost(__u32 which)
 		(*n)++;
 }
 
+/* Send n bytes at data; the reader is woken once wake_bytes wait. */
+static __always_inline void send(void *data, __u64 n)
+{
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) + n >= wake_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	if (bpf_ringbuf_output(&events, data, n, flags))
+		count_lost(0);
+}
+
 /* Is the current task one we record? */
 static __always_inline int wanted(__u32 tgid)
 {
+	if (stopped)
+		return 0;
 	if (mode == IOT_MODE_CGROUP)
 		return bpf_get_current_ancestor_cgroup_id(cgroup_level) ==
 		       cgroup_id;
 	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
 }
 
-SEC("tracepoint/raw_syscalls/sys_enter")
-int iot_enter(struct sys_enter_ctx *ctx)
+/* The scratch record of call nr of the current thread, with its paths
+ * and its nargs first arguments copied from args[] (a copy the caller
+ * made: the context takes constant offsets only); stored as pending. */
+static __always_inline void enter(__u32 nr, const struct iot_sysinfo *si,
+				  struct iot_call_path *p)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, key = 0, nr;
+	__u32 tid = (__u32)id;
+	int i, path = 0;
+
+	p->c.kind = IOT_REC_CALL;
+	p->c.nr = nr;
+	p->c.tgid = (__u32)(id >> 32);
+	p->c.tid = tid;
+	p->c.enter_ns = bpf_ktime_get_ns();
+	p->c.exit_ns = 0;
+	p->c.ret = 0;
+	p->c.f_mode = p->c.i_mode = 0;
+	p->c.i_size = 0;
+	for (i = 0; i < 2; i++) {
+		__u8 a = si->path_arg[i];
+
+		p->path[i][0] = 0;
+		if (a >= 6)
+			continue;
+		path = 1;
+		bpf_probe_read_user_str(p->path[i], IOT_PATH_MAX,
+					(const void *)p->c.args[a]);
+	}
+	if (path) {
+		p->c.kind = IOT_REC_PATH;
+		if (bpf_map_update_elem(&pending_path, &tid, p, BPF_ANY))
+			count_lost(1);
+	} else if (bpf_map_update_elem(&pending, &tid, &p->c, BPF_ANY)) {
+		count_lost(1);
+	}
+}
+
+/* Read a kernel pointer at base + off; 0 if it cannot be. */
+static __always_inline __u64 kptr(__u64 base, __u32 off)
+{
+	__u64 v = 0;
+
+	if (!base || bpf_probe_read_kernel(&v, sizeof(v), (char *)base + off))
+		return 0;
+	return v;
+}
+
+/* The new file of an open that returned fd: its f_mode, i_mode, i_size. */
+static __always_inline void open_file(struct iot_call *c, long fd)
+{
+	__u64 files, fdt, arr, file, inode;
+	__u32 max = 0, fm = 0;
+	__u16 im = 0;
+	__s64 sz = 0;
+
+	if (!koff[IOT_KO_FILES] || fd < 0)
+		return;
+	files = kptr(bpf_get_current_task(), koff[IOT_KO_FILES]);
+	fdt = kptr(files, koff[IOT_KO_FDT]);
+	if (!fdt || bpf_probe_read_kernel(&max, sizeof(max),
+					  (char *)fdt + koff[IOT_KO_MAX_FDS]))
+		return;
+	if ((__u64)fd >= max)
+		return;
+	arr = kptr(fdt, koff[IOT_KO_FD]);
+	file = kptr(arr, (__u32)fd * 8);
+	inode = kptr(file, koff[IOT_KO_F_INODE]);
+	if (!inode ||
+	    bpf_probe_read_kernel(&fm, sizeof(fm),
+				  (char *)file + koff[IOT_KO_F_MODE]) ||
+	    bpf_probe_read_kernel(&im, sizeof(im),
+				  (char *)inode + koff[IOT_KO_I_MODE]) ||
+	    bpf_probe_read_kernel(&sz, sizeof(sz),
+				  (char *)inode + koff[IOT_KO_I_SIZE]))
+		return;
+	c->f_mode = fm;
+	c->i_mode = im;
+	c->i_size = sz;
+}
+
+/* The exit of call nr with ret: its record sent, if it was entered. */
+static __always_inline void leave(__u32 nr, const struct iot_sysinfo *si,
+				  long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	int path = si->path_arg[0] < 6 || si->path_arg[1] < 6;
+	struct iot_call_path *p = NULL;
+	struct iot_call *c;
+
+	if (path) {
+		p = bpf_map_lookup_elem(&pending_path, &tid);
+		c = p ? &p->c : NULL;
+	} else {
+		c = bpf_map_lookup_elem(&pending, &tid);
+	}
+	if (!c)
+		return;
+	if (c->nr != nr) /* an entry whose exit we never saw */
+		goto out;
+	c->exit_ns = bpf_ktime_get_ns();
+	c->ret = ret;
+	/* a fork in a tracked process: its child is tracked too (the
+	 * fork tracepoint does it sooner where its layout is known) */
+	if (si->record == 2 && ret > 0 && mode == IOT_MODE_PIDS) {
+		__u32 child = (__u32)ret;
+		__u8 one = 1;
+
+		bpf_map_update_elem(&tracked, &child, &one, BPF_ANY);
+	}
+	if (si->open && ret >= 0)
+		open_file(c, ret);
+	if (p)
+		send(p, sizeof(*p));
+	else
+		send(c, sizeof(*c));
+out:
+	if (path)
+		bpf_map_delete_elem(&pending_path, &tid);
+	else
+		bpf_map_delete_elem(&pending, &tid);
+}
+
+SEC("tracepoint")
+int iot_sc_enter(struct sc_enter_ctx *ctx)
+{
+	__u32 nr = (__u32)ctx->nr, key = 0, n;
+	struct iot_sysinfo *si;
+	struct iot_call_path *p;
+	int i;
+
+	if (!wanted((__u32)(bpf_get_current_pid_tgid() >> 32)))
+		return 0;
+	si = bpf_map_lookup_elem(&sysinfo, &nr);
+	if (!si || !si->record)
+		return 0;
+	p = bpf_map_lookup_elem(&scratch, &key);
+	if (!p)
+		return 0;
+#pragma unroll
+	for (i = 0; i < 6; i++)
+		p->c.args[i] = 0;
+	/* read, not loaded: the kernel refuses a program whose loads go
+	 * past the context of the smallest tracepoint it is attached to */
+	n = si->nargs;
+	if (n > 6)
+		n = 6;
+	if (n)
+		bpf_probe_read_kernel(p->c.args, n * 8, ctx->args);
+	enter(nr, si, p);
+	return 0;
+}
+
+SEC("tracepoint")
+int iot_sc_exit(struct sc_exit_ctx *ctx)
+{
+	__u32 nr = (__u32)ctx->nr;
+	struct iot_sysinfo *si = bpf_map_lookup_elem(&sysinfo, &nr);
+
+	if (si && si->record && !stopped)
+		leave(nr, si, ctx->ret);
+	return 0;
+}
+
+SEC("tracepoint")
+int iot_enter(struct sys_enter_ctx *ctx)
+{
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), key = 0, nr;
 	struct iot_sysinfo *si;
 	struct iot_call_path *p;
 	int i;
@@ -124,87 +341,41 @@ int iot_enter(struct sys_enter_ctx *ctx)
 		return 0;
 	nr = (__u32)ctx->id;
 	si = bpf_map_lookup_elem(&sysinfo, &nr);
-	if (!si || !si->record || !wanted((__u32)(id >> 32)))
+	if (!si || !si->raw || !wanted(tgid))
 		return 0;
 	p = bpf_map_lookup_elem(&scratch, &key);
 	if (!p)
 		return 0;
-	p->c.kind = IOT_REC_CALL;
-	p->c.nr = nr;
-	p->c.tgid = (__u32)(id >> 32);
-	p->c.tid = tid;
-	p->c.enter_ns = bpf_ktime_get_ns();
-	p->c.exit_ns = 0;
-	p->c.ret = 0;
+#pragma unroll
 	for (i = 0; i < 6; i++)
 		p->c.args[i] = ctx->args[i];
-	p->path[0][0] = 0;
-	p->path[1][0] = 0;
-	for (i = 0; i < 2; i++) {
-		__u8 a = si->path_arg[i];
-
-		if (a >= 6)
-			continue;
-		p->c.kind = IOT_REC_PATH;
-		/* from the copy: the context takes constant offsets only */
-		bpf_probe_read_user_str(p->path[i], IOT_PATH_MAX,
-					(const void *)p->c.args[a]);
-	}
-	if (bpf_map_update_elem(&pending, &tid, p, BPF_ANY))
-		count_lost(1);
+	enter(nr, si, p);
 	return 0;
 }
 
-SEC("tracepoint/raw_syscalls/sys_exit")
+SEC("tracepoint")
 int iot_exit(struct sys_exit_ctx *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, nr;
 	struct iot_sysinfo *si;
-	struct iot_call_path *p;
+	__u32 nr;
 
 	if (ctx->id < 0 || ctx->id >= IOT_MAX_SYSCALL)
 		return 0;
 	nr = (__u32)ctx->id;
 	si = bpf_map_lookup_elem(&sysinfo, &nr);
-	if (!si || !si->record)
-		return 0;
-	p = bpf_map_lookup_elem(&pending, &tid);
-	if (!p)
-		return 0;
-	if (p->c.nr != nr) { /* an entry whose exit we never saw */
-		bpf_map_delete_elem(&pending, &tid);
-		return 0;
-	}
-	p->c.exit_ns = bpf_ktime_get_ns();
-	p->c.ret = ctx->ret;
-	/* a fork in a tracked process: its child is tracked too (the
-	 * fork tracepoint does it sooner where its layout is known) */
-	if (si->record == 2 && ctx->ret > 0 && mode == IOT_MODE_PIDS) {
-		__u32 child = (__u32)ctx->ret;
-		__u8 one = 1;
-
-		bpf_map_update_elem(&tracked, &child, &one, BPF_ANY);
-	}
-	if (p->c.kind == IOT_REC_PATH) {
-		if (bpf_ringbuf_output(&events, p, sizeof(*p), 0))
-			count_lost(0);
-	} else {
-		if (bpf_ringbuf_output(&events, &p->c, sizeof(p->c), 0))
-			count_lost(0);
-	}
-	bpf_map_delete_elem(&pending, &tid);
+	if (si && si->raw && !stopped)
+		leave(nr, si, ctx->ret);
 	return 0;
 }
 
-SEC("tracepoint/sched/sched_process_fork")
+SEC("tracepoint")
 int iot_fork(void *ctx)
 {
 	__u32 parent = (__u32)(bpf_get_current_pid_tgid() >> 32);
 	__u32 off = fork_child_off, child = 0;
 	__u8 one = 1;
 
-	if (mode != IOT_MODE_PIDS || !off || off > 64)
+	if (mode != IOT_MODE_PIDS || !off || off > 64 || stopped)
 		return 0;
 	if (!bpf_map_lookup_elem(&tracked, &parent))
 		return 0;
@@ -225,8 +396,7 @@ int iot_fork(void *ctx)
 		c.tid = (__u32)bpf_get_current_pid_tgid();
 		c.enter_ns = c.exit_ns = bpf_ktime_get_ns();
 		c.ret = child;
-		if (bpf_ringbuf_output(&events, &c, sizeof(c), 0))
-			count_lost(0);
+		send(&c, sizeof(c));
 	}
 	return 0;
 }
@@ -252,7 +422,7 @@ static __always_inline int on_blk(void *ctx, __u32 tp)
 	__u32 dev, rwbs_off, rwbs_n;
 	struct iot_blk b = {0};
 
-	if (!blk_dev || tp >= IOT_BLK__NR)
+	if (!blk_dev || tp >= IOT_BLK__NR || stopped)
 		return 0;
 	dev = (__u32)tp_field(ctx, blk_off[tp][IOT_BF_DEV], 4);
 	if (dev != blk_dev)
@@ -272,24 +442,23 @@ static __always_inline int on_blk(void *ctx, __u32 tp)
 		rwbs_n = IOT_RWBS_MAX - 1;
 	if (rwbs_off && rwbs_off <= 256 && rwbs_n)
 		bpf_probe_read_kernel(b.rwbs, rwbs_n, (char *)ctx + rwbs_off);
-	if (bpf_ringbuf_output(&events, &b, sizeof(b), 0))
-		count_lost(0);
+	send(&b, sizeof(b));
 	return 0;
 }
 
-SEC("tracepoint/block/block_rq_issue")
+SEC("tracepoint")
 int iot_blk_issue(void *ctx)
 {
 	return on_blk(ctx, IOT_BLK_ISSUE);
 }
 
-SEC("tracepoint/block/block_rq_complete")
+SEC("tracepoint")
 int iot_blk_complete(void *ctx)
 {
 	return on_blk(ctx, IOT_BLK_COMPLETE);
 }
 
-SEC("tracepoint/block/block_rq_insert")
+SEC("tracepoint")
 int iot_blk_insert(void *ctx)
 {
 	return on_blk(ctx, IOT_BLK_INSERT);

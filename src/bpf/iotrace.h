@@ -9,6 +9,12 @@
  * of their arguments are user-space path strings, from <sys/syscall.h>
  * of the architecture it runs on. The program copies the arguments at
  * entry, and sends one record per call at exit, with the return value.
+ *
+ * The loader attaches the per-syscall programs (iot_sc_enter, iot_sc_exit)
+ * to syscalls/sys_enter_NAME and sys_exit_NAME of each call recorded, so
+ * other calls never run them; a call whose tracepoint this kernel lacks
+ * is marked raw in sysinfo and recorded by the raw_syscalls programs
+ * (iot_enter, iot_exit), attached only when there is such a call.
  */
 #ifndef IOTRIAL_BPF_IOTRACE_H
 #define IOTRIAL_BPF_IOTRACE_H
@@ -30,7 +36,30 @@ enum iot_mode {
 struct iot_sysinfo {
 	__u8 record;	  /* 1: record it; 2: a fork (track its child) */
 	__u8 path_arg[2]; /* argument indexes of path strings, IOT_NO_ARG */
-	__u8 pad;
+	__u8 nargs;	  /* arguments its tracepoint has (6 for raw) */
+	__u8 raw;  /* 1: through raw_syscalls (no tracepoint of its own) */
+	__u8 open; /* 1: returns a new descriptor (open, creat, openat) */
+	__u8 pad[2];
+};
+
+/*
+ * Where the fields the exit of an open reads are in the kernel's
+ * structures (koff[], bytes), from the running kernel's BTF by the
+ * loader: current->files->fdt->fd[ret] is the new struct file, whose
+ * f_mode says whether the call created it (FMODE_CREATED) and whose
+ * inode gives its type and size then. 0 in IOT_KO_FILES: not known
+ * (no BTF), nothing is read.
+ */
+enum iot_kernel_off {
+	IOT_KO_FILES,	/* task_struct.files (a pointer) */
+	IOT_KO_FDT,	/* files_struct.fdt (a pointer) */
+	IOT_KO_MAX_FDS, /* fdtable.max_fds (unsigned int) */
+	IOT_KO_FD,	/* fdtable.fd (struct file **) */
+	IOT_KO_F_MODE,	/* file.f_mode (fmode_t, 4 bytes) */
+	IOT_KO_F_INODE, /* file.f_inode (a pointer) */
+	IOT_KO_I_MODE,	/* inode.i_mode (umode_t, 2 bytes) */
+	IOT_KO_I_SIZE,	/* inode.i_size (loff_t, 8 bytes) */
+	IOT_KO__NR
 };
 
 /* The kinds of ring buffer records. */
@@ -89,6 +118,11 @@ struct iot_call {
 	__u64 exit_ns;	 /* and at exit */
 	__u64 args[6];	 /* its arguments */
 	__s64 ret;	 /* its return value */
+	/* an open that returned a descriptor, as the kernel has the file
+	 * then (koff known); i_mode 0: not read */
+	__u32 f_mode; /* the struct file's f_mode */
+	__u32 i_mode; /* its inode's i_mode */
+	__s64 i_size; /* and i_size */
 };
 
 /* One finished system call with path arguments. */

@@ -232,6 +232,18 @@ static int done(const struct record_args *a, pid_t child, int *status,
 	return 0;
 }
 
+/* The capture's notes, one a line. */
+static void say_notes(const char *notes)
+{
+	while (*notes) {
+		const char *nl = strchr(notes, '\n');
+		int n = nl ? (int)(nl - notes) : (int)strlen(notes);
+
+		note("%.*s", n, notes);
+		notes += n + !!nl;
+	}
+}
+
 /* The closing lines: what was recorded and what it cost. */
 static void say_end(const struct record_args *a, const struct trace_end *end,
 		    uint64_t dropped, uint64_t blk_requests,
@@ -325,14 +337,17 @@ int cmd_record(int argc, const char **argv)
 	} else {
 		r = 0;
 	}
-	if (!r)
-		r = write_meta(&w, &a, &err);
+	/* the meta after the start: a trace with meta is being recorded
+	 * (attaching takes a while; the ring buffer is read only later) */
 	if (!r)
 		r = capture_start(c, &w, &err);
+	if (!r)
+		r = write_meta(&w, &a, &err);
 	if (r) {
 		error("%s", err.buf);
 		goto out;
 	}
+	say_notes(capture_notes(c));
 	if (go >= 0) {
 		close(go); /* the command goes */
 		go = -1;

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "core/trace/capture-int.h"
 #include "core/trace/trace.h"
 #include "core/trace/trace_summary.h"
 #include "core/trace/track.h"
@@ -301,6 +302,52 @@ static void test_tracker(void **state)
 	strbuf_release(&err);
 }
 
+/* The per-syscall tracepoints' layouts capture_tp.c accepts. */
+static void test_syscall_formats(void **state)
+{
+	static const char head[] =
+	    "name: sys_enter_read\nID: 842\nformat:\n"
+	    "\tfield:unsigned short "
+	    "common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:unsigned char "
+	    "common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\t"
+	    "signed:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n";
+	struct strbuf t = STRBUF_INIT;
+
+	(void)state;
+	strbuf_setf(&t, "%s%s", head,
+		    "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		    "\tfield:char * buf;\toffset:24;\tsize:8;\tsigned:0;\n"
+		    "\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+		    "print fmt: \"fd: 0x%08lx\", ((unsigned long)(REC->fd))\n");
+	assert_int_equal(tp_syscall_nargs(t.buf, 0), 3);
+	assert_int_equal(tp_syscall_nargs(t.buf, 1), -ENOTSUP);
+	strbuf_setf(&t, "%s%s", head,
+		    "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n");
+	assert_int_equal(tp_syscall_nargs(t.buf, 1), 0);
+	strbuf_setf(&t, "%s", head); /* sync(): no arguments */
+	assert_int_equal(tp_syscall_nargs(t.buf, 0), 0);
+	/* an argument of 4 bytes, a gap: not the declared layout */
+	strbuf_setf(&t, "%s%s", head,
+		    "\tfield:int fd;\toffset:16;\tsize:4;\tsigned:0;\n");
+	assert_int_equal(tp_syscall_nargs(t.buf, 0), -ENOTSUP);
+	strbuf_setf(&t, "%s%s", head,
+		    "\tfield:int fd;\toffset:24;\tsize:8;\tsigned:0;\n");
+	assert_int_equal(tp_syscall_nargs(t.buf, 0), -ENOTSUP);
+	/* the number elsewhere, or none */
+	strbuf_setf(
+	    &t, "%s",
+	    "\tfield:long __syscall_nr;\toffset:8;\tsize:8;\tsigned:1;\n"
+	    "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n");
+	assert_int_equal(tp_syscall_nargs(t.buf, 1), -ENOTSUP);
+	assert_int_equal(tp_syscall_nargs("", 0), -ENOTSUP);
+	assert_int_equal(tp_syscall_nargs("\tfield:", 0), -ENOTSUP);
+	strbuf_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +355,7 @@ int main(void)
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_summary),
 	    cmocka_unit_test(test_tracker),
+	    cmocka_unit_test(test_syscall_formats),
 	};
 
 	srand((unsigned)getpid());

@@ -2,11 +2,19 @@
  * Capture control through libbpf. See capture.h.
  *
  * The program is a skeleton generated at build time (bpftool gen
- * skeleton) from src/bpf/iotrace.bpf.c; it reads only tracepoint fields,
- * so loading it needs no BTF of the running kernel. The one layout that
+ * skeleton) from src/bpf/iotrace.bpf.c; it reads tracepoint fields, so
+ * loading it needs no BTF of the running kernel. The one layout that
  * varies across kernels, where sched_process_fork keeps child_pid, is
  * read from the tracepoint's format file before loading; without it,
  * children are still tracked from the fork's return value in the parent.
+ * Where the kernel has BTF, the offsets of the fields an open's exit
+ * reads come from it (capture_tp.c); without it they are not read, and
+ * the tracker judges a file's birth from user space.
+ *
+ * The programs are attached here, by tracepoint id (capture_tp.c), not by
+ * the skeleton: the per-syscall ones once per recorded call, and the
+ * tracing file system is found where it is mounted or mounted for the
+ * capture alone, attached nowhere.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,13 +24,13 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "blk.h"
 #include "capture.h"
+#include "capture-int.h"
 #include "track.h"
 #include "trace.h"
 #include "iotrace.skel.h"
@@ -45,6 +53,13 @@ struct capture {
 	int started;
 	int failed;	    /* the writer failed: stop handling */
 	struct strbuf werr; /* and why */
+	int tp_dir;	    /* the tracing file system's events */
+	struct iot_sysinfo rows[IOT_MAX_SYSCALL]; /* the sysinfo map */
+	const char *tp[IOT_MAX_SYSCALL];	  /* each call's tracepoint */
+	struct bpf_link **links;		  /* what capture_start made */
+	size_t nr_links, alloc_links;
+	unsigned nr_sc, nr_raw; /* calls by their own tracepoints, by raw */
+	struct strbuf notes;	/* what the caller may say of the capture */
 };
 
 /* libbpf's messages: kept quiet, the caller words the error. */
@@ -57,36 +72,49 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
-/* Where sched_process_fork keeps child_pid, from its format file; 0
- * when not known. */
-static unsigned fork_child_offset(void)
+/*
+ * Which calls go through their own tracepoints (those whose enter and
+ * exit formats are as the program declares them) and which through
+ * raw_syscalls, into c->rows; a note names the latter.
+ */
+static void pick_calls(struct capture *c)
 {
-	static const char *const paths[] = {
-	    "/sys/kernel/tracing/events/sched/sched_process_fork/format",
-	    "/sys/kernel/debug/tracing/events/sched/sched_process_fork/format",
-	};
-	char line[256];
-	unsigned off = 0, size = 0, i;
+	struct strbuf text = STRBUF_INIT, raw = STRBUF_INIT;
+	char name[128];
+	uint32_t i;
 
-	for (i = 0; i < ARRAY_SIZE(paths) && !off; i++) {
-		FILE *f = fopen(paths[i], "re");
+	tracker_sysinfo(c->rows, c->tp);
+	for (i = 0; i < IOT_MAX_SYSCALL; i++) {
+		int nargs = -ENOENT;
 
-		if (!f)
+		if (!c->rows[i].record)
 			continue;
-		while (fgets(line, sizeof(line), f)) {
-			char *p = strstr(line, " child_pid;");
-
-			if (p &&
-			    sscanf(strstr(p, "offset:") ? strstr(p, "offset:")
-							: "",
-				   "offset:%u;\tsize:%u", &off, &size) == 2 &&
-			    size == 4)
-				break;
-			off = 0;
+		snprintf(name, sizeof(name), "sys_enter_%s", c->tp[i]);
+		if (!tp_read(c->tp_dir, "syscalls", name, "format", &text))
+			nargs = tp_syscall_nargs(text.buf, 0);
+		snprintf(name, sizeof(name), "sys_exit_%s", c->tp[i]);
+		if (nargs >= 0 &&
+		    (tp_read(c->tp_dir, "syscalls", name, "format", &text) ||
+		     tp_syscall_nargs(text.buf, 1)))
+			nargs = -ENOENT;
+		if (nargs >= 0) {
+			c->rows[i].raw = 0;
+			c->rows[i].nargs = (uint8_t)nargs;
+			c->nr_sc++;
+			continue;
 		}
-		fclose(f);
+		c->nr_raw++;
+		strbuf_addf(&raw, "%s%s", raw.len ? ", " : "", c->tp[i]);
 	}
-	return off;
+	if (c->nr_raw)
+		strbuf_addf(&c->notes,
+			    "this kernel has no usable tracepoint "
+			    "syscalls:sys_enter_NAME for %s: recorded through "
+			    "raw_syscalls instead, whose program runs for "
+			    "every system call of the machine\n",
+			    raw.buf);
+	strbuf_release(&text);
+	strbuf_release(&raw);
 }
 
 /* The CPU time (user + system) of this process so far. */
@@ -112,29 +140,43 @@ static int pick_layers(struct capture *c, const struct capture_opts *o,
 	uint32_t off[IOT_BF__NR];
 	unsigned tp, f;
 
+	if (!(c->layers & CAPTURE_FILE))
+		bpf_program__set_autoload(c->skel->progs.iot_fork, false);
+	static const char *const names[IOT_BLK__NR] = {
+	    "block_rq_issue", "block_rq_complete", "block_rq_insert"};
+	struct strbuf text = STRBUF_INIT;
+
 	if (!(c->layers & CAPTURE_FILE)) {
+		bpf_program__set_autoload(c->skel->progs.iot_sc_enter, false);
+		bpf_program__set_autoload(c->skel->progs.iot_sc_exit, false);
+	}
+	if (!(c->layers & CAPTURE_FILE) || !c->nr_raw) {
 		bpf_program__set_autoload(c->skel->progs.iot_enter, false);
 		bpf_program__set_autoload(c->skel->progs.iot_exit, false);
-		bpf_program__set_autoload(c->skel->progs.iot_fork, false);
 	}
 	for (tp = 0; tp < IOT_BLK__NR; tp++) {
 		int r = -ENOENT;
 
-		if (c->layers & CAPTURE_BLOCK)
-			r = blk_tp_offsets(tp, off);
+		if ((c->layers & CAPTURE_BLOCK) &&
+		    !tp_read(c->tp_dir, "block", names[tp], "format", &text))
+			r = blk_parse_format(text.buf, off);
 		if (r) {
 			bpf_program__set_autoload(blk[tp], false);
 			/* insert is optional: not every kernel has it */
-			if ((c->layers & CAPTURE_BLOCK) && tp != IOT_BLK_INSERT)
+			if ((c->layers & CAPTURE_BLOCK) &&
+			    tp != IOT_BLK_INSERT) {
+				strbuf_release(&text);
 				return err_set(err, r,
 					       "cannot read the layout of the "
 					       "block tracepoints: %s",
 					       strerror(-r));
+			}
 			continue;
 		}
 		for (f = 0; f < IOT_BF__NR; f++)
 			c->skel->rodata->blk_off[tp][f] = off[f];
 	}
+	strbuf_release(&text);
 	if (c->layers & CAPTURE_BLOCK) {
 		if (!o->blk_kdev)
 			return err_set(err, -EINVAL,
@@ -147,11 +189,10 @@ static int pick_layers(struct capture *c, const struct capture_opts *o,
 int capture_open(struct capture **out, const struct capture_opts *o,
 		 struct strbuf *err)
 {
-	struct iot_sysinfo *rows = NULL;
 	struct capture *c;
 	uint64_t ring = o->ring_bytes ? o->ring_bytes : 8u << 20;
 	uint32_t i;
-	int ret;
+	int ret, own = 0;
 
 	*out = NULL;
 	if (ring < 4096 || (ring & (ring - 1)))
@@ -161,7 +202,9 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 	libbpf_set_print(quiet_print);
 	c = xcalloc(1, sizeof(*c));
 	c->stats_fd = -1;
+	c->tp_dir = -1;
 	strbuf_init(&c->werr, 0);
+	strbuf_init(&c->notes, 0);
 	tracker_init(&c->tk, NULL, 0);
 	c->skel = iotrace__open();
 	if (!c->skel) {
@@ -170,9 +213,20 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 			      strerror(errno));
 		goto fail;
 	}
+	c->tp_dir = tp_events_open(&own);
+	if (c->tp_dir < 0) {
+		ret = err_set(err, c->tp_dir,
+			      "cannot find the kernel's tracing file system "
+			      "(tracefs) to attach to: %s",
+			      strerror(-c->tp_dir));
+		goto fail;
+	}
+	if (own)
+		strbuf_addstr(&c->notes,
+			      "tracefs is mounted nowhere: the capture uses a "
+			      "mount of its own, attached to no directory\n");
 	if (o->cgroup) {
 		struct stat st;
-		const char *p = o->cgroup;
 		unsigned level = 0;
 
 		if (stat(o->cgroup, &st) || !S_ISDIR(st.st_mode)) {
@@ -181,24 +235,39 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 				      o->cgroup);
 			goto fail;
 		}
-		if (strncmp(p, "/sys/fs/cgroup", 14)) {
+		if (tp_cgroup_level(o->cgroup, &level)) {
 			ret = err_set(err, -EINVAL,
-				      "'%s' is not under /sys/fs/cgroup (a "
-				      "cgroup v2 directory is needed)",
+				      "'%s' is not a directory of a cgroup v2 "
+				      "hierarchy",
 				      o->cgroup);
 			goto fail;
 		}
-		for (p += 14; *p; p++)
-			if (*p == '/' && p[1] && p[1] != '/')
-				level++;
 		c->skel->rodata->mode = IOT_MODE_CGROUP;
 		c->skel->rodata->cgroup_id = st.st_ino;
 		c->skel->rodata->cgroup_level = level;
 	} else {
 		c->skel->rodata->mode = IOT_MODE_PIDS;
-		c->skel->rodata->fork_child_off = fork_child_offset();
+		c->skel->rodata->fork_child_off =
+		    tp_fork_child_offset(c->tp_dir);
 	}
 	c->layers = o->layers ? o->layers : CAPTURE_FILE;
+	if (c->layers & CAPTURE_FILE) {
+		uint32_t koff[IOT_KO__NR];
+
+		pick_calls(c);
+		if (tp_kernel_offsets(koff))
+			strbuf_addstr(
+			    &c->notes,
+			    "the kernel's BTF (/sys/kernel/btf/vmlinux) "
+			    "is not there or not as expected: whether "
+			    "a file is made by the trace is judged "
+			    "from its birth time afterwards\n");
+		for (i = 0; i < IOT_KO__NR; i++)
+			c->skel->rodata->koff[i] = koff[i];
+	}
+	/* wake the reader for a quarter of the ring; it also reads every
+	 * 100 ms (record's poll) */
+	c->skel->rodata->wake_bytes = ring / 4;
 	ret = pick_layers(c, o, err);
 	if (ret)
 		goto fail;
@@ -211,13 +280,11 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 			      strerror(ret < 0 ? -ret : EPERM));
 		goto fail;
 	}
-	rows = xcalloc(IOT_MAX_SYSCALL, sizeof(*rows));
-	tracker_sysinfo(rows);
 	for (i = 0; i < IOT_MAX_SYSCALL; i++) {
-		if (!rows[i].record)
+		if (!c->rows[i].record)
 			continue;
 		ret = bpf_map_update_elem(bpf_map__fd(c->skel->maps.sysinfo),
-					  &i, &rows[i], BPF_ANY);
+					  &i, &c->rows[i], BPF_ANY);
 		if (ret) {
 			ret = err_set(err, -errno,
 				      "cannot fill the capture's syscall "
@@ -226,11 +293,9 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 			goto fail;
 		}
 	}
-	free(rows);
 	*out = c;
 	return 0;
 fail:
-	free(rows);
 	capture_free(c);
 	return ret;
 }
@@ -339,6 +404,74 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* prog attached to CAT:NAME, its link kept; 0 or -errno. */
+static int attach(struct capture *c, struct bpf_program *prog, const char *cat,
+		  const char *name)
+{
+	struct bpf_link *l = tp_attach(c->tp_dir, prog, cat, name);
+
+	if (!l)
+		return errno ? -errno : -EINVAL;
+	ALLOC_GROW(c->links, c->nr_links + 1, c->alloc_links);
+	c->links[c->nr_links++] = l;
+	return 0;
+}
+
+/* Every program loaded, attached where it belongs. */
+static int attach_all(struct capture *c, struct strbuf *err)
+{
+	static const char *const blk[IOT_BLK__NR] = {
+	    "block_rq_issue", "block_rq_complete", "block_rq_insert"};
+	struct bpf_program *bp[IOT_BLK__NR] = {c->skel->progs.iot_blk_issue,
+					       c->skel->progs.iot_blk_complete,
+					       c->skel->progs.iot_blk_insert};
+	char name[128];
+	const char *what = NULL;
+	uint32_t i;
+	int ret = 0;
+
+	/* exits first: an entry is never left without its exit */
+	for (i = 0; !ret && (c->layers & CAPTURE_FILE) && i < IOT_MAX_SYSCALL;
+	     i++) {
+		if (!c->rows[i].record || c->rows[i].raw)
+			continue;
+		snprintf(name, sizeof(name), "sys_exit_%s", c->tp[i]);
+		what = c->tp[i];
+		ret = attach(c, c->skel->progs.iot_sc_exit, "syscalls", name);
+		snprintf(name, sizeof(name), "sys_enter_%s", c->tp[i]);
+		if (!ret)
+			ret = attach(c, c->skel->progs.iot_sc_enter, "syscalls",
+				     name);
+	}
+	if (!ret && (c->layers & CAPTURE_FILE) && c->nr_raw) {
+		what = "raw_syscalls";
+		ret = attach(c, c->skel->progs.iot_exit, "raw_syscalls",
+			     "sys_exit");
+		if (!ret)
+			ret = attach(c, c->skel->progs.iot_enter,
+				     "raw_syscalls", "sys_enter");
+	}
+	/* without a fork tracepoint layout, the fork's exit is enough */
+	if (!ret && (c->layers & CAPTURE_FILE) &&
+	    c->skel->rodata->fork_child_off) {
+		what = "sched_process_fork";
+		ret = attach(c, c->skel->progs.iot_fork, "sched",
+			     "sched_process_fork");
+	}
+	for (i = 0; !ret && (c->layers & CAPTURE_BLOCK) && i < IOT_BLK__NR;
+	     i++) {
+		if (!bpf_program__autoload(bp[i]))
+			continue;
+		what = blk[i];
+		ret = attach(c, bp[i], "block", blk[i]);
+	}
+	if (ret)
+		return err_set(err, ret,
+			       "cannot attach the capture program to %s: %s",
+			       what, strerror(-ret));
+	return 0;
+}
+
 int capture_start(struct capture *c, struct trace_writer *w, struct strbuf *err)
 {
 	int ret;
@@ -362,16 +495,9 @@ int capture_start(struct capture *c, struct trace_writer *w, struct strbuf *err)
 		    (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	}
 	c->user0_ns = self_cpu_ns();
-	ret = iotrace__attach(c->skel);
+	ret = attach_all(c, err);
 	if (ret)
-		return err_set(err, ret < 0 ? ret : -EPERM,
-			       "cannot attach the capture program: %s",
-			       strerror(ret < 0 ? -ret : EPERM));
-	/* without a fork tracepoint layout, the fork's exit is enough */
-	if (!c->skel->rodata->fork_child_off && c->skel->links.iot_fork) {
-		bpf_link__destroy(c->skel->links.iot_fork);
-		c->skel->links.iot_fork = NULL;
-	}
+		return ret;
 	c->started = 1;
 	return 0;
 }
@@ -380,6 +506,10 @@ int capture_poll(struct capture *c, int timeout_ms, struct strbuf *err)
 {
 	int n = ring_buffer__poll(c->rb, timeout_ms);
 
+	/* the program wakes the reader only for a quarter of the ring:
+	 * what came since is read at the timeout too */
+	if (n >= 0 || n == -EINTR)
+		n = ring_buffer__consume(c->rb);
 	if (c->failed)
 		return err_set(err, -EIO, "%s", c->werr.buf);
 	if (n < 0 && n != -EINTR)
@@ -424,12 +554,18 @@ static uint64_t prog_stats(struct bpf_program *prog, uint64_t *ns,
 	return info.recursion_misses;
 }
 
+static void detach(struct capture *c)
+{
+	tp_detach(c->links, c->nr_links);
+	c->nr_links = 0;
+}
+
 int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 {
 	memset(end, 0, sizeof(*end));
 	if (!c->started)
 		return err_set(err, -EINVAL, "the capture did not start");
-	iotrace__detach(c->skel);
+	c->skel->bss->stopped = 1;
 	end->duration_ns = clock_now_ns() - c->start_ns;
 	ring_buffer__consume(c->rb);
 	if (!c->failed && blk_tracker_finish(&c->blk, &c->werr))
@@ -439,6 +575,10 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 	end->lost = lost_count(c, 0) + lost_count(c, 1) + c->blk.lost;
 	/* a skipped entry, exit, fork or issue loses what it was of */
 	end->lost +=
+	    prog_stats(c->skel->progs.iot_sc_enter, &end->bpf_ns,
+		       &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_sc_exit, &end->bpf_ns,
+		       &end->bpf_calls) +
 	    prog_stats(c->skel->progs.iot_enter, &end->bpf_ns,
 		       &end->bpf_calls) +
 	    prog_stats(c->skel->progs.iot_exit, &end->bpf_ns, &end->bpf_calls) +
@@ -451,6 +591,7 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 	c->blk_missed += prog_stats(c->skel->progs.iot_blk_insert, &end->bpf_ns,
 				    &end->bpf_calls);
 	end->user_ns = self_cpu_ns() - c->user0_ns;
+	detach(c);
 	c->started = 0;
 	return 0;
 }
@@ -475,6 +616,11 @@ uint64_t capture_blk_missed(const struct capture *c)
 	return c->blk_missed;
 }
 
+const char *capture_notes(const struct capture *c)
+{
+	return c->notes.buf;
+}
+
 uint64_t capture_start_ns(const struct capture *c)
 {
 	return c->start_ns;
@@ -484,6 +630,8 @@ void capture_free(struct capture *c)
 {
 	if (!c)
 		return;
+	detach(c);
+	free(c->links);
 	if (c->rb)
 		ring_buffer__free(c->rb);
 	if (c->skel)
@@ -493,64 +641,8 @@ void capture_free(struct capture *c)
 	tracker_release(&c->tk);
 	blk_tracker_release(&c->blk);
 	strbuf_release(&c->werr);
+	strbuf_release(&c->notes);
+	if (c->tp_dir >= 0)
+		close(c->tp_dir);
 	free(c);
-}
-
-/* One knob of /proc/sys as a meta entry "knob.NAME" (skipped if absent). */
-static int meta_knob(struct trace_writer *w, const char *name,
-		     struct strbuf *err)
-{
-	struct strbuf path = STRBUF_INIT, val = STRBUF_INIT, key = STRBUF_INIT;
-	const char *p;
-	int ret = 0;
-
-	strbuf_addstr(&path, "/proc/sys/");
-	for (p = name; *p; p++)
-		strbuf_addch(&path, *p == '.' ? '/' : *p);
-	if (!strbuf_read_file(&val, path.buf, 4096)) {
-		strbuf_trim(&val);
-		strbuf_addf(&key, "knob.%s", name);
-		ret = trace_writer_meta(w, key.buf, val.buf, err);
-	}
-	strbuf_release(&path);
-	strbuf_release(&val);
-	strbuf_release(&key);
-	return ret;
-}
-
-int capture_write_meta(struct trace_writer *w, const char *layer,
-		       struct strbuf *err)
-{
-	static const char *const knobs[] = {
-	    "vm.dirty_ratio",
-	    "vm.dirty_background_ratio",
-	    "vm.dirty_bytes",
-	    "vm.dirty_background_bytes",
-	    "vm.dirty_expire_centisecs",
-	    "vm.dirty_writeback_centisecs",
-	    "vm.vfs_cache_pressure",
-	};
-	struct utsname u;
-	struct timespec ts;
-	struct tm tm;
-	char when[64];
-	size_t i;
-	int ret = 0;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	ret = trace_writer_meta(w, "started", when, err);
-	if (!ret && !uname(&u)) {
-		ret = trace_writer_meta(w, "kernel", u.release, err);
-		if (!ret)
-			ret = trace_writer_meta(w, "arch", u.machine, err);
-		if (!ret)
-			ret = trace_writer_meta(w, "host", u.nodename, err);
-	}
-	if (!ret)
-		ret = trace_writer_meta(w, "layer", layer, err);
-	for (i = 0; !ret && i < ARRAY_SIZE(knobs); i++)
-		ret = meta_knob(w, knobs[i], err);
-	return ret;
 }

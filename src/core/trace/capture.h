@@ -59,6 +59,10 @@ uint64_t capture_blk_unpaired(const struct capture *c);
  * (another BPF program was running on that CPU): their requests are
  * kept, flagged as not completed. After capture_stop(). */
 uint64_t capture_blk_missed(const struct capture *c);
+/* What the caller may tell of how the capture works here (lines, each
+ * ending in a newline; "" for nothing): calls recorded through
+ * raw_syscalls, a tracefs of its own, no kernel BTF. */
+const char *capture_notes(const struct capture *c);
 /* CLOCK_MONOTONIC when capture_start() began. */
 uint64_t capture_start_ns(const struct capture *c);
 void capture_free(struct capture *c);

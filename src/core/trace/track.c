@@ -229,16 +229,32 @@ static struct track_fd *fd_put(struct tracker *tk, uint32_t tgid, int32_t fd)
 }
 
 /*
+ * FMODE_CREATED of the kernel's struct file (include/linux/fs.h), set by
+ * an open that created its file: 0x100000 since Linux 4.19, checked on
+ * 6.18 by opening with O_CREAT a file that was there and one that was
+ * not (tests/cli/record.sh's "made in the trace" checks it).
+ */
+#define KERNEL_FMODE_CREATED 0x100000u
+
+/*
  * The file at the normalized path abs, added on first sight with what
  * statx says now: existed unless created was said or it was born after
  * the trace began. how: 1 the call created it, 2 it may have (O_CREAT),
  * -1 it failed to find it, 0 nothing known. follow: statx follows a
- * symbolic link (open, stat) or not (unlink, rename).
+ * symbolic link (open, stat) or not (unlink, rename). kc: an open whose
+ * exit read the new file (i_mode set): the kernel's word on whether it
+ * made it, its type and size, at the time, wins (statx comes later: the
+ * file may be gone or changed by then, and a birth time is only as
+ * fine as the file system's coarse clock). kind: what the call says
+ * the file is (a directory made or removed, a rename's target is what
+ * its source was), TFK_UNKNOWN for nothing; it wins over statx's later
+ * look too.
  */
 static int64_t stx_ns(const struct statx_timestamp *t);
 
 static int file_of(struct tracker *tk, const char *abs, int how, int follow,
-		   uint32_t *id, struct strbuf *err)
+		   const struct iot_call *kc, uint8_t kind, uint32_t *id,
+		   struct strbuf *err)
 {
 	struct trace_file f = {0};
 	struct statx sx;
@@ -273,6 +289,24 @@ static int file_of(struct tracker *tk, const char *abs, int how, int follow,
 	}
 	if (how == 2 && !have)
 		f.existed = 0;
+	if (kc) {
+		mode_t m = kc->i_mode;
+
+		f.kind = S_ISREG(m)   ? TFK_REG
+			 : S_ISDIR(m) ? TFK_DIR
+				      : TFK_OTHER;
+		if (kc->f_mode & KERNEL_FMODE_CREATED)
+			f.existed = 0;
+		else if (!have)
+			f.existed = 1;
+		f.size_bytes = 0;
+		if (f.existed && f.kind == TFK_REG && kc->i_size > 0)
+			f.size_bytes = (uint64_t)kc->i_size;
+	}
+	if (kind != TFK_UNKNOWN)
+		f.kind = kind;
+	if (f.kind != TFK_REG)
+		f.size_bytes = 0;
 	*id = trace_add_file(&tk->files, &f);
 	path_insert(tk, *id);
 	return trace_writer_file(tk->w, &tk->files.files[*id - 1], err);
@@ -374,7 +408,8 @@ static struct track_fd *fd_get(struct tracker *tk, uint32_t tgid, int32_t fd,
 	if (link.buf[0] == '/' && !strstr(link.buf, " (deleted)")) {
 		path_normalize(link.buf, &abs);
 		if (!path_ignored(abs.buf)) {
-			*ret = file_of(tk, abs.buf, 0, 1, &id, err);
+			*ret = file_of(tk, abs.buf, 0, 1, NULL, TFK_UNKNOWN,
+				       &id, err);
 			f->pos = fdinfo_pos(tk, tgid, fd);
 		}
 	}
@@ -411,6 +446,8 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 {
 	struct strbuf abs = STRBUF_INIT, abs2 = STRBUF_INIT;
 	struct trace_event e = {.fd = -1};
+	const struct iot_call *kc;
+	uint8_t kind;
 	int64_t dirfd = AT_FDCWD, dirfd2 = AT_FDCWD;
 	uint32_t flags = 0;
 	int how = c->ret < 0 ? -1 : 0, ret = 0, follow;
@@ -477,21 +514,28 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 		tk->dropped++;
 		goto out;
 	}
-	/* O_CREAT|O_EXCL made it; plain O_CREAT may have: its birth time
-	 * tells, or, when it is gone by now, it is taken as made */
-	if (e.op == TOP_OPEN && c->ret >= 0 && (flags & O_CREAT))
+	/* the kernel said what the open found (kc); without it, O_CREAT|
+	 * O_EXCL made it, plain O_CREAT may have: its birth time tells,
+	 * or, when it is gone by now, it is taken as made */
+	kc = e.op == TOP_OPEN && c->ret >= 0 && c->i_mode ? c : NULL;
+	if (!kc && e.op == TOP_OPEN && c->ret >= 0 && (flags & O_CREAT))
 		how = flags & O_EXCL ? 1 : 2;
 	if (e.op == TOP_MKDIR && c->ret == 0)
 		how = 1;
 	follow = e.op == TOP_OPEN || e.op == TOP_STAT;
-	ret = file_of(tk, abs.buf, how, follow, &e.file, err);
+	kind = TFK_UNKNOWN;
+	if ((e.op == TOP_MKDIR || e.op == TOP_RMDIR) && c->ret == 0)
+		kind = TFK_DIR;
+	ret = file_of(tk, abs.buf, how, follow, kc, kind, &e.file, err);
 	if (!ret && e.op == TOP_RENAME) {
 		if (resolve(tk, c->tgid, dirfd2, p1, &abs2) ||
 		    path_ignored(abs2.buf)) {
 			tk->dropped++;
 			goto out;
 		}
-		ret = file_of(tk, abs2.buf, -1, 0, &e.file2, err);
+		kind = c->ret == 0 ? tk->files.files[e.file - 1].kind
+				   : TFK_UNKNOWN;
+		ret = file_of(tk, abs2.buf, -1, 0, NULL, kind, &e.file2, err);
 	}
 	if (ret)
 		goto out;

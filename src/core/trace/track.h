@@ -6,8 +6,11 @@
  * (which file each fd is, and its position, so a read() gets the offset
  * it read at), names files by absolute path, and learns their identity
  * and starting state from user space: /proc/PID/fd and fdinfo for a
- * descriptor it did not see opened, statx() for a path. It reads no
- * kernel structure.
+ * descriptor it did not see opened, statx() for a path. For an open
+ * that returned a descriptor, the capture program says what the kernel
+ * had at the exit (struct iot_call's f_mode, i_mode, i_size): whether
+ * the call created the file, its type and size then, which win over
+ * user space's later look.
  *
  * What is not file-system I/O (pipes, sockets, terminals, /proc, /sys,
  * /dev) is dropped and counted.
@@ -61,7 +64,11 @@ int tracker_call(struct tracker *tk, const struct iot_call *c,
 void tracker_set_cwd(struct tracker *tk, uint32_t tgid, const char *cwd);
 
 /* Fill the sysinfo rows (indexed by syscall number, IOT_MAX_SYSCALL of
- * them) that the capture program needs: which calls, which path args. */
-void tracker_sysinfo(struct iot_sysinfo *rows);
+ * them) that the capture program needs: which calls, which path args,
+ * which return a descriptor; each marked raw with 6 arguments, for the
+ * loader to change where the call's own tracepoint is there. tp (NULL,
+ * or IOT_MAX_SYSCALL of them) gets each call's tracepoint NAME
+ * (syscalls/sys_enter_NAME), NULL for the calls not recorded. */
+void tracker_sysinfo(struct iot_sysinfo *rows, const char **tp);
 
 #endif
