@@ -29,11 +29,10 @@
  * (unless TARGET_NO_WORKDIR). Returns 0, or -errno with err set: the
  * path does not exist, is not a directory or block device, the device is
  * mounted or holds a signature (without TARGET_ALLOW_DESTROY; with
- * TARGET_READS_ONLY such a device is opened and t->holds says what is on
- * it). stop (may
- * be NULL) is the caller's signal flag: when it becomes non-zero during
- * a long set-up (a scratch target's mkfs), what was made is torn down
- * and -EINTR returned.
+ * TARGET_READS_ONLY such a device is opened and t->holds says what is
+ * on it). stop (may be NULL) is the caller's signal flag: when it
+ * becomes non-zero during a long set-up (a scratch target's mkfs), what
+ * was made is torn down and -EINTR returned.
  */
 int target_open(struct target *t, const char *spec, unsigned flags,
 		volatile int *stop, struct strbuf *err);
