@@ -22,6 +22,12 @@ check "randread on an ext4 device runs without --allow-destroy (rc=$rc)" \
 	test "$rc" = 0
 check "its first line says it reads only, and why" \
 	grep -q "on $LOOP, reads only (it holds a 'ext4' filesystem)" "$out"
+check "the plan line on stderr says so before the run" \
+	grep -qx "run: target $LOOP holds a 'ext4' filesystem: reads only" "$err"
+"$IOTRIAL" compare randread -t "$LOOP" --vary bs=4k,8k --runs 2 --ios 200 \
+	--no-store >"$out" 2>"$err"
+check "compare's plan line says it too" \
+	grep -qx "compare: target $LOOP holds a 'ext4' filesystem: reads only" "$err"
 "$IOTRIAL" run seqread -t "$LOOP" --ios 200 --bs 64k --direct=1 \
 	--engine=io_uring --iodepth 8 --no-store --json="$TEST_TMP/r.json" \
 	>"$out" 2>"$err"
