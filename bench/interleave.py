@@ -24,7 +24,12 @@ The plan:
 A goal is [">=", G], ["<=", G] or ["in", LOW, HIGH].
 Extractors ("get"): iops, cpu_per_mio (user+sys of the whole process per
 million I/Os), cpu_s, p50_us, mbps, wall_s, job_iops:SECTION (an fio job
-file's section: fio's numjobs clones summed; iotrial's job entry).
+file's section: fio's numjobs clones summed; iotrial's job entry),
+dbench_mbps (dbench's accounting: ReadX and WriteX bytes over the
+measured time, 10^6 bytes/s) and cpu_per_op (user+sys per file
+operation counted in the measured part, in microseconds).
+A test's optional "format": {"TOOL": "dbench"} says that tool prints
+dbench's text, not JSON (read by dbench_doc()).
 
 Usage: interleave.py PLAN --out DIR [--min-blocks N (6)] [--max-blocks N
        (30)] [--budget SECONDS (900)] [--margin M (0.04)] [--seed S]
@@ -33,6 +38,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -98,6 +104,29 @@ def load_json(path):
     return json.loads(text[start:])
 
 
+def dbench_doc(path):
+    """dbench's text as the fields the extractors read."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    m = re.search(r"^Throughput ([0-9.e+]+) MB/sec", text, re.M)
+    parts = text.split("-" * 40)
+    if not m or len(parts) < 2:
+        raise ValueError("no dbench result in %s" % path)
+    # the table after the rule: " NTCreateX   1234   0.123   12.345"
+    ops = sum(int(c) for c in
+              re.findall(r"^ +[A-Za-z]\w* +(\d+) ", parts[-1], re.M))
+    secs = re.search(r"^Running for (\d+) seconds", text, re.M)
+    mbps = float(m.group(1))
+    return {"tool": "dbench", "dbench_mbps": mbps, "file_ops_total": ops,
+            # an estimate for the other-I/O count: what dbench accounted
+            "dbench_bytes": mbps * 1e6 * (int(secs.group(1)) if secs
+                                          else 0)}
+
+
+def load_doc(path, fmt):
+    return dbench_doc(path) if fmt == "dbench" else load_json(path)
+
+
 def fio_total(doc, key):
     return sum(j[d][key] for j in doc["jobs"] for d in ("read", "write"))
 
@@ -115,6 +144,10 @@ def get(name, tool, doc, cpu, wall):
     fio = "fio_version" in doc or ("jobs" in doc and "schema" not in doc)
     if name == "cpu_s":
         return cpu
+    if name == "dbench_mbps":
+        return doc["dbench_mbps"]
+    if name == "cpu_per_op":
+        return cpu / doc["file_ops_total"] * 1e6
     if name == "wall_s":
         return wall
     if name == "iops":
@@ -145,6 +178,8 @@ def get(name, tool, doc, cpu, wall):
 
 
 def tool_bytes(doc):
+    if doc.get("tool") == "dbench":
+        return doc["dbench_bytes"]
     if "fio_version" in doc or ("jobs" in doc and "schema" not in doc):
         return fio_bytes(doc)
     # a job file's run lists its jobs, each with its "run"; a single run's
@@ -244,7 +279,7 @@ def main():
                     sys.stderr.write(open(out + ".err").read())
                     sys.exit("interleave: %s failed on %s (exit %d): %s" %
                              (tool, t["name"], rc, " ".join(t["cmd"][tool])))
-                doc = load_json(out)
+                doc = load_doc(out, t.get("format", {}).get(tool))
                 other = max(0.0, (d1 - d0) * 512 - tool_bytes(doc)) \
                     if devs else 0.0
                 steal = 100.0 * (s1 - s0) / max(1, tot1 - tot0)

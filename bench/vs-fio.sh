@@ -23,7 +23,11 @@
 # Usage: bench/vs-fio.sh [--ios N (400000)] [--qd1-ios N (100000)]
 #                        [--seq-mib N (512)] [--budget SECONDS (900)]
 #                        [--min-blocks N (6)] [--max-blocks N (30)]
-#                        [--no-disk] [--keep DIR] [--seed S]
+#                        [--no-disk] [--tests LIST] [--keep DIR] [--seed S]
+#                        [--dry-run]
+# --tests LIST runs only the named tests (comma-separated, from the list
+# above, e.g. --tests qd32best); --dry-run writes and prints the plan
+# (every command, every row and its goal) and runs nothing.
 # Environment: IOTRIAL (default ./iotrial), FIO (default fio).
 # Needs root (loop devices); exits 77 otherwise.
 set -euo pipefail
@@ -36,6 +40,8 @@ qd1_ios=100000
 seq_mib=512
 disk=1
 keep=
+only=
+dry=
 drive=()
 
 usage() {
@@ -51,30 +57,34 @@ while [ $# -gt 0 ]; do
 	--budget|--min-blocks|--max-blocks|--seed)
 		drive+=("$1" "$2"); shift 2 ;;
 	--no-disk) disk=; shift ;;
+	--tests) only=$2; shift 2 ;;
+	--dry-run) dry=1; shift ;;
 	--keep) keep=$2; shift 2 ;;
 	-h|--help) usage ;;
 	*) echo "error: unknown option '$1'" >&2; usage ;;
 	esac
 done
 
-if [ "$(id -u)" != 0 ]; then
+if [ -z "$dry" ] && [ "$(id -u)" != 0 ]; then
 	echo "skipped: bench/vs-fio.sh needs root (it creates a loop device)"
 	exit 77
 fi
-for tool in "$FIO" python3 losetup; do
+need=(python3)
+[ -n "$dry" ] || need+=("$FIO" losetup)
+for tool in "${need[@]}"; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "skipped: '$tool' is not installed"
 		exit 77
 	fi
 done
-if [ ! -x "$IOTRIAL" ]; then
+if [ -z "$dry" ] && [ ! -x "$IOTRIAL" ]; then
 	echo "error: no iotrial binary at '$IOTRIAL'; run 'make' first" >&2
 	exit 1
 fi
-make -s -C "$here" bench/ratio-ci >/dev/null
+[ -n "$dry" ] || make -s -C "$here" bench/ratio-ci >/dev/null
 
 work=$(mktemp -d /var/tmp/iotrial-bench.XXXXXX)
-img=$(mktemp /dev/shm/iotrial-bench.XXXXXX)
+img=
 loop=
 res=${keep:-$work/results}
 mkdir -p "$res" "$work/iotrial" "$work/seq" "$work/state"
@@ -85,14 +95,21 @@ cleanup() {
 	if [ -n "$loop" ]; then
 		losetup -d "$loop" 2>/dev/null || true
 	fi
-	rm -f "$img"
+	[ -z "$img" ] || rm -f "$img"
 	rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+if [ -n "$dry" ]; then
+	# The plan only: a name in place of the loop device the run would make.
+	loop=
+	ldev=loopN
+	q=
+else
 # A 1 GiB device with real pages behind it (zeros, written once), so reads
 # copy memory rather than hit tmpfs holes.
+img=$(mktemp /dev/shm/iotrial-bench.XXXXXX)
 dd if=/dev/zero of="$img" bs=1M count=1024 status=none
 loop=$(losetup --find --show --direct-io=off "$img")
 ldev=${loop#/dev/}
@@ -110,6 +127,7 @@ set_queue nr_requests "$(cat "/sys/block/$ldev/mq/0/nr_tags" 2>/dev/null || echo
 set_queue rq_affinity 1
 set_queue nomerges 0
 set_queue read_ahead_kb 128
+fi
 
 # The root disk under /var/tmp, for the other-I/O count of the disk rows.
 vdev=$(lsblk -no PKNAME "$(findmnt -no SOURCE --target "$work")" 2>/dev/null |
@@ -148,11 +166,11 @@ os.close(fd)
 os.sync()
 PY
 
-python3 - "$work/plan.json" "$FIO" "$IOTRIAL" "$loop" "$ldev" "$vdev" \
-	"$work" "$ios" "$qd1_ios" "$seq_mib" "$disk" <<'PY'
+python3 - "$work/plan.json" "$FIO" "$IOTRIAL" "${loop:-/dev/$ldev}" "$ldev" \
+	"$vdev" "$work" "$ios" "$qd1_ios" "$seq_mib" "$disk" "$only" <<'PY'
 import json, sys
 (plan, fio, iot, loop, ldev, vdev, work, ios, qd1, seq_mib,
- disk) = sys.argv[1:12]
+ disk, only) = sys.argv[1:13]
 ios, qd1, seq_mib = int(ios), int(qd1), int(seq_mib)
 F = [fio, "--output-format=json", "--group_reporting"]
 I = [iot, "run"]
@@ -240,11 +258,23 @@ if disk:
           "--size=1G", "--ios=%d" % seq_mib, "--settle=none"],
          [("seq write MB/s, root disk", "mbps", (">=", 1.0))],
          {"fio": lay + ["write", pre], "iotrial": lay + ["none", pre]})
+if only:
+    want = only.split(",")
+    known = [t["name"] for t in tests]
+    bad = [w for w in want if w not in known]
+    if bad:
+        sys.exit("error: no test %s (the tests: %s)" % (", ".join(bad),
+                                                       ", ".join(known)))
+    tests = [t for t in tests if t["name"] in want]
 json.dump({"title": "iotrial vs fio: RAM loop %s, root disk %s" % (loop, vdev),
            "tools": ["fio", "iotrial"], "tests": tests}, open(plan, "w"),
           indent=1)
 PY
 
+if [ -n "$dry" ]; then
+	cat "$work/plan.json"
+	exit 0
+fi
 {
 	echo "$("$FIO" --version), iotrial at $IOTRIAL, kernel $(uname -r), $(nproc) CPUs"
 	printf '%s queue:' "$loop"

@@ -281,6 +281,9 @@ void cli_say_dir_disk(const struct trial *tr, const char *cmd)
 			"%s: target %s on %s: knobs will be changed on "
 			"%s\n",
 			cmd, tr->t.spec ? tr->t.spec : tr->t.path, disk, disk);
+	if (tr->t.holds)
+		fprintf(stderr, "%s: target %s %s: reads only\n", cmd,
+			tr->t.path, tr->t.holds);
 }
 
 void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback)

@@ -234,7 +234,9 @@ void cli_warn_wrap(struct trial *tr, int quiet, int say_fallback);
  * The plan's line when the target is a directory and knobs of the device
  * under it will be changed (trial_dir_knob_disk()): "compare: target
  * /tmp on vda: knobs will be changed on vda" on stderr, so that a
- * forgotten -t does not tune a disk silently. Nothing otherwise.
+ * forgotten -t does not tune a disk silently. And when a device that
+ * holds data was opened for reads only (target_refuse_writes()): "run:
+ * target /dev/loop0 holds a 'ext4' filesystem: reads only".
  */
 void cli_say_dir_disk(const struct trial *tr, const char *cmd);
 

@@ -76,3 +76,82 @@ out=$(python3 "$IOTRIAL_SRC/bench/interleave.py" "$TEST_TMP/plan.json" \
 	--out "$TEST_TMP/res3" --min-blocks 3 --max-blocks 3 --seed 1 2>&1)
 check "interleave: 3 blocks cannot reach 95%, so it cannot tell" \
 	grep -Eq '^meets .*cannot tell .*interval covers 75\.0%' <<<"$out"
+
+# dbench prints text, not JSON: a fake dbench whose accounting is known
+# (its table's counts sum to 1000 operations; near 80 MB/s, distinct per
+# run, against the other tool's 100) read through the plan's "format".
+cat >"$TEST_TMP/dbench.py" <<'PY'
+import os, sys
+state = sys.argv[2]
+n = int(open(state).read()) if os.path.exists(state) else 0
+open(state, "w").write(str(n + 1))
+mbps = float(sys.argv[1]) * (1 + 0.001 * ((3 * n) % 7 - 3))
+print("dbench version 4.00 - Copyright Andrew Tridgell 1999-2004\n")
+print("Running for 3 seconds with load 'x' and minimum warmup 0 secs")
+print("   1  cleanup   3 sec\n")
+print(" Operation      Count    AvgLat    MaxLat")
+print(" ----------------------------------------")
+for op, n in (("NTCreateX", 400), ("Close", 300), ("ReadX", 299),
+              ("Mkdir", 1)):
+    print(" %-13s %6d     0.035    17.923" % (op, n))
+print("\nThroughput %.3f MB/sec  1 clients  1 procs  max_latency=4.9 ms" %
+      mbps)
+PY
+python3 - "$TEST_TMP" <<'PY'
+import json, sys
+d = sys.argv[1]
+other = ["python3", "-c", "import json; print(json.dumps({'schema': "
+         "'iotrial/1', 'dbench_mbps': 100.0, 'file_ops_total': 1000, "
+         "'bytes_read': 0}))"]
+json.dump({"title": "dbench text", "tools": ["dbench", "other"], "tests": [
+    {"name": "d", "cmd": {"dbench": ["python3", d + "/dbench.py", "80",
+                                     d + "/sd"],
+                          "other": other},
+     "format": {"dbench": "dbench"},
+     "metrics": [{"row": "mbps", "get": "dbench_mbps", "goal": [">=", 1.2]},
+                 {"row": "cpu", "get": "cpu_per_op", "goal": ["<=", 100]}]}]},
+    open(d + "/dplan.json", "w"))
+PY
+out=$(python3 "$IOTRIAL_SRC/bench/interleave.py" "$TEST_TMP/dplan.json" \
+	--out "$TEST_TMP/dres" --min-blocks 6 --max-blocks 6 --seed 1 2>&1)
+check "interleave: reads dbench's Throughput line (100 / 80 = 1.25, goal met)" \
+	grep -Eq '^mbps +1\.25[0-9] \[ 1\.24[0-9],  1\.25[0-9]\] +>= 1\.20 +goal met' <<<"$out"
+check "interleave: dbench's Throughput kept as read, once per block" \
+	test "$(awk '$1 == "mbps" && $3 > 79.7 && $3 < 80.3' \
+		"$TEST_TMP/dres/observations.txt" | wc -l)" = 6
+check "interleave: CPU per operation is judged too" \
+	grep -Eq '^cpu +[0-9.]+ \[.*<= 100\.00 +goal met' <<<"$out"
+python3 "$TEST_TMP/dbench.py" 80 "$TEST_TMP/sd1" >"$TEST_TMP/d.txt"
+check "dbench_doc: 1000 operations from the table, bytes = MB/s x 3 s" \
+	python3 -c "import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, '$IOTRIAL_SRC/bench')
+import interleave
+d = interleave.dbench_doc('$TEST_TMP/d.txt')
+sys.exit(not (d['file_ops_total'] == 1000 and
+              abs(d['dbench_bytes'] - d['dbench_mbps'] * 3e6) < 1 and
+              abs(d['dbench_mbps'] - 79.76) < 1e-9))"
+
+# The benches' plans, without running them (no root, no tools needed).
+plan=$(bash "$IOTRIAL_SRC/bench/vs-dbench.sh" --dry-run --clients 1,4 \
+	--time 5 2>&1)
+check "vs-dbench.sh --dry-run prints a plan with both tools per client count" \
+	python3 -c "import json, sys
+p = json.loads(sys.argv[1])
+t = p['tests']
+sys.exit(not ([x['name'] for x in t] == ['c1', 'c4'] and
+              t[1]['cmd']['dbench'][-3:] == ['-t', '5', '4'] and
+              t[1]['cmd']['iotrial'][-8:-2] == ['--clients', '4', '--time', '5s', '--ramp', '1s'] and
+              [m['goal'] for m in t[0]['metrics']] == [['>=', 1.0], ['<=', 1.0]]))" "$plan"
+bash "$IOTRIAL_SRC/bench/vs-dbench.sh" --dry-run --clients 1,,4 >/dev/null 2>&1
+check "vs-dbench.sh refuses an empty client count" test $? = 2
+plan=$(bash "$IOTRIAL_SRC/bench/vs-fio.sh" --dry-run --no-disk \
+	--tests qd32best,qd1 --ios 5000 2>&1)
+check "vs-fio.sh --tests keeps only the named tests, in the plan's order" \
+	python3 -c "import json, sys
+t = json.loads(sys.argv[1])['tests']
+sys.exit(not ([x['name'] for x in t] == ['qd32best', 'qd1'] and
+              '--ios=5000' in t[0]['cmd']['iotrial']))" "$plan"
+out=$(bash "$IOTRIAL_SRC/bench/vs-fio.sh" --dry-run --tests qd32,nope 2>&1)
+check "vs-fio.sh --tests names an unknown test and the known ones ($?)" \
+	grep -q 'no test nope (the tests: qd32, qd32best' <<<"$out"

@@ -27,6 +27,38 @@ static void test_registry(void **state)
 	assert_null(workload_find("randred"));
 }
 
+/* reads_only: only a pure read with no verify pass may read a device
+ * that holds data; everything else may write, or cannot say. */
+static int reads_only(const char *name, const char *param, const char *val)
+{
+	struct workload w;
+	int ret;
+
+	workload_init(&w, workload_find(name));
+	if (param)
+		assert_int_equal(workload_set_param(&w, param, val, NULL, NULL),
+				 0);
+	ret = workload_reads_only(&w);
+	workload_release(&w);
+	return ret;
+}
+
+static void test_reads_only(void **state)
+{
+	(void)state;
+	assert_true(reads_only("randread", NULL, NULL));
+	assert_true(reads_only("seqread", "direct", "1"));
+	assert_true(reads_only("randrw", "rwmixread", "100"));
+	assert_false(reads_only("randrw", NULL, NULL));
+	assert_false(reads_only("randrw", "rwmixread", "99"));
+	assert_false(reads_only("seqwrite", NULL, NULL));
+	assert_false(reads_only("randwrite", NULL, NULL));
+	assert_false(reads_only("randread", "verify", "crc32c"));
+	assert_false(reads_only("smallfiles", NULL, NULL));
+	assert_false(reads_only("replay", NULL, NULL));
+	assert_false(reads_only("exec", NULL, NULL));
+}
+
 static void test_defaults(void **state)
 {
 	struct workload w;
@@ -200,6 +232,7 @@ int main(void)
 	    cmocka_unit_test(test_registry),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_crashdump_defaults),
+	    cmocka_unit_test(test_reads_only),
 	    cmocka_unit_test(test_set_good),
 	    cmocka_unit_test(test_set_bad),
 	    cmocka_unit_test(test_validate),

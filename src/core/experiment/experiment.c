@@ -389,6 +389,10 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	ret = experiment_arm_workload(&w, l->e, arm, c, err);
 	if (ret)
 		goto out;
+	/* a device with data on it was opened for reads only */
+	if (!workload_reads_only(&w) &&
+	    (ret = target_refuse_writes(c->target, w.ops->name, err)))
+		goto out;
 	w.ro.seed = c->single_run ? c->seed : rng_next(&l->rng) & 0xffffffffu;
 	w.ro.keep_files = !c->single_run;
 	w.stop = c->stop;

@@ -340,6 +340,8 @@ static void add_described(struct json_object *o, const struct workload *w,
 			    workload_str(w, "size"), where);
 	}
 	strbuf_rtrim(&sb);
+	if (t->holds) /* opened read only: say so where the run is said */
+		strbuf_addf(&sb, ", reads only (it %s)", t->holds);
 	add_str(o, "described", sb.buf);
 	strbuf_release(&sb);
 }

@@ -97,11 +97,32 @@ int trial_read_params(struct trial *tr, struct strbuf *err)
 	return ret;
 }
 
+/* Does tr's workload, with its fixed parameters, only read? */
+static int reads_only(const struct trial *tr)
+{
+	struct workload w;
+	unsigned i;
+	int ret = 0;
+
+	if (!tr->c.ops)
+		return 0;
+	workload_init(&w, tr->c.ops);
+	for (i = 0; i < tr->c.nr_params && !ret; i++)
+		ret = workload_set_param(&w, tr->c.params[i].name,
+					 tr->c.params[i].value, NULL, NULL);
+	ret = !ret && workload_reads_only(&w);
+	workload_release(&w);
+	return ret;
+}
+
 int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 	       struct strbuf *err)
 {
-	int ret = target_open(&tr->t, spec, target_flags, tr->c.stop, err);
+	int ret;
 
+	if (!(target_flags & TARGET_ALLOW_DESTROY) && reads_only(tr))
+		target_flags |= TARGET_READS_ONLY;
+	ret = target_open(&tr->t, spec, target_flags, tr->c.stop, err);
 	if (ret)
 		return ret;
 	tr->c.target = &tr->t;

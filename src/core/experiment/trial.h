@@ -53,7 +53,10 @@ int trial_read_params(struct trial *tr, struct strbuf *err);
 /*
  * Open the target spec (target_open(): -EINTR when tr->c.stop fired
  * during a long set-up, other codes for a target that cannot be used)
- * and find its knobs.
+ * and find its knobs. When tr->c.ops with the fixed parameters only
+ * reads (workload_reads_only()), a device that holds data is opened
+ * without TARGET_ALLOW_DESTROY, read only: every run's workload is
+ * checked again before it is prepared (target_refuse_writes()).
  */
 int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 	       struct strbuf *err);

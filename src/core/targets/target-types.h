@@ -19,6 +19,8 @@ enum target_kind {
 enum target_flags {
 	TARGET_ALLOW_DESTROY = 1 << 0, /* write to a device with data on it */
 	TARGET_NO_WORKDIR = 1 << 1,    /* inspect only: create nothing */
+	TARGET_READS_ONLY = 1 << 2,    /* the caller only reads a device:
+					  one with data on it is opened */
 };
 
 struct target {
@@ -36,7 +38,11 @@ struct target {
 	unsigned logical_block_bytes; /* alignment O_DIRECT needs */
 	uint64_t capacity_bytes;      /* device size (block device targets) */
 	unsigned flags;		      /* enum target_flags */
-	void *scratch;		      /* scratch state, owned by scratch.c */
+	/* a device opened with TARGET_READS_ONLY that holds data: what it
+	 * holds ("holds a 'ext4' filesystem"), owned; NULL otherwise. Only
+	 * workloads that read nothing but it may run there. */
+	char *holds;
+	void *scratch; /* scratch state, owned by scratch.c */
 };
 
 #endif

@@ -170,12 +170,25 @@ static int open_blockdev(struct target *t, const struct stat *st,
 	case 0:
 		break;
 	case 1:
+		if (t->flags & TARGET_READS_ONLY) {
+			/* reads destroy nothing; what writes is refused
+			 * before it starts (target_refuse_writes()) */
+			t->holds = xstrdup(why.buf);
+			break;
+		}
 		ret = err_set(err, -EEXIST,
 			      "'%s' %s; writing would destroy it. "
 			      "Pass --allow-destroy if that is what you want",
 			      t->path, why.buf);
 		break;
 	default:
+		if (t->flags & TARGET_READS_ONLY) {
+			struct strbuf h = STRBUF_INIT;
+
+			strbuf_addf(&h, "may hold data (%s)", why.buf);
+			t->holds = strbuf_detach(&h, NULL);
+			break;
+		}
 		ret = err_set(err, -EIO,
 			      "cannot tell whether '%s' holds data (%s), so "
 			      "it is not written. Pass --allow-destroy if it "
@@ -312,5 +325,17 @@ void target_release(struct target *t)
 		scratch_release(t); /* unmount, detach, delete: journaled */
 	free(t->path);
 	free(t->spec);
+	free(t->holds);
 	memset(t, 0, sizeof(*t));
+}
+
+int target_refuse_writes(const struct target *t, const char *what,
+			 struct strbuf *err)
+{
+	if (!t->holds)
+		return 0;
+	return err_set(err, -EEXIST,
+		       "'%s' %s; %s writes, which would destroy it. Pass "
+		       "--allow-destroy if that is what you want",
+		       t->path, t->holds, what);
 }

@@ -28,10 +28,11 @@
  * Open spec as a target. For a directory, creates workdir inside it
  * (unless TARGET_NO_WORKDIR). Returns 0, or -errno with err set: the
  * path does not exist, is not a directory or block device, the device is
- * mounted or holds a signature (without TARGET_ALLOW_DESTROY). stop (may
- * be NULL) is the caller's signal flag: when it becomes non-zero during
- * a long set-up (a scratch target's mkfs), what was made is torn down
- * and -EINTR returned.
+ * mounted or holds a signature (without TARGET_ALLOW_DESTROY; with
+ * TARGET_READS_ONLY such a device is opened and t->holds says what is
+ * on it). stop (may be NULL) is the caller's signal flag: when it
+ * becomes non-zero during a long set-up (a scratch target's mkfs), what
+ * was made is torn down and -EINTR returned.
  */
 int target_open(struct target *t, const char *spec, unsigned flags,
 		volatile int *stop, struct strbuf *err);
@@ -50,6 +51,14 @@ int target_check_space(const struct target *t, uint64_t bytes,
  * messages only; work files are reached through workdir.h's functions. */
 void target_file_path(const struct target *t, const char *name,
 		      struct strbuf *out);
+
+/*
+ * A device opened with TARGET_READS_ONLY that holds data (t->holds) is
+ * read only: -EEXIST with err saying what it holds and that what (a
+ * workload's name) writes. 0 on any other target.
+ */
+int target_refuse_writes(const struct target *t, const char *what,
+			 struct strbuf *err);
 
 /*
  * Remove the work directory and free the contents. The directory is

@@ -309,6 +309,17 @@ static const char *rw_metric_iops(const struct workload *w)
 	return "iops";
 }
 
+/*
+ * workload_ops.reads_only: on a device a pure read opens it O_RDONLY,
+ * lays nothing out (only a scratch device's image is filled) and has no
+ * verify pass (--verify needs writes).
+ */
+static int rw_reads_only(const struct workload *w)
+{
+	return rw_kind_of(w).read_pct == 100 &&
+	       !strcmp(workload_str(w, "verify"), "off");
+}
+
 #define RW_WORKLOAD(id, summary_text, metric)                                  \
 	const struct workload_ops workload_##id = {                            \
 	    .name = #id,                                                       \
@@ -320,6 +331,7 @@ static const char *rw_metric_iops(const struct workload *w)
 	    .cleanup = rw_cleanup,                                             \
 	    .open_laid_out = rw_open_laid_out,                                 \
 	    .default_metric = rw_metric_##metric,                              \
+	    .reads_only = rw_reads_only,                                       \
 	}
 
 RW_WORKLOAD(seqread, "sequential reads, one stream per job", mbps);

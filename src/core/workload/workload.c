@@ -271,6 +271,11 @@ const char *workload_str(const struct workload *w, const char *name)
 	return v ? v->s : "";
 }
 
+int workload_reads_only(const struct workload *w)
+{
+	return w->ops->reads_only && w->ops->reads_only(w);
+}
+
 int workload_validate(struct workload *w, struct strbuf *err)
 {
 	return w->ops->validate ? w->ops->validate(w, err) : 0;

@@ -125,6 +125,13 @@ struct workload_ops {
 	 * such a factor, or with --force mark the verdict suspect.
 	 */
 	const char *(*knob_above)(const struct workload *w, const char *knob);
+	/*
+	 * Optional. 1 when a run of w, with the parameters it holds, on a
+	 * block device only reads it: no layout, no write I/O, no verify
+	 * pass that writes. Such a run may read a device that holds data
+	 * (TARGET_READS_ONLY). NULL: it may write.
+	 */
+	int (*reads_only)(const struct workload *w);
 };
 
 struct workload {
@@ -189,6 +196,9 @@ struct param_setting {
  */
 int workload_set_param(struct workload *w, const char *name, const char *text,
 		       struct strbuf *note, struct strbuf *err);
+/* Does a run of w only read a block device target (its reads_only
+ * hook)? 0 when the workload has no such hook. */
+int workload_reads_only(const struct workload *w);
 /* Check cross-parameter rules (direct I/O alignment, rwmixread on a
  * pure read). Call after all set_param, before prepare. */
 int workload_validate(struct workload *w, struct strbuf *err);
