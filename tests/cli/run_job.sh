@@ -16,7 +16,6 @@ run_example() {
 	rm -f "$json"
 	if "$IOTRIAL" run --job "$data/$2" -t "$dir" --size 16M --time 1s \
 		--json="$json" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; then
-		json_keep "$json"
 		ok "$1 runs"
 	else
 		fail "$1 runs: $(head -c 400 "$TEST_TMP/err")"
