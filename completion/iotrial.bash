@@ -152,19 +152,36 @@ _iotrial_commands()
 	done <<<"$_iotrial_out"
 }
 
+# _iotrial_json_disk JSON: the disk that JSON ('iotrial knobs --json')
+# names: its first "device" member, the top-level one (null: none). Not
+# a later one: "unavailable" says why there is none under the same key.
+_iotrial_json_disk()
+{
+	local line
+	while IFS= read -r line; do
+		if [[ $line =~ ^\ *\"device\":\ ?(null|\"([^\"]*)\") ]]; then
+			printf '%s' "${BASH_REMATCH[2]}"
+			return
+		fi
+	done <<<"$1"
+}
+
 # Knob names for the target or device given on the line (ARGS: -t X or
 # --device X, or nothing), into _iotrial_knobs.
 _iotrial_knob_names()
 {
-	local line out=""
+	local line out="" disk=""
 	_iotrial_knobs=""
 	if (($#)); then
 		out=$("$_iotrial_bin" knobs --json "$@" 2>/dev/null)
+		disk=$(_iotrial_json_disk "$out")
 	fi
 	# no target, or not one with device knobs: the root file system's
 	# disk shows what this machine has
-	if [[ $out != *'"device":"'* ]]; then
-		out+=$'\n'$("$_iotrial_bin" knobs --json -t / 2>/dev/null)
+	if [[ -z $disk ]]; then
+		line=$("$_iotrial_bin" knobs --json -t / 2>/dev/null)
+		disk=$(_iotrial_json_disk "$line")
+		out+=$'\n'$line
 	fi
 	# the names it lists, and, with no device at hand, the ones a
 	# device would add ("unavailable_knobs", the registry's own list)
@@ -175,7 +192,7 @@ _iotrial_knob_names()
 		elif [[ $line == *'"unavailable_knobs":'* ]]; then
 			in_un=1
 		elif ((in_un)) && [[ $line =~ ^\ *\"([^\"]+)\" ]]; then
-			[[ $out == *'"device":"'* ||
+			[[ -n $disk ||
 				" $_iotrial_knobs " == *" ${BASH_REMATCH[1]} "* ]] ||
 				_iotrial_knobs+=" ${BASH_REMATCH[1]}"
 		else
@@ -230,14 +247,15 @@ _iotrial_knob_choices()
 	shift
 	_iotrial_vals=""
 	out=$("$_iotrial_bin" knobs --json "$@" 2>/dev/null)
+	disk=$(_iotrial_json_disk "$out")
 	# no device there ("device": null, and why under "unavailable"): the
 	# root file system's disk shows what this machine has
-	[[ $out == *'"device":"'* && $out != *'"device":null'* ]] ||
+	if [[ -z $disk ]]; then
 		out=$("$_iotrial_bin" knobs --json -t / 2>/dev/null)
+		disk=$(_iotrial_json_disk "$out")
+	fi
 	while IFS= read -r line; do
-		if [[ -z $disk && $line =~ ^\ *\"device\":\ ?\"([^\"]+)\" ]]; then
-			disk=${BASH_REMATCH[1]}
-		elif [[ $line =~ ^\ *\"name\":\ ?\"([^\"]+)\" ]]; then
+		if [[ $line =~ ^\ *\"name\":\ ?\"([^\"]+)\" ]]; then
 			knob=${BASH_REMATCH[1]}
 		elif [[ $knob == "$name" && $line =~ ^\ *\"allowed\":\ ?\"([^\"]*)\" ]]; then
 			allowed=${BASH_REMATCH[1]}

@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """Validate JSON documents iotrial wrote against docs/schema/.
 
-usage: json_schema.py SCHEMA_DIR FILE...
+usage: json_schema.py SCHEMA_DIR FILE|DIR...
 
-Each FILE holds one JSON document (or JSON lines, one document each).
+Each FILE (or each file in DIR) holds one JSON document (or JSON lines, one document each).
 The schema of a document is picked from what it is: "kind" or "type"
 when it has one, else the keys that only that object has. A document
 that is no object, has no "schema", or fits no schema file fails too:
 every object iotrial prints names its schema and is published. Prints
-one line per file and exits 1 when any failed.
+one line per file, then a last one with how many documents of each
+kind fitted, and exits 1 when any failed.
+
+A FILE named *.old.json is a copy IOTRIAL_JSON_LOG_DIR kept of a
+document in the shape of an old behaviour (--behaviour=...), which no
+schema describes: it must be JSON, and that is all; it counts as "old".
 """
+import collections
 import json
 import os
 import sys
@@ -65,14 +71,26 @@ def main():
             Draft202012Validator.check_schema(s)
             validators[name[:-len(".schema.json")]] = Draft202012Validator(s)
     bad = 0
-    for path in sys.argv[2:]:
+    counts = collections.Counter()
+    paths = []
+    for arg in sys.argv[2:]:
+        if os.path.isdir(arg):
+            paths += [os.path.join(arg, n) for n in sorted(os.listdir(arg))]
+        else:
+            paths.append(arg)
+    for path in paths:
         problems = []
-        kinds = set()
+        kinds = collections.Counter()
         try:
             docs = documents(path)
         except (OSError, ValueError) as e:
             docs, problems = [], ["not JSON: %s" % e]
+        if not docs and not problems:
+            problems = ["no document in it"]
         for doc in docs:
+            if path.endswith(".old.json"):
+                kinds["old"] += 1
+                continue
             kind = kind_of(doc)
             if kind is None or kind not in validators:
                 problems.append("no schema in %s fits it (%s)" % (
@@ -80,7 +98,7 @@ def main():
                     else "keys: " + ",".join(list(doc)[:6])
                     if isinstance(doc, dict) else type(doc).__name__))
                 continue
-            kinds.add(kind)
+            kinds[kind] += 1
             for e in validators[kind].iter_errors(doc):
                 where = "/".join(str(p) for p in e.absolute_path) or "(top)"
                 problems.append("%s: %s: %s" % (kind, where, e.message))
@@ -90,7 +108,11 @@ def main():
             for p in problems[:10]:
                 print("    %s" % p)
         else:
+            counts.update(kinds)
             print("valid %s (%s)" % (path, ",".join(sorted(kinds))))
+    print("%d valid documents in %d files: %s" % (
+        sum(counts.values()), len(paths) - bad,
+        " ".join("%s=%d" % kv for kv in sorted(counts.items()))))
     return 1 if bad else 0
 
 

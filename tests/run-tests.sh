@@ -17,11 +17,18 @@ export IOTRIAL_SRC="$PWD"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 pattern=${TESTS:-*}
-# The JSON documents the CLI tests keep (lib.sh's json_keep), for
-# tests/cli/zz_json_schema.sh, the last of them, to validate.
+# A copy of every JSON document iotrial writes while the tests run goes
+# to IOTRIAL_JSON_LOG_DIR (iotrial(1), ENVIRONMENT), for
+# tests/cli/zz_json_schema.sh, the last CLI test, to validate. Set
+# beforehand, the directory is kept across runs (of several TESTS=
+# subsets); else it starts empty. Tests run iotrial as nobody too, so a
+# directory made here is writable by all and sticky, as /tmp.
 if [ -z "${IOTRIAL_JSON_LOG_DIR:-}" ]; then
 	export IOTRIAL_JSON_LOG_DIR="$PWD/$log_dir/json"
 	rm -rf "$IOTRIAL_JSON_LOG_DIR"
+fi
+if [ ! -d "$IOTRIAL_JSON_LOG_DIR" ]; then
+	mkdir -p "$IOTRIAL_JSON_LOG_DIR" && chmod 1733 "$IOTRIAL_JSON_LOG_DIR"
 fi
 
 # Some CLI tests also run the binary as nobody (setpriv). A checkout that

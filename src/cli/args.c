@@ -92,33 +92,6 @@ volatile int *cli_catch_stop_signals(void)
 	return &stop_signal;
 }
 
-int cli_write_text(const char *file, const char *text)
-{
-	FILE *f;
-
-	if (!strcmp(file, "-")) {
-		fputs(text, stdout);
-		return 0;
-	}
-	f = fopen(file, "w");
-	if (!f || fputs(text, f) == EOF || fclose(f)) {
-		error("cannot write '%s': %s", file, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int cli_write_json(const char *file, struct json_object *obj)
-{
-	struct strbuf out = STRBUF_INIT;
-	int ret;
-
-	report_json_string(obj, &out);
-	ret = cli_write_text(file, out.buf);
-	strbuf_release(&out);
-	return ret;
-}
-
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out)
 {
 	memset(out, 0, sizeof(*out));

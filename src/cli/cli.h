@@ -91,12 +91,28 @@ int cli_schema_option(const struct option *opt, const char *arg);
  * be opened now (a full disk, an I/O error).
  */
 int cli_check_output(const char *path);
-/* Write obj as pretty JSON to file ("-": stdout). 0, or -1 after printing
- * the error. */
+/*
+ * Every JSON document a command writes goes through these, which also
+ * keep a copy of it when IOTRIAL_JSON_LOG_DIR is set (util/doclog.h).
+ * cli_write_json() writes obj as pretty JSON to file ("-": stdout);
+ * cli_write_json_text() the same for a document already rendered
+ * (text); cli_put_json() to the open stream f. The first two return 0,
+ * or -1 after printing the error; cli_put_json() -1 when the write
+ * failed, saying nothing. cli_log_json() only keeps the copy, for a
+ * document written by other means (report --format json -o FILE); a
+ * failure to keep it is a warning (once), never the command's error.
+ * With CLI_JSON_LINES each line of text is a document (watch --json);
+ * CLI_JSON_OLD marks a document in the shape of an old behaviour
+ * (--behaviour=...), which no schema describes.
+ */
+#define CLI_JSON_LINES (1u << 0)
+#define CLI_JSON_OLD   (1u << 1)
 struct json_object;
 int cli_write_json(const char *file, struct json_object *obj);
-/* JSON already rendered (text) to file ("-": stdout), as
- * cli_write_json() writes it. 0, or -1 after the error. */
+int cli_write_json_text(const char *file, const char *text, unsigned flags);
+int cli_put_json(FILE *f, const char *text, unsigned flags);
+void cli_log_json(const char *text, unsigned flags);
+/* Text (no JSON) to file ("-": stdout). 0, or -1 after the error. */
 int cli_write_text(const char *file, const char *text);
 int cli_check_store(const char *db, const char *cmd);
 

@@ -131,7 +131,8 @@ int cmd_diff(int argc, const char **argv)
 		report_diff_json(e, a.id, arm, d, unlike.buf, &out);
 	else
 		report_diff_text(e, a.id, arm, d, unlike.buf, &out);
-	if (cli_write_text(a.json ? a.json : "-", out.buf)) {
+	if (a.json ? cli_write_json_text(a.json, out.buf, 0)
+		   : cli_write_text("-", out.buf)) {
 		ret = EXIT_RUNTIME;
 		goto out;
 	}

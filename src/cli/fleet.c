@@ -210,16 +210,12 @@ static int merge_and_report(struct fleet_hosts *h, const struct fleet_args *a)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (a->json && strcmp(a->json, "-")) {
-		if (cli_write_json(a->json, exp)) {
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-	} else if (a->json) {
-		report_json_string(exp, &out);
-		fputs(out.buf, stdout);
-		goto done;
+	if (a->json && cli_write_json(a->json, exp)) {
+		ret = EXIT_RUNTIME;
+		goto out;
 	}
+	if (a->json && !strcmp(a->json, "-"))
+		goto done;
 	if (*id)
 		strbuf_addf(&out, "fleet experiment %s\n\n", id);
 	if (report_experiment_text(exp, &out, &err)) {

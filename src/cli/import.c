@@ -181,7 +181,8 @@ static int analyse_store_print(struct json_object *exp,
 			    nr_runs, nr_runs == 1 ? "" : "s", id);
 		report_experiment_text(exp, &out, &err);
 	}
-	if (cli_write_text(a->json ? a->json : "-", out.buf))
+	if (a->json ? cli_write_json_text(a->json, out.buf, 0)
+		    : cli_write_text("-", out.buf))
 		ret = EXIT_RUNTIME;
 out:
 	strbuf_release(&err);

@@ -69,7 +69,8 @@ int cmd_info(int argc, const char **argv)
 		report_env_json(&e, &out);
 	else
 		report_env_text(&e, &out);
-	if (cli_write_text(json ? json : "-", out.buf))
+	if (json ? cli_write_json_text(json, out.buf, 0)
+		 : cli_write_text("-", out.buf))
 		ret = EXIT_RUNTIME;
 out:
 	env_release(&e);

@@ -26,10 +26,11 @@
 #include "../util/banned.h"
 
 /*
- * Print each line of warn: "note: ..." lines as notes (unless the job
- * file failed: then they are noise), others as warnings.
+ * Print each line of warn: "note: ..." lines as notes when notes is set
+ * (not when the job file failed: then they are noise; not with
+ * --quiet), others as warnings.
  */
-static void print_warnings(const char *warn, int failed)
+static void print_warnings(const char *warn, int notes)
 {
 	const char *p = warn;
 
@@ -39,7 +40,7 @@ static void print_warnings(const char *warn, int failed)
 
 		if (strncmp(line, "note: ", 6))
 			warning("%s", line);
-		else if (!failed)
+		else if (notes)
 			note("%s", line + 6);
 		free(line);
 		p += n;
@@ -73,7 +74,7 @@ int job_cli_load(const char *file, const char *section, int lenient,
 				  ? " (some run at the same time, which "
 				    "compare does not do)"
 				  : "");
-	print_warnings(warn.buf, ret != 0);
+	print_warnings(warn.buf, !ret && !(lenient & JOB_QUIET));
 	if (ret)
 		error("%s", err.buf);
 	fiojob_release(&j);
@@ -313,7 +314,10 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 	unsigned k;
 
 	fiogroup_init(&g);
-	knob_cli_log(&hooks.log, NULL);
+	if (a->quiet)
+		knob_cli_log_quiet(&hooks.log);
+	else
+		knob_cli_log(&hooks.log, NULL);
 	trial_init(&tr, TRIAL_ONE_RUN, &hooks);
 	tr.c.stop = stop;
 	tr.c.seed = seed;
@@ -441,9 +445,10 @@ int job_cli_run(const struct job_cli_args *a)
 	unsigned i, n;
 	int ret;
 
-	ret = job_cli_load(ro->job, ro->section, cli_run_opts_job_flags(ro),
-			   a->params, a->nr_params,
-			   ro->time_given ? ro->time_ns : 0, 0, &plan);
+	ret = job_cli_load(
+	    ro->job, ro->section,
+	    cli_run_opts_job_flags(ro) | (a->quiet ? JOB_QUIET : 0), a->params,
+	    a->nr_params, ro->time_given ? ro->time_ns : 0, 0, &plan);
 	if (ret)
 		goto out;
 	if (json_file && cli_check_output(json_file)) {

@@ -25,11 +25,14 @@ struct job_cli_args {
 	unsigned nr_params;
 	const char *const *set; /* --set KNOB=VALUE */
 	unsigned nr_set;
+	int quiet; /* --quiet: warnings and errors only on stderr */
 };
 
-/* job_cli_load()'s flags: --job-lenient, --job-include-any */
+/* job_cli_load()'s flags: --job-lenient, --job-include-any, and
+ * JOB_QUIET (--quiet), which keeps the job file's notes unsaid */
 #define JOB_LENIENT	1
 #define JOB_INCLUDE_ANY 2
+#define JOB_QUIET	4
 
 /*
  * Read file and map it with the command line's overrides (section,
@@ -37,8 +40,8 @@ struct job_cli_args {
  * the JOB_ flags: JOB_INCLUDE_ANY lets include lines leave the job
  * file's directory) into plan
  * (fiojob_plan_release() it in any case); with need_one, a plan of more
- * than one section is refused. Warnings and notes are printed. 0, or an
- * exit code after printing the error.
+ * than one section is refused. Warnings and notes (not with JOB_QUIET)
+ * are printed. 0, or an exit code after printing the error.
  */
 int job_cli_load(const char *file, const char *section, int lenient,
 		 const char *const *params, unsigned nr_params,

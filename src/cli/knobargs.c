@@ -43,6 +43,19 @@ void knob_cli_log(struct session_log *log, FILE **info_out)
 	log->data = info_out ? *info_out : NULL;
 }
 
+static void quiet_say(void *data, enum session_say_level level, const char *msg)
+{
+	(void)data;
+	if (level == SESSION_SAY_WARN)
+		warning("%s", msg);
+}
+
+void knob_cli_log_quiet(struct session_log *log)
+{
+	log->say = quiet_say;
+	log->data = NULL;
+}
+
 void cli_recover_journal(int argc, const char **argv)
 {
 	struct session_log log;

@@ -42,6 +42,8 @@ int knob_cli_context(const char *target, const char *device,
 /* A session_log that prints INFO to info_out (stdout or stderr as a note),
  * NOTE as note: and WARN as warning: on stderr. */
 void knob_cli_log(struct session_log *log, FILE **info_out);
+/* The same for --quiet: WARN only, as warning: on stderr. */
+void knob_cli_log_quiet(struct session_log *log);
 /* "changing 'X' needs root" when not root; returns EXIT_OK if root. */
 int knob_cli_need_root(const struct knob_plan *p);
 /* Map a core error code for bad input to an exit code. */

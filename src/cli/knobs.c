@@ -109,7 +109,8 @@ int cmd_knobs(int argc, const char **argv)
 		report_knobs_json(&ctx, arr, &out);
 	else
 		report_knobs_tail(&ctx, &out);
-	if (cli_write_text(json ? json : "-", out.buf))
+	if (json ? cli_write_json_text(json, out.buf, 0)
+		 : cli_write_text("-", out.buf))
 		code = EXIT_RUNTIME;
 out:
 	knob_list_release(&names);

@@ -105,7 +105,9 @@ int cmd_log(int argc, const char **argv)
 		report_log_text(list, nr, &out);
 	ret = EXIT_OK;
 out:
-	if (cli_write_text(a.json ? a.json : "-", out.buf))
+	if (a.json
+		? cli_write_json_text(a.json, out.buf, bare ? CLI_JSON_OLD : 0)
+		: cli_write_text("-", out.buf))
 		ret = EXIT_RUNTIME;
 	store_summaries_free(list, nr);
 	store_close(&s);

@@ -164,11 +164,12 @@ int cmd_report(int argc, const char **argv)
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct json_object *exp = NULL;
 	struct store s;
-	int ret = EXIT_OK, r, opened = 0;
+	int ret = EXIT_OK, r, opened = 0, is_json;
 
 	r = parse_args(argc, argv, &a);
 	if (r)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	is_json = !strcmp(a.format, "json");
 	/* a bad output is said before the store is read (a bad format
 	 * already was, by the option table) */
 	if (a.output && strcmp(a.output, "-") &&
@@ -190,10 +191,16 @@ int cmd_report(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (!a.output || !strcmp(a.output, "-"))
-		fputs(out.buf, stdout);
-	else if (cli_write_report_file(a.output, out.buf, out.len, a.force))
+	if (!a.output || !strcmp(a.output, "-")) {
+		if (is_json)
+			cli_put_json(stdout, out.buf, 0);
+		else
+			fputs(out.buf, stdout);
+	} else if (cli_write_report_file(a.output, out.buf, out.len, a.force)) {
 		ret = EXIT_RUNTIME;
+	} else if (is_json) {
+		cli_log_json(out.buf, 0);
+	}
 out:
 	json_object_put(exp);
 	if (opened)

@@ -114,6 +114,7 @@ static int run_job(const struct run_args *a, const struct knob_cli *kc)
 	ja.nr_params = nr;
 	ja.set = kc->assign;
 	ja.nr_set = (unsigned)kc->nr;
+	ja.quiet = a->quiet;
 	ret = job_cli_run(&ja);
 	for (i = 0; i < nr; i++)
 		free((char *)params[i]);
@@ -286,14 +287,6 @@ static int run_failed(const struct trial *tr, int ret)
 	}
 }
 
-/* The session's messages under --quiet: warnings only. */
-static void quiet_say(void *data, enum session_say_level level, const char *msg)
-{
-	(void)data;
-	if (level == SESSION_SAY_WARN)
-		warning("%s", msg);
-}
-
 int cmd_run(int argc, const char **argv)
 {
 	return cli_run_stored(argc, argv, NULL);
@@ -331,7 +324,7 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		goto out;
 	}
 	if (a.quiet)
-		tr.hooks.log.say = quiet_say;
+		knob_cli_log_quiet(&tr.hooks.log);
 	if (a.per_job)
 		view.flags |= REPORT_RUN_PER_JOB;
 	tr.c.ops = ops;

@@ -110,7 +110,8 @@ int cmd_show(int argc, const char **argv)
 			report_runs_text(exp, &out);
 		report_experiment_origin(exp, &out);
 	}
-	if (cli_write_text(a.json ? a.json : "-", out.buf))
+	if (a.json ? cli_write_json_text(a.json, out.buf, 0)
+		   : cli_write_text("-", out.buf))
 		ret = EXIT_RUNTIME;
 out:
 	json_object_put(exp);

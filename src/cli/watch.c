@@ -298,7 +298,10 @@ int cmd_watch(int argc, const char **argv)
 			    a.fmt == WATCH_TEXT && shown ? NULL : p1, &out);
 			shown++;
 		}
-		fputs(out.buf, dst);
+		if (a.fmt == WATCH_JSON)
+			cli_put_json(dst, out.buf, CLI_JSON_LINES);
+		else
+			fputs(out.buf, dst);
 		lines++;
 		fflush(dst);
 	}

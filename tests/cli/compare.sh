@@ -13,7 +13,6 @@ json=$TEST_TMP/bs.json
 "$IOTRIAL" compare seqread --vary bs=4k,1M "${common[@]}" --time 300ms \
 	--runs 6 --seed 7 --json="$json" >"$TEST_TMP/bs.txt" 2>"$TEST_TMP/bs.err"
 check "compare exits 0" test $? = 0
-json_keep "$json"
 check "bs=1M vs 4k is 'faster' with a ratio far from 1" python3 - "$json" <<'PY'
 import json, sys
 o = json.load(open(sys.argv[1]))

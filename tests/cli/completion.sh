@@ -242,6 +242,40 @@ only "iotrial set zz" zz_queue_knob=
 only "iotrial set a" atime=
 only "iotrial set vm." vm.dirty_ratio=
 unset CBIN
+# A target with no device says why under "unavailable", keyed "device"
+# too: that is no device, and the names of the root file system's disk
+# are offered (as its values are), not none.
+CBIN=$TEST_TMP/bin/fake3
+cat >"$CBIN" <<'EOF'
+#!/bin/sh
+case "$*" in
+--help) printf 'usage: iotrial <command>\n\ncommands:\n  set       one\n' ;;
+"help set") printf '%s\n' 'usage: iotrial set [options] KNOB=VALUE' ;;
+"knobs --json -t /")
+	printf '%s\n' '{' '  "device":"zzdisk",' '  "knobs":[' \
+		'    {' '      "name":"zz_root_knob",' '      "allowed":"on off"' \
+		'    }' '  ],' '  "unavailable":{' '  },' '  "unavailable_knobs":[' \
+		'  ]' '}'
+	;;
+knobs*)
+	printf '%s\n' '{' '  "device":null,' '  "knobs":[' \
+		'    {' '      "name":"vm.dirty_ratio"' '    }' '  ],' \
+		'  "unavailable":{' \
+		"    \"device\":\"'/x' is on a 'tmpfs' file system, which has no block device\"" \
+		'  },' '  "unavailable_knobs":[' '    "zz_queue_knob"' '  ]' '}'
+	;;
+esac
+EOF
+chmod +x "$CBIN"
+only "iotrial set -t /x zz" zz_root_knob=
+only "iotrial set -t /x zz_root_knob=" =on =off
+unset CBIN
+if [ -n "$rdisk" ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	expect "iotrial set -t /dev/shm sch" scheduler=
+	expect "iotrial compare randread -t /dev/shm --vary read_" read_ahead_kb=
+else
+	echo "# no tmpfs /dev/shm or no disk under /: the real fallback not tested"
+fi
 # (typical values per knob are offered where known, but the names come
 # from the binary: no list of names to keep beside the knob table)
 check "the script keeps no list of device knob names" \

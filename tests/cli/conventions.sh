@@ -39,7 +39,6 @@ same_json() { # NAME ARGS...: --json and --json=FILE agree
 	check "$name --json=FILE writes what --json prints, and nothing to stdout" \
 		test -s "$TEST_TMP/b.json" -a ! -s "$TEST_TMP/stdout" -a \
 		"$(jq -cS 'del(.boot_id)' "$TEST_TMP/a.json")" = "$(jq -cS 'del(.boot_id)' "$TEST_TMP/b.json")"
-	json_keep "$TEST_TMP/b.json"
 }
 same_json log log --db "$db"
 same_json show show "$id" --db "$db"
@@ -91,7 +90,6 @@ check "nothing made in the target" test -z "$(ls -A "$dir")"
 check "nothing stored" test "$(jq '.experiments | length' <("$IOTRIAL" log --db "$db" --json))" = "$n0"
 "$IOTRIAL" compare randread -t "$dir" --vary bs=4k,8k --runs 8 --time 2s \
 	--dry-run --json >"$TEST_TMP/dry.json"
-json_keep "$TEST_TMP/dry.json"
 check "compare --dry-run --json: arms, blocks, runs, estimate" \
 	test "$(jq -c '[.kind, .command, (.arms | length), .blocks, .runs, .adaptive, (.estimated_seconds > 16)]' "$TEST_TMP/dry.json")" = \
 	'["dry-run","compare",2,8,16,false,true]'
@@ -126,7 +124,6 @@ mkmount "$LOOP" || skip "cannot make a file system on $LOOP"
 # watch DEV INTERVAL COUNT
 "$IOTRIAL" watch "$dev" 0.05 3 --json >"$TEST_TMP/w.jsonl"
 check "watch DEV 0.05 3 prints three samples" test "$(wc -l <"$TEST_TMP/w.jsonl")" = 3
-json_keep_lines "$TEST_TMP/w.jsonl"
 "$IOTRIAL" watch "$dev" 50ms 2 --csv >"$TEST_TMP/w.csv"
 check "watch DEV 50ms 2: a duration too" test "$(wc -l <"$TEST_TMP/w.csv")" = 3
 "$IOTRIAL" watch "$dev" -c 2 -i 50ms --json >"$TEST_TMP/w.jsonl"
@@ -151,7 +148,6 @@ check "...and each arm's change from what to what" \
 	grep -qE "^  1\. 'read_ahead_kb' on '$dev': $ra0 KiB .* -> $ra1 KiB" "$TEST_TMP/dry"
 check "...changing nothing" test "$(queue "$LOOP" read_ahead_kb)" = "$ra0"
 "$IOTRIAL" run randread -t "$MNT" --set read_ahead_kb=$ra1 --dry-run --json >"$TEST_TMP/rd.json"
-json_keep "$TEST_TMP/rd.json"
 check "run --dry-run --json: the --set change and the disk" \
 	test "$(jq -r '"\(.knobs_changed_on) \(.fixed[0].before) \(.fixed[0].value)"' "$TEST_TMP/rd.json")" = "$dev $ra0 $ra1"
 "$IOTRIAL" run randread -t "$MNT" --size 1M --ios 64 --no-store \

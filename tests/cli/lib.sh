@@ -64,32 +64,6 @@ mkmount() {
 	TEST_MOUNTS+=("$MNT")
 }
 
-# json_keep FILE...: a copy of each JSON document iotrial wrote (FILE)
-# in $IOTRIAL_JSON_LOG_DIR when that is set (run-tests.sh sets it), for
-# tests/cli/zz_json_schema.sh to validate against docs/schema/. The name
-# says which test kept it; the same content is kept once.
-json_keep() {
-	local f sum
-	[ -n "${IOTRIAL_JSON_LOG_DIR:-}" ] || return 0
-	mkdir -p "$IOTRIAL_JSON_LOG_DIR" || return 0
-	for f; do
-		[ -s "$f" ] || continue
-		sum=$(sha1sum <"$f") sum=${sum%% *}
-		cp "$f" "$IOTRIAL_JSON_LOG_DIR/$(basename "$0" .sh)-${sum:0:12}.json"
-	done
-}
-# json_keep_lines FILE: json_keep of each line of FILE (JSON lines, as
-# watch --json writes them).
-json_keep_lines() {
-	local line n=0
-	[ -n "${IOTRIAL_JSON_LOG_DIR:-}" ] || return 0
-	while IFS= read -r line; do
-		n=$((n + 1))
-		printf '%s\n' "$line" >"$TEST_TMP/json_keep_line"
-		json_keep "$TEST_TMP/json_keep_line"
-	done <"$1"
-}
-
 # json FILE PYTHON-EXPR: the expression's value over the parsed file (o)
 json() {
 	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"

@@ -16,7 +16,6 @@ run_example() {
 	rm -f "$json"
 	if "$IOTRIAL" run --job "$data/$2" -t "$dir" --size 16M --time 1s \
 		--json="$json" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; then
-		json_keep "$json"
 		ok "$1 runs"
 	else
 		fail "$1 runs: $(head -c 400 "$TEST_TMP/err")"
@@ -228,6 +227,27 @@ rm -f "$json"
 check "--job-lenient warns about each and runs" \
 	eval 'grep -q "unsup.fio:3: ignoring .gtod_reduce." "$TEST_TMP/err" && grep -q "unsup.fio:6: ignoring .verify_pattern." "$TEST_TMP/err" && [ "$(json "$json" "o[\"jobs\"][0][\"run\"][\"workload\"]")" = seqread ]'
 
+# --quiet: the job file's warnings still said, its notes not; the
+# summary printed all the same
+cat >"$TEST_TMP/quiet.fio" <<'FIO'
+[q]
+rw=randread
+size=1m
+gtod_reduce=1
+write_lat_log=lat
+FIO
+"$IOTRIAL" run --job "$TEST_TMP/quiet.fio" --job-lenient -t "$dir" --time 1s \
+	--no-store >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "a job file's warning and note are said" \
+	eval 'grep -q "^warning: .*quiet.fio:4: ignoring .gtod_reduce." "$TEST_TMP/err" && grep -q "^note: .*quiet.fio:5: .write_lat_log. writes no fio log" "$TEST_TMP/err"'
+"$IOTRIAL" run --job "$TEST_TMP/quiet.fio" --job-lenient -t "$dir" --time 1s \
+	--no-store --quiet >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "run --job --quiet: exit 0 (got $rc), the warning alone on stderr" \
+	test $rc = 0 -a "$(grep -c . "$TEST_TMP/err")" = 1 -a \
+	"$(grep -c "^warning: .*quiet.fio:4: ignoring .gtod_reduce." "$TEST_TMP/err")" = 1
+check "...and the summary on stdout" grep -q "^\[q\] group 0, randread:" "$TEST_TMP/out"
+
 # ${VAR} and include
 mkdir -p "$TEST_TMP/inc"
 cat >"$TEST_TMP/inc/common.fio" <<'FIO'
@@ -300,6 +320,19 @@ if [ "$(id -u)" = 0 ] && mkloop 64M; then
 		--json="$json" >/dev/null 2>"$TEST_TMP/err"
 	check "with -t naming the device it runs there" \
 		eval '[ "$(json "$json" "o[\"jobs\"][0][\"run\"][\"target\"][\"kind\"]")" = blockdev ]'
+	# --set's notes (set, restored) are not said with --quiet
+	ra=$(cat "/sys/block/${LOOP#/dev/}/queue/read_ahead_kb")
+	"$IOTRIAL" run --job "$TEST_TMP/dev.fio" -t "$LOOP" --time 1s --no-store \
+		--set read_ahead_kb=$((ra == 64 ? 32 : 64)) >/dev/null 2>"$TEST_TMP/err"
+	check "run --job --set: the knob's notes are said" \
+		test "$(grep -c "^note: .*read_ahead_kb. on" "$TEST_TMP/err")" = 2
+	"$IOTRIAL" run --job "$TEST_TMP/dev.fio" -t "$LOOP" --time 1s --no-store \
+		--set read_ahead_kb=$((ra == 64 ? 32 : 64)) --quiet >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	rc=$?
+	check "run --job --set --quiet: exit 0 (got $rc), nothing on stderr" \
+		test $rc = 0 -a ! -s "$TEST_TMP/err"
+	check "...the knob restored" \
+		test "$(cat "/sys/block/${LOOP#/dev/}/queue/read_ahead_kb")" = "$ra"
 	printf '[global]\nrw=randread\nsize=8m\n[a]\n[b]\n' >"$TEST_TMP/devgroup.fio"
 	expect_usage "sections at once on a block device are refused" \
 		"need a directory target; on a block device their regions would overlap" \

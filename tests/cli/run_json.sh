@@ -16,7 +16,6 @@ if "$IOTRIAL" run randread -t "$dir" --size=64M --ios 200000 --json >"$json"; th
 else
 	fail "randread --ios 200000 --json runs"
 fi
-json_keep "$json"
 check "randread JSON is a consistent iotrial/1 object" python3 - "$json" <<'PY'
 import json, sys
 o = json.load(open(sys.argv[1]))

@@ -59,7 +59,6 @@ check "--fail-on-regression exits 3" test $? = 3
 "$IOTRIAL" series k report --by tag --baseline slow --db "$db" --fail-on-regression >"$TEST_TMP/rb" 2>&1
 check "against the slow baseline: faster, exit 0" test $? = 0 -a "$(grep -cE '^base +4 +8 .* faster' "$TEST_TMP/rb")" = 1
 "$IOTRIAL" series k report --by tag --db "$db" --json --schema=1 >"$TEST_TMP/j"
-json_keep "$TEST_TMP/j"
 check "report --json" test "$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

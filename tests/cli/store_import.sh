@@ -75,7 +75,6 @@ check "...as their workload" grep -q ": randread on $work, iops" "$TEST_TMP/out6
 
 # a whole experiment, exported and imported again: new id, same runs
 "$IOTRIAL" show "$id" --db "$db" --json >"$TEST_TMP/exp.json"
-json_keep "$TEST_TMP/exp.json"
 "$IOTRIAL" import --db "$db" "$TEST_TMP/exp.json" >"$TEST_TMP/out7" 2>&1
 check "a whole experiment imports" test $? = 0
 id7=$(id_of "$TEST_TMP/out7")

@@ -1,0 +1,105 @@
+/*
+ * What the commands write out: text, and JSON documents. Every JSON
+ * document goes through cli_put_json(), so that none escapes the copy
+ * IOTRIAL_JSON_LOG_DIR asks for (util/doclog.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "../core/report/fmt.h"
+#include "../util/doclog.h"
+#include "../util/error.h"
+#include "../util/banned.h"
+
+/* The copy of one document of len bytes. */
+static void log_document(const char *text, size_t len, unsigned flags)
+{
+	static int warned;
+	const char *dir = getenv(DOCLOG_ENV);
+	struct strbuf err = STRBUF_INIT;
+
+	if (!dir || !*dir || !len)
+		return;
+	if (doclog_write(dir, text, len, flags & CLI_JSON_OLD ? DOCLOG_OLD : 0,
+			 NULL, &err) &&
+	    !warned) {
+		warning("%s: no copy of the JSON kept: %s", DOCLOG_ENV,
+			err.buf);
+		warned = 1;
+	}
+	strbuf_release(&err);
+}
+
+void cli_log_json(const char *text, unsigned flags)
+{
+	const char *p, *nl;
+
+	if (!(flags & CLI_JSON_LINES)) {
+		log_document(text, strlen(text), flags);
+		return;
+	}
+	for (p = text; *p; p = nl) {
+		nl = strchr(p, '\n');
+		nl = nl ? nl + 1 : p + strlen(p);
+		log_document(p, (size_t)(nl - p), flags);
+	}
+}
+
+int cli_put_json(FILE *f, const char *text, unsigned flags)
+{
+	int ret = fputs(text, f) == EOF ? -1 : 0;
+
+	cli_log_json(text, flags);
+	return ret;
+}
+
+int cli_write_text(const char *file, const char *text)
+{
+	FILE *f;
+
+	if (!strcmp(file, "-")) {
+		fputs(text, stdout);
+		return 0;
+	}
+	f = fopen(file, "w");
+	if (!f || fputs(text, f) == EOF || fclose(f)) {
+		error("cannot write '%s': %s", file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int cli_write_json_text(const char *file, const char *text, unsigned flags)
+{
+	FILE *f;
+	int ret;
+
+	if (!strcmp(file, "-")) {
+		cli_put_json(stdout, text, flags);
+		return 0;
+	}
+	f = fopen(file, "w");
+	if (!f) {
+		error("cannot write '%s': %s", file, strerror(errno));
+		return -1;
+	}
+	ret = cli_put_json(f, text, flags);
+	if (fclose(f) || ret) {
+		error("cannot write '%s': %s", file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int cli_write_json(const char *file, struct json_object *obj)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	report_json_string(obj, &out);
+	ret = cli_write_json_text(file, out.buf, 0);
+	strbuf_release(&out);
+	return ret;
+}
