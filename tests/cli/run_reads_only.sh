@@ -33,7 +33,6 @@ check "compare's plan line says it too" \
 	>"$out" 2>"$err"
 rc=$?
 check "seqread with O_DIRECT on io_uring runs too (rc=$rc)" test "$rc" = 0
-json_keep "$TEST_TMP/r.json"
 check "the run object's \"described\" says it reads only" \
 	python3 -c "import json, sys
 d = json.load(open('$TEST_TMP/r.json'))['described']
