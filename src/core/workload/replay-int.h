@@ -21,6 +21,12 @@ struct rp_fd {
 	unsigned refs; /* opens not closed yet (two processes may have) */
 };
 
+/* A wait before an event: until thread th has done count events. */
+struct rp_dep {
+	uint32_t th;
+	uint32_t count;
+};
+
 struct rp_state;
 struct rpb_state;
 struct target;
@@ -35,6 +41,14 @@ struct rp_thread {
 	uint64_t mismatches; /* calls that failed here but not there, or
 				the other way */
 	uint64_t max_lag_ns; /* open loop: latest start behind its time */
+	/* event k waits for deps[dep_off[k]] .. deps[dep_off[k + 1] - 1]
+	 * (replay_deps.c) */
+	size_t *dep_off;
+	struct rp_dep *deps;
+	size_t nr_deps, alloc_deps;
+	uint32_t completed; /* events done (a futex word) */
+	uint32_t waiters;   /* threads waiting on it */
+	uint64_t waits;	    /* events that had to wait for another thread */
 	void *buf;
 	size_t buf_bytes;
 	struct rp_state *st;
@@ -66,6 +80,14 @@ int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
 /* The parent of rel beneath work_fd opened O_PATH, *base its last
  * component: the fd or -errno. */
 int rp_open_parent(int work_fd, const char *rel, const char **base);
+/* The cross-thread dependencies of every thread's events (th[i].idx
+ * into t's events), into th[i].dep_off and deps (replay_deps.c). */
+void rp_deps_compute(const struct trace *t, struct rp_thread *th, size_t nr_th);
+/* Wait until th has done count events (or *stop); 1 if it had to. */
+int rp_wait_done(struct rp_thread *th, uint32_t count, volatile int *stop);
+/* Say th has done count events; all of them when it ends (count is
+ * UINT32_MAX: no waiter is left waiting). */
+void rp_set_done(struct rp_thread *th, uint32_t count);
 struct workload;
 struct run_result;
 /* The timed part and the cleanup (replay_run.c). */

@@ -7,8 +7,10 @@
  * timestamps (each call waits for its own absolute time, scaled by
  * --speed, so delays never add up), closed loop (each call waits for the
  * previous one and then the recorded think time), or as fast as it goes
- * (--speed max). Open flags are kept (buffered stays buffered, O_DIRECT
- * stays O_DIRECT), so read-ahead, atime and dirty thresholds act as
+ * (--speed max); at any speed a call also waits for what other threads
+ * had finished on its file or directory before it started in the
+ * capture (replay_deps.c). Open flags are kept (buffered stays buffered,
+ * O_DIRECT stays O_DIRECT), so read-ahead, atime and dirty thresholds act as
  * they did.
  *
  * The trace is untrusted: every path must be absolute and plain (no
@@ -412,6 +414,7 @@ static int replay_prepare(struct workload *w, struct target *t,
 		ret = split_threads(st, err);
 	if (ret)
 		return ret;
+	rp_deps_compute(&st->t, st->th, st->nr_th);
 	for (i = 0; i < st->t.nr_files; i++) {
 		const struct trace_file *f = &st->t.files[i];
 

@@ -256,24 +256,20 @@ static void *thread_main(void *arg)
 {
 	struct rp_thread *th = arg;
 	struct rp_state *st = th->st;
-	uint64_t prev_end = 0, now;
-	size_t k;
+	uint64_t prev_end = 0;
+	size_t k, j;
+	int waited = 0;
 
 	th->done = xcalloc(th->nr ? th->nr : 1, sizeof(*th->done));
 	for (k = 0; k < th->nr && !*st->stop; k++) {
 		const struct trace_event *e = &st->t.events[th->idx[k]];
 		struct trace_event *d = &th->done[th->nr_done];
-		uint64_t t0, t1;
+		uint64_t t0, t1, want = 0;
 
 		if (st->speed > 0 && st->open_loop) {
-			uint64_t want =
-			    st->start_ns +
-			    (uint64_t)((double)e->ts_ns / st->speed);
-
+			want = st->start_ns +
+			       (uint64_t)((double)e->ts_ns / st->speed);
 			sleep_until(want);
-			now = clock_now_ns();
-			if (now - want > th->max_lag_ns)
-				th->max_lag_ns = now - want;
 		} else if (st->speed > 0 && k) {
 			const struct trace_event *p =
 			    &st->t.events[th->idx[k - 1]];
@@ -284,7 +280,17 @@ static void *thread_main(void *arg)
 			sleep_until(prev_end +
 				    (uint64_t)((double)think / st->speed));
 		}
+		/* what other threads had done before it in the capture */
+		for (j = th->dep_off[k]; j < th->dep_off[k + 1]; j++)
+			waited |= rp_wait_done(&st->th[th->deps[j].th],
+					       th->deps[j].count, st->stop);
+		th->waits += waited;
+		waited = 0;
+		if (*st->stop)
+			break;
 		t0 = clock_now_ns();
+		if (want && t0 - want > th->max_lag_ns)
+			th->max_lag_ns = t0 - want;
 		*d = *e;
 		d->ret = do_op(th, e);
 		t1 = clock_now_ns();
@@ -294,7 +300,9 @@ static void *thread_main(void *arg)
 		if ((d->ret < 0) != (e->ret < 0))
 			th->mismatches++;
 		th->nr_done++;
+		rp_set_done(th, (uint32_t)(k + 1));
 	}
+	rp_set_done(th, UINT32_MAX);
 	return NULL;
 }
 
@@ -359,11 +367,13 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 	struct trace_summary c, d;
 	struct strbuf why = STRBUF_INIT, parts = STRBUF_INIT;
 	struct fidelity f;
-	uint64_t mismatches = 0;
+	uint64_t mismatches = 0, waits = 0;
 	size_t i;
 
-	for (i = 0; i < st->nr_th; i++)
+	for (i = 0; i < st->nr_th; i++) {
 		mismatches += st->th[i].mismatches;
+		waits += st->th[i].waits;
+	}
 	done->end.duration_ns = (uint64_t)(r->seconds * 1e9);
 	trace_summarize_layer(&st->t, 0, &c);
 	trace_summarize(done, &d);
@@ -380,6 +390,12 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 			"replay fidelity %.1f of 100 (errors: %s); %llu calls "
 			"ended otherwise than recorded",
 			f.score, parts.buf, (unsigned long long)mismatches);
+	if (waits)
+		run_result_note(
+		    r,
+		    "%llu calls waited for another thread to finish "
+		    "what it did before them in the capture",
+		    (unsigned long long)waits);
 	if (st->extra_opens)
 		run_result_note(r,
 				"%llu descriptors the capture found open were "
@@ -483,6 +499,8 @@ void rp_cleanup(struct workload *w)
 	free(st->rel);
 	for (i = 0; i < st->nr_th; i++) {
 		free(st->th[i].idx);
+		free(st->th[i].dep_off);
+		free(st->th[i].deps);
 		free(st->th[i].done);
 		free(st->th[i].buf);
 	}

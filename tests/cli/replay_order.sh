@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The replay keeps the order between recorded threads: in a trace where
+# consumer threads read the dumps producer threads wrote and renamed
+# into place, a replay at --speed max (and in closed loop) opens each
+# dump only after its rename, so it reads every byte the capture read
+# and no call ends otherwise than recorded.
+. "$(dirname "$0")/lib.sh"
+need_root
+T="$TEST_TMP/target"
+mkdir -p "$T"
+
+# 2 producers each write 12 dumps of 8 x 256 KiB under a temporary name
+# and rename them; 2 consumers open each dump after its rename, read it
+# to its end and delete it
+python3 - "$TEST_TMP/pc.trace" <<'PY'
+import os, struct, sys
+O_WRONLY, O_CREAT, O_TRUNC = os.O_WRONLY, os.O_CREAT, os.O_TRUNC
+def rec(t, p): return struct.pack('<II', t, len(p)) + p
+files, evs = [], []
+def file(path):
+    files.append(path.encode())
+    return len(files)
+def ev(ts, tid, op, f=0, f2=0, off=0, size=0, ret=0, arg=0, fd=-1):
+    evs.append((ts, tid, struct.pack('<QQIHHIIQQqIi', ts, 5000, tid, op, 0,
+                                     f, f2, off, size, ret, arg, fd)))
+CHUNK, N = 256 << 10, 8
+for p in range(2):
+    for i in range(12):
+        tmp, dump = file('/spool/.tmp%d.%d' % (p, i)), file('/spool/d%d.%d' % (p, i))
+        t = 1000000 + i * 10000000 + p * 3000000
+        ev(t, 10 + p, 1, tmp, ret=3, arg=O_WRONLY | O_CREAT | O_TRUNC)
+        for k in range(N):
+            ev(t + 10000 * (k + 1), 10 + p, 4, tmp, off=k * CHUNK, size=CHUNK,
+               ret=CHUNK, fd=3)
+        ev(t + 100000, 10 + p, 6, tmp, fd=3)
+        ev(t + 110000, 10 + p, 2, tmp, fd=3)
+        ev(t + 120000, 10 + p, 12, tmp, dump)
+        c = t + 1000000
+        ev(c, 20 + p, 1, dump, ret=4, arg=0)
+        for k in range(N + 1):
+            ev(c + 10000 * (k + 1), 20 + p, 3, dump, off=k * CHUNK,
+               size=CHUNK, ret=CHUNK if k < N else 0, fd=4)
+        ev(c + 100000, 20 + p, 2, dump, fd=4)
+        ev(c + 110000, 20 + p, 11, dump)
+out = b''.join(rec(2, struct.pack('<IBBHQQQ', i + 1, 1, 0, len(p), 0, 0, 0) + p)
+               for i, p in enumerate(files))
+evs.sort(key=lambda e: (e[1], e[0]))
+out += rec(3, b''.join(e[2] for e in evs))
+out += rec(4, struct.pack('<QQQQQQ', len(evs), 0, 130 * 10**6, 0, 0, 0))
+open(sys.argv[1], 'wb').write(b'IOTRACE\n' + struct.pack('<HHI', 1, 0, 16)
+                              + out)
+PY
+check "the trace is written" test -s "$TEST_TMP/pc.trace"
+
+want=$((2 * 12 * 8 * 262144))
+for mode in "--speed max" "--speed max --mode closed" "--speed 4"; do
+	# shellcheck disable=SC2086
+	"$IOTRIAL" run replay --trace "$TEST_TMP/pc.trace" -t "$T" \
+		--no-store $mode --json="$TEST_TMP/r.json" \
+		>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	check "replay $mode runs" test $? = 0
+	got=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+print("%d %d" % (r["bytes_read"], r["bytes_written"]))' "$TEST_TMP/r.json")
+	check "$mode: every recorded byte read and written ($got)" \
+		test "$got" = "$want $want"
+	check "$mode: no call ended otherwise than recorded" \
+		grep -q "; 0 calls ended otherwise than recorded" \
+		"$TEST_TMP/out" "$TEST_TMP/err"
+	# timed, a real fsync may take longer than its recorded 5 us
+	[ "$mode" = "--speed 4" ] && continue
+	check "$mode: no fidelity warning" test -z "$(grep "not faithful" \
+		"$TEST_TMP/out" "$TEST_TMP/err")"
+done
+check "the consumers waited for the producers (--speed 4)" \
+	grep -q "^note: [0-9]* calls waited for another thread" \
+	"$TEST_TMP/out" "$TEST_TMP/err"
+check "nothing is left in the target" \
+	test -z "$(find "$T" -mindepth 1 -print -quit)"
