@@ -9,24 +9,33 @@ need_root
 T="$TEST_TMP/target"
 mkdir -p "$T"
 
-# 2 producers each write 12 dumps of 8 x 256 KiB under a temporary name
-# and rename them; 2 consumers open each dump after its rename, read it
-# to its end and delete it
+# a spool directory made, opened and listed (the layout leaves it to the
+# replay's mkdir); 2 producers each write 12 dumps of 8 x 256 KiB under a
+# temporary name in it and rename them; 2 consumers open each dump after
+# its rename, read it to its end and delete it; the spool is removed
 python3 - "$TEST_TMP/pc.trace" <<'PY'
 import os, struct, sys
 O_WRONLY, O_CREAT, O_TRUNC = os.O_WRONLY, os.O_CREAT, os.O_TRUNC
 def rec(t, p): return struct.pack('<II', t, len(p)) + p
 files, evs = [], []
-def file(path):
-    files.append(path.encode())
+def file(path, kind=1):
+    files.append((kind, path.encode()))
     return len(files)
 def ev(ts, tid, op, f=0, f2=0, off=0, size=0, ret=0, arg=0, fd=-1):
     evs.append((ts, tid, struct.pack('<QQIHHIIQQqIi', ts, 5000, tid, op, 0,
                                      f, f2, off, size, ret, arg, fd)))
 CHUNK, N = 256 << 10, 8
+# the spool is made and listed first, and removed when the last dump is
+# gone
+spool = file('/s/spool', 2)
+ev(100000, 10, 13, spool)
+ev(200000, 10, 1, spool, ret=5, arg=os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+ev(300000, 10, 17, spool, size=32768, ret=48, fd=5)
+ev(400000, 10, 2, spool, fd=5)
+ev(128000000, 10, 14, spool)
 for p in range(2):
     for i in range(12):
-        tmp, dump = file('/spool/.tmp%d.%d' % (p, i)), file('/spool/d%d.%d' % (p, i))
+        tmp, dump = file('/s/spool/.tmp%d.%d' % (p, i)), file('/s/spool/d%d.%d' % (p, i))
         t = 1000000 + i * 10000000 + p * 3000000
         ev(t, 10 + p, 1, tmp, ret=3, arg=O_WRONLY | O_CREAT | O_TRUNC)
         for k in range(N):
@@ -42,8 +51,8 @@ for p in range(2):
                size=CHUNK, ret=CHUNK if k < N else 0, fd=4)
         ev(c + 100000, 20 + p, 2, dump, fd=4)
         ev(c + 110000, 20 + p, 11, dump)
-out = b''.join(rec(2, struct.pack('<IBBHQQQ', i + 1, 1, 0, len(p), 0, 0, 0) + p)
-               for i, p in enumerate(files))
+out = b''.join(rec(2, struct.pack('<IBBHQQQ', i + 1, k, 0, len(p), 0, 0, 0) + p)
+               for i, (k, p) in enumerate(files))
 evs.sort(key=lambda e: (e[1], e[0]))
 out += rec(3, b''.join(e[2] for e in evs))
 out += rec(4, struct.pack('<QQQQQQ', len(evs), 0, 130 * 10**6, 0, 0, 0))

@@ -195,7 +195,9 @@ int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
 	long fd;
 
 	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
-	if (flags & (O_CREAT | O_TMPFILE))
+	/* O_TMPFILE holds O_DIRECTORY's bit: a mode with a plain
+	 * O_DIRECTORY is refused (EINVAL) */
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = mode;
 	how.resolve =
 	    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
@@ -223,13 +225,45 @@ int rp_open_parent(int work_fd, const char *rel, const char **base)
 	return fd;
 }
 
-/* Make the directories leading to rel (not rel itself); *last is the
- * parent made before, skipped when it is rel's too. */
-static int make_parents(int work_fd, const char *rel, char **last)
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The directories the trace makes (a mkdir that succeeded, of one that
+ * was not there before), sorted: the layout leaves them to the replay,
+ * whose mkdir would fail otherwise. */
+static char **made_dirs(const struct rp_state *st, size_t *nr)
+{
+	char *mark = xcalloc(st->t.nr_files + 1, 1), **out;
+	size_t i, n = 0;
+
+	for (i = 0; i < st->t.nr_events; i++) {
+		const struct trace_event *e = &st->t.events[i];
+
+		if (e->op == TOP_MKDIR && e->ret == 0 && e->file &&
+		    !st->t.files[e->file - 1].existed && st->rel[e->file - 1])
+			n += !mark[e->file]++;
+	}
+	out = xcalloc(n ? n : 1, sizeof(*out));
+	for (i = 1, n = 0; i <= st->t.nr_files; i++)
+		if (mark[i])
+			out[n++] = st->rel[i - 1];
+	qsort(out, n, sizeof(*out), cmp_str);
+	free(mark);
+	*nr = n;
+	return out;
+}
+
+/* Make the directories leading to rel (not rel itself), up to one in
+ * made (the trace makes it and what is below); *last is the parent made
+ * before, skipped when it is rel's too. */
+static int make_parents(int work_fd, const char *rel, char **last, char **made,
+			size_t nr_made)
 {
 	const char *slash = strrchr(rel, '/');
 	char *p, *s;
-	int ret = 0;
+	int ret = 0, stopped = 0;
 
 	if (!slash)
 		return 0;
@@ -240,6 +274,11 @@ static int make_parents(int work_fd, const char *rel, char **last)
 
 	for (s = strchr(p, '/'); s && !ret; s = strchr(s + 1, '/')) {
 		*s = 0;
+		if (nr_made &&
+		    bsearch(&p, made, nr_made, sizeof(*made), cmp_str)) {
+			stopped = 1;
+			break;
+		}
 		if (mkdirat(work_fd, p, 0755) && errno != EEXIST)
 			ret = -errno;
 		else {
@@ -254,14 +293,14 @@ static int make_parents(int work_fd, const char *rel, char **last)
 		*s = '/';
 	}
 	free(*last);
-	*last = ret ? NULL : xstrndup(rel, (size_t)(slash - rel));
+	*last = ret || stopped ? NULL : xstrndup(rel, (size_t)(slash - rel));
 	free(p);
 	return ret;
 }
 
 /* Lay out one file that existed: its directories, its bytes. */
 static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
-		   struct strbuf *err)
+		   char **made, size_t nr_made, struct strbuf *err)
 {
 	const struct trace_file *f = &st->t.files[i];
 	const char *rel = st->rel[i];
@@ -270,7 +309,10 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 
 	if (!rel || !strcmp(rel, "."))
 		return 0;
-	ret = make_parents(st->work_fd, rel, last);
+	/* a file that was there has its directories whatever the trace
+	 * did to them */
+	ret = make_parents(st->work_fd, rel, last, made,
+			   f->existed ? 0 : nr_made);
 	if (ret)
 		return err_set(err, ret, "cannot lay out '%s': %s", rel,
 			       strerror(-ret));
@@ -379,8 +421,8 @@ static int replay_prepare(struct workload *w, struct target *t,
 {
 	struct rp_state *st;
 	uint64_t bytes = 0;
-	char *chunk, *last = NULL;
-	size_t i;
+	char *chunk, *last = NULL, **made;
+	size_t i, nr_made;
 	int ret;
 
 	if (!strcmp(workload_str(w, "layer"), "block"))
@@ -437,8 +479,10 @@ static int replay_prepare(struct workload *w, struct target *t,
 	chunk = xmalloc(RP_LAYOUT_CHUNK);
 	for (i = 0; i < RP_LAYOUT_CHUNK; i++)
 		chunk[i] = (char)(w->ro.seed + i * 2654435761u);
+	made = made_dirs(st, &nr_made);
 	for (i = 0; !ret && i < st->t.nr_files; i++)
-		ret = lay_out(st, i, chunk, &last, err);
+		ret = lay_out(st, i, chunk, &last, made, nr_made, err);
+	free(made);
 	free(last);
 	free(chunk);
 	return ret;
