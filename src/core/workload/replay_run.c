@@ -387,7 +387,7 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 	r->fidelity = f.score;
 	r->have_fidelity = 1;
 	run_result_note(r,
-			"replay fidelity %.1f of 100 (errors: %s); %llu calls "
+			"replay fidelity %.1f of 100 (off by: %s); %llu calls "
 			"ended otherwise than recorded",
 			f.score, parts.buf, (unsigned long long)mismatches);
 	if (waits)
