@@ -135,10 +135,51 @@ check "saying why" grep -q "'read_ahead_kb' with replay: a block-layer replay is
 check "so is vm.dirty_ratio" grep -q "'vm.dirty_ratio' with replay: .*acts above the block layer" "$TEST_TMP/err"
 "$IOTRIAL" compare replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
 	--allow-destroy --vary read_ahead_kb=128,2048 --runs 1 --no-store \
-	--force --speed max >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	--force --speed max --json="$TEST_TMP/cf.json" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
 check "--force runs it, the verdict suspect" \
 	grep -q "warning: 'read_ahead_kb' with replay: .*the verdict is suspect" "$TEST_TMP/err" ||
 	cat "$TEST_TMP/err"
+# every run of the experiment object carries the warning, of kind
+# fidelity, and the comparison is marked suspect
+marks() {
+	python3 - "$1" <<'PY'
+import json, sys
+def walk(x):
+    if isinstance(x, dict):
+        if "warning_kinds" in x:
+            yield "run:" + ",".join(x["warning_kinds"])
+        if x.get("suspect"):
+            yield "suspect"
+        for v in x.values():
+            yield from walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from walk(v)
+print(" ".join(sorted(set(walk(json.load(open(sys.argv[1])))))))
+PY
+}
+m=$(marks "$TEST_TMP/cf.json")
+check "its runs carry a fidelity warning ($m)" \
+	test -z "$(tr ' ' '\n' <<<"$m" | grep '^run:' | grep -v fidelity)"
+check "... that says why, on both arms" test "$(grep -o \
+	"'read_ahead_kb' with replay (--force): a block-layer replay" \
+	"$TEST_TMP/cf.json" | wc -l)" -ge 2
+check "... and a verdict over them is suspect" grep -qw suspect <<<"$m"
+"$IOTRIAL" run replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
+	--allow-destroy --set read_ahead_kb=2048 --no-store --speed max \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "run --set read_ahead_kb with a block replay is refused" test $? = 2
+check "saying why" grep -q "'read_ahead_kb' with replay: .*acts above the block layer.*--force" "$TEST_TMP/err"
+"$IOTRIAL" run replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
+	--allow-destroy --set read_ahead_kb=2048 --no-store --speed max \
+	--force --json="$TEST_TMP/rf.json" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "run --force runs it" test $? = 0 || cat "$TEST_TMP/err"
+check "... its run marked with a fidelity warning" \
+	grep -q "run:.*fidelity" <<<"$(marks "$TEST_TMP/rf.json")"
+check "... that says why" grep -q \
+	"'read_ahead_kb' with replay (--force): a block-layer replay" \
+	"$TEST_TMP/rf.json"
 "$IOTRIAL" compare replay --trace "$TEST_TMP/cap" -t "$TEST_TMP/dir" \
 	--vary read_ahead_kb=128,2048 --runs 6 --no-store --time 1s \
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
