@@ -240,15 +240,29 @@ static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
 	return -ENOSYS;
 }
 
-/* Sleep until CLOCK_MONOTONIC ns. */
-static void sleep_until(uint64_t ns)
+/*
+ * A call due less than this ahead runs at once: a sleep arms a timer
+ * and wakes the thread again, which costs tens of microseconds (more in
+ * a virtual machine, where the timer is the hypervisor's); sleeping for
+ * every call of a busy thread made the replay fall behind by more than
+ * the calls themselves took.
+ */
+#define RP_EARLY_NS 200000ull
+
+/* Sleep until CLOCK_MONOTONIC ns, unless it is RP_EARLY_NS away or
+ * less; 0 if it did, else how far ahead ns still is. */
+static uint64_t sleep_until(uint64_t ns)
 {
 	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
 			      .tv_nsec = (long)(ns % 1000000000ull)};
+	uint64_t now = clock_now_ns();
 
+	if (ns <= now + RP_EARLY_NS)
+		return ns > now ? ns - now : 0;
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
+	return 0;
 }
 
 /* One recorded thread's calls, in order. */
@@ -256,7 +270,7 @@ static void *thread_main(void *arg)
 {
 	struct rp_thread *th = arg;
 	struct rp_state *st = th->st;
-	uint64_t prev_end = 0;
+	uint64_t prev_end = 0, carry = 0;
 	size_t k, j;
 	int waited = 0;
 
@@ -277,8 +291,11 @@ static void *thread_main(void *arg)
 					     ? e->ts_ns - p->ts_ns - p->dur_ns
 					     : 0;
 
-			sleep_until(prev_end +
-				    (uint64_t)((double)think / st->speed));
+			/* a think time too short to sleep for is carried
+			 * to the next one */
+			carry =
+			    sleep_until(prev_end + carry +
+					(uint64_t)((double)think / st->speed));
 		}
 		/* what other threads had done before it in the capture */
 		for (j = th->dep_off[k]; j < th->dep_off[k + 1]; j++)
@@ -289,7 +306,7 @@ static void *thread_main(void *arg)
 		if (*st->stop)
 			break;
 		t0 = clock_now_ns();
-		if (want && t0 - want > th->max_lag_ns)
+		if (want && t0 > want && t0 - want > th->max_lag_ns)
 			th->max_lag_ns = t0 - want;
 		*d = *e;
 		d->ret = do_op(th, e);
