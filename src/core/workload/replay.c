@@ -263,7 +263,7 @@ static int make_parents(int work_fd, const char *rel, char **last, char **made,
 {
 	const char *slash = strrchr(rel, '/');
 	char *p, *s;
-	int ret = 0, stopped = 0;
+	int ret = 0;
 
 	if (!slash)
 		return 0;
@@ -276,7 +276,6 @@ static int make_parents(int work_fd, const char *rel, char **last, char **made,
 		*s = 0;
 		if (nr_made &&
 		    bsearch(&p, made, nr_made, sizeof(*made), cmp_str)) {
-			stopped = 1;
 			break;
 		}
 		if (mkdirat(work_fd, p, 0755) && errno != EEXIST)
@@ -293,12 +292,14 @@ static int make_parents(int work_fd, const char *rel, char **last, char **made,
 		*s = '/';
 	}
 	free(*last);
-	*last = ret || stopped ? NULL : xstrndup(rel, (size_t)(slash - rel));
+	/* stopped or not, the next file of this directory fares alike */
+	*last = ret ? NULL : xstrndup(rel, (size_t)(slash - rel));
 	free(p);
 	return ret;
 }
 
-/* Lay out one file that existed: its directories, its bytes. */
+/* Lay out one file: its directories and, if it existed, its bytes;
+ * last[existed] is make_parents' for files that existed or not. */
 static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 		   char **made, size_t nr_made, struct strbuf *err)
 {
@@ -311,7 +312,7 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 		return 0;
 	/* a file that was there has its directories whatever the trace
 	 * did to them */
-	ret = make_parents(st->work_fd, rel, last, made,
+	ret = make_parents(st->work_fd, rel, &last[!f->existed], made,
 			   f->existed ? 0 : nr_made);
 	if (ret)
 		return err_set(err, ret, "cannot lay out '%s': %s", rel,
@@ -416,13 +417,29 @@ static int prepare_block(struct workload *w, struct target *t,
 	return rpb_prepare(st, w, t, err);
 }
 
+/* A file in the layout's order. */
+struct file_order {
+	const char *rel;
+	size_t i;
+};
+
+static int by_rel(const void *a, const void *b)
+{
+	const struct file_order *x = a, *y = b;
+	int c = strcmp(x->rel, y->rel);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 static int replay_prepare(struct workload *w, struct target *t,
 			  struct strbuf *err)
 {
 	struct rp_state *st;
 	uint64_t bytes = 0;
-	char *chunk, *last = NULL, **made;
+	char *chunk, *last[2] = {NULL, NULL}, **made;
+	struct file_order *order;
 	size_t i, nr_made;
+	uint32_t nr_keys;
 	int ret;
 
 	if (!strcmp(workload_str(w, "layer"), "block"))
@@ -457,6 +474,10 @@ static int replay_prepare(struct workload *w, struct target *t,
 	if (ret)
 		return ret;
 	rp_deps_compute(&st->t, st->th, st->nr_th);
+	for (i = 0; i < st->nr_th; i++)
+		st->th[i].wanted = UINT32_MAX;
+	st->parent = rp_parent_keys(&st->t, &nr_keys);
+	rp_dirs_init(st);
 	for (i = 0; i < st->t.nr_files; i++) {
 		const struct trace_file *f = &st->t.files[i];
 
@@ -480,10 +501,20 @@ static int replay_prepare(struct workload *w, struct target *t,
 	for (i = 0; i < RP_LAYOUT_CHUNK; i++)
 		chunk[i] = (char)(w->ro.seed + i * 2654435761u);
 	made = made_dirs(st, &nr_made);
+	/* by path, so that files of one directory come together and
+	 * make_parents makes their directories once */
+	order = xcalloc(st->t.nr_files + 1, sizeof(*order));
+	for (i = 0; i < st->t.nr_files; i++) {
+		order[i].rel = st->rel[i] ? st->rel[i] : "";
+		order[i].i = i;
+	}
+	qsort(order, st->t.nr_files, sizeof(*order), by_rel);
 	for (i = 0; !ret && i < st->t.nr_files; i++)
-		ret = lay_out(st, i, chunk, &last, made, nr_made, err);
+		ret = lay_out(st, order[i].i, chunk, last, made, nr_made, err);
+	free(order);
 	free(made);
-	free(last);
+	free(last[0]);
+	free(last[1]);
 	free(chunk);
 	return ret;
 }

@@ -84,8 +84,7 @@ static uint32_t name_key(struct names *nm, const char *p, size_t n)
 	return nm->key[i];
 }
 
-/* Per file, the key of the directory its name is in. */
-static uint32_t *parent_keys(const struct trace *t, uint32_t *nr_keys)
+uint32_t *rp_parent_keys(const struct trace *t, uint32_t *nr_keys)
 {
 	struct names nm = {0};
 	uint32_t *parent =
@@ -224,7 +223,7 @@ static void touch(struct rp_thread *ths, uint32_t *waited, struct key *k,
 
 void rp_deps_compute(const struct trace *t, struct rp_thread *ths, size_t nr_th)
 {
-	uint32_t nr_keys, *parent = parent_keys(t, &nr_keys), *waited;
+	uint32_t nr_keys, *parent = rp_parent_keys(t, &nr_keys), *waited;
 	struct ord *ord;
 	struct key *keys;
 	size_t nr = 0, i, k;
@@ -292,6 +291,17 @@ static long futex(uint32_t *word, int op, uint32_t val,
 	return syscall(SYS_futex, word, op, val, ts, NULL, 0);
 }
 
+/* Lower th's wanted count to count. */
+static void want(struct rp_thread *th, uint32_t count)
+{
+	uint32_t w = __atomic_load_n(&th->wanted, __ATOMIC_SEQ_CST);
+
+	while (count < w &&
+	       !__atomic_compare_exchange_n(&th->wanted, &w, count, 0,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
+}
+
 int rp_wait_done(struct rp_thread *th, uint32_t count, volatile int *stop)
 {
 	/* a stop is seen within this, as the timed loops see it */
@@ -304,7 +314,9 @@ int rp_wait_done(struct rp_thread *th, uint32_t count, volatile int *stop)
 	       !*stop) {
 		waited = 1;
 		__atomic_add_fetch(&th->waiters, 1, __ATOMIC_SEQ_CST);
-		/* told after this read, or the value moved: no sleep */
+		want(th, count);
+		/* a wake-up after this read, or the value moved: no
+		 * sleep, and the want is made again */
 		if (__atomic_load_n(&th->completed, __ATOMIC_SEQ_CST) == v)
 			futex(&th->completed, FUTEX_WAIT_PRIVATE, v, &tick);
 		__atomic_sub_fetch(&th->waiters, 1, __ATOMIC_SEQ_CST);
@@ -315,6 +327,11 @@ int rp_wait_done(struct rp_thread *th, uint32_t count, volatile int *stop)
 void rp_set_done(struct rp_thread *th, uint32_t count)
 {
 	__atomic_store_n(&th->completed, count, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&th->waiters, __ATOMIC_SEQ_CST))
+	/* only when the least count a waiter wants is reached: a thread
+	 * waited for all along would wake its waiter at every call */
+	if (__atomic_load_n(&th->waiters, __ATOMIC_SEQ_CST) &&
+	    count >= __atomic_load_n(&th->wanted, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&th->wanted, UINT32_MAX, __ATOMIC_SEQ_CST);
 		futex(&th->completed, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL);
+	}
 }

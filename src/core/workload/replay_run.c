@@ -122,17 +122,19 @@ static void *buffer(struct rp_thread *th, size_t n)
 }
 
 /* A name call (unlink, rename, mkdir, rmdir, stat) beneath the work
- * directory. */
-static int64_t name_op(struct rp_state *st, const struct trace_event *e)
+ * directory, in the directories th keeps open. */
+static int64_t name_op(struct rp_thread *th, const struct trace_event *e)
 {
-	const char *rel = st->rel[e->file - 1], *base, *base2;
+	struct rp_state *st = th->st;
+	const struct trace_file *f = &st->t.files[e->file - 1];
+	const char *base, *base2;
 	int64_t ret = 0;
 	struct stat sb;
-	int pfd, pfd2;
+	int pfd, pfd2, own, own2;
 
-	if (!rel)
+	if (!st->rel[e->file - 1])
 		return -ENOENT;
-	pfd = rp_open_parent(st->work_fd, rel, &base);
+	pfd = rp_dir_of(th, e->file, &base, &own);
 	if (pfd < 0)
 		return pfd;
 	switch (e->op) {
@@ -141,6 +143,7 @@ static int64_t name_op(struct rp_state *st, const struct trace_event *e)
 		break;
 	case TOP_RMDIR:
 		ret = unlinkat(pfd, base, AT_REMOVEDIR) ? -errno : 0;
+		rp_dirs_changed(st);
 		break;
 	case TOP_MKDIR:
 		ret = mkdirat(pfd, base, 0755) ? -errno : 0;
@@ -153,17 +156,35 @@ static int64_t name_op(struct rp_state *st, const struct trace_event *e)
 			ret = -ENOENT;
 			break;
 		}
-		pfd2 =
-		    rp_open_parent(st->work_fd, st->rel[e->file2 - 1], &base2);
+		/* the second may take the first's place: then the first
+		 * is held open by own until the rename */
+		if (!own && rp_dirs_collide(th, e->file, e->file2)) {
+			pfd = fcntl(pfd, F_DUPFD_CLOEXEC, 0);
+			if (pfd < 0) {
+				ret = -errno;
+				break;
+			}
+			own = 1;
+		}
+		pfd2 = rp_dir_of(th, e->file2, &base2, &own2);
 		if (pfd2 < 0) {
 			ret = pfd2;
 			break;
 		}
 		ret = renameat(pfd, base, pfd2, base2) ? -errno : 0;
-		close(pfd2);
+		/* what was below a directory is elsewhere now (a name of
+		 * unknown kind is looked at: most are files) */
+		if (f->kind == TFK_DIR ||
+		    (f->kind != TFK_REG && !ret &&
+		     (fstatat(pfd2, base2, &sb, AT_SYMLINK_NOFOLLOW) ||
+		      S_ISDIR(sb.st_mode))))
+			rp_dirs_changed(st);
+		if (own2)
+			close(pfd2);
 		break;
 	}
-	close(pfd);
+	if (own)
+		close(pfd);
 	return ret;
 }
 
@@ -172,17 +193,23 @@ static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
 {
 	struct rp_state *st = th->st;
 	size_t n = e->size > RP_IO_MAX ? RP_IO_MAX : (size_t)e->size;
+	const char *base;
 	struct stat sb;
 	ssize_t got;
-	int fd;
+	int fd, dfd, own;
 
+	rp_dirs_sync(th);
 	switch (e->op) {
 	case TOP_OPEN:
 		if (!e->file || !st->rel[e->file - 1])
 			return -ENOENT;
-		fd = rp_open_beneath(st->work_fd, st->rel[e->file - 1],
-				     (int)(e->arg & ~(unsigned)O_NOFOLLOW),
-				     0644);
+		dfd = rp_dir_of(th, e->file, &base, &own);
+		if (dfd < 0)
+			return dfd;
+		fd = rp_open_beneath(
+		    dfd, base, (int)(e->arg & ~(unsigned)O_NOFOLLOW), 0644);
+		if (own)
+			close(dfd);
 		if (fd >= 0 && e->ret >= 0)
 			fd_opened(st, (int32_t)e->ret, e->file, fd);
 		else if (fd >= 0)
@@ -195,7 +222,7 @@ static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
 	case TOP_MKDIR:
 	case TOP_RMDIR:
 	case TOP_STAT:
-		return e->file ? name_op(st, e) : -ENOENT;
+		return e->file ? name_op(th, e) : -ENOENT;
 	case TOP_MMAP:
 	case TOP_MSYNC:
 		return e->ret; /* noted, not replayed */
@@ -320,6 +347,7 @@ static void *thread_main(void *arg)
 		rp_set_done(th, (uint32_t)(k + 1));
 	}
 	rp_set_done(th, UINT32_MAX);
+	rp_dirs_release(th);
 	return NULL;
 }
 
@@ -492,7 +520,8 @@ static void rm_tree(int dirfd, const char *name, unsigned depth)
 void rp_cleanup(struct workload *w)
 {
 	struct rp_state *st = w->priv;
-	size_t i;
+	size_t i, nr_gone = 0, alloc_gone = 0;
+	char **gone = NULL;
 
 	if (!st)
 		return;
@@ -501,20 +530,39 @@ void rp_cleanup(struct workload *w)
 		if (st->fds[i].refs)
 			close(st->fds[i].fd);
 	/* what the layout and the replay made: the first component of
-	 * every mapped name */
+	 * every mapped name, each removed once */
 	for (i = 0; st->rel && i < st->t.nr_files; i++) {
 		char *first;
+		size_t j;
 
 		if (!st->rel[i] || !strcmp(st->rel[i], "."))
 			continue;
 		first = xstrndup(st->rel[i], strcspn(st->rel[i], "/"));
+		/* a few remembered (many: removing a name gone is
+		 * cheap) */
+		for (j = 0; j < nr_gone && strcmp(gone[j], first); j++)
+			;
+		if (j < nr_gone) {
+			free(first);
+			continue;
+		}
 		rm_tree(st->work_fd, first, 0);
-		free(first);
+		if (nr_gone == 64) {
+			free(first);
+			continue;
+		}
+		ALLOC_GROW(gone, nr_gone + 1, alloc_gone);
+		gone[nr_gone++] = first;
 	}
+	while (nr_gone)
+		free(gone[--nr_gone]);
+	free(gone);
 	for (i = 0; st->rel && i < st->t.nr_files; i++)
 		free(st->rel[i]);
 	free(st->rel);
+	free(st->parent);
 	for (i = 0; i < st->nr_th; i++) {
+		rp_dirs_release(&st->th[i]);
 		free(st->th[i].idx);
 		free(st->th[i].dep_off);
 		free(st->th[i].deps);
