@@ -3,7 +3,8 @@
 # consumer threads read the dumps producer threads wrote and renamed
 # into place, a replay at --speed max (and in closed loop) opens each
 # dump only after its rename, so it reads every byte the capture read
-# and no call ends otherwise than recorded.
+# and no call ends otherwise than recorded. The directories the replay
+# keeps open follow a trace's renames, rmdirs and mkdirs.
 . "$(dirname "$0")/lib.sh"
 need_root
 T="$TEST_TMP/target"
@@ -85,4 +86,37 @@ check "the consumers waited for the producers (--speed 4)" \
 	grep -q "^note: [0-9]* calls waited for another thread" \
 	"$TEST_TMP/out" "$TEST_TMP/err"
 check "nothing is left in the target" \
+	test -z "$(find "$T" -mindepth 1 -print -quit)"
+
+# the directories a replay keeps open follow what the trace does to
+# them: after a rename of a, a create in a fails as recorded and b/f is
+# there; after b's rmdir and mkdir, a create in the new b succeeds
+python3 - "$TEST_TMP/dirs.trace" <<'PY'
+import os, struct, sys
+def rec(t, p): return struct.pack('<II', t, len(p)) + p
+files = [(2, b'/s/a'), (1, b'/s/a/f'), (2, b'/s/b'), (1, b'/s/b/f'),
+         (1, b'/s/a/g'), (1, b'/s/b/h')]
+C = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+calls = [(13, 1, 0, 0, 0), (1, 2, 0, 3, C), (2, 2, 0, 0, 0),
+         (12, 1, 3, 0, 0), (1, 5, 0, -2, C), (1, 4, 0, 3, 0),
+         (2, 4, 0, 0, 0), (11, 4, 0, 0, 0), (14, 3, 0, 0, 0),
+         (13, 3, 0, 0, 0), (1, 6, 0, 3, C), (2, 6, 0, 0, 0),
+         (11, 6, 0, 0, 0), (14, 3, 0, 0, 0)]
+ev = b''.join(struct.pack('<QQIHHIIQQqIi', 1000 * (i + 1), 100, 7, op, 0,
+                          f, f2, 0, 0, ret, arg, 3 if op == 2 else -1)
+              for i, (op, f, f2, ret, arg) in enumerate(calls))
+out = b''.join(rec(2, struct.pack('<IBBHQQQ', i + 1, k, 0, len(p), 0, 0, 0)
+                   + p) for i, (k, p) in enumerate(files))
+out += rec(3, ev) + rec(4, struct.pack('<QQQQQQ', len(calls), 0, 10**6, 0,
+                                       0, 0))
+open(sys.argv[1], 'wb').write(b'IOTRACE\n' + struct.pack('<HHI', 1, 0, 16)
+                              + out)
+PY
+"$IOTRIAL" run replay --trace "$TEST_TMP/dirs.trace" -t "$T" --no-store \
+	--speed max >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "a trace that renames and remakes directories replays" test $? = 0
+check "... every call ending as recorded" \
+	grep -q "; 0 calls ended otherwise than recorded" "$TEST_TMP/out" \
+	"$TEST_TMP/err"
+check "... and nothing is left in the target" \
 	test -z "$(find "$T" -mindepth 1 -print -quit)"
