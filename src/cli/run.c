@@ -19,6 +19,7 @@
 #include "../core/report/run_text.h"
 #include "../core/targets/target.h"
 #include "../core/experiment/trial.h"
+#include "../core/experiment/trial_knobs.h"
 #include "../core/workload/workload.h"
 #include "../util/error.h"
 #include "../util/units.h"
@@ -37,6 +38,8 @@ struct run_args {
 	struct param_setting *params; /* --PARAM=VALUE, as given */
 	int quiet;		      /* --quiet: warnings and errors only */
 	int dry_run;		      /* --dry-run: the plan, no run */
+	int force;		      /* --force: a knob the workload
+					 cannot show, run and marked */
 	unsigned nr_params, alloc_params;
 	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
 };
@@ -46,7 +49,8 @@ static const char *const run_usage[] = {
     "                   [--time DURATION | --ios N] [--ramp DURATION]",
     "                   [--seed N] [--metric NAME] [--json[=FILE]] "
     "[--allow-destroy]",
-    "                   [--set KNOB=VALUE ...] [--db PATH | --no-store]",
+    "                   [--set KNOB=VALUE ...] [--force]",
+    "                   [--db PATH | --no-store]",
     "                   [--per-job] [--memory-limit SIZE] [--cpus LIST]",
     "                   [--mems LIST]",
     "   or: iotrial run --job FILE.fio [--section NAME] [--job-lenient]",
@@ -122,6 +126,37 @@ static int run_job(const struct run_args *a, const struct knob_cli *kc)
 	return ret;
 }
 
+/*
+ * A --set knob that cannot act on the workload (workload_ops.knob_above:
+ * a block-layer replay and read_ahead_kb) is refused, as compare refuses
+ * such a factor; with --force it runs, its run marked (trial.c). -1 to
+ * refuse.
+ */
+static int check_knobs_above(const struct trial *tr, const struct run_args *a,
+			     const struct knob_cli *kc)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < kc->nr; i++) {
+		char *name =
+		    xstrndup(kc->assign[i], strcspn(kc->assign[i], "="));
+		const char *why = trial_knob_above(tr, name);
+
+		if (why && a->force)
+			warning("'%s' with %s: %s; the run is marked suspect",
+				name, tr->c.ops->name, why);
+		else if (why) {
+			error("'%s' with %s: %s (or --force to run it anyway, "
+			      "the run marked suspect)",
+			      name, tr->c.ops->name, why);
+			ret = -1;
+		}
+		free(name);
+	}
+	return ret;
+}
+
 /* Parse argv into a; returns -1 after printing an error, 1 for --help. */
 static int parse_args(int argc, const char **argv, struct run_args *a,
 		      const struct workload_ops **out_ops)
@@ -138,6 +173,10 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 				   "repeated; see 'iotrial knobs')"),
 	    OPT_BOOL(0, "dry-run", &a->dry_run,
 		     "print the knob plan and the time, and run nothing"),
+	    OPT_BOOL(0, "force", &a->force,
+		     "run a --set knob the workload cannot show (a "
+		     "block-layer replay's read_ahead_kb), the run marked "
+		     "suspect"),
 	    OPT_BOOL(
 		0, "quiet", &a->quiet,
 		"no notes and no plan on stderr: warnings and errors only"),
@@ -334,6 +373,10 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 	if (pr || configure(&tr.c, &a) || (pr = trial_plan(&tr, &err))) {
 		if (pr)
 			error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (check_knobs_above(&tr, &a, &kc)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

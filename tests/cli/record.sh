@@ -38,7 +38,7 @@ check "a rename, a mkdir, an rmdir, three unlinks" \
 check "800 KiB written (dd, then cat to f2, and 5 B)" \
 	grep -q "written 800 KiB$" "$TEST_TMP/stats"
 check "4 KiB writes in the size table" \
-	grep -q "write  4 KiB to 8 KiB: 100" "$TEST_TMP/stats"
+	grep -q "write  4 KiB to under 8 KiB: 100" "$TEST_TMP/stats"
 "$IOTRIAL" trace show "$TEST_TMP/t1" >"$TEST_TMP/show"
 check "'before' existed, with its size" \
 	grep -q "file  existed 4 B $W/before\$" "$TEST_TMP/show" ||
@@ -84,7 +84,7 @@ wait "$rec"
 check "record -p ends when the process does" test $? = 0
 "$IOTRIAL" trace stats "$TEST_TMP/t2" >"$TEST_TMP/stats"
 check "-p: the 20 writes of 8 KiB of its child" \
-	grep -q "write  8 KiB to 16 KiB: 20" "$TEST_TMP/stats"
+	grep -q "write  8 KiB to under 16 KiB: 20" "$TEST_TMP/stats"
 
 # a ring buffer of one page cannot hold a burst of calls
 "$IOTRIAL" record --ring 4K -o "$TEST_TMP/t3" -- \

@@ -37,8 +37,8 @@ check "record names the device" \
 ops() { awk -v op="$1" '$1 == op && $3 ~ /\/s$/ { print $2 }' "$2"; }
 check "the capture holds the 230 writes" test "$(ops blk_write "$TEST_TMP/cs")" = 230 ||
 	cat "$TEST_TMP/cs"
-check "and their sizes" grep -q "write  4 KiB to 8 KiB: 200" "$TEST_TMP/cs"
-check "... both of them" grep -q "write  64 KiB to 128 KiB: 30" "$TEST_TMP/cs"
+check "and their sizes" grep -q "write  4 KiB to under 8 KiB: 200" "$TEST_TMP/cs"
+check "... both of them" grep -q "write  64 KiB to under 128 KiB: 30" "$TEST_TMP/cs"
 check "the 4 fsyncs are flushes" test "$(ops blk_flush "$TEST_TMP/cs")" -ge 4
 "$IOTRIAL" trace show "$TEST_TMP/cap" >"$TEST_TMP/show"
 check "the device's geometry is in the trace" \
@@ -135,10 +135,51 @@ check "saying why" grep -q "'read_ahead_kb' with replay: a block-layer replay is
 check "so is vm.dirty_ratio" grep -q "'vm.dirty_ratio' with replay: .*acts above the block layer" "$TEST_TMP/err"
 "$IOTRIAL" compare replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
 	--allow-destroy --vary read_ahead_kb=128,2048 --runs 1 --no-store \
-	--force --speed max >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	--force --speed max --json="$TEST_TMP/cf.json" \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
 check "--force runs it, the verdict suspect" \
 	grep -q "warning: 'read_ahead_kb' with replay: .*the verdict is suspect" "$TEST_TMP/err" ||
 	cat "$TEST_TMP/err"
+# every run of the experiment object carries the warning, of kind
+# fidelity, and the comparison is marked suspect
+marks() {
+	python3 - "$1" <<'PY'
+import json, sys
+def walk(x):
+    if isinstance(x, dict):
+        if "warning_kinds" in x:
+            yield "run:" + ",".join(x["warning_kinds"])
+        if x.get("suspect"):
+            yield "suspect"
+        for v in x.values():
+            yield from walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from walk(v)
+print(" ".join(sorted(set(walk(json.load(open(sys.argv[1])))))))
+PY
+}
+m=$(marks "$TEST_TMP/cf.json")
+check "its runs carry a fidelity warning ($m)" \
+	test -z "$(tr ' ' '\n' <<<"$m" | grep '^run:' | grep -v fidelity)"
+check "... that says why, on both arms" test "$(grep -o \
+	"'read_ahead_kb' with replay (--force): a block-layer replay" \
+	"$TEST_TMP/cf.json" | wc -l)" -ge 2
+check "... and a verdict over them is suspect" grep -qw suspect <<<"$m"
+"$IOTRIAL" run replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
+	--allow-destroy --set read_ahead_kb=2048 --no-store --speed max \
+	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "run --set read_ahead_kb with a block replay is refused" test $? = 2
+check "saying why" grep -q "'read_ahead_kb' with replay: .*acts above the block layer.*--force" "$TEST_TMP/err"
+"$IOTRIAL" run replay --trace "$TEST_TMP/cap" --layer block -t "$DST" \
+	--allow-destroy --set read_ahead_kb=2048 --no-store --speed max \
+	--force --json="$TEST_TMP/rf.json" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "run --force runs it" test $? = 0 || cat "$TEST_TMP/err"
+check "... its run marked with a fidelity warning" \
+	grep -q "run:.*fidelity" <<<"$(marks "$TEST_TMP/rf.json")"
+check "... that says why" grep -q \
+	"'read_ahead_kb' with replay (--force): a block-layer replay" \
+	"$TEST_TMP/rf.json"
 "$IOTRIAL" compare replay --trace "$TEST_TMP/cap" -t "$TEST_TMP/dir" \
 	--vary read_ahead_kb=128,2048 --runs 6 --no-store --time 1s \
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
@@ -172,12 +213,12 @@ umount "$MNT"
 "$IOTRIAL" run replay --trace "$TEST_TMP/both" -t "$TEST_TMP/dir" --speed max \
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"
 check "the file layer of it replays its calls only" \
-	grep -q "^note: replay fidelity .*(errors: ops 0.0%, bytes 0.0%" "$TEST_TMP/out" ||
+	grep -q "^note: replay fidelity .*(off by: ops 0.0%, bytes 0.0%" "$TEST_TMP/out" ||
 	cat "$TEST_TMP/out" "$TEST_TMP/err"
 "$IOTRIAL" run replay --trace "$TEST_TMP/both" --layer block -t "$DST" \
 	--allow-destroy --speed max >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 check "the block layer its requests only" \
-	grep -q "^note: block replay fidelity .*(errors: ops 0.0%, bytes 0.0%" "$TEST_TMP/out" ||
+	grep -q "^note: block replay fidelity .*(off by: ops 0.0%, bytes 0.0%" "$TEST_TMP/out" ||
 	cat "$TEST_TMP/out" "$TEST_TMP/err"
 
 # blktrace's binary records (blkparse -d) imported as a block trace

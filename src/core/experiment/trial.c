@@ -578,6 +578,7 @@ static void run_end(void *ctx, struct run_result *r)
 
 	if (tr->cg.nr)
 		run_limits(tr, r);
+	trial_mark_knobs_above(tr, r);
 	if (!tr->th_live)
 		return;
 	truth_hook_finish(&tr->th, r);

@@ -189,3 +189,38 @@ void trial_run_regimes(struct trial *tr, struct run_result *r)
 	for (i = 0; tr->arm_plan && i < tr->arm_plan->nr; i++)
 		regime_of(r, &tr->arm_plan->v[i], &o);
 }
+
+const char *trial_knob_above(const struct trial *tr, const char *knob)
+{
+	const struct workload *w = tr->e.arm_w ? &tr->e.arm_w[0] : NULL;
+
+	if (!w || !w->ops->knob_above || !knob)
+		return NULL;
+	return w->ops->knob_above(w, knob);
+}
+
+/* A warning on r when change c cannot act on the workload. */
+static void mark_above(const struct trial *tr, struct run_result *r,
+		       const struct knob_change *c)
+{
+	const char *why = trial_knob_above(tr, c->input_name);
+
+	if (!why)
+		why = trial_knob_above(tr, c->k.name);
+	if (why)
+		run_result_warn_kind(r, RUN_WARN_FIDELITY,
+				     "'%s' with %s (--force): %s; a verdict "
+				     "over this run is suspect",
+				     c->input_name, tr->e.arm_w[0].ops->name,
+				     why);
+}
+
+void trial_mark_knobs_above(const struct trial *tr, struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < tr->fixed.nr; i++)
+		mark_above(tr, r, &tr->fixed.v[i]);
+	for (i = 0; tr->arm_plan && i < tr->arm_plan->nr; i++)
+		mark_above(tr, r, &tr->arm_plan->v[i]);
+}

@@ -13,6 +13,13 @@
 void trial_run_regimes(struct trial *tr, struct run_result *r);
 void trial_annotate_factors(const struct trial *tr);
 
+/* Why knob cannot act on the trial's workload (workload_ops.knob_above),
+ * or NULL; after trial_plan(). */
+const char *trial_knob_above(const struct trial *tr, const char *knob);
+/* For trial.c: a warning of kind fidelity on r for every knob in force
+ * that cannot act on the workload (a run --force'd past the refusal). */
+void trial_mark_knobs_above(const struct trial *tr, struct run_result *r);
+
 /*
  * Where the knob factors are set, for the plan: "read_ahead_kb,
  * scheduler on 'loop1'; bdflush.nfract (vm.dirty_background_ratio) for

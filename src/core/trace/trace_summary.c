@@ -224,7 +224,9 @@ static void add_ns(struct strbuf *out, uint64_t ns)
 	units_fmt_ns(out, (double)ns);
 }
 
-/* The sizes of one direction, as "  4KiB-8KiB  123" rows. */
+/* The sizes of one direction, as "  read   4 KiB to under 8 KiB: 123"
+ * rows: each from its first size to under the next row's (the first
+ * holds 0 and 1 B, the last all above). */
 static void size_rows(struct strbuf *out, const char *what, const uint64_t *h)
 {
 	unsigned b;
@@ -233,12 +235,12 @@ static void size_rows(struct strbuf *out, const char *what, const uint64_t *h)
 		if (!h[b])
 			continue;
 		strbuf_addf(out, "  %-6s ", what);
-		add_bytes(out, (uint64_t)1 << b);
+		add_bytes(out, b ? (uint64_t)1 << b : 0);
 		if (b == TRACE_SIZE_BUCKETS - 1)
 			strbuf_addstr(out, " and over");
 		else {
-			strbuf_addstr(out, " to ");
-			add_bytes(out, ((uint64_t)1 << (b + 1)) - 1);
+			strbuf_addstr(out, " to under ");
+			add_bytes(out, (uint64_t)1 << (b + 1));
 		}
 		strbuf_addf(out, ": %llu\n", (unsigned long long)h[b]);
 	}

@@ -21,6 +21,18 @@ struct rp_fd {
 	unsigned refs; /* opens not closed yet (two processes may have) */
 };
 
+/* A wait before an event: until thread th has done count events. */
+struct rp_dep {
+	uint32_t th;
+	uint32_t count;
+};
+
+/* A directory a thread keeps open (replay_dirs.c). */
+struct rp_dir {
+	uint32_t key; /* its key + 1 (rp_state.parent), 0: free */
+	int fd;	      /* O_PATH, beneath the work directory */
+};
+
 struct rp_state;
 struct rpb_state;
 struct target;
@@ -35,6 +47,18 @@ struct rp_thread {
 	uint64_t mismatches; /* calls that failed here but not there, or
 				the other way */
 	uint64_t max_lag_ns; /* open loop: latest start behind its time */
+	/* event k waits for deps[dep_off[k]] .. deps[dep_off[k + 1] - 1]
+	 * (replay_deps.c) */
+	size_t *dep_off;
+	struct rp_dep *deps;
+	size_t nr_deps, alloc_deps;
+	uint32_t completed;  /* events done (a futex word) */
+	uint32_t waiters;    /* threads waiting on it */
+	uint32_t wanted;     /* the least count one of them waits for */
+	uint64_t waits;	     /* events that had to wait for another thread */
+	struct rp_dir *dirs; /* kept open, by key modulo nr_dirs */
+	size_t nr_dirs;
+	unsigned dir_gen; /* rp_state.dir_gen when they were opened */
 	void *buf;
 	size_t buf_bytes;
 	struct rp_state *st;
@@ -44,8 +68,10 @@ struct rp_thread {
 
 struct rp_state {
 	struct trace t;
-	char **rel; /* per file id - 1: the path below the work
-		       directory, NULL: not replayable */
+	char **rel;	  /* per file id - 1: the path below the work
+			     directory, NULL: not replayable */
+	uint32_t *parent; /* per file id - 1: its directory's key */
+	unsigned dir_gen; /* bumped when a directory moves or goes */
 	struct rp_thread *th;
 	size_t nr_th;
 	pthread_mutex_t lock; /* fds */
@@ -66,6 +92,31 @@ int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
 /* The parent of rel beneath work_fd opened O_PATH, *base its last
  * component: the fd or -errno. */
 int rp_open_parent(int work_fd, const char *rel, const char **base);
+/* The cross-thread dependencies of every thread's events (th[i].idx
+ * into t's events), into th[i].dep_off and deps (replay_deps.c). */
+void rp_deps_compute(const struct trace *t, struct rp_thread *th, size_t nr_th);
+/* Per file of t, the key of the directory its name is in (a key per
+ * distinct directory, those the trace lists numbered as their file id
+ * - 1), *nr_keys how many; free() it. */
+uint32_t *rp_parent_keys(const struct trace *t, uint32_t *nr_keys);
+/* The directories kept open (replay_dirs.c): each thread's share, after
+ * split_threads; before each call, dropped if a directory moved or went
+ * since (rp_dirs_changed); the directory of file id's name and *base its
+ * last component (*owned: the caller closes the fd), or -errno; whether
+ * the directories of files a and b take the same place (the second
+ * lookup closes the first's fd); a directory moved or removed; a
+ * thread's closed. */
+void rp_dirs_init(struct rp_state *st);
+void rp_dirs_sync(struct rp_thread *th);
+int rp_dirs_collide(const struct rp_thread *th, uint32_t a, uint32_t b);
+int rp_dir_of(struct rp_thread *th, uint32_t id, const char **base, int *owned);
+void rp_dirs_changed(struct rp_state *st);
+void rp_dirs_release(struct rp_thread *th);
+/* Wait until th has done count events (or *stop); 1 if it had to. */
+int rp_wait_done(struct rp_thread *th, uint32_t count, volatile int *stop);
+/* Say th has done count events; all of them when it ends (count is
+ * UINT32_MAX: no waiter is left waiting). */
+void rp_set_done(struct rp_thread *th, uint32_t count);
 struct workload;
 struct run_result;
 /* The timed part and the cleanup (replay_run.c). */

@@ -7,8 +7,10 @@
  * timestamps (each call waits for its own absolute time, scaled by
  * --speed, so delays never add up), closed loop (each call waits for the
  * previous one and then the recorded think time), or as fast as it goes
- * (--speed max). Open flags are kept (buffered stays buffered, O_DIRECT
- * stays O_DIRECT), so read-ahead, atime and dirty thresholds act as
+ * (--speed max); at any speed a call also waits for what other threads
+ * had finished on its file or directory before it started in the
+ * capture (replay_deps.c). Open flags are kept (buffered stays buffered,
+ * O_DIRECT stays O_DIRECT), so read-ahead, atime and dirty thresholds act as
  * they did.
  *
  * The trace is untrusted: every path must be absolute and plain (no
@@ -193,7 +195,9 @@ int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
 	long fd;
 
 	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
-	if (flags & (O_CREAT | O_TMPFILE))
+	/* O_TMPFILE holds O_DIRECTORY's bit: a mode with a plain
+	 * O_DIRECTORY is refused (EINVAL) */
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = mode;
 	how.resolve =
 	    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
@@ -221,9 +225,41 @@ int rp_open_parent(int work_fd, const char *rel, const char **base)
 	return fd;
 }
 
-/* Make the directories leading to rel (not rel itself); *last is the
- * parent made before, skipped when it is rel's too. */
-static int make_parents(int work_fd, const char *rel, char **last)
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The directories the trace makes (a mkdir that succeeded, of one that
+ * was not there before), sorted: the layout leaves them to the replay,
+ * whose mkdir would fail otherwise. */
+static char **made_dirs(const struct rp_state *st, size_t *nr)
+{
+	char *mark = xcalloc(st->t.nr_files + 1, 1), **out;
+	size_t i, n = 0;
+
+	for (i = 0; i < st->t.nr_events; i++) {
+		const struct trace_event *e = &st->t.events[i];
+
+		if (e->op == TOP_MKDIR && e->ret == 0 && e->file &&
+		    !st->t.files[e->file - 1].existed && st->rel[e->file - 1])
+			n += !mark[e->file]++;
+	}
+	out = xcalloc(n ? n : 1, sizeof(*out));
+	for (i = 1, n = 0; i <= st->t.nr_files; i++)
+		if (mark[i])
+			out[n++] = st->rel[i - 1];
+	qsort(out, n, sizeof(*out), cmp_str);
+	free(mark);
+	*nr = n;
+	return out;
+}
+
+/* Make the directories leading to rel (not rel itself), up to one in
+ * made (the trace makes it and what is below); *last is the parent made
+ * before, skipped when it is rel's too. */
+static int make_parents(int work_fd, const char *rel, char **last, char **made,
+			size_t nr_made)
 {
 	const char *slash = strrchr(rel, '/');
 	char *p, *s;
@@ -238,6 +274,10 @@ static int make_parents(int work_fd, const char *rel, char **last)
 
 	for (s = strchr(p, '/'); s && !ret; s = strchr(s + 1, '/')) {
 		*s = 0;
+		if (nr_made &&
+		    bsearch(&p, made, nr_made, sizeof(*made), cmp_str)) {
+			break;
+		}
 		if (mkdirat(work_fd, p, 0755) && errno != EEXIST)
 			ret = -errno;
 		else {
@@ -252,14 +292,16 @@ static int make_parents(int work_fd, const char *rel, char **last)
 		*s = '/';
 	}
 	free(*last);
+	/* stopped or not, the next file of this directory fares alike */
 	*last = ret ? NULL : xstrndup(rel, (size_t)(slash - rel));
 	free(p);
 	return ret;
 }
 
-/* Lay out one file that existed: its directories, its bytes. */
+/* Lay out one file: its directories and, if it existed, its bytes;
+ * last[existed] is make_parents' for files that existed or not. */
 static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
-		   struct strbuf *err)
+		   char **made, size_t nr_made, struct strbuf *err)
 {
 	const struct trace_file *f = &st->t.files[i];
 	const char *rel = st->rel[i];
@@ -268,7 +310,10 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 
 	if (!rel || !strcmp(rel, "."))
 		return 0;
-	ret = make_parents(st->work_fd, rel, last);
+	/* a file that was there has its directories whatever the trace
+	 * did to them */
+	ret = make_parents(st->work_fd, rel, &last[!f->existed], made,
+			   f->existed ? 0 : nr_made);
 	if (ret)
 		return err_set(err, ret, "cannot lay out '%s': %s", rel,
 			       strerror(-ret));
@@ -372,13 +417,29 @@ static int prepare_block(struct workload *w, struct target *t,
 	return rpb_prepare(st, w, t, err);
 }
 
+/* A file in the layout's order. */
+struct file_order {
+	const char *rel;
+	size_t i;
+};
+
+static int by_rel(const void *a, const void *b)
+{
+	const struct file_order *x = a, *y = b;
+	int c = strcmp(x->rel, y->rel);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 static int replay_prepare(struct workload *w, struct target *t,
 			  struct strbuf *err)
 {
 	struct rp_state *st;
 	uint64_t bytes = 0;
-	char *chunk, *last = NULL;
-	size_t i;
+	char *chunk, *last[2] = {NULL, NULL}, **made;
+	struct file_order *order;
+	size_t i, nr_made;
+	uint32_t nr_keys;
 	int ret;
 
 	if (!strcmp(workload_str(w, "layer"), "block"))
@@ -412,6 +473,11 @@ static int replay_prepare(struct workload *w, struct target *t,
 		ret = split_threads(st, err);
 	if (ret)
 		return ret;
+	rp_deps_compute(&st->t, st->th, st->nr_th);
+	for (i = 0; i < st->nr_th; i++)
+		st->th[i].wanted = UINT32_MAX;
+	st->parent = rp_parent_keys(&st->t, &nr_keys);
+	rp_dirs_init(st);
 	for (i = 0; i < st->t.nr_files; i++) {
 		const struct trace_file *f = &st->t.files[i];
 
@@ -434,9 +500,21 @@ static int replay_prepare(struct workload *w, struct target *t,
 	chunk = xmalloc(RP_LAYOUT_CHUNK);
 	for (i = 0; i < RP_LAYOUT_CHUNK; i++)
 		chunk[i] = (char)(w->ro.seed + i * 2654435761u);
+	made = made_dirs(st, &nr_made);
+	/* by path, so that files of one directory come together and
+	 * make_parents makes their directories once */
+	order = xcalloc(st->t.nr_files + 1, sizeof(*order));
+	for (i = 0; i < st->t.nr_files; i++) {
+		order[i].rel = st->rel[i] ? st->rel[i] : "";
+		order[i].i = i;
+	}
+	qsort(order, st->t.nr_files, sizeof(*order), by_rel);
 	for (i = 0; !ret && i < st->t.nr_files; i++)
-		ret = lay_out(st, i, chunk, &last, err);
-	free(last);
+		ret = lay_out(st, order[i].i, chunk, last, made, nr_made, err);
+	free(order);
+	free(made);
+	free(last[0]);
+	free(last[1]);
 	free(chunk);
 	return ret;
 }

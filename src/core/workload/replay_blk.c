@@ -325,7 +325,7 @@ static void rpb_result(struct rp_state *st, struct run_result *r)
 	r->fidelity = f.score;
 	r->have_fidelity = 1;
 	run_result_note(r,
-			"block replay fidelity %.1f of 100 (errors: %s); %llu "
+			"block replay fidelity %.1f of 100 (off by: %s); %llu "
 			"requests, %llu writes (%llu recorded), %u workers, "
 			"queue depth mean %.2f (%.2f recorded)",
 			f.score, parts.buf, (unsigned long long)done.nr_events,

@@ -122,17 +122,19 @@ static void *buffer(struct rp_thread *th, size_t n)
 }
 
 /* A name call (unlink, rename, mkdir, rmdir, stat) beneath the work
- * directory. */
-static int64_t name_op(struct rp_state *st, const struct trace_event *e)
+ * directory, in the directories th keeps open. */
+static int64_t name_op(struct rp_thread *th, const struct trace_event *e)
 {
-	const char *rel = st->rel[e->file - 1], *base, *base2;
+	struct rp_state *st = th->st;
+	const struct trace_file *f = &st->t.files[e->file - 1];
+	const char *base, *base2;
 	int64_t ret = 0;
 	struct stat sb;
-	int pfd, pfd2;
+	int pfd, pfd2, own, own2;
 
-	if (!rel)
+	if (!st->rel[e->file - 1])
 		return -ENOENT;
-	pfd = rp_open_parent(st->work_fd, rel, &base);
+	pfd = rp_dir_of(th, e->file, &base, &own);
 	if (pfd < 0)
 		return pfd;
 	switch (e->op) {
@@ -141,6 +143,7 @@ static int64_t name_op(struct rp_state *st, const struct trace_event *e)
 		break;
 	case TOP_RMDIR:
 		ret = unlinkat(pfd, base, AT_REMOVEDIR) ? -errno : 0;
+		rp_dirs_changed(st);
 		break;
 	case TOP_MKDIR:
 		ret = mkdirat(pfd, base, 0755) ? -errno : 0;
@@ -153,17 +156,35 @@ static int64_t name_op(struct rp_state *st, const struct trace_event *e)
 			ret = -ENOENT;
 			break;
 		}
-		pfd2 =
-		    rp_open_parent(st->work_fd, st->rel[e->file2 - 1], &base2);
+		/* the second may take the first's place: then the first
+		 * is held open by own until the rename */
+		if (!own && rp_dirs_collide(th, e->file, e->file2)) {
+			pfd = fcntl(pfd, F_DUPFD_CLOEXEC, 0);
+			if (pfd < 0) {
+				ret = -errno;
+				break;
+			}
+			own = 1;
+		}
+		pfd2 = rp_dir_of(th, e->file2, &base2, &own2);
 		if (pfd2 < 0) {
 			ret = pfd2;
 			break;
 		}
 		ret = renameat(pfd, base, pfd2, base2) ? -errno : 0;
-		close(pfd2);
+		/* what was below a directory is elsewhere now (a name of
+		 * unknown kind is looked at: most are files) */
+		if (f->kind == TFK_DIR ||
+		    (f->kind != TFK_REG && !ret &&
+		     (fstatat(pfd2, base2, &sb, AT_SYMLINK_NOFOLLOW) ||
+		      S_ISDIR(sb.st_mode))))
+			rp_dirs_changed(st);
+		if (own2)
+			close(pfd2);
 		break;
 	}
-	close(pfd);
+	if (own)
+		close(pfd);
 	return ret;
 }
 
@@ -172,17 +193,23 @@ static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
 {
 	struct rp_state *st = th->st;
 	size_t n = e->size > RP_IO_MAX ? RP_IO_MAX : (size_t)e->size;
+	const char *base;
 	struct stat sb;
 	ssize_t got;
-	int fd;
+	int fd, dfd, own;
 
+	rp_dirs_sync(th);
 	switch (e->op) {
 	case TOP_OPEN:
 		if (!e->file || !st->rel[e->file - 1])
 			return -ENOENT;
-		fd = rp_open_beneath(st->work_fd, st->rel[e->file - 1],
-				     (int)(e->arg & ~(unsigned)O_NOFOLLOW),
-				     0644);
+		dfd = rp_dir_of(th, e->file, &base, &own);
+		if (dfd < 0)
+			return dfd;
+		fd = rp_open_beneath(
+		    dfd, base, (int)(e->arg & ~(unsigned)O_NOFOLLOW), 0644);
+		if (own)
+			close(dfd);
 		if (fd >= 0 && e->ret >= 0)
 			fd_opened(st, (int32_t)e->ret, e->file, fd);
 		else if (fd >= 0)
@@ -195,7 +222,7 @@ static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
 	case TOP_MKDIR:
 	case TOP_RMDIR:
 	case TOP_STAT:
-		return e->file ? name_op(st, e) : -ENOENT;
+		return e->file ? name_op(th, e) : -ENOENT;
 	case TOP_MMAP:
 	case TOP_MSYNC:
 		return e->ret; /* noted, not replayed */
@@ -240,15 +267,29 @@ static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
 	return -ENOSYS;
 }
 
-/* Sleep until CLOCK_MONOTONIC ns. */
-static void sleep_until(uint64_t ns)
+/*
+ * A call due less than this ahead runs at once: a sleep arms a timer
+ * and wakes the thread again, which costs tens of microseconds (more in
+ * a virtual machine, where the timer is the hypervisor's); sleeping for
+ * every call of a busy thread made the replay fall behind by more than
+ * the calls themselves took.
+ */
+#define RP_EARLY_NS 200000ull
+
+/* Sleep until CLOCK_MONOTONIC ns, unless it is RP_EARLY_NS away or
+ * less; 0 if it did, else how far ahead ns still is. */
+static uint64_t sleep_until(uint64_t ns)
 {
 	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
 			      .tv_nsec = (long)(ns % 1000000000ull)};
+	uint64_t now = clock_now_ns();
 
+	if (ns <= now + RP_EARLY_NS)
+		return ns > now ? ns - now : 0;
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
+	return 0;
 }
 
 /* One recorded thread's calls, in order. */
@@ -256,24 +297,20 @@ static void *thread_main(void *arg)
 {
 	struct rp_thread *th = arg;
 	struct rp_state *st = th->st;
-	uint64_t prev_end = 0, now;
-	size_t k;
+	uint64_t prev_end = 0, carry = 0;
+	size_t k, j;
+	int waited = 0;
 
 	th->done = xcalloc(th->nr ? th->nr : 1, sizeof(*th->done));
 	for (k = 0; k < th->nr && !*st->stop; k++) {
 		const struct trace_event *e = &st->t.events[th->idx[k]];
 		struct trace_event *d = &th->done[th->nr_done];
-		uint64_t t0, t1;
+		uint64_t t0, t1, want = 0;
 
 		if (st->speed > 0 && st->open_loop) {
-			uint64_t want =
-			    st->start_ns +
-			    (uint64_t)((double)e->ts_ns / st->speed);
-
+			want = st->start_ns +
+			       (uint64_t)((double)e->ts_ns / st->speed);
 			sleep_until(want);
-			now = clock_now_ns();
-			if (now - want > th->max_lag_ns)
-				th->max_lag_ns = now - want;
 		} else if (st->speed > 0 && k) {
 			const struct trace_event *p =
 			    &st->t.events[th->idx[k - 1]];
@@ -281,10 +318,23 @@ static void *thread_main(void *arg)
 					     ? e->ts_ns - p->ts_ns - p->dur_ns
 					     : 0;
 
-			sleep_until(prev_end +
-				    (uint64_t)((double)think / st->speed));
+			/* a think time too short to sleep for is carried
+			 * to the next one */
+			carry =
+			    sleep_until(prev_end + carry +
+					(uint64_t)((double)think / st->speed));
 		}
+		/* what other threads had done before it in the capture */
+		for (j = th->dep_off[k]; j < th->dep_off[k + 1]; j++)
+			waited |= rp_wait_done(&st->th[th->deps[j].th],
+					       th->deps[j].count, st->stop);
+		th->waits += waited;
+		waited = 0;
+		if (*st->stop)
+			break;
 		t0 = clock_now_ns();
+		if (want && t0 > want && t0 - want > th->max_lag_ns)
+			th->max_lag_ns = t0 - want;
 		*d = *e;
 		d->ret = do_op(th, e);
 		t1 = clock_now_ns();
@@ -294,7 +344,10 @@ static void *thread_main(void *arg)
 		if ((d->ret < 0) != (e->ret < 0))
 			th->mismatches++;
 		th->nr_done++;
+		rp_set_done(th, (uint32_t)(k + 1));
 	}
+	rp_set_done(th, UINT32_MAX);
+	rp_dirs_release(th);
 	return NULL;
 }
 
@@ -359,11 +412,13 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 	struct trace_summary c, d;
 	struct strbuf why = STRBUF_INIT, parts = STRBUF_INIT;
 	struct fidelity f;
-	uint64_t mismatches = 0;
+	uint64_t mismatches = 0, waits = 0;
 	size_t i;
 
-	for (i = 0; i < st->nr_th; i++)
+	for (i = 0; i < st->nr_th; i++) {
 		mismatches += st->th[i].mismatches;
+		waits += st->th[i].waits;
+	}
 	done->end.duration_ns = (uint64_t)(r->seconds * 1e9);
 	trace_summarize_layer(&st->t, 0, &c);
 	trace_summarize(done, &d);
@@ -377,9 +432,15 @@ static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
 	r->fidelity = f.score;
 	r->have_fidelity = 1;
 	run_result_note(r,
-			"replay fidelity %.1f of 100 (errors: %s); %llu calls "
+			"replay fidelity %.1f of 100 (off by: %s); %llu calls "
 			"ended otherwise than recorded",
 			f.score, parts.buf, (unsigned long long)mismatches);
+	if (waits)
+		run_result_note(
+		    r,
+		    "%llu calls waited for another thread to finish "
+		    "what it did before them in the capture",
+		    (unsigned long long)waits);
 	if (st->extra_opens)
 		run_result_note(r,
 				"%llu descriptors the capture found open were "
@@ -459,7 +520,8 @@ static void rm_tree(int dirfd, const char *name, unsigned depth)
 void rp_cleanup(struct workload *w)
 {
 	struct rp_state *st = w->priv;
-	size_t i;
+	size_t i, nr_gone = 0, alloc_gone = 0;
+	char **gone = NULL;
 
 	if (!st)
 		return;
@@ -468,21 +530,42 @@ void rp_cleanup(struct workload *w)
 		if (st->fds[i].refs)
 			close(st->fds[i].fd);
 	/* what the layout and the replay made: the first component of
-	 * every mapped name */
+	 * every mapped name, each removed once */
 	for (i = 0; st->rel && i < st->t.nr_files; i++) {
 		char *first;
+		size_t j;
 
 		if (!st->rel[i] || !strcmp(st->rel[i], "."))
 			continue;
 		first = xstrndup(st->rel[i], strcspn(st->rel[i], "/"));
+		/* a few remembered (many: removing a name gone is
+		 * cheap) */
+		for (j = 0; j < nr_gone && strcmp(gone[j], first); j++)
+			;
+		if (j < nr_gone) {
+			free(first);
+			continue;
+		}
 		rm_tree(st->work_fd, first, 0);
-		free(first);
+		if (nr_gone == 64) {
+			free(first);
+			continue;
+		}
+		ALLOC_GROW(gone, nr_gone + 1, alloc_gone);
+		gone[nr_gone++] = first;
 	}
+	while (nr_gone)
+		free(gone[--nr_gone]);
+	free(gone);
 	for (i = 0; st->rel && i < st->t.nr_files; i++)
 		free(st->rel[i]);
 	free(st->rel);
+	free(st->parent);
 	for (i = 0; i < st->nr_th; i++) {
+		rp_dirs_release(&st->th[i]);
 		free(st->th[i].idx);
+		free(st->th[i].dep_off);
+		free(st->th[i].deps);
 		free(st->th[i].done);
 		free(st->th[i].buf);
 	}
