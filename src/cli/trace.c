@@ -53,7 +53,7 @@ static int do_export(const struct trace *t, const char *format,
 		     const char *out_path, int force)
 {
 	struct strbuf out = STRBUF_INIT;
-	size_t n;
+	size_t n, left = 0;
 	int ret = EXIT_OK;
 
 	if (!format) { /* the table took only the formats there are */
@@ -64,6 +64,12 @@ static int do_export(const struct trace *t, const char *format,
 		n = blkparse_export(t, &out);
 	else
 		n = iolog_export(t, &out);
+	if (strcmp(format, "blkparse"))
+		left = iolog_left_out(t);
+	if (left)
+		note("%zu fadvise and readahead calls left out: a fio iolog "
+		     "cannot express them",
+		     left);
 	if (out_path && strcmp(out_path, "-")) {
 		if (cli_write_report_file(out_path, out.buf, out.len, force))
 			ret = EXIT_RUNTIME;

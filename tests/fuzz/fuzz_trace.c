@@ -116,6 +116,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (i = 0; i < t.nr_events; i++) {
 		check(t.events[i].op > 0 && t.events[i].op < TOP__NR);
+		check(trace_op_minor(t.events[i].op) <= t.version_minor);
+		if (t.events[i].op == TOP_FADVISE)
+			check(trace_fadv_name(t.events[i].arg) != NULL);
 		if (trace_op_is_block(t.events[i].op)) {
 			/* a block request names no file (file2 is a time) */
 			check(t.events[i].file == 0);

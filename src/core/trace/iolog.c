@@ -85,6 +85,17 @@ size_t iolog_export(const struct trace *t, struct strbuf *out)
 	return n;
 }
 
+size_t iolog_left_out(const struct trace *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr_events; i++)
+		if (t->events[i].op == TOP_FADVISE ||
+		    t->events[i].op == TOP_READAHEAD)
+			n++;
+	return n;
+}
+
 /* The id of the file named name, made on first sight. */
 static uint32_t file_named(struct trace *t, const char *name)
 {

@@ -21,6 +21,14 @@ struct strbuf;
  * Returns the I/O lines written (reads, writes, syncs).
  */
 size_t iolog_export(const struct trace *t, struct strbuf *out);
+/*
+ * The calls of t that change what reaches the device and that an iolog
+ * cannot say, so an export leaves them out: fadvise and readahead (fio
+ * replays an iolog's I/O only; a DONTNEED left out means the replay's
+ * reads may come from the page cache where the trace's came from the
+ * device).
+ */
+size_t iolog_left_out(const struct trace *t);
 
 /*
  * Parse a fio iolog (version 2 or 3) held in data[0..len) into t

@@ -18,7 +18,7 @@ struct strbuf;
 
 #define TRACE_MAGIC	    "IOTRACE\n" /* the file's first 8 bytes */
 #define TRACE_VERSION_MAJOR 1		/* a reader refuses other majors */
-#define TRACE_VERSION_MINOR 1		/* and reads any minor of its major */
+#define TRACE_VERSION_MINOR 2		/* and reads any minor of its major */
 #define TRACE_EVENT_BYTES   64		/* one event on disk */
 #define TRACE_RECORD_MAX    (1u << 20)	/* bytes of one record's payload */
 #define TRACE_PATH_MAX	    4096	/* bytes of a file's path */
@@ -65,6 +65,9 @@ enum trace_op {
 	TOP_BLK_WRITE = 21,
 	TOP_BLK_DISCARD = 22,
 	TOP_BLK_FLUSH = 23, /* a flush alone (no data) */
+	/* 1.2: page cache advice */
+	TOP_FADVISE = 24,   /* fd, offset, size, arg: POSIX_FADV_* (0..5) */
+	TOP_READAHEAD = 25, /* fd, offset, size */
 	TOP__NR
 };
 
@@ -153,6 +156,11 @@ unsigned trace_op_find(const char *name);
 int trace_op_is_name(unsigned op);
 /* Is op a block-layer request (TOP_BLK_*)? */
 int trace_op_is_block(unsigned op);
+/* The trace format minor version that brought op in (0 for the first). */
+unsigned trace_op_minor(unsigned op);
+/* The name of a POSIX_FADV_* advice ("dontneed"), or NULL for one that
+ * Linux does not know. */
+const char *trace_fadv_name(uint32_t advice);
 
 /* The value of meta key, or NULL. */
 const char *trace_meta_get(const struct trace *t, const char *key);

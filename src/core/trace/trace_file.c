@@ -47,7 +47,26 @@ static const char *const op_names[TOP__NR] = {
     [TOP_BLK_WRITE] = "blk_write",
     [TOP_BLK_DISCARD] = "blk_discard",
     [TOP_BLK_FLUSH] = "blk_flush",
+    [TOP_FADVISE] = "fadvise",
+    [TOP_READAHEAD] = "readahead",
 };
+
+/* The advice values of posix_fadvise(2) on Linux, by number. */
+static const char *const fadv_names[] = {
+    "normal", "random", "sequential", "willneed", "dontneed", "noreuse",
+};
+
+const char *trace_fadv_name(uint32_t advice)
+{
+	return advice < ARRAY_SIZE(fadv_names) ? fadv_names[advice] : NULL;
+}
+
+unsigned trace_op_minor(unsigned op)
+{
+	if (op == TOP_FADVISE || op == TOP_READAHEAD)
+		return 2;
+	return trace_op_is_block(op) ? 1 : 0;
+}
 
 int trace_op_is_block(unsigned op)
 {
@@ -594,10 +613,15 @@ static int read_events(const unsigned char *p, uint32_t len, struct trace *t,
 
 		decode_event(p + i * TRACE_EVENT_BYTES, e);
 		if (!e->op || e->op >= TOP__NR ||
-		    (trace_op_is_block(e->op) && t->version_minor < 1))
+		    trace_op_minor(e->op) > t->version_minor)
 			return err_set(err, -EINVAL,
 				       "event %zu has an unknown operation %u",
 				       t->nr_events + 1, e->op);
+		if (e->op == TOP_FADVISE && !trace_fadv_name(e->arg))
+			return err_set(err, -EINVAL,
+				       "event %zu is a fadvise of an unknown "
+				       "advice %u",
+				       t->nr_events + 1, e->arg);
 		t->nr_events++;
 	}
 	return 0;

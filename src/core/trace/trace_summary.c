@@ -431,6 +431,11 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 			strbuf_addf(out, " -> %u", e->file2);
 		if (e->op == TOP_OPEN)
 			strbuf_addf(out, " flags=0%o", e->arg);
+		if (e->op == TOP_FADVISE)
+			strbuf_addf(out, " advice=%s",
+				    trace_fadv_name(e->arg)
+					? trace_fadv_name(e->arg)
+					: "?");
 		if (trace_op_is_block(e->op))
 			block_flags(out, e);
 		strbuf_addch(out, '\n');

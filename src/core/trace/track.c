@@ -663,6 +663,24 @@ static int fd_call(struct tracker *tk, const struct iot_call *c, enum sc_kind k,
 		e.op = TOP_GETDENTS;
 		e.size = c->args[2];
 		break;
+	case SC_FADVISE:
+		/* an advice Linux does not know failed (EINVAL) and did
+		 * nothing; a trace holds only the ones there are */
+		if (!trace_fadv_name((uint32_t)c->args[3]) ||
+		    c->args[3] > UINT32_MAX) {
+			tk->dropped++;
+			return 0;
+		}
+		e.op = TOP_FADVISE;
+		e.offset = c->args[1];
+		e.size = c->args[2];
+		e.arg = (uint32_t)c->args[3];
+		break;
+	case SC_READAHEAD:
+		e.op = TOP_READAHEAD;
+		e.offset = c->args[1];
+		e.size = c->args[2];
+		break;
 	case SC_MMAP:
 		e.op = TOP_MMAP;
 		e.offset = c->args[5];

@@ -91,6 +91,10 @@ static const struct sc_row sc_rows[] = {
     {SYS_fcntl, SC_FCNTL, {-1, -1}, "fcntl"},
     {SYS_copy_file_range, SC_COPY, {-1, -1}, "copy_file_range"},
     {SYS_sendfile, SC_SENDFILE, {-1, -1}, "sendfile64"},
+#ifdef SYS_fadvise64
+    {SYS_fadvise64, SC_FADVISE, {-1, -1}, "fadvise64"},
+#endif
+    {SYS_readahead, SC_READAHEAD, {-1, -1}, "readahead"},
     {SYS_clone, SC_FORK, {-1, -1}, "clone"},
 #ifdef SYS_clone3
     {SYS_clone3, SC_FORK, {-1, -1}, "clone3"},

@@ -263,6 +263,12 @@ static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
 		got = syscall(SYS_getdents64, fd, buffer(th, n ? n : 4096),
 			      n ? n : 4096);
 		return got < 0 ? -errno : got;
+	case TOP_FADVISE: /* the reader let only Linux's advice values in */
+		return -posix_fadvise(fd, (off_t)e->offset, (off_t)e->size,
+				      (int)e->arg);
+	case TOP_READAHEAD:
+		return readahead(fd, (off_t)e->offset, (size_t)e->size) ? -errno
+									: 0;
 	}
 	return -ENOSYS;
 }
