@@ -3,7 +3,9 @@
 # does the same operations, bytes and names (fidelity near 100, in the
 # run object); a trace that lost calls is refused unless --allow-lost,
 # which marks the run; a trace's paths never reach outside the work
-# directory, and one with ".." is refused.
+# directory, and one with ".." is refused. A file dropped from the page
+# cache with fadvise(DONTNEED) is dropped in the replay too, so its
+# reads reach the device; an advice Linux does not know is refused.
 . "$(dirname "$0")/lib.sh"
 need_root
 W="$TEST_TMP/w"
@@ -102,3 +104,62 @@ check "a path with .. is refused" test $? != 0
 check "saying so" grep -q "not a plain absolute path" "$TEST_TMP/err"
 check "the file outside is still there" \
 	test "$(cat "$TEST_TMP/outside/x")" = keep
+
+# page cache advice: a file written, synced, dropped from the cache with
+# fadvise(DONTNEED) (dd iflag=nocache count=0), read back; the replay on
+# a scratch device drops it too, so its reads reach the device
+"$IOTRIAL" record -o "$TEST_TMP/t5" -- sh -c \
+	'dd if=/dev/zero of=fa bs=64k count=64 conv=fsync 2>/dev/null;
+	 dd if=fa iflag=nocache count=0 2>/dev/null;
+	 dd if=fa of=/dev/null bs=64k 2>/dev/null; rm fa' >/dev/null 2>&1
+check "record the advice" test $? = 0
+"$IOTRIAL" trace show "$TEST_TMP/t5" >"$TEST_TMP/show"
+check "trace show has the fadvise and its advice" \
+	grep -q " fadvise .* advice=dontneed$" "$TEST_TMP/show"
+"$IOTRIAL" trace stats "$TEST_TMP/t5" >"$TEST_TMP/stats"
+check "trace stats counts it" grep -q "^  fadvise  *[1-9]" "$TEST_TMP/stats"
+"$IOTRIAL" trace export --format fio-iolog3 -o "$TEST_TMP/t5.iolog" \
+	"$TEST_TMP/t5" >"$TEST_TMP/out" 2>&1
+check "an iolog export says it left the advice out" \
+	grep -q "[1-9][0-9]* fadvise and readahead calls left out" \
+	"$TEST_TMP/out"
+"$IOTRIAL" run replay --trace "$TEST_TMP/t5" -t scratch:64M:ext4 \
+	--no-store --json="$TEST_TMP/r5.json" >"$TEST_TMP/out" 2>&1
+check "replay it on a scratch device" test $? = 0 || cat "$TEST_TMP/out"
+dev_read=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r = r.get("run", r)
+print(min(d["read_bytes"] for d in r["devices"]))' "$TEST_TMP/r5.json")
+check "the replay's reads of the 4 MiB dropped reach the device ($dev_read B)" \
+	test "$dev_read" -ge 2097152
+
+# an advice Linux does not know, in a hostile trace, is refused at load;
+# so is the fadvise op in a trace that says 1.1
+mkadv() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import struct, sys
+def rec(t, p): return struct.pack('<II', t, len(p)) + p
+path = b'/x'
+f = rec(2, struct.pack('<IBBHQQQ', 1, 1, 1, len(path), 0, 0, 5) + path)
+ev = struct.pack('<QQIHHIIQQqIi', 1000, 10, 1, 24, 0, 1, 0, 0, 0, 0,
+                 int(sys.argv[3]), 3)
+end = rec(4, struct.pack('<QQQQQQ', 1, 0, 10**6, 0, 0, 0))
+open(sys.argv[1], 'wb').write(b'IOTRACE\n' +
+                              struct.pack('<HHI', 1, int(sys.argv[2]), 16)
+                              + f + rec(3, ev) + end)
+PY
+}
+mkadv "$TEST_TMP/t6" 2 4
+check "a 1.2 trace with a fadvise(DONTNEED) reads" \
+	"$IOTRIAL" trace show "$TEST_TMP/t6"
+mkadv "$TEST_TMP/t7" 2 9
+"$IOTRIAL" run replay --trace "$TEST_TMP/t7" -t "$T" --no-store \
+	>/dev/null 2>"$TEST_TMP/err"
+check "an unknown advice is refused" test $? != 0
+check "saying so" grep -q "fadvise of an unknown advice 9" "$TEST_TMP/err"
+mkadv "$TEST_TMP/t8" 1 4
+"$IOTRIAL" trace show "$TEST_TMP/t8" >/dev/null 2>"$TEST_TMP/err"
+check "a 1.1 trace holding a fadvise is refused" test $? != 0
+check "as an unknown operation" \
+	grep -q "unknown operation 24" "$TEST_TMP/err"
