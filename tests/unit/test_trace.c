@@ -176,6 +176,23 @@ static void test_refusals(void **state)
 	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
 	slurp(path, &file);
 	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	/* fadvise: each of Linux's six advice values reads, another not;
+	 * nor does it in a trace that says 1.1 */
+	t.events[1].op = TOP_FADVISE;
+	for (at = 0; at <= 6; at++) {
+		t.events[1].arg = (uint32_t)at;
+		assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
+		slurp(path, &file);
+		assert_int_equal(read_bytes(file.buf, file.len),
+				 at < 6 ? 0 : -EINVAL);
+	}
+	t.events[1].arg = POSIX_FADV_WILLNEED;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
+	slurp(path, &file);
+	file.buf[10] = 1;
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	file.buf[10] = 2;
+	assert_int_equal(read_bytes(file.buf, file.len), 0);
 	unlink(path);
 	trace_release(&t);
 	strbuf_release(&err);
@@ -273,14 +290,21 @@ static void test_tracker(void **state)
 	 * not know: dropped, counted */
 	c = call(SYS_read, 999, 0, 4, 0, 4);
 	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	/* page cache advice; one Linux does not know is dropped */
+	c = call(SYS_fadvise64, 7, 100, 200, POSIX_FADV_DONTNEED, 0);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_fadvise64, 7, 0, 0, 9, -EINVAL);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_readahead, 7, 4096, 8192, 0, 0);
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
 	c = call(SYS_close, 7, 0, 0, 0, 0);
 	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
-	assert_int_equal(tk.dropped, 1);
+	assert_int_equal(tk.dropped, 2);
 	assert_int_equal(trace_writer_finish(&w, &(struct trace_end){0}, &err),
 			 0);
 	trace_writer_release(&w);
 	assert_int_equal(trace_read_file(path, &t, &err), 0);
-	assert_int_equal(t.nr_events, 7);
+	assert_int_equal(t.nr_events, 9);
 	assert_int_equal(t.nr_files, 1);
 	assert_string_equal(t.files[0].path, data);
 	assert_int_equal(t.files[0].existed, 1);
@@ -293,7 +317,16 @@ static void test_tracker(void **state)
 	assert_int_equal(t.events[4].offset, 1);
 	assert_int_equal(t.events[5].offset, 8);
 	assert_true(t.events[5].flags & TEV_POSITIONAL);
-	assert_int_equal(t.events[6].op, TOP_CLOSE);
+	assert_int_equal(t.events[6].op, TOP_FADVISE);
+	assert_int_equal(t.events[6].fd, 7);
+	assert_int_equal(t.events[6].file, 1);
+	assert_int_equal(t.events[6].offset, 100);
+	assert_int_equal(t.events[6].size, 200);
+	assert_int_equal(t.events[6].arg, POSIX_FADV_DONTNEED);
+	assert_int_equal(t.events[7].op, TOP_READAHEAD);
+	assert_int_equal(t.events[7].offset, 4096);
+	assert_int_equal(t.events[7].size, 8192);
+	assert_int_equal(t.events[8].op, TOP_CLOSE);
 	tracker_release(&tk);
 	trace_release(&t);
 	close(fd);
