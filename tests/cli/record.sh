@@ -65,6 +65,25 @@ fi
 check "nothing lost" grep -q "^end: .* 0 lost" "$TEST_TMP/show"
 check "the command is in the trace" grep -q "command = sh -c" "$TEST_TMP/show"
 
+# failed calls: a mkdir refused with EEXIST found its directory there; an
+# ENOTDIR (a file named as a directory) says nothing of the name, which
+# was there if it is still there, and not if it is not
+mkdir -p "$W/exdir"
+echo x >"$W/odir"
+"$IOTRIAL" record -o "$TEST_TMP/t5" -- sh -c \
+	'mkdir exdir; ls odir/; cat odir/nothing' >/dev/null 2>&1
+"$IOTRIAL" trace show "$TEST_TMP/t5" >"$TEST_TMP/show"
+check "a mkdir that failed with EEXIST: its directory existed" \
+	grep -q "dir   existed $W/exdir\$" "$TEST_TMP/show" ||
+	grep " $W/exdir\$" "$TEST_TMP/show"
+check "a file looked at as a directory (ENOTDIR): it existed" \
+	grep -q "file  existed 2 B $W/odir\$" "$TEST_TMP/show" ||
+	grep " $W/odir\$" "$TEST_TMP/show"
+check "a name below a file (ENOTDIR) was not there" \
+	grep -q " new     $W/odir/nothing\$" "$TEST_TMP/show" ||
+	grep " $W/odir/nothing\$" "$TEST_TMP/show"
+rm -r "$W/exdir" "$W/odir"
+
 # -p: a process running before the capture, with a child
 mkfifo "$TEST_TMP/fifo"
 sh -c 'read x < "$0"; dd if=/dev/zero of=pf bs=8k count=20 2>/dev/null' \

@@ -240,7 +240,10 @@ static struct track_fd *fd_put(struct tracker *tk, uint32_t tgid, int32_t fd)
  * The file at the normalized path abs, added on first sight with what
  * statx says now: existed unless created was said or it was born after
  * the trace began. how: 1 the call created it, 2 it may have (O_CREAT),
- * -1 it failed to find it, 0 nothing known. follow: statx follows a
+ * 3 it found it there (EEXIST: nothing in the trace made it before, as
+ * it is first seen), -1 it failed to find it (ENOENT), -2 it failed
+ * otherwise (what statx finds was there unless born later; what it does
+ * not find was not), 0 nothing known. follow: statx follows a
  * symbolic link (open, stat) or not (unlink, rename). kc: an open whose
  * exit read the new file (i_mode set): the kernel's word on whether it
  * made it, its type and size, at the time, wins (statx comes later: the
@@ -274,9 +277,11 @@ static int file_of(struct tracker *tk, const char *abs, int how, int follow,
 		f.kind = S_ISREG(sx.stx_mode)	? TFK_REG
 			 : S_ISDIR(sx.stx_mode) ? TFK_DIR
 						: TFK_OTHER;
-		if (how == 1)
+		if (how == 3)
+			f.existed = 1;
+		else if (how == 1)
 			f.existed = 0;
-		else if (how < 0)
+		else if (how == -1)
 			f.existed = 0;
 		else if (sx.stx_mask & STATX_BTIME)
 			f.existed = stx_ns(&sx.stx_btime) < tk->start_real_ns;
@@ -285,7 +290,7 @@ static int file_of(struct tracker *tk, const char *abs, int how, int follow,
 		if (f.existed && f.kind == TFK_REG)
 			f.size_bytes = sx.stx_size;
 	} else {
-		f.existed = how == 0;
+		f.existed = how == 0 || how == 3;
 	}
 	if (how == 2 && !have)
 		f.existed = 0;
@@ -450,7 +455,7 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 	uint8_t kind;
 	int64_t dirfd = AT_FDCWD, dirfd2 = AT_FDCWD;
 	uint32_t flags = 0;
-	int how = c->ret < 0 ? -1 : 0, ret = 0, follow;
+	int how = 0, ret = 0, follow;
 
 	switch (k) {
 	case SC_OPEN:
@@ -517,6 +522,16 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 	/* the kernel said what the open found (kc); without it, O_CREAT|
 	 * O_EXCL made it, plain O_CREAT may have: its birth time tells,
 	 * or, when it is gone by now, it is taken as made */
+	/* a failed call found no file only when it says so (ENOENT); one
+	 * refused with EEXIST (a mkdir, an O_EXCL open) found it there,
+	 * and any other error (ENOTDIR of an O_DIRECTORY open, EACCES)
+	 * leaves it to statx */
+	if (c->ret == -ENOENT)
+		how = -1;
+	else if (c->ret == -EEXIST)
+		how = 3;
+	else if (c->ret < 0)
+		how = -2;
 	kc = e.op == TOP_OPEN && c->ret >= 0 && c->i_mode ? c : NULL;
 	if (!kc && e.op == TOP_OPEN && c->ret >= 0 && (flags & O_CREAT))
 		how = flags & O_EXCL ? 1 : 2;
