@@ -21,7 +21,8 @@
  * At the exit of an open, the new file's f_mode (FMODE_CREATED: the
  * call made it) and its inode's mode and size are read from the
  * kernel's structures at the offsets the loader found in the kernel's
- * BTF (koff); with no BTF they are not read.
+ * BTF (koff); with no BTF they are not read. The entry of a close
+ * reads which struct file it closes, from the same table.
  *
  * For the block layer, block_rq_issue, block_rq_complete and
  * block_rq_insert send the requests of one device (blk_dev) as they
@@ -165,6 +166,60 @@ static __always_inline int wanted(__u32 tgid)
 	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
 }
 
+/* Read a kernel pointer at base + off; 0 if it cannot be. */
+static __always_inline __u64 kptr(__u64 base, __u32 off)
+{
+	__u64 v = 0;
+
+	if (!base || bpf_probe_read_kernel(&v, sizeof(v), (char *)base + off))
+		return 0;
+	return v;
+}
+
+/* The struct file that descriptor fd of the current task is, 0 for
+ * none or not known: current->files->fdt->fd[fd]. */
+static __always_inline __u64 fd_file(long fd)
+{
+	__u64 files, fdt, arr;
+	__u32 max = 0;
+
+	if (!koff[IOT_KO_FILES] || fd < 0)
+		return 0;
+	files = kptr(bpf_get_current_task(), koff[IOT_KO_FILES]);
+	fdt = kptr(files, koff[IOT_KO_FDT]);
+	if (!fdt || bpf_probe_read_kernel(&max, sizeof(max),
+					  (char *)fdt + koff[IOT_KO_MAX_FDS]))
+		return 0;
+	if ((__u64)fd >= max)
+		return 0;
+	arr = kptr(fdt, koff[IOT_KO_FD]);
+	return kptr(arr, (__u32)fd * 8);
+}
+
+/* The new file of an open that returned fd: its f_mode, i_mode, i_size. */
+static __always_inline void open_file(struct iot_call *c, long fd)
+{
+	__u64 file, inode;
+	__u32 fm = 0;
+	__u16 im = 0;
+	__s64 sz = 0;
+
+	file = fd_file(fd);
+	c->file = file;
+	inode = kptr(file, koff[IOT_KO_F_INODE]);
+	if (!inode ||
+	    bpf_probe_read_kernel(&fm, sizeof(fm),
+				  (char *)file + koff[IOT_KO_F_MODE]) ||
+	    bpf_probe_read_kernel(&im, sizeof(im),
+				  (char *)inode + koff[IOT_KO_I_MODE]) ||
+	    bpf_probe_read_kernel(&sz, sizeof(sz),
+				  (char *)inode + koff[IOT_KO_I_SIZE]))
+		return;
+	c->f_mode = fm;
+	c->i_mode = im;
+	c->i_size = sz;
+}
+
 /* The scratch record of call nr of the current thread, with its paths
  * and its nargs first arguments copied from args[] (a copy the caller
  * made: the context takes constant offsets only); stored as pending. */
@@ -184,6 +239,7 @@ static __always_inline void enter(__u32 nr, const struct iot_sysinfo *si,
 	p->c.ret = 0;
 	p->c.f_mode = p->c.i_mode = 0;
 	p->c.i_size = 0;
+	p->c.file = si->close ? fd_file((long)p->c.args[0]) : 0;
 	for (i = 0; i < 2; i++) {
 		__u8 a = si->path_arg[i];
 
@@ -201,49 +257,6 @@ static __always_inline void enter(__u32 nr, const struct iot_sysinfo *si,
 	} else if (bpf_map_update_elem(&pending, &tid, &p->c, BPF_ANY)) {
 		count_lost(1);
 	}
-}
-
-/* Read a kernel pointer at base + off; 0 if it cannot be. */
-static __always_inline __u64 kptr(__u64 base, __u32 off)
-{
-	__u64 v = 0;
-
-	if (!base || bpf_probe_read_kernel(&v, sizeof(v), (char *)base + off))
-		return 0;
-	return v;
-}
-
-/* The new file of an open that returned fd: its f_mode, i_mode, i_size. */
-static __always_inline void open_file(struct iot_call *c, long fd)
-{
-	__u64 files, fdt, arr, file, inode;
-	__u32 max = 0, fm = 0;
-	__u16 im = 0;
-	__s64 sz = 0;
-
-	if (!koff[IOT_KO_FILES] || fd < 0)
-		return;
-	files = kptr(bpf_get_current_task(), koff[IOT_KO_FILES]);
-	fdt = kptr(files, koff[IOT_KO_FDT]);
-	if (!fdt || bpf_probe_read_kernel(&max, sizeof(max),
-					  (char *)fdt + koff[IOT_KO_MAX_FDS]))
-		return;
-	if ((__u64)fd >= max)
-		return;
-	arr = kptr(fdt, koff[IOT_KO_FD]);
-	file = kptr(arr, (__u32)fd * 8);
-	inode = kptr(file, koff[IOT_KO_F_INODE]);
-	if (!inode ||
-	    bpf_probe_read_kernel(&fm, sizeof(fm),
-				  (char *)file + koff[IOT_KO_F_MODE]) ||
-	    bpf_probe_read_kernel(&im, sizeof(im),
-				  (char *)inode + koff[IOT_KO_I_MODE]) ||
-	    bpf_probe_read_kernel(&sz, sizeof(sz),
-				  (char *)inode + koff[IOT_KO_I_SIZE]))
-		return;
-	c->f_mode = fm;
-	c->i_mode = im;
-	c->i_size = sz;
 }
 
 /* The exit of call nr with ret: its record sent, if it was entered. */

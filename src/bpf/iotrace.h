@@ -37,9 +37,10 @@ struct iot_sysinfo {
 	__u8 record;	  /* 1: record it; 2: a fork (track its child) */
 	__u8 path_arg[2]; /* argument indexes of path strings, IOT_NO_ARG */
 	__u8 nargs;	  /* arguments its tracepoint has (6 for raw) */
-	__u8 raw;  /* 1: through raw_syscalls (no tracepoint of its own) */
-	__u8 open; /* 1: returns a new descriptor (open, creat, openat) */
-	__u8 pad[2];
+	__u8 raw;   /* 1: through raw_syscalls (no tracepoint of its own) */
+	__u8 open;  /* 1: returns a new descriptor (open, creat, openat) */
+	__u8 close; /* 1: closes its first argument (close) */
+	__u8 pad;
 };
 
 /*
@@ -123,6 +124,12 @@ struct iot_call {
 	__u32 f_mode; /* the struct file's f_mode */
 	__u32 i_mode; /* its inode's i_mode */
 	__s64 i_size; /* and i_size */
+	/* the struct file's address: an open's new one at exit, the one
+	 * a close closes at entry (0: not read). A close that another
+	 * thread's open of the same number overtakes in the ring buffer
+	 * (the descriptor is free before the close returns) is matched
+	 * to the file it closed by it. */
+	__u64 file;
 };
 
 /* One finished system call with path arguments. */

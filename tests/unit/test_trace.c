@@ -335,6 +335,73 @@ static void test_tracker(void **state)
 	strbuf_release(&err);
 }
 
+/* A close that reaches the tracker after another thread's open of its
+ * number (the kernel frees the number before the close returns) is
+ * charged to the struct file it closed, and the open's file keeps the
+ * number. */
+static void test_close_overtaken(void **state)
+{
+	struct trace_writer w;
+	struct tracker tk;
+	struct strbuf err = STRBUF_INIT;
+	struct trace t = {0};
+	struct iot_call c;
+	char path[256], a[256], b[256];
+	int fa, fb;
+
+	(void)state;
+	tmp_path(path, sizeof(path));
+	tmp_path(a, sizeof(a));
+	tmp_path(b, sizeof(b));
+	fa = open(a, O_CREAT | O_EXCL | O_RDWR, 0600);
+	fb = open(b, O_CREAT | O_EXCL | O_RDWR, 0600);
+	assert_true(fa >= 0 && fb >= 0);
+	assert_int_equal(trace_writer_open(&w, path, 0, &err), 0);
+	tracker_init(&tk, &w, 0);
+	c = call(SYS_openat, (uint64_t)AT_FDCWD, 0, O_RDONLY, 0, 8);
+	c.file = 0x1000;
+	assert_int_equal(tracker_call(&tk, &c, a, "", &err), 0);
+	/* thread 2 opens b as 8 while thread 1's close of a (8) runs */
+	c = call(SYS_openat, (uint64_t)AT_FDCWD, 0, O_RDONLY, 0, 8);
+	c.tid += 1;
+	c.file = 0x2000;
+	assert_int_equal(tracker_call(&tk, &c, b, "", &err), 0);
+	assert_int_equal(tk.overtaken, 1);
+	c = call(SYS_close, 8, 0, 0, 0, 0);
+	c.file = 0x1000;
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_read, 8, 0, 4, 0, 0);
+	c.tid += 1;
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	c = call(SYS_close, 8, 0, 0, 0, 0);
+	c.tid += 1;
+	c.file = 0x2000;
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	/* a close of a number nothing holds any more: dropped */
+	c = call(SYS_close, 8, 0, 0, 0, -EBADF);
+	c.file = 0;
+	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
+	assert_int_equal(trace_writer_finish(&w, &(struct trace_end){0}, &err),
+			 0);
+	trace_writer_release(&w);
+	assert_int_equal(trace_read_file(path, &t, &err), 0);
+	assert_int_equal(t.nr_events, 5);
+	assert_int_equal(t.events[2].op, TOP_CLOSE);
+	assert_int_equal(t.events[2].file, 1); /* a, not b */
+	assert_int_equal(t.events[3].op, TOP_READ);
+	assert_int_equal(t.events[3].file, 2);
+	assert_int_equal(t.events[4].op, TOP_CLOSE);
+	assert_int_equal(t.events[4].file, 2);
+	tracker_release(&tk);
+	trace_release(&t);
+	close(fa);
+	close(fb);
+	unlink(a);
+	unlink(b);
+	unlink(path);
+	strbuf_release(&err);
+}
+
 /* The per-syscall tracepoints' layouts capture_tp.c accepts. */
 static void test_syscall_formats(void **state)
 {
@@ -388,6 +455,7 @@ int main(void)
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_summary),
 	    cmocka_unit_test(test_tracker),
+	    cmocka_unit_test(test_close_overtaken),
 	    cmocka_unit_test(test_syscall_formats),
 	};
 

@@ -33,7 +33,10 @@ struct track_fd {
 	uint32_t file;	 /* 0: not a file of a file system (dropped) */
 	uint32_t oflags; /* open flags */
 	uint64_t pos;	 /* the position, as far as the tracker knows */
+	uint64_t kfile;	 /* the kernel's struct file (0: not known) */
 	int used;
+	int gone; /* its number was given to another file, its close not
+		   * handled yet: found by kfile only (close_target()) */
 };
 
 /* A recorded process's working directory. */
@@ -200,8 +203,8 @@ static struct track_fd *fd_find(struct tracker *tk, uint32_t tgid, int32_t fd)
 	size_t i;
 
 	for (i = 0; i < tk->nr_fds; i++)
-		if (tk->fds[i].used && tk->fds[i].tgid == tgid &&
-		    tk->fds[i].fd == fd)
+		if (tk->fds[i].used && !tk->fds[i].gone &&
+		    tk->fds[i].tgid == tgid && tk->fds[i].fd == fd)
 			return &tk->fds[i];
 	return NULL;
 }
@@ -225,6 +228,52 @@ static struct track_fd *fd_put(struct tracker *tk, uint32_t tgid, int32_t fd)
 	f->used = 1;
 	f->tgid = tgid;
 	f->fd = fd;
+	return f;
+}
+
+/*
+ * The entry for descriptor c->ret, which open call c returned. The
+ * kernel frees a descriptor's number before its close returns, so
+ * another thread's open can take the number and reach the ring buffer
+ * first: an entry still there for another struct file is kept aside
+ * (gone) for that close to find, rather than taken over.
+ */
+static struct track_fd *fd_opened(struct tracker *tk, const struct iot_call *c)
+{
+	struct track_fd *f = fd_find(tk, c->tgid, (int32_t)c->ret), copy;
+
+	if (f && f->kfile && c->file && f->kfile != c->file) {
+		copy = *f;
+		f->used = 0; /* fd_put's new slot may be this one */
+		f = fd_put(tk, c->tgid, (int32_t)c->ret);
+		*f = copy;
+		f->gone = 1;
+		tk->overtaken++;
+		f = NULL;
+	}
+	if (!f)
+		f = fd_put(tk, c->tgid, (int32_t)c->ret);
+	f->kfile = c->file;
+	return f;
+}
+
+/* The entry close call c closes: f, the one its number names now, or
+ * the one kept aside for the struct file the close read at its entry
+ * when f is another (see fd_opened()). */
+static struct track_fd *
+close_target(struct tracker *tk, const struct iot_call *c, struct track_fd *f)
+{
+	size_t i;
+
+	if (!f || !f->kfile || !c->file || f->kfile == c->file)
+		return f;
+	for (i = 0; i < tk->nr_fds; i++) {
+		struct track_fd *g = &tk->fds[i];
+
+		if (g->used && g->gone && g->tgid == c->tgid &&
+		    g->fd == f->fd && g->kfile == c->file)
+			return g;
+	}
 	return f;
 }
 
@@ -515,7 +564,7 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 	if (resolve(tk, c->tgid, dirfd, p0, &abs) || path_ignored(abs.buf)) {
 		/* its descriptor's calls are dropped without asking /proc */
 		if (e.op == TOP_OPEN && c->ret >= 0)
-			fd_put(tk, c->tgid, (int32_t)c->ret)->file = 0;
+			fd_opened(tk, c)->file = 0;
 		tk->dropped++;
 		goto out;
 	}
@@ -556,13 +605,13 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 		goto out;
 	if (!file_recorded(tk, e.file)) {
 		if (e.op == TOP_OPEN && c->ret >= 0)
-			fd_put(tk, c->tgid, (int32_t)c->ret)->file = 0;
+			fd_opened(tk, c)->file = 0;
 		tk->dropped++;
 		goto out;
 	}
 	e.arg = flags;
 	if (e.op == TOP_OPEN && c->ret >= 0) {
-		struct track_fd *f = fd_put(tk, c->tgid, (int32_t)c->ret);
+		struct track_fd *f = fd_opened(tk, c);
 		const struct trace_file *tf =
 		    trace_file_get(&tk->files, e.file);
 
@@ -601,9 +650,11 @@ static int fd_call(struct tracker *tk, const struct iot_call *c, enum sc_kind k,
 	f = fd_get(tk, c->tgid, fd, err, &ret);
 	if (ret)
 		return ret;
+	if (k == SC_CLOSE)
+		f = close_target(tk, c, f);
 	if (!f || !file_recorded(tk, f->file)) {
 		tk->dropped++;
-		if (f && k == SC_CLOSE && c->ret == 0)
+		if (f && k == SC_CLOSE && (c->ret == 0 || f->gone))
 			f->used = 0;
 		return 0;
 	}
@@ -668,7 +719,8 @@ static int fd_call(struct tracker *tk, const struct iot_call *c, enum sc_kind k,
 		break;
 	case SC_CLOSE:
 		e.op = TOP_CLOSE;
-		if (c->ret == 0)
+		/* one kept aside: its number went elsewhere anyway */
+		if (c->ret == 0 || f->gone)
 			f->used = 0;
 		break;
 	case SC_FSTAT:
@@ -789,7 +841,7 @@ static void fork_call(struct tracker *tk, const struct iot_call *c)
 	for (i = 0; i < n; i++) {
 		struct track_fd copy = tk->fds[i], *to;
 
-		if (!copy.used || copy.tgid != c->tgid ||
+		if (!copy.used || copy.gone || copy.tgid != c->tgid ||
 		    fd_find(tk, child, copy.fd))
 			continue;
 		to = fd_put(tk, child, copy.fd);

@@ -128,6 +128,7 @@ void tracker_sysinfo(struct iot_sysinfo *rows, const char **tp)
 		rows[r->nr].raw = 1;
 		rows[r->nr].open = r->kind == SC_OPEN || r->kind == SC_CREAT ||
 				   r->kind == SC_OPENAT;
+		rows[r->nr].close = r->kind == SC_CLOSE;
 		if (tp)
 			tp[r->nr] = r->tp;
 	}
