@@ -71,7 +71,7 @@ check "the command is in the trace" grep -q "command = sh -c" "$TEST_TMP/show"
 mkdir -p "$W/exdir"
 echo x >"$W/odir"
 "$IOTRIAL" record -o "$TEST_TMP/t5" -- sh -c \
-	'mkdir exdir; ls odir/; cat odir/nothing' >/dev/null 2>&1
+	'mkdir exdir; ls odir/; cat odir/nothing; cat nothere' >/dev/null 2>&1
 "$IOTRIAL" trace show "$TEST_TMP/t5" >"$TEST_TMP/show"
 check "a mkdir that failed with EEXIST: its directory existed" \
 	grep -q "dir   existed $W/exdir\$" "$TEST_TMP/show" ||
@@ -79,9 +79,15 @@ check "a mkdir that failed with EEXIST: its directory existed" \
 check "a file looked at as a directory (ENOTDIR): it existed" \
 	grep -q "file  existed 2 B $W/odir\$" "$TEST_TMP/show" ||
 	grep " $W/odir\$" "$TEST_TMP/show"
-check "a name below a file (ENOTDIR) was not there" \
-	grep -q " new     $W/odir/nothing\$" "$TEST_TMP/show" ||
+check "a name below a file (ENOTDIR) was not there, and the trace did not make it" \
+	grep -q "absent  $W/odir/nothing\$" "$TEST_TMP/show" ||
 	grep " $W/odir/nothing\$" "$TEST_TMP/show"
+check "a name looked up and never there (ENOENT) is absent, not new" \
+	grep -q "^ *[0-9]* ?     absent  $W/nothere\$" "$TEST_TMP/show" ||
+	grep " $W/nothere\$" "$TEST_TMP/show"
+"$IOTRIAL" trace stats "$TEST_TMP/t5" >"$TEST_TMP/stats"
+check "a trace shorter than a second gives its rate over its length" \
+	grep -q "ops/s .*(over its 0\.[0-9]* s)\$" "$TEST_TMP/stats"
 rm -r "$W/exdir" "$W/odir"
 
 # -p: a process running before the capture, with a child

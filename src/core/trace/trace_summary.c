@@ -256,16 +256,24 @@ static void rate_rows(struct strbuf *out, const struct trace_summary *s)
 	strbuf_addf(out, "rate over time (%zu s a row):\n", per);
 	for (i = 0; i < s->nr_secs; i += per) {
 		uint64_t ops = 0, bytes = 0;
-		size_t n = 0;
+		double span = (double)per, left;
 
-		for (j = i; j < i + per && j < s->nr_secs; j++, n++) {
+		for (j = i; j < i + per && j < s->nr_secs; j++) {
 			ops += s->sec_ops[j];
 			bytes += s->sec_bytes[j];
 		}
+		/* the last row covers only what is left of the trace: its
+		 * rate is over that, not over a whole row */
+		left = (double)s->duration_ns / 1e9 - (double)i;
+		if (left > 0 && left < span)
+			span = left;
 		strbuf_addf(out, "  %5zus  %10.0f ops/s  ", i,
-			    (double)ops / (double)n);
-		add_bytes(out, bytes / n);
-		strbuf_addstr(out, "/s\n");
+			    (double)ops / span);
+		add_bytes(out, (uint64_t)((double)bytes / span));
+		strbuf_addstr(out, "/s");
+		if (span < (double)per)
+			strbuf_addf(out, "  (over its %.3g s)", span);
+		strbuf_addch(out, '\n');
 	}
 }
 
@@ -400,9 +408,13 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 		static const char *const kinds[] = {"?", "file", "dir",
 						    "other"};
 
+		/* a name looked up and never there is not one the trace
+		 * made: a failed open of a $PATH entry, say */
 		strbuf_addf(out, "  %4u %-5s %s ", f->id,
 			    kinds[f->kind <= TFK_OTHER ? f->kind : 0],
-			    f->existed ? "existed" : "new    ");
+			    f->existed		     ? "existed"
+			    : f->kind == TFK_UNKNOWN ? "absent "
+						     : "new    ");
 		if (f->existed && f->kind == TFK_REG) {
 			add_bytes(out, f->size_bytes);
 			strbuf_addch(out, ' ');
