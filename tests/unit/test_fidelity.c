@@ -118,7 +118,7 @@ static void test_device_same(void **state)
 	(void)state;
 	dev(&c, 300 * MIB, 100 * MIB);
 	dev(&r, 300 * MIB, 100 * MIB);
-	fidelity_device(&c, &r, 400 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 300 * MIB, 100 * MIB, &f, &why, &un);
 	assert_true(f.judged);
 	for (i = 0; i < FDEV__NR; i++) {
 		assert_true(f.applies[i]);
@@ -146,7 +146,7 @@ static void test_device_cached(void **state)
 	/* the capture read 347 MiB at the device, the replay 240 KiB */
 	dev(&c, 347 * MIB, 0);
 	dev(&r, 240 * 1024, 0);
-	fidelity_device(&c, &r, 347 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 347 * MIB, 0, &f, &why, &un);
 	assert_true(f.judged);
 	assert_true(f.poor);
 	assert_true(f.err[FDEV_READ] > 0.99);
@@ -158,7 +158,7 @@ static void test_device_cached(void **state)
 	s = fidelity_combine(100, &f);
 	assert_true(s < 100 && s > 75);
 	/* the other way round: the replay read what the capture had cached */
-	fidelity_device(&r, &c, 347 * MIB, &f, &why, &un);
+	fidelity_device(&r, &c, 347 * MIB, 0, &f, &why, &un);
 	assert_true(f.poor);
 	assert_non_null(strstr(why.buf, "the replay's reads reached the "
 					"device (347.0 MiB); the capture's "
@@ -166,7 +166,7 @@ static void test_device_cached(void **state)
 	/* writes that stayed in the cache */
 	dev(&c, 0, 64 * MIB);
 	dev(&r, 0, 8 * MIB);
-	fidelity_device(&c, &r, 64 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 0, 64 * MIB, &f, &why, &un);
 	assert_true(f.poor);
 	assert_non_null(strstr(why.buf, "the replay's stayed in the page "
 					"cache (8.0 MiB)"));
@@ -184,7 +184,7 @@ static void test_device_floor(void **state)
 	/* 512 KiB against 100 KiB: far off in share, not in bytes */
 	dev(&c, 512 * 1024, 0);
 	dev(&r, 100 * 1024, 0);
-	fidelity_device(&c, &r, 10 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
 	assert_true(f.judged);
 	assert_false(f.poor);
 	assert_true(f.err[FDEV_READ] < 0.5);
@@ -193,16 +193,16 @@ static void test_device_floor(void **state)
 	/* 30% more bytes and over 1 MiB more: poor */
 	dev(&c, 100 * MIB, 0);
 	dev(&r, 130 * MIB, 0);
-	fidelity_device(&c, &r, 100 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
 	assert_true(f.poor);
 	/* 20% more: within */
 	dev(&r, 120 * MIB, 0);
-	fidelity_device(&c, &r, 100 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
 	assert_false(f.poor);
 	/* requests 4 times as large, a queue 3 times as deep: poor */
 	r.requests /= 4;
 	r.busy_depth = 6;
-	fidelity_device(&c, &r, 100 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
 	assert_true(f.poor);
 	assert_true(f.err[FDEV_SIZE] == 1);
 	assert_true(f.err[FDEV_DEPTH] == 1);
@@ -222,25 +222,51 @@ static void test_device_unjudged(void **state)
 	/* the traced calls moved 10 MiB of the device's 1 GiB */
 	dev(&c, 1024 * MIB, 0);
 	dev(&r, 0, 0);
-	fidelity_device(&c, &r, 10 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
 	assert_false(f.judged || f.poor);
 	assert_true(f.share < 0.01);
 	assert_non_null(strstr(un.buf, "other I/O on it was at least half"));
 	assert_true(fidelity_combine(97.5, &f) == 97.5);
 	/* what the capture counted on that device wins */
 	c.have_traced = 1;
-	c.traced_bytes = 1000 * MIB;
-	fidelity_device(&c, &r, 10 * MIB, &f, &why, &un);
+	c.traced_read = 1000 * MIB;
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
 	assert_true(f.judged && f.poor);
+	/* the device wrote 4.5 MiB nobody traced wrote (a kernel thread):
+	 * dev-write is not judged, nor the sizes and depths; dev-read is */
+	dev(&c, 0, 4608 * 1024);
+	dev(&r, 0, 0);
+	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	assert_true(f.judged);
+	assert_false(f.poor);
+	assert_true(f.applies[FDEV_READ] && f.err[FDEV_READ] == 0);
+	assert_false(f.applies[FDEV_WRITE] || f.applies[FDEV_SIZE] ||
+		     f.applies[FDEV_DEPTH]);
+	assert_non_null(strstr(un.buf, "dev-write not judged: the capture's "
+				       "device wrote 4.5 MiB, the traced "
+				       "calls 0.0 MiB"));
+	assert_true(fidelity_combine(100, &f) == 100);
+	/* the replay's device wrote 64 MiB its calls did not: not judged */
+	dev(&c, 0, 0);
+	dev(&r, 0, 64 * MIB);
+	r.have_traced = 1;
+	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	assert_false(f.poor || f.applies[FDEV_WRITE]);
+	assert_non_null(strstr(un.buf, "dev-write not judged: the replay's "
+				       "device wrote 64.0 MiB, its calls "
+				       "0.0 MiB"));
+	r.traced_write = 64 * MIB;
+	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	assert_true(f.poor && f.applies[FDEV_WRITE]);
 	/* no device meta: not recorded */
 	memset(&c, 0, sizeof(c));
-	fidelity_device(&c, &r, 10 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
 	assert_false(f.judged);
 	assert_non_null(strstr(un.buf, "not recorded"));
 	/* the replay's target has no device */
 	dev(&c, 10 * MIB, 0);
 	memset(&r, 0, sizeof(r));
-	fidelity_device(&c, &r, 10 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
 	assert_false(f.judged);
 	assert_non_null(strstr(un.buf, "not measured"));
 	strbuf_release(&why);
@@ -268,7 +294,8 @@ static void test_device_meta(void **state)
 	assert_true(d.requests == 16);
 	assert_true(d.busy_depth == 3);
 	assert_false(d.have_traced);
-	trace_add_meta(&t, "device.traced_bytes", "12x");
+	trace_add_meta(&t, "device.traced_read_bytes", "12");
+	trace_add_meta(&t, "device.traced_write_bytes", "12x");
 	fidelity_dev_from_meta(&t, &d);
 	assert_true(d.have);
 	assert_false(d.have_traced);

@@ -92,11 +92,12 @@ struct capture_disks {
 	struct capture_disk *v;
 	size_t nr, alloc;
 	const struct trace *files; /* capture_files(): by file id */
-	uint64_t *file_bytes;	   /* bytes moved, by file id - 1 */
+	struct capture_io {
+		uint64_t dev; /* by_dev: the device */
+		uint64_t rd, wr;
+	} * file_bytes; /* moved, by file id - 1 */
 	size_t nr_file, alloc_file;
-	struct capture_dev_bytes {
-		uint64_t dev, bytes;
-	} * by_dev; /* traced bytes per st_dev, at the end */
+	struct capture_io *by_dev; /* per st_dev, at the end */
 	size_t nr_dev, alloc_dev;
 	uint64_t start_ns; /* the first sample */
 	const char *sysfs; /* "/sys" (tests: a fake tree) */

@@ -170,7 +170,10 @@ void capture_disks_on_event(void *ctx, const struct trace_event *e)
 		       (e->file - n) * sizeof(*d->file_bytes));
 		d->nr_file = e->file;
 	}
-	d->file_bytes[e->file - 1] += (uint64_t)e->ret;
+	if (e->op == TOP_READ)
+		d->file_bytes[e->file - 1].rd += (uint64_t)e->ret;
+	else
+		d->file_bytes[e->file - 1].wr += (uint64_t)e->ret;
 }
 
 static int by_path(const void *a, const void *b)
@@ -227,59 +230,58 @@ static void tally_devices(struct capture_disks *d)
 	qsort(known, nr, sizeof(*known), by_path);
 	d->nr_dev = 0;
 	for (i = 0; i < d->files->nr_files; i++) {
-		uint64_t b = i < d->nr_file ? d->file_bytes[i] : 0;
+		struct capture_io b = {0};
 		uint64_t dev = dev_of(&d->files->files[i], known, nr);
 
 		if (!dev || d->files->files[i].kind == TFK_OTHER)
 			continue;
+		if (i < d->nr_file)
+			b = d->file_bytes[i];
 		for (j = 0; j < d->nr_dev; j++)
 			if (d->by_dev[j].dev == dev)
 				break;
 		if (j == d->nr_dev) {
 			ALLOC_GROW(d->by_dev, d->nr_dev + 1, d->alloc_dev);
-			d->by_dev[d->nr_dev].dev = dev;
-			d->by_dev[d->nr_dev++].bytes = 0;
+			memset(&d->by_dev[d->nr_dev], 0, sizeof(*d->by_dev));
+			d->by_dev[d->nr_dev++].dev = dev;
 		}
-		d->by_dev[j].bytes += b;
+		d->by_dev[j].rd += b.rd;
+		d->by_dev[j].wr += b.wr;
 	}
 	free(known);
 }
 
-/* The traced bytes on devno; *holds set when a traced file is on it. */
-static uint64_t traced_on(const struct capture_disks *d, uint64_t devno,
-			  int *holds)
+/* The traced bytes on devno, or NULL when no traced file is on it. */
+static const struct capture_io *traced_on(const struct capture_disks *d,
+					  uint64_t devno)
 {
 	size_t i;
 
-	*holds = 0;
 	for (i = 0; i < d->nr_dev; i++)
-		if (d->by_dev[i].dev == devno) {
-			*holds = 1;
-			return d->by_dev[i].bytes;
-		}
-	return 0;
+		if (d->by_dev[i].dev == devno)
+			return &d->by_dev[i];
+	return NULL;
 }
 
-/* The device the meta is of, or NULL. */
+/* The device the meta is of, or NULL; *io what the traced calls moved
+ * on it. */
 static const struct capture_disk *pick(const struct capture_disks *d,
-				       uint64_t *traced)
+				       struct capture_io *io)
 {
 	const struct capture_disk *best = NULL;
-	uint64_t most = 0;
 	size_t i;
 
+	memset(io, 0, sizeof(*io));
 	for (i = 0; i < d->nr; i++) {
-		int holds;
-		uint64_t b = traced_on(d, d->v[i].devno, &holds);
+		const struct capture_io *b = traced_on(d, d->v[i].devno);
 
-		if (!d->v[i].have_last || !holds)
+		if (!d->v[i].have_last || !b)
 			continue;
-		if (!best || b > most) {
+		if (!best || b->rd + b->wr > io->rd + io->wr) {
 			best = &d->v[i];
-			most = b;
+			*io = *b;
 		}
 	}
-	*traced = most;
 	return best;
 }
 
@@ -319,14 +321,16 @@ int capture_disks_write_meta(struct capture_disks *d, struct trace_writer *w,
 	};
 	uint64_t v[ARRAY_SIZE(sums)], traced;
 	const struct capture_disk *k;
+	struct capture_io io;
 	double secs, ios, dev_bytes;
 	size_t j;
 	int ret;
 
 	tally_devices(d);
-	k = pick(d, &traced);
+	k = pick(d, &io);
 	if (!k)
 		return 0;
+	traced = io.rd + io.wr;
 	for (j = 0; j < ARRAY_SIZE(sums); j++)
 		v[j] = diskstats_counter_delta(k->first.v[sums[j].f],
 					       k->last.v[sums[j].f]);
@@ -347,7 +351,9 @@ int capture_disks_write_meta(struct capture_disks *d, struct trace_writer *w,
 	for (j = 0; !ret && j < ARRAY_SIZE(sums); j++)
 		ret = meta_u64(w, sums[j].key, v[j], err);
 	if (!ret)
-		ret = meta_u64(w, "device.traced_bytes", traced, err);
+		ret = meta_u64(w, "device.traced_read_bytes", io.rd, err);
+	if (!ret)
+		ret = meta_u64(w, "device.traced_write_bytes", io.wr, err);
 	if (!ret)
 		ret = meta_f(w, "device.explained",
 			     dev_bytes > (double)traced && dev_bytes > 0

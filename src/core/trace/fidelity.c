@@ -217,11 +217,20 @@ static void say_bytes(struct strbuf *why, const char *what, double c, double r)
 			    sep, what, r / mib, cause, c / mib);
 }
 
-void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
-		     uint64_t logical_bytes, struct fidelity_devterms *f,
-		     struct strbuf *why, struct strbuf *unjudged)
+/* Of dev bytes at the device, the share traced ones could explain (1
+ * under the floor). */
+static double explained(double traced, double dev)
 {
-	double cb, rb, cs = 0, rs = 0;
+	return dev > FDEV_FLOOR && traced < dev ? traced / dev : 1;
+}
+
+void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
+		     uint64_t logical_read, uint64_t logical_write,
+		     struct fidelity_devterms *f, struct strbuf *why,
+		     struct strbuf *unjudged)
+{
+	const double mib = 1024.0 * 1024;
+	double cb, rb, cs = 0, rs = 0, lr, lw;
 	unsigned i;
 
 	memset(f, 0, sizeof(*f));
@@ -239,44 +248,74 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 					"has no device counters");
 		return;
 	}
-	if (c->have_traced)
-		logical_bytes = c->traced_bytes;
+	lr = (double)(c->have_traced ? c->traced_read : logical_read);
+	lw = (double)(c->have_traced ? c->traced_write : logical_write);
 	cb = (double)c->read_bytes + (double)c->write_bytes;
-	if (cb > 0 && (double)logical_bytes < cb)
-		f->share = (double)logical_bytes / cb;
-	if (f->share < 0.5 && cb > FDEV_FLOOR) {
+	f->share = explained(lr + lw, cb);
+	if (f->share < 0.5) {
 		strbuf_addf(unjudged,
 			    "not judged: the capture's device moved %.1f MiB, "
 			    "the traced calls %.1f MiB; other I/O on it was "
 			    "at least half",
-			    cb / (1024.0 * 1024),
-			    (double)logical_bytes / (1024.0 * 1024));
+			    cb / mib, (lr + lw) / mib);
 		return;
 	}
-	f->judged = 1;
-	for (i = 0; i < FDEV__NR; i++)
-		f->applies[i] = 1;
+	f->applies[FDEV_READ] = explained(lr, (double)c->read_bytes) >= 0.5;
+	f->applies[FDEV_WRITE] = explained(lw, (double)c->write_bytes) >= 0.5;
+	/* the replay's device may carry other I/O too */
+	for (i = FDEV_READ; r->have_traced && i <= FDEV_WRITE; i++) {
+		double rd =
+		    (double)(i == FDEV_READ ? r->read_bytes : r->write_bytes);
+		double rt =
+		    (double)(i == FDEV_READ ? r->traced_read : r->traced_write);
+
+		if (f->applies[i] && explained(rt, rd) < 0.5) {
+			f->applies[i] = 0;
+			strbuf_addf(unjudged,
+				    "%s%s not judged: the replay's device %s "
+				    "%.1f MiB, its calls %.1f MiB",
+				    unjudged->len ? "; " : "", dev_names[i],
+				    i == FDEV_READ ? "read" : "wrote", rd / mib,
+				    rt / mib);
+		}
+	}
+	for (i = FDEV_READ; i <= FDEV_WRITE; i++)
+		if (!f->applies[i] && !strstr(unjudged->buf, dev_names[i]))
+			strbuf_addf(unjudged,
+				    "%s%s not judged: the capture's device %s "
+				    "%.1f MiB, the traced calls %.1f MiB",
+				    unjudged->len ? "; " : "", dev_names[i],
+				    i == FDEV_READ ? "read" : "wrote",
+				    (double)(i == FDEV_READ ? c->read_bytes
+							    : c->write_bytes) /
+					mib,
+				    (i == FDEV_READ ? lr : lw) / mib);
 	f->err[FDEV_READ] =
 	    rel_floor((double)r->read_bytes, (double)c->read_bytes);
 	f->err[FDEV_WRITE] =
 	    rel_floor((double)r->write_bytes, (double)c->write_bytes);
 	rb = (double)r->read_bytes + (double)r->write_bytes;
-	/* sizes and depths of a handful of requests say nothing */
+	/* sizes and depths of a handful of requests say nothing, nor of
+	 * requests partly other processes' */
 	f->applies[FDEV_SIZE] = f->applies[FDEV_DEPTH] =
-	    cb > FDEV_FLOOR || rb > FDEV_FLOOR;
+	    f->applies[FDEV_READ] && f->applies[FDEV_WRITE] &&
+	    (cb > FDEV_FLOOR || rb > FDEV_FLOOR);
 	if (f->applies[FDEV_SIZE]) {
 		cs = c->requests ? cb / (double)c->requests : 0;
 		rs = r->requests ? rb / (double)r->requests : 0;
 		f->err[FDEV_SIZE] = rel(rs, cs);
 		f->err[FDEV_DEPTH] = rel(r->busy_depth, c->busy_depth);
 	}
+	for (i = 0; i < FDEV__NR; i++)
+		f->judged |= f->applies[i];
 	for (i = FDEV_READ; i <= FDEV_WRITE; i++) {
 		double cv =
 		    (double)(i == FDEV_READ ? c->read_bytes : c->write_bytes);
 		double rv =
 		    (double)(i == FDEV_READ ? r->read_bytes : r->write_bytes);
 
-		if (f->err[i] > 0.25 && fabs(rv - cv) > FDEV_FLOOR) {
+		if (f->applies[i] && f->err[i] > 0.25 &&
+		    fabs(rv - cv) > FDEV_FLOOR) {
 			say_bytes(why, i == FDEV_READ ? "reads" : "writes", cv,
 				  rv);
 			f->poor = 1;
@@ -352,6 +391,7 @@ void fidelity_dev_from_meta(const struct trace *t, struct fidelity_dev *d)
 	d->busy_depth = busy ? (double)queue / (double)busy : 0;
 	d->have = 1;
 	ok = 1;
-	d->traced_bytes = meta_u64(t, "device.traced_bytes", &ok);
+	d->traced_read = meta_u64(t, "device.traced_read_bytes", &ok);
+	d->traced_write = meta_u64(t, "device.traced_write_bytes", &ok);
 	d->have_traced = ok;
 }

@@ -76,7 +76,11 @@ const char *fidelity_name(enum fidelity_component k);
  *              the device was busy (weighted time in queue / busy time)
  * They are judged only when both sides were measured and the traced
  * calls could explain at least half of the capture's device bytes (the
- * counters are the whole device's: other processes' I/O is in them).
+ * counters are the whole device's: other processes' I/O is in them);
+ * dev-read only when they could explain half of its bytes read (or it
+ * read under 1 MiB), dev-write likewise, and the same of the replay's
+ * device against the replay's calls; dev-size and dev-depth only when
+ * both are judged.
  * With device terms the score is 100 * (1 - (3 * file mean + device
  * mean) / 4): the file components weigh 3/4, the device ones 1/4.
  * dev-read or dev-write is poor past 25% and 1 MiB apart, dev-size and
@@ -97,8 +101,9 @@ struct fidelity_dev {
 	uint64_t write_bytes;
 	uint64_t requests;     /* reads and writes completed */
 	double busy_depth;     /* mean requests in flight while busy */
-	int have_traced;       /* the capture: traced_bytes is known */
-	uint64_t traced_bytes; /* what its traced calls moved on it */
+	int have_traced;       /* traced_* are known */
+	uint64_t traced_read;  /* what the traced (replayed) calls read */
+	uint64_t traced_write; /* and wrote */
 };
 
 struct fidelity_devterms {
@@ -111,17 +116,18 @@ struct fidelity_devterms {
 };
 
 /*
- * Compare replay r with capture c at the device. logical_bytes: what
- * the capture's traced calls read and wrote (c->traced_bytes, what they
- * moved on that device, wins when known). why gets the plain
- * sentences of the poor terms ("the capture's reads reached the device
- * (X MiB); the replay's came from the page cache (Y MiB)"), unjudged
- * why the terms were not judged (not recorded, not measured, other
- * I/O). Both are reset first.
+ * Compare replay r with capture c at the device. logical_read and
+ * logical_write: what the capture's traced calls read and wrote
+ * (c->traced_*, what they moved on that device, win when known). why gets the
+ * plain sentences of the poor terms ("the capture's reads reached the device (X
+ * MiB); the replay's came from the page cache (Y MiB)"), unjudged why the terms
+ * were not judged (not recorded, not measured, other I/O). Both are reset
+ * first.
  */
 void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
-		     uint64_t logical_bytes, struct fidelity_devterms *f,
-		     struct strbuf *why, struct strbuf *unjudged);
+		     uint64_t logical_read, uint64_t logical_write,
+		     struct fidelity_devterms *f, struct strbuf *why,
+		     struct strbuf *unjudged);
 
 /* The score with the device terms: file_score (fidelity.score) when
  * none applies, else as above. */

@@ -19,8 +19,9 @@
 #define NOTE_PREFIX "replay fidelity "
 
 /* The replay's side: the device holding the target's file system. */
-static void from_truth(const struct truth *t, struct fidelity_dev *d)
+static void from_truth(const struct run_result *r, struct fidelity_dev *d)
 {
+	const struct truth *t = r->truth;
 	const struct disk_delta *x;
 
 	memset(d, 0, sizeof(*d));
@@ -32,6 +33,9 @@ static void from_truth(const struct truth *t, struct fidelity_dev *d)
 	d->requests = x->reads + x->writes;
 	d->busy_depth = x->util_pct > 0 ? x->aqu_sz / (x->util_pct / 100) : 0;
 	d->have = 1;
+	d->have_traced = 1;
+	d->traced_read = r->bytes[IO_READ];
+	d->traced_write = r->bytes[IO_WRITE];
 }
 
 /* The note replay_run.c wrote, or -1. */
@@ -71,8 +75,10 @@ static void amend_note(struct run_result *r, double score,
 			    fidelity_dev_name((enum fidelity_dev_component)k),
 			    100 * f->err[k]);
 	strbuf_addstr(&sb, close);
-	if (*unjudged)
+	if (*unjudged && !f->judged)
 		strbuf_addf(&sb, "; device terms %s", unjudged);
+	else if (*unjudged)
+		strbuf_addf(&sb, "; %s", unjudged);
 	free(r->notes[i]);
 	r->notes[i] = strbuf_detach(&sb, NULL);
 }
@@ -88,8 +94,8 @@ void rp_judge_device(const struct trace *t, struct run_result *r)
 		return;
 	trace_summarize_layer(t, 0, &s);
 	fidelity_dev_from_meta(t, &c);
-	from_truth(r->truth, &d);
-	fidelity_device(&c, &d, s.bytes_read + s.bytes_written, &f, &why,
+	from_truth(r, &d);
+	fidelity_device(&c, &d, s.bytes_read, s.bytes_written, &f, &why,
 			&unjudged);
 	r->fidelity = fidelity_combine(r->fidelity, &f);
 	amend_note(r, r->fidelity, &f, unjudged.buf);
