@@ -63,6 +63,8 @@ check "the device reads that came from the cache warn" \
 	"$TEST_TMP/out"
 check "the warning is of kind fidelity" \
 	test "$(json "$TEST_TMP/cold.json" "sum(k == 'fidelity' and 'at the device' in w for k, w in zip(o['warning_kinds'], o['warnings']))")" = 1
+check "the run object has the device terms" \
+	test "$(json "$TEST_TMP/cold.json" "o['fidelity_device']['dev_read'] > 0.9 and o['fidelity_device']['dev_write'] < 0.1")" = True
 # the file terms are near 0; dev-read, dev-size and dev-depth near 1,
 # dev-write near 0: 100 * (1 - 0.75 / 4) = 81.25
 fid=$(json "$TEST_TMP/cold.json" "o['fidelity']")
@@ -70,13 +72,15 @@ check "the run object's score counts it (under 85: $fid)" \
 	python3 -c "import sys; sys.exit(not float('$fid') < 85)"
 
 "$IOTRIAL" run replay --trace "$TEST_TMP/warm" -t "$DST" --no-store \
-	>"$TEST_TMP/out" 2>&1
+	--json="$TEST_TMP/warm.json" >"$TEST_TMP/out" 2>&1
 check "replay the warm read" test $? = 0
 check "its device terms are near" \
 	grep -q "^note: replay fidelity .*dev-read 0.0%" "$TEST_TMP/out" ||
 	grep fidelity "$TEST_TMP/out"
 check "and do not warn" \
 	lacks "at the device" "$TEST_TMP/out"
+check "in the run object: dev-read judged, dev-size not (a few requests)" \
+	test "$(json "$TEST_TMP/warm.json" "o['fidelity_device']['dev_read'] == 0 and o['fidelity_device']['dev_size'] is None")" = True
 
 # a trace without device.*: the terms are not recorded, the replay runs
 python3 - "$TEST_TMP/cold" "$TEST_TMP/old" <<'PY'

@@ -89,6 +89,7 @@ void rp_judge_device(const struct trace *t, struct run_result *r)
 	struct fidelity_dev c, d;
 	struct fidelity_devterms f;
 	struct trace_summary s;
+	unsigned i;
 
 	if (!r->have_fidelity)
 		return;
@@ -98,6 +99,11 @@ void rp_judge_device(const struct trace *t, struct run_result *r)
 	fidelity_device(&c, &d, s.bytes_read, s.bytes_written, &f, &why,
 			&unjudged);
 	r->fidelity = fidelity_combine(r->fidelity, &f);
+	r->have_fidelity_dev = 1;
+	for (i = 0; i < FDEV__NR && i < 4; i++)
+		r->fidelity_dev[i] = f.applies[i] ? f.err[i] : -1;
+	free(r->fidelity_dev_why);
+	r->fidelity_dev_why = unjudged.len ? xstrdup(unjudged.buf) : NULL;
 	amend_note(r, r->fidelity, &f, unjudged.buf);
 	if (f.poor)
 		run_result_warn_kind(r, RUN_WARN_FIDELITY,
