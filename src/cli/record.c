@@ -295,6 +295,8 @@ int cmd_record(int argc, const char **argv)
 	struct trace_writer w = {.fd = -1};
 	struct trace_end end = {0};
 	struct capture *c = NULL;
+	struct capture_disks disks = {0};
+	uint64_t sampled_ns = 0;
 	volatile int *stop;
 	pid_t child = -1;
 	int go = -1, status = 0, ret = EXIT_RUNTIME, r, why = 0;
@@ -341,6 +343,14 @@ int cmd_record(int argc, const char **argv)
 	 * (attaching takes a while; the ring buffer is read only later) */
 	if (!r)
 		r = capture_start(c, &w, &err);
+	if (!r && (a.layers & CAPTURE_FILE)) {
+		/* what reaches the devices, and what the traced calls
+		 * moved on each */
+		disks.files = capture_files(c);
+		w.on_event = capture_disks_on_event;
+		w.on_event_ctx = &disks;
+		capture_disks_sample(&disks);
+	}
 	if (!r)
 		r = write_meta(&w, &a, &err);
 	if (r) {
@@ -357,10 +367,18 @@ int cmd_record(int argc, const char **argv)
 			error("%s", err.buf);
 			goto out;
 		}
+		/* a device may go before the end (a scratch target) */
+		if (disks.start_ns && clock_now_ns() - sampled_ns > 500000000) {
+			capture_disks_sample(&disks);
+			sampled_ns = clock_now_ns();
+		}
 	}
 	if (why == 2)
 		child = -1;
+	if (disks.start_ns)
+		capture_disks_sample(&disks);
 	if (capture_stop(c, &end, &err) ||
+	    (disks.start_ns && capture_disks_write_meta(&disks, &w, &err)) ||
 	    trace_writer_finish(&w, &end, &err)) {
 		error("%s", err.buf);
 		goto out;
@@ -383,6 +401,7 @@ out:
 		     (int)child);
 	}
 	trace_writer_release(&w);
+	capture_disks_release(&disks);
 	capture_free(c);
 	strbuf_release(&err);
 	return ret;

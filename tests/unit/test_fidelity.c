@@ -3,8 +3,13 @@
  * capture did scores 100; one that did fewer operations, moved other
  * sizes, or fell behind in open loop scores less and is poor past the
  * documented thresholds (2% ops, bytes, names; 10% rate; 5% lag); the
- * rate and the lag do not count at --speed max.
+ * rate and the lag do not count at --speed max. The device terms: a
+ * replay whose reads came from the page cache where the capture's
+ * reached the device is poor and says so; a difference under the 1 MiB
+ * floor is not; a capture whose device carried mostly other I/O, or a
+ * trace without device meta, is not judged; the meta is read strictly.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -90,11 +95,244 @@ static void test_poor(void **state)
 	strbuf_release(&why);
 }
 
+#define MIB (1024ull * 1024)
+
+/* A device side: rd and wr bytes in requests of 128 KiB, depth 2. */
+static void dev(struct fidelity_dev *d, uint64_t rd, uint64_t wr)
+{
+	memset(d, 0, sizeof(*d));
+	d->have = 1;
+	d->read_bytes = rd;
+	d->write_bytes = wr;
+	d->requests = (rd + wr) / (128 * 1024);
+	d->busy_depth = 2;
+}
+
+static void test_device_same(void **state)
+{
+	struct fidelity_dev c, r;
+	struct fidelity_devterms f;
+	struct strbuf why = STRBUF_INIT, un = STRBUF_INIT;
+	unsigned i;
+
+	(void)state;
+	dev(&c, 300 * MIB, 100 * MIB);
+	dev(&r, 300 * MIB, 100 * MIB);
+	fidelity_device(&c, &r, 300 * MIB, 100 * MIB, &f, &why, &un);
+	assert_true(f.judged);
+	for (i = 0; i < FDEV__NR; i++) {
+		assert_true(f.applies[i]);
+		assert_true(f.err[i] == 0);
+	}
+	assert_false(f.poor);
+	assert_int_equal(why.len, 0);
+	assert_int_equal(un.len, 0);
+	/* a perfect file score stays 100 */
+	assert_true(fidelity_combine(100, &f) == 100);
+	/* a file score of 80 with device terms all 0: 100 - 3/4 * 20 */
+	assert_true(fabs(fidelity_combine(80, &f) - 85) < 1e-9);
+	strbuf_release(&why);
+	strbuf_release(&un);
+}
+
+static void test_device_cached(void **state)
+{
+	struct fidelity_dev c, r;
+	struct fidelity_devterms f;
+	struct strbuf why = STRBUF_INIT, un = STRBUF_INIT;
+	double s;
+
+	(void)state;
+	/* the capture read 347 MiB at the device, the replay 240 KiB */
+	dev(&c, 347 * MIB, 0);
+	dev(&r, 240 * 1024, 0);
+	fidelity_device(&c, &r, 347 * MIB, 0, &f, &why, &un);
+	assert_true(f.judged);
+	assert_true(f.poor);
+	assert_true(f.err[FDEV_READ] > 0.99);
+	assert_true(f.err[FDEV_WRITE] == 0);
+	assert_non_null(strstr(why.buf, "the capture's reads reached the "
+					"device (347.0 MiB); the replay's "
+					"came from the page cache (0.2 MiB)"));
+	/* a perfect file score drops by a quarter of the device mean */
+	s = fidelity_combine(100, &f);
+	assert_true(s < 100 && s > 75);
+	/* the other way round: the replay read what the capture had cached */
+	fidelity_device(&r, &c, 347 * MIB, 0, &f, &why, &un);
+	assert_true(f.poor);
+	assert_non_null(strstr(why.buf, "the replay's reads reached the "
+					"device (347.0 MiB); the capture's "
+					"came from the page cache"));
+	/* writes that stayed in the cache */
+	dev(&c, 0, 64 * MIB);
+	dev(&r, 0, 8 * MIB);
+	fidelity_device(&c, &r, 0, 64 * MIB, &f, &why, &un);
+	assert_true(f.poor);
+	assert_non_null(strstr(why.buf, "the replay's stayed in the page "
+					"cache (8.0 MiB)"));
+	strbuf_release(&why);
+	strbuf_release(&un);
+}
+
+static void test_device_floor(void **state)
+{
+	struct fidelity_dev c, r;
+	struct fidelity_devterms f;
+	struct strbuf why = STRBUF_INIT, un = STRBUF_INIT;
+
+	(void)state;
+	/* 512 KiB against 100 KiB: far off in share, not in bytes */
+	dev(&c, 512 * 1024, 0);
+	dev(&r, 100 * 1024, 0);
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	assert_true(f.judged);
+	assert_false(f.poor);
+	assert_true(f.err[FDEV_READ] < 0.5);
+	/* a few requests: size and depth say nothing */
+	assert_false(f.applies[FDEV_SIZE] || f.applies[FDEV_DEPTH]);
+	/* 30% more bytes and over 1 MiB more: poor */
+	dev(&c, 100 * MIB, 0);
+	dev(&r, 130 * MIB, 0);
+	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	assert_true(f.poor);
+	/* 20% more: within */
+	dev(&r, 120 * MIB, 0);
+	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	assert_false(f.poor);
+	/* requests 4 times as large, a queue 3 times as deep: poor */
+	r.requests /= 4;
+	r.busy_depth = 6;
+	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	assert_true(f.poor);
+	assert_true(f.err[FDEV_SIZE] == 1);
+	assert_true(f.err[FDEV_DEPTH] == 1);
+	assert_non_null(strstr(why.buf, "held 6.0 requests while busy, "
+					"2.0 in the capture"));
+	strbuf_release(&why);
+	strbuf_release(&un);
+}
+
+static void test_device_unjudged(void **state)
+{
+	struct fidelity_dev c, r;
+	struct fidelity_devterms f;
+	struct strbuf why = STRBUF_INIT, un = STRBUF_INIT;
+
+	(void)state;
+	/* the traced calls moved 10 MiB of the device's 1 GiB */
+	dev(&c, 1024 * MIB, 0);
+	dev(&r, 0, 0);
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	assert_false(f.judged || f.poor);
+	assert_true(f.share < 0.01);
+	assert_non_null(strstr(un.buf, "other I/O on it was at least half"));
+	assert_true(fidelity_combine(97.5, &f) == 97.5);
+	/* what the capture counted on that device wins */
+	c.have_traced = 1;
+	c.traced_read = 1000 * MIB;
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	assert_true(f.judged && f.poor);
+	/* the device wrote 4.5 MiB nobody traced wrote (a kernel thread):
+	 * dev-write is not judged, nor the sizes and depths; dev-read is */
+	dev(&c, 0, 4608 * 1024);
+	dev(&r, 0, 0);
+	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	assert_true(f.judged);
+	assert_false(f.poor);
+	assert_true(f.applies[FDEV_READ] && f.err[FDEV_READ] == 0);
+	assert_false(f.applies[FDEV_WRITE] || f.applies[FDEV_SIZE] ||
+		     f.applies[FDEV_DEPTH]);
+	assert_non_null(strstr(un.buf, "dev-write not judged: the capture's "
+				       "device wrote 4.5 MiB, the traced "
+				       "calls 0.0 MiB"));
+	assert_true(fidelity_combine(100, &f) == 100);
+	/* the replay's device wrote 64 MiB its calls did not: not judged */
+	dev(&c, 0, 0);
+	dev(&r, 0, 64 * MIB);
+	r.have_traced = 1;
+	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	assert_false(f.poor || f.applies[FDEV_WRITE]);
+	assert_non_null(strstr(un.buf, "dev-write not judged: the replay's "
+				       "device wrote 64.0 MiB, its calls "
+				       "0.0 MiB"));
+	r.traced_write = 64 * MIB;
+	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	assert_true(f.poor && f.applies[FDEV_WRITE]);
+	/* no device meta: not recorded */
+	memset(&c, 0, sizeof(c));
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	assert_false(f.judged);
+	assert_non_null(strstr(un.buf, "not recorded"));
+	/* the replay's target has no device */
+	dev(&c, 10 * MIB, 0);
+	memset(&r, 0, sizeof(r));
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	assert_false(f.judged);
+	assert_non_null(strstr(un.buf, "not measured"));
+	strbuf_release(&why);
+	strbuf_release(&un);
+}
+
+static void test_device_meta(void **state)
+{
+	struct trace t = {0};
+	struct fidelity_dev d;
+
+	(void)state;
+	fidelity_dev_from_meta(&t, &d);
+	assert_false(d.have);
+	trace_add_meta(&t, "device.reads", "10");
+	trace_add_meta(&t, "device.writes", "6");
+	trace_add_meta(&t, "device.read_sectors", "2048");
+	trace_add_meta(&t, "device.write_sectors", "4096");
+	trace_add_meta(&t, "device.queue_ms", "300");
+	trace_add_meta(&t, "device.busy_ms", "100");
+	fidelity_dev_from_meta(&t, &d);
+	assert_true(d.have);
+	assert_true(d.read_bytes == 1 * MIB);
+	assert_true(d.write_bytes == 2 * MIB);
+	assert_true(d.requests == 16);
+	assert_true(d.busy_depth == 3);
+	assert_false(d.have_traced);
+	trace_add_meta(&t, "device.traced_read_bytes", "12");
+	trace_add_meta(&t, "device.traced_write_bytes", "12x");
+	fidelity_dev_from_meta(&t, &d);
+	assert_true(d.have);
+	assert_false(d.have_traced);
+	trace_release(&t);
+	/* a sector count whose bytes overflow, a negative: not taken */
+	memset(&t, 0, sizeof(t));
+	trace_add_meta(&t, "device.reads", "-1");
+	trace_add_meta(&t, "device.writes", "0");
+	trace_add_meta(&t, "device.read_sectors", "0");
+	trace_add_meta(&t, "device.write_sectors", "0");
+	trace_add_meta(&t, "device.queue_ms", "0");
+	trace_add_meta(&t, "device.busy_ms", "0");
+	fidelity_dev_from_meta(&t, &d);
+	assert_false(d.have);
+	trace_release(&t);
+	memset(&t, 0, sizeof(t));
+	trace_add_meta(&t, "device.reads", "0");
+	trace_add_meta(&t, "device.writes", "0");
+	trace_add_meta(&t, "device.read_sectors", "36028797018963968");
+	trace_add_meta(&t, "device.write_sectors", "0");
+	trace_add_meta(&t, "device.queue_ms", "0");
+	trace_add_meta(&t, "device.busy_ms", "0");
+	fidelity_dev_from_meta(&t, &d);
+	assert_false(d.have);
+	trace_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_identical),
 	    cmocka_unit_test(test_poor),
+	    cmocka_unit_test(test_device_same),
+	    cmocka_unit_test(test_device_cached),
+	    cmocka_unit_test(test_device_floor),
+	    cmocka_unit_test(test_device_unjudged),
+	    cmocka_unit_test(test_device_meta),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,6 +39,26 @@ static void add_double(struct json_object *o, const char *key, double v)
 			       json_object_new_double(isfinite(v) ? v : 0));
 }
 
+/* A replay's device terms: each error, null when not judged, and why. */
+static struct json_object *fidelity_dev_json(const struct run_result *r)
+{
+	static const char *const keys[4] = {"dev_read", "dev_write", "dev_size",
+					    "dev_depth"};
+	struct json_object *o = json_object_new_object();
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (r->fidelity_dev[i] >= 0)
+			add_double(o, keys[i], r->fidelity_dev[i]);
+		else
+			json_object_object_add(o, keys[i], NULL);
+	if (r->fidelity_dev_why)
+		json_object_object_add(
+		    o, "not_judged",
+		    json_object_new_string(r->fidelity_dev_why));
+	return o;
+}
+
 static void add_str(struct json_object *o, const char *key, const char *v)
 {
 	json_object_object_add(o, key, json_object_new_string(v ? v : ""));
@@ -399,6 +419,9 @@ struct json_object *result_to_json(const struct run_meta *meta,
 		add_double(o, "dbench_mbps", r->dbench_mbps);
 	if (r->have_fidelity) /* a replay's score, docs/TRACE-FORMAT.md */
 		add_double(o, "fidelity", r->fidelity);
+	if (r->have_fidelity_dev)
+		json_object_object_add(o, "fidelity_device",
+				       fidelity_dev_json(r));
 	json_object_object_add(o, "interrupted",
 			       json_object_new_boolean(r->interrupted));
 	if (r->ops[IO_READ])

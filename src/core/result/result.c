@@ -37,6 +37,7 @@ void run_result_release(struct run_result *r)
 	free(r->warnings);
 	free(r->warn_kinds);
 	free(r->notes);
+	free(r->fidelity_dev_why);
 	free(r->jobs);
 	if (r->limits) {
 		free(r->limits->cpus);

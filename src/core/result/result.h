@@ -184,6 +184,12 @@ struct run_result {
 	 * enum engine_feature bits (the jobs' engines are alike) */
 	int have_engine;
 	unsigned engine_features;
+	/* a file-layer replay's device terms (replay_dev.c, fidelity.h):
+	 * dev-read, dev-write, dev-size, dev-depth, each 0..1 or negative
+	 * when not judged; why some are not (owned, NULL: all are) */
+	int have_fidelity_dev;
+	double fidelity_dev[4];
+	char *fidelity_dev_why;
 };
 
 void run_result_init(struct run_result *r);

@@ -621,6 +621,11 @@ const char *capture_notes(const struct capture *c)
 	return c->notes.buf;
 }
 
+const struct trace *capture_files(const struct capture *c)
+{
+	return &c->tk.files;
+}
+
 uint64_t capture_start_ns(const struct capture *c)
 {
 	return c->start_ns;

@@ -16,6 +16,8 @@
 
 struct strbuf;
 struct trace_writer;
+struct trace_event;
+struct trace;
 struct trace_end;
 struct capture;
 
@@ -72,5 +74,47 @@ void capture_free(struct capture *c);
  * ("knob.vm.dirty_ratio"). */
 int capture_write_meta(struct trace_writer *w, const char *layer,
 		       struct strbuf *err);
+
+/* The files the capture met so far (their dev, ino, path); the trace's
+ * events stay empty. */
+const struct trace *capture_files(const struct capture *c);
+
+/*
+ * What reached the devices during a capture: readings of every block
+ * device's stat file (/sys/class/block/NAME/stat), the first at the
+ * start and the last taken at each capture_disks_sample(), so that a
+ * device gone before the end (a scratch target torn down) keeps its
+ * last reading. A device that appears later counts from zero (its
+ * counters start there).
+ */
+struct capture_disk;
+struct capture_disks {
+	struct capture_disk *v;
+	size_t nr, alloc;
+	const struct trace *files; /* capture_files(): by file id */
+	struct capture_io {
+		uint64_t dev; /* by_dev: the device */
+		uint64_t rd, wr;
+	} * file_bytes; /* moved, by file id - 1 */
+	size_t nr_file, alloc_file;
+	struct capture_io *by_dev; /* per st_dev, at the end */
+	size_t nr_dev, alloc_dev;
+	uint64_t start_ns; /* the first sample */
+	const char *sysfs; /* "/sys" (tests: a fake tree) */
+};
+/* Take a reading of every device (the first one starts the interval). */
+void capture_disks_sample(struct capture_disks *d);
+/* A trace_writer.on_event (ctx: d, whose files is set): the bytes
+ * reads and writes moved, tallied by the device of their file. */
+void capture_disks_on_event(void *ctx, const struct trace_event *e);
+/*
+ * The meta entries device.* (docs/TRACE-FORMAT.md) of the block device
+ * the traced reads and writes moved the most bytes on (their files'
+ * st_dev), or, when none moved any, the first holding a file of
+ * d->files. Nothing when no file is on a block device.
+ */
+int capture_disks_write_meta(struct capture_disks *d, struct trace_writer *w,
+			     struct strbuf *err);
+void capture_disks_release(struct capture_disks *d);
 
 #endif

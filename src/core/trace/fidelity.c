@@ -2,7 +2,9 @@
  * The fidelity score of a replay against its capture. See fidelity.h
  * for the formula; docs/TRACE-FORMAT.md repeats it for users.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fidelity.h"
 #include "../../util/strbuf.h"
@@ -173,4 +175,223 @@ void fidelity_compute(const struct trace_summary *c,
 			    why->len ? ", " : "", 100 * f->err[FID_LAG]);
 		f->poor = 1;
 	}
+}
+
+static const char *const dev_names[FDEV__NR] = {
+    "dev-read",
+    "dev-write",
+    "dev-size",
+    "dev-depth",
+};
+
+#define FDEV_FLOOR (1024.0 * 1024) /* bytes: below it, no difference */
+
+const char *fidelity_dev_name(enum fidelity_dev_component k)
+{
+	return (unsigned)k < FDEV__NR ? dev_names[k] : "?";
+}
+
+/* |r - c| / max(c, the floor). */
+static double rel_floor(double r, double c)
+{
+	return cap1(fabs(r - c) / (c > FDEV_FLOOR ? c : FDEV_FLOOR));
+}
+
+/* The sentence of a poor byte term: which side went to the device. */
+static void say_bytes(struct strbuf *why, const char *what, double c, double r)
+{
+	const char *sep = why->len ? "; " : "";
+	const double mib = 1024.0 * 1024;
+	const char *cause = !strcmp(what, "reads") ? "came from the page cache"
+						   : "stayed in the page cache";
+
+	if (c > r)
+		strbuf_addf(why,
+			    "%sthe capture's %s reached the device (%.1f MiB); "
+			    "the replay's %s (%.1f MiB)",
+			    sep, what, c / mib, cause, r / mib);
+	else
+		strbuf_addf(why,
+			    "%sthe replay's %s reached the device (%.1f MiB); "
+			    "the capture's %s (%.1f MiB)",
+			    sep, what, r / mib, cause, c / mib);
+}
+
+/* Of dev bytes at the device, the share traced ones could explain (1
+ * under the floor). */
+static double explained(double traced, double dev)
+{
+	return dev > FDEV_FLOOR && traced < dev ? traced / dev : 1;
+}
+
+void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
+		     uint64_t logical_read, uint64_t logical_write,
+		     struct fidelity_devterms *f, struct strbuf *why,
+		     struct strbuf *unjudged)
+{
+	const double mib = 1024.0 * 1024;
+	double cb, rb, cs = 0, rs = 0, lr, lw;
+	unsigned i;
+
+	memset(f, 0, sizeof(*f));
+	strbuf_reset(why);
+	strbuf_reset(unjudged);
+	f->share = 1;
+	if (!c->have) {
+		strbuf_addstr(unjudged, "not recorded: the trace has no "
+					"device counters (before format 1.2, "
+					"or no device under its files)");
+		return;
+	}
+	if (!r->have) {
+		strbuf_addstr(unjudged, "not measured: the replay's target "
+					"has no device counters");
+		return;
+	}
+	lr = (double)(c->have_traced ? c->traced_read : logical_read);
+	lw = (double)(c->have_traced ? c->traced_write : logical_write);
+	cb = (double)c->read_bytes + (double)c->write_bytes;
+	f->share = explained(lr + lw, cb);
+	if (f->share < 0.5) {
+		strbuf_addf(unjudged,
+			    "not judged: the capture's device moved %.1f MiB, "
+			    "the traced calls %.1f MiB; other I/O on it was "
+			    "at least half",
+			    cb / mib, (lr + lw) / mib);
+		return;
+	}
+	f->applies[FDEV_READ] = explained(lr, (double)c->read_bytes) >= 0.5;
+	f->applies[FDEV_WRITE] = explained(lw, (double)c->write_bytes) >= 0.5;
+	/* the replay's device may carry other I/O too */
+	for (i = FDEV_READ; r->have_traced && i <= FDEV_WRITE; i++) {
+		double rd =
+		    (double)(i == FDEV_READ ? r->read_bytes : r->write_bytes);
+		double rt =
+		    (double)(i == FDEV_READ ? r->traced_read : r->traced_write);
+
+		if (f->applies[i] && explained(rt, rd) < 0.5) {
+			f->applies[i] = 0;
+			strbuf_addf(unjudged,
+				    "%s%s not judged: the replay's device %s "
+				    "%.1f MiB, its calls %.1f MiB",
+				    unjudged->len ? "; " : "", dev_names[i],
+				    i == FDEV_READ ? "read" : "wrote", rd / mib,
+				    rt / mib);
+		}
+	}
+	for (i = FDEV_READ; i <= FDEV_WRITE; i++)
+		if (!f->applies[i] && !strstr(unjudged->buf, dev_names[i]))
+			strbuf_addf(unjudged,
+				    "%s%s not judged: the capture's device %s "
+				    "%.1f MiB, the traced calls %.1f MiB",
+				    unjudged->len ? "; " : "", dev_names[i],
+				    i == FDEV_READ ? "read" : "wrote",
+				    (double)(i == FDEV_READ ? c->read_bytes
+							    : c->write_bytes) /
+					mib,
+				    (i == FDEV_READ ? lr : lw) / mib);
+	f->err[FDEV_READ] =
+	    rel_floor((double)r->read_bytes, (double)c->read_bytes);
+	f->err[FDEV_WRITE] =
+	    rel_floor((double)r->write_bytes, (double)c->write_bytes);
+	rb = (double)r->read_bytes + (double)r->write_bytes;
+	/* sizes and depths of a handful of requests say nothing, nor of
+	 * requests partly other processes' */
+	f->applies[FDEV_SIZE] = f->applies[FDEV_DEPTH] =
+	    f->applies[FDEV_READ] && f->applies[FDEV_WRITE] &&
+	    (cb > FDEV_FLOOR || rb > FDEV_FLOOR);
+	if (f->applies[FDEV_SIZE]) {
+		cs = c->requests ? cb / (double)c->requests : 0;
+		rs = r->requests ? rb / (double)r->requests : 0;
+		f->err[FDEV_SIZE] = rel(rs, cs);
+		f->err[FDEV_DEPTH] = rel(r->busy_depth, c->busy_depth);
+	}
+	for (i = 0; i < FDEV__NR; i++)
+		f->judged |= f->applies[i];
+	for (i = FDEV_READ; i <= FDEV_WRITE; i++) {
+		double cv =
+		    (double)(i == FDEV_READ ? c->read_bytes : c->write_bytes);
+		double rv =
+		    (double)(i == FDEV_READ ? r->read_bytes : r->write_bytes);
+
+		if (f->applies[i] && f->err[i] > 0.25 &&
+		    fabs(rv - cv) > FDEV_FLOOR) {
+			say_bytes(why, i == FDEV_READ ? "reads" : "writes", cv,
+				  rv);
+			f->poor = 1;
+		}
+	}
+	if (f->applies[FDEV_SIZE] && f->err[FDEV_SIZE] > 0.5) {
+		strbuf_addf(why,
+			    "%sthe device requests were %.0f KiB on average, "
+			    "%.0f KiB in the capture",
+			    why->len ? "; " : "", rs / 1024, cs / 1024);
+		f->poor = 1;
+	}
+	if (f->applies[FDEV_DEPTH] && f->err[FDEV_DEPTH] > 0.5) {
+		strbuf_addf(why,
+			    "%sthe device queue held %.1f requests while busy, "
+			    "%.1f in the capture",
+			    why->len ? "; " : "", r->busy_depth, c->busy_depth);
+		f->poor = 1;
+	}
+}
+
+double fidelity_combine(double file_score, const struct fidelity_devterms *f)
+{
+	double sum = 0, file_mean = 1 - file_score / 100;
+	unsigned i, nr = 0;
+
+	for (i = 0; i < FDEV__NR; i++)
+		if (f->applies[i]) {
+			sum += f->err[i];
+			nr++;
+		}
+	if (!nr)
+		return file_score;
+	return 100 * (1 - (3 * file_mean + sum / nr) / 4);
+}
+
+/* A meta value that is a whole number, else 0 (*ok cleared). */
+static uint64_t meta_u64(const struct trace *t, const char *key, int *ok)
+{
+	const char *v = trace_meta_get(t, key);
+	char *end;
+	unsigned long long n;
+
+	if (!v || !*v || *v == '-') {
+		*ok = 0;
+		return 0;
+	}
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (*end || errno) {
+		*ok = 0;
+		return 0;
+	}
+	return n;
+}
+
+void fidelity_dev_from_meta(const struct trace *t, struct fidelity_dev *d)
+{
+	uint64_t rs, ws, busy, queue;
+	int ok = 1;
+
+	memset(d, 0, sizeof(*d));
+	rs = meta_u64(t, "device.read_sectors", &ok);
+	ws = meta_u64(t, "device.write_sectors", &ok);
+	d->requests = meta_u64(t, "device.reads", &ok);
+	d->requests += meta_u64(t, "device.writes", &ok);
+	busy = meta_u64(t, "device.busy_ms", &ok);
+	queue = meta_u64(t, "device.queue_ms", &ok);
+	if (!ok || rs > UINT64_MAX / 512 || ws > UINT64_MAX / 512)
+		return;
+	d->read_bytes = rs * 512;
+	d->write_bytes = ws * 512;
+	d->busy_depth = busy ? (double)queue / (double)busy : 0;
+	d->have = 1;
+	ok = 1;
+	d->traced_read = meta_u64(t, "device.traced_read_bytes", &ok);
+	d->traced_write = meta_u64(t, "device.traced_write_bytes", &ok);
+	d->have_traced = ok;
 }

@@ -64,4 +64,80 @@ void fidelity_compute(const struct trace_summary *c,
 /* The component's name ("ops", "rate"). */
 const char *fidelity_name(enum fidelity_component k);
 
+/*
+ * The device terms (format 1.2): what reached the device holding the
+ * traced files during the capture (its meta device.*) against what
+ * reached the replay target's device (the run's device truth). Each is
+ * 0..1 like the components above:
+ *   dev-read   |R - C| / max(C, 1 MiB) of the bytes read at the device
+ *   dev-write  the same of the bytes written
+ *   dev-size   |size_r / size_c - 1| of the mean request size
+ *   dev-depth  |depth_r / depth_c - 1| of the mean queue depth while
+ *              the device was busy (weighted time in queue / busy time)
+ * They are judged only when both sides were measured and the traced
+ * calls could explain at least half of the capture's device bytes (the
+ * counters are the whole device's: other processes' I/O is in them);
+ * dev-read only when they could explain half of its bytes read (or it
+ * read under 1 MiB), dev-write likewise, and the same of the replay's
+ * device against the replay's calls; dev-size and dev-depth only when
+ * both are judged.
+ * With device terms the score is 100 * (1 - (3 * file mean + device
+ * mean) / 4): the file components weigh 3/4, the device ones 1/4.
+ * dev-read or dev-write is poor past 25% and 1 MiB apart, dev-size and
+ * dev-depth past 50%.
+ */
+enum fidelity_dev_component {
+	FDEV_READ,
+	FDEV_WRITE,
+	FDEV_SIZE,
+	FDEV_DEPTH,
+	FDEV__NR
+};
+
+/* One side's device numbers. */
+struct fidelity_dev {
+	int have;	     /* measured */
+	uint64_t read_bytes; /* at the device */
+	uint64_t write_bytes;
+	uint64_t requests;     /* reads and writes completed */
+	double busy_depth;     /* mean requests in flight while busy */
+	int have_traced;       /* traced_* are known */
+	uint64_t traced_read;  /* what the traced (replayed) calls read */
+	uint64_t traced_write; /* and wrote */
+};
+
+struct fidelity_devterms {
+	double err[FDEV__NR];
+	int applies[FDEV__NR];
+	int judged;   /* some term applies */
+	double share; /* of the capture's device bytes the traced calls
+			 could explain, 0..1 (1 when nothing moved) */
+	int poor;
+};
+
+/*
+ * Compare replay r with capture c at the device. logical_read and
+ * logical_write: what the capture's traced calls read and wrote
+ * (c->traced_*, what they moved on that device, win when known). why gets the
+ * plain sentences of the poor terms ("the capture's reads reached the device (X
+ * MiB); the replay's came from the page cache (Y MiB)"), unjudged why the terms
+ * were not judged (not recorded, not measured, other I/O). Both are reset
+ * first.
+ */
+void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
+		     uint64_t logical_read, uint64_t logical_write,
+		     struct fidelity_devterms *f, struct strbuf *why,
+		     struct strbuf *unjudged);
+
+/* The score with the device terms: file_score (fidelity.score) when
+ * none applies, else as above. */
+double fidelity_combine(double file_score, const struct fidelity_devterms *f);
+
+/* The capture's side from t's meta device.*: have is 0 when they are
+ * absent or not numbers (a trace before 1.2 still replays). */
+void fidelity_dev_from_meta(const struct trace *t, struct fidelity_dev *d);
+
+/* "dev-read", "dev-write", "dev-size", "dev-depth". */
+const char *fidelity_dev_name(enum fidelity_dev_component k);
+
 #endif

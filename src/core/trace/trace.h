@@ -197,6 +197,9 @@ struct trace_writer {
 	uint64_t bytes; /* written so far */
 	int failed;	/* a write failed */
 	int anonymize;	/* paths as trace_anonymize_path() makes them */
+	/* shown each event as it is written (NULL: none) */
+	void (*on_event)(void *ctx, const struct trace_event *e);
+	void *on_event_ctx;
 };
 /* Create path (never through a symbolic link; an existing file only
  * with replace). */

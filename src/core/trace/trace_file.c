@@ -461,6 +461,8 @@ int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
 {
 	unsigned char p[TRACE_EVENT_BYTES];
 
+	if (w->on_event)
+		w->on_event(w->on_event_ctx, e);
 	encode_event(p, e);
 	strbuf_add(w->block, p, sizeof(p));
 	w->nr_events++;

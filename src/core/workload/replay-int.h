@@ -122,6 +122,10 @@ struct run_result;
 /* The timed part and the cleanup (replay_run.c). */
 int rp_run(struct workload *w, struct run_result *r, struct strbuf *err);
 void rp_cleanup(struct workload *w);
+/* rp_run, then the device terms of a file-layer replay's fidelity from
+ * the run's device truth and t's meta device.* (replay_dev.c). */
+int rp_run_judged(struct workload *w, struct run_result *r, struct strbuf *err);
+void rp_judge_device(const struct trace *t, struct run_result *r);
 /* --layer block (replay_blk.c): the requests of st->t on target t
  * (a block device), done by workers keeping the recorded depth; 0 or
  * -errno with err set. */
