@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "job.h"
+#include "knobargs.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/report/devices_text.h"
@@ -458,6 +459,9 @@ int cmd_compare(int argc, const char **argv)
 		goto out;
 	}
 	configure(&tr.c, &a);
+	/* --quiet: the session's warnings only, as run --quiet */
+	if (a.quiet)
+		knob_cli_log_quiet(&tr.hooks.log);
 	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
 	    (a.report &&
 	     cli_check_report_file(a.report, 0,
@@ -508,7 +512,8 @@ int cmd_compare(int argc, const char **argv)
 		const char **joined = joined_params(&a);
 
 		ret = job_cli_compare_setup(
-		    &tr, a.r.job, a.r.section, cli_run_opts_job_flags(&a.r),
+		    &tr, a.r.job, a.r.section,
+		    cli_run_opts_job_flags(&a.r) | (a.quiet ? JOB_QUIET : 0),
 		    joined, a.nr_params, a.r.time_given, a.r.ramp_given, &plan);
 		for (i = 0; i < a.nr_params; i++)
 			free((char *)joined[i]);

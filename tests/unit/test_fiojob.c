@@ -496,6 +496,51 @@ static void test_map_verify(void **state)
 	strbuf_release(&warn);
 }
 
+/* fio's batching: one I/O per submit unless the job says otherwise */
+static void test_map_batch(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+	const struct fiojob_run *r;
+
+	(void)state;
+	assert_int_equal(
+	    map("[global]\nsize=1m\n[d]\nrw=read\nioengine=libaio\niodepth=4\n"
+		"[b]\nrw=read\nioengine=io_uring\niodepth=32\n"
+		"iodepth_batch=8\niodepth_batch_complete=4\n"
+		"[z]\nrw=read\nioengine=libaio\niodepth=16\n"
+		"iodepth_batch_submit=0\n"
+		"iodepth_batch_complete_min=0\n"
+		"iodepth_batch_complete_max=64\n",
+		&ov, &plan, &warn, &err),
+	    0);
+	assert_int_equal(plan.nr, 3);
+	r = &plan.runs[0];
+	assert_true(has_param(r, "batch_submit=1"));
+	assert_true(has_param(r, "batch_complete_min=1"));
+	assert_true(has_param(r, "batch_complete_max=1"));
+	/* the aliases, and a max below the min raised to it */
+	r = &plan.runs[1];
+	assert_true(has_param(r, "batch_submit=8"));
+	assert_true(has_param(r, "batch_complete_min=4"));
+	assert_true(has_param(r, "batch_complete_max=4"));
+	/* 0 submits the depth; beyond the depth is the depth */
+	r = &plan.runs[2];
+	assert_true(has_param(r, "batch_submit=16"));
+	assert_true(has_param(r, "batch_complete_min=0"));
+	assert_true(has_param(r, "batch_complete_max=16"));
+	fiojob_plan_release(&plan);
+
+	assert_int_equal(map("[x]\nrw=read\nsize=1m\niodepth_batch=two\n", &ov,
+			     &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "iodepth_batch"));
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +553,7 @@ int main(void)
 	    cmocka_unit_test(test_map_refusals),
 	    cmocka_unit_test(test_map_groups_overrides),
 	    cmocka_unit_test(test_map_verify),
+	    cmocka_unit_test(test_map_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

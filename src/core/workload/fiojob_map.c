@@ -216,6 +216,49 @@ static int map_verify(const struct fiojob_view *v, int writes,
 	return 0;
 }
 
+/*
+ * fio's batching of a job: iodepth_batch_submit I/Os per submit call (1
+ * unless set; 0 is iodepth), iodepth_batch_complete_min completions to
+ * wait for (1) and _max to take per wait (0 is the min). iotrial's own
+ * workloads submit every free slot at once, so a job file always says
+ * all three.
+ */
+static int map_batch(const struct fiojob_view *v, uint64_t iodepth,
+		     struct fiojob_run *r, struct strbuf *err)
+{
+	static const struct {
+		const char *fio, *param;
+		uint64_t def;
+	} rows[] = {
+	    {"iodepth_batch_submit", "batch_submit", 1},
+	    {"iodepth_batch_complete_min", "batch_complete_min", 1},
+	    {"iodepth_batch_complete_max", "batch_complete_max", 0},
+	};
+	uint64_t u[ARRAY_SIZE(rows)];
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct fiojob_opt *o = fiojob_find(v, rows[i].fio);
+
+		if (o && one_value(o, err))
+			return -EINVAL;
+		if (fiojob_get_count(o, rows[i].def, &u[i], err))
+			return -EINVAL;
+		/* beyond the depth it means the depth, for fio too */
+		if (u[i] > iodepth)
+			u[i] = iodepth;
+	}
+	if (!u[0])
+		u[0] = iodepth;
+	if (u[2] < u[1])
+		u[2] = u[1];
+	if (!u[2])
+		u[2] = 1; /* fio waits for one when asked for none */
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		add_param(r, "%s=%llu", rows[i].param,
+			  (unsigned long long)u[i]);
+	return 0;
+}
+
 /* Map the job in section index sec into r. */
 static int map_job(const struct fiojob *j, unsigned sec,
 		   const struct fiojob_opt *const *globals,
@@ -280,6 +323,8 @@ static int map_job(const struct fiojob *j, unsigned sec,
 		return -EINVAL;
 	add_param(r, "jobs=%llu", (unsigned long long)numjobs);
 	add_param(r, "iodepth=%llu", (unsigned long long)iodepth);
+	if (map_batch(&v, iodepth, r, err))
+		return -EINVAL;
 	if (map_engine(fiojob_find(&v, "ioengine"), &engine, warn, err))
 		return -EINVAL;
 	add_param(r, "engine=%s", engine);

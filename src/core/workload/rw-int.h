@@ -31,5 +31,12 @@ struct rw_kind rw_kind_of(const struct workload *w);
 /* The I/Os a job keeps in flight: iodepth, or 1 for a synchronous
  * engine. */
 unsigned rw_effective_iodepth(const struct workload *w);
+/* How a job of iodepth slots submits and reaps: batch_submit I/Os per
+ * submit call, waits for complete_min completions and takes at most
+ * complete_max per reap; the parameters' 0s resolved (all slots, one,
+ * all in flight), each from 1 to iodepth. */
+void rw_batch_of(const struct workload *w, unsigned iodepth,
+		 unsigned *batch_submit, unsigned *complete_min,
+		 unsigned *complete_max);
 
 #endif

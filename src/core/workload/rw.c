@@ -65,6 +65,9 @@ struct rw_job {
 			   the timed region, so it counts */
 	void **bufs;
 	unsigned iodepth;
+	unsigned batch_submit; /* I/Os per submit call (iodepth: all) */
+	unsigned complete_min; /* completions a wait asks for, >= 1 */
+	unsigned complete_max; /* at most this many per reap (iodepth) */
 	struct rng rng;
 	uint64_t base_bytes; /* region start */
 	uint64_t next_bytes; /* sequential cursor inside the region */
@@ -122,6 +125,8 @@ static int job_setup(struct rw_job *j)
 			      st->kind.random ? POSIX_FADV_RANDOM
 					      : POSIX_FADV_SEQUENTIAL);
 	j->iodepth = rw_effective_iodepth(w);
+	rw_batch_of(w, j->iodepth, &j->batch_submit, &j->complete_min,
+		    &j->complete_max);
 	j->reqs = xcalloc(j->iodepth, sizeof(*j->reqs));
 	j->free = xcalloc(j->iodepth, sizeof(*j->free));
 	j->done = xcalloc(j->iodepth, sizeof(*j->done));
@@ -290,6 +295,13 @@ static int job_complete(struct rw_job *j, unsigned n)
 	return ret;
 }
 
+/* A failed reap, as the job's error. */
+static int reap_error(struct rw_job *j, int got)
+{
+	return err_set(&j->err, got, "waiting for I/O on '%s' failed: %s",
+		       j->sh->st->paths[j->idx], strerror(-got));
+}
+
 /* The hot loop: keep iodepth I/Os in flight until told to drain. */
 static int job_loop(struct rw_job *j)
 {
@@ -348,7 +360,7 @@ static int job_loop(struct rw_job *j)
 				j->drop_due = 1;
 				break;
 			}
-			if (n == j->nr_free)
+			if (n == j->nr_free || n == j->batch_submit)
 				break;
 			if (fsync_every && j->writes_since_fsync >= fsync_every)
 				break;
@@ -390,18 +402,35 @@ static int job_loop(struct rw_job *j)
 			inflight += (unsigned)got;
 			if (run_start)
 				j->counted += (unsigned)got;
+			/* a batch of batch_submit went out while slots are
+			 * free: hand it to the kernel on its own (a reap of
+			 * nothing submits what io_uring queued) and fill
+			 * the next, as fio commits each batch */
+			if (n == j->batch_submit && j->nr_free &&
+			    (unsigned)got == n && !j->drop_due &&
+			    !(fsync_every &&
+			      j->writes_since_fsync >= fsync_every)) {
+				got = j->eng.ops->reap(&j->eng, j->done, 0, 0);
+				if (got < 0) {
+					ret = reap_error(j, got);
+					break;
+				}
+				continue;
+			}
 		}
 	reap:
 		if (inflight) {
+			unsigned want = j->complete_min < inflight
+					    ? j->complete_min
+					    : inflight;
+			unsigned most =
+			    j->complete_max > want ? j->complete_max : want;
 			int got =
-			    j->eng.ops->reap(&j->eng, j->done, 1, inflight);
+			    j->eng.ops->reap(&j->eng, j->done, want,
+					     most < inflight ? most : inflight);
 
 			if (got < 0) {
-				ret = err_set(&j->err, got,
-					      "waiting for I/O on '%s' failed: "
-					      "%s",
-					      j->sh->st->paths[j->idx],
-					      strerror(-got));
+				ret = reap_error(j, got);
 				break;
 			}
 			inflight -= (unsigned)got;

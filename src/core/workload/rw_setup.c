@@ -37,6 +37,15 @@ const struct param_spec rw_params[] = {
     {"sqpoll", PARAM_BOOL, "0", 0, 1, NULL,
      "io_uring: a kernel thread submits (IORING_SETUP_SQPOLL), one CPU "
      "kept busy polling"},
+    {"batch_submit", PARAM_UINT, "0", 0, 4096, NULL,
+     "async engines: I/Os handed to the kernel per call (fio's "
+     "iodepth_batch_submit); 0: every free slot at once"},
+    {"batch_complete_min", PARAM_UINT, "1", 0, 4096, NULL,
+     "async engines: completions to wait for before refilling (fio's "
+     "iodepth_batch_complete_min; 0 waits for one as fio does)"},
+    {"batch_complete_max", PARAM_UINT, "0", 0, 4096, NULL,
+     "async engines: completions taken per wait (fio's "
+     "iodepth_batch_complete_max); 0: all that are done"},
     {"direct", PARAM_BOOL, "0", 0, 1, NULL, "O_DIRECT: bypass the page cache"},
     {"fsync", PARAM_UINT, "0", 0, 0, NULL,
      "fsync after every N writes (0: never)"},
@@ -87,6 +96,29 @@ unsigned rw_effective_iodepth(const struct workload *w)
 	if (e && (e->caps & ENGINE_SYNC))
 		return 1;
 	return (unsigned)workload_u64(w, "iodepth");
+}
+
+/* v as a count from 1 to depth, with 0 meaning zero_means. */
+static unsigned batch_clamp(uint64_t v, unsigned zero_means, unsigned depth)
+{
+	if (!v)
+		v = zero_means;
+	return v > depth ? depth : (unsigned)v;
+}
+
+void rw_batch_of(const struct workload *w, unsigned iodepth,
+		 unsigned *batch_submit, unsigned *complete_min,
+		 unsigned *complete_max)
+{
+	*batch_submit =
+	    batch_clamp(workload_u64(w, "batch_submit"), iodepth, iodepth);
+	/* fio waits for one completion when asked for none */
+	*complete_min =
+	    batch_clamp(workload_u64(w, "batch_complete_min"), 1, iodepth);
+	*complete_max = batch_clamp(workload_u64(w, "batch_complete_max"),
+				    iodepth, iodepth);
+	if (*complete_max < *complete_min)
+		*complete_max = *complete_min;
 }
 
 int rw_validate(struct workload *w, struct strbuf *err)
