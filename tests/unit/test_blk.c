@@ -197,7 +197,8 @@ static void test_pairing(void **state)
 	strbuf_release(&err);
 }
 
-/* A trace that says it is 1.0 cannot hold block requests. */
+/* A trace is written at the current minor, and one that says it is 1.0
+ * cannot hold block requests. */
 static void test_minor(void **state)
 {
 	struct strbuf err = STRBUF_INIT, data = STRBUF_INIT;
@@ -215,7 +216,7 @@ static void test_minor(void **state)
 	t.nr_events = 0;
 	assert_int_equal(strbuf_read_file(&data, path, 0), 0);
 	assert_int_equal(trace_read_mem(data.buf, data.len, &r, &err), 0);
-	assert_int_equal(r.version_minor, 1);
+	assert_int_equal(r.version_minor, TRACE_VERSION_MINOR);
 	trace_release(&r);
 	memset(&r, 0, sizeof(r));
 	data.buf[10] = 0; /* minor 0 */
