@@ -188,6 +188,14 @@ static void test_device_floor(void **state)
 	assert_true(f.judged);
 	assert_false(f.poor);
 	assert_true(f.err[FDEV_READ] < 0.5);
+	/* a difference under the floor counts nothing */
+	assert_true(f.err[FDEV_READ] == 0);
+	/* 2 MiB over a 512 KiB capture: what is past the floor counts */
+	dev(&r, 512 * 1024 + 2 * MIB, 0);
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	assert_true(fabs(f.err[FDEV_READ] - 1.0) < 1e-9);
+	dev(&r, 100 * 1024, 0);
+	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
 	/* a few requests: size and depth say nothing */
 	assert_false(f.applies[FDEV_SIZE] || f.applies[FDEV_DEPTH]);
 	/* 30% more bytes and over 1 MiB more: poor */

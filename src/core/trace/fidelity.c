@@ -191,10 +191,14 @@ const char *fidelity_dev_name(enum fidelity_dev_component k)
 	return (unsigned)k < FDEV__NR ? dev_names[k] : "?";
 }
 
-/* |r - c| / max(c, the floor). */
+/* |r - c| beyond the floor, over max(c, the floor): a difference of
+ * less than the floor (a journal commit, metadata, a neighbour's few
+ * blocks) counts nothing, one of many times the capture counts in full. */
 static double rel_floor(double r, double c)
 {
-	return cap1(fabs(r - c) / (c > FDEV_FLOOR ? c : FDEV_FLOOR));
+	double d = fabs(r - c) - FDEV_FLOOR;
+
+	return d > 0 ? cap1(d / (c > FDEV_FLOOR ? c : FDEV_FLOOR)) : 0;
 }
 
 /* The sentence of a poor byte term: which side went to the device. */
@@ -299,7 +303,7 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 	 * requests partly other processes' */
 	f->applies[FDEV_SIZE] = f->applies[FDEV_DEPTH] =
 	    f->applies[FDEV_READ] && f->applies[FDEV_WRITE] &&
-	    (cb > FDEV_FLOOR || rb > FDEV_FLOOR);
+	    cb > FDEV_FLOOR && rb > FDEV_FLOOR;
 	if (f->applies[FDEV_SIZE]) {
 		cs = c->requests ? cb / (double)c->requests : 0;
 		rs = r->requests ? rb / (double)r->requests : 0;

@@ -256,7 +256,7 @@ static void rate_rows(struct strbuf *out, const struct trace_summary *s)
 	strbuf_addf(out, "rate over time (%zu s a row):\n", per);
 	for (i = 0; i < s->nr_secs; i += per) {
 		uint64_t ops = 0, bytes = 0;
-		double span = (double)per, left;
+		double span = (double)per, left, bps;
 
 		for (j = i; j < i + per && j < s->nr_secs; j++) {
 			ops += s->sec_ops[j];
@@ -269,7 +269,9 @@ static void rate_rows(struct strbuf *out, const struct trace_summary *s)
 			span = left;
 		strbuf_addf(out, "  %5zus  %10.0f ops/s  ", i,
 			    (double)ops / span);
-		add_bytes(out, (uint64_t)((double)bytes / span));
+		/* a row of a few nanoseconds makes a rate past 2^64 */
+		bps = (double)bytes / span;
+		add_bytes(out, bps < 18e18 ? (uint64_t)bps : UINT64_MAX);
 		strbuf_addstr(out, "/s");
 		if (span < (double)per)
 			strbuf_addf(out, "  (over its %.3g s)", span);
