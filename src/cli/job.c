@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 #include "cli.h"
 #include "job.h"
+#include "job_share.h"
 #include "knobargs.h"
 #include "../core/experiment/trial.h"
 #include "../core/report/run_text.h"
@@ -133,8 +134,10 @@ struct job_view {
 	struct strbuf summary;
 	int interrupted;
 	unsigned flags;
-	struct fiogroup *group;	  /* sections at once, or NULL */
-	struct json_object *objs; /* then each section's run object */
+	struct fiogroup *group;	   /* sections at once, or NULL */
+	struct json_object *objs;  /* then each section's run object */
+	struct job_shares *shares; /* the files sections share */
+	unsigned base;		   /* the group's first run in the plan */
 };
 
 static void job_run_done(void *ctx, const struct run_meta *meta,
@@ -189,20 +192,27 @@ static int failed_code(const struct trial *tr, int ret)
  * section of g, run at the same time. Returns an exit code.
  */
 static int group_setup(const struct job_cli_args *a, struct trial *tr,
-		       struct fiojob_run *runs, unsigned nr, struct fiogroup *g)
+		       struct fiojob_run *runs, unsigned nr, struct fiogroup *g,
+		       struct job_view *v)
 {
 	struct strbuf err = STRBUF_INIT;
 	unsigned k;
-	int ret = EXIT_OK;
+	int ret = EXIT_OK, failed;
 
 	tr->c.ro.time_ns = tr->c.ro.ios = tr->c.ro.ramp_ns = 0;
 	for (k = 0; k < nr && ret == EXIT_OK; k++) {
 		struct fiojob_run *r = &runs[k];
 		struct run_opts ro = {
 		    .time_ns = r->time_ns,
-		    .ramp_ns = a->r->ramp_given ? a->r->ramp_ns : r->ramp_ns};
+		    .ramp_ns = a->r->ramp_given ? a->r->ramp_ns : r->ramp_ns,
+		    .share_who = r->section};
 
-		if (r->startdelay_ns) {
+		ro.share = job_shares_get(v->shares, v->base + k, &tr->t,
+					  &failed, &err);
+		if (failed) {
+			error("[%s]: %s", r->section, err.buf);
+			ret = EXIT_USAGE;
+		} else if (r->startdelay_ns) {
 			error("%s:%u: [%s] has startdelay=, but it runs at "
 			      "the same time as other sections; iotrial "
 			      "starts the sections of a group together: "
@@ -237,7 +247,8 @@ static int group_setup(const struct job_cli_args *a, struct trial *tr,
 
 /* The entry of section r, its run object run, in jobs. */
 static void add_entry(struct json_object *jobs, const struct fiojob_run *r,
-		      const char *id, struct json_object *run)
+		      const char *id, struct json_object *run,
+		      struct json_object *file)
 {
 	struct json_object *entry = json_object_new_object();
 
@@ -252,6 +263,8 @@ static void add_entry(struct json_object *jobs, const struct fiojob_run *r,
 			       json_object_new_boolean(r->group_reporting));
 	json_object_object_add(entry, "id",
 			       id[0] ? json_object_new_string(id) : NULL);
+	if (file)
+		json_object_object_add(entry, "file", file);
 	json_object_object_add(entry, "run", json_object_get(run));
 	json_object_array_add(jobs, entry);
 }
@@ -310,7 +323,7 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 	struct fiogroup g;
 	struct trial tr;
 	uint64_t ios = 0;
-	int ret = EXIT_OK, pr;
+	int ret = EXIT_OK, pr, failed;
 	unsigned k;
 
 	fiogroup_init(&g);
@@ -352,7 +365,7 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 		goto out;
 	}
 	if (nr > 1) {
-		ret = group_setup(a, &tr, runs, nr, &g);
+		ret = group_setup(a, &tr, runs, nr, &g, view);
 		if (ret)
 			goto out;
 		view->group = &g;
@@ -368,6 +381,14 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 		tr.c.ro.ios = ios;
 		tr.c.ro.time_ns = r->time_ns;
 		tr.c.ro.ramp_ns = a->r->ramp_given ? a->r->ramp_ns : r->ramp_ns;
+		tr.c.ro.share_who = r->section;
+		tr.c.ro.share = job_shares_get(view->shares, view->base, &tr.t,
+					       &failed, &err);
+		if (failed) {
+			error("[%s]: %s", r->section, err.buf);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 	}
 	if ((pr = trial_read_params(&tr, &err)) ||
 	    (pr = trial_plan(&tr, &err))) {
@@ -408,10 +429,12 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 			    "stored as %s ('iotrial show %s')\n", tr.id, tr.id);
 	run = trial_run_object(&tr);
 	if (nr == 1)
-		add_entry(jobs, r, tr.id, run);
+		add_entry(jobs, r, tr.id, run,
+			  job_shares_json(view->shares, view->base));
 	for (k = 0; nr > 1 && k < nr; k++)
 		add_entry(jobs, &runs[k], tr.id,
-			  json_object_array_get_idx(view->objs, k));
+			  json_object_array_get_idx(view->objs, k),
+			  job_shares_json(view->shares, view->base + k));
 	if (nr > 1)
 		add_group(groups, runs, nr, tr.id, run);
 finish:
@@ -435,7 +458,8 @@ out:
 
 int job_cli_run(const struct job_cli_args *a)
 {
-	struct job_view view = {STRBUF_INIT, 0, 0, NULL, NULL};
+	struct job_view view = {STRBUF_INIT, 0, 0, NULL, NULL, NULL, 0};
+	struct job_shares shares;
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *obj = NULL, *jobs, *groups;
 	struct fiojob_plan plan;
@@ -468,14 +492,20 @@ int job_cli_run(const struct job_cli_args *a)
 	json_object_object_add(obj, "jobs", jobs);
 	groups = json_object_new_array();
 	stop = cli_catch_stop_signals();
+	job_shares_init(&shares, &plan, ro->target);
+	view.shares = &shares;
 	for (i = 0; i < plan.nr && !ret && !*stop; i += n) {
 		for (n = 1; i + n < plan.nr &&
 			    plan.runs[i + n].group == plan.runs[i].group;
 		     n++)
 			;
+		view.base = i;
 		ret = run_section(a, &plan.runs[i], n, stop, ro->seed, jobs,
 				  groups, &view);
 	}
+	/* the shared files go with the run, as every work file does */
+	job_shares_release(&shares);
+	view.shares = NULL;
 	if (json_object_array_length(groups))
 		json_object_object_add(obj, "groups", groups);
 	else

@@ -43,29 +43,19 @@ static int create_new(const struct target *t, const char *name,
 	return fd;
 }
 
-/* Write a read job's file in full, flush it, drop it from the cache. */
-int layout_write(const struct target *t, const char *name, uint64_t bytes,
-		 uint64_t seed, struct strbuf *err)
+int layout_fill_range(int fd, uint64_t from, uint64_t to, uint64_t seed,
+		      const char *path, struct strbuf *err)
 {
 	const size_t chunk = 1 << 20;
 	void *buf = xalloc_aligned(4096, chunk);
-	struct strbuf where = STRBUF_INIT;
-	const char *path;
+	uint64_t done = from;
 	struct rng rng;
-	uint64_t done = 0;
-	int fd, ret = 0;
+	int ret = 0;
 
-	target_file_path(t, name, &where);
-	path = where.buf;
 	rng_seed(&rng, seed);
 	layout_fill_random(buf, chunk, &rng);
-	fd = create_new(t, name, path, err);
-	if (fd < 0) {
-		ret = fd;
-		goto out;
-	}
-	while (done < bytes) {
-		size_t n = bytes - done < chunk ? bytes - done : chunk;
+	while (done < to) {
+		size_t n = to - done < chunk ? to - done : chunk;
 		ssize_t w = pwrite(fd, buf, n, (off_t)done);
 
 		if (w < 0 && errno == EINTR)
@@ -86,9 +76,23 @@ int layout_write(const struct target *t, const char *name, uint64_t bytes,
 	/* start from a cold cache, as fio's invalidate=1 does */
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 out:
+	free(buf);
+	return ret;
+}
+
+/* Write a read job's file in full, flush it, drop it from the cache. */
+int layout_write(const struct target *t, const char *name, uint64_t bytes,
+		 uint64_t seed, struct strbuf *err)
+{
+	struct strbuf where = STRBUF_INIT;
+	int fd, ret;
+
+	target_file_path(t, name, &where);
+	fd = create_new(t, name, where.buf, err);
+	ret =
+	    fd < 0 ? fd : layout_fill_range(fd, 0, bytes, seed, where.buf, err);
 	if (fd >= 0)
 		close(fd);
-	free(buf);
 	strbuf_release(&where);
 	return ret;
 }

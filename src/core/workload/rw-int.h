@@ -24,6 +24,7 @@ struct rw_state {
 	int blockdev;	       /* regions of one device, not files */
 	int made_files;	       /* we created files that cleanup removes */
 	int shared;	       /* all jobs on job 0's file */
+	char *note;	       /* for the run: how job 0's file was shared */
 };
 
 /* The kind a workload's name means. */

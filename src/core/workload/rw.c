@@ -650,6 +650,8 @@ int rw_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	}
 	if (!ret && jobs[0].vfy)
 		ret = read_back(jobs, st->nr_jobs, w->stop, r, err);
+	if (!ret && st->note)
+		run_result_note(r, "%s", st->note);
 	for (i = 0; i < st->nr_jobs; i++)
 		job_teardown(&jobs[i]);
 	free(jobs);

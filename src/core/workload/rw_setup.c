@@ -181,11 +181,28 @@ int rw_validate(struct workload *w, struct strbuf *err)
 	return 0;
 }
 
+/* Job 0's file as w's share of a file other workloads use too. */
+static int rw_share_file(struct workload *w, struct rw_state *st,
+			 struct layout_share *share, struct strbuf *err)
+{
+	struct strbuf note = STRBUF_INIT;
+	int ret;
+
+	ret = layout_share_use(share, w->ro.share_who ? w->ro.share_who : "?",
+			       w->target, st->names[0], st->region_bytes,
+			       st->kind.read_pct != 0, w->ro.seed, &note, err);
+	if (!ret && note.len)
+		st->note = strbuf_detach(&note, NULL);
+	strbuf_release(&note);
+	return ret;
+}
+
 int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 {
 	struct rw_state *st = xcalloc(1, sizeof(*st));
 	uint64_t bs = workload_u64(w, "bs");
 	struct strbuf path = STRBUF_INIT;
+	struct layout_share *share = w->ro.share;
 	uint64_t need_bytes = 0;
 	unsigned i;
 	int ret = 0;
@@ -232,6 +249,9 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	    (ret = verify_region_check(st->region_bytes / bs,
 				       rw_effective_iodepth(w), err)))
 		return ret;
+	/* a shared file is every job's, or the one job's */
+	if (st->blockdev || (st->nr_jobs > 1 && !st->shared))
+		share = NULL;
 	st->paths = xcalloc(st->nr_jobs, sizeof(*st->paths));
 	st->names = xcalloc(st->nr_jobs, sizeof(*st->names));
 	for (i = 0; i < st->nr_jobs; i++) {
@@ -256,6 +276,11 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		st->names[i] = xstrdup(name);
 		if (st->shared && i)
 			continue; /* job 0's file, laid out once */
+		if (!i && share) {
+			need_bytes +=
+			    layout_share_need(share, st->region_bytes);
+			continue;
+		}
 		if ((!w->ro.keep_files ||
 		     !layout_reusable(t, name, st->region_bytes)) &&
 		    __builtin_add_overflow(need_bytes, st->region_bytes,
@@ -273,6 +298,10 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		st->made_files = !w->ro.keep_files;
 		if (st->shared && i)
 			break;
+		if (!i && share) {
+			ret = rw_share_file(w, st, share, err);
+			continue;
+		}
 		if (w->ro.keep_files &&
 		    layout_reusable(t, st->names[i], st->region_bytes))
 			continue;
@@ -302,6 +331,7 @@ void rw_cleanup(struct workload *w)
 	}
 	free(st->paths);
 	free(st->names);
+	free(st->note);
 	free(st);
 	w->priv = NULL;
 }

@@ -14,7 +14,8 @@
 #include "../targets/target.h"
 #include "../../util/strbuf.h"
 
-struct truth_opts; /* observe/truth.h */
+struct truth_opts;   /* observe/truth.h */
+struct layout_share; /* layout.h */
 
 enum param_type {
 	PARAM_SIZE,    /* bytes; "4k", "1M" */
@@ -49,6 +50,11 @@ struct run_opts {
 	int keep_files;	  /* reuse laid-out files of the right size and
 			     leave them for the next run (experiments);
 			     target_release() removes them at the end */
+	/* Optional: job 0's file is this one, shared with other workloads
+	 * run before or beside (fio's filename= in several job sections;
+	 * layout.h), and share_who the name notes give this user. */
+	struct layout_share *share;
+	const char *share_who;
 };
 
 struct workload;
