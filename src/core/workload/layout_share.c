@@ -139,8 +139,8 @@ int layout_share_use(struct layout_share *s, const char *who,
 	if (!ret && !fresh && strcmp(who, s->laid_out_by))
 		strbuf_addf(note,
 			    "[%s] reuses the file [%s] laid out "
-			    "(filename=%s), as fio does: what the sections "
-			    "before it wrote stays written%s",
+			    "(filename=%s), as fio does: what was written "
+			    "to it stays written%s",
 			    who, s->laid_out_by, s->label ? s->label : "?",
 			    how.buf);
 	strbuf_release(&where);
