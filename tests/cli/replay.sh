@@ -130,7 +130,9 @@ dev_read=$(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
 r = r.get("run", r)
-print(min(d["read_bytes"] for d in r["devices"]))' "$TEST_TMP/r5.json")
+# the scratch device itself: the disk under its image may serve the
+# image from its own page cache (a loop device inside a loop image)
+print(r["devices"][0]["read_bytes"])' "$TEST_TMP/r5.json")
 check "the replay's reads of the 4 MiB dropped reach the device ($dev_read B)" \
 	test "$dev_read" -ge 2097152
 
