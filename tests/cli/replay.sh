@@ -136,6 +136,28 @@ print(r["devices"][0]["read_bytes"])' "$TEST_TMP/r5.json")
 check "the replay's reads of the 4 MiB dropped reach the device ($dev_read B)" \
 	test "$dev_read" -ge 2097152
 
+# the same captured on a tmpfs, as a fresh machine's /tmp is: there the
+# fsync takes no time, so nothing but the order between the threads
+# keeps the replay's advice after the replay's flush
+TFS="$TEST_TMP/tfs"
+mkdir -p "$TFS" && mount -t tmpfs tmpfs "$TFS" && TEST_MOUNTS+=("$TFS")
+(cd "$TFS" && "$IOTRIAL" record -o "$TEST_TMP/t6" -- sh -c \
+	'dd if=/dev/zero of=fa bs=64k count=64 conv=fsync 2>/dev/null;
+	 dd if=fa iflag=nocache count=0 2>/dev/null;
+	 dd if=fa of=/dev/null bs=64k 2>/dev/null; rm fa' >/dev/null 2>&1)
+for speed in 1 max; do
+	"$IOTRIAL" run replay --trace "$TEST_TMP/t6" -t scratch:64M:ext4 \
+		--speed "$speed" --no-store --json="$TEST_TMP/r6.json" \
+		>"$TEST_TMP/out" 2>&1
+	dev_read=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r = r.get("run", r)
+print(r["devices"][0]["read_bytes"])' "$TEST_TMP/r6.json")
+	check "captured on a tmpfs, --speed $speed: the advice waits for the other thread's fsync, the reads reach the device ($dev_read B)" \
+		test "${dev_read:-0}" -ge 2097152
+done
+
 # an advice Linux does not know, in a hostile trace, is refused at load;
 # so is the fadvise op in a trace that says 1.1
 mkadv() {

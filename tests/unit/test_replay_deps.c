@@ -113,6 +113,38 @@ static void test_producer_consumer(void **state)
 	release(&fx);
 }
 
+/* A flush and page cache advice order the threads that follow: the
+ * advice waits for the other thread's fsync (pages under writeback are
+ * not dropped), a read after the advice waits for the advice. */
+static void test_flush_then_advice(void **state)
+{
+	struct fixture fx = {0};
+	size_t i, found = 0;
+
+	(void)state;
+	add_file(&fx, "/w/fa");
+	ev(&fx, 0, TOP_OPEN, 1, 0, O_CREAT | O_WRONLY, 10, 5);
+	ev(&fx, 0, TOP_WRITE, 1, 0, 0, 20, 5);
+	ev(&fx, 0, TOP_FSYNC, 1, 0, 0, 30, 50);
+	ev(&fx, 0, TOP_CLOSE, 1, 0, 0, 90, 1);
+	ev(&fx, 1, TOP_OPEN, 1, 0, O_RDONLY, 100, 5);
+	ev(&fx, 1, TOP_FADVISE, 1, 0, 4, 110, 5);
+	ev(&fx, 1, TOP_CLOSE, 1, 0, 0, 120, 1);
+	ev(&fx, 2, TOP_OPEN, 1, 0, O_RDONLY, 130, 5);
+	ev(&fx, 2, TOP_READ, 1, 0, 0, 140, 5);
+	rp_deps_compute(&fx.t, fx.th, fx.nr_th);
+	/* the advice's thread waits for the fsync, the third call */
+	assert_int_equal(nr_deps(&fx, 1, 0), 1);
+	assert_int_equal(dep(&fx, 1, 0)->th, 0);
+	assert_int_equal(dep(&fx, 1, 0)->count, 3);
+	/* the reader waits for the advice, the second call of thread 1 */
+	for (i = 0; i < nr_deps(&fx, 2, 0); i++)
+		found +=
+		    dep(&fx, 2, 0)[i].th == 1 && dep(&fx, 2, 0)[i].count == 2;
+	assert_int_equal(found, 1);
+	release(&fx);
+}
+
 static void test_overlap_and_reads(void **state)
 {
 	struct fixture fx = {0};
@@ -239,6 +271,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_producer_consumer),
 	    cmocka_unit_test(test_overlap_and_reads),
+	    cmocka_unit_test(test_flush_then_advice),
 	    cmocka_unit_test(test_directory),
 	    cmocka_unit_test(test_random_traces_finish),
 	};

@@ -126,10 +126,21 @@ static int by_start(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Does e change its file (not only read it)? */
+/*
+ * Does e change its file (not only read it)? A flush and the page cache
+ * advice count: they change what a later call finds (clean pages, pages
+ * gone), so another thread's fadvise(DONTNEED) after a flush waits for
+ * the flush, as it came after it in the capture, and a read after the
+ * advice waits for the advice.
+ */
 static int changes_file(const struct trace_event *e)
 {
 	switch (e->op) {
+	case TOP_FSYNC:
+	case TOP_FDATASYNC:
+	case TOP_SYNC_RANGE:
+	case TOP_FADVISE:
+	case TOP_READAHEAD:
 	case TOP_WRITE:
 	case TOP_FTRUNCATE:
 	case TOP_FALLOCATE:
