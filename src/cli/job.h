@@ -47,15 +47,6 @@ int job_cli_load(const char *file, const char *section, int lenient,
 		 const char *const *params, unsigned nr_params,
 		 uint64_t time_ns, int need_one, struct fiojob_plan *plan);
 
-/*
- * Where run r's files go, into spec: -t when given (a filename= then
- * lands inside it), else directory=, else the directory of an absolute
- * filename=, else $TMPDIR or /tmp. A filename= that is a block device
- * is refused unless -t names that device. 0 or -EINVAL with err set.
- */
-int job_cli_target(const struct fiojob_run *r, const char *cli_target,
-		   struct strbuf *spec, struct strbuf *err);
-
 /* `iotrial run --job`: the exit code. */
 int job_cli_run(const struct job_cli_args *a);
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "job.h"
 #include "job_share.h"
+#include "job_target.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
