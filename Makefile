@@ -12,6 +12,10 @@
 #   make install  install ./iotrial, its manual and its bash and zsh completions
 #                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
 
+# The first goal is the default: plain make builds the program, whatever
+# rules (the BPF object below) come before its own.
+.DEFAULT_GOAL := all
+
 CC      ?= cc
 # build in parallel unless told otherwise (-jN on the command line wins);
 # only at the top: a sub-make (make demo's, make check's) shares its jobs
