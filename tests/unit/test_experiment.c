@@ -290,6 +290,82 @@ static void test_budget_after_layout(void **state)
 	strbuf_release(&err);
 }
 
+/* The fake workload again, taking one seed per block. */
+static const struct workload_ops fake_block_seed_ops = {
+    .name = "fake",
+    .summary = "lays out once, runs quickly, one seed per block",
+    .params = fake_params,
+    .prepare = fake_prepare,
+    .run = fake_run,
+    .cleanup = fake_cleanup,
+    .seed_per_block = 1,
+};
+
+/* The seeds of e's runs, by block (up to 8 blocks) and arm (2). */
+static void run_seeds(const struct experiment *e, int64_t seeds[8][2])
+{
+	struct json_object *runs = json_object_object_get(e->obj, "runs");
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(runs); i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		int b = json_object_get_int(json_object_object_get(r, "block"));
+		int a = json_object_get_int(json_object_object_get(r, "arm"));
+
+		assert_in_range(b, 0, 7);
+		seeds[b][a] = json_object_get_int64(json_object_object_get(
+		    json_object_object_get(r, "run"), "seed"));
+	}
+}
+
+/*
+ * A workload that asks for it gets one seed per block: both arms of a
+ * block do the same work, and the next block draws a new one; other
+ * workloads draw a seed per run.
+ */
+static void test_seed_per_block(void **state)
+{
+	static char *labels[] = {"a", "b"};
+	struct experiment_factor f[1] = {{"label", 0, labels, 2, NULL, NULL}};
+	struct experiment_hooks h = {0};
+	struct experiment_config c;
+	struct experiment e;
+	struct target t = {.spec = "fake", .path = "fake"};
+	struct strbuf err = STRBUF_INIT;
+	int64_t seeds[8][2];
+	unsigned b;
+
+	(void)state;
+	experiment_config_init(&c);
+	c.ops = &fake_block_seed_ops;
+	c.target = &t;
+	c.factors = f;
+	c.nr_factors = 1;
+	c.ro.ios = 100;
+	c.runs_fixed = 4;
+	c.drop_caches = 0;
+	c.seed = 3;
+	fake_prepares = 1; /* no 400 ms layout */
+	fake_every_ns = 0;
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_int_equal(experiment_run(&e, &c, &h, &err), 0);
+	run_seeds(&e, seeds);
+	for (b = 0; b < 4; b++) {
+		assert_true(seeds[b][0] == seeds[b][1]);
+		if (b)
+			assert_true(seeds[b][0] != seeds[b - 1][0]);
+	}
+	experiment_release(&e);
+	c.ops = &fake_ops;
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_int_equal(experiment_run(&e, &c, &h, &err), 0);
+	run_seeds(&e, seeds);
+	for (b = 0; b < 4; b++)
+		assert_true(seeds[b][0] != seeds[b][1]);
+	experiment_release(&e);
+	strbuf_release(&err);
+}
+
 /* One set of defaults: the experiment's statistics are the analysis's. */
 static void test_defaults(void **state)
 {
@@ -516,6 +592,7 @@ int main(void)
 	    cmocka_unit_test(test_plan_translated),
 	    cmocka_unit_test(test_plan_old_name),
 	    cmocka_unit_test(test_budget_after_layout),
+	    cmocka_unit_test(test_seed_per_block),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_validate_bad_arm),
 	    cmocka_unit_test(test_analyze_verdicts),

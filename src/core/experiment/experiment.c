@@ -365,9 +365,13 @@ static int verify_failed(struct exp_loop *l, const struct run_result *r,
 	return ret;
 }
 
-/* One run of arm; block < 0 for a warm-up, whose result is discarded. */
+/*
+ * One run of arm; block < 0 for a warm-up, whose result is discarded.
+ * block_seed is the seed of a workload that takes one per block
+ * (workload_ops.seed_per_block); the others draw their own.
+ */
 static int one_run(struct exp_loop *l, unsigned arm, int block,
-		   struct strbuf *err)
+		   uint64_t block_seed, struct strbuf *err)
 {
 	const struct experiment_config *c = l->c;
 	const struct experiment_arm *a = &l->e->arms[arm];
@@ -393,7 +397,10 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	if (!workload_reads_only(&w) &&
 	    (ret = target_refuse_writes(c->target, w.ops->name, err)))
 		goto out;
-	w.ro.seed = c->single_run ? c->seed : rng_next(&l->rng) & 0xffffffffu;
+	w.ro.seed = c->single_run ? c->seed
+		    : c->ops->seed_per_block && block >= 0
+			? block_seed
+			: rng_next(&l->rng) & 0xffffffffu;
 	w.ro.keep_files = !c->single_run;
 	w.stop = c->stop;
 	if (l->h->apply_knobs && (int)arm != l->applied_arm && arm_knobs) {
@@ -621,6 +628,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	double *lo = xcalloc(e->nr_arms, sizeof(*lo));
 	double *hi = xcalloc(e->nr_arms, sizeof(*hi));
 	const char *stopped = NULL;
+	uint64_t block_seed;
 	double halfwidth = -1;
 	unsigned i, b, planned;
 	int ret = 0;
@@ -645,7 +653,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		if (c->stop && *c->stop)
 			break;
 		progress(&l, -1u, i % e->nr_arms, planned, -1);
-		ret = one_run(&l, i % e->nr_arms, -1, err);
+		ret = one_run(&l, i % e->nr_arms, -1, 0, err);
 	}
 	for (b = 0; !ret && !stopped; b++) {
 		struct stats_stop_input si = {0};
@@ -689,6 +697,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			if (b >= si.min_blocks)
 				planned = c->warmup + e->nr_arms * (b + 1);
 		}
+		block_seed = rng_next(&l.rng) & 0xffffffffu;
 		for (i = 0; i < e->nr_arms; i++)
 			order[i] = i;
 		for (i = e->nr_arms; i > 1; i--) {
@@ -702,7 +711,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			if (c->stop && *c->stop)
 				break;
 			progress(&l, b, order[i], planned, halfwidth);
-			ret = one_run(&l, order[i], (int)b, err);
+			ret = one_run(&l, order[i], (int)b, block_seed, err);
 		}
 		if (c->stop && *c->stop) {
 			stopped = "interrupted";

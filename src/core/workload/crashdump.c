@@ -445,4 +445,5 @@ const struct workload_ops workload_crashdump = {
     .default_metric = crashdump_metric,
     .metrics = cd_metrics,
     .describe = cd_describe,
+    .seed_per_block = 1,
 };

@@ -523,4 +523,5 @@ const struct workload_ops workload_smallfiles = {
     .default_metric = smallfiles_metric,
     .metrics = sf_metrics,
     .describe = sf_describe,
+    .seed_per_block = 1,
 };

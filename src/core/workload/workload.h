@@ -103,6 +103,16 @@ struct workload_ops {
 	 * --ios and --ramp do not apply, and are not offered. */
 	int untimed;
 	/*
+	 * Its seed draws what it makes (file sizes, names, the mix of
+	 * operations), not offsets into data laid out before: compare gives
+	 * every run of a block the same seed, so the arms do the same work
+	 * and differ only in the setting (the seed still changes from block
+	 * to block). Not for workloads that read laid-out data at random
+	 * offsets: the second run of a block would find the first's blocks
+	 * in the caches below the page cache (a disk's, a VM host's).
+	 */
+	int seed_per_block;
+	/*
 	 * Optional. After prepare: open what job 0 reads (its laid-out
 	 * file, or its region of a device) read-only with O_DIRECT, and put
 	 * the bytes it may read from offset 0 into *bytes (OUT). The fd, or
