@@ -50,6 +50,8 @@ int sampler_init(struct sampler *s, const struct sampler_dev *devs, unsigned nr,
 	s->stat_fd = procfile_open("/proc/stat");
 	s->io_fd = procfile_open("/proc/self/io");
 	s->vmstat_fd = procfile_open("/proc/vmstat");
+	s->loadavg_fd = procfile_open("/proc/loadavg");
+	schedstat_tasks_init(&s->tasks);
 	s->cg_stat_fd = s->cg_cur_fd = -1;
 	s->page_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
 	s->series.nr_devs = nr;
@@ -258,6 +260,19 @@ int sampler_sample(struct sampler *s)
 			p->have |= SAMPLER_HAVE_IO;
 		first_error(&ret, r);
 	}
+	/* no schedstat in the kernel is no read error: it is not there */
+	if (!schedstat_tasks_read(&s->tasks)) {
+		p->sched_run_ns = s->tasks.run_ns;
+		p->sched_wait_ns = s->tasks.wait_ns;
+		p->have |= SAMPLER_HAVE_SCHED;
+	}
+	p->wake_late_ns = s->wake_late_ns;
+	if (s->loadavg_fd >= 0) {
+		ssize_t n = procfile_read(s->loadavg_fd, buf, sizeof(buf));
+
+		if (n > 0 && !schedstat_parse_loadavg(buf, &p->runnable))
+			p->have |= SAMPLER_HAVE_RUNQ;
+	}
 	if (ret)
 		s->read_errors++;
 	s->cpu_ns += thread_cpu_ns() - cpu0;
@@ -285,6 +300,9 @@ static void *sampler_thread(void *arg)
 		if (s->stop)
 			break;
 		pthread_mutex_unlock(&s->lock);
+		now = clock_now_ns();
+		if (now > deadline)
+			s->wake_late_ns += now - deadline;
 		sampler_sample(s);
 		now = clock_now_ns();
 		if (now > deadline + s->interval_ns) /* fell behind: skip */
@@ -306,6 +324,8 @@ int sampler_start(struct sampler *s, struct strbuf *err)
 	s->series.nr_points = 0;
 	s->stop = 0;
 	s->cpu_ns = 0;
+	s->wake_late_ns = 0;
+	schedstat_tasks_release(&s->tasks);
 	s->read_errors = 0;
 	sampler_sample(s);
 	ret = pthread_create(&s->thread, NULL, sampler_thread, s);
@@ -385,6 +405,8 @@ void sampler_release(struct sampler *s)
 	procfile_close(s->stat_fd);
 	procfile_close(s->io_fd);
 	procfile_close(s->vmstat_fd);
+	procfile_close(s->loadavg_fd);
+	schedstat_tasks_release(&s->tasks);
 	procfile_close(s->cg_stat_fd);
 	procfile_close(s->cg_cur_fd);
 	sampler_series_release(&s->series);
@@ -393,4 +415,5 @@ void sampler_release(struct sampler *s)
 	memset(s, 0, sizeof(*s));
 	s->mem_fd = s->stat_fd = s->io_fd = -1;
 	s->vmstat_fd = s->cg_stat_fd = s->cg_cur_fd = -1;
+	s->loadavg_fd = -1;
 }

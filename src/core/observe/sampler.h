@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include "diskstats.h"
 #include "procio.h"
+#include "schedstat.h"
 #include "../../util/strbuf.h"
 
 #define SAMPLER_DEFAULT_INTERVAL_NS 250000000ull
@@ -31,6 +32,8 @@ enum sampler_have {
 	SAMPLER_HAVE_IO = 1 << 2,     /* io */
 	SAMPLER_HAVE_VMSTAT = 1 << 3, /* the dirty_*thresh_bytes, dirtyable */
 	SAMPLER_HAVE_CG = 1 << 4,     /* cg_* (sampler_watch_cgroup) */
+	SAMPLER_HAVE_SCHED = 1 << 5,  /* sched_*_ns (schedstat.h) */
+	SAMPLER_HAVE_RUNQ = 1 << 6,   /* runnable */
 };
 
 /* One device to sample. */
@@ -55,6 +58,13 @@ struct sampler_point {
 	uint64_t cg_writeback_bytes;
 	uint64_t cg_file_lru_bytes; /* active_file + inactive_file */
 	uint64_t cg_current_bytes;  /* its memory use now */
+	uint64_t sched_run_ns;	    /* our threads on a CPU, and runnable */
+	uint64_t sched_wait_ns;	    /* but waiting, since the first point
+				       (schedstat.h) */
+	uint64_t wake_late_ns;	    /* the sampler's own wake-ups: how late
+				       past their deadlines, summed */
+	unsigned runnable;	    /* tasks running or runnable now, ours
+				       included (/proc/loadavg) */
 	unsigned have;		    /* enum sampler_have */
 };
 
@@ -74,11 +84,14 @@ struct sampler_series {
 
 struct sampler {
 	struct sampler_series series;
-	int *dev_fds;		    /* one per device */
-	int mem_fd, stat_fd, io_fd; /* -1 when not available */
-	int vmstat_fd;		    /* /proc/vmstat, or -1 */
-	int cg_stat_fd, cg_cur_fd;  /* the watched cgroup's, or -1 */
-	uint64_t page_bytes;	    /* /proc/vmstat counts pages */
+	int *dev_fds;		      /* one per device */
+	int mem_fd, stat_fd, io_fd;   /* -1 when not available */
+	int vmstat_fd;		      /* /proc/vmstat, or -1 */
+	int loadavg_fd;		      /* /proc/loadavg, or -1 */
+	struct schedstat_tasks tasks; /* our threads' scheduling */
+	uint64_t wake_late_ns;	      /* summed lateness of the thread */
+	int cg_stat_fd, cg_cur_fd;    /* the watched cgroup's, or -1 */
+	uint64_t page_bytes;	      /* /proc/vmstat counts pages */
 	uint64_t interval_ns;
 	unsigned max_points;  /* keep only the newest this many; 0: all */
 	uint64_t cpu_ns;      /* CPU time spent sampling (all threads) */

@@ -91,6 +91,44 @@ static void bottom_from_devs(struct truth *t, const struct devstack *ds)
 	t->have_bottom = 1;
 }
 
+/* How much the run waited for CPUs (schedstat.h), from the series. */
+static void contention_from_series(struct truth *t,
+				   const struct sampler_series *ser)
+{
+	const struct sampler_point *p0 = &ser->points[0];
+	const struct sampler_point *p1 = &ser->points[ser->nr_points - 1];
+	double sum = 0;
+	unsigned i, k = 0;
+
+	t->cpu_wait_fraction = t->runnable_mean = t->wake_late_ms = NAN;
+	t->runnable_ours = NAN;
+	if ((p0->have & SAMPLER_HAVE_SCHED) &&
+	    (p1->have & SAMPLER_HAVE_SCHED) &&
+	    p1->sched_run_ns + p1->sched_wait_ns >
+		p0->sched_run_ns + p0->sched_wait_ns &&
+	    p1->t_ns > p0->t_ns) {
+		double busy_ns =
+		    (double)(p1->sched_run_ns - p0->sched_run_ns +
+			     p1->sched_wait_ns - p0->sched_wait_ns);
+
+		t->cpu_wait_fraction =
+		    (double)(p1->sched_wait_ns - p0->sched_wait_ns) / busy_ns;
+		t->runnable_ours = busy_ns / (double)(p1->t_ns - p0->t_ns);
+	}
+	for (i = 0; i < ser->nr_points; i++)
+		if (ser->points[i].have & SAMPLER_HAVE_RUNQ) {
+			sum += ser->points[i].runnable;
+			k++;
+		}
+	if (k)
+		t->runnable_mean = sum / k;
+	/* the first and last points are taken by the caller, not woken */
+	if (ser->nr_points > 2)
+		t->wake_late_ms =
+		    (double)(p1->wake_late_ns - p0->wake_late_ns) / 1e6 /
+		    (ser->nr_points - 2);
+}
+
 void truth_from_series(struct truth *t, const struct sampler_series *ser,
 		       const struct devstack *ds)
 {
@@ -126,6 +164,7 @@ void truth_from_series(struct truth *t, const struct sampler_series *ser,
 		t->have_device = 1;
 	}
 	bottom_from_devs(t, ds);
+	contention_from_series(t, ser);
 	if ((p0->have & SAMPLER_HAVE_IO) && (p1->have & SAMPLER_HAVE_IO)) {
 		struct procio io;
 
@@ -560,6 +599,8 @@ static void hook_begin(void *ctx)
 	env_capture(&th->env, th->path, NULL);
 	th->have_env = 1;
 	th->started = 0;
+	th->have_others0 =
+	    !schedstat_others_io(&th->others_read0, &th->others_write0);
 	if (th->sampler_ok && !sampler_start(&th->sampler, &th->problem))
 		th->started = 1;
 }
@@ -573,9 +614,20 @@ static void hook_end(void *ctx, struct run_result *r)
 	t->absorbed_fraction = NAN;
 	t->cached_read_fraction = NAN;
 	t->burst_mbps = NAN;
+	t->cpu_wait_fraction = t->runnable_mean = t->wake_late_ms = NAN;
+	t->runnable_ours = NAN;
 	if (th->started) {
+		uint64_t rd, wr;
+
 		sampler_stop(&th->sampler);
 		th->started = 0;
+		if (th->have_others0 && !schedstat_others_io(&rd, &wr)) {
+			t->others_read_bytes =
+			    rd > th->others_read0 ? rd - th->others_read0 : 0;
+			t->others_write_bytes =
+			    wr > th->others_write0 ? wr - th->others_write0 : 0;
+			t->have_others = 1;
+		}
 		sampler_take_series(&th->sampler, &t->series);
 		t->sampler_cpu_s = (double)th->sampler.cpu_ns / 1e9;
 		t->read_errors = th->sampler.read_errors;

@@ -76,8 +76,20 @@ struct truth {
 	double interval_ms;		/* sampling interval */
 	double sampler_cpu_s;		/* CPU the sampler used */
 	unsigned read_errors;		/* sampler reads that failed */
-	struct sampler_series series;	/* every point, for reports */
-	struct env env;			/* captured as the region opened */
+	double cpu_wait_fraction;	/* of our threads' runnable time, the
+					   share spent waiting for a CPU
+					   (schedstat.h); NAN if unknown */
+	double runnable_mean;		/* tasks running or runnable, mean over
+					   the points; NAN if unknown */
+	double runnable_ours;	     /* of them ours: our threads' running and
+					waiting time over the seconds; NAN */
+	double wake_late_ms;	     /* the sampler's mean lateness per
+					wake-up; NAN with no wake-up */
+	uint64_t others_read_bytes;  /* other processes' I/O over the run */
+	uint64_t others_write_bytes; /* (schedstat_others_io()) */
+	int have_others;
+	struct sampler_series series; /* every point, for reports */
+	struct env env;		      /* captured as the region opened */
 	int have_env;
 	int run_applied; /* logical bytes and warnings done */
 };
@@ -116,6 +128,8 @@ struct truth_hook {
 	int sampler_ok; /* sampler_init succeeded */
 	int started;	/* begin ran and the sampler is going */
 	struct env env; /* taken by begin, moved into the truth */
+	uint64_t others_read0, others_write0; /* at begin */
+	int have_others0;
 	int have_env;
 	struct strbuf problem; /* why sampling failed, for a note */
 };

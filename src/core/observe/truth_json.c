@@ -213,6 +213,14 @@ void truth_to_json(const struct truth *t, struct json_object *run)
 	add_d(s, "cpu_pct",
 	      t->seconds > 0 ? 100.0 * t->sampler_cpu_s / t->seconds : NAN, 4);
 	add_u(s, "read_errors", t->read_errors);
+	add_d(s, "cpu_wait_fraction", t->cpu_wait_fraction, 4);
+	add_d(s, "runnable_mean", t->runnable_mean, 3);
+	add_d(s, "runnable_ours", t->runnable_ours, 3);
+	add_d(s, "wake_late_ms", t->wake_late_ms, 3);
+	if (t->have_others) {
+		add_u(s, "others_read_bytes", t->others_read_bytes);
+		add_u(s, "others_write_bytes", t->others_write_bytes);
+	}
 	truth_regime_to_json(t, o);
 	json_object_object_add(o, "sampler", s);
 	if (t->series.nr_points)
