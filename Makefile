@@ -142,6 +142,12 @@ bench/ratio-ci: bench/ratio-ci.c build/rel/libiotrial.a
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(BASE) $(WARN) $(CFLAGS) -Isrc -o $@ $< build/rel/libiotrial.a -lm
 
+# bench/reanalyze: an experiment analysed again, for bench/aa.py
+bench/reanalyze: bench/reanalyze.c build/rel/libiotrial.a
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(BASE) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $< \
+		build/rel/libiotrial.a $(LIBS)
+
 # The packages first (tools/deps.txt: installed when root, else named with
 # the apt-get line to run), then a new make, whose pkg-config flags see
 # what was just installed.

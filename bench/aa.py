@@ -191,11 +191,12 @@ def series_stats(run):
 COLS = ["exp", "block", "arm", "pos", "seq", "metric", "seconds", "seed",
         "steal", "busy", "other_cpu", "own_cpu", "foreign_mb",
         "bottom_mb", "target_mb", "dirty_start_mb", "dirty_peak_mb",
-        "cpu_wait", "runnable", "wake_late_ms",
-        "warm", "ac1", "series_cv", "gated"]
+        "cpu_wait", "runnable", "others_runnable", "others_io_mb",
+        "wake_late_ms", "warm", "ac1", "series_cv", "gated"]
 
 COVS = ["steal", "busy", "other_cpu", "foreign_mb", "dirty_start_mb",
-        "cpu_wait", "runnable", "wake_late_ms", "own_cpu", "pos"]
+        "cpu_wait", "runnable", "others_runnable", "others_io_mb",
+        "wake_late_ms", "own_cpu", "pos"]
 
 
 def run_rows(path, exp):
@@ -239,6 +240,13 @@ def run_rows(path, exp):
             "cpu_wait": cov.get("cpu_wait", num(smp.get("cpu_wait_fraction"))),
             "runnable": cov.get("runnable", num(smp.get("runnable_mean"))),
             "wake_late_ms": num(smp.get("wake_late_ms")),
+            "others_runnable": cov.get(
+                "others_runnable",
+                num(smp.get("runnable_mean")) - num(smp.get("runnable_ours"))),
+            "others_io_mb": cov.get(
+                "others_io_mb",
+                (num(smp.get("others_read_bytes")) +
+                 num(smp.get("others_write_bytes"))) / 1e6),
             "warm": warm, "ac1": ac, "series_cv": scv,
             "gated": 1 if r.get("gated") else 0,
         }
@@ -381,8 +389,8 @@ def cmd_decompose(a):
             print("  %-15s level median %-9.4g within-block diff sd %-9.4g "
                   "R^2 of d %.3f" % (k, statistics.median(lv),
                                      statistics.pstdev(z), r2))
-        zs = [[b[1][k] for b in bl] for k in ("steal", "cpu_wait", "runnable",
-                                               "foreign_mb", "dirty_start_mb")]
+        zs = [[b[1][k] for b in bl] for k in ("steal", "others_runnable",
+                                               "others_io_mb")]
         zs = [z for z in zs if finite(z) and statistics.pstdev(z) > 0]
         if zs:
             print("  all covariates together: R^2 %.3f" % ols(d, zs))
@@ -418,6 +426,24 @@ def adjust(d, z):
     return [x - beta * v for x, v in zip(d, z)]
 
 
+def reanalyze(path, first, nr, skip=()):
+    """bench/reanalyze's verdict lines for blocks [first, first + nr)."""
+    argv = [os.path.join(HERE, "reanalyze"), path, str(first), str(nr)]
+    if skip:
+        argv.append(",".join(str(b) for b in skip))
+    out = subprocess.run(argv, check=True, stdout=subprocess.PIPE).stdout
+    rows = []
+    for line in out.decode().splitlines():
+        f = line.split()
+        val = lambda x: float(x) if x != "-" else math.nan
+        rows.append({"label": f[0], "ratio": val(f[1]), "lo": val(f[2]),
+                     "hi": val(f[3]), "p": val(f[4]), "verdict": f[5],
+                     "from": f[6], "adj_ratio": val(f[7]),
+                     "adj_lo": val(f[8]), "adj_hi": val(f[9]),
+                     "adj_p": val(f[10]), "used": f[11] == "true"})
+    return rows
+
+
 def cmd_chunks(a):
     res = {}
     total = 0
@@ -439,6 +465,20 @@ def cmd_chunks(a):
                 r["hw"].append(halfwidth(lo, hi))
                 r["n"] += 1
                 r["fp"] += lo > 0 or hi < 0
+    if a.iotrial_analysis:
+        for path, exp in load_experiments(a.paths):
+            nb = exp.get("blocks") or 0
+            for s0 in range(0, nb - a.blocks + 1, a.blocks):
+                for v in reanalyze(path, s0, a.blocks):
+                    for name, lo, hi in (
+                            ("iotrial plain", v["lo"], v["hi"]),
+                            ("iotrial verdict path",
+                             v["adj_lo"] if v["used"] else v["lo"],
+                             v["adj_hi"] if v["used"] else v["hi"])):
+                        r = res.setdefault(name, {"hw": [], "fp": 0, "n": 0})
+                        r["hw"].append(halfwidth(math.log(lo), math.log(hi)))
+                        r["n"] += 1
+                        r["fp"] += lo > 1 or hi < 1
     print("%d chunks of %d blocks" % (total, a.blocks))
     for name, r in res.items():
         print("  %-20s median half-width %5.1f%%  intervals excluding 1: "
@@ -464,6 +504,9 @@ def main():
     k.add_argument("paths", nargs="+")
     k.add_argument("--blocks", type=int, default=11)
     k.add_argument("--cov", action="append", default=[])
+    k.add_argument("--iotrial-analysis", action="store_true",
+                   help="also bench/reanalyze each chunk (this build's "
+                   "analysis: plain and the verdict's path)")
     a = p.parse_args()
     {"run": cmd_run, "csv": cmd_csv, "decompose": cmd_decompose,
      "chunks": cmd_chunks}[a.cmd](a)

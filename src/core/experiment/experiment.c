@@ -489,6 +489,10 @@ static size_t current_cis(struct json_object *obj, double *lo, double *hi)
 		struct json_object *l, *h;
 
 		lo[k] = hi[k] = NAN;
+		/* the interval the verdict rests on */
+		if (json_object_object_get_ex(x, "verdict_from", &l) &&
+		    !strcmp(json_object_get_string(l), "adjusted"))
+			json_object_object_get_ex(x, "adjusted", &x);
 		if (json_object_object_get_ex(x, "ci_low", &l) && l &&
 		    json_object_object_get_ex(x, "ci_high", &h) && h) {
 			lo[k] = json_object_get_double(l);

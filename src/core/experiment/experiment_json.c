@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "experiment.h"
+#include "covariates.h"
 #include "factorial.h"
 #include "scaling.h"
 #include "result_json.h"
@@ -121,7 +122,8 @@ struct json_object *experiment_build(const struct experiment_src *src)
 struct arm_values {
 	double *values;
 	unsigned *blocks;
-	size_t n, alloc, alloc_b;
+	double *cov; /* RUN_NR_COV per value */
+	size_t n, alloc, alloc_b, alloc_c;
 };
 
 static int get_int(struct json_object *o, const char *key, int *out)
@@ -205,8 +207,12 @@ int experiment_analyze_json(struct json_object *exp,
 		ALLOC_GROW(vals[arm].values, vals[arm].n + 1, vals[arm].alloc);
 		ALLOC_GROW(vals[arm].blocks, vals[arm].n + 1,
 			   vals[arm].alloc_b);
+		ALLOC_GROW(vals[arm].cov, (vals[arm].n + 1) * RUN_NR_COV,
+			   vals[arm].alloc_c);
 		vals[arm].values[vals[arm].n] = v;
 		vals[arm].blocks[vals[arm].n] = (unsigned)block;
+		run_covariates(json_object_object_get(r, "run"),
+			       vals[arm].cov + vals[arm].n * RUN_NR_COV);
 		vals[arm].n++;
 	}
 	for (i = 0; i < nr_arms; i++) {
@@ -225,7 +231,10 @@ int experiment_analyze_json(struct json_object *exp,
 		in[i].values = vals[i].values;
 		in[i].blocks = opts.paired ? vals[i].blocks : NULL;
 		in[i].n = vals[i].n;
+		in[i].cov = vals[i].cov;
 	}
+	opts.nr_cov = RUN_NR_COV;
+	opts.cov_names = run_cov_names;
 	ret = analysis_run(&an, in, (unsigned)nr_arms, &opts, err);
 	if (ret)
 		goto out;
@@ -252,6 +261,7 @@ out:
 	for (i = 0; vals && i < nr_arms; i++) {
 		free(vals[i].values);
 		free(vals[i].blocks);
+		free(vals[i].cov);
 	}
 	free(vals);
 	free(in);

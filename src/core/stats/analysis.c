@@ -30,22 +30,65 @@ void analysis_opts_init(struct analysis_opts *o)
 	};
 }
 
-/* Values of arm in block order, matched with the baseline's blocks. */
+/*
+ * Values of arm in block order, matched with the baseline's blocks;
+ * with out_z (nr_cov x arm->n, may be NULL), each covariate's difference
+ * arm - baseline in the same order, out_z[c * arm->n + k].
+ */
 static size_t pair_up(const struct analysis_arm *base,
-		      const struct analysis_arm *arm, double *out_b,
-		      double *out_a)
+		      const struct analysis_arm *arm, unsigned nr_cov,
+		      double *out_b, double *out_a, double *out_z)
 {
 	size_t i, j, n = 0;
+	unsigned c;
 
 	for (i = 0; i < arm->n; i++)
 		for (j = 0; j < base->n; j++)
 			if (base->blocks[j] == arm->blocks[i]) {
 				out_b[n] = base->values[j];
 				out_a[n] = arm->values[i];
+				for (c = 0; out_z && c < nr_cov; c++)
+					out_z[c * arm->n + n] =
+					    arm->cov[i * nr_cov + c] -
+					    base->cov[j * nr_cov + c];
 				n++;
 				break;
 			}
 	return n;
+}
+
+/*
+ * The covariate-adjusted comparison of v's paired runs (xb, xa, n
+ * pairs; z as pair_up() filled it, rows of stride stride).
+ */
+static void adjust(struct analysis_verdict *v, const double *xb,
+		   const double *xa, size_t n, const double *z, size_t stride,
+		   const struct analysis_opts *o)
+{
+	double *d = xcalloc(n + 1, sizeof(*d));
+	double *zz = xcalloc((size_t)o->nr_cov * n + 1, sizeof(*zz));
+	unsigned c;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d[i] = log(xa[i]) - log(xb[i]);
+	for (c = 0; c < o->nr_cov; c++)
+		memcpy(zz + c * n, z + c * stride, n * sizeof(*zz));
+	v->adj_tried =
+	    !stats_adjust_paired(d, n, zz, o->nr_cov, o->conf, NULL, &v->adj);
+	free(d);
+	free(zz);
+}
+
+void analysis_verdict_ci(const struct analysis_verdict *v, double *ratio,
+			 double *ci_low, double *ci_high)
+{
+	const struct stats_shift *s =
+	    v->adj_tried && v->adj.used ? &v->adj.shift : &v->cmp.shift;
+
+	*ratio = s->ratio;
+	*ci_low = s->ratio_low;
+	*ci_high = s->ratio_high;
 }
 
 static int summarize(struct analysis_summary *s, const struct analysis_arm *arm,
@@ -119,15 +162,25 @@ int analysis_run(struct analysis *a, const struct analysis_arm *arms,
 		if (i == o->baseline || arms[i].n < 2 || base->n < 2)
 			continue;
 		if (paired) {
+			bool cov = o->nr_cov &&
+				   o->nr_cov <= STATS_ADJ_MAX_COV &&
+				   arms[i].cov && base->cov;
+			double *z = NULL;
 			size_t n;
 
 			xa = xcalloc(arms[i].n, sizeof(*xa));
 			free(xb);
 			xb = xcalloc(arms[i].n, sizeof(*xb));
-			n = pair_up(base, &arms[i], xb, xa);
+			if (cov)
+				z = xcalloc((size_t)o->nr_cov * arms[i].n,
+					    sizeof(*z));
+			n = pair_up(base, &arms[i], o->nr_cov, xb, xa, z);
 			ret = n >= 2 ? stats_compare(xb, n, xa, n, true,
 						     o->conf, &v->cmp)
 				     : -EINVAL;
+			if (!ret && cov)
+				adjust(v, xb, xa, n, z, arms[i].n, o);
+			free(z);
 			free(xa);
 		} else {
 			ret =
@@ -141,7 +194,8 @@ int analysis_run(struct analysis *a, const struct analysis_arm *arms,
 			break;
 		}
 		v->valid = true;
-		p[nr_p++] = v->cmp.p;
+		p[nr_p++] =
+		    v->adj_tried && v->adj.used ? v->adj.wilcoxon.p : v->cmp.p;
 	}
 	if (!ret && nr_p)
 		ret = stats_holm(p, nr_p, p_adj);
@@ -154,9 +208,7 @@ int analysis_run(struct analysis *a, const struct analysis_arm *arms,
 			continue;
 		}
 		v->p_adjusted = p_adj[nr_p++];
-		in.ratio = v->cmp.shift.ratio;
-		in.ci_low = v->cmp.shift.ratio_low;
-		in.ci_high = v->cmp.shift.ratio_high;
+		analysis_verdict_ci(v, &in.ratio, &in.ci_low, &in.ci_high);
 		in.p_adjusted = v->p_adjusted;
 		in.alpha = o->alpha;
 		in.margin = o->margin;
@@ -223,6 +275,35 @@ struct json_object *analysis_summaries_json(const struct analysis *a,
 	return arr;
 }
 
+/* The "adjusted" member of verdict object j, and "verdict_from". */
+static void adjusted_json(struct json_object *j,
+			  const struct analysis_verdict *v,
+			  const struct analysis_opts *o)
+{
+	struct json_object *a = json_object_new_object();
+	struct json_object *names = json_object_new_array();
+	unsigned c;
+
+	add_num(a, "ratio", v->adj.shift.ratio);
+	add_num(a, "ci_low", v->adj.shift.ratio_low);
+	add_num(a, "ci_high", v->adj.shift.ratio_high);
+	add_num(a, "ci_coverage", v->adj.shift.coverage);
+	add_num(a, "p", v->adj.wilcoxon.p);
+	json_object_object_add(a, "used", json_object_new_boolean(v->adj.used));
+	json_object_object_add(
+	    a, "why", json_object_new_string(stats_adj_why_name(v->adj.why)));
+	for (c = 0; c < o->nr_cov && c < STATS_ADJ_MAX_COV; c++)
+		if (v->adj.kept[c] && o->cov_names)
+			json_object_array_add(
+			    names, json_object_new_string(o->cov_names[c]));
+	json_object_object_add(a, "covariates", names);
+	add_num(a, "r2", v->adj.r2);
+	json_object_object_add(j, "adjusted", a);
+	json_object_object_add(
+	    j, "verdict_from",
+	    json_object_new_string(v->adj.used ? "adjusted" : "plain"));
+}
+
 struct json_object *analysis_verdicts_json(const struct analysis *a,
 					   const struct analysis_arm *arms,
 					   const struct analysis_opts *o)
@@ -255,6 +336,8 @@ struct json_object *analysis_verdicts_json(const struct analysis *a,
 			    json_object_new_string(v->cmp.paired
 						       ? "wilcoxon-signed-rank"
 						       : "mann-whitney-u"));
+			if (v->adj_tried)
+				adjusted_json(j, v, o);
 		}
 		json_object_object_add(
 		    j, "verdict",

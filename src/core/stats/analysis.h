@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
+#include "adjust.h"
 #include "stats.h"
 #include "../../util/strbuf.h"
 
@@ -24,15 +25,22 @@ struct analysis_arm {
 	const double *values;	/* n of them, > 0 */
 	const unsigned *blocks; /* n of them, or NULL when not blocked */
 	size_t n;
+	const double *cov; /* the covariates of each run, cov[i * nr_cov +
+			      c] (analysis_opts.nr_cov), NaN where not
+			      measured; or NULL */
 };
 
 struct analysis_opts {
-	unsigned baseline;     /* index of the baseline arm */
-	bool higher_is_better; /* iops, mbps */
-	bool paired;	       /* blocks pair runs across arms */
-	double alpha;	       /* significance level */
-	double margin;	       /* equivalence: 0.02 for +-2% */
-	double conf;	       /* confidence of the intervals */
+	unsigned baseline;	      /* index of the baseline arm */
+	bool higher_is_better;	      /* iops, mbps */
+	bool paired;		      /* blocks pair runs across arms */
+	double alpha;		      /* significance level */
+	double margin;		      /* equivalence: 0.02 for +-2% */
+	double conf;		      /* confidence of the intervals */
+	unsigned nr_cov;	      /* covariates per run (arms' cov), for the
+					 adjusted comparison (stats/adjust.h) of
+					 paired arms; 0: none */
+	const char *const *cov_names; /* nr_cov names, for the JSON */
 };
 
 /*
@@ -58,6 +66,10 @@ struct analysis_verdict {
 	struct stats_comparison cmp;
 	double p_adjusted; /* Holm across all compared arms */
 	enum stats_verdict verdict;
+	bool adj_tried;		   /* paired with covariates: adj is set */
+	struct stats_adjusted adj; /* the covariate-adjusted comparison; the
+				      verdict and p_adjusted rest on it
+				      when adj.used */
 };
 
 struct analysis {
@@ -77,13 +89,24 @@ int analysis_run(struct analysis *a, const struct analysis_arm *arms,
 void analysis_release(struct analysis *a);
 
 /*
+ * The ratio and interval a verdict rests on: the adjusted one when it
+ * was used, else the plain one. For the stop rule.
+ */
+void analysis_verdict_ci(const struct analysis_verdict *v, double *ratio,
+			 double *ci_low, double *ci_high);
+
+/*
  * JSON: an array of per-arm summary objects {"arm", "label", "n",
  * "median", "ci_low", "ci_high", "min", "max", "cv", "outliers",
  * "drift_rho", "drift_p"} and an array of verdict objects {"arm",
  * "label", "baseline", "ratio", "ci_low", "ci_high", "ci_coverage" (the
  * level the ratio's interval reaches: below 0.95 with few blocks), "p",
  * "p_adjusted", "test", "verdict"}: the "verdicts" of the experiment object
- * (experiment.h).
+ * (experiment.h). A paired verdict analysed with covariates also has
+ * "adjusted": {"ratio", "ci_low", "ci_high", "ci_coverage", "p", "used",
+ * "why", "covariates": [names used], "r2"} and "verdict_from": "plain"
+ * or "adjusted" (which of the two the verdict and p_adjusted rest on);
+ * "ratio", "ci_low", "ci_high" and "p" stay the plain ones.
  */
 struct json_object *analysis_summaries_json(const struct analysis *a,
 					    const struct analysis_arm *arms);

@@ -1,0 +1,37 @@
+/*
+ * The covariates of a run that the analysis may adjust a comparison for
+ * (stats/adjust.h): what the machine did to the run that the setting
+ * under test cannot have caused. Each is read from the run object, so
+ * a stored experiment is analysed again the same way:
+ *
+ *   steal            the hypervisor's steal over the run, as a fraction
+ *                    of the machine's CPU time (cpu.system_steal_s /
+ *                    cpu.system_total_s);
+ *   others_runnable  the tasks running or runnable that were not ours,
+ *                    on average (truth.sampler.runnable_mean less
+ *                    runnable_ours): the CPU the others wanted;
+ *   others_io_mbps   the other processes' I/O over the run, 10^6 bytes
+ *                    a second (truth.sampler.others_read_bytes and
+ *                    others_write_bytes over the run's seconds).
+ *
+ * Not offered, though they explain a run's speed: the process's own CPU
+ * time, the devices' latency, the share of time our threads waited for
+ * a CPU. A faster setting moves those itself, and adjusting for them
+ * would take its effect away (or add a false one: tests/unit/
+ * test_adjust.c shows how far).
+ */
+#ifndef IOTRIAL_COVARIATES_H
+#define IOTRIAL_COVARIATES_H
+
+#include <json-c/json.h>
+
+#define RUN_NR_COV 3
+
+/* Their names, in the order run_covariates() fills them. */
+extern const char *const run_cov_names[RUN_NR_COV];
+
+/* The covariates of run object run into out[RUN_NR_COV]; NaN where the
+ * run did not measure one (an older or imported run). */
+void run_covariates(struct json_object *run, double *out);
+
+#endif
