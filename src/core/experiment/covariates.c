@@ -41,3 +41,59 @@ void run_covariates(struct json_object *run, double *out)
 				1e6 / secs
 			  : NAN;
 }
+
+struct json_object *run_covariates_json(const char *const *names,
+					const double *values, unsigned nr)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned c;
+
+	for (c = 0; c < nr; c++)
+		json_object_object_add(o, names[c],
+				       isfinite(values[c])
+					   ? json_object_new_double(values[c])
+					   : NULL);
+	return o;
+}
+
+void runs_covariates(struct json_object *runs, double *cov, const char **names,
+		     unsigned *out_nr)
+{
+	size_t i, n = runs ? json_object_array_length(runs) : 0;
+	struct json_object *first = NULL;
+	unsigned c, nr = 0;
+
+	for (i = 0; i < n && !first; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		struct json_object *cv;
+
+		if (json_object_object_get_ex(r, "covariates", &cv) &&
+		    json_object_is_type(cv, json_type_object))
+			first = cv;
+	}
+	if (!first) {
+		for (c = 0; c < RUN_NR_COV; c++)
+			names[c] = run_cov_names[c];
+		for (i = 0; i < n; i++)
+			run_covariates(
+			    json_object_object_get(
+				json_object_array_get_idx(runs, i), "run"),
+			    cov + i * RUN_NR_COV);
+		*out_nr = RUN_NR_COV;
+		return;
+	}
+	json_object_object_foreach(first, key, val)
+	{
+		(void)val;
+		if (nr < RUN_MAX_COV)
+			names[nr++] = key;
+	}
+	for (i = 0; i < n; i++) {
+		struct json_object *cv = json_object_object_get(
+		    json_object_array_get_idx(runs, i), "covariates");
+
+		for (c = 0; c < nr; c++)
+			cov[i * nr + c] = num(cv, names[c]);
+	}
+	*out_nr = nr;
+}

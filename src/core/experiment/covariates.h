@@ -34,4 +34,27 @@ extern const char *const run_cov_names[RUN_NR_COV];
  * run did not measure one (an older or imported run). */
 void run_covariates(struct json_object *run, double *out);
 
+/*
+ * The "covariates" member of an experiment's run entry: {name: value}
+ * for the names and values given (NaN as null). compare writes
+ * run_covariates()'s; observe its own (switchback.h).
+ */
+struct json_object *run_covariates_json(const char *const *names,
+					const double *values, unsigned nr);
+
+/* The most covariates an experiment's runs may carry. */
+#define RUN_MAX_COV 4
+
+/*
+ * Which covariates the runs of exp carry, for the analysis: the names
+ * of the first run entry's "covariates" (up to RUN_MAX_COV), then each
+ * run's values by name into cov[i * *out_nr + c] (NaN where missing);
+ * when no run entry has "covariates" (stored before they were kept, or
+ * imported), run_covariates() of each run object. cov has room for
+ * nr_runs * RUN_MAX_COV values; names for RUN_MAX_COV pointers, valid
+ * while exp is.
+ */
+void runs_covariates(struct json_object *runs, double *cov, const char **names,
+		     unsigned *out_nr);
+
 #endif

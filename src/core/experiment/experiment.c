@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "experiment.h"
+#include "covariates.h"
 #include "metrics.h"
 #include "result_json.h"
 #include "../../util/clock.h"
@@ -321,6 +322,7 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	struct json_object *runs = json_object_object_get(l->e->obj, "runs");
 	struct json_object *run = json_object_new_object();
 	struct arm_warn *aw = &l->warns[arm];
+	double cov[RUN_NR_COV];
 
 	json_object_object_add(run, "arm", json_object_new_int((int)arm));
 	json_object_object_add(run, "block", json_object_new_int(block));
@@ -333,6 +335,10 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 		meta->metric ? meta->metric : metric_default(meta->w), meta->w,
 		r)));
 	json_object_object_add(run, "run", result_to_json(meta, r));
+	run_covariates(json_object_object_get(run, "run"), cov);
+	json_object_object_add(
+	    run, "covariates",
+	    run_covariates_json(run_cov_names, cov, RUN_NR_COV));
 	json_object_array_add(runs, run);
 	aw->runs++;
 	if (r->nr_warnings) {

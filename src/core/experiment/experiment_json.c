@@ -157,6 +157,9 @@ int experiment_analyze_json(struct json_object *exp,
 	struct analysis_arm *in = NULL;
 	struct arm_values *vals = NULL;
 	struct analysis an = {0};
+	const char *cov_names[RUN_MAX_COV];
+	double *all_cov = NULL;
+	unsigned nr_cov = 0;
 	size_t nr_arms, nr_runs, i;
 	int ret = 0;
 
@@ -178,6 +181,8 @@ int experiment_analyze_json(struct json_object *exp,
 			       EXPERIMENT_MAX_ARMS, nr_arms);
 	vals = xcalloc(nr_arms, sizeof(*vals));
 	in = xcalloc(nr_arms, sizeof(*in));
+	all_cov = xcalloc(nr_runs * RUN_MAX_COV + 1, sizeof(*all_cov));
+	runs_covariates(runs, all_cov, cov_names, &nr_cov);
 	for (i = 0; i < nr_runs; i++) {
 		struct json_object *r = json_object_array_get_idx(runs, i);
 		struct json_object *m;
@@ -207,12 +212,12 @@ int experiment_analyze_json(struct json_object *exp,
 		ALLOC_GROW(vals[arm].values, vals[arm].n + 1, vals[arm].alloc);
 		ALLOC_GROW(vals[arm].blocks, vals[arm].n + 1,
 			   vals[arm].alloc_b);
-		ALLOC_GROW(vals[arm].cov, (vals[arm].n + 1) * RUN_NR_COV,
+		ALLOC_GROW(vals[arm].cov, (vals[arm].n + 1) * RUN_MAX_COV,
 			   vals[arm].alloc_c);
 		vals[arm].values[vals[arm].n] = v;
 		vals[arm].blocks[vals[arm].n] = (unsigned)block;
-		run_covariates(json_object_object_get(r, "run"),
-			       vals[arm].cov + vals[arm].n * RUN_NR_COV);
+		memcpy(vals[arm].cov + vals[arm].n * nr_cov,
+		       all_cov + i * nr_cov, nr_cov * sizeof(*all_cov));
 		vals[arm].n++;
 	}
 	for (i = 0; i < nr_arms; i++) {
@@ -233,8 +238,8 @@ int experiment_analyze_json(struct json_object *exp,
 		in[i].n = vals[i].n;
 		in[i].cov = vals[i].cov;
 	}
-	opts.nr_cov = RUN_NR_COV;
-	opts.cov_names = run_cov_names;
+	opts.nr_cov = nr_cov;
+	opts.cov_names = cov_names;
 	ret = analysis_run(&an, in, (unsigned)nr_arms, &opts, err);
 	if (ret)
 		goto out;
@@ -263,6 +268,7 @@ out:
 		free(vals[i].blocks);
 		free(vals[i].cov);
 	}
+	free(all_cov);
 	free(vals);
 	free(in);
 	return ret;

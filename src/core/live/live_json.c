@@ -7,6 +7,7 @@
 #include <string.h>
 #include "live.h"
 #include "live-int.h"
+#include "../experiment/covariates.h"
 #include "../report/expjson.h"
 #include "../stats/stats.h"
 #include "../report/suspect.h"
@@ -153,6 +154,11 @@ static struct json_object *switchback_json(const struct live *lv,
 			add_num(ao, "adj_ratio", ar->adj_ratio);
 			add_num(ao, "adj_ci_low", ar->adj_low);
 			add_num(ao, "adj_ci_high", ar->adj_high);
+			add_num(ao, "adj_p", ar->adj_p);
+			json_object_object_add(
+			    ao, "adj_used",
+			    json_object_new_boolean(ar->adj_used));
+			add_str(ao, "adj_why", stats_adj_why_name(ar->adj_why));
 		}
 		json_object_array_add(arms, ao);
 	}
@@ -353,6 +359,9 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 	ao.a.higher_is_better = hib;
 	ao.settle = lv->c.settle_ns > 0;
 	ao.seed = lv->c.seed;
+	/* the user's counter beside another metric: the arms cannot move
+	 * it (the MB that reached the device they can) */
+	ao.load_covariate = !strcmp(live_load_unit(lv), "metric units");
 	ret = sb_analyze(&r, w, nr, lv->e.nr_arms, labels, &ao, err);
 	if (!ret) {
 		/* the runs: analysed windows of complete blocks, as paired
@@ -390,6 +399,16 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 			json_object_object_add(run, "warning_kinds", wk);
 			run_numbers(run, lv, &slots[i]);
 			json_object_object_add(ro, "run", run);
+			{
+				double cv[SB_NR_COV];
+
+				sb_window_covariates(&w[i], ao.load_covariate,
+						     cv);
+				json_object_object_add(
+				    ro, "covariates",
+				    run_covariates_json(sb_cov_names, cv,
+							SB_NR_COV));
+			}
 			json_object_array_add(runs, ro);
 		}
 	}
@@ -555,7 +574,9 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 			: "");
 	strbuf_addstr(out, "per arm: when its windows ran (0 the start, 1 the "
 			   "end), the load they carried,\nthe randomisation "
-			   "test, and the ratio adjusted for time and load\n");
+			   "test, and the ratio adjusted for time (and the "
+			   "load when the\narms cannot move it), which the "
+			   "verdict rests on when used\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *a = json_object_array_get_idx(arms, i);
 		struct json_object *arm = json_object_array_get_idx(
@@ -572,11 +593,15 @@ void live_report_text(struct json_object *exp, struct strbuf *out)
 					expjson_get(a, "rand_exact"))
 					? " (exact)"
 					: "");
-		if (expjson_get(a, "adj_ratio"))
+		if (expjson_get(a, "adj_ratio") &&
+		    json_object_get_boolean(expjson_get(a, "adj_used")))
 			strbuf_addf(out, "  adjusted %.3f [%.3f, %.3f]",
 				    expjson_num(a, "adj_ratio"),
 				    expjson_num(a, "adj_ci_low"),
 				    expjson_num(a, "adj_ci_high"));
+		else if (expjson_get(a, "adj_why"))
+			strbuf_addf(out, "  adjusted: not used (%s)",
+				    expjson_str(a, "adj_why"));
 		strbuf_addch(out, '\n');
 	}
 	if (expjson_count(sb, "suspect_windows") > 0)

@@ -177,24 +177,6 @@ out:
 	return ret;
 }
 
-/* The two-sided 1 - conf quantile of Student's t on df: t with
- * P(T > t) = (1 - conf) / 2, by bisection on stats_t_sf(). */
-static double t_quantile(double conf, double df)
-{
-	double lo = 0, hi = 1000, want = (1 - conf) / 2;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (stats_t_sf(mid, df) > want)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 /* The analysed windows of a complete block: idx[block * nr_arms + arm]
  * is the window, or SIZE_MAX. */
 struct blocks {
@@ -324,76 +306,39 @@ static double rand_test(const struct sb_window *w, const struct blocks *bl,
 }
 
 /*
- * The covariate-adjusted ratios: log metric on an intercept, one
- * indicator per non-baseline arm, time and (when known and not
- * constant) load, over the analysed windows of complete blocks.
+ * The covariate-adjusted ratios, from the paired analysis: each arm's
+ * per-block log-ratio adjusted for the windows' difference in time and,
+ * when it may be used (sb_analysis_opts.load_covariate), in log load
+ * (stats/adjust.h: exact under the null as the plain test is).
  */
-static void adjusted(struct sb_result *r, const struct sb_window *w,
-		     const struct blocks *bl, unsigned nr_arms, unsigned base,
-		     const struct sb_analysis_opts *o)
+static void adjusted(struct sb_result *r, unsigned nr_arms, unsigned base)
 {
-	size_t n = (size_t)bl->nr_complete * nr_arms, p, row = 0, i;
-	double *x, *y, *beta, *se, df, lmin = INFINITY, lmax = -INFINITY;
-	double tq, lmean = 0;
-	unsigned b, a;
-	bool use_load = r->load_known;
+	unsigned a;
 
-	for (b = 0; b < bl->nr_complete; b++)
-		for (a = 0; a < nr_arms; a++) {
-			double l =
-			    w[bl->idx[(size_t)bl->complete[b] * nr_arms + a]]
-				.load;
+	for (a = 0; a < nr_arms; a++) {
+		const struct analysis_verdict *v = &r->an.verdicts[a];
+		struct sb_arm_result *ar = &r->arms[a];
 
-			lmin = fmin(lmin, l);
-			lmax = fmax(lmax, l);
-			lmean += l / (double)n;
-		}
-	if (!(lmax > lmin) || !(lmean > 0))
-		use_load = false;
-	p = 1 + (nr_arms - 1) + 1 + use_load;
-	if (n <= p + 1)
-		return;
-	x = xcalloc(n * p, sizeof(*x));
-	y = xcalloc(n, sizeof(*y));
-	beta = xcalloc(p, sizeof(*beta));
-	se = xcalloc(p, sizeof(*se));
-	for (b = 0; b < bl->nr_complete; b++)
-		for (a = 0; a < nr_arms; a++, row++) {
-			const struct sb_window *win =
-			    &w[bl->idx[(size_t)bl->complete[b] * nr_arms + a]];
-			size_t c = 1;
-			unsigned j;
-
-			x[row * p] = 1;
-			for (j = 0; j < nr_arms; j++)
-				if (j != base)
-					x[row * p + c++] = j == a;
-			x[row * p + c++] = win->t_s;
-			if (use_load)
-				x[row * p + c] = win->load / lmean;
-			y[row] = log(win->metric);
-		}
-	if (!sb_ols(x, y, n, p, beta, se, &df)) {
-		size_t c = 1;
-
-		tq = t_quantile(o->a.conf, df);
-		for (i = 0; i < nr_arms; i++) {
-			struct sb_arm_result *ar = &r->arms[i];
-
-			if (i == base)
-				continue;
-			ar->adj_valid = true;
-			ar->adj_ratio = exp(beta[c]);
-			ar->adj_low = exp(beta[c] - tq * se[c]);
-			ar->adj_high = exp(beta[c] + tq * se[c]);
-			c++;
-		}
+		if (a == base || !v->valid || !v->adj_tried)
+			continue;
+		ar->adj_valid = true;
+		ar->adj_used = v->adj.used;
+		ar->adj_why = v->adj.why;
+		ar->adj_ratio = v->adj.shift.ratio;
+		ar->adj_low = v->adj.shift.ratio_low;
+		ar->adj_high = v->adj.shift.ratio_high;
+		ar->adj_p = v->adj.wilcoxon.p;
 	}
-	free(x);
-	free(y);
-	free(beta);
-	free(se);
 }
+
+void sb_window_covariates(const struct sb_window *w, bool load_covariate,
+			  double *out)
+{
+	out[0] = w->t_s;
+	out[1] = load_covariate && w->load > 0 ? log(w->load) : NAN;
+}
+
+const char *const sb_cov_names[SB_NR_COV] = {"t_s", "log_load"};
 
 /* The trend of log metric against time over the analysed windows, and
  * each arm's mean time and load. */
@@ -447,8 +392,9 @@ int sb_analyze(struct sb_result *r, const struct sb_window *w, size_t nr,
 	       const struct sb_analysis_opts *o, struct strbuf *err)
 {
 	struct analysis_arm *arms;
+	struct analysis_opts ao = o->a;
 	unsigned *blk, a, b, base = o->a.baseline;
-	double *vals;
+	double *vals, *cov;
 	struct blocks bl;
 	size_t i;
 	int ret;
@@ -475,21 +421,31 @@ int sb_analyze(struct sb_result *r, const struct sb_window *w, size_t nr,
 	arms = xcalloc(nr_arms, sizeof(*arms));
 	vals = xcalloc((size_t)nr_arms * bl.nr_complete, sizeof(*vals));
 	blk = xcalloc((size_t)nr_arms * bl.nr_complete, sizeof(*blk));
+	cov =
+	    xcalloc((size_t)nr_arms * bl.nr_complete * SB_NR_COV, sizeof(*cov));
 	for (a = 0; a < nr_arms; a++) {
 		double *v = vals + (size_t)a * bl.nr_complete;
+		double *cv = cov + (size_t)a * bl.nr_complete * SB_NR_COV;
 		unsigned *bk = blk + (size_t)a * bl.nr_complete;
 
 		for (b = 0; b < bl.nr_complete; b++) {
-			v[b] = w[bl.idx[(size_t)bl.complete[b] * nr_arms + a]]
-				   .metric;
+			const struct sb_window *win =
+			    &w[bl.idx[(size_t)bl.complete[b] * nr_arms + a]];
+
+			v[b] = win->metric;
 			bk[b] = bl.complete[b];
+			sb_window_covariates(win, o->load_covariate,
+					     cv + (size_t)b * SB_NR_COV);
 		}
 		arms[a] = (struct analysis_arm){.label = labels[a],
 						.values = v,
 						.blocks = bk,
-						.n = bl.nr_complete};
+						.n = bl.nr_complete,
+						.cov = cv};
 	}
-	ret = analysis_run(&r->an, arms, nr_arms, &o->a, err);
+	ao.nr_cov = SB_NR_COV;
+	ao.cov_names = sb_cov_names;
+	ret = analysis_run(&r->an, arms, nr_arms, &ao, err);
 	if (ret)
 		goto out;
 	spread(r, w, &bl, nr_arms, o->a.alpha);
@@ -500,7 +456,7 @@ int sb_analyze(struct sb_result *r, const struct sb_window *w, size_t nr,
 		r->arms[a].rand_p = rand_test(w, &bl, nr_arms, a, base, o,
 					      &r->arms[a].rand_exact);
 	}
-	adjusted(r, w, &bl, nr_arms, base, o);
+	adjusted(r, nr_arms, base);
 	/* without settle, a window just after a switch is analysed */
 	if (!o->settle)
 		for (i = 0; i < nr; i++)
@@ -509,6 +465,7 @@ int sb_analyze(struct sb_result *r, const struct sb_window *w, size_t nr,
 out:
 	free(arms);
 	free(vals);
+	free(cov);
 	free(blk);
 	blocks_release(&bl);
 	if (ret)

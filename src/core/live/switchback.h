@@ -12,8 +12,12 @@
  * randomisation test that re-draws the within-block orders the schedule
  * drew, so its p-value holds whatever the load's autocorrelation. The
  * load's trend over the experiment and the offered load per window are
- * reported, with a covariate-adjusted estimate (log metric on arm, time
- * and load, least squares) beside the paired one.
+ * reported, with a covariate-adjusted estimate beside the paired one:
+ * the per-block log-ratios adjusted for the windows' difference in time
+ * and, when the load is a number the arms cannot move (the user's
+ * counter beside another metric), in log load, through the origin
+ * (stats/adjust.h), so that it is as exact under the null as the plain
+ * test. The verdict rests on it when the adjustment is used.
  *
  * Pure functions on arrays: nothing here reads the system.
  */
@@ -93,6 +97,8 @@ struct sb_analysis_opts {
 				   65536 by default */
 	uint64_t seed;		/* of the Monte Carlo draws */
 	bool settle;		/* the schedule had settle periods */
+	bool load_covariate;	/* the windows' load may be adjusted for:
+				   the arms cannot move it */
 };
 
 /* The defaults: analysis_opts_init(), 10000 draws, exact up to 65536. */
@@ -103,10 +109,13 @@ struct sb_arm_result {
 	bool valid;	  /* false for the baseline and with < 2 blocks */
 	double rand_p;	  /* randomisation test, two-sided */
 	bool rand_exact;  /* every re-drawing enumerated */
-	double adj_ratio; /* covariate-adjusted: exp(arm coefficient) */
-	double adj_low;	  /* its 95% interval (t on residual df) */
+	double adj_ratio; /* covariate-adjusted (stats/adjust.h) */
+	double adj_low;	  /* its 95% signed-rank interval */
 	double adj_high;
-	bool adj_valid;	    /* the regression could be fitted */
+	double adj_p;		    /* its signed-rank p */
+	bool adj_valid;		    /* it was computed */
+	bool adj_used;		    /* the verdict rests on it */
+	enum stats_adj_why adj_why; /* why it was used or not */
 	double mean_t_frac; /* the arm's analysed windows' mean time as a
 			       fraction of the experiment (0.5 when the
 			       randomisation spread the trend evenly) */
@@ -152,6 +161,13 @@ void sb_result_release(struct sb_result *r);
  * plans them; 0 when none can reach it.
  */
 unsigned sb_min_blocks(unsigned nr_arms, double alpha);
+
+/* The covariates of an analysed window, as the analysis takes them:
+ * "t_s" (its middle) and "log_load" (NaN unless load_covariate). */
+#define SB_NR_COV 2
+extern const char *const sb_cov_names[SB_NR_COV];
+void sb_window_covariates(const struct sb_window *w, bool load_covariate,
+			  double *out);
 
 /*
  * Least squares: beta[p] minimising |y - X beta|^2 for X n x p (row
