@@ -34,6 +34,7 @@ struct compare_args {
 	const char *baseline;
 	const char *report; /* --report FILE.html */
 	int no_drop_caches, fail_on_regression, quiet, strict, force;
+	int duet;	   /* --duet: the arms of a block at once */
 	int dry_run;	   /* --dry-run: print the plan, run nothing */
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
@@ -58,7 +59,8 @@ static const char *const compare_usage[] = {
     "         [--metric NAME] [--equivalence 2%] [--baseline ARM] "
     "[--warmup N]",
     "         [--seed N]",
-    "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
+    "         [--no-drop-caches] [--duet] [--max-arms N] [--db PATH]",
+    "         [--no-store]",
     "         [--json[=FILE]] [--report FILE.html] [--fail-on-regression]",
     "         [--strict] [--quiet]",
     "         [--allow-destroy] [--force] [--memory-limit SIZE] [--cpus LIST]",
@@ -225,6 +227,11 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		      "1", "4096", "refuse more arms than this"),
 	    OPT_BOOL(0, "no-drop-caches", &a->no_drop_caches,
 		     "do not drop the page cache before each run"),
+	    OPT_BOOL(0, "duet", &a->duet,
+		     "run the arms of a block at the same time, each on a "
+		     "scratch target of its own, so that the machine's noise "
+		     "hits them alike (scratch targets; device and mount "
+		     "knobs)"),
 	    OPT_STRING(0, "report", &a->report, "FILE.html",
 		       "at the end, write the HTML report (as 'iotrial "
 		       "report --format html') to FILE.html"),
@@ -538,6 +545,7 @@ int cmd_compare(int argc, const char **argv)
 		}
 		goto out;
 	}
+	tr.duet = a.duet;
 	if ((pr = trial_plan(&tr, &err)) || (pr = trial_check(&tr, &err))) {
 		error("%s", err.buf);
 		/* not root: as set and run --set say it, a runtime refusal */
@@ -552,8 +560,10 @@ int cmd_compare(int argc, const char **argv)
 	if (!a.quiet) {
 		/* where the knobs go: the device, the mount, the system */
 		trial_knob_places(&tr, &out);
-		fprintf(stderr, "compare: %u arms, seed %llu%s%s%s\n",
-			tr.e.nr_arms, (unsigned long long)tr.c.seed,
+		fprintf(stderr, "compare: %u arms%s, seed %llu%s%s%s\n",
+			tr.e.nr_arms,
+			tr.c.nr_places > 1 ? " at once (duet)" : "",
+			(unsigned long long)tr.c.seed,
 			tr.c.runs_fixed ? "" : ", runs until precision",
 			out.len ? "; set: " : "", out.buf);
 		strbuf_reset(&out);

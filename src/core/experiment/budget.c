@@ -37,8 +37,10 @@ void experiment_budget_estimate(const struct budget_opts *c, unsigned nr_arms,
 		out->run_s = run_s;
 	else if (c->ios)
 		out->run_s = -1;
-	else
-		out->run_s = (double)(c->time_ns + c->ramp_ns) / 1e9 + overhead;
+	else /* a duet's runs share their time: a block takes one run */
+		out->run_s = (double)(c->time_ns + c->ramp_ns) / 1e9 /
+				 (c->places > 1 ? c->places : 1) +
+			     overhead;
 	out->block_s = out->run_s > 0 ? out->run_s * nr_arms : -1;
 	out->warmup_s = out->run_s > 0 ? out->run_s * c->warmup : 0;
 	if (c->runs_fixed) {

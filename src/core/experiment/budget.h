@@ -32,6 +32,7 @@ struct budget_opts {
 	unsigned runs_fixed; /* 0: adaptive */
 	unsigned warmup;
 	int drop_caches;
+	unsigned places; /* a duet's: its arms run at once (> 1) */
 };
 
 /* What the limits of an experiment allow. */

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "experiment.h"
+#include "experiment-int.h"
 #include "covariates.h"
 #include "metrics.h"
 #include "result_json.h"
@@ -73,6 +74,7 @@ void experiment_budget_opts(const struct experiment_config *c,
 	    .runs_fixed = c->runs_fixed,
 	    .warmup = c->warmup,
 	    .drop_caches = c->drop_caches,
+	    .places = c->nr_places,
 	};
 }
 
@@ -230,35 +232,12 @@ static struct json_object *skeleton(const struct experiment *e,
 	json_object_object_add(o, "alpha", json_object_new_double(c->alpha));
 	json_object_object_add(o, "drop_caches",
 			       json_object_new_boolean(c->drop_caches));
+	if (c->nr_places > 1)
+		json_object_object_add(o, "duet",
+				       json_object_new_int((int)c->nr_places));
 	json_object_object_add(o, "warnings", json_object_new_array());
 	return o;
 }
-
-/* Per-arm warning tallies, folded into the experiment's warnings. */
-struct arm_warn {
-	unsigned runs, warned;
-	char *first;
-};
-
-/* State of one experiment_run call. */
-struct exp_loop {
-	struct experiment *e;
-	const struct experiment_config *c;
-	const struct experiment_hooks *h;
-	struct rng rng;
-	struct arm_warn *warns;
-	int applied_arm; /* arm whose knobs are in force, -1 none */
-	int drop_ok;	 /* dropping caches still works */
-	unsigned runs_done;
-	uint64_t start_ns;
-	double run_s_sum; /* for the ETA */
-	double first_s;	  /* of it: the warm-up and first block */
-	unsigned first_runs;
-	double once_s;	    /* of first_s: their set-up (laying out the files
-			       later blocks reuse) */
-	int budget_warning; /* index of check_budget()'s warning in the
-			       object's warnings, or -1 */
-};
 
 /*
  * Seconds a run takes from here on: the mean of the runs after the first
@@ -266,7 +245,7 @@ struct exp_loop {
  * without the set-up it did once (laying out those files). -1 before any
  * run.
  */
-static double run_s_estimate(const struct exp_loop *l)
+double exp_run_s_estimate(const struct exp_loop *l)
 {
 	double s = l->first_s - l->once_s;
 
@@ -299,8 +278,8 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 }
 
 /* The knob settings of arm, as knob_setting pairs for the run object. */
-static unsigned knob_settings(const struct experiment_arm *a, unsigned nr,
-			      struct knob_setting *out)
+unsigned exp_knob_settings(const struct experiment_arm *a, unsigned nr,
+			   struct knob_setting *out)
 {
 	unsigned i, n = 0;
 
@@ -315,12 +294,12 @@ static unsigned knob_settings(const struct experiment_arm *a, unsigned nr,
 	return n;
 }
 
-/* Record the run r of arm in the experiment object. */
-static void record(struct exp_loop *l, unsigned arm, int block,
-		   const struct run_meta *meta, const struct run_result *r)
+void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
+		     struct json_object *runobj, int place)
 {
 	struct json_object *runs = json_object_object_get(l->e->obj, "runs");
 	struct json_object *run = json_object_new_object();
+	struct json_object *w;
 	struct arm_warn *aw = &l->warns[arm];
 	double cov[RUN_NR_COV];
 
@@ -329,23 +308,36 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	json_object_object_add(
 	    run, "seq",
 	    json_object_new_int((int)json_object_array_length(runs)));
-	json_object_object_add(
-	    run, "metric",
-	    json_object_new_double(metric_value(
-		meta->metric ? meta->metric : metric_default(meta->w), meta->w,
-		r)));
-	json_object_object_add(run, "run", result_to_json(meta, r));
-	run_covariates(json_object_object_get(run, "run"), cov);
+	json_object_object_add(run, "metric", json_object_new_double(metric));
+	if (place >= 0)
+		json_object_object_add(run, "place",
+				       json_object_new_int(place));
+	json_object_object_add(run, "run", runobj);
+	run_covariates(runobj, cov);
 	json_object_object_add(
 	    run, "covariates",
 	    run_covariates_json(run_cov_names, cov, RUN_NR_COV));
 	json_object_array_add(runs, run);
 	aw->runs++;
-	if (r->nr_warnings) {
+	if (json_object_object_get_ex(runobj, "warnings", &w) &&
+	    json_object_is_type(w, json_type_array) &&
+	    json_object_array_length(w)) {
 		aw->warned++;
 		if (!aw->first)
-			aw->first = xstrdup(r->warnings[0]);
+			aw->first = xstrdup(json_object_get_string(
+			    json_object_array_get_idx(w, 0)));
 	}
+}
+
+/* Record the run r of arm in the experiment object. */
+static void record(struct exp_loop *l, unsigned arm, int block,
+		   const struct run_meta *meta, const struct run_result *r)
+{
+	exp_record_json(
+	    l, arm, block,
+	    metric_value(meta->metric ? meta->metric : metric_default(meta->w),
+			 meta->w, r),
+	    result_to_json(meta, r), -1);
 }
 
 /*
@@ -393,7 +385,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	run_result_init(&r);
 	if (c->nr_knobs)
 		memcpy(ks, c->knobs, c->nr_knobs * sizeof(*ks));
-	arm_knobs = knob_settings(a, c->nr_factors, ks + c->nr_knobs);
+	arm_knobs = exp_knob_settings(a, c->nr_factors, ks + c->nr_knobs);
 	meta.nr_knobs = c->nr_knobs + arm_knobs;
 	meta.knobs = ks;
 	ret = experiment_arm_workload(&w, l->e, arm, c, err);
@@ -579,7 +571,8 @@ static void check_budget(struct exp_loop *l)
 	if (experiment_budget_short(&before, &bo, &msg))
 		goto out;
 	strbuf_reset(&msg);
-	experiment_budget_estimate(&bo, l->e->nr_arms, run_s_estimate(l), &now);
+	experiment_budget_estimate(&bo, l->e->nr_arms, exp_run_s_estimate(l),
+				   &now);
 	if (!experiment_budget_short(&now, &bo, &msg))
 		goto out;
 	l->budget_warning = (int)json_object_array_length(w);
@@ -606,7 +599,8 @@ static void recheck_budget(struct exp_loop *l, unsigned blocks)
 	    (size_t)l->budget_warning >= json_object_array_length(w))
 		return;
 	experiment_budget_opts(l->c, &bo);
-	experiment_budget_estimate(&bo, l->e->nr_arms, run_s_estimate(l), &now);
+	experiment_budget_estimate(&bo, l->e->nr_arms, exp_run_s_estimate(l),
+				   &now);
 	if (blocks > now.blocks)
 		now.blocks = blocks; /* it ran them: they fitted */
 	now.measured_blocks = blocks;
@@ -650,6 +644,9 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	l.budget_warning = -1;
 	l.drop_ok = 1;
 	l.warns = xcalloc(e->nr_arms, sizeof(*l.warns));
+	l.place_arm = xcalloc(c->nr_places + 1, sizeof(*l.place_arm));
+	for (i = 0; i < c->nr_places; i++)
+		l.place_arm[i] = -1;
 	l.start_ns = clock_now_ns();
 	rng_seed(&l.rng, c->seed);
 	e->obj = skeleton(e, c);
@@ -690,7 +687,8 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			/* stop early if the next block would overrun */
 			si.budget_s = (double)c->budget_ns / 1e9;
 			if (si.budget_s > 0)
-				si.budget_s -= run_s_estimate(&l) * e->nr_arms;
+				si.budget_s -=
+				    exp_run_s_estimate(&l) * e->nr_arms;
 			if (c->budget_ns && si.budget_s <= 0)
 				si.budget_s = 1e-9;
 			/* after the first block, and again after the second
@@ -717,7 +715,12 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			order[i - 1] = order[j];
 			order[j] = t;
 		}
-		for (i = 0; i < e->nr_arms && !ret; i++) {
+		if (c->nr_places > 1) {
+			progress(&l, b, order[0], planned, halfwidth);
+			ret =
+			    exp_duet_block(&l, order, (int)b, block_seed, err);
+		}
+		for (i = 0; c->nr_places <= 1 && i < e->nr_arms && !ret; i++) {
 			if (c->stop && *c->stop)
 				break;
 			progress(&l, b, order[i], planned, halfwidth);
@@ -747,14 +750,15 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		struct budget_opts bo;
 
 		experiment_budget_opts(c, &bo);
-		experiment_budget_estimate(&bo, e->nr_arms, run_s_estimate(&l),
-					   &eb);
+		experiment_budget_estimate(&bo, e->nr_arms,
+					   exp_run_s_estimate(&l), &eb);
 		experiment_add_advice(e->obj, &bo, &eb);
 		metric_add_arm_medians(e->obj, c->ops);
 	}
 	for (i = 0; i < e->nr_arms; i++)
 		free(l.warns[i].first);
 	free(l.warns);
+	free(l.place_arm);
 	free(order);
 	free(lo);
 	free(hi);

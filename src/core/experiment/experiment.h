@@ -20,6 +20,9 @@
  *               "max":.., "cv":.., "outliers":.., "drift_rho":..,
  *               "metrics": {"mbps":.., "p99":.., ...}}],
  *     "runs": [{"arm": 0, "block": 0, "seq": 0, "metric": 123.4,
+ *               "covariates": {"steal":.., "others_runnable":..,
+ *                              "others_io_mbps":..},
+ *               ("place": 1, with --duet: the twin target it ran on)
  *               "run": {iotrial/1 run object}}],
  *     "verdicts": [{"arm": 1, "label":.., "baseline":.., "ratio":..,
  *                   "ci_low":.., "ci_high":.., "p":.., "p_adjusted":..,
@@ -38,6 +41,8 @@
  *                       "p_adjusted":.., "test":..,
  *                       "verdict": "interaction", "n": 8}],
  *     "blocks": 8, "stopped": "precision reached", "runs_mode": "auto",
+ *     ("duet": 2, with --duet: the arms ran at once on this many
+ *      scratch targets alike),
  *     "precision": 0.02, "equivalence": 0.02, "alpha": 0.05,
  *     "warnings": [..], "env": {..},
  *     "metrics": [{"name": "mbps", "unit": "MB/s",
@@ -157,7 +162,26 @@ struct experiment_hooks {
 	/* A warning the caller should hear now, not only at the end (it is
 	 * in the object's "warnings" too). */
 	void (*warn)(void *ctx, const char *msg);
+	/*
+	 * A duet (experiment_config.places): set the knob settings of the
+	 * arm about to run on place k (only knobs).
+	 */
+	int (*apply_knobs_at)(void *ctx, unsigned place,
+			      const struct arm_setting *s, unsigned n,
+			      struct strbuf *err);
+	/*
+	 * A duet: run_begin and run_end of a run on place k. They are
+	 * called in the child process that makes the run, which exits
+	 * after it: what they change stays there.
+	 */
+	int (*run_begin_at)(void *ctx, unsigned place, const struct workload *w,
+			    const struct measure_hook **out,
+			    struct strbuf *err);
+	void (*run_end_at)(void *ctx, unsigned place, struct run_result *r);
 };
+
+/* The most places of a duet: arms that run at the same time. */
+#define EXPERIMENT_MAX_PLACES 4
 
 struct experiment_config {
 	const struct workload_ops *ops;
@@ -193,6 +217,15 @@ struct experiment_config {
 	 * shape and analyses it).
 	 */
 	int single_run;
+	/*
+	 * compare --duet: nr_places targets alike (places[0] is target),
+	 * one per arm; each block runs every arm at the same time, arm
+	 * order[k] on places[k], the order drawn anew per block, so that
+	 * what the machine does during the block it does to every arm.
+	 * 0 or 1: one run after another on target.
+	 */
+	struct target *const *places;
+	unsigned nr_places;
 };
 
 /*

@@ -305,14 +305,15 @@ int trial_plan(struct trial *tr, struct strbuf *err)
  * A plan for the knob settings s[n] of one arm (built; release it
  * either way; trial_check() makes one per arm and keeps it).
  */
-int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
-		   struct knob_plan *plan, struct strbuf *err)
+/* A plan of the knob settings s[n] in the knobs of kctx. */
+static int arm_plan_in(struct knob_ctx *kctx, const struct arm_setting *s,
+		       unsigned n, struct knob_plan *plan, struct strbuf *err)
 {
 	struct strbuf as = STRBUF_INIT;
 	unsigned i;
 	int ret = 0;
 
-	knob_plan_init(plan, &tr->kctx);
+	knob_plan_init(plan, kctx);
 	for (i = 0; i < n && !ret; i++) {
 		if (!s[i].is_knob)
 			continue;
@@ -323,6 +324,12 @@ int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
 		ret = knob_plan_build(plan, err);
 	strbuf_release(&as);
 	return ret;
+}
+
+int trial_arm_plan(struct trial *tr, const struct arm_setting *s, unsigned n,
+		   struct knob_plan *plan, struct strbuf *err)
+{
+	return arm_plan_in(&tr->kctx, s, n, plan, err);
 }
 
 /* Parse the fixed knobs; say how values were read; check for root. */
@@ -393,6 +400,105 @@ static int check_arms(struct trial *tr, struct strbuf *err)
 		       c->factors[i].name);
 }
 
+/* Release the twins of a duet, their knobs and plans. */
+static void release_twins(struct trial *tr)
+{
+	unsigned i, j;
+
+	for (i = 0; i < tr->nr_twins; i++) {
+		struct trial_twin *tw = &tr->twins[i];
+
+		for (j = 0; tw->arm_plans && j < tw->nr_arm_plans; j++)
+			knob_plan_release(&tw->arm_plans[j]);
+		free(tw->arm_plans);
+		knob_ctx_release(&tw->kctx);
+		if (tw->open)
+			target_release(&tw->t);
+	}
+	free(tr->twins);
+	tr->twins = NULL;
+	tr->nr_twins = 0;
+	tr->c.places = NULL;
+	tr->c.nr_places = 0;
+}
+
+/* Can this experiment be a duet? Each arm's knobs must be its place's. */
+static int check_duet(struct trial *tr, struct strbuf *err)
+{
+	unsigned i, j;
+
+	if (!scratch_session(&tr->t))
+		return err_set(err, -EINVAL,
+			       "--duet runs every arm on a scratch target of "
+			       "its own and needs one: -t scratch:SIZE[:FS]");
+	if (tr->e.nr_arms < 2 || tr->e.nr_arms > EXPERIMENT_MAX_PLACES)
+		return err_set(err, -EINVAL,
+			       "--duet runs the arms at the same time, at most "
+			       "%d of them; this experiment has %u",
+			       EXPERIMENT_MAX_PLACES, tr->e.nr_arms);
+	if (cgroup_limits_set(&tr->limits))
+		return err_set(err, -EINVAL,
+			       "--duet runs the arms at the same time; "
+			       "--memory-limit, --cpus and --mems would put "
+			       "them in one cgroup");
+	for (i = 0; i < tr->nr_arm_plans; i++)
+		for (j = 0; j < tr->arm_plans[i].nr; j++) {
+			const struct knob *k = &tr->arm_plans[i].v[j].k;
+
+			if (k->scope == KNOB_SCOPE_SYSTEM)
+				return err_set(
+				    err, -EINVAL,
+				    "'%s' is set for the whole system; --duet "
+				    "runs the arms at the same time, so each "
+				    "arm's knobs must be of its own device or "
+				    "mount",
+				    k->name);
+		}
+	return 0;
+}
+
+/* Open the twins of a duet and plan every arm's knobs on each. */
+static int open_twins(struct trial *tr, struct strbuf *err)
+{
+	unsigned i, j;
+	int ret = check_duet(tr, err);
+
+	if (ret)
+		return ret;
+	tr->nr_twins = tr->e.nr_arms - 1;
+	tr->twins = xcalloc(tr->nr_twins, sizeof(*tr->twins));
+	tr->places[0] = &tr->t;
+	for (i = 0; i < tr->nr_twins && !ret; i++) {
+		struct trial_twin *tw = &tr->twins[i];
+
+		knob_ctx_init(&tw->kctx);
+		ret = target_open_twin(&tw->t, &tr->t, tr->c.stop, err);
+		if (ret)
+			break;
+		tw->open = 1;
+		scratch_set_log(&tw->t, &tr->hooks.log);
+		ret = knob_ctx_from_target(&tw->kctx, &tw->t, err);
+		if (ret || !tr->nr_arm_plans)
+			continue;
+		tw->arm_plans = xcalloc(tr->e.nr_arms, sizeof(*tw->arm_plans));
+		for (j = 0; j < tr->e.nr_arms && !ret; j++) {
+			ret = arm_plan_in(&tw->kctx, tr->e.arms[j].settings,
+					  tr->c.nr_factors, &tw->arm_plans[j],
+					  err);
+			tw->nr_arm_plans = j + 1;
+		}
+	}
+	for (i = 0; i < tr->nr_twins; i++)
+		tr->places[i + 1] = &tr->twins[i].t;
+	if (ret) {
+		release_twins(tr);
+		return ret;
+	}
+	tr->c.places = tr->places;
+	tr->c.nr_places = tr->e.nr_arms;
+	return 0;
+}
+
 int trial_check(struct trial *tr, struct strbuf *err)
 {
 	int ret = tr->nr_set ? check_fixed(tr, err) : 0;
@@ -401,6 +507,8 @@ int trial_check(struct trial *tr, struct strbuf *err)
 		ret = check_arms(tr, err);
 	if (!ret)
 		ret = cgroup_check(&tr->limits, err);
+	if (!ret && tr->duet && tr->kind == TRIAL_EXPERIMENT)
+		ret = open_twins(tr, err);
 	if (ret)
 		return ret;
 	if (tr->c.drop_caches && geteuid() != 0) {
@@ -588,6 +696,65 @@ static void run_end(void *ctx, struct run_result *r)
 	tr->th_live = 0;
 }
 
+/* experiment_hooks: set arm's knobs on place k of a duet. */
+static int apply_arm_at(void *ctx, unsigned place, const struct arm_setting *s,
+			unsigned n, struct strbuf *err)
+{
+	struct trial *tr = ctx;
+	const struct trial_twin *tw;
+	unsigned i;
+
+	if (!place)
+		return apply_arm(ctx, s, n, err);
+	if (place > tr->nr_twins)
+		return err_set(err, -EINVAL, "no place %u in this duet", place);
+	tw = &tr->twins[place - 1];
+	for (i = 0; i < tw->nr_arm_plans; i++)
+		if (tr->e.arms[i].settings == s)
+			break;
+	if (i == tw->nr_arm_plans)
+		return err_set(err, -EINVAL,
+			       "the knobs of this arm were not checked "
+			       "(trial_check() first)");
+	return apply(tr, &tw->arm_plans[i], err);
+}
+
+/* experiment_hooks: device truth for a duet's run on place k (in the
+ * child that makes it). */
+static int run_begin_at(void *ctx, unsigned place, const struct workload *w,
+			const struct measure_hook **out, struct strbuf *err)
+{
+	struct trial *tr = ctx;
+	struct truth_opts o = {0};
+	struct strbuf why = STRBUF_INIT;
+
+	(void)err;
+	if (place >= tr->e.nr_arms || !tr->places[place])
+		return 0;
+	workload_truth_opts(w, &o);
+	if (!truth_hook_init(&tr->th, tr->places[place], &o, &why)) {
+		tr->th_live = 1;
+		*out = &tr->th.hook;
+	} else {
+		truth_hook_release(&tr->th);
+	}
+	strbuf_release(&why);
+	return 0;
+}
+
+/* experiment_hooks: that run is over; finish its truth. */
+static void run_end_at(void *ctx, unsigned place, struct run_result *r)
+{
+	struct trial *tr = ctx;
+
+	(void)place;
+	if (!tr->th_live)
+		return;
+	truth_hook_finish(&tr->th, r);
+	truth_hook_release(&tr->th);
+	tr->th_live = 0;
+}
+
 /* experiment_hooks: a warning the caller hears at once. */
 static void warn_now(void *ctx, const char *msg)
 {
@@ -668,6 +835,9 @@ int trial_run(struct trial *tr, struct strbuf *err)
 	    .run_end = run_end,
 	    .run_done = run_done,
 	    .warn = warn_now,
+	    .apply_knobs_at = apply_arm_at,
+	    .run_begin_at = run_begin_at,
+	    .run_end_at = run_end_at,
 	};
 	int single = tr->kind == TRIAL_ONE_RUN;
 	int ret;
@@ -808,6 +978,7 @@ void trial_release(struct trial *tr)
 	knob_plan_release(&tr->fixed);
 	knob_ctx_release(&tr->kctx);
 	free(tr->fixed_settings);
+	release_twins(tr); /* in t's session: before t */
 	target_release(&tr->t);
 	strbuf_release(&err);
 	memset(tr, 0, sizeof(*tr));

@@ -50,6 +50,15 @@ struct trial_hooks {
 
 #define TRIAL_WRAP_SAID 16 /* wrapping reads warned about, at most */
 
+/* compare --duet: a twin of the scratch target, with its own knobs. */
+struct trial_twin {
+	struct target t;
+	struct knob_ctx kctx;
+	struct knob_plan *arm_plans; /* per arm, on this twin's device */
+	unsigned nr_arm_plans;
+	int open; /* t was opened */
+};
+
 struct trial {
 	/* Filled by the caller between trial_init() and trial_plan(). */
 	struct experiment_config c; /* c.factors, c.target: the trial's */
@@ -89,6 +98,12 @@ struct trial {
 	unsigned nr_arm_plans;
 	const struct knob_plan *arm_plan; /* of the arm in force
 					     (apply_arm), or NULL */
+	/* compare --duet (set by the caller before trial_check()): the
+	 * other places, one per arm but the first (which is t) */
+	int duet;
+	struct trial_twin *twins;
+	unsigned nr_twins;
+	struct target *places[EXPERIMENT_MAX_PLACES]; /* t, then twins */
 };
 
 #endif

@@ -411,6 +411,12 @@ static int fill_target(struct target *t, struct scratch *sc, struct strbuf *err)
 int scratch_open(struct target *t, const char *spec, volatile int *stop,
 		 struct strbuf *err)
 {
+	return scratch_open_in(t, spec, NULL, stop, err);
+}
+
+int scratch_open_in(struct target *t, const char *spec, struct session *s,
+		    volatile int *stop, struct strbuf *err)
+{
 	struct scratch *sc = xcalloc(1, sizeof(*sc));
 	uint64_t bytes = 0;
 	char *fs = NULL;
@@ -427,7 +433,10 @@ int scratch_open(struct target *t, const char *spec, volatile int *stop,
 		goto fail;
 	}
 	sc->stop = stop;
-	ret = session_open(&sc->s, NULL, 0, NULL, err);
+	if (s)
+		sc->s = session_ref(s);
+	else
+		ret = session_open(&sc->s, NULL, 0, NULL, err);
 	if (ret)
 		goto fail;
 	t->scratch = sc;

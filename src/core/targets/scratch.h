@@ -33,6 +33,15 @@ struct undo_ops;
 int scratch_open(struct target *t, const char *spec, volatile int *stop,
 		 struct strbuf *err);
 
+/*
+ * scratch_open() in the session of another scratch target (a reference
+ * is taken): one process holds the journal's lock once, so a second
+ * scratch target of the same command (compare --duet's twins) journals
+ * what it makes in the first's session.
+ */
+int scratch_open_in(struct target *t, const char *spec, struct session *s,
+		    volatile int *stop, struct strbuf *err);
+
 /* Tear down what scratch_open made (unmount, detach, delete). */
 void scratch_release(struct target *t);
 

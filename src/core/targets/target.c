@@ -277,6 +277,26 @@ fail:
 	return ret;
 }
 
+int target_open_twin(struct target *t, const struct target *first,
+		     volatile int *stop, struct strbuf *err)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (!first->scratch || strncmp(first->spec, "scratch:", 8))
+		return err_set(err, -EINVAL,
+			       "only a scratch target can have a twin; '%s' "
+			       "is not one",
+			       first->spec);
+	t->spec = xstrdup(first->spec);
+	t->flags = first->flags;
+	ret = scratch_open_in(t, first->spec + 8, scratch_session(first), stop,
+			      err);
+	if (ret)
+		target_release(t);
+	return ret;
+}
+
 int target_check_space(const struct target *t, uint64_t bytes,
 		       const char *advice, struct strbuf *err)
 {

@@ -38,6 +38,15 @@ int target_open(struct target *t, const char *spec, unsigned flags,
 		volatile int *stop, struct strbuf *err);
 
 /*
+ * Open t as a twin of the scratch target first: another scratch target
+ * of the same spec and flags, made in first's journal session (compare
+ * --duet runs its arms at once, one on each). -EINVAL when first is not
+ * a scratch target; else as target_open().
+ */
+int target_open_twin(struct target *t, const struct target *first,
+		     volatile int *stop, struct strbuf *err);
+
+/*
  * Check that bytes more can be laid out: free space in the filesystem
  * for a directory, capacity for a device. -ENOSPC with err saying how
  * much is needed and how much there is, and then what to do (advice,

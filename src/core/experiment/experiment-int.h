@@ -1,0 +1,69 @@
+/*
+ * The experiment loop's state, shared by experiment.c (one run after
+ * another) and experiment_duet.c (compare --duet: the arms of a block
+ * at once); not part of the API.
+ */
+#ifndef IOTRIAL_EXPERIMENT_INT_H
+#define IOTRIAL_EXPERIMENT_INT_H
+
+#include <stdint.h>
+#include <json-c/json.h>
+#include "experiment.h"
+#include "../../util/rng.h"
+
+/* Per-arm warning tallies, folded into the experiment's warnings. */
+struct arm_warn {
+	unsigned runs, warned;
+	char *first;
+};
+
+/* State of one experiment_run call. */
+struct exp_loop {
+	struct experiment *e;
+	const struct experiment_config *c;
+	const struct experiment_hooks *h;
+	struct rng rng;
+	struct arm_warn *warns;
+	int applied_arm; /* arm whose knobs are in force, -1 none */
+	int drop_ok;	 /* dropping caches still works */
+	unsigned runs_done;
+	uint64_t start_ns;
+	double run_s_sum; /* for the ETA */
+	double first_s;	  /* of it: the warm-up and first block */
+	unsigned first_runs;
+	double once_s;	    /* of first_s: their set-up (laying out the files
+			       later blocks reuse) */
+	int budget_warning; /* index of check_budget()'s warning in the
+			       object's warnings, or -1 */
+	int *place_arm;	    /* duet: the arm whose knobs are in force on
+			       each place, -1 none */
+};
+
+/*
+ * Seconds a run takes from here on (for a duet block, the block's time
+ * shared by its runs); -1 before any run.
+ */
+double exp_run_s_estimate(const struct exp_loop *l);
+
+/*
+ * Add a run of arm in block to the experiment object: its metric, its
+ * run object runobj (owned from now on), its covariates (covariates.h)
+ * and, for a duet run, the place it ran on (place >= 0).
+ */
+void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
+		     struct json_object *runobj, int place);
+
+/* The knob settings of arm a (nr factors) as knob_setting pairs in
+ * out (room for nr); their count. */
+unsigned exp_knob_settings(const struct experiment_arm *a, unsigned nr,
+			   struct knob_setting *out);
+
+/*
+ * One block of a duet (experiment_config.places): arm order[k] on place
+ * k, every run at the same time, each in a child process of its own so
+ * that its CPU, I/O and sampler are its own. 0 or -errno with err set.
+ */
+int exp_duet_block(struct exp_loop *l, const unsigned *order, int block,
+		   uint64_t block_seed, struct strbuf *err);
+
+#endif
