@@ -6,6 +6,7 @@
  * then it prints the verdict table (or the experiment object).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "../core/experiment/trial.h"
 #include "../core/experiment/metrics.h"
 #include "../util/error.h"
+#include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -391,6 +393,41 @@ out:
 	return ret;
 }
 
+/*
+ * What --precision costs here, from the noise of the experiments like
+ * this one stored before (noise.h); the first blocks of this one will
+ * tell otherwise.
+ */
+static void say_cost(struct trial *tr, const struct compare_args *a)
+{
+	struct noise_model m;
+	struct noise_cost cost;
+	struct strbuf t = STRBUF_INIT;
+
+	if (tr->c.runs_fixed)
+		return;
+	if (!trial_plan_cost(tr, a->r.db, &m, &cost)) {
+		fprintf(stderr,
+			"compare: no experiment like this one is stored here "
+			"yet; the first blocks will tell what +-%g%% costs\n",
+			100 * tr->c.precision);
+		return;
+	}
+	units_fmt_duration_arg(&t, cost.seconds);
+	fprintf(stderr,
+		"compare: on this machine +-%g%% needs about %u blocks of "
+		"%.1f s (%s), from %u earlier experiment%s like it (sd of the "
+		"per-block log-ratio %.3f)",
+		100 * tr->c.precision, cost.blocks, m.block_s, t.buf,
+		m.experiments, m.experiments == 1 ? "" : "s", m.log_ratio_sd);
+	if (tr->c.budget_ns && m.block_s > 0 &&
+	    (double)tr->c.budget_ns / 1e9 < cost.seconds)
+		fprintf(stderr, "; --budget stops after about %.0f",
+			floor((double)tr->c.budget_ns / 1e9 / m.block_s));
+	fputc('\n', stderr);
+	strbuf_release(&t);
+}
+
 /* Progress on stderr when it is a terminal: one rewritten line. */
 static void on_progress(void *ctx, const struct experiment_progress *p)
 {
@@ -568,6 +605,7 @@ int cmd_compare(int argc, const char **argv)
 			out.len ? "; set: " : "", out.buf);
 		strbuf_reset(&out);
 		cli_say_dir_disk(&tr, "compare");
+		say_cost(&tr, &a);
 	}
 	pr = trial_run(&tr, &err);
 	if (!a.quiet && isatty(STDERR_FILENO))

@@ -737,6 +737,11 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	if (!stopped)
 		stopped = "failed";
 	json_object_object_add(e->obj, "blocks", json_object_new_int((int)b));
+	if (l.runs_done > l.first_runs)
+		json_object_object_add(
+		    e->obj, "block_s",
+		    json_object_new_double(exp_run_s_estimate(&l) *
+					   e->nr_arms));
 	json_object_object_add(e->obj, "stopped",
 			       json_object_new_string(stopped));
 	if (!ret && !c->single_run) {

@@ -18,6 +18,7 @@
 #include "trial.h"
 #include "../observe/env.h"
 #include "factor_values.h"
+#include "noise.h"
 #include "../targets/scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -946,6 +947,50 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * Add what the stored experiment says of this machine's noise to the
+ * model (noise.h); a failure costs only the model's next estimate.
+ */
+static void trial_store_noise(struct trial *tr, const char *db)
+{
+	struct strbuf key = STRBUF_INIT, e = STRBUF_INIT;
+	struct noise_row row;
+	struct store s;
+
+	if (noise_row_of(tr->e.obj, &row))
+		return;
+	noise_key(&tr->c, &key);
+	if (!store_open(&s, db, &e))
+		store_noise_add(&s, tr->id, key.buf, &row, &e);
+	store_close(&s);
+	strbuf_release(&key);
+	strbuf_release(&e);
+}
+
+int trial_plan_cost(struct trial *tr, const char *db, struct noise_model *m,
+		    struct noise_cost *cost)
+{
+	struct strbuf key = STRBUF_INIT, e = STRBUF_INIT;
+	struct store s;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	memset(cost, 0, sizeof(*cost));
+	noise_key(&tr->c, &key);
+	ret = store_open_flags(&s, db, STORE_NO_CREATE, &e);
+	if (!ret)
+		ret = store_noise_get(&s, key.buf, m, &e);
+	store_close(&s);
+	if (!ret && m->experiments)
+		noise_cost(
+		    m, tr->c.precision, tr->c.alpha,
+		    stats_signrank_min_blocks(tr->c.alpha, tr->e.nr_arms - 1),
+		    cost);
+	strbuf_release(&key);
+	strbuf_release(&e);
+	return !ret && m->experiments ? 1 : 0;
+}
+
 int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 {
 	struct log_columns cols;
@@ -958,6 +1003,8 @@ int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 	log_columns_of(tr->e.obj, &cols);
 	ret = store_save(db, tr->e.obj, &cols, tr->id, err);
 	log_columns_release(&cols);
+	if (!ret && tr->kind == TRIAL_EXPERIMENT)
+		trial_store_noise(tr, db);
 	return ret;
 }
 

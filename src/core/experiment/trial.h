@@ -32,6 +32,7 @@
 #include "trial_types.h"
 #include "trial_knobs.h"
 #include "trial_wrap.h"
+#include "noise.h"
 
 /*
  * Start a trial of kind: tr->c gets experiment_config_init()'s defaults
@@ -127,6 +128,15 @@ int trial_finish(struct trial *tr, struct strbuf *err);
  * experiment object gets its "id".
  */
 int trial_store(struct trial *tr, const char *db, struct strbuf *err);
+
+/*
+ * What --precision will cost on this machine by its noise model (the
+ * store at db, NULL the default: noise.h), after trial_check(): 1 with
+ * m and cost filled when earlier experiments of this kind were stored,
+ * 0 when none were (or the store cannot be read).
+ */
+int trial_plan_cost(struct trial *tr, const char *db, struct noise_model *m,
+		    struct noise_cost *cost);
 
 /*
  * A plan for the knob settings s[n] of one arm (built; release it either

@@ -1,0 +1,124 @@
+/*
+ * The noise model's key, rows and costs; noise.h says what they are.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "noise.h"
+#include "metrics.h"
+#include "../stats/stats.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+/* qsort: parameters by name. */
+static int cmp_param(const void *a, const void *b)
+{
+	const struct param_setting *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+void noise_key(const struct experiment_config *c, struct strbuf *out)
+{
+	const struct metric_def *m =
+	    c->metric ? c->metric
+		      : metric_default_for(c->ops, c->params, c->nr_params);
+	struct param_setting *p = xcalloc(c->nr_params + 1, sizeof(*p));
+	unsigned i;
+
+	strbuf_reset(out);
+	strbuf_addf(out, "%s %s %s", c->ops->name, m ? m->name : "?",
+		    c->target && c->target->spec ? c->target->spec : "?");
+	if (c->ro.ios)
+		strbuf_addf(out, " ios=%llu", (unsigned long long)c->ro.ios);
+	else
+		strbuf_addf(out, " time=%llums",
+			    (unsigned long long)(c->ro.time_ns / 1000000));
+	strbuf_addf(out, " ramp=%llums places=%u",
+		    (unsigned long long)(c->ro.ramp_ns / 1000000),
+		    c->nr_places > 1 ? c->nr_places : 1);
+	if (c->nr_params)
+		memcpy(p, c->params, c->nr_params * sizeof(*p));
+	qsort(p, c->nr_params, sizeof(*p), cmp_param);
+	for (i = 0; i < c->nr_params; i++)
+		strbuf_addf(out, " %s=%s", p[i].name, p[i].value);
+	free(p);
+}
+
+/* The int or double at o.key, NaN when not there. */
+static double num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
+		return NAN;
+	return json_object_get_double(v);
+}
+
+int noise_row_of(struct json_object *exp, struct noise_row *out)
+{
+	struct json_object *runs = json_object_object_get(exp, "runs");
+	unsigned nr_arms = (unsigned)json_object_array_length(
+	    json_object_object_get(exp, "arms"));
+	unsigned base = (unsigned)num(exp, "baseline");
+	unsigned blocks = (unsigned)num(exp, "blocks"), a, b;
+	double *m, *d, worst = NAN;
+	size_t i, n = runs ? json_object_array_length(runs) : 0;
+
+	memset(out, 0, sizeof(*out));
+	out->block_s = num(exp, "block_s");
+	if (blocks < 2 || nr_arms < 2 || base >= nr_arms ||
+	    !(out->block_s > 0) || blocks > 100000)
+		return -EINVAL;
+	m = xcalloc((size_t)blocks * nr_arms, sizeof(*m));
+	d = xcalloc(blocks, sizeof(*d));
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+		double arm = num(r, "arm"), blk = num(r, "block");
+
+		if (arm >= 0 && arm < nr_arms && blk >= 0 && blk < blocks)
+			m[(size_t)blk * nr_arms + (size_t)arm] =
+			    num(r, "metric");
+	}
+	for (a = 0; a < nr_arms; a++) {
+		size_t k = 0;
+		double sd;
+
+		if (a == base)
+			continue;
+		for (b = 0; b < blocks; b++) {
+			double x = m[(size_t)b * nr_arms + base];
+			double y = m[(size_t)b * nr_arms + a];
+
+			if (x > 0 && y > 0)
+				d[k++] = log(y / x);
+		}
+		if (k < 2)
+			continue;
+		sd = stats_sd(d, k);
+		if (isnan(worst) || sd > worst) {
+			worst = sd;
+			out->blocks = (unsigned)k;
+		}
+	}
+	free(m);
+	free(d);
+	out->log_ratio_sd = worst;
+	return isnan(worst) ? -EINVAL : 0;
+}
+
+void noise_cost(const struct noise_model *m, double precision, double alpha,
+		unsigned min_blocks, struct noise_cost *out)
+{
+	double z = stats_norm_quantile(1 - alpha / 2);
+	double h = atanh(precision);
+	double n = ceil(pow(z * m->log_ratio_sd / h, 2));
+
+	if (!(n >= min_blocks))
+		n = min_blocks;
+	if (n > 1e6)
+		n = 1e6;
+	out->blocks = (unsigned)n;
+	out->seconds = out->blocks * m->block_s;
+}

@@ -1,0 +1,186 @@
+/*
+ * Tests for core/experiment/noise.c and core/store/store_noise.c: the
+ * key that makes two comparisons alike, the noise one experiment adds,
+ * what --precision costs by the model, and the table in the store
+ * (made on the first write, pooled over the newest rows of a key).
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "core/experiment/noise.h"
+#include "core/workload/workload.h"
+#include "store_save_helper.h"
+#include "util/banned.h"
+
+/* An experiment object of two arms over blocks whose per-block log
+ * ratios are d[], with block_s. */
+static struct json_object *exp_of(const double *d, unsigned blocks,
+				  double block_s)
+{
+	struct json_object *e = json_object_new_object();
+	struct json_object *arms = json_object_new_array();
+	struct json_object *runs = json_object_new_array();
+	unsigned b, a;
+
+	json_object_object_add(e, "schema",
+			       json_object_new_string("iotrial/1"));
+	json_object_object_add(e, "type", json_object_new_string("experiment"));
+	json_object_object_add(e, "workload",
+			       json_object_new_string("randread"));
+	for (a = 0; a < 2; a++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "arm", json_object_new_int((int)a));
+		json_object_object_add(o, "label",
+				       json_object_new_string(a ? "b" : "a"));
+		json_object_array_add(arms, o);
+	}
+	for (b = 0; b < blocks; b++)
+		for (a = 0; a < 2; a++) {
+			struct json_object *r = json_object_new_object();
+
+			json_object_object_add(r, "arm",
+					       json_object_new_int((int)a));
+			json_object_object_add(r, "block",
+					       json_object_new_int((int)b));
+			json_object_object_add(
+			    r, "metric",
+			    json_object_new_double(a ? 100 * exp(d[b]) : 100));
+			json_object_array_add(runs, r);
+		}
+	json_object_object_add(e, "arms", arms);
+	json_object_object_add(e, "runs", runs);
+	json_object_object_add(e, "baseline", json_object_new_int(0));
+	json_object_object_add(e, "blocks", json_object_new_int((int)blocks));
+	json_object_object_add(e, "block_s", json_object_new_double(block_s));
+	return e;
+}
+
+/* The key names what makes comparisons alike, parameters sorted. */
+static void test_key(void **state)
+{
+	struct param_setting p1[] = {{"size", "64M"}, {"bs", "4k"}};
+	struct param_setting p2[] = {{"bs", "4k"}, {"size", "64M"}};
+	struct target t = {.spec = "scratch:2G:ext4"};
+	struct experiment_config c;
+	struct strbuf k1 = STRBUF_INIT, k2 = STRBUF_INIT;
+
+	(void)state;
+	experiment_config_init(&c);
+	c.ops = workload_find("randread");
+	c.target = &t;
+	c.ro.time_ns = 3000000000ull;
+	c.params = p1;
+	c.nr_params = 2;
+	noise_key(&c, &k1);
+	c.params = p2;
+	noise_key(&c, &k2);
+	assert_string_equal(k1.buf, k2.buf);
+	assert_string_equal(k1.buf, "randread iops scratch:2G:ext4 time=3000ms "
+				    "ramp=0ms places=1 bs=4k size=64M");
+	c.nr_places = 2;
+	noise_key(&c, &k2);
+	assert_string_not_equal(k1.buf, k2.buf);
+	strbuf_release(&k1);
+	strbuf_release(&k2);
+}
+
+/* The row: the sd of the per-block log-ratios, the blocks, block_s. */
+static void test_row(void **state)
+{
+	const double d[] = {0.1, -0.1, 0.2, 0.0, -0.2, 0.05};
+	struct json_object *e = exp_of(d, 6, 4.5);
+	struct noise_row r;
+
+	(void)state;
+	assert_int_equal(noise_row_of(e, &r), 0);
+	assert_int_equal(r.blocks, 6);
+	assert_float_equal(r.log_ratio_sd, stats_sd(d, 6), 1e-12);
+	assert_float_equal(r.block_s, 4.5, 1e-12);
+	json_object_put(e);
+	e = exp_of(d, 1, 4.5);
+	assert_int_equal(noise_row_of(e, &r), -EINVAL);
+	json_object_put(e);
+}
+
+/* n = (z sd / atanh(p))^2, at least the fewest blocks of a verdict. */
+static void test_cost(void **state)
+{
+	struct noise_model m = {
+	    .experiments = 1, .log_ratio_sd = 0.1, .block_s = 6};
+	struct noise_cost c;
+	double z = 1.959963984540054;
+
+	(void)state;
+	noise_cost(&m, 0.05, 0.05, 6, &c);
+	assert_int_equal(c.blocks,
+			 (unsigned)ceil(pow(z * 0.1 / atanh(0.05), 2)));
+	assert_float_equal(c.seconds, c.blocks * 6.0, 1e-9);
+	m.log_ratio_sd = 0.001;
+	noise_cost(&m, 0.05, 0.05, 6, &c);
+	assert_int_equal(c.blocks, 6);
+}
+
+/* The table: none until the first write; the newest rows pooled. */
+static void test_store(void **state)
+{
+	const double d[] = {0.1, -0.1, 0.2, 0.0, -0.2, 0.05, 0.1, -0.05};
+	char dir[] = "/tmp/test_noise.XXXXXX", db[64], cmd[96];
+	char id[STORE_ID_LEN + 1];
+	struct strbuf err = STRBUF_INIT;
+	struct noise_model m;
+	struct noise_row r1 = {.blocks = 11, .log_ratio_sd = 0.2, .block_s = 6},
+			 r2 = {.blocks = 21, .log_ratio_sd = 0.1, .block_s = 3};
+	struct store s;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/results.db", dir);
+	assert_int_equal(store_open(&s, db, &err), 0);
+	assert_int_equal(store_noise_get(&s, "k", &m, &err), 0);
+	assert_int_equal(m.experiments, 0);
+	{
+		struct json_object *e = exp_of(d, 8, 1);
+
+		assert_int_equal(save_exp(&s, e, id, &err), 0);
+		json_object_put(e);
+	}
+	assert_int_equal(store_noise_add(&s, id, "k", &r1, &err), 0);
+	assert_int_equal(store_noise_add(&s, id, "k", &r2, &err), 0);
+	assert_int_equal(store_noise_add(&s, id, "other", &r1, &err), 0);
+	assert_int_equal(store_noise_get(&s, "k", &m, &err), 0);
+	assert_int_equal(m.experiments, 2);
+	assert_int_equal(m.blocks, 32);
+	assert_float_equal(m.log_ratio_sd, sqrt((10 * 0.04 + 20 * 0.01) / 30.0),
+			   1e-12);
+	assert_float_equal(m.block_s, (11 * 6 + 21 * 3) / 32.0, 1e-12);
+	/* only the newest STORE_NOISE_POOL count */
+	for (i = 0; i < STORE_NOISE_POOL; i++)
+		assert_int_equal(store_noise_add(&s, id, "k", &r2, &err), 0);
+	assert_int_equal(store_noise_get(&s, "k", &m, &err), 0);
+	assert_int_equal(m.experiments, STORE_NOISE_POOL);
+	assert_float_equal(m.log_ratio_sd, 0.1, 1e-12);
+	store_close(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_key),
+	    cmocka_unit_test(test_row),
+	    cmocka_unit_test(test_cost),
+	    cmocka_unit_test(test_store),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
