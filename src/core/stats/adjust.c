@@ -109,25 +109,137 @@ static int fit(const double *d, size_t n, const double *z,
 	return 0;
 }
 
-/* The shift and test of x[n] into out's shift and wilcoxon. */
-static int estimate(const double *x, size_t n, double conf,
+/*
+ * The signed-rank count of the adjusted differences at centre t: the
+ * Walsh averages of x_i = r_i - t m_i above 0 (r the adjusted log
+ * ratios, m what the adjustment leaves of a constant shift).
+ */
+static size_t count_above(const double *r, const double *m, size_t n, double t)
+{
+	size_t i, j, c = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			c += r[i] + r[j] - t * (m[i] + m[j]) > 0;
+	return c;
+}
+
+/* The least t (by bisection) with count_above(t) <= c. */
+static double crossing(const double *r, const double *m, size_t n, size_t c,
+		       double mid, double span)
+{
+	double lo = mid - span, hi = mid + span;
+	int i;
+
+	for (i = 0; i < 60 && count_above(r, m, n, lo) <= c; i++)
+		lo -= (span *= 2);
+	for (i = 0; i < 60 && count_above(r, m, n, hi) > c; i++)
+		hi += (span *= 2);
+	for (i = 0; i < 100; i++) {
+		double t = (lo + hi) / 2;
+
+		if (count_above(r, m, n, t) <= c)
+			hi = t;
+		else
+			lo = t;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * The estimate and interval of the centre t by inverting the signed-
+ * rank test of the adjusted differences: a centre t is in the interval
+ * when the test of d - t, adjusted as d was (beta refitted: the
+ * differences become r - t m with m = (I - Z (Z'Z)^-1 Z') 1), does not
+ * reject. That test is exact at the true centre for the reason the
+ * test at 0 is (adjust.h), so the interval covers as the test holds its
+ * level; cutting d' = r at the Walsh averages of r instead would leave
+ * out the share of a real shift the slope takes (the covariates' means
+ * are not exactly 0 in a sample). With m = 1 (no adjustment) this is
+ * stats_signrank_shift()'s interval. The critical count is the one
+ * stats_signrank_shift() takes for n values like r.
+ */
+/* Do two of x[n] have the same magnitude? */
+static bool tied(const double *x, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (fabs(x[i]) == fabs(x[j]))
+				return true;
+	return false;
+}
+
+/*
+ * The critical count k of the signed-rank interval of n values at conf,
+ * as stats_signrank_shift() takes it: exact up to 25 untied values, else
+ * the normal approximation (ties not corrected for here: they are rare
+ * in adjusted differences, and only widen the interval a little).
+ */
+static size_t critical_count(size_t n, bool ties, double conf)
+{
+	double alpha = 1 - conf, nw = (double)n * (n + 1) / 2, sd, kf;
+	size_t k;
+
+	if (n <= 25 && !ties) {
+		for (k = 0; 2 * k + 1 < (size_t)nw; k++)
+			if (stats_signrank_cdf((long)k + 1, (unsigned)n) >
+			    alpha / 2)
+				break;
+		return k;
+	}
+	sd = sqrt((double)n * (n + 1) * (2.0 * n + 1) / 24);
+	kf = floor(nw / 2 - stats_norm_quantile(1 - alpha / 2) * sd);
+	return kf < 0 ? 0 : (size_t)kf;
+}
+
+static int invert(const double *r, const double *m, size_t n, double conf,
+		  struct stats_shift *out)
+{
+	size_t nw = n * (n + 1) / 2, k, i;
+	double lo = INFINITY, hi = -INFINITY, span;
+	struct stats_shift plain;
+	int ret = stats_signrank_shift(r, n, conf, &plain);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		lo = fmin(lo, r[i]);
+		hi = fmax(hi, r[i]);
+	}
+	span = hi - lo + 1e-9;
+	k = critical_count(n, tied(r, n), conf);
+	if (2 * k + 1 > nw)
+		k = (nw - 1) / 2;
+	*out = plain;
+	out->shift = crossing(r, m, n, nw / 2, plain.shift, span);
+	out->ci_low = crossing(r, m, n, nw - k - 1, plain.ci_low, span);
+	out->ci_high = crossing(r, m, n, k, plain.ci_high, span);
+	return 0;
+}
+
+/* The shift and test of the adjusted differences r[n] (with m, NULL
+ * when unadjusted) into out's shift and wilcoxon. */
+static int estimate(const double *r, const double *m, size_t n, double conf,
 		    struct stats_adjusted *out)
 {
-	int ret = stats_signrank_shift(x, n, conf, &out->shift);
+	int ret = m ? invert(r, m, n, conf, &out->shift)
+		    : stats_signrank_shift(r, n, conf, &out->shift);
 
 	if (ret)
 		return ret;
 	out->shift.ratio = exp(out->shift.shift);
 	out->shift.ratio_low = exp(out->shift.ci_low);
 	out->shift.ratio_high = exp(out->shift.ci_high);
-	return stats_wilcoxon(x, n, &out->wilcoxon);
+	return stats_wilcoxon(r, n, &out->wilcoxon);
 }
 
 int stats_adjust_paired(const double *d, size_t n, const double *z,
 			size_t nr_cov, double conf, double *out_d,
 			struct stats_adjusted *out)
 {
-	double *adj, ss_d = 0, ss_a = 0;
+	double *adj, *one, ss_d = 0, ss_a = 0;
 	size_t c, i, kept = 0;
 	int ret;
 
@@ -140,6 +252,7 @@ int stats_adjust_paired(const double *d, size_t n, const double *z,
 	out->n = n;
 	out->nr_cov = nr_cov;
 	adj = xcalloc(n, sizeof(*adj));
+	one = xcalloc(n, sizeof(*one));
 	memcpy(adj, d, n * sizeof(*adj));
 	for (c = 0; c < nr_cov; c++) {
 		const double *zc = z + c * n;
@@ -169,10 +282,20 @@ int stats_adjust_paired(const double *d, size_t n, const double *z,
 		memset(out->kept, 0, sizeof(out->kept));
 		out->why = STATS_ADJ_NO_COVARIATE;
 	} else {
+		struct stats_adjusted unit = *out;
+
+		/* what the fit leaves of a constant shift: m = 1 - Z g,
+		 * g the fit of 1 on the kept covariates */
+		for (i = 0; i < n; i++)
+			one[i] = 1;
+		if (fit(one, n, z, &unit)) /* cannot: fit(d) went */
+			memset(unit.beta, 0, sizeof(unit.beta));
 		for (i = 0; i < n; i++) {
 			for (c = 0; c < nr_cov; c++)
-				if (out->kept[c])
+				if (out->kept[c]) {
 					adj[i] -= out->beta[c] * z[c * n + i];
+					one[i] -= unit.beta[c] * z[c * n + i];
+				}
 			ss_d += d[i] * d[i];
 			ss_a += adj[i] * adj[i];
 		}
@@ -187,9 +310,10 @@ int stats_adjust_paired(const double *d, size_t n, const double *z,
 			out->beta[c] = 0;
 		memset(out->kept, 0, sizeof(out->kept));
 	}
-	ret = estimate(adj, n, conf, out);
+	ret = estimate(adj, out->used ? one : NULL, n, conf, out);
 	if (!ret && out_d)
 		memcpy(out_d, adj, n * sizeof(*adj));
 	free(adj);
+	free(one);
 	return ret;
 }
