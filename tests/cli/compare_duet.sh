@@ -37,8 +37,9 @@ for b, rs in blocks.items():
         devs.add((r["place"], r["run"]["truth"]["device"]))
 # two places, two devices, each place always the same device
 assert len(devs) == 2 and len({p for p, _ in devs}) == 2, devs
-# the runs of a block overlap: together they take about one run's time
+# a duet run's others include the other arm's run: no others_runnable
 assert all("steal" in r["covariates"] for r in runs)
+assert all(r["covariates"]["others_runnable"] is None for r in runs), runs[0]["covariates"]
 PY
 check "the verdict has its adjusted comparison beside it" python3 -c '
 import json, sys

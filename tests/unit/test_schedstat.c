@@ -25,9 +25,8 @@ static void test_parse(void **state)
 	assert_true(run == 1204444 && wait == 5000);
 	assert_int_equal(schedstat_parse("12\n", &run, &wait), -EINVAL);
 	assert_int_equal(schedstat_parse("", &run, &wait), -EINVAL);
-	assert_int_equal(schedstat_parse_loadavg("0.52 0.41 0.30 3/250 1234\n",
-						 &n),
-			 0);
+	assert_int_equal(
+	    schedstat_parse_loadavg("0.52 0.41 0.30 3/250 1234\n", &n), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(
 	    schedstat_parse_loadavg("15.1 14.0 13.2 17/812 99\n", &n), 0);
@@ -86,12 +85,24 @@ static void test_tasks(void **state)
 	schedstat_tasks_release(&t);
 }
 
+/*
+ * Whose I/O is the others': not a kernel thread's (its parent is
+ * kthreadd, 2), not our process group's (a duet's other runs), a
+ * command name with spaces and parentheses read right.
+ */
 static void test_others_io(void **state)
 {
 	uint64_t rd = 1, wr = 1;
 
 	(void)state;
 	assert_int_equal(schedstat_others_io(&rd, &wr), 0);
+	assert_true(schedstat_is_other("812 (dd) R 800 812 800 0 -1", 500));
+	assert_false(schedstat_is_other("812 (dd) R 800 500 800 0 -1", 500));
+	assert_false(
+	    schedstat_is_other("40 (kworker/u4:2-loop3) I 2 0 0 0 -1", 500));
+	assert_true(schedstat_is_other("77 (a (b) c) S 1 77 77 0 -1", 500));
+	assert_false(schedstat_is_other("77 (a (b) c) S 1 500 77 0 -1", 500));
+	assert_false(schedstat_is_other("garbage", 500));
 }
 
 int main(void)

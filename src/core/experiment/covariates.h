@@ -9,10 +9,14 @@
  *                    cpu.system_total_s);
  *   others_runnable  the tasks running or runnable that were not ours,
  *                    on average (truth.sampler.runnable_mean less
- *                    runnable_ours): the CPU the others wanted;
+ *                    runnable_ours): the CPU the others wanted; not for
+ *                    a duet's runs (compare --duet), whose others
+ *                    include the other arms' runs;
  *   others_io_mbps   the other processes' I/O over the run, 10^6 bytes
  *                    a second (truth.sampler.others_read_bytes and
- *                    others_write_bytes over the run's seconds).
+ *                    others_write_bytes over the run's seconds; our
+ *                    process group, a duet's other runs too, left
+ *                    out).
  *
  * Not offered, though they explain a run's speed: the process's own CPU
  * time, the devices' latency, the share of time our threads waited for

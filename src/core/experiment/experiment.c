@@ -314,6 +314,10 @@ void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
 				       json_object_new_int(place));
 	json_object_object_add(run, "run", runobj);
 	run_covariates(runobj, cov);
+	/* a duet's other runs are among the tasks that were not this
+	 * run's: the other arm's work, which its setting moves */
+	if (place >= 0)
+		cov[1] = NAN;
 	json_object_object_add(
 	    run, "covariates",
 	    run_covariates_json(run_cov_names, cov, RUN_NR_COV));

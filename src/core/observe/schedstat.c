@@ -129,26 +129,38 @@ int schedstat_tasks_read(struct schedstat_tasks *t)
 	return found ? 0 : -ENOENT;
 }
 
-/* The parent of process pid from its stat text, or -1. */
-static long stat_ppid(const char *buf)
+/* The parent and process group of a process from its stat text ("PID
+ * (COMM) S PPID PGRP ..."); -1 when unreadable. */
+static long stat_ppid(const char *buf, long *out_pgrp)
 {
 	const char *p = strrchr(buf, ')');
 	size_t pos = 0;
-	uint64_t v;
+	uint64_t ppid, pgrp;
 
-	/* ") S PPID ..." */
+	*out_pgrp = -1;
 	if (!p || !p[1] || !p[2] || !p[3])
 		return -1;
 	p += 4;
-	if (procfile_scan_u64(p, strlen(p), &pos, &v))
+	if (procfile_scan_u64(p, strlen(p), &pos, &ppid) ||
+	    procfile_scan_u64(p, strlen(p), &pos, &pgrp))
 		return -1;
-	return (long)v;
+	*out_pgrp = (long)pgrp;
+	return (long)ppid;
+}
+
+int schedstat_is_other(const char *stat_text, pid_t group)
+{
+	long pgrp, ppid = stat_ppid(stat_text, &pgrp);
+
+	/* a kernel thread, or one of ours (compare --duet's other runs are
+	 * its process group) */
+	return ppid >= 0 && ppid != 2 && pgrp >= 0 && pgrp != group;
 }
 
 int schedstat_others_io(uint64_t *out_read_bytes, uint64_t *out_write_bytes)
 {
 	DIR *d = opendir("/proc");
-	pid_t self = getpid();
+	pid_t self = getpid(), group = getpgrp();
 	struct dirent *de;
 	int dfd;
 
@@ -174,8 +186,8 @@ int schedstat_others_io(uint64_t *out_read_bytes, uint64_t *out_write_bytes)
 			continue;
 		n = procfile_read(fd, buf, sizeof(buf));
 		close(fd);
-		if (n <= 0 || stat_ppid(buf) == 2)
-			continue; /* gone, or a kernel thread */
+		if (n <= 0 || !schedstat_is_other(buf, group))
+			continue;
 		snprintf(path, sizeof(path), "%ld/io", pid);
 		fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)

@@ -68,7 +68,9 @@ int schedstat_parse_loadavg(const char *text, unsigned *out_running);
 
 /*
  * The I/O of every other process now: read_bytes and write_bytes of
- * /proc/PID/io summed over the processes that are not this one and not
+ * /proc/PID/io summed over the processes that are not of this one's
+ * process group (compare --duet's other runs are children in it, and
+ * their I/O is the other arm's work, not the machine's noise) and not
  * kernel threads (kthreadd and its children, whose I/O is done for
  * someone else: the loop device's worker does ours). A process's file
  * includes its reaped children's, so what short-lived processes did
@@ -77,5 +79,13 @@ int schedstat_parse_loadavg(const char *text, unsigned *out_running);
  * as they were fetched). 0, or -errno when /proc cannot be read.
  */
 int schedstat_others_io(uint64_t *out_read_bytes, uint64_t *out_write_bytes);
+
+/*
+ * Does the process whose /proc/PID/stat text is stat_text count among
+ * the others of schedstat_others_io() for a caller of process group
+ * group? Not a kernel thread (parent 2) nor a member of group; exposed
+ * for the tests.
+ */
+int schedstat_is_other(const char *stat_text, pid_t group);
 
 #endif
