@@ -193,6 +193,21 @@ static int has_job(int argc, const char **argv)
 	return 0;
 }
 
+/* --time takes "auto" too (noise.h: the run length from the model). */
+static void time_takes_auto(struct option *opts)
+{
+	static const char *const words[] = {"auto", NULL};
+
+	for (; opts->type != OPTION_END; opts++)
+		if (opts->long_name && !strcmp(opts->long_name, "time") &&
+		    opts->type == OPTION_DURATION) {
+			opts->choices = words;
+			opts->help = "length of each run, or auto: the length "
+				     "whose interval is narrowest for the time "
+				     "by this machine's noise model";
+		}
+}
+
 static int parse_args(int argc, const char **argv, struct compare_args *a,
 		      const struct workload_ops **out_ops)
 {
@@ -278,6 +293,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	*out_ops = ops;
 	cli_workload_options(&params, ops, param_option, a);
 	cli_untimed_options(own, ops);
+	time_takes_auto(own);
 	opts = options_join(params.opts, own);
 	compare_epilogue(&epilogue);
 	cli_metrics_help(&epilogue, ops);
@@ -329,7 +345,8 @@ static void configure(struct experiment_config *c, const struct compare_args *a)
 	c->warmup = (unsigned)a->warmup;
 	c->max_arms = (unsigned)a->max_arms;
 	c->ro.ios = a->r.ios;
-	c->ro.time_ns = a->r.time_ns;
+	/* --time auto: the default until the model picks (say_time()) */
+	c->ro.time_ns = a->r.time_ns ? a->r.time_ns : 3000000000ull;
 	c->ro.ramp_ns = a->r.ramp_ns;
 	c->seed = a->r.seed;
 }
@@ -393,20 +410,64 @@ out:
 	return ret;
 }
 
+/* --time auto: pick the run length from the noise model into p, say
+ * why. */
+static void pick_time(struct trial *tr, const struct compare_args *a,
+		      struct noise_pick *out)
+{
+	struct noise_pick p;
+
+	trial_pick_time(tr, a->r.db, 3.0, &p);
+	*out = p;
+	if (a->quiet)
+		return;
+	if (strcmp(p.why, "fitted") && p.lengths < 2) {
+		fprintf(stderr,
+			"compare: --time auto: %s for this comparison here "
+			"yet, so %g s; experiments stored at two run lengths "
+			"or more (say 1s and 10s) let it choose\n",
+			p.why, p.run_s);
+		return;
+	}
+	fprintf(stderr,
+		"compare: --time auto: %g s (%s, from %u run lengths: the "
+		"per-block spread is %.3g + %.3g / T and a block takes "
+		"%.3g T + %.3g s; the interval for the time is narrowest "
+		"there)\n",
+		p.run_s, p.why, p.lengths, p.a, p.b, p.c1, p.c0);
+}
+
 /*
  * What --precision costs here, from the noise of the experiments like
  * this one stored before (noise.h); the first blocks of this one will
  * tell otherwise.
  */
-static void say_cost(struct trial *tr, const struct compare_args *a)
+static void say_cost(struct trial *tr, const struct compare_args *a,
+		     const struct noise_pick *pick)
 {
 	struct noise_model m;
 	struct noise_cost cost;
 	struct strbuf t = STRBUF_INIT;
+	int known;
 
 	if (tr->c.runs_fixed)
 		return;
-	if (!trial_plan_cost(tr, a->r.db, &m, &cost)) {
+	known = trial_plan_cost(tr, a->r.db, &m, &cost);
+	if (!known && pick && !strcmp(pick->why, "fitted")) {
+		/* the length picked may not have been run: the fit says */
+		m = (struct noise_model){
+		    .run_s = pick->run_s,
+		    .experiments = pick->lengths,
+		    .log_ratio_sd = sqrt(pick->a + pick->b / pick->run_s),
+		    .block_s = pick->c1 * pick->run_s + pick->c0,
+		};
+		noise_cost(
+		    &m, tr->c.precision, tr->c.alpha,
+		    stats_signrank_min_blocks(tr->c.alpha, tr->e.nr_arms - 1),
+		    &cost);
+		known = 2;
+	}
+	if (!known) {
 		fprintf(stderr,
 			"compare: no experiment like this one is stored here "
 			"yet; the first blocks will tell what +-%g%% costs\n",
@@ -416,10 +477,14 @@ static void say_cost(struct trial *tr, const struct compare_args *a)
 	units_fmt_duration_arg(&t, cost.seconds);
 	fprintf(stderr,
 		"compare: on this machine +-%g%% needs about %u blocks of "
-		"%.1f s (%s), from %u earlier experiment%s like it (sd of the "
-		"per-block log-ratio %.3f)",
+		"%.1f s (%s), from %u %s like it (sd of the per-block "
+		"log-ratio %.3f)",
 		100 * tr->c.precision, cost.blocks, m.block_s, t.buf,
-		m.experiments, m.experiments == 1 ? "" : "s", m.log_ratio_sd);
+		m.experiments,
+		known == 2	     ? "run lengths measured"
+		: m.experiments == 1 ? "earlier experiment"
+				     : "earlier experiments",
+		m.log_ratio_sd);
 	if (tr->c.budget_ns && m.block_s > 0 &&
 	    (double)tr->c.budget_ns / 1e9 < cost.seconds)
 		fprintf(stderr, "; --budget stops after about %.0f",
@@ -493,6 +558,7 @@ int cmd_compare(int argc, const char **argv)
 	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT;
 	struct fiojob_plan plan = {0};
+	struct noise_pick pick = {0};
 	unsigned i;
 	int ret = EXIT_OK, pr;
 
@@ -589,6 +655,8 @@ int cmd_compare(int argc, const char **argv)
 		ret = pr == -EPERM ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
+	if (a.r.time_given && !a.r.time_ns && !a.r.ios)
+		pick_time(&tr, &a, &pick);
 	if (check_plan(&tr, &a)) {
 		ret = EXIT_USAGE;
 		goto out;
@@ -605,7 +673,7 @@ int cmd_compare(int argc, const char **argv)
 			out.len ? "; set: " : "", out.buf);
 		strbuf_reset(&out);
 		cli_say_dir_disk(&tr, "compare");
-		say_cost(&tr, &a);
+		say_cost(&tr, &a, pick.why ? &pick : NULL);
 	}
 	pr = trial_run(&tr, &err);
 	if (!a.quiet && isatty(STDERR_FILENO))

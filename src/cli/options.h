@@ -94,8 +94,8 @@ struct option {
 	/* typed rows: */
 	const char *def;	    /* the default as typed, or NULL: none */
 	const char *min, *max;	    /* the range as typed; NULL: no bound */
-	const char *const *choices; /* CHOICE: the values; COUNT: words
-				       that mean 0 ("auto") */
+	const char *const *choices; /* CHOICE: the values; COUNT, DURATION:
+				       words that mean 0 ("auto") */
 	int *given;		    /* may be NULL; 1 when given */
 };
 

@@ -28,6 +28,14 @@ int option_is_typed(const struct option *o)
 	return o->type >= OPTION_DURATION && o->type <= OPTION_CHOICE;
 }
 
+/* Does o take words beside numbers (they set it to 0)? COUNT and
+ * DURATION rows with choices. */
+static int words_ok(const struct option *o)
+{
+	return (o->type == OPTION_COUNT || o->type == OPTION_DURATION) &&
+	       o->choices;
+}
+
 /* A number of a typed row (not ONOFF, CHOICE): u or, for PERCENT, f. */
 struct typed_num {
 	uint64_t u;
@@ -201,7 +209,7 @@ int option_parse_typed(const struct option *o, const char *value,
 	if (!option_is_typed(o) || !value)
 		return err_set(err, -EINVAL, "--%s needs a value",
 			       o->long_name);
-	for (k = 0; o->type == OPTION_COUNT && o->choices && o->choices[k]; k++)
+	for (k = 0; words_ok(o) && o->choices[k]; k++)
 		if (!strcasecmp(value, o->choices[k])) {
 			*(uint64_t *)o->value = 0;
 			return 0;
@@ -209,9 +217,7 @@ int option_parse_typed(const struct option *o, const char *value,
 	ret = parse_num(o, value, &v, &how, &why);
 	if (ret) {
 		strbuf_addf(err, "--%s: %s", o->long_name, why.buf);
-		for (k = 0;
-		     o->type == OPTION_COUNT && o->choices && o->choices[k];
-		     k++)
+		for (k = 0; words_ok(o) && o->choices[k]; k++)
 			strbuf_addf(err, "%s'%s'", k ? ", " : "; or ",
 				    o->choices[k]);
 	} else {
@@ -243,6 +249,8 @@ void option_argh(const struct option *o, struct strbuf *out)
 	switch (o->type) {
 	case OPTION_DURATION:
 		strbuf_addstr(out, "DURATION");
+		for (k = 0; o->choices && o->choices[k]; k++)
+			strbuf_addf(out, "|%s", o->choices[k]);
 		break;
 	case OPTION_SIZE:
 		strbuf_addstr(out, "SIZE");

@@ -82,8 +82,8 @@ static void test_key(void **state)
 	c.params = p2;
 	noise_key(&c, &k2);
 	assert_string_equal(k1.buf, k2.buf);
-	assert_string_equal(k1.buf, "randread iops scratch:2G:ext4 time=3000ms "
-				    "ramp=0ms places=1 bs=4k size=64M");
+	assert_string_equal(k1.buf, "randread iops scratch:2G:ext4 ramp=0ms "
+				    "places=1 bs=4k size=64M");
 	c.nr_places = 2;
 	noise_key(&c, &k2);
 	assert_string_not_equal(k1.buf, k2.buf);
@@ -127,6 +127,62 @@ static void test_cost(void **state)
 	assert_int_equal(c.blocks, 6);
 }
 
+/*
+ * --time auto: spread^2 = a + b / T and block = c1 T + c0 fitted over
+ * the lengths measured; the best T = sqrt(b c0 / (a c1)), within half
+ * the shortest and twice the longest; the default with one length.
+ */
+static void test_pick(void **state)
+{
+	/* a = 0.025, b = 0.45; block = 2 T + 0.6 */
+	struct noise_model m[3] = {
+	    {.run_s = 1,
+	     .experiments = 1,
+	     .blocks = 41,
+	     .log_ratio_sd = sqrt(0.025 + 0.45 / 1),
+	     .block_s = 2.6},
+	    {.run_s = 3,
+	     .experiments = 1,
+	     .blocks = 41,
+	     .log_ratio_sd = sqrt(0.025 + 0.45 / 3),
+	     .block_s = 6.6},
+	    {.run_s = 10,
+	     .experiments = 1,
+	     .blocks = 17,
+	     .log_ratio_sd = sqrt(0.025 + 0.45 / 10),
+	     .block_s = 20.6},
+	};
+	struct noise_pick p;
+
+	(void)state;
+	noise_pick_time(m, 3, 3, &p);
+	assert_string_equal(p.why, "fitted");
+	assert_int_equal(p.lengths, 3);
+	assert_float_equal(p.a, 0.025, 1e-9);
+	assert_float_equal(p.b, 0.45, 1e-9);
+	assert_float_equal(p.c1, 2, 1e-9);
+	assert_float_equal(p.c0, 0.6, 1e-9);
+	/* sqrt(0.45 * 0.6 / (0.025 * 2)) = 2.32 s, two digits */
+	assert_float_equal(p.run_s, 2.3, 1e-9);
+	/* the noise all averages out: ten times the overhead's share */
+	m[0].log_ratio_sd = sqrt(0.45);
+	m[1].log_ratio_sd = sqrt(0.15);
+	m[2].log_ratio_sd = sqrt(0.045);
+	noise_pick_time(m, 3, 3, &p);
+	assert_string_equal(p.why, "the run's own noise dominates");
+	assert_float_equal(p.run_s, 3, 1e-9);
+	/* longer runs do not help: the shortest measured */
+	m[0].log_ratio_sd = m[1].log_ratio_sd = m[2].log_ratio_sd = 0.2;
+	noise_pick_time(m, 3, 3, &p);
+	assert_string_equal(p.why, "longer runs do not help");
+	assert_float_equal(p.run_s, 1, 1e-9);
+	noise_pick_time(m, 1, 3, &p);
+	assert_string_equal(p.why, "one run length measured");
+	assert_float_equal(p.run_s, 3, 0);
+	noise_pick_time(m, 0, 3, &p);
+	assert_string_equal(p.why, "nothing measured");
+}
+
 /* The table: none until the first write; the newest rows pooled. */
 static void test_store(void **state)
 {
@@ -135,8 +191,14 @@ static void test_store(void **state)
 	char id[STORE_ID_LEN + 1];
 	struct strbuf err = STRBUF_INIT;
 	struct noise_model m;
-	struct noise_row r1 = {.blocks = 11, .log_ratio_sd = 0.2, .block_s = 6},
-			 r2 = {.blocks = 21, .log_ratio_sd = 0.1, .block_s = 3};
+	struct noise_row r1 = {
+	    .run_s = 3, .blocks = 11, .log_ratio_sd = 0.2, .block_s = 6};
+	struct noise_row r2 = {
+	    .run_s = 3, .blocks = 21, .log_ratio_sd = 0.1, .block_s = 3};
+	struct noise_row r3 = {
+	    .run_s = 1, .blocks = 30, .log_ratio_sd = 0.3, .block_s = 2};
+	struct noise_model ms[STORE_NOISE_LENGTHS];
+	unsigned nr;
 	struct store s;
 	int i;
 
@@ -144,7 +206,7 @@ static void test_store(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(db, sizeof(db), "%s/results.db", dir);
 	assert_int_equal(store_open(&s, db, &err), 0);
-	assert_int_equal(store_noise_get(&s, "k", &m, &err), 0);
+	assert_int_equal(store_noise_get(&s, "k", 3, &m, &err), 0);
 	assert_int_equal(m.experiments, 0);
 	{
 		struct json_object *e = exp_of(d, 8, 1);
@@ -155,7 +217,7 @@ static void test_store(void **state)
 	assert_int_equal(store_noise_add(&s, id, "k", &r1, &err), 0);
 	assert_int_equal(store_noise_add(&s, id, "k", &r2, &err), 0);
 	assert_int_equal(store_noise_add(&s, id, "other", &r1, &err), 0);
-	assert_int_equal(store_noise_get(&s, "k", &m, &err), 0);
+	assert_int_equal(store_noise_get(&s, "k", 3, &m, &err), 0);
 	assert_int_equal(m.experiments, 2);
 	assert_int_equal(m.blocks, 32);
 	assert_float_equal(m.log_ratio_sd, sqrt((10 * 0.04 + 20 * 0.01) / 30.0),
@@ -164,9 +226,19 @@ static void test_store(void **state)
 	/* only the newest STORE_NOISE_POOL count */
 	for (i = 0; i < STORE_NOISE_POOL; i++)
 		assert_int_equal(store_noise_add(&s, id, "k", &r2, &err), 0);
-	assert_int_equal(store_noise_get(&s, "k", &m, &err), 0);
+	assert_int_equal(store_noise_get(&s, "k", 3, &m, &err), 0);
 	assert_int_equal(m.experiments, STORE_NOISE_POOL);
 	assert_float_equal(m.log_ratio_sd, 0.1, 1e-12);
+	/* another run length is another model; --ios rows are not one */
+	assert_int_equal(store_noise_add(&s, id, "k", &r3, &err), 0);
+	r3.run_s = 0;
+	assert_int_equal(store_noise_add(&s, id, "k", &r3, &err), 0);
+	assert_int_equal(store_noise_get(&s, "k", 1, &m, &err), 0);
+	assert_int_equal(m.experiments, 1);
+	assert_int_equal(store_noise_lengths(&s, "k", ms, &nr, &err), 0);
+	assert_int_equal(nr, 2);
+	assert_float_equal(ms[0].run_s, 1, 0);
+	assert_float_equal(ms[1].run_s, 3, 0);
 	store_close(&s);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
@@ -176,9 +248,8 @@ static void test_store(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_key),
-	    cmocka_unit_test(test_row),
-	    cmocka_unit_test(test_cost),
+	    cmocka_unit_test(test_key),	  cmocka_unit_test(test_row),
+	    cmocka_unit_test(test_cost),  cmocka_unit_test(test_pick),
 	    cmocka_unit_test(test_store),
 	};
 

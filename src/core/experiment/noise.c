@@ -32,9 +32,6 @@ void noise_key(const struct experiment_config *c, struct strbuf *out)
 		    c->target && c->target->spec ? c->target->spec : "?");
 	if (c->ro.ios)
 		strbuf_addf(out, " ios=%llu", (unsigned long long)c->ro.ios);
-	else
-		strbuf_addf(out, " time=%llums",
-			    (unsigned long long)(c->ro.time_ns / 1000000));
 	strbuf_addf(out, " ramp=%llums places=%u",
 		    (unsigned long long)(c->ro.ramp_ns / 1000000),
 		    c->nr_places > 1 ? c->nr_places : 1);
@@ -121,4 +118,86 @@ void noise_cost(const struct noise_model *m, double precision, double alpha,
 		n = 1e6;
 	out->blocks = (unsigned)n;
 	out->seconds = out->blocks * m->block_s;
+}
+
+/* Weighted least squares of y on x with an intercept: y = p0 + p1 x. */
+static int wls(const double *x, const double *y, const double *w, unsigned n,
+	       double *p0, double *p1)
+{
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, det;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		sw += w[i];
+		sx += w[i] * x[i];
+		sy += w[i] * y[i];
+		sxx += w[i] * x[i] * x[i];
+		sxy += w[i] * x[i] * y[i];
+	}
+	det = sw * sxx - sx * sx;
+	if (!(fabs(det) > 1e-12 * sw * sxx))
+		return -EDOM;
+	*p1 = (sw * sxy - sx * sy) / det;
+	*p0 = (sy - *p1 * sx) / sw;
+	return 0;
+}
+
+/* Two significant digits, in ms at least: 2.34 s is 2.3 s. */
+static double round2(double s)
+{
+	double mag = pow(10, floor(log10(s)) - 1);
+	double r = round(s / mag) * mag;
+
+	return fmax(0.001, round(r * 1000) / 1000);
+}
+
+void noise_pick_time(const struct noise_model *m, unsigned nr, double def_s,
+		     struct noise_pick *out)
+{
+	double x[STORE_NOISE_LENGTHS], y[STORE_NOISE_LENGTHS];
+	double t[STORE_NOISE_LENGTHS], bs[STORE_NOISE_LENGTHS];
+	double w[STORE_NOISE_LENGTHS], lo = INFINITY, hi = 0, best;
+	unsigned i, n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->run_s = def_s;
+	for (i = 0; i < nr && n < STORE_NOISE_LENGTHS; i++) {
+		if (!(m[i].run_s > 0) || m[i].blocks < 2 ||
+		    !(m[i].log_ratio_sd > 0))
+			continue;
+		t[n] = m[i].run_s;
+		x[n] = 1 / m[i].run_s;
+		y[n] = m[i].log_ratio_sd * m[i].log_ratio_sd;
+		bs[n] = m[i].block_s;
+		w[n] = m[i].blocks - 1;
+		lo = fmin(lo, t[n]);
+		hi = fmax(hi, t[n]);
+		n++;
+	}
+	out->lengths = n;
+	if (n < 2) {
+		out->why = n ? "one run length measured" : "nothing measured";
+		return;
+	}
+	if (wls(x, y, w, n, &out->a, &out->b) ||
+	    wls(t, bs, w, n, &out->c0, &out->c1) || !(out->c1 > 0)) {
+		out->why = "one run length measured";
+		return;
+	}
+	if (out->c0 < 0)
+		out->c0 = 0;
+	if (!(out->b > 1e-9 * out->a * hi)) {
+		best = lo; /* a run's own noise does not shrink with T */
+		out->why = "longer runs do not help";
+	} else if (!(out->a > 1e-9 * out->b)) {
+		/* all of it averages out: long enough that the overhead is
+		 * a tenth of a block */
+		best = out->c0 > 0 ? 10 * out->c0 / out->c1 : hi;
+		out->why = "the run's own noise dominates";
+	} else {
+		best = sqrt(out->b * out->c0 / (out->a * out->c1));
+		out->why = "fitted";
+	}
+	best = fmin(fmax(best, lo / 2), 2 * hi);
+	out->run_s = round2(fmin(fmax(best, 0.25), 60));
 }

@@ -17,9 +17,10 @@
 #include "../../util/strbuf.h"
 
 /*
- * The key of c's comparison: its workload, metric, target, run length
- * (time and ramp, or ios), fixed parameters and places (duet): "crashdump
- * dumps_per_min scratch:2G:ext4 time=3s ramp=0s places=2 producers=4".
+ * The key of c's comparison: its workload, metric, target, ramp (or
+ * ios), places (duet) and fixed parameters, not its run length (the
+ * store keeps that beside the key): "crashdump dumps_per_min
+ * scratch:2G:ext4 ramp=0ms places=2 producers=4".
  */
 void noise_key(const struct experiment_config *c, struct strbuf *out);
 
@@ -30,6 +31,34 @@ void noise_key(const struct experiment_config *c, struct strbuf *out);
  * blocks or no block_s (nothing to learn).
  */
 int noise_row_of(struct json_object *exp, struct noise_row *out);
+
+/*
+ * compare --time auto: the run length that gives the narrowest interval
+ * for the time spent, from the models of a comparison at several run
+ * lengths. Longer runs average more of a run's own noise away (the b/T
+ * part of the per-block spread, sd^2 = a + b / T) but leave what
+ * changes from run to run (a), and fewer of them fit in the time; a
+ * block takes c1 T + c0 (its runs and their overhead). The interval's
+ * width for the time goes as (a + b / T) (c1 T + c0), least at
+ * T = sqrt(b c0 / (a c1)).
+ */
+struct noise_pick {
+	double run_s;	  /* chosen */
+	unsigned lengths; /* run lengths the models know */
+	double a, b;	  /* sd^2 = a + b / T, fitted */
+	double c0, c1;	  /* block_s = c1 T + c0, fitted */
+	const char *why;  /* "fitted", "longer runs do not help", "the
+			     run's own noise dominates", "one run length
+			     measured", "nothing measured" */
+};
+
+/*
+ * Pick from the models m[nr] (store_noise_lengths()), def_s when they
+ * know fewer than two run lengths. The choice stays within half the
+ * shortest and twice the longest measured length, and 0.25..60 s.
+ */
+void noise_pick_time(const struct noise_model *m, unsigned nr, double def_s,
+		     struct noise_pick *out);
 
 /* What --precision costs by a model. */
 struct noise_cost {

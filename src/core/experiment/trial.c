@@ -11,6 +11,7 @@
  * a session; the trial shares it rather than opening a second one.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -959,6 +960,7 @@ static void trial_store_noise(struct trial *tr, const char *db)
 
 	if (noise_row_of(tr->e.obj, &row))
 		return;
+	row.run_s = tr->c.ro.ios ? 0 : (double)tr->c.ro.time_ns / 1e9;
 	noise_key(&tr->c, &key);
 	if (!store_open(&s, db, &e))
 		store_noise_add(&s, tr->id, key.buf, &row, &e);
@@ -979,7 +981,9 @@ int trial_plan_cost(struct trial *tr, const char *db, struct noise_model *m,
 	noise_key(&tr->c, &key);
 	ret = store_open_flags(&s, db, STORE_NO_CREATE, &e);
 	if (!ret)
-		ret = store_noise_get(&s, key.buf, m, &e);
+		ret = store_noise_get(
+		    &s, key.buf,
+		    tr->c.ro.ios ? 0 : (double)tr->c.ro.time_ns / 1e9, m, &e);
 	store_close(&s);
 	if (!ret && m->experiments)
 		noise_cost(
@@ -989,6 +993,24 @@ int trial_plan_cost(struct trial *tr, const char *db, struct noise_model *m,
 	strbuf_release(&key);
 	strbuf_release(&e);
 	return !ret && m->experiments ? 1 : 0;
+}
+
+void trial_pick_time(struct trial *tr, const char *db, double def_s,
+		     struct noise_pick *out)
+{
+	struct noise_model m[STORE_NOISE_LENGTHS];
+	struct strbuf key = STRBUF_INIT, e = STRBUF_INIT;
+	unsigned nr = 0;
+	struct store s;
+
+	noise_key(&tr->c, &key);
+	if (!store_open_flags(&s, db, STORE_NO_CREATE, &e))
+		store_noise_lengths(&s, key.buf, m, &nr, &e);
+	store_close(&s);
+	noise_pick_time(m, nr, def_s, out);
+	tr->c.ro.time_ns = (uint64_t)llround(out->run_s * 1e9);
+	strbuf_release(&key);
+	strbuf_release(&e);
 }
 
 int trial_store(struct trial *tr, const char *db, struct strbuf *err)

@@ -139,6 +139,15 @@ int trial_plan_cost(struct trial *tr, const char *db, struct noise_model *m,
 		    struct noise_cost *cost);
 
 /*
+ * compare --time auto, after trial_check(): set tr->c.ro.time_ns to the
+ * run length the noise model of this comparison (the store at db) finds
+ * best (noise_pick_time()), def_s when it knows fewer than two lengths;
+ * out says what was chosen and why.
+ */
+void trial_pick_time(struct trial *tr, const char *db, double def_s,
+		     struct noise_pick *out);
+
+/*
  * A plan for the knob settings s[n] of one arm (built; release it either
  * way). trial_check() makes one per arm and keeps it; a dry run
  * (cli/dryrun.c) makes its own to show them.
