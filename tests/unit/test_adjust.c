@@ -240,13 +240,21 @@ static void test_not_used(void **state)
 	z[4] = 1;
 	assert_int_equal(stats_adjust_paired(d, 10, z, 1, 0.95, NULL, &a), 0);
 	assert_int_equal(a.why, STATS_ADJ_NO_COVARIATE);
-	/* a covariate unrelated to d explains too little */
+	/* a covariate unrelated to d explains too little alone */
 	z[3] = 0;
 	z[4] = 0;
 	z[1] = 1e-3;
 	z[2] = 1e-3;
 	assert_int_equal(stats_adjust_paired(d, 10, z, 1, 0.95, NULL, &a), 0);
+	assert_int_equal(a.why, STATS_ADJ_NO_COVARIATE);
+	/* one mostly constant (yet centred enough: signed-rank p 0.027)
+	 * explains part of d's mean, which is the shift: it would take
+	 * more from the shift than it explains (r2_shift 0.64) */
+	for (unsigned i = 0; i < 10; i++)
+		z[i] = i < 7 ? 1 : -0.1;
+	assert_int_equal(stats_adjust_paired(d, 10, z, 1, 0.95, NULL, &a), 0);
 	assert_int_equal(a.why, STATS_ADJ_WEAK);
+	assert_float_equal(a.r2_shift, 6.7 * 6.7 / 70.3, 1e-9);
 	assert_int_equal(stats_adjust_paired(d, 0, z, 1, 0.95, NULL, &a),
 			 -EINVAL);
 	assert_int_equal(stats_adjust_paired(d, 10, z, 5, 0.95, NULL, &a),

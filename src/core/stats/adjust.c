@@ -109,6 +109,21 @@ static int fit(const double *d, size_t n, const double *z,
 	return 0;
 }
 
+/* The share of sum(d^2) the covariate zc explains alone, through the
+ * origin: (d.z)^2 / (d.d z.z); 0 for a zero d or z. */
+static double alone_r2(const double *d, const double *zc, size_t n)
+{
+	double dz = 0, dd = 0, zz = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		dz += d[i] * zc[i];
+		dd += d[i] * d[i];
+		zz += zc[i] * zc[i];
+	}
+	return dd > 0 && zz > 0 ? dz * dz / (dd * zz) : 0;
+}
+
 /*
  * The signed-rank count of the adjusted differences at centre t: the
  * Walsh averages of x_i = r_i - t m_i above 0 (r the adjusted log
@@ -271,8 +286,24 @@ int stats_adjust_paired(const double *d, size_t n, const double *z,
 		/* the arm seems to move it: it would carry the effect */
 		if (n >= STATS_ADJ_MIN_BLOCKS && t.p < STATS_ADJ_BALANCE_P)
 			continue;
+		/* one that explains little alone costs more than it gives */
+		if (alone_r2(d, zc, n) < STATS_ADJ_MIN_R2_ALONE)
+			continue;
 		out->kept[c] = true;
 		kept++;
+	}
+	/* a slope needs blocks: at most one covariate per 4 beyond 4,
+	 * the ones that explain most alone */
+	while (kept && n < STATS_ADJ_MIN_BLOCKS + 4 * (kept - 1)) {
+		size_t worst = nr_cov;
+
+		for (c = 0; c < nr_cov; c++)
+			if (out->kept[c] && (worst == nr_cov ||
+					     alone_r2(d, z + c * n, n) <
+						 alone_r2(d, z + worst * n, n)))
+				worst = c;
+		out->kept[worst] = false;
+		kept--;
 	}
 	if (n < STATS_ADJ_MIN_BLOCKS)
 		out->why = STATS_ADJ_FEW_BLOCKS;
@@ -300,8 +331,14 @@ int stats_adjust_paired(const double *d, size_t n, const double *z,
 			ss_a += adj[i] * adj[i];
 		}
 		out->r2 = ss_d > 0 ? 1 - ss_a / ss_d : 0;
-		out->why = out->r2 >= STATS_ADJ_MIN_R2 ? STATS_ADJ_USED
-						       : STATS_ADJ_WEAK;
+		/* the share of a shift the covariates would take with them
+		 * (1 - sum(m^2) / n): it widens the interval as much as
+		 * the spread they explain narrows it */
+		for (i = 0, out->r2_shift = 1; i < n; i++)
+			out->r2_shift -= one[i] * one[i] / (double)n;
+		out->why = out->r2 - out->r2_shift >= STATS_ADJ_MIN_R2
+			       ? STATS_ADJ_USED
+			       : STATS_ADJ_WEAK;
 	}
 	out->used = out->why == STATS_ADJ_USED;
 	if (!out->used) {
