@@ -283,8 +283,12 @@ def cmd_run(a):
     args = a.compare
     if args and args[0] == "--":
         args = args[1:]
+    camp_path = os.path.join(a.out, "campaign.json")
     camp = {"compare": args, "antagonist": a.antagonist, "runs": []}
-    for i in range(a.n):
+    if os.path.exists(camp_path):
+        with open(camp_path) as fh:
+            camp = json.load(fh)
+    for i in range(a.first, a.first + a.n):
         out = os.path.join(a.out, "aa-%03d.json" % i)
         argv = [a.iotrial, "compare"] + args + ["--json=" + out, "--no-store",
                                                 "--quiet"]
@@ -300,10 +304,11 @@ def cmd_run(a):
                              "load_after": os.getloadavg()[0],
                              "wall_s": time.monotonic() - t0,
                              "stderr": p.stderr.decode(errors="replace")[-2000:]})
-        print("%d/%d rc %d load %.1f %.0f s" % (i + 1, a.n, p.returncode, l0,
+        print("%d/%d rc %d load %.1f %.0f s" % (i + 1, a.first + a.n,
+                                                 p.returncode, l0,
                                                  time.monotonic() - t0),
               flush=True)
-        with open(os.path.join(a.out, "campaign.json"), "w") as fh:
+        with open(camp_path, "w") as fh:
             json.dump(camp, fh, indent=1)
 
 
@@ -491,6 +496,8 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("--out", required=True)
     r.add_argument("--n", type=int, default=20)
+    r.add_argument("--first", type=int, default=0,
+                   help="number the files from here (adds to a campaign)")
     r.add_argument("--antagonist", choices=["simple", "full"])
     r.add_argument("--iotrial", default=os.path.join(HERE, "..", "iotrial"))
     r.add_argument("compare", nargs=argparse.REMAINDER)

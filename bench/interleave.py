@@ -31,8 +31,19 @@ operation counted in the measured part, in microseconds).
 A test's optional "format": {"TOOL": "dbench"} says that tool prints
 dbench's text, not JSON (read by dbench_doc()).
 
+Places and duets: a plan may list "places": [{"DEV": "/dev/loop5",
+"LDEV": "loop5"}, {...}]; "{KEY}" in a test's commands, "before" and
+"devices" is replaced by the value of its place. Without --duet every
+run is on the first place. With --duet a test marked "duet": true runs
+its two tools at the same time, each on a place of its own (which tool
+gets which place is drawn per block): whatever the machine does during
+the run it does to both, so the per-block ratio keeps less of it. Each
+tool's CPU is its own process's (wait4); the other I/O is counted per
+place.
+
 Usage: interleave.py PLAN --out DIR [--min-blocks N (6)] [--max-blocks N
        (30)] [--budget SECONDS (900)] [--margin M (0.04)] [--seed S]
+       [--duet]
 """
 import argparse
 import json
@@ -48,21 +59,53 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def measure(argv, out_path):
     """Run argv, stdout to out_path; return (user+sys s, wall s, rc)."""
+    return measure_many([(argv, out_path)])[0]
+
+
+def measure_many(runs):
+    """Run every (argv, out_path) at once, each its stdout to out_path;
+    return [(user+sys s, wall s, rc)] in the same order (wait4 of each
+    child: each tool's own CPU)."""
     start = time.monotonic()
-    with open(out_path, "wb") as out, open(out_path + ".err", "wb") as err, \
-            open(os.devnull, "rb") as nul:
-        pid = os.fork()
-        if pid == 0:
-            os.dup2(nul.fileno(), 0)
-            os.dup2(out.fileno(), 1)
-            os.dup2(err.fileno(), 2)
-            try:
-                os.execvp(argv[0], argv)
-            finally:
-                os._exit(127)
-    _, status, ru = os.wait4(pid, 0)
-    return (ru.ru_utime + ru.ru_stime, time.monotonic() - start,
-            os.waitstatus_to_exitcode(status))
+    pids, files = {}, []
+    try:
+        for k, (argv, out_path) in enumerate(runs):
+            out = open(out_path, "wb")
+            err = open(out_path + ".err", "wb")
+            nul = open(os.devnull, "rb")
+            files += [out, err, nul]
+            pid = os.fork()
+            if pid == 0:
+                os.dup2(nul.fileno(), 0)
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                try:
+                    os.execvp(argv[0], argv)
+                finally:
+                    os._exit(127)
+            pids[pid] = k
+        res = [None] * len(runs)
+        while pids:
+            pid, status, ru = os.wait4(-1, 0)
+            if pid not in pids:
+                continue
+            res[pids.pop(pid)] = (ru.ru_utime + ru.ru_stime,
+                                  time.monotonic() - start,
+                                  os.waitstatus_to_exitcode(status))
+        return res
+    finally:
+        for f in files:
+            f.close()
+
+
+def subst(x, place):
+    """x (a string or list of them) with {KEY} replaced from place."""
+    if isinstance(x, list):
+        return [subst(y, place) for y in x]
+    if isinstance(x, str):
+        for k, v in place.items():
+            x = x.replace("{%s}" % k, v)
+    return x
 
 
 def steal_jiffies():
@@ -238,19 +281,26 @@ def main():
     ap.add_argument("--budget", type=float, default=900)
     ap.add_argument("--margin", type=float, default=0.04)
     ap.add_argument("--seed", type=int)
+    ap.add_argument("--duet", action="store_true",
+                    help="run the two tools of a test marked duet at once, "
+                    "each on a place of the plan's own")
     a = ap.parse_args()
     if a.min_blocks < 2 or a.max_blocks < a.min_blocks:
         sys.exit("interleave: want 2 <= --min-blocks <= --max-blocks")
     plan = json.load(open(a.plan))
     ta, tb = plan["tools"]
     tests = plan["tests"]
+    places = plan.get("places") or [{}]
+    if a.duet and len(places) < 2:
+        sys.exit("interleave: --duet needs a plan with two places")
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(
         1 << 31)
     rng = random.Random(seed)
     os.makedirs(a.out, exist_ok=True)
-    print("%s\nseed %d; blocks of %d tests x 2 tools in random order; "
-          "ratio = %s / %s" % (plan.get("title", ""), seed, len(tests), tb,
-                               ta), file=sys.stderr)
+    print("%s\nseed %d; blocks of %d tests x 2 tools in random order%s; "
+          "ratio = %s / %s" % (plan.get("title", ""), seed, len(tests),
+                               " (duet: at once where the plan allows)"
+                               if a.duet else "", tb, ta), file=sys.stderr)
     obs, noise, start, block = [], [], time.monotonic(), 0
     vals = {}
     est = {}
@@ -262,31 +312,43 @@ def main():
         for t in order:
             tools = [ta, tb]
             rng.shuffle(tools)
-            for tool in tools:
-                pre = t.get("before", {}).get(tool)
-                if pre:
-                    subprocess.run(pre, check=True)
-                out = os.path.join(a.out, "%s.%s.%d.json" % (t["name"], tool,
-                                                             block))
-                devs = t.get("devices", [])
+            # a duet: both tools at once, each on a place of its own, the
+            # places drawn per block; else one after the other on the
+            # first place
+            duet = a.duet and t.get("duet") and len(places) >= 2
+            at = {tools[0]: places[0], tools[1]: places[1 if duet else 0]}
+            batches = [tools] if duet else [[tool] for tool in tools]
+            for batch in batches:
+                runs = []
+                for tool in batch:
+                    pre = t.get("before", {}).get(tool)
+                    if pre:
+                        subprocess.run(subst(pre, at[tool]), check=True)
+                    out = os.path.join(a.out, "%s.%s.%d.json" %
+                                       (t["name"], tool, block))
+                    runs.append((tool, subst(t["cmd"][tool], at[tool]), out,
+                                 subst(t.get("devices", []), at[tool])))
                 s0, tot0 = steal_jiffies()
-                d0 = disk_sectors(devs)
+                d0 = [disk_sectors(r[3]) for r in runs]
                 mhz = cpu_mhz()
-                cpu, wall, rc = measure(t["cmd"][tool], out)
+                res = measure_many([(r[1], r[2]) for r in runs])
                 s1, tot1 = steal_jiffies()
-                d1 = disk_sectors(devs)
-                if rc:
-                    sys.stderr.write(open(out + ".err").read())
-                    sys.exit("interleave: %s failed on %s (exit %d): %s" %
-                             (tool, t["name"], rc, " ".join(t["cmd"][tool])))
-                doc = load_doc(out, t.get("format", {}).get(tool))
-                other = max(0.0, (d1 - d0) * 512 - tool_bytes(doc)) \
-                    if devs else 0.0
-                steal = 100.0 * (s1 - s0) / max(1, tot1 - tot0)
-                noise.append((t["name"], tool, steal, other, mhz))
-                for m in t["metrics"]:
-                    v = get(m["get"], tool, doc, cpu, wall)
-                    vals.setdefault((m["row"], block), {})[tool] = v
+                d1 = [disk_sectors(r[3]) for r in runs]
+                for k, (tool, argv, out, devs) in enumerate(runs):
+                    cpu, wall, rc = res[k]
+                    if rc:
+                        sys.stderr.write(open(out + ".err").read())
+                        sys.exit("interleave: %s failed on %s (exit %d): "
+                                 "%s" % (tool, t["name"], rc,
+                                         " ".join(argv)))
+                    doc = load_doc(out, t.get("format", {}).get(tool))
+                    other = max(0.0, (d1[k] - d0[k]) * 512 -
+                                tool_bytes(doc)) if devs else 0.0
+                    steal = 100.0 * (s1 - s0) / max(1, tot1 - tot0)
+                    noise.append((t["name"], tool, steal, other, mhz))
+                    for m in t["metrics"]:
+                        v = get(m["get"], tool, doc, cpu, wall)
+                        vals.setdefault((m["row"], block), {})[tool] = v
         for t in tests:
             for m in t["metrics"]:
                 v = vals[(m["row"], block)]

@@ -24,10 +24,14 @@
 #                        [--seq-mib N (512)] [--budget SECONDS (900)]
 #                        [--min-blocks N (6)] [--max-blocks N (30)]
 #                        [--no-disk] [--tests LIST] [--keep DIR] [--seed S]
-#                        [--dry-run]
+#                        [--duet] [--dry-run]
 # --tests LIST runs only the named tests (comma-separated, from the list
 # above, e.g. --tests qd32best); --dry-run writes and prints the plan
 # (every command, every row and its goal) and runs nothing.
+# --duet runs the two tools of each RAM loop test at the same time, each
+# on a RAM loop device of its own (the device drawn per block), so that
+# what the machine does during the run it does to both (the disk rows
+# still run one after the other: the two tools would share the disk).
 # Environment: IOTRIAL (default ./iotrial), FIO (default fio).
 # Needs root (loop devices); exits 77 otherwise.
 set -euo pipefail
@@ -42,6 +46,7 @@ disk=1
 keep=
 only=
 dry=
+duet=
 drive=()
 
 usage() {
@@ -57,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--budget|--min-blocks|--max-blocks|--seed)
 		drive+=("$1" "$2"); shift 2 ;;
 	--no-disk) disk=; shift ;;
+	--duet) duet=1; drive+=(--duet); shift ;;
 	--tests) only=$2; shift 2 ;;
 	--dry-run) dry=1; shift ;;
 	--keep) keep=$2; shift 2 ;;
@@ -86,6 +92,8 @@ fi
 work=$(mktemp -d /var/tmp/iotrial-bench.XXXXXX)
 img=
 loop=
+img2=
+loop2=
 res=${keep:-$work/results}
 mkdir -p "$res" "$work/iotrial" "$work/seq" "$work/state"
 export IOTRIAL_STATE_DIR=$work/state
@@ -95,7 +103,11 @@ cleanup() {
 	if [ -n "$loop" ]; then
 		losetup -d "$loop" 2>/dev/null || true
 	fi
+	if [ -n "$loop2" ]; then
+		losetup -d "$loop2" 2>/dev/null || true
+	fi
 	[ -z "$img" ] || rm -f "$img"
+	[ -z "$img2" ] || rm -f "$img2"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -105,28 +117,40 @@ if [ -n "$dry" ]; then
 	# The plan only: a name in place of the loop device the run would make.
 	loop=
 	ldev=loopN
+	ldev2=
+	[ -z "$duet" ] || ldev2=loopM
 	q=
 else
-# A 1 GiB device with real pages behind it (zeros, written once), so reads
-# copy memory rather than hit tmpfs holes.
-img=$(mktemp /dev/shm/iotrial-bench.XXXXXX)
-dd if=/dev/zero of="$img" bs=1M count=1024 status=none
-loop=$(losetup --find --show --direct-io=off "$img")
-ldev=${loop#/dev/}
-# A loop device keeps the queue settings of its last user (sysfs outlives
+# ram_loop IMAGE: a 1 GiB device with real pages behind it (zeros, written
+# once), so reads copy memory rather than hit tmpfs holes; prints it. A
+# loop device keeps the queue settings of its last user (sysfs outlives
 # losetup -d); put back what a fresh one has.
-q=/sys/block/$ldev/queue
-set_queue() { # knob value
-	if [ -w "$q/$1" ]; then
-		echo "$2" >"$q/$1" 2>/dev/null ||
-			echo "warning: cannot set $1=$2 on $loop" >&2
-	fi
+ram_loop() {
+	local l q1
+	dd if=/dev/zero of="$1" bs=1M count=1024 status=none
+	l=$(losetup --find --show --direct-io=off "$1") || return 1
+	q1=/sys/block/${l#/dev/}/queue
+	for kv in scheduler=none \
+		"nr_requests=$(cat "/sys/block/${l#/dev/}/mq/0/nr_tags" 2>/dev/null || echo 128)" \
+		rq_affinity=1 nomerges=0 read_ahead_kb=128; do
+		if [ -w "$q1/${kv%%=*}" ]; then
+			echo "${kv#*=}" >"$q1/${kv%%=*}" 2>/dev/null ||
+				echo "warning: cannot set $kv on $l" >&2
+		fi
+	done
+	echo "$l"
 }
-set_queue scheduler none
-set_queue nr_requests "$(cat "/sys/block/$ldev/mq/0/nr_tags" 2>/dev/null || echo 128)"
-set_queue rq_affinity 1
-set_queue nomerges 0
-set_queue read_ahead_kb 128
+img=$(mktemp /dev/shm/iotrial-bench.XXXXXX)
+loop=$(ram_loop "$img")
+ldev=${loop#/dev/}
+q=/sys/block/$ldev/queue
+# --duet: a second one, the other tool's place when both run at once
+ldev2=
+if [ -n "$duet" ]; then
+	img2=$(mktemp /dev/shm/iotrial-bench.XXXXXX)
+	loop2=$(ram_loop "$img2")
+	ldev2=${loop2#/dev/}
+fi
 fi
 
 # The root disk under /var/tmp, for the other-I/O count of the disk rows.
@@ -167,10 +191,18 @@ os.sync()
 PY
 
 python3 - "$work/plan.json" "$FIO" "$IOTRIAL" "${loop:-/dev/$ldev}" "$ldev" \
-	"$vdev" "$work" "$ios" "$qd1_ios" "$seq_mib" "$disk" "$only" <<'PY'
+	"$vdev" "$work" "$ios" "$qd1_ios" "$seq_mib" "$disk" "$only" \
+	"$ldev2" <<'PY'
 import json, sys
-(plan, fio, iot, loop, ldev, vdev, work, ios, qd1, seq_mib,
- disk, only) = sys.argv[1:13]
+(plan, fio, iot, loop1, ldev1, vdev, work, ios, qd1, seq_mib,
+ disk, only, ldev2) = sys.argv[1:14]
+# the RAM loop device is a place, {DEV} and {LDEV} in the commands; with
+# --duet there are two, and both tools of a RAM test run at once, one on
+# each (interleave.py)
+loop, ldev = "{DEV}", "{LDEV}"
+places = [{"DEV": loop1, "LDEV": ldev1}]
+if ldev2:
+    places.append({"DEV": "/dev/" + ldev2, "LDEV": ldev2})
 ios, qd1, seq_mib = int(ios), int(qd1), int(seq_mib)
 F = [fio, "--output-format=json", "--group_reporting"]
 I = [iot, "run"]
@@ -185,6 +217,8 @@ def test(name, devs, f, i, metrics, before=None):
                      for r, g, goal in metrics]}
     if before:
         t["before"] = before
+    if devs == [ldev]:
+        t["duet"] = True
     tests.append(t)
 
 cpu_def = ("<=", 0.50)
@@ -266,9 +300,10 @@ if only:
         sys.exit("error: no test %s (the tests: %s)" % (", ".join(bad),
                                                        ", ".join(known)))
     tests = [t for t in tests if t["name"] in want]
-json.dump({"title": "iotrial vs fio: RAM loop %s, root disk %s" % (loop, vdev),
-           "tools": ["fio", "iotrial"], "tests": tests}, open(plan, "w"),
-          indent=1)
+json.dump({"title": "iotrial vs fio: RAM loop %s, root disk %s" %
+           (" and ".join(p["DEV"] for p in places), vdev),
+           "tools": ["fio", "iotrial"], "places": places, "tests": tests},
+          open(plan, "w"), indent=1)
 PY
 
 if [ -n "$dry" ]; then

@@ -155,3 +155,64 @@ sys.exit(not ([x['name'] for x in t] == ['qd32best', 'qd1'] and
 out=$(bash "$IOTRIAL_SRC/bench/vs-fio.sh" --dry-run --tests qd32,nope 2>&1)
 check "vs-fio.sh --tests names an unknown test and the known ones ($?)" \
 	grep -q 'no test nope (the tests: qd32, qd32best' <<<"$out"
+
+# --duet: two fake tools whose value is the machine's "noise" during
+# the run times their own speed (b is 1.25 times a). The noise is a level
+# of 1x to 3x drawn by the first tool to run after "before" cleared it:
+# one after the other, each tool draws its own and the per-block ratio is
+# noisy; at the same time (each on its own place) the second finds the
+# first's, and the ratio is 1.25 in every block. Each tool prints the
+# place it was given.
+cat >"$TEST_TMP/noisy.py" <<'PY'
+import json, os, random, sys, time
+path = sys.argv[3]
+try:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, b"%.6f\n" % (1 + 2 * random.random()))
+    os.close(fd)
+except FileExistsError:
+    pass
+text = ""
+while not text.endswith("\n"):
+    text = open(path).read()
+time.sleep(0.1)
+print(json.dumps({"schema": "iotrial/1",
+                  "iops": 1000 * float(text) * float(sys.argv[1]),
+                  "ops": 100, "bytes_read": 0, "place": sys.argv[2],
+                  "jobs": [{"job": 0, "ops": 100}]}))
+PY
+python3 - "$TEST_TMP" <<'PY'
+import json, sys
+d = sys.argv[1]
+lvl = d + "/level"
+def cmd(f):
+    return ["python3", d + "/noisy.py", f, "{P}", lvl]
+json.dump({"title": "duet", "tools": ["a", "b"],
+           "places": [{"P": "p0"}, {"P": "p1"}],
+           "tests": [{"name": "t", "duet": True,
+                      "before": {"a": ["rm", "-f", lvl],
+                                 "b": ["rm", "-f", lvl]},
+                      "cmd": {"a": cmd("1"), "b": cmd("1.25")},
+                      "metrics": [{"row": "r", "get": "iops",
+                                   "goal": ["in", 1.2, 1.3]}]}]},
+          open(d + "/nplan.json", "w"))
+PY
+out=$(python3 "$IOTRIAL_SRC/bench/interleave.py" "$TEST_TMP/nplan.json" \
+	--out "$TEST_TMP/nres" --min-blocks 8 --max-blocks 8 --seed 3 --duet 2>&1)
+check "interleave --duet: the ratio is 1.25 in every block, goal met" \
+	grep -Eq '^r +1\.250 \[ 1\.250,  1\.250\] +1\.20\.\.1\.30 +goal met' <<<"$out"
+check "interleave --duet: each tool ran on a place of its own, both places used" \
+	python3 - "$TEST_TMP/nres" <<'PY'
+import glob, json, sys
+seen = {}
+for f in glob.glob(sys.argv[1] + "/t.*.json"):
+    tool, block = f.split("/")[-1].split(".")[1:3]
+    seen.setdefault(block, {})[tool] = json.load(open(f))["place"]
+assert len(seen) == 8, seen
+assert all(sorted(v.values()) == ["p0", "p1"] for v in seen.values()), seen
+assert {v["a"] for v in seen.values()} == {"p0", "p1"}, seen
+PY
+out=$(python3 "$IOTRIAL_SRC/bench/interleave.py" "$TEST_TMP/nplan.json" \
+	--out "$TEST_TMP/nres2" --min-blocks 8 --max-blocks 8 --seed 3 2>&1)
+check "interleave without --duet: one after the other, the same plan cannot tell" \
+	grep -Eq '^r +[0-9.]+ \[[ 0-9.]+, [ 0-9.]+\] +1\.20\.\.1\.30 +cannot tell' <<<"$out"
