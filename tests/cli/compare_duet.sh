@@ -53,6 +53,26 @@ check "no scratch mount is left" \
 check "the journal holds nothing to revert" \
 	sh -c "'$IOTRIAL' revert --list 2>&1 | grep -qi 'nothing'"
 
+# SIGINT during a duet: the runs made are kept, nothing is left behind
+"$IOTRIAL" compare crashdump -t scratch:256M:ext4 --duet --vary label=a,b \
+	--time 300ms --runs 100 --no-store --json="$TEST_TMP/int.json" \
+	>"$TEST_TMP/int.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	grep -q '"block": 1' "$TEST_TMP/int.json" 2>/dev/null && break
+	losetup -a | grep -qF "$TEST_TMP/iotrial-scratch." && sleep 1 && break
+	sleep 0.1
+done
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "SIGINT ends a duet compare (exit 1)" test "$rc" = 1
+check "...saying the verdicts cover the runs done" \
+	grep -q "interrupted: the verdicts cover only the runs done" "$TEST_TMP/int.out"
+check "...and leaving no scratch device or mount" \
+	sh -c "! losetup -a | grep -qF '$TEST_TMP/iotrial-scratch.' && ! grep -qF '$TEST_TMP/iotrial-scratch.' /proc/self/mountinfo"
+
 out=$TEST_TMP/refused
 "$IOTRIAL" compare crashdump -t "$TEST_TMP" --duet --vary label=a,b \
 	--time 300ms --runs 2 --no-store >"$out" 2>&1
