@@ -5,7 +5,8 @@
 #
 #   sqlite3   transactions of 200 inserts each into a table, one after
 #             the other (a new sqlite3 process each, as a cron job or a
-#             CGI would run it); after each, the line "txn" is appended
+#             CGI would run it), the table kept at its newest 100,000
+#             rows (about 40 MB); after each, the line "txn" is appended
 #             to LOG, which observe counts (--metric-file LOG
 #             --metric-regex txn): the service's transactions a second;
 #   tar       an archive of a copy of /usr/include on the same file
@@ -58,7 +59,7 @@ start() {
 	setsid bash -c "
 		sql='BEGIN;'
 		for i in \$(seq 200); do sql=\"\$sql INSERT INTO t VALUES (\$i, hex(randomblob(200)));\"; done
-		sql=\"\$sql COMMIT;\"
+		sql=\"\$sql DELETE FROM t WHERE rowid <= (SELECT max(rowid) FROM t) - 100000; COMMIT;\"
 		while :; do
 			sqlite3 '$work/mnt/db' \"\$sql\" && echo txn >>'$work/txn.log'
 		done" </dev/null >/dev/null 2>&1 &
