@@ -233,10 +233,12 @@ static struct json_object *skeleton(const struct experiment *e,
 	return o;
 }
 
-/* Per-arm warning tallies, folded into the experiment's warnings. */
+/* Per-arm warning tallies, folded into the experiment's warnings: how
+ * many runs carried each kind, and the first text of each kind. */
 struct arm_warn {
 	unsigned runs, warned;
-	char *first;
+	unsigned kind_runs[RUN_WARN_KINDS];
+	char *example[RUN_WARN_KINDS];
 };
 
 /* State of one experiment_run call. */
@@ -321,6 +323,7 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	struct json_object *runs = json_object_object_get(l->e->obj, "runs");
 	struct json_object *run = json_object_new_object();
 	struct arm_warn *aw = &l->warns[arm];
+	unsigned i, seen = 0; /* the kinds this run's warnings have */
 
 	json_object_object_add(run, "arm", json_object_new_int((int)arm));
 	json_object_object_add(run, "block", json_object_new_int(block));
@@ -335,10 +338,20 @@ static void record(struct exp_loop *l, unsigned arm, int block,
 	json_object_object_add(run, "run", result_to_json(meta, r));
 	json_object_array_add(runs, run);
 	aw->runs++;
-	if (r->nr_warnings) {
+	if (r->nr_warnings)
 		aw->warned++;
-		if (!aw->first)
-			aw->first = xstrdup(r->warnings[0]);
+	for (i = 0; i < r->nr_warnings; i++) {
+		enum run_warn_kind k =
+		    r->warn_kinds ? r->warn_kinds[i] : RUN_WARN_UNKNOWN;
+
+		if ((unsigned)k >= RUN_WARN_KINDS)
+			k = RUN_WARN_UNKNOWN;
+		if (seen & (1u << k))
+			continue;
+		seen |= 1u << k;
+		aw->kind_runs[k]++;
+		if (!aw->example[k])
+			aw->example[k] = xstrdup(r->warnings[i]);
 	}
 }
 
@@ -492,6 +505,37 @@ static size_t current_cis(struct json_object *obj, double *lo, double *hi)
 	return k;
 }
 
+/* "arm 'L': 15 of 15 runs warned; most often (14 runs): TEXT; also:
+ * short (1 run)": the example is of the kind most runs carried, so that
+ * one odd run does not stand for the others. */
+static void arm_warn_line(const struct arm_warn *aw, const char *label,
+			  struct strbuf *out)
+{
+	unsigned k, best = 0, others = 0;
+
+	for (k = 0; k < RUN_WARN_KINDS; k++)
+		if (aw->kind_runs[k] > aw->kind_runs[best])
+			best = k;
+	strbuf_setf(out, "arm '%s': %u of %u runs warned", label, aw->warned,
+		    aw->runs);
+	if (!aw->example[best])
+		return;
+	if (aw->kind_runs[best] == aw->warned)
+		strbuf_addf(out, ", each like this: %s", aw->example[best]);
+	else
+		strbuf_addf(
+		    out, "; most often (%u run%s): %s", aw->kind_runs[best],
+		    aw->kind_runs[best] == 1 ? "" : "s", aw->example[best]);
+	for (k = 0; k < RUN_WARN_KINDS; k++) {
+		if (k == best || !aw->kind_runs[k])
+			continue;
+		strbuf_addf(out, "%s%s (%u run%s)",
+			    others++ ? ", " : "; also: ",
+			    run_warn_kind_name((enum run_warn_kind)k),
+			    aw->kind_runs[k], aw->kind_runs[k] == 1 ? "" : "s");
+	}
+}
+
 /* Add the experiment-level warnings: per-arm run warnings, outliers,
  * drift. */
 static void final_warnings(struct exp_loop *l)
@@ -507,11 +551,7 @@ static void final_warnings(struct exp_loop *l)
 		struct arm_warn *aw = &l->warns[i];
 
 		if (aw->warned) {
-			strbuf_setf(&sb,
-				    "arm '%s': %u of %u runs warned, "
-				    "e.g.: %s",
-				    l->e->arms[i].label, aw->warned, aw->runs,
-				    aw->first);
+			arm_warn_line(aw, l->e->arms[i].label, &sb);
 			json_object_array_add(w,
 					      json_object_new_string(sb.buf));
 		}
@@ -622,7 +662,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	double *hi = xcalloc(e->nr_arms, sizeof(*hi));
 	const char *stopped = NULL;
 	double halfwidth = -1;
-	unsigned i, b, planned;
+	unsigned i, k, b, planned;
 	int ret = 0;
 
 	l.e = e;
@@ -734,7 +774,8 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		metric_add_arm_medians(e->obj, c->ops);
 	}
 	for (i = 0; i < e->nr_arms; i++)
-		free(l.warns[i].first);
+		for (k = 0; k < RUN_WARN_KINDS; k++)
+			free(l.warns[i].example[k]);
 	free(l.warns);
 	free(order);
 	free(lo);
