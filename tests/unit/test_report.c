@@ -144,6 +144,77 @@ static void test_ratio_footnote(void **state)
 	json_object_put(e);
 }
 
+/*
+ * One pair of arms in both tables: the same ratio, CI and raw p, but
+ * its p adjusted over two families (issue 30: 0.730 in the effect
+ * table beside 1.000 in the arm table). Each table says what its p is
+ * adjusted over, and the pair is named with all three numbers, in the
+ * text, the Markdown and the HTML.
+ */
+static void test_p_values(void **state)
+{
+	static const char *const formats[] = {"text", "md", "html"};
+	struct json_object *e = parse(
+	    "{\"baseline\": 0, \"factors\": [{\"name\": \"a\", \"kind\": "
+	    "\"param\", \"values\": [\"a0\", \"a1\"]}, {\"name\": \"b\", "
+	    "\"kind\": \"param\", \"values\": [\"b0\", \"b1\"]}], "
+	    "\"metric\": {\"name\": \"iops\", \"higher_is_better\": true}, "
+	    "\"arms\": [{\"arm\": 0, \"label\": \"a=a0 b=b0\", \"n\": 6}, "
+	    "{\"arm\": 1, \"label\": \"a=a0 b=b1\", \"n\": 6}, "
+	    "{\"arm\": 2, \"label\": \"a=a1 b=b0\", \"n\": 6}, "
+	    "{\"arm\": 3, \"label\": \"a=a1 b=b1\", \"n\": 6}], "
+	    "\"verdicts\": [{\"arm\": 1, \"label\": \"a=a0 b=b1\", "
+	    "\"ratio\": 1.01, \"ci_low\": 0.99, \"ci_high\": 1.03, \"p\": "
+	    "0.5, \"p_adjusted\": 1.0, \"test\": \"wilcoxon-signed-rank\", "
+	    "\"verdict\": \"inconclusive\"}, {\"arm\": 2, \"label\": "
+	    "\"a=a1 b=b0\", \"ratio\": 1.02, \"ci_low\": 0.98, \"ci_high\": "
+	    "1.05, \"p\": 0.365, \"p_adjusted\": 1.0, \"test\": "
+	    "\"wilcoxon-signed-rank\", \"verdict\": \"inconclusive\"}, "
+	    "{\"arm\": 3, \"label\": \"a=a1 b=b1\", \"ratio\": 1.5, "
+	    "\"ci_low\": 1.4, \"ci_high\": 1.6, \"p\": 0.03125, "
+	    "\"p_adjusted\": 0.09375, \"test\": \"wilcoxon-signed-rank\", "
+	    "\"verdict\": \"inconclusive\"}], "
+	    "\"effects\": [{\"factor\": \"a\", \"level\": \"a1\", "
+	    "\"baseline_level\": \"a0\", \"within\": {\"b\": \"b0\"}, "
+	    "\"arm\": 2, \"baseline_arm\": 0, \"ratio\": 1.02, \"ci_low\": "
+	    "0.98, \"ci_high\": 1.05, \"p\": 0.365, \"p_adjusted\": 0.73, "
+	    "\"verdict\": \"inconclusive\", \"n\": 6}, {\"factor\": \"a\", "
+	    "\"level\": \"a1\", \"baseline_level\": \"a0\", \"within\": "
+	    "{\"b\": \"b1\"}, \"arm\": 3, \"baseline_arm\": 1, \"ratio\": "
+	    "1.48, \"ci_low\": 1.4, \"ci_high\": 1.6, \"p\": 0.03125, "
+	    "\"p_adjusted\": 0.0625, \"verdict\": \"inconclusive\", \"n\": "
+	    "6}, {\"factor\": \"b\", \"level\": \"b1\", \"baseline_level\": "
+	    "\"b0\", \"within\": {\"a\": \"a0\"}, \"arm\": 1, "
+	    "\"baseline_arm\": 0, \"ratio\": 1.01, \"ci_low\": 0.99, "
+	    "\"ci_high\": 1.03, \"p\": 0.5, \"p_adjusted\": 1.0, "
+	    "\"verdict\": \"inconclusive\", \"n\": 6}]}");
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(formats) / sizeof(*formats); i++) {
+		strbuf_reset(&out);
+		assert_int_equal(report_render(e, formats[i], &out, &err), 0);
+		assert_non_null(strstr(out.buf, "p is Holm-adjusted over the 3 "
+						"comparisons with the "
+						"baseline"));
+		assert_non_null(strstr(out.buf, "p is Holm-adjusted within "
+						"each factor, over its own "
+						"effects (a: 2, b: 1)"));
+		/* the pair whose two p differ, with its raw p; the pair of
+		 * b, adjusted to 1.000 in both, is not named */
+		assert_non_null(strstr(out.buf, "a=a1 vs a=a0 at b=b0 (raw p "
+						"0.365): 0.730 here, 1.000 in "
+						"the arm table"));
+		assert_null(strstr(out.buf, "b=b1 vs b=b0 at a=a0 (raw p"));
+		/* an effect not from the baseline arm is no such pair */
+		assert_null(strstr(out.buf, "at b=b1 (raw p"));
+	}
+	strbuf_release(&out);
+	strbuf_release(&err);
+	json_object_put(e);
+}
+
 /* A knob for `knobs`: its value in its unit, place, values and notes. */
 static void test_knob_text(void **state)
 {
@@ -279,6 +350,7 @@ int main(void)
 	    cmocka_unit_test(test_summary_one_arm),
 	    cmocka_unit_test(test_experiment_text),
 	    cmocka_unit_test(test_ratio_footnote),
+	    cmocka_unit_test(test_p_values),
 	    cmocka_unit_test(test_knob_text),
 	    cmocka_unit_test(test_fmt_metric),
 	};

@@ -12,6 +12,7 @@
 #include "effects_html.h"
 #include "effects_text.h"
 #include "expjson.h"
+#include "p_note.h"
 #include "report_plots.h"
 #include "suspect.h"
 #include "svg.h"
@@ -201,8 +202,18 @@ bool report_effects_html(struct json_object *exp, struct strbuf *out)
 	notes_html(exp, "effects", report_effect_heading, out);
 	strbuf_addstr(out, "<p>ratio: the factor at that level over its "
 			   "baseline level, every other factor alike (paired "
-			   "by block when the runs are); p is Holm-adjusted "
-			   "over the factor's effects.</p></div>\n");
+			   "by block when the runs are)");
+	{
+		struct strbuf note = STRBUF_INIT;
+
+		report_p_note_effects(exp, &note);
+		if (note.len) {
+			strbuf_addstr(out, "; ");
+			svg_escape(out, note.buf);
+		}
+		strbuf_release(&note);
+	}
+	strbuf_addstr(out, ".</p></div>\n");
 	effects_forest(exp, es, out);
 	interactions_html(exp, out);
 	return true;

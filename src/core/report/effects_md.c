@@ -9,6 +9,7 @@
 #include "effects_md.h"
 #include "effects_text.h"
 #include "expjson.h"
+#include "p_note.h"
 #include "report_formats.h"
 #include "suspect.h"
 #include "../../util/banned.h"
@@ -81,6 +82,13 @@ bool report_effects_md(struct json_object *exp, struct strbuf *out)
 			   "(95% CI) | p | verdict |\n|---|---:|---:|---|\n");
 	for (i = 0; i < n; i++)
 		effect_row(exp, json_object_array_get_idx(es, i), out);
+	report_p_note_effects(exp, &lines);
+	if (lines.len) {
+		strbuf_addch(out, '\n');
+		report_md_escape(out, lines.buf);
+		strbuf_addstr(out, ".\n");
+	}
+	strbuf_reset(&lines);
 	notes_md(exp, "effects", report_effect_heading, out);
 	if (report_interactions_text(exp, &lines)) {
 		strbuf_addch(out, '\n');

@@ -11,6 +11,7 @@
 #include "fmt.h"
 #include "effects_text.h"
 #include "expjson.h"
+#include "p_note.h"
 #include "suspect.h"
 #include "../../util/banned.h"
 
@@ -319,6 +320,14 @@ bool report_effects_text(struct json_object *exp, struct strbuf *out)
 	if (!effects || !json_object_array_length(effects))
 		return false;
 	effects_table(out, exp, effects);
+	{
+		struct strbuf note = STRBUF_INIT;
+
+		report_p_note_effects(exp, &note);
+		if (note.len)
+			strbuf_addf(out, "%s\n", note.buf);
+		strbuf_release(&note);
+	}
 	if (notes(exp, "effects", report_effect_heading, out))
 		strbuf_addstr(out, "* suspect: the runs iotrial flagged may "
 				   "describe the flaw, not the setting; see "

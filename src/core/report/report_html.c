@@ -17,6 +17,7 @@
 #include "effects_html.h"
 #include "runs_text.h"
 #include "expjson.h"
+#include "p_note.h"
 #include "suspect.h"
 #include "regime_text.h"
 #include "svg.h"
@@ -237,11 +238,20 @@ static void verdict_table(struct json_object *exp, struct strbuf *out)
 		if (isfinite(
 			expjson_num(json_object_array_get_idx(vs, i), "ratio")))
 			break;
-	if (i < n)
+	if (i < n) {
+		struct strbuf note = STRBUF_INIT;
+
 		strbuf_addstr(out, "<p>ratio: arm over baseline (within each "
 				   "block when paired: the Hodges-Lehmann "
-				   "estimate, not the ratio of the medians); p "
-				   "is Holm-adjusted.</p>");
+				   "estimate, not the ratio of the medians)");
+		report_p_note_arms(exp, &note);
+		if (note.len) {
+			strbuf_addstr(out, "; ");
+			svg_escape(out, note.buf);
+		}
+		strbuf_addstr(out, ".</p>");
+		strbuf_release(&note);
+	}
 	strbuf_addstr(out, "</div>\n");
 }
 

@@ -17,6 +17,7 @@
 #include "report.h"
 #include "report_ops.h"
 #include "expjson.h"
+#include "p_note.h"
 #include "suspect.h"
 #include "regime_text.h"
 #include "../../util/error.h"
@@ -287,8 +288,18 @@ int report_experiment_md(struct json_object *exp, struct strbuf *out,
 	}
 	report_regimes_md(exp, out);
 	strbuf_addstr(out, "\nThe ratio is arm over baseline (paired by "
-			   "block where the test is paired); p is "
-			   "Holm-adjusted.\n");
+			   "block where the test is paired)");
+	{
+		struct strbuf note = STRBUF_INIT;
+
+		report_p_note_arms(exp, &note);
+		if (note.len) {
+			strbuf_addstr(out, "; ");
+			report_md_escape(out, note.buf);
+		}
+		strbuf_release(&note);
+	}
+	strbuf_addstr(out, ".\n");
 	report_effects_md(exp, out);
 	md_metrics(exp, arms, out);
 	md_ops(exp, arms, out);

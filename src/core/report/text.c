@@ -11,6 +11,7 @@
 #include "effects_text.h"
 #include "scaling_text.h"
 #include "expjson.h"
+#include "p_note.h"
 #include "suspect.h"
 #include "regime_text.h"
 #include "run_text.h"
@@ -139,6 +140,14 @@ static void ratio_footnote(struct json_object *exp, struct strbuf *out)
 		    out, "ratio: the median of the ratios of every arm run "
 			 "to every baseline run\n(Hodges-Lehmann), with the "
 			 "Moses CI; p from the Mann-Whitney U test\n");
+	if (paired || unpaired) {
+		struct strbuf note = STRBUF_INIT;
+
+		report_p_note_arms(exp, &note);
+		if (note.len)
+			strbuf_addf(out, "%s\n", note.buf);
+		strbuf_release(&note);
+	}
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(vs, i);
 		double cov = expjson_num(v, "ci_coverage");
