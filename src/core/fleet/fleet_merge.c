@@ -28,8 +28,10 @@ static const char *const env_keys[NR_ENV] = {"kernel", "devices", "schedulers"};
 /* What merge knows of one good host. */
 struct host_row {
 	struct fleet_host *h;
-	double base_median; /* the baseline's median */
-	double *ratio;	    /* per fleet arm; [0] = 1 */
+	struct json_object *checked; /* h's experiment analysed again from
+					its runs (fleet_host_reanalyze()) */
+	double base_median;	     /* the baseline's median */
+	double *ratio;		     /* per fleet arm; [0] = 1 */
 	char *env[NR_ENV];
 };
 
@@ -89,7 +91,9 @@ static void fail_host(struct fleet_host *h, const char *why)
 
 /*
  * Check that host's experiment fits the reference's and fill row: the
- * baseline median and each fleet arm's ratio. 0, or -EINVAL with why.
+ * baseline median and each fleet arm's ratio, from the host's runs
+ * analysed again (row->checked), never from what its file concludes.
+ * 0, or -EINVAL with why.
  */
 static int fill_row(struct host_row *row, struct json_object *ref,
 		    const char *const *labels, size_t nr_arms,
@@ -118,8 +122,10 @@ static int fill_row(struct host_row *row, struct json_object *ref,
 			       fleet_baseline_label(exp),
 			       a ? json_object_array_length(a) : 0);
 	if (fleet_same_factors(exp, ref, why) ||
-	    fleet_same_settings(exp, ref, labels, nr_arms, why))
+	    fleet_same_settings(exp, ref, labels, nr_arms, why) ||
+	    fleet_host_reanalyze(exp, &row->checked, why))
 		return -EINVAL;
+	exp = row->checked;
 	m = expjson_num(fleet_arm_by_label(exp, labels[0], NULL), "median");
 	if (!(m > 0) || !isfinite(m))
 		return err_set(why, -EINVAL, "its baseline '%s' has no median",
@@ -223,7 +229,7 @@ static void add_heterogeneity(struct json_object *exp,
 			continue;
 		for (i = 0; i < nr; i++) {
 			struct json_object *hv =
-			    verdict_by_label(rows[i].h->exp, labels[k]);
+			    verdict_by_label(rows[i].checked, labels[k]);
 			const char *name =
 			    hv ? expjson_str(hv, "verdict") : "no verdict";
 			struct json_object *c;
@@ -269,34 +275,75 @@ static void add_heterogeneity(struct json_object *exp,
 	}
 }
 
-/* A host's own verdicts, shortened, for the fleet's host list. */
-static struct json_object *host_verdicts(struct json_object *exp,
+/*
+ * A host's own verdicts, shortened, for the fleet's host list: what its
+ * runs give (row->checked). Where its file states another verdict, the
+ * entry keeps that as "stated" and the host is named in warnings as
+ * inconsistent; *out_consistent says whether any was.
+ */
+static struct json_object *host_verdicts(const struct host_row *row,
 					 const char *const *labels,
-					 size_t nr_arms)
+					 size_t nr_arms,
+					 struct json_object *warnings,
+					 bool *out_consistent)
 {
 	static const char *const keep[] = {"ratio", "ci_low", "ci_high",
 					   "p_adjusted", "verdict"};
 	struct json_object *out = json_object_new_array();
+	struct json_object *exp = row->h->exp;
+	struct strbuf what = STRBUF_INIT, w = STRBUF_INIT;
 	size_t k, j;
 
+	*out_consistent = true;
 	for (k = 1; k < nr_arms; k++) {
-		struct json_object *v = verdict_by_label(exp, labels[k]);
+		struct json_object *v =
+		    verdict_by_label(row->checked, labels[k]);
+		struct json_object *sv = verdict_by_label(exp, labels[k]);
 		struct json_object *o = json_object_new_object();
+		bool differs;
 
+		strbuf_reset(&what);
+		differs = fleet_verdict_disagrees(sv, v, &what);
 		json_object_object_add(o, "arm", json_object_new_int((int)k));
 		json_object_object_add(o, "label",
 				       json_object_new_string(labels[k]));
 		for (j = 0; v && j < sizeof(keep) / sizeof(keep[0]); j++)
 			copy_member(o, v, keep[j]);
-		/* the host's own marks: its runs' flags, as its verdict had */
+		/* the host's own marks: its runs' flags, as its verdict had
+		 * (recomputed where its file's verdict is not its runs') */
 		if (v)
-			json_object_object_add(o, "suspect",
-					       suspect_reasons(exp, v));
+			json_object_object_add(
+			    o, "suspect",
+			    differs ? suspect_reasons(row->checked, v)
+				    : suspect_reasons(exp, sv ? sv : v));
 		if (!v)
 			json_object_object_add(
 			    o, "verdict", json_object_new_string("no verdict"));
+		if (differs) {
+			struct json_object *st = json_object_new_object();
+
+			for (j = 0; j < sizeof(keep) / sizeof(keep[0]); j++)
+				copy_member(st, sv, keep[j]);
+			json_object_object_add(o, "stated", st);
+			strbuf_addf(&w, "%sarm '%s': %s", w.len ? "; " : "",
+				    labels[k], what.buf);
+			*out_consistent = false;
+		}
 		json_object_array_add(out, o);
 	}
+	if (w.len) {
+		struct strbuf m = STRBUF_INIT;
+
+		strbuf_addf(&m,
+			    "host '%s' is inconsistent: its file's verdicts "
+			    "are not what its runs give (%s); the fleet counts "
+			    "what its runs give",
+			    row->h->name, w.buf);
+		json_object_array_add(warnings, json_object_new_string(m.buf));
+		strbuf_release(&m);
+	}
+	strbuf_release(&what);
+	strbuf_release(&w);
 	return out;
 }
 
@@ -383,6 +430,7 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 		} else {
 			struct json_object *differs = json_object_new_array();
 			const struct host_row *row = &rows[r];
+			bool consistent;
 
 			json_object_object_add(o, "block",
 					       json_object_new_int((int)r));
@@ -410,9 +458,13 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 				}
 			}
 			json_object_object_add(o, "differs", differs);
+			json_object_object_add(o, "verdicts",
+					       host_verdicts(row, labels,
+							     nr_arms, warnings,
+							     &consistent));
 			json_object_object_add(
-			    o, "verdicts",
-			    host_verdicts(host->exp, labels, nr_arms));
+			    o, "consistent",
+			    json_object_new_boolean(consistent));
 			if (w.len) {
 				struct strbuf m = STRBUF_INIT;
 
@@ -606,6 +658,7 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 		strbuf_reset(&why);
 		if (fill_row(row, ref, labels, nr_arms, &why)) {
 			fail_host(&h->hosts[i], why.buf);
+			json_object_put(row->checked);
 			free(row->ratio);
 			for (k = 0; k < NR_ENV; k++)
 				free(row->env[k]);
@@ -643,6 +696,7 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 	exp = NULL;
 out:
 	for (i = 0; rows && i < h->nr; i++) {
+		json_object_put(rows[i].checked);
 		free(rows[i].ratio);
 		for (k = 0; k < NR_ENV; k++)
 			free(rows[i].env[k]);

@@ -58,6 +58,8 @@ static void host_line(struct strbuf *out, struct json_object *h,
 		strbuf_addstr(out, expjson_str(v, "verdict"));
 		if (marked(v))
 			strbuf_addch(out, '*');
+		if (expjson_get(v, "stated"))
+			strbuf_addch(out, '#');
 		report_pad(out, start, col_w);
 	}
 	strbuf_rtrim(out);
@@ -91,6 +93,51 @@ static void host_notes(struct json_object *exp, struct json_object *hosts,
 		}
 	}
 	strbuf_release(&h);
+}
+
+/* "what verdict v says": "faster, ratio 50.000, p 0". */
+static void says(struct json_object *v, struct strbuf *out)
+{
+	double r = expjson_num(v, "ratio"), p = expjson_num(v, "p_adjusted");
+
+	strbuf_addstr(out, *expjson_str(v, "verdict")
+			       ? expjson_str(v, "verdict")
+			       : "no verdict");
+	if (isfinite(r))
+		strbuf_addf(out, ", ratio %.3f", r);
+	if (isfinite(p))
+		strbuf_addf(out, ", p %.3g", p);
+}
+
+/*
+ * "# HOST LABEL: its file says ..., its runs give ..." for each verdict
+ * of a host whose file states another than its runs give (marked '#').
+ */
+static void inconsistent_notes(struct json_object *hosts, struct strbuf *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < json_object_array_length(hosts); i++) {
+		struct json_object *host = json_object_array_get_idx(hosts, i);
+		struct json_object *vs =
+		    expjson_get_type(host, "verdicts", json_type_array);
+
+		for (j = 0; vs && j < json_object_array_length(vs); j++) {
+			struct json_object *v =
+			    json_object_array_get_idx(vs, j);
+			struct json_object *st = expjson_get(v, "stated");
+
+			if (!st)
+				continue;
+			strbuf_addf(out, "# %s %s: its file says ",
+				    expjson_str(host, "host"),
+				    expjson_str(v, "label"));
+			says(st, out);
+			strbuf_addstr(out, ", its runs give ");
+			says(v, out);
+			strbuf_addstr(out, "; the fleet counts its runs\n");
+		}
+	}
 }
 
 /*
@@ -201,6 +248,7 @@ void report_fleet_text(struct json_object *exp, struct strbuf *out)
 		strbuf_addstr(out, "(!): differs from most hosts in kernel, "
 				   "devices or schedulers; see the warnings\n");
 	host_notes(exp, hosts, out);
+	inconsistent_notes(hosts, out);
 	for (i = 0; vs && i < json_object_array_length(vs); i++) {
 		struct json_object *v = json_object_array_get_idx(vs, i);
 		struct json_object *c =
