@@ -104,8 +104,8 @@ static int parse(int argc, const char **argv, struct apply_args *a)
 	};
 	struct option opts[] = {
 	    OPT_STRING(0, "arm", &a->job.arm, "ARM",
-		       "the arm to apply (a label or its number) instead of "
-		       "the winner"),
+		       "the arm to apply (its label, or its number: 1 is "
+		       "the first the tables list) instead of the winner"),
 	    OPT_LIST(0, "persist", &a->persist, "FORMAT",
 		     persist_help(&help, &names)),
 	    OPT_STRING(0, "root", &a->job.root, "DIR",

@@ -145,7 +145,9 @@ static void dry_text(const struct trial *tr, const struct dry_run *d,
 		report_knob_plan_steps(&d->fixed, out);
 	}
 	for (i = 0; i < tr->e.nr_arms && strcmp(cmd, "run"); i++) {
-		strbuf_addf(out, "arm %u '%s'%s:%s\n", i, tr->e.arms[i].label,
+		/* numbered from 1, as export and apply --arm take them */
+		strbuf_addf(out, "arm %u '%s'%s:%s\n", i + 1,
+			    tr->e.arms[i].label,
 			    i == tr->e.baseline ? " (the baseline)" : "",
 			    d->arms[i].nr ? "" : " no knob changed");
 		if (d->arms[i].nr)

@@ -89,8 +89,8 @@ static int parse(int argc, const char **argv, struct export_args *a)
 	};
 	struct option opts[] = {
 	    OPT_STRING(0, "arm", &a->job.arm, "ARM",
-		       "the arm to export (a label or its number) instead of "
-		       "the winner"),
+		       "the arm to export (its label, or its number: 1 is "
+		       "the first the tables list) instead of the winner"),
 	    OPT_KNOB_SET(&a->job.set, "a setting to export (repeatable)"),
 	    OPT_CHOICE('f', "format", &a->format, export_format_choices, NULL,
 		       "the format to write (required)"),

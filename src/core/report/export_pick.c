@@ -178,25 +178,66 @@ static int same_label(const char *label, const char *name)
 	return ret;
 }
 
-/* The arm named by name (a label, with or without its "(asked: ...)"
- * notes, or its number), or -1. */
-static int find_arm(struct json_object *arms, const char *name)
+/* The number "N" (digits only, no sign) names, 1.. ; 0 when it is none. */
+static size_t arm_number(const char *name)
 {
-	size_t i, n = json_object_array_length(arms);
-	char *end;
-	long k;
+	size_t k = 0;
 
-	for (i = 0; i < n; i++) {
-		const char *l =
-		    expjson_str(json_object_array_get_idx(arms, i), "label");
+	if (!*name || strspn(name, "0123456789") != strlen(name) ||
+	    strlen(name) > 6)
+		return 0;
+	for (; *name; name++)
+		k = k * 10 + (size_t)(*name - '0');
+	return k;
+}
 
-		if (l && (!strcmp(l, name) || same_label(l, name)))
-			return (int)i;
+/*
+ * The index of the arm named by name into *out_idx: 0, or -ENOENT (no
+ * such arm) or -EINVAL (ambiguous) with err set. Arms are
+ * numbered from 1 in the order the tables (and --dry-run) list them:
+ * "#N" is always the N-th arm; otherwise a label (with or without its
+ * "(asked: ...)" notes) is that arm, and a bare number N the N-th. A
+ * bare number that is also the label of another arm is refused: it
+ * could mean either, and '#' says which.
+ */
+static int find_arm(struct json_object *exp, struct json_object *arms,
+		    const char *id, const char *name, int *out_idx,
+		    struct strbuf *err)
+{
+	size_t i, n = json_object_array_length(arms), k;
+	struct strbuf list = STRBUF_INIT;
+	int by_label = -1;
+
+	k = arm_number(name[0] == '#' ? name + 1 : name);
+	if (name[0] != '#')
+		for (i = 0; i < n && by_label < 0; i++) {
+			const char *l = expjson_str(
+			    json_object_array_get_idx(arms, i), "label");
+
+			if (l && (!strcmp(l, name) || same_label(l, name)))
+				by_label = (int)i;
+		}
+	if (by_label >= 0 && k >= 1 && k <= n && (size_t)by_label != k - 1)
+		return err_set(
+		    err, -EINVAL,
+		    "'%s' is both the label of arm %d and the number of "
+		    "arm %zu ('%s'); give '#%zu' for arm %zu, or '#%d' "
+		    "for the arm labelled '%s'",
+		    name, by_label + 1, k, arm_label(exp, (int)k - 1), k, k,
+		    by_label + 1, name);
+	if (by_label >= 0 || (k >= 1 && k <= n)) {
+		*out_idx = by_label >= 0 ? by_label : (int)k - 1;
+		return 0;
 	}
-	k = strtol(name, &end, 10);
-	if (*name && !*end && k >= 0 && (size_t)k < n)
-		return (int)k;
-	return -1;
+	for (i = 0; i < n; i++)
+		strbuf_addf(&list, "%s'%s'", i ? ", " : "",
+			    arm_label(exp, (int)i));
+	err_set(err, -ENOENT,
+		"experiment '%s' has no arm '%s'; its arms: %s (or their "
+		"numbers, 1 to %zu, in that order)",
+		id, name, list.buf, n);
+	strbuf_release(&list);
+	return -ENOENT;
 }
 
 /* The disk the experiment measured: the queue of its stack's first
@@ -339,18 +380,9 @@ int export_pick(struct json_object *exp, const char *arm,
 		goto out;
 	}
 	if (arm) {
-		idx = find_arm(arms, arm);
-		if (idx < 0) {
-			strbuf_reset(&names);
-			for (i = 0; i < json_object_array_length(arms); i++)
-				strbuf_addf(&names, "%s'%s'", i ? ", " : "",
-					    arm_label(exp, (int)i));
-			ret = err_set(err, -ENOENT,
-				      "experiment '%s' has no arm '%s'; its "
-				      "arms: %s",
-				      out->id, arm, names.buf);
+		ret = find_arm(exp, arms, out->id, arm, &idx, err);
+		if (ret)
 			goto out;
-		}
 		v = expjson_verdict(exp, idx);
 		if (v)
 			why_of(exp, v, out);
