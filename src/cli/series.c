@@ -93,24 +93,6 @@ static int define_option(const struct option *opt, const char *arg)
 	return 0;
 }
 
-/* Is name a series name: letters, digits, '.', '_', '-', up to 64? */
-static int name_ok(const char *name)
-{
-	size_t i, n = strlen(name);
-
-	if (!n || n > 64 || name[0] == '-' || name[0] == '.')
-		return 0;
-	for (i = 0; i < n; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-		      c == '-'))
-			return 0;
-	}
-	return 1;
-}
-
 /* Does s hold a control character? */
 static int has_control(const char *s)
 {
@@ -199,7 +181,7 @@ static int parse_args(int argc, const char **argv, struct series_args *a)
 		for (i = dash + 1; i < argc; i++)
 			a->workload[a->nr_workload++] = argv[i];
 	}
-	if (a->name && !name_ok(a->name)) {
+	if (a->name && !series_name_ok(a->name)) {
 		error("invalid series name '%s': letters, digits, '.', '_' "
 		      "and '-', up to 64, not starting with '-' or '.'",
 		      a->name);

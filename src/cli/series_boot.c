@@ -126,29 +126,37 @@ out_free:
 	return ret;
 }
 
-/* mkdir -p of root/rel; 0 or -1 after printing the error. */
+/*
+ * mkdir -p of root/rel, root included (as systemctl --root makes what
+ * it needs under a root that is still empty, or not there yet); 0 or -1
+ * after printing the error.
+ */
 static int make_dirs(const char *root, const char *rel)
 {
 	struct strbuf path = STRBUF_INIT;
-	const char *p = rel;
+	const char *p;
 	int ret = 0;
 
-	for (;;) {
-		const char *slash = strchr(p, '/');
+	strbuf_addf(&path, "%s/%s", root, rel);
+	for (p = path.buf + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		/* each component in turn: "/a", "/a/b", ... */
+		if (p[-1] != '/') {
+			char c = *p;
 
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%.*s", root,
-			    (int)(slash ? (size_t)(slash - rel) : strlen(rel)),
-			    rel);
-		if (mkdir(path.buf, 0755) && errno != EEXIST) {
-			error("cannot make '%s': %s", path.buf,
-			      strerror(errno));
-			ret = -1;
-			break;
+			path.buf[p - path.buf] = '\0';
+			if (mkdir(path.buf, 0755) && errno != EEXIST) {
+				error("cannot make '%s': %s", path.buf,
+				      strerror(errno));
+				ret = -1;
+			}
+			path.buf[p - path.buf] = c;
+			if (ret)
+				break;
 		}
-		if (!slash)
+		if (!*p)
 			break;
-		p = slash + 1;
 	}
 	strbuf_release(&path);
 	return ret;

@@ -99,12 +99,27 @@ static void test_refused(void **state)
 	strbuf_release(&err);
 }
 
-/* The unit runs exactly the paths given; '%' is doubled. */
+/* The unit runs exactly the paths given; '%' and '$' are doubled (a
+ * '$' left alone is a variable to systemd); a name that is no series
+ * name and a path that is not UTF-8 are refused. */
 static void test_unit(void **state)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, name = STRBUF_INIT;
 	static const char *const bad[] = {
-	    "relative/db", "/a b", "/a\"b", "/a'b", "/a\\b", "/a;b", "/a\nb",
+	    "relative/db",
+	    "/a b",
+	    "/a\"b",
+	    "/a'b",
+	    "/a\\b",
+	    "/a;b",
+	    "/a\nb",
+	    "/a\xff"
+	    "b",
+	    "/a\xc2\x85"
+	    "b",
+	};
+	static const char *const bad_names[] = {
+	    "", "k\n[Service]", "k%n", "k$X", "a b", "../k", "-k", ".k",
 	};
 	size_t i;
 
@@ -129,6 +144,20 @@ static void test_unit(void **state)
 		    -EINVAL);
 		assert_int_equal(out.len, 0);
 	}
+	for (i = 0; i < sizeof(bad_names) / sizeof(*bad_names); i++) {
+		assert_int_equal(series_unit_text(bad_names[i],
+						  "/usr/bin/iotrial",
+						  "/srv/r.db", &out, &err),
+				 -EINVAL);
+		assert_int_equal(out.len, 0);
+	}
+	assert_int_equal(series_unit_text("k.1_a-b", "/opt/caf\xc3\xa9/iotrial",
+					  "/srv/$HOME/r${X}.db", &out, &err),
+			 0);
+	assert_non_null(strstr(out.buf, "\nExecStart=/opt/caf\xc3\xa9/iotrial "
+					"series k.1_a-b run --planned "
+					"--at-boot --db "
+					"/srv/$$HOME/r$${X}.db\n"));
 	strbuf_release(&out);
 	strbuf_release(&err);
 	strbuf_release(&name);

@@ -7,6 +7,7 @@
 #include "series_plan.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
+#include "../../util/text.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -89,15 +90,35 @@ out:
 	return ret;
 }
 
+int series_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (!n || n > 64 || name[0] == '-' || name[0] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
 void series_unit_name(const char *name, struct strbuf *out)
 {
 	strbuf_addf(out, "iotrial-series-%s.service", name);
 }
 
-/* Is path absolute and free of what would change an ExecStart line? */
+/* Is path absolute, UTF-8, and free of what would change an ExecStart
+ * line? */
 static int exec_path_ok(const char *path)
 {
 	const unsigned char *p = (const unsigned char *)path;
+	char *copy;
+	int printable;
 
 	if (*p != '/')
 		return 0;
@@ -105,15 +126,20 @@ static int exec_path_ok(const char *path)
 		if (*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\'' ||
 		    *p == '\\' || *p == ';')
 			return 0;
-	return 1;
+	/* a unit file is UTF-8: no stray byte, no C1 control */
+	copy = xstrdup(path);
+	printable = !text_make_printable(copy);
+	free(copy);
+	return printable;
 }
 
-/* path with '%' doubled, as systemd's specifiers need. */
+/* path with '%' and '$' doubled: systemd reads "%x" as a specifier and
+ * "$X" or "${X}" as an environment variable. */
 static void add_escaped(struct strbuf *out, const char *path)
 {
 	for (; *path; path++) {
-		if (*path == '%')
-			strbuf_addch(out, '%');
+		if (*path == '%' || *path == '$')
+			strbuf_addch(out, *path);
 		strbuf_addch(out, *path);
 	}
 }
@@ -121,17 +147,22 @@ static void add_escaped(struct strbuf *out, const char *path)
 int series_unit_text(const char *name, const char *binary, const char *db,
 		     struct strbuf *out, struct strbuf *err)
 {
+	if (!series_name_ok(name))
+		return err_set(err, -EINVAL,
+			       "cannot write a unit for series '%s': a series "
+			       "name is letters, digits, '.', '_' and '-'",
+			       name);
 	if (!exec_path_ok(binary))
 		return err_set(err, -EINVAL,
 			       "cannot write a unit that runs '%s': expected "
-			       "an absolute path without blanks, quotes, "
-			       "';' or '\\'",
+			       "an absolute path in UTF-8 without blanks, "
+			       "quotes, ';' or '\\'",
 			       binary);
 	if (!exec_path_ok(db))
 		return err_set(err, -EINVAL,
 			       "cannot write a unit for the store '%s': "
-			       "expected an absolute path without blanks, "
-			       "quotes, ';' or '\\'",
+			       "expected an absolute path in UTF-8 without "
+			       "blanks, quotes, ';' or '\\'",
 			       db);
 	strbuf_addf(out,
 		    "# Written by 'iotrial series %s at-boot --install'; "
