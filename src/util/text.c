@@ -46,6 +46,19 @@ static size_t utf8_len(const unsigned char *s, unsigned *cp)
 	return n;
 }
 
+size_t text_utf8_char(const char *s, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (!*u)
+		return 0;
+	if (*u < 0x80) {
+		*cp = *u;
+		return 1;
+	}
+	return utf8_len(u, cp);
+}
+
 /* text_make_printable(), keeping newlines and tabs when lines is set. */
 static size_t make_printable(char *s, int lines)
 {

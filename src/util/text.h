@@ -21,4 +21,10 @@ size_t text_make_printable(char *s);
 /* The same, keeping newlines and tabs: for a message of several lines. */
 size_t text_make_printable_lines(char *s);
 
+/*
+ * The length (1..4) of the well-formed UTF-8 character at s, its code
+ * point into *cp; 0 at the NUL or where s starts no such character.
+ */
+size_t text_utf8_char(const char *s, unsigned *cp);
+
 #endif

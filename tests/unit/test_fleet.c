@@ -749,6 +749,51 @@ static void test_plan_refusals(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Strings go into the playbook as scalars YAML reads back as they were:
+ * what YAML takes no raw (DEL, C1 controls, U+2028, which YAML 1.1
+ * folds as a line break) is escaped; an argument that is not UTF-8 is
+ * refused, quoted printably, and so is a --binary path or version with
+ * a template (fuzz_fleetplan found all three).
+ */
+static void test_plan_yaml_strings(void **state)
+{
+	const char *args[] = {"compare", "seqread", "--label",
+			      "a\x7f"
+			      "b\xc2\x85"
+			      "c\xe2\x80\xa8"
+			      "d\"e\\f\ng"};
+	const char *bad[] = {"compare", "seqread", "--label",
+			     "a\xff"
+			     "b\x1b[31m"};
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct fleet_plan p = {.version = "0.1.0", .argv = args, .argc = 4};
+
+	(void)state;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
+	assert_non_null(strstr(out.buf,
+			       "      - \"a\\u007fb\\u0085c\\u2028d\\\"e"
+			       "\\\\f\\u000ag\"\n"));
+	assert_null(strchr(out.buf, 0x7f));
+	strbuf_reset(&out);
+	p.argv = bad;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), -EINVAL);
+	assert_string_equal(err.buf, "argument 'a?b?[31m' is not UTF-8, which "
+				     "a playbook must be");
+	/* --binary is the copy's src, a lookup on the controller: a
+	 * template there would run there (fuzz_fleetplan found it) */
+	p.argv = args;
+	p.binary = "/tmp/{{ lookup('pipe', 'id') }}";
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "--binary '/tmp/{{ lookup"));
+	p.binary = "/srv/iotrial";
+	p.version = "0.1.0 {{ x }}";
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "the version of --binary"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 /* An observe fleet's tasks are named observe, not compare. */
 static void test_plan_observe_names(void **state)
 {
@@ -782,6 +827,7 @@ int main(void)
 	    cmocka_unit_test(test_list_hosts),
 	    cmocka_unit_test(test_plan_refusals),
 	    cmocka_unit_test(test_plan_observe_names),
+	    cmocka_unit_test(test_plan_yaml_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
