@@ -358,6 +358,17 @@ const char *knob_regime_name(enum knob_regime r);
 /* The scope as a word: "device", "mount", "system". */
 const char *knob_scope_name(enum knob_scope s);
 
+/*
+ * When ctx's disk is a loop device, append to note ("; " after what it
+ * holds) that knob k (NULL: its scheduler and queue limits) acts on the
+ * loop device's own queue, not on the disk holding its backing file,
+ * naming the file and that disk (loop_note.c). Nothing for a knob of
+ * another place, and for read-ahead. A plan adds it to each change's
+ * note.
+ */
+void knob_loop_note(const struct knob_ctx *ctx, const struct knob *k,
+		    struct strbuf *note);
+
 void knob_desc_init(struct knob_desc *d);
 void knob_desc_release(struct knob_desc *d);
 void knob_list_add(struct knob_list *l, const char *s);

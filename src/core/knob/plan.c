@@ -138,6 +138,7 @@ static int build_one(struct knob_plan *p, size_t i, struct strbuf *err)
 	ret = c.k.ops->parse(&c.k, c.input, &c.canon, &c.note, err);
 	if (ret)
 		goto fail;
+	knob_loop_note(p->ctx, &c.k, &c.note); /* a loop device's own queue */
 	if (!c.k.deferred) {
 		ret = c.k.ops->read(&c.k, &c.before, err);
 		if (ret)

@@ -98,6 +98,45 @@ static int drop_failed(struct json_object *exp)
 }
 
 /*
+ * After "scheduler was set on 'loop1'": when loop1 is a loop device of
+ * the experiment's stack, that its own queue is meant, not that of the
+ * disk under its backing file (named, with the scheduler it kept when
+ * the scheduler is among the knobs, sched set): the two are easily
+ * taken for one.
+ */
+static void add_loop_queue(struct json_object *exp, const char *obj, int sched,
+			   struct strbuf *out)
+{
+	struct json_object *stack =
+	    expjson_get_type(expjson_env(exp), "stack", json_type_object);
+	struct json_object *devs =
+	    expjson_get_type(stack, "devices", json_type_array);
+	struct json_object *loop = NULL, *below = NULL;
+	size_t i, n = devs ? json_object_array_length(devs) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *d = json_object_array_get_idx(devs, i);
+
+		if (!strcmp(expjson_str(d, "name"), obj) &&
+		    !strcmp(expjson_str(d, "kind"), "loop"))
+			loop = d;
+		if (!strcmp(expjson_str(d, "parent"), obj) &&
+		    !strcmp(expjson_str(d, "via"), "backing"))
+			below = d;
+	}
+	if (!loop)
+		return;
+	strbuf_addstr(out, ", the loop device's own queue");
+	if (!below)
+		return;
+	strbuf_addf(out, ", not that of '%s' under its backing file",
+		    expjson_str(below, "name"));
+	if (sched && *expjson_str(below, "scheduler"))
+		strbuf_addf(out, " (whose scheduler stayed %s)",
+			    expjson_str(below, "scheduler"));
+}
+
+/*
  * "; read_ahead_kb and scheduler were set on 'loop1'" (and "for the
  * whole system" for system knobs): the knob factors that say where
  * they were set, grouped by where.
@@ -112,6 +151,7 @@ static void add_places(struct json_object *exp, struct strbuf *out)
 		struct json_object *fi = json_object_array_get_idx(f, i);
 		const char *obj = expjson_str(fi, "object");
 		size_t names = 0, total = 0;
+		int sched = 0, queue = 0;
 
 		if (strcmp(expjson_str(fi, "kind"), "knob") || !*obj)
 			continue;
@@ -135,6 +175,14 @@ static void add_places(struct json_object *exp, struct strbuf *out)
 			if (strcmp(expjson_str(fk, "object"), obj))
 				continue;
 			names++;
+			sched |= !strcmp(expjson_str(fk, "canonical"),
+					 "scheduler") ||
+				 !strncmp(expjson_str(fk, "canonical"),
+					  "iosched.", 8);
+			/* read-ahead is the loop device's own to set */
+			queue |= strcmp(expjson_str(fk, "canonical"),
+					"read_ahead_kb") &&
+				 !strcmp(expjson_str(fk, "scope"), "device");
 			strbuf_addf(out, "%s%s",
 				    names == 1	     ? ""
 				    : names == total ? " and "
@@ -147,6 +195,8 @@ static void add_places(struct json_object *exp, struct strbuf *out)
 		else
 			strbuf_addf(out, " %s set on '%s'",
 				    total == 1 ? "was" : "were", obj);
+		if (queue)
+			add_loop_queue(exp, obj, sched, out);
 	}
 }
 

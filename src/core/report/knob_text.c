@@ -18,7 +18,16 @@ void report_knobs_head(const struct knob_ctx *ctx, struct strbuf *out)
 	if (ctx->mountpoint)
 		strbuf_addf(out, "%s mount '%s'", ctx->disk ? " and" : "",
 			    ctx->mountpoint);
-	strbuf_addstr(out, "\n\n");
+	strbuf_addch(out, '\n');
+	{
+		struct strbuf note = STRBUF_INIT;
+
+		knob_loop_note(ctx, NULL, &note);
+		if (note.len)
+			strbuf_addf(out, "note: %s\n", note.buf);
+		strbuf_release(&note);
+	}
+	strbuf_addch(out, '\n');
 }
 
 void report_knob_text(const struct knob *k, const char *value,
@@ -187,6 +196,17 @@ void report_knob_plan_journal(const char *journal, struct strbuf *out)
 		    journal);
 }
 
+/*
+ * "     note: NOTE" under a step, unless out says it already: a note of
+ * every arm's plan (a loop device's queue) is said once, under the
+ * first.
+ */
+static void step_note(const struct knob_change *c, struct strbuf *out)
+{
+	if (c->note.len && !strstr(out->buf, c->note.buf))
+		strbuf_addf(out, "     note: %s\n", c->note.buf);
+}
+
 void report_knob_plan_steps(const struct knob_plan *p, struct strbuf *out)
 {
 	struct strbuf v = STRBUF_INIT;
@@ -203,9 +223,7 @@ void report_knob_plan_steps(const struct knob_plan *p, struct strbuf *out)
 			knob_show_value(&c->k, c->canon.buf, &v);
 			strbuf_addf(out, "%s, unchanged (already in force)\n",
 				    v.buf);
-			if (c->note.len)
-				strbuf_addf(out, "     note: %s\n",
-					    c->note.buf);
+			step_note(c, out);
 			continue;
 		}
 		if (c->k.deferred) {
@@ -217,8 +235,7 @@ void report_knob_plan_steps(const struct knob_plan *p, struct strbuf *out)
 		strbuf_reset(&v);
 		knob_show_value(&c->k, c->canon.buf, &v);
 		strbuf_addf(out, " -> %s\n     %s\n", v.buf, c->how.buf);
-		if (c->note.len)
-			strbuf_addf(out, "     note: %s\n", c->note.buf);
+		step_note(c, out);
 	}
 	strbuf_release(&v);
 }
