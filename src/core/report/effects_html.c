@@ -206,7 +206,7 @@ bool report_effects_html(struct json_object *exp, struct strbuf *out)
 	{
 		struct strbuf note = STRBUF_INIT;
 
-		report_p_note_effects(exp, &note);
+		report_p_note_effects(exp, report_effect_heading, &note);
 		if (note.len) {
 			strbuf_addstr(out, "; ");
 			svg_escape(out, note.buf);

@@ -82,7 +82,7 @@ bool report_effects_md(struct json_object *exp, struct strbuf *out)
 			   "(95% CI) | p | verdict |\n|---|---:|---:|---|\n");
 	for (i = 0; i < n; i++)
 		effect_row(exp, json_object_array_get_idx(es, i), out);
-	report_p_note_effects(exp, &lines);
+	report_p_note_effects(exp, report_effect_heading, &lines);
 	if (lines.len) {
 		strbuf_addch(out, '\n');
 		report_md_escape(out, lines.buf);

@@ -323,7 +323,7 @@ bool report_effects_text(struct json_object *exp, struct strbuf *out)
 	{
 		struct strbuf note = STRBUF_INIT;
 
-		report_p_note_effects(exp, &note);
+		report_p_note_effects(exp, report_effect_heading, &note);
 		if (note.len)
 			strbuf_addf(out, "%s\n", note.buf);
 		strbuf_release(&note);

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <string.h>
 #include "p_note.h"
-#include "effects_text.h"
 #include "expjson.h"
 #include "../../util/banned.h"
 
@@ -83,7 +82,10 @@ static struct json_object *same_pair(struct json_object *exp,
 	return v && isfinite(expjson_num(v, "p_adjusted")) ? v : NULL;
 }
 
-void report_p_note_effects(struct json_object *exp, struct strbuf *out)
+void report_p_note_effects(struct json_object *exp,
+			   void (*heading)(struct json_object *e,
+					   struct strbuf *out),
+			   struct strbuf *out)
 {
 	struct json_object *es =
 	    expjson_get_type(exp, "effects", json_type_array);
@@ -121,7 +123,7 @@ void report_p_note_effects(struct json_object *exp, struct strbuf *out)
 		else
 			strbuf_addstr(out, "; ");
 		strbuf_reset(&h);
-		report_effect_heading(e, &h);
+		heading(e, &h);
 		strbuf_addf(out, "%s (raw p ", h.buf);
 		add_p(out, expjson_num(e, "p"));
 		strbuf_addf(out, "): %s here, %s in the arm table", here.buf,

@@ -26,10 +26,14 @@ void report_p_note_arms(struct json_object *exp, struct strbuf *out);
  * "p is Holm-adjusted within each factor, over its own effects
  * (read_ahead_kb: 2, scheduler: 2)", then, for every effect that
  * compares the same two arms as a verdict of the arm table with
- * another adjusted p, that pair's raw p and both adjusted ones.
+ * another adjusted p, that pair (as heading() names an effect:
+ * report_effect_heading()) with its raw p and both adjusted ones.
  * Appended to out without a final newline; nothing when no effect has
  * a p.
  */
-void report_p_note_effects(struct json_object *exp, struct strbuf *out);
+void report_p_note_effects(struct json_object *exp,
+			   void (*heading)(struct json_object *e,
+					   struct strbuf *out),
+			   struct strbuf *out);
 
 #endif
