@@ -602,8 +602,12 @@ static void test_pick(void **state)
 	assert_string_equal(p.created, "2026-11-29");
 	assert_non_null(strstr(p.others, "'read_ahead_kb=256' (1.200x)"));
 	export_pick_release(&p);
-	assert_int_equal(export_pick(e, "3", &p, &err), 0);
+	/* numbers count from 1, in the order the tables list the arms */
+	assert_int_equal(export_pick(e, "4", &p, &err), 0);
 	assert_string_equal(p.label, "read_ahead_kb=1024");
+	export_pick_release(&p);
+	assert_int_equal(export_pick(e, "#3", &p, &err), 0);
+	assert_string_equal(p.label, "read_ahead_kb=512");
 	export_pick_release(&p);
 	assert_int_equal(export_pick(e, "read_ahead_kb=128", &p, &err), 0);
 	assert_int_equal(p.arm, 0);
