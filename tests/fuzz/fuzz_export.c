@@ -251,9 +251,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		export_pick_release(&pick);
 		memset(&pick, 0, sizeof(pick));
 		strbuf_reset(&err);
-		/* the last arm (the seeds' winners), or its number + 1 */
+		/* the last arm (the seeds' winners), or its number + 1;
+		 * arms count from 1 */
 		snprintf(arm, sizeof(arm), "%zu",
-			 arms ? json_object_array_length(arms) - !!(size % 8)
+			 arms ? json_object_array_length(arms) + !(size % 8)
 			      : 0);
 		ret = export_pick(r.obj, arm, &pick, &err);
 	}
