@@ -234,4 +234,80 @@ static int rt_dir(const char *dir)
 	return bad ? 1 : 0;
 }
 
+/* The JSON type and printing of a member (or element) of kind k. */
+static const char *rt_type(unsigned k, int dec, char *buf, size_t size)
+{
+	switch (k) {
+	case MK_STR:
+		return "string";
+	case MK_BOOL:
+		return "true/false";
+	case MK_INT:
+	case MK_UINT:
+		return "integer";
+	case MK_DBL:
+		return "number, 17 digits";
+	case MK_RND:
+		snprintf(buf, size, "number, %d places", dec);
+		return buf;
+	case MK_VAL:
+		return "string, number or true/false";
+	case MK_RAW:
+		return "any JSON, kept as text";
+	case MK_ARR:
+		return "array";
+	default:
+		return "object";
+	}
+}
+
+/* Every member of d's struct under path, one line each: its path, its
+ * JSON type and printing, when it is there. */
+static void rt_members(const struct model_desc *d, const char *path)
+{
+	struct strbuf p = STRBUF_INIT;
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < d->nr_rows; i++) {
+		const struct model_row *row = &d->rows[i];
+		const char *when = (row->flags & MF_REQ)   ? "required"
+				   : (row->flags & MF_OPT) ? "when there is one"
+							   : "always";
+
+		if (row->kind == MK_FLAT) {
+			printf("%s: (a group, all or none)\n", path);
+			rt_members(row->sub, path);
+			continue;
+		}
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s%s%s", path, *path ? "." : "", row->key);
+		printf("%-58s %-28s %s%s\n", p.buf,
+		       rt_type(row->kind, row->dec, buf, sizeof(buf)), when,
+		       (row->flags & MF_NULL) ? ", may be null" : "");
+		if (row->kind == MK_ARR) {
+			strbuf_addstr(&p, "[]");
+			if (row->elem != MK_OBJ)
+				printf("%-58s %-28s %s\n", p.buf,
+				       rt_type(row->elem, row->dec, buf,
+					       sizeof(buf)),
+				       (row->flags & MF_NULL) ? "may be null"
+							      : "");
+			else
+				rt_members(row->sub, p.buf);
+		} else if (row->kind == MK_MAP) {
+			strbuf_addstr(&p, ".NAME");
+			if (row->sub->flags & MD_SCALAR)
+				printf("%-58s %-28s any name\n", p.buf,
+				       rt_type(row->sub->rows[0].kind, 0, buf,
+					       sizeof(buf)));
+			else
+				rt_members(row->sub, p.buf);
+		} else if (row->sub) {
+			rt_members(row->sub, p.buf);
+		}
+	}
+	strbuf_release(&p);
+}
+
 #endif

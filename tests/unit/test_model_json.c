@@ -13,7 +13,9 @@
  * keeps, numbers, a document made by hand, and the tables themselves.
  *
  * Run as `test_model_json --dir DIR` it checks every document in DIR
- * instead (make model-roundtrip: build/test-logs/json after the suite).
+ * instead (make model-roundtrip: build/test-logs/json after the suite);
+ * as `test_model_json --members` it lists every member the model knows,
+ * with its JSON type, its printing and when it is there.
  */
 #include <errno.h>
 #include <math.h>
@@ -604,5 +606,16 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--dir"))
 		return rt_dir(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "--members")) {
+		printf("# a run object\n");
+		rt_members(&model_run_desc, "");
+		printf("# an experiment object\n");
+		rt_members(&model_experiment_desc, "");
+		printf("# a job file's runs\n");
+		rt_members(&model_job_desc, "");
+		printf("# a series' report\n");
+		rt_members(&model_series_desc, "");
+		return 0;
+	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
