@@ -283,7 +283,8 @@ struct experiment_doc {
 	struct exp_factor *factors;
 	size_t nr_factors;
 	uint8_t has_factors;
-	int64_t baseline; /* the baseline arm's index */
+	int64_t baseline;     /* the baseline arm's index */
+	uint8_t has_baseline; /* an observe too short to analyse has none */
 	struct exp_arm *arms;
 	size_t nr_arms;
 	struct exp_run *runs;

@@ -255,7 +255,7 @@ static const struct model_row exp_rows[] = {
     M(S, "command", MK_STR, command, MF_OPT),
     MO(S, "metric", MK_PTR, metric, 0, &metric_desc),
     MAH(S, "factors", MK_OBJ, factors, 0, &factor_desc),
-    M(S, "baseline", MK_INT, baseline, 0),
+    MH(S, "baseline", MK_INT, baseline, 0),
     MA(S, "arms", MK_OBJ, arms, 0, &arm_desc),
     MA(S, "runs", MK_OBJ, runs, 0, &run_entry_desc),
     MAH(S, "windows", MK_OBJ, windows, 0, &model_window_desc),
