@@ -7,6 +7,9 @@
 #                 tests, and short fuzz runs; ends with "N passed, N failed"
 #   make fuzz-long  each fuzz target for FUZZ_SECONDS (default 300), with
 #                 its figures (FUZZ_TARGETS="export import" picks some)
+#   make model-roundtrip  every run and experiment document in JSON_DIR
+#                 (default: what make check kept) through the model's
+#                 codec and back, byte for byte, with figures by kind
 #   make demo     install missing build dependencies (root) and run the
 #                 main job on its embedded defaults
 #   make install  install ./iotrial, its manual and its bash and zsh completions
@@ -168,6 +171,10 @@ check-fleet: build/san/iotrial
 fuzz-long: fuzz-build
 	@tools/fuzz-long.sh $(or $(FUZZ_SECONDS),300)
 
+model-roundtrip: build/san/tests/test_model_json
+	@build/san/tests/test_model_json --dir \
+		$(or $(JSON_DIR),build/test-logs/json)
+
 demo:
 	+@tools/demo.sh
 
@@ -203,7 +210,8 @@ uninstall:
 clean:
 	rm -rf build iotrial
 
-.PHONY: all check check-run check-fleet demo clean fuzz-build fuzz-long
+.PHONY: all check check-run check-fleet demo clean fuzz-build fuzz-long \
+	model-roundtrip
 .DELETE_ON_ERROR:
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \

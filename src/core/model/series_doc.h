@@ -1,0 +1,94 @@
+/*
+ * A series analysed as a document (`series report --json`, kind
+ * "series"; docs/schema/series.schema.json; series/series_report.c
+ * writes it today): each boot's iterations, as rows of the runs they
+ * are, and each value compared with the baseline with the boot as the
+ * unit, the pooled figure beside it.
+ */
+#ifndef IOTRIAL_SERIES_DOC_H
+#define IOTRIAL_SERIES_DOC_H
+
+#include "model.h"
+
+/* One iteration of a boot ("groups[].iterations[]"): the numbers
+ * `show --runs` prints of its run, each NaN when null. */
+struct series_iteration {
+	char *experiment; /* the stored run's id */
+	double metric;
+	double real_s; /* wall time, s */
+	double user_s; /* s */
+	double sys_s;  /* s */
+	char *device;
+	double tps;	  /* transfers per second */
+	double mb_read_s; /* 10^6 bytes/s */
+	double mb_wrtn_s;
+	double mb_read; /* 10^6 bytes */
+	double mb_wrtn;
+	struct model_kept *keep;
+};
+
+/* One boot ("groups[]"). */
+struct series_group {
+	int64_t group;
+	char *value; /* what it is compared by: a kernel, a tag */
+	char *boot_id;
+	char *kernel;
+	char *build;
+	char *tag;
+	double median; /* of its iterations' metric; NaN: null */
+	struct series_iteration *iterations;
+	size_t nr_iterations;
+	struct model_kept *keep;
+};
+
+/* The same comparison on every iteration ("comparisons[].pooled"). */
+struct series_pooled {
+	double ratio; /* NaN: null */
+	double ratio_low;
+	double ratio_high;
+	double p;
+	char *verdict;
+	struct model_kept *keep;
+};
+
+/* A value against the baseline, boots as the unit ("comparisons[]"). */
+struct series_comparison_doc {
+	char *value;
+	int64_t boots;
+	int64_t iterations;
+	double ratio; /* NaN: null */
+	double ratio_low;
+	double ratio_high;
+	double p;
+	char *verdict;
+	int64_t boots_needed;
+	double between_boot_sd; /* NaN: null */
+	double within_boot_sd;
+	struct series_pooled *pooled;
+	struct model_kept *keep;
+};
+
+/* The document. */
+struct series_doc {
+	char *schema; /* "iotrial/1" */
+	char *kind;   /* "series" */
+	char *name;
+	char *by; /* "kernel", "tag", "boot" */
+	char *baseline;
+	char *metric;
+	int64_t boots;
+	int64_t iterations;
+	struct series_group *groups;
+	size_t nr_groups;
+	struct series_comparison_doc *comparisons;
+	size_t nr_comparisons;
+	struct model_kept *keep;
+};
+
+/* Lifecycle, as run_doc.h's. */
+void series_doc_init(struct series_doc *doc);
+void series_doc_release(struct series_doc *doc);
+void series_doc_free(struct series_doc *doc);
+void series_doc_copy(struct series_doc *dst, const struct series_doc *src);
+
+#endif
