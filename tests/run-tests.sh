@@ -91,6 +91,18 @@ for t in build/san/tests/test_*; do
 	count "$name" "$log" $? cmocka
 done
 
+# The journeys: one admin's path per field note, end to end (before the
+# CLI tests, so that zz_json_schema.sh validates their JSON too)
+for t in tests/journeys/*.sh; do
+	[ -f "$t" ] || continue
+	[ "${t##*/}" = lib.sh ] && continue # sourced by the journeys
+	name=journey/$(basename "$t" .sh)
+	case $name in $pattern) ;; *) continue ;; esac
+	log=$log_dir/journey-$(basename "$t" .sh).log
+	timeout 600 bash "$t" >"$log" 2>&1
+	count "$name" "$log" $? tap
+done
+
 for t in tests/cli/*.sh; do
 	[ -f "$t" ] || continue
 	[ "${t##*/}" = lib.sh ] && continue # sourced by the others
