@@ -20,7 +20,7 @@ TEST_DIRS+=("$dir" "$scr")
 mkloop 512M /var/tmp || skip "cannot make a loop device"
 
 # the inputs of the rows that read a file: a fio job, a trace (an fio
-# iolog imported: no BPF needed), a dbench load file
+# iolog imported: no BPF needed), a block trace, a dbench load file
 job=$TEST_TMP/job.fio
 printf '[w]\nrw=randwrite\nbs=4k\nsize=2M\n' >"$job"
 printf 'fio version 2 iolog\n/x add\n/x open\n/x write 0 4096\n/x read 0 4096\n/x close\n' \
@@ -28,6 +28,19 @@ printf 'fio version 2 iolog\n/x add\n/x open\n/x write 0 4096\n/x read 0 4096\n/
 "$IOTRIAL" trace import -o "$TEST_TMP/t.trace" "$TEST_TMP/t.iolog" \
 	>/dev/null 2>&1 || skip "cannot import a trace"
 trace=$TEST_TMP/t.trace
+# a block trace: blktrace's records of 20 writes, imported
+python3 - "$TEST_TMP/bt.bin" <<'PY'
+import struct, sys
+def rec(ns, sector, nbytes, action):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, 1, ns, sector, nbytes,
+                       action | (2 << 16), 42, (7 << 20) | 3, 0, 0, 0)
+open(sys.argv[1], "wb").write(b"".join(
+    rec(1000 * i, 8 * i, 4096, 7) + rec(1000 * i + 500, 8 * i, 4096, 8)
+    for i in range(1, 21)))
+PY
+"$IOTRIAL" trace import -o "$TEST_TMP/bt.trace" "$TEST_TMP/bt.bin" \
+	>/dev/null 2>&1 || skip "cannot import a block trace"
+btrace=$TEST_TMP/bt.trace
 load=$TEST_TMP/load.txt
 cat >"$load" <<'LOAD'
 NTCreateX "\clients\client1\a" 0x40 0x2 101 NT_STATUS_OK
@@ -46,7 +59,8 @@ xfs      scratch:320M:xfs
 "
 
 # The rows: NAME, the kinds it is refused on (',' between; '-': none)
-# and the arguments of 'iotrial run' (-t and --no-store are added).
+# and the arguments of 'iotrial run' (-t and --no-store are added). A
+# block-layer replay writes a device: it is refused on a file system.
 WORKLOADS='
 seqread     -    seqread --size=4M --time 200ms
 seqwrite    -    seqwrite --size=4M --time 200ms
@@ -60,6 +74,7 @@ exec        -    exec -- sh -c "echo done"
 exec_dir    blk  exec -- sh -c "echo x >{dir}/x"
 job         -    --job $job --time 200ms
 replay      blk  replay --trace $trace
+replay_blk  dir,ext4,xfs  replay --trace $btrace --layer block
 loadfile    blk  smallfiles --loadfile $load --time 200ms
 '
 
@@ -80,14 +95,15 @@ run_cell() {
 }
 
 # recommended ERROR-LINE: the kinds of target the error advises (what
-# follows its "give"), one a line, as KIND or KIND=TARGET when it names
-# one ("scratch:1G:ext4")
+# follows its "give", but for the "not 'TARGET'" that names the refused
+# one), one a line, as KIND or KIND=TARGET when it names one
+# ("scratch:1G:ext4")
 recommended() {
 	local e=$1 s
 	[[ $e == *"give "* ]] || return 0
-	e=${e#*give }
+	e=$(sed "s/not '[^']*'//g" <<<"${e#*give }")
 	grep -q 'a directory' <<<"$e" && echo dir
-	grep -q 'a block device' <<<"$e" && echo blk
+	grep -qE 'a (block )?device' <<<"$e" && echo blk
 	for s in $(grep -oE 'scratch:[A-Za-z0-9]+(:[a-z0-9]+)?(\[[^]]*\])?' <<<"$e"); do
 		case $s in
 		*'['*) echo scratch; echo ext4; echo xfs ;;
