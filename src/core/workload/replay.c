@@ -143,8 +143,7 @@ static int plain_abs(const char *p)
 	}
 }
 
-/* Map every file below the directory all of them share. */
-static int map_names(struct rp_state *st, struct strbuf *err)
+int rp_map_names(struct rp_state *st, struct strbuf *err)
 {
 	size_t i, root = 0, n = st->t.nr_files;
 	const char *first = NULL;
@@ -467,7 +466,7 @@ static int replay_prepare(struct workload *w, struct target *t,
 			       "--allow-lost replays it anyway (the run is "
 			       "marked)",
 			       (unsigned long long)st->t.end.lost);
-	ret = map_names(st, err);
+	ret = rp_map_names(st, err);
 	if (!ret)
 		ret = split_threads(st, err);
 	if (ret)
