@@ -203,6 +203,8 @@ static const struct {
     {"scheduler=cfq", "cfq"}, /* bfq, its successor, is not offered */
     {"scheduler=bfq", "bfq"},
     {"elevator=deadline", "elevator"},
+    {"readahead=4096", "readahead"},
+    {"noatime=1", "noatime"},
     {"bdflush.ndirty=500", "ndirty"},
     {"bdflush.nfract_stop_bdflush=60", "nfract_stop_bdflush"},
     {"read_ahead_kb=fast", "fast"},
@@ -613,6 +615,55 @@ static void test_spellings_judged_alike(void **state)
 	assert_int_equal(mismatches, 0);
 }
 
+/*
+ * Two spellings of one setting in one plan are one setting given twice:
+ * refused, whichever spellings they are.
+ */
+static void test_spellings_given_twice(void **state)
+{
+	size_t r, s;
+
+	(void)state;
+	mismatches = 0;
+	for (r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct spelled ref;
+
+		spelled_split(rows[r].spellings[0], &ref);
+		for (s = 1; s < MAX_SPELLINGS && rows[r].spellings[s]; s++) {
+			struct strbuf a = STRBUF_INIT, err = STRBUF_INIT;
+			struct knob_ctx ctx;
+			struct knob_plan p;
+			struct spelled sp;
+			int ret;
+
+			spelled_split(rows[r].spellings[s], &sp);
+			ctx_fake(&ctx);
+			knob_plan_init(&p, &ctx);
+			strbuf_addf(&a, "%s=%s", ref.name, ref.values[0]);
+			ret = knob_plan_add(&p, a.buf, &err);
+			strbuf_setf(&a, "%s=%s", sp.name, sp.values[1]);
+			if (!ret)
+				ret = knob_plan_add(&p, a.buf, &err);
+			if (!ret)
+				ret = knob_plan_build(&p, &err);
+			if (ret != -EINVAL ||
+			    (!strstr(err.buf, "give only one") &&
+			     !strstr(err.buf, "given twice")))
+				mismatch("'%s=%s' beside '%s' is not refused "
+					 "as one setting given twice (%d: %s)",
+					 ref.name, ref.values[0], a.buf, ret,
+					 err.buf);
+			knob_plan_release(&p);
+			knob_ctx_release(&ctx);
+			spelled_release(&sp);
+			strbuf_release(&a);
+			strbuf_release(&err);
+		}
+		spelled_release(&ref);
+	}
+	assert_int_equal(mismatches, 0);
+}
+
 /* Does err advise word: "did you mean 'WORD'", "give WORD", "use
  * WORD", "e.g. WORD", "such as WORD" (quoted or not)? */
 static int advises(const char *err, const char *word)
@@ -668,6 +719,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_spellings_judged_alike),
+	    cmocka_unit_test(test_spellings_given_twice),
 	    cmocka_unit_test(test_refusals_advise_otherwise),
 	};
 
