@@ -59,9 +59,10 @@ xfs      scratch:320M:xfs
 "
 
 # The rows: NAME, the kinds it is refused on (',' between; '-': none)
-# and the arguments of 'iotrial run' (-t and --no-store are added). A
+# and the arguments of 'iotrial run' (-t and --no-store are added; the
+# quotes are the shell's, as on a command line). A
 # block-layer replay writes a device: it is refused on a file system.
-WORKLOADS='
+WORKLOADS="
 seqread     -    seqread --size=4M --time 200ms
 seqwrite    -    seqwrite --size=4M --time 200ms
 randread    -    randread --size=4M --time 200ms
@@ -70,13 +71,13 @@ randrw      -    randrw --size=4M --time 200ms
 smallfiles  blk  smallfiles --time 200ms
 crashdump   blk  crashdump --time 200ms --sizes 64k
 mmapdirty   blk  mmapdirty --size=4M
-exec        -    exec -- sh -c "echo done"
-exec_dir    blk  exec -- sh -c "echo x >{dir}/x"
+exec        -    exec -- sh -c \"echo done\"
+exec_dir    blk  exec -- sh -c \"echo x >{dir}/x\"
 job         -    --job $job --time 200ms
 replay      blk  replay --trace $trace
 replay_blk  dir,ext4,xfs  replay --trace $btrace --layer block
 loadfile    blk  smallfiles --loadfile $load --time 200ms
-'
+"
 
 # spec KIND: the target of a column
 spec() { awk -v k="$1" '$1 == k { print $2 }' <<<"$KINDS"; }
