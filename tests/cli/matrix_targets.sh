@@ -160,7 +160,7 @@ check "a workload on files says that its raw scratch got a file system" \
 	"$TEST_TMP/cell.smallfiles.scratch.err"
 check "a raw scratch too small for a file system says so, and what size" \
 	bash -c '"$1" run mmapdirty -t scratch:4M --no-store 2>&1 >/dev/null |
-		grep -q "^error: scratch size .4M. is too small for ext4 (the workload works on files, so the scratch device gets one); give at least 16 MiB$"' \
+		grep -q "^error: scratch size .4M. is too small for ext4 (the workload works on files, so the scratch device gets a file system); give at least 16 MiB$"' \
 	_ "$IOTRIAL"
 check "no scratch target is left (loop device, mount or image)" \
 	test -z "$(find "$scr" -mindepth 1 -print -quit)$(grep -F "$scr" /proc/self/mountinfo)$(losetup -a | grep -F "$scr")"

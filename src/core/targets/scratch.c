@@ -135,7 +135,8 @@ static int parse_spec(const char *spec, unsigned flags, uint64_t *bytes,
 			      "least %s",
 			      size, **fs ? " for " : "", *fs,
 			      *auto_fs ? " (the workload works on files, so "
-					 "the scratch device gets one)"
+					 "the scratch device gets a file "
+					 "system)"
 				       : "",
 			      why.buf);
 	}

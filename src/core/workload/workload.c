@@ -304,8 +304,7 @@ int workload_need_files(const struct workload *w, const struct target *t,
 		/* a raw scratch device: the same size with a file system */
 		return err_set(err, -EINVAL,
 			       "%s %s, and '%s' is a raw loop device; give "
-			       "%s:ext4 (or :xfs), or a directory, as the "
-			       "target",
+			       "%s:ext4, or a directory, as the target",
 			       w->ops->name, what, spec, spec);
 	return err_set(err, -EINVAL,
 		       "%s %s, and '%s' is a block device; give a directory "
