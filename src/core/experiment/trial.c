@@ -97,8 +97,12 @@ int trial_read_params(struct trial *tr, struct strbuf *err)
 	return ret;
 }
 
-/* Does tr's workload, with its fixed parameters, only read? */
-static int reads_only(const struct trial *tr)
+/*
+ * Does tr's workload, with its fixed parameters, answer yes to is (a
+ * workload_reads_only() or workload_needs_files())? 0 without one.
+ */
+static int workload_is(const struct trial *tr,
+		       int (*is)(const struct workload *w))
 {
 	struct workload w;
 	unsigned i;
@@ -110,7 +114,7 @@ static int reads_only(const struct trial *tr)
 	for (i = 0; i < tr->c.nr_params && !ret; i++)
 		ret = workload_set_param(&w, tr->c.params[i].name,
 					 tr->c.params[i].value, NULL, NULL);
-	ret = !ret && workload_reads_only(&w);
+	ret = !ret && is(&w);
 	workload_release(&w);
 	return ret;
 }
@@ -120,11 +124,20 @@ int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 {
 	int ret;
 
-	if (!(target_flags & TARGET_ALLOW_DESTROY) && reads_only(tr))
+	if (!(target_flags & TARGET_ALLOW_DESTROY) &&
+	    workload_is(tr, workload_reads_only))
 		target_flags |= TARGET_READS_ONLY;
+	if (workload_is(tr, workload_needs_files))
+		target_flags |= TARGET_FILES;
 	ret = target_open(&tr->t, spec, target_flags, tr->c.stop, err);
 	if (ret)
 		return ret;
+	if (scratch_auto_fs(&tr->t))
+		say(tr, SESSION_SAY_NOTE,
+		    "%s works on files, so '%s' gets an %s file system (as "
+		    "'%s:%s')",
+		    tr->c.ops->name, spec, scratch_auto_fs(&tr->t), spec,
+		    scratch_auto_fs(&tr->t));
 	tr->c.target = &tr->t;
 	scratch_set_log(&tr->t, &tr->hooks.log); /* its fill's notes */
 	return knob_ctx_from_target(&tr->kctx, &tr->t, err);

@@ -56,7 +56,9 @@ int trial_read_params(struct trial *tr, struct strbuf *err);
  * and find its knobs. When tr->c.ops with the fixed parameters only
  * reads (workload_reads_only()), a device that holds data is opened
  * without TARGET_ALLOW_DESTROY, read only: every run's workload is
- * checked again before it is prepared (target_refuse_writes()).
+ * checked again before it is prepared (target_refuse_writes()). When it
+ * works on files (workload_needs_files()), a raw scratch:SIZE is made
+ * with a file system (TARGET_FILES), and a note says so.
  */
 int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 	       struct strbuf *err);

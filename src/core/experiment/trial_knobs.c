@@ -139,15 +139,20 @@ void trial_annotate_factors(const struct trial *tr)
 	}
 }
 
-/* Whether r reached the regime of change c (knob_ops.regime), into r. */
+/*
+ * Whether r reached the regime of change c (knob_ops.regime), into r;
+ * a raw knob that spells a named knob's file is judged as that knob,
+ * and is entered under its canonical name.
+ */
 static void regime_of(struct run_result *r, const struct knob_change *c,
 		      const struct knob_obs *o)
 {
-	struct strbuf why = STRBUF_INIT;
-	enum knob_regime g = knob_regime(&c->k, c->canon.buf, o, &why);
+	struct strbuf why = STRBUF_INIT, as = STRBUF_INIT;
+	enum knob_regime g = knob_judge(&c->k, c->canon.buf, o, &as, &why);
 
-	run_result_add_regime(r, c->input_name, c->k.name, c->k.object,
+	run_result_add_regime(r, c->input_name, as.buf, c->k.object,
 			      c->canon.buf, knob_regime_name(g), why.buf);
+	strbuf_release(&as);
 	strbuf_release(&why);
 }
 

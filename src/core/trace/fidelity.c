@@ -356,14 +356,18 @@ double fidelity_combine(double file_score, const struct fidelity_devterms *f)
 	return 100 * (1 - (3 * file_mean + sum / nr) / 4);
 }
 
-/* A meta value that is a whole number, else 0 (*ok cleared). */
+/*
+ * A meta value that is a whole number, digits only, else 0 (*ok
+ * cleared): strtoull() alone would take " 7" and "+7", and read " -1"
+ * as the largest number.
+ */
 static uint64_t meta_u64(const struct trace *t, const char *key, int *ok)
 {
 	const char *v = trace_meta_get(t, key);
 	char *end;
 	unsigned long long n;
 
-	if (!v || !*v || *v == '-') {
+	if (!v || *v < '0' || *v > '9') {
 		*ok = 0;
 		return 0;
 	}

@@ -87,6 +87,16 @@ struct rp_state {
 	struct rpb_state *blk; /* --layer block (replay_blk.c), or NULL */
 };
 
+/*
+ * Where the trace's paths land beneath the work directory: st->rel[i]
+ * (allocated here, one per file) is file i + 1's path below the
+ * deepest directory every replayed file shares (at most the first
+ * one's own directory), "." for that directory itself, NULL for a file
+ * that is not replayed (TFK_OTHER). -EINVAL with err set when a path
+ * is not plain and absolute (an empty, "." or ".." component): then
+ * nothing can land outside the work directory.
+ */
+int rp_map_names(struct rp_state *st, struct strbuf *err);
 /* openat2 beneath dirfd, no symbolic link followed: the fd or -errno. */
 int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
 /* The parent of rel beneath work_fd opened O_PATH, *base its last
