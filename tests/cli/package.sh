@@ -33,18 +33,30 @@ check "dpkg-buildpackage -us -uc -b builds the package as a normal user in a cle
 [ $rc = 0 ] || { tail -n 30 "$TEST_TMP/build.out" | sed 's/^/#   /'; exit 1; }
 pkg=$(ls "$deb"/iotrial_*.deb)
 log=$deb/build.log
-check "the build ran as a normal user (Rules-Requires-Root: no)" \
+owner=$(stat -c %u "$deb"/iotrial-*/iotrial 2>/dev/null)
+check "the build ran as a normal user: what it made is uid $owner's" \
+	test -n "$owner" -a "$owner" != 0
+check "...as the package says it may (Rules-Requires-Root: no)" \
 	grep -q '^Rules-Requires-Root: no' "$src/debian/control"
 check "the build ran the unit tests, and they passed" \
-	grep -qE '^[0-9]+ passed, 0 failed$' "$log"
-grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | sed 's/^/# unit tests at build time: /'
-# nocheck: what debian/rules would run, without running it
+	grep -qE '^[0-9]+ passed, 0 failed' "$log"
+grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | sed 's/^/# unit tests at build time: /'
+# nocheck: what dh and debian/rules would run, without running it (dh
+# --no-act; make -n, a make of its own, not a job of the make that runs
+# the tests)
 tree=$(ls -d "$deb"/iotrial-*/ 2>/dev/null | head -n 1)
 tree=${tree:-$src}
-with=$(cd "$tree" && DEB_BUILD_OPTIONS= make -s -n -f debian/rules override_dh_auto_test 2>&1)
-without=$(cd "$tree" && DEB_BUILD_OPTIONS=nocheck make -s -n -f debian/rules override_dh_auto_test 2>&1)
-check "DEB_BUILD_OPTIONS=nocheck skips the unit tests (with: '$with')" \
-	test -n "$with" -a "${with#*check-unit}" != "$with" -a -z "$without"
+plan() {
+	(cd "$tree" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		DEB_BUILD_OPTIONS="$1" dh build-arch --no-act 2>&1)
+}
+tests=$(cd "$tree" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -s -n -f debian/rules override_dh_auto_test 2>&1)
+check "the build's test step runs make check-unit" \
+	grep -q 'check-unit' <<<"$tests"
+check "DEB_BUILD_OPTIONS=nocheck skips it (dh build-arch: with it, without)" \
+	test "$(plan "" | grep -c override_dh_auto_test)" = 1 -a \
+	"$(plan nocheck | grep -c override_dh_auto_test)" = 0
 
 # lintian: no error, no warning (overrides only with a reason)
 lintian --fail-on error,warning --no-tag-display-limit "$deb"/*.changes \
