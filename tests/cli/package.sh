@@ -59,7 +59,7 @@ check "DEB_BUILD_OPTIONS=nocheck skips it (dh build-arch: with it, without)" \
 	"$(plan nocheck | grep -c override_dh_auto_test)" = 0
 
 # lintian: no error, no warning (overrides only with a reason)
-lintian --fail-on error,warning --no-tag-display-limit "$deb"/*.changes \
+lintian --fail-on error,warning --tag-display-limit 0 "$deb"/*.changes \
 	>"$TEST_TMP/lintian.out" 2>&1
 rc=$?
 sed 's/^/# lintian: /' "$TEST_TMP/lintian.out"
