@@ -14,6 +14,8 @@
 #                 main job on its embedded defaults
 #   make install  install ./iotrial, its manual and its bash and zsh completions
 #                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
+#   make deb      the Debian package (debian/) into build/deb/; make check-deb
+#                 also checks it (lintian, systemd-analyze verify)
 
 # The first goal is the default: plain make builds the program, whatever
 # rules (the BPF object below) come before its own.
@@ -85,12 +87,12 @@ all: iotrial
 
 iotrial: build/rel/src/main.o build/rel/libiotrial.a
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $^ $(LIBS)
 
 build/rel/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(BASE) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(BASE) $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 build/rel/libiotrial.a: $(REL_OBJ)
 	@rm -f $@
@@ -160,6 +162,20 @@ check-run: iotrial build/san/iotrial bench/ratio-ci $(UNIT_BIN)
 
 fuzz-build: $(FUZZ_BIN)
 
+# the unit tests alone (no root, no devices): what the package build runs
+check-unit: $(UNIT_BIN)
+	@TESTS='unit/*' tests/run-tests.sh
+
+# The Debian package (debian/), built by dpkg-buildpackage in a clean
+# copy of the tracked files, as a normal user (root builds as nobody),
+# into build/deb/; DEB_BUILD_OPTIONS=nocheck skips its unit tests.
+# check-deb builds it and checks it: lintian, the boot unit, contents.
+deb:
+	@debian/build-deb build/deb
+
+check-deb:
+	@IOTRIAL_PACKAGE_TEST=1 TESTS='cli/package' tests/run-tests.sh
+
 # The fleet over real SSH (tests/cli/fleet_ssh.sh): hosts in network
 # namespaces and root file systems of the test's own; a few minutes, so
 # make check skips it.
@@ -211,7 +227,7 @@ clean:
 	rm -rf build iotrial
 
 .PHONY: all check check-run check-fleet demo clean fuzz-build fuzz-long \
-	model-roundtrip
+	model-roundtrip check-unit deb check-deb
 .DELETE_ON_ERROR:
 
 -include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \

@@ -71,8 +71,11 @@ static void usage(FILE *out)
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\n'iotrial help <command>' or 'iotrial <command> --help' "
-		     "describes one command;\n'iotrial --version' prints the "
-		     "version; 'man iotrial' has the whole manual.\n");
+		     "describes one command;\n'iotrial help compat' lists the "
+		     "deprecations and how --compat=VERSION and\n"
+		     "--behaviour=NAME keep an old behaviour; "
+		     "'iotrial --version' prints the version;\n'man iotrial' "
+		     "has the whole manual.\n");
 }
 
 /* The row of command name, or NULL after saying what was meant. */

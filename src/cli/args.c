@@ -174,10 +174,13 @@ int cli_has_regression(struct json_object *exp, int strict)
 			     label, kinds.buf);
 			found = 1;
 		} else if (slower) {
-			note("--fail-on-regression: arm '%s' is slower but "
-			     "suspect (%s): not counted as a regression; "
-			     "--strict counts it",
-			     label, kinds.buf);
+			/* loud: a gate that passes on a slower arm must say
+			 * so, and how to make it fail */
+			warning("--fail-on-regression: arm '%s' is slower but "
+				"suspect (%s): not counted as a regression, so "
+				"it does not fail the gate (exit 0 without "
+				"--strict); pass --strict to count it",
+				label, kinds.buf);
 		}
 	}
 	strbuf_release(&kinds);

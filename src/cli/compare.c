@@ -37,6 +37,7 @@ struct compare_args {
 	int dry_run;	   /* --dry-run: print the plan, run nothing */
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
+	struct knob_cli set;	      /* --set KNOB=VALUE: held in every arm */
 	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
 	char *cmd; /* exec: the command after "--", owned */
@@ -51,8 +52,8 @@ static const char *const runs_words[] = {"auto", NULL};
 
 static const char *const compare_usage[] = {
     "iotrial compare WORKLOAD --vary FACTOR=V1,V2[,...] [--vary ...]",
-    "         [-t TARGET] [--PARAM=VALUE ...] [--time DUR | --ios N] "
-    "[--ramp DUR]",
+    "         [-t TARGET] [--PARAM=VALUE ...] [--set KNOB=VALUE ...]",
+    "         [--time DUR | --ios N] [--ramp DUR]",
     "         [--runs N|auto] [--precision 2%] [--max-runs N] "
     "[--budget DUR]",
     "         [--metric NAME] [--equivalence 2%] [--baseline ARM] "
@@ -113,6 +114,9 @@ static void compare_epilogue(struct strbuf *out)
 		      "per run the bytes "
 		      "the workload, the\ntarget's device and the disk under "
 		      "it moved.\n");
+	strbuf_addstr(out, "--set KNOB=VALUE holds a knob at one value in "
+			   "every arm (it is no factor;\nrestored at the "
+			   "end like the factors).\n");
 	strbuf_addstr(out, "With two factors or more, the table first gives "
 			   "each factor's effect\nwithin the other factors' "
 			   "levels and says whether it depends on them (an\n"
@@ -129,9 +133,11 @@ static void compare_epilogue(struct strbuf *out)
 		 "cache,\nabsorbed writes, too short, CPU-bound, "
 		 "interrupted, drift); a footnote\nsays which and how "
 		 "many. --strict gives such arms 'suspect' instead "
-		 "of\nfaster/slower; --fail-on-regression counts a "
+		 "of\nfaster/slower. --fail-on-regression counts a "
 		 "suspect arm only with --strict\n(then when its "
-		 "estimate is slower).\n");
+		 "estimate is slower). Beware: without --strict a "
+		 "suspect\n'slower' exits 0, with a warning that says so; "
+		 "a CI gate wants --strict.\n");
 	cli_workloads_list(out);
 }
 
@@ -202,6 +208,8 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 			 "a knob or parameter and its values; one --vary per "
 			 "factor",
 			 vary_option),
+	    OPT_KNOB_SET(&a->set, "hold a knob at this value in every arm "
+				  "(restored at the end; may be repeated)"),
 	    OPT_CLI_RUN(&a->r, "3s", "experiment"),
 	    OPT_COUNT(0, "runs", &a->runs, "auto", "1", "10000",
 		      "runs per arm, or auto: until --precision",
@@ -229,7 +237,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 		       "at the end, write the HTML report (as 'iotrial "
 		       "report --format html') to FILE.html"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
-		     "exit 3 when an arm is significantly slower"),
+		     "exit 3 when an arm is significantly slower; a suspect "
+		     "arm's 'slower' (from runs iotrial flagged) exits 0 "
+		     "unless --strict"),
 	    OPT_BOOL(0, "strict", &a->strict,
 		     "no faster/slower from runs iotrial flagged (verdict "
 		     "'suspect'); with --fail-on-regression such an arm "
@@ -453,6 +463,7 @@ int cmd_compare(int argc, const char **argv)
 	int ret = EXIT_OK, pr;
 
 	trial_init(&tr, TRIAL_EXPERIMENT, &hooks);
+	knob_cli_init(&a.set);
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
@@ -496,6 +507,8 @@ int cmd_compare(int argc, const char **argv)
 	tr.c.params = a.params;
 	tr.c.nr_params = a.nr_params;
 	tr.c.baseline = a.baseline;
+	tr.set = a.set.assign;
+	tr.nr_set = (unsigned)a.set.nr;
 	if (cli_limits(&a.r.limits, &tr.limits)) {
 		ret = EXIT_USAGE;
 		goto out;
@@ -606,5 +619,6 @@ out:
 	free(a.vary);
 	free(a.params);
 	free(a.cmd);
+	knob_cli_release(&a.set);
 	return ret;
 }

@@ -85,6 +85,23 @@ report(sorted(cmds) == documented,
        "every command has a section in COMMANDS, and only commands do",
        "table %s, page %s" % (sorted(cmds), documented))
 
+synopsis = text_of('SYNOPSIS')
+unnamed = [c for c in cmds
+           if not re.search(r'(?<![\w-])' + c + r'(?![\w-])', synopsis)]
+report(not unnamed, "the SYNOPSIS names every command",
+       "missing: %s" % unnamed)
+report("'iotrial help compat'" in out,
+       "'iotrial --help' points to 'iotrial help compat'", out)
+
+# an example is a command that works: --dry-run refuses a scratch
+# target (it would have to be made), so no example may ask for both
+examples = text_of('EXAMPLES').replace('\\\n', ' ')
+bad_examples = [l for l in examples.split('\n')
+                if 'scratch:' in l and '--dry-run' in l]
+report(not bad_examples,
+       "no example combines a scratch target with --dry-run (exit 2)",
+       "%s" % bad_examples)
+
 workloads_text = text_of('WORKLOADS', whole=True)
 
 

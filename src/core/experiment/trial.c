@@ -413,6 +413,8 @@ int trial_check(struct trial *tr, struct strbuf *err)
 	if (!ret)
 		ret = check_arms(tr, err);
 	if (!ret)
+		ret = trial_check_fixed_vs_arms(tr, err);
+	if (!ret)
 		ret = cgroup_check(&tr->limits, err);
 	if (ret)
 		return ret;
@@ -484,8 +486,10 @@ static int apply_fixed(struct trial *tr, struct strbuf *err)
 		knob_subject(&subj, c->k.name, c->k.object);
 		knob_show_value(&c->k, c->before.buf, &b);
 		knob_show_value(&c->k, c->after.buf, &a);
-		say(tr, SESSION_SAY_NOTE, "%s: %s -> %s (for this run)",
-		    subj.buf, b.buf, a.buf);
+		say(tr, SESSION_SAY_NOTE, "%s: %s -> %s (%s)", subj.buf, b.buf,
+		    a.buf,
+		    tr->kind == TRIAL_ONE_RUN ? "for this run"
+					      : "in every arm, until the end");
 		if (c->side.len)
 			say(tr, SESSION_SAY_NOTE, "%s: %s", c->k.name,
 			    c->side.buf);
