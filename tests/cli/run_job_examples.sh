@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Every job file of fio's own examples directory (copied unchanged in
-# tests/data/fio/examples/, SOURCE says from where) through 'iotrial run
-# --job', table-driven: each one either runs (quickly: -t DIR, --size,
-# --time) or is refused, exit 2 and nothing left behind, with one error
-# line that names the one option iotrial does not run and says why. The
-# table holds every file, and the counts are checked and printed.
+# Every job file of fio's own examples directory, as the installed fio
+# ships them (Debian's fio-examples: /usr/share/doc/fio/examples, or
+# FIO_EXAMPLES=DIR), through 'iotrial run --job', table-driven: each one
+# either runs (quickly: -t DIR, --size, --time) or is refused, exit 2 and
+# nothing left behind, with one error line that names the one option
+# iotrial does not run and says why. The table holds every file of fio
+# 3.33 (Debian 12) and of later releases; a row whose file this fio does
+# not ship is passed over, a file with no row fails. The counts are
+# checked and printed. fio's files are read where fio put them, never
+# copied into this repository.
 . "$(dirname "$0")/lib.sh"
 
-examples=$IOTRIAL_SRC/tests/data/fio/examples
-[ -d "$examples" ] || { fail "tests/data/fio/examples exists"; exit 1; }
+examples=${FIO_EXAMPLES:-/usr/share/doc/fio/examples}
+ls "$examples"/*.fio >/dev/null 2>&1 ||
+	skip "no fio examples in '$examples' (Debian's fio-examples package)"
 # O_DIRECT needs a real file system; /tmp may be a tmpfs
 dir=$(mktemp -d /var/tmp/iotrial-test.XXXXXX)
 TEST_DIRS+=("$dir")
@@ -22,8 +27,9 @@ export POOL=pool CONT=cont FIO_DIR=$dir GPU_DEV_IDS=0 FIO_BS=4096 \
 	RDMA_SERVER=localhost
 
 # FILE  what happens: "run", or the option (ioengine=NAME for an engine)
-# the refusal names
+# the refusal names; A|B where fio's releases differ in the file
 table=$(cat <<'TABLE'
+1mbs_clients.fio                   rate
 aio-read.fio                       run
 atomic-verify.fio                  atomic
 backwards-read.fio                 rw
@@ -40,7 +46,7 @@ dfs.fio                            ioengine=dfs
 dircreate-ioengine.fio             ioengine=dircreate
 dirdelete-ioengine.fio             ioengine=dirdelete
 dirstat-ioengine.fio               ioengine=dirstat
-disk-zone-profile.fio              zonesize
+disk-zone-profile.fio              zonesize|zonemode
 e4defrag.fio                       ioengine=e4defrag
 e4defrag2.fio                      ioengine=e4defrag
 enospc-pressure.fio                exitall
@@ -70,6 +76,7 @@ http-s3-storage-class.fio          ioengine=http
 http-s3.fio                        ioengine=http
 http-swift.fio                     ioengine=http
 http-webdav.fio                    ioengine=http
+iometer-file-access-server.fio     bssplit
 ime.fio                            ioengine=ime_psync
 iodepth_mode_stepped.fio           iodepth_mode
 jesd219.fio                        bssplit
@@ -100,6 +107,7 @@ netio_vsock_receiver.fio           ioengine=net
 netio_vsock_sender.fio             ioengine=net
 nfs.fio                            ioengine=nfs
 null.fio                           ioengine=null
+numa.fio                           numa_cpu_nodes
 page_fault.fio                     ioengine=page_fault
 pmemblk.fio                        ioengine=pmemblk
 poisson-rate-submission.fio        rate_iops
@@ -151,10 +159,7 @@ while read -r file want; do
 	[ -n "$file" ] || continue
 	seen+="$file "
 	f=$examples/$file
-	if [ ! -f "$f" ]; then
-		fail "$file: in the table and in the examples directory"
-		continue
-	fi
+	[ -f "$f" ] || continue # another fio release's example
 	if [ "$want" = run ]; then
 		rm -f "$json"
 		"$IOTRIAL" run --job "$f" -t "$dir" --size 1M --time 20ms \
@@ -180,7 +185,7 @@ while read -r file want; do
 	# one of iotrial's reasons, never the bare "not an option" of an
 	# option nobody wrote a reason for
 	if [ $rc = 2 ] && [ "$(grep -c . "$TEST_TMP/err")" = 1 ] &&
-		grep -qE "^error: [^ ]*$file:[0-9]+: '$want(=[^']*)?' [a-z]+ .{30,}" \
+		grep -qE "^error: [^ ]*$file:[0-9]+: '($want)(=[^']*)?' [a-z]+ .{30,}" \
 			"$TEST_TMP/err" &&
 		! grep -q "is not an option iotrial runs" "$TEST_TMP/err" &&
 		[ "$before" = "$after" ]; then
@@ -199,4 +204,3 @@ total=$(ls "$examples"/*.fio | wc -l)
 echo "# fio's examples: $total job files, $runs run, $refused refused (each naming one option and why)"
 check "the counts: $total = $runs run + $refused refused" \
 	test "$total" = $((runs + refused))
-check "12 of them run (docs/iotrial.1, JOB FILES, says so)" test "$runs" = 12
