@@ -14,6 +14,8 @@
 #include "../core/trace/trace_summary.h"
 #include "../core/trace/blkparse.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
+#include "../util/userfile.h"
 #include "../util/banned.h"
 
 static const char *const trace_usage[] = {
@@ -46,6 +48,19 @@ static int load(const char *path, struct trace *t)
 	if (!r)
 		return 0;
 	return r == -ENOENT || r == -EACCES ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+/* Can out_path be written (util/outfile.h), before any work? 0, or -1
+ * after the error. */
+static int check_out(const char *out_path, int force)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = outfile_check(out_path, force ? OUTFILE_REPLACE : 0, &err);
+
+	if (r)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return r ? -1 : 0;
 }
 
 /* trace export: the iolog to out_path, or stdout. */
@@ -98,10 +113,14 @@ static int do_import(const char *in_path, const char *out_path, int force)
 		error("'trace import' needs -o TRACE, the trace to write");
 		return EXIT_USAGE;
 	}
-	r = strbuf_read_file(&in, in_path, (size_t)1 << 31);
+	if (check_out(out_path, force)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	r = userfile_read(in_path, (size_t)1 << 31, &in, &err);
 	if (r) {
-		error("cannot read '%s': %s", in_path, strerror(-r));
-		ret = EXIT_RUNTIME;
+		error("%s", err.buf);
+		ret = r == -EINVAL || r == -EFBIG ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	if (blkparse_detect(in.buf, in.len)) {
@@ -124,7 +143,7 @@ static int do_import(const char *in_path, const char *out_path, int force)
 	r = trace_write_file(&t, out_path, force, &err);
 	if (r) {
 		error("%s", err.buf);
-		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+		ret = r == -EEXIST || r == -ELOOP ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	imported = trace_meta_get(&t, "imported");
@@ -185,6 +204,9 @@ int cmd_trace(int argc, const char **argv)
 	}
 	if (!strcmp(argv[0], "import"))
 		return do_import(argv[1], out_path, force);
+	if (!strcmp(argv[0], "export") && out_path && strcmp(out_path, "-") &&
+	    check_out(out_path, force))
+		return EXIT_USAGE;
 	ret = load(argv[1], &t);
 	if (ret)
 		goto out;

@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include "trace.h"
 #include "../../util/error.h"
+#include "../../util/outfile.h"
+#include "../../util/userfile.h"
 #include "../../util/strbuf.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -235,15 +237,13 @@ static void add_record_head(struct strbuf *sb, uint32_t type, uint32_t len)
 	strbuf_add(sb, h, sizeof(h));
 }
 
-static void encode_meta(struct strbuf *sb, const char *key, const char *value)
+/* key (1..255 bytes) = the first vl bytes of value as a META record. */
+static void encode_meta(struct strbuf *sb, const char *key, const char *value,
+			size_t vl)
 {
-	size_t kl = strlen(key), vl = strlen(value);
+	size_t kl = strlen(key);
 	unsigned char l[2];
 
-	if (kl > 255)
-		kl = 255;
-	if (vl > TRACE_PATH_MAX)
-		vl = TRACE_PATH_MAX;
 	add_record_head(sb, TRACE_REC_META, (uint32_t)(4 + kl + vl));
 	put16(l, (uint16_t)kl);
 	strbuf_add(sb, l, 2);
@@ -301,13 +301,12 @@ void trace_anonymize(struct trace *t)
 	strbuf_release(&sb);
 }
 
+/* f (its path 1..TRACE_PATH_MAX bytes) as a FILE record. */
 static void encode_file(struct strbuf *sb, const struct trace_file *f)
 {
 	unsigned char p[FILE_FIXED_BYTES];
-	size_t pl = f->path ? strlen(f->path) : 0;
+	size_t pl = strlen(f->path);
 
-	if (pl > TRACE_PATH_MAX)
-		pl = TRACE_PATH_MAX;
 	add_record_head(sb, TRACE_REC_FILE, (uint32_t)(FILE_FIXED_BYTES + pl));
 	put32(p, f->id);
 	p[4] = f->kind;
@@ -372,32 +371,51 @@ static int writer_put(struct trace_writer *w, struct strbuf *sb,
 	return 0;
 }
 
-int trace_writer_open(struct trace_writer *w, const char *path, int replace,
-		      struct strbuf *err)
+/* Start w on its fd: the header. */
+static int writer_begin(struct trace_writer *w, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, ret;
+	int ret;
 
-	memset(w, 0, sizeof(*w));
-	w->fd = -1;
-	flags |= replace ? O_TRUNC : O_EXCL;
-	w->fd = open(path, flags, 0644);
-	if (w->fd < 0) {
-		int e = errno;
-
-		if (e == EEXIST)
-			return err_set(err, -e,
-				       "'%s' exists; --force to replace it",
-				       path);
-		return err_set(err, -e, "cannot create '%s': %s", path,
-			       strerror(e));
-	}
 	w->block = xcalloc(1, sizeof(*w->block));
 	strbuf_init(w->block, 0);
 	encode_header(&sb);
 	ret = writer_put(w, &sb, err);
 	strbuf_release(&sb);
 	return ret;
+}
+
+/* Open path as flags say (util/outfile.h) and start w on it. */
+static int writer_open_as(struct trace_writer *w, const char *path,
+			  unsigned flags, struct strbuf *err)
+{
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->out = xcalloc(1, sizeof(*w->out));
+	ret = outfile_open(w->out, path, flags, err);
+	if (ret) {
+		free(w->out);
+		w->out = NULL;
+		return ret;
+	}
+	w->fd = w->out->fd;
+	return writer_begin(w, err);
+}
+
+int trace_writer_open(struct trace_writer *w, const char *path, int replace,
+		      struct strbuf *err)
+{
+	return writer_open_as(
+	    w, path, OUTFILE_IN_PLACE | (replace ? OUTFILE_REPLACE : 0), err);
+}
+
+int trace_writer_open_fd(struct trace_writer *w, int fd, struct strbuf *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = fd;
+	return writer_begin(w, err);
 }
 
 /* Write the events held, as one EVENTS record. */
@@ -420,14 +438,52 @@ int trace_writer_meta(struct trace_writer *w, const char *key,
 		      const char *value, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t kl = strlen(key), vl = strlen(value);
 	int ret;
 
 	if (w->anonymize && meta_names(key))
 		return 0;
-	encode_meta(&sb, key, value);
+	if (!kl || kl > 255)
+		return err_set(err, -EINVAL,
+			       "a trace's meta key is 1 to 255 bytes, not %zu",
+			       kl);
+	if (w->nr_meta >= TRACE_META_MAX)
+		return err_set(err, -EFBIG, "more than %u meta entries",
+			       TRACE_META_MAX);
+	if (vl > TRACE_PATH_MAX) {
+		/* cut, but not inside a UTF-8 character */
+		vl = TRACE_PATH_MAX;
+		while (vl && ((unsigned char)value[vl] & 0xc0) == 0x80)
+			vl--;
+	}
+	encode_meta(&sb, key, value, vl);
 	ret = writer_put(w, &sb, err);
 	strbuf_release(&sb);
+	if (!ret)
+		w->nr_meta++;
 	return ret;
+}
+
+/* Can f be the next file record of w, as a reader checks it? */
+static int check_file(const struct trace_writer *w, const struct trace_file *f,
+		      size_t pl, struct strbuf *err)
+{
+	if (f->id != w->nr_files + 1)
+		return err_set(err, -EINVAL,
+			       "file %u comes where file %u should", f->id,
+			       w->nr_files + 1);
+	if (w->nr_files >= TRACE_FILES_MAX)
+		return err_set(err, -EFBIG, "more than %u files",
+			       TRACE_FILES_MAX);
+	if (!pl || pl > TRACE_PATH_MAX)
+		return err_set(err, -EINVAL,
+			       "file %u: a path of %zu bytes (a trace holds "
+			       "1 to %u)",
+			       f->id, pl, TRACE_PATH_MAX);
+	if (f->kind > TFK_OTHER || f->existed > 1)
+		return err_set(err, -EINVAL, "file %u has an unknown kind",
+			       f->id);
+	return 0;
 }
 
 int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
@@ -438,20 +494,25 @@ int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
 
 	/* the events before it may name it: a reader checks at the end,
 	 * but a file comes before the block that first uses it anyway */
-	ret = writer_flush(w, err);
-	if (!ret && w->anonymize) {
-		struct trace_file a = *f;
-		struct strbuf p = STRBUF_INIT;
+	struct trace_file a = *f;
+	struct strbuf p = STRBUF_INIT;
 
+	if (!f->path)
+		a.path = "";
+	else if (w->anonymize) {
 		trace_anonymize_path(f->path, &p);
 		a.path = p.buf;
+	}
+	ret = check_file(w, &a, strlen(a.path), err);
+	if (!ret)
+		ret = writer_flush(w, err);
+	if (!ret) {
 		encode_file(&sb, &a);
-		strbuf_release(&p);
-	} else if (!ret) {
-		encode_file(&sb, f);
+		ret = writer_put(w, &sb, err);
 	}
 	if (!ret)
-		ret = writer_put(w, &sb, err);
+		w->nr_files++;
+	strbuf_release(&p);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -461,6 +522,23 @@ int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
 {
 	unsigned char p[TRACE_EVENT_BYTES];
 
+	if (!e->op || e->op >= TOP__NR)
+		return err_set(err, -EINVAL, "an unknown operation %u", e->op);
+	if (e->op == TOP_FADVISE && !trace_fadv_name(e->arg))
+		return err_set(err, -EINVAL,
+			       "a fadvise of an unknown advice %u", e->arg);
+	if (trace_op_is_block(e->op) && e->file)
+		return err_set(err, -EINVAL, "a block request naming file %u",
+			       e->file);
+	if (w->nr_events >= TRACE_EVENTS_MAX)
+		return err_set(err, -EFBIG, "more than %u events",
+			       TRACE_EVENTS_MAX);
+	if (!trace_op_is_block(e->op)) {
+		if (e->file > w->max_file)
+			w->max_file = e->file;
+		if (e->file2 > w->max_file)
+			w->max_file = e->file2;
+	}
 	if (w->on_event)
 		w->on_event(w->on_event_ctx, e);
 	encode_event(p, e);
@@ -477,6 +555,11 @@ int trace_writer_finish(struct trace_writer *w, struct trace_end *end,
 	struct strbuf sb = STRBUF_INIT;
 	int ret = writer_flush(w, err);
 
+	if (!ret && w->max_file > w->nr_files)
+		ret = err_set(err, -EINVAL,
+			      "an event names file %u, which the trace does "
+			      "not list",
+			      w->max_file);
 	end->nr_events = w->nr_events;
 	if (!ret) {
 		encode_end(&sb, end);
@@ -493,8 +576,13 @@ void trace_writer_release(struct trace_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
+	if (w->out) { /* it holds fd; a temporary goes */
+		outfile_release(w->out);
+		free(w->out);
+		w->out = NULL;
+	} else if (w->fd >= 0) {
 		close(w->fd);
+	}
 	w->fd = -1;
 	if (w->block) {
 		strbuf_release(w->block);
@@ -511,7 +599,7 @@ int trace_write_file(const struct trace *t, const char *path, int replace,
 	size_t i;
 	int ret;
 
-	ret = trace_writer_open(&w, path, replace, err);
+	ret = writer_open_as(&w, path, replace ? OUTFILE_REPLACE : 0, err);
 	for (i = 0; !ret && i < t->nr_meta; i++)
 		ret = trace_writer_meta(&w, t->meta[i].key, t->meta[i].value,
 					err);
@@ -521,6 +609,10 @@ int trace_write_file(const struct trace *t, const char *path, int replace,
 		ret = trace_writer_event(&w, &t->events[i], err);
 	if (!ret)
 		ret = trace_writer_finish(&w, &end, err);
+	if (!ret) {
+		ret = outfile_commit(w.out, err);
+		w.fd = -1;
+	}
 	trace_writer_release(&w);
 	return ret;
 }
@@ -679,6 +771,10 @@ int trace_read_mem(const void *data, size_t len, struct trace *t,
 	unsigned major;
 	int ret = 0;
 
+	if (!len)
+		return err_set(err, -EINVAL,
+			       "an empty file, not an iotrial "
+			       "trace");
 	if (len < HEADER_BYTES || memcmp(p, TRACE_MAGIC, 8))
 		return err_set(err, -EINVAL, "not an iotrial trace");
 	major = get16(p + 8);
@@ -697,17 +793,24 @@ int trace_read_mem(const void *data, size_t len, struct trace *t,
 		if (t->complete)
 			return err_set(err, -EINVAL,
 				       "data after the trace's end record");
-		if (len - at < 8)
-			return err_set(err, -EINVAL,
-				       "a record is truncated at byte %zu", at);
+		/* cut short (the recorder killed, the disk full): read to
+		 * the last whole record, as an incomplete trace */
+		if (len - at < 8) {
+			t->cut_bytes = len - at;
+			break;
+		}
 		type = get32(p + at);
 		rlen = get32(p + at + 4);
-		at += 8;
-		if (rlen > TRACE_RECORD_MAX || rlen > len - at)
+		if (rlen > TRACE_RECORD_MAX)
 			return err_set(err, -EINVAL,
 				       "a record at byte %zu is longer than "
-				       "the file or the limit",
-				       at - 8);
+				       "the limit",
+				       at);
+		if (rlen > len - at - 8) {
+			t->cut_bytes = len - at;
+			break;
+		}
+		at += 8;
 		switch (type) {
 		case TRACE_REC_META:
 			ret = read_meta(p + at, rlen, t, err);
@@ -736,41 +839,33 @@ int trace_read_mem(const void *data, size_t len, struct trace *t,
 
 int trace_read_file(const char *path, struct trace *t, struct strbuf *err)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 	struct stat st;
-	char *buf = NULL;
-	size_t done = 0;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(err, -errno, "cannot open '%s': %s", path,
-			       strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(err, -EINVAL, "'%s' is not a file", path);
+	/* O_NONBLOCK: the open of a FIFO returns at once, to be refused */
+	fd = open(path,
+		  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ELOOP && !lstat(path, &st) && S_ISLNK(st.st_mode))
+			return err_set(err, ret,
+				       "cannot read '%s': a symbolic link (a "
+				       "trace is not read through one)",
+				       path);
+		return err_set(err, ret, "cannot read '%s': %s", path,
+			       strerror(-ret));
 	}
-	if ((uint64_t)st.st_size >
-	    (uint64_t)TRACE_EVENTS_MAX * TRACE_EVENT_BYTES * 2) {
-		close(fd);
-		return err_set(err, -EFBIG, "'%s' is too large for a trace",
-			       path);
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	close(fd);
-	ret = trace_read_mem(buf, done, t, &sb);
-	if (ret)
-		err_set(err, ret, "'%s': %s", path, sb.buf);
-	free(buf);
+	ret = userfile_read_fd(fd, path,
+			       (size_t)TRACE_EVENTS_MAX * TRACE_EVENT_BYTES * 2,
+			       &sb, &why);
+	if (ret == -EFBIG)
+		ret = err_set(err, ret, "'%s' is too large for a trace", path);
+	else if (ret)
+		ret = err_set(err, ret, "%s", why.buf);
+	else if ((ret = trace_read_mem(sb.buf, sb.len, t, &why)))
+		err_set(err, ret, "'%s': %s", path, why.buf);
 	strbuf_release(&sb);
+	strbuf_release(&why);
 	return ret;
 }
