@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "../core/trace/iolog.h"
 #include "../core/trace/trace.h"
@@ -15,7 +16,9 @@
 #include "../core/trace/blkparse.h"
 #include "../util/error.h"
 #include "../util/outfile.h"
+#include "../util/text.h"
 #include "../util/userfile.h"
+#include "../util/xalloc.h"
 #include "../util/banned.h"
 
 static const char *const trace_usage[] = {
@@ -68,6 +71,7 @@ static int do_export(const struct trace *t, const char *format,
 		     const char *out_path, int force)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct iolog_unnamed un = {0};
 	size_t n, left = 0;
 	int ret = EXIT_OK;
 
@@ -75,10 +79,29 @@ static int do_export(const struct trace *t, const char *format,
 		error("'trace export' needs --format fio-iolog3 or blkparse");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(format, "blkparse") &&
+	    (!out_path || !strcmp(out_path, "-")) && isatty(STDOUT_FILENO)) {
+		error("blkparse records are binary, not for a terminal; give "
+		      "-o FILE, or send standard output to a file or a pipe");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(format, "blkparse"))
 		n = blkparse_export(t, &out);
 	else
-		n = iolog_export(t, &out);
+		n = iolog_export(t, &out, &un);
+	if (un.nr_events) {
+		char *first = xstrdup(trace_file_get(t, un.first)->path);
+
+		text_make_printable(first);
+		warning("%zu reads, writes and syncs on %zu file%s left out: "
+			"a fio iolog line cannot name a path with white "
+			"space or a control character, or one over %d bytes "
+			"('%s'%s)",
+			un.nr_events, un.nr_files, un.nr_files == 1 ? "" : "s",
+			IOLOG_NAME_MAX, first,
+			un.nr_files > 1 ? " and others" : "");
+		free(first);
+	}
 	if (strcmp(format, "blkparse"))
 		left = iolog_left_out(t);
 	if (left)
