@@ -582,12 +582,16 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 		goto out;
 	if (!access(path, F_OK))
 		rw = place_writable(path);
-	if (!exists && (flags & STORE_NO_CREATE) &&
-	    (access(path, F_OK) || rw)) {
+	/* a reader makes nothing, not even in an empty file */
+	if (!exists && (flags & STORE_NO_CREATE)) {
 		ret = err_set(err, -ENOENT,
-			      "there is no results store at '%s' yet; "
-			      "'iotrial run', 'iotrial compare' and "
-			      "'iotrial import' create it",
+			      access(path, F_OK)
+				  ? "there is no results store at '%s' yet; "
+				    "'iotrial run', 'iotrial compare' and "
+				    "'iotrial import' create it"
+				  : "'%s' is an empty file, not a results "
+				    "store yet; 'iotrial run', 'iotrial "
+				    "compare' and 'iotrial import' make it one",
 			      path);
 		goto out;
 	}
