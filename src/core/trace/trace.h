@@ -17,15 +17,18 @@
 struct strbuf;
 struct outfile;
 
-#define TRACE_MAGIC	    "IOTRACE\n" /* the file's first 8 bytes */
-#define TRACE_VERSION_MAJOR 1		/* a reader refuses other majors */
-#define TRACE_VERSION_MINOR 2		/* and reads any minor of its major */
-#define TRACE_EVENT_BYTES   64		/* one event on disk */
-#define TRACE_RECORD_MAX    (1u << 20)	/* bytes of one record's payload */
-#define TRACE_PATH_MAX	    4096	/* bytes of a file's path */
-#define TRACE_FILES_MAX	    (1u << 20)	/* files of one trace */
-#define TRACE_EVENTS_MAX    (1u << 25)	/* events of one trace (2 GiB) */
-#define TRACE_META_MAX	    1024	/* meta entries */
+#define TRACE_MAGIC	       "IOTRACE\n" /* the file's first 8 bytes */
+#define TRACE_VERSION_MAJOR    1	   /* a reader refuses other majors */
+#define TRACE_VERSION_MINOR    2	  /* and reads any minor of its major */
+#define TRACE_EVENT_BYTES      64	  /* one event on disk */
+#define TRACE_HEADER_BYTES     16	  /* the header this writer writes */
+#define TRACE_FILE_FIXED_BYTES 32	  /* a FILE record before its path */
+#define TRACE_END_BYTES	       48	  /* the END record's payload */
+#define TRACE_RECORD_MAX       (1u << 20) /* bytes of one record's payload */
+#define TRACE_PATH_MAX	       4096	  /* bytes of a file's path */
+#define TRACE_FILES_MAX	       (1u << 20) /* files of one trace */
+#define TRACE_EVENTS_MAX       (1u << 25) /* events of one trace (2 GiB) */
+#define TRACE_META_MAX	       1024	  /* meta entries */
 
 /* The record types (a record is a u32 type, a u32 length, the payload). */
 enum trace_record_type {
