@@ -3,11 +3,11 @@
  * (core/experiment/result_json.c) and the experiment object
  * (experiment_json.c, with its analysis), fed strings of any bytes (a
  * target's path, a knob's value, a label, a command's output, a
- * warning) and numbers of any value (NaN, infinities, the extremes,
- * negative zero) where a run can hold them, printed as every command
- * prints JSON (report_json_string()). The text must be strict JSON (no
- * NaN or Infinity), UTF-8 with no raw control byte, and must print again
- * the same once parsed: what iotrial writes, jq, Python and iotrial
+ * warning; a knob's name as the knob table allows it) and numbers of any value
+ * (NaN, infinities, the extremes, negative zero) where a run can hold them,
+ * printed as every command prints JSON (report_json_string()). The text must be
+ * strict JSON (no NaN or Infinity), UTF-8 with no raw control byte, and must
+ * print again the same once parsed: what iotrial writes, jq, Python and iotrial
  * import read back as it was.
  */
 #include <math.h>
@@ -147,6 +147,20 @@ static void check_json(const struct strbuf *text)
 	strbuf_release(&again);
 }
 
+/* A knob's name: the knob table takes only such names (a JSON key that
+ * no two names can share once written). */
+static char *knob_name(struct cur *c)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789._:";
+	size_t n = 1 + byte(c) % 16, i;
+	char *s = xmalloc(n + 1);
+
+	for (i = 0; i < n; i++)
+		s[i] = set[byte(c) % (sizeof(set) - 1)];
+	s[n] = 0;
+	return s;
+}
+
 /* A run object of the input's strings and numbers. */
 static struct json_object *run_object(struct cur *c, char **owned, size_t *no)
 {
@@ -167,13 +181,16 @@ static struct json_object *run_object(struct cur *c, char **owned, size_t *no)
 	S(t.path);
 	t.kind = (enum target_kind)(byte(c) % 3);
 	for (i = 0; i < 2; i++) {
-		S(k[i].name);
+		k[i].name = owned[(*no)++] = knob_name(c);
 		S(k[i].value);
 	}
+	if (!strcmp(k[0].name, k[1].name))
+		meta.nr_knobs = 1; /* one value per knob */
+	else
+		meta.nr_knobs = 2;
 	meta.w = &w;
 	meta.t = &t;
 	meta.knobs = k;
-	meta.nr_knobs = 2;
 	run_result_init(&r);
 	r.seconds = num(c);
 	r.burst_seconds = num(c);
