@@ -24,26 +24,6 @@
 #include "../util/units.h"
 #include "../util/banned.h"
 
-int cli_check_output(const char *path)
-{
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return 0;
-	if (!*path) {
-		error("--json= needs a file name, or plain --json for stdout");
-		return -1;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		error("cannot write '%s': %s; give a writable file for --json",
-		      path, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
 int cli_check_store(const char *db, const char *cmd)
 {
 	struct strbuf err = STRBUF_INIT;

@@ -81,7 +81,9 @@ int cli_schema_option(const struct option *opt, const char *arg);
 #define OPT_JSON(v, h) OPT_STRING_OPTARG(0, "json", (v), "FILE", "-", (h))
 
 /*
- * Before any work: can --json=FILE be written ("-" is stdout)? Can the
+ * Before any work: can --json=FILE be written ("-" is stdout; a regular
+ * file is replaced, a link, a device or a FIFO refused: util/outfile.h;
+ * nothing is created by the check)? Can the
  * store at db (NULL: the default) be opened? Each prints the error when
  * not, so a long run never ends in "cannot write"; for the store, with
  * what to do instead (cmd: "iotrial run", to suggest cmd --no-store; or
@@ -117,12 +119,13 @@ int cli_write_text(const char *file, const char *text);
 int cli_check_store(const char *db, const char *cmd);
 
 /*
- * A report file (report -o, compare --report): cli_check_report_file()
- * refuses, before any work, a path that exists unless force;
- * the error says what to do instead: how, or by default "--force to
- * replace it". cli_write_report_file() writes data to path (never
- * through a symbolic link; an existing file only with force). Both
- * return 0 or -1 after printing the error.
+ * A report file (report -o, compare --report, trace export -o):
+ * cli_check_report_file() refuses, before any work, a path that exists
+ * unless force (the error says what to do instead: how, or by default
+ * "--force to replace it"), and a link, a device or a FIFO whatever
+ * force says (util/outfile.h). cli_write_report_file() writes data to
+ * path as outfile_write() does, replacing a regular file only with
+ * force. Both return 0 or -1 after printing the error.
  */
 int cli_check_report_file(const char *path, int force, const char *how);
 int cli_write_report_file(const char *path, const char *data, size_t len,

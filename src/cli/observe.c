@@ -297,6 +297,8 @@ int cmd_observe(int argc, const char **argv)
 		goto free_args;
 	}
 	code = parse_values(&a, &v);
+	if (!code && a.json_file && cli_check_output(a.json_file))
+		code = EXIT_USAGE; /* said before the hours of windows */
 	if (code)
 		goto free_args;
 	knob_ctx_init(&ctx);

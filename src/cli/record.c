@@ -19,6 +19,7 @@
 #include "../core/trace/trace.h"
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/units.h"
 #include "../util/banned.h"
 
@@ -316,6 +317,13 @@ int cmd_record(int argc, const char **argv)
 		}
 		co.blk_kdev = a.blk_kdev;
 	}
+	/* a bad output is said before the capture loads (seconds) */
+	r = outfile_check(a.out, a.force ? OUTFILE_REPLACE : 0, &err);
+	if (r) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE; /* as an unwritable --json is */
+		goto out;
+	}
 	if (capture_open(&c, &co, &err)) {
 		error("%s%s", err.buf, geteuid() ? " (record needs root)" : "");
 		goto out;
@@ -323,7 +331,7 @@ int cmd_record(int argc, const char **argv)
 	r = trace_writer_open(&w, a.out, a.force, &err);
 	if (r) {
 		error("%s", err.buf);
-		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+		ret = r == -EEXIST || r == -ELOOP ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	w.anonymize = a.anonymize;

@@ -15,6 +15,7 @@
 #include "../core/report/report_formats.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/banned.h"
 
 /* What `report` was asked for. */
@@ -106,56 +107,33 @@ static int parse_args(int argc, const char **argv, struct report_args *a)
 
 int cli_check_report_file(const char *path, int force, const char *how)
 {
-	struct stat st;
+	struct strbuf err = STRBUF_INIT;
+	int ret;
 
 	if (!*path) {
 		error("the report needs a file name");
 		return -1;
 	}
-	if (!force && !lstat(path, &st)) {
-		error("'%s' exists; give another file, or %s", path,
-		      how ? how : "--force to replace it");
-		return -1;
-	}
-	return 0;
+	ret = outfile_check(path, force ? OUTFILE_REPLACE : 0, &err);
+	if (ret == -EEXIST && how)
+		error("'%s' exists; give another file, or %s", path, how);
+	else if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 int cli_write_report_file(const char *path, const char *data, size_t len,
 			  int force)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW;
-	int fd, ret = 0;
-	ssize_t w;
+	struct strbuf err = STRBUF_INIT;
+	int ret =
+	    outfile_write(path, data, len, force ? OUTFILE_REPLACE : 0, &err);
 
-	flags |= force ? O_TRUNC : O_EXCL;
-	fd = open(path, flags, 0644);
-	if (fd < 0) {
-		if (errno == EEXIST)
-			error("'%s' exists; give another file, or --force to "
-			      "replace it",
-			      path);
-		else
-			error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	while (len) {
-		w = write(fd, data, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			error("cannot write '%s': %s", path,
-			      w < 0 ? strerror(errno) : "short write");
-			ret = -1;
-			break;
-		}
-		data += w;
-		len -= (size_t)w;
-	}
-	if (close(fd) && !ret) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		ret = -1;
-	}
-	return ret;
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 int cmd_report(int argc, const char **argv)

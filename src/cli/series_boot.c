@@ -20,6 +20,7 @@
 #include "../core/series/series_plan.h"
 #include "../core/store/store_series.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/strbuf.h"
 #include "../util/rng.h"
 #include "../util/xalloc.h"
@@ -162,20 +163,19 @@ static int make_dirs(const char *root, const char *rel)
 	return ret;
 }
 
-/* Write data to path (replacing a regular file, following no link). */
+/* Write data to path, replacing a regular file there whole; a link,
+ * a device or a FIFO there is refused (util/outfile.h). 0 or -1 after
+ * the error. */
 static int write_file(const char *path, const char *data)
 {
-	size_t len = strlen(data);
-	int fd = open(
-	    path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	struct strbuf err = STRBUF_INIT;
+	int ret =
+	    outfile_write(path, data, strlen(data), OUTFILE_REPLACE, &err);
 
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd)) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return close(fd) ? -1 : 0;
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 /* The root the unit goes under; "/" needs root. */

@@ -19,6 +19,7 @@
 #include "../core/observe/sampler.h"
 #include "../core/report/watch_text.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -249,14 +250,21 @@ int cmd_watch(int argc, const char **argv)
 		goto out;
 	}
 	if (a.json && strcmp(a.json, "-")) {
-		/* --json=FILE: the lines go there, as they come */
-		dst = fopen(a.json, "w");
-		if (!dst) {
-			error("cannot write '%s': %s", a.json, strerror(errno));
+		/* --json=FILE: the lines go there, as they come (in place,
+		 * so a reader sees them) */
+		struct outfile o;
+
+		if (outfile_open(&o, a.json, OUTFILE_REPLACE | OUTFILE_IN_PLACE,
+				 &err) ||
+		    !(dst = fdopen(o.fd, "w"))) {
+			error("%s", err.len ? err.buf : strerror(errno));
+			outfile_release(&o);
 			dst = stdout;
 			ret = EXIT_RUNTIME;
 			goto out;
 		}
+		o.fd = -1; /* dst's now */
+		outfile_release(&o);
 		tty = 0;
 	}
 	if (sampler_init(&s, devs, names.nr, a.interval_ns, 2, &err)) {

@@ -86,7 +86,7 @@ print(sorted(vals.items()))
 PY
 )" = "[('vm.dirty_background_ratio', '7'), ('vm.dirty_expire_centisecs', '2500')]"
 echo keep >"$TEST_TMP/exists"
-expect_usage "-o refuses an existing file" "'$TEST_TMP/exists' exists; give --force" \
+expect_usage "-o refuses an existing file" "'$TEST_TMP/exists' exists; give another file, or --force" \
 	export --set vm.dirty_expire_centisecs=2500 --format sysctl -o "$TEST_TMP/exists"
 check "the existing file is untouched" test "$(cat "$TEST_TMP/exists")" = keep
 "$IOTRIAL" export --set vm.dirty_expire_centisecs=2500 --format sysctl \

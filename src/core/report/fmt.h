@@ -13,7 +13,8 @@
 
 /*
  * o as iotrial prints JSON: pretty-printed, spaced, '/' left unescaped,
- * with a final newline. Appends to out.
+ * with a final newline; strict JSON and UTF-8, nothing raw a terminal
+ * obeys (util/text.h, text_json_safe()). Appends to out.
  */
 void report_json_string(struct json_object *o, struct strbuf *out);
 

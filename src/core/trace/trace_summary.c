@@ -286,9 +286,15 @@ void trace_stats_text(const struct trace *t, const struct trace_summary *s,
 	uint64_t total = trace_summary_total(s);
 	unsigned op;
 
-	strbuf_addf(out, "trace: %llu events over %.3f s, %zu threads%s\n",
+	strbuf_addf(out, "trace: %llu events over %.3f s, %zu threads%s",
 		    (unsigned long long)total, secs, s->nr_threads,
-		    t->complete ? "" : " (incomplete: no end record)");
+		    t->complete ? "" : " (incomplete: no end record");
+	if (t->cut_bytes)
+		strbuf_addf(out,
+			    "; its last %zu bytes, a record cut short, "
+			    "left out",
+			    t->cut_bytes);
+	strbuf_addstr(out, t->complete ? "\n" : ")\n");
 	if (t->end.lost)
 		strbuf_addf(out,
 			    "lost: %llu calls were not recorded (replay "
@@ -396,7 +402,10 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 	size_t i, n = t->nr_events;
 
 	strbuf_addf(out, "iotrial trace, format %d.%u%s\n", TRACE_VERSION_MAJOR,
-		    t->version_minor, t->complete ? "" : " (incomplete)");
+		    t->version_minor,
+		    t->complete	   ? ""
+		    : t->cut_bytes ? " (incomplete: cut short in a record)"
+				   : " (incomplete)");
 	for (i = 0; i < t->nr_meta; i++) {
 		strbuf_addstr(out, "  ");
 		add_printable(out, t->meta[i].key);
