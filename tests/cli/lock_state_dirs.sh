@@ -6,7 +6,8 @@
 # leaves its changes in its state directory's journal, and an iotrial
 # with another state directory must not build on them (it is refused,
 # naming that directory) until they are restored there. Compares on two
-# different devices do not wait for each other.
+# different devices do not wait for each other. Revert does not restore
+# a knob whose lock another holds.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/knob-lib.bash"
 need_root
@@ -63,7 +64,8 @@ check "the original 2560 survives both (now $(cat "$RA"))" \
 	test "$(cat "$RA")" = 2560
 check "both journals are empty" \
 	test ! -e "$S1/journal" -a ! -e "$S2/journal"
-check "the lock is under /run/iotrial" test -f "/run/iotrial/device-$N.lock"
+check "with nothing journaled, no lock file is left" \
+	test ! -e "/run/iotrial/device-$N.lock"
 
 # a compare killed in S1; one in S2 must not build on what it left
 cmp_in "$S1" "$L" 128,4096 "$TEST_TMP/o1"
@@ -73,6 +75,8 @@ sleep 0.3
 kill -9 "$p1"
 wait "$p1" 2>/dev/null
 left=$(cat "$RA")
+check "the lock in /run/iotrial names the state directory of the changes" \
+	grep -qF "$S1" "/run/iotrial/device-$N.lock"
 cmp_in "$S2" "$L" 512,1024 "$TEST_TMP/o2"
 p2=$!
 wait "$p2"
@@ -107,3 +111,21 @@ check "two compares on two devices both run (exits $rc1 and $rc2)" \
 	test "$rc1" = 0 -a "$rc2" = 0
 check "and both devices are back at 2560" \
 	test "$(cat "$RA")" = 2560 -a "$(cat "$RA2")" = 2560
+
+# revert respects the lock too: while another holds it, nothing is
+# restored and revert says so
+IOTRIAL_STATE_DIR=$S1 "$IOTRIAL" set --device "$L" read_ahead_kb=512 \
+	>/dev/null 2>&1
+flock "/run/iotrial/device-$N.lock" sleep 3 &
+holder=$!
+sleep 0.5
+IOTRIAL_STATE_DIR=$S1 "$IOTRIAL" revert >"$TEST_TMP/out" 2>&1
+rc=$?
+check "revert while another holds the lock fails (exit $rc)" test "$rc" = 1
+check "...saying the change is left for later" \
+	has "$TEST_TMP/out" "is left for later: another iotrial"
+check "...and restores nothing (now $(cat "$RA"))" test "$(cat "$RA")" = 512
+wait "$holder"
+IOTRIAL_STATE_DIR=$S1 "$IOTRIAL" revert >"$TEST_TMP/out" 2>&1
+check "once it is free, revert restores 2560 (now $(cat "$RA"))" \
+	test "$(cat "$RA")" = 2560

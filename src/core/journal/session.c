@@ -237,9 +237,10 @@ int session_retire(struct session *s, uint64_t seq, const char *why,
 /*
  * Undo the live record at index i through its kind, and journal what
  * came of it: undone, or retired (no longer applies, never ours, changed
- * since); a failure leaves it live for a retry (-errno, err set). 1 when
- * it is left for later without a word of failure: a newer record of the
- * same thing is still live, or another iotrial holds the setting's lock.
+ * since); a failure leaves it live for a retry (-errno, err set): -EBUSY
+ * when another iotrial holds the setting's lock (recovery does not wait
+ * for it). 1 when it waits, without a word, for a newer record of the
+ * same thing that is still live.
  */
 static int undo_one(struct session *s, size_t i, const struct session_log *log,
 		    struct strbuf *err)
@@ -259,10 +260,8 @@ static int undo_one(struct session *s, size_t i, const struct session_log *log,
 					   r.f[JF_IDENT], 0, &why);
 		if (ret == -EBUSY) {
 			kind->describe(&s->j, &r, UNDO_BRIEF, &was);
-			session_say(log, SESSION_SAY_NOTE,
-				    "%s is left for later: %s", was.buf,
-				    why.buf);
-			ret = 1;
+			err_set(err, ret, "%s is left for later: %s", was.buf,
+				why.buf);
 			goto out;
 		}
 		if (ret) {
@@ -337,7 +336,8 @@ static void recover(struct session *s, const struct session_log *log)
 				    "left changes behind; restoring them",
 				    own->pid, own->f[JF_CMD]);
 		}
-		undo_one(s, i, log, &err);
+		if (undo_one(s, i, log, &err) == -EBUSY)
+			session_say(log, SESSION_SAY_NOTE, "%s", err.buf);
 	}
 	strbuf_release(&err);
 }
@@ -442,7 +442,7 @@ static void release_settings(struct session *s)
 				!strcmp(r->f[JF_SCOPE], h->scope) &&
 				!strcmp(r->f[JF_OBJECT], h->object);
 		}
-		setlock_release(h->fd, still);
+		setlock_release(h->scope, h->object, h->fd, still);
 		free(h->scope);
 		free(h->object);
 	}

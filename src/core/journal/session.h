@@ -4,8 +4,8 @@
  * for each place whose settings it changes or restores, the machine's
  * lock of that place (setlock.h, whatever STATE is), owns the journal,
  * journals every change before it is made and confirms it after, and
- * undoes its changes in reverse order. Opening a session first repairs what dead
- * sessions left: same boot, their changes are undone; after a reboot, a
+ * undoes its changes in reverse order. Opening a session first repairs what
+ * dead sessions left: same boot, their changes are undone; after a reboot, a
  * change the kernel forgot no longer applies and is retired, each one
  * named, while files still on disk are removed. Records of owners still
  * alive are left to them.

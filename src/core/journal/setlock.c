@@ -252,6 +252,32 @@ out:
 	return ret;
 }
 
+/* Open the lock file name in the lock directory dir_fd (path for
+ * messages), making it, checked; 0 or -errno with err set. */
+static int open_lock(int dir_fd, const char *name, const char *path,
+		     int *out_fd, struct strbuf *err)
+{
+	int fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			0644);
+	int e = errno, ret;
+
+	*out_fd = -1;
+	if (fd < 0 && e == ELOOP)
+		return state_refuse_link(path, "lock file", 0, err);
+	if (fd < 0)
+		return err_set(err, no_rights(e) ? -EACCES : -e,
+			       "%scannot open the lock '%s': %s",
+			       no_rights(e) ? "changing settings needs root: "
+					    : "",
+			       path, strerror(e));
+	ret = state_check(fd, path, "lock file", 0, err);
+	if (ret)
+		close(fd);
+	else
+		*out_fd = fd;
+	return ret;
+}
+
 /* The refusal for a place whose changes another state directory's
  * journal holds. */
 static int refuse_other(const char *scope, const char *object, const char *path,
@@ -313,8 +339,8 @@ int setlock_take(const char *scope, const char *object, const char *ident,
 {
 	struct strbuf path = STRBUF_INIT, name = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT, f = STRBUF_INIT, why = STRBUF_INIT;
-	struct stat st;
-	int dir_fd, fd = -1, ret, e;
+	struct stat st, now;
+	int dir_fd, fd = -1, ret, e, tries;
 
 	*out_fd = -1;
 	setlock_path(scope, object, &path);
@@ -322,34 +348,36 @@ int setlock_take(const char *scope, const char *object, const char *ident,
 	ret = open_dir(&dir_fd, err);
 	if (ret)
 		goto out;
-	fd = openat(dir_fd, name.buf, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-		    0644);
-	e = errno;
-	close(dir_fd);
-	if (fd < 0) {
-		if (e == ELOOP)
-			ret = state_refuse_link(path.buf, "lock file", 0, err);
-		else
-			ret = err_set(err, no_rights(e) ? -EACCES : -e,
-				      "%scannot open the lock '%s': %s",
-				      no_rights(e) ? "changing settings needs "
-						     "root: "
-						   : "",
-				      path.buf, strerror(e));
-		goto out;
+	/* a holder that releases with nothing left to say removes the
+	 * file: whoever waited on it then locked a file that is gone, and
+	 * opens the new one */
+	for (tries = 0; !ret; tries++) {
+		ret = open_lock(dir_fd, name.buf, path.buf, &fd, err);
+		if (!ret && state_flock_soon(fd, wait_ms) < 0) {
+			e = errno;
+			if (e == EWOULDBLOCK)
+				ret = refuse_busy(fd, scope, object, path.buf,
+						  err);
+			else
+				ret = err_set(err, -e, "cannot lock '%s': %s",
+					      path.buf, strerror(e));
+		}
+		if (ret ||
+		    (!fstatat(dir_fd, name.buf, &now, AT_SYMLINK_NOFOLLOW) &&
+		     !fstat(fd, &st) && now.st_ino == st.st_ino &&
+		     now.st_dev == st.st_dev))
+			break;
+		close(fd);
+		fd = -1;
+		if (tries == 100)
+			ret = err_set(err, -EAGAIN,
+				      "cannot lock '%s': it is replaced as "
+				      "fast as it is taken",
+				      path.buf);
 	}
-	ret = state_check(fd, path.buf, "lock file", 0, err);
+	close(dir_fd);
 	if (ret)
 		goto out;
-	if (state_flock_soon(fd, wait_ms) < 0) {
-		e = errno;
-		if (e == EWOULDBLOCK)
-			ret = refuse_busy(fd, scope, object, path.buf, err);
-		else
-			ret = err_set(err, -e, "cannot lock '%s': %s", path.buf,
-				      strerror(e));
-		goto out;
-	}
 	/* ours now: does the last holder's journal still hold changes? */
 	read_content(fd, &text);
 	if (!field(text.buf, 2, 1, &f) && fstat(who->state_fd, &st) == 0) {
@@ -388,21 +416,19 @@ out:
 	return ret;
 }
 
-void setlock_release(int fd, int still_live)
+void setlock_release(const char *scope, const char *object, int fd,
+		     int still_live)
 {
-	struct strbuf text = STRBUF_INIT;
-	const char *nl;
+	struct strbuf path = STRBUF_INIT;
 
 	if (fd < 0)
 		return;
+	/* nothing left to say: the file goes (while still locked, so that
+	 * nobody takes it in between; a waiter sees it gone and opens anew) */
 	if (!still_live) {
-		read_content(fd, &text);
-		nl = strchr(text.buf, '\n');
-		if (nl && nl[1]) {
-			strbuf_setlen(&text, (size_t)(nl - text.buf) + 1);
-			write_content(fd, &text);
-		}
+		setlock_path(scope, object, &path);
+		(void)unlink(path.buf);
 	}
 	close(fd);
-	strbuf_release(&text);
+	strbuf_release(&path);
 }

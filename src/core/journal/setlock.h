@@ -12,8 +12,10 @@
  * of that place, its state directory: an iotrial with another state
  * directory that takes the lock after the holder died (kill -9) must not
  * build on changes only that journal can undo, and is refused with the
- * directory named until they are restored there. Compares on two disks
- * never wait for each other.
+ * directory named until they are restored there. Released with nothing
+ * left to name, the file is removed: /run/iotrial holds the places
+ * being changed now and those whose changes a journal holds. Compares
+ * on two disks never wait for each other.
  *
  * The directory and its files are opened without following a symbolic
  * link and trusted only when they belong to root (or to the user running
@@ -64,12 +66,13 @@ int setlock_take(const char *scope, const char *object, const char *ident,
 		 const struct setlock_who *who, unsigned grace_ms, int *out_fd,
 		 struct strbuf *err);
 /*
- * Release a lock taken by setlock_take(). still_live: our journal still
- * holds changes of the place (kept by `iotrial set`, or a restore that
- * failed), so the lock file keeps naming our state directory; otherwise
- * it no longer does.
+ * Release the lock of scope/object taken by setlock_take() as fd.
+ * still_live: our journal still holds changes of the place (kept by
+ * `iotrial set`, or a restore that failed), so the lock file stays,
+ * naming our state directory; otherwise it is removed.
  */
-void setlock_release(int fd, int still_live);
+void setlock_release(const char *scope, const char *object, int fd,
+		     int still_live);
 /* The lock file's path for scope/object, into out (for messages). */
 void setlock_path(const char *scope, const char *object, struct strbuf *out);
 

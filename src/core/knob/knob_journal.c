@@ -105,7 +105,8 @@ static int settle(struct session *s, const struct knob_change *c,
 	probe.f[JF_SCOPE] = (char *)knob_scope_name(c->k.scope);
 	probe.f[JF_OBJECT] = c->k.object;
 	while (i-- && !r)
-		if (!j->recs[i].done && journal_same_setting(&j->recs[i], &probe))
+		if (!j->recs[i].done &&
+		    journal_same_setting(&j->recs[i], &probe))
 			r = &j->recs[i];
 	if (!r || r->wrote_unknown || resolve_rec(r, &k, &why))
 		goto out; /* nothing to judge; recovery sees to the rest */
