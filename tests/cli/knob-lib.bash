@@ -75,6 +75,18 @@ as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env IOTRIAL_STATE_DIR="$IOTRIAL_STATE_DIR" "$@"
 }
+# other_sched DEV: a scheduler DEV offers and does not run now, for the
+# tests that switch it (mq-deadline, kyber, else bfq: not every kernel
+# has bfq); empty when it offers none of them
+other_sched() {
+	local s f="/sys/block/${1#/dev/}/queue/scheduler"
+	for s in mq-deadline kyber bfq; do
+		if grep -qw -- "$s" "$f" && ! grep -qF -- "[$s]" "$f"; then
+			echo "$s"
+			return
+		fi
+	done
+}
 # jqe FILTER FILE: jq -e, quietly
 jqe() { jq -e "$@" >/dev/null; }
 # has LOGFILE TEXT: the file contains TEXT (fixed string)
