@@ -199,7 +199,7 @@ static const struct model_row delta_rows[] = {
 static MODEL_DESC(delta_desc, S, delta_rows);
 #undef S
 
-#define S struct truth_device
+#define S struct truth_device_doc
 static const struct model_row truth_device_rows[] = {
     M(S, "name", MK_STR, name, MF_NULL),
     M(S, "kind", MK_STR, kind, MF_NULL),
