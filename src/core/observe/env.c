@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 #include "env.h"
 #include "meminfo.h"
+#include "../model/model_tree.h"
 #include "../../util/xalloc.h"
 #include "../../version.h"
 #include "../../util/banned.h"
@@ -171,115 +172,123 @@ void env_release(struct env *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Add key: a string, or null when s is NULL. */
-static void add_str(struct json_object *o, const char *key, const char *s)
+/* An owned copy of s, or NULL (null). */
+static char *dup_or_null(const char *s)
 {
-	json_object_object_add(o, key, s ? json_object_new_string(s) : NULL);
+	return s ? xstrdup(s) : NULL;
 }
 
-/* Add key: a number, or null when v is negative (unknown). */
-static void add_num(struct json_object *o, const char *key, long long v)
+/* A number into *v and its presence byte: null when it is negative
+ * (unknown). */
+static void num(int64_t *v, uint8_t *has, long long n)
 {
-	json_object_object_add(o, key,
-			       v >= 0 ? json_object_new_int64(v) : NULL);
+	*v = n >= 0 ? n : 0;
+	*has = n >= 0 ? MODEL_SET : MODEL_NULL;
 }
 
-/* The JSON for one device of a stack. */
-static struct json_object *dev_json(const struct devstack *ds,
-				    const struct devstack_dev *d)
+/* One device of a stack. */
+static void dev_doc(const struct devstack *ds, const struct devstack_dev *d,
+		    struct env_device *o)
 {
-	struct json_object *o = json_object_new_object();
 	char devno[32];
 
 	snprintf(devno, sizeof(devno), "%u:%u", major(d->devno),
 		 minor(d->devno));
-	add_str(o, "name", d->name);
-	add_str(o, "kind", devstack_kind_name(d->kind));
-	add_str(o, "via", devstack_via_name(d->via));
-	add_str(o, "parent", d->parent >= 0 ? ds->devs[d->parent].name : NULL);
-	add_str(o, "devno", devno);
-	add_str(o, "model", d->model);
-	add_str(o, "driver", d->driver);
-	if (d->label)
-		add_str(o, "label", d->label);
-	if (d->backing_file)
-		add_str(o, "backing_file", d->backing_file);
-	json_object_object_add(o, "size_bytes",
-			       json_object_new_uint64(d->size_bytes));
-	json_object_object_add(
-	    o, "rotational",
-	    d->rotational < 0 ? NULL : json_object_new_boolean(d->rotational));
-	add_num(o, "logical_block_bytes",
-		d->logical_block_bytes ? (long long)d->logical_block_bytes
-				       : -1);
-	add_str(o, "queue_dev", d->queue_dev);
-	add_str(o, "scheduler", d->scheduler);
-	add_num(o, "read_ahead_kb", d->read_ahead_kb);
-	add_num(o, "nr_requests", d->nr_requests);
-	if (d->note)
-		add_str(o, "note", d->note);
+	o->name = dup_or_null(d->name);
+	o->kind = dup_or_null(devstack_kind_name(d->kind));
+	o->via = dup_or_null(devstack_via_name(d->via));
+	o->parent =
+	    dup_or_null(d->parent >= 0 ? ds->devs[d->parent].name : NULL);
+	o->devno = xstrdup(devno);
+	o->model = dup_or_null(d->model);
+	o->driver = dup_or_null(d->driver);
+	o->label = dup_or_null(d->label);
+	o->backing_file = dup_or_null(d->backing_file);
+	o->size_bytes = d->size_bytes;
+	o->rotational = d->rotational > 0;
+	o->has_rotational = d->rotational < 0 ? MODEL_NULL : MODEL_SET;
+	num(&o->logical_block_bytes, &o->has_logical_block_bytes,
+	    d->logical_block_bytes ? (long long)d->logical_block_bytes : -1);
+	o->queue_dev = dup_or_null(d->queue_dev);
+	o->scheduler = dup_or_null(d->scheduler);
+	num(&o->read_ahead_kb, &o->has_read_ahead_kb, d->read_ahead_kb);
+	num(&o->nr_requests, &o->has_nr_requests, d->nr_requests);
+	o->note = dup_or_null(d->note);
+}
+
+/* A device stack: path, mount, devices[] and, when there are none,
+ * no_device_reason. */
+static struct env_stack *stack_doc(const struct devstack *ds)
+{
+	struct env_stack *o = xcalloc(1, sizeof(*o));
+	struct env_mount *m;
+	unsigned i;
+
+	o->path = dup_or_null(ds->path);
+	if (ds->have_mount) {
+		m = o->mount = xcalloc(1, sizeof(*m));
+		m->target = dup_or_null(ds->mnt.target);
+		m->source = dup_or_null(ds->mnt.source);
+		m->fstype = dup_or_null(ds->mnt.fstype);
+		m->vfs_options = dup_or_null(ds->mnt.vfs_options);
+		m->fs_options = dup_or_null(ds->mnt.fs_options);
+		m->unlisted = true;
+		m->has_unlisted = ds->mnt.unlisted ? MODEL_SET : MODEL_ABSENT;
+	}
+	o->devices = xcalloc(ds->nr_devs ?: 1, sizeof(*o->devices));
+	o->nr_devices = ds->nr_devs;
+	for (i = 0; i < ds->nr_devs; i++)
+		dev_doc(ds, &ds->devs[i], &o->devices[i]);
+	o->no_device_reason = dup_or_null(ds->no_device_reason);
 	return o;
 }
 
-struct json_object *devstack_to_json(const struct devstack *ds)
+void env_to_doc(const struct env *e, struct env_doc *o)
 {
-	struct json_object *o = json_object_new_object(), *arr, *m;
+	int64_t *vm[ENV_NR_VM];
+	uint8_t *has[ENV_NR_VM];
 	unsigned i;
 
-	add_str(o, "path", ds->path);
-	if (ds->have_mount) {
-		m = json_object_new_object();
-		add_str(m, "target", ds->mnt.target);
-		add_str(m, "source", ds->mnt.source);
-		add_str(m, "fstype", ds->mnt.fstype);
-		add_str(m, "vfs_options", ds->mnt.vfs_options);
-		add_str(m, "fs_options", ds->mnt.fs_options);
-		if (ds->mnt.unlisted)
-			json_object_object_add(m, "unlisted",
-					       json_object_new_boolean(1));
-		json_object_object_add(o, "mount", m);
-	}
-	arr = json_object_new_array();
-	for (i = 0; i < ds->nr_devs; i++)
-		json_object_array_add(arr, dev_json(ds, &ds->devs[i]));
-	json_object_object_add(o, "devices", arr);
-	if (ds->no_device_reason)
-		add_str(o, "no_device_reason", ds->no_device_reason);
-	return o;
+	env_doc_init(o);
+	o->iotrial_version = dup_or_null(e->iotrial_version);
+	o->hostname = dup_or_null(e->hostname);
+	o->kernel_release = dup_or_null(e->kernel_release);
+	o->kernel_version = dup_or_null(e->kernel_version);
+	o->machine = dup_or_null(e->machine);
+	o->boot_id = dup_or_null(e->boot_id);
+	o->cpu = xcalloc(1, sizeof(*o->cpu));
+	o->cpu->model = dup_or_null(e->cpu_model);
+	num(&o->cpu->count, &o->cpu->has_count,
+	    e->nr_cpus ? (long long)e->nr_cpus : -1);
+	o->mem_total_bytes = e->mem_total_bytes;
+	o->has_mem_total_bytes = e->mem_total_bytes ? MODEL_SET : MODEL_NULL;
+	o->vm = xcalloc(1, sizeof(*o->vm));
+	/* in the order of vm_names[] */
+	vm[0] = &o->vm->dirty_ratio, has[0] = &o->vm->has_dirty_ratio;
+	vm[1] = &o->vm->dirty_background_ratio;
+	has[1] = &o->vm->has_dirty_background_ratio;
+	vm[2] = &o->vm->dirty_bytes, has[2] = &o->vm->has_dirty_bytes;
+	vm[3] = &o->vm->dirty_background_bytes;
+	has[3] = &o->vm->has_dirty_background_bytes;
+	vm[4] = &o->vm->dirty_expire_centisecs;
+	has[4] = &o->vm->has_dirty_expire_centisecs;
+	vm[5] = &o->vm->dirty_writeback_centisecs;
+	has[5] = &o->vm->has_dirty_writeback_centisecs;
+	for (i = 0; i < ENV_NR_VM; i++)
+		num(vm[i], has[i], e->vm[i].value);
+	if (e->have_stack)
+		o->stack = stack_doc(&e->stack);
 }
 
 struct json_object *env_to_json_object(const struct env *e)
 {
-	struct json_object *o = json_object_new_object(), *vm, *cpu;
-	unsigned i;
+	struct env_doc doc;
+	struct json_object *o;
 
-	add_str(o, "iotrial_version", e->iotrial_version);
-	add_str(o, "hostname", e->hostname);
-	add_str(o, "kernel_release", e->kernel_release);
-	add_str(o, "kernel_version", e->kernel_version);
-	add_str(o, "machine", e->machine);
-	add_str(o, "boot_id", e->boot_id);
-	cpu = json_object_new_object();
-	add_str(cpu, "model", e->cpu_model);
-	add_num(cpu, "count", e->nr_cpus ? (long long)e->nr_cpus : -1);
-	json_object_object_add(o, "cpu", cpu);
-	json_object_object_add(o, "mem_total_bytes",
-			       e->mem_total_bytes
-				   ? json_object_new_uint64(e->mem_total_bytes)
-				   : NULL);
-	vm = json_object_new_object();
-	for (i = 0; i < ENV_NR_VM; i++)
-		add_num(vm, e->vm[i].name, e->vm[i].value);
-	json_object_object_add(o, "vm", vm);
-	if (e->have_stack)
-		json_object_object_add(o, "stack", devstack_to_json(&e->stack));
+	env_to_doc(e, &doc);
+	o = env_doc_to_tree(&doc);
+	env_doc_release(&doc);
 	return o;
-}
-
-void env_to_json(const struct env *e, struct json_object *run)
-{
-	if (e && run)
-		json_object_object_add(run, "env", env_to_json_object(e));
 }
 
 /* Is key one the caller (or we) always skip? */
@@ -397,4 +406,229 @@ int env_json_diff(struct json_object *a, struct json_object *b,
 		  const char *const *ignore, struct strbuf *out)
 {
 	return diff_value(a, b, "", ignore, out);
+}
+
+/* ---- two environment documents ---- */
+
+/* A member of an env_doc part, for env_doc_diff(). */
+struct env_field {
+	const char *key;
+	char kind;		      /* 's' string, 'i' int64_t, 'u' uint64_t,
+					 'b' bool, 'p' a part (sub), 'd' the
+					 devices, 'h' the fleet's hosts */
+	size_t off;		      /* the value */
+	ptrdiff_t has;		      /* its presence byte, or -1 */
+	const struct env_fields *sub; /* 'p' */
+};
+
+struct env_fields {
+	const struct env_field *f;
+	size_t nr;
+};
+
+#define EF(S, K, KIND, F)                                                      \
+	{                                                                      \
+		K, KIND, offsetof(S, F), -1, NULL                              \
+	}
+#define EFH(S, K, KIND, F)                                                     \
+	{                                                                      \
+		K, KIND, offsetof(S, F), offsetof(S, has_##F), NULL            \
+	}
+#define EFP(S, K, F, SUB)                                                      \
+	{                                                                      \
+		K, 'p', offsetof(S, F), -1, &SUB                               \
+	}
+#define FIELDS(N, A) static const struct env_fields N = {A, ARRAY_SIZE(A)}
+
+static const struct env_field dev_f[] = {
+    EF(struct env_device, "name", 's', name),
+    EF(struct env_device, "kind", 's', kind),
+    EF(struct env_device, "via", 's', via),
+    EF(struct env_device, "parent", 's', parent),
+    EF(struct env_device, "devno", 's', devno),
+    EF(struct env_device, "model", 's', model),
+    EF(struct env_device, "driver", 's', driver),
+    EF(struct env_device, "label", 's', label),
+    EF(struct env_device, "backing_file", 's', backing_file),
+    EF(struct env_device, "size_bytes", 'u', size_bytes),
+    EFH(struct env_device, "rotational", 'b', rotational),
+    EFH(struct env_device, "logical_block_bytes", 'i', logical_block_bytes),
+    EF(struct env_device, "queue_dev", 's', queue_dev),
+    EF(struct env_device, "scheduler", 's', scheduler),
+    EFH(struct env_device, "read_ahead_kb", 'i', read_ahead_kb),
+    EFH(struct env_device, "nr_requests", 'i', nr_requests),
+    EF(struct env_device, "note", 's', note),
+};
+FIELDS(dev_fields, dev_f);
+static const struct env_field mount_f[] = {
+    EF(struct env_mount, "target", 's', target),
+    EF(struct env_mount, "source", 's', source),
+    EF(struct env_mount, "fstype", 's', fstype),
+    EF(struct env_mount, "vfs_options", 's', vfs_options),
+    EF(struct env_mount, "fs_options", 's', fs_options),
+    EFH(struct env_mount, "unlisted", 'b', unlisted),
+};
+FIELDS(mount_fields, mount_f);
+static const struct env_field stack_f[] = {
+    EF(struct env_stack, "path", 's', path),
+    EFP(struct env_stack, "mount", mount, mount_fields),
+    EF(struct env_stack, "devices", 'd', devices),
+    EF(struct env_stack, "no_device_reason", 's', no_device_reason),
+};
+FIELDS(stack_fields, stack_f);
+static const struct env_field cpu_f[] = {
+    EF(struct env_cpu, "model", 's', model),
+    EFH(struct env_cpu, "count", 'i', count),
+};
+FIELDS(cpu_fields, cpu_f);
+static const struct env_field vm_f[] = {
+    EFH(struct env_vm, "dirty_ratio", 'i', dirty_ratio),
+    EFH(struct env_vm, "dirty_background_ratio", 'i', dirty_background_ratio),
+    EFH(struct env_vm, "dirty_bytes", 'i', dirty_bytes),
+    EFH(struct env_vm, "dirty_background_bytes", 'i', dirty_background_bytes),
+    EFH(struct env_vm, "dirty_expire_centisecs", 'i', dirty_expire_centisecs),
+    EFH(struct env_vm, "dirty_writeback_centisecs", 'i',
+	dirty_writeback_centisecs),
+};
+FIELDS(vm_fields, vm_f);
+static const struct env_field controller_f[] = {
+    EF(struct env_controller, "hostname", 's', hostname),
+    EF(struct env_controller, "kernel_release", 's', kernel_release),
+    EF(struct env_controller, "machine", 's', machine),
+    EF(struct env_controller, "iotrial_version", 's', iotrial_version),
+};
+FIELDS(controller_fields, controller_f);
+static const struct env_field env_f[] = {
+    EF(struct env_doc, "iotrial_version", 's', iotrial_version),
+    EF(struct env_doc, "hostname", 's', hostname),
+    EF(struct env_doc, "kernel_release", 's', kernel_release),
+    EF(struct env_doc, "kernel_version", 's', kernel_version),
+    EF(struct env_doc, "machine", 's', machine),
+    EF(struct env_doc, "boot_id", 's', boot_id),
+    EFP(struct env_doc, "cpu", cpu, cpu_fields),
+    EFH(struct env_doc, "mem_total_bytes", 'u', mem_total_bytes),
+    EFP(struct env_doc, "vm", vm, vm_fields),
+    EFP(struct env_doc, "stack", stack, stack_fields),
+    EF(struct env_doc, "fio_version", 's', fio_version),
+    EF(struct env_doc, "fleet_hosts", 'h', fleet_hosts),
+    EFP(struct env_doc, "controller", controller, controller_fields),
+};
+FIELDS(env_fields, env_f);
+
+#define AT(o, off) ((const char *)(o) + (off))
+
+/* Field f of part o (NULL: not there) as text into buf: "null" when it
+ * is not there or null. */
+static const char *field_text(const struct env_field *f, const void *o,
+			      char *buf, size_t size)
+{
+	if (!o || (f->has >= 0 && *(const uint8_t *)AT(o, f->has) != MODEL_SET))
+		return NULL;
+	switch (f->kind) {
+	case 's':
+		return *(char *const *)AT(o, f->off);
+	case 'i':
+		snprintf(buf, size, "%lld",
+			 (long long)*(const int64_t *)AT(o, f->off));
+		return buf;
+	case 'u':
+		snprintf(buf, size, "%llu",
+			 (unsigned long long)*(const uint64_t *)AT(o, f->off));
+		return buf;
+	default:
+		return *(const bool *)AT(o, f->off) ? "true" : "false";
+	}
+}
+
+static int diff_part(const struct env_fields *fs, const void *a, const void *b,
+		     const char *path, const char *const *ignore,
+		     struct strbuf *out);
+
+/* Compare two lists of n[0] and n[1] entries: devices (fs) or strings. */
+static int diff_list(const struct env_fields *fs, const void *const l[2],
+		     const size_t n[2], const char *path,
+		     const char *const *ignore, struct strbuf *out)
+{
+	struct strbuf sub = STRBUF_INIT;
+	size_t i, size = fs ? sizeof(struct env_device) : sizeof(char *);
+	int d = 0;
+
+	if (n[0] != n[1]) {
+		strbuf_addf(out, "%s: %zu entries vs %zu\n", path, n[0], n[1]);
+		return 1;
+	}
+	for (i = 0; i < n[0]; i++) {
+		const char *ea = AT(l[0], i * size), *eb = AT(l[1], i * size);
+		const char *name =
+		    fs ? ((const struct env_device *)ea)->name : NULL;
+
+		if (name)
+			strbuf_setf(&sub, "%s[%s]", path, name);
+		else
+			strbuf_setf(&sub, "%s[%zu]", path, i);
+		if (fs) {
+			d += diff_part(fs, ea, eb, sub.buf, ignore, out);
+		} else if (strcmp(*(char *const *)ea, *(char *const *)eb)) {
+			strbuf_addf(out, "%s: '%s' vs '%s'\n", sub.buf,
+				    *(char *const *)ea, *(char *const *)eb);
+			d++;
+		}
+	}
+	strbuf_release(&sub);
+	return d;
+}
+
+/* Compare parts a and b (either NULL: not there) member by member. */
+static int diff_part(const struct env_fields *fs, const void *a, const void *b,
+		     const char *path, const char *const *ignore,
+		     struct strbuf *out)
+{
+	struct strbuf sub = STRBUF_INIT;
+	char ba[32], bb[32];
+	size_t i;
+	int d = 0;
+
+	for (i = 0; (a || b) && i < fs->nr; i++) {
+		const struct env_field *f = &fs->f[i];
+		const void *pa = NULL, *pb = NULL;
+		const char *ta, *tb;
+
+		if (ignored(f->key, ignore))
+			continue;
+		if (strchr("pdh", f->kind)) {
+			pa = a ? *(void *const *)AT(a, f->off) : NULL;
+			pb = b ? *(void *const *)AT(b, f->off) : NULL;
+		}
+		strbuf_setf(&sub, "%s%s%s", path, *path ? "." : "", f->key);
+		if (f->kind == 'p') {
+			d += diff_part(f->sub, pa, pb, sub.buf, ignore, out);
+		} else if (f->kind == 'd' || f->kind == 'h') {
+			const void *l[2] = {pa, pb};
+			size_t off =
+			    f->kind == 'd'
+				? offsetof(struct env_stack, nr_devices)
+				: offsetof(struct env_doc, nr_fleet_hosts);
+			size_t n[2] = {a ? *(const size_t *)AT(a, off) : 0,
+				       b ? *(const size_t *)AT(b, off) : 0};
+
+			d += diff_list(f->kind == 'd' ? &dev_fields : NULL, l,
+				       n, sub.buf, ignore, out);
+		} else {
+			ta = field_text(f, a, ba, sizeof(ba));
+			tb = field_text(f, b, bb, sizeof(bb));
+			if (!ta != !tb || (ta && strcmp(ta, tb))) {
+				strbuf_addf(out, "%s: '%s' vs '%s'\n", sub.buf,
+					    ta ? ta : "null", tb ? tb : "null");
+				d++;
+			}
+		}
+	}
+	strbuf_release(&sub);
+	return d;
+}
+
+int env_doc_diff(const struct env_doc *a, const struct env_doc *b,
+		 const char *const *ignore, struct strbuf *out)
+{
+	return diff_part(&env_fields, a, b, "", ignore, out);
 }
