@@ -102,19 +102,33 @@ static void params_doc(const struct workload *w, struct run_doc *doc)
 	}
 }
 
-static struct run_latency *latency_doc(const struct hist *h)
+/* One direction's latency: "count", "min", ... "mean" (ns). */
+static struct run_latency *latency_doc(const struct job_lat *l)
 {
-	struct run_latency *l = xcalloc(1, sizeof(*l));
+	struct run_latency *o = xcalloc(1, sizeof(*o));
 
-	l->count = h->count;
-	l->min = h->count ? h->min_ns : 0;
-	l->p50 = hist_quantile(h, 0.50);
-	l->p90 = hist_quantile(h, 0.90);
-	l->p99 = hist_quantile(h, 0.99);
-	l->p999 = hist_quantile(h, 0.999);
-	l->max = h->max_ns;
-	l->mean = fin(hist_mean(h));
-	return l;
+	o->count = l->count;
+	o->min = l->min_ns;
+	o->p50 = l->p50_ns;
+	o->p90 = l->p90_ns;
+	o->p99 = l->p99_ns;
+	o->p999 = l->p999_ns;
+	o->max = l->max_ns;
+	o->mean = fin(l->mean_ns);
+	return o;
+}
+
+/* "latency_ns": each direction that moved something. */
+static struct run_latencies *latencies_doc(const struct job_lat lat[IO_DIRS],
+					   const uint64_t ops[IO_DIRS])
+{
+	struct run_latencies *o = xcalloc(1, sizeof(*o));
+
+	if (ops[IO_READ])
+		o->read = latency_doc(&lat[IO_READ]);
+	if (ops[IO_WRITE])
+		o->write = latency_doc(&lat[IO_WRITE]);
+	return o;
 }
 
 /* The per-operation table of a file workload: latencies in us. */
@@ -199,32 +213,6 @@ static void names_doc(const struct run_result *r, struct run_doc *doc)
 	doc->has_engine_features = MODEL_SET;
 }
 
-/* A job's latency per direction it moved, the members of
- * latency_doc(). */
-static struct run_latencies *job_lat_doc(const struct job_result *j)
-{
-	struct run_latencies *o = xcalloc(1, sizeof(*o));
-	struct run_latency **dir[IO_DIRS] = {&o->read, &o->write};
-
-	for (unsigned d = 0; d < IO_DIRS; d++) {
-		const struct job_lat *l = &j->lat[d];
-		struct run_latency *e;
-
-		if (!j->ops[d])
-			continue;
-		e = *dir[d] = xcalloc(1, sizeof(*e));
-		e->count = l->count;
-		e->min = l->min_ns;
-		e->p50 = l->p50_ns;
-		e->p90 = l->p90_ns;
-		e->p99 = l->p99_ns;
-		e->p999 = l->p999_ns;
-		e->max = l->max_ns;
-		e->mean = fin(l->mean_ns);
-	}
-	return o;
-}
-
 static void jobs_doc(const struct run_result *r, struct run_doc *doc)
 {
 	unsigned i;
@@ -253,7 +241,7 @@ static void jobs_doc(const struct run_result *r, struct run_doc *doc)
 			o->has_ops_read = MODEL_SET;
 			o->ops_written = j->ops[IO_WRITE];
 			o->has_ops_written = MODEL_SET;
-			o->latency_ns = job_lat_doc(j);
+			o->latency_ns = latencies_doc(j->lat, j->ops);
 		}
 	}
 }
@@ -385,12 +373,11 @@ static void numbers_doc(const struct run_meta *meta, const struct run_result *r,
 {
 	const struct metric_def *m =
 	    meta->metric ? meta->metric : metric_default(meta->w);
+	struct job_lat lat[IO_DIRS];
 
-	doc->latency_ns = xcalloc(1, sizeof(*doc->latency_ns));
-	if (r->ops[IO_READ])
-		doc->latency_ns->read = latency_doc(&r->lat[IO_READ]);
-	if (r->ops[IO_WRITE])
-		doc->latency_ns->write = latency_doc(&r->lat[IO_WRITE]);
+	job_lat_from_hist(&lat[IO_READ], &r->lat[IO_READ]);
+	job_lat_from_hist(&lat[IO_WRITE], &r->lat[IO_WRITE]);
+	doc->latency_ns = latencies_doc(lat, r->ops);
 	doc->cpu = xcalloc(1, sizeof(*doc->cpu));
 	doc->cpu->user_s = fin(r->cpu.user_s);
 	doc->cpu->sys_s = fin(r->cpu.sys_s);
