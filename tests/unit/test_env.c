@@ -247,6 +247,18 @@ static void test_doc_diff(void **state)
 	strbuf_reset(&out);
 	assert_int_equal(env_doc_diff(&a, &b, ignore_sched, &out), 3);
 	assert_non_null(strstr(out.buf, "stack.devices: 1 entries vs 2\n"));
+	/* a list of strings, entry by entry */
+	a.fleet_hosts = xcalloc(2, sizeof(char *));
+	b.fleet_hosts = xcalloc(2, sizeof(char *));
+	a.nr_fleet_hosts = b.nr_fleet_hosts = 2;
+	a.has_fleet_hosts = b.has_fleet_hosts = MODEL_SET;
+	a.fleet_hosts[0] = xstrdup("h1");
+	b.fleet_hosts[0] = xstrdup("h1");
+	a.fleet_hosts[1] = xstrdup("h2");
+	b.fleet_hosts[1] = xstrdup("h3");
+	strbuf_reset(&out);
+	assert_int_equal(env_doc_diff(&a, &b, ignore_sched, &out), 4);
+	assert_non_null(strstr(out.buf, "fleet_hosts[1]: 'h2' vs 'h3'\n"));
 	/* none recorded on one side */
 	strbuf_reset(&out);
 	assert_true(env_doc_diff(&a, NULL, NULL, &out) > 0);
