@@ -318,13 +318,16 @@ static void html_row(struct emit *e, bool head)
 	strbuf_addstr(e->out, "<tr>");
 	for (i = 0; i < e->nr_cells; i++) {
 		unsigned k = t->cols[i].kind;
-		const char *cls = cell_class(k);
+		bool span = i == e->nr_cells - 1 && e->nr_cells < t->nr_cols;
+		/* words across number columns ("baseline") read from the
+		 * left */
+		const char *cls = span && k == EMIT_NUM ? NULL : cell_class(k);
 		const char *tag = head ? "th" : "td";
 
 		strbuf_addf(e->out, "<%s", tag);
 		if (cls && (!head || k == EMIT_NUM))
 			strbuf_addf(e->out, " class=\"%s\"", cls);
-		if (i == e->nr_cells - 1 && e->nr_cells < t->nr_cols)
+		if (span)
 			strbuf_addf(e->out, " colspan=\"%zu\"", t->nr_cols - i);
 		strbuf_addch(e->out, '>');
 		if (head || !e->cell[i].len) {
