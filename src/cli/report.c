@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "../core/model/model_tree.h"
+#include "../core/report/fmt.h"
 #include "../core/report/report_formats.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
@@ -190,8 +191,11 @@ int cmd_report(int argc, const char **argv)
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
+	/* JSON is the stored object, printed as every object is
+	 * (report_json_string()), once it decodes */
 	if (experiment_doc_from_tree(exp, &doc, 0, &err) ||
-	    report_render(&doc, a.format, &out, &err)) {
+	    (is_json ? (report_json_string(exp, &out), 0)
+		     : report_render(&doc, a.format, &out, &err))) {
 		error("experiment '%s': %s", a.id, err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "../core/model/model_json.h"
 #include "../core/model/model_tree.h"
+#include "../core/report/fmt.h"
 #include "../core/report/page.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
@@ -107,8 +107,10 @@ int cmd_show(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	/* the object as JSON is printed as every object is, once it
+	 * decodes (report_json_string()) */
 	if (a.json)
-		experiment_doc_encode(&doc, 0, &out);
+		report_json_string(exp, &out);
 	if (a.json ? cli_write_json_text(a.json, out.buf, 0)
 		   : cli_write_text("-", out.buf))
 		ret = EXIT_RUNTIME;
