@@ -381,10 +381,10 @@ int cmd_observe(int argc, const char **argv)
 	strbuf_reset(&err);
 	if (expjson_get(lv.obj, "verdicts") &&
 	    !report_experiment_text(lv.obj, &out, &err)) {
-		live_report_text(lv.obj, &out);
+		report_live_text(lv.obj, &out);
 	} else {
 		warning("too little was measured for a verdict");
-		live_report_text(lv.obj, &out);
+		report_live_text(lv.obj, &out);
 	}
 	if (*id)
 		strbuf_addf(&out, "stored as %s ('iotrial show %s')\n", id, id);
