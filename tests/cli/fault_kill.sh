@@ -19,6 +19,7 @@ L=$LOOP
 mkmount "$L" || skip "cannot make a file system"
 M=$MNT
 mkdir -p "$M/w"
+S=$(other_sched "$L") || skip "'$L' offers one scheduler only"
 # scratch images go here, so that strays are easy to see
 SCR=$TEST_TMP/scratch
 mkdir -p "$SCR"
@@ -47,7 +48,7 @@ partial_rows() {
 		done
 }
 
-cmd_run=(run seqwrite -t "$M/w" --size 16M --time 2s --set scheduler=bfq
+cmd_run=(run seqwrite -t "$M/w" --size 16M --time 2s --set scheduler="$S"
 	--set read_ahead_kb=1024 --set vm.dirty_expire_centisecs=15s)
 cmd_compare=(compare seqread -t "$M/w" --vary read_ahead_kb=128,1024
 	--size 8M --time 200ms --runs 4 --no-drop-caches)

@@ -16,6 +16,7 @@ L=$LOOP
 mkmount "$L" || skip "cannot make a file system"
 M=$MNT
 mkdir -p "$M/w"
+S=$(other_sched "$L") || skip "'$L' offers one scheduler only"
 log=$TEST_TMP/run.log
 out=$TEST_TMP/out
 
@@ -24,7 +25,7 @@ good=0
 changed_seen=0
 for i in $(seq 1 "$ROUNDS"); do
 	"$IOTRIAL" run seqwrite -t "$M/w" --size 16M --time 2s \
-		--set scheduler=bfq --set read_ahead_kb=4096s \
+		--set scheduler="$S" --set read_ahead_kb=4096s \
 		--set nr_requests=64 --set atime=noatime \
 		--set vm.dirty_expire_centisecs=15s >"$log" 2>&1 &
 	pid=$!

@@ -20,6 +20,7 @@ L=$LOOP
 mkmount "$L" || skip "cannot make a file system"
 M=$MNT
 mkdir -p "$M/w"
+S=$(other_sched "$L") || skip "'$L' offers one scheduler only"
 orig=$(knob_state "$L" "$M")
 J=$IOTRIAL_STATE_DIR/journal
 
@@ -50,7 +51,7 @@ bad=0 rounds=0
 CMP=("$IOTRIAL" compare seqread -t "$M/w" --size 8M --vary read_ahead_kb=128,1024
 	--vary nr_requests=32,64 --time 0.1s --runs 2 --no-drop-caches --json=-)
 RUN=("$IOTRIAL" run seqwrite -t "$M/w" --size 8M --time 0.6s
-	--set scheduler=bfq --set read_ahead_kb=4096s --set atime=noatime
+	--set scheduler="$S" --set read_ahead_kb=4096s --set atime=noatime
 	--set vm.dirty_expire_centisecs=15s --json)
 for what in CMP RUN; do
 	for ms in 0 30 100 250 500 800 1200 1700 2400; do

@@ -13,13 +13,14 @@ L=$LOOP
 mkmount "$L" || skip "cannot make a file system"
 M=$MNT
 mkdir -p "$M/w"
+S=$(other_sched "$L") || skip "'$L' offers one scheduler only"
 log=$TEST_TMP/run.log
 
 orig=$(knob_state "$L" "$M")
 
 for sig in INT TERM HUP; do
 	"$IOTRIAL" run seqwrite -t "$M/w" --size 16M --time 30s \
-		--set scheduler=bfq --set read_ahead_kb=4096s \
+		--set scheduler="$S" --set read_ahead_kb=4096s \
 		--set nr_requests=64 --set atime=noatime \
 		--set vm.dirty_expire_centisecs=15s >"$log" 2>&1 &
 	pid=$!
@@ -52,7 +53,7 @@ done
 
 # a reader that goes away (| head) must not kill the run before it restores
 "$IOTRIAL" run seqwrite -t "$M/w" --size 16M --time 300ms \
-	--set scheduler=bfq --set nr_requests=64 --json 2>"$log" | head -c 1 >/dev/null
+	--set scheduler="$S" --set nr_requests=64 --json 2>"$log" | head -c 1 >/dev/null
 sleep 0.5 # the run finishes on its own after head exits
 for _ in $(seq 1 40); do
 	[ "$(knob_state "$L" "$M")" = "$orig" ] &&
