@@ -206,5 +206,9 @@ clean:
 .PHONY: all check check-run check-fleet demo clean fuzz-build fuzz-long
 .DELETE_ON_ERROR:
 
--include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \
-	build/rel/src/main.d build/san/src/main.d $(UNIT_BIN:=.d)
+# the fuzz objects' only where they are built: make check builds them
+# beside the tests, and a make of a test (make install) must not read a
+# .d file half written
+-include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) \
+	build/rel/src/main.d build/san/src/main.d $(UNIT_BIN:=.d) \
+	$(if $(filter build/fuzz/% fuzz%,$(MAKECMDGOALS)),$(FUZZ_OBJ:.o=.d))

@@ -12,10 +12,12 @@
 # more the fuzz targets (CPU only, no shared state) run at the lowest
 # priority beside the other tests, and CLI tests whose file has a line
 # "# parallel: WHY" run two at a time with each other; every other CLI
-# test runs alone. A test may be marked only when it neither changes nor
-# measures anything machine-wide (sysctls, the page cache, a shared
-# disk's counters, loop devices, mounts, schedulers of any device) and
-# finds only its own files. TEST_JOBS=1 runs everything one at a time.
+# test runs alone. A test may be marked only when it changes nothing
+# machine-wide (a sysctl, the page cache, a device it did not make),
+# measures nothing another test changes (a shared disk's counters, the
+# list of devices or mounts, dirty memory, the pace of a clock-driven
+# load) and finds only its own files; a loop device of its own is fine.
+# TEST_JOBS=1 runs everything one at a time.
 # FUZZ_BUILD=1 (make check) builds the fuzz targets first, in the same
 # way: beside the tests, at the lowest priority.
 set -u
