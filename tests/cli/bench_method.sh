@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benches' method (bench/ratio-ci, bench/interleave.py) on inputs
 # whose answers are known, so a bench that prints "goal met" means it.
+# parallel: stand-in tools in a directory of its own; dry runs
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 rci=$IOTRIAL_SRC/bench/ratio-ci

@@ -7,6 +7,7 @@
 # of the test's own, over empty dpkg and apt state directories, with an
 # apt-get of the test's that only records whether the lock was free:
 # nothing is installed, and the machine's own locks are not touched.
+# parallel: a mount namespace and locks of its own
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v unshare >/dev/null || skip "needs unshare (util-linux)"

@@ -5,6 +5,7 @@
 # truncated in place (a reader holding the old one keeps it whole, and a
 # link at the path is replaced, not followed); without --force an
 # existing path, a dangling link included, is refused.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 trap 'test_cleanup' EXIT
 cd "$TEST_TMP" || exit 1

@@ -2,6 +2,7 @@
 # Every C file of src/ and tests/ is as the project's .clang-format lays
 # it out (generated reference vectors excepted): one check per file that
 # differs, one for the whole tree. Run `clang-format -i FILE` to fix one.
+# parallel: reads the source tree only
 . "$(dirname "$0")/lib.sh"
 command -v clang-format >/dev/null || skip "needs clang-format"
 cd "$IOTRIAL_SRC" || exit 1
