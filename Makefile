@@ -150,7 +150,7 @@ check:
 	@$(MAKE) --no-print-directory check-run
 
 # check without the package step; the fuzz targets are built beside the
-# tests (run-tests.sh, FUZZ_BUILD), at the lowest priority
+# tests (run-tests.sh, FUZZ_BUILD), the build at the lowest priority
 check-run: iotrial build/san/iotrial bench/ratio-ci $(UNIT_BIN)
 	@FUZZ_BUILD=$$(command -v $(FUZZ_CC) >/dev/null && echo 1) \
 		tests/run-tests.sh

@@ -9,8 +9,8 @@
 #
 # Each result line ends with the test's time ("PASS cli/x (12) 34s"), and
 # a line of the slowest comes before the closing one. On two cores or
-# more the fuzz targets (CPU only, no shared state) run at the lowest
-# priority beside the other tests, and CLI tests whose file has a line
+# more the fuzz targets (CPU only, no shared state) run one at a time
+# beside the other tests, and CLI tests whose file has a line
 # "# parallel: WHY" run two at a time with each other; every other CLI
 # test runs alone. A test may be marked only when it changes nothing
 # machine-wide (a sysctl, the page cache, a device it did not make),
@@ -18,8 +18,8 @@
 # list of devices or mounts, dirty memory, the pace of a clock-driven
 # load) and finds only its own files; a loop device of its own is fine.
 # TEST_JOBS=1 runs everything one at a time.
-# FUZZ_BUILD=1 (make check) builds the fuzz targets first, in the same
-# way: beside the tests, at the lowest priority.
+# FUZZ_BUILD=1 (make check) builds the fuzz targets first, beside the
+# tests at the lowest CPU priority.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 pass=0 fail=0 skip=0
@@ -133,8 +133,9 @@ fuzz_lane() {
 	local log=$log_dir/fuzz-build.log t0=${EPOCHREALTIME/./}
 	if [ "${FUZZ_BUILD:-}" = 1 ]; then
 		rm -f "$log.rc" "$log.secs"
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory \
-			-j"$(nproc 2>/dev/null || echo 1)" fuzz-build >"$log" 2>&1
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL nice -n 19 make \
+			--no-print-directory -j"$(nproc 2>/dev/null || echo 1)" \
+			fuzz-build >"$log" 2>&1
 		echo $? >"$log.rc"
 		secs_since "$t0" >"$log.secs"
 	fi
@@ -157,14 +158,12 @@ fuzz_count() {
 	done
 }
 
-# Beside the rest, at the lowest CPU priority: the fuzzers take a core
-# only while the tests leave it idle.
+# Beside the rest: the build at the lowest CPU priority, taking what the
+# tests leave idle; the fuzzers at the tests' own, since each has 10 s of
+# wall time and at nice 19 on a busy machine ran half as many inputs.
 fuzz_pid=
 if [ "$jobs" -gt 1 ]; then
-	(
-		renice -n 19 -p "$BASHPID" >/dev/null 2>&1
-		fuzz_lane
-	) &
+	fuzz_lane &
 	fuzz_pid=$!
 fi
 
