@@ -14,6 +14,10 @@ command -v unshare >/dev/null || skip "needs unshare (util-linux)"
 command -v python3 >/dev/null || skip "needs python3"
 command -v dpkg-query >/dev/null || skip "not a Debian system (no dpkg-query)"
 [ -r /proc/locks ] || skip "no /proc/locks to find a lock's holder in (is /proc mounted?)"
+# (in a chroot whose root is a plain directory, / is no mount whose
+# propagation could be made private, and nothing is mounted over it)
+unshare -m --propagation private true 2>/dev/null ||
+	skip "cannot make a private mount namespace here (is / a mount point?)"
 
 mkdir -p "$TEST_TMP/bin"
 # the stand-in apt-get: fails, as apt-get does, when dpkg's lock is held
