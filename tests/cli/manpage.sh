@@ -8,6 +8,7 @@
 # families' tables, every exit code and environment variable the code
 # uses is documented. 'iotrial help CMD' prints what 'CMD --help' does.
 # The page itself renders without warnings.
+# parallel: reads the source tree and the manual only
 . "$(dirname "$0")/lib.sh"
 
 MAN=$IOTRIAL_SRC/docs/iotrial.1

@@ -14,6 +14,7 @@
 # (from --db) suggests '--direct'. A swap that lands nearer to another
 # option than to its own ('--bd' is one letter from '--bs') is not a
 # misspelling of it; the next pair of letters is swapped instead.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 
 python3 - "$IOTRIAL" <<'PY'

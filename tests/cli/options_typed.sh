@@ -11,6 +11,7 @@
 # another kind is refused naming the option (an excluded bound with the
 # range), and the manual's item for
 # the option states the same default and bounds.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target
