@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "job.h"
 #include "knobargs.h"
+#include "progress.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/report/devices_text.h"
@@ -40,7 +41,9 @@ struct compare_args {
 	struct knob_cli set;	      /* --set KNOB=VALUE: held in every arm */
 	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
-	char *cmd; /* exec: the command after "--", owned */
+	char *cmd;		  /* exec: the command after "--", owned */
+	struct cli_progress prog; /* --progress, --metrics-file */
+	struct trial *tr;	  /* for the progress' metrics */
 };
 
 /* A number macro as text, for a default: core's EXPERIMENT_MAX_ARMS. */
@@ -252,6 +255,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "force", &a->force,
 		     "run even when --budget or --max-runs cannot reach a "
 		     "verdict"),
+	    OPT_CLI_PROGRESS(&a->prog),
 	    OPT_CLI_JOB(&a->r),
 	    OPT_SCHEMA(),
 	    OPT_END(),
@@ -394,24 +398,14 @@ out:
 	return ret;
 }
 
-/* Progress on stderr when it is a terminal: one rewritten line. */
+/* Progress (progress.h): a line on a terminal, --progress=json,
+ * --metrics-file with what is measured so far. */
 static void on_progress(void *ctx, const struct experiment_progress *p)
 {
-	const struct compare_args *a = ctx;
+	struct compare_args *a = ctx;
 
-	if (a->quiet || !isatty(STDERR_FILENO))
-		return;
-	if (p->block == -1u)
-		fprintf(stderr, "\r\033[K[%u/%u] warm-up: %s", p->run + 1,
-			p->planned, p->arm);
-	else
-		fprintf(stderr, "\r\033[K[%u/%u] block %u: %s", p->run + 1,
-			p->planned, p->block + 1, p->arm);
-	if (p->halfwidth > 0 && p->halfwidth < 10)
-		fprintf(stderr, ", CI +-%.1f%%", 100 * p->halfwidth);
-	if (p->eta_s >= 0)
-		fprintf(stderr, ", ETA %.0f s", p->eta_s);
-	fflush(stderr);
+	cli_progress_tree(&a->prog, a->tr->e.obj);
+	cli_progress_experiment(&a->prog, p);
 }
 
 static int default_target_spec(struct strbuf *out)
@@ -463,6 +457,8 @@ int cmd_compare(int argc, const char **argv)
 	int ret = EXIT_OK, pr;
 
 	trial_init(&tr, TRIAL_EXPERIMENT, &hooks);
+	cli_progress_init(&a.prog);
+	a.tr = &tr;
 	knob_cli_init(&a.set);
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
@@ -474,6 +470,7 @@ int cmd_compare(int argc, const char **argv)
 	if (a.quiet)
 		knob_cli_log_quiet(&tr.hooks.log);
 	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
+	    cli_progress_check(&a.prog) ||
 	    (a.report &&
 	     cli_check_report_file(a.report, 0,
 				   "remove it; 'iotrial report ID --format "
@@ -572,9 +569,9 @@ int cmd_compare(int argc, const char **argv)
 		strbuf_reset(&out);
 		cli_say_dir_disk(&tr, "compare");
 	}
+	tr.c.live = &a.prog.live;
+	cli_progress_start(&a.prog, "compare", a.quiet, 0);
 	pr = trial_run(&tr, &err);
-	if (!a.quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K");
 	if (trial_finish(&tr, &out))
 		error("%s", out.buf);
 	strbuf_reset(&out);
@@ -598,6 +595,10 @@ int cmd_compare(int argc, const char **argv)
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
+	cli_progress_tree(&a.prog, tr.e.obj);
+	cli_progress_finish(&a.prog, *tr.c.stop ? "interrupted"
+				     : pr	? "failed"
+						: "done");
 	if (a.r.json_file && cli_write_json(a.r.json_file, tr.e.obj))
 		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
@@ -611,6 +612,7 @@ int cmd_compare(int argc, const char **argv)
 	    cli_has_regression(tr.e.obj, a.strict))
 		ret = EXIT_REGRESSION;
 out:
+	cli_progress_release(&a.prog);
 	trial_release(&tr);
 	fiojob_plan_release(&plan);
 	strbuf_release(&err);
