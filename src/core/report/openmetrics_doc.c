@@ -259,6 +259,11 @@ void om_experiment(struct om_writer *w, const struct experiment_doc *doc)
 		  "Runs (or windows) recorded so far.", (double)doc->nr_runs);
 	om_single(w, "iotrial_experiment_blocks", NULL, "Complete blocks.",
 		  (double)doc->blocks);
+	if (doc->has_windows)
+		om_single(w, "iotrial_experiment_windows", NULL,
+			  "Windows of an observe done, settle windows "
+			  "included.",
+			  (double)doc->nr_windows);
 	arms(w, doc, u);
 	verdicts(w, doc);
 	if (doc->runs_mode && !strcmp(doc->runs_mode, "run") &&
