@@ -14,6 +14,7 @@
 #include "job.h"
 #include "knobargs.h"
 #include "progress.h"
+#include "typed_doc.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/report/devices_text.h"
@@ -22,6 +23,7 @@
 #include "../core/experiment/trial.h"
 #include "../core/experiment/metrics.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -34,6 +36,8 @@ struct compare_args {
 	double precision, equivalence;
 	const char *baseline;
 	const char *report; /* --report FILE.html */
+	const char *export_csv,
+	    *export_md; /* --export-csv, --export-markdown */
 	int no_drop_caches, fail_on_regression, quiet, strict, force;
 	int dry_run;	   /* --dry-run: print the plan, run nothing */
 	const char **vary; /* "FACTOR=V1,V2" */
@@ -64,6 +68,8 @@ static const char *const compare_usage[] = {
     "         [--seed N]",
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
     "         [--json[=FILE]] [--report FILE.html] [--fail-on-regression]",
+    "         [--export-csv FILE] [--export-markdown FILE]",
+    "         [--progress json[:FD]] [--metrics-file FILE]",
     "         [--strict] [--quiet]",
     "         [--allow-destroy] [--force] [--memory-limit SIZE] [--cpus LIST]",
     "         [--mems LIST]",
@@ -239,6 +245,12 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_STRING(0, "report", &a->report, "FILE.html",
 		       "at the end, write the HTML report (as 'iotrial "
 		       "report --format html') to FILE.html"),
+	    OPT_STRING(0, "export-csv", &a->export_csv, "FILE",
+		       "at the end, write the arms (median and CI, ratio and "
+		       "CI, verdict) as CSV to FILE, as hyperfine does"),
+	    OPT_STRING(0, "export-markdown", &a->export_md, "FILE",
+		       "at the end, write the arms as a Markdown table to "
+		       "FILE"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when an arm is significantly slower; a suspect "
 		     "arm's 'slower' (from runs iotrial flagged) exits 0 "
@@ -408,6 +420,47 @@ static void on_progress(void *ctx, const struct experiment_progress *p)
 	cli_progress_experiment(&a->prog, p);
 }
 
+/* --export-csv, --export-markdown: the arms' table into path, replaced
+ * whole ("-": stdout). 0, or -1 after saying why. */
+static int write_arms(struct json_object *exp, const char *path, int md)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = cli_arms_of_tree(exp, md, &out, &err);
+
+	if (ret)
+		error("no export: %s", err.buf);
+	else if (!strcmp(path, "-"))
+		fputs(out.buf, stdout);
+	else if ((ret = outfile_write(path, out.buf, out.len, OUTFILE_REPLACE,
+				      &err)))
+		error("%s", err.buf);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
+}
+
+/* Can the exports be written, before any run? 0, or -1 after saying
+ * why. */
+static int check_exports(const struct compare_args *a)
+{
+	const char *paths[2] = {a->export_csv, a->export_md};
+	struct strbuf err = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < 2 && !ret; i++) {
+		if (!paths[i] || !strcmp(paths[i], "-"))
+			continue;
+		if (!*paths[i] ||
+		    outfile_check(paths[i], OUTFILE_REPLACE, &err)) {
+			error("--export-%s: %s", i ? "markdown" : "csv",
+			      *paths[i] ? err.buf : "needs a file name");
+			ret = -1;
+		}
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
 static int default_target_spec(struct strbuf *out)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -470,7 +523,7 @@ int cmd_compare(int argc, const char **argv)
 	if (a.quiet)
 		knob_cli_log_quiet(&tr.hooks.log);
 	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
-	    cli_progress_check(&a.prog) ||
+	    cli_progress_check(&a.prog) || check_exports(&a) ||
 	    (a.report &&
 	     cli_check_report_file(a.report, 0,
 				   "remove it; 'iotrial report ID --format "
@@ -607,6 +660,10 @@ int cmd_compare(int argc, const char **argv)
 		fputs(out.buf, stdout);
 	}
 	if (a.report && write_html(tr.e.obj, a.report))
+		ret = EXIT_RUNTIME;
+	if (a.export_csv && write_arms(tr.e.obj, a.export_csv, 0))
+		ret = EXIT_RUNTIME;
+	if (a.export_md && write_arms(tr.e.obj, a.export_md, 1))
 		ret = EXIT_RUNTIME;
 	if (ret == EXIT_OK && a.fail_on_regression &&
 	    cli_has_regression(tr.e.obj, a.strict))

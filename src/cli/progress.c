@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "metrics_doc.h"
+#include "typed_doc.h"
 #include "progress.h"
 #include "../core/report/openmetrics.h"
 #include "../util/clock.h"
