@@ -62,15 +62,18 @@ struct cli_progress {
 	struct strbuf metrics_err;
 };
 
-/* The options: --progress json[:FD] and --metrics-file FILE. */
-#define OPT_CLI_PROGRESS(p)                                                    \
+/* The options: --progress json[:FD] and --metrics-file FILE (both:
+ * OPT_CLI_PROGRESS). */
+#define OPT_CLI_PROGRESS_JSON(p)                                               \
 	OPT_STRING(0, "progress", &(p)->spec, "json[:FD]",                     \
 		   "one JSON object per update on stderr, or on descriptor "   \
-		   "FD, for other tools to follow"),                           \
-	    OPT_STRING(0, "metrics-file", &(p)->metrics_file, "FILE",          \
-		       "rewrite FILE atomically with metrics as the work "     \
-		       "goes (Prometheus text, for node_exporter's textfile "  \
-		       "collector)")
+		   "FD, for other tools to follow")
+#define OPT_CLI_METRICS_FILE(p)                                                \
+	OPT_STRING(0, "metrics-file", &(p)->metrics_file, "FILE",              \
+		   "rewrite FILE atomically with metrics as the work goes "    \
+		   "(Prometheus text, for node_exporter's textfile "           \
+		   "collector)")
+#define OPT_CLI_PROGRESS(p) OPT_CLI_PROGRESS_JSON(p), OPT_CLI_METRICS_FILE(p)
 
 void cli_progress_init(struct cli_progress *p);
 

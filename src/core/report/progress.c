@@ -23,6 +23,7 @@ void progress_snap_init(struct progress_snap *s, const char *command)
 	s->halfwidth = -1;
 	s->ios_per_s = -1;
 	s->bytes_per_s = -1;
+	s->lost = UINT64_MAX;
 }
 
 /* s as a JSON string, quotes included. */
@@ -105,7 +106,8 @@ void progress_json_line(const struct progress_snap *s, struct strbuf *out)
 	}
 	if (s->have_events) {
 		member_u64(out, "events", s->events);
-		member_u64(out, "lost", s->lost);
+		if (s->lost != UINT64_MAX)
+			member_u64(out, "lost", s->lost);
 	}
 	strbuf_addstr(out, "}\n");
 	text_json_safe(out, from);
@@ -188,9 +190,8 @@ void progress_text_line(const struct progress_snap *s, struct strbuf *out)
 			progress_fmt_duration(out, s->elapsed_s);
 		}
 		if (s->have_events)
-			strbuf_addf(out, ", %llu events, %llu lost",
-				    (unsigned long long)s->events,
-				    (unsigned long long)s->lost);
+			strbuf_addf(out, ", %llu events",
+				    (unsigned long long)s->events);
 	}
 	if (s->eta_s >= 0) {
 		strbuf_addstr(out, ", ETA ");

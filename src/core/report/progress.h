@@ -13,7 +13,7 @@
  * unknown), eta_by (what the ETA counts to), total_s, done, planned and
  * unit (the steps: runs or windows), block, arm, ci_halfwidth, and
  * within a run run_elapsed_s, ios, bytes, iops and mbps (10^6 bytes/s,
- * since the previous update); a capture's events and lost. A member that
+ * since the previous update); a capture's events, and lost once known. A member that
  * does not apply is left out.
  */
 #ifndef IOTRIAL_REPORT_PROGRESS_H
@@ -54,7 +54,9 @@ struct progress_snap {
 	double bytes_per_s;
 	/* a capture */
 	int have_events;
-	uint64_t events, lost;
+	uint64_t events; /* recorded so far */
+	uint64_t lost;	 /* the ring buffer could not hold; UINT64_MAX:
+			    not known yet (until the capture ends) */
 };
 
 /* A snapshot with nothing known: every "unknown" value set. */
