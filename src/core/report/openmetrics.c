@@ -255,8 +255,8 @@ void om_progress(struct om_writer *w, const struct progress_snap *s,
 			  "Events a capture has recorded.");
 		om_sample(w, NULL, 0, (double)s->events);
 		if (s->lost != UINT64_MAX) {
-			om_family(w, "iotrial_progress_lost_events",
-				  OM_COUNTER, NULL,
+			om_family(w, "iotrial_progress_lost_events", OM_COUNTER,
+				  NULL,
 				  "Events a capture lost (its ring buffer was "
 				  "full).");
 			om_sample(w, NULL, 0, (double)s->lost);

@@ -119,6 +119,10 @@ void progress_fmt_duration(struct strbuf *out, double s)
 
 	if (!isfinite(s) || s < 0)
 		s = 0;
+	if (s < 10) {
+		strbuf_addf(out, "%.1f s", s);
+		return;
+	}
 	if (s < 100) {
 		strbuf_addf(out, "%.0f s", s);
 		return;

@@ -13,8 +13,8 @@
  * unknown), eta_by (what the ETA counts to), total_s, done, planned and
  * unit (the steps: runs or windows), block, arm, ci_halfwidth, and
  * within a run run_elapsed_s, ios, bytes, iops and mbps (10^6 bytes/s,
- * since the previous update); a capture's events, and lost once known. A member that
- * does not apply is left out.
+ * since the previous update); a capture's events, and lost once known. A member
+ * that does not apply is left out.
  */
 #ifndef IOTRIAL_REPORT_PROGRESS_H
 #define IOTRIAL_REPORT_PROGRESS_H
@@ -72,7 +72,7 @@ void progress_json_line(const struct progress_snap *s, struct strbuf *out);
  */
 void progress_text_line(const struct progress_snap *s, struct strbuf *out);
 
-/* A duration for that line: "18 s", "2m05s", "1h02m". */
+/* A duration for that line: "1.5 s", "18 s", "2m05s", "1h02m". */
 void progress_fmt_duration(struct strbuf *out, double s);
 
 #endif
