@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "experiment.h"
+#include "eta.h"
+#include "../workload/live.h"
 #include "metrics.h"
 #include "result_json.h"
 #include "../../util/clock.h"
@@ -283,6 +285,7 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 		     unsigned planned, double halfwidth)
 {
 	struct experiment_progress p;
+	struct budget_opts bo;
 	double elapsed = (double)(clock_now_ns() - l->start_ns) / 1e9;
 
 	if (!l->h->progress)
@@ -292,10 +295,14 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 	p.block = block;
 	p.arm = l->e->arms[arm].label;
 	p.elapsed_s = elapsed;
-	p.eta_s = l->runs_done ? l->run_s_sum / l->runs_done *
-				     (double)(planned - l->runs_done)
-			       : -1;
+	p.run_s = run_s_estimate(l);
 	p.halfwidth = halfwidth;
+	experiment_budget_opts(l->c, &bo);
+	p.eta_s =
+	    experiment_eta(&bo,
+			   &(struct eta_in){l->e->nr_arms, p.run, planned,
+					    block, elapsed, p.run_s, halfwidth},
+			   &p.eta_by);
 	l->h->progress(l->h->ctx, &p);
 }
 
@@ -409,6 +416,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	w.ro.seed = c->single_run ? c->seed : rng_next(&l->rng) & 0xffffffffu;
 	w.ro.keep_files = !c->single_run;
 	w.stop = c->stop;
+	w.live = c->live;
 	if (l->h->apply_knobs && (int)arm != l->applied_arm && arm_knobs) {
 		ret = l->h->apply_knobs(l->h->ctx, a->settings, c->nr_factors,
 					err);
@@ -438,8 +446,10 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	if (!ret && !(c->stop && *c->stop)) {
 		if (l->h->run_begin)
 			ret = l->h->run_begin(l->h->ctx, &w, &w.hook, err);
+		workload_live_begin(w.live, clock_now_ns());
 		if (!ret)
 			ret = c->ops->run(&w, &r, err);
+		workload_live_end(w.live);
 		if (l->h->run_end)
 			l->h->run_end(l->h->ctx, &r);
 	}

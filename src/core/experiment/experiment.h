@@ -119,8 +119,12 @@ struct experiment_progress {
 	unsigned block;	  /* current block, 0-based; warm-ups: -1u */
 	const char *arm;  /* label of the run starting now */
 	double elapsed_s;
-	double eta_s;	  /* for the planned runs; < 0 when unknown */
-	double halfwidth; /* widest ratio CI half-width so far, or -1 */
+	double eta_s;	    /* until the whole experiment ends (eta.h); < 0
+			       when unknown */
+	const char *eta_by; /* what ends it: "runs", "precision",
+			       "max-runs", "budget"; NULL: unknown */
+	double run_s;	    /* seconds a run takes, as measured; < 0: none */
+	double halfwidth;   /* widest ratio CI half-width so far, or -1 */
 };
 
 struct knob_setting;
@@ -180,8 +184,10 @@ struct experiment_config {
 	int drop_caches;      /* sync + drop_caches before each run */
 	const struct metric_def *metric; /* judged by; NULL: the workload's
 					    default (metric_default()) */
-	uint64_t seed;	    /* order of arms in blocks, run seeds */
-	volatile int *stop; /* non-zero: finish now, keep the data */
+	uint64_t seed;		    /* order of arms in blocks, run seeds */
+	volatile int *stop;	    /* non-zero: finish now, keep the data */
+	struct workload_live *live; /* where runs publish their progress
+				       (workload/live.h), or NULL */
 	const struct knob_setting *knobs; /* in force for every run (run
 					     --set), for the run objects */
 	unsigned nr_knobs;
