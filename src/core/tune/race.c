@@ -180,6 +180,16 @@ static void by_score(const struct tune_race *r, unsigned *idx, unsigned n,
 		}
 }
 
+/* Does j's interval lie wholly below 1 - margin on the goodness
+ * scale: b shown worse than a beyond the equivalence margin? */
+static int worse_beyond(const struct tune_judgement *j,
+			const struct tune_judge_opts *o)
+{
+	double hi = o->higher_is_better ? j->ci_high : 1 / j->ci_low;
+
+	return hi < 1 - o->margin;
+}
+
 /*
  * Put out the members of group g shown worse than a leader beyond the
  * margin (Holm across the leaders each met); then say whether the group
@@ -230,7 +240,9 @@ static int eliminate(struct tune_race *r, int g, const char **why)
 		for (l = 1; l < m; l++)
 			if (adj[l] < adj[best])
 				best = l;
-		if (adj[best] >= r->o.alpha_out)
+		/* the test and the interval both: worse beyond the margin */
+		if (adj[best] >= r->o.alpha_out ||
+		    !worse_beyond(&js[best], &r->o.j))
 			continue;
 		by[k] = lead[best];
 		byj[k] = js[best];
