@@ -13,6 +13,7 @@
 #include "../core/report/devices_text.h"
 #include "../core/report/runs_text.h"
 #include "../core/store/store.h"
+#include "../core/tune/tune_text.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 
@@ -105,6 +106,7 @@ int cmd_show(int argc, const char **argv)
 	} else {
 		report_fleet_text(exp, &out);
 		live_report_text(exp, &out);
+		tune_text(exp, &out);
 		report_experiment_devices(exp, &out);
 		if (a.runs)
 			report_runs_text(exp, &out);

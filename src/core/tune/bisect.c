@@ -18,6 +18,7 @@ void tune_bisect_opts_init(struct tune_bisect_opts *o)
 	tune_judge_opts_init(&o->j);
 	o->min_blocks = 6;
 	o->max_blocks = 20;
+	o->share_margin = 0.2;
 }
 
 const char *tune_carry_name(enum tune_carry c)
@@ -321,6 +322,26 @@ static void end_step(struct tune_bisect *b, enum tune_carry carry,
 	}
 }
 
+/*
+ * The share of the difference the set under test carries, as an
+ * interval: the log of its ratio's interval against A over the log of
+ * B's ratio to A (its estimate; the larger effect, measured in every
+ * block). Sorted; NaN when there is no ratio yet.
+ */
+static void share_ci(const struct tune_bisect *b,
+		     const struct tune_judgement *va, double *lo, double *hi)
+{
+	double l = log(b->a_vs_b.ratio), x, y;
+
+	*lo = *hi = NAN;
+	if (!(fabs(l) > 0) || !(va->ci_low > 0) || !(va->ci_high > 0))
+		return;
+	x = log(va->ci_low) / l;
+	y = log(va->ci_high) / l;
+	*lo = x < y ? x : y;
+	*hi = x < y ? y : x;
+}
+
 /* Is a judgement a difference (better or worse)? */
 static int differs(const struct tune_judgement *j)
 {
@@ -379,16 +400,31 @@ int tune_bisect_record(struct tune_bisect *b, const double *metric,
 		return 0;
 	}
 	if (in_step >= b->o.min_blocks && differs(&b->a_vs_b)) {
-		if (va.call == TUNE_EQUIVALENT) {
+		double lo, hi;
+
+		share_ci(b, &va, &lo, &hi);
+		if (va.call == TUNE_EQUIVALENT ||
+		    (lo > -b->o.share_margin && hi < b->o.share_margin)) {
 			end_step(b, TUNE_CARRY_NONE, &va, &vb);
 			return 0;
 		}
-		if (vb.call == TUNE_EQUIVALENT) {
+		if (vb.call == TUNE_EQUIVALENT ||
+		    (lo > 1 - b->o.share_margin &&
+		     hi < 1 + b->o.share_margin)) {
 			end_step(b, TUNE_CARRY_ALL, &va, &vb);
 			return 0;
 		}
-		if (differs(&va) && differs(&vb)) {
+		if (lo > b->o.share_margin && hi < 1 - b->o.share_margin) {
 			end_step(b, TUNE_CARRY_PART, &va, &vb);
+			return 0;
+		}
+		if (in_step >= b->o.max_blocks) {
+			/* some of it for sure, how much not told */
+			end_step(b,
+				 lo > b->o.share_margin
+				     ? TUNE_CARRY_PART
+				     : TUNE_CARRY_CANNOT_TELL,
+				 &va, &vb);
 			return 0;
 		}
 	}

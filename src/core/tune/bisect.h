@@ -7,11 +7,16 @@
  * carry some of the difference is split in two and the first half
  * tested (then the second when the first does not settle it). Each test
  * is a step: blocks of A, B and A+S, each once in a shuffled order,
- * until S against A and S against B can be told (at least min_blocks,
- * at most max_blocks); the step's finding is
- *   none  A+S equivalent to A: S carries none of the difference;
- *   all   A+S equivalent to B: S carries all of it (so the rest none);
- *   part  A+S told apart from both: S carries some;
+ * until S's share of the difference can be told (at least min_blocks,
+ * at most max_blocks). The share is the log of A+S's ratio to A over
+ * the log of B's; its interval comes from A+S against A. The step's
+ * finding is
+ *   none  A+S equivalent to A, or its share's interval within
+ *         +-share_margin: S carries none of the difference;
+ *   all   A+S equivalent to B, or its share within 1 +-share_margin:
+ *         S carries all of it (so the rest none);
+ *   part  the share's interval between the two margins, or above the
+ *         lower one when max_blocks are spent: S carries some;
  *   cannot tell  none of these within max_blocks: neither good nor bad,
  *         the set is kept as undecided, never taken as either.
  * A half found to carry none lets the other carry what the whole did
@@ -62,6 +67,9 @@ struct tune_bisect_opts {
 	unsigned min_blocks; /* a step at least: 6 */
 	unsigned max_blocks; /* a step at most: 20 */
 	unsigned max_runs;   /* all steps at most; 0: no limit */
+	double share_margin; /* a set carries none of the difference when
+				its share's interval lies within +-this,
+				all of it within 1 +-this: 0.2 */
 	uint64_t seed;
 };
 

@@ -84,12 +84,39 @@ static struct json_object *cand_json(struct tune_drive *d, unsigned i)
 	return o;
 }
 
+/* Why no run reached the regime knob acts in, from exp's "regimes"
+ * (experiment/regime_json.c), or NULL. */
+static const char *not_reached(struct json_object *exp, const char *knob)
+{
+	struct json_object *rg, *x, *v;
+	size_t i;
+
+	if (!json_object_object_get_ex(exp, "regimes", &rg) ||
+	    !json_object_is_type(rg, json_type_array))
+		return NULL;
+	for (i = 0; i < json_object_array_length(rg); i++) {
+		x = json_object_array_get_idx(rg, i);
+		if (!json_object_object_get_ex(x, "factor", &v) ||
+		    strcmp(json_object_get_string(v), knob) ||
+		    !json_object_object_get_ex(x, "state", &v) ||
+		    strcmp(json_object_get_string(v), "not_reached"))
+			continue;
+		if (json_object_object_get_ex(x, "values", &v) &&
+		    (v = json_object_array_get_idx(v, 0)) &&
+		    json_object_object_get_ex(v, "why", &v))
+			return json_object_get_string(v);
+		return "no run reached what it acts on";
+	}
+	return NULL;
+}
+
 /* The race's answer into exp. */
 static void race_json(struct tune_drive *d, struct json_object *exp)
 {
 	struct json_object *t = json_object_new_object();
 	struct json_object *a, *x;
 	struct tune_result res;
+	const char *why;
 	unsigned i, k;
 
 	tune_race_result(&d->race, &res);
@@ -110,7 +137,14 @@ static void race_json(struct tune_drive *d, struct json_object *exp)
 			    json_object_new_string(d->dims[i].values[k]));
 		add_str(x, "current", d->dims[i].values[d->dims[i].current]);
 		add_str(x, "leader", d->dims[i].values[res.best_level[i]]);
-		add_str(x, "finding", tune_dim_finding_name(res.finding[i]));
+		why = res.finding[i] == TUNE_DIM_MATTERS
+			  ? NULL
+			  : not_reached(exp, d->dims[i].name);
+		/* the runs show it had nothing to act on */
+		add_str(x, "finding",
+			why ? "irrelevant"
+			    : tune_dim_finding_name(res.finding[i]));
+		add_str(x, "irrelevant_why", why);
 		add_str(x, "settled", d->race.settle_why[i]);
 		json_object_array_add(a, x);
 	}
@@ -180,7 +214,8 @@ static void bisect_json(struct tune_drive *d, struct json_object *exp)
 	add_str(t, "stopped", d->bis.stopped);
 	add_num(t, "equivalence", d->bis.o.j.margin);
 	add_int(t, "runs", r.runs);
-	add_int(t, "steps", d->bis.nr_steps);
+	add_int(t, "nr_steps", d->bis.nr_steps);
+	add_num(t, "share_margin", d->bis.o.share_margin);
 	a = json_object_new_array();
 	for (i = 0; i < d->nr_dims; i++) {
 		x = json_object_new_object();

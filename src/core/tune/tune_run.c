@@ -336,10 +336,11 @@ int tune_diffs(struct trial *tr, const char *const *from, unsigned nr_from,
 		for (i = 0; i < n && !ret; i++) {
 			struct tune_diff *x;
 
-			ret = canon_of(tr, set[i], &knob, &canon, &now, err);
+			strbuf_reset(&now);
+			ret = canon_of(tr, set[i], &knob, &canon, &now, &now);
 			if (ret) {
 				ret = err_set(err, ret, "--%s %s",
-					      side ? "to" : "from", err->buf);
+					      side ? "to" : "from", now.buf);
 				break;
 			}
 			k = find_diff(diff, nr, knob.buf);

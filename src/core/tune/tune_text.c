@@ -204,6 +204,18 @@ static void race_text(struct json_object *t, struct strbuf *out)
 	if (said)
 		strbuf_addstr(out, " (every value within the margin of the "
 				   "current one)\n");
+	for (i = 0; i < n; i++) {
+		x = json_object_array_get_idx(space, i);
+		if (!get(x, "irrelevant_why") ||
+		    !json_object_is_type(get(x, "irrelevant_why"),
+					 json_type_string))
+			continue;
+		strbuf_addstr(out, "irrelevant: ");
+		put_str(out, x, "knob");
+		strbuf_addstr(out, ": ");
+		put_str(out, x, "irrelevant_why");
+		strbuf_addch(out, '\n');
+	}
 	a = get(t, "interactions");
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		struct json_object *kn;
@@ -245,7 +257,8 @@ static void bisect_text(struct json_object *t, struct strbuf *out)
 	static const char *const roles[] = {"carries", "none", "undecided",
 					    "not reached"};
 	static const char *const heads[] = {
-	    "carry the difference: ", "carry none of it: ",
+	    "carry the difference: ",
+	    "carry none of it (each share under the margin): ",
 	    "could not tell (neither good nor bad): ", "not reached: "};
 	unsigned r;
 
@@ -302,7 +315,7 @@ static void bisect_text(struct json_object *t, struct strbuf *out)
 	strbuf_addf(out,
 		    "steps: %.0f (testing each setting alone: %zu); "
 		    "runs: %.0f\nstopped: ",
-		    num(t, "steps"), n, num(t, "runs"));
+		    num(t, "nr_steps"), n, num(t, "runs"));
 	put_str(out, t, "stopped");
 	strbuf_addch(out, '\n');
 }
