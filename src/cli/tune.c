@@ -28,6 +28,7 @@ struct tune_args {
 	struct cli_run_opts r;
 	struct option_list space;  /* --space KNOB=V1,V2 */
 	struct option_list limits; /* --max-change KNOB=RANGE */
+	struct option_list aborts; /* --abort-if RULE */
 	uint64_t budget_ns, max_blocks;
 	double equivalence;
 	int no_drop_caches, quiet;
@@ -41,6 +42,7 @@ static const char *const tune_usage[] = {
     "         [--space KNOB=V1,V2,...]... [--budget DUR] [--metric NAME]",
     "         [--equivalence 2%] [--max-blocks N] [--max-change "
     "KNOB=RANGE]...",
+    "         [--abort-if RULE]...",
     "         [--time DUR | --ios N] [--seed N] [--no-drop-caches]",
     "         [--db PATH] [--no-store] [--json[=FILE]] [--quiet]",
     "   or: iotrial tune --job FILE.fio [--section NAME] ...",
@@ -117,6 +119,10 @@ static int parse_args(int argc, const char **argv, struct tune_args *a,
 		      "blocks a stage of the race runs at most"),
 	    OPT_LIST(0, "max-change", &a->limits, "KNOB=RANGE",
 		     "try only values of KNOB within LO..HI or V1|V2|..."),
+	    OPT_LIST(0, "abort-if", &a->aborts, "RULE",
+		     "a candidate whose run breaks the rule leaves the race "
+		     "at once: METRIC>LIMIT or METRIC<LIMIT (p99>5ms, "
+		     "metric<0.5x baseline)"),
 	    OPT_BOOL(0, "no-drop-caches", &a->no_drop_caches,
 		     "do not drop the page cache before each run"),
 	    OPT_BOOL(0, "quiet", &a->quiet,
@@ -245,6 +251,26 @@ static void say_space(const struct tune_space *sp, const struct trial *tr)
 			sp->out[i].why);
 }
 
+/* Where the answer is kept, and how to set the recommendation: apply
+ * --arm '#N' (arms are numbered from 1). */
+static void say_stored(struct strbuf *out, struct json_object *exp,
+		       const char *id)
+{
+	struct json_object *t, *rec, *arm;
+
+	strbuf_addf(out, "stored as %s: 'iotrial show %s' has every candidate",
+		    id, id);
+	if (json_object_object_get_ex(exp, "tune", &t) &&
+	    json_object_object_get_ex(t, "recommended", &rec) &&
+	    json_object_object_get_ex(rec, "arm", &arm) && arm &&
+	    json_object_get_int(arm) > 0)
+		strbuf_addf(out,
+			    "; 'iotrial apply %s --arm \"#%d\"' sets the "
+			    "recommendation",
+			    id, json_object_get_int(arm) + 1);
+	strbuf_addch(out, '\n');
+}
+
 int cmd_tune(int argc, const char **argv)
 {
 	struct tune_args a = {0};
@@ -260,10 +286,13 @@ int cmd_tune(int argc, const char **argv)
 	struct tune_race_opts ro;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct fiojob_plan plan = {0};
+	struct tune_abort *aborts = NULL;
 	const char *tmp = getenv("TMPDIR");
+	size_t i, nr_aborts = 0;
 	int ret = EXIT_OK, pr;
 
 	memset(&d, 0, sizeof(d));
+	strbuf_init(&d.scratch, 0);
 	trial_init(&tr, TRIAL_EXPERIMENT, &hooks);
 	tune_space_init(&sp);
 	pr = parse_args(argc, argv, &a, &ops);
@@ -271,6 +300,13 @@ int cmd_tune(int argc, const char **argv)
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
+	aborts = xcalloc(a.aborts.nr + 1, sizeof(*aborts));
+	for (i = 0; i < a.aborts.nr; i++, nr_aborts++)
+		if (tune_abort_parse(&aborts[i], a.aborts.v[i], &err)) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 	tr.c.drop_caches = !a.no_drop_caches;
 	tr.c.equivalence = a.equivalence;
 	tr.c.ro.ios = a.r.ios;
@@ -322,6 +358,8 @@ int cmd_tune(int argc, const char **argv)
 	ro.j.margin = a.equivalence;
 	ro.j.higher_is_better = tr.c.metric->higher_is_better;
 	pr = tune_drive_race(&d, &tr, &sp, &ro, &err);
+	d.aborts = aborts;
+	d.nr_aborts = (unsigned)nr_aborts;
 	if (!pr)
 		pr = tune_drive_afford(
 		    &d, a.budget_ns,
@@ -360,11 +398,7 @@ int cmd_tune(int argc, const char **argv)
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
 		tune_text(tr.e.obj, &out);
 		if (tr.id[0])
-			strbuf_addf(&out,
-				    "stored as %s: 'iotrial show %s' has every "
-				    "candidate; 'iotrial apply %s --arm ARM' "
-				    "sets one\n",
-				    tr.id, tr.id, tr.id);
+			say_stored(&out, tr.e.obj, tr.id);
 		fputs(out.buf, stdout);
 	}
 out:
@@ -376,6 +410,10 @@ out:
 	strbuf_release(&out);
 	option_list_release(&a.space);
 	option_list_release(&a.limits);
+	option_list_release(&a.aborts);
+	for (i = 0; aborts && i < nr_aborts; i++)
+		tune_abort_release(&aborts[i]);
+	free(aborts);
 	free(a.params);
 	free(a.cmd);
 	return ret;

@@ -83,6 +83,16 @@ bad "a set that is no set" "a directory, not a regular file" \
 bad "bisect without --to" "needs both sets" \
 	bisect "${run[@]}" --from read_ahead_kb=16
 
+bad "an --abort-if that does not parse" "cannot read --abort-if" \
+	tune "${run[@]}" --space read_ahead_kb=16,256 --abort-if p99
+# a rule the current settings break ends the search, with the numbers
+"$IOTRIAL" tune "${run[@]}" --space read_ahead_kb=16,256 --no-store \
+	--abort-if 'mbps>0' >"$out" 2>&1
+rc=$?
+check "--abort-if: the current settings break it (rc=$rc)" \
+	grep -q "^stopped: the current settings: broke --abort-if 'mbps>0': mbps was" "$out"
+check "...and every knob is back" test "$(state)" = "$before"
+
 # bisect: two settings differ; the answer names each one's role
 "$IOTRIAL" bisect "${run[@]}" --from read_ahead_kb=16 --from add_random=0 \
 	--to read_ahead_kb=256 --to add_random=1 \

@@ -364,7 +364,7 @@ int tune_bisect_record(struct tune_bisect *b, const double *metric,
 			return -EINVAL;
 	for (k = 0; k < b->nr_pending; k++) {
 		struct tune_cand *c = &b->cs.v[b->pending[k]];
-		const char *w = why && why[k] ? why[k] : "no reason given";
+		const char *w = why && why[k] ? why[k] : "its run failed";
 
 		if (!isnan(metric[k])) {
 			c->metric[blk] = metric[k];
@@ -374,14 +374,13 @@ int tune_bisect_record(struct tune_bisect *b, const double *metric,
 		if (b->pending[k] <= 1) {
 			struct strbuf sb = STRBUF_INIT;
 
-			strbuf_addf(&sb, "the run of set %s failed: %s",
-				    b->pending[k] ? "B" : "A", w);
+			strbuf_addf(&sb, "the %s set: %s",
+				    b->pending[k] ? "--to" : "--from", w);
 			tune_bisect_stop(b, sb.buf);
 			strbuf_release(&sb);
 			return 0;
 		}
-		tune_cands_out(&b->cs, b->pending[k], TUNE_OUT_FAILED,
-			       "its run failed: %s", w);
+		tune_cands_out(&b->cs, b->pending[k], TUNE_OUT_FAILED, "%s", w);
 		failed = 1;
 	}
 	b->runs += b->nr_pending;

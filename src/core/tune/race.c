@@ -18,7 +18,7 @@ void tune_race_opts_init(struct tune_race_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	tune_judge_opts_init(&o->j);
-	o->alpha_out = 0.05;
+	o->alpha_out = 0.005;
 	o->min_blocks = 6;
 	o->max_blocks = 20;
 	o->leaders = 2;
@@ -202,6 +202,9 @@ static int eliminate(struct tune_race *r, int g, const char **why)
 	unsigned n = alive_of(r, g, al), k, l, nl;
 	unsigned in_stage = r->cs.blocks - r->stage_start;
 	int *by = xcalloc(r->cs.nr + 1, sizeof(*by));
+	/* the interval of an elimination at its own level, 1 - 2 alpha:
+	 * the race looks after every block, so each look must be strict */
+	struct tune_judge_opts jo = r->o.j;
 	struct tune_judgement *byj = xcalloc(r->cs.nr + 1, sizeof(*byj));
 	int settled = 0;
 
@@ -213,6 +216,7 @@ static int eliminate(struct tune_race *r, int g, const char **why)
 	}
 	if (in_stage < r->o.min_blocks)
 		goto done;
+	jo.conf = 1 - 2 * r->o.alpha_out;
 	by_score(r, al, n, sc);
 	for (k = 0; k < n; k++)
 		by[k] = -1;
@@ -226,8 +230,7 @@ static int eliminate(struct tune_race *r, int g, const char **why)
 		for (l = 0; l < nl && m < 8; l++) {
 			if (al[l] == al[k] || sc[l] <= sc[k])
 				continue;
-			if (tune_cands_judge(&r->cs, al[l], al[k], &r->o.j,
-					     &js[m]))
+			if (tune_cands_judge(&r->cs, al[l], al[k], &jo, &js[m]))
 				continue;
 			if (js[m].n < r->o.min_blocks)
 				continue;
@@ -242,7 +245,7 @@ static int eliminate(struct tune_race *r, int g, const char **why)
 				best = l;
 		/* the test and the interval both: worse beyond the margin */
 		if (adj[best] >= r->o.alpha_out ||
-		    !worse_beyond(&js[best], &r->o.j))
+		    !worse_beyond(&js[best], &jo))
 			continue;
 		by[k] = lead[best];
 		byj[k] = js[best];
@@ -490,18 +493,18 @@ int tune_race_record(struct tune_race *r, const double *metric,
 			c->nr_runs++;
 			continue;
 		}
-		w = why && why[k] ? why[k] : "no reason given";
+		if (c->state == TUNE_OUT_REFUSED)
+			continue; /* it never ran: refused already */
+		w = why && why[k] ? why[k] : "its run failed";
 		if (!r->pending[k]) {
 			struct strbuf sb = STRBUF_INIT;
 
-			strbuf_addf(&sb, "the current settings' run failed: %s",
-				    w);
+			strbuf_addf(&sb, "the current settings: %s", w);
 			tune_race_stop(r, sb.buf);
 			strbuf_release(&sb);
 			return 0;
 		}
-		tune_cands_out(&r->cs, r->pending[k], TUNE_OUT_FAILED,
-			       "its run failed: %s", w);
+		tune_cands_out(&r->cs, r->pending[k], TUNE_OUT_FAILED, "%s", w);
 	}
 	r->runs += r->nr_pending;
 	r->nr_pending = 0;

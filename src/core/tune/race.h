@@ -50,7 +50,9 @@ struct tune_dim {
 /* How to race. */
 struct tune_race_opts {
 	struct tune_judge_opts j;
-	double alpha_out;    /* of a candidate's elimination, after Holm */
+	double alpha_out;    /* of a candidate's elimination at one look,
+				after Holm; its interval is at 1 - 2
+				alpha_out */
 	unsigned min_blocks; /* before anyone leaves: 6 */
 	unsigned max_blocks; /* a stage at most: 20 */
 	unsigned max_runs;   /* the whole race at most; 0: no limit */
@@ -59,7 +61,8 @@ struct tune_race_opts {
 	uint64_t seed;	     /* the order of each block */
 };
 
-/* The defaults above; alpha_out 0.05. */
+/* The defaults above; alpha_out 0.01 (the race looks after every
+ * block: a strict level per look keeps false eliminations rare). */
 void tune_race_opts_init(struct tune_race_opts *o);
 
 /* What a dimension was found to do. */
@@ -147,7 +150,8 @@ unsigned tune_race_next(struct tune_race *r, const unsigned **out);
 
 /*
  * The metrics of the block next() handed out, in its order; NaN for a
- * failed run, with why[k] its reason (why may be NULL). A failed
+ * failed run, with why[k] the sentence that says so ("its run failed:
+ * ...", kept as the candidate's why; why may be NULL). A failed
  * baseline ends the race. Returns 0, or -EINVAL for a metric that is
  * not positive.
  */

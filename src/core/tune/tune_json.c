@@ -298,6 +298,7 @@ void tune_drive_release(struct tune_drive *d)
 		free(d->fail[i]);
 	free(d->fail);
 	free(d->block_arms);
+	strbuf_release(&d->scratch);
 	if (d->tr && d->tr->c.chooser == &d->ch)
 		d->tr->c.chooser = NULL;
 	memset(d, 0, sizeof(*d));

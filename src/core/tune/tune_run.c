@@ -62,7 +62,8 @@ static void make_arms(struct tune_drive *d)
 			continue;
 		}
 		if (trial_add_arm(d->tr, cs->v[i].level, &arm, &err)) {
-			d->no_arm[i] = strbuf_detach(&err, NULL);
+			strbuf_setf(&d->scratch, "cannot be set: %s", err.buf);
+			d->no_arm[i] = strbuf_detach(&d->scratch, NULL);
 			if (!d->bisect)
 				tune_race_refuse(&d->race, i, d->no_arm[i]);
 			continue;
@@ -71,6 +72,101 @@ static void make_arms(struct tune_drive *d)
 	}
 	d->nr_arm_of = cs->nr;
 	strbuf_release(&err);
+}
+
+/* The value of metric name in the experiment runs' entry r: its
+ * "metric" for "metric", else its run's "metrics" member; NaN when it
+ * has none. */
+static double run_value(struct json_object *r, const char *name)
+{
+	struct json_object *run, *ms, *v;
+
+	if (!strcmp(name, "metric"))
+		v = json_object_object_get(r, "metric");
+	else if (!json_object_object_get_ex(r, "run", &run) ||
+		 !json_object_object_get_ex(run, "metrics", &ms) ||
+		 !json_object_object_get_ex(ms, name, &v))
+		return NAN;
+	return v ? json_object_get_double(v) : NAN;
+}
+
+/* The median of metric name over the baseline's runs so far, or NaN. */
+static double base_median(struct json_object *obj, const char *name)
+{
+	struct json_object *runs = json_object_object_get(obj, "runs");
+	size_t i, n = runs ? json_object_array_length(runs) : 0, k = 0;
+	double *x = xcalloc(n + 1, sizeof(*x)), med = NAN;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(runs, i);
+
+		if (json_object_get_int(json_object_object_get(r, "arm")))
+			continue;
+		x[k] = run_value(r, name);
+		if (isfinite(x[k]))
+			k++;
+	}
+	if (k) {
+		size_t a, b;
+
+		for (a = 1; a < k; a++) /* few: insertion */
+			for (b = a; b > 0 && x[b] < x[b - 1]; b--) {
+				double t = x[b];
+
+				x[b] = x[b - 1];
+				x[b - 1] = t;
+			}
+		med = k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
+	}
+	free(x);
+	return med;
+}
+
+/* Does a run (the experiment runs' entry r) break an --abort-if rule?
+ * 1 with why set ("broke --abort-if 'p99>5ms': p99 is 7.1e+06"). */
+static int abort_fires(struct tune_drive *d, struct json_object *obj,
+		       struct json_object *r, struct strbuf *why)
+{
+	unsigned i;
+
+	for (i = 0; i < d->nr_aborts; i++) {
+		const struct tune_abort *a = &d->aborts[i];
+		double v = run_value(r, a->metric), lim = a->limit;
+
+		if (!isfinite(v))
+			continue;
+		if (a->relative) {
+			lim *= base_median(obj, a->metric);
+			if (!isfinite(lim))
+				continue;
+		}
+		if (a->above ? v > lim : v < lim) {
+			strbuf_setf(why,
+				    "broke --abort-if '%s': %s was %.4g, the "
+				    "limit %.4g",
+				    a->text, a->metric, v, lim);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Keep the reason of arm's run this block (see fail[]); it is why's
+ * text, now owned by d. */
+static const char *keep_why(struct tune_drive *d, unsigned arm,
+			    struct strbuf *why)
+{
+	unsigned k;
+
+	if (arm >= d->nr_fail) {
+		d->fail = xrealloc(d->fail, (arm + 1) * sizeof(*d->fail));
+		for (k = d->nr_fail; k <= arm; k++)
+			d->fail[k] = NULL;
+		d->nr_fail = arm + 1;
+	}
+	free(d->fail[arm]);
+	d->fail[arm] = strbuf_detach(why, NULL);
+	return d->fail[arm];
 }
 
 /* The metric of each candidate of the block handed out, from the runs
@@ -106,10 +202,14 @@ static int block_metrics(struct tune_drive *d, struct json_object *obj,
 			continue;
 		for (k = 0; k < d->nr_block; k++)
 			if (d->arm_of[d->block_cands[k]] == arm &&
-			    isnan(m[k])) {
+			    isnan(m[k]) && !why[k]) {
 				m[k] = json_object_get_double(
 				    json_object_object_get(r, "metric"));
 				seen++;
+				if (abort_fires(d, obj, r, &d->scratch)) {
+					m[k] = NAN;
+					why[k] = keep_why(d, arm, &d->scratch);
+				}
 				break;
 			}
 	}
@@ -202,7 +302,9 @@ static void run_failed(void *ctx, unsigned arm, unsigned b, const char *why)
 		d->nr_fail = arm + 1;
 	}
 	free(d->fail[arm]);
-	d->fail[arm] = xstrdup(why && *why ? why : "the run failed");
+	strbuf_setf(&d->scratch, "its run failed: %s",
+		    why && *why ? why : "no reason given");
+	d->fail[arm] = strbuf_detach(&d->scratch, NULL);
 }
 
 /* The factor "knob=v1,v2,..." of values[nr]. */
@@ -255,6 +357,7 @@ int tune_drive_race(struct tune_drive *d, struct trial *tr,
 	int ret;
 
 	memset(d, 0, sizeof(*d));
+	strbuf_init(&d->scratch, 0);
 	d->sp = sp;
 	if (!sp->nr_rows)
 		return err_set(err, -EINVAL, "the space has no knob to tune");
@@ -403,6 +506,7 @@ int tune_drive_bisect(struct tune_drive *d, struct trial *tr,
 	int ret = 0;
 
 	memset(d, 0, sizeof(*d));
+	strbuf_init(&d->scratch, 0);
 	d->bisect = 1;
 	d->diff = diff;
 	d->nr_dims = nr;
@@ -463,4 +567,52 @@ void tune_drive_flush(struct tune_drive *d)
 {
 	if (d->nr_block && d->tr->e.obj)
 		record_block(d, d->tr->e.obj, d->block_no);
+}
+
+int tune_abort_parse(struct tune_abort *r, const char *text, struct strbuf *err)
+{
+	const char *op = strpbrk(text, "<>");
+	char *end;
+
+	memset(r, 0, sizeof(*r));
+	if (!op || op == text)
+		return err_set(err, -EINVAL,
+			       "cannot read --abort-if '%s': give METRIC>LIMIT "
+			       "or METRIC<LIMIT (p99>5ms, metric<0.5x "
+			       "baseline)",
+			       text);
+	r->above = *op == '>';
+	r->limit = strtod(op + 1, &end);
+	if (end == op + 1 || !isfinite(r->limit) || r->limit < 0)
+		return err_set(err, -EINVAL,
+			       "--abort-if '%s': '%s' is no limit", text,
+			       op + 1);
+	while (*end == ' ')
+		end++;
+	if (*end == 'x' && (!end[1] || !strcmp(end + 1, " baseline") ||
+			    !strcmp(end + 1, "baseline")))
+		r->relative = 1;
+	else if (!strcmp(end, "ms"))
+		r->limit *= 1e6; /* the latencies are in ns */
+	else if (!strcmp(end, "us"))
+		r->limit *= 1e3;
+	else if (!strcmp(end, "s"))
+		r->limit *= 1e9;
+	else if (*end && strcmp(end, "ns"))
+		return err_set(err, -EINVAL,
+			       "--abort-if '%s': unit '%s' is none of ns, us, "
+			       "ms, s or 'x baseline'",
+			       text, end);
+	r->metric = xstrndup(text, (size_t)(op - text));
+	r->text = xstrdup(text);
+	return 0;
+}
+
+void tune_abort_release(struct tune_abort *r)
+{
+	if (!r)
+		return;
+	free(r->metric);
+	free(r->text);
+	memset(r, 0, sizeof(*r));
 }

@@ -25,6 +25,25 @@
 #include "space.h"
 #include "../experiment/trial.h"
 
+/*
+ * An --abort-if rule of tune: "p99>5ms", "metric<0.5x baseline". The
+ * metric is "metric" (the one judged) or a member of a run's "metrics"
+ * (iops, mbps, p99, read_p99, wall, ...), the limit in its unit (a
+ * latency's in ns, or with us, ms, s) or a multiple of the baseline's
+ * median so far. A candidate whose run breaks one leaves the race at
+ * once; the current settings breaking one end it.
+ */
+struct tune_abort {
+	char *text, *metric;
+	int above, relative;
+	double limit;
+};
+
+/* Parse text into r; -EINVAL with err for what cannot be read. */
+int tune_abort_parse(struct tune_abort *r, const char *text,
+		     struct strbuf *err);
+void tune_abort_release(struct tune_abort *r);
+
 /* One setting the two sets of a bisection differ in. */
 struct tune_diff {
 	char *knob;
@@ -52,6 +71,9 @@ struct tune_drive {
 	uint64_t budget_ns, start_ns;
 	size_t runs_seen;
 	struct experiment_chooser ch;
+	struct strbuf scratch;
+	struct tune_abort *aborts; /* --abort-if, nr_aborts of them */
+	unsigned nr_aborts;
 };
 
 /*
