@@ -219,7 +219,7 @@ static void test_race_false_eliminations(void **state)
 {
 	struct surface s = {0.05, 0.02, 1, 1};
 	struct tune_dim dims[4];
-	unsigned seeds = 100, wrong = 0, outs = 0, false_outs = 0, i;
+	unsigned seeds = 60, wrong = 0, outs = 0, false_outs = 0, i;
 	uint64_t seed;
 
 	(void)state;
@@ -262,7 +262,7 @@ static void test_race_false_eliminations(void **state)
 static void test_race_heavy_noise(void **state)
 {
 	struct tune_dim dims[4];
-	unsigned seeds = 80, outs = 0, false_outs = 0, i;
+	unsigned seeds = 60, outs = 0, false_outs = 0, i;
 	uint64_t seed;
 
 	(void)state;

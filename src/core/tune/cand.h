@@ -33,7 +33,10 @@ struct tune_cand {
 					leader) */
 	double *metric;		     /* per block; NaN where it did not run */
 	unsigned alloc_metric;
-	unsigned nr_runs; /* runs that counted */
+	unsigned nr_runs;  /* runs that counted */
+	double score;	   /* the race's cache: goodness against the
+			      baseline ... */
+	unsigned score_at; /* ... as of this many blocks + 1 (0: none) */
 };
 
 /* The candidates of a search. */

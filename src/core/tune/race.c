@@ -153,11 +153,19 @@ static unsigned alive_count(const struct tune_race *r, int g)
 /* How much better candidate i is than the baseline (> 1: better). */
 static double score(const struct tune_race *r, unsigned i)
 {
+	struct tune_cand *c = &r->cs.v[i];
 	struct tune_judgement j;
 
-	if (!i || tune_cands_judge(&r->cs, 0, i, &r->o.j, &j))
+	if (!i)
 		return 1;
-	return tune_goodness(&j, r->o.j.higher_is_better);
+	/* the same until a block is recorded: computed once per block */
+	if (c->score_at && c->score_at == r->cs.blocks + 1)
+		return c->score;
+	c->score = tune_cands_judge(&r->cs, 0, i, &r->o.j, &j)
+		       ? 1
+		       : tune_goodness(&j, r->o.j.higher_is_better);
+	c->score_at = r->cs.blocks + 1;
+	return c->score;
 }
 
 /* Sort idx[n] by score, best first (few: insertion). */

@@ -108,7 +108,8 @@ struct tune_race {
 	struct tune_race_opts o;
 	const struct tune_dim *dims; /* borrowed */
 	unsigned nr_dims;
-	struct tune_cands cs; /* [0] is the baseline */
+	struct tune_cands cs; /* [0] is the baseline; score() caches in
+				 its candidates, so it is not const */
 	unsigned stage;	      /* 1, 2; 3 when over */
 	unsigned stage_start; /* the block the stage began at */
 	int *settled;	      /* per dimension: stage 1 over for it */
