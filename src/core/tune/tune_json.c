@@ -76,7 +76,8 @@ static struct json_object *cand_json(struct tune_drive *d, unsigned i)
 	json_object_object_add(o, "changes", changes(d, i));
 	add_int(o, "stage", c->in_combo ? 2 : c->stage);
 	add_str(o, "state", tune_state_name(c->state));
-	add_str(o, "why", c->why);
+	if (c->why)
+		add_str(o, "why", c->why);
 	add_int(o, "runs", c->nr_runs);
 	if (i && !tune_cands_judge(&d->race.cs, 0, i, &d->race.o.j, &j) &&
 	    j.n >= 2)
@@ -110,6 +111,21 @@ static const char *not_reached(struct json_object *exp, const char *knob)
 	return NULL;
 }
 
+/* Was a value of dimension dim told apart from the current one
+ * (better or worse)? */
+static int told_apart(const struct tune_drive *d, unsigned dim)
+{
+	struct tune_judgement j;
+	unsigned i;
+
+	for (i = 1; i < d->race.cs.nr; i++)
+		if (d->race.cs.v[i].family == (int)dim &&
+		    !tune_cands_judge(&d->race.cs, 0, i, &d->race.o.j, &j) &&
+		    (j.call == TUNE_BETTER || j.call == TUNE_WORSE))
+			return 1;
+	return 0;
+}
+
 /* The race's answer into exp. */
 static void race_json(struct tune_drive *d, struct json_object *exp)
 {
@@ -140,9 +156,11 @@ static void race_json(struct tune_drive *d, struct json_object *exp)
 		why = res.finding[i] == TUNE_DIM_MATTERS
 			  ? NULL
 			  : not_reached(exp, d->dims[i].name);
-		/* the runs show it had nothing to act on */
+		/* the runs show it had nothing to act on, and no value of
+		 * it was told apart from the current one */
 		add_str(x, "finding",
-			why ? "irrelevant"
+			why && !told_apart(d, i)
+			    ? "irrelevant"
 			    : tune_dim_finding_name(res.finding[i]));
 		add_str(x, "irrelevant_why", why);
 		add_str(x, "settled", d->race.settle_why[i]);

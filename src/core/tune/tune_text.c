@@ -210,7 +210,12 @@ static void race_text(struct json_object *t, struct strbuf *out)
 		    !json_object_is_type(get(x, "irrelevant_why"),
 					 json_type_string))
 			continue;
-		strbuf_addstr(out, "irrelevant: ");
+		strbuf_addstr(out,
+			      strcmp(json_object_get_string(get(x, "finding")),
+				     "irrelevant")
+				  ? "no run reached what it acts on, "
+				    "though its values differed: "
+				  : "irrelevant: ");
 		put_str(out, x, "knob");
 		strbuf_addstr(out, ": ");
 		put_str(out, x, "irrelevant_why");
