@@ -117,6 +117,7 @@ static void race_text(struct json_object *t, struct strbuf *out)
 	struct json_object *space = get(t, "space"),
 			   *cands = get(t, "candidates");
 	struct json_object *a, *x;
+	const char *f;
 	size_t i, k, n;
 	int said = 0;
 
@@ -210,12 +211,13 @@ static void race_text(struct json_object *t, struct strbuf *out)
 		    !json_object_is_type(get(x, "irrelevant_why"),
 					 json_type_string))
 			continue;
-		strbuf_addstr(out,
-			      strcmp(json_object_get_string(get(x, "finding")),
-				     "irrelevant")
-				  ? "no run reached what it acts on, "
-				    "though its values differed: "
-				  : "irrelevant: ");
+		f = get(x, "finding")
+			? json_object_get_string(get(x, "finding"))
+			: NULL;
+		strbuf_addstr(out, f && !strcmp(f, "irrelevant")
+				       ? "irrelevant: "
+				       : "no run reached what it acts on, "
+					 "though its values differed: ");
 		put_str(out, x, "knob");
 		strbuf_addstr(out, ": ");
 		put_str(out, x, "irrelevant_why");
