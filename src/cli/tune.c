@@ -8,6 +8,7 @@
  * what was not tried.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct tune_args {
 	struct option_list limits; /* --max-change KNOB=RANGE */
 	struct option_list aborts; /* --abort-if RULE */
 	uint64_t budget_ns, max_blocks;
+	uint64_t confirm_ns; /* --confirm-live, 0: none */
 	double equivalence;
 	int no_drop_caches, quiet;
 	struct param_setting *params;
@@ -42,7 +44,7 @@ static const char *const tune_usage[] = {
     "         [--space KNOB=V1,V2,...]... [--budget DUR] [--metric NAME]",
     "         [--equivalence 2%] [--max-blocks N] [--max-change "
     "KNOB=RANGE]...",
-    "         [--abort-if RULE]...",
+    "         [--abort-if RULE]... [--confirm-live DURATION]",
     "         [--time DUR | --ios N] [--seed N] [--no-drop-caches]",
     "         [--db PATH] [--no-store] [--json[=FILE]] [--quiet]",
     "   or: iotrial tune --job FILE.fio [--section NAME] ...",
@@ -119,6 +121,10 @@ static int parse_args(int argc, const char **argv, struct tune_args *a,
 		      "blocks a stage of the race runs at most"),
 	    OPT_LIST(0, "max-change", &a->limits, "KNOB=RANGE",
 		     "try only values of KNOB within LO..HI or V1|V2|..."),
+	    OPT_DURATION(0, "confirm-live", &a->confirm_ns, NULL, "10s", NULL,
+			 "then switch between the current settings and the "
+			 "recommendation on the running load for this long "
+			 "(observe) and say whether it agrees"),
 	    OPT_LIST(0, "abort-if", &a->aborts, "RULE",
 		     "a candidate whose run breaks the rule leaves the race "
 		     "at once: METRIC>LIMIT or METRIC<LIMIT (p99>5ms, "
@@ -249,6 +255,170 @@ static void say_space(const struct tune_space *sp, const struct trial *tr)
 	for (i = 0; i < sp->nr_out; i++)
 		fprintf(stderr, "  left out: %s (%s)\n", sp->out[i].knob,
 			sp->out[i].why);
+}
+
+/* The verdict of the arm labelled label in the observe object at path:
+ * "faster" ..., with its ratio and CI into out; NULL when none. */
+static const char *live_verdict(const char *path, const char *label,
+				struct strbuf *out)
+{
+	struct json_object *o = json_object_from_file(path), *vs, *v, *x;
+	const char *word = NULL;
+	static char kept[32];
+	size_t i;
+
+	if (!o || !json_object_object_get_ex(o, "verdicts", &vs))
+		goto out;
+	for (i = 0; i < json_object_array_length(vs); i++) {
+		v = json_object_array_get_idx(vs, i);
+		if (!json_object_object_get_ex(v, "label", &x) ||
+		    strcmp(json_object_get_string(x), label) ||
+		    !json_object_object_get_ex(v, "verdict", &x))
+			continue;
+		snprintf(kept, sizeof(kept), "%s", json_object_get_string(x));
+		word = kept;
+		strbuf_addf(
+		    out, "%.3fx",
+		    json_object_get_double(json_object_object_get(v, "ratio")));
+		if (json_object_object_get_ex(v, "ci_low", &x) && x)
+			strbuf_addf(out, " (95%% CI %.3f-%.3f)",
+				    json_object_get_double(x),
+				    json_object_get_double(
+					json_object_object_get(v, "ci_high")));
+	}
+out:
+	if (o)
+		json_object_put(o);
+	return word;
+}
+
+/*
+ * --confirm-live: observe, on the load running on the target, a
+ * switchback between the current settings and the recommendation for
+ * about confirm_ns, then say whether it agrees with the race. The
+ * knobs go through observe's own journaled session (the race's are
+ * restored by now). 0, or an exit code.
+ */
+static int confirm_live(const struct tune_args *a, struct json_object *exp,
+			const struct trial *tr)
+{
+	struct json_object *t, *rec, *ch, *space;
+	struct strbuf label = STRBUF_INIT, said = STRBUF_INIT;
+	struct strbuf window = STRBUF_INIT, budget = STRBUF_INIT;
+	struct strbuf json = STRBUF_INIT, seed = STRBUF_INIT;
+	char dir[] = "/tmp/iotrial-tune-live.XXXXXX";
+	const char **argv = NULL;
+	struct strbuf *vary = NULL;
+	const char *word;
+	size_t i, n = 0, nv = 0, k;
+	int ret = EXIT_OK;
+
+	if (!json_object_object_get_ex(exp, "tune", &t) ||
+	    !json_object_object_get_ex(t, "recommended", &rec) ||
+	    !json_object_object_get_ex(rec, "changes", &ch) ||
+	    !json_object_object_length(ch)) {
+		note("--confirm-live: the recommendation is to keep the "
+		     "current settings; nothing to confirm");
+		return EXIT_OK;
+	}
+	if (!strncmp(tr->t.spec, "scratch:", 8)) {
+		warning("--confirm-live: a scratch target has no live load; "
+			"nothing confirmed");
+		return EXIT_OK;
+	}
+	if (!mkdtemp(dir)) {
+		error("--confirm-live: cannot make a temporary directory");
+		return EXIT_RUNTIME;
+	}
+	json_object_object_get_ex(t, "space", &space);
+	vary = xcalloc(json_object_object_length(ch) + 1, sizeof(*vary));
+	/* every knob the recommendation changes: current,recommended */
+	for (i = 0; space && i < json_object_array_length(space); i++) {
+		struct json_object *row = json_object_array_get_idx(space, i);
+		const char *knob =
+		    json_object_get_string(json_object_object_get(row, "knob"));
+		struct json_object *to;
+
+		if (!json_object_object_get_ex(ch, knob, &to))
+			continue;
+		strbuf_init(&vary[nv], 0);
+		strbuf_addf(&vary[nv++], "%s=%s,%s", knob,
+			    json_object_get_string(
+				json_object_object_get(row, "current")),
+			    json_object_get_string(to));
+		strbuf_addf(&label, "%s%s=%s", label.len ? " " : "", knob,
+			    json_object_get_string(to));
+	}
+	/* sixteen windows or more, a second each at least */
+	strbuf_addf(&window, "%" PRIu64 "ms",
+		    a->confirm_ns / 16000000 > 1000 ? a->confirm_ns / 16000000
+						    : 1000);
+	strbuf_addf(&budget, "%" PRIu64 "ms", a->confirm_ns / 1000000);
+	strbuf_addf(&json, "--json=%s/observe.json", dir);
+	strbuf_addf(&seed, "%" PRIu64, tr->c.seed);
+	argv = xcalloc(2 * nv + 16, sizeof(*argv));
+	argv[n++] = "observe";
+	argv[n++] = "-t";
+	argv[n++] = tr->t.spec;
+	for (k = 0; k < nv; k++) {
+		argv[n++] = "--vary";
+		argv[n++] = vary[k].buf;
+	}
+	argv[n++] = "--window";
+	argv[n++] = window.buf;
+	argv[n++] = "--budget";
+	argv[n++] = budget.buf;
+	argv[n++] = "--seed";
+	argv[n++] = seed.buf;
+	argv[n++] = "--quiet";
+	argv[n++] = json.buf;
+	/* the device's own numbers where the race judged the same */
+	if (!strcmp(tr->c.metric->name, "mbps") ||
+	    !strcmp(tr->c.metric->name, "iops")) {
+		argv[n++] = "--metric";
+		argv[n++] = tr->c.metric->name;
+	}
+	if (a->r.no_store)
+		argv[n++] = "--no-store";
+	else if (a->r.db) {
+		argv[n++] = "--db";
+		argv[n++] = a->r.db;
+	}
+	if (!a->quiet)
+		fprintf(stderr,
+			"tune: confirming on the running load: "
+			"observe for %s in windows of %s\n",
+			budget.buf, window.buf);
+	ret = cmd_observe((int)n, argv);
+	strbuf_setf(&json, "%s/observe.json", dir);
+	word = live_verdict(json.buf, label.buf, &said);
+	if (!word)
+		printf("live: no verdict for '%s' on the running load; the "
+		       "race's answer stands unconfirmed\n",
+		       label.buf);
+	else
+		printf("live: '%s' against the current settings on the "
+		       "running load: %s, %s; %s\n",
+		       label.buf, said.buf, word,
+		       !strcmp(word, "faster") ? "the live load agrees"
+		       : !strcmp(word, "slower")
+			   ? "the live load disagrees: keep the current "
+			     "settings until the difference is understood"
+			   : "the live load cannot tell it apart, so it "
+			     "neither agrees nor disagrees");
+	unlink(json.buf);
+	rmdir(dir);
+	for (k = 0; k < nv; k++)
+		strbuf_release(&vary[k]);
+	free(vary);
+	free(argv);
+	strbuf_release(&label);
+	strbuf_release(&said);
+	strbuf_release(&window);
+	strbuf_release(&budget);
+	strbuf_release(&json);
+	strbuf_release(&seed);
+	return ret == EXIT_OK ? EXIT_OK : EXIT_RUNTIME;
 }
 
 /* Where the answer is kept, and how to set the recommendation: apply
@@ -400,6 +570,10 @@ int cmd_tune(int argc, const char **argv)
 		if (tr.id[0])
 			say_stored(&out, tr.e.obj, tr.id);
 		fputs(out.buf, stdout);
+	}
+	if (a.confirm_ns && ret == EXIT_OK && !*tr.c.stop) {
+		fflush(stdout);
+		ret = confirm_live(&a, tr.e.obj, &tr);
 	}
 out:
 	tune_drive_release(&d);
