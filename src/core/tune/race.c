@@ -320,6 +320,41 @@ static unsigned best_level(const struct tune_race *r, unsigned d)
 	return lv;
 }
 
+/*
+ * Is candidate k (one knob changed) better than the baseline, its p
+ * Holm-adjusted across every one-knob candidate that ran: with a dozen
+ * of them, one would pass at 5% by chance alone.
+ */
+static int better_holm(const struct tune_race *r, unsigned k)
+{
+	double *p = xcalloc(r->cs.nr + 1, sizeof(*p));
+	double *adj = xcalloc(r->cs.nr + 1, sizeof(*adj));
+	struct tune_judgement j, jk;
+	unsigned i, n = 0, at = 0;
+	int ret = 0;
+
+	if (tune_cands_judge(&r->cs, 0, k, &r->o.j, &jk) ||
+	    jk.call != TUNE_BETTER)
+		goto out;
+	for (i = 1; i < r->cs.nr; i++) {
+		const struct tune_cand *c = &r->cs.v[i];
+
+		if (c->stage != 1 || c->family < 0 ||
+		    c->nr_runs < TUNE_JUDGE_MIN_PAIRS ||
+		    tune_cands_judge(&r->cs, 0, i, &r->o.j, &j))
+			continue;
+		if (i == k)
+			at = n;
+		p[n++] = j.p;
+	}
+	if (n && !stats_holm(p, n, adj))
+		ret = adj[at] < r->o.j.alpha;
+out:
+	free(p);
+	free(adj);
+	return ret;
+}
+
 /* Stage 2: the 2-level factorial (current, leader) of the dimensions
  * whose leader is not the current value, or half of it. */
 static void start_stage2(struct tune_race *r)
@@ -333,7 +368,6 @@ static void start_stage2(struct tune_race *r)
 		cur[d] = r->dims[d].current;
 	r->leaders_known = 1;
 	for (d = 0; d < r->nr_dims; d++) {
-		struct tune_judgement j;
 		int i;
 
 		r->leader[d] = best_level(r, d);
@@ -343,9 +377,7 @@ static void start_stage2(struct tune_race *r)
 		memcpy(lv, cur, r->nr_dims * sizeof(*lv));
 		lv[d] = r->leader[d];
 		i = tune_cands_find(&r->cs, lv);
-		if (i > 0 &&
-		    !tune_cands_judge(&r->cs, 0, (unsigned)i, &r->o.j, &j) &&
-		    j.call == TUNE_BETTER)
+		if (i > 0 && better_holm(r, (unsigned)i))
 			r->combo_dims[r->nr_combo_dims++] = d;
 	}
 	if (r->nr_combo_dims < 2 || r->nr_combo_dims > 16) {
@@ -576,10 +608,7 @@ static enum tune_dim_finding finding(const struct tune_race *r, unsigned d,
 				lv[i] = r->dims[i].current;
 			lv[d] = (unsigned)best;
 			k = tune_cands_find(&r->cs, lv);
-			if (k > 0 &&
-			    !tune_cands_judge(&r->cs, 0, (unsigned)k, &r->o.j,
-					      &j) &&
-			    j.call == TUNE_BETTER)
+			if (k > 0 && better_holm(r, (unsigned)k))
 				return TUNE_DIM_MATTERS;
 		}
 		return TUNE_DIM_CANNOT_TELL;

@@ -153,9 +153,7 @@ static void race_json(struct tune_drive *d, struct json_object *exp)
 			    json_object_new_string(d->dims[i].values[k]));
 		add_str(x, "current", d->dims[i].values[d->dims[i].current]);
 		add_str(x, "leader", d->dims[i].values[res.best_level[i]]);
-		why = res.finding[i] == TUNE_DIM_MATTERS
-			  ? NULL
-			  : not_reached(exp, d->dims[i].name);
+		why = not_reached(exp, d->dims[i].name);
 		/* the runs show it had nothing to act on, and no value of
 		 * it was told apart from the current one */
 		add_str(x, "finding",
