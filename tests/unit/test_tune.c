@@ -73,9 +73,21 @@ static double truth(const struct surface *s, const unsigned *lv)
 	return m;
 }
 
+static void race_with(struct tune_race *r, const struct tune_dim *dims,
+		      const struct surface *s, const double *ra, uint64_t seed,
+		      unsigned max_runs);
+
 /* Run a race to its end on surface s with seed; the caller releases. */
 static void race(struct tune_race *r, const struct tune_dim *dims,
 		 const struct surface *s, uint64_t seed, unsigned max_runs)
+{
+	race_with(r, dims, s, ra_mbps, seed, max_runs);
+}
+
+/* race() with read-ahead's response ra instead of ra_mbps. */
+static void race_with(struct tune_race *r, const struct tune_dim *dims,
+		      const struct surface *s, const double *ra, uint64_t seed,
+		      unsigned max_runs)
 {
 	struct tune_race_opts o;
 	struct strbuf err = STRBUF_INIT;
@@ -94,7 +106,9 @@ static void race(struct tune_race *r, const struct tune_dim *dims,
 
 		assert_true(n <= 256);
 		for (k = 0; k < n; k++)
-			m[k] = truth(s, r->cs.v[idx[k]].level) * mood *
+			m[k] = truth(s, r->cs.v[idx[k]].level) *
+			       ra[r->cs.v[idx[k]].level[0]] /
+			       ra_mbps[r->cs.v[idx[k]].level[0]] * mood *
 			       exp(s->run_sd * gauss(&g));
 		assert_int_equal(tune_race_record(r, m, NULL), 0);
 	}
@@ -350,6 +364,27 @@ static void test_race_combines(void **state)
 	tune_race_release(&r);
 }
 
+/* A flat surface: nothing is shown better, so the recommendation is to
+ * keep the current settings, whatever candidate happens to lead. */
+static void test_race_flat(void **state)
+{
+	struct surface s = {0.05, 0.02, 1, 1};
+	struct tune_dim dims[4];
+	struct tune_race r;
+	struct tune_result res;
+	static const double flat[] = {100, 100, 100, 100, 100,
+				      100, 100, 100, 100};
+
+	(void)state;
+	goal_space(dims);
+	race_with(&r, dims, &s, flat, 31, 0);
+	tune_race_result(&r, &res);
+	assert_int_equal(res.smallest, 0);
+	assert_int_not_equal(res.win_vs_base.call, TUNE_BETTER);
+	tune_result_release(&res);
+	tune_race_release(&r);
+}
+
 /* A candidate whose runs fail leaves with its reason; a refused one
  * never runs; the rest goes on. */
 static void test_race_failed_candidate(void **state)
@@ -564,6 +599,7 @@ int main(void)
 	    cmocka_unit_test(test_race_false_eliminations),
 	    cmocka_unit_test(test_race_heavy_noise),
 	    cmocka_unit_test(test_race_combines),
+	    cmocka_unit_test(test_race_flat),
 	    cmocka_unit_test(test_race_failed_candidate),
 	    cmocka_unit_test(test_race_budget_and_baseline),
 	    cmocka_unit_test(test_bisect_one_of_six),

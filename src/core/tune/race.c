@@ -710,6 +710,9 @@ void tune_race_result(struct tune_race *r, struct tune_result *res)
 		     score(r, i) > score(r, (unsigned)res->smallest)))
 			res->smallest = (int)i;
 	}
+	/* a change is recommended only when it is shown better */
+	if (res->win_vs_base.call != TUNE_BETTER)
+		res->smallest = 0;
 	tune_cands_judge(&r->cs, 0, (unsigned)res->smallest, &r->o.j,
 			 &res->small_vs_base);
 	res->finding = xcalloc(r->nr_dims, sizeof(*res->finding));

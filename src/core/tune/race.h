@@ -88,8 +88,9 @@ struct tune_result {
 	unsigned *equiv;		   /* candidates equivalent to the
 					      winner (itself excluded) */
 	unsigned nr_equiv;
-	int smallest; /* among winner and equiv: the
-			 fewest knobs changed */
+	int smallest; /* among winner and equiv: the fewest knobs changed;
+			0 (keep the current settings) unless the winner is
+			shown better */
 	struct tune_judgement small_vs_base;
 	enum tune_dim_finding *finding; /* per dimension */
 	int *best_level;		/* per dimension: its leader */

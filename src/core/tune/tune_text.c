@@ -188,11 +188,18 @@ static void race_text(struct json_object *t, struct strbuf *out)
 	strbuf_addch(out, '\n');
 	x = get(t, "recommended");
 	strbuf_addstr(out, "recommended: ");
-	put_changes(out, x, "keep the current settings");
-	strbuf_addstr(out, ": ");
-	put_ratio(out, x);
-	strbuf_addstr(out, "\n             (the fewest knobs changed among "
-			   "the winner and its equivalents)\n");
+	if (!get(x, "changes") ||
+	    !json_object_is_type(get(x, "changes"), json_type_object) ||
+	    !json_object_object_length(get(x, "changes"))) {
+		strbuf_addstr(out, "keep the current settings (no candidate "
+				   "was shown better than them)\n");
+	} else {
+		put_changes(out, x, "?");
+		strbuf_addstr(out, ": ");
+		put_ratio(out, x);
+		strbuf_addstr(out, "\n             (the fewest knobs changed "
+				   "among the winner and its equivalents)\n");
+	}
 	for (i = 0; i < n; i++) {
 		x = json_object_array_get_idx(space, i);
 		if (!get(x, "finding") ||
