@@ -121,7 +121,7 @@ static int parse_args(int argc, const char **argv, struct tune_args *a,
 		      "blocks a stage of the race runs at most"),
 	    OPT_LIST(0, "max-change", &a->limits, "KNOB=RANGE",
 		     "try only values of KNOB within LO..HI or V1|V2|..."),
-	    OPT_DURATION(0, "confirm-live", &a->confirm_ns, NULL, "10s", NULL,
+	    OPT_DURATION(0, "confirm-live", &a->confirm_ns, NULL, "15s", NULL,
 			 "then switch between the current settings and the "
 			 "recommendation on the running load for this long "
 			 "(observe) and say whether it agrees"),
@@ -305,6 +305,8 @@ static int confirm_live(const struct tune_args *a, struct json_object *exp,
 	struct json_object *t, *rec, *ch, *space;
 	struct strbuf label = STRBUF_INIT, said = STRBUF_INIT;
 	struct strbuf window = STRBUF_INIT, budget = STRBUF_INIT;
+	struct strbuf settle = STRBUF_INIT;
+	uint64_t w_ms;
 	struct strbuf json = STRBUF_INIT, seed = STRBUF_INIT;
 	char dir[] = "/tmp/iotrial-tune-live.XXXXXX";
 	const char **argv = NULL;
@@ -349,10 +351,12 @@ static int confirm_live(const struct tune_args *a, struct json_object *exp,
 		strbuf_addf(&label, "%s%s=%s", label.len ? " " : "", knob,
 			    json_object_get_string(to));
 	}
-	/* sixteen windows or more, a second each at least */
-	strbuf_addf(&window, "%" PRIu64 "ms",
-		    a->confirm_ns / 16000000 > 1000 ? a->confirm_ns / 16000000
-						    : 1000);
+	/* 8 blocks of 2 arms, each window followed by a settle of half
+	 * its length: a window is a 24th of the time, half a second at
+	 * least (hence --confirm-live 15s at least) */
+	w_ms = a->confirm_ns / 24000000 > 500 ? a->confirm_ns / 24000000 : 500;
+	strbuf_addf(&window, "%" PRIu64 "ms", w_ms);
+	strbuf_addf(&settle, "%" PRIu64 "ms", w_ms / 2);
 	strbuf_addf(&budget, "%" PRIu64 "ms", a->confirm_ns / 1000000);
 	strbuf_addf(&json, "--json=%s/observe.json", dir);
 	strbuf_addf(&seed, "%" PRIu64, tr->c.seed);
@@ -366,6 +370,8 @@ static int confirm_live(const struct tune_args *a, struct json_object *exp,
 	}
 	argv[n++] = "--window";
 	argv[n++] = window.buf;
+	argv[n++] = "--settle";
+	argv[n++] = settle.buf;
 	argv[n++] = "--budget";
 	argv[n++] = budget.buf;
 	argv[n++] = "--seed";
@@ -415,6 +421,7 @@ static int confirm_live(const struct tune_args *a, struct json_object *exp,
 	strbuf_release(&label);
 	strbuf_release(&said);
 	strbuf_release(&window);
+	strbuf_release(&settle);
 	strbuf_release(&budget);
 	strbuf_release(&json);
 	strbuf_release(&seed);
