@@ -336,7 +336,7 @@ struct experiment_doc {
 	struct fleet_doc *fleet;
 	struct tune_doc *tune;	   /* kind "tune": its answer */
 	struct bisect_doc *bisect; /* kind "bisect": its answer */
-	bool strict; /* --strict refused suspect verdicts */
+	bool strict;		   /* --strict refused suspect verdicts */
 	uint8_t has_strict;
 	char *origin; /* "local", "imported", "fleet"; NULL: local */
 	struct model_kept *keep;
