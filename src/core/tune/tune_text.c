@@ -171,10 +171,17 @@ static void race_text(struct json_object *t, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	x = get(t, "winner");
 	strbuf_addstr(out, "winner:      ");
-	put_changes(out, x, "the current settings");
-	strbuf_addstr(out, ": ");
-	put_ratio(out, x);
-	strbuf_addstr(out, " against the current settings\n");
+	if (!get(x, "changes") ||
+	    !json_object_is_type(get(x, "changes"), json_type_object) ||
+	    !json_object_object_length(get(x, "changes"))) {
+		strbuf_addstr(out, "the current settings (no candidate "
+				   "beat them)\n");
+	} else {
+		put_changes(out, x, "?");
+		strbuf_addstr(out, ": ");
+		put_ratio(out, x);
+		strbuf_addstr(out, " against the current settings\n");
+	}
 	a = get(t, "equivalent");
 	strbuf_addstr(out, "equivalent:  ");
 	for (i = 0; a && i < json_object_array_length(a); i++) {
