@@ -30,6 +30,8 @@ int cmd_apply(int argc, const char **argv);
 int cmd_fleet(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_observe(int argc, const char **argv);
+int cmd_tune(int argc, const char **argv);
+int cmd_bisect(int argc, const char **argv);
 /* Restore what a crashed iotrial left (knobargs.c); silent when nothing
  * is to be done, never fails. main() calls it before every command but
  * revert: `revert --list` shows what a crash left and changes nothing,

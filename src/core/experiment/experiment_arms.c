@@ -76,6 +76,58 @@ static int arm_is(const struct experiment_arm *a, unsigned n, const char *want)
 	return hit;
 }
 
+/* Fill arm a with the values at levels[f] of each factor (NULL: the
+ * values of the cartesian product's arm i) and label it. */
+static void fill_arm(struct experiment_arm *a,
+		     const struct experiment_config *c, const unsigned *levels,
+		     unsigned i, struct strbuf *sb)
+{
+	unsigned f, rest = i;
+
+	a->settings = xcalloc(c->nr_factors + 1, sizeof(*a->settings));
+	/* the last factor varies fastest, as nested loops would */
+	for (f = c->nr_factors; f-- > 0;) {
+		const struct experiment_factor *fa = &c->factors[f];
+		unsigned v = levels ? levels[f] : rest % fa->nr_values;
+
+		a->settings[f].name = fa->name;
+		a->settings[f].value = fa->values[v];
+		a->settings[f].canon = fa->canon ? fa->canon[v] : NULL;
+		a->settings[f].set_name = fa->set_name;
+		a->settings[f].is_knob = fa->is_knob;
+		rest /= fa->nr_values;
+	}
+	arm_label(a->settings, c->nr_factors, LABEL_SHOWN, sb);
+	a->label = xstrdup(sb->buf);
+}
+
+/* Are levels[nr_factors] each within its factor's values? */
+static int levels_ok(const struct experiment_config *c, const unsigned *levels)
+{
+	unsigned f;
+
+	for (f = 0; f < c->nr_factors; f++)
+		if (levels[f] >= c->factors[f].nr_values)
+			return 0;
+	return 1;
+}
+
+int experiment_arms_append(struct experiment *e,
+			   const struct experiment_config *c,
+			   const unsigned *levels, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!levels_ok(c, levels))
+		return err_set(err, -EINVAL, "an arm's value is out of range");
+	e->arms = xrealloc(e->arms, (e->nr_arms + 1) * sizeof(*e->arms));
+	memset(&e->arms[e->nr_arms], 0, sizeof(*e->arms));
+	fill_arm(&e->arms[e->nr_arms], c, levels, 0, &sb);
+	e->nr_arms++;
+	strbuf_release(&sb);
+	return 0;
+}
+
 int experiment_plan(struct experiment *e, const struct experiment_config *c,
 		    struct strbuf *err)
 {
@@ -84,6 +136,13 @@ int experiment_plan(struct experiment *e, const struct experiment_config *c,
 	struct strbuf sb = STRBUF_INIT;
 
 	memset(e, 0, sizeof(*e));
+	if (c->nr_arm_levels) {
+		for (i = 0; i < c->nr_arm_levels; i++)
+			if (experiment_arms_append(
+				e, c, c->arm_levels + i * c->nr_factors, err))
+				return -EINVAL;
+		return 0;
+	}
 	for (f = 0; f < c->nr_factors; f++) {
 		nr *= c->factors[f].nr_values;
 		if (nr > c->max_arms)
@@ -102,27 +161,8 @@ int experiment_plan(struct experiment *e, const struct experiment_config *c,
 	}
 	e->nr_arms = (unsigned)nr;
 	e->arms = xcalloc(e->nr_arms, sizeof(*e->arms));
-	for (i = 0; i < e->nr_arms; i++) {
-		struct experiment_arm *a = &e->arms[i];
-		unsigned rest = i;
-
-		a->settings = xcalloc(c->nr_factors + 1, sizeof(*a->settings));
-		strbuf_reset(&sb);
-		/* the last factor varies fastest, as nested loops would */
-		for (f = c->nr_factors; f-- > 0;) {
-			const struct experiment_factor *fa = &c->factors[f];
-
-			a->settings[f].name = fa->name;
-			a->settings[f].value = fa->values[rest % fa->nr_values];
-			a->settings[f].canon =
-			    fa->canon ? fa->canon[rest % fa->nr_values] : NULL;
-			a->settings[f].set_name = fa->set_name;
-			a->settings[f].is_knob = fa->is_knob;
-			rest /= fa->nr_values;
-		}
-		arm_label(a->settings, c->nr_factors, LABEL_SHOWN, &sb);
-		a->label = xstrdup(sb.buf);
-	}
+	for (i = 0; i < e->nr_arms; i++)
+		fill_arm(&e->arms[i], c, NULL, i, &sb);
 	strbuf_release(&sb);
 	if (!c->baseline)
 		return 0;

@@ -428,6 +428,49 @@ int trial_check(struct trial *tr, struct strbuf *err)
 	return 0;
 }
 
+int trial_add_arm(struct trial *tr, const unsigned *levels, unsigned *out,
+		  struct strbuf *err)
+{
+	long in_force = tr->arm_plan ? tr->arm_plan - tr->arm_plans : -1;
+	const struct experiment_config *c = &tr->c;
+	struct arm_setting *s = xcalloc(c->nr_factors + 1, sizeof(*s));
+	struct knob_plan plan;
+	unsigned f, i;
+	int ret = 0;
+
+	/* planned first: an arm whose knobs do not plan is never made */
+	for (f = 0; f < c->nr_factors; f++) {
+		if (levels[f] >= c->factors[f].nr_values) {
+			free(s);
+			return err_set(err, -EINVAL, "no value %u of '%s'",
+				       levels[f], c->factors[f].name);
+		}
+		s[f].name = c->factors[f].name;
+		s[f].value = c->factors[f].values[levels[f]];
+		s[f].is_knob = c->factors[f].is_knob;
+	}
+	if (tr->arm_plans)
+		ret = trial_arm_plan(tr, s, c->nr_factors, &plan, err);
+	free(s);
+	if (!ret)
+		ret = experiment_add_arm(&tr->e, c, levels, &i, err);
+	if (ret) {
+		if (tr->arm_plans)
+			knob_plan_release(&plan);
+		return ret;
+	}
+	*out = i;
+	if (!tr->arm_plans)
+		return 0;
+	/* plans are kept per arm, in the arms' order */
+	tr->arm_plans = xrealloc(tr->arm_plans, (tr->nr_arm_plans + 2) *
+						    sizeof(*tr->arm_plans));
+	tr->arm_plans[tr->nr_arm_plans++] = plan;
+	if (in_force >= 0)
+		tr->arm_plan = &tr->arm_plans[in_force];
+	return 0;
+}
+
 int trial_has_undo(const struct trial *tr)
 {
 	return tr->nr_set || scratch_session(&tr->t);
