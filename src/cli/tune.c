@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../core/report/report.h"
 #include "job.h"
 #include "../core/experiment/metrics.h"
 #include "../core/experiment/trial.h"
 #include "../core/tune/tune_run.h"
-#include "../core/tune/tune_text.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -573,7 +573,7 @@ int cmd_tune(int argc, const char **argv)
 	if (a.r.json_file && cli_write_json(a.r.json_file, tr.e.obj))
 		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
-		tune_text(tr.e.obj, &out);
+		report_tune_text(tr.e.obj, &out, NULL);
 		if (tr.id[0])
 			say_stored(&out, tr.e.obj, tr.id);
 		fputs(out.buf, stdout);

@@ -34,6 +34,12 @@ static int tree_page(struct json_object *exp, const struct emit_ops *ops,
 	return ret;
 }
 
+int report_tune_text(struct json_object *exp, struct strbuf *out,
+		     struct strbuf *err)
+{
+	return tree_page(exp, &emit_text_ops, REPORT_SEC(tune), out, err);
+}
+
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err)
 {
