@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
-#include "../core/report/export_formats.h"
+#include "../core/export/export_formats.h"
 #include "../core/knob/keep.h"
 #include "../core/report/expjson.h"
 #include "../core/report/plan_json.h"

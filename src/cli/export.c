@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
-#include "../core/report/export_formats.h"
+#include "../core/export/export_formats.h"
 #include "../util/atfile.h"
 #include "../util/error.h"
 #include "../util/banned.h"

@@ -9,7 +9,7 @@
 
 #include "knobargs.h"
 #include "options.h"
-#include "../core/report/export.h"
+#include "../core/export/export.h"
 #include "../core/targets/mountinfo.h"
 
 /* What the command line names. Strings borrowed from argv. */

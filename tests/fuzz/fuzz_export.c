@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for core/report/export_pick.c and the export
+ * libFuzzer target for core/export/export_pick.c and the export
  * renderers (export.c, export_cm.c): a fuzzed imported experiment is
  * read as `import` reads it, export_pick() chooses an arm, and its
  * "KNOB=VALUE" assignments become a plan whose values are taken as they
@@ -19,8 +19,8 @@
 #include <string.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/import.h"
-#include "core/report/export.h"
-#include "core/report/export_formats.h"
+#include "core/export/export.h"
+#include "core/export/export_formats.h"
 #include "core/report/expjson.h"
 #include "util/xalloc.h"
 #include "util/banned.h"

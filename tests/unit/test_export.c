@@ -1,5 +1,5 @@
 /*
- * Tests for report/export: which arm is exported (the best "faster"
+ * Tests for export/export: which arm is exported (the best "faster"
  * verdict, --arm by label or number, refusals with what to do instead),
  * the udev identity read from a fake udev database, the fstab edit (one
  * field of one line changes, every other byte stays), and the renderers
@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "core/report/export.h"
-#include "core/report/export_formats.h"
+#include "core/export/export.h"
+#include "core/export/export_formats.h"
 #include "core/report/expjson.h"
 #include "util/ini.h"
 #include "util/xalloc.h"

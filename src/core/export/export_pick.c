@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export.h"
-#include "expjson.h"
-#include "suspect.h"
+#include "../report/expjson.h"
+#include "../report/suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
