@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "exportjob.h"
+#include "../core/model/model_tree.h"
 #include "../core/report/knob_text.h"
 #include "../core/store/store.h"
 #include "../util/atfile.h"
@@ -92,16 +93,23 @@ static void mount_now(struct export_job *j)
 static int load_pick(struct export_job *j, const struct export_job_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
+	struct json_object *tree = NULL;
 	struct store s;
 	int r, code = EXIT_OK;
 	size_t i;
 
 	r = store_open_flags(&s, a->db, STORE_NO_CREATE, &err);
 	if (!r)
-		r = store_load_experiment(&s, a->id, &j->exp, &err);
+		r = store_load_experiment(&s, a->id, &tree, &err);
 	store_close(&s);
+	/* the store still hands out trees: the bridge to the model */
+	if (!r && experiment_doc_from_tree(tree, &j->exp, 0, &err)) {
+		error("cannot read experiment '%s': %s", a->id, err.buf);
+		code = EXIT_RUNTIME;
+		goto out;
+	}
 	if (!r)
-		r = export_pick(j->exp, a->arm, &j->pick, &err);
+		r = export_pick(&j->exp, a->arm, &j->pick, &err);
 	if (r) {
 		error("%s", err.buf);
 		code = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
@@ -122,6 +130,7 @@ static int load_pick(struct export_job *j, const struct export_job_args *a)
 		code = EXIT_USAGE;
 	}
 out:
+	json_object_put(tree);
 	strbuf_release(&err);
 	return code;
 }
@@ -364,7 +373,7 @@ int export_job_verify_fstab(const struct export_job *j, const char *text,
 
 void export_job_release(struct export_job *j)
 {
-	json_object_put(j->exp);
+	experiment_doc_release(&j->exp);
 	export_pick_release(&j->pick);
 	knob_plan_release(&j->plan);
 	knob_ctx_release(&j->ctx);

@@ -26,7 +26,7 @@ struct export_job_args {
 
 /* One export's data. */
 struct export_job {
-	struct json_object *exp;
+	struct experiment_doc exp; /* the stored experiment, with an id */
 	struct export_pick pick;
 	struct knob_ctx ctx;
 	struct knob_plan plan;

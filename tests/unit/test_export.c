@@ -7,6 +7,7 @@
  * util/ini, the udev rule's match and order.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -514,71 +515,76 @@ static void test_puppet_core(void **state)
 	knob_plan_release(&p);
 }
 
-/* An experiment whose verdicts are given as "label:verdict:ratio". */
-static struct json_object *make_exp(int higher_is_better, int knob,
-				    const char *const *verdicts, int nr)
+/* An experiment whose verdicts are given as "verdict:ratio", one per
+ * arm after the baseline. Free with experiment_doc_free(). */
+static struct experiment_doc *make_exp(int higher_is_better, int knob,
+				       const char *const *verdicts, int nr)
 {
-	struct json_object *e = json_object_new_object();
-	struct json_object *f = json_object_new_array();
-	struct json_object *f0 = json_object_new_object();
-	struct json_object *vals = json_object_new_array();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *vs = json_object_new_array();
-	struct json_object *m = json_object_new_object();
+	struct experiment_doc *e = xcalloc(1, sizeof(*e));
+	struct exp_factor *f;
+	const char *name = knob ? "read_ahead_kb" : "bs";
 	int i;
 
-	json_object_object_add(e, "id", json_object_new_string("abcd1234"));
-	json_object_object_add(e, "created",
-			       json_object_new_string("2026-11-29T22:58:00Z"));
-	json_object_object_add(e, "target", json_object_new_string("/srv"));
-	json_object_object_add(m, "higher_is_better",
-			       json_object_new_boolean(higher_is_better));
-	json_object_object_add(e, "metric", m);
-	json_object_object_add(
-	    f0, "name", json_object_new_string(knob ? "read_ahead_kb" : "bs"));
-	json_object_object_add(f0, "kind",
-			       json_object_new_string(knob ? "knob" : "param"));
-	json_object_object_add(f0, "values", vals);
-	json_object_array_add(f, f0);
-	json_object_object_add(e, "factors", f);
+	experiment_doc_init(e);
+	e->schema = xstrdup("iotrial/1");
+	e->type = xstrdup("experiment");
+	e->id = xstrdup("abcd1234");
+	e->created = xstrdup("2026-11-29T22:58:00Z");
+	e->target = xstrdup("/srv");
+	e->metric = xcalloc(1, sizeof(*e->metric));
+	e->metric->name = xstrdup("iops");
+	e->metric->higher_is_better = higher_is_better;
+	e->factors = f = xcalloc(1, sizeof(*f));
+	e->nr_factors = 1;
+	e->has_factors = MODEL_SET;
+	f->name = xstrdup(name);
+	f->kind = xstrdup(knob ? "knob" : "param");
+	f->values = xcalloc((size_t)nr + 1, sizeof(*f->values));
+	e->arms = xcalloc((size_t)nr + 1, sizeof(*e->arms));
+	e->verdicts = xcalloc((size_t)nr + 1, sizeof(*e->verdicts));
+	e->has_verdicts = MODEL_SET;
+	e->baseline = 0;
+	e->has_baseline = MODEL_SET;
 	for (i = 0; i <= nr; i++) {
-		struct json_object *a = json_object_new_object();
-		struct json_object *st = json_object_new_object();
+		struct exp_arm *a = &e->arms[e->nr_arms++];
 		char label[64], val[16];
 
 		snprintf(val, sizeof(val), "%d", 128 << i);
-		snprintf(label, sizeof(label), "%s=%s",
-			 knob ? "read_ahead_kb" : "bs", val);
-		json_object_array_add(vals, json_object_new_string(val));
-		json_object_object_add(st, knob ? "read_ahead_kb" : "bs",
-				       json_object_new_string(val));
-		json_object_object_add(a, "arm", json_object_new_int(i));
-		json_object_object_add(a, "label",
-				       json_object_new_string(label));
-		json_object_object_add(a, "settings", st);
-		json_object_array_add(arms, a);
+		snprintf(label, sizeof(label), "%s=%s", name, val);
+		f->values[f->nr_values++] = xstrdup(val);
+		a->arm = i;
+		a->label = xstrdup(label);
+		a->settings = xcalloc(1, sizeof(*a->settings));
+		a->settings[0].name = xstrdup(name);
+		a->settings[0].value = xstrdup(val);
+		a->nr_settings = 1;
+		a->has_settings = MODEL_SET;
 		if (i) {
-			struct json_object *v = json_object_new_object();
-			const char *spec = verdicts[i - 1];
+			struct exp_verdict *v = &e->verdicts[e->nr_verdicts++];
 			char word[32];
 			double ratio;
 
-			assert_int_equal(
-			    sscanf(spec, "%31[^:]:%lf", word, &ratio), 2);
-			json_object_object_add(v, "arm",
-					       json_object_new_int(i));
-			json_object_object_add(v, "label",
-					       json_object_new_string(label));
-			json_object_object_add(v, "verdict",
-					       json_object_new_string(word));
-			json_object_object_add(v, "ratio",
-					       json_object_new_double(ratio));
-			json_object_array_add(vs, v);
+			assert_int_equal(sscanf(verdicts[i - 1], "%31[^:]:%lf",
+						word, &ratio),
+					 2);
+			v->arm = i;
+			v->label = xstrdup(label);
+			v->verdict = xstrdup(word);
+			v->cmp = xcalloc(1, sizeof(*v->cmp));
+			v->cmp->ratio = ratio;
+			v->cmp->ci_low = v->cmp->ci_high = NAN;
+			v->cmp->p = v->cmp->p_adjusted = NAN;
+			v->has_suspect = MODEL_SET; /* clean */
 		}
 	}
-	json_object_object_add(e, "arms", arms);
-	json_object_object_add(e, "verdicts", vs);
 	return e;
+}
+
+/* Set doc's origin to origin. */
+static void set_origin(struct experiment_doc *e, const char *origin)
+{
+	free(e->origin);
+	e->origin = xstrdup(origin);
 }
 
 static void test_pick(void **state)
@@ -590,7 +596,7 @@ static void test_pick(void **state)
 	static const char *const none[] = {"equivalent:1.0", "slower:0.8"};
 	struct strbuf err = STRBUF_INIT;
 	struct export_pick p;
-	struct json_object *e;
+	struct experiment_doc *e;
 
 	(void)state;
 	e = make_exp(1, 1, three, 3);
@@ -612,9 +618,8 @@ static void test_pick(void **state)
 	assert_int_equal(export_pick(e, "read_ahead_kb=128", &p, &err), 0);
 	assert_int_equal(p.arm, 0);
 	export_pick_release(&p);
-	json_object_object_add(
-	    json_object_array_get_idx(json_object_object_get(e, "arms"), 1),
-	    "label", json_object_new_string("read_ahead_kb=256 (asked: 512s)"));
+	free(e->arms[1].label);
+	e->arms[1].label = xstrdup("read_ahead_kb=256 (asked: 512s)");
 	assert_int_equal(export_pick(e, "read_ahead_kb=256", &p, &err), 0);
 	assert_int_equal(p.arm, 1);
 	assert_string_equal(p.label, "read_ahead_kb=256 (asked: 512s)");
@@ -623,13 +628,13 @@ static void test_pick(void **state)
 	assert_non_null(strstr(err.buf, "has no arm 'bogus'; its arms: "
 					"'read_ahead_kb=128'"));
 	export_pick_release(&p);
-	json_object_put(e);
+	experiment_doc_free(e);
 
 	e = make_exp(0, 1, lower, 3);
 	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 2); /* lower is better: 0.7 */
 	export_pick_release(&p);
-	json_object_put(e);
+	experiment_doc_free(e);
 
 	strbuf_reset(&err);
 	e = make_exp(1, 1, none, 2);
@@ -638,7 +643,7 @@ static void test_pick(void **state)
 					"faster"));
 	assert_non_null(strstr(err.buf, "--arm LABEL"));
 	export_pick_release(&p);
-	json_object_put(e);
+	experiment_doc_free(e);
 
 	strbuf_reset(&err);
 	e = make_exp(1, 0, three, 3);
@@ -646,7 +651,7 @@ static void test_pick(void **state)
 	assert_non_null(strstr(err.buf, "varied no knob (its factors: bs)"));
 	assert_non_null(strstr(err.buf, "iotrial compare WORKLOAD --vary"));
 	export_pick_release(&p);
-	json_object_put(e);
+	experiment_doc_free(e);
 	strbuf_release(&err);
 }
 
@@ -662,7 +667,7 @@ static void test_pick_origin(void **state)
 	struct strbuf err = STRBUF_INIT;
 	struct export_pick p;
 	struct knob_plan plan;
-	struct json_object *e;
+	struct experiment_doc *e;
 
 	(void)state;
 	e = make_exp(1, 1, one, 1);
@@ -681,7 +686,7 @@ static void test_pick_origin(void **state)
 	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err), 0);
 	export_pick_release(&p);
 
-	expjson_set_origin(e, EXP_ORIGIN_IMPORTED);
+	set_origin(e, EXP_ORIGIN_IMPORTED);
 	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
 	assert_string_equal(p.origin, "imported");
 	strbuf_reset(&err);
@@ -696,7 +701,7 @@ static void test_pick_origin(void **state)
 	assert_null(strstr(err.buf, "read_ahead_kb"));
 	assert_int_equal(export_pick_check_knobs(&p, &plan, allow, 1, &err), 0);
 	export_pick_release(&p);
-	expjson_set_origin(e, EXP_ORIGIN_FLEET);
+	set_origin(e, EXP_ORIGIN_FLEET);
 	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
 	strbuf_reset(&err);
 	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err),
@@ -706,7 +711,7 @@ static void test_pick_origin(void **state)
 	assert_int_equal(export_pick_check_knobs(&p, &plan, allow, 1, &err), 0);
 	export_pick_release(&p);
 	knob_plan_release(&plan);
-	json_object_put(e);
+	experiment_doc_free(e);
 	strbuf_release(&err);
 }
 

@@ -8,12 +8,13 @@
  * configuration.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "export.h"
 #include "../report/expjson.h"
-#include "../report/suspect.h"
+#include "../experiment/regression.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -42,19 +43,12 @@ void export_pick_release(struct export_pick *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* The label of arm i, or "arm i". */
-static const char *arm_label(struct json_object *exp, int i)
+/* The label of arm i: "?" when there is no such arm. */
+static const char *arm_label(const struct experiment_doc *exp, int64_t i)
 {
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	struct json_object *a;
-	const char *l;
-
-	if (!arms || i < 0 || (size_t)i >= json_object_array_length(arms))
+	if (i < 0 || (size_t)i >= exp->nr_arms)
 		return "?";
-	a = json_object_array_get_idx(arms, (size_t)i);
-	l = expjson_str(a, "label");
-	return l ? l : "?";
+	return exp->arms[i].label ? exp->arms[i].label : "";
 }
 
 /* Is a better than b as a ratio to the baseline? */
@@ -63,39 +57,37 @@ static int better(double a, double b, int higher_is_better)
 	return higher_is_better ? a > b : a < b;
 }
 
+/* A verdict's ratio, NaN when it has none. */
+static double ratio_of(const struct exp_verdict *v)
+{
+	return v->cmp ? v->cmp->ratio : NAN;
+}
+
 /* Fill out->why from verdict v. */
-static void why_of(struct json_object *exp, struct json_object *v,
-		   struct export_pick *out)
+static void why_of(const struct exp_verdict *v, struct export_pick *out)
 {
 	struct strbuf s = STRBUF_INIT;
-	const char *base = expjson_str(v, "baseline");
-	const char *word = expjson_str(v, "verdict");
-	int comparative =
-	    word && (!strcmp(word, "faster") || !strcmp(word, "slower"));
+	const char *word = v->verdict ? v->verdict : "";
+	int comparative = !strcmp(word, "faster") || !strcmp(word, "slower");
 
 	/* "faster than 'x'", but "inconclusive against 'x'" */
-	strbuf_addf(&s, "%s %s '%s': %.3fx [%.3f, %.3f], p %.3g",
-		    word ? word : "no verdict",
-		    comparative ? "than" : "against",
-		    base ? base : arm_label(exp, 0), expjson_num(v, "ratio"),
-		    expjson_num(v, "ci_low"), expjson_num(v, "ci_high"),
-		    expjson_num(v, "p_adjusted"));
+	strbuf_addf(
+	    &s, "%s %s '%s': %.3fx [%.3f, %.3f], p %.3g", word,
+	    comparative ? "than" : "against", v->baseline ? v->baseline : "",
+	    ratio_of(v), v->cmp ? v->cmp->ci_low : NAN,
+	    v->cmp ? v->cmp->ci_high : NAN, v->cmp ? v->cmp->p_adjusted : NAN);
 	out->why = strbuf_detach(&s, NULL);
 }
 
 /* Choose the winning arm; -ENOENT with err when none won. */
-static int pick_winner(struct json_object *exp, const char *id, int *arm,
-		       struct export_pick *out, struct strbuf *err)
+static int pick_winner(const struct experiment_doc *exp, const char *id,
+		       int *arm, struct export_pick *out, struct strbuf *err)
 {
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	struct json_object *m = expjson_get(exp, "metric"), *hb, *best = NULL;
+	const struct exp_verdict *best = NULL;
 	struct strbuf seen = STRBUF_INIT, others = STRBUF_INIT;
-	int hib = 1, ret = 0;
-	size_t i, n = vs ? json_object_array_length(vs) : 0;
+	int hib = exp->metric ? exp->metric->higher_is_better : 1, ret = 0;
+	size_t i, n = exp->nr_verdicts;
 
-	if (m && json_object_object_get_ex(m, "higher_is_better", &hb))
-		hib = json_object_get_boolean(hb);
 	if (!n)
 		return err_set(
 		    err, -ENOENT,
@@ -105,17 +97,14 @@ static int pick_winner(struct json_object *exp, const char *id, int *arm,
 		    "WORKLOAD --vary KNOB=A,B -t TARGET'",
 		    id);
 	for (i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-		const char *word = expjson_str(v, "verdict");
+		const struct exp_verdict *v = &exp->verdicts[i];
+		const char *word = v->verdict ? v->verdict : "";
 
 		strbuf_addf(&seen, "%s'%s' %s", i ? ", " : "",
-			    expjson_str(v, "label") ? expjson_str(v, "label")
-						    : "?",
-			    word ? word : "?");
-		if (!word || strcmp(word, "faster"))
+			    v->label ? v->label : "", word);
+		if (strcmp(word, "faster"))
 			continue;
-		if (!best || better(expjson_num(v, "ratio"),
-				    expjson_num(best, "ratio"), hib))
+		if (!best || better(ratio_of(v), ratio_of(best), hib))
 			best = v;
 	}
 	if (!best) {
@@ -127,31 +116,30 @@ static int pick_winner(struct json_object *exp, const char *id, int *arm,
 			      id, arm_label(exp, 0), seen.buf);
 		goto out;
 	}
-	if (suspect_is(exp, best)) {
+	if (regression_verdict_suspect(exp, best, NULL)) {
 		struct strbuf kinds = STRBUF_INIT;
 
-		suspect_kinds(exp, best, &kinds);
+		regression_verdict_suspect(exp, best, &kinds);
 		ret = err_set(err, -ENOENT,
 			      "the winner '%s' of experiment '%s' is suspect "
 			      "(%s): its runs measured the flaw iotrial "
 			      "flagged, maybe not the setting; rerun without "
 			      "it ('iotrial show %s' has the warnings), or "
 			      "export it anyway with --arm '%s'",
-			      expjson_str(best, "label"), id, kinds.buf, id,
-			      expjson_str(best, "label"));
+			      best->label ? best->label : "", id, kinds.buf, id,
+			      best->label ? best->label : "");
 		strbuf_release(&kinds);
 		goto out;
 	}
-	*arm = (int)expjson_num(best, "arm");
-	why_of(exp, best, out);
+	*arm = (int)best->arm;
+	why_of(best, out);
 	for (i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-		const char *word = expjson_str(v, "verdict");
+		const struct exp_verdict *v = &exp->verdicts[i];
 
-		if (v != best && word && !strcmp(word, "faster"))
-			strbuf_addf(
-			    &others, "%s'%s' (%.3fx)", others.len ? "; " : "",
-			    expjson_str(v, "label"), expjson_num(v, "ratio"));
+		if (v != best && v->verdict && !strcmp(v->verdict, "faster"))
+			strbuf_addf(&others, "%s'%s' (%.3fx)",
+				    others.len ? "; " : "",
+				    v->label ? v->label : "", ratio_of(v));
 	}
 	if (others.len)
 		out->others = strbuf_detach(&others, NULL);
@@ -200,21 +188,19 @@ static size_t arm_number(const char *name)
  * bare number that is also the label of another arm is refused: it
  * could mean either, and '#' says which.
  */
-static int find_arm(struct json_object *exp, struct json_object *arms,
-		    const char *id, const char *name, int *out_idx,
-		    struct strbuf *err)
+static int find_arm(const struct experiment_doc *exp, const char *id,
+		    const char *name, int *out_idx, struct strbuf *err)
 {
-	size_t i, n = json_object_array_length(arms), k;
+	size_t i, n = exp->nr_arms, k;
 	struct strbuf list = STRBUF_INIT;
 	int by_label = -1;
 
 	k = arm_number(name[0] == '#' ? name + 1 : name);
 	if (name[0] != '#')
 		for (i = 0; i < n && by_label < 0; i++) {
-			const char *l = expjson_str(
-			    json_object_array_get_idx(arms, i), "label");
+			const char *l = arm_label(exp, (int64_t)i);
 
-			if (l && (!strcmp(l, name) || same_label(l, name)))
+			if (!strcmp(l, name) || same_label(l, name))
 				by_label = (int)i;
 		}
 	if (by_label >= 0 && k >= 1 && k <= n && (size_t)by_label != k - 1)
@@ -223,7 +209,7 @@ static int find_arm(struct json_object *exp, struct json_object *arms,
 		    "'%s' is both the label of arm %d and the number of "
 		    "arm %zu ('%s'); give '#%zu' for arm %zu, or '#%d' "
 		    "for the arm labelled '%s'",
-		    name, by_label + 1, k, arm_label(exp, (int)k - 1), k, k,
+		    name, by_label + 1, k, arm_label(exp, (int64_t)k - 1), k, k,
 		    by_label + 1, name);
 	if (by_label >= 0 || (k >= 1 && k <= n)) {
 		*out_idx = by_label >= 0 ? by_label : (int)k - 1;
@@ -231,7 +217,7 @@ static int find_arm(struct json_object *exp, struct json_object *arms,
 	}
 	for (i = 0; i < n; i++)
 		strbuf_addf(&list, "%s'%s'", i ? ", " : "",
-			    arm_label(exp, (int)i));
+			    arm_label(exp, (int64_t)i));
 	err_set(err, -ENOENT,
 		"experiment '%s' has no arm '%s'; its arms: %s (or their "
 		"numbers, 1 to %zu, in that order)",
@@ -240,53 +226,101 @@ static int find_arm(struct json_object *exp, struct json_object *arms,
 	return -ENOENT;
 }
 
+/* The environment exp recorded: its own, or its first run's (an
+ * imported experiment keeps one per run); NULL when none. */
+static const struct env_doc *env_of(const struct experiment_doc *exp)
+{
+	if (exp->env)
+		return exp->env;
+	if (exp->nr_runs && exp->runs[0].run)
+		return exp->runs[0].run->env;
+	return NULL;
+}
+
 /* The disk the experiment measured: the queue of its stack's first
  * device, or NULL. */
-static char *measured_disk(struct json_object *exp)
+static char *measured_disk(const struct experiment_doc *exp)
 {
-	struct json_object *env = expjson_env(exp), *st, *devs;
+	const struct env_doc *env = env_of(exp);
 	const char *q;
 
-	st = env ? expjson_get(env, "stack") : NULL;
-	devs = st ? expjson_get_type(st, "devices", json_type_array) : NULL;
-	if (!devs || !json_object_array_length(devs))
+	if (!env || !env->stack || !env->stack->nr_devices)
 		return NULL;
-	q = expjson_str(json_object_array_get_idx(devs, 0), "queue_dev");
-	return q ? xstrdup(q) : NULL;
+	q = env->stack->devices[0].queue_dev;
+	return xstrdup(q ? q : "");
+}
+
+/* The value arm a sets factor name to: NULL when a has no settings, ""
+ * when they do not name it. */
+static const char *setting_of(const struct exp_arm *a, const char *name)
+{
+	size_t i;
+
+	if (!a || a->has_settings != MODEL_SET)
+		return NULL;
+	for (i = 0; i < a->nr_settings; i++)
+		if (!strcmp(a->settings[i].name, name))
+			return a->settings[i].value ? a->settings[i].value : "";
+	return "";
+}
+
+/* Is factor f a knob? */
+static int is_knob(const struct exp_factor *f)
+{
+	return f->kind && !strcmp(f->kind, "knob");
 }
 
 /*
  * The baseline arm of exp (its "baseline" index, else arm 0) and the
  * values its knob factors had, into out's base_label and base_assign.
  */
-static void base_of(struct json_object *exp, struct json_object *factors,
-		    struct json_object *arms, struct export_pick *out)
+static void base_of(const struct experiment_doc *exp, struct export_pick *out)
 {
-	struct json_object *b =
-	    expjson_get_type(exp, "baseline", json_type_int);
-	struct json_object *a, *settings;
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, nf = json_object_array_length(factors);
-	int idx = b ? json_object_get_int(b) : 0;
+	const struct exp_arm *a;
+	size_t i, nf = exp->nr_factors;
+	int64_t idx = exp->has_baseline == MODEL_SET ? exp->baseline : 0;
 
-	if (idx < 0 || (size_t)idx >= json_object_array_length(arms))
+	if (idx < 0 || (size_t)idx >= exp->nr_arms)
 		idx = 0;
-	a = json_object_array_get_idx(arms, (size_t)idx);
+	a = exp->nr_arms ? &exp->arms[idx] : NULL;
 	out->base_label = xstrdup(arm_label(exp, idx));
-	settings = a ? expjson_get(a, "settings") : NULL;
 	out->base_assign = xcalloc(nf + 1, sizeof(*out->base_assign));
 	for (i = 0; i < nf; i++) {
-		struct json_object *f = json_object_array_get_idx(factors, i);
-		const char *name = expjson_str(f, "name");
-		const char *kind = expjson_str(f, "kind");
-		const char *val = settings ? expjson_str(settings, name) : "";
+		const struct exp_factor *f = &exp->factors[i];
+		const char *name = f->name ? f->name : "";
+		const char *val = setting_of(a, name);
 
-		if (!*name || !*val || strcmp(kind, "knob"))
+		if (!*name || !val || !*val || !is_knob(f))
 			continue;
 		strbuf_setf(&sb, "%s=%s", name, val);
 		out->base_assign[out->nr_base_assign++] = xstrdup(sb.buf);
 	}
 	strbuf_release(&sb);
+}
+
+/* exp's origin: one of the EXP_ORIGIN_* strings (static). None is
+ * local (stored before origins were kept); one that is none of the
+ * three is imported, the cautious answer. */
+static const char *origin_of(const struct experiment_doc *exp)
+{
+	if (!exp->origin || !strcmp(exp->origin, EXP_ORIGIN_LOCAL))
+		return EXP_ORIGIN_LOCAL;
+	if (!strcmp(exp->origin, EXP_ORIGIN_FLEET))
+		return EXP_ORIGIN_FLEET;
+	return EXP_ORIGIN_IMPORTED;
+}
+
+/* The verdict of arm idx of exp, or NULL. */
+static const struct exp_verdict *verdict_of(const struct experiment_doc *exp,
+					    int idx)
+{
+	size_t i;
+
+	for (i = 0; i < exp->nr_verdicts; i++)
+		if (exp->verdicts[i].arm == idx)
+			return &exp->verdicts[i];
+	return NULL;
 }
 
 /* Does allow[nr] name change c? */
@@ -339,35 +373,27 @@ int export_pick_check_knobs(const struct export_pick *pick,
 	return ret;
 }
 
-int export_pick(struct json_object *exp, const char *arm,
+int export_pick(const struct experiment_doc *exp, const char *arm,
 		struct export_pick *out, struct strbuf *err)
 {
-	struct json_object *factors, *arms, *a, *settings, *v;
+	const struct exp_verdict *v;
+	const struct exp_arm *a;
 	struct strbuf params = STRBUF_INIT, names = STRBUF_INIT;
-	const char *id = expjson_str(exp, "id");
-	const char *created = expjson_str(exp, "created");
-	size_t i, nf;
+	size_t i, nf = exp->nr_factors;
 	int idx = -1, ret = 0, knobs = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->origin = expjson_origin(exp);
-	out->id = xstrdup(id ? id : "?");
-	out->created = xstrndup(created ? created : "", 10);
-	out->target = xstrdup(expjson_target(exp));
+	out->origin = origin_of(exp);
+	out->id = xstrdup(exp->id ? exp->id : "");
+	out->created = xstrndup(exp->created ? exp->created : "", 10);
+	out->target = xstrdup(exp->target ? exp->target : "");
 	out->disk = measured_disk(exp);
-	factors = expjson_get_type(exp, "factors", json_type_array);
-	arms = expjson_get_type(exp, "arms", json_type_array);
-	nf = factors ? json_object_array_length(factors) : 0;
 	for (i = 0; i < nf; i++) {
-		struct json_object *f = json_object_array_get_idx(factors, i);
-		const char *kind = expjson_str(f, "kind");
-
 		strbuf_addf(&names, "%s%s", i ? ", " : "",
-			    expjson_str(f, "name"));
-		if (kind && !strcmp(kind, "knob"))
-			knobs++;
+			    exp->factors[i].name ? exp->factors[i].name : "");
+		knobs += is_knob(&exp->factors[i]);
 	}
-	if (!knobs || !arms) {
+	if (!knobs || !exp->nr_arms) {
 		ret = err_set(err, -ENOENT,
 			      "experiment '%s' varied no knob (%s%s), so it "
 			      "found no setting: there is nothing to export; "
@@ -380,12 +406,12 @@ int export_pick(struct json_object *exp, const char *arm,
 		goto out;
 	}
 	if (arm) {
-		ret = find_arm(exp, arms, out->id, arm, &idx, err);
+		ret = find_arm(exp, out->id, arm, &idx, err);
 		if (ret)
 			goto out;
-		v = expjson_verdict(exp, idx);
+		v = verdict_of(exp, idx);
 		if (v)
-			why_of(exp, v, out);
+			why_of(v, out);
 		else
 			out->why = xstrdup("the baseline, chosen with --arm");
 	} else {
@@ -395,18 +421,16 @@ int export_pick(struct json_object *exp, const char *arm,
 	}
 	out->arm = idx;
 	out->label = xstrdup(arm_label(exp, idx));
-	a = json_object_array_get_idx(arms, (size_t)idx);
-	settings = a ? expjson_get(a, "settings") : NULL;
-	out->assign = xcalloc(nf, sizeof(*out->assign));
+	a = idx >= 0 && (size_t)idx < exp->nr_arms ? &exp->arms[idx] : NULL;
+	out->assign = xcalloc(nf + 1, sizeof(*out->assign));
 	for (i = 0; i < nf; i++) {
-		struct json_object *f = json_object_array_get_idx(factors, i);
-		const char *name = expjson_str(f, "name");
-		const char *kind = expjson_str(f, "kind");
-		const char *val = settings ? expjson_str(settings, name) : NULL;
+		const struct exp_factor *f = &exp->factors[i];
+		const char *name = f->name ? f->name : "";
+		const char *val = setting_of(a, name);
 
-		if (!name || !val)
+		if (!val)
 			continue;
-		if (kind && !strcmp(kind, "knob")) {
+		if (is_knob(f)) {
 			strbuf_setf(&names, "%s=%s", name, val);
 			out->assign[out->nr_assign++] = xstrdup(names.buf);
 		} else
@@ -415,7 +439,7 @@ int export_pick(struct json_object *exp, const char *arm,
 	}
 	if (params.len)
 		out->not_knobs = strbuf_detach(&params, NULL);
-	base_of(exp, factors, arms, out);
+	base_of(exp, out);
 out:
 	strbuf_release(&params);
 	strbuf_release(&names);
