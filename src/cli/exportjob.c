@@ -89,27 +89,76 @@ static void mount_now(struct export_job *j)
 	strbuf_release(&err);
 }
 
-/* The store, the experiment, its arm. Returns an exit code. */
-static int load_pick(struct export_job *j, const struct export_job_args *a)
+/* The stored experiment a->id into j->exp. Returns an exit code. */
+static int load_exp(struct export_job *j, const struct export_job_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *tree = NULL;
 	struct store s;
 	int r, code = EXIT_OK;
-	size_t i;
 
 	r = store_open_flags(&s, a->db, STORE_NO_CREATE, &err);
 	if (!r)
 		r = store_load_experiment(&s, a->id, &tree, &err);
 	store_close(&s);
-	/* the store still hands out trees: the bridge to the model */
-	if (!r && experiment_doc_from_tree(tree, &j->exp, 0, &err)) {
+	if (r) {
+		error("%s", err.buf);
+		code = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	} else if (experiment_doc_from_tree(tree, &j->exp, 0, &err)) {
+		/* the store still hands out trees: the bridge to the model */
 		error("cannot read experiment '%s': %s", a->id, err.buf);
 		code = EXIT_RUNTIME;
-		goto out;
 	}
-	if (!r)
-		r = export_pick(&j->exp, a->arm, &j->pick, &err);
+	json_object_put(tree);
+	strbuf_release(&err);
+	return code;
+}
+
+/*
+ * arm_same_fn for --arm: do values a and b of factor mean the same on
+ * the job's disk and mount (deadline and mq-deadline where the disk
+ * offers it, 4096s and 2048 of read-ahead)? Each is planned as it
+ * would be applied; a value that does not plan here means nothing.
+ */
+static int same_value(void *ctx, const char *factor, const char *a,
+		      const char *b)
+{
+	struct export_job *j = ctx;
+	struct strbuf as = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p[2];
+	const char *v[2] = {a, b};
+	int ok[2], same = 0, i;
+	size_t c;
+
+	for (i = 0; i < 2; i++) {
+		knob_plan_init(&p[i], &j->ctx);
+		strbuf_setf(&as, "%s=%s", factor, v[i]);
+		ok[i] = !knob_plan_add(&p[i], as.buf, &err) &&
+			!knob_plan_build(&p[i], &err) && p[i].nr;
+	}
+	if (ok[0] && ok[1] && p[0].nr == p[1].nr) {
+		for (c = 0; c < p[0].nr; c++)
+			if (strcmp(p[0].v[c].k.name, p[1].v[c].k.name) ||
+			    strcmp(p[0].v[c].canon.buf, p[1].v[c].canon.buf))
+				break;
+		same = c == p[0].nr;
+	}
+	for (i = 0; i < 2; i++)
+		knob_plan_release(&p[i]);
+	strbuf_release(&as);
+	strbuf_release(&err);
+	return same;
+}
+
+/* The experiment's arm and its assignments into j->plan. Returns an
+ * exit code. */
+static int pick(struct export_job *j, const struct export_job_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r, code = EXIT_OK;
+	size_t i;
+
+	r = export_pick(&j->exp, a->arm, same_value, j, &j->pick, &err);
 	if (r) {
 		error("%s", err.buf);
 		code = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
@@ -130,7 +179,6 @@ static int load_pick(struct export_job *j, const struct export_job_args *a)
 		code = EXIT_USAGE;
 	}
 out:
-	json_object_put(tree);
 	strbuf_release(&err);
 	return code;
 }
@@ -197,25 +245,35 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	if (code)
 		return code;
 	if (a->id) {
-		code = load_pick(j, a);
+		code = load_exp(j, a);
 		if (code)
 			return code;
 		if (!target && !a->device) {
-			target = j->pick.target;
+			target = j->exp.target ? j->exp.target : "";
 			if (!strncmp(target, "scratch:", 8) || !*target) {
 				error("experiment '%s' ran on '%s', which is "
 				      "gone; give --device DEV or -t TARGET "
 				      "for the disk and mount the settings "
 				      "are meant for",
-				      j->pick.id, target);
+				      j->exp.id ? j->exp.id : "", target);
 				return EXIT_USAGE;
 			}
 		}
-		strbuf_addstr(&j->date, j->pick.created);
 	} else {
 		gmtime_r(&now, &tm);
 		strftime(day, sizeof(day), "%Y-%m-%d", &tm);
 		strbuf_addstr(&j->date, day);
+	}
+	code = knob_cli_context(target, a->device, &j->ctx, &j->t);
+	if (code)
+		goto out;
+	if (a->id) {
+		/* after the context: --arm may name a value as it means
+		 * on this disk */
+		code = pick(j, a);
+		if (code)
+			goto out;
+		strbuf_addstr(&j->date, j->pick.created);
 	}
 	for (i = 0; i < a->set.nr && !r; i++)
 		r = knob_plan_add(&j->plan, a->set.assign[i], &err);
@@ -224,9 +282,6 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 		code = EXIT_USAGE;
 		goto out;
 	}
-	code = knob_cli_context(target, a->device, &j->ctx, &j->t);
-	if (code)
-		goto out;
 	r = knob_plan_build(&j->plan, &err);
 	if (r) {
 		error("%s", err.buf);

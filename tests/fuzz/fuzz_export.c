@@ -260,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (experiment_doc_from_tree(r.obj, &doc, 0, &err))
 		goto out_run;
 	strbuf_reset(&err);
-	ret = export_pick(&doc, NULL, &pick, &err);
+	ret = export_pick(&doc, NULL, NULL, NULL, &pick, &err);
 	if (ret) {
 		/* no winner: the arm --arm would name, by number */
 		char arm[24];
@@ -273,7 +273,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * arms count from 1 */
 		snprintf(arm, sizeof(arm), "%zu",
 			 doc.nr_arms ? doc.nr_arms + !(size % 8) : 0);
-		ret = export_pick(&doc, arm, &pick, &err);
+		ret = export_pick(&doc, arm, NULL, NULL, &pick, &err);
 	}
 	if (ret) {
 		check(ret == -ENOENT || ret == -EINVAL);

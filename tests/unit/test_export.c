@@ -600,7 +600,7 @@ static void test_pick(void **state)
 
 	(void)state;
 	e = make_exp(1, 1, three, 3);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 2);
 	assert_string_equal(p.label, "read_ahead_kb=512");
 	assert_int_equal(p.nr_assign, 1);
@@ -609,36 +609,39 @@ static void test_pick(void **state)
 	assert_non_null(strstr(p.others, "'read_ahead_kb=256' (1.200x)"));
 	export_pick_release(&p);
 	/* numbers count from 1, in the order the tables list the arms */
-	assert_int_equal(export_pick(e, "4", &p, &err), 0);
+	assert_int_equal(export_pick(e, "4", NULL, NULL, &p, &err), 0);
 	assert_string_equal(p.label, "read_ahead_kb=1024");
 	export_pick_release(&p);
-	assert_int_equal(export_pick(e, "#3", &p, &err), 0);
+	assert_int_equal(export_pick(e, "#3", NULL, NULL, &p, &err), 0);
 	assert_string_equal(p.label, "read_ahead_kb=512");
 	export_pick_release(&p);
-	assert_int_equal(export_pick(e, "read_ahead_kb=128", &p, &err), 0);
+	assert_int_equal(
+	    export_pick(e, "read_ahead_kb=128", NULL, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 0);
 	export_pick_release(&p);
 	free(e->arms[1].label);
 	e->arms[1].label = xstrdup("read_ahead_kb=256 (asked: 512s)");
-	assert_int_equal(export_pick(e, "read_ahead_kb=256", &p, &err), 0);
+	assert_int_equal(
+	    export_pick(e, "read_ahead_kb=256", NULL, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 1);
 	assert_string_equal(p.label, "read_ahead_kb=256 (asked: 512s)");
 	export_pick_release(&p);
-	assert_int_equal(export_pick(e, "bogus", &p, &err), -ENOENT);
+	assert_int_equal(export_pick(e, "bogus", NULL, NULL, &p, &err),
+			 -ENOENT);
 	assert_non_null(strstr(err.buf, "has no arm 'bogus'; its arms: "
 					"'read_ahead_kb=128'"));
 	export_pick_release(&p);
 	experiment_doc_free(e);
 
 	e = make_exp(0, 1, lower, 3);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 2); /* lower is better: 0.7 */
 	export_pick_release(&p);
 	experiment_doc_free(e);
 
 	strbuf_reset(&err);
 	e = make_exp(1, 1, none, 2);
-	assert_int_equal(export_pick(e, NULL, &p, &err), -ENOENT);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), -ENOENT);
 	assert_non_null(strstr(err.buf, "no arm of experiment 'abcd1234' was "
 					"faster"));
 	assert_non_null(strstr(err.buf, "--arm LABEL"));
@@ -647,7 +650,7 @@ static void test_pick(void **state)
 
 	strbuf_reset(&err);
 	e = make_exp(1, 0, three, 3);
-	assert_int_equal(export_pick(e, NULL, &p, &err), -ENOENT);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), -ENOENT);
 	assert_non_null(strstr(err.buf, "varied no knob (its factors: bs)"));
 	assert_non_null(strstr(err.buf, "iotrial compare WORKLOAD --vary"));
 	export_pick_release(&p);
@@ -671,7 +674,7 @@ static void test_pick_origin(void **state)
 
 	(void)state;
 	e = make_exp(1, 1, one, 1);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	assert_string_equal(p.origin, "local");
 	assert_string_equal(p.base_label, "read_ahead_kb=128");
 	assert_int_equal(p.nr_base_assign, 1);
@@ -687,7 +690,7 @@ static void test_pick_origin(void **state)
 	export_pick_release(&p);
 
 	set_origin(e, EXP_ORIGIN_IMPORTED);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	assert_string_equal(p.origin, "imported");
 	strbuf_reset(&err);
 	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err),
@@ -702,7 +705,7 @@ static void test_pick_origin(void **state)
 	assert_int_equal(export_pick_check_knobs(&p, &plan, allow, 1, &err), 0);
 	export_pick_release(&p);
 	set_origin(e, EXP_ORIGIN_FLEET);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	strbuf_reset(&err);
 	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err),
 			 -EPERM);

@@ -17,6 +17,7 @@
 #ifndef IOTRIAL_EXPORT_H
 #define IOTRIAL_EXPORT_H
 
+#include "../experiment/arm_name.h"
 #include "../knob/plan.h"
 #include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
@@ -46,14 +47,18 @@ struct export_pick {
 void export_pick_release(struct export_pick *p);
 
 /*
- * Choose the arm of experiment exp to roll out: the arm named by arm (a
- * label, or its number) when arm is not NULL, else the arm whose
- * verdict is "faster" with the best ratio. Fills out. Returns 0, or
- * -ENOENT with err saying why nothing can be exported and what to run
- * instead (no knob factor, no verdicts, nothing won, no such arm).
+ * Choose the arm of experiment exp to roll out: the arm named by arm
+ * (any name experiment/arm_name.h reads: its label, its settings as
+ * asked or as set, its number; same, which may be NULL, tells values
+ * that mean the same) when arm is not NULL, else the arm whose verdict
+ * is "faster" with the best ratio. Fills out. Returns 0, or -ENOENT
+ * with err saying why nothing can be exported and what to run instead
+ * (no knob factor, no verdicts, nothing won, no such arm), or -EINVAL
+ * when arm could name two arms.
  */
 int export_pick(const struct experiment_doc *exp, const char *arm,
-		struct export_pick *out, struct strbuf *err);
+		arm_same_fn same, void *same_ctx, struct export_pick *out,
+		struct strbuf *err);
 
 /*
  * May plan p, built from pick's arm, be written as root? An experiment

@@ -149,81 +149,94 @@ out:
 	return ret;
 }
 
-/* Is label name, once its " (asked: ...)" notes are left out? */
-static int same_label(const char *label, const char *name)
+/* The value a pair list sets name to, or NULL. */
+static const char *pair_of(const struct model_pair *v, size_t nr,
+			   const char *name)
 {
-	struct strbuf s = STRBUF_INIT;
-	const char *p = label, *a, *close;
-	int ret;
+	size_t i;
 
-	while ((a = strstr(p, " (asked: ")) && (close = strchr(a, ')'))) {
-		strbuf_add(&s, p, (size_t)(a - p));
-		p = close + 1;
-	}
-	strbuf_addstr(&s, p);
-	ret = !strcmp(s.buf, name);
-	strbuf_release(&s);
-	return ret;
-}
-
-/* The number "N" (digits only, no sign) names, 1.. ; 0 when it is none. */
-static size_t arm_number(const char *name)
-{
-	size_t k = 0;
-
-	if (!*name || strspn(name, "0123456789") != strlen(name) ||
-	    strlen(name) > 6)
-		return 0;
-	for (; *name; name++)
-		k = k * 10 + (size_t)(*name - '0');
-	return k;
+	for (i = 0; i < nr; i++)
+		if (v[i].name && !strcmp(v[i].name, name))
+			return v[i].value;
+	return NULL;
 }
 
 /*
- * The index of the arm named by name into *out_idx: 0, or -ENOENT (no
- * such arm) or -EINVAL (ambiguous) with err set. Arms are
- * numbered from 1 in the order the tables (and --dry-run) list them:
- * "#N" is always the N-th arm; otherwise a label (with or without its
- * "(asked: ...)" notes) is that arm, and a bare number N the N-th. A
- * bare number that is also the label of another arm is refused: it
- * could mean either, and '#' says which.
+ * The spellings of exp's arms for arm_find() into names[] (nr_arms)
+ * and sp[] (nr_arms x nr_factors): each knob factor under the name it
+ * was asked by and its canonical one, each value as asked and as set.
+ */
+static void arm_spellings(const struct experiment_doc *exp,
+			  struct arm_names *names, struct arm_spelling *sp)
+{
+	size_t i, f, nf = exp->nr_factors;
+
+	for (i = 0; i < exp->nr_arms; i++) {
+		const struct exp_arm *a = &exp->arms[i];
+
+		names[i].label = arm_label(exp, (int64_t)i);
+		names[i].s = &sp[i * nf];
+		names[i].nr = 0;
+		if (a->has_settings != MODEL_SET)
+			continue;
+		for (f = 0; f < nf; f++) {
+			const struct exp_factor *fa = &exp->factors[f];
+			struct arm_spelling *s = &sp[i * nf + names[i].nr];
+			const char *set, *asked;
+
+			if (!fa->name)
+				break;
+			set = pair_of(a->settings, a->nr_settings, fa->name);
+			if (!set)
+				break;
+			asked = a->has_asked == MODEL_SET
+				    ? pair_of(a->asked, a->nr_asked, fa->name)
+				    : NULL;
+			s->name = fa->name;
+			s->set_name =
+			    fa->canonical && strcmp(fa->canonical, fa->name)
+				? fa->canonical
+				: NULL;
+			s->asked = asked ? asked : set;
+			s->set = set;
+			names[i].nr++;
+		}
+		if (f < nf) /* settings that do not spell the label */
+			names[i].nr = 0;
+	}
+}
+
+/*
+ * The index of the arm named by name (arm_name.h) into *out_idx: 0, or
+ * -ENOENT (no such arm) or -EINVAL (ambiguous) with err set.
  */
 static int find_arm(const struct experiment_doc *exp, const char *id,
-		    const char *name, int *out_idx, struct strbuf *err)
+		    const char *name, arm_same_fn same, void *same_ctx,
+		    int *out_idx, struct strbuf *err)
 {
-	size_t i, n = exp->nr_arms, k;
+	size_t i, n = exp->nr_arms, idx = 0;
+	struct arm_names *names = xcalloc(n + 1, sizeof(*names));
+	struct arm_spelling *sp = xcalloc(n * exp->nr_factors + 1, sizeof(*sp));
 	struct strbuf list = STRBUF_INIT;
-	int by_label = -1;
+	int ret;
 
-	k = arm_number(name[0] == '#' ? name + 1 : name);
-	if (name[0] != '#')
-		for (i = 0; i < n && by_label < 0; i++) {
-			const char *l = arm_label(exp, (int64_t)i);
-
-			if (!strcmp(l, name) || same_label(l, name))
-				by_label = (int)i;
-		}
-	if (by_label >= 0 && k >= 1 && k <= n && (size_t)by_label != k - 1)
-		return err_set(
-		    err, -EINVAL,
-		    "'%s' is both the label of arm %d and the number of "
-		    "arm %zu ('%s'); give '#%zu' for arm %zu, or '#%d' "
-		    "for the arm labelled '%s'",
-		    name, by_label + 1, k, arm_label(exp, (int64_t)k - 1), k, k,
-		    by_label + 1, name);
-	if (by_label >= 0 || (k >= 1 && k <= n)) {
-		*out_idx = by_label >= 0 ? by_label : (int)k - 1;
-		return 0;
+	arm_spellings(exp, names, sp);
+	ret = arm_find(names, n, name, same, same_ctx, &idx, err);
+	if (!ret)
+		*out_idx = (int)idx;
+	if (ret == -ENOENT) {
+		for (i = 0; i < n; i++)
+			strbuf_addf(&list, "%s'%s'", i ? ", " : "",
+				    arm_label(exp, (int64_t)i));
+		err_set(err, -ENOENT,
+			"experiment '%s' has no arm '%s'; its arms: %s (or "
+			"their numbers, 1 to %zu, in that order)",
+			id, name, list.buf, n);
 	}
-	for (i = 0; i < n; i++)
-		strbuf_addf(&list, "%s'%s'", i ? ", " : "",
-			    arm_label(exp, (int64_t)i));
-	err_set(err, -ENOENT,
-		"experiment '%s' has no arm '%s'; its arms: %s (or their "
-		"numbers, 1 to %zu, in that order)",
-		id, name, list.buf, n);
 	strbuf_release(&list);
-	return -ENOENT;
+	free(names);
+	free(sp);
+	return ret;
 }
 
 /* The environment exp recorded: its own, or its first run's (an
@@ -374,7 +387,8 @@ int export_pick_check_knobs(const struct export_pick *pick,
 }
 
 int export_pick(const struct experiment_doc *exp, const char *arm,
-		struct export_pick *out, struct strbuf *err)
+		arm_same_fn same, void *same_ctx, struct export_pick *out,
+		struct strbuf *err)
 {
 	const struct exp_verdict *v;
 	const struct exp_arm *a;
@@ -406,7 +420,7 @@ int export_pick(const struct experiment_doc *exp, const char *arm,
 		goto out;
 	}
 	if (arm) {
-		ret = find_arm(exp, out->id, arm, &idx, err);
+		ret = find_arm(exp, out->id, arm, same, same_ctx, &idx, err);
 		if (ret)
 			goto out;
 		v = verdict_of(exp, idx);
