@@ -231,7 +231,7 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	struct tm tm;
 	char day[16];
 	size_t i;
-	int code = EXIT_OK, r = 0;
+	int code = EXIT_OK, r = 0, gone = 0;
 
 	memset(j, 0, sizeof(*j));
 	knob_ctx_init(&j->ctx);
@@ -250,21 +250,19 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 			return code;
 		if (!target && !a->device) {
 			target = j->exp.target ? j->exp.target : "";
-			if (!strncmp(target, "scratch:", 8) || !*target) {
-				error("experiment '%s' ran on '%s', which is "
-				      "gone; give --device DEV or -t TARGET "
-				      "for the disk and mount the settings "
-				      "are meant for",
-				      j->exp.id ? j->exp.id : "", target);
-				return EXIT_USAGE;
-			}
+			/* a scratch target is gone with its run, and a
+			 * run's directory may be: the plan may still need
+			 * no place (vm.*) */
+			gone = !strncmp(target, "scratch:", 8) || !*target ||
+			       (access(target, F_OK) && errno == ENOENT);
 		}
 	} else {
 		gmtime_r(&now, &tm);
 		strftime(day, sizeof(day), "%Y-%m-%d", &tm);
 		strbuf_addstr(&j->date, day);
 	}
-	code = knob_cli_context(target, a->device, &j->ctx, &j->t);
+	code =
+	    knob_cli_context(gone ? NULL : target, a->device, &j->ctx, &j->t);
 	if (code)
 		goto out;
 	if (a->id) {
@@ -283,6 +281,15 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 		goto out;
 	}
 	r = knob_plan_build(&j->plan, &err);
+	if (r == -ENODEV && gone) {
+		/* a device or mount knob, and nowhere to put it */
+		error("experiment '%s' ran on '%s', which is gone; give "
+		      "--device DEV or -t TARGET for the disk and mount the "
+		      "settings are meant for",
+		      j->pick.id, target);
+		code = EXIT_USAGE;
+		goto out;
+	}
 	if (r) {
 		error("%s", err.buf);
 		code = knob_cli_exit_code(r);

@@ -49,8 +49,10 @@ struct export_job {
  * experiment from elsewhere that sets raw knobs --allow-knob does not
  * name (export_pick_check_knobs()) is printed, then refused. --arm
  * takes any name of an arm (experiment/arm_name.h), a value meaning the
- * same on the disk and mount meant included. Prints what went wrong and
- * returns an exit code; j must be released either way.
+ * same on the disk and mount meant included. The arm of an experiment
+ * whose target is gone (a scratch device, a removed directory) needs
+ * -t or --device only when it sets a device or mount knob. Prints what
+ * went wrong and returns an exit code; j must be released either way.
  */
 int export_job_prepare(struct export_job *j, const struct export_job_args *a);
 void export_job_release(struct export_job *j);

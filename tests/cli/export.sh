@@ -61,6 +61,28 @@ expect_usage "a scratch target is gone: --device or -t asked for" \
 "$IOTRIAL" export "$scratch" --db "$DB" --format udev --device "$L" >"$TEST_TMP/sc.out" 2>&1
 check "with --device it exports for that disk" \
 	grep -q "KERNEL==\"$dev\", ATTR{queue/read_ahead_kb}=\"4096\"" "$TEST_TMP/sc.out"
+# vm.* settings belong to no disk: a gone scratch target, or a run's
+# directory removed since, asks for none
+gen_exp "$TEST_TMP/vmgone.json" scratch:1G:ext4 loop99 1 vm.dirty_ratio=20,10
+vmgone=$(imp_exp "$TEST_TMP/vmgone.json")
+"$IOTRIAL" export "$vmgone" --db "$DB" --format sysctl >"$TEST_TMP/vg.out" 2>"$TEST_TMP/vg.err"
+rc=$?
+check "an arm of vm.* only exports from a gone scratch target (rc=$rc)" \
+	test $rc = 0 -a ! -s "$TEST_TMP/vg.err"
+check "...its sysctl line" grep -qx "vm.dirty_ratio = 10" "$TEST_TMP/vg.out"
+gen_exp "$TEST_TMP/vmdir.json" "$TEST_TMP/removed" loop99 1 \
+	vm.dirty_background_ratio=10,5
+vmdir=$(imp_exp "$TEST_TMP/vmdir.json")
+"$IOTRIAL" apply "$vmdir" --db "$DB" --dry-run >"$TEST_TMP/vd.out" 2>"$TEST_TMP/vd.err"
+rc=$?
+check "apply --dry-run of a vm.* arm of a removed directory (rc=$rc)" \
+	test $rc = 0 -a ! -s "$TEST_TMP/vd.err"
+check "...plans it" grep -q "'vm.dirty_background_ratio': .* -> 5" "$TEST_TMP/vd.out"
+gen_exp "$TEST_TMP/radir.json" "$TEST_TMP/removed" loop99 1 read_ahead_kb=128,4096
+radir=$(imp_exp "$TEST_TMP/radir.json")
+expect_usage "...a read_ahead_kb arm of it asks where" \
+	"experiment '$radir' ran on '$TEST_TMP/removed', which is gone; give --device DEV or -t TARGET" \
+	export "$radir" --db "$DB" --format udev
 expect_usage "a --root that does not exist" "root '$TEST_TMP/nothere' is not an existing directory" \
 	export "$win" --db "$DB" --format fstab --root "$TEST_TMP/nothere"
 "$IOTRIAL" export "$none" --db "$DB" --arm read_ahead_kb=4096 --format udev \
