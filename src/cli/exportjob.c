@@ -4,7 +4,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -89,6 +91,30 @@ static void mount_now(struct export_job *j)
 	strbuf_release(&err);
 }
 
+/* Keep a note for export_job_say_notes(). */
+static void keep_note(struct export_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void keep_note(struct export_job *j, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(j->notes, j->nr_notes + 1, j->alloc_notes);
+	j->notes[j->nr_notes++] = strbuf_detach(&sb, NULL);
+}
+
+void export_job_say_notes(const struct export_job *j, int plan_notes)
+{
+	size_t i;
+
+	for (i = 0; i < j->nr_notes; i++)
+		if (plan_notes || i < j->nr_pick_notes)
+			note("%s", j->notes[i]);
+}
+
 /* The stored experiment a->id into j->exp. Returns an exit code. */
 static int load_exp(struct export_job *j, const struct export_job_args *a)
 {
@@ -165,13 +191,16 @@ static int pick(struct export_job *j, const struct export_job_args *a)
 		goto out;
 	}
 	if (j->pick.others)
-		note("other arms were faster too: %s; --arm LABEL exports "
-		     "one of them",
-		     j->pick.others);
+		keep_note(j,
+			  "other arms were faster too: %s; --arm LABEL "
+			  "exports one of them",
+			  j->pick.others);
 	if (j->pick.not_knobs)
-		note("the arm also sets workload parameters (%s), which are "
-		     "not system settings and are not exported",
-		     j->pick.not_knobs);
+		keep_note(j,
+			  "the arm also sets workload parameters (%s), which "
+			  "are not system settings and are not exported",
+			  j->pick.not_knobs);
+	j->nr_pick_notes = j->nr_notes;
 	for (i = 0; i < j->pick.nr_assign && !r; i++)
 		r = knob_plan_add(&j->plan, j->pick.assign[i], &err);
 	if (r) {
@@ -297,8 +326,8 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	}
 	for (i = 0; i < j->plan.nr; i++)
 		if (j->plan.v[i].note.len)
-			note("%s: %s", j->plan.v[i].input_name,
-			     j->plan.v[i].note.buf);
+			keep_note(j, "%s: %s", j->plan.v[i].input_name,
+				  j->plan.v[i].note.buf);
 	if (a->id) {
 		code = check_origin(j, a);
 		if (code)
@@ -435,6 +464,11 @@ int export_job_verify_fstab(const struct export_job *j, const char *text,
 
 void export_job_release(struct export_job *j)
 {
+	size_t i;
+
+	for (i = 0; i < j->nr_notes; i++)
+		free(j->notes[i]);
+	free(j->notes);
 	experiment_doc_release(&j->exp);
 	export_pick_release(&j->pick);
 	knob_plan_release(&j->plan);

@@ -41,6 +41,10 @@ struct export_job {
 	const char *root;
 	int fstab_ok;
 	struct export_src src;
+	char **notes; /* said by export_job_say_notes(): the pick's
+			 (other winners, parameters left out), then the
+			 plan's translations from nr_pick_notes on */
+	size_t nr_notes, alloc_notes, nr_pick_notes;
 };
 
 /*
@@ -53,9 +57,18 @@ struct export_job {
  * whose target is gone (a scratch device, a removed directory) needs
  * -t or --device only when it sets a device or mount knob. Prints what
  * went wrong and returns an exit code; j must be released either way.
+ * The notes are kept for export_job_say_notes().
  */
 int export_job_prepare(struct export_job *j, const struct export_job_args *a);
 void export_job_release(struct export_job *j);
+
+/*
+ * Say the notes prepare kept: the pick's, and with plan_notes each
+ * setting's translation too (a command that prints the plan has them
+ * there already). A command says them once it has refused all it
+ * refuses, so that a usage error is one line.
+ */
+void export_job_say_notes(const struct export_job *j, int plan_notes);
 
 /*
  * Before fstab is replaced by text (line line_no changed): does `findmnt

@@ -27,7 +27,9 @@ gen_exp "$TEST_TMP/none.json" "$MNT" "$dev" -1 read_ahead_kb=128,4096
 none=$(imp_exp "$TEST_TMP/none.json")
 gen_exp "$TEST_TMP/param.json" "$MNT" "$dev" 1 PARAM:bs=4k,8k
 param=$(imp_exp "$TEST_TMP/param.json")
-check "four experiments imported" test -n "$win" -a -n "$atime" -a -n "$none" -a -n "$param"
+gen_exp "$TEST_TMP/mixed.json" "$MNT" "$dev" 3 PARAM:bs=4k,8k nr_requests=32,64
+mixed=$(imp_exp "$TEST_TMP/mixed.json")
+check "five experiments imported" test -n "$win" -a -n "$atime" -a -n "$none" -a -n "$param" -a -n "$mixed"
 
 # a winner whose runs iotrial flagged is not rolled out unless named
 SUSPECT=1 gen_exp "$TEST_TMP/sus.json" "$MNT" "$dev" 1 read_ahead_kb=128,4096
@@ -114,12 +116,19 @@ check "the existing file is untouched" test "$(cat "$TEST_TMP/exists")" = keep
 "$IOTRIAL" export --set vm.dirty_expire_centisecs=2500 --format sysctl \
 	-o "$TEST_TMP/exists" --force >/dev/null 2>&1
 check "--force replaces it" grep -qx "vm.dirty_expire_centisecs = 2500" "$TEST_TMP/exists"
-# (after a note: the experiment's disk is a loop device, whose queue
-# is its own)
-"$IOTRIAL" export "$win" --db "$DB" --format sysctl >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-check "a device knob has no sysctl (exit 2)" test $? = 2 -a ! -s "$TEST_TMP/out"
-check "... saying so" \
-	grep -q "^error: no setting of $win belongs in a sysctl.d file" "$TEST_TMP/err"
+# a usage error is one line: the notes (the experiment's disk is a loop
+# device, whose queue is its own) come after every refusal
+expect_usage "a device knob has no sysctl" "^error: no setting of $win belongs in a sysctl.d file" \
+	export "$win" --db "$DB" --format sysctl
+expect_usage "...nor an fstab line, after the note of its parameters" \
+	"^error: no setting of $mixed belongs in fstab" \
+	export "$mixed" --db "$DB" --format fstab --root "$TEST_TMP"
+"$IOTRIAL" export "$mixed" --db "$DB" --format udev >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "an export that succeeds says the notes (rc=$?)" \
+	grep -q "^note: the arm also sets workload parameters (bs=8k)" "$TEST_TMP/err"
+expect_usage "apply --dry-run refused: one line too" \
+	"^error: --persist sysctl: no setting of $mixed belongs in a sysctl.d file" \
+	apply "$mixed" --db "$DB" --persist sysctl --root "$TEST_TMP" --dry-run
 
 # --- tuned: INI with the sections tuned reads, include= the active profile
 root=$TEST_TMP/root
