@@ -1,11 +1,10 @@
 /*
- * Which arm of an experiment to roll out (export.h): the one whose
- * verdict is "faster" with the best ratio, or the one --arm names (by
- * label, with or without its "(asked: ...)" notes, or by number), and
- * its knob assignments. An experiment that varied no knob, or in which
- * nothing won, is refused with what to run instead: exporting a setting
- * that was not shown to help would put a guess into every machine's
- * configuration.
+ * Which arm of an experiment document to roll out (export.h): the one
+ * whose verdict is "faster" with the best ratio, or the one --arm names
+ * (any of its names: experiment/arm_name.h), and its knob assignments.
+ * An experiment that varied no knob, or in which nothing won, is
+ * refused with what to run instead: exporting a setting that was not
+ * shown to help would put a guess into every machine's configuration.
  */
 #include <errno.h>
 #include <math.h>
