@@ -273,10 +273,10 @@ struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);
 /*
- * The gate of --fail-on-regression on exp's verdicts: true when an arm
- * counts as a regression. A clean arm counts when it is slower; a
- * suspect one (report/suspect.h) only with strict, and then when its
- * estimate is slower. A note says which suspect arms were (not) counted.
+ * The gate of --fail-on-regression on exp's verdicts, by the policy of
+ * core/experiment/regression.h: true when an arm counts as a regression
+ * (the command exits 3). A note says which suspect arms were (not)
+ * counted.
  */
 int cli_has_regression(struct json_object *exp, int strict);
 
