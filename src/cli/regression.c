@@ -44,11 +44,13 @@ int cli_has_regression(struct json_object *exp, int strict)
 			     "suspect (%s) and its estimate is slower: "
 			     "counted as a regression",
 			     s->label, s->kinds);
-		else
-			note("--fail-on-regression: arm '%s' is slower but "
-			     "suspect (%s): not counted as a regression; "
-			     "--strict counts it",
-			     s->label, s->kinds);
+		else /* loud: a gate that passes on a slower arm must say
+		      * so, and how to make it fail */
+			warning("--fail-on-regression: arm '%s' is slower but "
+				"suspect (%s): not counted as a regression, so "
+				"it does not fail the gate (exit 0 without "
+				"--strict); pass --strict to count it",
+				s->label, s->kinds);
 	}
 	found = g.regression;
 	regression_gate_release(&g);
