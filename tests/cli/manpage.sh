@@ -142,7 +142,7 @@ for cmd in cmds:
            "'iotrial help %s' prints what '%s --help' does" % (cmd, cmd))
     section = text_of('COMMANDS', cmd)
     own_tags = list(tags.get(('COMMANDS', cmd), []))
-    if cmd in ('run', 'compare'):
+    if cmd in ('run', 'compare', 'tune', 'bisect'):
         # the workload parameters are theirs too
         section += '\n' + workloads_text
         own_tags += tags.get(('WORKLOADS', 'Workload parameters'), [])
@@ -156,7 +156,7 @@ for cmd in cmds:
            "missing: %s" % missing)
 
     bad_tags, not_in_help, refused = [], [], []
-    pos = ['randread'] if cmd == 'compare' else []
+    pos = ['randread'] if cmd in ('compare', 'tune', 'bisect') else []
     for tag in own_tags:
         spellings, metavar = parse_tag(tag)
         if not spellings:

@@ -130,7 +130,7 @@ rc, out, _ = run('--help')
 cmds = re.findall(r'^  ([a-z]+) ', out.split('commands:')[1], re.M)
 rows = 0
 for cmd in cmds:
-    pos = ['randread'] if cmd == 'compare' else []
+    pos = ['randread'] if cmd in ('compare', 'tune', 'bisect') else []
     rc, dump, err = run('help', '--options', cmd, *pos)
     report(rc == 0 and dump.startswith('--'),
            "'iotrial help --options %s' lists its options" % cmd, err)

@@ -129,6 +129,29 @@ struct experiment_progress {
 
 struct knob_setting;
 struct run_meta;
+struct experiment;
+
+/*
+ * A search that chooses each block's arms itself (iotrial tune and
+ * bisect) instead of running every arm in every block until the stop
+ * rule says so. A run that fails does not end the experiment: the
+ * chooser hears of it and the block goes on.
+ */
+struct experiment_chooser {
+	void *ctx;
+	/*
+	 * The arms of block b, in run order, into *arms (the chooser's,
+	 * valid until its next call); their number, or 0 to end the
+	 * experiment with *why as its "stopped". The runs of the blocks
+	 * before are in e->obj; it may add arms (experiment_add_arm())
+	 * first.
+	 */
+	unsigned (*next_block)(void *ctx, struct experiment *e, unsigned b,
+			       const unsigned **arms, const char **why);
+	/* The run of arm in block b failed, why says how. */
+	void (*run_failed)(void *ctx, unsigned arm, unsigned b,
+			   const char *why);
+};
 
 /*
  * How the experiment touches the world beyond the workload: knobs are
@@ -199,6 +222,15 @@ struct experiment_config {
 	 * shape and analyses it).
 	 */
 	int single_run;
+	/*
+	 * Explicit arms instead of the cartesian product: nr_arm_levels
+	 * rows of nr_factors indices into each factor's values (row 0 the
+	 * baseline). NULL: the product.
+	 */
+	const unsigned *arm_levels;
+	unsigned nr_arm_levels;
+	const struct experiment_chooser *chooser; /* NULL: every arm in
+						     every block */
 };
 
 /*
@@ -235,6 +267,24 @@ struct experiment {
  */
 int experiment_plan(struct experiment *e, const struct experiment_config *c,
 		    struct strbuf *err);
+
+/*
+ * One more arm, of the values at levels[nr_factors] (experiment_plan()'s
+ * part: settings and label). -EINVAL for a level out of range.
+ */
+int experiment_arms_append(struct experiment *e,
+			   const struct experiment_config *c,
+			   const unsigned *levels, struct strbuf *err);
+
+/*
+ * One more arm after experiment_validate(), even while it runs (a
+ * chooser adds the arms it will try): its settings, its workload
+ * checked, its entry in e->obj's "arms" when the object exists.
+ * Returns the new arm's index in *out, 0, or -errno with err set.
+ */
+int experiment_add_arm(struct experiment *e, const struct experiment_config *c,
+		       const unsigned *levels, unsigned *out,
+		       struct strbuf *err);
 
 /*
  * Check every arm's parameters against the workload before anything

@@ -101,8 +101,8 @@ static void verdicts(struct om_writer *w, const struct experiment_doc *doc)
 	    "Estimated ratio of the arm's metric to the baseline's.",
 	    "Lower end of the ratio's confidence interval.",
 	    "Upper end of the ratio's confidence interval.",
-	    "p of the arm against the baseline (Holm-adjusted when there "
-	    "are several arms).",
+	    ("p of the arm against the baseline (Holm-adjusted when there "
+	     "are several arms)."),
 	};
 	char name[64];
 	size_t i, k;

@@ -42,6 +42,13 @@ void report_doc_arm_labels(const struct experiment_doc *doc,
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err);
 
+/* The answer of a tune or a bisection (the tune section), what
+ * `iotrial tune` and `bisect` print after their runs; nothing for
+ * another kind. 0, or -EINVAL with err set when exp is not an
+ * experiment. */
+int report_tune_text(struct json_object *exp, struct strbuf *out,
+		     struct strbuf *err);
+
 /* The live section of an observe experiment (switchback, or what was
  * measured before a stop); nothing for another kind. */
 void report_live_text(struct json_object *exp, struct strbuf *out);

@@ -34,6 +34,12 @@ static int tree_page(struct json_object *exp, const struct emit_ops *ops,
 	return ret;
 }
 
+int report_tune_text(struct json_object *exp, struct strbuf *out,
+		     struct strbuf *err)
+{
+	return tree_page(exp, &emit_text_ops, REPORT_SEC(tune), out, err);
+}
+
 int report_experiment_text(struct json_object *exp, struct strbuf *out,
 			   struct strbuf *err)
 {
@@ -105,17 +111,8 @@ void report_run_text(struct json_object *run, unsigned flags,
 
 	if (!run_doc_from_tree(run, &doc, 0, &err))
 		report_run_summary(&doc, flags, out);
-	run_doc_release(&doc);
-	strbuf_release(&err);
-}
-
-void report_truth_text(struct json_object *run, struct strbuf *out)
-{
-	struct run_doc doc;
-	struct strbuf err = STRBUF_INIT;
-
-	if (!run_doc_from_tree(run, &doc, 0, &err))
-		report_run_truth(&doc, out);
+	else /* never silent: a run iotrial cannot read back is a bug */
+		strbuf_addf(out, "cannot show this run: %s\n", err.buf);
 	run_doc_release(&doc);
 	strbuf_release(&err);
 }

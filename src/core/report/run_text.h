@@ -41,6 +41,5 @@ void report_run_truth(const struct run_doc *run, struct strbuf *out);
  * report_tree.c. */
 void report_run_text(struct json_object *run, unsigned flags,
 		     struct strbuf *out);
-void report_truth_text(struct json_object *run, struct strbuf *out);
 
 #endif

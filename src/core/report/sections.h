@@ -23,6 +23,7 @@
 	S(advice)                                                              \
 	S(fleet)                                                               \
 	S(live)                                                                \
+	S(tune)                                                                \
 	S(series)                                                              \
 	S(devices)                                                             \
 	S(runs)                                                                \

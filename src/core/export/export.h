@@ -5,7 +5,7 @@
  * playbook, a Puppet manifest, a shell script). `iotrial export` prints
  * them, `iotrial apply` installs the ones the system reads at boot.
  *
- * Two steps. export_pick() reads a stored experiment object and chooses
+ * Two steps. export_pick() reads a stored experiment and chooses
  * the arm to roll out (the one that won, or the one named) and its knob
  * assignments. The command resolves those into a knob plan (plan.h) for
  * the disk and mount they are meant for, fills a struct export_src, and
@@ -17,13 +17,14 @@
 #ifndef IOTRIAL_EXPORT_H
 #define IOTRIAL_EXPORT_H
 
-#include <json-c/json.h>
+#include "../experiment/arm_name.h"
 #include "../knob/plan.h"
+#include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
 /* The arm export_pick() chose. Strings owned. */
 struct export_pick {
-	int arm;       /* index in "arms" */
+	int arm;       /* index in the experiment's arms */
 	char *id;      /* the experiment's id */
 	char *label;   /* the arm's label */
 	char *created; /* the experiment's date, "2026-11-29" */
@@ -36,7 +37,7 @@ struct export_pick {
 	char *others;	    /* other winning arms, "; " separated, or NULL */
 	char *not_knobs;    /* the workload parameters of the arm ("bs=4k"),
 			       which no file sets, or NULL */
-	const char *origin; /* EXP_ORIGIN_* (expjson.h), static */
+	const char *origin; /* EXP_ORIGIN_* (report/expjson.h), static */
 	char *base_label;   /* the baseline arm's label */
 	char **base_assign; /* "KNOB=VALUE" of the baseline arm's knob
 			       factors, what the winner was measured from */
@@ -46,14 +47,18 @@ struct export_pick {
 void export_pick_release(struct export_pick *p);
 
 /*
- * Choose the arm of experiment exp to roll out: the arm named by arm (a
- * label, or its number) when arm is not NULL, else the arm whose
- * verdict is "faster" with the best ratio. Fills out. Returns 0, or
- * -ENOENT with err saying why nothing can be exported and what to run
- * instead (no knob factor, no verdicts, nothing won, no such arm).
+ * Choose the arm of experiment exp to roll out: the arm named by arm
+ * (any name experiment/arm_name.h reads: its label, its settings as
+ * asked or as set, its number; same, which may be NULL, tells values
+ * that mean the same) when arm is not NULL, else the arm whose verdict
+ * is "faster" with the best ratio. Fills out. Returns 0, or -ENOENT
+ * with err saying why nothing can be exported and what to run instead
+ * (no knob factor, no verdicts, nothing won, no such arm), or -EINVAL
+ * when arm could name two arms.
  */
-int export_pick(struct json_object *exp, const char *arm,
-		struct export_pick *out, struct strbuf *err);
+int export_pick(const struct experiment_doc *exp, const char *arm,
+		arm_same_fn same, void *same_ctx, struct export_pick *out,
+		struct strbuf *err);
 
 /*
  * May plan p, built from pick's arm, be written as root? An experiment
