@@ -125,7 +125,7 @@ static void test_requests(void **state)
 	assert_int_equal(tracker_call(&tk, &c, data, "", &err), 0);
 	c = call(SYS_io_uring_setup, 8, 0, 0, 8, 150);
 	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
-	assert_int_equal(tk.uring_setups, 1);
+	assert_int_equal(tk.rings, 1);
 	u = (struct iot_uring){.kind = IOT_REC_URING,
 			       .which = IOT_URING_CREATE,
 			       .tgid = (uint32_t)getpid(),

@@ -111,7 +111,7 @@ static void pick_calls(struct capture *c)
 		/* io_uring_setup is counted only: not worth raw_syscalls
 		 * on its own (without its tracepoint, most likely the
 		 * kernel has no io_uring) */
-		if (sc_kind_of(i) == SC_URING_SETUP) {
+		if (sc_kind_of(i) == SC_URING) {
 			uring_raw = i;
 			continue;
 		}
@@ -686,11 +686,11 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 					       c->uring_ops.buf, &c->werr))
 		c->failed = 1;
 	/* rings made whose requests this kernel did not let us see */
-	if (!c->failed && !c->skel->rodata->uring_on && c->tk.uring_setups) {
+	if (!c->failed && !c->skel->rodata->uring_on && c->tk.rings) {
 		char buf[24];
 
 		snprintf(buf, sizeof(buf), "%llu",
-			 (unsigned long long)c->tk.uring_setups);
+			 (unsigned long long)c->tk.rings);
 		if (trace_writer_meta(c->tk.w, "uring.unrecorded", buf,
 				      &c->werr))
 			c->failed = 1;
@@ -742,7 +742,7 @@ void capture_uring_counts(const struct capture *c, struct capture_uring *u)
 	u->other_ops = c->uring_ops.buf;
 	u->undone = c->ut.undone;
 	u->recorded = c->skel->rodata->uring_on;
-	u->rings_made = c->tk.uring_setups;
+	u->rings_made = c->tk.rings;
 }
 
 uint64_t capture_blk_requests(const struct capture *c)

@@ -44,15 +44,15 @@ enum sc_kind {
 	SC_MSYNC,    /* msync(addr, len, flags) */
 	SC_CHDIR,
 	SC_FCHDIR,
-	SC_DUP,		/* dup(fd) */
-	SC_DUP2,	/* dup2(old, new), dup3 */
-	SC_FCNTL,	/* fcntl(fd, F_DUPFD..) */
-	SC_FORK,	/* clone, fork, vfork, clone3: only the BPF side acts */
-	SC_COPY,	/* copy_file_range(in, off_in*, out, off_out*, n) */
-	SC_SENDFILE,	/* sendfile(out, in, off*, n) */
-	SC_FADVISE,	/* fadvise64(fd, off, len, advice) */
-	SC_READAHEAD,	/* readahead(fd, off, count) */
-	SC_URING_SETUP, /* io_uring_setup(entries, params): counted only */
+	SC_DUP,	      /* dup(fd) */
+	SC_DUP2,      /* dup2(old, new), dup3 */
+	SC_FCNTL,     /* fcntl(fd, F_DUPFD..) */
+	SC_FORK,      /* clone, fork, vfork, clone3: only the BPF side acts */
+	SC_COPY,      /* copy_file_range(in, off_in*, out, off_out*, n) */
+	SC_SENDFILE,  /* sendfile(out, in, off*, n) */
+	SC_FADVISE,   /* fadvise64(fd, off, len, advice) */
+	SC_READAHEAD, /* readahead(fd, off, count) */
+	SC_URING,     /* io_uring_setup(entries, params): counted only */
 };
 
 /* The kind of syscall number nr, SC_NONE for one not recorded. */

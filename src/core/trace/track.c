@@ -915,8 +915,8 @@ int tracker_call(struct tracker *tk, const struct iot_call *c,
 	switch (k) {
 	case SC_NONE:
 		return 0;
-	case SC_URING_SETUP: /* its requests are the io_uring programs' */
-		tk->uring_setups += c->ret >= 0;
+	case SC_URING: /* its requests are the io_uring programs' */
+		tk->rings += c->ret >= 0;
 		return 0;
 	case SC_FORK:
 		fork_call(tk, c);

@@ -39,12 +39,12 @@ struct tracker {
 	size_t path_slots;
 	struct track_proc *procs; /* tgid -> cwd */
 	size_t nr_procs, alloc_procs;
-	uint64_t calls;	  /* records handed in */
-	uint64_t events;  /* events written */
-	uint64_t dropped; /* calls on what is not a file of a file system */
-	uint64_t uring_setups; /* io_uring rings made (io_uring_setup) */
-	uint64_t overtaken;    /* opens of a number whose close came later */
-	const char *root;      /* non-NULL: prefix of /proc (tests) */
+	uint64_t calls;	    /* records handed in */
+	uint64_t events;    /* events written */
+	uint64_t dropped;   /* calls on what is not a file of a file system */
+	uint64_t overtaken; /* opens of a number whose close came later */
+	uint64_t rings;	    /* io_uring rings made (io_uring_setup) */
+	const char *root;   /* non-NULL: prefix of /proc (tests) */
 };
 
 /* Start tracking into w (may be set later, before the first call);

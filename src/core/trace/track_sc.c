@@ -96,7 +96,7 @@ static const struct sc_row sc_rows[] = {
 #endif
     {SYS_readahead, SC_READAHEAD, {-1, -1}, "readahead"},
 #ifdef SYS_io_uring_setup
-    {SYS_io_uring_setup, SC_URING_SETUP, {-1, -1}, "io_uring_setup"},
+    {SYS_io_uring_setup, SC_URING, {-1, -1}, "io_uring_setup"},
 #endif
     {SYS_clone, SC_FORK, {-1, -1}, "clone"},
 #ifdef SYS_clone3
