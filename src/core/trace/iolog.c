@@ -23,7 +23,7 @@
 /* The fio action of an op, or NULL for one fio cannot replay. */
 static const char *fio_action(unsigned op)
 {
-	switch (op) {
+	switch (trace_op_base(op)) { /* an io_uring request's as its call's */
 	case TOP_READ:
 		return "read";
 	case TOP_WRITE:
@@ -55,18 +55,36 @@ int iolog_name_ok(const char *path)
 	return ok;
 }
 
+/* Events by start time, in trace order among equals. */
+static int by_start(const void *a, const void *b)
+{
+	const struct trace_event *const *x = a, *const *y = b;
+
+	if ((*x)->ts_ns != (*y)->ts_ns)
+		return (*x)->ts_ns < (*y)->ts_ns ? -1 : 1;
+	return *x < *y ? -1 : *x > *y;
+}
+
 size_t iolog_export(const struct trace *t, struct strbuf *out,
 		    struct iolog_unnamed *un)
 {
 	unsigned char *seen = xcalloc(t->nr_files + 1, 1);
+	const struct trace_event **order;
 	uint64_t last_us = 0;
 	size_t i, n = 0;
 
 	if (un)
 		memset(un, 0, sizeof(*un));
 	strbuf_addstr(out, "fio version 3 iolog\n");
+	/* a trace is in the order the calls ended; io_uring requests end
+	 * out of the order they were submitted in, and fio issues the
+	 * lines in their order */
+	order = xcalloc(t->nr_events + 1, sizeof(*order));
+	for (i = 0; i < t->nr_events; i++)
+		order[i] = &t->events[i];
+	qsort(order, t->nr_events, sizeof(*order), by_start);
 	for (i = 0; i < t->nr_events; i++) {
-		const struct trace_event *e = &t->events[i];
+		const struct trace_event *e = order[i];
 		const struct trace_file *f = trace_file_get(t, e->file);
 		const char *act = fio_action(e->op);
 		uint64_t us = e->ts_ns / 1000;
@@ -94,7 +112,8 @@ size_t iolog_export(const struct trace *t, struct strbuf *out,
 				    (unsigned long long)us, f->path,
 				    (unsigned long long)us, f->path);
 		}
-		if (e->op == TOP_READ || e->op == TOP_WRITE) {
+		if (trace_op_base(e->op) == TOP_READ ||
+		    trace_op_base(e->op) == TOP_WRITE) {
 			uint64_t len = e->ret > 0 ? (uint64_t)e->ret : 0;
 
 			if (!len)
@@ -114,6 +133,7 @@ size_t iolog_export(const struct trace *t, struct strbuf *out,
 			strbuf_addf(out, "%llu %s close\n",
 				    (unsigned long long)last_us,
 				    t->files[i - 1].path);
+	free(order);
 	free(seen);
 	return n;
 }

@@ -36,8 +36,10 @@ struct iolog_unnamed {
 
 /*
  * t as a fio version 3 iolog into out: a timestamp in microseconds
- * since the start on every line, each file added and opened at its
- * first use and closed at the end, the trace's paths as they are. The
+ * since the start on every line, the lines in the order the calls
+ * started (an io_uring request as the read, write or sync it does),
+ * each file added and opened at its first use and closed at the end,
+ * the trace's paths as they are. The
  * I/O of a file whose path iolog_name_ok() refuses is left out and
  * counted in un (which may be NULL); out never holds a control byte
  * but its newlines. Returns the I/O lines written (reads, writes,
