@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include "cli.h"
 #include "series-int.h"
+#include "../core/model/model_json.h"
 #include "../core/report/expjson.h"
 #include "../core/series/series_plan.h"
 #include "../core/series/series_report.h"
@@ -445,28 +446,34 @@ static int do_report(struct series_args *a)
 	    .margin = 0.02,
 	};
 	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
-	struct json_object *j = NULL;
+	struct series_doc doc;
 	struct store s;
 	int ret, regression = 0;
 
 	ret = series_open_store(&s, a->db, 0);
 	if (ret)
 		return ret;
-	ret = series_report(&s, a->name, &o, &text, a->json ? &j : NULL,
+	series_doc_init(&doc);
+	ret = series_report(&s, a->name, &o, &text, a->json ? &doc : NULL,
 			    &regression, &err);
 	store_close(&s);
 	if (ret) {
 		ret = series_store_failed(ret, &err);
 		goto out;
 	}
-	if (a->json)
-		ret = cli_write_json(a->json, j) ? EXIT_RUNTIME : EXIT_OK;
-	else
+	if (a->json) {
+		strbuf_reset(&text);
+		series_doc_encode(&doc, 0, &text);
+		text_json_safe(&text, 0);
+		ret = cli_write_json_text(a->json, text.buf, 0) ? EXIT_RUNTIME
+								: EXIT_OK;
+	} else {
 		fputs(text.buf, stdout);
+	}
 	if (!ret && a->fail_on_regression && regression)
 		ret = EXIT_REGRESSION;
 out:
-	json_object_put(j);
+	series_doc_release(&doc);
 	strbuf_release(&err);
 	strbuf_release(&text);
 	return ret;

@@ -32,7 +32,7 @@ struct fleet_host_verdict {
 };
 
 /* One host ("fleet.hosts[]"). */
-struct fleet_host {
+struct fleet_host_doc {
 	char *host;	    /* its inventory name */
 	char *status;	    /* "ok", "failed" */
 	char *source;	    /* its result file, or NULL */
@@ -70,7 +70,7 @@ struct fleet_reference {
 
 /* "fleet". */
 struct fleet_doc {
-	struct fleet_host *host_list; /* "hosts" */
+	struct fleet_host_doc *host_list; /* "hosts" */
 	size_t nr_host_list;
 	int64_t nr_hosts;	/* all */
 	int64_t nr_ok;		/* merged */

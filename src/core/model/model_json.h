@@ -65,6 +65,9 @@ int job_doc_decode(const char *text, size_t len, struct job_doc *out,
 		   unsigned flags, struct strbuf *err);
 int series_doc_decode(const char *text, size_t len, struct series_doc *out,
 		      unsigned flags, struct strbuf *err);
+int series_plan_doc_decode(const char *text, size_t len,
+			   struct series_plan_doc *out, unsigned flags,
+			   struct strbuf *err);
 
 /* Append doc as JSON to out. */
 void run_doc_encode(const struct run_doc *doc, unsigned flags,
@@ -75,6 +78,8 @@ void job_doc_encode(const struct job_doc *doc, unsigned flags,
 		    struct strbuf *out);
 void series_doc_encode(const struct series_doc *doc, unsigned flags,
 		       struct strbuf *out);
+void series_plan_doc_encode(const struct series_plan_doc *doc, unsigned flags,
+			    struct strbuf *out);
 
 /*
  * Are a and b the same document: every member, the order and the

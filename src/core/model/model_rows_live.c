@@ -129,7 +129,7 @@ static const struct model_row hv_rows[] = {
 static MODEL_DESC(hv_desc, S, hv_rows);
 #undef S
 
-#define S struct fleet_host
+#define S struct fleet_host_doc
 static const struct model_row host_rows[] = {
     M(S, "host", MK_STR, host, 0),
     M(S, "status", MK_STR, status, 0),

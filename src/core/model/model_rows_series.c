@@ -28,7 +28,7 @@ static const struct model_row iteration_rows[] = {
 static MODEL_DESC(iteration_desc, S, iteration_rows);
 #undef S
 
-#define S struct series_group
+#define S struct series_group_doc
 static const struct model_row group_rows[] = {
     M(S, "group", MK_INT, group, 0),
     M(S, "value", MK_STR, value, 0),
@@ -106,6 +106,38 @@ const struct model_desc model_series_desc = {
     .check = series_check,
 };
 #undef S
+
+#define S struct series_plan_doc
+static const struct model_row plan_rows[] = {
+    M(S, "start", MK_INT, start, MF_REQ),
+    MA(S, "order", MK_STR, order, MF_REQ, NULL),
+};
+static MODEL_DESC(plan_desc, S, plan_rows);
+#undef S
+
+void series_plan_doc_init(struct series_plan_doc *doc)
+{
+	memset(doc, 0, sizeof(*doc));
+}
+
+void series_plan_doc_release(struct series_plan_doc *doc)
+{
+	if (doc)
+		model_release_obj(&plan_desc, doc);
+}
+
+int series_plan_doc_decode(const char *text, size_t len,
+			   struct series_plan_doc *out, unsigned flags,
+			   struct strbuf *err)
+{
+	return model_decode_text(&plan_desc, out, text, len, flags, err);
+}
+
+void series_plan_doc_encode(const struct series_plan_doc *doc, unsigned flags,
+			    struct strbuf *out)
+{
+	model_encode_obj(&plan_desc, doc, flags, out);
+}
 
 void series_doc_init(struct series_doc *doc)
 {

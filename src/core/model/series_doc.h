@@ -28,7 +28,7 @@ struct series_iteration {
 };
 
 /* One boot ("groups[]"). */
-struct series_group {
+struct series_group_doc {
 	int64_t group;
 	char *value; /* what it is compared by: a kernel, a tag */
 	char *boot_id;
@@ -78,14 +78,28 @@ struct series_doc {
 	char *metric;
 	int64_t boots;
 	int64_t iterations;
-	struct series_group *groups;
+	struct series_group_doc *groups;
 	size_t nr_groups;
 	struct series_comparison_doc *comparisons;
 	size_t nr_comparisons;
 	struct model_kept *keep;
 };
 
+/*
+ * A series' boot order (series/series_plan.c; kept in the store, not
+ * published): the group the plan starts at and the value of each group
+ * from there.
+ */
+struct series_plan_doc {
+	int64_t start;
+	char **order;
+	size_t nr_order;
+	struct model_kept *keep;
+};
+
 /* Lifecycle, as run_doc.h's. */
+void series_plan_doc_init(struct series_plan_doc *doc);
+void series_plan_doc_release(struct series_plan_doc *doc);
 void series_doc_init(struct series_doc *doc);
 void series_doc_release(struct series_doc *doc);
 void series_doc_free(struct series_doc *doc);
