@@ -242,7 +242,8 @@ extern const struct model_desc model_pair_desc, model_num_desc,
     model_count_desc, model_param_desc, model_env_desc, model_truth_device_desc,
     model_disk_delta_desc, model_truth_desc, model_run_desc, model_suspect_desc,
     model_window_desc, model_switchback_desc, model_abort_desc,
-    model_fleet_desc, model_job_desc, model_experiment_desc, model_series_desc;
+    model_fleet_desc, model_job_desc, model_experiment_desc, model_series_desc,
+    model_plan_desc, model_dry_run_desc;
 
 /* A document's "schema", where it names one, must be ours: 0, or
  * -EINVAL with err naming both (path: where). */
@@ -250,6 +251,10 @@ int model_check_schema(const char *schema, const char *path,
 		       struct strbuf *err);
 
 struct json_object;
+
+/* Make every string of the tree o printable, member names too
+ * (MODEL_DECODE_PRINTABLE); a renamed member moves to the end. */
+void model_tree_printable(struct json_object *o);
 
 /* The generic walk (model_json.c). */
 int model_decode_text(const struct model_desc *d, void *out, const char *text,

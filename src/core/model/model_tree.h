@@ -9,6 +9,7 @@
 #define IOTRIAL_MODEL_TREE_H
 
 #include <json-c/json.h>
+#include "import_doc.h"
 #include "model_json.h"
 
 /* Decode the tree as decode does its text (model_json.h); out is
@@ -23,6 +24,7 @@ int experiment_doc_from_tree(struct json_object *tree,
 struct json_object *run_doc_to_tree(const struct run_doc *doc);
 struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc);
 struct json_object *env_doc_to_tree(const struct env_doc *env);
+struct json_object *fio_doc_to_tree(const struct fio_doc *fio);
 
 /* Add d's members to the object o (a line of `watch --json`). */
 void disk_delta_doc_to_tree(const struct disk_delta_doc *d,
