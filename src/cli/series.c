@@ -464,9 +464,7 @@ static int do_report(struct series_args *a)
 	if (a->json) {
 		strbuf_reset(&text);
 		series_doc_encode(&doc, 0, &text);
-		text_json_safe(&text, 0);
-		ret = cli_write_json_text(a->json, text.buf, 0) ? EXIT_RUNTIME
-								: EXIT_OK;
+		ret = cli_write_doc(a->json, &text) ? EXIT_RUNTIME : EXIT_OK;
 	} else {
 		fputs(text.buf, stdout);
 	}

@@ -59,6 +59,9 @@ enum model_has {
 #define MODEL_ENCODE_ESCAPE_SLASH                                              \
 	(1u << 1) /* "/" as "\/" (the store's                                  \
 		     runs table) */
+#define MODEL_ENCODE_TIGHT                                                     \
+	(1u << 2) /* pretty without a space after ':'                          \
+		     (knobs --json) */
 
 /* What decode kept of one JSON object beyond its typed members. */
 struct model_kept;

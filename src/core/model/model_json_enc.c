@@ -293,6 +293,8 @@ void model_encode_obj(const struct model_desc *d, const void *obj,
 		jf = 0;
 	if (flags & MODEL_ENCODE_PLAIN)
 		jf |= JSON_C_TO_STRING_PLAIN;
+	else if (flags & MODEL_ENCODE_TIGHT)
+		jf |= JSON_C_TO_STRING_PRETTY;
 	else
 		jf |= JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED;
 	strbuf_addstr(out, json_object_to_json_string_ext(o, jf));
