@@ -1,6 +1,7 @@
 /*
  * The round trip of every run and experiment document in a directory
- * (job files' runs and series' reports too), for test_model_json's
+ * (job files' runs, series' reports, plans, dry runs, knobs, journals
+ * and logs too), for test_model_json's
  * --dir mode (make model-roundtrip): each is decoded, encoded again and
  * compared with its text byte for byte, and decoded once more refusing
  * unknown members (so that every member iotrial writes is proven to
@@ -55,6 +56,18 @@ static const char *rt_kind_of(const char *text, char *buf, size_t size)
 		ret = "job_file";
 	} else if (!*type && !strcmp(kind, "series")) {
 		ret = "series";
+	} else if (!*type &&
+		   (!strcmp(kind, "set-plan") || !strcmp(kind, "apply-plan"))) {
+		ret = "plan";
+	} else if (!*type &&
+		   (!strcmp(kind, "dry-run") || !strcmp(kind, "journal"))) {
+		ret = !strcmp(kind, "journal") ? "journal" : "dry-run";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "unavailable_knobs", NULL)) {
+		ret = "knobs";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "experiments", NULL)) {
+		ret = "log";
 	} else if (!strcmp(type, "experiment")) {
 		if (!strcmp(kind, "observe"))
 			mode = "observe";
@@ -146,6 +159,26 @@ static bool rt_kept_ok(const char *kind, const char *paths)
 	return true;
 }
 
+/* The table of a kind of document that has no entry points of its own
+ * here (the rest of rt_kind_of()'s), or NULL. */
+static const struct model_desc *rt_desc(const char *kind)
+{
+	static const struct {
+		const char *kind;
+		const struct model_desc *d;
+	} t[] = {
+	    {"plan", &model_plan_desc},	  {"dry-run", &model_dry_run_desc},
+	    {"knobs", &model_knobs_desc}, {"journal", &model_journal_desc},
+	    {"log", &model_log_desc},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(kind, t[i].kind))
+			return t[i].d;
+	return NULL;
+}
+
 /* Decode and encode text as a document of kind; 0 when it comes back
  * byte for byte, with *typed set when no member was unknown. */
 static int rt_one(const char *kind, const char *text, size_t len, int *typed,
@@ -157,6 +190,7 @@ static int rt_one(const char *kind, const char *text, size_t len, int *typed,
 	struct run_doc r;
 	struct job_doc j;
 	struct series_doc s;
+	const struct model_desc *gd = rt_desc(kind);
 	int ret, pass;
 	size_t i;
 
@@ -185,6 +219,22 @@ static int rt_one(const char *kind, const char *text, size_t len, int *typed,
 					      &kept);
 			}
 			series_doc_release(&s);
+		} else if (gd) {
+			void *g = calloc(1, gd->size);
+
+			ret = model_decode_text(gd, g, text, len, flags, &err);
+			if (!ret)
+				model_encode_obj(gd, g,
+						 gd == &model_knobs_desc
+						     ? MODEL_ENCODE_TIGHT
+						     : 0,
+						 &out);
+			if (!ret && !pass) {
+				model_kept_count(gd, g, kc);
+				rt_kept_paths(gd, g, "", &kept);
+			}
+			model_release_obj(gd, g);
+			free(g);
 		} else if (!strcmp(kind, "job_file")) {
 			ret = job_doc_decode(text, len, &j, flags, &err);
 			if (!ret)
@@ -321,7 +371,8 @@ static int rt_dir(const char *dir)
 		printf("%-36s %5u %5u %5u   %u, %u, %u\n", kinds[k].name,
 		       kinds[k].docs, kinds[k].same, kinds[k].typed,
 		       kinds[k].orders, kinds[k].numbers, kinds[k].absent);
-	printf("%u documents (runs, experiments, job files, series) in %s: "
+	printf("%u documents (runs, experiments, job files, series, plans, "
+	       "dry runs, knobs, journals, logs) in %s: "
 	       "%u byte-identical as the writers print (%u failed), %u "
 	       "fully typed; %u other "
 	       "files\n",
