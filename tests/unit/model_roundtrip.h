@@ -1,7 +1,7 @@
 /*
  * The round trip of every run and experiment document in a directory
- * (job files' runs, series' reports, plans, dry runs, knobs, journals
- * and logs too), for test_model_json's
+ * (job files' runs, series' reports, plans, dry runs, knobs, journals,
+ * logs, diffs, info and watch's lines too), for test_model_json's
  * --dir mode (make model-roundtrip): each is decoded, encoded again and
  * compared with its text byte for byte, and decoded once more refusing
  * unknown members (so that every member iotrial writes is proven to
@@ -68,6 +68,17 @@ static const char *rt_kind_of(const char *text, char *buf, size_t size)
 	} else if (!*type && !*kind &&
 		   json_object_object_get_ex(o, "experiments", NULL)) {
 		ret = "log";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "like_for_like", NULL)) {
+		ret = "diff";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "kernel_release", NULL) &&
+		   !json_object_object_get_ex(o, "workload", NULL)) {
+		ret = "info";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "time", NULL) &&
+		   json_object_object_get_ex(o, "name", NULL)) {
+		ret = "watch";
 	} else if (!strcmp(type, "experiment")) {
 		if (!strcmp(kind, "observe"))
 			mode = "observe";
@@ -137,13 +148,15 @@ static void rt_kept_paths(const struct model_desc *d, const void *obj,
  * out no member their table always writes, but for two: an import
  * (numbers and members from the files imported) and observe's windows'
  * runs, whose device rows live_json.c prints unrounded, with byte
- * counts as 1234.0, and which have none of a run's other members.
+ * counts as 1234.0, and which have none of a run's other members. The
+ * experiment a diff holds is one too: diff_build() makes it from two
+ * stored ones, in their order and without runs_mode.
  */
 static bool rt_kept_ok(const char *kind, const char *paths)
 {
 	const char *p = paths, *end;
 
-	if (strstr(kind, "import"))
+	if (strstr(kind, "import") || !strcmp(kind, "diff"))
 		return true;
 	for (; *p; p = end + 2) {
 		end = strstr(p, "; ");
@@ -169,7 +182,8 @@ static const struct model_desc *rt_desc(const char *kind)
 	} t[] = {
 	    {"plan", &model_plan_desc},	  {"dry-run", &model_dry_run_desc},
 	    {"knobs", &model_knobs_desc}, {"journal", &model_journal_desc},
-	    {"log", &model_log_desc},
+	    {"log", &model_log_desc},	  {"diff", &model_diff_desc},
+	    {"info", &model_info_desc},	  {"watch", &model_watch_desc},
 	};
 	size_t i;
 
@@ -223,12 +237,18 @@ static int rt_one(const char *kind, const char *text, size_t len, int *typed,
 			void *g = calloc(1, gd->size);
 
 			ret = model_decode_text(gd, g, text, len, flags, &err);
-			if (!ret)
+			if (!ret && gd == &model_watch_desc) {
+				/* a line of JSON lines */
+				model_encode_obj(gd, g, MODEL_ENCODE_PLAIN,
+						 &out);
+				strbuf_addch(&out, '\n');
+			} else if (!ret) {
 				model_encode_obj(gd, g,
 						 gd == &model_knobs_desc
 						     ? MODEL_ENCODE_TIGHT
 						     : 0,
 						 &out);
+			}
 			if (!ret && !pass) {
 				model_kept_count(gd, g, kc);
 				rt_kept_paths(gd, g, "", &kept);
@@ -372,7 +392,8 @@ static int rt_dir(const char *dir)
 		       kinds[k].docs, kinds[k].same, kinds[k].typed,
 		       kinds[k].orders, kinds[k].numbers, kinds[k].absent);
 	printf("%u documents (runs, experiments, job files, series, plans, "
-	       "dry runs, knobs, journals, logs) in %s: "
+	       "dry runs, knobs, journals, logs, diffs, infos, watch lines) in "
+	       "%s: "
 	       "%u byte-identical as the writers print (%u failed), %u "
 	       "fully typed; %u other "
 	       "files\n",

@@ -8,10 +8,11 @@
  * observe with an abort and stored, a fleet merge, imports of fio
  * output, of runs and of a whole experiment, a hostile import; job
  * files; a series; the plans of set and apply, a dry run, knobs, the
- * journal and log). Each must come back from decode and encode byte for byte,
- * with every member typed (but the hostile one's). The rest checks the
- * typed fields, the errors with their paths, the schema, what decode
- * keeps, numbers, a document made by hand, and the tables themselves.
+ * journal, log, diff, info and a line of watch). Each must come back from
+ * decode and encode byte for byte, with every member typed (but the hostile
+ * one's). The rest checks the typed fields, the errors with their paths, the
+ * schema, what decode keeps, numbers, a document made by hand, and the tables
+ * themselves.
  *
  * Run as `test_model_json --dir DIR` it checks every document in DIR
  * instead (make model-roundtrip: build/test-logs/json after the suite);
@@ -593,6 +594,9 @@ static void test_tables(void **state)
 	check_desc(&model_knobs_desc, 0);
 	check_desc(&model_journal_desc, 0);
 	check_desc(&model_log_desc, 0);
+	check_desc(&model_diff_desc, 0);
+	check_desc(&model_info_desc, 0);
+	check_desc(&model_watch_desc, 0);
 }
 
 int main(int argc, char **argv)

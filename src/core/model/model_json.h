@@ -46,6 +46,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "command_doc.h"
 #include "experiment_doc.h"
 #include "job_doc.h"
 #include "listing_doc.h"
@@ -82,6 +83,12 @@ int journal_doc_decode(const char *text, size_t len, struct journal_doc *out,
 		       unsigned flags, struct strbuf *err);
 int log_doc_decode(const char *text, size_t len, struct log_doc *out,
 		   unsigned flags, struct strbuf *err);
+int diff_doc_decode(const char *text, size_t len, struct diff_doc *out,
+		    unsigned flags, struct strbuf *err);
+int info_doc_decode(const char *text, size_t len, struct info_doc *out,
+		    unsigned flags, struct strbuf *err);
+int watch_doc_decode(const char *text, size_t len, struct watch_doc *out,
+		     unsigned flags, struct strbuf *err);
 
 /* Append doc as JSON to out. */
 void run_doc_encode(const struct run_doc *doc, unsigned flags,
@@ -106,6 +113,12 @@ void journal_doc_encode(const struct journal_doc *doc, unsigned flags,
 			struct strbuf *out);
 void log_doc_encode(const struct log_doc *doc, unsigned flags,
 		    struct strbuf *out);
+void diff_doc_encode(const struct diff_doc *doc, unsigned flags,
+		     struct strbuf *out);
+void info_doc_encode(const struct info_doc *doc, unsigned flags,
+		     struct strbuf *out);
+void watch_doc_encode(const struct watch_doc *doc, unsigned flags,
+		      struct strbuf *out);
 /* log's entries alone, as an array (--behaviour=log-json-array). */
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);
 

@@ -1,6 +1,7 @@
 /*
- * The tables of the listings (listing_doc.h), in the order their
- * writers print them, and their entry points.
+ * The tables of the listings (listing_doc.h) and of the documents of
+ * diff, info and watch (command_doc.h), in the order their writers
+ * print them, and their entry points.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -153,6 +154,60 @@ static const struct model_row log_rows[] = {
 MODEL_TOP(model_log_desc, S, log_rows, log_check);
 #undef S
 
+static int diff_check(const void *obj, const char *path, struct strbuf *err)
+{
+	return check_top(((const struct diff_doc *)obj)->schema, NULL, NULL,
+			 path, err);
+}
+
+#define S struct diff_doc
+static const struct model_row diff_rows[] = {
+    M(S, "schema", MK_STR, schema, MF_REQ),
+    M(S, "before", MK_STR, before, MF_NULL),
+    M(S, "after", MK_STR, after, MF_NULL),
+    M(S, "arm_before", MK_STR, arm_before, 0),
+    M(S, "arm_after", MK_STR, arm_after, 0),
+    M(S, "like_for_like", MK_BOOL, like_for_like, 0),
+    MA(S, "unlike", MK_STR, unlike, 0, NULL),
+    M(S, "verdict", MK_STR, verdict, 0),
+    MO(S, "experiment", MK_PTR, experiment, MF_OPT, &model_experiment_desc),
+    MA(S, "differences", MK_STR, differences, 0, NULL),
+};
+MODEL_TOP(model_diff_desc, S, diff_rows, diff_check);
+#undef S
+
+static int info_check(const void *obj, const char *path, struct strbuf *err)
+{
+	return check_top(((const struct info_doc *)obj)->schema, NULL, NULL,
+			 path, err);
+}
+
+#define S struct info_doc
+static const struct model_row info_rows[] = {
+    M(S, "schema", MK_STR, schema, MF_REQ),
+    MF(S, env, &model_env_desc),
+};
+MODEL_TOP(model_info_desc, S, info_rows, info_check);
+#undef S
+
+static int watch_check(const void *obj, const char *path, struct strbuf *err)
+{
+	return check_top(((const struct watch_doc *)obj)->schema, NULL, NULL,
+			 path, err);
+}
+
+#define S struct watch_doc
+static const struct model_row watch_rows[] = {
+    M(S, "schema", MK_STR, schema, MF_REQ),
+    M(S, "time", MK_STR, time, 0),
+    M(S, "name", MK_STR, name, 0),
+    MF(S, delta, &model_disk_delta_desc),
+    MH(S, "dirty_bytes", MK_UINT, dirty_bytes, MF_NULL),
+    MH(S, "writeback_bytes", MK_UINT, writeback_bytes, MF_NULL),
+};
+MODEL_TOP(model_watch_desc, S, watch_rows, watch_check);
+#undef S
+
 /* The entry points of each listing. */
 #define LISTING(T, DESC)                                                       \
 	void T##_init(struct T *doc)                                           \
@@ -177,6 +232,9 @@ MODEL_TOP(model_log_desc, S, log_rows, log_check);
 LISTING(knobs_doc, model_knobs_desc)
 LISTING(journal_doc, model_journal_desc)
 LISTING(log_doc, model_log_desc)
+LISTING(diff_doc, model_diff_desc)
+LISTING(info_doc, model_info_desc)
+LISTING(watch_doc, model_watch_desc)
 
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out)
 {

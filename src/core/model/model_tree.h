@@ -26,8 +26,4 @@ struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc);
 struct json_object *env_doc_to_tree(const struct env_doc *env);
 struct json_object *fio_doc_to_tree(const struct fio_doc *fio);
 
-/* Add d's members to the object o (a line of `watch --json`). */
-void disk_delta_doc_to_tree(const struct disk_delta_doc *d,
-			    struct json_object *o);
-
 #endif
