@@ -330,3 +330,18 @@ struct json_object *env_doc_to_tree(const struct env_doc *env)
 {
 	return model_encode_tree(&model_env_desc, env);
 }
+
+struct json_object *live_window_to_tree(const struct live_window *w)
+{
+	return model_encode_tree(&model_window_desc, w);
+}
+
+struct json_object *live_switchback_to_tree(const struct live_switchback *sb)
+{
+	return model_encode_tree(&model_switchback_desc, sb);
+}
+
+struct json_object *live_abort_to_tree(const struct live_abort *a)
+{
+	return model_encode_tree(&model_abort_desc, a);
+}

@@ -113,6 +113,26 @@ static const struct model_row abort_rows[] = {
 MODEL_DESC(model_abort_desc, S, abort_rows);
 #undef S
 
+void live_window_release(struct live_window *w)
+{
+	if (w)
+		model_release_obj(&model_window_desc, w);
+}
+
+void live_switchback_free(struct live_switchback *sb)
+{
+	if (sb)
+		model_release_obj(&model_switchback_desc, sb);
+	free(sb);
+}
+
+void live_abort_free(struct live_abort *a)
+{
+	if (a)
+		model_release_obj(&model_abort_desc, a);
+	free(a);
+}
+
 /* ---- fleet ---- */
 
 #define S struct fleet_host_verdict

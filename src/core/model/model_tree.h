@@ -25,5 +25,8 @@ struct json_object *run_doc_to_tree(const struct run_doc *doc);
 struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc);
 struct json_object *env_doc_to_tree(const struct env_doc *env);
 struct json_object *fio_doc_to_tree(const struct fio_doc *fio);
+struct json_object *live_window_to_tree(const struct live_window *w);
+struct json_object *live_switchback_to_tree(const struct live_switchback *sb);
+struct json_object *live_abort_to_tree(const struct live_abort *a);
 
 #endif
