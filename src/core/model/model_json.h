@@ -99,6 +99,8 @@ void job_doc_encode(const struct job_doc *doc, unsigned flags,
 		    struct strbuf *out);
 void series_doc_encode(const struct series_doc *doc, unsigned flags,
 		       struct strbuf *out);
+void series_ctx_doc_encode(const struct series_ctx_doc *doc, unsigned flags,
+			   struct strbuf *out);
 void series_plan_doc_encode(const struct series_plan_doc *doc, unsigned flags,
 			    struct strbuf *out);
 

@@ -9,6 +9,9 @@
 #define IOTRIAL_SERIES_DOC_H
 
 #include "model.h"
+#include "../../util/strbuf.h"
+
+struct truth_device_doc;
 
 /* One iteration of a boot ("groups[].iterations[]"): the numbers
  * `show --runs` prints of its run, each NaN when null. */
@@ -97,7 +100,32 @@ struct series_plan_doc {
 	struct model_kept *keep;
 };
 
+/*
+ * What an iteration ran with (cli/series.c; kept in the store beside
+ * it): its run's knobs and devices, each absent when the run had none.
+ */
+struct series_ctx_doc {
+	struct model_pair *knobs;
+	size_t nr_knobs;
+	uint8_t has_knobs;
+	struct truth_device_doc *devices;
+	size_t nr_devices;
+	uint8_t has_devices;
+	struct model_kept *keep;
+};
+
+/* A series' workload and its arguments as the store keeps them: a JSON
+ * array of strings, plain, "/" escaped. */
+void series_argv_encode(const char *const *argv, size_t n, struct strbuf *out);
+
+/* Decode text into *out, *n new strings (free each and the array);
+ * 0, or -EINVAL with err set (and nothing in *out) when it is not a
+ * non-empty array of strings. */
+int series_argv_decode(const char *text, char ***out, size_t *n,
+		       struct strbuf *err);
+
 /* Lifecycle, as run_doc.h's. */
+void series_ctx_doc_release(struct series_ctx_doc *doc);
 void series_plan_doc_init(struct series_plan_doc *doc);
 void series_plan_doc_release(struct series_plan_doc *doc);
 void series_doc_init(struct series_doc *doc);
