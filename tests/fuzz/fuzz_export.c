@@ -19,6 +19,7 @@
 #include <string.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/import.h"
+#include "core/model/model_tree.h"
 #include "core/report/export.h"
 #include "core/report/export_formats.h"
 #include "core/report/expjson.h"
@@ -219,6 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct export_src src;
 	struct analysis_opts o = {0};
 	struct import_run r;
+	struct json_object *exp = NULL;
 	char *buf = malloc(size ? size : 1);
 	size_t i;
 	int f, ret;
@@ -231,20 +233,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(buf);
 	if (ret || r.kind != IMPORT_EXPERIMENT)
 		goto out_run;
+	exp = experiment_doc_to_tree(r.doc.exp);
 	/* import analyses an experiment again as it comes */
 	o.alpha = 0.05;
 	o.margin = 0.02;
 	o.conf = 0.95;
 	o.paired = true;
 	strbuf_reset(&err);
-	if (experiment_analyze_json(r.obj, &o, &err))
+	if (experiment_analyze_json(exp, &o, &err))
 		goto out_run;
 	strbuf_reset(&err);
-	ret = export_pick(r.obj, NULL, &pick, &err);
+	ret = export_pick(exp, NULL, &pick, &err);
 	if (ret) {
 		/* no winner: the arm --arm would name, by number */
 		struct json_object *arms =
-		    expjson_get_type(r.obj, "arms", json_type_array);
+		    expjson_get_type(exp, "arms", json_type_array);
 		char arm[24];
 
 		check(ret == -ENOENT || ret == -EINVAL);
@@ -256,7 +259,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(arm, sizeof(arm), "%zu",
 			 arms ? json_object_array_length(arms) + !(size % 8)
 			      : 0);
-		ret = export_pick(r.obj, arm, &pick, &err);
+		ret = export_pick(exp, arm, &pick, &err);
 	}
 	if (ret) {
 		check(ret == -ENOENT || ret == -EINVAL);
@@ -306,6 +309,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	knob_plan_release(&plan);
 out_run:
 	export_pick_release(&pick);
+	json_object_put(exp);
 	import_run_release(&r);
 	strbuf_release(&err);
 	strbuf_release(&out);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/experiment/import.h"
+#include "core/model/model_tree.h"
 #include "core/report/report.h"
 #include "core/report/report_formats.h"
 #include "core/report/runs_text.h"
@@ -105,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (import_parse(buf, size, "fuzz.json", NULL, &r, &err))
 		goto out;
 	if (r.kind == IMPORT_EXPERIMENT) {
-		exp = json_object_get(r.obj);
+		exp = experiment_doc_to_tree(r.doc.exp);
 	} else {
 		struct import_arm arm = {"imported", &r, 1};
 
