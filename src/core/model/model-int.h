@@ -173,6 +173,28 @@ struct model_desc {
 	    .nr_rows = sizeof(ROWS) / sizeof(ROWS[0]),                         \
 	}
 
+/* A document type T's init, release, decode and encode, by its
+ * table DESC. */
+#define MODEL_ENTRY_POINTS(T, DESC)                                            \
+	void T##_init(struct T *doc)                                           \
+	{                                                                      \
+		memset(doc, 0, sizeof(*doc));                                  \
+	}                                                                      \
+	void T##_release(struct T *doc)                                        \
+	{                                                                      \
+		if (doc)                                                       \
+			model_release_obj(&DESC, doc);                         \
+	}                                                                      \
+	int T##_decode(const char *text, size_t len, struct T *out,            \
+		       unsigned flags, struct strbuf *err)                     \
+	{                                                                      \
+		return model_decode_text(&DESC, out, text, len, flags, err);   \
+	}                                                                      \
+	void T##_encode(const struct T *doc, unsigned flags,                   \
+			struct strbuf *out)                                    \
+	{                                                                      \
+		model_encode_obj(&DESC, doc, flags, out);                      \
+	}
 /* A member decode did not know: its key and its value as JSON text. */
 struct kept_member {
 	char *key;

@@ -208,33 +208,12 @@ static const struct model_row watch_rows[] = {
 MODEL_TOP(model_watch_desc, S, watch_rows, watch_check);
 #undef S
 
-/* The entry points of each listing. */
-#define LISTING(T, DESC)                                                       \
-	void T##_init(struct T *doc)                                           \
-	{                                                                      \
-		memset(doc, 0, sizeof(*doc));                                  \
-	}                                                                      \
-	void T##_release(struct T *doc)                                        \
-	{                                                                      \
-		if (doc)                                                       \
-			model_release_obj(&DESC, doc);                         \
-	}                                                                      \
-	int T##_decode(const char *text, size_t len, struct T *out,            \
-		       unsigned flags, struct strbuf *err)                     \
-	{                                                                      \
-		return model_decode_text(&DESC, out, text, len, flags, err);   \
-	}                                                                      \
-	void T##_encode(const struct T *doc, unsigned flags,                   \
-			struct strbuf *out)                                    \
-	{                                                                      \
-		model_encode_obj(&DESC, doc, flags, out);                      \
-	}
-LISTING(knobs_doc, model_knobs_desc)
-LISTING(journal_doc, model_journal_desc)
-LISTING(log_doc, model_log_desc)
-LISTING(diff_doc, model_diff_desc)
-LISTING(info_doc, model_info_desc)
-LISTING(watch_doc, model_watch_desc)
+MODEL_ENTRY_POINTS(knobs_doc, model_knobs_desc)
+MODEL_ENTRY_POINTS(journal_doc, model_journal_desc)
+MODEL_ENTRY_POINTS(log_doc, model_log_desc)
+MODEL_ENTRY_POINTS(diff_doc, model_diff_desc)
+MODEL_ENTRY_POINTS(info_doc, model_info_desc)
+MODEL_ENTRY_POINTS(watch_doc, model_watch_desc)
 
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out)
 {

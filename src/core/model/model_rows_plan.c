@@ -133,49 +133,5 @@ const struct model_desc model_dry_run_desc = {
 };
 #undef S
 
-void plan_doc_init(struct plan_doc *doc)
-{
-	memset(doc, 0, sizeof(*doc));
-}
-
-void plan_doc_release(struct plan_doc *doc)
-{
-	if (doc)
-		model_release_obj(&model_plan_desc, doc);
-}
-
-void dry_run_doc_init(struct dry_run_doc *doc)
-{
-	memset(doc, 0, sizeof(*doc));
-}
-
-void dry_run_doc_release(struct dry_run_doc *doc)
-{
-	if (doc)
-		model_release_obj(&model_dry_run_desc, doc);
-}
-
-int plan_doc_decode(const char *text, size_t len, struct plan_doc *out,
-		    unsigned flags, struct strbuf *err)
-{
-	return model_decode_text(&model_plan_desc, out, text, len, flags, err);
-}
-
-void plan_doc_encode(const struct plan_doc *doc, unsigned flags,
-		     struct strbuf *out)
-{
-	model_encode_obj(&model_plan_desc, doc, flags, out);
-}
-
-int dry_run_doc_decode(const char *text, size_t len, struct dry_run_doc *out,
-		       unsigned flags, struct strbuf *err)
-{
-	return model_decode_text(&model_dry_run_desc, out, text, len, flags,
-				 err);
-}
-
-void dry_run_doc_encode(const struct dry_run_doc *doc, unsigned flags,
-			struct strbuf *out)
-{
-	model_encode_obj(&model_dry_run_desc, doc, flags, out);
-}
+MODEL_ENTRY_POINTS(plan_doc, model_plan_desc)
+MODEL_ENTRY_POINTS(dry_run_doc, model_dry_run_desc)

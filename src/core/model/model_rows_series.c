@@ -183,29 +183,7 @@ int series_argv_decode(const char *text, char ***out, size_t *n,
 	return 0;
 }
 
-void series_plan_doc_init(struct series_plan_doc *doc)
-{
-	memset(doc, 0, sizeof(*doc));
-}
-
-void series_plan_doc_release(struct series_plan_doc *doc)
-{
-	if (doc)
-		model_release_obj(&plan_desc, doc);
-}
-
-int series_plan_doc_decode(const char *text, size_t len,
-			   struct series_plan_doc *out, unsigned flags,
-			   struct strbuf *err)
-{
-	return model_decode_text(&plan_desc, out, text, len, flags, err);
-}
-
-void series_plan_doc_encode(const struct series_plan_doc *doc, unsigned flags,
-			    struct strbuf *out)
-{
-	model_encode_obj(&plan_desc, doc, flags, out);
-}
+MODEL_ENTRY_POINTS(series_plan_doc, plan_desc)
 
 void series_doc_init(struct series_doc *doc)
 {
