@@ -135,6 +135,17 @@ void live_abort_free(struct live_abort *a)
 
 /* ---- fleet ---- */
 
+#define S struct fleet_stated
+static const struct model_row stated_rows[] = {
+    MH(S, "ratio", MK_DBL, ratio, 0),
+    MH(S, "ci_low", MK_DBL, ci_low, 0),
+    MH(S, "ci_high", MK_DBL, ci_high, 0),
+    MH(S, "p_adjusted", MK_DBL, p_adjusted, 0),
+    M(S, "verdict", MK_STR, verdict, MF_OPT),
+};
+static MODEL_DESC(stated_desc, S, stated_rows);
+#undef S
+
 #define S struct fleet_host_verdict
 static const struct model_row hv_rows[] = {
     M(S, "arm", MK_INT, arm, 0),
@@ -145,6 +156,7 @@ static const struct model_row hv_rows[] = {
     MH(S, "p_adjusted", MK_DBL, p_adjusted, MF_NULL),
     M(S, "verdict", MK_STR, verdict, 0),
     MAH(S, "suspect", MK_OBJ, suspect, 0, &model_suspect_desc),
+    MO(S, "stated", MK_PTR, stated, MF_OPT, &stated_desc),
 };
 static MODEL_DESC(hv_desc, S, hv_rows);
 #undef S
@@ -168,6 +180,7 @@ static const struct model_row host_rows[] = {
     M(S, "schedulers", MK_STR, schedulers, MF_OPT),
     MAH(S, "differs", MK_STR, differs, 0, NULL),
     MAH(S, "verdicts", MK_OBJ, verdicts, 0, &hv_desc),
+    MH(S, "consistent", MK_BOOL, consistent, 0),
 };
 static MODEL_DESC(host_desc, S, host_rows);
 #undef S
