@@ -100,4 +100,7 @@ struct fleet_doc {
 	struct model_kept *keep;
 };
 
+/* Free what fleet holds; it is left zeroed. NULL is fine. */
+void fleet_doc_release(struct fleet_doc *fleet);
+
 #endif

@@ -206,6 +206,13 @@ static const struct model_row fleet_rows[] = {
 MODEL_DESC(model_fleet_desc, S, fleet_rows);
 #undef S
 
+/* Free what the fleet part holds, through its table. */
+void fleet_doc_release(struct fleet_doc *fleet)
+{
+	if (fleet)
+		model_release_obj(&model_fleet_desc, fleet);
+}
+
 /* ---- a job file's runs ---- */
 
 #define S struct job_file_share

@@ -20,6 +20,11 @@ int experiment_doc_from_tree(struct json_object *tree,
 			     struct experiment_doc *out, unsigned flags,
 			     struct strbuf *err);
 
+/* A verdict's "suspect" array as the tree arr holds it into *out (*nr
+ * of them, new); 0 or -EINVAL with err set (nothing in *out). */
+int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
+			   size_t *nr, struct strbuf *err);
+
 /* The tree encode would print; the caller owns it (json_object_put). */
 struct json_object *run_doc_to_tree(const struct run_doc *doc);
 struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc);
@@ -28,5 +33,6 @@ struct json_object *fio_doc_to_tree(const struct fio_doc *fio);
 struct json_object *live_window_to_tree(const struct live_window *w);
 struct json_object *live_switchback_to_tree(const struct live_switchback *sb);
 struct json_object *live_abort_to_tree(const struct live_abort *a);
+struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet);
 
 #endif
