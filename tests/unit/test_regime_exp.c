@@ -44,6 +44,8 @@ static struct json_object *run_with(int arm, const char *knob,
 	json_object_object_add(
 	    e, "why", json_object_new_string("dirty memory peaked at 90 MiB"));
 	json_object_array_add(list, e);
+	json_object_object_add(inner, "schema",
+			       json_object_new_string("iotrial/1"));
 	json_object_object_add(inner, "regime", list);
 	json_object_object_add(run, "arm", json_object_new_int(arm));
 	json_object_object_add(run, "run", inner);
@@ -59,6 +61,11 @@ static struct json_object *exp_with(const char *const *states, int n)
 	struct json_object *runs = json_object_new_array();
 	int i;
 
+	/* what every stored experiment has: the report decodes it */
+	json_object_object_add(exp, "schema",
+			       json_object_new_string("iotrial/1"));
+	json_object_object_add(exp, "type",
+			       json_object_new_string("experiment"));
 	json_object_object_add(f, "name",
 			       json_object_new_string("bdflush.nfract"));
 	json_object_object_add(f, "kind", json_object_new_string("knob"));
@@ -183,6 +190,8 @@ static void test_experiment_unknown(void **state)
 	/* the run's own lines, from its run object's "regime" */
 	run = json_object_new_object();
 	list = json_object_new_array();
+	json_object_object_add(run, "schema",
+			       json_object_new_string("iotrial/1"));
 	json_object_object_add(run, "regime", list);
 	regime_entry(list, "sysctl:vm.swappiness", "system", "10", "unknown",
 		     "iotrial does not know what a raw knob controls");

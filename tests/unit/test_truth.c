@@ -321,7 +321,7 @@ static void test_unreached(void **state)
 	assert_true(json_object_object_get_ex(tr, "bottom_read_bytes", &v));
 	assert_int_equal(json_object_get_int64(v), 0);
 	assert_true(json_object_object_get_ex(tr, "bottom_write_bytes", &v));
-	report_truth_text(run, &text);
+	truth_text(t, &text);
 	assert_non_null(strstr(text.buf, "2 GiB from 'loop0', 0 B from 'vdx' "
 					 "(the disk under it)"));
 	json_object_put(run);

@@ -152,7 +152,7 @@ static void test_hook_tmpfs(void **state)
 		noted |= strstr(r.notes[i], "no block device") != NULL;
 	assert_true(noted);
 	run = truth_tree(tr);
-	report_truth_text(run, &text);
+	truth_text(tr, &text);
 	assert_non_null(strstr(text.buf, "device truth: not available"));
 	assert_false(json_object_object_get_ex(run, "devices", NULL));
 	assert_true(json_object_object_get_ex(run, "env", NULL));

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include "core/model/model_tree.h"
 #include "core/observe/truth.h"
+#include "core/report/run_text.h"
 #include "core/result/result.h"
 #include "util/xalloc.h"
 
@@ -109,6 +110,17 @@ static inline struct json_object *truth_tree(const struct truth *t)
 	o = run_doc_to_tree(&doc);
 	run_doc_release(&doc);
 	return o;
+}
+
+/* The truth part of a run's text, as show prints it, for t. */
+static inline void truth_text(const struct truth *t, struct strbuf *out)
+{
+	struct run_doc doc;
+
+	run_doc_init(&doc);
+	truth_to_doc(t, &doc);
+	report_run_truth(&doc, out);
+	run_doc_release(&doc);
 }
 
 #endif

@@ -340,7 +340,7 @@ static void host_verdicts(const struct host_row *row, const char *const *labels,
 			json_object_put(sr);
 		}
 		if (differs) {
-			struct fleet_stated *st = xcalloc(1, sizeof(*st));
+			struct fleet_host_verdict *st = xcalloc(1, sizeof(*st));
 
 			num_of(sv, "ratio", &st->ratio, &st->has_ratio);
 			num_of(sv, "ci_low", &st->ci_low, &st->has_ci_low);

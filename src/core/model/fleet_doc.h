@@ -12,22 +12,6 @@
 
 struct exp_suspect;
 
-/* What a host's file said of an arm where its runs give another
- * verdict ("fleet.hosts[].verdicts[].stated"): each absent when the
- * file did not say it. */
-struct fleet_stated {
-	double ratio;
-	uint8_t has_ratio;
-	double ci_low;
-	uint8_t has_ci_low;
-	double ci_high;
-	uint8_t has_ci_high;
-	double p_adjusted;
-	uint8_t has_p_adjusted;
-	char *verdict; /* or NULL */
-	struct model_kept *keep;
-};
-
 /* A host's own verdict of an arm ("fleet.hosts[].verdicts[]"). */
 struct fleet_host_verdict {
 	int64_t arm;
@@ -44,7 +28,10 @@ struct fleet_host_verdict {
 	struct exp_suspect *suspect; /* the host's own marks */
 	size_t nr_suspect;
 	uint8_t has_suspect;
-	struct fleet_stated *stated; /* NULL: its file agrees */
+	struct fleet_host_verdict *stated; /* what its file says where its
+					      runs give another ("stated":
+					      ratio, CI, p, verdict), or
+					      NULL */
 	struct model_kept *keep;
 };
 

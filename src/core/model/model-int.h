@@ -266,7 +266,8 @@ extern const struct model_desc model_pair_desc, model_num_desc,
     model_window_desc, model_switchback_desc, model_abort_desc,
     model_fleet_desc, model_job_desc, model_experiment_desc, model_series_desc,
     model_plan_desc, model_dry_run_desc, model_knobs_desc, model_journal_desc,
-    model_log_desc, model_diff_desc, model_info_desc, model_watch_desc;
+    model_log_desc, model_diff_desc, model_info_desc, model_watch_desc,
+    model_tune_desc, model_bisect_desc;
 
 /* A document's "schema", where it names one, must be ours: 0, or
  * -EINVAL with err naming both (path: where). */

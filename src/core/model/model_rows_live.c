@@ -135,18 +135,17 @@ void live_abort_free(struct live_abort *a)
 
 /* ---- fleet ---- */
 
-#define S struct fleet_stated
+#define S struct fleet_host_verdict
+/* What a host's file states where its runs give another verdict. */
 static const struct model_row stated_rows[] = {
-    MH(S, "ratio", MK_DBL, ratio, 0),
-    MH(S, "ci_low", MK_DBL, ci_low, 0),
-    MH(S, "ci_high", MK_DBL, ci_high, 0),
-    MH(S, "p_adjusted", MK_DBL, p_adjusted, 0),
+    MH(S, "ratio", MK_DBL, ratio, MF_NULL),
+    MH(S, "ci_low", MK_DBL, ci_low, MF_NULL),
+    MH(S, "ci_high", MK_DBL, ci_high, MF_NULL),
+    MH(S, "p_adjusted", MK_DBL, p_adjusted, MF_NULL),
     M(S, "verdict", MK_STR, verdict, MF_OPT),
 };
 static MODEL_DESC(stated_desc, S, stated_rows);
-#undef S
 
-#define S struct fleet_host_verdict
 static const struct model_row hv_rows[] = {
     M(S, "arm", MK_INT, arm, 0),
     M(S, "label", MK_STR, label, 0),
