@@ -7,10 +7,15 @@
 #                 tests, and short fuzz runs; ends with "N passed, N failed"
 #   make fuzz-long  each fuzz target for FUZZ_SECONDS (default 300), with
 #                 its figures (FUZZ_TARGETS="export import" picks some)
+#   make model-roundtrip  every run and experiment document in JSON_DIR
+#                 (default: what make check kept) through the model's
+#                 codec and back, byte for byte, with figures by kind
 #   make demo     install missing build dependencies (root) and run the
 #                 main job on its embedded defaults
 #   make install  install ./iotrial, its manual and its bash and zsh completions
 #                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default)
+#   make deb      the Debian package (debian/) into build/deb/; make check-deb
+#                 also checks it (lintian, systemd-analyze verify)
 
 # The first goal is the default: plain make builds the program, whatever
 # rules (the BPF object below) come before its own.
@@ -82,12 +87,12 @@ all: iotrial
 
 iotrial: build/rel/src/main.o build/rel/libiotrial.a
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $^ $(LIBS)
 
 build/rel/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(BASE) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(BASE) $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 build/rel/libiotrial.a: $(REL_OBJ)
 	@rm -f $@
@@ -155,13 +160,27 @@ check:
 	@tools/deps.sh --install --for 'make check'
 	@$(MAKE) --no-print-directory check-run
 
-# check without the package step
+# check without the package step; the fuzz targets are built beside the
+# tests (run-tests.sh, FUZZ_BUILD), the build at the lowest priority
 check-run: iotrial build/san/iotrial bench/ratio-ci $(UNIT_BIN)
-	@if command -v $(FUZZ_CC) >/dev/null; then \
-		$(MAKE) --no-print-directory fuzz-build; fi
-	@tests/run-tests.sh
+	@FUZZ_BUILD=$$(command -v $(FUZZ_CC) >/dev/null && echo 1) \
+		tests/run-tests.sh
 
 fuzz-build: $(FUZZ_BIN)
+
+# the unit tests alone (no root, no devices): what the package build runs
+check-unit: $(UNIT_BIN)
+	@TESTS='unit/*' tests/run-tests.sh
+
+# The Debian package (debian/), built by dpkg-buildpackage in a clean
+# copy of the tracked files, as a normal user (root builds as nobody),
+# into build/deb/; DEB_BUILD_OPTIONS=nocheck skips its unit tests.
+# check-deb builds it and checks it: lintian, the boot unit, contents.
+deb:
+	@debian/build-deb build/deb
+
+check-deb:
+	@IOTRIAL_PACKAGE_TEST=1 TESTS='cli/package' tests/run-tests.sh
 
 # The fleet over real SSH (tests/cli/fleet_ssh.sh): hosts in network
 # namespaces and root file systems of the test's own; a few minutes, so
@@ -173,6 +192,10 @@ check-fleet: build/san/iotrial
 # every fuzz target for FUZZ_SECONDS (300) each, with its figures
 fuzz-long: fuzz-build
 	@tools/fuzz-long.sh $(or $(FUZZ_SECONDS),300)
+
+model-roundtrip: build/san/tests/test_model_json
+	@build/san/tests/test_model_json --dir \
+		$(or $(JSON_DIR),build/test-logs/json)
 
 demo:
 	+@tools/demo.sh
@@ -209,8 +232,13 @@ uninstall:
 clean:
 	rm -rf build iotrial
 
-.PHONY: all check check-run check-fleet demo clean fuzz-build fuzz-long
+.PHONY: all check check-run check-fleet demo clean fuzz-build fuzz-long \
+	model-roundtrip check-unit deb check-deb
 .DELETE_ON_ERROR:
 
--include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \
-	build/rel/src/main.d build/san/src/main.d $(UNIT_BIN:=.d)
+# the fuzz objects' only where they are built: make check builds them
+# beside the tests, and a make of a test (make install) must not read a
+# .d file half written
+-include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) \
+	build/rel/src/main.d build/san/src/main.d $(UNIT_BIN:=.d) \
+	$(if $(filter build/fuzz/% fuzz%,$(MAKECMDGOALS)),$(FUZZ_OBJ:.o=.d))

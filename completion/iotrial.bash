@@ -63,21 +63,41 @@ _iotrial_add_choices()
 _iotrial_parse()
 {
 	local line tok t spelling pending="" closed in_usage=1 section=""
+	local metrics="" prose=""
 	local -a toks
 	_iotrial_opts="" _iotrial_valued=" " _iotrial_choices=""
 	_iotrial_workloads="" _iotrial_params=""
 	_iotrial_text "help:$*" help "$@"
 	while IFS= read -r line; do
 		if [[ -z $line ]]; then
-			in_usage=0 pending=""
+			in_usage=0 pending="" section=""
+			continue
+		fi
+		# "Metrics: metric (the user's, ...), mbps,\n iops, ... ." (observe)
+		if [[ $line == "Metrics: "* || -n $prose ]]; then
+			prose+=" ${line#Metrics: }"
+			[[ $line == *. ]] || continue
+			prose=${prose%.}
+			while [[ $prose == *\(*\)* ]]; do
+				prose=${prose%%\(*}${prose#*\)}
+			done
+			for t in ${prose//,/ }; do
+				[[ $t =~ ^[a-z][a-z0-9_]*$ ]] && metrics+=" $t"
+			done
+			prose=""
 			continue
 		fi
 		if [[ $line =~ ^([a-z]+).*:$ ]]; then
-			section=${BASH_REMATCH[1]} # "workloads", "parameters"
+			# "workloads", "parameters", "metrics of randread (--metric..."
+			section=${BASH_REMATCH[1]}
 			continue
 		fi
 		if [[ $section == workloads && $line =~ ^\ \ ([a-z]+)\  ]]; then
 			_iotrial_workloads+=" ${BASH_REMATCH[1]}"
+			continue
+		fi
+		if [[ $section == metrics && $line =~ ^\ \ ([a-z][a-z0-9_]*)\  ]]; then
+			metrics+=" ${BASH_REMATCH[1]}"
 			continue
 		fi
 		# a parameter: "  --bs SIZE   help", "  --direct 0|1   help"
@@ -136,6 +156,8 @@ _iotrial_parse()
 	done
 	_iotrial_opts=$line
 	[[ -n $_iotrial_opts ]] && _iotrial_opts+=" --help"
+	# --metric NAME: the metrics the help lists
+	[[ -n $metrics ]] && _iotrial_choices+="--metric$metrics"$'\n'
 }
 
 # The commands of 'iotrial --help', into _iotrial_cmds.
@@ -371,8 +393,10 @@ _iotrial()
 			reply=($(compgen -W "$_iotrial_cmds help" -- "$cur"))
 		fi
 	elif [[ $cmd == help ]]; then
+		# its topics: the commands, and compat (the deprecations)
 		_iotrial_commands
-		((${#w[@]} == 3)) && reply=($(compgen -W "$_iotrial_cmds" -- "$cur"))
+		((${#w[@]} == 3)) &&
+			reply=($(compgen -W "$_iotrial_cmds compat" -- "$cur"))
 	else
 		if [[ $cmd == run || $cmd == compare ]] && ((${#w[@]} > 3)) &&
 			[[ ${w[2]} != -* ]]; then
@@ -454,11 +478,17 @@ _iotrial()
 			break
 		fi
 	done
-	# bash replaces only its own part of the word, after its last '='
-	# or ':' (it is ":" itself right after one): trim the rest off
-	local bword=${COMP_WORDS[COMP_CWORD]} trim
-	trim=$((${#cur} - ${#bword}))
-	((trim >= 0)) && [[ ${cur:trim} == "$bword" ]] || trim=0
+	# readline replaces only the text after the last COMP_WORDBREAKS
+	# character of the word ('=' and ':' by default): "io" of
+	# "--engine=io", nothing of "scheduler=" (COMP_WORDS ends in "=" there,
+	# but readline inserts after it): trim the candidates to that part
+	local trim=0 k
+	for ((k = ${#cur}; k > 0; k--)); do
+		if [[ $COMP_WORDBREAKS == *"${cur:k-1:1}"* ]]; then
+			trim=$k
+			break
+		fi
+	done
 	COMPREPLY=()
 	for i in "${reply[@]}"; do
 		[[ ${i:0:trim} == "${cur:0:trim}" ]] && COMPREPLY+=("${i:trim}")

@@ -60,6 +60,12 @@ static const struct command commands[] = {
      CHANGES_SYSTEM},
     {"record", cmd_record, "capture a program's file-system calls (BPF)"},
     {"trace", cmd_trace, "show a recorded trace, or its summary"},
+    {"tune", cmd_tune,
+     "what should I set? races knob values, says the smallest change",
+     CHANGES_SYSTEM},
+    {"bisect", cmd_bisect,
+     "which of the settings two sets differ in explain their difference",
+     CHANGES_SYSTEM},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 
@@ -71,8 +77,11 @@ static void usage(FILE *out)
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\n'iotrial help <command>' or 'iotrial <command> --help' "
-		     "describes one command;\n'iotrial --version' prints the "
-		     "version; 'man iotrial' has the whole manual.\n");
+		     "describes one command;\n'iotrial help compat' lists the "
+		     "deprecations and how --compat=VERSION and\n"
+		     "--behaviour=NAME keep an old behaviour; "
+		     "'iotrial --version' prints the version;\n'man iotrial' "
+		     "has the whole manual.\n");
 }
 
 /* The row of command name, or NULL after saying what was meant. */

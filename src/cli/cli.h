@@ -30,6 +30,8 @@ int cmd_apply(int argc, const char **argv);
 int cmd_fleet(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_observe(int argc, const char **argv);
+int cmd_tune(int argc, const char **argv);
+int cmd_bisect(int argc, const char **argv);
 /* Restore what a crashed iotrial left (knobargs.c); silent when nothing
  * is to be done, never fails. main() calls it before every command but
  * revert: `revert --list` shows what a crash left and changes nothing,
@@ -81,7 +83,9 @@ int cli_schema_option(const struct option *opt, const char *arg);
 #define OPT_JSON(v, h) OPT_STRING_OPTARG(0, "json", (v), "FILE", "-", (h))
 
 /*
- * Before any work: can --json=FILE be written ("-" is stdout)? Can the
+ * Before any work: can --json=FILE be written ("-" is stdout; a regular
+ * file is replaced, a link, a device or a FIFO refused: util/outfile.h;
+ * nothing is created by the check)? Can the
  * store at db (NULL: the default) be opened? Each prints the error when
  * not, so a long run never ends in "cannot write"; for the store, with
  * what to do instead (cmd: "iotrial run", to suggest cmd --no-store; or
@@ -96,13 +100,15 @@ int cli_check_output(const char *path);
  * keep a copy of it when IOTRIAL_JSON_LOG_DIR is set (util/doclog.h).
  * cli_write_json() writes obj as pretty JSON to file ("-": stdout);
  * cli_write_json_text() the same for a document already rendered
- * (text); cli_put_json() to the open stream f. The first two return 0,
- * or -1 after printing the error; cli_put_json() -1 when the write
- * failed, saying nothing. cli_log_json() only keeps the copy, for a
- * document written by other means (report --format json -o FILE); a
- * failure to keep it is a warning (once), never the command's error.
- * With CLI_JSON_LINES each line of text is a document (watch --json);
- * CLI_JSON_OLD marks a document in the shape of an old behaviour
+ * (text); cli_write_doc() for one the model's encode printed into text
+ * (made safe to read first, as cli_write_json() does: util/text.h);
+ * cli_put_json() to the open stream f. The first two return 0, or -1 after
+ * printing the error; cli_put_json() -1 when the write failed, saying nothing.
+ * cli_log_json() only keeps the copy, for a document written by other means
+ * (report --format json -o FILE); a failure to keep it is a warning (once),
+ * never the command's error. With CLI_JSON_LINES each line of text is a
+ * document (watch --json); CLI_JSON_OLD marks a document in the shape of an old
+ * behaviour
  * (--behaviour=...), which no schema describes.
  */
 #define CLI_JSON_LINES (1u << 0)
@@ -110,6 +116,7 @@ int cli_check_output(const char *path);
 struct json_object;
 int cli_write_json(const char *file, struct json_object *obj);
 int cli_write_json_text(const char *file, const char *text, unsigned flags);
+int cli_write_doc(const char *file, struct strbuf *text);
 int cli_put_json(FILE *f, const char *text, unsigned flags);
 void cli_log_json(const char *text, unsigned flags);
 /* Text (no JSON) to file ("-": stdout). 0, or -1 after the error. */
@@ -117,12 +124,13 @@ int cli_write_text(const char *file, const char *text);
 int cli_check_store(const char *db, const char *cmd);
 
 /*
- * A report file (report -o, compare --report): cli_check_report_file()
- * refuses, before any work, a path that exists unless force;
- * the error says what to do instead: how, or by default "--force to
- * replace it". cli_write_report_file() writes data to path (never
- * through a symbolic link; an existing file only with force). Both
- * return 0 or -1 after printing the error.
+ * A report file (report -o, compare --report, trace export -o):
+ * cli_check_report_file() refuses, before any work, a path that exists
+ * unless force (the error says what to do instead: how, or by default
+ * "--force to replace it"), and a link, a device or a FIFO whatever
+ * force says (util/outfile.h). cli_write_report_file() writes data to
+ * path as outfile_write() does, replacing a regular file only with
+ * force. Both return 0 or -1 after printing the error.
  */
 int cli_check_report_file(const char *path, int force, const char *how);
 int cli_write_report_file(const char *path, const char *data, size_t len,
@@ -268,10 +276,10 @@ struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);
 /*
- * The gate of --fail-on-regression on exp's verdicts: true when an arm
- * counts as a regression. A clean arm counts when it is slower; a
- * suspect one (report/suspect.h) only with strict, and then when its
- * estimate is slower. A note says which suspect arms were (not) counted.
+ * The gate of --fail-on-regression on exp's verdicts, by the policy of
+ * core/experiment/regression.h: true when an arm counts as a regression
+ * (the command exits 3). A note says which suspect arms were (not)
+ * counted.
  */
 int cli_has_regression(struct json_object *exp, int strict);
 

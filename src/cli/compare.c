@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "job.h"
 #include "knobargs.h"
+#include "progress.h"
+#include "typed_doc.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/report/devices_text.h"
@@ -22,6 +24,7 @@
 #include "../core/experiment/trial.h"
 #include "../core/experiment/metrics.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -35,14 +38,19 @@ struct compare_args {
 	double precision, equivalence;
 	const char *baseline;
 	const char *report; /* --report FILE.html */
+	const char *export_csv,
+	    *export_md; /* --export-csv, --export-markdown */
 	int no_drop_caches, fail_on_regression, quiet, strict, force;
 	int duet;	   /* --duet: the arms of a block at once */
 	int dry_run;	   /* --dry-run: print the plan, run nothing */
 	const char **vary; /* "FACTOR=V1,V2" */
 	unsigned nr_vary, alloc_vary;
+	struct knob_cli set;	      /* --set KNOB=VALUE: held in every arm */
 	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
-	char *cmd; /* exec: the command after "--", owned */
+	char *cmd;		  /* exec: the command after "--", owned */
+	struct cli_progress prog; /* --progress, --metrics-file */
+	struct trial *tr;	  /* for the progress' metrics */
 };
 
 /* A number macro as text, for a default: core's EXPERIMENT_MAX_ARMS. */
@@ -54,8 +62,8 @@ static const char *const runs_words[] = {"auto", NULL};
 
 static const char *const compare_usage[] = {
     "iotrial compare WORKLOAD --vary FACTOR=V1,V2[,...] [--vary ...]",
-    "         [-t TARGET] [--PARAM=VALUE ...] [--time DUR | --ios N] "
-    "[--ramp DUR]",
+    "         [-t TARGET] [--PARAM=VALUE ...] [--set KNOB=VALUE ...]",
+    "         [--time DUR | --ios N] [--ramp DUR]",
     "         [--runs N|auto] [--precision 2%] [--max-runs N] "
     "[--budget DUR]",
     "         [--metric NAME] [--equivalence 2%] [--baseline ARM] "
@@ -64,6 +72,8 @@ static const char *const compare_usage[] = {
     "         [--no-drop-caches] [--duet] [--max-arms N] [--db PATH]",
     "         [--no-store]",
     "         [--json[=FILE]] [--report FILE.html] [--fail-on-regression]",
+    "         [--export-csv FILE] [--export-markdown FILE]",
+    "         [--progress json[:FD]] [--metrics-file FILE]",
     "         [--strict] [--quiet]",
     "         [--allow-destroy] [--force] [--memory-limit SIZE] [--cpus LIST]",
     "         [--mems LIST]",
@@ -117,6 +127,9 @@ static void compare_epilogue(struct strbuf *out)
 		      "per run the bytes "
 		      "the workload, the\ntarget's device and the disk under "
 		      "it moved.\n");
+	strbuf_addstr(out, "--set KNOB=VALUE holds a knob at one value in "
+			   "every arm (it is no factor;\nrestored at the "
+			   "end like the factors).\n");
 	strbuf_addstr(out, "With two factors or more, the table first gives "
 			   "each factor's effect\nwithin the other factors' "
 			   "levels and says whether it depends on them (an\n"
@@ -133,9 +146,11 @@ static void compare_epilogue(struct strbuf *out)
 		 "cache,\nabsorbed writes, too short, CPU-bound, "
 		 "interrupted, drift); a footnote\nsays which and how "
 		 "many. --strict gives such arms 'suspect' instead "
-		 "of\nfaster/slower; --fail-on-regression counts a "
+		 "of\nfaster/slower. --fail-on-regression counts a "
 		 "suspect arm only with --strict\n(then when its "
-		 "estimate is slower).\n");
+		 "estimate is slower). Beware: without --strict a "
+		 "suspect\n'slower' exits 0, with a warning that says so; "
+		 "a CI gate wants --strict.\n");
 	cli_workloads_list(out);
 }
 
@@ -221,6 +236,8 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 			 "a knob or parameter and its values; one --vary per "
 			 "factor",
 			 vary_option),
+	    OPT_KNOB_SET(&a->set, "hold a knob at this value in every arm "
+				  "(restored at the end; may be repeated)"),
 	    OPT_CLI_RUN(&a->r, "3s", "experiment"),
 	    OPT_COUNT(0, "runs", &a->runs, "auto", "1", "10000",
 		      "runs per arm, or auto: until --precision",
@@ -252,8 +269,16 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_STRING(0, "report", &a->report, "FILE.html",
 		       "at the end, write the HTML report (as 'iotrial "
 		       "report --format html') to FILE.html"),
+	    OPT_STRING(0, "export-csv", &a->export_csv, "FILE",
+		       "at the end, write the arms (median and CI, ratio and "
+		       "CI, verdict) as CSV to FILE, as hyperfine does"),
+	    OPT_STRING(0, "export-markdown", &a->export_md, "FILE",
+		       "at the end, write the arms as a Markdown table to "
+		       "FILE"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
-		     "exit 3 when an arm is significantly slower"),
+		     "exit 3 when an arm is significantly slower; a suspect "
+		     "arm's 'slower' (from runs iotrial flagged) exits 0 "
+		     "unless --strict"),
 	    OPT_BOOL(0, "strict", &a->strict,
 		     "no faster/slower from runs iotrial flagged (verdict "
 		     "'suspect'); with --fail-on-regression such an arm "
@@ -266,6 +291,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "force", &a->force,
 		     "run even when --budget or --max-runs cannot reach a "
 		     "verdict"),
+	    OPT_CLI_PROGRESS(&a->prog),
 	    OPT_CLI_JOB(&a->r),
 	    OPT_SCHEMA(),
 	    OPT_END(),
@@ -493,24 +519,55 @@ static void say_cost(struct trial *tr, const struct compare_args *a,
 	strbuf_release(&t);
 }
 
-/* Progress on stderr when it is a terminal: one rewritten line. */
+/* Progress (progress.h): a line on a terminal, --progress=json,
+ * --metrics-file with what is measured so far. */
 static void on_progress(void *ctx, const struct experiment_progress *p)
 {
-	const struct compare_args *a = ctx;
+	struct compare_args *a = ctx;
 
-	if (a->quiet || !isatty(STDERR_FILENO))
-		return;
-	if (p->block == -1u)
-		fprintf(stderr, "\r\033[K[%u/%u] warm-up: %s", p->run + 1,
-			p->planned, p->arm);
-	else
-		fprintf(stderr, "\r\033[K[%u/%u] block %u: %s", p->run + 1,
-			p->planned, p->block + 1, p->arm);
-	if (p->halfwidth > 0 && p->halfwidth < 10)
-		fprintf(stderr, ", CI +-%.1f%%", 100 * p->halfwidth);
-	if (p->eta_s >= 0)
-		fprintf(stderr, ", ETA %.0f s", p->eta_s);
-	fflush(stderr);
+	cli_progress_tree(&a->prog, a->tr->e.obj);
+	cli_progress_experiment(&a->prog, p);
+}
+
+/* --export-csv, --export-markdown: the arms' table into path, replaced
+ * whole ("-": stdout). 0, or -1 after saying why. */
+static int write_arms(struct json_object *exp, const char *path, int md)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = cli_arms_of_tree(exp, md, &out, &err);
+
+	if (ret)
+		error("no export: %s", err.buf);
+	else if (!strcmp(path, "-"))
+		fputs(out.buf, stdout);
+	else if ((ret = outfile_write(path, out.buf, out.len, OUTFILE_REPLACE,
+				      &err)))
+		error("%s", err.buf);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
+}
+
+/* Can the exports be written, before any run? 0, or -1 after saying
+ * why. */
+static int check_exports(const struct compare_args *a)
+{
+	const char *paths[2] = {a->export_csv, a->export_md};
+	struct strbuf err = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < 2 && !ret; i++) {
+		if (!paths[i] || !strcmp(paths[i], "-"))
+			continue;
+		if (!*paths[i] ||
+		    outfile_check(paths[i], OUTFILE_REPLACE, &err)) {
+			error("--export-%s: %s", i ? "markdown" : "csv",
+			      *paths[i] ? err.buf : "needs a file name");
+			ret = -1;
+		}
+	}
+	strbuf_release(&err);
+	return ret;
 }
 
 static int default_target_spec(struct strbuf *out)
@@ -563,6 +620,9 @@ int cmd_compare(int argc, const char **argv)
 	int ret = EXIT_OK, pr;
 
 	trial_init(&tr, TRIAL_EXPERIMENT, &hooks);
+	cli_progress_init(&a.prog);
+	a.tr = &tr;
+	knob_cli_init(&a.set);
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
 		ret = pr > 0 ? EXIT_OK : EXIT_USAGE;
@@ -573,6 +633,7 @@ int cmd_compare(int argc, const char **argv)
 	if (a.quiet)
 		knob_cli_log_quiet(&tr.hooks.log);
 	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
+	    cli_progress_check(&a.prog) || check_exports(&a) ||
 	    (a.report &&
 	     cli_check_report_file(a.report, 0,
 				   "remove it; 'iotrial report ID --format "
@@ -606,6 +667,8 @@ int cmd_compare(int argc, const char **argv)
 	tr.c.params = a.params;
 	tr.c.nr_params = a.nr_params;
 	tr.c.baseline = a.baseline;
+	tr.set = a.set.assign;
+	tr.nr_set = (unsigned)a.set.nr;
 	if (cli_limits(&a.r.limits, &tr.limits)) {
 		ret = EXIT_USAGE;
 		goto out;
@@ -675,9 +738,9 @@ int cmd_compare(int argc, const char **argv)
 		cli_say_dir_disk(&tr, "compare");
 		say_cost(&tr, &a, pick.why ? &pick : NULL);
 	}
+	tr.c.live = &a.prog.live;
+	cli_progress_start(&a.prog, "compare", a.quiet, 0);
 	pr = trial_run(&tr, &err);
-	if (!a.quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K");
 	if (trial_finish(&tr, &out))
 		error("%s", out.buf);
 	strbuf_reset(&out);
@@ -701,6 +764,10 @@ int cmd_compare(int argc, const char **argv)
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
+	cli_progress_tree(&a.prog, tr.e.obj);
+	cli_progress_finish(&a.prog, *tr.c.stop ? "interrupted"
+				     : pr	? "failed"
+						: "done");
 	if (a.r.json_file && cli_write_json(a.r.json_file, tr.e.obj))
 		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
@@ -710,10 +777,15 @@ int cmd_compare(int argc, const char **argv)
 	}
 	if (a.report && write_html(tr.e.obj, a.report))
 		ret = EXIT_RUNTIME;
+	if (a.export_csv && write_arms(tr.e.obj, a.export_csv, 0))
+		ret = EXIT_RUNTIME;
+	if (a.export_md && write_arms(tr.e.obj, a.export_md, 1))
+		ret = EXIT_RUNTIME;
 	if (ret == EXIT_OK && a.fail_on_regression &&
 	    cli_has_regression(tr.e.obj, a.strict))
 		ret = EXIT_REGRESSION;
 out:
+	cli_progress_release(&a.prog);
 	trial_release(&tr);
 	fiojob_plan_release(&plan);
 	strbuf_release(&err);
@@ -722,5 +794,6 @@ out:
 	free(a.vary);
 	free(a.params);
 	free(a.cmd);
+	knob_cli_release(&a.set);
 	return ret;
 }

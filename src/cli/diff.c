@@ -58,7 +58,8 @@ static int parse_args(int argc, const char **argv, struct diff_args *a)
 	    OPT_JSON(&a->json,
 		     "print the comparison as JSON, or write it to FILE"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
-		     "exit 3 when ID2 is significantly slower than ID1"),
+		     "exit 3 when ID2 is significantly slower than ID1; a "
+		     "suspect 'slower' exits 0 unless --strict"),
 	    OPT_BOOL(0, "strict", &a->strict,
 		     "no faster/slower from runs iotrial flagged; with "
 		     "--fail-on-regression such a slower estimate fails"),

@@ -14,9 +14,10 @@
 #include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
-#include "../core/report/export_formats.h"
+#include "../core/export/export_formats.h"
 #include "../util/atfile.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/banned.h"
 
 /* The command line of `export`. */
@@ -89,8 +90,8 @@ static int parse(int argc, const char **argv, struct export_args *a)
 	};
 	struct option opts[] = {
 	    OPT_STRING(0, "arm", &a->job.arm, "ARM",
-		       "the arm to export (a label or its number) instead of "
-		       "the winner"),
+		       "the arm to export (its label, or its number: 1 is "
+		       "the first the tables list) instead of the winner"),
 	    OPT_KNOB_SET(&a->job.set, "a setting to export (repeatable)"),
 	    OPT_CHOICE('f', "format", &a->format, export_format_choices, NULL,
 		       "the format to write (required)"),
@@ -163,89 +164,52 @@ static int parse(int argc, const char **argv, struct export_args *a)
 }
 
 /*
- * Write text to base in the directory dfd (path names it in messages):
- * into a temporary file beside it, then renamed onto base, so a link at
- * base is replaced, never followed, and a reader sees the old file or
- * the new one whole. Without force an existing base is refused. An exit
- * code, after the error.
+ * Write text to path (mode: 0755 makes a script executable; else the
+ * default, or the mode of the file replaced), refusing an existing one without
+ * force: a new file renamed onto the name, so a reader sees the old file or the
+ * new one whole; a link, a device or a FIFO at path is refused
+ * (util/outfile.h). An exit code, after the error.
  */
-static int write_at(int dfd, const char *base, const char *path,
-		    const char *text, mode_t mode, int force)
+static int write_output(const char *path, const char *text, mode_t mode,
+			int force)
 {
-	struct strbuf tmp = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct outfile o;
 	size_t len = strlen(text);
-	int fd, ret = EXIT_OK, e;
+	int ret;
 
-	strbuf_addf(&tmp, ".%s.iotrial-%ld.tmp", base, (long)getpid());
-	fd = openat(dfd, tmp.buf,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		ret = EXIT_RUNTIME;
-		goto out;
+	ret = outfile_open(&o, path, force ? OUTFILE_REPLACE : 0, &err);
+	if (!ret && (mode & 0111)) { /* a script: executable, as umask lets */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (fchmod(o.fd, mode & ~mask))
+			ret = err_set(&err, -errno, "cannot write '%s': %s",
+				      path, strerror(errno));
 	}
-	while (len) {
-		ssize_t n = write(fd, text, len);
+	while (!ret && len) {
+		ssize_t n = write(o.fd, text, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			break;
-		text += n;
-		len -= (size_t)n;
-	}
-	e = len ? errno : 0;
-	if ((close(fd) && !e) || e) {
-		error("cannot write '%s': %s", path, strerror(e ? e : errno));
-		ret = EXIT_RUNTIME;
-	} else if (renameat2(dfd, tmp.buf, dfd, base,
-			     force ? 0 : RENAME_NOREPLACE) &&
-		   (errno != EINVAL || force ||
-		    linkat(dfd, tmp.buf, dfd, base, 0))) {
-		/* EINVAL: no RENAME_NOREPLACE here; a hard link refuses an
-		 * existing name too */
-		if (errno == EEXIST) {
-			error("'%s' exists; give --force to replace it", path);
-			ret = EXIT_USAGE;
-		} else {
-			error("cannot write '%s': %s", path, strerror(errno));
-			ret = EXIT_RUNTIME;
+			ret = err_set(&err, -errno, "cannot write '%s': %s",
+				      path, strerror(errno));
+		else {
+			text += n;
+			len -= (size_t)n;
 		}
 	}
-	unlinkat(dfd, tmp.buf, 0); /* gone after a rename; else ours */
-out:
-	strbuf_release(&tmp);
-	return ret;
-}
-
-/* Write text to path (mode), refusing an existing one without force; a
- * link at path is replaced, not followed (write_at()). An exit code,
- * after the error. */
-static int write_output(const char *path, const char *text, mode_t mode,
-			int force)
-{
-	struct strbuf dir = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
-	int dfd, ret;
-
-	if (!slash)
-		strbuf_addch(&dir, '.');
-	else
-		strbuf_add(&dir, path,
-			   slash == path ? 1 : (size_t)(slash - path));
-	dfd = open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || (slash && !slash[1])) {
-		error("cannot write '%s': %s", path,
-		      dfd < 0 ? strerror(errno) : "a directory");
-		ret = EXIT_RUNTIME;
-	} else {
-		ret = write_at(dfd, slash ? slash + 1 : path, path, text, mode,
-			       force);
-	}
-	if (dfd >= 0)
-		close(dfd);
-	strbuf_release(&dir);
-	return ret;
+	if (!ret)
+		ret = outfile_commit(&o, &err);
+	outfile_release(&o);
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	if (!ret)
+		return EXIT_OK;
+	return ret == -EEXIST || ret == -ELOOP || ret == -EINVAL ? EXIT_USAGE
+								 : EXIT_RUNTIME;
 }
 
 /* tuned: -o DIR holds the profile's tuned.conf; DIR itself must not be
@@ -278,9 +242,9 @@ static int write_tuned(const char *dir, const char *text, int force)
 			      strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	strbuf_addf(&p, "%s/tuned.conf", dir);
-	ret = write_at(dfd, "tuned.conf", p.buf, text, 0644, 1);
 	close(dfd);
+	strbuf_addf(&p, "%s/tuned.conf", dir);
+	ret = write_output(p.buf, text, 0644, 1);
 	strbuf_release(&p);
 	return ret;
 }
@@ -358,6 +322,8 @@ int cmd_export(int argc, const char **argv)
 		fputs(out.buf, stdout);
 	if (!code && a.write)
 		code = write_fstab(&j);
+	if (!code) /* after every refusal: a usage error is one line */
+		export_job_say_notes(&j, 1);
 out:
 	export_job_release(&j);
 	knob_cli_release(&a.job.set);

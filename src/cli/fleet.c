@@ -21,6 +21,7 @@
 #include "../core/report/report.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../version.h"
@@ -307,22 +308,18 @@ out:
 	return rc;
 }
 
-/* Write text to path. 0 or -1 after the error. */
+/* Write text to path, replacing a regular file there (a link, a device
+ * or a FIFO is refused: util/outfile.h). 0 or -1 after the error. */
 static int write_file(const char *path, const struct strbuf *text)
 {
-	FILE *f = fopen(path, "w");
+	struct strbuf err = STRBUF_INIT;
+	int ret =
+	    outfile_write(path, text->buf, text->len, OUTFILE_REPLACE, &err);
 
-	if (!f || fwrite(text->buf, 1, text->len, f) != text->len) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	if (fclose(f)) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 /* iotrial fleet plan INVENTORY [options] -- compare ... */

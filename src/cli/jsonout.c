@@ -11,6 +11,8 @@
 #include "../core/report/fmt.h"
 #include "../util/doclog.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
+#include "../util/text.h"
 #include "../util/banned.h"
 
 /* The copy of one document of len bytes. */
@@ -55,42 +57,67 @@ int cli_put_json(FILE *f, const char *text, unsigned flags)
 	return ret;
 }
 
+/* --json=FILE's error: err, and for what only stdout takes (a link
+ * such as /dev/stdout, a FIFO, a device) how to get there. */
+static void output_error(int ret, const struct strbuf *err)
+{
+	error("%s%s", err->buf,
+	      ret == -ELOOP || ret == -EINVAL
+		  ? "; plain --json prints to standard output"
+		  : "");
+}
+
 int cli_write_text(const char *file, const char *text)
 {
-	FILE *f;
+	struct strbuf err = STRBUF_INIT;
+	int ret;
 
 	if (!strcmp(file, "-")) {
 		fputs(text, stdout);
 		return 0;
 	}
-	f = fopen(file, "w");
-	if (!f || fputs(text, f) == EOF || fclose(f)) {
-		error("cannot write '%s': %s", file, strerror(errno));
-		return -1;
-	}
-	return 0;
+	/* --json=FILE has always replaced the file it names */
+	ret = outfile_write(file, text, strlen(text), OUTFILE_REPLACE, &err);
+	if (ret)
+		output_error(ret, &err);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 int cli_write_json_text(const char *file, const char *text, unsigned flags)
 {
-	FILE *f;
-	int ret;
-
 	if (!strcmp(file, "-")) {
 		cli_put_json(stdout, text, flags);
 		return 0;
 	}
-	f = fopen(file, "w");
-	if (!f) {
-		error("cannot write '%s': %s", file, strerror(errno));
+	if (cli_write_text(file, text))
 		return -1;
-	}
-	ret = cli_put_json(f, text, flags);
-	if (fclose(f) || ret) {
-		error("cannot write '%s': %s", file, strerror(errno));
-		return -1;
-	}
+	cli_log_json(text, flags);
 	return 0;
+}
+
+int cli_write_doc(const char *file, struct strbuf *text)
+{
+	text_json_safe(text, 0);
+	return cli_write_json_text(file, text->buf, 0);
+}
+
+int cli_check_output(const char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!*path) {
+		error("--json= needs a file name, or plain --json for stdout");
+		return -1;
+	}
+	ret = outfile_check(path, OUTFILE_REPLACE, &err);
+	if (ret)
+		output_error(ret, &err);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 int cli_write_json(const char *file, struct json_object *obj)

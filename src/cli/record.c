@@ -14,11 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "progress.h"
 #include "../core/trace/blk.h"
 #include "../core/trace/capture.h"
 #include "../core/trace/trace.h"
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/units.h"
 #include "../util/banned.h"
 
@@ -37,11 +39,13 @@ struct record_args {
 	uint64_t duration_ns;
 	uint64_t ring_bytes;
 	pid_t target;
+	struct cli_progress prog; /* --progress */
 };
 
 static const char *const record_usage[] = {
     "iotrial record (-p PID | --cgroup PATH | -- CMD [ARGS...])",
     "    [--duration DUR] [--ring SIZE] [--anonymize] [--force] -o TRACE",
+    "    [--progress json[:FD]]",
     "iotrial record --layer block|both --device DEV",
     "    [-p PID | --cgroup PATH | -- CMD [ARGS...]] [--duration DUR] ...",
     NULL,
@@ -84,6 +88,7 @@ static int parse_args(int argc, const char **argv, struct record_args *a)
 	    OPT_BOOL(0, "force", &a->force, "replace TRACE if it exists"),
 	    OPT_BOOL(0, "anonymize", &a->anonymize,
 		     "write paths as stable hashes, leave out the command"),
+	    OPT_CLI_PROGRESS_JSON(&a->prog),
 	    OPT_END(),
 	};
 	int n, given, i;
@@ -244,6 +249,41 @@ static void say_notes(const char *notes)
 	}
 }
 
+/* The io_uring requests, when the recorded processes made rings or
+ * the capture met requests; what it could not record, plainly. */
+static void say_uring(const struct capture_uring *u)
+{
+	if (!u->recorded) {
+		if (u->rings_made)
+			warning("the recorded processes made %llu io_uring "
+				"ring%s, and record cannot see io_uring "
+				"requests on this kernel (see the note above): "
+				"their reads, writes and syncs are not in the "
+				"trace, and a replay does not do them",
+				(unsigned long long)u->rings_made,
+				u->rings_made == 1 ? "" : "s");
+		return;
+	}
+	if (!u->requests && !u->unattributed && !u->other && !u->rings_made)
+		return;
+	printf("io_uring: %llu ring%s made, %llu requests on %u ring%s "
+	       "recorded (%llu not completed when the capture ended)\n",
+	       (unsigned long long)u->rings_made, u->rings_made == 1 ? "" : "s",
+	       (unsigned long long)u->requests, u->rings,
+	       u->rings == 1 ? "" : "s", (unsigned long long)u->undone);
+	if (u->other)
+		warning("%llu io_uring requests of operations record does not "
+			"take are not in the trace (%s): it records reads, "
+			"writes and fsyncs",
+			(unsigned long long)u->other, u->other_ops);
+	if (u->unattributed)
+		warning("%llu io_uring requests could not be attributed to a "
+			"file (a registered file the process no longer held): "
+			"they are not in the trace, and a replay does not do "
+			"them",
+			(unsigned long long)u->unattributed);
+}
+
 /* The closing lines: what was recorded and what it cost. */
 static void say_end(const struct record_args *a, const struct trace_end *end,
 		    uint64_t dropped, uint64_t blk_requests,
@@ -287,6 +327,35 @@ static void say_end(const struct record_args *a, const struct trace_end *end,
 			(unsigned long long)end->lost);
 }
 
+/* --progress: events written so far, every second (*last_ns: the last
+ * time; NULL: now); those lost once the capture ended (else
+ * UINT64_MAX). */
+static void say_progress(struct record_args *a, const struct trace_writer *w,
+			 const struct capture *c, uint64_t *last_ns,
+			 uint64_t lost)
+{
+	struct progress_snap s;
+	uint64_t now = clock_now_ns();
+	double elapsed_s = (double)(now - capture_start_ns(c)) / 1e9;
+
+	if (last_ns && now - *last_ns < 1000000000ull)
+		return;
+	if (last_ns)
+		*last_ns = now;
+	progress_snap_init(&s, "record");
+	s.phase = "capture";
+	s.have_events = 1;
+	s.events = w->nr_events;
+	s.lost = lost;
+	if (a->duration_ns) {
+		s.eta_s = (double)a->duration_ns / 1e9 - elapsed_s;
+		if (s.eta_s < 0)
+			s.eta_s = 0;
+		s.eta_by = "duration";
+	}
+	cli_progress_step(&a->prog, &s);
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct record_args a = {0};
@@ -296,14 +365,17 @@ int cmd_record(int argc, const char **argv)
 	struct trace_end end = {0};
 	struct capture *c = NULL;
 	struct capture_disks disks = {0};
-	uint64_t sampled_ns = 0;
+	uint64_t sampled_ns = 0, progress_ns = 0;
 	volatile int *stop;
 	pid_t child = -1;
 	int go = -1, status = 0, ret = EXIT_RUNTIME, r, why = 0;
 
+	cli_progress_init(&a.prog);
 	r = parse_args(argc, argv, &a);
-	if (r)
+	if (r || cli_progress_check(&a.prog)) {
+		cli_progress_release(&a.prog);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
 	co.cgroup = a.cgroup;
 	co.ring_bytes = a.ring_bytes;
 	co.layers = a.layers;
@@ -316,6 +388,13 @@ int cmd_record(int argc, const char **argv)
 		}
 		co.blk_kdev = a.blk_kdev;
 	}
+	/* a bad output is said before the capture loads (seconds) */
+	r = outfile_check(a.out, a.force ? OUTFILE_REPLACE : 0, &err);
+	if (r) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE; /* as an unwritable --json is */
+		goto out;
+	}
 	if (capture_open(&c, &co, &err)) {
 		error("%s%s", err.buf, geteuid() ? " (record needs root)" : "");
 		goto out;
@@ -323,7 +402,7 @@ int cmd_record(int argc, const char **argv)
 	r = trace_writer_open(&w, a.out, a.force, &err);
 	if (r) {
 		error("%s", err.buf);
-		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+		ret = r == -EEXIST || r == -ELOOP ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	w.anonymize = a.anonymize;
@@ -362,11 +441,13 @@ int cmd_record(int argc, const char **argv)
 		close(go); /* the command goes */
 		go = -1;
 	}
+	cli_progress_start(&a.prog, "record", 0, 0);
 	while (!(why = done(&a, child, &status, capture_start_ns(c), stop))) {
 		if (capture_poll(c, 100, &err)) {
 			error("%s", err.buf);
 			goto out;
 		}
+		say_progress(&a, &w, c, &progress_ns, UINT64_MAX);
 		/* a device may go before the end (a scratch target) */
 		if (disks.start_ns && clock_now_ns() - sampled_ns > 500000000) {
 			capture_disks_sample(&disks);
@@ -383,8 +464,16 @@ int cmd_record(int argc, const char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	say_progress(&a, &w, c, NULL, end.lost);
+	cli_progress_finish(&a.prog, *stop ? "interrupted" : "done");
 	say_end(&a, &end, capture_dropped(c), capture_blk_requests(c),
 		capture_blk_missed(c));
+	{
+		struct capture_uring u;
+
+		capture_uring_counts(c, &u);
+		say_uring(&u);
+	}
 	if (a.nr_cmd && why == 2 && WIFEXITED(status) && WEXITSTATUS(status))
 		note("'%s' exited with %d", a.cmd[0], WEXITSTATUS(status));
 	ret = EXIT_OK;
@@ -400,6 +489,7 @@ out:
 		note("'%s' goes on, no longer recorded (pid %d)", a.cmd[0],
 		     (int)child);
 	}
+	cli_progress_release(&a.prog);
 	trace_writer_release(&w);
 	capture_disks_release(&disks);
 	capture_free(c);

@@ -12,9 +12,12 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "../core/model/model_tree.h"
+#include "../core/report/fmt.h"
 #include "../core/report/report_formats.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/banned.h"
 
 /* What `report` was asked for. */
@@ -106,56 +109,33 @@ static int parse_args(int argc, const char **argv, struct report_args *a)
 
 int cli_check_report_file(const char *path, int force, const char *how)
 {
-	struct stat st;
+	struct strbuf err = STRBUF_INIT;
+	int ret;
 
 	if (!*path) {
 		error("the report needs a file name");
 		return -1;
 	}
-	if (!force && !lstat(path, &st)) {
-		error("'%s' exists; give another file, or %s", path,
-		      how ? how : "--force to replace it");
-		return -1;
-	}
-	return 0;
+	ret = outfile_check(path, force ? OUTFILE_REPLACE : 0, &err);
+	if (ret == -EEXIST && how)
+		error("'%s' exists; give another file, or %s", path, how);
+	else if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 int cli_write_report_file(const char *path, const char *data, size_t len,
 			  int force)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW;
-	int fd, ret = 0;
-	ssize_t w;
+	struct strbuf err = STRBUF_INIT;
+	int ret =
+	    outfile_write(path, data, len, force ? OUTFILE_REPLACE : 0, &err);
 
-	flags |= force ? O_TRUNC : O_EXCL;
-	fd = open(path, flags, 0644);
-	if (fd < 0) {
-		if (errno == EEXIST)
-			error("'%s' exists; give another file, or --force to "
-			      "replace it",
-			      path);
-		else
-			error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	while (len) {
-		w = write(fd, data, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			error("cannot write '%s': %s", path,
-			      w < 0 ? strerror(errno) : "short write");
-			ret = -1;
-			break;
-		}
-		data += w;
-		len -= (size_t)w;
-	}
-	if (close(fd) && !ret) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		ret = -1;
-	}
-	return ret;
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 int cmd_report(int argc, const char **argv)
@@ -163,8 +143,11 @@ int cmd_report(int argc, const char **argv)
 	struct report_args a = {.format = "text"};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct json_object *exp = NULL;
+	struct experiment_doc doc;
 	struct store s;
 	int ret = EXIT_OK, r, opened = 0, is_json;
+
+	experiment_doc_init(&doc);
 
 	r = parse_args(argc, argv, &a);
 	if (r)
@@ -186,7 +169,11 @@ int cmd_report(int argc, const char **argv)
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	if (report_render(exp, a.format, &out, &err)) {
+	/* JSON is the stored object, printed as every object is
+	 * (report_json_string()), once it decodes */
+	if (experiment_doc_from_tree(exp, &doc, 0, &err) ||
+	    (is_json ? (report_json_string(exp, &out), 0)
+		     : report_render(&doc, a.format, &out, &err))) {
 		error("experiment '%s': %s", a.id, err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -202,6 +189,7 @@ int cmd_report(int argc, const char **argv)
 		cli_log_json(out.buf, 0);
 	}
 out:
+	experiment_doc_release(&doc);
 	json_object_put(exp);
 	if (opened)
 		store_close(&s);

@@ -14,12 +14,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include "cli.h"
+#include "../core/model/model_json.h"
 #include "series-int.h"
 #include "../core/series/series_plan.h"
 #include "../core/store/store_series.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/strbuf.h"
 #include "../util/rng.h"
 #include "../util/xalloc.h"
@@ -59,13 +60,15 @@ int series_list(struct series_args *a)
 int series_plan(struct series_args *a)
 {
 	struct strbuf err = STRBUF_INIT, list = STRBUF_INIT;
-	struct json_object *plan = NULL, *order;
+	struct strbuf text = STRBUF_INIT;
+	struct series_plan_doc plan;
 	const char **values = NULL;
 	size_t nv = 0, i;
 	struct store s;
 	char *p;
 	int ret, grp;
 
+	series_plan_doc_init(&plan);
 	if (!a->values) {
 		error("plan needs the values to alternate: --values A,B "
 		      "(the --tag of each boot)");
@@ -94,24 +97,22 @@ int series_plan(struct series_args *a)
 				       a->seed_given ? a->seed
 						     : rng_seed_from_env(),
 				       grp, &plan, &err);
-	if (!ret)
-		ret = store_series_set_plan(&s, a->name,
-					    json_object_to_json_string_ext(
-						plan, JSON_C_TO_STRING_PLAIN),
-					    &err);
+	if (!ret) {
+		series_plan_doc_encode(
+		    &plan, MODEL_ENCODE_PLAIN | MODEL_ENCODE_ESCAPE_SLASH,
+		    &text);
+		ret = store_series_set_plan(&s, a->name, text.buf, &err);
+	}
 	if (ret) {
 		ret = series_store_failed(ret, &err);
 		goto out;
 	}
-	order = json_object_object_get(plan, "order");
 	printf("series %s: boot in this order, one group each ('iotrial "
 	       "series %s run --planned'\nafter each boot, or 'at-boot "
 	       "--install' to have it run at boot):\n\n",
 	       a->name, a->name);
-	for (i = 0; i < json_object_array_length(order); i++)
-		printf("  group %zu: %s\n", (size_t)grp + i,
-		       json_object_get_string(
-			   json_object_array_get_idx(order, i)));
+	for (i = 0; i < plan.nr_order; i++)
+		printf("  group %zu: %s\n", (size_t)grp + i, plan.order[i]);
 	printf("\n%u boots of each value, each block of %zu in a random "
 	       "order: drift over the\ndays of the series falls on every "
 	       "value alike\n",
@@ -119,55 +120,63 @@ int series_plan(struct series_args *a)
 out:
 	store_close(&s);
 out_free:
-	json_object_put(plan);
+	series_plan_doc_release(&plan);
+	strbuf_release(&text);
 	free(values);
 	strbuf_release(&err);
 	strbuf_release(&list);
 	return ret;
 }
 
-/* mkdir -p of root/rel; 0 or -1 after printing the error. */
+/*
+ * mkdir -p of root/rel, root included (as systemctl --root makes what
+ * it needs under a root that is still empty, or not there yet); 0 or -1
+ * after printing the error.
+ */
 static int make_dirs(const char *root, const char *rel)
 {
 	struct strbuf path = STRBUF_INIT;
-	const char *p = rel;
+	const char *p;
 	int ret = 0;
 
-	for (;;) {
-		const char *slash = strchr(p, '/');
+	strbuf_addf(&path, "%s/%s", root, rel);
+	for (p = path.buf + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		/* each component in turn: "/a", "/a/b", ... */
+		if (p[-1] != '/') {
+			char c = *p;
 
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%.*s", root,
-			    (int)(slash ? (size_t)(slash - rel) : strlen(rel)),
-			    rel);
-		if (mkdir(path.buf, 0755) && errno != EEXIST) {
-			error("cannot make '%s': %s", path.buf,
-			      strerror(errno));
-			ret = -1;
-			break;
+			path.buf[p - path.buf] = '\0';
+			if (mkdir(path.buf, 0755) && errno != EEXIST) {
+				error("cannot make '%s': %s", path.buf,
+				      strerror(errno));
+				ret = -1;
+			}
+			path.buf[p - path.buf] = c;
+			if (ret)
+				break;
 		}
-		if (!slash)
+		if (!*p)
 			break;
-		p = slash + 1;
 	}
 	strbuf_release(&path);
 	return ret;
 }
 
-/* Write data to path (replacing a regular file, following no link). */
+/* Write data to path, replacing a regular file there whole; a link,
+ * a device or a FIFO there is refused (util/outfile.h). 0 or -1 after
+ * the error. */
 static int write_file(const char *path, const char *data)
 {
-	size_t len = strlen(data);
-	int fd = open(
-	    path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	struct strbuf err = STRBUF_INIT;
+	int ret =
+	    outfile_write(path, data, strlen(data), OUTFILE_REPLACE, &err);
 
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd)) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return close(fd) ? -1 : 0;
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
 }
 
 /* The root the unit goes under; "/" needs root. */

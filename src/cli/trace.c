@@ -8,12 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "../core/trace/iolog.h"
 #include "../core/trace/trace.h"
 #include "../core/trace/trace_summary.h"
 #include "../core/trace/blkparse.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
+#include "../util/text.h"
+#include "../util/userfile.h"
+#include "../util/xalloc.h"
 #include "../util/banned.h"
 
 static const char *const trace_usage[] = {
@@ -48,11 +53,25 @@ static int load(const char *path, struct trace *t)
 	return r == -ENOENT || r == -EACCES ? EXIT_RUNTIME : EXIT_USAGE;
 }
 
+/* Can out_path be written (util/outfile.h), before any work? 0, or -1
+ * after the error. */
+static int check_out(const char *out_path, int force)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = outfile_check(out_path, force ? OUTFILE_REPLACE : 0, &err);
+
+	if (r)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return r ? -1 : 0;
+}
+
 /* trace export: the iolog to out_path, or stdout. */
 static int do_export(const struct trace *t, const char *format,
 		     const char *out_path, int force)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct iolog_unnamed un = {0};
 	size_t n, left = 0;
 	int ret = EXIT_OK;
 
@@ -60,10 +79,29 @@ static int do_export(const struct trace *t, const char *format,
 		error("'trace export' needs --format fio-iolog3 or blkparse");
 		return EXIT_USAGE;
 	}
+	if (!strcmp(format, "blkparse") &&
+	    (!out_path || !strcmp(out_path, "-")) && isatty(STDOUT_FILENO)) {
+		error("blkparse records are binary, not for a terminal; give "
+		      "-o FILE, or send standard output to a file or a pipe");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(format, "blkparse"))
 		n = blkparse_export(t, &out);
 	else
-		n = iolog_export(t, &out);
+		n = iolog_export(t, &out, &un);
+	if (un.nr_events) {
+		char *first = xstrdup(trace_file_get(t, un.first)->path);
+
+		text_make_printable(first);
+		warning("%zu reads, writes and syncs on %zu file%s left out: "
+			"a fio iolog line cannot name a path with white "
+			"space or a control character, or one over %d bytes "
+			"('%s'%s)",
+			un.nr_events, un.nr_files, un.nr_files == 1 ? "" : "s",
+			IOLOG_NAME_MAX, first,
+			un.nr_files > 1 ? " and others" : "");
+		free(first);
+	}
 	if (strcmp(format, "blkparse"))
 		left = iolog_left_out(t);
 	if (left)
@@ -98,10 +136,14 @@ static int do_import(const char *in_path, const char *out_path, int force)
 		error("'trace import' needs -o TRACE, the trace to write");
 		return EXIT_USAGE;
 	}
-	r = strbuf_read_file(&in, in_path, (size_t)1 << 31);
+	if (check_out(out_path, force)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	r = userfile_read(in_path, (size_t)1 << 31, &in, &err);
 	if (r) {
-		error("cannot read '%s': %s", in_path, strerror(-r));
-		ret = EXIT_RUNTIME;
+		error("%s", err.buf);
+		ret = r == -EINVAL || r == -EFBIG ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	if (blkparse_detect(in.buf, in.len)) {
@@ -124,7 +166,7 @@ static int do_import(const char *in_path, const char *out_path, int force)
 	r = trace_write_file(&t, out_path, force, &err);
 	if (r) {
 		error("%s", err.buf);
-		ret = r == -EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+		ret = r == -EEXIST || r == -ELOOP ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	imported = trace_meta_get(&t, "imported");
@@ -185,6 +227,9 @@ int cmd_trace(int argc, const char **argv)
 	}
 	if (!strcmp(argv[0], "import"))
 		return do_import(argv[1], out_path, force);
+	if (!strcmp(argv[0], "export") && out_path && strcmp(out_path, "-") &&
+	    check_out(out_path, force))
+		return EXIT_USAGE;
 	ret = load(argv[1], &t);
 	if (ret)
 		goto out;

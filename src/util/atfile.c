@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "atfile.h"
+#include "userfile.h"
 #include "error.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -80,16 +81,25 @@ int atfile_read(const char *root, const char *rel, struct strbuf *out,
 {
 	const char *base;
 	char buf[8192];
+	struct stat st = {0};
 	ssize_t n;
 	int dfd, fd, ret = 0;
 
 	dfd = open_parent(root, rel, 0, &base, err);
 	if (dfd < 0)
 		return dfd;
-	fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO there is refused, never waited on */
+	fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		ret = err_set(err, -errno, "cannot read '%s/%s': %s", root, rel,
 			      strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		ret = err_set(err, -EINVAL,
+			      "cannot read '%s/%s': %s, not a regular file",
+			      root, rel, userfile_kind(st.st_mode));
+		close(fd);
 		goto out;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
@@ -167,8 +177,8 @@ int atfile_replace(const char *root, const char *rel, const char *data,
 	had = !fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW);
 	if (had && !S_ISREG(st.st_mode)) {
 		ret = err_set(err, -EINVAL,
-			      "'%s/%s' is not a regular file; left alone", root,
-			      rel);
+			      "'%s/%s' is %s, not a regular file; left alone",
+			      root, rel, userfile_kind(st.st_mode));
 		goto out;
 	}
 	strbuf_addf(&tmp, ".%s.iotrial-new", base);

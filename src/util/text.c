@@ -4,7 +4,11 @@
  * A byte that cannot start or continue a character counts as one bad
  * character on its own, so one stray byte never swallows good text.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "text.h"
+#include "xalloc.h"
 #include "banned.h"
 
 /* Is c a UTF-8 continuation byte (10xxxxxx)? */
@@ -44,6 +48,19 @@ static size_t utf8_len(const unsigned char *s, unsigned *cp)
 		return 0;
 	*cp = v;
 	return n;
+}
+
+size_t text_utf8_char(const char *s, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (!*u)
+		return 0;
+	if (*u < 0x80) {
+		*cp = *u;
+		return 1;
+	}
+	return utf8_len(u, cp);
 }
 
 /* text_make_printable(), keeping newlines and tabs when lines is set. */
@@ -87,4 +104,50 @@ size_t text_make_printable(char *s)
 size_t text_make_printable_lines(char *s)
 {
 	return make_printable(s, 1);
+}
+
+size_t text_json_safe(struct strbuf *sb, size_t from)
+{
+	unsigned char *in, *end;
+	char *copy;
+	size_t bad = 0, n;
+	unsigned cp;
+
+	for (n = from; n < sb->len && (unsigned char)sb->buf[n] < 0x7f; n++)
+		;
+	if (n >= sb->len)
+		return 0; /* ASCII without DEL, as most JSON is */
+	from = n;
+	copy = xmalloc(sb->len - from + 1);
+	memcpy(copy, sb->buf + from, sb->len - from + 1);
+	in = (unsigned char *)copy;
+	end = in + (sb->len - from);
+	strbuf_setlen(sb, from);
+	while (in < end) {
+		if (*in < 0x80) {
+			if (*in == 0x7f) {
+				strbuf_addstr(sb, "\\u007f");
+				bad++;
+			} else {
+				strbuf_addch(sb, *in);
+			}
+			in++;
+			continue;
+		}
+		n = utf8_len(in, &cp);
+		if (!n) {
+			strbuf_addstr(sb, "\xef\xbf\xbd"); /* U+FFFD */
+			bad++;
+			in++;
+		} else if (cp <= 0x9f) {
+			strbuf_addf(sb, "\\u%04x", cp);
+			bad++;
+			in += n;
+		} else {
+			strbuf_add(sb, in, n);
+			in += n;
+		}
+	}
+	free(copy);
+	return bad;
 }

@@ -96,6 +96,13 @@ out:
 	return ret;
 }
 
+int userfile_read_fd(int fd, const char *name, size_t max_bytes,
+		     struct strbuf *out, struct strbuf *err)
+{
+	strbuf_reset(out);
+	return read_fd(fd, name, max_bytes, out, err);
+}
+
 int userfile_read(const char *path, size_t max_bytes, struct strbuf *out,
 		  struct strbuf *err)
 {

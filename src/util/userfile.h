@@ -30,6 +30,14 @@ int userfile_read(const char *path, size_t max_bytes, struct strbuf *out,
 		  struct strbuf *err);
 
 /*
+ * The same for fd, open already (with O_NONBLOCK, for a FIFO), named
+ * name in messages: for a reader that opens with flags of its own
+ * (O_NOFOLLOW). Closes fd.
+ */
+int userfile_read_fd(int fd, const char *name, size_t max_bytes,
+		     struct strbuf *out, struct strbuf *err);
+
+/*
  * The same for rel resolved below the directory dir (dir itself may be a
  * link; nothing under it is followed): rel must be relative, and none of
  * its components "..", or a symbolic link (-ELOOP), or missing (-ENOENT).

@@ -4,7 +4,8 @@
 # the program's help and 'knobs --json' and 'log --json' as the bash one:
 # commands, options, workloads and their parameters, choices, knob names
 # and values (the disk's schedulers, atime's modes, typical numbers, each
-# value of a --vary list), devices and stored ids. The candidates are
+# value of a --vary list, --metric's metrics), devices and stored ids;
+# commands come with what each does ('iotrial --help'). The candidates are
 # asked of _iotrial_candidates, the function the widget hands to zsh;
 # and a few are typed into a real interactive zsh (zpty) with a TAB, so
 # the widget itself (compadd, compset at '=' and ',') is tested too.
@@ -41,16 +42,34 @@ zhas() {
 	for w in "${want[@]}"; do
 		case $got in *" $w "*) ;; *) missing+=" $w" ;; esac
 	done
-	check "$name (missing:$missing)" test -z "$missing" -a "${got# }" != "${got#" $kind: "}"
+	# the kind first: "KIND: ..." ($got begins with a blank)
+	check "$name (missing:$missing; got:${got:0:60})" \
+		test -z "$missing" -a "${got#" $kind: "}" != "$got"
 }
 
-zhas "commands" words run compare info watch log show set revert help -- ''
+zhas "commands" commands run compare info watch log show set revert help -- ''
+zdescs() {
+	zsh -fc 'source "$1"; shift; _iotrial_candidates "$@"; print -rl -- $_iotrial_descs' \
+		zc "$DIR/_iotrial" "$IOTRIAL" "$@" 2>&1
+}
+descs=$(zdescs '')
+check "each command comes with what it does, from --help" \
+	grep -qxF "run:run a workload once and report what it measured" <<<"$descs"
+check "...every one of them ($(grep -c . <<<"$descs") lines)" \
+	test "$(grep -c ':.' <<<"$descs")" = "$(zc '' | wc -w | awk '{print $1 - 1}')"
+zhas "help's topics: the commands and compat" commands compat run -- help ''
 zis "global options" "words: --help --version --compat --behaviour" -
 zhas "a command's options, from its help" words --db --count -n --json --schema --help -- log -
 zhas "workloads after run" words seqread randread randwrite exec -- run ''
 zhas "the workload's parameters after it" words --bs --iodepth --engine --direct --dry-run --quiet -- run randread --
 zis "a parameter's choices" "words: psync io_uring libaio mmap" run randread --engine ''
 zis "an option's choices after =" "words: iops mbps" import --metric=
+zhas "--metric: the workload's metrics, from its help" words iops mbps p99 \
+	read_p99 wall -- compare randread --metric ''
+zhas "--metric of smallfiles: its own first" words ops_per_s dbench_mbps iops \
+	-- run smallfiles --metric ''
+zhas "--metric of observe: the words its help lists" words metric mbps iops \
+	w_await util writeback -- observe --metric ''
 zis "a target is a directory" "dirs: " run -t ''
 zis "--json=FILE is a file" "files: " run --json=x
 # atime is a mount's knob: a chroot whose "/" is a plain directory (a
@@ -126,6 +145,11 @@ if zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
 	zreal "TAB after an id's first letters completes it" \
 		"iotrial show --db $db ${sid:0:3}" "iotrial show --db $db $sid "
 	zreal "TAB after --cs completes --csv" "iotrial watch --cs" "iotrial watch --csv "
+	zreal "TAB after 'iotrial ' lists the commands with what they do" \
+		"iotrial " "-- run a workload once and report what it measured"
+	zreal "TAB after --metric lists the workload's metrics" \
+		"iotrial compare randread --metric device_m" \
+		"iotrial compare randread --metric device_mbps "
 else
 	echo "# no zsh/zpty: the widget is not typed into"
 fi

@@ -82,7 +82,7 @@ check "compare --dry-run exits 0" test $? = 0
 check "it names the workload, target and arms" \
 	grep -q "^compare --dry-run: randread on $dir, 2 arms; nothing is changed or stored$" "$TEST_TMP/dry"
 check "each arm, the baseline marked" \
-	test "$(grep -c "^arm [01] 'bs=[48]k'" "$TEST_TMP/dry")" = 2 -a \
+	test "$(grep -c "^arm [12] 'bs=[48]k'" "$TEST_TMP/dry")" = 2 -a \
 	"$(grep -c "(the baseline)" "$TEST_TMP/dry")" = 1
 check "the blocks planned" grep -q "^blocks: 8 planned, each arm once per block in random order: 16 runs$" "$TEST_TMP/dry"
 check "the estimated time" grep -qE "^estimated time: [0-9]+ s \(2\.[0-9] s per run" "$TEST_TMP/dry"

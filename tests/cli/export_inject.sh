@@ -92,7 +92,7 @@ check "show prints no escape or bell" \
 "$IOTRIAL" log --db "$DB" >"$TEST_TMP/log" 2>&1
 check "log prints no escape or bell" \
 	python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.exit(b"\x1b" in d or b"\x07" in d)' "$TEST_TMP/log"
-"$IOTRIAL" export "$id" --db "$DB" --arm 1 --format shell --device "$LOOP" \
+"$IOTRIAL" export "$id" --db "$DB" --arm 2 --format shell --device "$LOOP" \
 	>"$TEST_TMP/s.sh" 2>"$TEST_TMP/err"
 check "the shell export is written" test -s "$TEST_TMP/s.sh"
 check "the label stays in its comment, made printable" \

@@ -2,9 +2,10 @@
 # export -o: a tuned profile directory that is a symbolic link is
 # refused (what it points to is untouched, --force or not); an existing
 # file is replaced with --force by a new file renamed over it, never
-# truncated in place (a reader holding the old one keeps it whole, and a
-# link at the path is replaced, not followed); without --force an
-# existing path, a dangling link included, is refused.
+# truncated in place (a reader holding the old one keeps it whole); a
+# link at the path, dangling or not, is refused, --force or not (neither
+# followed nor replaced); without --force an existing file is refused.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 trap 'test_cleanup' EXIT
 cd "$TEST_TMP" || exit 1
@@ -34,12 +35,18 @@ check "no temporary file is left" test "$(ls -A prof)" = tuned.conf
 echo victim >victim
 ln -s victim f.conf
 "$IOTRIAL" "${set_args[@]}" --format sysctl -o f.conf --force >out 2>err
-check "a link at -o is replaced with --force" \
-	eval '[ ! -L f.conf ] && grep -q "vm.dirty_expire_centisecs = 2500" f.conf'
+rc=$?
+check "a link at -o is refused with --force" \
+	eval '[ $rc = 2 ] && [ -L f.conf ] && grep -q "a symbolic link, which iotrial neither writes through nor replaces" err'
 check "and what it pointed to is untouched" test "$(cat victim)" = victim
 
 ln -s nowhere dangling
 "$IOTRIAL" "${set_args[@]}" --format sysctl -o dangling >out 2>err
 rc=$?
-check "without --force a dangling link is refused as existing" \
-	eval '[ $rc = 2 ] && grep -q "exists; give --force" err && [ -L dangling ] && [ ! -e nowhere ]'
+check "a dangling link is refused too" \
+	eval '[ $rc = 2 ] && grep -q "symbolic link" err && [ -L dangling ] && [ ! -e nowhere ]'
+echo old >plain
+"$IOTRIAL" "${set_args[@]}" --format sysctl -o plain >out 2>err
+rc=$?
+check "without --force an existing file is refused" \
+	eval '[ $rc = 2 ] && grep -q "exists; give another file, or --force" err && [ "$(cat plain)" = old ]'

@@ -8,6 +8,7 @@
 # families' tables, every exit code and environment variable the code
 # uses is documented. 'iotrial help CMD' prints what 'CMD --help' does.
 # The page itself renders without warnings.
+# parallel: reads the source tree and the manual only
 . "$(dirname "$0")/lib.sh"
 
 MAN=$IOTRIAL_SRC/docs/iotrial.1
@@ -85,6 +86,23 @@ report(sorted(cmds) == documented,
        "every command has a section in COMMANDS, and only commands do",
        "table %s, page %s" % (sorted(cmds), documented))
 
+synopsis = text_of('SYNOPSIS')
+unnamed = [c for c in cmds
+           if not re.search(r'(?<![\w-])' + c + r'(?![\w-])', synopsis)]
+report(not unnamed, "the SYNOPSIS names every command",
+       "missing: %s" % unnamed)
+report("'iotrial help compat'" in out,
+       "'iotrial --help' points to 'iotrial help compat'", out)
+
+# an example is a command that works: --dry-run refuses a scratch
+# target (it would have to be made), so no example may ask for both
+examples = text_of('EXAMPLES').replace('\\\n', ' ')
+bad_examples = [l for l in examples.split('\n')
+                if 'scratch:' in l and '--dry-run' in l]
+report(not bad_examples,
+       "no example combines a scratch target with --dry-run (exit 2)",
+       "%s" % bad_examples)
+
 workloads_text = text_of('WORKLOADS', whole=True)
 
 
@@ -124,7 +142,7 @@ for cmd in cmds:
            "'iotrial help %s' prints what '%s --help' does" % (cmd, cmd))
     section = text_of('COMMANDS', cmd)
     own_tags = list(tags.get(('COMMANDS', cmd), []))
-    if cmd in ('run', 'compare'):
+    if cmd in ('run', 'compare', 'tune', 'bisect'):
         # the workload parameters are theirs too
         section += '\n' + workloads_text
         own_tags += tags.get(('WORKLOADS', 'Workload parameters'), [])
@@ -138,7 +156,7 @@ for cmd in cmds:
            "missing: %s" % missing)
 
     bad_tags, not_in_help, refused = [], [], []
-    pos = ['randread'] if cmd == 'compare' else []
+    pos = ['randread'] if cmd in ('compare', 'tune', 'bisect') else []
     for tag in own_tags:
         spellings, metavar = parse_tag(tag)
         if not spellings:

@@ -138,7 +138,7 @@ check "no -o: usage" test $? = 2
 check "two targets: usage" test $? = 2
 "$IOTRIAL" record -o "$TEST_TMP/t1" -- true >/dev/null 2>"$TEST_TMP/err"
 check "an existing trace is not replaced without --force" test $? = 2
-check "and says so" grep -q "exists; --force" "$TEST_TMP/err"
+check "and says so" grep -q "exists; give another file, or --force" "$TEST_TMP/err"
 printf 'not a trace' >"$TEST_TMP/bad"
 "$IOTRIAL" trace stats "$TEST_TMP/bad" >/dev/null 2>"$TEST_TMP/err"
 check "a file that is not a trace: refused" test $? = 2

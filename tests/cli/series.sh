@@ -8,6 +8,7 @@
 # boots, the at-boot unit under a --root (checked with systemd-analyze
 # verify when it is there; never installed on this machine), the plan's
 # last group removing it, and refusals.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 
@@ -115,6 +116,12 @@ else
 	echo "# systemd-analyze is not installed: the unit is not verified"
 fi
 check "nothing was installed on this machine" test ! -e /etc/systemd/system/iotrial-series-k.service
+# a root that does not exist yet: its directories are made, as
+# systemctl --root makes them
+"$IOTRIAL" series k at-boot --install --root "$TEST_TMP/new/root" --db "$db" >"$TEST_TMP/inst2" 2>&1
+check "at-boot --install --root NEW exits 0 (the root is made)" test $? = 0
+check "... and the unit is there" test -f "$TEST_TMP/new/root/etc/systemd/system/iotrial-series-k.service" -a \
+	-L "$TEST_TMP/new/root/etc/systemd/system/multi-user.target.wants/iotrial-series-k.service"
 
 # the four planned boots, as the unit would run them
 ok_runs=1

@@ -3,6 +3,7 @@
 # replayed by fio with as many reads and writes as the trace has; an
 # iolog fio wrote imports and replays with every call as recorded; a
 # malformed iolog is refused with its line.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || skip "fio is not installed"
 W="$TEST_TMP/w"
@@ -66,3 +67,41 @@ check "but as many lines" \
 	test "$(wc -l <"$TEST_TMP/anon.iolog")" = "$(wc -l <"$TEST_TMP/back.iolog")"
 check "each component a 16-digit hash" \
 	grep -qE '^[0-9]+ (/[0-9a-f]{16})+ add$' "$TEST_TMP/anon.iolog"
+
+# paths no iolog line can name (a tab, a space, a newline, an escape
+# sequence, a name over fio's 256 bytes): left out and named, never
+# written raw (fio read the tab as another action and crashed; the
+# escape went to the terminal; a space or a newline was dropped saying
+# nothing)
+long="/w/$(printf 'x%.0s' $(seq 260))"
+python3 "$IOTRIAL_SRC/tests/cli/mktrace.py" "$TEST_TMP/odd.trace" '/w/a\tb' \
+	'/w/c d' '/w/n\nl' '/w/e\x1b]0;pwn\x07f' '/w/csi\x1b[2J' "$long" \
+	"$W/plain"
+head -c 8192 /dev/zero >"$W/plain"
+"$IOTRIAL" trace export --format fio-iolog3 "$TEST_TMP/odd.trace" \
+	>"$TEST_TMP/odd.iolog" 2>"$TEST_TMP/err"
+check "a trace with unnameable paths exports" test $? = 0
+check "no control byte but the line ends in the iolog" \
+	sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$TEST_TMP/odd.iolog'"
+check "every line is one name and its words" \
+	awk 'NR > 1 && NF != 3 && NF != 5 { bad = 1 } END { exit bad }' \
+	"$TEST_TMP/odd.iolog"
+check "the nameable file is there" grep -q "^[0-9]* $W/plain read 0 4096$" \
+	"$TEST_TMP/odd.iolog"
+check "what is left out is counted and named" \
+	grep -q "warning: 6 reads, writes and syncs on 6 files left out: a fio iolog line cannot name a path with white space or a control character, or one over 256 bytes ('/w/a?b' and others)" \
+	"$TEST_TMP/err"
+check "and no escape reaches the terminal" \
+	sh -c "! LC_ALL=C grep -q \"\$(printf '\\033')\" '$TEST_TMP/err'"
+(cd "$W" && fio --name=odd --read_iolog="$TEST_TMP/odd.iolog" \
+	--ioengine=psync --output-format=json >"$TEST_TMP/fio3.json" 2>&1)
+check "fio replays the export" test $? = 0
+
+# blkparse's records are binary: not written to a terminal
+if command -v script >/dev/null; then
+	script -qec "'$IOTRIAL' trace export --format blkparse '$TEST_TMP/odd.trace'" \
+		/dev/null >"$TEST_TMP/tty" 2>&1
+	check "blkparse export to a terminal is refused" test $? = 2
+	check "saying where it can go" grep -q "binary, not for a terminal; give -o FILE" \
+		"$TEST_TMP/tty"
+fi

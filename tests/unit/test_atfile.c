@@ -2,7 +2,8 @@
  * Tests for util/atfile: a file replaced under a root (directories made,
  * the old file kept as a backup with exactly its bytes and mode), a root
  * that does not exist, a link planted in the tree (refused, nothing
- * written through it), reading back.
+ * written through it), a FIFO (refused at once, read or written),
+ * reading back.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -91,6 +92,15 @@ static void test_refusals(void **state)
 	    atfile_replace(dir, "../escape", "1", 1, 0644, &bak, &err),
 	    -EINVAL);
 	assert_int_equal(atfile_read(dir, "no/such", &in, 10, &err), -ENOENT);
+	/* a FIFO is refused at once, read or replaced, and left alone */
+	strbuf_setf(&p, "%s/fifo", dir);
+	assert_int_equal(mkfifo(p.buf, 0644), 0);
+	assert_int_equal(atfile_read(dir, "fifo", &in, 10, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "a FIFO, not a regular file"));
+	assert_int_equal(atfile_replace(dir, "fifo", "1", 1, 0644, &bak, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "is a FIFO, not a regular file; left "
+					"alone"));
 	strbuf_release(&err);
 	strbuf_release(&bak);
 	strbuf_release(&p);

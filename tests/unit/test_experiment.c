@@ -290,6 +290,94 @@ static void test_budget_after_layout(void **state)
 	strbuf_release(&err);
 }
 
+/* A workload whose first run warns of other I/O and every later run of
+ * the page cache. */
+static unsigned warn_runs;
+
+static int warn_prepare(struct workload *w, struct target *t,
+			struct strbuf *err)
+{
+	(void)w;
+	(void)t;
+	(void)err;
+	return 0;
+}
+
+static int warn_run(struct workload *w, struct run_result *r,
+		    struct strbuf *err)
+{
+	(void)w;
+	(void)err;
+	r->seconds = 0.001;
+	r->ops[IO_READ] = 100 + warn_runs % 7;
+	r->bytes[IO_READ] = r->ops[IO_READ] * 4096;
+	if (!warn_runs++)
+		run_result_warn_kind(r, RUN_WARN_OTHER_IO,
+				     "other I/O ran on 'vdx' during the run");
+	else
+		run_result_warn_kind(r, RUN_WARN_PAGE_CACHE,
+				     "reads measured the page cache, not the "
+				     "device");
+	return 0;
+}
+
+static const struct workload_ops warn_ops = {
+    .name = "fake",
+    .summary = "warns",
+    .params = fake_params,
+    .prepare = warn_prepare,
+    .run = warn_run,
+    .cleanup = fake_cleanup,
+};
+
+/*
+ * An arm's warning line gives as its example the kind most of its runs
+ * carried, not the first run's (issue 30: the "e.g." came from 1 run
+ * of 15 and the 14 others had another flag), and names the rest.
+ */
+static void test_arm_warning_commonest(void **state)
+{
+	static char *labels[] = {"a"};
+	struct experiment_factor f[1] = {{"label", 0, labels, 1, NULL, NULL}};
+	struct experiment_hooks h = {0};
+	struct experiment_config c;
+	struct experiment e;
+	struct target t = {.spec = "fake", .path = "fake"};
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *w;
+	const char *line = NULL;
+	size_t i;
+
+	(void)state;
+	experiment_config_init(&c);
+	c.ops = &warn_ops;
+	c.target = &t;
+	c.factors = f;
+	c.nr_factors = 1;
+	c.ro.ios = 100;
+	c.runs_fixed = 15;
+	c.drop_caches = 0;
+	c.seed = 1;
+	warn_runs = 0;
+	assert_int_equal(experiment_plan(&e, &c, &err), 0);
+	assert_int_equal(experiment_run(&e, &c, &h, &err), 0);
+	w = json_object_object_get(e.obj, "warnings");
+	for (i = 0; i < json_object_array_length(w); i++) {
+		const char *s =
+		    json_object_get_string(json_object_array_get_idx(w, i));
+
+		if (strstr(s, "runs warned"))
+			line = s;
+	}
+	assert_non_null(line);
+	assert_string_equal(line, "arm 'label=a': 15 of 15 runs warned; most "
+				  "often (14 runs): reads measured the page "
+				  "cache, not the device; also: other_io (1 "
+				  "run)");
+	experiment_release(&e);
+	strbuf_release(&err);
+}
+
 /* The fake workload again, taking one seed per block. */
 static const struct workload_ops fake_block_seed_ops = {
     .name = "fake",
@@ -446,6 +534,10 @@ static struct json_object *synthetic(double shift, unsigned blocks,
 	json_object_object_add(metric, "name", json_object_new_string("iops"));
 	json_object_object_add(metric, "higher_is_better",
 			       json_object_new_boolean(1));
+	/* what every experiment object has: the report decodes it */
+	json_object_object_add(o, "schema",
+			       json_object_new_string("iotrial/1"));
+	json_object_object_add(o, "type", json_object_new_string("experiment"));
 	json_object_object_add(o, "metric", metric);
 	json_object_object_add(o, "arms", arms);
 	json_object_object_add(o, "runs", runs);
@@ -592,6 +684,7 @@ int main(void)
 	    cmocka_unit_test(test_plan_translated),
 	    cmocka_unit_test(test_plan_old_name),
 	    cmocka_unit_test(test_budget_after_layout),
+	    cmocka_unit_test(test_arm_warning_commonest),
 	    cmocka_unit_test(test_seed_per_block),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_validate_bad_arm),

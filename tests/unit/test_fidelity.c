@@ -283,8 +283,10 @@ static void test_device_unjudged(void **state)
 
 static void test_device_meta(void **state)
 {
+	static const char *const signed_[] = {" -1", "+8", " 7", "\t9"};
 	struct trace t = {0};
 	struct fidelity_dev d;
+	size_t i;
 
 	(void)state;
 	fidelity_dev_from_meta(&t, &d);
@@ -329,6 +331,20 @@ static void test_device_meta(void **state)
 	fidelity_dev_from_meta(&t, &d);
 	assert_false(d.have);
 	trace_release(&t);
+	/* digits only: a blank or a sign before them is no count (strtoull
+	 * would read " -1" as the largest one; fuzz_fidelity found it) */
+	for (i = 0; i < sizeof(signed_) / sizeof(signed_[0]); i++) {
+		memset(&t, 0, sizeof(t));
+		trace_add_meta(&t, "device.reads", signed_[i]);
+		trace_add_meta(&t, "device.writes", "0");
+		trace_add_meta(&t, "device.read_sectors", "0");
+		trace_add_meta(&t, "device.write_sectors", "0");
+		trace_add_meta(&t, "device.queue_ms", "0");
+		trace_add_meta(&t, "device.busy_ms", "0");
+		fidelity_dev_from_meta(&t, &d);
+		assert_false(d.have);
+		trace_release(&t);
+	}
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include "core/workload/fiojob.h"
 #include "core/workload/fiojob_map.h"
+#include "core/workload/fiojob_expr.h"
 #include "util/banned.h"
 
 /* ${VAR} lookups for the tests: FOO=64m, EMPTY="" */
@@ -312,22 +313,27 @@ static void test_map_refusals(void **state)
 	struct fiojob_plan plan;
 
 	(void)state;
-	/* every unsupported option, with its line */
-	assert_int_equal(map("[global]\ngtod_reduce=1\n[a]\nrw=read\n"
-			     "size=1m\nverify_pattern=0xff\n",
+	/* of the options iotrial does not run, the one that matters most is
+	 * named, with its line and why, and the others are counted */
+	assert_int_equal(map("[global]\nthinktime=20\n[a]\nrw=read\n"
+			     "size=1m\nverify_pattern=0xff\nrate_iops=50\n",
 			     &ov, &plan, &warn, &err),
 			 -EINVAL);
-	assert_non_null(strstr(err.buf, "'gtod_reduce' (t.fio:2)"));
-	assert_non_null(strstr(err.buf, "'verify_pattern' (t.fio:6)"));
+	assert_non_null(
+	    strstr(err.buf, "t.fio:7: 'rate_iops=50' caps the rate of I/O"));
 	assert_non_null(strstr(err.buf, "--job-lenient"));
+	assert_non_null(strstr(err.buf, "(and 2 other options"));
+	assert_null(strstr(err.buf, "verify_pattern"));
 	fiojob_plan_release(&plan);
 	ov.lenient = 1;
 	strbuf_reset(&warn);
-	assert_int_equal(map("[global]\ngtod_reduce=1\n[a]\nrw=read\n"
+	assert_int_equal(map("[global]\nthinktime=20\n[a]\nrw=read\n"
 			     "size=1m\nverify_pattern=0xff\n",
 			     &ov, &plan, &warn, &err),
 			 0);
-	assert_non_null(strstr(warn.buf, "t.fio:2: ignoring 'gtod_reduce'"));
+	assert_non_null(strstr(warn.buf, "t.fio:2: ignoring 'thinktime', "
+					 "which iotrial does not run: it "
+					 "pauses"));
 	assert_non_null(strstr(warn.buf, "t.fio:6: ignoring 'verify_pattern'"));
 	fiojob_plan_release(&plan);
 	ov.lenient = 0;
@@ -541,6 +547,266 @@ static void test_map_batch(void **state)
 	strbuf_release(&warn);
 }
 
+/* fio cuts a line at its first ';' or '#', wherever it is. */
+static void test_inline_comments(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+	struct fiojob j;
+	const struct fiojob_opt *o = NULL;
+
+	(void)state;
+	assert_int_equal(parse(&j,
+			       "[a]\n"
+			       "size=102404k ; 100Mb+4k\n"
+			       "bs=4k # x\n"
+			       "numjobs=4\t; 4 threads\n"
+			       "time_based ; forever\n"
+			       "rw ; =write\n"
+			       "filename=/tmp/a#1\n",
+			       &err),
+			 0);
+	assert_string_equal(fiojob_get(&j.secs[0], "size", &o), "102404k");
+	assert_int_equal(o->line, 2);
+	assert_string_equal(fiojob_get(&j.secs[0], "bs", NULL), "4k");
+	assert_string_equal(fiojob_get(&j.secs[0], "numjobs", NULL), "4");
+	assert_string_equal(fiojob_get(&j.secs[0], "time_based", &o), "");
+	assert_null(o->value);
+	/* the '=' was in the comment: a bare key */
+	assert_string_equal(fiojob_get(&j.secs[0], "rw", &o), "");
+	assert_null(o->value);
+	assert_string_equal(fiojob_get(&j.secs[0], "filename", NULL), "/tmp/a");
+	fiojob_release(&j);
+	/* and it maps: tiobench-example.fio's lines */
+	assert_int_equal(map("[global]\ndirect=1\nsize=512m\nbsrange=4k-4k\n"
+			     "timeout=60\nnumjobs=4\t; 4 simultaneous threads "
+			     "for each job\n[f1]\nrw=write\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_true(has_param(&plan.runs[0], "jobs=4"));
+	assert_true(has_param(&plan.runs[0], "bs=4096"));
+	assert_int_equal(plan.runs[0].time_ns, 60000000000ull);
+	assert_false(plan.runs[0].time_based);
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
+/* fio's aliases are fio's: timeout, nr_files, threads, blocksize_range,
+ * blockalign, wait_for_previous. */
+static void test_aliases(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+
+	(void)state;
+	assert_int_equal(map("[global]\nrw=randread\nsize=1m\ntimeout=2m\n"
+			     "nr_files=1\nthreads=1\nblocksize_range=8k:8k\n"
+			     "blockalign=8k\ndescription=x\n[a]\n"
+			     "[b]\nwait_for_previous\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_int_equal(plan.runs[0].time_ns, 120000000000ull);
+	assert_true(has_param(&plan.runs[0], "bs=8192"));
+	assert_int_equal(plan.runs[1].group, 1);
+	fiojob_plan_release(&plan);
+	/* a range of sizes, another alignment: named, with why */
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nbsrange=16k-1M\n", &ov,
+			     &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:4: 'bsrange=16k-1M' mixes "
+					"block sizes from 16k to 1M"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=randread\nsize=1m\nbs=8k\nba=4k\n", &ov,
+			     &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:5: 'ba=4k' aligns random"));
+	fiojob_plan_release(&plan);
+	/* sequential offsets follow each other whatever the alignment */
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nbs=8k\nba=4k\n", &ov,
+			     &plan, &warn, &err),
+			 0);
+	fiojob_plan_release(&plan);
+	/* the later of bs= and bsrange= is the one fio keeps */
+	assert_int_equal(map("[global]\nbs=64k\n[a]\nrw=read\nsize=1m\n"
+			     "bsrange=16k-16k\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_true(has_param(&plan.runs[0], "bs=16384"));
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
+/* $pagesize, $mb_memory, $ncpus and arithmetic in parentheses. */
+static void test_keywords_and_math(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+	struct fiojob j;
+	uint64_t u = 0;
+
+	(void)state;
+	assert_int_equal(fiojob_eval("(1+2)*4096", &u), 0);
+	assert_int_equal(u, 12288);
+	assert_int_equal(fiojob_eval(" 2 ^ 3 ^ 2 ", &u), 0);
+	assert_int_equal(u, 512); /* right to left: 2^9 */
+	assert_int_equal(fiojob_eval("17 % 5 + 10 / 3", &u), 0);
+	assert_int_equal(u, 5);
+	assert_int_equal(fiojob_eval("0x10*2", &u), 0);
+	assert_int_equal(u, 32);
+	assert_int_equal(fiojob_eval("1/0", &u), -EINVAL);
+	assert_int_equal(fiojob_eval("(1+2", &u), -EINVAL);
+	assert_int_equal(fiojob_eval("1 2", &u), -EINVAL);
+	assert_int_equal(fiojob_eval("", &u), -EINVAL);
+	assert_int_equal(fiojob_eval("1-2", &u), -ERANGE);
+	assert_int_equal(fiojob_eval("2^64", &u), -ERANGE);
+	assert_int_equal(fiojob_eval("18446744073709551615+1", &u), -ERANGE);
+
+	fiojob_init(&j);
+	j.kw = (struct fiojob_keywords){4096, 8000, 6};
+	assert_int_equal(
+	    fiojob_parse_buf(&j, "t.fio",
+			     "[a]\nrw=read\nbs=$pagesize\n"
+			     "size=$mb_memory*1024*1024/8\n"
+			     "numjobs=$ncpus/2\nruntime=(1500000)\n"
+			     "filename_format=f.$jobnum\n",
+			     strlen("[a]\nrw=read\nbs=$pagesize\n"
+				    "size=$mb_memory*1024*1024/8\n"
+				    "numjobs=$ncpus/2\nruntime=("
+				    "1500000)\nfilename_format=f."
+				    "$jobnum\n"),
+			     &err),
+	    0);
+	assert_string_equal(fiojob_get(&j.secs[0], "bs", NULL), "4096");
+	assert_string_equal(fiojob_get(&j.secs[0], "numjobs", NULL), "6/2");
+	/* fio's own per-job names are kept as written */
+	assert_string_equal(fiojob_get(&j.secs[0], "filename_format", NULL),
+			    "f.$jobnum");
+	ov.lenient = 1;
+	assert_int_equal(fiojob_map(&j, &ov, &plan, &warn, &err), 0);
+	assert_true(has_param(&plan.runs[0], "bs=4096"));
+	assert_true(has_param(&plan.runs[0], "size=1048576000"));
+	assert_true(has_param(&plan.runs[0], "jobs=3"));
+	/* a time in parentheses is in microseconds */
+	assert_int_equal(plan.runs[0].time_ns, 1500000000ull);
+	fiojob_plan_release(&plan);
+	fiojob_release(&j);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
+/* What a refusal names: an engine iotrial lacks before anything else,
+ * then the highest-ranked option; fio's defaults ask for nothing. */
+static void test_refusal_ranking(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+
+	(void)state;
+	/* netio.fio's shape: the engine explains hostname= and port= */
+	assert_int_equal(map("[global]\nioengine=net\nport=8888\nbs=4k\n"
+			     "size=1m\n[receiver]\nlisten\nrw=read\n",
+			     &ov, &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:2: 'ioengine=net' is a "
+					"network or remote-storage engine"));
+	assert_null(strstr(err.buf, "port"));
+	fiojob_plan_release(&plan);
+	/* a job that overrides the global engine runs */
+	assert_int_equal(map("[global]\nioengine=e4defrag\nsize=1m\n"
+			     "[aio]\nioengine=libaio\nrw=randread\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	fiojob_plan_release(&plan);
+	/* an engine nobody classed still gets refused by name */
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nioengine=frobnicate\n",
+			     &ov, &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "'ioengine=frobnicate' is not an "
+					"engine iotrial has"));
+	fiojob_plan_release(&plan);
+	/* values that are fio's own defaults ask for nothing */
+	assert_int_equal(map("[a]\nrw=write\nsize=1m\nthinktime=0\nsync=none\n"
+			     "offset=0\nfallocate=native\nkb_base=1024\n"
+			     "exitall=0\ncreate_serialize=0\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	fiojob_plan_release(&plan);
+	/* an option nobody wrote a reason for: named all the same */
+	assert_int_equal(
+	    map("[a]\nrw=write\nsize=1m\nfrob=2\n", &ov, &plan, &warn, &err),
+	    -EINVAL);
+	assert_non_null(strstr(err.buf, "t.fio:4: 'frob=2' is not an option "
+					"iotrial runs"));
+	fiojob_plan_release(&plan);
+	/* trims, and fio's deprecated rwmixcycle */
+	assert_int_equal(
+	    map("[a]\nrw=randtrim\nsize=1m\n", &ov, &plan, &warn, &err),
+	    -EINVAL);
+	assert_non_null(strstr(err.buf, "'rw=randtrim' trims"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=randrw\nsize=1m\nrwmixcycle=10\n", &ov,
+			     &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "deprecated"));
+	fiojob_plan_release(&plan);
+	/* fio's reports are noted once each, not refused */
+	strbuf_reset(&warn);
+	assert_int_equal(map("[global]\ngtod_reduce=1\nwrite_lat_log=x\n"
+			     "size=1m\n[a]\n[b]\nstonewall\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_non_null(strstr(warn.buf, "note: t.fio:2: 'gtod_reduce' "
+					 "changes only what fio reports"));
+	assert_non_null(strstr(warn.buf, "note: t.fio:3: 'write_lat_log' "
+					 "writes no fio log"));
+	assert_null(strstr(strstr(warn.buf, "gtod_reduce") + 1, "gtod_reduce"));
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
+/* fio's "\:" is a colon of the name; a bare ':' separates names. And
+ * sqthread_poll is io_uring's sqpoll. */
+static void test_names_and_sqpoll(void **state)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct fiojob_overrides ov = {0};
+	struct fiojob_plan plan;
+
+	(void)state;
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nfilename=a\\:b\n", &ov,
+			     &plan, &warn, &err),
+			 0);
+	assert_string_equal(plan.runs[0].filename, "a:b");
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nfilename=a:b\n", &ov,
+			     &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "names several files"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nioengine=io_uring\n"
+			     "sqthread_poll=1\n",
+			     &ov, &plan, &warn, &err),
+			 0);
+	assert_true(has_param(&plan.runs[0], "sqpoll=1"));
+	fiojob_plan_release(&plan);
+	assert_int_equal(map("[a]\nrw=read\nsize=1m\nioengine=libaio\n"
+			     "sqthread_poll\n",
+			     &ov, &plan, &warn, &err),
+			 -EINVAL);
+	assert_non_null(
+	    strstr(err.buf, "t.fio:5: 'sqthread_poll' is io_uring"));
+	fiojob_plan_release(&plan);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +820,11 @@ int main(void)
 	    cmocka_unit_test(test_map_groups_overrides),
 	    cmocka_unit_test(test_map_verify),
 	    cmocka_unit_test(test_map_batch),
+	    cmocka_unit_test(test_inline_comments),
+	    cmocka_unit_test(test_aliases),
+	    cmocka_unit_test(test_keywords_and_math),
+	    cmocka_unit_test(test_refusal_ranking),
+	    cmocka_unit_test(test_names_and_sqpoll),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,7 @@
 #include <sys/utsname.h>
 #include <cmocka.h>
 #include <json-c/json.h>
+#include "core/experiment/import.h"
 #include "core/fleet/fleet.h"
 #include "core/report/fleet_text.h"
 #include "fleet_vectors.h"
@@ -36,14 +37,45 @@
 static const char *const labels[3] = {"read_ahead_kb=128", "read_ahead_kb=1024",
 				      "read_ahead_kb=4096"};
 
-/* One host's experiment: baseline median base, arms at base * ratio,
- * the host's verdicts as given, kernel as given. */
+static const char *str(struct json_object *o, const char *key);
+static struct json_object *get(struct json_object *o, const char *path0,
+			       const char *path1);
+static const char *warning_with(struct json_object *exp, const char *needle);
+
+/*
+ * The per-block offsets (in log ratio) that give a host's verdict from
+ * its runs: eight blocks spread symmetrically around the host's ratio,
+ * so that its Hodges-Lehmann estimate is that ratio; tight and on one
+ * side of 1 for faster and slower (p 2/256, 1/128 after Holm over the
+ * two arms), tight around a ratio near 1 for equivalent, wide for
+ * inconclusive.
+ */
+static double spread_of(const char *verdict)
+{
+	if (!strcmp(verdict, "faster") || !strcmp(verdict, "slower"))
+		return 0.002;
+	if (!strcmp(verdict, "equivalent"))
+		return 0.004;
+	return 0.05;
+}
+
+#define HOST_BLOCKS 8
+
+/*
+ * One host's experiment: baseline runs around median base, each arm's
+ * runs at base * ratio in every block, spread so that the analysis of
+ * its runs gives the verdict asked for; its stated verdicts are what
+ * those runs give (checked by the merge), its kernel as given.
+ */
 static struct json_object *host_exp(double base, const double ratio[2],
 				    const char *const verdict[2],
 				    const char *kernel)
 {
-	char text[4096];
-	int n;
+	static const int off[HOST_BLOCKS] = {-4, 3, -2, 1, -1, 2, -3, 4};
+	char text[8192];
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *e, *runs, *vs;
+	int n, b, k, seq = 0;
 
 	n = snprintf(
 	    text, sizeof(text),
@@ -56,21 +88,48 @@ static struct json_object *host_exp(double base, const double ratio[2],
 	    "\"factors\": [{\"name\": \"read_ahead_kb\", \"kind\": \"knob\", "
 	    "\"values\": [\"128\", \"1024\", \"4096\"]}], "
 	    "\"arms\": [{\"arm\": 0, \"label\": \"%s\", \"settings\": "
-	    "{\"read_ahead_kb\": \"128\"}, \"median\": %.17g}, "
-	    "{\"arm\": 1, \"label\": \"%s\", \"median\": %.17g}, "
-	    "{\"arm\": 2, \"label\": \"%s\", \"median\": %.17g}], "
-	    "\"runs\": [], \"verdicts\": ["
-	    "{\"arm\": 1, \"label\": \"%s\", \"ratio\": %.17g, "
-	    "\"verdict\": \"%s\"}, "
-	    "{\"arm\": 2, \"label\": \"%s\", \"ratio\": %.17g, "
-	    "\"verdict\": \"%s\"}], "
+	    "{\"read_ahead_kb\": \"128\"}}, "
+	    "{\"arm\": 1, \"label\": \"%s\"}, "
+	    "{\"arm\": 2, \"label\": \"%s\"}], "
+	    "\"runs\": [], "
 	    "\"env\": {\"kernel_release\": \"%s\", \"stack\": {\"devices\": "
 	    "[{\"driver\": \"loop\", \"scheduler\": \"none\"}]}}}",
-	    labels[0], base, labels[1], base * ratio[0] * 1.01, labels[2],
-	    base * ratio[1] * 0.99, labels[1], ratio[0], verdict[0], labels[2],
-	    ratio[1], verdict[1], kernel);
+	    labels[0], labels[1], labels[2], kernel);
 	assert_true(n > 0 && (size_t)n < sizeof(text));
-	return json_tokener_parse(text);
+	e = json_tokener_parse(text);
+	assert_non_null(e);
+	runs = get(e, "runs", NULL);
+	for (b = 0; b < HOST_BLOCKS; b++) {
+		double w = base * (1 + 0.01 * b);
+
+		for (k = 0; k < 3; k++) {
+			struct json_object *r = json_object_new_object();
+			double v = w;
+
+			if (k)
+				v *= ratio[k - 1] *
+				     exp(spread_of(verdict[k - 1]) *
+					 off[(b + 3 * k) % HOST_BLOCKS]);
+			json_object_object_add(r, "arm",
+					       json_object_new_int(k));
+			json_object_object_add(r, "block",
+					       json_object_new_int(b));
+			json_object_object_add(r, "seq",
+					       json_object_new_int(seq++));
+			json_object_object_add(r, "metric",
+					       json_object_new_double(v));
+			json_object_array_add(runs, r);
+		}
+	}
+	/* what the host's compare found: the same analysis of the runs */
+	assert_int_equal(import_analyze(e, &err), 0);
+	strbuf_release(&err);
+	vs = get(e, "verdicts", NULL);
+	for (k = 0; k < 2; k++)
+		assert_string_equal(
+		    str(json_object_array_get_idx(vs, (size_t)k), "verdict"),
+		    verdict[k]);
+	return e;
 }
 
 static double num(struct json_object *o, const char *key)
@@ -196,6 +255,9 @@ static void test_vectors(void **state)
 			assert_int_equal(
 			    json_object_array_length(get(ho, "differs", NULL)),
 			    0);
+			/* its file agrees with its runs */
+			assert_true(json_object_get_boolean(
+			    get(ho, "consistent", NULL)));
 		}
 		report_fleet_text(exp, &text);
 		assert_non_null(strstr(text.buf, "fleet: "));
@@ -210,6 +272,87 @@ static void test_vectors(void **state)
 		strbuf_release(&err);
 		strbuf_release(&text);
 	}
+}
+
+/*
+ * A forged host file cannot sway the fleet (issue 30): its runs are
+ * unchanged, its first verdict claims ratio 50, faster, p 0. The merge
+ * counts what its runs give, so a unanimous fleet stays unanimous, and
+ * the host is reported inconsistent with both verdicts. A host file
+ * with no runs has nothing to check its verdicts against: it fails.
+ */
+static void test_forged_host(void **state)
+{
+	static const double r[2] = {0.9, 1.004};
+	static const char *const v[2] = {"slower", "equivalent"};
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct json_object *exp, *e, *fv, *ho, *hv;
+	const char *w;
+	bool partial;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 7; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "h%d", i);
+		e = host_exp(100 + 10 * i, r, v, "6.1.0");
+		if (i == 3) {
+			fv = json_object_array_get_idx(get(e, "verdicts", NULL),
+						       0);
+			json_object_object_add(fv, "ratio",
+					       json_object_new_double(50));
+			json_object_object_add(
+			    fv, "verdict", json_object_new_string("faster"));
+			json_object_object_add(fv, "p_adjusted",
+					       json_object_new_double(0));
+		}
+		fleet_hosts_add(&h, name, "x.json", e, NULL, NULL);
+		json_object_put(e);
+	}
+	e = host_exp(100, r, v, "6.1.0");
+	json_object_object_add(e, "runs", json_object_new_array());
+	fleet_hosts_add(&h, "h7", "h7.json", e, NULL, NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	fv = json_object_array_get_idx(get(exp, "verdicts", NULL), 0);
+	assert_string_equal(str(fv, "verdict"), "slower");
+	assert_string_equal(str(fv, "agreement"), "all slower");
+	assert_int_equal(num(get(fv, "hosts", NULL), "slower"), 7);
+	assert_false(
+	    json_object_object_get_ex(get(fv, "hosts", NULL), "faster", NULL));
+	assert_close(num(fv, "host_ratio_max"), 0.9);
+	ho = json_object_array_get_idx(get(exp, "fleet", "hosts"), 3);
+	assert_string_equal(str(ho, "host"), "h3");
+	assert_false(json_object_get_boolean(get(ho, "consistent", NULL)));
+	hv = json_object_array_get_idx(get(ho, "verdicts", NULL), 0);
+	assert_string_equal(str(hv, "verdict"), "slower");
+	assert_close(num(hv, "ratio"), 0.9);
+	assert_string_equal(str(get(hv, "stated", NULL), "verdict"), "faster");
+	assert_close(num(get(hv, "stated", NULL), "ratio"), 50);
+	/* its other verdict agrees: no "stated" there */
+	assert_false(json_object_object_get_ex(
+	    json_object_array_get_idx(get(ho, "verdicts", NULL), 1), "stated",
+	    NULL));
+	w = warning_with(exp, "host 'h3' is inconsistent");
+	assert_non_null(w);
+	assert_non_null(strstr(w, "arm 'read_ahead_kb=1024': its file says "
+				  "faster, ratio 50.000, p 0, its runs give "
+				  "slower, ratio 0.900"));
+	assert_null(warning_with(exp, "the hosts disagree"));
+	/* the host without runs */
+	ho = json_object_array_get_idx(get(exp, "fleet", "hosts"), 7);
+	assert_string_equal(str(ho, "status"), "failed");
+	assert_non_null(strstr(str(ho, "error"), "no runs"));
+	report_fleet_text(exp, &text);
+	assert_non_null(strstr(text.buf, "# h3 read_ahead_kb=1024: its file "
+					 "says faster, ratio 50.000, p 0, its "
+					 "runs give slower, ratio 0.900"));
+	json_object_put(exp);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+	strbuf_release(&text);
 }
 
 /* A host on another kernel is flagged; one with other arms is failed. */
@@ -606,6 +749,51 @@ static void test_plan_refusals(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Strings go into the playbook as scalars YAML reads back as they were:
+ * what YAML takes no raw (DEL, C1 controls, U+2028, which YAML 1.1
+ * folds as a line break) is escaped; an argument that is not UTF-8 is
+ * refused, quoted printably, and so is a --binary path or version with
+ * a template (fuzz_fleetplan found all three).
+ */
+static void test_plan_yaml_strings(void **state)
+{
+	const char *args[] = {"compare", "seqread", "--label",
+			      "a\x7f"
+			      "b\xc2\x85"
+			      "c\xe2\x80\xa8"
+			      "d\"e\\f\ng"};
+	const char *bad[] = {"compare", "seqread", "--label",
+			     "a\xff"
+			     "b\x1b[31m"};
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct fleet_plan p = {.version = "0.1.0", .argv = args, .argc = 4};
+
+	(void)state;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), 0);
+	assert_non_null(strstr(out.buf,
+			       "      - \"a\\u007fb\\u0085c\\u2028d\\\"e"
+			       "\\\\f\\u000ag\"\n"));
+	assert_null(strchr(out.buf, 0x7f));
+	strbuf_reset(&out);
+	p.argv = bad;
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), -EINVAL);
+	assert_string_equal(err.buf, "argument 'a?b?[31m' is not UTF-8, which "
+				     "a playbook must be");
+	/* --binary is the copy's src, a lookup on the controller: a
+	 * template there would run there (fuzz_fleetplan found it) */
+	p.argv = args;
+	p.binary = "/tmp/{{ lookup('pipe', 'id') }}";
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "--binary '/tmp/{{ lookup"));
+	p.binary = "/srv/iotrial";
+	p.version = "0.1.0 {{ x }}";
+	assert_int_equal(fleet_plan_playbook(&p, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "the version of --binary"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 /* An observe fleet's tasks are named observe, not compare. */
 static void test_plan_observe_names(void **state)
 {
@@ -629,6 +817,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_vectors),
+	    cmocka_unit_test(test_forged_host),
 	    cmocka_unit_test(test_differs),
 	    cmocka_unit_test(test_observe_hosts),
 	    cmocka_unit_test(test_baseline_out_of_range),
@@ -638,6 +827,7 @@ int main(void)
 	    cmocka_unit_test(test_list_hosts),
 	    cmocka_unit_test(test_plan_refusals),
 	    cmocka_unit_test(test_plan_observe_names),
+	    cmocka_unit_test(test_plan_yaml_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

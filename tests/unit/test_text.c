@@ -1,7 +1,8 @@
 /*
  * Tests for util/text: making text from files printable. Controls of
  * every kind become one '?', and so does each malformed piece of
- * UTF-8; good UTF-8 around them is kept whole.
+ * UTF-8; good UTF-8 around them is kept whole. JSON text made UTF-8,
+ * with DEL and C1 escaped.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,12 +85,39 @@ static void test_lines(void **state)
 	assert_string_equal(s, "one\n\ttwo ?[2J?8?");
 }
 
+/* JSON text: what is not UTF-8 becomes U+FFFD, DEL and C1 their \u
+ * escapes, from the offset given; ASCII and good UTF-8 are kept. */
+static void test_json_safe(void **state)
+{
+	static const struct text_case json[] = {
+	    {"{\"a\": \"b\"}", "{\"a\": \"b\"}", 0},
+	    {"\"caf\xc3\xa9\"", "\"caf\xc3\xa9\"", 0},
+	    {"\"a\xe9\"", "\"a\xef\xbf\xbd\"", 1},
+	    {"\"\x7f\xc2\x9b[2J\"", "\"\\u007f\\u009b[2J\"", 2},
+	    {"\"\xc0\xaf\xed\xa0\x80\"", /* overlong, a surrogate */
+	     "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"",
+	     5},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(json) / sizeof(*json); i++) {
+		strbuf_setf(&sb, "kept\xe9%s", json[i].in);
+		assert_int_equal(text_json_safe(&sb, 5), json[i].bad);
+		assert_memory_equal(sb.buf, "kept\xe9", 5);
+		assert_string_equal(sb.buf + 5, json[i].want);
+	}
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cases),
 	    cmocka_unit_test(test_idempotent),
 	    cmocka_unit_test(test_lines),
+	    cmocka_unit_test(test_json_safe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,11 +136,31 @@ static int read_bytes(const char *buf, size_t len)
 	return r;
 }
 
+/* The idx-th event of the first EVENTS record of the trace bytes in sb
+ * (the sample's: files first, then one block of events). */
+static unsigned char *event_at(struct strbuf *sb, size_t idx)
+{
+	size_t at = 16;
+
+	for (;;) {
+		const unsigned char *p = (const unsigned char *)sb->buf + at;
+		uint32_t type = p[0] | p[1] << 8,
+			 len = p[4] | p[5] << 8 | (uint32_t)p[6] << 16;
+
+		assert_true(at + 8 <= sb->len);
+		if (type == TRACE_REC_EVENTS)
+			return (unsigned char *)sb->buf + at + 8 +
+			       idx * TRACE_EVENT_BYTES;
+		at += 8 + len;
+	}
+}
+
 static void test_refusals(void **state)
 {
-	struct trace t;
+	struct trace t, r;
 	struct strbuf err = STRBUF_INIT, file = STRBUF_INIT;
 	char path[256];
+	unsigned char *ev;
 	size_t at;
 
 	(void)state;
@@ -148,44 +168,55 @@ static void test_refusals(void **state)
 	tmp_path(path, sizeof(path));
 	assert_int_equal(trace_write_file(&t, path, 0, &err), 0);
 	slurp(path, &file);
-	unlink(path);
 	assert_int_equal(read_bytes(file.buf, file.len), 0);
-	/* not a trace; another major version */
+	/* not a trace; empty; another major version */
 	assert_int_equal(read_bytes("IOTRACE", 7), -EINVAL);
+	assert_int_equal(read_bytes("", 0), -EINVAL);
 	file.buf[8] = 2;
 	assert_int_equal(read_bytes(file.buf, file.len), -ENOTSUP);
 	file.buf[8] = 1;
-	/* every truncation is refused (the END record goes first) */
-	for (at = 16; at < file.len; at++)
-		if (read_bytes(file.buf, at) == 0) {
-			struct trace r = {0};
-
-			assert_int_equal(trace_read_mem(file.buf, at, &r, &err),
-					 0);
-			assert_false(r.complete);
-			trace_release(&r);
-		}
-	/* an event naming a file that is not listed */
-	t.events[1].file = 9;
-	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
-	slurp(path, &file);
+	/* a trace cut anywhere past its header (a recorder killed, a full
+	 * disk) reads to its last whole record, incomplete */
+	for (at = 16; at < file.len; at++) {
+		memset(&r, 0, sizeof(r));
+		assert_int_equal(trace_read_mem(file.buf, at, &r, &err), 0);
+		assert_false(r.complete);
+		assert_true(r.nr_events <= 3);
+		trace_release(&r);
+	}
+	/* a record longer than the limit is refused, not taken as cut */
+	ev = event_at(&file, 0);
+	ev[-1] = 0x7f;
 	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	slurp(path, &file);
+	/* an event naming a file that is not listed: the reader refuses
+	 * it, and the writer does not write it */
+	event_at(&file, 1)[24] = 9;
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	t.events[1].file = 9;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "names file 9"));
 	/* an unknown operation */
 	t.events[1].file = 1;
-	t.events[1].op = TOP__NR;
-	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
-	slurp(path, &file);
+	slurp(path, &file); /* the write failed: the old file is whole */
+	assert_int_equal(read_bytes(file.buf, file.len), 0);
+	event_at(&file, 1)[20] = TOP__NR;
 	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
-	/* fadvise: each of Linux's six advice values reads, another not;
-	 * nor does it in a trace that says 1.1 */
+	t.events[1].op = TOP__NR;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
+	/* fadvise: each of Linux's six advice values reads, another is
+	 * neither written nor read; nor does it in a trace that says 1.1 */
 	t.events[1].op = TOP_FADVISE;
-	for (at = 0; at <= 6; at++) {
+	for (at = 0; at < 6; at++) {
 		t.events[1].arg = (uint32_t)at;
 		assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
 		slurp(path, &file);
-		assert_int_equal(read_bytes(file.buf, file.len),
-				 at < 6 ? 0 : -EINVAL);
+		assert_int_equal(read_bytes(file.buf, file.len), 0);
 	}
+	event_at(&file, 1)[56] = 6;
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	t.events[1].arg = 6;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
 	t.events[1].arg = POSIX_FADV_WILLNEED;
 	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
 	slurp(path, &file);
@@ -193,6 +224,39 @@ static void test_refusals(void **state)
 	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
 	file.buf[10] = 2;
 	assert_int_equal(read_bytes(file.buf, file.len), 0);
+	/* an io_uring request reads in a 1.3 trace, with its ring in
+	 * file2 (not a file), not in a 1.2 one; 26 and 27 are no
+	 * operation: neither written nor read */
+	t.events[1].op = TOP_URING_WRITE;
+	t.events[1].file2 = 5;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
+	slurp(path, &file);
+	assert_int_equal(read_bytes(file.buf, file.len), 0);
+	file.buf[10] = 2;
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	file.buf[10] = 3;
+	event_at(&file, 1)[20] = 26;
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	event_at(&file, 1)[20] = 27;
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	t.events[1].op = 27;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
+	t.events[1].op = TOP_READ; /* file2 is a file again */
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
+	t.events[1].file2 = 0;
+	/* what else the reader refuses the writer does not write: a file
+	 * out of order, an empty path, an empty meta key */
+	t.files[1].id = 3;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
+	t.files[1].id = 2;
+	free(t.files[1].path);
+	t.files[1].path = xstrdup("");
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
+	free(t.files[1].path);
+	t.files[1].path = xstrdup("/data/b");
+	free(t.meta[0].key);
+	t.meta[0].key = xstrdup("");
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
 	unlink(path);
 	trace_release(&t);
 	strbuf_release(&err);
@@ -448,6 +512,72 @@ static void test_syscall_formats(void **state)
 	strbuf_release(&t);
 }
 
+/* Where the io_uring tracepoints keep the fields the capture reads,
+ * from their format text; a field missing or of another size: not. */
+static void test_uring_formats(void **state)
+{
+	static const char head[] =
+	    "\tfield:unsigned short "
+	    "common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"
+	    "\tfield:void * req;\toffset:16;\tsize:8;\tsigned:0;\n";
+	struct strbuf t = STRBUF_INIT;
+	uint32_t off[IOT_UF__NR], uoff[IOT_UO__NR];
+
+	(void)state;
+	strbuf_setf(
+	    &t, "%s%s", head,
+	    "\tfield:u8 opcode;\toffset:32;\tsize:1;\tsigned:0;\n"
+	    "\tfield:unsigned long long flags;\toffset:40;\tsize:8;\t"
+	    "signed:0;\n"
+	    "\tfield:bool sq_thread;\toffset:48;\tsize:1;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_SUBMIT, off), 0);
+	assert_int_equal(off[IOT_UF_CTX], 8);
+	assert_int_equal(off[IOT_UF_REQ], 16);
+	assert_int_equal(off[IOT_UF_OPCODE], 32);
+	assert_int_equal(off[IOT_UF_FLAGS], 40);
+	assert_int_equal(off[IOT_UF_FLAGS_SIZE], 8);
+	assert_int_equal(off[IOT_UF_SQ_THREAD], 48);
+	/* flags of 4 bytes (before 6.0) read as such */
+	strbuf_setf(
+	    &t, "%s%s", head,
+	    "\tfield:u8 opcode;\toffset:24;\tsize:1;\tsigned:0;\n"
+	    "\tfield:u32 flags;\toffset:28;\tsize:4;\tsigned:0;\n"
+	    "\tfield:bool sq_thread;\toffset:32;\tsize:1;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_SUBMIT, off), 0);
+	assert_int_equal(off[IOT_UF_FLAGS_SIZE], 4);
+	/* no sq_thread; an opcode of 4 bytes */
+	strbuf_setf(&t, "%s%s", head,
+		    "\tfield:u8 opcode;\toffset:24;\tsize:1;\tsigned:0;\n"
+		    "\tfield:u32 flags;\toffset:28;\tsize:4;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_SUBMIT, off),
+			 -ENOTSUP);
+	strbuf_setf(
+	    &t, "%s%s", head,
+	    "\tfield:int opcode;\toffset:24;\tsize:4;\tsigned:0;\n"
+	    "\tfield:u32 flags;\toffset:28;\tsize:4;\tsigned:0;\n"
+	    "\tfield:bool sq_thread;\toffset:32;\tsize:1;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_SUBMIT, off),
+			 -ENOTSUP);
+	strbuf_setf(
+	    &t, "%s%s", head,
+	    "\tfield:int res;\toffset:32;\tsize:4;\tsigned:1;\n"
+	    "\tfield:unsigned cflags;\toffset:36;\tsize:4;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_COMPLETE, off), 0);
+	assert_int_equal(off[IOT_UF_RES], 32);
+	assert_int_equal(off[IOT_UF_CFLAGS], 36);
+	assert_int_equal(tp_uring_format("", IOT_URING_COMPLETE, off),
+			 -ENOTSUP);
+	/* the request's fields, where the kernel has its BTF */
+	if (!access("/sys/kernel/btf/vmlinux", R_OK)) {
+		assert_int_equal(tp_uring_offsets(uoff), 0);
+		assert_true(uoff[IOT_UO_POS] > 0);
+		assert_true(uoff[IOT_UO_F_INODE] > 0); /* file: 0, the first */
+	}
+	strbuf_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +587,7 @@ int main(void)
 	    cmocka_unit_test(test_tracker),
 	    cmocka_unit_test(test_close_overtaken),
 	    cmocka_unit_test(test_syscall_formats),
+	    cmocka_unit_test(test_uring_formats),
 	};
 
 	srand((unsigned)getpid());

@@ -293,7 +293,7 @@ static void test_unreached(void **state)
 	struct devstack ds;
 	struct truth *t = new_truth();
 	struct truth_opts o = {.direct = 1};
-	struct json_object *run = json_object_new_object(), *tr, *v;
+	struct json_object *run, *tr, *v;
 	struct strbuf text = STRBUF_INIT;
 	struct run_result r;
 
@@ -314,14 +314,14 @@ static void test_unreached(void **state)
 	assert_true(warned(&r, "holes"));
 	assert_false(warned(&r, "writes never"));
 	run_result_release(&r);
-	truth_to_json(t, run);
+	run = truth_tree(t);
 	tr = json_object_object_get(run, "truth");
 	assert_true(json_object_object_get_ex(tr, "bottom_device", &v));
 	assert_string_equal(json_object_get_string(v), "vdx");
 	assert_true(json_object_object_get_ex(tr, "bottom_read_bytes", &v));
 	assert_int_equal(json_object_get_int64(v), 0);
 	assert_true(json_object_object_get_ex(tr, "bottom_write_bytes", &v));
-	report_truth_text(run, &text);
+	truth_text(t, &text);
 	assert_non_null(strstr(text.buf, "2 GiB from 'loop0', 0 B from 'vdx' "
 					 "(the disk under it)"));
 	json_object_put(run);
@@ -384,6 +384,76 @@ static void test_unreached(void **state)
 }
 
 /*
+ * The cached-reads sentence never contradicts its own numbers (issue
+ * 30: "the workload read 1.64 GiB but 'loop0' delivered 1.66 GiB
+ * (101.0%), so at least 39.0% came from memory"). A device that
+ * delivered more than the workload read shows read-ahead or other I/O,
+ * not memory; one that delivered less shows that much from memory, and
+ * no more is claimed than the shortfall.
+ */
+static void test_cached_sentence_agrees(void **state)
+{
+	struct truth *t = new_truth();
+	struct truth_opts o = {.working_set_bytes = 1ull << 30};
+	uint64_t read_bytes = 1761 * MIB; /* 1.72 GiB, 1.72 times over */
+	struct run_result r;
+	unsigned i;
+
+	(void)state;
+	t->have_device = 1;
+	t->device = xstrdup("loop0");
+	/* more delivered than read: no claim that anything came from
+	 * memory, only what could have */
+	make_run(&r, 2, 1761, read_bytes, 0, 0);
+	t->device_read_bytes = read_bytes + read_bytes / 100;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
+	assert_false(warned(&r, "came from memory"));
+	assert_false(warned(&r, "at least"));
+	assert_true(warned(&r, "could have come from memory, but 'loop0' "
+			       "delivered 1.74 GiB, 101.0% of the 1.72 GiB"));
+	assert_true(warned(&r, "read-ahead or other I/O on it delivers the "
+			       "bytes above what was read"));
+	run_result_release(&r);
+	/* less delivered than read, while wrapped: the shortfall is what
+	 * came from memory, not the 41.9% a cache keeping it all gives */
+	make_run(&r, 2, 1761, read_bytes, 0, 0);
+	t->device_read_bytes = read_bytes * 7 / 10;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
+	assert_true(warned(&r, "delivered only 1.2 GiB (70.0%), so 30.0% "
+			       "came from memory"));
+	assert_false(warned(&r, "at least"));
+	assert_false(warned(&r, "41.9%"));
+	run_result_release(&r);
+	/* every split of the bytes: the percentage said to have come from
+	 * memory is never more than the shortfall shows, and none is said
+	 * when there is no shortfall */
+	for (i = 50; i <= 150; i += 5) {
+		const char *w;
+		double said;
+
+		make_run(&r, 2, 1761, read_bytes, 0, 0);
+		t->device_read_bytes = read_bytes * i / 100;
+		truth_apply_run(t, &r);
+		truth_warn(t, &r, &o, 1ull << 34);
+		w = r.nr_warnings ? r.warnings[0] : "";
+		if (strstr(w, "came from memory")) {
+			const char *so = strstr(w, "), so ");
+
+			assert_non_null(so);
+			said = strtod(so + 6, NULL);
+			assert_true(i < 100);
+			assert_true(said <= 100.0 - i + 0.05);
+		}
+		run_result_release(&r);
+	}
+	truth_free(t);
+}
+
+/*
  * The absorbed-writes warning suggests what helps for its cause: a run
  * that synced but rewrote its file while dirty is not told to sync; a
  * run that left its writes dirty is.
@@ -440,7 +510,9 @@ static void test_cached_fraction(void **state)
 	run_result_release(&r);
 
 	/* wrapped by 10% of a file that fits in memory: flagged, although
-	 * other I/O made the device deliver more than the workload read */
+	 * other I/O made the device deliver more than the workload read;
+	 * the sentence says what could have come from memory, never that
+	 * it did, since the device's count shows no shortfall */
 	o.working_set_bytes = 1000 * MIB;
 	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
 	t->device_read_bytes = 1300 * MIB;
@@ -448,7 +520,10 @@ static void test_cached_fraction(void **state)
 	assert_float_equal(t->cached_read_fraction, 0, 0);
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
-	assert_true(warned(&r, "so at least 9.1% came from memory"));
+	assert_true(warned(&r, "up to 9.1% of them could have come from "
+			       "memory, but 'vda' delivered 1.27 GiB, 118.2% "
+			       "of the 1.07 GiB the workload read"));
+	assert_false(warned(&r, "came from memory"));
 	assert_true(warned(&r, "1000 MiB working set 1.10 times over"));
 	run_result_release(&r);
 	/* ... but not when each pass starts cold, nor when it does not fit */
@@ -464,32 +539,17 @@ static void test_cached_fraction(void **state)
 	truth_warn(t, &r, &o, 512 * MIB);
 	assert_false(warned(&r, "page cache"));
 	run_result_release(&r);
-
-	/* wrapped by 10% of a file that fits in memory: flagged, although
-	 * other I/O made the device deliver more than the workload read */
-	o.working_set_bytes = 1000 * MIB;
-	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
-	t->device_read_bytes = 1300 * MIB;
-	truth_apply_run(t, &r);
-	assert_float_equal(t->cached_read_fraction, 0, 0);
-	truth_warn(t, &r, &o, 1ull << 34);
-	assert_int_equal(kind_of(&r, "page cache"), RUN_WARN_PAGE_CACHE);
-	assert_true(warned(&r, "so at least 9.1% came from memory"));
-	assert_true(warned(&r, "1000 MiB working set 1.10 times over"));
-	run_result_release(&r);
-	/* ... but not when each pass starts cold, nor when it does not fit */
-	o.invalidate = 1;
+	/* ... nor when the process itself fetched from storage all it read:
+	 * the cache did not keep the file */
+	t->have_procio = 1;
+	t->process_read_bytes = 1100 * MIB;
 	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
 	truth_apply_run(t, &r);
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_false(warned(&r, "page cache"));
 	run_result_release(&r);
-	o.invalidate = 0;
-	make_run(&r, 2, 1100, 1100 * MIB, 0, 0);
-	truth_apply_run(t, &r);
-	truth_warn(t, &r, &o, 512 * MIB);
-	assert_false(warned(&r, "page cache"));
-	run_result_release(&r);
+	t->have_procio = 0;
+	t->process_read_bytes = 0;
 
 	/* no device: unknown */
 	t->have_device = 0;
@@ -664,6 +724,7 @@ int main(void)
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test(test_absorbed_causes),
 	    cmocka_unit_test(test_cached_fraction),
+	    cmocka_unit_test(test_cached_sentence_agrees),
 	    cmocka_unit_test(test_unreached),
 	    cmocka_unit_test(test_opts_from_workload),
 	};

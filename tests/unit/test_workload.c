@@ -59,6 +59,64 @@ static void test_reads_only(void **state)
 	assert_false(reads_only("exec", NULL, NULL));
 }
 
+/* needs_files: does name, with param=val, work on files? */
+static int needs_files(const char *name, const char *param, const char *val)
+{
+	struct workload w;
+	int ret;
+
+	workload_init(&w, workload_find(name));
+	if (param)
+		assert_int_equal(workload_set_param(&w, param, val, NULL, NULL),
+				 0);
+	ret = workload_needs_files(&w);
+	workload_release(&w);
+	return ret;
+}
+
+/*
+ * The workloads that work on files say so (a raw scratch target then
+ * gets a file system), and their refusal of a block device advises a
+ * directory or scratch:SIZE, never a block device.
+ */
+static void test_needs_files(void **state)
+{
+	struct target t = {.kind = TARGET_BLOCKDEV, .work_fd = -1};
+	struct strbuf err = STRBUF_INIT;
+	struct workload w;
+
+	(void)state;
+	assert_true(needs_files("smallfiles", NULL, NULL));
+	assert_true(needs_files("smallfiles", "loadfile", "/x"));
+	assert_true(needs_files("crashdump", NULL, NULL));
+	assert_true(needs_files("mmapdirty", NULL, NULL));
+	assert_true(needs_files("replay", NULL, NULL));
+	assert_false(needs_files("replay", "layer", "block"));
+	assert_true(needs_files("exec", "cmd", "cp x {dir}/y"));
+	assert_false(needs_files("exec", "cmd", "dd of=$IOTRIAL_DEV"));
+	assert_false(needs_files("randrw", NULL, NULL));
+	assert_false(needs_files("seqread", NULL, NULL));
+
+	workload_init(&w, workload_find("mmapdirty"));
+	t.spec = "/dev/loop9";
+	t.path = "/dev/loop9";
+	assert_int_equal(workload_need_files(&w, &t, "maps a file", &err),
+			 -EINVAL);
+	assert_string_equal(err.buf,
+			    "mmapdirty maps a file, and '/dev/loop9' is a "
+			    "block device; give a directory as the target, or "
+			    "scratch:SIZE for a loop device with a file system "
+			    "of its own");
+	t.kind = TARGET_DIR;
+	t.work_fd = 3;
+	t.workdir = "/tmp/iotrial.AbCdEf";
+	strbuf_reset(&err);
+	assert_int_equal(workload_need_files(&w, &t, "maps a file", &err), 0);
+	assert_int_equal(err.len, 0);
+	workload_release(&w);
+	strbuf_release(&err);
+}
+
 static void test_defaults(void **state)
 {
 	struct workload w;
@@ -233,6 +291,7 @@ int main(void)
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_crashdump_defaults),
 	    cmocka_unit_test(test_reads_only),
+	    cmocka_unit_test(test_needs_files),
 	    cmocka_unit_test(test_set_good),
 	    cmocka_unit_test(test_set_bad),
 	    cmocka_unit_test(test_validate),

@@ -11,10 +11,12 @@
 #include "experiment.h"
 #include "../../util/rng.h"
 
-/* Per-arm warning tallies, folded into the experiment's warnings. */
+/* Per-arm warning tallies, folded into the experiment's warnings: how
+ * many runs carried each kind, and the first text of each kind. */
 struct arm_warn {
 	unsigned runs, warned;
-	char *first;
+	unsigned kind_runs[RUN_WARN_KINDS];
+	char *example[RUN_WARN_KINDS];
 };
 
 /* State of one experiment_run call. */

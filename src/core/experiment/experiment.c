@@ -22,6 +22,8 @@
 #include "experiment.h"
 #include "experiment-int.h"
 #include "covariates.h"
+#include "eta.h"
+#include "../workload/live.h"
 #include "metrics.h"
 #include "result_json.h"
 #include "../../util/clock.h"
@@ -153,6 +155,61 @@ static void add_str(struct json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, json_object_new_string(v));
 }
 
+/* Arm i's entry of "arms" before any analysis: its label and settings. */
+static struct json_object *arm_object(const struct experiment *e,
+				      const struct experiment_config *c,
+				      unsigned i)
+{
+	const struct arm_setting *s = e->arms[i].settings;
+	struct json_object *a = json_object_new_object();
+	struct json_object *set = json_object_new_object();
+	struct json_object *asked = NULL;
+	unsigned f;
+
+	json_object_object_add(a, "arm", json_object_new_int((int)i));
+	add_str(a, "label", e->arms[i].label);
+	for (f = 0; f < c->nr_factors; f++) {
+		add_str(set, s[f].name, s[f].canon ? s[f].canon : s[f].value);
+		if (!s[f].canon)
+			continue;
+		if (!asked)
+			asked = json_object_new_object();
+		add_str(asked, s[f].name, s[f].value);
+	}
+	json_object_object_add(a, "settings", set);
+	if (asked)
+		json_object_object_add(a, "asked", asked);
+	return a;
+}
+
+int experiment_add_arm(struct experiment *e, const struct experiment_config *c,
+		       const unsigned *levels, unsigned *out,
+		       struct strbuf *err)
+{
+	unsigned i = e->nr_arms;
+	int ret = experiment_arms_append(e, c, levels, err);
+
+	if (ret)
+		return ret;
+	if (e->arm_w) {
+		e->arm_w = xrealloc(e->arm_w, (i + 2) * sizeof(*e->arm_w));
+		memset(&e->arm_w[i], 0, 2 * sizeof(*e->arm_w));
+		ret = parse_arm_workload(&e->arm_w[i], e, i, c, err);
+		if (ret) {
+			workload_release(&e->arm_w[i]);
+			free(e->arms[i].label);
+			free(e->arms[i].settings);
+			e->nr_arms--;
+			return ret;
+		}
+	}
+	if (e->obj)
+		json_object_array_add(json_object_object_get(e->obj, "arms"),
+				      arm_object(e, c, i));
+	*out = i;
+	return 0;
+}
+
 /* The experiment object before any run. */
 static struct json_object *skeleton(const struct experiment *e,
 				    const struct experiment_config *c)
@@ -200,28 +257,8 @@ static struct json_object *skeleton(const struct experiment *e,
 	json_object_object_add(o, "factors", factors);
 	json_object_object_add(o, "baseline",
 			       json_object_new_int((int)e->baseline));
-	for (i = 0; i < e->nr_arms; i++) {
-		const struct arm_setting *s = e->arms[i].settings;
-		struct json_object *a = json_object_new_object();
-		struct json_object *set = json_object_new_object();
-		struct json_object *asked = NULL;
-
-		json_object_object_add(a, "arm", json_object_new_int((int)i));
-		add_str(a, "label", e->arms[i].label);
-		for (f = 0; f < c->nr_factors; f++) {
-			add_str(set, s[f].name,
-				s[f].canon ? s[f].canon : s[f].value);
-			if (!s[f].canon)
-				continue;
-			if (!asked)
-				asked = json_object_new_object();
-			add_str(asked, s[f].name, s[f].value);
-		}
-		json_object_object_add(a, "settings", set);
-		if (asked)
-			json_object_object_add(a, "asked", asked);
-		json_object_array_add(arms, a);
-	}
+	for (i = 0; i < e->nr_arms; i++)
+		json_object_array_add(arms, arm_object(e, c, i));
 	json_object_object_add(o, "arms", arms);
 	json_object_object_add(o, "runs", json_object_new_array());
 	add_str(o, "runs_mode", c->runs_fixed ? "fixed" : "auto");
@@ -261,6 +298,7 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 		     unsigned planned, double halfwidth)
 {
 	struct experiment_progress p;
+	struct budget_opts bo;
 	double elapsed = (double)(clock_now_ns() - l->start_ns) / 1e9;
 
 	if (!l->h->progress)
@@ -270,10 +308,14 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 	p.block = block;
 	p.arm = l->e->arms[arm].label;
 	p.elapsed_s = elapsed;
-	p.eta_s = l->runs_done ? l->run_s_sum / l->runs_done *
-				     (double)(planned - l->runs_done)
-			       : -1;
+	p.run_s = exp_run_s_estimate(l);
 	p.halfwidth = halfwidth;
+	experiment_budget_opts(l->c, &bo);
+	p.eta_s =
+	    experiment_eta(&bo,
+			   &(struct eta_in){l->e->nr_arms, p.run, planned,
+					    block, elapsed, p.run_s, halfwidth},
+			   &p.eta_by);
 	l->h->progress(l->h->ctx, &p);
 }
 
@@ -299,8 +341,9 @@ void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
 {
 	struct json_object *runs = json_object_object_get(l->e->obj, "runs");
 	struct json_object *run = json_object_new_object();
-	struct json_object *w;
+	struct json_object *w, *kinds;
 	struct arm_warn *aw = &l->warns[arm];
+	unsigned i, nr, seen = 0; /* the kinds this run's warnings have */
 	double cov[RUN_NR_COV];
 
 	json_object_object_add(run, "arm", json_object_new_int((int)arm));
@@ -323,13 +366,32 @@ void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
 	    run_covariates_json(run_cov_names, cov, RUN_NR_COV));
 	json_object_array_add(runs, run);
 	aw->runs++;
-	if (json_object_object_get_ex(runobj, "warnings", &w) &&
-	    json_object_is_type(w, json_type_array) &&
-	    json_object_array_length(w)) {
+	w = json_object_object_get(runobj, "warnings");
+	kinds = json_object_object_get(runobj, "warning_kinds");
+	nr = json_object_is_type(w, json_type_array)
+		 ? (unsigned)json_object_array_length(w)
+		 : 0;
+	if (nr)
 		aw->warned++;
-		if (!aw->first)
-			aw->first = xstrdup(json_object_get_string(
-			    json_object_array_get_idx(w, 0)));
+	for (i = 0; i < nr; i++) {
+		const char *text =
+		    json_object_get_string(json_object_array_get_idx(w, i));
+		struct json_object *kn =
+		    json_object_is_type(kinds, json_type_array)
+			? json_object_array_get_idx(kinds, i)
+			: NULL;
+		enum run_warn_kind k =
+		    kn ? run_warn_kind_parse(json_object_get_string(kn))
+		       : run_warn_kind_of_text(text ? text : "");
+
+		if ((unsigned)k >= RUN_WARN_KINDS)
+			k = RUN_WARN_UNKNOWN;
+		if (seen & (1u << k))
+			continue;
+		seen |= 1u << k;
+		aw->kind_runs[k]++;
+		if (!aw->example[k])
+			aw->example[k] = xstrdup(text ? text : "");
 	}
 }
 
@@ -405,6 +467,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 			: rng_next(&l->rng) & 0xffffffffu;
 	w.ro.keep_files = !c->single_run;
 	w.stop = c->stop;
+	w.live = c->live;
 	if (l->h->apply_knobs && (int)arm != l->applied_arm && arm_knobs) {
 		ret = l->h->apply_knobs(l->h->ctx, a->settings, c->nr_factors,
 					err);
@@ -434,8 +497,10 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	if (!ret && !(c->stop && *c->stop)) {
 		if (l->h->run_begin)
 			ret = l->h->run_begin(l->h->ctx, &w, &w.hook, err);
+		workload_live_begin(w.live, clock_now_ns());
 		if (!ret)
 			ret = c->ops->run(&w, &r, err);
+		workload_live_end(w.live);
 		if (l->h->run_end)
 			l->h->run_end(l->h->ctx, &r);
 	}
@@ -505,6 +570,37 @@ static size_t current_cis(struct json_object *obj, double *lo, double *hi)
 	return k;
 }
 
+/* "arm 'L': 15 of 15 runs warned; most often (14 runs): TEXT; also:
+ * short (1 run)": the example is of the kind most runs carried, so that
+ * one odd run does not stand for the others. */
+static void arm_warn_line(const struct arm_warn *aw, const char *label,
+			  struct strbuf *out)
+{
+	unsigned k, best = 0, others = 0;
+
+	for (k = 0; k < RUN_WARN_KINDS; k++)
+		if (aw->kind_runs[k] > aw->kind_runs[best])
+			best = k;
+	strbuf_setf(out, "arm '%s': %u of %u runs warned", label, aw->warned,
+		    aw->runs);
+	if (!aw->example[best])
+		return;
+	if (aw->kind_runs[best] == aw->warned)
+		strbuf_addf(out, ", each like this: %s", aw->example[best]);
+	else
+		strbuf_addf(
+		    out, "; most often (%u run%s): %s", aw->kind_runs[best],
+		    aw->kind_runs[best] == 1 ? "" : "s", aw->example[best]);
+	for (k = 0; k < RUN_WARN_KINDS; k++) {
+		if (k == best || !aw->kind_runs[k])
+			continue;
+		strbuf_addf(out, "%s%s (%u run%s)",
+			    others++ ? ", " : "; also: ",
+			    run_warn_kind_name((enum run_warn_kind)k),
+			    aw->kind_runs[k], aw->kind_runs[k] == 1 ? "" : "s");
+	}
+}
+
 /* Add the experiment-level warnings: per-arm run warnings, outliers,
  * drift. */
 static void final_warnings(struct exp_loop *l)
@@ -520,11 +616,7 @@ static void final_warnings(struct exp_loop *l)
 		struct arm_warn *aw = &l->warns[i];
 
 		if (aw->warned) {
-			strbuf_setf(&sb,
-				    "arm '%s': %u of %u runs warned, "
-				    "e.g.: %s",
-				    l->e->arms[i].label, aw->warned, aw->runs,
-				    aw->first);
+			arm_warn_line(aw, l->e->arms[i].label, &sb);
 			json_object_array_add(w,
 					      json_object_new_string(sb.buf));
 		}
@@ -617,6 +709,59 @@ static void recheck_budget(struct exp_loop *l, unsigned blocks)
 	strbuf_release(&msg);
 }
 
+/*
+ * Block b of an experiment whose chooser picks the arms: run them in its
+ * order; a failed run is the chooser's news, not the end. *stopped set
+ * when the chooser or a stop request ends it. 0 or -errno.
+ */
+static int chosen_block(struct exp_loop *l, unsigned b, const char **stopped,
+			struct strbuf *err)
+{
+	const struct experiment_chooser *ch = l->c->chooser;
+	const unsigned *arms = NULL;
+	const char *why = NULL;
+	unsigned n, i, had = l->e->nr_arms;
+	uint64_t block_seed = 0;
+	int ret = 0;
+
+	if (l->c->stop && *l->c->stop) {
+		*stopped = "interrupted";
+		return 0;
+	}
+	n = ch->next_block(ch->ctx, l->e, b, &arms, &why);
+	if (l->e->nr_arms > had) {
+		l->warns =
+		    xrealloc(l->warns, l->e->nr_arms * sizeof(*l->warns));
+		memset(&l->warns[had], 0,
+		       (l->e->nr_arms - had) * sizeof(*l->warns));
+	}
+	if (!n) {
+		*stopped = why ? why : "search over";
+		return 0;
+	}
+	if (l->c->ops->seed_per_block)
+		block_seed = rng_next(&l->rng) & 0xffffffffu;
+	for (i = 0; i < n && !ret; i++) {
+		if (l->c->stop && *l->c->stop)
+			break;
+		if (arms[i] >= l->e->nr_arms)
+			return err_set(err, -EINVAL, "no arm %u", arms[i]);
+		progress(l, b, arms[i], l->runs_done + n - i, -1);
+		ret = one_run(l, arms[i], (int)b, block_seed, err);
+		if (!ret || (l->c->stop && *l->c->stop))
+			continue;
+		/* its knobs may be half set: the next run sets them anew */
+		l->applied_arm = -1;
+		if (ch->run_failed)
+			ch->run_failed(ch->ctx, arms[i], b, err->buf);
+		strbuf_reset(err);
+		ret = 0;
+	}
+	if (l->c->stop && *l->c->stop)
+		*stopped = "interrupted";
+	return ret;
+}
+
 /* The fewest blocks of an adaptive experiment: enough for a verdict. */
 static unsigned min_blocks(const struct experiment *e,
 			   const struct experiment_config *c)
@@ -638,7 +783,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	const char *stopped = NULL;
 	uint64_t block_seed;
 	double halfwidth = -1;
-	unsigned i, b, planned;
+	unsigned i, k, b, planned;
 	int ret = 0;
 
 	l.e = e;
@@ -666,7 +811,12 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		progress(&l, -1u, i % e->nr_arms, planned, -1);
 		ret = one_run(&l, i % e->nr_arms, -1, 0, err);
 	}
-	for (b = 0; !ret && !stopped; b++) {
+	for (b = 0; c->chooser && !ret; b++) {
+		ret = chosen_block(&l, b, &stopped, err);
+		if (stopped)
+			break;
+	}
+	for (b = c->chooser ? b : 0; !c->chooser && !ret && !stopped; b++) {
 		struct stats_stop_input si = {0};
 		struct stats_stop_decision sd;
 
@@ -741,7 +891,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	if (!stopped)
 		stopped = "failed";
 	json_object_object_add(e->obj, "blocks", json_object_new_int((int)b));
-	if (l.runs_done > l.first_runs)
+	if (!c->chooser && l.runs_done > l.first_runs)
 		json_object_object_add(
 		    e->obj, "block_s",
 		    json_object_new_double(exp_run_s_estimate(&l) *
@@ -754,7 +904,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		if (!ret)
 			final_warnings(&l);
 	}
-	if (!ret && !c->single_run && l.runs_done) {
+	if (!ret && !c->single_run && !c->chooser && l.runs_done) {
 		struct experiment_budget eb;
 		struct budget_opts bo;
 
@@ -762,10 +912,12 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		experiment_budget_estimate(&bo, e->nr_arms,
 					   exp_run_s_estimate(&l), &eb);
 		experiment_add_advice(e->obj, &bo, &eb);
-		metric_add_arm_medians(e->obj, c->ops);
 	}
+	if (!ret && !c->single_run && l.runs_done)
+		metric_add_arm_medians(e->obj, c->ops);
 	for (i = 0; i < e->nr_arms; i++)
-		free(l.warns[i].first);
+		for (k = 0; k < RUN_WARN_KINDS; k++)
+			free(l.warns[i].example[k]);
 	free(l.warns);
 	free(l.place_arm);
 	free(order);

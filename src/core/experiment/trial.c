@@ -43,6 +43,39 @@ static void say(const struct trial *tr, enum session_say_level level,
 	strbuf_release(&sb);
 }
 
+/*
+ * The log of the checks before trial_check() passes: their notes wait
+ * in tr->held, so that a refusal is the only line of a refused command
+ * and the notes of a trial that runs still come, in order, once.
+ */
+static void hold_say(void *data, enum session_say_level level, const char *msg)
+{
+	struct trial *tr = data;
+
+	if (level == SESSION_SAY_NOTE && !tr->checked) {
+		strbuf_addstr(&tr->held, msg);
+		strbuf_addch(&tr->held, '\0');
+		return;
+	}
+	if (tr->hooks.log.say)
+		tr->hooks.log.say(tr->hooks.log.data, level, msg);
+}
+
+/* Say the held notes (trial_check() passed) and forget them. */
+static void flush_held(struct trial *tr)
+{
+	size_t at = 0;
+
+	tr->checked = 1;
+	while (at < tr->held.len) {
+		const char *msg = tr->held.buf + at;
+
+		say(tr, SESSION_SAY_NOTE, "%s", msg);
+		at += strlen(msg) + 1;
+	}
+	strbuf_release(&tr->held);
+}
+
 /* Put prefix (formatted) before the message in err. */
 static int prefix_err(struct strbuf *err, int ret, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -76,6 +109,7 @@ void trial_init(struct trial *tr, enum trial_kind kind,
 		tr->hooks = *hooks;
 	knob_ctx_init(&tr->kctx);
 	knob_plan_init(&tr->fixed, &tr->kctx);
+	strbuf_init(&tr->held, 0);
 }
 
 int trial_read_params(struct trial *tr, struct strbuf *err)
@@ -99,8 +133,12 @@ int trial_read_params(struct trial *tr, struct strbuf *err)
 	return ret;
 }
 
-/* Does tr's workload, with its fixed parameters, only read? */
-static int reads_only(const struct trial *tr)
+/*
+ * Does tr's workload, with its fixed parameters, answer yes to is (a
+ * workload_reads_only() or workload_needs_files())? 0 without one.
+ */
+static int workload_is(const struct trial *tr,
+		       int (*is)(const struct workload *w))
 {
 	struct workload w;
 	unsigned i;
@@ -112,7 +150,7 @@ static int reads_only(const struct trial *tr)
 	for (i = 0; i < tr->c.nr_params && !ret; i++)
 		ret = workload_set_param(&w, tr->c.params[i].name,
 					 tr->c.params[i].value, NULL, NULL);
-	ret = !ret && workload_reads_only(&w);
+	ret = !ret && is(&w);
 	workload_release(&w);
 	return ret;
 }
@@ -122,11 +160,20 @@ int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 {
 	int ret;
 
-	if (!(target_flags & TARGET_ALLOW_DESTROY) && reads_only(tr))
+	if (!(target_flags & TARGET_ALLOW_DESTROY) &&
+	    workload_is(tr, workload_reads_only))
 		target_flags |= TARGET_READS_ONLY;
+	if (workload_is(tr, workload_needs_files))
+		target_flags |= TARGET_FILES;
 	ret = target_open(&tr->t, spec, target_flags, tr->c.stop, err);
 	if (ret)
 		return ret;
+	if (scratch_auto_fs(&tr->t))
+		say(tr, SESSION_SAY_NOTE,
+		    "%s works on files, so '%s' gets an %s file system (as "
+		    "'%s:%s')",
+		    tr->c.ops->name, spec, scratch_auto_fs(&tr->t), spec,
+		    scratch_auto_fs(&tr->t));
 	tr->c.target = &tr->t;
 	scratch_set_log(&tr->t, &tr->hooks.log); /* its fill's notes */
 	return knob_ctx_from_target(&tr->kctx, &tr->t, err);
@@ -289,7 +336,9 @@ int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
 		return ret;
 	}
 	if (f.is_knob)
-		factor_translate(&fp, &f, &tr->hooks.log);
+		factor_translate(
+		    &fp, &f,
+		    &(struct session_log){.say = hold_say, .data = tr});
 	factor_plans_release(&fp);
 	ALLOC_GROW(tr->c.factors, tr->c.nr_factors + 1, tr->alloc_factors);
 	tr->c.factors[tr->c.nr_factors++] = f;
@@ -348,7 +397,9 @@ static int check_fixed(struct trial *tr, struct strbuf *err)
 		return ret;
 	for (i = 0; i < tr->fixed.nr; i++)
 		if (tr->fixed.v[i].note.len)
-			say(tr, SESSION_SAY_NOTE, "%s: %s",
+			session_say(
+			    &(struct session_log){.say = hold_say, .data = tr},
+			    SESSION_SAY_NOTE, "%s: %s",
 			    tr->fixed.v[i].input_name, tr->fixed.v[i].note.buf);
 	return knob_plan_need_root(&tr->fixed, err);
 }
@@ -508,6 +559,8 @@ int trial_check(struct trial *tr, struct strbuf *err)
 	if (!ret)
 		ret = check_arms(tr, err);
 	if (!ret)
+		ret = trial_check_fixed_vs_arms(tr, err);
+	if (!ret)
 		ret = cgroup_check(&tr->limits, err);
 	if (!ret && tr->duet && tr->kind == TRIAL_EXPERIMENT)
 		ret = open_twins(tr, err);
@@ -520,6 +573,50 @@ int trial_check(struct trial *tr, struct strbuf *err)
 		    "silence this");
 		tr->c.drop_caches = 0;
 	}
+	flush_held(tr);
+	return 0;
+}
+
+int trial_add_arm(struct trial *tr, const unsigned *levels, unsigned *out,
+		  struct strbuf *err)
+{
+	long in_force = tr->arm_plan ? tr->arm_plan - tr->arm_plans : -1;
+	const struct experiment_config *c = &tr->c;
+	struct arm_setting *s = xcalloc(c->nr_factors + 1, sizeof(*s));
+	struct knob_plan plan;
+	unsigned f, i;
+	int ret = 0;
+
+	/* planned first: an arm whose knobs do not plan is never made */
+	for (f = 0; f < c->nr_factors; f++) {
+		if (levels[f] >= c->factors[f].nr_values) {
+			free(s);
+			return err_set(err, -EINVAL, "no value %u of '%s'",
+				       levels[f], c->factors[f].name);
+		}
+		s[f].name = c->factors[f].name;
+		s[f].value = c->factors[f].values[levels[f]];
+		s[f].is_knob = c->factors[f].is_knob;
+	}
+	if (tr->arm_plans)
+		ret = trial_arm_plan(tr, s, c->nr_factors, &plan, err);
+	free(s);
+	if (!ret)
+		ret = experiment_add_arm(&tr->e, c, levels, &i, err);
+	if (ret) {
+		if (tr->arm_plans)
+			knob_plan_release(&plan);
+		return ret;
+	}
+	*out = i;
+	if (!tr->arm_plans)
+		return 0;
+	/* plans are kept per arm, in the arms' order */
+	tr->arm_plans = xrealloc(tr->arm_plans, (tr->nr_arm_plans + 2) *
+						    sizeof(*tr->arm_plans));
+	tr->arm_plans[tr->nr_arm_plans++] = plan;
+	if (in_force >= 0)
+		tr->arm_plan = &tr->arm_plans[in_force];
 	return 0;
 }
 
@@ -581,8 +678,10 @@ static int apply_fixed(struct trial *tr, struct strbuf *err)
 		knob_subject(&subj, c->k.name, c->k.object);
 		knob_show_value(&c->k, c->before.buf, &b);
 		knob_show_value(&c->k, c->after.buf, &a);
-		say(tr, SESSION_SAY_NOTE, "%s: %s -> %s (for this run)",
-		    subj.buf, b.buf, a.buf);
+		say(tr, SESSION_SAY_NOTE, "%s: %s -> %s (%s)", subj.buf, b.buf,
+		    a.buf,
+		    tr->kind == TRIAL_ONE_RUN ? "for this run"
+					      : "in every arm, until the end");
 		if (c->side.len)
 			say(tr, SESSION_SAY_NOTE, "%s: %s", c->k.name,
 			    c->side.buf);
@@ -1049,6 +1148,7 @@ void trial_release(struct trial *tr)
 	free(tr->fixed_settings);
 	release_twins(tr); /* in t's session: before t */
 	target_release(&tr->t);
+	strbuf_release(&tr->held);
 	strbuf_release(&err);
 	memset(tr, 0, sizeof(*tr));
 }

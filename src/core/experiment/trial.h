@@ -57,7 +57,9 @@ int trial_read_params(struct trial *tr, struct strbuf *err);
  * and find its knobs. When tr->c.ops with the fixed parameters only
  * reads (workload_reads_only()), a device that holds data is opened
  * without TARGET_ALLOW_DESTROY, read only: every run's workload is
- * checked again before it is prepared (target_refuse_writes()).
+ * checked again before it is prepared (target_refuse_writes()). When it
+ * works on files (workload_needs_files()), a raw scratch:SIZE is made
+ * with a file system (TARGET_FILES), and a note says so.
  */
 int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 	       struct strbuf *err);
@@ -87,6 +89,16 @@ int trial_plan(struct trial *tr, struct strbuf *err);
  * the runs go on without.
  */
 int trial_check(struct trial *tr, struct strbuf *err);
+
+/*
+ * After trial_check(), even while the trial runs (an experiment_chooser
+ * adds the arms it tries): one more arm of the factors' values at
+ * levels[nr_factors], its workload checked and its knob values planned
+ * (a plan that fails leaves an arm that must not run: -errno, err
+ * naming it, *out its index all the same). 0 or -errno.
+ */
+int trial_add_arm(struct trial *tr, const unsigned *levels, unsigned *out,
+		  struct strbuf *err);
 
 /*
  * 1 when the end of the trial undoes something: fixed knobs to restore

@@ -4,8 +4,10 @@
  * and, after every run, whether the run reached the regime of each knob
  * in force (knob_ops.regime), judged on the run's device truth.
  */
+#include <errno.h>
 #include <string.h>
 #include "trial_knobs.h"
+#include "../../util/error.h"
 #include "../observe/regime_obs.h"
 #include "../targets/mountinfo.h"
 #include "../../util/xalloc.h"
@@ -139,15 +141,20 @@ void trial_annotate_factors(const struct trial *tr)
 	}
 }
 
-/* Whether r reached the regime of change c (knob_ops.regime), into r. */
+/*
+ * Whether r reached the regime of change c (knob_ops.regime), into r;
+ * a raw knob that spells a named knob's file is judged as that knob,
+ * and is entered under its canonical name.
+ */
 static void regime_of(struct run_result *r, const struct knob_change *c,
 		      const struct knob_obs *o)
 {
-	struct strbuf why = STRBUF_INIT;
-	enum knob_regime g = knob_regime(&c->k, c->canon.buf, o, &why);
+	struct strbuf why = STRBUF_INIT, as = STRBUF_INIT;
+	enum knob_regime g = knob_judge(&c->k, c->canon.buf, o, &as, &why);
 
-	run_result_add_regime(r, c->input_name, c->k.name, c->k.object,
+	run_result_add_regime(r, c->input_name, as.buf, c->k.object,
 			      c->canon.buf, knob_regime_name(g), why.buf);
+	strbuf_release(&as);
 	strbuf_release(&why);
 }
 
@@ -223,4 +230,57 @@ void trial_mark_knobs_above(const struct trial *tr, struct run_result *r)
 		mark_above(tr, r, &tr->fixed.v[i]);
 	for (i = 0; tr->arm_plan && i < tr->arm_plan->nr; i++)
 		mark_above(tr, r, &tr->arm_plan->v[i]);
+}
+
+/*
+ * Does changing knob a (varied per arm) reset or move knob b (held by
+ * --set) on the same device? A scheduler switch resets nr_requests and
+ * replaces iosched/; max_sectors_kb may move read-ahead.
+ */
+static int resets(const struct knob *a, const struct knob *b)
+{
+	if (strcmp(a->object, b->object))
+		return 0;
+	if (a->prio == KNOB_PRIO_SCHED)
+		return b->prio == KNOB_PRIO_IOSCHED ||
+		       b->prio == KNOB_PRIO_NR_REQUESTS;
+	return a->prio == KNOB_PRIO_MAX_SECTORS &&
+	       b->prio == KNOB_PRIO_READAHEAD;
+}
+
+/* A knob held by --set against the knobs the arms change; see
+ * trial_knobs.h. */
+int trial_check_fixed_vs_arms(const struct trial *tr, struct strbuf *err)
+{
+	const struct knob_plan *arm = tr->arm_plans ? &tr->arm_plans[0] : NULL;
+	size_t i, k;
+
+	for (i = 0; arm && i < tr->fixed.nr; i++)
+		for (k = 0; k < arm->nr; k++) {
+			const struct knob *f = &tr->fixed.v[i].k;
+			const struct knob *a = &arm->v[k].k;
+
+			if (!strcmp(f->group, a->group) &&
+			    !strcmp(f->object, a->object))
+				return err_set(
+				    err, -EINVAL,
+				    !strcmp(f->name, a->name)
+					? "'%s' is both held by --set and "
+					  "varied by --vary; give it in one "
+					  "of them"
+					: "'%s' (--set) and '%s' (--vary) are "
+					  "one setting in two units (writing "
+					  "one zeroes the other); give only "
+					  "one",
+				    f->name, a->name);
+			if (resets(a, f))
+				return err_set(err, -EINVAL,
+					       "--vary %s would undo --set "
+					       "%s at each switch (changing "
+					       "'%s' resets '%s' on '%s'); "
+					       "vary both, or hold both",
+					       a->name, f->name, a->name,
+					       f->name, f->object);
+		}
+	return 0;
 }

@@ -36,4 +36,14 @@ void trial_knob_places(const struct trial *tr, struct strbuf *out);
  */
 const char *trial_dir_knob_disk(const struct trial *tr);
 
+/*
+ * For trial_check(), once the fixed knobs (tr->set) and every arm's are
+ * planned: a knob held for the whole trial must not be one an arm
+ * changes, the same knob or the other unit of one setting
+ * (vm.dirty_bytes beside vm.dirty_ratio), nor one an arm's change resets
+ * (a scheduler switch resets nr_requests and iosched.*; max_sectors_kb
+ * may move read-ahead). 0, or -EINVAL with err saying which.
+ */
+int trial_check_fixed_vs_arms(const struct trial *tr, struct strbuf *err);
+
 #endif

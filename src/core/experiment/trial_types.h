@@ -104,6 +104,9 @@ struct trial {
 	struct trial_twin *twins;
 	unsigned nr_twins;
 	struct target *places[EXPERIMENT_MAX_PLACES]; /* t, then twins */
+	struct strbuf held; /* notes said before trial_check() ends: a
+			       refusal comes first, alone */
+	int checked;	    /* trial_check() passed: notes go out at once */
 };
 
 #endif

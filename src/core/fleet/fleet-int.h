@@ -57,4 +57,24 @@ bool fleet_same_plan(struct json_object *exp, struct json_object *ref,
 struct json_object *fleet_env(const char *const *names,
 			      struct json_object *const *envs, size_t nr);
 
+/*
+ * A copy of host experiment exp (caller owns *out) whose arms, verdicts
+ * and effects are analysed again from its runs, with the baseline,
+ * alpha and equivalence the file names: what its compare would have
+ * found. Returns 0, or -EINVAL with why set (no runs, or runs that do
+ * not analyse).
+ */
+int fleet_host_reanalyze(struct json_object *exp, struct json_object **out,
+			 struct strbuf *why);
+
+/*
+ * Does a host's stated verdict (NULL: it states none) disagree with the
+ * one its runs give (checked; NULL: none)? The verdict's name, ratio,
+ * interval and adjusted p are compared, numbers to a millionth. When
+ * they disagree, appends "its file says faster, ratio 50.000, p 0, its
+ * runs give equivalent, ratio 1.002, p 0.812" to what.
+ */
+bool fleet_verdict_disagrees(struct json_object *stated,
+			     struct json_object *checked, struct strbuf *what);
+
 #endif

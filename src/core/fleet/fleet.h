@@ -9,8 +9,10 @@
  * The fleet experiment is an ordinary experiment object (experiment.h)
  * in which each host that delivered a result is a block: one run per
  * arm and host, "block" the host's index, "host" its name. The unit is
- * the host's own ratio of each arm to the baseline (its verdict's
- * paired estimate; the ratio of its medians when it has none): the
+ * the host's own ratio of each arm to the baseline (the paired estimate
+ * of its runs; the ratio of its medians when it has none), computed
+ * again from the runs in its file, never taken from the file's
+ * verdicts (fleet_check.c): the
  * baseline's run holds the host's baseline median and an arm's run that
  * median times the host's ratio, so the paired analysis of
  * experiment_analyze_json() works on exactly the per-host log ratios:
@@ -19,8 +21,9 @@
  * across arms. Four hosts at least give a verdict, six can be
  * significant at 5%.
  *
- * On top of that each verdict gets "hosts" (how many hosts' own verdicts
- * said faster, slower, equivalent, inconclusive, no verdict) and
+ * On top of that each verdict gets "hosts" (how many hosts' own verdicts,
+ * as their runs give them, said faster, slower, equivalent,
+ * inconclusive, no verdict) and
  * "agreement": "all faster", "all slower", "all equivalent", "no
  * contradiction" or "mixed". When some hosts are faster and others
  * slower the verdict is "mixed" (the pooled one is kept as
@@ -36,6 +39,7 @@
  *                        "source": "fleet/h1.json", "id": "3f9a1c2e",
  *                        "kernel": "6.1.0-18-amd64",
  *                        "devices": "loop:none", "differs": ["kernel"],
+ *                        "consistent": true,
  *                        "verdicts": [{"arm": 1, "label":..,
  *                                      "ratio":.., "ci_low":..,
  *                                      "ci_high":.., "p_adjusted":..,
@@ -46,6 +50,10 @@
  *             "nr_hosts": 2, "nr_ok": 1, "nr_failed": 1,
  *             "revert_not_done": ["h2"],
  *             "reference": {"kernel":.., "devices":..}}
+ *
+ * A host whose file states a verdict its runs do not give has
+ * "consistent": false, the file's verdict as "stated" in that entry of
+ * "verdicts", and a warning naming both.
  *
  * "devices" is the target's device stack as "driver/model:scheduler"
  * per device; a host whose kernel or devices differ from what most hosts

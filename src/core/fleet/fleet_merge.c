@@ -14,6 +14,7 @@
 #include "fleet.h"
 #include "fleet-int.h"
 #include "../experiment/experiment.h"
+#include "../model/model_tree.h"
 #include "../report/expjson.h"
 #include "../report/suspect.h"
 #include "../stats/analysis.h"
@@ -28,8 +29,10 @@ static const char *const env_keys[NR_ENV] = {"kernel", "devices", "schedulers"};
 /* What merge knows of one good host. */
 struct host_row {
 	struct fleet_host *h;
-	double base_median; /* the baseline's median */
-	double *ratio;	    /* per fleet arm; [0] = 1 */
+	struct json_object *checked; /* h's experiment analysed again from
+					its runs (fleet_host_reanalyze()) */
+	double base_median;	     /* the baseline's median */
+	double *ratio;		     /* per fleet arm; [0] = 1 */
 	char *env[NR_ENV];
 };
 
@@ -89,7 +92,9 @@ static void fail_host(struct fleet_host *h, const char *why)
 
 /*
  * Check that host's experiment fits the reference's and fill row: the
- * baseline median and each fleet arm's ratio. 0, or -EINVAL with why.
+ * baseline median and each fleet arm's ratio, from the host's runs
+ * analysed again (row->checked), never from what its file concludes.
+ * 0, or -EINVAL with why.
  */
 static int fill_row(struct host_row *row, struct json_object *ref,
 		    const char *const *labels, size_t nr_arms,
@@ -118,8 +123,10 @@ static int fill_row(struct host_row *row, struct json_object *ref,
 			       fleet_baseline_label(exp),
 			       a ? json_object_array_length(a) : 0);
 	if (fleet_same_factors(exp, ref, why) ||
-	    fleet_same_settings(exp, ref, labels, nr_arms, why))
+	    fleet_same_settings(exp, ref, labels, nr_arms, why) ||
+	    fleet_host_reanalyze(exp, &row->checked, why))
 		return -EINVAL;
+	exp = row->checked;
 	m = expjson_num(fleet_arm_by_label(exp, labels[0], NULL), "median");
 	if (!(m > 0) || !isfinite(m))
 		return err_set(why, -EINVAL, "its baseline '%s' has no median",
@@ -223,7 +230,7 @@ static void add_heterogeneity(struct json_object *exp,
 			continue;
 		for (i = 0; i < nr; i++) {
 			struct json_object *hv =
-			    verdict_by_label(rows[i].h->exp, labels[k]);
+			    verdict_by_label(rows[i].checked, labels[k]);
 			const char *name =
 			    hv ? expjson_str(hv, "verdict") : "no verdict";
 			struct json_object *c;
@@ -269,55 +276,115 @@ static void add_heterogeneity(struct json_object *exp,
 	}
 }
 
-/* A host's own verdicts, shortened, for the fleet's host list. */
-static struct json_object *host_verdicts(struct json_object *exp,
-					 const char *const *labels,
-					 size_t nr_arms)
+/* A number of the verdict tree v into *out, absent (*has) where v has
+ * none or null: the seam until the host's experiment is a document. */
+static void num_of(struct json_object *v, const char *key, double *out,
+		   uint8_t *has)
 {
-	static const char *const keep[] = {"ratio", "ci_low", "ci_high",
-					   "p_adjusted", "verdict"};
-	struct json_object *out = json_object_new_array();
-	size_t k, j;
+	*out = expjson_num(v, key);
+	*has = expjson_get(v, key) ? MODEL_SET : MODEL_ABSENT;
+}
 
+/* A string of the tree v, or NULL where v has none. */
+static char *str_of(struct json_object *v, const char *key)
+{
+	return expjson_get(v, key) ? xstrdup(expjson_str(v, key)) : NULL;
+}
+
+/*
+ * A host's own verdicts, shortened, for the fleet's host list: what its
+ * runs give (row->checked), into o's verdicts. Where its file states
+ * another verdict, the entry keeps that as "stated" and the host is
+ * named in warnings as inconsistent; o's consistent says whether any
+ * was.
+ */
+static void host_verdicts(const struct host_row *row, const char *const *labels,
+			  size_t nr_arms, struct json_object *warnings,
+			  struct fleet_host_doc *o)
+{
+	struct json_object *exp = row->h->exp;
+	struct strbuf what = STRBUF_INIT, w = STRBUF_INIT, e = STRBUF_INIT;
+	size_t k;
+
+	o->verdicts = xcalloc(nr_arms + 1, sizeof(*o->verdicts));
+	o->has_verdicts = MODEL_SET;
+	o->consistent = true;
+	o->has_consistent = MODEL_SET;
 	for (k = 1; k < nr_arms; k++) {
-		struct json_object *v = verdict_by_label(exp, labels[k]);
-		struct json_object *o = json_object_new_object();
+		struct json_object *v =
+		    verdict_by_label(row->checked, labels[k]);
+		struct json_object *sv = verdict_by_label(exp, labels[k]);
+		struct fleet_host_verdict *hv = &o->verdicts[o->nr_verdicts++];
+		bool differs;
 
-		json_object_object_add(o, "arm", json_object_new_int((int)k));
-		json_object_object_add(o, "label",
-				       json_object_new_string(labels[k]));
-		for (j = 0; v && j < sizeof(keep) / sizeof(keep[0]); j++)
-			copy_member(o, v, keep[j]);
-		/* the host's own marks: its runs' flags, as its verdict had */
-		if (v)
-			json_object_object_add(o, "suspect",
-					       suspect_reasons(exp, v));
-		if (!v)
-			json_object_object_add(
-			    o, "verdict", json_object_new_string("no verdict"));
-		json_object_array_add(out, o);
+		strbuf_reset(&what);
+		differs = fleet_verdict_disagrees(sv, v, &what);
+		hv->arm = (int64_t)k;
+		hv->label = xstrdup(labels[k]);
+		num_of(v, "ratio", &hv->ratio, &hv->has_ratio);
+		num_of(v, "ci_low", &hv->ci_low, &hv->has_ci_low);
+		num_of(v, "ci_high", &hv->ci_high, &hv->has_ci_high);
+		num_of(v, "p_adjusted", &hv->p_adjusted, &hv->has_p_adjusted);
+		hv->verdict = v ? str_of(v, "verdict") : xstrdup("no verdict");
+		/* the host's own marks: its runs' flags, as its verdict had
+		 * (recomputed where its file's verdict is not its runs') */
+		if (v) {
+			struct json_object *sr =
+			    differs ? suspect_reasons(row->checked, v)
+				    : suspect_reasons(exp, sv ? sv : v);
+
+			strbuf_reset(&e);
+			if (!exp_suspects_from_tree(sr, &hv->suspect,
+						    &hv->nr_suspect, &e))
+				hv->has_suspect = MODEL_SET;
+			json_object_put(sr);
+		}
+		if (differs) {
+			struct fleet_host_verdict *st = xcalloc(1, sizeof(*st));
+
+			num_of(sv, "ratio", &st->ratio, &st->has_ratio);
+			num_of(sv, "ci_low", &st->ci_low, &st->has_ci_low);
+			num_of(sv, "ci_high", &st->ci_high, &st->has_ci_high);
+			num_of(sv, "p_adjusted", &st->p_adjusted,
+			       &st->has_p_adjusted);
+			st->verdict = str_of(sv, "verdict");
+			hv->stated = st;
+			strbuf_addf(&w, "%sarm '%s': %s", w.len ? "; " : "",
+				    labels[k], what.buf);
+			o->consistent = false;
+		}
 	}
-	return out;
+	if (w.len) {
+		struct strbuf m = STRBUF_INIT;
+
+		strbuf_addf(&m,
+			    "host '%s' is inconsistent: its file's verdicts "
+			    "are not what its runs give (%s); the fleet counts "
+			    "what its runs give",
+			    row->h->name, w.buf);
+		json_object_array_add(warnings, json_object_new_string(m.buf));
+		strbuf_release(&m);
+	}
+	strbuf_release(&what);
+	strbuf_release(&w);
+	strbuf_release(&e);
 }
 
 /* What came of host's revert, into its entry o; one that was not done
- * is named in not_done and warned about. */
-static void add_revert(struct json_object *o, const struct fleet_host *host,
-		       struct json_object *not_done,
-		       struct json_object *warnings)
+ * is named in the fleet's revert_not_done and warned about. */
+static void add_revert(struct fleet_host_doc *o, const struct fleet_host *host,
+		       struct fleet_doc *fleet, struct json_object *warnings)
 {
 	struct strbuf w = STRBUF_INIT;
 	bool own;
 
-	json_object_object_add(o, "revert",
-			       json_object_new_string(host->revert));
+	o->revert = xstrdup(host->revert);
 	if (host->revert_error)
-		json_object_object_add(
-		    o, "revert_error",
-		    json_object_new_string(host->revert_error));
+		o->revert_error = xstrdup(host->revert_error);
 	if (!strcmp(host->revert, "ok"))
 		return;
-	json_object_array_add(not_done, json_object_new_string(host->name));
+	fleet->revert_not_done[fleet->nr_revert_not_done++] =
+	    xstrdup(host->name);
 	/* the reason is in the host's failure when the revert is it */
 	own = host->task && !strcmp(host->task, "iotrial revert");
 	strbuf_addf(&w,
@@ -331,49 +398,70 @@ static void add_revert(struct json_object *o, const struct fleet_host *host,
 	strbuf_release(&w);
 }
 
-/* The "fleet" member: every host, good and failed (fleet.h). */
-static struct json_object *fleet_member(struct fleet_hosts *h,
-					const struct host_row *rows, size_t nr,
-					const char *const *labels,
-					size_t nr_arms,
-					struct json_object *warnings)
+/*
+ * A good host's id, and an observe host's kind, windows and switchback
+ * analysis, into o: they stay its own, since each host's clock and load
+ * are its own and do not pool into the fleet's blocks. Taken from its
+ * experiment decoded: the seam until it is a document.
+ */
+static void host_own_parts(struct json_object *exp, struct fleet_host_doc *o)
 {
-	struct json_object *fleet = json_object_new_object();
-	struct json_object *list = json_object_new_array();
-	struct json_object *ref = json_object_new_object();
-	struct json_object *not_done = json_object_new_array();
-	const char *maj[NR_ENV];
+	struct strbuf err = STRBUF_INIT;
+	struct experiment_doc e;
+
+	if (!experiment_doc_from_tree(exp, &e, 0, &err)) {
+		o->id = e.id;
+		o->kind = e.kind;
+		o->windows = e.windows;
+		o->nr_windows = e.nr_windows;
+		o->has_windows = e.has_windows;
+		o->switchback = e.switchback;
+		e.id = e.kind = NULL;
+		e.windows = NULL;
+		e.nr_windows = 0;
+		e.has_windows = MODEL_ABSENT;
+		e.switchback = NULL;
+	}
+	experiment_doc_release(&e);
+	strbuf_release(&err);
+}
+
+/* The "fleet" member: every host, good and failed (fleet.h), into
+ * fleet. */
+static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
+			 size_t nr, const char *const *labels, size_t nr_arms,
+			 struct json_object *warnings, struct fleet_doc *fleet)
+{
+	char **maj[NR_ENV];
 	size_t i, r = 0, failed = 0;
 	int k;
 
-	for (k = 0; k < NR_ENV; k++) {
-		maj[k] = majority(rows, nr, k);
-		json_object_object_add(ref, env_keys[k],
-				       json_object_new_string(maj[k]));
-	}
+	fleet->reference = xcalloc(1, sizeof(*fleet->reference));
+	maj[ENV_KERNEL] = &fleet->reference->kernel;
+	maj[ENV_DEVICES] = &fleet->reference->devices;
+	maj[ENV_SCHEDULERS] = &fleet->reference->schedulers;
+	for (k = 0; k < NR_ENV; k++)
+		*maj[k] = xstrdup(majority(rows, nr, k));
+	fleet->host_list = xcalloc(h->nr + 1, sizeof(*fleet->host_list));
+	fleet->revert_not_done =
+	    xcalloc(h->nr + 1, sizeof(*fleet->revert_not_done));
 	for (i = 0; i < h->nr; i++) {
 		struct fleet_host *host = &h->hosts[i];
-		struct json_object *o = json_object_new_object();
+		struct fleet_host_doc *o = &fleet->host_list[i];
 		struct strbuf w = STRBUF_INIT;
 
-		json_object_object_add(o, "host",
-				       json_object_new_string(host->name));
-		json_object_object_add(
-		    o, "status",
-		    json_object_new_string(host->error ? "failed" : "ok"));
+		fleet->nr_host_list++;
+		o->host = xstrdup(host->name);
+		o->status = xstrdup(host->error ? "failed" : "ok");
 		if (host->source)
-			json_object_object_add(
-			    o, "source", json_object_new_string(host->source));
+			o->source = xstrdup(host->source);
 		if (host->revert)
-			add_revert(o, host, not_done, warnings);
+			add_revert(o, host, fleet, warnings);
 		if (host->error) {
 			failed++;
 			if (host->task)
-				json_object_object_add(
-				    o, "task",
-				    json_object_new_string(host->task));
-			json_object_object_add(
-			    o, "error", json_object_new_string(host->error));
+				o->task = xstrdup(host->task);
+			o->error = xstrdup(host->error);
 			strbuf_addf(&w, "host '%s' failed%s%s%s: %s",
 				    host->name, host->task ? " at '" : "",
 				    host->task ? host->task : "",
@@ -381,38 +469,29 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 			json_object_array_add(warnings,
 					      json_object_new_string(w.buf));
 		} else {
-			struct json_object *differs = json_object_new_array();
 			const struct host_row *row = &rows[r];
+			char **env[NR_ENV] = {&o->kernel, &o->devices,
+					      &o->schedulers};
 
-			json_object_object_add(o, "block",
-					       json_object_new_int((int)r));
-			copy_member(o, host->exp, "id");
-			/* an observe host's windows and switchback analysis
-			 * stay its own: each host's clock and load are its
-			 * own, so they do not pool into the fleet's blocks */
-			copy_member(o, host->exp, "kind");
-			copy_member(o, host->exp, "windows");
-			copy_member(o, host->exp, "switchback");
+			o->block = (int64_t)r;
+			o->has_block = MODEL_SET;
+			host_own_parts(host->exp, o);
+			o->differs = xcalloc(NR_ENV + 1, sizeof(*o->differs));
+			o->has_differs = MODEL_SET;
 			for (k = 0; k < NR_ENV; k++) {
-				json_object_object_add(
-				    o, env_keys[k],
-				    json_object_new_string(row->env[k]));
-				if (strcmp(row->env[k], maj[k])) {
-					json_object_array_add(
-					    differs, json_object_new_string(
-							 env_keys[k]));
+				*env[k] = xstrdup(row->env[k]);
+				if (strcmp(row->env[k], *maj[k])) {
+					o->differs[o->nr_differs++] =
+					    xstrdup(env_keys[k]);
 					strbuf_addf(&w,
 						    "%s%s '%s' (most hosts: "
 						    "'%s')",
 						    w.len ? ", " : "",
 						    env_keys[k], row->env[k],
-						    maj[k]);
+						    *maj[k]);
 				}
 			}
-			json_object_object_add(o, "differs", differs);
-			json_object_object_add(
-			    o, "verdicts",
-			    host_verdicts(host->exp, labels, nr_arms));
+			host_verdicts(row, labels, nr_arms, warnings, o);
 			if (w.len) {
 				struct strbuf m = STRBUF_INIT;
 
@@ -427,17 +506,10 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 			r++;
 		}
 		strbuf_release(&w);
-		json_object_array_add(list, o);
 	}
-	json_object_object_add(fleet, "hosts", list);
-	json_object_object_add(fleet, "nr_hosts",
-			       json_object_new_int((int)h->nr));
-	json_object_object_add(fleet, "nr_ok", json_object_new_int((int)nr));
-	json_object_object_add(fleet, "nr_failed",
-			       json_object_new_int((int)failed));
-	json_object_object_add(fleet, "revert_not_done", not_done);
-	json_object_object_add(fleet, "reference", ref);
-	return fleet;
+	fleet->nr_hosts = (int64_t)h->nr;
+	fleet->nr_ok = (int64_t)nr;
+	fleet->nr_failed = (int64_t)failed;
 }
 
 /* Build the experiment object of the good hosts (unanalysed). */
@@ -606,6 +678,7 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 		strbuf_reset(&why);
 		if (fill_row(row, ref, labels, nr_arms, &why)) {
 			fail_host(&h->hosts[i], why.buf);
+			json_object_put(row->checked);
 			free(row->ratio);
 			for (k = 0; k < NR_ENV; k++)
 				free(row->env[k]);
@@ -635,14 +708,21 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 	}
 	warnings = expjson_get_type(exp, "warnings", json_type_array);
 	add_heterogeneity(exp, rows, nr, labels, nr_arms, warnings);
-	json_object_object_add(
-	    exp, "fleet", fleet_member(h, rows, nr, labels, nr_arms, warnings));
+	{
+		struct fleet_doc fleet = {0};
+
+		fleet_member(h, rows, nr, labels, nr_arms, warnings, &fleet);
+		/* the seam until the merged experiment is a document */
+		json_object_object_add(exp, "fleet", fleet_doc_to_tree(&fleet));
+		fleet_doc_release(&fleet);
+	}
 	expjson_set_origin(exp, EXP_ORIGIN_FLEET);
 	*out_partial = nr < h->nr;
 	*out = exp;
 	exp = NULL;
 out:
 	for (i = 0; rows && i < h->nr; i++) {
+		json_object_put(rows[i].checked);
 		free(rows[i].ratio);
 		for (k = 0; k < NR_ENV; k++)
 			free(rows[i].env[k]);

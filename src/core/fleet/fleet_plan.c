@@ -12,30 +12,126 @@
  * a scratch directory of its own (ansible's tempfile), not at a fixed
  * name in /tmp where another user could plant a link.
  *
- * Strings from the command line go into the YAML as JSON strings (JSON
- * is YAML), and arguments that Jinja would template are refused.
+ * Strings from the command line go into the YAML as double-quoted
+ * scalars that JSON and YAML read alike, every character YAML would not
+ * take raw escaped; arguments that Jinja would template, or that are
+ * not UTF-8, are refused.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fleet.h"
 #include "../../util/error.h"
+#include "../../util/text.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-/* Append s as a JSON string (a YAML double-quoted scalar). */
-static void add_quoted(struct strbuf *out, const char *s)
-{
-	struct json_object *o = json_object_new_string(s);
-
-	strbuf_addstr(out, json_object_to_json_string_ext(
-			       o, JSON_C_TO_STRING_PLAIN |
-				      JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-}
 
 /* Is arg one that Jinja would expand? */
 static bool templated(const char *arg)
 {
 	return strstr(arg, "{{") || strstr(arg, "{%") || strstr(arg, "{#");
+}
+
+/*
+ * Must code point cp be escaped in a YAML double-quoted scalar? Control
+ * characters (C0, DEL, C1: YAML allows none of them raw), the line
+ * breaks YAML 1.1 knows beside \n (NEL, U+2028, U+2029, which it would
+ * fold), and the two non-characters it refuses.
+ */
+static bool yaml_escape_cp(unsigned cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 ||
+	       cp == 0x2029 || cp == 0xfffe || cp == 0xffff;
+}
+
+/*
+ * Append s, well-formed UTF-8 (utf8_ok()), as a double-quoted scalar
+ * that reads back as s in both JSON and YAML: '"' and '\\' escaped,
+ * and every character yaml_escape_cp() names as \uXXXX.
+ */
+static void add_quoted(struct strbuf *out, const char *s)
+{
+	unsigned cp;
+	size_t n;
+
+	strbuf_addch(out, '"');
+	for (; (n = text_utf8_char(s, &cp)); s += n) {
+		if (cp == '"' || cp == '\\')
+			strbuf_addf(out, "\\%c", (char)cp);
+		else if (yaml_escape_cp(cp))
+			strbuf_addf(out, "\\u%04x", cp);
+		else
+			strbuf_add(out, s, n);
+	}
+	strbuf_addch(out, '"');
+}
+
+/* Is s well-formed UTF-8 (which a playbook, YAML, must be)? */
+static bool utf8_ok(const char *s)
+{
+	unsigned cp;
+	size_t n;
+
+	while ((n = text_utf8_char(s, &cp)))
+		s += n;
+	return !*s;
+}
+
+/*
+ * The user's string s as an error message may quote it: its control
+ * characters and bad bytes as '?', into out.
+ */
+static const char *printable(const char *s, struct strbuf *out)
+{
+	char *copy = xstrdup(s);
+
+	text_make_printable(copy);
+	strbuf_reset(out);
+	strbuf_addstr(out, copy);
+	free(copy);
+	return out->buf;
+}
+
+/*
+ * Check the strings of p that go into the playbook: no Jinja delimiter
+ * (Ansible would expand it), nothing that is not UTF-8. 0, or -EINVAL
+ * with err set.
+ */
+static int check_strings(const struct fleet_plan *p, struct strbuf *err)
+{
+	static const char *const names[3] = {"host pattern", "--binary",
+					     "the version of --binary"};
+	const char *what[3] = {p->hosts, p->binary, p->version};
+	struct strbuf q = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < p->argc && !ret; i++)
+		if (templated(p->argv[i]))
+			ret = err_set(err, -EINVAL,
+				      "argument '%s' holds '{{', '{%%' or "
+				      "'{#', which Ansible would expand",
+				      printable(p->argv[i], &q));
+		else if (!utf8_ok(p->argv[i]))
+			ret = err_set(err, -EINVAL,
+				      "argument '%s' is not UTF-8, which a "
+				      "playbook must be",
+				      printable(p->argv[i], &q));
+	/* the pattern, the --binary path and the version it reported are
+	 * templated as the arguments are (the copy's src is a lookup on
+	 * the controller) */
+	for (i = 0; i < 3 && !ret; i++)
+		if (what[i] && templated(what[i]))
+			ret = err_set(err, -EINVAL,
+				      "%s '%s' holds '{{', '{%%' or '{#', "
+				      "which Ansible would expand",
+				      names[i], printable(what[i], &q));
+		else if (what[i] && !utf8_ok(what[i]))
+			ret = err_set(err, -EINVAL,
+				      "%s '%s' is not UTF-8, which a playbook "
+				      "must be",
+				      names[i], printable(what[i], &q));
+	strbuf_release(&q);
+	return ret;
 }
 
 /* Is a one of the compare's target options? */
@@ -172,7 +268,6 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 {
 	const char *target, *cmd;
 	struct strbuf args = STRBUF_INIT;
-	int i;
 
 	/* observe: each host a block of the live switchback's verdicts */
 	if (p->argc < 2 ||
@@ -180,15 +275,8 @@ int fleet_plan_playbook(const struct fleet_plan *p, struct strbuf *out,
 		return err_set(err, -EINVAL,
 			       "a fleet runs 'compare WORKLOAD --vary ...' or "
 			       "'observe --vary ...'; give it after '--'");
-	for (i = 0; i < p->argc; i++)
-		if (templated(p->argv[i]))
-			return err_set(err, -EINVAL,
-				       "argument '%s' holds '{{', '{%%' or "
-				       "'{#', which Ansible would expand",
-				       p->argv[i]);
-	if (p->hosts && templated(p->hosts))
-		return err_set(err, -EINVAL,
-			       "host pattern '%s' holds a template", p->hosts);
+	if (check_strings(p, err))
+		return -EINVAL;
 	add_argv(&args, p, &target);
 	/* the tasks are named after what runs: compare or observe */
 	cmd = p->argv[0];

@@ -1,9 +1,11 @@
 /*
  * A session is one process's right to change settings: it holds the
- * lock (STATE/lock, flock, so it dies with the process), owns the
- * journal, journals every change before it is made, and undoes its
- * changes in reverse order. Opening a session first repairs what dead
- * sessions left: same boot, their changes are undone; after a reboot, a
+ * journal's lock (STATE/lock, flock, so it dies with the process) and,
+ * for each place whose settings it changes or restores, the machine's
+ * lock of that place (setlock.h, whatever STATE is), owns the journal,
+ * journals every change before it is made and confirms it after, and
+ * undoes its changes in reverse order. Opening a session first repairs what
+ * dead sessions left: same boot, their changes are undone; after a reboot, a
  * change the kernel forgot no longer applies and is retired, each one
  * named, while files still on disk are removed. Records of owners still
  * alive are left to them.
@@ -24,9 +26,12 @@
 #ifndef IOTRIAL_JOURNAL_SESSION_H
 #define IOTRIAL_JOURNAL_SESSION_H
 
+#include <errno.h>
 #include <stdint.h>
 #include "journal.h"
+#include "owner.h"
 #include "state.h"
+#include "undo.h"
 
 /* How loud a message from a session is; cli/ decides where it goes. */
 enum session_say_level {
@@ -62,6 +67,17 @@ enum session_open_flags {
  */
 int session_open(struct session **out, const char *cmd, unsigned flags,
 		 const struct session_log *log, struct strbuf *err);
+/*
+ * Take the machine's lock of the place a setting lives (setlock.h:
+ * scope "device", "mount" or "system", its object, the object's identity
+ * now) for this session, waiting up to grace_ms; held until the session
+ * closes. Every set record is written, and every one undone, under it.
+ * 0 when held (also when this session held it already); setlock_take()'s
+ * codes, err saying why.
+ */
+int session_lock_setting(struct session *s, const char *scope,
+			 const char *object, const char *ident,
+			 unsigned grace_ms, struct strbuf *err);
 /* Take another reference (the scratch target and run --set share one). */
 struct session *session_ref(struct session *s);
 /*
@@ -89,6 +105,22 @@ int session_record(struct session *s, const struct jrec *r, uint64_t *out_seq,
  * ctx->seen: "still what we made" then means exactly that.
  */
 void session_note(struct session *s, uint64_t seq, const char *value);
+/*
+ * After the write that set record seq announced was made: journal a
+ * wrote record with what the knob read back (now), so that after a crash
+ * the journal knows that write was made. Also notes it (session_note()).
+ * 0 or -errno with err set.
+ */
+int session_confirm(struct session *s, uint64_t seq, const char *now,
+		    struct strbuf *err);
+/*
+ * Before writing the original of set record seq back (an undo that
+ * restores): journal a restore record, so that after a crash between
+ * that write and the undo record the original counts as a value iotrial
+ * may have written last. 0 or -errno with err set. Appending moves the
+ * journal's records: a pointer into ctx->j taken before is stale after.
+ */
+int session_restoring(struct session *s, uint64_t seq, struct strbuf *err);
 /*
  * Undo this session's live temporary records with seq >= mark, newest
  * first. Keeps going past a failure; returns the first error.
@@ -129,6 +161,20 @@ int session_done(struct session *s, uint64_t seq, struct strbuf *err);
 void session_leave(struct session *s);
 /* The journal file's path. */
 const char *session_journal(const struct session *s);
+/* The journal's records as this session holds them (read-only; valid
+ * until the next record is appended). */
+const struct journal *session_records(const struct session *s);
+/* What this process noted after the write of record seq
+ * (session_note()), or NULL. */
+const char *session_seen(const struct session *s, uint64_t seq);
+/*
+ * Retire live set record seq and every older live record of its setting
+ * with one retire record (why: the reason): someone changed the setting
+ * after iotrial's last write, so none of their originals is to come
+ * back. 0 or -errno with err set.
+ */
+int session_retire(struct session *s, uint64_t seq, const char *why,
+		   struct strbuf *err);
 
 /*
  * At the start of every invocation: if the journal holds changes of a
@@ -151,83 +197,5 @@ size_t knob_recover_stale(const struct session_log *log);
  * lock, writes nothing, restores nothing.
  */
 void knob_report_stale(const struct session_log *log);
-
-/* Is the process of own record own still running, in this boot? */
-int knob_owner_alive(const struct jrec *own, const char *boot);
-/* Where this boot's id is read from. */
-#define KNOB_BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
-/* The boot id of a boot whose id could not be read: "cannot tell". */
-#define KNOB_BOOT_UNKNOWN "unknown"
-/*
- * This boot's id, from KNOB_BOOT_ID_FILE, or KNOB_BOOT_UNKNOWN when it
- * cannot be read; caller frees. An unknown boot never counts as another
- * boot: records of changes that a reboot undoes are kept, not retired.
- */
-char *knob_boot_id(void);
-
-/*
- * Kinds of record. A set or scr record is undone and described by the
- * row whose kind is jrec_kind() of it: "set" for a knob's setting (the
- * knob families, knob_journal.c), "dir", "file", "loop" and "mount" for
- * the parts of a scratch target (scratch_undo.c), "work" for a work
- * directory (workdir.c).
- */
-
-/* What describe() writes. */
-enum undo_view {
-	UNDO_BRIEF, /* what the record changed, inside a sentence: "'x' on
-		       'loop0' (it was 128 KiB)", "scratch file '/p'" */
-	UNDO_LIST,  /* its line in `revert --list`, without "#SEQ" and the
-		       newline: the original, what was written, what is
-		       there now */
-};
-
-/* What undo() is given besides the record. */
-struct undo_ctx {
-	const struct session_log *log; /* where undo() says what it did */
-	const char *seen; /* what this process noted right after making
-			     the change (session_note()), or NULL: the
-			     record is another process's */
-};
-
-/* One kind of record. */
-struct undo_ops {
-	const char *kind; /* jrec_kind() of its records */
-	/*
-	 * Does what the record names outlive a reboot? Files on disk do,
-	 * and are still removed after one; a kernel setting or a loop
-	 * device does not: its record is retired, named through
-	 * describe(UNDO_BRIEF).
-	 */
-	int survives_reboot;
-	/*
-	 * Undo r: check that what it names is still what iotrial made, put
-	 * it back, and say what happened through ctx->log. Returns 0 when
-	 * it is undone (or nothing was left to undo): the session journals
-	 * an undo record. -ESTALE when it no longer applies (gone, replaced,
-	 * changed since by someone else), and -EPERM when it names what
-	 * iotrial does not make and was left alone: the session journals a
-	 * drop record with why as the reason. Any other -errno: undoing
-	 * failed, why holds the error sentence, the record stays live and
-	 * is retried later. r is valid only during the call.
-	 */
-	int (*undo)(const struct jrec *r, const struct undo_ctx *ctx,
-		    struct strbuf *why);
-	/* Describe r, a record of j, into out as view asks (read-only: no
-	 * lock held, nothing changed). */
-	void (*describe)(const struct journal *j, const struct jrec *r,
-			 enum undo_view view, struct strbuf *out);
-};
-
-/*
- * Every kind this program knows, NULL-terminated. It is defined above the
- * journal (knob/undo_kinds.c), where the knobs and the targets are both
- * in view, and found by the linker: the journal includes nothing of the
- * kinds it undoes, and no kind can be left out by a caller that forgot
- * to register it (every journal may hold every kind).
- */
-extern const struct undo_ops *const journal_undo_kinds[];
-/* The row for r's kind, or NULL when this program knows none. */
-const struct undo_ops *undo_kind(const struct jrec *r);
 
 #endif

@@ -44,6 +44,16 @@ int knob_is_bdflush_line(const char *name)
 	return !strcmp(name, "bdflush");
 }
 
+int knob_is_bdflush_field(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < BDFLUSH_FIELDS; i++)
+		if (fields[i].knob && !strcmp(name, fields[i].knob))
+			return 1;
+	return 0;
+}
+
 /* Append "a", "a and b", "a, b and c": item i of n, as it comes. */
 static void add_item(struct strbuf *sb, size_t i, size_t n, const char *item)
 {

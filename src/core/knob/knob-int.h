@@ -51,6 +51,9 @@ void knob_bind_system(const struct knob_ctx *ctx, struct knob *k,
 /* The device identity used by the journal: "MAJ:MIN diskseq N". */
 int knob_disk_ident(const char *root, const char *disk, struct strbuf *out,
 		    struct strbuf *err);
+/* The disk (not partition) of block device maj:min under root, or NULL;
+ * the caller frees. */
+char *knob_disk_of_dev(const char *root, unsigned maj, unsigned min);
 /* The page size in KiB (read-ahead and max_sectors_kb round to it). */
 unsigned knob_page_kib(void);
 /* Split "a=1 b=2" snapshots: calls fn for each key=value pair. */

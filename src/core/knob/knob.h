@@ -159,7 +159,7 @@ const struct knob_obs_dev *knob_obs_dev(const struct knob_obs *o,
 
 /*
  * How a setting of one knob is kept across reboots, for the exports
- * (report/export*.c), which read this and never a knob's name. Filled
+ * (export/export*.c), which read this and never a knob's name. Filled
  * by knob_persist(): from the knob's place (a file under /proc/sys is a
  * sysctl, one under a disk's queue/ a udev attribute, a mount knob a
  * mount option), then by the family's persist hook.
@@ -308,6 +308,9 @@ int knob_resolve(const struct knob_ctx *ctx, const char *name, struct knob *k,
 		 struct strbuf *note, struct strbuf *err);
 /* Is name "bdflush", Linux 2.4's line of nine fields (bdflush.c)? */
 int knob_is_bdflush_line(const char *name);
+/* Is name one of the bdflush.* knobs such a line sets ("bdflush.nfract",
+ * "bdflush.interval", "bdflush.age_buffer", "bdflush.nfract_sync")? */
+int knob_is_bdflush_field(const char *name);
 /*
  * Split a bdflush line ("80 0 0 0 500 3000 90 0 0", one to nine
  * numbers) into the bdflush.NAME=VALUE assignments of the fields that
@@ -350,13 +353,45 @@ int knob_describe(const struct knob *k, struct strbuf *value,
 /* Append the subject of a message: "'scheduler' on 'loop3'", or just
  * "'vm.dirty_ratio'" for a system knob (object "system"). */
 void knob_subject(struct strbuf *out, const char *name, const char *object);
+/*
+ * The named knob whose file a raw knob k spells ("sysctl:vm.dirty_ratio"
+ * is vm.dirty_ratio, "sysfs:/sys/block/loop0/queue/read_ahead_kb" is
+ * read_ahead_kb on loop0): resolved into twin (release it), and canon,
+ * k's value, parsed as that knob reads it into twin_canon. 0, or
+ * -ENOENT (twin zeroed) when k is not raw, no named knob has its file,
+ * or canon is no value of that knob. Such a raw knob is judged as its
+ * twin (knob_ops.regime), so each spelling of one setting reaches the
+ * same judgement.
+ */
+int knob_raw_twin(const struct knob *k, const char *canon, struct knob *twin,
+		  struct strbuf *twin_canon);
 /* ops->regime, or KNOB_REGIME_UNKNOWN without one (why untouched). */
 enum knob_regime knob_regime(const struct knob *k, const char *canon,
 			     const struct knob_obs *o, struct strbuf *why);
+/*
+ * knob_regime(), and into judged_as (reset first) the name of the knob
+ * k=canon is judged as: k's own, or for a raw knob that spells a named
+ * knob's file (knob_raw_twin()), that knob's. What a run's regime entry
+ * holds.
+ */
+enum knob_regime knob_judge(const struct knob *k, const char *canon,
+			    const struct knob_obs *o, struct strbuf *judged_as,
+			    struct strbuf *why);
 /* "reached", "not_reached", "unknown": as the run object spells it. */
 const char *knob_regime_name(enum knob_regime r);
 /* The scope as a word: "device", "mount", "system". */
 const char *knob_scope_name(enum knob_scope s);
+
+/*
+ * When ctx's disk is a loop device, append to note ("; " after what it
+ * holds) that knob k (NULL: its scheduler and queue limits) acts on the
+ * loop device's own queue, not on the disk holding its backing file,
+ * naming the file and that disk (loop_note.c). Nothing for a knob of
+ * another place, and for read-ahead. A plan adds it to each change's
+ * note.
+ */
+void knob_loop_note(const struct knob_ctx *ctx, const struct knob *k,
+		    struct strbuf *note);
 
 void knob_desc_init(struct knob_desc *d);
 void knob_desc_release(struct knob_desc *d);

@@ -138,6 +138,7 @@ static int build_one(struct knob_plan *p, size_t i, struct strbuf *err)
 	ret = c.k.ops->parse(&c.k, c.input, &c.canon, &c.note, err);
 	if (ret)
 		goto fail;
+	knob_loop_note(p->ctx, &c.k, &c.note); /* a loop device's own queue */
 	if (!c.k.deferred) {
 		ret = c.k.ops->read(&c.k, &c.before, err);
 		if (ret)
@@ -171,30 +172,58 @@ static int by_prio(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Two changes of one group on one object cannot both be applied. */
+/*
+ * Two changes of one group on one object cannot both be applied. A raw
+ * knob that names a known knob's file (sysctl:vm.dirty_ratio) is that
+ * knob here: given beside it, it is the same setting given twice.
+ */
 static int check_conflicts(const struct knob_plan *p, struct strbuf *err)
 {
+	struct knob *twins = xcalloc(p->nr ? p->nr : 1, sizeof(*twins));
+	const struct knob **as = xcalloc(p->nr ? p->nr : 1, sizeof(*as));
+	struct strbuf tc = STRBUF_INIT;
 	size_t i, k;
+	int ret = 0;
 
 	for (i = 0; i < p->nr; i++)
-		for (k = i + 1; k < p->nr; k++) {
-			const struct knob *a = &p->v[i].k, *b = &p->v[k].k;
+		as[i] =
+		    knob_raw_twin(&p->v[i].k, p->v[i].canon.buf, &twins[i], &tc)
+			? &p->v[i].k
+			: &twins[i];
+	for (i = 0; i < p->nr && !ret; i++)
+		for (k = i + 1; k < p->nr && !ret; k++) {
+			const struct knob *a = as[i], *b = as[k];
 
 			if (strcmp(a->group, b->group) ||
 			    strcmp(a->object, b->object))
 				continue;
-			if (!strcmp(a->name, b->name))
-				return err_set(err, -EINVAL,
-					       "'%s' is given twice; give "
-					       "each knob once",
-					       a->name);
-			return err_set(err, -EINVAL,
-				       "'%s' and '%s' are one setting in two "
-				       "units (writing one zeroes the "
-				       "other); give only one",
-				       a->name, b->name);
+			if (strcmp(p->v[i].k.name, p->v[k].k.name) &&
+			    (!strcmp(a->name, b->name) ||
+			     a->ops == &knob_raw_ops))
+				ret = err_set(err, -EINVAL,
+					      "'%s' and '%s' are one setting "
+					      "(the file '%s'); give only one",
+					      p->v[i].input_name,
+					      p->v[k].input_name, a->path);
+			else if (!strcmp(a->name, b->name))
+				ret = err_set(err, -EINVAL,
+					      "'%s' is given twice; give "
+					      "each knob once",
+					      a->name);
+			else
+				ret =
+				    err_set(err, -EINVAL,
+					    "'%s' and '%s' are one setting in "
+					    "two units (writing one zeroes "
+					    "the other); give only one",
+					    a->name, b->name);
 		}
-	return 0;
+	for (i = 0; i < p->nr; i++)
+		knob_release(&twins[i]);
+	free(twins);
+	free(as);
+	strbuf_release(&tc);
+	return ret;
 }
 
 int knob_plan_build(struct knob_plan *p, struct strbuf *err)

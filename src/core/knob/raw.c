@@ -379,18 +379,78 @@ static void raw_describe(const struct knob *k, const char *value,
 				 "knob\n");
 }
 
+/* Is the file at path (under the tree's root) the file real? */
+static int same_file(const char *path, const char *real)
+{
+	char *p = path ? realpath(path, NULL) : NULL;
+	int same = p && !strcmp(p, real);
+
+	free(p);
+	return same;
+}
+
+int knob_raw_twin(const struct knob *k, const char *canon, struct knob *twin,
+		  struct strbuf *twin_canon)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct knob_list names = {0};
+	struct knob_ctx ctx;
+	size_t i;
+	int ret = -ENOENT;
+
+	memset(twin, 0, sizeof(*twin));
+	if (!k || k->ops != &knob_raw_ops || !k->path)
+		return -ENOENT;
+	knob_ctx_init(&ctx);
+	free(ctx.root);
+	ctx.root = xstrdup(k->root ? k->root : "");
+	if (k->scope == KNOB_SCOPE_DEVICE)
+		ctx.disk = xstrdup(k->object);
+	knob_names(&ctx, &names);
+	for (i = 0; i < names.nr && ret; i++) {
+		strbuf_reset(&err);
+		if (knob_resolve(&ctx, names.v[i], twin, NULL, &err))
+			continue;
+		if (twin->ops != &knob_raw_ops && !twin->deferred &&
+		    same_file(twin->path, k->path)) {
+			strbuf_reset(twin_canon);
+			strbuf_reset(&err);
+			/* the value as the named knob reads it: a raw value
+			 * it would refuse leaves the knob raw */
+			if (!twin->ops->parse(twin, canon, twin_canon, NULL,
+					      &err))
+				ret = 0;
+		}
+		if (ret)
+			knob_release(twin);
+	}
+	knob_list_release(&names);
+	knob_ctx_release(&ctx);
+	strbuf_release(&err);
+	return ret;
+}
+
 /*
- * knob_ops.regime: iotrial knows nothing of what a raw knob controls,
- * so whether a run reached it is unknown, and the sentence says so
- * rather than stay silent (a verdict of "no difference" on it is then
- * read for what it is).
+ * knob_ops.regime: a raw knob that spells the file of a named one
+ * (sysctl:vm.dirty_ratio) is judged as that knob; of any other,
+ * iotrial knows nothing of what it controls, so whether a run reached
+ * it is unknown, and the sentence says so rather than stay silent (a
+ * verdict of "no difference" on it is then read for what it is).
  */
 static enum knob_regime raw_regime(const struct knob *k, const char *canon,
 				   const struct knob_obs *o, struct strbuf *why)
 {
-	(void)k;
-	(void)canon;
-	(void)o;
+	struct strbuf twin_canon = STRBUF_INIT;
+	enum knob_regime g;
+	struct knob twin;
+
+	if (!knob_raw_twin(k, canon, &twin, &twin_canon)) {
+		g = knob_regime(&twin, twin_canon.buf, o, why);
+		knob_release(&twin);
+		strbuf_release(&twin_canon);
+		return g;
+	}
+	strbuf_release(&twin_canon);
 	strbuf_addstr(why, "iotrial does not know what a raw knob controls, "
 			   "so it cannot tell whether a run reached where "
 			   "it acts");
@@ -408,3 +468,22 @@ const struct knob_ops knob_raw_ops = {
     .describe = raw_describe,
     .regime = raw_regime,
 };
+
+/* As knob.h says: judged under the raw twin's name, when there is one,
+ * so a legacy or raw spelling gets the judgement the modern name gets. */
+enum knob_regime knob_judge(const struct knob *k, const char *canon,
+			    const struct knob_obs *o, struct strbuf *judged_as,
+			    struct strbuf *why)
+{
+	struct strbuf twin_canon = STRBUF_INIT;
+	struct knob twin;
+
+	strbuf_reset(judged_as);
+	if (!knob_raw_twin(k, canon, &twin, &twin_canon))
+		strbuf_addstr(judged_as, twin.name);
+	else if (k && k->name)
+		strbuf_addstr(judged_as, k->name);
+	knob_release(&twin);
+	strbuf_release(&twin_canon);
+	return knob_regime(k, canon, o, why);
+}

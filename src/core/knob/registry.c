@@ -146,6 +146,11 @@ static char *disk_of_dev(const char *root, unsigned maj, unsigned min)
 	return res;
 }
 
+char *knob_disk_of_dev(const char *root, unsigned maj, unsigned min)
+{
+	return disk_of_dev(root, maj, min);
+}
+
 /* Set why_no_disk for a directory whose file system has no device. */
 static void no_disk_for_mount(struct knob_ctx *c, const char *path,
 			      const struct knob_mount *m)

@@ -1,6 +1,6 @@
 /*
- * The experiment object of a live switchback (live.h) and its text for
- * people beyond the verdict table every experiment gets.
+ * The experiment object of a live switchback (live.h); its text is the
+ * live section of the report page (report/live_text.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -8,8 +8,8 @@
 #include "live.h"
 #include "live-int.h"
 #include "../experiment/covariates.h"
+#include "../model/model_tree.h"
 #include "../report/expjson.h"
-#include "../stats/stats.h"
 #include "../report/suspect.h"
 #include "../store/store.h"
 #include "../../util/error.h"
@@ -63,106 +63,112 @@ static void add_design(struct json_object *exp, const struct live *lv)
 	json_object_object_add(exp, "arms", arms);
 }
 
-/* One window for "windows". */
-static struct json_object *window_json(const struct live *lv,
-				       const struct live_slot *sl, size_t seq)
+/* A copy of s, or NULL. */
+static char *dup_or_null(const char *s)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *d = json_object_new_object();
-	static const char *const dev[] = {"mbps",    "iops",   "r_await",
-					  "w_await", "aqu_sz", "util"};
-	size_t i;
-
-	json_object_object_add(o, "seq", json_object_new_int((int)seq));
-	json_object_object_add(o, "block",
-			       json_object_new_int((int)sl->w.block));
-	json_object_object_add(o, "arm", json_object_new_int((int)sl->w.arm));
-	add_str(o, "label", lv->e.arms[sl->w.arm].label);
-	json_object_object_add(o, "settle",
-			       json_object_new_boolean(sl->w.settle));
-	json_object_object_add(o, "cut_short",
-			       json_object_new_boolean(sl->w.cut_short));
-	add_num(o, "start_s", sl->start_s);
-	add_num(o, "seconds", sl->m.seconds);
-	add_num(o, "metric", sl->w.metric);
-	add_num(o, "load", sl->w.load);
-	struct lw_measure whole = sl->m;
-
-	/* the device's own numbers, not the cgroup's share */
-	whole.have_cg = false;
-	for (i = 0; sl->m.have_disk && i < sizeof(dev) / sizeof(*dev); i++)
-		add_num(d, dev[i], lw_metric(&whole, dev[i]));
-	json_object_object_add(o, "device", d);
-	add_num(o, "dirty_bytes", sl->m.dirty_bytes);
-	add_num(o, "writeback_bytes", sl->m.writeback_bytes);
-	if (sl->m.user_ok)
-		add_num(o, "user", sl->m.user);
-	if (sl->note)
-		add_str(o, "note", sl->note);
-	if (sl->other)
-		add_str(o, "other_io", sl->other);
-	if (sl->m.have_cg) {
-		struct json_object *c = json_object_new_object();
-
-		add_num(c, "mbps", sl->m.cg_mbps);
-		add_num(c, "iops", sl->m.cg_iops);
-		add_num(c, "other_mb", sl->m.other_mb);
-		json_object_object_add(o, "cgroup", c);
-	}
-	return o;
+	return s ? xstrdup(s) : NULL;
 }
 
-/* The switchback analysis into "switchback". */
-static struct json_object *switchback_json(const struct live *lv,
-					   const struct sb_result *r)
+/* A number of the document: NaN (null) when not finite. */
+static double num(double v)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *arms = json_object_new_array();
+	return isfinite(v) ? v : NAN;
+}
+
+/* One window for "windows", into o. */
+static void window_doc(const struct live *lv, const struct live_slot *sl,
+		       size_t seq, struct live_window *o)
+{
+	struct live_window_device *d = xcalloc(1, sizeof(*d));
+	struct lw_measure whole = sl->m;
+
+	memset(o, 0, sizeof(*o));
+	o->seq = (int64_t)seq;
+	o->block = sl->w.block;
+	o->arm = sl->w.arm;
+	o->label = xstrdup(
+	    lv->e.arms[sl->w.arm].label ? lv->e.arms[sl->w.arm].label : "");
+	o->settle = sl->w.settle;
+	o->cut_short = sl->w.cut_short;
+	o->start_s = num(sl->start_s);
+	o->seconds = num(sl->m.seconds);
+	o->metric = num(sl->w.metric);
+	o->load = num(sl->w.load);
+	/* the device's own numbers, not the cgroup's share */
+	whole.have_cg = false;
+	if (sl->m.have_disk) {
+		d->mbps = num(lw_metric(&whole, "mbps"));
+		d->iops = num(lw_metric(&whole, "iops"));
+		d->r_await = num(lw_metric(&whole, "r_await"));
+		d->w_await = num(lw_metric(&whole, "w_await"));
+		d->aqu_sz = num(lw_metric(&whole, "aqu_sz"));
+		d->util = num(lw_metric(&whole, "util"));
+		d->has_mbps = d->has_iops = d->has_r_await = d->has_w_await =
+		    d->has_aqu_sz = d->has_util = MODEL_SET;
+	}
+	o->device = d;
+	o->dirty_bytes = num(sl->m.dirty_bytes);
+	o->writeback_bytes = num(sl->m.writeback_bytes);
+	if (sl->m.user_ok) {
+		o->user = num(sl->m.user);
+		o->has_user = MODEL_SET;
+	}
+	o->note = dup_or_null(sl->note);
+	o->other_io = dup_or_null(sl->other);
+	if (sl->m.have_cg) {
+		o->cgroup = xcalloc(1, sizeof(*o->cgroup));
+		o->cgroup->mbps = num(sl->m.cg_mbps);
+		o->cgroup->iops = num(sl->m.cg_iops);
+		o->cgroup->other_mb = num(sl->m.other_mb);
+	}
+}
+
+/* The switchback analysis for "switchback", a new part. */
+static struct live_switchback *switchback_doc(const struct live *lv,
+					      const struct sb_result *r)
+{
+	struct live_switchback *o = xcalloc(1, sizeof(*o));
 	unsigned a;
 
-	add_num(o, "window_s", (double)lv->c.window_ns / 1e9);
-	add_num(o, "settle_s", (double)lv->c.settle_ns / 1e9);
-	json_object_object_add(o, "blocks_planned",
-			       json_object_new_int((int)lv->c.blocks));
-	json_object_object_add(o, "blocks",
-			       json_object_new_int((int)r->blocks));
-	json_object_object_add(o, "dropped",
-			       json_object_new_int((int)r->dropped));
-	add_num(o, "trend_rho", r->trend_rho);
-	add_num(o, "trend_p", r->trend_p);
-	json_object_object_add(o, "trend", json_object_new_boolean(r->trend));
-	json_object_object_add(o, "suspect_windows",
-			       json_object_new_int((int)r->suspect));
-	json_object_object_add(o, "carryover_warning",
-			       json_object_new_boolean(r->carryover_warn));
-	if (lv->c.per_load)
-		add_str(o, "per_load", lv->c.per_load);
+	o->window_s = num((double)lv->c.window_ns / 1e9);
+	o->settle_s = num((double)lv->c.settle_ns / 1e9);
+	o->blocks_planned = (int)lv->c.blocks;
+	o->blocks = (int)r->blocks;
+	o->dropped = (int)r->dropped;
+	o->trend_rho = num(r->trend_rho);
+	o->trend_p = num(r->trend_p);
+	o->trend = r->trend;
+	o->suspect_windows = (int)r->suspect;
+	o->carryover_warning = r->carryover_warn;
+	o->per_load = dup_or_null(lv->c.per_load);
+	o->arms = xcalloc(r->nr_arms + 1, sizeof(*o->arms));
+	o->nr_arms = r->nr_arms;
 	for (a = 0; a < r->nr_arms; a++) {
 		const struct sb_arm_result *ar = &r->arms[a];
-		struct json_object *ao = json_object_new_object();
+		struct live_sb_arm *ao = &o->arms[a];
 
-		json_object_object_add(ao, "arm", json_object_new_int((int)a));
-		add_num(ao, "mean_time_frac", ar->mean_t_frac);
-		add_num(ao, "mean_load", ar->mean_load);
+		ao->arm = a;
+		ao->mean_time_frac = num(ar->mean_t_frac);
+		ao->mean_load = num(ar->mean_load);
 		if (ar->valid) {
-			add_num(ao, "rand_p", ar->rand_p);
-			json_object_object_add(
-			    ao, "rand_exact",
-			    json_object_new_boolean(ar->rand_exact));
+			ao->rand = xcalloc(1, sizeof(*ao->rand));
+			ao->rand->rand_p = num(ar->rand_p);
+			ao->rand->rand_exact = ar->rand_exact;
 		}
 		if (ar->adj_valid) {
-			add_num(ao, "adj_ratio", ar->adj_ratio);
-			add_num(ao, "adj_ci_low", ar->adj_low);
-			add_num(ao, "adj_ci_high", ar->adj_high);
-			add_num(ao, "adj_p", ar->adj_p);
-			json_object_object_add(
-			    ao, "adj_used",
-			    json_object_new_boolean(ar->adj_used));
-			add_str(ao, "adj_why", stats_adj_why_name(ar->adj_why));
+			ao->adjusted = xcalloc(1, sizeof(*ao->adjusted));
+			ao->adjusted->adj_ratio = num(ar->adj_ratio);
+			ao->adjusted->adj_ci_low = num(ar->adj_low);
+			ao->adjusted->adj_ci_high = num(ar->adj_high);
+			ao->adjusted->adj_p = num(ar->adj_p);
+			ao->adjusted->has_adj_p =
+			    isfinite(ar->adj_p) ? MODEL_SET : MODEL_NULL;
+			ao->adjusted->adj_used = ar->adj_used;
+			ao->adjusted->has_adj_used = MODEL_SET;
+			ao->adjusted->adj_why =
+			    xstrdup(stats_adj_why_name(ar->adj_why));
 		}
-		json_object_array_add(arms, ao);
 	}
-	json_object_object_add(o, "arms", arms);
 	return o;
 }
 
@@ -311,7 +317,7 @@ static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
 
 int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 		      const char *const *warnings, size_t nr_warnings,
-		      struct json_object *abort, struct strbuf *err)
+		      struct live_abort *abort, struct strbuf *err)
 {
 	struct json_object *exp = json_object_new_object();
 	struct json_object *metric = json_object_new_object();
@@ -350,8 +356,13 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 	json_object_object_add(exp, "metric", metric);
 	add_design(exp, lv);
 	for (i = 0; i < nr; i++) {
+		struct live_window win;
+
 		w[i] = slots[i].w;
-		json_object_array_add(wins, window_json(lv, &slots[i], i));
+		/* the seam until the experiment is a document */
+		window_doc(lv, &slots[i], i, &win);
+		json_object_array_add(wins, live_window_to_tree(&win));
+		live_window_release(&win);
 	}
 	for (i = 0; i < lv->e.nr_arms; i++)
 		labels[i] = lv->e.arms[i].label;
@@ -428,7 +439,8 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 				  "windows "
 				  "done");
 	if (abort)
-		json_object_object_add(exp, "abort", abort);
+		json_object_object_add(exp, "abort", live_abort_to_tree(abort));
+	live_abort_free(abort);
 	json_object_object_add(exp, "blocks",
 			       json_object_new_int(ret ? 0 : (int)r.blocks));
 	lv->obj = exp;
@@ -451,7 +463,13 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 		json_object_array_add(warn, json_object_new_string(w0.buf));
 		strbuf_release(&w0);
 	}
-	json_object_object_add(exp, "switchback", switchback_json(lv, &r));
+	{
+		struct live_switchback *sb = switchback_doc(lv, &r);
+
+		json_object_object_add(exp, "switchback",
+				       live_switchback_to_tree(sb));
+		live_switchback_free(sb);
+	}
 	analysis_opts_init(&opts);
 	opts.baseline = lv->e.baseline;
 	ret = experiment_analyze_json(exp, &opts, err);
@@ -464,153 +482,6 @@ out:
 	free(w);
 	free(labels);
 	return ret;
-}
-
-/* The --abort-if line, when a rule fired. */
-static void abort_text(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *ab = expjson_get(exp, "abort");
-
-	if (ab)
-		strbuf_addf(out,
-			    "aborted: --abort-if '%s' fired after window %d: "
-			    "%s; the original settings were restored in "
-			    "%.3g s\n",
-			    expjson_str(ab, "rule"),
-			    expjson_count(ab, "window") + 1,
-			    expjson_str(ab, "why"),
-			    expjson_num(ab, "restored_after_s"));
-}
-
-/*
- * Too little for the analysis (stopped or aborted early): what was
- * measured, per arm, so the windows are not lost from sight, and why
- * there is no verdict.
- */
-static void partial_text(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *wins =
-	    expjson_get_type(exp, "windows", json_type_array);
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	struct json_object *warn =
-	    expjson_get_type(exp, "warnings", json_type_array);
-	size_t nw = wins ? json_object_array_length(wins) : 0;
-	size_t na = arms ? json_object_array_length(arms) : 0;
-	double *m = xcalloc(nw + 1, sizeof(*m));
-	size_t a, i;
-
-	strbuf_addf(out,
-		    "\nmeasured before the stop (%s), too little for a "
-		    "verdict:\n",
-		    expjson_str(exp, "stopped"));
-	for (a = 0; a < na; a++) {
-		struct json_object *arm = json_object_array_get_idx(arms, a);
-		size_t n = 0, settle = 0;
-
-		for (i = 0; i < nw; i++) {
-			struct json_object *w =
-			    json_object_array_get_idx(wins, i);
-
-			if ((size_t)expjson_count(w, "arm") != a)
-				continue;
-			if (json_object_get_boolean(expjson_get(w, "settle")))
-				settle++;
-			else if (isfinite(expjson_num(w, "metric")))
-				m[n++] = expjson_num(w, "metric");
-		}
-		strbuf_addf(out, "  %-24s %zu measured window%s",
-			    expjson_str(arm, "label"), n, n == 1 ? "" : "s");
-		if (n)
-			strbuf_addf(
-			    out, ", median %s %.4g",
-			    expjson_str(expjson_get(exp, "metric"), "name"),
-			    stats_median(m, n));
-		if (settle)
-			strbuf_addf(out, " (%zu settle)", settle);
-		strbuf_addch(out, '\n');
-	}
-	free(m);
-	/* the analysis's reason is the last warning; the others were
-	 * printed as they came */
-	i = warn ? json_object_array_length(warn) : 0;
-	if (i)
-		strbuf_addf(out, "no verdict: %s\n",
-			    json_object_get_string(
-				json_object_array_get_idx(warn, i - 1)));
-	abort_text(exp, out);
-}
-
-void live_report_text(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *sb = expjson_get(exp, "switchback");
-	struct json_object *arms =
-	    expjson_get_type(sb, "arms", json_type_array);
-	size_t i, n = arms ? json_object_array_length(arms) : 0;
-	int width = 8;
-
-	if (strcmp(expjson_str(exp, "kind"), "observe"))
-		return;
-	if (!sb) {
-		partial_text(exp, out);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		struct json_object *arm =
-		    json_object_array_get_idx(expjson_get(exp, "arms"), i);
-		int len = (int)strlen(expjson_str(arm, "label"));
-
-		width = len > width ? len : width;
-	}
-	strbuf_addf(out,
-		    "\nswitchback: %d block%s of %g s windows, settle %g s; "
-		    "load trend over time rho %.2f (p %.3g)%s\n",
-		    expjson_count(sb, "blocks"),
-		    expjson_count(sb, "blocks") == 1 ? "" : "s",
-		    expjson_num(sb, "window_s"), expjson_num(sb, "settle_s"),
-		    expjson_num(sb, "trend_rho"), expjson_num(sb, "trend_p"),
-		    json_object_get_boolean(expjson_get(sb, "trend"))
-			? ": a trend, spread over the arms by the random order"
-			: "");
-	strbuf_addstr(out, "per arm: when its windows ran (0 the start, 1 the "
-			   "end), the load they carried,\nthe randomisation "
-			   "test, and the ratio adjusted for time (and the "
-			   "load when the\narms cannot move it), which the "
-			   "verdict rests on when used\n");
-	for (i = 0; i < n; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-		struct json_object *arm = json_object_array_get_idx(
-		    expjson_get(exp, "arms"), (size_t)expjson_count(a, "arm"));
-
-		strbuf_addf(
-		    out, "  %-*s  time %.2f  load %.4g %s/window", width,
-		    expjson_str(arm, "label"), expjson_num(a, "mean_time_frac"),
-		    expjson_num(a, "mean_load"), expjson_str(exp, "load_unit"));
-		if (expjson_get(a, "rand_p"))
-			strbuf_addf(out, "  randomisation p %.3g%s",
-				    expjson_num(a, "rand_p"),
-				    json_object_get_boolean(
-					expjson_get(a, "rand_exact"))
-					? " (exact)"
-					: "");
-		if (expjson_get(a, "adj_ratio") &&
-		    json_object_get_boolean(expjson_get(a, "adj_used")))
-			strbuf_addf(out, "  adjusted %.3f [%.3f, %.3f]",
-				    expjson_num(a, "adj_ratio"),
-				    expjson_num(a, "adj_ci_low"),
-				    expjson_num(a, "adj_ci_high"));
-		else if (expjson_get(a, "adj_why"))
-			strbuf_addf(out, "  adjusted: not used (%s)",
-				    expjson_str(a, "adj_why"));
-		strbuf_addch(out, '\n');
-	}
-	if (expjson_count(sb, "suspect_windows") > 0)
-		strbuf_addf(out,
-			    "warning: %d analysed windows had other I/O on the "
-			    "device beside the cgroup's (see 'windows')\n",
-			    expjson_count(sb, "suspect_windows"));
-	/* no settle period: the experiment's warnings say it once */
-	abort_text(exp, out);
 }
 
 int live_store(struct live *lv, const char *db, char *out_id,

@@ -15,6 +15,8 @@
 #include "window.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
+#include "../../util/text.h"
+#include "../../util/userfile.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -39,15 +41,29 @@ int lw_source_cmd(struct lw_source *src, const char *cmd, bool counter,
 	return 0;
 }
 
+/* --metric-file names what is not a log (mode): -EINVAL, err set. */
+static int not_a_log(const char *path, unsigned mode, struct strbuf *err)
+{
+	return err_set(err, -EINVAL,
+		       "cannot follow --metric-file '%s': %s, not a regular "
+		       "file (a log is followed as it grows)",
+		       path, userfile_kind(mode));
+}
+
 int lw_source_file(struct lw_source *src, const char *path, const char *re,
 		   struct strbuf *err)
 {
 	char msg[256];
 	int rc;
 
+	struct stat st;
+
 	source_zero(src);
 	src->kind = LW_SRC_FILE;
 	src->path = xstrdup(path);
+	/* a log missing yet is said when it is opened, at the start */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return not_a_log(path, st.st_mode, err);
 	rc = regcomp(&src->re, re, REG_EXTENDED);
 	if (rc) {
 		regerror(rc, &src->re, msg, sizeof(msg));
@@ -75,11 +91,40 @@ void lw_source_release(struct lw_source *src)
 	src->cmd = src->path = NULL;
 }
 
+int lw_cmd_number(const char *cmd, const char *out, size_t len, double *v,
+		  struct strbuf *err)
+{
+	struct strbuf o = STRBUF_INIT;
+	char *end;
+	int ret = 0;
+
+	strbuf_add(&o, out, len);
+	strbuf_trim(&o);
+	errno = 0;
+	*v = strtod(o.buf, &end);
+	if (end == o.buf || errno || !isfinite(*v)) {
+		/* its start, whole characters, nothing for a terminal */
+		size_t n = o.len < 40 ? o.len : 40;
+
+		while (n < o.len && n &&
+		       ((unsigned char)o.buf[n] & 0xc0) == 0x80)
+			n--;
+		strbuf_setlen(&o, n);
+		text_make_printable(o.buf);
+		ret = err_set(err, -EINVAL,
+			      "--metric-cmd '%s' printed no number ('%s')", cmd,
+			      o.buf);
+		*v = NAN;
+	}
+	strbuf_release(&o);
+	return ret;
+}
+
 /* Run src's command and parse the first number it prints. */
 static int run_cmd(struct lw_source *src, double *out, struct strbuf *err)
 {
 	struct strbuf o = STRBUF_INIT;
-	char buf[512], *end;
+	char buf[512];
 	FILE *p = popen(src->cmd, "r");
 	size_t n;
 	int st, ret = 0;
@@ -91,16 +136,11 @@ static int run_cmd(struct lw_source *src, double *out, struct strbuf *err)
 		if (o.len < LW_CMD_MAX_OUTPUT)
 			strbuf_add(&o, buf, n);
 	st = pclose(p);
-	strbuf_trim(&o);
-	errno = 0;
-	*out = strtod(o.buf, &end);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
 		ret = err_set(err, -EIO, "--metric-cmd '%s' failed (status %d)",
 			      src->cmd, st == -1 ? -1 : WEXITSTATUS(st));
-	else if (end == o.buf || errno || !isfinite(*out))
-		ret = err_set(err, -EINVAL,
-			      "--metric-cmd '%s' printed no number ('%.40s')",
-			      src->cmd, o.buf);
+	else
+		ret = lw_cmd_number(src->cmd, o.buf, o.len, out, err);
 	strbuf_release(&o);
 	return ret;
 }
@@ -113,7 +153,8 @@ static int open_log(struct lw_source *src, bool at_end, struct strbuf *err)
 
 	if (src->fd >= 0)
 		close(src->fd);
-	src->fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO put there is refused, not waited on */
+	src->fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (src->fd < 0)
 		return err_set(err, -errno,
 			       "cannot open --metric-file '%s': %s", src->path,
@@ -121,8 +162,14 @@ static int open_log(struct lw_source *src, bool at_end, struct strbuf *err)
 	if (fstat(src->fd, &st))
 		return err_set(err, -errno, "cannot stat '%s': %s", src->path,
 			       strerror(errno));
+	if (!S_ISREG(st.st_mode)) {
+		close(src->fd);
+		src->fd = -1;
+		return not_a_log(src->path, st.st_mode, err);
+	}
 	src->pos = at_end ? st.st_size : 0;
 	strbuf_reset(&src->partial);
+	src->too_long = false;
 	return 0;
 }
 
@@ -140,8 +187,8 @@ int lw_source_start(struct lw_source *src, struct strbuf *err)
 }
 
 /* One complete line of the log against the regex. */
-static void match_line(struct lw_source *src, const char *line, double *count,
-		       double *sum, double *nr)
+static void match_line(struct lw_source *src, const char *line,
+		       struct lw_tally *t)
 {
 	regmatch_t m[2];
 	char *end;
@@ -149,14 +196,46 @@ static void match_line(struct lw_source *src, const char *line, double *count,
 
 	if (regexec(&src->re, line, 2, m, 0))
 		return;
-	(*count)++;
+	t->lines++;
 	if (!src->extract || m[1].rm_so < 0)
 		return;
 	v = strtod(line + m[1].rm_so, &end);
 	if (end != line + m[1].rm_so && isfinite(v)) {
-		*sum += v;
-		(*nr)++;
+		t->sum += v;
+		t->nr++;
 	}
+}
+
+/* Hold n more bytes of the line being read, unless it is too long. */
+static void hold(struct lw_source *src, const char *p, size_t n)
+{
+	if (src->too_long)
+		return;
+	if (src->partial.len + n > LW_LINE_MAX) {
+		src->too_long = true;
+		strbuf_reset(&src->partial);
+		return;
+	}
+	strbuf_add(&src->partial, p, n);
+}
+
+void lw_log_feed(struct lw_source *src, const char *buf, size_t n,
+		 struct lw_tally *t)
+{
+	size_t i, start = 0;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] != '\n')
+			continue;
+		hold(src, buf + start, i - start);
+		/* a NUL inside a line ends what the regex sees of it */
+		if (!src->too_long)
+			match_line(src, src->partial.buf, t);
+		strbuf_reset(&src->partial);
+		src->too_long = false;
+		start = i + 1;
+	}
+	hold(src, buf + start, n - start);
 }
 
 /* The log's lines added since the last window: count per second, or the
@@ -165,7 +244,7 @@ static void match_line(struct lw_source *src, const char *line, double *count,
 static int read_log(struct lw_source *src, double seconds, double *out,
 		    struct strbuf *err)
 {
-	double count = 0, sum = 0, nr = 0;
+	struct lw_tally t = {0};
 	struct stat st, now;
 	char buf[8192];
 	size_t total = 0;
@@ -180,10 +259,10 @@ static int read_log(struct lw_source *src, double seconds, double *out,
 	} else if (st.st_size < src->pos) {
 		src->pos = 0;
 		strbuf_reset(&src->partial);
+		src->too_long = false;
 	}
 	while (total < LW_LOG_MAX_READ) {
 		ssize_t n = pread(src->fd, buf, sizeof(buf), src->pos);
-		size_t i, start = 0;
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -194,26 +273,18 @@ static int read_log(struct lw_source *src, double seconds, double *out,
 			break;
 		src->pos += n;
 		total += (size_t)n;
-		for (i = 0; i < (size_t)n; i++) {
-			if (buf[i] != '\n')
-				continue;
-			strbuf_add(&src->partial, buf + start, i - start);
-			match_line(src, src->partial.buf, &count, &sum, &nr);
-			strbuf_reset(&src->partial);
-			start = i + 1;
-		}
-		strbuf_add(&src->partial, buf + start, (size_t)n - start);
+		lw_log_feed(src, buf, (size_t)n, &t);
 	}
 	if (src->extract) {
-		*out = nr ? sum / nr : NAN;
-		if (!nr)
+		*out = t.nr ? t.sum / t.nr : NAN;
+		if (!t.nr)
 			return err_set(err, -ENODATA,
 				       "no line of '%s' matched --metric-regex "
 				       "with a number in this window",
 				       src->path);
 		return 0;
 	}
-	*out = seconds > 0 ? count / seconds : NAN;
+	*out = seconds > 0 ? t.lines / seconds : NAN;
 	return 0;
 }
 

@@ -38,12 +38,15 @@ struct lw_source {
 	int fd;		       /* the log, or -1 */
 	off_t pos;	       /* read up to here */
 	struct strbuf partial; /* a line not yet ended */
+	bool too_long;	       /* the line read now is over LW_LINE_MAX:
+				  skipped to its end */
 	double last;	       /* the counter's previous value */
 	bool have_last;
 };
 
 /* Set up src; 0 or -errno with err set (a regex that does not compile,
- * a log that cannot be opened). The log is followed from its end. */
+ * a log that is not a regular file: -EINVAL, a FIFO is never waited
+ * on). The log is followed from its end. */
 int lw_source_cmd(struct lw_source *src, const char *cmd, bool counter,
 		  struct strbuf *err);
 int lw_source_file(struct lw_source *src, const char *path, const char *re,
@@ -111,6 +114,35 @@ void lw_read(int stat_fd, const struct lw_cgroup *cg, struct lw_reading *out);
 int lw_measure(const struct lw_reading *a, const struct lw_reading *b,
 	       struct lw_source *src, struct lw_measure *out,
 	       struct strbuf *err);
+
+/* The longest line of a --metric-file matched; a longer one is skipped
+ * (it would otherwise be held whole, however long it grows). */
+#define LW_LINE_MAX (64u << 10)
+
+/*
+ * The number --metric-cmd printed: its output (out[0..len), any bytes)
+ * with white space trimmed, read as a decimal number (what follows the
+ * number is ignored: "812 requests"). 0 with *v finite, or -EINVAL with
+ * err quoting the output's start, made printable.
+ */
+int lw_cmd_number(const char *cmd, const char *out, size_t len, double *v,
+		  struct strbuf *err);
+
+/* What the new lines of a log amounted to. */
+struct lw_tally {
+	double lines; /* lines matching the regex */
+	double sum;   /* of the numbers its group captured */
+	double nr;    /* numbers captured */
+};
+
+/*
+ * n more bytes of src's log: each line they end is matched against the
+ * regex and counted in t; what follows the last newline is kept for the
+ * next call (at most LW_LINE_MAX bytes of it: a longer line is skipped
+ * whole). The tally does not depend on how the bytes are split.
+ */
+void lw_log_feed(struct lw_source *src, const char *buf, size_t n,
+		 struct lw_tally *t);
 
 /* Prime src at the experiment's start: a counter's first value, the
  * log's end. 0 or -errno with err set. */

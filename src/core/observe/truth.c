@@ -241,9 +241,20 @@ static const char *fmt_bytes(struct strbuf *sb, uint64_t bytes)
  * is for what makes the two differ without the cache serving anything:
  * the sampler's first and last readings fall a little inside or outside
  * the timed region, and the device counts a request when it completes.
- * Read-ahead and metadata only make the device deliver more, so a small
- * shortfall is already bytes that came from memory. Runs that bypass the
- * cache (direct I/O) are not judged.
+ * Read-ahead and metadata only make the device deliver more, so a
+ * shortfall is bytes that came from memory, and bytes above what the
+ * workload read are read-ahead (or other I/O), never memory. The
+ * sentence states only what those two numbers show.
+ *
+ * A file that fits in memory, read more than once without being dropped
+ * in between, may be served from memory on every pass after the first
+ * even when the device delivered as much as the workload read (other
+ * I/O on it hides the shortfall). The device's counts cannot show that,
+ * so such a run is flagged with a sentence that says what could have
+ * come from memory, not what did; unless the process's own reads from
+ * storage (/proc/self/io) show it fetched all it read, which means the
+ * cache did not keep the file. Runs that bypass the cache (direct I/O)
+ * are not judged.
  */
 static void warn_cached_reads(const struct truth *t, struct run_result *r,
 			      const struct truth_opts *o, uint64_t mem_bytes)
@@ -251,24 +262,26 @@ static void warn_cached_reads(const struct truth *t, struct run_result *r,
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT,
 		      d = STRBUF_INIT, why = STRBUF_INIT;
 	uint64_t ws = o ? o->working_set_bytes : 0;
-	double times = ws ? (double)t->logical_read_bytes / (double)ws : 0;
+	uint64_t logical = t->logical_read_bytes;
+	double times = ws ? (double)logical / (double)ws : 0;
 	double cached = t->cached_read_fraction;
-	/* a file that fits in memory, read more than once without being
-	 * dropped in between: every pass after the first came from memory,
-	 * whatever else the device delivered meanwhile (other I/O on it) */
+	double delivered =
+	    logical ? (double)t->device_read_bytes / (double)logical : NAN;
 	int wrapped = times > 1.0 + CACHE_READ_TOLERANCE && mem_bytes &&
 		      ws <= mem_bytes && !(o && o->invalidate);
-	double from_memory =
-	    wrapped && 1.0 - 1.0 / times > cached ? 1.0 - 1.0 / times : cached;
+	int fetched_all = t->have_procio &&
+			  (double)t->process_read_bytes >=
+			      (1.0 - CACHE_READ_TOLERANCE) * (double)logical;
 
 	if ((o && o->direct) || !isfinite(cached) ||
-	    t->logical_read_bytes < CACHE_READ_MIN_BYTES ||
-	    !(cached > CACHE_READ_TOLERANCE || wrapped))
+	    logical < CACHE_READ_MIN_BYTES)
+		goto out;
+	if (!(cached > CACHE_READ_TOLERANCE) && !(wrapped && !fetched_all))
 		goto out;
 	if (times > 1.0 + CACHE_READ_TOLERANCE)
 		strbuf_addf(&why,
 			    "; it read its %s working set %.2f times over, "
-			    "and every pass after the first found it in "
+			    "and passes after the first can find it in "
 			    "memory; give a --size larger than the run reads, "
 			    "--ios to read it once, --invalidate=1 to drop it "
 			    "after each pass (fio's default), or --direct=1",
@@ -284,16 +297,32 @@ static void warn_cached_reads(const struct truth *t, struct run_result *r,
 				    "some) or cached before the run; drop "
 				    "caches before the run, use --direct=1 or "
 				    "--randommap=1");
-	run_result_warn(r,
-			"reads measured the page cache, not the device: the "
-			"workload read %s but '%s' delivered %s (%.1f%%), so "
-			"%s%.1f%% came from memory%s",
-			fmt_bytes(&a, t->logical_read_bytes), t->device,
-			fmt_bytes(&b, t->device_read_bytes),
-			100.0 * (double)t->device_read_bytes /
-			    (double)t->logical_read_bytes,
-			from_memory > cached ? "at least " : "",
-			100.0 * from_memory, why.buf);
+	if (cached > CACHE_READ_TOLERANCE)
+		run_result_warn(r,
+				"reads measured the page cache, not the "
+				"device: the workload read %s but '%s' "
+				"delivered only %s (%.1f%%), so %.1f%% came "
+				"from memory%s",
+				fmt_bytes(&a, logical), t->device,
+				fmt_bytes(&b, t->device_read_bytes),
+				100.0 * delivered, 100.0 * cached, why.buf);
+	else
+		/* the device delivered (nearly) all: say what may have come
+		 * from memory and why its count does not show it */
+		run_result_warn_kind(
+		    r, RUN_WARN_PAGE_CACHE,
+		    "reads may have measured the page cache: up to %.1f%% of "
+		    "them could have come from memory, but '%s' delivered "
+		    "%s, %.1f%% of the %s the workload read, so its count "
+		    "cannot tell how much did (%s)%s",
+		    100.0 * (1.0 - 1.0 / times), t->device,
+		    fmt_bytes(&b, t->device_read_bytes), 100.0 * delivered,
+		    fmt_bytes(&a, logical),
+		    delivered > 1.0 ? "read-ahead or other I/O on it delivers "
+				      "the bytes above what was read"
+				    : "read-ahead or other I/O on it would "
+				      "hide a shortfall",
+		    why.buf);
 out:
 	strbuf_release(&a);
 	strbuf_release(&b);

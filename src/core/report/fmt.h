@@ -13,7 +13,8 @@
 
 /*
  * o as iotrial prints JSON: pretty-printed, spaced, '/' left unescaped,
- * with a final newline. Appends to out.
+ * with a final newline; strict JSON and UTF-8, nothing raw a terminal
+ * obeys (util/text.h, text_json_safe()). Appends to out.
  */
 void report_json_string(struct json_object *o, struct strbuf *out);
 
@@ -25,6 +26,11 @@ void report_fmt_metric(struct strbuf *out, double v);
  * up, never an exponent; "-" for NaN.
  */
 void report_fmt_value(struct strbuf *out, double v);
+
+/* A value of a metric in unit, as the tables show it: a latency ("ns")
+ * as "68.6us", seconds ("s") with two decimals, else as a metric;
+ * "-" for NaN. */
+void report_fmt_in_unit(struct strbuf *out, double v, const char *unit);
 
 /*
  * Pad the column that starts at out->len == from to width with spaces,

@@ -8,8 +8,11 @@
 #include "expjson.h"
 #include "log_text.h"
 #include "report.h"
+#include "../model/model_json.h"
+#include "../model/model_tree.h"
 #include "../../version.h"
 #include "../../util/text.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* "2026-11-29T22:58:00Z" as "2026-11-29 22:58". */
@@ -31,10 +34,18 @@ static void widen(int *w, const char *s)
 
 void log_columns_of(struct json_object *exp, struct log_columns *c)
 {
+	struct experiment_doc doc;
+	struct strbuf err = STRBUF_INIT;
+
 	strbuf_init(&c->arms, 0);
 	strbuf_init(&c->verdicts, 0);
-	report_arm_labels(exp, &c->arms);
-	report_verdict_summary(exp, &c->verdicts);
+	/* what is not an experiment has no arms and no verdicts */
+	if (!experiment_doc_from_tree(exp, &doc, 0, &err)) {
+		report_doc_arm_labels(&doc, &c->arms);
+		report_doc_verdict_summary(&doc, &c->verdicts);
+	}
+	experiment_doc_release(&doc);
+	strbuf_release(&err);
 }
 
 void log_columns_release(struct log_columns *c)
@@ -52,15 +63,21 @@ void log_columns_release(struct log_columns *c)
  */
 static const char *verdicts_of(const struct exp_summary *e, struct strbuf *tmp)
 {
-	struct json_object *exp = e->json ? json_tokener_parse(e->json) : NULL;
+	struct experiment_doc doc;
+	struct strbuf err = STRBUF_INIT;
+	const char *ret = e->verdicts;
 
-	if (!exp)
-		return e->verdicts;
-	strbuf_reset(tmp);
-	report_verdict_summary(exp, tmp);
-	json_object_put(exp);
-	text_make_printable(tmp->buf);
-	return tmp->buf;
+	if (!e->json)
+		return ret;
+	if (!experiment_doc_decode(e->json, strlen(e->json), &doc, 0, &err)) {
+		strbuf_reset(tmp);
+		report_doc_verdict_summary(&doc, tmp);
+		text_make_printable(tmp->buf);
+		ret = tmp->buf;
+	}
+	experiment_doc_release(&doc);
+	strbuf_release(&err);
+	return ret;
 }
 
 void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)
@@ -93,36 +110,36 @@ void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)
 void report_log_json(const struct exp_summary *l, size_t nr, int bare,
 		     struct strbuf *out)
 {
-	struct json_object *arr = json_object_new_array(), *top;
 	struct strbuf v = STRBUF_INIT;
+	struct log_doc doc;
 	size_t i;
 
+	log_doc_init(&doc);
+	doc.schema = xstrdup(IOTRIAL_SCHEMA);
+	doc.experiments = xcalloc(nr + 1, sizeof(*doc.experiments));
+	doc.nr_experiments = nr;
 	for (i = 0; i < nr; i++) {
-		struct json_object *o = json_object_new_object();
+		struct log_entry_doc *o = &doc.experiments[i];
 
-#define ADD(key, v) json_object_object_add(o, key, json_object_new_string(v))
-		ADD("id", l[i].id);
-		ADD("created", l[i].created);
-		ADD("workload", l[i].workload);
-		ADD("target", l[i].target);
-		ADD("metric", l[i].metric);
-		ADD("arms", l[i].arms);
-		ADD("host", l[i].host);
-		ADD("kernel", l[i].kernel);
-		ADD("result", verdicts_of(&l[i], &v));
-		ADD("origin", l[i].origin ? l[i].origin : EXP_ORIGIN_LOCAL);
-#undef ADD
-		json_object_array_add(arr, o);
+		o->id = xstrdup(l[i].id);
+		o->created = xstrdup(l[i].created);
+		o->workload = xstrdup(l[i].workload);
+		o->target = xstrdup(l[i].target);
+		o->metric = xstrdup(l[i].metric);
+		o->arms = xstrdup(l[i].arms);
+		o->host = xstrdup(l[i].host);
+		o->kernel = xstrdup(l[i].kernel);
+		o->result = xstrdup(verdicts_of(&l[i], &v));
+		o->origin =
+		    xstrdup(l[i].origin ? l[i].origin : EXP_ORIGIN_LOCAL);
 	}
-	if (bare) {
-		top = arr;
-	} else {
-		top = json_object_new_object();
-		json_object_object_add(top, "schema",
-				       json_object_new_string(IOTRIAL_SCHEMA));
-		json_object_object_add(top, "experiments", arr);
-	}
-	report_json_string(top, out);
-	json_object_put(top);
+	i = out->len;
+	if (bare)
+		log_doc_encode_array(&doc, out);
+	else
+		log_doc_encode(&doc, 0, out);
+	/* json-c writes a string's bytes as they are, UTF-8 or not */
+	text_json_safe(out, i);
+	log_doc_release(&doc);
 	strbuf_release(&v);
 }

@@ -5,20 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include "series_plan.h"
+#include "../model/model_json.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
+#include "../../util/text.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 int series_plan_make(const char *const *values, size_t nv, unsigned boots,
-		     uint64_t seed, int start, struct json_object **out,
+		     uint64_t seed, int start, struct series_plan_doc *out,
 		     struct strbuf *err)
 {
-	struct json_object *order;
 	size_t i, j, *idx;
 	struct rng r;
 	unsigned b;
 
+	series_plan_doc_init(out);
 	if (nv < 2)
 		return err_set(err, -EINVAL,
 			       "a plan alternates two values or more; give "
@@ -37,7 +39,8 @@ int series_plan_make(const char *const *values, size_t nv, unsigned boots,
 	}
 	rng_seed(&r, seed);
 	idx = xcalloc(nv, sizeof(*idx));
-	order = json_object_new_array();
+	out->start = start;
+	out->order = xcalloc((size_t)boots * nv, sizeof(*out->order));
 	for (b = 0; b < boots; b++) {
 		for (i = 0; i < nv; i++)
 			idx[i] = i;
@@ -48,45 +51,45 @@ int series_plan_make(const char *const *values, size_t nv, unsigned boots,
 			idx[k] = t;
 		}
 		for (i = 0; i < nv; i++)
-			json_object_array_add(
-			    order, json_object_new_string(values[idx[i]]));
+			out->order[out->nr_order++] = xstrdup(values[idx[i]]);
 	}
 	free(idx);
-	*out = json_object_new_object();
-	json_object_object_add(*out, "start", json_object_new_int(start));
-	json_object_object_add(*out, "order", order);
 	return 0;
 }
 
 int series_plan_next(const char *plan, int grp, char **out_tag, int *out_last)
 {
-	struct json_object *p = json_tokener_parse(plan), *order, *start, *t;
-	int ret = 0;
-	long k, n;
+	struct strbuf err = STRBUF_INIT;
+	struct series_plan_doc p;
+	int ret = series_plan_doc_decode(plan, strlen(plan), &p, 0, &err);
+	int64_t k = (int64_t)grp - p.start;
 
-	if (!p || !json_object_object_get_ex(p, "order", &order) ||
-	    !json_object_object_get_ex(p, "start", &start) ||
-	    !json_object_is_type(order, json_type_array) ||
-	    !json_object_is_type(start, json_type_int)) {
-		ret = -EINVAL;
-		goto out;
-	}
-	n = (long)json_object_array_length(order);
-	k = (long)grp - (long)json_object_get_int(start);
-	if (k < 0 || k >= n) {
+	if (!ret && (k < 0 || k >= (int64_t)p.nr_order))
 		ret = -ENOENT;
-		goto out;
+	if (!ret) {
+		*out_tag = xstrdup(p.order[k]);
+		*out_last = k == (int64_t)p.nr_order - 1;
 	}
-	t = json_object_array_get_idx(order, (size_t)k);
-	if (!json_object_is_type(t, json_type_string)) {
-		ret = -EINVAL;
-		goto out;
-	}
-	*out_tag = xstrdup(json_object_get_string(t));
-	*out_last = k == n - 1;
-out:
-	json_object_put(p);
+	series_plan_doc_release(&p);
+	strbuf_release(&err);
 	return ret;
+}
+
+int series_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (!n || n > 64 || name[0] == '-' || name[0] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-'))
+			return 0;
+	}
+	return 1;
 }
 
 void series_unit_name(const char *name, struct strbuf *out)
@@ -94,10 +97,13 @@ void series_unit_name(const char *name, struct strbuf *out)
 	strbuf_addf(out, "iotrial-series-%s.service", name);
 }
 
-/* Is path absolute and free of what would change an ExecStart line? */
+/* Is path absolute, UTF-8, and free of what would change an ExecStart
+ * line? */
 static int exec_path_ok(const char *path)
 {
 	const unsigned char *p = (const unsigned char *)path;
+	char *copy;
+	int printable;
 
 	if (*p != '/')
 		return 0;
@@ -105,15 +111,20 @@ static int exec_path_ok(const char *path)
 		if (*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\'' ||
 		    *p == '\\' || *p == ';')
 			return 0;
-	return 1;
+	/* a unit file is UTF-8: no stray byte, no C1 control */
+	copy = xstrdup(path);
+	printable = !text_make_printable(copy);
+	free(copy);
+	return printable;
 }
 
-/* path with '%' doubled, as systemd's specifiers need. */
+/* path with '%' and '$' doubled: systemd reads "%x" as a specifier and
+ * "$X" or "${X}" as an environment variable. */
 static void add_escaped(struct strbuf *out, const char *path)
 {
 	for (; *path; path++) {
-		if (*path == '%')
-			strbuf_addch(out, '%');
+		if (*path == '%' || *path == '$')
+			strbuf_addch(out, *path);
 		strbuf_addch(out, *path);
 	}
 }
@@ -121,17 +132,22 @@ static void add_escaped(struct strbuf *out, const char *path)
 int series_unit_text(const char *name, const char *binary, const char *db,
 		     struct strbuf *out, struct strbuf *err)
 {
+	if (!series_name_ok(name))
+		return err_set(err, -EINVAL,
+			       "cannot write a unit for series '%s': a series "
+			       "name is letters, digits, '.', '_' and '-'",
+			       name);
 	if (!exec_path_ok(binary))
 		return err_set(err, -EINVAL,
 			       "cannot write a unit that runs '%s': expected "
-			       "an absolute path without blanks, quotes, "
-			       "';' or '\\'",
+			       "an absolute path in UTF-8 without blanks, "
+			       "quotes, ';' or '\\'",
 			       binary);
 	if (!exec_path_ok(db))
 		return err_set(err, -EINVAL,
 			       "cannot write a unit for the store '%s': "
-			       "expected an absolute path without blanks, "
-			       "quotes, ';' or '\\'",
+			       "expected an absolute path in UTF-8 without "
+			       "blanks, quotes, ';' or '\\'",
 			       db);
 	strbuf_addf(out,
 		    "# Written by 'iotrial series %s at-boot --install'; "

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <sqlite3.h>
 #include "store.h"
@@ -254,6 +255,15 @@ static int check_file(const char *path, bool *out_exists, struct strbuf *err)
 
 	*out_exists = false;
 	if (stat(path, &stbuf)) {
+		/* a link to nothing: a store made through it would land
+		 * where the link says, not where --db does */
+		if (errno == ENOENT && !lstat(path, &stbuf) &&
+		    S_ISLNK(stbuf.st_mode))
+			return err_set(err, -EINVAL,
+				       "'%s' is a symbolic link to nothing; "
+				       "iotrial makes no results store "
+				       "through it: give the path itself",
+				       path);
 		if (errno == ENOENT)
 			return 0;
 		return err_set(err, -errno,
@@ -481,6 +491,65 @@ static void undo_create(const char *path, int made_file, size_t made_len)
 	strbuf_release(&p);
 }
 
+/*
+ * Can the store at path be written here? SQLite writes beside it (its
+ * -wal and -shm files), so its directory must be writable too. 0, or
+ * -EROFS (a read-only mount) or -EACCES and the like.
+ */
+static int place_writable(const char *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	struct statvfs vfs;
+	int ret = 0;
+
+	if (!statvfs(path, &vfs) && (vfs.f_flag & ST_RDONLY))
+		return -EROFS;
+	if (access(path, W_OK))
+		return -errno;
+	if (!slash)
+		strbuf_addch(&dir, '.');
+	else
+		strbuf_add(&dir, path,
+			   slash == path ? 1 : (size_t)(slash - path));
+	if (access(dir.buf, W_OK | X_OK))
+		ret = -errno;
+	strbuf_release(&dir);
+	return ret;
+}
+
+/*
+ * Open the store at path read-only, for a reader where nothing can be
+ * written (a read-only mount, a directory of another user): as an
+ * immutable file, since SQLite cannot make the -shm file a WAL store
+ * needs to be read otherwise, unless a write-ahead log is there with
+ * transactions in it (then it reads that, as a plain read-only open).
+ */
+static int open_read_only(struct store *s, const char *path)
+{
+	struct strbuf uri = STRBUF_INIT, wal = STRBUF_INIT;
+	struct stat st;
+	const char *p;
+	int rc;
+
+	strbuf_addstr(&uri, "file:");
+	for (p = path; *p; p++) /* the URI's own characters, escaped */
+		if (*p == '%' || *p == '?' || *p == '#' ||
+		    (unsigned char)*p < 0x20)
+			strbuf_addf(&uri, "%%%02X", (unsigned char)*p);
+		else
+			strbuf_addch(&uri, *p);
+	strbuf_addf(&wal, "%s-wal", path);
+	strbuf_addstr(&uri, !stat(wal.buf, &st) && st.st_size > 0
+				? "?mode=ro"
+				: "?immutable=1");
+	rc = sqlite3_open_v2(uri.buf, &s->db,
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	strbuf_release(&uri);
+	strbuf_release(&wal);
+	return rc;
+}
+
 int store_open(struct store *s, const char *path, struct strbuf *err)
 {
 	return store_open_flags(s, path, 0, err);
@@ -491,7 +560,7 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 {
 	struct strbuf def = STRBUF_INIT, why = STRBUF_INIT;
 	bool exists, fresh;
-	int ret, rc, oflags = SQLITE_OPEN_READWRITE, created = 0;
+	int ret, rc, oflags = SQLITE_OPEN_READWRITE, created = 0, rw = 0;
 	size_t made_len = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -511,12 +580,25 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 	ret = check_file(path, &exists, err);
 	if (ret)
 		goto out;
-	if (!exists && (flags & STORE_NO_CREATE) && access(path, F_OK)) {
+	if (!access(path, F_OK))
+		rw = place_writable(path);
+	/* a reader makes nothing, not even in an empty file */
+	if (!exists && (flags & STORE_NO_CREATE)) {
 		ret = err_set(err, -ENOENT,
-			      "there is no results store at '%s' yet; "
-			      "'iotrial run', 'iotrial compare' and "
-			      "'iotrial import' create it",
+			      access(path, F_OK)
+				  ? "there is no results store at '%s' yet; "
+				    "'iotrial run', 'iotrial compare' and "
+				    "'iotrial import' create it"
+				  : "'%s' is an empty file, not a results "
+				    "store yet; 'iotrial run', 'iotrial "
+				    "compare' and 'iotrial import' make it one",
 			      path);
+		goto out;
+	}
+	if (exists && rw && !(flags & STORE_NO_CREATE)) {
+		ret =
+		    err_set(err, rw, "cannot write the results store '%s': %s",
+			    path, strerror(-rw));
 		goto out;
 	}
 	if (!exists) {
@@ -529,7 +611,11 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 			goto out;
 		oflags |= SQLITE_OPEN_CREATE;
 	}
-	rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
+	/* a reader where nothing can be written: the store as it is */
+	if (exists && rw)
+		rc = open_read_only(s, path);
+	else
+		rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
 	if (rc != SQLITE_OK) {
 		db_reason(s->db, rc, &why, &ret);
 		err_set(err, ret, "cannot open the results store '%s': %s",
@@ -539,14 +625,21 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
 	ret = check_ours(s, &fresh, err);
-	if (!ret && fresh)
+	if (!ret && fresh && exists && rw)
+		ret = err_set(err, -ENOENT,
+			      "there is no results store at '%s' yet (an "
+			      "empty database)",
+			      path);
+	else if (!ret && fresh)
 		ret = init_schema(s, err);
 	if (!ret)
 		ret = ensure_origin(s, err);
 	if (ret)
 		goto out;
 	/* not "wal" on filesystems without shared memory: still safe */
-	ret = store_exec(s, sql_wal, "switch the store to WAL mode", err);
+	if (!(exists && rw))
+		ret =
+		    store_exec(s, sql_wal, "switch the store to WAL mode", err);
 	if (!ret)
 		ret = store_exec(s, sql_settings, "configure the store", err);
 out:

@@ -20,6 +20,8 @@ struct scratch {
 	uint64_t filled_bytes; /* raw: [0, this) of the device holds data
 				  written to the disk (scratch_fill) */
 	const struct session_log *log; /* where fill notes go; may be NULL */
+	const char *auto_fs; /* the file system TARGET_FILES gave a spec
+				that named none, or NULL */
 };
 
 /* Unmount mnt (no link followed), retrying briefly while it is busy,

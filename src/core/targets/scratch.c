@@ -60,6 +60,13 @@ const char *scratch_device(const struct target *t)
 	return sc ? sc->dev : NULL;
 }
 
+const char *scratch_auto_fs(const struct target *t)
+{
+	const struct scratch *sc = t ? t->scratch : NULL;
+
+	return sc ? sc->auto_fs : NULL;
+}
+
 struct session *scratch_session(const struct target *t)
 {
 	const struct scratch *sc = t ? t->scratch : NULL;
@@ -76,9 +83,12 @@ static char *in_dir(const char *dir, const char *name)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Parse "SIZE[:FS]". */
-static int parse_spec(const char *spec, uint64_t *bytes, char **fs,
-		      struct strbuf *err)
+/*
+ * Parse "SIZE[:FS]". With TARGET_FILES in flags a spec without FS gets
+ * ext4, and *auto_fs is set.
+ */
+static int parse_spec(const char *spec, unsigned flags, uint64_t *bytes,
+		      char **fs, int *auto_fs, struct strbuf *err)
 {
 	const char *colon = strchr(spec, ':');
 	char *size =
@@ -88,6 +98,11 @@ static int parse_spec(const char *spec, uint64_t *bytes, char **fs,
 	int ret;
 
 	*fs = xstrdup(colon ? colon + 1 : "");
+	*auto_fs = !colon && (flags & TARGET_FILES);
+	if (*auto_fs) {
+		free(*fs);
+		*fs = xstrdup("ext4");
+	}
 	ret = units_parse_size(size, 0, bytes, NULL, &why);
 	if (ret) {
 		err_set(err, ret, "bad scratch size in 'scratch:%s': %s", spec,
@@ -116,9 +131,14 @@ static int parse_spec(const char *spec, uint64_t *bytes, char **fs,
 		strbuf_reset(&why);
 		units_fmt_bytes(&why, min);
 		ret = err_set(err, -EINVAL,
-			      "scratch size '%s' is too small%s%s; give at "
+			      "scratch size '%s' is too small%s%s%s; give at "
 			      "least %s",
-			      size, **fs ? " for " : "", *fs, why.buf);
+			      size, **fs ? " for " : "", *fs,
+			      *auto_fs ? " (the workload works on files, so "
+					 "the scratch device gets a file "
+					 "system)"
+				       : "",
+			      why.buf);
 	}
 out:
 	free(size);
@@ -320,8 +340,12 @@ static int attach_loop(struct scratch *sc, int img_fd, struct strbuf *err)
 	return ret;
 }
 
-/* mkfs and mount on a directory of ours. */
-static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
+/*
+ * mkfs and mount on a directory of ours. files: the workload works on
+ * files, so a raw device is no way out when mkfs is missing.
+ */
+static int make_fs(struct scratch *sc, const char *fs, int files,
+		   struct strbuf *err)
 {
 	char *ext4[] = {"mkfs.ext4",
 			"-q",
@@ -339,13 +363,15 @@ static int make_fs(struct scratch *sc, const char *fs, struct strbuf *err)
 	if (ret == -EINTR)
 		goto out;
 	if (ret == -ENOENT) {
-		ret = err_set(err, -ENOENT,
-			      "cannot make an %s file system: '%s' was not "
-			      "found; install %s, or use %s",
-			      fs, argv[0],
-			      strcmp(fs, "xfs") ? "e2fsprogs" : "xfsprogs",
-			      strcmp(fs, "xfs") ? "a raw scratch:SIZE"
-						: "scratch:SIZE:ext4");
+		ret = err_set(
+		    err, -ENOENT,
+		    "cannot make an %s file system: '%s' was not "
+		    "found; install %s, or use %s",
+		    fs, argv[0], strcmp(fs, "xfs") ? "e2fsprogs" : "xfsprogs",
+		    strcmp(fs, "xfs") ? files ? "scratch:SIZE:xfs or a "
+						"directory"
+					      : "a raw scratch:SIZE"
+				      : "scratch:SIZE:ext4");
 		goto out;
 	}
 	if (ret) {
@@ -420,9 +446,9 @@ int scratch_open_in(struct target *t, const char *spec, struct session *s,
 	struct scratch *sc = xcalloc(1, sizeof(*sc));
 	uint64_t bytes = 0;
 	char *fs = NULL;
-	int ret, img_fd = -1;
+	int ret, img_fd = -1, auto_fs = 0;
 
-	ret = parse_spec(spec, &bytes, &fs, err);
+	ret = parse_spec(spec, t->flags, &bytes, &fs, &auto_fs, err);
 	if (ret)
 		goto fail;
 	if (geteuid()) {
@@ -451,7 +477,11 @@ int scratch_open_in(struct target *t, const char *spec, struct session *s,
 	if (img_fd >= 0)
 		close(img_fd);
 	if (!ret && *fs)
-		ret = stopped(sc) ? -EINTR : make_fs(sc, fs, err);
+		ret = stopped(sc)
+			  ? -EINTR
+			  : make_fs(sc, fs, t->flags & TARGET_FILES, err);
+	if (!ret && auto_fs)
+		sc->auto_fs = "ext4";
 	if (!ret)
 		ret = stopped(sc) ? -EINTR : fill_target(t, sc, err);
 	if (ret)

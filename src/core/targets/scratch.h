@@ -8,8 +8,10 @@
  * The target it opens: with a file system, kind TARGET_SCRATCH behaving
  * like a directory (path is the mount point, workdir inside it); without,
  * kind TARGET_BLOCKDEV on the loop device (workloads treat it as a raw
- * device). Either way t->scratch is set, and target_release() tears it
- * down through scratch_release().
+ * device). A spec without a file system opened for a workload that
+ * works on files (TARGET_FILES) is given ext4, as if it had said so. Either way
+ * t->scratch is set, and target_release() tears it down through
+ * scratch_release().
  */
 #ifndef IOTRIAL_SCRATCH_H
 #define IOTRIAL_SCRATCH_H
@@ -47,6 +49,13 @@ void scratch_release(struct target *t);
 
 /* The loop device node ("/dev/loop3") of a scratch target, or NULL. */
 const char *scratch_device(const struct target *t);
+
+/*
+ * The file system a scratch target was given because its spec named
+ * none ("scratch:1G") and the caller works on files (TARGET_FILES):
+ * "ext4"; NULL for any other target.
+ */
+const char *scratch_auto_fs(const struct target *t);
 
 /* The journal session a scratch target holds (for run --set to share). */
 struct session *scratch_session(const struct target *t);

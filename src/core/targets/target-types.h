@@ -21,6 +21,9 @@ enum target_flags {
 	TARGET_NO_WORKDIR = 1 << 1,    /* inspect only: create nothing */
 	TARGET_READS_ONLY = 1 << 2,    /* the caller only reads a device:
 					  one with data on it is opened */
+	TARGET_FILES = 1 << 3,	       /* the workload works on files: a
+					  raw scratch:SIZE gets a file
+					  system (scratch_auto_fs()) */
 };
 
 struct target {

@@ -124,10 +124,14 @@ void fidelity_compute(const struct trace_summary *c,
 		rs[i] = r->read_sizes[i] + r->write_sizes[i];
 	}
 	f->err[FID_SIZES] = tvd(cs, rs, TRACE_SIZE_BUCKETS);
-	crd = (double)(c->ops[TOP_READ] + c->ops[TOP_BLK_READ]);
-	crw = (double)(c->ops[TOP_WRITE] + c->ops[TOP_BLK_WRITE]);
-	rrd = (double)(r->ops[TOP_READ] + r->ops[TOP_BLK_READ]);
-	rrw = (double)(r->ops[TOP_WRITE] + r->ops[TOP_BLK_WRITE]);
+	crd = (double)(c->ops[TOP_READ] + c->ops[TOP_BLK_READ] +
+		       c->ops[TOP_URING_READ]);
+	crw = (double)(c->ops[TOP_WRITE] + c->ops[TOP_BLK_WRITE] +
+		       c->ops[TOP_URING_WRITE]);
+	rrd = (double)(r->ops[TOP_READ] + r->ops[TOP_BLK_READ] +
+		       r->ops[TOP_URING_READ]);
+	rrw = (double)(r->ops[TOP_WRITE] + r->ops[TOP_BLK_WRITE] +
+		       r->ops[TOP_URING_WRITE]);
 	if (crd + crw > 0 && rrd + rrw > 0)
 		f->err[FID_MIX] =
 		    cap1(fabs(crd / (crd + crw) - rrd / (rrd + rrw)));
@@ -356,14 +360,18 @@ double fidelity_combine(double file_score, const struct fidelity_devterms *f)
 	return 100 * (1 - (3 * file_mean + sum / nr) / 4);
 }
 
-/* A meta value that is a whole number, else 0 (*ok cleared). */
+/*
+ * A meta value that is a whole number, digits only, else 0 (*ok
+ * cleared): strtoull() alone would take " 7" and "+7", and read " -1"
+ * as the largest number.
+ */
 static uint64_t meta_u64(const struct trace *t, const char *key, int *ok)
 {
 	const char *v = trace_meta_get(t, key);
 	char *end;
 	unsigned long long n;
 
-	if (!v || !*v || *v == '-') {
+	if (!v || *v < '0' || *v > '9') {
 		*ok = 0;
 		return 0;
 	}

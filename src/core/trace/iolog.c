@@ -13,6 +13,7 @@
 #include "iolog.h"
 #include "../../util/error.h"
 #include "../../util/strbuf.h"
+#include "../../util/text.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -22,7 +23,7 @@
 /* The fio action of an op, or NULL for one fio cannot replay. */
 static const char *fio_action(unsigned op)
 {
-	switch (op) {
+	switch (trace_op_base(op)) { /* an io_uring request's as its call's */
 	case TOP_READ:
 		return "read";
 	case TOP_WRITE:
@@ -35,22 +36,72 @@ static const char *fio_action(unsigned op)
 	return NULL;
 }
 
-size_t iolog_export(const struct trace *t, struct strbuf *out)
+int iolog_name_ok(const char *path)
+{
+	size_t n = strlen(path), i;
+	char *copy;
+	int ok;
+
+	if (!n || n > IOLOG_NAME_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)path[i] <= ' ' ||
+		    (unsigned char)path[i] == 0x7f)
+			return 0;
+	/* C1 controls and bytes that are not UTF-8 */
+	copy = xstrdup(path);
+	ok = !text_make_printable(copy);
+	free(copy);
+	return ok;
+}
+
+/* Events by start time, in trace order among equals. */
+static int by_start(const void *a, const void *b)
+{
+	const struct trace_event *const *x = a, *const *y = b;
+
+	if ((*x)->ts_ns != (*y)->ts_ns)
+		return (*x)->ts_ns < (*y)->ts_ns ? -1 : 1;
+	return *x < *y ? -1 : *x > *y;
+}
+
+size_t iolog_export(const struct trace *t, struct strbuf *out,
+		    struct iolog_unnamed *un)
 {
 	unsigned char *seen = xcalloc(t->nr_files + 1, 1);
+	const struct trace_event **order;
 	uint64_t last_us = 0;
 	size_t i, n = 0;
 
+	if (un)
+		memset(un, 0, sizeof(*un));
 	strbuf_addstr(out, "fio version 3 iolog\n");
+	/* a trace is in the order the calls ended; io_uring requests end
+	 * out of the order they were submitted in, and fio issues the
+	 * lines in their order */
+	order = xcalloc(t->nr_events + 1, sizeof(*order));
+	for (i = 0; i < t->nr_events; i++)
+		order[i] = &t->events[i];
+	qsort(order, t->nr_events, sizeof(*order), by_start);
 	for (i = 0; i < t->nr_events; i++) {
-		const struct trace_event *e = &t->events[i];
+		const struct trace_event *e = order[i];
 		const struct trace_file *f = trace_file_get(t, e->file);
 		const char *act = fio_action(e->op);
 		uint64_t us = e->ts_ns / 1000;
 
-		if (!act || !f || f->kind != TFK_REG || e->ret < 0 ||
-		    strchr(f->path, ' ') || strchr(f->path, '\n'))
+		if (!act || !f || f->kind != TFK_REG || e->ret < 0)
 			continue;
+		/* seen: 0 not yet, 1 added, 2 a name no line can hold */
+		if (!seen[e->file] && !iolog_name_ok(f->path)) {
+			seen[e->file] = 2;
+			if (un && !un->nr_files++)
+				un->first = e->file;
+		}
+		if (seen[e->file] == 2) {
+			if (un)
+				un->nr_events++;
+			continue;
+		}
 		/* fio wants the lines in time order */
 		if (us < last_us)
 			us = last_us;
@@ -61,7 +112,8 @@ size_t iolog_export(const struct trace *t, struct strbuf *out)
 				    (unsigned long long)us, f->path,
 				    (unsigned long long)us, f->path);
 		}
-		if (e->op == TOP_READ || e->op == TOP_WRITE) {
+		if (trace_op_base(e->op) == TOP_READ ||
+		    trace_op_base(e->op) == TOP_WRITE) {
 			uint64_t len = e->ret > 0 ? (uint64_t)e->ret : 0;
 
 			if (!len)
@@ -77,10 +129,11 @@ size_t iolog_export(const struct trace *t, struct strbuf *out)
 		n++;
 	}
 	for (i = 1; i <= t->nr_files; i++)
-		if (seen[i])
+		if (seen[i] == 1)
 			strbuf_addf(out, "%llu %s close\n",
 				    (unsigned long long)last_us,
 				    t->files[i - 1].path);
+	free(order);
 	free(seen);
 	return n;
 }

@@ -14,13 +14,39 @@
 
 struct strbuf;
 
+/* The most bytes of a file name fio reads from an iolog line. */
+#define IOLOG_NAME_MAX 256
+
+/*
+ * Can an iolog line name path? fio splits a line at white space and
+ * reads at most IOLOG_NAME_MAX bytes of a name, so a path with a space,
+ * a tab or a newline, or a longer one, reads as another line's words
+ * (fio then runs or crashes on what was never meant); a control
+ * character or bytes that are not UTF-8 would reach a terminal. 1 for
+ * a path of printable UTF-8 without white space, up to the limit.
+ */
+int iolog_name_ok(const char *path);
+
+/* What an export left out because an iolog cannot name it. */
+struct iolog_unnamed {
+	size_t nr_files;  /* files iolog_name_ok() refuses that had I/O */
+	size_t nr_events; /* their reads, writes and syncs, left out */
+	uint32_t first;	  /* the first such file's id (0: none) */
+};
+
 /*
  * t as a fio version 3 iolog into out: a timestamp in microseconds
- * since the start on every line, each file added and opened at its
- * first use and closed at the end, the trace's paths as they are.
- * Returns the I/O lines written (reads, writes, syncs).
+ * since the start on every line, the lines in the order the calls
+ * started (an io_uring request as the read, write or sync it does),
+ * each file added and opened at its first use and closed at the end,
+ * the trace's paths as they are. The
+ * I/O of a file whose path iolog_name_ok() refuses is left out and
+ * counted in un (which may be NULL); out never holds a control byte
+ * but its newlines. Returns the I/O lines written (reads, writes,
+ * syncs).
  */
-size_t iolog_export(const struct trace *t, struct strbuf *out);
+size_t iolog_export(const struct trace *t, struct strbuf *out,
+		    struct iolog_unnamed *un);
 /*
  * The calls of t that change what reaches the device and that an iolog
  * cannot say, so an export leaves them out: fadvise and readahead (fio

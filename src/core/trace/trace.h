@@ -15,16 +15,20 @@
 #include <stdint.h>
 
 struct strbuf;
+struct outfile;
 
-#define TRACE_MAGIC	    "IOTRACE\n" /* the file's first 8 bytes */
-#define TRACE_VERSION_MAJOR 1		/* a reader refuses other majors */
-#define TRACE_VERSION_MINOR 2		/* and reads any minor of its major */
-#define TRACE_EVENT_BYTES   64		/* one event on disk */
-#define TRACE_RECORD_MAX    (1u << 20)	/* bytes of one record's payload */
-#define TRACE_PATH_MAX	    4096	/* bytes of a file's path */
-#define TRACE_FILES_MAX	    (1u << 20)	/* files of one trace */
-#define TRACE_EVENTS_MAX    (1u << 25)	/* events of one trace (2 GiB) */
-#define TRACE_META_MAX	    1024	/* meta entries */
+#define TRACE_MAGIC	       "IOTRACE\n" /* the file's first 8 bytes */
+#define TRACE_VERSION_MAJOR    1	   /* a reader refuses other majors */
+#define TRACE_VERSION_MINOR    3	  /* and reads any minor of its major */
+#define TRACE_EVENT_BYTES      64	  /* one event on disk */
+#define TRACE_HEADER_BYTES     16	  /* the header this writer writes */
+#define TRACE_FILE_FIXED_BYTES 32	  /* a FILE record before its path */
+#define TRACE_END_BYTES	       48	  /* the END record's payload */
+#define TRACE_RECORD_MAX       (1u << 20) /* bytes of one record's payload */
+#define TRACE_PATH_MAX	       4096	  /* bytes of a file's path */
+#define TRACE_FILES_MAX	       (1u << 20) /* files of one trace */
+#define TRACE_EVENTS_MAX       (1u << 25) /* events of one trace (2 GiB) */
+#define TRACE_META_MAX	       1024	  /* meta entries */
 
 /* The record types (a record is a u32 type, a u32 length, the payload). */
 enum trace_record_type {
@@ -68,6 +72,17 @@ enum trace_op {
 	/* 1.2: page cache advice */
 	TOP_FADVISE = 24,   /* fd, offset, size, arg: POSIX_FADV_* (0..5) */
 	TOP_READAHEAD = 25, /* fd, offset, size */
+	/* 1.3: io_uring requests of the recorded processes; ts_ns: the
+	 * submission, dur_ns: to the completion, fd: the sqe's descriptor
+	 * (TEV_FIXED: its index in the ring's registered files), file,
+	 * offset and size as a read or write has them, ret: the
+	 * completion's result, file2: the ring (1, 2, ... in the order
+	 * the trace met them; not a file), arg: the requests in flight on
+	 * that ring at the submission, this one included */
+	TOP_URING_READ = 28, /* 26 and 27 are not assigned: refused */
+	TOP_URING_WRITE = 29,
+	TOP_URING_FSYNC = 30,	  /* offset, size: the range (0, 0: all) */
+	TOP_URING_FDATASYNC = 31, /* the same */
 	TOP__NR
 };
 
@@ -83,6 +98,10 @@ enum trace_event_flags {
 	TEV_META = 1 << 6,     /* M */
 	TEV_RAHEAD = 1 << 7,   /* A: read-ahead */
 	TEV_UNDONE = 1 << 8,   /* no completion seen before the trace ended */
+	/* io_uring requests (1.3; TEV_VEC, TEV_POSITIONAL, TEV_UNDONE as
+	 * above): */
+	TEV_FIXED = 1 << 9,   /* a registered file: fd is its index */
+	TEV_SQPOLL = 1 << 10, /* submitted by the ring's kernel thread */
 };
 
 /* One call, as it is on disk (64 bytes, little-endian). */
@@ -144,7 +163,10 @@ struct trace {
 	struct trace_event *events; /* in file order (by ts_ns per thread) */
 	size_t nr_events, alloc_events;
 	struct trace_end end;
-	int complete; /* 1: the END record was read */
+	int complete;	  /* 1: the END record was read */
+	size_t cut_bytes; /* bytes of a last record cut short (a trace
+			     cut mid-record is read to its last whole
+			     one); 0: none */
 };
 
 /* The name of op ("read"), or "?" for one out of range. */
@@ -156,6 +178,14 @@ unsigned trace_op_find(const char *name);
 int trace_op_is_name(unsigned op);
 /* Is op a block-layer request (TOP_BLK_*)? */
 int trace_op_is_block(unsigned op);
+/* Is op one of the format's operations (not 0, not past TOP__NR, not a
+ * number left unassigned)? */
+int trace_op_known(unsigned op);
+/* Is op an io_uring request (TOP_URING_*)? */
+int trace_op_is_uring(unsigned op);
+/* The call whose work op does: TOP_READ for an io_uring read, and so
+ * on; op itself for the others. */
+unsigned trace_op_base(unsigned op);
 /* The trace format minor version that brought op in (0 for the first). */
 unsigned trace_op_minor(unsigned op);
 /* The name of a POSIX_FADV_* advice ("dontneed"), or NULL for one that
@@ -170,12 +200,20 @@ const struct trace_file *trace_file_get(const struct trace *t, uint32_t id);
 /*
  * Parse a whole trace file held in data[0..len) into t (which the
  * caller has zeroed; release it with trace_release() whatever this
- * returns). 0, or -EINVAL (not a trace, malformed) / -ENOTSUP (another
- * major version) / -EFBIG (over a bound) with err set.
+ * returns). A trace without its END record whose last record is cut
+ * short (a recorder killed, a full disk) is read to its last whole
+ * record: t->complete stays 0 and t->cut_bytes says what was left. 0,
+ * or -EINVAL (not a trace, malformed) / -ENOTSUP (another major
+ * version) / -EFBIG (over a bound) with err set.
  */
 int trace_read_mem(const void *data, size_t len, struct trace *t,
 		   struct strbuf *err);
-/* The same from the file at path (not followed if a symbolic link). */
+/*
+ * The same from the file at path (not followed if a symbolic link):
+ * only a regular file is read (a FIFO or a device is refused at once,
+ * -EINVAL, never waited on), and one larger than any trace can be is
+ * refused (-EFBIG).
+ */
 int trace_read_file(const char *path, struct trace *t, struct strbuf *err);
 void trace_release(struct trace *t);
 
@@ -192,19 +230,40 @@ uint32_t trace_add_file(struct trace *t, const struct trace_file *f);
  */
 struct trace_writer {
 	int fd;
+	struct outfile *out;  /* what fd was opened as (NULL: given) */
 	struct strbuf *block; /* events not written yet */
 	uint64_t nr_events;
-	uint64_t bytes; /* written so far */
-	int failed;	/* a write failed */
-	int anonymize;	/* paths as trace_anonymize_path() makes them */
+	uint32_t nr_meta, nr_files; /* records written */
+	uint32_t max_file;	    /* the highest file id an event named */
+	uint64_t bytes;		    /* written so far */
+	int failed;		    /* a write failed */
+	int anonymize; /* paths as trace_anonymize_path() makes them */
 	/* shown each event as it is written (NULL: none) */
 	void (*on_event)(void *ctx, const struct trace_event *e);
 	void *on_event_ctx;
 };
-/* Create path (never through a symbolic link; an existing file only
- * with replace). */
+/*
+ * Create path and write to it as the records come, so a trace cut short
+ * is readable to its last whole record: a new regular file, or with
+ * replace an existing one truncated; a symbolic link, a device, a FIFO
+ * is refused (util/outfile.h), -EEXIST an existing file without
+ * replace.
+ */
 int trace_writer_open(struct trace_writer *w, const char *path, int replace,
 		      struct strbuf *err);
+/* The same to fd, which the writer then owns (release closes it). */
+int trace_writer_open_fd(struct trace_writer *w, int fd, struct strbuf *err);
+/*
+ * The writer refuses (-EINVAL, -EFBIG) what the reader would refuse,
+ * so what it wrote reads back the same: a key empty or over 255 bytes,
+ * a 1025th meta entry; a file out of order (its id not the next one),
+ * with an empty path or one over TRACE_PATH_MAX bytes, of an unknown
+ * kind; an event of an unknown operation or fadvise advice, a block
+ * request naming a file (at the event), an event naming a file never
+ * written (at finish). A meta value over TRACE_PATH_MAX bytes is cut
+ * there (before a UTF-8 character it would split): a description, not
+ * an identity.
+ */
 int trace_writer_meta(struct trace_writer *w, const char *key,
 		      const char *value, struct strbuf *err);
 int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
@@ -228,7 +287,8 @@ void trace_anonymize_path(const char *path, struct strbuf *out);
  * cgroup, host) go. */
 void trace_anonymize(struct trace *t);
 
-/* The whole of t written to path as trace_writer does. */
+/* The whole of t written to path as trace_writer does, but to a new
+ * file renamed onto path at the end: a failure leaves what was there. */
 int trace_write_file(const struct trace *t, const char *path, int replace,
 		     struct strbuf *err);
 

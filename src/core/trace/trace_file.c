@@ -2,8 +2,8 @@
  * The trace file format (docs/TRACE-FORMAT.md): an 16-byte header, then
  * records of a u32 type, a u32 payload length and the payload, all
  * little-endian. The writer streams records as the capture produces
- * them; the reader takes a whole file and checks every bound, since a
- * trace comes from elsewhere as often as from here.
+ * them, and refuses what the reader (trace_read.c) would refuse; the
+ * names of operations and the trace in memory are here too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,14 +13,12 @@
 #include <unistd.h>
 #include "trace.h"
 #include "../../util/error.h"
+#include "../../util/outfile.h"
 #include "../../util/strbuf.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-#define HEADER_BYTES	 16
-#define FILE_FIXED_BYTES 32
-#define END_BYTES	 48
-#define BLOCK_EVENTS	 4096 /* events per EVENTS record the writer makes */
+#define BLOCK_EVENTS 4096 /* events per EVENTS record the writer makes */
 
 static const char *const op_names[TOP__NR] = {
     [TOP_NONE] = "none",
@@ -49,6 +47,10 @@ static const char *const op_names[TOP__NR] = {
     [TOP_BLK_FLUSH] = "blk_flush",
     [TOP_FADVISE] = "fadvise",
     [TOP_READAHEAD] = "readahead",
+    [TOP_URING_READ] = "uring_read",
+    [TOP_URING_WRITE] = "uring_write",
+    [TOP_URING_FSYNC] = "uring_fsync",
+    [TOP_URING_FDATASYNC] = "uring_fdatasync",
 };
 
 /* The advice values of posix_fadvise(2) on Linux, by number. */
@@ -63,6 +65,8 @@ const char *trace_fadv_name(uint32_t advice)
 
 unsigned trace_op_minor(unsigned op)
 {
+	if (trace_op_is_uring(op))
+		return 3;
 	if (op == TOP_FADVISE || op == TOP_READAHEAD)
 		return 2;
 	return trace_op_is_block(op) ? 1 : 0;
@@ -73,9 +77,34 @@ int trace_op_is_block(unsigned op)
 	return op >= TOP_BLK_READ && op <= TOP_BLK_FLUSH;
 }
 
+int trace_op_is_uring(unsigned op)
+{
+	return op >= TOP_URING_READ && op <= TOP_URING_FDATASYNC;
+}
+
+unsigned trace_op_base(unsigned op)
+{
+	switch (op) {
+	case TOP_URING_READ:
+		return TOP_READ;
+	case TOP_URING_WRITE:
+		return TOP_WRITE;
+	case TOP_URING_FSYNC:
+		return TOP_FSYNC;
+	case TOP_URING_FDATASYNC:
+		return TOP_FDATASYNC;
+	}
+	return op;
+}
+
+int trace_op_known(unsigned op)
+{
+	return op && op < TOP__NR && op_names[op];
+}
+
 const char *trace_op_name(unsigned op)
 {
-	return op < TOP__NR ? op_names[op] : "?";
+	return trace_op_known(op) ? op_names[op] : "?";
 }
 
 unsigned trace_op_find(const char *name)
@@ -83,7 +112,7 @@ unsigned trace_op_find(const char *name)
 	unsigned i;
 
 	for (i = 1; i < TOP__NR; i++)
-		if (!strcmp(op_names[i], name))
+		if (op_names[i] && !strcmp(op_names[i], name))
 			return i;
 	return TOP_NONE;
 }
@@ -177,21 +206,6 @@ static void put64(unsigned char *p, uint64_t v)
 	put32(p + 4, (uint32_t)(v >> 32));
 }
 
-static uint16_t get16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return get16(p) | (uint32_t)get16(p + 2) << 16;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 /* e as its 64 bytes on disk. */
 static void encode_event(unsigned char *p, const struct trace_event *e)
 {
@@ -209,22 +223,6 @@ static void encode_event(unsigned char *p, const struct trace_event *e)
 	put32(p + 60, (uint32_t)e->fd);
 }
 
-static void decode_event(const unsigned char *p, struct trace_event *e)
-{
-	e->ts_ns = get64(p);
-	e->dur_ns = get64(p + 8);
-	e->tid = get32(p + 16);
-	e->op = get16(p + 20);
-	e->flags = get16(p + 22);
-	e->file = get32(p + 24);
-	e->file2 = get32(p + 28);
-	e->offset = get64(p + 32);
-	e->size = get64(p + 40);
-	e->ret = (int64_t)get64(p + 48);
-	e->arg = get32(p + 56);
-	e->fd = (int32_t)get32(p + 60);
-}
-
 /* Append a record's type and length to sb. */
 static void add_record_head(struct strbuf *sb, uint32_t type, uint32_t len)
 {
@@ -235,15 +233,13 @@ static void add_record_head(struct strbuf *sb, uint32_t type, uint32_t len)
 	strbuf_add(sb, h, sizeof(h));
 }
 
-static void encode_meta(struct strbuf *sb, const char *key, const char *value)
+/* key (1..255 bytes) = the first vl bytes of value as a META record. */
+static void encode_meta(struct strbuf *sb, const char *key, const char *value,
+			size_t vl)
 {
-	size_t kl = strlen(key), vl = strlen(value);
+	size_t kl = strlen(key);
 	unsigned char l[2];
 
-	if (kl > 255)
-		kl = 255;
-	if (vl > TRACE_PATH_MAX)
-		vl = TRACE_PATH_MAX;
 	add_record_head(sb, TRACE_REC_META, (uint32_t)(4 + kl + vl));
 	put16(l, (uint16_t)kl);
 	strbuf_add(sb, l, 2);
@@ -301,14 +297,14 @@ void trace_anonymize(struct trace *t)
 	strbuf_release(&sb);
 }
 
+/* f (its path 1..TRACE_PATH_MAX bytes) as a FILE record. */
 static void encode_file(struct strbuf *sb, const struct trace_file *f)
 {
-	unsigned char p[FILE_FIXED_BYTES];
-	size_t pl = f->path ? strlen(f->path) : 0;
+	unsigned char p[TRACE_FILE_FIXED_BYTES];
+	size_t pl = strlen(f->path);
 
-	if (pl > TRACE_PATH_MAX)
-		pl = TRACE_PATH_MAX;
-	add_record_head(sb, TRACE_REC_FILE, (uint32_t)(FILE_FIXED_BYTES + pl));
+	add_record_head(sb, TRACE_REC_FILE,
+			(uint32_t)(TRACE_FILE_FIXED_BYTES + pl));
 	put32(p, f->id);
 	p[4] = f->kind;
 	p[5] = f->existed;
@@ -322,9 +318,9 @@ static void encode_file(struct strbuf *sb, const struct trace_file *f)
 
 static void encode_end(struct strbuf *sb, const struct trace_end *end)
 {
-	unsigned char p[END_BYTES];
+	unsigned char p[TRACE_END_BYTES];
 
-	add_record_head(sb, TRACE_REC_END, END_BYTES);
+	add_record_head(sb, TRACE_REC_END, TRACE_END_BYTES);
 	put64(p, end->nr_events);
 	put64(p + 8, end->lost);
 	put64(p + 16, end->duration_ns);
@@ -336,12 +332,12 @@ static void encode_end(struct strbuf *sb, const struct trace_end *end)
 
 static void encode_header(struct strbuf *sb)
 {
-	unsigned char h[HEADER_BYTES] = {0};
+	unsigned char h[TRACE_HEADER_BYTES] = {0};
 
 	memcpy(h, TRACE_MAGIC, 8);
 	put16(h + 8, TRACE_VERSION_MAJOR);
 	put16(h + 10, TRACE_VERSION_MINOR);
-	put32(h + 12, HEADER_BYTES);
+	put32(h + 12, TRACE_HEADER_BYTES);
 	strbuf_add(sb, h, sizeof(h));
 }
 
@@ -372,32 +368,51 @@ static int writer_put(struct trace_writer *w, struct strbuf *sb,
 	return 0;
 }
 
-int trace_writer_open(struct trace_writer *w, const char *path, int replace,
-		      struct strbuf *err)
+/* Start w on its fd: the header. */
+static int writer_begin(struct trace_writer *w, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, ret;
+	int ret;
 
-	memset(w, 0, sizeof(*w));
-	w->fd = -1;
-	flags |= replace ? O_TRUNC : O_EXCL;
-	w->fd = open(path, flags, 0644);
-	if (w->fd < 0) {
-		int e = errno;
-
-		if (e == EEXIST)
-			return err_set(err, -e,
-				       "'%s' exists; --force to replace it",
-				       path);
-		return err_set(err, -e, "cannot create '%s': %s", path,
-			       strerror(e));
-	}
 	w->block = xcalloc(1, sizeof(*w->block));
 	strbuf_init(w->block, 0);
 	encode_header(&sb);
 	ret = writer_put(w, &sb, err);
 	strbuf_release(&sb);
 	return ret;
+}
+
+/* Open path as flags say (util/outfile.h) and start w on it. */
+static int writer_open_as(struct trace_writer *w, const char *path,
+			  unsigned flags, struct strbuf *err)
+{
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->out = xcalloc(1, sizeof(*w->out));
+	ret = outfile_open(w->out, path, flags, err);
+	if (ret) {
+		free(w->out);
+		w->out = NULL;
+		return ret;
+	}
+	w->fd = w->out->fd;
+	return writer_begin(w, err);
+}
+
+int trace_writer_open(struct trace_writer *w, const char *path, int replace,
+		      struct strbuf *err)
+{
+	return writer_open_as(
+	    w, path, OUTFILE_IN_PLACE | (replace ? OUTFILE_REPLACE : 0), err);
+}
+
+int trace_writer_open_fd(struct trace_writer *w, int fd, struct strbuf *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = fd;
+	return writer_begin(w, err);
 }
 
 /* Write the events held, as one EVENTS record. */
@@ -420,14 +435,52 @@ int trace_writer_meta(struct trace_writer *w, const char *key,
 		      const char *value, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t kl = strlen(key), vl = strlen(value);
 	int ret;
 
 	if (w->anonymize && meta_names(key))
 		return 0;
-	encode_meta(&sb, key, value);
+	if (!kl || kl > 255)
+		return err_set(err, -EINVAL,
+			       "a trace's meta key is 1 to 255 bytes, not %zu",
+			       kl);
+	if (w->nr_meta >= TRACE_META_MAX)
+		return err_set(err, -EFBIG, "more than %u meta entries",
+			       TRACE_META_MAX);
+	if (vl > TRACE_PATH_MAX) {
+		/* cut, but not inside a UTF-8 character */
+		vl = TRACE_PATH_MAX;
+		while (vl && ((unsigned char)value[vl] & 0xc0) == 0x80)
+			vl--;
+	}
+	encode_meta(&sb, key, value, vl);
 	ret = writer_put(w, &sb, err);
 	strbuf_release(&sb);
+	if (!ret)
+		w->nr_meta++;
 	return ret;
+}
+
+/* Can f be the next file record of w, as a reader checks it? */
+static int check_file(const struct trace_writer *w, const struct trace_file *f,
+		      size_t pl, struct strbuf *err)
+{
+	if (f->id != w->nr_files + 1)
+		return err_set(err, -EINVAL,
+			       "file %u comes where file %u should", f->id,
+			       w->nr_files + 1);
+	if (w->nr_files >= TRACE_FILES_MAX)
+		return err_set(err, -EFBIG, "more than %u files",
+			       TRACE_FILES_MAX);
+	if (!pl || pl > TRACE_PATH_MAX)
+		return err_set(err, -EINVAL,
+			       "file %u: a path of %zu bytes (a trace holds "
+			       "1 to %u)",
+			       f->id, pl, TRACE_PATH_MAX);
+	if (f->kind > TFK_OTHER || f->existed > 1)
+		return err_set(err, -EINVAL, "file %u has an unknown kind",
+			       f->id);
+	return 0;
 }
 
 int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
@@ -438,20 +491,25 @@ int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
 
 	/* the events before it may name it: a reader checks at the end,
 	 * but a file comes before the block that first uses it anyway */
-	ret = writer_flush(w, err);
-	if (!ret && w->anonymize) {
-		struct trace_file a = *f;
-		struct strbuf p = STRBUF_INIT;
+	struct trace_file a = *f;
+	struct strbuf p = STRBUF_INIT;
 
+	if (!f->path)
+		a.path = "";
+	else if (w->anonymize) {
 		trace_anonymize_path(f->path, &p);
 		a.path = p.buf;
+	}
+	ret = check_file(w, &a, strlen(a.path), err);
+	if (!ret)
+		ret = writer_flush(w, err);
+	if (!ret) {
 		encode_file(&sb, &a);
-		strbuf_release(&p);
-	} else if (!ret) {
-		encode_file(&sb, f);
+		ret = writer_put(w, &sb, err);
 	}
 	if (!ret)
-		ret = writer_put(w, &sb, err);
+		w->nr_files++;
+	strbuf_release(&p);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -461,6 +519,24 @@ int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
 {
 	unsigned char p[TRACE_EVENT_BYTES];
 
+	if (!trace_op_known(e->op))
+		return err_set(err, -EINVAL, "an unknown operation %u", e->op);
+	if (e->op == TOP_FADVISE && !trace_fadv_name(e->arg))
+		return err_set(err, -EINVAL,
+			       "a fadvise of an unknown advice %u", e->arg);
+	if (trace_op_is_block(e->op) && e->file)
+		return err_set(err, -EINVAL, "a block request naming file %u",
+			       e->file);
+	if (w->nr_events >= TRACE_EVENTS_MAX)
+		return err_set(err, -EFBIG, "more than %u events",
+			       TRACE_EVENTS_MAX);
+	if (!trace_op_is_block(e->op)) {
+		if (e->file > w->max_file)
+			w->max_file = e->file;
+		/* an io_uring request's file2 is its ring */
+		if (e->file2 > w->max_file && !trace_op_is_uring(e->op))
+			w->max_file = e->file2;
+	}
 	if (w->on_event)
 		w->on_event(w->on_event_ctx, e);
 	encode_event(p, e);
@@ -477,6 +553,11 @@ int trace_writer_finish(struct trace_writer *w, struct trace_end *end,
 	struct strbuf sb = STRBUF_INIT;
 	int ret = writer_flush(w, err);
 
+	if (!ret && w->max_file > w->nr_files)
+		ret = err_set(err, -EINVAL,
+			      "an event names file %u, which the trace does "
+			      "not list",
+			      w->max_file);
 	end->nr_events = w->nr_events;
 	if (!ret) {
 		encode_end(&sb, end);
@@ -493,8 +574,13 @@ void trace_writer_release(struct trace_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
+	if (w->out) { /* it holds fd; a temporary goes */
+		outfile_release(w->out);
+		free(w->out);
+		w->out = NULL;
+	} else if (w->fd >= 0) {
 		close(w->fd);
+	}
 	w->fd = -1;
 	if (w->block) {
 		strbuf_release(w->block);
@@ -511,7 +597,7 @@ int trace_write_file(const struct trace *t, const char *path, int replace,
 	size_t i;
 	int ret;
 
-	ret = trace_writer_open(&w, path, replace, err);
+	ret = writer_open_as(&w, path, replace ? OUTFILE_REPLACE : 0, err);
 	for (i = 0; !ret && i < t->nr_meta; i++)
 		ret = trace_writer_meta(&w, t->meta[i].key, t->meta[i].value,
 					err);
@@ -521,256 +607,10 @@ int trace_write_file(const struct trace *t, const char *path, int replace,
 		ret = trace_writer_event(&w, &t->events[i], err);
 	if (!ret)
 		ret = trace_writer_finish(&w, &end, err);
+	if (!ret) {
+		ret = outfile_commit(w.out, err);
+		w.fd = -1;
+	}
 	trace_writer_release(&w);
-	return ret;
-}
-
-/* A string of n bytes from p, refused if it holds a NUL. */
-static char *take_string(const unsigned char *p, size_t n)
-{
-	if (memchr(p, 0, n))
-		return NULL;
-	return xstrndup((const char *)p, n);
-}
-
-static int read_meta(const unsigned char *p, uint32_t len, struct trace *t,
-		     struct strbuf *err)
-{
-	size_t kl, vl;
-	char *k, *v;
-
-	if (len < 4 || (kl = get16(p)) + 4 > len)
-		return err_set(err, -EINVAL, "a meta record is truncated");
-	vl = get16(p + 2 + kl);
-	if (2 + kl + 2 + vl != len || !kl || vl > TRACE_PATH_MAX)
-		return err_set(err, -EINVAL, "a meta record is malformed");
-	if (t->nr_meta >= TRACE_META_MAX)
-		return err_set(err, -EFBIG, "more than %u meta entries",
-			       TRACE_META_MAX);
-	k = take_string(p + 2, kl);
-	v = take_string(p + 4 + kl, vl);
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return err_set(err, -EINVAL, "a meta entry holds a NUL byte");
-	}
-	ALLOC_GROW(t->meta, t->nr_meta + 1, t->alloc_meta);
-	t->meta[t->nr_meta].key = k;
-	t->meta[t->nr_meta].value = v;
-	t->nr_meta++;
-	return 0;
-}
-
-static int read_file_rec(const unsigned char *p, uint32_t len, struct trace *t,
-			 struct strbuf *err)
-{
-	struct trace_file f = {0};
-	size_t pl;
-
-	if (len < FILE_FIXED_BYTES)
-		return err_set(err, -EINVAL, "a file record is truncated");
-	pl = get16(p + 6);
-	if (FILE_FIXED_BYTES + pl != len || !pl || pl > TRACE_PATH_MAX)
-		return err_set(err, -EINVAL, "a file record is malformed");
-	f.id = get32(p);
-	if (f.id != t->nr_files + 1)
-		return err_set(err, -EINVAL,
-			       "file %u comes where file %zu should", f.id,
-			       t->nr_files + 1);
-	if (t->nr_files >= TRACE_FILES_MAX)
-		return err_set(err, -EFBIG, "more than %u files",
-			       TRACE_FILES_MAX);
-	f.kind = p[4];
-	f.existed = p[5];
-	if (f.kind > TFK_OTHER || f.existed > 1)
-		return err_set(err, -EINVAL, "file %u has an unknown kind",
-			       f.id);
-	f.dev = get64(p + 8);
-	f.ino = get64(p + 16);
-	f.size_bytes = get64(p + 24);
-	f.path = take_string(p + FILE_FIXED_BYTES, pl);
-	if (!f.path)
-		return err_set(err, -EINVAL, "the path of file %u holds a NUL",
-			       f.id);
-	ALLOC_GROW(t->files, t->nr_files + 1, t->alloc_files);
-	t->files[t->nr_files++] = f;
-	return 0;
-}
-
-static int read_events(const unsigned char *p, uint32_t len, struct trace *t,
-		       struct strbuf *err)
-{
-	size_t n = len / TRACE_EVENT_BYTES, i;
-
-	if (len % TRACE_EVENT_BYTES)
-		return err_set(err, -EINVAL,
-			       "an events record is not a whole number of "
-			       "events");
-	if (t->nr_events + n > TRACE_EVENTS_MAX)
-		return err_set(err, -EFBIG, "more than %u events",
-			       TRACE_EVENTS_MAX);
-	ALLOC_GROW(t->events, t->nr_events + n, t->alloc_events);
-	for (i = 0; i < n; i++) {
-		struct trace_event *e = &t->events[t->nr_events];
-
-		decode_event(p + i * TRACE_EVENT_BYTES, e);
-		if (!e->op || e->op >= TOP__NR ||
-		    trace_op_minor(e->op) > t->version_minor)
-			return err_set(err, -EINVAL,
-				       "event %zu has an unknown operation %u",
-				       t->nr_events + 1, e->op);
-		if (e->op == TOP_FADVISE && !trace_fadv_name(e->arg))
-			return err_set(err, -EINVAL,
-				       "event %zu is a fadvise of an unknown "
-				       "advice %u",
-				       t->nr_events + 1, e->arg);
-		t->nr_events++;
-	}
-	return 0;
-}
-
-static void read_end(const unsigned char *p, struct trace *t)
-{
-	t->end.nr_events = get64(p);
-	t->end.lost = get64(p + 8);
-	t->end.duration_ns = get64(p + 16);
-	t->end.bpf_ns = get64(p + 24);
-	t->end.user_ns = get64(p + 32);
-	t->end.bpf_calls = get64(p + 40);
-	t->complete = 1;
-}
-
-/* What holds together across records: files named exist, the count of
- * events is the one the END record gives. */
-static int check_whole(const struct trace *t, struct strbuf *err)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr_events; i++) {
-		const struct trace_event *e = &t->events[i];
-
-		if (trace_op_is_block(e->op)) { /* file2 is a time there */
-			if (e->file)
-				return err_set(err, -EINVAL,
-					       "event %zu is a block request "
-					       "naming a file",
-					       i + 1);
-			continue;
-		}
-		if (e->file > t->nr_files || e->file2 > t->nr_files)
-			return err_set(
-			    err, -EINVAL,
-			    "event %zu names file %u, which the "
-			    "trace does not list",
-			    i + 1, e->file > t->nr_files ? e->file : e->file2);
-	}
-	if (t->complete && t->end.nr_events != t->nr_events)
-		return err_set(
-		    err, -EINVAL, "the trace says %llu events but holds %zu",
-		    (unsigned long long)t->end.nr_events, t->nr_events);
-	return 0;
-}
-
-int trace_read_mem(const void *data, size_t len, struct trace *t,
-		   struct strbuf *err)
-{
-	const unsigned char *p = data;
-	size_t at, hdr;
-	unsigned major;
-	int ret = 0;
-
-	if (len < HEADER_BYTES || memcmp(p, TRACE_MAGIC, 8))
-		return err_set(err, -EINVAL, "not an iotrial trace");
-	major = get16(p + 8);
-	t->version_minor = get16(p + 10);
-	hdr = get32(p + 12);
-	if (major != TRACE_VERSION_MAJOR)
-		return err_set(err, -ENOTSUP,
-			       "trace format version %u; this iotrial reads "
-			       "version %u",
-			       major, TRACE_VERSION_MAJOR);
-	if (hdr < HEADER_BYTES || hdr > len)
-		return err_set(err, -EINVAL, "the trace's header is malformed");
-	for (at = hdr; at < len && !ret;) {
-		uint32_t type, rlen;
-
-		if (t->complete)
-			return err_set(err, -EINVAL,
-				       "data after the trace's end record");
-		if (len - at < 8)
-			return err_set(err, -EINVAL,
-				       "a record is truncated at byte %zu", at);
-		type = get32(p + at);
-		rlen = get32(p + at + 4);
-		at += 8;
-		if (rlen > TRACE_RECORD_MAX || rlen > len - at)
-			return err_set(err, -EINVAL,
-				       "a record at byte %zu is longer than "
-				       "the file or the limit",
-				       at - 8);
-		switch (type) {
-		case TRACE_REC_META:
-			ret = read_meta(p + at, rlen, t, err);
-			break;
-		case TRACE_REC_FILE:
-			ret = read_file_rec(p + at, rlen, t, err);
-			break;
-		case TRACE_REC_EVENTS:
-			ret = read_events(p + at, rlen, t, err);
-			break;
-		case TRACE_REC_END:
-			if (rlen < END_BYTES)
-				return err_set(err, -EINVAL,
-					       "the end record is truncated");
-			read_end(p + at, t);
-			break;
-		default: /* a later minor's record: skipped */
-			break;
-		}
-		at += rlen;
-	}
-	if (!ret)
-		ret = check_whole(t, err);
-	return ret;
-}
-
-int trace_read_file(const char *path, struct trace *t, struct strbuf *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct stat st;
-	char *buf = NULL;
-	size_t done = 0;
-	int fd, ret;
-
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(err, -errno, "cannot open '%s': %s", path,
-			       strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(err, -EINVAL, "'%s' is not a file", path);
-	}
-	if ((uint64_t)st.st_size >
-	    (uint64_t)TRACE_EVENTS_MAX * TRACE_EVENT_BYTES * 2) {
-		close(fd);
-		return err_set(err, -EFBIG, "'%s' is too large for a trace",
-			       path);
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	close(fd);
-	ret = trace_read_mem(buf, done, t, &sb);
-	if (ret)
-		err_set(err, ret, "'%s': %s", path, sb.buf);
-	free(buf);
-	strbuf_release(&sb);
 	return ret;
 }

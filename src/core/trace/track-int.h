@@ -52,9 +52,26 @@ enum sc_kind {
 	SC_SENDFILE,  /* sendfile(out, in, off*, n) */
 	SC_FADVISE,   /* fadvise64(fd, off, len, advice) */
 	SC_READAHEAD, /* readahead(fd, off, count) */
+	SC_URING,     /* io_uring_setup(entries, params): counted only */
 };
 
 /* The kind of syscall number nr, SC_NONE for one not recorded. */
 enum sc_kind sc_kind_of(uint32_t nr);
+
+struct tracker;
+struct strbuf;
+/*
+ * For the io_uring requests (track_uring.c), which name files as calls
+ * do: the file descriptor fd of process tgid is (learnt from /proc as
+ * a call's is, when it was opened before the trace), and the file at
+ * absolute path (added on first sight, as a call's is). 0 with *id its
+ * id (0: not known); 1 when it is no file of a file system (a pipe, a
+ * socket, /proc: left out as calls on them are); -errno from the
+ * writer with err set.
+ */
+int track_fd_file(struct tracker *tk, uint32_t tgid, int32_t fd, uint32_t *id,
+		  struct strbuf *err);
+int track_path_file(struct tracker *tk, const char *path, uint32_t *id,
+		    struct strbuf *err);
 
 #endif

@@ -493,6 +493,39 @@ static int emit(struct tracker *tk, const struct iot_call *c,
 	return trace_writer_event(tk->w, e, err);
 }
 
+int track_fd_file(struct tracker *tk, uint32_t tgid, int32_t fd, uint32_t *id,
+		  struct strbuf *err)
+{
+	struct track_fd *f;
+	int ret;
+
+	*id = 0;
+	f = fd_get(tk, tgid, fd, err, &ret);
+	if (ret || !f)
+		return ret;
+	if (!file_recorded(tk, f->file))
+		return 1;
+	*id = f->file;
+	return 0;
+}
+
+int track_path_file(struct tracker *tk, const char *path, uint32_t *id,
+		    struct strbuf *err)
+{
+	struct strbuf abs = STRBUF_INIT;
+	int ret = 1;
+
+	*id = 0;
+	path_normalize(path, &abs);
+	if (path[0] == '/' && !path_ignored(abs.buf)) {
+		ret = file_of(tk, abs.buf, 0, 1, NULL, TFK_UNKNOWN, id, err);
+		if (!ret && !file_recorded(tk, *id))
+			ret = 1;
+	}
+	strbuf_release(&abs);
+	return ret;
+}
+
 /* A call on a name: open, stat, unlink, mkdir, rmdir, rename. */
 static int name_call(struct tracker *tk, const struct iot_call *c,
 		     enum sc_kind k, const char *p0, const char *p1,
@@ -881,6 +914,9 @@ int tracker_call(struct tracker *tk, const struct iot_call *c,
 	tk->calls++;
 	switch (k) {
 	case SC_NONE:
+		return 0;
+	case SC_URING: /* its requests are the io_uring programs' */
+		tk->rings += c->ret >= 0;
 		return 0;
 	case SC_FORK:
 		fork_call(tk, c);

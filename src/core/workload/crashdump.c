@@ -183,11 +183,9 @@ static int cd_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	ret = read_settings(w, st, err);
 	if (ret)
 		return ret;
-	if (t->kind == TARGET_BLOCKDEV || t->work_fd < 0 || !t->workdir)
-		return err_set(err, -EINVAL,
-			       "crashdump works on files: give a directory "
-			       "or scratch:SIZE as the target, not '%s'",
-			       t->path);
+	ret = workload_need_files(w, t, "works on files", err);
+	if (ret)
+		return ret;
 	return make_spool(w, st, err);
 }
 
@@ -446,4 +444,5 @@ const struct workload_ops workload_crashdump = {
     .metrics = cd_metrics,
     .describe = cd_describe,
     .seed_per_block = 1,
+    .needs_files = workload_files_always,
 };

@@ -185,6 +185,12 @@ static int exec_validate(struct workload *w, struct strbuf *err)
 	return 0;
 }
 
+/* workload_ops.needs_files: a command that names {dir} works in it */
+static int exec_needs_files(const struct workload *w)
+{
+	return strstr(workload_str(w, "cmd"), "{dir}") != NULL;
+}
+
 /* The work directory, or the device for a device target. */
 static const char *where(const struct workload *w)
 {
@@ -195,11 +201,12 @@ static int exec_prepare(struct workload *w, struct target *t,
 			struct strbuf *err)
 {
 	w->target = t;
-	if (!t->workdir && strstr(workload_str(w, "cmd"), "{dir}"))
-		return err_set(err, -EINVAL,
-			       "{dir} needs a directory target; '%s' is a "
-			       "device (the command gets IOTRIAL_DEV)",
-			       t->spec);
+	if (exec_needs_files(w))
+		return workload_need_files(w, t,
+					   "runs a command that names {dir} "
+					   "(without it, the command gets the "
+					   "device as IOTRIAL_DEV)",
+					   err);
 	return 0;
 }
 
@@ -501,4 +508,5 @@ const struct workload_ops workload_exec = {
     .default_metric = exec_metric,
     .command_param = "cmd",
     .metrics = exec_metrics,
+    .needs_files = exec_needs_files,
 };

@@ -39,6 +39,7 @@ static int parse_into(struct fiojob *j, const char *name, const char *rel,
 void fiojob_init(struct fiojob *j)
 {
 	memset(j, 0, sizeof(*j));
+	fiojob_keywords_init(&j->kw);
 }
 
 void fiojob_release(struct fiojob *j)
@@ -306,6 +307,44 @@ out:
 	return ret;
 }
 
+/* Drop the blanks at the end of sb. */
+static void trim_end(struct strbuf *sb)
+{
+	while (sb->len &&
+	       (sb->buf[sb->len - 1] == ' ' || sb->buf[sb->len - 1] == '\t'))
+		strbuf_setlen(sb, sb->len - 1);
+}
+
+/*
+ * fio ends a line at its first ';' or '#', wherever it is ("bs=4k # x"
+ * is bs=4k, "numjobs=4 ; four" numjobs=4): cut key and value (copies in
+ * k and v) there. A comment that starts in the key takes the value with
+ * it: the '=' was inside it. *value becomes v's text, or NULL.
+ */
+static void cut_comment(const char *key, const char **value, struct strbuf *k,
+			struct strbuf *v)
+{
+	char *cut;
+
+	strbuf_addstr(k, key);
+	cut = strpbrk(k->buf, ";#");
+	if (cut) {
+		strbuf_setlen(k, (size_t)(cut - k->buf));
+		trim_end(k);
+		*value = NULL;
+		return;
+	}
+	if (!*value)
+		return;
+	strbuf_addstr(v, *value);
+	cut = strpbrk(v->buf, ";#");
+	if (cut) {
+		strbuf_setlen(v, (size_t)(cut - v->buf));
+		trim_end(v);
+	}
+	*value = v->buf;
+}
+
 /* ini_cb: one key of a stretch of the file of ps (section is ""). */
 static int on_key(const char *section, const char *key, const char *value,
 		  unsigned line, void *ctx)
@@ -313,35 +352,49 @@ static int on_key(const char *section, const char *key, const char *value,
 	struct pass *ps = ctx;
 	struct fiojob_section *s;
 	struct fiojob_opt *o;
-	struct strbuf v = STRBUF_INIT;
-	int ret;
+	struct strbuf k = STRBUF_INIT, cv = STRBUF_INIT;
+	struct strbuf v = STRBUF_INIT, kv = STRBUF_INIT;
+	int ret = 0, keyword = 0;
 
 	(void)section;
 	line += ps->line_base;
+	cut_comment(key, &value, &k, &cv);
+	key = k.buf;
+	if (!*key) /* "  ; ..." after all */
+		goto out;
 	if (!value && !strncmp(key, "include", 7) &&
-	    (key[7] == ' ' || key[7] == '\t'))
-		return do_include(ps, key + 8, line) ? -EINVAL : 0;
-	if (!ps->cur)
-		return err_set(ps->err, -EINVAL,
-			       "%s:%u: option '%s' comes before any section; "
-			       "put it under [global] or a job's [name]",
-			       ps->file, line,
-			       ps->depth ? "(not shown: in an included file)"
-					 : key);
-	if (value && (ret = substitute(ps, value, line, &v))) {
-		strbuf_release(&v);
-		return ret;
+	    (key[7] == ' ' || key[7] == '\t')) {
+		ret = do_include(ps, key + 8, line) ? -EINVAL : 0;
+		goto out;
 	}
+	if (!ps->cur) {
+		ret = err_set(ps->err, -EINVAL,
+			      "%s:%u: option '%s' comes before any section; "
+			      "put it under [global] or a job's [name]",
+			      ps->file, line,
+			      ps->depth ? "(not shown: in an included file)"
+					: key);
+		goto out;
+	}
+	if (value && (ret = substitute(ps, value, line, &v)))
+		goto out;
+	if (value)
+		keyword = fiojob_keywords_replace(&ps->j->kw, v.buf, &kv);
 	s = ps->cur;
 	ALLOC_GROW(s->opts, s->nr_opts + 1, s->alloc_opts);
 	o = &s->opts[s->nr_opts++];
 	o->key = xstrdup(key);
-	o->value = value ? strbuf_detach(&v, NULL) : NULL;
+	o->value = value ? strbuf_detach(&kv, NULL) : NULL;
 	o->file = ps->file;
 	o->line = line;
 	o->included = ps->depth > 0;
+	o->keyword = keyword;
+out:
+	strbuf_release(&k);
+	strbuf_release(&cv);
 	strbuf_release(&v);
-	return 0;
+	strbuf_release(&kv);
+	return ret;
 }
 
 /* ini_cb: nothing; the syntax check of a whole file. */

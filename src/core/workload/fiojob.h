@@ -5,9 +5,12 @@
  *
  * The reader keeps every option with the file and line it came from, so
  * that any refusal can point at it. It understands "[section]" headers,
- * "key=value" and bare "key" lines, whole-line comments starting with ';'
- * or '#', "${VAR}" in a value (replaced by the environment variable; an
- * unset one is an error naming it), and "include FILE" (a path relative
+ * "key=value" and bare "key" lines, comments from ';' or '#' to the end
+ * of the line, wherever they start ("bs=4k ; small": fio cuts a line
+ * there too, so neither character can be part of a value), "${VAR}" in a
+ * value (replaced by the environment variable; an unset one is an error
+ * naming it), fio's reserved keywords $pagesize, $mb_memory and $ncpus
+ * (fiojob_expr.h), and "include FILE" (a path relative
  * to the including file, whose options go to the section being read;
  * included files may not hold section headers, and a file that includes
  * itself, directly or not, is refused). An included file must be below
@@ -21,6 +24,7 @@
 #define IOTRIAL_FIOJOB_H
 
 #include <stdint.h>
+#include "fiojob_expr.h"
 #include "../../util/strbuf.h"
 
 #define FIOJOB_MAX_INCLUDE_DEPTH 16
@@ -34,6 +38,8 @@ struct fiojob_opt {
 	const char *file; /* where it was written: one of fiojob.files */
 	unsigned line;	  /* 1-based */
 	int included;	  /* from an included file: messages omit its text */
+	int keyword;	  /* a reserved keyword ($ncpus) was replaced: the
+			     value is an expression (fiojob_expr.h) */
 };
 
 /* One "[name]" section; [global] ones have is_global set. */
@@ -59,6 +65,9 @@ struct fiojob {
 	int no_include;	 /* refuse include lines (the fuzzer: no files) */
 	int include_any; /* includes may leave the job file's directory */
 	char *top_dir;	 /* the job file's directory; set by the parse */
+	struct fiojob_keywords kw; /* $pagesize, $mb_memory, $ncpus: this
+				      machine's (fiojob_init()); tests and
+				      the fuzzer may set their own */
 };
 
 void fiojob_init(struct fiojob *j);

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include "fiojob_map.h"
 #include "fiojob_opts.h"
+#include "fiojob_why.h"
 #include "../engine/engine.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
@@ -62,9 +63,10 @@ static int map_rw(const struct fiojob_opt *o, const char **out,
 
 	if (strchr(v, ':'))
 		return fiojob_opt_err(err, o,
-				      "'%s=%s': iotrial cannot skip offsets "
-				      "between I/Os (the ':' suffix); "
-				      "remove it",
+				      "'%s=%s' skips or goes back between "
+				      "I/Os (the ':' suffix); iotrial reads "
+				      "and writes every block in order, from "
+				      "the first (remove the suffix)",
 				      o->key, v);
 	for (i = 0; i < ARRAY_SIZE(rw); i++)
 		if (!strcmp(v, rw[i].fio)) {
@@ -78,9 +80,15 @@ static int map_rw(const struct fiojob_opt *o, const char **out,
 				      "(use rw=randrw, or a read and a write "
 				      "job)",
 				      o->key, v);
+	if (strstr(v, "trim"))
+		return fiojob_opt_err(err, o,
+				      "'%s=%s' trims (discards) blocks; "
+				      "iotrial issues reads and writes only",
+				      o->key, v);
 	return fiojob_opt_err(err, o,
-			      "'%s=%s' is not supported; iotrial runs "
-			      "read, write, randread, randwrite and randrw",
+			      "'%s=%s' is not an I/O direction iotrial runs; "
+			      "it runs read, write, randread, randwrite and "
+			      "randrw",
 			      o->key, v);
 }
 
@@ -92,6 +100,7 @@ static int map_engine(const struct fiojob_opt *o, const char **out,
 	const char *v = o ? fiojob_val(o) : "psync";
 	const struct engine_ops *e = engine_find_fio(v);
 	struct strbuf have = STRBUF_INIT;
+	const char *why;
 	int ret;
 
 	if (e) {
@@ -104,19 +113,21 @@ static int map_engine(const struct fiojob_opt *o, const char **out,
 		return 0;
 	}
 	engine_fio_names_text(&have);
-	ret = fiojob_opt_err(err, o,
-			     "ioengine=%s is not supported; iotrial has %s", v,
+	why = fiojob_why_engine(v);
+	ret = fiojob_opt_err(err, o, "'ioengine=%s' %s; iotrial has %s", v,
+			     why ? why : "is not an engine iotrial has",
 			     have.buf);
 	strbuf_release(&have);
 	return ret;
 }
 
-/* Refuse a range or a list where one value is expected. */
+/* Refuse a range or a list where one value is expected (an expression
+ * in parentheses may hold a '-'). */
 static int one_value(const struct fiojob_opt *o, struct strbuf *err)
 {
 	const char *v = fiojob_val(o);
 
-	if (o && (strchr(v, '-') || strchr(v, ':')))
+	if (o && !fiojob_is_expr(v) && (strchr(v, '-') || strchr(v, ':')))
 		return fiojob_opt_err(err, o,
 				      "'%s=%s': iotrial takes one value "
 				      "here, not a range or list",
@@ -124,37 +135,93 @@ static int one_value(const struct fiojob_opt *o, struct strbuf *err)
 	return 0;
 }
 
-/* bs=: one size for reads and writes ("4k" or "4k,4k"). */
-static int map_bs(const struct fiojob_opt *o, uint64_t *out, struct strbuf *err)
+/* Is o in the job's own section of v (not in a [global] above it)? */
+static int own(const struct fiojob_view *v, const struct fiojob_opt *o)
 {
+	const struct fiojob_section *sec = &v->j->secs[v->sec];
+
+	return o && sec->nr_opts && o >= sec->opts &&
+	       o < sec->opts + sec->nr_opts;
+}
+
+/* Of two settings of one thing (bs= and bsrange=, direct= and
+ * buffered=), the one fio keeps: the job's own, else the later line. */
+static const struct fiojob_opt *later(const struct fiojob_view *v,
+				      const struct fiojob_opt *a,
+				      const struct fiojob_opt *b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	if (own(v, a) != own(v, b))
+		return own(v, a) ? a : b;
+	if (a->file == b->file)
+		return a->line > b->line ? a : b;
+	return b;
+}
+
+/* One part of bs= ("4k") or bsrange= ("4k-4k", "4k:4k"): its size, or
+ * an error saying why. */
+static int bs_part(const struct fiojob_opt *o, char *p, int range,
+		   uint64_t *out, struct strbuf *err)
+{
+	char *sep = range && !fiojob_is_expr(p) ? strpbrk(p, "-:") : NULL;
+	uint64_t lo, hi;
+
+	if (sep)
+		*sep = '\0';
+	if (fiojob_size_text(p, o->keyword, &lo) || !lo ||
+	    (sep && (fiojob_size_text(sep + 1, o->keyword, &hi) || !hi)))
+		return fiojob_opt_err(err, o, "invalid size '%s' for '%s'",
+				      fiojob_val(o), o->key);
+	if (sep && lo != hi)
+		return fiojob_opt_err(err, o,
+				      "'%s=%s' mixes block sizes from %s to "
+				      "%s; iotrial runs one block size per "
+				      "job (give bs=, or compare them with "
+				      "'compare --vary bs=...')",
+				      o->key, fiojob_val(o), p, sep + 1);
+	*out = lo;
+	return 0;
+}
+
+/*
+ * The block size of the job of v: bs= ("4k", or "4k,4k" for reads and
+ * writes) or bsrange= whose ranges hold one size ("4k-4k"), whichever
+ * fio keeps. A third part (trims) is not iotrial's business.
+ */
+static int map_bs(const struct fiojob_view *v, uint64_t *out,
+		  struct strbuf *err)
+{
+	const struct fiojob_opt *o =
+	    later(v, fiojob_find(v, "bs"), fiojob_find(v, "bsrange"));
+	int range = o && !strcmp(fiojob_canonical(o->key), "bsrange");
 	char *copy, *p, *save = NULL;
+	unsigned part = 0;
 	int ret = 0;
 
 	*out = 4096;
 	if (!o)
 		return 0;
-	if (one_value(o, err))
+	if (!range && one_value(o, err))
 		return -EINVAL;
 	copy = xstrdup(fiojob_val(o));
 	*out = 0;
-	for (p = copy; p && !ret; p = save) {
-		uint64_t b;
+	for (p = copy; p && !ret && part < 2; p = save, part++) {
+		uint64_t b = 0;
 
 		save = strchr(p, ',');
 		if (save)
 			*save++ = '\0';
 		if (!*p)
 			continue;
-		if (fiojob_parse_size(p, &b) || !b)
-			ret = fiojob_opt_err(
-			    err, o, "invalid size '%s' for '%s'", p, o->key);
-		else if (*out && b != *out)
+		ret = bs_part(o, p, range, &b, err);
+		if (!ret && *out && b != *out)
 			ret = fiojob_opt_err(err, o,
 					     "'%s=%s' gives reads and writes "
 					     "different block sizes; iotrial "
 					     "uses one",
 					     o->key, fiojob_val(o));
-		else
+		else if (!ret)
 			*out = b;
 	}
 	free(copy);
@@ -162,6 +229,69 @@ static int map_bs(const struct fiojob_opt *o, uint64_t *out, struct strbuf *err)
 		ret = fiojob_opt_err(err, o, "'%s=%s' gives no block size",
 				     o->key, fiojob_val(o));
 	return ret;
+}
+
+/*
+ * blockalign= (ba=): fio aligns random offsets to it, by default to the
+ * block size, as iotrial always does. Another alignment changes where a
+ * random job's I/O lands and is refused; a sequential job's offsets
+ * follow each other whatever it says.
+ */
+static int map_blockalign(const struct fiojob_view *v, const char *workload,
+			  uint64_t bs, struct strbuf *err)
+{
+	const struct fiojob_opt *o = fiojob_find(v, "ba");
+	char *copy, *p, *save = NULL;
+	int ret = 0;
+
+	if (!o || strncmp(workload, "rand", 4))
+		return 0;
+	copy = xstrdup(fiojob_val(o));
+	for (p = copy; p && !ret; p = save) {
+		uint64_t b = 0;
+
+		save = strchr(p, ',');
+		if (save)
+			*save++ = '\0';
+		if (!*p)
+			continue;
+		if (fiojob_size_text(p, o->keyword, &b))
+			ret =
+			    fiojob_opt_err(err, o, "invalid size '%s' for '%s'",
+					   fiojob_val(o), o->key);
+		else if (b != bs)
+			ret = fiojob_opt_err(
+			    err, o,
+			    "'%s=%s' aligns random offsets to other than the "
+			    "block size (%llu); iotrial aligns them to the "
+			    "block size",
+			    o->key, fiojob_val(o), (unsigned long long)bs);
+	}
+	free(copy);
+	return ret;
+}
+
+/*
+ * A filename= or directory= value into *out, fio's "\:" read as a ':'
+ * of the name; 1 when it has a ':' of its own, which separates several
+ * names.
+ */
+static int one_name(const char *in, char **out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int several = 0;
+
+	for (; *in; in++) {
+		if (in[0] == '\\' && in[1] == ':') {
+			strbuf_addch(&sb, ':');
+			in++;
+			continue;
+		}
+		several |= *in == ':';
+		strbuf_addch(&sb, *in);
+	}
+	*out = strbuf_detach(&sb, NULL);
+	return several;
 }
 
 /*
@@ -283,7 +413,7 @@ static int map_job(const struct fiojob *j, unsigned sec,
 		return -EINVAL;
 	writes =
 	    strcmp(r->workload, "seqread") && strcmp(r->workload, "randread");
-	if (map_bs(fiojob_find(&v, "bs"), &bs, err))
+	if (map_bs(&v, &bs, err) || map_blockalign(&v, r->workload, bs, err))
 		return -EINVAL;
 	add_param(r, "bs=%llu", (unsigned long long)bs);
 	/* size: bytes, or a share of the device the caller resolves */
@@ -328,10 +458,20 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	if (map_engine(fiojob_find(&v, "ioengine"), &engine, warn, err))
 		return -EINVAL;
 	add_param(r, "engine=%s", engine);
+	o = fiojob_find(&v, "sqthread_poll");
+	if (fiojob_get_bool(o, 0, &b, err))
+		return -EINVAL;
+	if (b && strcmp(engine, "io_uring"))
+		return fiojob_opt_err(err, o,
+				      "'%s' is io_uring's submission polling; "
+				      "this job's engine is %s",
+				      o->key, engine);
+	if (b)
+		add_param(r, "sqpoll=1");
 	/* direct and buffered say the same thing: the later one wins */
 	o = fiojob_find(&v, "direct");
 	buf_o = fiojob_find(&v, "buffered");
-	if (buf_o && (!o || buf_o->line > o->line || buf_o->file != o->file)) {
+	if (buf_o && later(&v, o, buf_o) == buf_o) {
 		if (fiojob_get_bool(buf_o, 1, &b, err))
 			return -EINVAL;
 		direct = !b;
@@ -421,37 +561,22 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	/* fio's default random map: each block once per pass */
 	if (!b && strncmp(r->workload, "rand", 4) == 0)
 		add_param(r, "randommap=1");
-	o = fiojob_find(&v, "write_bw_log");
-	if (!o)
-		o = fiojob_find(&v, "write_lat_log");
-	if (!o)
-		o = fiojob_find(&v, "write_iops_log");
-	if (o)
-		strbuf_addf(warn,
-			    "note: %s:%u: '%s' writes no fio log; the run's "
-			    "JSON holds its latencies and rates\n",
-			    o->file, o->line, o->key);
 	if (map_verify(&v, writes, r, warn, err))
 		return -EINVAL;
 	dir_o = fiojob_find(&v, "directory");
-	if (dir_o && strchr(fiojob_val(dir_o), ':'))
+	if (dir_o && one_name(fiojob_val(dir_o), &r->directory))
 		return fiojob_opt_err(err, dir_o,
 				      "directory=%s names several "
 				      "directories; iotrial uses one",
 				      fiojob_val(dir_o));
-	if (dir_o)
-		r->directory = xstrdup(fiojob_val(dir_o));
 	o = fiojob_find(&v, "filename");
-	if (o && strchr(fiojob_val(o), ':'))
+	if (o && one_name(fiojob_val(o), &r->filename))
 		return fiojob_opt_err(err, o,
 				      "filename=%s names several files; "
 				      "iotrial gives each job one file",
 				      fiojob_val(o));
-	if (o) {
-		r->filename = xstrdup(fiojob_val(o));
-		if (numjobs > 1)
-			add_param(r, "shared=1");
-	}
+	if (o && numjobs > 1)
+		add_param(r, "shared=1");
 	if (!size && !r->size_pct && !override(ov, "size") &&
 	    !(r->filename && r->filename[0] == '/'))
 		return err_set(err, -EINVAL,
@@ -511,6 +636,36 @@ void fiojob_plan_release(struct fiojob_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
+/*
+ * The engine of every job that runs, first: an engine iotrial does not
+ * have explains the rest of such a file (net's hostname=, sg's
+ * sg_write_mode=), so it is the one thing a refusal names.
+ */
+static int check_engines(const struct fiojob *j, const char *const *runs,
+			 struct strbuf *err)
+{
+	const struct fiojob_opt **globals =
+	    xcalloc(fiojob_nr_known(), sizeof(*globals));
+	const char *engine;
+	unsigned s;
+	int ret = 0;
+
+	for (s = 0; s < j->nr_secs && !ret; s++) {
+		const struct fiojob_view v = {j, s, globals};
+		const struct fiojob_opt *o;
+
+		if (j->secs[s].is_global)
+			fiojob_note_globals(&j->secs[s], globals);
+		if (!runs[s])
+			continue;
+		o = fiojob_find(&v, "ioengine");
+		if (o && !engine_find_fio(fiojob_val(o)))
+			ret = map_engine(o, &engine, NULL, err);
+	}
+	free(globals);
+	return ret;
+}
+
 int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 	       struct fiojob_plan *plan, struct strbuf *warn,
 	       struct strbuf *err)
@@ -553,7 +708,9 @@ int fiojob_map(const struct fiojob *j, const struct fiojob_overrides *o,
 		strbuf_release(&names);
 		goto out;
 	}
-	ret = fiojob_check_subset(j, runs, o->lenient, warn, err);
+	ret = check_engines(j, runs, err);
+	if (!ret)
+		ret = fiojob_check_subset(j, runs, o->lenient, warn, err);
 	for (s = 0; !ret && s < j->nr_secs; s++) {
 		const struct fiojob_view v = {j, s, globals};
 		struct fiojob_run *r;

@@ -9,60 +9,95 @@
 #include <string.h>
 #include <strings.h>
 #include "fiojob_opts.h"
+#include "fiojob_expr.h"
+#include "fiojob_why.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* The options iotrial understands; aliases share a canonical name. */
+/* The options iotrial understands; aliases share a canonical name.
+ * report: an option of fio's reports only (what fio prints or logs),
+ * accepted with a note: iotrial measures and reports its own figures. */
 static const struct {
 	const char *key, *canon;
+	int report;
 } known[] = {
-    {"name", "name"},
-    {"rw", "rw"},
-    {"readwrite", "rw"},
-    {"rwmixread", "rwmixread"},
-    {"rwmixwrite", "rwmixwrite"},
-    {"bs", "bs"},
-    {"blocksize", "bs"},
-    {"size", "size"},
-    {"filesize", "filesize"},
-    {"nrfiles", "nrfiles"},
-    {"filename", "filename"},
-    {"directory", "directory"},
-    {"numjobs", "numjobs"},
-    {"iodepth", "iodepth"},
-    {"iodepth_batch_submit", "iodepth_batch_submit"},
-    {"iodepth_batch", "iodepth_batch_submit"},
-    {"iodepth_batch_complete_min", "iodepth_batch_complete_min"},
-    {"iodepth_batch_complete", "iodepth_batch_complete_min"},
-    {"iodepth_batch_complete_max", "iodepth_batch_complete_max"},
-    {"ioengine", "ioengine"},
-    {"direct", "direct"},
-    {"buffered", "buffered"},
-    {"fsync", "fsync"},
-    {"fdatasync", "fdatasync"},
-    {"end_fsync", "end_fsync"},
-    {"runtime", "runtime"},
-    {"time_based", "time_based"},
-    {"ramp_time", "ramp_time"},
-    {"startdelay", "startdelay"},
-    {"stonewall", "stonewall"},
-    {"new_group", "new_group"},
-    {"thread", "thread"},
-    {"group_reporting", "group_reporting"},
-    {"loops", "loops"},
-    {"invalidate", "invalidate"},
-    {"fadvise_hint", "fadvise_hint"},
-    {"unlink", "unlink"},
-    {"norandommap", "norandommap"},
-    {"randrepeat", "randrepeat"},
-    {"write_bw_log", "write_bw_log"},
-    {"write_lat_log", "write_lat_log"},
-    {"write_iops_log", "write_iops_log"},
-    {"log_avg_msec", "log_avg_msec"},
-    {"verify", "verify"},
-    {"do_verify", "do_verify"},
-    {"verify_fatal", "verify_fatal"},
+    {"name", "name", 0},
+    {"description", "description", 0},
+    {"rw", "rw", 0},
+    {"readwrite", "rw", 0},
+    {"rwmixread", "rwmixread", 0},
+    {"rwmixwrite", "rwmixwrite", 0},
+    {"bs", "bs", 0},
+    {"blocksize", "bs", 0},
+    {"bsrange", "bsrange", 0},
+    {"blocksize_range", "bsrange", 0},
+    {"ba", "ba", 0},
+    {"blockalign", "ba", 0},
+    {"size", "size", 0},
+    {"filesize", "filesize", 0},
+    {"nrfiles", "nrfiles", 0},
+    {"nr_files", "nrfiles", 0},
+    {"filename", "filename", 0},
+    {"directory", "directory", 0},
+    {"numjobs", "numjobs", 0},
+    {"iodepth", "iodepth", 0},
+    {"iodepth_batch_submit", "iodepth_batch_submit", 0},
+    {"iodepth_batch", "iodepth_batch_submit", 0},
+    {"iodepth_batch_complete_min", "iodepth_batch_complete_min", 0},
+    {"iodepth_batch_complete", "iodepth_batch_complete_min", 0},
+    {"iodepth_batch_complete_max", "iodepth_batch_complete_max", 0},
+    {"ioengine", "ioengine", 0},
+    {"sqthread_poll", "sqthread_poll", 0},
+    {"direct", "direct", 0},
+    {"buffered", "buffered", 0},
+    {"fsync", "fsync", 0},
+    {"fdatasync", "fdatasync", 0},
+    {"end_fsync", "end_fsync", 0},
+    {"runtime", "runtime", 0},
+    {"timeout", "runtime", 0},
+    {"time_based", "time_based", 0},
+    {"ramp_time", "ramp_time", 0},
+    {"startdelay", "startdelay", 0},
+    {"stonewall", "stonewall", 0},
+    {"wait_for_previous", "stonewall", 0},
+    {"new_group", "new_group", 0},
+    {"thread", "thread", 0},
+    {"threads", "thread", 0},
+    {"group_reporting", "group_reporting", 0},
+    {"loops", "loops", 0},
+    {"invalidate", "invalidate", 0},
+    {"fadvise_hint", "fadvise_hint", 0},
+    {"unlink", "unlink", 0},
+    {"norandommap", "norandommap", 0},
+    {"randrepeat", "randrepeat", 0},
+    {"allrandrepeat", "randrepeat", 0},
+    {"verify", "verify", 0},
+    {"do_verify", "do_verify", 0},
+    {"verify_fatal", "verify_fatal", 0},
+    {"write_bw_log", "write_bw_log", 1},
+    {"write_lat_log", "write_lat_log", 1},
+    {"write_iops_log", "write_iops_log", 1},
+    {"write_hist_log", "write_hist_log", 1},
+    {"log_avg_msec", "log_avg_msec", 1},
+    {"log_hist_msec", "log_hist_msec", 1},
+    {"log_prio", "log_prio", 1},
+    {"per_job_logs", "per_job_logs", 1},
+    {"gtod_reduce", "gtod_reduce", 1},
+    {"disable_lat", "disable_lat", 1},
+    {"disable_clat", "disable_clat", 1},
+    {"disable_slat", "disable_slat", 1},
+    {"disable_bw_measurement", "disable_bw_measurement", 1},
+    {"disable_bw", "disable_bw_measurement", 1},
+    {"clat_percentiles", "clat_percentiles", 1},
+    {"lat_percentiles", "lat_percentiles", 1},
+    {"slat_percentiles", "slat_percentiles", 1},
+    {"percentile_list", "percentile_list", 1},
+    {"significant_figures", "significant_figures", 1},
+    {"block_error_percentiles", "block_error_percentiles", 1},
+    {"unit_base", "unit_base", 1},
+    {"error_dump", "error_dump", 1},
+    {"stats", "stats", 1},
 };
 
 /* The number of options of the subset: the size of a view's globals. */
@@ -174,6 +209,33 @@ int fiojob_get_bool(const struct fiojob_opt *o, int def, int *out,
 	return 0;
 }
 
+/* o's value as a number: an expression (in parentheses, or written with
+ * a keyword) evaluated, anything else read by parse(). */
+static int number(const struct fiojob_opt *o,
+		  int (*parse)(const char *in, uint64_t *out), uint64_t *out)
+{
+	const char *v = fiojob_val(o);
+
+	if (o->keyword || fiojob_is_expr(v))
+		return fiojob_eval(v, out);
+	return parse(v, out);
+}
+
+int fiojob_size_text(const char *text, int keyword, uint64_t *out_bytes)
+{
+	if (keyword || fiojob_is_expr(text))
+		return fiojob_eval(text, out_bytes);
+	return fiojob_parse_size(text, out_bytes);
+}
+
+/* fiojob_parse_size() without the unit suffixes a count has none of. */
+static int parse_count(const char *in, uint64_t *out)
+{
+	if (strchr(in, 'x') || strchr(in, 'X'))
+		return -EINVAL;
+	return fiojob_parse_size(in, out);
+}
+
 /* A count option (numjobs, iodepth, fsync, loops). */
 int fiojob_get_count(const struct fiojob_opt *o, uint64_t def, uint64_t *out,
 		     struct strbuf *err)
@@ -182,7 +244,7 @@ int fiojob_get_count(const struct fiojob_opt *o, uint64_t def, uint64_t *out,
 		*out = def;
 		return 0;
 	}
-	if (fiojob_parse_size(fiojob_val(o), out) || strchr(fiojob_val(o), 'x'))
+	if (number(o, parse_count, out))
 		return fiojob_opt_err(err, o,
 				      "invalid value '%s' for '%s': "
 				      "expected a whole number",
@@ -193,21 +255,35 @@ int fiojob_get_count(const struct fiojob_opt *o, uint64_t def, uint64_t *out,
 int fiojob_get_time(const struct fiojob_opt *o, uint64_t *out,
 		    struct strbuf *err)
 {
+	uint64_t us;
+
 	*out = 0;
-	if (o && fiojob_parse_time(fiojob_val(o), out))
-		return fiojob_opt_err(err, o,
-				      "invalid time '%s' for '%s': expected "
-				      "seconds, or a number with us, ms, s, "
-				      "m, h or d",
-				      fiojob_val(o), o->key);
-	return 0;
+	if (!o)
+		return 0;
+	/* in parentheses a time is in microseconds (fio's HOWTO) */
+	if (fiojob_is_expr(fiojob_val(o))) {
+		if (!fiojob_eval(fiojob_val(o), &us) &&
+		    !__builtin_mul_overflow(us, 1000, out))
+			return 0;
+	} else if (o->keyword) {
+		if (!fiojob_eval(fiojob_val(o), &us) &&
+		    !__builtin_mul_overflow(us, 1000000000ull, out))
+			return 0;
+	} else if (!fiojob_parse_time(fiojob_val(o), out)) {
+		return 0;
+	}
+	return fiojob_opt_err(err, o,
+			      "invalid time '%s' for '%s': expected "
+			      "seconds, or a number with us, ms, s, "
+			      "m, h or d",
+			      fiojob_val(o), o->key);
 }
 
 int fiojob_get_size(const struct fiojob_opt *o, uint64_t *out,
 		    struct strbuf *err)
 {
 	*out = 0;
-	if (o && fiojob_parse_size(fiojob_val(o), out))
+	if (o && number(o, fiojob_parse_size, out))
 		return fiojob_opt_err(err, o,
 				      "invalid size '%s' for '%s': expected "
 				      "bytes with an optional k, m, g, t "
@@ -216,13 +292,59 @@ int fiojob_get_size(const struct fiojob_opt *o, uint64_t *out,
 	return 0;
 }
 
-/* Every option of sections that run, checked against the subset. */
+/* The note for an option of fio's reports: said once, where it is. */
+static void note_report(const struct fiojob_opt *o, struct strbuf *warn)
+{
+	const char *key = o->included ? "(not shown)" : o->key;
+
+	if (!strncmp(o->key, "write_", 6) || !strncmp(o->key, "log_", 4) ||
+	    !strcmp(o->key, "per_job_logs"))
+		strbuf_addf(warn,
+			    "note: %s:%u: '%s' writes no fio log; the run's "
+			    "JSON holds its latencies and rates\n",
+			    o->file, o->line, key);
+	else
+		strbuf_addf(warn,
+			    "note: %s:%u: '%s' changes only what fio reports; "
+			    "iotrial times every I/O and reports its own "
+			    "figures\n",
+			    o->file, o->line, key);
+}
+
+/* The refusal of option o (why: its reason, or NULL), one of bad. */
+static int refuse(const struct fiojob_opt *o, const char *why, unsigned bad,
+		  struct strbuf *err)
+{
+	strbuf_reset(err);
+	strbuf_addf(err, "%s:%u: ", o->file, o->line);
+	if (o->included)
+		strbuf_addstr(err, "an option iotrial does not run (not shown: "
+				   "it is in an included file)");
+	else
+		strbuf_addf(err, "'%s%s%s' %s", o->key, o->value ? "=" : "",
+			    o->value ? o->value : "",
+			    why ? why : "is not an option iotrial runs");
+	strbuf_addstr(err, "; remove it, or pass --job-lenient to ignore it");
+	if (bad > 1)
+		strbuf_addf(err,
+			    " (and %u other option%s iotrial does not run)",
+			    bad - 1, bad > 2 ? "s" : "");
+	return -EINVAL;
+}
+
+/*
+ * Every option of the sections that run and the globals before them:
+ * those of fio's reports get a note; those iotrial does not run are
+ * warnings with lenient, else the one with the lowest rank (fiojob_why.h)
+ * is refused, with its reason.
+ */
 int fiojob_check_subset(const struct fiojob *j, const char *const *runs,
 			int lenient, struct strbuf *warn, struct strbuf *err)
 {
-	struct strbuf list = STRBUF_INIT;
+	const struct fiojob_opt *best = NULL;
+	const char *best_why = NULL, *why;
 	unsigned s, i, bad = 0, last = 0;
-	const char *key;
+	int rank, best_rank = FIOJOB_WHY_UNKNOWN + 1, k;
 
 	for (s = 0; s < j->nr_secs; s++)
 		if (runs[s])
@@ -235,27 +357,31 @@ int fiojob_check_subset(const struct fiojob *j, const char *const *runs,
 		for (i = 0; i < sec->nr_opts; i++) {
 			const struct fiojob_opt *o = &sec->opts[i];
 
-			if (fiojob_canonical(o->key))
+			k = fiojob_canon_index(o->key);
+			if (k >= 0) {
+				if (known[k].report)
+					note_report(o, warn);
 				continue;
-			/* an included file's text is not shown */
-			key = o->included ? "(not shown)" : o->key;
-			if (lenient)
-				strbuf_addf(warn,
-					    "%s:%u: ignoring '%s', which "
-					    "iotrial does not support\n",
-					    o->file, o->line, key);
-			else
-				strbuf_addf(&list, "%s'%s' (%s:%u)",
-					    bad ? ", " : "", key, o->file,
-					    o->line);
+			}
+			rank = fiojob_why_option(o->key, o->value, &why);
+			if (rank < 0) /* fio's default: asks for nothing */
+				continue;
 			bad++;
+			if (lenient)
+				strbuf_addf(
+				    warn,
+				    "%s:%u: ignoring '%s', which iotrial "
+				    "does not run%s%s\n",
+				    o->file, o->line,
+				    o->included ? "(not shown)" : o->key,
+				    why && !o->included ? ": it " : "",
+				    why && !o->included ? why : "");
+			else if (rank < best_rank) {
+				best = o;
+				best_rank = rank;
+				best_why = why;
+			}
 		}
 	}
-	if (bad && !lenient)
-		err_set(err, -EINVAL,
-			"%s: %u option%s outside what iotrial runs: %s; remove "
-			"them, or pass --job-lenient to ignore them",
-			j->files[0], bad, bad > 1 ? "s" : "", list.buf);
-	strbuf_release(&list);
-	return bad && !lenient ? -EINVAL : 0;
+	return best ? refuse(best, best_why, bad, err) : 0;
 }

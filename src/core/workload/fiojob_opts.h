@@ -45,7 +45,9 @@ int fiojob_opt_err(struct strbuf *err, const struct fiojob_opt *o,
 /*
  * The value of o into *out, or the default when o is NULL (0 for times
  * and sizes): a fio boolean (a bare key is 1), a whole count, a time
- * (ns) or a size (bytes).
+ * (ns) or a size (bytes). A number may be an expression in parentheses,
+ * or written with a keyword ($ncpus; fiojob_expr.h); a time in
+ * parentheses is in microseconds.
  */
 int fiojob_get_bool(const struct fiojob_opt *o, int def, int *out,
 		    struct strbuf *err);
@@ -55,12 +57,18 @@ int fiojob_get_time(const struct fiojob_opt *o, uint64_t *out,
 		    struct strbuf *err);
 int fiojob_get_size(const struct fiojob_opt *o, uint64_t *out,
 		    struct strbuf *err);
+/* A size written as text (one part of "bs=4k,8k"; keyword: its option
+ * used a keyword): 0, -EINVAL or -ERANGE. */
+int fiojob_size_text(const char *text, int keyword, uint64_t *out_bytes);
 
 /*
  * Every option of the sections that run (runs[s] non-NULL) and the
- * globals before them, checked against the subset: with lenient, each
- * unknown one is a warning line in warn; otherwise -EINVAL with err
- * listing them all.
+ * globals before them, checked against the subset: each option of fio's
+ * reports gets a note line in warn; with lenient, each option iotrial
+ * does not run is a warning line in warn (with its reason); otherwise
+ * -EINVAL with err naming the one of them that matters most and why
+ * (fiojob_why.h), and how many others there are. An option at fio's
+ * default value asks for nothing and passes.
  */
 int fiojob_check_subset(const struct fiojob *j, const char *const *runs,
 			int lenient, struct strbuf *warn, struct strbuf *err);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "loadfile.h"
 #include "../../util/error.h"
 #include "../../util/userfile.h"
@@ -525,6 +526,7 @@ int loadfile_parse(struct loadfile *lf, const char *name, const char *text,
 int loadfile_read(struct loadfile *lf, const char *path, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
 	/* a FIFO or a device is refused, not waited on */
 	int ret = userfile_read(path, 256u << 20, &sb, err);
 
@@ -532,9 +534,10 @@ int loadfile_read(struct loadfile *lf, const char *path, struct strbuf *err)
 	if (ret == -EFBIG)
 		ret = err_set(err, -EINVAL,
 			      "loadfile '%s' is larger than 256 MiB", path);
-	else if (ret == -EINVAL)
+	else if (ret == -EINVAL && !stat(path, &st))
 		err_set(err, ret,
-			"cannot read loadfile '%s': not a regular file", path);
+			"cannot read loadfile '%s': %s, not a regular file",
+			path, userfile_kind(st.st_mode));
 	else if (ret)
 		err_set(err, ret, "cannot read loadfile '%s': %s", path,
 			strerror(-ret));

@@ -74,11 +74,9 @@ static int mmapdirty_prepare(struct workload *w, struct target *t,
 	uint64_t size = workload_u64(w, "size");
 	int ret;
 
-	if (t->kind != TARGET_DIR)
-		return err_set(err, -EINVAL,
-			       "mmapdirty maps a file: give a directory (or "
-			       "scratch:SIZE:ext4) as the target, not '%s'",
-			       t->spec);
+	ret = workload_need_files(w, t, "maps a file", err);
+	if (ret)
+		return ret;
 	w->target = t;
 	st = xcalloc(1, sizeof(*st));
 	w->priv = st;
@@ -221,4 +219,5 @@ const struct workload_ops workload_mmapdirty = {
     .cleanup = mmapdirty_cleanup,
     .default_metric = mmapdirty_metric,
     .truth_opts = mmapdirty_truth_opts,
+    .needs_files = workload_files_always,
 };

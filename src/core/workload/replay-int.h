@@ -35,6 +35,7 @@ struct rp_dir {
 
 struct rp_state;
 struct rpb_state;
+struct rp_uring;
 struct target;
 
 /* One recorded thread. */
@@ -61,6 +62,7 @@ struct rp_thread {
 	unsigned dir_gen; /* rp_state.dir_gen when they were opened */
 	void *buf;
 	size_t buf_bytes;
+	struct rp_uring *ur; /* its io_uring requests (replay_uring.c) */
 	struct rp_state *st;
 	pthread_t th;
 	int started;
@@ -87,6 +89,16 @@ struct rp_state {
 	struct rpb_state *blk; /* --layer block (replay_blk.c), or NULL */
 };
 
+/*
+ * Where the trace's paths land beneath the work directory: st->rel[i]
+ * (allocated here, one per file) is file i + 1's path below the
+ * deepest directory every replayed file shares (at most the first
+ * one's own directory), "." for that directory itself, NULL for a file
+ * that is not replayed (TFK_OTHER). -EINVAL with err set when a path
+ * is not plain and absolute (an empty, "." or ".." component): then
+ * nothing can land outside the work directory.
+ */
+int rp_map_names(struct rp_state *st, struct strbuf *err);
 /* openat2 beneath dirfd, no symbolic link followed: the fd or -errno. */
 int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
 /* The parent of rel beneath work_fd opened O_PATH, *base its last
@@ -134,6 +146,34 @@ int rpb_prepare(struct rp_state *st, struct workload *w, struct target *t,
 int rpb_run(struct rp_state *st, struct workload *w, struct run_result *r,
 	    struct strbuf *err);
 void rpb_free(struct rpb_state *b);
+/* Do call e (not an io_uring request) of th; its result (-errno on
+ * failure). Our descriptor for e's recorded one, opened now for one
+ * the trace found open; -1 when its file cannot be replayed
+ * (replay_run.c). */
+int64_t rp_do_op(struct rp_thread *th, const struct trace_event *e);
+int rp_fd_of(struct rp_state *st, const struct trace_event *e);
+/*
+ * io_uring requests (replay_uring.c). prepare: each thread that has
+ * some gets its events in the order of their starts and its ring's
+ * plan (th->ur); -errno with err set when io_uring is not available
+ * here. thread: such a thread's replay (its calls too); free: its
+ * ring and plan. order: idx[0..nr) of t's events by start time, in
+ * their order among equals; depth: the requests of those in flight
+ * at each one's submission in the capture, itself included, into
+ * depth[i] (0 for a call; depth may be NULL), and the most of them
+ * (its ring's size; a depth over 4096 counts the 4096 latest).
+ */
+int rp_uring_prepare(struct rp_state *st, struct strbuf *err);
+void *rp_uring_thread(struct rp_thread *th);
+void rp_uring_free(struct rp_thread *th);
+void rp_uring_order(const struct trace *t, size_t *idx, size_t nr);
+unsigned rp_uring_depth(const struct trace *t, const size_t *idx, size_t nr,
+			uint32_t *depth);
+/* Must request or call e wait for request r (earlier in its thread,
+ * completed before e started in the capture)? A call waits for every
+ * such request; a request for one on its file when either writes (the
+ * ranges meeting) or flushes; reads after reads never wait. */
+int rp_uring_ordered(const struct trace_event *r, const struct trace_event *e);
 /* "max" (0) or a factor; 0 or -EINVAL with err set. */
 int rp_parse_speed(const char *s, double *out, struct strbuf *err);
 /* The fidelity warnings of a replay run, either layer: a poor score

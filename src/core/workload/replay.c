@@ -143,8 +143,7 @@ static int plain_abs(const char *p)
 	}
 }
 
-/* Map every file below the directory all of them share. */
-static int map_names(struct rp_state *st, struct strbuf *err)
+int rp_map_names(struct rp_state *st, struct strbuf *err)
 {
 	size_t i, root = 0, n = st->t.nr_files;
 	const char *first = NULL;
@@ -444,11 +443,10 @@ static int replay_prepare(struct workload *w, struct target *t,
 
 	if (!strcmp(workload_str(w, "layer"), "block"))
 		return prepare_block(w, t, err);
-	if (t->kind == TARGET_BLOCKDEV || t->work_fd < 0 || !t->workdir)
-		return err_set(err, -EINVAL,
-			       "replay lays out files: give a directory (or "
-			       "scratch:SIZE:ext4) as the target, not '%s'",
-			       t->spec);
+	ret = workload_need_files(w, t, "of a file-layer trace lays out files",
+				  err);
+	if (ret)
+		return ret;
 	w->target = t;
 	st = xcalloc(1, sizeof(*st));
 	w->priv = st;
@@ -468,9 +466,11 @@ static int replay_prepare(struct workload *w, struct target *t,
 			       "--allow-lost replays it anyway (the run is "
 			       "marked)",
 			       (unsigned long long)st->t.end.lost);
-	ret = map_names(st, err);
+	ret = rp_map_names(st, err);
 	if (!ret)
 		ret = split_threads(st, err);
+	if (!ret)
+		ret = rp_uring_prepare(st, err);
 	if (ret)
 		return ret;
 	rp_deps_compute(&st->t, st->th, st->nr_th);
@@ -540,6 +540,12 @@ static const char *replay_knob_above(const struct workload *w, const char *knob)
 	return NULL;
 }
 
+/* workload_ops.needs_files: a file-layer replay lays out its files */
+static int replay_needs_files(const struct workload *w)
+{
+	return strcmp(workload_str(w, "layer"), "block") != 0;
+}
+
 /* workload_ops.default_metric: how long the replay took */
 static const char *replay_metric(const struct workload *w)
 {
@@ -557,6 +563,7 @@ const struct workload_ops workload_replay = {
     .cleanup = rp_cleanup,
     .default_metric = replay_metric,
     .knob_above = replay_knob_above,
+    .needs_files = replay_needs_files,
     .short_run_advice = "record a longer trace",
     .untimed = 1,
 };

@@ -157,11 +157,9 @@ static int sf_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	ret = sf_read_settings(w, st, err);
 	if (ret)
 		return ret;
-	if (t->kind == TARGET_BLOCKDEV || t->work_fd < 0 || !t->workdir)
-		return err_set(err, -EINVAL,
-			       "smallfiles works on files: give a directory "
-			       "or scratch:SIZE as the target, not '%s'",
-			       t->path);
+	ret = workload_need_files(w, t, "works on files", err);
+	if (ret)
+		return ret;
 	if (st->replay) {
 		/* once, before any client starts; read-only from here */
 		ret = loadfile_read(&st->lf, workload_str(w, "loadfile"), err);
@@ -524,4 +522,5 @@ const struct workload_ops workload_smallfiles = {
     .metrics = sf_metrics,
     .describe = sf_describe,
     .seed_per_block = 1,
+    .needs_files = workload_files_always,
 };

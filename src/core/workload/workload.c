@@ -10,6 +10,7 @@
 #include <strings.h>
 #include "workload.h"
 #include "../observe/truth.h"
+#include "../targets/scratch.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -274,6 +275,42 @@ const char *workload_str(const struct workload *w, const char *name)
 int workload_reads_only(const struct workload *w)
 {
 	return w->ops->reads_only && w->ops->reads_only(w);
+}
+
+int workload_files_always(const struct workload *w)
+{
+	(void)w;
+	return 1;
+}
+
+int workload_needs_files(const struct workload *w)
+{
+	return w->ops->needs_files && w->ops->needs_files(w);
+}
+
+int workload_need_files(const struct workload *w, const struct target *t,
+			const char *what, struct strbuf *err)
+{
+	const char *spec = t->spec ? t->spec : t->path;
+
+	if (t->kind != TARGET_BLOCKDEV && t->work_fd >= 0 && t->workdir)
+		return 0;
+	if (t->kind != TARGET_BLOCKDEV)
+		return err_set(err, -EINVAL,
+			       "%s %s, and '%s' was opened without a work "
+			       "directory",
+			       w->ops->name, what, spec);
+	if (scratch_device(t))
+		/* a raw scratch device: the same size with a file system */
+		return err_set(err, -EINVAL,
+			       "%s %s, and '%s' is a raw loop device; give "
+			       "%s:ext4, or a directory, as the target",
+			       w->ops->name, what, spec, spec);
+	return err_set(err, -EINVAL,
+		       "%s %s, and '%s' is a block device; give a directory "
+		       "as the target, or scratch:SIZE for a loop device with "
+		       "a file system of its own",
+		       w->ops->name, what, spec);
 }
 
 int workload_validate(struct workload *w, struct strbuf *err)

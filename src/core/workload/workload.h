@@ -58,6 +58,7 @@ struct run_opts {
 };
 
 struct workload;
+struct workload_live;
 
 struct workload_ops {
 	const char *name;
@@ -148,6 +149,14 @@ struct workload_ops {
 	 * (TARGET_READS_ONLY). NULL: it may write.
 	 */
 	int (*reads_only)(const struct workload *w);
+	/*
+	 * Optional. 1 when a run of w, with the parameters it holds, works
+	 * on files in a directory and so cannot run on a raw device: a raw
+	 * scratch target (scratch:SIZE) is then given a file system of its
+	 * own (TARGET_FILES), and prepare refuses a block device with
+	 * workload_need_files(). NULL: it runs on a device too.
+	 */
+	int (*needs_files)(const struct workload *w);
 };
 
 struct workload {
@@ -158,6 +167,7 @@ struct workload {
 	struct target *target; /* set by prepare */
 	volatile int *stop;    /* set non-zero to end early (signals) */
 	const struct measure_hook *hook; /* observer of the timed region */
+	struct workload_live *live; /* progress counters (live.h), or NULL */
 	void *priv;
 };
 
@@ -215,6 +225,21 @@ int workload_set_param(struct workload *w, const char *name, const char *text,
 /* Does a run of w only read a block device target (its reads_only
  * hook)? 0 when the workload has no such hook. */
 int workload_reads_only(const struct workload *w);
+/* workload_ops.needs_files of a workload that always works on files. */
+int workload_files_always(const struct workload *w);
+/* Does a run of w work on files (its needs_files hook)? 0 when the
+ * workload has no such hook. */
+int workload_needs_files(const struct workload *w);
+/*
+ * For a workload that works on files, in its prepare: 0 when t has a
+ * work directory, else -EINVAL with err saying why it cannot run on t
+ * and what to give instead, which is never t's own kind (a block device
+ * gets "a directory or scratch:SIZE", a raw scratch target
+ * "scratch:SIZE:ext4"). what says what the workload does with files
+ * ("maps a file").
+ */
+int workload_need_files(const struct workload *w, const struct target *t,
+			const char *what, struct strbuf *err);
 /* Check cross-parameter rules (direct I/O alignment, rwmixread on a
  * pure read). Call after all set_param, before prepare. */
 int workload_validate(struct workload *w, struct strbuf *err);
