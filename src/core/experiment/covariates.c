@@ -33,7 +33,9 @@ void run_covariates(struct json_object *run, double *out)
 	if (truth)
 		json_object_object_get_ex(truth, "sampler", &smp);
 	total = num(cpu, "system_total_s");
-	out[0] = total > 0 ? num(cpu, "system_steal_s") / total : NAN;
+	out[0] = total >= RUN_COV_STEAL_MIN_S
+		     ? num(cpu, "system_steal_s") / total
+		     : NAN;
 	out[1] = num(smp, "runnable_mean") - num(smp, "runnable_ours");
 	secs = num(run, "seconds");
 	out[2] = secs > 0 ? (num(smp, "others_read_bytes") +
