@@ -44,7 +44,7 @@ check "the 4 fsyncs are flushes" test "$(ops blk_flush "$TEST_TMP/cs")" -ge 4
 check "the device's geometry is in the trace" \
 	grep -q "^  block.logical_block_size = 512$" "$TEST_TMP/show"
 check "and its queue" grep -q "^  block.nr_requests = [0-9]" "$TEST_TMP/show"
-check "the format is 1.2" grep -q "^iotrial trace, format 1.2$" "$TEST_TMP/show"
+check "the format is 1.3" grep -q "^iotrial trace, format 1.3$" "$TEST_TMP/show"
 
 # the replay, on the other device, itself recorded
 w0=$(stat_of "$DST" 5) f0=$(stat_of "$DST" 16)

@@ -273,6 +273,8 @@ int tp_kernel_offsets(uint32_t off[IOT_KO__NR])
 	    [IOT_KO_F_INODE] = {"file", "f_inode", 8},
 	    [IOT_KO_I_MODE] = {"inode", "i_mode", 2},
 	    [IOT_KO_I_SIZE] = {"inode", "i_size", 8},
+	    [IOT_KO_I_MAPPING] = {"inode", "i_mapping", 8},
+	    [IOT_KO_NRPAGES] = {"address_space", "nrpages", 8},
 	};
 	struct btf *btf = btf__load_vmlinux_btf();
 	int i, ret = 0;

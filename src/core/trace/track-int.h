@@ -52,6 +52,8 @@ enum sc_kind {
 	SC_SENDFILE,  /* sendfile(out, in, off*, n) */
 	SC_FADVISE,   /* fadvise64(fd, off, len, advice) */
 	SC_READAHEAD, /* readahead(fd, off, count) */
+	SC_SYNC,      /* sync() */
+	SC_SYNCFS,    /* syncfs(fd) */
 };
 
 /* The kind of syscall number nr, SC_NONE for one not recorded. */

@@ -493,6 +493,28 @@ static int emit(struct tracker *tk, const struct iot_call *c,
 	return trace_writer_event(tk->w, e, err);
 }
 
+/*
+ * At the first open of a file that existed, what of it the page cache
+ * held as the open returned (the kernel's word, kc): a CACHED record,
+ * so that a replay can start it as warm or as cold as the capture did.
+ */
+static int first_open_cached(struct tracker *tk, uint32_t id,
+			     const struct iot_call *kc, struct strbuf *err)
+{
+	struct trace_file *f = &tk->files.files[id - 1];
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), bytes;
+
+	if (f->have_cached || !f->existed || f->kind != TFK_REG)
+		return 0;
+	f->have_cached = 1;
+	bytes =
+	    kc->nrpages > UINT64_MAX / page ? UINT64_MAX : kc->nrpages * page;
+	if (bytes > f->size_bytes)
+		bytes = f->size_bytes;
+	f->cached_bytes = bytes;
+	return trace_writer_cached(tk->w, id, bytes, err);
+}
+
 /* A call on a name: open, stat, unlink, mkdir, rmdir, rename. */
 static int name_call(struct tracker *tk, const struct iot_call *c,
 		     enum sc_kind k, const char *p0, const char *p1,
@@ -621,8 +643,11 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 		if (flags & O_APPEND)
 			f->pos = tf->size_bytes;
 		e.fd = (int32_t)c->ret;
+		if (kc)
+			ret = first_open_cached(tk, e.file, kc, err);
 	}
-	ret = emit(tk, c, &e, err);
+	if (!ret)
+		ret = emit(tk, c, &e, err);
 out:
 	strbuf_release(&abs);
 	strbuf_release(&abs2);
@@ -747,6 +772,9 @@ static int fd_call(struct tracker *tk, const struct iot_call *c, enum sc_kind k,
 		e.op = TOP_READAHEAD;
 		e.offset = c->args[1];
 		e.size = c->args[2];
+		break;
+	case SC_SYNCFS:
+		e.op = TOP_SYNCFS;
 		break;
 	case SC_MMAP:
 		e.op = TOP_MMAP;
@@ -885,6 +913,12 @@ int tracker_call(struct tracker *tk, const struct iot_call *c,
 	case SC_FORK:
 		fork_call(tk, c);
 		return 0;
+	case SC_SYNC: {
+		/* no descriptor: every file system, the traced files' too */
+		struct trace_event e = {.op = TOP_SYNC, .fd = -1};
+
+		return emit(tk, c, &e, err);
+	}
 	case SC_COPY:
 	case SC_SENDFILE:
 		return copy_call(tk, c, k, err);

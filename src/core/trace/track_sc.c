@@ -95,6 +95,8 @@ static const struct sc_row sc_rows[] = {
     {SYS_fadvise64, SC_FADVISE, {-1, -1}, "fadvise64"},
 #endif
     {SYS_readahead, SC_READAHEAD, {-1, -1}, "readahead"},
+    {SYS_sync, SC_SYNC, {-1, -1}, "sync"},
+    {SYS_syncfs, SC_SYNCFS, {-1, -1}, "syncfs"},
     {SYS_clone, SC_FORK, {-1, -1}, "clone"},
 #ifdef SYS_clone3
     {SYS_clone3, SC_FORK, {-1, -1}, "clone3"},
