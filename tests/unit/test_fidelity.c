@@ -118,7 +118,7 @@ static void test_device_same(void **state)
 	(void)state;
 	dev(&c, 300 * MIB, 100 * MIB);
 	dev(&r, 300 * MIB, 100 * MIB);
-	fidelity_device(&c, &r, 300 * MIB, 100 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 300 * MIB, 100 * MIB, 0, &f, &why, &un);
 	assert_true(f.judged);
 	for (i = 0; i < FDEV__NR; i++) {
 		assert_true(f.applies[i]);
@@ -146,7 +146,7 @@ static void test_device_cached(void **state)
 	/* the capture read 347 MiB at the device, the replay 240 KiB */
 	dev(&c, 347 * MIB, 0);
 	dev(&r, 240 * 1024, 0);
-	fidelity_device(&c, &r, 347 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 347 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.judged);
 	assert_true(f.poor);
 	assert_true(f.err[FDEV_READ] > 0.99);
@@ -158,7 +158,7 @@ static void test_device_cached(void **state)
 	s = fidelity_combine(100, &f);
 	assert_true(s < 100 && s > 75);
 	/* the other way round: the replay read what the capture had cached */
-	fidelity_device(&r, &c, 347 * MIB, 0, &f, &why, &un);
+	fidelity_device(&r, &c, 347 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.poor);
 	assert_non_null(strstr(why.buf, "the replay's reads reached the "
 					"device (347.0 MiB); the capture's "
@@ -166,7 +166,7 @@ static void test_device_cached(void **state)
 	/* writes that stayed in the cache */
 	dev(&c, 0, 64 * MIB);
 	dev(&r, 0, 8 * MIB);
-	fidelity_device(&c, &r, 0, 64 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 0, 64 * MIB, 0, &f, &why, &un);
 	assert_true(f.poor);
 	assert_non_null(strstr(why.buf, "the replay's stayed in the page "
 					"cache (8.0 MiB)"));
@@ -184,7 +184,7 @@ static void test_device_floor(void **state)
 	/* 512 KiB against 100 KiB: far off in share, not in bytes */
 	dev(&c, 512 * 1024, 0);
 	dev(&r, 100 * 1024, 0);
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.judged);
 	assert_false(f.poor);
 	assert_true(f.err[FDEV_READ] < 0.5);
@@ -192,25 +192,25 @@ static void test_device_floor(void **state)
 	assert_true(f.err[FDEV_READ] == 0);
 	/* 2 MiB over a 512 KiB capture: what is past the floor counts */
 	dev(&r, 512 * 1024 + 2 * MIB, 0);
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_true(fabs(f.err[FDEV_READ] - 1.0) < 1e-9);
 	dev(&r, 100 * 1024, 0);
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	/* a few requests: size and depth say nothing */
 	assert_false(f.applies[FDEV_SIZE] || f.applies[FDEV_DEPTH]);
 	/* 30% more bytes and over 1 MiB more: poor */
 	dev(&c, 100 * MIB, 0);
 	dev(&r, 130 * MIB, 0);
-	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.poor);
 	/* 20% more: within */
 	dev(&r, 120 * MIB, 0);
-	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.poor);
 	/* requests 4 times as large, a queue 3 times as deep: poor */
 	r.requests /= 4;
 	r.busy_depth = 6;
-	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.poor);
 	assert_true(f.err[FDEV_SIZE] == 1);
 	assert_true(f.err[FDEV_DEPTH] == 1);
@@ -230,7 +230,7 @@ static void test_device_unjudged(void **state)
 	/* the traced calls moved 10 MiB of the device's 1 GiB */
 	dev(&c, 1024 * MIB, 0);
 	dev(&r, 0, 0);
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.judged || f.poor);
 	assert_true(f.share < 0.01);
 	assert_non_null(strstr(un.buf, "other I/O on it was at least half"));
@@ -238,13 +238,13 @@ static void test_device_unjudged(void **state)
 	/* what the capture counted on that device wins */
 	c.have_traced = 1;
 	c.traced_read = 1000 * MIB;
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.judged && f.poor);
 	/* the device wrote 4.5 MiB nobody traced wrote (a kernel thread):
 	 * dev-write is not judged, nor the sizes and depths; dev-read is */
 	dev(&c, 0, 4608 * 1024);
 	dev(&r, 0, 0);
-	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 32 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.judged);
 	assert_false(f.poor);
 	assert_true(f.applies[FDEV_READ] && f.err[FDEV_READ] == 0);
@@ -258,23 +258,23 @@ static void test_device_unjudged(void **state)
 	dev(&c, 0, 0);
 	dev(&r, 0, 64 * MIB);
 	r.have_traced = 1;
-	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 32 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.poor || f.applies[FDEV_WRITE]);
 	assert_non_null(strstr(un.buf, "dev-write not judged: the replay's "
 				       "device wrote 64.0 MiB, its calls "
 				       "0.0 MiB"));
 	r.traced_write = 64 * MIB;
-	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 32 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.poor && f.applies[FDEV_WRITE]);
 	/* no device meta: not recorded */
 	memset(&c, 0, sizeof(c));
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.judged);
 	assert_non_null(strstr(un.buf, "not recorded"));
 	/* the replay's target has no device */
 	dev(&c, 10 * MIB, 0);
 	memset(&r, 0, sizeof(r));
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.judged);
 	assert_non_null(strstr(un.buf, "not measured"));
 	strbuf_release(&why);

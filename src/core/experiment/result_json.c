@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "result_json.h"
+#include "result_json_fid.h"
 #include "metrics.h"
 #include "../observe/truth.h"
 #include "../../version.h"
@@ -56,6 +57,8 @@ static struct json_object *fidelity_dev_json(const struct run_result *r)
 		json_object_object_add(
 		    o, "not_judged",
 		    json_object_new_string(r->fidelity_dev_why));
+	if (r->fidelity_dev_moved_bits) /* a setting's effect, not judged */
+		json_object_object_add(o, "moved", fidelity_moved_json(r));
 	return o;
 }
 
@@ -422,6 +425,7 @@ struct json_object *result_to_json(const struct run_meta *meta,
 	if (r->have_fidelity_dev)
 		json_object_object_add(o, "fidelity_device",
 				       fidelity_dev_json(r));
+	fidelity_members_json(o, r);
 	json_object_object_add(o, "interrupted",
 			       json_object_new_boolean(r->interrupted));
 	if (r->ops[IO_READ])

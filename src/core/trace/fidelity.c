@@ -230,8 +230,8 @@ static double explained(double traced, double dev)
 
 void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 		     uint64_t logical_read, uint64_t logical_write,
-		     struct fidelity_devterms *f, struct strbuf *why,
-		     struct strbuf *unjudged)
+		     unsigned moves, struct fidelity_devterms *f,
+		     struct strbuf *why, struct strbuf *unjudged)
 {
 	const double mib = 1024.0 * 1024;
 	double cb, rb, cs = 0, rs = 0, lr, lw;
@@ -310,6 +310,12 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 		f->err[FDEV_SIZE] = rel(rs, cs);
 		f->err[FDEV_DEPTH] = rel(r->busy_depth, c->busy_depth);
 	}
+	/* what a setting moved is its effect: kept, not judged */
+	for (i = 0; i < FDEV__NR; i++)
+		if (f->applies[i] && (moves & 1u << i)) {
+			f->applies[i] = 0;
+			f->moved |= 1u << i;
+		}
 	for (i = 0; i < FDEV__NR; i++)
 		f->judged |= f->applies[i];
 	for (i = FDEV_READ; i <= FDEV_WRITE; i++) {
@@ -339,6 +345,59 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 			    why->len ? "; " : "", r->busy_depth, c->busy_depth);
 		f->poor = 1;
 	}
+}
+
+/* A setting's key prefix and what it moves (fidelity.h). */
+static const struct {
+	const char *prefix;
+	unsigned moves;
+} moved_by[] = {
+    {"knob.read_ahead_kb",
+     FMOVE_DEV_READ | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.scheduler", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.iosched.", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.nr_requests", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.max_sectors_kb", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.nomerges", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.wbt_lat_usec", FMOVE_DEV_WRITE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.rq_affinity", FMOVE_LATENCY},
+    {"knob.atime",
+     FMOVE_DEV_WRITE | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.vm.dirty",
+     FMOVE_DEV_WRITE | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"bdi.",
+     FMOVE_DEV_WRITE | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.vm.vfs_cache_pressure",
+     FMOVE_DEV_READ | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+};
+
+unsigned fidelity_moved_by(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(moved_by) / sizeof(moved_by[0]); i++)
+		if (!strncmp(key, moved_by[i].prefix,
+			     strlen(moved_by[i].prefix)))
+			return moved_by[i].moves;
+	return FMOVE_ALL;
+}
+
+void fidelity_moves_text(unsigned moves, struct strbuf *out)
+{
+	const char *w[FDEV__NR + 1];
+	unsigned i, n = 0;
+
+	for (i = 0; i < FDEV__NR; i++)
+		if (moves & 1u << i)
+			w[n++] = dev_names[i];
+	if (moves & FMOVE_LATENCY)
+		w[n++] = "latency";
+	for (i = 0; i < n; i++)
+		strbuf_addf(out, "%s%s",
+			    i == 0	 ? ""
+			    : i + 1 == n ? " and "
+					 : ", ",
+			    w[i]);
 }
 
 double fidelity_combine(double file_score, const struct fidelity_devterms *f)

@@ -109,16 +109,20 @@ struct fidelity_dev {
 struct fidelity_devterms {
 	double err[FDEV__NR];
 	int applies[FDEV__NR];
-	int judged;   /* some term applies */
-	double share; /* of the capture's device bytes the traced calls
-			 could explain, 0..1 (1 when nothing moved) */
+	unsigned moved; /* FMOVE_DEV_* of terms that would apply but a
+			   setting moved: err holds them, not judged */
+	int judged;	/* some term applies */
+	double share;	/* of the capture's device bytes the traced calls
+			   could explain, 0..1 (1 when nothing moved) */
 	int poor;
 };
 
 /*
  * Compare replay r with capture c at the device. logical_read and
  * logical_write: what the capture's traced calls read and wrote
- * (c->traced_*, what they moved on that device, win when known). why gets the
+ * (c->traced_*, what they moved on that device, win when known); moves:
+ * the FMOVE_DEV_* terms settings that differ moved, not judged (f->moved
+ * says which of them would have been). why gets the
  * plain sentences of the poor terms ("the capture's reads reached the device (X
  * MiB); the replay's came from the page cache (Y MiB)"), unjudged why the terms
  * were not judged (not recorded, not measured, other I/O). Both are reset
@@ -126,8 +130,44 @@ struct fidelity_devterms {
  */
 void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 		     uint64_t logical_read, uint64_t logical_write,
-		     struct fidelity_devterms *f, struct strbuf *why,
-		     struct strbuf *unjudged);
+		     unsigned moves, struct fidelity_devterms *f,
+		     struct strbuf *why, struct strbuf *unjudged);
+
+/*
+ * What a setting moves: the terms a difference of that setting between
+ * the capture and the replay changes by itself. There the replay's
+ * difference is the setting's effect, the result of the experiment that
+ * set it, not infidelity: such a term is reported, not judged (it does
+ * not count in the score and does not warn). No setting moves the calls,
+ * their bytes, names, order or timing (ops, bytes, names, rate, sizes,
+ * mix, namemix, lag, and the distributions of sizes, offsets and
+ * inter-arrival times): the replay makes them whatever is set.
+ */
+enum fidelity_move {
+	FMOVE_DEV_READ = 1u << FDEV_READ,
+	FMOVE_DEV_WRITE = 1u << FDEV_WRITE,
+	FMOVE_DEV_SIZE = 1u << FDEV_SIZE,
+	FMOVE_DEV_DEPTH = 1u << FDEV_DEPTH,
+	FMOVE_LATENCY = 1u << FDEV__NR, /* the calls' latencies */
+	FMOVE_ALL = (1u << (FDEV__NR + 1)) - 1,
+};
+
+/*
+ * The terms a setting moves, by its meta key (trace/settings.h):
+ *   knob.read_ahead_kb           dev-read, dev-size, dev-depth, latency
+ *   knob.scheduler, iosched.*    dev-size, dev-depth, latency
+ *   knob.nr_requests, max_sectors_kb, nomerges
+ *                                dev-size, dev-depth, latency
+ *   knob.wbt_lat_usec            dev-write, dev-depth, latency
+ *   knob.rq_affinity             latency
+ *   knob.atime, knob.vm.dirty*, bdi.*
+ *                                dev-write, dev-size, dev-depth, latency
+ *   knob.vm.vfs_cache_pressure   dev-read, dev-size, dev-depth, latency
+ *   any other                    every device term and latency
+ */
+unsigned fidelity_moved_by(const char *key);
+/* The terms of moves as words: "dev-read, dev-size and latency". */
+void fidelity_moves_text(unsigned moves, struct strbuf *out);
 
 /* The score with the device terms: file_score (fidelity.score) when
  * none applies, else as above. */
