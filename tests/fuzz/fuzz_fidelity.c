@@ -16,9 +16,9 @@
  *   not poor;
  * - the device terms are numbers from 0 to 1 and apply only when both
  *   sides were measured, never when a setting moved them (those are
- *   moved, and only those); when none applies the combined score is the
- *   file score, else it stays within 0 and 100; a poor term says why,
- *   and terms not judged say why not;
+ *   moved, and only those), the depth only over 100 ms of busy time; when none
+ * applies the combined score is the file score, else it stays within 0 and 100;
+ * a poor term says why, and terms not judged say why not;
  * - the meta values give device numbers only when each is a whole
  *   number that fits, and the bytes are 512 times the sectors.
  */
@@ -141,6 +141,7 @@ static void gen_dev(struct input *in, struct fidelity_dev *d)
 	d->write_bytes = count(in);
 	d->requests = count(in);
 	d->busy_depth = (double)count(in) / 16;
+	d->busy_ms = (double)count(in);
 	d->traced_read = count(in);
 	d->traced_write = count(in);
 }
@@ -206,7 +207,9 @@ static void check_device(const struct fidelity_dev *c,
 	/* size and depth only beside both byte terms */
 	check(!f.applies[FDEV_SIZE] ||
 	      (f.applies[FDEV_READ] && f.applies[FDEV_WRITE]));
-	check(f.applies[FDEV_SIZE] == f.applies[FDEV_DEPTH]);
+	check(!f.applies[FDEV_DEPTH] ||
+	      (f.applies[FDEV_SIZE] && c->busy_ms >= FDEV_DEPTH_BUSY_MS &&
+	       r->busy_ms >= FDEV_DEPTH_BUSY_MS));
 	check(!f.poor || (f.judged && why.len));
 	check(f.poor || !why.len);
 	check(f.judged || unjudged.len);

@@ -8,6 +8,10 @@
  * reached the device is poor and says so; a difference under the 1 MiB
  * floor is not; a capture whose device carried mostly other I/O, or a
  * trace without device meta, is not judged; the meta is read strictly.
+ * A term a setting that differs moves is kept, not judged; a depth over
+ * a few ms of busy time is not judged. The distributions (per class:
+ * gaps, sizes, offsets, latencies) are 0 apart for the same calls and
+ * poor past their thresholds.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -17,6 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/trace/fidelity.h"
+#include "core/trace/fidelity_dist.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
@@ -106,6 +111,7 @@ static void dev(struct fidelity_dev *d, uint64_t rd, uint64_t wr)
 	d->write_bytes = wr;
 	d->requests = (rd + wr) / (128 * 1024);
 	d->busy_depth = 2;
+	d->busy_ms = 1000;
 }
 
 static void test_device_same(void **state)
@@ -281,6 +287,131 @@ static void test_device_unjudged(void **state)
 	strbuf_release(&un);
 }
 
+/* A setting that differs moves some device terms: they are kept as its
+ * effect, neither judged nor poor, while the others still are. */
+static void test_device_moved(void **state)
+{
+	struct fidelity_dev c, r;
+	struct fidelity_devterms f;
+	struct strbuf why = STRBUF_INIT, un = STRBUF_INIT, words = STRBUF_INIT;
+
+	(void)state;
+	/* read-ahead 128 KiB in the capture, 4 MiB here: requests 32 times
+	 * as large, the bytes the same */
+	dev(&c, 300 * MIB, 0);
+	dev(&r, 300 * MIB, 0);
+	r.requests = c.requests / 32;
+	fidelity_device(&c, &r, 300 * MIB, 0, 0, &f, &why, &un);
+	assert_true(f.poor && f.applies[FDEV_SIZE]);
+	assert_non_null(strstr(why.buf, "the device requests were"));
+	fidelity_device(&c, &r, 300 * MIB, 0,
+			fidelity_moved_by("knob.read_ahead_kb"), &f, &why, &un);
+	assert_false(f.poor);
+	assert_int_equal(why.len, 0);
+	assert_false(f.applies[FDEV_SIZE] || f.applies[FDEV_READ]);
+	assert_true(f.moved & FMOVE_DEV_SIZE);
+	assert_true(f.err[FDEV_SIZE] > 0.9); /* kept: the effect */
+	/* what read-ahead cannot move is still judged */
+	assert_true(f.applies[FDEV_WRITE] && f.judged);
+	assert_true(fidelity_combine(100, &f) == 100);
+	/* the table: a dirty threshold moves writes, not reads; a knob
+	 * iotrial does not know moves every device term */
+	assert_true(fidelity_moved_by("knob.vm.dirty_ratio") & FMOVE_DEV_WRITE);
+	assert_false(fidelity_moved_by("knob.vm.dirty_ratio") & FMOVE_DEV_READ);
+	assert_false(fidelity_moved_by("knob.rq_affinity") & FMOVE_DEV_SIZE);
+	assert_true(fidelity_moved_by("knob.sysfs:/x") == FMOVE_ALL);
+	fidelity_moves_text(fidelity_moved_by("knob.scheduler"), &words);
+	assert_string_equal(words.buf, "dev-size, dev-depth and latency");
+	/* a depth over a few ms of busy time is not judged */
+	dev(&c, 300 * MIB, 0);
+	dev(&r, 300 * MIB, 0);
+	r.busy_ms = 20;
+	r.busy_depth = 6;
+	fidelity_device(&c, &r, 300 * MIB, 0, 0, &f, &why, &un);
+	assert_true(f.applies[FDEV_SIZE]);
+	assert_false(f.applies[FDEV_DEPTH] || f.poor);
+	strbuf_release(&why);
+	strbuf_release(&un);
+	strbuf_release(&words);
+}
+
+/* n reads of 16 KiB by one thread, sequential, each lat_ns long, one
+ * every gap_ns; into e[0..n). */
+static void reads(struct trace_event *e, size_t n, uint64_t gap_ns,
+		  uint64_t lat_ns)
+{
+	size_t i;
+
+	memset(e, 0, n * sizeof(*e));
+	for (i = 0; i < n; i++) {
+		e[i].ts_ns = i * gap_ns;
+		e[i].dur_ns = lat_ns;
+		e[i].tid = 1;
+		e[i].op = TOP_READ;
+		e[i].file = 1;
+		e[i].offset = i * 16384;
+		e[i].size = 16384;
+		e[i].ret = 16384;
+	}
+}
+
+/* The distributions: a replay of the same calls is 0 apart; one whose
+ * offsets jump is poor on offsets; latencies four times as long are 2
+ * powers of 2 apart (poor past FDIST_LATENCY_MAX only), and not judged
+ * when a setting moves them; a class of too few calls is not judged. */
+static void test_dist(void **state)
+{
+	enum { N = 400 };
+	static struct trace_event c[N], r[N];
+	struct strbuf why = STRBUF_INIT;
+	struct fidelity_dist d;
+	size_t i;
+
+	(void)state;
+	reads(c, N, 1000000, 20000);
+	reads(r, N, 1000000, 20000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_false(d.poor);
+	assert_true(d.c[FDC_READ].applies[FDT_GAP]);
+	for (i = 0; i < FDT__NR; i++)
+		assert_true(d.c[FDC_READ].d[i] == 0);
+	assert_true(d.c[FDC_READ].seq[0] == 1 && d.c[FDC_READ].seq[1] == 1);
+	/* at --speed max no gap term */
+	fidelity_dist_compute(c, N, r, N, 0, 0, &d, &why);
+	assert_false(d.c[FDC_READ].applies[FDT_GAP]);
+	/* every other read jumps back a MiB */
+	for (i = 1; i < N; i += 2)
+		r[i].offset = c[i].offset - (1 << 20);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.poor);
+	assert_true(d.c[FDC_READ].d[FDT_OFFSET] > FDIST_OFFSET_MAX);
+	assert_non_null(strstr(why.buf, "reads: their offsets differ"));
+	/* four times as long: 2 powers of 2 */
+	reads(r, N, 1000000, 80000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(fabs(d.c[FDC_READ].d[FDT_LATENCY] - 2) < 1e-9);
+	assert_true(d.c[FDC_READ].lat_ns[1][0] == 80000);
+	reads(r, N, 1000000, 200000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.poor && d.c[FDC_READ].judged[FDT_LATENCY]);
+	fidelity_dist_compute(c, N, r, N, 1, FMOVE_LATENCY, &d, &why);
+	assert_false(d.poor || d.c[FDC_READ].judged[FDT_LATENCY]);
+	/* gaps twice as long throughout: 1 power of 2 */
+	reads(r, N, 2000000, 20000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(fabs(d.c[FDC_READ].d[FDT_GAP] - 1) < 0.01);
+	/* gaps under the replay's resolution count as one */
+	reads(c, N, 1000, 20000);
+	reads(r, N, 50000, 20000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.c[FDC_READ].d[FDT_GAP] == 0);
+	/* too few calls to tell */
+	fidelity_dist_compute(c, FDIST_MIN_CALLS - 1, r, N, 1, 0, &d, &why);
+	assert_false(d.c[FDC_READ].applies[FDT_SIZE] || d.poor);
+	assert_true(d.c[FDC_READ].calls[0] == FDIST_MIN_CALLS - 1);
+	strbuf_release(&why);
+}
+
 static void test_device_meta(void **state)
 {
 	static const char *const signed_[] = {" -1", "+8", " 7", "\t9"};
@@ -357,6 +488,8 @@ int main(void)
 	    cmocka_unit_test(test_device_floor),
 	    cmocka_unit_test(test_device_unjudged),
 	    cmocka_unit_test(test_device_meta),
+	    cmocka_unit_test(test_device_moved),
+	    cmocka_unit_test(test_dist),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -301,15 +301,20 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 	rb = (double)r->read_bytes + (double)r->write_bytes;
 	/* sizes and depths of a handful of requests say nothing, nor of
 	 * requests partly other processes' */
-	f->applies[FDEV_SIZE] = f->applies[FDEV_DEPTH] =
-	    f->applies[FDEV_READ] && f->applies[FDEV_WRITE] &&
-	    cb > FDEV_FLOOR && rb > FDEV_FLOOR;
+	f->applies[FDEV_SIZE] = f->applies[FDEV_READ] &&
+				f->applies[FDEV_WRITE] && cb > FDEV_FLOOR &&
+				rb > FDEV_FLOOR;
+	/* a depth over a few ms of busy time is the ms counters' rounding */
+	f->applies[FDEV_DEPTH] = f->applies[FDEV_SIZE] &&
+				 c->busy_ms >= FDEV_DEPTH_BUSY_MS &&
+				 r->busy_ms >= FDEV_DEPTH_BUSY_MS;
 	if (f->applies[FDEV_SIZE]) {
 		cs = c->requests ? cb / (double)c->requests : 0;
 		rs = r->requests ? rb / (double)r->requests : 0;
 		f->err[FDEV_SIZE] = rel(rs, cs);
-		f->err[FDEV_DEPTH] = rel(r->busy_depth, c->busy_depth);
 	}
+	if (f->applies[FDEV_DEPTH])
+		f->err[FDEV_DEPTH] = rel(r->busy_depth, c->busy_depth);
 	/* what a setting moved is its effect: kept, not judged */
 	for (i = 0; i < FDEV__NR; i++)
 		if (f->applies[i] && (moves & 1u << i)) {
@@ -456,6 +461,7 @@ void fidelity_dev_from_meta(const struct trace *t, struct fidelity_dev *d)
 	d->read_bytes = rs * 512;
 	d->write_bytes = ws * 512;
 	d->busy_depth = busy ? (double)queue / (double)busy : 0;
+	d->busy_ms = (double)busy;
 	d->have = 1;
 	ok = 1;
 	d->traced_read = meta_u64(t, "device.traced_read_bytes", &ok);

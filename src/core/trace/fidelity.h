@@ -80,12 +80,16 @@ const char *fidelity_name(enum fidelity_component k);
  * dev-read only when they could explain half of its bytes read (or it
  * read under 1 MiB), dev-write likewise, and the same of the replay's
  * device against the replay's calls; dev-size and dev-depth only when
- * both are judged.
+ * both are judged, and dev-depth only when both devices were busy for
+ * FDEV_DEPTH_BUSY_MS at least (the counters tick in ms: a depth over
+ * a few of them is their rounding).
  * With device terms the score is 100 * (1 - (3 * file mean + device
  * mean) / 4): the file components weigh 3/4, the device ones 1/4.
  * dev-read or dev-write is poor past 25% and 1 MiB apart, dev-size and
  * dev-depth past 50%.
  */
+#define FDEV_DEPTH_BUSY_MS 100.0
+
 enum fidelity_dev_component {
 	FDEV_READ,
 	FDEV_WRITE,
@@ -101,6 +105,7 @@ struct fidelity_dev {
 	uint64_t write_bytes;
 	uint64_t requests;     /* reads and writes completed */
 	double busy_depth;     /* mean requests in flight while busy */
+	double busy_ms;	       /* the time it was busy, ms */
 	int have_traced;       /* traced_* are known */
 	uint64_t traced_read;  /* what the traced (replayed) calls read */
 	uint64_t traced_write; /* and wrote */

@@ -42,7 +42,7 @@
 
 struct strbuf;
 
-#define FDIST_MIN_CALLS	       20
+#define FDIST_MIN_CALLS	       100
 #define FDIST_GAP_FLOOR_NS     200000ull /* the replay's time resolution */
 #define FDIST_LATENCY_FLOOR_NS 1000ull	 /* a call's, as timed */
 #define FDIST_OCTAVES_CAP      10.0

@@ -182,7 +182,8 @@ void rp_settings_note(const struct rp_state *st, struct run_result *r);
 void rp_cache_plan(struct rp_state *st);
 void rp_cache_settle(struct rp_state *st, struct run_result *r);
 /* The page cache drops of the machine so far (/proc/vmstat), and a
- * warning on r if another process dropped it since the settle: what
+ * warning on r (kind other_io: another process's doing, as its I/O on
+ * the device is) if another process dropped it since the settle: what
  * reached the device is then not the capture's start's doing. */
 uint64_t rp_cache_drops(void);
 void rp_cache_check(const struct rp_state *st, struct run_result *r);

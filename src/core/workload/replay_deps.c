@@ -15,10 +15,11 @@
  * has done n events", and one already waited for is not repeated.
  *
  * A flush of a whole file system (sync, syncfs) waits for what every
- * other thread had written before it started, and a write for the
- * flushes that had ended before it: one key stands for "the data", a
- * flush changes it and a write only reads it, so writes of different
- * threads still wait for nothing of each other.
+ * other thread had changed before it started, and a change (a write, an
+ * unlink that drops what was written, ...) for the flushes that had
+ * ended before it: one key stands for "the data", a flush changes it
+ * and a change only reads it, so changes of different threads still
+ * wait for nothing of each other.
  *
  * The events are taken in the order of their start, made nondecreasing
  * along each thread (a trace is untrusted): every dependency then points
@@ -161,13 +162,6 @@ static int changes_file(const struct trace_event *e)
 	return 0;
 }
 
-/* Does e change a file's data, for the flushes (fs_flush)? */
-static int writes_data(const struct trace_event *e)
-{
-	return e->op == TOP_WRITE || e->op == TOP_FTRUNCATE ||
-	       e->op == TOP_FALLOCATE;
-}
-
 /* Is e a flush of a whole file system? */
 static int fs_flush(const struct trace_event *e)
 {
@@ -305,7 +299,7 @@ void rp_deps_compute(const struct trace *t, struct rp_thread *ths, size_t nr_th)
 			touch(ths, w, &keys[parent[e->file2 - 1]], o, end, 1,
 			      first);
 		}
-		if (writes_data(e) || fs_flush(e))
+		if (changes_file(e) || fs_flush(e))
 			touch(ths, w, &keys[nr_keys], o, end, fs_flush(e),
 			      first);
 	}

@@ -32,6 +32,7 @@ static void from_truth(const struct run_result *r, struct fidelity_dev *d)
 	d->write_bytes = x->write_bytes;
 	d->requests = x->reads + x->writes;
 	d->busy_depth = x->util_pct > 0 ? x->aqu_sz / (x->util_pct / 100) : 0;
+	d->busy_ms = x->util_pct / 100 * x->seconds * 1000;
 	d->have = 1;
 	d->have_traced = 1;
 	d->traced_read = r->bytes[IO_READ];

@@ -292,6 +292,10 @@ void rp_cache_settle(struct rp_state *st, struct run_result *r)
 			close(fd);
 		all = all && flush_bdev(st->work_fd);
 	}
+	/* from here, a drop is another process's: one while the files
+	 * are read in undoes it as much as one in the run */
+	st->drops = rp_cache_drops();
+	st->have_drops = 1;
 	buf = xmalloc(buf_bytes);
 	for (i = 0; i < st->t.nr_files; i++) {
 		const struct trace_file *f = &st->t.files[i];
@@ -302,9 +306,6 @@ void rp_cache_settle(struct rp_state *st, struct run_result *r)
 		nr_warm += st->warm[i] > 0;
 	}
 	free(buf);
-	/* from here, a drop is another process's */
-	st->drops = rp_cache_drops();
-	st->have_drops = 1;
 	nr_cold = 0;
 	for (i = 0; i < st->t.nr_files; i++)
 		nr_cold += st->t.files[i].existed &&
@@ -338,7 +339,7 @@ void rp_cache_check(const struct rp_state *st, struct run_result *r)
 	now = rp_cache_drops();
 	if (now != st->drops)
 		run_result_warn_kind(
-		    r, RUN_WARN_FIDELITY,
+		    r, RUN_WARN_OTHER_IO,
 		    "another process dropped the page cache during the run "
 		    "(drop_caches, %llu time%s): the files did not stay as the "
 		    "capture found them, and what reached the device says so",
