@@ -58,7 +58,7 @@ cd / || exit 1
 # the replay lays the file out, then starts it as the capture found it:
 # out of the page cache for the cold read (so its reads reach the
 # device too), in it for the warm one (it said it left them warm)
-replay_quiet cold --trace "$TEST_TMP/cold" -t "$DST" --speed max
+replay_must cold --trace "$TEST_TMP/cold" -t "$DST" --speed max
 check "replay the cold read" test $? = 0
 replay_show "$TEST_TMP/out"
 check "it starts the file out of the page cache, as the capture found it" \
@@ -76,7 +76,7 @@ check "the run object's score is 95 or more ($fid)" \
 check "its reads are spread as the capture's (fidelity_dist)" \
 	test "$(json "$TEST_TMP/cold.json" "o['fidelity_dist']['read']['size'] == 0 and o['fidelity_dist']['read']['offset'] == 0")" = True
 
-replay_quiet warm --trace "$TEST_TMP/warm" -t "$DST" --speed max
+replay_must warm --trace "$TEST_TMP/warm" -t "$DST" --speed max
 check "replay the warm read" test $? = 0
 replay_show "$TEST_TMP/out"
 check "it starts the file in the page cache, as the capture found it" \
@@ -107,7 +107,7 @@ while at < len(d):
     out += rec
 open(sys.argv[2], 'wb').write(out)
 PY
-replay_quiet lying --trace "$TEST_TMP/lying" -t "$DST" --speed max
+replay_must lying --trace "$TEST_TMP/lying" -t "$DST" --speed max
 replay_show "$TEST_TMP/out"
 check "a replay whose reads came from the page cache warns" \
 	grep -q "^warning: .*at the device: the capture's reads reached the device (3[0-9.]* MiB); the replay's came from the page cache" \
@@ -146,7 +146,7 @@ while at < len(d):
     out += rec
 open(sys.argv[2], 'wb').write(out)
 PY
-replay_quiet old --trace "$TEST_TMP/old" -t "$DST" --speed max
+replay_must old --trace "$TEST_TMP/old" -t "$DST" --speed max
 check "a trace without device meta replays" test $? = 0
 replay_show "$TEST_TMP/out"
 check "its device terms are not recorded" \

@@ -110,7 +110,7 @@ while at < len(d):
     out += rec
 open(sys.argv[2], 'wb').write(out)
 PY
-replay_quiet short --trace "$TEST_TMP/short" -t scratch:96M:ext4 \
+replay_must short --trace "$TEST_TMP/short" -t scratch:96M:ext4 \
 	--speed max --set read_ahead_kb=4096
 check "replay it with read-ahead at 4 MiB" test $? = 0
 replay_show "$TEST_TMP/out"
@@ -123,7 +123,7 @@ check "what read-ahead moved is said as its effect" \
 
 # the capture's sync flushed its writes: the replay's do too (syncfs of
 # the target), so the device's writes are judged near
-replay_quiet sync --trace "$TEST_TMP/sync" -t scratch:96M:ext4 --speed max
+replay_must sync --trace "$TEST_TMP/sync" -t scratch:96M:ext4 --speed max
 check "replay the write and the sync" test $? = 0
 replay_show "$TEST_TMP/out"
 check "its writes reached the device as the capture's (dev_write $(json "$TEST_TMP/sync.json" "o['fidelity_device']['dev_write']"))" \

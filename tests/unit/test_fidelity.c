@@ -322,6 +322,13 @@ static void test_device_moved(void **state)
 	assert_true(fidelity_moved_by("knob.sysfs:/x") == FMOVE_ALL);
 	fidelity_moves_text(fidelity_moved_by("knob.scheduler"), &words);
 	assert_string_equal(words.buf, "dev-size, dev-depth and latency");
+	/* a mean request size over a few MiB is the file system's own I/O
+	 * as much as the calls': not judged */
+	dev(&c, 20 * MIB, 0);
+	dev(&r, 20 * MIB, 0);
+	r.requests /= 4;
+	fidelity_device(&c, &r, 20 * MIB, 0, 0, &f, &why, &un);
+	assert_false(f.applies[FDEV_SIZE] || f.poor);
 	/* a depth over a few ms of busy time is not judged */
 	dev(&c, 300 * MIB, 0);
 	dev(&r, 300 * MIB, 0);
@@ -396,6 +403,10 @@ static void test_dist(void **state)
 	assert_true(d.poor && d.c[FDC_READ].judged[FDT_LATENCY]);
 	fidelity_dist_compute(c, N, r, N, 1, FMOVE_LATENCY, &d, &why);
 	assert_false(d.poor || d.c[FDC_READ].judged[FDT_LATENCY]);
+	/* as fast as it goes, the latencies are the replay's own pace's */
+	fidelity_dist_compute(c, N, r, N, 0, 0, &d, &why);
+	assert_false(d.poor || d.c[FDC_READ].judged[FDT_LATENCY]);
+	assert_true(d.c[FDC_READ].applies[FDT_LATENCY]);
 	/* gaps twice as long throughout: 1 power of 2 */
 	reads(r, N, 2000000, 20000);
 	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);

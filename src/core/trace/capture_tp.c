@@ -324,6 +324,10 @@ void tp_detach(struct bpf_link **links, size_t n)
 		int fd = open("/dev/null", O_RDWR | O_CLOEXEC), dfd;
 
 		setsid();
+		/* nor the capture's directory: a file system its command
+		 * ran in would stay busy (umount refused) until done */
+		if (chdir("/"))
+			_exit(0);
 		if (fd >= 0) {
 			dup2(fd, 0);
 			dup2(fd, 1);

@@ -185,6 +185,10 @@ static const char *const dev_names[FDEV__NR] = {
 };
 
 #define FDEV_FLOOR (1024.0 * 1024) /* bytes: below it, no difference */
+/* bytes each side moved for a mean request size or depth: below it the
+ * file system's own small I/O (its journal, bitmaps, inodes) weighs as
+ * much as the calls' */
+#define FDEV_MEAN_FLOOR (32.0 * 1024 * 1024)
 
 const char *fidelity_dev_name(enum fidelity_dev_component k)
 {
@@ -302,8 +306,8 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 	/* sizes and depths of a handful of requests say nothing, nor of
 	 * requests partly other processes' */
 	f->applies[FDEV_SIZE] = f->applies[FDEV_READ] &&
-				f->applies[FDEV_WRITE] && cb > FDEV_FLOOR &&
-				rb > FDEV_FLOOR;
+				f->applies[FDEV_WRITE] &&
+				cb >= FDEV_MEAN_FLOOR && rb >= FDEV_MEAN_FLOOR;
 	/* a depth over a few ms of busy time is the ms counters' rounding */
 	f->applies[FDEV_DEPTH] = f->applies[FDEV_SIZE] &&
 				 c->busy_ms >= FDEV_DEPTH_BUSY_MS &&

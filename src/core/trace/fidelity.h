@@ -80,7 +80,9 @@ const char *fidelity_name(enum fidelity_component k);
  * dev-read only when they could explain half of its bytes read (or it
  * read under 1 MiB), dev-write likewise, and the same of the replay's
  * device against the replay's calls; dev-size and dev-depth only when
- * both are judged, and dev-depth only when both devices were busy for
+ * both are judged and each device moved 32 MiB at least (under it the
+ * file system's own small I/O weighs as much as the calls'), and
+ * dev-depth only when both devices were busy for
  * FDEV_DEPTH_BUSY_MS at least (the counters tick in ms: a depth over
  * a few of them is their rounding).
  * With device terms the score is 100 * (1 - (3 * file mean + device

@@ -308,7 +308,10 @@ void fidelity_dist_compute(const struct trace_event *c, size_t nr_c,
 				x->d[t] = 0;
 			x->judged[t] = x->applies[t];
 		}
-		if (moves & FMOVE_LATENCY)
+		/* a setting's effect; or, as fast as it goes, the replay's
+		 * own: calls that came at their pace wait on the device
+		 * when they come back to back */
+		if ((moves & FMOVE_LATENCY) || !(speed > 0))
 			x->judged[FDT_LATENCY] = 0;
 		for (t = 0; t < FDT__NR; t++)
 			if (x->judged[t] && x->d[t] > term_max[t]) {

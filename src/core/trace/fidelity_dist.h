@@ -30,7 +30,9 @@
  * judged (too few to tell). A distance over its threshold (FDIST_*_MAX)
  * makes the replay poor; the latency is not judged when a setting that
  * moves it differs from the capture's (fidelity.h, FMOVE_LATENCY): it
- * is then that setting's effect, reported. The latency's percentiles
+ * is then that setting's effect, reported; nor as fast as the replay
+ * goes (speed 0): calls that came at their own pace in the capture
+ * wait on the device when they come back to back. The latency's percentiles
  * (p50, p90, p99) of both sides are kept for people.
  */
 #ifndef IOTRIAL_TRACE_FIDELITY_DIST_H

@@ -102,8 +102,10 @@ struct rp_state {
 	struct rpb_state *blk;	     /* --layer block (replay_blk.c), or NULL */
 	struct rp_setdiff *setdiffs; /* settings otherwise than captured */
 	size_t nr_setdiffs;
-	unsigned moves; /* what they move, FMOVE_* together */
-	uint64_t *warm; /* per file id - 1: bytes to start cached */
+	unsigned moves;	     /* what they move, FMOVE_* together */
+	uint64_t *warm;	     /* per file id - 1: bytes to start cached */
+	unsigned char *data; /* per file id - 1: its bytes are used (the others
+			      are laid out as holes) */
 	enum rp_cache_from cache_from;
 	uint64_t drops; /* the system's cache drops after the settle */
 	int have_drops;

@@ -275,6 +275,15 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 	if (fd < 0)
 		return err_set(err, fd, "cannot lay out '%s': %s", rel,
 			       strerror(-fd));
+	/* a file the trace only names (stat, open and close) is there at
+	 * its size, a hole: what would its bytes be written for? */
+	if (!st->data[i]) {
+		if (ftruncate(fd, (off_t)f->size_bytes))
+			ret = err_set(err, -errno, "cannot lay out '%s': %s",
+				      rel, strerror(errno));
+		close(fd);
+		return ret;
+	}
 	for (off = 0; off < f->size_bytes && !ret; off += RP_LAYOUT_CHUNK) {
 		size_t n = f->size_bytes - off < RP_LAYOUT_CHUNK
 			       ? (size_t)(f->size_bytes - off)
@@ -290,6 +299,40 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 			      strerror(errno));
 	close(fd);
 	return ret;
+}
+
+/*
+ * Which files' bytes the replay uses (st->data): those it reads,
+ * writes, reads ahead, advises, flushes a range of, truncates or
+ * allocates in, and a file whose name a rename gave to one of those
+ * (the data moves with the name). The others are only named.
+ */
+static void mark_data(struct rp_state *st)
+{
+	size_t i = st->t.nr_events;
+
+	st->data = xcalloc(st->t.nr_files + 1, 1);
+	while (i-- > 0) {
+		const struct trace_event *e = &st->t.events[i];
+
+		if (!e->file || trace_op_is_block(e->op))
+			continue;
+		switch (e->op) {
+		case TOP_READ:
+		case TOP_WRITE:
+		case TOP_READAHEAD:
+		case TOP_FADVISE:
+		case TOP_SYNC_RANGE:
+		case TOP_FTRUNCATE:
+		case TOP_FALLOCATE:
+			st->data[e->file - 1] = 1;
+			break;
+		case TOP_RENAME: /* from the end: what it leads to is known */
+			if (e->file2 && st->data[e->file2 - 1])
+				st->data[e->file - 1] = 1;
+			break;
+		}
+	}
 }
 
 /* Group the events by thread. */
@@ -421,10 +464,11 @@ static int replay_prepare(struct workload *w, struct target *t,
 		st->th[i].wanted = UINT32_MAX;
 	st->parent = rp_parent_keys(&st->t, &nr_keys);
 	rp_dirs_init(st);
+	mark_data(st);
 	for (i = 0; i < st->t.nr_files; i++) {
 		const struct trace_file *f = &st->t.files[i];
 
-		if (f->existed && f->kind == TFK_REG) {
+		if (f->existed && f->kind == TFK_REG && st->data[i]) {
 			if (f->size_bytes > RP_FILE_MAX)
 				return err_set(err, -EFBIG,
 					       "file %zu of the trace is "

@@ -91,9 +91,10 @@ static void judge_dist(struct rp_state *st, struct run_result *r,
 			strbuf_addf(&sb, "gaps %.2f and ", x->d[FDT_GAP]);
 		strbuf_addf(&sb, "latencies %.2f powers of 2 apart%s",
 			    x->d[FDT_LATENCY],
-			    x->judged[FDT_LATENCY]
-				? ""
-				: " (a setting's effect, not judged)");
+			    x->judged[FDT_LATENCY] ? ""
+			    : st->moves & FMOVE_LATENCY
+				? " (a setting's effect, not judged)"
+				: " (not judged as fast as it goes)");
 		strbuf_addstr(&sb, "; latency p50/p90/p99 ");
 		for (q = 0; q < 3; q++) {
 			add_ns(&sb, x->lat_ns[1][q]);

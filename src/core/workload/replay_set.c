@@ -153,6 +153,16 @@ static double cold_share(const struct trace *t)
 	return s >= tr ? 1 : s / tr;
 }
 
+/* Was file i laid out with its bytes (a file that existed, replayed,
+ * whose bytes the replay uses)? */
+static int laid(const struct rp_state *st, size_t i)
+{
+	const struct trace_file *f = &st->t.files[i];
+
+	return f->existed && f->kind == TFK_REG && st->rel[i] && st->data &&
+	       st->data[i];
+}
+
 void rp_cache_plan(struct rp_state *st)
 {
 	double share = cold_share(&st->t);
@@ -165,7 +175,7 @@ void rp_cache_plan(struct rp_state *st)
 	for (i = 0; i < st->t.nr_files; i++) {
 		const struct trace_file *f = &st->t.files[i];
 
-		if (!f->existed || f->kind != TFK_REG || !st->rel[i])
+		if (!laid(st, i))
 			continue;
 		if (f->have_cached) /* what its first open found */
 			st->warm[i] = f->cached_bytes < f->size_bytes
@@ -273,7 +283,7 @@ void rp_cache_settle(struct rp_state *st, struct run_result *r)
 	for (i = 0; i < st->t.nr_files; i++) {
 		const struct trace_file *f = &st->t.files[i];
 
-		if (f->existed && f->kind == TFK_REG && st->rel[i]) {
+		if (laid(st, i)) {
 			cold_bytes += f->size_bytes - st->warm[i];
 			warm_bytes += st->warm[i];
 		}
@@ -298,9 +308,7 @@ void rp_cache_settle(struct rp_state *st, struct run_result *r)
 	st->have_drops = 1;
 	buf = xmalloc(buf_bytes);
 	for (i = 0; i < st->t.nr_files; i++) {
-		const struct trace_file *f = &st->t.files[i];
-
-		if (!f->existed || f->kind != TFK_REG || !st->rel[i])
+		if (!laid(st, i))
 			continue;
 		settle_file(st, i, buf, buf_bytes, &dropped, &warmed);
 		nr_warm += st->warm[i] > 0;
@@ -308,9 +316,8 @@ void rp_cache_settle(struct rp_state *st, struct run_result *r)
 	free(buf);
 	nr_cold = 0;
 	for (i = 0; i < st->t.nr_files; i++)
-		nr_cold += st->t.files[i].existed &&
-			   st->t.files[i].kind == TFK_REG && st->rel[i] &&
-			   st->warm[i] < st->t.files[i].size_bytes;
+		nr_cold +=
+		    laid(st, i) && st->warm[i] < st->t.files[i].size_bytes;
 	if (!nr_cold && !nr_warm)
 		return;
 	run_result_note(
@@ -361,4 +368,6 @@ void rp_settings_release(struct rp_state *st)
 	st->nr_setdiffs = 0;
 	free(st->warm);
 	st->warm = NULL;
+	free(st->data);
+	st->data = NULL;
 }
