@@ -68,8 +68,10 @@ check "the fidelity line has the device terms, dev-read near" \
 	grep -Eq "^note: replay fidelity .*dev-read [0-9]\.[0-9]%" \
 	"$TEST_TMP/out"
 check "and nothing at the device warns" lacks "at the device" "$TEST_TMP/out"
+# (a vm.dirty_* knob another test changed meanwhile moves dev-write: then
+# it is reported in moved, not judged)
 check "the run object has the device terms" \
-	test "$(json "$TEST_TMP/cold.json" "o['fidelity_device']['dev_read'] < 0.1 and o['fidelity_device']['dev_write'] < 0.1")" = True
+	test "$(json "$TEST_TMP/cold.json" "(lambda d: d['dev_read'] < 0.1 and (d['dev_write'] if d['dev_write'] is not None else d['moved']['dev_write']) < 0.1)(o['fidelity_device'])")" = True
 fid=$(json "$TEST_TMP/cold.json" "o['fidelity']")
 check "the run object's score is 95 or more ($fid)" \
 	python3 -c "import sys; sys.exit(not float('$fid') >= 95)"

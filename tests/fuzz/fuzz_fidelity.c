@@ -142,6 +142,7 @@ static void gen_dev(struct input *in, struct fidelity_dev *d)
 	d->requests = count(in);
 	d->busy_depth = (double)count(in) / 16;
 	d->busy_ms = (double)count(in);
+	d->cache_drops = b & 4 ? count(in) : 0;
 	d->traced_read = count(in);
 	d->traced_write = count(in);
 }
@@ -193,7 +194,8 @@ static void check_device(const struct fidelity_dev *c,
 	fidelity_device(c, r, lr, lw, moves, &f, &why, &unjudged);
 	for (i = 0; i < FDEV__NR; i++) {
 		check(within(f.err[i], 0, 1));
-		check(!f.applies[i] || (c->have && r->have));
+		check(!f.applies[i] || (c->have && r->have && !c->cache_drops &&
+					!r->cache_drops));
 		check(strcmp(fidelity_dev_name(i), "?"));
 	}
 	check(within(f.share, 0, 1));

@@ -159,6 +159,13 @@ void capture_disks_sample(struct capture_disks *d)
 	}
 	if (dir)
 		closedir(dir);
+	/* another process's drop of the caches (drop_caches, after a
+	 * sync) changes what reaches the devices: counted */
+	if (!strcmp(d->sysfs, "/sys")) {
+		d->drops1 = settings_cache_drops();
+		if (first)
+			d->drops0 = d->drops1;
+	}
 	strbuf_release(&path);
 	strbuf_release(&text);
 }
@@ -405,6 +412,9 @@ int capture_disks_write_meta(struct capture_disks *d, struct trace_writer *w,
 	if (!ret)
 		ret = meta_f(w, "device.busy_depth",
 			     v[7] ? (double)v[6] / (double)v[7] : 0, err);
+	if (!ret && !strcmp(d->sysfs, "/sys"))
+		ret = meta_u64(w, "device.cache_drops", d->drops1 - d->drops0,
+			       err);
 	if (!ret)
 		ret = write_settings(d, k, w, err);
 	return ret;

@@ -256,6 +256,18 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 					"has no device counters");
 		return;
 	}
+	if (c->cache_drops || r->cache_drops) {
+		strbuf_addf(unjudged,
+			    "not judged: another process dropped the page "
+			    "cache during the %s (drop_caches, which syncs "
+			    "first): what reached the device was not the "
+			    "calls' doing alone",
+			    c->cache_drops && r->cache_drops ? "capture and "
+							       "the replay"
+			    : c->cache_drops		     ? "capture"
+							     : "replay");
+		return;
+	}
 	lr = (double)(c->have_traced ? c->traced_read : logical_read);
 	lw = (double)(c->have_traced ? c->traced_write : logical_write);
 	cb = (double)c->read_bytes + (double)c->write_bytes;
@@ -467,6 +479,10 @@ void fidelity_dev_from_meta(const struct trace *t, struct fidelity_dev *d)
 	d->busy_depth = busy ? (double)queue / (double)busy : 0;
 	d->busy_ms = (double)busy;
 	d->have = 1;
+	ok = 1;
+	d->cache_drops = meta_u64(t, "device.cache_drops", &ok);
+	if (!ok) /* before it was recorded: none known */
+		d->cache_drops = 0;
 	ok = 1;
 	d->traced_read = meta_u64(t, "device.traced_read_bytes", &ok);
 	d->traced_write = meta_u64(t, "device.traced_write_bytes", &ok);

@@ -74,7 +74,10 @@ const char *fidelity_name(enum fidelity_component k);
  *   dev-size   |size_r / size_c - 1| of the mean request size
  *   dev-depth  |depth_r / depth_c - 1| of the mean queue depth while
  *              the device was busy (weighted time in queue / busy time)
- * They are judged only when both sides were measured and the traced
+ * They are judged only when both sides were measured, neither while
+ * another process dropped the page cache (cache_drops: drop_caches
+ * syncs and empties the cache, so the device did what the calls would
+ * not have), and the traced
  * calls could explain at least half of the capture's device bytes (the
  * counters are the whole device's: other processes' I/O is in them);
  * dev-read only when they could explain half of its bytes read (or it
@@ -108,6 +111,8 @@ struct fidelity_dev {
 	uint64_t requests;     /* reads and writes completed */
 	double busy_depth;     /* mean requests in flight while busy */
 	double busy_ms;	       /* the time it was busy, ms */
+	uint64_t cache_drops;  /* another process dropped the page cache
+				  so many times meanwhile (drop_caches) */
 	int have_traced;       /* traced_* are known */
 	uint64_t traced_read;  /* what the traced (replayed) calls read */
 	uint64_t traced_write; /* and wrote */

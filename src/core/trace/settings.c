@@ -6,10 +6,13 @@
  * wrote them; the bdi's from /sys/block/DISK/bdi.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "settings.h"
 #include "../knob/knob.h"
+#include "../observe/kvstat.h"
 #include "../../util/strbuf.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -159,4 +162,18 @@ void settings_release(struct settings *s)
 	free(s->v);
 	free(s->disk);
 	memset(s, 0, sizeof(*s));
+}
+
+uint64_t settings_cache_drops(void)
+{
+	static const char *const names[] = {"drop_pagecache", "drop_slab"};
+	uint64_t v[2] = {0, 0};
+	int fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (kvstat_read_fd(fd, names, 2, v) < 0)
+		v[0] = v[1] = 0;
+	close(fd);
+	return v[0] + v[1];
 }

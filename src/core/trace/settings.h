@@ -16,6 +16,7 @@
 #define IOTRIAL_TRACE_SETTINGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf;
 struct knob_ctx;
@@ -52,5 +53,10 @@ int settings_read_key(const struct knob_ctx *ctx, const char *key,
 int settings_is_key(const char *key);
 
 void settings_release(struct settings *s);
+
+/* The machine's drops of its caches so far (/proc/vmstat drop_pagecache
+ * and drop_slab; 0 when it cannot be read): one another process makes
+ * during a capture or a replay changes what reaches the device. */
+uint64_t settings_cache_drops(void);
 
 #endif

@@ -107,7 +107,8 @@ struct rp_state {
 	unsigned char *data; /* per file id - 1: its bytes are used (the others
 			      are laid out as holes) */
 	enum rp_cache_from cache_from;
-	uint64_t drops; /* the system's cache drops after the settle */
+	uint64_t drops;	    /* the system's cache drops after the settle */
+	uint64_t run_drops; /* of them, in the run: another process's */
 	int have_drops;
 	int end_capture; /* --end capture: watch to the capture's end */
 };
@@ -164,7 +165,7 @@ void rp_judge(struct rp_state *st, struct run_result *r, struct trace *done);
 /* rp_run, then the device terms of a file-layer replay's fidelity from
  * the run's device truth and t's meta device.* (replay_dev.c). */
 int rp_run_judged(struct workload *w, struct run_result *r, struct strbuf *err);
-void rp_judge_device(const struct trace *t, unsigned moves,
+void rp_judge_device(const struct trace *t, unsigned moves, uint64_t drops,
 		     struct run_result *r);
 /* --layer block (replay_blk.c): the requests of st->t on target t
  * (a block device), done by workers keeping the recorded depth; 0 or
@@ -183,12 +184,11 @@ void rp_settings_note(const struct rp_state *st, struct run_result *r);
  * and a note on r saying so. */
 void rp_cache_plan(struct rp_state *st);
 void rp_cache_settle(struct rp_state *st, struct run_result *r);
-/* The page cache drops of the machine so far (/proc/vmstat), and a
- * warning on r (kind other_io: another process's doing, as its I/O on
- * the device is) if another process dropped it since the settle: what
- * reached the device is then not the capture's start's doing. */
-uint64_t rp_cache_drops(void);
-void rp_cache_check(const struct rp_state *st, struct run_result *r);
+/* A warning on r (kind other_io: another process's doing, as its I/O
+ * on the device is) if another process dropped the page cache since
+ * the settle (settings_cache_drops()): what reached the device is then
+ * not the capture's start's doing; their count, 0 for none. */
+uint64_t rp_cache_check(const struct rp_state *st, struct run_result *r);
 void rp_settings_release(struct rp_state *st);
 /* "max" (0) or a factor; 0 or -EINVAL with err set. */
 int rp_parse_speed(const char *s, double *out, struct strbuf *err);

@@ -95,7 +95,7 @@ static void amend_note(struct run_result *r, double score,
 	r->notes[i] = strbuf_detach(&sb, NULL);
 }
 
-void rp_judge_device(const struct trace *t, unsigned moves,
+void rp_judge_device(const struct trace *t, unsigned moves, uint64_t drops,
 		     struct run_result *r)
 {
 	struct strbuf why = STRBUF_INIT, unjudged = STRBUF_INIT;
@@ -109,6 +109,7 @@ void rp_judge_device(const struct trace *t, unsigned moves,
 	trace_summarize_layer(t, 0, &s);
 	fidelity_dev_from_meta(t, &c);
 	from_truth(r, &d);
+	d.cache_drops = drops;
 	fidelity_device(&c, &d, s.bytes_read, s.bytes_written, moves, &f, &why,
 			&unjudged);
 	r->fidelity = fidelity_combine(r->fidelity, &f);
@@ -137,6 +138,6 @@ int rp_run_judged(struct workload *w, struct run_result *r, struct strbuf *err)
 	int ret = rp_run(w, r, err);
 
 	if (!ret && !st->blk)
-		rp_judge_device(&st->t, st->moves, r);
+		rp_judge_device(&st->t, st->moves, st->run_drops, r);
 	return ret;
 }

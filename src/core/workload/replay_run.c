@@ -494,7 +494,7 @@ int rp_run(struct workload *w, struct run_result *r, struct strbuf *err)
 		tail_ns = wait_capture_end(st, w->stop);
 	r->interrupted = *w->stop != 0;
 	measure_end(&m, r);
-	rp_cache_check(st, r);
+	st->run_drops = rp_cache_check(st, r);
 	/* the run's time is its calls': the wait after them is the
 	 * device's, watched, not the workload's */
 	if (tail_ns) {

@@ -32,7 +32,6 @@
 #include "workload.h"
 #include "replay-int.h"
 #include "../knob/knob.h"
-#include "../observe/kvstat.h"
 #include "../trace/fidelity.h"
 #include "../trace/settings.h"
 #include "../../util/strbuf.h"
@@ -216,20 +215,6 @@ static void settle_file(struct rp_state *st, size_t i, void *buf,
 	close(fd);
 }
 
-uint64_t rp_cache_drops(void)
-{
-	static const char *const names[] = {"drop_pagecache", "drop_slab"};
-	uint64_t v[2] = {0, 0};
-	int fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	if (kvstat_read_fd(fd, names, 2, v) < 0)
-		v[0] = v[1] = 0;
-	close(fd);
-	return v[0] + v[1];
-}
-
 /*
  * Sync and invalidate the clean buffers of the block device holding
  * the directory open at dirfd (BLKFLSBUF, as blockdev --flushbufs):
@@ -304,7 +289,7 @@ void rp_cache_settle(struct rp_state *st, struct run_result *r)
 	}
 	/* from here, a drop is another process's: one while the files
 	 * are read in undoes it as much as one in the run */
-	st->drops = rp_cache_drops();
+	st->drops = settings_cache_drops();
 	st->have_drops = 1;
 	buf = xmalloc(buf_bytes);
 	for (i = 0; i < st->t.nr_files; i++) {
@@ -337,21 +322,22 @@ void rp_cache_settle(struct rp_state *st, struct run_result *r)
 	    nr_warm, (double)warmed / MIB);
 }
 
-void rp_cache_check(const struct rp_state *st, struct run_result *r)
+uint64_t rp_cache_check(const struct rp_state *st, struct run_result *r)
 {
-	uint64_t now;
+	uint64_t n;
 
 	if (!st->have_drops)
-		return;
-	now = rp_cache_drops();
-	if (now != st->drops)
+		return 0;
+	n = settings_cache_drops() - st->drops;
+	if (n)
 		run_result_warn_kind(
 		    r, RUN_WARN_OTHER_IO,
 		    "another process dropped the page cache during the run "
 		    "(drop_caches, %llu time%s): the files did not stay as the "
-		    "capture found them, and what reached the device says so",
-		    (unsigned long long)(now - st->drops),
-		    now - st->drops == 1 ? "" : "s");
+		    "capture found them, and the device terms of the fidelity "
+		    "are not judged",
+		    (unsigned long long)n, n == 1 ? "" : "s");
+	return n;
 }
 
 void rp_settings_release(struct rp_state *st)
