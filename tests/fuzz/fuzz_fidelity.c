@@ -206,11 +206,14 @@ static void check_device(const struct fidelity_dev *c,
 	for (i = 0; i < FDEV__NR; i++)
 		check(!(f.applies[i] && (f.moved & 1u << i)) &&
 		      !(f.applies[i] && (moves & 1u << i)));
-	/* size and depth only beside both byte terms */
+	/* size and depth only beside both byte terms (judged, or moved by
+	 * a setting) */
 	check(!f.applies[FDEV_SIZE] ||
-	      (f.applies[FDEV_READ] && f.applies[FDEV_WRITE]));
+	      ((f.applies[FDEV_READ] || (f.moved & FMOVE_DEV_READ)) &&
+	       (f.applies[FDEV_WRITE] || (f.moved & FMOVE_DEV_WRITE))));
 	check(!f.applies[FDEV_DEPTH] ||
-	      (f.applies[FDEV_SIZE] && c->busy_ms >= FDEV_DEPTH_BUSY_MS &&
+	      ((f.applies[FDEV_SIZE] || (f.moved & FMOVE_DEV_SIZE)) &&
+	       c->busy_ms >= FDEV_DEPTH_BUSY_MS &&
 	       r->busy_ms >= FDEV_DEPTH_BUSY_MS));
 	check(!f.poor || (f.judged && why.len));
 	check(f.poor || !why.len);

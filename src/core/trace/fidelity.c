@@ -339,6 +339,13 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 		}
 	for (i = 0; i < FDEV__NR; i++)
 		f->judged |= f->applies[i];
+	if (!f->judged && f->moved) {
+		strbuf_addf(unjudged,
+			    "%snot judged: settings that differ "
+			    "from the capture's moved ",
+			    unjudged->len ? "; " : "");
+		fidelity_moves_text(f->moved, unjudged);
+	}
 	for (i = FDEV_READ; i <= FDEV_WRITE; i++) {
 		double cv =
 		    (double)(i == FDEV_READ ? c->read_bytes : c->write_bytes);

@@ -435,8 +435,8 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 	}
 	/* 1.3: what the page cache held of each at its first open */
 	if (t->nr_cached)
-		strbuf_addf(out, "page cache at the first open (%zu files):\n",
-			    t->nr_cached);
+		strbuf_addf(out, "page cache at the first open (%zu file%s):\n",
+			    t->nr_cached, t->nr_cached == 1 ? "" : "s");
 	for (i = 0; i < t->nr_files; i++) {
 		const struct trace_file *f = &t->files[i];
 
