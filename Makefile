@@ -154,11 +154,11 @@ check:
 	@tools/deps.sh --install --for 'make check'
 	@$(MAKE) --no-print-directory check-run
 
-# check without the package step
+# check without the package step; the fuzz targets are built beside the
+# tests (run-tests.sh, FUZZ_BUILD), the build at the lowest priority
 check-run: iotrial build/san/iotrial bench/ratio-ci $(UNIT_BIN)
-	@if command -v $(FUZZ_CC) >/dev/null; then \
-		$(MAKE) --no-print-directory fuzz-build; fi
-	@tests/run-tests.sh
+	@FUZZ_BUILD=$$(command -v $(FUZZ_CC) >/dev/null && echo 1) \
+		tests/run-tests.sh
 
 fuzz-build: $(FUZZ_BIN)
 
@@ -230,5 +230,9 @@ clean:
 	model-roundtrip check-unit deb check-deb
 .DELETE_ON_ERROR:
 
--include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) \
-	build/rel/src/main.d build/san/src/main.d $(UNIT_BIN:=.d)
+# the fuzz objects' only where they are built: make check builds them
+# beside the tests, and a make of a test (make install) must not read a
+# .d file half written
+-include $(REL_OBJ:.o=.d) $(SAN_OBJ:.o=.d) \
+	build/rel/src/main.d build/san/src/main.d $(UNIT_BIN:=.d) \
+	$(if $(filter build/fuzz/% fuzz%,$(MAKECMDGOALS)),$(FUZZ_OBJ:.o=.d))

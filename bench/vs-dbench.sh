@@ -129,9 +129,17 @@ if [ -n "$ram" ]; then
 	ndev=${loop:-/dev/loopN}
 	ndev=${ndev#/dev/}
 else
-	src=$(findmnt -no SOURCE --target "$work")
-	ndev=$(lsblk -no PKNAME "$src" 2>/dev/null | head -n1)
-	[ -n "$ndev" ] || ndev=$(basename "$src")
+	# by st_dev, as iotrial info: a chroot's mount table may list no
+	# mount for it, and a plan needs no mount at all
+	. "$here/bench/disk-under.sh"
+	ndev=$(disk_under "$work") || ndev=
+	if [ -z "$ndev" ] && [ -z "$dry" ]; then
+		echo "error: cannot tell which disk holds '$work' (its file" \
+			"system has no block device), whose other I/O the bench" \
+			"counts; give --ram" >&2
+		exit 1
+	fi
+	ndev=${ndev:-DISK}
 fi
 
 python3 - "$work/plan.json" "$IOTRIAL" "$DBENCH" "$loadfile" "$mnt" \

@@ -102,9 +102,11 @@ if [ -n "$ram" ]; then
 	places+=("ram:$work/ram:${loop#/dev/}")
 fi
 if [ -n "$disk" ]; then
-	src=$(findmnt -no SOURCE --target "$work/disk")
-	vdev=$(lsblk -no PKNAME "$src" 2>/dev/null | head -n1)
-	[ -n "$vdev" ] || vdev=$(basename "$src")
+	. "$here/bench/disk-under.sh"
+	vdev=$(disk_under "$work/disk") || {
+		echo "error: cannot tell which disk holds '$work/disk'" >&2
+		exit 1
+	}
 	places+=("disk:$work/disk:$vdev")
 fi
 

@@ -130,9 +130,17 @@ set_queue read_ahead_kb 128
 fi
 
 # The root disk under /var/tmp, for the other-I/O count of the disk rows.
-vdev=$(lsblk -no PKNAME "$(findmnt -no SOURCE --target "$work")" 2>/dev/null |
-	head -n1)
-[ -n "$vdev" ] || vdev=$(basename "$(findmnt -no SOURCE --target "$work")")
+# By st_dev, as iotrial info: a chroot's mount table may list no mount
+# for it, and a plan needs no mount at all.
+. "$here/bench/disk-under.sh"
+vdev=$(disk_under "$work") || vdev=
+if [ -z "$vdev" ] && [ -n "$disk" ] && [ -z "$dry" ]; then
+	echo "error: cannot tell which disk holds '$work' (its file system" \
+		"has no block device), whose other I/O the disk rows count;" \
+		"give --no-disk" >&2
+	exit 1
+fi
+vdev=${vdev:-DISK}
 
 # lay_out read|write FILE: the file fio gets for a disk row, made as
 # iotrial makes its own just before its timed part. read: 1 GiB written

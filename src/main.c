@@ -60,6 +60,12 @@ static const struct command commands[] = {
      CHANGES_SYSTEM},
     {"record", cmd_record, "capture a program's file-system calls (BPF)"},
     {"trace", cmd_trace, "show a recorded trace, or its summary"},
+    {"tune", cmd_tune,
+     "what should I set? races knob values, says the smallest change",
+     CHANGES_SYSTEM},
+    {"bisect", cmd_bisect,
+     "which of the settings two sets differ in explain their difference",
+     CHANGES_SYSTEM},
     /* ADD COMMAND ROWS ABOVE THIS LINE */
 };
 

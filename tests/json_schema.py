@@ -24,7 +24,8 @@ from jsonschema import Draft202012Validator
 
 BY_KIND = {"set-plan": "plan", "apply-plan": "plan", "journal": "journal",
            "series": "series", "dry-run": "dry-run"}
-BY_TYPE = {"experiment": "experiment", "job_file": "job-run"}
+BY_TYPE = {"experiment": "experiment", "job_file": "job-run",
+           "progress": "progress"}
 
 
 def kind_of(doc):

@@ -9,8 +9,21 @@
 # buffered sequential reads; the "measured:" line under the table says
 # how many bytes the disk moved. Others get a directory under $TMPDIR and
 # vary the block size. Results go to the default store.
+#
+#   tools/demo.sh --args  prints root's compare arguments, one a line
+#                         (for the tests), and runs nothing
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# time-based runs over the whole scratch device (3 GiB), which neither
+# arm reads in 1.5 s at the speeds of today's disks; --invalidate=1
+# drops what a faster one read before it reads it again, so no run can
+# measure the page cache instead of the disk
+root_args=(seqread --vary read_ahead_kb=16,1024 -t scratch:3G --size 3G
+	--invalidate=1 --bs=64k --time 1500ms --budget 60s)
+if [ "${1:-}" = --args ]; then
+	printf '%s\n' "${root_args[@]}"
+	exit 0
+fi
 tools/deps.sh --build-only --install --for 'make demo'
 if [ "$(id -u)" = 0 ] && ! command -v mkfs.ext4 >/dev/null; then
 	tools/deps.sh --install --for 'make demo'
@@ -23,11 +36,7 @@ say ./iotrial run seqwrite -t "$base" --bs=1M --direct=1 --engine=io_uring --iod
 ./iotrial run seqwrite -t "$base" --bs=1M --direct=1 --engine=io_uring --iodepth=8 --size=1G --time 3s
 
 if [ "$(id -u)" = 0 ]; then
-	# time-based runs over a region larger than either arm reads in
-	# 1.5 s: every run reads cold data from the disk, none wraps into
-	# what the page cache already holds
-	args=(seqread --vary read_ahead_kb=16,1024 -t scratch:3G --bs=64k
-		--time 1500ms --budget 60s)
+	args=("${root_args[@]}")
 	# the scratch image must sit on a disk, not in memory: a tmpfs
 	# TMPDIR is passed over for /var/tmp
 	img_dir=${TMPDIR:-/var/tmp}

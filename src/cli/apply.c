@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
-#include "../core/report/export_formats.h"
+#include "../core/export/export_formats.h"
 #include "../core/knob/keep.h"
 #include "../core/report/expjson.h"
 #include "../core/report/plan_json.h"
@@ -543,11 +543,14 @@ int cmd_apply(int argc, const char **argv)
 	knob_journal_path(&jpath);
 	mismatch = check_measured(&j);
 	if (a.dry_run && a.json) {
+		/* the plan's notes are in it */
+		export_job_say_notes(&j, 0);
 		if (plan_json(&j, files, nr, jpath.buf, mismatch, a.json))
 			code = EXIT_RUNTIME;
 		goto out;
 	}
 	if (a.dry_run) {
+		export_job_say_notes(&j, 0);
 		print_plan(&j, files, nr, jpath.buf, 1);
 		if (mismatch && !a.force)
 			note("applying it needs --force: the winner was "
@@ -566,6 +569,8 @@ int cmd_apply(int argc, const char **argv)
 		code = EXIT_USAGE;
 		goto out;
 	}
+	/* the notes after the last refusal; the plan, when it is shown,
+	 * has the settings' own */
 	if (!a.yes) {
 		print_plan(&j, files, nr, jpath.buf, 0);
 		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -576,6 +581,7 @@ int cmd_apply(int argc, const char **argv)
 			code = EXIT_USAGE;
 			goto out;
 		}
+		export_job_say_notes(&j, 0);
 		if (!ask(&j, nr)) {
 			printf("nothing is changed\n");
 			code = EXIT_RUNTIME;
@@ -583,7 +589,10 @@ int cmd_apply(int argc, const char **argv)
 		}
 	} else if (strcmp(j.pick.origin, EXP_ORIGIN_LOCAL)) {
 		/* what came from elsewhere is shown before it is applied */
+		export_job_say_notes(&j, 0);
 		print_plan(&j, files, nr, jpath.buf, 0);
+	} else {
+		export_job_say_notes(&j, 1);
 	}
 	code = apply_now(&j);
 	if (code)

@@ -13,9 +13,7 @@
 #include "../core/compat/compat.h"
 #include "job.h"
 #include "../core/experiment/trial.h"
-#include "../core/report/expjson.h"
 #include "../core/report/report.h"
-#include "../core/report/suspect.h"
 #include "../core/store/store.h"
 #include "../core/targets/cgroup.h"
 #include "../core/workload/workload.h"
@@ -116,55 +114,6 @@ int cli_run_opts_job_flags(const struct cli_run_opts *r)
 {
 	return (r->job_lenient ? JOB_LENIENT : 0) |
 	       (r->job_include_any ? JOB_INCLUDE_ANY : 0);
-}
-
-/*
- * The gate of --fail-on-regression: true when an arm counts as a
- * regression. A clean arm counts when it is slower. A suspect arm (its
- * runs were flagged) counts only with --strict, and then whenever its
- * estimate is slower, since its p proves nothing: a strict gate fails
- * closed. Without --strict a suspect slower arm is said not counted.
- * With --behaviour=regression-counts-flagged (the old way) every slower
- * arm counts, flagged or not.
- */
-int cli_has_regression(struct json_object *exp, int strict)
-{
-	int count_flagged = cli_compat_old(COMPAT_REGRESSION_FLAGGED);
-	struct json_object *v =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	size_t i, n = v ? json_object_array_length(v) : 0;
-	struct strbuf kinds = STRBUF_INIT;
-	int found = 0;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *x = json_object_array_get_idx(v, i);
-		const char *label = expjson_str(x, "label");
-		int slower = !strcmp(expjson_str(x, "verdict"), "slower");
-
-		if (!suspect_is(exp, x) || (count_flagged && slower)) {
-			found |= slower;
-			continue;
-		}
-		strbuf_reset(&kinds);
-		suspect_kinds(exp, x, &kinds);
-		if (strict && suspect_estimate_slower(exp, x)) {
-			note("--fail-on-regression --strict: arm '%s' is "
-			     "suspect (%s) and its estimate is slower: "
-			     "counted as a regression",
-			     label, kinds.buf);
-			found = 1;
-		} else if (slower) {
-			/* loud: a gate that passes on a slower arm must say
-			 * so, and how to make it fail */
-			warning("--fail-on-regression: arm '%s' is slower but "
-				"suspect (%s): not counted as a regression, so "
-				"it does not fail the gate (exit 0 without "
-				"--strict); pass --strict to count it",
-				label, kinds.buf);
-		}
-	}
-	strbuf_release(&kinds);
-	return found;
 }
 
 char *cli_command_line(int n, const char **argv)

@@ -30,6 +30,8 @@ int cmd_apply(int argc, const char **argv);
 int cmd_fleet(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_observe(int argc, const char **argv);
+int cmd_tune(int argc, const char **argv);
+int cmd_bisect(int argc, const char **argv);
 /* Restore what a crashed iotrial left (knobargs.c); silent when nothing
  * is to be done, never fails. main() calls it before every command but
  * revert: `revert --list` shows what a crash left and changes nothing,
@@ -271,10 +273,10 @@ struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);
 /*
- * The gate of --fail-on-regression on exp's verdicts: true when an arm
- * counts as a regression. A clean arm counts when it is slower; a
- * suspect one (report/suspect.h) only with strict, and then when its
- * estimate is slower. A note says which suspect arms were (not) counted.
+ * The gate of --fail-on-regression on exp's verdicts, by the policy of
+ * core/experiment/regression.h: true when an arm counts as a regression
+ * (the command exits 3). A note says which suspect arms were (not)
+ * counted.
  */
 int cli_has_regression(struct json_object *exp, int strict);
 

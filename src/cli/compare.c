@@ -13,6 +13,8 @@
 #include "cli.h"
 #include "job.h"
 #include "knobargs.h"
+#include "progress.h"
+#include "typed_doc.h"
 #include "../core/report/report.h"
 #include "../core/report/suspect.h"
 #include "../core/report/devices_text.h"
@@ -21,6 +23,7 @@
 #include "../core/experiment/trial.h"
 #include "../core/experiment/metrics.h"
 #include "../util/error.h"
+#include "../util/outfile.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -33,6 +36,8 @@ struct compare_args {
 	double precision, equivalence;
 	const char *baseline;
 	const char *report; /* --report FILE.html */
+	const char *export_csv,
+	    *export_md; /* --export-csv, --export-markdown */
 	int no_drop_caches, fail_on_regression, quiet, strict, force;
 	int dry_run;	   /* --dry-run: print the plan, run nothing */
 	const char **vary; /* "FACTOR=V1,V2" */
@@ -40,7 +45,9 @@ struct compare_args {
 	struct knob_cli set;	      /* --set KNOB=VALUE: held in every arm */
 	struct param_setting *params; /* --PARAM=VALUE, as given */
 	unsigned nr_params, alloc_params;
-	char *cmd; /* exec: the command after "--", owned */
+	char *cmd;		  /* exec: the command after "--", owned */
+	struct cli_progress prog; /* --progress, --metrics-file */
+	struct trial *tr;	  /* for the progress' metrics */
 };
 
 /* A number macro as text, for a default: core's EXPERIMENT_MAX_ARMS. */
@@ -61,6 +68,8 @@ static const char *const compare_usage[] = {
     "         [--seed N]",
     "         [--no-drop-caches] [--max-arms N] [--db PATH] [--no-store]",
     "         [--json[=FILE]] [--report FILE.html] [--fail-on-regression]",
+    "         [--export-csv FILE] [--export-markdown FILE]",
+    "         [--progress json[:FD]] [--metrics-file FILE]",
     "         [--strict] [--quiet]",
     "         [--allow-destroy] [--force] [--memory-limit SIZE] [--cpus LIST]",
     "         [--mems LIST]",
@@ -236,6 +245,12 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_STRING(0, "report", &a->report, "FILE.html",
 		       "at the end, write the HTML report (as 'iotrial "
 		       "report --format html') to FILE.html"),
+	    OPT_STRING(0, "export-csv", &a->export_csv, "FILE",
+		       "at the end, write the arms (median and CI, ratio and "
+		       "CI, verdict) as CSV to FILE, as hyperfine does"),
+	    OPT_STRING(0, "export-markdown", &a->export_md, "FILE",
+		       "at the end, write the arms as a Markdown table to "
+		       "FILE"),
 	    OPT_BOOL(0, "fail-on-regression", &a->fail_on_regression,
 		     "exit 3 when an arm is significantly slower; a suspect "
 		     "arm's 'slower' (from runs iotrial flagged) exits 0 "
@@ -252,6 +267,7 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 	    OPT_BOOL(0, "force", &a->force,
 		     "run even when --budget or --max-runs cannot reach a "
 		     "verdict"),
+	    OPT_CLI_PROGRESS(&a->prog),
 	    OPT_CLI_JOB(&a->r),
 	    OPT_SCHEMA(),
 	    OPT_END(),
@@ -394,24 +410,55 @@ out:
 	return ret;
 }
 
-/* Progress on stderr when it is a terminal: one rewritten line. */
+/* Progress (progress.h): a line on a terminal, --progress=json,
+ * --metrics-file with what is measured so far. */
 static void on_progress(void *ctx, const struct experiment_progress *p)
 {
-	const struct compare_args *a = ctx;
+	struct compare_args *a = ctx;
 
-	if (a->quiet || !isatty(STDERR_FILENO))
-		return;
-	if (p->block == -1u)
-		fprintf(stderr, "\r\033[K[%u/%u] warm-up: %s", p->run + 1,
-			p->planned, p->arm);
-	else
-		fprintf(stderr, "\r\033[K[%u/%u] block %u: %s", p->run + 1,
-			p->planned, p->block + 1, p->arm);
-	if (p->halfwidth > 0 && p->halfwidth < 10)
-		fprintf(stderr, ", CI +-%.1f%%", 100 * p->halfwidth);
-	if (p->eta_s >= 0)
-		fprintf(stderr, ", ETA %.0f s", p->eta_s);
-	fflush(stderr);
+	cli_progress_tree(&a->prog, a->tr->e.obj);
+	cli_progress_experiment(&a->prog, p);
+}
+
+/* --export-csv, --export-markdown: the arms' table into path, replaced
+ * whole ("-": stdout). 0, or -1 after saying why. */
+static int write_arms(struct json_object *exp, const char *path, int md)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = cli_arms_of_tree(exp, md, &out, &err);
+
+	if (ret)
+		error("no export: %s", err.buf);
+	else if (!strcmp(path, "-"))
+		fputs(out.buf, stdout);
+	else if ((ret = outfile_write(path, out.buf, out.len, OUTFILE_REPLACE,
+				      &err)))
+		error("%s", err.buf);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret ? -1 : 0;
+}
+
+/* Can the exports be written, before any run? 0, or -1 after saying
+ * why. */
+static int check_exports(const struct compare_args *a)
+{
+	const char *paths[2] = {a->export_csv, a->export_md};
+	struct strbuf err = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < 2 && !ret; i++) {
+		if (!paths[i] || !strcmp(paths[i], "-"))
+			continue;
+		if (!*paths[i] ||
+		    outfile_check(paths[i], OUTFILE_REPLACE, &err)) {
+			error("--export-%s: %s", i ? "markdown" : "csv",
+			      *paths[i] ? err.buf : "needs a file name");
+			ret = -1;
+		}
+	}
+	strbuf_release(&err);
+	return ret;
 }
 
 static int default_target_spec(struct strbuf *out)
@@ -463,6 +510,8 @@ int cmd_compare(int argc, const char **argv)
 	int ret = EXIT_OK, pr;
 
 	trial_init(&tr, TRIAL_EXPERIMENT, &hooks);
+	cli_progress_init(&a.prog);
+	a.tr = &tr;
 	knob_cli_init(&a.set);
 	pr = parse_args(argc, argv, &a, &ops);
 	if (pr) {
@@ -474,6 +523,7 @@ int cmd_compare(int argc, const char **argv)
 	if (a.quiet)
 		knob_cli_log_quiet(&tr.hooks.log);
 	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
+	    cli_progress_check(&a.prog) || check_exports(&a) ||
 	    (a.report &&
 	     cli_check_report_file(a.report, 0,
 				   "remove it; 'iotrial report ID --format "
@@ -572,9 +622,9 @@ int cmd_compare(int argc, const char **argv)
 		strbuf_reset(&out);
 		cli_say_dir_disk(&tr, "compare");
 	}
+	tr.c.live = &a.prog.live;
+	cli_progress_start(&a.prog, "compare", a.quiet, 0);
 	pr = trial_run(&tr, &err);
-	if (!a.quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K");
 	if (trial_finish(&tr, &out))
 		error("%s", out.buf);
 	strbuf_reset(&out);
@@ -598,6 +648,10 @@ int cmd_compare(int argc, const char **argv)
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
+	cli_progress_tree(&a.prog, tr.e.obj);
+	cli_progress_finish(&a.prog, *tr.c.stop ? "interrupted"
+				     : pr	? "failed"
+						: "done");
 	if (a.r.json_file && cli_write_json(a.r.json_file, tr.e.obj))
 		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
@@ -607,10 +661,15 @@ int cmd_compare(int argc, const char **argv)
 	}
 	if (a.report && write_html(tr.e.obj, a.report))
 		ret = EXIT_RUNTIME;
+	if (a.export_csv && write_arms(tr.e.obj, a.export_csv, 0))
+		ret = EXIT_RUNTIME;
+	if (a.export_md && write_arms(tr.e.obj, a.export_md, 1))
+		ret = EXIT_RUNTIME;
 	if (ret == EXIT_OK && a.fail_on_regression &&
 	    cli_has_regression(tr.e.obj, a.strict))
 		ret = EXIT_REGRESSION;
 out:
+	cli_progress_release(&a.prog);
 	trial_release(&tr);
 	fiojob_plan_release(&plan);
 	strbuf_release(&err);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "exportjob.h"
-#include "../core/report/export_formats.h"
+#include "../core/export/export_formats.h"
 #include "../util/atfile.h"
 #include "../util/error.h"
 #include "../util/outfile.h"
@@ -322,6 +322,8 @@ int cmd_export(int argc, const char **argv)
 		fputs(out.buf, stdout);
 	if (!code && a.write)
 		code = write_fstab(&j);
+	if (!code) /* after every refusal: a usage error is one line */
+		export_job_say_notes(&j, 1);
 out:
 	export_job_release(&j);
 	knob_cli_release(&a.job.set);

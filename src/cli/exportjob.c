@@ -4,13 +4,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "exportjob.h"
+#include "../core/model/model_tree.h"
 #include "../core/report/knob_text.h"
 #include "../core/store/store.h"
 #include "../util/atfile.h"
@@ -88,33 +91,116 @@ static void mount_now(struct export_job *j)
 	strbuf_release(&err);
 }
 
-/* The store, the experiment, its arm. Returns an exit code. */
-static int load_pick(struct export_job *j, const struct export_job_args *a)
+/* Keep a note for export_job_say_notes(). */
+static void keep_note(struct export_job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void keep_note(struct export_job *j, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(j->notes, j->nr_notes + 1, j->alloc_notes);
+	j->notes[j->nr_notes++] = strbuf_detach(&sb, NULL);
+}
+
+void export_job_say_notes(const struct export_job *j, int plan_notes)
+{
+	size_t i;
+
+	for (i = 0; i < j->nr_notes; i++)
+		if (plan_notes || i < j->nr_pick_notes)
+			note("%s", j->notes[i]);
+}
+
+/* The stored experiment a->id into j->exp. Returns an exit code. */
+static int load_exp(struct export_job *j, const struct export_job_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
+	struct json_object *tree = NULL;
 	struct store s;
 	int r, code = EXIT_OK;
-	size_t i;
 
 	r = store_open_flags(&s, a->db, STORE_NO_CREATE, &err);
 	if (!r)
-		r = store_load_experiment(&s, a->id, &j->exp, &err);
+		r = store_load_experiment(&s, a->id, &tree, &err);
 	store_close(&s);
-	if (!r)
-		r = export_pick(j->exp, a->arm, &j->pick, &err);
+	if (r) {
+		error("%s", err.buf);
+		code = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	} else if (experiment_doc_from_tree(tree, &j->exp, 0, &err)) {
+		/* the store still hands out trees: the bridge to the model */
+		error("cannot read experiment '%s': %s", a->id, err.buf);
+		code = EXIT_RUNTIME;
+	}
+	json_object_put(tree);
+	strbuf_release(&err);
+	return code;
+}
+
+/*
+ * arm_same_fn for --arm: do values a and b of factor mean the same on
+ * the job's disk and mount (deadline and mq-deadline where the disk
+ * offers it, 4096s and 2048 of read-ahead)? Each is planned as it
+ * would be applied; a value that does not plan here means nothing.
+ */
+static int same_value(void *ctx, const char *factor, const char *a,
+		      const char *b)
+{
+	struct export_job *j = ctx;
+	struct strbuf as = STRBUF_INIT, err = STRBUF_INIT;
+	struct knob_plan p[2];
+	const char *v[2] = {a, b};
+	int ok[2], same = 0, i;
+	size_t c;
+
+	for (i = 0; i < 2; i++) {
+		knob_plan_init(&p[i], &j->ctx);
+		strbuf_setf(&as, "%s=%s", factor, v[i]);
+		ok[i] = !knob_plan_add(&p[i], as.buf, &err) &&
+			!knob_plan_build(&p[i], &err) && p[i].nr;
+	}
+	if (ok[0] && ok[1] && p[0].nr == p[1].nr) {
+		for (c = 0; c < p[0].nr; c++)
+			if (strcmp(p[0].v[c].k.name, p[1].v[c].k.name) ||
+			    strcmp(p[0].v[c].canon.buf, p[1].v[c].canon.buf))
+				break;
+		same = c == p[0].nr;
+	}
+	for (i = 0; i < 2; i++)
+		knob_plan_release(&p[i]);
+	strbuf_release(&as);
+	strbuf_release(&err);
+	return same;
+}
+
+/* The experiment's arm and its assignments into j->plan. Returns an
+ * exit code. */
+static int pick(struct export_job *j, const struct export_job_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r, code = EXIT_OK;
+	size_t i;
+
+	r = export_pick(&j->exp, a->arm, same_value, j, &j->pick, &err);
 	if (r) {
 		error("%s", err.buf);
 		code = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	if (j->pick.others)
-		note("other arms were faster too: %s; --arm LABEL exports "
-		     "one of them",
-		     j->pick.others);
+		keep_note(j,
+			  "other arms were faster too: %s; --arm LABEL "
+			  "exports one of them",
+			  j->pick.others);
 	if (j->pick.not_knobs)
-		note("the arm also sets workload parameters (%s), which are "
-		     "not system settings and are not exported",
-		     j->pick.not_knobs);
+		keep_note(j,
+			  "the arm also sets workload parameters (%s), which "
+			  "are not system settings and are not exported",
+			  j->pick.not_knobs);
+	j->nr_pick_notes = j->nr_notes;
 	for (i = 0; i < j->pick.nr_assign && !r; i++)
 		r = knob_plan_add(&j->plan, j->pick.assign[i], &err);
 	if (r) {
@@ -174,7 +260,7 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	struct tm tm;
 	char day[16];
 	size_t i;
-	int code = EXIT_OK, r = 0;
+	int code = EXIT_OK, r = 0, gone = 0;
 
 	memset(j, 0, sizeof(*j));
 	knob_ctx_init(&j->ctx);
@@ -188,25 +274,33 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	if (code)
 		return code;
 	if (a->id) {
-		code = load_pick(j, a);
+		code = load_exp(j, a);
 		if (code)
 			return code;
 		if (!target && !a->device) {
-			target = j->pick.target;
-			if (!strncmp(target, "scratch:", 8) || !*target) {
-				error("experiment '%s' ran on '%s', which is "
-				      "gone; give --device DEV or -t TARGET "
-				      "for the disk and mount the settings "
-				      "are meant for",
-				      j->pick.id, target);
-				return EXIT_USAGE;
-			}
+			target = j->exp.target ? j->exp.target : "";
+			/* a scratch target is gone with its run, and a
+			 * run's directory may be: the plan may still need
+			 * no place (vm.*) */
+			gone = !strncmp(target, "scratch:", 8) || !*target ||
+			       (access(target, F_OK) && errno == ENOENT);
 		}
-		strbuf_addstr(&j->date, j->pick.created);
 	} else {
 		gmtime_r(&now, &tm);
 		strftime(day, sizeof(day), "%Y-%m-%d", &tm);
 		strbuf_addstr(&j->date, day);
+	}
+	code =
+	    knob_cli_context(gone ? NULL : target, a->device, &j->ctx, &j->t);
+	if (code)
+		goto out;
+	if (a->id) {
+		/* after the context: --arm may name a value as it means
+		 * on this disk */
+		code = pick(j, a);
+		if (code)
+			goto out;
+		strbuf_addstr(&j->date, j->pick.created);
 	}
 	for (i = 0; i < a->set.nr && !r; i++)
 		r = knob_plan_add(&j->plan, a->set.assign[i], &err);
@@ -215,10 +309,16 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 		code = EXIT_USAGE;
 		goto out;
 	}
-	code = knob_cli_context(target, a->device, &j->ctx, &j->t);
-	if (code)
-		goto out;
 	r = knob_plan_build(&j->plan, &err);
+	if (r == -ENODEV && gone) {
+		/* a device or mount knob, and nowhere to put it */
+		error("experiment '%s' ran on '%s', which is gone; give "
+		      "--device DEV or -t TARGET for the disk and mount the "
+		      "settings are meant for",
+		      j->pick.id, target);
+		code = EXIT_USAGE;
+		goto out;
+	}
 	if (r) {
 		error("%s", err.buf);
 		code = knob_cli_exit_code(r);
@@ -226,8 +326,8 @@ int export_job_prepare(struct export_job *j, const struct export_job_args *a)
 	}
 	for (i = 0; i < j->plan.nr; i++)
 		if (j->plan.v[i].note.len)
-			note("%s: %s", j->plan.v[i].input_name,
-			     j->plan.v[i].note.buf);
+			keep_note(j, "%s: %s", j->plan.v[i].input_name,
+				  j->plan.v[i].note.buf);
 	if (a->id) {
 		code = check_origin(j, a);
 		if (code)
@@ -364,7 +464,12 @@ int export_job_verify_fstab(const struct export_job *j, const char *text,
 
 void export_job_release(struct export_job *j)
 {
-	json_object_put(j->exp);
+	size_t i;
+
+	for (i = 0; i < j->nr_notes; i++)
+		free(j->notes[i]);
+	free(j->notes);
+	experiment_doc_release(&j->exp);
 	export_pick_release(&j->pick);
 	knob_plan_release(&j->plan);
 	knob_ctx_release(&j->ctx);

@@ -9,7 +9,7 @@
 
 #include "knobargs.h"
 #include "options.h"
-#include "../core/report/export.h"
+#include "../core/export/export.h"
 #include "../core/targets/mountinfo.h"
 
 /* What the command line names. Strings borrowed from argv. */
@@ -26,7 +26,7 @@ struct export_job_args {
 
 /* One export's data. */
 struct export_job {
-	struct json_object *exp;
+	struct experiment_doc exp; /* the stored experiment, with an id */
 	struct export_pick pick;
 	struct knob_ctx ctx;
 	struct knob_plan plan;
@@ -41,18 +41,34 @@ struct export_job {
 	const char *root;
 	int fstab_ok;
 	struct export_src src;
+	char **notes; /* said by export_job_say_notes(): the pick's
+			 (other winners, parameters left out), then the
+			 plan's translations from nr_pick_notes on */
+	size_t nr_notes, alloc_notes, nr_pick_notes;
 };
 
 /*
  * Fill j for a: load and pick the experiment's arm (or take --set),
  * resolve the plan, read what the renderers need. A plan chosen by an
  * experiment from elsewhere that sets raw knobs --allow-knob does not
- * name (export_pick_check_knobs()) is printed, then refused. Prints
- * what went wrong and returns an exit code; j must be released either
- * way.
+ * name (export_pick_check_knobs()) is printed, then refused. --arm
+ * takes any name of an arm (experiment/arm_name.h), a value meaning the
+ * same on the disk and mount meant included. The arm of an experiment
+ * whose target is gone (a scratch device, a removed directory) needs
+ * -t or --device only when it sets a device or mount knob. Prints what
+ * went wrong and returns an exit code; j must be released either way.
+ * The notes are kept for export_job_say_notes().
  */
 int export_job_prepare(struct export_job *j, const struct export_job_args *a);
 void export_job_release(struct export_job *j);
+
+/*
+ * Say the notes prepare kept: the pick's, and with plan_notes each
+ * setting's translation too (a command that prints the plan has them
+ * there already). A command says them once it has refused all it
+ * refuses, so that a usage error is one line.
+ */
+void export_job_say_notes(const struct export_job *j, int plan_notes);
 
 /*
  * Before fstab is replaced by text (line line_no changed): does `findmnt

@@ -13,13 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <json-c/json.h>
 #include "cli.h"
 #include "job.h"
 #include "job_target.h"
 #include "job_share.h"
 #include "knobargs.h"
 #include "../core/experiment/trial.h"
+#include "../core/model/model_tree.h"
 #include "../core/report/run_text.h"
 #include "../core/workload/fiogroup.h"
 #include "../core/workload/fiojob.h"
@@ -91,32 +91,45 @@ struct job_view {
 	int interrupted;
 	unsigned flags;
 	struct fiogroup *group;	   /* sections at once, or NULL */
-	struct json_object *objs;  /* then each section's run object */
+	struct run_doc *docs;	   /* then each section's run object */
+	unsigned nr_docs;	   /* of group->nr */
 	struct job_shares *shares; /* the files sections share */
 	unsigned base;		   /* the group's first run in the plan */
 };
+
+/* Say run in words in v's summary (report/run_text.c reads a json-c tree
+ * until it reads documents: model/model_tree.h). */
+static void say_run(struct job_view *v, const struct run_doc *run)
+{
+	struct json_object *o = run_doc_to_tree(run);
+
+	report_run_text(o, v->flags, &v->summary);
+	json_object_put(o);
+}
 
 static void job_run_done(void *ctx, const struct run_meta *meta,
 			 const struct run_result *r)
 {
 	struct job_view *v = ctx;
+	struct run_doc doc;
 	unsigned i;
 
-	struct json_object *o = result_to_json(meta, r);
-
-	report_run_text(o, v->flags, &v->summary);
-	json_object_put(o);
+	result_to_doc(meta, r, &doc);
+	say_run(v, &doc);
+	run_doc_release(&doc);
 	v->interrupted = r->interrupted;
-	for (i = 0; v->group && i < v->group->nr; i++) {
+	if (!v->group || v->nr_docs)
+		return;
+	v->docs = xcalloc(v->group->nr ?: 1, sizeof(*v->docs));
+	for (i = 0; i < v->group->nr; i++) {
 		struct fiogroup_section *s = &v->group->secs[i];
 		struct run_meta m = *meta;
 
 		m.w = &s->w;
 		m.metric = NULL;
 		strbuf_addf(&v->summary, "[%s]:\n", s->name);
-		o = result_to_json(&m, &s->r);
-		report_run_text(o, v->flags, &v->summary);
-		json_object_array_add(v->objs, o);
+		result_to_doc(&m, &s->r, &v->docs[v->nr_docs++]);
+		say_run(v, &v->docs[i]);
 	}
 }
 
@@ -201,63 +214,61 @@ static int group_setup(const struct job_cli_args *a, struct trial *tr,
 	return ret;
 }
 
-/* The entry of section r, its run object run, in jobs. */
-static void add_entry(struct json_object *jobs, const struct fiojob_run *r,
-		      const char *id, struct json_object *run,
-		      struct json_object *file)
+/* The entry of section r in doc's jobs: its run object run and its
+ * shared file, both taken (NULL: null, none). */
+static void add_entry(struct job_doc *doc, const struct fiojob_run *r,
+		      const char *id, struct run_doc *run,
+		      struct job_file_share *file)
 {
-	struct json_object *entry = json_object_new_object();
+	struct job_entry *e;
 
-	json_object_object_add(entry, "section",
-			       json_object_new_string(r->section));
-	json_object_object_add(entry, "name", json_object_new_string(r->name));
-	json_object_object_add(entry, "group",
-			       json_object_new_int((int)r->group));
-	json_object_object_add(entry, "reporting_group",
-			       json_object_new_int((int)r->report));
-	json_object_object_add(entry, "group_reporting",
-			       json_object_new_boolean(r->group_reporting));
-	json_object_object_add(entry, "id",
-			       id[0] ? json_object_new_string(id) : NULL);
-	if (file)
-		json_object_object_add(entry, "file", file);
-	json_object_object_add(entry, "run", json_object_get(run));
-	json_object_array_add(jobs, entry);
+	doc->jobs = xrealloc(doc->jobs, (doc->nr_jobs + 1) * sizeof(*e));
+	e = &doc->jobs[doc->nr_jobs++];
+	memset(e, 0, sizeof(*e));
+	e->section = xstrdup(r->section);
+	e->name = xstrdup(r->name);
+	e->group = (int)r->group;
+	e->reporting_group = (int)r->report;
+	e->group_reporting = r->group_reporting;
+	e->id = id[0] ? xstrdup(id) : NULL;
+	e->file = file;
+	e->run = run;
 }
 
 /*
- * The entry of a group of sections that ran at once, in groups: its
- * sections, the device truth they shared, and with group_reporting the
- * group's run object (the sections summed).
+ * The entry of a group of sections that ran at once, in doc's groups:
+ * its sections, the device truth they shared (taken from run), and with
+ * group_reporting the group's run object (the sections summed).
  */
-static void add_group(struct json_object *groups, struct fiojob_run *runs,
-		      unsigned nr, const char *id, struct json_object *run)
+static void add_group(struct job_doc *doc, struct fiojob_run *runs, unsigned nr,
+		      const char *id, struct run_doc *run)
 {
-	static const char *const truth_keys[] = {"devices", "truth"};
-	struct json_object *g = json_object_new_object(), *names, *v;
-	int reporting = 0;
+	struct job_group *g;
 	unsigned k;
 
-	names = json_object_new_array();
+	doc->groups = xrealloc(doc->groups, (doc->nr_groups + 1) * sizeof(*g));
+	g = &doc->groups[doc->nr_groups++];
+	memset(g, 0, sizeof(*g));
+	doc->has_groups = MODEL_SET;
+	g->sections = xcalloc(nr, sizeof(*g->sections));
 	for (k = 0; k < nr; k++) {
-		json_object_array_add(names,
-				      json_object_new_string(runs[k].section));
-		reporting |= runs[k].group_reporting;
+		g->sections[g->nr_sections++] = xstrdup(runs[k].section);
+		g->group_reporting |= runs[k].group_reporting;
 	}
-	json_object_object_add(g, "group",
-			       json_object_new_int((int)runs[0].group));
-	json_object_object_add(g, "sections", names);
-	json_object_object_add(g, "group_reporting",
-			       json_object_new_boolean(reporting));
-	json_object_object_add(g, "id",
-			       id[0] ? json_object_new_string(id) : NULL);
-	for (k = 0; k < ARRAY_SIZE(truth_keys); k++)
-		if (json_object_object_get_ex(run, truth_keys[k], &v))
-			json_object_object_add(g, truth_keys[k],
-					       json_object_get(v));
-	if (reporting)
-		json_object_object_add(g, "run", json_object_get(run));
-	json_object_array_add(groups, g);
+	g->group = (int)runs[0].group;
+	g->id = id[0] ? xstrdup(id) : NULL;
+	if (g->group_reporting) {
+		g->run = xmalloc(sizeof(*g->run));
+		run_doc_copy(g->run, run);
+	}
+	g->devices = run->devices;
+	g->nr_devices = run->nr_devices;
+	g->has_devices = run->has_devices;
+	g->truth = run->truth;
+	g->has_truth = run->has_truth;
+	run->devices = NULL;
+	run->nr_devices = 0;
+	run->truth = NULL;
 }
 
 /*
@@ -268,14 +279,13 @@ static void add_group(struct json_object *groups, struct fiojob_run *runs,
  */
 static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 		       unsigned nr, volatile int *stop, uint64_t seed,
-		       struct json_object *jobs, struct json_object *groups,
-		       struct job_view *view)
+		       struct job_doc *doc, struct job_view *view)
 {
 	struct trial_hooks hooks = {.ctx = view, .run_done = job_run_done};
 	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
 	struct strbuf other = STRBUF_INIT;
 	struct fiojob_run *r = &runs[0];
-	struct json_object *run;
+	struct run_doc *run = NULL;
 	struct fiogroup g;
 	struct trial tr;
 	uint64_t ios = 0;
@@ -325,7 +335,6 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 		if (ret)
 			goto out;
 		view->group = &g;
-		view->objs = json_object_new_array();
 	} else if (fiojob_run_resolve(r, tr.t.kind == TARGET_BLOCKDEV,
 				      tr.t.capacity_bytes, &ios, &err)) {
 		error("%s", err.buf);
@@ -383,16 +392,32 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 	if (tr.id[0])
 		strbuf_addf(&view->summary,
 			    "stored as %s ('iotrial show %s')\n", tr.id, tr.id);
-	run = trial_run_object(&tr);
-	if (nr == 1)
-		add_entry(jobs, r, tr.id, run,
-			  job_shares_json(view->shares, view->base));
-	for (k = 0; nr > 1 && k < nr; k++)
-		add_entry(jobs, &runs[k], tr.id,
-			  json_object_array_get_idx(view->objs, k),
-			  job_shares_json(view->shares, view->base + k));
-	if (nr > 1)
-		add_group(groups, runs, nr, tr.id, run);
+	if (trial_run_object(&tr)) {
+		run = xmalloc(sizeof(*run));
+		if (run_doc_from_tree(trial_run_object(&tr), run, 0, &err)) {
+			error("[%s]: %s", r->section, err.buf);
+			ret = EXIT_RUNTIME;
+			goto finish;
+		}
+	}
+	if (nr == 1) {
+		add_entry(doc, r, tr.id, run,
+			  job_shares_doc(view->shares, view->base));
+		run = NULL;
+	}
+	for (k = 0; nr > 1 && k < nr; k++) {
+		struct run_doc *sec = NULL;
+
+		if (k < view->nr_docs) {
+			sec = xmalloc(sizeof(*sec));
+			*sec = view->docs[k];
+			run_doc_init(&view->docs[k]);
+		}
+		add_entry(doc, &runs[k], tr.id, sec,
+			  job_shares_doc(view->shares, view->base + k));
+	}
+	if (nr > 1 && run)
+		add_group(doc, runs, nr, tr.id, run);
 finish:
 	strbuf_reset(&err);
 	if (trial_finish(&tr, &err)) {
@@ -403,8 +428,12 @@ finish:
 out:
 	trial_release(&tr);
 	fiogroup_release(&g);
-	json_object_put(view->objs);
-	view->objs = NULL;
+	run_doc_free(run);
+	for (k = 0; k < view->nr_docs; k++)
+		run_doc_release(&view->docs[k]);
+	free(view->docs);
+	view->docs = NULL;
+	view->nr_docs = 0;
 	view->group = NULL;
 	strbuf_release(&err);
 	strbuf_release(&spec);
@@ -414,10 +443,10 @@ out:
 
 int job_cli_run(const struct job_cli_args *a)
 {
-	struct job_view view = {STRBUF_INIT, 0, 0, NULL, NULL, NULL, 0};
+	struct job_view view = {STRBUF_INIT, 0, 0, NULL, NULL, 0, NULL, 0};
 	struct job_shares shares;
-	struct strbuf err = STRBUF_INIT;
-	struct json_object *obj = NULL, *jobs, *groups;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct job_doc doc;
 	struct fiojob_plan plan;
 	const struct cli_run_opts *ro = a->r;
 	const char *json_file = ro->json_file;
@@ -425,6 +454,7 @@ int job_cli_run(const struct job_cli_args *a)
 	unsigned i, n;
 	int ret;
 
+	job_doc_init(&doc);
 	ret = job_cli_load(
 	    ro->job, ro->section,
 	    cli_run_opts_job_flags(ro) | (a->quiet ? JOB_QUIET : 0), a->params,
@@ -439,14 +469,9 @@ int job_cli_run(const struct job_cli_args *a)
 		goto out;
 	if (a->per_job)
 		view.flags |= REPORT_RUN_PER_JOB;
-	obj = json_object_new_object();
-	json_object_object_add(obj, "schema",
-			       json_object_new_string(IOTRIAL_SCHEMA));
-	json_object_object_add(obj, "type", json_object_new_string("job_file"));
-	json_object_object_add(obj, "file", json_object_new_string(ro->job));
-	jobs = json_object_new_array();
-	json_object_object_add(obj, "jobs", jobs);
-	groups = json_object_new_array();
+	doc.schema = xstrdup(IOTRIAL_SCHEMA);
+	doc.type = xstrdup("job_file");
+	doc.file = xstrdup(ro->job);
 	stop = cli_catch_stop_signals();
 	job_shares_init(&shares, &plan, ro->target);
 	view.shares = &shares;
@@ -456,28 +481,27 @@ int job_cli_run(const struct job_cli_args *a)
 		     n++)
 			;
 		view.base = i;
-		ret = run_section(a, &plan.runs[i], n, stop, ro->seed, jobs,
-				  groups, &view);
+		ret = run_section(a, &plan.runs[i], n, stop, ro->seed, &doc,
+				  &view);
 	}
 	/* the shared files go with the run, as every work file does */
 	job_shares_release(&shares);
 	view.shares = NULL;
-	if (json_object_array_length(groups))
-		json_object_object_add(obj, "groups", groups);
-	else
-		json_object_put(groups);
 	if (!ret && *stop)
 		ret = EXIT_RUNTIME;
-	if (json_file && json_object_array_length(jobs) &&
-	    cli_write_json(json_file, obj))
-		ret = EXIT_RUNTIME;
+	if (json_file && doc.nr_jobs) {
+		job_doc_encode(&doc, 0, &out);
+		if (cli_write_json_text(json_file, out.buf, 0))
+			ret = EXIT_RUNTIME;
+	}
 	if (!json_file || strcmp(json_file, "-"))
 		fputs(view.summary.buf, stdout);
 out:
-	json_object_put(obj);
+	job_doc_release(&doc);
 	fiojob_plan_release(&plan);
 	strbuf_release(&view.summary);
 	strbuf_release(&err);
+	strbuf_release(&out);
 	return ret;
 }
 

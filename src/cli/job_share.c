@@ -130,28 +130,22 @@ struct layout_share *job_shares_get(struct job_shares *js, unsigned k,
 	return &f->s;
 }
 
-struct json_object *job_shares_json(const struct job_shares *js, unsigned k)
+struct job_file_share *job_shares_doc(const struct job_shares *js, unsigned k)
 {
 	const struct job_share_file *f = k < js->nr_runs ? js->of_run[k] : NULL;
-	struct json_object *o, *users;
+	struct job_file_share *o;
 	unsigned i;
 
 	if (!f || !js->got[k] || !f->s.uses)
 		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "filename",
-			       json_object_new_string(f->s.label));
-	users = json_object_new_array();
+	o = xcalloc(1, sizeof(*o));
+	o->filename = xstrdup(f->s.label);
+	o->shared_by = xcalloc(f->nr_users ?: 1, sizeof(*o->shared_by));
+	o->nr_shared_by = f->nr_users;
 	for (i = 0; i < f->nr_users; i++)
-		json_object_array_add(users,
-				      json_object_new_string(f->users[i]));
-	json_object_object_add(o, "shared_by", users);
-	json_object_object_add(
-	    o, "laid_out_by",
-	    f->s.laid_out_by ? json_object_new_string(f->s.laid_out_by) : NULL);
-	json_object_object_add(o, "inode",
-			       json_object_new_int64((int64_t)f->s.ino));
-	json_object_object_add(o, "bytes",
-			       json_object_new_int64((int64_t)f->s.bytes));
+		o->shared_by[i] = xstrdup(f->users[i]);
+	o->laid_out_by = f->s.laid_out_by ? xstrdup(f->s.laid_out_by) : NULL;
+	o->inode = (int64_t)f->s.ino;
+	o->bytes = (int64_t)f->s.bytes;
 	return o;
 }

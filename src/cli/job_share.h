@@ -12,7 +12,7 @@
 #ifndef IOTRIAL_CLI_JOB_SHARE_H
 #define IOTRIAL_CLI_JOB_SHARE_H
 
-#include <json-c/json.h>
+#include "../core/model/job_doc.h"
 #include "../core/targets/target.h"
 #include "../core/workload/fiojob_map.h"
 #include "../core/workload/layout.h"
@@ -52,8 +52,9 @@ void job_shares_release(struct job_shares *js);
 struct layout_share *job_shares_get(struct job_shares *js, unsigned k,
 				    const struct target *t, int *failed,
 				    struct strbuf *err);
-/* The "file" member of run k's entry: which sections share its file,
- * who laid it out, its inode. NULL when it shares none. */
-struct json_object *job_shares_json(const struct job_shares *js, unsigned k);
+/* The "file" member of run k's entry (the caller owns it): which
+ * sections share its file, who laid it out, its inode. NULL when it
+ * shares none. */
+struct job_file_share *job_shares_doc(const struct job_shares *js, unsigned k);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "knobargs.h"
+#include "progress.h"
 #include "../core/live/live.h"
 #include "../core/report/expjson.h"
 #include "../core/report/report.h"
@@ -30,6 +31,7 @@ struct observe_args {
 	const char *metric, *metric_cmd, *metric_file, *metric_regex;
 	const char *per_load, *db, *json_file, *cgroup;
 	int counter, dry_run, no_store, quiet;
+	struct cli_progress prog; /* --progress, --metrics-file */
 };
 
 static const char *const observe_usage[] = {
@@ -119,6 +121,7 @@ static int parse(int argc, const char **argv, struct observe_args *a)
 		     "no line per window (warnings still go out)"),
 	    OPT_STRING_OPTARG(0, "json", &a->json_file, "FILE", "-",
 			      "write the experiment object (stdout: -)"),
+	    OPT_CLI_PROGRESS(&a->prog),
 	    OPT_END(),
 	};
 	int n = parse_options(argc, argv, "observe", opts, observe_usage,
@@ -250,13 +253,34 @@ static void vals_release(struct observe_vals *v)
 	free(v->limits);
 }
 
-/* live_hooks.window: one line per window on stderr. */
+/* What the window hook needs besides the window. */
+struct window_ctx {
+	struct cli_progress *prog;
+	double planned_s; /* the schedule's length */
+	int quiet;
+};
+
+/* live_hooks.window: one line per window on stderr (unless --quiet),
+ * and the progress (--progress, --metrics-file). */
 static void say_window(void *ctx, const struct live_window_info *w)
 {
+	struct window_ctx *c = ctx;
+	struct progress_snap s;
 	int wd = snprintf(NULL, 0, "%zu", w->nr);
 	int bd = snprintf(NULL, 0, "%u", w->nr_blocks);
 
-	(void)ctx;
+	progress_snap_init(&s, "observe");
+	s.done = (unsigned)w->seq + 1;
+	s.planned = (unsigned)w->nr;
+	s.unit = "windows";
+	s.block = (long)w->block;
+	s.arm = w->arm;
+	s.phase = "window";
+	s.eta_s = c->planned_s > w->elapsed_s ? c->planned_s - w->elapsed_s : 0;
+	s.eta_by = "windows";
+	cli_progress_step(c->prog, &s);
+	if (c->quiet)
+		return;
 	/* columns that line up; the time is since the start, not the
 	 * window's length */
 	fprintf(stderr, "window %*zu/%zu  block %*u/%u  %-28s %s", wd,
@@ -283,6 +307,7 @@ int cmd_observe(int argc, const char **argv)
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct session_log log;
 	struct live_hooks h = {.window = say_window, .warn = say_warn};
+	struct window_ctx wc = {&a.prog, 0, 0};
 	struct knob_ctx ctx;
 	struct target t;
 	struct live lv = {0};
@@ -291,13 +316,15 @@ int cmd_observe(int argc, const char **argv)
 	int code, r;
 
 	cmdline = cli_command_line(argc, argv);
+	cli_progress_init(&a.prog);
 	r = parse(argc, argv, &a);
 	if (r) {
 		code = r > 0 ? EXIT_OK : EXIT_USAGE;
 		goto free_args;
 	}
 	code = parse_values(&a, &v);
-	if (!code && a.json_file && cli_check_output(a.json_file))
+	if (!code && ((a.json_file && cli_check_output(a.json_file)) ||
+		      cli_progress_check(&a.prog)))
 		code = EXIT_USAGE; /* said before the hours of windows */
 	if (code)
 		goto free_args;
@@ -352,16 +379,24 @@ int cmd_observe(int argc, const char **argv)
 		code = EXIT_RUNTIME;
 		goto out;
 	}
-	h.ctx = &lv;
-	if (a.quiet)
-		h.window = NULL;
+	wc.quiet = a.quiet;
+	wc.planned_s = live_planned_s(&lv);
+	h.ctx = &wc;
 	lv.c.stop = cli_catch_stop_signals();
 	fprintf(stderr,
 		"observe: %u arms, %u blocks, %zu windows, about %.0f "
 		"s, seed %llu\n",
 		lv.e.nr_arms, lv.c.blocks, lv.sched.nr, live_planned_s(&lv),
 		(unsigned long long)lv.c.seed);
-	if (live_run(&lv, &h, &err)) {
+	/* its own lines say each window: no progress line */
+	cli_progress_start(&a.prog, "observe", a.quiet, 1);
+	r = live_run(&lv, &h, &err);
+	cli_progress_tree(&a.prog, lv.obj);
+	cli_progress_finish(&a.prog, r ? "failed"
+				     : lv.interrupted || lv.aborted
+					 ? "interrupted"
+					 : "done");
+	if (r) {
 		error("%s", err.buf);
 		code = EXIT_RUNTIME;
 		goto out;
@@ -381,10 +416,10 @@ int cmd_observe(int argc, const char **argv)
 	strbuf_reset(&err);
 	if (expjson_get(lv.obj, "verdicts") &&
 	    !report_experiment_text(lv.obj, &out, &err)) {
-		live_report_text(lv.obj, &out);
+		report_live_text(lv.obj, &out);
 	} else {
 		warning("too little was measured for a verdict");
-		live_report_text(lv.obj, &out);
+		report_live_text(lv.obj, &out);
 	}
 	if (*id)
 		strbuf_addf(&out, "stored as %s ('iotrial show %s')\n", id, id);
@@ -402,6 +437,7 @@ out:
 	target_release(&t);
 	knob_ctx_release(&ctx);
 free_args:
+	cli_progress_release(&a.prog);
 	free(cmdline);
 	vals_release(&v);
 	option_list_release(&a.vary);

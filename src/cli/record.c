@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "progress.h"
 #include "../core/trace/blk.h"
 #include "../core/trace/capture.h"
 #include "../core/trace/trace.h"
@@ -38,11 +39,13 @@ struct record_args {
 	uint64_t duration_ns;
 	uint64_t ring_bytes;
 	pid_t target;
+	struct cli_progress prog; /* --progress */
 };
 
 static const char *const record_usage[] = {
     "iotrial record (-p PID | --cgroup PATH | -- CMD [ARGS...])",
     "    [--duration DUR] [--ring SIZE] [--anonymize] [--force] -o TRACE",
+    "    [--progress json[:FD]]",
     "iotrial record --layer block|both --device DEV",
     "    [-p PID | --cgroup PATH | -- CMD [ARGS...]] [--duration DUR] ...",
     NULL,
@@ -85,6 +88,7 @@ static int parse_args(int argc, const char **argv, struct record_args *a)
 	    OPT_BOOL(0, "force", &a->force, "replace TRACE if it exists"),
 	    OPT_BOOL(0, "anonymize", &a->anonymize,
 		     "write paths as stable hashes, leave out the command"),
+	    OPT_CLI_PROGRESS_JSON(&a->prog),
 	    OPT_END(),
 	};
 	int n, given, i;
@@ -288,6 +292,35 @@ static void say_end(const struct record_args *a, const struct trace_end *end,
 			(unsigned long long)end->lost);
 }
 
+/* --progress: events written so far, every second (*last_ns: the last
+ * time; NULL: now); those lost once the capture ended (else
+ * UINT64_MAX). */
+static void say_progress(struct record_args *a, const struct trace_writer *w,
+			 const struct capture *c, uint64_t *last_ns,
+			 uint64_t lost)
+{
+	struct progress_snap s;
+	uint64_t now = clock_now_ns();
+	double elapsed_s = (double)(now - capture_start_ns(c)) / 1e9;
+
+	if (last_ns && now - *last_ns < 1000000000ull)
+		return;
+	if (last_ns)
+		*last_ns = now;
+	progress_snap_init(&s, "record");
+	s.phase = "capture";
+	s.have_events = 1;
+	s.events = w->nr_events;
+	s.lost = lost;
+	if (a->duration_ns) {
+		s.eta_s = (double)a->duration_ns / 1e9 - elapsed_s;
+		if (s.eta_s < 0)
+			s.eta_s = 0;
+		s.eta_by = "duration";
+	}
+	cli_progress_step(&a->prog, &s);
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct record_args a = {0};
@@ -297,14 +330,17 @@ int cmd_record(int argc, const char **argv)
 	struct trace_end end = {0};
 	struct capture *c = NULL;
 	struct capture_disks disks = {0};
-	uint64_t sampled_ns = 0;
+	uint64_t sampled_ns = 0, progress_ns = 0;
 	volatile int *stop;
 	pid_t child = -1;
 	int go = -1, status = 0, ret = EXIT_RUNTIME, r, why = 0;
 
+	cli_progress_init(&a.prog);
 	r = parse_args(argc, argv, &a);
-	if (r)
+	if (r || cli_progress_check(&a.prog)) {
+		cli_progress_release(&a.prog);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
 	co.cgroup = a.cgroup;
 	co.ring_bytes = a.ring_bytes;
 	co.layers = a.layers;
@@ -370,11 +406,13 @@ int cmd_record(int argc, const char **argv)
 		close(go); /* the command goes */
 		go = -1;
 	}
+	cli_progress_start(&a.prog, "record", 0, 0);
 	while (!(why = done(&a, child, &status, capture_start_ns(c), stop))) {
 		if (capture_poll(c, 100, &err)) {
 			error("%s", err.buf);
 			goto out;
 		}
+		say_progress(&a, &w, c, &progress_ns, UINT64_MAX);
 		/* a device may go before the end (a scratch target) */
 		if (disks.start_ns && clock_now_ns() - sampled_ns > 500000000) {
 			capture_disks_sample(&disks);
@@ -391,6 +429,8 @@ int cmd_record(int argc, const char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	say_progress(&a, &w, c, NULL, end.lost);
+	cli_progress_finish(&a.prog, *stop ? "interrupted" : "done");
 	say_end(&a, &end, capture_dropped(c), capture_blk_requests(c),
 		capture_blk_missed(c));
 	if (a.nr_cmd && why == 2 && WIFEXITED(status) && WEXITSTATUS(status))
@@ -408,6 +448,7 @@ out:
 		note("'%s' goes on, no longer recorded (pid %d)", a.cmd[0],
 		     (int)child);
 	}
+	cli_progress_release(&a.prog);
 	trace_writer_release(&w);
 	capture_disks_release(&disks);
 	capture_free(c);

@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "../core/model/model_tree.h"
+#include "../core/report/fmt.h"
 #include "../core/report/report_formats.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
@@ -141,8 +143,11 @@ int cmd_report(int argc, const char **argv)
 	struct report_args a = {.format = "text"};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct json_object *exp = NULL;
+	struct experiment_doc doc;
 	struct store s;
 	int ret = EXIT_OK, r, opened = 0, is_json;
+
+	experiment_doc_init(&doc);
 
 	r = parse_args(argc, argv, &a);
 	if (r)
@@ -164,7 +169,11 @@ int cmd_report(int argc, const char **argv)
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	if (report_render(exp, a.format, &out, &err)) {
+	/* JSON is the stored object, printed as every object is
+	 * (report_json_string()), once it decodes */
+	if (experiment_doc_from_tree(exp, &doc, 0, &err) ||
+	    (is_json ? (report_json_string(exp, &out), 0)
+		     : report_render(&doc, a.format, &out, &err))) {
 		error("experiment '%s': %s", a.id, err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -180,6 +189,7 @@ int cmd_report(int argc, const char **argv)
 		cli_log_json(out.buf, 0);
 	}
 out:
+	experiment_doc_release(&doc);
 	json_object_put(exp);
 	if (opened)
 		store_close(&s);

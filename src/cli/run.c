@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "job.h"
 #include "knobargs.h"
+#include "progress.h"
 #include "../core/experiment/result_json.h"
 #include "../core/experiment/metrics.h"
 #include "../core/report/report.h"
@@ -41,7 +42,8 @@ struct run_args {
 	int force;		      /* --force: a knob the workload
 					 cannot show, run and marked */
 	unsigned nr_params, alloc_params;
-	struct knob_cli *knobs; /* --set KNOB=VALUE (knobargs.c) */
+	struct knob_cli *knobs;	  /* --set KNOB=VALUE (knobargs.c) */
+	struct cli_progress prog; /* --progress, --metrics-file */
 };
 
 static const char *const run_usage[] = {
@@ -183,6 +185,7 @@ static int parse_args(int argc, const char **argv, struct run_args *a,
 	    OPT_BOOL(0, "per-job", &a->per_job,
 		     "a line per job, however many (more than 4 are "
 		     "summarised)"),
+	    OPT_CLI_PROGRESS(&a->prog),
 	    OPT_CLI_JOB(&a->r),
 	    OPT_SCHEMA(),
 	    OPT_END(),
@@ -288,7 +291,16 @@ static const char *default_target(void)
 struct run_view {
 	int interrupted;
 	unsigned flags; /* enum report_run_flags */
+	struct cli_progress *prog;
 };
+
+/* trial_hooks: the run is about to begin (its progress). */
+static void run_progress(void *ctx, const struct experiment_progress *p)
+{
+	struct run_view *v = ctx;
+
+	cli_progress_experiment(v->prog, p);
+}
 
 /* trial_hooks: was the run cut short? (It is printed from its object.) */
 static void run_done(void *ctx, const struct run_meta *meta,
@@ -335,13 +347,15 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 {
 	struct run_args a = {0};
 	const struct workload_ops *ops = NULL;
-	struct run_view view = {0, 0};
-	struct trial_hooks hooks = {.ctx = &view, .run_done = run_done};
+	struct run_view view = {0, 0, &a.prog};
+	struct trial_hooks hooks = {
+	    .ctx = &view, .run_done = run_done, .progress = run_progress};
 	struct strbuf err = STRBUF_INIT;
 	struct knob_cli kc;
 	struct trial tr;
 	int ret = EXIT_OK, pr;
 
+	cli_progress_init(&a.prog);
 	knob_cli_log(&hooks.log, NULL);
 	trial_init(&tr, TRIAL_ONE_RUN, &hooks);
 	knob_cli_init(&kc);
@@ -355,6 +369,12 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		error("--dry-run plans a workload's run; a job file's sections "
 		      "are not planned ('iotrial compare --job FILE "
 		      "--dry-run' plans its arms)");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (a.r.job && (a.prog.spec || a.prog.metrics_file)) {
+		error("--progress and --metrics-file follow one workload's "
+		      "run; a job file's groups are not followed yet");
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -380,7 +400,8 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (a.r.json_file && cli_check_output(a.r.json_file)) {
+	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
+	    cli_progress_check(&a.prog)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -432,7 +453,17 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 	if (!a.quiet)
 		cli_say_dir_disk(&tr, "run");
 	cli_warn_wrap(&tr, a.quiet, 0);
+	/* progress: the run's I/Os as it goes, its ETA from --time or
+	 * --ios */
+	tr.c.live = &a.prog.live;
+	a.prog.ios_wanted = a.r.ios;
+	if (!a.r.ios || a.r.time_given)
+		a.prog.run_length_s = (double)(a.r.time_ns + a.r.ramp_ns) / 1e9;
+	cli_progress_start(&a.prog, "run", a.quiet, 0);
 	pr = trial_run(&tr, &err);
+	if (pr)
+		cli_progress_finish(&a.prog,
+				    *tr.c.stop ? "interrupted" : "failed");
 	if (pr && tr.failed == TRIAL_FAILED_VERIFY) {
 		/* bad data: the run is shown and written, never stored */
 		if (a.r.json_file)
@@ -453,6 +484,10 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		error("the run was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
+	cli_progress_tree(&a.prog, tr.e.obj);
+	cli_progress_finish(&a.prog, view.interrupted ? "interrupted"
+				     : ret == EXIT_OK ? "done"
+						      : "failed");
 	if (a.r.json_file &&
 	    cli_write_json(a.r.json_file, trial_run_object(&tr)))
 		ret = EXIT_RUNTIME;
@@ -470,6 +505,7 @@ finish:
 			ret = EXIT_RUNTIME;
 	}
 out:
+	cli_progress_release(&a.prog);
 	trial_release(&tr);
 	knob_cli_release(&kc);
 	strbuf_release(&err);

@@ -1,17 +1,17 @@
 /*
  * iotrial show: print a stored experiment again, exactly as `compare`
- * printed it when it ran (the report reads only the stored JSON), plus
- * where and when it was measured. --json gives the stored object itself.
+ * printed it when it ran (the report reads only the stored document):
+ * the text page (core/report/page.h) without the runs unless --runs,
+ * so `report --format text` is `show --runs`. --json gives the stored
+ * object itself.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "../core/live/live.h"
-#include "../core/report/fleet_text.h"
-#include "../core/report/report.h"
-#include "../core/report/devices_text.h"
-#include "../core/report/runs_text.h"
+#include "../core/model/model_tree.h"
+#include "../core/report/fmt.h"
+#include "../core/report/page.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -79,9 +79,12 @@ int cmd_show(int argc, const char **argv)
 	struct show_args a = {0};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct json_object *exp = NULL;
+	struct experiment_doc doc;
 	struct store s;
 	int ret = EXIT_OK, r;
+	unsigned page = REPORT_PAGE_TEXT;
 
+	experiment_doc_init(&doc);
 	r = parse_args(argc, argv, &a);
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
@@ -96,24 +99,23 @@ int cmd_show(int argc, const char **argv)
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	if (a.json) {
-		report_json_string(exp, &out);
-	} else if (report_experiment_text(exp, &out, &err)) {
+	if (!a.runs)
+		page &= ~REPORT_SEC(runs);
+	if (experiment_doc_from_tree(exp, &doc, 0, &err) ||
+	    (!a.json && report_page(&doc, &emit_text_ops, page, &out, &err))) {
 		error("experiment '%s': %s", a.id, err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
-	} else {
-		report_fleet_text(exp, &out);
-		live_report_text(exp, &out);
-		report_experiment_devices(exp, &out);
-		if (a.runs)
-			report_runs_text(exp, &out);
-		report_experiment_origin(exp, &out);
 	}
+	/* the object as JSON is printed as every object is, once it
+	 * decodes (report_json_string()) */
+	if (a.json)
+		report_json_string(exp, &out);
 	if (a.json ? cli_write_json_text(a.json, out.buf, 0)
 		   : cli_write_text("-", out.buf))
 		ret = EXIT_RUNTIME;
 out:
+	experiment_doc_release(&doc);
 	json_object_put(exp);
 	store_close(&s);
 	strbuf_release(&err);

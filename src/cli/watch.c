@@ -17,6 +17,7 @@
 #include "../core/observe/diskstats.h"
 #include "../core/observe/disks.h"
 #include "../core/observe/sampler.h"
+#include "../core/report/openmetrics.h"
 #include "../core/report/watch_text.h"
 #include "../util/error.h"
 #include "../util/outfile.h"
@@ -34,12 +35,19 @@ struct watch_args {
 	uint64_t interval_ns;
 	uint64_t count; /* 0: until interrupted */
 	enum watch_format fmt;
-	const char *json; /* --json[=FILE]: "-" for stdout */
+	int openmetrics;	  /* --format openmetrics: a scrape each */
+	const char *json;	  /* --json[=FILE]: "-" for stdout */
+	const char *metrics_file; /* --metrics-file FILE */
 };
+
+/* --format's values. */
+static const char *const watch_formats[] = {"text", "csv", "json",
+					    "openmetrics", NULL};
 
 static const char *const watch_usage[] = {
     "iotrial watch [DEV ...] [-i|--interval DUR] [-c|--count N]",
-    "                     [--csv | --json[=FILE]]",
+    "                     [--csv | --json[=FILE] | --format FORMAT]",
+    "                     [--metrics-file FILE]",
     "iotrial watch [DEV ...] INTERVAL [COUNT]",
     NULL,
 };
@@ -54,7 +62,11 @@ static const char watch_epilogue[] =
     "the devices is the interval (seconds, or a duration: 250ms) and a\n"
     "second one the count: 'watch sda 2 5'. --json prints one object per\n"
     "device per interval (JSON Lines) with the keys of a run's devices[]\n"
-    "entries plus schema, time, dirty_bytes and writeback_bytes.\n";
+    "entries plus schema, time, dirty_bytes and writeback_bytes. CSV and\n"
+    "JSON times are UTC, ISO 8601 with milliseconds. --format openmetrics\n"
+    "prints each interval as an OpenMetrics exposition ending in '# EOF';\n"
+    "--metrics-file rewrites FILE atomically each interval (Prometheus\n"
+    "text) for node_exporter's textfile collector.\n";
 
 /*
  * iostat's "INTERVAL [COUNT]" after the devices: the n-th number given
@@ -110,6 +122,7 @@ static int positional_number(struct watch_args *a, const char *arg,
 static int parse_args(int argc, const char **argv, struct watch_args *a)
 {
 	int csv = 0, i, n, have_interval = 0, have_count = 0;
+	const char *format = NULL;
 	unsigned nth = 0;
 	struct option opts[] = {
 	    OPT_DURATION('i', "interval", &a->interval_ns, "1s", "10ms", NULL,
@@ -124,6 +137,13 @@ static int parse_args(int argc, const char **argv, struct watch_args *a)
 		     "print comma-separated values with a header line"),
 	    OPT_JSON(&a->json, "print one JSON object per device per interval, "
 			       "or write them to FILE"),
+	    OPT_CHOICE(0, "format", &format, watch_formats, NULL,
+		       "text, csv, json or openmetrics (one exposition per "
+		       "interval)"),
+	    OPT_STRING(0, "metrics-file", &a->metrics_file, "FILE",
+		       "rewrite FILE atomically each interval with the "
+		       "devices' metrics (for node_exporter's textfile "
+		       "collector)"),
 	    OPT_SCHEMA(),
 	    OPT_END(),
 	};
@@ -134,13 +154,31 @@ static int parse_args(int argc, const char **argv, struct watch_args *a)
 		return 1;
 	if (n < 0)
 		return -1;
-	if (csv && a->json) {
-		error("give --csv or --json, not both");
+	if (csv + !!a->json + !!format > 1) {
+		error("give one of --csv, --json and --format");
 		return -1;
 	}
+	if (format && !strcmp(format, "csv"))
+		csv = 1;
+	else if (format && !strcmp(format, "json"))
+		a->json = "-";
+	a->openmetrics = format && !strcmp(format, "openmetrics");
 	a->fmt = csv ? WATCH_CSV : a->json ? WATCH_JSON : WATCH_TEXT;
 	if (a->json && cli_check_output(a->json))
 		return -1;
+	if (a->metrics_file && !*a->metrics_file) {
+		error("--metrics-file needs a file name");
+		return -1;
+	}
+	if (a->metrics_file) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (outfile_check(a->metrics_file, OUTFILE_REPLACE, &err)) {
+			error("--metrics-file: %s", err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		const char *dev = argv[i];
 
@@ -165,14 +203,16 @@ static int parse_args(int argc, const char **argv, struct watch_args *a)
 	return 0;
 }
 
-/* Wall-clock time for a line: "HH:MM:SS" or RFC 3339 UTC with ms. */
-static void fmt_time(struct strbuf *sb, int rfc3339)
+/* Wall-clock time for a line: "HH:MM:SS" or RFC 3339 UTC with ms; the
+ * time read, in seconds since the epoch, into *unix_s. */
+static void fmt_time(struct strbuf *sb, int rfc3339, double *unix_s)
 {
 	struct timespec ts;
 	struct tm tm;
 	char buf[64];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
+	*unix_s = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	strbuf_reset(sb);
 	if (rfc3339) {
 		gmtime_r(&ts.tv_sec, &tm);
@@ -226,6 +266,39 @@ static void sleep_until(uint64_t deadline_ns)
 		;
 }
 
+/* One interval's metrics as an exposition of flavour, appended to out. */
+static void exposition(struct strbuf *out, enum om_flavour flavour,
+		       const struct om_device *devs, unsigned nr,
+		       const struct sampler_point *p, double seconds,
+		       double unix_s)
+{
+	struct om_writer w;
+
+	om_init(&w, out, flavour, "watch");
+	om_watch(&w, devs, nr, p, seconds, unix_s);
+	om_end(&w);
+}
+
+/* --metrics-file: the interval's metrics replace the file whole (a
+ * temporary renamed onto it, as the textfile collector needs). 0, or -1
+ * after saying why. */
+static int write_metrics(const char *path, const struct om_device *devs,
+			 unsigned nr, const struct sampler_point *p,
+			 double seconds, double unix_s)
+{
+	struct strbuf m = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
+
+	exposition(&m, OM_PROMETHEUS, devs, nr, p, seconds, unix_s);
+	if (outfile_write(path, m.buf, m.len, OUTFILE_REPLACE, &err)) {
+		error("--metrics-file: %s", err.buf);
+		ret = -1;
+	}
+	strbuf_release(&m);
+	strbuf_release(&err);
+	return ret;
+}
+
 int cmd_watch(int argc, const char **argv)
 {
 	struct watch_args a = {0};
@@ -238,6 +311,8 @@ int cmd_watch(int argc, const char **argv)
 	uint64_t deadline, n;
 	int ret = EXIT_OK, tty = isatty(STDOUT_FILENO), pr;
 	FILE *dst = stdout;
+	struct disk_delta *deltas = NULL;
+	struct om_device *shown_devs = NULL;
 
 	memset(&s, 0, sizeof(s));
 	pr = parse_args(argc, argv, &a);
@@ -272,13 +347,16 @@ int cmd_watch(int argc, const char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	report_watch_header(a.fmt, &out);
+	if (!a.openmetrics)
+		report_watch_header(a.fmt, &out);
 	fputs(out.buf, dst);
+	deltas = xcalloc(names.nr + 1, sizeof(*deltas));
+	shown_devs = xcalloc(names.nr + 1, sizeof(*shown_devs));
 	sampler_sample(&s);
 	deadline = s.series.points[0].t_ns;
 	for (n = 0; !a.count || n < a.count; n++) {
 		const struct sampler_point *p0, *p1;
-		double seconds;
+		double seconds, unix_s;
 
 		deadline += a.interval_ns;
 		sleep_until(deadline);
@@ -286,25 +364,39 @@ int cmd_watch(int argc, const char **argv)
 		p0 = &s.series.points[0];
 		p1 = &s.series.points[1];
 		seconds = (double)(p1->t_ns - p0->t_ns) / 1e9;
-		fmt_time(&when, a.fmt == WATCH_JSON);
+		/* CSV and JSON lines stand alone: the full time, in UTC */
+		fmt_time(&when, a.fmt != WATCH_TEXT, &unix_s);
 		strbuf_reset(&out);
 		if (a.fmt == WATCH_TEXT && tty && names.nr > 1 && lines &&
-		    lines % HEADER_EVERY == 0)
+		    lines % HEADER_EVERY == 0 && !a.openmetrics)
 			report_watch_header(a.fmt, &out);
 		for (d = 0, shown = 0; d < names.nr; d++) {
 			const struct diskstats *x =
 			    sampler_disk(&s.series, 0, d);
 			const struct diskstats *y =
 			    sampler_disk(&s.series, 1, d);
-			struct disk_delta dd;
+			struct disk_delta *dd = &deltas[shown];
 
 			if (!x->nr_fields || !y->nr_fields)
 				continue; /* the device went away */
-			diskstats_delta(x, y, seconds, &dd);
-			report_watch_line(
-			    a.fmt, when.buf, names.v[d], &dd,
-			    a.fmt == WATCH_TEXT && shown ? NULL : p1, &out);
+			diskstats_delta(x, y, seconds, dd);
+			shown_devs[shown].name = names.v[d];
+			shown_devs[shown].d = dd;
+			if (!a.openmetrics)
+				report_watch_line(
+				    a.fmt, when.buf, names.v[d], dd,
+				    a.fmt == WATCH_TEXT && shown ? NULL : p1,
+				    &out);
 			shown++;
+		}
+		if (a.openmetrics)
+			exposition(&out, OM_OPENMETRICS, shown_devs, shown, p1,
+				   seconds, unix_s);
+		if (a.metrics_file &&
+		    write_metrics(a.metrics_file, shown_devs, shown, p1,
+				  seconds, unix_s)) {
+			ret = EXIT_RUNTIME;
+			goto out;
 		}
 		if (a.fmt == WATCH_JSON)
 			cli_put_json(dst, out.buf, CLI_JSON_LINES);
@@ -324,6 +416,8 @@ out:
 	disk_names_release(&names);
 	free(paths);
 	free(devs);
+	free(deltas);
+	free(shown_devs);
 	free(a.devs);
 	strbuf_release(&err);
 	strbuf_release(&when);

@@ -24,10 +24,22 @@ int err_set(struct strbuf *err, int code, const char *fmt, ...)
 	return code;
 }
 
+static void (*before_report)(void *ctx);
+static void *before_ctx;
+
+void error_set_before(void (*before)(void *ctx), void *ctx)
+{
+	before_report = before;
+	before_ctx = ctx;
+}
+
 __attribute__((format(printf, 2, 0))) static void
 vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
+
+	if (before_report)
+		before_report(before_ctx);
 
 	strbuf_addstr(&sb, prefix);
 	strbuf_vaddf(&sb, fmt, ap);

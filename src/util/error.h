@@ -28,6 +28,9 @@ int err_set(struct strbuf *err, int code, const char *fmt, ...)
 
 /* cli/ only: print "error: ...", "warning: ...", "note: ..." to stderr. */
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Call before(ctx) before each of those messages (a progress line
+ * clears itself off the terminal); NULL: nothing. */
+void error_set_before(void (*before)(void *ctx), void *ctx);
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -74,6 +74,26 @@ check "apply names the backup" grep -qF "the old file is '$bak'" "$TEST_TMP/out2
 "$IOTRIAL" revert >/dev/null 2>&1
 check "revert again" test "$(cat /proc/sys/vm/dirty_expire_centisecs)" = $ex0
 
+# a bdflush line's translations are said once, in the plan: not again
+# on stderr (apply --dry-run printed each twice)
+line0="40 0 0 0 500 3000 60 0 0" line1="80 0 0 0 500 3000 90 0 0"
+gen_exp "$TEST_TMP/bd.json" "$MNT" "$dev" 1 "bdflush=$line0,$line1"
+bid=$(imp_exp "$TEST_TMP/bd.json")
+"$IOTRIAL" apply "$bid" --db "$DB" --dry-run >"$TEST_TMP/bd.out" 2>"$TEST_TMP/bd.err"
+rc=$?
+check "apply --dry-run of a bdflush arm (rc=$rc)" test $rc = 0
+for k in vm.dirty_background_ratio vm.dirty_writeback_centisecs \
+	vm.dirty_expire_centisecs vm.dirty_ratio; do
+	n=$(cat "$TEST_TMP/bd.out" "$TEST_TMP/bd.err" |
+		grep -c "is the Linux 2.4 name of '$k'")
+	check "...says what '$k' was called in 2.4 once ($n times)" test "$n" = 1
+done
+"$IOTRIAL" apply "$bid" --db "$DB" --dry-run --json >"$TEST_TMP/bd.json.out" \
+	2>"$TEST_TMP/bd.err"
+check "--dry-run --json: the notes are in the plan, not on stderr" \
+	test "$(jq '[.changes[] | select(.note != null)] | length' "$TEST_TMP/bd.json.out")" = 4 \
+	-a -z "$(grep "^note:" "$TEST_TMP/bd.err")"
+
 # bad input
 expect_usage "--persist of a format the system does not read" \
 	"--persist takes sysctl, udev, fstab or tuned, not 'ansible'" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benches' method (bench/ratio-ci, bench/interleave.py) on inputs
 # whose answers are known, so a bench that prints "goal met" means it.
+# parallel: stand-in tools in a directory of its own; dry runs
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 rci=$IOTRIAL_SRC/bench/ratio-ci
@@ -155,3 +156,48 @@ sys.exit(not ([x['name'] for x in t] == ['qd32best', 'qd1'] and
 out=$(bash "$IOTRIAL_SRC/bench/vs-fio.sh" --dry-run --tests qd32,nope 2>&1)
 check "vs-fio.sh --tests names an unknown test and the known ones ($?)" \
 	grep -q 'no test nope (the tests: qd32, qd32best' <<<"$out"
+
+# A plain chroot (a debootstrap directory, as Debian's builders test)
+# has no mount for its directories: findmnt finds none. A plan needs no
+# mount, and the disk under /var/tmp is found by st_dev as info does.
+mkdir -p "$TEST_TMP/nomount"
+printf '#!/bin/sh\nexit 1\n' >"$TEST_TMP/nomount/findmnt"
+chmod +x "$TEST_TMP/nomount/findmnt"
+want=
+if src=$(findmnt -no SOURCE --target /var/tmp 2>/dev/null) &&
+	[ "${src#/dev/}" != "$src" ]; then
+	want=$(lsblk -no PKNAME "$src" 2>/dev/null | head -n1)
+	want=${want:-${src##*/}}
+fi
+plan=$(PATH=$TEST_TMP/nomount:$PATH bash "$IOTRIAL_SRC/bench/vs-fio.sh" \
+	--dry-run --tests diskread 2>"$TEST_TMP/err")
+check "vs-fio.sh --dry-run with no mount table: a plan ($(head -c 200 "$TEST_TMP/err"))" \
+	python3 -c "import json, sys; json.loads(sys.argv[1])" "$plan"
+if [ -n "$want" ]; then
+	check "...whose disk rows count the disk the mount table names ('$want')" \
+		python3 -c "import json, sys
+t = json.loads(sys.argv[1])['tests']
+sys.exit(not ([x['devices'] for x in t] == [[sys.argv[2]]]))" "$plan" "$want"
+fi
+plan=$(PATH=$TEST_TMP/nomount:$PATH bash "$IOTRIAL_SRC/bench/vs-dbench.sh" \
+	--dry-run --clients 2 2>"$TEST_TMP/err")
+check "vs-dbench.sh --dry-run with no mount table: a plan ($(head -c 200 "$TEST_TMP/err"))" \
+	python3 -c "import json, sys; json.loads(sys.argv[1])" "$plan"
+if [ -n "$want" ]; then
+	check "...which counts the other I/O of '$want'" \
+		python3 -c "import json, sys
+t = json.loads(sys.argv[1])['tests']
+sys.exit(not (t[0]['devices'] == [sys.argv[2]]))" "$plan" "$want"
+fi
+# the disk of a partition, and of a device-mapper device over one, in a
+# made-up /sys
+S=$TEST_TMP/sys
+mkdir -p "$S/devices/sdz/sdz2" "$S/devices/dm-7/slaves" "$S/dev"
+touch "$S/devices/sdz/sdz2/partition"
+ln -s ../../sdz/sdz2 "$S/devices/dm-7/slaves/sdz2"
+ln -s ../devices/sdz/sdz2 "$S/dev/8:2"
+ln -s ../devices/dm-7 "$S/dev/253:7"
+got=$(. "$IOTRIAL_SRC/bench/disk-under.sh" &&
+	echo "$(disk_of_sys "$S/dev/8:2") $(disk_of_sys "$S/dev/253:7") $(disk_of_sys "$S/devices/sdz")")
+check "disk_of_sys: a partition's disk, a dm device's, a disk itself ($got)" \
+	test "$got" = "sdz sdz sdz"

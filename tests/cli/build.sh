@@ -3,6 +3,7 @@
 # program ./iotrial (not only the BPF object whose rule comes first in
 # the Makefile), and make with -j2 too. Checked with make -n on a clone
 # of the committed tree, so nothing is compiled twice.
+# parallel: make -n in a clone of its own
 . "$(dirname "$0")/lib.sh"
 command -v make >/dev/null || skip "make is not installed"
 command -v git >/dev/null || skip "git is not installed"

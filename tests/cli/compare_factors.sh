@@ -4,6 +4,7 @@
 # one's effect depends on the other, before the table of every arm
 # against the baseline arm; the JSON has "effects" and "interactions";
 # show prints them again from the store; one factor has neither.
+# parallel: runs in a directory of its own and keeps the page cache (--no-drop-caches)
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target

@@ -2,6 +2,7 @@
 # compare --runs N with fewer blocks than a faster/slower verdict needs
 # (6 for one comparison at 5%) runs as asked but says so before the
 # first run; 6 blocks say nothing.
+# parallel: runs in a directory of its own and keeps the page cache (--no-drop-caches)
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target

@@ -4,6 +4,7 @@
 # are reported beside the primary one, an unknown name gets a suggestion
 # and the list, and stored experiments keep their metric for show, log
 # and diff.
+# parallel: runs in a directory of its own and keeps the page cache (--no-drop-caches)
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target

@@ -4,6 +4,7 @@
 # run (and says what would do), --force runs anyway with a warning, and
 # an experiment that stops on a limit says how many more blocks its own
 # variation needs.
+# parallel: runs in a directory of its own and keeps the page cache (--no-drop-caches); a loop device of its own
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target

@@ -5,6 +5,7 @@
 # value; the JSON carries the same rows as "scaling"; the verdicts stay
 # against the baseline arm (the first value given); show prints the
 # table again from the store; a factor that is not numeric has none.
+# parallel: runs in a directory of its own and keeps the page cache (--no-drop-caches)
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target

@@ -6,6 +6,7 @@
 # the reason and the runs, the JSON has the reasons, log and show mark
 # it; --fail-on-regression does not count it (and says so) unless
 # --strict, which refuses faster/slower ("suspect") and fails closed.
+# parallel: runs in a directory of its own and keeps the page cache (--no-drop-caches)
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

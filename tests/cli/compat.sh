@@ -7,6 +7,7 @@
 # that changed before the first release: diff's verdict on experiments
 # that are not like for like, and --fail-on-regression counting arms
 # whose runs iotrial flagged.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

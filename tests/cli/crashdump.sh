@@ -8,6 +8,7 @@
 # removes it; a size distribution that makes no sense is a usage error. As root, on a small filesystem that fills up during
 # the run: the run stops with a clear error, its files are removed and
 # nothing is stored.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d /var/tmp/iotrial-test.XXXXXX)

@@ -27,7 +27,9 @@ gen_exp "$TEST_TMP/none.json" "$MNT" "$dev" -1 read_ahead_kb=128,4096
 none=$(imp_exp "$TEST_TMP/none.json")
 gen_exp "$TEST_TMP/param.json" "$MNT" "$dev" 1 PARAM:bs=4k,8k
 param=$(imp_exp "$TEST_TMP/param.json")
-check "four experiments imported" test -n "$win" -a -n "$atime" -a -n "$none" -a -n "$param"
+gen_exp "$TEST_TMP/mixed.json" "$MNT" "$dev" 3 PARAM:bs=4k,8k nr_requests=32,64
+mixed=$(imp_exp "$TEST_TMP/mixed.json")
+check "five experiments imported" test -n "$win" -a -n "$atime" -a -n "$none" -a -n "$param" -a -n "$mixed"
 
 # a winner whose runs iotrial flagged is not rolled out unless named
 SUSPECT=1 gen_exp "$TEST_TMP/sus.json" "$MNT" "$dev" 1 read_ahead_kb=128,4096
@@ -61,6 +63,28 @@ expect_usage "a scratch target is gone: --device or -t asked for" \
 "$IOTRIAL" export "$scratch" --db "$DB" --format udev --device "$L" >"$TEST_TMP/sc.out" 2>&1
 check "with --device it exports for that disk" \
 	grep -q "KERNEL==\"$dev\", ATTR{queue/read_ahead_kb}=\"4096\"" "$TEST_TMP/sc.out"
+# vm.* settings belong to no disk: a gone scratch target, or a run's
+# directory removed since, asks for none
+gen_exp "$TEST_TMP/vmgone.json" scratch:1G:ext4 loop99 1 vm.dirty_ratio=20,10
+vmgone=$(imp_exp "$TEST_TMP/vmgone.json")
+"$IOTRIAL" export "$vmgone" --db "$DB" --format sysctl >"$TEST_TMP/vg.out" 2>"$TEST_TMP/vg.err"
+rc=$?
+check "an arm of vm.* only exports from a gone scratch target (rc=$rc)" \
+	test $rc = 0 -a ! -s "$TEST_TMP/vg.err"
+check "...its sysctl line" grep -qx "vm.dirty_ratio = 10" "$TEST_TMP/vg.out"
+gen_exp "$TEST_TMP/vmdir.json" "$TEST_TMP/removed" loop99 1 \
+	vm.dirty_background_ratio=10,5
+vmdir=$(imp_exp "$TEST_TMP/vmdir.json")
+"$IOTRIAL" apply "$vmdir" --db "$DB" --dry-run >"$TEST_TMP/vd.out" 2>"$TEST_TMP/vd.err"
+rc=$?
+check "apply --dry-run of a vm.* arm of a removed directory (rc=$rc)" \
+	test $rc = 0 -a ! -s "$TEST_TMP/vd.err"
+check "...plans it" grep -q "'vm.dirty_background_ratio': .* -> 5" "$TEST_TMP/vd.out"
+gen_exp "$TEST_TMP/radir.json" "$TEST_TMP/removed" loop99 1 read_ahead_kb=128,4096
+radir=$(imp_exp "$TEST_TMP/radir.json")
+expect_usage "...a read_ahead_kb arm of it asks where" \
+	"experiment '$radir' ran on '$TEST_TMP/removed', which is gone; give --device DEV or -t TARGET" \
+	export "$radir" --db "$DB" --format udev
 expect_usage "a --root that does not exist" "root '$TEST_TMP/nothere' is not an existing directory" \
 	export "$win" --db "$DB" --format fstab --root "$TEST_TMP/nothere"
 "$IOTRIAL" export "$none" --db "$DB" --arm read_ahead_kb=4096 --format udev \
@@ -92,12 +116,19 @@ check "the existing file is untouched" test "$(cat "$TEST_TMP/exists")" = keep
 "$IOTRIAL" export --set vm.dirty_expire_centisecs=2500 --format sysctl \
 	-o "$TEST_TMP/exists" --force >/dev/null 2>&1
 check "--force replaces it" grep -qx "vm.dirty_expire_centisecs = 2500" "$TEST_TMP/exists"
-# (after a note: the experiment's disk is a loop device, whose queue
-# is its own)
-"$IOTRIAL" export "$win" --db "$DB" --format sysctl >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-check "a device knob has no sysctl (exit 2)" test $? = 2 -a ! -s "$TEST_TMP/out"
-check "... saying so" \
-	grep -q "^error: no setting of $win belongs in a sysctl.d file" "$TEST_TMP/err"
+# a usage error is one line: the notes (the experiment's disk is a loop
+# device, whose queue is its own) come after every refusal
+expect_usage "a device knob has no sysctl" "^error: no setting of $win belongs in a sysctl.d file" \
+	export "$win" --db "$DB" --format sysctl
+expect_usage "...nor an fstab line, after the note of its parameters" \
+	"^error: no setting of $mixed belongs in fstab" \
+	export "$mixed" --db "$DB" --format fstab --root "$TEST_TMP"
+"$IOTRIAL" export "$mixed" --db "$DB" --format udev >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check "an export that succeeds says the notes (rc=$?)" \
+	grep -q "^note: the arm also sets workload parameters (bs=8k)" "$TEST_TMP/err"
+expect_usage "apply --dry-run refused: one line too" \
+	"^error: --persist sysctl: no setting of $mixed belongs in a sysctl.d file" \
+	apply "$mixed" --db "$DB" --persist sysctl --root "$TEST_TMP" --dry-run
 
 # --- tuned: INI with the sections tuned reads, include= the active profile
 root=$TEST_TMP/root

@@ -3,6 +3,7 @@
 # sets a disk's queue knobs, a sysctl and atime passes
 # ansible-playbook --syntax-check and runs with --check against
 # localhost (check mode: nothing is changed).
+# parallel: a loop device and files of its own; ansible and puppet in check mode
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/knob-lib.bash"
 . "$(dirname "$0")/export-lib.bash"

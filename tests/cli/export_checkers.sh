@@ -10,6 +10,7 @@
 # hostile labels and values, seeded (EXPORT_CHECK_SEED, default 1) and
 # bounded (EXPORT_CHECK_N experiments, default 12). fuzz_export checks
 # the same properties in-process over many more inputs.
+# parallel: a loop device and files of its own; ansible and puppet in check mode
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/knob-lib.bash"
 . "$(dirname "$0")/export-lib.bash"

@@ -5,6 +5,7 @@
 # truncated in place (a reader holding the old one keeps it whole); a
 # link at the path, dangling or not, is refused, --force or not (neither
 # followed nor replaced); without --force an existing file is refused.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 trap 'test_cleanup' EXIT
 cd "$TEST_TMP" || exit 1

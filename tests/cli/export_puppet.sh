@@ -5,6 +5,7 @@
 # parser validate` and compiles and runs with `puppet apply --noop` on
 # this Debian's Puppet (no mount_core module); so does the manifest for
 # a mount that fstab has no line for, which adds the line.
+# parallel: a loop device and files of its own; ansible and puppet in check mode
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/knob-lib.bash"
 . "$(dirname "$0")/export-lib.bash"

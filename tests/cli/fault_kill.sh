@@ -16,6 +16,8 @@ ROUNDS=${FAULT_ROUNDS:-50}
 
 mkloop 256M || skip "cannot make a loop device"
 L=$LOOP
+SCHED=$(other_sched "$L")
+[ -n "$SCHED" ] || skip "the loop device offers no scheduler to switch to"
 mkmount "$L" || skip "cannot make a file system"
 M=$MNT
 mkdir -p "$M/w"
@@ -47,7 +49,7 @@ partial_rows() {
 		done
 }
 
-cmd_run=(run seqwrite -t "$M/w" --size 16M --time 2s --set scheduler=bfq
+cmd_run=(run seqwrite -t "$M/w" --size 16M --time 2s --set "scheduler=$SCHED"
 	--set read_ahead_kb=1024 --set vm.dirty_expire_centisecs=15s)
 cmd_compare=(compare seqread -t "$M/w" --vary read_ahead_kb=128,1024
 	--size 8M --time 200ms --runs 4 --no-drop-caches)

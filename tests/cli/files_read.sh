@@ -5,6 +5,7 @@
 # file's include stays below the job file's directory, follows no link,
 # and no message repeats a line of an included file; a job file with more job sections
 # than fio allows is refused with the line where the limit is passed.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 
 trap 'test_cleanup' EXIT

@@ -4,6 +4,7 @@
 # on a file in /var/tmp, torn down on exit) names itself, its backing file
 # and the device holding that file (of any kind: a disk, an LVM volume,
 # another loop device); bad targets are usage errors.
+# parallel: a loop device of its own; the settings it reads change only in tests that run alone
 . "$(dirname "$0")/lib.sh"
 
 out=$TEST_TMP/info.json

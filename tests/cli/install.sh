@@ -4,6 +4,7 @@
 # under $(DESTDIR)$(PREFIX), and make uninstall takes them away. It builds
 # the release ./iotrial if that is not up to date (make check has built it
 # already), and nothing else.
+# parallel: make install into a directory of its own
 . "$(dirname "$0")/lib.sh"
 command -v make >/dev/null || skip "make is not installed"
 

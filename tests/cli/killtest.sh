@@ -13,6 +13,8 @@ ROUNDS=${KILLTEST_ROUNDS:-20}
 
 mkloop 256M || skip "cannot make a loop device"
 L=$LOOP
+SCHED=$(other_sched "$L")
+[ -n "$SCHED" ] || skip "the loop device offers no scheduler to switch to"
 mkmount "$L" || skip "cannot make a file system"
 M=$MNT
 mkdir -p "$M/w"
@@ -24,7 +26,7 @@ good=0
 changed_seen=0
 for i in $(seq 1 "$ROUNDS"); do
 	"$IOTRIAL" run seqwrite -t "$M/w" --size 16M --time 2s \
-		--set scheduler=bfq --set read_ahead_kb=4096s \
+		--set scheduler="$SCHED" --set read_ahead_kb=4096s \
 		--set nr_requests=64 --set atime=noatime \
 		--set vm.dirty_expire_centisecs=15s >"$log" 2>&1 &
 	pid=$!

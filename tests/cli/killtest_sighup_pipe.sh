@@ -17,6 +17,8 @@ knob_save_vm
 
 mkloop 256M || skip "cannot make a loop device"
 L=$LOOP
+SCHED=$(other_sched "$L")
+[ -n "$SCHED" ] || skip "the loop device offers no scheduler to switch to"
 mkmount "$L" || skip "cannot make a file system"
 M=$MNT
 mkdir -p "$M/w"
@@ -50,7 +52,7 @@ bad=0 rounds=0
 CMP=("$IOTRIAL" compare seqread -t "$M/w" --size 8M --vary read_ahead_kb=128,1024
 	--vary nr_requests=32,64 --time 0.1s --runs 2 --no-drop-caches --json=-)
 RUN=("$IOTRIAL" run seqwrite -t "$M/w" --size 8M --time 0.6s
-	--set scheduler=bfq --set read_ahead_kb=4096s --set atime=noatime
+	--set scheduler="$SCHED" --set read_ahead_kb=4096s --set atime=noatime
 	--set vm.dirty_expire_centisecs=15s --json)
 for what in CMP RUN; do
 	for ms in 0 30 100 250 500 800 1200 1700 2400; do

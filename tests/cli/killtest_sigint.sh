@@ -10,6 +10,8 @@ knob_save_vm
 
 mkloop 256M || skip "cannot make a loop device"
 L=$LOOP
+SCHED=$(other_sched "$L")
+[ -n "$SCHED" ] || skip "the loop device offers no scheduler to switch to"
 mkmount "$L" || skip "cannot make a file system"
 M=$MNT
 mkdir -p "$M/w"
@@ -19,7 +21,7 @@ orig=$(knob_state "$L" "$M")
 
 for sig in INT TERM HUP; do
 	"$IOTRIAL" run seqwrite -t "$M/w" --size 16M --time 30s \
-		--set scheduler=bfq --set read_ahead_kb=4096s \
+		--set scheduler="$SCHED" --set read_ahead_kb=4096s \
 		--set nr_requests=64 --set atime=noatime \
 		--set vm.dirty_expire_centisecs=15s >"$log" 2>&1 &
 	pid=$!
@@ -52,7 +54,7 @@ done
 
 # a reader that goes away (| head) must not kill the run before it restores
 "$IOTRIAL" run seqwrite -t "$M/w" --size 16M --time 300ms \
-	--set scheduler=bfq --set nr_requests=64 --json 2>"$log" | head -c 1 >/dev/null
+	--set scheduler="$SCHED" --set nr_requests=64 --json 2>"$log" | head -c 1 >/dev/null
 sleep 0.5 # the run finishes on its own after head exits
 for _ in $(seq 1 40); do
 	[ "$(knob_state "$L" "$M")" = "$orig" ] &&

@@ -3,6 +3,7 @@
 # client directories; the next command removes all of it and says so,
 # as for the block-I/O workloads' files. A directory in it that iotrial
 # does not make (a name no work file has) is still left alone.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 out=$TEST_TMP/out

@@ -68,6 +68,20 @@ trap knob_cleanup EXIT
 queue() { cat "/sys/block/${1#/dev/}/queue/$2"; }
 # active_sched DEV: the bracketed scheduler
 active_sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/${1#/dev/}/queue/scheduler"; }
+# other_sched DEV: a scheduler DEV offers that is not its active one,
+# for tests that change it: bfq where the kernel offers it, else
+# mq-deadline, kyber or none; fails (prints nothing) when DEV offers one
+# only. Kernels differ: many offer no bfq.
+other_sched() {
+	local s active offered
+	offered=" $(tr -d '[]' <"/sys/block/${1#/dev/}/queue/scheduler") "
+	active=$(active_sched "$1")
+	for s in bfq mq-deadline kyber none; do
+		[ "$s" != "$active" ] || continue
+		case $offered in *" $s "*) echo "$s" && return 0 ;; esac
+	done
+	return 1
+}
 # mount_opts DIR: the per-mount options in mountinfo
 mount_opts() { awk -v m="$1" '$5 == m { o = $6 } END { print o }' /proc/self/mountinfo; }
 # as_nobody CMD...: run without root (IOTRIAL_STATE_DIR passed through)

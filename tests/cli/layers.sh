@@ -3,6 +3,7 @@
 # points down the layers docs/ARCHITECTURE.md lists, and cli/ keeps to
 # parsing, printing and exit codes (no knob sessions, no store writes, no
 # experiment assembly: those are core's).
+# parallel: reads the source tree only
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 cd "$IOTRIAL_SRC" || exit 1

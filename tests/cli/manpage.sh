@@ -8,6 +8,7 @@
 # families' tables, every exit code and environment variable the code
 # uses is documented. 'iotrial help CMD' prints what 'CMD --help' does.
 # The page itself renders without warnings.
+# parallel: reads the source tree and the manual only
 . "$(dirname "$0")/lib.sh"
 
 MAN=$IOTRIAL_SRC/docs/iotrial.1
@@ -141,7 +142,7 @@ for cmd in cmds:
            "'iotrial help %s' prints what '%s --help' does" % (cmd, cmd))
     section = text_of('COMMANDS', cmd)
     own_tags = list(tags.get(('COMMANDS', cmd), []))
-    if cmd in ('run', 'compare'):
+    if cmd in ('run', 'compare', 'tune', 'bisect'):
         # the workload parameters are theirs too
         section += '\n' + workloads_text
         own_tags += tags.get(('WORKLOADS', 'Workload parameters'), [])
@@ -155,7 +156,7 @@ for cmd in cmds:
            "missing: %s" % missing)
 
     bad_tags, not_in_help, refused = [], [], []
-    pos = ['randread'] if cmd == 'compare' else []
+    pos = ['randread'] if cmd in ('compare', 'tune', 'bisect') else []
     for tag in own_tags:
         spellings, metavar = parse_tag(tag)
         if not spellings:

@@ -74,6 +74,12 @@ WRITERS=(
 	"series at-boot|replace|etc/systemd/system|iotrial-series-m.service|unit|series m at-boot --install --root {ROOT} --db $DB"
 	"import --db|store||o.db|store|import --db {DST} runs/a0.json"
 	"run --db|store||o.db|store|run seqread -t $T --size 64k --ios 4 --db {DST}"
+	"watch --metrics-file|replace||o.prom|prom|watch -c 1 -i 10ms --metrics-file {DST}"
+	"run --metrics-file|replace||o.prom|prom|run seqread -t $T --size 64k --ios 4 --no-store --metrics-file {DST}"
+	"compare --metrics-file|replace||o.prom|prom|compare randread -t $T --size 64k --ios 8 --vary bs=4k,8k --runs 2 --no-store --metrics-file {DST}"
+	"observe --metrics-file|replace||o.prom|prom|observe --vary label=a,b --window 0.1s --settle 0s --windows 6 --no-store --metrics-file {DST}"
+	"compare --export-csv|replace||o.csv|csv|compare randread -t $T --size 64k --ios 8 --vary bs=4k,8k --runs 2 --no-store --export-csv {DST}"
+	"compare --export-markdown|replace||o.md|md|compare randread -t $T --size 64k --ios 8 --vary bs=4k,8k --runs 2 --no-store --export-markdown {DST}"
 )
 
 is_root=0
@@ -111,6 +117,9 @@ good() {
 	trace) "$IOTRIAL" trace stats "$2" >/dev/null 2>&1 ;;
 	unit) grep -q '^ExecStart=' "$2" ;;
 	store) "$IOTRIAL" log --db "$2" >/dev/null 2>&1 ;;
+	prom) grep -q '^# TYPE iotrial_' "$2" ;;
+	csv) head -1 "$2" | grep -q '^arm,metric,unit,runs' ;;
+	md) head -1 "$2" | grep -q '^| Arm | Runs | Median' ;;
 	esac
 }
 

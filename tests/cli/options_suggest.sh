@@ -14,6 +14,7 @@
 # (from --db) suggests '--direct'. A swap that lands nearer to another
 # option than to its own ('--bd' is one letter from '--bs') is not a
 # misspelling of it; the next pair of letters is swapped instead.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 
 python3 - "$IOTRIAL" <<'PY'
@@ -88,7 +89,7 @@ report(rc == 0 and len(commands) >= 10, "'iotrial --help' lists the commands")
 
 total = 0
 for cmd in commands + ['help']:
-    pos = ['randread'] if cmd == 'compare' else []
+    pos = ['randread'] if cmd in ('compare', 'tune', 'bisect') else []
     rc, text, err = run(cmd, *pos, '--help')
     # the option lines: "  -t, --target TARGET   help", "  --json"
     names = re.findall(r'^  (?:-[A-Za-z], )?--([a-z][a-z0-9_-]*)', text, re.M)

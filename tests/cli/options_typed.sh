@@ -11,6 +11,7 @@
 # another kind is refused naming the option (an excluded bound with the
 # range), and the manual's item for
 # the option states the same default and bounds.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target
@@ -129,7 +130,7 @@ rc, out, _ = run('--help')
 cmds = re.findall(r'^  ([a-z]+) ', out.split('commands:')[1], re.M)
 rows = 0
 for cmd in cmds:
-    pos = ['randread'] if cmd == 'compare' else []
+    pos = ['randread'] if cmd in ('compare', 'tune', 'bisect') else []
     rc, dump, err = run('help', '--options', cmd, *pos)
     report(rc == 0 and dump.startswith('--'),
            "'iotrial help --options %s' lists its options" % cmd, err)

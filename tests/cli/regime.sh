@@ -102,15 +102,15 @@ assert g["factor"] == "nr_requests" and g["state"] == "not_reached", g
 assert g["runs"] == 4 and g["not_reached"] == 4, g
 PY
 
-raw=sysfs:/sys/block/$dev/queue/add_random
-ar0=$(cat "/sys/block/$dev/queue/add_random")
+raw=sysfs:/sys/block/$dev/queue/iostats
+ar0=$(cat "/sys/block/$dev/queue/iostats")
 "$IOTRIAL" compare randread --vary "$raw=0,1" -t "$L" --size=16M \
 	--direct=1 --ios 200 --runs 2 --no-store --json="$TEST_TMP/raw.json" \
 	>"$TEST_TMP/raw.out" 2>"$TEST_TMP/raw.err"
 rc=$?
 check "a compare of a raw knob runs (rc=$rc)" test $rc = 0
 check "...and puts it back" \
-	test "$(cat "/sys/block/$dev/queue/add_random")" = "$ar0"
+	test "$(cat "/sys/block/$dev/queue/iostats")" = "$ar0"
 check "one line says its regime is unknown, and why" \
 	test "$(grep -c "^$raw (on '$dev'): regime unknown in its 4 runs: iotrial does not know what a raw knob controls" \
 		"$TEST_TMP/raw.out")" = 1

@@ -7,6 +7,7 @@
 # markup from the label. Bad input: an unknown format lists the formats,
 # an unknown id, an output file that exists (refused without --force,
 # left as it was), a report path compare would overwrite.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

@@ -8,6 +8,7 @@
 # it". A planted <img> must be caught by both checks, or they prove
 # nothing. The screenshots are decoded to check the background really is
 # light and dark. REPORT_SHOTS_DIR, when set, keeps the screenshots.
+# parallel: renders files of its own in a browser of its own
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

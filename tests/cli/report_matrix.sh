@@ -7,8 +7,9 @@
 # series, and file workloads timed per operation (crashdump,
 # smallfiles). Each is made once, with tiny runs, and rendered by report
 # (text, json, csv, md, html), show, show --runs, show --json, log and
-# diff. Each must exit 0 and be well formed: JSON parsed by jq, CSV by
-# Python's csv module (every row as wide as the header), Markdown tables
+# diff. Each must exit 0 and be well formed (report's text being show
+# --runs): JSON parsed by jq, CSV by Python's csv module (every row as
+# wide as the header), Markdown tables
 # with as many cells per row as the header, no "nan" or "inf" printed,
 # and each HTML page loaded by Chromium with no console message, every
 # plot it draws holding data points (its SVG marks counted), no NaN in
@@ -325,6 +326,14 @@ PY
 [ -f "$TEST_TMP/jq.bad" ] || : >"$TEST_TMP/jq.bad"
 python3 "$TEST_TMP/chk.py" "$manifest" "$TEST_TMP/jq.bad" "$TEST_TMP/console"
 check "no console message from any page" test ! -s "$TEST_TMP/console"
+# one page: report's text is what show --runs prints, a fleet's hosts
+# included (it left them out)
+for name in "${SHAPES[@]}"; do
+	cmp -s "$TEST_TMP/$name.text" "$TEST_TMP/$name.runs" ||
+		echo "$name" >>"$TEST_TMP/text.differs"
+done
+check "report --format text is show --runs for every shape ($(cat "$TEST_TMP/text.differs" 2>/dev/null | tr '\n' ' '))" \
+	test ! -s "$TEST_TMP/text.differs"
 check "log lists every shape and its copy" \
 	test "$(grep -cE '^[0-9a-f]{8} ' "$TEST_TMP/log")" = "$((2 * ${#SHAPES[@]}))"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad input to iotrial run: a one-line error saying what was wrong and what
 # would be right, exit code 2, and nothing written to the target.
+# parallel: its own files, directory and store; nothing machine-wide; a loop device of its own
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target

@@ -3,6 +3,7 @@
 # tests/data/fio/) run with -t DIR --size 16M --time 1s and give one run
 # object per job section; bad job files fail with file, line and option
 # before anything runs; --job-lenient, ${VAR} and include work.
+# parallel: runs in a directory and on a loop device of its own; no page cache dropped
 . "$(dirname "$0")/lib.sh"
 
 data=$IOTRIAL_SRC/tests/data/fio

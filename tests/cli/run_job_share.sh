@@ -6,6 +6,7 @@
 # the run, also when the run is interrupted. Sections without filename=,
 # or with names of their own, keep a file each. The user's own file of
 # that name is never touched.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 
 # O_DIRECT and real extents need a real filesystem; /tmp may be tmpfs

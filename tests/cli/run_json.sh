@@ -2,6 +2,7 @@
 # iotrial run --json: the iotrial/1 object is valid and self-consistent,
 # every engine moves bytes, jobs=N reports per-job numbers, and the work
 # directory is gone afterwards.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 
 dir=$TEST_TMP/target

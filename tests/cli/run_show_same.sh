@@ -10,6 +10,7 @@
 # - show's last two lines, a blank one and "stored DATE, origin ...".
 # The JSON is the same to the last key: compare's object gets its id,
 # "created" and "origin" from the store before it is printed.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

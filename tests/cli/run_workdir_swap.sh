@@ -3,6 +3,7 @@
 # write to the target directory may rename iotrial.XXXXXX away during a
 # run and put a symbolic link to another directory in its place, and
 # iotrial must still neither create, truncate nor delete anything there.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 out=$TEST_TMP/out
 T=$TEST_TMP/shared # the target: writable by "another user" (this test)

@@ -8,6 +8,7 @@
 # boots, the at-boot unit under a --root (checked with systemd-analyze
 # verify when it is there; never installed on this machine), the plan's
 # last group removing it, and refusals.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

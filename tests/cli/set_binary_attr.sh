@@ -3,6 +3,7 @@
 # config space) would be saved cut at its first NUL byte and shown raw,
 # so it is refused, saying why. Only --dry-run is tried: if the refusal
 # ever broke, this test must not write into a device's config space.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/knob-lib.bash"
 out=$TEST_TMP/out

@@ -4,6 +4,7 @@
 # shows the table; --ios counts operations; the work directory is gone
 # afterwards; nonsense in sizes, mix, lifetime or fsync is a usage error
 # (exit 2, one line, nothing left behind) naming what would be right.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d /var/tmp/iotrial-test.XXXXXX)

@@ -7,6 +7,7 @@
 # naming the file and the line, before anything is written. Debian's
 # client.txt, when dbench is installed, replays with no unknown
 # operation and no error.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d /var/tmp/iotrial-test.XXXXXX)

@@ -3,6 +3,7 @@
 # A --db that is not our store (a text file, another program's SQLite
 # database, a store from a newer iotrial) is refused and left exactly as
 # it was; an unknown id names the nearest ones.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 command -v sqlite3 >/dev/null || skip "needs the sqlite3 command"

@@ -4,6 +4,7 @@
 # iotrial run objects: "after" is 10% slower and ran on another kernel.
 # diff must call it slower, flag the kernel, exit 3 only with
 # --fail-on-regression, and refuse experiments of different workloads.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

@@ -4,6 +4,7 @@
 # patterns, MB/s for sequential ones, --metric to choose), iotrial run
 # --json objects from short runs, and a whole experiment exported with
 # show --json and imported again under a new id.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || skip "needs fio"
 command -v python3 >/dev/null || skip "needs python3"

@@ -3,6 +3,7 @@
 # names too) carries terminal escapes: ESC sequences, BEL, a C1 CSI and
 # a byte that is not UTF-8. Nothing of it may reach the terminal raw,
 # neither from import nor later from log, show or diff.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

@@ -3,6 +3,7 @@
 # passes PRAGMA integrity_check, holds only whole experiments (every
 # experiment with all its runs: one transaction each), and takes the
 # next import. The writer is a loop of imports of 150 run files.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 command -v sqlite3 >/dev/null || skip "needs the sqlite3 command"

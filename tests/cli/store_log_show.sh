@@ -2,6 +2,7 @@
 # iotrial log and show over a store filled by import of generated iotrial
 # run objects: log lists experiments newest first with their verdict,
 # show prints one again by its id or a unique prefix, --json gives JSON.
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

@@ -6,6 +6,7 @@
 # marks a verdict from flagged runs, counts it for --fail-on-regression
 # only with --strict, and refuses experiments that ran differently
 # unless --force (a parameter unset and set to its default is alike).
+# parallel: its own files, directory and store; nothing machine-wide
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 

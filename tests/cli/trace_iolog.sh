@@ -3,6 +3,7 @@
 # replayed by fio with as many reads and writes as the trace has; an
 # iolog fio wrote imports and replays with every call as recorded; a
 # malformed iolog is refused with its line.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || skip "fio is not installed"
 W="$TEST_TMP/w"

@@ -4,6 +4,7 @@
 # "elevator="), and the advice a non-root `run --set` gets, which must
 # name a command that has --dry-run; fio's --rw, a bare --time, a
 # store that cannot be made, many jobs, a mounted disk as the target.
+# parallel: its own files, directory and store; nothing machine-wide; no run as root changes a knob or drops the page cache
 . "$(dirname "$0")/lib.sh"
 out=$TEST_TMP/out
 

@@ -4,6 +4,7 @@
 # mismatches; a byte changed on the disk between the write and the
 # read-back (by the IOTRIAL_TEST_VERIFY_HOOK test aid) is reported with
 # its file and offset, and the run exits 1.
+# parallel: runs in a directory of its own; measures nothing another test changes
 . "$(dirname "$0")/lib.sh"
 out=$TEST_TMP/out
 

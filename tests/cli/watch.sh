@@ -40,6 +40,8 @@ check "csv: the header names the columns" \
 	grep -q '^time,name,r_s,w_s,rmbps,wmbps,r_await_ms,w_await_ms,aqu_sz,util_pct' "$out"
 check "csv: lines have as many fields as the header" \
 	test "$(awk -F, '{print NF}' "$out" | sort -u | wc -l)" = 1
+check "csv: the time is a full UTC ISO 8601 time, date included" \
+	test "$(tail -n +2 "$out" | grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z,')" = 2
 
 "$IOTRIAL" watch --interval 50ms --count 1 >"$out"
 check "default devices: exits 0" test $? = 0

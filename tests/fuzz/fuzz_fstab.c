@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the fstab edit of report/export. The input is an
+ * libFuzzer target for the fstab edit of export/export. The input is an
  * fstab (made a C string: the edit reads text, as fstab is); the mount
  * point searched for is the second field of its first line that has
  * one, so matches are found as often as misses. What every caller
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/report/export.h"
+#include "core/export/export.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 

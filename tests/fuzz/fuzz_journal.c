@@ -5,7 +5,9 @@
  * what it accepts must mean exactly one thing. The input is copied to a
  * buffer of its exact length (ASan sees any read past it). Checked:
  * an error is -EBADMSG with "line N: ..." inside the input; on success,
- * seqs increase, references point backwards at the right record types,
+ * seqs increase, references point backwards at the right record types
+ * (a wrote or restore record at a set record it marks confirmed or
+ * being restored),
  * a set record has a written value unless it is an old 8-field line,
  * and formatting the records again parses back to the same records
  * (old lines stay old lines).
@@ -39,7 +41,9 @@ static void check_same(const struct journal *a, const struct journal *b)
 		      x->start_ticks == y->start_ticks &&
 		      x->time_s == y->time_s && x->done == y->done &&
 		      x->kept == y->kept &&
-		      x->wrote_unknown == y->wrote_unknown);
+		      x->wrote_unknown == y->wrote_unknown &&
+		      x->confirmed == y->confirmed &&
+		      x->restoring == y->restoring);
 		for (f = 0; f < JF_MAX; f++)
 			check(!strcmp(x->f[f], y->f[f]));
 	}
@@ -127,6 +131,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r->type == JREC_UNDO || r->type == JREC_DROP)
 			check((t->type == JREC_SET || t->type == JREC_SCR) &&
 			      t->done);
+		else if (r->type == JREC_WROTE)
+			check(t->type == JREC_SET && t->confirmed);
+		else if (r->type == JREC_RESTORE)
+			check(t->type == JREC_SET && t->restoring);
 		else
 			check(t->type == JREC_OWN);
 		for (int f = 0; f < JF_MAX; f++)

@@ -3,25 +3,27 @@
  * feeds the store: the input goes through import_parse() (iotrial run
  * and experiment objects, fio JSON), a run becomes a one-arm
  * experiment (import_build_experiment()), and the experiment is
- * analysed by import_analyze(). Whatever comes out is rendered in every
- * report format (text, json, csv, md, html), as `show` and `show
- * --runs` print it, and as `log` sums it up. The input is not
+ * analysed by import_analyze(). Whatever comes out is decoded into a
+ * document (as `show` decodes what the store holds) and rendered in
+ * every report format (text, json, csv, md, html), as `show` prints it,
+ * section by section, and as `log` sums it up. The input is not
  * NUL-terminated, so AddressSanitizer sees any read past its end. What
- * is checked: every renderer returns 0 for an analysed experiment, its
- * output is one NUL-terminated string of its length, the HTML ends its
- * page and holds no "nan" or "inf" in what it draws, and the JSON
- * parses back.
+ * is checked: for an analysed experiment that decodes (import does not
+ * decode what it stores yet: an embedded run naming another schema is
+ * stored, and `show` refuses it), every renderer returns 0, its output
+ * is one NUL-terminated string of its length, the HTML ends its page
+ * and holds no "nan" or "inf" in what it draws, and the JSON parses
+ * back.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/experiment/import.h"
+#include "core/model/model_tree.h"
+#include "core/report/page.h"
 #include "core/report/report.h"
 #include "core/report/report_formats.h"
-#include "core/report/runs_text.h"
-#include "core/report/fleet_text.h"
-#include "core/report/devices_text.h"
 #include "util/banned.h"
 
 /* Stop the run: libFuzzer reports the crash with the input. */
@@ -38,12 +40,12 @@ static void check_string(const struct strbuf *out)
 	check(strlen(out->buf) == out->len);
 }
 
-/* Render exp in format; it must succeed for an analysed experiment. */
-static void render(struct json_object *exp, const char *format)
+/* Render doc in format; it must succeed for an analysed experiment. */
+static void render(const struct experiment_doc *doc, const char *format)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 
-	check(report_render(exp, format, &out, &err) == 0);
+	check(report_render(doc, format, &out, &err) == 0);
 	check_string(&out);
 	if (!strcmp(format, "html")) {
 		check(out.len >= 8 &&
@@ -61,33 +63,42 @@ static void render(struct json_object *exp, const char *format)
 	strbuf_release(&err);
 }
 
-/* What `show` and `show --runs` print, and the line of `log`. */
-static void show(struct json_object *exp)
+/* Each section of the text page alone (what the commands print of
+ * it), and the line of `log`. */
+static void show(const struct experiment_doc *doc)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	unsigned i;
 
-	check(report_experiment_text(exp, &out, &err) == 0);
-	report_fleet_text(exp, &out);
-	report_experiment_devices(exp, &out);
-	report_runs_text(exp, &out);
-	report_experiment_origin(exp, &out);
-	report_verdict_summary(exp, &out);
-	report_arm_labels(exp, &out);
+	for (i = 0; i < REPORT_NR_SECTIONS; i++)
+		check(report_page(doc, &emit_text_ops, 1u << i, &out, &err) ==
+		      0);
+	report_doc_verdict_summary(doc, &out);
+	report_doc_arm_labels(doc, &out);
 	check_string(&out);
 	strbuf_release(&out);
 	strbuf_release(&err);
 }
 
-/* Every renderer of exp. */
+/* Every renderer of exp, when it decodes. */
 static void render_all(struct json_object *exp)
 {
 	static const char *const formats[] = {"text", "json", "csv", "md",
 					      "html"};
+	struct experiment_doc doc;
+	struct strbuf err = STRBUF_INIT;
 	size_t i;
 
+	if (experiment_doc_from_tree(exp, &doc, 0, &err)) {
+		check(err.len > 0);
+		goto out;
+	}
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		render(exp, formats[i]);
-	show(exp);
+		render(&doc, formats[i]);
+	show(&doc);
+out:
+	experiment_doc_release(&doc);
+	strbuf_release(&err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

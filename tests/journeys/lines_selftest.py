@@ -198,6 +198,18 @@ def self_test(rules):
                 files={"/x.json": exp_json(1.15, effect_p=0.02)})], True),
             ([S(["compare", "seqread", "--json=/x.json"],
                 files={"/x.json": exp_json(1.15, effect_p=0.03)})], False),
+            # two families, said so: the reader is told why they differ
+            ([S("show 0123abcd", out=eff("0.250") +
+                "p is Holm-adjusted within each factor, over its own "
+                "effects (1 of read_ahead_kb, 1 of atime); the arm table "
+                "adjusts over its 2 comparisons with the baseline, so a "
+                "pair of arms compared in both tables has two p values: "
+                "at atime=relatime (raw p 0.125): 0.250 here, 0.375 in the "
+                "arm table\n")], False),
+            ([S("show 0123abcd", out=eff("0.250") +
+                "... so a pair of arms compared in both tables has two p "
+                "values: at atime=relatime (raw p 0.125): 0.250 here, 0.500 "
+                "in the arm table\n")], True),
         ],
         "counts": [
             ([S("show 0123abcd", out=t2("1.150 [1.100, 1.200]   0.030   "

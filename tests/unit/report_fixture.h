@@ -18,7 +18,8 @@
 #define FIXTURE_RUN(arm, block, m)                                             \
 	"{\"arm\": " #arm ", \"block\": " #block ", \"metric\": " #m           \
 	", \"run\": {\"seconds\": 61.5, \"cpu\": {\"user_s\": 0.25, "          \
-	"\"sys_s\": 1.5}, \"latency_ns\": {\"read\": {\"p50\": 1000, "         \
+	"\"sys_s\": 1.5}, \"latency_ns\": {\"read\": {\"count\": 9, \"p50\": " \
+	"1000, "                                                               \
 	"\"p90\": 5000, \"p99\": 90000, \"p999\": 2000000, \"max\": 9e6}}, "   \
 	"\"devices\": [{\"name\": \"vdb\", \"r_s\": 300.5, \"w_s\": 0.5, "     \
 	"\"rmbps\": 18.6, \"wmbps\": 0.1, \"read_bytes\": 4269000000, "        \

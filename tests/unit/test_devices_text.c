@@ -43,7 +43,10 @@ static void render(struct strbuf *runs, const char *rest, struct strbuf *out)
 	struct strbuf text = STRBUF_INIT;
 	struct json_object *e;
 
-	strbuf_addf(&text, "{\"runs\": %s]%s}", runs->buf, rest);
+	strbuf_addf(&text,
+		    "{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+		    "\"runs\": %s]%s}",
+		    runs->buf, rest);
 	e = json_tokener_parse(text.buf);
 	assert_non_null(e);
 	strbuf_reset(out);

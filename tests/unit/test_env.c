@@ -20,16 +20,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "core/observe/env.h"
+#include "util/xalloc.h"
 #include "util/banned.h"
-
-/* Member key of o (which must exist). */
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return v;
-}
 
 /* Is "/" a mount point listed in /proc/self/mountinfo? Not in a chroot,
  * whose root is a directory of a mount outside it. */
@@ -103,43 +95,38 @@ static void test_capture_bad_path(void **state)
 	strbuf_release(&err);
 }
 
-static void test_json(void **state)
+static void test_doc(void **state)
 {
 	struct env e;
+	struct env_doc o;
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *run = json_object_new_object(), *o, *st, *v;
+	const struct env_stack *st;
 
 	(void)state;
 	assert_int_equal(env_capture(&e, "/", &err), 0);
-	env_to_json(&e, run);
-	o = get(run, "env");
-	assert_string_equal(json_object_get_string(get(o, "kernel_release")),
-			    e.kernel_release);
-	assert_non_null(get(o, "boot_id"));
-	assert_true(json_object_get_int(get(get(o, "cpu"), "count")) > 0);
-	assert_true(json_object_get_int64(get(o, "mem_total_bytes")) > 0);
-	v = get(get(o, "vm"), "dirty_ratio");
-	assert_true(json_object_is_type(v, json_type_int));
-	st = get(o, "stack");
-	assert_string_equal(json_object_get_string(get(st, "path")), "/");
-	assert_string_equal(
-	    json_object_get_string(get(get(st, "mount"), "target")), "/");
-	assert_int_equal(
-	    json_object_object_get_ex(get(st, "mount"), "unlisted", NULL),
-	    !root_is_listed_mount());
-	v = get(st, "devices");
-	assert_int_equal(json_object_array_length(v), e.stack.nr_devs);
+	env_to_doc(&e, &o);
+	assert_string_equal(o.kernel_release, e.kernel_release);
+	assert_non_null(o.boot_id);
+	assert_int_equal(o.cpu->has_count, MODEL_SET);
+	assert_true(o.cpu->count > 0);
+	assert_int_equal(o.has_mem_total_bytes, MODEL_SET);
+	assert_true(o.mem_total_bytes > 0);
+	assert_int_equal(o.vm->has_dirty_ratio, MODEL_SET);
+	st = o.stack;
+	assert_string_equal(st->path, "/");
+	assert_string_equal(st->mount->target, "/");
+	assert_int_equal(st->mount->has_unlisted != MODEL_ABSENT,
+			 !root_is_listed_mount());
+	assert_int_equal(st->nr_devices, e.stack.nr_devs);
 	if (e.stack.nr_devs) {
-		struct json_object *d = json_object_array_get_idx(v, 0);
+		const struct env_device *d = &st->devices[0];
 
-		assert_string_equal(json_object_get_string(get(d, "name")),
-				    e.stack.devs[0].name);
-		assert_non_null(get(d, "scheduler"));
-		assert_non_null(get(d, "read_ahead_kb"));
-		assert_non_null(get(d, "logical_block_bytes"));
-		assert_non_null(get(d, "size_bytes"));
+		assert_string_equal(d->name, e.stack.devs[0].name);
+		assert_int_equal(d->has_read_ahead_kb, MODEL_SET);
+		assert_int_equal(d->has_logical_block_bytes, MODEL_SET);
+		assert_true(d->size_bytes > 0);
 	}
-	json_object_put(run);
+	env_doc_release(&o);
 	env_release(&e);
 	strbuf_release(&err);
 }
@@ -200,12 +187,94 @@ static void test_diff(void **state)
 	strbuf_release(&out);
 }
 
+/* A device of one stack for env_doc_diff()'s tests. */
+static void one_dev(struct env_doc *e, const char *sched)
+{
+	e->stack = xcalloc(1, sizeof(*e->stack));
+	e->stack->devices = xcalloc(2, sizeof(*e->stack->devices));
+	e->stack->nr_devices = 1;
+	e->stack->devices[0].name = xstrdup("vda");
+	e->stack->devices[0].scheduler = xstrdup(sched);
+	e->stack->devices[0].read_ahead_kb = 128;
+	e->stack->devices[0].has_read_ahead_kb = MODEL_SET;
+}
+
+/* The same on documents: paths, ignored names, null, a device more. */
+static void test_doc_diff(void **state)
+{
+	struct env_doc a, b;
+	struct strbuf out = STRBUF_INIT;
+	static const char *const ignore_sched[] = {"scheduler", NULL};
+
+	(void)state;
+	env_doc_init(&a);
+	env_doc_init(&b);
+	a.kernel_release = xstrdup("6.1.0");
+	b.kernel_release = xstrdup("6.1.0");
+	a.boot_id = xstrdup("aaa");
+	b.boot_id = xstrdup("bbb");
+	one_dev(&a, "mq-deadline");
+	one_dev(&b, "mq-deadline");
+	/* a reboot alone does not matter */
+	assert_int_equal(env_doc_diff(&a, &b, NULL, &out), 0);
+	assert_int_equal(out.len, 0);
+	/* a kernel and a scheduler do */
+	free(b.kernel_release);
+	b.kernel_release = xstrdup("6.6.0");
+	free(b.stack->devices[0].scheduler);
+	b.stack->devices[0].scheduler = xstrdup("none");
+	assert_int_equal(env_doc_diff(&a, &b, NULL, &out), 2);
+	assert_string_equal(out.buf,
+			    "kernel_release: '6.1.0' vs '6.6.0'\n"
+			    "stack.devices[vda].scheduler: 'mq-deadline' vs "
+			    "'none'\n");
+	/* an experiment varying the scheduler ignores it */
+	strbuf_reset(&out);
+	assert_int_equal(env_doc_diff(&a, &b, ignore_sched, &out), 1);
+	/* null and a number; a part only one side has */
+	b.stack->devices[0].has_read_ahead_kb = MODEL_NULL;
+	b.vm = xcalloc(1, sizeof(*b.vm));
+	b.vm->dirty_ratio = 20;
+	b.vm->has_dirty_ratio = MODEL_SET;
+	strbuf_reset(&out);
+	assert_int_equal(env_doc_diff(&a, &b, ignore_sched, &out), 3);
+	assert_non_null(strstr(out.buf, "vm.dirty_ratio: 'null' vs '20'\n"));
+	assert_non_null(strstr(out.buf, "stack.devices[vda].read_ahead_kb: "
+					"'128' vs 'null'\n"));
+	/* a device more */
+	b.stack->nr_devices = 2;
+	b.stack->devices[1].name = xstrdup("vdb");
+	strbuf_reset(&out);
+	assert_int_equal(env_doc_diff(&a, &b, ignore_sched, &out), 3);
+	assert_non_null(strstr(out.buf, "stack.devices: 1 entries vs 2\n"));
+	/* a list of strings, entry by entry */
+	a.fleet_hosts = xcalloc(2, sizeof(char *));
+	b.fleet_hosts = xcalloc(2, sizeof(char *));
+	a.nr_fleet_hosts = b.nr_fleet_hosts = 2;
+	a.has_fleet_hosts = b.has_fleet_hosts = MODEL_SET;
+	a.fleet_hosts[0] = xstrdup("h1");
+	b.fleet_hosts[0] = xstrdup("h1");
+	a.fleet_hosts[1] = xstrdup("h2");
+	b.fleet_hosts[1] = xstrdup("h3");
+	strbuf_reset(&out);
+	assert_int_equal(env_doc_diff(&a, &b, ignore_sched, &out), 4);
+	assert_non_null(strstr(out.buf, "fleet_hosts[1]: 'h2' vs 'h3'\n"));
+	/* none recorded on one side */
+	strbuf_reset(&out);
+	assert_true(env_doc_diff(&a, NULL, NULL, &out) > 0);
+	assert_non_null(strstr(out.buf, "kernel_release: '6.1.0' vs 'null'"));
+	env_doc_release(&a);
+	env_doc_release(&b);
+	strbuf_release(&out);
+}
+
 /* Two snapshots of the same target now are equal. */
 static void test_same_machine_same_env(void **state)
 {
 	struct env e1, e2;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct json_object *a, *b;
+	struct env_doc d1, d2;
 
 	(void)state;
 	assert_int_equal(env_capture(&e1, "/", &err), 0);
@@ -215,6 +284,12 @@ static void test_same_machine_same_env(void **state)
 	assert_int_equal(env_json_diff(a, b, NULL, &out), 0);
 	json_object_put(a);
 	json_object_put(b);
+	env_to_doc(&e1, &d1);
+	env_to_doc(&e2, &d2);
+	assert_int_equal(env_doc_diff(&d1, &d2, NULL, &out), 0);
+	assert_int_equal(out.len, 0);
+	env_doc_release(&d1);
+	env_doc_release(&d2);
 	env_release(&e1);
 	env_release(&e2);
 	strbuf_release(&err);
@@ -226,8 +301,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_capture),
 	    cmocka_unit_test(test_capture_bad_path),
-	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_doc),
 	    cmocka_unit_test(test_diff),
+	    cmocka_unit_test(test_doc_diff),
 	    cmocka_unit_test(test_same_machine_same_env),
 	};
 

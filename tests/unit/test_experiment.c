@@ -458,6 +458,10 @@ static struct json_object *synthetic(double shift, unsigned blocks,
 	json_object_object_add(metric, "name", json_object_new_string("iops"));
 	json_object_object_add(metric, "higher_is_better",
 			       json_object_new_boolean(1));
+	/* what every experiment object has: the report decodes it */
+	json_object_object_add(o, "schema",
+			       json_object_new_string("iotrial/1"));
+	json_object_object_add(o, "type", json_object_new_string("experiment"));
 	json_object_object_add(o, "metric", metric);
 	json_object_object_add(o, "arms", arms);
 	json_object_object_add(o, "runs", runs);

@@ -1,5 +1,5 @@
 /*
- * Tests for report/export: which arm is exported (the best "faster"
+ * Tests for export/export: which arm is exported (the best "faster"
  * verdict, --arm by label or number, refusals with what to do instead),
  * the udev identity read from a fake udev database, the fstab edit (one
  * field of one line changes, every other byte stays), and the renderers
@@ -7,6 +7,7 @@
  * util/ini, the udev rule's match and order.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "core/report/export.h"
-#include "core/report/export_formats.h"
+#include "core/export/export.h"
+#include "core/export/export_formats.h"
 #include "core/report/expjson.h"
 #include "util/ini.h"
 #include "util/xalloc.h"
@@ -514,71 +515,76 @@ static void test_puppet_core(void **state)
 	knob_plan_release(&p);
 }
 
-/* An experiment whose verdicts are given as "label:verdict:ratio". */
-static struct json_object *make_exp(int higher_is_better, int knob,
-				    const char *const *verdicts, int nr)
+/* An experiment whose verdicts are given as "verdict:ratio", one per
+ * arm after the baseline. Free with experiment_doc_free(). */
+static struct experiment_doc *make_exp(int higher_is_better, int knob,
+				       const char *const *verdicts, int nr)
 {
-	struct json_object *e = json_object_new_object();
-	struct json_object *f = json_object_new_array();
-	struct json_object *f0 = json_object_new_object();
-	struct json_object *vals = json_object_new_array();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *vs = json_object_new_array();
-	struct json_object *m = json_object_new_object();
+	struct experiment_doc *e = xcalloc(1, sizeof(*e));
+	struct exp_factor *f;
+	const char *name = knob ? "read_ahead_kb" : "bs";
 	int i;
 
-	json_object_object_add(e, "id", json_object_new_string("abcd1234"));
-	json_object_object_add(e, "created",
-			       json_object_new_string("2026-11-29T22:58:00Z"));
-	json_object_object_add(e, "target", json_object_new_string("/srv"));
-	json_object_object_add(m, "higher_is_better",
-			       json_object_new_boolean(higher_is_better));
-	json_object_object_add(e, "metric", m);
-	json_object_object_add(
-	    f0, "name", json_object_new_string(knob ? "read_ahead_kb" : "bs"));
-	json_object_object_add(f0, "kind",
-			       json_object_new_string(knob ? "knob" : "param"));
-	json_object_object_add(f0, "values", vals);
-	json_object_array_add(f, f0);
-	json_object_object_add(e, "factors", f);
+	experiment_doc_init(e);
+	e->schema = xstrdup("iotrial/1");
+	e->type = xstrdup("experiment");
+	e->id = xstrdup("abcd1234");
+	e->created = xstrdup("2026-11-29T22:58:00Z");
+	e->target = xstrdup("/srv");
+	e->metric = xcalloc(1, sizeof(*e->metric));
+	e->metric->name = xstrdup("iops");
+	e->metric->higher_is_better = higher_is_better;
+	e->factors = f = xcalloc(1, sizeof(*f));
+	e->nr_factors = 1;
+	e->has_factors = MODEL_SET;
+	f->name = xstrdup(name);
+	f->kind = xstrdup(knob ? "knob" : "param");
+	f->values = xcalloc((size_t)nr + 1, sizeof(*f->values));
+	e->arms = xcalloc((size_t)nr + 1, sizeof(*e->arms));
+	e->verdicts = xcalloc((size_t)nr + 1, sizeof(*e->verdicts));
+	e->has_verdicts = MODEL_SET;
+	e->baseline = 0;
+	e->has_baseline = MODEL_SET;
 	for (i = 0; i <= nr; i++) {
-		struct json_object *a = json_object_new_object();
-		struct json_object *st = json_object_new_object();
+		struct exp_arm *a = &e->arms[e->nr_arms++];
 		char label[64], val[16];
 
 		snprintf(val, sizeof(val), "%d", 128 << i);
-		snprintf(label, sizeof(label), "%s=%s",
-			 knob ? "read_ahead_kb" : "bs", val);
-		json_object_array_add(vals, json_object_new_string(val));
-		json_object_object_add(st, knob ? "read_ahead_kb" : "bs",
-				       json_object_new_string(val));
-		json_object_object_add(a, "arm", json_object_new_int(i));
-		json_object_object_add(a, "label",
-				       json_object_new_string(label));
-		json_object_object_add(a, "settings", st);
-		json_object_array_add(arms, a);
+		snprintf(label, sizeof(label), "%s=%s", name, val);
+		f->values[f->nr_values++] = xstrdup(val);
+		a->arm = i;
+		a->label = xstrdup(label);
+		a->settings = xcalloc(1, sizeof(*a->settings));
+		a->settings[0].name = xstrdup(name);
+		a->settings[0].value = xstrdup(val);
+		a->nr_settings = 1;
+		a->has_settings = MODEL_SET;
 		if (i) {
-			struct json_object *v = json_object_new_object();
-			const char *spec = verdicts[i - 1];
+			struct exp_verdict *v = &e->verdicts[e->nr_verdicts++];
 			char word[32];
 			double ratio;
 
-			assert_int_equal(
-			    sscanf(spec, "%31[^:]:%lf", word, &ratio), 2);
-			json_object_object_add(v, "arm",
-					       json_object_new_int(i));
-			json_object_object_add(v, "label",
-					       json_object_new_string(label));
-			json_object_object_add(v, "verdict",
-					       json_object_new_string(word));
-			json_object_object_add(v, "ratio",
-					       json_object_new_double(ratio));
-			json_object_array_add(vs, v);
+			assert_int_equal(sscanf(verdicts[i - 1], "%31[^:]:%lf",
+						word, &ratio),
+					 2);
+			v->arm = i;
+			v->label = xstrdup(label);
+			v->verdict = xstrdup(word);
+			v->cmp = xcalloc(1, sizeof(*v->cmp));
+			v->cmp->ratio = ratio;
+			v->cmp->ci_low = v->cmp->ci_high = NAN;
+			v->cmp->p = v->cmp->p_adjusted = NAN;
+			v->has_suspect = MODEL_SET; /* clean */
 		}
 	}
-	json_object_object_add(e, "arms", arms);
-	json_object_object_add(e, "verdicts", vs);
 	return e;
+}
+
+/* Set doc's origin to origin. */
+static void set_origin(struct experiment_doc *e, const char *origin)
+{
+	free(e->origin);
+	e->origin = xstrdup(origin);
 }
 
 static void test_pick(void **state)
@@ -590,11 +596,11 @@ static void test_pick(void **state)
 	static const char *const none[] = {"equivalent:1.0", "slower:0.8"};
 	struct strbuf err = STRBUF_INIT;
 	struct export_pick p;
-	struct json_object *e;
+	struct experiment_doc *e;
 
 	(void)state;
 	e = make_exp(1, 1, three, 3);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 2);
 	assert_string_equal(p.label, "read_ahead_kb=512");
 	assert_int_equal(p.nr_assign, 1);
@@ -603,50 +609,52 @@ static void test_pick(void **state)
 	assert_non_null(strstr(p.others, "'read_ahead_kb=256' (1.200x)"));
 	export_pick_release(&p);
 	/* numbers count from 1, in the order the tables list the arms */
-	assert_int_equal(export_pick(e, "4", &p, &err), 0);
+	assert_int_equal(export_pick(e, "4", NULL, NULL, &p, &err), 0);
 	assert_string_equal(p.label, "read_ahead_kb=1024");
 	export_pick_release(&p);
-	assert_int_equal(export_pick(e, "#3", &p, &err), 0);
+	assert_int_equal(export_pick(e, "#3", NULL, NULL, &p, &err), 0);
 	assert_string_equal(p.label, "read_ahead_kb=512");
 	export_pick_release(&p);
-	assert_int_equal(export_pick(e, "read_ahead_kb=128", &p, &err), 0);
+	assert_int_equal(
+	    export_pick(e, "read_ahead_kb=128", NULL, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 0);
 	export_pick_release(&p);
-	json_object_object_add(
-	    json_object_array_get_idx(json_object_object_get(e, "arms"), 1),
-	    "label", json_object_new_string("read_ahead_kb=256 (asked: 512s)"));
-	assert_int_equal(export_pick(e, "read_ahead_kb=256", &p, &err), 0);
+	free(e->arms[1].label);
+	e->arms[1].label = xstrdup("read_ahead_kb=256 (asked: 512s)");
+	assert_int_equal(
+	    export_pick(e, "read_ahead_kb=256", NULL, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 1);
 	assert_string_equal(p.label, "read_ahead_kb=256 (asked: 512s)");
 	export_pick_release(&p);
-	assert_int_equal(export_pick(e, "bogus", &p, &err), -ENOENT);
+	assert_int_equal(export_pick(e, "bogus", NULL, NULL, &p, &err),
+			 -ENOENT);
 	assert_non_null(strstr(err.buf, "has no arm 'bogus'; its arms: "
 					"'read_ahead_kb=128'"));
 	export_pick_release(&p);
-	json_object_put(e);
+	experiment_doc_free(e);
 
 	e = make_exp(0, 1, lower, 3);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	assert_int_equal(p.arm, 2); /* lower is better: 0.7 */
 	export_pick_release(&p);
-	json_object_put(e);
+	experiment_doc_free(e);
 
 	strbuf_reset(&err);
 	e = make_exp(1, 1, none, 2);
-	assert_int_equal(export_pick(e, NULL, &p, &err), -ENOENT);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), -ENOENT);
 	assert_non_null(strstr(err.buf, "no arm of experiment 'abcd1234' was "
 					"faster"));
 	assert_non_null(strstr(err.buf, "--arm LABEL"));
 	export_pick_release(&p);
-	json_object_put(e);
+	experiment_doc_free(e);
 
 	strbuf_reset(&err);
 	e = make_exp(1, 0, three, 3);
-	assert_int_equal(export_pick(e, NULL, &p, &err), -ENOENT);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), -ENOENT);
 	assert_non_null(strstr(err.buf, "varied no knob (its factors: bs)"));
 	assert_non_null(strstr(err.buf, "iotrial compare WORKLOAD --vary"));
 	export_pick_release(&p);
-	json_object_put(e);
+	experiment_doc_free(e);
 	strbuf_release(&err);
 }
 
@@ -662,11 +670,11 @@ static void test_pick_origin(void **state)
 	struct strbuf err = STRBUF_INIT;
 	struct export_pick p;
 	struct knob_plan plan;
-	struct json_object *e;
+	struct experiment_doc *e;
 
 	(void)state;
 	e = make_exp(1, 1, one, 1);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	assert_string_equal(p.origin, "local");
 	assert_string_equal(p.base_label, "read_ahead_kb=128");
 	assert_int_equal(p.nr_base_assign, 1);
@@ -681,8 +689,8 @@ static void test_pick_origin(void **state)
 	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err), 0);
 	export_pick_release(&p);
 
-	expjson_set_origin(e, EXP_ORIGIN_IMPORTED);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	set_origin(e, EXP_ORIGIN_IMPORTED);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	assert_string_equal(p.origin, "imported");
 	strbuf_reset(&err);
 	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err),
@@ -696,8 +704,8 @@ static void test_pick_origin(void **state)
 	assert_null(strstr(err.buf, "read_ahead_kb"));
 	assert_int_equal(export_pick_check_knobs(&p, &plan, allow, 1, &err), 0);
 	export_pick_release(&p);
-	expjson_set_origin(e, EXP_ORIGIN_FLEET);
-	assert_int_equal(export_pick(e, NULL, &p, &err), 0);
+	set_origin(e, EXP_ORIGIN_FLEET);
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
 	strbuf_reset(&err);
 	assert_int_equal(export_pick_check_knobs(&p, &plan, NULL, 0, &err),
 			 -EPERM);
@@ -706,7 +714,7 @@ static void test_pick_origin(void **state)
 	assert_int_equal(export_pick_check_knobs(&p, &plan, allow, 1, &err), 0);
 	export_pick_release(&p);
 	knob_plan_release(&plan);
-	json_object_put(e);
+	experiment_doc_free(e);
 	strbuf_release(&err);
 }
 

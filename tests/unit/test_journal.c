@@ -3,8 +3,9 @@
  * strictness that makes a damaged journal "corrupt" instead of silently
  * wrong, set lines of the previous version (no written value), the
  * torn-tail rule, durable append to a real file, compaction keeping
- * exactly what is still live and reporting a failed directory fsync, and
- * the refusal of a journal file that is not to be trusted.
+ * exactly what is still live and reporting a failed directory fsync, the
+ * records around a write (wrote, restore, retire), and the refusal of a
+ * journal file that is not to be trusted.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -320,6 +321,110 @@ static void test_append_and_compact(void **state)
 	free(path);
 }
 
+/* A record naming target: wrote (with now), restore, retire (why),
+ * undo. */
+static void make_mark(struct jrec *r, enum jrec_type type, uint64_t target,
+		      const char *text)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->ref = target;
+	r->f[0] = (char *)text;
+}
+
+/*
+ * A wrote record confirms a set record's write and keeps what was read
+ * back; a restore record marks one being put back; a retire record ends
+ * every record of its setting up to its target, no other. Each must name
+ * a live set record above it. Compaction keeps a wrote record only
+ * while its set record is live and not kept (a keep confirms).
+ */
+static void test_write_marks(void **state)
+{
+	struct jrec recs[9];
+	struct journal j;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	char *path;
+
+	(void)state;
+	make_own(&recs[0]);
+	make_set(&recs[1], 1, "read_ahead_kb", "2560");
+	make_mark(&recs[2], JREC_WROTE, 2, "4096");
+	make_set(&recs[3], 1, "read_ahead_kb", "4096");
+	recs[3].f[JF_WROTE] = "128";
+	make_set(&recs[4], 1, "nr_requests", "256");
+	make_mark(&recs[5], JREC_RESTORE, 4, NULL);
+	text_of(recs, 6, &text);
+	assert_non_null(strstr(text.buf, "\nwrote 3 2 4096 c="));
+	assert_non_null(strstr(text.buf, "\nrestore 6 4 c="));
+	journal_init(&j, "/nonexistent");
+	assert_int_equal(journal_parse(&j, text.buf, text.len, &err), 0);
+	assert_true(journal_find(&j, 2)->confirmed);
+	assert_false(journal_find(&j, 4)->confirmed);
+	assert_true(journal_find(&j, 4)->restoring);
+	assert_string_equal(journal_wrote_of(&j, 2)->f[JF_NOW], "4096");
+	assert_null(journal_wrote_of(&j, 4));
+	assert_true(
+	    journal_same_setting(journal_find(&j, 2), journal_find(&j, 4)));
+	assert_false(
+	    journal_same_setting(journal_find(&j, 2), journal_find(&j, 5)));
+	journal_release(&j);
+
+	/* retire: both read_ahead_kb records, not nr_requests */
+	make_mark(&recs[6], JREC_RETIRE, 4, "changed since iotrial wrote it");
+	strbuf_reset(&text);
+	text_of(recs, 7, &text);
+	journal_init(&j, "/nonexistent");
+	assert_int_equal(journal_parse(&j, text.buf, text.len, &err), 0);
+	assert_true(journal_find(&j, 2)->done);
+	assert_true(journal_find(&j, 4)->done);
+	assert_false(journal_find(&j, 5)->done);
+	assert_int_equal(journal_live(&j), 1);
+	journal_release(&j);
+
+	/* each names a live set record, and a write is confirmed once */
+	make_mark(&recs[7], JREC_WROTE, 2, "4096");
+	strbuf_reset(&text);
+	text_of(recs, 8, &text);
+	assert_int_equal(parse_text(text.buf, &err), -EBADMSG);
+	assert_non_null(strstr(err.buf, "not a live 'set' record"));
+	make_mark(&recs[6], JREC_WROTE, 2, "4096");
+	strbuf_reset(&text);
+	text_of(recs, 7, &text);
+	assert_int_equal(parse_text(text.buf, &err), -EBADMSG);
+	assert_non_null(strstr(err.buf, "already confirmed"));
+	make_mark(&recs[2], JREC_RESTORE, 1, NULL);
+	strbuf_reset(&text);
+	text_of(recs, 3, &text);
+	assert_int_equal(parse_text(text.buf, &err), -EBADMSG);
+
+	/* compaction: the wrote record of a kept set record goes, that of
+	 * a temporary one and a restore stay */
+	path = tmp_path();
+	journal_init(&j, path);
+	make_own(&recs[0]);
+	make_set(&recs[1], 1, "read_ahead_kb", "2560");
+	make_mark(&recs[2], JREC_WROTE, 2, "4096");
+	make_own(&recs[3]);
+	make_set(&recs[4], 4, "nr_requests", "256");
+	make_mark(&recs[5], JREC_WROTE, 5, "4096");
+	make_mark(&recs[6], JREC_RESTORE, 5, NULL);
+	make_mark(&recs[7], JREC_KEEP, 1, NULL);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(journal_append(&j, &recs[i], &err), 0);
+	assert_int_equal(journal_compact(&j, &err), 0);
+	journal_release(&j);
+	assert_int_equal(strbuf_read_file(&text, path, 0), 0);
+	assert_null(strstr(text.buf, "\nwrote 3 "));
+	assert_non_null(strstr(text.buf, "\nwrote 6 5 "));
+	assert_non_null(strstr(text.buf, "\nrestore 7 5 "));
+	assert_non_null(strstr(text.buf, "\nkeep 8 1 "));
+	unlink(path);
+	free(path);
+	strbuf_release(&text);
+	strbuf_release(&err);
+}
+
 static void test_append_cuts_torn_tail(void **state)
 {
 	struct journal j;
@@ -495,6 +600,7 @@ int main(void)
 	    cmocka_unit_test(test_corruption_refused),
 	    cmocka_unit_test(test_references_checked),
 	    cmocka_unit_test(test_torn_tail),
+	    cmocka_unit_test(test_write_marks),
 	    cmocka_unit_test(test_append_and_compact),
 	    cmocka_unit_test(test_append_cuts_torn_tail),
 	};

@@ -76,6 +76,9 @@ static int setup(void **state)
 	put("/sys/block/fake0/queue/nomerges", "0\n");
 	put("/sys/block/fake0/queue/iosched/read_expire", "500\n");
 	put("/sys/block/fake0/queue/iosched/fifo_batch", "16\n");
+	put("/sys/block/nobfq0/dev", "252:0\n");
+	put("/sys/block/nobfq0/diskseq", "8\n");
+	put("/sys/block/nobfq0/queue/scheduler", "none [mq-deadline] kyber\n");
 	put("/sys/block/old0/dev", "251:0\n");
 	put("/sys/block/old0/queue/scheduler", "noop [deadline] cfq\n");
 	put("/proc/sys/vm/dirty_ratio", "20\n");
@@ -260,6 +263,64 @@ static void test_scheduler_names(void **state)
 	strbuf_release(&canon);
 	strbuf_release(&note);
 	strbuf_release(&err);
+}
+
+/*
+ * A legacy name means its successor and nothing else: where the disk
+ * does not offer it (cfq's bfq), the name is refused with why and what
+ * is offered, and the listing says so instead of offering the
+ * translation.
+ */
+static void test_scheduler_successor_not_offered(void **state)
+{
+	struct strbuf canon = STRBUF_INIT, note = STRBUF_INIT,
+		      err = STRBUF_INIT, value = STRBUF_INIT;
+	struct knob_desc d;
+	struct knob_ctx c;
+	struct knob k;
+
+	(void)state;
+	assert_int_equal(
+	    parse("nobfq0", "scheduler", "cfq", &canon, &note, &err), -EINVAL);
+	assert_string_equal(err.buf,
+			    "'cfq' is a single-queue scheduler of Linux before "
+			    "5.0, read as 'bfq', which 'nobfq0' does not offer "
+			    "(not built into this kernel, or its module not "
+			    "loaded); 'nobfq0' offers: none mq-deadline kyber");
+	strbuf_reset(&err);
+	assert_int_equal(
+	    parse("nobfq0", "scheduler", "deadline", &canon, &note, &err), 0);
+	assert_string_equal(canon.buf, "mq-deadline");
+
+	ctx_on(&c, "nobfq0");
+	assert_int_equal(knob_resolve(&c, "scheduler", &k, &note, &err), 0);
+	knob_desc_init(&d);
+	assert_int_equal(knob_describe(&k, &value, &d, &err), 0);
+	assert_string_equal(d.allowed.buf, "none mq-deadline kyber");
+	assert_non_null(strstr(d.notes.buf,
+			       "legacy names are translated: cfq (bfq, not "
+			       "offered here), deadline -> mq-deadline, noop "
+			       "-> none\n"));
+	assert_null(strstr(d.notes.buf, "cfq -> "));
+	knob_desc_release(&d);
+	knob_release(&k);
+	knob_ctx_release(&c);
+
+	/* a disk that offers bfq: the translation is offered */
+	ctx_on(&c, "fake0");
+	strbuf_reset(&value);
+	assert_int_equal(knob_resolve(&c, "scheduler", &k, &note, &err), 0);
+	knob_desc_init(&d);
+	assert_int_equal(knob_describe(&k, &value, &d, &err), 0);
+	assert_non_null(strstr(d.notes.buf, "cfq -> bfq, deadline -> "
+					    "mq-deadline, noop -> none\n"));
+	knob_desc_release(&d);
+	knob_release(&k);
+	knob_ctx_release(&c);
+	strbuf_release(&canon);
+	strbuf_release(&note);
+	strbuf_release(&err);
+	strbuf_release(&value);
 }
 
 static void test_readahead_units(void **state)
@@ -700,6 +761,7 @@ int main(void)
 	    cmocka_unit_test(test_resolve_and_suggest),
 	    cmocka_unit_test(test_names_anywhere_and_persist),
 	    cmocka_unit_test(test_scheduler_names),
+	    cmocka_unit_test(test_scheduler_successor_not_offered),
 	    cmocka_unit_test(test_readahead_units),
 	    cmocka_unit_test(test_ranges_and_units),
 	    cmocka_unit_test(test_bdflush_names),

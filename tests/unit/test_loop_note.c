@@ -156,7 +156,8 @@ static void test_knobs_head(void **state)
 static void test_measured_line(void **state)
 {
 	struct json_object *e = json_tokener_parse(
-	    "{\"factors\": [{\"name\": \"scheduler\", \"kind\": \"knob\", "
+	    "{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+	    "\"factors\": [{\"name\": \"scheduler\", \"kind\": \"knob\", "
 	    "\"canonical\": \"scheduler\", \"scope\": \"device\", "
 	    "\"object\": \"loop7\"}], \"runs\": [{\"arm\": 0, \"run\": "
 	    "{\"truth\": {\"device\": \"loop7\", \"device_read_bytes\": 100, "

@@ -9,11 +9,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/metrics.h"
 #include "core/result/hist.h"
+#include "util/xalloc.h"
 
 static double ops_per_s(const struct workload *w, const struct run_result *r)
 {
@@ -143,6 +145,85 @@ static void test_values(void **state)
 	workload_release(&w);
 }
 
+/* A run's metrics into its document: the finite ones, by name. */
+static void test_values_doc(void **state)
+{
+	const struct workload_ops *rr = workload_find("randread");
+	struct workload w;
+	struct run_result r;
+	struct run_doc doc;
+	struct exp_metric m;
+	size_t i, iops = SIZE_MAX;
+
+	(void)state;
+	workload_init(&w, rr);
+	run_result_init(&r);
+	r.seconds = 2;
+	r.ops[IO_READ] = 100;
+	r.bytes[IO_READ] = 100 * 4096;
+	hist_record(&r.lat[IO_READ], 1000);
+	run_doc_init(&doc);
+	metric_values_doc(&w, &r, &doc);
+	for (i = 0; i < doc.nr_metrics; i++) {
+		assert_true(isfinite(doc.metrics[i].value));
+		assert_null(strstr(doc.metrics[i].name, "write"));
+		if (!strcmp(doc.metrics[i].name, "iops"))
+			iops = i;
+	}
+	assert_true(iops < doc.nr_metrics);
+	assert_float_equal(doc.metrics[iops].value, 50, 1e-9);
+	run_doc_release(&doc);
+	metric_to_doc(metric_find(rr, "p99"), &m);
+	assert_string_equal(m.name, "p99");
+	assert_string_equal(m.unit, "ns");
+	assert_false(m.higher_is_better);
+	free(m.name);
+	free(m.unit);
+	run_result_release(&r);
+	workload_release(&w);
+}
+
+/* Each arm's median of each metric its runs carry, and what they are. */
+static void test_arm_medians_doc(void **state)
+{
+	static const double iops[] = {10, 30, 20, 100};
+	struct experiment_doc e;
+	size_t i;
+
+	(void)state;
+	experiment_doc_init(&e);
+	e.arms = xcalloc(3, sizeof(*e.arms));
+	e.nr_arms = 3; /* the third has no runs */
+	e.runs = xcalloc(5, sizeof(*e.runs));
+	e.nr_runs = 5; /* the fifth has no run object (a fleet's) */
+	for (i = 0; i < 4; i++) {
+		struct run_doc *run = xcalloc(1, sizeof(*run));
+
+		e.runs[i].arm = i < 3 ? 0 : 1;
+		e.runs[i].run = run;
+		run->metrics = xcalloc(1, sizeof(*run->metrics));
+		run->nr_metrics = 1;
+		run->metrics[0].name = xstrdup("iops");
+		run->metrics[0].value = iops[i];
+	}
+	metric_arm_medians_doc(&e, &files_ops);
+	assert_int_equal(e.arms[0].has_metrics, MODEL_SET);
+	assert_int_equal(e.arms[0].nr_metrics, 1);
+	assert_string_equal(e.arms[0].metrics[0].name, "iops");
+	assert_float_equal(e.arms[0].metrics[0].value, 20, 0);
+	assert_float_equal(e.arms[1].metrics[0].value, 100, 0);
+	assert_int_equal(e.arms[2].has_metrics, MODEL_ABSENT);
+	/* only the metrics some arm has a median of are described */
+	assert_int_equal(e.has_metrics, MODEL_SET);
+	assert_int_equal(e.nr_metrics, 1);
+	assert_string_equal(e.metrics[0].name, "iops");
+	assert_string_equal(e.metrics[0].unit, "IO/s");
+	assert_true(e.metrics[0].higher_is_better);
+	assert_int_equal(e.metrics[0].has_shown, MODEL_SET);
+	assert_true(e.metrics[0].shown);
+	experiment_doc_release(&e);
+}
+
 /* 12 arms of 3 s with a 40 s budget: 1 block; a verdict needs 9. */
 static void test_budget(void **state)
 {
@@ -191,6 +272,8 @@ int main(void)
 	    cmocka_unit_test(test_own_metric),
 	    cmocka_unit_test(test_default_from_params),
 	    cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_values_doc),
+	    cmocka_unit_test(test_arm_medians_doc),
 	    cmocka_unit_test(test_budget),
 	};
 

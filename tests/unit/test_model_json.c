@@ -391,7 +391,7 @@ static void test_made(void **state)
 	struct model_param params[3] = {
 	    {.name = "bs"}, {.name = "direct"}, {.name = "engine"}};
 	struct model_num metrics[1] = {{.name = "iops", .value = 256}};
-	struct truth_device dev = {.name = "vda"};
+	struct truth_device_doc dev = {.name = "vda"};
 	struct run_target target = {.spec = "/x",
 				    .kind = "dir",
 				    .path = "/x",
@@ -507,7 +507,7 @@ static void test_missing(void **state)
 			   "\"r_s\":1.5}]}}]}";
 	struct strbuf out = STRBUF_INIT;
 	struct experiment_doc e;
-	const struct truth_device *d;
+	const struct truth_device_doc *d;
 
 	(void)state;
 	exp_decode(text, &e, MODEL_DECODE_KNOWN);

@@ -64,6 +64,7 @@ static int setup(void **state)
 	put("/sys/block/fake0/queue/wbt_lat_usec", "2000\n");
 	put("/sys/block/fake0/queue/nomerges", "0\n");
 	put("/sys/block/fake0/queue/add_random", "0\n");
+	put("/sys/block/fake0/queue/iostats", "1\n");
 	put("/proc/sys/vm/dirtytime_expire_seconds", "43200\n");
 	put("/proc/sys/vm/swappiness", "60\n");
 	put("/proc/sys/vm/dirty_ratio", "20\n");
@@ -450,7 +451,7 @@ static void test_dirtytime(void **state)
 	strbuf_release(&why);
 }
 
-/* A raw knob: unknown, and it says so. */
+/* A raw knob that names no known knob's file: unknown, and it says so. */
 static void test_raw(void **state)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -459,7 +460,7 @@ static void test_raw(void **state)
 	(void)state;
 	one_dev(&o, 4, 1, 1);
 	assert_int_equal(
-	    judge("sysfs:/sys/block/fake0/queue/add_random", "1", &o, &why),
+	    judge("sysfs:/sys/block/fake0/queue/iostats", "0", &o, &why),
 	    KNOB_REGIME_UNKNOWN);
 	assert_non_null(strstr(why.buf, "iotrial does not know what a raw "
 					"knob controls"));

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "core/knob/knob.h"
+#include "core/model/run_doc.h"
 #include "core/observe/regime_obs.h"
 #include "core/experiment/regime_json.h"
 #include "core/report/regime_text.h"
@@ -43,6 +44,8 @@ static struct json_object *run_with(int arm, const char *knob,
 	json_object_object_add(
 	    e, "why", json_object_new_string("dirty memory peaked at 90 MiB"));
 	json_object_array_add(list, e);
+	json_object_object_add(inner, "schema",
+			       json_object_new_string("iotrial/1"));
 	json_object_object_add(inner, "regime", list);
 	json_object_object_add(run, "arm", json_object_new_int(arm));
 	json_object_object_add(run, "run", inner);
@@ -58,6 +61,11 @@ static struct json_object *exp_with(const char *const *states, int n)
 	struct json_object *runs = json_object_new_array();
 	int i;
 
+	/* what every stored experiment has: the report decodes it */
+	json_object_object_add(exp, "schema",
+			       json_object_new_string("iotrial/1"));
+	json_object_object_add(exp, "type",
+			       json_object_new_string("experiment"));
 	json_object_object_add(f, "name",
 			       json_object_new_string("bdflush.nfract"));
 	json_object_object_add(f, "kind", json_object_new_string("knob"));
@@ -182,6 +190,8 @@ static void test_experiment_unknown(void **state)
 	/* the run's own lines, from its run object's "regime" */
 	run = json_object_new_object();
 	list = json_object_new_array();
+	json_object_object_add(run, "schema",
+			       json_object_new_string("iotrial/1"));
 	json_object_object_add(run, "regime", list);
 	regime_entry(list, "sysctl:vm.swappiness", "system", "10", "unknown",
 		     "iotrial does not know what a raw knob controls");
@@ -293,27 +303,24 @@ static void test_observations(void **state)
 	assert_int_equal(o.cg_dirty_wb_peak_bytes, 40 * MIB);
 	/* and the run object's "cgroup_dirty" */
 	{
-		struct json_object *jo = json_object_new_object(), *cg;
+		struct run_doc run;
+		const struct truth_cgroup_dirty *cg;
 
-		truth_regime_to_json(&t, jo);
-		cg = json_object_object_get(jo, "cgroup_dirty");
+		run_doc_init(&run);
+		run.truth = xcalloc(1, sizeof(*run.truth));
+		truth_regime_to_doc(&t, run.truth);
+		cg = run.truth->cgroup_dirty;
 		assert_non_null(cg);
-		assert_int_equal(
-		    json_object_get_int(json_object_object_get(cg, "version")),
-		    2);
-		assert_int_equal(json_object_get_int64(json_object_object_get(
-				     cg, "dirtyable_bytes")),
-				 156 * MIB);
-		assert_int_equal(json_object_get_int64(json_object_object_get(
-				     cg, "background_bytes")),
-				 td.cg_bg_thresh_bytes);
-		assert_int_equal(json_object_get_int64(json_object_object_get(
-				     cg, "throttle_bytes")),
-				 td.cg_thresh_bytes);
-		assert_int_equal(json_object_get_int64(json_object_object_get(
-				     cg, "dirty_peak_bytes")),
-				 40 * MIB);
-		json_object_put(jo);
+		assert_int_equal(cg->version, 2);
+		assert_int_equal(cg->has_dirtyable_bytes, MODEL_SET);
+		assert_int_equal(cg->dirtyable_bytes, 156 * MIB);
+		assert_int_equal(cg->background_bytes, td.cg_bg_thresh_bytes);
+		assert_int_equal(cg->throttle_bytes, td.cg_thresh_bytes);
+		assert_int_equal(cg->has_dirty_peak_bytes, MODEL_SET);
+		assert_int_equal(cg->dirty_peak_bytes, 40 * MIB);
+		assert_int_equal(run.truth->nr_queue_peaks, 1);
+		assert_int_equal(run.truth->queue_peaks[0].max_in_flight, 1);
+		run_doc_release(&run);
 	}
 	run_result_release(&r);
 	free(t.devs);

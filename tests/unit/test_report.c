@@ -15,6 +15,7 @@
 #include "core/report/knob_text.h"
 #include "core/report/report.h"
 #include "core/report/report_formats.h"
+#include "report_doc_helper.h"
 #include "util/banned.h"
 
 static struct json_object *parse(const char *text)
@@ -23,6 +24,51 @@ static struct json_object *parse(const char *text)
 
 	assert_non_null(o);
 	return o;
+}
+
+/* The line `log` lists for e, and its arm labels. */
+static void verdict_summary(struct json_object *e, struct strbuf *out)
+{
+	struct experiment_doc doc;
+
+	doc_of(e, &doc);
+	report_doc_verdict_summary(&doc, out);
+	experiment_doc_release(&doc);
+}
+
+static void arm_labels(struct json_object *e, struct strbuf *out)
+{
+	struct experiment_doc doc;
+
+	doc_of(e, &doc);
+	report_doc_arm_labels(&doc, out);
+	experiment_doc_release(&doc);
+}
+
+/* The verdict part of e's text page (what compare prints). */
+static int table_text(struct json_object *e, struct strbuf *out,
+		      struct strbuf *err)
+{
+	struct experiment_doc doc;
+	int ret;
+
+	doc_of(e, &doc);
+	ret = report_page(&doc, &emit_text_ops, REPORT_PAGE_VERDICTS, out, err);
+	experiment_doc_release(&doc);
+	return ret;
+}
+
+/* e in format. */
+static int render(struct json_object *e, const char *format, struct strbuf *out,
+		  struct strbuf *err)
+{
+	struct experiment_doc doc;
+	int ret;
+
+	doc_of(e, &doc);
+	ret = report_render(&doc, format, out, err);
+	experiment_doc_release(&doc);
+	return ret;
 }
 
 /* Two arms with a verdict: label, verdict and ratio. */
@@ -36,14 +82,14 @@ static void test_summary_verdicts(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	report_verdict_summary(e, &sb);
+	verdict_summary(e, &sb);
 	assert_string_equal(sb.buf, "2 arms: scheduler=s1 faster 1.08x");
 	strbuf_reset(&sb);
-	report_arm_labels(e, &sb);
+	arm_labels(e, &sb);
 	assert_string_equal(sb.buf, "scheduler=s0, scheduler=s1");
 	json_object_object_del(e, "verdicts");
 	strbuf_reset(&sb);
-	report_verdict_summary(e, &sb);
+	verdict_summary(e, &sb);
 	assert_string_equal(sb.buf, "2 arms: no verdicts");
 	strbuf_release(&sb);
 	json_object_put(e);
@@ -53,16 +99,17 @@ static void test_summary_verdicts(void **state)
 static void test_summary_one_arm(void **state)
 {
 	struct json_object *e =
-	    parse("{\"metric\": {\"name\": \"iops\"}, \"arms\": [{\"arm\": 0, "
+	    parse("{\"metric\": {\"name\": \"iops\", \"higher_is_better\": "
+		  "true}, \"arms\": [{\"arm\": 0, "
 		  "\"label\": \"imported\", \"n\": 5, \"median\": 12345}]}");
 	struct json_object *one = parse("{\"arms\": [{\"n\": 1}]}");
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	report_verdict_summary(e, &sb);
+	verdict_summary(e, &sb);
 	assert_string_equal(sb.buf, "1 arm: 5 runs, median 12.3k iops");
 	strbuf_reset(&sb);
-	report_verdict_summary(one, &sb);
+	verdict_summary(one, &sb);
 	assert_string_equal(sb.buf, "1 arm: 1 run");
 	strbuf_release(&sb);
 	json_object_put(e);
@@ -82,7 +129,7 @@ static void test_experiment_text(void **state)
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(report_experiment_text(e, &out, &err), 0);
+	assert_int_equal(table_text(e, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "experiment 8f442f85: randread on "
 					"/srv, iops (higher is better)\n"
 					"1 block, seed 7, stopped: runs\n"));
@@ -94,8 +141,15 @@ static void test_experiment_text(void **state)
 	    strstr(out.buf, "\na   100     -                 -        1  "));
 	assert_non_null(strstr(out.buf, "baseline\n\nwarning: w1\n"));
 	json_object_put(e);
-	e = parse("{\"arms\": 3}");
+	e = parse("{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+		  "\"arms\": 3}");
 	strbuf_reset(&out);
+	assert_int_equal(report_experiment_text(e, &out, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "arms: expected an array"));
+	json_object_put(e);
+	e = parse("{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+		  "\"arms\": []}");
+	strbuf_reset(&err);
 	assert_int_equal(report_experiment_text(e, &out, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "no 'arms'"));
 	strbuf_release(&out);
@@ -122,7 +176,7 @@ static void test_ratio_footnote(void **state)
 	struct json_object *v;
 
 	(void)state;
-	assert_int_equal(report_experiment_text(e, &out, &err), 0);
+	assert_int_equal(table_text(e, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "inconclusive\n\nratio: arm over "
 					"baseline within each block"));
 	assert_non_null(strstr(out.buf, "not the ratio of the medians"));
@@ -135,7 +189,7 @@ static void test_ratio_footnote(void **state)
 			       json_object_new_string("mann-whitney-u"));
 	json_object_object_add(v, "ci_coverage", json_object_new_double(0.95));
 	strbuf_reset(&out);
-	assert_int_equal(report_experiment_text(e, &out, &err), 0);
+	assert_int_equal(table_text(e, &out, &err), 0);
 	assert_null(strstr(out.buf, "within each block"));
 	assert_non_null(strstr(out.buf, "Moses CI; p from the Mann-Whitney"));
 	assert_null(strstr(out.buf, "covers"));
@@ -194,7 +248,7 @@ static void test_p_values(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(formats) / sizeof(*formats); i++) {
 		strbuf_reset(&out);
-		assert_int_equal(report_render(e, formats[i], &out, &err), 0);
+		assert_int_equal(render(e, formats[i], &out, &err), 0);
 		assert_non_null(strstr(out.buf, "p is Holm-adjusted over the 3 "
 						"comparisons with the "
 						"baseline"));
@@ -325,7 +379,10 @@ static void test_format_table(void **state)
 
 	(void)state;
 	for (i = 0; report_formats[i]; i++) {
-		assert_non_null(report_formats[i]->render);
+		/* a page with its emitter and sections, or data */
+		assert_true(report_formats[i]->emit
+				? report_formats[i]->sections != 0
+				: report_formats[i]->render != NULL);
 		assert_non_null(report_formats[i]->summary);
 		assert_int_equal(
 		    report_format_check(report_formats[i]->name, &err), 0);

@@ -12,8 +12,21 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/report/report_formats.h"
+#include "report_doc_helper.h"
 #include "report_fixture.h"
 #include "util/banned.h"
+
+/* e as CSV. */
+static int csv_of(struct json_object *e, struct strbuf *out, struct strbuf *err)
+{
+	struct experiment_doc doc;
+	int ret;
+
+	doc_of(e, &doc);
+	ret = report_experiment_csv(&doc, out, err);
+	experiment_doc_release(&doc);
+	return ret;
+}
 
 static void field(const char *in, const char *want)
 {
@@ -75,7 +88,7 @@ static void test_experiment(void **state)
 
 	(void)state;
 	assert_non_null(e);
-	assert_int_equal(report_experiment_csv(e, &out, &err), 0);
+	assert_int_equal(csv_of(e, &out, &err), 0);
 	assert_true(strncmp(out.buf,
 			    "run,block,arm,label,bs,label,metric_name,metric,"
 			    "wall_s,user_s,sys_s,read_p50_ns,read_p90_ns,"
@@ -108,11 +121,11 @@ static void test_experiment(void **state)
 
 static void test_not_experiment(void **state)
 {
-	struct json_object *e = json_tokener_parse("{\"type\": \"run\"}");
+	struct json_object *e = json_tokener_parse("{\"workload\": \"run\"}");
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(report_experiment_csv(e, &out, &err), -EINVAL);
+	assert_int_equal(csv_of(e, &out, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "not an iotrial experiment"));
 	json_object_put(e);
 	strbuf_release(&out);
@@ -135,7 +148,7 @@ static void test_file_ops(void **state)
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(report_experiment_csv(e, &out, &err), 0);
+	assert_int_equal(csv_of(e, &out, &err), 0);
 	assert_null(strstr(out.buf, "read_p50_ns"));
 	assert_non_null(
 	    strstr(out.buf, ",sys_s,op_write_dump_count,op_write_dump_mean_us,"

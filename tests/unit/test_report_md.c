@@ -1,6 +1,6 @@
 /*
- * Tests for core/report/report_md.c: escaping a string for a Markdown
- * table cell, and an experiment as Markdown: the verdict table with as
+ * Tests for the Markdown page (core/report/emit_md.c): escaping a string for a
+ * Markdown table cell, and an experiment as Markdown: the verdict table with as
  * many cells in every row, the hostile label unable to split a cell or
  * open a tag, the warnings and the environment.
  */
@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "core/report/report_formats.h"
 #include "core/report/fmt.h"
+#include "report_doc_helper.h"
 #include "report_fixture.h"
 #include "util/banned.h"
 
@@ -57,9 +58,9 @@ static void test_experiment(void **state)
 	const char *head, *row;
 
 	(void)state;
-	assert_int_equal(report_experiment_md(e, &out, &err), 0);
-	assert_non_null(strstr(out.buf, "## iotrial experiment 3f9a1c2e: "
-					"randread on `/srv`\n"));
+	assert_int_equal(render_of(e, "md", &out, &err), 0);
+	assert_non_null(strstr(out.buf, "## experiment 3f9a1c2e: randread on "
+					"/srv, iops (higher is better)\n"));
 	head = strstr(out.buf, "| arm | median |");
 	assert_non_null(head);
 	row = strstr(out.buf, "| bs=8k label=x\"&lt;img src=x "
@@ -100,7 +101,7 @@ static void test_file_ops(void **state)
 	const char *head, *row;
 
 	(void)state;
-	assert_int_equal(report_experiment_md(e, &out, &err), 0);
+	assert_int_equal(render_of(e, "md", &out, &err), 0);
 	head = strstr(out.buf, "| arm | iops (IO/s) |\n");
 	assert_non_null(head);
 	row = strstr(out.buf, "| a\\|b | 1234 |\n");

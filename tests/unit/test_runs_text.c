@@ -1,7 +1,9 @@
 /*
  * Tests for core/report/runs_text.c: one row per run in run order with
  * block, arm, metric, real/user/sys as time(1) prints them and the
- * device's iostat columns; nothing for an experiment without runs.
+ * device's iostat columns; nothing for an experiment without runs. The
+ * tree's row (report_run_row(), for series/) reads what the document's
+ * does.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/report/runs_text.h"
+#include "report_doc_helper.h"
 #include "report_fixture.h"
 #include "util/banned.h"
 
@@ -19,16 +22,25 @@ static void test_rows(void **state)
 	struct json_object *e = fixture_experiment();
 	struct strbuf out = STRBUF_INIT;
 	struct report_run_row row;
+	struct report_run r;
+	struct experiment_doc doc;
 	const char *first, *last;
 
 	(void)state;
-	assert_int_equal(report_nr_runs(e), 4);
+	doc_of(e, &doc);
+	assert_int_equal(doc.nr_runs, 4);
+	assert_int_equal(report_run_get(&doc, 1, &r), 0);
+	assert_int_equal(r.arm, 1);
+	assert_string_equal(r.device, "vdb");
+	assert_true(r.tps > 300.9 && r.tps < 301.1);
+	assert_int_equal(report_run_get(&doc, 4, &r), -ENOENT);
 	assert_int_equal(report_run_row(e, 1, &row), 0);
 	assert_int_equal(row.arm, 1);
 	assert_string_equal(row.device, "vdb");
 	assert_true(row.tps > 300.9 && row.tps < 301.1);
 	assert_int_equal(report_run_row(e, 4, &row), -ENOENT);
-	report_runs_text(e, &out);
+	experiment_doc_release(&doc);
+	page_of(e, REPORT_SEC(runs), &out);
 	assert_non_null(strstr(out.buf, "\nruns, in the order they ran:\n"
 					"block  arm"));
 	assert_non_null(strstr(out.buf, " MB_read/s  MB_wrtn/s   MB_read"
@@ -46,7 +58,7 @@ static void test_rows(void **state)
 	json_object_put(e);
 	strbuf_reset(&out);
 	e = json_tokener_parse("{\"arms\": [], \"runs\": []}");
-	report_runs_text(e, &out);
+	page_of(e, REPORT_SEC(runs), &out);
 	assert_int_equal(out.len, 0);
 	json_object_put(e);
 	strbuf_release(&out);

@@ -3,9 +3,12 @@
  * durable (its parent fsync'd); the lock file never reads empty while
  * held; a state directory, journal or lock that someone else could have
  * planted is refused; recovery at start takes no lock when nothing is
- * stale and leaves the records of live owners alone. Everything happens
- * in a private directory under /tmp; no setting of the machine is
- * touched.
+ * stale and leaves the records of live owners alone; the settings locks
+ * are the machine's, whatever the state directory, and name their
+ * holder, or the state directory whose journal holds changes of the
+ * place. Everything happens in a private directory under /tmp (the
+ * machine's root of the settings locks too); no setting of the machine
+ * is touched.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +26,7 @@
 #include <sys/syscall.h>
 #include <cmocka.h>
 #include "core/journal/session.h"
+#include "core/journal/setlock.h"
 #include "core/report/journal_text.h"
 #include "util/strbuf.h"
 
@@ -77,6 +81,7 @@ static char *fresh_base(void)
 	assert_non_null(mkdtemp(tmpl));
 	strbuf_addf(&st, "%s/state", tmpl);
 	setenv("IOTRIAL_STATE_DIR", st.buf, 1);
+	setlock_set_root(tmpl);
 	strbuf_release(&st);
 	return strdup(tmpl);
 }
@@ -447,6 +452,107 @@ static void test_kind_decides_the_record(void **state)
 	strbuf_release(&err);
 }
 
+/* A set record of device/object, for session_record(). */
+static void set_rec(struct jrec *r, const char *object)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = JREC_SET;
+	r->f[JF_NAME] = "read_ahead_kb";
+	r->f[JF_GROUP] = "read_ahead_kb";
+	r->f[JF_SCOPE] = "device";
+	r->f[JF_OBJECT] = (char *)object;
+	r->f[JF_IDENT] = "7:0 diskseq 7";
+	r->f[JF_ORIG] = "128";
+	r->f[JF_WROTE] = "4096";
+}
+
+/*
+ * The lock of a setting's place is one for the machine: a session with
+ * another state directory is refused it while it is held, told the
+ * holder's pid and command; another place is not held up. Once the
+ * holder is gone, its journal still holding a change of the place, the
+ * other is refused with that state directory named, until the change
+ * is gone from it.
+ */
+static void test_setting_lock_is_the_machines(void **state)
+{
+	struct session *s = NULL, *t = NULL;
+	struct strbuf err = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+	char *base = fresh_base();
+	struct jrec r;
+	uint64_t seq;
+
+	(void)state;
+	strbuf_addf(&a, "%s/a", base);
+	strbuf_addf(&b, "%s/b", base);
+	setenv("IOTRIAL_STATE_DIR", a.buf, 1);
+	assert_int_equal(session_open(&s, "compare", 0, NULL, &err), 0);
+	assert_int_equal(
+	    session_lock_setting(s, "device", "fake0", "", 0, &err), 0);
+	setenv("IOTRIAL_STATE_DIR", b.buf, 1);
+	assert_int_equal(session_open(&t, "set", 0, NULL, &err), 0);
+	assert_int_equal(
+	    session_lock_setting(t, "device", "fake0", "", 0, &err), -EBUSY);
+	strbuf_addf(&want,
+		    "another iotrial (pid %ld, 'compare') is changing "
+		    "settings of 'fake0' now",
+		    (long)getpid());
+	assert_non_null(strstr(err.buf, want.buf));
+	strbuf_setf(&want, "%s/run/iotrial/device-fake0.lock", base);
+	assert_non_null(strstr(err.buf, want.buf));
+	assert_int_equal(
+	    session_lock_setting(t, "device", "fake1", "", 0, &err), 0);
+	session_close(t, NULL);
+
+	/* the holder leaves a change of fake0 in its journal, and goes */
+	set_rec(&r, "fake0");
+	assert_int_equal(session_record(s, &r, &seq, &err), 0);
+	session_leave(s);
+	assert_int_equal(session_open(&t, "set", 0, NULL, &err), 0);
+	assert_int_equal(
+	    session_lock_setting(t, "device", "fake0", "", 0, &err), -EBUSY);
+	strbuf_setf(&want, "with the state directory '%s'", a.buf);
+	assert_non_null(strstr(err.buf, want.buf));
+	assert_non_null(strstr(err.buf, "iotrial revert"));
+	/* a record of another identity (a device since replaced) is not
+	 * in the way */
+	assert_int_equal(session_lock_setting(t, "device", "fake0",
+					      "7:0 diskseq 9", 0, &err),
+			 0);
+	session_close(t, NULL);
+
+	/* once that journal holds nothing of fake0 */
+	strbuf_setf(&want, "%s/journal", a.buf);
+	assert_int_equal(unlink(want.buf), 0);
+	assert_int_equal(session_open(&t, "set", 0, NULL, &err), 0);
+	assert_int_equal(
+	    session_lock_setting(t, "device", "fake0", "", 0, &err), 0);
+	strbuf_setf(&want, "%s/run/iotrial/device-fake0.lock", base);
+	assert_int_equal(strbuf_read_file(&err, want.buf, 0), 0);
+	strbuf_setf(&want, "%ld set\nstate ", (long)getpid());
+	assert_true(!strncmp(err.buf, want.buf, want.len));
+	assert_non_null(strstr(err.buf, b.buf));
+	session_close(t, NULL);
+	/* released with nothing journaled: the file goes */
+	strbuf_setf(&want, "%s/run/iotrial/device-fake0.lock", base);
+	assert_int_equal(access(want.buf, F_OK), -1);
+
+	/* a lock directory others could write is not trusted */
+	strbuf_setf(&want, "%s/run/iotrial", base);
+	assert_int_equal(chmod(want.buf, 0777), 0);
+	assert_int_equal(session_open(&t, "set", 0, NULL, &err), 0);
+	assert_int_equal(
+	    session_lock_setting(t, "device", "fake0", "", 0, &err), -EPERM);
+	assert_non_null(strstr(err.buf, "lock directory"));
+	session_close(t, NULL);
+	remove_base(base);
+	strbuf_release(&err);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +563,7 @@ int main(void)
 	    cmocka_unit_test(test_recover_leaves_live_owners),
 	    cmocka_unit_test(test_every_kind_has_a_row),
 	    cmocka_unit_test(test_kind_decides_the_record),
+	    cmocka_unit_test(test_setting_lock_is_the_machines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -293,7 +293,7 @@ static void test_unreached(void **state)
 	struct devstack ds;
 	struct truth *t = new_truth();
 	struct truth_opts o = {.direct = 1};
-	struct json_object *run = json_object_new_object(), *tr, *v;
+	struct json_object *run, *tr, *v;
 	struct strbuf text = STRBUF_INIT;
 	struct run_result r;
 
@@ -314,14 +314,14 @@ static void test_unreached(void **state)
 	assert_true(warned(&r, "holes"));
 	assert_false(warned(&r, "writes never"));
 	run_result_release(&r);
-	truth_to_json(t, run);
+	run = truth_tree(t);
 	tr = json_object_object_get(run, "truth");
 	assert_true(json_object_object_get_ex(tr, "bottom_device", &v));
 	assert_string_equal(json_object_get_string(v), "vdx");
 	assert_true(json_object_object_get_ex(tr, "bottom_read_bytes", &v));
 	assert_int_equal(json_object_get_int64(v), 0);
 	assert_true(json_object_object_get_ex(tr, "bottom_write_bytes", &v));
-	report_truth_text(run, &text);
+	truth_text(t, &text);
 	assert_non_null(strstr(text.buf, "2 GiB from 'loop0', 0 B from 'vdx' "
 					 "(the disk under it)"));
 	json_object_put(run);

@@ -21,7 +21,6 @@
 #include "core/experiment/experiment.h"
 #include "core/observe/measure.h"
 #include "core/observe/truth.h"
-#include "core/observe/json_round.h"
 #include "core/report/run_text.h"
 #include "core/workload/workload.h"
 #include "util/xalloc.h"
@@ -152,9 +151,8 @@ static void test_hook_tmpfs(void **state)
 	for (i = 0; i < r.nr_notes; i++)
 		noted |= strstr(r.notes[i], "no block device") != NULL;
 	assert_true(noted);
-	run = json_object_new_object();
-	truth_to_json(tr, run);
-	report_truth_text(run, &text);
+	run = truth_tree(tr);
+	truth_text(tr, &text);
 	assert_non_null(strstr(text.buf, "device truth: not available"));
 	assert_false(json_object_object_get_ex(run, "devices", NULL));
 	assert_true(json_object_object_get_ex(run, "env", NULL));

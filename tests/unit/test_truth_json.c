@@ -1,7 +1,7 @@
 /*
- * Tests for the truth's JSON (core/observe/truth_json.c, json_round.c):
- * the members of a run object's truth, by name, with and without
- * devices, and numbers rounded where they are printed.
+ * Tests for the truth as a document (core/observe/truth_json.c): the
+ * members of a run object's truth, with and without devices, and
+ * numbers rounded where the codec prints them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,20 +19,23 @@
 #include "core/experiment/experiment.h"
 #include "core/observe/measure.h"
 #include "core/observe/truth.h"
-#include "core/observe/json_round.h"
+#include "core/model/model_json.h"
 #include "core/report/run_text.h"
 #include "core/workload/workload.h"
 #include "util/xalloc.h"
 #include "truth_fixture.h"
 #include "util/banned.h"
 
-/* The JSON members, by name, with and without devices. */
-static void test_json(void **state)
+/* The document's members, with and without devices. */
+static void test_doc(void **state)
 {
 	struct sampler_series ser;
 	struct truth *t = new_truth();
 	struct run_result r;
-	struct json_object *run = json_object_new_object(), *v, *d, *tr;
+	struct run_doc run;
+	const struct truth_device_doc *d;
+	const struct truth_doc *tr;
+	struct strbuf out = STRBUF_INIT;
 
 	(void)state;
 	make_series(&ser, "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
@@ -42,59 +45,79 @@ static void test_json(void **state)
 	t->series = ser; /* the truth owns its series */
 	make_run(&r, 2, 10, 1 * MIB, 1000, 100 * MIB);
 	truth_apply_run(t, &r);
-	truth_to_json(t, run);
-	assert_true(json_object_object_get_ex(run, "devices", &v));
-	assert_int_equal(json_object_array_length(v), 1);
-	d = json_object_array_get_idx(v, 0);
-	assert_true(json_object_object_get_ex(d, "name", &v));
-	assert_string_equal(json_object_get_string(v), "vdx");
-	assert_true(json_object_object_get_ex(d, "w_s", &v));
-	assert_float_equal(json_object_get_double(v), 500, 1e-9);
-	assert_true(json_object_object_get_ex(d, "wmbps", &v));
-	assert_float_equal(json_object_get_double(v), 52.429, 1e-9);
-	assert_true(json_object_object_get_ex(d, "flushes", &v));
-	assert_int_equal(json_object_get_int(v), 4);
-	assert_true(json_object_object_get_ex(d, "util_pct", &v));
-	assert_true(json_object_object_get_ex(d, "aqu_sz", &v));
-	assert_true(json_object_object_get_ex(d, "r_await_ms", &v));
-	assert_true(json_object_object_get_ex(run, "truth", &tr));
-	assert_true(json_object_object_get_ex(tr, "cached_read_fraction", &v));
-	assert_true(json_object_object_get_ex(tr, "absorbed_fraction", &v));
-	assert_float_equal(json_object_get_double(v), 0, 0);
-	assert_true(json_object_object_get_ex(tr, "device_write_bytes", &v));
-	assert_int_equal(json_object_get_uint64(v), 100 * MIB);
-	assert_true(json_object_object_get_ex(tr, "logical_write_bytes", &v));
-	assert_true(json_object_object_get_ex(tr, "cancelled_write_bytes", &v));
-	assert_true(json_object_object_get_ex(tr, "dirty_peak_bytes", &v));
-	assert_true(json_object_object_get_ex(tr, "series", &v));
-	assert_false(json_object_object_get_ex(tr, "no_device_reason", NULL));
-	/* a rounded number prints short */
-	v = json_round(12.5000001, 3);
-	assert_string_equal(json_object_to_json_string(v), "12.5");
-	json_object_put(v);
-	assert_null(json_round(NAN, 3));
-	json_object_put(run);
+	run_doc_init(&run);
+	truth_to_doc(t, &run);
+	assert_int_equal(run.has_devices, MODEL_SET);
+	assert_int_equal(run.nr_devices, 1);
+	d = &run.devices[0];
+	assert_string_equal(d->name, "vdx");
+	assert_non_null(d->delta);
+	assert_float_equal(d->delta->w_s, 500, 1e-9);
+	assert_int_equal(d->delta->has_flushes, MODEL_SET);
+	assert_int_equal(d->delta->flushes, 4);
+	assert_int_equal(run.has_truth, MODEL_SET);
+	tr = run.truth;
+	assert_float_equal(tr->absorbed_fraction, 0, 0);
+	assert_int_equal(tr->has_device_write_bytes, MODEL_SET);
+	assert_int_equal(tr->device_write_bytes, 100 * MIB);
+	assert_int_equal(tr->has_cancelled_write_bytes, MODEL_SET);
+	assert_int_equal(tr->has_dirty_peak_bytes, MODEL_SET);
+	assert_non_null(tr->series);
+	assert_null(tr->no_device_reason);
+	/* printed, a rounded number is short: 52.4288 MB/s is 52.429 */
+	run_doc_encode(&run, 0, &out);
+	assert_non_null(strstr(out.buf, "\"wmbps\": 52.429,"));
+	assert_non_null(strstr(out.buf, "\"w_s\": 500,"));
+	assert_non_null(strstr(out.buf, "\"flushes\": 4,"));
+	run_doc_release(&run);
 	run_result_release(&r);
 	truth_free(t);
 
 	/* no devices: no devices[], a reason, unknown device bytes */
 	t = new_truth();
 	t->no_device_reason = xstrdup("no block device here");
-	run = json_object_new_object();
-	truth_to_json(t, run);
-	assert_false(json_object_object_get_ex(run, "devices", NULL));
-	assert_true(json_object_object_get_ex(run, "truth", &tr));
-	assert_true(json_object_object_get_ex(tr, "no_device_reason", &v));
-	assert_true(json_object_object_get_ex(tr, "device_write_bytes", &v));
-	assert_null(v);
-	json_object_put(run);
+	run_doc_init(&run);
+	truth_to_doc(t, &run);
+	assert_int_equal(run.has_devices, MODEL_ABSENT);
+	assert_non_null(run.truth);
+	assert_string_equal(run.truth->no_device_reason,
+			    "no block device here");
+	assert_int_equal(run.truth->has_device_write_bytes, MODEL_NULL);
+	strbuf_reset(&out);
+	run_doc_encode(&run, 0, &out);
+	assert_non_null(strstr(out.buf, "\"device_write_bytes\": null,"));
+	assert_null(strstr(out.buf, "\"devices\""));
+	run_doc_release(&run);
 	truth_free(t);
+	strbuf_release(&out);
+}
+
+/* A watch line's device members: the same as a run's devices[]. */
+static void test_watch_members(void **state)
+{
+	struct disk_delta dd = {.r_s = 2.004,
+				.w_s = 1.0 / 3,
+				.has_flushes = 1,
+				.flushes = 7,
+				.seconds = 1.5};
+	struct json_object *o = json_object_new_object();
+	const char *text;
+
+	(void)state;
+	disk_delta_to_json(&dd, o);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	assert_non_null(strstr(text, "\"r_s\":2,\"w_s\":0.33,"));
+	assert_non_null(strstr(text, "\"flushes\":7,\"discards\":null,"));
+	assert_non_null(strstr(text, "\"d_s\":null,"));
+	assert_non_null(strstr(text, "\"seconds\":1.5}"));
+	json_object_put(o);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_doc),
+	    cmocka_unit_test(test_watch_members),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /*
  * What the truth tests share (test_truth.c, test_truth_json.c,
  * test_truth_hook.c): a hand-made two-point series of one device, a
- * run result, and looking for a warning.
+ * run result, looking for a warning, and a truth as a run's tree.
  */
 #ifndef TRUTH_FIXTURE_H
 #define TRUTH_FIXTURE_H
@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "core/model/model_tree.h"
 #include "core/observe/truth.h"
+#include "core/report/run_text.h"
 #include "core/result/result.h"
 #include "util/xalloc.h"
 
@@ -94,6 +96,31 @@ static inline struct truth *new_truth(void)
 	t->absorbed_fraction = NAN;
 	t->burst_mbps = NAN;
 	return t;
+}
+
+/* A run object with t's "devices", "truth" and "env", as the json-c
+ * tree report/run_text.c reads (the caller owns it). */
+static inline struct json_object *truth_tree(const struct truth *t)
+{
+	struct run_doc doc;
+	struct json_object *o;
+
+	run_doc_init(&doc);
+	truth_to_doc(t, &doc);
+	o = run_doc_to_tree(&doc);
+	run_doc_release(&doc);
+	return o;
+}
+
+/* The truth part of a run's text, as show prints it, for t. */
+static inline void truth_text(const struct truth *t, struct strbuf *out)
+{
+	struct run_doc doc;
+
+	run_doc_init(&doc);
+	truth_to_doc(t, &doc);
+	report_run_truth(&doc, out);
+	run_doc_release(&doc);
 }
 
 #endif

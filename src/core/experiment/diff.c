@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff.h"
+#include "arm_name.h"
 #include "experiment.h"
 #include "../report/expjson.h"
 #include "../report/suspect.h"
@@ -19,16 +20,60 @@
 #include "../../util/banned.h"
 
 /*
- * The arm of exp to use: label's, or the baseline's. Returns its index,
- * or -EINVAL with err set.
+ * The spellings of arm a of exp (arm_name.h) into *out, its factors'
+ * into sp[] (as many as exp has factors): each factor under the name it
+ * was asked by and its canonical one, each value as asked and as set;
+ * none when a's settings do not name every factor.
+ */
+static void arm_spelling(struct json_object *exp, struct json_object *a,
+			 struct arm_names *out, struct arm_spelling *sp)
+{
+	struct json_object *fs =
+	    expjson_get_type(exp, "factors", json_type_array);
+	struct json_object *set =
+	    expjson_get_type(a, "settings", json_type_object);
+	struct json_object *asked =
+	    expjson_get_type(a, "asked", json_type_object);
+	size_t f, nf = fs ? json_object_array_length(fs) : 0;
+
+	out->label = expjson_str(a, "label");
+	out->s = sp;
+	out->nr = 0;
+	for (f = 0; f < nf && set; f++) {
+		struct json_object *fo = json_object_array_get_idx(fs, f);
+		const char *name = expjson_str(fo, "name");
+		const char *canon = expjson_str(fo, "canonical");
+		struct json_object *v;
+
+		if (!expjson_get_type(set, name, json_type_string))
+			break;
+		v = expjson_get_type(asked, name, json_type_string);
+		sp[f].name = name;
+		sp[f].set_name = *canon && strcmp(canon, name) ? canon : NULL;
+		sp[f].set = expjson_str(set, name);
+		sp[f].asked = v ? json_object_get_string(v) : sp[f].set;
+	}
+	out->nr = f == nf ? nf : 0;
+}
+
+/*
+ * The arm of exp to use: the one label names (any of its names,
+ * arm_name.h), or the baseline. Returns its index, or -EINVAL with err
+ * set.
  */
 static int pick_arm(struct json_object *exp, const char *id, const char *label,
 		    struct strbuf *err)
 {
 	struct json_object *arms = expjson_get(exp, "arms"),
 			   *b = expjson_get(exp, "baseline");
+	struct json_object *fs =
+	    expjson_get_type(exp, "factors", json_type_array);
+	size_t nf = fs ? json_object_array_length(fs) : 0;
 	struct strbuf labels = STRBUF_INIT;
-	size_t i, n;
+	struct arm_names *names;
+	struct arm_spelling *sp;
+	size_t i, n, idx = 0;
+	int ret;
 
 	if (!arms || !json_object_is_type(arms, json_type_array) ||
 	    !(n = json_object_array_length(arms)))
@@ -39,21 +84,24 @@ static int pick_arm(struct json_object *exp, const char *id, const char *label,
 
 		return base >= 0 && (size_t)base < n ? base : 0;
 	}
-	for (i = 0; i < n; i++) {
-		const char *l =
-		    expjson_str(json_object_array_get_idx(arms, i), "label");
-
-		if (!strcmp(l, label)) {
-			strbuf_release(&labels);
-			return (int)i;
-		}
-		strbuf_addf(&labels, "%s'%s'", i ? ", " : "", l);
+	names = xcalloc(n, sizeof(*names));
+	sp = xcalloc(n * nf + 1, sizeof(*sp));
+	for (i = 0; i < n; i++)
+		arm_spelling(exp, json_object_array_get_idx(arms, i), &names[i],
+			     &sp[i * nf]);
+	ret = arm_find(names, n, label, NULL, NULL, &idx, err);
+	if (ret == -ENOENT) {
+		for (i = 0; i < n; i++)
+			strbuf_addf(&labels, "%s'%s'", i ? ", " : "",
+				    names[i].label);
+		err_set(err, -EINVAL,
+			"arm '%s' is not in experiment '%s'; its arms are %s",
+			label, id, labels.buf);
 	}
-	err_set(err, -EINVAL,
-		"arm '%s' is not in experiment '%s'; its arms are %s", label,
-		id, labels.buf);
+	free(names);
+	free(sp);
 	strbuf_release(&labels);
-	return -EINVAL;
+	return ret ? -EINVAL : (int)idx;
 }
 
 /* Refuse two experiments that did not measure the same thing. */

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "experiment.h"
+#include "eta.h"
+#include "../workload/live.h"
 #include "metrics.h"
 #include "result_json.h"
 #include "../../util/clock.h"
@@ -150,6 +152,61 @@ static void add_str(struct json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, json_object_new_string(v));
 }
 
+/* Arm i's entry of "arms" before any analysis: its label and settings. */
+static struct json_object *arm_object(const struct experiment *e,
+				      const struct experiment_config *c,
+				      unsigned i)
+{
+	const struct arm_setting *s = e->arms[i].settings;
+	struct json_object *a = json_object_new_object();
+	struct json_object *set = json_object_new_object();
+	struct json_object *asked = NULL;
+	unsigned f;
+
+	json_object_object_add(a, "arm", json_object_new_int((int)i));
+	add_str(a, "label", e->arms[i].label);
+	for (f = 0; f < c->nr_factors; f++) {
+		add_str(set, s[f].name, s[f].canon ? s[f].canon : s[f].value);
+		if (!s[f].canon)
+			continue;
+		if (!asked)
+			asked = json_object_new_object();
+		add_str(asked, s[f].name, s[f].value);
+	}
+	json_object_object_add(a, "settings", set);
+	if (asked)
+		json_object_object_add(a, "asked", asked);
+	return a;
+}
+
+int experiment_add_arm(struct experiment *e, const struct experiment_config *c,
+		       const unsigned *levels, unsigned *out,
+		       struct strbuf *err)
+{
+	unsigned i = e->nr_arms;
+	int ret = experiment_arms_append(e, c, levels, err);
+
+	if (ret)
+		return ret;
+	if (e->arm_w) {
+		e->arm_w = xrealloc(e->arm_w, (i + 2) * sizeof(*e->arm_w));
+		memset(&e->arm_w[i], 0, 2 * sizeof(*e->arm_w));
+		ret = parse_arm_workload(&e->arm_w[i], e, i, c, err);
+		if (ret) {
+			workload_release(&e->arm_w[i]);
+			free(e->arms[i].label);
+			free(e->arms[i].settings);
+			e->nr_arms--;
+			return ret;
+		}
+	}
+	if (e->obj)
+		json_object_array_add(json_object_object_get(e->obj, "arms"),
+				      arm_object(e, c, i));
+	*out = i;
+	return 0;
+}
+
 /* The experiment object before any run. */
 static struct json_object *skeleton(const struct experiment *e,
 				    const struct experiment_config *c)
@@ -197,28 +254,8 @@ static struct json_object *skeleton(const struct experiment *e,
 	json_object_object_add(o, "factors", factors);
 	json_object_object_add(o, "baseline",
 			       json_object_new_int((int)e->baseline));
-	for (i = 0; i < e->nr_arms; i++) {
-		const struct arm_setting *s = e->arms[i].settings;
-		struct json_object *a = json_object_new_object();
-		struct json_object *set = json_object_new_object();
-		struct json_object *asked = NULL;
-
-		json_object_object_add(a, "arm", json_object_new_int((int)i));
-		add_str(a, "label", e->arms[i].label);
-		for (f = 0; f < c->nr_factors; f++) {
-			add_str(set, s[f].name,
-				s[f].canon ? s[f].canon : s[f].value);
-			if (!s[f].canon)
-				continue;
-			if (!asked)
-				asked = json_object_new_object();
-			add_str(asked, s[f].name, s[f].value);
-		}
-		json_object_object_add(a, "settings", set);
-		if (asked)
-			json_object_object_add(a, "asked", asked);
-		json_object_array_add(arms, a);
-	}
+	for (i = 0; i < e->nr_arms; i++)
+		json_object_array_add(arms, arm_object(e, c, i));
 	json_object_object_add(o, "arms", arms);
 	json_object_object_add(o, "runs", json_object_new_array());
 	add_str(o, "runs_mode", c->runs_fixed ? "fixed" : "auto");
@@ -283,6 +320,7 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 		     unsigned planned, double halfwidth)
 {
 	struct experiment_progress p;
+	struct budget_opts bo;
 	double elapsed = (double)(clock_now_ns() - l->start_ns) / 1e9;
 
 	if (!l->h->progress)
@@ -292,10 +330,14 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 	p.block = block;
 	p.arm = l->e->arms[arm].label;
 	p.elapsed_s = elapsed;
-	p.eta_s = l->runs_done ? l->run_s_sum / l->runs_done *
-				     (double)(planned - l->runs_done)
-			       : -1;
+	p.run_s = run_s_estimate(l);
 	p.halfwidth = halfwidth;
+	experiment_budget_opts(l->c, &bo);
+	p.eta_s =
+	    experiment_eta(&bo,
+			   &(struct eta_in){l->e->nr_arms, p.run, planned,
+					    block, elapsed, p.run_s, halfwidth},
+			   &p.eta_by);
 	l->h->progress(l->h->ctx, &p);
 }
 
@@ -409,6 +451,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	w.ro.seed = c->single_run ? c->seed : rng_next(&l->rng) & 0xffffffffu;
 	w.ro.keep_files = !c->single_run;
 	w.stop = c->stop;
+	w.live = c->live;
 	if (l->h->apply_knobs && (int)arm != l->applied_arm && arm_knobs) {
 		ret = l->h->apply_knobs(l->h->ctx, a->settings, c->nr_factors,
 					err);
@@ -438,8 +481,10 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	if (!ret && !(c->stop && *c->stop)) {
 		if (l->h->run_begin)
 			ret = l->h->run_begin(l->h->ctx, &w, &w.hook, err);
+		workload_live_begin(w.live, clock_now_ns());
 		if (!ret)
 			ret = c->ops->run(&w, &r, err);
+		workload_live_end(w.live);
 		if (l->h->run_end)
 			l->h->run_end(l->h->ctx, &r);
 	}
@@ -642,6 +687,56 @@ static void recheck_budget(struct exp_loop *l, unsigned blocks)
 	strbuf_release(&msg);
 }
 
+/*
+ * Block b of an experiment whose chooser picks the arms: run them in its
+ * order; a failed run is the chooser's news, not the end. *stopped set
+ * when the chooser or a stop request ends it. 0 or -errno.
+ */
+static int chosen_block(struct exp_loop *l, unsigned b, const char **stopped,
+			struct strbuf *err)
+{
+	const struct experiment_chooser *ch = l->c->chooser;
+	const unsigned *arms = NULL;
+	const char *why = NULL;
+	unsigned n, i, had = l->e->nr_arms;
+	int ret = 0;
+
+	if (l->c->stop && *l->c->stop) {
+		*stopped = "interrupted";
+		return 0;
+	}
+	n = ch->next_block(ch->ctx, l->e, b, &arms, &why);
+	if (l->e->nr_arms > had) {
+		l->warns =
+		    xrealloc(l->warns, l->e->nr_arms * sizeof(*l->warns));
+		memset(&l->warns[had], 0,
+		       (l->e->nr_arms - had) * sizeof(*l->warns));
+	}
+	if (!n) {
+		*stopped = why ? why : "search over";
+		return 0;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		if (l->c->stop && *l->c->stop)
+			break;
+		if (arms[i] >= l->e->nr_arms)
+			return err_set(err, -EINVAL, "no arm %u", arms[i]);
+		progress(l, b, arms[i], l->runs_done + n - i, -1);
+		ret = one_run(l, arms[i], (int)b, err);
+		if (!ret || (l->c->stop && *l->c->stop))
+			continue;
+		/* its knobs may be half set: the next run sets them anew */
+		l->applied_arm = -1;
+		if (ch->run_failed)
+			ch->run_failed(ch->ctx, arms[i], b, err->buf);
+		strbuf_reset(err);
+		ret = 0;
+	}
+	if (l->c->stop && *l->c->stop)
+		*stopped = "interrupted";
+	return ret;
+}
+
 /* The fewest blocks of an adaptive experiment: enough for a verdict. */
 static unsigned min_blocks(const struct experiment *e,
 			   const struct experiment_config *c)
@@ -687,7 +782,12 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		progress(&l, -1u, i % e->nr_arms, planned, -1);
 		ret = one_run(&l, i % e->nr_arms, -1, err);
 	}
-	for (b = 0; !ret && !stopped; b++) {
+	for (b = 0; c->chooser && !ret; b++) {
+		ret = chosen_block(&l, b, &stopped, err);
+		if (stopped)
+			break;
+	}
+	for (b = c->chooser ? b : 0; !c->chooser && !ret && !stopped; b++) {
 		struct stats_stop_input si = {0};
 		struct stats_stop_decision sd;
 
@@ -763,7 +863,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		if (!ret)
 			final_warnings(&l);
 	}
-	if (!ret && !c->single_run && l.runs_done) {
+	if (!ret && !c->single_run && !c->chooser && l.runs_done) {
 		struct experiment_budget eb;
 		struct budget_opts bo;
 
@@ -771,8 +871,9 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		experiment_budget_estimate(&bo, e->nr_arms, run_s_estimate(&l),
 					   &eb);
 		experiment_add_advice(e->obj, &bo, &eb);
-		metric_add_arm_medians(e->obj, c->ops);
 	}
+	if (!ret && !c->single_run && l.runs_done)
+		metric_add_arm_medians(e->obj, c->ops);
 	for (i = 0; i < e->nr_arms; i++)
 		for (k = 0; k < RUN_WARN_KINDS; k++)
 			free(l.warns[i].example[k]);

@@ -119,12 +119,39 @@ struct experiment_progress {
 	unsigned block;	  /* current block, 0-based; warm-ups: -1u */
 	const char *arm;  /* label of the run starting now */
 	double elapsed_s;
-	double eta_s;	  /* for the planned runs; < 0 when unknown */
-	double halfwidth; /* widest ratio CI half-width so far, or -1 */
+	double eta_s;	    /* until the whole experiment ends (eta.h); < 0
+			       when unknown */
+	const char *eta_by; /* what ends it: "runs", "precision",
+			       "max-runs", "budget"; NULL: unknown */
+	double run_s;	    /* seconds a run takes, as measured; < 0: none */
+	double halfwidth;   /* widest ratio CI half-width so far, or -1 */
 };
 
 struct knob_setting;
 struct run_meta;
+struct experiment;
+
+/*
+ * A search that chooses each block's arms itself (iotrial tune and
+ * bisect) instead of running every arm in every block until the stop
+ * rule says so. A run that fails does not end the experiment: the
+ * chooser hears of it and the block goes on.
+ */
+struct experiment_chooser {
+	void *ctx;
+	/*
+	 * The arms of block b, in run order, into *arms (the chooser's,
+	 * valid until its next call); their number, or 0 to end the
+	 * experiment with *why as its "stopped". The runs of the blocks
+	 * before are in e->obj; it may add arms (experiment_add_arm())
+	 * first.
+	 */
+	unsigned (*next_block)(void *ctx, struct experiment *e, unsigned b,
+			       const unsigned **arms, const char **why);
+	/* The run of arm in block b failed, why says how. */
+	void (*run_failed)(void *ctx, unsigned arm, unsigned b,
+			   const char *why);
+};
 
 /*
  * How the experiment touches the world beyond the workload: knobs are
@@ -180,8 +207,10 @@ struct experiment_config {
 	int drop_caches;      /* sync + drop_caches before each run */
 	const struct metric_def *metric; /* judged by; NULL: the workload's
 					    default (metric_default()) */
-	uint64_t seed;	    /* order of arms in blocks, run seeds */
-	volatile int *stop; /* non-zero: finish now, keep the data */
+	uint64_t seed;		    /* order of arms in blocks, run seeds */
+	volatile int *stop;	    /* non-zero: finish now, keep the data */
+	struct workload_live *live; /* where runs publish their progress
+				       (workload/live.h), or NULL */
 	const struct knob_setting *knobs; /* in force for every run (run
 					     --set), for the run objects */
 	unsigned nr_knobs;
@@ -193,6 +222,15 @@ struct experiment_config {
 	 * shape and analyses it).
 	 */
 	int single_run;
+	/*
+	 * Explicit arms instead of the cartesian product: nr_arm_levels
+	 * rows of nr_factors indices into each factor's values (row 0 the
+	 * baseline). NULL: the product.
+	 */
+	const unsigned *arm_levels;
+	unsigned nr_arm_levels;
+	const struct experiment_chooser *chooser; /* NULL: every arm in
+						     every block */
 };
 
 /*
@@ -229,6 +267,24 @@ struct experiment {
  */
 int experiment_plan(struct experiment *e, const struct experiment_config *c,
 		    struct strbuf *err);
+
+/*
+ * One more arm, of the values at levels[nr_factors] (experiment_plan()'s
+ * part: settings and label). -EINVAL for a level out of range.
+ */
+int experiment_arms_append(struct experiment *e,
+			   const struct experiment_config *c,
+			   const unsigned *levels, struct strbuf *err);
+
+/*
+ * One more arm after experiment_validate(), even while it runs (a
+ * chooser adds the arms it will try): its settings, its workload
+ * checked, its entry in e->obj's "arms" when the object exists.
+ * Returns the new arm's index in *out, 0, or -errno with err set.
+ */
+int experiment_add_arm(struct experiment *e, const struct experiment_config *c,
+		       const unsigned *levels, unsigned *out,
+		       struct strbuf *err);
 
 /*
  * Check every arm's parameters against the workload before anything

@@ -245,10 +245,34 @@ struct json_object *metric_to_json(const struct metric_def *m)
 	return o;
 }
 
-struct json_object *metric_values_json(const struct workload *w,
-				       const struct run_result *r)
+void metric_to_doc(const struct metric_def *m, struct exp_metric *out)
 {
-	struct json_object *o = json_object_new_object();
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(m->name);
+	out->higher_is_better = m->higher_is_better;
+	out->unit = xstrdup(m->unit);
+}
+
+/* Set name's value to v in the map nums[*nr], adding it when new. */
+static void num_set(struct model_num **nums, size_t *nr, const char *name,
+		    double v)
+{
+	size_t i;
+
+	for (i = 0; i < *nr && strcmp((*nums)[i].name, name); i++)
+		;
+	if (i == *nr) {
+		*nums = xrealloc(*nums, (*nr + 1) * sizeof(**nums));
+		memset(&(*nums)[i], 0, sizeof(**nums));
+		(*nums)[i].name = xstrdup(name);
+		(*nr)++;
+	}
+	(*nums)[i].value = v;
+}
+
+void metric_values_doc(const struct workload *w, const struct run_result *r,
+		       struct run_doc *doc)
+{
 	const struct metric_def *m;
 	size_t i;
 
@@ -256,10 +280,8 @@ struct json_object *metric_values_json(const struct workload *w,
 		double v = metric_value(m, w, r);
 
 		if (isfinite(v))
-			json_object_object_add(o, m->name,
-					       json_object_new_double(v));
+			num_set(&doc->metrics, &doc->nr_metrics, m->name, v);
 	}
-	return o;
 }
 
 /* Is m printed in a text report beside the primary metric? */
@@ -346,4 +368,58 @@ void metric_add_arm_medians(struct json_object *exp,
 	}
 	free(v);
 	json_object_object_add(exp, "metrics", list);
+}
+
+/* The values of metric name in the runs of arm, into v; their count. */
+static size_t arm_values_doc(const struct experiment_doc *exp, int64_t arm,
+			     const char *name, double *v)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < exp->nr_runs; i++) {
+		const struct run_doc *run = exp->runs[i].run;
+
+		if (exp->runs[i].arm != arm || !run)
+			continue;
+		for (j = 0; j < run->nr_metrics; j++)
+			if (!strcmp(run->metrics[j].name, name)) {
+				v[k++] = run->metrics[j].value;
+				break;
+			}
+	}
+	return k;
+}
+
+void metric_arm_medians_doc(struct experiment_doc *exp,
+			    const struct workload_ops *ops)
+{
+	const struct metric_def *m;
+	size_t i, a, n;
+	double *v = xcalloc(exp->nr_runs + 1, sizeof(*v));
+
+	exp->has_metrics = MODEL_SET;
+	for (i = 0; (m = metric_at(ops, i)); i++) {
+		int any = 0;
+
+		for (a = 0; a < exp->nr_arms; a++) {
+			struct exp_arm *arm = &exp->arms[a];
+
+			n = arm_values_doc(exp, (int64_t)a, m->name, v);
+			if (!n)
+				continue;
+			num_set(&arm->metrics, &arm->nr_metrics, m->name,
+				stats_median(v, n));
+			arm->has_metrics = MODEL_SET;
+			any = 1;
+		}
+		if (!any)
+			continue;
+		exp->metrics =
+		    xrealloc(exp->metrics,
+			     (exp->nr_metrics + 1) * sizeof(*exp->metrics));
+		metric_to_doc(m, &exp->metrics[exp->nr_metrics]);
+		exp->metrics[exp->nr_metrics].shown = shown(ops, m);
+		exp->metrics[exp->nr_metrics++].has_shown = MODEL_SET;
+	}
+	free(v);
 }

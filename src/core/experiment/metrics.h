@@ -10,6 +10,7 @@
 #define IOTRIAL_METRICS_H
 
 #include <json-c/json.h>
+#include "../model/experiment_doc.h"
 #include "../workload/workload.h"
 #include "../../util/strbuf.h"
 
@@ -55,12 +56,14 @@ void metric_names(const struct workload_ops *ops, struct strbuf *out);
 double metric_value(const struct metric_def *m, const struct workload *w,
 		    const struct run_result *r);
 
-/* {"name", "higher_is_better", "unit"}: the experiment's "metric". */
-struct json_object *metric_to_json(const struct metric_def *m);
+/* {"name", "higher_is_better", "unit"}: the experiment's "metric",
+ * into out (initialised here). */
+void metric_to_doc(const struct metric_def *m, struct exp_metric *out);
 
-/* {"iops": .., "read_p99": .., ...}: every metric r has a value for. */
-struct json_object *metric_values_json(const struct workload *w,
-				       const struct run_result *r);
+/* A run's "metrics", {"iops": .., "read_p99": .., ...}: every metric r
+ * has a value for, into doc. */
+void metric_values_doc(const struct workload *w, const struct run_result *r,
+		       struct run_doc *doc);
 
 /*
  * Beside the primary metric: each arm's median of every other metric
@@ -69,6 +72,12 @@ struct json_object *metric_values_json(const struct workload *w,
  * says what they are ("shown": the ones a text report prints: iops,
  * mbps, device_mbps, p50, p99, wall and the workload's own).
  */
+void metric_arm_medians_doc(struct experiment_doc *exp,
+			    const struct workload_ops *ops);
+
+/* The same two on a json-c tree, for experiment.c until it holds a
+ * document (docs/ARCHITECTURE.md, "Moving to the model"). */
+struct json_object *metric_to_json(const struct metric_def *m);
 void metric_add_arm_medians(struct json_object *exp,
 			    const struct workload_ops *ops);
 

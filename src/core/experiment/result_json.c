@@ -1,15 +1,19 @@
 /*
- * Writing the iotrial/1 run object with json-c. Numbers keep their unit
- * in the key's name; doubles are rounded only by json-c's printing, which
- * keeps 17 significant digits, so a consumer can recompute iops from ops
- * and seconds exactly.
+ * The iotrial/1 run object as a document (model/run_doc.h): this file
+ * fills it from a run's result, the codec (model/model_json.h) prints
+ * it. Numbers keep their unit in the key's name; a measurement is
+ * printed with json-c's 17 significant digits, so a consumer can
+ * recompute iops from ops and seconds exactly.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "result_json.h"
 #include "result_json_fid.h"
 #include "metrics.h"
+#include "../model/model_tree.h"
 #include "../observe/truth.h"
+#include "../../util/xalloc.h"
 #include "../../version.h"
 #include "../../util/banned.h"
 
@@ -29,300 +33,283 @@ double result_metric_value(const struct workload *w, const struct run_result *r)
 	return metric_value(metric_default(w), w, r);
 }
 
-static void add_u64(struct json_object *o, const char *key, uint64_t v)
+/* A measurement as the run object has always printed it: 0, not null
+ * or NaN, when it is not a finite number. */
+static double fin(double v)
 {
-	json_object_object_add(o, key, json_object_new_uint64(v));
+	return isfinite(v) ? v : 0;
 }
 
-static void add_double(struct json_object *o, const char *key, double v)
+/* An owned copy of s, "" for NULL: the members that are never null. */
+static char *str(const char *s)
 {
-	json_object_object_add(o, key,
-			       json_object_new_double(isfinite(v) ? v : 0));
+	return xstrdup(s ? s : "");
+}
+
+/* An owned copy of s, or NULL (null). */
+static char *str_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A count as a workload parameter's or the seed's value. */
+static void value_u64(struct model_value *v, uint64_t u)
+{
+	if (u > INT64_MAX) {
+		v->type = MODEL_V_UINT;
+		v->u = u;
+	} else {
+		v->type = MODEL_V_INT;
+		v->i = (int64_t)u;
+	}
 }
 
 /* A replay's device terms: each error, null when not judged, and why. */
-static struct json_object *fidelity_dev_json(const struct run_result *r)
+static struct run_fidelity_dev *fidelity_dev_doc(const struct run_result *r)
 {
-	static const char *const keys[4] = {"dev_read", "dev_write", "dev_size",
-					    "dev_depth"};
-	struct json_object *o = json_object_new_object();
+	struct run_fidelity_dev *f = xcalloc(1, sizeof(*f));
+	double *out[4] = {&f->dev_read, &f->dev_write, &f->dev_size,
+			  &f->dev_depth};
 	unsigned i;
 
 	for (i = 0; i < 4; i++)
-		if (r->fidelity_dev[i] >= 0)
-			add_double(o, keys[i], r->fidelity_dev[i]);
-		else
-			json_object_object_add(o, keys[i], NULL);
-	if (r->fidelity_dev_why)
-		json_object_object_add(
-		    o, "not_judged",
-		    json_object_new_string(r->fidelity_dev_why));
-	if (r->fidelity_dev_moved_bits) /* a setting's effect, not judged */
-		json_object_object_add(o, "moved", fidelity_moved_json(r));
-	return o;
+		*out[i] =
+		    r->fidelity_dev[i] >= 0 ? fin(r->fidelity_dev[i]) : NAN;
+	f->not_judged = str_or_null(r->fidelity_dev_why);
+	fidelity_moved_doc(r, f); /* a setting's effect, not judged */
+	return f;
 }
 
-static void add_str(struct json_object *o, const char *key, const char *v)
+/* "params": every parameter of w, typed as its spec says. */
+static void params_doc(const struct workload *w, struct run_doc *doc)
 {
-	json_object_object_add(o, key, json_object_new_string(v ? v : ""));
-}
-
-static struct json_object *params_json(const struct workload *w)
-{
-	struct json_object *o = json_object_new_object();
 	unsigned i;
 
+	doc->params = xcalloc(w->nr_values ?: 1, sizeof(*doc->params));
+	doc->nr_params = w->nr_values;
 	for (i = 0; i < w->nr_values; i++) {
 		const struct param_spec *p = &w->ops->params[i];
+		struct model_param *d = &doc->params[i];
 
-		if (p->type == PARAM_CHOICE || p->type == PARAM_STRING)
-			add_str(o, p->name, w->values[i].s);
-		else if (p->type == PARAM_BOOL)
-			json_object_object_add(
-			    o, p->name,
-			    json_object_new_boolean(w->values[i].u != 0));
-		else
-			add_u64(o, p->name, w->values[i].u);
+		d->name = xstrdup(p->name);
+		if (p->type == PARAM_CHOICE || p->type == PARAM_STRING) {
+			d->value.type = MODEL_V_STR;
+			d->value.s = str(w->values[i].s);
+		} else if (p->type == PARAM_BOOL) {
+			d->value.type = MODEL_V_BOOL;
+			d->value.b = w->values[i].u != 0;
+		} else {
+			value_u64(&d->value, w->values[i].u);
+		}
 	}
+}
+
+/* One direction's latency: "count", "min", ... "mean" (ns). */
+static struct run_latency *latency_doc(const struct job_lat *l)
+{
+	struct run_latency *o = xcalloc(1, sizeof(*o));
+
+	o->count = l->count;
+	o->min = l->min_ns;
+	o->p50 = l->p50_ns;
+	o->p90 = l->p90_ns;
+	o->p99 = l->p99_ns;
+	o->p999 = l->p999_ns;
+	o->max = l->max_ns;
+	o->mean = fin(l->mean_ns);
 	return o;
 }
 
-static struct json_object *latency_json(const struct hist *h)
+/* "latency_ns": each direction that moved something. */
+static struct run_latencies *latencies_doc(const struct job_lat lat[IO_DIRS],
+					   const uint64_t ops[IO_DIRS])
 {
-	struct json_object *o = json_object_new_object();
+	struct run_latencies *o = xcalloc(1, sizeof(*o));
 
-	add_u64(o, "count", h->count);
-	add_u64(o, "min", h->count ? h->min_ns : 0);
-	add_u64(o, "p50", hist_quantile(h, 0.50));
-	add_u64(o, "p90", hist_quantile(h, 0.90));
-	add_u64(o, "p99", hist_quantile(h, 0.99));
-	add_u64(o, "p999", hist_quantile(h, 0.999));
-	add_u64(o, "max", h->max_ns);
-	add_double(o, "mean", hist_mean(h));
+	if (ops[IO_READ])
+		o->read = latency_doc(&lat[IO_READ]);
+	if (ops[IO_WRITE])
+		o->write = latency_doc(&lat[IO_WRITE]);
 	return o;
 }
 
 /* The per-operation table of a file workload: latencies in us. */
-static struct json_object *file_ops_json(const struct run_result *r)
+static void file_ops_doc(const struct run_result *r, struct run_doc *doc)
 {
-	struct json_object *o = json_object_new_object();
 	unsigned i;
 
+	doc->file_ops = xcalloc(r->nr_op_results, sizeof(*doc->file_ops));
 	for (i = 0; i < r->nr_op_results; i++) {
 		const struct op_result *op = &r->op_results[i];
-		struct json_object *e;
+		struct run_file_op *e = &doc->file_ops[doc->nr_file_ops];
 
 		if (!op->lat.count && !op->errors)
 			continue;
-		e = json_object_new_object();
-		add_u64(e, "count", op->lat.count);
-		add_u64(e, "errors", op->errors);
-		add_double(e, "mean_us", hist_mean(&op->lat) / 1e3);
-		add_double(e, "p50_us",
-			   (double)hist_quantile(&op->lat, 0.50) / 1e3);
-		add_double(e, "p99_us",
-			   (double)hist_quantile(&op->lat, 0.99) / 1e3);
-		add_double(e, "max_us", (double)op->lat.max_ns / 1e3);
-		json_object_object_add(o, op->name, e);
+		doc->nr_file_ops++;
+		e->name = xstrdup(op->name);
+		e->count = op->lat.count;
+		e->errors = op->errors;
+		e->mean_us = fin(hist_mean(&op->lat) / 1e3);
+		e->p50_us = (double)hist_quantile(&op->lat, 0.50) / 1e3;
+		e->p99_us = (double)hist_quantile(&op->lat, 0.99) / 1e3;
+		e->max_us = (double)op->lat.max_ns / 1e3;
 	}
-	return o;
+	doc->has_file_ops = MODEL_SET;
 }
 
 /*
  * "regime": per knob in force, whether the run reached where it acts:
  * {"knob", "canonical", "object", "value", "state", "why"}.
  */
-static struct json_object *regimes_json(const struct run_result *r)
+static void regimes_doc(const struct run_result *r, struct run_doc *doc)
 {
-	struct json_object *a = json_object_new_array();
 	unsigned i;
 
+	doc->regime = xcalloc(r->nr_regimes, sizeof(*doc->regime));
+	doc->nr_regime = r->nr_regimes;
+	doc->has_regime = MODEL_SET;
 	for (i = 0; i < r->nr_regimes; i++) {
 		const struct run_regime *g = &r->regimes[i];
-		struct json_object *o = json_object_new_object();
+		struct run_regime_doc *o = &doc->regime[i];
 
-		add_str(o, "knob", g->knob);
-		add_str(o, "canonical", g->canonical);
-		add_str(o, "object", g->object);
-		add_str(o, "value", g->value);
-		add_str(o, "state", g->state);
-		add_str(o, "why", g->why);
-		json_object_array_add(a, o);
+		o->knob = str(g->knob);
+		o->canonical = str(g->canonical);
+		o->object = str(g->object);
+		o->value = str(g->value);
+		o->state = str(g->state);
+		o->why = str(g->why);
 	}
-	return a;
 }
 
-static struct json_object *strings_json(char *const *list, unsigned nr)
+/* Owned copies of list[nr]. */
+static char **strings_doc(char *const *list, unsigned nr, size_t *out_nr)
 {
-	struct json_object *a = json_object_new_array();
+	char **a = xcalloc(nr ?: 1, sizeof(*a));
 	unsigned i;
 
 	for (i = 0; i < nr; i++)
-		json_object_array_add(a, json_object_new_string(list[i]));
+		a[i] = xstrdup(list[i]);
+	*out_nr = nr;
 	return a;
 }
 
-/* An engine's features (enum engine_feature) by name, lowest bit first. */
-static struct json_object *features_json(unsigned features)
+/* An engine's features (enum engine_feature) by name, lowest bit first;
+ * and the kinds of r's warnings, in the order of "warnings". */
+static void names_doc(const struct run_result *r, struct run_doc *doc)
 {
-	struct json_object *a = json_object_new_array();
-
-	for (unsigned i = 0; i < ENGINE_FEATS; i++)
-		if (features & (1u << i))
-			json_object_array_add(
-			    a, json_object_new_string(
-				   engine_feature_name(1u << i)));
-	return a;
-}
-
-/* The kinds of r's warnings, by name, in the order of "warnings". */
-static struct json_object *warn_kinds_json(const struct run_result *r)
-{
-	struct json_object *a = json_object_new_array();
 	unsigned i;
 
+	doc->warning_kinds = xcalloc(r->nr_warnings ?: 1, sizeof(char *));
 	for (i = 0; i < r->nr_warnings; i++)
-		json_object_array_add(
-		    a, json_object_new_string(run_warn_kind_name(
-			   r->warn_kinds
-			       ? r->warn_kinds[i]
-			       : run_warn_kind_of_text(r->warnings[i]))));
-	return a;
+		doc->warning_kinds[doc->nr_warning_kinds++] =
+		    xstrdup(run_warn_kind_name(
+			r->warn_kinds ? r->warn_kinds[i]
+				      : run_warn_kind_of_text(r->warnings[i])));
+	if (!r->have_engine)
+		return;
+	doc->engine_features = xcalloc(ENGINE_FEATS, sizeof(char *));
+	for (i = 0; i < ENGINE_FEATS; i++)
+		if (r->engine_features & (1u << i))
+			doc->engine_features[doc->nr_engine_features++] =
+			    xstrdup(engine_feature_name(1u << i));
+	doc->has_engine_features = MODEL_SET;
 }
 
-/* A job's latency per direction it moved, the keys of latency_json(). */
-static struct json_object *job_lat_json(const struct job_result *j)
+static void jobs_doc(const struct run_result *r, struct run_doc *doc)
 {
-	static const char *const dir[IO_DIRS] = {"read", "write"};
-	struct json_object *o = json_object_new_object();
-
-	for (unsigned d = 0; d < IO_DIRS; d++) {
-		const struct job_lat *l = &j->lat[d];
-		struct json_object *e;
-
-		if (!j->ops[d])
-			continue;
-		e = json_object_new_object();
-		add_u64(e, "count", l->count);
-		add_u64(e, "min", l->min_ns);
-		add_u64(e, "p50", l->p50_ns);
-		add_u64(e, "p90", l->p90_ns);
-		add_u64(e, "p99", l->p99_ns);
-		add_u64(e, "p999", l->p999_ns);
-		add_u64(e, "max", l->max_ns);
-		add_double(e, "mean", l->mean_ns);
-		json_object_object_add(o, dir[d], e);
-	}
-	return o;
-}
-
-static struct json_object *jobs_json(const struct run_result *r)
-{
-	struct json_object *a = json_object_new_array();
 	unsigned i;
 
+	doc->jobs = xcalloc(r->nr_jobs ?: 1, sizeof(*doc->jobs));
+	doc->nr_jobs = r->nr_jobs;
 	for (i = 0; i < r->nr_jobs; i++) {
 		const struct job_result *j = &r->jobs[i];
-		struct json_object *o = json_object_new_object();
+		struct run_job *o = &doc->jobs[i];
 		double s = j->seconds > 0 ? j->seconds : r->seconds;
 		uint64_t ops = j->ops[IO_READ] + j->ops[IO_WRITE];
 		uint64_t bytes = j->bytes[IO_READ] + j->bytes[IO_WRITE];
 
-		add_u64(o, "job", i);
-		add_u64(o, "ops", ops);
-		add_u64(o, "bytes_read", j->bytes[IO_READ]);
-		add_u64(o, "bytes_written", j->bytes[IO_WRITE]);
-		add_double(o, "seconds", s);
-		add_double(o, "iops", s > 0 ? (double)ops / s : 0);
-		add_double(o, "mbps", s > 0 ? (double)bytes / s / 1e6 : 0);
-		add_double(o, "user_s", j->user_s);
-		add_double(o, "sys_s", j->sys_s);
+		o->job = i;
+		o->ops = ops;
+		o->bytes_read = j->bytes[IO_READ];
+		o->bytes_written = j->bytes[IO_WRITE];
+		o->seconds = fin(s);
+		o->iops = s > 0 ? fin((double)ops / s) : 0;
+		o->mbps = s > 0 ? fin((double)bytes / s / 1e6) : 0;
+		o->user_s = fin(j->user_s);
+		o->sys_s = fin(j->sys_s);
 		if (j->have_lat) {
 			/* per job, as fio's JSON has it per clone */
-			add_u64(o, "ops_read", j->ops[IO_READ]);
-			add_u64(o, "ops_written", j->ops[IO_WRITE]);
-			json_object_object_add(o, "latency_ns",
-					       job_lat_json(j));
+			o->ops_read = j->ops[IO_READ];
+			o->has_ops_read = MODEL_SET;
+			o->ops_written = j->ops[IO_WRITE];
+			o->has_ops_written = MODEL_SET;
+			o->latency_ns = latencies_doc(j->lat, j->ops);
 		}
-		json_object_array_add(a, o);
 	}
-	return a;
 }
 
 /* "exec": the command, its status, what it printed last. */
-static struct json_object *exec_json(const struct run_exec *ex)
+static struct run_exec_doc *exec_doc(const struct run_exec *ex)
 {
-	struct json_object *o = json_object_new_object();
+	struct run_exec_doc *o = xcalloc(1, sizeof(*o));
 
-	add_str(o, "cmd", ex->cmd ? ex->cmd : "");
-	json_object_object_add(o, "status", json_object_new_int(ex->status));
-	json_object_object_add(
-	    o, "printed",
-	    ex->have_printed ? json_object_new_double(ex->printed) : NULL);
-	add_str(o, "stdout_tail", ex->stdout_tail ? ex->stdout_tail : "");
-	add_str(o, "stderr_tail", ex->stderr_tail ? ex->stderr_tail : "");
+	o->cmd = str(ex->cmd);
+	o->status = ex->status;
+	o->printed = ex->have_printed ? ex->printed : NAN;
+	o->stdout_tail = str(ex->stdout_tail);
+	o->stderr_tail = str(ex->stderr_tail);
 	return o;
 }
 
 /* "limits": the run's cgroup, what it allowed and the memory used. */
-static struct json_object *limits_json(const struct run_limits *l)
+static struct run_limits_doc *limits_doc(const struct run_limits *l)
 {
-	struct json_object *o = json_object_new_object();
+	struct run_limits_doc *o = xcalloc(1, sizeof(*o));
 
-	add_str(o, "cgroup", l->cgroup ? l->cgroup : "");
-	json_object_object_add(
-	    o, "memory_max",
-	    l->memory_max ? json_object_new_uint64(l->memory_max) : NULL);
-	json_object_object_add(
-	    o, "memory_peak",
-	    l->memory_peak ? json_object_new_uint64(l->memory_peak) : NULL);
-	json_object_object_add(
-	    o, "cpus", l->cpus ? json_object_new_string(l->cpus) : NULL);
-	json_object_object_add(
-	    o, "mems", l->mems ? json_object_new_string(l->mems) : NULL);
+	o->cgroup = str(l->cgroup);
+	o->memory_max = l->memory_max;
+	o->has_memory_max = l->memory_max ? MODEL_SET : MODEL_NULL;
+	o->memory_peak = l->memory_peak;
+	o->has_memory_peak = l->memory_peak ? MODEL_SET : MODEL_NULL;
+	o->cpus = str_or_null(l->cpus);
+	o->mems = str_or_null(l->mems);
 	return o;
 }
 
-static struct json_object *vhdr_json(const struct run_verify_hdr *h)
+static struct run_verify_hdr_doc *vhdr_doc(const struct run_verify_hdr *h)
 {
-	struct json_object *o = json_object_new_object();
+	struct run_verify_hdr_doc *o = xcalloc(1, sizeof(*o));
 
-	add_u64(o, "file_id", h->file_id);
-	add_u64(o, "offset", h->offset_bytes);
-	add_u64(o, "seed", h->seed);
-	add_u64(o, "seq", h->seq);
+	o->file_id = h->file_id;
+	o->offset = h->offset_bytes;
+	o->seed = h->seed;
+	o->seq = h->seq;
 	return o;
 }
 
 /* "verify": blocks checked, mismatches, the check's CPU, the first. */
-static struct json_object *verify_json(const struct run_verify *v)
+static struct run_verify_doc *verify_doc(const struct run_verify *v)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *f = NULL;
+	struct run_verify_doc *o = xcalloc(1, sizeof(*o));
+	struct run_verify_first *f;
 
-	add_str(o, "method", v->method);
-	add_u64(o, "blocks", v->blocks);
-	add_u64(o, "mismatches", v->mismatches);
-	add_double(o, "cpu_s", v->cpu_s);
-	add_double(o, "readback_s", v->readback_s);
-	if (v->have_first) {
-		f = json_object_new_object();
-		add_str(f, "file", v->file);
-		add_u64(f, "offset", v->offset_bytes);
-		json_object_object_add(
-		    f, "bad_byte",
-		    v->bad_byte == UINT64_MAX
-			? NULL
-			: json_object_new_uint64(v->bad_byte));
-		json_object_object_add(f, "header_ok",
-				       json_object_new_boolean(v->magic_ok));
-		json_object_object_add(f, "crc_ok",
-				       json_object_new_boolean(v->crc_ok));
-		add_str(f, "found_by", v->in_read ? "read" : "read-back");
-		json_object_object_add(f, "expected", vhdr_json(&v->want));
-		json_object_object_add(f, "found", vhdr_json(&v->found));
-	}
-	json_object_object_add(o, "first", f);
+	o->method = str(v->method);
+	o->blocks = v->blocks;
+	o->mismatches = v->mismatches;
+	o->cpu_s = fin(v->cpu_s);
+	o->readback_s = fin(v->readback_s);
+	if (!v->have_first)
+		return o;
+	f = o->first = xcalloc(1, sizeof(*f));
+	f->file = str(v->file);
+	f->offset = v->offset_bytes;
+	f->bad_byte = v->bad_byte;
+	f->has_bad_byte = v->bad_byte == UINT64_MAX ? MODEL_NULL : MODEL_SET;
+	f->header_ok = v->magic_ok;
+	f->crc_ok = v->crc_ok;
+	f->found_by = xstrdup(v->in_read ? "read" : "read-back");
+	f->expected = vhdr_doc(&v->want);
+	f->found = vhdr_doc(&v->found);
 	return o;
 }
 
@@ -332,8 +319,7 @@ static struct json_object *verify_json(const struct run_verify *v)
  * size, engine, depth, jobs, buffering and size; without the newline.
  * It is kept in the object because only the live workload can say it.
  */
-static void add_described(struct json_object *o, const struct workload *w,
-			  const struct target *t)
+static char *described(const struct workload *w, const struct target *t)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *where = t->workdir ? t->workdir : t->path;
@@ -365,106 +351,127 @@ static void add_described(struct json_object *o, const struct workload *w,
 	strbuf_rtrim(&sb);
 	if (t->holds) /* opened read only: say so where the run is said */
 		strbuf_addf(&sb, ", reads only (it %s)", t->holds);
-	add_str(o, "described", sb.buf);
-	strbuf_release(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* "target": where the run ran, and what ran there in words. */
+static void target_doc(const struct run_meta *meta, struct run_doc *doc)
+{
+	struct run_target *t;
+
+	if (!meta->t)
+		return;
+	t = doc->target = xcalloc(1, sizeof(*t));
+	t->spec = str(meta->t->spec);
+	t->kind = str(kind_names[meta->t->kind]);
+	t->path = str(meta->t->path);
+	t->logical_block_bytes = meta->t->logical_block_bytes;
+	doc->described = described(meta->w, meta->t);
+}
+
+/* "latency_ns", "cpu" and "metric". */
+static void numbers_doc(const struct run_meta *meta, const struct run_result *r,
+			struct run_doc *doc)
+{
+	const struct metric_def *m =
+	    meta->metric ? meta->metric : metric_default(meta->w);
+	struct job_lat lat[IO_DIRS];
+
+	job_lat_from_hist(&lat[IO_READ], &r->lat[IO_READ]);
+	job_lat_from_hist(&lat[IO_WRITE], &r->lat[IO_WRITE]);
+	doc->latency_ns = latencies_doc(lat, r->ops);
+	doc->cpu = xcalloc(1, sizeof(*doc->cpu));
+	doc->cpu->user_s = fin(r->cpu.user_s);
+	doc->cpu->sys_s = fin(r->cpu.sys_s);
+	doc->cpu->system_busy_s = fin(r->cpu.system_busy_s);
+	doc->cpu->system_total_s = fin(r->cpu.system_total_s);
+	doc->cpu->system_steal_s = fin(r->cpu.system_steal_s);
+	doc->metric = xcalloc(1, sizeof(*doc->metric));
+	doc->metric->name = str(m->name);
+	doc->metric->value = fin(metric_value(m, meta->w, r));
+	doc->metric->higher_is_better = m->higher_is_better;
+	doc->metric->unit = str(m->unit);
+}
+
+void result_to_doc(const struct run_meta *meta, const struct run_result *r,
+		   struct run_doc *doc)
+{
+	const struct workload *w = meta->w;
+	unsigned i;
+
+	run_doc_init(doc);
+	doc->schema = xstrdup(RESULT_SCHEMA);
+	doc->iotrial_version = xstrdup(IOTRIAL_VERSION);
+	doc->workload = xstrdup(w->ops->name);
+	params_doc(w, doc);
+	doc->knobs = xcalloc(meta->nr_knobs ?: 1, sizeof(*doc->knobs));
+	doc->nr_knobs = meta->nr_knobs;
+	for (i = 0; i < meta->nr_knobs; i++) {
+		doc->knobs[i].name = xstrdup(meta->knobs[i].name);
+		doc->knobs[i].value = str(meta->knobs[i].value);
+	}
+	target_doc(meta, doc);
+	if (w->ro.ios) {
+		doc->ios_requested = w->ro.ios;
+		doc->has_ios_requested = MODEL_SET;
+	} else {
+		doc->time_requested_s = (double)w->ro.time_ns / 1e9;
+		doc->has_time_requested_s = MODEL_SET;
+	}
+	doc->ramp_s = (double)w->ro.ramp_ns / 1e9;
+	value_u64(&doc->seed, w->ro.seed);
+	doc->seconds = fin(r->seconds);
+	doc->burst_seconds = fin(r->burst_seconds);
+	doc->ops = run_result_ops(r);
+	doc->iops = fin(run_result_iops(r));
+	doc->mbps = fin(run_result_mbps(r));
+	doc->bytes_read = r->bytes[IO_READ];
+	doc->bytes_written = r->bytes[IO_WRITE];
+	doc->ops_read = r->ops[IO_READ];
+	doc->ops_written = r->ops[IO_WRITE];
+	doc->fsyncs = r->fsyncs;
+	if (r->nr_op_results) {
+		doc->file_ops_total = r->file_ops;
+		doc->has_file_ops_total = MODEL_SET;
+		doc->ops_per_s = fin(run_result_ops_per_s(r));
+		doc->has_ops_per_s = MODEL_SET;
+		file_ops_doc(r, doc);
+	}
+	doc->dbench_mbps = fin(r->dbench_mbps);
+	doc->has_dbench_mbps = r->have_dbench ? MODEL_SET : MODEL_ABSENT;
+	/* a replay's score, docs/TRACE-FORMAT.md */
+	doc->fidelity = fin(r->fidelity);
+	doc->has_fidelity = r->have_fidelity ? MODEL_SET : MODEL_ABSENT;
+	if (r->have_fidelity_dev)
+		doc->fidelity_device = fidelity_dev_doc(r);
+	fidelity_members_doc(r, doc);
+	doc->interrupted = r->interrupted;
+	numbers_doc(meta, r, doc);
+	jobs_doc(r, doc);
+	if (r->limits)
+		doc->limits = limits_doc(r->limits);
+	if (r->exec)
+		doc->exec = exec_doc(r->exec);
+	if (r->verify)
+		doc->verify = verify_doc(r->verify);
+	metric_values_doc(w, r, doc);
+	truth_to_doc(r->truth, doc); /* "devices", "truth", "env" */
+	doc->warnings =
+	    strings_doc(r->warnings, r->nr_warnings, &doc->nr_warnings);
+	names_doc(r, doc);
+	doc->notes = strings_doc(r->notes, r->nr_notes, &doc->nr_notes);
+	if (r->nr_regimes)
+		regimes_doc(r, doc);
 }
 
 struct json_object *result_to_json(const struct run_meta *meta,
 				   const struct run_result *r)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *t = json_object_new_object();
-	struct json_object *k = json_object_new_object();
-	struct json_object *lat = json_object_new_object();
-	struct json_object *cpu = json_object_new_object();
-	struct json_object *metric = json_object_new_object();
-	const struct workload *w = meta->w;
-	const struct metric_def *m;
-	unsigned i;
+	struct run_doc doc;
+	struct json_object *o;
 
-	add_str(o, "schema", RESULT_SCHEMA);
-	add_str(o, "iotrial_version", IOTRIAL_VERSION);
-	add_str(o, "workload", w->ops->name);
-	json_object_object_add(o, "params", params_json(w));
-	for (i = 0; i < meta->nr_knobs; i++)
-		add_str(k, meta->knobs[i].name, meta->knobs[i].value);
-	json_object_object_add(o, "knobs", k);
-	if (meta->t) {
-		add_str(t, "spec", meta->t->spec);
-		add_str(t, "kind", kind_names[meta->t->kind]);
-		add_str(t, "path", meta->t->path);
-		add_u64(t, "logical_block_bytes", meta->t->logical_block_bytes);
-		add_described(o, w, meta->t);
-	}
-	json_object_object_add(o, "target", t);
-	if (w->ro.ios)
-		add_u64(o, "ios_requested", w->ro.ios);
-	else
-		add_double(o, "time_requested_s", (double)w->ro.time_ns / 1e9);
-	add_double(o, "ramp_s", (double)w->ro.ramp_ns / 1e9);
-	add_u64(o, "seed", w->ro.seed);
-	add_double(o, "seconds", r->seconds);
-	add_double(o, "burst_seconds", r->burst_seconds);
-	add_u64(o, "ops", run_result_ops(r));
-	add_double(o, "iops", run_result_iops(r));
-	add_double(o, "mbps", run_result_mbps(r));
-	add_u64(o, "bytes_read", r->bytes[IO_READ]);
-	add_u64(o, "bytes_written", r->bytes[IO_WRITE]);
-	add_u64(o, "ops_read", r->ops[IO_READ]);
-	add_u64(o, "ops_written", r->ops[IO_WRITE]);
-	add_u64(o, "fsyncs", r->fsyncs);
-	if (r->nr_op_results) {
-		add_u64(o, "file_ops_total", r->file_ops);
-		add_double(o, "ops_per_s", run_result_ops_per_s(r));
-		json_object_object_add(o, "file_ops", file_ops_json(r));
-	}
-	if (r->have_dbench)
-		add_double(o, "dbench_mbps", r->dbench_mbps);
-	if (r->have_fidelity) /* a replay's score, docs/TRACE-FORMAT.md */
-		add_double(o, "fidelity", r->fidelity);
-	if (r->have_fidelity_dev)
-		json_object_object_add(o, "fidelity_device",
-				       fidelity_dev_json(r));
-	fidelity_members_json(o, r);
-	json_object_object_add(o, "interrupted",
-			       json_object_new_boolean(r->interrupted));
-	if (r->ops[IO_READ])
-		json_object_object_add(lat, "read",
-				       latency_json(&r->lat[IO_READ]));
-	if (r->ops[IO_WRITE])
-		json_object_object_add(lat, "write",
-				       latency_json(&r->lat[IO_WRITE]));
-	json_object_object_add(o, "latency_ns", lat);
-	add_double(cpu, "user_s", r->cpu.user_s);
-	add_double(cpu, "sys_s", r->cpu.sys_s);
-	add_double(cpu, "system_busy_s", r->cpu.system_busy_s);
-	add_double(cpu, "system_total_s", r->cpu.system_total_s);
-	add_double(cpu, "system_steal_s", r->cpu.system_steal_s);
-	json_object_object_add(o, "cpu", cpu);
-	json_object_object_add(o, "jobs", jobs_json(r));
-	m = meta->metric ? meta->metric : metric_default(w);
-	add_str(metric, "name", m->name);
-	add_double(metric, "value", metric_value(m, w, r));
-	json_object_object_add(metric, "higher_is_better",
-			       json_object_new_boolean(m->higher_is_better));
-	add_str(metric, "unit", m->unit);
-	json_object_object_add(o, "metric", metric);
-	if (r->limits)
-		json_object_object_add(o, "limits", limits_json(r->limits));
-	if (r->exec)
-		json_object_object_add(o, "exec", exec_json(r->exec));
-	if (r->verify)
-		json_object_object_add(o, "verify", verify_json(r->verify));
-	json_object_object_add(o, "metrics", metric_values_json(w, r));
-	truth_to_json(r->truth, o); /* "devices", "truth", "env" */
-	json_object_object_add(o, "warnings",
-			       strings_json(r->warnings, r->nr_warnings));
-	json_object_object_add(o, "warning_kinds", warn_kinds_json(r));
-	json_object_object_add(o, "notes", strings_json(r->notes, r->nr_notes));
-	if (r->have_engine)
-		json_object_object_add(o, "engine_features",
-				       features_json(r->engine_features));
-	if (r->nr_regimes)
-		json_object_object_add(o, "regime", regimes_json(r));
+	result_to_doc(meta, r, &doc);
+	o = run_doc_to_tree(&doc);
+	run_doc_release(&doc);
 	return o;
 }

@@ -2,7 +2,8 @@
  * The "iotrial/1" run object (docs/iotrial.1, OUTPUT; how it may change:
  * docs/COMPATIBILITY.md): the one serialisation every consumer reads, so
  * its keys and units are fixed: mbps is 10^6 bytes/s, *_ns nanoseconds,
- * *_bytes bytes, seconds seconds.
+ * *_bytes bytes, seconds seconds. It is a struct run_doc
+ * (model/run_doc.h); the codec prints it.
  *
  * The object records a trial, not only its result: the workload and its
  * parameters, the target, the knobs and the device truth sit beside the
@@ -14,6 +15,7 @@
 #define IOTRIAL_RESULT_JSON_H
 
 #include <json-c/json.h>
+#include "../model/run_doc.h"
 #include "../result/result.h"
 #include "../targets/target.h"
 #include "../workload/workload.h"
@@ -43,7 +45,13 @@ const char *result_metric_name(const struct workload *w);
 double result_metric_value(const struct workload *w,
 			   const struct run_result *r);
 
-/* Build the run object; the caller owns it (json_object_put). */
+/* Fill doc (initialised here; run_doc_release() it) with the run
+ * object of r. */
+void result_to_doc(const struct run_meta *meta, const struct run_result *r,
+		   struct run_doc *doc);
+
+/* The same as a json-c tree (model/model_tree.h), for experiment.c
+ * until it holds documents; the caller owns it (json_object_put). */
 struct json_object *result_to_json(const struct run_meta *meta,
 				   const struct run_result *r);
 

@@ -1,108 +1,103 @@
 /*
- * A replay's settings and distributions in the run object. See
+ * A replay's settings and distributions in the run document. See
  * result_json_fid.h.
  */
 #include <math.h>
-#include <stdio.h>
 #include "result_json_fid.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* The terms in the order of run_fid_setting.moves' bits. */
 static const char *const move_names[5] = {"dev_read", "dev_write", "dev_size",
 					  "dev_depth", "latency"};
 
-static const char *const term_keys[4] = {"gap", "size", "offset", "latency"};
-
-/* A number, or null for NaN. */
-static struct json_object *num_or_null(double v)
+/* A share or an error that is a number, or NaN (null) for none. */
+static double num_or_nan(double v)
 {
-	return isfinite(v) ? json_object_new_double(v) : NULL;
+	return isfinite(v) ? v : NAN;
 }
 
-struct json_object *fidelity_moved_json(const struct run_result *r)
+/* A finite number, 0 for none: the members that are never null. */
+static double num_or_zero(double v)
 {
-	struct json_object *o;
+	return isfinite(v) ? v : 0;
+}
+
+void fidelity_moved_doc(const struct run_result *r, struct run_fidelity_dev *f)
+{
 	unsigned i;
 
 	if (!r->fidelity_dev_moved_bits)
-		return NULL;
-	o = json_object_new_object();
-	for (i = 0; i < 4; i++)
-		if (r->fidelity_dev_moved_bits & 1u << i)
-			json_object_object_add(
-			    o, move_names[i],
-			    json_object_new_double(r->fidelity_dev_moved[i]));
-	return o;
+		return;
+	f->moved = xcalloc(4, sizeof(*f->moved));
+	for (i = 0; i < 4; i++) {
+		struct model_num *m = &f->moved[f->nr_moved];
+
+		if (!(r->fidelity_dev_moved_bits & 1u << i))
+			continue;
+		m->name = xstrdup(move_names[i]);
+		m->value = num_or_zero(r->fidelity_dev_moved[i]);
+		f->nr_moved++;
+	}
+	f->has_moved = MODEL_SET;
 }
 
-/* One setting: its name, both values (null: not known), what it moves. */
-static struct json_object *setting_json(const struct run_fid_setting *s)
+/* One setting: its name, both values (NULL: not known), what it moves. */
+static void setting_doc(const struct run_fid_setting *s,
+			struct run_fidelity_setting *d)
 {
-	struct json_object *o = json_object_new_object(),
-			   *moves = json_object_new_array();
 	unsigned i;
 
-	json_object_object_add(o, "name", json_object_new_string(s->name));
-	json_object_object_add(o, "capture",
-			       s->capture ? json_object_new_string(s->capture)
-					  : NULL);
-	json_object_object_add(
-	    o, "replay", s->replay ? json_object_new_string(s->replay) : NULL);
+	d->name = xstrdup(s->name ? s->name : "");
+	d->capture = s->capture ? xstrdup(s->capture) : NULL;
+	d->replay = s->replay ? xstrdup(s->replay) : NULL;
+	d->moves = xcalloc(5, sizeof(*d->moves));
 	for (i = 0; i < 5; i++)
 		if (s->moves & 1u << i)
-			json_object_array_add(
-			    moves, json_object_new_string(move_names[i]));
-	json_object_object_add(o, "moves", moves);
-	return o;
+			d->moves[d->nr_moves++] = xstrdup(move_names[i]);
 }
 
 /* One class of calls against the capture's. */
-static struct json_object *class_json(const struct run_fid_class *c)
+static void class_doc(const struct run_fid_class *c,
+		      struct run_fidelity_class *d)
 {
-	static const char *const pct[3] = {"p50", "p90", "p99"};
-	struct json_object *o = json_object_new_object();
-	char key[32];
-	unsigned i, side;
-
-	json_object_object_add(o, "calls_capture",
-			       json_object_new_uint64(c->calls[0]));
-	json_object_object_add(o, "calls_replay",
-			       json_object_new_uint64(c->calls[1]));
-	for (i = 0; i < 4; i++)
-		json_object_object_add(o, term_keys[i], num_or_null(c->d[i]));
-	json_object_object_add(o, "latency_judged",
-			       json_object_new_boolean(c->latency_judged));
-	for (side = 0; side < 2; side++)
-		for (i = 0; i < 3; i++) {
-			snprintf(key, sizeof(key), "%s_%s_ns", pct[i],
-				 side ? "replay" : "capture");
-			json_object_object_add(
-			    o, key, json_object_new_uint64(c->lat_ns[side][i]));
-		}
-	json_object_object_add(o, "seq_capture",
-			       json_object_new_double(c->seq[0]));
-	json_object_object_add(o, "seq_replay",
-			       json_object_new_double(c->seq[1]));
-	return o;
+	d->name = xstrdup(c->name);
+	d->calls_capture = c->calls[0];
+	d->calls_replay = c->calls[1];
+	d->gap = num_or_nan(c->d[0]);
+	d->size = num_or_nan(c->d[1]);
+	d->offset = num_or_nan(c->d[2]);
+	d->latency = num_or_nan(c->d[3]);
+	d->latency_judged = c->latency_judged != 0;
+	d->p50_capture_ns = c->lat_ns[0][0];
+	d->p90_capture_ns = c->lat_ns[0][1];
+	d->p99_capture_ns = c->lat_ns[0][2];
+	d->p50_replay_ns = c->lat_ns[1][0];
+	d->p90_replay_ns = c->lat_ns[1][1];
+	d->p99_replay_ns = c->lat_ns[1][2];
+	d->seq_capture = num_or_zero(c->seq[0]);
+	d->seq_replay = num_or_zero(c->seq[1]);
 }
 
-void fidelity_members_json(struct json_object *o, const struct run_result *r)
+void fidelity_members_doc(const struct run_result *r, struct run_doc *doc)
 {
-	struct json_object *a, *d;
 	unsigned i;
 
 	if (r->nr_fid_settings) {
-		a = json_object_new_array();
+		doc->fidelity_settings = xcalloc(
+		    r->nr_fid_settings, sizeof(*doc->fidelity_settings));
 		for (i = 0; i < r->nr_fid_settings; i++)
-			json_object_array_add(
-			    a, setting_json(&r->fid_settings[i]));
-		json_object_object_add(o, "fidelity_settings", a);
+			setting_doc(&r->fid_settings[i],
+				    &doc->fidelity_settings[i]);
+		doc->nr_fidelity_settings = r->nr_fid_settings;
+		doc->has_fidelity_settings = MODEL_SET;
 	}
 	if (r->nr_fid_dist) {
-		d = json_object_new_object();
+		doc->fidelity_dist =
+		    xcalloc(r->nr_fid_dist, sizeof(*doc->fidelity_dist));
 		for (i = 0; i < r->nr_fid_dist; i++)
-			json_object_object_add(d, r->fid_dist[i].name,
-					       class_json(&r->fid_dist[i]));
-		json_object_object_add(o, "fidelity_dist", d);
+			class_doc(&r->fid_dist[i], &doc->fidelity_dist[i]);
+		doc->nr_fidelity_dist = r->nr_fid_dist;
+		doc->has_fidelity_dist = MODEL_SET;
 	}
 }

@@ -41,6 +41,39 @@ static void say(const struct trial *tr, enum session_say_level level,
 	strbuf_release(&sb);
 }
 
+/*
+ * The log of the checks before trial_check() passes: their notes wait
+ * in tr->held, so that a refusal is the only line of a refused command
+ * and the notes of a trial that runs still come, in order, once.
+ */
+static void hold_say(void *data, enum session_say_level level, const char *msg)
+{
+	struct trial *tr = data;
+
+	if (level == SESSION_SAY_NOTE && !tr->checked) {
+		strbuf_addstr(&tr->held, msg);
+		strbuf_addch(&tr->held, '\0');
+		return;
+	}
+	if (tr->hooks.log.say)
+		tr->hooks.log.say(tr->hooks.log.data, level, msg);
+}
+
+/* Say the held notes (trial_check() passed) and forget them. */
+static void flush_held(struct trial *tr)
+{
+	size_t at = 0;
+
+	tr->checked = 1;
+	while (at < tr->held.len) {
+		const char *msg = tr->held.buf + at;
+
+		say(tr, SESSION_SAY_NOTE, "%s", msg);
+		at += strlen(msg) + 1;
+	}
+	strbuf_release(&tr->held);
+}
+
 /* Put prefix (formatted) before the message in err. */
 static int prefix_err(struct strbuf *err, int ret, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -74,6 +107,7 @@ void trial_init(struct trial *tr, enum trial_kind kind,
 		tr->hooks = *hooks;
 	knob_ctx_init(&tr->kctx);
 	knob_plan_init(&tr->fixed, &tr->kctx);
+	strbuf_init(&tr->held, 0);
 }
 
 int trial_read_params(struct trial *tr, struct strbuf *err)
@@ -300,7 +334,9 @@ int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
 		return ret;
 	}
 	if (f.is_knob)
-		factor_translate(&fp, &f, &tr->hooks.log);
+		factor_translate(
+		    &fp, &f,
+		    &(struct session_log){.say = hold_say, .data = tr});
 	factor_plans_release(&fp);
 	ALLOC_GROW(tr->c.factors, tr->c.nr_factors + 1, tr->alloc_factors);
 	tr->c.factors[tr->c.nr_factors++] = f;
@@ -352,7 +388,9 @@ static int check_fixed(struct trial *tr, struct strbuf *err)
 		return ret;
 	for (i = 0; i < tr->fixed.nr; i++)
 		if (tr->fixed.v[i].note.len)
-			say(tr, SESSION_SAY_NOTE, "%s: %s",
+			session_say(
+			    &(struct session_log){.say = hold_say, .data = tr},
+			    SESSION_SAY_NOTE, "%s: %s",
 			    tr->fixed.v[i].input_name, tr->fixed.v[i].note.buf);
 	return knob_plan_need_root(&tr->fixed, err);
 }
@@ -425,6 +463,50 @@ int trial_check(struct trial *tr, struct strbuf *err)
 		    "silence this");
 		tr->c.drop_caches = 0;
 	}
+	flush_held(tr);
+	return 0;
+}
+
+int trial_add_arm(struct trial *tr, const unsigned *levels, unsigned *out,
+		  struct strbuf *err)
+{
+	long in_force = tr->arm_plan ? tr->arm_plan - tr->arm_plans : -1;
+	const struct experiment_config *c = &tr->c;
+	struct arm_setting *s = xcalloc(c->nr_factors + 1, sizeof(*s));
+	struct knob_plan plan;
+	unsigned f, i;
+	int ret = 0;
+
+	/* planned first: an arm whose knobs do not plan is never made */
+	for (f = 0; f < c->nr_factors; f++) {
+		if (levels[f] >= c->factors[f].nr_values) {
+			free(s);
+			return err_set(err, -EINVAL, "no value %u of '%s'",
+				       levels[f], c->factors[f].name);
+		}
+		s[f].name = c->factors[f].name;
+		s[f].value = c->factors[f].values[levels[f]];
+		s[f].is_knob = c->factors[f].is_knob;
+	}
+	if (tr->arm_plans)
+		ret = trial_arm_plan(tr, s, c->nr_factors, &plan, err);
+	free(s);
+	if (!ret)
+		ret = experiment_add_arm(&tr->e, c, levels, &i, err);
+	if (ret) {
+		if (tr->arm_plans)
+			knob_plan_release(&plan);
+		return ret;
+	}
+	*out = i;
+	if (!tr->arm_plans)
+		return 0;
+	/* plans are kept per arm, in the arms' order */
+	tr->arm_plans = xrealloc(tr->arm_plans, (tr->nr_arm_plans + 2) *
+						    sizeof(*tr->arm_plans));
+	tr->arm_plans[tr->nr_arm_plans++] = plan;
+	if (in_force >= 0)
+		tr->arm_plan = &tr->arm_plans[in_force];
 	return 0;
 }
 
@@ -826,6 +908,7 @@ void trial_release(struct trial *tr)
 	knob_ctx_release(&tr->kctx);
 	free(tr->fixed_settings);
 	target_release(&tr->t);
+	strbuf_release(&tr->held);
 	strbuf_release(&err);
 	memset(tr, 0, sizeof(*tr));
 }

@@ -90,6 +90,16 @@ int trial_plan(struct trial *tr, struct strbuf *err);
 int trial_check(struct trial *tr, struct strbuf *err);
 
 /*
+ * After trial_check(), even while the trial runs (an experiment_chooser
+ * adds the arms it tries): one more arm of the factors' values at
+ * levels[nr_factors], its workload checked and its knob values planned
+ * (a plan that fails leaves an arm that must not run: -errno, err
+ * naming it, *out its index all the same). 0 or -errno.
+ */
+int trial_add_arm(struct trial *tr, const unsigned *levels, unsigned *out,
+		  struct strbuf *err);
+
+/*
  * 1 when the end of the trial undoes something: fixed knobs to restore
  * or a scratch target to tear down (the caller then keeps signals such
  * as SIGPIPE from ending the process before trial_finish()).

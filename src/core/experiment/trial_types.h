@@ -89,6 +89,9 @@ struct trial {
 	unsigned nr_arm_plans;
 	const struct knob_plan *arm_plan; /* of the arm in force
 					     (apply_arm), or NULL */
+	struct strbuf held; /* notes said before trial_check() ends: a
+			       refusal comes first, alone */
+	int checked;	    /* trial_check() passed: notes go out at once */
 };
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * The journal file: format, parser, durable append and compaction (the
- * format is described in journal.h).
+ * The journal's records: format and parser (the format is described in
+ * journal.h; the file, its append and compaction are journal_file.c).
  *
  * The parser is strict because what it reads decides what gets written
  * to a production machine as root: a line with a bad checksum, an
@@ -18,9 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include "journal.h"
-#include "state.h"
+#include "journal-int.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -29,8 +28,6 @@
 #define JOURNAL_MAX_LINE 65536
 /* Most tokens on a line (set has 10 with its keyword). */
 #define JOURNAL_MAX_TOKENS 10
-/* The largest journal we read (64 MiB). */
-#define JOURNAL_MAX_BYTES (64u << 20)
 
 /* Keyword, and number of tokens after it, per record type. */
 static const struct {
@@ -38,9 +35,11 @@ static const struct {
 	unsigned nr_tokens;
 	unsigned nr_strings;
 } kinds[] = {
-    [JREC_OWN] = {"own", 6, 2},	  [JREC_SET] = {"set", 9, 7},
-    [JREC_SCR] = {"scr", 5, 3},	  [JREC_KEEP] = {"keep", 2, 0},
-    [JREC_UNDO] = {"undo", 2, 0}, [JREC_DROP] = {"drop", 3, 1},
+    [JREC_OWN] = {"own", 6, 2},	      [JREC_SET] = {"set", 9, 7},
+    [JREC_SCR] = {"scr", 5, 3},	      [JREC_KEEP] = {"keep", 2, 0},
+    [JREC_UNDO] = {"undo", 2, 0},     [JREC_DROP] = {"drop", 3, 1},
+    [JREC_WROTE] = {"wrote", 3, 1},   [JREC_RESTORE] = {"restore", 2, 0},
+    [JREC_RETIRE] = {"retire", 3, 1},
 };
 
 /* The string fields r carries on its line: a set line of the previous
@@ -96,6 +95,15 @@ void jrec_release(struct jrec *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void jrec_copy(struct jrec *out, const struct jrec *r)
+{
+	int i;
+
+	*out = *r;
+	for (i = 0; i < JF_MAX; i++)
+		out->f[i] = xstrdup(r->f[i] ? r->f[i] : "");
+}
+
 void journal_init(struct journal *j, const char *path)
 {
 	memset(j, 0, sizeof(*j));
@@ -113,8 +121,8 @@ void journal_set_dir(struct journal *j, int dir_fd, const char *name)
 	j->dir_fd = dir_fd;
 }
 
-/* Drop every record from memory. */
-static void clear_recs(struct journal *j)
+/* As journal-int.h says. */
+void journal_clear(struct journal *j)
 {
 	size_t i;
 
@@ -127,7 +135,7 @@ void journal_release(struct journal *j)
 {
 	if (!j)
 		return;
-	clear_recs(j);
+	journal_clear(j);
 	free(j->recs);
 	free(j->path);
 	free(j->name);
@@ -156,6 +164,27 @@ struct jrec *journal_find(const struct journal *j, uint64_t seq)
 	return NULL;
 }
 
+int journal_same_setting(const struct jrec *a, const struct jrec *b)
+{
+	return a->type == JREC_SET && b->type == JREC_SET &&
+	       !strcmp(a->f[JF_GROUP], b->f[JF_GROUP]) &&
+	       !strcmp(a->f[JF_SCOPE], b->f[JF_SCOPE]) &&
+	       !strcmp(a->f[JF_OBJECT], b->f[JF_OBJECT]);
+}
+
+const struct jrec *journal_wrote_of(const struct journal *j, uint64_t seq)
+{
+	const struct jrec *t = journal_find(j, seq);
+	size_t i;
+
+	if (!t || !t->confirmed)
+		return NULL;
+	for (i = (size_t)(t - j->recs) + 1; i < j->nr; i++)
+		if (j->recs[i].type == JREC_WROTE && j->recs[i].ref == seq)
+			return &j->recs[i];
+	return NULL;
+}
+
 size_t journal_live(const struct journal *j)
 {
 	size_t i, n = 0;
@@ -168,10 +197,8 @@ size_t journal_live(const struct journal *j)
 	return n;
 }
 
-/* Append field s, escaped. */
-static void add_field(struct strbuf *out, const char *s)
+void journal_escape(struct strbuf *out, const char *s)
 {
-	strbuf_addch(out, ' ');
 	if (!*s) {
 		strbuf_addch(out, '%');
 		return;
@@ -184,6 +211,13 @@ static void add_field(struct strbuf *out, const char *s)
 		else
 			strbuf_addf(out, "%%%02X", c);
 	}
+}
+
+/* Append field s, escaped. */
+static void add_field(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, ' ');
+	journal_escape(out, s);
 }
 
 void journal_format(const struct jrec *r, struct strbuf *out)
@@ -233,8 +267,7 @@ static int hexval(char c)
 	return -1;
 }
 
-/* Decode an escaped field into a new string; NULL when malformed. */
-static char *unescape_field(const char *s)
+char *journal_unescape(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -259,8 +292,8 @@ static char *unescape_field(const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Mark what record r (already in j) implies for earlier records. */
-static void apply_state(struct journal *j, const struct jrec *r)
+/* As journal-int.h says. */
+void journal_apply(struct journal *j, const struct jrec *r)
 {
 	struct jrec *t;
 	size_t i;
@@ -277,6 +310,24 @@ static void apply_state(struct journal *j, const struct jrec *r)
 			if (j->recs[i].type == JREC_SET &&
 			    j->recs[i].ref == r->ref)
 				j->recs[i].kept = 1;
+		break;
+	case JREC_WROTE:
+		t = journal_find(j, r->ref);
+		if (t)
+			t->confirmed = 1;
+		break;
+	case JREC_RESTORE:
+		t = journal_find(j, r->ref);
+		if (t)
+			t->restoring = 1;
+		break;
+	case JREC_RETIRE:
+		t = journal_find(j, r->ref);
+		for (i = 0; t && i < j->nr && j->recs[i].seq < t->seq; i++)
+			if (journal_same_setting(&j->recs[i], t))
+				j->recs[i].done = 1;
+		if (t)
+			t->done = 1;
 		break;
 	default:
 		break;
@@ -316,6 +367,20 @@ static int check_refs(const struct journal *j, const struct jrec *r,
 		if (t->done)
 			return err_set(err, -EBADMSG,
 				       "record %" PRIu64 " was already undone",
+				       r->ref);
+		break;
+	case JREC_WROTE:
+	case JREC_RESTORE:
+	case JREC_RETIRE:
+		if (!t || t->type != JREC_SET || t->done)
+			return err_set(err, -EBADMSG,
+				       "it names record %" PRIu64 ", which is "
+				       "not a live 'set' record above it",
+				       r->ref);
+		if (r->type == JREC_WROTE && t->confirmed)
+			return err_set(err, -EBADMSG,
+				       "record %" PRIu64 " was already "
+				       "confirmed",
 				       r->ref);
 		break;
 	default:
@@ -401,7 +466,7 @@ static int parse_line(char *line, size_t n, struct jrec *r, struct strbuf *err)
 	for (t = 0; t < JF_MAX; t++)
 		r->f[t] = NULL;
 	for (t = 0; t < nr_strings_of(r); t++) {
-		r->f[t] = unescape_field(tok[i + t]);
+		r->f[t] = journal_unescape(tok[i + t]);
 		if (!r->f[t]) {
 			jrec_release(r);
 			return err_set(err, -EBADMSG, "bad escape in field %u",
@@ -421,7 +486,7 @@ int journal_parse(struct journal *j, const char *buf, size_t len,
 	unsigned lineno = 0;
 	int ret = 0;
 
-	clear_recs(j);
+	journal_clear(j);
 	j->next_seq = 1;
 	j->torn_bytes = 0;
 	j->torn_line = 0;
@@ -478,282 +543,13 @@ int journal_parse(struct journal *j, const char *buf, size_t len,
 		ALLOC_GROW(j->recs, j->nr + 1, j->alloc);
 		j->recs[j->nr++] = r;
 		j->next_seq = r.seq + 1;
-		apply_state(j, &j->recs[j->nr - 1]);
+		journal_apply(j, &j->recs[j->nr - 1]);
 	}
 	if (ret) {
-		clear_recs(j);
+		journal_clear(j);
 		j->next_seq = 1;
 	}
 	strbuf_release(&line);
 	strbuf_release(&why);
-	return ret;
-}
-
-/* Open the journal file with flags, never through a symbolic link, and
- * check it may be trusted. -errno with err set, -ENOENT quietly. */
-static int open_checked(const struct journal *j, int flags, int *out,
-			struct strbuf *err)
-{
-	int fd =
-	    openat(j->dir_fd, j->name, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
-	int ret;
-
-	if (fd < 0 && errno == ENOENT)
-		return -ENOENT;
-	if (fd < 0 && errno == ELOOP)
-		return state_refuse_link(j->path, "journal", 0, err);
-	if (fd < 0)
-		return err_set(err, -errno, "cannot open the journal '%s': %s",
-			       j->path, strerror(errno));
-	ret = state_check(fd, j->path, "journal", 0, err);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	*out = fd;
-	return 0;
-}
-
-int journal_read(const struct journal *j, struct strbuf *out,
-		 struct strbuf *err)
-{
-	ssize_t n;
-	int fd, ret;
-
-	strbuf_reset(out);
-	ret = open_checked(j, O_RDONLY, &fd, err);
-	if (ret)
-		return ret;
-	for (;;) {
-		strbuf_grow(out, 4096);
-		n = read(fd, out->buf + out->len, out->alloc - out->len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		strbuf_setlen(out, out->len + (size_t)n);
-		if (out->len > JOURNAL_MAX_BYTES) {
-			errno = EFBIG;
-			n = -1;
-			break;
-		}
-	}
-	if (n < 0)
-		ret = err_set(err, -errno, "cannot read the journal '%s': %s",
-			      j->path, strerror(errno));
-	close(fd);
-	return ret;
-}
-
-int journal_load(struct journal *j, struct strbuf *err)
-{
-	struct strbuf buf = STRBUF_INIT;
-	int ret = journal_read(j, &buf, err);
-
-	if (ret == -ENOENT) {
-		clear_recs(j);
-		j->next_seq = 1;
-		j->torn_bytes = 0;
-		ret = 0;
-	} else if (!ret) {
-		ret = journal_parse(j, buf.buf, buf.len, err);
-	}
-	strbuf_release(&buf);
-	return ret;
-}
-
-/* fsync the directory holding the journal, so a create, rename or
- * unlink is durable. 0 or -errno. */
-static int sync_dir(const struct journal *j)
-{
-	if (j->dir_fd != AT_FDCWD)
-		return fsync(j->dir_fd) < 0 ? -errno : 0;
-	return state_sync_parent(j->path);
-}
-
-/* Write all of buf; -errno on failure. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int journal_append(struct journal *j, const struct jrec *r, struct strbuf *err)
-{
-	struct strbuf line = STRBUF_INIT;
-	struct jrec copy;
-	struct stat st;
-	int created = 0, ret = 0, i;
-
-	if (j->fd < 0) {
-		ret =
-		    open_checked(j, O_WRONLY | O_CREAT | O_APPEND, &j->fd, err);
-		if (ret == -ENOENT) /* a directory on the way is missing */
-			ret = err_set(err, ret,
-				      "cannot create the journal '%s': %s",
-				      j->path, strerror(-ret));
-		if (ret)
-			return ret;
-	}
-	if (fstat(j->fd, &st) < 0)
-		return err_set(err, -errno, "cannot stat the journal '%s': %s",
-			       j->path, strerror(errno));
-	if (j->torn_bytes && (size_t)st.st_size >= j->torn_bytes) {
-		st.st_size -= (off_t)j->torn_bytes;
-		if (ftruncate(j->fd, st.st_size) < 0)
-			return err_set(err, -errno,
-				       "cannot cut the torn last line off the "
-				       "journal '%s': %s",
-				       j->path, strerror(errno));
-		j->torn_bytes = 0;
-	}
-	if (st.st_size == 0) {
-		strbuf_addstr(&line, JOURNAL_HEADER "\n");
-		created = 1;
-	}
-	copy = *r;
-	copy.seq = j->next_seq;
-	copy.done = copy.kept = 0;
-	journal_format(&copy, &line);
-	ret = write_all(j->fd, line.buf, line.len);
-	if (!ret && fdatasync(j->fd) < 0)
-		ret = -errno;
-	if (!ret && created)
-		ret = sync_dir(j);
-	if (ret) {
-		/* leave the file as it was: no half record */
-		if (ftruncate(j->fd, st.st_size) == 0)
-			fdatasync(j->fd);
-		strbuf_release(&line);
-		return err_set(err, ret, "cannot write the journal '%s': %s",
-			       j->path, strerror(-ret));
-	}
-	strbuf_release(&line);
-	for (i = 0; i < JF_MAX; i++)
-		copy.f[i] = xstrdup(r->f[i] ? r->f[i] : "");
-	ALLOC_GROW(j->recs, j->nr + 1, j->alloc);
-	j->recs[j->nr++] = copy;
-	j->next_seq++;
-	apply_state(j, &j->recs[j->nr - 1]);
-	return 0;
-}
-
-/* Does record i survive compaction? */
-static int survives(const struct journal *j, size_t i)
-{
-	const struct jrec *r = &j->recs[i];
-	size_t k;
-
-	switch (r->type) {
-	case JREC_SET:
-	case JREC_SCR:
-		return !r->done;
-	case JREC_OWN:
-	case JREC_KEEP:
-		for (k = 0; k < j->nr; k++) {
-			const struct jrec *o = &j->recs[k];
-
-			if ((o->type == JREC_SET || o->type == JREC_SCR) &&
-			    !o->done &&
-			    o->ref == (r->type == JREC_OWN ? r->seq : r->ref))
-				return 1;
-		}
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-int journal_compact(struct journal *j, struct strbuf *err)
-{
-	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
-	size_t i, w = 0;
-	char *keep = xcalloc(j->nr ? j->nr : 1, 1);
-	int fd = -1, ret = 0, any = 0, replaced = 0;
-
-	for (i = 0; i < j->nr; i++) {
-		keep[i] = (char)survives(j, i);
-		any |= keep[i];
-		w += keep[i];
-	}
-	if (any && w == j->nr && !j->torn_bytes) {
-		/* nothing to drop: leave the file alone */
-		free(keep);
-		return 0;
-	}
-	w = 0;
-	if (j->fd >= 0) {
-		close(j->fd);
-		j->fd = -1;
-	}
-	if (!any) {
-		if (unlinkat(j->dir_fd, j->name, 0) < 0 && errno != ENOENT) {
-			ret = err_set(err, -errno,
-				      "cannot remove the journal '%s': %s",
-				      j->path, strerror(errno));
-			goto out;
-		}
-		replaced = 1;
-		goto sync;
-	}
-	strbuf_addstr(&text, JOURNAL_HEADER "\n");
-	for (i = 0; i < j->nr; i++)
-		if (keep[i])
-			journal_format(&j->recs[i], &text);
-	strbuf_addf(&tmp, "%s.tmp", j->name);
-	/* a crash may have left one; O_EXCL then makes sure it is ours */
-	unlinkat(j->dir_fd, tmp.buf, 0);
-	fd = openat(j->dir_fd, tmp.buf,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		ret = -errno;
-	if (!ret)
-		ret = write_all(fd, text.buf, text.len);
-	if (!ret && fdatasync(fd) < 0)
-		ret = -errno;
-	if (fd >= 0 && close(fd) < 0 && !ret)
-		ret = -errno;
-	if (!ret && renameat(j->dir_fd, tmp.buf, j->dir_fd, j->name) < 0)
-		ret = -errno;
-	if (ret) {
-		if (fd >= 0)
-			unlinkat(j->dir_fd, tmp.buf, 0);
-		err_set(err, ret, "cannot rewrite the journal '%s': %s",
-			j->path, strerror(-ret));
-		goto out;
-	}
-	replaced = 1;
-sync:
-	ret = sync_dir(j);
-	if (ret)
-		err_set(err, ret,
-			"the journal '%s' was %s, but its directory could not "
-			"be synced (%s): a crash now could bring the old one "
-			"back",
-			j->path, any ? "rewritten" : "removed", strerror(-ret));
-out:
-	if (replaced) {
-		/* memory mirrors the file as it is now */
-		for (i = 0; i < j->nr; i++) {
-			if (keep[i])
-				j->recs[w++] = j->recs[i];
-			else
-				jrec_release(&j->recs[i]);
-		}
-		j->nr = w;
-		j->torn_bytes = 0;
-	}
-	free(keep);
-	strbuf_release(&text);
-	strbuf_release(&tmp);
 	return ret;
 }

@@ -11,6 +11,10 @@
  *
  *   own  SEQ PID START_TICKS TIME BOOT_ID COMMAND  a process took over
  *   set  SEQ OWN NAME GROUP SCOPE OBJECT IDENT ORIG WROTE  before a write
+ *   wrote SEQ TARGET NOW         TARGET's write was made; NOW read back
+ *   restore SEQ TARGET           before TARGET's original is written back
+ *   retire SEQ TARGET REASON     TARGET and the older set records of its
+ *                                setting no longer apply (changed since)
  *   scr  SEQ OWN WHAT A B        before making a scratch resource
  *   keep SEQ OWN                 OWN's set records outlive it (iotrial set)
  *   undo SEQ TARGET              TARGET was restored or torn down
@@ -22,6 +26,23 @@
  * iotrial wrote or was changed since by someone else, whose value is
  * then kept. Journals of the previous version have set lines without
  * WROTE (8 fields); they are still read, as "written value unknown".
+ *
+ * Every write iotrial makes to a knob is in the journal before and after
+ * it: a set record announces it and a wrote record confirms it; a
+ * restore record announces the write of the original back and the undo
+ * record confirms that. So the journal always knows which value iotrial
+ * wrote last, and only while one write is announced and not confirmed
+ * (a crash in between) are two values possible: the one before and the
+ * one after it. When the setting holds a value someone set after
+ * iotrial's last write, every record of it is retired at once, by one
+ * retire record: the setting of a set record is its GROUP on its SCOPE
+ * and OBJECT (journal_same_setting()). Journals of the previous version
+ * have no wrote, restore or retire records; an older iotrial refuses a
+ * journal that holds one ("unknown record", a corrupt journal: it
+ * changes nothing until a person has looked). They are only there while
+ * a change is in flight or was left by a crash: compaction drops a
+ * wrote record once its set record is done or kept (a keep record is
+ * written after every write of its owner was made).
  *
  * SEQ increases by line. A set or scr record is live until an undo or
  * drop names it. Each record is written with one write() and fsync'd
@@ -52,6 +73,9 @@ enum jrec_type {
 	JREC_KEEP,
 	JREC_UNDO,
 	JREC_DROP,
+	JREC_WROTE,
+	JREC_RESTORE,
+	JREC_RETIRE,
 };
 
 /* The string fields of each record type (index into jrec.f). */
@@ -71,7 +95,8 @@ enum {
 	JF_A = 1,      /* scr: its path (or device node for loop) */
 	JF_B = 2,      /* scr: the backing file, the mounted device, or a
 			  work directory's identity "DEV:INO" */
-	JF_REASON = 0, /* drop: why it no longer applies */
+	JF_REASON = 0, /* drop, retire: why it no longer applies */
+	JF_NOW = 0,    /* wrote: what the knob read back after the write */
 	JF_MAX = 7,
 };
 
@@ -79,8 +104,9 @@ enum {
 struct jrec {
 	enum jrec_type type;
 	uint64_t seq;
-	uint64_t ref;	      /* set/scr/keep: the own record; undo/drop: the
-				 record undone */
+	uint64_t ref;	      /* set/scr/keep: the own record; undo/drop/
+				 wrote/restore/retire: the set or scr
+				 record */
 	int64_t pid;	      /* own */
 	uint64_t start_ticks; /* own: /proc/PID/stat starttime, against pid
 				 reuse */
@@ -90,6 +116,8 @@ struct jrec {
 	unsigned done : 1;	    /* set/scr: an undo or drop names it */
 	unsigned kept : 1;	    /* set: its owner has a keep record */
 	unsigned wrote_unknown : 1; /* set: an old line without WROTE */
+	unsigned confirmed : 1;	    /* set: a wrote record names it */
+	unsigned restoring : 1;	    /* set: a restore record names it */
 };
 
 /* The journal in memory, plus the file it mirrors. */
@@ -157,6 +185,11 @@ struct jrec *journal_find(const struct journal *j, uint64_t seq);
 size_t journal_live(const struct journal *j);
 /* One line, escaped, with its checksum and newline. */
 void journal_format(const struct jrec *r, struct strbuf *out);
+/* Append s escaped as a journal field is ("%" for ""; bytes outside
+ * '!'..'~' and '%' as %XX), so it holds no blank or control byte. */
+void journal_escape(struct strbuf *out, const char *s);
+/* s unescaped, in a new string; NULL when malformed. */
+char *journal_unescape(const char *s);
 /* A record type's keyword ("set"). */
 const char *journal_type_name(enum jrec_type t);
 /* What a set or scr record changed, as the journal names it: "set" for
@@ -165,6 +198,13 @@ const char *journal_type_name(enum jrec_type t);
 const char *jrec_kind(const struct jrec *r);
 /* Free the strings of a record built by hand. */
 void jrec_release(struct jrec *r);
+/* A copy of r with its own strings, into out (jrec_release() it). */
+void jrec_copy(struct jrec *out, const struct jrec *r);
+/* Do set records a and b change the same setting (group, scope and
+ * object)? */
+int journal_same_setting(const struct jrec *a, const struct jrec *b);
+/* The wrote record that confirms set record seq, or NULL. */
+const struct jrec *journal_wrote_of(const struct journal *j, uint64_t seq);
 /* Set field i of r to a copy of s. */
 void jrec_set(struct jrec *r, int i, const char *s);
 

@@ -28,6 +28,8 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include "session.h"
+#include "session-int.h"
+#include "setlock.h"
 #include "state.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -37,6 +39,12 @@
 struct seen_value {
 	uint64_t seq; /* the record of that change */
 	char *value;  /* as session_note() was given it */
+};
+
+/* A machine's settings lock this session holds (setlock.h). */
+struct held_lock {
+	char *scope, *object;
+	int fd;
 };
 
 /* One process's hold on the journal: the lock, the records, our owner. */
@@ -50,11 +58,18 @@ struct session {
 	char *boot; /* this boot's id */
 	struct seen_value *seen;
 	size_t nr_seen, alloc_seen;
+	struct held_lock *locks; /* the settings locks held */
+	size_t nr_locks, alloc_locks;
 };
 
 const char *session_journal(const struct session *s)
 {
 	return s->j.path;
+}
+
+const struct journal *session_records(const struct session *s)
+{
+	return &s->j;
 }
 
 void session_say(const struct session_log *log, enum session_say_level level,
@@ -70,56 +85,6 @@ void session_say(const struct session_log *log, enum session_say_level level,
 	va_end(ap);
 	log->say(log->data, level, sb.buf);
 	strbuf_release(&sb);
-}
-
-char *knob_boot_id(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (strbuf_read_file(&sb, KNOB_BOOT_ID_FILE, 256))
-		strbuf_reset(&sb);
-	strbuf_trim(&sb);
-	if (!sb.len)
-		strbuf_addstr(&sb, KNOB_BOOT_UNKNOWN);
-	return strbuf_detach(&sb, NULL);
-}
-
-/* Is b a boot id that was read (not "unknown", not missing)? */
-static int boot_known(const char *b)
-{
-	return b && *b && strcmp(b, KNOB_BOOT_UNKNOWN);
-}
-
-/* Field 22 of /proc/PID/stat (start time in ticks); 0 if unknown. */
-static uint64_t start_ticks(long pid)
-{
-	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
-	unsigned long long v = 0;
-	char *p;
-
-	strbuf_addf(&path, "/proc/%ld/stat", pid);
-	if (!strbuf_read_file(&sb, path.buf, 4096) &&
-	    (p = strrchr(sb.buf, ')')) &&
-	    sscanf(p + 2,
-		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u "
-		   "%*u %*d %*d %*d %*d %*d %*d %llu",
-		   &v) != 1)
-		v = 0;
-	strbuf_release(&sb);
-	strbuf_release(&path);
-	return v;
-}
-
-/* Is the process of own record r still running (read-only check)? */
-int knob_owner_alive(const struct jrec *own, const char *boot)
-{
-	/* a boot id that could not be read tells nothing: the pid and its
-	 * start time still do */
-	if (boot_known(boot) && boot_known(own->f[JF_BOOT]) &&
-	    strcmp(own->f[JF_BOOT], boot))
-		return 0;
-	return start_ticks((long)own->pid) == own->start_ticks &&
-	       own->start_ticks;
 }
 
 /* The full corrupt-journal message: what, and how to look. */
@@ -166,7 +131,7 @@ static int ensure_owner(struct session *s, struct strbuf *err)
 	memset(&r, 0, sizeof(r));
 	r.type = JREC_OWN;
 	r.pid = getpid();
-	r.start_ticks = start_ticks((long)getpid());
+	r.start_ticks = session_start_ticks((long)getpid());
 	r.time_s = (uint64_t)time(NULL);
 	r.f[JF_BOOT] = s->boot;
 	r.f[JF_CMD] = s->cmd;
@@ -189,9 +154,7 @@ static int mark_done(struct session *s, uint64_t seq, const char *reason,
 	return journal_append(&s->j, &r, err);
 }
 
-/* What this process noted after it made the change of record seq, or
- * NULL. */
-static const char *seen_value(const struct session *s, uint64_t seq)
+const char *session_seen(const struct session *s, uint64_t seq)
 {
 	size_t i;
 
@@ -212,86 +175,126 @@ const struct undo_ops *undo_kind(const struct jrec *r)
 	return NULL;
 }
 
-/*
- * Undo one live record through its kind, and journal what came of it:
- * undone, or retired (no longer applies, or never ours); a failure
- * leaves it live for a retry.
- */
-static int undo_one(struct session *s, struct jrec *r,
-		    const struct session_log *log, struct strbuf *err)
+int session_live(const struct jrec *r)
 {
-	const struct undo_ops *kind = undo_kind(r);
-	struct undo_ctx ctx = {log, seen_value(s, r->seq)};
-	struct strbuf why = STRBUF_INIT;
-	uint64_t seq = r->seq; /* r moves when a record is appended */
+	return (r->type == JREC_SET || r->type == JREC_SCR) && !r->done;
+}
+
+/* Is there a live record newer than the one at index i that changes the
+ * same thing (its kind's same())? Then that one is undone first. */
+static int superseded(const struct session *s, size_t i,
+		      const struct undo_ops *kind)
+{
+	size_t k;
+
+	for (k = i + 1; kind && kind->same && k < s->j.nr; k++)
+		if (session_live(&s->j.recs[k]) &&
+		    kind->same(&s->j.recs[k], &s->j.recs[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Retire r (a copy of a live set record) and every older live record of
+ * its setting, with one retire record: what it names was changed by
+ * someone after all of them. A kept one is named: `iotrial revert` will
+ * not bring it back. 0 or -errno with err set.
+ */
+static int retire_chain(struct session *s, const struct jrec *r,
+			const struct undo_ops *kind, const char *why,
+			const struct session_log *log, struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < s->j.nr && s->j.recs[i].seq < r->seq; i++) {
+		const struct jrec *o = &s->j.recs[i];
+		struct strbuf was = STRBUF_INIT;
+
+		if (!session_live(o) || !o->kept || !journal_same_setting(r, o))
+			continue;
+		kind->describe(&s->j, o, UNDO_BRIEF, &was);
+		session_say(log, SESSION_SAY_NOTE,
+			    "the change of %s that 'iotrial set' kept is "
+			    "retired too: the value set since is newer",
+			    was.buf);
+		strbuf_release(&was);
+	}
+	return session_retire(s, r->seq, why, err);
+}
+
+int session_retire(struct session *s, uint64_t seq, const char *why,
+		   struct strbuf *err)
+{
+	struct jrec rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = JREC_RETIRE;
+	rec.ref = seq;
+	rec.f[JF_REASON] = (char *)why;
+	return journal_append(&s->j, &rec, err);
+}
+
+/*
+ * Undo the live record at index i through its kind, and journal what
+ * came of it: undone, or retired (no longer applies, never ours, changed
+ * since); a failure leaves it live for a retry (-errno, err set): -EBUSY
+ * when another iotrial holds the setting's lock (recovery does not wait
+ * for it). 1 when it waits, without a word, for a newer record of the
+ * same thing that is still live.
+ */
+static int undo_one(struct session *s, size_t i, const struct session_log *log,
+		    struct strbuf *err)
+{
+	const struct undo_ops *kind = undo_kind(&s->j.recs[i]);
+	struct undo_ctx ctx = {log, session_seen(s, s->j.recs[i].seq), &s->j,
+			       s};
+	struct strbuf why = STRBUF_INIT, was = STRBUF_INIT;
+	struct jrec r; /* the records move when one is appended */
 	int ret;
 
+	if (superseded(s, i, kind))
+		return 1;
+	jrec_copy(&r, &s->j.recs[i]);
+	if (r.type == JREC_SET) {
+		ret = session_lock_setting(s, r.f[JF_SCOPE], r.f[JF_OBJECT],
+					   r.f[JF_IDENT], 0, &why);
+		if (ret == -EBUSY) {
+			kind->describe(&s->j, &r, UNDO_BRIEF, &was);
+			err_set(err, ret, "%s is left for later: %s", was.buf,
+				why.buf);
+			goto out;
+		}
+		if (ret) {
+			err_set(err, ret, "%s", why.buf);
+			goto out;
+		}
+	}
 	if (kind)
-		ret = kind->undo(r, &ctx, &why);
+		ret = kind->undo(&r, &ctx, &why);
 	else
 		ret = err_set(&why, -EPROTO,
 			      "this iotrial does not know how to undo the "
 			      "journal's '%s' record #%" PRIu64 " (a newer "
 			      "one wrote it); undo it with that version",
-			      jrec_kind(r), seq);
-	if (!ret)
-		ret = mark_done(s, seq, NULL, err);
-	else if (ret == -ESTALE || ret == -EPERM)
-		ret = mark_done(s, seq, why.buf, err);
-	else
+			      jrec_kind(&r), r.seq);
+	if (!ret) {
+		ret = mark_done(s, r.seq, NULL, err);
+	} else if (ret == -ESTALE || ret == -EPERM) {
+		ret = mark_done(s, r.seq, why.buf, err);
+	} else if (ret == UNDO_CHANGED_SINCE) {
+		/* all of the chain at once: a crash cannot leave part of it
+		 * to be judged against a value only its newest record knew */
+		ret = r.type == JREC_SET
+			  ? retire_chain(s, &r, kind, why.buf, log, err)
+			  : mark_done(s, r.seq, why.buf, err);
+	} else {
 		err_set(err, ret, "%s", why.buf);
+	}
+out:
+	jrec_release(&r);
 	strbuf_release(&why);
+	strbuf_release(&was);
 	return ret;
-}
-
-/* Is r a live set/scr record? */
-static int live(const struct jrec *r)
-{
-	return (r->type == JREC_SET || r->type == JREC_SCR) && !r->done;
-}
-
-/*
- * Can recovery not tell whether r's change still applies? That is a
- * live record of a kind that does not outlive a reboot, whose owner is
- * gone, when this boot's id or the owner's could not be read: the
- * machine may have rebooted since (the change is gone, the record must
- * be retired) or not (it must be undone), and neither may be guessed.
- */
-static int cannot_tell(const struct journal *j, const struct jrec *r,
-		       const char *boot)
-{
-	const struct undo_ops *kind = undo_kind(r);
-	const struct jrec *own;
-
-	if (!live(r) || !kind || kind->survives_reboot)
-		return 0;
-	own = journal_find(j, r->ref);
-	if (!own || (boot_known(boot) && boot_known(own->f[JF_BOOT])))
-		return 0;
-	return !knob_owner_alive(own, boot);
-}
-
-/*
- * Is r something recovery acts on: live, and its owner gone? A kept
- * change waits for iotrial revert as long as its boot lasts, and the
- * records of a live owner are its own business, lock or no lock. A
- * record whose boot cannot be told (cannot_tell()) is left as it is.
- */
-static int stale(const struct journal *j, const struct jrec *r,
-		 const char *boot)
-{
-	const struct jrec *own;
-
-	if (!live(r) || cannot_tell(j, r, boot))
-		return 0;
-	own = journal_find(j, r->ref);
-	if (!own)
-		return 1;
-	if (knob_owner_alive(own, boot))
-		return 0;
-	if (!boot_known(boot) || !boot_known(own->f[JF_BOOT]))
-		return !r->kept; /* a kept change waits for revert */
-	return !r->kept || strcmp(own->f[JF_BOOT], boot);
 }
 
 /* Repair what dead owners left (the lock is held). */
@@ -307,7 +310,7 @@ static void recover(struct session *s, const struct session_log *log)
 		const struct jrec *own;
 		int same_boot;
 
-		if (!stale(&s->j, r, s->boot))
+		if (!session_stale(&s->j, r, s->boot) || superseded(s, i, kind))
 			continue;
 		own = journal_find(&s->j, r->ref);
 		same_boot = own && !strcmp(own->f[JF_BOOT], s->boot);
@@ -333,7 +336,8 @@ static void recover(struct session *s, const struct session_log *log)
 				    "left changes behind; restoring them",
 				    own->pid, own->f[JF_CMD]);
 		}
-		undo_one(s, r, log, &err);
+		if (undo_one(s, i, log, &err) == -EBUSY)
+			session_say(log, SESSION_SAY_NOTE, "%s", err.buf);
 	}
 	strbuf_release(&err);
 }
@@ -397,6 +401,56 @@ struct session *session_ref(struct session *s)
 	return s;
 }
 
+int session_lock_setting(struct session *s, const char *scope,
+			 const char *object, const char *ident,
+			 unsigned grace_ms, struct strbuf *err)
+{
+	struct setlock_who who = {s->cmd, s->dir_fd, state_dir()};
+	struct held_lock *h;
+	size_t i;
+	int fd, ret;
+
+	for (i = 0; i < s->nr_locks; i++)
+		if (!strcmp(s->locks[i].scope, scope) &&
+		    !strcmp(s->locks[i].object, object))
+			return 0;
+	ret = setlock_take(scope, object, ident, &who, grace_ms, &fd, err);
+	if (ret)
+		return ret;
+	ALLOC_GROW(s->locks, s->nr_locks + 1, s->alloc_locks);
+	h = &s->locks[s->nr_locks++];
+	h->scope = xstrdup(scope);
+	h->object = xstrdup(object);
+	h->fd = fd;
+	return 0;
+}
+
+/* Release the settings locks, each saying whether our journal still
+ * holds changes of its place. */
+static void release_settings(struct session *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nr_locks; i++) {
+		struct held_lock *h = &s->locks[i];
+		int still = 0;
+
+		for (k = 0; k < s->j.nr && !still; k++) {
+			const struct jrec *r = &s->j.recs[k];
+
+			still = r->type == JREC_SET && !r->done &&
+				!strcmp(r->f[JF_SCOPE], h->scope) &&
+				!strcmp(r->f[JF_OBJECT], h->object);
+		}
+		setlock_release(h->scope, h->object, h->fd, still);
+		free(h->scope);
+		free(h->object);
+	}
+	free(s->locks);
+	s->locks = NULL;
+	s->nr_locks = 0;
+}
+
 void session_close(struct session *s, const struct session_log *log)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -408,6 +462,7 @@ void session_close(struct session *s, const struct session_log *log)
 		session_rollback(s, 0, log, &err);
 		journal_compact(&s->j, &err);
 	}
+	release_settings(s);
 	journal_release(&s->j);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the lock */
@@ -449,6 +504,29 @@ void session_note(struct session *s, uint64_t seq, const char *value)
 	s->seen[s->nr_seen++].value = xstrdup(value);
 }
 
+int session_confirm(struct session *s, uint64_t seq, const char *now,
+		    struct strbuf *err)
+{
+	struct jrec r;
+
+	session_note(s, seq, now);
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_WROTE;
+	r.ref = seq;
+	r.f[JF_NOW] = (char *)now;
+	return journal_append(&s->j, &r, err);
+}
+
+int session_restoring(struct session *s, uint64_t seq, struct strbuf *err)
+{
+	struct jrec r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = JREC_RESTORE;
+	r.ref = seq;
+	return journal_append(&s->j, &r, err);
+}
+
 int session_rollback(struct session *s, uint64_t mark,
 		     const struct session_log *log, struct strbuf *err)
 {
@@ -461,11 +539,11 @@ int session_rollback(struct session *s, uint64_t mark,
 
 		if (rec->seq < mark)
 			break;
-		if (!live(rec) || rec->kept || rec->ref != s->own_seq ||
+		if (!session_live(rec) || rec->kept || rec->ref != s->own_seq ||
 		    !s->own_seq)
 			continue;
-		r = undo_one(s, rec, log, &e);
-		if (r && !ret) {
+		r = undo_one(s, i, log, &e);
+		if (r < 0 && !ret) {
 			ret = r;
 			err_set(err, r, "%s", e.buf);
 		}
@@ -522,17 +600,19 @@ int session_revert(struct session *s, const struct session_log *log,
 	while (i--) {
 		struct jrec *rec = &s->j.recs[i];
 
-		if (!live(rec) || !rec->kept)
+		if (!session_live(rec) || !rec->kept)
 			continue;
 		if (names && !named(&s->j, rec, names, nr_names))
 			continue;
-		n++;
-		r = undo_one(s, rec, log, &e);
-		if (r && !ret) {
+		r = undo_one(s, i, log, &e);
+		n += r <= 0;
+		if (r < 0 && !ret) {
 			ret = r;
 			err_set(err, r, "%s", e.buf);
 		}
 	}
+	/* what a gone iotrial left on top of a kept change waited for it */
+	recover(s, log);
 	if (journal_compact(&s->j, &e) && !ret)
 		ret = err_set(err, -EIO, "%s", e.buf);
 	strbuf_release(&e);
@@ -574,149 +654,4 @@ void session_leave(struct session *s)
 	}
 	session_close(s, NULL);
 	strbuf_release(&err);
-}
-
-/* How many records recovery would act on; *pid gets an owner's pid. */
-static size_t count_stale(const struct journal *j, const char *boot,
-			  int64_t *pid)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < j->nr; i++) {
-		const struct jrec *own;
-
-		if (!stale(j, &j->recs[i], boot))
-			continue;
-		n++;
-		own = journal_find(j, j->recs[i].ref);
-		if (own)
-			*pid = own->pid;
-	}
-	return n;
-}
-
-/* Say why each record whose boot cannot be told is kept. */
-static void say_cannot_tell(const struct journal *j, const char *boot,
-			    const struct session_log *log)
-{
-	size_t i;
-
-	for (i = 0; i < j->nr; i++) {
-		const struct jrec *r = &j->recs[i], *own;
-		struct strbuf was = STRBUF_INIT;
-
-		if (!cannot_tell(j, r, boot))
-			continue;
-		own = journal_find(j, r->ref);
-		undo_kind(r)->describe(j, r, UNDO_BRIEF, &was);
-		session_say(
-		    log, SESSION_SAY_WARN,
-		    "%s (changed by iotrial pid %" PRId64 ", which is "
-		    "gone) stays in the journal: %s, so iotrial cannot "
-		    "tell whether the machine rebooted since (the change "
-		    "would be gone) or not (it would need restoring); "
-		    "it is restored once " KNOB_BOOT_ID_FILE " can be "
-		    "read, or see 'iotrial revert --list'",
-		    was.buf, own->pid,
-		    boot_known(boot) ? "that iotrial could not read the "
-				       "boot id"
-				     : "the boot id cannot be read "
-				       "(" KNOB_BOOT_ID_FILE ")");
-		strbuf_release(&was);
-	}
-}
-
-/* The warning for a journal that does not parse. */
-static void say_corrupt(const struct session_log *log, const char *path)
-{
-	session_say(
-	    log, SESSION_SAY_WARN,
-	    "the journal '%s' is corrupt; no setting can be changed until it "
-	    "is repaired (see 'iotrial revert --list')",
-	    path);
-}
-
-/*
- * First without the lock: read the journal and look for records whose
- * owner is gone. Only then, with repair, take the lock (without
- * waiting) and repair; without, say what was found and change nothing
- * (the read-only commands).
- */
-static size_t recover_stale(const struct session_log *log, int repair)
-{
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct session *s = NULL;
-	struct journal j;
-	char *boot = NULL;
-	int64_t pid = 0;
-	size_t n = 0;
-	int dir_fd = -1, ret;
-
-	knob_journal_path(&path);
-	journal_init(&j, path.buf);
-	ret = state_open(0, &dir_fd, &err);
-	if (ret == -ENOENT || ret == -EACCES)
-		goto out; /* nothing journaled, or nothing we may read */
-	if (ret) {
-		session_say(log, SESSION_SAY_WARN, "%s", err.buf);
-		goto out;
-	}
-	journal_set_dir(&j, dir_fd, "journal");
-	ret = journal_load(&j, &err);
-	if (ret == -EBADMSG)
-		say_corrupt(log, path.buf);
-	else if (ret && ret != -EACCES)
-		session_say(log, SESSION_SAY_WARN, "%s", err.buf);
-	if (ret)
-		goto out;
-	boot = knob_boot_id();
-	say_cannot_tell(&j, boot, log);
-	n = count_stale(&j, boot, &pid);
-	if (!n)
-		goto out; /* the common case: nothing left by the dead */
-	if (!repair && faccessat(dir_fd, ".", W_OK, 0) == 0) {
-		session_say(log, SESSION_SAY_WARN,
-			    "%zu setting%s left by iotrial pid %" PRId64
-			    " (ended); 'iotrial revert' restores %s",
-			    n, n == 1 ? "" : "s", pid, n == 1 ? "it" : "them");
-		goto out;
-	}
-	if (!repair || faccessat(dir_fd, ".", W_OK, 0) < 0 ||
-	    (ret = session_open(&s, "recover", SESSION_OPEN_QUIET_BUSY, log,
-				&err)) == -EACCES) {
-		session_say(
-		    log, SESSION_SAY_WARN,
-		    "the journal '%s' holds %zu change%s left by iotrial pid "
-		    "%" PRId64 ", which is gone; run 'iotrial revert' as root "
-		    "to restore %s",
-		    path.buf, n, n == 1 ? "" : "s", pid,
-		    n == 1 ? "it" : "them");
-		n = 0;
-		goto out;
-	}
-	if (ret == -EBADMSG)
-		say_corrupt(log, path.buf);
-	else if (ret && ret != -EBUSY) /* busy: a later command repairs */
-		session_say(log, SESSION_SAY_WARN, "%s", err.buf);
-	if (ret)
-		n = 0;
-	session_close(s, log);
-out:
-	journal_release(&j);
-	if (dir_fd >= 0)
-		close(dir_fd);
-	free(boot);
-	strbuf_release(&path);
-	strbuf_release(&err);
-	return n;
-}
-
-size_t knob_recover_stale(const struct session_log *log)
-{
-	return recover_stale(log, 1);
-}
-
-void knob_report_stale(const struct session_log *log)
-{
-	(void)recover_stale(log, 0);
 }

@@ -1,9 +1,11 @@
 /*
  * A session is one process's right to change settings: it holds the
- * lock (STATE/lock, flock, so it dies with the process), owns the
- * journal, journals every change before it is made, and undoes its
- * changes in reverse order. Opening a session first repairs what dead
- * sessions left: same boot, their changes are undone; after a reboot, a
+ * journal's lock (STATE/lock, flock, so it dies with the process) and,
+ * for each place whose settings it changes or restores, the machine's
+ * lock of that place (setlock.h, whatever STATE is), owns the journal,
+ * journals every change before it is made and confirms it after, and
+ * undoes its changes in reverse order. Opening a session first repairs what
+ * dead sessions left: same boot, their changes are undone; after a reboot, a
  * change the kernel forgot no longer applies and is retired, each one
  * named, while files still on disk are removed. Records of owners still
  * alive are left to them.
@@ -24,6 +26,7 @@
 #ifndef IOTRIAL_JOURNAL_SESSION_H
 #define IOTRIAL_JOURNAL_SESSION_H
 
+#include <errno.h>
 #include <stdint.h>
 #include "journal.h"
 #include "state.h"
@@ -62,6 +65,17 @@ enum session_open_flags {
  */
 int session_open(struct session **out, const char *cmd, unsigned flags,
 		 const struct session_log *log, struct strbuf *err);
+/*
+ * Take the machine's lock of the place a setting lives (setlock.h:
+ * scope "device", "mount" or "system", its object, the object's identity
+ * now) for this session, waiting up to grace_ms; held until the session
+ * closes. Every set record is written, and every one undone, under it.
+ * 0 when held (also when this session held it already); setlock_take()'s
+ * codes, err saying why.
+ */
+int session_lock_setting(struct session *s, const char *scope,
+			 const char *object, const char *ident,
+			 unsigned grace_ms, struct strbuf *err);
 /* Take another reference (the scratch target and run --set share one). */
 struct session *session_ref(struct session *s);
 /*
@@ -89,6 +103,22 @@ int session_record(struct session *s, const struct jrec *r, uint64_t *out_seq,
  * ctx->seen: "still what we made" then means exactly that.
  */
 void session_note(struct session *s, uint64_t seq, const char *value);
+/*
+ * After the write that set record seq announced was made: journal a
+ * wrote record with what the knob read back (now), so that after a crash
+ * the journal knows that write was made. Also notes it (session_note()).
+ * 0 or -errno with err set.
+ */
+int session_confirm(struct session *s, uint64_t seq, const char *now,
+		    struct strbuf *err);
+/*
+ * Before writing the original of set record seq back (an undo that
+ * restores): journal a restore record, so that after a crash between
+ * that write and the undo record the original counts as a value iotrial
+ * may have written last. 0 or -errno with err set. Appending moves the
+ * journal's records: a pointer into ctx->j taken before is stale after.
+ */
+int session_restoring(struct session *s, uint64_t seq, struct strbuf *err);
 /*
  * Undo this session's live temporary records with seq >= mark, newest
  * first. Keeps going past a failure; returns the first error.
@@ -129,6 +159,20 @@ int session_done(struct session *s, uint64_t seq, struct strbuf *err);
 void session_leave(struct session *s);
 /* The journal file's path. */
 const char *session_journal(const struct session *s);
+/* The journal's records as this session holds them (read-only; valid
+ * until the next record is appended). */
+const struct journal *session_records(const struct session *s);
+/* What this process noted after the write of record seq
+ * (session_note()), or NULL. */
+const char *session_seen(const struct session *s, uint64_t seq);
+/*
+ * Retire live set record seq and every older live record of its setting
+ * with one retire record (why: the reason): someone changed the setting
+ * after iotrial's last write, so none of their originals is to come
+ * back. 0 or -errno with err set.
+ */
+int session_retire(struct session *s, uint64_t seq, const char *why,
+		   struct strbuf *err);
 
 /*
  * At the start of every invocation: if the journal holds changes of a
@@ -185,10 +229,22 @@ enum undo_view {
 /* What undo() is given besides the record. */
 struct undo_ctx {
 	const struct session_log *log; /* where undo() says what it did */
-	const char *seen; /* what this process noted right after making
-			     the change (session_note()), or NULL: the
-			     record is another process's */
+	const char *seen;	 /* what this process noted right after making
+				    the change (session_note()), or NULL: the
+				    record is another process's */
+	const struct journal *j; /* the journal the record is in (its
+				    chain, its wrote and restore records) */
+	struct session *s;	 /* the session undoing it */
 };
+
+/*
+ * What undo() returns when what set record r names was changed by
+ * someone else after iotrial's last change to it: that value is kept,
+ * and r and every older live record of the same setting are retired at
+ * once (one retire record), with why as the reason: their originals are
+ * older than that change.
+ */
+#define UNDO_CHANGED_SINCE (-ECANCELED)
 
 /* One kind of record. */
 struct undo_ops {
@@ -209,10 +265,16 @@ struct undo_ops {
 	 * iotrial does not make and was left alone: the session journals a
 	 * drop record with why as the reason. Any other -errno: undoing
 	 * failed, why holds the error sentence, the record stays live and
-	 * is retried later. r is valid only during the call.
+	 * is retried later. UNDO_CHANGED_SINCE: see there. r is this call's
+	 * own copy; it is the newest live record of what it names
+	 * (undo_ops.same): newer ones are undone first, and while one stays
+	 * live r is not undone.
 	 */
 	int (*undo)(const struct jrec *r, const struct undo_ctx *ctx,
 		    struct strbuf *why);
+	/* Do live records a (newer) and b change the same thing, so that b
+	 * waits until a is undone? NULL: never. */
+	int (*same)(const struct jrec *a, const struct jrec *b);
 	/* Describe r, a record of j, into out as view asks (read-only: no
 	 * lock held, nothing changed). */
 	void (*describe)(const struct journal *j, const struct jrec *r,

@@ -165,10 +165,11 @@ static int no_rights(int e)
 int state_open(int create, int *out_fd, struct strbuf *err)
 {
 	const char *dir = state_dir();
+	struct stat st;
 	int fd, ret;
 
 	*out_fd = -1;
-	if (create) {
+	if (create && lstat(dir, &st) < 0) {
 		ret = mkdir_p(dir);
 		if (ret && no_rights(-ret))
 			return err_set(err, -EACCES,
@@ -184,7 +185,6 @@ int state_open(int create, int *out_fd, struct strbuf *err)
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
-		struct stat st;
 
 		if (e == ENOENT && !create)
 			return -ENOENT;
@@ -206,16 +206,7 @@ int state_open(int create, int *out_fd, struct strbuf *err)
 	return 0;
 }
 
-/*
- * How long a command waits for the lock before it says another iotrial
- * holds it: a run holds it for a few milliseconds at its start and end,
- * and `set` at that moment should not fail for it. A compare holds it
- * for its whole length; then the wait is short enough not to matter.
- */
-#define LOCK_GRACE_MS 2000
-
-/* flock(fd, LOCK_EX) within grace_ms; 0, or -1 with errno set. */
-static int lock_soon(int fd, unsigned grace_ms)
+int state_flock_soon(int fd, unsigned grace_ms)
 {
 	const struct timespec step = {0, 20 * 1000 * 1000};
 	unsigned waited = 0;
@@ -258,7 +249,7 @@ int state_lock(int dir_fd, int quiet, int *out_fd, struct strbuf *err)
 	ret = state_check(fd, path.buf, "lock file", 0, err);
 	if (ret)
 		goto out;
-	if (lock_soon(fd, quiet ? 0 : LOCK_GRACE_MS) < 0) {
+	if (state_flock_soon(fd, quiet ? 0 : STATE_LOCK_GRACE_MS) < 0) {
 		e = errno;
 		if (e != EWOULDBLOCK) {
 			ret = err_set(err, -e, "cannot lock '%s': %s", path.buf,

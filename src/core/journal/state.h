@@ -56,4 +56,15 @@ int state_open(int create, int *out_fd, struct strbuf *err);
  */
 int state_lock(int dir_fd, int quiet, int *out_fd, struct strbuf *err);
 
+/*
+ * How long a command waits for a lock (the state directory's, a setting's)
+ * before it says another iotrial holds it: a run holds it for a few
+ * milliseconds at its start and end, and `set` at that moment should not
+ * fail for it. A compare holds it for its whole length; then the wait is
+ * short enough not to matter.
+ */
+#define STATE_LOCK_GRACE_MS 2000
+/* flock(fd, LOCK_EX) within grace_ms; 0, or -1 with errno set. */
+int state_flock_soon(int fd, unsigned grace_ms);
+
 #endif

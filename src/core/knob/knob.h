@@ -159,7 +159,7 @@ const struct knob_obs_dev *knob_obs_dev(const struct knob_obs *o,
 
 /*
  * How a setting of one knob is kept across reboots, for the exports
- * (report/export*.c), which read this and never a knob's name. Filled
+ * (export/export*.c), which read this and never a knob's name. Filled
  * by knob_persist(): from the knob's place (a file under /proc/sys is a
  * sysctl, one under a disk's queue/ a udev attribute, a mount knob a
  * mount option), then by the family's persist hook.

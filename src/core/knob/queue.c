@@ -1,11 +1,15 @@
 /*
  * Request-queue limits in /sys/block/DISK/queue: nr_requests,
- * max_sectors_kb, wbt_lat_usec, rq_affinity and nomerges. Plain numbers
- * each, described by one table row; the two with a twist get a hook:
+ * max_sectors_kb, wbt_lat_usec, rq_affinity, nomerges and add_random.
+ * Plain numbers each, described by one table row; those with a twist
+ * get a hook:
  *
  * - max_sectors_kb may move read-ahead with it on some kernels (the
- *   device's optimal I/O size feeds both), so save() captures
- *   read_ahead_kb too and restore() puts both back, read-ahead last.
+ *   device's optimal I/O size feeds both), and on Linux 6.x writing
+ *   add_random commits the queue's limits anew, which resets
+ *   read_ahead_kb to its default: for both, save() captures
+ *   read_ahead_kb too, restore() puts both back, read-ahead last, and
+ *   they are applied before read-ahead (KNOB_PRIO_MAX_SECTORS).
  * - wbt_lat_usec: 0 turns writeback throttling off, -1 resets it to the
  *   device's default, which then reads back as that default.
  *
@@ -42,6 +46,7 @@ struct queue_spec {
 	enum qtype type;
 	int64_t min, max;
 	const char *unit, *allowed, *notes;
+	int moves_ra; /* a write may reset read_ahead_kb */
 };
 
 static const struct queue_spec specs[] = {
@@ -54,7 +59,8 @@ static const struct queue_spec specs[] = {
      "one page .. max_hw_sectors_kb",
      "the largest request the block layer sends the device\n"
      "it may change read_ahead_kb on some kernels: iotrial re-reads "
-     "read-ahead, saves it and restores both"},
+     "read-ahead, saves it and restores both",
+     1},
     {"wbt_lat_usec", KNOB_PRIO_QUEUE, Q_WBT, -1, INT32_MAX, "us",
      "-1 (reset), 0 (off), or a latency such as 75000 or 75ms",
      "the read latency target of writeback throttling; 0 disables it, "
@@ -64,6 +70,11 @@ static const struct queue_spec specs[] = {
      "2 the submitting CPU"},
     {"nomerges", KNOB_PRIO_QUEUE, Q_CHOICE, 0, 2, "", "0 1 2",
      "0 merges requests, 1 only simple one-hit merges, 2 never merges"},
+    {"add_random", KNOB_PRIO_MAX_SECTORS, Q_CHOICE, 0, 1, "", "0 1",
+     "1 feeds the timing of this device's I/O into the entropy pool\n"
+     "writing it may reset read_ahead_kb: iotrial sets it first, saves "
+     "read-ahead and restores both",
+     1},
 };
 
 /* The table row of a knob name, or NULL. */
@@ -278,11 +289,11 @@ static int queue_save(const struct knob *k, struct strbuf *orig,
 	ret = knob_read_file(k->path, k->name, &value, err);
 	if (ret)
 		goto out;
-	if (strcmp(k->name, "max_sectors_kb")) {
+	if (!((const struct queue_spec *)k->spec)->moves_ra) {
 		strbuf_addstr(orig, value.buf);
 		goto out;
 	}
-	strbuf_addf(orig, "max_sectors_kb=%s", value.buf);
+	strbuf_addf(orig, "%s=%s", k->name, value.buf);
 	if (!read_sibling(k, "read_ahead_kb", &ra, NULL))
 		strbuf_addf(orig, " read_ahead_kb=%" PRId64, ra);
 out:
@@ -290,7 +301,7 @@ out:
 	return ret;
 }
 
-/* Restore one pair of a max_sectors_kb snapshot. */
+/* Restore one pair of the snapshot of a knob that moves read-ahead. */
 static int restore_pair(const char *key, const char *value, void *data)
 {
 	const struct knob *k = ((const struct knob **)data)[0];
@@ -299,7 +310,7 @@ static int restore_pair(const char *key, const char *value, void *data)
 	char *p;
 	int ret;
 
-	if (strcmp(key, "max_sectors_kb") && strcmp(key, "read_ahead_kb"))
+	if (strcmp(key, k->name) && strcmp(key, "read_ahead_kb"))
 		return 0;
 	p = knob_path(k->root, "/sys/block/%s/queue/%s", k->object, key);
 	ret = knob_write_file(p, key, value, err);
@@ -323,7 +334,8 @@ static int queue_restore(const struct knob *k, const char *orig,
 	const void *data[2] = {k, err};
 	int ret;
 
-	if (strcmp(k->name, "max_sectors_kb") || !strchr(orig, '=')) {
+	if (!((const struct queue_spec *)k->spec)->moves_ra ||
+	    !strchr(orig, '=')) {
 		ret = knob_apply(k, orig, &now, NULL, err);
 		strbuf_release(&now);
 		return ret;
@@ -358,7 +370,7 @@ static void queue_how(const struct knob *k, const char *canon,
 {
 	(void)canon;
 	strbuf_addf(out, "write '%s'", k->path);
-	if (!strcmp(k->name, "max_sectors_kb"))
+	if (((const struct queue_spec *)k->spec)->moves_ra)
 		strbuf_addstr(out, " (may change read_ahead_kb; it is saved "
 				   "and restored too)");
 }

@@ -4,7 +4,11 @@
  * Names: the kernel lists what it offers ("none [mq-deadline] kyber
  * bfq"), and only those are accepted. The single-queue names people
  * still type (cfq, deadline, noop; blk-mq replaced them in 5.0) are
- * translated with a note, unless this kernel still offers them.
+ * translated with a note, unless this kernel still offers them. A name
+ * means its successor and nothing else: where the device does not
+ * offer that (cfq's bfq, often a module not loaded), the name is
+ * refused with why and what is offered, and the knobs listing says
+ * so instead of offering the translation.
  *
  * Switching the scheduler is not a single write: the kernel resets
  * nr_requests and replaces iosched/ with the new scheduler's parameters
@@ -320,10 +324,16 @@ static int parse_sched(const struct knob *k, const char *in,
 		if (strcmp(in, legacy[i].old))
 			continue;
 		if (!knob_list_has(&offered, legacy[i].now)) {
+			/* a name means its successor, nothing else: when
+			 * that is not here, there is nothing to set */
 			ret = err_set(err, -EINVAL,
-				      "'%s' is a legacy name for '%s', which "
-				      "'%s' does not offer; it offers: %s",
-				      in, legacy[i].now, k->object, list.buf);
+				      "'%s' is a single-queue scheduler of "
+				      "Linux before 5.0, read as '%s', which "
+				      "'%s' does not offer (not built into "
+				      "this kernel, or its module not "
+				      "loaded); '%s' offers: %s",
+				      in, legacy[i].now, k->object, k->object,
+				      list.buf);
 			goto out;
 		}
 		strbuf_addstr(canon, legacy[i].now);
@@ -511,6 +521,7 @@ static void sched_describe(const struct knob *k, const char *value,
 	struct knob_list offered = {0};
 	struct strbuf active = STRBUF_INIT;
 	size_t i;
+	int known;
 
 	if (!is_sched(k)) {
 		strbuf_addstr(&d->unit, ps ? ps->unit : "");
@@ -525,14 +536,24 @@ static void sched_describe(const struct knob *k, const char *value,
 			    "the scheduler replaces it\n");
 		return;
 	}
-	if (!read_offered(k->root, k->object, &offered, &active, NULL))
+	known = !read_offered(k->root, k->object, &offered, &active, NULL);
+	if (known)
 		join(&offered, &d->allowed);
 	for (i = 0; i < ARRAY_SIZE(legacy); i++)
 		strbuf_addf(&d->legacy, "%s%s", i ? " " : "", legacy[i].old);
+	/* a translation to what the disk does not offer is none: said so,
+	 * never offered */
+	strbuf_addstr(&d->notes, "legacy names are translated: ");
+	for (i = 0; i < ARRAY_SIZE(legacy); i++)
+		if (!known || knob_list_has(&offered, legacy[i].now))
+			strbuf_addf(&d->notes, "%s%s -> %s", i ? ", " : "",
+				    legacy[i].old, legacy[i].now);
+		else
+			strbuf_addf(&d->notes, "%s%s (%s, not offered here)",
+				    i ? ", " : "", legacy[i].old,
+				    legacy[i].now);
 	strbuf_addf(&d->notes,
-		    "legacy names are translated: cfq -> bfq, deadline -> "
-		    "mq-deadline, noop -> none\n"
-		    "switching resets nr_requests and the iosched.* "
+		    "\nswitching resets nr_requests and the iosched.* "
 		    "parameters; iotrial applies the scheduler first and "
 		    "restores all of them\n");
 	knob_list_release(&offered);

@@ -124,9 +124,4 @@ const char *live_load_unit(const struct live *lv);
 int live_store(struct live *lv, const char *db, char *out_id,
 	       struct strbuf *err);
 
-/* The switchback part of an observe object, for people: trend, load,
- * the randomisation p and the adjusted ratio per arm, warnings about the
- * design. Nothing for an object of another kind. */
-void live_report_text(struct json_object *exp, struct strbuf *out);
-
 #endif

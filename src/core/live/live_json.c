@@ -1,6 +1,6 @@
 /*
- * The experiment object of a live switchback (live.h) and its text for
- * people beyond the verdict table every experiment gets.
+ * The experiment object of a live switchback (live.h); its text is the
+ * live section of the report page (report/live_text.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -8,7 +8,6 @@
 #include "live.h"
 #include "live-int.h"
 #include "../report/expjson.h"
-#include "../stats/stats.h"
 #include "../report/suspect.h"
 #include "../store/store.h"
 #include "../../util/error.h"
@@ -445,147 +444,6 @@ out:
 	free(w);
 	free(labels);
 	return ret;
-}
-
-/* The --abort-if line, when a rule fired. */
-static void abort_text(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *ab = expjson_get(exp, "abort");
-
-	if (ab)
-		strbuf_addf(out,
-			    "aborted: --abort-if '%s' fired after window %d: "
-			    "%s; the original settings were restored in "
-			    "%.3g s\n",
-			    expjson_str(ab, "rule"),
-			    expjson_count(ab, "window") + 1,
-			    expjson_str(ab, "why"),
-			    expjson_num(ab, "restored_after_s"));
-}
-
-/*
- * Too little for the analysis (stopped or aborted early): what was
- * measured, per arm, so the windows are not lost from sight, and why
- * there is no verdict.
- */
-static void partial_text(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *wins =
-	    expjson_get_type(exp, "windows", json_type_array);
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	struct json_object *warn =
-	    expjson_get_type(exp, "warnings", json_type_array);
-	size_t nw = wins ? json_object_array_length(wins) : 0;
-	size_t na = arms ? json_object_array_length(arms) : 0;
-	double *m = xcalloc(nw + 1, sizeof(*m));
-	size_t a, i;
-
-	strbuf_addf(out,
-		    "\nmeasured before the stop (%s), too little for a "
-		    "verdict:\n",
-		    expjson_str(exp, "stopped"));
-	for (a = 0; a < na; a++) {
-		struct json_object *arm = json_object_array_get_idx(arms, a);
-		size_t n = 0, settle = 0;
-
-		for (i = 0; i < nw; i++) {
-			struct json_object *w =
-			    json_object_array_get_idx(wins, i);
-
-			if ((size_t)expjson_count(w, "arm") != a)
-				continue;
-			if (json_object_get_boolean(expjson_get(w, "settle")))
-				settle++;
-			else if (isfinite(expjson_num(w, "metric")))
-				m[n++] = expjson_num(w, "metric");
-		}
-		strbuf_addf(out, "  %-24s %zu measured window%s",
-			    expjson_str(arm, "label"), n, n == 1 ? "" : "s");
-		if (n)
-			strbuf_addf(
-			    out, ", median %s %.4g",
-			    expjson_str(expjson_get(exp, "metric"), "name"),
-			    stats_median(m, n));
-		if (settle)
-			strbuf_addf(out, " (%zu settle)", settle);
-		strbuf_addch(out, '\n');
-	}
-	free(m);
-	/* the analysis's reason is the last warning; the others were
-	 * printed as they came */
-	i = warn ? json_object_array_length(warn) : 0;
-	if (i)
-		strbuf_addf(out, "no verdict: %s\n",
-			    json_object_get_string(
-				json_object_array_get_idx(warn, i - 1)));
-	abort_text(exp, out);
-}
-
-void live_report_text(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *sb = expjson_get(exp, "switchback");
-	struct json_object *arms =
-	    expjson_get_type(sb, "arms", json_type_array);
-	size_t i, n = arms ? json_object_array_length(arms) : 0;
-	int width = 8;
-
-	if (strcmp(expjson_str(exp, "kind"), "observe"))
-		return;
-	if (!sb) {
-		partial_text(exp, out);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		struct json_object *arm =
-		    json_object_array_get_idx(expjson_get(exp, "arms"), i);
-		int len = (int)strlen(expjson_str(arm, "label"));
-
-		width = len > width ? len : width;
-	}
-	strbuf_addf(out,
-		    "\nswitchback: %d block%s of %g s windows, settle %g s; "
-		    "load trend over time rho %.2f (p %.3g)%s\n",
-		    expjson_count(sb, "blocks"),
-		    expjson_count(sb, "blocks") == 1 ? "" : "s",
-		    expjson_num(sb, "window_s"), expjson_num(sb, "settle_s"),
-		    expjson_num(sb, "trend_rho"), expjson_num(sb, "trend_p"),
-		    json_object_get_boolean(expjson_get(sb, "trend"))
-			? ": a trend, spread over the arms by the random order"
-			: "");
-	strbuf_addstr(out, "per arm: when its windows ran (0 the start, 1 the "
-			   "end), the load they carried,\nthe randomisation "
-			   "test, and the ratio adjusted for time and load\n");
-	for (i = 0; i < n; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-		struct json_object *arm = json_object_array_get_idx(
-		    expjson_get(exp, "arms"), (size_t)expjson_count(a, "arm"));
-
-		strbuf_addf(
-		    out, "  %-*s  time %.2f  load %.4g %s/window", width,
-		    expjson_str(arm, "label"), expjson_num(a, "mean_time_frac"),
-		    expjson_num(a, "mean_load"), expjson_str(exp, "load_unit"));
-		if (expjson_get(a, "rand_p"))
-			strbuf_addf(out, "  randomisation p %.3g%s",
-				    expjson_num(a, "rand_p"),
-				    json_object_get_boolean(
-					expjson_get(a, "rand_exact"))
-					? " (exact)"
-					: "");
-		if (expjson_get(a, "adj_ratio"))
-			strbuf_addf(out, "  adjusted %.3f [%.3f, %.3f]",
-				    expjson_num(a, "adj_ratio"),
-				    expjson_num(a, "adj_ci_low"),
-				    expjson_num(a, "adj_ci_high"));
-		strbuf_addch(out, '\n');
-	}
-	if (expjson_count(sb, "suspect_windows") > 0)
-		strbuf_addf(out,
-			    "warning: %d analysed windows had other I/O on the "
-			    "device beside the cgroup's (see 'windows')\n",
-			    expjson_count(sb, "suspect_windows"));
-	/* no settle period: the experiment's warnings say it once */
-	abort_text(exp, out);
 }
 
 int live_store(struct live *lv, const char *db, char *out_id,

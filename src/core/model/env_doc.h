@@ -10,6 +10,7 @@
 #define IOTRIAL_ENV_DOC_H
 
 #include "model.h"
+#include "../../util/strbuf.h"
 
 /* One device of the stack under the target ("env.stack.devices[]"). */
 struct env_device {
@@ -121,5 +122,15 @@ struct env_doc {
 void env_doc_init(struct env_doc *e);
 void env_doc_release(struct env_doc *e);
 void env_doc_free(struct env_doc *e);
+
+/*
+ * The members of a and b (either NULL: none) that differ, one line each
+ * appended to out, "path: 'a' vs 'b'" ("vm.dirty_ratio: '20' vs
+ * 'null'"; an array of another length: "stack.devices: 1 entries vs
+ * 2"); members named in ignore (NULL-terminated, NULL: none) skipped
+ * at any depth. Returns how many (model_diff.c).
+ */
+int env_doc_members_diff(const struct env_doc *a, const struct env_doc *b,
+			 const char *const *ignore, struct strbuf *out);
 
 #endif

@@ -16,6 +16,8 @@
  *   abort when a rule fired; its runs are windows (run_doc.h).
  * - import: a factor of kind "import", runs with a source (the file)
  *   and a run object, or a fio report (run_fio); origin "imported".
+ * - tune, bisect (kinds "tune", "bisect"): their answer in "tune" or
+ *   "bisect" (tune_doc.h); arms only of the candidates tried.
  * - fleet merge: runs with a host and a source but no run, env of the
  *   fleet (env_doc.h), the fleet part (fleet_doc.h), origin "fleet".
  * - diff: the before/after experiment of two stored ones.
@@ -27,6 +29,7 @@
 #include "env_doc.h"
 #include "fleet_doc.h"
 #include "live_doc.h"
+#include "tune_doc.h"
 #include "run_doc.h"
 
 /* The metric an experiment is judged by ("metric"). */
@@ -331,7 +334,9 @@ struct experiment_doc {
 	uint8_t has_metrics;
 	struct exp_advice *advice;
 	struct fleet_doc *fleet;
-	bool strict; /* --strict refused suspect verdicts */
+	struct tune_doc *tune;	   /* kind "tune": its answer */
+	struct bisect_doc *bisect; /* kind "bisect": its answer */
+	bool strict;		   /* --strict refused suspect verdicts */
 	uint8_t has_strict;
 	char *origin; /* "local", "imported", "fleet"; NULL: local */
 	struct model_kept *keep;

@@ -28,6 +28,10 @@ struct fleet_host_verdict {
 	struct exp_suspect *suspect; /* the host's own marks */
 	size_t nr_suspect;
 	uint8_t has_suspect;
+	struct fleet_host_verdict *stated; /* what its file says where its
+					      runs give another ("stated":
+					      ratio, CI, p, verdict), or
+					      NULL */
 	struct model_kept *keep;
 };
 

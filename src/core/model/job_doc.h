@@ -40,8 +40,8 @@ struct job_group {
 	char **sections;
 	size_t nr_sections;
 	bool group_reporting;
-	char *id;		      /* NULL: null */
-	struct truth_device *devices; /* the truth they shared */
+	char *id;			  /* NULL: null */
+	struct truth_device_doc *devices; /* the truth they shared */
 	size_t nr_devices;
 	uint8_t has_devices;
 	struct truth_doc *truth;

@@ -24,7 +24,7 @@ enum model_kind {
 	MK_DBL,	    /* double, printed as json-c prints a double: 17
 		       significant digits, ".0" on a whole number */
 	MK_RND,	    /* double, rounded to dec places where printed, the
-		       trailing zeros cut (observe/json_round.c); NaN and
+		       trailing zeros cut (12.5, not 12.500000000000002); NaN and
 		       infinities print as null */
 	MK_VAL,	    /* struct model_value, any scalar */
 	MK_RAW,	    /* char *, any JSON kept as text (not iotrial's own) */
@@ -240,9 +240,10 @@ struct json_object *model_num_json(unsigned k, int dec, unsigned flags,
 /* The tables other tables point to (model_rows_*.c). */
 extern const struct model_desc model_pair_desc, model_num_desc,
     model_count_desc, model_param_desc, model_env_desc, model_truth_device_desc,
-    model_truth_desc, model_run_desc, model_suspect_desc, model_window_desc,
-    model_switchback_desc, model_abort_desc, model_fleet_desc, model_job_desc,
-    model_experiment_desc, model_series_desc;
+    model_disk_delta_desc, model_truth_desc, model_run_desc, model_suspect_desc,
+    model_window_desc, model_switchback_desc, model_abort_desc,
+    model_fleet_desc, model_job_desc, model_experiment_desc, model_series_desc,
+    model_tune_desc, model_bisect_desc;
 
 /* A document's "schema", where it names one, must be ours: 0, or
  * -EINVAL with err naming both (path: where). */

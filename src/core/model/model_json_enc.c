@@ -323,3 +323,18 @@ struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc)
 {
 	return model_encode_tree(&model_experiment_desc, doc);
 }
+
+struct json_object *env_doc_to_tree(const struct env_doc *env)
+{
+	return model_encode_tree(&model_env_desc, env);
+}
+
+void disk_delta_doc_to_tree(const struct disk_delta_doc *d,
+			    struct json_object *o)
+{
+	struct json_object *t = model_encode_tree(&model_disk_delta_desc, d);
+
+	json_object_object_foreach(t, key, val)
+	    json_object_object_add(o, key, json_object_get(val));
+	json_object_put(t);
+}

@@ -6,8 +6,8 @@
  * A number is printed by its member's kind: a count as an integer, a
  * measurement as json-c prints a double (17 significant digits, so a
  * reader can recompute one figure from others exactly), the truth's
- * numbers rounded to a few places with the trailing zeros cut
- * (observe/json_round.c, which prints 12.5, not 12.500000000000002).
+ * numbers rounded to a few places with the trailing zeros cut (12.5,
+ * not 12.500000000000002).
  * A document's number that would print otherwise keeps its text.
  */
 #include <inttypes.h>

@@ -279,6 +279,8 @@ static const struct model_row exp_rows[] = {
     MAH(S, "metrics", MK_OBJ, metrics, 0, &metric_desc),
     MO(S, "env", MK_PTR, env, MF_OPT, &model_env_desc),
     MO(S, "fleet", MK_PTR, fleet, MF_OPT, &model_fleet_desc),
+    MO(S, "tune", MK_PTR, tune, MF_OPT, &model_tune_desc),
+    MO(S, "bisect", MK_PTR, bisect, MF_OPT, &model_bisect_desc),
     MH(S, "strict", MK_BOOL, strict, 0),
     M(S, "origin", MK_STR, origin, MF_OPT),
 };

@@ -116,6 +116,16 @@ MODEL_DESC(model_abort_desc, S, abort_rows);
 /* ---- fleet ---- */
 
 #define S struct fleet_host_verdict
+/* What a host's file states where its runs give another verdict. */
+static const struct model_row stated_rows[] = {
+    MH(S, "ratio", MK_DBL, ratio, MF_NULL),
+    MH(S, "ci_low", MK_DBL, ci_low, MF_NULL),
+    MH(S, "ci_high", MK_DBL, ci_high, MF_NULL),
+    MH(S, "p_adjusted", MK_DBL, p_adjusted, MF_NULL),
+    M(S, "verdict", MK_STR, verdict, MF_OPT),
+};
+static MODEL_DESC(stated_desc, S, stated_rows);
+
 static const struct model_row hv_rows[] = {
     M(S, "arm", MK_INT, arm, 0),
     M(S, "label", MK_STR, label, 0),
@@ -125,6 +135,7 @@ static const struct model_row hv_rows[] = {
     MH(S, "p_adjusted", MK_DBL, p_adjusted, MF_NULL),
     M(S, "verdict", MK_STR, verdict, 0),
     MAH(S, "suspect", MK_OBJ, suspect, 0, &model_suspect_desc),
+    MO(S, "stated", MK_PTR, stated, MF_OPT, &stated_desc),
 };
 static MODEL_DESC(hv_desc, S, hv_rows);
 #undef S

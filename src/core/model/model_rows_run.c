@@ -148,7 +148,7 @@ static const struct model_desc fidelity_class_desc = {
 };
 #undef S
 
-#define S struct run_limits
+#define S struct run_limits_doc
 static const struct model_row limits_rows[] = {
     M(S, "cgroup", MK_STR, cgroup, 0),
     MH(S, "memory_max", MK_UINT, memory_max, MF_NULL),
@@ -159,7 +159,7 @@ static const struct model_row limits_rows[] = {
 static MODEL_DESC(limits_desc, S, limits_rows);
 #undef S
 
-#define S struct run_exec
+#define S struct run_exec_doc
 static const struct model_row exec_rows[] = {
     M(S, "cmd", MK_STR, cmd, 0),
     M(S, "status", MK_INT, status, 0),
@@ -170,7 +170,7 @@ static const struct model_row exec_rows[] = {
 static MODEL_DESC(exec_desc, S, exec_rows);
 #undef S
 
-#define S struct run_verify_hdr
+#define S struct run_verify_hdr_doc
 static const struct model_row vhdr_rows[] = {
     M(S, "file_id", MK_UINT, file_id, 0),
     M(S, "offset", MK_UINT, offset, 0),
@@ -194,7 +194,7 @@ static const struct model_row vfirst_rows[] = {
 static MODEL_DESC(vfirst_desc, S, vfirst_rows);
 #undef S
 
-#define S struct run_verify
+#define S struct run_verify_doc
 static const struct model_row verify_rows[] = {
     M(S, "method", MK_STR, method, 0),
     M(S, "blocks", MK_UINT, blocks, 0),
@@ -206,7 +206,7 @@ static const struct model_row verify_rows[] = {
 static MODEL_DESC(verify_desc, S, verify_rows);
 #undef S
 
-#define S struct run_regime
+#define S struct run_regime_doc
 static const struct model_row regime_rows[] = {
     M(S, "knob", MK_STR, knob, 0),     M(S, "canonical", MK_STR, canonical, 0),
     M(S, "object", MK_STR, object, 0), M(S, "value", MK_STR, value, 0),

@@ -3,10 +3,10 @@
  * (truth_doc.h, env_doc.h) and of the map entries every document
  * shares (model.h): one row per member, in the order the writers print
  * them (observe/truth_json.c, observe/regime_obs.c, observe/env.c). A row says
- * how the writer prints the member: MK_RND with its places where
- * observe/json_round.c rounds, MK_DBL where json_object_new_double() prints 17
- * digits, MK_UINT/MK_INT for counts; MF_NULL where it may print null, MF_OPT or
- * a has_ byte where it may leave the member out.
+ * how the member is printed: MK_RND with its places where the truth's
+ * numbers are rounded, MK_DBL where json-c's 17 digits print it, MK_UINT/MK_INT
+ * for counts; MF_NULL where it may print null, MF_OPT or a has_ byte where it
+ * may leave the member out.
  */
 #include <errno.h>
 #include <string.h>
@@ -196,15 +196,15 @@ static const struct model_row delta_rows[] = {
     MR(S, "d_await_ms", d_await_ms, 3, MF_NULL),
     MR(S, "seconds", seconds, 3, MF_NULL),
 };
-static MODEL_DESC(delta_desc, S, delta_rows);
+MODEL_DESC(model_disk_delta_desc, S, delta_rows);
 #undef S
 
-#define S struct truth_device
+#define S struct truth_device_doc
 static const struct model_row truth_device_rows[] = {
     M(S, "name", MK_STR, name, MF_NULL),
     M(S, "kind", MK_STR, kind, MF_NULL),
     M(S, "via", MK_STR, via, MF_NULL),
-    MF(S, delta, &delta_desc),
+    MF(S, delta, &model_disk_delta_desc),
 };
 MODEL_DESC(model_truth_device_desc, S, truth_device_rows);
 #undef S

@@ -22,5 +22,10 @@ int experiment_doc_from_tree(struct json_object *tree,
 /* The tree encode would print; the caller owns it (json_object_put). */
 struct json_object *run_doc_to_tree(const struct run_doc *doc);
 struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc);
+struct json_object *env_doc_to_tree(const struct env_doc *env);
+
+/* Add d's members to the object o (a line of `watch --json`). */
+void disk_delta_doc_to_tree(const struct disk_delta_doc *d,
+			    struct json_object *o);
 
 #endif

@@ -153,7 +153,7 @@ struct run_fidelity_class {
 };
 
 /* The run's cgroup ("limits"): what it allowed, what was used. */
-struct run_limits {
+struct run_limits_doc {
 	char *cgroup;		 /* its path */
 	uint64_t memory_max;	 /* bytes */
 	uint8_t has_memory_max;	 /* MODEL_NULL: no limit */
@@ -165,7 +165,7 @@ struct run_limits {
 };
 
 /* The exec workload's command ("exec"). */
-struct run_exec {
+struct run_exec_doc {
 	char *cmd;	   /* the command line */
 	int64_t status;	   /* its exit status */
 	double printed;	   /* the number it printed last; NaN: null */
@@ -175,7 +175,7 @@ struct run_exec {
 };
 
 /* A verified block's header ("verify.first.expected", ".found"). */
-struct run_verify_hdr {
+struct run_verify_hdr_doc {
 	uint64_t file_id;
 	uint64_t offset; /* bytes */
 	uint64_t seed;
@@ -192,13 +192,13 @@ struct run_verify_first {
 	bool header_ok;
 	bool crc_ok;
 	char *found_by; /* "read" or "read-back" */
-	struct run_verify_hdr *expected;
-	struct run_verify_hdr *found;
+	struct run_verify_hdr_doc *expected;
+	struct run_verify_hdr_doc *found;
 	struct model_kept *keep;
 };
 
 /* --verify ("verify"). */
-struct run_verify {
+struct run_verify_doc {
 	char *method;			/* "crc32c" */
 	uint64_t blocks;		/* checked */
 	uint64_t mismatches;		/* not as written */
@@ -210,7 +210,7 @@ struct run_verify {
 
 /* A knob in force and whether the run reached where it acts
  * ("regime[]"). */
-struct run_regime {
+struct run_regime_doc {
 	char *knob;	 /* as asked */
 	char *canonical; /* the knob set */
 	char *object;	 /* its device, mount or "system" */
@@ -271,12 +271,12 @@ struct run_doc {
 	struct run_job *jobs;
 	size_t nr_jobs;
 	struct run_metric *metric;
-	struct run_limits *limits; /* --memory-limit, --cpus, --mems */
-	struct run_exec *exec;	   /* the exec workload */
-	struct run_verify *verify; /* --verify */
-	struct model_num *metrics; /* every metric's value */
+	struct run_limits_doc *limits; /* --memory-limit, --cpus, --mems */
+	struct run_exec_doc *exec;     /* the exec workload */
+	struct run_verify_doc *verify; /* --verify */
+	struct model_num *metrics;     /* every metric's value */
 	size_t nr_metrics;
-	struct truth_device *devices; /* what reached each device */
+	struct truth_device_doc *devices; /* what reached each device */
 	size_t nr_devices;
 	uint8_t has_devices;
 	struct truth_doc *truth; /* NULL: null or not observed */
@@ -294,7 +294,7 @@ struct run_doc {
 	char **engine_features; /* the engine's, by name */
 	size_t nr_engine_features;
 	uint8_t has_engine_features;
-	struct run_regime *regime; /* per knob in force */
+	struct run_regime_doc *regime; /* per knob in force */
 	size_t nr_regime;
 	uint8_t has_regime;
 	struct model_kept *keep;

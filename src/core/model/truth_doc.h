@@ -49,7 +49,7 @@ struct disk_delta_doc {
 };
 
 /* One device of the target's stack ("devices[]"). */
-struct truth_device {
+struct truth_device_doc {
 	char *name;		      /* "vda", "loop0" */
 	char *kind;		      /* "disk", "loop", ...; NULL: null */
 	char *via;		      /* how it is under the target; NULL:

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 #include "env.h"
 #include "meminfo.h"
+#include "../model/model_tree.h"
 #include "../../util/xalloc.h"
 #include "../../version.h"
 #include "../../util/banned.h"
@@ -171,115 +172,123 @@ void env_release(struct env *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Add key: a string, or null when s is NULL. */
-static void add_str(struct json_object *o, const char *key, const char *s)
+/* An owned copy of s, or NULL (null). */
+static char *dup_or_null(const char *s)
 {
-	json_object_object_add(o, key, s ? json_object_new_string(s) : NULL);
+	return s ? xstrdup(s) : NULL;
 }
 
-/* Add key: a number, or null when v is negative (unknown). */
-static void add_num(struct json_object *o, const char *key, long long v)
+/* A number into *v and its presence byte: null when it is negative
+ * (unknown). */
+static void num(int64_t *v, uint8_t *has, long long n)
 {
-	json_object_object_add(o, key,
-			       v >= 0 ? json_object_new_int64(v) : NULL);
+	*v = n >= 0 ? n : 0;
+	*has = n >= 0 ? MODEL_SET : MODEL_NULL;
 }
 
-/* The JSON for one device of a stack. */
-static struct json_object *dev_json(const struct devstack *ds,
-				    const struct devstack_dev *d)
+/* One device of a stack. */
+static void dev_doc(const struct devstack *ds, const struct devstack_dev *d,
+		    struct env_device *o)
 {
-	struct json_object *o = json_object_new_object();
 	char devno[32];
 
 	snprintf(devno, sizeof(devno), "%u:%u", major(d->devno),
 		 minor(d->devno));
-	add_str(o, "name", d->name);
-	add_str(o, "kind", devstack_kind_name(d->kind));
-	add_str(o, "via", devstack_via_name(d->via));
-	add_str(o, "parent", d->parent >= 0 ? ds->devs[d->parent].name : NULL);
-	add_str(o, "devno", devno);
-	add_str(o, "model", d->model);
-	add_str(o, "driver", d->driver);
-	if (d->label)
-		add_str(o, "label", d->label);
-	if (d->backing_file)
-		add_str(o, "backing_file", d->backing_file);
-	json_object_object_add(o, "size_bytes",
-			       json_object_new_uint64(d->size_bytes));
-	json_object_object_add(
-	    o, "rotational",
-	    d->rotational < 0 ? NULL : json_object_new_boolean(d->rotational));
-	add_num(o, "logical_block_bytes",
-		d->logical_block_bytes ? (long long)d->logical_block_bytes
-				       : -1);
-	add_str(o, "queue_dev", d->queue_dev);
-	add_str(o, "scheduler", d->scheduler);
-	add_num(o, "read_ahead_kb", d->read_ahead_kb);
-	add_num(o, "nr_requests", d->nr_requests);
-	if (d->note)
-		add_str(o, "note", d->note);
+	o->name = dup_or_null(d->name);
+	o->kind = dup_or_null(devstack_kind_name(d->kind));
+	o->via = dup_or_null(devstack_via_name(d->via));
+	o->parent =
+	    dup_or_null(d->parent >= 0 ? ds->devs[d->parent].name : NULL);
+	o->devno = xstrdup(devno);
+	o->model = dup_or_null(d->model);
+	o->driver = dup_or_null(d->driver);
+	o->label = dup_or_null(d->label);
+	o->backing_file = dup_or_null(d->backing_file);
+	o->size_bytes = d->size_bytes;
+	o->rotational = d->rotational > 0;
+	o->has_rotational = d->rotational < 0 ? MODEL_NULL : MODEL_SET;
+	num(&o->logical_block_bytes, &o->has_logical_block_bytes,
+	    d->logical_block_bytes ? (long long)d->logical_block_bytes : -1);
+	o->queue_dev = dup_or_null(d->queue_dev);
+	o->scheduler = dup_or_null(d->scheduler);
+	num(&o->read_ahead_kb, &o->has_read_ahead_kb, d->read_ahead_kb);
+	num(&o->nr_requests, &o->has_nr_requests, d->nr_requests);
+	o->note = dup_or_null(d->note);
+}
+
+/* A device stack: path, mount, devices[] and, when there are none,
+ * no_device_reason. */
+static struct env_stack *stack_doc(const struct devstack *ds)
+{
+	struct env_stack *o = xcalloc(1, sizeof(*o));
+	struct env_mount *m;
+	unsigned i;
+
+	o->path = dup_or_null(ds->path);
+	if (ds->have_mount) {
+		m = o->mount = xcalloc(1, sizeof(*m));
+		m->target = dup_or_null(ds->mnt.target);
+		m->source = dup_or_null(ds->mnt.source);
+		m->fstype = dup_or_null(ds->mnt.fstype);
+		m->vfs_options = dup_or_null(ds->mnt.vfs_options);
+		m->fs_options = dup_or_null(ds->mnt.fs_options);
+		m->unlisted = true;
+		m->has_unlisted = ds->mnt.unlisted ? MODEL_SET : MODEL_ABSENT;
+	}
+	o->devices = xcalloc(ds->nr_devs ?: 1, sizeof(*o->devices));
+	o->nr_devices = ds->nr_devs;
+	for (i = 0; i < ds->nr_devs; i++)
+		dev_doc(ds, &ds->devs[i], &o->devices[i]);
+	o->no_device_reason = dup_or_null(ds->no_device_reason);
 	return o;
 }
 
-struct json_object *devstack_to_json(const struct devstack *ds)
+void env_to_doc(const struct env *e, struct env_doc *o)
 {
-	struct json_object *o = json_object_new_object(), *arr, *m;
+	int64_t *vm[ENV_NR_VM];
+	uint8_t *has[ENV_NR_VM];
 	unsigned i;
 
-	add_str(o, "path", ds->path);
-	if (ds->have_mount) {
-		m = json_object_new_object();
-		add_str(m, "target", ds->mnt.target);
-		add_str(m, "source", ds->mnt.source);
-		add_str(m, "fstype", ds->mnt.fstype);
-		add_str(m, "vfs_options", ds->mnt.vfs_options);
-		add_str(m, "fs_options", ds->mnt.fs_options);
-		if (ds->mnt.unlisted)
-			json_object_object_add(m, "unlisted",
-					       json_object_new_boolean(1));
-		json_object_object_add(o, "mount", m);
-	}
-	arr = json_object_new_array();
-	for (i = 0; i < ds->nr_devs; i++)
-		json_object_array_add(arr, dev_json(ds, &ds->devs[i]));
-	json_object_object_add(o, "devices", arr);
-	if (ds->no_device_reason)
-		add_str(o, "no_device_reason", ds->no_device_reason);
-	return o;
+	env_doc_init(o);
+	o->iotrial_version = dup_or_null(e->iotrial_version);
+	o->hostname = dup_or_null(e->hostname);
+	o->kernel_release = dup_or_null(e->kernel_release);
+	o->kernel_version = dup_or_null(e->kernel_version);
+	o->machine = dup_or_null(e->machine);
+	o->boot_id = dup_or_null(e->boot_id);
+	o->cpu = xcalloc(1, sizeof(*o->cpu));
+	o->cpu->model = dup_or_null(e->cpu_model);
+	num(&o->cpu->count, &o->cpu->has_count,
+	    e->nr_cpus ? (long long)e->nr_cpus : -1);
+	o->mem_total_bytes = e->mem_total_bytes;
+	o->has_mem_total_bytes = e->mem_total_bytes ? MODEL_SET : MODEL_NULL;
+	o->vm = xcalloc(1, sizeof(*o->vm));
+	/* in the order of vm_names[] */
+	vm[0] = &o->vm->dirty_ratio, has[0] = &o->vm->has_dirty_ratio;
+	vm[1] = &o->vm->dirty_background_ratio;
+	has[1] = &o->vm->has_dirty_background_ratio;
+	vm[2] = &o->vm->dirty_bytes, has[2] = &o->vm->has_dirty_bytes;
+	vm[3] = &o->vm->dirty_background_bytes;
+	has[3] = &o->vm->has_dirty_background_bytes;
+	vm[4] = &o->vm->dirty_expire_centisecs;
+	has[4] = &o->vm->has_dirty_expire_centisecs;
+	vm[5] = &o->vm->dirty_writeback_centisecs;
+	has[5] = &o->vm->has_dirty_writeback_centisecs;
+	for (i = 0; i < ENV_NR_VM; i++)
+		num(vm[i], has[i], e->vm[i].value);
+	if (e->have_stack)
+		o->stack = stack_doc(&e->stack);
 }
 
 struct json_object *env_to_json_object(const struct env *e)
 {
-	struct json_object *o = json_object_new_object(), *vm, *cpu;
-	unsigned i;
+	struct env_doc doc;
+	struct json_object *o;
 
-	add_str(o, "iotrial_version", e->iotrial_version);
-	add_str(o, "hostname", e->hostname);
-	add_str(o, "kernel_release", e->kernel_release);
-	add_str(o, "kernel_version", e->kernel_version);
-	add_str(o, "machine", e->machine);
-	add_str(o, "boot_id", e->boot_id);
-	cpu = json_object_new_object();
-	add_str(cpu, "model", e->cpu_model);
-	add_num(cpu, "count", e->nr_cpus ? (long long)e->nr_cpus : -1);
-	json_object_object_add(o, "cpu", cpu);
-	json_object_object_add(o, "mem_total_bytes",
-			       e->mem_total_bytes
-				   ? json_object_new_uint64(e->mem_total_bytes)
-				   : NULL);
-	vm = json_object_new_object();
-	for (i = 0; i < ENV_NR_VM; i++)
-		add_num(vm, e->vm[i].name, e->vm[i].value);
-	json_object_object_add(o, "vm", vm);
-	if (e->have_stack)
-		json_object_object_add(o, "stack", devstack_to_json(&e->stack));
+	env_to_doc(e, &doc);
+	o = env_doc_to_tree(&doc);
+	env_doc_release(&doc);
 	return o;
-}
-
-void env_to_json(const struct env *e, struct json_object *run)
-{
-	if (e && run)
-		json_object_object_add(run, "env", env_to_json_object(e));
 }
 
 /* Is key one the caller (or we) always skip? */
@@ -397,4 +406,22 @@ int env_json_diff(struct json_object *a, struct json_object *b,
 		  const char *const *ignore, struct strbuf *out)
 {
 	return diff_value(a, b, "", ignore, out);
+}
+
+int env_doc_diff(const struct env_doc *a, const struct env_doc *b,
+		 const char *const *ignore, struct strbuf *out)
+{
+	const char **skip;
+	size_t n = 0;
+	int ret;
+
+	while (ignore && ignore[n])
+		n++;
+	skip = xcalloc(n + 2, sizeof(*skip));
+	if (n)
+		memcpy(skip, ignore, n * sizeof(*skip));
+	skip[n] = "boot_id";
+	ret = env_doc_members_diff(a, b, skip, out);
+	free(skip);
+	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "../targets/devstack.h"
+#include "../model/env_doc.h"
 #include "../targets/target.h"
 #include "../../util/strbuf.h"
 
@@ -55,25 +56,28 @@ int env_capture_target(struct env *e, const struct target *t,
 /* Free the contents; e is left zeroed. NULL is fine. */
 void env_release(struct env *e);
 
-/* A new JSON object for the snapshot (the caller owns it). */
+/* The snapshot as the "env" document of a run (out: initialised here;
+ * env_doc_release() it). */
+void env_to_doc(const struct env *e, struct env_doc *out);
+
+/* The same as a json-c tree (model/model_tree.h), for the callers that
+ * still hold trees; the caller owns it. */
 struct json_object *env_to_json_object(const struct env *e);
 
-/* Add the snapshot to a run object as its "env" member. */
-void env_to_json(const struct env *e, struct json_object *run);
-
-/* A new JSON object for a device stack: path, mount, devices[] and, when
- * there are none, no_device_reason. */
-struct json_object *devstack_to_json(const struct devstack *ds);
-
 /*
- * Compare two "env" objects (as env_to_json writes them or a reader
- * loads them). Members named in ignore (a NULL-terminated list, matched
- * at any depth; NULL ignores nothing) are skipped: pass the names of the
- * factors an experiment varies, such as "scheduler". "boot_id" is always
- * skipped: a reboot alone does not make results incomparable. Appends one
- * line per difference to out ("kernel_release: '6.1.0' vs '6.6.0'") and
- * returns how many there were; 0 means comparable.
+ * Compare two environments (a or b may be NULL: none recorded). Members
+ * named in ignore (a NULL-terminated list, matched at any depth; NULL
+ * ignores nothing) are skipped: pass the names of the factors an
+ * experiment varies, such as "scheduler". "boot_id" is always skipped: a
+ * reboot alone does not make results incomparable. Appends one line per
+ * difference to out ("kernel_release: '6.1.0' vs '6.6.0'") and returns
+ * how many there were; 0 means comparable.
  */
+int env_doc_diff(const struct env_doc *a, const struct env_doc *b,
+		 const char *const *ignore, struct strbuf *out);
+
+/* The same on two json-c trees, any members (report/diff_text.c's env
+ * and params, until it reads documents). */
 int env_json_diff(struct json_object *a, struct json_object *b,
 		  const char *const *ignore, struct strbuf *out);
 

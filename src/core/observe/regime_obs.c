@@ -7,9 +7,9 @@
  * its file pages plus its headroom below memory.max.
  */
 #include <string.h>
-#include <json-c/json.h>
-#include "json_round.h"
 #include "regime_obs.h"
+#include "../model/truth_doc.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* Intervals shorter than this do not judge the depth of the queue. */
@@ -173,64 +173,53 @@ void truth_knob_obs(const struct truth *t, const struct run_result *r,
 	}
 }
 
-/* Add key: a byte count. */
-static void add_u(struct json_object *o, const char *key, uint64_t v)
-{
-	json_object_object_add(o, key, json_object_new_uint64(v));
-}
-
-void truth_regime_to_json(const struct truth *t, struct json_object *o)
+void truth_regime_to_doc(const struct truth *t, struct truth_doc *o)
 {
 	struct truth_dirty td;
 	struct knob_obs ko;
-	struct json_object *d, *peaks;
+	struct truth_dirty_thresholds *d;
+	struct truth_cgroup_dirty *c;
 	unsigned i;
 
 	if (!t || !o)
 		return;
 	truth_dirty_of(t, &td);
 	if (td.have_thresh) {
-		d = json_object_new_object();
-		add_u(d, "dirtyable_bytes", td.dirtyable_bytes);
-		add_u(d, "background_bytes", td.bg_thresh_bytes);
-		add_u(d, "throttle_bytes", td.thresh_bytes);
-		add_u(d, "dirty_writeback_peak_bytes", td.dirty_wb_peak_bytes);
-		json_object_object_add(o, "dirty_thresholds", d);
+		d = o->dirty_thresholds = xcalloc(1, sizeof(*d));
+		d->dirtyable_bytes = td.dirtyable_bytes;
+		d->background_bytes = td.bg_thresh_bytes;
+		d->throttle_bytes = td.thresh_bytes;
+		d->dirty_writeback_peak_bytes = td.dirty_wb_peak_bytes;
 	}
 	if (td.cg_version) {
-		d = json_object_new_object();
-		json_object_object_add(d, "version",
-				       json_object_new_int(td.cg_version));
-		add_u(d, "memory_max_bytes", td.cg_memory_max_bytes);
-		if (td.have_cg) {
-			add_u(d, "dirty_peak_bytes", td.cg_dirty_peak_bytes);
-			add_u(d, "dirty_writeback_peak_bytes",
-			      td.cg_dirty_wb_peak_bytes);
-		}
-		if (td.cg_bg_thresh_bytes) {
-			add_u(d, "dirtyable_bytes", td.cg_dirtyable_bytes);
-			add_u(d, "background_bytes", td.cg_bg_thresh_bytes);
-			add_u(d, "throttle_bytes", td.cg_thresh_bytes);
-		}
-		json_object_object_add(o, "cgroup_dirty", d);
+		c = o->cgroup_dirty = xcalloc(1, sizeof(*c));
+		c->version = td.cg_version;
+		c->memory_max_bytes = td.cg_memory_max_bytes;
+		c->dirty_peak_bytes = td.cg_dirty_peak_bytes;
+		c->dirty_writeback_peak_bytes = td.cg_dirty_wb_peak_bytes;
+		c->has_dirty_peak_bytes = c->has_dirty_writeback_peak_bytes =
+		    td.have_cg ? MODEL_SET : MODEL_ABSENT;
+		c->dirtyable_bytes = td.cg_dirtyable_bytes;
+		c->background_bytes = td.cg_bg_thresh_bytes;
+		c->throttle_bytes = td.cg_thresh_bytes;
+		c->has_dirtyable_bytes = c->has_background_bytes =
+		    c->has_throttle_bytes =
+			td.cg_bg_thresh_bytes ? MODEL_SET : MODEL_ABSENT;
 	}
 	truth_knob_obs(t, NULL, 0, &ko);
 	if (!ko.nr_devs)
 		return;
-	peaks = json_object_new_array();
+	o->queue_peaks = xcalloc(ko.nr_devs, sizeof(*o->queue_peaks));
+	o->nr_queue_peaks = ko.nr_devs;
+	o->has_queue_peaks = MODEL_SET;
 	for (i = 0; i < ko.nr_devs; i++) {
 		const struct knob_obs_dev *od = &ko.devs[i];
+		struct truth_queue_peak *p = &o->queue_peaks[i];
 
-		d = json_object_new_object();
-		json_object_object_add(d, "name",
-				       json_object_new_string(od->name));
-		add_u(d, "max_in_flight", od->max_in_flight);
-		json_object_object_add(d, "max_aqu_sz",
-				       json_round(od->max_aqu_sz, 3));
-		json_object_object_add(d, "max_rareq_kib",
-				       json_round(od->max_rareq_kib, 2));
-		add_u(d, "intervals", od->intervals);
-		json_object_array_add(peaks, d);
+		p->name = xstrdup(od->name);
+		p->max_in_flight = od->max_in_flight;
+		p->max_aqu_sz = od->max_aqu_sz;
+		p->max_rareq_kib = od->max_rareq_kib;
+		p->intervals = od->intervals;
 	}
-	json_object_object_add(o, "queue_peaks", peaks);
 }

@@ -14,8 +14,6 @@
 #include "truth.h"
 #include "../knob/knob.h"
 
-struct json_object;
-
 /* Dirty memory against its thresholds over one run, in bytes. */
 struct truth_dirty {
 	int have_thresh;	  /* the kernel's thresholds were sampled */
@@ -47,8 +45,10 @@ void truth_dirty_of(const struct truth *t, struct truth_dirty *out);
 void truth_knob_obs(const struct truth *t, const struct run_result *r,
 		    int direct, struct knob_obs *o);
 
-/* Add "dirty_thresholds", "cgroup_dirty" and "queue_peaks" to the truth
- * object o of t (each only when known). */
-void truth_regime_to_json(const struct truth *t, struct json_object *o);
+struct truth_doc;
+
+/* Fill "dirty_thresholds", "cgroup_dirty" and "queue_peaks" of the truth
+ * document o of t (each only when known). */
+void truth_regime_to_doc(const struct truth *t, struct truth_doc *o);
 
 #endif

@@ -174,14 +174,21 @@ void truth_warn(const struct truth *t, struct run_result *r,
 /* Free a truth and its contents (the r->free_truth of attached ones). */
 void truth_free(struct truth *t);
 
-/*
- * Add "devices" (absent when there are none), "truth" and "env" to a run
- * object. t may be NULL (then nothing is added).
- */
-void truth_to_json(const struct truth *t, struct json_object *run);
+struct run_doc;
+struct disk_delta_doc;
 
-/* Add one device's columns to obj: the keys a run's devices[] entries
+/*
+ * Fill "devices" (absent when there are none), "truth" and "env" of a
+ * run document. t may be NULL (then nothing is filled).
+ */
+void truth_to_doc(const struct truth *t, struct run_doc *run);
+
+/* One device's columns into o: the members a run's devices[] entries
  * and `iotrial watch --json` lines share. */
+void disk_delta_to_doc(const struct disk_delta *d, struct disk_delta_doc *o);
+
+/* The same added to the json-c object obj (through model/model_tree.h),
+ * for watch's lines until they are a document of the model's. */
 void disk_delta_to_json(const struct disk_delta *d, struct json_object *obj);
 
 #endif

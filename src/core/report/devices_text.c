@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "devices_text.h"
-#include "expjson.h"
+#include "sections.h"
+#include "report_doc.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -23,22 +23,6 @@ enum dev_col {
 	COL_PROCESS, /* what the process tree fetched or dirtied */
 	NR_COLS,
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of n values (sorts v); NaN when n is 0. */
-static double median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* A byte count as "1.5 GiB"; "an unknown amount" for what a stored
  * object (imported, edited) has as no count of bytes: NaN, negative, or
@@ -82,18 +66,13 @@ static void add_direction(struct strbuf *out, const char *verb,
 }
 
 /* Did dropping the caches fail during exp (its warning says so)? */
-static int drop_failed(struct json_object *exp)
+static int drop_failed(const struct experiment_doc *doc)
 {
-	struct json_object *w =
-	    expjson_get_type(exp, "warnings", json_type_array);
-	size_t i, n = w ? json_object_array_length(w) : 0;
-	const char *s;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		s = json_object_get_string(json_object_array_get_idx(w, i));
-		if (s && strstr(s, "could not drop caches"))
+	for (i = 0; i < doc->nr_warnings; i++)
+		if (strstr(doc->warnings[i], "could not drop caches"))
 			return 1;
-	}
 	return 0;
 }
 
@@ -104,24 +83,22 @@ static int drop_failed(struct json_object *exp)
  * the scheduler is among the knobs, sched set): the two are easily
  * taken for one.
  */
-static void add_loop_queue(struct json_object *exp, const char *obj, int sched,
-			   struct strbuf *out)
+static void add_loop_queue(const struct experiment_doc *doc, const char *obj,
+			   int sched, struct strbuf *out)
 {
-	struct json_object *stack =
-	    expjson_get_type(expjson_env(exp), "stack", json_type_object);
-	struct json_object *devs =
-	    expjson_get_type(stack, "devices", json_type_array);
-	struct json_object *loop = NULL, *below = NULL;
-	size_t i, n = devs ? json_object_array_length(devs) : 0;
+	const struct env_doc *env = report_env(doc);
+	const struct env_stack *stack = env ? env->stack : NULL;
+	const struct env_device *loop = NULL, *below = NULL;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *d = json_object_array_get_idx(devs, i);
+	for (i = 0; stack && i < stack->nr_devices; i++) {
+		const struct env_device *d = &stack->devices[i];
 
-		if (!strcmp(expjson_str(d, "name"), obj) &&
-		    !strcmp(expjson_str(d, "kind"), "loop"))
+		if (!strcmp(rd_s(d->name), obj) &&
+		    !strcmp(rd_s(d->kind), "loop"))
 			loop = d;
-		if (!strcmp(expjson_str(d, "parent"), obj) &&
-		    !strcmp(expjson_str(d, "via"), "backing"))
+		if (!strcmp(rd_s(d->parent), obj) &&
+		    !strcmp(rd_s(d->via), "backing"))
 			below = d;
 	}
 	if (!loop)
@@ -130,10 +107,10 @@ static void add_loop_queue(struct json_object *exp, const char *obj, int sched,
 	if (!below)
 		return;
 	strbuf_addf(out, ", not that of '%s' under its backing file",
-		    expjson_str(below, "name"));
-	if (sched && *expjson_str(below, "scheduler"))
+		    rd_s(below->name));
+	if (sched && below->scheduler && *below->scheduler)
 		strbuf_addf(out, " (whose scheduler stayed %s)",
-			    expjson_str(below, "scheduler"));
+			    below->scheduler);
 }
 
 /*
@@ -141,53 +118,42 @@ static void add_loop_queue(struct json_object *exp, const char *obj, int sched,
  * whole system" for system knobs): the knob factors that say where
  * they were set, grouped by where.
  */
-static void add_places(struct json_object *exp, struct strbuf *out)
+static void add_places(const struct experiment_doc *doc, struct strbuf *out)
 {
-	struct json_object *f =
-	    expjson_get_type(exp, "factors", json_type_array);
-	size_t n = f ? json_object_array_length(f) : 0, i, j, k;
+	const struct exp_factor *f = doc->factors;
+	size_t n = doc->nr_factors, i, j, k;
 
 	for (i = 0; i < n; i++) {
-		struct json_object *fi = json_object_array_get_idx(f, i);
-		const char *obj = expjson_str(fi, "object");
+		const char *obj = rd_s(f[i].object);
 		size_t names = 0, total = 0;
 		int sched = 0, queue = 0;
 
-		if (strcmp(expjson_str(fi, "kind"), "knob") || !*obj)
+		if (strcmp(rd_s(f[i].kind), "knob") || !*obj)
 			continue;
 		for (j = 0; j < i; j++) /* said with an earlier factor */
-			if (!strcmp(expjson_str(json_object_array_get_idx(f, j),
-						"object"),
-				    obj))
+			if (!strcmp(rd_s(f[j].object), obj))
 				break;
 		if (j < i)
 			continue;
 		for (k = i; k < n; k++)
-			total +=
-			    !strcmp(expjson_str(json_object_array_get_idx(f, k),
-						"object"),
-				    obj);
+			total += !strcmp(rd_s(f[k].object), obj);
 		strbuf_addstr(out, "; ");
 		for (k = i; k < n; k++) {
-			struct json_object *fk =
-			    json_object_array_get_idx(f, k);
+			const char *canon = rd_s(f[k].canonical);
 
-			if (strcmp(expjson_str(fk, "object"), obj))
+			if (strcmp(rd_s(f[k].object), obj))
 				continue;
 			names++;
-			sched |= !strcmp(expjson_str(fk, "canonical"),
-					 "scheduler") ||
-				 !strncmp(expjson_str(fk, "canonical"),
-					  "iosched.", 8);
+			sched |= !strcmp(canon, "scheduler") ||
+				 !strncmp(canon, "iosched.", 8);
 			/* read-ahead is the loop device's own to set */
-			queue |= strcmp(expjson_str(fk, "canonical"),
-					"read_ahead_kb") &&
-				 !strcmp(expjson_str(fk, "scope"), "device");
+			queue |= strcmp(canon, "read_ahead_kb") &&
+				 !strcmp(rd_s(f[k].scope), "device");
 			strbuf_addf(out, "%s%s",
 				    names == 1	     ? ""
 				    : names == total ? " and "
 						     : ", ",
-				    expjson_str(fk, "name"));
+				    rd_s(f[k].name));
 		}
 		if (!strcmp(obj, "system"))
 			strbuf_addf(out, " %s set for the whole system",
@@ -196,78 +162,111 @@ static void add_places(struct json_object *exp, struct strbuf *out)
 			strbuf_addf(out, " %s set on '%s'",
 				    total == 1 ? "was" : "were", obj);
 		if (queue)
-			add_loop_queue(exp, obj, sched, out);
+			add_loop_queue(doc, obj, sched, out);
 	}
 }
 
-void report_experiment_devices(struct json_object *exp, struct strbuf *out)
+/* A byte count of a truth, NaN when it was not recorded. */
+#define TRUTH_NUM(t, f) ((t)->has_##f == MODEL_SET ? (double)(t)->f : NAN)
+
+/* The byte counts of runs' truth t, [direction][column]. */
+static void truth_counts(const struct truth_doc *t, double c[2][NR_COLS])
 {
-	static const char *const keys[2][NR_COLS] = {
-	    {"logical_read_bytes", "device_read_bytes", "bottom_read_bytes",
-	     "process_read_bytes"},
-	    {"logical_write_bytes", "device_write_bytes", "bottom_write_bytes",
-	     "process_write_bytes"},
-	};
-	struct json_object *runs =
-	    expjson_get_type(exp, "runs", json_type_array);
-	size_t n = runs ? json_object_array_length(runs) : 0, i, have = 0,
-	       nb = 0;
-	double *v[2][NR_COLS], m[2][NR_COLS];
-	const char *top = NULL, *bottom = NULL;
-	struct json_object *drop;
-	int d, c, said = 0; /* the processes' counters were named */
+	c[0][COL_LOGICAL] = (double)t->logical_read_bytes;
+	c[0][COL_TOP] = TRUTH_NUM(t, device_read_bytes);
+	c[0][COL_BOTTOM] = TRUTH_NUM(t, bottom_read_bytes);
+	c[0][COL_PROCESS] = TRUTH_NUM(t, process_read_bytes);
+	c[1][COL_LOGICAL] = (double)t->logical_write_bytes;
+	c[1][COL_TOP] = TRUTH_NUM(t, device_write_bytes);
+	c[1][COL_BOTTOM] = TRUTH_NUM(t, bottom_write_bytes);
+	c[1][COL_PROCESS] = TRUTH_NUM(t, process_write_bytes);
+}
+
+/* The truth of run i of doc that has a device, or NULL. */
+static const struct truth_doc *device_truth(const struct experiment_doc *doc,
+					    size_t i)
+{
+	const struct run_doc *r = doc->runs[i].run;
+	const struct truth_doc *t = r ? r->truth : NULL;
+
+	return t && t->device && *t->device &&
+		       t->has_device_read_bytes == MODEL_SET
+		   ? t
+		   : NULL;
+}
+
+bool report_devices_present(const struct experiment_doc *doc)
+{
+	size_t i;
 
 	/* a single run's summary has its device truth in full */
-	if (!n || expjson_single_run(exp))
-		return;
-	for (d = 0; d < 2; d++)
-		for (c = 0; c < NR_COLS; c++)
-			v[d][c] = xcalloc(n, sizeof(double));
-	for (i = 0; i < n; i++) {
-		struct json_object *t = expjson_get(
-		    expjson_get(json_object_array_get_idx(runs, i), "run"),
-		    "truth");
+	if (report_single_run(doc))
+		return false;
+	for (i = 0; i < doc->nr_runs; i++)
+		if (device_truth(doc, i))
+			return true;
+	return false;
+}
 
-		if (!*expjson_str(t, "device") ||
-		    isnan(expjson_num(t, "device_read_bytes")))
+/*
+ * "measured: per run (median of N runs), the workload read 1.5 GiB,
+ * 'loop0' delivered 1.5 GiB and 'vda' (the disk under it) 1.5 GiB; the
+ * page cache was dropped before each run", then where each knob factor
+ * was set.
+ */
+void report_devices_section(const struct experiment_doc *doc, struct emit *e)
+{
+	size_t n = doc->nr_runs, i, have = 0, nb = 0;
+	double *v[2][NR_COLS], m[2][NR_COLS], c[2][NR_COLS];
+	const char *top = NULL, *bottom = NULL;
+	struct strbuf out = STRBUF_INIT;
+	int d, k, said = 0; /* the processes' counters were named */
+
+	for (d = 0; d < 2; d++)
+		for (k = 0; k < NR_COLS; k++)
+			v[d][k] = xcalloc(n, sizeof(double));
+	for (i = 0; i < n; i++) {
+		const struct truth_doc *t = device_truth(doc, i);
+
+		if (!t)
 			continue;
 		if (!top)
-			top = expjson_str(t, "device");
+			top = t->device;
 		/* the bottom counts only when every run has it */
-		if (*expjson_str(t, "bottom_device") &&
-		    !isnan(expjson_num(t, "bottom_read_bytes"))) {
+		if (t->bottom_device && *t->bottom_device &&
+		    t->has_bottom_read_bytes == MODEL_SET) {
 			if (!bottom)
-				bottom = expjson_str(t, "bottom_device");
+				bottom = t->bottom_device;
 			nb++;
 		}
+		truth_counts(t, c);
 		for (d = 0; d < 2; d++)
-			for (c = 0; c < NR_COLS; c++)
-				v[d][c][have] = expjson_num(t, keys[d][c]);
+			for (k = 0; k < NR_COLS; k++)
+				v[d][k][have] = c[d][k];
 		have++;
 	}
 	if (nb != have || (bottom && top && !strcmp(bottom, top)))
 		bottom = NULL;
 	for (d = 0; d < 2; d++)
-		for (c = 0; c < NR_COLS; c++)
-			m[d][c] = median(v[d][c], have);
-	if (have) {
-		strbuf_addf(out, "\nmeasured: per run (median of %zu run%s)",
-			    have, have == 1 ? "" : "s");
-		if (m[0][COL_LOGICAL] > 0 || m[0][COL_TOP] > 0 ||
-		    !(m[1][COL_LOGICAL] > 0 || m[1][COL_PROCESS] > 0))
-			add_direction(out, "read", "delivered", top, bottom,
-				      m[0], &said);
-		if (m[1][COL_LOGICAL] > 0 || m[1][COL_PROCESS] > 0)
-			add_direction(out, "wrote", "took", top, bottom, m[1],
-				      &said);
-		drop = expjson_get_type(exp, "drop_caches", json_type_boolean);
-		if (drop && json_object_get_boolean(drop) && !drop_failed(exp))
-			strbuf_addstr(out, "; the page cache was dropped "
-					   "before each run");
-		add_places(exp, out);
-		strbuf_addch(out, '\n');
-	}
+		for (k = 0; k < NR_COLS; k++)
+			m[d][k] = report_median(v[d][k], have);
+	strbuf_addf(&out, "measured: per run (median of %zu run%s)", have,
+		    have == 1 ? "" : "s");
+	if (m[0][COL_LOGICAL] > 0 || m[0][COL_TOP] > 0 ||
+	    !(m[1][COL_LOGICAL] > 0 || m[1][COL_PROCESS] > 0))
+		add_direction(&out, "read", "delivered", top, bottom, m[0],
+			      &said);
+	if (m[1][COL_LOGICAL] > 0 || m[1][COL_PROCESS] > 0)
+		add_direction(&out, "wrote", "took", top, bottom, m[1], &said);
+	if (doc->has_drop_caches == MODEL_SET && doc->drop_caches &&
+	    !drop_failed(doc))
+		strbuf_addstr(&out, "; the page cache was dropped before each "
+				    "run");
+	add_places(doc, &out);
+	emit_gap(e);
+	emit_line(e, "%s", out.buf);
+	strbuf_release(&out);
 	for (d = 0; d < 2; d++)
-		for (c = 0; c < NR_COLS; c++)
-			free(v[d][c]);
+		for (k = 0; k < NR_COLS; k++)
+			free(v[d][k]);
 }

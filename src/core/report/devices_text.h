@@ -20,7 +20,9 @@
  * part only when the experiment says so), then where each knob factor
  * was set when its factor says ("; read_ahead_kb was set on 'loop1'").
  * Nothing when no run has one, or for a single run (its summary, from
- * report_experiment_text(), holds its device truth).
+ * report_experiment_text(), holds its device truth). The devices
+ * section of the page (page.h) for a caller that holds a tree
+ * (report_tree.c).
  */
 void report_experiment_devices(struct json_object *exp, struct strbuf *out);
 

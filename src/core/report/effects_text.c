@@ -2,243 +2,156 @@
  * Effects by factor, for people. With two factors the table of every arm
  * against one baseline arm mixes the factors up (scheduler=mq-deadline
  * jobs=2 against scheduler=none jobs=1 changes both); this groups the
- * comparisons by the factor they change, one line per combination of the
+ * comparisons by the factor they change, one row per combination of the
  * others, and then says in a sentence whether a factor's effect depends
  * on another: the answer to "does the scheduler help, and everywhere?".
+ * An effect or an interaction resting on runs iotrial flagged is marked
+ * and footnoted as a verdict is (suspect.h).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
-#include "fmt.h"
 #include "effects_text.h"
-#include "expjson.h"
+#include "sections.h"
 #include "p_note.h"
+#include "report_doc.h"
+#include "report_plots.h"
 #include "suspect.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-static void add_p(struct strbuf *out, double p)
-{
-	strbuf_addf(out, p < 0.001 ? "%.1e" : "%.3f", p);
-}
-
-/* "a=1 b=2": the levels of an effect's "within" object. */
-static void add_within(struct strbuf *out, struct json_object *x)
-{
-	struct json_object *w = expjson_get_type(x, "within", json_type_object);
-	int first = 1;
-
-	if (!w)
-		return;
-	json_object_object_foreach(w, key, val)
-	{
-		strbuf_addf(out, "%s%s=%s", first ? "" : " ", key,
-			    json_object_is_type(val, json_type_string)
-				? json_object_get_string(val)
-				: "?");
-		first = 0;
-	}
-}
-
 /* True when effects a and b are of the same factor and level. */
-static int same_group(struct json_object *a, struct json_object *b)
+static bool same_group(const struct exp_effect *a, const struct exp_effect *b)
 {
-	return !strcmp(expjson_str(a, "factor"), expjson_str(b, "factor")) &&
-	       !strcmp(expjson_str(a, "level"), expjson_str(b, "level"));
+	return !strcmp(rd_s(a->factor), rd_s(b->factor)) &&
+	       !strcmp(rd_s(a->level), rd_s(b->level));
 }
 
-void report_effect_heading(struct json_object *e, struct strbuf *out)
+void report_effect_heading(const struct exp_effect *e, struct strbuf *out)
 {
-	struct json_object *w = expjson_get_type(e, "within", json_type_object);
-
-	strbuf_addf(out, "%s=%s vs %s=%s", expjson_str(e, "factor"),
-		    expjson_str(e, "level"), expjson_str(e, "factor"),
-		    expjson_str(e, "baseline_level"));
-	if (w && json_object_object_length(w)) {
+	strbuf_addf(out, "%s=%s vs %s=%s", rd_s(e->factor), rd_s(e->level),
+		    rd_s(e->factor), rd_s(e->baseline_level));
+	if (e->nr_within) {
 		strbuf_addstr(out, " at ");
-		add_within(out, e);
+		report_pairs(out, e->within, e->nr_within, " ");
 	}
 }
 
-static void effect_line(struct strbuf *out, struct json_object *exp,
-			struct json_object *e, size_t width)
+void report_interaction_heading(const struct exp_interaction *x,
+				struct strbuf *out)
 {
-	size_t start = out->len;
-
-	strbuf_addstr(out, "  at ");
-	add_within(out, e);
-	report_pad(out, start, width);
-	start = out->len;
-	if (isfinite(expjson_num(e, "ratio")))
-		strbuf_addf(out, "%.3f [%.3f, %.3f]", expjson_num(e, "ratio"),
-			    expjson_num(e, "ci_low"),
-			    expjson_num(e, "ci_high"));
-	report_pad(out, start, 22);
-	start = out->len;
-	if (isfinite(expjson_num(e, "p_adjusted")))
-		add_p(out, expjson_num(e, "p_adjusted"));
-	report_pad(out, start, 7);
-	strbuf_addf(out, "%s%s\n", expjson_str(e, "verdict"),
-		    suspect_is(exp, e) ? "*" : "");
+	strbuf_addf(out, "%s=%s's effect at %s=%s vs at %s=%s", rd_s(x->factor),
+		    rd_s(x->level), rd_s(x->by), rd_s(x->by_level), rd_s(x->by),
+		    rd_s(x->by_baseline_level));
+	if (x->nr_within) {
+		strbuf_addstr(out, " with ");
+		report_pairs(out, x->within, x->nr_within, " ");
+	}
 }
 
-/*
- * "* HEADING: why" for each marked object of exp's array key, headed by
- * heading(); how many were said.
- */
-static size_t notes(struct json_object *exp, const char *key,
-		    void (*heading)(struct json_object *, struct strbuf *),
-		    struct strbuf *out)
+/* One effect's row. */
+static void effect_row(const struct experiment_doc *doc,
+		       const struct exp_effect *x, struct emit *e)
 {
-	struct json_object *xs = expjson_get_type(exp, key, json_type_array);
-	size_t i, n = xs ? json_object_array_length(xs) : 0, said = 0;
-	struct strbuf h = STRBUF_INIT;
+	struct suspect_src s;
+	struct strbuf t = STRBUF_INIT;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *x = json_object_array_get_idx(xs, i);
-
-		if (!suspect_is(exp, x))
-			continue;
-		strbuf_reset(&h);
-		heading(x, &h);
-		strbuf_addstr(out, "* ");
-		suspect_note(exp, x, h.buf, out);
-		strbuf_addch(out, '\n');
-		said++;
-	}
-	strbuf_release(&h);
-	return said;
+	strbuf_addstr(&t, "  at ");
+	report_pairs(&t, x->within, x->nr_within, " ");
+	emit_cell(e, "%s", t.buf);
+	strbuf_reset(&t);
+	if (isfinite(CMP_NUM(x, ratio)))
+		strbuf_addf(&t, "%.3f [%.3f, %.3f]", x->cmp->ratio,
+			    x->cmp->ci_low, x->cmp->ci_high);
+	emit_cell(e, "%s", t.buf);
+	strbuf_reset(&t);
+	if (isfinite(CMP_NUM(x, p_adjusted)))
+		report_add_p(&t, x->cmp->p_adjusted);
+	emit_cell(e, "%s", t.buf);
+	emit_cell(e, "%d", rd_count(x->n));
+	emit_cell(e, "%s", rd_s(x->verdict));
+	suspect_src_effect(x, &s);
+	if (suspect_doc_is(doc, &s))
+		emit_mark(e, EMIT_MARK_SUSPECT);
+	emit_row(e);
+	strbuf_release(&t);
 }
 
-static void effects_table(struct strbuf *out, struct json_object *exp,
-			  struct json_object *effects)
+/* The number of levels of factor name, from doc's "factors". */
+static size_t nr_levels(const struct experiment_doc *doc, const char *name)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t i, n = json_object_array_length(effects), width = 6;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "  at ");
-		add_within(&sb, json_object_array_get_idx(effects, i));
-		if (sb.len > width)
-			width = sb.len;
-	}
-	strbuf_addstr(out, "effect");
-	report_pad(out, out->len - 6, width);
-	strbuf_addstr(out, "ratio [95% CI]         p       verdict\n");
-	for (i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(effects, i);
-
-		if (!i ||
-		    !same_group(e, json_object_array_get_idx(effects, i - 1)))
-			strbuf_addf(
-			    out, "%s=%s vs %s=%s\n", expjson_str(e, "factor"),
-			    expjson_str(e, "level"), expjson_str(e, "factor"),
-			    expjson_str(e, "baseline_level"));
-		effect_line(out, exp, e, width);
-	}
-	strbuf_release(&sb);
-}
-
-/* The number of levels of factor name, from exp's "factors". */
-static size_t nr_levels(struct json_object *exp, const char *name)
-{
-	struct json_object *fs =
-	    expjson_get_type(exp, "factors", json_type_array);
-	size_t i, n = fs ? json_object_array_length(fs) : 0;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *f = json_object_array_get_idx(fs, i);
-		struct json_object *vals =
-		    expjson_get_type(f, "values", json_type_array);
-
-		if (!strcmp(expjson_str(f, "name"), name))
-			return vals ? json_object_array_length(vals) : 0;
-	}
+	for (i = 0; i < doc->nr_factors; i++)
+		if (!strcmp(rd_s(doc->factors[i].name), name))
+			return doc->factors[i].nr_values;
 	return 0;
 }
 
-/* "scheduler's effect", or "scheduler=bfq's effect" with 3+ levels. */
-static void subject(struct strbuf *out, struct json_object *exp,
-		    struct json_object *x)
-{
-	strbuf_addstr(out, expjson_str(x, "factor"));
-	if (nr_levels(exp, expjson_str(x, "factor")) > 2)
-		strbuf_addf(out, "=%s", expjson_str(x, "level"));
-	strbuf_addstr(out, "'s effect");
-}
-
 /* ": 1.10x at jobs=1, 0.97x at jobs=2 (interaction p 0.004)" */
-static void interaction_numbers(struct strbuf *out, struct json_object *x)
+static void interaction_numbers(struct strbuf *out,
+				const struct exp_interaction *x)
 {
-	double ra = expjson_num(x, "ratio_at_baseline");
-	double rb = expjson_num(x, "ratio_at_level");
+	double ra = x->ratio_at_baseline, rb = x->ratio_at_level;
 
 	if (isfinite(ra) && isfinite(rb))
 		strbuf_addf(out, ": %.2fx at %s=%s, %.2fx at %s=%s", ra,
-			    expjson_str(x, "by"),
-			    expjson_str(x, "by_baseline_level"), rb,
-			    expjson_str(x, "by"), expjson_str(x, "by_level"));
-	if (isfinite(expjson_num(x, "p_adjusted"))) {
+			    rd_s(x->by), rd_s(x->by_baseline_level), rb,
+			    rd_s(x->by), rd_s(x->by_level));
+	if (isfinite(CMP_NUM(x, p_adjusted))) {
 		strbuf_addstr(out, " (interaction p ");
-		add_p(out, expjson_num(x, "p_adjusted"));
+		report_add_p(out, x->cmp->p_adjusted);
 		strbuf_addch(out, ')');
 	}
 }
 
-/* One sentence on one interaction. */
-static void interaction_line(struct strbuf *out, struct json_object *exp,
-			     struct json_object *x)
+/* One sentence on one interaction, an item of the list. */
+static void interaction_line(const struct experiment_doc *doc,
+			     const struct exp_interaction *x, struct emit *e)
 {
-	const char *v = expjson_str(x, "verdict");
-	struct json_object *within =
-	    expjson_get_type(x, "within", json_type_object);
-	struct strbuf subj = STRBUF_INIT;
-	double margin = expjson_num(exp, "equivalence");
+	const char *v = rd_s(x->verdict), *by = rd_s(x->by);
+	struct strbuf t = STRBUF_INIT, subj = STRBUF_INIT;
+	double margin =
+	    doc->has_equivalence == MODEL_SET ? doc->equivalence : NAN;
+	struct suspect_src s;
 
-	if (within && json_object_object_length(within)) {
-		strbuf_addstr(out, "with ");
-		add_within(out, x);
-		strbuf_addstr(out, ", ");
+	if (x->nr_within) {
+		strbuf_addstr(&t, "with ");
+		report_pairs(&t, x->within, x->nr_within, " ");
+		strbuf_addstr(&t, ", ");
 	}
-	subject(&subj, exp, x);
+	/* "scheduler's effect", or "scheduler=bfq's effect" with 3+
+	 * levels */
+	strbuf_addstr(&subj, rd_s(x->factor));
+	if (nr_levels(doc, rd_s(x->factor)) > 2)
+		strbuf_addf(&subj, "=%s", rd_s(x->level));
+	strbuf_addstr(&subj, "'s effect");
 	if (!strcmp(v, "interaction"))
-		strbuf_addf(out, "%s depends on %s", subj.buf,
-			    expjson_str(x, "by"));
+		strbuf_addf(&t, "%s depends on %s", subj.buf, by);
 	else if (!strcmp(v, "no interaction") && isfinite(margin))
-		strbuf_addf(out,
-			    "%s does not depend on %s (the same within "
-			    "%g%%)",
-			    subj.buf, expjson_str(x, "by"), 100 * margin);
+		strbuf_addf(&t,
+			    "%s does not depend on %s (the same within %g%%)",
+			    subj.buf, by, 100 * margin);
 	else if (!strcmp(v, "no verdict"))
-		strbuf_addf(out,
-			    "too few runs to tell whether %s depends on %s",
-			    subj.buf, expjson_str(x, "by"));
+		strbuf_addf(&t, "too few runs to tell whether %s depends on %s",
+			    subj.buf, by);
 	else
-		strbuf_addf(out, "no evidence that %s depends on %s", subj.buf,
-			    expjson_str(x, "by"));
-	interaction_numbers(out, x);
-	strbuf_addstr(out, suspect_is(exp, x) ? "*\n" : "\n");
+		strbuf_addf(&t, "no evidence that %s depends on %s", subj.buf,
+			    by);
+	interaction_numbers(&t, x);
+	suspect_src_interaction(x, &s);
+	emit_item(e, suspect_doc_is(doc, &s) ? EMIT_MARK_SUSPECT : 0, "%s",
+		  t.buf);
+	strbuf_release(&t);
 	strbuf_release(&subj);
 }
 
-void report_interaction_heading(struct json_object *x, struct strbuf *out)
-{
-	struct json_object *w = expjson_get_type(x, "within", json_type_object);
-
-	strbuf_addf(out, "%s=%s's effect at %s=%s vs at %s=%s",
-		    expjson_str(x, "factor"), expjson_str(x, "level"),
-		    expjson_str(x, "by"), expjson_str(x, "by_level"),
-		    expjson_str(x, "by"), expjson_str(x, "by_baseline_level"));
-	if (w && json_object_object_length(w)) {
-		strbuf_addstr(out, " with ");
-		add_within(out, x);
-	}
-}
-
 /* True when interactions a and b ask about the same two factors. */
-static int same_pair(struct json_object *a, struct json_object *b)
+static bool same_pair(const struct exp_interaction *a,
+		      const struct exp_interaction *b)
 {
-	return !strcmp(expjson_str(a, "factor"), expjson_str(b, "factor")) &&
-	       !strcmp(expjson_str(a, "by"), expjson_str(b, "by"));
+	return !strcmp(rd_s(a->factor), rd_s(b->factor)) &&
+	       !strcmp(rd_s(a->by), rd_s(b->by));
 }
 
 /*
@@ -246,21 +159,22 @@ static int same_pair(struct json_object *a, struct json_object *b)
  * is significant, or when none is, one line for the pair (the whole
  * sentence when there is one test).
  */
-static void pair_lines(struct strbuf *out, struct json_object *exp,
-		       struct json_object *xs, size_t from, size_t to)
+static void pair_lines(const struct experiment_doc *doc, size_t from, size_t to,
+		       struct emit *e)
 {
+	const struct exp_interaction *xs = doc->interactions, *x = &xs[from];
 	size_t i, shown = 0, nr_equivalent = 0;
 	double least_p = NAN;
+	struct strbuf t = STRBUF_INIT;
 
 	for (i = from; i < to; i++) {
-		struct json_object *x = json_object_array_get_idx(xs, i);
-		double p = expjson_num(x, "p_adjusted");
+		double p = CMP_NUM(&xs[i], p_adjusted);
 
-		if (!strcmp(expjson_str(x, "verdict"), "interaction")) {
-			interaction_line(out, exp, x);
+		if (!strcmp(rd_s(xs[i].verdict), "interaction")) {
+			interaction_line(doc, &xs[i], e);
 			shown++;
 		}
-		if (!strcmp(expjson_str(x, "verdict"), "no interaction"))
+		if (!strcmp(rd_s(xs[i].verdict), "no interaction"))
 			nr_equivalent++;
 		if (isfinite(p) && !(p >= least_p))
 			least_p = p;
@@ -268,83 +182,149 @@ static void pair_lines(struct strbuf *out, struct json_object *exp,
 	if (shown)
 		return;
 	if (to - from == 1) {
-		interaction_line(out, exp, json_object_array_get_idx(xs, from));
+		interaction_line(doc, x, e);
 		return;
 	}
-	{
-		struct json_object *x = json_object_array_get_idx(xs, from);
-
-		if (nr_equivalent == to - from)
-			strbuf_addf(
-			    out,
-			    "%s's effect does not depend on %s "
-			    "(the same within %g%% in all %zu tests",
-			    expjson_str(x, "factor"), expjson_str(x, "by"),
-			    100 * expjson_num(exp, "equivalence"), to - from);
-		else
-			strbuf_addf(out,
-				    "no evidence that %s's effect depends on "
-				    "%s (%zu tests",
-				    expjson_str(x, "factor"),
-				    expjson_str(x, "by"), to - from);
-		if (isfinite(least_p)) {
-			strbuf_addstr(out, ", smallest interaction p ");
-			add_p(out, least_p);
-		}
-		strbuf_addstr(out, ")\n");
+	if (nr_equivalent == to - from)
+		strbuf_addf(&t,
+			    "%s's effect does not depend on %s (the same "
+			    "within %g%% in all %zu tests",
+			    rd_s(x->factor), rd_s(x->by),
+			    100 * (doc->has_equivalence == MODEL_SET
+				       ? doc->equivalence
+				       : NAN),
+			    to - from);
+	else
+		strbuf_addf(&t,
+			    "no evidence that %s's effect depends on %s (%zu "
+			    "tests",
+			    rd_s(x->factor), rd_s(x->by), to - from);
+	if (isfinite(least_p)) {
+		strbuf_addstr(&t, ", smallest interaction p ");
+		report_add_p(&t, least_p);
 	}
+	strbuf_addch(&t, ')');
+	emit_item(e, 0, "%s", t.buf);
+	strbuf_release(&t);
 }
 
-bool report_interactions_text(struct json_object *exp, struct strbuf *out)
+/* The forest plot of the effects, each labelled by what it compares. */
+static void effects_forest(const struct experiment_doc *doc, struct strbuf *out)
 {
-	struct json_object *xs =
-	    expjson_get_type(exp, "interactions", json_type_array);
-	size_t i, from, n = xs ? json_object_array_length(xs) : 0;
+	size_t i, n = doc->nr_effects;
+	struct plot_forest_row *rows = xcalloc(n + 1, sizeof(*rows));
+	struct strbuf *labels = xcalloc(n + 1, sizeof(*labels));
 
-	for (from = 0, i = 1; i <= n; i++)
-		if (i == n || !same_pair(json_object_array_get_idx(xs, i),
-					 json_object_array_get_idx(xs, from))) {
-			pair_lines(out, exp, xs, from, i);
-			from = i;
-		}
-	return n > 0;
-}
+	for (i = 0; i < n; i++) {
+		const struct exp_effect *x = &doc->effects[i];
 
-bool report_effects_text(struct json_object *exp, struct strbuf *out)
-{
-	struct json_object *effects =
-	    expjson_get_type(exp, "effects", json_type_array);
-	struct json_object *xs =
-	    expjson_get_type(exp, "interactions", json_type_array);
-
-	if (!effects || !json_object_array_length(effects))
-		return false;
-	effects_table(out, exp, effects);
-	{
-		struct strbuf note = STRBUF_INIT;
-
-		report_p_note_effects(exp, report_effect_heading, &note);
-		if (note.len)
-			strbuf_addf(out, "%s\n", note.buf);
-		strbuf_release(&note);
+		strbuf_init(&labels[i], 0);
+		report_effect_heading(x, &labels[i]);
+		rows[i].label = labels[i].buf;
+		plot_forest_row_of(doc, x->cmp, x->verdict, &rows[i]);
+		suspect_src_effect(x, &rows[i].suspect);
 	}
-	if (notes(exp, "effects", report_effect_heading, out))
-		strbuf_addstr(out, "* suspect: the runs iotrial flagged may "
-				   "describe the flaw, not the setting; see "
-				   "the warnings\n");
-	if (xs && json_object_array_length(xs))
-		strbuf_addch(out, '\n');
-	report_interactions_text(exp, out);
-	report_interaction_notes(exp, out);
-	return true;
+	plot_forest_rows(doc, rows, n, "Effect of each factor",
+			 "level / baseline level, the others alike", out);
+	for (i = 0; i < n; i++)
+		strbuf_release(&labels[i]);
+	free(labels);
+	free(rows);
 }
 
-size_t report_interaction_notes(struct json_object *exp, struct strbuf *out)
+bool report_effects_present(const struct experiment_doc *doc)
 {
-	return notes(exp, "interactions", report_interaction_heading, out);
+	return doc->nr_effects && !report_single_run(doc);
 }
 
-size_t report_effect_notes(struct json_object *exp, struct strbuf *out)
+void report_effects_section(const struct experiment_doc *doc, struct emit *e)
 {
-	return notes(exp, "effects", report_effect_heading, out);
+	size_t i, from, width = 6, said = 0;
+	struct strbuf t = STRBUF_INIT;
+
+	for (i = 0; i < doc->nr_effects; i++) {
+		strbuf_reset(&t);
+		strbuf_addstr(&t, "  at ");
+		report_pairs(&t, doc->effects[i].within,
+			     doc->effects[i].nr_within, " ");
+		width = t.len > width ? t.len : width;
+	}
+	{
+		const struct emit_col cols[] = {
+		    {"effect", EMIT_LABEL, 0, 1, width},
+		    {"ratio [95% CI]", EMIT_NUM, 0, 1, 22},
+		    {"p", EMIT_NUM, 0, 1, 7},
+		    {"n", EMIT_NUM, EMIT_WIDE, 1, 0},
+		    {"verdict", EMIT_VERDICT, 0, 1, 0},
+		};
+		const struct emit_table tab = {"effects", cols, 5, false};
+
+		emit_heading(e, 2, "Effects of each factor", NULL);
+		emit_table(e, &tab);
+		for (i = 0; i < doc->nr_effects; i++) {
+			const struct exp_effect *x = &doc->effects[i];
+
+			if (!i || !same_group(x, x - 1)) {
+				emit_cell(e, "%s=%s vs %s=%s", rd_s(x->factor),
+					  rd_s(x->level), rd_s(x->factor),
+					  rd_s(x->baseline_level));
+				emit_row(e);
+			}
+			effect_row(doc, x, e);
+		}
+		emit_table_end(e);
+	}
+	strbuf_reset(&t);
+	report_p_note_effects(doc, report_effect_heading, &t);
+	if (t.len)
+		emit_note(e, EMIT_NOTE_PLAIN, "%s", t.buf);
+	for (i = 0; i < doc->nr_effects; i++) {
+		struct suspect_src s;
+
+		strbuf_reset(&t);
+		report_effect_heading(&doc->effects[i], &t);
+		suspect_src_effect(&doc->effects[i], &s);
+		if (!suspect_doc_is(doc, &s))
+			continue;
+		{
+			struct strbuf note = STRBUF_INIT;
+
+			suspect_doc_note(doc, &s, t.buf, &note);
+			emit_note(e, EMIT_NOTE_SUSPECT, "%s", note.buf);
+			strbuf_release(&note);
+		}
+		said++;
+	}
+	if (said)
+		emit_note(e, EMIT_NOTE_KEY, "%s",
+			  "the runs iotrial flagged may describe the flaw, not "
+			  "the setting; see the warnings");
+	emit_plot(e, effects_forest);
+	if (doc->nr_interactions) {
+		emit_gap(e);
+		emit_heading(
+		    e, 3, "Does one factor's effect depend on another?", NULL);
+		emit_list(e, 0);
+		for (from = 0, i = 1; i <= doc->nr_interactions; i++)
+			if (i == doc->nr_interactions ||
+			    !same_pair(&doc->interactions[i],
+				       &doc->interactions[from])) {
+				pair_lines(doc, from, i, e);
+				from = i;
+			}
+		emit_list_end(e);
+		for (i = 0; i < doc->nr_interactions; i++) {
+			struct suspect_src s;
+			struct strbuf note = STRBUF_INIT;
+
+			strbuf_reset(&t);
+			report_interaction_heading(&doc->interactions[i], &t);
+			suspect_src_interaction(&doc->interactions[i], &s);
+			suspect_doc_note(doc, &s, t.buf, &note);
+			if (note.len)
+				emit_note(e, EMIT_NOTE_SUSPECT, "%s", note.buf);
+			strbuf_release(&note);
+		}
+	}
+	strbuf_release(&t);
 }

@@ -172,15 +172,3 @@ void expjson_make_printable(struct json_object *o)
 		break;
 	}
 }
-
-struct json_object *expjson_single_run(struct json_object *exp)
-{
-	struct json_object *runs =
-	    expjson_get_type(exp, "runs", json_type_array);
-
-	if (strcmp(expjson_str(exp, "runs_mode"), "run") || !runs ||
-	    json_object_array_length(runs) != 1)
-		return NULL;
-	return expjson_get_type(json_object_array_get_idx(runs, 0), "run",
-				json_type_object);
-}

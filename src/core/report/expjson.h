@@ -39,13 +39,6 @@ struct json_object *expjson_env(struct json_object *exp);
  */
 const char *expjson_target(struct json_object *exp);
 
-/*
- * The run object of a single run (`iotrial run`: "runs_mode" "run", one
- * run with its "run" object), or NULL for anything else. Its text is
- * the run's summary, not a table of one arm.
- */
-struct json_object *expjson_single_run(struct json_object *exp);
-
 /* The verdict object of arm index arm in exp's "verdicts", or NULL (the
  * baseline has none). */
 struct json_object *expjson_verdict(struct json_object *exp, int arm);

@@ -1,273 +1,238 @@
 /*
- * The fleet table (fleet_text.h): one line per host, failed hosts
- * included with their reason, so that nobody reads a fleet verdict
- * without seeing which hosts it stands on and which it does not.
+ * The fleet section of a merged experiment (fleet_text.h): one row per
+ * host, failed hosts included with their reason, so that nobody reads a
+ * fleet verdict without seeing which hosts it stands on and which it
+ * does not; then per arm whether the hosts agree.
  */
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
-#include "fmt.h"
-#include "fleet_text.h"
-#include "expjson.h"
+#include "sections.h"
+#include "report_doc.h"
 #include "suspect.h"
 #include "../../util/banned.h"
 
-/* The longest string member key among the objects of arr. */
-static size_t widest(struct json_object *arr, const char *key, size_t min)
-{
-	size_t i, w = min;
-
-	for (i = 0; i < json_object_array_length(arr); i++) {
-		size_t n =
-		    strlen(expjson_str(json_object_array_get_idx(arr, i), key));
-
-		w = n > w ? n : w;
-	}
-	return w;
-}
-
 /* Does a host's verdict v carry reasons to suspect it? */
-static bool marked(struct json_object *v)
+static bool marked(const struct fleet_host_verdict *v)
 {
-	struct json_object *s = expjson_get_type(v, "suspect", json_type_array);
-
-	return s && json_object_array_length(s) > 0;
+	return v->has_suspect == MODEL_SET && v->nr_suspect > 0;
 }
 
-/* One good host's line: kernel, then its ratio and verdict per arm. */
-static void host_line(struct strbuf *out, struct json_object *h,
-		      size_t kernel_w, size_t col_w)
+/* A host's number, NaN when it has none. */
+#define HV_NUM(v, f) ((v)->has_##f == MODEL_SET ? (v)->f : NAN)
+
+/* One good host's cells: kernel, then its ratio and verdict per arm. */
+static void host_cells(const struct fleet_host *h, struct emit *e)
 {
-	struct json_object *vs =
-	    expjson_get_type(h, "verdicts", json_type_array);
-	struct json_object *differs =
-	    expjson_get_type(h, "differs", json_type_array);
-	bool flagged = differs && json_object_array_length(differs);
-	size_t i, start = out->len;
+	size_t i;
 
-	strbuf_addf(out, "%s%s", expjson_str(h, "kernel"),
-		    flagged ? " (!)" : "");
-	report_pad(out, start, kernel_w);
-	for (i = 0; vs && i < json_object_array_length(vs); i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-		double r = expjson_num(v, "ratio");
+	emit_cell(e, "%s%s", rd_s(h->kernel), h->nr_differs ? " (!)" : "");
+	for (i = 0; i < h->nr_verdicts; i++) {
+		const struct fleet_host_verdict *v = &h->verdicts[i];
+		double r = HV_NUM(v, ratio);
 
-		start = out->len;
 		if (isfinite(r))
-			strbuf_addf(out, "%.3f ", r);
-		strbuf_addstr(out, expjson_str(v, "verdict"));
-		if (marked(v))
-			strbuf_addch(out, '*');
-		if (expjson_get(v, "stated"))
-			strbuf_addch(out, '#');
-		report_pad(out, start, col_w);
+			emit_cell(e, "%.3f %s", r, rd_s(v->verdict));
+		else
+			emit_cell(e, "%s", rd_s(v->verdict));
+		emit_mark(e, (marked(v) ? EMIT_MARK_SUSPECT : 0) |
+				 (v->stated ? EMIT_MARK_STATED : 0));
 	}
-	strbuf_rtrim(out);
-	strbuf_addch(out, '\n');
+	emit_row(e);
 }
 
-/* "* HOST LABEL: why" for each marked verdict of a host. */
-static void host_notes(struct json_object *exp, struct json_object *hosts,
-		       struct strbuf *out)
+/* Under a host whose revert did not run or failed: that it may still
+ * hold a changed setting (its failure line may say why, but not that). */
+static void revert_row(const struct fleet_host *h, struct emit *e)
 {
-	size_t i, j;
-	struct strbuf h = STRBUF_INIT;
+	const char *r = rd_s(h->revert);
 
-	for (i = 0; i < json_object_array_length(hosts); i++) {
-		struct json_object *host = json_object_array_get_idx(hosts, i);
-		struct json_object *vs =
-		    expjson_get_type(host, "verdicts", json_type_array);
-
-		for (j = 0; vs && j < json_object_array_length(vs); j++) {
-			struct json_object *v =
-			    json_object_array_get_idx(vs, j);
-
-			if (!marked(v))
-				continue;
-			strbuf_reset(&h);
-			strbuf_addf(&h, "%s %s", expjson_str(host, "host"),
-				    expjson_str(v, "label"));
-			strbuf_addstr(out, "* ");
-			suspect_note(exp, v, h.buf, out);
-			strbuf_addch(out, '\n');
-		}
-	}
-	strbuf_release(&h);
+	if (!*r || !strcmp(r, "ok"))
+		return;
+	emit_cell(e, "%s", "");
+	emit_cell(e,
+		  "(!) iotrial revert %s there: the host may still hold a "
+		  "changed setting; run 'iotrial revert' on it",
+		  strcmp(r, "not run") ? "failed" : "did not run");
+	emit_row(e);
 }
 
 /* "what verdict v says": "faster, ratio 50.000, p 0". */
-static void says(struct json_object *v, struct strbuf *out)
+static void says(const struct fleet_host_verdict *v, struct strbuf *out)
 {
-	double r = expjson_num(v, "ratio"), p = expjson_num(v, "p_adjusted");
+	double r = HV_NUM(v, ratio), p = HV_NUM(v, p_adjusted);
 
-	strbuf_addstr(out, *expjson_str(v, "verdict")
-			       ? expjson_str(v, "verdict")
-			       : "no verdict");
+	strbuf_addstr(out,
+		      v->verdict && *v->verdict ? v->verdict : "no verdict");
 	if (isfinite(r))
 		strbuf_addf(out, ", ratio %.3f", r);
 	if (isfinite(p))
 		strbuf_addf(out, ", p %.3g", p);
 }
 
-/*
- * "# HOST LABEL: its file says ..., its runs give ..." for each verdict
- * of a host whose file states another than its runs give (marked '#').
- */
-static void inconsistent_notes(struct json_object *hosts, struct strbuf *out)
+/* The footnotes of the hosts' verdicts: "* HOST LABEL: why" for each
+ * marked one, then "# HOST LABEL: its file says ..." for each whose
+ * file states another than its runs give. */
+static void host_notes(const struct experiment_doc *doc, struct emit *e)
 {
+	const struct fleet_doc *f = doc->fleet;
+	struct strbuf h = STRBUF_INIT, t = STRBUF_INIT;
 	size_t i, j;
 
-	for (i = 0; i < json_object_array_length(hosts); i++) {
-		struct json_object *host = json_object_array_get_idx(hosts, i);
-		struct json_object *vs =
-		    expjson_get_type(host, "verdicts", json_type_array);
+	for (i = 0; i < f->nr_host_list; i++)
+		for (j = 0; j < f->host_list[i].nr_verdicts; j++) {
+			const struct fleet_host_verdict *v =
+			    &f->host_list[i].verdicts[j];
+			struct suspect_src s;
 
-		for (j = 0; vs && j < json_object_array_length(vs); j++) {
-			struct json_object *v =
-			    json_object_array_get_idx(vs, j);
-			struct json_object *st = expjson_get(v, "stated");
-
-			if (!st)
+			if (!marked(v))
 				continue;
-			strbuf_addf(out, "# %s %s: its file says ",
-				    expjson_str(host, "host"),
-				    expjson_str(v, "label"));
-			says(st, out);
-			strbuf_addstr(out, ", its runs give ");
-			says(v, out);
-			strbuf_addstr(out, "; the fleet counts its runs\n");
+			strbuf_reset(&h);
+			strbuf_reset(&t);
+			strbuf_addf(&h, "%s %s", rd_s(f->host_list[i].host),
+				    rd_s(v->label));
+			suspect_src_host(doc, v, &s);
+			suspect_doc_note(doc, &s, h.buf, &t);
+			emit_note(e, EMIT_NOTE_SUSPECT, "%s", t.buf);
 		}
-	}
-}
+	for (i = 0; i < f->nr_host_list; i++)
+		for (j = 0; j < f->host_list[i].nr_verdicts; j++) {
+			const struct fleet_host_verdict *v =
+			    &f->host_list[i].verdicts[j];
 
-/*
- * Under a host whose revert did not run or failed: that it may still
- * hold a changed setting (its failure line may say why, but not that).
- */
-static void revert_line(struct strbuf *out, struct json_object *h,
-			size_t host_w)
-{
-	const char *r = expjson_str(h, "revert");
-
-	if (!*r || !strcmp(r, "ok"))
-		return;
-	strbuf_addf(out,
-		    "%*s (!) iotrial revert %s there: the host may still hold "
-		    "a changed setting; run 'iotrial revert' on it\n",
-		    (int)host_w, "",
-		    strcmp(r, "not run") ? "failed" : "did not run");
+			if (!v->stated)
+				continue;
+			strbuf_reset(&t);
+			strbuf_addf(&t, "%s %s: its file says ",
+				    rd_s(f->host_list[i].host), rd_s(v->label));
+			says(v->stated, &t);
+			strbuf_addstr(&t, ", its runs give ");
+			says(v, &t);
+			strbuf_addstr(&t, "; the fleet counts its runs");
+			emit_note(e, EMIT_NOTE_STATED, "%s", t.buf);
+		}
+	strbuf_release(&h);
+	strbuf_release(&t);
 }
 
 /* The counts of the hosts' verdicts: "2 faster, 1 slower". */
-static void counts(struct strbuf *out, struct json_object *c)
+static void counts(struct strbuf *out, const struct exp_verdict *v)
 {
 	static const char *const order[] = {"faster", "slower", "equivalent",
 					    "inconclusive", "no verdict"};
-	size_t i, shown = 0;
+	size_t i, j, shown = 0;
 
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		int n = expjson_count(c, order[i]);
-
-		if (n)
-			strbuf_addf(out, "%s%d %s", shown++ ? ", " : "", n,
-				    order[i]);
-	}
-	json_object_object_foreach(c, key, val)
-	{
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		for (j = 0; j < v->nr_hosts; j++)
+			if (!strcmp(v->hosts[j].name, order[i]) &&
+			    rd_count(v->hosts[j].value))
+				strbuf_addf(out, "%s%d %s", shown++ ? ", " : "",
+					    rd_count(v->hosts[j].value),
+					    order[i]);
+	for (j = 0; j < v->nr_hosts; j++) {
 		for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-			if (!strcmp(key, order[i]))
+			if (!strcmp(v->hosts[j].name, order[i]))
 				break;
 		if (i == sizeof(order) / sizeof(order[0]))
 			strbuf_addf(out, "%s%d %s", shown++ ? ", " : "",
-				    json_object_get_int(val), key);
+				    (int)v->hosts[j].value, v->hosts[j].name);
 	}
 }
 
-void report_fleet_text(struct json_object *exp, struct strbuf *out)
+bool report_fleet_present(const struct experiment_doc *doc)
 {
-	struct json_object *fleet =
-	    expjson_get_type(exp, "fleet", json_type_object);
-	struct json_object *hosts =
-	    expjson_get_type(fleet, "hosts", json_type_array);
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	size_t i, host_w, kernel_w, col_w = 16, start;
+	return doc->fleet != NULL;
+}
+
+/*
+ *   fleet: 4 hosts, 3 merged, 1 failed
+ *   host  kernel          read_ahead_kb=1024
+ *   h1    6.1.0-18-amd64  1.120 faster
+ *   h3    6.5.0-1 (!)     1.040 inconclusive
+ *   h4    failed at 'iotrial version': the host runs 'iotrial 0.0.9' ...
+ *   (!): differs from most hosts (kernel, devices or schedulers)
+ *
+ *   hosts on read_ahead_kb=1024: mixed: 1 faster, 1 inconclusive
+ *   (ratios 1.040 to 1.120)
+ */
+void report_fleet_section(const struct experiment_doc *doc, struct emit *e)
+{
+	const struct fleet_doc *f = doc->fleet;
+	struct emit_col cols[EMIT_MAX_COLS];
+	struct emit_table t = {"fleet", cols, 2, false};
+	size_t i, host_w = 4, kernel_w = 6, col_w = 16;
 	bool any_flag = false;
+	struct strbuf s = STRBUF_INIT;
 
-	if (!hosts)
-		return;
-	host_w = widest(hosts, "host", 4);
-	kernel_w = widest(hosts, "kernel", 6) + 4;
-	for (i = 0; vs && i < json_object_array_length(vs); i++) {
-		size_t n = strlen(
-		    expjson_str(json_object_array_get_idx(vs, i), "label"));
+	for (i = 0; i < f->nr_host_list; i++) {
+		size_t hn = strlen(rd_s(f->host_list[i].host));
+		size_t kn = strlen(rd_s(f->host_list[i].kernel));
 
-		col_w = n > col_w ? n : col_w;
+		host_w = hn > host_w ? hn : host_w;
+		kernel_w = kn > kernel_w ? kn : kernel_w;
 	}
-	strbuf_addf(out, "\nfleet: %d host%s, %d merged, %d failed\n",
-		    expjson_count(fleet, "nr_hosts"),
-		    expjson_count(fleet, "nr_hosts") == 1 ? "" : "s",
-		    expjson_count(fleet, "nr_ok"),
-		    expjson_count(fleet, "nr_failed"));
-	start = out->len;
-	strbuf_addstr(out, "host");
-	report_pad(out, start, host_w);
-	start = out->len;
-	strbuf_addstr(out, "kernel");
-	report_pad(out, start, kernel_w);
-	for (i = 0; vs && i < json_object_array_length(vs); i++) {
-		start = out->len;
-		strbuf_addstr(out, expjson_str(json_object_array_get_idx(vs, i),
-					       "label"));
-		report_pad(out, start, col_w);
-	}
-	strbuf_rtrim(out);
-	strbuf_addch(out, '\n');
-	for (i = 0; i < json_object_array_length(hosts); i++) {
-		struct json_object *h = json_object_array_get_idx(hosts, i);
-		struct json_object *d =
-		    expjson_get_type(h, "differs", json_type_array);
+	for (i = 0; i < doc->nr_verdicts; i++)
+		if (strlen(rd_s(doc->verdicts[i].label)) > col_w)
+			col_w = strlen(rd_s(doc->verdicts[i].label));
+	cols[0] = (struct emit_col){"host", EMIT_LABEL, 0, 1, host_w};
+	cols[1] = (struct emit_col){"kernel", EMIT_TEXT, 0, 1, kernel_w + 4};
+	for (i = 0; i < doc->nr_verdicts && t.nr_cols < EMIT_MAX_COLS; i++)
+		cols[t.nr_cols++] = (struct emit_col){
+		    rd_s(doc->verdicts[i].label), EMIT_VERDICT, 0, 1, col_w};
+	emit_gap(e);
+	strbuf_addf(&s, "fleet: %d host%s, %d merged, %d failed",
+		    rd_count(f->nr_hosts),
+		    rd_count(f->nr_hosts) == 1 ? "" : "s", rd_count(f->nr_ok),
+		    rd_count(f->nr_failed));
+	emit_heading(e, 2, s.buf, s.buf);
+	emit_table(e, &t);
+	for (i = 0; i < f->nr_host_list; i++) {
+		const struct fleet_host *h = &f->host_list[i];
 
-		start = out->len;
-		strbuf_addstr(out, expjson_str(h, "host"));
-		report_pad(out, start, host_w);
-		if (strcmp(expjson_str(h, "status"), "ok")) {
-			strbuf_addstr(out, "failed");
-			if (*expjson_str(h, "task"))
-				strbuf_addf(out, " at '%s'",
-					    expjson_str(h, "task"));
-			strbuf_addf(out, ": %s\n", expjson_str(h, "error"));
-			revert_line(out, h, host_w);
+		emit_cell(e, "%s", rd_s(h->host));
+		if (strcmp(rd_s(h->status), "ok")) {
+			strbuf_reset(&s);
+			strbuf_addstr(&s, "failed");
+			if (h->task && *h->task)
+				strbuf_addf(&s, " at '%s'", h->task);
+			strbuf_addf(&s, ": %s", rd_s(h->error));
+			emit_cell(e, "%s", s.buf);
+			emit_row(e);
+			revert_row(h, e);
 			continue;
 		}
-		any_flag |= d && json_object_array_length(d);
-		host_line(out, h, kernel_w, col_w);
-		revert_line(out, h, host_w);
+		any_flag |= h->nr_differs > 0;
+		host_cells(h, e);
+		revert_row(h, e);
 	}
+	emit_table_end(e);
 	if (any_flag)
-		strbuf_addstr(out, "(!): differs from most hosts in kernel, "
-				   "devices or schedulers; see the warnings\n");
-	host_notes(exp, hosts, out);
-	inconsistent_notes(hosts, out);
-	for (i = 0; vs && i < json_object_array_length(vs); i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-		struct json_object *c =
-		    expjson_get_type(v, "hosts", json_type_object);
+		emit_note(e, EMIT_NOTE_PLAIN, "%s",
+			  "(!): differs from most hosts in kernel, devices or "
+			  "schedulers; see the warnings");
+	host_notes(doc, e);
+	for (i = 0; i < doc->nr_verdicts; i++) {
+		const struct exp_verdict *v = &doc->verdicts[i];
 
-		if (!c)
+		if (v->has_hosts != MODEL_SET)
 			continue;
-		strbuf_addf(out, "\nhosts on %s: %s: ", expjson_str(v, "label"),
-			    expjson_str(v, "agreement"));
-		counts(out, c);
-		strbuf_addf(out, " (host ratios %.3f to %.3f)",
-			    expjson_num(v, "host_ratio_min"),
-			    expjson_num(v, "host_ratio_max"));
-		if (!strcmp(expjson_str(v, "verdict"), "mixed"))
-			strbuf_addf(out,
+		strbuf_reset(&s);
+		strbuf_addf(&s, "hosts on %s: %s: ", rd_s(v->label),
+			    rd_s(v->agreement));
+		counts(&s, v);
+		strbuf_addf(
+		    &s, " (host ratios %.3f to %.3f)",
+		    v->has_host_ratio_min == MODEL_SET ? v->host_ratio_min
+						       : NAN,
+		    v->has_host_ratio_max == MODEL_SET ? v->host_ratio_max
+						       : NAN);
+		if (!strcmp(rd_s(v->verdict), "mixed"))
+			strbuf_addf(&s,
 				    "; no fleet verdict: the setting helps "
-				    "some hosts and hurts others (pooled: "
-				    "%s)",
-				    expjson_str(v, "pooled_verdict"));
-		strbuf_addch(out, '\n');
+				    "some hosts and hurts others (pooled: %s)",
+				    rd_s(v->pooled_verdict));
+		emit_gap(e);
+		emit_line(e, "%s", s.buf);
 	}
+	strbuf_release(&s);
 }

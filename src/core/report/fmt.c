@@ -5,6 +5,7 @@
 #include <string.h>
 #include "fmt.h"
 #include "../../util/text.h"
+#include "../../util/units.h"
 #include "../../util/banned.h"
 
 void report_json_string(struct json_object *o, struct strbuf *out)
@@ -66,6 +67,18 @@ void report_fmt_value(struct strbuf *out, double v)
 		if (out->len && out->buf[out->len - 1] == '.')
 			strbuf_setlen(out, out->len - 1);
 	}
+}
+
+void report_fmt_in_unit(struct strbuf *out, double v, const char *unit)
+{
+	if (!isfinite(v))
+		strbuf_addstr(out, "-");
+	else if (!strcmp(unit, "ns"))
+		units_fmt_ns(out, v);
+	else if (!strcmp(unit, "s"))
+		strbuf_addf(out, "%.2f", v); /* the header says (s) */
+	else
+		report_fmt_metric(out, v);
 }
 
 void report_pad(struct strbuf *out, size_t from, size_t width)

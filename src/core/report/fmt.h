@@ -27,6 +27,11 @@ void report_fmt_metric(struct strbuf *out, double v);
  */
 void report_fmt_value(struct strbuf *out, double v);
 
+/* A value of a metric in unit, as the tables show it: a latency ("ns")
+ * as "68.6us", seconds ("s") with two decimals, else as a metric;
+ * "-" for NaN. */
+void report_fmt_in_unit(struct strbuf *out, double v, const char *unit);
+
 /*
  * Pad the column that starts at out->len == from to width with spaces,
  * then add one more (the gap to the next column).

@@ -8,6 +8,8 @@
 #include "expjson.h"
 #include "log_text.h"
 #include "report.h"
+#include "../model/model_json.h"
+#include "../model/model_tree.h"
 #include "../../version.h"
 #include "../../util/text.h"
 #include "../../util/banned.h"
@@ -31,10 +33,18 @@ static void widen(int *w, const char *s)
 
 void log_columns_of(struct json_object *exp, struct log_columns *c)
 {
+	struct experiment_doc doc;
+	struct strbuf err = STRBUF_INIT;
+
 	strbuf_init(&c->arms, 0);
 	strbuf_init(&c->verdicts, 0);
-	report_arm_labels(exp, &c->arms);
-	report_verdict_summary(exp, &c->verdicts);
+	/* what is not an experiment has no arms and no verdicts */
+	if (!experiment_doc_from_tree(exp, &doc, 0, &err)) {
+		report_doc_arm_labels(&doc, &c->arms);
+		report_doc_verdict_summary(&doc, &c->verdicts);
+	}
+	experiment_doc_release(&doc);
+	strbuf_release(&err);
 }
 
 void log_columns_release(struct log_columns *c)
@@ -52,15 +62,21 @@ void log_columns_release(struct log_columns *c)
  */
 static const char *verdicts_of(const struct exp_summary *e, struct strbuf *tmp)
 {
-	struct json_object *exp = e->json ? json_tokener_parse(e->json) : NULL;
+	struct experiment_doc doc;
+	struct strbuf err = STRBUF_INIT;
+	const char *ret = e->verdicts;
 
-	if (!exp)
-		return e->verdicts;
-	strbuf_reset(tmp);
-	report_verdict_summary(exp, tmp);
-	json_object_put(exp);
-	text_make_printable(tmp->buf);
-	return tmp->buf;
+	if (!e->json)
+		return ret;
+	if (!experiment_doc_decode(e->json, strlen(e->json), &doc, 0, &err)) {
+		strbuf_reset(tmp);
+		report_doc_verdict_summary(&doc, tmp);
+		text_make_printable(tmp->buf);
+		ret = tmp->buf;
+	}
+	experiment_doc_release(&doc);
+	strbuf_release(&err);
+	return ret;
 }
 
 void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)

@@ -6,30 +6,31 @@
 #include <math.h>
 #include <string.h>
 #include "p_note.h"
-#include "expjson.h"
+#include "report_doc.h"
 #include "../../util/banned.h"
 
-/* A p value as the tables print it. */
-static void add_p(struct strbuf *out, double p)
+/* How many verdicts, or effects, have a p_adjusted. */
+static size_t nr_tested_verdicts(const struct experiment_doc *doc)
 {
-	strbuf_addf(out, p < 0.001 ? "%.1e" : "%.3f", p);
-}
+	size_t i, k = 0;
 
-/* How many objects of exp's array key have a p_adjusted. */
-static size_t nr_tested(struct json_object *exp, const char *key)
-{
-	struct json_object *xs = expjson_get_type(exp, key, json_type_array);
-	size_t i, n = xs ? json_object_array_length(xs) : 0, k = 0;
-
-	for (i = 0; i < n; i++)
-		k += isfinite(expjson_num(json_object_array_get_idx(xs, i),
-					  "p_adjusted"));
+	for (i = 0; i < doc->nr_verdicts; i++)
+		k += isfinite(CMP_NUM(&doc->verdicts[i], p_adjusted));
 	return k;
 }
 
-void report_p_note_arms(struct json_object *exp, struct strbuf *out)
+static size_t nr_tested_effects(const struct experiment_doc *doc)
 {
-	size_t k = nr_tested(exp, "verdicts");
+	size_t i, k = 0;
+
+	for (i = 0; i < doc->nr_effects; i++)
+		k += isfinite(CMP_NUM(&doc->effects[i], p_adjusted));
+	return k;
+}
+
+void report_p_note_arms(const struct experiment_doc *doc, struct strbuf *out)
+{
+	size_t k = nr_tested_verdicts(doc);
 
 	if (k == 1)
 		strbuf_addstr(out, "p is the test's own: one comparison with "
@@ -42,66 +43,57 @@ void report_p_note_arms(struct json_object *exp, struct strbuf *out)
 }
 
 /* "read_ahead_kb: 2, scheduler: 2": each factor's tested effects. */
-static void per_factor(struct json_object *es, struct strbuf *out)
+static void per_factor(const struct experiment_doc *doc, struct strbuf *out)
 {
-	size_t i, j, n = json_object_array_length(es), said = 0;
+	size_t i, j, n = doc->nr_effects, said = 0;
 
 	for (i = 0; i < n; i++) {
-		const char *f =
-		    expjson_str(json_object_array_get_idx(es, i), "factor");
+		const char *f = rd_s(doc->effects[i].factor);
 		size_t k = 0;
 
 		for (j = 0; j < i; j++)
-			if (!strcmp(
-				f, expjson_str(json_object_array_get_idx(es, j),
-					       "factor")))
+			if (!strcmp(f, rd_s(doc->effects[j].factor)))
 				break;
 		if (j < i)
 			continue; /* counted at its first effect */
-		for (j = i; j < n; j++) {
-			struct json_object *e =
-			    json_object_array_get_idx(es, j);
-
-			k += !strcmp(f, expjson_str(e, "factor")) &&
-			     isfinite(expjson_num(e, "p_adjusted"));
-		}
+		for (j = i; j < n; j++)
+			k += !strcmp(f, rd_s(doc->effects[j].factor)) &&
+			     isfinite(CMP_NUM(&doc->effects[j], p_adjusted));
 		strbuf_addf(out, "%s%s: %zu", said++ ? ", " : "", f, k);
 	}
 }
 
-/* The verdict of the arm table that compares arm e's arms, or NULL. */
-static struct json_object *same_pair(struct json_object *exp,
-				     struct json_object *e)
+/* The verdict of the arm table that compares effect e's arms, or NULL. */
+static const struct exp_verdict *same_pair(const struct experiment_doc *doc,
+					   const struct exp_effect *e)
 {
-	struct json_object *v;
+	const struct exp_verdict *v;
+	int base = doc->has_baseline == MODEL_SET ? rd_count(doc->baseline) : 0;
 
-	if (!expjson_get(e, "baseline_arm") ||
-	    expjson_count(e, "baseline_arm") != expjson_count(exp, "baseline"))
+	if (rd_count(e->baseline_arm) != base)
 		return NULL;
-	v = expjson_verdict(exp, expjson_count(e, "arm"));
-	return v && isfinite(expjson_num(v, "p_adjusted")) ? v : NULL;
+	v = report_verdict(doc, e->arm);
+	return v && isfinite(CMP_NUM(v, p_adjusted)) ? v : NULL;
 }
 
-void report_p_note_effects(struct json_object *exp,
-			   void (*heading)(struct json_object *e,
+void report_p_note_effects(const struct experiment_doc *doc,
+			   void (*heading)(const struct exp_effect *e,
 					   struct strbuf *out),
 			   struct strbuf *out)
 {
-	struct json_object *es =
-	    expjson_get_type(exp, "effects", json_type_array);
-	size_t i, n = es ? json_object_array_length(es) : 0, said = 0;
+	size_t i, said = 0;
 	struct strbuf h = STRBUF_INIT, here = STRBUF_INIT, there = STRBUF_INIT;
 
-	if (!nr_tested(exp, "effects"))
+	if (!nr_tested_effects(doc))
 		return;
 	strbuf_addstr(out, "p is Holm-adjusted within each factor, over its "
 			   "own effects (");
-	per_factor(es, out);
+	per_factor(doc, out);
 	strbuf_addch(out, ')');
-	for (i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(es, i);
-		struct json_object *v = same_pair(exp, e);
-		double pe = expjson_num(e, "p_adjusted");
+	for (i = 0; i < doc->nr_effects; i++) {
+		const struct exp_effect *e = &doc->effects[i];
+		const struct exp_verdict *v = same_pair(doc, e);
+		double pe = CMP_NUM(e, p_adjusted);
 
 		/* the same pair: the same raw p, two adjustments; only
 		 * those that print differently need saying */
@@ -109,8 +101,8 @@ void report_p_note_effects(struct json_object *exp,
 			continue;
 		strbuf_reset(&here);
 		strbuf_reset(&there);
-		add_p(&here, pe);
-		add_p(&there, expjson_num(v, "p_adjusted"));
+		report_add_p(&here, pe);
+		report_add_p(&there, v->cmp->p_adjusted);
 		if (!strcmp(here.buf, there.buf))
 			continue;
 		if (!said++)
@@ -119,13 +111,13 @@ void report_p_note_effects(struct json_object *exp,
 				    "comparisons with the baseline, so a pair "
 				    "of arms compared in both tables has two "
 				    "p values: ",
-				    nr_tested(exp, "verdicts"));
+				    nr_tested_verdicts(doc));
 		else
 			strbuf_addstr(out, "; ");
 		strbuf_reset(&h);
 		heading(e, &h);
 		strbuf_addf(out, "%s (raw p ", h.buf);
-		add_p(out, expjson_num(e, "p"));
+		report_add_p(out, e->cmp->p);
 		strbuf_addf(out, "): %s here, %s in the arm table", here.buf,
 			    there.buf);
 	}

@@ -12,7 +12,7 @@
 #ifndef IOTRIAL_P_NOTE_H
 #define IOTRIAL_P_NOTE_H
 
-#include <json-c/json.h>
+#include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
 /*
@@ -20,7 +20,7 @@
  * with one comparison, that it is the test's own p), appended to out
  * without a final newline; nothing when no verdict has a p.
  */
-void report_p_note_arms(struct json_object *exp, struct strbuf *out);
+void report_p_note_arms(const struct experiment_doc *doc, struct strbuf *out);
 
 /*
  * "p is Holm-adjusted within each factor, over its own effects
@@ -31,8 +31,8 @@ void report_p_note_arms(struct json_object *exp, struct strbuf *out);
  * Appended to out without a final newline; nothing when no effect has
  * a p.
  */
-void report_p_note_effects(struct json_object *exp,
-			   void (*heading)(struct json_object *e,
+void report_p_note_effects(const struct experiment_doc *doc,
+			   void (*heading)(const struct exp_effect *e,
 					   struct strbuf *out),
 			   struct strbuf *out);
 

@@ -4,8 +4,9 @@
  * matter" can check them against the thresholds printed here.
  */
 #include <string.h>
+#include "sections.h"
 #include "regime_text.h"
-#include "expjson.h"
+#include "report_doc.h"
 #include "../../util/units.h"
 #include "../../util/banned.h"
 
@@ -16,52 +17,42 @@ static void add_size(struct strbuf *out, const char *before, uint64_t v)
 	units_fmt_bytes(out, v);
 }
 
-/* The count at key of o, 0 when missing or not a count. */
-static uint64_t count(struct json_object *o, const char *key)
+/* A count of a part, 0 when it is not there. */
+#define HAS0(o, f) ((o)->has_##f == MODEL_SET ? (o)->f : 0)
+
+void report_dirty_text(const struct truth_doc *t, struct strbuf *out)
 {
-	struct json_object *v = expjson_get(o, key);
+	const struct truth_dirty_thresholds *d = t ? t->dirty_thresholds : NULL;
+	const struct truth_cgroup_dirty *cg = t ? t->cgroup_dirty : NULL;
+	int version = cg ? rd_count(cg->version) : 0;
 
-	return v && json_object_is_type(v, json_type_int)
-		   ? json_object_get_uint64(v)
-		   : 0;
-}
-
-void report_dirty_text(struct json_object *t, struct strbuf *out)
-{
-	struct json_object *d =
-	    expjson_get_type(t, "dirty_thresholds", json_type_object);
-	struct json_object *cg =
-	    expjson_get_type(t, "cgroup_dirty", json_type_object);
-	int version = cg ? expjson_count(cg, "version") : 0;
-
-	if (!expjson_get(t, "dirty_peak_bytes"))
+	if (!t || t->has_dirty_peak_bytes != MODEL_SET)
 		return;
-	add_size(out, "  dirty memory: peak ", count(t, "dirty_peak_bytes"));
-	add_size(out, ", writeback peak ", count(t, "writeback_peak_bytes"));
+	add_size(out, "  dirty memory: peak ", t->dirty_peak_bytes);
+	add_size(out, ", writeback peak ", HAS0(t, writeback_peak_bytes));
 	if (d) {
-		add_size(out, "; thresholds: background ",
-			 count(d, "background_bytes"));
-		add_size(out, ", throttle ", count(d, "throttle_bytes"));
+		add_size(out, "; thresholds: background ", d->background_bytes);
+		add_size(out, ", throttle ", d->throttle_bytes);
 		add_size(out, " (the kernel's, lowest during the run; of ",
-			 count(d, "dirtyable_bytes"));
+			 d->dirtyable_bytes);
 		strbuf_addstr(out, " dirtyable)");
 	}
 	strbuf_addch(out, '\n');
 	if (!version)
 		return;
 	strbuf_addf(out, "  cgroup dirty memory (v%d", version);
-	if (count(cg, "memory_max_bytes"))
-		add_size(out, ", limit ", count(cg, "memory_max_bytes"));
+	if (cg->memory_max_bytes)
+		add_size(out, ", limit ", cg->memory_max_bytes);
 	strbuf_addstr(out, "):");
-	if (expjson_get(cg, "dirty_peak_bytes"))
-		add_size(out, " peak ", count(cg, "dirty_peak_bytes"));
+	if (cg->has_dirty_peak_bytes == MODEL_SET)
+		add_size(out, " peak ", cg->dirty_peak_bytes);
 	else
 		strbuf_addstr(out, " not sampled");
-	if (count(cg, "background_bytes")) {
+	if (HAS0(cg, background_bytes)) {
 		add_size(out, "; its thresholds: background ",
-			 count(cg, "background_bytes"));
-		add_size(out, ", throttle ", count(cg, "throttle_bytes"));
-		add_size(out, " (of ", count(cg, "dirtyable_bytes"));
+			 cg->background_bytes);
+		add_size(out, ", throttle ", HAS0(cg, throttle_bytes));
+		add_size(out, " (of ", HAS0(cg, dirtyable_bytes));
 		strbuf_addstr(out, " it could dirty: file pages and headroom "
 				   "below its limit)");
 	} else if (version == 1) {
@@ -91,50 +82,36 @@ static void knob_words(struct strbuf *out, const char *knob,
 	}
 }
 
-void report_run_regimes_text(struct json_object *run, struct strbuf *out)
+void report_run_regimes(const struct run_doc *run, struct strbuf *out)
 {
-	struct json_object *list =
-	    expjson_get_type(run, "regime", json_type_array);
-	size_t i, n = list ? json_object_array_length(list) : 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *g = json_object_array_get_idx(list, i);
-
-		const char *state = expjson_str(g, "state");
-		const char *why = expjson_str(g, "why");
+	for (i = 0; i < run->nr_regime; i++) {
+		const struct run_regime_doc *g = &run->regime[i];
+		const char *state = rd_s(g->state), *why = rd_s(g->why);
 
 		if (!strcmp(state, "not_reached"))
 			strbuf_addstr(out, "could not matter: ");
-		else if (!strcmp(state, "unknown") && why && *why)
+		else if (!strcmp(state, "unknown") && *why)
 			strbuf_addstr(out, "regime unknown: ");
 		else
 			continue;
-		knob_words(out, expjson_str(g, "knob"),
-			   expjson_str(g, "canonical"),
-			   expjson_str(g, "object"), expjson_str(g, "value"));
+		knob_words(out, rd_s(g->knob), rd_s(g->canonical),
+			   rd_s(g->object), rd_s(g->value));
 		strbuf_addf(out, ": %s\n", why);
 	}
 }
 
-struct json_object *report_regimes(struct json_object *exp)
-{
-	struct json_object *g =
-	    expjson_get_type(exp, "regimes", json_type_array);
-
-	return g && json_object_array_length(g) ? g : NULL;
-}
-
 /* The head of an entry: "KNOB (...) could not matter: none of N runs..." */
-static void regime_head(struct json_object *g, struct strbuf *out)
+static void regime_head(const struct exp_regime *g, struct strbuf *out)
 {
-	int runs = expjson_count(g, "runs"),
-	    not = expjson_count(g, "not_reached");
+	int runs = rd_count(g->runs), not = rd_count(g->not_reached);
 
-	knob_words(out, expjson_str(g, "factor"), expjson_str(g, "canonical"),
-		   expjson_str(g, "object"), NULL);
-	if (!strcmp(expjson_str(g, "state"), "unknown")) {
+	knob_words(out, rd_s(g->factor), rd_s(g->canonical), rd_s(g->object),
+		   NULL);
+	if (!strcmp(rd_s(g->state), "unknown")) {
 		strbuf_addf(out, ": regime unknown in its %d run%s: %s", runs,
-			    runs == 1 ? "" : "s", expjson_str(g, "why"));
+			    runs == 1 ? "" : "s", rd_s(g->why));
 		return;
 	}
 	strbuf_addf(out,
@@ -146,46 +123,40 @@ static void regime_head(struct json_object *g, struct strbuf *out)
 }
 
 /* "at 10 (12 runs): why" */
-static void regime_value(struct json_object *v, struct strbuf *out)
+static void regime_value(const struct exp_regime_value *v, struct strbuf *out)
 {
-	int runs = expjson_count(v, "runs");
+	int runs = rd_count(v->runs);
 
-	strbuf_addf(out, "at %s (%d run%s): %s", expjson_str(v, "value"), runs,
-		    runs == 1 ? "" : "s", expjson_str(v, "why"));
+	strbuf_addf(out, "at %s (%d run%s): %s", rd_s(v->value), runs,
+		    runs == 1 ? "" : "s", rd_s(v->why));
 }
 
-void report_regime_sentence(struct json_object *g, struct strbuf *out)
+bool report_regimes_present(const struct experiment_doc *doc)
 {
-	struct json_object *vals =
-	    expjson_get_type(g, "values", json_type_array);
-	size_t i, n = vals ? json_object_array_length(vals) : 0;
-
-	regime_head(g, out);
-	for (i = 0; i < n; i++) {
-		strbuf_addstr(out, "; ");
-		regime_value(json_object_array_get_idx(vals, i), out);
-	}
+	return doc->nr_regimes && !report_single_run(doc);
 }
 
-void report_regimes_text(struct json_object *exp, struct strbuf *out)
+/* Each knob factor that could not matter, under a blank line: its head,
+ * then a line per value. */
+void report_regimes_section(const struct experiment_doc *doc, struct emit *e)
 {
-	struct json_object *list = report_regimes(exp);
-	size_t i, j, n = list ? json_object_array_length(list) : 0;
+	struct strbuf t = STRBUF_INIT;
+	size_t i, j;
 
-	if (n)
-		strbuf_addch(out, '\n');
-	for (i = 0; i < n; i++) {
-		struct json_object *g = json_object_array_get_idx(list, i);
-		struct json_object *vals =
-		    expjson_get_type(g, "values", json_type_array);
-		size_t m = vals ? json_object_array_length(vals) : 0;
+	emit_gap(e);
+	for (i = 0; i < doc->nr_regimes; i++) {
+		const struct exp_regime *g = &doc->regimes[i];
 
-		regime_head(g, out);
-		strbuf_addch(out, '\n');
-		for (j = 0; j < m; j++) {
-			strbuf_addstr(out, "  ");
-			regime_value(json_object_array_get_idx(vals, j), out);
-			strbuf_addch(out, '\n');
+		strbuf_reset(&t);
+		regime_head(g, &t);
+		emit_note(e, EMIT_NOTE_CAUTION, "%s", t.buf);
+		emit_list(e, 2);
+		for (j = 0; j < g->nr_values; j++) {
+			strbuf_reset(&t);
+			regime_value(&g->values[j], &t);
+			emit_item(e, 0, "%s", t.buf);
 		}
+		emit_list_end(e);
 	}
+	strbuf_release(&t);
 }

@@ -2,7 +2,8 @@
  * Saying why a knob could not matter: the dirty thresholds beside the
  * dirty peak in a run's summary, the knobs a run never reached the
  * regime of, and, beside an experiment's verdicts, each knob factor that
- * no run reached ("regimes", experiment/regime_json.h).
+ * no run reached ("regimes", experiment/regime_json.h: the regimes
+ * section of the page, page.h).
  */
 #ifndef IOTRIAL_REGIME_TEXT_H
 #define IOTRIAL_REGIME_TEXT_H
@@ -10,33 +11,26 @@
 #include <json-c/json.h>
 #include "../../util/strbuf.h"
 
-/*
- * The "dirty memory" lines of a run's device truth (its "truth" object):
- * the peak, the writeback peak, the kernel's thresholds in bytes (lowest
- * sampled) and the workload cgroup's. t may be NULL; nothing without
- * memory numbers.
- */
-void report_dirty_text(struct json_object *t, struct strbuf *out);
+struct truth_doc; /* model/truth_doc.h */
+struct run_doc;
 
-/* A line per knob of the run object run ("regime") whose regime the run
- * never reached ("could not matter: ..."), and one per knob whose regime
- * its family says it cannot judge ("regime unknown: ...", a raw knob). */
+/*
+ * The "dirty memory" lines of a run's device truth t: the peak, the
+ * writeback peak, the kernel's thresholds in bytes (lowest sampled) and
+ * the workload cgroup's. t may be NULL; nothing without memory numbers.
+ */
+void report_dirty_text(const struct truth_doc *t, struct strbuf *out);
+
+/* A line per knob of run ("regime") whose regime the run never reached
+ * ("could not matter: ..."), and one per knob whose regime its family
+ * says it cannot judge ("regime unknown: ...", a raw knob). */
+void report_run_regimes(const struct run_doc *run, struct strbuf *out);
+
+/* The same for a tree (report_tree.c): a run object's lines, exp's
+ * "regimes" (NULL when none), their text as the page's regimes section
+ * says it. */
 void report_run_regimes_text(struct json_object *run, struct strbuf *out);
-
-/* The entries of exp's "regimes" (NULL when none), for the formats. */
 struct json_object *report_regimes(struct json_object *exp);
-
-/*
- * One regime entry g as a sentence without a final period: "bdflush.nfract
- * (vm.dirty_background_ratio, on system) could not matter: none of its 24
- * runs reached what it controls; at 10 (12 runs): ...", or for an
- * entry of state "unknown" "sysctl:vm.swappiness: regime unknown in its
- * 8 runs: ...". Not escaped.
- */
-void report_regime_sentence(struct json_object *g, struct strbuf *out);
-
-/* The text lines of every entry of exp's "regimes", after a blank line;
- * nothing when there is none. */
 void report_regimes_text(struct json_object *exp, struct strbuf *out);
 
 #endif

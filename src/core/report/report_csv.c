@@ -11,20 +11,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report_doc.h"
 #include "report_formats.h"
 #include "report_ops.h"
 #include "runs_text.h"
-#include "expjson.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
-
-/* The percentiles of a run's latency_ns.<direction>, as CSV columns. */
-static const char *const pcts[] = {"p50", "p90", "p99", "p999", "max"};
-#define NR_PCTS (sizeof(pcts) / sizeof(pcts[0]))
-
-/* The directions with latencies, in the order the CSV has them. */
-static const char *const dirs[] = {"read", "write", "trim", "fsync"};
-#define NR_DIRS (sizeof(dirs) / sizeof(dirs[0]))
 
 /* Is s a plain decimal number ("-1.5", "+2e3") that a spreadsheet
  * reads as that number, not as a formula? */
@@ -78,73 +70,63 @@ static void str_field(struct strbuf *out, const char *s)
 /* The fields of a run's file_ops.<operation>, as CSV columns. */
 static const char *const op_fields[] = {"count",  "mean_us", "p50_us",
 					"p99_us", "max_us",  "errors"};
+static const enum report_op_field op_field_ids[] = {
+    OP_COUNT, OP_MEAN, OP_P50, OP_P99, OP_MAX, OP_ERRORS};
 #define NR_OP_FIELDS (sizeof(op_fields) / sizeof(op_fields[0]))
 
-/* Whether the latency object d (latency_ns.<direction>) was timed: a
- * file workload times operations and leaves its directions at count
- * 0, which is "not timed", not "took 0 ns". */
-static int timed(struct json_object *d)
-{
-	double c = expjson_num(d, "count");
+/* The percentiles of a direction, as CSV columns. */
+static const char *const pcts[NR_PCTS] = {"p50", "p90", "p99", "p999", "max"};
 
-	return d && (isnan(c) || c > 0);
+/* A run's latency of direction d: 0 read, 1 write (trim and fsync have
+ * columns when a run times them; none does today). */
+static const struct run_latency *dir_latency(const struct run_doc *run, int d)
+{
+	const struct run_latencies *l = run ? run->latency_ns : NULL;
+
+	return !l ? NULL : d == 0 ? l->read : d == 1 ? l->write : NULL;
 }
 
-/* Which directions some run of exp has latencies for, into has[]. */
-static void find_dirs(struct json_object *exp, int has[NR_DIRS])
-{
-	size_t i, n = report_nr_runs(exp), d;
-	struct report_run_row row;
+/* The directions with latencies, in the order the CSV has them. */
+static const char *const dirs[] = {"read", "write", "trim", "fsync"};
+#define NR_DIRS (sizeof(dirs) / sizeof(dirs[0]))
 
-	memset(has, 0, NR_DIRS * sizeof(*has));
-	for (i = 0; i < n && !report_run_row(exp, i, &row); i++)
-		for (d = 0; d < NR_DIRS; d++)
-			if (timed(expjson_get(
-				expjson_get(row.run, "latency_ns"), dirs[d])))
-				has[d] = 1;
+/* Whether a direction's latency was timed: a file workload times
+ * operations and leaves its directions at count 0, which is "not
+ * timed", not "took 0 ns". */
+static bool timed(const struct run_latency *l)
+{
+	return l && l->count > 0;
 }
 
 /* The value of factor name in the arm with index arm, or "". */
-static const char *factor_value(struct json_object *exp, int arm,
+static const char *factor_value(const struct experiment_doc *doc, int arm,
 				const char *name)
 {
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t i, n = arms ? json_object_array_length(arms) : 0;
+	const struct exp_arm *a = report_arm(doc, arm);
 
-	for (i = 0; i < n; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-
-		if (expjson_count(a, "arm") == arm)
-			return expjson_str(expjson_get(a, "settings"), name);
-	}
-	return "";
+	return a ? rd_s(report_pair(a->settings, a->nr_settings, name)) : "";
 }
 
-int report_experiment_csv(struct json_object *exp, struct strbuf *out,
+int report_experiment_csv(const struct experiment_doc *doc, struct strbuf *out,
 			  struct strbuf *err)
 {
-	struct json_object *factors =
-	    expjson_get_type(exp, "factors", json_type_array);
-	size_t nf = factors ? json_object_array_length(factors) : 0;
-	size_t i, f, d, p, n = report_nr_runs(exp);
-	const char *metric = expjson_str(expjson_get(exp, "metric"), "name");
-	struct report_run_row row;
+	size_t i, f, d, p, o, nops;
+	const char *metric = doc->metric ? rd_s(doc->metric->name) : "";
+	struct report_run row;
 	struct strbuf name = STRBUF_INIT;
 	const char **ops = NULL;
-	size_t o, nops;
-	int has[NR_DIRS];
+	int has[NR_DIRS] = {0};
 
-	if (!expjson_get_type(exp, "arms", json_type_array))
+	if (!doc->nr_arms)
 		return err_set(err, -EINVAL,
 			       "not an iotrial experiment object (no 'arms')");
-	find_dirs(exp, has);
-	nops = report_op_names(exp, &ops);
+	for (i = 0; !report_run_get(doc, i, &row); i++)
+		for (d = 0; d < NR_DIRS; d++)
+			has[d] |= timed(dir_latency(row.run, (int)d));
+	nops = report_op_names(doc, &ops);
 	strbuf_addstr(out, "run,block,arm,label");
-	for (f = 0; f < nf; f++)
-		str_field(
-		    out,
-		    expjson_str(json_object_array_get_idx(factors, f), "name"));
+	for (f = 0; f < doc->nr_factors; f++)
+		str_field(out, rd_s(doc->factors[f].name));
 	strbuf_addstr(out, ",metric_name,metric,wall_s,user_s,sys_s");
 	for (d = 0; d < NR_DIRS; d++)
 		for (p = 0; p < NR_PCTS && has[d]; p++)
@@ -156,39 +138,35 @@ int report_experiment_csv(struct json_object *exp, struct strbuf *out,
 		}
 	strbuf_addstr(out, ",device,tps,mb_read_s,mb_written_s,mb_read,"
 			   "mb_written\r\n");
-	for (i = 0; i < n && !report_run_row(exp, i, &row); i++) {
-		struct json_object *lat = expjson_get(row.run, "latency_ns");
-
+	for (i = 0; !report_run_get(doc, i, &row); i++) {
 		strbuf_addf(out, "%zu,%d,%d", i + 1, row.block, row.arm);
 		str_field(out, row.label);
-		for (f = 0; f < nf; f++)
-			str_field(
-			    out,
-			    factor_value(exp, row.arm,
-					 expjson_str(json_object_array_get_idx(
-							 factors, f),
-						     "name")));
+		for (f = 0; f < doc->nr_factors; f++)
+			str_field(out,
+				  factor_value(doc, row.arm,
+					       rd_s(doc->factors[f].name)));
 		str_field(out, metric);
 		num_field(out, row.metric);
 		num_field(out, row.wall_s);
 		num_field(out, row.user_s);
 		num_field(out, row.sys_s);
-		for (d = 0; d < NR_DIRS; d++)
+		for (d = 0; d < NR_DIRS; d++) {
+			const struct run_latency *l =
+			    dir_latency(row.run, (int)d);
+
 			for (p = 0; p < NR_PCTS && has[d]; p++)
-				num_field(
-				    out,
-				    timed(expjson_get(lat, dirs[d]))
-					? expjson_num(expjson_get(lat, dirs[d]),
-						      pcts[p])
-					: NAN);
+				num_field(out, timed(l)
+						   ? (double)report_pct_of(l, p)
+						   : NAN);
+		}
 		for (o = 0; o < nops; o++) {
-			struct json_object *op =
-			    expjson_get(expjson_get_type(row.run, "file_ops",
-							 json_type_object),
-					ops[o]);
+			const struct run_file_op *op =
+			    report_op_of(row.run, ops[o]);
 
 			for (p = 0; p < NR_OP_FIELDS; p++)
-				num_field(out, expjson_num(op, op_fields[p]));
+				num_field(out, op ? report_op_field_of(
+							op, op_field_ids[p])
+						  : NAN);
 		}
 		str_field(out, row.device);
 		num_field(out, row.tps);

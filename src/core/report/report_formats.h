@@ -1,29 +1,33 @@
 /*
- * The formats of `iotrial report`: the same stored experiment as CSV
- * (one row per run, for a spreadsheet), Markdown (for a ticket or a
- * change request) and one self-contained HTML page with plots. Each
- * reads only the experiment object and appends to out; none fetches
- * anything, and every string from the experiment is escaped for its
- * format.
+ * The formats of `iotrial report`: the same stored experiment as a page
+ * (text, Markdown for a ticket or a change request, one self-contained
+ * HTML page with plots: page.h's sections through the format's emitter),
+ * or as data (JSON, the document; CSV, one row per run for a
+ * spreadsheet). Each reads only the experiment document and appends to
+ * out; none fetches anything, and every string from the experiment is
+ * escaped for its format.
  */
 #ifndef IOTRIAL_REPORT_FORMATS_H
 #define IOTRIAL_REPORT_FORMATS_H
 
-#include <json-c/json.h>
 #include "../../util/strbuf.h"
+
+struct experiment_doc; /* model/experiment_doc.h */
+struct emit_ops;       /* emit.h */
 
 /*
  * One format of `report`: a row of REPORT_FORMAT_TABLE, defined beside
- * its renderer as `const struct report_format report_format_<name>`.
- * The command's choices, help, completion and errors all come from the
- * table.
+ * its emitter or renderer as `const struct report_format
+ * report_format_<name>`. The command's choices, help, completion and
+ * errors all come from the table.
  */
 struct report_format {
-	const char *name;    /* --format NAME */
-	const char *summary; /* report --help: what it holds, one line */
-	/* exp rendered onto out: 0, or -EINVAL with err set when exp is not
-	 * an experiment. */
-	int (*render)(struct json_object *exp, struct strbuf *out,
+	const char *name;	     /* --format NAME */
+	const char *summary;	     /* report --help: what it holds */
+	const struct emit_ops *emit; /* a page: its emitter, */
+	unsigned sections;	     /* and its sections (page.h) */
+	/* or data: doc rendered onto out (0, or -EINVAL with err set) */
+	int (*render)(const struct experiment_doc *doc, struct strbuf *out,
 		      struct strbuf *err);
 };
 
@@ -51,12 +55,12 @@ extern const char *const report_format_choices[];
 void report_format_names(const char *sep, const char *last, struct strbuf *out);
 
 /*
- * exp in format (a name of the table): text is what `show` prints
- * followed by the runs (runs_text.h), json the object itself. Returns
- * 0, or -EINVAL with err set for an unknown format (listing them) or an
- * object that is no experiment.
+ * doc in format (a name of the table): text is what `show --runs`
+ * prints, json the document itself. Returns 0, or -EINVAL with err set
+ * for an unknown format (listing them) or a document that is no
+ * experiment.
  */
-int report_render(struct json_object *exp, const char *format,
+int report_render(const struct experiment_doc *doc, const char *format,
 		  struct strbuf *out, struct strbuf *err);
 
 /* 0 when format is one report_render() knows, else -EINVAL with err set
@@ -69,47 +73,14 @@ int report_format_check(const char *format, struct strbuf *err);
  * (metric_name, metric), wall_s, user_s, sys_s, latency percentiles per
  * direction the runs timed (read_p50_ns, ...), each operation's figures
  * for a file workload (op_write_dump_count, op_write_dump_p50_us, ...),
- * and the device columns of runs_text.h. RFC 4180: CRLF line ends, fields with
- * a comma, quote or line break quoted, quotes doubled. Returns 0, or -EINVAL
- * with err set when exp is not an experiment.
+ * and the device columns of runs_text.h. RFC 4180: CRLF line ends,
+ * fields with a comma, quote or line break quoted, quotes doubled.
+ * Returns 0, or -EINVAL with err set when doc is not an experiment.
  */
-int report_experiment_csv(struct json_object *exp, struct strbuf *out,
+int report_experiment_csv(const struct experiment_doc *doc, struct strbuf *out,
 			  struct strbuf *err);
 
 /* s as one RFC 4180 field (quoted only when it must be), onto out. */
 void report_csv_field(struct strbuf *out, const char *s);
-
-/*
- * The experiment as Markdown: a heading, the verdict table (a pipe
- * table), suspect footnotes, the other metrics and a file workload's
- * latency per operation (tables), the warnings as a list and the
- * environment. Returns 0, or -EINVAL with err set.
- */
-int report_experiment_md(struct json_object *exp, struct strbuf *out,
-			 struct strbuf *err);
-
-/*
- * One HTML page, self-contained (inline CSS and SVG, no script, nothing
- * fetched): the warnings, the verdict table, the plots (runs per arm,
- * ratios against the equivalence band, latency percentiles, latency per
- * operation, the metric against each numeric factor, a representative
- * run's device throughput and dirty memory over time), the other
- * metrics, the per-operation latency, the runs and the environment.
- * Light and dark (prefers-color-scheme) and A4 print styles. Returns 0,
- * or -EINVAL with err set.
- */
-int report_experiment_html(struct json_object *exp, struct strbuf *out,
-			   struct strbuf *err);
-
-/*
- * The environment of exp as rows for a report ("host", "vm1"), in a
- * fixed order: the experiment, workload and parameters, target, host,
- * kernel, CPU, memory, vm.dirty_*, the mount, each device of the stack
- * with its queue settings, and the versions. Calls fn once per row that
- * has a value; the strings are valid during the call only, unescaped.
- */
-void report_env_rows(struct json_object *exp,
-		     void (*fn)(void *ctx, const char *key, const char *value),
-		     void *ctx);
 
 #endif

@@ -1,27 +1,18 @@
 /*
  * Per-direction and per-operation latencies of an experiment's runs; see
  * report_ops.h. Every figure is read from the run objects of the stored
- * experiment, which may have been imported or edited: a member of the
- * wrong type reads as missing, never as zero.
+ * experiment; a run that lacks one is left out, never read as zero.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fmt.h"
+#include "sections.h"
+#include "report_doc.h"
 #include "report_ops.h"
-#include "report.h"
-#include "runs_text.h"
-#include "expjson.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* The median of the finite values among n (sorts v); NaN if none. */
 static double median_of(double *v, size_t n)
@@ -31,166 +22,196 @@ static double median_of(double *v, size_t n)
 	for (i = 0; i < n; i++)
 		if (isfinite(v[i]))
 			v[k++] = v[i];
-	if (!k)
-		return NAN;
-	qsort(v, k, sizeof(*v), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	return report_median(v, k);
 }
 
-double report_dir_latency(struct json_object *exp, int arm, const char *dir,
-			  const char *pct)
+bool report_metric_beside(const struct experiment_doc *doc,
+			  const struct exp_metric *d)
 {
-	size_t i, n = report_nr_runs(exp), k = 0;
-	double *v = xcalloc(n ? n : 1, sizeof(*v)), m;
-	struct report_run_row row;
+	const char *primary = doc->metric ? rd_s(doc->metric->name) : "";
 
-	for (i = 0; i < n && !report_run_row(exp, i, &row); i++) {
-		struct json_object *d =
-		    expjson_get(expjson_get(row.run, "latency_ns"), dir);
-		double x = expjson_num(d, pct), c = expjson_num(d, "count");
+	return d->has_shown == MODEL_SET && d->shown &&
+	       strcmp(rd_s(d->name), primary);
+}
+
+uint64_t report_pct_of(const struct run_latency *l, enum report_pct k)
+{
+	const uint64_t v[NR_PCTS] = {l->p50, l->p90, l->p99, l->p999, l->max};
+
+	return v[k];
+}
+
+double report_dir_latency(const struct experiment_doc *doc, int64_t arm,
+			  bool write, enum report_pct k)
+{
+	double *v = xcalloc(doc->nr_runs + 1, sizeof(*v)), m;
+	size_t i, n = 0;
+
+	for (i = 0; i < doc->nr_runs; i++) {
+		const struct run_doc *r = doc->runs[i].run;
+		const struct run_latency *l =
+		    r && r->latency_ns
+			? (write ? r->latency_ns->write : r->latency_ns->read)
+			: NULL;
 
 		/* a direction the workload does not time has count 0 */
-		if (row.arm == arm && x > 0 && !(c <= 0))
-			v[k++] = x;
+		if (doc->runs[i].arm == arm && l && l->count &&
+		    report_pct_of(l, k))
+			v[n++] = (double)report_pct_of(l, k);
 	}
-	m = median_of(v, k);
+	m = median_of(v, n);
 	free(v);
 	return m;
 }
 
-size_t report_op_names(struct json_object *exp, const char ***out)
+double report_op_field_of(const struct run_file_op *op, enum report_op_field f)
 {
-	size_t i, j, n = report_nr_runs(exp), nr = 0, alloc = 0;
-	struct report_run_row row;
+	switch (f) {
+	case OP_COUNT:
+		return (double)op->count;
+	case OP_MEAN:
+		return op->mean_us;
+	case OP_P50:
+		return op->p50_us;
+	case OP_P99:
+		return op->p99_us;
+	case OP_MAX:
+		return op->max_us;
+	default:
+		return (double)op->errors;
+	}
+}
+
+const struct run_file_op *report_op_of(const struct run_doc *run,
+				       const char *name)
+{
+	size_t i;
+
+	for (i = 0; run && i < run->nr_file_ops; i++)
+		if (!strcmp(run->file_ops[i].name, name))
+			return &run->file_ops[i];
+	return NULL;
+}
+
+size_t report_op_names(const struct experiment_doc *doc, const char ***out)
+{
+	size_t i, j, k, nr = 0, alloc = 0;
 	const char **names = NULL;
 
-	for (i = 0; i < n && !report_run_row(exp, i, &row); i++) {
-		struct json_object *ops =
-		    expjson_get_type(row.run, "file_ops", json_type_object);
+	for (i = 0; i < doc->nr_runs; i++) {
+		const struct run_doc *r = doc->runs[i].run;
 
-		if (!ops)
-			continue;
-		json_object_object_foreach(ops, k, v)
-		{
-			if (!json_object_is_type(v, json_type_object))
-				continue;
-			for (j = 0; j < nr && strcmp(names[j], k); j++)
+		for (k = 0; r && k < r->nr_file_ops; k++) {
+			const char *name = r->file_ops[k].name;
+
+			for (j = 0; j < nr && strcmp(names[j], name); j++)
 				;
 			if (j < nr)
 				continue;
-			if (nr == alloc) {
-				alloc = alloc ? 2 * alloc : 8;
-				names = xrealloc(names, alloc * sizeof(*names));
-			}
-			names[nr++] = k;
+			ALLOC_GROW(names, nr + 1, alloc);
+			names[nr++] = name;
 		}
 	}
 	*out = names;
 	return nr;
 }
 
-double report_op_median(struct json_object *exp, int arm, const char *op,
-			const char *field)
+double report_op_median(const struct experiment_doc *doc, int64_t arm,
+			const char *op, enum report_op_field f)
 {
-	size_t i, n = report_nr_runs(exp), k = 0;
-	double *v = xcalloc(n ? n : 1, sizeof(*v)), m;
-	struct report_run_row row;
+	double *v = xcalloc(doc->nr_runs + 1, sizeof(*v)), m;
+	size_t i, n = 0;
 
-	for (i = 0; i < n && !report_run_row(exp, i, &row); i++) {
-		struct json_object *o = expjson_get(
-		    expjson_get_type(row.run, "file_ops", json_type_object),
-		    op);
+	for (i = 0; i < doc->nr_runs; i++) {
+		const struct run_file_op *o =
+		    report_op_of(doc->runs[i].run, op);
 
-		if (row.arm == arm && expjson_num(o, "count") > 0)
-			v[k++] = expjson_num(o, field);
+		if (doc->runs[i].arm == arm && o && o->count > 0)
+			v[n++] = report_op_field_of(o, f);
 	}
-	m = median_of(v, k);
+	m = median_of(v, n);
 	free(v);
 	return m;
 }
 
-/* A latency in microseconds as text ("5.13ms"), "-" when unknown. */
-static void fmt_us(struct strbuf *out, double us)
+bool report_ops_present(const struct experiment_doc *doc)
 {
-	if (isfinite(us))
-		units_fmt_ns(out, us * 1000);
-	else
-		strbuf_addch(out, '-');
+	const char **ops = NULL;
+	size_t n = doc->nr_arms && !report_single_run(doc)
+		       ? report_op_names(doc, &ops)
+		       : 0;
+
+	free(ops);
+	return n > 0;
 }
 
-void report_ops_text(struct json_object *exp, struct strbuf *out)
+/*
+ * A file workload's operations under the verdicts: one row per arm and
+ * operation (count, mean, p50, p99, max, errors), medians over the
+ * arm's runs.
+ */
+void report_ops_section(const struct experiment_doc *doc, struct emit *e)
 {
-	static const char *const us[] = {"mean_us", "p50_us", "p99_us",
-					 "max_us"};
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t na = arms ? json_object_array_length(arms) : 0;
-	size_t i, j, k, width = 3, start;
+	static const enum report_op_field us[] = {OP_MEAN, OP_P50, OP_P99,
+						  OP_MAX};
+	size_t i, j, k, width = 3;
 	const char **ops = NULL;
-	size_t nops = report_op_names(exp, &ops);
+	size_t nops = report_op_names(doc, &ops);
 
-	if (!nops || !na) {
-		free(ops);
-		return;
-	}
-	for (i = 0; i < na; i++) {
-		size_t l = strlen(
-		    expjson_str(json_object_array_get_idx(arms, i), "label"));
+	for (i = 0; i < doc->nr_arms; i++)
+		if (strlen(rd_s(doc->arms[i].label)) > width)
+			width = strlen(rd_s(doc->arms[i].label));
+	{
+		const struct emit_col cols[] = {
+		    {"arm", EMIT_LABEL, 0, 1, width},
+		    {"operation", EMIT_CODE, 0, 1, 12},
+		    {"count", EMIT_NUM, EMIT_RIGHT, 1, 9},
+		    {"mean", EMIT_NUM, EMIT_RIGHT, 1, 9},
+		    {"p50", EMIT_NUM, EMIT_RIGHT, 1, 9},
+		    {"p99", EMIT_NUM, EMIT_RIGHT, 1, 9},
+		    {"max", EMIT_NUM, EMIT_RIGHT, 1, 9},
+		    {"errors", EMIT_NUM, EMIT_RIGHT, 1, 7},
+		};
+		const struct emit_table t = {"ops", cols, 8, false};
 
-		width = l > width ? l : width;
-	}
-	strbuf_addstr(out, "\nper operation, median over each arm's runs:\n");
-	start = out->len;
-	strbuf_addstr(out, "arm");
-	report_pad(out, start, width);
-	strbuf_addf(out, "%-12s %9s %9s %9s %9s %9s %7s\n", "operation",
-		    "count", "mean", "p50", "p99", "max", "errors");
-	for (i = 0; i < na; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-		int arm = expjson_count(a, "arm");
+		emit_gap(e);
+		emit_heading(e, 2, "Per operation, median over each arm's runs",
+			     "per operation, median over each arm's runs:");
+		emit_table(e, &t);
+		for (i = 0; i < doc->nr_arms; i++) {
+			const struct exp_arm *a = &doc->arms[i];
 
-		for (j = 0; j < nops; j++) {
-			double c = report_op_median(exp, arm, ops[j], "count");
+			for (j = 0; j < nops; j++) {
+				double c = report_op_median(doc, a->arm, ops[j],
+							    OP_COUNT);
 
-			if (!isfinite(c))
-				continue;
-			start = out->len;
-			strbuf_addstr(out, expjson_str(a, "label"));
-			report_pad(out, start, width);
-			start = out->len;
-			strbuf_addstr(out, ops[j]);
-			report_pad(out, start, 12);
-			strbuf_addf(out, "%9.0f", c);
-			for (k = 0; k < 4; k++) {
-				struct strbuf t = STRBUF_INIT;
+				if (!isfinite(c))
+					continue;
+				emit_cell(e, "%s", rd_s(a->label));
+				emit_cell(e, "%s", ops[j]);
+				emit_cell(e, "%.0f", c);
+				for (k = 0; k < 4; k++) {
+					struct strbuf t_ = STRBUF_INIT;
 
-				fmt_us(&t, report_op_median(exp, arm, ops[j],
-							    us[k]));
-				strbuf_addf(out, " %9s", t.buf);
-				strbuf_release(&t);
+					report_fmt_in_unit(
+					    &t_,
+					    1000 * report_op_median(doc, a->arm,
+								    ops[j],
+								    us[k]),
+					    "ns");
+					emit_cell(e, "%s", t_.buf);
+					strbuf_release(&t_);
+				}
+				c = report_op_median(doc, a->arm, ops[j],
+						     OP_ERRORS);
+				if (isfinite(c))
+					emit_cell(e, "%.0f", c);
+				else
+					emit_cell(e, "-");
+				emit_row(e);
 			}
-			c = report_op_median(exp, arm, ops[j], "errors");
-			if (isfinite(c))
-				strbuf_addf(out, " %7.0f", c);
-			else
-				strbuf_addstr(out, "       -");
-			strbuf_addch(out, '\n');
 		}
+		emit_table_end(e);
 	}
 	free(ops);
-}
-
-int report_metric_beside(struct json_object *d, const char *primary)
-{
-	return json_object_get_boolean(expjson_get(d, "shown")) &&
-	       strcmp(expjson_str(d, "name"), primary);
-}
-
-void report_metric_heading(struct json_object *d, struct strbuf *out)
-{
-	const char *unit = expjson_str(d, "unit");
-
-	strbuf_addstr(out, expjson_str(d, "name"));
-	if (*unit && strcmp(unit, "ns"))
-		strbuf_addf(out, " (%s)", unit);
 }

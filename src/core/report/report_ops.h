@@ -10,50 +10,53 @@
 #ifndef IOTRIAL_REPORT_OPS_H
 #define IOTRIAL_REPORT_OPS_H
 
-#include <json-c/json.h>
+#include <stdbool.h>
+#include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
 /*
- * Whether entry d of an experiment's "metrics" list is one every format
- * shows beside the metric named primary (the one that decides), in its
- * "beside the metric" table.
+ * Whether entry d of doc's "metrics" is one every format shows beside
+ * the metric that decides, in its "beside the metric" table.
  */
-int report_metric_beside(struct json_object *d, const char *primary);
+bool report_metric_beside(const struct experiment_doc *doc,
+			  const struct exp_metric *d);
 
-/* That table's heading of d, unescaped: "iops (IO/s)"; a latency's
- * name alone ("p50": its values carry their unit). Appends to out. */
-void report_metric_heading(struct json_object *d, struct strbuf *out);
+/* A percentile of a direction's latency: p50, p90, p99, p99.9, max. */
+enum report_pct { PCT_P50, PCT_P90, PCT_P99, PCT_P999, PCT_MAX, NR_PCTS };
 
-/*
- * Median over the runs of arm index arm of latency_ns.dir.pct (ns),
- * among runs whose dir has a positive value there and no zero count;
- * NaN when none has.
- */
-double report_dir_latency(struct json_object *exp, int arm, const char *dir,
-			  const char *pct);
+/* That percentile of l, ns. */
+uint64_t report_pct_of(const struct run_latency *l, enum report_pct k);
 
 /*
- * The names of the operations exp's runs time (the keys of their
- * file_ops), each once, in the order first seen, into *out (an array
- * the caller frees; the strings stay valid while exp). Returns their
- * number; *out is NULL when it is 0.
+ * Median over the runs of arm index arm of their write (or read)
+ * latency's percentile k (ns), among runs that timed the direction;
+ * NaN when none did.
  */
-size_t report_op_names(struct json_object *exp, const char ***out);
+double report_dir_latency(const struct experiment_doc *doc, int64_t arm,
+			  bool write, enum report_pct k);
+
+/* A figure of an operation of a file workload (file_ops.NAME). */
+enum report_op_field { OP_COUNT, OP_MEAN, OP_P50, OP_P99, OP_MAX, OP_ERRORS };
+
+/* Figure f of op, in its unit (us for the times). */
+double report_op_field_of(const struct run_file_op *op, enum report_op_field f);
 
 /*
- * Median over the runs of arm index arm of file_ops.op.field (a number
- * member: "p50_us", "count", "errors"), among runs that ran op at least
- * once; NaN when none did.
+ * The names of the operations doc's runs time, each once, in the order
+ * first seen, into *out (an array the caller frees; the strings stay
+ * valid while doc). Returns their number; *out is NULL when it is 0.
  */
-double report_op_median(struct json_object *exp, int arm, const char *op,
-			const char *field);
+size_t report_op_names(const struct experiment_doc *doc, const char ***out);
+
+/* The operation name of run, or NULL. */
+const struct run_file_op *report_op_of(const struct run_doc *run,
+				       const char *name);
 
 /*
- * The per-operation table of a file workload under the verdicts of
- * `show`: "\nper operation, median over each arm's runs:\n" then one
- * line per arm and operation (count, mean, p50, p99, max, errors).
- * Appends nothing when no run timed an operation.
+ * Median over the runs of arm index arm of figure f of op, among runs
+ * that ran op at least once; NaN when none did.
  */
-void report_ops_text(struct json_object *exp, struct strbuf *out);
+double report_op_median(const struct experiment_doc *doc, int64_t arm,
+			const char *op, enum report_op_field f);
 
 #endif

@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_plots.h"
-#include "report.h"
+#include "fmt.h"
+#include "report_doc.h"
 #include "runs_text.h"
-#include "expjson.h"
-#include "suspect.h"
 #include "svg.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -63,52 +62,39 @@ void plot_row_label(struct strbuf *out, double y, const char *label,
 	strbuf_addstr(out, "</text></g>");
 }
 
-static struct json_object *arms_of(struct json_object *exp, size_t *n)
+double plot_row_height(const struct experiment_doc *doc)
 {
-	struct json_object *a = expjson_get_type(exp, "arms", json_type_array);
+	size_t i;
 
-	*n = a ? json_object_array_length(a) : 0;
-	return a;
-}
-
-double plot_row_height(struct json_object *exp)
-{
-	size_t n, i;
-	struct json_object *arms = arms_of(exp, &n);
-
-	for (i = 0; i < n; i++)
-		if (strlen(expjson_str(json_object_array_get_idx(arms, i),
-				       "label")) > LABEL_CHARS - 8)
+	for (i = 0; i < doc->nr_arms; i++)
+		if (strlen(rd_s(doc->arms[i].label)) > LABEL_CHARS - 8)
 			return PLOT_ROW + 10;
 	return PLOT_ROW;
 }
 
 /* "mbps (MB/s)": the metric's name and unit, onto out. */
-static void metric_name(struct json_object *exp, struct strbuf *out)
+static void metric_name(const struct experiment_doc *doc, struct strbuf *out)
 {
-	struct json_object *m = expjson_get(exp, "metric");
+	const struct exp_metric *m = doc->metric;
 
-	strbuf_addstr(out, expjson_str(m, "name"));
-	if (*expjson_str(m, "unit"))
-		strbuf_addf(out, " (%s)", expjson_str(m, "unit"));
-	strbuf_addstr(
-	    out, json_object_get_boolean(expjson_get(m, "higher_is_better"))
-		     ? ", higher is better"
-		     : ", lower is better");
+	strbuf_addstr(out, m ? rd_s(m->name) : "");
+	if (m && m->unit && *m->unit)
+		strbuf_addf(out, " (%s)", m->unit);
+	strbuf_addstr(out, m && m->higher_is_better ? ", higher is better"
+						    : ", lower is better");
 }
 
-void plot_strip(struct json_object *exp, struct strbuf *out)
+void plot_strip(const struct experiment_doc *doc, struct strbuf *out)
 {
-	size_t na, i, nr = report_nr_runs(exp);
-	struct json_object *arms = arms_of(exp, &na);
-	double rh = plot_row_height(exp);
+	size_t na = doc->nr_arms, i;
+	double rh = plot_row_height(doc);
 	double lo = INFINITY, hi = -INFINITY, h = 12 + rh * na + PLOT_AXIS;
-	struct report_run_row row;
+	struct report_run row;
 	struct svg_scale x;
 	struct strbuf label = STRBUF_INIT;
 	unsigned *seen;
 
-	for (i = 0; i < nr && !report_run_row(exp, i, &row); i++)
+	for (i = 0; !report_run_get(doc, i, &row); i++)
 		if (isfinite(row.metric)) {
 			lo = fmin(lo, row.metric);
 			hi = fmax(hi, row.metric);
@@ -116,18 +102,18 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 	if (!na || !isfinite(lo))
 		return;
 	svg_scale_init(&x, lo, hi, PLOT_LEFT, PLOT_W - PLOT_RIGHT, 0);
-	metric_name(exp, &label);
+	metric_name(doc, &label);
 	svg_fig_open(out, "wide", "Every run, per arm",
 		     "dots: runs; bar: median; band: its 95% CI", PLOT_W, h);
 	svg_x_axis(out, &x, 6, h - PLOT_AXIS, SVG_FMT_METRIC, label.buf);
 	seen = xcalloc(na, sizeof(*seen));
 	for (i = 0; i < na; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-		double y = 12 + rh * i + rh / 2, lo_ci, hi_ci;
+		const struct exp_arm *a = &doc->arms[i];
+		double y = 12 + rh * i + rh / 2;
+		double lo_ci = ARM_NUM(a, ci_low), hi_ci = ARM_NUM(a, ci_high);
+		double med = ARM_NUM(a, median);
 
-		plot_row_label(out, y, expjson_str(a, "label"), "label");
-		lo_ci = expjson_num(a, "ci_low");
-		hi_ci = expjson_num(a, "ci_high");
+		plot_row_label(out, y, rd_s(a->label), "label");
 		if (isfinite(lo_ci) && isfinite(hi_ci))
 			strbuf_addf(out,
 				    "<rect class=\"ci c%zu\" x=\"%.1f\" "
@@ -137,21 +123,18 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 				    y - 8,
 				    fmax(1, svg_scale_map(&x, hi_ci) -
 						svg_scale_map(&x, lo_ci)));
-		if (isfinite(expjson_num(a, "median")))
+		if (isfinite(med))
 			strbuf_addf(out,
 				    "<line class=\"median\" x1=\"%.1f\" "
 				    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-				    svg_scale_map(&x, expjson_num(a, "median")),
-				    y - 11,
-				    svg_scale_map(&x, expjson_num(a, "median")),
-				    y + 11);
+				    svg_scale_map(&x, med), y - 11,
+				    svg_scale_map(&x, med), y + 11);
 	}
-	for (i = 0; i < nr && !report_run_row(exp, i, &row); i++) {
+	for (i = 0; !report_run_get(doc, i, &row); i++) {
 		size_t k;
 
 		for (k = 0; k < na; k++)
-			if (expjson_count(json_object_array_get_idx(arms, k),
-					  "arm") == row.arm)
+			if (rd_count(doc->arms[k].arm) == row.arm)
 				break;
 		if (k == na || !isfinite(row.metric))
 			continue;
@@ -170,13 +153,24 @@ void plot_strip(struct json_object *exp, struct strbuf *out)
 	strbuf_release(&label);
 }
 
-void plot_forest_rows(struct json_object *exp,
+void plot_forest_row_of(const struct experiment_doc *doc,
+			const struct exp_comparison *cmp, const char *verdict,
+			struct plot_forest_row *row)
+{
+	(void)doc;
+	row->ratio = cmp ? cmp->ratio : NAN;
+	row->ci_low = cmp ? cmp->ci_low : NAN;
+	row->ci_high = cmp ? cmp->ci_high : NAN;
+	row->verdict = rd_s(verdict);
+}
+
+void plot_forest_rows(const struct experiment_doc *doc,
 		      const struct plot_forest_row *rows, size_t n,
 		      const char *title, const char *axis, struct strbuf *out)
 {
 	size_t i, shown = 0;
-	double eq = expjson_num(exp, "equivalence"), lo = 1, hi = 1, h;
-	double rh = PLOT_ROW;
+	double eq = doc->has_equivalence == MODEL_SET ? doc->equivalence : NAN;
+	double lo = 1, hi = 1, h, rh = PLOT_ROW;
 	struct svg_scale x;
 	struct strbuf cap = STRBUF_INIT;
 
@@ -189,17 +183,13 @@ void plot_forest_rows(struct json_object *exp,
 	lo -= eq;
 	hi += eq;
 	for (i = 0; i < n; i++) {
-		struct json_object *v = rows[i].x;
+		const struct plot_forest_row *v = &rows[i];
 
-		if (!isfinite(expjson_num(v, "ratio")))
+		if (!isfinite(v->ratio))
 			continue;
 		shown++;
-		lo = fmin(lo, fmin(expjson_num(v, "ratio"),
-				   expjson_num(v, "ci_low")));
-		hi = fmax(hi, fmax(expjson_num(v, "ratio"),
-				   expjson_num(v, "ci_high")));
-		if (strlen(rows[i].label) > LABEL_CHARS - 8)
-			rh = PLOT_ROW + 10;
+		lo = fmin(lo, fmin(v->ratio, v->ci_low));
+		hi = fmax(hi, fmax(v->ratio, v->ci_high));
 	}
 	if (!shown)
 		return;
@@ -224,21 +214,20 @@ void plot_forest_rows(struct json_object *exp,
 		    svg_scale_map(&x, 1), svg_scale_map(&x, 1), h - PLOT_AXIS);
 	shown = 0;
 	for (i = 0; i < n; i++) {
-		struct json_object *v = rows[i].x;
-		double y = 12 + rh * shown + rh / 2,
-		       r = expjson_num(v, "ratio");
-		const char *cls = svg_verdict_class(expjson_str(v, "verdict"));
+		const struct plot_forest_row *v = &rows[i];
+		double y = 12 + rh * shown + rh / 2, r = v->ratio;
+		const char *cls = svg_verdict_class(v->verdict);
 
 		if (!isfinite(r))
 			continue;
 		shown++;
-		plot_row_label(out, y, rows[i].label, "label");
+		plot_row_label(out, y, v->label, "label");
 		strbuf_addf(
 		    out,
 		    "<line class=\"whisker %s\" x1=\"%.1f\" y1=\"%.1f\" "
 		    "x2=\"%.1f\" y2=\"%.1f\"/>",
-		    cls, svg_scale_map(&x, expjson_num(v, "ci_low")), y,
-		    svg_scale_map(&x, expjson_num(v, "ci_high")), y);
+		    cls, svg_scale_map(&x, v->ci_low), y,
+		    svg_scale_map(&x, v->ci_high), y);
 		strbuf_addf(out,
 			    "<rect class=\"mark %s\" x=\"%.1f\" y=\"%.1f\" "
 			    "width=\"10\" height=\"10\"><title>%.3f</title>"
@@ -247,26 +236,28 @@ void plot_forest_rows(struct json_object *exp,
 		strbuf_addf(out,
 			    "<text x=\"%.1f\" y=\"%.1f\" class=\"note v-%s\">",
 			    PLOT_W - 6, y + 4, cls);
-		svg_escape(out, expjson_str(v, "verdict"));
-		strbuf_addstr(out,
-			      suspect_is(exp, v) ? " ⚠</text>" : "</text>");
+		svg_escape(out, v->verdict);
+		strbuf_addstr(out, suspect_doc_is(doc, &v->suspect)
+				       ? " ⚠</text>"
+				       : "</text>");
 	}
 	svg_fig_close(out);
 	strbuf_release(&cap);
 }
 
-void plot_forest(struct json_object *exp, struct strbuf *out)
+void plot_forest(const struct experiment_doc *doc, struct strbuf *out)
 {
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	size_t i, n = vs ? json_object_array_length(vs) : 0;
-	struct plot_forest_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
+	size_t i, n = doc->nr_verdicts;
+	struct plot_forest_row *rows = xcalloc(n + 1, sizeof(*rows));
 
 	for (i = 0; i < n; i++) {
-		rows[i].x = json_object_array_get_idx(vs, i);
-		rows[i].label = expjson_str(rows[i].x, "label");
+		const struct exp_verdict *v = &doc->verdicts[i];
+
+		rows[i].label = rd_s(v->label);
+		plot_forest_row_of(doc, v->cmp, v->verdict, &rows[i]);
+		suspect_src_verdict(doc, v, &rows[i].suspect);
 	}
-	plot_forest_rows(exp, rows, n, "Ratio to the baseline",
+	plot_forest_rows(doc, rows, n, "Ratio to the baseline",
 			 "arm / baseline (1 = the same)", out);
 	free(rows);
 }

@@ -1,13 +1,14 @@
 /*
  * The plots of the HTML report (report_html.c), each one inline <svg>
- * drawn from the experiment object alone, styled by the page's CSS
+ * drawn from the experiment document alone, styled by the page's CSS
  * classes so that dark mode and print recolour them. Each appends a
  * <figure> to out, or nothing when exp lacks the data it needs.
  */
 #ifndef IOTRIAL_REPORT_PLOTS_H
 #define IOTRIAL_REPORT_PLOTS_H
 
-#include <json-c/json.h>
+#include "suspect.h"
+#include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
 /* The layout every plot shares, in viewBox units (CSS pixels at the
@@ -28,52 +29,59 @@
 void plot_row_label(struct strbuf *out, double y, const char *label,
 		    const char *cls);
 
-/* The height of a row of a row plot of exp: taller when some arm's
+/* The height of a row of a row plot of doc: taller when some arm's
  * label takes two lines. */
-double plot_row_height(struct json_object *exp);
+double plot_row_height(const struct experiment_doc *doc);
 
 /* Every run's metric per arm, with the arm's median and its CI. */
-void plot_strip(struct json_object *exp, struct strbuf *out);
+void plot_strip(const struct experiment_doc *doc, struct strbuf *out);
 
 /* Each arm's ratio to the baseline with its CI, the equivalence band
  * around 1. */
-void plot_forest(struct json_object *exp, struct strbuf *out);
+void plot_forest(const struct experiment_doc *doc, struct strbuf *out);
 
-/* One row of a forest plot: its label, and the object with "ratio",
- * "ci_low", "ci_high" and "verdict" it draws (marked when suspect). */
+/* One row of a forest plot: its label, the ratio it draws with its CI
+ * and verdict, and what it rests on (marked when suspect). */
 struct plot_forest_row {
 	const char *label;
-	struct json_object *x;
+	double ratio, ci_low, ci_high; /* NaN: none */
+	const char *verdict;
+	struct suspect_src suspect;
 };
 
-/* rows as ratios with their CIs, the equivalence band of exp around 1,
+/* The numbers of a row from a comparison (NULL: none) and verdict. */
+void plot_forest_row_of(const struct experiment_doc *doc,
+			const struct exp_comparison *cmp, const char *verdict,
+			struct plot_forest_row *row);
+
+/* rows as ratios with their CIs, the equivalence band of doc around 1,
  * titled title, the axis labelled axis. Nothing without a ratio. */
-void plot_forest_rows(struct json_object *exp,
+void plot_forest_rows(const struct experiment_doc *doc,
 		      const struct plot_forest_row *rows, size_t n,
 		      const char *title, const char *axis, struct strbuf *out);
 
 /* Latency percentiles (p50..p99.9, median over the arm's runs) per arm
  * and direction on a log axis; only the directions the runs timed, so
  * nothing for a file workload, whose latencies are per operation. */
-void plot_latency(struct json_object *exp, struct strbuf *out);
+void plot_latency(const struct experiment_doc *doc, struct strbuf *out);
 
 /* A file workload's latency per operation: one plot per operation its
  * runs timed, p50, p99 and max (median over the arm's runs) per arm on
  * a log axis; nothing when the runs timed no operation. */
-void plot_op_latency(struct json_object *exp, struct strbuf *out);
+void plot_op_latency(const struct experiment_doc *doc, struct strbuf *out);
 
 /* For each factor whose values are all numbers, the arm medians with
  * CI bars against the factor's value, one line per combination of the
  * other factors. */
-void plot_factors(struct json_object *exp, struct strbuf *out);
+void plot_factors(const struct experiment_doc *doc, struct strbuf *out);
 
 /* For each arm, its run nearest the arm's median: device MB/s read and
  * written, and Dirty and Writeback memory, over time; under a heading
  * of their own, and nothing when no run has the sampler's series. */
-void plot_series(struct json_object *exp, struct strbuf *out);
+void plot_series(const struct experiment_doc *doc, struct strbuf *out);
 /* An observe experiment's windows over time: each window's metric, its
  * span shaded by arm, settle periods hatched (report_plots_windows.c);
  * nothing for other experiments. */
-void plot_windows(struct json_object *exp, struct strbuf *out);
+void plot_windows(const struct experiment_doc *doc, struct strbuf *out);
 
 #endif

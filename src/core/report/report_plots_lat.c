@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_plots.h"
+#include "report_doc.h"
 #include "report_ops.h"
-#include "expjson.h"
 #include "svg.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -104,15 +104,12 @@ static int lat_has(const struct lat_plot *lp, size_t r)
 	return 0;
 }
 
-/* Draw lp for the arms of exp, or nothing when no row has a value. */
-static void lat_draw(struct json_object *exp, const struct lat_plot *lp,
-		     struct strbuf *out)
+/* Draw lp for the arms of doc, or nothing when no row has a value. */
+static void lat_draw(const struct experiment_doc *doc,
+		     const struct lat_plot *lp, struct strbuf *out)
 {
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t na = arms ? json_object_array_length(arms) : 0;
-	size_t i, k, p, rows = 0;
-	double lo = INFINITY, hi = -INFINITY, h, y, rh = plot_row_height(exp);
+	size_t na = doc->nr_arms, i, k, p, rows = 0;
+	double lo = INFINITY, hi = -INFINITY, h, y, rh = plot_row_height(doc);
 	struct svg_scale x;
 
 	for (i = 0; i < na * lp->nr_keys; i++) {
@@ -141,9 +138,7 @@ static void lat_draw(struct json_object *exp, const struct lat_plot *lp,
 
 			if (!lat_has(lp, r))
 				continue;
-			strbuf_addstr(
-			    &l, expjson_str(json_object_array_get_idx(arms, i),
-					    "label"));
+			strbuf_addstr(&l, rd_s(doc->arms[i].label));
 			if (lp->key_in_label)
 				strbuf_addf(&l, " %s", lp->keys[k]);
 			lat_row(out, lp, &x, y, l.buf, i % PLOT_COLOURS,
@@ -154,14 +149,11 @@ static void lat_draw(struct json_object *exp, const struct lat_plot *lp,
 	svg_fig_close(out);
 }
 
-void plot_latency(struct json_object *exp, struct strbuf *out)
+void plot_latency(const struct experiment_doc *doc, struct strbuf *out)
 {
 	static const char *const dirs[] = {"read", "write"};
-	static const char *const pcts[] = {"p50", "p90", "p99", "p999"};
 	static const char *const names[] = {"p50", "p90", "p99", "p99.9"};
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t na = arms ? json_object_array_length(arms) : 0, i, d, p;
+	size_t na = doc->nr_arms, i, d, p;
 	struct lat_plot lp = {.keys = dirs,
 			      .nr_keys = 2,
 			      .marks = names,
@@ -176,12 +168,9 @@ void plot_latency(struct json_object *exp, struct strbuf *out)
 		for (d = 0; d < 2; d++) {
 			for (p = 0; p < 4; p++)
 				lp.vals[(i * 2 + d) * NR_MARKS + p] =
-				    report_dir_latency(
-					exp,
-					expjson_count(
-					    json_object_array_get_idx(arms, i),
-					    "arm"),
-					dirs[d], pcts[p]);
+				    report_dir_latency(doc, doc->arms[i].arm,
+						       d == 1,
+						       (enum report_pct)p);
 			if (lat_has(&lp, i * 2 + d))
 				timed |= 1u << d;
 		}
@@ -190,19 +179,17 @@ void plot_latency(struct json_object *exp, struct strbuf *out)
 		   : timed == 2 ? "Write latency percentiles"
 				: "Latency percentiles";
 	lp.key_in_label = timed == 3;
-	lat_draw(exp, &lp, out);
+	lat_draw(doc, &lp, out);
 	free(lp.vals);
 }
 
-void plot_op_latency(struct json_object *exp, struct strbuf *out)
+void plot_op_latency(const struct experiment_doc *doc, struct strbuf *out)
 {
-	static const char *const fields[] = {"p50_us", "p99_us", "max_us"};
+	static const enum report_op_field fields[] = {OP_P50, OP_P99, OP_MAX};
 	static const char *const names[] = {"p50", "p99", "max"};
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t na = arms ? json_object_array_length(arms) : 0, i, k, p;
+	size_t na = doc->nr_arms, i, k, p;
 	const char **ops = NULL;
-	size_t nops = report_op_names(exp, &ops);
+	size_t nops = report_op_names(doc, &ops);
 	struct strbuf title = STRBUF_INIT;
 	struct lat_plot lp = {.caption = "median over each arm's runs; log "
 					 "scale",
@@ -218,18 +205,14 @@ void plot_op_latency(struct json_object *exp, struct strbuf *out)
 		for (i = 0; i < na; i++)
 			for (p = 0; p < lp.nr_marks; p++)
 				lp.vals[i * NR_MARKS + p] =
-				    1000 *
-				    report_op_median(
-					exp,
-					expjson_count(
-					    json_object_array_get_idx(arms, i),
-					    "arm"),
-					ops[k], fields[p]);
+				    1000 * report_op_median(doc,
+							    doc->arms[i].arm,
+							    ops[k], fields[p]);
 		strbuf_reset(&title);
 		strbuf_addf(&title, "Latency of %s", ops[k]);
 		lp.title = title.buf;
 		snprintf(lp.id, sizeof(lp.id), "op%zum", k);
-		lat_draw(exp, &lp, out);
+		lat_draw(doc, &lp, out);
 	}
 	strbuf_release(&title);
 	free(lp.vals);

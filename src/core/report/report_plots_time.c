@@ -9,21 +9,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fmt.h"
+#include "report_doc.h"
 #include "report_plots.h"
-#include "report.h"
 #include "runs_text.h"
-#include "expjson.h"
 #include "svg.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-static struct json_object *arms_of(struct json_object *exp, size_t *n)
-{
-	struct json_object *a = expjson_get_type(exp, "arms", json_type_array);
-
-	*n = a ? json_object_array_length(a) : 0;
-	return a;
-}
 
 /* A factor value as a number: "64", "4k" (x1024), "1.5"; NaN if not. */
 static double factor_number(const char *s)
@@ -43,37 +35,38 @@ static double factor_number(const char *s)
 }
 
 /* The other factors' settings of arm a, "jobs=1 bs=4k", onto out. */
-static void others_label(struct json_object *a, const char *factor,
+static void others_label(const struct exp_arm *a, const char *factor,
 			 struct strbuf *out)
 {
-	struct json_object *s = expjson_get(a, "settings");
+	size_t i;
 
-	if (!s || !json_object_is_type(s, json_type_object))
-		return;
-	json_object_object_foreach(s, k, v)
-	{
-		if (!strcmp(k, factor))
+	for (i = 0; i < a->nr_settings; i++) {
+		if (!strcmp(a->settings[i].name, factor))
 			continue;
 		if (out->len)
 			strbuf_addch(out, ' ');
-		strbuf_addf(out, "%s=%s", k,
-			    v ? json_object_get_string(v) : "");
+		strbuf_addf(out, "%s=%s", a->settings[i].name,
+			    rd_s(a->settings[i].value));
 	}
+}
+
+/* The value of factor name in arm a as a number, NaN if none. */
+static double arm_value(const struct exp_arm *a, const char *name)
+{
+	return factor_number(
+	    rd_s(report_pair(a->settings, a->nr_settings, name)));
 }
 
 /* The x axis of a factor's plot: a tick at each of its values, written
  * as typed ("4k", not 4096), and the axis label. */
-static void level_axis(struct strbuf *out, struct json_object *f,
+static void level_axis(struct strbuf *out, const struct exp_factor *f,
 		       const struct svg_scale *x, double y0, double y1,
 		       const char *label)
 {
-	struct json_object *vals =
-	    expjson_get_type(f, "values", json_type_array);
-	size_t i, n = vals ? json_object_array_length(vals) : 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const char *v =
-		    json_object_get_string(json_object_array_get_idx(vals, i));
+	for (i = 0; i < f->nr_values; i++) {
+		const char *v = rd_s(f->values[i]);
 		double px = svg_scale_map(x, factor_number(v));
 
 		/* a value no arm has (a stored object may say anything):
@@ -117,12 +110,12 @@ static double key_depth(const struct strbuf *series, size_t ns)
 }
 
 /* The plot of the metric against one numeric factor f. */
-static void plot_factor(struct json_object *exp, struct json_object *f,
-			struct strbuf *out)
+static void plot_factor(const struct experiment_doc *doc,
+			const struct exp_factor *f, struct strbuf *out)
 {
-	const char *name = expjson_str(f, "name");
-	size_t na, i, j, ns = 0;
-	struct json_object *arms = arms_of(exp, &na);
+	const char *name = rd_s(f->name);
+	size_t na = doc->nr_arms, i, j, ns = 0;
+	const struct exp_arm *arms = doc->arms;
 	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY,
 	       h = 250, top = 34, bottom = h - PLOT_AXIS;
 	struct strbuf *series = xcalloc(na, sizeof(*series)), l = STRBUF_INIT;
@@ -136,9 +129,8 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 	for (i = 0; i < na; i++)
 		strbuf_init(&series[i], 0);
 	for (i = 0; i < na; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-		double v = factor_number(
-		    expjson_str(expjson_get(a, "settings"), name));
+		const struct exp_arm *a = &arms[i];
+		double v = arm_value(a, name);
 
 		strbuf_reset(&l);
 		others_label(a, name, &l);
@@ -151,10 +143,8 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 			continue;
 		xlo = fmin(xlo, v);
 		xhi = fmax(xhi, v);
-		ylo = fmin(ylo, fmin(expjson_num(a, "median"),
-				     expjson_num(a, "ci_low")));
-		yhi = fmax(yhi, fmax(expjson_num(a, "median"),
-				     expjson_num(a, "ci_high")));
+		ylo = fmin(ylo, fmin(ARM_NUM(a, median), ARM_NUM(a, ci_low)));
+		yhi = fmax(yhi, fmax(ARM_NUM(a, median), ARM_NUM(a, ci_high)));
 	}
 	if (!isfinite(ylo) || !(xhi > xlo))
 		goto out;
@@ -189,18 +179,15 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 		strbuf_addf(out, "<path class=\"line c%zu\" d=\"",
 			    j % PLOT_COLOURS);
 		for (i = 0; i < na; i++) {
-			struct json_object *a =
-			    json_object_array_get_idx(arms, i);
-			double v = factor_number(
-			    expjson_str(expjson_get(a, "settings"), name));
+			const struct exp_arm *a = &arms[i];
+			double v = arm_value(a, name);
 
 			if (of[i] != j || !isfinite(v) ||
-			    !isfinite(expjson_num(a, "median")))
+			    !isfinite(ARM_NUM(a, median)))
 				continue;
-			strbuf_addf(
-			    out, "%s%.1f %.1f ", first ? "M" : "L",
-			    svg_scale_map(&x, v) + dodge(j, ns),
-			    svg_scale_map(&y, expjson_num(a, "median")));
+			strbuf_addf(out, "%s%.1f %.1f ", first ? "M" : "L",
+				    svg_scale_map(&x, v) + dodge(j, ns),
+				    svg_scale_map(&y, ARM_NUM(a, median)));
 			first = 0;
 		}
 		strbuf_addstr(out, "\"/>");
@@ -222,36 +209,32 @@ static void plot_factor(struct json_object *exp, struct json_object *f,
 		}
 	}
 	for (i = 0; i < na; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-		double v = factor_number(
-		    expjson_str(expjson_get(a, "settings"), name));
-		double px, m = expjson_num(a, "median");
+		const struct exp_arm *a = &arms[i];
+		double v = arm_value(a, name);
+		double px, m = ARM_NUM(a, median);
+		double cl = ARM_NUM(a, ci_low), ch = ARM_NUM(a, ci_high);
 
 		if (!isfinite(v) || !isfinite(m))
 			continue;
 		px = svg_scale_map(&x, v) + dodge(of[i], ns);
-		if (isfinite(expjson_num(a, "ci_low")) &&
-		    isfinite(expjson_num(a, "ci_high")))
+		if (isfinite(cl) && isfinite(ch))
 			strbuf_addf(
 			    out,
 			    "<path class=\"whisker c%zu\" d=\"M%.1f %.1f "
 			    "L%.1f %.1f M%.1f %.1f L%.1f %.1f M%.1f %.1f "
 			    "L%.1f %.1f\"/>",
-			    of[i] % PLOT_COLOURS, px,
-			    svg_scale_map(&y, expjson_num(a, "ci_low")), px,
-			    svg_scale_map(&y, expjson_num(a, "ci_high")),
-			    px - 5, svg_scale_map(&y, expjson_num(a, "ci_low")),
-			    px + 5, svg_scale_map(&y, expjson_num(a, "ci_low")),
-			    px - 5,
-			    svg_scale_map(&y, expjson_num(a, "ci_high")),
-			    px + 5,
-			    svg_scale_map(&y, expjson_num(a, "ci_high")));
+			    of[i] % PLOT_COLOURS, px, svg_scale_map(&y, cl), px,
+			    svg_scale_map(&y, ch), px - 5,
+			    svg_scale_map(&y, cl), px + 5,
+			    svg_scale_map(&y, cl), px - 5,
+			    svg_scale_map(&y, ch), px + 5,
+			    svg_scale_map(&y, ch));
 		strbuf_addf(
 		    out,
 		    "<circle class=\"dot c%zu\" cx=\"%.1f\" cy=\"%.1f\" "
 		    "r=\"4.5\"><title>",
 		    of[i] % PLOT_COLOURS, px, svg_scale_map(&y, m));
-		svg_escape(out, expjson_str(a, "label"));
+		svg_escape(out, rd_s(a->label));
 		strbuf_addf(out, ": %.4g</title></circle>", m);
 	}
 	svg_fig_close(out);
@@ -263,52 +246,53 @@ out:
 	strbuf_release(&l);
 }
 
-void plot_factors(struct json_object *exp, struct strbuf *out)
+void plot_factors(const struct experiment_doc *doc, struct strbuf *out)
 {
-	struct json_object *fs =
-	    expjson_get_type(exp, "factors", json_type_array);
-	size_t i, j, n = fs ? json_object_array_length(fs) : 0;
+	size_t i, j;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *f = json_object_array_get_idx(fs, i);
-		struct json_object *vals =
-		    expjson_get_type(f, "values", json_type_array);
-		size_t nv = vals ? json_object_array_length(vals) : 0;
+	for (i = 0; i < doc->nr_factors; i++) {
+		const struct exp_factor *f = &doc->factors[i];
 
-		for (j = 0; j < nv; j++)
-			if (!isfinite(factor_number(json_object_get_string(
-				json_object_array_get_idx(vals, j)))))
+		for (j = 0; j < f->nr_values; j++)
+			if (!isfinite(factor_number(rd_s(f->values[j]))))
 				break;
-		if (nv >= 2 && j == nv)
-			plot_factor(exp, f, out);
+		if (f->nr_values >= 2 && j == f->nr_values)
+			plot_factor(doc, f, out);
 	}
 }
 
-/* The run of arm (index into runs) whose metric is nearest the median,
- * or -1. */
-static long representative(struct json_object *exp, struct json_object *a)
+/* The run of arm a (index into runs) whose metric is nearest the
+ * median, or -1. */
+static long representative(const struct experiment_doc *doc,
+			   const struct exp_arm *a)
 {
-	size_t i, n = report_nr_runs(exp);
-	double m = expjson_num(a, "median"), best = INFINITY;
-	struct report_run_row row;
+	double m = ARM_NUM(a, median), best = INFINITY;
+	struct report_run row;
 	long at = -1;
+	size_t i;
 
-	for (i = 0; i < n && !report_run_row(exp, i, &row); i++)
-		if (row.arm == expjson_count(a, "arm") &&
-		    expjson_get(expjson_get(row.run, "truth"), "series") &&
-		    fabs(row.metric - m) < best) {
+	for (i = 0; !report_run_get(doc, i, &row); i++)
+		if (row.arm == rd_count(a->arm) && row.run && row.run->truth &&
+		    row.run->truth->series && fabs(row.metric - m) < best) {
 			best = fabs(row.metric - m);
 			at = (long)i;
 		}
 	return at;
 }
 
-/* The time t[k] of a series over x. */
-static double at_time(const struct svg_scale *x, struct json_object *t,
-		      size_t k)
+/* A series of n values, doubles or byte counts (one of them NULL):
+ * value k over scale, a missing one (null) read as 0. */
+struct series {
+	const double *d;
+	const uint64_t *u;
+	size_t n;
+};
+
+static double series_at(const struct series *v, size_t k, double scale)
 {
-	return svg_scale_map(
-	    x, json_object_get_double(json_object_array_get_idx(t, k)));
+	double x = v->d ? v->d[k] : v->u[k] == UINT64_MAX ? 0 : (double)v->u[k];
+
+	return (isnan(x) ? 0 : x) / scale;
 }
 
 /*
@@ -318,60 +302,53 @@ static double at_time(const struct svg_scale *x, struct json_object *t,
  */
 static void series_path(struct strbuf *out, const char *cls,
 			const struct svg_scale *x, const struct svg_scale *y,
-			struct json_object *t, size_t t_from,
-			struct json_object *v, double scale)
+			const struct truth_series *s, size_t t_from,
+			const struct series *v, double scale)
 {
-	size_t k, n = v ? json_object_array_length(v) : 0;
+	size_t k, n = v->n;
 
 	if (!n)
 		return;
 	strbuf_addf(out, "<path class=\"line %s\" d=\"", cls);
-	if (n == 1 && t_from && t_from < json_object_array_length(t)) {
-		double py = svg_scale_map(
-		    y, json_object_get_double(json_object_array_get_idx(v, 0)) /
-			   scale);
+	if (n == 1 && t_from && t_from < s->nr_t_s) {
+		double py = svg_scale_map(y, series_at(v, 0, scale));
 
 		strbuf_addf(out, "M%.1f %.1f L%.1f %.1f\"/>",
-			    at_time(x, t, t_from - 1), py,
-			    at_time(x, t, t_from), py);
+			    svg_scale_map(x, s->t_s[t_from - 1]), py,
+			    svg_scale_map(x, s->t_s[t_from]), py);
 		return;
 	}
-	for (k = 0; k < n && t_from + k < json_object_array_length(t); k++)
-		strbuf_addf(
-		    out, "%s%.1f %.1f ", k ? "L" : "M",
-		    at_time(x, t, t_from + k),
-		    svg_scale_map(y, json_object_get_double(
-					 json_object_array_get_idx(v, k)) /
-					 scale));
+	for (k = 0; k < n && t_from + k < s->nr_t_s; k++)
+		strbuf_addf(out, "%s%.1f %.1f ", k ? "L" : "M",
+			    svg_scale_map(x, s->t_s[t_from + k]),
+			    svg_scale_map(y, series_at(v, k, scale)));
 	strbuf_addstr(out, "\"/>");
 }
 
-/* The largest value of array v over scale. */
-static double array_max(struct json_object *v, double scale)
+/* The largest value of v over scale. */
+static double series_max(const struct series *v, double scale)
 {
-	size_t k, n = v ? json_object_array_length(v) : 0;
+	size_t k;
 	double m = 0;
 
-	for (k = 0; k < n; k++)
-		m = fmax(
-		    m, json_object_get_double(json_object_array_get_idx(v, k)) /
-			   scale);
+	for (k = 0; k < v->n; k++)
+		m = fmax(m, series_at(v, k, scale));
 	return m;
 }
 
-/* One small time plot: two series a and b (legends la, lb) over t. */
+/* One small time plot: two series a and b (legends la, lb) over s's
+ * times. */
 static void time_plot(struct strbuf *out, const char *title,
-		      struct json_object *t, size_t t_from,
-		      struct json_object *a, struct json_object *b,
+		      const struct truth_series *s, size_t t_from,
+		      const struct series *a, const struct series *b,
 		      const char *la, const char *lb, double scale,
 		      const char *unit)
 {
 	double w = 360, h = 190, top = 26, bottom = h - PLOT_AXIS, tmax;
-	double ymax = fmax(array_max(a, scale), array_max(b, scale));
+	double ymax = fmax(series_max(a, scale), series_max(b, scale));
 	struct svg_scale x, y;
 
-	tmax = json_object_get_double(
-	    json_object_array_get_idx(t, json_object_array_length(t) - 1));
+	tmax = isnan(s->t_s[s->nr_t_s - 1]) ? 0 : s->t_s[s->nr_t_s - 1];
 	svg_scale_init(&x, 0, tmax > 0 ? tmax : 1, 56, w - 26, 0);
 	svg_scale_init(&y, 0, ymax > 0 ? ymax : 1, bottom, top, 0);
 	svg_fig_open(out, "half", title, NULL, w, h);
@@ -388,79 +365,68 @@ static void time_plot(struct strbuf *out, const char *title,
 		    "width=\"10\" height=\"10\"/>",
 		    w - 100);
 	svg_text(out, w - 86, 14, "start", "tick", lb);
-	series_path(out, "c0", &x, &y, t, t_from, a, scale);
-	series_path(out, "c1", &x, &y, t, t_from, b, scale);
+	series_path(out, "c0", &x, &y, s, t_from, a, scale);
+	series_path(out, "c1", &x, &y, s, t_from, b, scale);
 	svg_fig_close(out);
 }
 
-/* Whether o's member key is an array with a value. */
-static int has_values(struct json_object *o, const char *key)
+void plot_series(const struct experiment_doc *doc, struct strbuf *out)
 {
-	struct json_object *v = expjson_get_type(o, key, json_type_array);
-
-	return v && json_object_array_length(v) > 0;
-}
-
-void plot_series(struct json_object *exp, struct strbuf *out)
-{
-	size_t na, i, k;
-	struct json_object *arms = arms_of(exp, &na);
-	struct report_run_row row;
+	struct report_run row;
 	unsigned drawn = 0;
+	size_t i, k;
 
-	for (i = 0; i < na; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-		long at = representative(exp, a);
-		struct json_object *truth, *s, *t, *devs, *dev = NULL;
+	for (i = 0; i < doc->nr_arms; i++) {
+		const struct exp_arm *a = &doc->arms[i];
+		long at = representative(doc, a);
+		const struct truth_doc *truth;
+		const struct truth_series *s;
+		const struct truth_series_device *dev = NULL;
 		struct strbuf title = STRBUF_INIT;
 
-		if (at < 0 || report_run_row(exp, (size_t)at, &row))
+		if (at < 0 || report_run_get(doc, (size_t)at, &row))
 			continue;
-		truth = expjson_get(row.run, "truth");
-		s = expjson_get(truth, "series");
-		t = expjson_get_type(s, "t_s", json_type_array);
-		if (!t || json_object_array_length(t) < 2)
+		truth = row.run->truth;
+		s = truth->series;
+		if (s->nr_t_s < 2)
 			continue;
-		devs = expjson_get_type(s, "devices", json_type_array);
-		for (k = 0; devs && k < json_object_array_length(devs); k++) {
-			struct json_object *d =
-			    json_object_array_get_idx(devs, k);
+		for (k = 0; k < s->nr_devices; k++) {
+			const struct truth_series_device *d = &s->devices[k];
+			bool it = !strcmp(rd_s(d->name), rd_s(truth->device));
 
-			if (!dev || !strcmp(expjson_str(d, "name"),
-					    expjson_str(truth, "device")))
+			if (!dev || it)
 				dev = d;
-			if (!strcmp(expjson_str(d, "name"),
-				    expjson_str(truth, "device")))
+			if (it)
 				break;
 		}
 		if (!drawn++)
 			strbuf_addstr(out,
 				      "<h2>A typical run of each arm</h2>\n");
 		strbuf_addstr(out, "<div class=\"pair\"><h3>");
-		svg_escape(out, expjson_str(a, "label"));
+		svg_escape(out, rd_s(a->label));
 		strbuf_addf(out, " <span>block %d, ", row.block);
 		report_fmt_metric(out, row.metric);
 		strbuf_addstr(out, " (the run nearest the arm's median)</span>"
 				   "</h3>");
-		if (dev &&
-		    (has_values(dev, "rmbps") || has_values(dev, "wmbps"))) {
+		if (dev && (dev->nr_rmbps || dev->nr_wmbps)) {
+			struct series r = {dev->rmbps, NULL, dev->nr_rmbps};
+			struct series wr = {dev->wmbps, NULL, dev->nr_wmbps};
+
 			strbuf_addstr(&title, "Device ");
-			strbuf_addstr(&title, expjson_str(dev, "name"));
+			strbuf_addstr(&title, rd_s(dev->name));
 			/* device rates are per interval: they end at t[1..] */
-			time_plot(
-			    out, title.buf, t, 1,
-			    expjson_get_type(dev, "rmbps", json_type_array),
-			    expjson_get_type(dev, "wmbps", json_type_array),
-			    "read", "written", 1, "MB/s");
+			time_plot(out, title.buf, s, 1, &r, &wr, "read",
+				  "written", 1, "MB/s");
 		}
-		if (has_values(s, "dirty_bytes") ||
-		    has_values(s, "writeback_bytes"))
-			time_plot(
-			    out, "Page cache", t, 0,
-			    expjson_get_type(s, "dirty_bytes", json_type_array),
-			    expjson_get_type(s, "writeback_bytes",
-					     json_type_array),
-			    "Dirty", "Writeback", 1024.0 * 1024, "MiB");
+		if (s->nr_dirty_bytes || s->nr_writeback_bytes) {
+			struct series dy = {NULL, s->dirty_bytes,
+					    s->nr_dirty_bytes};
+			struct series wb = {NULL, s->writeback_bytes,
+					    s->nr_writeback_bytes};
+
+			time_plot(out, "Page cache", s, 0, &dy, &wb, "Dirty",
+				  "Writeback", 1024.0 * 1024, "MiB");
+		}
 		strbuf_addstr(out, "</div>\n");
 		strbuf_release(&title);
 	}

@@ -8,9 +8,8 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
-#include "report.h"
+#include "report_doc.h"
 #include "report_plots.h"
-#include "expjson.h"
 #include "svg.h"
 #include "../../util/banned.h"
 
@@ -18,24 +17,23 @@
 
 /* The data range of the windows' times and metrics; false when there is
  * nothing to draw. */
-static bool ranges(struct json_object *wins, double *t1, double *lo, double *hi)
+static bool ranges(const struct experiment_doc *doc, double *t1, double *lo,
+		   double *hi)
 {
-	size_t i, n = json_object_array_length(wins);
+	size_t i;
 
 	*t1 = 0;
 	*lo = INFINITY;
 	*hi = -INFINITY;
-	for (i = 0; i < n; i++) {
-		struct json_object *w = json_object_array_get_idx(wins, i);
-		double m = expjson_num(w, "metric");
-		double end =
-		    expjson_num(w, "start_s") + expjson_num(w, "seconds");
+	for (i = 0; i < doc->nr_windows; i++) {
+		const struct live_window *w = &doc->windows[i];
+		double end = w->start_s + w->seconds;
 
 		if (isfinite(end))
 			*t1 = fmax(*t1, end);
-		if (isfinite(m)) {
-			*lo = fmin(*lo, m);
-			*hi = fmax(*hi, m);
+		if (isfinite(w->metric)) {
+			*lo = fmin(*lo, w->metric);
+			*hi = fmax(*hi, w->metric);
 		}
 	}
 	if (!isfinite(*lo) || !(*t1 > 0))
@@ -48,21 +46,15 @@ static bool ranges(struct json_object *wins, double *t1, double *lo, double *hi)
 	return true;
 }
 
-void plot_windows(struct json_object *exp, struct strbuf *out)
+void plot_windows(const struct experiment_doc *doc, struct strbuf *out)
 {
-	struct json_object *wins =
-	    expjson_get_type(exp, "windows", json_type_array);
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	struct strbuf label = STRBUF_INIT;
 	struct svg_scale x, y;
 	double t1, lo, hi, top = 8, bottom = WIN_H - PLOT_AXIS, px = -1, py = 0;
-	size_t i, n;
+	size_t i, n = doc->nr_windows;
 
-	if (strcmp(expjson_str(exp, "kind"), "observe") || !wins || !arms ||
-	    !ranges(wins, &t1, &lo, &hi))
+	if (!doc->kind || strcmp(doc->kind, "observe") ||
+	    doc->has_windows != MODEL_SET || !ranges(doc, &t1, &lo, &hi))
 		return;
-	n = json_object_array_length(wins);
 	svg_scale_init(&x, 0, t1, 60, PLOT_W - PLOT_RIGHT, 0);
 	svg_scale_init(&y, lo, hi, bottom, top, 0);
 	strbuf_addstr(out, "<h2>The windows, in time</h2>\n");
@@ -77,12 +69,11 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 		    "x2=\"0\" y2=\"6\" stroke=\"#888\" stroke-width=\"2\"/>"
 		    "</pattern></defs>");
 	for (i = 0; i < n; i++) {
-		struct json_object *w = json_object_array_get_idx(wins, i);
-		double s = expjson_num(w, "start_s"),
-		       d = expjson_num(w, "seconds");
-		int arm = expjson_count(w, "arm");
+		const struct live_window *w = &doc->windows[i];
+		double s = w->start_s, d = w->seconds;
+		int arm = rd_count(w->arm);
 
-		if (!isfinite(s) || !isfinite(d) || arm < 0)
+		if (!isfinite(s) || !isfinite(d))
 			continue;
 		strbuf_addf(
 		    out,
@@ -91,13 +82,11 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 		    arm % (int)PLOT_COLOURS, svg_scale_map(&x, s), top,
 		    fmax(0.5, svg_scale_map(&x, s + d) - svg_scale_map(&x, s)),
 		    bottom - top);
-		svg_escape(out, expjson_str(w, "label"));
+		svg_escape(out, rd_s(w->label));
 		strbuf_addf(out, ", block %d%s</title></rect>",
-			    expjson_count(w, "block") + 1,
-			    json_object_get_boolean(expjson_get(w, "settle"))
-				? ", settle"
-				: "");
-		if (json_object_get_boolean(expjson_get(w, "settle")))
+			    rd_count(w->block) + 1,
+			    w->settle ? ", settle" : "");
+		if (w->settle)
 			strbuf_addf(
 			    out,
 			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
@@ -112,14 +101,12 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 	svg_x_axis(out, &x, top, bottom, SVG_FMT_PLAIN,
 		   "seconds since the start");
 	for (i = 0; i < n; i++) {
-		struct json_object *w = json_object_array_get_idx(wins, i);
-		double m = expjson_num(w, "metric");
-		double cx =
-		    svg_scale_map(&x, expjson_num(w, "start_s") +
-					  expjson_num(w, "seconds") / 2);
-		int arm = expjson_count(w, "arm");
+		const struct live_window *w = &doc->windows[i];
+		double m = w->metric;
+		double cx = svg_scale_map(&x, w->start_s + w->seconds / 2);
+		int arm = rd_count(w->arm);
 
-		if (!isfinite(m) || arm < 0) {
+		if (!isfinite(m)) {
 			px = -1;
 			continue;
 		}
@@ -138,8 +125,7 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 		    arm % (int)PLOT_COLOURS, cx, py, i + 1, m);
 	}
 	/* the key: one swatch per arm */
-	for (i = 0; i < json_object_array_length(arms) && i < 8; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
+	for (i = 0; i < doc->nr_arms && i < 8; i++) {
 		double kx = 60 + (double)(i % 4) * 165;
 		double ky = WIN_H + 4 + (double)(i / 4) * 14;
 
@@ -148,8 +134,7 @@ void plot_windows(struct json_object *exp, struct strbuf *out)
 			    "width=\"10\" height=\"10\"/>",
 			    i % PLOT_COLOURS, kx, ky - 9);
 		svg_text(out, kx + 14, ky, "start", "legend",
-			 expjson_str(a, "label"));
+			 rd_s(doc->arms[i].label));
 	}
 	svg_fig_close(out);
-	strbuf_release(&label);
 }

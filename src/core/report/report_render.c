@@ -2,47 +2,24 @@
  * `iotrial report`'s one entry point: a stored experiment in the format
  * asked for (report_formats.h). The table of formats is the one place
  * that lists them, so the error for an unknown one, the command's help
- * and the completion cannot fall behind. The text and json rows are
- * here; each other format's row is beside its renderer.
+ * and the completion cannot fall behind. The json row is here; each
+ * other format's row is beside its emitter or renderer.
  */
 #include <errno.h>
 #include <string.h>
+#include "page.h"
 #include "report_formats.h"
-#include "report.h"
-#include "devices_text.h"
-#include "runs_text.h"
+#include "../model/model_json.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
-/* The text format: `show`'s page with the runs before where it ran. */
-static int render_text(struct json_object *exp, struct strbuf *out,
-		       struct strbuf *err)
-{
-	int ret = report_experiment_text(exp, out, err);
-
-	if (ret)
-		return ret;
-	report_experiment_devices(exp, out);
-	report_runs_text(exp, out);
-	report_experiment_origin(exp, out);
-	return 0;
-}
-
-static int render_json(struct json_object *exp, struct strbuf *out,
+static int render_json(const struct experiment_doc *doc, struct strbuf *out,
 		       struct strbuf *err)
 {
 	(void)err;
-	report_json_string(exp, out);
+	experiment_doc_encode(doc, 0, out);
 	return 0;
 }
-
-const struct report_format report_format_text = {
-    .name = "text",
-    .summary = "the verdict table, then one row per run (block, arm, "
-	       "metric, real/user/sys time, device tps, MB read/written per "
-	       "second and in all)",
-    .render = render_text,
-};
 
 const struct report_format report_format_json = {
     .name = "json",
@@ -88,13 +65,19 @@ int report_format_check(const char *format, struct strbuf *err)
 	return ret;
 }
 
-int report_render(struct json_object *exp, const char *format,
+int report_render(const struct experiment_doc *doc, const char *format,
 		  struct strbuf *out, struct strbuf *err)
 {
+	const struct report_format *f;
 	size_t i;
 
-	for (i = 0; format && report_formats[i]; i++)
-		if (!strcmp(format, report_formats[i]->name))
-			return report_formats[i]->render(exp, out, err);
+	for (i = 0; format && report_formats[i]; i++) {
+		f = report_formats[i];
+		if (strcmp(format, f->name))
+			continue;
+		if (f->emit)
+			return report_page(doc, f->emit, f->sections, out, err);
+		return f->render(doc, out, err);
+	}
 	return report_format_check(format, err);
 }

@@ -10,6 +10,8 @@
 #include <json-c/json.h>
 #include "../../util/strbuf.h"
 
+struct run_doc; /* model/run_doc.h */
+
 /* How much report_run_text() says. */
 enum report_run_flags {
 	REPORT_RUN_PER_JOB = 1 << 0, /* a line per job, however many */
@@ -17,15 +19,14 @@ enum report_run_flags {
 };
 
 /*
- * Append the summary of the iotrial/1 run object run to out. Up to
- * REPORT_RUN_JOB_LINES jobs get a line each; more are summarised (the
- * least, median and most IOPS and MB/s across jobs) unless flags has
- * REPORT_RUN_PER_JOB. Keys the object lacks (an older or imported run)
- * are left out.
+ * Append the summary of run to out. Up to REPORT_RUN_JOB_LINES jobs get
+ * a line each; more are summarised (the least, median and most IOPS and
+ * MB/s across jobs) unless flags has REPORT_RUN_PER_JOB. Members the run
+ * lacks (an older or imported run) are left out.
  */
 #define REPORT_RUN_JOB_LINES 4
-void report_run_text(struct json_object *run, unsigned flags,
-		     struct strbuf *out);
+void report_run_summary(const struct run_doc *run, unsigned flags,
+			struct strbuf *out);
 
 /*
  * The device truth section of that summary, from run's "truth" and
@@ -34,6 +35,11 @@ void report_run_text(struct json_object *run, unsigned flags,
  * and settled throughput; or why there is no device truth. Nothing when
  * run has no "truth".
  */
-void report_truth_text(struct json_object *run, struct strbuf *out);
+void report_run_truth(const struct run_doc *run, struct strbuf *out);
+
+/* The same of a run object held as a tree (`run`, `run --job`), through
+ * report_tree.c. */
+void report_run_text(struct json_object *run, unsigned flags,
+		     struct strbuf *out);
 
 #endif

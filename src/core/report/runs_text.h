@@ -1,9 +1,8 @@
 /*
- * One row per run of an experiment, in run order: what `show --runs`
- * and `report --format text` print under the verdict table, laid out
- * like the iterations of a kernel regression report (wall, user and sys
- * time, then iostat's device columns), and the same values for the CSV
- * and HTML reports.
+ * One row per run of an experiment, in run order: the runs section of
+ * the page (`show --runs`, `report`), laid out like the iterations of a
+ * kernel regression report (wall, user and sys time, then iostat's
+ * device columns), and the same values for the CSV report.
  */
 #ifndef IOTRIAL_RUNS_TEXT_H
 #define IOTRIAL_RUNS_TEXT_H
@@ -11,38 +10,44 @@
 #include <json-c/json.h>
 #include "../../util/strbuf.h"
 
+struct experiment_doc; /* model/experiment_doc.h */
+struct run_doc;
+
 /* What one run of an experiment measured; NaN where not recorded. */
-struct report_run_row {
+struct report_run {
 	int arm, block;
 	const char *label; /* the arm's label; "" when unknown */
 	double metric;	   /* the experiment's metric */
 	double wall_s, user_s, sys_s;
-	const char *device;	  /* the device of the columns below, or "" */
-	double tps;		  /* device requests per second (r/s + w/s) */
-	double rmbps, wmbps;	  /* MB (1e6 bytes) read and written per s */
-	double read_mb, write_mb; /* MB read and written during the run */
-	struct json_object *run;  /* the run object, or NULL */
+	const char *device;	   /* the device of the columns below, or "" */
+	double tps;		   /* device requests per second (r/s + w/s) */
+	double rmbps, wmbps;	   /* MB (1e6 bytes) read and written per s */
+	double read_mb, write_mb;  /* MB read and written during the run */
+	const struct run_doc *run; /* the run object, or NULL */
 };
 
-/* The number of runs in exp. */
-size_t report_nr_runs(struct json_object *exp);
-
 /*
- * Fill row from run i of exp (0-based, in run order). The device is the
+ * Fill row from run i of doc (0-based, in run order). The device is the
  * one the run's truth measured, else the first the run lists. Strings
- * stay valid while exp. Returns 0, or -ENOENT when there is no run i.
+ * stay valid while doc. Returns 0, or -ENOENT when there is no run i.
  */
+int report_run_get(const struct experiment_doc *doc, size_t i,
+		   struct report_run *row);
+
+/* The same row of a tree, run a json_object, for a caller that still
+ * holds one (series/series_report.c; report_tree.c). */
+struct report_run_row {
+	int arm, block;
+	const char *label;
+	double metric;
+	double wall_s, user_s, sys_s;
+	const char *device;
+	double tps;
+	double rmbps, wmbps;
+	double read_mb, write_mb;
+	struct json_object *run;
+};
 int report_run_row(struct json_object *exp, size_t i,
 		   struct report_run_row *row);
-
-/* The label of arm index arm of exp, or "". Valid while exp. */
-const char *report_arm_label(struct json_object *exp, int arm);
-
-/*
- * The per-run table: a heading, then one line per run in run order
- * (block, arm, metric, real, user, sys, device, tps, MB_read/s,
- * MB_wrtn/s, MB_read, MB_wrtn). Appends nothing when exp has no runs.
- */
-void report_runs_text(struct json_object *exp, struct strbuf *out);
 
 #endif

@@ -1,125 +1,138 @@
 /*
  * The scaling table: what a sweep over clients, iodepth or read-ahead
- * looks like to people used to dbench's tables, one line per value,
- * read from the experiment object's "scaling" rows only.
+ * looks like to people used to dbench's tables, one row per value of a
+ * numeric factor (and per combination of the other factors' levels),
+ * read from the experiment's "scaling" rows only; then, on a page with
+ * plots, the metric against each numeric factor.
  */
 #include <math.h>
 #include <string.h>
 #include "fmt.h"
-#include "expjson.h"
-#include "report.h"
-#include "scaling_text.h"
+#include "sections.h"
+#include "report_doc.h"
+#include "report_plots.h"
 #include "suspect.h"
 #include "../../util/banned.h"
 
-/* "name=value, ..." of a row's "within", or nothing when it is empty. */
-static void within_text(struct json_object *row, struct strbuf *out)
+/* " (name=value, ...)" of a row's "within", or nothing when empty. */
+static void within_text(const struct exp_scaling_row *row, struct strbuf *out)
 {
-	struct json_object *w =
-	    expjson_get_type(row, "within", json_type_object);
-	int first = 1;
-
-	if (!w || !json_object_object_length(w))
+	if (!row->nr_within)
 		return;
 	strbuf_addstr(out, " (");
-	json_object_object_foreach(w, key, val)
-	{
-		strbuf_addf(out, "%s%s=%s", first ? "" : ", ", key,
-			    json_object_get_string(val));
-		first = 0;
-	}
+	report_pairs(out, row->within, row->nr_within, ", ");
 	strbuf_addch(out, ')');
 }
 
 /* Do rows a and b belong to one table (one factor, the same within)? */
-static bool same_group(struct json_object *a, struct json_object *b)
+static bool same_group(const struct exp_scaling_row *a,
+		       const struct exp_scaling_row *b)
 {
-	struct json_object *wa = expjson_get(a, "within");
-	struct json_object *wb = expjson_get(b, "within");
+	size_t i;
 
-	return !strcmp(expjson_str(a, "factor"), expjson_str(b, "factor")) &&
-	       !strcmp(wa ? json_object_to_json_string(wa) : "",
-		       wb ? json_object_to_json_string(wb) : "");
+	if (strcmp(rd_s(a->factor), rd_s(b->factor)) ||
+	    a->nr_within != b->nr_within)
+		return false;
+	for (i = 0; i < a->nr_within; i++)
+		if (strcmp(a->within[i].name, b->within[i].name) ||
+		    strcmp(rd_s(a->within[i].value), rd_s(b->within[i].value)))
+			return false;
+	return true;
 }
 
-static void row_line(struct strbuf *out, struct json_object *exp,
-		     struct json_object *row, size_t width)
-{
-	size_t start = out->len;
-	double ratio = expjson_num(row, "ratio_to_first");
+/* A measurement of a row, NaN when it has none. */
+#define ROW_NUM(r, f) ((r)->has_##f == MODEL_SET ? (r)->f : NAN)
 
-	strbuf_addstr(out, expjson_str(row, "value"));
-	report_pad(out, start, width);
-	start = out->len;
-	report_fmt_metric(out, expjson_num(row, "median"));
-	report_pad(out, start, 7);
-	start = out->len;
-	strbuf_addch(out, '[');
-	report_fmt_metric(out, expjson_num(row, "ci_low"));
-	strbuf_addstr(out, ", ");
-	report_fmt_metric(out, expjson_num(row, "ci_high"));
-	strbuf_addch(out, ']');
-	report_pad(out, start, 17);
-	strbuf_addf(out, "%3d  ", expjson_count(row, "n"));
-	if (isfinite(ratio))
-		strbuf_addf(out, "%.2fx", ratio);
+static void row_cells(const struct experiment_doc *doc,
+		      const struct exp_scaling_row *row, struct emit *e)
+{
+	struct strbuf t = STRBUF_INIT;
+	struct suspect_src s;
+
+	emit_cell(e, "%s", rd_s(row->value));
+	report_fmt_metric(&t, ROW_NUM(row, median));
+	emit_cell(e, "%s", t.buf);
+	strbuf_reset(&t);
+	strbuf_addch(&t, '[');
+	report_fmt_metric(&t, ROW_NUM(row, ci_low));
+	strbuf_addstr(&t, ", ");
+	report_fmt_metric(&t, ROW_NUM(row, ci_high));
+	strbuf_addch(&t, ']');
+	emit_cell(e, "%s", t.buf);
+	emit_cell(e, "%d", row->has_n == MODEL_SET ? rd_count(row->n) : 0);
+	if (isfinite(row->ratio_to_first))
+		emit_cell(e, "%.2fx", row->ratio_to_first);
 	else
-		strbuf_addstr(out, "-");
-	strbuf_addstr(out, suspect_is(exp, row) ? "*\n" : "\n");
+		emit_cell(e, "-");
+	suspect_src_scaling(row, &s);
+	if (suspect_doc_is(doc, &s))
+		emit_mark(e, EMIT_MARK_SUSPECT);
+	emit_row(e);
+	strbuf_release(&t);
 }
 
-/* "clients=4 (atime=noatime)": the row of a footnote. */
-static void row_heading(struct json_object *row, struct strbuf *out)
+bool report_scaling_present(const struct experiment_doc *doc)
 {
-	strbuf_addf(out, "%s=%s", expjson_str(row, "factor"),
-		    expjson_str(row, "value"));
-	within_text(row, out);
+	return (doc->nr_scaling || doc->nr_factors) && !report_single_run(doc);
 }
 
-bool report_scaling_text(struct json_object *exp, struct strbuf *out)
+void report_scaling_section(const struct experiment_doc *doc, struct emit *e)
 {
-	struct json_object *rows =
-	    expjson_get_type(exp, "scaling", json_type_array);
-	const char *metric = expjson_str(expjson_get(exp, "metric"), "name");
-	size_t i, j, n = rows ? json_object_array_length(rows) : 0;
+	const char *metric = doc->metric ? rd_s(doc->metric->name) : "";
+	const struct exp_scaling_row *rows = doc->scaling;
+	size_t i, j, n = doc->nr_scaling, said = 0;
+	struct strbuf t = STRBUF_INIT, vs = STRBUF_INIT;
 
 	for (i = 0; i < n; i = j) {
-		struct json_object *first = json_object_array_get_idx(rows, i);
-		const char *factor = expjson_str(first, "factor");
-		size_t width = strlen(factor), start;
+		const char *factor = rd_s(rows[i].factor);
+		size_t width = strlen(factor);
 
-		for (j = i; j < n; j++) {
-			struct json_object *r =
-			    json_object_array_get_idx(rows, j);
+		for (j = i; j < n && same_group(&rows[i], &rows[j]); j++)
+			if (strlen(rd_s(rows[j].value)) > width)
+				width = strlen(rd_s(rows[j].value));
+		strbuf_reset(&t);
+		strbuf_addf(&t, "scaling of %s with %s", metric, factor);
+		within_text(&rows[i], &t);
+		strbuf_addch(&t, ':');
+		strbuf_reset(&vs);
+		strbuf_addf(&vs, "vs %s=%s", factor, rd_s(rows[i].value));
+		{
+			const struct emit_col cols[] = {
+			    {factor, EMIT_LABEL, 0, 1, width},
+			    {"median", EMIT_NUM, 0, 1, 7},
+			    {"95% CI", EMIT_NUM, 0, 1, 17},
+			    {"n", EMIT_NUM, EMIT_RIGHT, 2, 3},
+			    {vs.buf, EMIT_NUM, 0, 1, 0},
+			};
+			const struct emit_table tab = {"scaling", cols, 5,
+						       false};
 
-			if (!same_group(first, r))
-				break;
-			if (strlen(expjson_str(r, "value")) > width)
-				width = strlen(expjson_str(r, "value"));
+			emit_gap(e);
+			emit_heading(e, 3, t.buf, t.buf);
+			emit_table(e, &tab);
+			for (; i < j; i++)
+				row_cells(doc, &rows[i], e);
+			emit_table_end(e);
 		}
-		strbuf_addf(out, "\nscaling of %s with %s", metric, factor);
-		within_text(first, out);
-		strbuf_addstr(out, ":\n");
-		start = out->len;
-		strbuf_addstr(out, factor);
-		report_pad(out, start, width);
-		strbuf_addf(out, "median  95%% CI              n  vs %s=%s\n",
-			    factor, expjson_str(first, "value"));
-		for (; i < j; i++)
-			row_line(out, exp, json_object_array_get_idx(rows, i),
-				 width);
 	}
-	for (i = 0, j = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(rows, i);
-		struct strbuf h = STRBUF_INIT;
+	for (i = 0; i < n; i++) {
+		struct suspect_src s;
 
-		if (!suspect_is(exp, r))
+		suspect_src_scaling(&rows[i], &s);
+		if (!suspect_doc_is(doc, &s))
 			continue;
-		row_heading(r, &h);
-		strbuf_addstr(out, j++ ? "* " : "\n* ");
-		suspect_note(exp, r, h.buf, out);
-		strbuf_addch(out, '\n');
-		strbuf_release(&h);
+		strbuf_reset(&t);
+		strbuf_reset(&vs);
+		/* "clients=4 (atime=noatime)": the row of a footnote */
+		strbuf_addf(&t, "%s=%s", rd_s(rows[i].factor),
+			    rd_s(rows[i].value));
+		within_text(&rows[i], &t);
+		suspect_doc_note(doc, &s, t.buf, &vs);
+		if (!said++)
+			emit_gap(e);
+		emit_note(e, EMIT_NOTE_SUSPECT, "%s", vs.buf);
 	}
-	return n > 0;
+	strbuf_release(&t);
+	strbuf_release(&vs);
+	emit_plot(e, plot_factors);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "suspect.h"
 #include "expjson.h"
+#include "suspect-int.h"
 #include "../result/result.h"
 #include "../../util/banned.h"
 
@@ -19,12 +20,7 @@
  * SUSPECT_DRIFT is the arm's drift, not a run's warning. */
 #define SUSPECT_DRIFT RUN_WARN_KINDS
 
-static const struct {
-	unsigned kind; /* enum run_warn_kind, or SUSPECT_DRIFT */
-	const char *name;
-	const char *phrase; /* for the footnote */
-	int counted;	    /* does a run's warning of it make a reason */
-} suspect_kinds_table[] = {
+const struct suspect_kind suspect_kinds_table[] = {
     {RUN_WARN_PAGE_CACHE, "page_cache", "reads measured the page cache", 1},
     {RUN_WARN_ABSORBED, "absorbed", "the page cache absorbed the writes", 1},
     {RUN_WARN_SHORT, "short", "runs too short to trust", 1},
@@ -38,8 +34,27 @@ static const struct {
      "other processes' I/O on the device during the windows", 0},
 };
 
-#define NR_SUSPECT_KINDS                                                       \
-	(sizeof(suspect_kinds_table) / sizeof(*suspect_kinds_table))
+const size_t nr_suspect_kinds =
+    sizeof(suspect_kinds_table) / sizeof(*suspect_kinds_table);
+#define NR_SUSPECT_KINDS nr_suspect_kinds
+
+unsigned suspect_drift_kind(void)
+{
+	return SUSPECT_DRIFT;
+}
+
+unsigned suspect_warn_mask(char *const *w, size_t n, char *const *kinds,
+			   size_t nr_kinds)
+{
+	unsigned mask = 0;
+	size_t i;
+
+	/* kinds that do not pair with the texts are not trusted */
+	for (i = 0; i < n; i++)
+		mask |= 1u << (nr_kinds == n ? run_warn_kind_parse(kinds[i])
+					     : run_warn_kind_of_text(w[i]));
+	return mask;
+}
 
 /* The warning kinds of a run object, as a bit mask of 1 << kind. */
 static unsigned run_flags(struct json_object *run)
@@ -268,91 +283,6 @@ unsigned suspect_apply_strict(struct json_object *exp)
 	}
 	json_object_object_add(exp, "strict", json_object_new_boolean(1));
 	return refused;
-}
-
-/*
- * The body of a footnote: each kind's phrase and, for every arm that
- * carried it, how many of its runs ("3 of 4 runs of the arm, 4 of 4 of
- * the baseline 'jobs=1'"); arms in the role "arm" are named by label
- * when name_arms is set (an effect's or an interaction's arms).
- */
-static void footnote_body(struct json_object *reasons, int name_arms,
-			  struct strbuf *out)
-{
-	size_t k, i, n = json_object_array_length(reasons), said = 0;
-
-	for (k = 0; k < NR_SUSPECT_KINDS; k++) {
-		const char *kind = suspect_kinds_table[k].name;
-		size_t listed = 0;
-
-		for (i = 0; i < n; i++) {
-			struct json_object *r =
-			    json_object_array_get_idx(reasons, i);
-			int base = !strcmp(expjson_str(r, "arm"), "baseline");
-
-			if (strcmp(expjson_str(r, "kind"), kind))
-				continue;
-			if (!listed)
-				strbuf_addf(out, "%s %s (", said++ ? ";" : "",
-					    suspect_kinds_table[k].phrase);
-			strbuf_addf(out, "%s%d of %d %s", listed ? ", " : "",
-				    expjson_count(r, "runs"),
-				    expjson_count(r, "of"),
-				    listed ? "of" : "runs of");
-			if (base)
-				strbuf_addf(out, " the baseline '%s'",
-					    expjson_str(r, "label"));
-			else if (name_arms)
-				strbuf_addf(out, " '%s'",
-					    expjson_str(r, "label"));
-			else
-				strbuf_addstr(out, " the arm");
-			listed++;
-		}
-		if (listed)
-			strbuf_addch(out, ')');
-	}
-	/* an unknown kind (a newer iotrial's) is still a reason */
-	if (!said && n)
-		strbuf_addf(
-		    out,
-		    " warnings of a kind this iotrial does not know "
-		    "('%s')",
-		    expjson_str(json_object_array_get_idx(reasons, 0), "kind"));
-}
-
-void suspect_footnote(struct json_object *exp, struct json_object *v,
-		      struct strbuf *out)
-{
-	struct json_object *reasons = suspect_reasons(exp, v);
-
-	if (!json_object_array_length(reasons))
-		goto out;
-	strbuf_addf(out, "%s:", expjson_str(v, "label"));
-	footnote_body(reasons, 0, out);
-	if (*expjson_str(v, "estimate")) {
-		strbuf_addf(out,
-			    "; --strict gives no faster/slower from such "
-			    "runs (the estimate: %s",
-			    expjson_str(v, "estimate"));
-		if (isfinite(expjson_num(v, "ratio")))
-			strbuf_addf(out, " %.2fx", expjson_num(v, "ratio"));
-		strbuf_addch(out, ')');
-	}
-out:
-	json_object_put(reasons);
-}
-
-void suspect_note(struct json_object *exp, struct json_object *x,
-		  const char *heading, struct strbuf *out)
-{
-	struct json_object *reasons = suspect_reasons(exp, x);
-
-	if (json_object_array_length(reasons)) {
-		strbuf_addf(out, "%s:", heading);
-		footnote_body(reasons, 1, out);
-	}
-	json_object_put(reasons);
 }
 
 void suspect_kinds(struct json_object *exp, struct json_object *v,

@@ -19,6 +19,8 @@
 
 #include <stdbool.h>
 #include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
 #include "../../util/strbuf.h"
 
 /* The verdict --strict gives a suspect arm instead of faster/slower. */
@@ -66,27 +68,71 @@ bool suspect_estimate_slower(struct json_object *exp, struct json_object *v);
  */
 unsigned suspect_apply_strict(struct json_object *exp);
 
-/*
- * The footnote of verdict v, without the leading marker: "bs=8k: reads
- * measured the page cache in 6 of 6 runs of the arm and 6 of 6 of the
- * baseline 'bs=4k'", and, for a verdict --strict refused, what the
- * estimate said. Appends nothing when v is clean.
- */
-void suspect_footnote(struct json_object *exp, struct json_object *v,
-		      struct strbuf *out);
-
-/*
- * The footnote of any marked object x of exp (an effect, an
- * interaction, a scaling row: whatever suspect_reasons() takes), headed
- * by heading and naming each arm by its label: "jobs=2 vs jobs=1 at
- * scheduler=cfq: reads measured the page cache (6 of 6 runs of
- * 'scheduler=cfq jobs=1')". Appends nothing when x is clean.
- */
-void suspect_note(struct json_object *exp, struct json_object *x,
-		  const char *heading, struct strbuf *out);
-
 /* The kinds of v's reasons, once each, ", "-separated: "page_cache". */
 void suspect_kinds(struct json_object *exp, struct json_object *v,
 		   struct strbuf *out);
+
+/*
+ * The same for a document, what the renderers read. A row that may be
+ * marked (a verdict, an effect, an interaction, a scaling row, a fleet
+ * host's verdict) is a suspect_src: its stored reasons, or, for a row
+ * stored before it had them, the arms whose runs give them.
+ */
+struct experiment_doc; /* model/experiment_doc.h */
+struct exp_suspect;
+struct exp_verdict;
+struct exp_effect;
+struct exp_scaling_row;
+struct exp_interaction;
+struct fleet_host_verdict;
+
+struct suspect_src {
+	const struct exp_suspect *stored; /* its "suspect" */
+	size_t nr;
+	uint8_t has;	/* enum model_has: MODEL_SET when it has them */
+	int64_t arm[4]; /* the arms it rests on */
+	bool base[4];	/* the arm is in the role "baseline" */
+	size_t nr_arms;
+};
+
+void suspect_src_verdict(const struct experiment_doc *doc,
+			 const struct exp_verdict *v, struct suspect_src *s);
+void suspect_src_effect(const struct exp_effect *x, struct suspect_src *s);
+void suspect_src_scaling(const struct exp_scaling_row *x,
+			 struct suspect_src *s);
+void suspect_src_interaction(const struct exp_interaction *x,
+			     struct suspect_src *s);
+void suspect_src_host(const struct experiment_doc *doc,
+		      const struct fleet_host_verdict *v,
+		      struct suspect_src *s);
+
+/* Has s a reason to be suspect? (For a verdict: suspect_verdict_is().) */
+bool suspect_doc_is(const struct experiment_doc *doc,
+		    const struct suspect_src *s);
+bool suspect_verdict_is(const struct experiment_doc *doc,
+			const struct exp_verdict *v);
+
+/*
+ * The footnote of verdict v, without the leading marker: "bs=8k: reads
+ * measured the page cache (6 of 6 runs of the arm, 6 of 6 of the
+ * baseline 'bs=4k')", and, for a verdict --strict refused, what the
+ * estimate said. Appends nothing when v is clean.
+ */
+void suspect_doc_footnote(const struct experiment_doc *doc,
+			  const struct exp_verdict *v, struct strbuf *out);
+
+/*
+ * The footnote of any marked row s, headed by heading and naming each
+ * arm by its label: "jobs=2 vs jobs=1 at scheduler=cfq: reads measured
+ * the page cache (6 of 6 runs of 'scheduler=cfq jobs=1')". Appends
+ * nothing when s is clean.
+ */
+void suspect_doc_note(const struct experiment_doc *doc,
+		      const struct suspect_src *s, const char *heading,
+		      struct strbuf *out);
+
+/* The kinds of s's reasons, once each, ", "-separated: "page_cache". */
+void suspect_doc_kinds(const struct experiment_doc *doc,
+		       const struct suspect_src *s, struct strbuf *out);
 
 #endif

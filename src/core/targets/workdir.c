@@ -16,13 +16,17 @@
  * by device and inode.
  *
  * A run that is killed cannot clean up, so the work directory of a
- * directory target is journaled (a "work" scratch record with its path
- * and "DEV:INO") right after it is made, and the next iotrial removes
- * it once the run is gone. The lock is taken only for a moment to write
- * the record and again to mark it undone, so runs on directories and
- * `iotrial set` keep running side by side; recovery leaves the record
- * of a run that is still alive alone. Without a writable state
- * directory (not root) nothing is journaled and the run goes on.
+ * directory target is journaled before it is made (a "work" scratch
+ * record with its path and the identity "new"), and again once made
+ * (its path and "DEV:INO", the first record retired), and the next
+ * iotrial removes it once the run is gone. A kill between mkdirat() and
+ * the second record leaves only the first: recovery then removes the
+ * directory if it is one iotrial makes (its name's shape, its owner, no
+ * access for others, nothing in it iotrial does not make). The lock is taken
+ * only for a moment to write the record and again to mark it undone, so runs on
+ * directories and `iotrial set` keep running side by side; recovery leaves the
+ * record of a run that is still alive alone. Without a writable state directory
+ * (not root) nothing is journaled and the run goes on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +44,9 @@
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
+
+/* The identity of a work directory journaled before it is made. */
+#define WORK_IDENT_NEW "new"
 
 /* How long to wait for the journal's lock (an `iotrial set` takes
  * milliseconds; a run with --set holds it throughout, and then the work
@@ -111,12 +118,31 @@ static struct session *brief_session(void)
 	return ret ? NULL : s;
 }
 
-/* Journal t's new work directory, so that a killed run's is removed. */
-static void journal_workdir(struct target *t)
+/*
+ * Journal the work directory path is about to be, identity "new", so
+ * that a kill before it is journaled as made still has it removed. The
+ * session is left open in *s (NULL: no usable journal, not journaled),
+ * the record's sequence in *seq.
+ */
+static void journal_workdir_intent(const char *path, struct session **s,
+				   uint64_t *seq)
 {
-	struct session *s = brief_session();
+	*seq = 0;
+	*s = brief_session();
+	if (*s && session_scratch(*s, "work", path, WORK_IDENT_NEW, seq, NULL))
+		*seq = 0;
+}
+
+/*
+ * t's work directory is made: journal it with its identity, then retire
+ * the intent seq, and leave the session (s may be NULL).
+ */
+static void journal_workdir_made(struct target *t, struct session *s,
+				 uint64_t seq)
+{
 	struct strbuf ident = STRBUF_INIT;
 
+	t->work_seq = 0;
 	if (!s)
 		return; /* not journaled: a kill -9 would leave it */
 	strbuf_addf(&ident, "%llu:%llu", (unsigned long long)t->work_dev,
@@ -124,6 +150,8 @@ static void journal_workdir(struct target *t)
 	if (session_scratch(s, "work", t->workdir, ident.buf, &t->work_seq,
 			    NULL))
 		t->work_seq = 0;
+	else if (seq)
+		session_done(s, seq, NULL);
 	session_leave(s);
 	strbuf_release(&ident);
 }
@@ -147,7 +175,9 @@ static void journal_workdir_gone(struct target *t)
 int target_make_workdir(struct target *t, const char *parent,
 			struct strbuf *err)
 {
-	struct strbuf name = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
+	struct session *s = NULL;
+	uint64_t seq = 0;
 	struct stat st;
 	int dfd, wfd = -1, tries, ret = 0;
 
@@ -158,9 +188,20 @@ int target_make_workdir(struct target *t, const char *parent,
 			       parent, strerror(errno));
 	for (tries = 0; tries < 100; tries++) {
 		random_name(&name);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", parent, name.buf);
+		/* a scratch target's goes with its file system: journaled
+		 * there */
+		if (t->kind == TARGET_DIR && !tries)
+			journal_workdir_intent(path.buf, &s, &seq);
+		else if (s && session_scratch(s, "work", path.buf,
+					      WORK_IDENT_NEW, &seq, NULL))
+			seq = 0;
 		if (!mkdirat(dfd, name.buf, 0700))
 			break;
 		ret = -errno;
+		if (s && seq)
+			session_done(s, seq, NULL);
 		if (ret != -EEXIST)
 			break;
 	}
@@ -187,18 +228,22 @@ int target_make_workdir(struct target *t, const char *parent,
 	t->work_dev = st.st_dev;
 	t->work_ino = st.st_ino;
 	t->work_name = xstrdup(name.buf);
-	strbuf_reset(&name);
-	strbuf_addf(&name, "%s/%s", parent, t->work_name);
-	t->workdir = strbuf_detach(&name, NULL);
-	/* a scratch target's goes with its file system: journaled there */
+	t->workdir = strbuf_detach(&path, NULL);
 	if (t->kind == TARGET_DIR)
-		journal_workdir(t);
+		journal_workdir_made(t, s, seq);
+	strbuf_release(&name);
 	return 0;
 fail:
+	if (s) {
+		/* the intent stays: the next iotrial finds what is at its
+		 * path, and removes it only if it is ours */
+		session_leave(s);
+	}
 	if (wfd >= 0)
 		close(wfd);
 	close(dfd);
 	strbuf_release(&name);
+	strbuf_release(&path);
 	return ret;
 }
 
@@ -294,13 +339,17 @@ static int workdir_undo(const char *path, const char *ident, struct strbuf *why)
 	struct made_dir d;
 	int n = 0, ret;
 
-	if (sscanf(ident, "%llu:%llu%n", &dev, &ino, &n) != 2 || ident[n])
+	int made_new = !strcmp(ident, WORK_IDENT_NEW);
+
+	if (!made_new &&
+	    (sscanf(ident, "%llu:%llu%n", &dev, &ino, &n) != 2 || ident[n]))
 		return err_set(why, -EPERM, "its identity '%s' is malformed",
 			       ident);
 	ret = made_dir_open(&d, path, &made_work_dir, "it", why);
 	if (ret)
 		return ret;
-	if (d.st.st_dev != (dev_t)dev || d.st.st_ino != (ino_t)ino) {
+	if (made_new ? (d.st.st_mode & 077) != 0
+		     : d.st.st_dev != (dev_t)dev || d.st.st_ino != (ino_t)ino) {
 		ret = err_set(why, -ESTALE,
 			      "it is not the directory iotrial made any more");
 	} else if ((ret = atfile_empty_dir(d.fd, keep_foreign, &foreign))) {

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "layout.h"
+#include "live.h"
 #include "../targets/scratch.h"
 #include "randmap.h"
 #include "rw.h"
@@ -80,6 +81,8 @@ struct rw_job {
 	uint64_t writes_since_fsync;
 	uint64_t fsyncs;       /* counted flushes (fsync=N and settle) */
 	uint64_t last_done_ns; /* last counted completion */
+	uint64_t live_ns;      /* last publication to w->live */
+	uint64_t live_ops, live_bytes; /* what it published */
 	struct hist lat[IO_DIRS];
 	struct job_result res;
 	struct thread_cpu cpu; /* from the region's start */
@@ -241,6 +244,23 @@ static int job_flush(struct rw_job *j)
 	return 0;
 }
 
+/* Publish the counted completions since the last time to w->live (for
+ * progress): called with a clock read anyway, acts every 100 ms. */
+static void job_publish(struct rw_job *j, uint64_t now, int force)
+{
+	uint64_t ops = j->res.ops[IO_READ] + j->res.ops[IO_WRITE];
+	uint64_t bytes = j->res.bytes[IO_READ] + j->res.bytes[IO_WRITE];
+
+	if (!j->sh->w->live ||
+	    (!force && now - j->live_ns < WORKLOAD_LIVE_EVERY_NS))
+		return;
+	workload_live_add(j->sh->w->live, ops - j->live_ops,
+			  bytes - j->live_bytes);
+	j->live_ops = ops;
+	j->live_bytes = bytes;
+	j->live_ns = now;
+}
+
 /* Account reaped requests; returns -errno on an I/O error. */
 static int job_complete(struct rw_job *j, unsigned n)
 {
@@ -292,6 +312,7 @@ static int job_complete(struct rw_job *j, unsigned n)
 		hist_record(&j->lat[req->dir], now - req->start_ns);
 		j->last_done_ns = now;
 	}
+	job_publish(j, now, 0);
 	return ret;
 }
 
@@ -457,6 +478,7 @@ static void *job_main(void *arg)
 	if (j->ret)
 		return NULL;
 	j->ret = job_loop(j);
+	job_publish(j, 0, 1);
 	atomic_fetch_add(&j->sh->finished, 1);
 	/* CPU over the I/O phase, the span jobs[].seconds covers */
 	thread_cpu_stop(&j->cpu, &j->res.user_s, &j->res.sys_s);

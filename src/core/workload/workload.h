@@ -58,6 +58,7 @@ struct run_opts {
 };
 
 struct workload;
+struct workload_live;
 
 struct workload_ops {
 	const char *name;
@@ -156,6 +157,7 @@ struct workload {
 	struct target *target; /* set by prepare */
 	volatile int *stop;    /* set non-zero to end early (signals) */
 	const struct measure_hook *hook; /* observer of the timed region */
+	struct workload_live *live; /* progress counters (live.h), or NULL */
 	void *priv;
 };
 

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Progress of long work: run's line on a terminal (script(1) gives it
+# one: rewritten in place, cleared at the end, absent with --quiet and
+# when stderr is a file), --progress=json on stderr or a descriptor (one
+# object per line, fitting docs/schema/progress.schema.json; elapsed
+# increasing; a start and an end; a time-based run's ETA is what its
+# --time leaves), compare's steps, and compare's ETA, which counts to
+# the end of the whole experiment: with a --budget it reaches, the total
+# it implies is the budget from the first run on (it counted to the
+# runs planned so far, a fraction of it). About 20 s.
+. "$(dirname "$0")/lib.sh"
+command -v script >/dev/null || skip "needs script (util-linux)"
+cd "$TEST_TMP" || exit 1
+T=$TEST_TMP/target
+mkdir -p "$T"
+V="python3 $IOTRIAL_SRC/tests/json_schema.py $IOTRIAL_SRC/docs/schema"
+
+# lines FILE PYTHON: PYTHON over L, the parsed JSON lines of FILE
+lines() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+L = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+exec(sys.argv[2])
+PY
+}
+
+# run --progress=json on descriptor 3: 1.5 s of reads
+"$IOTRIAL" run seqread -t "$T" --size 1M --time 1500ms --no-store \
+	--progress=json:3 3>run.jsonl >run.out 2>run.err
+check "run --progress=json:3 exits 0" test $? = 0
+check "the lines fit the progress schema" $V run.jsonl
+check "nothing of it on stderr" eval '! grep -q "\"type\":\"progress\"" run.err'
+check "a start, updates, an end that says done" lines run.jsonl '
+assert L[0]["event"] == "start" and L[-1]["event"] == "end", L
+assert L[-1]["outcome"] == "done"
+assert all(x["event"] == "update" for x in L[1:-1]) and len(L) >= 3'
+check "elapsed increases, line by line" lines run.jsonl '
+e = [x["elapsed_s"] for x in L]
+assert all(a < b for a, b in zip(e, e[1:])), e'
+check "in the run: its I/Os and rate, and the ETA its --time leaves" lines run.jsonl '
+r = [x for x in L if x.get("phase") == "run"]
+assert r, L
+for x in r:
+    assert x["ios"] > 0 and x["bytes"] == x["ios"] * 4096, x
+    assert x["eta_by"] == "time", x
+    assert abs(x["eta_s"] + x["run_elapsed_s"] - 1.5) < 1e-3, x'
+check "with json on stderr, the lines are there" eval '
+"$IOTRIAL" run seqread -t "$T" --size 1M --ios 64 --no-store \
+	--progress=json 2>&1 >/dev/null | grep -q "\"event\":\"end\""'
+expect_usage "--progress=json:9 (not open) is refused" "descriptor 9 is not open" \
+	run seqread -t "$T" --size 1M --ios 16 --no-store --progress=json:9
+expect_usage "--progress=xml is refused" "takes json or json:FD" \
+	run seqread -t "$T" --size 1M --ios 16 --no-store --progress=xml
+
+# the terminal's line: script(1) runs it on a pseudo-terminal
+script -q -e -c "$IOTRIAL run seqread -t $T --size 1M --time 1500ms --no-store" \
+	tty.out >/dev/null </dev/null
+check "on a terminal, run exits 0" test $? = 0
+check "the line is drawn in place, with the time, I/Os, rate and ETA" \
+	grep -qaE $'\r\033\\[Krun: [0-9.]+ s of 1.5 s, [0-9.]+[kM]? I/Os, [0-9.]+[kM]? IO/s, [0-9.]+[kM]? MB/s, ETA [0-9.]+ s' tty.out
+check "and cleared before the summary" python3 - tty.out <<'PY'
+import sys
+t = open(sys.argv[1], "rb").read()
+last = t.rfind(b"\r\033[K")
+assert last > 0 and t.rfind(b"\r\033[Krun: ") < last, "not cleared at the end"
+assert t.find(b"seqread: bs 4k") > last
+PY
+script -q -e -c "$IOTRIAL run seqread -t $T --size 1M --time 1s --no-store --quiet" \
+	quiet.out >/dev/null </dev/null
+check "--quiet: no line" eval '! grep -qa "ETA" quiet.out'
+"$IOTRIAL" run seqread -t "$T" --size 1M --time 1s --no-store \
+	>/dev/null 2>notty.err
+check "stderr not a terminal: no line" eval '! grep -qa $'"'"'\033'"'"' notty.err'
+
+# compare: a step per run, then the end
+"$IOTRIAL" compare randread -t "$T" --size 1M --ios 128 --runs 2 \
+	--vary bs=4k,8k --no-store --progress=json:3 3>cmp.jsonl >/dev/null 2>&1
+check "compare --progress=json exits 0" test $? = 0
+check "compare: the lines fit the schema" $V cmp.jsonl
+check "compare: runs done 0..3 of 4, each arm named, then the end" lines cmp.jsonl '
+steps = sorted({x["done"] for x in L if x["event"] != "end" and "done" in x})
+assert steps == [0, 1, 2, 3], steps
+assert {x.get("arm") for x in L if x.get("arm")} == {"bs=4k", "bs=8k"}
+assert all(x["planned"] == 4 for x in L if "planned" in x)
+assert L[-1]["event"] == "end" and L[-1]["outcome"] == "done"'
+
+# compare with a budget it reaches (a precision it does not): the ETA
+# counts to the budget's end from the first run on
+"$IOTRIAL" compare randread -t "$T" --size 4M --time 100ms --vary bs=4k,8k \
+	--precision 0.1% --budget 8s --no-store --progress=json:3 \
+	3>budget.jsonl >/dev/null 2>&1
+check "compare --budget exits 0" test $? = 0
+check "its ETA is the whole experiment's: the total stays the budget's" lines budget.jsonl '
+u = [x for x in L if x["event"] != "end" and x.get("eta_s") is not None]
+end = L[-1]["elapsed_s"]
+assert u and L[-1]["event"] == "end", L[-1]
+low = [(x["done"], x["total_s"]) for x in u if x["total_s"] < 0.75 * end]
+# the total seen as it went against how long it really took (the runs
+# planned so far would say the time of 12 runs, then one block more)
+assert not low, (low, end)
+# the bound met first: the budget, or --max-runs when runs are quick
+assert all(x["eta_by"] in ("budget", "max-runs") for x in u), \
+    [x["eta_by"] for x in u]
+assert u[0]["eta_by"] == "budget", u[0]'
