@@ -3,7 +3,9 @@
  *
  * The oracle is what iotrial writes: tests/data/model/ holds one
  * document of each kind and shape the suite produced (a run on tmpfs,
- * an exec run, a replay, smallfiles, a cgroup run, a knob's regime,
+ * an exec run, a replay, a replay whose settings differed from its
+ * capture's and one whose capture recorded none, smallfiles, a cgroup run, a
+ * knob's regime,
  * --verify; compare, with effects, with advice, a stored single run,
  * observe with an abort and stored, a fleet merge, imports of fio
  * output, of runs and of a whole experiment, a hostile import; job
@@ -104,7 +106,7 @@ static void test_corpus(void **state)
 	}
 	free(names);
 	strbuf_release(&dir);
-	assert_true(files >= 21);
+	assert_true(files >= 23);
 }
 
 /* The typed fields of a compare's document are its members. */
@@ -174,6 +176,58 @@ static void test_typed(void **state)
 	assert_true(e.windows[0].device->w_await == 1.0 / 6);
 	experiment_doc_release(&e);
 	strbuf_release(&text);
+}
+
+/* A replay's settings, moved terms and distributions are typed. */
+static void test_typed_replay(void **state)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	const struct run_fidelity_class *c = NULL;
+	struct run_doc r;
+	size_t i;
+
+	(void)state;
+	read_data("run-replay-moved.json", &text);
+	if (run_doc_decode(text.buf, text.len, &r, MODEL_DECODE_KNOWN, &err))
+		fail_msg("%s", err.buf);
+	assert_int_equal(r.has_fidelity_settings, MODEL_SET);
+	assert_int_equal(r.nr_fidelity_settings, 5);
+	assert_string_equal(r.fidelity_settings[1].name, "read_ahead_kb");
+	assert_string_equal(r.fidelity_settings[1].capture, "8192");
+	assert_string_equal(r.fidelity_settings[1].replay, "2560");
+	assert_int_equal(r.fidelity_settings[1].nr_moves, 4);
+	assert_string_equal(r.fidelity_settings[1].moves[0], "dev_read");
+	assert_non_null(r.fidelity_device);
+	assert_true(isnan(r.fidelity_device->dev_write));
+	assert_non_null(r.fidelity_device->not_judged);
+	assert_int_equal(r.fidelity_device->has_moved, MODEL_SET);
+	assert_int_equal(r.fidelity_device->nr_moved, 1);
+	assert_string_equal(r.fidelity_device->moved[0].name, "dev_write");
+	assert_true(r.fidelity_device->moved[0].value == 0);
+	assert_int_equal(r.has_fidelity_dist, MODEL_SET);
+	assert_int_equal(r.nr_fidelity_dist, 4);
+	for (i = 0; i < r.nr_fidelity_dist; i++)
+		if (!strcmp(r.fidelity_dist[i].name, "read"))
+			c = &r.fidelity_dist[i];
+	assert_non_null(c);
+	assert_int_equal(c->calls_capture, 88);
+	assert_true(isnan(c->gap));
+	assert_false(c->latency_judged);
+	assert_int_equal(c->p99_capture_ns, 2893631);
+	assert_true(c->seq_replay == 0.8717948717948718);
+	run_doc_release(&r);
+	/* a capture that recorded no settings: both values null */
+	read_data("run-replay-unrecorded.json", &text);
+	if (run_doc_decode(text.buf, text.len, &r, MODEL_DECODE_KNOWN, &err))
+		fail_msg("%s", err.buf);
+	assert_int_equal(r.nr_fidelity_settings, 1);
+	assert_null(r.fidelity_settings[0].capture);
+	assert_null(r.fidelity_settings[0].replay);
+	assert_int_equal(r.fidelity_settings[0].nr_moves, 5);
+	assert_int_equal(r.fidelity_device->has_moved, MODEL_ABSENT);
+	run_doc_release(&r);
+	strbuf_release(&text);
+	strbuf_release(&err);
 }
 
 /* A member of the wrong type is an error naming its path. */
@@ -594,6 +648,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_corpus),
 	    cmocka_unit_test(test_typed),
+	    cmocka_unit_test(test_typed_replay),
 	    cmocka_unit_test(test_wrong_type),
 	    cmocka_unit_test(test_schema),
 	    cmocka_unit_test(test_unknown),
