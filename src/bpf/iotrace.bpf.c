@@ -51,6 +51,12 @@ const volatile __u32 blk_dev; /* the device (kernel dev_t), 0: none */
 const volatile __u32 blk_off[IOT_BLK__NR][IOT_BF__NR]; /* see iotrace.h */
 const volatile __u32 koff[IOT_KO__NR];		       /* see iotrace.h */
 const volatile __u64 wake_bytes = 1; /* wake the reader from this much */
+/* io_uring: on when the loader found the tracepoints' layouts and the
+ * request's fields (see iotrace.h); the opcodes recorded (1) */
+const volatile __u32 uring_on;
+const volatile __u32 uring_tp_off[IOT_URING__NR][IOT_UF__NR];
+const volatile __u32 uring_off[IOT_UO__NR];
+const volatile __u8 uring_ops[256];
 
 /* Set by the loader at the capture's end: the programs do nothing more
  * while their tracepoints are let go (which takes the kernel a while). */
@@ -131,6 +137,25 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lost SEC(".maps");
+
+/* The io_uring requests of recorded processes in flight, by their
+ * struct io_kiocb: a completion is sent only for one of them (the
+ * completion's task is not always the submitter's). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, __u32);
+} uring_reqs SEC(".maps");
+
+/* io_uring requests of recorded processes left out as they are of
+ * other operations (opcodes not in uring_ops), by opcode. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, __u64);
+} uring_other SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -422,8 +447,8 @@ int iot_fork(void *ctx)
 	return 0;
 }
 
-/* Read a field of n bytes at off of a tracepoint's context; 0 if off is 0
- * (not there) or it cannot be read. */
+/* Read a field of n bytes (1, 4 or 8) at off of a tracepoint's context;
+ * 0 if off is 0 (not there) or it cannot be read. */
 static __always_inline __u64 tp_field(void *ctx, __u32 off, __u32 n)
 {
 	__u64 v = 0;
@@ -432,6 +457,8 @@ static __always_inline __u64 tp_field(void *ctx, __u32 off, __u32 n)
 		return 0;
 	if (n == 8)
 		bpf_probe_read_kernel(&v, 8, (char *)ctx + off);
+	else if (n == 1)
+		bpf_probe_read_kernel(&v, 1, (char *)ctx + off);
 	else
 		bpf_probe_read_kernel(&v, 4, (char *)ctx + off);
 	return v;
@@ -483,4 +510,133 @@ SEC("tracepoint")
 int iot_blk_insert(void *ctx)
 {
 	return on_blk(ctx, IOT_BLK_INSERT);
+}
+
+/* Read n bytes (4 or 8) at base + off of the kernel into *v (left as
+ * it is if they cannot be read). */
+static __always_inline void kread(void *v, __u64 base, __u32 off, __u32 n)
+{
+	if (!base)
+		return;
+	if (n == 8)
+		bpf_probe_read_kernel(v, 8, (char *)base + off);
+	else
+		bpf_probe_read_kernel(v, 4, (char *)base + off);
+}
+
+/* An io_uring request submitted (io_uring_submit_req): sent with what
+ * its sqe asked, as the request has it after its preparation, if it is
+ * a recorded process's and of an operation recorded; kept in
+ * uring_reqs for its completion. A submission by a ring's kernel thread
+ * (SQPOLL) is its process's: the thread is one of it. */
+SEC("tracepoint")
+int iot_uring_submit(void *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = (__u32)(id >> 32), key, fs;
+	struct iot_uring u = {0};
+
+	if (!uring_on || !wanted(tgid))
+		return 0;
+	u.opcode = (__u8)tp_field(
+	    ctx, uring_tp_off[IOT_URING_SUBMIT][IOT_UF_OPCODE], 1);
+	if (!uring_ops[u.opcode]) {
+		__u64 *n;
+
+		key = u.opcode;
+		n = bpf_map_lookup_elem(&uring_other, &key);
+
+		if (n)
+			(*n)++;
+		return 0;
+	}
+	u.kind = IOT_REC_URING;
+	u.which = IOT_URING_SUBMIT;
+	u.tgid = tgid;
+	u.tid = (__u32)id;
+	u.ts_ns = bpf_ktime_get_ns();
+	u.ctx = tp_field(ctx, uring_tp_off[IOT_URING_SUBMIT][IOT_UF_CTX], 8);
+	u.req = tp_field(ctx, uring_tp_off[IOT_URING_SUBMIT][IOT_UF_REQ], 8);
+	fs = uring_tp_off[IOT_URING_SUBMIT][IOT_UF_FLAGS_SIZE];
+	u.flags = tp_field(ctx, uring_tp_off[IOT_URING_SUBMIT][IOT_UF_FLAGS],
+			   fs == 8 ? 8 : 4);
+	u.sq_thread = (__u8)tp_field(
+	    ctx, uring_tp_off[IOT_URING_SUBMIT][IOT_UF_SQ_THREAD], 1);
+	if (!u.req)
+		return 0;
+	kread(&u.fd, u.req, uring_off[IOT_UO_FD], 4);
+	kread(&u.pos, u.req, uring_off[IOT_UO_POS], 8);
+	kread(&u.len, u.req, uring_off[IOT_UO_LEN], 4);
+	kread(&u.sync_off, u.req, uring_off[IOT_UO_SYNC_OFF], 8);
+	kread(&u.sync_len, u.req, uring_off[IOT_UO_SYNC_LEN], 8);
+	kread(&u.sync_flags, u.req, uring_off[IOT_UO_SYNC_FLAGS], 4);
+	if (bpf_map_update_elem(&uring_reqs, &u.req, &tgid, BPF_ANY)) {
+		count_lost(1);
+		return 0;
+	}
+	send(&u, sizeof(u));
+	return 0;
+}
+
+#define IOT_CQE_F_MORE (1u << 1) /* IORING_CQE_F_MORE: more to come */
+
+/* An io_uring request completed (io_uring_complete): sent if it is one
+ * submit sent, with its result, where its offset ended, and the file it
+ * was issued on (a registered file's descriptor is an index, so the
+ * file says which it is). */
+SEC("tracepoint")
+int iot_uring_complete(void *ctx)
+{
+	struct iot_uring u = {0};
+	__u64 id = bpf_get_current_pid_tgid(), file = 0, inode = 0, sb = 0;
+	__u32 dev = 0;
+
+	if (!uring_on || stopped)
+		return 0;
+	u.req = tp_field(ctx, uring_tp_off[IOT_URING_COMPLETE][IOT_UF_REQ], 8);
+	if (!u.req || !bpf_map_lookup_elem(&uring_reqs, &u.req))
+		return 0;
+	u.kind = IOT_REC_URING;
+	u.which = IOT_URING_COMPLETE;
+	u.tgid = (__u32)(id >> 32);
+	u.tid = (__u32)id;
+	u.ts_ns = bpf_ktime_get_ns();
+	u.ctx = tp_field(ctx, uring_tp_off[IOT_URING_COMPLETE][IOT_UF_CTX], 8);
+	u.res = (__s32)tp_field(
+	    ctx, uring_tp_off[IOT_URING_COMPLETE][IOT_UF_RES], 4);
+	u.cflags = (__u32)tp_field(
+	    ctx, uring_tp_off[IOT_URING_COMPLETE][IOT_UF_CFLAGS], 4);
+	kread(&u.pos, u.req, uring_off[IOT_UO_POS], 8);
+	kread(&file, u.req, uring_off[IOT_UO_FILE], 8);
+	kread(&inode, file, uring_off[IOT_UO_F_INODE], 8);
+	kread(&u.ino, inode, uring_off[IOT_UO_I_INO], 8);
+	kread(&sb, inode, uring_off[IOT_UO_I_SB], 8);
+	kread(&dev, sb, uring_off[IOT_UO_S_DEV], 4);
+	u.dev = dev;
+	if (!(u.cflags & IOT_CQE_F_MORE))
+		bpf_map_delete_elem(&uring_reqs, &u.req);
+	send(&u, sizeof(u));
+	return 0;
+}
+
+/* A ring made by a recorded process (io_uring_create): its maker is
+ * the thread its kernel thread's submissions are charged to. */
+SEC("tracepoint")
+int iot_uring_create(void *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct iot_uring u = {0};
+
+	if (!uring_on || !wanted((__u32)(id >> 32)))
+		return 0;
+	u.kind = IOT_REC_URING;
+	u.which = IOT_URING_CREATE;
+	u.tgid = (__u32)(id >> 32);
+	u.tid = (__u32)id;
+	u.ts_ns = bpf_ktime_get_ns();
+	u.ctx = tp_field(ctx, uring_tp_off[IOT_URING_CREATE][IOT_UF_CTX], 8);
+	u.fd =
+	    (__s32)tp_field(ctx, uring_tp_off[IOT_URING_CREATE][IOT_UF_FD], 4);
+	send(&u, sizeof(u));
+	return 0;
 }

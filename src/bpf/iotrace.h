@@ -67,9 +67,10 @@ enum iot_kernel_off {
 
 /* The kinds of ring buffer records. */
 enum iot_rec_kind {
-	IOT_REC_CALL = 1, /* struct iot_call */
-	IOT_REC_PATH = 2, /* struct iot_call_path */
-	IOT_REC_BLK = 3,  /* struct iot_blk */
+	IOT_REC_CALL = 1,  /* struct iot_call */
+	IOT_REC_PATH = 2,  /* struct iot_call_path */
+	IOT_REC_BLK = 3,   /* struct iot_blk */
+	IOT_REC_URING = 4, /* struct iot_uring */
 };
 
 /* The block tracepoints (iot_blk.which, and the index of blk_off). */
@@ -110,6 +111,78 @@ struct iot_blk {
 	__s32 error;		 /* complete: 0 or -errno */
 	char rwbs[IOT_RWBS_MAX]; /* NUL-terminated */
 	__u32 pad;
+};
+
+/* The io_uring tracepoints (iot_uring.which, and the index of
+ * uring_tp_off). */
+enum iot_uring_tp {
+	IOT_URING_SUBMIT = 0,	/* io_uring_submit_req */
+	IOT_URING_COMPLETE = 1, /* io_uring_complete */
+	IOT_URING_CREATE = 2,	/* io_uring_create */
+	IOT_URING__NR
+};
+
+/* Where an io_uring tracepoint keeps its fields (uring_tp_off[tp]):
+ * byte offsets in its context from the format file, as for the block
+ * tracepoints; 0: not there. */
+enum iot_uring_field {
+	IOT_UF_CTX,	   /* void *: the ring (all three) */
+	IOT_UF_REQ,	   /* void *: the request (submit, complete) */
+	IOT_UF_OPCODE,	   /* u8 (submit) */
+	IOT_UF_FLAGS,	   /* the request's flags (submit) */
+	IOT_UF_FLAGS_SIZE, /* their size: 4 or 8 */
+	IOT_UF_SQ_THREAD,  /* bool (submit) */
+	IOT_UF_RES,	   /* int (complete) */
+	IOT_UF_CFLAGS,	   /* unsigned int (complete) */
+	IOT_UF_FD,	   /* int: the ring's descriptor (create) */
+	IOT_UF__NR
+};
+
+/*
+ * Where the fields of a request (struct io_kiocb) and of its file are
+ * (uring_off[], bytes), from the running kernel's BTF by the loader:
+ * the sqe's descriptor (cqe.fd), the command area as struct io_rw
+ * (kiocb.ki_pos, len) or struct io_sync (off, len, flags), the file it
+ * was issued on, and that file's inode number and device.
+ */
+enum iot_uring_off {
+	IOT_UO_FD,	   /* io_kiocb.cqe.fd (int) */
+	IOT_UO_POS,	   /* io_kiocb.cmd as io_rw: kiocb.ki_pos (loff_t) */
+	IOT_UO_LEN,	   /* io_rw.len (u32) */
+	IOT_UO_SYNC_OFF,   /* io_sync.off (loff_t) */
+	IOT_UO_SYNC_LEN,   /* io_sync.len (loff_t) */
+	IOT_UO_SYNC_FLAGS, /* io_sync.flags (int) */
+	IOT_UO_FILE,	   /* io_kiocb.file (a pointer; at 0 on 6.18) */
+	IOT_UO_F_INODE,	   /* file.f_inode (a pointer) */
+	IOT_UO_I_INO,	   /* inode.i_ino (unsigned long, 8 bytes) */
+	IOT_UO_I_SB,	   /* inode.i_sb (a pointer) */
+	IOT_UO_S_DEV,	   /* super_block.s_dev (dev_t, 4 bytes) */
+	IOT_UO__NR
+};
+
+/* One io_uring event of a request of a recorded process: its
+ * submission, its completion, or a ring made. */
+struct iot_uring {
+	__u32 kind;  /* IOT_REC_URING */
+	__u32 which; /* enum iot_uring_tp */
+	__u32 tgid, tid;
+	__u64 ts_ns;		  /* bpf_ktime_get_ns() (CLOCK_MONOTONIC) */
+	__u64 ctx;		  /* the ring (struct io_ring_ctx *) */
+	__u64 req;		  /* the request (struct io_kiocb *) */
+	__u64 flags;		  /* submit: the request's flags (REQ_F_*) */
+	__u64 pos;		  /* submit: io_rw's ki_pos (the sqe's offset);
+				     complete: where it ended */
+	__u64 sync_off, sync_len; /* submit: as io_sync has them */
+	__u64 dev, ino;	  /* complete: of the file (dev as the kernel packs
+			     it: major << 20 | minor), 0: none */
+	__s32 fd;	  /* submit: the sqe's; create: the ring's */
+	__s32 res;	  /* complete: the result */
+	__u32 len;	  /* submit: io_rw's len (the sqe's) */
+	__u32 sync_flags; /* submit: io_sync's */
+	__u32 cflags;	  /* complete: the CQE's flags */
+	__u8 opcode;	  /* submit: IORING_OP_* */
+	__u8 sq_thread;	  /* submit: 1 by the ring's kernel thread */
+	__u8 pad[2];
 };
 
 /* One finished system call. */

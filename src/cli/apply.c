@@ -24,6 +24,7 @@
 #include "../core/export/export_formats.h"
 #include "../core/knob/keep.h"
 #include "../core/report/expjson.h"
+#include "../core/model/model_json.h"
 #include "../core/report/plan_json.h"
 #include "../core/report/knob_text.h"
 #include "../util/atfile.h"
@@ -434,49 +435,46 @@ static void print_plan(struct export_job *j, struct apply_file *files,
 }
 
 /*
- * The plan of --dry-run as JSON (report_plan_json() with the experiment,
+ * The plan of --dry-run as JSON (report_plan_doc() with the experiment,
  * the arm and the files) written to json; 0 or -1 after the error.
  */
 static int plan_json(struct export_job *j, struct apply_file *files, size_t nr,
 		     const char *jpath, int mismatch, const char *json)
 {
-	struct json_object *o = report_plan_json(&j->plan, "apply-plan", jpath);
-	struct json_object *arr = json_object_new_array();
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, out = STRBUF_INIT;
+	struct plan_doc doc;
 	size_t i;
 	int ret;
 
-	json_object_object_add(o, "experiment",
-			       json_object_new_string(j->pick.id));
-	json_object_object_add(o, "origin",
-			       json_object_new_string(j->pick.origin));
-	json_object_object_add(o, "arm", json_object_new_string(j->pick.label));
-	json_object_object_add(o, "why", json_object_new_string(j->pick.why));
-	json_object_object_add(o, "needs_force",
-			       json_object_new_boolean(mismatch != 0));
+	report_plan_doc(&j->plan, "apply-plan", jpath, &doc);
+	doc.experiment = xstrdup(j->pick.id);
+	doc.origin = xstrdup(j->pick.origin);
+	doc.arm = xstrdup(j->pick.label);
+	doc.why = xstrdup(j->pick.why);
+	doc.needs_force = mismatch != 0;
+	doc.has_needs_force = MODEL_SET;
+	doc.files = xcalloc(nr + 1, sizeof(*doc.files));
+	doc.nr_files = nr;
+	doc.has_files = MODEL_SET;
 	for (i = 0; i < nr; i++) {
-		struct json_object *f = json_object_new_object();
+		struct plan_file_doc *f = &doc.files[i];
+		bool fstab = files[i].f == &export_format_fstab;
 
 		strbuf_reset(&path);
 		shown_path(j->root, files[i].rel, &path);
-		json_object_object_add(f, "path",
-				       json_object_new_string(path.buf));
-		json_object_object_add(
-		    f, "format", json_object_new_string(files[i].f->name));
-		json_object_object_add(f, "exists",
-				       json_object_new_boolean(atfile_exists(
-					   j->root, files[i].rel)));
-		json_object_object_add(
-		    f, files[i].f == &export_format_fstab ? "change" : "text",
-		    json_object_new_string(files[i].f == &export_format_fstab
-					       ? files[i].about.buf
-					       : files[i].text.buf));
-		json_object_array_add(arr, f);
+		f->path = xstrdup(path.buf);
+		f->format = xstrdup(files[i].f->name);
+		f->exists = atfile_exists(j->root, files[i].rel);
+		if (fstab)
+			f->change = xstrdup(files[i].about.buf);
+		else
+			f->text = xstrdup(files[i].text.buf);
 	}
-	json_object_object_add(o, "files", arr);
-	ret = cli_write_json(json, o);
-	json_object_put(o);
+	plan_doc_encode(&doc, 0, &out);
+	ret = cli_write_doc(json, &out);
+	plan_doc_release(&doc);
 	strbuf_release(&path);
+	strbuf_release(&out);
 	return ret;
 }
 

@@ -100,13 +100,15 @@ int cli_check_output(const char *path);
  * keep a copy of it when IOTRIAL_JSON_LOG_DIR is set (util/doclog.h).
  * cli_write_json() writes obj as pretty JSON to file ("-": stdout);
  * cli_write_json_text() the same for a document already rendered
- * (text); cli_put_json() to the open stream f. The first two return 0,
- * or -1 after printing the error; cli_put_json() -1 when the write
- * failed, saying nothing. cli_log_json() only keeps the copy, for a
- * document written by other means (report --format json -o FILE); a
- * failure to keep it is a warning (once), never the command's error.
- * With CLI_JSON_LINES each line of text is a document (watch --json);
- * CLI_JSON_OLD marks a document in the shape of an old behaviour
+ * (text); cli_write_doc() for one the model's encode printed into text
+ * (made safe to read first, as cli_write_json() does: util/text.h);
+ * cli_put_json() to the open stream f. The first two return 0, or -1 after
+ * printing the error; cli_put_json() -1 when the write failed, saying nothing.
+ * cli_log_json() only keeps the copy, for a document written by other means
+ * (report --format json -o FILE); a failure to keep it is a warning (once),
+ * never the command's error. With CLI_JSON_LINES each line of text is a
+ * document (watch --json); CLI_JSON_OLD marks a document in the shape of an old
+ * behaviour
  * (--behaviour=...), which no schema describes.
  */
 #define CLI_JSON_LINES (1u << 0)
@@ -114,6 +116,7 @@ int cli_check_output(const char *path);
 struct json_object;
 int cli_write_json(const char *file, struct json_object *obj);
 int cli_write_json_text(const char *file, const char *text, unsigned flags);
+int cli_write_doc(const char *file, struct strbuf *text);
 int cli_put_json(FILE *f, const char *text, unsigned flags);
 void cli_log_json(const char *text, unsigned flags);
 /* Text (no JSON) to file ("-": stdout). 0, or -1 after the error. */

@@ -6,13 +6,14 @@
  * time they would take. The target is opened without a work directory,
  * no knob is written and nothing is stored.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include "cli.h"
 #include "../core/experiment/budget.h"
 #include "../core/experiment/trial.h"
+#include "../core/model/model_json.h"
 #include "../core/report/knob_text.h"
 #include "../core/report/plan_json.h"
 #include "../core/targets/target.h"
@@ -198,68 +199,44 @@ static void dry_text(const struct trial *tr, const struct dry_run *d,
 		strbuf_addf(out, "running it needs root: it changes knobs\n");
 }
 
-/* The plan as an object (docs/schema/dry-run.schema.json). */
-static struct json_object *dry_json(const struct trial *tr,
-				    const struct dry_run *d, const char *cmd)
+/* The plan as a document (docs/schema/dry-run.schema.json) into o. */
+static void dry_doc(const struct trial *tr, const struct dry_run *d,
+		    const char *cmd, struct dry_run_doc *o)
 {
-	struct json_object *o = json_object_new_object(), *arms;
 	const char *disk = dir_disk(tr, d);
 	unsigned i;
 
-#define STR(k, v) json_object_object_add(o, k, json_object_new_string(v))
-	STR("schema", IOTRIAL_SCHEMA);
-	STR("kind", "dry-run");
-	STR("command", cmd);
-	STR("workload", tr->c.ops->name);
-	STR("target", tr->t.spec ? tr->t.spec : tr->t.path);
-#undef STR
-	json_object_object_add(
-	    o, "device",
-	    tr->kctx.disk ? json_object_new_string(tr->kctx.disk) : NULL);
-	json_object_object_add(o, "knobs_changed_on",
-			       disk ? json_object_new_string(disk) : NULL);
-	json_object_object_add(o, "fixed", report_plan_changes_json(&d->fixed));
-	arms = json_object_new_array();
+	dry_run_doc_init(o);
+	o->schema = xstrdup(IOTRIAL_SCHEMA);
+	o->kind = xstrdup("dry-run");
+	o->command = xstrdup(cmd);
+	o->workload = xstrdup(tr->c.ops->name);
+	o->target = xstrdup(tr->t.spec ? tr->t.spec : tr->t.path);
+	o->device = tr->kctx.disk ? xstrdup(tr->kctx.disk) : NULL;
+	o->knobs_changed_on = disk ? xstrdup(disk) : NULL;
+	o->fixed = report_plan_changes_doc(&d->fixed, &o->nr_fixed);
+	o->arms = xcalloc(tr->e.nr_arms + 1, sizeof(*o->arms));
+	o->nr_arms = tr->e.nr_arms;
 	for (i = 0; i < tr->e.nr_arms; i++) {
-		struct json_object *a = json_object_new_object();
+		struct dry_run_arm_doc *a = &o->arms[i];
 
-		json_object_object_add(a, "arm", json_object_new_int64(i));
-		json_object_object_add(
-		    a, "label", json_object_new_string(tr->e.arms[i].label));
-		json_object_object_add(
-		    a, "baseline",
-		    json_object_new_boolean(i == tr->e.baseline));
-		json_object_object_add(a, "changes",
-				       report_plan_changes_json(&d->arms[i]));
-		json_object_array_add(arms, a);
+		a->arm = i;
+		a->label = xstrdup(tr->e.arms[i].label);
+		a->baseline = i == tr->e.baseline;
+		a->changes =
+		    report_plan_changes_doc(&d->arms[i], &a->nr_changes);
 	}
-	json_object_object_add(o, "arms", arms);
-	json_object_object_add(o, "adaptive",
-			       json_object_new_boolean(!d->bo.runs_fixed));
-	json_object_object_add(
-	    o, "blocks", d->blocks ? json_object_new_int64(d->blocks) : NULL);
-	json_object_object_add(o, "min_blocks",
-			       json_object_new_int64(d->min_blocks));
-	json_object_object_add(o, "warmup_runs",
-			       json_object_new_int64(d->bo.warmup));
-	json_object_object_add(
-	    o, "runs",
-	    d->blocks
-		? json_object_new_int64((int64_t)d->blocks * tr->e.nr_arms)
-		: NULL);
-	json_object_object_add(
-	    o, "seconds_per_run",
-	    d->b.run_s >= 0 ? json_object_new_double(d->b.run_s) : NULL);
-	json_object_object_add(o, "estimated_seconds_min",
-			       d->b.run_s >= 0
-				   ? json_object_new_double(min_seconds(d, tr))
-				   : NULL);
-	json_object_object_add(o, "needs_root",
-			       json_object_new_boolean(needs_root(tr, d)));
-	json_object_object_add(
-	    o, "estimated_seconds",
-	    d->seconds >= 0 ? json_object_new_double(d->seconds) : NULL);
-	return o;
+	o->adaptive = !d->bo.runs_fixed;
+	o->blocks = d->blocks;
+	o->has_blocks = d->blocks ? MODEL_SET : MODEL_NULL;
+	o->min_blocks = d->min_blocks;
+	o->warmup_runs = d->bo.warmup;
+	o->runs = (int64_t)d->blocks * tr->e.nr_arms;
+	o->has_runs = d->blocks ? MODEL_SET : MODEL_NULL;
+	o->seconds_per_run = d->b.run_s >= 0 ? d->b.run_s : NAN;
+	o->estimated_seconds_min = d->b.run_s >= 0 ? min_seconds(d, tr) : NAN;
+	o->needs_root = needs_root(tr, d);
+	o->estimated_seconds = d->seconds >= 0 ? d->seconds : NAN;
 }
 
 int cli_dry_run(struct trial *tr, const char *cmd, const char *json)
@@ -274,10 +251,12 @@ int cli_dry_run(struct trial *tr, const char *cmd, const char *json)
 		error("%s", err.buf);
 		ret = knob_cli_exit_code(ret);
 	} else if (json) {
-		struct json_object *o = dry_json(tr, &d, cmd);
+		struct dry_run_doc o;
 
-		ret = cli_write_json(json, o) ? EXIT_RUNTIME : EXIT_OK;
-		json_object_put(o);
+		dry_doc(tr, &d, cmd, &o);
+		dry_run_doc_encode(&o, 0, &out);
+		ret = cli_write_doc(json, &out) ? EXIT_RUNTIME : EXIT_OK;
+		dry_run_doc_release(&o);
 	} else {
 		dry_text(tr, &d, cmd, &out);
 		fputs(out.buf, stdout);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "../core/experiment/import.h"
+#include "../core/model/model_tree.h"
 #include "../core/report/report.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
@@ -190,16 +191,6 @@ out:
 	return ret;
 }
 
-/* The number of runs in an experiment object. */
-static size_t nr_runs_of(struct json_object *exp)
-{
-	struct json_object *runs;
-
-	if (!json_object_object_get_ex(exp, "runs", &runs))
-		return 0;
-	return json_object_array_length(runs);
-}
-
 /* Read every file into its arm; -1 after printing an error. */
 static int read_files(struct import_args *a, size_t *out_nr_exp)
 {
@@ -259,10 +250,17 @@ int cmd_import(int argc, const char **argv)
 	if (ret)
 		goto out;
 	if (nr_exp) {
-		for (i = 0, ret = EXIT_OK; i < nr_exp && ret == EXIT_OK; i++)
-			ret = analyse_store_print(
-			    a.arms[0].runs[i].obj, &a,
-			    nr_runs_of(a.arms[0].runs[i].obj));
+		for (i = 0, ret = EXIT_OK; i < nr_exp && ret == EXIT_OK; i++) {
+			const struct experiment_doc *e =
+			    a.arms[0].runs[i].doc.exp;
+
+			/* the seam until the store and the analysis take
+			 * documents (model_tree.h) */
+			exp = experiment_doc_to_tree(e);
+			ret = analyse_store_print(exp, &a, e->nr_runs);
+			json_object_put(exp);
+			exp = NULL;
+		}
 		goto out;
 	}
 	arms = xcalloc(a.nr_arms, sizeof(*arms));

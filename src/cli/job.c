@@ -18,6 +18,7 @@
 #include "job_target.h"
 #include "job_share.h"
 #include "knobargs.h"
+#include "progress.h"
 #include "../core/experiment/trial.h"
 #include "../core/model/model_tree.h"
 #include "../core/report/run_text.h"
@@ -363,6 +364,8 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 	}
 	if (trial_has_undo(&tr))
 		signal(SIGPIPE, SIG_IGN);
+	if (a->prog)
+		tr.c.live = &a->prog->live;
 	pr = trial_check(&tr, &err);
 	if (pr) {
 		error("%s", err.buf);
@@ -392,6 +395,8 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 	if (tr.id[0])
 		strbuf_addf(&view->summary,
 			    "stored as %s ('iotrial show %s')\n", tr.id, tr.id);
+	if (a->prog) /* the metrics file holds the last group's run */
+		cli_progress_tree(a->prog, tr.e.obj);
 	if (trial_run_object(&tr)) {
 		run = xmalloc(sizeof(*run));
 		if (run_doc_from_tree(trial_run_object(&tr), run, 0, &err)) {
@@ -441,6 +446,76 @@ out:
 	return ret;
 }
 
+/* How long the group of runs[0..nr) lasts, in seconds: its longest
+ * section's ramp and time, with its start delay; < 0 when a section
+ * ends at its size (no time known). */
+static double group_length_s(const struct fiojob_run *runs, unsigned nr)
+{
+	double longest = 0;
+	unsigned k;
+
+	for (k = 0; k < nr; k++) {
+		const struct fiojob_run *r = &runs[k];
+		double s = (double)(r->ramp_ns + r->time_ns) / 1e9;
+
+		if (!r->time_based || !r->time_ns)
+			return -1;
+		if (nr == 1)
+			s += (double)r->startdelay_ns / 1e9;
+		if (s > longest)
+			longest = s;
+	}
+	return longest;
+}
+
+/* The number of groups in plan from run i on, and in *eta_s how long
+ * they take (< 0: unknown). */
+static unsigned groups_left(const struct fiojob_plan *plan, unsigned i,
+			    double *eta_s)
+{
+	unsigned nr = 0, n;
+
+	*eta_s = 0;
+	for (; i < plan->nr; i += n, nr++) {
+		double len;
+
+		for (n = 1; i + n < plan->nr &&
+			    plan->runs[i + n].group == plan->runs[i].group;
+		     n++)
+			;
+		len = group_length_s(&plan->runs[i], n);
+		if (len < 0 || *eta_s < 0)
+			*eta_s = -1;
+		else
+			*eta_s += len;
+	}
+	return nr;
+}
+
+/* The progress of a job file: group done of planned begins, its first
+ * section's name as the "arm", the ETA of what is left. */
+static void progress_group(const struct job_cli_args *a,
+			   const struct fiojob_plan *plan, unsigned i,
+			   unsigned done, unsigned planned)
+{
+	struct progress_snap s = {0};
+	double len;
+
+	if (!a->prog)
+		return;
+	groups_left(plan, i, &s.eta_s);
+	s.done = done;
+	s.planned = planned;
+	s.unit = "runs";
+	s.block = -2;
+	s.halfwidth = -1;
+	s.eta_by = s.eta_s >= 0 ? "time" : NULL;
+	s.arm = plan->runs[i].section;
+	len = group_length_s(&plan->runs[i], 1);
+	cli_progress_run(a->prog, len > 0 ? len : 0, 0);
+	cli_progress_step(a->prog, &s);
+}
+
 int job_cli_run(const struct job_cli_args *a)
 {
 	struct job_view view = {STRBUF_INIT, 0, 0, NULL, NULL, 0, NULL, 0};
@@ -451,7 +526,8 @@ int job_cli_run(const struct job_cli_args *a)
 	const struct cli_run_opts *ro = a->r;
 	const char *json_file = ro->json_file;
 	volatile int *stop;
-	unsigned i, n;
+	unsigned i, n, planned, done = 0;
+	double eta_s;
 	int ret;
 
 	job_doc_init(&doc);
@@ -475,14 +551,30 @@ int job_cli_run(const struct job_cli_args *a)
 	stop = cli_catch_stop_signals();
 	job_shares_init(&shares, &plan, ro->target);
 	view.shares = &shares;
-	for (i = 0; i < plan.nr && !ret && !*stop; i += n) {
+	planned = groups_left(&plan, 0, &eta_s);
+	if (a->prog)
+		cli_progress_start(a->prog, "run", a->quiet, 0);
+	for (i = 0; i < plan.nr && !ret && !*stop; i += n, done++) {
 		for (n = 1; i + n < plan.nr &&
 			    plan.runs[i + n].group == plan.runs[i].group;
 		     n++)
 			;
 		view.base = i;
+		progress_group(a, &plan, i, done, planned);
 		ret = run_section(a, &plan.runs[i], n, stop, ro->seed, &doc,
 				  &view);
+	}
+	if (a->prog) {
+		struct progress_snap end = {.done = done,
+					    .planned = planned,
+					    .unit = "runs",
+					    .block = -2,
+					    .halfwidth = -1};
+
+		cli_progress_step(a->prog, &end);
+		cli_progress_finish(a->prog, *stop	      ? "interrupted"
+					     : ret == EXIT_OK ? "done"
+							      : "failed");
 	}
 	/* the shared files go with the run, as every work file does */
 	job_shares_release(&shares);

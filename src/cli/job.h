@@ -13,6 +13,8 @@
 #include "../core/workload/fiojob_map.h"
 #include "../util/strbuf.h"
 
+struct cli_progress;
+
 struct cli_run_opts;
 
 /* What `run --job` was asked, parsed. */
@@ -26,6 +28,7 @@ struct job_cli_args {
 	const char *const *set; /* --set KNOB=VALUE */
 	unsigned nr_set;
 	int quiet; /* --quiet: warnings and errors only on stderr */
+	struct cli_progress *prog; /* --progress, --metrics-file; or NULL */
 };
 
 /* job_cli_load()'s flags: --job-lenient, --job-include-any, and

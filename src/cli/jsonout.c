@@ -12,6 +12,7 @@
 #include "../util/doclog.h"
 #include "../util/error.h"
 #include "../util/outfile.h"
+#include "../util/text.h"
 #include "../util/banned.h"
 
 /* The copy of one document of len bytes. */
@@ -93,6 +94,12 @@ int cli_write_json_text(const char *file, const char *text, unsigned flags)
 		return -1;
 	cli_log_json(text, flags);
 	return 0;
+}
+
+int cli_write_doc(const char *file, struct strbuf *text)
+{
+	text_json_safe(text, 0);
+	return cli_write_json_text(file, text->buf, 0);
 }
 
 int cli_check_output(const char *path)

@@ -56,7 +56,7 @@ int cmd_knobs(int argc, const char **argv)
 {
 	const char *target = NULL, *device = NULL;
 	struct knob_list names = {0};
-	struct json_object *arr = NULL;
+	struct knobs_doc doc;
 	struct strbuf err = STRBUF_INIT, value = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT;
 	struct knob_ctx ctx;
@@ -65,6 +65,7 @@ int cmd_knobs(int argc, const char **argv)
 	int code, r;
 	size_t i;
 
+	knobs_doc_init(&doc);
 	r = parse(argc, argv, &target, &device, &json);
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
@@ -76,9 +77,7 @@ int cmd_knobs(int argc, const char **argv)
 	if (code)
 		goto out;
 	knob_names(&ctx, &names);
-	if (json)
-		arr = json_object_new_array();
-	else
+	if (!json)
 		report_knobs_head(&ctx, &out);
 	for (i = 0; i < names.nr; i++) {
 		struct knob k;
@@ -98,21 +97,21 @@ int cmd_knobs(int argc, const char **argv)
 			continue;
 		}
 		if (json)
-			json_object_array_add(
-			    arr, report_knob_json(&k, value.buf, &d));
+			report_knob_doc(&k, value.buf, &d, &doc);
 		else
 			report_knob_text(&k, value.buf, &d, &out);
 		knob_release(&k);
 		knob_desc_release(&d);
 	}
 	if (json)
-		report_knobs_json(&ctx, arr, &out);
+		report_knobs_json(&ctx, &doc, &out);
 	else
 		report_knobs_tail(&ctx, &out);
 	if (json ? cli_write_json_text(json, out.buf, 0)
 		 : cli_write_text("-", out.buf))
 		code = EXIT_RUNTIME;
 out:
+	knobs_doc_release(&doc);
 	knob_list_release(&names);
 	knob_ctx_release(&ctx);
 	target_release(&t);

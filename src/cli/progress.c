@@ -359,6 +359,15 @@ void cli_progress_step(struct cli_progress *p, const struct progress_snap *s)
 	pthread_mutex_unlock(&p->lock);
 }
 
+void cli_progress_run(struct cli_progress *p, double length_s,
+		      uint64_t ios_wanted)
+{
+	pthread_mutex_lock(&p->lock);
+	p->run_length_s = length_s;
+	p->ios_wanted = ios_wanted;
+	pthread_mutex_unlock(&p->lock);
+}
+
 void cli_progress_tree(struct cli_progress *p, struct json_object *tree)
 {
 	struct strbuf m = STRBUF_INIT, err = STRBUF_INIT;

@@ -100,6 +100,11 @@ void cli_progress_experiment(struct cli_progress *p,
  */
 void cli_progress_step(struct cli_progress *p, const struct progress_snap *s);
 
+/* The run about to begin lasts length_s (--ramp + --time; 0: unknown)
+ * or counts ios_wanted I/Os (0: none): for its ETA and rate. */
+void cli_progress_run(struct cli_progress *p, double length_s,
+		      uint64_t ios_wanted);
+
 /* The experiment object so far (compare, run, observe), for the metrics
  * file: decoded and rendered now. NULL is fine. */
 void cli_progress_tree(struct cli_progress *p, struct json_object *tree);

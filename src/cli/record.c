@@ -249,6 +249,41 @@ static void say_notes(const char *notes)
 	}
 }
 
+/* The io_uring requests, when the recorded processes made rings or
+ * the capture met requests; what it could not record, plainly. */
+static void say_uring(const struct capture_uring *u)
+{
+	if (!u->recorded) {
+		if (u->rings_made)
+			warning("the recorded processes made %llu io_uring "
+				"ring%s, and record cannot see io_uring "
+				"requests on this kernel (see the note above): "
+				"their reads, writes and syncs are not in the "
+				"trace, and a replay does not do them",
+				(unsigned long long)u->rings_made,
+				u->rings_made == 1 ? "" : "s");
+		return;
+	}
+	if (!u->requests && !u->unattributed && !u->other && !u->rings_made)
+		return;
+	printf("io_uring: %llu ring%s made, %llu requests on %u ring%s "
+	       "recorded (%llu not completed when the capture ended)\n",
+	       (unsigned long long)u->rings_made, u->rings_made == 1 ? "" : "s",
+	       (unsigned long long)u->requests, u->rings,
+	       u->rings == 1 ? "" : "s", (unsigned long long)u->undone);
+	if (u->other)
+		warning("%llu io_uring requests of operations record does not "
+			"take are not in the trace (%s): it records reads, "
+			"writes and fsyncs",
+			(unsigned long long)u->other, u->other_ops);
+	if (u->unattributed)
+		warning("%llu io_uring requests could not be attributed to a "
+			"file (a registered file the process no longer held): "
+			"they are not in the trace, and a replay does not do "
+			"them",
+			(unsigned long long)u->unattributed);
+}
+
 /* The closing lines: what was recorded and what it cost. */
 static void say_end(const struct record_args *a, const struct trace_end *end,
 		    uint64_t dropped, uint64_t blk_requests,
@@ -433,6 +468,12 @@ int cmd_record(int argc, const char **argv)
 	cli_progress_finish(&a.prog, *stop ? "interrupted" : "done");
 	say_end(&a, &end, capture_dropped(c), capture_blk_requests(c),
 		capture_blk_missed(c));
+	{
+		struct capture_uring u;
+
+		capture_uring_counts(c, &u);
+		say_uring(&u);
+	}
 	if (a.nr_cmd && why == 2 && WIFEXITED(status) && WEXITSTATUS(status))
 		note("'%s' exited with %d", a.cmd[0], WEXITSTATUS(status));
 	ret = EXIT_OK;

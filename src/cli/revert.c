@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "knobargs.h"
 #include "../core/knob/keep.h"
-#include <json-c/json.h>
+#include "../core/model/model_json.h"
 #include "../core/report/journal_text.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
@@ -80,17 +80,22 @@ static int knob_names_of(int argc, const char **argv, struct knob *ks,
 static int list(const char *json)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	struct json_object *o = NULL;
 	size_t live = 0;
 	int ret;
 
 	if (json) {
-		ret = report_journal_json(&o, &err);
-		if (ret)
+		struct journal_doc doc;
+
+		ret = report_journal_json(&doc, &err);
+		if (ret) {
 			error("%s", err.buf);
-		else if (cli_write_json(json, o))
-			ret = -EIO;
-		json_object_put(o);
+		} else {
+			journal_doc_encode(&doc, 0, &out);
+			if (cli_write_doc(json, &out))
+				ret = -EIO;
+		}
+		journal_doc_release(&doc);
+		strbuf_release(&out);
 		strbuf_release(&err);
 		return ret ? EXIT_RUNTIME : EXIT_OK;
 	}

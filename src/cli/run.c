@@ -107,7 +107,7 @@ static const char **joined_params(const struct run_args *a, unsigned *out_nr);
 
 /* run --job: the job file's sections, with the command line's
  * overrides. The exit code. */
-static int run_job(const struct run_args *a, const struct knob_cli *kc)
+static int run_job(struct run_args *a, const struct knob_cli *kc)
 {
 	struct job_cli_args ja = {0};
 	unsigned nr = 0, i;
@@ -121,6 +121,7 @@ static int run_job(const struct run_args *a, const struct knob_cli *kc)
 	ja.set = kc->assign;
 	ja.nr_set = (unsigned)kc->nr;
 	ja.quiet = a->quiet;
+	ja.prog = &a->prog;
 	ret = job_cli_run(&ja);
 	for (i = 0; i < nr; i++)
 		free((char *)params[i]);
@@ -372,13 +373,11 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (a.r.job && (a.prog.spec || a.prog.metrics_file)) {
-		error("--progress and --metrics-file follow one workload's "
-		      "run; a job file's groups are not followed yet");
-		ret = EXIT_USAGE;
-		goto out;
-	}
 	if (a.r.job) {
+		if (cli_progress_check(&a.prog)) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		ret = run_job(&a, &kc);
 		goto out;
 	}

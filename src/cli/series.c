@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include "cli.h"
 #include "series-int.h"
-#include "../core/report/expjson.h"
+#include "../core/model/model_json.h"
+#include "../core/model/model_tree.h"
 #include "../core/series/series_plan.h"
 #include "../core/series/series_report.h"
 #include "../core/store/store_series.h"
@@ -196,8 +196,7 @@ static int parse_args(int argc, const char **argv, struct series_args *a)
 static int do_define(struct series_args *a)
 {
 	static const char *const refused[] = {"--db", "--no-store", "--json"};
-	struct strbuf err = STRBUF_INIT;
-	struct json_object *argv;
+	struct strbuf err = STRBUF_INIT, argv = STRBUF_INIT;
 	struct store s;
 	size_t k;
 	int i, ret;
@@ -223,14 +222,10 @@ static int do_define(struct series_args *a)
 	ret = series_open_store(&s, a->db, 1);
 	if (ret)
 		return ret;
-	argv = json_object_new_array();
-	for (i = 0; i < a->nr_workload; i++)
-		json_object_array_add(argv,
-				      json_object_new_string(a->workload[i]));
-	ret = store_series_define(
-	    &s, a->name,
-	    json_object_to_json_string_ext(argv, JSON_C_TO_STRING_PLAIN), &err);
-	json_object_put(argv);
+	series_argv_encode((const char *const *)a->workload,
+			   (size_t)a->nr_workload, &argv);
+	ret = store_series_define(&s, a->name, argv.buf, &err);
+	strbuf_release(&argv);
 	if (ret) {
 		ret = series_store_failed(ret, &err);
 	} else {
@@ -258,27 +253,43 @@ static void read_line(const char *path, struct strbuf *out)
 /* The knobs and devices of a stored iteration, as JSON text. */
 static char *context_of(struct store *s, const char *id)
 {
-	struct json_object *exp = NULL, *ctx, *runs, *run, *v;
-	struct strbuf err = STRBUF_INIT;
-	char *out = NULL;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct json_object *exp = NULL;
+	struct series_ctx_doc ctx = {0};
+	struct experiment_doc e = {0};
+	struct run_doc *run;
+	char *text = NULL;
 
-	if (store_load_experiment(s, id, &exp, &err))
+	/* the seam until the store loads documents (model_tree.h) */
+	if (store_load_experiment(s, id, &exp, &err) ||
+	    experiment_doc_from_tree(exp, &e, 0, &err))
 		goto done;
-	runs = expjson_get_type(exp, "runs", json_type_array);
-	run = runs ? expjson_get(json_object_array_get_idx(runs, 0), "run")
-		   : NULL;
-	ctx = json_object_new_object();
-	if ((v = expjson_get(run, "knobs")))
-		json_object_object_add(ctx, "knobs", json_object_get(v));
-	if ((v = expjson_get(run, "devices")))
-		json_object_object_add(ctx, "devices", json_object_get(v));
-	out = xstrdup(
-	    json_object_to_json_string_ext(ctx, JSON_C_TO_STRING_PLAIN));
-	json_object_put(ctx);
+	run = e.nr_runs ? e.runs[0].run : NULL;
+	if (run) { /* taken from the run, which is released below */
+		ctx.knobs = run->knobs;
+		ctx.nr_knobs = run->nr_knobs;
+		ctx.has_knobs = MODEL_SET;
+		run->knobs = NULL;
+		run->nr_knobs = 0;
+	}
+	if (run && run->has_devices == MODEL_SET) {
+		ctx.devices = run->devices;
+		ctx.nr_devices = run->nr_devices;
+		ctx.has_devices = MODEL_SET;
+		run->devices = NULL;
+		run->nr_devices = 0;
+		run->has_devices = MODEL_ABSENT;
+	}
+	series_ctx_doc_encode(
+	    &ctx, MODEL_ENCODE_PLAIN | MODEL_ENCODE_ESCAPE_SLASH, &out);
+	text = strbuf_detach(&out, NULL);
 done:
+	series_ctx_doc_release(&ctx);
+	experiment_doc_release(&e);
 	json_object_put(exp);
 	strbuf_release(&err);
-	return out;
+	strbuf_release(&out);
+	return text;
 }
 
 /* The tag of the plan's next boot into *out (a new string), and
@@ -316,7 +327,8 @@ static int planned_tag(struct store *s, const struct series_args *a, int grp,
 static int do_run(struct series_args *a)
 {
 	struct strbuf err = STRBUF_INIT, db = STRBUF_INIT, boot = STRBUF_INIT;
-	struct json_object *wl = NULL;
+	char **wl = NULL;
+	size_t nr_wl = 0;
 	struct series_tags tags = {0};
 	char *argv_text = NULL, *tag = NULL;
 	const char **argv = NULL;
@@ -355,16 +367,14 @@ static int do_run(struct series_args *a)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	wl = json_tokener_parse(argv_text);
-	if (!wl || !json_object_is_type(wl, json_type_array) ||
-	    !json_object_array_length(wl)) {
+	if (series_argv_decode(argv_text, &wl, &nr_wl, &err)) {
 		error("series '%s' is damaged in the store (its workload is "
 		      "not a list of arguments)",
 		      a->name);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	nargs = (int)json_object_array_length(wl);
+	nargs = (int)nr_wl;
 	argv = xcalloc((size_t)nargs + 4, sizeof(*argv));
 	read_line("/proc/sys/kernel/random/boot_id", &boot);
 	uname(&u);
@@ -387,8 +397,7 @@ static int do_run(struct series_args *a)
 		 * before a "--" that may end the options */
 		argv[0] = "run";
 		for (i = 0; i < nargs; i++)
-			argv[i ? i + 3 : 1] = json_object_get_string(
-			    json_object_array_get_idx(wl, (size_t)i));
+			argv[i ? i + 3 : 1] = wl[i];
 		argv[2] = "--db";
 		argv[3] = db.buf;
 		argv[nargs + 3] = NULL;
@@ -424,7 +433,9 @@ static int do_run(struct series_args *a)
 			ret = series_remove_unit(a);
 	}
 out:
-	json_object_put(wl);
+	while (nr_wl)
+		free(wl[--nr_wl]);
+	free(wl);
 	free(argv);
 	free(argv_text);
 	free(tag);
@@ -445,28 +456,32 @@ static int do_report(struct series_args *a)
 	    .margin = 0.02,
 	};
 	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
-	struct json_object *j = NULL;
+	struct series_doc doc;
 	struct store s;
 	int ret, regression = 0;
 
 	ret = series_open_store(&s, a->db, 0);
 	if (ret)
 		return ret;
-	ret = series_report(&s, a->name, &o, &text, a->json ? &j : NULL,
+	series_doc_init(&doc);
+	ret = series_report(&s, a->name, &o, &text, a->json ? &doc : NULL,
 			    &regression, &err);
 	store_close(&s);
 	if (ret) {
 		ret = series_store_failed(ret, &err);
 		goto out;
 	}
-	if (a->json)
-		ret = cli_write_json(a->json, j) ? EXIT_RUNTIME : EXIT_OK;
-	else
+	if (a->json) {
+		strbuf_reset(&text);
+		series_doc_encode(&doc, 0, &text);
+		ret = cli_write_doc(a->json, &text) ? EXIT_RUNTIME : EXIT_OK;
+	} else {
 		fputs(text.buf, stdout);
+	}
 	if (!ret && a->fail_on_regression && regression)
 		ret = EXIT_REGRESSION;
 out:
-	json_object_put(j);
+	series_doc_release(&doc);
 	strbuf_release(&err);
 	strbuf_release(&text);
 	return ret;

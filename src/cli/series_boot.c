@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include "cli.h"
+#include "../core/model/model_json.h"
 #include "series-int.h"
 #include "../core/series/series_plan.h"
 #include "../core/store/store_series.h"
@@ -60,13 +60,15 @@ int series_list(struct series_args *a)
 int series_plan(struct series_args *a)
 {
 	struct strbuf err = STRBUF_INIT, list = STRBUF_INIT;
-	struct json_object *plan = NULL, *order;
+	struct strbuf text = STRBUF_INIT;
+	struct series_plan_doc plan;
 	const char **values = NULL;
 	size_t nv = 0, i;
 	struct store s;
 	char *p;
 	int ret, grp;
 
+	series_plan_doc_init(&plan);
 	if (!a->values) {
 		error("plan needs the values to alternate: --values A,B "
 		      "(the --tag of each boot)");
@@ -95,24 +97,22 @@ int series_plan(struct series_args *a)
 				       a->seed_given ? a->seed
 						     : rng_seed_from_env(),
 				       grp, &plan, &err);
-	if (!ret)
-		ret = store_series_set_plan(&s, a->name,
-					    json_object_to_json_string_ext(
-						plan, JSON_C_TO_STRING_PLAIN),
-					    &err);
+	if (!ret) {
+		series_plan_doc_encode(
+		    &plan, MODEL_ENCODE_PLAIN | MODEL_ENCODE_ESCAPE_SLASH,
+		    &text);
+		ret = store_series_set_plan(&s, a->name, text.buf, &err);
+	}
 	if (ret) {
 		ret = series_store_failed(ret, &err);
 		goto out;
 	}
-	order = json_object_object_get(plan, "order");
 	printf("series %s: boot in this order, one group each ('iotrial "
 	       "series %s run --planned'\nafter each boot, or 'at-boot "
 	       "--install' to have it run at boot):\n\n",
 	       a->name, a->name);
-	for (i = 0; i < json_object_array_length(order); i++)
-		printf("  group %zu: %s\n", (size_t)grp + i,
-		       json_object_get_string(
-			   json_object_array_get_idx(order, i)));
+	for (i = 0; i < plan.nr_order; i++)
+		printf("  group %zu: %s\n", (size_t)grp + i, plan.order[i]);
 	printf("\n%u boots of each value, each block of %zu in a random "
 	       "order: drift over the\ndays of the series falls on every "
 	       "value alike\n",
@@ -120,7 +120,8 @@ int series_plan(struct series_args *a)
 out:
 	store_close(&s);
 out_free:
-	json_object_put(plan);
+	series_plan_doc_release(&plan);
+	strbuf_release(&text);
 	free(values);
 	strbuf_release(&err);
 	strbuf_release(&list);

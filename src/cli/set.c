@@ -13,6 +13,7 @@
 #include "knobargs.h"
 #include "../core/knob/keep.h"
 #include "../core/report/knob_text.h"
+#include "../core/model/model_json.h"
 #include "../core/report/plan_json.h"
 #include "../util/error.h"
 #include "../util/xalloc.h"
@@ -145,12 +146,13 @@ int cmd_set(int argc, const char **argv)
 			note("%s: %s", plan.v[i].input_name,
 			     plan.v[i].note.buf);
 	if (a.dry_run && a.json) {
-		struct json_object *o =
-		    report_plan_json(&plan, "set-plan", jpath.buf);
+		struct plan_doc doc;
 
-		if (cli_write_json(a.json, o))
+		report_plan_doc(&plan, "set-plan", jpath.buf, &doc);
+		plan_doc_encode(&doc, 0, &out);
+		if (cli_write_doc(a.json, &out))
 			code = EXIT_RUNTIME;
-		json_object_put(o);
+		plan_doc_release(&doc);
 		goto out;
 	}
 	if (a.dry_run) {

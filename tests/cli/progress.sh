@@ -102,3 +102,40 @@ assert not low, (low, end)
 assert all(x["eta_by"] in ("budget", "max-runs") for x in u), \
     [x["eta_by"] for x in u]
 assert u[0]["eta_by"] == "budget", u[0]'
+
+# run --job: one start and one end for the whole file, a step per group,
+# each section's I/Os while it runs, the ETA of the groups left
+cat >two.fio <<'JOB'
+[global]
+directory=target
+size=1M
+time_based=1
+runtime=1
+[first]
+rw=read
+stonewall
+[second]
+rw=randread
+stonewall
+JOB
+"$IOTRIAL" run --job two.fio --no-store --progress=json:3 \
+	3>job.jsonl >/dev/null 2>job.err
+check "run --job --progress=json exits 0" test $? = 0
+check "its lines fit the progress schema" $V job.jsonl
+check "one start, one end, a step per group in order, the ETA of what is left" lines job.jsonl '
+assert L[0]["event"] == "start" and L[-1]["event"] == "end", L
+assert sum(x["event"] == "end" for x in L) == 1, L
+assert L[-1]["outcome"] == "done" and L[-1]["done"] == 2, L[-1]
+steps = [(x["done"], x.get("arm")) for x in L if x.get("planned") == 2]
+assert (0, "first") in steps and (1, "second") in steps, steps
+assert steps.index((0, "first")) < steps.index((1, "second")), steps
+first = [x for x in L if x.get("arm") == "first" and x.get("eta_s") is not None]
+assert first and max(x["eta_s"] for x in first) <= 2.0 + 1e-6, first
+assert any(x["eta_s"] > 1.0 for x in first), first
+assert any(x.get("phase") == "run" and x.get("ios", 0) > 0 for x in L), L'
+"$IOTRIAL" run --job two.fio --no-store --metrics-file job.prom \
+	>/dev/null 2>&1
+check "run --job --metrics-file writes the metrics" grep -q "^iotrial_" job.prom
+if command -v promtool >/dev/null; then
+	check "promtool accepts them" eval 'promtool check metrics <job.prom'
+fi

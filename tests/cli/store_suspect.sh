@@ -80,7 +80,7 @@ check "diff marks the verdict" grep -qE "^after $b .* slower\\*\$" "$TEST_TMP/di
 check "diff's footnote names the runs" grep -qxF \
 	"* after $b: reads measured the page cache (6 of 6 runs of the arm)" "$TEST_TMP/diff"
 check "diff says the regression was not counted" grep -qF \
-	"note: --fail-on-regression: arm 'after $b' is slower but suspect (page_cache): not counted" \
+	"warning: --fail-on-regression: arm 'after $b' is slower but suspect (page_cache): not counted" \
 	"$TEST_TMP/diff.err"
 "$IOTRIAL" diff --db "$db" "$a" "$b" --fail-on-regression --strict >"$TEST_TMP/diff" 2>&1
 check "diff --strict --fail-on-regression exits 3" test $? = 3

@@ -150,7 +150,7 @@ expect_usage "--root goes with the iolog" "'--root' goes with '--format fio-iolo
 # files open together: the descriptors fio needs, and a warning when
 # the limit here is lower; a dump written under a temporary name and
 # renamed is written and read under its last name (fio renames nothing)
-python3 - "$TEST_TMP/open.trace" "$TEST_TMP/dump.trace" <<'PY'
+python3 - "$TEST_TMP/open.trace" "$TEST_TMP/dump.trace" "$TEST_TMP/uring.trace" <<'PY'
 import struct, sys
 def rec(t, p): return struct.pack('<II', t, len(p)) + p
 def ev(ts, op, fid, off=0, size=0, ret=0, fd=-1, file2=0, tid=1):
@@ -178,6 +178,13 @@ e = [ev(1000, 1, 1, ret=3, fd=3), ev(2000, 4, 1, 0, 8192, 8192, 3),
      ev(6000, 1, 2, ret=4, fd=4, tid=2), ev(7000, 3, 2, 0, 8192, 8192, 4, tid=2),
      ev(8000, 2, 2, fd=4, tid=2)]
 trace(sys.argv[2], files, e)
+# io_uring requests on ring 1 (file2), written as they completed: the
+# read submitted last completed first
+files = [(b'/u/f', 1)]
+e = [ev(1000, 1, 1, ret=3, fd=3), ev(5000, 28, 1, 4096, 4096, 4096, 3, 1),
+     ev(2000, 29, 1, 0, 4096, 4096, 3, 1), ev(3000, 28, 1, 0, 4096, 4096, 3, 1),
+     ev(6000, 30, 1, 0, 0, 0, 3, 1), ev(7000, 2, 1, fd=3)]
+trace(sys.argv[3], files, e)
 PY
 (ulimit -n 64 && "$IOTRIAL" trace export --format fio-iolog3 --root "$R/o" \
 	-o "$TEST_TMP/open.iolog" "$TEST_TMP/open.trace" >"$TEST_TMP/out" 2>&1)
@@ -208,3 +215,12 @@ check "fio replays it: the dump is read where it was written" \
 check "an export that writes to the trace's own paths warns" \
 	grep -q "^warning: the iolog writes to the trace's own paths (1 writes): fio would write to those files where they are; --root DIR puts them below DIR instead" \
 	"$TEST_TMP/err"
+
+# io_uring requests: lines as the read, write or sync they do, in the
+# order they were submitted (fio issues the lines in theirs)
+"$IOTRIAL" trace export --format fio-iolog3 --root "$R/u" \
+	-o "$TEST_TMP/uring.iolog" "$TEST_TMP/uring.trace" >/dev/null 2>&1
+check "io_uring requests export in the order they were submitted" test \
+	"$(awk 'NR > 1 && $3 != "add" && $3 != "open" && $3 != "close" {
+		printf "%s %s,", $3, $4 }' "$TEST_TMP/uring.iolog")" = \
+	"write 0,read 0,read 4096,sync ," || cat "$TEST_TMP/uring.iolog"

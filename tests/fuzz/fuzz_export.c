@@ -233,6 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct export_src src;
 	struct analysis_opts o = {0};
 	struct import_run r;
+	struct json_object *exp = NULL;
 	struct experiment_doc doc;
 	char *buf = malloc(size ? size : 1);
 	size_t i;
@@ -247,17 +248,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(buf);
 	if (ret || r.kind != IMPORT_EXPERIMENT)
 		goto out_run;
+	exp = experiment_doc_to_tree(r.doc.exp);
 	/* import analyses an experiment again as it comes */
 	o.alpha = 0.05;
 	o.margin = 0.02;
 	o.conf = 0.95;
 	o.paired = true;
 	strbuf_reset(&err);
-	if (experiment_analyze_json(r.obj, &o, &err))
+	if (experiment_analyze_json(exp, &o, &err))
 		goto out_run;
 	/* what export reads: the stored tree as a document */
 	strbuf_reset(&err);
-	if (experiment_doc_from_tree(r.obj, &doc, 0, &err))
+	if (experiment_doc_from_tree(exp, &doc, 0, &err))
 		goto out_run;
 	strbuf_reset(&err);
 	ret = export_pick(&doc, NULL, NULL, NULL, &pick, &err);
@@ -323,6 +325,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	knob_plan_release(&plan);
 out_run:
 	export_pick_release(&pick);
+	json_object_put(exp);
 	experiment_doc_release(&doc);
 	import_run_release(&r);
 	strbuf_release(&err);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "core/experiment/import.h"
 #include "core/fleet/fleet.h"
+#include "core/model/model_tree.h"
 #include "core/report/fleet_text.h"
 #include "core/report/report.h"
 #include "util/banned.h"
@@ -85,8 +86,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lines += hosts.buf[i] == '\n';
 	check(nr == lines);
 	if (!import_parse(buf, size, "fuzz.json", NULL, &r, &err)) {
-		if (r.kind == IMPORT_EXPERIMENT)
-			merge(r.obj);
+		if (r.kind == IMPORT_EXPERIMENT) {
+			struct json_object *exp =
+			    experiment_doc_to_tree(r.doc.exp);
+
+			merge(exp);
+			json_object_put(exp);
+		}
 		import_run_release(&r);
 	}
 	strbuf_release(&err);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/import.h"
+#include "core/model/model_tree.h"
 #include "util/banned.h"
 
 /* Stop the run: libFuzzer reports the crash with the input. */
@@ -63,24 +64,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = import_parse(buf, size, "fuzz.json", metrics[size % 3], &r, &err);
 	if (ret) {
 		check(ret == -EINVAL);
-		check(r.obj == NULL && r.source == NULL);
+		check(!r.doc.run && !r.doc.exp && !r.doc.fio && !r.source);
 		check(strstr(err.buf, "fuzz.json") != NULL ||
 		      strstr(err.buf, "metric") != NULL);
 		for (i = 0; i < err.len; i++)
 			check(err.buf[i] != '\n');
 	} else if (r.kind == IMPORT_EXPERIMENT) {
 		struct analysis_opts o = {0};
+		struct json_object *exp = experiment_doc_to_tree(r.doc.exp);
 
 		/* import re-analyses whole experiments as they come */
 		o.alpha = 0.05;
 		o.margin = 0.02;
 		o.conf = 0.95;
 		o.paired = true;
-		check(r.obj != NULL);
-		ret = experiment_analyze_json(r.obj, &o, &err);
+		check(exp != NULL);
+		ret = experiment_analyze_json(exp, &o, &err);
 		check(ret == 0 || ret == -EINVAL);
+		json_object_put(exp);
 	} else {
-		check(r.obj && r.metric && *r.metric);
+		check((r.doc.run || r.doc.fio) && r.metric && *r.metric);
 		check(r.workload && r.target);
 		check(isfinite(r.value) && r.value > 0);
 		if (size % 3)

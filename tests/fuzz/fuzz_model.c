@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/model/model-int.h"
 #include "core/model/model_json.h"
 #include "util/banned.h"
 
@@ -56,6 +57,48 @@ static void check(int ok)
 		strbuf_release(&err);                                          \
 	} while (0)
 
+/* The same through the tables of the documents without entry points
+ * of their own for equal and copy (the listings, plans, diff, info,
+ * watch). */
+static void round_trip_desc(const struct model_desc *d, const char *buf,
+			    size_t size)
+{
+	struct strbuf t1 = STRBUF_INIT, t2 = STRBUF_INIT, err = STRBUF_INIT;
+	void *a = calloc(1, d->size), *b = calloc(1, d->size);
+	void *c = calloc(1, d->size);
+	unsigned plain;
+
+	if (!a || !b || !c)
+		goto out;
+	if (model_decode_text(d, a, buf, size, 0, &err)) {
+		check(err.len && !strchr(err.buf, '\n'));
+		goto out;
+	}
+	for (plain = 0; plain <= MODEL_ENCODE_PLAIN;
+	     plain += MODEL_ENCODE_PLAIN) {
+		strbuf_reset(&t1);
+		strbuf_reset(&t2);
+		model_encode_obj(d, a, plain, &t1);
+		check(model_decode_text(d, b, t1.buf, t1.len, 0, &err) == 0);
+		check(model_equal_obj(d, a, b));
+		model_encode_obj(d, b, plain, &t2);
+		check(t1.len == t2.len && !memcmp(t1.buf, t2.buf, t1.len));
+		model_release_obj(d, b);
+	}
+	model_copy_obj(d, c, a);
+	check(model_equal_obj(d, a, c));
+	model_release_obj(d, c);
+out:
+	if (a)
+		model_release_obj(d, a);
+	free(a);
+	free(b);
+	free(c);
+	strbuf_release(&t1);
+	strbuf_release(&t2);
+	strbuf_release(&err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -74,6 +117,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   job_doc_copy, job_doc_release);
 	ROUND_TRIP(series_doc, series_doc_decode, series_doc_encode,
 		   series_doc_equal, series_doc_copy, series_doc_release);
+	{
+		static const struct model_desc *const other[] = {
+		    &model_plan_desc,	 &model_dry_run_desc, &model_knobs_desc,
+		    &model_journal_desc, &model_log_desc,     &model_diff_desc,
+		    &model_info_desc,	 &model_watch_desc,
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+			round_trip_desc(other[i], buf, size);
+	}
 	free(buf);
 	return 0;
 }

@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (import_parse(buf, size, "fuzz.json", NULL, &r, &err))
 		goto out;
 	if (r.kind == IMPORT_EXPERIMENT) {
-		exp = json_object_get(r.obj);
+		exp = experiment_doc_to_tree(r.doc.exp);
 	} else {
 		struct import_arm arm = {"imported", &r, 1};
 

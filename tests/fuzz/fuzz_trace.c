@@ -5,7 +5,8 @@
  * whatever the bytes, the reader either refuses them with a sentence or
  * gives a trace whose every event names a listed file and a known
  * operation, and every file a path without a NUL; a block request
- * (format 1.1) names no file. The replay's waits between its threads
+ * (format 1.1) names no file, an io_uring request (1.3) may name a
+ * ring in file2. The replay's waits between its threads
  * never deadlock.
  */
 #include <stdint.h>
@@ -54,6 +55,18 @@ static void check_deps(const struct trace *t)
 		ALLOC_GROW(th[j].idx, th[j].nr + 1, th[j].alloc);
 		th[j].idx[th[j].nr++] = i;
 		left++;
+	}
+	/* a thread with io_uring requests takes its events by their
+	 * starts, as the replay does (requests are written as they end) */
+	for (i = 0; i < nr_th; i++) {
+		for (j = 0; j < th[i].nr; j++)
+			if (trace_op_is_uring(t->events[th[i].idx[j]].op))
+				break;
+		if (j < th[i].nr) {
+			rp_uring_order(t, th[i].idx, th[i].nr);
+			check(rp_uring_depth(t, th[i].idx, th[i].nr, NULL) <=
+			      4096);
+		}
 	}
 	rp_deps_compute(t, th, nr_th);
 	done = calloc(nr_th + 1, sizeof(*done));
@@ -115,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(strlen(t.files[i].path) > 0);
 	}
 	for (i = 0; i < t.nr_events; i++) {
-		check(t.events[i].op > 0 && t.events[i].op < TOP__NR);
+		check(trace_op_known(t.events[i].op));
 		check(trace_op_minor(t.events[i].op) <= t.version_minor);
 		if (t.events[i].op == TOP_FADVISE)
 			check(trace_fadv_name(t.events[i].arg) != NULL);
@@ -126,7 +139,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		}
 		check(t.events[i].file <= t.nr_files);
-		check(t.events[i].file2 <= t.nr_files);
+		/* an io_uring request's file2 is its ring */
+		check(t.events[i].file2 <= t.nr_files ||
+		      trace_op_is_uring(t.events[i].op));
 	}
 	check_deps(&t);
 	trace_summarize(&t, &s);

@@ -1,6 +1,7 @@
 /*
  * The round trip of every run and experiment document in a directory
- * (job files' runs and series' reports too), for test_model_json's
+ * (job files' runs, series' reports, plans, dry runs, knobs, journals,
+ * logs, diffs, info and watch's lines too), for test_model_json's
  * --dir mode (make model-roundtrip): each is decoded, encoded again and
  * compared with its text byte for byte, and decoded once more refusing
  * unknown members (so that every member iotrial writes is proven to
@@ -55,6 +56,29 @@ static const char *rt_kind_of(const char *text, char *buf, size_t size)
 		ret = "job_file";
 	} else if (!*type && !strcmp(kind, "series")) {
 		ret = "series";
+	} else if (!*type &&
+		   (!strcmp(kind, "set-plan") || !strcmp(kind, "apply-plan"))) {
+		ret = "plan";
+	} else if (!*type &&
+		   (!strcmp(kind, "dry-run") || !strcmp(kind, "journal"))) {
+		ret = !strcmp(kind, "journal") ? "journal" : "dry-run";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "unavailable_knobs", NULL)) {
+		ret = "knobs";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "experiments", NULL)) {
+		ret = "log";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "like_for_like", NULL)) {
+		ret = "diff";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "kernel_release", NULL) &&
+		   !json_object_object_get_ex(o, "workload", NULL)) {
+		ret = "info";
+	} else if (!*type && !*kind &&
+		   json_object_object_get_ex(o, "time", NULL) &&
+		   json_object_object_get_ex(o, "name", NULL)) {
+		ret = "watch";
 	} else if (!strcmp(type, "experiment")) {
 		if (!strcmp(kind, "observe"))
 			mode = "observe";
@@ -124,13 +148,15 @@ static void rt_kept_paths(const struct model_desc *d, const void *obj,
  * out no member their table always writes, but for two: an import
  * (numbers and members from the files imported) and observe's windows'
  * runs, whose device rows live_json.c prints unrounded, with byte
- * counts as 1234.0, and which have none of a run's other members.
+ * counts as 1234.0, and which have none of a run's other members. The
+ * experiment a diff holds is one too: diff_build() makes it from two
+ * stored ones, in their order and without runs_mode.
  */
 static bool rt_kept_ok(const char *kind, const char *paths)
 {
 	const char *p = paths, *end;
 
-	if (strstr(kind, "import"))
+	if (strstr(kind, "import") || !strcmp(kind, "diff"))
 		return true;
 	for (; *p; p = end + 2) {
 		end = strstr(p, "; ");
@@ -146,6 +172,27 @@ static bool rt_kept_ok(const char *kind, const char *paths)
 	return true;
 }
 
+/* The table of a kind of document that has no entry points of its own
+ * here (the rest of rt_kind_of()'s), or NULL. */
+static const struct model_desc *rt_desc(const char *kind)
+{
+	static const struct {
+		const char *kind;
+		const struct model_desc *d;
+	} t[] = {
+	    {"plan", &model_plan_desc},	  {"dry-run", &model_dry_run_desc},
+	    {"knobs", &model_knobs_desc}, {"journal", &model_journal_desc},
+	    {"log", &model_log_desc},	  {"diff", &model_diff_desc},
+	    {"info", &model_info_desc},	  {"watch", &model_watch_desc},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(kind, t[i].kind))
+			return t[i].d;
+	return NULL;
+}
+
 /* Decode and encode text as a document of kind; 0 when it comes back
  * byte for byte, with *typed set when no member was unknown. */
 static int rt_one(const char *kind, const char *text, size_t len, int *typed,
@@ -157,6 +204,7 @@ static int rt_one(const char *kind, const char *text, size_t len, int *typed,
 	struct run_doc r;
 	struct job_doc j;
 	struct series_doc s;
+	const struct model_desc *gd = rt_desc(kind);
 	int ret, pass;
 	size_t i;
 
@@ -185,6 +233,28 @@ static int rt_one(const char *kind, const char *text, size_t len, int *typed,
 					      &kept);
 			}
 			series_doc_release(&s);
+		} else if (gd) {
+			void *g = calloc(1, gd->size);
+
+			ret = model_decode_text(gd, g, text, len, flags, &err);
+			if (!ret && gd == &model_watch_desc) {
+				/* a line of JSON lines */
+				model_encode_obj(gd, g, MODEL_ENCODE_PLAIN,
+						 &out);
+				strbuf_addch(&out, '\n');
+			} else if (!ret) {
+				model_encode_obj(gd, g,
+						 gd == &model_knobs_desc
+						     ? MODEL_ENCODE_TIGHT
+						     : 0,
+						 &out);
+			}
+			if (!ret && !pass) {
+				model_kept_count(gd, g, kc);
+				rt_kept_paths(gd, g, "", &kept);
+			}
+			model_release_obj(gd, g);
+			free(g);
 		} else if (!strcmp(kind, "job_file")) {
 			ret = job_doc_decode(text, len, &j, flags, &err);
 			if (!ret)
@@ -321,7 +391,9 @@ static int rt_dir(const char *dir)
 		printf("%-36s %5u %5u %5u   %u, %u, %u\n", kinds[k].name,
 		       kinds[k].docs, kinds[k].same, kinds[k].typed,
 		       kinds[k].orders, kinds[k].numbers, kinds[k].absent);
-	printf("%u documents (runs, experiments, job files, series) in %s: "
+	printf("%u documents (runs, experiments, job files, series, plans, "
+	       "dry runs, knobs, journals, logs, diffs, infos, watch lines) in "
+	       "%s: "
 	       "%u byte-identical as the writers print (%u failed), %u "
 	       "fully typed; %u other "
 	       "files\n",

@@ -648,6 +648,32 @@ static void test_pick(void **state)
 	export_pick_release(&p);
 	experiment_doc_free(e);
 
+	/* a tune: its recommendation, not the best ratio; none: refused */
+	strbuf_reset(&err);
+	e = make_exp(1, 1, three, 3);
+	e->tune = xcalloc(1, sizeof(*e->tune));
+	e->tune->recommended = xcalloc(1, sizeof(*e->tune->recommended));
+	e->tune->recommended->arm = 1;
+	e->tune->recommended->has_arm = 1;
+	e->tune->recommended->changes =
+	    xcalloc(1, sizeof(*e->tune->recommended->changes));
+	e->tune->recommended->changes[0].name = xstrdup("read_ahead_kb");
+	e->tune->recommended->nr_changes = 1;
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), 0);
+	assert_int_equal(p.arm, 1);
+	assert_string_equal(p.assign[0], "read_ahead_kb=256");
+	export_pick_release(&p);
+	e->tune->recommended->nr_changes = 0; /* keep the current settings */
+	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), -ENOENT);
+	assert_non_null(strstr(err.buf, "recommends keeping the current "
+					"settings"));
+	export_pick_release(&p);
+	e->tune->recommended->nr_changes = 1;
+	assert_int_equal(export_pick(e, "4", NULL, NULL, &p, &err), 0);
+	assert_string_equal(p.label, "read_ahead_kb=1024"); /* --arm wins */
+	export_pick_release(&p);
+	experiment_doc_free(e);
+
 	strbuf_reset(&err);
 	e = make_exp(1, 0, three, 3);
 	assert_int_equal(export_pick(e, NULL, NULL, NULL, &p, &err), -ENOENT);

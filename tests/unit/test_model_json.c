@@ -9,10 +9,12 @@
  * --verify; compare, with effects, with advice, a stored single run,
  * observe with an abort and stored, a fleet merge, imports of fio
  * output, of runs and of a whole experiment, a hostile import; job
- * files). Each must come back from decode and encode byte for byte,
- * with every member typed (but the hostile one's). The rest checks the
- * typed fields, the errors with their paths, the schema, what decode
- * keeps, numbers, a document made by hand, and the tables themselves.
+ * files; a series; the plans of set and apply, a dry run, knobs, the
+ * journal, log, diff, info and a line of watch). Each must come back from
+ * decode and encode byte for byte, with every member typed (but the hostile
+ * one's). The rest checks the typed fields, the errors with their paths, the
+ * schema, what decode keeps, numbers, a document made by hand, and the tables
+ * themselves.
  *
  * Run as `test_model_json --dir DIR` it checks every document in DIR
  * instead (make model-roundtrip: build/test-logs/json after the suite);
@@ -641,6 +643,14 @@ static void test_tables(void **state)
 	check_desc(&model_experiment_desc, 0);
 	check_desc(&model_job_desc, 0);
 	check_desc(&model_series_desc, 0);
+	check_desc(&model_plan_desc, 0);
+	check_desc(&model_dry_run_desc, 0);
+	check_desc(&model_knobs_desc, 0);
+	check_desc(&model_journal_desc, 0);
+	check_desc(&model_log_desc, 0);
+	check_desc(&model_diff_desc, 0);
+	check_desc(&model_info_desc, 0);
+	check_desc(&model_watch_desc, 0);
 }
 
 int main(int argc, char **argv)

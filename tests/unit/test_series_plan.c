@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "core/model/model_json.h"
 #include "core/series/series_plan.h"
 #include "util/banned.h"
 
@@ -18,35 +19,34 @@
 static void test_order(void **state)
 {
 	const char *v[] = {"a", "b", "c"};
-	struct json_object *p, *q, *order;
-	struct strbuf err = STRBUF_INIT;
+	struct series_plan_doc p, q;
+	struct strbuf err = STRBUF_INIT, tp = STRBUF_INIT, tq = STRBUF_INIT;
 	size_t i, flips = 0;
 
 	(void)state;
 	assert_int_equal(series_plan_make(v, 3, 20, 42, 5, &p, &err), 0);
 	assert_int_equal(series_plan_make(v, 3, 20, 42, 5, &q, &err), 0);
-	assert_string_equal(json_object_to_json_string(p),
-			    json_object_to_json_string(q));
-	order = json_object_object_get(p, "order");
-	assert_int_equal(json_object_array_length(order), 60);
+	series_plan_doc_encode(&p, MODEL_ENCODE_PLAIN, &tp);
+	series_plan_doc_encode(&q, MODEL_ENCODE_PLAIN, &tq);
+	assert_string_equal(tp.buf, tq.buf);
+	assert_int_equal(p.nr_order, 60);
 	for (i = 0; i < 60; i += 3) {
 		int seen[3] = {0, 0, 0}, k;
 
 		for (k = 0; k < 3; k++) {
-			const char *t = json_object_get_string(
-			    json_object_array_get_idx(order, i + (size_t)k));
+			const char *t = p.order[i + (size_t)k];
 
 			seen[t[0] - 'a']++;
 		}
 		assert_true(seen[0] == 1 && seen[1] == 1 && seen[2] == 1);
-		flips += strcmp(json_object_get_string(
-				    json_object_array_get_idx(order, i)),
-				"a") != 0;
+		flips += strcmp(p.order[i], "a") != 0;
 	}
 	/* randomized: not always the same first value */
 	assert_true(flips > 0 && flips < 20);
-	json_object_put(p);
-	json_object_put(q);
+	series_plan_doc_release(&p);
+	series_plan_doc_release(&q);
+	strbuf_release(&tp);
+	strbuf_release(&tq);
 	strbuf_release(&err);
 }
 
@@ -54,15 +54,18 @@ static void test_order(void **state)
 static void test_next(void **state)
 {
 	const char *v[] = {"x", "y"};
-	struct strbuf err = STRBUF_INIT;
-	struct json_object *p;
+	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+	struct series_plan_doc p;
 	char *tag = NULL;
 	int last = -1;
 	const char *text;
 
 	(void)state;
 	assert_int_equal(series_plan_make(v, 2, 2, 1, 7, &p, &err), 0);
-	text = json_object_to_json_string(p);
+	series_plan_doc_encode(&p, MODEL_ENCODE_PLAIN, &sb);
+	text = sb.buf;
+	assert_string_equal(
+	    text, "{\"start\":7,\"order\":[\"x\",\"y\",\"x\",\"y\"]}");
 	assert_int_equal(series_plan_next(text, 6, &tag, &last), -ENOENT);
 	assert_int_equal(series_plan_next(text, 7, &tag, &last), 0);
 	assert_false(last);
@@ -75,7 +78,8 @@ static void test_next(void **state)
 	assert_int_equal(
 	    series_plan_next("{\"start\":1,\"order\":[3]}", 1, &tag, &last),
 	    -EINVAL);
-	json_object_put(p);
+	series_plan_doc_release(&p);
+	strbuf_release(&sb);
 	strbuf_release(&err);
 }
 
@@ -84,7 +88,7 @@ static void test_refused(void **state)
 {
 	const char *one[] = {"a"}, *twice[] = {"a", "a"}, *empty[] = {"a", ""};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *p = NULL;
+	struct series_plan_doc p;
 
 	(void)state;
 	assert_int_equal(series_plan_make(one, 1, 4, 1, 1, &p, &err), -EINVAL);
@@ -95,7 +99,7 @@ static void test_refused(void **state)
 			 -EINVAL);
 	assert_int_equal(series_plan_make(twice, 2, 0, 1, 1, &p, &err),
 			 -EINVAL);
-	assert_null(p);
+	assert_int_equal(p.nr_order, 0);
 	strbuf_release(&err);
 }
 

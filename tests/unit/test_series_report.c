@@ -135,10 +135,12 @@ static void test_by_kernel(void **state)
 {
 	struct series_report_opts o = {SERIES_BY_KERNEL, NULL, 0.95, 0.02};
 	struct strbuf text = STRBUF_INIT;
-	struct json_object *j = NULL, *c0;
+	struct series_doc j;
+	const struct series_comparison_doc *c0;
 	struct fx *f = *state;
 	int regression = -1;
 
+	series_doc_init(&j);
 	assert_int_equal(
 	    series_report(&f->s, "k", &o, &text, &j, &regression, &f->err), 0);
 	assert_int_equal(regression, 1);
@@ -157,21 +159,14 @@ static void test_by_kernel(void **state)
 	assert_non_null(
 	    strstr(text.buf, "\tiops      1000.0      1001.0      1002.0\n"));
 	assert_null(strstr(text.buf, "note: ")); /* every group its own boot */
-	c0 = json_object_array_get_idx(json_object_object_get(j, "comparisons"),
-				       0);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(c0, "verdict")),
-	    "slower");
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(c0, "value")),
-	    "6.1.0 #2 SMP");
-	assert_int_equal(
-	    json_object_get_int(json_object_object_get(c0, "boots")), 4);
+	assert_int_equal(j.nr_comparisons, 1);
+	c0 = &j.comparisons[0];
+	assert_string_equal(c0->verdict, "slower");
+	assert_string_equal(c0->value, "6.1.0 #2 SMP");
+	assert_int_equal(c0->boots, 4);
 	/* 4 boots all apart: the exact two-sided p is 2/70 */
-	assert_true(
-	    fabs(json_object_get_double(json_object_object_get(c0, "p")) -
-		 2.0 / 70.0) < 1e-9);
-	json_object_put(j);
+	assert_true(fabs(c0->p - 2.0 / 70.0) < 1e-9);
+	series_doc_release(&j);
 	strbuf_release(&text);
 }
 

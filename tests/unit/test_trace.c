@@ -224,6 +224,35 @@ static void test_refusals(void **state)
 	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
 	file.buf[10] = 2;
 	assert_int_equal(read_bytes(file.buf, file.len), 0);
+	/* an io_uring request reads in a 1.3 trace, with its ring in
+	 * file2 (not a file), not in a 1.2 one */
+	t.events[1].op = TOP_URING_WRITE;
+	t.events[1].file2 = 5;
+	assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
+	slurp(path, &file);
+	assert_int_equal(read_bytes(file.buf, file.len), 0);
+	file.buf[10] = 2;
+	assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	t.events[1].op = TOP_READ; /* file2 is a file again */
+	assert_int_equal(trace_write_file(&t, path, 1, &err), -EINVAL);
+	t.events[1].file2 = 0;
+	/* so do sync (26) and syncfs (27), the same format's: written and
+	 * read back in a 1.3 trace, not read in a 1.2 one */
+	for (at = TOP_SYNC; at <= TOP_SYNCFS; at++) {
+		t.events[1].op = (uint16_t)at;
+		assert_int_equal(trace_write_file(&t, path, 1, &err), 0);
+		slurp(path, &file);
+		memset(&r, 0, sizeof(r));
+		assert_int_equal(trace_read_mem(file.buf, file.len, &r, &err),
+				 0);
+		assert_int_equal(r.events[1].op, at);
+		assert_string_equal(trace_op_name(r.events[1].op),
+				    at == TOP_SYNC ? "sync" : "syncfs");
+		trace_release(&r);
+		file.buf[10] = 2;
+		assert_int_equal(read_bytes(file.buf, file.len), -EINVAL);
+	}
+	t.events[1].op = TOP_READ;
 	/* what else the reader refuses the writer does not write: a file
 	 * out of order, an empty path, an empty meta key */
 	t.files[1].id = 3;
@@ -492,6 +521,72 @@ static void test_syscall_formats(void **state)
 	strbuf_release(&t);
 }
 
+/* Where the io_uring tracepoints keep the fields the capture reads,
+ * from their format text; a field missing or of another size: not. */
+static void test_uring_formats(void **state)
+{
+	static const char head[] =
+	    "\tfield:unsigned short "
+	    "common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"
+	    "\tfield:void * req;\toffset:16;\tsize:8;\tsigned:0;\n";
+	struct strbuf t = STRBUF_INIT;
+	uint32_t off[IOT_UF__NR], uoff[IOT_UO__NR];
+
+	(void)state;
+	strbuf_setf(
+	    &t, "%s%s", head,
+	    "\tfield:u8 opcode;\toffset:32;\tsize:1;\tsigned:0;\n"
+	    "\tfield:unsigned long long flags;\toffset:40;\tsize:8;\t"
+	    "signed:0;\n"
+	    "\tfield:bool sq_thread;\toffset:48;\tsize:1;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_SUBMIT, off), 0);
+	assert_int_equal(off[IOT_UF_CTX], 8);
+	assert_int_equal(off[IOT_UF_REQ], 16);
+	assert_int_equal(off[IOT_UF_OPCODE], 32);
+	assert_int_equal(off[IOT_UF_FLAGS], 40);
+	assert_int_equal(off[IOT_UF_FLAGS_SIZE], 8);
+	assert_int_equal(off[IOT_UF_SQ_THREAD], 48);
+	/* flags of 4 bytes (before 6.0) read as such */
+	strbuf_setf(
+	    &t, "%s%s", head,
+	    "\tfield:u8 opcode;\toffset:24;\tsize:1;\tsigned:0;\n"
+	    "\tfield:u32 flags;\toffset:28;\tsize:4;\tsigned:0;\n"
+	    "\tfield:bool sq_thread;\toffset:32;\tsize:1;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_SUBMIT, off), 0);
+	assert_int_equal(off[IOT_UF_FLAGS_SIZE], 4);
+	/* no sq_thread; an opcode of 4 bytes */
+	strbuf_setf(&t, "%s%s", head,
+		    "\tfield:u8 opcode;\toffset:24;\tsize:1;\tsigned:0;\n"
+		    "\tfield:u32 flags;\toffset:28;\tsize:4;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_SUBMIT, off),
+			 -ENOTSUP);
+	strbuf_setf(
+	    &t, "%s%s", head,
+	    "\tfield:int opcode;\toffset:24;\tsize:4;\tsigned:0;\n"
+	    "\tfield:u32 flags;\toffset:28;\tsize:4;\tsigned:0;\n"
+	    "\tfield:bool sq_thread;\toffset:32;\tsize:1;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_SUBMIT, off),
+			 -ENOTSUP);
+	strbuf_setf(
+	    &t, "%s%s", head,
+	    "\tfield:int res;\toffset:32;\tsize:4;\tsigned:1;\n"
+	    "\tfield:unsigned cflags;\toffset:36;\tsize:4;\tsigned:0;\n");
+	assert_int_equal(tp_uring_format(t.buf, IOT_URING_COMPLETE, off), 0);
+	assert_int_equal(off[IOT_UF_RES], 32);
+	assert_int_equal(off[IOT_UF_CFLAGS], 36);
+	assert_int_equal(tp_uring_format("", IOT_URING_COMPLETE, off),
+			 -ENOTSUP);
+	/* the request's fields, where the kernel has its BTF */
+	if (!access("/sys/kernel/btf/vmlinux", R_OK)) {
+		assert_int_equal(tp_uring_offsets(uoff), 0);
+		assert_true(uoff[IOT_UO_POS] > 0);
+		assert_true(uoff[IOT_UO_F_INODE] > 0); /* file: 0, the first */
+	}
+	strbuf_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -501,6 +596,7 @@ int main(void)
 	    cmocka_unit_test(test_tracker),
 	    cmocka_unit_test(test_close_overtaken),
 	    cmocka_unit_test(test_syscall_formats),
+	    cmocka_unit_test(test_uring_formats),
 	};
 
 	srand((unsigned)getpid());

@@ -22,46 +22,13 @@
 #include "experiment.h"
 #include "import.h"
 #include "result_json.h"
+#include "../model/model_tree.h"
 #include "../report/expjson.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
 #include "../../util/userfile.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-/* A member of o of the given type, or NULL. */
-static struct json_object *member(struct json_object *o, const char *key,
-				  enum json_type type)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
-/* A string member, or "" when missing or not a string. */
-static const char *member_str(struct json_object *o, const char *key)
-{
-	struct json_object *v = member(o, key, json_type_string);
-
-	return v ? json_object_get_string(v) : "";
-}
-
-/* A number member (int or double), or NaN. */
-static double member_num(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return NAN;
-	return json_object_get_double(v);
-}
 
 /*
  * A copy of s that is safe to print on one line: control characters
@@ -91,7 +58,7 @@ void import_run_release(struct import_run *r)
 {
 	if (!r)
 		return;
-	json_object_put(r->obj);
+	import_doc_release(&r->doc);
 	free(r->source);
 	free(r->metric);
 	free(r->workload);
@@ -125,63 +92,75 @@ static int check_value(const char *source, const char *name, double v,
 static int parse_iotrial_run(struct import_run *r, const char *metric,
 			     struct strbuf *err)
 {
-	struct json_object *m = member(r->obj, "metric", json_type_object);
-	struct json_object *hib =
-	    member(m, "higher_is_better", json_type_boolean);
-	struct json_object *t = member(r->obj, "target", json_type_object);
-	const char *name = metric ? metric : member_str(m, "name");
+	const struct run_doc *run = r->doc.run;
+	const struct run_metric *m = run->metric;
+	const char *name = metric ? metric : m && m->name ? m->name : "";
 
 	if (!*name)
 		return err_set(err, -EINVAL,
 			       "'%s' is an iotrial run without a "
 			       "'metric'.'name'; give --metric iops|mbps",
 			       r->source);
-	r->value = metric ? member_num(r->obj, metric) : member_num(m, "value");
-	r->higher_is_better = metric || !hib || json_object_get_boolean(hib);
+	if (metric)
+		r->value = !strcmp(metric, "iops") ? run->iops : run->mbps;
+	else
+		r->value = m->value;
+	r->higher_is_better = metric || !m || m->higher_is_better;
 	r->metric = clean_dup(name, 0);
-	r->workload = clean_dup(member_str(r->obj, "workload"), 0);
+	r->workload = clean_dup(run->workload ? run->workload : "", 0);
 	r->target = clean_dup(
-	    t ? member_str(t, "spec") : member_str(r->obj, "target"), 0);
+	    run->target && run->target->spec ? run->target->spec : "", 0);
 	return check_value(r->source, r->metric, r->value, err);
 }
 
-/* The rw= of a fio job: its own option, the global one, or fio's "read". */
-static const char *fio_rw(struct json_object *root, struct json_object *job)
+/* Option key among n options, or "" when missing. */
+static const char *opt_in(const struct model_pair *opts, size_t n,
+			  const char *key)
 {
-	struct json_object *opts[2];
-	static const char *const keys[] = {"rw", "readwrite"};
-	size_t i, k;
+	size_t i;
 
-	opts[0] = member(job, "job options", json_type_object);
-	opts[1] = member(root, "global options", json_type_object);
-	for (i = 0; i < ARRAY_SIZE(opts); i++)
-		for (k = 0; k < ARRAY_SIZE(keys); k++)
-			if (*member_str(opts[i], keys[k]))
-				return member_str(opts[i], keys[k]);
-	return "read";
+	for (i = 0; i < n; i++)
+		if (!strcmp(opts[i].name, key))
+			return opts[i].value;
+	return "";
 }
 
 /* A fio job's option from its own options or the global ones, or "". */
-static const char *fio_opt(struct json_object *root, struct json_object *job,
-			   const char *key)
+static const char *fio_opt(const struct fio_doc *fio,
+			   const struct fio_job_doc *job, const char *key)
 {
-	const char *v =
-	    member_str(member(job, "job options", json_type_object), key);
+	const char *v = opt_in(job->options, job->nr_options, key);
 
-	if (*v)
-		return v;
-	return member_str(member(root, "global options", json_type_object),
-			  key);
+	return *v ? v
+		  : opt_in(fio->global_options, fio->nr_global_options, key);
+}
+
+/* The rw= of a fio job: its own option, the global one, or fio's "read". */
+static const char *fio_rw(const struct fio_doc *fio,
+			  const struct fio_job_doc *job)
+{
+	static const char *const keys[] = {"rw", "readwrite"};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(keys); k++)
+		if (*opt_in(job->options, job->nr_options, keys[k]))
+			return opt_in(job->options, job->nr_options, keys[k]);
+	for (k = 0; k < ARRAY_SIZE(keys); k++)
+		if (*opt_in(fio->global_options, fio->nr_global_options,
+			    keys[k]))
+			return opt_in(fio->global_options,
+				      fio->nr_global_options, keys[k]);
+	return "read";
 }
 
 /* One direction's MB/s: bw_bytes when fio wrote it, else bw in KiB/s. */
-static double fio_mbps(struct json_object *dir)
+static double fio_mbps(const struct fio_dir_doc *dir)
 {
-	double b = member_num(dir, "bw_bytes");
-
-	if (isfinite(b))
-		return b / 1e6;
-	return member_num(dir, "bw") * 1024 / 1e6;
+	if (!dir)
+		return NAN;
+	if (isfinite(dir->bw_bytes))
+		return dir->bw_bytes / 1e6;
+	return dir->bw * 1024 / 1e6;
 }
 
 /* Add a (possibly NaN) number: NaN contributes nothing. */
@@ -195,8 +174,8 @@ static void add_num(double *sum, double v)
 static int parse_fio(struct import_run *r, const char *metric,
 		     struct strbuf *err)
 {
-	struct json_object *jobs = member(r->obj, "jobs", json_type_array);
-	size_t i, n = jobs ? json_object_array_length(jobs) : 0;
+	const struct fio_doc *fio = r->doc.fio;
+	size_t i, n = fio->nr_jobs;
 	double iops = 0, mbps = 0;
 	int nr_rand = 0, nr_seq = 0;
 	const char *rw0 = NULL, *name;
@@ -207,27 +186,21 @@ static int parse_fio(struct import_run *r, const char *metric,
 			       "--output-format=json",
 			       r->source);
 	for (i = 0; i < n; i++) {
-		struct json_object *job = json_object_array_get_idx(jobs, i);
-		struct json_object *rd, *wr;
+		const struct fio_job_doc *job = &fio->jobs[i];
 		const char *rw;
-		double e = member_num(job, "error");
 
-		if (!json_object_is_type(job, json_type_object))
-			return err_set(err, -EINVAL,
-				       "'%s': fio job %zu is not an object",
-				       r->source, i);
-		if (isfinite(e) && e != 0) {
+		if (isfinite(job->error) && job->error != 0) {
 			char *job_name =
-			    clean_dup(member_str(job, "jobname"), 40);
+			    clean_dup(job->jobname ? job->jobname : "", 40);
 
 			err_set(err, -EINVAL,
 				"'%s': fio job '%s' failed with error %.0f; "
 				"import only runs that completed",
-				r->source, job_name, e);
+				r->source, job_name, job->error);
 			free(job_name);
 			return -EINVAL;
 		}
-		rw = fio_rw(r->obj, job);
+		rw = fio_rw(fio, job);
 		if (strstr(rw, "rand"))
 			nr_rand++;
 		else
@@ -236,12 +209,10 @@ static int parse_fio(struct import_run *r, const char *metric,
 			rw0 = rw;
 		else if (strcmp(rw0, rw))
 			rw0 = "mixed";
-		rd = member(job, "read", json_type_object);
-		wr = member(job, "write", json_type_object);
-		add_num(&iops, member_num(rd, "iops"));
-		add_num(&iops, member_num(wr, "iops"));
-		add_num(&mbps, fio_mbps(rd));
-		add_num(&mbps, fio_mbps(wr));
+		add_num(&iops, job->read ? job->read->iops : NAN);
+		add_num(&iops, job->write ? job->write->iops : NAN);
+		add_num(&mbps, fio_mbps(job->read));
+		add_num(&mbps, fio_mbps(job->write));
 	}
 	if (!metric && nr_rand && nr_seq)
 		return err_set(err, -EINVAL,
@@ -253,88 +224,21 @@ static int parse_fio(struct import_run *r, const char *metric,
 	r->value = !strcmp(name, "iops") ? iops : mbps;
 	r->higher_is_better = true;
 	{
-		struct json_object *job0 = json_object_array_get_idx(jobs, 0);
-		const char *t = fio_opt(r->obj, job0, "filename");
+		const char *t = fio_opt(fio, &fio->jobs[0], "filename");
 		struct strbuf w = STRBUF_INIT;
 
 		strbuf_addf(&w, "fio:%s", rw0);
 		r->workload = clean_dup(w.buf, 0);
 		strbuf_release(&w);
-		r->target =
-		    clean_dup(*t ? t : fio_opt(r->obj, job0, "directory"), 0);
+		r->target = clean_dup(
+		    *t ? t : fio_opt(fio, &fio->jobs[0], "directory"), 0);
 	}
 	return check_value(r->source, name, r->value, err);
-}
-
-/* Is arr an array whose elements are all objects? */
-static bool all_objects(struct json_object *arr)
-{
-	size_t i, n;
-
-	if (!arr)
-		return false;
-	n = json_object_array_length(arr);
-	for (i = 0; i < n; i++)
-		if (!json_object_is_type(json_object_array_get_idx(arr, i),
-					 json_type_object))
-			return false;
-	return true;
-}
-
-/*
- * A whole experiment: the shape the analysis relies on, arms and runs
- * arrays of objects. Their values are checked by the analysis itself.
- */
-static int check_experiment(struct import_run *r, struct strbuf *err)
-{
-	if (!all_objects(member(r->obj, "arms", json_type_array)) ||
-	    !all_objects(member(r->obj, "runs", json_type_array)))
-		return err_set(err, -EINVAL,
-			       "'%s' is an iotrial experiment without 'arms' "
-			       "and 'runs' arrays of objects",
-			       r->source);
-	return 0;
-}
-
-/* Decode buf[len] as one JSON object, skipping text before the first '{'. */
-static int decode(const char *buf, size_t len, const char *source,
-		  struct json_object **out, struct strbuf *err)
-{
-	const char *brace = len ? memchr(buf, '{', len) : NULL;
-	struct json_tokener *tok;
-	enum json_tokener_error jerr;
-	struct json_object *o;
-	size_t left;
-
-	*out = NULL;
-	if (!brace)
-		return err_set(err, -EINVAL,
-			       "'%s' holds no JSON object; expected iotrial "
-			       "JSON or fio --output-format=json output",
-			       source);
-	left = len - (size_t)(brace - buf);
-	if (left > INT_MAX)
-		return err_set(err, -EINVAL, "'%s' is too large", source);
-	tok = json_tokener_new();
-	o = json_tokener_parse_ex(tok, brace, (int)left);
-	jerr = json_tokener_get_error(tok);
-	json_tokener_free(tok);
-	if (!o || jerr != json_tokener_success) {
-		json_object_put(o);
-		return err_set(err, -EINVAL, "'%s' is not valid JSON: %s",
-			       source,
-			       jerr == json_tokener_continue
-				   ? "it ends in the middle of an object"
-				   : json_tokener_error_desc(jerr));
-	}
-	*out = o;
-	return 0;
 }
 
 int import_parse(const char *buf, size_t len, const char *source,
 		 const char *metric, struct import_run *out, struct strbuf *err)
 {
-	const char *schema;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -345,40 +249,20 @@ int import_parse(const char *buf, size_t len, const char *source,
 			      metric);
 		goto fail;
 	}
-	ret = decode(buf, len, out->source, &out->obj, err);
+	ret = import_doc_decode(buf, len, out->source, &out->doc, err);
 	if (ret)
 		goto fail;
-	import_make_printable(out->obj);
-	schema = member_str(out->obj, "schema");
-	if (!strncmp(schema, "iotrial/", 8)) {
-		if (strcmp(schema, RESULT_SCHEMA)) {
-			char *shown = clean_dup(schema, 40);
-
-			ret = err_set(err, -EINVAL,
-				      "'%s' has schema '%s'; this iotrial "
-				      "reads '%s'",
-				      out->source, shown, RESULT_SCHEMA);
-			free(shown);
-			goto fail;
-		}
-		if (!strcmp(member_str(out->obj, "type"), "experiment")) {
-			out->kind = IMPORT_EXPERIMENT;
-			ret = check_experiment(out, err);
-			if (ret)
-				goto fail;
-			return 0;
-		}
+	switch (out->doc.kind) {
+	case IMPORT_DOC_EXPERIMENT:
+		out->kind = IMPORT_EXPERIMENT;
+		return 0;
+	case IMPORT_DOC_RUN:
 		out->kind = IMPORT_IOTRIAL_RUN;
 		ret = parse_iotrial_run(out, metric, err);
-	} else if (member(out->obj, "fio version", json_type_string) ||
-		   member(out->obj, "jobs", json_type_array)) {
+		break;
+	default:
 		out->kind = IMPORT_FIO_RUN;
 		ret = parse_fio(out, metric, err);
-	} else {
-		ret = err_set(err, -EINVAL,
-			      "'%s' is neither iotrial JSON (\"schema\": "
-			      "\"%s\") nor fio --output-format=json output",
-			      out->source, RESULT_SCHEMA);
 	}
 	if (!ret)
 		return 0;
@@ -453,20 +337,44 @@ static int check_alike(const struct import_arm *arms, size_t nr_arms,
 	return 0;
 }
 
+/*
+ * The seam until experiment_build() takes documents: a run as the tree
+ * the experiment holds (model_tree.h), a new reference.
+ */
+static struct json_object *run_tree(const struct import_run *r)
+{
+	if (r->doc.fio)
+		return fio_doc_to_tree(r->doc.fio);
+	return run_doc_to_tree(r->doc.run);
+}
+
+/* The tree's member key when it is an object, a new reference, or
+ * NULL. */
+static struct json_object *part(struct json_object *tree, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(tree, key, &v) ||
+	    !json_object_is_type(v, json_type_object))
+		return NULL;
+	return json_object_get(v);
+}
+
 /* The "env" an imported experiment records: the first iotrial run's,
  * or fio's version for fio reports. NULL when nothing is known. */
-static struct json_object *import_env(const struct import_run *first)
+static struct json_object *import_env(const struct import_run *first,
+				      struct json_object *tree)
 {
 	struct json_object *env;
 
-	if (first->kind == IMPORT_IOTRIAL_RUN) {
-		env = member(first->obj, "env", json_type_object);
-		return env ? json_object_get(env) : NULL;
-	}
+	if (first->kind == IMPORT_IOTRIAL_RUN)
+		return part(tree, "env");
 	env = json_object_new_object();
 	json_object_object_add(
 	    env, "fio_version",
-	    json_object_new_string(member_str(first->obj, "fio version")));
+	    json_object_new_string(first->doc.fio->fio_version
+				       ? first->doc.fio->fio_version
+				       : ""));
 	return env;
 }
 
@@ -478,7 +386,7 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	struct experiment_src_arm *sa;
 	struct experiment_src_run *runs;
 	const struct import_run *first;
-	struct json_object *params;
+	struct json_object *first_tree = NULL;
 	size_t a, i, nr_runs = 0;
 	int ret;
 
@@ -499,16 +407,20 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 		sa[a].nr = arms[a].nr;
 		for (i = 0; i < arms[a].nr; i++, nr_runs++) {
 			runs[nr_runs].metric = arms[a].runs[i].value;
-			runs[nr_runs].run = arms[a].runs[i].obj;
+			runs[nr_runs].run = run_tree(&arms[a].runs[i]);
 			runs[nr_runs].source = arms[a].runs[i].source;
 			runs[nr_runs].seq = -1;
+			if (&arms[a].runs[i] == first)
+				first_tree = runs[nr_runs].run;
 		}
 	}
-	params = member(first->obj, "params", json_type_object);
 	src.workload = workload ? workload : first->workload;
 	src.target = first->target;
-	src.params =
-	    params ? json_object_get(params) : json_object_new_object();
+	src.params = first->kind == IMPORT_IOTRIAL_RUN
+			 ? part(first_tree, "params")
+			 : NULL;
+	if (!src.params)
+		src.params = json_object_new_object();
 	src.seed = "none";
 	src.metric = first->metric;
 	src.higher_is_better = first->higher_is_better;
@@ -518,10 +430,12 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	src.stopped = "imported";
 	src.runs_mode = "import";
 	src.warnings = true;
-	src.env = import_env(first);
+	src.env = import_env(first, first_tree);
 	*out_exp = experiment_build(&src);
 	json_object_put(src.params);
 	json_object_put(src.env);
+	for (i = 0; i < nr_runs; i++)
+		json_object_put(runs[i].run);
 	free(sa);
 	free(runs);
 	/* labels and --workload come from the command line */

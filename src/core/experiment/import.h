@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
+#include "../model/import_doc.h"
 #include "../store/store.h"
 #include "../../util/strbuf.h"
 
@@ -30,10 +31,10 @@ enum import_kind {
 /* One imported file. */
 struct import_run {
 	enum import_kind kind;
-	struct json_object *obj; /* the whole document (owned) */
-	char *source;		 /* where it came from, for messages */
-	char *metric;		 /* "iops", "mbps", ...; NULL: experiment */
-	double value;		 /* the run's metric, > 0 and finite */
+	struct import_doc doc; /* the whole document (owned) */
+	char *source;	       /* where it came from, for messages */
+	char *metric;	       /* "iops", "mbps", ...; NULL: experiment */
+	double value;	       /* the run's metric, > 0 and finite */
 	bool higher_is_better;
 	char *workload; /* "randread", "fio:randread", "" if unknown */
 	char *target;	/* "/tmp", the fio filename, "" if unknown */

@@ -1,7 +1,8 @@
 /*
  * Which arm of an experiment document to roll out (export.h): the one
- * whose verdict is "faster" with the best ratio, or the one --arm names
- * (any of its names: experiment/arm_name.h), and its knob assignments.
+ * whose verdict is "faster" with the best ratio (of a tune: the arm it
+ * recommends), or the one --arm names (any of its names:
+ * experiment/arm_name.h), and its knob assignments.
  * An experiment that varied no knob, or in which nothing won, is
  * refused with what to run instead: exporting a setting that was not
  * shown to help would put a guess into every machine's configuration.
@@ -76,6 +77,52 @@ static void why_of(const struct exp_verdict *v, struct export_pick *out)
 	    ratio_of(v), v->cmp ? v->cmp->ci_low : NAN,
 	    v->cmp ? v->cmp->ci_high : NAN, v->cmp ? v->cmp->p_adjusted : NAN);
 	out->why = strbuf_detach(&s, NULL);
+}
+
+static const struct exp_verdict *verdict_of(const struct experiment_doc *exp,
+					    int idx);
+
+/*
+ * A tune's arm to roll out is its recommendation (the smallest change
+ * shown as good as the winner), not the arm with the best ratio: the
+ * same answer its text gives. -ENOENT with err when it recommends
+ * keeping the current settings, or when the recommendation is suspect.
+ */
+static int pick_tune(const struct experiment_doc *exp, const char *id, int *arm,
+		     struct export_pick *out, struct strbuf *err)
+{
+	const struct tune_cand_doc *r = exp->tune->recommended;
+	const struct exp_verdict *v;
+
+	if (!r || !r->has_arm || !r->nr_changes || r->arm < 0 ||
+	    (size_t)r->arm >= exp->nr_arms)
+		return err_set(err, -ENOENT,
+			       "tune '%s' recommends keeping the current "
+			       "settings (no candidate was shown better than "
+			       "them), so there is nothing to export; name an "
+			       "arm with --arm LABEL to export it anyway",
+			       id);
+	v = verdict_of(exp, (int)r->arm);
+	if (v && regression_verdict_suspect(exp, v, NULL)) {
+		struct strbuf kinds = STRBUF_INIT;
+
+		regression_verdict_suspect(exp, v, &kinds);
+		err_set(err, -ENOENT,
+			"tune '%s' recommends '%s', but it is suspect (%s): "
+			"its runs measured the flaw iotrial flagged, maybe not "
+			"the setting; rerun without it ('iotrial show %s' has "
+			"the warnings), or export it anyway with --arm '%s'",
+			id, arm_label(exp, r->arm), kinds.buf, id,
+			arm_label(exp, r->arm));
+		strbuf_release(&kinds);
+		return -ENOENT;
+	}
+	*arm = (int)r->arm;
+	if (v)
+		why_of(v, out);
+	else
+		out->why = xstrdup("tune's recommendation");
+	return 0;
 }
 
 /* Choose the winning arm; -ENOENT with err when none won. */
@@ -427,6 +474,10 @@ int export_pick(const struct experiment_doc *exp, const char *arm,
 			why_of(v, out);
 		else
 			out->why = xstrdup("the baseline, chosen with --arm");
+	} else if (exp->tune) {
+		ret = pick_tune(exp, out->id, &idx, out, err);
+		if (ret)
+			goto out;
 	} else {
 		ret = pick_winner(exp, out->id, &idx, out, err);
 		if (ret)

@@ -14,6 +14,7 @@
 #include "fleet.h"
 #include "fleet-int.h"
 #include "../experiment/experiment.h"
+#include "../model/model_tree.h"
 #include "../report/expjson.h"
 #include "../report/suspect.h"
 #include "../stats/analysis.h"
@@ -275,61 +276,83 @@ static void add_heterogeneity(struct json_object *exp,
 	}
 }
 
+/* A number of the verdict tree v into *out, absent (*has) where v has
+ * none or null: the seam until the host's experiment is a document. */
+static void num_of(struct json_object *v, const char *key, double *out,
+		   uint8_t *has)
+{
+	*out = expjson_num(v, key);
+	*has = expjson_get(v, key) ? MODEL_SET : MODEL_ABSENT;
+}
+
+/* A string of the tree v, or NULL where v has none. */
+static char *str_of(struct json_object *v, const char *key)
+{
+	return expjson_get(v, key) ? xstrdup(expjson_str(v, key)) : NULL;
+}
+
 /*
  * A host's own verdicts, shortened, for the fleet's host list: what its
- * runs give (row->checked). Where its file states another verdict, the
- * entry keeps that as "stated" and the host is named in warnings as
- * inconsistent; *out_consistent says whether any was.
+ * runs give (row->checked), into o's verdicts. Where its file states
+ * another verdict, the entry keeps that as "stated" and the host is
+ * named in warnings as inconsistent; o's consistent says whether any
+ * was.
  */
-static struct json_object *host_verdicts(const struct host_row *row,
-					 const char *const *labels,
-					 size_t nr_arms,
-					 struct json_object *warnings,
-					 bool *out_consistent)
+static void host_verdicts(const struct host_row *row, const char *const *labels,
+			  size_t nr_arms, struct json_object *warnings,
+			  struct fleet_host_doc *o)
 {
-	static const char *const keep[] = {"ratio", "ci_low", "ci_high",
-					   "p_adjusted", "verdict"};
-	struct json_object *out = json_object_new_array();
 	struct json_object *exp = row->h->exp;
-	struct strbuf what = STRBUF_INIT, w = STRBUF_INIT;
-	size_t k, j;
+	struct strbuf what = STRBUF_INIT, w = STRBUF_INIT, e = STRBUF_INIT;
+	size_t k;
 
-	*out_consistent = true;
+	o->verdicts = xcalloc(nr_arms + 1, sizeof(*o->verdicts));
+	o->has_verdicts = MODEL_SET;
+	o->consistent = true;
+	o->has_consistent = MODEL_SET;
 	for (k = 1; k < nr_arms; k++) {
 		struct json_object *v =
 		    verdict_by_label(row->checked, labels[k]);
 		struct json_object *sv = verdict_by_label(exp, labels[k]);
-		struct json_object *o = json_object_new_object();
+		struct fleet_host_verdict *hv = &o->verdicts[o->nr_verdicts++];
 		bool differs;
 
 		strbuf_reset(&what);
 		differs = fleet_verdict_disagrees(sv, v, &what);
-		json_object_object_add(o, "arm", json_object_new_int((int)k));
-		json_object_object_add(o, "label",
-				       json_object_new_string(labels[k]));
-		for (j = 0; v && j < sizeof(keep) / sizeof(keep[0]); j++)
-			copy_member(o, v, keep[j]);
+		hv->arm = (int64_t)k;
+		hv->label = xstrdup(labels[k]);
+		num_of(v, "ratio", &hv->ratio, &hv->has_ratio);
+		num_of(v, "ci_low", &hv->ci_low, &hv->has_ci_low);
+		num_of(v, "ci_high", &hv->ci_high, &hv->has_ci_high);
+		num_of(v, "p_adjusted", &hv->p_adjusted, &hv->has_p_adjusted);
+		hv->verdict = v ? str_of(v, "verdict") : xstrdup("no verdict");
 		/* the host's own marks: its runs' flags, as its verdict had
 		 * (recomputed where its file's verdict is not its runs') */
-		if (v)
-			json_object_object_add(
-			    o, "suspect",
+		if (v) {
+			struct json_object *sr =
 			    differs ? suspect_reasons(row->checked, v)
-				    : suspect_reasons(exp, sv ? sv : v));
-		if (!v)
-			json_object_object_add(
-			    o, "verdict", json_object_new_string("no verdict"));
-		if (differs) {
-			struct json_object *st = json_object_new_object();
+				    : suspect_reasons(exp, sv ? sv : v);
 
-			for (j = 0; j < sizeof(keep) / sizeof(keep[0]); j++)
-				copy_member(st, sv, keep[j]);
-			json_object_object_add(o, "stated", st);
+			strbuf_reset(&e);
+			if (!exp_suspects_from_tree(sr, &hv->suspect,
+						    &hv->nr_suspect, &e))
+				hv->has_suspect = MODEL_SET;
+			json_object_put(sr);
+		}
+		if (differs) {
+			struct fleet_host_verdict *st = xcalloc(1, sizeof(*st));
+
+			num_of(sv, "ratio", &st->ratio, &st->has_ratio);
+			num_of(sv, "ci_low", &st->ci_low, &st->has_ci_low);
+			num_of(sv, "ci_high", &st->ci_high, &st->has_ci_high);
+			num_of(sv, "p_adjusted", &st->p_adjusted,
+			       &st->has_p_adjusted);
+			st->verdict = str_of(sv, "verdict");
+			hv->stated = st;
 			strbuf_addf(&w, "%sarm '%s': %s", w.len ? "; " : "",
 				    labels[k], what.buf);
-			*out_consistent = false;
+			o->consistent = false;
 		}
-		json_object_array_add(out, o);
 	}
 	if (w.len) {
 		struct strbuf m = STRBUF_INIT;
@@ -344,27 +367,24 @@ static struct json_object *host_verdicts(const struct host_row *row,
 	}
 	strbuf_release(&what);
 	strbuf_release(&w);
-	return out;
+	strbuf_release(&e);
 }
 
 /* What came of host's revert, into its entry o; one that was not done
- * is named in not_done and warned about. */
-static void add_revert(struct json_object *o, const struct fleet_host *host,
-		       struct json_object *not_done,
-		       struct json_object *warnings)
+ * is named in the fleet's revert_not_done and warned about. */
+static void add_revert(struct fleet_host_doc *o, const struct fleet_host *host,
+		       struct fleet_doc *fleet, struct json_object *warnings)
 {
 	struct strbuf w = STRBUF_INIT;
 	bool own;
 
-	json_object_object_add(o, "revert",
-			       json_object_new_string(host->revert));
+	o->revert = xstrdup(host->revert);
 	if (host->revert_error)
-		json_object_object_add(
-		    o, "revert_error",
-		    json_object_new_string(host->revert_error));
+		o->revert_error = xstrdup(host->revert_error);
 	if (!strcmp(host->revert, "ok"))
 		return;
-	json_object_array_add(not_done, json_object_new_string(host->name));
+	fleet->revert_not_done[fleet->nr_revert_not_done++] =
+	    xstrdup(host->name);
 	/* the reason is in the host's failure when the revert is it */
 	own = host->task && !strcmp(host->task, "iotrial revert");
 	strbuf_addf(&w,
@@ -378,49 +398,70 @@ static void add_revert(struct json_object *o, const struct fleet_host *host,
 	strbuf_release(&w);
 }
 
-/* The "fleet" member: every host, good and failed (fleet.h). */
-static struct json_object *fleet_member(struct fleet_hosts *h,
-					const struct host_row *rows, size_t nr,
-					const char *const *labels,
-					size_t nr_arms,
-					struct json_object *warnings)
+/*
+ * A good host's id, and an observe host's kind, windows and switchback
+ * analysis, into o: they stay its own, since each host's clock and load
+ * are its own and do not pool into the fleet's blocks. Taken from its
+ * experiment decoded: the seam until it is a document.
+ */
+static void host_own_parts(struct json_object *exp, struct fleet_host_doc *o)
 {
-	struct json_object *fleet = json_object_new_object();
-	struct json_object *list = json_object_new_array();
-	struct json_object *ref = json_object_new_object();
-	struct json_object *not_done = json_object_new_array();
-	const char *maj[NR_ENV];
+	struct strbuf err = STRBUF_INIT;
+	struct experiment_doc e;
+
+	if (!experiment_doc_from_tree(exp, &e, 0, &err)) {
+		o->id = e.id;
+		o->kind = e.kind;
+		o->windows = e.windows;
+		o->nr_windows = e.nr_windows;
+		o->has_windows = e.has_windows;
+		o->switchback = e.switchback;
+		e.id = e.kind = NULL;
+		e.windows = NULL;
+		e.nr_windows = 0;
+		e.has_windows = MODEL_ABSENT;
+		e.switchback = NULL;
+	}
+	experiment_doc_release(&e);
+	strbuf_release(&err);
+}
+
+/* The "fleet" member: every host, good and failed (fleet.h), into
+ * fleet. */
+static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
+			 size_t nr, const char *const *labels, size_t nr_arms,
+			 struct json_object *warnings, struct fleet_doc *fleet)
+{
+	char **maj[NR_ENV];
 	size_t i, r = 0, failed = 0;
 	int k;
 
-	for (k = 0; k < NR_ENV; k++) {
-		maj[k] = majority(rows, nr, k);
-		json_object_object_add(ref, env_keys[k],
-				       json_object_new_string(maj[k]));
-	}
+	fleet->reference = xcalloc(1, sizeof(*fleet->reference));
+	maj[ENV_KERNEL] = &fleet->reference->kernel;
+	maj[ENV_DEVICES] = &fleet->reference->devices;
+	maj[ENV_SCHEDULERS] = &fleet->reference->schedulers;
+	for (k = 0; k < NR_ENV; k++)
+		*maj[k] = xstrdup(majority(rows, nr, k));
+	fleet->host_list = xcalloc(h->nr + 1, sizeof(*fleet->host_list));
+	fleet->revert_not_done =
+	    xcalloc(h->nr + 1, sizeof(*fleet->revert_not_done));
 	for (i = 0; i < h->nr; i++) {
 		struct fleet_host *host = &h->hosts[i];
-		struct json_object *o = json_object_new_object();
+		struct fleet_host_doc *o = &fleet->host_list[i];
 		struct strbuf w = STRBUF_INIT;
 
-		json_object_object_add(o, "host",
-				       json_object_new_string(host->name));
-		json_object_object_add(
-		    o, "status",
-		    json_object_new_string(host->error ? "failed" : "ok"));
+		fleet->nr_host_list++;
+		o->host = xstrdup(host->name);
+		o->status = xstrdup(host->error ? "failed" : "ok");
 		if (host->source)
-			json_object_object_add(
-			    o, "source", json_object_new_string(host->source));
+			o->source = xstrdup(host->source);
 		if (host->revert)
-			add_revert(o, host, not_done, warnings);
+			add_revert(o, host, fleet, warnings);
 		if (host->error) {
 			failed++;
 			if (host->task)
-				json_object_object_add(
-				    o, "task",
-				    json_object_new_string(host->task));
-			json_object_object_add(
-			    o, "error", json_object_new_string(host->error));
+				o->task = xstrdup(host->task);
+			o->error = xstrdup(host->error);
 			strbuf_addf(&w, "host '%s' failed%s%s%s: %s",
 				    host->name, host->task ? " at '" : "",
 				    host->task ? host->task : "",
@@ -428,43 +469,29 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 			json_object_array_add(warnings,
 					      json_object_new_string(w.buf));
 		} else {
-			struct json_object *differs = json_object_new_array();
 			const struct host_row *row = &rows[r];
-			bool consistent;
+			char **env[NR_ENV] = {&o->kernel, &o->devices,
+					      &o->schedulers};
 
-			json_object_object_add(o, "block",
-					       json_object_new_int((int)r));
-			copy_member(o, host->exp, "id");
-			/* an observe host's windows and switchback analysis
-			 * stay its own: each host's clock and load are its
-			 * own, so they do not pool into the fleet's blocks */
-			copy_member(o, host->exp, "kind");
-			copy_member(o, host->exp, "windows");
-			copy_member(o, host->exp, "switchback");
+			o->block = (int64_t)r;
+			o->has_block = MODEL_SET;
+			host_own_parts(host->exp, o);
+			o->differs = xcalloc(NR_ENV + 1, sizeof(*o->differs));
+			o->has_differs = MODEL_SET;
 			for (k = 0; k < NR_ENV; k++) {
-				json_object_object_add(
-				    o, env_keys[k],
-				    json_object_new_string(row->env[k]));
-				if (strcmp(row->env[k], maj[k])) {
-					json_object_array_add(
-					    differs, json_object_new_string(
-							 env_keys[k]));
+				*env[k] = xstrdup(row->env[k]);
+				if (strcmp(row->env[k], *maj[k])) {
+					o->differs[o->nr_differs++] =
+					    xstrdup(env_keys[k]);
 					strbuf_addf(&w,
 						    "%s%s '%s' (most hosts: "
 						    "'%s')",
 						    w.len ? ", " : "",
 						    env_keys[k], row->env[k],
-						    maj[k]);
+						    *maj[k]);
 				}
 			}
-			json_object_object_add(o, "differs", differs);
-			json_object_object_add(o, "verdicts",
-					       host_verdicts(row, labels,
-							     nr_arms, warnings,
-							     &consistent));
-			json_object_object_add(
-			    o, "consistent",
-			    json_object_new_boolean(consistent));
+			host_verdicts(row, labels, nr_arms, warnings, o);
 			if (w.len) {
 				struct strbuf m = STRBUF_INIT;
 
@@ -479,17 +506,10 @@ static struct json_object *fleet_member(struct fleet_hosts *h,
 			r++;
 		}
 		strbuf_release(&w);
-		json_object_array_add(list, o);
 	}
-	json_object_object_add(fleet, "hosts", list);
-	json_object_object_add(fleet, "nr_hosts",
-			       json_object_new_int((int)h->nr));
-	json_object_object_add(fleet, "nr_ok", json_object_new_int((int)nr));
-	json_object_object_add(fleet, "nr_failed",
-			       json_object_new_int((int)failed));
-	json_object_object_add(fleet, "revert_not_done", not_done);
-	json_object_object_add(fleet, "reference", ref);
-	return fleet;
+	fleet->nr_hosts = (int64_t)h->nr;
+	fleet->nr_ok = (int64_t)nr;
+	fleet->nr_failed = (int64_t)failed;
 }
 
 /* Build the experiment object of the good hosts (unanalysed). */
@@ -688,8 +708,14 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 	}
 	warnings = expjson_get_type(exp, "warnings", json_type_array);
 	add_heterogeneity(exp, rows, nr, labels, nr_arms, warnings);
-	json_object_object_add(
-	    exp, "fleet", fleet_member(h, rows, nr, labels, nr_arms, warnings));
+	{
+		struct fleet_doc fleet = {0};
+
+		fleet_member(h, rows, nr, labels, nr_arms, warnings, &fleet);
+		/* the seam until the merged experiment is a document */
+		json_object_object_add(exp, "fleet", fleet_doc_to_tree(&fleet));
+		fleet_doc_release(&fleet);
+	}
 	expjson_set_origin(exp, EXP_ORIGIN_FLEET);
 	*out_partial = nr < h->nr;
 	*out = exp;

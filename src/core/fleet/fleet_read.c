@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "fleet.h"
 #include "../experiment/import.h"
+#include "../model/model_tree.h"
 #include "../report/expjson.h"
 #include "../../util/error.h"
 #include "../../util/userfile.h"
@@ -219,7 +220,11 @@ int fleet_hosts_read_file(struct fleet_hosts *h, const char *path,
 			    path);
 		fleet_hosts_add(h, name, path, NULL, NULL, why.buf);
 	} else {
-		fleet_hosts_add(h, name, path, r.obj, NULL, NULL);
+		/* the seam until fleet_merge() takes documents */
+		struct json_object *exp = experiment_doc_to_tree(r.doc.exp);
+
+		fleet_hosts_add(h, name, path, exp, NULL, NULL);
+		json_object_put(exp);
 	}
 	import_run_release(&r);
 	strbuf_release(&why);

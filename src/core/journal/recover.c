@@ -1,8 +1,8 @@
 /*
- * Who is gone, and the repair at the start of a command (session.h):
- * owners are told alive or gone by pid, process start time and boot id;
- * knob_recover_stale() and knob_report_stale() read the journal without
- * the lock and open a session only when a gone owner left something.
+ * The repair at the start of a command (session.h): which owners are
+ * gone is owner.c's; knob_recover_stale() and knob_report_stale() read
+ * the journal without the lock and open a session only when a gone
+ * owner left something.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,101 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "session.h"
-#include "session-int.h"
+#include "owner-int.h"
 #include "state.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-char *knob_boot_id(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (strbuf_read_file(&sb, KNOB_BOOT_ID_FILE, 256))
-		strbuf_reset(&sb);
-	strbuf_trim(&sb);
-	if (!sb.len)
-		strbuf_addstr(&sb, KNOB_BOOT_UNKNOWN);
-	return strbuf_detach(&sb, NULL);
-}
-
-/* As session-int.h says. */
-int session_boot_known(const char *b)
-{
-	return b && *b && strcmp(b, KNOB_BOOT_UNKNOWN);
-}
-
-/* As session-int.h says. */
-uint64_t session_start_ticks(long pid)
-{
-	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
-	unsigned long long v = 0;
-	char *p;
-
-	strbuf_addf(&path, "/proc/%ld/stat", pid);
-	if (!strbuf_read_file(&sb, path.buf, 4096) &&
-	    (p = strrchr(sb.buf, ')')) &&
-	    sscanf(p + 2,
-		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u "
-		   "%*u %*d %*d %*d %*d %*d %*d %llu",
-		   &v) != 1)
-		v = 0;
-	strbuf_release(&sb);
-	strbuf_release(&path);
-	return v;
-}
-
-/* Is the process of own record r still running (read-only check)? */
-int knob_owner_alive(const struct jrec *own, const char *boot)
-{
-	/* a boot id that could not be read tells nothing: the pid and its
-	 * start time still do */
-	if (session_boot_known(boot) && session_boot_known(own->f[JF_BOOT]) &&
-	    strcmp(own->f[JF_BOOT], boot))
-		return 0;
-	return session_start_ticks((long)own->pid) == own->start_ticks &&
-	       own->start_ticks;
-}
-
-/*
- * Can recovery not tell whether r's change still applies? That is a
- * live record of a kind that does not outlive a reboot, whose owner is
- * gone, when this boot's id or the owner's could not be read: the
- * machine may have rebooted since (the change is gone, the record must
- * be retired) or not (it must be undone), and neither may be guessed.
- */
-static int cannot_tell(const struct journal *j, const struct jrec *r,
-		       const char *boot)
-{
-	const struct undo_ops *kind = undo_kind(r);
-	const struct jrec *own;
-
-	if (!session_live(r) || !kind || kind->survives_reboot)
-		return 0;
-	own = journal_find(j, r->ref);
-	if (!own ||
-	    (session_boot_known(boot) && session_boot_known(own->f[JF_BOOT])))
-		return 0;
-	return !knob_owner_alive(own, boot);
-}
-
-/* As session-int.h says. */
-int session_stale(const struct journal *j, const struct jrec *r,
-		  const char *boot)
-{
-	const struct jrec *own;
-
-	if (!session_live(r) || cannot_tell(j, r, boot))
-		return 0;
-	own = journal_find(j, r->ref);
-	if (!own)
-		return 1;
-	if (knob_owner_alive(own, boot))
-		return 0;
-	if (!session_boot_known(boot) || !session_boot_known(own->f[JF_BOOT]))
-		return !r->kept; /* a kept change waits for revert */
-	return !r->kept || strcmp(own->f[JF_BOOT], boot);
-}
 
 /* How many records recovery would act on; *pid gets an owner's pid. */
 static size_t count_stale(const struct journal *j, const char *boot,
@@ -136,7 +46,7 @@ static void say_cannot_tell(const struct journal *j, const char *boot,
 		const struct jrec *r = &j->recs[i], *own;
 		struct strbuf was = STRBUF_INIT;
 
-		if (!cannot_tell(j, r, boot))
+		if (!session_cannot_tell(j, r, boot))
 			continue;
 		own = journal_find(j, r->ref);
 		undo_kind(r)->describe(j, r, UNDO_BRIEF, &was);

@@ -28,7 +28,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include "session.h"
-#include "session-int.h"
+#include "owner-int.h"
 #include "setlock.h"
 #include "state.h"
 #include "../../util/error.h"
@@ -162,22 +162,6 @@ const char *session_seen(const struct session *s, uint64_t seq)
 		if (s->seen[i].seq == seq)
 			return s->seen[i].value;
 	return NULL;
-}
-
-const struct undo_ops *undo_kind(const struct jrec *r)
-{
-	const char *kind = jrec_kind(r);
-	size_t i;
-
-	for (i = 0; kind && journal_undo_kinds[i]; i++)
-		if (!strcmp(journal_undo_kinds[i]->kind, kind))
-			return journal_undo_kinds[i];
-	return NULL;
-}
-
-int session_live(const struct jrec *r)
-{
-	return (r->type == JREC_SET || r->type == JREC_SCR) && !r->done;
 }
 
 /* Is there a live record newer than the one at index i that changes the

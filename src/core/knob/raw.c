@@ -468,3 +468,22 @@ const struct knob_ops knob_raw_ops = {
     .describe = raw_describe,
     .regime = raw_regime,
 };
+
+/* As knob.h says: judged under the raw twin's name, when there is one,
+ * so a legacy or raw spelling gets the judgement the modern name gets. */
+enum knob_regime knob_judge(const struct knob *k, const char *canon,
+			    const struct knob_obs *o, struct strbuf *judged_as,
+			    struct strbuf *why)
+{
+	struct strbuf twin_canon = STRBUF_INIT;
+	struct knob twin;
+
+	strbuf_reset(judged_as);
+	if (!knob_raw_twin(k, canon, &twin, &twin_canon))
+		strbuf_addstr(judged_as, twin.name);
+	else if (k && k->name)
+		strbuf_addstr(judged_as, k->name);
+	knob_release(&twin);
+	strbuf_release(&twin_canon);
+	return knob_regime(k, canon, o, why);
+}

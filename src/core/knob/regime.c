@@ -18,23 +18,6 @@ enum knob_regime knob_regime(const struct knob *k, const char *canon,
 	return k->ops->regime(k, canon, o, why);
 }
 
-enum knob_regime knob_judge(const struct knob *k, const char *canon,
-			    const struct knob_obs *o, struct strbuf *judged_as,
-			    struct strbuf *why)
-{
-	struct strbuf twin_canon = STRBUF_INIT;
-	struct knob twin;
-
-	strbuf_reset(judged_as);
-	if (!knob_raw_twin(k, canon, &twin, &twin_canon))
-		strbuf_addstr(judged_as, twin.name);
-	else if (k && k->name)
-		strbuf_addstr(judged_as, k->name);
-	knob_release(&twin);
-	strbuf_release(&twin_canon);
-	return knob_regime(k, canon, o, why);
-}
-
 const char *knob_regime_name(enum knob_regime r)
 {
 	switch (r) {

@@ -5,6 +5,7 @@
 #define IOTRIAL_LIVE_INT_H
 
 #include "live.h"
+#include "../model/live_doc.h"
 
 struct knob_plan;
 
@@ -28,6 +29,6 @@ int live_arm_plan(struct live *lv, unsigned arm, struct knob_plan *plan,
  */
 int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 		      const char *const *warnings, size_t nr_warnings,
-		      struct json_object *abort, struct strbuf *err);
+		      struct live_abort *abort, struct strbuf *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "live.h"
 #include "live-int.h"
+#include "../model/model_tree.h"
 #include "../report/expjson.h"
 #include "../report/suspect.h"
 #include "../store/store.h"
@@ -61,101 +62,105 @@ static void add_design(struct json_object *exp, const struct live *lv)
 	json_object_object_add(exp, "arms", arms);
 }
 
-/* One window for "windows". */
-static struct json_object *window_json(const struct live *lv,
-				       const struct live_slot *sl, size_t seq)
+/* A copy of s, or NULL. */
+static char *dup_or_null(const char *s)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *d = json_object_new_object();
-	static const char *const dev[] = {"mbps",    "iops",   "r_await",
-					  "w_await", "aqu_sz", "util"};
-	size_t i;
-
-	json_object_object_add(o, "seq", json_object_new_int((int)seq));
-	json_object_object_add(o, "block",
-			       json_object_new_int((int)sl->w.block));
-	json_object_object_add(o, "arm", json_object_new_int((int)sl->w.arm));
-	add_str(o, "label", lv->e.arms[sl->w.arm].label);
-	json_object_object_add(o, "settle",
-			       json_object_new_boolean(sl->w.settle));
-	json_object_object_add(o, "cut_short",
-			       json_object_new_boolean(sl->w.cut_short));
-	add_num(o, "start_s", sl->start_s);
-	add_num(o, "seconds", sl->m.seconds);
-	add_num(o, "metric", sl->w.metric);
-	add_num(o, "load", sl->w.load);
-	struct lw_measure whole = sl->m;
-
-	/* the device's own numbers, not the cgroup's share */
-	whole.have_cg = false;
-	for (i = 0; sl->m.have_disk && i < sizeof(dev) / sizeof(*dev); i++)
-		add_num(d, dev[i], lw_metric(&whole, dev[i]));
-	json_object_object_add(o, "device", d);
-	add_num(o, "dirty_bytes", sl->m.dirty_bytes);
-	add_num(o, "writeback_bytes", sl->m.writeback_bytes);
-	if (sl->m.user_ok)
-		add_num(o, "user", sl->m.user);
-	if (sl->note)
-		add_str(o, "note", sl->note);
-	if (sl->other)
-		add_str(o, "other_io", sl->other);
-	if (sl->m.have_cg) {
-		struct json_object *c = json_object_new_object();
-
-		add_num(c, "mbps", sl->m.cg_mbps);
-		add_num(c, "iops", sl->m.cg_iops);
-		add_num(c, "other_mb", sl->m.other_mb);
-		json_object_object_add(o, "cgroup", c);
-	}
-	return o;
+	return s ? xstrdup(s) : NULL;
 }
 
-/* The switchback analysis into "switchback". */
-static struct json_object *switchback_json(const struct live *lv,
-					   const struct sb_result *r)
+/* A number of the document: NaN (null) when not finite. */
+static double num(double v)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *arms = json_object_new_array();
+	return isfinite(v) ? v : NAN;
+}
+
+/* One window for "windows", into o. */
+static void window_doc(const struct live *lv, const struct live_slot *sl,
+		       size_t seq, struct live_window *o)
+{
+	struct live_window_device *d = xcalloc(1, sizeof(*d));
+	struct lw_measure whole = sl->m;
+
+	memset(o, 0, sizeof(*o));
+	o->seq = (int64_t)seq;
+	o->block = sl->w.block;
+	o->arm = sl->w.arm;
+	o->label = xstrdup(
+	    lv->e.arms[sl->w.arm].label ? lv->e.arms[sl->w.arm].label : "");
+	o->settle = sl->w.settle;
+	o->cut_short = sl->w.cut_short;
+	o->start_s = num(sl->start_s);
+	o->seconds = num(sl->m.seconds);
+	o->metric = num(sl->w.metric);
+	o->load = num(sl->w.load);
+	/* the device's own numbers, not the cgroup's share */
+	whole.have_cg = false;
+	if (sl->m.have_disk) {
+		d->mbps = num(lw_metric(&whole, "mbps"));
+		d->iops = num(lw_metric(&whole, "iops"));
+		d->r_await = num(lw_metric(&whole, "r_await"));
+		d->w_await = num(lw_metric(&whole, "w_await"));
+		d->aqu_sz = num(lw_metric(&whole, "aqu_sz"));
+		d->util = num(lw_metric(&whole, "util"));
+		d->has_mbps = d->has_iops = d->has_r_await = d->has_w_await =
+		    d->has_aqu_sz = d->has_util = MODEL_SET;
+	}
+	o->device = d;
+	o->dirty_bytes = num(sl->m.dirty_bytes);
+	o->writeback_bytes = num(sl->m.writeback_bytes);
+	if (sl->m.user_ok) {
+		o->user = num(sl->m.user);
+		o->has_user = MODEL_SET;
+	}
+	o->note = dup_or_null(sl->note);
+	o->other_io = dup_or_null(sl->other);
+	if (sl->m.have_cg) {
+		o->cgroup = xcalloc(1, sizeof(*o->cgroup));
+		o->cgroup->mbps = num(sl->m.cg_mbps);
+		o->cgroup->iops = num(sl->m.cg_iops);
+		o->cgroup->other_mb = num(sl->m.other_mb);
+	}
+}
+
+/* The switchback analysis for "switchback", a new part. */
+static struct live_switchback *switchback_doc(const struct live *lv,
+					      const struct sb_result *r)
+{
+	struct live_switchback *o = xcalloc(1, sizeof(*o));
 	unsigned a;
 
-	add_num(o, "window_s", (double)lv->c.window_ns / 1e9);
-	add_num(o, "settle_s", (double)lv->c.settle_ns / 1e9);
-	json_object_object_add(o, "blocks_planned",
-			       json_object_new_int((int)lv->c.blocks));
-	json_object_object_add(o, "blocks",
-			       json_object_new_int((int)r->blocks));
-	json_object_object_add(o, "dropped",
-			       json_object_new_int((int)r->dropped));
-	add_num(o, "trend_rho", r->trend_rho);
-	add_num(o, "trend_p", r->trend_p);
-	json_object_object_add(o, "trend", json_object_new_boolean(r->trend));
-	json_object_object_add(o, "suspect_windows",
-			       json_object_new_int((int)r->suspect));
-	json_object_object_add(o, "carryover_warning",
-			       json_object_new_boolean(r->carryover_warn));
-	if (lv->c.per_load)
-		add_str(o, "per_load", lv->c.per_load);
+	o->window_s = num((double)lv->c.window_ns / 1e9);
+	o->settle_s = num((double)lv->c.settle_ns / 1e9);
+	o->blocks_planned = (int)lv->c.blocks;
+	o->blocks = (int)r->blocks;
+	o->dropped = (int)r->dropped;
+	o->trend_rho = num(r->trend_rho);
+	o->trend_p = num(r->trend_p);
+	o->trend = r->trend;
+	o->suspect_windows = (int)r->suspect;
+	o->carryover_warning = r->carryover_warn;
+	o->per_load = dup_or_null(lv->c.per_load);
+	o->arms = xcalloc(r->nr_arms + 1, sizeof(*o->arms));
+	o->nr_arms = r->nr_arms;
 	for (a = 0; a < r->nr_arms; a++) {
 		const struct sb_arm_result *ar = &r->arms[a];
-		struct json_object *ao = json_object_new_object();
+		struct live_sb_arm *ao = &o->arms[a];
 
-		json_object_object_add(ao, "arm", json_object_new_int((int)a));
-		add_num(ao, "mean_time_frac", ar->mean_t_frac);
-		add_num(ao, "mean_load", ar->mean_load);
+		ao->arm = a;
+		ao->mean_time_frac = num(ar->mean_t_frac);
+		ao->mean_load = num(ar->mean_load);
 		if (ar->valid) {
-			add_num(ao, "rand_p", ar->rand_p);
-			json_object_object_add(
-			    ao, "rand_exact",
-			    json_object_new_boolean(ar->rand_exact));
+			ao->rand = xcalloc(1, sizeof(*ao->rand));
+			ao->rand->rand_p = num(ar->rand_p);
+			ao->rand->rand_exact = ar->rand_exact;
 		}
 		if (ar->adj_valid) {
-			add_num(ao, "adj_ratio", ar->adj_ratio);
-			add_num(ao, "adj_ci_low", ar->adj_low);
-			add_num(ao, "adj_ci_high", ar->adj_high);
+			ao->adjusted = xcalloc(1, sizeof(*ao->adjusted));
+			ao->adjusted->adj_ratio = num(ar->adj_ratio);
+			ao->adjusted->adj_ci_low = num(ar->adj_low);
+			ao->adjusted->adj_ci_high = num(ar->adj_high);
 		}
-		json_object_array_add(arms, ao);
 	}
-	json_object_object_add(o, "arms", arms);
 	return o;
 }
 
@@ -304,7 +309,7 @@ static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
 
 int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 		      const char *const *warnings, size_t nr_warnings,
-		      struct json_object *abort, struct strbuf *err)
+		      struct live_abort *abort, struct strbuf *err)
 {
 	struct json_object *exp = json_object_new_object();
 	struct json_object *metric = json_object_new_object();
@@ -343,8 +348,13 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 	json_object_object_add(exp, "metric", metric);
 	add_design(exp, lv);
 	for (i = 0; i < nr; i++) {
+		struct live_window win;
+
 		w[i] = slots[i].w;
-		json_object_array_add(wins, window_json(lv, &slots[i], i));
+		/* the seam until the experiment is a document */
+		window_doc(lv, &slots[i], i, &win);
+		json_object_array_add(wins, live_window_to_tree(&win));
+		live_window_release(&win);
 	}
 	for (i = 0; i < lv->e.nr_arms; i++)
 		labels[i] = lv->e.arms[i].label;
@@ -408,7 +418,8 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 				  "windows "
 				  "done");
 	if (abort)
-		json_object_object_add(exp, "abort", abort);
+		json_object_object_add(exp, "abort", live_abort_to_tree(abort));
+	live_abort_free(abort);
 	json_object_object_add(exp, "blocks",
 			       json_object_new_int(ret ? 0 : (int)r.blocks));
 	lv->obj = exp;
@@ -431,7 +442,13 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 		json_object_array_add(warn, json_object_new_string(w0.buf));
 		strbuf_release(&w0);
 	}
-	json_object_object_add(exp, "switchback", switchback_json(lv, &r));
+	{
+		struct live_switchback *sb = switchback_doc(lv, &r);
+
+		json_object_object_add(exp, "switchback",
+				       live_switchback_to_tree(sb));
+		live_switchback_free(sb);
+	}
 	analysis_opts_init(&opts);
 	opts.baseline = lv->e.baseline;
 	ret = experiment_analyze_json(exp, &opts, err);

@@ -222,7 +222,7 @@ static double window_load(const struct live *lv, const struct lw_measure *m)
 
 /* Check the abort rules on slot sl; the first that fires goes to *out. */
 static bool check_aborts(struct run *r, const struct live_slot *sl,
-			 struct json_object **out)
+			 struct live_abort **out)
 {
 	struct strbuf why = STRBUF_INIT;
 	double base = baseline_median(r);
@@ -234,16 +234,12 @@ static bool check_aborts(struct run *r, const struct live_slot *sl,
 
 		if (!lw_abort_fires(a, v, base, &why))
 			continue;
-		*out = json_object_new_object();
-		json_object_object_add(*out, "rule",
-				       json_object_new_string(a->text));
-		json_object_object_add(*out, "why",
-				       json_object_new_string(why.buf));
-		json_object_object_add(*out, "value",
-				       json_object_new_double(v));
+		*out = xcalloc(1, sizeof(**out));
+		(*out)->rule = xstrdup(a->text);
+		(*out)->why = xstrdup(why.buf);
+		(*out)->value = v;
 		/* 0-based: the slot just measured */
-		json_object_object_add(*out, "window",
-				       json_object_new_int((int)r->nr - 1));
+		(*out)->window = (int)r->nr - 1;
 		strbuf_setf(&r->lv->stopped, "--abort-if '%s' fired: %s",
 			    a->text, why.buf);
 		r->lv->aborted = true;
@@ -256,7 +252,7 @@ static bool check_aborts(struct run *r, const struct live_slot *sl,
 
 /* Measure slot i of the schedule into r->slots[r->nr]. False when the
  * experiment ends here (stopped, aborted, someone else's change). */
-static bool one_slot(struct run *r, size_t i, struct json_object **abort,
+static bool one_slot(struct run *r, size_t i, struct live_abort **abort,
 		     struct strbuf *err, int *ret)
 {
 	struct live *lv = r->lv;
@@ -356,7 +352,7 @@ static bool one_slot(struct run *r, size_t i, struct json_object **abort,
 int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 {
 	struct run r = {.lv = lv, .h = h, .cur_arm = -1u, .stat_fd = -1};
-	struct json_object *abort = NULL;
+	struct live_abort *abort = NULL;
 	struct strbuf path = STRBUF_INIT, e = STRBUF_INIT;
 	size_t i;
 	int ret;
@@ -390,11 +386,11 @@ int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 
 		if (rr && !ret)
 			ret = err_set(err, rr, "%s", e.buf);
-		if (abort)
-			json_object_object_add(
-			    abort, "restored_after_s",
-			    json_object_new_double(
-				(double)(clock_now_ns() - t) / 1e9));
+		if (abort) {
+			abort->restored_after_s =
+			    (double)(clock_now_ns() - t) / 1e9;
+			abort->has_restored_after_s = MODEL_SET;
+		}
 	}
 	session_close(r.s, h->log);
 	r.s = NULL;
@@ -414,8 +410,7 @@ out:
 		session_rollback(r.s, r.mark, h->log, &e);
 		session_close(r.s, h->log);
 	}
-	if (abort)
-		json_object_put(abort);
+	live_abort_free(abort);
 	if (r.stat_fd >= 0)
 		procfile_close(r.stat_fd);
 	knob_plan_release(&r.cur);

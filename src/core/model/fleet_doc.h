@@ -36,7 +36,7 @@ struct fleet_host_verdict {
 };
 
 /* One host ("fleet.hosts[]"). */
-struct fleet_host {
+struct fleet_host_doc {
 	char *host;	    /* its inventory name */
 	char *status;	    /* "ok", "failed" */
 	char *source;	    /* its result file, or NULL */
@@ -61,6 +61,8 @@ struct fleet_host {
 	struct fleet_host_verdict *verdicts;
 	size_t nr_verdicts;
 	uint8_t has_verdicts;
+	bool consistent; /* its file's verdicts are its runs' */
+	uint8_t has_consistent;
 	struct model_kept *keep;
 };
 
@@ -74,7 +76,7 @@ struct fleet_reference {
 
 /* "fleet". */
 struct fleet_doc {
-	struct fleet_host *host_list; /* "hosts" */
+	struct fleet_host_doc *host_list; /* "hosts" */
 	size_t nr_host_list;
 	int64_t nr_hosts;	/* all */
 	int64_t nr_ok;		/* merged */
@@ -84,5 +86,8 @@ struct fleet_doc {
 	struct fleet_reference *reference;
 	struct model_kept *keep;
 };
+
+/* Free what fleet holds; it is left zeroed. NULL is fine. */
+void fleet_doc_release(struct fleet_doc *fleet);
 
 #endif

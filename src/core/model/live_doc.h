@@ -113,4 +113,9 @@ struct live_abort {
 	struct model_kept *keep;
 };
 
+/* Free what a part holds (NULL is fine); free also frees it. */
+void live_window_release(struct live_window *w);
+void live_switchback_free(struct live_switchback *sb);
+void live_abort_free(struct live_abort *a);
+
 #endif

@@ -173,6 +173,28 @@ struct model_desc {
 	    .nr_rows = sizeof(ROWS) / sizeof(ROWS[0]),                         \
 	}
 
+/* A document type T's init, release, decode and encode, by its
+ * table DESC. */
+#define MODEL_ENTRY_POINTS(T, DESC)                                            \
+	void T##_init(struct T *doc)                                           \
+	{                                                                      \
+		memset(doc, 0, sizeof(*doc));                                  \
+	}                                                                      \
+	void T##_release(struct T *doc)                                        \
+	{                                                                      \
+		if (doc)                                                       \
+			model_release_obj(&DESC, doc);                         \
+	}                                                                      \
+	int T##_decode(const char *text, size_t len, struct T *out,            \
+		       unsigned flags, struct strbuf *err)                     \
+	{                                                                      \
+		return model_decode_text(&DESC, out, text, len, flags, err);   \
+	}                                                                      \
+	void T##_encode(const struct T *doc, unsigned flags,                   \
+			struct strbuf *out)                                    \
+	{                                                                      \
+		model_encode_obj(&DESC, doc, flags, out);                      \
+	}
 /* A member decode did not know: its key and its value as JSON text. */
 struct kept_member {
 	char *key;
@@ -243,6 +265,8 @@ extern const struct model_desc model_pair_desc, model_num_desc,
     model_disk_delta_desc, model_truth_desc, model_run_desc, model_suspect_desc,
     model_window_desc, model_switchback_desc, model_abort_desc,
     model_fleet_desc, model_job_desc, model_experiment_desc, model_series_desc,
+    model_plan_desc, model_dry_run_desc, model_knobs_desc, model_journal_desc,
+    model_log_desc, model_diff_desc, model_info_desc, model_watch_desc,
     model_tune_desc, model_bisect_desc;
 
 /* A document's "schema", where it names one, must be ours: 0, or
@@ -251,6 +275,10 @@ int model_check_schema(const char *schema, const char *path,
 		       struct strbuf *err);
 
 struct json_object;
+
+/* Make every string of the tree o printable, member names too
+ * (MODEL_DECODE_PRINTABLE); a renamed member moves to the end. */
+void model_tree_printable(struct json_object *o);
 
 /* The generic walk (model_json.c). */
 int model_decode_text(const struct model_desc *d, void *out, const char *text,

@@ -50,11 +50,18 @@ enum model_has {
 	(1u << 0) /* refuse members this iotrial does                          \
 		     not know */
 
+#define MODEL_DECODE_PRINTABLE                                                 \
+	(1u << 1) /* make every string, member names too, printable            \
+		     (util/text.h): a document from elsewhere */
+
 /* Encode flags (model_json.h). */
 #define MODEL_ENCODE_PLAIN (1u << 0) /* one line, no spaces */
 #define MODEL_ENCODE_ESCAPE_SLASH                                              \
 	(1u << 1) /* "/" as "\/" (the store's                                  \
 		     runs table) */
+#define MODEL_ENCODE_TIGHT                                                     \
+	(1u << 2) /* pretty without a space after ':'                          \
+		     (knobs --json) */
 
 /* What decode kept of one JSON object beyond its typed members. */
 struct model_kept;

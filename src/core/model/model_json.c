@@ -576,6 +576,55 @@ static int decode_obj(struct dec *c, const struct model_desc *d,
 	return ret;
 }
 
+void model_tree_printable(struct json_object *o)
+{
+	size_t i, n, nr_bad = 0, alloc_bad = 0;
+	char **bad = NULL;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string: {
+		char *s = xstrdup(json_object_get_string(o));
+
+		if (text_make_printable(s))
+			json_object_set_string(o, s);
+		free(s);
+		break;
+	}
+	case json_type_array:
+		n = json_object_array_length(o);
+		for (i = 0; i < n; i++)
+			model_tree_printable(json_object_array_get_idx(o, i));
+		break;
+	case json_type_object: {
+		json_object_object_foreach(o, key, val)
+		{
+			char *k = xstrdup(key);
+
+			model_tree_printable(val);
+			if (text_make_printable(k)) {
+				ALLOC_GROW(bad, nr_bad + 1, alloc_bad);
+				bad[nr_bad++] = xstrdup(key);
+			}
+			free(k);
+		}
+		/* renamed after the walk: deleting would break it */
+		for (i = 0; i < nr_bad; i++) {
+			struct json_object *v =
+			    json_object_get(json_object_object_get(o, bad[i]));
+
+			json_object_object_del(o, bad[i]);
+			text_make_printable(bad[i]);
+			json_object_object_add(o, bad[i], v);
+			free(bad[i]);
+		}
+		free(bad);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 int model_decode_tree(const struct model_desc *d, void *out,
 		      struct json_object *tree, unsigned flags,
 		      struct strbuf *err)
@@ -619,6 +668,8 @@ int model_decode_text(const struct model_desc *d, void *out, const char *text,
 			return err_set(err, -EINVAL,
 				       "text after the JSON object");
 		}
+	if (flags & MODEL_DECODE_PRINTABLE)
+		model_tree_printable(jo);
 	ret = model_decode_tree(d, out, jo, flags, err);
 	json_object_put(jo);
 	return ret;

@@ -46,8 +46,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "command_doc.h"
 #include "experiment_doc.h"
 #include "job_doc.h"
+#include "listing_doc.h"
+#include "plan_doc.h"
 #include "run_doc.h"
 #include "series_doc.h"
 #include "../../util/strbuf.h"
@@ -65,6 +68,27 @@ int job_doc_decode(const char *text, size_t len, struct job_doc *out,
 		   unsigned flags, struct strbuf *err);
 int series_doc_decode(const char *text, size_t len, struct series_doc *out,
 		      unsigned flags, struct strbuf *err);
+int series_plan_doc_decode(const char *text, size_t len,
+			   struct series_plan_doc *out, unsigned flags,
+			   struct strbuf *err);
+
+int plan_doc_decode(const char *text, size_t len, struct plan_doc *out,
+		    unsigned flags, struct strbuf *err);
+int dry_run_doc_decode(const char *text, size_t len, struct dry_run_doc *out,
+		       unsigned flags, struct strbuf *err);
+
+int knobs_doc_decode(const char *text, size_t len, struct knobs_doc *out,
+		     unsigned flags, struct strbuf *err);
+int journal_doc_decode(const char *text, size_t len, struct journal_doc *out,
+		       unsigned flags, struct strbuf *err);
+int log_doc_decode(const char *text, size_t len, struct log_doc *out,
+		   unsigned flags, struct strbuf *err);
+int diff_doc_decode(const char *text, size_t len, struct diff_doc *out,
+		    unsigned flags, struct strbuf *err);
+int info_doc_decode(const char *text, size_t len, struct info_doc *out,
+		    unsigned flags, struct strbuf *err);
+int watch_doc_decode(const char *text, size_t len, struct watch_doc *out,
+		     unsigned flags, struct strbuf *err);
 
 /* Append doc as JSON to out. */
 void run_doc_encode(const struct run_doc *doc, unsigned flags,
@@ -75,6 +99,30 @@ void job_doc_encode(const struct job_doc *doc, unsigned flags,
 		    struct strbuf *out);
 void series_doc_encode(const struct series_doc *doc, unsigned flags,
 		       struct strbuf *out);
+void series_ctx_doc_encode(const struct series_ctx_doc *doc, unsigned flags,
+			   struct strbuf *out);
+void series_plan_doc_encode(const struct series_plan_doc *doc, unsigned flags,
+			    struct strbuf *out);
+
+void plan_doc_encode(const struct plan_doc *doc, unsigned flags,
+		     struct strbuf *out);
+void dry_run_doc_encode(const struct dry_run_doc *doc, unsigned flags,
+			struct strbuf *out);
+
+void knobs_doc_encode(const struct knobs_doc *doc, unsigned flags,
+		      struct strbuf *out);
+void journal_doc_encode(const struct journal_doc *doc, unsigned flags,
+			struct strbuf *out);
+void log_doc_encode(const struct log_doc *doc, unsigned flags,
+		    struct strbuf *out);
+void diff_doc_encode(const struct diff_doc *doc, unsigned flags,
+		     struct strbuf *out);
+void info_doc_encode(const struct info_doc *doc, unsigned flags,
+		     struct strbuf *out);
+void watch_doc_encode(const struct watch_doc *doc, unsigned flags,
+		      struct strbuf *out);
+/* log's entries alone, as an array (--behaviour=log-json-array). */
+void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);
 
 /*
  * Are a and b the same document: every member, the order and the

@@ -5,12 +5,14 @@
  * go in the table's order (the writers'), or in the order decode kept;
  * what decode kept as unknown goes back where it was.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 #include "model-int.h"
 #include "model_tree.h"
+#include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -293,6 +295,8 @@ void model_encode_obj(const struct model_desc *d, const void *obj,
 		jf = 0;
 	if (flags & MODEL_ENCODE_PLAIN)
 		jf |= JSON_C_TO_STRING_PLAIN;
+	else if (flags & MODEL_ENCODE_TIGHT)
+		jf |= JSON_C_TO_STRING_PRETTY;
 	else
 		jf |= JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED;
 	strbuf_addstr(out, json_object_to_json_string_ext(o, jf));
@@ -314,6 +318,36 @@ int experiment_doc_from_tree(struct json_object *tree,
 	return model_decode_tree(&model_experiment_desc, out, tree, flags, err);
 }
 
+/* A verdict's "suspect" array from a tree, member by member through the
+ * suspect's table: the seam for fleet_merge.c until its hosts' verdicts
+ * are documents. */
+int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
+			   size_t *nr, struct strbuf *err)
+{
+	const struct model_desc *d = &model_suspect_desc;
+	size_t i, n;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!json_object_is_type(arr, json_type_array))
+		return err_set(err, -EINVAL, "suspect: expected an array");
+	n = json_object_array_length(arr);
+	*out = xcalloc(n + 1, d->size);
+	for (i = 0; i < n && !ret; i++)
+		ret = model_decode_tree(d, (char *)*out + i * d->size,
+					json_object_array_get_idx(arr, i), 0,
+					err);
+	*nr = i;
+	if (ret) {
+		while (*nr)
+			model_release_obj(d, (char *)*out + --*nr * d->size);
+		free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
 struct json_object *run_doc_to_tree(const struct run_doc *doc)
 {
 	return model_encode_tree(&model_run_desc, doc);
@@ -329,12 +363,22 @@ struct json_object *env_doc_to_tree(const struct env_doc *env)
 	return model_encode_tree(&model_env_desc, env);
 }
 
-void disk_delta_doc_to_tree(const struct disk_delta_doc *d,
-			    struct json_object *o)
+struct json_object *live_window_to_tree(const struct live_window *w)
 {
-	struct json_object *t = model_encode_tree(&model_disk_delta_desc, d);
+	return model_encode_tree(&model_window_desc, w);
+}
 
-	json_object_object_foreach(t, key, val)
-	    json_object_object_add(o, key, json_object_get(val));
-	json_object_put(t);
+struct json_object *live_switchback_to_tree(const struct live_switchback *sb)
+{
+	return model_encode_tree(&model_switchback_desc, sb);
+}
+
+struct json_object *live_abort_to_tree(const struct live_abort *a)
+{
+	return model_encode_tree(&model_abort_desc, a);
+}
+
+struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet)
+{
+	return model_encode_tree(&model_fleet_desc, fleet);
 }

@@ -113,6 +113,26 @@ static const struct model_row abort_rows[] = {
 MODEL_DESC(model_abort_desc, S, abort_rows);
 #undef S
 
+void live_window_release(struct live_window *w)
+{
+	if (w)
+		model_release_obj(&model_window_desc, w);
+}
+
+void live_switchback_free(struct live_switchback *sb)
+{
+	if (sb)
+		model_release_obj(&model_switchback_desc, sb);
+	free(sb);
+}
+
+void live_abort_free(struct live_abort *a)
+{
+	if (a)
+		model_release_obj(&model_abort_desc, a);
+	free(a);
+}
+
 /* ---- fleet ---- */
 
 #define S struct fleet_host_verdict
@@ -140,7 +160,7 @@ static const struct model_row hv_rows[] = {
 static MODEL_DESC(hv_desc, S, hv_rows);
 #undef S
 
-#define S struct fleet_host
+#define S struct fleet_host_doc
 static const struct model_row host_rows[] = {
     M(S, "host", MK_STR, host, 0),
     M(S, "status", MK_STR, status, 0),
@@ -159,6 +179,7 @@ static const struct model_row host_rows[] = {
     M(S, "schedulers", MK_STR, schedulers, MF_OPT),
     MAH(S, "differs", MK_STR, differs, 0, NULL),
     MAH(S, "verdicts", MK_OBJ, verdicts, 0, &hv_desc),
+    MH(S, "consistent", MK_BOOL, consistent, 0),
 };
 static MODEL_DESC(host_desc, S, host_rows);
 #undef S
@@ -183,6 +204,13 @@ static const struct model_row fleet_rows[] = {
 };
 MODEL_DESC(model_fleet_desc, S, fleet_rows);
 #undef S
+
+/* Free what the fleet part holds, through its table. */
+void fleet_doc_release(struct fleet_doc *fleet)
+{
+	if (fleet)
+		model_release_obj(&model_fleet_desc, fleet);
+}
 
 /* ---- a job file's runs ---- */
 

@@ -6,8 +6,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 #include "model-int.h"
 #include "model_json.h"
+#include "../../util/xalloc.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
@@ -28,7 +30,7 @@ static const struct model_row iteration_rows[] = {
 static MODEL_DESC(iteration_desc, S, iteration_rows);
 #undef S
 
-#define S struct series_group
+#define S struct series_group_doc
 static const struct model_row group_rows[] = {
     M(S, "group", MK_INT, group, 0),
     M(S, "value", MK_STR, value, 0),
@@ -106,6 +108,82 @@ const struct model_desc model_series_desc = {
     .check = series_check,
 };
 #undef S
+
+#define S struct series_plan_doc
+static const struct model_row plan_rows[] = {
+    M(S, "start", MK_INT, start, MF_REQ),
+    MA(S, "order", MK_STR, order, MF_REQ, NULL),
+};
+static MODEL_DESC(plan_desc, S, plan_rows);
+#undef S
+
+#define S struct series_ctx_doc
+static const struct model_row ctx_rows[] = {
+    MMH(S, "knobs", knobs, 0, &model_pair_desc),
+    MAH(S, "devices", MK_OBJ, devices, 0, &model_truth_device_desc),
+};
+static MODEL_DESC(ctx_desc, S, ctx_rows);
+#undef S
+
+void series_ctx_doc_release(struct series_ctx_doc *doc)
+{
+	if (doc)
+		model_release_obj(&ctx_desc, doc);
+}
+
+void series_ctx_doc_encode(const struct series_ctx_doc *doc, unsigned flags,
+			   struct strbuf *out)
+{
+	model_encode_obj(&ctx_desc, doc, flags, out);
+}
+
+void series_argv_encode(const char *const *argv, size_t n, struct strbuf *out)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(argv[i]));
+	strbuf_addstr(
+	    out, json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
+	json_object_put(a);
+}
+
+int series_argv_decode(const char *text, char ***out, size_t *n,
+		       struct strbuf *err)
+{
+	struct json_object *a = json_tokener_parse(text);
+	size_t i, len;
+
+	*out = NULL;
+	*n = 0;
+	if (!json_object_is_type(a, json_type_array) ||
+	    !(len = json_object_array_length(a))) {
+		json_object_put(a);
+		return err_set(err, -EINVAL, "not a list of arguments");
+	}
+	*out = xcalloc(len + 1, sizeof(**out));
+	for (i = 0; i < len; i++) {
+		struct json_object *v = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(v, json_type_string) ||
+		    strlen(json_object_get_string(v)) !=
+			(size_t)json_object_get_string_len(v)) {
+			json_object_put(a);
+			while (*n)
+				free((*out)[--*n]);
+			free(*out);
+			*out = NULL;
+			return err_set(err, -EINVAL, "[%zu]: expected a string",
+				       i);
+		}
+		(*out)[(*n)++] = xstrdup(json_object_get_string(v));
+	}
+	json_object_put(a);
+	return 0;
+}
+
+MODEL_ENTRY_POINTS(series_plan_doc, plan_desc)
 
 void series_doc_init(struct series_doc *doc)
 {

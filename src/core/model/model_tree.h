@@ -9,6 +9,7 @@
 #define IOTRIAL_MODEL_TREE_H
 
 #include <json-c/json.h>
+#include "import_doc.h"
 #include "model_json.h"
 
 /* Decode the tree as decode does its text (model_json.h); out is
@@ -19,13 +20,19 @@ int experiment_doc_from_tree(struct json_object *tree,
 			     struct experiment_doc *out, unsigned flags,
 			     struct strbuf *err);
 
+/* A verdict's "suspect" array as the tree arr holds it into *out (*nr
+ * of them, new); 0 or -EINVAL with err set (nothing in *out). */
+int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
+			   size_t *nr, struct strbuf *err);
+
 /* The tree encode would print; the caller owns it (json_object_put). */
 struct json_object *run_doc_to_tree(const struct run_doc *doc);
 struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc);
 struct json_object *env_doc_to_tree(const struct env_doc *env);
-
-/* Add d's members to the object o (a line of `watch --json`). */
-void disk_delta_doc_to_tree(const struct disk_delta_doc *d,
-			    struct json_object *o);
+struct json_object *fio_doc_to_tree(const struct fio_doc *fio);
+struct json_object *live_window_to_tree(const struct live_window *w);
+struct json_object *live_switchback_to_tree(const struct live_switchback *sb);
+struct json_object *live_abort_to_tree(const struct live_abort *a);
+struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet);
 
 #endif

@@ -187,8 +187,4 @@ void truth_to_doc(const struct truth *t, struct run_doc *run);
  * and `iotrial watch --json` lines share. */
 void disk_delta_to_doc(const struct disk_delta *d, struct disk_delta_doc *o);
 
-/* The same added to the json-c object obj (through model/model_tree.h),
- * for watch's lines until they are a document of the model's. */
-void disk_delta_to_json(const struct disk_delta *d, struct json_object *obj);
-
 #endif

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "truth.h"
 #include "regime_obs.h"
-#include "../model/model_tree.h"
+#include "../model/model_json.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -54,14 +54,6 @@ void disk_delta_to_doc(const struct disk_delta *d, struct disk_delta_doc *o)
 	o->dmbps = d->has_discards ? d->dmbps : NAN;
 	o->d_await_ms = d->has_discards ? d->d_await_ms : NAN;
 	o->seconds = d->seconds;
-}
-
-void disk_delta_to_json(const struct disk_delta *d, struct json_object *obj)
-{
-	struct disk_delta_doc o;
-
-	disk_delta_to_doc(d, &o);
-	disk_delta_doc_to_tree(&o, obj);
 }
 
 /* An array of nr doubles, for a series. */

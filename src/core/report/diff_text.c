@@ -9,7 +9,10 @@
 #include "expjson.h"
 #include "report.h"
 #include "../../version.h"
+#include "../model/model_tree.h"
 #include "../observe/env.h"
+#include "../../util/text.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* Lines "env differs: ..." and "params differ: ..." into out; count. */
@@ -78,16 +81,16 @@ static void labels(struct json_object *e[2], const int arm[2],
 				       "label");
 }
 
-/* The lines of text as a JSON array of strings. */
-static struct json_object *lines_json(const char *text)
+/* The lines of text as an array of *nr strings. */
+static char **lines_of(const char *text, size_t *nr)
 {
-	struct json_object *lines = json_object_new_array();
+	char **lines = xcalloc(strlen(text) + 1, sizeof(*lines));
 	const char *p, *nl;
 
+	*nr = 0;
 	for (p = text; *p; p = nl + 1) {
 		nl = strchrnul(p, '\n');
-		json_object_array_add(
-		    lines, json_object_new_string_len(p, (int)(nl - p)));
+		lines[(*nr)++] = xstrndup(p, (size_t)(nl - p));
 		if (!*nl)
 			break;
 	}
@@ -144,31 +147,35 @@ void report_diff_json(struct json_object *e[2], const char *const id[2],
 		      const int arm[2], struct json_object *d,
 		      const char *unlike, struct strbuf *out)
 {
-	struct json_object *o = json_object_new_object();
-	struct strbuf env = STRBUF_INIT;
+	struct strbuf env = STRBUF_INIT, err = STRBUF_INIT;
 	const char *label[2];
+	struct diff_doc doc;
+	size_t from = out->len;
 
 	labels(e, arm, label);
 	env_lines(e, id, &env);
-	json_object_object_add(o, "schema",
-			       json_object_new_string(IOTRIAL_SCHEMA));
-	json_object_object_add(o, "before",
-			       json_object_get(expjson_get(e[0], "id")));
-	json_object_object_add(o, "after",
-			       json_object_get(expjson_get(e[1], "id")));
-	json_object_object_add(o, "arm_before",
-			       json_object_new_string(label[0]));
-	json_object_object_add(o, "arm_after",
-			       json_object_new_string(label[1]));
-	json_object_object_add(o, "like_for_like",
-			       json_object_new_boolean(!unlike || !*unlike));
-	json_object_object_add(o, "unlike", lines_json(unlike ? unlike : ""));
-	json_object_object_add(o, "verdict",
-			       json_object_new_string(report_diff_verdict(d)));
-	if (d)
-		json_object_object_add(o, "experiment", json_object_get(d));
-	json_object_object_add(o, "differences", lines_json(env.buf));
-	report_json_string(o, out);
-	json_object_put(o);
+	diff_doc_init(&doc);
+	doc.schema = xstrdup(IOTRIAL_SCHEMA);
+	doc.before = xstrdup(expjson_str(e[0], "id"));
+	doc.after = xstrdup(expjson_str(e[1], "id"));
+	doc.arm_before = xstrdup(label[0]);
+	doc.arm_after = xstrdup(label[1]);
+	doc.like_for_like = !unlike || !*unlike;
+	doc.unlike = lines_of(unlike ? unlike : "", &doc.nr_unlike);
+	doc.verdict = xstrdup(report_diff_verdict(d));
+	if (d) {
+		/* the seam until diff_build() makes a document */
+		doc.experiment = xcalloc(1, sizeof(*doc.experiment));
+		if (experiment_doc_from_tree(d, doc.experiment, 0, &err)) {
+			experiment_doc_free(doc.experiment);
+			doc.experiment = NULL;
+		}
+	}
+	doc.differences = lines_of(env.buf, &doc.nr_differences);
+	diff_doc_encode(&doc, 0, out);
+	/* json-c writes a string's bytes as they are, UTF-8 or not */
+	text_json_safe(out, from);
+	diff_doc_release(&doc);
 	strbuf_release(&env);
+	strbuf_release(&err);
 }

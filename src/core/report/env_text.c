@@ -8,7 +8,10 @@
 #include "env_text.h"
 #include "report.h"
 #include "../../version.h"
+#include "../model/model_json.h"
+#include "../../util/text.h"
 #include "../../util/units.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* One device line (and a second with its queue values), indented by
@@ -121,15 +124,16 @@ void report_env_text(const struct env *e, struct strbuf *sb)
 
 void report_env_json(const struct env *e, struct strbuf *out)
 {
-	struct json_object *env = env_to_json_object(e);
-	struct json_object *o = json_object_new_object();
+	struct info_doc doc;
+	size_t from = out->len;
 
-	/* "schema" first, then the environment's keys in their order */
-	json_object_object_add(o, "schema",
-			       json_object_new_string(IOTRIAL_SCHEMA));
-	json_object_object_foreach(env, key, val)
-	    json_object_object_add(o, key, json_object_get(val));
-	report_json_string(o, out);
-	json_object_put(o);
-	json_object_put(env);
+	/* "schema" first, then the environment's members in their order */
+	info_doc_init(&doc);
+	doc.schema = xstrdup(IOTRIAL_SCHEMA);
+	doc.env = xcalloc(1, sizeof(*doc.env));
+	env_to_doc(e, doc.env);
+	info_doc_encode(&doc, 0, out);
+	/* json-c writes a string's bytes as they are, UTF-8 or not */
+	text_json_safe(out, from);
+	info_doc_release(&doc);
 }

@@ -22,7 +22,7 @@ static bool marked(const struct fleet_host_verdict *v)
 #define HV_NUM(v, f) ((v)->has_##f == MODEL_SET ? (v)->f : NAN)
 
 /* One good host's cells: kernel, then its ratio and verdict per arm. */
-static void host_cells(const struct fleet_host *h, struct emit *e)
+static void host_cells(const struct fleet_host_doc *h, struct emit *e)
 {
 	size_t i;
 
@@ -43,7 +43,7 @@ static void host_cells(const struct fleet_host *h, struct emit *e)
 
 /* Under a host whose revert did not run or failed: that it may still
  * hold a changed setting (its failure line may say why, but not that). */
-static void revert_row(const struct fleet_host *h, struct emit *e)
+static void revert_row(const struct fleet_host_doc *h, struct emit *e)
 {
 	const char *r = rd_s(h->revert);
 
@@ -187,7 +187,7 @@ void report_fleet_section(const struct experiment_doc *doc, struct emit *e)
 	emit_heading(e, 2, s.buf, s.buf);
 	emit_table(e, &t);
 	for (i = 0; i < f->nr_host_list; i++) {
-		const struct fleet_host *h = &f->host_list[i];
+		const struct fleet_host_doc *h = &f->host_list[i];
 
 		emit_cell(e, "%s", rd_s(h->host));
 		if (strcmp(rd_s(h->status), "ok")) {

@@ -13,12 +13,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include "journal_text.h"
+#include "../model/model_json.h"
 #include "../../version.h"
 #include "../journal/session.h"
 #include "../journal/state.h"
 #include "../../util/error.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* Append the local time of t_s: "2024-11-29 22:01:03". */
@@ -177,69 +178,59 @@ static const char *owner_state(const struct jrec *own, int kept,
 	return "gone";
 }
 
-/* A journal field as a JSON string, or null when absent. */
-static struct json_object *field(const struct jrec *r, int f)
+/* A journal field into *out with its presence byte: null when the line
+ * lacks it. */
+static void field(const struct jrec *r, int f, char **out, uint8_t *has)
 {
-	return r->f[f] ? json_object_new_string(r->f[f]) : NULL;
+	*out = r->f[f] ? xstrdup(r->f[f]) : NULL;
+	*has = r->f[f] ? MODEL_SET : MODEL_NULL;
 }
 
-/* One record still to undo, for report_journal_json(). */
-static struct json_object *record_json(const struct journal *j,
-				       const struct jrec *r, const char *boot)
+/* One record still to undo, for report_journal_json(), into o. */
+static void record_doc(const struct journal *j, const struct jrec *r,
+		       const char *boot, struct journal_record_doc *o)
 {
-	struct json_object *o = json_object_new_object(), *ow;
 	const struct jrec *own = journal_find(j, r->ref);
 	const struct undo_ops *kind = undo_kind(r);
 	struct strbuf text = STRBUF_INIT;
 
-	json_object_object_add(o, "seq", json_object_new_uint64(r->seq));
-	json_object_object_add(o, "kind", json_object_new_string(jrec_kind(r)));
+	o->seq = r->seq;
+	o->kind = xstrdup(jrec_kind(r));
 	if (r->type == JREC_SET) {
-		json_object_object_add(o, "knob", field(r, JF_NAME));
-		json_object_object_add(o, "scope", field(r, JF_SCOPE));
-		json_object_object_add(o, "object", field(r, JF_OBJECT));
-		json_object_object_add(o, "original", field(r, JF_ORIG));
-		json_object_object_add(o, "wrote", field(r, JF_WROTE));
+		field(r, JF_NAME, &o->knob, &o->has_knob);
+		field(r, JF_SCOPE, &o->scope, &o->has_scope);
+		field(r, JF_OBJECT, &o->object, &o->has_object);
+		field(r, JF_ORIG, &o->original, &o->has_original);
+		field(r, JF_WROTE, &o->wrote, &o->has_wrote);
 	} else {
-		json_object_object_add(o, "what", field(r, JF_WHAT));
-		json_object_object_add(o, "path", field(r, JF_A));
+		field(r, JF_WHAT, &o->what, &o->has_what);
+		field(r, JF_A, &o->path, &o->has_path);
 	}
-	json_object_object_add(o, "kept", json_object_new_boolean(r->kept));
+	o->kept = r->kept;
 	if (own) {
-		ow = json_object_new_object();
-		json_object_object_add(ow, "command", field(own, JF_CMD));
-		json_object_object_add(ow, "pid",
-				       json_object_new_int64(own->pid));
-		strbuf_reset(&text);
+		struct journal_owner_doc *ow = xcalloc(1, sizeof(*ow));
+
+		ow->command = own->f[JF_CMD] ? xstrdup(own->f[JF_CMD]) : NULL;
+		ow->pid = own->pid;
 		add_time(&text, own->time_s);
-		json_object_object_add(ow, "time",
-				       json_object_new_string(text.buf));
-		json_object_object_add(
-		    ow, "state",
-		    json_object_new_string(owner_state(own, r->kept, boot)));
-		json_object_object_add(o, "owner", ow);
-	} else {
-		json_object_object_add(o, "owner", NULL);
+		ow->time = strbuf_detach(&text, NULL);
+		ow->state = xstrdup(owner_state(own, r->kept, boot));
+		o->owner = ow;
 	}
-	strbuf_reset(&text);
 	if (kind)
 		kind->describe(j, r, UNDO_LIST, &text);
-	json_object_object_add(o, "text", json_object_new_string(text.buf));
-	strbuf_release(&text);
-	return o;
+	o->text = strbuf_detach(&text, NULL);
 }
 
-int report_journal_json(struct json_object **out, struct strbuf *err)
+int report_journal_json(struct journal_doc *out, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
-	struct json_object *o = json_object_new_object();
-	struct json_object *arr = json_object_new_array();
 	struct journal j;
 	char *boot = knob_boot_id();
 	size_t i, nlive = 0;
 	int ret, dir_fd = -1;
 
-	*out = NULL;
+	journal_doc_init(out);
 	knob_journal_path(&path);
 	journal_init(&j, path.buf);
 	ret = state_open(0, &dir_fd, &why);
@@ -263,26 +254,20 @@ int report_journal_json(struct json_object **out, struct strbuf *err)
 		goto out;
 	}
 	nlive = journal_live(&j);
+	out->records = xcalloc(j.nr + 1, sizeof(*out->records));
 	for (i = 0; i < j.nr; i++) {
 		const struct jrec *r = &j.recs[i];
 
 		if ((r->type != JREC_SET && r->type != JREC_SCR) || r->done)
 			continue;
-		json_object_array_add(arr, record_json(&j, r, boot));
+		record_doc(&j, r, boot, &out->records[out->nr_records++]);
 	}
 done:
-	json_object_object_add(o, "schema",
-			       json_object_new_string(IOTRIAL_SCHEMA));
-	json_object_object_add(o, "kind", json_object_new_string("journal"));
-	json_object_object_add(o, "journal", json_object_new_string(path.buf));
-	json_object_object_add(o, "live", json_object_new_uint64(nlive));
-	json_object_object_add(o, "records", arr);
-	arr = NULL;
-	*out = o;
-	o = NULL;
+	out->schema = xstrdup(IOTRIAL_SCHEMA);
+	out->kind = xstrdup("journal");
+	out->journal = xstrdup(path.buf);
+	out->live = nlive;
 out:
-	json_object_put(arr);
-	json_object_put(o);
 	journal_release(&j);
 	if (dir_fd >= 0)
 		close(dir_fd);

@@ -21,16 +21,17 @@
 int report_journal_text(struct strbuf *out, size_t *out_live,
 			struct strbuf *err);
 
-struct json_object;
+struct journal_doc;
 /*
  * What the journal holds as {"schema", "kind": "journal", "journal",
  * "live", "records": [...]}: per change still to undo its sequence
  * number, kind, knob fields, the owner (command, pid, time, state:
  * "kept", "running", "gone" or "before-reboot") and the text `revert
  * --list` gives it. Read-only, like report_journal_text(); returns 0
- * with *out set (the caller owns it), or -errno with err set (-EBADMSG
- * for a corrupt journal).
+ * with *out filled, or -errno with err set (-EBADMSG
+ * for a corrupt journal). out is initialised here; the caller releases
+ * it, after an error too.
  */
-int report_journal_json(struct json_object **out, struct strbuf *err);
+int report_journal_json(struct journal_doc *out, struct strbuf *err);
 
 #endif

@@ -6,6 +6,8 @@
  */
 #include <string.h>
 #include "knob_text.h"
+#include "../model/model_json.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 void report_knobs_head(const struct knob_ctx *ctx, struct strbuf *out)
@@ -73,96 +75,80 @@ void report_knobs_tail(const struct knob_ctx *ctx, struct strbuf *out)
 			   "(e.g. sysctl:vm.swappiness)\n");
 }
 
-/* Split text at sep into a JSON array of its non-empty pieces. */
-static struct json_object *split(const char *text, char sep)
+/* Split text at sep into an array of its non-empty pieces. */
+static char **split(const char *text, char sep, size_t *out_nr)
 {
-	struct json_object *a = json_object_new_array();
+	char **a = xcalloc(strlen(text) + 1, sizeof(*a));
 	const char *p = text, *e;
 
+	*out_nr = 0;
 	while (*p) {
 		e = strchr(p, sep);
 		if (!e)
 			e = p + strlen(p);
 		if (e > p)
-			json_object_array_add(
-			    a, json_object_new_string_len(p, (int)(e - p)));
+			a[(*out_nr)++] = xstrndup(p, (size_t)(e - p));
 		p = *e ? e + 1 : e;
 	}
 	return a;
 }
 
-struct json_object *report_knob_json(const struct knob *k, const char *value,
-				     const struct knob_desc *d)
+void report_knob_doc(const struct knob *k, const char *value,
+		     const struct knob_desc *d, struct knobs_doc *doc)
 {
-	struct json_object *o = json_object_new_object();
+	struct knob_doc *o;
 
-	json_object_object_add(o, "name", json_object_new_string(k->name));
-	json_object_object_add(o, "value", json_object_new_string(value));
-	json_object_object_add(o, "shown",
-			       json_object_new_string(d->shown.buf));
-	json_object_object_add(o, "unit", json_object_new_string(d->unit.buf));
-	json_object_object_add(o, "allowed",
-			       json_object_new_string(d->allowed.buf));
-	json_object_object_add(
-	    o, "scope", json_object_new_string(knob_scope_name(k->scope)));
-	json_object_object_add(o, "object", json_object_new_string(k->object));
-	json_object_object_add(o, "path", json_object_new_string(k->path));
-	json_object_object_add(o, "legacy_names", split(d->legacy.buf, ' '));
-	json_object_object_add(o, "notes", split(d->notes.buf, '\n'));
-	return o;
+	doc->knobs =
+	    xrealloc(doc->knobs, (doc->nr_knobs + 1) * sizeof(*doc->knobs));
+	o = &doc->knobs[doc->nr_knobs++];
+	memset(o, 0, sizeof(*o));
+	o->name = xstrdup(k->name);
+	o->value = xstrdup(value);
+	o->shown = xstrdup(d->shown.buf);
+	o->unit = xstrdup(d->unit.buf);
+	o->allowed = xstrdup(d->allowed.buf);
+	o->scope = xstrdup(knob_scope_name(k->scope));
+	o->object = xstrdup(k->object);
+	o->path = xstrdup(k->path);
+	o->legacy_names = split(d->legacy.buf, ' ', &o->nr_legacy_names);
+	o->notes = split(d->notes.buf, '\n', &o->nr_notes);
 }
 
 /* The names another target would offer that ctx's cannot (a disk's when
- * ctx has none): for the completion and for people, as an array. */
-static struct json_object *unavailable_names(const struct knob_ctx *ctx)
+ * ctx has none): for the completion and for people, into doc. */
+static void unavailable_names(const struct knob_ctx *ctx, struct knobs_doc *doc)
 {
-	struct json_object *arr = json_object_new_array();
 	struct knob_list all = {0}, here = {0};
 	size_t i;
 
 	knob_names_anywhere(&all);
 	knob_names(ctx, &here);
+	doc->unavailable_knobs =
+	    xcalloc(all.nr + 1, sizeof(*doc->unavailable_knobs));
 	for (i = 0; i < all.nr; i++)
 		if (!knob_list_has(&here, all.v[i]))
-			json_object_array_add(arr,
-					      json_object_new_string(all.v[i]));
+			doc->unavailable_knobs[doc->nr_unavailable_knobs++] =
+			    xstrdup(all.v[i]);
 	knob_list_release(&all);
 	knob_list_release(&here);
-	return arr;
 }
 
-void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
+void report_knobs_json(const struct knob_ctx *ctx, struct knobs_doc *doc,
 		       struct strbuf *out)
 {
-	struct json_object *root = json_object_new_object();
-	struct json_object *un = json_object_new_object();
+	struct knobs_unavailable *un = xcalloc(1, sizeof(*un));
 
-	json_object_object_add(root, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(root, "device",
-			       ctx->disk ? json_object_new_string(ctx->disk)
-					 : NULL);
-	json_object_object_add(
-	    root, "mount",
-	    ctx->mountpoint ? json_object_new_string(ctx->mountpoint) : NULL);
-	json_object_object_add(root, "knobs", knobs);
+	doc->schema = xstrdup("iotrial/1");
+	doc->device = ctx->disk ? xstrdup(ctx->disk) : NULL;
+	doc->mount = ctx->mountpoint ? xstrdup(ctx->mountpoint) : NULL;
 	if (!ctx->disk)
-		json_object_object_add(
-		    un, "device",
-		    json_object_new_string(ctx->why_no_disk
-					       ? ctx->why_no_disk
-					       : "no device was given"));
+		un->device = xstrdup(ctx->why_no_disk ? ctx->why_no_disk
+						      : "no device was given");
 	if (!ctx->mountpoint)
-		json_object_object_add(
-		    un, "mount", json_object_new_string(ctx->why_no_mount));
-	json_object_object_add(root, "unavailable", un);
-	json_object_object_add(root, "unavailable_knobs",
-			       unavailable_names(ctx));
-	strbuf_addf(out, "%s\n",
-		    json_object_to_json_string_ext(
-			root, JSON_C_TO_STRING_PRETTY |
-				  JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
+		un->mount = xstrdup(ctx->why_no_mount);
+	doc->unavailable = un;
+	unavailable_names(ctx, doc);
+	knobs_doc_encode(doc, MODEL_ENCODE_TIGHT, out);
 }
 
 void report_knob_plan(const struct knob_plan *p, const char *journal,

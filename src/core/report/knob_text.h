@@ -8,7 +8,7 @@
 #ifndef IOTRIAL_KNOB_TEXT_H
 #define IOTRIAL_KNOB_TEXT_H
 
-#include <json-c/json.h>
+#include "../model/listing_doc.h"
 #include "../knob/knob.h"
 #include "../knob/plan.h"
 #include "../../util/strbuf.h"
@@ -29,18 +29,18 @@ void report_knob_text(const struct knob *k, const char *value,
  * the escape hatches for any other tunable. Appends to out. */
 void report_knobs_tail(const struct knob_ctx *ctx, struct strbuf *out);
 
-/* One knob as a JSON object (name, value, shown, unit, allowed, scope,
- * object, path, legacy_names, notes); the caller owns it. */
-struct json_object *report_knob_json(const struct knob *k, const char *value,
-				     const struct knob_desc *d);
+/* One knob (name, value, shown, unit, allowed, scope, object, path,
+ * legacy_names, notes) appended to doc's knobs. */
+void report_knob_doc(const struct knob *k, const char *value,
+		     const struct knob_desc *d, struct knobs_doc *doc);
 
 /*
  * The JSON document of the listing, pretty-printed with a final newline,
- * appended to out: the schema, ctx's device and mount, knobs (an array
- * of report_knob_json() objects, which this takes over) and why the
- * missing places are missing.
+ * appended to out: doc (initialised by the caller, its knobs added with
+ * report_knob_doc(); the caller releases it) with the schema, ctx's
+ * device and mount and why the missing places are missing.
  */
-void report_knobs_json(const struct knob_ctx *ctx, struct json_object *knobs,
+void report_knobs_json(const struct knob_ctx *ctx, struct knobs_doc *doc,
 		       struct strbuf *out);
 
 /*

@@ -12,6 +12,7 @@
 #include "../model/model_tree.h"
 #include "../../version.h"
 #include "../../util/text.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* "2026-11-29T22:58:00Z" as "2026-11-29 22:58". */
@@ -109,36 +110,36 @@ void report_log_text(const struct exp_summary *l, size_t nr, struct strbuf *out)
 void report_log_json(const struct exp_summary *l, size_t nr, int bare,
 		     struct strbuf *out)
 {
-	struct json_object *arr = json_object_new_array(), *top;
 	struct strbuf v = STRBUF_INIT;
+	struct log_doc doc;
 	size_t i;
 
+	log_doc_init(&doc);
+	doc.schema = xstrdup(IOTRIAL_SCHEMA);
+	doc.experiments = xcalloc(nr + 1, sizeof(*doc.experiments));
+	doc.nr_experiments = nr;
 	for (i = 0; i < nr; i++) {
-		struct json_object *o = json_object_new_object();
+		struct log_entry_doc *o = &doc.experiments[i];
 
-#define ADD(key, v) json_object_object_add(o, key, json_object_new_string(v))
-		ADD("id", l[i].id);
-		ADD("created", l[i].created);
-		ADD("workload", l[i].workload);
-		ADD("target", l[i].target);
-		ADD("metric", l[i].metric);
-		ADD("arms", l[i].arms);
-		ADD("host", l[i].host);
-		ADD("kernel", l[i].kernel);
-		ADD("result", verdicts_of(&l[i], &v));
-		ADD("origin", l[i].origin ? l[i].origin : EXP_ORIGIN_LOCAL);
-#undef ADD
-		json_object_array_add(arr, o);
+		o->id = xstrdup(l[i].id);
+		o->created = xstrdup(l[i].created);
+		o->workload = xstrdup(l[i].workload);
+		o->target = xstrdup(l[i].target);
+		o->metric = xstrdup(l[i].metric);
+		o->arms = xstrdup(l[i].arms);
+		o->host = xstrdup(l[i].host);
+		o->kernel = xstrdup(l[i].kernel);
+		o->result = xstrdup(verdicts_of(&l[i], &v));
+		o->origin =
+		    xstrdup(l[i].origin ? l[i].origin : EXP_ORIGIN_LOCAL);
 	}
-	if (bare) {
-		top = arr;
-	} else {
-		top = json_object_new_object();
-		json_object_object_add(top, "schema",
-				       json_object_new_string(IOTRIAL_SCHEMA));
-		json_object_object_add(top, "experiments", arr);
-	}
-	report_json_string(top, out);
-	json_object_put(top);
+	i = out->len;
+	if (bare)
+		log_doc_encode_array(&doc, out);
+	else
+		log_doc_encode(&doc, 0, out);
+	/* json-c writes a string's bytes as they are, UTF-8 or not */
+	text_json_safe(out, i);
+	log_doc_release(&doc);
 	strbuf_release(&v);
 }

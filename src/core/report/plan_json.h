@@ -6,22 +6,23 @@
 #ifndef IOTRIAL_PLAN_JSON_H
 #define IOTRIAL_PLAN_JSON_H
 
-#include <json-c/json.h>
 #include "../knob/plan.h"
+#include "../model/plan_doc.h"
 #include "../../util/strbuf.h"
 
 /*
- * A built plan p as {"schema", "kind": kind ("set-plan", "apply-plan"),
- * "dry_run": true, "device", "mount", "journal", "changes": [...]}: per
- * change in apply order its knob, scope, object, path, the value as
- * typed, what would be written, the value now, whether that is already
- * it, what the write does and any note. The caller owns the object.
+ * A built plan p as a plan_doc into out (initialised here; the caller
+ * releases it): kind ("set-plan", "apply-plan"), the device, mount and
+ * journal, and per change in apply order its knob, scope, object,
+ * path, the value as typed, what would be written, the value now,
+ * whether that is already it, what the write does and any note.
  */
-struct json_object *report_plan_json(const struct knob_plan *p,
-				     const char *kind, const char *journal);
+void report_plan_doc(const struct knob_plan *p, const char *kind,
+		     const char *journal, struct plan_doc *out);
 
-/* The changes of a built plan p, in apply order, as report_plan_json()
- * lists them: an array the caller owns. */
-struct json_object *report_plan_changes_json(const struct knob_plan *p);
+/* The changes of a built plan p, in apply order, as report_plan_doc()
+ * lists them: a new array of *out_nr. */
+struct plan_change_doc *report_plan_changes_doc(const struct knob_plan *p,
+						size_t *out_nr);
 
 #endif

@@ -4,7 +4,8 @@
  * a run's devices[] entry mean the same thing and the JSON lines use the
  * same keys; Dirty and Writeback come from the sampler's /proc/meminfo.
  */
-#include <json-c/json.h>
+#include "../model/model_json.h"
+#include "../../util/xalloc.h"
 #include "watch_text.h"
 #include "../../version.h"
 #include "../observe/truth.h"
@@ -37,24 +38,21 @@ void report_watch_line(enum watch_format fmt, const char *when,
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
 	if (fmt == WATCH_JSON) {
-		struct json_object *o = json_object_new_object();
+		struct watch_doc o;
 
-		json_object_object_add(o, "schema",
-				       json_object_new_string(IOTRIAL_SCHEMA));
-		json_object_object_add(o, "time", json_object_new_string(when));
-		json_object_object_add(o, "name", json_object_new_string(name));
-		disk_delta_to_json(d, o);
-		json_object_object_add(
-		    o, "dirty_bytes",
-		    mem ? json_object_new_uint64(p->dirty_bytes) : NULL);
-		json_object_object_add(
-		    o, "writeback_bytes",
-		    mem ? json_object_new_uint64(p->writeback_bytes) : NULL);
-		strbuf_addf(out, "%s\n",
-			    json_object_to_json_string_ext(
-				o, JSON_C_TO_STRING_PLAIN |
-				       JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
+		watch_doc_init(&o);
+		o.schema = xstrdup(IOTRIAL_SCHEMA);
+		o.time = xstrdup(when);
+		o.name = xstrdup(name);
+		o.delta = xcalloc(1, sizeof(*o.delta));
+		disk_delta_to_doc(d, o.delta);
+		o.dirty_bytes = mem ? p->dirty_bytes : 0;
+		o.has_dirty_bytes = mem ? MODEL_SET : MODEL_NULL;
+		o.writeback_bytes = mem ? p->writeback_bytes : 0;
+		o.has_writeback_bytes = mem ? MODEL_SET : MODEL_NULL;
+		watch_doc_encode(&o, MODEL_ENCODE_PLAIN, out);
+		strbuf_addch(out, '\n');
+		watch_doc_release(&o);
 	} else if (fmt == WATCH_CSV) {
 		strbuf_addf(
 		    out,

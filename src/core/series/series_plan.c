@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "series_plan.h"
+#include "../model/model_json.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
 #include "../../util/text.h"
@@ -12,14 +13,14 @@
 #include "../../util/banned.h"
 
 int series_plan_make(const char *const *values, size_t nv, unsigned boots,
-		     uint64_t seed, int start, struct json_object **out,
+		     uint64_t seed, int start, struct series_plan_doc *out,
 		     struct strbuf *err)
 {
-	struct json_object *order;
 	size_t i, j, *idx;
 	struct rng r;
 	unsigned b;
 
+	series_plan_doc_init(out);
 	if (nv < 2)
 		return err_set(err, -EINVAL,
 			       "a plan alternates two values or more; give "
@@ -38,7 +39,8 @@ int series_plan_make(const char *const *values, size_t nv, unsigned boots,
 	}
 	rng_seed(&r, seed);
 	idx = xcalloc(nv, sizeof(*idx));
-	order = json_object_new_array();
+	out->start = start;
+	out->order = xcalloc((size_t)boots * nv, sizeof(*out->order));
 	for (b = 0; b < boots; b++) {
 		for (i = 0; i < nv; i++)
 			idx[i] = i;
@@ -49,44 +51,27 @@ int series_plan_make(const char *const *values, size_t nv, unsigned boots,
 			idx[k] = t;
 		}
 		for (i = 0; i < nv; i++)
-			json_object_array_add(
-			    order, json_object_new_string(values[idx[i]]));
+			out->order[out->nr_order++] = xstrdup(values[idx[i]]);
 	}
 	free(idx);
-	*out = json_object_new_object();
-	json_object_object_add(*out, "start", json_object_new_int(start));
-	json_object_object_add(*out, "order", order);
 	return 0;
 }
 
 int series_plan_next(const char *plan, int grp, char **out_tag, int *out_last)
 {
-	struct json_object *p = json_tokener_parse(plan), *order, *start, *t;
-	int ret = 0;
-	long k, n;
+	struct strbuf err = STRBUF_INIT;
+	struct series_plan_doc p;
+	int ret = series_plan_doc_decode(plan, strlen(plan), &p, 0, &err);
+	int64_t k = (int64_t)grp - p.start;
 
-	if (!p || !json_object_object_get_ex(p, "order", &order) ||
-	    !json_object_object_get_ex(p, "start", &start) ||
-	    !json_object_is_type(order, json_type_array) ||
-	    !json_object_is_type(start, json_type_int)) {
-		ret = -EINVAL;
-		goto out;
-	}
-	n = (long)json_object_array_length(order);
-	k = (long)grp - (long)json_object_get_int(start);
-	if (k < 0 || k >= n) {
+	if (!ret && (k < 0 || k >= (int64_t)p.nr_order))
 		ret = -ENOENT;
-		goto out;
+	if (!ret) {
+		*out_tag = xstrdup(p.order[k]);
+		*out_last = k == (int64_t)p.nr_order - 1;
 	}
-	t = json_object_array_get_idx(order, (size_t)k);
-	if (!json_object_is_type(t, json_type_string)) {
-		ret = -EINVAL;
-		goto out;
-	}
-	*out_tag = xstrdup(json_object_get_string(t));
-	*out_last = k == n - 1;
-out:
-	json_object_put(p);
+	series_plan_doc_release(&p);
+	strbuf_release(&err);
 	return ret;
 }
 

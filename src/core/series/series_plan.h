@@ -12,17 +12,18 @@
 #define IOTRIAL_SERIES_PLAN_H
 
 #include <stdint.h>
-#include <json-c/json.h>
+#include "../model/series_doc.h"
 #include "../../util/strbuf.h"
 
 /*
  * A plan of boots blocks of the nv values (each block a shuffle of all
- * of them, from seed), starting at group start. *out is a new object.
+ * of them, from seed), starting at group start, into *out (initialised
+ * here; the caller releases it).
  * Returns 0, or -EINVAL with err set (fewer than two values, a value
  * repeated or empty, boots 0).
  */
 int series_plan_make(const char *const *values, size_t nv, unsigned boots,
-		     uint64_t seed, int start, struct json_object **out,
+		     uint64_t seed, int start, struct series_plan_doc *out,
 		     struct strbuf *err);
 
 /*

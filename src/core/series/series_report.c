@@ -278,62 +278,45 @@ static void render_boot(const struct ctx *c, const struct boot *b,
 		    stats_median(b->metric, b->n));
 }
 
-/* A number for JSON; null when unknown (NaN is not JSON). */
-static struct json_object *num(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 /* Each boot with its iterations, as the text lays them out. */
-static struct json_object *groups_json(const struct ctx *c)
+static void groups_doc(const struct ctx *c, struct series_doc *doc)
 {
-	struct json_object *groups = json_object_new_array();
 	size_t i, k;
 
+	doc->groups = xcalloc(c->nr_boots, sizeof(*doc->groups));
+	doc->nr_groups = c->nr_boots;
 	for (i = 0; i < c->nr_boots; i++) {
 		const struct boot *b = &c->boots[i];
 		const struct series_row *r0 = c->it[b->first].row;
-		struct json_object *g = json_object_new_object();
-		struct json_object *its = json_object_new_array();
+		struct series_group_doc *g = &doc->groups[i];
 
-		json_object_object_add(g, "group", json_object_new_int(b->grp));
-		json_object_object_add(g, "value",
-				       json_object_new_string(b->value));
-		json_object_object_add(g, "boot_id",
-				       json_object_new_string(r0->boot_id));
-		json_object_object_add(g, "kernel",
-				       json_object_new_string(r0->kernel));
-		json_object_object_add(g, "build",
-				       json_object_new_string(r0->build));
-		json_object_object_add(g, "tag",
-				       json_object_new_string(r0->tag));
-		json_object_object_add(g, "median",
-				       num(stats_median(b->metric, b->n)));
+		g->group = b->grp;
+		g->value = xstrdup(b->value);
+		g->boot_id = xstrdup(r0->boot_id);
+		g->kernel = xstrdup(r0->kernel);
+		g->build = xstrdup(r0->build);
+		g->tag = xstrdup(r0->tag);
+		g->median = stats_median(b->metric, b->n);
+		g->iterations = xcalloc(b->n, sizeof(*g->iterations));
+		g->nr_iterations = b->n;
 		for (k = 0; k < b->n; k++) {
 			const struct iter *it = &c->it[b->first + k];
 			const struct report_run_row *rr = &it->rr;
-			struct json_object *o = json_object_new_object();
+			struct series_iteration *o = &g->iterations[k];
 
-			json_object_object_add(
-			    o, "experiment",
-			    json_object_new_string(it->row->experiment));
-			json_object_object_add(o, "metric", num(rr->metric));
-			json_object_object_add(o, "real_s", num(rr->wall_s));
-			json_object_object_add(o, "user_s", num(rr->user_s));
-			json_object_object_add(o, "sys_s", num(rr->sys_s));
-			json_object_object_add(
-			    o, "device", json_object_new_string(rr->device));
-			json_object_object_add(o, "tps", num(rr->tps));
-			json_object_object_add(o, "mb_read_s", num(rr->rmbps));
-			json_object_object_add(o, "mb_wrtn_s", num(rr->wmbps));
-			json_object_object_add(o, "mb_read", num(rr->read_mb));
-			json_object_object_add(o, "mb_wrtn", num(rr->write_mb));
-			json_object_array_add(its, o);
+			o->experiment = xstrdup(it->row->experiment);
+			o->metric = rr->metric;
+			o->real_s = rr->wall_s;
+			o->user_s = rr->user_s;
+			o->sys_s = rr->sys_s;
+			o->device = xstrdup(rr->device);
+			o->tps = rr->tps;
+			o->mb_read_s = rr->rmbps;
+			o->mb_wrtn_s = rr->wmbps;
+			o->mb_read = rr->read_mb;
+			o->mb_wrtn = rr->write_mb;
 		}
-		json_object_object_add(g, "iterations", its);
-		json_object_array_add(groups, g);
 	}
-	return groups;
 }
 
 /* The boots of value v as groups for series_compare(). */
@@ -359,47 +342,41 @@ static void add_ratio(struct strbuf *out, const struct stats_shift *s)
 		    s->ratio_high);
 }
 
-/* The JSON of one comparison. */
-static struct json_object *cmp_json(const char *v,
-				    const struct series_comparison *sc)
+/* One comparison, appended to doc's. */
+static void cmp_doc(const char *v, const struct series_comparison *sc,
+		    struct series_doc *doc)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *pooled = json_object_new_object();
+	struct series_comparison_doc *o;
+	struct series_pooled *pooled = xcalloc(1, sizeof(*pooled));
 
-	json_object_object_add(o, "value", json_object_new_string(v));
-	json_object_object_add(o, "boots",
-			       json_object_new_int64((int64_t)sc->boots_arm));
-	json_object_object_add(o, "iterations",
-			       json_object_new_int64((int64_t)sc->iters_arm));
-	json_object_object_add(o, "ratio", num(sc->boot.shift.ratio));
-	json_object_object_add(o, "ratio_low", num(sc->boot.shift.ratio_low));
-	json_object_object_add(o, "ratio_high", num(sc->boot.shift.ratio_high));
-	json_object_object_add(o, "p", num(sc->boot.p));
-	json_object_object_add(
-	    o, "verdict",
-	    json_object_new_string(stats_verdict_name(sc->verdict)));
-	json_object_object_add(o, "boots_needed",
-			       json_object_new_int(sc->boots_needed));
-	json_object_object_add(o, "between_boot_sd",
-			       num(sc->spread.between_sd));
-	json_object_object_add(o, "within_boot_sd", num(sc->spread.within_sd));
-	json_object_object_add(pooled, "ratio", num(sc->pooled.shift.ratio));
-	json_object_object_add(pooled, "ratio_low",
-			       num(sc->pooled.shift.ratio_low));
-	json_object_object_add(pooled, "ratio_high",
-			       num(sc->pooled.shift.ratio_high));
-	json_object_object_add(pooled, "p", num(sc->pooled.p));
-	json_object_object_add(
-	    pooled, "verdict",
-	    json_object_new_string(stats_verdict_name(sc->pooled_verdict)));
-	json_object_object_add(o, "pooled", pooled);
-	return o;
+	doc->comparisons =
+	    xrealloc(doc->comparisons,
+		     (doc->nr_comparisons + 1) * sizeof(*doc->comparisons));
+	o = &doc->comparisons[doc->nr_comparisons++];
+	memset(o, 0, sizeof(*o));
+	o->value = xstrdup(v);
+	o->boots = (int64_t)sc->boots_arm;
+	o->iterations = (int64_t)sc->iters_arm;
+	o->ratio = sc->boot.shift.ratio;
+	o->ratio_low = sc->boot.shift.ratio_low;
+	o->ratio_high = sc->boot.shift.ratio_high;
+	o->p = sc->boot.p;
+	o->verdict = xstrdup(stats_verdict_name(sc->verdict));
+	o->boots_needed = sc->boots_needed;
+	o->between_boot_sd = sc->spread.between_sd;
+	o->within_boot_sd = sc->spread.within_sd;
+	pooled->ratio = sc->pooled.shift.ratio;
+	pooled->ratio_low = sc->pooled.shift.ratio_low;
+	pooled->ratio_high = sc->pooled.shift.ratio_high;
+	pooled->p = sc->pooled.p;
+	pooled->verdict = xstrdup(stats_verdict_name(sc->pooled_verdict));
+	o->pooled = pooled;
 }
 
-/* Compare every value with the baseline, into text and cmps. */
+/* Compare every value with the baseline, into text and doc. */
 static int analyse(const struct ctx *c, const struct series_report_opts *o,
 		   const char *base, struct strbuf *text,
-		   struct json_object *cmps, int *out_regression,
+		   struct series_doc *doc, int *out_regression,
 		   struct strbuf *err)
 {
 	struct series_group *gb;
@@ -508,7 +485,7 @@ static int analyse(const struct ctx *c, const struct series_report_opts *o,
 		strbuf_addch(text, '\n');
 		if (sc.verdict == STATS_SLOWER)
 			*out_regression = 1;
-		json_object_array_add(cmps, cmp_json(c->values[i], &sc));
+		cmp_doc(c->values[i], &sc, doc);
 	}
 	free(gb);
 	return ret;
@@ -541,11 +518,11 @@ static void same_boot_note(const struct ctx *c, struct strbuf *text)
 
 int series_report(struct store *s, const char *name,
 		  const struct series_report_opts *o, struct strbuf *text,
-		  struct json_object **json, int *out_regression,
+		  struct series_doc *doc, int *out_regression,
 		  struct strbuf *err)
 {
 	struct series_row *rows = NULL;
-	struct json_object *cmps = json_object_new_array();
+	struct series_doc cmps;
 	struct ctx c = {0};
 	const char *base;
 	size_t nr = 0, i;
@@ -553,6 +530,7 @@ int series_report(struct store *s, const char *name,
 	int ret;
 
 	*out_regression = 0;
+	series_doc_init(&cmps);
 	ret = store_series_get(s, name, NULL, NULL, err);
 	if (!ret)
 		ret = store_series_rows(s, name, &rows, &nr, err);
@@ -595,7 +573,8 @@ int series_report(struct store *s, const char *name,
 			    "two\n",
 			    series_by_name(o->by), c.values[0], min);
 	} else {
-		ret = analyse(&c, o, base, text, cmps, out_regression, err);
+		ret = analyse(&c, o, base, text, doc ? doc : &cmps,
+			      out_regression, err);
 		if (ret)
 			goto out;
 		strbuf_addf(text,
@@ -606,30 +585,19 @@ int series_report(struct store *s, const char *name,
 			    "of one boot\nshare its cache, layout and luck, "
 			    "so pooling overstates the evidence.\n");
 	}
-	if (json) {
-		struct json_object *j = json_object_new_object();
-
-		json_object_object_add(j, "schema",
-				       json_object_new_string("iotrial/1"));
-		json_object_object_add(j, "kind",
-				       json_object_new_string("series"));
-		json_object_object_add(j, "name", json_object_new_string(name));
-		json_object_object_add(
-		    j, "by", json_object_new_string(series_by_name(o->by)));
-		json_object_object_add(j, "baseline",
-				       json_object_new_string(base));
-		json_object_object_add(j, "metric",
-				       json_object_new_string(c.metric));
-		json_object_object_add(
-		    j, "boots", json_object_new_int64((int64_t)c.nr_boots));
-		json_object_object_add(j, "iterations",
-				       json_object_new_int64((int64_t)c.nr_it));
-		json_object_object_add(j, "groups", groups_json(&c));
-		json_object_object_add(j, "comparisons", json_object_get(cmps));
-		*json = j;
+	if (doc) {
+		doc->schema = xstrdup("iotrial/1");
+		doc->kind = xstrdup("series");
+		doc->name = xstrdup(name);
+		doc->by = xstrdup(series_by_name(o->by));
+		doc->baseline = xstrdup(base);
+		doc->metric = xstrdup(c.metric);
+		doc->boots = (int64_t)c.nr_boots;
+		doc->iterations = (int64_t)c.nr_it;
+		groups_doc(&c, doc);
 	}
 out:
-	json_object_put(cmps);
+	series_doc_release(&cmps);
 	release(&c);
 	store_series_rows_free(rows, nr);
 	return ret;

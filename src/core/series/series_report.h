@@ -10,7 +10,7 @@
 #ifndef IOTRIAL_SERIES_REPORT_H
 #define IOTRIAL_SERIES_REPORT_H
 
-#include <json-c/json.h>
+#include "../model/series_doc.h"
 #include "../store/store_series.h"
 #include "../../util/strbuf.h"
 
@@ -38,8 +38,9 @@ int series_by_parse(const char *s, enum series_by *out);
 
 /*
  * Read series name's iterations from s and render the report into text
- * and, when json is not NULL, its object (schema iotrial/1, "kind"
- * "series"; the caller owns it). *out_regression is set when a value is
+ * and, when doc is not NULL, its document (schema iotrial/1, "kind"
+ * "series"; initialised by the caller, who releases it, after an error
+ * too). *out_regression is set when a value is
  * slower than the baseline by the boot-level verdict. Returns 0, or
  * -ENOENT (no such series, or no iterations yet), -EINVAL (an unknown
  * baseline: err lists the values; a stored iteration that is damaged)
@@ -47,7 +48,7 @@ int series_by_parse(const char *s, enum series_by *out);
  */
 int series_report(struct store *s, const char *name,
 		  const struct series_report_opts *o, struct strbuf *text,
-		  struct json_object **json, int *out_regression,
+		  struct series_doc *doc, int *out_regression,
 		  struct strbuf *err);
 
 #endif

@@ -50,5 +50,17 @@ void tp_detach(struct bpf_link **links, size_t n);
  * iot_kernel_off), from /sys/kernel/btf/vmlinux; -errno (all 0) when
  * there is no BTF or a field is not as expected. */
 int tp_kernel_offsets(uint32_t off[IOT_KO__NR]);
+/* The offsets of the io_uring request's fields the capture reads (enum
+ * iot_uring_off), from /sys/kernel/btf/vmlinux; -errno (all 0) when
+ * there is no BTF or a field is not as expected. */
+int tp_uring_offsets(uint32_t off[IOT_UO__NR]);
+/* Where io_uring tracepoint tp (enum iot_uring_tp) keeps the fields the
+ * capture reads (enum iot_uring_field), from its format text; -ENOTSUP
+ * when one is missing or of another size. */
+int tp_uring_format(const char *text, unsigned tp, uint32_t off[IOT_UF__NR]);
+/* The io_uring operations of opcode counts n (those not 0) into out,
+ * by their names in the kernel's BTF, "nop 1, statx 2" ("opcode 9 1"
+ * for one it does not name), in opcode order. */
+void tp_uring_ops_text(const uint64_t n[256], struct strbuf *out);
 
 #endif

@@ -32,6 +32,8 @@
 #include "capture.h"
 #include "capture-int.h"
 #include "track.h"
+#include "track-int.h"
+#include "track_uring.h"
 #include "trace.h"
 #include "iotrace.skel.h"
 #include "../../util/clock.h"
@@ -44,6 +46,7 @@ struct capture {
 	struct iotrace *skel;
 	struct ring_buffer *rb;
 	struct tracker tk;
+	struct uring_tracker ut; /* io_uring requests (track_uring.c) */
 	struct blk_tracker blk;
 	unsigned layers;     /* enum capture_layer */
 	uint64_t blk_missed; /* completions and inserts the kernel skipped */
@@ -58,8 +61,10 @@ struct capture {
 	const char *tp[IOT_MAX_SYSCALL];	  /* each call's tracepoint */
 	struct bpf_link **links;		  /* what capture_start made */
 	size_t nr_links, alloc_links;
-	unsigned nr_sc, nr_raw; /* calls by their own tracepoints, by raw */
-	struct strbuf notes;	/* what the caller may say of the capture */
+	unsigned nr_sc, nr_raw;	 /* calls by their own tracepoints, by raw */
+	uint64_t uring_other;	 /* io_uring requests of other operations */
+	struct strbuf uring_ops; /* and which: "nop 1, statx 2" */
+	struct strbuf notes;	 /* what the caller may say of the capture */
 };
 
 /* libbpf's messages: kept quiet, the caller words the error. */
@@ -81,7 +86,7 @@ static void pick_calls(struct capture *c)
 {
 	struct strbuf text = STRBUF_INIT, raw = STRBUF_INIT;
 	char name[128];
-	uint32_t i;
+	uint32_t i, uring_raw = 0;
 
 	tracker_sysinfo(c->rows, c->tp);
 	for (i = 0; i < IOT_MAX_SYSCALL; i++) {
@@ -103,9 +108,20 @@ static void pick_calls(struct capture *c)
 			c->nr_sc++;
 			continue;
 		}
+		/* io_uring_setup is counted only: not worth raw_syscalls
+		 * on its own (without its tracepoint, most likely the
+		 * kernel has no io_uring) */
+		if (sc_kind_of(i) == SC_URING) {
+			uring_raw = i;
+			continue;
+		}
 		c->nr_raw++;
 		strbuf_addf(&raw, "%s%s", raw.len ? ", " : "", c->tp[i]);
 	}
+	if (uring_raw && !c->nr_raw)
+		c->rows[uring_raw].record = 0;
+	else if (uring_raw)
+		c->nr_raw++;
 	if (c->nr_raw)
 		strbuf_addf(&c->notes,
 			    "this kernel has no usable tracepoint "
@@ -186,6 +202,65 @@ static int pick_layers(struct capture *c, const struct capture_opts *o,
 	return 0;
 }
 
+/*
+ * The io_uring programs, where the kernel has their tracepoints as
+ * expected and its BTF says where a request keeps its descriptor,
+ * offset, length and file; else left unloaded, with a note (a file
+ * layer capture only).
+ */
+static void pick_uring(struct capture *c)
+{
+	static const char *const names[IOT_URING__NR] = {
+	    "io_uring_submit_req", "io_uring_complete", "io_uring_create"};
+	struct bpf_program *prog[IOT_URING__NR] = {
+	    c->skel->progs.iot_uring_submit, c->skel->progs.iot_uring_complete,
+	    c->skel->progs.iot_uring_create};
+	struct strbuf text = STRBUF_INIT;
+	uint32_t off[IOT_UF__NR], uoff[IOT_UO__NR];
+	uint8_t ops[256];
+	const char *why = NULL;
+	unsigned tp, f;
+
+	for (tp = 0; tp < IOT_URING__NR && (c->layers & CAPTURE_FILE); tp++) {
+		if (tp_read(c->tp_dir, "io_uring", names[tp], "format",
+			    &text) ||
+		    tp_uring_format(text.buf, tp, off)) {
+			/* without create, a kernel thread's submissions are
+			 * charged to the process's first thread */
+			if (tp == IOT_URING_CREATE) {
+				bpf_program__set_autoload(prog[tp], false);
+				continue;
+			}
+			why = "this kernel has no io_uring tracepoints "
+			      "io_uring_submit_req and io_uring_complete as "
+			      "expected";
+			break;
+		}
+		for (f = 0; f < IOT_UF__NR; f++)
+			c->skel->rodata->uring_tp_off[tp][f] = off[f];
+	}
+	strbuf_release(&text);
+	if (!why && (c->layers & CAPTURE_FILE) && tp_uring_offsets(uoff))
+		why = "the kernel's BTF (/sys/kernel/btf/vmlinux) is not there "
+		      "or does not say where a request keeps its file, offset "
+		      "and length";
+	if (why || !(c->layers & CAPTURE_FILE)) {
+		for (tp = 0; tp < IOT_URING__NR; tp++)
+			bpf_program__set_autoload(prog[tp], false);
+		if (why)
+			strbuf_addf(&c->notes,
+				    "%s: io_uring requests are not recorded\n",
+				    why);
+		return;
+	}
+	for (f = 0; f < IOT_UO__NR; f++)
+		c->skel->rodata->uring_off[f] = uoff[f];
+	uring_ops_table(ops);
+	for (f = 0; f < 256; f++)
+		c->skel->rodata->uring_ops[f] = ops[f];
+	c->skel->rodata->uring_on = 1;
+}
+
 int capture_open(struct capture **out, const struct capture_opts *o,
 		 struct strbuf *err)
 {
@@ -205,7 +280,9 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 	c->tp_dir = -1;
 	strbuf_init(&c->werr, 0);
 	strbuf_init(&c->notes, 0);
+	strbuf_init(&c->uring_ops, 0);
 	tracker_init(&c->tk, NULL, 0);
+	uring_tracker_init(&c->ut, &c->tk);
 	c->skel = iotrace__open();
 	if (!c->skel) {
 		ret = err_set(err, -errno ? -errno : -ENOSYS,
@@ -271,6 +348,7 @@ int capture_open(struct capture **out, const struct capture_opts *o,
 	ret = pick_layers(c, o, err);
 	if (ret)
 		goto fail;
+	pick_uring(c);
 	bpf_map__set_max_entries(c->skel->maps.events, (uint32_t)ring);
 	ret = iotrace__load(c->skel);
 	if (ret) {
@@ -381,6 +459,12 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (c->failed || size < sizeof(uint32_t))
 		return 0;
+	if (*(const uint32_t *)data == IOT_REC_URING) {
+		if (size >= sizeof(struct iot_uring) &&
+		    uring_tracker_event(&c->ut, data, &c->werr))
+			c->failed = 1;
+		return 0;
+	}
 	if (*(const uint32_t *)data == IOT_REC_BLK) {
 		if (size >= sizeof(struct iot_blk) &&
 		    blk_tracker_event(&c->blk, data, &c->werr))
@@ -425,6 +509,11 @@ static int attach_all(struct capture *c, struct strbuf *err)
 	struct bpf_program *bp[IOT_BLK__NR] = {c->skel->progs.iot_blk_issue,
 					       c->skel->progs.iot_blk_complete,
 					       c->skel->progs.iot_blk_insert};
+	static const char *const uring[IOT_URING__NR] = {
+	    "io_uring_submit_req", "io_uring_complete", "io_uring_create"};
+	struct bpf_program *up[IOT_URING__NR] = {
+	    c->skel->progs.iot_uring_submit, c->skel->progs.iot_uring_complete,
+	    c->skel->progs.iot_uring_create};
 	char name[128];
 	const char *what = NULL;
 	uint32_t i;
@@ -457,6 +546,12 @@ static int attach_all(struct capture *c, struct strbuf *err)
 		what = "sched_process_fork";
 		ret = attach(c, c->skel->progs.iot_fork, "sched",
 			     "sched_process_fork");
+	}
+	for (i = 0; !ret && i < IOT_URING__NR; i++) {
+		if (!bpf_program__autoload(up[i]))
+			continue;
+		what = uring[i];
+		ret = attach(c, up[i], "io_uring", uring[i]);
 	}
 	for (i = 0; !ret && (c->layers & CAPTURE_BLOCK) && i < IOT_BLK__NR;
 	     i++) {
@@ -520,8 +615,8 @@ int capture_poll(struct capture *c, int timeout_ms, struct strbuf *err)
 	return 0;
 }
 
-/* The sum over CPUs of lost[which]. */
-static uint64_t lost_count(struct capture *c, uint32_t which)
+/* The sum over CPUs of entry which of per-CPU counters map. */
+static uint64_t percpu_sum(struct bpf_map *map, uint32_t which)
 {
 	int ncpu = libbpf_num_possible_cpus(), i;
 	uint64_t *v, sum = 0;
@@ -529,11 +624,17 @@ static uint64_t lost_count(struct capture *c, uint32_t which)
 	if (ncpu <= 0)
 		return 0;
 	v = xcalloc((size_t)ncpu, sizeof(*v));
-	if (!bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.lost), &which, v))
+	if (!bpf_map_lookup_elem(bpf_map__fd(map), &which, v))
 		for (i = 0; i < ncpu; i++)
 			sum += v[i];
 	free(v);
 	return sum;
+}
+
+/* The sum over CPUs of lost[which]. */
+static uint64_t lost_count(struct capture *c, uint32_t which)
+{
+	return percpu_sum(c->skel->maps.lost, which);
 }
 
 /* Run time and runs of prog, from the kernel's statistics; the runs
@@ -570,6 +671,30 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 	ring_buffer__consume(c->rb);
 	if (!c->failed && blk_tracker_finish(&c->blk, &c->werr))
 		c->failed = 1;
+	if (c->skel->rodata->uring_on) {
+		uint64_t other[256];
+		uint32_t op;
+
+		for (op = 0; op < 256; op++) {
+			other[op] = percpu_sum(c->skel->maps.uring_other, op);
+			c->uring_other += other[op];
+		}
+		if (c->uring_other)
+			tp_uring_ops_text(other, &c->uring_ops);
+	}
+	if (!c->failed && uring_tracker_finish(&c->ut, c->uring_other,
+					       c->uring_ops.buf, &c->werr))
+		c->failed = 1;
+	/* rings made whose requests this kernel did not let us see */
+	if (!c->failed && !c->skel->rodata->uring_on && c->tk.rings) {
+		char buf[24];
+
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)c->tk.rings);
+		if (trace_writer_meta(c->tk.w, "uring.unrecorded", buf,
+				      &c->werr))
+			c->failed = 1;
+	}
 	if (c->failed)
 		return err_set(err, -EIO, "%s", c->werr.buf);
 	end->lost = lost_count(c, 0) + lost_count(c, 1) + c->blk.lost;
@@ -583,6 +708,10 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 		       &end->bpf_calls) +
 	    prog_stats(c->skel->progs.iot_exit, &end->bpf_ns, &end->bpf_calls) +
 	    prog_stats(c->skel->progs.iot_fork, &end->bpf_ns, &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_uring_submit, &end->bpf_ns,
+		       &end->bpf_calls) +
+	    prog_stats(c->skel->progs.iot_uring_complete, &end->bpf_ns,
+		       &end->bpf_calls) +
 	    prog_stats(c->skel->progs.iot_blk_issue, &end->bpf_ns,
 		       &end->bpf_calls);
 	/* a skipped completion or insert loses a time, not a request */
@@ -590,6 +719,9 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 				   &end->bpf_ns, &end->bpf_calls);
 	c->blk_missed += prog_stats(c->skel->progs.iot_blk_insert, &end->bpf_ns,
 				    &end->bpf_calls);
+	/* a skipped ring made loses whom its kernel thread submits for */
+	prog_stats(c->skel->progs.iot_uring_create, &end->bpf_ns,
+		   &end->bpf_calls);
 	end->user_ns = self_cpu_ns() - c->user0_ns;
 	detach(c);
 	c->started = 0;
@@ -599,6 +731,18 @@ int capture_stop(struct capture *c, struct trace_end *end, struct strbuf *err)
 uint64_t capture_dropped(const struct capture *c)
 {
 	return c->tk.dropped;
+}
+
+void capture_uring_counts(const struct capture *c, struct capture_uring *u)
+{
+	u->requests = c->ut.written;
+	u->rings = c->ut.nr_numbered;
+	u->unattributed = c->ut.unattributed;
+	u->other = c->uring_other;
+	u->other_ops = c->uring_ops.buf;
+	u->undone = c->ut.undone;
+	u->recorded = c->skel->rodata->uring_on;
+	u->rings_made = c->tk.rings;
 }
 
 uint64_t capture_blk_requests(const struct capture *c)
@@ -643,9 +787,11 @@ void capture_free(struct capture *c)
 		iotrace__destroy(c->skel);
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
+	uring_tracker_release(&c->ut);
 	tracker_release(&c->tk);
 	blk_tracker_release(&c->blk);
 	strbuf_release(&c->werr);
+	strbuf_release(&c->uring_ops);
 	strbuf_release(&c->notes);
 	if (c->tp_dir >= 0)
 		close(c->tp_dir);

@@ -61,6 +61,18 @@ uint64_t capture_blk_unpaired(const struct capture *c);
  * (another BPF program was running on that CPU): their requests are
  * kept, flagged as not completed. After capture_stop(). */
 uint64_t capture_blk_missed(const struct capture *c);
+/* The io_uring requests of the capture (after capture_stop()). */
+struct capture_uring {
+	int recorded;	       /* the io_uring programs ran (else a note) */
+	uint64_t rings_made;   /* io_uring_setup calls of the processes */
+	uint64_t requests;     /* written as events */
+	uint32_t rings;	       /* the rings they were on */
+	uint64_t unattributed; /* whose file could not be known: left out */
+	uint64_t other;	       /* of other operations: left out */
+	const char *other_ops; /* which: "nop 1, statx 2" ("": none) */
+	uint64_t undone;       /* not completed when the capture ended */
+};
+void capture_uring_counts(const struct capture *c, struct capture_uring *u);
 /* What the caller may tell of how the capture works here (lines, each
  * ending in a newline; "" for nothing): calls recorded through
  * raw_syscalls, a tracefs of its own, no kernel BTF. */

@@ -173,10 +173,10 @@ void capture_disks_sample(struct capture_disks *d)
 void capture_disks_on_event(void *ctx, const struct trace_event *e)
 {
 	struct capture_disks *d = ctx;
+	unsigned op = trace_op_base(e->op); /* an io_uring request's too */
 	size_t n;
 
-	if ((e->op != TOP_READ && e->op != TOP_WRITE) || e->ret <= 0 ||
-	    !e->file)
+	if ((op != TOP_READ && op != TOP_WRITE) || e->ret <= 0 || !e->file)
 		return;
 	if (e->file > d->nr_file) {
 		n = d->nr_file;
@@ -185,7 +185,7 @@ void capture_disks_on_event(void *ctx, const struct trace_event *e)
 		       (e->file - n) * sizeof(*d->file_bytes));
 		d->nr_file = e->file;
 	}
-	if (e->op == TOP_READ)
+	if (op == TOP_READ)
 		d->file_bytes[e->file - 1].rd += (uint64_t)e->ret;
 	else
 		d->file_bytes[e->file - 1].wr += (uint64_t)e->ret;

@@ -228,9 +228,19 @@ int tp_syscall_nargs(const char *text, int exit)
 }
 
 /* The byte offset of member name of struct id (in its anonymous
- * members too), with the size of its type; -1 if not there. */
+ * members too), with the size of its type (and its type's id, when
+ * type is not NULL); -1 if not there. */
+static long btf_member_type(const struct btf *btf, int id, const char *name,
+			    long *size, int *type, int depth);
+
 static long btf_member(const struct btf *btf, int id, const char *name,
 		       long *size, int depth)
+{
+	return btf_member_type(btf, id, name, size, NULL, depth);
+}
+
+static long btf_member_type(const struct btf *btf, int id, const char *name,
+			    long *size, int *type, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_member *m;
@@ -247,12 +257,14 @@ static long btf_member(const struct btf *btf, int id, const char *name,
 			continue;
 		if (mn && !strcmp(mn, name)) {
 			*size = btf__resolve_size(btf, m->type);
+			if (type)
+				*type = btf__resolve_type(btf, m->type);
 			return bits / 8;
 		}
 		if (mn && *mn)
 			continue;
-		in = btf_member(btf, btf__resolve_type(btf, m->type), name,
-				size, depth + 1);
+		in = btf_member_type(btf, btf__resolve_type(btf, m->type), name,
+				     size, type, depth + 1);
 		if (in >= 0)
 			return bits / 8 + in;
 	}
@@ -298,6 +310,178 @@ int tp_kernel_offsets(uint32_t off[IOT_KO__NR])
 	if (ret)
 		memset(off, 0, IOT_KO__NR * sizeof(*off));
 	return ret;
+}
+
+/* The offset of field path ("cqe.fd": members of members) in struct
+ * type, with its size; -1 when not there. */
+static long btf_path(const struct btf *btf, const char *type, const char *path,
+		     long *size)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	long off = 0;
+	char name[64];
+
+	while (id > 0 && *path) {
+		size_t n = strcspn(path, ".");
+		long o;
+
+		if (n >= sizeof(name))
+			return -1;
+		memcpy(name, path, n);
+		name[n] = 0;
+		o = btf_member_type(btf, id, name, size, &id, 0);
+		if (o < 0)
+			return -1;
+		off += o;
+		path += n + (path[n] == '.');
+	}
+	return id > 0 && !*path ? off : -1;
+}
+
+int tp_uring_offsets(uint32_t off[IOT_UO__NR])
+{
+	/* the command area (io_kiocb.cmd) is the operation's own struct:
+	 * io_rw for reads and writes, io_sync for fsync */
+	static const struct {
+		const char *type, *path;
+		long size;
+		int in_cmd;
+	} want[IOT_UO__NR] = {
+	    [IOT_UO_FD] = {"io_kiocb", "cqe.fd", 4, 0},
+	    [IOT_UO_POS] = {"io_rw", "kiocb.ki_pos", 8, 1},
+	    [IOT_UO_LEN] = {"io_rw", "len", 4, 1},
+	    [IOT_UO_SYNC_OFF] = {"io_sync", "off", 8, 1},
+	    [IOT_UO_SYNC_LEN] = {"io_sync", "len", 8, 1},
+	    [IOT_UO_SYNC_FLAGS] = {"io_sync", "flags", 4, 1},
+	    [IOT_UO_FILE] = {"io_kiocb", "file", 8, 0},
+	    [IOT_UO_F_INODE] = {"file", "f_inode", 8, 0},
+	    [IOT_UO_I_INO] = {"inode", "i_ino", 8, 0},
+	    [IOT_UO_I_SB] = {"inode", "i_sb", 8, 0},
+	    [IOT_UO_S_DEV] = {"super_block", "s_dev", 4, 0},
+	};
+	struct btf *btf = btf__load_vmlinux_btf();
+	long cmd, cmd_size = 0, size = 0, o;
+	int i, ret = 0;
+
+	memset(off, 0, IOT_UO__NR * sizeof(*off));
+	if (!btf)
+		return errno ? -errno : -ENOENT;
+	cmd = btf_path(btf, "io_kiocb", "cmd", &cmd_size);
+	if (cmd < 0 || cmd_size <= 0)
+		ret = -ENOTSUP;
+	for (i = 0; i < IOT_UO__NR && !ret; i++) {
+		o = btf_path(btf, want[i].type, want[i].path, &size);
+		if (o >= 0 && want[i].in_cmd) {
+			/* the operation's struct fits the command area */
+			if (o + size > cmd_size)
+				o = -1;
+			else
+				o += cmd;
+		}
+		if (o < 0 || o > 65535 || size != want[i].size)
+			ret = -ENOTSUP;
+		else
+			off[i] = (uint32_t)o;
+	}
+	btf__free(btf);
+	if (ret)
+		memset(off, 0, IOT_UO__NR * sizeof(*off));
+	return ret;
+}
+
+void tp_uring_ops_text(const uint64_t n[256], struct strbuf *out)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t = NULL;
+	const struct btf_enum *v = NULL;
+	const char *name;
+	unsigned op, i, vlen = 0;
+	int id;
+
+	if (btf) {
+		id = btf__find_by_name_kind(btf, "io_uring_op", BTF_KIND_ENUM);
+		t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	}
+	if (t) {
+		v = btf_enum(t);
+		vlen = btf_vlen(t);
+	}
+	for (op = 0; op < 256; op++) {
+		if (!n[op])
+			continue;
+		name = NULL;
+		for (i = 0; i < vlen && !name; i++)
+			if (v[i].val == (int)op)
+				name = btf__name_by_offset(btf, v[i].name_off);
+		if (name && !strncmp(name, "IORING_OP_", 10) && name[10]) {
+			strbuf_addstr(out, out->len ? ", " : "");
+			for (name += 10; *name; name++)
+				strbuf_addch(
+				    out, (char)((*name >= 'A' && *name <= 'Z')
+						    ? *name - 'A' + 'a'
+						    : *name));
+		} else {
+			strbuf_addf(out, "%sopcode %u", out->len ? ", " : "",
+				    op);
+		}
+		strbuf_addf(out, " %llu", (unsigned long long)n[op]);
+	}
+	btf__free(btf);
+}
+
+int tp_uring_format(const char *text, unsigned tp, uint32_t off[IOT_UF__NR])
+{
+	/* the fields each tracepoint must have, with their sizes (0: 4
+	 * or 8, the flags, which grew) */
+	static const struct {
+		unsigned tp, field;
+		const char *name;
+		unsigned size;
+	} want[] = {
+	    {IOT_URING_SUBMIT, IOT_UF_CTX, "ctx", 8},
+	    {IOT_URING_SUBMIT, IOT_UF_REQ, "req", 8},
+	    {IOT_URING_SUBMIT, IOT_UF_OPCODE, "opcode", 1},
+	    {IOT_URING_SUBMIT, IOT_UF_FLAGS, "flags", 0},
+	    {IOT_URING_SUBMIT, IOT_UF_SQ_THREAD, "sq_thread", 1},
+	    {IOT_URING_COMPLETE, IOT_UF_CTX, "ctx", 8},
+	    {IOT_URING_COMPLETE, IOT_UF_REQ, "req", 8},
+	    {IOT_URING_COMPLETE, IOT_UF_RES, "res", 4},
+	    {IOT_URING_COMPLETE, IOT_UF_CFLAGS, "cflags", 4},
+	    {IOT_URING_CREATE, IOT_UF_CTX, "ctx", 8},
+	    {IOT_URING_CREATE, IOT_UF_FD, "fd", 4},
+	};
+	size_t i;
+
+	memset(off, 0, IOT_UF__NR * sizeof(*off));
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		const char *line = text, *name;
+		unsigned o = 0, size = 0;
+		int found = 0;
+		size_t n;
+
+		if (want[i].tp != tp)
+			continue;
+		while (line && *line && !found) {
+			const char *cur = line, *nl = strchr(line, '\n');
+			size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+			line = nl ? nl + 1 : NULL;
+			if (format_line(cur, len, &name, &n, &o, &size) ||
+			    n != strlen(want[i].name) ||
+			    memcmp(name, want[i].name, n))
+				continue;
+			found = 1;
+		}
+		/* past the common fields, within what the program reads */
+		if (!found || o < 8 || o > 256 ||
+		    (want[i].size ? size != want[i].size
+				  : size != 4 && size != 8))
+			return -ENOTSUP;
+		off[want[i].field] = o;
+		if (want[i].field == IOT_UF_FLAGS)
+			off[IOT_UF_FLAGS_SIZE] = size;
+	}
+	return 0;
 }
 
 /*

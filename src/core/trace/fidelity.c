@@ -124,10 +124,14 @@ void fidelity_compute(const struct trace_summary *c,
 		rs[i] = r->read_sizes[i] + r->write_sizes[i];
 	}
 	f->err[FID_SIZES] = tvd(cs, rs, TRACE_SIZE_BUCKETS);
-	crd = (double)(c->ops[TOP_READ] + c->ops[TOP_BLK_READ]);
-	crw = (double)(c->ops[TOP_WRITE] + c->ops[TOP_BLK_WRITE]);
-	rrd = (double)(r->ops[TOP_READ] + r->ops[TOP_BLK_READ]);
-	rrw = (double)(r->ops[TOP_WRITE] + r->ops[TOP_BLK_WRITE]);
+	crd = (double)(c->ops[TOP_READ] + c->ops[TOP_BLK_READ] +
+		       c->ops[TOP_URING_READ]);
+	crw = (double)(c->ops[TOP_WRITE] + c->ops[TOP_BLK_WRITE] +
+		       c->ops[TOP_URING_WRITE]);
+	rrd = (double)(r->ops[TOP_READ] + r->ops[TOP_BLK_READ] +
+		       r->ops[TOP_URING_READ]);
+	rrw = (double)(r->ops[TOP_WRITE] + r->ops[TOP_BLK_WRITE] +
+		       r->ops[TOP_URING_WRITE]);
 	if (crd + crw > 0 && rrd + rrw > 0)
 		f->err[FID_MIX] =
 		    cap1(fabs(crd / (crd + crw) - rrd / (rrd + rrw)));

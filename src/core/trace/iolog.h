@@ -60,15 +60,16 @@ struct iolog_report {
 
 /*
  * t as a fio version 3 iolog into out: a timestamp in microseconds
- * since the start on every line, each name added and opened at its
- * first line and closed after its last, the data of a renamed file
- * under its last name. root NULL: the trace's paths as they are; else
- * each mapped beneath root as a replay maps it beneath its work
- * directory (trace_paths.h). The I/O of a name iolog_name_ok() refuses
- * is left out and counted; out never holds a control byte but its
- * newlines. rep says what was written and what was not. 0, or -EINVAL
- * with err set (root not plain and absolute, a path of the trace not
- * plain).
+ * since the start on every line, the lines in the order the calls
+ * started (an io_uring request as the read, write or sync it does),
+ * each name added and opened at its first line and closed after its
+ * last, the data of a renamed file under its last name. root NULL: the
+ * trace's paths as they are; else each mapped beneath root as a replay
+ * maps it beneath its work directory (trace_paths.h). The I/O of a
+ * name iolog_name_ok() refuses is left out and counted; out never
+ * holds a control byte but its newlines. rep says what was written and
+ * what was not. 0, or -EINVAL with err set (root not plain and
+ * absolute, a path of the trace not plain).
  */
 int iolog_export(const struct trace *t, const char *root, struct strbuf *out,
 		 struct iolog_report *rep, struct strbuf *err);

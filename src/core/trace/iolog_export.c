@@ -30,7 +30,7 @@
 /* The fio action of an op, or NULL for one fio cannot replay. */
 static const char *fio_action(unsigned op)
 {
-	switch (op) {
+	switch (trace_op_base(op)) { /* an io_uring request's as its call's */
 	case TOP_READ:
 		return "read";
 	case TOP_WRITE:
@@ -50,7 +50,36 @@ static int exported(const struct trace *t, const struct trace_event *e)
 
 	if (!fio_action(e->op) || !f || f->kind != TFK_REG || e->ret < 0)
 		return 0;
-	return (e->op != TOP_READ && e->op != TOP_WRITE) || e->ret > 0;
+	return (trace_op_base(e->op) != TOP_READ &&
+		trace_op_base(e->op) != TOP_WRITE) ||
+	       e->ret > 0;
+}
+
+/* Events by start time, in trace order among equals. */
+static int by_start(const void *a, const void *b)
+{
+	const struct trace_event *const *x = a, *const *y = b;
+
+	if ((*x)->ts_ns != (*y)->ts_ns)
+		return (*x)->ts_ns < (*y)->ts_ns ? -1 : 1;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* The indexes of t's events in the order they started: a trace is in
+ * the order the calls ended, io_uring requests end out of the order
+ * they were submitted in, and fio issues the lines in their order. */
+static size_t *start_order(const struct trace *t)
+{
+	const struct trace_event **ev = xcalloc(t->nr_events + 1, sizeof(*ev));
+	size_t *idx = xcalloc(t->nr_events + 1, sizeof(*idx)), i;
+
+	for (i = 0; i < t->nr_events; i++)
+		ev[i] = &t->events[i];
+	qsort(ev, t->nr_events, sizeof(*ev), by_start);
+	for (i = 0; i < t->nr_events; i++)
+		idx[i] = (size_t)(ev[i] - t->events);
+	free(ev);
+	return idx;
 }
 
 /*
@@ -190,7 +219,7 @@ int iolog_export(const struct trace *t, const char *root, struct strbuf *out,
 	char **dirv = NULL;
 	size_t nr_dirv = 0, alloc_dirv = 0;
 	uint32_t *final = NULL;
-	size_t *last = NULL, i, open_now = 0;
+	size_t *last = NULL, *order = NULL, i, k, open_now = 0;
 	unsigned char *state = NULL; /* 0 unseen, 1 open, 2 closed,
 					3 unnameable */
 	char **rel = NULL;
@@ -205,16 +234,18 @@ int iolog_export(const struct trace *t, const char *root, struct strbuf *out,
 	if (root && (ret = trace_map_names(t, &rel, err)))
 		goto out;
 	final = final_names(t);
+	order = start_order(t);
 	/* each name's last line, so it is closed there */
 	last = xcalloc(t->nr_files + 1, sizeof(*last));
-	for (i = 0; i < t->nr_events; i++)
-		if (exported(t, &t->events[i]))
-			last[final[i]] = i + 1;
+	for (k = 0; k < t->nr_events; k++)
+		if (exported(t, &t->events[order[k]]))
+			last[final[order[k]]] = k + 1;
 	state = xcalloc(t->nr_files + 1, 1);
 	strbuf_addstr(out, "fio version 3 iolog\n");
-	for (i = 0; i < t->nr_events; i++) {
-		const struct trace_event *e = &t->events[i];
-		uint32_t id = final[i];
+	for (k = 0; k < t->nr_events; k++) {
+		const struct trace_event *e = &t->events[order[k]];
+		uint32_t id = final[order[k]];
+		unsigned base = trace_op_base(e->op);
 		uint64_t us = e->ts_ns / 1000;
 		const struct trace_file *f;
 
@@ -238,7 +269,7 @@ int iolog_export(const struct trace *t, const char *root, struct strbuf *out,
 		if (!state[id]) {
 			state[id] = 1;
 			rep->files++;
-			if (e->op == TOP_READ && f->existed) {
+			if (base == TOP_READ && f->existed) {
 				rep->files_existed++;
 				rep->existed_bytes += f->size_bytes;
 			}
@@ -256,19 +287,19 @@ int iolog_export(const struct trace *t, const char *root, struct strbuf *out,
 			if (++open_now > rep->max_open)
 				rep->max_open = open_now;
 		}
-		if (e->op == TOP_READ || e->op == TOP_WRITE) {
+		if (base == TOP_READ || base == TOP_WRITE) {
 			strbuf_addf(out, "%llu %s %s %llu %llu\n",
 				    (unsigned long long)us, name.buf,
 				    fio_action(e->op),
 				    (unsigned long long)e->offset,
 				    (unsigned long long)e->ret);
-			rep->writes += e->op == TOP_WRITE;
+			rep->writes += base == TOP_WRITE;
 		} else {
 			strbuf_addf(out, "%llu %s %s\n", (unsigned long long)us,
 				    name.buf, fio_action(e->op));
 		}
 		rep->lines++;
-		if (last[id] == i + 1) { /* its last line: fio lets it go */
+		if (last[id] == k + 1) { /* its last line: fio lets it go */
 			strbuf_addf(out, "%llu %s close\n",
 				    (unsigned long long)us, name.buf);
 			state[id] = 2;
@@ -286,6 +317,7 @@ int iolog_export(const struct trace *t, const char *root, struct strbuf *out,
 			rep->renamed++;
 out:
 	free(final);
+	free(order);
 	free(last);
 	free(state);
 	trace_names_free(rel, t->nr_files);

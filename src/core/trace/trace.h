@@ -77,6 +77,17 @@ enum trace_op {
 	/* 1.3: flushes of a whole file system */
 	TOP_SYNC = 26,	 /* sync(): every file system; fd -1, file 0 */
 	TOP_SYNCFS = 27, /* syncfs(fd): the file system of fd's file */
+	/* 1.3: io_uring requests of the recorded processes; ts_ns: the
+	 * submission, dur_ns: to the completion, fd: the sqe's descriptor
+	 * (TEV_FIXED: its index in the ring's registered files), file,
+	 * offset and size as a read or write has them, ret: the
+	 * completion's result, file2: the ring (1, 2, ... in the order
+	 * the trace met them; not a file), arg: the requests in flight on
+	 * that ring at the submission, this one included */
+	TOP_URING_READ = 28,
+	TOP_URING_WRITE = 29,
+	TOP_URING_FSYNC = 30,	  /* offset, size: the range (0, 0: all) */
+	TOP_URING_FDATASYNC = 31, /* the same */
 	TOP__NR
 };
 
@@ -92,6 +103,10 @@ enum trace_event_flags {
 	TEV_META = 1 << 6,     /* M */
 	TEV_RAHEAD = 1 << 7,   /* A: read-ahead */
 	TEV_UNDONE = 1 << 8,   /* no completion seen before the trace ended */
+	/* io_uring requests (1.3; TEV_VEC, TEV_POSITIONAL, TEV_UNDONE as
+	 * above): */
+	TEV_FIXED = 1 << 9,   /* a registered file: fd is its index */
+	TEV_SQPOLL = 1 << 10, /* submitted by the ring's kernel thread */
 };
 
 /* One call, as it is on disk (64 bytes, little-endian). */
@@ -173,6 +188,14 @@ unsigned trace_op_find(const char *name);
 int trace_op_is_name(unsigned op);
 /* Is op a block-layer request (TOP_BLK_*)? */
 int trace_op_is_block(unsigned op);
+/* Is op one of the format's operations (named; not 0, not past
+ * TOP__NR)? */
+int trace_op_known(unsigned op);
+/* Is op an io_uring request (TOP_URING_*)? */
+int trace_op_is_uring(unsigned op);
+/* The call whose work op does: TOP_READ for an io_uring read, and so
+ * on; op itself for the others. */
+unsigned trace_op_base(unsigned op);
 /* The trace format minor version that brought op in (0 for the first). */
 unsigned trace_op_minor(unsigned op);
 /* The name of a POSIX_FADV_* advice ("dontneed"), or NULL for one that

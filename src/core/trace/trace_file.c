@@ -49,6 +49,10 @@ static const char *const op_names[TOP__NR] = {
     [TOP_READAHEAD] = "readahead",
     [TOP_SYNC] = "sync",
     [TOP_SYNCFS] = "syncfs",
+    [TOP_URING_READ] = "uring_read",
+    [TOP_URING_WRITE] = "uring_write",
+    [TOP_URING_FSYNC] = "uring_fsync",
+    [TOP_URING_FDATASYNC] = "uring_fdatasync",
 };
 
 /* The advice values of posix_fadvise(2) on Linux, by number. */
@@ -63,7 +67,7 @@ const char *trace_fadv_name(uint32_t advice)
 
 unsigned trace_op_minor(unsigned op)
 {
-	if (op == TOP_SYNC || op == TOP_SYNCFS)
+	if (op == TOP_SYNC || op == TOP_SYNCFS || trace_op_is_uring(op))
 		return 3;
 	if (op == TOP_FADVISE || op == TOP_READAHEAD)
 		return 2;
@@ -75,9 +79,34 @@ int trace_op_is_block(unsigned op)
 	return op >= TOP_BLK_READ && op <= TOP_BLK_FLUSH;
 }
 
+int trace_op_is_uring(unsigned op)
+{
+	return op >= TOP_URING_READ && op <= TOP_URING_FDATASYNC;
+}
+
+unsigned trace_op_base(unsigned op)
+{
+	switch (op) {
+	case TOP_URING_READ:
+		return TOP_READ;
+	case TOP_URING_WRITE:
+		return TOP_WRITE;
+	case TOP_URING_FSYNC:
+		return TOP_FSYNC;
+	case TOP_URING_FDATASYNC:
+		return TOP_FDATASYNC;
+	}
+	return op;
+}
+
+int trace_op_known(unsigned op)
+{
+	return op && op < TOP__NR && op_names[op];
+}
+
 const char *trace_op_name(unsigned op)
 {
-	return op < TOP__NR ? op_names[op] : "?";
+	return trace_op_known(op) ? op_names[op] : "?";
 }
 
 unsigned trace_op_find(const char *name)
@@ -85,7 +114,7 @@ unsigned trace_op_find(const char *name)
 	unsigned i;
 
 	for (i = 1; i < TOP__NR; i++)
-		if (!strcmp(op_names[i], name))
+		if (op_names[i] && !strcmp(op_names[i], name))
 			return i;
 	return TOP_NONE;
 }
@@ -513,7 +542,7 @@ int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
 {
 	unsigned char p[TRACE_EVENT_BYTES];
 
-	if (!e->op || e->op >= TOP__NR)
+	if (!trace_op_known(e->op))
 		return err_set(err, -EINVAL, "an unknown operation %u", e->op);
 	if (e->op == TOP_FADVISE && !trace_fadv_name(e->arg))
 		return err_set(err, -EINVAL,
@@ -527,7 +556,8 @@ int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
 	if (!trace_op_is_block(e->op)) {
 		if (e->file > w->max_file)
 			w->max_file = e->file;
-		if (e->file2 > w->max_file)
+		/* an io_uring request's file2 is its ring */
+		if (e->file2 > w->max_file && !trace_op_is_uring(e->op))
 			w->max_file = e->file2;
 	}
 	if (w->on_event)

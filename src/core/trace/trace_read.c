@@ -142,7 +142,7 @@ static int read_events(const unsigned char *p, uint32_t len, struct trace *t,
 		struct trace_event *e = &t->events[t->nr_events];
 
 		decode_event(p + i * TRACE_EVENT_BYTES, e);
-		if (!e->op || e->op >= TOP__NR ||
+		if (!trace_op_known(e->op) ||
 		    trace_op_minor(e->op) > t->version_minor)
 			return err_set(err, -EINVAL,
 				       "event %zu has an unknown operation %u",
@@ -217,7 +217,9 @@ static int check_whole(const struct trace *t, struct strbuf *err)
 					       i + 1);
 			continue;
 		}
-		if (e->file > t->nr_files || e->file2 > t->nr_files)
+		/* an io_uring request's file2 is its ring */
+		if (e->file > t->nr_files ||
+		    (e->file2 > t->nr_files && !trace_op_is_uring(e->op)))
 			return err_set(
 			    err, -EINVAL,
 			    "event %zu names file %u, which the "

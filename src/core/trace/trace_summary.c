@@ -100,6 +100,19 @@ static void block_request(struct trace_summary *s, const struct trace_event *e,
 		s->sec_bytes[sec] += e->size;
 }
 
+/* An io_uring request's share of s: its ring, its depth, its flags. */
+static void uring_request(struct trace_summary *s, const struct trace_event *e)
+{
+	if (e->arg > s->uring_depth_max)
+		s->uring_depth_max = e->arg;
+	s->uring_depth_sum += e->arg;
+	if (e->file2 > s->uring_rings)
+		s->uring_rings = e->file2;
+	s->uring_fixed += !!(e->flags & TEV_FIXED);
+	s->uring_sqpoll += !!(e->flags & TEV_SQPOLL);
+	s->uring_undone += !!(e->flags & TEV_UNDONE);
+}
+
 /* The number of block requests of s. */
 static uint64_t block_total(const struct trace_summary *s)
 {
@@ -137,10 +150,11 @@ void trace_summarize(const struct trace *t, struct trace_summary *s)
 		s->sec_ops[sec]++;
 		if (e->ret < 0)
 			s->errors[e->op]++;
-		if (e->op == TOP_READ || e->op == TOP_WRITE) {
+		if (trace_op_base(e->op) == TOP_READ ||
+		    trace_op_base(e->op) == TOP_WRITE) {
 			uint64_t moved = e->ret > 0 ? (uint64_t)e->ret : 0;
 
-			if (e->op == TOP_READ) {
+			if (trace_op_base(e->op) == TOP_READ) {
 				s->bytes_read += moved;
 				s->read_sizes[size_bucket(e->size)]++;
 			} else {
@@ -151,6 +165,8 @@ void trace_summarize(const struct trace *t, struct trace_summary *s)
 		}
 		if (trace_op_is_block(e->op))
 			block_request(s, e, sec);
+		if (trace_op_is_uring(e->op))
+			uring_request(s, e);
 	}
 	for (i = 0; i < t->nr_files; i++) {
 		const struct trace_file *f = &t->files[i];
@@ -212,6 +228,12 @@ uint64_t trace_summary_total(const struct trace_summary *s)
 	for (op = 1; op < TOP__NR; op++)
 		n += s->ops[op];
 	return n;
+}
+
+uint64_t trace_summary_uring(const struct trace_summary *s)
+{
+	return s->ops[TOP_URING_READ] + s->ops[TOP_URING_WRITE] +
+	       s->ops[TOP_URING_FSYNC] + s->ops[TOP_URING_FDATASYNC];
 }
 
 static void add_bytes(struct strbuf *out, uint64_t b)
@@ -279,6 +301,71 @@ static void rate_rows(struct strbuf *out, const struct trace_summary *s)
 	}
 }
 
+/* A count the capture wrote as meta key (uring.*), 0 when absent or
+ * not a whole number. */
+static uint64_t meta_count(const struct trace *t, const char *key)
+{
+	const char *v = trace_meta_get(t, key);
+	char *end;
+	unsigned long long n;
+
+	if (!v || *v < '0' || *v > '9')
+		return 0;
+	n = strtoull(v, &end, 10);
+	return *end ? 0 : (uint64_t)n;
+}
+
+static void add_printable(struct strbuf *out, const char *s);
+
+/* The io_uring requests: how many, on how many rings, at what depth,
+ * and what the capture left out (its uring.* meta). */
+static void uring_rows(const struct trace *t, const struct trace_summary *s,
+		       struct strbuf *out)
+{
+	uint64_t n = trace_summary_uring(s);
+	uint64_t unattr = meta_count(t, "uring.unattributed");
+	uint64_t other = meta_count(t, "uring.other");
+	uint64_t unrec = meta_count(t, "uring.unrecorded");
+	const char *ops = trace_meta_get(t, "uring.other_ops");
+
+	if (n)
+		strbuf_addf(out,
+			    "io_uring: %llu requests on %u ring%s, in flight "
+			    "at submission max %llu, mean %.2f; %llu on "
+			    "registered files, %llu submitted by a ring's "
+			    "kernel thread, %llu not completed\n",
+			    (unsigned long long)n, s->uring_rings,
+			    s->uring_rings == 1 ? "" : "s",
+			    (unsigned long long)s->uring_depth_max,
+			    (double)s->uring_depth_sum / (double)n,
+			    (unsigned long long)s->uring_fixed,
+			    (unsigned long long)s->uring_sqpoll,
+			    (unsigned long long)s->uring_undone);
+	if (unattr)
+		strbuf_addf(out,
+			    "io_uring requests left out: %llu whose file "
+			    "could not be attributed\n",
+			    (unsigned long long)unattr);
+	if (other) {
+		strbuf_addf(out,
+			    "io_uring requests left out: %llu of operations "
+			    "not recorded",
+			    (unsigned long long)other);
+		if (ops && *ops) {
+			strbuf_addstr(out, " (");
+			add_printable(out, ops);
+			strbuf_addch(out, ')');
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (unrec)
+		strbuf_addf(out,
+			    "io_uring: the traced processes made %llu ring%s "
+			    "whose requests the capture could not see: none "
+			    "is in this trace\n",
+			    (unsigned long long)unrec, unrec == 1 ? "" : "s");
+}
+
 void trace_stats_text(const struct trace *t, const struct trace_summary *s,
 		      struct strbuf *out)
 {
@@ -336,8 +423,10 @@ void trace_stats_text(const struct trace *t, const struct trace_summary *s,
 		}
 		strbuf_addch(out, '\n');
 	}
+	uring_rows(t, s, out);
 	if (s->ops[TOP_READ] || s->ops[TOP_WRITE] || s->ops[TOP_BLK_READ] ||
-	    s->ops[TOP_BLK_WRITE]) {
+	    s->ops[TOP_BLK_WRITE] || s->ops[TOP_URING_READ] ||
+	    s->ops[TOP_URING_WRITE]) {
 		strbuf_addstr(out, "sizes asked:\n");
 		size_rows(out, "read", s->read_sizes);
 		size_rows(out, "write", s->write_sizes);
@@ -393,6 +482,24 @@ static void block_flags(struct strbuf *out, const struct trace_event *e)
 		strbuf_addstr(out, " meta");
 	if (e->flags & TEV_RAHEAD)
 		strbuf_addstr(out, " ahead");
+	if (e->flags & TEV_UNDONE)
+		strbuf_addstr(out, " undone");
+}
+
+/* An io_uring request's ring, depth and flags, " ring=1 depth=4 fixed". */
+static void uring_flags(struct strbuf *out, const struct trace_event *e)
+{
+	strbuf_addf(out, " ring=%u depth=%u", e->file2, e->arg);
+	/* a read or write at the file's position (the sqe's offset -1) */
+	if (!(e->flags & TEV_POSITIONAL) &&
+	    (e->op == TOP_URING_READ || e->op == TOP_URING_WRITE))
+		strbuf_addstr(out, " filepos");
+	if (e->flags & TEV_VEC)
+		strbuf_addstr(out, " vec");
+	if (e->flags & TEV_FIXED)
+		strbuf_addstr(out, " fixed");
+	if (e->flags & TEV_SQPOLL)
+		strbuf_addstr(out, " sqpoll");
 	if (e->flags & TEV_UNDONE)
 		strbuf_addstr(out, " undone");
 }
@@ -465,7 +572,7 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 			    trace_op_name(e->op), e->fd, e->file,
 			    (unsigned long long)e->offset,
 			    (unsigned long long)e->size, (long long)e->ret);
-		if (e->file2)
+		if (e->file2 && !trace_op_is_uring(e->op))
 			strbuf_addf(out, " -> %u", e->file2);
 		if (e->op == TOP_OPEN)
 			strbuf_addf(out, " flags=0%o", e->arg);
@@ -476,6 +583,8 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 					: "?");
 		if (trace_op_is_block(e->op))
 			block_flags(out, e);
+		if (trace_op_is_uring(e->op))
+			uring_flags(out, e);
 		strbuf_addch(out, '\n');
 	}
 	if (t->complete)

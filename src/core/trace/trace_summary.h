@@ -33,6 +33,13 @@ struct trace_summary {
 	uint64_t blk_flush_writes;  /* writes with a preflush */
 	uint64_t blk_fua_writes;    /* writes with FUA */
 	uint64_t blk_discard_bytes; /* bytes discarded */
+	/* io_uring requests (TOP_URING_*): */
+	uint64_t uring_depth_max; /* most in flight on a ring at a submission */
+	uint64_t uring_depth_sum; /* over the requests: mean = / n */
+	uint32_t uring_rings;	  /* the highest ring number */
+	uint64_t uring_fixed;	  /* on registered files */
+	uint64_t uring_sqpoll;	  /* submitted by a ring's kernel thread */
+	uint64_t uring_undone;	  /* not completed when the trace ended */
 };
 
 /* Summarize t. */
@@ -48,6 +55,8 @@ void trace_summarize_layer(const struct trace *t, int block,
 uint64_t trace_summary_name_ops(const struct trace_summary *s);
 /* All events of s. */
 uint64_t trace_summary_total(const struct trace_summary *s);
+/* The io_uring requests of s. */
+uint64_t trace_summary_uring(const struct trace_summary *s);
 
 struct strbuf;
 /* `trace stats`: s of t as text. */

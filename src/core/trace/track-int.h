@@ -58,6 +58,7 @@ enum sc_kind {
 	SC_READAHEAD, /* readahead(fd, off, count) */
 	SC_SYNC,      /* sync() */
 	SC_SYNCFS,    /* syncfs(fd) */
+	SC_URING,     /* io_uring_setup(entries, params): counted only */
 };
 
 /* The kind of syscall number nr, SC_NONE for one not recorded. */
@@ -112,5 +113,20 @@ struct track_fd *track_close_target(struct tracker *tk,
  * when it cannot be known; *ret: 0 or -errno from the writer. */
 struct track_fd *track_fd_get(struct tracker *tk, uint32_t tgid, int32_t fd,
 			      struct strbuf *err, int *ret);
+/* Is the file with id one whose calls are recorded? */
+int track_file_recorded(struct tracker *tk, uint32_t id);
+/*
+ * For the io_uring requests (track_uring.c), which name files as calls
+ * do: the file descriptor fd of process tgid is (learnt from /proc as
+ * a call's is, when it was opened before the trace), and the file at
+ * absolute path (added on first sight, as a call's is). 0 with *id its
+ * id (0: not known); 1 when it is no file of a file system (a pipe, a
+ * socket, /proc: left out as calls on them are); -errno from the
+ * writer with err set.
+ */
+int track_fd_file(struct tracker *tk, uint32_t tgid, int32_t fd, uint32_t *id,
+		  struct strbuf *err);
+int track_path_file(struct tracker *tk, const char *path, uint32_t *id,
+		    struct strbuf *err);
 
 #endif

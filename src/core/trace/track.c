@@ -50,14 +50,6 @@ void tracker_release(struct tracker *tk)
 	memset(tk, 0, sizeof(*tk));
 }
 
-/* Is the file with id one whose calls are recorded? */
-static int file_recorded(struct tracker *tk, uint32_t id)
-{
-	const struct trace_file *f = trace_file_get(&tk->files, id);
-
-	return f && f->kind != TFK_OTHER;
-}
-
 static int emit(struct tracker *tk, const struct iot_call *c,
 		struct trace_event *e, struct strbuf *err)
 {
@@ -203,7 +195,7 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 	}
 	if (ret)
 		goto out;
-	if (!file_recorded(tk, e.file)) {
+	if (!track_file_recorded(tk, e.file)) {
 		if (e.op == TOP_OPEN && c->ret >= 0)
 			track_fd_opened(tk, c)->file = 0;
 		tk->dropped++;
@@ -255,7 +247,7 @@ static int fd_call(struct tracker *tk, const struct iot_call *c, enum sc_kind k,
 		return ret;
 	if (k == SC_CLOSE)
 		f = track_close_target(tk, c, f);
-	if (!f || !file_recorded(tk, f->file)) {
+	if (!f || !track_file_recorded(tk, f->file)) {
 		tk->dropped++;
 		if (f && k == SC_CLOSE && (c->ret == 0 || f->gone))
 			f->used = 0;
@@ -489,6 +481,9 @@ int tracker_call(struct tracker *tk, const struct iot_call *c,
 	tk->calls++;
 	switch (k) {
 	case SC_NONE:
+		return 0;
+	case SC_URING: /* its requests are the io_uring programs' */
+		tk->rings += c->ret >= 0;
 		return 0;
 	case SC_FORK:
 		fork_call(tk, c);

@@ -43,6 +43,7 @@ struct tracker {
 	uint64_t events;    /* events written */
 	uint64_t dropped;   /* calls on what is not a file of a file system */
 	uint64_t overtaken; /* opens of a number whose close came later */
+	uint64_t rings;	    /* io_uring rings made (io_uring_setup) */
 	const char *root;   /* non-NULL: prefix of /proc (tests) */
 };
 

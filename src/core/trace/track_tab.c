@@ -3,7 +3,8 @@
  * path, each process's working directory, each descriptor's file and
  * position, and how a call's path or descriptor becomes a file of the
  * trace (statx, /proc/PID/fd and fdinfo). track.c turns the calls into
- * events through them; track-int.h declares what it uses.
+ * events through them, track_uring.c names the files of io_uring
+ * requests through them; track-int.h declares what they use.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -423,4 +424,45 @@ out:
 	strbuf_release(&link);
 	strbuf_release(&abs);
 	return f;
+}
+
+int track_file_recorded(struct tracker *tk, uint32_t id)
+{
+	const struct trace_file *f = trace_file_get(&tk->files, id);
+
+	return f && f->kind != TFK_OTHER;
+}
+
+int track_fd_file(struct tracker *tk, uint32_t tgid, int32_t fd, uint32_t *id,
+		  struct strbuf *err)
+{
+	struct track_fd *f;
+	int ret;
+
+	*id = 0;
+	f = track_fd_get(tk, tgid, fd, err, &ret);
+	if (ret || !f)
+		return ret;
+	if (!track_file_recorded(tk, f->file))
+		return 1;
+	*id = f->file;
+	return 0;
+}
+
+int track_path_file(struct tracker *tk, const char *path, uint32_t *id,
+		    struct strbuf *err)
+{
+	struct strbuf abs = STRBUF_INIT;
+	int ret = 1;
+
+	*id = 0;
+	path_normalize(path, &abs);
+	if (path[0] == '/' && !track_path_ignored(abs.buf)) {
+		ret = track_file_of(tk, abs.buf, 0, 1, NULL, TFK_UNKNOWN, id,
+				    err);
+		if (!ret && !track_file_recorded(tk, *id))
+			ret = 1;
+	}
+	strbuf_release(&abs);
+	return ret;
 }

@@ -35,6 +35,7 @@ struct rp_dir {
 
 struct rp_state;
 struct rpb_state;
+struct rp_uring;
 struct target;
 
 /* A setting of the capture's that is otherwise here (replay_set.c). */
@@ -76,6 +77,7 @@ struct rp_thread {
 	unsigned dir_gen; /* rp_state.dir_gen when they were opened */
 	void *buf;
 	size_t buf_bytes;
+	struct rp_uring *ur; /* its io_uring requests (replay_uring.c) */
 	struct rp_state *st;
 	pthread_t th;
 	int started;
@@ -190,6 +192,34 @@ void rp_cache_settle(struct rp_state *st, struct run_result *r);
  * not the capture's start's doing; their count, 0 for none. */
 uint64_t rp_cache_check(const struct rp_state *st, struct run_result *r);
 void rp_settings_release(struct rp_state *st);
+/* Do call e (not an io_uring request) of th; its result (-errno on
+ * failure). Our descriptor for e's recorded one, opened now for one
+ * the trace found open; -1 when its file cannot be replayed
+ * (replay_run.c). */
+int64_t rp_do_op(struct rp_thread *th, const struct trace_event *e);
+int rp_fd_of(struct rp_state *st, const struct trace_event *e);
+/*
+ * io_uring requests (replay_uring.c). prepare: each thread that has
+ * some gets its events in the order of their starts and its ring's
+ * plan (th->ur); -errno with err set when io_uring is not available
+ * here. thread: such a thread's replay (its calls too); free: its
+ * ring and plan. order: idx[0..nr) of t's events by start time, in
+ * their order among equals; depth: the requests of those in flight
+ * at each one's submission in the capture, itself included, into
+ * depth[i] (0 for a call; depth may be NULL), and the most of them
+ * (its ring's size; a depth over 4096 counts the 4096 latest).
+ */
+int rp_uring_prepare(struct rp_state *st, struct strbuf *err);
+void *rp_uring_thread(struct rp_thread *th);
+void rp_uring_free(struct rp_thread *th);
+void rp_uring_order(const struct trace *t, size_t *idx, size_t nr);
+unsigned rp_uring_depth(const struct trace *t, const size_t *idx, size_t nr,
+			uint32_t *depth);
+/* Must request or call e wait for request r (earlier in its thread,
+ * completed before e started in the capture)? A call waits for every
+ * such request; a request for one on its file when either writes (the
+ * ranges meeting) or flushes; reads after reads never wait. */
+int rp_uring_ordered(const struct trace_event *r, const struct trace_event *e);
 /* "max" (0) or a factor; 0 or -EINVAL with err set. */
 int rp_parse_speed(const char *s, double *out, struct strbuf *err);
 /* The fidelity warnings of a replay run, either layer: a poor score

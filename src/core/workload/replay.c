@@ -457,6 +457,8 @@ static int replay_prepare(struct workload *w, struct target *t,
 	ret = rp_map_names(st, err);
 	if (!ret)
 		ret = split_threads(st, err);
+	if (!ret)
+		ret = rp_uring_prepare(st, err);
 	if (ret)
 		return ret;
 	rp_deps_compute(&st->t, st->th, st->nr_th);

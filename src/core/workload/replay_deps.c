@@ -142,7 +142,8 @@ static int by_start(const void *a, const void *b)
  */
 static int changes_file(const struct trace_event *e)
 {
-	switch (e->op) {
+	switch (
+	    trace_op_base(e->op)) { /* an io_uring request's as its call's */
 	case TOP_FSYNC:
 	case TOP_FDATASYNC:
 	case TOP_SYNC_RANGE:

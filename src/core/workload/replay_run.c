@@ -67,7 +67,7 @@ static void fd_opened(struct rp_state *st, int32_t rfd, uint32_t file, int fd)
  * opened now (counted apart: the trace has no open of it). -1 when the
  * file cannot be replayed.
  */
-static int fd_of(struct rp_state *st, const struct trace_event *e)
+int rp_fd_of(struct rp_state *st, const struct trace_event *e)
 {
 	const struct trace_file *f = trace_file_get(&st->t, e->file);
 	struct rp_fd *row;
@@ -189,7 +189,7 @@ static int64_t name_op(struct rp_thread *th, const struct trace_event *e)
 }
 
 /* Do e; its result (-errno on failure). */
-static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
+int64_t rp_do_op(struct rp_thread *th, const struct trace_event *e)
 {
 	struct rp_state *st = th->st;
 	size_t n = e->size > RP_IO_MAX ? RP_IO_MAX : (size_t)e->size;
@@ -231,7 +231,7 @@ static int64_t do_op(struct rp_thread *th, const struct trace_event *e)
 		 * what the capture's sync flushed of its files is there */
 		return syncfs(st->work_fd) ? -errno : 0;
 	}
-	fd = fd_of(st, e);
+	fd = rp_fd_of(st, e);
 	if (fd < 0)
 		return -EBADF;
 	switch (e->op) {
@@ -313,6 +313,8 @@ static void *thread_main(void *arg)
 	size_t k, j;
 	int waited = 0;
 
+	if (th->ur) /* with io_uring requests */
+		return rp_uring_thread(th);
 	th->done = xcalloc(th->nr ? th->nr : 1, sizeof(*th->done));
 	for (k = 0; k < th->nr && !*st->stop; k++) {
 		const struct trace_event *e = &st->t.events[th->idx[k]];
@@ -348,7 +350,7 @@ static void *thread_main(void *arg)
 		if (want && t0 > want && t0 - want > th->max_lag_ns)
 			th->max_lag_ns = t0 - want;
 		*d = *e;
-		d->ret = do_op(th, e);
+		d->ret = rp_do_op(th, e);
 		t1 = clock_now_ns();
 		prev_end = t1;
 		d->ts_ns = t0 - st->start_ns;
@@ -380,15 +382,16 @@ static void fill_result(struct rp_state *st, struct run_result *r,
 
 		for (j = 0; j < th->nr_done; j++) {
 			const struct trace_event *d = &th->done[j];
-			int dir = d->op == TOP_READ ? IO_READ : IO_WRITE;
+			unsigned base = trace_op_base(d->op); /* io_uring's */
+			int dir = base == TOP_READ ? IO_READ : IO_WRITE;
 
 			if (d->op == TOP_MMAP || d->op == TOP_MSYNC)
 				continue;
 			hist_record(&lat[d->op], d->dur_ns);
 			r->file_ops++;
-			if (d->op == TOP_FSYNC || d->op == TOP_FDATASYNC)
+			if (base == TOP_FSYNC || base == TOP_FDATASYNC)
 				r->fsyncs++;
-			if (d->op != TOP_READ && d->op != TOP_WRITE)
+			if (base != TOP_READ && base != TOP_WRITE)
 				continue;
 			hist_record(&r->lat[dir], d->dur_ns);
 			r->ops[dir]++;
@@ -589,6 +592,7 @@ void rp_cleanup(struct workload *w)
 	free(st->parent);
 	for (i = 0; i < st->nr_th; i++) {
 		rp_dirs_release(&st->th[i]);
+		rp_uring_free(&st->th[i]);
 		free(st->th[i].idx);
 		free(st->th[i].dep_off);
 		free(st->th[i].deps);
