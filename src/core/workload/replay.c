@@ -303,9 +303,10 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 
 /*
  * Which files' bytes the replay uses (st->data): those it reads,
- * writes, reads ahead, advises, flushes a range of, truncates or
- * allocates in, and a file whose name a rename gave to one of those
- * (the data moves with the name). The others are only named.
+ * writes (by a call or an io_uring request), reads ahead, advises,
+ * flushes a range of, truncates or allocates in, and a file whose name
+ * a rename gave to one of those (the data moves with the name). The
+ * others are only named.
  */
 static void mark_data(struct rp_state *st)
 {
@@ -317,7 +318,7 @@ static void mark_data(struct rp_state *st)
 
 		if (!e->file || trace_op_is_block(e->op))
 			continue;
-		switch (e->op) {
+		switch (trace_op_base(e->op)) { /* an io_uring request's too */
 		case TOP_READ:
 		case TOP_WRITE:
 		case TOP_READAHEAD:
