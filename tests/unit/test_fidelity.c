@@ -416,6 +416,21 @@ static void test_dist(void **state)
 	reads(r, N, 50000, 20000);
 	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
 	assert_true(d.c[FDC_READ].d[FDT_GAP] == 0);
+	/* io_uring reads are reads: replayed through a ring, they are
+	 * held to the capture's reads (and its requests to its calls) */
+	reads(c, N, 1000000, 20000);
+	reads(r, N, 1000000, 20000);
+	for (i = 0; i < N; i++)
+		r[i].op = TOP_URING_READ;
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.c[FDC_READ].calls[1] == N);
+	assert_false(d.poor);
+	for (i = 0; i < N; i++)
+		r[i].op = TOP_URING_FDATASYNC;
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.c[FDC_SYNC].calls[1] == N);
+	assert_true(d.c[FDC_READ].calls[1] == 0);
+	reads(r, N, 1000000, 20000);
 	/* too few calls to tell */
 	fidelity_dist_compute(c, FDIST_MIN_CALLS - 1, r, N, 1, 0, &d, &why);
 	assert_false(d.c[FDC_READ].applies[FDT_SIZE] || d.poor);

@@ -66,10 +66,11 @@ const char *fdist_term_name(enum fdist_term t)
 	return (unsigned)t < FDT__NR ? term_names[t] : "?";
 }
 
-/* The class of op, or -1 for one in none. */
+/* The class of op (an io_uring request's as its call's), or -1 for one
+ * in none. */
 static int class_of(unsigned op)
 {
-	switch (op) {
+	switch (trace_op_base(op)) {
 	case TOP_READ:
 		return FDC_READ;
 	case TOP_WRITE:
