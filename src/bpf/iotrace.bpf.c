@@ -19,7 +19,8 @@
  * BTF. sched_process_fork's layout changed across kernels: the loader
  * reads where child_pid is from its format file and sets fork_child_off.
  * At the exit of an open, the new file's f_mode (FMODE_CREATED: the
- * call made it) and its inode's mode and size are read from the
+ * call made it), its inode's mode and size and the pages its page cache
+ * holds (before the program reads any) are read from the
  * kernel's structures at the offsets the loader found in the kernel's
  * BTF (koff); with no BTF they are not read. The entry of a close
  * reads which struct file it closes, from the same table.
@@ -221,10 +222,11 @@ static __always_inline __u64 fd_file(long fd)
 	return kptr(arr, (__u32)fd * 8);
 }
 
-/* The new file of an open that returned fd: its f_mode, i_mode, i_size. */
+/* The new file of an open that returned fd: its f_mode, i_mode, i_size,
+ * the pages of it cached. */
 static __always_inline void open_file(struct iot_call *c, long fd)
 {
-	__u64 file, inode;
+	__u64 file, inode, mapping, pages = 0;
 	__u32 fm = 0;
 	__u16 im = 0;
 	__s64 sz = 0;
@@ -243,6 +245,11 @@ static __always_inline void open_file(struct iot_call *c, long fd)
 	c->f_mode = fm;
 	c->i_mode = im;
 	c->i_size = sz;
+	mapping = kptr(inode, koff[IOT_KO_I_MAPPING]);
+	if (mapping &&
+	    !bpf_probe_read_kernel(&pages, sizeof(pages),
+				   (char *)mapping + koff[IOT_KO_NRPAGES]))
+		c->nrpages = pages;
 }
 
 /* The scratch record of call nr of the current thread, with its paths
@@ -264,6 +271,7 @@ static __always_inline void enter(__u32 nr, const struct iot_sysinfo *si,
 	p->c.ret = 0;
 	p->c.f_mode = p->c.i_mode = 0;
 	p->c.i_size = 0;
+	p->c.nrpages = 0;
 	p->c.file = si->close ? fd_file((long)p->c.args[0]) : 0;
 	for (i = 0; i < 2; i++) {
 		__u8 a = si->path_arg[i];

@@ -48,18 +48,20 @@ struct iot_sysinfo {
  * structures (koff[], bytes), from the running kernel's BTF by the
  * loader: current->files->fdt->fd[ret] is the new struct file, whose
  * f_mode says whether the call created it (FMODE_CREATED) and whose
- * inode gives its type and size then. 0 in IOT_KO_FILES: not known
- * (no BTF), nothing is read.
+ * inode gives its type and size then, and its page cache the pages it
+ * holds. 0 in IOT_KO_FILES: not known (no BTF), nothing is read.
  */
 enum iot_kernel_off {
-	IOT_KO_FILES,	/* task_struct.files (a pointer) */
-	IOT_KO_FDT,	/* files_struct.fdt (a pointer) */
-	IOT_KO_MAX_FDS, /* fdtable.max_fds (unsigned int) */
-	IOT_KO_FD,	/* fdtable.fd (struct file **) */
-	IOT_KO_F_MODE,	/* file.f_mode (fmode_t, 4 bytes) */
-	IOT_KO_F_INODE, /* file.f_inode (a pointer) */
-	IOT_KO_I_MODE,	/* inode.i_mode (umode_t, 2 bytes) */
-	IOT_KO_I_SIZE,	/* inode.i_size (loff_t, 8 bytes) */
+	IOT_KO_FILES,	  /* task_struct.files (a pointer) */
+	IOT_KO_FDT,	  /* files_struct.fdt (a pointer) */
+	IOT_KO_MAX_FDS,	  /* fdtable.max_fds (unsigned int) */
+	IOT_KO_FD,	  /* fdtable.fd (struct file **) */
+	IOT_KO_F_MODE,	  /* file.f_mode (fmode_t, 4 bytes) */
+	IOT_KO_F_INODE,	  /* file.f_inode (a pointer) */
+	IOT_KO_I_MODE,	  /* inode.i_mode (umode_t, 2 bytes) */
+	IOT_KO_I_SIZE,	  /* inode.i_size (loff_t, 8 bytes) */
+	IOT_KO_I_MAPPING, /* inode.i_mapping (a pointer) */
+	IOT_KO_NRPAGES,	  /* address_space.nrpages (unsigned long) */
 	IOT_KO__NR
 };
 
@@ -194,9 +196,10 @@ struct iot_call {
 	__s64 ret;	 /* its return value */
 	/* an open that returned a descriptor, as the kernel has the file
 	 * then (koff known); i_mode 0: not read */
-	__u32 f_mode; /* the struct file's f_mode */
-	__u32 i_mode; /* its inode's i_mode */
-	__s64 i_size; /* and i_size */
+	__u32 f_mode;  /* the struct file's f_mode */
+	__u32 i_mode;  /* its inode's i_mode */
+	__s64 i_size;  /* and i_size */
+	__u64 nrpages; /* and the pages its page cache holds */
 	/* the struct file's address: an open's new one at exit, the one
 	 * a close closes at entry (0: not read). A close that another
 	 * thread's open of the same number overtakes in the ring buffer

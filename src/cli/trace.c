@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "cli.h"
 #include "../core/trace/iolog.h"
@@ -24,8 +25,8 @@
 static const char *const trace_usage[] = {
     "iotrial trace show [--limit N] TRACE",
     "iotrial trace stats TRACE",
-    "iotrial trace export --format fio-iolog3|blkparse [--anonymize] [-o "
-    "FILE] TRACE",
+    "iotrial trace export --format fio-iolog3|blkparse [--root DIR] "
+    "[--anonymize] [-o FILE] TRACE",
     "iotrial trace import [-o TRACE] [--force] (IOLOG | BLKTRACE)",
     NULL,
 };
@@ -34,7 +35,8 @@ static const char trace_epilogue[] =
     "show prints the trace's description, its files and its events, one "
     "a line\n(--limit N: the first N; 0, the default, all). stats "
     "summarizes it.\nexport writes its reads, writes and syncs as a fio "
-    "version 3 iolog\n(fio --read_iolog=FILE replays it); import makes a "
+    "version 3 iolog\n(fio --read_iolog=FILE replays it; --root DIR maps "
+    "its paths below DIR\nas a replay maps them); import makes a "
     "trace of a fio iolog\n(version 2 or 3) that the replay workload "
     "plays, or of blktrace's binary\nrecords (blkparse -d FILE): a block "
     "trace. The format is\ndocs/TRACE-FORMAT.md.\n";
@@ -66,17 +68,99 @@ static int check_out(const char *out_path, int force)
 	return r ? -1 : 0;
 }
 
+/* What an iolog export could not carry, and what fio needs, said. */
+static void say_iolog(const struct trace *t, const struct iolog_report *rep,
+		      const char *root)
+{
+	struct rlimit rl;
+
+	if (rep->un.nr_events) {
+		char *first = xstrdup(trace_file_get(t, rep->un.first)->path);
+
+		text_make_printable(first);
+		warning("%zu reads, writes and syncs on %zu file%s left out: "
+			"a fio iolog line cannot name a path with white "
+			"space or a control character, or one over %d bytes "
+			"('%s'%s)",
+			rep->un.nr_events, rep->un.nr_files,
+			rep->un.nr_files == 1 ? "" : "s", IOLOG_NAME_MAX, first,
+			rep->un.nr_files > 1 ? " and others" : "");
+		free(first);
+	}
+	if (!root && rep->writes)
+		warning("the iolog writes to the trace's own paths (%zu "
+			"writes): fio would write to those files where they "
+			"are; --root DIR puts them below DIR instead",
+			rep->writes);
+	if (rep->left_advice)
+		note("%zu fadvise and readahead calls left out: a fio iolog "
+		     "cannot express them",
+		     rep->left_advice);
+	if (rep->left_names)
+		note("%zu name operations (unlink, rename, mkdir, rmdir, "
+		     "stat, getdents) left out: a fio iolog has no line for "
+		     "them",
+		     rep->left_names);
+	if (rep->left_other)
+		note("%zu ftruncate, fallocate, sync_file_range, sync and "
+		     "syncfs calls left out: a fio iolog has no line for them",
+		     rep->left_other);
+	if (rep->threads > 1)
+		note("the trace's %zu threads play as one fio job, their "
+		     "calls in time order",
+		     rep->threads);
+	if (rep->renamed)
+		note("%zu reads, writes and syncs of data a rename moved are "
+		     "played under the name it ended with (fio renames "
+		     "nothing)",
+		     rep->renamed);
+	if (rep->files_existed && root)
+		note("fio reads %zu file%s that existed before the trace "
+		     "(%.1f MiB) and makes no directory: %s and %zu "
+		     "director%s below '%s' must be there first",
+		     rep->files_existed, rep->files_existed == 1 ? "" : "s",
+		     (double)rep->existed_bytes / (1024.0 * 1024),
+		     rep->files_existed == 1 ? "it" : "they", rep->dirs,
+		     rep->dirs == 1 ? "y" : "ies", root);
+	else if (rep->files_existed)
+		note("fio reads %zu file%s that existed before the trace "
+		     "(%.1f MiB): %s must be there first",
+		     rep->files_existed, rep->files_existed == 1 ? "" : "s",
+		     (double)rep->existed_bytes / (1024.0 * 1024),
+		     rep->files_existed == 1 ? "it" : "they");
+	else if (rep->dirs)
+		note("fio makes no directory: %zu director%s below '%s' must "
+		     "be there first",
+		     rep->dirs, rep->dirs == 1 ? "y" : "ies", root);
+	if (!rep->files)
+		return;
+	note("fio holds at most %zu file%s open at once: each is opened at "
+	     "its first line and closed after its last",
+	     rep->max_open, rep->max_open == 1 ? "" : "s");
+	/* fio's own descriptors besides */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rep->max_open + 16 > rl.rlim_cur)
+		warning("fio needs %zu descriptors or more for it; 'ulimit "
+			"-n' is %llu here: raise it before running fio",
+			rep->max_open + 16, (unsigned long long)rl.rlim_cur);
+}
+
 /* trace export: the iolog to out_path, or stdout. */
 static int do_export(const struct trace *t, const char *format,
-		     const char *out_path, int force)
+		     const char *out_path, int force, const char *root)
 {
-	struct strbuf out = STRBUF_INIT;
-	struct iolog_unnamed un = {0};
-	size_t n, left = 0;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct iolog_report rep;
+	size_t n;
 	int ret = EXIT_OK;
 
 	if (!format) { /* the table took only the formats there are */
 		error("'trace export' needs --format fio-iolog3 or blkparse");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(format, "blkparse") && root) {
+		error("'--root' goes with '--format fio-iolog3': blkparse "
+		      "records name a device, not files");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(format, "blkparse") &&
@@ -85,29 +169,17 @@ static int do_export(const struct trace *t, const char *format,
 		      "-o FILE, or send standard output to a file or a pipe");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(format, "blkparse"))
+	if (!strcmp(format, "blkparse")) {
 		n = blkparse_export(t, &out);
-	else
-		n = iolog_export(t, &out, &un);
-	if (un.nr_events) {
-		char *first = xstrdup(trace_file_get(t, un.first)->path);
-
-		text_make_printable(first);
-		warning("%zu reads, writes and syncs on %zu file%s left out: "
-			"a fio iolog line cannot name a path with white "
-			"space or a control character, or one over %d bytes "
-			"('%s'%s)",
-			un.nr_events, un.nr_files, un.nr_files == 1 ? "" : "s",
-			IOLOG_NAME_MAX, first,
-			un.nr_files > 1 ? " and others" : "");
-		free(first);
+	} else {
+		if (iolog_export(t, root, &out, &rep, &err)) {
+			error("%s", err.buf);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		n = rep.lines;
+		say_iolog(t, &rep, root);
 	}
-	if (strcmp(format, "blkparse"))
-		left = iolog_left_out(t);
-	if (left)
-		note("%zu fadvise and readahead calls left out: a fio iolog "
-		     "cannot express them",
-		     left);
 	if (out_path && strcmp(out_path, "-")) {
 		if (cli_write_report_file(out_path, out.buf, out.len, force))
 			ret = EXIT_RUNTIME;
@@ -120,7 +192,9 @@ static int do_export(const struct trace *t, const char *format,
 	} else {
 		fwrite(out.buf, 1, out.len, stdout);
 	}
+out:
 	strbuf_release(&out);
+	strbuf_release(&err);
 	return ret;
 }
 
@@ -190,7 +264,7 @@ out:
 int cmd_trace(int argc, const char **argv)
 {
 	static const char *const formats[] = {"fio-iolog3", "blkparse", NULL};
-	const char *format = NULL, *out_path = NULL;
+	const char *format = NULL, *out_path = NULL, *root = NULL;
 	uint64_t limit = 0;
 	int force = 0, anonymize = 0;
 	struct option opts[] = {
@@ -205,6 +279,8 @@ int cmd_trace(int argc, const char **argv)
 	    OPT_BOOL(0, "force", &force, "replace the output if it exists"),
 	    OPT_BOOL(0, "anonymize", &anonymize,
 		     "export: paths as stable hashes"),
+	    OPT_STRING(0, "root", &root, "DIR",
+		       "export: the paths below DIR, as a replay maps them"),
 	    OPT_END(),
 	};
 	struct strbuf out = STRBUF_INIT;
@@ -225,6 +301,10 @@ int cmd_trace(int argc, const char **argv)
 		      "see 'iotrial trace --help'");
 		return EXIT_USAGE;
 	}
+	if (root && strcmp(argv[0], "export")) {
+		error("'--root' goes with 'trace export'");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(argv[0], "import"))
 		return do_import(argv[1], out_path, force);
 	if (!strcmp(argv[0], "export") && out_path && strcmp(out_path, "-") &&
@@ -236,7 +316,7 @@ int cmd_trace(int argc, const char **argv)
 	if (anonymize)
 		trace_anonymize(&t);
 	if (!strcmp(argv[0], "export")) {
-		ret = do_export(&t, format, out_path, force);
+		ret = do_export(&t, format, out_path, force, root);
 		goto out;
 	}
 	if (!strcmp(argv[0], "show")) {

@@ -116,6 +116,31 @@ check "as many io_uring reads" grep -q "^  uring_read *2000 .* 0$" "$TEST_TMP/ou
 check "its fidelity judged, ops and bytes as recorded" grep -q \
 	"^note: replay fidelity [0-9.]* of 100 (off by: ops 0.0%, bytes 0.0%" \
 	"$TEST_TMP/out" || grep fidelity "$TEST_TMP/out"
+# a file only io_uring requests read is laid out with its bytes, not as
+# a hole (as one only named is), and started as the capture found it
+python3 - "$TEST_TMP/ur1" <<'PY'
+import struct, sys
+def rec(t, p): return struct.pack('<II', t, len(p)) + p
+def ev(ts, op, off=0, size=0, ret=0, fd=3, ring=0):
+    return struct.pack('<QQIHHIIQQqIi', ts, 1000, 1, op, 0, 1, ring, off,
+                       size, ret, 1 if ring else 0, fd)
+d = b'IOTRACE\n' + struct.pack('<HHI', 1, 3, 16)
+d += rec(1, struct.pack('<H', 5) + b'layer' + struct.pack('<H', 4) + b'file')
+d += rec(2, struct.pack('<IBBHQQQ', 1, 1, 1, 6, 0, 0, 1 << 20) + b'/x/u/f')
+e = [ev(1000, 1, ret=3), ev(5000, 28, 0, 4096, 4096, ring=1),
+     ev(9000, 28, 65536, 4096, 4096, ring=1), ev(12000, 2)]
+d += rec(3, b''.join(e))
+d += rec(4, struct.pack('<QQQQQQ', len(e), 0, 20000, 0, 0, 0))
+open(sys.argv[1], 'wb').write(d)
+PY
+mkdir -p "$TEST_TMP/dir1"
+"$IOTRIAL" run replay --trace "$TEST_TMP/ur1" -t "$TEST_TMP/dir1" --no-store \
+	>"$TEST_TMP/out1" 2>"$TEST_TMP/err"
+check "replay a trace whose file only io_uring reads read" test $? = 0 ||
+	cat "$TEST_TMP/err"
+check "that file is laid out with its bytes and started out of the cache" \
+	grep -q "^note: the page cache as the capture found it (.*): 1 laid-out file started out of it (1.0 MiB)" \
+	"$TEST_TMP/out1"
 "$IOTRIAL" record -o "$TEST_TMP/rep" -- "$IOTRIAL" run replay \
 	--trace "$TEST_TMP/ops" -t "$TEST_TMP/dir" --no-store --speed max \
 	>"$TEST_TMP/out" 2>"$TEST_TMP/err"

@@ -105,3 +105,122 @@ if command -v script >/dev/null; then
 	check "saying where it can go" grep -q "binary, not for a terminal; give -o FILE" \
 		"$TEST_TMP/tty"
 fi
+
+# --root: the paths below a directory, as a replay maps them (the
+# directory every file shares taken off); each file closed after its
+# last line, so fio holds one open at a time: 300 files replay under a
+# descriptor limit of 48 (opened all at once and closed at the end, a
+# tree of 22,401 files ran fio out of descriptors)
+paths=()
+for d in 0 1 2; do
+	for f in $(seq 0 99); do paths+=("/data/tree/d$d/f$f"); done
+done
+python3 "$IOTRIAL_SRC/tests/cli/mktrace.py" "$TEST_TMP/many.trace" "${paths[@]}"
+R="$TEST_TMP/root"
+"$IOTRIAL" trace export --format fio-iolog3 --root "$R" \
+	-o "$TEST_TMP/many.iolog" "$TEST_TMP/many.trace" >"$TEST_TMP/out" 2>&1
+check "export below a root" test $? = 0
+check "every name is below it, none of the trace's own" \
+	awk -v r="$R/" 'NR > 1 && index($2, r) != 1 { bad = 1 } END { exit bad }' \
+	"$TEST_TMP/many.iolog"
+check "mapped as a replay maps them (the shared /data/tree taken off)" \
+	grep -q "^[0-9]* $R/d1/f7 read 0 4096$" "$TEST_TMP/many.iolog"
+check "each file closed after its last line" \
+	test "$(grep -c ' close$' "$TEST_TMP/many.iolog")" = 300
+check "it says how many fio holds open at once" \
+	grep -q "^note: fio holds at most 1 file open at once" "$TEST_TMP/out"
+check "and what must be there first" \
+	grep -q "^note: fio reads 300 files that existed before the trace (2.3 MiB) and makes no directory: they and 3 directories below '$R' must be there first" \
+	"$TEST_TMP/out"
+for p in "${paths[@]}"; do
+	mkdir -p "$R/$(dirname "${p#/data/tree/}")"
+	head -c 8192 /dev/zero >"$R/${p#/data/tree/}"
+done
+(ulimit -n 48 && fio --name=m --read_iolog="$TEST_TMP/many.iolog" \
+	--ioengine=psync --output-format=json >"$TEST_TMP/fio4.json" 2>/dev/null)
+check "fio replays the 300 files under 'ulimit -n 48'" test $? = 0
+check "all 300 reads" \
+	test "$(json "$TEST_TMP/fio4.json" "o['jobs'][0]['read']['total_ios']")" = 300
+expect_usage "--root must be absolute and plain" "not a plain absolute path" \
+	trace export --format fio-iolog3 --root "rel/dir" "$TEST_TMP/many.trace"
+expect_usage "--root goes with the iolog" "'--root' goes with '--format fio-iolog3'" \
+	trace export --format blkparse --root "$R" -o "$TEST_TMP/x.blk" \
+	"$TEST_TMP/many.trace"
+
+# files open together: the descriptors fio needs, and a warning when
+# the limit here is lower; a dump written under a temporary name and
+# renamed is written and read under its last name (fio renames nothing)
+python3 - "$TEST_TMP/open.trace" "$TEST_TMP/dump.trace" "$TEST_TMP/uring.trace" <<'PY'
+import struct, sys
+def rec(t, p): return struct.pack('<II', t, len(p)) + p
+def ev(ts, op, fid, off=0, size=0, ret=0, fd=-1, file2=0, tid=1):
+    return struct.pack('<QQIHHIIQQqIi', ts, 1000, tid, op, 0, fid, file2,
+                       off, size, ret, 0, fd)
+def trace(path, files, events):
+    d = b'IOTRACE\n' + struct.pack('<HHI', 1, 3, 16)
+    for i, (p, existed) in enumerate(files, 1):
+        d += rec(2, struct.pack('<IBBHQQQ', i, 1, existed, len(p), 0, 0,
+                                8192 if existed else 0) + p)
+    d += rec(3, b''.join(events))
+    d += rec(4, struct.pack('<QQQQQQ', len(events), 0, 10**9, 0, 0, 0))
+    open(path, 'wb').write(d)
+# 100 files opened, each read, then all closed
+files = [(b'/w/o%d' % i, 1) for i in range(100)]
+e = [ev(1000 + i, 1, i + 1, ret=3 + i, fd=3 + i) for i in range(100)]
+e += [ev(200000 + i, 3, i + 1, 0, 4096, 4096, 3 + i) for i in range(100)]
+e += [ev(400000 + i * 1000, 3, i + 1, 4096, 4096, 4096, 3 + i) for i in range(100)]
+e += [ev(900000 + i, 2, i + 1, fd=3 + i) for i in range(100)]
+trace(sys.argv[1], files, e)
+# a producer writes .tmp, fsyncs, renames it dump; a consumer reads dump
+files = [(b'/spool/.tmp', 0), (b'/spool/dump', 0)]
+e = [ev(1000, 1, 1, ret=3, fd=3), ev(2000, 4, 1, 0, 8192, 8192, 3),
+     ev(3000, 6, 1, fd=3), ev(4000, 2, 1, fd=3), ev(5000, 12, 1, file2=2),
+     ev(6000, 1, 2, ret=4, fd=4, tid=2), ev(7000, 3, 2, 0, 8192, 8192, 4, tid=2),
+     ev(8000, 2, 2, fd=4, tid=2)]
+trace(sys.argv[2], files, e)
+# io_uring requests on ring 1 (file2), written as they completed: the
+# read submitted last completed first
+files = [(b'/u/f', 1)]
+e = [ev(1000, 1, 1, ret=3, fd=3), ev(5000, 28, 1, 4096, 4096, 4096, 3, 1),
+     ev(2000, 29, 1, 0, 4096, 4096, 3, 1), ev(3000, 28, 1, 0, 4096, 4096, 3, 1),
+     ev(6000, 30, 1, 0, 0, 0, 3, 1), ev(7000, 2, 1, fd=3)]
+trace(sys.argv[3], files, e)
+PY
+(ulimit -n 64 && "$IOTRIAL" trace export --format fio-iolog3 --root "$R/o" \
+	-o "$TEST_TMP/open.iolog" "$TEST_TMP/open.trace" >"$TEST_TMP/out" 2>&1)
+check "100 files open together: fio holds 100" \
+	grep -q "^note: fio holds at most 100 files open at once" "$TEST_TMP/out"
+check "more than 'ulimit -n' allows here: said, with what it needs" \
+	grep -q "^warning: fio needs 116 descriptors or more for it; 'ulimit -n' is 64 here" \
+	"$TEST_TMP/out"
+"$IOTRIAL" trace export --format fio-iolog3 --root "$R/s" \
+	-o "$TEST_TMP/dump.iolog" "$TEST_TMP/dump.trace" >"$TEST_TMP/out" 2>&1
+check "a renamed dump: written under its last name" \
+	grep -q "^[0-9]* $R/s/dump write 0 8192$" "$TEST_TMP/dump.iolog"
+check "its temporary name has no line" \
+	sh -c "! grep -q '\\.tmp' '$TEST_TMP/dump.iolog'"
+check "saying so, and what no line can say (the rename), and the threads" \
+	grep -q "^note: 2 reads, writes and syncs of data a rename moved are played under the name it ended with" \
+	"$TEST_TMP/out" && grep -q "^note: 1 name operations (unlink, rename" \
+	"$TEST_TMP/out" && grep -q "^note: the trace's 2 threads play as one fio job" \
+	"$TEST_TMP/out"
+mkdir -p "$R/s"
+(cd "$R/s" && fio --name=s --read_iolog="$TEST_TMP/dump.iolog" \
+	--ioengine=psync --output-format=json >"$TEST_TMP/fio5.json" 2>/dev/null)
+check "fio replays it: the dump is read where it was written" \
+	test "$(json "$TEST_TMP/fio5.json" "o['jobs'][0]['read']['total_ios'] + o['jobs'][0]['write']['total_ios']")" = 2
+# without a root, an iolog that writes writes to the trace's own paths
+"$IOTRIAL" trace export --format fio-iolog3 "$TEST_TMP/dump.trace" \
+	>/dev/null 2>"$TEST_TMP/err"
+check "an export that writes to the trace's own paths warns" \
+	grep -q "^warning: the iolog writes to the trace's own paths (1 writes): fio would write to those files where they are; --root DIR puts them below DIR instead" \
+	"$TEST_TMP/err"
+
+# io_uring requests: lines as the read, write or sync they do, in the
+# order they were submitted (fio issues the lines in theirs)
+"$IOTRIAL" trace export --format fio-iolog3 --root "$R/u" \
+	-o "$TEST_TMP/uring.iolog" "$TEST_TMP/uring.trace" >/dev/null 2>&1
+check "io_uring requests export in the order they were submitted" test \
+	"$(awk 'NR > 1 && $3 != "add" && $3 != "open" && $3 != "close" {
+		printf "%s %s,", $3, $4 }' "$TEST_TMP/uring.iolog")" = \
+	"write 0,read 0,read 4096,sync ," || cat "$TEST_TMP/uring.iolog"

@@ -15,9 +15,10 @@
  * - a replay that did just what its capture recorded scores 100 and is
  *   not poor;
  * - the device terms are numbers from 0 to 1 and apply only when both
- *   sides were measured; when none applies the combined score is the
- *   file score, else it stays within 0 and 100; a poor term says why,
- *   and terms not judged say why not;
+ *   sides were measured, never when a setting moved them (those are
+ *   moved, and only those), the depth only over 100 ms of busy time; when none
+ * applies the combined score is the file score, else it stays within 0 and 100;
+ * a poor term says why, and terms not judged say why not;
  * - the meta values give device numbers only when each is a whole
  *   number that fits, and the bytes are 512 times the sectors.
  */
@@ -140,6 +141,8 @@ static void gen_dev(struct input *in, struct fidelity_dev *d)
 	d->write_bytes = count(in);
 	d->requests = count(in);
 	d->busy_depth = (double)count(in) / 16;
+	d->busy_ms = (double)count(in);
+	d->cache_drops = b & 4 ? count(in) : 0;
 	d->traced_read = count(in);
 	d->traced_write = count(in);
 }
@@ -181,26 +184,37 @@ static void check_file(const struct trace_summary *c,
 /* The device terms: see the head of the file. */
 static void check_device(const struct fidelity_dev *c,
 			 const struct fidelity_dev *r, uint64_t lr, uint64_t lw,
-			 double file_score)
+			 unsigned moves, double file_score)
 {
 	struct strbuf why = STRBUF_INIT, unjudged = STRBUF_INIT;
 	struct fidelity_devterms f;
 	double score;
 	unsigned i;
 
-	fidelity_device(c, r, lr, lw, &f, &why, &unjudged);
+	fidelity_device(c, r, lr, lw, moves, &f, &why, &unjudged);
 	for (i = 0; i < FDEV__NR; i++) {
 		check(within(f.err[i], 0, 1));
-		check(!f.applies[i] || (c->have && r->have));
+		check(!f.applies[i] || (c->have && r->have && !c->cache_drops &&
+					!r->cache_drops));
 		check(strcmp(fidelity_dev_name(i), "?"));
 	}
 	check(within(f.share, 0, 1));
 	check(f.judged == (f.applies[FDEV_READ] || f.applies[FDEV_WRITE] ||
 			   f.applies[FDEV_SIZE] || f.applies[FDEV_DEPTH]));
-	/* size and depth only beside both byte terms */
+	/* a term a setting moved is never judged, and only such is moved */
+	check(!(f.moved & ~moves));
+	for (i = 0; i < FDEV__NR; i++)
+		check(!(f.applies[i] && (f.moved & 1u << i)) &&
+		      !(f.applies[i] && (moves & 1u << i)));
+	/* size and depth only beside both byte terms (judged, or moved by
+	 * a setting) */
 	check(!f.applies[FDEV_SIZE] ||
-	      (f.applies[FDEV_READ] && f.applies[FDEV_WRITE]));
-	check(f.applies[FDEV_SIZE] == f.applies[FDEV_DEPTH]);
+	      ((f.applies[FDEV_READ] || (f.moved & FMOVE_DEV_READ)) &&
+	       (f.applies[FDEV_WRITE] || (f.moved & FMOVE_DEV_WRITE))));
+	check(!f.applies[FDEV_DEPTH] ||
+	      ((f.applies[FDEV_SIZE] || (f.moved & FMOVE_DEV_SIZE)) &&
+	       c->busy_ms >= FDEV_DEPTH_BUSY_MS &&
+	       r->busy_ms >= FDEV_DEPTH_BUSY_MS));
 	check(!f.poor || (f.judged && why.len));
 	check(f.poor || !why.len);
 	check(f.judged || unjudged.len);
@@ -302,7 +316,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gen_dev(&in, &dr);
 	lr = count(&in);
 	lw = count(&in);
-	check_device(&dc, &dr, lr, lw, f.score);
+	check_device(&dc, &dr, lr, lw, next(&in) & FMOVE_ALL, f.score);
 	check_meta(&in);
 	trace_summary_release(&c);
 	trace_summary_release(&r);

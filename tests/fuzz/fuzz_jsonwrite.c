@@ -4,7 +4,8 @@
  * (experiment_json.c, with its analysis), fed strings of any bytes (a
  * target's path, a knob's value, a label, a command's output, a
  * warning; a knob's name as the knob table allows it) and numbers of any value
- * (NaN, infinities, the extremes, negative zero) where a run can hold them,
+ * (NaN, infinities, the extremes, negative zero) where a run can hold them
+ * (a replay's fidelity members too),
  * printed as every command prints JSON (report_json_string()). The text must be
  * strict JSON (no NaN or Infinity), UTF-8 with no raw control byte, and must
  * print again the same once parsed: what iotrial writes, jq, Python and iotrial
@@ -226,6 +227,28 @@ static struct json_object *run_object(struct cur *c, char **owned, size_t *no)
 		for (i = 0; i < 4; i++)
 			r.fidelity_dev[i] = num(c);
 		r.fidelity_dev_why = str(c);
+		/* what a differing setting moved, the settings as the
+		 * trace's meta named them, a class of calls */
+		r.fidelity_dev_moved_bits = byte(c) & 15;
+		for (i = 0; i < 4; i++)
+			r.fidelity_dev_moved[i] = num(c);
+		r.nr_fid_settings = 1;
+		r.fid_settings = xcalloc(1, sizeof(*r.fid_settings));
+		r.fid_settings->name = str(c);
+		r.fid_settings->capture = byte(c) & 1 ? str(c) : NULL;
+		r.fid_settings->replay = byte(c) & 1 ? str(c) : NULL;
+		r.fid_settings->moves = byte(c) & 31;
+		r.nr_fid_dist = 1;
+		r.fid_dist = xcalloc(1, sizeof(*r.fid_dist));
+		r.fid_dist->name = "read";
+		r.fid_dist->calls[0] = u64(c);
+		r.fid_dist->calls[1] = u64(c);
+		for (i = 0; i < 4; i++)
+			r.fid_dist->d[i] = num(c);
+		r.fid_dist->latency_judged = byte(c) & 1;
+		r.fid_dist->lat_ns[1][2] = u64(c);
+		r.fid_dist->seq[0] = num(c);
+		r.fid_dist->seq[1] = num(c);
 	}
 #undef S
 	o = result_to_json(&meta, &r);

@@ -311,6 +311,15 @@ static void check_deps(const struct trace *t)
 		th[j].idx[th[j].nr++] = i;
 		left++;
 	}
+	/* a thread with io_uring requests takes its events by their
+	 * starts, as the replay does (requests are written as they end) */
+	for (i = 0; i < nr_th; i++) {
+		for (j = 0; j < th[i].nr; j++)
+			if (trace_op_is_uring(t->events[th[i].idx[j]].op))
+				break;
+		if (j < th[i].nr)
+			rp_uring_order(t, th[i].idx, th[i].nr);
+	}
 	rp_deps_compute(t, th, nr_th);
 	/* each thread's events as the planning orders them: starts made
 	 * nondecreasing along the thread, ends wrapping as it adds */

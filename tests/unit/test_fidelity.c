@@ -8,6 +8,10 @@
  * reached the device is poor and says so; a difference under the 1 MiB
  * floor is not; a capture whose device carried mostly other I/O, or a
  * trace without device meta, is not judged; the meta is read strictly.
+ * A term a setting that differs moves is kept, not judged; a depth over
+ * a few ms of busy time is not judged. The distributions (per class:
+ * gaps, sizes, offsets, latencies) are 0 apart for the same calls and
+ * poor past their thresholds.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -17,6 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/trace/fidelity.h"
+#include "core/trace/fidelity_dist.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
@@ -106,6 +111,7 @@ static void dev(struct fidelity_dev *d, uint64_t rd, uint64_t wr)
 	d->write_bytes = wr;
 	d->requests = (rd + wr) / (128 * 1024);
 	d->busy_depth = 2;
+	d->busy_ms = 1000;
 }
 
 static void test_device_same(void **state)
@@ -118,7 +124,7 @@ static void test_device_same(void **state)
 	(void)state;
 	dev(&c, 300 * MIB, 100 * MIB);
 	dev(&r, 300 * MIB, 100 * MIB);
-	fidelity_device(&c, &r, 300 * MIB, 100 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 300 * MIB, 100 * MIB, 0, &f, &why, &un);
 	assert_true(f.judged);
 	for (i = 0; i < FDEV__NR; i++) {
 		assert_true(f.applies[i]);
@@ -146,7 +152,7 @@ static void test_device_cached(void **state)
 	/* the capture read 347 MiB at the device, the replay 240 KiB */
 	dev(&c, 347 * MIB, 0);
 	dev(&r, 240 * 1024, 0);
-	fidelity_device(&c, &r, 347 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 347 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.judged);
 	assert_true(f.poor);
 	assert_true(f.err[FDEV_READ] > 0.99);
@@ -158,7 +164,7 @@ static void test_device_cached(void **state)
 	s = fidelity_combine(100, &f);
 	assert_true(s < 100 && s > 75);
 	/* the other way round: the replay read what the capture had cached */
-	fidelity_device(&r, &c, 347 * MIB, 0, &f, &why, &un);
+	fidelity_device(&r, &c, 347 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.poor);
 	assert_non_null(strstr(why.buf, "the replay's reads reached the "
 					"device (347.0 MiB); the capture's "
@@ -166,7 +172,7 @@ static void test_device_cached(void **state)
 	/* writes that stayed in the cache */
 	dev(&c, 0, 64 * MIB);
 	dev(&r, 0, 8 * MIB);
-	fidelity_device(&c, &r, 0, 64 * MIB, &f, &why, &un);
+	fidelity_device(&c, &r, 0, 64 * MIB, 0, &f, &why, &un);
 	assert_true(f.poor);
 	assert_non_null(strstr(why.buf, "the replay's stayed in the page "
 					"cache (8.0 MiB)"));
@@ -184,7 +190,7 @@ static void test_device_floor(void **state)
 	/* 512 KiB against 100 KiB: far off in share, not in bytes */
 	dev(&c, 512 * 1024, 0);
 	dev(&r, 100 * 1024, 0);
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.judged);
 	assert_false(f.poor);
 	assert_true(f.err[FDEV_READ] < 0.5);
@@ -192,25 +198,25 @@ static void test_device_floor(void **state)
 	assert_true(f.err[FDEV_READ] == 0);
 	/* 2 MiB over a 512 KiB capture: what is past the floor counts */
 	dev(&r, 512 * 1024 + 2 * MIB, 0);
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_true(fabs(f.err[FDEV_READ] - 1.0) < 1e-9);
 	dev(&r, 100 * 1024, 0);
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	/* a few requests: size and depth say nothing */
 	assert_false(f.applies[FDEV_SIZE] || f.applies[FDEV_DEPTH]);
 	/* 30% more bytes and over 1 MiB more: poor */
 	dev(&c, 100 * MIB, 0);
 	dev(&r, 130 * MIB, 0);
-	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.poor);
 	/* 20% more: within */
 	dev(&r, 120 * MIB, 0);
-	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.poor);
 	/* requests 4 times as large, a queue 3 times as deep: poor */
 	r.requests /= 4;
 	r.busy_depth = 6;
-	fidelity_device(&c, &r, 100 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 100 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.poor);
 	assert_true(f.err[FDEV_SIZE] == 1);
 	assert_true(f.err[FDEV_DEPTH] == 1);
@@ -230,7 +236,7 @@ static void test_device_unjudged(void **state)
 	/* the traced calls moved 10 MiB of the device's 1 GiB */
 	dev(&c, 1024 * MIB, 0);
 	dev(&r, 0, 0);
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.judged || f.poor);
 	assert_true(f.share < 0.01);
 	assert_non_null(strstr(un.buf, "other I/O on it was at least half"));
@@ -238,13 +244,13 @@ static void test_device_unjudged(void **state)
 	/* what the capture counted on that device wins */
 	c.have_traced = 1;
 	c.traced_read = 1000 * MIB;
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.judged && f.poor);
 	/* the device wrote 4.5 MiB nobody traced wrote (a kernel thread):
 	 * dev-write is not judged, nor the sizes and depths; dev-read is */
 	dev(&c, 0, 4608 * 1024);
 	dev(&r, 0, 0);
-	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 32 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.judged);
 	assert_false(f.poor);
 	assert_true(f.applies[FDEV_READ] && f.err[FDEV_READ] == 0);
@@ -258,27 +264,178 @@ static void test_device_unjudged(void **state)
 	dev(&c, 0, 0);
 	dev(&r, 0, 64 * MIB);
 	r.have_traced = 1;
-	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 32 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.poor || f.applies[FDEV_WRITE]);
 	assert_non_null(strstr(un.buf, "dev-write not judged: the replay's "
 				       "device wrote 64.0 MiB, its calls "
 				       "0.0 MiB"));
 	r.traced_write = 64 * MIB;
-	fidelity_device(&c, &r, 32 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 32 * MIB, 0, 0, &f, &why, &un);
 	assert_true(f.poor && f.applies[FDEV_WRITE]);
 	/* no device meta: not recorded */
 	memset(&c, 0, sizeof(c));
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.judged);
 	assert_non_null(strstr(un.buf, "not recorded"));
 	/* the replay's target has no device */
 	dev(&c, 10 * MIB, 0);
 	memset(&r, 0, sizeof(r));
-	fidelity_device(&c, &r, 10 * MIB, 0, &f, &why, &un);
+	fidelity_device(&c, &r, 10 * MIB, 0, 0, &f, &why, &un);
 	assert_false(f.judged);
 	assert_non_null(strstr(un.buf, "not measured"));
 	strbuf_release(&why);
 	strbuf_release(&un);
+}
+
+/* A setting that differs moves some device terms: they are kept as its
+ * effect, neither judged nor poor, while the others still are. */
+static void test_device_moved(void **state)
+{
+	struct fidelity_dev c, r;
+	struct fidelity_devterms f;
+	struct strbuf why = STRBUF_INIT, un = STRBUF_INIT, words = STRBUF_INIT;
+
+	(void)state;
+	/* read-ahead 128 KiB in the capture, 4 MiB here: requests 32 times
+	 * as large, the bytes the same */
+	dev(&c, 300 * MIB, 0);
+	dev(&r, 300 * MIB, 0);
+	r.requests = c.requests / 32;
+	fidelity_device(&c, &r, 300 * MIB, 0, 0, &f, &why, &un);
+	assert_true(f.poor && f.applies[FDEV_SIZE]);
+	assert_non_null(strstr(why.buf, "the device requests were"));
+	fidelity_device(&c, &r, 300 * MIB, 0,
+			fidelity_moved_by("knob.read_ahead_kb"), &f, &why, &un);
+	assert_false(f.poor);
+	assert_int_equal(why.len, 0);
+	assert_false(f.applies[FDEV_SIZE] || f.applies[FDEV_READ]);
+	assert_true(f.moved & FMOVE_DEV_SIZE);
+	assert_true(f.err[FDEV_SIZE] > 0.9); /* kept: the effect */
+	/* what read-ahead cannot move is still judged */
+	assert_true(f.applies[FDEV_WRITE] && f.judged);
+	assert_true(fidelity_combine(100, &f) == 100);
+	/* the table: a dirty threshold moves writes, not reads; a knob
+	 * iotrial does not know moves every device term */
+	assert_true(fidelity_moved_by("knob.vm.dirty_ratio") & FMOVE_DEV_WRITE);
+	assert_false(fidelity_moved_by("knob.vm.dirty_ratio") & FMOVE_DEV_READ);
+	assert_false(fidelity_moved_by("knob.rq_affinity") & FMOVE_DEV_SIZE);
+	assert_true(fidelity_moved_by("knob.sysfs:/x") == FMOVE_ALL);
+	fidelity_moves_text(fidelity_moved_by("knob.scheduler"), &words);
+	assert_string_equal(words.buf, "dev-size, dev-depth and latency");
+	/* a mean request size over a few MiB is the file system's own I/O
+	 * as much as the calls': not judged */
+	dev(&c, 20 * MIB, 0);
+	dev(&r, 20 * MIB, 0);
+	r.requests /= 4;
+	fidelity_device(&c, &r, 20 * MIB, 0, 0, &f, &why, &un);
+	assert_false(f.applies[FDEV_SIZE] || f.poor);
+	/* a depth over a few ms of busy time is not judged */
+	dev(&c, 300 * MIB, 0);
+	dev(&r, 300 * MIB, 0);
+	r.busy_ms = 20;
+	r.busy_depth = 6;
+	fidelity_device(&c, &r, 300 * MIB, 0, 0, &f, &why, &un);
+	assert_true(f.applies[FDEV_SIZE]);
+	assert_false(f.applies[FDEV_DEPTH] || f.poor);
+	strbuf_release(&why);
+	strbuf_release(&un);
+	strbuf_release(&words);
+}
+
+/* n reads of 16 KiB by one thread, sequential, each lat_ns long, one
+ * every gap_ns; into e[0..n). */
+static void reads(struct trace_event *e, size_t n, uint64_t gap_ns,
+		  uint64_t lat_ns)
+{
+	size_t i;
+
+	memset(e, 0, n * sizeof(*e));
+	for (i = 0; i < n; i++) {
+		e[i].ts_ns = i * gap_ns;
+		e[i].dur_ns = lat_ns;
+		e[i].tid = 1;
+		e[i].op = TOP_READ;
+		e[i].file = 1;
+		e[i].offset = i * 16384;
+		e[i].size = 16384;
+		e[i].ret = 16384;
+	}
+}
+
+/* The distributions: a replay of the same calls is 0 apart; one whose
+ * offsets jump is poor on offsets; latencies four times as long are 2
+ * powers of 2 apart (poor past FDIST_LATENCY_MAX only), and not judged
+ * when a setting moves them; a class of too few calls is not judged. */
+static void test_dist(void **state)
+{
+	enum { N = 400 };
+	static struct trace_event c[N], r[N];
+	struct strbuf why = STRBUF_INIT;
+	struct fidelity_dist d;
+	size_t i;
+
+	(void)state;
+	reads(c, N, 1000000, 20000);
+	reads(r, N, 1000000, 20000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_false(d.poor);
+	assert_true(d.c[FDC_READ].applies[FDT_GAP]);
+	for (i = 0; i < FDT__NR; i++)
+		assert_true(d.c[FDC_READ].d[i] == 0);
+	assert_true(d.c[FDC_READ].seq[0] == 1 && d.c[FDC_READ].seq[1] == 1);
+	/* at --speed max no gap term */
+	fidelity_dist_compute(c, N, r, N, 0, 0, &d, &why);
+	assert_false(d.c[FDC_READ].applies[FDT_GAP]);
+	/* every other read jumps back a MiB */
+	for (i = 1; i < N; i += 2)
+		r[i].offset = c[i].offset - (1 << 20);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.poor);
+	assert_true(d.c[FDC_READ].d[FDT_OFFSET] > FDIST_OFFSET_MAX);
+	assert_non_null(strstr(why.buf, "reads: their offsets differ"));
+	/* four times as long: 2 powers of 2 */
+	reads(r, N, 1000000, 80000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(fabs(d.c[FDC_READ].d[FDT_LATENCY] - 2) < 1e-9);
+	assert_true(d.c[FDC_READ].lat_ns[1][0] == 80000);
+	reads(r, N, 1000000, 200000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.poor && d.c[FDC_READ].judged[FDT_LATENCY]);
+	fidelity_dist_compute(c, N, r, N, 1, FMOVE_LATENCY, &d, &why);
+	assert_false(d.poor || d.c[FDC_READ].judged[FDT_LATENCY]);
+	/* as fast as it goes, the latencies are the replay's own pace's */
+	fidelity_dist_compute(c, N, r, N, 0, 0, &d, &why);
+	assert_false(d.poor || d.c[FDC_READ].judged[FDT_LATENCY]);
+	assert_true(d.c[FDC_READ].applies[FDT_LATENCY]);
+	/* gaps twice as long throughout: 1 power of 2 */
+	reads(r, N, 2000000, 20000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(fabs(d.c[FDC_READ].d[FDT_GAP] - 1) < 0.01);
+	/* gaps under the replay's resolution count as one */
+	reads(c, N, 1000, 20000);
+	reads(r, N, 50000, 20000);
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.c[FDC_READ].d[FDT_GAP] == 0);
+	/* io_uring reads are reads: replayed through a ring, they are
+	 * held to the capture's reads (and its requests to its calls) */
+	reads(c, N, 1000000, 20000);
+	reads(r, N, 1000000, 20000);
+	for (i = 0; i < N; i++)
+		r[i].op = TOP_URING_READ;
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.c[FDC_READ].calls[1] == N);
+	assert_false(d.poor);
+	for (i = 0; i < N; i++)
+		r[i].op = TOP_URING_FDATASYNC;
+	fidelity_dist_compute(c, N, r, N, 1, 0, &d, &why);
+	assert_true(d.c[FDC_SYNC].calls[1] == N);
+	assert_true(d.c[FDC_READ].calls[1] == 0);
+	reads(r, N, 1000000, 20000);
+	/* too few calls to tell */
+	fidelity_dist_compute(c, FDIST_MIN_CALLS - 1, r, N, 1, 0, &d, &why);
+	assert_false(d.c[FDC_READ].applies[FDT_SIZE] || d.poor);
+	assert_true(d.c[FDC_READ].calls[0] == FDIST_MIN_CALLS - 1);
+	strbuf_release(&why);
 }
 
 static void test_device_meta(void **state)
@@ -357,6 +514,8 @@ int main(void)
 	    cmocka_unit_test(test_device_floor),
 	    cmocka_unit_test(test_device_unjudged),
 	    cmocka_unit_test(test_device_meta),
+	    cmocka_unit_test(test_device_moved),
+	    cmocka_unit_test(test_dist),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

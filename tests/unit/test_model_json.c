@@ -3,17 +3,17 @@
  *
  * The oracle is what iotrial writes: tests/data/model/ holds one
  * document of each kind and shape the suite produced (a run on tmpfs,
- * an exec run, a replay, smallfiles, a cgroup run, a knob's regime,
- * --verify; compare, with effects, with advice, a stored single run,
- * adjusted for covariates, a duet, observe with an abort, stored and
- * with its adjusted ratio, a fleet merge, imports of fio
- * output, of runs and of a whole experiment, a hostile import; job
- * files; a series; the plans of set and apply, a dry run, knobs, the
- * journal, log, diff, info and a line of watch). Each must come back from
- * decode and encode byte for byte, with every member typed (but the hostile
- * one's). The rest checks the typed fields, the errors with their paths, the
- * schema, what decode keeps, numbers, a document made by hand, and the tables
- * themselves.
+ * an exec run, a replay, a replay whose settings differed from its
+ * capture's and one whose capture recorded none, smallfiles, a cgroup
+ * run, a knob's regime, --verify; compare, with effects, with advice, a stored
+ * single run, adjusted for covariates, a duet, observe with an abort, stored
+ * and with its adjusted ratio, a fleet merge, imports of fio output, of runs
+ * and of a whole experiment, a hostile import; job files; a series; the plans
+ * of set and apply, a dry run, knobs, the journal, log, diff, info and a line
+ * of watch). Each must come back from decode and encode byte for byte, with
+ * every member typed (but the hostile one's). The rest checks the typed fields,
+ * the errors with their paths, the schema, what decode keeps, numbers, a
+ * document made by hand, and the tables themselves.
  *
  * Run as `test_model_json --dir DIR` it checks every document in DIR
  * instead (make model-roundtrip: build/test-logs/json after the suite);
@@ -107,7 +107,7 @@ static void test_corpus(void **state)
 	}
 	free(names);
 	strbuf_release(&dir);
-	assert_true(files >= 24);
+	assert_true(files >= 26);
 }
 
 /* The typed fields of a compare's document are its members. */
@@ -257,6 +257,58 @@ static void test_typed_adjusted(void **state)
 	assert_int_equal(smp->has_others_read_bytes, MODEL_ABSENT);
 	experiment_doc_release(&e);
 	strbuf_release(&text);
+}
+
+/* A replay's settings, moved terms and distributions are typed. */
+static void test_typed_replay(void **state)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	const struct run_fidelity_class *c = NULL;
+	struct run_doc r;
+	size_t i;
+
+	(void)state;
+	read_data("run-replay-moved.json", &text);
+	if (run_doc_decode(text.buf, text.len, &r, MODEL_DECODE_KNOWN, &err))
+		fail_msg("%s", err.buf);
+	assert_int_equal(r.has_fidelity_settings, MODEL_SET);
+	assert_int_equal(r.nr_fidelity_settings, 5);
+	assert_string_equal(r.fidelity_settings[1].name, "read_ahead_kb");
+	assert_string_equal(r.fidelity_settings[1].capture, "8192");
+	assert_string_equal(r.fidelity_settings[1].replay, "2560");
+	assert_int_equal(r.fidelity_settings[1].nr_moves, 4);
+	assert_string_equal(r.fidelity_settings[1].moves[0], "dev_read");
+	assert_non_null(r.fidelity_device);
+	assert_true(isnan(r.fidelity_device->dev_write));
+	assert_non_null(r.fidelity_device->not_judged);
+	assert_int_equal(r.fidelity_device->has_moved, MODEL_SET);
+	assert_int_equal(r.fidelity_device->nr_moved, 1);
+	assert_string_equal(r.fidelity_device->moved[0].name, "dev_write");
+	assert_true(r.fidelity_device->moved[0].value == 0);
+	assert_int_equal(r.has_fidelity_dist, MODEL_SET);
+	assert_int_equal(r.nr_fidelity_dist, 4);
+	for (i = 0; i < r.nr_fidelity_dist; i++)
+		if (!strcmp(r.fidelity_dist[i].name, "read"))
+			c = &r.fidelity_dist[i];
+	assert_non_null(c);
+	assert_int_equal(c->calls_capture, 88);
+	assert_true(isnan(c->gap));
+	assert_false(c->latency_judged);
+	assert_int_equal(c->p99_capture_ns, 2893631);
+	assert_true(c->seq_replay == 0.8717948717948718);
+	run_doc_release(&r);
+	/* a capture that recorded no settings: both values null */
+	read_data("run-replay-unrecorded.json", &text);
+	if (run_doc_decode(text.buf, text.len, &r, MODEL_DECODE_KNOWN, &err))
+		fail_msg("%s", err.buf);
+	assert_int_equal(r.nr_fidelity_settings, 1);
+	assert_null(r.fidelity_settings[0].capture);
+	assert_null(r.fidelity_settings[0].replay);
+	assert_int_equal(r.fidelity_settings[0].nr_moves, 5);
+	assert_int_equal(r.fidelity_device->has_moved, MODEL_ABSENT);
+	run_doc_release(&r);
+	strbuf_release(&text);
+	strbuf_release(&err);
 }
 
 /* A member of the wrong type is an error naming its path. */
@@ -686,6 +738,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_corpus),
 	    cmocka_unit_test(test_typed),
 	    cmocka_unit_test(test_typed_adjusted),
+	    cmocka_unit_test(test_typed_replay),
 	    cmocka_unit_test(test_wrong_type),
 	    cmocka_unit_test(test_schema),
 	    cmocka_unit_test(test_unknown),

@@ -3,7 +3,9 @@
  * a consumer that opened a dump after its producer renamed it waits for
  * the producer's calls up to the rename; calls that overlapped in the
  * capture, reads after reads and calls on other files wait for nothing;
- * a create waits for an earlier create in the same directory; a wait
+ * a create waits for an earlier create in the same directory; a sync
+ * waits for the writes before it and an unlink after it for the sync; a
+ * wait
  * already made is not repeated; and any trace, timestamps out of order
  * included, gives waits that a replay can always finish (no cycle).
  */
@@ -145,6 +147,41 @@ static void test_flush_then_advice(void **state)
 	release(&fx);
 }
 
+/* A sync (no file) waits for the writes other threads had finished
+ * before it, and an unlink after it ended waits for it (the data it
+ * flushed is not dropped first); writes of two threads to two files
+ * wait for nothing of each other. */
+static void test_sync_orders(void **state)
+{
+	struct fixture fx = {0};
+	size_t i, found = 0;
+
+	(void)state;
+	add_file(&fx, "/w/a");
+	add_file(&fx, "/w/b");
+	ev(&fx, 0, TOP_OPEN, 1, 0, O_CREAT | O_WRONLY, 10, 5);
+	ev(&fx, 0, TOP_WRITE, 1, 0, 0, 20, 5);
+	ev(&fx, 3, TOP_OPEN, 2, 0, O_CREAT | O_WRONLY, 11, 5);
+	ev(&fx, 3, TOP_WRITE, 2, 0, 0, 21, 5);
+	ev(&fx, 1, TOP_SYNC, 0, 0, 0, 40, 30);
+	ev(&fx, 2, TOP_UNLINK, 1, 0, 0, 80, 5);
+	rp_deps_compute(&fx.t, fx.th, fx.nr_th);
+	/* the sync waits for both writers' writes */
+	for (i = 0; i < nr_deps(&fx, 1, 0); i++)
+		found +=
+		    dep(&fx, 1, 0)[i].count == 2 &&
+		    (dep(&fx, 1, 0)[i].th == 0 || dep(&fx, 1, 0)[i].th == 3);
+	assert_int_equal(found, 2);
+	/* the second writer waits for nothing of the first */
+	assert_int_equal(fx.th[3].nr_deps, 0);
+	/* the unlink waits for the sync */
+	for (i = 0, found = 0; i < nr_deps(&fx, 2, 0); i++)
+		found +=
+		    dep(&fx, 2, 0)[i].th == 1 && dep(&fx, 2, 0)[i].count == 1;
+	assert_int_equal(found, 1);
+	release(&fx);
+}
+
 static void test_overlap_and_reads(void **state)
 {
 	struct fixture fx = {0};
@@ -272,6 +309,7 @@ int main(void)
 	    cmocka_unit_test(test_producer_consumer),
 	    cmocka_unit_test(test_overlap_and_reads),
 	    cmocka_unit_test(test_flush_then_advice),
+	    cmocka_unit_test(test_sync_orders),
 	    cmocka_unit_test(test_directory),
 	    cmocka_unit_test(test_random_traces_finish),
 	};

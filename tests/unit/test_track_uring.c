@@ -248,11 +248,13 @@ static void test_ops(void **state)
 	assert_int_equal(trace_op_base(TOP_URING_FDATASYNC), TOP_FDATASYNC);
 	assert_int_equal(trace_op_base(TOP_WRITE), TOP_WRITE);
 	assert_int_equal(trace_op_minor(TOP_URING_READ), 3);
-	/* 26 and 27 are not assigned */
-	assert_false(trace_op_known(26));
-	assert_false(trace_op_known(27));
+	/* 26 and 27 are the same minor's sync and syncfs */
+	assert_true(trace_op_known(TOP_SYNC));
+	assert_true(trace_op_known(TOP_SYNCFS));
 	assert_true(trace_op_known(TOP_URING_READ));
-	assert_string_equal(trace_op_name(26), "?");
+	assert_false(trace_op_known(TOP__NR));
+	assert_string_equal(trace_op_name(26), "sync");
+	assert_int_equal(trace_op_minor(TOP_SYNCFS), 3);
 	assert_int_equal(trace_op_find("uring_fdatasync"), TOP_URING_FDATASYNC);
 }
 

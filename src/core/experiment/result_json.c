@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "result_json.h"
+#include "result_json_fid.h"
 #include "metrics.h"
 #include "../model/model_tree.h"
 #include "../observe/truth.h"
@@ -75,6 +76,7 @@ static struct run_fidelity_dev *fidelity_dev_doc(const struct run_result *r)
 		*out[i] =
 		    r->fidelity_dev[i] >= 0 ? fin(r->fidelity_dev[i]) : NAN;
 	f->not_judged = str_or_null(r->fidelity_dev_why);
+	fidelity_moved_doc(r, f); /* a setting's effect, not judged */
 	return f;
 }
 
@@ -442,6 +444,7 @@ void result_to_doc(const struct run_meta *meta, const struct run_result *r,
 	doc->has_fidelity = r->have_fidelity ? MODEL_SET : MODEL_ABSENT;
 	if (r->have_fidelity_dev)
 		doc->fidelity_device = fidelity_dev_doc(r);
+	fidelity_members_doc(r, doc);
 	doc->interrupted = r->interrupted;
 	numbers_doc(meta, r, doc);
 	jobs_doc(r, doc);

@@ -105,8 +105,47 @@ static const struct model_row fidelity_dev_rows[] = {
     M(S, "dev_size", MK_DBL, dev_size, MF_NULL),
     M(S, "dev_depth", MK_DBL, dev_depth, MF_NULL),
     M(S, "not_judged", MK_STR, not_judged, MF_OPT),
+    MMH(S, "moved", moved, 0, &model_num_desc),
 };
 static MODEL_DESC(fidelity_dev_desc, S, fidelity_dev_rows);
+#undef S
+
+#define S struct run_fidelity_setting
+static const struct model_row fidelity_setting_rows[] = {
+    M(S, "name", MK_STR, name, 0),
+    M(S, "capture", MK_STR, capture, MF_NULL),
+    M(S, "replay", MK_STR, replay, MF_NULL),
+    MA(S, "moves", MK_STR, moves, 0, NULL),
+};
+static MODEL_DESC(fidelity_setting_desc, S, fidelity_setting_rows);
+#undef S
+
+#define S struct run_fidelity_class
+static const struct model_row fidelity_class_rows[] = {
+    M(S, "calls_capture", MK_UINT, calls_capture, 0),
+    M(S, "calls_replay", MK_UINT, calls_replay, 0),
+    M(S, "gap", MK_DBL, gap, MF_NULL),
+    M(S, "size", MK_DBL, size, MF_NULL),
+    M(S, "offset", MK_DBL, offset, MF_NULL),
+    M(S, "latency", MK_DBL, latency, MF_NULL),
+    M(S, "latency_judged", MK_BOOL, latency_judged, 0),
+    M(S, "p50_capture_ns", MK_UINT, p50_capture_ns, 0),
+    M(S, "p90_capture_ns", MK_UINT, p90_capture_ns, 0),
+    M(S, "p99_capture_ns", MK_UINT, p99_capture_ns, 0),
+    M(S, "p50_replay_ns", MK_UINT, p50_replay_ns, 0),
+    M(S, "p90_replay_ns", MK_UINT, p90_replay_ns, 0),
+    M(S, "p99_replay_ns", MK_UINT, p99_replay_ns, 0),
+    M(S, "seq_capture", MK_DBL, seq_capture, 0),
+    M(S, "seq_replay", MK_DBL, seq_replay, 0),
+};
+static const struct model_desc fidelity_class_desc = {
+    .name = "struct run_fidelity_class",
+    .size = sizeof(S),
+    .keep = offsetof(S, keep),
+    .key = offsetof(S, name),
+    .rows = fidelity_class_rows,
+    .nr_rows = sizeof(fidelity_class_rows) / sizeof(fidelity_class_rows[0]),
+};
 #undef S
 
 #define S struct run_limits_doc
@@ -225,6 +264,9 @@ static const struct model_row run_rows[] = {
     MH(S, "fidelity", MK_DBL, fidelity, 0),
     MO(S, "fidelity_device", MK_PTR, fidelity_device, MF_OPT,
        &fidelity_dev_desc),
+    MAH(S, "fidelity_settings", MK_OBJ, fidelity_settings, 0,
+	&fidelity_setting_desc),
+    MMH(S, "fidelity_dist", fidelity_dist, 0, &fidelity_class_desc),
     M(S, "interrupted", MK_BOOL, interrupted, 0),
     MO(S, "latency_ns", MK_PTR, latency_ns, 0, &latencies_desc),
     MO(S, "cpu", MK_PTR, cpu, 0, &cpu_desc),

@@ -107,13 +107,48 @@ struct run_file_op {
 };
 
 /* A replay's device terms ("fidelity_device"): each error, NaN when
- * not judged, and why. */
+ * not judged, and why; the terms a setting moved, with their values. */
 struct run_fidelity_dev {
 	double dev_read;  /* relative error of bytes read at the device */
 	double dev_write; /* of bytes written */
 	double dev_size;  /* of the request size */
 	double dev_depth; /* of the queue depth */
 	char *not_judged; /* why some are null, or NULL */
+	struct model_num *moved; /* "moved": a setting's effect, by term */
+	size_t nr_moved;
+	uint8_t has_moved;
+	struct model_kept *keep;
+};
+
+/* A replay's setting otherwise than its capture's ("fidelity_settings"). */
+struct run_fidelity_setting {
+	char *name;    /* "read_ahead_kb", "bdi.max_ratio" */
+	char *capture; /* NULL: null (not recorded) */
+	char *replay;  /* NULL: null (not readable there) */
+	char **moves;  /* the terms it moves: "dev_read", ..., "latency" */
+	size_t nr_moves;
+	struct model_kept *keep;
+};
+
+/* One class of a replay's calls against the capture's ("fidelity_dist",
+ * keyed by class: "read", "write", "sync", "names"). */
+struct run_fidelity_class {
+	char *name;		/* the member's key */
+	uint64_t calls_capture; /* calls of the class */
+	uint64_t calls_replay;
+	double gap;		 /* powers of 2; NaN: null */
+	double size;		 /* 0..1; NaN: null */
+	double offset;		 /* 0..1; NaN: null */
+	double latency;		 /* powers of 2; NaN: null */
+	bool latency_judged;	 /* no setting moved it */
+	uint64_t p50_capture_ns; /* ns */
+	uint64_t p90_capture_ns; /* ns */
+	uint64_t p99_capture_ns; /* ns */
+	uint64_t p50_replay_ns;	 /* ns */
+	uint64_t p90_replay_ns;	 /* ns */
+	uint64_t p99_replay_ns;	 /* ns */
+	double seq_capture;	 /* share of sequential calls */
+	double seq_replay;
 	struct model_kept *keep;
 };
 
@@ -224,6 +259,12 @@ struct run_doc {
 	double fidelity; /* a replay's score, 0..1 */
 	uint8_t has_fidelity;
 	struct run_fidelity_dev *fidelity_device; /* NULL: not judged */
+	struct run_fidelity_setting *fidelity_settings;
+	size_t nr_fidelity_settings;
+	uint8_t has_fidelity_settings;
+	struct run_fidelity_class *fidelity_dist; /* a map by class */
+	size_t nr_fidelity_dist;
+	uint8_t has_fidelity_dist;
 	bool interrupted; /* a signal cut the run short */
 	struct run_latencies *latency_ns;
 	struct run_cpu *cpu;

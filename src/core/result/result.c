@@ -38,6 +38,13 @@ void run_result_release(struct run_result *r)
 	free(r->warn_kinds);
 	free(r->notes);
 	free(r->fidelity_dev_why);
+	for (i = 0; i < r->nr_fid_settings; i++) {
+		free(r->fid_settings[i].name);
+		free(r->fid_settings[i].capture);
+		free(r->fid_settings[i].replay);
+	}
+	free(r->fid_settings);
+	free(r->fid_dist);
 	free(r->jobs);
 	if (r->limits) {
 		free(r->limits->cpus);

@@ -143,6 +143,30 @@ struct op_result {
 	uint64_t errors;  /* failed, or succeeded when it should fail */
 };
 
+/*
+ * A replay's setting that differed from its capture's (fidelity_settings):
+ * what it was there and here, and the terms of the fidelity it moves,
+ * as bits in the order dev-read, dev-write, dev-size, dev-depth,
+ * latency (trace/fidelity.h FMOVE_*). Strings owned.
+ */
+struct run_fid_setting {
+	char *name;	/* "read_ahead_kb", "bdi.max_ratio" */
+	char *capture;	/* NULL: the trace did not record it */
+	char *replay;	/* NULL: it cannot be read where the replay ran */
+	unsigned moves; /* FMOVE_* bits */
+};
+
+/* One class of a replay's calls against the capture's, as
+ * distributions (trace/fidelity_dist.h): fidelity_dist. */
+struct run_fid_class {
+	const char *name;      /* "read", "write", "sync", "names"; static */
+	uint64_t calls[2];     /* capture, replay */
+	double d[4];	       /* gap, size, offset, latency; NaN: none */
+	int latency_judged;    /* d[3] counted (no setting moved it) */
+	uint64_t lat_ns[2][3]; /* p50, p90, p99 of capture, replay */
+	double seq[2];	       /* sequential share of capture, replay */
+};
+
 struct run_result {
 	double seconds;	       /* timed region, wall clock, including
 				  the final flush when settle=sync */
@@ -190,6 +214,16 @@ struct run_result {
 	int have_fidelity_dev;
 	double fidelity_dev[4];
 	char *fidelity_dev_why;
+	/* of them, the terms a setting that differed moved (bit i is
+	 * fidelity_dev[i]): their values are in fidelity_dev_moved */
+	unsigned fidelity_dev_moved_bits;
+	double fidelity_dev_moved[4];
+	/* a file-layer replay's settings otherwise than its capture's, and
+	 * its calls against the capture's as distributions (owned) */
+	struct run_fid_setting *fid_settings;
+	unsigned nr_fid_settings;
+	struct run_fid_class *fid_dist;
+	unsigned nr_fid_dist;
 };
 
 void run_result_init(struct run_result *r);

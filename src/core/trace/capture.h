@@ -111,8 +111,10 @@ struct capture_disks {
 	size_t nr_file, alloc_file;
 	struct capture_io *by_dev; /* per st_dev, at the end */
 	size_t nr_dev, alloc_dev;
-	uint64_t start_ns; /* the first sample */
-	const char *sysfs; /* "/sys" (tests: a fake tree) */
+	uint64_t start_ns;	 /* the first sample */
+	const char *sysfs;	 /* "/sys" (tests: a fake tree) */
+	uint64_t drops0, drops1; /* the machine's cache drops at the
+				    first sample and the last */
 };
 /* Take a reading of every device (the first one starts the interval). */
 void capture_disks_sample(struct capture_disks *d);

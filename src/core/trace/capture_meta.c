@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include "capture.h"
+#include "settings.h"
 #include "trace.h"
 #include "../observe/diskstats.h"
 #include "../../util/clock.h"
@@ -49,6 +50,7 @@ int capture_write_meta(struct trace_writer *w, const char *layer,
 	    "vm.dirty_background_bytes",
 	    "vm.dirty_expire_centisecs",
 	    "vm.dirty_writeback_centisecs",
+	    "vm.dirtytime_expire_seconds",
 	    "vm.vfs_cache_pressure",
 	};
 	struct utsname u;
@@ -83,6 +85,8 @@ struct capture_disk {
 	struct diskstats first, last;
 	uint64_t last_ns;
 	int have_last;
+	struct settings set; /* its settings at the first reading */
+	int have_set;
 };
 
 /* The device of d called name, added (with its number) if new. */
@@ -145,12 +149,23 @@ void capture_disks_sample(struct capture_disks *d)
 		/* one seen only later was made since: it counts from 0 */
 		if (first && !k->have_last)
 			k->first = s;
+		/* the settings in force as the capture starts (the real
+		 * machine's only: a test's fake tree has no knobs) */
+		if (first && !k->have_last && !strcmp(d->sysfs, "/sys"))
+			k->have_set = !settings_read_device(k->name, &k->set);
 		k->last = s;
 		k->last_ns = now;
 		k->have_last = 1;
 	}
 	if (dir)
 		closedir(dir);
+	/* another process's drop of the caches (drop_caches, after a
+	 * sync) changes what reaches the devices: counted */
+	if (!strcmp(d->sysfs, "/sys")) {
+		d->drops1 = settings_cache_drops();
+		if (first)
+			d->drops0 = d->drops1;
+	}
 	strbuf_release(&path);
 	strbuf_release(&text);
 }
@@ -303,6 +318,34 @@ static int meta_f(struct trace_writer *w, const char *key, double v,
 	return trace_writer_meta(w, key, buf, err);
 }
 
+/*
+ * The settings of k's device (trace/settings.h): as they were at the
+ * capture's start, or, for a device made since, as they are now; none
+ * for a device gone or unmounted by then.
+ */
+static int write_settings(const struct capture_disks *d,
+			  const struct capture_disk *k, struct trace_writer *w,
+			  struct strbuf *err)
+{
+	struct settings now = {0};
+	const struct settings *s = &k->set;
+	size_t i;
+	int ret = 0;
+
+	if (!k->have_set) {
+		if (strcmp(d->sysfs, "/sys") ||
+		    settings_read_device(k->name, &now))
+			return 0;
+		s = &now;
+	}
+	if (s->disk)
+		ret = trace_writer_meta(w, "settings.disk", s->disk, err);
+	for (i = 0; !ret && i < s->nr; i++)
+		ret = trace_writer_meta(w, s->v[i].key, s->v[i].value, err);
+	settings_release(&now);
+	return ret;
+}
+
 int capture_disks_write_meta(struct capture_disks *d, struct trace_writer *w,
 			     struct strbuf *err)
 {
@@ -369,6 +412,11 @@ int capture_disks_write_meta(struct capture_disks *d, struct trace_writer *w,
 	if (!ret)
 		ret = meta_f(w, "device.busy_depth",
 			     v[7] ? (double)v[6] / (double)v[7] : 0, err);
+	if (!ret && !strcmp(d->sysfs, "/sys"))
+		ret = meta_u64(w, "device.cache_drops", d->drops1 - d->drops0,
+			       err);
+	if (!ret)
+		ret = write_settings(d, k, w, err);
 	return ret;
 }
 
@@ -376,8 +424,10 @@ void capture_disks_release(struct capture_disks *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->nr; i++)
+	for (i = 0; i < d->nr; i++) {
 		free(d->v[i].name);
+		settings_release(&d->v[i].set);
+	}
 	free(d->v);
 	free(d->by_dev);
 	free(d->file_bytes);

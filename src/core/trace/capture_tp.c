@@ -285,6 +285,8 @@ int tp_kernel_offsets(uint32_t off[IOT_KO__NR])
 	    [IOT_KO_F_INODE] = {"file", "f_inode", 8},
 	    [IOT_KO_I_MODE] = {"inode", "i_mode", 2},
 	    [IOT_KO_I_SIZE] = {"inode", "i_size", 8},
+	    [IOT_KO_I_MAPPING] = {"inode", "i_mapping", 8},
+	    [IOT_KO_NRPAGES] = {"address_space", "nrpages", 8},
 	};
 	struct btf *btf = btf__load_vmlinux_btf();
 	int i, ret = 0;
@@ -506,6 +508,10 @@ void tp_detach(struct bpf_link **links, size_t n)
 		int fd = open("/dev/null", O_RDWR | O_CLOEXEC), dfd;
 
 		setsid();
+		/* nor the capture's directory: a file system its command
+		 * ran in would stay busy (umount refused) until done */
+		if (chdir("/"))
+			_exit(0);
 		if (fd >= 0) {
 			dup2(fd, 0);
 			dup2(fd, 1);

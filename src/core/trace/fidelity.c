@@ -189,6 +189,10 @@ static const char *const dev_names[FDEV__NR] = {
 };
 
 #define FDEV_FLOOR (1024.0 * 1024) /* bytes: below it, no difference */
+/* bytes each side moved for a mean request size or depth: below it the
+ * file system's own small I/O (its journal, bitmaps, inodes) weighs as
+ * much as the calls' */
+#define FDEV_MEAN_FLOOR (32.0 * 1024 * 1024)
 
 const char *fidelity_dev_name(enum fidelity_dev_component k)
 {
@@ -234,8 +238,8 @@ static double explained(double traced, double dev)
 
 void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 		     uint64_t logical_read, uint64_t logical_write,
-		     struct fidelity_devterms *f, struct strbuf *why,
-		     struct strbuf *unjudged)
+		     unsigned moves, struct fidelity_devterms *f,
+		     struct strbuf *why, struct strbuf *unjudged)
 {
 	const double mib = 1024.0 * 1024;
 	double cb, rb, cs = 0, rs = 0, lr, lw;
@@ -254,6 +258,18 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 	if (!r->have) {
 		strbuf_addstr(unjudged, "not measured: the replay's target "
 					"has no device counters");
+		return;
+	}
+	if (c->cache_drops || r->cache_drops) {
+		strbuf_addf(unjudged,
+			    "not judged: another process dropped the page "
+			    "cache during the %s (drop_caches, which syncs "
+			    "first): what reached the device was not the "
+			    "calls' doing alone",
+			    c->cache_drops && r->cache_drops ? "capture and "
+							       "the replay"
+			    : c->cache_drops		     ? "capture"
+							     : "replay");
 		return;
 	}
 	lr = (double)(c->have_traced ? c->traced_read : logical_read);
@@ -305,17 +321,35 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 	rb = (double)r->read_bytes + (double)r->write_bytes;
 	/* sizes and depths of a handful of requests say nothing, nor of
 	 * requests partly other processes' */
-	f->applies[FDEV_SIZE] = f->applies[FDEV_DEPTH] =
-	    f->applies[FDEV_READ] && f->applies[FDEV_WRITE] &&
-	    cb > FDEV_FLOOR && rb > FDEV_FLOOR;
+	f->applies[FDEV_SIZE] = f->applies[FDEV_READ] &&
+				f->applies[FDEV_WRITE] &&
+				cb >= FDEV_MEAN_FLOOR && rb >= FDEV_MEAN_FLOOR;
+	/* a depth over a few ms of busy time is the ms counters' rounding */
+	f->applies[FDEV_DEPTH] = f->applies[FDEV_SIZE] &&
+				 c->busy_ms >= FDEV_DEPTH_BUSY_MS &&
+				 r->busy_ms >= FDEV_DEPTH_BUSY_MS;
 	if (f->applies[FDEV_SIZE]) {
 		cs = c->requests ? cb / (double)c->requests : 0;
 		rs = r->requests ? rb / (double)r->requests : 0;
 		f->err[FDEV_SIZE] = rel(rs, cs);
-		f->err[FDEV_DEPTH] = rel(r->busy_depth, c->busy_depth);
 	}
+	if (f->applies[FDEV_DEPTH])
+		f->err[FDEV_DEPTH] = rel(r->busy_depth, c->busy_depth);
+	/* what a setting moved is its effect: kept, not judged */
+	for (i = 0; i < FDEV__NR; i++)
+		if (f->applies[i] && (moves & 1u << i)) {
+			f->applies[i] = 0;
+			f->moved |= 1u << i;
+		}
 	for (i = 0; i < FDEV__NR; i++)
 		f->judged |= f->applies[i];
+	if (!f->judged && f->moved) {
+		strbuf_addf(unjudged,
+			    "%snot judged: settings that differ "
+			    "from the capture's moved ",
+			    unjudged->len ? "; " : "");
+		fidelity_moves_text(f->moved, unjudged);
+	}
 	for (i = FDEV_READ; i <= FDEV_WRITE; i++) {
 		double cv =
 		    (double)(i == FDEV_READ ? c->read_bytes : c->write_bytes);
@@ -343,6 +377,59 @@ void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 			    why->len ? "; " : "", r->busy_depth, c->busy_depth);
 		f->poor = 1;
 	}
+}
+
+/* A setting's key prefix and what it moves (fidelity.h). */
+static const struct {
+	const char *prefix;
+	unsigned moves;
+} moved_by[] = {
+    {"knob.read_ahead_kb",
+     FMOVE_DEV_READ | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.scheduler", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.iosched.", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.nr_requests", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.max_sectors_kb", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.nomerges", FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.wbt_lat_usec", FMOVE_DEV_WRITE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.rq_affinity", FMOVE_LATENCY},
+    {"knob.atime",
+     FMOVE_DEV_WRITE | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.vm.dirty",
+     FMOVE_DEV_WRITE | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"bdi.",
+     FMOVE_DEV_WRITE | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+    {"knob.vm.vfs_cache_pressure",
+     FMOVE_DEV_READ | FMOVE_DEV_SIZE | FMOVE_DEV_DEPTH | FMOVE_LATENCY},
+};
+
+unsigned fidelity_moved_by(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(moved_by) / sizeof(moved_by[0]); i++)
+		if (!strncmp(key, moved_by[i].prefix,
+			     strlen(moved_by[i].prefix)))
+			return moved_by[i].moves;
+	return FMOVE_ALL;
+}
+
+void fidelity_moves_text(unsigned moves, struct strbuf *out)
+{
+	const char *w[FDEV__NR + 1];
+	unsigned i, n = 0;
+
+	for (i = 0; i < FDEV__NR; i++)
+		if (moves & 1u << i)
+			w[n++] = dev_names[i];
+	if (moves & FMOVE_LATENCY)
+		w[n++] = "latency";
+	for (i = 0; i < n; i++)
+		strbuf_addf(out, "%s%s",
+			    i == 0	 ? ""
+			    : i + 1 == n ? " and "
+					 : ", ",
+			    w[i]);
 }
 
 double fidelity_combine(double file_score, const struct fidelity_devterms *f)
@@ -401,7 +488,12 @@ void fidelity_dev_from_meta(const struct trace *t, struct fidelity_dev *d)
 	d->read_bytes = rs * 512;
 	d->write_bytes = ws * 512;
 	d->busy_depth = busy ? (double)queue / (double)busy : 0;
+	d->busy_ms = (double)busy;
 	d->have = 1;
+	ok = 1;
+	d->cache_drops = meta_u64(t, "device.cache_drops", &ok);
+	if (!ok) /* before it was recorded: none known */
+		d->cache_drops = 0;
 	ok = 1;
 	d->traced_read = meta_u64(t, "device.traced_read_bytes", &ok);
 	d->traced_write = meta_u64(t, "device.traced_write_bytes", &ok);

@@ -74,18 +74,27 @@ const char *fidelity_name(enum fidelity_component k);
  *   dev-size   |size_r / size_c - 1| of the mean request size
  *   dev-depth  |depth_r / depth_c - 1| of the mean queue depth while
  *              the device was busy (weighted time in queue / busy time)
- * They are judged only when both sides were measured and the traced
+ * They are judged only when both sides were measured, neither while
+ * another process dropped the page cache (cache_drops: drop_caches
+ * syncs and empties the cache, so the device did what the calls would
+ * not have), and the traced
  * calls could explain at least half of the capture's device bytes (the
  * counters are the whole device's: other processes' I/O is in them);
  * dev-read only when they could explain half of its bytes read (or it
  * read under 1 MiB), dev-write likewise, and the same of the replay's
  * device against the replay's calls; dev-size and dev-depth only when
- * both are judged.
+ * both are judged and each device moved 32 MiB at least (under it the
+ * file system's own small I/O weighs as much as the calls'), and
+ * dev-depth only when both devices were busy for
+ * FDEV_DEPTH_BUSY_MS at least (the counters tick in ms: a depth over
+ * a few of them is their rounding).
  * With device terms the score is 100 * (1 - (3 * file mean + device
  * mean) / 4): the file components weigh 3/4, the device ones 1/4.
  * dev-read or dev-write is poor past 25% and 1 MiB apart, dev-size and
  * dev-depth past 50%.
  */
+#define FDEV_DEPTH_BUSY_MS 100.0
+
 enum fidelity_dev_component {
 	FDEV_READ,
 	FDEV_WRITE,
@@ -101,6 +110,9 @@ struct fidelity_dev {
 	uint64_t write_bytes;
 	uint64_t requests;     /* reads and writes completed */
 	double busy_depth;     /* mean requests in flight while busy */
+	double busy_ms;	       /* the time it was busy, ms */
+	uint64_t cache_drops;  /* another process dropped the page cache
+				  so many times meanwhile (drop_caches) */
 	int have_traced;       /* traced_* are known */
 	uint64_t traced_read;  /* what the traced (replayed) calls read */
 	uint64_t traced_write; /* and wrote */
@@ -109,16 +121,20 @@ struct fidelity_dev {
 struct fidelity_devterms {
 	double err[FDEV__NR];
 	int applies[FDEV__NR];
-	int judged;   /* some term applies */
-	double share; /* of the capture's device bytes the traced calls
-			 could explain, 0..1 (1 when nothing moved) */
+	unsigned moved; /* FMOVE_DEV_* of terms that would apply but a
+			   setting moved: err holds them, not judged */
+	int judged;	/* some term applies */
+	double share;	/* of the capture's device bytes the traced calls
+			   could explain, 0..1 (1 when nothing moved) */
 	int poor;
 };
 
 /*
  * Compare replay r with capture c at the device. logical_read and
  * logical_write: what the capture's traced calls read and wrote
- * (c->traced_*, what they moved on that device, win when known). why gets the
+ * (c->traced_*, what they moved on that device, win when known); moves:
+ * the FMOVE_DEV_* terms settings that differ moved, not judged (f->moved
+ * says which of them would have been). why gets the
  * plain sentences of the poor terms ("the capture's reads reached the device (X
  * MiB); the replay's came from the page cache (Y MiB)"), unjudged why the terms
  * were not judged (not recorded, not measured, other I/O). Both are reset
@@ -126,8 +142,44 @@ struct fidelity_devterms {
  */
 void fidelity_device(const struct fidelity_dev *c, const struct fidelity_dev *r,
 		     uint64_t logical_read, uint64_t logical_write,
-		     struct fidelity_devterms *f, struct strbuf *why,
-		     struct strbuf *unjudged);
+		     unsigned moves, struct fidelity_devterms *f,
+		     struct strbuf *why, struct strbuf *unjudged);
+
+/*
+ * What a setting moves: the terms a difference of that setting between
+ * the capture and the replay changes by itself. There the replay's
+ * difference is the setting's effect, the result of the experiment that
+ * set it, not infidelity: such a term is reported, not judged (it does
+ * not count in the score and does not warn). No setting moves the calls,
+ * their bytes, names, order or timing (ops, bytes, names, rate, sizes,
+ * mix, namemix, lag, and the distributions of sizes, offsets and
+ * inter-arrival times): the replay makes them whatever is set.
+ */
+enum fidelity_move {
+	FMOVE_DEV_READ = 1u << FDEV_READ,
+	FMOVE_DEV_WRITE = 1u << FDEV_WRITE,
+	FMOVE_DEV_SIZE = 1u << FDEV_SIZE,
+	FMOVE_DEV_DEPTH = 1u << FDEV_DEPTH,
+	FMOVE_LATENCY = 1u << FDEV__NR, /* the calls' latencies */
+	FMOVE_ALL = (1u << (FDEV__NR + 1)) - 1,
+};
+
+/*
+ * The terms a setting moves, by its meta key (trace/settings.h):
+ *   knob.read_ahead_kb           dev-read, dev-size, dev-depth, latency
+ *   knob.scheduler, iosched.*    dev-size, dev-depth, latency
+ *   knob.nr_requests, max_sectors_kb, nomerges
+ *                                dev-size, dev-depth, latency
+ *   knob.wbt_lat_usec            dev-write, dev-depth, latency
+ *   knob.rq_affinity             latency
+ *   knob.atime, knob.vm.dirty*, bdi.*
+ *                                dev-write, dev-size, dev-depth, latency
+ *   knob.vm.vfs_cache_pressure   dev-read, dev-size, dev-depth, latency
+ *   any other                    every device term and latency
+ */
+unsigned fidelity_moved_by(const char *key);
+/* The terms of moves as words: "dev-read, dev-size and latency". */
+void fidelity_moves_text(unsigned moves, struct strbuf *out);
 
 /* The score with the device terms: file_score (fidelity.score) when
  * none applies, else as above. */

@@ -20,22 +20,6 @@
 #define LINE_MAX_BYTES 8192	    /* one line of an iolog */
 #define EXTENT_MAX     (1ull << 50) /* offset + length of one I/O */
 
-/* The fio action of an op, or NULL for one fio cannot replay. */
-static const char *fio_action(unsigned op)
-{
-	switch (trace_op_base(op)) { /* an io_uring request's as its call's */
-	case TOP_READ:
-		return "read";
-	case TOP_WRITE:
-		return "write";
-	case TOP_FSYNC:
-		return "sync";
-	case TOP_FDATASYNC:
-		return "datasync";
-	}
-	return NULL;
-}
-
 int iolog_name_ok(const char *path)
 {
 	size_t n = strlen(path), i;
@@ -53,89 +37,6 @@ int iolog_name_ok(const char *path)
 	ok = !text_make_printable(copy);
 	free(copy);
 	return ok;
-}
-
-/* Events by start time, in trace order among equals. */
-static int by_start(const void *a, const void *b)
-{
-	const struct trace_event *const *x = a, *const *y = b;
-
-	if ((*x)->ts_ns != (*y)->ts_ns)
-		return (*x)->ts_ns < (*y)->ts_ns ? -1 : 1;
-	return *x < *y ? -1 : *x > *y;
-}
-
-size_t iolog_export(const struct trace *t, struct strbuf *out,
-		    struct iolog_unnamed *un)
-{
-	unsigned char *seen = xcalloc(t->nr_files + 1, 1);
-	const struct trace_event **order;
-	uint64_t last_us = 0;
-	size_t i, n = 0;
-
-	if (un)
-		memset(un, 0, sizeof(*un));
-	strbuf_addstr(out, "fio version 3 iolog\n");
-	/* a trace is in the order the calls ended; io_uring requests end
-	 * out of the order they were submitted in, and fio issues the
-	 * lines in their order */
-	order = xcalloc(t->nr_events + 1, sizeof(*order));
-	for (i = 0; i < t->nr_events; i++)
-		order[i] = &t->events[i];
-	qsort(order, t->nr_events, sizeof(*order), by_start);
-	for (i = 0; i < t->nr_events; i++) {
-		const struct trace_event *e = order[i];
-		const struct trace_file *f = trace_file_get(t, e->file);
-		const char *act = fio_action(e->op);
-		uint64_t us = e->ts_ns / 1000;
-
-		if (!act || !f || f->kind != TFK_REG || e->ret < 0)
-			continue;
-		/* seen: 0 not yet, 1 added, 2 a name no line can hold */
-		if (!seen[e->file] && !iolog_name_ok(f->path)) {
-			seen[e->file] = 2;
-			if (un && !un->nr_files++)
-				un->first = e->file;
-		}
-		if (seen[e->file] == 2) {
-			if (un)
-				un->nr_events++;
-			continue;
-		}
-		/* fio wants the lines in time order */
-		if (us < last_us)
-			us = last_us;
-		last_us = us;
-		if (!seen[e->file]) {
-			seen[e->file] = 1;
-			strbuf_addf(out, "%llu %s add\n%llu %s open\n",
-				    (unsigned long long)us, f->path,
-				    (unsigned long long)us, f->path);
-		}
-		if (trace_op_base(e->op) == TOP_READ ||
-		    trace_op_base(e->op) == TOP_WRITE) {
-			uint64_t len = e->ret > 0 ? (uint64_t)e->ret : 0;
-
-			if (!len)
-				continue;
-			strbuf_addf(out, "%llu %s %s %llu %llu\n",
-				    (unsigned long long)us, f->path, act,
-				    (unsigned long long)e->offset,
-				    (unsigned long long)len);
-		} else {
-			strbuf_addf(out, "%llu %s %s\n", (unsigned long long)us,
-				    f->path, act);
-		}
-		n++;
-	}
-	for (i = 1; i <= t->nr_files; i++)
-		if (seen[i] == 1)
-			strbuf_addf(out, "%llu %s close\n",
-				    (unsigned long long)last_us,
-				    t->files[i - 1].path);
-	free(order);
-	free(seen);
-	return n;
 }
 
 size_t iolog_left_out(const struct trace *t)

@@ -3,8 +3,9 @@
  * exported as a version 3 iolog (fio replays it with read_iolog=), and
  * an iolog of version 2 or 3 imported as a trace (iotrial replays it).
  * Only what fio's iolog can say crosses: reads, writes, fsync and
- * fdatasync, with open and close around them; name operations and think
- * times beyond the timestamps stay behind.
+ * fdatasync, with add, open and close around them; name operations,
+ * the threads and think times beyond the timestamps stay behind, and
+ * the export counts them (iolog_export.c).
  */
 #ifndef IOTRIAL_TRACE_IOLOG_H
 #define IOTRIAL_TRACE_IOLOG_H
@@ -34,19 +35,44 @@ struct iolog_unnamed {
 	uint32_t first;	  /* the first such file's id (0: none) */
 };
 
+/* What an export wrote, and what of the trace it could not. */
+struct iolog_report {
+	size_t lines;		/* reads, writes and syncs written */
+	size_t writes;		/* of them writes */
+	size_t files;		/* names the iolog has */
+	size_t files_existed;	/* of them, first read, of files that
+				   existed before the trace: fio needs them
+				   there first */
+	uint64_t existed_bytes; /* their sizes before the trace */
+	size_t dirs;		/* directories below the root they sit in
+				   (fio makes none) */
+	size_t max_open;	/* files fio holds open at once */
+	size_t renamed;		/* lines played under the name a rename
+				   gave their data */
+	size_t left_names;	/* unlink, rename, mkdir, rmdir, stat,
+				   getdents: no iolog line */
+	size_t left_other;	/* ftruncate, fallocate, sync_file_range,
+				   sync, syncfs */
+	size_t left_advice;	/* fadvise, readahead */
+	size_t threads;		/* the trace's threads: fio plays one */
+	struct iolog_unnamed un;
+};
+
 /*
  * t as a fio version 3 iolog into out: a timestamp in microseconds
  * since the start on every line, the lines in the order the calls
  * started (an io_uring request as the read, write or sync it does),
- * each file added and opened at its first use and closed at the end,
- * the trace's paths as they are. The
- * I/O of a file whose path iolog_name_ok() refuses is left out and
- * counted in un (which may be NULL); out never holds a control byte
- * but its newlines. Returns the I/O lines written (reads, writes,
- * syncs).
+ * each name added and opened at its first line and closed after its
+ * last, the data of a renamed file under its last name. root NULL: the
+ * trace's paths as they are; else each mapped beneath root as a replay
+ * maps it beneath its work directory (trace_paths.h). The I/O of a
+ * name iolog_name_ok() refuses is left out and counted; out never
+ * holds a control byte but its newlines. rep says what was written and
+ * what was not. 0, or -EINVAL with err set (root not plain and
+ * absolute, a path of the trace not plain).
  */
-size_t iolog_export(const struct trace *t, struct strbuf *out,
-		    struct iolog_unnamed *un);
+int iolog_export(const struct trace *t, const char *root, struct strbuf *out,
+		 struct iolog_report *rep, struct strbuf *err);
 /*
  * The calls of t that change what reaches the device and that an iolog
  * cannot say, so an export leaves them out: fadvise and readahead (fio

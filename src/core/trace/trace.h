@@ -24,6 +24,7 @@ struct outfile;
 #define TRACE_HEADER_BYTES     16	  /* the header this writer writes */
 #define TRACE_FILE_FIXED_BYTES 32	  /* a FILE record before its path */
 #define TRACE_END_BYTES	       48	  /* the END record's payload */
+#define TRACE_CACHED_BYTES     16	  /* one entry of a CACHED record */
 #define TRACE_RECORD_MAX       (1u << 20) /* bytes of one record's payload */
 #define TRACE_PATH_MAX	       4096	  /* bytes of a file's path */
 #define TRACE_FILES_MAX	       (1u << 20) /* files of one trace */
@@ -36,6 +37,7 @@ enum trace_record_type {
 	TRACE_REC_FILE = 2,   /* struct trace_file */
 	TRACE_REC_EVENTS = 3, /* a whole number of events */
 	TRACE_REC_END = 4,    /* struct trace_end */
+	TRACE_REC_CACHED = 5, /* 1.3: u32 file id, u32 0, u64 bytes cached */
 };
 
 /* The operations. Their numbers are part of the format: append only. */
@@ -72,6 +74,9 @@ enum trace_op {
 	/* 1.2: page cache advice */
 	TOP_FADVISE = 24,   /* fd, offset, size, arg: POSIX_FADV_* (0..5) */
 	TOP_READAHEAD = 25, /* fd, offset, size */
+	/* 1.3: flushes of a whole file system */
+	TOP_SYNC = 26,	 /* sync(): every file system; fd -1, file 0 */
+	TOP_SYNCFS = 27, /* syncfs(fd): the file system of fd's file */
 	/* 1.3: io_uring requests of the recorded processes; ts_ns: the
 	 * submission, dur_ns: to the completion, fd: the sqe's descriptor
 	 * (TEV_FIXED: its index in the ring's registered files), file,
@@ -79,7 +84,7 @@ enum trace_op {
 	 * completion's result, file2: the ring (1, 2, ... in the order
 	 * the trace met them; not a file), arg: the requests in flight on
 	 * that ring at the submission, this one included */
-	TOP_URING_READ = 28, /* 26 and 27 are not assigned: refused */
+	TOP_URING_READ = 28,
 	TOP_URING_WRITE = 29,
 	TOP_URING_FSYNC = 30,	  /* offset, size: the range (0, 0: all) */
 	TOP_URING_FDATASYNC = 31, /* the same */
@@ -136,6 +141,10 @@ struct trace_file {
 	uint64_t dev, ino;   /* identity when first seen (0: unknown) */
 	uint64_t size_bytes; /* its size before the trace (existed only) */
 	char *path;	     /* as the program named it, made absolute */
+	/* 1.3, a CACHED record: the bytes of it in the page cache as the
+	 * trace's first open of it returned */
+	uint64_t cached_bytes;
+	uint8_t have_cached;
 };
 
 /* The closing record: what the capture counted. */
@@ -160,6 +169,7 @@ struct trace {
 	size_t nr_meta, alloc_meta;
 	struct trace_file *files; /* files[i].id == i + 1 */
 	size_t nr_files, alloc_files;
+	size_t nr_cached;	    /* files with have_cached */
 	struct trace_event *events; /* in file order (by ts_ns per thread) */
 	size_t nr_events, alloc_events;
 	struct trace_end end;
@@ -178,8 +188,8 @@ unsigned trace_op_find(const char *name);
 int trace_op_is_name(unsigned op);
 /* Is op a block-layer request (TOP_BLK_*)? */
 int trace_op_is_block(unsigned op);
-/* Is op one of the format's operations (not 0, not past TOP__NR, not a
- * number left unassigned)? */
+/* Is op one of the format's operations (named; not 0, not past
+ * TOP__NR)? */
 int trace_op_known(unsigned op);
 /* Is op an io_uring request (TOP_URING_*)? */
 int trace_op_is_uring(unsigned op);
@@ -268,6 +278,10 @@ int trace_writer_meta(struct trace_writer *w, const char *key,
 		      const char *value, struct strbuf *err);
 int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
 		      struct strbuf *err);
+/* What the page cache held of file id (written before) as the trace
+ * first opened it: a CACHED record. */
+int trace_writer_cached(struct trace_writer *w, uint32_t id,
+			uint64_t cached_bytes, struct strbuf *err);
 int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
 		       struct strbuf *err);
 /* Flush the events, write end (nr_events is filled in) and fsync. */

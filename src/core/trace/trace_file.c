@@ -47,6 +47,8 @@ static const char *const op_names[TOP__NR] = {
     [TOP_BLK_FLUSH] = "blk_flush",
     [TOP_FADVISE] = "fadvise",
     [TOP_READAHEAD] = "readahead",
+    [TOP_SYNC] = "sync",
+    [TOP_SYNCFS] = "syncfs",
     [TOP_URING_READ] = "uring_read",
     [TOP_URING_WRITE] = "uring_write",
     [TOP_URING_FSYNC] = "uring_fsync",
@@ -65,7 +67,7 @@ const char *trace_fadv_name(uint32_t advice)
 
 unsigned trace_op_minor(unsigned op)
 {
-	if (trace_op_is_uring(op))
+	if (op == TOP_SYNC || op == TOP_SYNCFS || trace_op_is_uring(op))
 		return 3;
 	if (op == TOP_FADVISE || op == TOP_READAHEAD)
 		return 2;
@@ -166,6 +168,7 @@ uint32_t trace_add_file(struct trace *t, const struct trace_file *f)
 	*n = *f;
 	n->id = (uint32_t)t->nr_files;
 	n->path = xstrdup(f->path ? f->path : "");
+	t->nr_cached += n->have_cached != 0;
 	return n->id;
 }
 
@@ -514,6 +517,26 @@ int trace_writer_file(struct trace_writer *w, const struct trace_file *f,
 	return ret;
 }
 
+int trace_writer_cached(struct trace_writer *w, uint32_t id,
+			uint64_t cached_bytes, struct strbuf *err)
+{
+	unsigned char p[TRACE_CACHED_BYTES] = {0};
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (!id || id > w->nr_files)
+		return err_set(err, -EINVAL,
+			       "the cache state of file %u before its record",
+			       id);
+	put32(p, id);
+	put64(p + 8, cached_bytes);
+	add_record_head(&sb, TRACE_REC_CACHED, TRACE_CACHED_BYTES);
+	strbuf_add(&sb, p, sizeof(p));
+	ret = writer_put(w, &sb, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
 int trace_writer_event(struct trace_writer *w, const struct trace_event *e,
 		       struct strbuf *err)
 {
@@ -601,8 +624,12 @@ int trace_write_file(const struct trace *t, const char *path, int replace,
 	for (i = 0; !ret && i < t->nr_meta; i++)
 		ret = trace_writer_meta(&w, t->meta[i].key, t->meta[i].value,
 					err);
-	for (i = 0; !ret && i < t->nr_files; i++)
+	for (i = 0; !ret && i < t->nr_files; i++) {
 		ret = trace_writer_file(&w, &t->files[i], err);
+		if (!ret && t->files[i].have_cached)
+			ret = trace_writer_cached(
+			    &w, t->files[i].id, t->files[i].cached_bytes, err);
+	}
 	for (i = 0; !ret && i < t->nr_events; i++)
 		ret = trace_writer_event(&w, &t->events[i], err);
 	if (!ret)

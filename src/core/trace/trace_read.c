@@ -157,6 +157,37 @@ static int read_events(const unsigned char *p, uint32_t len, struct trace *t,
 	return 0;
 }
 
+/* A CACHED record's payload into t: entries of files listed before, one
+ * each, in a trace that says 1.3 at least. */
+static int read_cached(const unsigned char *p, uint32_t len, struct trace *t,
+		       struct strbuf *err)
+{
+	size_t n = len / TRACE_CACHED_BYTES, i;
+
+	if (len % TRACE_CACHED_BYTES || t->version_minor < 3)
+		return err_set(err, -EINVAL,
+			       "a cache record is malformed or in a trace "
+			       "older than 1.3");
+	for (i = 0; i < n; i++) {
+		uint32_t id = get32(p + i * TRACE_CACHED_BYTES);
+		struct trace_file *f;
+
+		if (!id || id > t->nr_files)
+			return err_set(err, -EINVAL,
+				       "a cache record names file %u, not "
+				       "listed before it",
+				       id);
+		f = &t->files[id - 1];
+		if (f->have_cached)
+			return err_set(err, -EINVAL,
+				       "file %u has two cache records", id);
+		f->cached_bytes = get64(p + i * TRACE_CACHED_BYTES + 8);
+		f->have_cached = 1;
+		t->nr_cached++;
+	}
+	return 0;
+}
+
 /* The END record's payload (TRACE_END_BYTES at least) into t. */
 static void read_end(const unsigned char *p, struct trace *t)
 {
@@ -259,6 +290,9 @@ int trace_read_mem(const void *data, size_t len, struct trace *t,
 			break;
 		case TRACE_REC_EVENTS:
 			ret = read_events(p + at, rlen, t, err);
+			break;
+		case TRACE_REC_CACHED:
+			ret = read_cached(p + at, rlen, t, err);
 			break;
 		case TRACE_REC_END:
 			if (rlen < TRACE_END_BYTES)

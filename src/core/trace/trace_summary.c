@@ -540,6 +540,21 @@ void trace_show_text(const struct trace *t, size_t limit, struct strbuf *out)
 		add_printable(out, f->path);
 		strbuf_addch(out, '\n');
 	}
+	/* 1.3: what the page cache held of each at its first open */
+	if (t->nr_cached)
+		strbuf_addf(out, "page cache at the first open (%zu file%s):\n",
+			    t->nr_cached, t->nr_cached == 1 ? "" : "s");
+	for (i = 0; i < t->nr_files; i++) {
+		const struct trace_file *f = &t->files[i];
+
+		if (!f->have_cached)
+			continue;
+		strbuf_addf(out, "  %4u cached ", f->id);
+		add_bytes(out, f->cached_bytes);
+		strbuf_addstr(out, " of ");
+		add_bytes(out, f->size_bytes);
+		strbuf_addch(out, '\n');
+	}
 	if (limit && limit < n)
 		n = limit;
 	strbuf_addf(out, "events (%zu of %zu):\n", n, t->nr_events);

@@ -95,6 +95,8 @@ static const struct sc_row sc_rows[] = {
     {SYS_fadvise64, SC_FADVISE, {-1, -1}, "fadvise64"},
 #endif
     {SYS_readahead, SC_READAHEAD, {-1, -1}, "readahead"},
+    {SYS_sync, SC_SYNC, {-1, -1}, "sync"},
+    {SYS_syncfs, SC_SYNCFS, {-1, -1}, "syncfs"},
 #ifdef SYS_io_uring_setup
     {SYS_io_uring_setup, SC_URING, {-1, -1}, "io_uring_setup"},
 #endif

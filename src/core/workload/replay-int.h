@@ -38,6 +38,21 @@ struct rpb_state;
 struct rp_uring;
 struct target;
 
+/* A setting of the capture's that is otherwise here (replay_set.c). */
+struct rp_setdiff {
+	char *key;	/* the meta key: "knob.read_ahead_kb" */
+	char *capture;	/* as recorded; NULL: the trace has none */
+	char *replay;	/* as here; NULL: it cannot be read here */
+	unsigned moves; /* what it moves (trace/fidelity.h FMOVE_*) */
+};
+
+/* Where the replay's start in the page cache comes from. */
+enum rp_cache_from {
+	RP_CACHE_NONE,	 /* nothing recorded: a cold start */
+	RP_CACHE_DEVICE, /* the capture's device counters, for every file */
+	RP_CACHE_FILES,	 /* each file's cached bytes at its first open */
+};
+
 /* One recorded thread. */
 struct rp_thread {
 	uint32_t tid;
@@ -84,9 +99,20 @@ struct rp_state {
 	uint64_t start_ns;
 	volatile int *stop;
 	int work_fd;
-	uint64_t extra_opens;  /* descriptors opened before the trace */
-	uint64_t skipped;      /* calls not replayed (mmap, msync) */
-	struct rpb_state *blk; /* --layer block (replay_blk.c), or NULL */
+	uint64_t extra_opens;	     /* descriptors opened before the trace */
+	uint64_t skipped;	     /* calls not replayed (mmap, msync) */
+	struct rpb_state *blk;	     /* --layer block (replay_blk.c), or NULL */
+	struct rp_setdiff *setdiffs; /* settings otherwise than captured */
+	size_t nr_setdiffs;
+	unsigned moves;	     /* what they move, FMOVE_* together */
+	uint64_t *warm;	     /* per file id - 1: bytes to start cached */
+	unsigned char *data; /* per file id - 1: its bytes are used (the others
+			      are laid out as holes) */
+	enum rp_cache_from cache_from;
+	uint64_t drops;	    /* the system's cache drops after the settle */
+	uint64_t run_drops; /* of them, in the run: another process's */
+	int have_drops;
+	int end_capture; /* --end capture: watch to the capture's end */
 };
 
 /*
@@ -134,10 +160,15 @@ struct run_result;
 /* The timed part and the cleanup (replay_run.c). */
 int rp_run(struct workload *w, struct run_result *r, struct strbuf *err);
 void rp_cleanup(struct workload *w);
+/* Compare what the threads did (done, the run's events) with the
+ * capture (replay_judge.c): the score, its note, the settings and the
+ * distributions on r; a poor replay warned. */
+void rp_judge(struct rp_state *st, struct run_result *r, struct trace *done);
 /* rp_run, then the device terms of a file-layer replay's fidelity from
  * the run's device truth and t's meta device.* (replay_dev.c). */
 int rp_run_judged(struct workload *w, struct run_result *r, struct strbuf *err);
-void rp_judge_device(const struct trace *t, struct run_result *r);
+void rp_judge_device(const struct trace *t, unsigned moves, uint64_t drops,
+		     struct run_result *r);
 /* --layer block (replay_blk.c): the requests of st->t on target t
  * (a block device), done by workers keeping the recorded depth; 0 or
  * -errno with err set. */
@@ -146,6 +177,21 @@ int rpb_prepare(struct rp_state *st, struct workload *w, struct target *t,
 int rpb_run(struct rp_state *st, struct workload *w, struct run_result *r,
 	    struct strbuf *err);
 void rpb_free(struct rpb_state *b);
+/* The settings of the capture against the target's (replay_set.c):
+ * st->setdiffs and st->moves; their note on r. */
+void rp_settings_compare(struct rp_state *st, const struct target *t);
+void rp_settings_note(const struct rp_state *st, struct run_result *r);
+/* After the layout: what of each laid-out file the capture found
+ * cached (st->warm); before the timed part, each file brought to it,
+ * and a note on r saying so. */
+void rp_cache_plan(struct rp_state *st);
+void rp_cache_settle(struct rp_state *st, struct run_result *r);
+/* A warning on r (kind other_io: another process's doing, as its I/O
+ * on the device is) if another process dropped the page cache since
+ * the settle (settings_cache_drops()): what reached the device is then
+ * not the capture's start's doing; their count, 0 for none. */
+uint64_t rp_cache_check(const struct rp_state *st, struct run_result *r);
+void rp_settings_release(struct rp_state *st);
 /* Do call e (not an io_uring request) of th; its result (-errno on
  * failure). Our descriptor for e's recorded one, opened now for one
  * the trace found open; -1 when its file cannot be replayed

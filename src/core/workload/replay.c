@@ -39,6 +39,7 @@
 #include "replay-int.h"
 #include "../trace/fidelity.h"
 #include "../trace/trace.h"
+#include "../trace/trace_paths.h"
 #include "../trace/trace_summary.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -51,6 +52,7 @@
 
 static const char *const mode_choices[] = {"open", "closed", NULL};
 static const char *const layer_choices[] = {"file", "block", NULL};
+static const char *const end_choices[] = {"capture", "calls", NULL};
 
 static const struct param_spec replay_params[] = {
     {"trace", PARAM_STRING, "", 0, 0, NULL,
@@ -66,6 +68,9 @@ static const struct param_spec replay_params[] = {
     {"fold", PARAM_BOOL, "0", 0, 0, NULL,
      "block: fold offsets past the target's end modulo its size "
      "(default: refuse)"},
+    {"end", PARAM_CHOICE, "capture", 0, 0, end_choices,
+     "capture: watch the device after the last call to the end of the "
+     "capture's time (its writeback); calls: stop at the last call"},
     {"allow-lost", PARAM_BOOL, "0", 0, 0, NULL,
      "replay a trace whose capture lost calls (the run is marked)"},
     {"label", PARAM_STRING, "", 0, 0, NULL,
@@ -121,70 +126,9 @@ static int replay_validate(struct workload *w, struct strbuf *err)
 	return rp_parse_speed(workload_str(w, "speed"), &speed, err);
 }
 
-/* Is the absolute path p plain: no empty, "." or ".." component? */
-static int plain_abs(const char *p)
-{
-	const char *s;
-
-	if (p[0] != '/')
-		return 0;
-	if (!p[1])
-		return 1;
-	for (s = p + 1;;) {
-		const char *e = strchr(s, '/');
-		size_t n = e ? (size_t)(e - s) : strlen(s);
-
-		if (!n || (n == 1 && s[0] == '.') ||
-		    (n == 2 && s[0] == '.' && s[1] == '.'))
-			return 0;
-		if (!e)
-			return 1;
-		s = e + 1;
-	}
-}
-
 int rp_map_names(struct rp_state *st, struct strbuf *err)
 {
-	size_t i, root = 0, n = st->t.nr_files;
-	const char *first = NULL;
-
-	st->rel = xcalloc(n ? n : 1, sizeof(*st->rel));
-	for (i = 0; i < n; i++) {
-		const char *p = st->t.files[i].path;
-
-		if (!plain_abs(p))
-			return err_set(err, -EINVAL,
-				       "file %zu of the trace is not a plain "
-				       "absolute path: refused",
-				       i + 1);
-		if (st->t.files[i].kind == TFK_OTHER)
-			continue;
-		if (!first) {
-			/* the first file's directory, shortened below to
-			 * what every path shares */
-			first = p;
-			root = (size_t)(strrchr(p, '/') - p);
-			continue;
-		}
-		while (root && (strncmp(first, p, root) ||
-				(p[root] && p[root] != '/'))) {
-			while (root && first[--root] != '/')
-				;
-		}
-	}
-	/* the shared directory: a file's own name never goes */
-	for (i = 0; first && i < n; i++) {
-		const char *p = st->t.files[i].path;
-
-		if (st->t.files[i].kind == TFK_OTHER)
-			continue;
-		if (strlen(p) <= root + 1) { /* the shared directory itself */
-			st->rel[i] = xstrdup(".");
-			continue;
-		}
-		st->rel[i] = xstrdup(p + root + 1);
-	}
-	return 0;
+	return trace_map_names(&st->t, &st->rel, err);
 }
 
 /* openat2 beneath dirfd, no symbolic link followed. The fd or -errno. */
@@ -331,6 +275,15 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 	if (fd < 0)
 		return err_set(err, fd, "cannot lay out '%s': %s", rel,
 			       strerror(-fd));
+	/* a file the trace only names (stat, open and close) is there at
+	 * its size, a hole: what would its bytes be written for? */
+	if (!st->data[i]) {
+		if (ftruncate(fd, (off_t)f->size_bytes))
+			ret = err_set(err, -errno, "cannot lay out '%s': %s",
+				      rel, strerror(errno));
+		close(fd);
+		return ret;
+	}
 	for (off = 0; off < f->size_bytes && !ret; off += RP_LAYOUT_CHUNK) {
 		size_t n = f->size_bytes - off < RP_LAYOUT_CHUNK
 			       ? (size_t)(f->size_bytes - off)
@@ -346,6 +299,41 @@ static int lay_out(struct rp_state *st, size_t i, char *chunk, char **last,
 			      strerror(errno));
 	close(fd);
 	return ret;
+}
+
+/*
+ * Which files' bytes the replay uses (st->data): those it reads,
+ * writes (by a call or an io_uring request), reads ahead, advises,
+ * flushes a range of, truncates or allocates in, and a file whose name
+ * a rename gave to one of those (the data moves with the name). The
+ * others are only named.
+ */
+static void mark_data(struct rp_state *st)
+{
+	size_t i = st->t.nr_events;
+
+	st->data = xcalloc(st->t.nr_files + 1, 1);
+	while (i-- > 0) {
+		const struct trace_event *e = &st->t.events[i];
+
+		if (!e->file || trace_op_is_block(e->op))
+			continue;
+		switch (trace_op_base(e->op)) { /* an io_uring request's too */
+		case TOP_READ:
+		case TOP_WRITE:
+		case TOP_READAHEAD:
+		case TOP_FADVISE:
+		case TOP_SYNC_RANGE:
+		case TOP_FTRUNCATE:
+		case TOP_FALLOCATE:
+			st->data[e->file - 1] = 1;
+			break;
+		case TOP_RENAME: /* from the end: what it leads to is known */
+			if (e->file2 && st->data[e->file2 - 1])
+				st->data[e->file - 1] = 1;
+			break;
+		}
+	}
 }
 
 /* Group the events by thread. */
@@ -454,6 +442,7 @@ static int replay_prepare(struct workload *w, struct target *t,
 	st->work_fd = t->work_fd;
 	st->stop = w->stop;
 	st->open_loop = !strcmp(workload_str(w, "mode"), "open");
+	st->end_capture = !strcmp(workload_str(w, "end"), "capture");
 	ret = rp_parse_speed(workload_str(w, "speed"), &st->speed, err);
 	if (!ret)
 		ret = trace_read_file(workload_str(w, "trace"), &st->t, err);
@@ -478,10 +467,11 @@ static int replay_prepare(struct workload *w, struct target *t,
 		st->th[i].wanted = UINT32_MAX;
 	st->parent = rp_parent_keys(&st->t, &nr_keys);
 	rp_dirs_init(st);
+	mark_data(st);
 	for (i = 0; i < st->t.nr_files; i++) {
 		const struct trace_file *f = &st->t.files[i];
 
-		if (f->existed && f->kind == TFK_REG) {
+		if (f->existed && f->kind == TFK_REG && st->data[i]) {
 			if (f->size_bytes > RP_FILE_MAX)
 				return err_set(err, -EFBIG,
 					       "file %zu of the trace is "
@@ -511,6 +501,8 @@ static int replay_prepare(struct workload *w, struct target *t,
 	qsort(order, st->t.nr_files, sizeof(*order), by_rel);
 	for (i = 0; !ret && i < st->t.nr_files; i++)
 		ret = lay_out(st, order[i].i, chunk, last, made, nr_made, err);
+	if (!ret)
+		rp_cache_plan(st);
 	free(order);
 	free(made);
 	free(last[0]);

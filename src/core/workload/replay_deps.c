@@ -14,6 +14,13 @@
  * before it (they ended before it started). A dependency is "thread u
  * has done n events", and one already waited for is not repeated.
  *
+ * A flush of a whole file system (sync, syncfs) waits for what every
+ * other thread had changed before it started, and a change (a write, an
+ * unlink that drops what was written, ...) for the flushes that had
+ * ended before it: one key stands for "the data", a flush changes it
+ * and a change only reads it, so changes of different threads still
+ * wait for nothing of each other.
+ *
  * The events are taken in the order of their start, made nondecreasing
  * along each thread (a trace is untrusted): every dependency then points
  * to an event earlier in that order, so the waits cannot form a cycle.
@@ -156,6 +163,12 @@ static int changes_file(const struct trace_event *e)
 	return 0;
 }
 
+/* Is e a flush of a whole file system? */
+static int fs_flush(const struct trace_event *e)
+{
+	return e->op == TOP_SYNC || e->op == TOP_SYNCFS;
+}
+
 /* Does e change the directory its file's name is in? */
 static int changes_dir(const struct trace_event *e)
 {
@@ -260,7 +273,8 @@ void rp_deps_compute(const struct trace *t, struct rp_thread *ths, size_t nr_th)
 		}
 	}
 	qsort(ord, nr, sizeof(*ord), by_start);
-	keys = xcalloc(nr_keys ? nr_keys : 1, sizeof(*keys));
+	/* and one more: the data, for the flushes of a file system */
+	keys = xcalloc(nr_keys + 1, sizeof(*keys));
 	waited = xcalloc(nr_th ? nr_th * nr_th : 1, sizeof(*waited));
 	for (i = 0; i < nr; i++) {
 		const struct ord *o = &ord[i];
@@ -286,10 +300,13 @@ void rp_deps_compute(const struct trace *t, struct rp_thread *ths, size_t nr_th)
 			touch(ths, w, &keys[parent[e->file2 - 1]], o, end, 1,
 			      first);
 		}
+		if (changes_file(e) || fs_flush(e))
+			touch(ths, w, &keys[nr_keys], o, end, fs_flush(e),
+			      first);
 	}
 	for (i = 0; i < nr_th; i++)
 		ths[i].dep_off[ths[i].nr] = ths[i].nr_deps;
-	for (k = 0; k < nr_keys; k++)
+	for (k = 0; k <= nr_keys; k++)
 		free(keys[k].use);
 	free(keys);
 	free(waited);

@@ -32,6 +32,7 @@ static void from_truth(const struct run_result *r, struct fidelity_dev *d)
 	d->write_bytes = x->write_bytes;
 	d->requests = x->reads + x->writes;
 	d->busy_depth = x->util_pct > 0 ? x->aqu_sz / (x->util_pct / 100) : 0;
+	d->busy_ms = x->util_pct / 100 * x->seconds * 1000;
 	d->have = 1;
 	d->have_traced = 1;
 	d->traced_read = r->bytes[IO_READ];
@@ -58,6 +59,7 @@ static void amend_note(struct run_result *r, double score,
 	int i = find_note(r);
 	const char *old, *close;
 	unsigned k;
+	int first;
 
 	if (i < 0)
 		return;
@@ -74,6 +76,16 @@ static void amend_note(struct run_result *r, double score,
 			    &sb, ", %s %.1f%%",
 			    fidelity_dev_name((enum fidelity_dev_component)k),
 			    100 * f->err[k]);
+	/* what a setting moved: the experiment's result, shown apart */
+	for (k = 0, first = 1; k < FDEV__NR; k++)
+		if (f->moved & 1u << k) {
+			strbuf_addf(
+			    &sb, "%s%s %.1f%%",
+			    first ? "; a setting's effect, not judged: " : ", ",
+			    fidelity_dev_name((enum fidelity_dev_component)k),
+			    100 * f->err[k]);
+			first = 0;
+		}
 	strbuf_addstr(&sb, close);
 	if (*unjudged && !f->judged)
 		strbuf_addf(&sb, "; device terms %s", unjudged);
@@ -83,7 +95,8 @@ static void amend_note(struct run_result *r, double score,
 	r->notes[i] = strbuf_detach(&sb, NULL);
 }
 
-void rp_judge_device(const struct trace *t, struct run_result *r)
+void rp_judge_device(const struct trace *t, unsigned moves, uint64_t drops,
+		     struct run_result *r)
 {
 	struct strbuf why = STRBUF_INIT, unjudged = STRBUF_INIT;
 	struct fidelity_dev c, d;
@@ -96,12 +109,16 @@ void rp_judge_device(const struct trace *t, struct run_result *r)
 	trace_summarize_layer(t, 0, &s);
 	fidelity_dev_from_meta(t, &c);
 	from_truth(r, &d);
-	fidelity_device(&c, &d, s.bytes_read, s.bytes_written, &f, &why,
+	d.cache_drops = drops;
+	fidelity_device(&c, &d, s.bytes_read, s.bytes_written, moves, &f, &why,
 			&unjudged);
 	r->fidelity = fidelity_combine(r->fidelity, &f);
 	r->have_fidelity_dev = 1;
-	for (i = 0; i < FDEV__NR && i < 4; i++)
+	for (i = 0; i < FDEV__NR && i < 4; i++) {
 		r->fidelity_dev[i] = f.applies[i] ? f.err[i] : -1;
+		r->fidelity_dev_moved[i] = f.moved & 1u << i ? f.err[i] : -1;
+	}
+	r->fidelity_dev_moved_bits = f.moved;
 	free(r->fidelity_dev_why);
 	r->fidelity_dev_why = unjudged.len ? xstrdup(unjudged.buf) : NULL;
 	amend_note(r, r->fidelity, &f, unjudged.buf);
@@ -121,6 +138,6 @@ int rp_run_judged(struct workload *w, struct run_result *r, struct strbuf *err)
 	int ret = rp_run(w, r, err);
 
 	if (!ret && !st->blk)
-		rp_judge_device(&st->t, r);
+		rp_judge_device(&st->t, st->moves, st->run_drops, r);
 	return ret;
 }

@@ -226,6 +226,10 @@ int64_t rp_do_op(struct rp_thread *th, const struct trace_event *e)
 	case TOP_MMAP:
 	case TOP_MSYNC:
 		return e->ret; /* noted, not replayed */
+	case TOP_SYNC:
+		/* the target's file system, not every one of the machine:
+		 * what the capture's sync flushed of its files is there */
+		return syncfs(st->work_fd) ? -errno : 0;
 	}
 	fd = rp_fd_of(st, e);
 	if (fd < 0)
@@ -269,6 +273,8 @@ int64_t rp_do_op(struct rp_thread *th, const struct trace_event *e)
 	case TOP_READAHEAD:
 		return readahead(fd, (off_t)e->offset, (size_t)e->size) ? -errno
 									: 0;
+	case TOP_SYNCFS:
+		return syncfs(fd) ? -errno : 0;
 	}
 	return -ENOSYS;
 }
@@ -415,51 +421,41 @@ static void fill_result(struct rp_state *st, struct run_result *r,
 	free(lat);
 }
 
-/* Compare with the capture; the score as a note, a poor one warned. */
-static void judge(struct rp_state *st, struct run_result *r, struct trace *done)
+/* How long the capture lasted, at the replay's speed (as fast as it
+ * goes: as long as it lasted): its end record's, or its last call's end. */
+static uint64_t capture_ns(const struct rp_state *st)
 {
-	struct trace_summary c, d;
-	struct strbuf why = STRBUF_INIT, parts = STRBUF_INIT;
-	struct fidelity f;
-	uint64_t mismatches = 0, waits = 0;
+	uint64_t ns = st->t.end.duration_ns;
 	size_t i;
 
-	for (i = 0; i < st->nr_th; i++) {
-		mismatches += st->th[i].mismatches;
-		waits += st->th[i].waits;
+	for (i = 0; !ns && i < st->t.nr_events; i++)
+		if (st->t.events[i].ts_ns + st->t.events[i].dur_ns > ns)
+			ns = st->t.events[i].ts_ns + st->t.events[i].dur_ns;
+	return st->speed > 0 ? (uint64_t)((double)ns / st->speed) : ns;
+}
+
+/*
+ * --end capture: after the last call, until the capture's window ends
+ * (at the replay's speed), so that what the kernel writes back on its
+ * own in that time is in the run as it was in the capture. How long
+ * it waited (0: not at all, a stop ends it early).
+ */
+static uint64_t wait_capture_end(const struct rp_state *st, volatile int *stop)
+{
+	const uint64_t tick = 50000000ull; /* a stop is seen within it */
+	uint64_t end = st->start_ns + capture_ns(st), now = clock_now_ns(),
+		 from = now;
+
+	if (!st->end_capture || now >= end)
+		return 0;
+	while (!*stop && (now = clock_now_ns()) < end) {
+		uint64_t ns = end - now < tick ? end - now : tick;
+		struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
+				      .tv_nsec = (long)(ns % 1000000000ull)};
+
+		nanosleep(&ts, NULL);
 	}
-	done->end.duration_ns = (uint64_t)(r->seconds * 1e9);
-	trace_summarize_layer(&st->t, 0, &c);
-	trace_summarize(done, &d);
-	fidelity_compute(&c, &d, st->speed, st->open_loop, &f, &why);
-	for (i = 0; i < FID__NR; i++)
-		if (f.applies[i])
-			strbuf_addf(&parts, "%s%s %.1f%%",
-				    parts.len ? ", " : "",
-				    fidelity_name((enum fidelity_component)i),
-				    100 * f.err[i]);
-	r->fidelity = f.score;
-	r->have_fidelity = 1;
-	run_result_note(r,
-			"replay fidelity %.1f of 100 (off by: %s); %llu calls "
-			"ended otherwise than recorded",
-			f.score, parts.buf, (unsigned long long)mismatches);
-	if (waits)
-		run_result_note(
-		    r,
-		    "%llu calls waited for another thread to finish "
-		    "what it did before them in the capture",
-		    (unsigned long long)waits);
-	if (st->extra_opens)
-		run_result_note(r,
-				"%llu descriptors the capture found open were "
-				"opened for the replay",
-				(unsigned long long)st->extra_opens);
-	rp_warn_fidelity(r, f.poor, why.buf, st->t.end.lost, "calls");
-	trace_summary_release(&c);
-	trace_summary_release(&d);
-	strbuf_release(&why);
-	strbuf_release(&parts);
+	return clock_now_ns() - from;
 }
 
 int rp_run(struct workload *w, struct run_result *r, struct strbuf *err)
@@ -467,11 +463,16 @@ int rp_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	struct rp_state *st = w->priv;
 	struct trace done = {0};
 	struct measure m;
+	uint64_t calls_end, tail_ns = 0;
 	size_t i;
 	int ret = 0, e;
 
 	if (st->blk)
 		return rpb_run(st, w, r, err);
+	/* where it stands against the capture: the settings in force here
+	 * (set by now), the page cache as the capture found it */
+	rp_settings_compare(st, w->target);
+	rp_cache_settle(st, r);
 	measure_init(&m, w->hook);
 	measure_begin(&m);
 	st->start_ns = clock_now_ns();
@@ -491,11 +492,29 @@ int rp_run(struct workload *w, struct run_result *r, struct strbuf *err)
 	for (i = 0; i < st->nr_th; i++)
 		if (st->th[i].started)
 			pthread_join(st->th[i].th, NULL);
+	calls_end = clock_now_ns();
+	if (!ret)
+		tail_ns = wait_capture_end(st, w->stop);
 	r->interrupted = *w->stop != 0;
 	measure_end(&m, r);
+	st->run_drops = rp_cache_check(st, r);
+	/* the run's time is its calls': the wait after them is the
+	 * device's, watched, not the workload's */
+	if (tail_ns) {
+		r->seconds = (double)(calls_end - st->start_ns) / 1e9;
+		run_result_note(
+		    r,
+		    "after its last call the replay watched the device %.2f s "
+		    "more, to the end of the capture's %.2f s%s, so writeback "
+		    "had the time it had in the capture (--end calls stops "
+		    "at the last call); the run's time is its calls' %.3f s",
+		    (double)tail_ns / 1e9, (double)capture_ns(st) / 1e9,
+		    st->speed > 0 && st->speed != 1 ? " at this speed" : "",
+		    r->seconds);
+	}
 	if (!ret) {
 		fill_result(st, r, &done);
-		judge(st, r, &done);
+		rp_judge(st, r, &done);
 	}
 	trace_release(&done);
 	return ret;
@@ -535,6 +554,7 @@ void rp_cleanup(struct workload *w)
 	if (!st)
 		return;
 	rpb_free(st->blk);
+	rp_settings_release(st);
 	for (i = 0; i < st->nr_fds; i++)
 		if (st->fds[i].refs)
 			close(st->fds[i].fd);
