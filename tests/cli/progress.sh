@@ -47,6 +47,7 @@ for x in r:
 check "with json on stderr, the lines are there" eval '
 "$IOTRIAL" run seqread -t "$T" --size 1M --ios 64 --no-store \
 	--progress=json 2>&1 >/dev/null | grep -q "\"event\":\"end\""'
+exec 9>&- # whatever ran us may have left it open
 expect_usage "--progress=json:9 (not open) is refused" "descriptor 9 is not open" \
 	run seqread -t "$T" --size 1M --ios 16 --no-store --progress=json:9
 expect_usage "--progress=xml is refused" "takes json or json:FD" \
