@@ -6,6 +6,7 @@
  * CAP_PERFMON).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,15 +158,23 @@ static int parse_args(int argc, const char **argv, struct record_args *a)
 /*
  * Start CMD held at a pipe: it execs only when the capture is running,
  * so its first call is recorded. The pid, or -1 after an error; *go is
- * the pipe's end to close to let it go.
+ * the pipe's end to close to let it go; *failed the end of a
+ * close-on-exec pipe that holds the exec's errno when it failed (and
+ * nothing when the command ran, whatever its exit code).
  */
-static pid_t spawn_held(const struct record_args *a, int *go)
+static pid_t spawn_held(const struct record_args *a, int *go, int *failed)
 {
-	int p[2];
+	int p[2], f[2];
 	pid_t pid;
 
 	if (pipe(p)) {
 		error("cannot make a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(f, O_CLOEXEC)) {
+		error("cannot make a pipe: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
 		return -1;
 	}
 	pid = fork();
@@ -173,22 +182,31 @@ static pid_t spawn_held(const struct record_args *a, int *go)
 		error("cannot fork: %s", strerror(errno));
 		close(p[0]);
 		close(p[1]);
+		close(f[0]);
+		close(f[1]);
 		return -1;
 	}
 	if (!pid) {
 		char c;
+		int e;
 
 		close(p[1]);
+		close(f[0]);
 		if (read(p[0], &c, 1) != 0)
 			_exit(127); /* told not to go */
 		close(p[0]);
 		execvp(a->cmd[0], (char *const *)a->cmd);
+		e = errno;
 		fprintf(stderr, "error: cannot run '%s': %s\n", a->cmd[0],
-			strerror(errno));
+			strerror(e));
+		if (write(f[1], &e, sizeof(e)) != (ssize_t)sizeof(e))
+			_exit(127);
 		_exit(127);
 	}
 	close(p[0]);
+	close(f[1]);
 	*go = p[1];
+	*failed = f[0];
 	return pid;
 }
 
@@ -369,6 +387,7 @@ int cmd_record(int argc, const char **argv)
 	volatile int *stop;
 	pid_t child = -1;
 	int go = -1, status = 0, ret = EXIT_RUNTIME, r, why = 0;
+	int exec_failed = -1, exec_errno = 0;
 
 	cli_progress_init(&a.prog);
 	r = parse_args(argc, argv, &a);
@@ -408,7 +427,7 @@ int cmd_record(int argc, const char **argv)
 	w.anonymize = a.anonymize;
 	stop = cli_catch_stop_signals();
 	if (a.nr_cmd) {
-		child = spawn_held(&a, &go);
+		child = spawn_held(&a, &go, &exec_failed);
 		if (child < 0)
 			goto out;
 		a.target = 0;
@@ -464,6 +483,15 @@ int cmd_record(int argc, const char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
+	if (exec_failed >= 0 && why == 2 &&
+	    read(exec_failed, &exec_errno, sizeof(exec_errno)) ==
+		(ssize_t)sizeof(exec_errno)) {
+		/* the command never ran: a trace of nothing answers nothing */
+		error("'%s' did not run, so '%s' holds none of its calls",
+		      a.cmd[0], a.out);
+		cli_progress_finish(&a.prog, "failed");
+		goto out;
+	}
 	say_progress(&a, &w, c, NULL, end.lost);
 	cli_progress_finish(&a.prog, *stop ? "interrupted" : "done");
 	say_end(&a, &end, capture_dropped(c), capture_blk_requests(c),
@@ -489,6 +517,8 @@ out:
 		note("'%s' goes on, no longer recorded (pid %d)", a.cmd[0],
 		     (int)child);
 	}
+	if (exec_failed >= 0)
+		close(exec_failed);
 	cli_progress_release(&a.prog);
 	trace_writer_release(&w);
 	capture_disks_release(&disks);

@@ -143,3 +143,16 @@ printf 'not a trace' >"$TEST_TMP/bad"
 "$IOTRIAL" trace stats "$TEST_TMP/bad" >/dev/null 2>"$TEST_TMP/err"
 check "a file that is not a trace: refused" test $? = 2
 check "with why" grep -q "not an iotrial trace" "$TEST_TMP/err"
+
+# a command that cannot be run is a failure, not a trace of nothing; a
+# command that runs and fails is recorded, its exit code said
+"$IOTRIAL" record -o "$TEST_TMP/nocmd.trace" -- "$TEST_TMP/no-such-command" \
+	>/dev/null 2>"$TEST_TMP/err"
+check "a command that cannot be run: exit 1" test $? = 1
+check "...saying it did not run and the trace holds none of it" \
+	grep -q "did not run, so '$TEST_TMP/nocmd.trace' holds none of its calls" "$TEST_TMP/err"
+check "...and not 'recorded'" eval '! grep -q "^recorded" "$TEST_TMP/err"'
+"$IOTRIAL" record -o "$TEST_TMP/exit3.trace" -- sh -c 'exit 3' \
+	>/dev/null 2>"$TEST_TMP/err"
+check "a command that exits 3 is recorded (exit 0)" test $? = 0
+check "...with a note of its exit code" grep -q "'sh' exited with 3" "$TEST_TMP/err"
