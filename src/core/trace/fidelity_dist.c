@@ -30,10 +30,10 @@ struct side {
 };
 
 /* A stream: one thread's calls of one class on one file, and where
- * the last one ended. */
+ * the last one ended (end) and asked to end (asked). */
 struct stream {
 	uint64_t key; /* 0: a free slot */
-	uint64_t end;
+	uint64_t end, asked;
 };
 
 struct streams {
@@ -185,13 +185,26 @@ static void bin(const struct trace_event *e, size_t n, double scale,
 			if (sm->end == UINT64_MAX) {
 				s->off[OFF_FIRST]++;
 			} else {
-				unsigned b = off_bin(e[i].offset, sm->end);
+				/* anywhere from where the last call ended to
+				 * where it asked to end is the next position:
+				 * a read cut short (at the end of a file, or
+				 * before another thread wrote) then goes on
+				 * where it stopped, in a capture or a replay
+				 * alike; the cut itself is a call that ended
+				 * otherwise, not a seek */
+				unsigned b =
+				    e[i].offset >= sm->end &&
+					    e[i].offset <= sm->asked
+					? OFF_SEQ
+					: off_bin(e[i].offset, sm->end);
 
 				s->off[b]++;
 				s->seq += b == OFF_SEQ;
 				s->rw++;
 			}
 			sm->end = e[i].offset + moved;
+			sm->asked = e[i].offset +
+				    (e[i].size > moved ? e[i].size : moved);
 		}
 	}
 	for (k = 0; k < FDC__NR; k++) {
