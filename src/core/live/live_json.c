@@ -302,6 +302,20 @@ static void run_numbers(struct json_object *run, const struct live *lv,
 	json_object_object_add(run, "devices", devs);
 }
 
+/*
+ * The offered load of a window: the user's counter when there is one
+ * and it is not what is judged, else the MB that reached the device.
+ * Not the device's requests: how the load is cut into requests is what
+ * a queue knob changes, and a covariate the arm moves would take the
+ * arm's effect away from it in the adjusted estimate.
+ */
+const char *live_load_unit(const struct live *lv)
+{
+	return lv->c.src && lv->c.src->kind && strcmp(lv->c.metric, "metric")
+		   ? "metric units"
+		   : "MB";
+}
+
 /* Does block hold an analysed, whole window of every arm? */
 static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
 			   unsigned nr_arms)

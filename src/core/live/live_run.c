@@ -23,8 +23,8 @@
 
 #define LIVE_TICK_NS 50000000ull /* 50 ms */
 
-/* The run's state. */
-struct run {
+/* One pass of observe over its windows: its state. */
+struct live_pass {
 	struct live *lv;
 	const struct live_hooks *h;
 	struct session *s;
@@ -40,9 +40,9 @@ struct run {
 	double other_carry; /* MB the cgroup counted ahead of the device */
 };
 
-static void warn(struct run *r, const char *fmt, ...)
+static void pass_warn(struct live_pass *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static void warn(struct run *r, const char *fmt, ...)
+static void pass_warn(struct live_pass *r, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -59,7 +59,7 @@ static void warn(struct run *r, const char *fmt, ...)
 
 /* Does every knob of the arm in force still hold what was written? If
  * not, say whose value is kept and return false. */
-static bool knobs_ours(struct run *r)
+static bool knobs_ours(struct live_pass *r)
 {
 	struct strbuf now = STRBUF_INIT, e = STRBUF_INIT, subj = STRBUF_INIT;
 	bool ours = true;
@@ -76,10 +76,11 @@ static bool knobs_ours(struct run *r)
 			continue;
 		ours = false;
 		knob_subject(&subj, c->k.name, c->k.object);
-		warn(r,
-		     "%s is now '%s', not the '%s' observe set: someone else "
-		     "changed it; observe stops and keeps their value",
-		     subj.buf, now.buf, c->after.buf);
+		pass_warn(
+		    r,
+		    "%s is now '%s', not the '%s' observe set: someone else "
+		    "changed it; observe stops and keeps their value",
+		    subj.buf, now.buf, c->after.buf);
 		strbuf_setf(&r->lv->stopped, "%s was changed by someone else",
 			    subj.buf);
 		r->lv->changed_by_other = true;
@@ -107,7 +108,7 @@ static void quiet_say(void *data, enum session_say_level level, const char *msg)
  * every ending (an abort, a signal, recovery after a crash) is one
  * write per knob, not a walk back through every switch.
  */
-static int switch_to(struct run *r, unsigned arm, struct strbuf *err)
+static int switch_to(struct live_pass *r, unsigned arm, struct strbuf *err)
 {
 	struct session_log quiet = {.say = quiet_say,
 				    .data = (void *)r->h->log};
@@ -128,7 +129,7 @@ static int switch_to(struct run *r, unsigned arm, struct strbuf *err)
 }
 
 /* Sleep until deadline or the stop flag. False when stopped. */
-static bool wait_until(struct run *r, uint64_t deadline)
+static bool wait_until(struct live_pass *r, uint64_t deadline)
 {
 	for (;;) {
 		uint64_t now = clock_now_ns();
@@ -150,7 +151,7 @@ static bool wait_until(struct run *r, uint64_t deadline)
 
 /* The median of the baseline's windows so far (settle ones too: a rule
  * protects production, not the analysis); NaN when none. */
-static double baseline_median(const struct run *r)
+static double baseline_median(const struct live_pass *r)
 {
 	double *v = xcalloc(r->nr + 1, sizeof(*v)), m = NAN;
 	size_t i, n = 0;
@@ -196,20 +197,6 @@ static double window_metric(const struct live *lv, const struct lw_measure *m)
 	return load > 0 ? v / load : NAN;
 }
 
-/*
- * The offered load of a window: the user's counter when there is one
- * and it is not what is judged, else the MB that reached the device.
- * Not the device's requests: how the load is cut into requests is what
- * a queue knob changes, and a covariate the arm moves would take the
- * arm's effect away from it in the adjusted estimate.
- */
-const char *live_load_unit(const struct live *lv)
-{
-	return lv->c.src && lv->c.src->kind && strcmp(lv->c.metric, "metric")
-		   ? "metric units"
-		   : "MB";
-}
-
 static double window_load(const struct live *lv, const struct lw_measure *m)
 {
 	if (lv->c.src && lv->c.src->kind && m->user_ok &&
@@ -221,7 +208,7 @@ static double window_load(const struct live *lv, const struct lw_measure *m)
 }
 
 /* Check the abort rules on slot sl; the first that fires goes to *out. */
-static bool check_aborts(struct run *r, const struct live_slot *sl,
+static bool check_aborts(struct live_pass *r, const struct live_slot *sl,
 			 struct live_abort **out)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -252,7 +239,7 @@ static bool check_aborts(struct run *r, const struct live_slot *sl,
 
 /* Measure slot i of the schedule into r->slots[r->nr]. False when the
  * experiment ends here (stopped, aborted, someone else's change). */
-static bool one_slot(struct run *r, size_t i, struct live_abort **abort,
+static bool one_slot(struct live_pass *r, size_t i, struct live_abort **abort,
 		     struct strbuf *err, int *ret)
 {
 	struct live *lv = r->lv;
@@ -269,7 +256,8 @@ static bool one_slot(struct run *r, size_t i, struct live_abort **abort,
 	*ret = switch_to(r, s->arm, err);
 	if (*ret && r->nr) {
 		/* what was measured stands; the experiment ends here */
-		warn(r, "a change was refused: %s; observe stops", err->buf);
+		pass_warn(r, "a change was refused: %s; observe stops",
+			  err->buf);
 		strbuf_setf(&lv->stopped, "a change was refused: %s", err->buf);
 		lv->refused = true;
 		strbuf_reset(err);
@@ -285,7 +273,7 @@ static bool one_slot(struct run *r, size_t i, struct live_abort **abort,
 	memset(sl, 0, sizeof(*sl));
 	sl->start_s = (double)(a.t_ns - r->t0) / 1e9;
 	if (lw_measure(&a, &b, lv->c.src, &sl->m, &e)) {
-		warn(r, "window %zu: %s", r->nr + 1, e.buf);
+		pass_warn(r, "window %zu: %s", r->nr + 1, e.buf);
 		sl->note = xstrdup(e.buf);
 	}
 	sl->w = (struct sb_window){
@@ -351,7 +339,7 @@ static bool one_slot(struct run *r, size_t i, struct live_abort **abort,
 
 int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 {
-	struct run r = {.lv = lv, .h = h, .cur_arm = -1u, .stat_fd = -1};
+	struct live_pass r = {.lv = lv, .h = h, .cur_arm = -1u, .stat_fd = -1};
 	struct live_abort *abort = NULL;
 	struct strbuf path = STRBUF_INIT, e = STRBUF_INIT;
 	size_t i;
@@ -363,10 +351,10 @@ int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 		strbuf_addf(&path, "/sys/block/%s/stat", lv->c.disk);
 		r.stat_fd = procfile_open(path.buf);
 		if (r.stat_fd < 0)
-			warn(&r,
-			     "cannot read '%s': the device's numbers are "
-			     "not measured",
-			     path.buf);
+			pass_warn(&r,
+				  "cannot read '%s': the device's numbers are "
+				  "not measured",
+				  path.buf);
 	}
 	ret = lv->c.src ? lw_source_start(lv->c.src, err) : 0;
 	if (ret)
@@ -397,10 +385,11 @@ int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 	if (ret)
 		goto out;
 	if (lv->c.settle_ns == 0)
-		warn(&r, "no settle period: each window just after a switch "
-			 "is analysed and still carries some of the arm "
-			 "before, which pulls every ratio toward 1; give "
-			 "--settle (one window by default)");
+		pass_warn(&r,
+			  "no settle period: each window just after a switch "
+			  "is analysed and still carries some of the arm "
+			  "before, which pulls every ratio toward 1; give "
+			  "--settle (one window by default)");
 	ret = live_build_object(lv, r.slots, r.nr,
 				(const char *const *)r.warnings, r.nr_warnings,
 				abort, err);

@@ -78,21 +78,6 @@ static const struct param_spec replay_params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-void rp_warn_fidelity(struct run_result *r, int poor, const char *why,
-		      uint64_t lost, const char *what)
-{
-	if (poor)
-		run_result_warn_kind(r, RUN_WARN_FIDELITY,
-				     "the replay was not faithful to its "
-				     "trace: %s",
-				     why);
-	if (lost)
-		run_result_warn_kind(r, RUN_WARN_FIDELITY,
-				     "the trace lost %llu %s in its capture "
-				     "(--allow-lost)",
-				     (unsigned long long)lost, what);
-}
-
 int rp_parse_speed(const char *s, double *out, struct strbuf *err)
 {
 	char *end;
@@ -129,43 +114,6 @@ static int replay_validate(struct workload *w, struct strbuf *err)
 int rp_map_names(struct rp_state *st, struct strbuf *err)
 {
 	return trace_map_names(&st->t, &st->rel, err);
-}
-
-/* openat2 beneath dirfd, no symbolic link followed. The fd or -errno. */
-int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
-{
-	struct open_how how = {0};
-	long fd;
-
-	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
-	/* O_TMPFILE holds O_DIRECTORY's bit: a mode with a plain
-	 * O_DIRECTORY is refused (EINVAL) */
-	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
-		how.mode = mode;
-	how.resolve =
-	    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
-	return fd < 0 ? -errno : (int)fd;
-}
-
-/* The parent of rel (beneath work_fd) opened as a path, *base its last
- * component. The fd or -errno. */
-int rp_open_parent(int work_fd, const char *rel, const char **base)
-{
-	const char *slash = strrchr(rel, '/');
-	char *dir;
-	int fd;
-
-	if (!slash) {
-		*base = rel;
-		fd = fcntl(work_fd, F_DUPFD_CLOEXEC, 0);
-		return fd < 0 ? -errno : fd;
-	}
-	dir = xstrndup(rel, (size_t)(slash - rel));
-	fd = rp_open_beneath(work_fd, dir, O_PATH | O_DIRECTORY, 0);
-	free(dir);
-	*base = slash + 1;
-	return fd;
 }
 
 static int cmp_str(const void *a, const void *b)

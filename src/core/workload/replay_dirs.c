@@ -13,13 +13,53 @@
  * kept before its next call. The threads keep at most RP_DIRS_FDS
  * descriptors together.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include "replay-int.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
+
+/* openat2 beneath dirfd, no symbolic link followed. The fd or -errno. */
+int rp_open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	struct open_how how = {0};
+	long fd;
+
+	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
+	/* O_TMPFILE holds O_DIRECTORY's bit: a mode with a plain
+	 * O_DIRECTORY is refused (EINVAL) */
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
+		how.mode = mode;
+	how.resolve =
+	    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* The parent of rel (beneath work_fd) opened as a path, *base its last
+ * component. The fd or -errno. */
+int rp_open_parent(int work_fd, const char *rel, const char **base)
+{
+	const char *slash = strrchr(rel, '/');
+	char *dir;
+	int fd;
+
+	if (!slash) {
+		*base = rel;
+		fd = fcntl(work_fd, F_DUPFD_CLOEXEC, 0);
+		return fd < 0 ? -errno : fd;
+	}
+	dir = xstrndup(rel, (size_t)(slash - rel));
+	fd = rp_open_beneath(work_fd, dir, O_PATH | O_DIRECTORY, 0);
+	free(dir);
+	*base = slash + 1;
+	return fd;
+}
 
 #define RP_DIRS_FDS	   256 /* kept by all threads */
 #define RP_DIRS_PER_THREAD 16

@@ -18,6 +18,22 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
+/* As replay-int.h says. */
+void rp_warn_fidelity(struct run_result *r, int poor, const char *why,
+		      uint64_t lost, const char *what)
+{
+	if (poor)
+		run_result_warn_kind(r, RUN_WARN_FIDELITY,
+				     "the replay was not faithful to its "
+				     "trace: %s",
+				     why);
+	if (lost)
+		run_result_warn_kind(r, RUN_WARN_FIDELITY,
+				     "the trace lost %llu %s in its capture "
+				     "(--allow-lost)",
+				     (unsigned long long)lost, what);
+}
+
 /* The capture's file-layer events a replay does (not mmap, msync, nor
  * block requests), into a new array; *n how many. */
 static struct trace_event *replayed_events(const struct trace *t, size_t *n)
