@@ -399,18 +399,35 @@ static void submit(struct rp_thread *th, size_t k, const struct trace_event *e,
 /* A call due less than this ahead goes at once, as in replay_run.c. */
 #define RPU_EARLY_NS 200000ull
 
-/* Sleep until CLOCK_MONOTONIC ns, handing over the SQEs queued first,
+/*
+ * Sleep until CLOCK_MONOTONIC ns, handing over the SQEs queued first,
  * unless it is RPU_EARLY_NS away or less; 0 if it did, else how far
- * ahead ns still is. */
+ * ahead ns still is. While requests are in flight it sleeps on the
+ * ring, so that each completion is timed when it comes, not when the
+ * thread wakes for its next request (a paced replay would otherwise
+ * stretch every latency to the gap between requests).
+ */
 static uint64_t pace(struct rp_thread *th, uint64_t ns)
 {
 	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
 			      .tv_nsec = (long)(ns % 1000000000ull)};
+	struct rp_uring *u = th->ur;
 	uint64_t now = clock_now_ns();
 
 	if (ns <= now + RPU_EARLY_NS)
 		return ns > now ? ns - now : 0;
 	reap(th, 0);
+	while (u->nr_fl && (now = clock_now_ns()) < ns) {
+		struct __kernel_timespec left = {
+		    .tv_sec = (long long)((ns - now) / 1000000000ull),
+		    .tv_nsec = (long long)((ns - now) % 1000000000ull)};
+		struct io_uring_cqe *cqe;
+		int r = io_uring_wait_cqe_timeout(&u->ring, &cqe, &left);
+
+		if (r < 0 && r != -EINTR)
+			break; /* -ETIME: ns came; else sleep the rest */
+		reap(th, 0);
+	}
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
