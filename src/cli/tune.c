@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "../core/report/report.h"
 #include "job.h"
+#include "progress.h"
 #include "../core/experiment/metrics.h"
 #include "../core/experiment/trial.h"
 #include "../core/tune/tune_run.h"
@@ -34,6 +35,8 @@ struct tune_args {
 	uint64_t confirm_ns; /* --confirm-live, 0: none */
 	double equivalence;
 	int no_drop_caches, quiet;
+	struct cli_progress prog; /* --progress, --metrics-file */
+	struct trial *tr;	  /* for the metrics file */
 	struct param_setting *params;
 	unsigned nr_params, alloc_params;
 	char *cmd;
@@ -47,6 +50,7 @@ static const char *const tune_usage[] = {
     "         [--abort-if RULE]... [--confirm-live DURATION]",
     "         [--time DUR | --ios N] [--seed N] [--no-drop-caches]",
     "         [--db PATH] [--no-store] [--json[=FILE]] [--quiet]",
+    "         [--progress json[:FD]] [--metrics-file FILE]",
     "   or: iotrial tune --job FILE.fio [--section NAME] ...",
     "   or: iotrial tune exec -t TARGET ... -- COMMAND",
     NULL,
@@ -133,6 +137,7 @@ static int parse_args(int argc, const char **argv, struct tune_args *a,
 		     "do not drop the page cache before each run"),
 	    OPT_BOOL(0, "quiet", &a->quiet,
 		     "no progress line and no header on stderr"),
+	    OPT_CLI_PROGRESS(&a->prog),
 	    OPT_CLI_JOB(&a->r),
 	    OPT_SCHEMA(),
 	    OPT_END(),
@@ -197,16 +202,14 @@ static void say(void *data, enum session_say_level level, const char *msg)
 		note("%s", msg);
 }
 
-/* Progress on stderr when it is a terminal: one rewritten line. */
+/* Progress (progress.h): a line on a terminal, --progress=json,
+ * --metrics-file with what the race measured so far. */
 static void on_progress(void *ctx, const struct experiment_progress *p)
 {
-	const struct tune_args *a = ctx;
+	struct tune_args *a = ctx;
 
-	if (a->quiet || !isatty(STDERR_FILENO))
-		return;
-	fprintf(stderr, "\r\033[K[run %u] block %u: %.60s", p->run + 1,
-		p->block + 1, p->arm);
-	fflush(stderr);
+	cli_progress_tree(&a->prog, a->tr->e.obj);
+	cli_progress_experiment(&a->prog, p);
 }
 
 /* The space: --space rows or the default, resolved, within
@@ -470,6 +473,8 @@ int cmd_tune(int argc, const char **argv)
 
 	memset(&d, 0, sizeof(d));
 	strbuf_init(&d.scratch, 0);
+	cli_progress_init(&a.prog);
+	a.tr = &tr;
 	trial_init(&tr, TRIAL_EXPERIMENT, &hooks);
 	tune_space_init(&sp);
 	pr = parse_args(argc, argv, &a, &ops);
@@ -494,7 +499,8 @@ int cmd_tune(int argc, const char **argv)
 	tr.c.ops = ops;
 	tr.c.params = a.params;
 	tr.c.nr_params = a.nr_params;
-	if (a.r.json_file && cli_check_output(a.r.json_file)) {
+	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
+	    cli_progress_check(&a.prog)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -548,9 +554,13 @@ int cmd_tune(int argc, const char **argv)
 	}
 	if (!a.quiet)
 		say_space(&sp, &tr);
+	tr.c.live = &a.prog.live;
+	cli_progress_start(&a.prog, "tune", a.quiet, 0);
 	pr = trial_run(&tr, &err);
-	if (!a.quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K");
+	cli_progress_tree(&a.prog, tr.e.obj);
+	cli_progress_finish(&a.prog, *tr.c.stop ? "interrupted"
+				     : pr	? "failed"
+						: "done");
 	if (trial_finish(&tr, &out))
 		error("%s", out.buf);
 	strbuf_reset(&out);
@@ -583,6 +593,7 @@ int cmd_tune(int argc, const char **argv)
 		ret = confirm_live(&a, tr.e.obj, &tr);
 	}
 out:
+	cli_progress_release(&a.prog);
 	tune_drive_release(&d);
 	trial_release(&tr);
 	tune_space_release(&sp);

@@ -53,6 +53,32 @@ id=$(json "$TEST_TMP/t.json" 'o["id"]')
 "$IOTRIAL" show "$id" --db "$db" >"$out" 2>&1
 check "show prints the stored tune's answer" grep -q "^recommended: " "$out"
 
+# --progress=json and --metrics-file follow the race, as compare's do
+"$IOTRIAL" tune "${run[@]}" --space add_random=0,1 --no-store \
+	--progress=json:3 --metrics-file "$TEST_TMP/t.prom" \
+	3>"$TEST_TMP/t.jsonl" >"$out" 2>&1
+check "tune --progress=json:3 --metrics-file exits 0" test $? = 0
+check "...its lines fit the progress schema" python3 \
+	"$IOTRIAL_SRC/tests/json_schema.py" "$IOTRIAL_SRC/docs/schema" \
+	"$TEST_TMP/t.jsonl"
+check "...one start and one end, the runs counted, the command tune" \
+	python3 - "$TEST_TMP/t.jsonl" <<'PY'
+import json, sys
+L = [json.loads(l) for l in open(sys.argv[1])]
+assert L[0]["event"] == "start" and L[-1]["event"] == "end", L
+assert L[-1]["outcome"] == "done", L[-1]
+assert all(x["command"] == "tune" for x in L), L
+assert max(x.get("done", 0) for x in L) >= 2, L
+PY
+check "...the metrics file has the race's arms" \
+	grep -q '^iotrial_arm_runs{command="tune",arm="add_random=1"}' \
+	"$TEST_TMP/t.prom"
+if command -v promtool >/dev/null; then
+	check "...which promtool accepts" \
+		eval 'promtool check metrics <"$TEST_TMP/t.prom"'
+fi
+check "...and every knob is back" test "$(state)" = "$before"
+
 # bad input: a clear message, exit 2, nothing changed
 bad() {
 	local name=$1 want=$2
