@@ -25,6 +25,15 @@ SRC=$MNT
 mkloop 128M || skip "cannot make a loop device"
 mkmount "$LOOP" $LAZY || skip "cannot make a file system"
 DST=$MNT
+# a loop device keeps the queue settings an earlier user gave its
+# number (read_ahead_kb, max_sectors_kb, wbt_lat_usec): the replay's
+# device gets the capture's, so that they differ in nothing
+for k in max_sectors_kb read_ahead_kb wbt_lat_usec; do
+	f=queue/$k
+	[ -w "/sys/block/${LOOP#/dev/}/$f" ] &&
+		cat "/sys/block/${SRC_LOOP#/dev/}/$f" \
+			>"/sys/block/${LOOP#/dev/}/$f" 2>/dev/null
+done
 dd if=/dev/urandom of="$SRC/data" bs=1M count=32 conv=fsync 2>/dev/null
 # a cold file: this file system's cache goes with the mount
 umount "$SRC" && mount "$SRC_LOOP" "$SRC" ||
