@@ -156,8 +156,9 @@ check "SIGTERM: restored" [ "$(queue "$L" max_sectors_kb)" = "$orig" ]
 check "SIGTERM: nothing left in the journal" \
 	bash -c "! grep -q '^set' '$IOTRIAL_STATE_DIR/journal' 2>/dev/null"
 
-# kill -9 mid-experiment: the next iotrial restores the baseline
-"$IOTRIAL" observe --device "$L" --vary max_sectors_kb=64,128 \
+# kill -9 mid-experiment: the next iotrial restores the baseline; both
+# arms differ from a loop device's 128, whichever window it is killed in
+"$IOTRIAL" observe --device "$L" --vary max_sectors_kb=64,1024 \
 	--window 1s --settle 0 --windows 6 --no-store >/dev/null 2>&1 &
 pid=$!
 sleep 1.5
