@@ -292,6 +292,29 @@ static __always_inline void enter(__u32 nr, const struct iot_sysinfo *si,
 	}
 }
 
+/*
+ * A name the entry could not read (its page not in memory yet: a
+ * program's first use of a string constant, right after exec) is read
+ * again at the exit, when the kernel has brought the page in to read
+ * it itself. Without it the tracker sees an open with no name, and
+ * the descriptor's later calls go to whatever file has the number by
+ * the time /proc is asked.
+ */
+static __always_inline void reread_paths(struct iot_call_path *p,
+					 const struct iot_sysinfo *si)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		__u8 a = si->path_arg[i];
+
+		if (a >= 6 || p->path[i][0] || !p->c.args[a])
+			continue;
+		bpf_probe_read_user_str(p->path[i], IOT_PATH_MAX,
+					(const void *)p->c.args[a]);
+	}
+}
+
 /* The exit of call nr with ret: its record sent, if it was entered. */
 static __always_inline void leave(__u32 nr, const struct iot_sysinfo *si,
 				  long ret)
@@ -323,6 +346,8 @@ static __always_inline void leave(__u32 nr, const struct iot_sysinfo *si,
 	}
 	if (si->open && ret >= 0)
 		open_file(c, ret);
+	if (p)
+		reread_paths(p, si);
 	if (p)
 		send(p, sizeof(*p));
 	else

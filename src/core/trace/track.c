@@ -147,9 +147,16 @@ static int name_call(struct tracker *tk, const struct iot_call *c,
 		return 0;
 	}
 	if (!*p0) { /* fstatat(fd, "", AT_EMPTY_PATH): an fstat */
-		if (e.op != TOP_STAT)
-			return 0;
-		return 1; /* the caller treats it as an fstat */
+		if (e.op == TOP_STAT)
+			return 1; /* the caller treats it as an fstat */
+		/* a name the capture could not read: what the descriptor
+		 * names is not known, and /proc, asked later, may name a
+		 * later open's file by then */
+		if (e.op == TOP_OPEN && c->ret >= 0) {
+			track_fd_opened(tk, c)->file = 0;
+			tk->dropped++;
+		}
+		return 0;
 	}
 	if (track_resolve(tk, c->tgid, dirfd, p0, &abs) ||
 	    track_path_ignored(abs.buf)) {
@@ -392,6 +399,13 @@ static void table_call(struct tracker *tk, const struct iot_call *c,
 		if (k == SC_CHDIR &&
 		    !track_resolve(tk, c->tgid, AT_FDCWD, p0, &abs))
 			p->cwd = strbuf_detach(&abs, NULL);
+		/* to a directory the tracker knows: its name, not the
+		 * link in /proc read later, when it may have moved on */
+		from = k == SC_FCHDIR
+			   ? track_fd_find(tk, c->tgid, (int32_t)c->args[0])
+			   : NULL;
+		if (from && from->file)
+			p->cwd = xstrdup(tk->files.files[from->file - 1].path);
 		strbuf_release(&abs);
 		return;
 	default:

@@ -353,7 +353,12 @@ int track_resolve(struct tracker *tk, uint32_t tgid, int64_t dirfd,
 		struct track_fd *f = track_fd_find(tk, tgid, (int32_t)dirfd);
 		char what[32];
 
-		if (f && f->file) {
+		/* a descriptor the trace left out (an open of /proc, say)
+		 * leaves out what is named under it: its number's link in
+		 * /proc, read now, may already name a later open's file */
+		if (f && !f->file) {
+			ret = -ENOENT;
+		} else if (f) {
 			strbuf_addstr(&base, tk->files.files[f->file - 1].path);
 		} else {
 			snprintf(what, sizeof(what), "fd/%d", (int)dirfd);
