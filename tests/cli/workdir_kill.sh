@@ -10,9 +10,9 @@ command -v strace >/dev/null || skip "needs strace"
 
 dir=$TEST_TMP/target
 mkdir -p "$dir"
-# mkdirat() returns 30 s late: the directory is there, nothing after it
+# mkdirat() returns 5 s late: the directory is there, nothing after it
 strace -f -o /dev/null -e trace=mkdirat \
-	-e inject=mkdirat:delay_exit=30000000 \
+	-e inject=mkdirat:delay_exit=5000000 \
 	"$IOTRIAL" run seqwrite -t "$dir" --size 1M --time 100ms --no-store \
 	>"$TEST_TMP/out" 2>&1 &
 tracer=$!
@@ -41,7 +41,7 @@ check "and said so" grep -q "removed the leftover work directory" \
 # left alone, even when a record announced it
 mkdir -m 0755 "$dir/iotrial.Zz9Zz9"
 strace -f -o /dev/null -e trace=mkdirat \
-	-e inject=mkdirat:delay_exit=30000000 \
+	-e inject=mkdirat:delay_exit=5000000 \
 	"$IOTRIAL" run seqwrite -t "$dir" --size 1M --time 100ms --no-store \
 	>"$TEST_TMP/out" 2>&1 &
 tracer=$!
