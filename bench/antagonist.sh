@@ -46,6 +46,15 @@ spawn() {
 	echo "$! $name" >>"$state/pids"
 }
 
+# How many of the recorded process groups are alive.
+alive() {
+	local pid name n=0
+	while read -r pid name; do
+		if kill -0 -- "-$pid" 2>/dev/null; then n=$((n + 1)); fi
+	done <"$state/pids"
+	echo "$n"
+}
+
 start() {
 	local level=simple dir=/var/tmp
 	while [ $# -gt 0 ]; do
@@ -56,6 +65,12 @@ start() {
 		esac
 		shift
 	done
+	if [ -s "$state/pids" ] && [ "$(alive)" = 0 ]; then
+		# a load whose processes are all gone (killed with its run,
+		# or before a reboot): its files are cleared, not in the way
+		echo "antagonist: clearing a load that is no longer running" >&2
+		stop
+	fi
 	if [ -s "$state/pids" ]; then
 		echo "antagonist: already running (bench/antagonist.sh stop first)" >&2
 		return 1
@@ -101,15 +116,11 @@ stop() {
 }
 
 status() {
-	local pid name alive=0
 	if [ ! -s "$state/pids" ]; then
 		echo "antagonist: not running"
 		return 1
 	fi
-	while read -r pid name; do
-		if kill -0 "$pid" 2>/dev/null; then alive=$((alive + 1)); fi
-	done <"$state/pids"
-	echo "antagonist: $(cat "$state/level") load, $alive process groups alive, files in $(cat "$state/dir")"
+	echo "antagonist: $(cat "$state/level") load, $(alive) process groups alive, files in $(cat "$state/dir")"
 }
 
 cmd=${1:-}
