@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,10 @@
 #include "progress.h"
 #include "../core/experiment/metrics.h"
 #include "../core/experiment/trial.h"
+#include "../core/model/model_json.h"
 #include "../core/tune/tune_run.h"
 #include "../util/error.h"
+#include "../util/userfile.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -260,39 +263,56 @@ static void say_space(const struct tune_space *sp, const struct trial *tr)
 			sp->out[i].why);
 }
 
-/* The verdict of the arm labelled label in the observe object at path:
- * "faster" ..., with its ratio and CI into out; NULL when none. */
-static const char *live_verdict(const char *path, const char *label,
-				struct strbuf *out)
+/* The number x as the verdict line prints it: 0 when it has none. */
+static double or_zero(double x)
 {
-	struct json_object *o = json_object_from_file(path), *vs, *v, *x;
-	const char *word = NULL;
-	static char kept[32];
-	size_t i;
+	return isnan(x) ? 0 : x;
+}
 
-	if (!o || !json_object_object_get_ex(o, "verdicts", &vs))
+/* The verdict of the arm labelled label in the observe experiment at
+ * path ("faster" ...) into word, with its ratio and CI into out; 0, or
+ * -1 when there is none (the last such verdict counts). */
+static int live_verdict(const char *path, const char *label,
+			struct strbuf *word, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct experiment_doc doc;
+	const struct exp_verdict *v;
+	size_t i;
+	int ret = -1;
+
+	experiment_doc_init(&doc);
+	if (userfile_read(path, 0, &text, NULL) ||
+	    experiment_doc_decode(text.buf, text.len, &doc, 0, NULL))
 		goto out;
-	for (i = 0; i < json_object_array_length(vs); i++) {
-		v = json_object_array_get_idx(vs, i);
-		if (!json_object_object_get_ex(v, "label", &x) ||
-		    strcmp(json_object_get_string(x), label) ||
-		    !json_object_object_get_ex(v, "verdict", &x))
+	for (i = 0; i < doc.nr_verdicts; i++) {
+		v = &doc.verdicts[i];
+		if (!v->label || strcmp(v->label, label) || !v->verdict)
 			continue;
-		snprintf(kept, sizeof(kept), "%s", json_object_get_string(x));
-		word = kept;
-		strbuf_addf(
-		    out, "%.3fx",
-		    json_object_get_double(json_object_object_get(v, "ratio")));
-		if (json_object_object_get_ex(v, "ci_low", &x) && x)
-			strbuf_addf(out, " (95%% CI %.3f-%.3f)",
-				    json_object_get_double(x),
-				    json_object_get_double(
-					json_object_object_get(v, "ci_high")));
+		strbuf_setf(word, "%.31s", v->verdict);
+		strbuf_addf(out, "%.3fx",
+			    or_zero(v->cmp ? v->cmp->ratio : NAN));
+		if (v->cmp && !isnan(v->cmp->ci_low))
+			strbuf_addf(out, " (95%% CI %.3f-%.3f)", v->cmp->ci_low,
+				    or_zero(v->cmp->ci_high));
+		ret = 0;
 	}
 out:
-	if (o)
-		json_object_put(o);
-	return word;
+	experiment_doc_release(&doc);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* The value the recommendation rec gives knob, or NULL. */
+static const char *change_of(const struct tune_cand_doc *rec, const char *knob)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nr_changes; i++)
+		if (rec->changes[i].name && !strcmp(rec->changes[i].name, knob))
+			return rec->changes[i].value.s ? rec->changes[i].value.s
+						       : "";
+	return NULL;
 }
 
 /*
@@ -302,26 +322,22 @@ out:
  * knobs go through observe's own journaled session (the race's are
  * restored by now). 0, or an exit code.
  */
-static int confirm_live(const struct tune_args *a, struct json_object *exp,
+static int confirm_live(const struct tune_args *a, const struct tune_doc *t,
 			const struct trial *tr)
 {
-	struct json_object *t, *rec, *ch, *space;
+	const struct tune_cand_doc *rec = t ? t->recommended : NULL;
 	struct strbuf label = STRBUF_INIT, said = STRBUF_INIT;
 	struct strbuf window = STRBUF_INIT, budget = STRBUF_INIT;
-	struct strbuf settle = STRBUF_INIT;
+	struct strbuf settle = STRBUF_INIT, word = STRBUF_INIT;
 	uint64_t w_ms;
 	struct strbuf json = STRBUF_INIT, seed = STRBUF_INIT;
 	char dir[] = "/tmp/iotrial-tune-live.XXXXXX";
 	const char **argv = NULL;
 	struct strbuf *vary = NULL;
-	const char *word;
 	size_t i, n = 0, nv = 0, k;
 	int ret = EXIT_OK;
 
-	if (!json_object_object_get_ex(exp, "tune", &t) ||
-	    !json_object_object_get_ex(t, "recommended", &rec) ||
-	    !json_object_object_get_ex(rec, "changes", &ch) ||
-	    !json_object_object_length(ch)) {
+	if (!rec || !rec->nr_changes) {
 		note("--confirm-live: the recommendation is to keep the "
 		     "current settings; nothing to confirm");
 		return EXIT_OK;
@@ -335,24 +351,18 @@ static int confirm_live(const struct tune_args *a, struct json_object *exp,
 		error("--confirm-live: cannot make a temporary directory");
 		return EXIT_RUNTIME;
 	}
-	json_object_object_get_ex(t, "space", &space);
-	vary = xcalloc(json_object_object_length(ch) + 1, sizeof(*vary));
+	vary = xcalloc(rec->nr_changes + 1, sizeof(*vary));
 	/* every knob the recommendation changes: current,recommended */
-	for (i = 0; space && i < json_object_array_length(space); i++) {
-		struct json_object *row = json_object_array_get_idx(space, i);
-		const char *knob =
-		    json_object_get_string(json_object_object_get(row, "knob"));
-		struct json_object *to;
+	for (i = 0; i < t->nr_space; i++) {
+		const char *knob = t->space[i].knob;
+		const char *to = knob ? change_of(rec, knob) : NULL;
 
-		if (!json_object_object_get_ex(ch, knob, &to))
+		if (!to)
 			continue;
 		strbuf_init(&vary[nv], 0);
 		strbuf_addf(&vary[nv++], "%s=%s,%s", knob,
-			    json_object_get_string(
-				json_object_object_get(row, "current")),
-			    json_object_get_string(to));
-		strbuf_addf(&label, "%s%s=%s", label.len ? " " : "", knob,
-			    json_object_get_string(to));
+			    t->space[i].current ? t->space[i].current : "", to);
+		strbuf_addf(&label, "%s%s=%s", label.len ? " " : "", knob, to);
 	}
 	/* 8 blocks of 2 arms, each window followed by a settle of half
 	 * its length: a window is a 24th of the time, half a second at
@@ -400,17 +410,16 @@ static int confirm_live(const struct tune_args *a, struct json_object *exp,
 			budget.buf, window.buf);
 	ret = cmd_observe((int)n, argv);
 	strbuf_setf(&json, "%s/observe.json", dir);
-	word = live_verdict(json.buf, label.buf, &said);
-	if (!word)
+	if (live_verdict(json.buf, label.buf, &word, &said))
 		printf("live: no verdict for '%s' on the running load; the "
 		       "race's answer stands unconfirmed\n",
 		       label.buf);
 	else
 		printf("live: '%s' against the current settings on the "
 		       "running load: %s, %s; %s\n",
-		       label.buf, said.buf, word,
-		       !strcmp(word, "faster") ? "the live load agrees"
-		       : !strcmp(word, "slower")
+		       label.buf, said.buf, word.buf,
+		       !strcmp(word.buf, "faster") ? "the live load agrees"
+		       : !strcmp(word.buf, "slower")
 			   ? "the live load disagrees: keep the current "
 			     "settings until the difference is understood"
 			   : "the live load cannot tell it apart, so it "
@@ -428,26 +437,24 @@ static int confirm_live(const struct tune_args *a, struct json_object *exp,
 	strbuf_release(&budget);
 	strbuf_release(&json);
 	strbuf_release(&seed);
+	strbuf_release(&word);
 	return ret == EXIT_OK ? EXIT_OK : EXIT_RUNTIME;
 }
 
 /* Where the answer is kept, and how to set the recommendation: apply
  * --arm '#N' (arms are numbered from 1). */
-static void say_stored(struct strbuf *out, struct json_object *exp,
+static void say_stored(struct strbuf *out, const struct tune_doc *t,
 		       const char *id)
 {
-	struct json_object *t, *rec, *arm;
+	const struct tune_cand_doc *rec = t ? t->recommended : NULL;
 
 	strbuf_addf(out, "stored as %s: 'iotrial show %s' has every candidate",
 		    id, id);
-	if (json_object_object_get_ex(exp, "tune", &t) &&
-	    json_object_object_get_ex(t, "recommended", &rec) &&
-	    json_object_object_get_ex(rec, "arm", &arm) && arm &&
-	    json_object_get_int(arm) > 0)
+	if (rec && rec->has_arm == MODEL_SET && rec->arm > 0)
 		strbuf_addf(out,
-			    "; 'iotrial apply %s --arm \"#%d\"' sets the "
-			    "recommendation",
-			    id, json_object_get_int(arm) + 1);
+			    "; 'iotrial apply %s --arm \"#%" PRId64
+			    "\"' sets the recommendation",
+			    id, rec->arm + 1);
 	strbuf_addch(out, '\n');
 }
 
@@ -585,12 +592,12 @@ int cmd_tune(int argc, const char **argv)
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
 		report_tune_text(tr.e.obj, &out, NULL);
 		if (tr.id[0])
-			say_stored(&out, tr.e.obj, tr.id);
+			say_stored(&out, d.tune, tr.id);
 		fputs(out.buf, stdout);
 	}
 	if (a.confirm_ns && ret == EXIT_OK && !*tr.c.stop) {
 		fflush(stdout);
-		ret = confirm_live(&a, tr.e.obj, &tr);
+		ret = confirm_live(&a, d.tune, &tr);
 	}
 out:
 	cli_progress_release(&a.prog);

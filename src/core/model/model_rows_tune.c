@@ -2,6 +2,7 @@
  * The tables of tune's and bisect's answers (tune_doc.h), in the order
  * core/tune/tune_json.c prints their members.
  */
+#include <stdlib.h>
 #include "model-int.h"
 #include "tune_doc.h"
 #include "../../util/banned.h"
@@ -130,3 +131,27 @@ static const struct model_row bisect_rows[] = {
 };
 MODEL_DESC(model_bisect_desc, S, bisect_rows);
 #undef S
+
+void tune_doc_release(struct tune_doc *t)
+{
+	if (t)
+		model_release_obj(&model_tune_desc, t);
+}
+
+void tune_doc_free(struct tune_doc *t)
+{
+	tune_doc_release(t);
+	free(t);
+}
+
+void bisect_doc_release(struct bisect_doc *b)
+{
+	if (b)
+		model_release_obj(&model_bisect_desc, b);
+}
+
+void bisect_doc_free(struct bisect_doc *b)
+{
+	bisect_doc_release(b);
+	free(b);
+}

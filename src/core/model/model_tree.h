@@ -25,6 +25,21 @@ int experiment_doc_from_tree(struct json_object *tree,
 int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
 			   size_t *nr, struct strbuf *err);
 
+/* tune's or bisect's answer into the experiment tree exp: its "kind"
+ * and the member of that name (a member already there keeps its
+ * place). */
+void tune_doc_into_tree(struct json_object *exp, const struct tune_doc *tune);
+void bisect_doc_into_tree(struct json_object *exp,
+			  const struct bisect_doc *bisect);
+
+/* The entries of the experiment tree exp's "runs" from index from on,
+ * decoded, into *out (*nr of them, new; none when it has no more);
+ * 0 or -EINVAL with err set (nothing in *out). exp_runs_free() frees
+ * them. */
+int exp_runs_from_tree(struct json_object *exp, size_t from,
+		       struct exp_run **out, size_t *nr, struct strbuf *err);
+void exp_runs_free(struct exp_run *runs, size_t nr);
+
 /* The tree encode would print; the caller owns it (json_object_put). */
 struct json_object *run_doc_to_tree(const struct run_doc *doc);
 struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc);

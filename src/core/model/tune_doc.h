@@ -135,4 +135,11 @@ struct bisect_doc {
 	struct model_kept *keep;
 };
 
+/* Lifecycle, as run_doc.h's: release frees the contents and leaves the
+ * struct zeroed; free the struct too (NULL is fine). */
+void tune_doc_release(struct tune_doc *t);
+void tune_doc_free(struct tune_doc *t);
+void bisect_doc_release(struct bisect_doc *b);
+void bisect_doc_free(struct bisect_doc *b);
+
 #endif

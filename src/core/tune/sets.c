@@ -3,122 +3,144 @@
  * knobs --json or info --json (sets.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
-#include <json-c/json.h>
 #include "sets.h"
+#include "../model/model_json.h"
 #include "../../util/error.h"
 #include "../../util/userfile.h"
 #include "../../util/banned.h"
 
 #define SET_FILE_MAX_BYTES (4u << 20)
 
-/* "name=value" into out, when value is a string or a number. */
-static void add_pair(struct knob_list *out, const char *name,
-		     struct json_object *v)
+/* "name=value" into out. */
+static void add_str(struct knob_list *out, const char *name, const char *value)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!name || !v)
+	strbuf_addf(&sb, "%s=%s", name, value);
+	knob_list_add(out, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* "name=value" into out, when the value was read (has). */
+static void add_int(struct knob_list *out, const char *name, int64_t value,
+		    uint8_t has)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (has != MODEL_SET)
 		return;
-	if (json_object_is_type(v, json_type_string))
-		strbuf_addf(&sb, "%s=%s", name, json_object_get_string(v));
-	else if (json_object_is_type(v, json_type_int))
-		strbuf_addf(&sb, "%s=%lld", name,
-			    (long long)json_object_get_int64(v));
-	if (sb.len)
-		knob_list_add(out, sb.buf);
+	strbuf_addf(&sb, "%s=%" PRId64, name, value);
+	knob_list_add(out, sb.buf);
 	strbuf_release(&sb);
 }
 
 /* knobs --json: every knob but the scheduler's own parameters. */
-static void from_knobs(struct json_object *arr, struct knob_list *out)
+static void from_knobs(const struct knobs_doc *doc, struct knob_list *out)
 {
-	size_t i, n = json_object_array_length(arr);
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *k = json_object_array_get_idx(arr, i);
-		struct json_object *name, *value;
+	for (i = 0; i < doc->nr_knobs; i++) {
+		const struct knob_doc *k = &doc->knobs[i];
 
-		if (!json_object_object_get_ex(k, "name", &name) ||
-		    !json_object_is_type(name, json_type_string) ||
-		    !json_object_object_get_ex(k, "value", &value))
-			continue;
-		if (!strncmp(json_object_get_string(name), "iosched.", 8))
+		if (!k->name || !k->value || !strncmp(k->name, "iosched.", 8))
 			continue;
 		/* of the twins vm.dirty_ratio and vm.dirty_bytes (and the
 		 * background pair) the one not in force reads 0 */
-		if (!strncmp(json_object_get_string(name), "vm.dirty", 8) &&
-		    json_object_is_type(value, json_type_string) &&
-		    !strcmp(json_object_get_string(value), "0"))
+		if (!strncmp(k->name, "vm.dirty", 8) && !strcmp(k->value, "0"))
 			continue;
-		add_pair(out, json_object_get_string(name), value);
+		add_str(out, k->name, k->value);
 	}
 }
 
-/* info --json: the dirty thresholds, the first device's queue, atime. */
-static void from_info(struct json_object *o, struct knob_list *out)
+/* info --json's dirty thresholds: the ratios unless bytes are in
+ * force, and the writeback timers. */
+static void from_vm(const struct env_vm *vm, struct knob_list *out)
 {
-	static const char *const queue[] = {"scheduler", "read_ahead_kb",
-					    "nr_requests"};
+	if (vm->has_dirty_bytes == MODEL_SET && vm->dirty_bytes > 0)
+		add_int(out, "vm.dirty_bytes", vm->dirty_bytes,
+			vm->has_dirty_bytes);
+	else
+		add_int(out, "vm.dirty_ratio", vm->dirty_ratio,
+			vm->has_dirty_ratio);
+	if (vm->has_dirty_background_bytes == MODEL_SET &&
+	    vm->dirty_background_bytes > 0)
+		add_int(out, "vm.dirty_background_bytes",
+			vm->dirty_background_bytes,
+			vm->has_dirty_background_bytes);
+	else
+		add_int(out, "vm.dirty_background_ratio",
+			vm->dirty_background_ratio,
+			vm->has_dirty_background_ratio);
+	add_int(out, "vm.dirty_expire_centisecs", vm->dirty_expire_centisecs,
+		vm->has_dirty_expire_centisecs);
+	add_int(out, "vm.dirty_writeback_centisecs",
+		vm->dirty_writeback_centisecs,
+		vm->has_dirty_writeback_centisecs);
+}
+
+/* info --json: the dirty thresholds, the first device's queue, atime. */
+static void from_info(const struct env_doc *env, struct knob_list *out)
+{
 	static const char *const atimes[] = {"noatime", "strictatime",
 					     "relatime"};
-	struct json_object *vm, *stack, *devs, *dev, *x, *mnt;
+	const struct env_stack *stack = env->stack;
+	const struct env_device *dev;
 	size_t i;
 
-	if (json_object_object_get_ex(o, "vm", &vm)) {
-		/* the ratios unless bytes are in force */
-		const char *pairs[2][2] = {
-		    {"dirty_ratio", "dirty_bytes"},
-		    {"dirty_background_ratio", "dirty_background_bytes"}};
-
-		for (i = 0; i < 2; i++) {
-			struct json_object *b = NULL;
-			const char *use = pairs[i][0];
-			struct strbuf name = STRBUF_INIT;
-
-			if (json_object_object_get_ex(vm, pairs[i][1], &b) &&
-			    json_object_get_int64(b) > 0)
-				use = pairs[i][1];
-			strbuf_addf(&name, "vm.%s", use);
-			if (json_object_object_get_ex(vm, use, &x))
-				add_pair(out, name.buf, x);
-			strbuf_release(&name);
-		}
-		if (json_object_object_get_ex(vm, "dirty_expire_centisecs", &x))
-			add_pair(out, "vm.dirty_expire_centisecs", x);
-		if (json_object_object_get_ex(vm, "dirty_writeback_centisecs",
-					      &x))
-			add_pair(out, "vm.dirty_writeback_centisecs", x);
-	}
-	if (!json_object_object_get_ex(o, "stack", &stack))
+	if (env->vm)
+		from_vm(env->vm, out);
+	if (!stack)
 		return;
-	if (json_object_object_get_ex(stack, "devices", &devs) &&
-	    json_object_is_type(devs, json_type_array) &&
-	    (dev = json_object_array_get_idx(devs, 0)))
+	if (stack->nr_devices) {
+		dev = &stack->devices[0];
+		if (dev->scheduler)
+			add_str(out, "scheduler", dev->scheduler);
+		add_int(out, "read_ahead_kb", dev->read_ahead_kb,
+			dev->has_read_ahead_kb);
+		add_int(out, "nr_requests", dev->nr_requests,
+			dev->has_nr_requests);
+	}
+	if (stack->mount && stack->mount->vfs_options)
 		for (i = 0; i < 3; i++)
-			if (json_object_object_get_ex(dev, queue[i], &x))
-				add_pair(out, queue[i], x);
-	if (json_object_object_get_ex(stack, "mount", &mnt) &&
-	    json_object_object_get_ex(mnt, "vfs_options", &x) &&
-	    json_object_is_type(x, json_type_string)) {
-		const char *opts = json_object_get_string(x);
-
-		for (i = 0; i < 3; i++)
-			if (strstr(opts, atimes[i])) {
-				struct strbuf sb = STRBUF_INIT;
-
-				strbuf_addf(&sb, "atime=%s", atimes[i]);
-				knob_list_add(out, sb.buf);
-				strbuf_release(&sb);
+			if (strstr(stack->mount->vfs_options, atimes[i])) {
+				add_str(out, "atime", atimes[i]);
 				break;
 			}
+}
+
+/* The settings of the document text, knobs --json or info --json, into
+ * out; -EINVAL when it is neither. The file is from elsewhere: its
+ * strings are made printable as they are read. */
+static int from_text(const struct strbuf *text, struct knob_list *out)
+{
+	struct knobs_doc knobs;
+	struct info_doc info;
+	struct strbuf err = STRBUF_INIT;
+	int ret = -EINVAL;
+
+	info_doc_init(&info);
+	if (!knobs_doc_decode(text->buf, text->len, &knobs,
+			      MODEL_DECODE_PRINTABLE, &err) &&
+	    knobs.knobs) {
+		from_knobs(&knobs, out);
+		ret = 0;
+	} else if (!info_doc_decode(text->buf, text->len, &info,
+				    MODEL_DECODE_PRINTABLE, &err) &&
+		   info.env && (info.env->vm || info.env->stack)) {
+		from_info(info.env, out);
+		ret = 0;
 	}
+	knobs_doc_release(&knobs);
+	info_doc_release(&info);
+	strbuf_release(&err);
+	return ret;
 }
 
 int tune_set_read(const char *spec, struct knob_list *out, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	struct json_object *o = NULL, *x;
 	int ret;
 
 	if (strchr(spec, '=')) {
@@ -126,23 +148,11 @@ int tune_set_read(const char *spec, struct knob_list *out, struct strbuf *err)
 		return 0;
 	}
 	ret = userfile_read(spec, SET_FILE_MAX_BYTES, &text, err);
-	if (ret)
-		goto out;
-	o = json_tokener_parse(text.buf);
-	if (o && json_object_object_get_ex(o, "knobs", &x) &&
-	    json_object_is_type(x, json_type_array))
-		from_knobs(x, out);
-	else if (o && (json_object_object_get_ex(o, "vm", &x) ||
-		       json_object_object_get_ex(o, "stack", &x)))
-		from_info(o, out);
-	else
+	if (!ret && from_text(&text, out))
 		ret = err_set(err, -EINVAL,
 			      "'%s' is neither KNOB=VALUE nor the JSON of "
 			      "'iotrial knobs --json' or 'iotrial info --json'",
 			      spec);
-out:
-	if (o)
-		json_object_put(o);
 	strbuf_release(&text);
 	return ret;
 }

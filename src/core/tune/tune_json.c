@@ -1,111 +1,130 @@
 /*
- * The answer of a tune or a bisection as members of its experiment
- * object (tune_drive_annotate()): "kind" and the "tune" or "bisect"
- * member (docs/schema/experiment.json, docs/COMPATIBILITY.md).
+ * The answer of a tune or a bisection (tune_drive_annotate()): its
+ * document (model/tune_doc.h) filled from the search, then encoded by
+ * the model into the experiment object as "kind" and the "tune" or
+ * "bisect" member (docs/schema/experiment.json, docs/COMPATIBILITY.md).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <json-c/json.h>
 #include "tune_run.h"
+#include "../model/model_tree.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-static void add_str(struct json_object *o, const char *k, const char *v)
+static char *dup_or_null(const char *s)
 {
-	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
+	return s ? xstrdup(s) : NULL;
 }
 
-static void add_num(struct json_object *o, const char *k, double v)
+/* A number of a judgement as the model holds it: NaN (null) when it is
+ * not finite. */
+static double num(double v)
 {
-	json_object_object_add(o, k,
-			       isfinite(v) ? json_object_new_double(v) : NULL);
+	return isfinite(v) ? v : NAN;
 }
 
-static void add_int(struct json_object *o, const char *k, long long v)
+/* A judgement as the model holds one. */
+static struct tune_call_doc *call_doc(const struct tune_judgement *j)
 {
-	json_object_object_add(o, k, json_object_new_int64(v));
+	struct tune_call_doc *c = xcalloc(1, sizeof(*c));
+
+	c->ratio = num(j->ratio);
+	c->ci_low = num(j->ci_low);
+	c->ci_high = num(j->ci_high);
+	c->p = num(j->p);
+	c->pairs = (int64_t)j->n;
+	c->call = xstrdup(tune_call_name(j->call));
+	return c;
 }
 
-/* A judgement's members into o. */
-static void judgement(struct json_object *o, const struct tune_judgement *j)
+/* Candidate i's arm into *arm, *has: null when it has none. */
+static void cand_arm(const struct tune_drive *d, unsigned i, int64_t *arm,
+		     uint8_t *has)
 {
-	add_num(o, "ratio", j->ratio);
-	add_num(o, "ci_low", j->ci_low);
-	add_num(o, "ci_high", j->ci_high);
-	add_num(o, "p", j->p);
-	add_int(o, "pairs", (long long)j->n);
-	add_str(o, "call", tune_call_name(j->call));
-}
-
-/* Candidate i's arm, or NULL when it has none. */
-static struct json_object *arm_json(const struct tune_drive *d, unsigned i)
-{
-	if (i >= d->nr_arm_of || d->arm_of[i] < 0)
-		return NULL;
-	return json_object_new_int(d->arm_of[i]);
+	if (i >= d->nr_arm_of || d->arm_of[i] < 0) {
+		*has = MODEL_NULL;
+		return;
+	}
+	*arm = d->arm_of[i];
+	*has = MODEL_SET;
 }
 
 /* The settings candidate i changes from the current ones (a race) or
- * sets to B's (a bisection). */
-static struct json_object *changes(const struct tune_drive *d, unsigned i)
+ * sets to B's (a bisection), into *out (*nr of them). */
+static void cand_changes(const struct tune_drive *d, unsigned i,
+			 struct model_param **out, size_t *nr)
 {
 	const struct tune_cands *cs = d->bisect ? &d->bis.cs : &d->race.cs;
-	struct json_object *o = json_object_new_object();
+	const char *knob, *value;
 	unsigned k;
 
+	*out = xcalloc(d->nr_dims + 1, sizeof(**out));
+	*nr = 0;
 	for (k = 0; k < d->nr_dims; k++) {
 		unsigned lv = cs->v[i].level[k];
 
-		if (d->bisect && lv)
-			add_str(o, d->diff[k].knob, d->diff[k].to);
-		else if (!d->bisect && lv != d->dims[k].current)
-			add_str(o, d->dims[k].name, d->dims[k].values[lv]);
+		if (d->bisect && lv) {
+			knob = d->diff[k].knob;
+			value = d->diff[k].to;
+		} else if (!d->bisect && lv != d->dims[k].current) {
+			knob = d->dims[k].name;
+			value = d->dims[k].values[lv];
+		} else {
+			continue;
+		}
+		(*out)[*nr].name = xstrdup(knob);
+		model_value_set_str(&(*out)[(*nr)++].value, value);
 	}
-	return o;
 }
 
-/* One candidate of the race and how it fared. */
-static struct json_object *cand_json(struct tune_drive *d, unsigned i)
+/* One candidate of the race and how it fared, into o. */
+static void cand_doc(struct tune_drive *d, unsigned i, struct tune_cand_doc *o)
 {
 	const struct tune_cand *c = &d->race.cs.v[i];
-	struct json_object *o = json_object_new_object();
 	struct tune_judgement j;
 
-	json_object_object_add(o, "arm", arm_json(d, i));
-	json_object_object_add(o, "changes", changes(d, i));
-	add_int(o, "stage", c->in_combo ? 2 : c->stage);
-	add_str(o, "state", tune_state_name(c->state));
-	if (c->why)
-		add_str(o, "why", c->why);
-	add_int(o, "runs", c->nr_runs);
+	cand_arm(d, i, &o->arm, &o->has_arm);
+	cand_changes(d, i, &o->changes, &o->nr_changes);
+	o->stage = c->in_combo ? 2 : c->stage;
+	o->has_stage = MODEL_SET;
+	o->state = xstrdup(tune_state_name(c->state));
+	o->why = dup_or_null(c->why);
+	o->runs = c->nr_runs;
+	o->has_runs = MODEL_SET;
 	if (i && !tune_cands_judge(&d->race.cs, 0, i, &d->race.o.j, &j) &&
 	    j.n >= 2)
-		judgement(o, &j);
+		o->call = call_doc(&j);
+}
+
+/* The winner or the recommendation: candidate i against the current
+ * settings. */
+static struct tune_cand_doc *pick_doc(struct tune_drive *d, unsigned i,
+				      const struct tune_judgement *j)
+{
+	struct tune_cand_doc *o = xcalloc(1, sizeof(*o));
+
+	cand_arm(d, i, &o->arm, &o->has_arm);
+	cand_changes(d, i, &o->changes, &o->nr_changes);
+	o->call = call_doc(j);
 	return o;
 }
 
-/* Why no run reached the regime knob acts in, from exp's "regimes"
+/* Why no run reached the regime knob acts in, from exp's regimes
  * (experiment/regime_json.c), or NULL. */
-static const char *not_reached(struct json_object *exp, const char *knob)
+static const char *not_reached(const struct experiment_doc *exp,
+			       const char *knob)
 {
-	struct json_object *rg, *x, *v;
 	size_t i;
 
-	if (!json_object_object_get_ex(exp, "regimes", &rg) ||
-	    !json_object_is_type(rg, json_type_array))
-		return NULL;
-	for (i = 0; i < json_object_array_length(rg); i++) {
-		x = json_object_array_get_idx(rg, i);
-		if (!json_object_object_get_ex(x, "factor", &v) ||
-		    strcmp(json_object_get_string(v), knob) ||
-		    !json_object_object_get_ex(x, "state", &v) ||
-		    strcmp(json_object_get_string(v), "not_reached"))
+	for (i = 0; i < exp->nr_regimes; i++) {
+		const struct exp_regime *x = &exp->regimes[i];
+
+		if (!x->factor || strcmp(x->factor, knob) || !x->state ||
+		    strcmp(x->state, "not_reached"))
 			continue;
-		if (json_object_object_get_ex(x, "values", &v) &&
-		    (v = json_object_array_get_idx(v, 0)) &&
-		    json_object_object_get_ex(v, "why", &v))
-			return json_object_get_string(v);
+		if (x->nr_values && x->values[0].why)
+			return x->values[0].why;
 		return "no run reached what it acts on";
 	}
 	return NULL;
@@ -126,174 +145,168 @@ static int told_apart(const struct tune_drive *d, unsigned dim)
 	return 0;
 }
 
-/* The race's answer into exp. */
-static void race_json(struct tune_drive *d, struct json_object *exp)
+/* Knob dim of the race's space, into x. */
+static void space_doc(struct tune_drive *d, const struct experiment_doc *exp,
+		      const struct tune_result *res, unsigned dim,
+		      struct tune_space_doc *x)
 {
-	struct json_object *t = json_object_new_object();
-	struct json_object *a, *x;
-	struct tune_result res;
-	const char *why;
-	unsigned i, k;
+	const struct tune_dim *t = &d->dims[dim];
+	const char *why = not_reached(exp, t->name);
+	unsigned k;
 
-	tune_race_result(&d->race, &res);
-	add_str(t, "stopped", d->race.stopped);
-	add_num(t, "equivalence", d->race.o.j.margin);
-	add_int(t, "runs", res.runs);
-	add_int(t, "winner_runs", res.winner_runs);
-	add_int(t, "grid_arms", (long long)res.grid_arms);
-	add_int(t, "grid_runs", (long long)res.grid_runs);
-	a = json_object_new_array();
-	for (i = 0; i < d->nr_dims; i++) {
-		x = json_object_new_object();
-		add_str(x, "knob", d->dims[i].name);
-		json_object_object_add(x, "values", json_object_new_array());
-		for (k = 0; k < d->dims[i].nr_values; k++)
-			json_object_array_add(
-			    json_object_object_get(x, "values"),
-			    json_object_new_string(d->dims[i].values[k]));
-		add_str(x, "current", d->dims[i].values[d->dims[i].current]);
-		add_str(x, "leader", d->dims[i].values[res.best_level[i]]);
-		why = not_reached(exp, d->dims[i].name);
-		/* the runs show it had nothing to act on, and no value of
-		 * it was told apart from the current one */
-		add_str(x, "finding",
-			why && !told_apart(d, i)
-			    ? "irrelevant"
-			    : tune_dim_finding_name(res.finding[i]));
-		add_str(x, "irrelevant_why", why);
-		add_str(x, "settled", d->race.settle_why[i]);
-		json_object_array_add(a, x);
-	}
-	json_object_object_add(t, "space", a);
-	a = json_object_new_array();
-	for (i = 0; d->sp && i < d->sp->nr_out; i++) {
-		x = json_object_new_object();
-		add_str(x, "knob", d->sp->out[i].knob);
-		add_str(x, "why", d->sp->out[i].why);
-		json_object_array_add(a, x);
-	}
-	json_object_object_add(t, "left_out", a);
-	a = json_object_new_array();
-	for (i = 0; d->sp && i < d->sp->nr_refused; i++)
-		json_object_array_add(
-		    a, json_object_new_string(d->sp->refused[i]));
-	json_object_object_add(t, "refused", a);
-	a = json_object_new_array();
-	for (i = 0; i < d->race.cs.nr; i++)
-		json_object_array_add(a, cand_json(d, i));
-	json_object_object_add(t, "candidates", a);
-	x = json_object_new_object();
-	json_object_object_add(x, "arm", arm_json(d, (unsigned)res.winner));
-	json_object_object_add(x, "changes", changes(d, (unsigned)res.winner));
-	judgement(x, &res.win_vs_base);
-	json_object_object_add(t, "winner", x);
-	a = json_object_new_array();
-	for (i = 0; i < res.nr_equiv; i++)
-		json_object_array_add(a, arm_json(d, res.equiv[i]));
-	json_object_object_add(t, "equivalent", a);
-	x = json_object_new_object();
-	json_object_object_add(x, "arm", arm_json(d, (unsigned)res.smallest));
-	json_object_object_add(x, "changes",
-			       changes(d, (unsigned)res.smallest));
-	judgement(x, &res.small_vs_base);
-	json_object_object_add(t, "recommended", x);
-	a = json_object_new_array();
-	for (i = 0; i < res.nr_inter; i++) {
-		x = json_object_new_object();
-		json_object_object_add(x, "knobs", json_object_new_array());
-		json_object_array_add(
-		    json_object_object_get(x, "knobs"),
-		    json_object_new_string(d->dims[res.inter[i].dim_a].name));
-		json_object_array_add(
-		    json_object_object_get(x, "knobs"),
-		    json_object_new_string(d->dims[res.inter[i].dim_b].name));
-		judgement(x, &res.inter[i].j);
-		json_object_array_add(a, x);
-	}
-	json_object_object_add(t, "interactions", a);
-	json_object_object_add(t, "half_fraction",
-			       json_object_new_boolean(d->race.half_fraction));
-	add_str(t, "combined", d->race.stage2_why);
-	json_object_object_add(exp, "tune", t);
-	tune_result_release(&res);
+	x->knob = xstrdup(t->name);
+	x->values = xcalloc(t->nr_values + 1, sizeof(*x->values));
+	for (k = 0; k < t->nr_values; k++)
+		x->values[x->nr_values++] = xstrdup(t->values[k]);
+	x->current = xstrdup(t->values[t->current]);
+	x->leader = xstrdup(t->values[res->best_level[dim]]);
+	/* the runs show it had nothing to act on, and no value of it was
+	 * told apart from the current one */
+	x->finding = xstrdup(why && !told_apart(d, dim)
+				 ? "irrelevant"
+				 : tune_dim_finding_name(res->finding[dim]));
+	x->irrelevant_why = dup_or_null(why);
+	x->settled = dup_or_null(d->race.settle_why[dim]);
 }
 
-/* The bisection's answer into exp. */
-static void bisect_json(struct tune_drive *d, struct json_object *exp)
+/* The race's answer, read against the experiment exp. */
+static struct tune_doc *race_doc(struct tune_drive *d,
+				 const struct experiment_doc *exp)
 {
-	struct json_object *t = json_object_new_object();
-	struct json_object *a, *x, *y;
+	struct tune_doc *t = xcalloc(1, sizeof(*t));
+	const struct tune_space *sp = d->sp;
+	struct tune_result res;
+	unsigned i, n;
+
+	tune_race_result(&d->race, &res);
+	t->stopped = dup_or_null(d->race.stopped);
+	t->equivalence = num(d->race.o.j.margin);
+	t->runs = res.runs;
+	t->winner_runs = res.winner_runs;
+	t->grid_arms = (int64_t)res.grid_arms;
+	t->grid_runs = (int64_t)res.grid_runs;
+	t->space = xcalloc(d->nr_dims + 1, sizeof(*t->space));
+	for (i = 0; i < d->nr_dims; i++)
+		space_doc(d, exp, &res, i, &t->space[t->nr_space++]);
+	n = sp ? sp->nr_out : 0;
+	t->left_out = xcalloc(n + 1, sizeof(*t->left_out));
+	for (i = 0; i < n; i++, t->nr_left_out++) {
+		t->left_out[i].knob = dup_or_null(sp->out[i].knob);
+		t->left_out[i].why = dup_or_null(sp->out[i].why);
+	}
+	n = sp ? sp->nr_refused : 0;
+	t->refused = xcalloc(n + 1, sizeof(*t->refused));
+	for (i = 0; i < n; i++)
+		t->refused[t->nr_refused++] = dup_or_null(sp->refused[i]);
+	t->candidates = xcalloc(d->race.cs.nr + 1, sizeof(*t->candidates));
+	for (i = 0; i < d->race.cs.nr; i++)
+		cand_doc(d, i, &t->candidates[t->nr_candidates++]);
+	t->winner = pick_doc(d, (unsigned)res.winner, &res.win_vs_base);
+	/* a candidate equivalent to the winner ran, so it has an arm */
+	t->equivalent = xcalloc(res.nr_equiv + 1, sizeof(*t->equivalent));
+	for (i = 0; i < res.nr_equiv; i++) {
+		uint8_t has;
+
+		cand_arm(d, res.equiv[i], &t->equivalent[t->nr_equivalent],
+			 &has);
+		t->nr_equivalent += has == MODEL_SET;
+	}
+	t->recommended =
+	    pick_doc(d, (unsigned)res.smallest, &res.small_vs_base);
+	t->interactions = xcalloc(res.nr_inter + 1, sizeof(*t->interactions));
+	for (i = 0; i < res.nr_inter; i++) {
+		struct tune_inter_doc *x =
+		    &t->interactions[t->nr_interactions++];
+
+		x->knobs = xcalloc(3, sizeof(*x->knobs));
+		x->knobs[x->nr_knobs++] =
+		    xstrdup(d->dims[res.inter[i].dim_a].name);
+		x->knobs[x->nr_knobs++] =
+		    xstrdup(d->dims[res.inter[i].dim_b].name);
+		x->call = call_doc(&res.inter[i].j);
+	}
+	t->half_fraction = d->race.half_fraction;
+	t->combined = dup_or_null(d->race.stage2_why);
+	tune_result_release(&res);
+	return t;
+}
+
+/* The bisection's answer. */
+static struct bisect_doc *bisect_doc(struct tune_drive *d)
+{
+	struct bisect_doc *t = xcalloc(1, sizeof(*t));
+	struct tune_minimal_doc *x;
 	struct tune_bisect_result r;
 	unsigned i, k;
 
 	tune_bisect_result(&d->bis, &r);
-	add_str(t, "stopped", d->bis.stopped);
-	add_num(t, "equivalence", d->bis.o.j.margin);
-	add_int(t, "runs", r.runs);
-	add_int(t, "nr_steps", d->bis.nr_steps);
-	add_num(t, "share_margin", d->bis.o.share_margin);
-	a = json_object_new_array();
-	for (i = 0; i < d->nr_dims; i++) {
-		x = json_object_new_object();
-		add_str(x, "knob", d->diff[i].knob);
-		add_str(x, "from", d->diff[i].from);
-		add_str(x, "to", d->diff[i].to);
-		add_str(x, "role", tune_role_name(d->bis.role[i]));
-		json_object_array_add(a, x);
+	t->stopped = dup_or_null(d->bis.stopped);
+	t->equivalence = num(d->bis.o.j.margin);
+	t->runs = r.runs;
+	t->steps_done = d->bis.nr_steps;
+	t->share_margin = num(d->bis.o.share_margin);
+	t->settings = xcalloc(d->nr_dims + 1, sizeof(*t->settings));
+	for (i = 0; i < d->nr_dims; i++, t->nr_settings++) {
+		t->settings[i].knob = dup_or_null(d->diff[i].knob);
+		t->settings[i].from = dup_or_null(d->diff[i].from);
+		t->settings[i].to = dup_or_null(d->diff[i].to);
+		t->settings[i].role = xstrdup(tune_role_name(d->bis.role[i]));
 	}
-	json_object_object_add(t, "settings", a);
-	x = json_object_new_object();
-	judgement(x, &r.a_vs_b);
-	json_object_object_add(t, "to_vs_from", x);
-	a = json_object_new_array();
+	t->to_vs_from = call_doc(&r.a_vs_b);
+	t->steps = xcalloc(d->bis.nr_steps + 1, sizeof(*t->steps));
 	for (i = 0; i < d->bis.nr_steps; i++) {
 		const struct tune_step *st = &d->bis.steps[i];
+		struct tune_step_doc *y = &t->steps[t->nr_steps++];
 
-		x = json_object_new_object();
-		json_object_object_add(x, "arm", arm_json(d, st->cand));
-		json_object_object_add(x, "changes", changes(d, st->cand));
-		add_str(x, "carries", tune_carry_name(st->carry));
-		add_int(x, "blocks", st->blocks);
-		y = json_object_new_object();
-		judgement(y, &st->vs_a);
-		json_object_object_add(x, "vs_from", y);
-		y = json_object_new_object();
-		judgement(y, &st->vs_b);
-		json_object_object_add(x, "vs_to", y);
-		json_object_array_add(a, x);
+		cand_arm(d, st->cand, &y->arm, &y->has_arm);
+		cand_changes(d, st->cand, &y->changes, &y->nr_changes);
+		y->carries = xstrdup(tune_carry_name(st->carry));
+		y->blocks = st->blocks;
+		y->vs_from = call_doc(&st->vs_a);
+		y->vs_to = call_doc(&st->vs_b);
 	}
-	json_object_object_add(t, "steps", a);
-	x = json_object_new_object();
-	a = json_object_new_array();
+	x = t->minimal = xcalloc(1, sizeof(*t->minimal));
+	x->knobs = xcalloc(d->nr_dims + 1, sizeof(*x->knobs));
 	for (k = 0; k < d->nr_dims; k++)
 		if (d->bis.role[k] == TUNE_ROLE_CARRIES)
-			json_object_array_add(
-			    a, json_object_new_string(d->diff[k].knob));
-	json_object_object_add(x, "knobs", a);
-	json_object_object_add(
-	    x, "arm", r.minimal >= 0 ? arm_json(d, (unsigned)r.minimal) : NULL);
-	if (r.minimal >= 0)
-		judgement(x, &r.min_vs_a);
-	add_num(x, "share", r.share);
-	add_num(x, "share_low", r.share_low);
-	add_num(x, "share_high", r.share_high);
-	json_object_object_add(t, "minimal", x);
-	json_object_object_add(exp, "bisect", t);
+			x->knobs[x->nr_knobs++] = xstrdup(d->diff[k].knob);
+	x->has_arm = MODEL_NULL;
+	if (r.minimal >= 0) {
+		cand_arm(d, (unsigned)r.minimal, &x->arm, &x->has_arm);
+		x->call = call_doc(&r.min_vs_a);
+	}
+	x->share = num(r.share);
+	x->share_low = num(r.share_low);
+	x->share_high = num(r.share_high);
+	return t;
 }
 
 void tune_drive_annotate(struct tune_drive *d, struct json_object *exp)
 {
+	struct experiment_doc doc;
+	struct strbuf err = STRBUF_INIT;
+
 	if (!exp)
 		return;
 	/* the last block, when the search did not ask for another */
 	if (d->nr_block && d->tr && d->tr->e.obj)
 		tune_drive_flush(d);
-	json_object_object_add(
-	    exp, "kind", json_object_new_string(d->bisect ? "bisect" : "tune"));
-	if (d->bisect)
-		bisect_json(d, exp);
-	else
-		race_json(d, exp);
+	tune_doc_free(d->tune);
+	bisect_doc_free(d->bisect_answer);
+	d->tune = NULL;
+	d->bisect_answer = NULL;
+	if (d->bisect) {
+		d->bisect_answer = bisect_doc(d);
+		bisect_doc_into_tree(exp, d->bisect_answer);
+		return;
+	}
+	/* the regimes its runs reached (none when it cannot be read) */
+	if (experiment_doc_from_tree(exp, &doc, 0, &err))
+		experiment_doc_release(&doc);
+	d->tune = race_doc(d, &doc);
+	tune_doc_into_tree(exp, d->tune);
+	experiment_doc_release(&doc);
+	strbuf_release(&err);
 }
 
 void tune_drive_release(struct tune_drive *d)
@@ -314,7 +327,10 @@ void tune_drive_release(struct tune_drive *d)
 		free(d->fail[i]);
 	free(d->fail);
 	free(d->block_arms);
+	free(d->base_values);
 	strbuf_release(&d->scratch);
+	tune_doc_free(d->tune);
+	bisect_doc_free(d->bisect_answer);
 	if (d->tr && d->tr->c.chooser == &d->ch)
 		d->tr->c.chooser = NULL;
 	memset(d, 0, sizeof(*d));

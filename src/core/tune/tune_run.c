@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <json-c/json.h>
 #include "tune_run.h"
+#include "../model/model_tree.h"
 #include "../knob/plan.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -75,42 +75,59 @@ static void make_arms(struct tune_drive *d)
 }
 
 /* The value of metric name in the experiment runs' entry r: its
- * "metric" for "metric", else its run's "metrics" member; NaN when it
+ * metric for "metric", else its run's "metrics" member; NaN when it
  * has none. */
-static double run_value(struct json_object *r, const char *name)
+static double run_value(const struct exp_run *r, const char *name)
 {
-	struct json_object *run, *ms, *v;
+	size_t i;
 
 	if (!strcmp(name, "metric"))
-		v = json_object_object_get(r, "metric");
-	else if (!json_object_object_get_ex(r, "run", &run) ||
-		 !json_object_object_get_ex(run, "metrics", &ms) ||
-		 !json_object_object_get_ex(ms, name, &v))
-		return NAN;
-	return v ? json_object_get_double(v) : NAN;
+		return r->metric;
+	for (i = 0; r->run && i < r->run->nr_metrics; i++)
+		if (r->run->metrics[i].name &&
+		    !strcmp(r->run->metrics[i].name, name))
+			return r->run->metrics[i].value;
+	return NAN;
 }
 
-/* The median of metric name over the baseline's runs so far, or NaN. */
-static double base_median(struct json_object *obj, const char *name)
+/* Keep the baseline's values of the --abort-if metrics of the runs
+ * runs[nr] (a relative rule's limit is a multiple of their median). */
+static void keep_base_values(struct tune_drive *d, const struct exp_run *runs,
+			     size_t nr)
 {
-	struct json_object *runs = json_object_object_get(obj, "runs");
-	size_t i, n = runs ? json_object_array_length(runs) : 0, k = 0;
-	double *x = xcalloc(n + 1, sizeof(*x)), med = NAN;
+	size_t i, k, at;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-
-		if (json_object_get_int(json_object_object_get(r, "arm")))
+	if (!d->nr_aborts)
+		return;
+	for (i = 0; i < nr; i++) {
+		if (runs[i].arm)
 			continue;
-		x[k] = run_value(r, name);
+		at = d->nr_base_runs++ * d->nr_aborts;
+		ALLOC_GROW(d->base_values, at + d->nr_aborts,
+			   d->alloc_base_values);
+		for (k = 0; k < d->nr_aborts; k++)
+			d->base_values[at + k] =
+			    run_value(&runs[i], d->aborts[k].metric);
+	}
+}
+
+/* The median of --abort-if rule a's metric over the baseline's runs so
+ * far, or NaN. */
+static double base_median(const struct tune_drive *d, unsigned a)
+{
+	double *x = xcalloc(d->nr_base_runs + 1, sizeof(*x)), med = NAN;
+	size_t i, k = 0;
+
+	for (i = 0; i < d->nr_base_runs; i++) {
+		x[k] = d->base_values[i * d->nr_aborts + a];
 		if (isfinite(x[k]))
 			k++;
 	}
 	if (k) {
-		size_t a, b;
+		size_t p, b;
 
-		for (a = 1; a < k; a++) /* few: insertion */
-			for (b = a; b > 0 && x[b] < x[b - 1]; b--) {
+		for (p = 1; p < k; p++) /* few: insertion */
+			for (b = p; b > 0 && x[b] < x[b - 1]; b--) {
 				double t = x[b];
 
 				x[b] = x[b - 1];
@@ -124,8 +141,8 @@ static double base_median(struct json_object *obj, const char *name)
 
 /* Does a run (the experiment runs' entry r) break an --abort-if rule?
  * 1 with why set ("broke --abort-if 'p99>5ms': p99 is 7.1e+06"). */
-static int abort_fires(struct tune_drive *d, struct json_object *obj,
-		       struct json_object *r, struct strbuf *why)
+static int abort_fires(const struct tune_drive *d, const struct exp_run *r,
+		       struct strbuf *why)
 {
 	unsigned i;
 
@@ -136,7 +153,7 @@ static int abort_fires(struct tune_drive *d, struct json_object *obj,
 		if (!isfinite(v))
 			continue;
 		if (a->relative) {
-			lim *= base_median(obj, a->metric);
+			lim *= base_median(d, i);
 			if (!isfinite(lim))
 				continue;
 		}
@@ -170,15 +187,24 @@ static const char *keep_why(struct tune_drive *d, unsigned arm,
 }
 
 /* The metric of each candidate of the block handed out, from the runs
- * the experiment recorded; NaN with the reason for one that failed or
- * has no arm. 1 when every run of the block is accounted for. */
+ * the experiment obj recorded; NaN with the reason for one that failed
+ * or has no arm. 1 when every run of the block is accounted for; -1
+ * when the runs cannot be read (the search is stopped). */
 static int block_metrics(struct tune_drive *d, struct json_object *obj,
 			 unsigned b, double *m, const char **why)
 {
-	struct json_object *runs = json_object_object_get(obj, "runs");
-	size_t i, n = runs ? json_object_array_length(runs) : 0;
+	struct strbuf err = STRBUF_INIT;
+	struct exp_run *runs;
+	size_t i, n;
 	unsigned k, seen = 0;
 
+	if (exp_runs_from_tree(obj, d->runs_seen, &runs, &n, &err)) {
+		strbuf_setf(&d->scratch, "cannot read its runs: %s", err.buf);
+		search_stop(d, d->scratch.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	keep_base_values(d, runs, n);
 	for (k = 0; k < d->nr_block; k++) {
 		int arm = d->arm_of[d->block_cands[k]];
 
@@ -192,28 +218,26 @@ static int block_metrics(struct tune_drive *d, struct json_object *obj,
 			seen++;
 		}
 	}
-	for (i = d->runs_seen; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		int arm = json_object_get_int(json_object_object_get(r, "arm"));
-		int blk =
-		    json_object_get_int(json_object_object_get(r, "block"));
+	for (i = 0; i < n; i++) {
+		const struct exp_run *r = &runs[i];
 
-		if (blk != (int)b)
+		if (r->block != (int64_t)b)
 			continue;
 		for (k = 0; k < d->nr_block; k++)
-			if (d->arm_of[d->block_cands[k]] == arm &&
+			if (d->arm_of[d->block_cands[k]] == r->arm &&
 			    isnan(m[k]) && !why[k]) {
-				m[k] = json_object_get_double(
-				    json_object_object_get(r, "metric"));
+				m[k] = r->metric;
 				seen++;
-				if (abort_fires(d, obj, r, &d->scratch)) {
+				if (abort_fires(d, r, &d->scratch)) {
 					m[k] = NAN;
-					why[k] = keep_why(d, arm, &d->scratch);
+					why[k] = keep_why(d, (unsigned)r->arm,
+							  &d->scratch);
 				}
 				break;
 			}
 	}
-	d->runs_seen = n;
+	d->runs_seen += n;
+	exp_runs_free(runs, n);
 	return seen >= d->nr_block;
 }
 
@@ -225,7 +249,7 @@ static void record_block(struct tune_drive *d, struct json_object *obj,
 	const char **why = xcalloc(d->nr_block + 1, sizeof(*why));
 	unsigned k;
 
-	if (block_metrics(d, obj, b, m, why)) {
+	if (block_metrics(d, obj, b, m, why) > 0) {
 		for (k = 0; k < d->nr_block; k++)
 			if (!(m[k] > 0) && !isnan(m[k]))
 				m[k] = NAN; /* a metric of 0: nothing moved */

@@ -24,6 +24,7 @@
 #include "bisect.h"
 #include "space.h"
 #include "../experiment/trial.h"
+#include "../model/tune_doc.h"
 
 /*
  * An --abort-if rule of tune: "p99>5ms", "metric<0.5x baseline". The
@@ -74,6 +75,12 @@ struct tune_drive {
 	struct strbuf scratch;
 	struct tune_abort *aborts; /* --abort-if, nr_aborts of them */
 	unsigned nr_aborts;
+	double *base_values; /* per baseline run seen: its value of each
+				--abort-if metric (nr_aborts a row) */
+	size_t nr_base_runs, alloc_base_values;
+	struct tune_doc *tune;		  /* the race's answer, once
+					     annotated */
+	struct bisect_doc *bisect_answer; /* the bisection's */
 };
 
 /*
@@ -114,7 +121,8 @@ int tune_drive_afford(struct tune_drive *d, uint64_t budget_ns, double run_s,
 
 /*
  * After trial_run(): the last block in, the answer into the experiment
- * object exp ("kind" and the "tune" or "bisect" member).
+ * object exp ("kind" and the "tune" or "bisect" member); d->tune or
+ * d->bisect_answer holds it then.
  */
 void tune_drive_annotate(struct tune_drive *d, struct json_object *exp);
 
