@@ -318,6 +318,7 @@ int experiment_doc_from_tree(struct json_object *tree,
 	return model_decode_tree(&model_experiment_desc, out, tree, flags, err);
 }
 
+/* Decode a tree the caller gives up, then put it. */
 int experiment_doc_take_tree(struct json_object *tree,
 			     struct experiment_doc *out, unsigned flags,
 			     struct strbuf *err)

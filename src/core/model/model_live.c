@@ -74,6 +74,8 @@ struct run_doc *live_run_doc(const struct live_run *r)
 	return doc;
 }
 
+/* The kept order of a decoded document, given by a writer instead:
+ * each key's row of the experiment's table. */
 void experiment_doc_order(struct experiment_doc *doc, const char *const *keys,
 			  size_t nr)
 {
@@ -93,6 +95,7 @@ void experiment_doc_order(struct experiment_doc *doc, const char *const *keys,
 			}
 }
 
+/* The bridge's json_object_put(), so that its holders call none. */
 void model_tree_free(struct json_object *tree)
 {
 	json_object_put(tree);
