@@ -262,7 +262,7 @@ static char *context_of(struct store *s, const char *id)
 
 	/* the seam until the store loads documents (model_tree.h) */
 	if (store_load_experiment(s, id, &exp, &err) ||
-	    experiment_doc_from_tree(exp, &e, 0, &err))
+	    experiment_doc_take_tree(exp, &e, 0, &err))
 		goto done;
 	run = e.nr_runs ? e.runs[0].run : NULL;
 	if (run) { /* taken from the run, which is released below */
@@ -286,7 +286,6 @@ static char *context_of(struct store *s, const char *id)
 done:
 	series_ctx_doc_release(&ctx);
 	experiment_doc_release(&e);
-	json_object_put(exp);
 	strbuf_release(&err);
 	strbuf_release(&out);
 	return text;

@@ -15,6 +15,7 @@
 #include "live.h"
 #include "live-int.h"
 #include "../knob/plan.h"
+#include "../model/model_tree.h"
 #include "../observe/procfile.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -285,7 +286,7 @@ void live_release(struct live *lv)
 	experiment_release(&lv->e);
 	sb_schedule_release(&lv->sched);
 	if (lv->obj)
-		json_object_put(lv->obj);
+		model_tree_free(lv->obj);
 	strbuf_release(&lv->stopped);
 	memset(lv, 0, sizeof(*lv));
 }

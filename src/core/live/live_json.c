@@ -7,60 +7,55 @@
 #include <string.h>
 #include "live.h"
 #include "live-int.h"
-#include "../experiment/covariates.h"
 #include "../model/model_tree.h"
-#include "../report/expjson.h"
-#include "../report/suspect.h"
 #include "../store/store.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-static void add_str(struct json_object *o, const char *k, const char *v)
+/* A copy of s, or "" for NULL: a member observe always writes. */
+static char *dup_or_empty(const char *s)
 {
-	json_object_object_add(o, k, json_object_new_string(v ? v : ""));
-}
-
-static void add_num(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k,
-			       isfinite(v) ? json_object_new_double(v) : NULL);
+	return xstrdup(s ? s : "");
 }
 
 /* "factors" and "arms" (settings only; the analysis adds the rest). */
-static void add_design(struct json_object *exp, const struct live *lv)
+static void design_doc(struct experiment_doc *doc, const struct live *lv)
 {
-	struct json_object *factors = json_object_new_array();
-	struct json_object *arms = json_object_new_array();
 	unsigned f, v, a;
 
+	doc->factors = xcalloc(lv->nr_factors + 1, sizeof(*doc->factors));
+	doc->nr_factors = lv->nr_factors;
+	doc->has_factors = MODEL_SET;
 	for (f = 0; f < lv->nr_factors; f++) {
-		struct json_object *fo = json_object_new_object();
-		struct json_object *vals = json_object_new_array();
+		struct exp_factor *fo = &doc->factors[f];
 
-		add_str(fo, "name", lv->factors[f].name);
-		add_str(fo, "kind", lv->factors[f].is_knob ? "knob" : "param");
+		fo->name = dup_or_empty(lv->factors[f].name);
+		fo->kind = xstrdup(lv->factors[f].is_knob ? "knob" : "param");
+		fo->values =
+		    xcalloc(lv->factors[f].nr_values + 1, sizeof(*fo->values));
+		fo->nr_values = lv->factors[f].nr_values;
 		for (v = 0; v < lv->factors[f].nr_values; v++)
-			json_object_array_add(
-			    vals,
-			    json_object_new_string(lv->factors[f].values[v]));
-		json_object_object_add(fo, "values", vals);
-		json_object_array_add(factors, fo);
+			fo->values[v] = xstrdup(lv->factors[f].values[v]);
 	}
+	doc->arms = xcalloc(lv->e.nr_arms + 1, sizeof(*doc->arms));
+	doc->nr_arms = lv->e.nr_arms;
 	for (a = 0; a < lv->e.nr_arms; a++) {
-		struct json_object *ao = json_object_new_object();
-		struct json_object *set = json_object_new_object();
+		struct exp_arm *ao = &doc->arms[a];
 
-		json_object_object_add(ao, "arm", json_object_new_int((int)a));
-		add_str(ao, "label", lv->e.arms[a].label);
-		for (f = 0; f < lv->nr_factors; f++)
-			add_str(set, lv->e.arms[a].settings[f].name,
-				lv->e.arms[a].settings[f].value);
-		json_object_object_add(ao, "settings", set);
-		json_object_array_add(arms, ao);
+		ao->arm = a;
+		ao->label = dup_or_empty(lv->e.arms[a].label);
+		ao->settings =
+		    xcalloc(lv->nr_factors + 1, sizeof(*ao->settings));
+		ao->nr_settings = lv->nr_factors;
+		ao->has_settings = MODEL_SET;
+		for (f = 0; f < lv->nr_factors; f++) {
+			ao->settings[f].name =
+			    dup_or_empty(lv->e.arms[a].settings[f].name);
+			ao->settings[f].value =
+			    dup_or_empty(lv->e.arms[a].settings[f].value);
+		}
 	}
-	json_object_object_add(exp, "factors", factors);
-	json_object_object_add(exp, "arms", arms);
 }
 
 /* A copy of s, or NULL. */
@@ -172,51 +167,73 @@ static struct live_switchback *switchback_doc(const struct live *lv,
 	return o;
 }
 
+/* Drop the reasons of kind from the n rows' suspect arrays *sus. */
+#define DROP_KIND(rows, n, kind)                                               \
+	do {                                                                   \
+		size_t i_;                                                     \
+		for (i_ = 0; i_ < (n); i_++)                                   \
+			drop_kind(&(rows)[i_].suspect, &(rows)[i_].nr_suspect, \
+				  kind);                                       \
+	} while (0)
+
+/* Drop the reasons of kind from a suspect array of *nr. */
+static void drop_kind(struct exp_suspect **sus, size_t *nr, const char *kind)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < *nr; i++) {
+		struct exp_suspect *x = &(*sus)[i];
+
+		if (x->kind && !strcmp(x->kind, kind)) {
+			free(x->arm);
+			free(x->label);
+			free(x->kind);
+			model_kept_free(&x->keep);
+			continue;
+		}
+		(*sus)[n++] = *x;
+	}
+	*nr = n;
+}
+
 /*
  * A live load drifts: that is the trend "switchback" reports and the
  * random order spreads over the arms, not a flaw of the windows as a
  * warming cache is of compare's runs. So no verdict is suspect for it;
- * the arms keep their drift numbers.
+ * the arms keep their drift numbers. (The analysis marked the rows
+ * from the arms' drift and the runs' warnings: with no arm drifting,
+ * its drift reasons are all that goes.)
  */
-static void undrift(struct json_object *exp)
+static void undrift(struct experiment_doc *doc)
 {
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t i, n = arms ? json_object_array_length(arms) : 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-
-		if (expjson_get(a, "drifting"))
-			json_object_object_add(a, "drifting",
-					       json_object_new_boolean(0));
-	}
-	suspect_mark(exp);
+	for (i = 0; i < doc->nr_arms; i++)
+		if (doc->arms[i].drift)
+			doc->arms[i].drift->drifting = false;
+	DROP_KIND(doc->verdicts, doc->nr_verdicts, "drift");
+	DROP_KIND(doc->effects, doc->nr_effects, "drift");
+	DROP_KIND(doc->interactions, doc->nr_interactions, "drift");
+	DROP_KIND(doc->scaling, doc->nr_scaling, "drift");
 }
 
 /* How many of arm's runs (analysed windows) had other I/O beside the
  * cgroup's, of how many. */
-static int other_io_runs(struct json_object *exp, int arm, int *of)
+static int other_io_runs(const struct experiment_doc *doc, int64_t arm, int *of)
 {
-	struct json_object *runs =
-	    expjson_get_type(exp, "runs", json_type_array);
-	size_t i, n = runs ? json_object_array_length(runs) : 0;
+	size_t i, j;
 	int nr = 0;
 
 	*of = 0;
-	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		struct json_object *k = expjson_get_type(
-		    expjson_get(r, "run"), "warning_kinds", json_type_array);
-		size_t j, m = k ? json_object_array_length(k) : 0;
+	for (i = 0; i < doc->nr_runs; i++) {
+		const struct run_doc *r = doc->runs[i].run;
 
-		if (expjson_count(r, "arm") != arm)
+		if (doc->runs[i].arm != arm)
 			continue;
 		(*of)++;
-		for (j = 0; j < m; j++)
-			if (!strcmp(json_object_get_string(
-					json_object_array_get_idx(k, j)),
-				    "other_io")) {
+		for (j = 0; r && j < r->nr_warning_kinds; j++)
+			if (r->warning_kinds[j] &&
+			    !strcmp(r->warning_kinds[j], "other_io")) {
 				nr++;
 				break;
 			}
@@ -225,17 +242,27 @@ static int other_io_runs(struct json_object *exp, int arm, int *of)
 }
 
 /* One reason of kind other_io in the shape suspect.c gives its own. */
-static void add_other_io(struct json_object *reasons, const char *role,
+static void add_other_io(struct exp_verdict *v, const char *role,
 			 const char *label, int runs, int of)
 {
-	struct json_object *o = json_object_new_object();
+	struct exp_suspect *x;
 
-	add_str(o, "arm", role);
-	add_str(o, "label", label);
-	add_str(o, "kind", "other_io");
-	json_object_object_add(o, "runs", json_object_new_int(runs));
-	json_object_object_add(o, "of", json_object_new_int(of));
-	json_object_array_add(reasons, o);
+	v->suspect =
+	    xrealloc(v->suspect, (v->nr_suspect + 1) * sizeof(*v->suspect));
+	x = &v->suspect[v->nr_suspect++];
+	memset(x, 0, sizeof(*x));
+	x->arm = xstrdup(role);
+	x->label = dup_or_empty(label);
+	x->kind = xstrdup("other_io");
+	x->runs = runs;
+	x->of = of;
+}
+
+/* The label of arm index arm of doc, or NULL. */
+static const char *arm_label(const struct experiment_doc *doc, int64_t arm)
+{
+	return arm >= 0 && (size_t)arm < doc->nr_arms ? doc->arms[arm].label
+						      : NULL;
 }
 
 /*
@@ -244,62 +271,60 @@ static void add_other_io(struct json_object *reasons, const char *role,
  * the warnings (its runs own the device); observe measures a shared one
  * and says when the scope leaked.
  */
-static void mark_other_io(struct json_object *exp)
+static void mark_other_io(struct experiment_doc *doc)
 {
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	int base = expjson_count(exp, "baseline");
-	size_t i, n = vs ? json_object_array_length(vs) : 0;
+	int64_t base = doc->has_baseline == MODEL_SET ? doc->baseline : 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-		struct json_object *reasons =
-		    expjson_get_type(v, "suspect", json_type_array);
-		int arm = expjson_count(v, "arm"), of, nr;
+	for (i = 0; i < doc->nr_verdicts; i++) {
+		struct exp_verdict *v = &doc->verdicts[i];
+		int of, nr;
 
-		if (!reasons)
+		if (v->has_suspect != MODEL_SET)
 			continue;
-		nr = other_io_runs(exp, arm, &of);
+		nr = other_io_runs(doc, v->arm, &of);
 		if (nr)
-			add_other_io(reasons, "arm",
-				     expjson_str(json_object_array_get_idx(
-						     arms, (size_t)arm),
-						 "label"),
-				     nr, of);
-		nr = other_io_runs(exp, base, &of);
+			add_other_io(v, "arm", arm_label(doc, v->arm), nr, of);
+		nr = other_io_runs(doc, base, &of);
 		if (nr)
-			add_other_io(reasons, "baseline",
-				     expjson_str(json_object_array_get_idx(
-						     arms, (size_t)base),
-						 "label"),
-				     nr, of);
+			add_other_io(v, "baseline", arm_label(doc, base), nr,
+				     of);
 	}
 }
 
-/* The window's length and device numbers in the run object's own keys,
- * so `show --runs`, csv and html list them as they list a run's. */
-static void run_numbers(struct json_object *run, const struct live *lv,
-			const struct live_slot *sl)
+/* The run object of an analysed window: its warnings, its length and
+ * the device's numbers in a run's own keys, so `show --runs`, csv and
+ * html list them as they list a run's. */
+static struct run_doc *window_run(const struct live *lv,
+				  const struct live_slot *sl)
 {
 	const struct disk_delta *d = &sl->m.d;
-	struct json_object *devs, *o;
+	const char *warn[2], *kinds[2];
+	struct live_run_device dev;
+	struct live_run r = {.warnings = warn, .warning_kinds = kinds};
 
-	add_num(run, "seconds", sl->m.seconds);
-	if (!sl->m.have_disk || !lv->c.disk)
-		return;
-	devs = json_object_new_array();
-	o = json_object_new_object();
-	add_str(o, "name", lv->c.disk);
-	add_num(o, "r_s", d->r_s);
-	add_num(o, "w_s", d->w_s);
-	add_num(o, "rmbps", d->rmbps);
-	add_num(o, "wmbps", d->wmbps);
-	add_num(o, "read_bytes", (double)d->read_bytes);
-	add_num(o, "write_bytes", (double)d->write_bytes);
-	json_object_array_add(devs, o);
-	json_object_object_add(run, "devices", devs);
+	if (sl->note) {
+		warn[r.nr_warnings] = sl->note;
+		kinds[r.nr_warnings++] = "unknown";
+	}
+	if (sl->other) {
+		warn[r.nr_warnings] = sl->other;
+		kinds[r.nr_warnings++] = "other_io";
+	}
+	r.seconds = sl->m.seconds;
+	if (sl->m.have_disk && lv->c.disk) {
+		dev = (struct live_run_device){
+		    .name = lv->c.disk,
+		    .r_s = d->r_s,
+		    .w_s = d->w_s,
+		    .rmbps = d->rmbps,
+		    .wmbps = d->wmbps,
+		    .read_bytes = (double)d->read_bytes,
+		    .write_bytes = (double)d->write_bytes,
+		};
+		r.device = &dev;
+	}
+	return live_run_doc(&r);
 }
 
 /*
@@ -329,15 +354,97 @@ static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
 	return seen == nr_arms;
 }
 
+/* The members in the order observe has always printed them. */
+static const char *const exp_order[] = {
+    "schema",	   "type",	"kind",	    "workload",	 "target",
+    "seed",	   "command",	"metric",   "factors",	 "arms",
+    "runs",	   "windows",	"warnings", "runs_mode", "alpha",
+    "equivalence", "load_unit", "stopped",  "abort",	 "blocks",
+    "switchback",
+};
+
+/* Append the string s to doc's warnings. */
+static void add_warning(struct experiment_doc *doc, const char *s)
+{
+	doc->warnings = xrealloc(doc->warnings, (doc->nr_warnings + 1) *
+						    sizeof(*doc->warnings));
+	doc->warnings[doc->nr_warnings++] = xstrdup(s);
+	doc->has_warnings = MODEL_SET;
+}
+
+/* The runs: analysed windows of complete blocks, as paired runs of
+ * compare. */
+static void runs_doc(struct experiment_doc *doc, const struct live *lv,
+		     const struct live_slot *slots, const struct sb_window *w,
+		     size_t nr, bool load_covariate)
+{
+	size_t i;
+	unsigned c;
+
+	doc->runs = xcalloc(nr + 1, sizeof(*doc->runs));
+	for (i = 0; i < nr; i++) {
+		struct exp_run *ro;
+		double cv[SB_NR_COV];
+
+		if (!sb_window_used(&w[i]) ||
+		    !block_complete(w, nr, w[i].block, lv->e.nr_arms))
+			continue;
+		ro = &doc->runs[doc->nr_runs++];
+		ro->arm = (int)w[i].arm;
+		ro->block = (int)w[i].block;
+		ro->has_block = MODEL_SET;
+		ro->seq = (int)i;
+		ro->metric = num(w[i].metric);
+		ro->run = window_run(lv, &slots[i]);
+		sb_window_covariates(&w[i], load_covariate, cv);
+		ro->covariates = xcalloc(SB_NR_COV, sizeof(*ro->covariates));
+		ro->nr_covariates = SB_NR_COV;
+		ro->has_covariates = MODEL_SET;
+		for (c = 0; c < SB_NR_COV; c++) {
+			ro->covariates[c].name = xstrdup(sb_cov_names[c]);
+			ro->covariates[c].value = num(cv[c]);
+		}
+	}
+}
+
+/* The experiment before its analysis: what observe measured. */
+static void measured_doc(struct experiment_doc *doc, const struct live *lv,
+			 bool hib, const char *unit)
+{
+	struct strbuf seed = STRBUF_INIT;
+
+	doc->schema = xstrdup("iotrial/1");
+	doc->type = xstrdup("experiment");
+	doc->kind = xstrdup("observe");
+	doc->workload = xstrdup("observe");
+	doc->target = dup_or_empty(lv->c.target);
+	strbuf_addf(&seed, "%llu", (unsigned long long)lv->c.seed);
+	doc->seed = strbuf_detach(&seed, NULL);
+	doc->command = dup_or_null(lv->c.command_line);
+	doc->metric = xcalloc(1, sizeof(*doc->metric));
+	doc->metric->name = dup_or_empty(lv->c.metric);
+	doc->metric->higher_is_better = hib;
+	doc->metric->unit = xstrdup(lv->c.per_load ? "" : unit);
+	design_doc(doc, lv);
+	doc->has_warnings = MODEL_SET;
+	doc->runs_mode = xstrdup("observe");
+	doc->alpha = 0.05;
+	doc->has_alpha = MODEL_SET;
+	doc->equivalence = 0.02;
+	doc->has_equivalence = MODEL_SET;
+	doc->load_unit = xstrdup(live_load_unit(lv));
+	doc->stopped =
+	    xstrdup(lv->stopped.len ? lv->stopped.buf : "planned windows done");
+	experiment_doc_order(doc, exp_order,
+			     sizeof(exp_order) / sizeof(*exp_order));
+}
+
 int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 		      const char *const *warnings, size_t nr_warnings,
 		      struct live_abort *abort, struct strbuf *err)
 {
-	struct json_object *exp = json_object_new_object();
-	struct json_object *metric = json_object_new_object();
-	struct json_object *runs = json_object_new_array();
-	struct json_object *wins = json_object_new_array();
-	struct json_object *warn = json_object_new_array();
+	struct experiment_doc doc;
+	struct json_object *tree;
 	struct sb_window *w = xcalloc(nr + 1, sizeof(*w));
 	const char **labels = xcalloc(lv->e.nr_arms, sizeof(*labels));
 	struct sb_analysis_opts ao;
@@ -348,36 +455,19 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 	size_t i;
 	int ret;
 
-	add_str(exp, "schema", "iotrial/1");
-	add_str(exp, "type", "experiment");
-	add_str(exp, "kind", "observe");
-	add_str(exp, "workload", "observe");
-	add_str(exp, "target", lv->c.target);
-	{
-		struct strbuf seed = STRBUF_INIT;
-
-		strbuf_addf(&seed, "%llu", (unsigned long long)lv->c.seed);
-		add_str(exp, "seed", seed.buf);
-		strbuf_release(&seed);
-	}
-	if (lv->c.command_line)
-		add_str(exp, "command", lv->c.command_line);
+	experiment_doc_init(&doc);
 	lw_metric_known(lv->c.metric, &hib, &unit);
-	add_str(metric, "name", lv->c.metric);
-	json_object_object_add(metric, "higher_is_better",
-			       json_object_new_boolean(hib));
-	add_str(metric, "unit", lv->c.per_load ? "" : unit);
-	json_object_object_add(exp, "metric", metric);
-	add_design(exp, lv);
+	measured_doc(&doc, lv, hib, unit);
+	doc.windows = xcalloc(nr + 1, sizeof(*doc.windows));
+	doc.nr_windows = nr;
+	doc.has_windows = MODEL_SET;
 	for (i = 0; i < nr; i++) {
-		struct live_window win;
-
 		w[i] = slots[i].w;
-		/* the seam until the experiment is a document */
-		window_doc(lv, &slots[i], i, &win);
-		json_object_array_add(wins, live_window_to_tree(&win));
-		live_window_release(&win);
+		window_doc(lv, &slots[i], i, &doc.windows[i]);
 	}
+	for (i = 0; i < nr_warnings; i++)
+		add_warning(&doc, warnings[i]);
+	doc.abort = abort;
 	for (i = 0; i < lv->e.nr_arms; i++)
 		labels[i] = lv->e.arms[i].label;
 	sb_analysis_opts_init(&ao);
@@ -388,83 +478,16 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 	 * it (the MB that reached the device they can) */
 	ao.load_covariate = !strcmp(live_load_unit(lv), "metric units");
 	ret = sb_analyze(&r, w, nr, lv->e.nr_arms, labels, &ao, err);
-	if (!ret) {
-		/* the runs: analysed windows of complete blocks, as paired
-		 * runs of compare */
-		for (i = 0; i < nr; i++) {
-			struct json_object *ro, *run, *wt, *wk;
-
-			if (!sb_window_used(&w[i]) ||
-			    !block_complete(w, nr, w[i].block, lv->e.nr_arms))
-				continue;
-			ro = json_object_new_object();
-			run = json_object_new_object();
-			wt = json_object_new_array();
-			wk = json_object_new_array();
-			json_object_object_add(
-			    ro, "arm", json_object_new_int((int)w[i].arm));
-			json_object_object_add(
-			    ro, "block", json_object_new_int((int)w[i].block));
-			json_object_object_add(ro, "seq",
-					       json_object_new_int((int)i));
-			add_num(ro, "metric", w[i].metric);
-			if (slots[i].note) {
-				json_object_array_add(
-				    wt, json_object_new_string(slots[i].note));
-				json_object_array_add(
-				    wk, json_object_new_string("unknown"));
-			}
-			if (slots[i].other) {
-				json_object_array_add(
-				    wt, json_object_new_string(slots[i].other));
-				json_object_array_add(
-				    wk, json_object_new_string("other_io"));
-			}
-			json_object_object_add(run, "warnings", wt);
-			json_object_object_add(run, "warning_kinds", wk);
-			run_numbers(run, lv, &slots[i]);
-			json_object_object_add(ro, "run", run);
-			{
-				double cv[SB_NR_COV];
-
-				sb_window_covariates(&w[i], ao.load_covariate,
-						     cv);
-				json_object_object_add(
-				    ro, "covariates",
-				    run_covariates_json(sb_cov_names, cv,
-							SB_NR_COV));
-			}
-			json_object_array_add(runs, ro);
-		}
-	}
-	json_object_object_add(exp, "runs", runs);
-	json_object_object_add(exp, "windows", wins);
-	for (i = 0; i < nr_warnings; i++)
-		json_object_array_add(warn,
-				      json_object_new_string(warnings[i]));
-	json_object_object_add(exp, "warnings", warn);
-	add_str(exp, "runs_mode", "observe");
-	add_num(exp, "alpha", 0.05);
-	add_num(exp, "equivalence", 0.02);
-	add_str(exp, "load_unit", live_load_unit(lv));
-	add_str(exp, "stopped",
-		lv->stopped.len ? lv->stopped.buf
-				: "planned "
-				  "windows "
-				  "done");
-	if (abort)
-		json_object_object_add(exp, "abort", live_abort_to_tree(abort));
-	live_abort_free(abort);
-	json_object_object_add(exp, "blocks",
-			       json_object_new_int(ret ? 0 : (int)r.blocks));
-	lv->obj = exp;
 	if (ret) {
 		/* too little to analyse: keep the windows, say why */
-		json_object_array_add(warn, json_object_new_string(err->buf));
+		add_warning(&doc, err->buf);
 		strbuf_reset(err);
+		lv->obj = experiment_doc_to_tree(&doc);
 		ret = 0;
 		goto out;
 	}
+	runs_doc(&doc, lv, slots, w, nr, ao.load_covariate);
+	doc.blocks = (int)r.blocks;
 	if (r.nonpositive) {
 		struct strbuf w0 = STRBUF_INIT;
 
@@ -474,25 +497,29 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 			    "needs a positive number (a longer --window counts "
 			    "more)",
 			    r.nonpositive);
-		json_object_array_add(warn, json_object_new_string(w0.buf));
+		add_warning(&doc, w0.buf);
 		strbuf_release(&w0);
 	}
-	{
-		struct live_switchback *sb = switchback_doc(lv, &r);
-
-		json_object_object_add(exp, "switchback",
-				       live_switchback_to_tree(sb));
-		live_switchback_free(sb);
-	}
+	doc.switchback = switchback_doc(lv, &r);
+	sb_result_release(&r);
+	/* the seam until the analysis takes documents */
+	tree = experiment_doc_to_tree(&doc);
+	experiment_doc_release(&doc);
 	analysis_opts_init(&opts);
 	opts.baseline = lv->e.baseline;
-	ret = experiment_analyze_json(exp, &opts, err);
-	if (!ret) {
-		undrift(exp);
-		mark_other_io(exp);
+	ret = experiment_analyze_json(tree, &opts, err);
+	if (ret) {
+		lv->obj = tree;
+		goto out;
 	}
-	sb_result_release(&r);
+	ret = experiment_doc_take_tree(tree, &doc, 0, err);
+	if (!ret) {
+		undrift(&doc);
+		mark_other_io(&doc);
+		lv->obj = experiment_doc_to_tree(&doc);
+	}
 out:
+	experiment_doc_release(&doc);
 	free(w);
 	free(labels);
 	return ret;

@@ -387,6 +387,12 @@ void experiment_doc_init(struct experiment_doc *doc);
 void experiment_doc_release(struct experiment_doc *doc);
 void experiment_doc_free(struct experiment_doc *doc);
 
+/* Print doc's top-level members in the order of keys (nr of them),
+ * the others after them in the table's: a writer whose order is not
+ * the table's (observe). */
+void experiment_doc_order(struct experiment_doc *doc, const char *const *keys,
+			  size_t nr);
+
 /* A deep copy of src into dst (not initialised). */
 void experiment_doc_copy(struct experiment_doc *dst,
 			 const struct experiment_doc *src);

@@ -119,6 +119,33 @@ struct live_abort {
 	struct model_kept *keep;
 };
 
+/* A window's device row in its run object ("runs[].run.devices[]"). */
+struct live_run_device {
+	const char *name;
+	double r_s, w_s;		/* requests per second */
+	double rmbps, wmbps;		/* 10^6 bytes per second */
+	double read_bytes, write_bytes; /* bytes */
+};
+
+/* What an analysed window says as a run ("runs[].run" of observe). */
+struct live_run {
+	const char *const *warnings;	  /* why it is doubtful */
+	const char *const *warning_kinds; /* the kind of each */
+	size_t nr_warnings;
+	double seconds;			      /* s; NaN: null */
+	const struct live_run_device *device; /* NULL: not read */
+};
+
+/*
+ * The run object of r (model_live.c): these members alone, the device
+ * row's numbers unrounded and its byte counts printed as measurements
+ * (1234.0), as observe writes a window's run; the run_doc a decode of
+ * a stored observe gives. A new one (run_doc_free()), or NULL when a
+ * number cannot be one of a run (a bug).
+ */
+struct run_doc;
+struct run_doc *live_run_doc(const struct live_run *r);
+
 /* Free what a part holds (NULL is fine); free also frees it. */
 void live_window_release(struct live_window *w);
 void live_switchback_free(struct live_switchback *sb);

@@ -318,6 +318,22 @@ int experiment_doc_from_tree(struct json_object *tree,
 	return model_decode_tree(&model_experiment_desc, out, tree, flags, err);
 }
 
+/* Decode a tree the caller gives up, then put it. */
+int experiment_doc_take_tree(struct json_object *tree,
+			     struct experiment_doc *out, unsigned flags,
+			     struct strbuf *err)
+{
+	int ret;
+
+	if (!tree) {
+		experiment_doc_init(out);
+		return err_set(err, -EINVAL, "no experiment");
+	}
+	ret = experiment_doc_from_tree(tree, out, flags, err);
+	json_object_put(tree);
+	return ret;
+}
+
 /* A verdict's "suspect" array from a tree, member by member through the
  * suspect's table: the seam for fleet_merge.c until its hosts' verdicts
  * are documents. */

@@ -19,6 +19,11 @@ int run_doc_from_tree(struct json_object *tree, struct run_doc *out,
 int experiment_doc_from_tree(struct json_object *tree,
 			     struct experiment_doc *out, unsigned flags,
 			     struct strbuf *err);
+/* The same, and the caller's tree is put (NULL is fine: an empty
+ * document, -EINVAL): for a tree just loaded from the store. */
+int experiment_doc_take_tree(struct json_object *tree,
+			     struct experiment_doc *out, unsigned flags,
+			     struct strbuf *err);
 
 /* A verdict's "suspect" array as the tree arr holds it into *out (*nr
  * of them, new); 0 or -EINVAL with err set (nothing in *out). */
@@ -49,5 +54,17 @@ struct json_object *live_window_to_tree(const struct live_window *w);
 struct json_object *live_switchback_to_tree(const struct live_switchback *sb);
 struct json_object *live_abort_to_tree(const struct live_abort *a);
 struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet);
+
+/* json_object_put() for a holder of a tree outside the model (NULL is
+ * fine). */
+void model_tree_free(struct json_object *tree);
+
+/*
+ * Compare two trees (either NULL: none), any members; members named in
+ * ignore (NULL-terminated, NULL: none) skipped at any depth. Appends a
+ * line per difference to out and returns how many (model_tree_diff.c).
+ */
+int model_tree_diff(struct json_object *a, struct json_object *b,
+		    const char *const *ignore, struct strbuf *out);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * A series' report; see series_report.h. Each iteration is a stored
  * experiment of one run; its row of the field-note table comes from
- * report_run_row(), the same numbers `show --runs` prints. The analysis
+ * report_run_get(), the same numbers `show --runs` prints. The analysis
  * is series_compare() on the boots of each value against the baseline's.
  */
 #include <errno.h>
@@ -11,8 +11,9 @@
 #include <string.h>
 #include "series_report.h"
 #include "series_stats.h"
-#include "../report/expjson.h"
+#include "../model/model_tree.h"
 #include "../report/runs_text.h"
+#include "../store/store.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -20,8 +21,8 @@
 /* One iteration, loaded. */
 struct iter {
 	const struct series_row *row;
-	struct json_object *exp; /* owned */
-	struct report_run_row rr;
+	struct experiment_doc exp; /* owned */
+	struct report_run rr;	   /* of exp's run */
 };
 
 /* One boot (a group of the series). */
@@ -109,14 +110,19 @@ static int load(struct store *s, const struct series_row *rows, size_t nr,
 	c->it = xcalloc(nr, sizeof(*c->it));
 	c->nr_it = nr;
 	for (i = 0; i < nr; i++) {
-		struct json_object *m;
+		struct json_object *tree = NULL;
+		const struct run_metric *m;
+		const char *name;
 
 		c->it[i].row = &rows[i];
-		ret = store_load_experiment(s, rows[i].experiment,
-					    &c->it[i].exp, err);
+		/* the seam until the store loads documents */
+		ret = store_load_experiment(s, rows[i].experiment, &tree, err);
+		if (!ret)
+			ret = experiment_doc_take_tree(tree, &c->it[i].exp, 0,
+						       err);
 		if (ret)
 			return ret;
-		if (report_run_row(c->it[i].exp, 0, &c->it[i].rr) ||
+		if (report_run_get(&c->it[i].exp, 0, &c->it[i].rr) ||
 		    !(c->it[i].rr.metric > 0.0) ||
 		    !isfinite(c->it[i].rr.metric))
 			return err_set(err, -EINVAL,
@@ -124,20 +130,17 @@ static int load(struct store *s, const struct series_row *rows, size_t nr,
 				       "'%s') has no positive metric value",
 				       rows[i].iteration, rows[i].grp,
 				       rows[i].experiment);
-		m = expjson_get(c->it[i].rr.run, "metric");
+		m = c->it[i].rr.run ? c->it[i].rr.run->metric : NULL;
+		name = m && m->name ? m->name : "";
 		if (!i) {
-			struct json_object *h =
-			    expjson_get(m, "higher_is_better");
-
-			c->metric = expjson_str(m, "name");
-			c->higher_is_better = !h || json_object_get_boolean(h);
-		} else if (strcmp(c->metric, expjson_str(m, "name"))) {
+			c->metric = name;
+			c->higher_is_better = !m || m->higher_is_better;
+		} else if (strcmp(c->metric, name)) {
 			return err_set(
 			    err, -EINVAL,
 			    "iteration %d of group %d measured '%s', "
 			    "the others '%s'",
-			    rows[i].iteration, rows[i].grp,
-			    expjson_str(m, "name"), c->metric);
+			    rows[i].iteration, rows[i].grp, name, c->metric);
 		}
 		if (!i || rows[i].grp != rows[i - 1].grp) {
 			c->boots = xrealloc(c->boots, (c->nr_boots + 1) *
@@ -173,7 +176,7 @@ static void release(struct ctx *c)
 	size_t i;
 
 	for (i = 0; i < c->nr_it; i++)
-		json_object_put(c->it[i].exp);
+		experiment_doc_release(&c->it[i].exp);
 	for (i = 0; i < c->nr_boots; i++) {
 		free(c->boots[i].metric);
 		free(c->boots[i].value);
@@ -248,8 +251,7 @@ static void render_boot(const struct ctx *c, const struct boot *b,
 	for (k = 0; k < 3; k++) {
 		strbuf_addf(out, "\t%-4s", rows[k]);
 		for (i = 0; i < b->n; i++) {
-			const struct report_run_row *rr =
-			    &c->it[b->first + i].rr;
+			const struct report_run *rr = &c->it[b->first + i].rr;
 
 			add_time(out, k == 0   ? rr->wall_s
 				      : k == 1 ? rr->user_s
@@ -264,7 +266,7 @@ static void render_boot(const struct ctx *c, const struct boot *b,
 	strbuf_addstr(out, "\n\n\tDevice:        tps    MB_read/s    MB_wrtn/s"
 			   "    MB_read    MB_wrtn\n");
 	for (i = 0; i < b->n; i++) {
-		const struct report_run_row *rr = &c->it[b->first + i].rr;
+		const struct report_run *rr = &c->it[b->first + i].rr;
 
 		strbuf_addf(out, "\t%-9.9s", rr->device[0] ? rr->device : "-");
 		add_num(out, 9, 2, rr->tps);
@@ -301,7 +303,7 @@ static void groups_doc(const struct ctx *c, struct series_doc *doc)
 		g->nr_iterations = b->n;
 		for (k = 0; k < b->n; k++) {
 			const struct iter *it = &c->it[b->first + k];
-			const struct report_run_row *rr = &it->rr;
+			const struct report_run *rr = &it->rr;
 			struct series_iteration *o = &g->iterations[k];
 
 			o->experiment = xstrdup(it->row->experiment);
