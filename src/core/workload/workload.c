@@ -292,20 +292,6 @@ int workload_syncs(const struct workload_common *c)
 	return (c->settle && !strcmp(c->settle, "sync")) || c->end_fsync;
 }
 
-uint64_t workload_u64(const struct workload *w, const char *name)
-{
-	int idx = workload_param_index(w->ops, name);
-
-	return idx < 0 ? 0 : w->values[idx].u;
-}
-
-const char *workload_str(const struct workload *w, const char *name)
-{
-	int idx = workload_param_index(w->ops, name);
-
-	return idx < 0 ? "" : w->values[idx].s;
-}
-
 int workload_reads_only(const struct workload *w)
 {
 	return w->ops->reads_only && w->ops->reads_only(w);

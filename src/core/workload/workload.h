@@ -29,7 +29,7 @@ enum param_type {
 
 /* The C type of a parameter's field: the row's type decides it. */
 enum param_field {
-	PARAM_F_NONE, /* not filled: a label, or replay's rows (for now) */
+	PARAM_F_NONE, /* not filled: a label */
 	PARAM_F_U64,  /* uint64_t: SIZE, UINT, PERCENT */
 	PARAM_F_INT,  /* int, 0 or 1: BOOL */
 	PARAM_F_STR,  /* const char *, the text: CHOICE, STRING */
@@ -296,8 +296,5 @@ const struct param_value *workload_given(const struct workload *w,
 					 const void *field);
 /* Do writes settle inside the timed region (settle=sync, end_fsync)? */
 int workload_syncs(const struct workload_common *c);
-/* replay's parameters by name, until replay has a struct of its own. */
-uint64_t workload_u64(const struct workload *w, const char *name);
-const char *workload_str(const struct workload *w, const char *name);
 
 #endif
