@@ -2,7 +2,9 @@
  * Workloads: parameterised I/O patterns behind struct workload_ops. The
  * parameters are data (struct param_spec tables), so the CLI, fio job
  * files and experiments all set them the same way and an unknown name
- * gets a suggestion from the same table.
+ * gets a suggestion from the same table. Each row fills a field of the
+ * workload's typed struct (PARAM_AT), which the code reads instead of
+ * looking a parameter up by its name.
  */
 #ifndef IOTRIAL_WORKLOAD_H
 #define IOTRIAL_WORKLOAD_H
