@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include "core/experiment/experiment.h"
 #include "core/report/report.h"
+#include "core/workload/rw.h"
 #include "util/rng.h"
 
 static char *vals_a[] = {"none", "mq-deadline", "bfq"};
@@ -45,6 +46,7 @@ static void test_plan(void **state)
 	struct experiment_config c;
 	struct experiment e;
 	struct strbuf err = STRBUF_INIT;
+	const struct rw_params *p;
 
 	(void)state;
 	config(&c, f);
@@ -59,8 +61,9 @@ static void test_plan(void **state)
 	assert_int_equal(experiment_validate(&e, &c, &err), 0);
 	/* each arm's parameters parsed once, the runs take those values */
 	assert_non_null(e.arm_w);
-	assert_int_equal(workload_u64(&e.arm_w[1], "bs"), 1048576);
-	assert_int_equal(workload_u64(&e.arm_w[1], "size"), 4194304);
+	p = e.arm_w[1].params;
+	assert_int_equal(p->bs_bytes, 1048576);
+	assert_int_equal(p->common.size_bytes, 4194304);
 	{
 		struct workload w;
 
@@ -68,9 +71,10 @@ static void test_plan(void **state)
 		c.ro.ios = 7;
 		assert_int_equal(experiment_arm_workload(&w, &e, 1, &c, &err),
 				 0);
-		assert_int_equal(w.values[0].u, 12345);
+		p = w.params;
+		assert_int_equal(p->bs_bytes, 12345);
 		assert_int_equal(w.ro.ios, 7);
-		assert_string_equal(workload_str(&w, "bs"), "1M");
+		assert_string_equal(workload_given(&w, &p->bs_bytes)->s, "1M");
 		workload_release(&w);
 		c.ro.ios = 0;
 	}

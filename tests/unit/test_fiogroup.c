@@ -90,11 +90,20 @@ static void sleep_ms(unsigned ms)
  * "ops" reads counted; "fail" fails before the timed part. Its timed
  * part must begin after the group's and end before the group's.
  */
+struct fake_params {
+	struct workload_common common;
+	uint64_t ramp_ms, run_ms, ops;
+	int fail;
+};
+
+#define FAKE(member) PARAM_AT(struct fake_params, member)
+
 static const struct param_spec fake_params[] = {
-    {"ramp", PARAM_UINT, "0", 0, 0, NULL, "ms before the timed part"},
-    {"run", PARAM_UINT, "10", 0, 0, NULL, "ms in it"},
-    {"ops", PARAM_UINT, "1", 0, 0, NULL, "reads counted"},
-    {"fail", PARAM_BOOL, "0", 0, 1, NULL, "fail before it"},
+    {"ramp", PARAM_UINT, "0", 0, 0, NULL, "ms before the timed part",
+     FAKE(ramp_ms)},
+    {"run", PARAM_UINT, "10", 0, 0, NULL, "ms in it", FAKE(run_ms)},
+    {"ops", PARAM_UINT, "1", 0, 0, NULL, "reads counted", FAKE(ops)},
+    {"fail", PARAM_BOOL, "0", 0, 1, NULL, "fail before it", FAKE(fail)},
     {NULL},
 };
 
@@ -116,12 +125,13 @@ static int fake_prepare(struct workload *w, struct target *t,
 static int fake_run(struct workload *w, struct run_result *r,
 		    struct strbuf *err)
 {
+	const struct fake_params *p = w->params;
 	struct measure m;
 	uint64_t arrived_ns;
 	unsigned k;
 
-	sleep_ms((unsigned)workload_u64(w, "ramp"));
-	if (workload_u64(w, "fail"))
+	sleep_ms((unsigned)p->ramp_ms);
+	if (p->fail)
 		return err_set(err, -EIO, "failed on purpose");
 	measure_init(&m, w->hook);
 	arrived_ns = clock_now_ns();
@@ -130,8 +140,8 @@ static int fake_run(struct workload *w, struct run_result *r,
 	if (seen.begins != 1 || seen.begin_ns < arrived_ns ||
 	    seen.begin_ns > m.start_ns)
 		atomic_fetch_add(&wrong, 1);
-	sleep_ms((unsigned)workload_u64(w, "run"));
-	r->ops[IO_READ] = workload_u64(w, "ops");
+	sleep_ms((unsigned)p->run_ms);
+	r->ops[IO_READ] = p->ops;
 	r->nr_jobs = 1;
 	r->jobs = calloc(1, sizeof(*r->jobs));
 	r->jobs[0].ops[IO_READ] = r->ops[IO_READ];
@@ -152,6 +162,7 @@ static void fake_cleanup(struct workload *w)
 static const struct workload_ops fake_ops = {
     .name = "fake",
     .params = fake_params,
+    .params_size = sizeof(struct fake_params),
     .prepare = fake_prepare,
     .run = fake_run,
     .cleanup = fake_cleanup,

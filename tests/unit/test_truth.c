@@ -663,7 +663,8 @@ static void test_absorbed_causes(void **state)
 
 /* A workload with a size and nothing else. */
 static const struct param_spec bare_params[] = {
-    {"size", PARAM_SIZE, "4k", 0, 0, NULL, "bytes"},
+    {"size", PARAM_SIZE, "4k", 0, 0, NULL, "bytes",
+     PARAM_AT(struct workload_common, size_bytes)},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 static const struct workload_ops bare = {.name = "bare", .params = bare_params};

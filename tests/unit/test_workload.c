@@ -10,6 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/workload/workload.h"
+#include "core/workload/crashdump-int.h"
+#include "core/workload/rw.h"
 #include "core/experiment/result_json.h"
 #include "core/workload/sizedist.h"
 
@@ -120,17 +122,70 @@ static void test_needs_files(void **state)
 static void test_defaults(void **state)
 {
 	struct workload w;
+	const struct rw_params *p;
 
 	(void)state;
 	workload_init(&w, workload_find("randread"));
-	assert_int_equal(workload_u64(&w, "bs"), 4096);
-	assert_int_equal(workload_u64(&w, "iodepth"), 1);
-	assert_int_equal(workload_u64(&w, "jobs"), 1);
-	assert_string_equal(workload_str(&w, "engine"), "psync");
-	assert_int_equal(workload_u64(&w, "rwmixread"), 50);
-	assert_false(workload_param(&w, "bs")->is_set);
-	assert_null(workload_param(&w, "nope"));
+	p = w.params;
+	assert_int_equal(p->bs_bytes, 4096);
+	assert_int_equal(p->iodepth, 1);
+	assert_int_equal(p->common.jobs, 1);
+	assert_string_equal(p->engine, "psync");
+	assert_int_equal(p->rwmixread, 50);
+	assert_false(workload_given(&w, &p->bs_bytes)->is_set);
+	assert_string_equal(workload_given(&w, &p->bs_bytes)->s, "4k");
+	assert_int_equal(workload_param_index(w.ops, "nope"), -1);
 	workload_release(&w);
+}
+
+/*
+ * Every row of every workload fills a field of the C type its type says,
+ * inside its struct, no two the same; the rows without one are labels.
+ * A copy's fields are its own.
+ */
+static void test_rows_typed(void **state)
+{
+	const char *const *names = workload_names();
+	struct workload w, copy;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; names[i]; i++) {
+		const struct workload_ops *ops = workload_find(names[i]);
+		const struct param_spec *p = ops->params;
+		size_t size =
+		    ops->params_size ?: sizeof(struct workload_common);
+
+		for (j = 0; p[j].name; j++) {
+			enum param_field want =
+			    p[j].type == PARAM_BOOL ? PARAM_F_INT
+			    : p[j].type == PARAM_CHOICE ||
+				    p[j].type == PARAM_STRING
+				? PARAM_F_STR
+				: PARAM_F_U64;
+			size_t k;
+
+			if (!p[j].field) {
+				assert_string_equal(p[j].name, "label");
+				continue;
+			}
+			assert_int_equal(p[j].field, want);
+			assert_true(p[j].off < size);
+			for (k = 0; k < j; k++)
+				assert_true(!p[k].field ||
+					    p[k].off != p[j].off);
+		}
+	}
+	workload_init(&w, workload_find("randrw"));
+	assert_int_equal(
+	    workload_set_param(&w, "engine", "io_uring", NULL, NULL), 0);
+	workload_copy(&copy, &w);
+	workload_release(&w);
+	assert_string_equal(((const struct rw_params *)copy.params)->engine,
+			    "io_uring");
+	assert_int_equal(((const struct rw_params *)copy.params)->rwmixread,
+			 50);
+	workload_release(&copy);
 }
 
 /* crashdump's defaults: the collector of the field case, 250 KiB dumps
@@ -139,20 +194,21 @@ static void test_defaults(void **state)
 static void test_crashdump_defaults(void **state)
 {
 	struct strbuf err = STRBUF_INIT;
+	const struct cd_params *p;
 	struct sizedist d;
 	struct workload w;
 
 	(void)state;
 	workload_init(&w, workload_find("crashdump"));
+	p = w.params;
 	assert_string_equal(w.ops->default_metric(&w), "dumps_per_min");
-	assert_int_equal(workload_u64(&w, "producers"), 2);
-	assert_int_equal(workload_u64(&w, "consumers"), 2);
-	assert_int_equal(workload_u64(&w, "fsync"), 1);
-	assert_int_equal(workload_u64(&w, "keep"), 0);
-	assert_int_equal(workload_u64(&w, "dirs"), 256);
-	assert_int_equal(workload_u64(&w, "bs"), 128 * 1024);
-	assert_int_equal(sizedist_parse(workload_str(&w, "sizes"), &d, &err),
-			 0);
+	assert_int_equal(p->producers, 2);
+	assert_int_equal(p->consumers, 2);
+	assert_int_equal(p->fsync, 1);
+	assert_int_equal(p->keep, 0);
+	assert_int_equal(p->dirs, 256);
+	assert_int_equal(p->bs_bytes, 128 * 1024);
+	assert_int_equal(sizedist_parse(p->sizes, &d, &err), 0);
 	assert_int_equal(d.kind, SIZEDIST_LOGNORMAL);
 	assert_true(d.mean_bytes == 250 * 1024.0);
 	assert_int_equal(d.min_bytes, 4096);
@@ -170,25 +226,27 @@ static void test_crashdump_defaults(void **state)
 static void test_set_good(void **state)
 {
 	struct strbuf err = STRBUF_INIT, note = STRBUF_INIT;
+	const struct rw_params *p;
 	struct workload w;
 
 	(void)state;
 	workload_init(&w, workload_find("randrw"));
+	p = w.params;
 	assert_int_equal(workload_set_param(&w, "bs", "64k", &note, &err), 0);
-	assert_int_equal(workload_u64(&w, "bs"), 65536);
-	assert_true(workload_param(&w, "bs")->is_set);
+	assert_int_equal(p->bs_bytes, 65536);
+	assert_true(workload_given(&w, &p->bs_bytes)->is_set);
 	assert_int_equal(workload_set_param(&w, "size", "2MB", &note, &err), 0);
-	assert_int_equal(workload_u64(&w, "size"), 2000000);
+	assert_int_equal(p->common.size_bytes, 2000000);
 	assert_true(note.len > 0); /* decimal unit explained */
 	assert_int_equal(workload_set_param(&w, "direct", "yes", NULL, &err),
 			 0);
-	assert_int_equal(workload_u64(&w, "direct"), 1);
+	assert_int_equal(p->common.direct, 1);
 	assert_int_equal(workload_set_param(&w, "rwmixread", "70%", NULL, &err),
 			 0);
-	assert_int_equal(workload_u64(&w, "rwmixread"), 70);
+	assert_int_equal(p->rwmixread, 70);
 	assert_int_equal(
 	    workload_set_param(&w, "engine", "io_uring", NULL, &err), 0);
-	assert_string_equal(workload_str(&w, "engine"), "io_uring");
+	assert_string_equal(p->engine, "io_uring");
 	assert_int_equal(workload_validate(&w, &err), 0);
 	workload_release(&w);
 	strbuf_release(&err);
@@ -214,7 +272,9 @@ static void test_set_bad(void **state)
 	assert_true(workload_set_param(&w, "direct", "maybe", NULL, &err) < 0);
 	assert_true(workload_set_param(&w, "rwmixread", "150", NULL, &err) < 0);
 	/* a failed set leaves the old value */
-	assert_int_equal(workload_u64(&w, "bs"), 4096);
+	assert_int_equal(((const struct rw_params *)w.params)->bs_bytes, 4096);
+	assert_string_equal(((const struct rw_params *)w.params)->engine,
+			    "psync");
 	workload_release(&w);
 	strbuf_release(&err);
 }
@@ -289,6 +349,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_registry),
 	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_rows_typed),
 	    cmocka_unit_test(test_crashdump_defaults),
 	    cmocka_unit_test(test_reads_only),
 	    cmocka_unit_test(test_needs_files),

@@ -15,17 +15,12 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* What the value of parameter name now set in w means, for people. */
-static void param_meaning(const struct workload *w, const char *name,
-			  struct strbuf *out)
+/* What the value of parameter i now set in w means, for people. */
+static void param_meaning(const struct workload *w, int i, struct strbuf *out)
 {
-	const struct param_value *v = workload_param(w, name);
-	const struct param_spec *p;
+	const struct param_value *v = &w->values[i];
+	const struct param_spec *p = &w->ops->params[i];
 
-	for (p = w->ops->params; p->name && strcmp(p->name, name); p++)
-		;
-	if (!p->name || !v)
-		return;
 	switch (p->type) {
 	case PARAM_SIZE:
 		strbuf_addf(out, "%llu bytes", (unsigned long long)v->u);
@@ -53,13 +48,14 @@ static void param_meanings(const struct workload_ops *ops,
 			   const struct experiment_factor *f,
 			   struct strbuf *out)
 {
+	int row = workload_param_index(ops, f->name);
 	struct workload w;
 	unsigned i;
 
 	workload_init(&w, ops);
 	for (i = 0; i < f->nr_values; i++)
 		if (!workload_set_param(&w, f->name, f->values[i], NULL, NULL))
-			param_meaning(&w, f->name, &out[i]);
+			param_meaning(&w, row, &out[i]);
 	workload_release(&w);
 }
 

@@ -315,38 +315,25 @@ static struct run_verify_doc *verify_doc(const struct run_verify *v)
 
 /*
  * "described": the line that says what ran where, in the workload's own
- * words (its describe hook) or, for a block-I/O workload, its block
- * size, engine, depth, jobs, buffering and size; without the newline.
- * It is kept in the object because only the live workload can say it.
+ * words (its describe hook) or its parameters as they are; without the
+ * newline. It is kept in the object because only the live workload can
+ * say it.
  */
 static char *described(const struct workload *w, const struct target *t)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *where = t->workdir ? t->workdir : t->path;
-	unsigned jobs = (unsigned)workload_u64(w, "jobs"), i;
+	unsigned i;
 
 	if (w->ops->describe) {
 		w->ops->describe(w, t, &sb);
-	} else if (!workload_param(w, "bs")) {
-		/* not a block-I/O workload: its parameters as they are */
-		strbuf_addf(&sb, "%s:", w->ops->name);
-		for (i = 0; w->ops->params[i].name; i++)
-			if (*workload_str(w, w->ops->params[i].name))
-				strbuf_addf(
-				    &sb, "%s %s %s", i ? "," : "",
-				    w->ops->params[i].name,
-				    workload_str(w, w->ops->params[i].name));
-		strbuf_addf(&sb, ", on %s", where);
 	} else {
-		strbuf_addf(&sb,
-			    "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s "
-			    "per job, on %s",
-			    w->ops->name, workload_str(w, "bs"),
-			    workload_str(w, "engine"),
-			    workload_str(w, "iodepth"), jobs,
-			    jobs == 1 ? "" : "s",
-			    workload_u64(w, "direct") ? "O_DIRECT" : "buffered",
-			    workload_str(w, "size"), where);
+		strbuf_addf(&sb, "%s:", w->ops->name);
+		for (i = 0; i < w->nr_values; i++)
+			if (*w->values[i].s)
+				strbuf_addf(&sb, "%s %s %s", i ? "," : "",
+					    w->ops->params[i].name,
+					    w->values[i].s);
+		strbuf_addf(&sb, ", on %s", t->workdir ? t->workdir : t->path);
 	}
 	strbuf_rtrim(&sb);
 	if (t->holds) /* opened read only: say so where the run is said */

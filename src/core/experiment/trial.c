@@ -296,13 +296,9 @@ static int check_factor(struct trial *tr, struct experiment_factor *f,
 			const char *spec, struct factor_plans *fp,
 			struct strbuf *err)
 {
-	struct workload w;
-	int is_param, ret;
+	int ret;
 
-	workload_init(&w, tr->c.ops);
-	is_param = workload_param(&w, f->name) != NULL;
-	workload_release(&w);
-	if (!is_param) {
+	if (workload_param_index(tr->c.ops, f->name) < 0) {
 		ret = classify(tr, f->name, err);
 		if (ret < 0)
 			return ret;

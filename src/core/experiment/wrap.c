@@ -32,6 +32,7 @@
 #include "wrap.h"
 #include "../observe/truth.h"
 #include "../targets/devstack.h"
+#include "../workload/rw.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -227,21 +228,22 @@ struct wrap_case {
 static int wrap_case_of(const struct workload *w, struct wrap_case *wc)
 {
 	const char *n = w->ops->name;
-	uint64_t jobs = workload_u64(w, "jobs") ?: 1;
+	const struct rw_params *p = w->params;
+	const struct workload_common *c = &p->common;
 
 	if (strcmp(n, "seqread") && strcmp(n, "randread") &&
 	    strcmp(n, "randrw"))
 		return 0;
-	if (!w->ro.time_ns || w->ro.ios || workload_u64(w, "direct") ||
-	    workload_u64(w, "invalidate") || !workload_u64(w, "size"))
+	if (!w->ro.time_ns || w->ro.ios || c->direct || c->invalidate ||
+	    !c->size_bytes)
 		return 0;
-	if (!strcmp(n, "randrw") && !workload_u64(w, "rwmixread"))
+	if (!strcmp(n, "randrw") && !p->rwmixread)
 		return 0;
 	wc->random = strncmp(n, "rand", 4) == 0;
-	wc->bs = wc->random ? workload_u64(w, "bs") : WRAP_SEQ_BS;
-	wc->file_bytes = workload_u64(w, "size");
+	wc->bs = wc->random ? p->bs_bytes : WRAP_SEQ_BS;
+	wc->file_bytes = c->size_bytes;
 	/* one file shared by all the jobs: they read it together */
-	wc->readers = workload_u64(w, "shared") ? 1 : (unsigned)jobs;
+	wc->readers = c->shared ? 1 : (unsigned)(c->jobs ?: 1);
 	return 1;
 }
 

@@ -100,7 +100,9 @@ static int w_writes(const struct workload *w)
 /* Direct I/O (the rw workloads' direct=1). */
 static int w_direct(const struct workload *w)
 {
-	return workload_param(w, "direct") && workload_u64(w, "direct");
+	const struct workload_common *c = w->params;
+
+	return c->direct;
 }
 
 /* Why knob, which needs needs, cannot act on w; NULL when it can. */

@@ -38,6 +38,14 @@ struct cd_ring {
 	uint64_t bytes; /* of the dumps in it */
 };
 
+/* crashdump's parameters (w->params), as crashdump.c's rows fill them. */
+struct cd_params {
+	struct workload_common common; /* none of them: zeros */
+	uint64_t producers, consumers, dirs, bs_bytes;
+	const char *sizes;
+	int fsync, evict, keep;
+};
+
 /* The workload's settings and what prepare made, until cleanup. */
 struct cd_state {
 	unsigned nr_producers, nr_consumers;

@@ -57,26 +57,32 @@ static const char *const cd_kind_names[CD_KINDS] = {
     [CD_DELETE] = "delete_dump",
 };
 
-static const struct param_spec cd_params[] = {
+#define CD(member) PARAM_AT(struct cd_params, member)
+
+static const struct param_spec cd_rows[] = {
     {"producers", PARAM_UINT, "2", 1, 256, NULL,
-     "threads writing dumps into the spool"},
+     "threads writing dumps into the spool", CD(producers)},
     {"consumers", PARAM_UINT, "2", 1, 256, NULL,
-     "threads reading finished dumps and deleting them"},
+     "threads reading finished dumps and deleting them", CD(consumers)},
     {"sizes", PARAM_STRING, DEFAULT_SIZES, 0, 0, NULL,
      "dump sizes: SIZE, uniform:MIN-MAX, "
      "lognormal:mean=SIZE[,sd=SIZE][,min=SIZE][,max=SIZE], or "
-     "SIZE:WEIGHT,..."},
+     "SIZE:WEIGHT,...",
+     CD(sizes)},
     {"fsync", PARAM_BOOL, "1", 0, 0, NULL,
-     "fsync each dump before it is renamed into place"},
+     "fsync each dump before it is renamed into place", CD(fsync)},
     {"evict", PARAM_BOOL, "1", 0, 0, NULL,
      "drop each dump from the page cache once written, so consumers "
-     "read it from the device as on a busy collector"},
+     "read it from the device as on a busy collector",
+     CD(evict)},
     {"keep", PARAM_BOOL, "0", 0, 0, NULL,
-     "keep the dumps read (the oldest are recycled to bound the spool)"},
+     "keep the dumps read (the oldest are recycled to bound the spool)",
+     CD(keep)},
     {"dirs", PARAM_UINT, "256", 1, 65536, NULL,
-     "hashed subdirectories of the spool (256: spool/00 to spool/ff)"},
+     "hashed subdirectories of the spool (256: spool/00 to spool/ff)",
+     CD(dirs)},
     {"bs", PARAM_SIZE, "128k", 512, 64ull << 20, NULL,
-     "size of each read and write call"},
+     "size of each read and write call", CD(bs_bytes)},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {NULL},
@@ -86,20 +92,21 @@ static const struct param_spec cd_params[] = {
 static int read_settings(struct workload *w, struct cd_state *st,
 			 struct strbuf *err)
 {
+	const struct cd_params *p = w->params;
 	unsigned n;
 
-	st->nr_producers = (unsigned)workload_u64(w, "producers");
-	st->nr_consumers = (unsigned)workload_u64(w, "consumers");
-	st->fsync_on = workload_u64(w, "fsync") != 0;
-	st->evict = workload_u64(w, "evict") != 0;
-	st->keep = workload_u64(w, "keep") != 0;
-	st->dirs = (unsigned)workload_u64(w, "dirs");
-	st->bs_bytes = (size_t)workload_u64(w, "bs");
+	st->nr_producers = (unsigned)p->producers;
+	st->nr_consumers = (unsigned)p->consumers;
+	st->fsync_on = p->fsync;
+	st->evict = p->evict;
+	st->keep = p->keep;
+	st->dirs = (unsigned)p->dirs;
+	st->bs_bytes = (size_t)p->bs_bytes;
 	st->hex_digits = 2;
 	for (n = 256; n < st->dirs; n *= 16)
 		st->hex_digits++;
 	st->spool_fd = -1;
-	return sizedist_parse(workload_str(w, "sizes"), &st->sizes, err);
+	return sizedist_parse(p->sizes, &st->sizes, err);
 }
 
 static int cd_validate(struct workload *w, struct strbuf *err)
@@ -372,17 +379,16 @@ static void cd_cleanup(struct workload *w)
 static void cd_describe(const struct workload *w, const struct target *t,
 			struct strbuf *out)
 {
-	unsigned p = (unsigned)workload_u64(w, "producers");
-	unsigned c = (unsigned)workload_u64(w, "consumers");
+	const struct cd_params *cp = w->params;
+	unsigned p = (unsigned)cp->producers, c = (unsigned)cp->consumers;
 
-	strbuf_addf(out,
-		    "crashdump: %u producer%s, %u consumer%s, sizes %s, "
-		    "fsync %s, %s, %s spool dirs, on %s\n",
-		    p, p == 1 ? "" : "s", c, c == 1 ? "" : "s",
-		    workload_str(w, "sizes"),
-		    workload_u64(w, "fsync") ? "on" : "off",
-		    workload_u64(w, "keep") ? "dumps kept" : "dumps deleted",
-		    workload_str(w, "dirs"), t->workdir ? t->workdir : t->path);
+	strbuf_addf(
+	    out,
+	    "crashdump: %u producer%s, %u consumer%s, sizes %s, "
+	    "fsync %s, %s, %s spool dirs, on %s\n",
+	    p, p == 1 ? "" : "s", c, c == 1 ? "" : "s", cp->sizes,
+	    cp->fsync ? "on" : "off", cp->keep ? "dumps kept" : "dumps deleted",
+	    workload_given(w, &cp->dirs)->s, t->workdir ? t->workdir : t->path);
 }
 
 /* Operations of the row named name per minute of r. */
@@ -433,7 +439,8 @@ const struct workload_ops workload_crashdump = {
     .name = "crashdump",
     .summary = "a crash-dump collector: producers write and rename dumps "
 	       "into a spool, consumers read and delete them",
-    .params = cd_params,
+    .params = cd_rows,
+    .params_size = sizeof(struct cd_params),
     .cpu_bound_advice = "try more --producers and --consumers, or a "
 			"larger --bs",
     .validate = cd_validate,

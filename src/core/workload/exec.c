@@ -35,16 +35,27 @@
 #define TAIL_LINES    10
 #define KILL_GRACE_NS 2000000000ull
 
-static const struct param_spec exec_params[] = {
+/* exec's parameters (w->params), as the rows fill them. */
+struct exec_params {
+	struct workload_common common; /* none of them: zeros */
+	const char *cmd, *metric_from, *metric_cmd;
+};
+
+#define EX(member) PARAM_AT(struct exec_params, member)
+
+static const struct param_spec exec_rows[] = {
     {"cmd", PARAM_STRING, "", 0, 0, NULL,
      "the command (what follows '--'), run by /bin/sh -c in the work "
-     "directory; {dir} is replaced by it"},
+     "directory; {dir} is replaced by it",
+     EX(cmd)},
     {"metric-from", PARAM_STRING, "", 0, 0, NULL,
      "a regular expression (POSIX extended) for a number the command "
-     "prints: its first group, else the whole match; the 'printed' metric"},
+     "prints: its first group, else the whole match; the 'printed' metric",
+     EX(metric_from)},
     {"metric-cmd", PARAM_STRING, "", 0, 0, NULL,
      "a command run after each run that prints the number of the "
-     "'printed' metric (IOTRIAL_DIR is set)"},
+     "'printed' metric (IOTRIAL_DIR is set)",
+     EX(metric_cmd)},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -131,8 +142,8 @@ static int runnable(const char *prog)
 
 static int exec_validate(struct workload *w, struct strbuf *err)
 {
-	const char *cmd = workload_str(w, "cmd");
-	const char *re = workload_str(w, "metric-from");
+	const struct exec_params *p = w->params;
+	const char *cmd = p->cmd, *re = p->metric_from;
 	char *prog;
 	regex_t rx;
 	int rc;
@@ -164,7 +175,7 @@ static int exec_validate(struct workload *w, struct strbuf *err)
 		return -ENOENT;
 	}
 	free(prog);
-	if (*re && *workload_str(w, "metric-cmd"))
+	if (*re && *p->metric_cmd)
 		return err_set(err, -EINVAL,
 			       "give --metric-from or --metric-cmd, not both");
 	if (*re && (rc = regcomp(&rx, re, REG_EXTENDED)) != 0) {
@@ -188,7 +199,9 @@ static int exec_validate(struct workload *w, struct strbuf *err)
 /* workload_ops.needs_files: a command that names {dir} works in it */
 static int exec_needs_files(const struct workload *w)
 {
-	return strstr(workload_str(w, "cmd"), "{dir}") != NULL;
+	const struct exec_params *p = w->params;
+
+	return strstr(p->cmd, "{dir}") != NULL;
 }
 
 /* The work directory, or the device for a device target. */
@@ -391,8 +404,8 @@ static int read_printed(const struct workload *w, struct run_exec *ex,
 			const struct strbuf *out, const struct strbuf *errout,
 			struct strbuf *err)
 {
-	const char *re = workload_str(w, "metric-from");
-	const char *mc = workload_str(w, "metric-cmd");
+	const struct exec_params *p = w->params;
+	const char *re = p->metric_from, *mc = p->metric_cmd;
 	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT, c = STRBUF_INIT;
 	int status = 0, ret = 0;
 
@@ -446,7 +459,7 @@ static int exec_run(struct workload *w, struct run_result *r,
 
 	r->exec = ex;
 	r->io_uncounted = 1;
-	expand(workload_str(w, "cmd"), where(w), &cmd);
+	expand(((const struct exec_params *)w->params)->cmd, where(w), &cmd);
 	ex->cmd = xstrdup(cmd.buf);
 	measure_init(&m, w->hook);
 	m.children = 1;
@@ -488,8 +501,10 @@ static void exec_cleanup(struct workload *w)
  * metric-from or metric-cmd says how to read it, else its wall time. */
 static const char *exec_metric(const struct workload *w)
 {
-	if (workload_param(w, "metric-from")->is_set ||
-	    workload_param(w, "metric-cmd")->is_set)
+	const struct exec_params *p = w->params;
+
+	if (workload_given(w, &p->metric_from)->is_set ||
+	    workload_given(w, &p->metric_cmd)->is_set)
 		return "printed";
 	return "wall";
 }
@@ -497,7 +512,8 @@ static const char *exec_metric(const struct workload *w)
 const struct workload_ops workload_exec = {
     .name = "exec",
     .summary = "any command: iotrial run exec -t DIR -- CMD ARGS...",
-    .params = exec_params,
+    .params = exec_rows,
+    .params_size = sizeof(struct exec_params),
     .validate = exec_validate,
     .cpu_bound_advice = "that is the command's own work; iotrial cannot "
 			"change it",

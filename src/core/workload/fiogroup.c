@@ -25,12 +25,15 @@
 static const char *const settle_choices[] = {"sync", "none", NULL};
 
 /* What the caller's device truth needs to know (truth_opts). */
-static const struct param_spec group_params[] = {
+#define GROUP(member) PARAM_AT(struct workload_common, member)
+
+static const struct param_spec group_rows[] = {
     {"size", PARAM_SIZE, "0", 0, 0, NULL,
-     "bytes every section works on, together"},
-    {"direct", PARAM_BOOL, "0", 0, 1, NULL, "every section uses O_DIRECT"},
+     "bytes every section works on, together", GROUP(size_bytes)},
+    {"direct", PARAM_BOOL, "0", 0, 1, NULL, "every section uses O_DIRECT",
+     GROUP(direct)},
     {"settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
-     "every writing section flushes before its region closes"},
+     "every writing section flushes before its region closes", GROUP(settle)},
     {NULL},
 };
 
@@ -57,15 +60,13 @@ static void sum_params(struct workload *w, struct fiogroup *g)
 
 	for (i = 0; i < g->nr; i++) {
 		const struct workload *s = &g->secs[i].w;
-		uint64_t jobs = workload_u64(s, "jobs") ?: 1;
+		const struct workload_common *c = s->params;
 
-		size += workload_u64(s, "size") *
-			(workload_u64(s, "shared") ? 1 : jobs);
-		direct &= workload_u64(s, "direct") != 0;
+		size += c->size_bytes * (c->shared ? 1 : c->jobs ?: 1);
+		direct &= c->direct;
 		if (strstr(s->ops->name, "write") ||
 		    !strcmp(s->ops->name, "randrw"))
-			sync &= !strcmp(workload_str(s, "settle"), "sync") ||
-				workload_u64(s, "end_fsync");
+			sync &= workload_syncs(c);
 	}
 	set_u64(w, "size", size);
 	set_u64(w, "direct", (uint64_t)direct);
@@ -371,7 +372,7 @@ void fiogroup_init(struct fiogroup *g)
 	memset(g, 0, sizeof(*g));
 	g->ops.name = "fio-group";
 	g->ops.summary = "fio job sections that run at the same time";
-	g->ops.params = group_params;
+	g->ops.params = group_rows;
 	g->ops.prepare = group_prepare;
 	g->ops.run = group_run;
 	g->ops.cleanup = group_cleanup;

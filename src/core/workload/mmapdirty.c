@@ -29,16 +29,26 @@
 
 static const char *const sync_choices[] = {"msync", "fsync", "none", NULL};
 
-static const struct param_spec mmapdirty_params[] = {
+/* mmapdirty's parameters (w->params), as the rows fill them. */
+struct mmapdirty_params {
+	struct workload_common common; /* size */
+	uint64_t stride_bytes, passes;
+	const char *sync;
+};
+
+#define MD(member) PARAM_AT(struct mmapdirty_params, member)
+
+static const struct param_spec mmapdirty_rows[] = {
     {"size", PARAM_SIZE, "256M", 4096, 0, NULL,
-     "bytes of the file that is mapped and dirtied"},
+     "bytes of the file that is mapped and dirtied", MD(common.size_bytes)},
     {"stride", PARAM_SIZE, "1", 1, 0, NULL,
-     "dirty one byte every this many (1: every byte)"},
+     "dirty one byte every this many (1: every byte)", MD(stride_bytes)},
     {"passes", PARAM_UINT, "1", 1, 1000, NULL,
-     "times the whole mapping is dirtied before the sync"},
+     "times the whole mapping is dirtied before the sync", MD(passes)},
     {"sync", PARAM_CHOICE, "msync", 0, 0, sync_choices,
      "how the dirty pages are pushed out at the end: msync(MS_SYNC), "
-     "fsync, or none (left to writeback)"},
+     "fsync, or none (left to writeback)",
+     MD(sync)},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -50,16 +60,15 @@ struct mmapdirty_state {
 
 static int mmapdirty_validate(struct workload *w, struct strbuf *err)
 {
-	uint64_t size = workload_u64(w, "size"), stride;
+	const struct mmapdirty_params *p = w->params;
 
-	stride = workload_u64(w, "stride");
-	if (stride > size)
+	if (p->stride_bytes > p->common.size_bytes)
 		return err_set(err, -EINVAL,
 			       "stride %s is larger than size %s: nothing "
 			       "after the first byte would be dirtied; give "
 			       "a stride up to the size",
-			       workload_str(w, "stride"),
-			       workload_str(w, "size"));
+			       workload_given(w, &p->stride_bytes)->s,
+			       workload_given(w, &p->common.size_bytes)->s);
 	if (w->ro.ios)
 		return err_set(err, -EINVAL,
 			       "mmapdirty does not count I/Os: it dirties "
@@ -70,8 +79,9 @@ static int mmapdirty_validate(struct workload *w, struct strbuf *err)
 static int mmapdirty_prepare(struct workload *w, struct target *t,
 			     struct strbuf *err)
 {
+	const struct mmapdirty_params *p = w->params;
+	uint64_t size = p->common.size_bytes;
 	struct mmapdirty_state *st;
-	uint64_t size = workload_u64(w, "size");
 	int ret;
 
 	ret = workload_need_files(w, t, "maps a file", err);
@@ -116,10 +126,10 @@ static int dirty_page(volatile unsigned char *p, uint64_t off, size_t page,
 static int mmapdirty_run(struct workload *w, struct run_result *r,
 			 struct strbuf *err)
 {
-	uint64_t size = workload_u64(w, "size");
-	uint64_t stride = workload_u64(w, "stride");
-	uint64_t passes = workload_u64(w, "passes"), pass, off, pages = 0;
-	const char *sync = workload_str(w, "sync");
+	const struct mmapdirty_params *p = w->params;
+	uint64_t size = p->common.size_bytes, stride = p->stride_bytes;
+	uint64_t passes = p->passes, pass, off, pages = 0;
+	const char *sync = p->sync;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned char *map;
 	struct measure m;
@@ -133,8 +143,8 @@ static int mmapdirty_run(struct workload *w, struct run_result *r,
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		ret = err_set(err, -errno, "cannot map %s of '%s': %s",
-			      workload_str(w, "size"), FILE_NAME,
-			      strerror(errno));
+			      workload_given(w, &p->common.size_bytes)->s,
+			      FILE_NAME, strerror(errno));
 		close(fd);
 		return ret;
 	}
@@ -190,7 +200,9 @@ static void mmapdirty_cleanup(struct workload *w)
  * inside the timed region, as settle=sync does for the rw workloads. */
 static void mmapdirty_truth_opts(const struct workload *w, struct truth_opts *o)
 {
-	if (strcmp(workload_str(w, "sync"), "none"))
+	const struct mmapdirty_params *p = w->params;
+
+	if (strcmp(p->sync, "none"))
 		o->settle = TRUTH_SETTLE_SYNC;
 }
 
@@ -204,7 +216,8 @@ static const char *mmapdirty_metric(const struct workload *w)
 const struct workload_ops workload_mmapdirty = {
     .name = "mmapdirty",
     .summary = "map a file, dirty every byte (or every stride), msync it",
-    .params = mmapdirty_params,
+    .params = mmapdirty_rows,
+    .params_size = sizeof(struct mmapdirty_params),
     .validate = mmapdirty_validate,
     .cpu_bound_advice =
 	"dirtying every byte is CPU work by design; a --stride of 4096 "

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "workload.h"
 #include "../trace/trace.h"
 #include "../../util/strbuf.h"
 
@@ -34,6 +35,14 @@ struct rp_dir {
 };
 
 struct rp_state;
+
+/* replay's parameters (w->params), as replay.c's rows fill them. */
+struct replay_params {
+	struct workload_common common; /* none of them: zeros */
+	const char *trace, *speed;     /* speed: "max" or a factor, as given */
+	const char *mode, *layer, *end;
+	int fold, allow_lost;
+};
 struct rpb_state;
 struct rp_uring;
 struct target;

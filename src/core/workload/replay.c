@@ -54,29 +54,44 @@ static const char *const mode_choices[] = {"open", "closed", NULL};
 static const char *const layer_choices[] = {"file", "block", NULL};
 static const char *const end_choices[] = {"capture", "calls", NULL};
 
-static const struct param_spec replay_params[] = {
+#define RP(member) PARAM_AT(struct replay_params, member)
+
+static const struct param_spec replay_rows[] = {
     {"trace", PARAM_STRING, "", 0, 0, NULL,
-     "the trace to replay (iotrial record -o TRACE)"},
+     "the trace to replay (iotrial record -o TRACE)", RP(trace)},
     {"speed", PARAM_STRING, "1", 0, 0, NULL,
-     "time factor: 2 plays twice as fast; max: no waiting"},
+     "time factor: 2 plays twice as fast; max: no waiting", RP(speed)},
     {"mode", PARAM_CHOICE, "open", 0, 0, mode_choices,
      "open: each call at its recorded time; closed: after the previous "
-     "one and its think time"},
+     "one and its think time",
+     RP(mode)},
     {"layer", PARAM_CHOICE, "file", 0, 0, layer_choices,
      "file: the calls on laid-out files; block: the device requests on "
-     "a block device (record --layer block)"},
+     "a block device (record --layer block)",
+     RP(layer)},
     {"fold", PARAM_BOOL, "0", 0, 0, NULL,
      "block: fold offsets past the target's end modulo its size "
-     "(default: refuse)"},
+     "(default: refuse)",
+     RP(fold)},
     {"end", PARAM_CHOICE, "capture", 0, 0, end_choices,
      "capture: watch the device after the last call to the end of the "
-     "capture's time (its writeback); calls: stop at the last call"},
+     "capture's time (its writeback); calls: stop at the last call",
+     RP(end)},
     {"allow-lost", PARAM_BOOL, "0", 0, 0, NULL,
-     "replay a trace whose capture lost calls (the run is marked)"},
+     "replay a trace whose capture lost calls (the run is marked)",
+     RP(allow_lost)},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
+
+/* Is w a replay of the block layer (layer=block)? */
+static int replay_block(const struct workload *w)
+{
+	const struct replay_params *p = w->params;
+
+	return !strcmp(p->layer, "block");
+}
 
 int rp_parse_speed(const char *s, double *out, struct strbuf *err)
 {
@@ -99,16 +114,17 @@ int rp_parse_speed(const char *s, double *out, struct strbuf *err)
 
 static int replay_validate(struct workload *w, struct strbuf *err)
 {
+	const struct replay_params *p = w->params;
 	double speed;
 
-	if (!*workload_str(w, "trace"))
+	if (!*p->trace)
 		return err_set(err, -EINVAL,
 			       "replay needs --trace TRACE, a file 'iotrial "
 			       "record' wrote");
 	if (w->ro.ios)
 		return err_set(err, -EINVAL,
 			       "replay plays the whole trace; leave out --ios");
-	return rp_parse_speed(workload_str(w, "speed"), &speed, err);
+	return rp_parse_speed(p->speed, &speed, err);
 }
 
 int rp_map_names(struct rp_state *st, struct strbuf *err)
@@ -328,6 +344,7 @@ static int split_threads(struct rp_state *st, struct strbuf *err)
 static int prepare_block(struct workload *w, struct target *t,
 			 struct strbuf *err)
 {
+	const struct replay_params *p = w->params;
 	struct rp_state *st = xcalloc(1, sizeof(*st));
 	int ret;
 
@@ -337,12 +354,12 @@ static int prepare_block(struct workload *w, struct target *t,
 	st->work_fd = -1;
 	st->stop = w->stop;
 	st->open_loop = 1;
-	ret = rp_parse_speed(workload_str(w, "speed"), &st->speed, err);
+	ret = rp_parse_speed(p->speed, &st->speed, err);
 	if (!ret)
-		ret = trace_read_file(workload_str(w, "trace"), &st->t, err);
+		ret = trace_read_file(p->trace, &st->t, err);
 	if (ret)
 		return ret;
-	if (st->t.end.lost && !workload_u64(w, "allow-lost"))
+	if (st->t.end.lost && !p->allow_lost)
 		return err_set(err, -EINVAL,
 			       "the trace lost %llu events in its capture: a "
 			       "replay of it would not be what ran; "
@@ -369,6 +386,7 @@ static int by_rel(const void *a, const void *b)
 static int replay_prepare(struct workload *w, struct target *t,
 			  struct strbuf *err)
 {
+	const struct replay_params *p = w->params;
 	struct rp_state *st;
 	uint64_t bytes = 0;
 	char *chunk, *last[2] = {NULL, NULL}, **made;
@@ -377,7 +395,7 @@ static int replay_prepare(struct workload *w, struct target *t,
 	uint32_t nr_keys;
 	int ret;
 
-	if (!strcmp(workload_str(w, "layer"), "block"))
+	if (replay_block(w))
 		return prepare_block(w, t, err);
 	ret = workload_need_files(w, t, "of a file-layer trace lays out files",
 				  err);
@@ -389,14 +407,14 @@ static int replay_prepare(struct workload *w, struct target *t,
 	pthread_mutex_init(&st->lock, NULL);
 	st->work_fd = t->work_fd;
 	st->stop = w->stop;
-	st->open_loop = !strcmp(workload_str(w, "mode"), "open");
-	st->end_capture = !strcmp(workload_str(w, "end"), "capture");
-	ret = rp_parse_speed(workload_str(w, "speed"), &st->speed, err);
+	st->open_loop = !strcmp(p->mode, "open");
+	st->end_capture = !strcmp(p->end, "capture");
+	ret = rp_parse_speed(p->speed, &st->speed, err);
 	if (!ret)
-		ret = trace_read_file(workload_str(w, "trace"), &st->t, err);
+		ret = trace_read_file(p->trace, &st->t, err);
 	if (ret)
 		return ret;
-	if (st->t.end.lost && !workload_u64(w, "allow-lost"))
+	if (st->t.end.lost && !p->allow_lost)
 		return err_set(err, -EINVAL,
 			       "the trace lost %llu calls in its capture: a "
 			       "replay of it would not be what ran; "
@@ -467,7 +485,7 @@ static const char *replay_knob_above(const struct workload *w, const char *knob)
 					    "vm.vfs_cache_pressure"};
 	size_t i;
 
-	if (strcmp(workload_str(w, "layer"), "block"))
+	if (!replay_block(w))
 		return NULL;
 	for (i = 0; i < ARRAY_SIZE(above); i++)
 		if (!strncmp(knob, above[i], strlen(above[i])))
@@ -483,7 +501,7 @@ static const char *replay_knob_above(const struct workload *w, const char *knob)
 /* workload_ops.needs_files: a file-layer replay lays out its files */
 static int replay_needs_files(const struct workload *w)
 {
-	return strcmp(workload_str(w, "layer"), "block") != 0;
+	return !replay_block(w);
 }
 
 /* workload_ops.default_metric: how long the replay took */
@@ -496,7 +514,8 @@ static const char *replay_metric(const struct workload *w)
 const struct workload_ops workload_replay = {
     .name = "replay",
     .summary = "play a recorded trace back: its files, threads, timing",
-    .params = replay_params,
+    .params = replay_rows,
+    .params_size = sizeof(struct replay_params),
     .validate = replay_validate,
     .prepare = replay_prepare,
     .run = rp_run_judged,

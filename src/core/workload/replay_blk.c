@@ -85,7 +85,7 @@ int rpb_prepare(struct rp_state *st, struct workload *w, struct target *t,
 
 	st->blk = b;
 	b->fd = -1;
-	b->fold = (int)workload_u64(w, "fold");
+	b->fold = ((const struct replay_params *)w->params)->fold;
 	if (t->kind != TARGET_BLOCKDEV)
 		return err_set(err, -EINVAL,
 			       "a block-layer replay writes a device: give "

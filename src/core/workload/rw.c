@@ -96,8 +96,9 @@ static int job_setup(struct rw_job *j)
 {
 	struct workload *w = j->sh->w;
 	struct rw_state *st = j->sh->st;
-	uint64_t bs = workload_u64(w, "bs");
-	int direct = (int)workload_u64(w, "direct");
+	const struct rw_params *p = w->params;
+	uint64_t bs = p->bs_bytes;
+	int direct = p->common.direct;
 	int writes = st->kind.read_pct < 100;
 	struct engine_opts eo = {0};
 	unsigned i;
@@ -123,7 +124,7 @@ static int job_setup(struct rw_job *j)
 		return err_set(&j->err, -e, "cannot open '%s': %s",
 			       st->paths[j->idx], strerror(e));
 	}
-	if (workload_u64(w, "fadvise"))
+	if (p->fadvise)
 		posix_fadvise(j->fd, 0, 0,
 			      st->kind.random ? POSIX_FADV_RANDOM
 					      : POSIX_FADV_SEQUENTIAL);
@@ -144,9 +145,9 @@ static int job_setup(struct rw_job *j)
 		j->reqs[i].buf_idx = (uint16_t)i;
 		j->free[j->nr_free++] = &j->reqs[i];
 	}
-	if (workload_u64(w, "invalidate"))
+	if (p->common.invalidate)
 		j->pass_left = st->region_bytes / bs;
-	if (workload_u64(w, "randommap")) {
+	if (p->randommap) {
 		uint64_t r1 = rng_next(&j->rng);
 
 		j->use_map = 1;
@@ -155,7 +156,7 @@ static int job_setup(struct rw_job *j)
 	}
 	j->base_bytes =
 	    st->blockdev && !st->shared ? st->region_bytes * j->idx : 0;
-	if (strcmp(workload_str(w, "verify"), "off")) {
+	if (strcmp(p->verify, "off")) {
 		j->vfy = xmalloc(sizeof(*j->vfy));
 		verify_job_init(j->vfy, j->idx, w->ro.seed, j->base_bytes,
 				st->region_bytes, (uint32_t)bs, j->iodepth);
@@ -169,9 +170,8 @@ static int job_setup(struct rw_job *j)
 	eo.buf_bytes = bs;
 	eo.file_bytes = j->base_bytes + st->region_bytes;
 	eo.writable = writes;
-	eo.sqpoll = (int)workload_u64(w, "sqpoll");
-	return engine_init(&j->eng, engine_find(workload_str(w, "engine")), &eo,
-			   &j->err);
+	eo.sqpoll = p->sqpoll;
+	return engine_init(&j->eng, engine_find(p->engine), &eo, &j->err);
 }
 
 static void job_teardown(struct rw_job *j)
@@ -327,8 +327,9 @@ static int reap_error(struct rw_job *j, int got)
 static int job_loop(struct rw_job *j)
 {
 	struct workload *w = j->sh->w;
-	uint32_t bs = (uint32_t)workload_u64(w, "bs");
-	uint64_t fsync_every = workload_u64(w, "fsync");
+	const struct rw_params *p = w->params;
+	uint32_t bs = (uint32_t)p->bs_bytes;
+	uint64_t fsync_every = p->fsync_every;
 	unsigned inflight = 0;
 	uint64_t run_start = 0;
 	int ret = 0, draining = 0;
@@ -469,9 +470,7 @@ static void *job_main(void *arg)
 	struct rw_job *j = arg;
 	struct workload *w = j->sh->w;
 	struct rw_state *st = j->sh->st;
-	int settle = st->kind.read_pct < 100 &&
-		     (!strcmp(workload_str(w, "settle"), "sync") ||
-		      workload_u64(w, "end_fsync"));
+	int settle = st->kind.read_pct < 100 && workload_syncs(w->params);
 
 	j->ret = job_setup(j);
 	gate_arrive(&j->sh->gate);

@@ -12,8 +12,19 @@
 
 #include "workload.h"
 
-/* The parameter table every rw workload shares. */
-extern const struct param_spec rw_params[];
+/* The parameters of every rw workload (w->params), as rw_setup.c's
+ * rows fill them. */
+struct rw_params {
+	struct workload_common common; /* size, jobs, direct, settle, ... */
+	uint64_t bs_bytes, iodepth;
+	const char *engine;
+	int sqpoll;
+	uint64_t batch_submit, batch_complete_min, batch_complete_max;
+	uint64_t fsync_every; /* "fsync": after every N writes, 0: never */
+	uint64_t rwmixread;   /* percent */
+	int randommap, fadvise;
+	const char *verify;
+};
 
 int rw_validate(struct workload *w, struct strbuf *err);
 int rw_prepare(struct workload *w, struct target *t, struct strbuf *err);

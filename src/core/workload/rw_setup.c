@@ -25,53 +25,68 @@
 static const char *const settle_choices[] = {"sync", "none", NULL};
 static const char *const verify_choices[] = {"off", "crc32c", NULL};
 
-const struct param_spec rw_params[] = {
-    {"bs", PARAM_SIZE, "4k", 1, 64ull << 20, NULL, "bytes per I/O"},
+#define RW(member) PARAM_AT(struct rw_params, member)
+
+static const struct param_spec rw_rows[] = {
+    {"bs", PARAM_SIZE, "4k", 1, 64ull << 20, NULL, "bytes per I/O",
+     RW(bs_bytes)},
     {"size", PARAM_SIZE, "256M", 4096, 1ull << 50, NULL,
-     "bytes per job: the file size, or the device region"},
+     "bytes per job: the file size, or the device region",
+     RW(common.size_bytes)},
     {"iodepth", PARAM_UINT, "1", 1, 4096, NULL,
-     "I/Os in flight per job (async engines)"},
-    {"jobs", PARAM_UINT, "1", 1, 256, NULL, "threads, each on its own file"},
+     "I/Os in flight per job (async engines)", RW(iodepth)},
+    {"jobs", PARAM_UINT, "1", 1, 256, NULL, "threads, each on its own file",
+     RW(common.jobs)},
     {"engine", PARAM_CHOICE, "psync", 0, 0, engine_name_list,
-     "how I/O is submitted"},
+     "how I/O is submitted", RW(engine)},
     {"sqpoll", PARAM_BOOL, "0", 0, 1, NULL,
      "io_uring: a kernel thread submits (IORING_SETUP_SQPOLL), one CPU "
-     "kept busy polling"},
+     "kept busy polling",
+     RW(sqpoll)},
     {"batch_submit", PARAM_UINT, "0", 0, 4096, NULL,
      "async engines: I/Os handed to the kernel per call (fio's "
-     "iodepth_batch_submit); 0: every free slot at once"},
+     "iodepth_batch_submit); 0: every free slot at once",
+     RW(batch_submit)},
     {"batch_complete_min", PARAM_UINT, "1", 0, 4096, NULL,
      "async engines: completions to wait for before refilling (fio's "
-     "iodepth_batch_complete_min; 0 waits for one as fio does)"},
+     "iodepth_batch_complete_min; 0 waits for one as fio does)",
+     RW(batch_complete_min)},
     {"batch_complete_max", PARAM_UINT, "0", 0, 4096, NULL,
      "async engines: completions taken per wait (fio's "
-     "iodepth_batch_complete_max); 0: all that are done"},
-    {"direct", PARAM_BOOL, "0", 0, 1, NULL, "O_DIRECT: bypass the page cache"},
+     "iodepth_batch_complete_max); 0: all that are done",
+     RW(batch_complete_max)},
+    {"direct", PARAM_BOOL, "0", 0, 1, NULL, "O_DIRECT: bypass the page cache",
+     RW(common.direct)},
     {"fsync", PARAM_UINT, "0", 0, 0, NULL,
-     "fsync after every N writes (0: never)"},
+     "fsync after every N writes (0: never)", RW(fsync_every)},
     {"end_fsync", PARAM_BOOL, "0", 0, 1, NULL,
-     "fsync each file when its job ends"},
+     "fsync each file when its job ends", RW(common.end_fsync)},
     {"rwmixread", PARAM_PERCENT, "50", 0, 100, NULL,
-     "randrw: percentage of reads"},
+     "randrw: percentage of reads", RW(rwmixread)},
     {"settle", PARAM_CHOICE, "sync", 0, 0, settle_choices,
-     "writes: flush inside the timed region or not"},
+     "writes: flush inside the timed region or not", RW(common.settle)},
     {"randommap", PARAM_BOOL, "0", 0, 1, NULL,
      "random offsets: each block once per pass, in random order (fio's "
-     "default), not uniform with repeats"},
+     "default), not uniform with repeats",
+     RW(randommap)},
     {"fadvise", PARAM_BOOL, "0", 0, 1, NULL,
      "tell the kernel the access pattern (posix_fadvise RANDOM or "
-     "SEQUENTIAL), as fio's fadvise_hint=1 does"},
+     "SEQUENTIAL), as fio's fadvise_hint=1 does",
+     RW(fadvise)},
     {"invalidate", PARAM_BOOL, "0", 0, 1, NULL,
      "drop the job's file from the page cache at every pass over it "
-     "(fio's invalidate=1)"},
+     "(fio's invalidate=1)",
+     RW(common.invalidate)},
     {"shared", PARAM_BOOL, "0", 0, 1, NULL,
      "every job works on one file, not one each (fio's filename= with "
-     "numjobs)"},
+     "numjobs)",
+     RW(common.shared)},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {"verify", PARAM_CHOICE, "off", 0, 0, verify_choices,
      "writes: a header and crc32c in every block, checked on reads and "
-     "read back after the run"},
+     "read back after the run",
+     RW(verify)},
     {NULL},
 };
 
@@ -84,18 +99,20 @@ struct rw_kind rw_kind_of(const struct workload *w)
 	if (strstr(n, "write"))
 		k.read_pct = 0;
 	else if (!strcmp(n, "randrw"))
-		k.read_pct = (int)workload_u64(w, "rwmixread");
+		k.read_pct =
+		    (int)((const struct rw_params *)w->params)->rwmixread;
 	return k;
 }
 
 unsigned rw_effective_iodepth(const struct workload *w)
 {
-	const struct engine_ops *e = engine_find(workload_str(w, "engine"));
+	const struct rw_params *p = w->params;
+	const struct engine_ops *e = engine_find(p->engine);
 
 	/* synchronous engines have one I/O in flight, whatever was asked */
 	if (e && (e->caps & ENGINE_SYNC))
 		return 1;
-	return (unsigned)workload_u64(w, "iodepth");
+	return (unsigned)p->iodepth;
 }
 
 /* v as a count from 1 to depth, with 0 meaning zero_means. */
@@ -110,37 +127,36 @@ void rw_batch_of(const struct workload *w, unsigned iodepth,
 		 unsigned *batch_submit, unsigned *complete_min,
 		 unsigned *complete_max)
 {
-	*batch_submit =
-	    batch_clamp(workload_u64(w, "batch_submit"), iodepth, iodepth);
+	const struct rw_params *p = w->params;
+
+	*batch_submit = batch_clamp(p->batch_submit, iodepth, iodepth);
 	/* fio waits for one completion when asked for none */
-	*complete_min =
-	    batch_clamp(workload_u64(w, "batch_complete_min"), 1, iodepth);
-	*complete_max = batch_clamp(workload_u64(w, "batch_complete_max"),
-				    iodepth, iodepth);
+	*complete_min = batch_clamp(p->batch_complete_min, 1, iodepth);
+	*complete_max = batch_clamp(p->batch_complete_max, iodepth, iodepth);
 	if (*complete_max < *complete_min)
 		*complete_max = *complete_min;
 }
 
 int rw_validate(struct workload *w, struct strbuf *err)
 {
+	const struct rw_params *p = w->params;
 	struct rw_kind k = rw_kind_of(w);
-	const char *e = workload_str(w, "engine");
+	const char *e = p->engine;
 	const struct engine_ops *eops = engine_find(e);
 	int ret;
 
-	if (workload_param(w, "rwmixread")->is_set &&
+	if (workload_given(w, &p->rwmixread)->is_set &&
 	    strcmp(w->ops->name, "randrw"))
 		return err_set(err, -EINVAL,
 			       "'rwmixread' only applies to 'randrw', not "
 			       "'%s'",
 			       w->ops->name);
-	if (workload_u64(w, "randommap") && !k.random)
+	if (p->randommap && !k.random)
 		return err_set(err, -EINVAL,
 			       "'randommap' only applies to random workloads, "
 			       "not '%s'",
 			       w->ops->name);
-	if (workload_u64(w, "sqpoll") && eops &&
-	    !(eops->caps & ENGINE_SQPOLL)) {
+	if (p->sqpoll && eops && !(eops->caps & ENGINE_SQPOLL)) {
 		struct strbuf which = STRBUF_INIT;
 
 		engine_names_with(ENGINE_SQPOLL,
@@ -151,33 +167,32 @@ int rw_validate(struct workload *w, struct strbuf *err)
 		strbuf_release(&which);
 		return ret;
 	}
-	if (eops && (eops->caps & ENGINE_NO_DIRECT) &&
-	    workload_u64(w, "direct"))
+	if (eops && (eops->caps & ENGINE_NO_DIRECT) && p->common.direct)
 		return err_set(err, -EINVAL,
 			       "the %s engine cannot do O_DIRECT; use "
 			       "--direct=0 or another engine",
 			       e);
-	if (k.read_pct == 100 &&
-	    (workload_u64(w, "fsync") || workload_u64(w, "end_fsync")))
+	if (k.read_pct == 100 && (p->fsync_every || p->common.end_fsync))
 		return err_set(err, -EINVAL,
 			       "'fsync' and 'end_fsync' need writes; '%s' "
 			       "only reads",
 			       w->ops->name);
-	if (w->ro.ios && w->ro.ios < workload_u64(w, "jobs"))
+	if (w->ro.ios && w->ro.ios < p->common.jobs)
 		return err_set(err, -EINVAL,
 			       "--ios %llu is fewer than the %llu jobs; give "
 			       "at least one I/O per job",
 			       (unsigned long long)w->ro.ios,
-			       (unsigned long long)workload_u64(w, "jobs"));
-	if (strcmp(workload_str(w, "verify"), "off") &&
-	    (ret = verify_validate(w->ops->name, k.read_pct < 100,
-				   workload_u64(w, "bs"), err)))
+			       (unsigned long long)p->common.jobs);
+	if (strcmp(p->verify, "off") &&
+	    (ret = verify_validate(w->ops->name, k.read_pct < 100, p->bs_bytes,
+				   err)))
 		return ret;
-	if (workload_u64(w, "bs") > workload_u64(w, "size"))
+	if (p->bs_bytes > p->common.size_bytes)
 		return err_set(err, -EINVAL,
 			       "bs (%s) is larger than size (%s); raise "
 			       "--size or lower --bs",
-			       workload_str(w, "bs"), workload_str(w, "size"));
+			       workload_given(w, &p->bs_bytes)->s,
+			       workload_given(w, &p->common.size_bytes)->s);
 	return 0;
 }
 
@@ -199,8 +214,9 @@ static int rw_share_file(struct workload *w, struct rw_state *st,
 
 int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 {
+	const struct rw_params *p = w->params;
 	struct rw_state *st = xcalloc(1, sizeof(*st));
-	uint64_t bs = workload_u64(w, "bs");
+	uint64_t bs = p->bs_bytes;
 	struct strbuf path = STRBUF_INIT;
 	struct layout_share *share = w->ro.share;
 	uint64_t need_bytes = 0;
@@ -210,10 +226,10 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 	w->priv = st;
 	w->target = t;
 	st->kind = rw_kind_of(w);
-	st->nr_jobs = (unsigned)workload_u64(w, "jobs");
+	st->nr_jobs = (unsigned)p->common.jobs;
 	st->blockdev = t->kind == TARGET_BLOCKDEV;
-	st->region_bytes = workload_u64(w, "size") / bs * bs;
-	if (workload_u64(w, "direct") && bs % t->logical_block_bytes) {
+	st->region_bytes = p->common.size_bytes / bs * bs;
+	if (p->common.direct && bs % t->logical_block_bytes) {
 		uint64_t up =
 		    (bs / t->logical_block_bytes + 1) * t->logical_block_bytes;
 
@@ -221,10 +237,11 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			       "bs %s is not a multiple of the logical block "
 			       "size (%u bytes) of '%s'; direct I/O needs "
 			       "aligned sizes: use --bs=%llu",
-			       workload_str(w, "bs"), t->logical_block_bytes,
-			       t->path, (unsigned long long)up);
+			       workload_given(w, &p->bs_bytes)->s,
+			       t->logical_block_bytes, t->path,
+			       (unsigned long long)up);
 	}
-	if (st->blockdev && !workload_param(w, "size")->is_set) {
+	if (st->blockdev && !workload_given(w, &p->common.size_bytes)->is_set) {
 		char text[32];
 
 		/* the device split between the jobs; report what we use */
@@ -235,17 +252,16 @@ int rw_prepare(struct workload *w, struct target *t, struct strbuf *err)
 			workload_set_param(w, "size", text, NULL, NULL);
 	}
 	if (!st->region_bytes)
-		return err_set(err, -EINVAL,
-			       "'%s' is too small for %u jobs of bs %s",
-			       t->path, st->nr_jobs, workload_str(w, "bs"));
-	st->shared = (int)workload_u64(w, "shared");
-	if (st->shared && st->nr_jobs > 1 &&
-	    strcmp(workload_str(w, "verify"), "off"))
+		return err_set(
+		    err, -EINVAL, "'%s' is too small for %u jobs of bs %s",
+		    t->path, st->nr_jobs, workload_given(w, &p->bs_bytes)->s);
+	st->shared = p->common.shared;
+	if (st->shared && st->nr_jobs > 1 && strcmp(p->verify, "off"))
 		/* each job knows its own last writes, not the others' */
 		return err_set(err, -EINVAL,
 			       "--verify needs each job on its own file or "
 			       "region; with shared=1 give --jobs=1");
-	if (strcmp(workload_str(w, "verify"), "off") &&
+	if (strcmp(p->verify, "off") &&
 	    (ret = verify_region_check(st->region_bytes / bs,
 				       rw_effective_iodepth(w), err)))
 		return ret;
@@ -378,15 +394,36 @@ static const char *rw_metric_iops(const struct workload *w)
  */
 static int rw_reads_only(const struct workload *w)
 {
-	return rw_kind_of(w).read_pct == 100 &&
-	       !strcmp(workload_str(w, "verify"), "off");
+	const struct rw_params *p = w->params;
+
+	return rw_kind_of(w).read_pct == 100 && !strcmp(p->verify, "off");
+}
+
+/* workload_ops.describe: block size, engine, depth, jobs, buffering and
+ * size, as given. */
+static void rw_describe(const struct workload *w, const struct target *t,
+			struct strbuf *out)
+{
+	const struct rw_params *p = w->params;
+	unsigned jobs = (unsigned)p->common.jobs;
+
+	strbuf_addf(out,
+		    "%s: bs %s, %s, iodepth %s, %u job%s, %s, size %s per "
+		    "job, on %s",
+		    w->ops->name, workload_given(w, &p->bs_bytes)->s, p->engine,
+		    workload_given(w, &p->iodepth)->s, jobs,
+		    jobs == 1 ? "" : "s",
+		    p->common.direct ? "O_DIRECT" : "buffered",
+		    workload_given(w, &p->common.size_bytes)->s,
+		    t->workdir ? t->workdir : t->path);
 }
 
 #define RW_WORKLOAD(id, summary_text, metric)                                  \
 	const struct workload_ops workload_##id = {                            \
 	    .name = #id,                                                       \
 	    .summary = summary_text,                                           \
-	    .params = rw_params,                                               \
+	    .params = rw_rows,                                                 \
+	    .params_size = sizeof(struct rw_params),                           \
 	    .validate = rw_validate,                                           \
 	    .prepare = rw_prepare,                                             \
 	    .run = rw_run,                                                     \
@@ -394,6 +431,7 @@ static int rw_reads_only(const struct workload *w)
 	    .open_laid_out = rw_open_laid_out,                                 \
 	    .default_metric = rw_metric_##metric,                              \
 	    .reads_only = rw_reads_only,                                       \
+	    .describe = rw_describe,                                           \
 	}
 
 RW_WORKLOAD(seqread, "sequential reads, one stream per job", mbps);

@@ -16,34 +16,44 @@
 
 static const char *const sf_verify_choices[] = {"off", "crc32c", NULL};
 
-const struct param_spec sf_params[] = {
+#define SF(member) PARAM_AT(struct sf_params, member)
+
+const struct param_spec sf_rows[] = {
     {"clients", PARAM_UINT, "4", 1, 1024, NULL,
-     "threads, each in its own directory"},
+     "threads, each in its own directory", SF(clients)},
     {"sizes", PARAM_STRING, "lognormal:mean=16k,sd=16k,min=512,max=1M", 0, 0,
      NULL,
      "file sizes: SIZE, uniform:MIN-MAX, "
      "lognormal:mean=SIZE[,sd=SIZE][,min=SIZE][,max=SIZE], or "
-     "SIZE:WEIGHT,..."},
+     "SIZE:WEIGHT,...",
+     SF(sizes)},
     {"mix", PARAM_STRING, DEFAULT_MIX, 0, 0, NULL,
      "operation weights: create, write (rewrite a file), read (a whole "
-     "file), stat, rename, delete (the oldest file)"},
+     "file), stat, rename, delete (the oldest file)",
+     SF(mix)},
     {"lifetime", PARAM_STRING, "0", 0, 0, NULL,
      "how long a file lives before it is deleted: a duration (100ms) or "
      "a number of the client's operations (50ops); 0: until the mix "
-     "deletes it"},
+     "deletes it",
+     SF(lifetime)},
     {"fsync", PARAM_STRING, "never", 0, 0, NULL,
      "never, close (every file written, before close) or N (the file of "
-     "every Nth create or write)"},
-    {"dirs", PARAM_UINT, "4", 1, 4096, NULL, "directories per client"},
+     "every Nth create or write)",
+     SF(fsync)},
+    {"dirs", PARAM_UINT, "4", 1, 4096, NULL, "directories per client",
+     SF(dirs)},
     {"files", PARAM_UINT, "1000", 1, 1000000, NULL,
-     "most live files per client; a create beyond deletes the oldest"},
+     "most live files per client; a create beyond deletes the oldest",
+     SF(files)},
     {"loadfile", PARAM_STRING, "", 0, 0, NULL,
-     "replay this dbench load file (client.txt) instead of the mix"},
+     "replay this dbench load file (client.txt) instead of the mix",
+     SF(loadfile)},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {"verify", PARAM_CHOICE, "off", 0, 0, sf_verify_choices,
      "a header and crc32c in every 4k block written, checked on reads "
-     "and read back after the run"},
+     "and read back after the run",
+     SF(verify)},
     {NULL},
 };
 
@@ -145,36 +155,35 @@ static int parse_fsync(const char *text, enum sf_fsync *mode, uint64_t *every,
 int sf_read_settings(struct workload *w, struct sf_state *st,
 		     struct strbuf *err)
 {
+	const struct sf_params *p = w->params;
 	struct strbuf why = STRBUF_INIT;
 	int ret;
 
-	st->nr_clients = (unsigned)workload_u64(w, "clients");
-	st->dirs = (unsigned)workload_u64(w, "dirs");
-	st->max_files = (unsigned)workload_u64(w, "files");
-	st->replay = *workload_str(w, "loadfile") != '\0';
-	ret = sizedist_parse(workload_str(w, "sizes"), &st->sizes, err);
+	st->nr_clients = (unsigned)p->clients;
+	st->dirs = (unsigned)p->dirs;
+	st->max_files = (unsigned)p->files;
+	st->replay = *p->loadfile != '\0';
+	ret = sizedist_parse(p->sizes, &st->sizes, err);
 	if (ret)
 		goto out;
-	ret = parse_mix(workload_str(w, "mix"), st->mix, &st->mix_total, &why);
+	ret = parse_mix(p->mix, st->mix, &st->mix_total, &why);
 	if (ret) {
-		err_set(err, ret, "invalid mix '%s': %s; expected %s",
-			workload_str(w, "mix"), why.buf, DEFAULT_MIX);
+		err_set(err, ret, "invalid mix '%s': %s; expected %s", p->mix,
+			why.buf, DEFAULT_MIX);
 		goto out;
 	}
-	ret = parse_lifetime(workload_str(w, "lifetime"), &st->lifetime_ns,
-			     &st->lifetime_ops, &why);
+	ret = parse_lifetime(p->lifetime, &st->lifetime_ns, &st->lifetime_ops,
+			     &why);
 	if (ret) {
 		err_set(err, ret,
 			"invalid lifetime '%s': expected a duration (100ms, "
 			"2s) or a number of operations (50ops)",
-			workload_str(w, "lifetime"));
+			p->lifetime);
 		goto out;
 	}
-	ret = parse_fsync(workload_str(w, "fsync"), &st->fsync_mode,
-			  &st->fsync_every, &why);
+	ret = parse_fsync(p->fsync, &st->fsync_mode, &st->fsync_every, &why);
 	if (ret)
-		err_set(err, ret, "invalid fsync '%s': %s",
-			workload_str(w, "fsync"), why.buf);
+		err_set(err, ret, "invalid fsync '%s': %s", p->fsync, why.buf);
 out:
 	strbuf_release(&why);
 	return ret;

@@ -128,8 +128,14 @@ int sf_replay_loop(struct sf_client *c);
 /* The names of the mix's operations, for its table. */
 extern const char *const sf_kind_names[SF_KINDS];
 
+/* smallfiles' parameters (w->params), as the rows fill them. */
+struct sf_params {
+	struct workload_common common; /* none of them: zeros */
+	uint64_t clients, dirs, files;
+	const char *sizes, *mix, *lifetime, *fsync, *loadfile, *verify;
+};
 /* The parameter table (sf_params.c). */
-extern const struct param_spec sf_params[];
+extern const struct param_spec sf_rows[];
 /* Read every text parameter of w into st; 0, or -EINVAL with err. */
 int sf_read_settings(struct workload *w, struct sf_state *st,
 		     struct strbuf *err);

@@ -42,8 +42,10 @@ const char *const sf_kind_names[SF_KINDS] = {
 
 static int sf_validate(struct workload *w, struct strbuf *err)
 {
-	static const char *const mix_only[] = {"sizes", "mix",	"lifetime",
-					       "fsync", "dirs", "files"};
+	const struct sf_params *p = w->params;
+	const void *mix_only[] = {&p->sizes, &p->mix,  &p->lifetime,
+				  &p->fsync, &p->dirs, &p->files};
+	const struct param_value *v;
 	struct sf_state st;
 	size_t i;
 	int ret;
@@ -53,28 +55,27 @@ static int sf_validate(struct workload *w, struct strbuf *err)
 	if (ret)
 		return ret;
 	for (i = 0; st.replay && i < ARRAY_SIZE(mix_only); i++)
-		if (workload_param(w, mix_only[i])->is_set)
+		if ((v = workload_given(w, mix_only[i]))->is_set)
 			return err_set(err, -EINVAL,
 				       "'%s' does not apply to a loadfile "
 				       "replay: the load file says what each "
 				       "client does",
-				       mix_only[i]);
-	if (strcmp(workload_str(w, "verify"), "off") && st.replay)
+				       w->ops->params[v - w->values].name);
+	if (strcmp(p->verify, "off") && st.replay)
 		return err_set(err, -EINVAL,
 			       "'verify' checks the mix's files; a loadfile "
 			       "replay cannot be verified");
-	if (strcmp(workload_str(w, "verify"), "off") &&
-	    st.sizes.min_bytes < VERIFY_HDR_BYTES)
+	if (strcmp(p->verify, "off") && st.sizes.min_bytes < VERIFY_HDR_BYTES)
 		return err_set(err, -EINVAL,
 			       "'verify' puts a %u-byte header in every "
 			       "file, and sizes '%s' allows %llu-byte files; "
 			       "give sizes of at least %u bytes",
-			       VERIFY_HDR_BYTES, workload_str(w, "sizes"),
+			       VERIFY_HDR_BYTES, p->sizes,
 			       (unsigned long long)st.sizes.min_bytes,
 			       VERIFY_HDR_BYTES);
-	if (st.replay && access(workload_str(w, "loadfile"), R_OK))
+	if (st.replay && access(p->loadfile, R_OK))
 		return err_set(err, -errno, "cannot read loadfile '%s': %s",
-			       workload_str(w, "loadfile"), strerror(errno));
+			       p->loadfile, strerror(errno));
 	if (w->ro.ios && w->ro.ios < st.nr_clients)
 		return err_set(err, -EINVAL,
 			       "--ios %llu is fewer than the %u clients; give "
@@ -162,7 +163,9 @@ static int sf_prepare(struct workload *w, struct target *t, struct strbuf *err)
 		return ret;
 	if (st->replay) {
 		/* once, before any client starts; read-only from here */
-		ret = loadfile_read(&st->lf, workload_str(w, "loadfile"), err);
+		ret = loadfile_read(
+		    &st->lf, ((const struct sf_params *)w->params)->loadfile,
+		    err);
 		if (ret)
 			return ret;
 	} else {
@@ -332,7 +335,7 @@ static void client_init(struct sf_client *c, struct sf_shared *sh, unsigned i)
 		c->buf_bytes = 4096;
 	c->buf = xalloc_aligned(4096, c->buf_bytes);
 	layout_fill_random(c->buf, c->buf_bytes, &c->rng);
-	if (strcmp(workload_str(w, "verify"), "off")) {
+	if (strcmp(((const struct sf_params *)w->params)->verify, "off")) {
 		c->vfy = xmalloc(sizeof(*c->vfy));
 		verify_job_init(c->vfy, i, w->ro.seed, 0, 0,
 				VERIFY_FILE_BLOCK_BYTES, 1);
@@ -458,25 +461,25 @@ static void sf_cleanup(struct workload *w)
 static void sf_describe(const struct workload *w, const struct target *t,
 			struct strbuf *out)
 {
-	unsigned clients = (unsigned)workload_u64(w, "clients");
+	const struct sf_params *p = w->params;
+	unsigned clients = (unsigned)p->clients;
 	const char *where = t->workdir ? t->workdir : t->path;
 
-	if (*workload_str(w, "loadfile")) {
+	if (*p->loadfile) {
 		strbuf_addf(out,
 			    "smallfiles: replay of loadfile '%s', %u "
 			    "client%s, on %s\n",
-			    workload_str(w, "loadfile"), clients,
-			    clients == 1 ? "" : "s", where);
+			    p->loadfile, clients, clients == 1 ? "" : "s",
+			    where);
 		return;
 	}
 	strbuf_addf(out,
 		    "smallfiles: %u client%s, sizes %s, mix %s, lifetime %s, "
 		    "fsync %s, %s dirs and at most %s files per client, on "
 		    "%s\n",
-		    clients, clients == 1 ? "" : "s", workload_str(w, "sizes"),
-		    workload_str(w, "mix"), workload_str(w, "lifetime"),
-		    workload_str(w, "fsync"), workload_str(w, "dirs"),
-		    workload_str(w, "files"), where);
+		    clients, clients == 1 ? "" : "s", p->sizes, p->mix,
+		    p->lifetime, p->fsync, workload_given(w, &p->dirs)->s,
+		    workload_given(w, &p->files)->s, where);
 }
 
 static double ops_per_s(const struct workload *w, const struct run_result *r)
@@ -512,7 +515,8 @@ const struct workload_ops workload_smallfiles = {
     .name = "smallfiles",
     .summary = "clients creating, reading and deleting small files, or "
 	       "replaying a dbench loadfile",
-    .params = sf_params,
+    .params = sf_rows,
+    .params_size = sizeof(struct sf_params),
     .cpu_bound_advice = "try more --clients, or larger --sizes",
     .validate = sf_validate,
     .prepare = sf_prepare,

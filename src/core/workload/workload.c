@@ -51,14 +51,28 @@ static size_t nr_params(const struct workload_ops *ops)
 	return n;
 }
 
-static int spec_index(const struct workload *w, const char *name)
+int workload_param_index(const struct workload_ops *ops, const char *name)
 {
-	unsigned i;
+	int i;
 
-	for (i = 0; i < w->nr_values; i++)
-		if (!strcmp(w->ops->params[i].name, name))
-			return (int)i;
+	for (i = 0; ops->params[i].name; i++)
+		if (!strcmp(ops->params[i].name, name))
+			return i;
 	return -1;
+}
+
+/* Row i's value into its field of w->params, as the row's type says. */
+static void fill(struct workload *w, unsigned i)
+{
+	const struct param_spec *p = &w->ops->params[i];
+	char *at = (char *)w->params + p->off;
+
+	if (p->field == PARAM_F_U64)
+		*(uint64_t *)at = w->values[i].u;
+	else if (p->field == PARAM_F_INT)
+		*(int *)at = w->values[i].u != 0;
+	else if (p->field == PARAM_F_STR)
+		*(const char **)at = w->values[i].s;
 }
 
 static int parse_bool(const char *text, uint64_t *out)
@@ -176,13 +190,16 @@ void workload_init(struct workload *w, const struct workload_ops *ops)
 	w->ops = ops;
 	w->nr_values = (unsigned)n;
 	w->values = xcalloc(n, sizeof(*w->values));
+	w->params =
+	    xcalloc(1, ops->params_size ?: sizeof(struct workload_common));
 	for (i = 0; i < n; i++) {
-		int ret = parse_value(&ops->params[i], ops->params[i].def,
-				      &w->values[i], NULL, NULL);
+		const struct param_spec *p = &ops->params[i];
+		int ret = parse_value(p, p->def, &w->values[i], NULL, NULL);
 
 		/* the defaults are ours: a bad one is a bug */
 		assert(ret == 0);
 		(void)ret;
+		fill(w, (unsigned)i);
 	}
 }
 
@@ -195,7 +212,9 @@ void workload_release(struct workload *w)
 	for (i = 0; i < w->nr_values; i++)
 		free(w->values[i].s);
 	free(w->values);
+	free(w->params);
 	w->values = NULL;
+	w->params = NULL;
 	w->nr_values = 0;
 }
 
@@ -208,17 +227,20 @@ void workload_copy(struct workload *dst, const struct workload *src)
 	dst->ro = src->ro;
 	dst->nr_values = src->nr_values;
 	dst->values = xcalloc(src->nr_values + 1, sizeof(*dst->values));
+	dst->params =
+	    xcalloc(1, src->ops->params_size ?: sizeof(struct workload_common));
 	for (i = 0; i < src->nr_values; i++) {
 		dst->values[i] = src->values[i];
 		dst->values[i].s =
 		    src->values[i].s ? xstrdup(src->values[i].s) : NULL;
+		fill(dst, i);
 	}
 }
 
 int workload_set_param(struct workload *w, const char *name, const char *text,
 		       struct strbuf *note, struct strbuf *err)
 {
-	int idx = spec_index(w, name);
+	int idx = workload_param_index(w->ops, name);
 	int ret;
 
 	if (idx < 0) {
@@ -245,31 +267,29 @@ int workload_set_param(struct workload *w, const char *name, const char *text,
 	}
 	ret =
 	    parse_value(&w->ops->params[idx], text, &w->values[idx], note, err);
-	if (!ret)
+	if (!ret) {
 		w->values[idx].is_set = 1;
+		fill(w, (unsigned)idx);
+	}
 	return ret;
 }
 
-const struct param_value *workload_param(const struct workload *w,
-					 const char *name)
+const struct param_value *workload_given(const struct workload *w,
+					 const void *field)
 {
-	int idx = spec_index(w, name);
+	size_t off = (size_t)((const char *)field - (const char *)w->params);
+	unsigned i;
 
-	return idx < 0 ? NULL : &w->values[idx];
+	for (i = 0; i < w->nr_values; i++)
+		if (w->ops->params[i].field && w->ops->params[i].off == off)
+			return &w->values[i];
+	assert(!"no row fills this field");
+	return NULL;
 }
 
-uint64_t workload_u64(const struct workload *w, const char *name)
+int workload_syncs(const struct workload_common *c)
 {
-	const struct param_value *v = workload_param(w, name);
-
-	return v ? v->u : 0;
-}
-
-const char *workload_str(const struct workload *w, const char *name)
-{
-	const struct param_value *v = workload_param(w, name);
-
-	return v ? v->s : "";
+	return (c->settle && !strcmp(c->settle, "sync")) || c->end_fsync;
 }
 
 int workload_reads_only(const struct workload *w)
@@ -320,20 +340,18 @@ int workload_validate(struct workload *w, struct strbuf *err)
 
 void workload_truth_opts(const struct workload *w, struct truth_opts *o)
 {
-	const char *settle = workload_str(w, "settle");
+	const struct workload_common *c = w->params;
 
-	o->working_set_bytes =
-	    workload_u64(w, "size") * (workload_u64(w, "jobs") ?: 1);
-	if (workload_u64(w, "shared")) /* the jobs share one file */
-		o->working_set_bytes = workload_u64(w, "size");
-	o->direct = workload_u64(w, "direct") != 0;
+	/* the jobs share one file, or have one each */
+	o->working_set_bytes = c->size_bytes * (c->shared ? 1 : c->jobs ?: 1);
+	o->direct = c->direct;
 	o->cpu_bound_advice = w->ops->cpu_bound_advice;
 	o->short_run_advice = w->ops->short_run_advice;
 	o->rewrite_advice = w->ops->rewrite_advice;
-	o->invalidate = workload_u64(w, "invalidate") != 0;
-	if (!strcmp(settle, "sync") || workload_u64(w, "end_fsync"))
+	o->invalidate = c->invalidate;
+	if (workload_syncs(c))
 		o->settle = TRUTH_SETTLE_SYNC;
-	else if (!strcmp(settle, "none"))
+	else if (c->settle && !strcmp(c->settle, "none"))
 		o->settle = TRUTH_SETTLE_NONE;
 	else
 		o->settle = TRUTH_SETTLE_UNKNOWN;

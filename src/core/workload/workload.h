@@ -2,11 +2,14 @@
  * Workloads: parameterised I/O patterns behind struct workload_ops. The
  * parameters are data (struct param_spec tables), so the CLI, fio job
  * files and experiments all set them the same way and an unknown name
- * gets a suggestion from the same table.
+ * gets a suggestion from the same table. Each row fills a field of the
+ * workload's typed struct (PARAM_AT), which the code reads instead of
+ * looking a parameter up by its name.
  */
 #ifndef IOTRIAL_WORKLOAD_H
 #define IOTRIAL_WORKLOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "metric.h"
 #include "../observe/measure.h"
@@ -26,6 +29,14 @@ enum param_type {
 	PARAM_STRING,  /* free text (labels) */
 };
 
+/* The C type of a parameter's field: the row's type decides it. */
+enum param_field {
+	PARAM_F_NONE, /* not filled: a label */
+	PARAM_F_U64,  /* uint64_t: SIZE, UINT, PERCENT */
+	PARAM_F_INT,  /* int, 0 or 1: BOOL */
+	PARAM_F_STR,  /* const char *, the text: CHOICE, STRING */
+};
+
 struct param_spec {
 	const char *name;
 	enum param_type type;
@@ -33,6 +44,28 @@ struct param_spec {
 	uint64_t min, max; /* range for SIZE/UINT/PERCENT; max 0 = none */
 	const char *const *choices; /* PARAM_CHOICE: NULL-terminated */
 	const char *help;
+	/* Where the parsed value goes in w->params (PARAM_AT), and its C
+	 * type there, the one the row's type says (test_workload checks). */
+	size_t off;
+	enum param_field field;
+};
+
+/* The end of a row: the member of struct st that its value fills. */
+#define PARAM_AT(st, member)                                                   \
+	offsetof(st, member), _Generic(((st *)0)->member,                     \
+	    uint64_t: PARAM_F_U64, int: PARAM_F_INT, const char *: PARAM_F_STR)
+
+/*
+ * The parameters that mean the same wherever a workload has them: the
+ * first member of every workload's parameter struct, so code that knows
+ * no workload (the device truth, a group of fio sections) reads them
+ * typed. A workload without one has 0 there, and settle NULL.
+ */
+struct workload_common {
+	uint64_t size_bytes; /* "size": per job */
+	uint64_t jobs;
+	int direct, invalidate, shared, end_fsync;
+	const char *settle; /* "sync" or "none" */
 };
 
 struct param_value {
@@ -64,6 +97,9 @@ struct workload_ops {
 	const char *name;
 	const char *summary;		 /* one line for help */
 	const struct param_spec *params; /* terminated by a NULL name */
+	/* The size of the struct the rows fill (w->params), which begins
+	 * with a struct workload_common; 0: that struct alone. */
+	size_t params_size;
 	/* Cross-parameter checks before prepare; may be NULL. */
 	int (*validate)(struct workload *w, struct strbuf *err);
 	/* Lay out files; check space first. 0 or -errno with err set. */
@@ -85,7 +121,7 @@ struct workload_ops {
 	/* Optional. Metrics only this workload measures, ended by a NULL
 	 * name; their names must differ from the built-in ones. */
 	const struct metric_def *metrics;
-	/* The first line of its text summary; NULL: the block-I/O one. */
+	/* The first line of its text summary; NULL: its parameters. */
 	void (*describe)(const struct workload *w, const struct target *t,
 			 struct strbuf *out);
 	/*
@@ -163,6 +199,10 @@ struct workload {
 	const struct workload_ops *ops;
 	struct param_value *values; /* one per ops->params entry */
 	unsigned nr_values;
+	/* The values typed, filled by the rows (ops->params_size bytes,
+	 * a struct workload_common first); set through
+	 * workload_set_param(), never written directly. */
+	void *params;
 	struct run_opts ro;
 	struct target *target; /* set by prepare */
 	volatile int *stop;    /* set non-zero to end early (signals) */
@@ -250,9 +290,13 @@ int workload_validate(struct workload *w, struct strbuf *err);
  */
 void workload_truth_opts(const struct workload *w, struct truth_opts *o);
 
-const struct param_value *workload_param(const struct workload *w,
-					 const char *name);
-uint64_t workload_u64(const struct workload *w, const char *name);
-const char *workload_str(const struct workload *w, const char *name);
+/* The row of ops named name (input: a factor, an option), or -1. */
+int workload_param_index(const struct workload_ops *ops, const char *name);
+/* The value as given of field, a member of *w->params: its text, and
+ * whether it was set; w->values[] holds it. */
+const struct param_value *workload_given(const struct workload *w,
+					 const void *field);
+/* Do writes settle inside the timed region (settle=sync, end_fsync)? */
+int workload_syncs(const struct workload_common *c);
 
 #endif
