@@ -262,6 +262,8 @@ static void render(const struct option *opts, void *data)
 				strbuf_addstr(l->out, ", ");
 			roff_tag(l->out, o);
 		}
+		if (l->err->len)
+			break;
 		strbuf_addch(l->out, '\n');
 		if (it->body.len)
 			strbuf_addstr(l->out, it->body.buf);
