@@ -83,7 +83,14 @@ SAN_OBJ := $(LIB_SRC:%.c=build/san/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build/san/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
-all: iotrial
+all: iotrial docs/iotrial.1
+
+# The manual: its option lists made from the option rows by the program
+# itself (iotrial help --man, src/cli/manpage.h), its prose from the
+# template. Not checked in: edit docs/iotrial.1.in.
+docs/iotrial.1: docs/iotrial.1.in iotrial
+	$(call say,MAN,$@)
+	$(Q)./iotrial help --man < $< > $@.tmp && mv $@.tmp $@
 
 iotrial: build/rel/src/main.o build/rel/libiotrial.a
 	$(call say,LINK,$@)
@@ -162,7 +169,7 @@ check:
 
 # check without the package step; the fuzz targets are built beside the
 # tests (run-tests.sh, FUZZ_BUILD), the build at the lowest priority
-check-run: iotrial build/san/iotrial bench/ratio-ci $(UNIT_BIN)
+check-run: iotrial docs/iotrial.1 build/san/iotrial bench/ratio-ci $(UNIT_BIN)
 	@FUZZ_BUILD=$$(command -v $(FUZZ_CC) >/dev/null && echo 1) \
 		tests/run-tests.sh
 
@@ -230,7 +237,7 @@ uninstall:
 .PHONY: install uninstall
 
 clean:
-	rm -rf build iotrial
+	rm -rf build iotrial docs/iotrial.1 docs/iotrial.1.tmp
 
 .PHONY: all check check-run check-fleet demo clean fuzz-build fuzz-long \
 	model-roundtrip check-unit deb check-deb

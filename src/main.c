@@ -4,10 +4,12 @@
  * main() only dispatches: one table row per subcommand (git style), each
  * implemented in cli/<name>.c. Nothing here measures or changes anything.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/manpage.h"
 #include "cli/options.h"
 #include "core/store/store.h"
 #include "util/error.h"
@@ -142,6 +144,33 @@ static const char help_epilogue[] =
     "the\ndeprecations and the switches that pin behaviour (--compat, "
     "--behaviour).\n";
 
+/* A command as main() runs it, for the manual's generator. */
+static int run_command(int argc, const char **argv)
+{
+	const struct command *c = find_command(argv[0]);
+
+	return c ? c->fn(argc, argv) : EXIT_USAGE;
+}
+
+/*
+ * iotrial help --man < docs/iotrial.1.in > docs/iotrial.1: the manual
+ * with its option lists made from the rows (cli/manpage.h).
+ */
+static int man_page(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = cli_manpage(stdin, stdout, run_command, &err);
+
+	if (ret)
+		error("the manual's template: %s", err.buf);
+	strbuf_release(&err);
+	if (!ret && (fflush(stdout) || ferror(stdout))) {
+		error("cannot write the manual: %s", strerror(errno));
+		ret = -1;
+	}
+	return ret ? EXIT_RUNTIME : EXIT_OK;
+}
+
 /*
  * iotrial help [COMMAND [ARGS...]]: the same text as COMMAND ARGS --help,
  * printed by the command itself, so the two cannot differ. ARGS matter
@@ -149,12 +178,17 @@ static const char help_epilogue[] =
  */
 static int help(int argc, const char **argv)
 {
-	int dump = 0;
+	int dump = 0, man = 0;
 	const struct option opts[] = {
 	    /* each option as data, for the tests (options_dump()) */
 	    {.type = OPTION_BOOL,
 	     .long_name = "options",
 	     .value = &dump,
+	     .flags = OPT_HIDDEN},
+	    /* the manual from its template, for make (cli/manpage.h) */
+	    {.type = OPTION_BOOL,
+	     .long_name = "man",
+	     .value = &man,
 	     .flags = OPT_HIDDEN},
 	    OPT_END(),
 	};
@@ -170,6 +204,8 @@ static int help(int argc, const char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 	argv++;
+	if (man && !n)
+		return man_page();
 	if (!n) {
 		usage(stdout);
 		return EXIT_OK;

@@ -47,6 +47,21 @@ struct option *options_join(const struct option *a, const struct option *b)
 /* Does the option take a value (always or optionally)? */
 static int takes_value(const struct option *o)
 {
+	return option_takes_value(o);
+}
+
+/* Who gets the table for "--help-options" instead of options_dump(). */
+static options_rows_fn rows_hook;
+static void *rows_hook_data;
+
+void options_on_rows(options_rows_fn fn, void *data)
+{
+	rows_hook = fn;
+	rows_hook_data = data;
+}
+
+int option_takes_value(const struct option *o)
+{
 	switch (o->type) {
 	case OPTION_STRING:
 	case OPTION_LIST:
@@ -320,8 +335,11 @@ int parse_options(int argc, const char **argv, const char *cmd,
 			return PARSE_OPT_HELP;
 		}
 		if (!strcmp(arg, "--help-options")) {
-			/* for the tests of the manual and the completion */
-			options_dump(stdout, opts);
+			/* for the manual and the completion's tests */
+			if (rows_hook)
+				rows_hook(opts, rows_hook_data);
+			else
+				options_dump(stdout, opts);
 			return PARSE_OPT_HELP;
 		}
 		if ((arg[0] != '-' || !arg[1]) && args) {

@@ -273,6 +273,17 @@ void option_limits(const struct option *o, struct strbuf *out);
  */
 void options_dump(FILE *out, const struct option *opts);
 
+/* Does o take a value, always or optionally ("--json[=FILE]")? */
+int option_takes_value(const struct option *o);
+
+/*
+ * Hand the table to fn(opts, data) instead of printing options_dump()
+ * when "--help-options" is parsed (NULL: print again): how the manual's
+ * generator (manpage.c) reads every command's rows inside the program.
+ */
+typedef void (*options_rows_fn)(const struct option *opts, void *data);
+void options_on_rows(options_rows_fn fn, void *data);
+
 /* Free the array of an option_list (not the strings). */
 void option_list_release(struct option_list *l);
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The manual (docs/iotrial.1) agrees with the program: every command in
+# The manual (docs/iotrial.1, made from docs/iotrial.1.in) agrees with
+# the program, and its option lists are made from the option rows: every command in
 # the command table has its section; every long option a command's
 # --help names appears in that section, and every option the section
 # lists is accepted by the command (probed as 'CMD OPT VALUE --help',
@@ -11,8 +12,76 @@
 # parallel: reads the source tree and the manual only
 . "$(dirname "$0")/lib.sh"
 
-MAN=$IOTRIAL_SRC/docs/iotrial.1
-[ -f "$MAN" ] || { fail "docs/iotrial.1 exists"; exit 1; }
+# The page is made from docs/iotrial.1.in by the program under test
+# ('iotrial help --man', src/cli/manpage.h), as make makes docs/iotrial.1.
+TEMPLATE=$IOTRIAL_SRC/docs/iotrial.1.in
+MAN=$TEST_TMP/iotrial.1
+[ -f "$TEMPLATE" ] || { fail "docs/iotrial.1.in exists"; exit 1; }
+if "$IOTRIAL" help --man <"$TEMPLATE" >"$MAN" 2>"$TEST_TMP/man.err"; then
+	ok "'iotrial help --man' makes the page from its template"
+else
+	fail "'iotrial help --man' makes the page from its template"
+	cat "$TEST_TMP/man.err"
+	exit 1
+fi
+# a page make wrote earlier is the same page: nobody edited it by hand
+# and it is not older than its template or the program
+if [ -f "$IOTRIAL_SRC/docs/iotrial.1" ]; then
+	check "docs/iotrial.1 is what its template makes (run make)" \
+		cmp -s "$MAN" "$IOTRIAL_SRC/docs/iotrial.1"
+fi
+check "docs/iotrial.1 is not checked in (make writes it)" \
+	bash -c '! git -C "$1" ls-files --error-unmatch docs/iotrial.1 \
+		>/dev/null 2>&1' _ "$IOTRIAL_SRC"
+
+# The generator itself, on small templates: an item without prose gets
+# its row's help with the default and range; a row no item names is
+# listed all the same; the tag comes from the row (short name, value).
+gen() { "$IOTRIAL" help --man >"$TEST_TMP/gen.1" 2>"$TEST_TMP/gen.err"; }
+printf '%s\n' '.TH T 1' '.SS watch' "text before" '.\" @options watch' \
+	'.\" @option --interval' '.\" @option --count -n' 'Hand prose.' \
+	'.\" @end' "text after" | gen
+check "a small template is made into a page" test $? = 0
+check "an item without prose: the row's help, default and range" \
+	grep -qx 'Time between lines (default 1s, 10ms or more).' \
+	"$TEST_TMP/gen.1"
+check "the tag comes from the row: short name and value" \
+	grep -qxF '\fB\-i\fR, \fB\-\-interval\fR \fIDURATION\fR' \
+	"$TEST_TMP/gen.1"
+check "items join the rows they name; a hidden row when named" \
+	grep -qxF '\fB\-c\fR, \fB\-\-count\fR \fIN\fR, \fB\-n\fR \fIN\fR' \
+	"$TEST_TMP/gen.1"
+check "an item's prose is kept" grep -qx 'Hand prose.' "$TEST_TMP/gen.1"
+check "a row no item names is listed, from its help" \
+	grep -qxF '\fB\-\-json\fR[\fB=\fR\fIFILE\fR]' "$TEST_TMP/gen.1"
+check "the text around the list is kept, the markers are not" bash -c \
+	'grep -qx "text before" "$1" && grep -qx "text after" "$1" &&
+	! grep -q "@option" "$1"' _ "$TEST_TMP/gen.1"
+check "the page says it is generated and from what" \
+	grep -q '^\.\\" Generated from docs/iotrial.1.in' "$TEST_TMP/gen.1"
+
+# what the generator refuses, naming the template's line
+refused() {
+	local name=$1 want=$2
+	shift 2
+	printf '%s\n' "$@" | gen
+	check "$name (exit 1)" test $? = 1
+	check "$name: the error says '$want'" grep -qF "$want" "$TEST_TMP/gen.err"
+}
+refused "an option the command lacks" "line 3: '--nosuch' is no option of 'iotrial watch'" \
+	'.SS watch' '.\" @options watch' '.\" @option --nosuch' '.\" @end'
+refused "an option given two items" "line 4: '--csv' of 'iotrial watch' has an item already" \
+	'.\" @options watch' '.\" @option --csv' 'a' '.\" @option --csv' '.\" @end'
+refused "a workload parameter in a command's list" "'--bs' is no option of 'iotrial run'" \
+	'.\" @options run' '.\" @option --bs' '.\" @end'
+refused "a hand-written .TP item in a list" "line 3: .TP inside the list of line 1" \
+	'.\" @options watch' '.\" @option --csv' '.TP' '\fB\-\-json\fR' '.\" @end'
+refused "a section heading inside a list" "line 3: .SH inside the list of line 1" \
+	'.\" @options watch' '.\" @option --csv' '.SH NEXT'
+refused "a list without its end" "line 1: the list has no" \
+	'.\" @options watch' '.\" @option --csv' 'text'
+refused "a list of no command" "unknown command 'nosuch'" \
+	'.\" @options nosuch' '.\" @option --csv' '.\" @end'
 
 python3 - "$IOTRIAL" "$MAN" "$IOTRIAL_SRC" "$TEST_TMP" <<'PY'
 import json, os, re, subprocess, sys
@@ -74,6 +143,21 @@ def text_of(sh_name, ss_name=None, whole=False):
     return '\n'.join(l for (a, b), ls in sections.items() for l in ls
                      if a == sh_name and (whole or b == ss_name))
 
+
+# In the template, a command's option items are markers, never a tag
+# written by hand (which nothing would check against the rows).
+sh = ss = None
+hand = []
+for i, line in enumerate(open(os.path.join(src, 'docs/iotrial.1.in'))):
+    if line.startswith('.SH '):
+        sh, ss = line[4:].strip().strip('"'), None
+    elif line.startswith('.SS '):
+        ss = line[4:].strip().strip('"')
+    elif (line.rstrip('\n') == '.TP' and sh == 'COMMANDS' and
+          ss not in ('help', 'Global options')):
+        hand.append('line %d (%s)' % (i + 1, ss))
+report(not hand, "the template's command sections have no hand-written "
+       "option tags", "at %s" % hand)
 
 # The command table, as 'iotrial --help' prints it.
 rc, out, _ = run('--help')
