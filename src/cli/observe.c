@@ -303,7 +303,7 @@ static void say_warn(void *ctx, const char *msg)
 int cmd_observe(int argc, const char **argv)
 {
 	struct observe_args a = {0};
-	struct observe_vals v = {0};
+	struct observe_vals v = {.src.fd = -1}; /* no log: 0 is stdin */
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct session_log log;
 	struct live_hooks h = {.window = say_window, .warn = say_warn};

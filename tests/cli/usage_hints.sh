@@ -106,3 +106,17 @@ if [ -b "$root_dev" ]; then
 else
 	echo "# / is not on a block device here: the mounted-disk case is not checked"
 fi
+
+# every command's --help leaves the descriptors it did not open alone:
+# observe's closed standard input (its log's descriptor started at 0),
+# which the manual's generator, reading a template there, would lose
+if command -v strace >/dev/null; then
+	for c in run compare observe record tune bisect series watch; do
+		strace -f -e trace=close -o "$TEST_TMP/strace" \
+			"$IOTRIAL" "$c" --help >/dev/null 2>&1 </dev/null
+		check "$c --help leaves standard input open" \
+			bash -c "! grep -q 'close(0)' '$TEST_TMP/strace'"
+	done
+else
+	echo "# strace is not installed: --help's descriptors are not checked"
+fi

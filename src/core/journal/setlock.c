@@ -208,8 +208,9 @@ static void read_content(int fd, struct strbuf *out)
  * state check: a failure is harmless. */
 static void write_content(int fd, const struct strbuf *text)
 {
-	if (pwrite(fd, text->buf, text->len, 0) == (ssize_t)text->len)
-		(void)ftruncate(fd, (off_t)text->len);
+	if (pwrite(fd, text->buf, text->len, 0) == (ssize_t)text->len &&
+	    ftruncate(fd, (off_t)text->len))
+		return; /* a longer old text stays after ours: harmless */
 }
 
 /*
