@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include "fleet.h"
 #include "../experiment/import.h"
+#include "../model/model_json.h"
 #include "../model/model_tree.h"
-#include "../report/expjson.h"
 #include "../../util/error.h"
 #include "../../util/userfile.h"
 #include "../../util/xalloc.h"
@@ -116,32 +116,48 @@ static char *host_of(const char *path, const char *suffix)
 	return xstrndup(base, strlen(base) - strlen(suffix));
 }
 
+/*
+ * Decode text as the playbook's record of a host into rec (initialised
+ * here; release it even after an error): strictly, its strings made
+ * printable, since it came back from the host. 0 or -EINVAL.
+ */
+static int decode_record(const struct strbuf *text,
+			 struct fleet_record_doc *rec)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = fleet_record_doc_decode(text->buf, text->len, rec,
+					  MODEL_DECODE_PRINTABLE, &err);
+
+	strbuf_release(&err);
+	return ret;
+}
+
 /* HOST.error: the playbook's record of why the host failed. */
 static void read_error_file(struct fleet_hosts *h, const char *path,
 			    const char *name)
 {
 	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
-	struct json_object *o = NULL;
+	struct fleet_record_doc rec;
+	bool is_record = false;
 	int r;
 
+	fleet_record_doc_init(&rec);
 	/* on failure why says so: a FIFO is refused, not waited on */
 	r = userfile_read(path, FLEET_ERROR_MAX_BYTES, &sb, &why);
 	if (!r) {
-		o = json_tokener_parse(sb.buf);
-		if (!json_object_is_type(o, json_type_object)) {
+		is_record = !decode_record(&sb, &rec);
+		if (!is_record) {
 			/* plain text is the error itself */
 			strbuf_trim(&sb);
 			strbuf_addstr(&why, sb.len ? sb.buf : "failed");
 		} else {
-			import_make_printable(o);
-			strbuf_addstr(&why, *expjson_str(o, "error")
-						? expjson_str(o, "error")
-						: "failed");
+			strbuf_addstr(&why, rec.error && *rec.error ? rec.error
+								    : "failed");
 		}
 	}
-	fleet_hosts_add(h, name, path, NULL, o ? expjson_str(o, "task") : NULL,
-			why.buf);
-	json_object_put(o);
+	fleet_hosts_add(h, name, path, NULL,
+			is_record && rec.task ? rec.task : NULL, why.buf);
+	fleet_record_doc_release(&rec);
 	strbuf_release(&sb);
 	strbuf_release(&why);
 }
@@ -154,34 +170,32 @@ static void read_revert_file(struct fleet_hosts *h, const char *path,
 			     const char *name)
 {
 	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
-	struct json_object *o = NULL;
-	const char *revert = "failed";
+	struct fleet_record_doc rec;
+	const char *revert = "failed", *said;
 	int r;
 
+	fleet_record_doc_init(&rec);
 	r = strbuf_read_file(&sb, path, FLEET_ERROR_MAX_BYTES);
 	if (r < 0) {
 		strbuf_addf(&why, "cannot read '%s': %s", path, strerror(-r));
+	} else if (decode_record(&sb, &rec)) {
+		strbuf_addf(&why,
+			    "'%s' is not the playbook's record "
+			    "of the revert",
+			    path);
 	} else {
-		o = json_tokener_parse(sb.buf);
-		if (!json_object_is_type(o, json_type_object)) {
-			strbuf_addf(&why,
-				    "'%s' is not the playbook's record "
-				    "of the revert",
-				    path);
-		} else {
-			import_make_printable(o);
-			if (!strcmp(expjson_str(o, "revert"), "ok"))
-				revert = "ok";
-			else if (!strcmp(expjson_str(o, "revert"), "not run"))
-				revert = "not run";
-			strbuf_addstr(&why, expjson_str(o, "error"));
-			if (strcmp(revert, "ok") && !why.len)
-				strbuf_addstr(&why, "iotrial revert did not "
-						    "say it was done");
-		}
+		said = rec.revert ? rec.revert : "";
+		if (!strcmp(said, "ok"))
+			revert = "ok";
+		else if (!strcmp(said, "not run"))
+			revert = "not run";
+		strbuf_addstr(&why, rec.error ? rec.error : "");
+		if (strcmp(revert, "ok") && !why.len)
+			strbuf_addstr(&why, "iotrial revert did not "
+					    "say it was done");
 	}
 	fleet_hosts_set_revert(h, name, revert, why.buf);
-	json_object_put(o);
+	fleet_record_doc_release(&rec);
 	strbuf_release(&sb);
 	strbuf_release(&why);
 }

@@ -89,6 +89,9 @@ int info_doc_decode(const char *text, size_t len, struct info_doc *out,
 		    unsigned flags, struct strbuf *err);
 int watch_doc_decode(const char *text, size_t len, struct watch_doc *out,
 		     unsigned flags, struct strbuf *err);
+int fleet_record_doc_decode(const char *text, size_t len,
+			    struct fleet_record_doc *out, unsigned flags,
+			    struct strbuf *err);
 
 /* Append doc as JSON to out. */
 void run_doc_encode(const struct run_doc *doc, unsigned flags,
@@ -121,6 +124,8 @@ void info_doc_encode(const struct info_doc *doc, unsigned flags,
 		     struct strbuf *out);
 void watch_doc_encode(const struct watch_doc *doc, unsigned flags,
 		      struct strbuf *out);
+void fleet_record_doc_encode(const struct fleet_record_doc *doc, unsigned flags,
+			     struct strbuf *out);
 /* log's entries alone, as an array (--behaviour=log-json-array). */
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);
 
