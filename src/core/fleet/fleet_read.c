@@ -14,7 +14,6 @@
 #include "fleet.h"
 #include "../experiment/import.h"
 #include "../model/model_json.h"
-#include "../model/model_tree.h"
 #include "../../util/error.h"
 #include "../../util/userfile.h"
 #include "../../util/xalloc.h"
@@ -35,7 +34,7 @@ static struct fleet_host *find_host(struct fleet_hosts *h, const char *name)
 }
 
 void fleet_hosts_add(struct fleet_hosts *h, const char *name,
-		     const char *source, struct json_object *exp,
+		     const char *source, struct experiment_doc *exp,
 		     const char *task, const char *error)
 {
 	struct fleet_host *host = find_host(h, name);
@@ -55,13 +54,16 @@ void fleet_hosts_add(struct fleet_hosts *h, const char *name,
 		host->error = xstrdup(error);
 		host->task = task && *task ? xstrdup(task) : NULL;
 		host->source = xstrdup(source);
+		experiment_doc_free(exp);
 		return;
 	}
-	if (host->error || !exp)
+	if (host->error || !exp) {
+		experiment_doc_free(exp);
 		return;
-	json_object_put(host->exp);
+	}
+	experiment_doc_free(host->exp);
 	free(host->source);
-	host->exp = json_object_get(exp);
+	host->exp = exp;
 	host->source = xstrdup(source);
 }
 
@@ -89,7 +91,7 @@ void fleet_hosts_release(struct fleet_hosts *h)
 	for (i = 0; i < h->nr; i++) {
 		free(h->hosts[i].name);
 		free(h->hosts[i].source);
-		json_object_put(h->hosts[i].exp);
+		experiment_doc_free(h->hosts[i].exp);
 		free(h->hosts[i].task);
 		free(h->hosts[i].error);
 		free(h->hosts[i].revert);
@@ -234,11 +236,8 @@ int fleet_hosts_read_file(struct fleet_hosts *h, const char *path,
 			    path);
 		fleet_hosts_add(h, name, path, NULL, NULL, why.buf);
 	} else {
-		/* the seam until fleet_merge() takes documents */
-		struct json_object *exp = experiment_doc_to_tree(r.doc.exp);
-
-		fleet_hosts_add(h, name, path, exp, NULL, NULL);
-		json_object_put(exp);
+		fleet_hosts_add(h, name, path, r.doc.exp, NULL, NULL);
+		r.doc.exp = NULL;
 	}
 	import_run_release(&r);
 	strbuf_release(&why);
