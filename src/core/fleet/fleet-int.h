@@ -51,6 +51,16 @@ bool fleet_same_plan(const struct experiment_doc *exp,
 		     const struct experiment_doc *ref, struct strbuf *why);
 
 /*
+ * What the hosts ran, from the reference (ref), into out: the factors
+ * and the settings of the nr_arms arms labelled labels[], alpha and
+ * equivalence, each printed after what out holds, as the fleet's
+ * experiment always had them.
+ */
+void fleet_copy_design(struct experiment_doc *out,
+		       const struct experiment_doc *ref,
+		       const char *const *labels, size_t nr_arms);
+
+/*
  * The environment of a fleet experiment into out (initialised here):
  * the nr hosts names[] (their experiments' environments envs[], NULL
  * for none), their kernel, machine and iotrial version when they share

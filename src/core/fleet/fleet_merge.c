@@ -508,60 +508,6 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 	fleet->nr_failed = (int64_t)failed;
 }
 
-/* The arm of exp labelled label, to change. */
-static struct exp_arm *arm_to_set(struct experiment_doc *exp, const char *label)
-{
-	return (struct exp_arm *)fleet_arm_by_label(exp, label);
-}
-
-/*
- * What the hosts ran, from the reference (ref), into out: the factors
- * and each arm's settings, alpha and equivalence, printed after what
- * out holds as the fleet's experiment always had them.
- */
-static void copy_design(struct experiment_doc *out,
-			const struct experiment_doc *ref,
-			const char *const *labels, size_t nr_arms)
-{
-	struct experiment_doc c;
-	size_t k;
-
-	experiment_doc_copy(&c, ref);
-	if (c.has_factors == MODEL_SET) {
-		experiment_doc_order_last(out, "factors");
-		out->factors = c.factors;
-		out->nr_factors = c.nr_factors;
-		out->has_factors = MODEL_SET;
-		c.factors = NULL;
-		c.nr_factors = 0;
-		c.has_factors = MODEL_ABSENT;
-	}
-	for (k = 0; k < nr_arms && k < out->nr_arms; k++) {
-		struct exp_arm *a = &out->arms[k];
-		struct exp_arm *from = arm_to_set(&c, labels[k]);
-
-		if (from && from->has_settings == MODEL_SET) {
-			a->settings = from->settings;
-			a->nr_settings = from->nr_settings;
-			a->has_settings = MODEL_SET;
-			from->settings = NULL;
-			from->nr_settings = 0;
-		}
-		if (from && from->has_asked == MODEL_SET) {
-			a->asked = from->asked;
-			a->nr_asked = from->nr_asked;
-			a->has_asked = MODEL_SET;
-			from->asked = NULL;
-			from->nr_asked = 0;
-		}
-	}
-	if (ref->has_alpha == MODEL_SET)
-		experiment_doc_copy_number(out, ref, "alpha");
-	if (ref->has_equivalence == MODEL_SET)
-		experiment_doc_copy_number(out, ref, "equivalence");
-	experiment_doc_release(&c);
-}
-
 /*
  * The experiment of the good hosts, analysed, into out (initialised
  * here): one run per arm and host, host-major within each arm, whose
@@ -642,7 +588,7 @@ static int build(const struct experiment_doc *ref, const struct host_row *rows,
 		run->host = xstrdup(rows[k % nr].h->name);
 	}
 	/* the factors and each arm's settings, as the hosts ran them */
-	copy_design(out, ref, labels, nr_arms);
+	fleet_copy_design(out, ref, labels, nr_arms);
 	analysis_opts_init(&o);
 	if (out->has_alpha == MODEL_SET)
 		o.alpha = out->alpha;
