@@ -10,6 +10,7 @@
  *  - hosts whose factors or settings differ from most hosts' are
  *    refused with the difference (also when the odd one is the first);
  *  - the merged environment names the fleet and the controller;
+ *  - the merged experiment keeps the member order merges printed;
  *  - a host whose revert did not run (or failed) is failed and named;
  *  - the hosts ansible-playbook --list-hosts prints;
  *  - the playbook refuses what Ansible would template, keeps the
@@ -31,6 +32,7 @@
 #include <json-c/json.h>
 #include "core/experiment/import.h"
 #include "core/fleet/fleet.h"
+#include "core/model/model_json.h"
 #include "core/model/model_tree.h"
 #include "core/report/fleet_text.h"
 #include "fleet_vectors.h"
@@ -658,6 +660,60 @@ static void test_fleet_env(void **state)
 	strbuf_release(&err);
 }
 
+/* Where needle first is in text, failing when it is not there. */
+static size_t where(const char *text, const char *needle)
+{
+	const char *p = strstr(text, needle);
+
+	if (!p)
+		fail_msg("no '%s' in %s", needle, text);
+	return (size_t)(p - text);
+}
+
+/*
+ * The merged experiment keeps the member order the fleet merge has
+ * always printed (its JSON is an interface): the fleet's environment
+ * from its hostname, then the hosts' factors, alpha (as the hosts
+ * wrote it: 0.05) and equivalence, each run's block and host after
+ * its source, the fleet part and the origin last.
+ */
+static void test_member_order(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct experiment_doc doc;
+	struct json_object *e;
+	bool partial;
+
+	(void)state;
+	add_host(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"), NULL,
+		 NULL);
+	json_object_put(e);
+	add_host(&h, "a", "a.json", e = host_exp(120, r, v, "6.1.0"), NULL,
+		 NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &doc, &partial, &err), 0);
+	experiment_doc_encode(&doc, MODEL_ENCODE_PLAIN, &text);
+	assert_true(where(text.buf, "\"env\":{\"hostname\":\"fleet of 2") <
+		    where(text.buf, "\"factors\":"));
+	assert_true(where(text.buf, "\"factors\":") <
+		    where(text.buf, "\"alpha\":0.05,\"equivalence\":0.02,"));
+	assert_true(where(text.buf, "\"equivalence\":") <
+		    where(text.buf, "\"verdicts\":"));
+	assert_true(where(text.buf, "\"verdicts\":") <
+		    where(text.buf, "\"fleet\":"));
+	assert_true(where(text.buf, "\"fleet\":") <
+		    where(text.buf, "\"origin\":\"fleet\"}"));
+	where(text.buf, "\"source\":\"a.json\",\"block\":0,\"host\":\"a\"}");
+	where(text.buf, "\"source\":\"b.json\",\"block\":1,\"host\":\"b\"}");
+	experiment_doc_release(&doc);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+	strbuf_release(&text);
+}
+
 /*
  * A host whose revert did not run is failed and named: it may still
  * hold a change. A host whose compare failed keeps that error when its
@@ -858,6 +914,7 @@ int main(void)
 	    cmocka_unit_test(test_baseline_out_of_range),
 	    cmocka_unit_test(test_disagreeing_hosts),
 	    cmocka_unit_test(test_fleet_env),
+	    cmocka_unit_test(test_member_order),
 	    cmocka_unit_test(test_revert_not_done),
 	    cmocka_unit_test(test_list_hosts),
 	    cmocka_unit_test(test_plan_refusals),
