@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../core/fleet/fleet.h"
-#include "../core/report/fleet_text.h"
-#include "../core/report/report.h"
+#include "../core/model/model_json.h"
+#include "../core/report/page.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/outfile.h"
@@ -201,7 +201,7 @@ static void last_words(const char *text, struct strbuf *out)
 static int merge_and_report(struct fleet_hosts *h, const struct fleet_args *a)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct json_object *exp = NULL;
+	struct experiment_doc exp;
 	char id[STORE_ID_LEN + 1] = "";
 	bool partial = false;
 	int ret = EXIT_OK;
@@ -211,20 +211,26 @@ static int merge_and_report(struct fleet_hosts *h, const struct fleet_args *a)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (a->json && cli_write_json(a->json, exp)) {
-		ret = EXIT_RUNTIME;
-		goto out;
+	if (a->json) {
+		experiment_doc_encode(&exp, 0, &out);
+		if (cli_write_doc(a->json, &out)) {
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		strbuf_reset(&out);
 	}
 	if (a->json && !strcmp(a->json, "-"))
 		goto done;
 	if (*id)
 		strbuf_addf(&out, "fleet experiment %s\n\n", id);
-	if (report_experiment_text(exp, &out, &err)) {
+	if (report_page(&exp, &emit_text_ops, REPORT_PAGE_VERDICTS, &out,
+			&err)) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	report_fleet_text(exp, &out);
+	/* the fleet's table is the merge's own: it follows the verdicts */
+	report_page(&exp, &emit_text_ops, REPORT_SEC(fleet), &out, &err);
 	fputs(out.buf, stdout);
 done:
 	if (partial) {
@@ -233,7 +239,7 @@ done:
 			"above)");
 	}
 out:
-	json_object_put(exp);
+	experiment_doc_release(&exp);
 	strbuf_release(&err);
 	strbuf_release(&out);
 	return ret;

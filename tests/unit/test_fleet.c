@@ -10,6 +10,7 @@
  *  - hosts whose factors or settings differ from most hosts' are
  *    refused with the difference (also when the odd one is the first);
  *  - the merged environment names the fleet and the controller;
+ *  - the merged experiment keeps the member order merges printed;
  *  - a host whose revert did not run (or failed) is failed and named;
  *  - the hosts ansible-playbook --list-hosts prints;
  *  - the playbook refuses what Ansible would template, keeps the
@@ -24,12 +25,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "core/experiment/import.h"
 #include "core/fleet/fleet.h"
+#include "core/model/model_json.h"
+#include "core/model/model_tree.h"
 #include "core/report/fleet_text.h"
 #include "fleet_vectors.h"
 #include "util/banned.h"
@@ -38,6 +42,40 @@ static const char *const labels[3] = {"read_ahead_kb=128", "read_ahead_kb=1024",
 				      "read_ahead_kb=4096"};
 
 static const char *str(struct json_object *o, const char *key);
+
+/*
+ * The hosts' experiments are built here as trees: each is decoded as
+ * the merge reads a host's file (strictly), and the merged document is
+ * looked at as its tree.
+ */
+static void add_host(struct fleet_hosts *h, const char *name,
+		     const char *source, struct json_object *e,
+		     const char *task, const char *error)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct experiment_doc *doc = NULL;
+
+	if (e) {
+		doc = calloc(1, sizeof(*doc));
+		assert_non_null(doc);
+		if (experiment_doc_from_tree(e, doc, 0, &err))
+			fail_msg("host '%s': %s", name, err.buf);
+	}
+	fleet_hosts_add(h, name, source, doc, task, error);
+	strbuf_release(&err);
+}
+
+/* fleet_merge(), its document as a tree into *out (NULL on failure). */
+static int merge(struct fleet_hosts *h, struct json_object **out, bool *partial,
+		 struct strbuf *err)
+{
+	struct experiment_doc doc;
+	int ret = fleet_merge(h, &doc, partial, err);
+
+	*out = ret ? NULL : experiment_doc_to_tree(&doc);
+	experiment_doc_release(&doc);
+	return ret;
+}
 static struct json_object *get(struct json_object *o, const char *path0,
 			       const char *path1);
 static const char *warning_with(struct json_object *exp, const char *needle);
@@ -191,15 +229,15 @@ static void test_vectors(void **state)
 				 fc->nr_hosts - i);
 			snprintf(src, sizeof(src), "fleet/%s.json", name);
 			if (fc->failed[i]) {
-				fleet_hosts_add(&h, name, src, NULL, "compare",
-						"cannot open the target");
+				add_host(&h, name, src, NULL, "compare",
+					 "cannot open the target");
 				continue;
 			}
 			e = host_exp(1000 + 37.0 * (double)i, r, v, "6.1.0");
-			fleet_hosts_add(&h, name, src, e, NULL, NULL);
+			add_host(&h, name, src, e, NULL, NULL);
 			json_object_put(e);
 		}
-		assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+		assert_int_equal(merge(&h, &exp, &partial, &err), 0);
 		assert_int_equal(partial, fc->nr_ok < fc->nr_hosts);
 		vs = get(exp, "verdicts", NULL);
 		assert_int_equal(json_object_array_length(vs), 2);
@@ -308,14 +346,14 @@ static void test_forged_host(void **state)
 			json_object_object_add(fv, "p_adjusted",
 					       json_object_new_double(0));
 		}
-		fleet_hosts_add(&h, name, "x.json", e, NULL, NULL);
+		add_host(&h, name, "x.json", e, NULL, NULL);
 		json_object_put(e);
 	}
 	e = host_exp(100, r, v, "6.1.0");
 	json_object_object_add(e, "runs", json_object_new_array());
-	fleet_hosts_add(&h, "h7", "h7.json", e, NULL, NULL);
+	add_host(&h, "h7", "h7.json", e, NULL, NULL);
 	json_object_put(e);
-	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_int_equal(merge(&h, &exp, &partial, &err), 0);
 	fv = json_object_array_get_idx(get(exp, "verdicts", NULL), 0);
 	assert_string_equal(str(fv, "verdict"), "slower");
 	assert_string_equal(str(fv, "agreement"), "all slower");
@@ -366,21 +404,21 @@ static void test_differs(void **state)
 	bool partial;
 
 	(void)state;
-	fleet_hosts_add(&h, "a", "a.json", e = host_exp(100, r, v, "6.1.0"),
-			NULL, NULL);
+	add_host(&h, "a", "a.json", e = host_exp(100, r, v, "6.1.0"), NULL,
+		 NULL);
 	json_object_put(e);
-	fleet_hosts_add(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"),
-			NULL, NULL);
+	add_host(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"), NULL,
+		 NULL);
 	json_object_put(e);
-	fleet_hosts_add(&h, "c", "c.json", e = host_exp(100, r, v, "6.5.0"),
-			NULL, NULL);
+	add_host(&h, "c", "c.json", e = host_exp(100, r, v, "6.5.0"), NULL,
+		 NULL);
 	json_object_put(e);
 	e = host_exp(100, r, v, "6.1.0");
 	arms = get(e, "arms", NULL);
 	json_object_array_del_idx(arms, 2, 1);
-	fleet_hosts_add(&h, "d", "d.json", e, NULL, NULL);
+	add_host(&h, "d", "d.json", e, NULL, NULL);
 	json_object_put(e);
-	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_int_equal(merge(&h, &exp, &partial, &err), 0);
 	assert_true(partial);
 	hosts = get(exp, "fleet", "hosts");
 	assert_string_equal(
@@ -412,8 +450,8 @@ static void test_differs(void **state)
 	fleet_hosts_release(&h);
 
 	/* nothing to merge */
-	fleet_hosts_add(&h, "x", "x.error", NULL, NULL, "unreachable");
-	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), -EINVAL);
+	add_host(&h, "x", "x.error", NULL, NULL, "unreachable");
+	assert_int_equal(merge(&h, &exp, &partial, &err), -EINVAL);
 	assert_null(exp);
 	assert_non_null(strstr(err.buf, "unreachable"));
 	fleet_hosts_release(&h);
@@ -444,14 +482,14 @@ static void test_observe_hosts(void **state)
 		    e, "switchback",
 		    json_tokener_parse(i ? "{\"blocks\": 7}"
 					 : "{\"blocks\": 6}"));
-		fleet_hosts_add(&h, i ? "b" : "a", i ? "b.json" : "a.json", e,
-				NULL, NULL);
+		add_host(&h, i ? "b" : "a", i ? "b.json" : "a.json", e, NULL,
+			 NULL);
 		json_object_put(e);
 	}
-	fleet_hosts_add(&h, "c", "c.json", e = host_exp(100, r, v, "6.1.0"),
-			NULL, NULL);
+	add_host(&h, "c", "c.json", e = host_exp(100, r, v, "6.1.0"), NULL,
+		 NULL);
 	json_object_put(e);
-	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_int_equal(merge(&h, &exp, &partial, &err), 0);
 	hosts = get(exp, "fleet", "hosts");
 	for (i = 0; i < 2; i++) {
 		ho = json_object_array_get_idx(hosts, (size_t)i);
@@ -483,10 +521,10 @@ static void test_baseline_out_of_range(void **state)
 	(void)state;
 	e = host_exp(100, r, v, "6.1.0");
 	json_object_object_add(e, "baseline", json_object_new_int(5));
-	fleet_hosts_add(&h, "a", "a.json", e, NULL, NULL);
-	fleet_hosts_add(&h, "b", "b.json", e, NULL, NULL);
+	add_host(&h, "a", "a.json", e, NULL, NULL);
+	add_host(&h, "b", "b.json", e, NULL, NULL);
 	json_object_put(e);
-	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_int_equal(merge(&h, &exp, &partial, &err), 0);
 	assert_false(partial);
 	assert_string_equal(
 	    str(json_object_array_get_idx(get(exp, "arms", NULL), 0), "label"),
@@ -533,16 +571,16 @@ static void test_disagreeing_hosts(void **state)
 	f = json_object_array_get_idx(get(e, "factors", NULL), 0);
 	json_object_array_put_idx(get(f, "values", NULL), 2,
 				  json_object_new_string("65536"));
-	fleet_hosts_add(&h, "a", "a.json", e, NULL, NULL);
+	add_host(&h, "a", "a.json", e, NULL, NULL);
 	json_object_put(e);
-	fleet_hosts_add(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"),
-			NULL, NULL);
+	add_host(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"), NULL,
+		 NULL);
 	json_object_put(e);
 	/* "c": the same knob, set on a disk of its own: that agrees */
 	e = host_exp(100, r, v, "6.1.0");
 	f = json_object_array_get_idx(get(e, "factors", NULL), 0);
 	json_object_object_add(f, "object", json_object_new_string("sdc"));
-	fleet_hosts_add(&h, "c", "c.json", e, NULL, NULL);
+	add_host(&h, "c", "c.json", e, NULL, NULL);
 	json_object_put(e);
 	/* "d": the baseline arm sets another value */
 	e = host_exp(100, r, v, "6.1.0");
@@ -550,9 +588,9 @@ static void test_disagreeing_hosts(void **state)
 	    get(json_object_array_get_idx(get(e, "arms", NULL), 0), "settings",
 		NULL),
 	    "read_ahead_kb", json_object_new_string("|/tmp/evil"));
-	fleet_hosts_add(&h, "d", "d.json", e, NULL, NULL);
+	add_host(&h, "d", "d.json", e, NULL, NULL);
 	json_object_put(e);
-	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_int_equal(merge(&h, &exp, &partial, &err), 0);
 	assert_true(partial);
 	hosts = get(exp, "fleet", "hosts");
 	assert_string_equal(str(json_object_array_get_idx(hosts, 0), "status"),
@@ -595,16 +633,16 @@ static void test_fleet_env(void **state)
 
 	(void)state;
 	assert_int_equal(uname(&u), 0);
-	fleet_hosts_add(&h, "fleet-h1", "1.json",
-			e = host_exp(100, r, v, "6.1.0"), NULL, NULL);
+	add_host(&h, "fleet-h1", "1.json", e = host_exp(100, r, v, "6.1.0"),
+		 NULL, NULL);
 	json_object_put(e);
-	fleet_hosts_add(&h, "fleet-h2", "2.json",
-			e = host_exp(100, r, v, "6.1.0"), NULL, NULL);
+	add_host(&h, "fleet-h2", "2.json", e = host_exp(100, r, v, "6.1.0"),
+		 NULL, NULL);
 	json_object_put(e);
-	fleet_hosts_add(&h, "fleet-h3", "3.json",
-			e = host_exp(100, r, v, "6.5.0"), NULL, NULL);
+	add_host(&h, "fleet-h3", "3.json", e = host_exp(100, r, v, "6.5.0"),
+		 NULL, NULL);
 	json_object_put(e);
-	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_int_equal(merge(&h, &exp, &partial, &err), 0);
 	env = get(exp, "env", NULL);
 	snprintf(want, sizeof(want),
 		 "fleet of 3 hosts: fleet-h1, fleet-h2, fleet-h3 (merged on "
@@ -622,6 +660,60 @@ static void test_fleet_env(void **state)
 	strbuf_release(&err);
 }
 
+/* Where needle first is in text, failing when it is not there. */
+static size_t where(const char *text, const char *needle)
+{
+	const char *p = strstr(text, needle);
+
+	if (!p)
+		fail_msg("no '%s' in %s", needle, text);
+	return (size_t)(p - text);
+}
+
+/*
+ * The merged experiment keeps the member order the fleet merge has
+ * always printed (its JSON is an interface): the fleet's environment
+ * from its hostname, then the hosts' factors, alpha (as the hosts
+ * wrote it: 0.05) and equivalence, each run's block and host after
+ * its source, the fleet part and the origin last.
+ */
+static void test_member_order(void **state)
+{
+	static const double r[2] = {1.1, 0.9};
+	static const char *const v[2] = {"faster", "slower"};
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct fleet_hosts h = {0};
+	struct experiment_doc doc;
+	struct json_object *e;
+	bool partial;
+
+	(void)state;
+	add_host(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"), NULL,
+		 NULL);
+	json_object_put(e);
+	add_host(&h, "a", "a.json", e = host_exp(120, r, v, "6.1.0"), NULL,
+		 NULL);
+	json_object_put(e);
+	assert_int_equal(fleet_merge(&h, &doc, &partial, &err), 0);
+	experiment_doc_encode(&doc, MODEL_ENCODE_PLAIN, &text);
+	assert_true(where(text.buf, "\"env\":{\"hostname\":\"fleet of 2") <
+		    where(text.buf, "\"factors\":"));
+	assert_true(where(text.buf, "\"factors\":") <
+		    where(text.buf, "\"alpha\":0.05,\"equivalence\":0.02,"));
+	assert_true(where(text.buf, "\"equivalence\":") <
+		    where(text.buf, "\"verdicts\":"));
+	assert_true(where(text.buf, "\"verdicts\":") <
+		    where(text.buf, "\"fleet\":"));
+	assert_true(where(text.buf, "\"fleet\":") <
+		    where(text.buf, "\"origin\":\"fleet\"}"));
+	where(text.buf, "\"source\":\"a.json\",\"block\":0,\"host\":\"a\"}");
+	where(text.buf, "\"source\":\"b.json\",\"block\":1,\"host\":\"b\"}");
+	experiment_doc_release(&doc);
+	fleet_hosts_release(&h);
+	strbuf_release(&err);
+	strbuf_release(&text);
+}
+
 /*
  * A host whose revert did not run is failed and named: it may still
  * hold a change. A host whose compare failed keeps that error when its
@@ -637,19 +729,18 @@ static void test_revert_not_done(void **state)
 	bool partial;
 
 	(void)state;
-	fleet_hosts_add(&h, "a", "a.json", e = host_exp(100, r, v, "6.1.0"),
-			NULL, NULL);
+	add_host(&h, "a", "a.json", e = host_exp(100, r, v, "6.1.0"), NULL,
+		 NULL);
 	json_object_put(e);
 	fleet_hosts_set_revert(&h, "a", "ok", NULL);
-	fleet_hosts_add(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"),
-			NULL, NULL);
+	add_host(&h, "b", "b.json", e = host_exp(100, r, v, "6.1.0"), NULL,
+		 NULL);
 	json_object_put(e);
 	fleet_hosts_set_revert(&h, "b", "not run", "the play ended");
-	fleet_hosts_add(&h, "c", "c.error", NULL, "compare",
-			"killed by signal 9");
+	add_host(&h, "c", "c.error", NULL, "compare", "killed by signal 9");
 	fleet_hosts_set_revert(&h, "c", "failed",
 			       "iotrial revert failed: exit status 1");
-	assert_int_equal(fleet_merge(&h, &exp, &partial, &err), 0);
+	assert_int_equal(merge(&h, &exp, &partial, &err), 0);
 	assert_true(partial);
 	hosts = get(exp, "fleet", "hosts");
 	b = json_object_array_get_idx(hosts, 1);
@@ -823,6 +914,7 @@ int main(void)
 	    cmocka_unit_test(test_baseline_out_of_range),
 	    cmocka_unit_test(test_disagreeing_hosts),
 	    cmocka_unit_test(test_fleet_env),
+	    cmocka_unit_test(test_member_order),
 	    cmocka_unit_test(test_revert_not_done),
 	    cmocka_unit_test(test_list_hosts),
 	    cmocka_unit_test(test_plan_refusals),

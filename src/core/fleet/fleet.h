@@ -64,20 +64,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <json-c/json.h>
+#include "../model/experiment_doc.h"
 #include "../store/store.h"
 #include "../../util/strbuf.h"
 
 /* One host's result as read: an experiment, or why there is none. */
 struct fleet_host {
-	char *name;		 /* inventory name, from the file name */
-	char *source;		 /* the file it came from */
-	struct json_object *exp; /* its experiment object (owned), or NULL */
-	char *task;		 /* the task that failed, or NULL */
-	char *error;		 /* why the host failed, or NULL */
-	char *revert;		 /* its revert: "ok", "failed", "not run";
-				    NULL: none was due (or no record) */
-	char *revert_error;	 /* why it failed or did not run, or NULL */
+	char *name;		    /* inventory name, from the file name */
+	char *source;		    /* the file it came from */
+	struct experiment_doc *exp; /* its experiment, decoded (owned), or
+				       NULL */
+	char *task;		    /* the task that failed, or NULL */
+	char *error;		    /* why the host failed, or NULL */
+	char *revert;		    /* its revert: "ok", "failed", "not run";
+				       NULL: none was due (or no record) */
+	char *revert_error;	    /* why it failed or did not run, or NULL */
 };
 
 /* The hosts of a fleet run. */
@@ -107,9 +108,10 @@ int fleet_hosts_read_file(struct fleet_hosts *h, const char *path,
 int fleet_hosts_read_dir(struct fleet_hosts *h, const char *dir,
 			 struct strbuf *err);
 
-/* Add a host by hand: exp (a reference is taken) or error. */
+/* Add a host by hand: exp (taken over: h frees it, also when it keeps
+ * the host's error instead) or error. */
 void fleet_hosts_add(struct fleet_hosts *h, const char *name,
-		     const char *source, struct json_object *exp,
+		     const char *source, struct experiment_doc *exp,
 		     const char *task, const char *error);
 /* Say what came of host name's revert (fleet_host.revert), why. */
 void fleet_hosts_set_revert(struct fleet_hosts *h, const char *name,
@@ -123,21 +125,22 @@ void fleet_hosts_release(struct fleet_hosts *h);
  * factors and arm settings most good hosts share; hosts whose
  * experiment does not fit it (another workload, metric, set of arms,
  * factors or settings) are failed with the difference named, and so
- * are hosts whose revert did not run or failed. Returns 0 with *out
- * (caller owns) and *out_partial true when some host failed, or -EINVAL
- * with err set when no host has a result.
+ * are hosts whose revert did not run or failed. out is initialised
+ * here (release it even after an error). Returns 0 with out filled and
+ * *out_partial true when some host failed, or -EINVAL with err set when
+ * no host has a result.
  */
-int fleet_merge(struct fleet_hosts *h, struct json_object **out,
+int fleet_merge(struct fleet_hosts *h, struct experiment_doc *out,
 		bool *out_partial, struct strbuf *err);
 
 /*
  * fleet_merge(), then the fleet experiment kept in the results store at
  * db (NULL: the default) unless db_skip: its id into out_id ("" when
  * not kept). Returns 0, or -errno with err set when the merge or the
- * store failed (*out is then the merged experiment or NULL).
+ * store failed (out then holds the merged experiment, or nothing).
  */
 int fleet_merge_keep(struct fleet_hosts *h, const char *db, bool db_skip,
-		     struct json_object **out, bool *out_partial,
+		     struct experiment_doc *out, bool *out_partial,
 		     char out_id[STORE_ID_LEN + 1], struct strbuf *err);
 
 /* What fleet_plan_playbook() needs. */

@@ -3,67 +3,67 @@
  * and merging (fleet_merge.c): the hosts' experiments are matched arm by
  * arm through their labels, baseline first.
  */
-#include <math.h>
 #include <string.h>
 #include "fleet-int.h"
-#include "../report/expjson.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-struct json_object *fleet_arm_by_label(struct json_object *exp,
-				       const char *label, int *out_index)
+/* The label of arm a, "" when it has none. */
+static const char *label_of(const struct exp_arm *a)
 {
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	size_t i, n = arms ? json_object_array_length(arms) : 0;
+	return a->label ? a->label : "";
+}
 
-	for (i = 0; i < n; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
+const struct exp_arm *fleet_arm_by_label(const struct experiment_doc *exp,
+					 const char *label)
+{
+	size_t i;
 
-		if (!strcmp(expjson_str(a, "label"), label)) {
-			if (out_index)
-				*out_index = (int)i;
-			return a;
-		}
-	}
+	for (i = 0; i < exp->nr_arms; i++)
+		if (!strcmp(label_of(&exp->arms[i]), label))
+			return &exp->arms[i];
+	return NULL;
+}
+
+const struct exp_verdict *
+fleet_verdict_by_label(const struct experiment_doc *exp, const char *label)
+{
+	size_t i;
+
+	for (i = 0; exp && i < exp->nr_verdicts; i++)
+		if (!strcmp(exp->verdicts[i].label ? exp->verdicts[i].label
+						   : "",
+			    label))
+			return &exp->verdicts[i];
 	return NULL;
 }
 
 /* The index of exp's baseline arm: its "baseline", or 0 when that is
  * missing or names no arm. */
-static size_t baseline_index(struct json_object *exp)
+static size_t baseline_index(const struct experiment_doc *exp)
 {
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	double b = expjson_num(exp, "baseline");
-	size_t n = arms ? json_object_array_length(arms) : 0;
-
-	return isfinite(b) && b >= 0 && b < (double)n ? (size_t)b : 0;
+	if (exp->has_baseline == MODEL_SET && exp->baseline >= 0 &&
+	    (uint64_t)exp->baseline < exp->nr_arms)
+		return (size_t)exp->baseline;
+	return 0;
 }
 
-const char *fleet_baseline_label(struct json_object *exp)
+const char *fleet_baseline_label(const struct experiment_doc *exp)
 {
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-
-	if (!arms || !json_object_array_length(arms))
+	if (!exp->nr_arms)
 		return "";
-	return expjson_str(json_object_array_get_idx(arms, baseline_index(exp)),
-			   "label");
+	return label_of(&exp->arms[baseline_index(exp)]);
 }
 
-size_t fleet_arm_labels(struct json_object *ref, const char ***out)
+size_t fleet_arm_labels(const struct experiment_doc *ref, const char ***out)
 {
-	struct json_object *arms =
-	    expjson_get_type(ref, "arms", json_type_array);
-	size_t i, n = arms ? json_object_array_length(arms) : 0, k = 1;
+	size_t i, n = ref->nr_arms, k = 1;
 	size_t b = baseline_index(ref);
 
 	*out = xcalloc(n ? n : 1, sizeof(**out));
 	(*out)[0] = fleet_baseline_label(ref);
 	for (i = 0; i < n; i++)
 		if (i != b)
-			(*out)[k++] = expjson_str(
-			    json_object_array_get_idx(arms, i), "label");
+			(*out)[k++] = label_of(&ref->arms[i]);
 	return n;
 }

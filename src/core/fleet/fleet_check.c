@@ -11,117 +11,165 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fleet.h"
 #include "fleet-int.h"
 #include "../experiment/experiment.h"
+#include "../model/model_tree.h"
 #include "../report/expjson.h"
 #include "../report/suspect.h"
 #include "../stats/analysis.h"
 #include "../../util/error.h"
 #include "../../util/banned.h"
 
-int fleet_host_reanalyze(struct json_object *exp, struct json_object **out,
+/*
+ * Give each verdict of exp stored without its marks ("suspect": a file
+ * of an older iotrial) the ones its file's runs and arms give, as
+ * suspect_reasons() computes them for a reader of the file.
+ */
+static void fill_marks(struct experiment_doc *exp)
+{
+	struct json_object *tree = NULL;
+	struct strbuf err = STRBUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < exp->nr_verdicts; i++) {
+		struct exp_verdict *v = &exp->verdicts[i];
+		struct json_object *sr;
+
+		if (v->has_suspect == MODEL_SET)
+			continue;
+		if (!tree) {
+			/* no verdict's own marks: each is computed from
+			 * its arm, whichever verdict names it */
+			struct experiment_doc bare;
+
+			experiment_doc_copy(&bare, exp);
+			for (j = 0; j < bare.nr_verdicts; j++)
+				bare.verdicts[j].has_suspect = MODEL_ABSENT;
+			tree = experiment_doc_to_tree(&bare);
+			experiment_doc_release(&bare);
+		}
+		sr = suspect_reasons(tree, expjson_verdict(tree, (int)v->arm));
+		strbuf_reset(&err);
+		free(v->suspect);
+		v->suspect = NULL;
+		v->nr_suspect = 0;
+		if (!exp_suspects_from_tree(sr, &v->suspect, &v->nr_suspect,
+					    &err))
+			v->has_suspect = MODEL_SET;
+		model_tree_free(sr);
+	}
+	model_tree_free(tree);
+	strbuf_release(&err);
+}
+
+int fleet_host_reanalyze(struct experiment_doc *exp, struct experiment_doc *out,
 			 struct strbuf *why)
 {
-	struct json_object *copy = NULL, *runs, *arms, *b;
+	struct json_object *copy;
 	struct analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
 	int ret;
 
-	*out = NULL;
-	runs = expjson_get_type(exp, "runs", json_type_array);
-	if (!runs || !json_object_array_length(runs))
+	experiment_doc_init(out);
+	if (!exp->nr_runs)
 		return err_set(why, -EINVAL,
 			       "its file has no runs, so its verdicts cannot "
 			       "be checked");
-	if (json_object_deep_copy(exp, &copy, NULL) || !copy)
-		return err_set(why, -ENOMEM, "cannot copy its experiment");
+	fill_marks(exp);
+	/* the analysis works on the experiment engine's tree */
+	copy = experiment_doc_to_tree(exp);
 	/* what the host's compare analysed with, as the file says */
 	analysis_opts_init(&o);
 	/* a "baseline" that names no arm is arm 0, as the merge takes it
 	 * (fleet_baseline_label()) */
-	arms = expjson_get_type(copy, "arms", json_type_array);
-	if ((b = expjson_get(copy, "baseline")) && arms &&
-	    json_object_get_int(b) > 0 &&
-	    (size_t)json_object_get_int(b) < json_object_array_length(arms))
-		o.baseline = (unsigned)json_object_get_int(b);
-	if ((b = expjson_get(copy, "alpha")))
-		o.alpha = json_object_get_double(b);
-	if ((b = expjson_get(copy, "equivalence")))
-		o.margin = json_object_get_double(b);
+	if (exp->has_baseline == MODEL_SET && exp->baseline > 0 &&
+	    (uint64_t)exp->baseline < exp->nr_arms)
+		o.baseline = (unsigned)exp->baseline;
+	if (exp->has_alpha == MODEL_SET)
+		o.alpha = exp->alpha;
+	if (exp->has_equivalence == MODEL_SET)
+		o.margin = exp->equivalence;
 	ret = experiment_analyze_json(copy, &o, &err);
 	/* a compare run with --strict turned its flagged winners into
 	 * "suspect" after the analysis: so does the check */
-	if (!ret && json_object_get_boolean(expjson_get(exp, "strict")))
+	if (!ret && exp->has_strict == MODEL_SET && exp->strict)
 		suspect_apply_strict(copy);
-	if (ret) {
+	if (!ret)
+		ret = experiment_doc_from_tree(copy, out, 0, &err);
+	if (ret)
 		err_set(why, ret, "its runs cannot be analysed: %s", err.buf);
-		json_object_put(copy);
-	} else {
-		*out = copy;
-	}
+	model_tree_free(copy);
 	strbuf_release(&err);
 	return ret;
 }
 
-/* Do the numbers a and b (either may be missing) differ? */
-static bool num_differs(struct json_object *a, struct json_object *b)
+/* Number i (ratio, ci_low, ci_high, p_adjusted) of verdict v (NULL:
+ * none), NaN where it has none. */
+static double num_of(const struct exp_verdict *v, int i)
 {
-	double x, y;
+	if (!v || !v->cmp)
+		return NAN;
+	switch (i) {
+	case 0:
+		return v->cmp->ratio;
+	case 1:
+		return v->cmp->ci_low;
+	case 2:
+		return v->cmp->ci_high;
+	default:
+		return v->cmp->p_adjusted;
+	}
+}
 
-	if (!a || (!json_object_is_type(a, json_type_double) &&
-		   !json_object_is_type(a, json_type_int)))
+/* Do the numbers x (the file's claim; NaN: none) and y (NaN: none)
+ * differ? */
+static bool num_differs(double x, double y)
+{
+	if (isnan(x))
 		return false; /* the file claims nothing here */
-	x = json_object_get_double(a);
-	if (!b)
-		return isfinite(x);
-	y = json_object_get_double(b);
 	if (!isfinite(x) || !isfinite(y))
 		return isfinite(x) != isfinite(y);
 	return fabs(x - y) > 1e-6 * fmax(1.0, fabs(y));
 }
 
-/* "faster, ratio 1.002, p 0.812": what verdict v says. */
-static void says(struct json_object *v, struct strbuf *out)
+/* The verdict v names, "no verdict" when none. */
+static const char *name_of(const struct exp_verdict *v)
 {
-	double r = expjson_num(v, "ratio"), p = expjson_num(v, "p_adjusted");
+	return v && v->verdict && *v->verdict ? v->verdict : "no verdict";
+}
 
-	strbuf_addstr(out, *expjson_str(v, "verdict")
-			       ? expjson_str(v, "verdict")
-			       : "no verdict");
+/* "faster, ratio 1.002, p 0.812": what verdict v says. */
+static void says(const struct exp_verdict *v, struct strbuf *out)
+{
+	double r = num_of(v, 0), p = num_of(v, 3);
+
+	strbuf_addstr(out, name_of(v));
 	if (isfinite(r))
 		strbuf_addf(out, ", ratio %.3f", r);
 	if (isfinite(p))
 		strbuf_addf(out, ", p %.3g", p);
 }
 
-bool fleet_verdict_disagrees(struct json_object *stated,
-			     struct json_object *checked, struct strbuf *what)
+bool fleet_verdict_disagrees(const struct exp_verdict *stated,
+			     const struct exp_verdict *checked,
+			     struct strbuf *what)
 {
-	static const char *const keys[] = {"ratio", "ci_low", "ci_high",
-					   "p_adjusted"};
-	const char *sv, *cv;
-	bool differs = false;
-	size_t i;
+	bool differs;
+	int i;
 
 	if (!stated)
 		return false; /* a file that claims no verdict claims nothing */
-	sv = expjson_str(stated, "verdict");
-	cv = checked ? expjson_str(checked, "verdict") : "no verdict";
-	if (strcmp(*sv ? sv : "no verdict", *cv ? cv : "no verdict"))
-		differs = true;
-	for (i = 0; i < sizeof(keys) / sizeof(*keys) && !differs; i++)
-		differs = num_differs(expjson_get(stated, keys[i]),
-				      expjson_get(checked, keys[i]));
+	differs = strcmp(name_of(stated), name_of(checked)) != 0;
+	for (i = 0; i < 4 && !differs; i++)
+		differs = num_differs(num_of(stated, i), num_of(checked, i));
 	if (differs) {
 		strbuf_addstr(what, "its file says ");
 		says(stated, what);
 		strbuf_addstr(what, ", its runs give ");
-		if (checked)
-			says(checked, what);
-		else
-			strbuf_addstr(what, "no verdict");
+		says(checked, what);
 	}
 	return differs;
 }

@@ -14,9 +14,10 @@
 #include "fleet.h"
 #include "fleet-int.h"
 #include "../experiment/experiment.h"
+#include "../model/model_json.h"
 #include "../model/model_tree.h"
 #include "../report/expjson.h"
-#include "../report/suspect.h"
+#include "../report/log_text.h"
 #include "../stats/analysis.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -29,53 +30,44 @@ static const char *const env_keys[NR_ENV] = {"kernel", "devices", "schedulers"};
 /* What merge knows of one good host. */
 struct host_row {
 	struct fleet_host *h;
-	struct json_object *checked; /* h's experiment analysed again from
-					its runs (fleet_host_reanalyze()) */
-	double base_median;	     /* the baseline's median */
-	double *ratio;		     /* per fleet arm; [0] = 1 */
+	struct experiment_doc checked; /* h's experiment analysed again from
+					  its runs (fleet_host_reanalyze()) */
+	double base_median;	       /* the baseline's median */
+	double *ratio;		       /* per fleet arm; [0] = 1 */
 	char *env[NR_ENV];
 };
 
-/* The verdict object of arm label in exp, or NULL. */
-static struct json_object *verdict_by_label(struct json_object *exp,
-					    const char *label)
+/* s, or "" for none. */
+static const char *str(const char *s)
 {
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
-	size_t i, n = vs ? json_object_array_length(vs) : 0;
+	return s ? s : "";
+}
 
-	for (i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(vs, i);
-
-		if (!strcmp(expjson_str(v, "label"), label))
-			return v;
-	}
-	return NULL;
+/* The environment of exp: its own, or its first run's. */
+static const struct env_doc *env_doc_of(const struct experiment_doc *exp)
+{
+	if (exp->env)
+		return exp->env;
+	return exp->nr_runs && exp->runs[0].run ? exp->runs[0].run->env : NULL;
 }
 
 /* The kernel, devices and schedulers of exp's environment. */
-static void env_of(struct json_object *exp, char *out[NR_ENV])
+static void env_of(const struct experiment_doc *exp, char *out[NR_ENV])
 {
-	struct json_object *env = expjson_env(exp);
-	struct json_object *stack =
-	    expjson_get_type(env, "stack", json_type_object);
-	struct json_object *devs =
-	    expjson_get_type(stack, "devices", json_type_array);
+	const struct env_doc *env = env_doc_of(exp);
+	const struct env_stack *stack = env ? env->stack : NULL;
 	struct strbuf d = STRBUF_INIT, s = STRBUF_INIT;
-	size_t i, n = devs ? json_object_array_length(devs) : 0;
+	size_t i, n = stack ? stack->nr_devices : 0;
 
-	out[ENV_KERNEL] = xstrdup(expjson_str(env, "kernel_release"));
+	out[ENV_KERNEL] = xstrdup(env ? str(env->kernel_release) : "");
 	for (i = 0; i < n; i++) {
-		struct json_object *dev = json_object_array_get_idx(devs, i);
-		const char *model = expjson_str(dev, "model");
+		const struct env_device *dev = &stack->devices[i];
+		const char *model = str(dev->model);
 
-		strbuf_addf(&d, "%s%s%s%s", i ? " " : "",
-			    expjson_str(dev, "driver"), *model ? "/" : "",
-			    model);
+		strbuf_addf(&d, "%s%s%s%s", i ? " " : "", str(dev->driver),
+			    *model ? "/" : "", model);
 		strbuf_addf(&s, "%s%s", i ? " " : "",
-			    *expjson_str(dev, "scheduler")
-				? expjson_str(dev, "scheduler")
-				: "-");
+			    *str(dev->scheduler) ? dev->scheduler : "-");
 	}
 	out[ENV_DEVICES] = strbuf_detach(&d, NULL);
 	out[ENV_SCHEDULERS] = strbuf_detach(&s, NULL);
@@ -86,8 +78,26 @@ static void fail_host(struct fleet_host *h, const char *why)
 {
 	free(h->error);
 	h->error = xstrdup(why);
-	json_object_put(h->exp);
+	experiment_doc_free(h->exp);
 	h->exp = NULL;
+}
+
+/* The metric exp is judged by, "" when it names none. */
+static const char *metric_of(const struct experiment_doc *exp)
+{
+	return exp->metric ? str(exp->metric->name) : "";
+}
+
+/* The median of arm a (NULL: none), NaN when it has none. */
+static double median_of(const struct exp_arm *a)
+{
+	return a && a->summary ? a->summary->median : NAN;
+}
+
+/* The ratio of verdict v (NULL: none), NaN when it has none. */
+static double ratio_of(const struct exp_verdict *v)
+{
+	return v && v->cmp ? v->cmp->ratio : NAN;
 }
 
 /*
@@ -96,54 +106,51 @@ static void fail_host(struct fleet_host *h, const char *why)
  * analysed again (row->checked), never from what its file concludes.
  * 0, or -EINVAL with why.
  */
-static int fill_row(struct host_row *row, struct json_object *ref,
+static int fill_row(struct host_row *row, const struct experiment_doc *ref,
 		    const char *const *labels, size_t nr_arms,
 		    struct strbuf *why)
 {
-	struct json_object *exp = row->h->exp, *a, *v;
+	struct experiment_doc *exp = row->h->exp;
+	const struct experiment_doc *c = &row->checked;
 	size_t k;
 	double m;
 
-	if (strcmp(expjson_str(exp, "workload"), expjson_str(ref, "workload")))
-		return err_set(
-		    why, -EINVAL, "it ran workload '%s', the fleet '%s'",
-		    expjson_str(exp, "workload"), expjson_str(ref, "workload"));
-	if (strcmp(expjson_str(expjson_get(exp, "metric"), "name"),
-		   expjson_str(expjson_get(ref, "metric"), "name")))
+	experiment_doc_init(&row->checked);
+	if (strcmp(str(exp->workload), str(ref->workload)))
+		return err_set(why, -EINVAL,
+			       "it ran workload '%s', the fleet '%s'",
+			       str(exp->workload), str(ref->workload));
+	if (strcmp(metric_of(exp), metric_of(ref)))
 		return err_set(why, -EINVAL,
 			       "it judged by metric '%s', the fleet by '%s'",
-			       expjson_str(expjson_get(exp, "metric"), "name"),
-			       expjson_str(expjson_get(ref, "metric"), "name"));
-	a = expjson_get_type(exp, "arms", json_type_array);
-	if (!a || json_object_array_length(a) != nr_arms ||
+			       metric_of(exp), metric_of(ref));
+	if (exp->nr_arms != nr_arms ||
 	    strcmp(fleet_baseline_label(exp), labels[0]))
 		return err_set(why, -EINVAL,
 			       "its arms are not the fleet's (baseline '%s', "
 			       "%zu arms)",
-			       fleet_baseline_label(exp),
-			       a ? json_object_array_length(a) : 0);
+			       fleet_baseline_label(exp), exp->nr_arms);
 	if (fleet_same_factors(exp, ref, why) ||
-	    fleet_same_settings(exp, ref, labels, nr_arms, why) ||
-	    fleet_host_reanalyze(exp, &row->checked, why))
+	    fleet_same_settings(exp, ref, labels, nr_arms, why))
 		return -EINVAL;
-	exp = row->checked;
-	m = expjson_num(fleet_arm_by_label(exp, labels[0], NULL), "median");
+	if (fleet_host_reanalyze(exp, &row->checked, why))
+		return -EINVAL;
+	m = median_of(fleet_arm_by_label(c, labels[0]));
 	if (!(m > 0) || !isfinite(m))
 		return err_set(why, -EINVAL, "its baseline '%s' has no median",
 			       labels[0]);
 	row->base_median = m;
 	row->ratio[0] = 1;
 	for (k = 1; k < nr_arms; k++) {
+		const struct exp_arm *a = fleet_arm_by_label(c, labels[k]);
 		double r;
 
-		a = fleet_arm_by_label(exp, labels[k], NULL);
 		if (!a)
 			return err_set(why, -EINVAL, "it has no arm '%s'",
 				       labels[k]);
-		v = verdict_by_label(exp, labels[k]);
-		r = expjson_num(v, "ratio");
+		r = ratio_of(fleet_verdict_by_label(c, labels[k]));
 		if (!(r > 0) || !isfinite(r))
-			r = expjson_num(a, "median") / m;
+			r = median_of(a) / m;
 		if (!(r > 0) || !isfinite(r))
 			return err_set(why, -EINVAL,
 				       "its arm '%s' has no ratio and no "
@@ -151,7 +158,7 @@ static int fill_row(struct host_row *row, struct json_object *ref,
 				       labels[k]);
 		row->ratio[k] = r;
 	}
-	env_of(exp, row->env);
+	env_of(c, row->env);
 	return 0;
 }
 
@@ -160,16 +167,6 @@ static int cmp_hosts(const void *a, const void *b)
 {
 	return strcmp(((const struct fleet_host *)a)->name,
 		      ((const struct fleet_host *)b)->name);
-}
-
-/* Copy member key of from into to, when from has it. */
-static void copy_member(struct json_object *to, struct json_object *from,
-			const char *key)
-{
-	struct json_object *v = expjson_get(from, key);
-
-	if (v)
-		json_object_object_add(to, key, json_object_get(v));
 }
 
 /* The value most rows have for env key k (the first among equals). */
@@ -209,101 +206,119 @@ static const char *agreement(size_t faster, size_t slower, size_t equiv,
 	return "unclear";
 }
 
-/* Add the hosts' verdict counts and agreement to the fleet verdicts. */
-static void add_heterogeneity(struct json_object *exp,
-			      const struct host_row *rows, size_t nr,
-			      const char *const *labels, size_t nr_arms,
-			      struct json_object *warnings)
+/* Append the warning w to exp's. */
+static void add_warning(struct experiment_doc *exp, const char *w)
 {
-	struct json_object *vs =
-	    expjson_get_type(exp, "verdicts", json_type_array);
+	exp->warnings = xrealloc(exp->warnings, (exp->nr_warnings + 1) *
+						    sizeof(*exp->warnings));
+	exp->warnings[exp->nr_warnings++] = xstrdup(w);
+	exp->has_warnings = MODEL_SET;
+}
+
+/* Count one more host under name in v's "hosts", in the order the
+ * names first came. */
+static void count_host(struct exp_verdict *v, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_hosts; i++)
+		if (!strcmp(v->hosts[i].name, name)) {
+			v->hosts[i].value++;
+			return;
+		}
+	v->hosts = xrealloc(v->hosts, (v->nr_hosts + 1) * sizeof(*v->hosts));
+	v->hosts[v->nr_hosts].name = xstrdup(name);
+	v->hosts[v->nr_hosts++].value = 1;
+}
+
+/* Add the hosts' verdict counts and agreement to the fleet verdicts. */
+static void add_heterogeneity(struct experiment_doc *exp,
+			      const struct host_row *rows, size_t nr,
+			      const char *const *labels, size_t nr_arms)
+{
 	size_t k, i;
 
-	for (k = 1; k < nr_arms && vs; k++) {
-		struct json_object *v = verdict_by_label(exp, labels[k]);
-		struct json_object *counts = json_object_new_object();
+	for (k = 1; k < nr_arms && exp->has_verdicts == MODEL_SET; k++) {
+		struct exp_verdict *v =
+		    (struct exp_verdict *)fleet_verdict_by_label(exp,
+								 labels[k]);
 		size_t f = 0, s = 0, e = 0;
 		double lo = INFINITY, hi = -INFINITY;
-		const char *agree;
 
 		if (!v)
 			continue;
+		free(v->hosts);
+		v->hosts = NULL;
+		v->nr_hosts = 0;
 		for (i = 0; i < nr; i++) {
-			struct json_object *hv =
-			    verdict_by_label(rows[i].checked, labels[k]);
-			const char *name =
-			    hv ? expjson_str(hv, "verdict") : "no verdict";
-			struct json_object *c;
+			const struct exp_verdict *hv =
+			    fleet_verdict_by_label(&rows[i].checked, labels[k]);
+			const char *name = hv ? str(hv->verdict) : "no verdict";
 
 			if (!*name)
 				name = "no verdict";
 			f += !strcmp(name, "faster");
 			s += !strcmp(name, "slower");
 			e += !strcmp(name, "equivalent");
-			c = expjson_get(counts, name);
-			json_object_object_add(
-			    counts, name,
-			    json_object_new_int(
-				(c ? json_object_get_int(c) : 0) + 1));
+			count_host(v, name);
 			lo = fmin(lo, rows[i].ratio[k]);
 			hi = fmax(hi, rows[i].ratio[k]);
 		}
-		agree = agreement(f, s, e, nr);
-		json_object_object_add(v, "hosts", counts);
-		json_object_object_add(v, "agreement",
-				       json_object_new_string(agree));
-		json_object_object_add(v, "host_ratio_min",
-				       json_object_new_double(lo));
-		json_object_object_add(v, "host_ratio_max",
-				       json_object_new_double(hi));
+		v->has_hosts = MODEL_SET;
+		free(v->agreement);
+		v->agreement = xstrdup(agreement(f, s, e, nr));
+		v->host_ratio_min = lo;
+		v->has_host_ratio_min = MODEL_SET;
+		v->host_ratio_max = hi;
+		v->has_host_ratio_max = MODEL_SET;
 		if (f && s) {
 			struct strbuf w = STRBUF_INIT;
 
-			json_object_object_add(
-			    v, "pooled_verdict",
-			    json_object_new_string(expjson_str(v, "verdict")));
-			json_object_object_add(v, "verdict",
-					       json_object_new_string("mixed"));
+			free(v->pooled_verdict);
+			v->pooled_verdict = xstrdup(str(v->verdict));
+			free(v->verdict);
+			v->verdict = xstrdup("mixed");
 			strbuf_addf(&w,
 				    "arm '%s': the hosts disagree: %zu "
 				    "faster, %zu slower (ratios %.3f to "
 				    "%.3f); the fleet has no single verdict",
 				    labels[k], f, s, lo, hi);
-			json_object_array_add(warnings,
-					      json_object_new_string(w.buf));
+			add_warning(exp, w.buf);
 			strbuf_release(&w);
 		}
 	}
 }
 
-/* A number of the verdict tree v into *out, absent (*has) where v has
- * none or null: the seam until the host's experiment is a document. */
-static void num_of(struct json_object *v, const char *key, double *out,
-		   uint8_t *has)
+/* The numbers and name of verdict v (NULL: none) into hv, each absent
+ * where v has none. */
+static void numbers_of(const struct exp_verdict *v,
+		       struct fleet_host_verdict *hv)
 {
-	*out = expjson_num(v, key);
-	*has = expjson_get(v, key) ? MODEL_SET : MODEL_ABSENT;
-}
+	const struct exp_comparison *c = v ? v->cmp : NULL;
 
-/* A string of the tree v, or NULL where v has none. */
-static char *str_of(struct json_object *v, const char *key)
-{
-	return expjson_get(v, key) ? xstrdup(expjson_str(v, key)) : NULL;
+	hv->ratio = c ? c->ratio : NAN;
+	hv->has_ratio = isnan(hv->ratio) ? MODEL_ABSENT : MODEL_SET;
+	hv->ci_low = c ? c->ci_low : NAN;
+	hv->has_ci_low = isnan(hv->ci_low) ? MODEL_ABSENT : MODEL_SET;
+	hv->ci_high = c ? c->ci_high : NAN;
+	hv->has_ci_high = isnan(hv->ci_high) ? MODEL_ABSENT : MODEL_SET;
+	hv->p_adjusted = c ? c->p_adjusted : NAN;
+	hv->has_p_adjusted = isnan(hv->p_adjusted) ? MODEL_ABSENT : MODEL_SET;
+	hv->verdict = v && v->verdict ? xstrdup(v->verdict) : NULL;
 }
 
 /*
  * A host's own verdicts, shortened, for the fleet's host list: what its
  * runs give (row->checked), into o's verdicts. Where its file states
  * another verdict, the entry keeps that as "stated" and the host is
- * named in warnings as inconsistent; o's consistent says whether any
- * was.
+ * named in exp's warnings as inconsistent; o's consistent says whether
+ * any was.
  */
 static void host_verdicts(const struct host_row *row, const char *const *labels,
-			  size_t nr_arms, struct json_object *warnings,
+			  size_t nr_arms, struct experiment_doc *exp,
 			  struct fleet_host_doc *o)
 {
-	struct json_object *exp = row->h->exp;
-	struct strbuf what = STRBUF_INIT, w = STRBUF_INIT, e = STRBUF_INIT;
+	struct strbuf what = STRBUF_INIT, w = STRBUF_INIT;
 	size_t k;
 
 	o->verdicts = xcalloc(nr_arms + 1, sizeof(*o->verdicts));
@@ -311,9 +326,11 @@ static void host_verdicts(const struct host_row *row, const char *const *labels,
 	o->consistent = true;
 	o->has_consistent = MODEL_SET;
 	for (k = 1; k < nr_arms; k++) {
-		struct json_object *v =
-		    verdict_by_label(row->checked, labels[k]);
-		struct json_object *sv = verdict_by_label(exp, labels[k]);
+		const struct exp_verdict *v =
+		    fleet_verdict_by_label(&row->checked, labels[k]);
+		const struct exp_verdict *sv =
+		    fleet_verdict_by_label(row->h->exp, labels[k]);
+		const struct exp_verdict *marks;
 		struct fleet_host_verdict *hv = &o->verdicts[o->nr_verdicts++];
 		bool differs;
 
@@ -321,33 +338,22 @@ static void host_verdicts(const struct host_row *row, const char *const *labels,
 		differs = fleet_verdict_disagrees(sv, v, &what);
 		hv->arm = (int64_t)k;
 		hv->label = xstrdup(labels[k]);
-		num_of(v, "ratio", &hv->ratio, &hv->has_ratio);
-		num_of(v, "ci_low", &hv->ci_low, &hv->has_ci_low);
-		num_of(v, "ci_high", &hv->ci_high, &hv->has_ci_high);
-		num_of(v, "p_adjusted", &hv->p_adjusted, &hv->has_p_adjusted);
-		hv->verdict = v ? str_of(v, "verdict") : xstrdup("no verdict");
+		numbers_of(v, hv);
+		if (!v)
+			hv->verdict = xstrdup("no verdict");
 		/* the host's own marks: its runs' flags, as its verdict had
 		 * (recomputed where its file's verdict is not its runs') */
-		if (v) {
-			struct json_object *sr =
-			    differs ? suspect_reasons(row->checked, v)
-				    : suspect_reasons(exp, sv ? sv : v);
-
-			strbuf_reset(&e);
-			if (!exp_suspects_from_tree(sr, &hv->suspect,
-						    &hv->nr_suspect, &e))
-				hv->has_suspect = MODEL_SET;
-			json_object_put(sr);
+		marks = differs ? v : (sv ? sv : v);
+		if (v && marks->has_suspect == MODEL_SET) {
+			exp_suspects_copy(marks->suspect, marks->nr_suspect,
+					  &hv->suspect);
+			hv->nr_suspect = marks->nr_suspect;
+			hv->has_suspect = MODEL_SET;
 		}
 		if (differs) {
 			struct fleet_host_verdict *st = xcalloc(1, sizeof(*st));
 
-			num_of(sv, "ratio", &st->ratio, &st->has_ratio);
-			num_of(sv, "ci_low", &st->ci_low, &st->has_ci_low);
-			num_of(sv, "ci_high", &st->ci_high, &st->has_ci_high);
-			num_of(sv, "p_adjusted", &st->p_adjusted,
-			       &st->has_p_adjusted);
-			st->verdict = str_of(sv, "verdict");
+			numbers_of(sv, st);
 			hv->stated = st;
 			strbuf_addf(&w, "%sarm '%s': %s", w.len ? "; " : "",
 				    labels[k], what.buf);
@@ -362,18 +368,17 @@ static void host_verdicts(const struct host_row *row, const char *const *labels,
 			    "are not what its runs give (%s); the fleet counts "
 			    "what its runs give",
 			    row->h->name, w.buf);
-		json_object_array_add(warnings, json_object_new_string(m.buf));
+		add_warning(exp, m.buf);
 		strbuf_release(&m);
 	}
 	strbuf_release(&what);
 	strbuf_release(&w);
-	strbuf_release(&e);
 }
 
 /* What came of host's revert, into its entry o; one that was not done
- * is named in the fleet's revert_not_done and warned about. */
+ * is named in the fleet's revert_not_done and warned about in exp. */
 static void add_revert(struct fleet_host_doc *o, const struct fleet_host *host,
-		       struct fleet_doc *fleet, struct json_object *warnings)
+		       struct fleet_doc *fleet, struct experiment_doc *exp)
 {
 	struct strbuf w = STRBUF_INIT;
 	bool own;
@@ -394,7 +399,7 @@ static void add_revert(struct fleet_host_doc *o, const struct fleet_host *host,
 		    strcmp(host->revert, "not run") ? "failed" : "did not run",
 		    host->revert_error && !own ? ": " : "",
 		    host->revert_error && !own ? host->revert_error : "");
-	json_object_array_add(warnings, json_object_new_string(w.buf));
+	add_warning(exp, w.buf);
 	strbuf_release(&w);
 }
 
@@ -402,35 +407,28 @@ static void add_revert(struct fleet_host_doc *o, const struct fleet_host *host,
  * A good host's id, and an observe host's kind, windows and switchback
  * analysis, into o: they stay its own, since each host's clock and load
  * are its own and do not pool into the fleet's blocks. Taken from its
- * experiment decoded: the seam until it is a document.
+ * experiment (e), which no longer has them.
  */
-static void host_own_parts(struct json_object *exp, struct fleet_host_doc *o)
+static void host_own_parts(struct experiment_doc *e, struct fleet_host_doc *o)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct experiment_doc e;
-
-	if (!experiment_doc_from_tree(exp, &e, 0, &err)) {
-		o->id = e.id;
-		o->kind = e.kind;
-		o->windows = e.windows;
-		o->nr_windows = e.nr_windows;
-		o->has_windows = e.has_windows;
-		o->switchback = e.switchback;
-		e.id = e.kind = NULL;
-		e.windows = NULL;
-		e.nr_windows = 0;
-		e.has_windows = MODEL_ABSENT;
-		e.switchback = NULL;
-	}
-	experiment_doc_release(&e);
-	strbuf_release(&err);
+	o->id = e->id;
+	o->kind = e->kind;
+	o->windows = e->windows;
+	o->nr_windows = e->nr_windows;
+	o->has_windows = e->has_windows;
+	o->switchback = e->switchback;
+	e->id = e->kind = NULL;
+	e->windows = NULL;
+	e->nr_windows = 0;
+	e->has_windows = MODEL_ABSENT;
+	e->switchback = NULL;
 }
 
 /* The "fleet" member: every host, good and failed (fleet.h), into
- * fleet. */
+ * fleet; its warnings into exp's. */
 static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 			 size_t nr, const char *const *labels, size_t nr_arms,
-			 struct json_object *warnings, struct fleet_doc *fleet)
+			 struct experiment_doc *exp, struct fleet_doc *fleet)
 {
 	char **maj[NR_ENV];
 	size_t i, r = 0, failed = 0;
@@ -456,7 +454,7 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 		if (host->source)
 			o->source = xstrdup(host->source);
 		if (host->revert)
-			add_revert(o, host, fleet, warnings);
+			add_revert(o, host, fleet, exp);
 		if (host->error) {
 			failed++;
 			if (host->task)
@@ -466,8 +464,7 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 				    host->name, host->task ? " at '" : "",
 				    host->task ? host->task : "",
 				    host->task ? "'" : "", host->error);
-			json_object_array_add(warnings,
-					      json_object_new_string(w.buf));
+			add_warning(exp, w.buf);
 		} else {
 			const struct host_row *row = &rows[r];
 			char **env[NR_ENV] = {&o->kernel, &o->devices,
@@ -475,7 +472,6 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 
 			o->block = (int64_t)r;
 			o->has_block = MODEL_SET;
-			host_own_parts(host->exp, o);
 			o->differs = xcalloc(NR_ENV + 1, sizeof(*o->differs));
 			o->has_differs = MODEL_SET;
 			for (k = 0; k < NR_ENV; k++) {
@@ -491,7 +487,8 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 						    *maj[k]);
 				}
 			}
-			host_verdicts(row, labels, nr_arms, warnings, o);
+			host_verdicts(row, labels, nr_arms, exp, o);
+			host_own_parts(host->exp, o);
 			if (w.len) {
 				struct strbuf m = STRBUF_INIT;
 
@@ -499,8 +496,7 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 					    "host '%s' differs from the "
 					    "fleet: %s",
 					    host->name, w.buf);
-				json_object_array_add(
-				    warnings, json_object_new_string(m.buf));
+				add_warning(exp, m.buf);
 				strbuf_release(&m);
 			}
 			r++;
@@ -512,19 +508,29 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 	fleet->nr_failed = (int64_t)failed;
 }
 
-/* Build the experiment object of the good hosts (unanalysed). */
-static struct json_object *build(struct json_object *ref,
-				 const struct host_row *rows, size_t nr,
-				 const char *const *labels, size_t nr_arms)
+/*
+ * The experiment of the good hosts, analysed, into out (initialised
+ * here): one run per arm and host, host-major within each arm, whose
+ * block is its host. The experiment engine builds and analyses trees:
+ * out is its tree decoded. 0, or -errno with err set.
+ */
+static int build(const struct experiment_doc *ref, const struct host_row *rows,
+		 size_t nr, const char *const *labels, size_t nr_arms,
+		 struct experiment_doc *out, struct strbuf *err)
 {
 	struct experiment_src src = {0};
 	struct experiment_src_arm *arms = xcalloc(nr_arms, sizeof(*arms));
 	struct experiment_src_run *runs = xcalloc(nr_arms * nr, sizeof(*runs));
-	struct json_object *exp, *list, *env;
 	const char **names = xcalloc(nr, sizeof(*names));
-	struct json_object **envs = xcalloc(nr, sizeof(*envs));
+	const struct env_doc **envs = xcalloc(nr, sizeof(*envs));
+	struct strbuf why = STRBUF_INIT;
+	struct json_object *tree;
+	struct analysis_opts o;
+	struct env_doc env;
 	size_t k, i;
+	int ret;
 
+	experiment_doc_init(out);
 	for (k = 0; k < nr_arms; k++) {
 		arms[k].label = labels[k];
 		arms[k].runs = &runs[k * nr];
@@ -537,16 +543,15 @@ static struct json_object *build(struct json_object *ref,
 			run->seq = -1;
 		}
 	}
-	src.workload = expjson_str(ref, "workload");
-	src.target = expjson_target(ref);
-	src.params = expjson_get(ref, "params");
+	src.workload = str(ref->workload);
+	src.target = str(ref->target);
+	if (ref->has_params == MODEL_SET)
+		src.params = model_params_to_tree(ref->params, ref->nr_params);
 	src.seed = "none";
-	src.metric = expjson_str(expjson_get(ref, "metric"), "name");
-	src.higher_is_better = json_object_get_boolean(
-	    expjson_get(expjson_get(ref, "metric"), "higher_is_better"));
-	if (*expjson_str(expjson_get(ref, "metric"), "unit"))
-		src.metric_unit =
-		    expjson_str(expjson_get(ref, "metric"), "unit");
+	src.metric = metric_of(ref);
+	src.higher_is_better = ref->metric && ref->metric->higher_is_better;
+	if (ref->metric && ref->metric->unit && *ref->metric->unit)
+		src.metric_unit = ref->metric->unit;
 	src.arms = arms;
 	src.nr_arms = nr_arms;
 	src.stopped = "merged from the hosts";
@@ -555,51 +560,63 @@ static struct json_object *build(struct json_object *ref,
 	/* the fleet's environment, not the reference host's */
 	for (i = 0; i < nr; i++) {
 		names[i] = rows[i].h->name;
-		envs[i] = expjson_env(rows[i].h->exp);
+		envs[i] = env_doc_of(rows[i].h->exp);
 	}
-	env = fleet_env(names, envs, nr);
-	src.env = env;
-	exp = experiment_build(&src);
-	json_object_put(env);
+	fleet_env(names, envs, nr, &env);
+	src.env = env_doc_to_tree(&env);
+	tree = experiment_build(&src);
+	model_tree_free(src.env);
+	model_tree_free(src.params);
+	env_doc_release(&env);
 	free(names);
 	free(envs);
-	/* the runs are host-major within each arm: block = host */
-	list = expjson_get_type(exp, "runs", json_type_array);
-	for (k = 0; list && k < json_object_array_length(list); k++) {
-		struct json_object *run = json_object_array_get_idx(list, k);
-
-		json_object_object_add(run, "block",
-				       json_object_new_int((int)(k % nr)));
-		json_object_object_add(
-		    run, "host", json_object_new_string(rows[k % nr].h->name));
-	}
-	/* the factors and each arm's settings, as the hosts ran them */
-	copy_member(exp, ref, "factors");
-	list = expjson_get_type(exp, "arms", json_type_array);
-	for (k = 0; list && k < nr_arms; k++) {
-		struct json_object *a = json_object_array_get_idx(list, k);
-		struct json_object *from =
-		    fleet_arm_by_label(ref, labels[k], NULL);
-
-		copy_member(a, from, "settings");
-		copy_member(a, from, "asked");
-	}
-	copy_member(exp, ref, "alpha");
-	copy_member(exp, ref, "equivalence");
 	free(arms);
 	free(runs);
-	return exp;
+	ret = experiment_doc_from_tree(tree, out, 0, &why);
+	model_tree_free(tree);
+	if (ret)
+		goto out;
+	/* the runs are host-major within each arm: block = host */
+	for (k = 0; k < out->nr_runs; k++) {
+		struct exp_run *run = &out->runs[k];
+
+		exp_run_order_last(run, "block");
+		exp_run_order_last(run, "host");
+		run->block = (int64_t)(k % nr);
+		run->has_block = MODEL_SET;
+		free(run->host);
+		run->host = xstrdup(rows[k % nr].h->name);
+	}
+	/* the factors and each arm's settings, as the hosts ran them */
+	fleet_copy_design(out, ref, labels, nr_arms);
+	analysis_opts_init(&o);
+	if (out->has_alpha == MODEL_SET)
+		o.alpha = out->alpha;
+	if (out->has_equivalence == MODEL_SET)
+		o.margin = out->equivalence;
+	tree = experiment_doc_to_tree(out);
+	ret = experiment_analyze_json(tree, &o, &why);
+	experiment_doc_release(out);
+	if (!ret)
+		ret = experiment_doc_from_tree(tree, out, 0, &why);
+	model_tree_free(tree);
+out:
+	if (ret)
+		err_set(err, ret, "cannot analyse the hosts' ratios: %s",
+			why.buf);
+	strbuf_release(&why);
+	return ret;
 }
 
 /*
- * The reference host's experiment (a reference taken): of the hosts
- * with a result, the first whose factors and settings most hosts share,
- * so that no single host's file decides what the fleet ran.
+ * The reference host's experiment: of the hosts with a result, the
+ * first whose factors and settings most hosts share, so that no single
+ * host's file decides what the fleet ran; NULL when none has one.
  */
-static struct json_object *reference(struct fleet_hosts *h)
+static const struct experiment_doc *reference(struct fleet_hosts *h)
 {
 	struct strbuf why = STRBUF_INIT;
-	struct json_object *best = NULL;
+	const struct experiment_doc *best = NULL;
 	size_t i, j, best_n = 0;
 
 	for (i = 0; i < h->nr; i++) {
@@ -617,7 +634,7 @@ static struct json_object *reference(struct fleet_hosts *h)
 		}
 	}
 	strbuf_release(&why);
-	return best ? json_object_get(best) : NULL;
+	return best;
 }
 
 /*
@@ -640,30 +657,33 @@ static void mark_reverts(struct fleet_hosts *h)
 	}
 }
 
-int fleet_merge(struct fleet_hosts *h, struct json_object **out,
+int fleet_merge(struct fleet_hosts *h, struct experiment_doc *out,
 		bool *out_partial, struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct host_row *rows = NULL;
-	struct json_object *ref = NULL, *exp = NULL, *warnings, *b;
-	struct analysis_opts o;
+	struct experiment_doc ref;
+	const struct experiment_doc *best;
 	const char **labels = NULL;
 	size_t i, nr = 0, nr_arms = 0;
 	int ret = 0, k;
 
-	*out = NULL;
+	experiment_doc_init(out);
+	experiment_doc_init(&ref);
 	*out_partial = false;
 	qsort(h->hosts, h->nr, sizeof(*h->hosts), cmp_hosts);
 	mark_reverts(h);
-	ref = reference(h);
-	if (!ref) {
+	best = reference(h);
+	if (!best) {
 		ret =
 		    err_set(err, -EINVAL, "no host of the %zu has a result%s%s",
 			    h->nr, h->nr ? "; the first failed: " : "",
 			    h->nr ? h->hosts[0].error : "");
 		goto out;
 	}
-	nr_arms = fleet_arm_labels(ref, &labels);
+	/* its own copy: the reference host may fail below */
+	experiment_doc_copy(&ref, best);
+	nr_arms = fleet_arm_labels(&ref, &labels);
 	rows = xcalloc(h->nr, sizeof(*rows));
 	for (i = 0; i < h->nr; i++) {
 		struct host_row *row = &rows[nr];
@@ -676,9 +696,9 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 		row->h = &h->hosts[i];
 		row->ratio = xcalloc(nr_arms, sizeof(*row->ratio));
 		strbuf_reset(&why);
-		if (fill_row(row, ref, labels, nr_arms, &why)) {
+		if (fill_row(row, &ref, labels, nr_arms, &why)) {
 			fail_host(&h->hosts[i], why.buf);
-			json_object_put(row->checked);
+			experiment_doc_release(&row->checked);
 			free(row->ratio);
 			for (k = 0; k < NR_ENV; k++)
 				free(row->env[k]);
@@ -694,59 +714,51 @@ int fleet_merge(struct fleet_hosts *h, struct json_object **out,
 			      h->nr, h->hosts[0].error);
 		goto out;
 	}
-	exp = build(ref, rows, nr, labels, nr_arms);
-	analysis_opts_init(&o);
-	if ((b = expjson_get(exp, "alpha")))
-		o.alpha = json_object_get_double(b);
-	if ((b = expjson_get(exp, "equivalence")))
-		o.margin = json_object_get_double(b);
-	ret = experiment_analyze_json(exp, &o, &why);
-	if (ret) {
-		err_set(err, ret, "cannot analyse the hosts' ratios: %s",
-			why.buf);
+	ret = build(&ref, rows, nr, labels, nr_arms, out, err);
+	if (ret)
 		goto out;
-	}
-	warnings = expjson_get_type(exp, "warnings", json_type_array);
-	add_heterogeneity(exp, rows, nr, labels, nr_arms, warnings);
-	{
-		struct fleet_doc fleet = {0};
-
-		fleet_member(h, rows, nr, labels, nr_arms, warnings, &fleet);
-		/* the seam until the merged experiment is a document */
-		json_object_object_add(exp, "fleet", fleet_doc_to_tree(&fleet));
-		fleet_doc_release(&fleet);
-	}
-	expjson_set_origin(exp, EXP_ORIGIN_FLEET);
+	add_heterogeneity(out, rows, nr, labels, nr_arms);
+	out->fleet = xcalloc(1, sizeof(*out->fleet));
+	fleet_member(h, rows, nr, labels, nr_arms, out, out->fleet);
+	free(out->origin);
+	out->origin = xstrdup(EXP_ORIGIN_FLEET);
 	*out_partial = nr < h->nr;
-	*out = exp;
-	exp = NULL;
 out:
+	if (ret)
+		experiment_doc_release(out);
 	for (i = 0; rows && i < h->nr; i++) {
-		json_object_put(rows[i].checked);
+		experiment_doc_release(&rows[i].checked);
 		free(rows[i].ratio);
 		for (k = 0; k < NR_ENV; k++)
 			free(rows[i].env[k]);
 	}
 	free(rows);
 	free(labels);
-	json_object_put(exp);
-	json_object_put(ref);
+	experiment_doc_release(&ref);
 	strbuf_release(&why);
 	return ret;
 }
 
 int fleet_merge_keep(struct fleet_hosts *h, const char *db, bool db_skip,
-		     struct json_object **out, bool *out_partial,
+		     struct experiment_doc *out, bool *out_partial,
 		     char out_id[STORE_ID_LEN + 1], struct strbuf *err)
 {
 	struct log_columns cols;
+	struct json_object *tree;
 	int ret = fleet_merge(h, out, out_partial, err);
 
 	out_id[0] = '\0';
 	if (ret || db_skip)
 		return ret;
-	log_columns_of(*out, &cols);
-	ret = store_save(db, *out, &cols, out_id, err);
+	/* the store keeps the engine's tree, and gives it its id */
+	tree = experiment_doc_to_tree(out);
+	log_columns_of(tree, &cols);
+	ret = store_save(db, tree, &cols, out_id, err);
 	log_columns_release(&cols);
+	if (!ret) {
+		experiment_doc_release(out);
+		ret = experiment_doc_from_tree(tree, out, 0, err);
+	}
+	model_tree_free(tree);
 	return ret;
 }

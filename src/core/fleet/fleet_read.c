@@ -13,8 +13,7 @@
 #include <sys/stat.h>
 #include "fleet.h"
 #include "../experiment/import.h"
-#include "../model/model_tree.h"
-#include "../report/expjson.h"
+#include "../model/model_json.h"
 #include "../../util/error.h"
 #include "../../util/userfile.h"
 #include "../../util/xalloc.h"
@@ -35,7 +34,7 @@ static struct fleet_host *find_host(struct fleet_hosts *h, const char *name)
 }
 
 void fleet_hosts_add(struct fleet_hosts *h, const char *name,
-		     const char *source, struct json_object *exp,
+		     const char *source, struct experiment_doc *exp,
 		     const char *task, const char *error)
 {
 	struct fleet_host *host = find_host(h, name);
@@ -55,13 +54,16 @@ void fleet_hosts_add(struct fleet_hosts *h, const char *name,
 		host->error = xstrdup(error);
 		host->task = task && *task ? xstrdup(task) : NULL;
 		host->source = xstrdup(source);
+		experiment_doc_free(exp);
 		return;
 	}
-	if (host->error || !exp)
+	if (host->error || !exp) {
+		experiment_doc_free(exp);
 		return;
-	json_object_put(host->exp);
+	}
+	experiment_doc_free(host->exp);
 	free(host->source);
-	host->exp = json_object_get(exp);
+	host->exp = exp;
 	host->source = xstrdup(source);
 }
 
@@ -89,7 +91,7 @@ void fleet_hosts_release(struct fleet_hosts *h)
 	for (i = 0; i < h->nr; i++) {
 		free(h->hosts[i].name);
 		free(h->hosts[i].source);
-		json_object_put(h->hosts[i].exp);
+		experiment_doc_free(h->hosts[i].exp);
 		free(h->hosts[i].task);
 		free(h->hosts[i].error);
 		free(h->hosts[i].revert);
@@ -116,32 +118,48 @@ static char *host_of(const char *path, const char *suffix)
 	return xstrndup(base, strlen(base) - strlen(suffix));
 }
 
+/*
+ * Decode text as the playbook's record of a host into rec (initialised
+ * here; release it even after an error): strictly, its strings made
+ * printable, since it came back from the host. 0 or -EINVAL.
+ */
+static int decode_record(const struct strbuf *text,
+			 struct fleet_record_doc *rec)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = fleet_record_doc_decode(text->buf, text->len, rec,
+					  MODEL_DECODE_PRINTABLE, &err);
+
+	strbuf_release(&err);
+	return ret;
+}
+
 /* HOST.error: the playbook's record of why the host failed. */
 static void read_error_file(struct fleet_hosts *h, const char *path,
 			    const char *name)
 {
 	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
-	struct json_object *o = NULL;
+	struct fleet_record_doc rec;
+	bool is_record = false;
 	int r;
 
+	fleet_record_doc_init(&rec);
 	/* on failure why says so: a FIFO is refused, not waited on */
 	r = userfile_read(path, FLEET_ERROR_MAX_BYTES, &sb, &why);
 	if (!r) {
-		o = json_tokener_parse(sb.buf);
-		if (!json_object_is_type(o, json_type_object)) {
+		is_record = !decode_record(&sb, &rec);
+		if (!is_record) {
 			/* plain text is the error itself */
 			strbuf_trim(&sb);
 			strbuf_addstr(&why, sb.len ? sb.buf : "failed");
 		} else {
-			import_make_printable(o);
-			strbuf_addstr(&why, *expjson_str(o, "error")
-						? expjson_str(o, "error")
-						: "failed");
+			strbuf_addstr(&why, rec.error && *rec.error ? rec.error
+								    : "failed");
 		}
 	}
-	fleet_hosts_add(h, name, path, NULL, o ? expjson_str(o, "task") : NULL,
-			why.buf);
-	json_object_put(o);
+	fleet_hosts_add(h, name, path, NULL,
+			is_record && rec.task ? rec.task : NULL, why.buf);
+	fleet_record_doc_release(&rec);
 	strbuf_release(&sb);
 	strbuf_release(&why);
 }
@@ -154,34 +172,32 @@ static void read_revert_file(struct fleet_hosts *h, const char *path,
 			     const char *name)
 {
 	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
-	struct json_object *o = NULL;
-	const char *revert = "failed";
+	struct fleet_record_doc rec;
+	const char *revert = "failed", *said;
 	int r;
 
+	fleet_record_doc_init(&rec);
 	r = strbuf_read_file(&sb, path, FLEET_ERROR_MAX_BYTES);
 	if (r < 0) {
 		strbuf_addf(&why, "cannot read '%s': %s", path, strerror(-r));
+	} else if (decode_record(&sb, &rec)) {
+		strbuf_addf(&why,
+			    "'%s' is not the playbook's record "
+			    "of the revert",
+			    path);
 	} else {
-		o = json_tokener_parse(sb.buf);
-		if (!json_object_is_type(o, json_type_object)) {
-			strbuf_addf(&why,
-				    "'%s' is not the playbook's record "
-				    "of the revert",
-				    path);
-		} else {
-			import_make_printable(o);
-			if (!strcmp(expjson_str(o, "revert"), "ok"))
-				revert = "ok";
-			else if (!strcmp(expjson_str(o, "revert"), "not run"))
-				revert = "not run";
-			strbuf_addstr(&why, expjson_str(o, "error"));
-			if (strcmp(revert, "ok") && !why.len)
-				strbuf_addstr(&why, "iotrial revert did not "
-						    "say it was done");
-		}
+		said = rec.revert ? rec.revert : "";
+		if (!strcmp(said, "ok"))
+			revert = "ok";
+		else if (!strcmp(said, "not run"))
+			revert = "not run";
+		strbuf_addstr(&why, rec.error ? rec.error : "");
+		if (strcmp(revert, "ok") && !why.len)
+			strbuf_addstr(&why, "iotrial revert did not "
+					    "say it was done");
 	}
 	fleet_hosts_set_revert(h, name, revert, why.buf);
-	json_object_put(o);
+	fleet_record_doc_release(&rec);
 	strbuf_release(&sb);
 	strbuf_release(&why);
 }
@@ -220,11 +236,8 @@ int fleet_hosts_read_file(struct fleet_hosts *h, const char *path,
 			    path);
 		fleet_hosts_add(h, name, path, NULL, NULL, why.buf);
 	} else {
-		/* the seam until fleet_merge() takes documents */
-		struct json_object *exp = experiment_doc_to_tree(r.doc.exp);
-
-		fleet_hosts_add(h, name, path, exp, NULL, NULL);
-		json_object_put(exp);
+		fleet_hosts_add(h, name, path, r.doc.exp, NULL, NULL);
+		r.doc.exp = NULL;
 	}
 	import_run_release(&r);
 	strbuf_release(&why);

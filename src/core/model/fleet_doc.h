@@ -90,4 +90,26 @@ struct fleet_doc {
 /* Free what fleet holds; it is left zeroed. NULL is fine. */
 void fleet_doc_release(struct fleet_doc *fleet);
 
+/*
+ * What the playbook records of a host (fleet/fleet_plan.c):
+ * HOST.error {"host", "task", "rc", "error"} when the host failed (or
+ * the placeholder written before anything ran there), HOST.revert
+ * {"host", "revert", "rc", "error", "output"}: what came of its
+ * `iotrial revert`. The files come back from the hosts: decode them
+ * with MODEL_DECODE_PRINTABLE.
+ */
+struct fleet_record_doc {
+	char *host;	       /* its inventory name, or NULL */
+	char *revert;	       /* "ok", "failed", "not run", or NULL */
+	char *task;	       /* the task that failed, or NULL */
+	struct model_value rc; /* its exit status, null when none */
+	uint8_t has_rc;
+	char *error;  /* why, or NULL */
+	char *output; /* what the revert printed, or NULL */
+	struct model_kept *keep;
+};
+
+void fleet_record_doc_init(struct fleet_record_doc *doc);
+void fleet_record_doc_release(struct fleet_record_doc *doc);
+
 #endif

@@ -89,6 +89,9 @@ int info_doc_decode(const char *text, size_t len, struct info_doc *out,
 		    unsigned flags, struct strbuf *err);
 int watch_doc_decode(const char *text, size_t len, struct watch_doc *out,
 		     unsigned flags, struct strbuf *err);
+int fleet_record_doc_decode(const char *text, size_t len,
+			    struct fleet_record_doc *out, unsigned flags,
+			    struct strbuf *err);
 
 /* Append doc as JSON to out. */
 void run_doc_encode(const struct run_doc *doc, unsigned flags,
@@ -121,6 +124,36 @@ void info_doc_encode(const struct info_doc *doc, unsigned flags,
 		     struct strbuf *out);
 void watch_doc_encode(const struct watch_doc *doc, unsigned flags,
 		      struct strbuf *out);
+void fleet_record_doc_encode(const struct fleet_record_doc *doc, unsigned flags,
+			     struct strbuf *out);
+/*
+ * Print member key of doc after the members doc holds now, not where
+ * the table puts it: for a producer that adds a member to a document
+ * it decoded and whose published order is its own (a fleet merge adds
+ * the hosts' factors after the environment, each run's host last).
+ * Call it before the member is set: one there already keeps its place.
+ * 0, or -EINVAL when the document has no member key.
+ */
+int experiment_doc_order_last(struct experiment_doc *doc, const char *key);
+int exp_run_order_last(struct exp_run *run, const char *key);
+int env_doc_order_last(struct env_doc *env, const char *key);
+
+/*
+ * Copy the number key (and its presence) of src into dst, printed as
+ * src prints it (its text, when decode kept one), after the members
+ * dst holds now (experiment_doc_order_last()): a producer that takes a
+ * setting from another document (a fleet merge, the reference host's
+ * alpha). 0, or -EINVAL when key is no number of the table.
+ */
+int experiment_doc_copy_number(struct experiment_doc *dst,
+			       const struct experiment_doc *src,
+			       const char *key);
+
+/* A deep copy of the nr marks src into *out (new, nr of them), what
+ * decode kept too. */
+void exp_suspects_copy(const struct exp_suspect *src, size_t nr,
+		       struct exp_suspect **out);
+
 /* log's entries alone, as an array (--behaviour=log-json-array). */
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);
 

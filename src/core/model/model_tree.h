@@ -54,6 +54,14 @@ struct json_object *live_window_to_tree(const struct live_window *w);
 struct json_object *live_switchback_to_tree(const struct live_switchback *sb);
 struct json_object *live_abort_to_tree(const struct live_abort *a);
 struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet);
+/* A document's "params" (nr of them) as its tree holds them, or NULL
+ * for none: what experiment_build() takes. */
+struct json_object *model_params_to_tree(const struct model_param *params,
+					 size_t nr);
+
+/* Free a tree the bridge made or a caller got from it (json_object_put:
+ * NULL is fine), for callers that hold no other tree. */
+void model_tree_free(struct json_object *tree);
 
 /* json_object_put() for a holder of a tree outside the model (NULL is
  * fine). */
