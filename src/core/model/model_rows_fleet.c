@@ -135,11 +135,6 @@ struct json_object *model_params_to_tree(const struct model_param *params,
 	return p;
 }
 
-void model_tree_free(struct json_object *tree)
-{
-	json_object_put(tree);
-}
-
 void exp_suspects_copy(const struct exp_suspect *src, size_t nr,
 		       struct exp_suspect **out)
 {

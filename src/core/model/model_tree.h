@@ -63,10 +63,6 @@ struct json_object *model_params_to_tree(const struct model_param *params,
  * NULL is fine), for callers that hold no other tree. */
 void model_tree_free(struct json_object *tree);
 
-/* json_object_put() for a holder of a tree outside the model (NULL is
- * fine). */
-void model_tree_free(struct json_object *tree);
-
 /*
  * Compare two trees (either NULL: none), any members; members named in
  * ignore (NULL-terminated, NULL: none) skipped at any depth. Appends a
