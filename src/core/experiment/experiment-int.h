@@ -1,7 +1,8 @@
 /*
- * The experiment loop's state, shared by experiment.c (one run after
- * another) and experiment_duet.c (compare --duet: the arms of a block
- * at once); not part of the API.
+ * The experiment loop's state, shared by experiment_loop.c (one run
+ * after another), experiment_duet.c (compare --duet: the arms of a
+ * block at once) and experiment_record.c (what a run leaves in it);
+ * not part of the API.
  */
 #ifndef IOTRIAL_EXPERIMENT_INT_H
 #define IOTRIAL_EXPERIMENT_INT_H
@@ -40,6 +41,10 @@ struct exp_loop {
 	int *place_arm;	    /* duet: the arm whose knobs are in force on
 			       each place, -1 none */
 };
+
+/* The experiment object of e before any run (experiment.c). */
+struct json_object *exp_skeleton(const struct experiment *e,
+				 const struct experiment_config *c);
 
 /*
  * Seconds a run takes from here on (for a duet block, the block's time
