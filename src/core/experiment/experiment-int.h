@@ -65,6 +65,14 @@ void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
 unsigned exp_knob_settings(const struct experiment_arm *a, unsigned nr,
 			   struct knob_setting *out);
 
+/* Drop the caches before a run when the experiment asks it; warn in its
+ * object the first time that fails. */
+void exp_drop_caches(struct exp_loop *l);
+
+/* Count n runs of block, begun at t0_ns and ended now, for
+ * exp_run_s_estimate(). */
+void exp_count_runs(struct exp_loop *l, unsigned n, int block, uint64_t t0_ns);
+
 /*
  * One block of a duet (experiment_config.places): arm order[k] on place
  * k, every run at the same time, each in a child process of its own so

@@ -140,15 +140,8 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	/* before the caches are dropped: whatever it reads goes with them */
 	if (!ret && l->h->laid_out && !(c->stop && *c->stop))
 		l->h->laid_out(l->h->ctx, &w);
-	if (!ret && c->drop_caches && l->drop_ok &&
-	    experiment_drop_caches() < 0) {
-		l->drop_ok = 0;
-		json_object_array_add(
-		    json_object_object_get(l->e->obj, "warnings"),
-		    json_object_new_string(
-			"could not drop caches between runs; runs "
-			"may start with a warm page cache"));
-	}
+	if (!ret)
+		exp_drop_caches(l);
 	/* a run that a stop request would discard is not made */
 	if (!ret && !(c->stop && *c->stop)) {
 		if (l->h->run_begin)
@@ -189,12 +182,7 @@ static int one_run(struct exp_loop *l, unsigned arm, int block,
 	/* recorded and shown first: the run object says what was found */
 	ret = verify_failed(l, &r, err);
 out:
-	l->runs_done++;
-	l->run_s_sum += (double)(clock_now_ns() - t0) / 1e9;
-	if (block <= 0) {
-		l->first_runs++;
-		l->first_s += (double)(clock_now_ns() - t0) / 1e9;
-	}
+	exp_count_runs(l, 1, block, t0);
 	workload_release(&w);
 	run_result_release(&r);
 	free(ks);

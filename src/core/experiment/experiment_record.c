@@ -10,6 +10,7 @@
 #include "experiment-int.h"
 #include "covariates.h"
 #include "result_json.h"
+#include "../../util/clock.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -105,5 +106,36 @@ void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
 		aw->kind_runs[k]++;
 		if (!aw->example[k])
 			aw->example[k] = xstrdup(text ? text : "");
+	}
+}
+
+/*
+ * Drop the caches before a run, when the experiment asks it; the first
+ * time that fails, warn in the experiment object and try no more.
+ */
+void exp_drop_caches(struct exp_loop *l)
+{
+	if (!l->c->drop_caches || !l->drop_ok || experiment_drop_caches() >= 0)
+		return;
+	l->drop_ok = 0;
+	json_object_array_add(
+	    json_object_object_get(l->e->obj, "warnings"),
+	    json_object_new_string("could not drop caches between runs; runs "
+				   "may start with a warm page cache"));
+}
+
+/*
+ * Count n runs of block that began at t0_ns (clock_now_ns()) and end now
+ * for the time a run takes; a warm-up's and the first block's apart.
+ */
+void exp_count_runs(struct exp_loop *l, unsigned n, int block, uint64_t t0_ns)
+{
+	double s = (double)(clock_now_ns() - t0_ns) / 1e9;
+
+	l->runs_done += n;
+	l->run_s_sum += s;
+	if (block <= 0) {
+		l->first_runs += n;
+		l->first_s += s;
 	}
 }
