@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the trace reader (core/trace/trace_file.c) and
+ * libFuzzer target for the trace reader (core/trace/trace.c) and
  * what reads a trace after it: the summary and both renderings. A trace
  * is untrusted input (sent from another machine, or made by hand), so
  * whatever the bytes, the reader either refuses them with a sentence or

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the trace writer (core/trace/trace_file.c): the
+ * libFuzzer target for the trace writer (core/trace/trace.c): the
  * input is a little program of writer calls (meta entries, files and
  * events with fuzzed fields, ids in order or not, paths of any bytes and
  * length), run against a writer on a memory file. The writer refuses

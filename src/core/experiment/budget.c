@@ -211,10 +211,9 @@ static double *block_table(struct json_object *runs, unsigned nr_arms,
 	return m;
 }
 
-/* The widest sd of per-block log ratios over the arms; its arm. */
-static double worst_spread(const double *m, unsigned nr_arms,
+double budget_worst_spread(const double *m, unsigned nr_arms,
 			   unsigned nr_blocks, unsigned baseline,
-			   unsigned *out_arm)
+			   unsigned *out_arm, unsigned *out_blocks)
 {
 	double *d = xcalloc(nr_blocks, sizeof(*d));
 	double worst = NAN;
@@ -238,7 +237,10 @@ static double worst_spread(const double *m, unsigned nr_arms,
 		sd = stats_sd(d, k);
 		if (isnan(worst) || sd > worst) {
 			worst = sd;
-			*out_arm = a;
+			if (out_arm)
+				*out_arm = a;
+			if (out_blocks)
+				*out_blocks = (unsigned)k;
 		}
 	}
 	free(d);
@@ -278,9 +280,9 @@ void experiment_add_advice(struct json_object *exp, const struct budget_opts *c,
 		return;
 	m = block_table(json_object_object_get(exp, "runs"), nr_arms,
 			nr_blocks);
-	sd = nr_blocks < 2
-		 ? NAN
-		 : worst_spread(m, nr_arms, nr_blocks, baseline, &worst_arm);
+	sd = nr_blocks < 2 ? NAN
+			   : budget_worst_spread(m, nr_arms, nr_blocks,
+						 baseline, &worst_arm, NULL);
 	free(m);
 	z = stats_norm_quantile(1 - c->alpha / 2);
 	h = atanh(c->precision); /* the log half-width of +-precision */

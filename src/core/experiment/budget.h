@@ -72,6 +72,18 @@ int experiment_budget_short(const struct experiment_budget *b,
 			    const struct budget_opts *c, struct strbuf *msg);
 
 /*
+ * The widest sd of the per-block log ratios of each arm to baseline,
+ * over the arms; m holds nr_blocks rows of nr_arms metrics (a block's
+ * value <= 0 where it is missing), and a ratio needs both values. The
+ * arm it is in and its count of ratios go to out_arm and out_blocks
+ * (either may be NULL); NaN, and neither set, when no arm has two
+ * ratios.
+ */
+double budget_worst_spread(const double *m, unsigned nr_arms,
+			   unsigned nr_blocks, unsigned baseline,
+			   unsigned *out_arm, unsigned *out_blocks);
+
+/*
  * After an adaptive experiment stopped on a limit, add "advice" to exp:
  * how many blocks the spread of the per-block log ratios suggests for
  * --precision (a CI half-width shrinking with 1 / sqrt(blocks)), what

@@ -1,7 +1,8 @@
 /*
- * The experiment loop's state, shared by experiment.c (one run after
- * another) and experiment_duet.c (compare --duet: the arms of a block
- * at once); not part of the API.
+ * The experiment loop's state, shared by experiment_loop.c (one run
+ * after another), experiment_duet.c (compare --duet: the arms of a
+ * block at once) and experiment_record.c (what a run leaves in it);
+ * not part of the API.
  */
 #ifndef IOTRIAL_EXPERIMENT_INT_H
 #define IOTRIAL_EXPERIMENT_INT_H
@@ -41,6 +42,10 @@ struct exp_loop {
 			       each place, -1 none */
 };
 
+/* The experiment object of e before any run (experiment.c). */
+struct json_object *exp_skeleton(const struct experiment *e,
+				 const struct experiment_config *c);
+
 /*
  * Seconds a run takes from here on (for a duet block, the block's time
  * shared by its runs); -1 before any run.
@@ -59,6 +64,14 @@ void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
  * out (room for nr); their count. */
 unsigned exp_knob_settings(const struct experiment_arm *a, unsigned nr,
 			   struct knob_setting *out);
+
+/* Drop the caches before a run when the experiment asks it; warn in its
+ * object the first time that fails. */
+void exp_drop_caches(struct exp_loop *l);
+
+/* Count n runs of block, begun at t0_ns and ended now, for
+ * exp_run_s_estimate(). */
+void exp_count_runs(struct exp_loop *l, unsigned n, int block, uint64_t t0_ns);
 
 /*
  * One block of a duet (experiment_config.places): arm order[k] on place

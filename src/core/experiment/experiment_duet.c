@@ -123,7 +123,7 @@ static void child(struct exp_loop *l, unsigned k, struct duet_run *d,
 }
 
 /* Read every child's output until each closes it. */
-static void collect(struct duet_run *d, unsigned k)
+static void read_children(struct duet_run *d, unsigned k)
 {
 	struct pollfd p[EXPERIMENT_MAX_PLACES];
 	unsigned i, open = 0;
@@ -247,8 +247,8 @@ static int start_children(struct exp_loop *l, struct duet_run *d, unsigned k,
 }
 
 /* Record child i's run, or return its error. */
-static int take(struct exp_loop *l, struct duet_run *d, unsigned i, int block,
-		struct strbuf *err)
+static int take_child_run(struct exp_loop *l, struct duet_run *d, unsigned i,
+			  int block, struct strbuf *err)
 {
 	const char *nl = strchr(d->out.buf, '\n');
 	struct json_object *o;
@@ -287,22 +287,15 @@ int exp_duet_block(struct exp_loop *l, const unsigned *order, int block,
 	}
 	for (i = 0; i < k && !ret; i++)
 		ret = set_up(l, i, &d[i], block, block_seed, err);
-	if (!ret && c->drop_caches && l->drop_ok &&
-	    experiment_drop_caches() < 0) {
-		l->drop_ok = 0;
-		json_object_array_add(
-		    json_object_object_get(l->e->obj, "warnings"),
-		    json_object_new_string(
-			"could not drop caches between runs; runs "
-			"may start with a warm page cache"));
-	}
+	if (!ret)
+		exp_drop_caches(l);
 	if (!ret && !(c->stop && *c->stop)) {
 		fflush(NULL); /* nothing buffered twice */
 		ret = start_children(l, d, k, err);
 		started = 1;
 	}
 	if (started) {
-		collect(d, k);
+		read_children(d, k);
 		for (i = 0; i < k; i++) {
 			int status;
 
@@ -314,7 +307,7 @@ int exp_duet_block(struct exp_loop *l, const unsigned *order, int block,
 	}
 	/* a block cut short by a stop request would unbalance the pairs */
 	for (i = 0; started && !ret && !(c->stop && *c->stop) && i < k; i++)
-		ret = take(l, &d[i], i, block, err);
+		ret = take_child_run(l, &d[i], i, block, err);
 	for (i = 0; i < k; i++) {
 		if (d[i].have_w) {
 			c->ops->cleanup(&d[i].w);
@@ -324,11 +317,6 @@ int exp_duet_block(struct exp_loop *l, const unsigned *order, int block,
 			close(d[i].fd);
 		strbuf_release(&d[i].out);
 	}
-	l->runs_done += k;
-	l->run_s_sum += (double)(clock_now_ns() - t0) / 1e9;
-	if (block <= 0) {
-		l->first_runs += k;
-		l->first_s += (double)(clock_now_ns() - t0) / 1e9;
-	}
+	exp_count_runs(l, k, block, t0);
 	return ret;
 }

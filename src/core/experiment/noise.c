@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "noise.h"
+#include "budget.h"
 #include "metrics.h"
 #include "../stats/stats.h"
 #include "../../util/xalloc.h"
@@ -59,8 +60,8 @@ int noise_row_of(struct json_object *exp, struct noise_row *out)
 	unsigned nr_arms = (unsigned)json_object_array_length(
 	    json_object_object_get(exp, "arms"));
 	unsigned base = (unsigned)num(exp, "baseline");
-	unsigned blocks = (unsigned)num(exp, "blocks"), a, b;
-	double *m, *d, worst = NAN;
+	unsigned blocks = (unsigned)num(exp, "blocks");
+	double *m, worst;
 	size_t i, n = runs ? json_object_array_length(runs) : 0;
 
 	memset(out, 0, sizeof(*out));
@@ -69,7 +70,6 @@ int noise_row_of(struct json_object *exp, struct noise_row *out)
 	    !(out->block_s > 0) || blocks > 100000)
 		return -EINVAL;
 	m = xcalloc((size_t)blocks * nr_arms, sizeof(*m));
-	d = xcalloc(blocks, sizeof(*d));
 	for (i = 0; i < n; i++) {
 		struct json_object *r = json_object_array_get_idx(runs, i);
 		double arm = num(r, "arm"), blk = num(r, "block");
@@ -78,29 +78,9 @@ int noise_row_of(struct json_object *exp, struct noise_row *out)
 			m[(size_t)blk * nr_arms + (size_t)arm] =
 			    num(r, "metric");
 	}
-	for (a = 0; a < nr_arms; a++) {
-		size_t k = 0;
-		double sd;
-
-		if (a == base)
-			continue;
-		for (b = 0; b < blocks; b++) {
-			double x = m[(size_t)b * nr_arms + base];
-			double y = m[(size_t)b * nr_arms + a];
-
-			if (x > 0 && y > 0)
-				d[k++] = log(y / x);
-		}
-		if (k < 2)
-			continue;
-		sd = stats_sd(d, k);
-		if (isnan(worst) || sd > worst) {
-			worst = sd;
-			out->blocks = (unsigned)k;
-		}
-	}
+	worst =
+	    budget_worst_spread(m, nr_arms, blocks, base, NULL, &out->blocks);
 	free(m);
-	free(d);
 	out->log_ratio_sd = worst;
 	return isnan(worst) ? -EINVAL : 0;
 }

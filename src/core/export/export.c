@@ -109,39 +109,23 @@ int export_sysctl_name(const struct knob *k, struct strbuf *out)
 	return ret;
 }
 
+/*
+ * The persistence facts of k that outlive knob_persist_release(): its
+ * udev attribute, whether its value is a mount option, whether it reads
+ * back as every choice with the active one in brackets.
+ */
+static struct knob_persist persist_facts(const struct knob *k)
+{
+	struct knob_persist p;
+
+	knob_persist(k, &p);
+	knob_persist_release(&p);
+	return p;
+}
+
 const char *export_udev_attr(const struct knob *k)
 {
-	struct knob_persist p;
-	const char *attr;
-
-	knob_persist(k, &p);
-	attr = p.udev_attr;
-	knob_persist_release(&p);
-	return attr;
-}
-
-/* Does k's canonical value belong in a mount's options? */
-static int is_mount_option(const struct knob *k)
-{
-	struct knob_persist p;
-	int ret;
-
-	knob_persist(k, &p);
-	ret = p.mount_option;
-	knob_persist_release(&p);
-	return ret;
-}
-
-/* Does k read back as every choice with the active one in brackets? */
-static int reads_selected_word(const struct knob *k)
-{
-	struct knob_persist p;
-	int ret;
-
-	knob_persist(k, &p);
-	ret = p.selected_word;
-	knob_persist_release(&p);
-	return ret;
+	return persist_facts(k).udev_attr;
 }
 
 const struct knob_change *export_mount_change(const struct export_src *src)
@@ -149,7 +133,7 @@ const struct knob_change *export_mount_change(const struct export_src *src)
 	size_t i;
 
 	for (i = 0; i < src->plan->nr; i++)
-		if (is_mount_option(&src->plan->v[i].k))
+		if (persist_facts(&src->plan->v[i].k).mount_option)
 			return &src->plan->v[i];
 	return NULL;
 }
@@ -354,6 +338,26 @@ static void new_options(const char *opts, size_t len, const char *atime,
 	strbuf_addstr(out, atime);
 }
 
+/*
+ * Split the fstab line from p (at its first field) to end into at most
+ * six blank-separated fields, field i from fs[i] to fe[i]; their count.
+ */
+static int fstab_fields(const char *p, const char *end, const char **fs,
+			const char **fe)
+{
+	int nf;
+
+	for (nf = 0; nf < 6 && p < end;) {
+		fs[nf] = p;
+		while (p < end && *p != ' ' && *p != '\t')
+			p++;
+		fe[nf++] = p;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+	}
+	return nf;
+}
+
 int export_fstab_edit(const char *fstab, const char *mountpoint,
 		      const char *atime, struct strbuf *new_text,
 		      struct strbuf *old_line, struct strbuf *new_line,
@@ -374,14 +378,7 @@ int export_fstab_edit(const char *fstab, const char *mountpoint,
 			;
 		if (q == nl || *q == '#')
 			continue;
-		for (nf = 0; nf < 6 && q < nl;) {
-			fs[nf] = q;
-			while (q < nl && *q != ' ' && *q != '\t')
-				q++;
-			fe[nf++] = q;
-			while (q < nl && (*q == ' ' || *q == '\t'))
-				q++;
-		}
+		nf = fstab_fields(q, nl, fs, fe);
 		if (nf >= 3 &&
 		    field_is(fs[1], (size_t)(fe[1] - fs[1]), mountpoint)) {
 			hit = line;
@@ -395,17 +392,9 @@ int export_fstab_edit(const char *fstab, const char *mountpoint,
 			       "written",
 			       mountpoint);
 	/* find the fields of the hit again */
-	p = hit;
-	while (p < hit_end && (*p == ' ' || *p == '\t'))
-		p++;
-	for (nf = 0; nf < 6 && p < hit_end;) {
-		fs[nf] = p;
-		while (p < hit_end && *p != ' ' && *p != '\t')
-			p++;
-		fe[nf++] = p;
-		while (p < hit_end && (*p == ' ' || *p == '\t'))
-			p++;
-	}
+	for (p = hit; p < hit_end && (*p == ' ' || *p == '\t'); p++)
+		;
+	nf = fstab_fields(p, hit_end, fs, fe);
 	strbuf_reset(old_line);
 	strbuf_reset(new_line);
 	strbuf_add(old_line, hit, (size_t)(hit_end - hit));
@@ -553,6 +542,21 @@ static void sh_quote(struct strbuf *out, const char *s)
 	strbuf_addch(out, '\'');
 }
 
+/* The shell line that writes c's value to its file when it reads
+ * otherwise. */
+static void shell_write_file(const struct knob_change *c, struct strbuf *out)
+{
+	strbuf_addstr(out, "[ \"$(cat ");
+	sh_quote(out, c->k.path);
+	strbuf_addstr(out, ")\" = ");
+	sh_quote(out, c->canon.buf);
+	strbuf_addstr(out, " ] || echo ");
+	sh_quote(out, c->canon.buf);
+	strbuf_addstr(out, " > ");
+	sh_quote(out, c->k.path);
+	strbuf_addch(out, '\n');
+}
+
 /* The shell lines that set mount change c, when not set already. */
 static void shell_mount(const struct knob_change *c, struct strbuf *out)
 {
@@ -597,7 +601,7 @@ static void shell_device(const struct knob_change *c, struct strbuf *disks,
 		strbuf_add(disks, word.buf, word.len);
 	}
 	strbuf_release(&word);
-	if (reads_selected_word(&c->k)) {
+	if (persist_facts(&c->k).selected_word) {
 		/* the file lists them all, the active one in brackets */
 		strbuf_addf(&word, "[%s]", c->canon.buf);
 		strbuf_addstr(out, "grep -qF ");
@@ -614,15 +618,7 @@ static void shell_device(const struct knob_change *c, struct strbuf *disks,
 	}
 	strbuf_release(&word);
 	/* read_ahead_kb too: sysfs, since blockdev needs the device node */
-	strbuf_addstr(out, "[ \"$(cat ");
-	sh_quote(out, c->k.path);
-	strbuf_addstr(out, ")\" = ");
-	sh_quote(out, c->canon.buf);
-	strbuf_addstr(out, " ] || echo ");
-	sh_quote(out, c->canon.buf);
-	strbuf_addstr(out, " > ");
-	sh_quote(out, c->k.path);
-	strbuf_addch(out, '\n');
+	shell_write_file(c, out);
 }
 
 /*
@@ -648,7 +644,7 @@ int export_render_shell(const struct export_src *src, struct strbuf *out,
 		const struct knob_change *c = &p->v[i];
 
 		strbuf_reset(&name);
-		if (is_mount_option(&c->k)) {
+		if (persist_facts(&c->k).mount_option) {
 			shell_mount(c, out);
 		} else if (c->k.scope == KNOB_SCOPE_DEVICE) {
 			shell_device(c, &disks, out);
@@ -662,15 +658,8 @@ int export_render_shell(const struct export_src *src, struct strbuf *out,
 			sh_quote(out, name.buf);
 			strbuf_addch(out, '\n');
 		} else {
-			strbuf_addstr(out, "\n[ \"$(cat ");
-			sh_quote(out, c->k.path);
-			strbuf_addstr(out, ")\" = ");
-			sh_quote(out, c->canon.buf);
-			strbuf_addstr(out, " ] || echo ");
-			sh_quote(out, c->canon.buf);
-			strbuf_addstr(out, " > ");
-			sh_quote(out, c->k.path);
 			strbuf_addch(out, '\n');
+			shell_write_file(c, out);
 		}
 	}
 	strbuf_release(&name);

@@ -74,8 +74,8 @@ static const struct iosched_param params[] = {
 };
 
 /* The spec of sched/name, or NULL. */
-static const struct iosched_param *param_spec(const char *sched,
-					      const char *name)
+static const struct iosched_param *iosched_param_find(const char *sched,
+						      const char *name)
 {
 	size_t i;
 
@@ -219,7 +219,7 @@ static int resolve_param(const struct knob_ctx *ctx, const char *param,
 	}
 	sched = ctx->pending_sched ? ctx->pending_sched : active.buf;
 	k->prio = KNOB_PRIO_IOSCHED;
-	k->spec = param_spec(sched, param);
+	k->spec = iosched_param_find(sched, param);
 	free(k->path);
 	strbuf_addf(&rel, "/sys/block/%s/queue/iosched/%s", ctx->disk, param);
 	k->path = knob_path(ctx->root, "%s", rel.buf);

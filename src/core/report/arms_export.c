@@ -42,7 +42,7 @@ static void str(struct strbuf *out, const char *s)
 }
 
 /* The value of factor name in arm a, or "". */
-static const char *setting(const struct exp_arm *a, const char *name)
+static const char *arm_factor_value(const struct exp_arm *a, const char *name)
 {
 	size_t i;
 
@@ -96,7 +96,7 @@ void report_arms_csv(const struct experiment_doc *doc, struct strbuf *out)
 						   : c->p);
 		str(out, base ? "baseline" : v ? v->verdict : "");
 		for (f = 0; f < doc->nr_factors; f++)
-			str(out, setting(a, doc->factors[f].name));
+			str(out, arm_factor_value(a, doc->factors[f].name));
 		strbuf_addstr(out, "\r\n");
 	}
 }

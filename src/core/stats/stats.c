@@ -32,13 +32,6 @@
 #define MWU_EXACT_MAX	   20
 #define SIGNRANK_EXACT_MAX 25
 
-/* Iglewicz-Hoaglin constants: 0.6745 = Phi^-1(0.75), 1.253314 =
- * sqrt(pi / 2), the mean absolute deviation's scale for a normal. */
-#define MZ_MAD_SCALE	0.6745
-#define MZ_MEANAD_SCALE 1.253314
-
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
 /* A value and where it came from, for ranking. */
 struct stats_vi {
 	double v;
@@ -63,8 +56,7 @@ static int cmp_vi(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* True when x[n] holds no NaN or infinity. */
-static bool all_finite(const double *x, size_t n)
+bool stats_all_finite(const double *x, size_t n)
 {
 	size_t i;
 
@@ -178,7 +170,7 @@ int stats_summarize(const double *x, size_t n, double conf,
 	size_t k, best = 1;
 	double *s, best_cov;
 
-	if (!n || !all_finite(x, n) || !(conf > 0.0) || !(conf < 1.0))
+	if (!n || !stats_all_finite(x, n) || !(conf > 0.0) || !(conf < 1.0))
 		return -EINVAL;
 	s = sorted_copy(x, n);
 	memset(out, 0, sizeof(*out));
@@ -234,7 +226,7 @@ int stats_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	size_t nn = nx + ny, i;
 	double *all, *ranks, ties, r1 = 0.0, u1, u, mn;
 
-	if (!nx || !ny || !all_finite(x, nx) || !all_finite(y, ny))
+	if (!nx || !ny || !stats_all_finite(x, nx) || !stats_all_finite(y, ny))
 		return -EINVAL;
 	all = xmalloc(nn * sizeof(*all));
 	ranks = xmalloc(nn * sizeof(*ranks));
@@ -281,8 +273,8 @@ int stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
 	size_t mn = nx * ny, i, j, k;
 	double alpha = 1.0 - conf, tx, ty, *d;
 
-	if (!nx || !ny || !all_finite(x, nx) || !all_finite(y, ny) ||
-	    !(conf > 0.0) || !(conf < 1.0))
+	if (!nx || !ny || !stats_all_finite(x, nx) ||
+	    !stats_all_finite(y, ny) || !(conf > 0.0) || !(conf < 1.0))
 		return -EINVAL;
 	d = xmalloc(mn * sizeof(*d));
 	for (j = 0; j < ny; j++)
@@ -356,7 +348,7 @@ int stats_log_ratio(const double *x, size_t nx, const double *y, size_t ny,
 	double *lx, *ly;
 	int ret;
 
-	if (!nx || !ny || !all_finite(x, nx) || !all_finite(y, ny))
+	if (!nx || !ny || !stats_all_finite(x, nx) || !stats_all_finite(y, ny))
 		return -EINVAL;
 	lx = log_copy(x, nx);
 	ly = log_copy(y, ny);
@@ -384,7 +376,7 @@ int stats_wilcoxon(const double *d, size_t n, struct stats_test *out)
 	double *a, *ranks, ties, wplus = 0.0, nz;
 	size_t i, used = 0;
 
-	if (!n || !all_finite(d, n))
+	if (!n || !stats_all_finite(d, n))
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	a = xmalloc(n * sizeof(*a));
@@ -439,7 +431,7 @@ int stats_signrank_shift(const double *d, size_t n, double conf,
 	size_t m, i, j, k, nw = 0;
 	double alpha = 1.0 - conf, ties, *w;
 
-	if (!n || !all_finite(d, n) || !(conf > 0.0) || !(conf < 1.0))
+	if (!n || !stats_all_finite(d, n) || !(conf > 0.0) || !(conf < 1.0))
 		return -EINVAL;
 	m = n * (n + 1) / 2;
 	w = xmalloc(m * sizeof(*w));
@@ -516,204 +508,6 @@ int stats_holm(const double *p, size_t n, double *out_adj)
 	}
 	free(s);
 	return 0;
-}
-
-/* --- Verdicts --- */
-
-/* Interval inclusion in [1 - margin, 1 + margin]. */
-bool stats_equivalent(double ci_low, double ci_high, double margin)
-{
-	return ci_low >= 1.0 - margin && ci_high <= 1.0 + margin;
-}
-
-/* See stats.h for the order of the rules. */
-enum stats_verdict stats_verdict(const struct stats_verdict_input *in)
-{
-	bool up;
-
-	if (in->n_arm < STATS_MIN_RUNS || in->n_baseline < STATS_MIN_RUNS)
-		return STATS_NO_VERDICT;
-	if (in->p_adjusted < in->alpha &&
-	    (in->ci_low > 1.0 || in->ci_high < 1.0)) {
-		up = in->ci_low > 1.0;
-		return up == in->higher_is_better ? STATS_FASTER : STATS_SLOWER;
-	}
-	if (stats_equivalent(in->ci_low, in->ci_high, in->margin))
-		return STATS_EQUIVALENT;
-	return STATS_INCONCLUSIVE;
-}
-
-/* Names as the JSON "verdict" field spells them. */
-const char *stats_verdict_name(enum stats_verdict v)
-{
-	static const char *const names[] = {
-	    [STATS_NO_VERDICT] = "no verdict",
-	    [STATS_FASTER] = "faster",
-	    [STATS_SLOWER] = "slower",
-	    [STATS_EQUIVALENT] = "equivalent",
-	    [STATS_INCONCLUSIVE] = "inconclusive",
-	};
-
-	return (unsigned)v < NELEM(names) ? names[v] : "no verdict";
-}
-
-/* --- Data quality --- */
-
-/* See stats.h: MAD-based, with the mean-deviation fallback. */
-int stats_modified_z(const double *x, size_t n, double threshold,
-		     double *out_mz, size_t *out_nr_outliers)
-{
-	double med, mad, meanad = 0.0, *dev;
-	size_t i, nr = 0;
-
-	if (!n || !all_finite(x, n))
-		return -EINVAL;
-	med = stats_median(x, n);
-	dev = xmalloc(n * sizeof(*dev));
-	for (i = 0; i < n; i++) {
-		dev[i] = fabs(x[i] - med);
-		meanad += dev[i];
-	}
-	meanad /= (double)n;
-	mad = stats_median(dev, n);
-	free(dev);
-	for (i = 0; i < n; i++) {
-		double mz = 0.0;
-
-		if (mad > 0.0)
-			mz = MZ_MAD_SCALE * (x[i] - med) / mad;
-		else if (meanad > 0.0)
-			mz = (x[i] - med) / (MZ_MEANAD_SCALE * meanad);
-		if (out_mz)
-			out_mz[i] = mz;
-		if (fabs(mz) > threshold)
-			nr++;
-	}
-	if (out_nr_outliers)
-		*out_nr_outliers = nr;
-	return 0;
-}
-
-/* Pearson's r of the midranks, and its t-based p. */
-int stats_spearman(const double *x, const double *y, size_t n, double *out_rho,
-		   double *out_p)
-{
-	double *rx, *ry, tie, mx, my, sxx = 0, syy = 0, sxy = 0, rho, df;
-	size_t i;
-
-	if (n < 3 || !all_finite(x, n) || !all_finite(y, n))
-		return -EINVAL;
-	rx = xmalloc(n * sizeof(*rx));
-	ry = xmalloc(n * sizeof(*ry));
-	rank_ties(x, n, rx, &tie);
-	rank_ties(y, n, ry, &tie);
-	mx = stats_mean(rx, n);
-	my = stats_mean(ry, n);
-	for (i = 0; i < n; i++) {
-		sxx += (rx[i] - mx) * (rx[i] - mx);
-		syy += (ry[i] - my) * (ry[i] - my);
-		sxy += (rx[i] - mx) * (ry[i] - my);
-	}
-	free(rx);
-	free(ry);
-	if (sxx == 0.0 || syy == 0.0) {
-		*out_rho = 0.0;
-		*out_p = 1.0;
-		return 0;
-	}
-	rho = sxy / sqrt(sxx * syy);
-	if (rho > 1.0)
-		rho = 1.0;
-	if (rho < -1.0)
-		rho = -1.0;
-	*out_rho = rho;
-	df = (double)n - 2.0;
-	if (fabs(rho) == 1.0)
-		*out_p = 0.0;
-	else
-		*out_p = stats_t_two_sided(
-		    rho * sqrt(df / ((1.0 + rho) * (1.0 - rho))), df);
-	return 0;
-}
-
-/* Spearman against the block order. */
-int stats_drift(const double *values, const double *block, size_t n,
-		double alpha, struct stats_drift *out)
-{
-	double *idx = NULL;
-	size_t i;
-	int ret;
-
-	if (!block) {
-		idx = xmalloc((n ? n : 1) * sizeof(*idx));
-		for (i = 0; i < n; i++)
-			idx[i] = (double)i;
-		block = idx;
-	}
-	memset(out, 0, sizeof(*out));
-	ret = stats_spearman(values, block, n, &out->rho, &out->p);
-	if (!ret)
-		out->drifting = out->p < alpha;
-	free(idx);
-	return ret;
-}
-
-/* --- Adaptive run counts --- */
-
-/* Relative half-width of [lo, hi]; +inf when it is not a real interval. */
-static double rel_halfwidth(double lo, double hi)
-{
-	if (!isfinite(lo) || !isfinite(hi) || !(lo > 0.0) || hi < lo)
-		return INFINITY;
-	return (hi - lo) / (hi + lo);
-}
-
-/* See stats.h: limits, then minimum blocks, then precision. */
-int stats_should_stop(const struct stats_stop_input *in,
-		      struct stats_stop_decision *out)
-{
-	size_t i;
-
-	if (in->nr_arms && (!in->ci_low || !in->ci_high))
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < in->nr_arms; i++) {
-		double hw = rel_halfwidth(in->ci_low[i], in->ci_high[i]);
-
-		if (i == 0 || hw > out->worst_halfwidth) {
-			out->worst_halfwidth = hw;
-			out->worst_arm = i;
-		}
-	}
-	out->stop = true;
-	if (in->max_runs && in->blocks_done >= in->max_runs) {
-		out->reason = STATS_STOP_MAX_RUNS;
-	} else if (in->budget_s > 0.0 && in->elapsed_s >= in->budget_s) {
-		out->reason = STATS_STOP_BUDGET;
-	} else if (in->blocks_done < in->min_blocks) {
-		out->stop = false;
-		out->reason = STATS_CONTINUE_MIN_BLOCKS;
-	} else if (out->worst_halfwidth <= in->precision) {
-		out->reason = STATS_STOP_PRECISION;
-	} else {
-		out->stop = false;
-		out->reason = STATS_CONTINUE_PRECISION;
-	}
-	return 0;
-}
-
-/* Short phrases for progress lines and JSON. */
-const char *stats_stop_reason_name(enum stats_stop_reason r)
-{
-	static const char *const names[] = {
-	    [STATS_CONTINUE_MIN_BLOCKS] = "below minimum blocks",
-	    [STATS_CONTINUE_PRECISION] = "precision not reached",
-	    [STATS_STOP_PRECISION] = "precision reached",
-	    [STATS_STOP_MAX_RUNS] = "max runs",
-	    [STATS_STOP_BUDGET] = "budget spent",
-	};
-
-	return (unsigned)r < NELEM(names) ? names[r] : "unknown";
 }
 
 /* --- One arm against the baseline --- */

@@ -85,7 +85,7 @@ struct capture_disk {
 	struct diskstats first, last;
 	uint64_t last_ns;
 	int have_last;
-	struct settings set; /* its settings at the first reading */
+	struct trace_settings set; /* its settings at the first reading */
 	int have_set;
 };
 
@@ -327,8 +327,8 @@ static int write_settings(const struct capture_disks *d,
 			  const struct capture_disk *k, struct trace_writer *w,
 			  struct strbuf *err)
 {
-	struct settings now = {0};
-	const struct settings *s = &k->set;
+	struct trace_settings now = {0};
+	const struct trace_settings *s = &k->set;
 	size_t i;
 	int ret = 0;
 

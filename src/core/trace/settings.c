@@ -22,7 +22,7 @@
 static const char *const bdi_names[] = {"min_ratio", "max_ratio",
 					"strict_limit"};
 
-static void add(struct settings *s, const char *key, const char *value)
+static void add(struct trace_settings *s, const char *key, const char *value)
 {
 	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
 	s->v[s->nr].key = xstrdup(key);
@@ -63,7 +63,7 @@ static int read_knob(const struct knob_ctx *ctx, const char *name,
 	return ret;
 }
 
-int settings_read_device(const char *dev, struct settings *out)
+int settings_read_device(const char *dev, struct trace_settings *out)
 {
 	struct strbuf node = STRBUF_INIT, val = STRBUF_INIT, key = STRBUF_INIT,
 		      err = STRBUF_INIT;
@@ -149,7 +149,7 @@ int settings_read_key(const struct knob_ctx *ctx, const char *key,
 	return ret;
 }
 
-void settings_release(struct settings *s)
+void settings_release(struct trace_settings *s)
 {
 	size_t i;
 

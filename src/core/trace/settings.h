@@ -22,13 +22,13 @@ struct strbuf;
 struct knob_ctx;
 
 /* One setting: its meta key ("knob.read_ahead_kb") and value ("128"). */
-struct setting {
+struct trace_setting {
 	char *key, *value;
 };
 
 /* The settings of one place, and the disk they were read on. */
-struct settings {
-	struct setting *v;
+struct trace_settings {
+	struct trace_setting *v;
 	size_t nr, alloc;
 	char *disk; /* "vda", NULL when none was read */
 };
@@ -39,7 +39,7 @@ struct settings {
  * its file system's atime, its disk's bdi. 0, or -ENODEV when dev is
  * no block device with a queue (out stays empty).
  */
-int settings_read_device(const char *dev, struct settings *out);
+int settings_read_device(const char *dev, struct trace_settings *out);
 
 /*
  * The value of meta key (a "knob.NAME" or "bdi.NAME" a capture wrote)
@@ -52,7 +52,7 @@ int settings_read_key(const struct knob_ctx *ctx, const char *key,
 /* Is key one settings_read_key() reads ("knob." or "bdi.")? */
 int settings_is_key(const char *key);
 
-void settings_release(struct settings *s);
+void settings_release(struct trace_settings *s);
 
 /* The machine's drops of its caches so far (/proc/vmstat drop_pagecache
  * and drop_slab; 0 when it cannot be read): one another process makes

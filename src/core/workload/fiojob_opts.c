@@ -21,7 +21,7 @@
 static const struct {
 	const char *key, *canon;
 	int report;
-} known[] = {
+} fio_known_opts[] = {
     {"name", "name", 0},
     {"description", "description", 0},
     {"rw", "rw", 0},
@@ -103,18 +103,19 @@ static const struct {
 /* The number of options of the subset: the size of a view's globals. */
 size_t fiojob_nr_known(void)
 {
-	return ARRAY_SIZE(known);
+	return ARRAY_SIZE(fio_known_opts);
 }
 
-/* The index in known[] of key's canonical name, or -1 when unknown. */
+/* The index in fio_known_opts[] of key's canonical name, or -1 when unknown. */
 int fiojob_canon_index(const char *key)
 {
 	size_t i, k;
 
-	for (i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(known[i].key, key))
-			for (k = 0; k < ARRAY_SIZE(known); k++)
-				if (!strcmp(known[k].key, known[i].canon))
+	for (i = 0; i < ARRAY_SIZE(fio_known_opts); i++)
+		if (!strcmp(fio_known_opts[i].key, key))
+			for (k = 0; k < ARRAY_SIZE(fio_known_opts); k++)
+				if (!strcmp(fio_known_opts[k].key,
+					    fio_known_opts[i].canon))
 					return (int)k;
 	return -1;
 }
@@ -123,7 +124,7 @@ const char *fiojob_canonical(const char *key)
 {
 	int i = fiojob_canon_index(key);
 
-	return i < 0 ? NULL : known[i].key;
+	return i < 0 ? NULL : fio_known_opts[i].key;
 }
 
 /* The setting of canonical option canon for the job, or NULL. */
@@ -359,7 +360,7 @@ int fiojob_check_subset(const struct fiojob *j, const char *const *runs,
 
 			k = fiojob_canon_index(o->key);
 			if (k >= 0) {
-				if (known[k].report)
+				if (fio_known_opts[k].report)
 					note_report(o, warn);
 				continue;
 			}
