@@ -1,0 +1,109 @@
+/*
+ * The bridge's typed ends (model_tree.h): a document from a json-c tree
+ * and back, for the code that still holds trees (the experiment engine,
+ * the analysis, the store) until they take documents. Each is the
+ * decoder or the encoder of the codec with its document's table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "model-int.h"
+#include "model_tree.h"
+#include "../../util/error.h"
+#include "../../util/xalloc.h"
+#include "../../util/banned.h"
+
+int run_doc_from_tree(struct json_object *tree, struct run_doc *out,
+		      unsigned flags, struct strbuf *err)
+{
+	return model_decode_tree(&model_run_desc, out, tree, flags, err);
+}
+
+int experiment_doc_from_tree(struct json_object *tree,
+			     struct experiment_doc *out, unsigned flags,
+			     struct strbuf *err)
+{
+	return model_decode_tree(&model_experiment_desc, out, tree, flags, err);
+}
+
+/* Decode a tree the caller gives up, then put it. */
+int experiment_doc_take_tree(struct json_object *tree,
+			     struct experiment_doc *out, unsigned flags,
+			     struct strbuf *err)
+{
+	int ret;
+
+	if (!tree) {
+		experiment_doc_init(out);
+		return err_set(err, -EINVAL, "no experiment");
+	}
+	ret = experiment_doc_from_tree(tree, out, flags, err);
+	json_object_put(tree);
+	return ret;
+}
+
+/* A verdict's "suspect" array from a tree, member by member through the
+ * suspect's table: the seam for fleet_merge.c until its hosts' verdicts
+ * are documents. */
+int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
+			   size_t *nr, struct strbuf *err)
+{
+	const struct model_desc *d = &model_suspect_desc;
+	size_t i, n;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!json_object_is_type(arr, json_type_array))
+		return err_set(err, -EINVAL, "suspect: expected an array");
+	n = json_object_array_length(arr);
+	*out = xcalloc(n + 1, d->size);
+	for (i = 0; i < n && !ret; i++)
+		ret = model_decode_tree(d, (char *)*out + i * d->size,
+					json_object_array_get_idx(arr, i), 0,
+					err);
+	*nr = i;
+	if (ret) {
+		while (*nr)
+			model_release_obj(d, (char *)*out + --*nr * d->size);
+		free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
+struct json_object *run_doc_to_tree(const struct run_doc *doc)
+{
+	return model_encode_tree(&model_run_desc, doc);
+}
+
+struct json_object *experiment_doc_to_tree(const struct experiment_doc *doc)
+{
+	return model_encode_tree(&model_experiment_desc, doc);
+}
+
+struct json_object *env_doc_to_tree(const struct env_doc *env)
+{
+	return model_encode_tree(&model_env_desc, env);
+}
+
+struct json_object *live_window_to_tree(const struct live_window *w)
+{
+	return model_encode_tree(&model_window_desc, w);
+}
+
+struct json_object *live_switchback_to_tree(const struct live_switchback *sb)
+{
+	return model_encode_tree(&model_switchback_desc, sb);
+}
+
+struct json_object *live_abort_to_tree(const struct live_abort *a)
+{
+	return model_encode_tree(&model_abort_desc, a);
+}
+
+struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet)
+{
+	return model_encode_tree(&model_fleet_desc, fleet);
+}
