@@ -75,8 +75,9 @@ void metric_values_doc(const struct workload *w, const struct run_result *r,
 void metric_arm_medians_doc(struct experiment_doc *exp,
 			    const struct workload_ops *ops);
 
-/* The same two on a json-c tree, for experiment.c until it holds a
- * document (docs/ARCHITECTURE.md, "Moving to the model"). */
+/* The same two on a json-c tree, for experiment.c and
+ * experiment_loop.c until they hold a document (docs/ARCHITECTURE.md,
+ * "Moving to the model"). */
 struct json_object *metric_to_json(const struct metric_def *m);
 void metric_add_arm_medians(struct json_object *exp,
 			    const struct workload_ops *ops);
