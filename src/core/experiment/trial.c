@@ -1,5 +1,5 @@
 /*
- * An experiment run for real, around the loop of experiment.c: the
+ * An experiment run for real, around the block loop of experiment_loop.c: the
  * target, the knobs, device truth, the environment and the store.
  *
  * Knob changes of the whole trial go through one session: the fixed
