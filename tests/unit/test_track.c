@@ -63,11 +63,27 @@ static struct iot_call fd_call(long nr, uint64_t a0, int64_t ret, uint64_t ts)
 	return c;
 }
 
-/* The events the trace at path holds, into t. */
-static void read_back(const char *path, struct trace *t)
+/* A tracker writing the trace at path. */
+static void track_start(const char *path, struct trace_writer *w,
+			struct tracker *tk)
 {
 	struct strbuf err = STRBUF_INIT;
 
+	assert_int_equal(trace_writer_open(w, path, 0, &err), 0);
+	tracker_init(tk, w, 0);
+	strbuf_release(&err);
+}
+
+/* End what track_start() began and read the trace back into t. */
+static void track_finish(const char *path, struct trace_writer *w,
+			 struct tracker *tk, struct trace *t)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(trace_writer_finish(w, &(struct trace_end){0}, &err),
+			 0);
+	trace_writer_release(w);
+	tracker_release(tk);
 	assert_int_equal(trace_read_file(path, t, &err), 0);
 	strbuf_release(&err);
 }
@@ -100,19 +116,14 @@ static void test_under_left_out(void **state)
 	/* the number the recorded program had /proc at names dir now */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	assert_true(dfd >= 0);
-	assert_int_equal(trace_writer_open(&w, path, 0, &err), 0);
-	tracker_init(&tk, &w, 0);
+	track_start(path, &w, &tk);
 	c = openat_call(AT_FDCWD, O_RDONLY | O_DIRECTORY, dfd, 100);
 	assert_int_equal(tracker_call(&tk, &c, "/proc", "", &err), 0);
 	c = openat_call(dfd, O_RDONLY, 99, 200);
 	assert_int_equal(tracker_call(&tk, &c, "44/stat", "", &err), 0);
 	c = fd_call(SYS_read, 99, 160, 300);
 	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
-	assert_int_equal(trace_writer_finish(&w, &(struct trace_end){0}, &err),
-			 0);
-	trace_writer_release(&w);
-	tracker_release(&tk);
-	read_back(path, &t);
+	track_finish(path, &w, &tk, &t);
 	for (i = 0; i < t.nr_files; i++)
 		assert_null(strstr(t.files[i].path, "/44/stat"));
 	assert_int_equal(t.nr_events, 0);
@@ -144,18 +155,13 @@ static void test_unnamed_open(void **state)
 	/* the number, by the time the tracker reads the read, names this */
 	fd = open(data, O_CREAT | O_RDWR, 0600);
 	assert_true(fd >= 0);
-	assert_int_equal(trace_writer_open(&w, path, 0, &err), 0);
-	tracker_init(&tk, &w, 0);
+	track_start(path, &w, &tk);
 	c = openat_call(AT_FDCWD, O_RDONLY, fd, 100);
 	assert_int_equal(tracker_call(&tk, &c, "", "", &err), 0);
 	c = fd_call(SYS_read, (uint64_t)fd, 37, 200);
 	c.args[2] = 8191;
 	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
-	assert_int_equal(trace_writer_finish(&w, &(struct trace_end){0}, &err),
-			 0);
-	trace_writer_release(&w);
-	tracker_release(&tk);
-	read_back(path, &t);
+	track_finish(path, &w, &tk, &t);
 	assert_int_equal(t.nr_events, 0);
 	trace_release(&t);
 	close(fd);
@@ -183,19 +189,14 @@ static void test_fchdir(void **state)
 	assert_int_equal(mkdir(dir, 0700), 0);
 	snprintf(name, sizeof(name), "%s/f", dir);
 	close(open(name, O_CREAT | O_WRONLY, 0600));
-	assert_int_equal(trace_writer_open(&w, path, 0, &err), 0);
-	tracker_init(&tk, &w, 0);
+	track_start(path, &w, &tk);
 	c = openat_call(AT_FDCWD, O_RDONLY | O_DIRECTORY, 40, 100);
 	assert_int_equal(tracker_call(&tk, &c, dir, "", &err), 0);
 	c = fd_call(SYS_fchdir, 40, 0, 200);
 	assert_int_equal(tracker_call(&tk, &c, NULL, NULL, &err), 0);
 	c = openat_call(AT_FDCWD, O_RDONLY, 41, 300);
 	assert_int_equal(tracker_call(&tk, &c, "f", "", &err), 0);
-	assert_int_equal(trace_writer_finish(&w, &(struct trace_end){0}, &err),
-			 0);
-	trace_writer_release(&w);
-	tracker_release(&tk);
-	read_back(path, &t);
+	track_finish(path, &w, &tk, &t);
 	for (i = 0; i < t.nr_files; i++)
 		found |= !strcmp(t.files[i].path, name);
 	assert_true(found);
