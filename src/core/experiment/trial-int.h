@@ -1,7 +1,8 @@
 /*
- * What trial.c shares with trial_factor.c (the factors and the notes
- * held until trial_check() passes) and trial_hooks.c (what the block
- * loop calls around each run); not part of the API.
+ * What the files of a trial share: trial_session.c (its log and its
+ * session) below trial_factor.c (the factors) and trial_hooks.c (what
+ * the block loop calls around each run), all below trial.c; not part of
+ * the API.
  */
 #ifndef IOTRIAL_TRIAL_INT_H
 #define IOTRIAL_TRIAL_INT_H
@@ -18,14 +19,20 @@ void trial_say(const struct trial *tr, enum session_say_level level,
  */
 void trial_hold_say(void *data, enum session_say_level level, const char *msg);
 
+/* Say the held notes (trial_check() passed) and forget them. */
+void trial_flush_held(struct trial *tr);
+
+/*
+ * The trial's session, opened at the first change: a scratch target's,
+ * or one of our own. The mark taken then is where trial_finish() rolls
+ * back to.
+ */
+int trial_open_session(struct trial *tr, struct strbuf *err);
+
 /* Free the names and values of factor f (not f itself). */
 void trial_free_factor(struct experiment_factor *f);
 
-/*
- * Apply plan in the trial's session, opened at the first change (a
- * scratch target's, or one of our own); the mark taken then is where
- * trial_finish() rolls back to.
- */
+/* Apply plan in the trial's session (trial_open_session() first). */
 int trial_apply(struct trial *tr, struct knob_plan *plan, struct strbuf *err);
 
 /* The hooks through which experiment_run() calls back into the trial. */

@@ -25,36 +25,6 @@
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-void trial_say(const struct trial *tr, enum session_say_level level,
-	       const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	if (!tr->hooks.log.say)
-		return;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	tr->hooks.log.say(tr->hooks.log.data, level, sb.buf);
-	strbuf_release(&sb);
-}
-
-/* Say the held notes (trial_check() passed) and forget them. */
-static void flush_held(struct trial *tr)
-{
-	size_t at = 0;
-
-	tr->checked = 1;
-	while (at < tr->held.len) {
-		const char *msg = tr->held.buf + at;
-
-		trial_say(tr, SESSION_SAY_NOTE, "%s", msg);
-		at += strlen(msg) + 1;
-	}
-	strbuf_release(&tr->held);
-}
-
 /* Put prefix (formatted) before the message in err. */
 static int prefix_err(struct strbuf *err, int ret, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -390,7 +360,7 @@ int trial_check(struct trial *tr, struct strbuf *err)
 		    "silence this");
 		tr->c.drop_caches = 0;
 	}
-	flush_held(tr);
+	trial_flush_held(tr);
 	return 0;
 }
 
@@ -440,38 +410,6 @@ int trial_add_arm(struct trial *tr, const unsigned *levels, unsigned *out,
 int trial_has_undo(const struct trial *tr)
 {
 	return tr->nr_set || scratch_session(&tr->t);
-}
-
-/*
- * The trial's session, opened at the first change: a scratch target's,
- * or one of our own. The mark taken now is where trial_finish() rolls
- * back to.
- */
-static int open_session(struct trial *tr, struct strbuf *err)
-{
-	const char *cmd = tr->kind == TRIAL_ONE_RUN ? "run" : "compare";
-	int ret;
-
-	if (tr->s)
-		return 0;
-	tr->s = session_ref(scratch_session(&tr->t));
-	if (!tr->s) {
-		ret = session_open(&tr->s, cmd, 0, &tr->hooks.log, err);
-		if (ret)
-			return ret;
-	}
-	tr->mark = session_mark(tr->s);
-	tr->applied = 1;
-	return 0;
-}
-
-int trial_apply(struct trial *tr, struct knob_plan *plan, struct strbuf *err)
-{
-	int ret = open_session(tr, err);
-
-	if (ret)
-		return ret;
-	return session_apply(tr->s, plan, &tr->hooks.log, err);
 }
 
 /* Apply the fixed knobs; say what each became; keep them for the runs. */
@@ -544,7 +482,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 		return nothing_measured(err);
 	}
 	if (tr->fixed.nr) {
-		ret = open_session(tr, err);
+		ret = trial_open_session(tr, err);
 		if (ret) {
 			tr->failed = TRIAL_FAILED_SESSION;
 			return ret;
@@ -556,7 +494,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 		}
 	}
 	if (cgroup_limits_set(&tr->limits)) {
-		ret = open_session(tr, err);
+		ret = trial_open_session(tr, err);
 		if (!ret)
 			ret = cgroup_enter(&tr->cg, &tr->limits, tr->s, err);
 		if (ret) {

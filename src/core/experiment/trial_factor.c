@@ -15,24 +15,6 @@
 #include "../../util/banned.h"
 
 /*
- * The log of the checks before trial_check() passes: their notes wait
- * in tr->held, so that a refusal is the only line of a refused command
- * and the notes of a trial that runs still come, in order, once.
- */
-void trial_hold_say(void *data, enum session_say_level level, const char *msg)
-{
-	struct trial *tr = data;
-
-	if (level == SESSION_SAY_NOTE && !tr->checked) {
-		strbuf_addstr(&tr->held, msg);
-		strbuf_addch(&tr->held, '\0');
-		return;
-	}
-	if (tr->hooks.log.say)
-		tr->hooks.log.say(tr->hooks.log.data, level, msg);
-}
-
-/*
  * Is name a knob of the target? 1 yes; -ENOENT (err suggests the
  * nearest knob or parameter) or -ENODEV (a knob the target has no device
  * or mount for).
