@@ -22,6 +22,7 @@
 #include "../core/report/openmetrics.h"
 #include "../util/clock.h"
 #include "../util/error.h"
+#include "../util/fdio.h"
 #include "../util/outfile.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
@@ -116,22 +117,6 @@ static void before_message(void *ctx)
 	pthread_mutex_lock(&p->lock);
 	clear_line(p);
 	pthread_mutex_unlock(&p->lock);
-}
-
-/* The whole of text to fd; 0 or -1. */
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		text += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* The snapshot now: the events' state with the clock's and the run's
@@ -230,7 +215,7 @@ static void render(struct cli_progress *p, const struct progress_snap *s,
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
-	if (line.len && write_all(json_fd, line.buf, line.len)) {
+	if (line.len && fd_write_all(json_fd, line.buf, line.len)) {
 		pthread_mutex_lock(&p->lock);
 		p->json_failed = errno ? errno : EIO;
 		pthread_mutex_unlock(&p->lock);

@@ -15,6 +15,7 @@
 #include "atfile.h"
 #include "userfile.h"
 #include "error.h"
+#include "fdio.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -139,22 +140,6 @@ int atfile_exists(const char *root, const char *rel)
 	return ret;
 }
 
-/* Write all of data to fd and fsync it. 0 or -errno. */
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		data += n;
-		len -= (size_t)n;
-	}
-	return fsync(fd) ? -errno : 0;
-}
-
 int atfile_replace(const char *root, const char *rel, const char *data,
 		   size_t len, mode_t mode, struct strbuf *backup,
 		   struct strbuf *err)
@@ -193,7 +178,9 @@ int atfile_replace(const char *root, const char *rel, const char *data,
 	}
 	if (had)
 		(void)fchmod(fd, st.st_mode & 07777);
-	ret = write_all(fd, data, len);
+	ret = fd_write_all(fd, data, len);
+	if (!ret && fsync(fd))
+		ret = -errno;
 	if (ret) {
 		err_set(err, ret, "cannot write '%s/%s': %s", root, rel,
 			strerror(-ret));

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "doclog.h"
 #include "error.h"
+#include "fdio.h"
 #include "banned.h"
 
 /* How many taken names are skipped before giving up. */
@@ -15,22 +16,6 @@
 
 /* This process's next document number. */
 static unsigned long doclog_seq;
-
-/* Write all of text to fd. 0 or -errno. */
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		text += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 int doclog_write(const char *dir, const char *text, size_t len, unsigned flags,
 		 struct strbuf *name, struct strbuf *err)
@@ -58,7 +43,7 @@ int doclog_write(const char *dir, const char *text, size_t len, unsigned flags,
 			      dir, strerror(errno));
 		goto out;
 	}
-	ret = write_all(fd, text, len);
+	ret = fd_write_all(fd, text, len);
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (ret) {

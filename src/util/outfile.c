@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "outfile.h"
 #include "error.h"
+#include "fdio.h"
 #include "userfile.h"
 #include "xalloc.h"
 #include "banned.h"
@@ -294,25 +295,17 @@ void outfile_release(struct outfile *o)
 int outfile_write(const char *path, const void *data, size_t len,
 		  unsigned flags, struct strbuf *err)
 {
-	const char *p = data;
 	struct outfile o;
 	int ret;
 
 	ret = outfile_open(&o, path, flags, err);
 	if (ret)
 		return ret;
-	while (len) {
-		ssize_t n = write(o.fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = fail(path, n < 0 ? -errno : -ENOSPC, err);
-			outfile_release(&o);
-			return ret;
-		}
-		p += n;
-		len -= (size_t)n;
+	ret = fd_write_all(o.fd, data, len);
+	if (ret) {
+		ret = fail(path, ret, err);
+		outfile_release(&o);
+		return ret;
 	}
 	return outfile_commit(&o, err);
 }

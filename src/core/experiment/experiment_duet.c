@@ -32,6 +32,7 @@
 #include "result_json.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
+#include "../../util/fdio.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -44,22 +45,6 @@ struct duet_run {
 	int fd; /* the child's output, or -1 */
 	struct strbuf out;
 };
-
-/* Write all of buf to fd; 0 or -errno. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /*
  * The child's part: wait for the start, make the run on place k, write
@@ -119,7 +104,7 @@ static void child(struct exp_loop *l, unsigned k, struct duet_run *d,
 		    json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	}
-	_exit(write_all(fd, out.buf, out.len) ? 1 : 0);
+	_exit(fd_write_all(fd, out.buf, out.len) ? 1 : 0);
 }
 
 /* Read every child's output until each closes it. */

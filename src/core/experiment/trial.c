@@ -17,64 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "trial.h"
+#include "trial-int.h"
 #include "../observe/env.h"
-#include "factor_values.h"
 #include "noise.h"
 #include "../targets/scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-/* Send a formatted message to the caller's log, if there is one. */
-static void say(const struct trial *tr, enum session_say_level level,
-		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(const struct trial *tr, enum session_say_level level,
-		const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	if (!tr->hooks.log.say)
-		return;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	tr->hooks.log.say(tr->hooks.log.data, level, sb.buf);
-	strbuf_release(&sb);
-}
-
-/*
- * The log of the checks before trial_check() passes: their notes wait
- * in tr->held, so that a refusal is the only line of a refused command
- * and the notes of a trial that runs still come, in order, once.
- */
-static void hold_say(void *data, enum session_say_level level, const char *msg)
-{
-	struct trial *tr = data;
-
-	if (level == SESSION_SAY_NOTE && !tr->checked) {
-		strbuf_addstr(&tr->held, msg);
-		strbuf_addch(&tr->held, '\0');
-		return;
-	}
-	if (tr->hooks.log.say)
-		tr->hooks.log.say(tr->hooks.log.data, level, msg);
-}
-
-/* Say the held notes (trial_check() passed) and forget them. */
-static void flush_held(struct trial *tr)
-{
-	size_t at = 0;
-
-	tr->checked = 1;
-	while (at < tr->held.len) {
-		const char *msg = tr->held.buf + at;
-
-		say(tr, SESSION_SAY_NOTE, "%s", msg);
-		at += strlen(msg) + 1;
-	}
-	strbuf_release(&tr->held);
-}
 
 /* Put prefix (formatted) before the message in err. */
 static int prefix_err(struct strbuf *err, int ret, const char *fmt, ...)
@@ -126,7 +75,8 @@ int trial_read_params(struct trial *tr, struct strbuf *err)
 		strbuf_reset(&why);
 		ret = workload_set_param(&w, p->name, p->value, &why, err);
 		if (!ret && why.len)
-			say(tr, SESSION_SAY_NOTE, "%s: %s", p->name, why.buf);
+			trial_say(tr, SESSION_SAY_NOTE, "%s: %s", p->name,
+				  why.buf);
 	}
 	workload_release(&w);
 	strbuf_release(&why);
@@ -169,7 +119,8 @@ int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 	if (ret)
 		return ret;
 	if (scratch_auto_fs(&tr->t))
-		say(tr, SESSION_SAY_NOTE,
+		trial_say(
+		    tr, SESSION_SAY_NOTE,
 		    "%s works on files, so '%s' gets an %s file system (as "
 		    "'%s:%s')",
 		    tr->c.ops->name, spec, scratch_auto_fs(&tr->t), spec,
@@ -177,168 +128,6 @@ int trial_open(struct trial *tr, const char *spec, unsigned target_flags,
 	tr->c.target = &tr->t;
 	scratch_set_log(&tr->t, &tr->hooks.log); /* its fill's notes */
 	return knob_ctx_from_target(&tr->kctx, &tr->t, err);
-}
-
-/*
- * Is name a knob of the target? 1 yes; -ENOENT (err suggests the
- * nearest knob or parameter) or -ENODEV (a knob the target has no device
- * or mount for).
- */
-static int classify(struct trial *tr, const char *name, struct strbuf *err)
-{
-	const struct workload_ops *ops = tr->c.ops;
-	struct strbuf why = STRBUF_INIT;
-	struct knob_list names = {0};
-	const struct param_spec *p;
-	const char *near;
-	struct knob k;
-	int ret;
-
-	if (knob_is_bdflush_line(name))
-		return 1; /* a line of several knobs: its values say which */
-	memset(&k, 0, sizeof(k));
-	ret = knob_resolve(&tr->kctx, name, &k, NULL, &why);
-	knob_release(&k);
-	if (!ret) {
-		strbuf_release(&why);
-		return 1;
-	}
-	if (ret != -ENOENT) {
-		err_set(err, ret, "%s", why.buf);
-		strbuf_release(&why);
-		return ret;
-	}
-	knob_names(&tr->kctx, &names);
-	for (p = ops->params; p->name; p++)
-		knob_list_add(&names, p->name);
-	near = knob_folklore_name(name);
-	if (!near)
-		near = suggest_nearest(name, (const char *const *)names.v,
-				       names.nr);
-	if (near)
-		err_set(err, -ENOENT,
-			"'%s' is neither a knob nor a parameter of '%s'; did "
-			"you mean '%s'?",
-			name, ops->name, near);
-	else
-		err_set(err, -ENOENT,
-			"'%s' is neither a knob nor a parameter of '%s'; see "
-			"'iotrial knobs' and 'iotrial run %s --help'",
-			name, ops->name, ops->name);
-	knob_list_release(&names);
-	strbuf_release(&why);
-	return -ENOENT;
-}
-
-/* Split spec "name=v1,v2" into f (zeroed first; free_factor() it). */
-static int parse_factor(struct experiment_factor *f, const char *spec,
-			struct strbuf *err)
-{
-	const char *eq = strchr(spec, '=');
-	const char *p;
-	unsigned alloc = 0, i;
-
-	memset(f, 0, sizeof(*f));
-	if (!eq || eq == spec || !eq[1])
-		return err_set(err, -EINVAL,
-			       "invalid --vary '%s': expected FACTOR=V1,V2 "
-			       "(e.g. bs=4k,1M)",
-			       spec);
-	f->name = xstrndup(spec, (size_t)(eq - spec));
-	for (p = eq + 1;;) {
-		size_t n = strcspn(p, ",");
-
-		if (!n)
-			return err_set(err, -EINVAL,
-				       "invalid --vary '%s': empty value",
-				       spec);
-		ALLOC_GROW(f->values, f->nr_values + 1, alloc);
-		f->values[f->nr_values++] = xstrndup(p, n);
-		if (!p[n])
-			break;
-		p += n + 1;
-	}
-	if (f->nr_values < 2)
-		return err_set(err, -EINVAL,
-			       "--vary '%s' gives one value; a comparison "
-			       "needs at least two (e.g. %s=%s,OTHER)",
-			       spec, f->name, f->values[0]);
-	for (i = 0; i < f->nr_values; i++)
-		for (p = f->values[i]; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				return err_set(err, -EINVAL,
-					       "--vary '%s': values must be "
-					       "printable text",
-					       f->name);
-	return 0;
-}
-
-static void free_factor(struct experiment_factor *f)
-{
-	unsigned i;
-
-	for (i = 0; i < f->nr_values; i++) {
-		free(f->values[i]);
-		if (f->canon)
-			free(f->canon[i]);
-	}
-	free(f->values);
-	free(f->canon);
-	free(f->set_name);
-	free(f->name);
-}
-
-/*
- * Check factor f of spec: a parameter or else a knob; no value twice,
- * as typed or once translated.
- */
-static int check_factor(struct trial *tr, struct experiment_factor *f,
-			const char *spec, struct factor_plans *fp,
-			struct strbuf *err)
-{
-	int ret;
-
-	if (workload_param_index(tr->c.ops, f->name) < 0) {
-		ret = classify(tr, f->name, err);
-		if (ret < 0)
-			return ret;
-		f->is_knob = 1;
-		/* each value planned once, for the check and the notes */
-		factor_plans_make(fp, &tr->kctx, f);
-	}
-	return factor_check_values(tr->c.ops, f->is_knob ? fp : NULL, f, spec,
-				   err);
-}
-
-int trial_add_factor(struct trial *tr, const char *spec, struct strbuf *err)
-{
-	struct factor_plans fp = {0};
-	struct experiment_factor f;
-	unsigned k;
-	int ret;
-
-	ret = parse_factor(&f, spec, err);
-	if (!ret)
-		ret = check_factor(tr, &f, spec, &fp, err);
-	for (k = 0; !ret && k < tr->c.nr_factors; k++)
-		if (!strcmp(tr->c.factors[k].name, f.name))
-			ret = err_set(err, -EINVAL,
-				      "'%s' is varied twice; give all its "
-				      "values in one --vary %s=A,B,...",
-				      f.name, f.name);
-	if (ret) {
-		factor_plans_release(&fp);
-		free_factor(&f);
-		return ret;
-	}
-	if (f.is_knob)
-		factor_translate(
-		    &fp, &f,
-		    &(struct session_log){.say = hold_say, .data = tr});
-	factor_plans_release(&fp);
-	ALLOC_GROW(tr->c.factors, tr->c.nr_factors + 1, tr->alloc_factors);
-	tr->c.factors[tr->c.nr_factors++] = f;
-	return 0;
 }
 
 int trial_plan(struct trial *tr, struct strbuf *err)
@@ -393,10 +182,11 @@ static int check_fixed(struct trial *tr, struct strbuf *err)
 		return ret;
 	for (i = 0; i < tr->fixed.nr; i++)
 		if (tr->fixed.v[i].note.len)
-			session_say(
-			    &(struct session_log){.say = hold_say, .data = tr},
-			    SESSION_SAY_NOTE, "%s: %s",
-			    tr->fixed.v[i].input_name, tr->fixed.v[i].note.buf);
+			session_say(&(struct session_log){.say = trial_hold_say,
+							  .data = tr},
+				    SESSION_SAY_NOTE, "%s: %s",
+				    tr->fixed.v[i].input_name,
+				    tr->fixed.v[i].note.buf);
 	return knob_plan_need_root(&tr->fixed, err);
 }
 
@@ -563,13 +353,14 @@ int trial_check(struct trial *tr, struct strbuf *err)
 	if (ret)
 		return ret;
 	if (tr->c.drop_caches && geteuid() != 0) {
-		say(tr, SESSION_SAY_WARN,
+		trial_say(
+		    tr, SESSION_SAY_WARN,
 		    "not root: caches cannot be dropped between runs, so runs "
 		    "may start warm; run as root or pass --no-drop-caches to "
 		    "silence this");
 		tr->c.drop_caches = 0;
 	}
-	flush_held(tr);
+	trial_flush_held(tr);
 	return 0;
 }
 
@@ -621,45 +412,12 @@ int trial_has_undo(const struct trial *tr)
 	return tr->nr_set || scratch_session(&tr->t);
 }
 
-/*
- * The trial's session, opened at the first change: a scratch target's,
- * or one of our own. The mark taken now is where trial_finish() rolls
- * back to.
- */
-static int open_session(struct trial *tr, struct strbuf *err)
-{
-	const char *cmd = tr->kind == TRIAL_ONE_RUN ? "run" : "compare";
-	int ret;
-
-	if (tr->s)
-		return 0;
-	tr->s = session_ref(scratch_session(&tr->t));
-	if (!tr->s) {
-		ret = session_open(&tr->s, cmd, 0, &tr->hooks.log, err);
-		if (ret)
-			return ret;
-	}
-	tr->mark = session_mark(tr->s);
-	tr->applied = 1;
-	return 0;
-}
-
-/* Apply plan in the trial's session. */
-static int apply(struct trial *tr, struct knob_plan *plan, struct strbuf *err)
-{
-	int ret = open_session(tr, err);
-
-	if (ret)
-		return ret;
-	return session_apply(tr->s, plan, &tr->hooks.log, err);
-}
-
 /* Apply the fixed knobs; say what each became; keep them for the runs. */
 static int apply_fixed(struct trial *tr, struct strbuf *err)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, subj = STRBUF_INIT;
 	size_t i;
-	int ret = apply(tr, &tr->fixed, err);
+	int ret = trial_apply(tr, &tr->fixed, err);
 
 	if (ret)
 		return ret;
@@ -674,13 +432,14 @@ static int apply_fixed(struct trial *tr, struct strbuf *err)
 		knob_subject(&subj, c->k.name, c->k.object);
 		knob_show_value(&c->k, c->before.buf, &b);
 		knob_show_value(&c->k, c->after.buf, &a);
-		say(tr, SESSION_SAY_NOTE, "%s: %s -> %s (%s)", subj.buf, b.buf,
-		    a.buf,
-		    tr->kind == TRIAL_ONE_RUN ? "for this run"
-					      : "in every arm, until the end");
+		trial_say(tr, SESSION_SAY_NOTE, "%s: %s -> %s (%s)", subj.buf,
+			  b.buf, a.buf,
+			  tr->kind == TRIAL_ONE_RUN
+			      ? "for this run"
+			      : "in every arm, until the end");
 		if (c->side.len)
-			say(tr, SESSION_SAY_NOTE, "%s: %s", c->k.name,
-			    c->side.buf);
+			trial_say(tr, SESSION_SAY_NOTE, "%s: %s", c->k.name,
+				  c->side.buf);
 		tr->fixed_settings[i].name = c->k.name;
 		tr->fixed_settings[i].value = c->after.buf;
 	}
@@ -690,217 +449,6 @@ static int apply_fixed(struct trial *tr, struct strbuf *err)
 	strbuf_release(&b);
 	strbuf_release(&subj);
 	return 0;
-}
-
-/*
- * experiment_hooks: set the knobs of the arm about to run, from the
- * plan trial_check() made of it. session_apply() reads each knob again
- * before it journals and writes it, so a plan kept since then is as
- * safe as a new one.
- */
-static int apply_arm(void *ctx, const struct arm_setting *s, unsigned n,
-		     struct strbuf *err)
-{
-	struct trial *tr = ctx;
-	unsigned i;
-	int ret;
-
-	(void)n;
-	for (i = 0; i < tr->nr_arm_plans; i++)
-		if (tr->e.arms[i].settings == s)
-			break;
-	if (i == tr->nr_arm_plans)
-		return err_set(err, -EINVAL,
-			       "the knobs of this arm were not checked "
-			       "(trial_check() first)");
-	ret = apply(tr, &tr->arm_plans[i], err);
-	if (!ret)
-		tr->arm_plan = &tr->arm_plans[i];
-	return ret;
-}
-
-/*
- * experiment_hooks: device truth for the run of w. A single run that
- * cannot observe its devices fails; an experiment's runs go on without.
- */
-static int run_begin(void *ctx, const struct workload *w,
-		     const struct measure_hook **out, struct strbuf *err)
-{
-	struct trial *tr = ctx;
-	struct truth_opts o = {0};
-	struct strbuf why = STRBUF_INIT;
-	unsigned k;
-	int ret;
-
-	cgroup_peak_reset(&tr->cg);
-	workload_truth_opts(w, &o);
-	for (k = 0; k < tr->cg.nr && !o.cgroup_dir; k++)
-		if (tr->cg.d[k].memory) {
-			o.cgroup_dir = tr->cg.d[k].path;
-			o.cgroup_version = tr->cg.d[k].v2 ? 2 : 1;
-		}
-	ret = truth_hook_init(&tr->th, &tr->t, &o, &why);
-	if (ret) {
-		truth_hook_release(&tr->th);
-		if (tr->kind == TRIAL_ONE_RUN)
-			err_set(err, ret, "%s", why.buf);
-		else
-			ret = 0;
-	} else {
-		tr->th_live = 1;
-		*out = &tr->th.hook;
-	}
-	strbuf_release(&why);
-	return ret;
-}
-
-/* The cgroup the run had, into r (run_end). */
-static void run_limits(const struct trial *tr, struct run_result *r)
-{
-	struct run_limits *l = xcalloc(1, sizeof(*l));
-	unsigned k;
-
-	l->memory_max = tr->limits.memory_max;
-	l->memory_peak = l->memory_max ? cgroup_memory_peak(&tr->cg) : 0;
-	l->cpus = tr->limits.cpus ? xstrdup(tr->limits.cpus) : NULL;
-	l->mems = tr->limits.mems ? xstrdup(tr->limits.mems) : NULL;
-	for (k = 0; k < tr->cg.nr && !l->cgroup; k++)
-		if (tr->cg.d[k].memory || !l->memory_max)
-			l->cgroup = xstrdup(tr->cg.d[k].path);
-	r->limits = l;
-	if (l->memory_max && l->memory_peak >= l->memory_max / 100 * 98)
-		run_result_note(r,
-				"the workload used all of its memory limit: "
-				"the kernel reclaimed and wrote back its pages "
-				"to stay within it, which is what a limit is "
-				"for, and part of what was measured");
-}
-
-/* experiment_hooks: the run is over; finish its truth. */
-static void run_end(void *ctx, struct run_result *r)
-{
-	struct trial *tr = ctx;
-
-	if (tr->cg.nr)
-		run_limits(tr, r);
-	trial_mark_knobs_above(tr, r);
-	if (!tr->th_live)
-		return;
-	truth_hook_finish(&tr->th, r);
-	if (r->truth)
-		trial_run_regimes(tr, r);
-	truth_hook_release(&tr->th);
-	tr->th_live = 0;
-}
-
-/* experiment_hooks: set arm's knobs on place k of a duet. */
-static int apply_arm_at(void *ctx, unsigned place, const struct arm_setting *s,
-			unsigned n, struct strbuf *err)
-{
-	struct trial *tr = ctx;
-	const struct trial_twin *tw;
-	unsigned i;
-
-	if (!place)
-		return apply_arm(ctx, s, n, err);
-	if (place > tr->nr_twins)
-		return err_set(err, -EINVAL, "no place %u in this duet", place);
-	tw = &tr->twins[place - 1];
-	for (i = 0; i < tw->nr_arm_plans; i++)
-		if (tr->e.arms[i].settings == s)
-			break;
-	if (i == tw->nr_arm_plans)
-		return err_set(err, -EINVAL,
-			       "the knobs of this arm were not checked "
-			       "(trial_check() first)");
-	return apply(tr, &tw->arm_plans[i], err);
-}
-
-/* experiment_hooks: device truth for a duet's run on place k (in the
- * child that makes it). */
-static int run_begin_at(void *ctx, unsigned place, const struct workload *w,
-			const struct measure_hook **out, struct strbuf *err)
-{
-	struct trial *tr = ctx;
-	struct truth_opts o = {0};
-	struct strbuf why = STRBUF_INIT;
-
-	(void)err;
-	if (place >= tr->e.nr_arms || !tr->places[place])
-		return 0;
-	workload_truth_opts(w, &o);
-	if (!truth_hook_init(&tr->th, tr->places[place], &o, &why)) {
-		tr->th_live = 1;
-		*out = &tr->th.hook;
-	} else {
-		truth_hook_release(&tr->th);
-	}
-	strbuf_release(&why);
-	return 0;
-}
-
-/* experiment_hooks: that run is over; finish its truth. */
-static void run_end_at(void *ctx, unsigned place, struct run_result *r)
-{
-	struct trial *tr = ctx;
-
-	(void)place;
-	if (!tr->th_live)
-		return;
-	truth_hook_finish(&tr->th, r);
-	truth_hook_release(&tr->th);
-	tr->th_live = 0;
-}
-
-/* experiment_hooks: a warning the caller hears at once. */
-static void warn_now(void *ctx, const char *msg)
-{
-	say(ctx, SESSION_SAY_WARN, "%s", msg);
-}
-
-static void progress(void *ctx, const struct experiment_progress *p)
-{
-	struct trial *tr = ctx;
-
-	if (tr->hooks.progress)
-		tr->hooks.progress(tr->hooks.ctx, p);
-}
-
-/* experiment_hooks: after each run, its wrap warning, then the caller. */
-static void run_done(void *ctx, const struct run_meta *meta,
-		     const struct run_result *r)
-{
-	struct trial *tr = ctx;
-	struct strbuf msg = STRBUF_INIT;
-
-	if (trial_wrap_after_run(tr, meta, r, &msg))
-		say(tr, SESSION_SAY_WARN, "%s", msg.buf);
-	strbuf_release(&msg);
-	if (tr->hooks.run_done)
-		tr->hooks.run_done(tr->hooks.ctx, meta, r);
-}
-
-/*
- * experiment_hooks: w's files are laid out and its timed run comes
- * next; the warnings of trial_wrap_check(), once.
- */
-static void laid_out(void *ctx, const struct workload *w)
-{
-	struct trial *tr = ctx;
-	struct strbuf msg = STRBUF_INIT, note = STRBUF_INIT;
-	const char *line, *nl;
-
-	trial_wrap_laid_out(tr, w, &msg, &note);
-	if (note.len)
-		say(tr, SESSION_SAY_NOTE, "%s", note.buf);
-	for (line = msg.buf; *line; line = nl + 1) {
-		nl = strchrnul(line, '\n');
-		say(tr, SESSION_SAY_WARN, "%.*s", (int)(nl - line), line);
-		if (!*nl)
-			break;
-	}
-	strbuf_release(&msg);
-	strbuf_release(&note);
 }
 
 /* The number of runs the experiment object holds. */
@@ -923,29 +471,18 @@ static int nothing_measured(struct strbuf *err)
 
 int trial_run(struct trial *tr, struct strbuf *err)
 {
-	const struct experiment_hooks h = {
-	    .ctx = tr,
-	    .apply_knobs = apply_arm,
-	    .progress = progress,
-	    .laid_out = laid_out,
-	    .run_begin = run_begin,
-	    .run_end = run_end,
-	    .run_done = run_done,
-	    .warn = warn_now,
-	    .apply_knobs_at = apply_arm_at,
-	    .run_begin_at = run_begin_at,
-	    .run_end_at = run_end_at,
-	};
+	struct experiment_hooks h;
 	int single = tr->kind == TRIAL_ONE_RUN;
 	int ret;
 
+	trial_experiment_hooks(tr, &h);
 	tr->failed = 0;
 	if (single && tr->c.stop && *tr->c.stop) {
 		tr->failed = TRIAL_FAILED_RUN;
 		return nothing_measured(err);
 	}
 	if (tr->fixed.nr) {
-		ret = open_session(tr, err);
+		ret = trial_open_session(tr, err);
 		if (ret) {
 			tr->failed = TRIAL_FAILED_SESSION;
 			return ret;
@@ -957,7 +494,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 		}
 	}
 	if (cgroup_limits_set(&tr->limits)) {
-		ret = open_session(tr, err);
+		ret = trial_open_session(tr, err);
 		if (!ret)
 			ret = cgroup_enter(&tr->cg, &tr->limits, tr->s, err);
 		if (ret) {
@@ -1133,10 +670,10 @@ void trial_release(struct trial *tr)
 	if (tr->th_live)
 		truth_hook_release(&tr->th);
 	if (tr->s && trial_finish(tr, &err))
-		say(tr, SESSION_SAY_WARN, "%s", err.buf);
+		trial_say(tr, SESSION_SAY_WARN, "%s", err.buf);
 	experiment_release(&tr->e);
 	for (i = 0; i < tr->c.nr_factors; i++)
-		free_factor(&tr->c.factors[i]);
+		trial_free_factor(&tr->c.factors[i]);
 	free(tr->c.factors);
 	release_arm_plans(tr);
 	knob_plan_release(&tr->fixed);

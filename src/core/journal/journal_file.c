@@ -16,6 +16,7 @@
 #include "journal-int.h"
 #include "state.h"
 #include "../../util/error.h"
+#include "../../util/fdio.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -104,22 +105,6 @@ static int sync_dir(const struct journal *j)
 	return state_sync_parent(j->path);
 }
 
-/* Write all of buf; -errno on failure. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int journal_append(struct journal *j, const struct jrec *r, struct strbuf *err)
 {
 	struct strbuf line = STRBUF_INIT;
@@ -157,7 +142,7 @@ int journal_append(struct journal *j, const struct jrec *r, struct strbuf *err)
 	copy.seq = j->next_seq;
 	copy.done = copy.kept = copy.confirmed = copy.restoring = 0;
 	journal_format(&copy, &line);
-	ret = write_all(j->fd, line.buf, line.len);
+	ret = fd_write_all(j->fd, line.buf, line.len);
 	if (!ret && fdatasync(j->fd) < 0)
 		ret = -errno;
 	if (!ret && created)
@@ -255,7 +240,7 @@ int journal_compact(struct journal *j, struct strbuf *err)
 	if (fd < 0)
 		ret = -errno;
 	if (!ret)
-		ret = write_all(fd, text.buf, text.len);
+		ret = fd_write_all(fd, text.buf, text.len);
 	if (!ret && fdatasync(fd) < 0)
 		ret = -errno;
 	if (fd >= 0 && close(fd) < 0 && !ret)

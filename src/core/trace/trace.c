@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "trace.h"
 #include "../../util/error.h"
+#include "../../util/fdio.h"
 #include "../../util/outfile.h"
 #include "../../util/strbuf.h"
 #include "../../util/xalloc.h"
@@ -348,23 +349,15 @@ static void encode_header(struct strbuf *sb)
 static int writer_put(struct trace_writer *w, struct strbuf *sb,
 		      struct strbuf *err)
 {
-	size_t done = 0;
+	int ret;
 
 	if (w->failed)
 		return err_set(err, -EIO, "the trace file failed before");
-	while (done < sb->len) {
-		ssize_t n = write(w->fd, sb->buf + done, sb->len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : ENOSPC;
-
-			w->failed = 1;
-			return err_set(err, -e, "cannot write the trace: %s",
-				       strerror(e));
-		}
-		done += (size_t)n;
+	ret = fd_write_all(w->fd, sb->buf, sb->len);
+	if (ret) {
+		w->failed = 1;
+		return err_set(err, ret, "cannot write the trace: %s",
+			       strerror(-ret));
 	}
 	w->bytes += sb->len;
 	strbuf_reset(sb);

@@ -51,7 +51,7 @@ static const char *file_name(struct mix *m, uint64_t id, char *buf)
 }
 
 /* Write bytes of the client's buffer to fd from offset 0. */
-static int write_all(struct mix *m, int fd, uint64_t bytes, int timed)
+static int write_from_start(struct mix *m, int fd, uint64_t bytes, int timed)
 {
 	struct sf_client *c = m->c;
 	uint64_t done = 0;
@@ -137,7 +137,7 @@ static int write_file(struct mix *m, int fd, struct sf_file *f, int timed)
 {
 	if (m->c->vfy)
 		return write_verified(m, fd, f, timed);
-	return write_all(m, fd, f->bytes, timed);
+	return write_from_start(m, fd, f->bytes, timed);
 }
 
 /*
