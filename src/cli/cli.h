@@ -282,6 +282,9 @@ int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);
  * counted.
  */
 int cli_has_regression(struct json_object *exp, int strict);
+/* The same for a document (diff's). */
+struct experiment_doc;
+int cli_doc_has_regression(const struct experiment_doc *doc, int strict);
 
 /*
  * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal only stores its

@@ -14,7 +14,7 @@
 #include "../core/compat/compat.h"
 #include "../core/experiment/diff.h"
 #include "../core/report/diff_text.h"
-#include "../core/report/suspect.h"
+#include "../core/model/model_tree.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -97,10 +97,15 @@ int cmd_diff(int argc, const char **argv)
 	struct diff_args a = {0};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct strbuf unlike = STRBUF_INIT;
-	struct json_object *e[2] = {NULL, NULL}, *d = NULL;
+	struct experiment_doc doc[2], *d = NULL;
+	const struct experiment_doc *const e[2] = {&doc[0], &doc[1]};
+	struct diff_doc answer;
 	struct store s = {0};
 	int ret = EXIT_USAGE, r, k, arm[2];
 
+	experiment_doc_init(&doc[0]);
+	experiment_doc_init(&doc[1]);
+	diff_doc_init(&answer);
 	r = parse_args(argc, argv, &a);
 	if (r) {
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
@@ -108,8 +113,16 @@ int cmd_diff(int argc, const char **argv)
 	if (a.json && cli_check_output(a.json))
 		return EXIT_USAGE;
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
-	for (k = 0; k < 2 && !r; k++)
-		r = store_load_experiment(&s, a.id[k], &e[k], &err);
+	for (k = 0; k < 2 && !r; k++) {
+		struct json_object *tree = NULL;
+
+		r = store_load_experiment(&s, a.id[k], &tree, &err);
+		if (!r && experiment_doc_take_tree(tree, &doc[k], 0, &err)) {
+			error("experiment '%s': %s", a.id[k], err.buf);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+	}
 	if (r) {
 		error("%s", err.buf);
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
@@ -123,34 +136,40 @@ int cmd_diff(int argc, const char **argv)
 	if (diff_unlike(e, arm, &unlike) && !a.force &&
 	    !cli_compat_old(COMPAT_DIFF_UNLIKE)) {
 		/* what differs comes first, and no verdict */
-		json_object_put(d);
+		experiment_doc_free(d);
 		d = NULL;
 	}
-	if (d && a.strict)
-		suspect_apply_strict(d);
+	if (d && a.strict && diff_strict(d, &err)) {
+		error("%s", err.buf);
+		experiment_doc_free(d);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	diff_doc_fill(&answer, e, a.id, arm, d, unlike.buf);
 	if (a.json)
-		report_diff_json(e, a.id, arm, d, unlike.buf, &out);
+		report_diff_json(&answer, &out);
 	else
-		report_diff_text(e, a.id, arm, d, unlike.buf, &out);
+		report_diff_text(&answer, &out);
 	if (a.json ? cli_write_json_text(a.json, out.buf, 0)
 		   : cli_write_text("-", out.buf)) {
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (!d) {
+	if (!answer.experiment) {
 		error("experiments '%s' and '%s' are not like for like (the "
 		      "differences are listed above); --force compares them "
 		      "anyway",
 		      a.id[0], a.id[1]);
 		goto out;
 	}
-	ret = a.fail_on_regression && cli_has_regression(d, a.strict)
+	ret = a.fail_on_regression &&
+		      cli_doc_has_regression(answer.experiment, a.strict)
 		  ? EXIT_REGRESSION
 		  : EXIT_OK;
 out:
-	json_object_put(d);
-	json_object_put(e[0]);
-	json_object_put(e[1]);
+	diff_doc_release(&answer);
+	experiment_doc_release(&doc[0]);
+	experiment_doc_release(&doc[1]);
 	store_close(&s);
 	strbuf_release(&err);
 	strbuf_release(&out);

@@ -12,30 +12,19 @@
 
 /*
  * The gate of --fail-on-regression (core/experiment/regression.h: the
- * policy), and what it did with each suspect arm said as a note. A
- * tree that cannot be read as an experiment fails the gate: a gate
- * fails closed.
+ * policy), and what it did with each suspect arm said as a note.
  */
-int cli_has_regression(struct json_object *exp, int strict)
+int cli_doc_has_regression(const struct experiment_doc *doc, int strict)
 {
 	unsigned flags = (strict ? REGRESSION_STRICT : 0) |
 			 (cli_compat_old(COMPAT_REGRESSION_FLAGGED)
 			      ? REGRESSION_COUNT_FLAGGED
 			      : 0);
-	struct strbuf err = STRBUF_INIT;
-	struct experiment_doc doc;
 	struct regression_gate g;
 	size_t i;
 	int found;
 
-	if (experiment_doc_from_tree(exp, &doc, 0, &err)) {
-		error("--fail-on-regression cannot read the verdicts: %s",
-		      err.buf);
-		experiment_doc_release(&doc);
-		strbuf_release(&err);
-		return 1;
-	}
-	regression_check(&doc, flags, &g);
+	regression_check(doc, flags, &g);
 	for (i = 0; i < g.nr_suspects; i++) {
 		const struct regression_suspect *s = &g.suspects[i];
 
@@ -54,6 +43,27 @@ int cli_has_regression(struct json_object *exp, int strict)
 	}
 	found = g.regression;
 	regression_gate_release(&g);
+	return found;
+}
+
+/*
+ * The same for a tree. One that cannot be read as an experiment fails
+ * the gate: a gate fails closed.
+ */
+int cli_has_regression(struct json_object *exp, int strict)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct experiment_doc doc;
+	int found;
+
+	if (experiment_doc_from_tree(exp, &doc, 0, &err)) {
+		error("--fail-on-regression cannot read the verdicts: %s",
+		      err.buf);
+		experiment_doc_release(&doc);
+		strbuf_release(&err);
+		return 1;
+	}
+	found = cli_doc_has_regression(&doc, strict);
 	experiment_doc_release(&doc);
 	strbuf_release(&err);
 	return found;

@@ -16,23 +16,25 @@
 #include <cmocka.h>
 #include "core/experiment/diff.h"
 #include "core/experiment/experiment.h"
+#include "core/model/model_tree.h"
 #include "core/report/diff_text.h"
-#include "core/report/expjson.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /*
  * An experiment "id" of workload with two arms, "base" and "fast", of
  * six runs each around base_iops and fast_iops; kernel goes into its
- * "env". The caller owns it.
+ * "env". Decoded into *out, as diff reads a stored one.
  */
-static struct json_object *make(const char *id, const char *workload,
-				double base_iops, double fast_iops,
-				const char *kernel)
+static void make(struct experiment_doc *out, const char *id,
+		 const char *workload, double base_iops, double fast_iops,
+		 const char *kernel)
 {
 	struct experiment_src_run r0[6], r1[6];
 	struct experiment_src_arm arms[2] = {{"base", r0, 6}, {"fast", r1, 6}};
 	struct experiment_src src = {0};
-	struct json_object *o, *env = json_object_new_object();
+	struct env_doc env;
+	struct strbuf err = STRBUF_INIT;
 	unsigned i;
 
 	for (i = 0; i < 6; i++) {
@@ -41,8 +43,8 @@ static struct json_object *make(const char *id, const char *workload,
 		r1[i] =
 		    (struct experiment_src_run){fast_iops + i, NULL, NULL, -1};
 	}
-	json_object_object_add(env, "kernel_release",
-			       json_object_new_string(kernel));
+	env_doc_init(&env);
+	env.kernel_release = xstrdup(kernel);
 	src.id = id;
 	src.workload = workload;
 	src.target = "/srv";
@@ -53,100 +55,125 @@ static struct json_object *make(const char *id, const char *workload,
 	src.arms = arms;
 	src.nr_arms = 2;
 	src.stopped = "imported";
-	src.env = env;
-	o = experiment_build(&src);
-	json_object_put(env);
-	return o;
+	src.env = env_doc_to_tree(&env);
+	assert_int_equal(
+	    experiment_doc_take_tree(experiment_build(&src), out, 0, &err), 0);
+	model_tree_free(src.env);
+	env_doc_release(&env);
+	strbuf_release(&err);
 }
 
-/* The label of arm i of d. */
-static const char *label(struct json_object *d, int i)
+/* Set the string *member to s. */
+static void set(char **member, const char *s)
 {
-	return expjson_str(
-	    json_object_array_get_idx(expjson_get(d, "arms"), (size_t)i),
-	    "label");
+	free(*member);
+	*member = xstrdup(s);
 }
 
 static void test_refusals(void **state)
 {
-	struct json_object *a = make("aaaa0001", "randread", 1000, 1300,
-				     "6.1.0"),
-			   *b =
-			       make("aaaa0002", "seqread", 1000, 1300, "6.1.0"),
-			   *e[2], *d = (struct json_object *)1;
+	struct experiment_doc a, b;
+	const struct experiment_doc *e[2];
+	struct experiment_doc *d = (struct experiment_doc *)1;
 	const char *id[2] = {"aaaa0001", "aaaa0002"};
 	struct strbuf err = STRBUF_INIT;
 	int arm[2];
 
 	(void)state;
-	e[0] = a;
-	e[1] = a;
+	make(&a, "aaaa0001", "randread", 1000, 1300, "6.1.0");
+	make(&b, "aaaa0002", "seqread", 1000, 1300, "6.1.0");
+	e[0] = &a;
+	e[1] = &a;
 	assert_int_equal(diff_build(e, id, NULL, arm, &d, &err), -EINVAL);
 	assert_null(d);
 	assert_non_null(strstr(err.buf, "are the same experiment"));
 
-	e[1] = b;
+	e[1] = &b;
 	assert_int_equal(diff_build(e, id, NULL, arm, &d, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "ran different workloads "
 					"('randread' and 'seqread')"));
 
-	json_object_object_add(b, "workload",
-			       json_object_new_string("randread"));
-	json_object_object_add(expjson_get(b, "metric"), "name",
-			       json_object_new_string("mbps"));
+	set(&b.workload, "randread");
+	set(&b.metric->name, "mbps");
 	assert_int_equal(diff_build(e, id, NULL, arm, &d, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "measured different metrics"));
 
-	json_object_object_add(expjson_get(b, "metric"), "name",
-			       json_object_new_string("iops"));
+	/* the same name, the other direction */
+	set(&b.metric->name, "iops");
+	b.metric->higher_is_better = false;
+	assert_int_equal(diff_build(e, id, NULL, arm, &d, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "measured different metrics"));
+
+	b.metric->higher_is_better = true;
 	assert_int_equal(diff_build(e, id, "slow", arm, &d, &err), -EINVAL);
 	assert_string_equal(err.buf, "arm 'slow' is not in experiment "
 				     "'aaaa0001'; its arms are 'base', "
 				     "'fast'");
 	assert_null(d);
-	json_object_put(a);
-	json_object_put(b);
+	experiment_doc_release(&a);
+	experiment_doc_release(&b);
 	strbuf_release(&err);
 }
 
 static void test_before_after(void **state)
 {
-	struct json_object *e[2], *d = NULL;
+	struct experiment_doc x[2], *d = NULL;
+	const struct experiment_doc *e[2] = {&x[0], &x[1]};
 	const char *id[2] = {"bbbb", "cccc0002"};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct diff_doc doc;
 	int arm[2] = {-1, -1};
 
 	(void)state;
-	e[0] = make("bbbb0001", "randread", 1000, 1500, "6.1.0");
-	e[1] = make("cccc0002", "randread", 700, 1510, "6.18.44");
+	make(&x[0], "bbbb0001", "randread", 1000, 1500, "6.1.0");
+	make(&x[1], "cccc0002", "randread", 700, 1510, "6.18.44");
 
 	/* the baselines by default: 1000 before, 700 after */
 	assert_int_equal(diff_build(e, id, NULL, arm, &d, &err), 0);
 	assert_int_equal(arm[0], 0);
 	assert_int_equal(arm[1], 0);
-	assert_string_equal(expjson_str(d, "id"), "bbbb0001..cccc0002");
-	assert_string_equal(label(d, 0), "before bbbb0001");
-	assert_string_equal(label(d, 1), "after cccc0002");
-	assert_string_equal(report_diff_verdict(d), "slower");
-	report_diff_text(e, id, arm, d, "", &out);
+	assert_string_equal(d->id, "bbbb0001..cccc0002");
+	assert_int_equal(d->nr_arms, 2);
+	assert_string_equal(d->arms[0].label, "before bbbb0001");
+	assert_string_equal(d->arms[1].label, "after cccc0002");
+	diff_doc_fill(&doc, e, id, arm, d, "");
+	assert_string_equal(doc.verdict, "slower");
+	assert_true(doc.like_for_like);
+	assert_int_equal(doc.nr_differences, 1);
+	assert_string_equal(doc.differences[0],
+			    "env differs: kernel_release: '6.1.0' vs "
+			    "'6.18.44'");
+	report_diff_text(&doc, &out);
 	assert_non_null(strstr(out.buf, "before: bbbb0001 arm 'base'; after: "
 					"cccc0002 arm 'base'\n"));
-	assert_non_null(strstr(out.buf, "env differs: "));
-	assert_non_null(strstr(out.buf, "6.18.44"));
-	json_object_put(d);
+	assert_non_null(strstr(out.buf, "\nenv differs: kernel_release: "
+					"'6.1.0' vs '6.18.44'\n"));
+	diff_doc_release(&doc);
 
 	/* the arm named in both: 1500 against 1510, not slower */
 	strbuf_reset(&out);
 	assert_int_equal(diff_build(e, id, "fast", arm, &d, &err), 0);
 	assert_int_equal(arm[0], 1);
 	assert_int_equal(arm[1], 1);
-	assert_string_not_equal(report_diff_verdict(d), "slower");
-	report_diff_json(e, id, arm, d, "", &out);
+	diff_doc_fill(&doc, e, id, arm, d, "");
+	assert_string_not_equal(doc.verdict, "slower");
+	report_diff_json(&doc, &out);
 	assert_non_null(strstr(out.buf, "\"arm_before\": \"fast\""));
-	json_object_put(d);
+	diff_doc_release(&doc);
 
-	json_object_put(e[0]);
-	json_object_put(e[1]);
+	/* refused: no experiment, no verdict, what differs said first */
+	strbuf_reset(&out);
+	diff_doc_fill(&doc, e, id, arm, NULL, "bs: 4 KiB vs 8 KiB\n");
+	assert_false(doc.like_for_like);
+	assert_string_equal(doc.verdict, "");
+	report_diff_text(&doc, &out);
+	assert_non_null(strstr(out.buf, "not like for like: the two arms ran "
+					"differently\n  bs: 4 KiB vs 8 KiB\n"
+					"no verdict: "));
+	diff_doc_release(&doc);
+
+	experiment_doc_release(&x[0]);
+	experiment_doc_release(&x[1]);
 	strbuf_release(&err);
 	strbuf_release(&out);
 }

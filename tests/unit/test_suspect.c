@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/experiment/diff.h"
+#include "core/model/model_tree.h"
 #include "core/report/log_text.h"
 #include "core/report/report.h"
 #include "core/report/report_formats.h"
@@ -460,18 +461,40 @@ static struct json_object *one(const char *id, const char *params,
 	return o;
 }
 
+/* diff_unlike() of the trees t, read as diff reads them: documents. */
+static int unlike_of(struct json_object *t[2], const int arm[2],
+		     struct strbuf *out)
+{
+	struct experiment_doc x[2];
+	const struct experiment_doc *e[2] = {&x[0], &x[1]};
+	struct strbuf err = STRBUF_INIT;
+	int k, n;
+
+	for (k = 0; k < 2; k++)
+		assert_int_equal(experiment_doc_from_tree(t[k], &x[k], 0, &err),
+				 0);
+	n = diff_unlike(e, arm, out);
+	for (k = 0; k < 2; k++)
+		experiment_doc_release(&x[k]);
+	strbuf_release(&err);
+	return n;
+}
+
 static void test_like_for_like(void **state)
 {
 	struct json_object *e[2];
 	struct strbuf sb = STRBUF_INIT;
 	const int arm[2] = {0, 0};
-	struct json_object *d, *v;
+	struct experiment_doc x[2], d;
+	const struct experiment_doc *xe[2] = {&x[0], &x[1]};
+	const struct exp_suspect *r;
+	int k;
 
 	(void)state;
 	/* unset and set to the default are one thing; 4096 is 4k */
 	e[0] = one("a", "{\"bs\": 4096}", "[]");
 	e[1] = one("b", "{\"bs\": \"4k\", \"direct\": false}", "[]");
-	assert_int_equal(diff_unlike(e, arm, &sb), 0);
+	assert_int_equal(unlike_of(e, arm, &sb), 0);
 	assert_string_equal(sb.buf, "");
 	json_object_put(e[1]);
 
@@ -486,7 +509,7 @@ static void test_like_for_like(void **state)
 		"knobs"),
 	    "scheduler", json_object_new_string("none"));
 	json_object_object_add(e[1], "target", json_object_new_string("/mnt"));
-	assert_int_equal(diff_unlike(e, arm, &sb), 4);
+	assert_int_equal(unlike_of(e, arm, &sb), 4);
 	assert_string_equal(sb.buf, "target: '/srv' vs '/mnt'\n"
 				    "bs: 4 KiB (default) vs 8 KiB\n"
 				    "direct: 0 (default) vs 1\n"
@@ -495,16 +518,28 @@ static void test_like_for_like(void **state)
 	/* diff's verdict takes its reasons from the two experiments */
 	json_object_put(e[1]);
 	e[1] = one("b", "{}", "[\"the run was too short to trust: 0.2 s\"]");
-	d = parse("{\"arms\": [{\"arm\": 0, \"label\": \"before a\"},"
-		  " {\"arm\": 1, \"label\": \"after b\"}], \"baseline\": 0,"
-		  " \"verdicts\": [{\"arm\": 1, \"label\": \"after b\","
-		  " \"verdict\": \"faster\", \"suspect\": []}]}");
-	diff_mark_suspect(e, arm, d);
-	v = json_object_array_get_idx(json_object_object_get(d, "verdicts"), 0);
-	reason_is(v, 0, "arm after b short 1/1");
 	assert_int_equal(
-	    json_object_array_length(json_object_object_get(v, "suspect")), 1);
-	json_object_put(d);
+	    experiment_doc_take_tree(
+		parse("{\"arms\": [{\"arm\": 0, \"label\": \"before a\"},"
+		      " {\"arm\": 1, \"label\": \"after b\"}], \"baseline\": 0,"
+		      " \"verdicts\": [{\"arm\": 1, \"label\": \"after b\","
+		      " \"verdict\": \"faster\", \"suspect\": []}]}"),
+		&d, 0, &sb),
+	    0);
+	for (k = 0; k < 2; k++)
+		assert_int_equal(experiment_doc_from_tree(e[k], &x[k], 0, &sb),
+				 0);
+	diff_mark_suspect(xe, arm, &d);
+	assert_int_equal(d.verdicts[0].nr_suspect, 1);
+	r = &d.verdicts[0].suspect[0];
+	assert_string_equal(r->arm, "arm");
+	assert_string_equal(r->label, "after b");
+	assert_string_equal(r->kind, "short");
+	assert_int_equal(r->runs, 1);
+	assert_int_equal(r->of, 1);
+	experiment_doc_release(&d);
+	for (k = 0; k < 2; k++)
+		experiment_doc_release(&x[k]);
 	json_object_put(e[0]);
 	json_object_put(e[1]);
 	strbuf_release(&sb);

@@ -3,7 +3,9 @@
  * comparable when they ran the same workload and judged it by the same
  * metric in the same direction; then the runs of one arm of each become
  * the two arms of a new experiment, analysed with "after"'s alpha and
- * equivalence margin.
+ * equivalence margin. The two are documents; the engine, the analysis
+ * and report/suspect.c still take trees, so those calls go through the
+ * model's bridge (model/model_tree.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -12,12 +14,32 @@
 #include "diff.h"
 #include "arm_name.h"
 #include "experiment.h"
-#include "../report/expjson.h"
+#include "../model/model_tree.h"
+#include "../observe/env.h"
 #include "../report/suspect.h"
 #include "../stats/analysis.h"
+#include "../../version.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
+
+/* s, or "" for NULL (a member the document lacks). */
+static const char *str_or(const char *s)
+{
+	return s ? s : "";
+}
+
+/* The value of name in pairs (nr of them), or NULL. */
+static const char *pair_get(const struct model_pair *pairs, size_t nr,
+			    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(str_or(pairs[i].name), name))
+			return pairs[i].value;
+	return NULL;
+}
 
 /*
  * The spellings of arm a of exp (arm_name.h) into *out, its factors'
@@ -25,33 +47,31 @@
  * was asked by and its canonical one, each value as asked and as set;
  * none when a's settings do not name every factor.
  */
-static void arm_spelling(struct json_object *exp, struct json_object *a,
-			 struct arm_names *out, struct arm_spelling *sp)
+static void arm_spelling(const struct experiment_doc *exp,
+			 const struct exp_arm *a, struct arm_names *out,
+			 struct arm_spelling *sp)
 {
-	struct json_object *fs =
-	    expjson_get_type(exp, "factors", json_type_array);
-	struct json_object *set =
-	    expjson_get_type(a, "settings", json_type_object);
-	struct json_object *asked =
-	    expjson_get_type(a, "asked", json_type_object);
-	size_t f, nf = fs ? json_object_array_length(fs) : 0;
+	bool set = a->has_settings == MODEL_SET;
+	size_t f, nf = exp->nr_factors;
 
-	out->label = expjson_str(a, "label");
+	out->label = str_or(a->label);
 	out->s = sp;
 	out->nr = 0;
 	for (f = 0; f < nf && set; f++) {
-		struct json_object *fo = json_object_array_get_idx(fs, f);
-		const char *name = expjson_str(fo, "name");
-		const char *canon = expjson_str(fo, "canonical");
-		struct json_object *v;
+		const char *name = str_or(exp->factors[f].name);
+		const char *canon = str_or(exp->factors[f].canonical);
+		const char *v = pair_get(a->settings, a->nr_settings, name);
+		const char *asked;
 
-		if (!expjson_get_type(set, name, json_type_string))
+		if (!v)
 			break;
-		v = expjson_get_type(asked, name, json_type_string);
+		asked = a->has_asked == MODEL_SET
+			    ? pair_get(a->asked, a->nr_asked, name)
+			    : NULL;
 		sp[f].name = name;
 		sp[f].set_name = *canon && strcmp(canon, name) ? canon : NULL;
-		sp[f].set = expjson_str(set, name);
-		sp[f].asked = v ? json_object_get_string(v) : sp[f].set;
+		sp[f].set = v;
+		sp[f].asked = asked ? asked : v;
 	}
 	out->nr = f == nf ? nf : 0;
 }
@@ -61,34 +81,29 @@ static void arm_spelling(struct json_object *exp, struct json_object *a,
  * arm_name.h), or the baseline. Returns its index, or -EINVAL with err
  * set.
  */
-static int pick_arm(struct json_object *exp, const char *id, const char *label,
-		    struct strbuf *err)
+static int pick_arm(const struct experiment_doc *exp, const char *id,
+		    const char *label, struct strbuf *err)
 {
-	struct json_object *arms = expjson_get(exp, "arms"),
-			   *b = expjson_get(exp, "baseline");
-	struct json_object *fs =
-	    expjson_get_type(exp, "factors", json_type_array);
-	size_t nf = fs ? json_object_array_length(fs) : 0;
+	size_t nf = exp->nr_factors, n = exp->nr_arms;
 	struct strbuf labels = STRBUF_INIT;
 	struct arm_names *names;
 	struct arm_spelling *sp;
-	size_t i, n, idx = 0;
+	size_t i, idx = 0;
 	int ret;
 
-	if (!arms || !json_object_is_type(arms, json_type_array) ||
-	    !(n = json_object_array_length(arms)))
+	if (!n)
 		return err_set(err, -EINVAL,
 			       "experiment '%s' has no arms to compare", id);
 	if (!label) {
-		int base = b ? json_object_get_int(b) : 0;
+		int64_t base =
+		    exp->has_baseline == MODEL_SET ? exp->baseline : 0;
 
-		return base >= 0 && (size_t)base < n ? base : 0;
+		return base >= 0 && (size_t)base < n ? (int)base : 0;
 	}
 	names = xcalloc(n, sizeof(*names));
 	sp = xcalloc(n * nf + 1, sizeof(*sp));
 	for (i = 0; i < n; i++)
-		arm_spelling(exp, json_object_array_get_idx(arms, i), &names[i],
-			     &sp[i * nf]);
+		arm_spelling(exp, &exp->arms[i], &names[i], &sp[i * nf]);
 	ret = arm_find(names, n, label, NULL, NULL, &idx, err);
 	if (ret == -ENOENT) {
 		for (i = 0; i < n; i++)
@@ -104,64 +119,55 @@ static int pick_arm(struct json_object *exp, const char *id, const char *label,
 	return ret ? -EINVAL : (int)idx;
 }
 
-/* Refuse two experiments that did not measure the same thing. */
-static int check_same(struct json_object *e[2], const char *const id[2],
-		      struct strbuf *err)
+/* The name of exp's metric, "" when it has none. */
+static const char *metric_name(const struct experiment_doc *exp)
 {
-	struct json_object *m0 = expjson_get(e[0], "metric"),
-			   *m1 = expjson_get(e[1], "metric");
-	struct json_object *h0 = expjson_get(m0, "higher_is_better");
-	struct json_object *h1 = expjson_get(m1, "higher_is_better");
+	return exp->metric ? str_or(exp->metric->name) : "";
+}
 
-	if (strcmp(expjson_str(e[0], "workload"),
-		   expjson_str(e[1], "workload")))
+/* Refuse two experiments that did not measure the same thing. */
+static int check_same(const struct experiment_doc *const e[2],
+		      const char *const id[2], struct strbuf *err)
+{
+	const struct exp_metric *m0 = e[0]->metric, *m1 = e[1]->metric;
+
+	if (strcmp(str_or(e[0]->workload), str_or(e[1]->workload)))
 		return err_set(
 		    err, -EINVAL,
 		    "experiments '%s' and '%s' ran different workloads "
 		    "('%s' and '%s'); diff compares the same workload "
 		    "before and after a change",
-		    id[0], id[1], expjson_str(e[0], "workload"),
-		    expjson_str(e[1], "workload"));
-	if (strcmp(expjson_str(m0, "name"), expjson_str(m1, "name")) ||
-	    (h0 && h1 &&
-	     json_object_get_boolean(h0) != json_object_get_boolean(h1)))
+		    id[0], id[1], str_or(e[0]->workload),
+		    str_or(e[1]->workload));
+	if (strcmp(metric_name(e[0]), metric_name(e[1])) ||
+	    (m0 && m1 && m0->higher_is_better != m1->higher_is_better))
 		return err_set(
 		    err, -EINVAL,
 		    "experiments '%s' and '%s' measured different metrics "
 		    "('%s' and '%s'); diff needs the same metric in both",
-		    id[0], id[1], expjson_str(m0, "name"),
-		    expjson_str(m1, "name"));
+		    id[0], id[1], metric_name(e[0]), metric_name(e[1]));
 	return 0;
 }
 
-/* A number member of o, or def when it has none. */
-static double num_or(struct json_object *o, const char *key, double def)
+/* A setting of the document (has: its presence), or def without it. */
+static double num_or(double v, uint8_t has, double def)
 {
-	double v = expjson_num(o, key);
-
-	return isnan(v) ? def : v;
+	return has != MODEL_SET || isnan(v) ? def : v;
 }
 
 /* The metrics of the runs of exp's arm into *out (caller frees); count. */
-static size_t arm_runs(struct json_object *exp, int arm,
+static size_t arm_runs(const struct experiment_doc *exp, int arm,
 		       struct experiment_src_run **out)
 {
-	struct json_object *src = expjson_get(exp, "runs");
-	size_t i, n, nr = 0;
+	size_t i, n = exp->nr_runs, nr = 0;
 
-	*out = NULL;
-	if (!src || !json_object_is_type(src, json_type_array))
-		return 0;
-	n = json_object_array_length(src);
 	*out = xcalloc(n ? n : 1, sizeof(**out));
 	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(src, i);
-		struct json_object *a = expjson_get(r, "arm"),
-				   *m = expjson_get(r, "metric");
+		const struct exp_run *r = &exp->runs[i];
 
-		if (!a || !m || json_object_get_int(a) != arm)
+		if (isnan(r->metric) || r->arm != arm)
 			continue;
-		(*out)[nr].metric = json_object_get_double(m);
+		(*out)[nr].metric = r->metric;
 		(*out)[nr].seq = (int)i;
 		nr++;
 	}
@@ -170,14 +176,14 @@ static size_t arm_runs(struct json_object *exp, int arm,
 
 /*
  * The before/after experiment of arms arm[0] of e[0] and arm[1] of
- * e[1], not analysed yet. Returns NULL with err set.
+ * e[1], as the engine makes it (a tree), not analysed yet. Returns NULL
+ * with err set.
  */
-static struct json_object *build(struct json_object *e[2],
+static struct json_object *build(const struct experiment_doc *const e[2],
 				 const char *const id[2], const int arm[2],
 				 struct strbuf *err)
 {
-	struct json_object *metric = expjson_get(e[1], "metric");
-	struct json_object *hib = expjson_get(metric, "higher_is_better");
+	const struct exp_metric *metric = e[1]->metric;
 	struct experiment_src src = {0};
 	struct experiment_src_arm sa[2];
 	struct experiment_src_run *runs[2];
@@ -190,7 +196,7 @@ static struct json_object *build(struct json_object *e[2],
 		sa[k].nr = arm_runs(e[k], arm[k], &runs[k]);
 		sa[k].runs = runs[k];
 		strbuf_addf(&label[k], "%s %s", k ? "after" : "before",
-			    expjson_str(e[k], "id"));
+			    str_or(e[k]->id));
 		sa[k].label = label[k].buf;
 	}
 	for (k = 0; k < 2; k++)
@@ -201,16 +207,15 @@ static struct json_object *build(struct json_object *e[2],
 				id[k], arm[k]);
 			goto out;
 		}
-	strbuf_addf(&sid, "%s..%s", expjson_str(e[0], "id"),
-		    expjson_str(e[1], "id"));
+	strbuf_addf(&sid, "%s..%s", str_or(e[0]->id), str_or(e[1]->id));
 	src.id = sid.buf;
-	src.workload = expjson_str(e[1], "workload");
-	src.target = expjson_target(e[1]);
+	src.workload = str_or(e[1]->workload);
+	src.target = str_or(e[1]->target);
 	src.seed = "none";
-	src.metric = expjson_str(metric, "name");
-	src.higher_is_better = !hib || json_object_get_boolean(hib);
-	if (expjson_get(metric, "unit"))
-		src.metric_unit = expjson_str(metric, "unit");
+	src.metric = metric_name(e[1]);
+	src.higher_is_better = !metric || metric->higher_is_better;
+	if (metric && metric->unit)
+		src.metric_unit = metric->unit;
 	src.arms = sa;
 	src.nr_arms = 2;
 	src.stopped = "diff of stored experiments";
@@ -224,46 +229,86 @@ out:
 	return d;
 }
 
-void diff_mark_suspect(struct json_object *e[2], const int arm[2],
-		       struct json_object *d)
+/*
+ * The reasons of arm of exp in role (report/suspect.h), each named
+ * label, appended to *all (*nr of them). suspect.c reads trees: the
+ * bridge carries exp there and the reasons back.
+ */
+static void arm_reasons(const struct experiment_doc *exp, int arm,
+			const char *role, const char *label,
+			struct exp_suspect **all, size_t *nr)
 {
-	struct json_object *vs =
-	    expjson_get_type(d, "verdicts", json_type_array);
-	struct json_object *v = vs ? json_object_array_get_idx(vs, 0) : NULL;
-	struct json_object *reasons;
-	const char *role[2] = {"baseline", "arm"};
-	size_t i, from;
-	int k;
+	struct json_object *tree = experiment_doc_to_tree(exp);
+	struct json_object *arr = model_tree_new_array();
+	struct strbuf err = STRBUF_INIT;
+	struct exp_suspect *rs;
+	size_t i, n;
 
-	if (!json_object_is_type(v, json_type_object))
-		return;
-	reasons = json_object_new_array();
-	for (k = 1; k >= 0; k--) {
-		from = json_object_array_length(reasons);
-		suspect_arm_reasons(e[k], arm[k], role[k], reasons);
-		/* named as d names the arm: "after ID" */
-		for (i = from; i < json_object_array_length(reasons); i++)
-			json_object_object_add(
-			    json_object_array_get_idx(reasons, i), "label",
-			    json_object_new_string(
-				expjson_str(json_object_array_get_idx(
-						expjson_get(d, "arms"), k),
-					    "label")));
+	suspect_arm_reasons(tree, arm, role, arr);
+	if (!exp_suspects_from_tree(arr, &rs, &n, &err)) {
+		*all = xrealloc(*all, (*nr + n + 1) * sizeof(**all));
+		for (i = 0; i < n; i++) {
+			free(rs[i].label);
+			rs[i].label = xstrdup(label);
+			(*all)[(*nr)++] = rs[i];
+		}
+		free(rs);
 	}
-	json_object_object_add(v, "suspect", reasons);
+	model_tree_free(arr);
+	model_tree_free(tree);
+	strbuf_release(&err);
 }
 
-int diff_build(struct json_object *e[2], const char *const id[2],
-	       const char *label, int out_arm[2], struct json_object **out,
+void diff_mark_suspect(const struct experiment_doc *const e[2],
+		       const int arm[2], struct experiment_doc *d)
+{
+	const char *role[2] = {"baseline", "arm"};
+	struct exp_verdict *v = d->nr_verdicts ? &d->verdicts[0] : NULL;
+	struct exp_suspect *all;
+	size_t i, nr = 0;
+	int k;
+
+	if (!v)
+		return;
+	all = xcalloc(1, sizeof(*all));
+	for (k = 1; k >= 0; k--) /* named as d names the arm: "after ID" */
+		arm_reasons(e[k], arm[k], role[k],
+			    (size_t)k < d->nr_arms ? str_or(d->arms[k].label)
+						   : "",
+			    &all, &nr);
+	for (i = 0; i < v->nr_suspect; i++) {
+		free(v->suspect[i].arm);
+		free(v->suspect[i].label);
+		free(v->suspect[i].kind);
+		model_kept_free(&v->suspect[i].keep);
+	}
+	free(v->suspect);
+	v->suspect = all;
+	v->nr_suspect = nr;
+	v->has_suspect = MODEL_SET;
+}
+
+int diff_strict(struct experiment_doc *d, struct strbuf *err)
+{
+	struct json_object *tree = experiment_doc_to_tree(d);
+
+	suspect_apply_strict(tree);
+	experiment_doc_release(d);
+	return experiment_doc_take_tree(tree, d, 0, err);
+}
+
+int diff_build(const struct experiment_doc *const e[2], const char *const id[2],
+	       const char *label, int out_arm[2], struct experiment_doc **out,
 	       struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct analysis_opts o;
-	struct json_object *d;
+	struct json_object *tree;
+	struct experiment_doc *d;
 	int ret, k;
 
 	*out = NULL;
-	if (!strcmp(expjson_str(e[0], "id"), expjson_str(e[1], "id")))
+	if (!strcmp(str_or(e[0]->id), str_or(e[1]->id)))
 		return err_set(err, -EINVAL,
 			       "'%s' and '%s' are the same experiment; diff "
 			       "compares two (see 'iotrial log')",
@@ -276,21 +321,135 @@ int diff_build(struct json_object *e[2], const char *const id[2],
 	}
 	if (ret)
 		return ret;
-	d = build(e, id, out_arm, err);
-	if (!d)
+	tree = build(e, id, out_arm, err);
+	if (!tree)
 		return -EINVAL;
 	analysis_opts_init(&o); /* the metric's own flag overrides */
-	o.alpha = num_or(e[1], "alpha", o.alpha);
-	o.margin = num_or(e[1], "equivalence", o.margin);
-	ret = experiment_analyze_json(d, &o, &why);
-	if (!ret)
-		diff_mark_suspect(e, out_arm, d);
+	o.alpha = num_or(e[1]->alpha, e[1]->has_alpha, o.alpha);
+	o.margin = num_or(e[1]->equivalence, e[1]->has_equivalence, o.margin);
+	ret = experiment_analyze_json(tree, &o, &why);
 	if (ret) {
 		err_set(err, ret, "cannot analyse the diff: %s", why.buf);
-		json_object_put(d);
+		model_tree_free(tree);
+		strbuf_release(&why);
+		return ret;
+	}
+	d = xcalloc(1, sizeof(*d));
+	ret = experiment_doc_take_tree(tree, d, 0, &why);
+	if (ret) {
+		err_set(err, ret, "cannot read the diff: %s", why.buf);
+		experiment_doc_free(d);
 		d = NULL;
+	} else {
+		diff_mark_suspect(e, out_arm, d);
 	}
 	strbuf_release(&why);
 	*out = d;
 	return ret;
+}
+
+/* The lines of text as an array of *nr strings. */
+static char **lines_of(const char *text, size_t *nr)
+{
+	char **lines = xcalloc(strlen(text) + 1, sizeof(*lines));
+	const char *p, *nl;
+
+	*nr = 0;
+	for (p = text; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		lines[(*nr)++] = xstrndup(p, (size_t)(nl - p));
+		if (!*nl)
+			break;
+	}
+	return lines;
+}
+
+/* The environment exp recorded: its own, or its first run's. */
+static const struct env_doc *env_of(const struct experiment_doc *exp)
+{
+	if (!exp->env && exp->nr_runs && exp->runs[0].run)
+		return exp->runs[0].run->env;
+	return exp->env;
+}
+
+/* Each line of d prefixed with head, into out. */
+static void prefix_lines(const char *d, const char *head, struct strbuf *out)
+{
+	const char *p, *nl;
+
+	for (p = d; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		strbuf_addf(out, "%s%.*s\n", head, (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+}
+
+/*
+ * Lines "env differs: ..." and "params differ: ..." into out. Any
+ * members are compared, as trees (observe/env.h's env_json_diff()): a
+ * part one side lacks is one line, its JSON against null.
+ */
+static void env_lines(const struct experiment_doc *const e[2],
+		      const char *const id[2], struct strbuf *out)
+{
+	const struct env_doc *env0 = env_of(e[0]), *env1 = env_of(e[1]);
+	struct json_object *a, *b;
+	struct strbuf d = STRBUF_INIT;
+
+	if (!env0 != !env1) {
+		strbuf_addf(out,
+			    "env differs: only '%s' recorded its environment\n",
+			    env0 ? id[0] : id[1]);
+	} else if (env0) {
+		/* stack.path is the run's private work directory */
+		static const char *const ignore[] = {"path", NULL};
+
+		a = env_doc_to_tree(env0);
+		b = env_doc_to_tree(env1);
+		env_json_diff(a, b, ignore, &d);
+		model_tree_free(a);
+		model_tree_free(b);
+		prefix_lines(d.buf, "env differs: ", out);
+	}
+	strbuf_reset(&d);
+	if (strcmp(str_or(e[0]->target), str_or(e[1]->target)))
+		strbuf_addf(&d, "target: '%s' vs '%s'\n", str_or(e[0]->target),
+			    str_or(e[1]->target));
+	if (e[0]->has_params == MODEL_SET && e[1]->has_params == MODEL_SET) {
+		a = model_params_to_tree(e[0]->params, e[0]->nr_params);
+		b = model_params_to_tree(e[1]->params, e[1]->nr_params);
+		env_json_diff(a, b, NULL, &d);
+		model_tree_free(a);
+		model_tree_free(b);
+	}
+	prefix_lines(d.buf, "params differ: ", out);
+	strbuf_release(&d);
+}
+
+void diff_doc_fill(struct diff_doc *out,
+		   const struct experiment_doc *const e[2],
+		   const char *const id[2], const int arm[2],
+		   struct experiment_doc *d, const char *unlike)
+{
+	struct strbuf env = STRBUF_INIT;
+	int k;
+
+	diff_doc_init(out);
+	out->schema = xstrdup(IOTRIAL_SCHEMA);
+	out->before = xstrdup(str_or(e[0]->id));
+	out->after = xstrdup(str_or(e[1]->id));
+	for (k = 0; k < 2; k++)
+		*(k ? &out->arm_after : &out->arm_before) =
+		    xstrdup(arm[k] >= 0 && (size_t)arm[k] < e[k]->nr_arms
+				? str_or(e[k]->arms[arm[k]].label)
+				: "");
+	out->like_for_like = !unlike || !*unlike;
+	out->unlike = lines_of(unlike ? unlike : "", &out->nr_unlike);
+	out->verdict =
+	    xstrdup(d && d->nr_verdicts ? str_or(d->verdicts[0].verdict) : "");
+	out->experiment = d;
+	env_lines(e, id, &env);
+	out->differences = lines_of(env.buf, &out->nr_differences);
+	strbuf_release(&env);
 }

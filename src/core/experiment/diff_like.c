@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff.h"
-#include "../report/expjson.h"
 #include "../workload/workload.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -21,95 +20,123 @@
 
 /* One side: what its arm ran. */
 struct side {
-	struct workload w;	   /* parameters as they took effect */
-	int have_w;		   /* the workload is known */
-	char **raw;		   /* per parameter: text that did not parse, or
-				      NULL */
-	struct json_object *knobs; /* name -> value, owned */
-	double time_s, ios;	   /* requested run length; NaN unknown */
+	struct workload w; /* parameters as they took effect */
+	int have_w;	   /* the workload is known */
+	char **raw;	   /* per parameter: text that did not parse, or
+			      NULL */
+	const struct model_pair **knobs; /* name -> value, borrowed from
+					    the document */
+	size_t nr_knobs;
+	double time_s, ios; /* requested run length; NaN unknown */
 };
 
-/* The first run object of arm in exp, or NULL. */
-static struct json_object *first_run(struct json_object *exp, int arm)
+/* s, or "" for NULL. */
+static const char *or_empty(const char *s)
 {
-	struct json_object *runs =
-	    expjson_get_type(exp, "runs", json_type_array);
-	size_t i, n = runs ? json_object_array_length(runs) : 0;
+	return s ? s : "";
+}
 
-	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		double a = expjson_num(r, "arm");
+/* The run object of the first run of arm in exp, or NULL. */
+static const struct run_doc *first_run(const struct experiment_doc *exp,
+				       int arm)
+{
+	size_t i;
 
-		if (a >= 0 && a < 1e9 && (int)a == arm &&
-		    expjson_get_type(expjson_get(r, "run"), "params",
-				     json_type_object))
-			return expjson_get(r, "run");
+	for (i = 0; i < exp->nr_runs; i++) {
+		const struct exp_run *r = &exp->runs[i];
+
+		if (r->arm >= 0 && r->arm < 1000000000 && r->arm == arm &&
+		    r->run && r->run->nr_params)
+			return r->run;
 	}
 	return NULL;
 }
 
-/* A JSON value as the text a parameter is given in. */
-static void value_text(struct json_object *v, struct strbuf *out)
+/* A parameter's value as the text it is given in. */
+static void value_text(const struct model_value *v, struct strbuf *out)
 {
-	switch (json_object_get_type(v)) {
-	case json_type_boolean:
-		strbuf_addstr(out, json_object_get_boolean(v) ? "1" : "0");
+	switch (v->type) {
+	case MODEL_V_BOOL:
+		strbuf_addstr(out, v->b ? "1" : "0");
 		break;
-	case json_type_int:
-		strbuf_addf(out, "%" PRId64, json_object_get_int64(v));
+	case MODEL_V_INT:
+		strbuf_addf(out, "%" PRId64, v->i);
 		break;
-	case json_type_double:
-		strbuf_addf(out, "%.17g", json_object_get_double(v));
+	case MODEL_V_UINT:
+		strbuf_addf(out, "%" PRIu64, v->u);
+		break;
+	case MODEL_V_DOUBLE:
+		strbuf_addf(out, "%.17g", v->d);
+		break;
+	case MODEL_V_STR:
+		strbuf_addstr(out, or_empty(v->s));
 		break;
 	default:
-		strbuf_addstr(out, json_object_get_string(v)
-				       ? json_object_get_string(v)
-				       : "");
+		break;
 	}
 }
 
-/* Set parameter name of s to v; what does not parse is kept as text. */
-static void set_param(struct side *s, const char *name, struct json_object *v)
+/* Set parameter name of s to the text; what does not parse is kept. */
+static void set_param_text(struct side *s, const char *name, const char *text)
 {
-	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	unsigned i;
 
-	value_text(v, &text);
-	if (s->have_w && workload_set_param(&s->w, name, text.buf, NULL, &err))
+	if (s->have_w && workload_set_param(&s->w, name, text, NULL, &err))
 		for (i = 0; i < s->w.nr_values; i++)
 			if (!strcmp(s->w.ops->params[i].name, name)) {
 				free(s->raw[i]);
-				s->raw[i] = strbuf_detach(&text, NULL);
+				s->raw[i] = xstrdup(text);
 			}
-	strbuf_release(&text);
 	strbuf_release(&err);
 }
 
-/* The kind ("knob" or "param") of factor name in exp, "" if unknown. */
-static const char *factor_kind(struct json_object *exp, const char *name)
+/* Set parameter name of s to v. */
+static void set_param(struct side *s, const char *name,
+		      const struct model_value *v)
 {
-	struct json_object *f =
-	    expjson_get_type(exp, "factors", json_type_array);
-	size_t i, n = f ? json_object_array_length(f) : 0;
+	struct strbuf text = STRBUF_INIT;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *x = json_object_array_get_idx(f, i);
+	value_text(v, &text);
+	set_param_text(s, name, text.buf);
+	strbuf_release(&text);
+}
 
-		if (!strcmp(expjson_str(x, "name"), name))
-			return expjson_str(x, "kind");
-	}
+/* The kind ("knob" or "param") of factor name in exp, "" if unknown. */
+static const char *factor_kind(const struct experiment_doc *exp,
+			       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < exp->nr_factors; i++)
+		if (!strcmp(or_empty(exp->factors[i].name), name))
+			return or_empty(exp->factors[i].kind);
 	return "";
 }
 
-/* Fill s with what arm of exp ran. */
-static void side_init(struct side *s, struct json_object *exp, int arm)
+/* Knob k of s: set it, or change its value where it is set already. */
+static void set_knob(struct side *s, const struct model_pair *k)
 {
-	const struct workload_ops *ops =
-	    workload_find(expjson_str(exp, "workload"));
-	struct json_object *run = first_run(exp, arm);
+	size_t i;
+
+	for (i = 0; i < s->nr_knobs; i++)
+		if (!strcmp(or_empty(s->knobs[i]->name), or_empty(k->name))) {
+			s->knobs[i] = k;
+			return;
+		}
+	s->knobs[s->nr_knobs++] = k;
+}
+
+/* Fill s with what arm of exp ran. */
+static void side_init(struct side *s, const struct experiment_doc *exp, int arm)
+{
+	const struct workload_ops *ops = workload_find(or_empty(exp->workload));
+	const struct run_doc *run = first_run(exp, arm);
+	const struct exp_arm *a =
+	    arm >= 0 && (size_t)arm < exp->nr_arms ? &exp->arms[arm] : NULL;
+	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	s->knobs = json_object_new_object();
 	s->time_s = s->ios = NAN;
 	if (ops) {
 		workload_init(&s->w, ops);
@@ -117,43 +144,33 @@ static void side_init(struct side *s, struct json_object *exp, int arm)
 		s->raw = xcalloc(s->w.nr_values + 1, sizeof(*s->raw));
 	}
 	if (run) {
-		struct json_object *knobs =
-		    expjson_get_type(run, "knobs", json_type_object);
-
-		json_object_object_foreach(expjson_get(run, "params"), k, v)
-		    set_param(s, k, v);
-		if (knobs) {
-			json_object_object_foreach(knobs, kk, kv)
-			    json_object_object_add(s->knobs, kk,
-						   json_object_get(kv));
-		}
-		s->time_s = expjson_num(run, "time_requested_s");
-		s->ios = expjson_num(run, "ios_requested");
+		s->knobs = xcalloc(run->nr_knobs + 1, sizeof(*s->knobs));
+		for (i = 0; i < run->nr_params; i++)
+			set_param(s, or_empty(run->params[i].name),
+				  &run->params[i].value);
+		for (i = 0; i < run->nr_knobs; i++)
+			set_knob(s, &run->knobs[i]);
+		if (run->has_time_requested_s == MODEL_SET)
+			s->time_s = run->time_requested_s;
+		if (run->has_ios_requested == MODEL_SET)
+			s->ios = (double)run->ios_requested;
 		return;
 	}
-	{
-		struct json_object *params =
-		    expjson_get_type(exp, "params", json_type_object);
-		struct json_object *a = json_object_array_get_idx(
-		    expjson_get_type(exp, "arms", json_type_array), arm);
-		struct json_object *set =
-		    expjson_get_type(a, "settings", json_type_object);
+	s->knobs = xcalloc((a ? a->nr_settings : 0) + 1, sizeof(*s->knobs));
+	if (exp->has_params == MODEL_SET)
+		for (i = 0; i < exp->nr_params; i++)
+			set_param(s, or_empty(exp->params[i].name),
+				  &exp->params[i].value);
+	if (a && a->has_settings == MODEL_SET)
+		for (i = 0; i < a->nr_settings; i++) {
+			const char *k = or_empty(a->settings[i].name);
 
-		if (params) {
-			json_object_object_foreach(params, k, v)
-			    set_param(s, k, v);
+			if (!strcmp(factor_kind(exp, k), "knob"))
+				set_knob(s, &a->settings[i]);
+			else
+				set_param_text(s, k,
+					       or_empty(a->settings[i].value));
 		}
-		if (set) {
-			json_object_object_foreach(set, k, v)
-			{
-				if (!strcmp(factor_kind(exp, k), "knob"))
-					json_object_object_add(
-					    s->knobs, k, json_object_get(v));
-				else
-					set_param(s, k, v);
-			}
-		}
-	}
 }
 
 static void side_release(struct side *s)
@@ -166,7 +183,7 @@ static void side_release(struct side *s)
 		workload_release(&s->w);
 	}
 	free(s->raw);
-	json_object_put(s->knobs);
+	free(s->knobs);
 }
 
 /* Parameter i of s as people read it, "(default)" when it is. */
@@ -207,26 +224,36 @@ static int same_param(const struct side s[2], unsigned i)
 	return a->u == b->u;
 }
 
+/* The value of knob name on s, or NULL when it is not set. */
+static const char *knob_get(const struct side *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_knobs; i++)
+		if (!strcmp(or_empty(s->knobs[i]->name), name))
+			return or_empty(s->knobs[i]->value);
+	return NULL;
+}
+
 /* The knobs set on either side, with their values. */
 static int knob_lines(const struct side s[2], struct strbuf *out)
 {
 	int n = 0, k;
+	size_t i;
 
 	for (k = 0; k < 2; k++) {
-		json_object_object_foreach(s[k].knobs, name, v)
-		{
-			struct json_object *o = expjson_get(s[!k].knobs, name);
-			const char *mine = json_object_get_string(v);
+		for (i = 0; i < s[k].nr_knobs; i++) {
+			const char *name = or_empty(s[k].knobs[i]->name);
+			const char *mine = or_empty(s[k].knobs[i]->value);
+			const char *o = knob_get(&s[!k], name);
 
-			if (o &&
-			    (k || !strcmp(mine, json_object_get_string(o))))
+			if (o && (k || !strcmp(mine, o)))
 				continue; /* the same, or said from side 0 */
 			strbuf_addf(out, "knob %s: ", name);
 			if (k)
 				strbuf_addf(out, "not set vs '%s'\n", mine);
 			else if (o)
-				strbuf_addf(out, "'%s' vs '%s'\n", mine,
-					    json_object_get_string(o));
+				strbuf_addf(out, "'%s' vs '%s'\n", mine, o);
 			else
 				strbuf_addf(out, "'%s' vs not set\n", mine);
 			n++;
@@ -258,7 +285,8 @@ static int length_line(const struct side s[2], struct strbuf *out)
 	return 0;
 }
 
-int diff_unlike(struct json_object *e[2], const int arm[2], struct strbuf *out)
+int diff_unlike(const struct experiment_doc *const e[2], const int arm[2],
+		struct strbuf *out)
 {
 	struct side s[2];
 	struct workload def;
@@ -267,9 +295,9 @@ int diff_unlike(struct json_object *e[2], const int arm[2], struct strbuf *out)
 
 	for (k = 0; k < 2; k++)
 		side_init(&s[k], e[k], arm[k]);
-	if (strcmp(expjson_target(e[0]), expjson_target(e[1]))) {
-		strbuf_addf(out, "target: '%s' vs '%s'\n", expjson_target(e[0]),
-			    expjson_target(e[1]));
+	if (strcmp(or_empty(e[0]->target), or_empty(e[1]->target))) {
+		strbuf_addf(out, "target: '%s' vs '%s'\n",
+			    or_empty(e[0]->target), or_empty(e[1]->target));
 		n++;
 	}
 	if (s[0].have_w && s[1].have_w && s[0].w.ops == s[1].w.ops) {

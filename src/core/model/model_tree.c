@@ -107,3 +107,8 @@ struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet)
 {
 	return model_encode_tree(&model_fleet_desc, fleet);
 }
+
+struct json_object *model_tree_new_array(void)
+{
+	return json_object_new_array();
+}

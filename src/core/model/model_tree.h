@@ -63,6 +63,11 @@ struct json_object *model_params_to_tree(const struct model_param *params,
  * NULL is fine), for callers that hold no other tree. */
 void model_tree_free(struct json_object *tree);
 
+/* A new empty array, for a tree call that appends to one (report/
+ * suspect.h's suspect_arm_reasons(), for experiment/diff.c); free it
+ * with model_tree_free(). */
+struct json_object *model_tree_new_array(void);
+
 /*
  * Compare two trees (either NULL: none), any members; members named in
  * ignore (NULL-terminated, NULL: none) skipped at any depth. Appends a

@@ -1,7 +1,7 @@
 /*
  * Two json-c trees compared member by member, any members, one line per
  * difference ("kernel_release: '6.1.0' vs '6.6.0'"): the bridge for
- * report/diff_text.c, which still compares the env and params of two
+ * experiment/diff.c, which still compares the env and params of two
  * stored experiments as trees (observe/env.h: env_json_diff()). It goes
  * with model_tree.h. A missing member and null read alike; an array
  * entry is named by its "name" member when it has one, else by its

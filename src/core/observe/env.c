@@ -4,7 +4,7 @@
  * rather than failing the run, because a result without a CPU model is
  * still a result. The comparison walks the env's table
  * (model/model_diff.c), and two trees with model_tree_diff() while
- * report/diff_text.c holds trees.
+ * experiment/diff.c prints their lines.
  */
 #include <errno.h>
 #include <stdio.h>

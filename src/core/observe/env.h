@@ -76,8 +76,8 @@ struct json_object *env_to_json_object(const struct env *e);
 int env_doc_diff(const struct env_doc *a, const struct env_doc *b,
 		 const char *const *ignore, struct strbuf *out);
 
-/* The same on two json-c trees, any members (report/diff_text.c's env
- * and params, until it reads documents). */
+/* The same on two json-c trees, any members (experiment/diff.c's env
+ * and params lines: a part one side lacks is one line). */
 int env_json_diff(struct json_object *a, struct json_object *b,
 		  const char *const *ignore, struct strbuf *out);
 
