@@ -169,11 +169,13 @@ int cmd_revert(int argc, const char **argv)
 		error("%s", err.buf);
 		code = EXIT_RUNTIME;
 	} else if ((no_journal || !n) && repaired) {
-		printf(
-		    "restored what a gone iotrial left behind (%zu record%s, "
-		    "in the notes above); the journal holds nothing else "
-		    "to revert\n",
-		    repaired, repaired == 1 ? "" : "s");
+		/* not "restored": a setting someone changed since was
+		 * kept, and the lines above say which */
+		printf("settled what a gone iotrial left behind (%zu "
+		       "record%s: restored, or kept where someone changed "
+		       "the setting since, as said above); the journal holds "
+		       "nothing else to revert\n",
+		       repaired, repaired == 1 ? "" : "s");
 	} else if (no_journal) {
 		printf("nothing to revert: the journal holds no changes\n");
 	} else if (!n && left) {

@@ -6,7 +6,8 @@
 # from what iotrial wrote last, even though an older record of the chain
 # wrote it. Without the admin's change the original comes back. For
 # read_ahead_kb and for the scheduler (between schedulers this kernel
-# offers).
+# offers). Revert says it kept the value, and no line of it says the
+# value was restored.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/knob-lib.bash"
 need_root
@@ -98,6 +99,10 @@ one() {
 	check "$knob, $next after the kill: the admin's $admin (an older arm's value) is kept (now $(now "$knob"))" \
 		test "$(now "$knob")" = "$admin"
 	check "$knob, $next: it says the value is kept" has "$out" "that value is kept"
+	# and no line of revert's says the kept change was restored
+	[ "$next" = revert ] &&
+		check "$knob, revert: no line says it restored what it kept" \
+			bash -c "! grep -E '^restored |restored what' '$out'"
 	check "$knob, $next: the journal is empty" test ! -e "$J"
 	echo "$orig" >"$file"
 }

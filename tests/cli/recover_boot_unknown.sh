@@ -94,5 +94,5 @@ check "revert removed the killed run's work directory and says so" \
 check "stdout does not contradict it with 'nothing to revert'" \
 	bash -c "! grep -q 'nothing to revert' '$out'"
 check "stdout says what the journal held" \
-	has "$out" "restored what a gone iotrial left behind (1 record"
+	has "$out" "settled what a gone iotrial left behind (1 record"
 exit 0
