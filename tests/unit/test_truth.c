@@ -628,7 +628,7 @@ static void test_absorbed_causes(void **state)
 	truth_apply_run(t, &r);
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_true(warned(&r, "writes were still dirty when the run ended "
-			       "(--settle=none); use --settle=sync or "
+			       "(--settle=none); use --settle=sync, "
 			       "--fsync=N, or --direct=1"));
 	assert_false(warned(&r, "times over"));
 	run_result_release(&r);
@@ -640,7 +640,7 @@ static void test_absorbed_causes(void **state)
 	truth_warn(t, &r, &o, 1ull << 34);
 	assert_true(warned(&r, "(--settle=none) and blocks were rewritten "
 			       "while dirty (the 8 MiB working set written "
-			       "100.0 times over); use --settle=sync or "
+			       "100.0 times over); use --settle=sync, "
 			       "--fsync=N, a larger --size or --ios to write "
 			       "it once, or --direct=1"));
 	run_result_release(&r);
@@ -669,6 +669,52 @@ static const struct param_spec bare_params[] = {
 };
 static const struct workload_ops bare = {.name = "bare", .params = bare_params};
 
+/*
+ * A warning's advice names only options the workload has: smallfiles
+ * (which refuses --direct and --randommap) reading from the cache is
+ * told to drop caches, and its dirty files to fsync, nothing else.
+ */
+static void test_advice_fits_workload(void **state)
+{
+	struct truth *t = new_truth();
+	struct truth_opts o = {.working_set_bytes = 64ull << 30, .lacks = ~0u};
+	struct run_result r;
+
+	(void)state;
+	t->have_device = 1;
+	t->device = xstrdup("vda");
+	make_run(&r, 2, 1000, 1000 * MIB, 0, 0);
+	t->device_read_bytes = 900 * MIB;
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "came from memory; blocks read twice or cached "
+			       "before the run; drop caches before the run"));
+	assert_false(warned(&r, "--"));
+	run_result_release(&r);
+
+	/* read twice over: the fact, and no option it lacks */
+	o.working_set_bytes = 400 * MIB;
+	make_run(&r, 2, 1000, 1000 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "2.50 times over, and passes after the first "
+			       "can find it in memory"));
+	assert_false(warned(&r, "--"));
+	run_result_release(&r);
+
+	/* the same runs of a block-I/O workload name its options */
+	o.lacks = 0;
+	make_run(&r, 2, 1000, 1000 * MIB, 0, 0);
+	truth_apply_run(t, &r);
+	truth_warn(t, &r, &o, 1ull << 34);
+	assert_true(warned(&r, "give a --size larger than the run reads, --ios "
+			       "to read it once, --invalidate=1 to drop it "
+			       "after each pass (fio's default), or "
+			       "--direct=1"));
+	run_result_release(&r);
+	truth_free(t);
+}
+
 /* The options a workload's parameters give the truth. */
 static void test_opts_from_workload(void **state)
 {
@@ -693,6 +739,16 @@ static void test_opts_from_workload(void **state)
 	workload_truth_opts(&w, &o);
 	assert_int_equal(o.settle, TRUTH_SETTLE_SYNC);
 	assert_null(o.cpu_bound_advice); /* the block-I/O advice */
+	assert_int_equal(o.lacks, 0);	 /* every option advice names */
+	workload_release(&w);
+
+	/* smallfiles has none of them: its --fsync is not a count */
+	workload_init(&w, workload_find("smallfiles"));
+	workload_truth_opts(&w, &o);
+	assert_int_equal(o.lacks, TRUTH_LACKS_SIZE | TRUTH_LACKS_DIRECT |
+				      TRUTH_LACKS_INVALIDATE |
+				      TRUTH_LACKS_RANDOMMAP |
+				      TRUTH_LACKS_SETTLE | TRUTH_LACKS_FSYNC_N);
 	workload_release(&w);
 
 	/* mmapdirty has no engine, blocks or jobs: its own advice */
@@ -727,6 +783,7 @@ int main(void)
 	    cmocka_unit_test(test_cached_fraction),
 	    cmocka_unit_test(test_cached_sentence_agrees),
 	    cmocka_unit_test(test_unreached),
+	    cmocka_unit_test(test_advice_fits_workload),
 	    cmocka_unit_test(test_opts_from_workload),
 	};
 

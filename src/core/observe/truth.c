@@ -235,6 +235,45 @@ static const char *fmt_bytes(struct strbuf *sb, uint64_t bytes)
 	return sb->buf;
 }
 
+/* A remedy a warning may advise, and the parameter it names (0: none). */
+struct remedy {
+	unsigned needs; /* enum truth_param bit */
+	const char *text;
+};
+
+/*
+ * Add to out, after lead, the remedies of r[n] that o's workload can
+ * take ("A, B, or C"; "A or B"), or fallback when none is left. Returns
+ * how many were added. o may be NULL: the block-I/O workloads'.
+ */
+static size_t add_remedies(struct strbuf *out, const struct truth_opts *o,
+			   const char *lead, const struct remedy *r, size_t n,
+			   const char *fallback)
+{
+	unsigned lacks = o ? o->lacks : 0;
+	size_t i, k = 0, have = 0;
+
+	for (i = 0; i < n; i++)
+		have += !(r[i].needs & lacks);
+	if (!have) {
+		if (fallback)
+			strbuf_addf(out, "%s%s", lead, fallback);
+		return 0;
+	}
+	strbuf_addstr(out, lead);
+	for (i = 0; i < n; i++) {
+		if (r[i].needs & lacks)
+			continue;
+		if (k)
+			strbuf_addstr(out, k + 1 < have ? ", "
+					   : have > 2	? ", or "
+							: " or ");
+		strbuf_addstr(out, r[i].text);
+		k++;
+	}
+	return have;
+}
+
 /*
  * "reads measured the page cache": the device delivered less than the
  * workload read, by more than CACHE_READ_TOLERANCE of it. The tolerance
@@ -278,25 +317,45 @@ static void warn_cached_reads(const struct truth *t, struct run_result *r,
 		goto out;
 	if (!(cached > CACHE_READ_TOLERANCE) && !(wrapped && !fetched_all))
 		goto out;
-	if (times > 1.0 + CACHE_READ_TOLERANCE)
+	if (times > 1.0 + CACHE_READ_TOLERANCE) {
+		static const struct remedy wrap[] = {
+		    {TRUTH_LACKS_SIZE, "a --size larger than the run reads"},
+		    {TRUTH_LACKS_SIZE, "--ios to read it once"},
+		    {TRUTH_LACKS_INVALIDATE, "--invalidate=1 to drop it after "
+					     "each pass (fio's default)"},
+		    {TRUTH_LACKS_DIRECT, "--direct=1"},
+		};
+
 		strbuf_addf(&why,
 			    "; it read its %s working set %.2f times over, "
-			    "and passes after the first can find it in "
-			    "memory; give a --size larger than the run reads, "
-			    "--ios to read it once, --invalidate=1 to drop it "
-			    "after each pass (fio's default), or --direct=1",
+			    "and passes after the first can find it in memory",
 			    fmt_bytes(&c, ws), times);
-	else if (ws && mem_bytes && ws <= mem_bytes)
-		strbuf_addf(&why,
-			    "; the %s working set fits in %s of memory; drop "
-			    "caches before the run, use --direct=1, or a "
-			    "working set larger than memory",
+		add_remedies(&why, o, "; give ", wrap, ARRAY_SIZE(wrap), NULL);
+	} else if (ws && mem_bytes && ws <= mem_bytes) {
+		static const struct remedy fits[] = {
+		    {0, "drop caches before the run"},
+		    {TRUTH_LACKS_DIRECT, "use --direct=1"},
+		    {0, "a working set larger than memory"},
+		};
+
+		strbuf_addf(&why, "; the %s working set fits in %s of memory",
 			    fmt_bytes(&c, ws), fmt_bytes(&d, mem_bytes));
-	else
-		strbuf_addstr(&why, "; blocks read twice (random reads repeat "
-				    "some) or cached before the run; drop "
-				    "caches before the run, use --direct=1 or "
-				    "--randommap=1");
+		add_remedies(&why, o, "; ", fits, ARRAY_SIZE(fits), NULL);
+	} else {
+		static const struct remedy twice[] = {
+		    {0, "drop caches before the run"},
+		    {TRUTH_LACKS_DIRECT, "use --direct=1"},
+		    {TRUTH_LACKS_RANDOMMAP, "--randommap=1"},
+		};
+
+		strbuf_addstr(&why,
+			      o && (o->lacks & TRUTH_LACKS_RANDOMMAP)
+				  ? "; blocks read twice or cached before "
+				    "the run"
+				  : "; blocks read twice (random reads repeat "
+				    "some) or cached before the run");
+		add_remedies(&why, o, "; ", twice, ARRAY_SIZE(twice), NULL);
+	}
 	if (cached > CACHE_READ_TOLERANCE)
 		run_result_warn(r,
 				"reads measured the page cache, not the "
@@ -350,20 +409,30 @@ static void absorbed_cause(const struct truth *t, const struct truth_opts *o,
 
 	if (t->have_procio && t->cancelled_write_bytes &&
 	    2 * t->cancelled_write_bytes >= never) {
+		static const struct remedy r[] = {
+		    {0, "fsync them before deleting"},
+		    {TRUTH_LACKS_DIRECT, "use --direct=1"},
+		};
+
 		strbuf_addstr(out, "files were deleted or truncated while "
-				   "still dirty; fsync them before deleting, "
-				   "or use --direct=1");
+				   "still dirty");
+		add_remedies(out, o, "; ", r, ARRAY_SIZE(r), NULL);
 	} else if (settle == TRUTH_SETTLE_SYNC && rewrote) {
+		static const struct remedy r[] = {
+		    {TRUTH_LACKS_DIRECT, "--direct=1"},
+		    {TRUTH_LACKS_SIZE, "a larger --size"},
+		    {TRUTH_LACKS_SIZE, "--ios to write it once"},
+		};
+
 		strbuf_addf(out,
 			    "the run synced, but it wrote its %s working set "
 			    "%.1f times over, and blocks rewritten while "
-			    "still dirty reach the device only once; %s",
-			    fmt_bytes(&a, ws), times,
-			    o && o->rewrite_advice
-				? o->rewrite_advice
-				: "use --direct=1, a larger "
-				  "--size, or --ios to write it "
-				  "once");
+			    "still dirty reach the device only once",
+			    fmt_bytes(&a, ws), times);
+		if (o && o->rewrite_advice)
+			strbuf_addf(out, "; %s", o->rewrite_advice);
+		else
+			add_remedies(out, o, "; use ", r, ARRAY_SIZE(r), NULL);
 	} else if (settle == TRUTH_SETTLE_SYNC) {
 		strbuf_addf(out,
 			    "the run synced, so its writes were not left "
@@ -371,9 +440,25 @@ static void absorbed_cause(const struct truth *t, const struct truth_opts *o,
 			    "writes hit some twice) or writes going to "
 			    "another device would explain it; check with "
 			    "'iotrial info -t TARGET' that '%s' is the device "
-			    "written to, or use --direct=1",
-			    t->device);
+			    "written to%s",
+			    t->device,
+			    o && (o->lacks & TRUTH_LACKS_DIRECT)
+				? ""
+				: ", or use --direct=1");
 	} else if (settle == TRUTH_SETTLE_NONE) {
+		static const struct remedy once[] = {
+		    {TRUTH_LACKS_SETTLE, "--settle=sync"},
+		    {TRUTH_LACKS_FSYNC_N, "--fsync=N"},
+		    {TRUTH_LACKS_DIRECT, "--direct=1"},
+		};
+		static const struct remedy again[] = {
+		    {TRUTH_LACKS_SETTLE, "--settle=sync"},
+		    {TRUTH_LACKS_FSYNC_N, "--fsync=N"},
+		    {TRUTH_LACKS_SIZE,
+		     "a larger --size or --ios to write it once"},
+		    {TRUTH_LACKS_DIRECT, "--direct=1"},
+		};
+
 		strbuf_addstr(out, "writes were still dirty when the run "
 				   "ended (--settle=none)");
 		if (rewrote)
@@ -382,17 +467,23 @@ static void absorbed_cause(const struct truth *t, const struct truth_opts *o,
 				    "(the %s working set written %.1f times "
 				    "over)",
 				    fmt_bytes(&a, ws), times);
-		strbuf_addf(out,
-			    "; use --settle=sync or --fsync=N%s, or --direct=1",
-			    rewrote ? ", a larger --size or --ios to write "
-				      "it once"
-				    : "");
+		if (rewrote)
+			add_remedies(out, o, "; use ", again, ARRAY_SIZE(again),
+				     NULL);
+		else
+			add_remedies(out, o, "; use ", once, ARRAY_SIZE(once),
+				     NULL);
 	} else {
+		static const struct remedy r[] = {
+		    {0, "fsync before deleting or before the run ends"},
+		    {0, "a working set larger than memory"},
+		    {TRUTH_LACKS_DIRECT, "--direct=1"},
+		};
+
 		strbuf_addstr(out, "files deleted or still dirty when the "
 				   "run ended, or blocks rewritten while "
-				   "dirty; fsync before deleting or before "
-				   "the run ends, a working set larger than "
-				   "memory, or --direct=1");
+				   "dirty");
+		add_remedies(out, o, "; ", r, ARRAY_SIZE(r), NULL);
 	}
 	strbuf_release(&a);
 }

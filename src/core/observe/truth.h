@@ -101,6 +101,21 @@ enum truth_settle {
 	TRUTH_SETTLE_SYNC,    /* settle=sync or end_fsync: flushed inside */
 };
 
+/*
+ * The parameters a warning's advice may name (--direct=1, --size...),
+ * as bits of truth_opts.lacks: those the workload does not have, so
+ * that no advice names an option the workload would refuse. 0 is the
+ * block-I/O workloads', which have them all.
+ */
+enum truth_param {
+	TRUTH_LACKS_SIZE = 1 << 0,	 /* --size (and so --ios over it) */
+	TRUTH_LACKS_DIRECT = 1 << 1,	 /* --direct=1 */
+	TRUTH_LACKS_INVALIDATE = 1 << 2, /* --invalidate=1 */
+	TRUTH_LACKS_RANDOMMAP = 1 << 3,	 /* --randommap=1 */
+	TRUTH_LACKS_SETTLE = 1 << 4,	 /* --settle=sync */
+	TRUTH_LACKS_FSYNC_N = 1 << 5,	 /* --fsync=N, every N writes */
+};
+
 /* What the hook needs to know that the run result does not say. */
 struct truth_opts {
 	uint64_t interval_ns;	      /* 0: SAMPLER_DEFAULT_INTERVAL_NS */
@@ -113,6 +128,7 @@ struct truth_opts {
 					 block-I/O advice (workload.h) */
 	const char *short_run_advice; /* likewise */
 	const char *rewrite_advice;   /* likewise */
+	unsigned lacks;		      /* enum truth_param bits */
 	const char *cgroup_dir;	      /* the workload's memory cgroup, to
 					 sample its dirty pages; NULL: none */
 	int cgroup_version;	      /* 1 or 2 */

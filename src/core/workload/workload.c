@@ -338,6 +338,37 @@ int workload_validate(struct workload *w, struct strbuf *err)
 	return w->ops->validate ? w->ops->validate(w, err) : 0;
 }
 
+/*
+ * The options a warning's advice may name that w's workload lacks
+ * (enum truth_param): a parameter it has not, or, for --fsync=N, one
+ * that is not a count of writes.
+ */
+static unsigned truth_lacks(const struct workload_ops *ops)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+	    {TRUTH_LACKS_SIZE, "size"},
+	    {TRUTH_LACKS_DIRECT, "direct"},
+	    {TRUTH_LACKS_INVALIDATE, "invalidate"},
+	    {TRUTH_LACKS_RANDOMMAP, "randommap"},
+	    {TRUTH_LACKS_SETTLE, "settle"},
+	    {TRUTH_LACKS_FSYNC_N, "fsync"},
+	};
+	unsigned lacks = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		int k = workload_param_index(ops, names[i].name);
+
+		if (k < 0 || (names[i].bit == TRUTH_LACKS_FSYNC_N &&
+			      ops->params[k].type != PARAM_UINT))
+			lacks |= names[i].bit;
+	}
+	return lacks;
+}
+
 void workload_truth_opts(const struct workload *w, struct truth_opts *o)
 {
 	const struct workload_common *c = w->params;
@@ -348,6 +379,7 @@ void workload_truth_opts(const struct workload *w, struct truth_opts *o)
 	o->cpu_bound_advice = w->ops->cpu_bound_advice;
 	o->short_run_advice = w->ops->short_run_advice;
 	o->rewrite_advice = w->ops->rewrite_advice;
+	o->lacks = truth_lacks(w->ops);
 	o->invalidate = c->invalidate;
 	if (workload_syncs(c))
 		o->settle = TRUTH_SETTLE_SYNC;
