@@ -5,6 +5,7 @@
 #include <string.h>
 #include "arms_export.h"
 #include "fmt.h"
+#include "report_doc.h"
 #include "report_formats.h"
 #include "../../util/banned.h"
 
@@ -75,6 +76,7 @@ void report_arms_csv(const struct experiment_doc *doc, struct strbuf *out)
 		const struct exp_verdict *v = verdict_of(doc, a->arm);
 		const struct exp_comparison *c = v ? v->cmp : NULL;
 		int base = is_baseline(doc, a->arm);
+		struct report_ratio r = {NAN, NAN, NAN, NAN};
 
 		report_csv_field(out, a->label ? a->label : "");
 		str(out, metric);
@@ -88,9 +90,11 @@ void report_arms_csv(const struct experiment_doc *doc, struct strbuf *out)
 		num(out, s ? s->min : NAN);
 		num(out, s ? s->max : NAN);
 		num(out, s ? s->cv : NAN);
-		num(out, base ? 1 : c ? c->ratio : NAN);
-		num(out, c ? c->ci_low : NAN);
-		num(out, c ? c->ci_high : NAN);
+		if (v)
+			report_verdict_ratio(v, &r);
+		num(out, base ? 1 : c ? r.ratio : NAN);
+		num(out, c ? r.ci_low : NAN);
+		num(out, c ? r.ci_high : NAN);
 		num(out, !c			   ? NAN
 			 : isfinite(c->p_adjusted) ? c->p_adjusted
 						   : c->p);
@@ -128,7 +132,10 @@ void report_arms_md(const struct experiment_doc *doc, struct strbuf *out)
 		const struct exp_verdict *v = verdict_of(doc, a->arm);
 		const struct exp_comparison *c = v ? v->cmp : NULL;
 		int base = is_baseline(doc, a->arm);
+		struct report_ratio r = {NAN, NAN, NAN, NAN};
 
+		if (v)
+			report_verdict_ratio(v, &r);
 		strbuf_addstr(out, "| ");
 		report_md_escape(out, a->label && *a->label ? a->label : "-");
 		if (s)
@@ -146,12 +153,12 @@ void report_arms_md(const struct experiment_doc *doc, struct strbuf *out)
 		}
 		if (base)
 			strbuf_addstr(out, " | 1.00");
-		else if (c && isfinite(c->ratio) && isfinite(c->ci_low) &&
-			 isfinite(c->ci_high))
-			strbuf_addf(out, " | %.2f (%.2f to %.2f)", c->ratio,
-				    c->ci_low, c->ci_high);
-		else if (c && isfinite(c->ratio))
-			strbuf_addf(out, " | %.2f", c->ratio);
+		else if (c && isfinite(r.ratio) && isfinite(r.ci_low) &&
+			 isfinite(r.ci_high))
+			strbuf_addf(out, " | %.2f (%.2f to %.2f)", r.ratio,
+				    r.ci_low, r.ci_high);
+		else if (c && isfinite(r.ratio))
+			strbuf_addf(out, " | %.2f", r.ratio);
 		else
 			strbuf_addstr(out, " | -");
 		strbuf_addstr(out, " | ");

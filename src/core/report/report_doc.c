@@ -132,3 +132,18 @@ double report_median(double *v, size_t n)
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+bool report_verdict_ratio(const struct exp_verdict *v, struct report_ratio *out)
+{
+	const struct exp_adjusted *a = v->adjusted;
+
+	if (a && v->verdict_from && !strcmp(v->verdict_from, "adjusted") &&
+	    isfinite(a->ratio)) {
+		*out = (struct report_ratio){a->ratio, a->ci_low, a->ci_high,
+					     a->p};
+		return true;
+	}
+	*out = (struct report_ratio){CMP_NUM(v, ratio), CMP_NUM(v, ci_low),
+				     CMP_NUM(v, ci_high), CMP_NUM(v, p)};
+	return false;
+}

@@ -56,6 +56,20 @@ const char *report_origin(const struct experiment_doc *doc);
 /* Is the metric better higher (the default when not said)? */
 bool report_higher(const struct experiment_doc *doc);
 
+/*
+ * The numbers v's verdict rests on: the ratio, interval and raw p of
+ * the comparison adjusted for the runs' covariates when verdict_from
+ * says "adjusted", else of the plain one (NaN when missing). A table
+ * row shows these beside the verdict's own p (p_adjusted, Holm's over
+ * the arms), so the row is one test throughout. Returns true when they
+ * are the adjusted ones.
+ */
+struct report_ratio {
+	double ratio, ci_low, ci_high, p;
+};
+bool report_verdict_ratio(const struct exp_verdict *v,
+			  struct report_ratio *out);
+
 /* The value of name among n pairs, or NULL. */
 const char *report_pair(const struct model_pair *p, size_t n, const char *name);
 

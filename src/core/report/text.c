@@ -47,6 +47,7 @@ static void cell_metric(struct emit *e, double v)
 static void arm_row(const struct experiment_doc *doc, const struct exp_arm *a,
 		    struct emit *e)
 {
+	struct report_ratio r;
 	int64_t base =
 	    doc->has_baseline == MODEL_SET ? rd_count(doc->baseline) : 0;
 	bool is_base = rd_count(a->arm) == base;
@@ -83,9 +84,9 @@ static void arm_row(const struct experiment_doc *doc, const struct exp_arm *a,
 		emit_row(e);
 		return;
 	}
-	if (isfinite(CMP_NUM(v, ratio)))
-		emit_cell(e, "%.3f [%.3f, %.3f]", v->cmp->ratio, v->cmp->ci_low,
-			  v->cmp->ci_high);
+	report_verdict_ratio(v, &r);
+	if (isfinite(r.ratio))
+		emit_cell(e, "%.3f [%.3f, %.3f]", r.ratio, r.ci_low, r.ci_high);
 	else
 		emit_cell(e, "%s", "");
 	if (isfinite(CMP_NUM(v, p_adjusted))) {
@@ -117,9 +118,9 @@ static bool has_ratio_from(const struct experiment_doc *doc, const char *test)
 
 /*
  * Under the table, for each verdict that rests on the comparison
- * adjusted for the runs' covariates (verdict_from "adjusted"): that
- * comparison, since the ratio column is the plain one; and what a
- * duet's ratios are.
+ * adjusted for the runs' covariates (verdict_from "adjusted"): that its
+ * row shows that comparison, with which covariates, and the plain one
+ * beside; and what a duet's ratios are.
  */
 static void adjusted_notes(const struct experiment_doc *doc, struct emit *e)
 {
@@ -135,20 +136,22 @@ static void adjusted_notes(const struct experiment_doc *doc, struct emit *e)
 			continue;
 		strbuf_reset(&t);
 		strbuf_addf(&t,
-			    "%s: the verdict rests on the ratio adjusted for "
-			    "the runs' covariates,\n%.3f [%.3f, %.3f]",
-			    rd_s(v->label), a->ratio, a->ci_low, a->ci_high);
-		if (isfinite(a->p)) {
-			strbuf_addstr(&t, ", p ");
-			report_add_p(&t, a->p);
-		}
-		strbuf_addstr(&t, " (");
+			    "%s: its ratio, interval and verdict are adjusted "
+			    "for the runs' covariates\n(",
+			    rd_s(v->label));
 		for (k = 0; k < a->nr_covariates; k++)
 			strbuf_addf(&t, "%s%s", k ? ", " : "",
 				    rd_s(a->covariates[k]));
 		if (isfinite(a->r2))
 			strbuf_addf(&t, "%sR^2 %.2f", k ? "; " : "", a->r2);
-		strbuf_addch(&t, ')');
+		strbuf_addstr(&t, "); without them");
+		if (isfinite(CMP_NUM(v, ratio)))
+			strbuf_addf(&t, " %.3f [%.3f, %.3f]", v->cmp->ratio,
+				    v->cmp->ci_low, v->cmp->ci_high);
+		if (isfinite(CMP_NUM(v, p))) {
+			strbuf_addstr(&t, ", p ");
+			report_add_p(&t, v->cmp->p);
+		}
 		emit_note(e, EMIT_NOTE_PLAIN, "%s", t.buf);
 	}
 	if (doc->has_duet == MODEL_SET)
