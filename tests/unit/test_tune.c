@@ -590,6 +590,119 @@ static void test_bisect_alike(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Drive a bisection of n settings where setting 0 moves the metric by
+ * gain; a run of A with the settings of mask at B's values fails when
+ * bit mask of fail is set (fail 8: the run of {0,1}). Checks that no
+ * block runs a candidate twice; the caller releases.
+ */
+static void bisect_failing(struct tune_bisect *b, unsigned n, double gain,
+			   unsigned fail, uint64_t seed)
+{
+	struct tune_bisect_opts o;
+	struct strbuf err = STRBUF_INIT;
+	struct rng g;
+	const unsigned *idx;
+	unsigned k, nb, i;
+
+	tune_bisect_opts_init(&o);
+	o.seed = seed;
+	rng_seed(&g, seed + 3);
+	assert_int_equal(tune_bisect_init(b, n, &o, &err), 0);
+	while ((nb = tune_bisect_next(b, &idx))) {
+		double mood = exp(0.05 * gauss(&g)), m[3];
+
+		assert_true(nb <= 3);
+		for (k = 0; k < nb; k++) {
+			const unsigned *lv = b->cs.v[idx[k]].level;
+			unsigned mask = 0;
+
+			for (i = 0; i < n; i++)
+				mask |= lv[i] << i;
+			for (i = 0; i < k; i++)
+				assert_int_not_equal(idx[i], idx[k]);
+			m[k] = idx[k] > 1 && (fail >> mask & 1)
+				   ? NAN
+				   : 100 * (lv[0] ? gain : 1) * mood *
+					 exp(0.01 * gauss(&g));
+		}
+		assert_int_equal(tune_bisect_record(b, m, NULL), 0);
+	}
+	strbuf_release(&err);
+}
+
+/* One setting differs: it is named only once its own step shows the
+ * difference (A and B run once a block, B not twice); a bisection
+ * stopped before that names nothing, and has no ratio yet. */
+static void test_bisect_lone(void **state)
+{
+	struct tune_bisect b;
+	struct tune_bisect_result r;
+	struct tune_bisect_opts o;
+	struct strbuf err = STRBUF_INIT;
+	const unsigned *idx;
+	double m[3] = {100, NAN, NAN};
+
+	(void)state;
+	bisect_failing(&b, 1, 1.30, 0, 4);
+	tune_bisect_result(&b, &r);
+	assert_int_equal(b.nr_steps, 1);
+	assert_int_equal(b.role[0], TUNE_ROLE_CARRIES);
+	assert_int_equal(r.nr_carries, 1);
+	assert_int_equal(r.runs, 2 * b.cs.blocks);
+	assert_true(r.share_low < 1 && r.share_high > 0.8);
+	tune_bisect_release(&b);
+
+	tune_bisect_opts_init(&o);
+	assert_int_equal(tune_bisect_init(&b, 1, &o, &err), 0);
+	assert_int_equal(tune_bisect_next(&b, &idx), 2);
+	m[idx[0] == 1 ? 0 : 1] = NAN;
+	m[idx[0] == 1 ? 1 : 0] = 100;
+	assert_int_equal(tune_bisect_record(&b, m, NULL), 0);
+	assert_int_equal(tune_bisect_next(&b, &idx), 0);
+	tune_bisect_result(&b, &r);
+	assert_int_equal(b.role[0], TUNE_ROLE_UNKNOWN);
+	assert_int_equal(r.nr_carries, 0);
+	assert_true(isnan(r.a_vs_b.ratio));
+	tune_bisect_release(&b);
+	strbuf_release(&err);
+}
+
+/* A step that cannot tell (its runs fail) is neither good nor bad: two
+ * settings whose own steps both cannot tell are left undecided, not
+ * named nor cleared; a half that cannot tell is split again when the
+ * other half carries none. */
+static void test_bisect_cannot_tell(void **state)
+{
+	struct tune_bisect b;
+	struct tune_bisect_result r;
+	unsigned i;
+
+	(void)state;
+	/* n 2: the steps of {0} (mask 1) and {1} (mask 2) cannot tell */
+	bisect_failing(&b, 2, 1.30, 1u << 1 | 1u << 2, 5);
+	tune_bisect_result(&b, &r);
+	assert_int_equal(b.nr_steps, 2);
+	assert_int_equal(b.steps[0].carry, TUNE_CARRY_CANNOT_TELL);
+	assert_int_equal(b.steps[1].carry, TUNE_CARRY_CANNOT_TELL);
+	assert_int_equal(b.role[0], TUNE_ROLE_UNDECIDED);
+	assert_int_equal(b.role[1], TUNE_ROLE_UNDECIDED);
+	assert_int_equal(r.nr_undecided, 2);
+	assert_int_equal(r.nr_carries + r.nr_none, 0);
+	assert_int_equal(r.minimal, -1);
+	tune_bisect_release(&b);
+	/* n 4, the culprit 0 in the half {0,1} (mask 3) whose runs fail:
+	 * the other half carries none, so {0,1} is split and 0 found */
+	bisect_failing(&b, 4, 1.30, 1u << 3, 6);
+	tune_bisect_result(&b, &r);
+	assert_int_equal(b.steps[0].carry, TUNE_CARRY_CANNOT_TELL);
+	assert_int_equal(b.steps[1].carry, TUNE_CARRY_NONE);
+	assert_int_equal(b.role[0], TUNE_ROLE_CARRIES);
+	for (i = 1; i < 4; i++)
+		assert_int_equal(b.role[i], TUNE_ROLE_NONE);
+	tune_bisect_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -604,6 +717,8 @@ int main(void)
 	    cmocka_unit_test(test_race_budget_and_baseline),
 	    cmocka_unit_test(test_bisect_one_of_six),
 	    cmocka_unit_test(test_bisect_alike),
+	    cmocka_unit_test(test_bisect_lone),
+	    cmocka_unit_test(test_bisect_cannot_tell),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
