@@ -53,6 +53,20 @@ id=$(json "$TEST_TMP/t.json" 'o["id"]')
 "$IOTRIAL" show "$id" --db "$db" >"$out" 2>&1
 check "show prints the stored tune's answer" grep -q "^recommended: " "$out"
 
+# two arms of the stored experiment are bisect's sets: one setting
+# differs, and its step runs A and B once a block
+"$IOTRIAL" bisect "${run[@]}" --from "$id:#1" --to "$id:#2" \
+	--json="$TEST_TMP/b1.json" >"$out" 2>&1
+rc=$?
+check "bisect --from ID:ARM --to ID:ARM runs (rc=$rc)" test $rc = 0
+check "...on the one setting the two arms differ in" \
+	json "$TEST_TMP/b1.json" \
+	'[(s["knob"], s["from"], s["to"]) for s in o["bisect"]["settings"]] == [("read_ahead_kb", "16", "256")] or exit(1)'
+check "...each block runs each set once" \
+	json "$TEST_TMP/b1.json" \
+	'len(o["runs"]) == 2 * len({r["block"] for r in o["runs"]}) or exit(1)'
+check "...and every knob is back" test "$(state)" = "$before"
+
 # --progress=json and --metrics-file follow the race, as compare's do
 "$IOTRIAL" tune "${run[@]}" --space add_random=0,1 --no-store \
 	--progress=json:3 --metrics-file "$TEST_TMP/t.prom" \
@@ -108,6 +122,13 @@ bad "a set that is no set" "a directory, not a regular file" \
 	bisect "${run[@]}" --from "$TEST_TMP" --to read_ahead_kb=64
 bad "bisect without --to" "needs both sets" \
 	bisect "${run[@]}" --from read_ahead_kb=16
+bad "two arms that do not differ" "do not differ" \
+	bisect "${run[@]}" --from "$id:#1" --to "$id:#1"
+bad "an arm the experiment lacks" "has no arm '#99'" \
+	bisect "${run[@]}" --from "$id:#99" --to "$id:#1"
+printf '{"schema": "iotrial/1", "knobs": [{"name": "sysctl:kernel.sysrq", "value": "1"}]}' >"$TEST_TMP/raw.json"
+bad "a set file that names a raw knob" "names the raw knob 'sysctl:kernel.sysrq'" \
+	bisect "${run[@]}" --from "$TEST_TMP/raw.json" --to read_ahead_kb=64
 
 bad "an --abort-if that does not parse" "cannot read --abort-if" \
 	tune "${run[@]}" --space read_ahead_kb=16,256 --abort-if p99
