@@ -40,6 +40,10 @@ check "...a recommendation and the current settings' values" \
 	json "$TEST_TMP/t.json" \
 	'[s["current"] for s in o["tune"]["space"]] == ["16", "0", o["tune"]["space"][2]["values"][0]] and "recommended" in o["tune"] or exit(1)'
 check "the answer is printed" grep -q "^recommended: " "$out"
+# add_random resets read-ahead at every switch: the journal's note of it
+# is said once, not at every block
+check "no note is said twice" \
+	test -z "$(grep '^note:' "$out" | sort | uniq -d)"
 check "...with the runs against a grid" grep -q "^runs: .* a full grid of 8" "$out"
 # nr_requests=100000 parses but the kernel refuses it: its candidate
 # leaves with the reason, the others go on
