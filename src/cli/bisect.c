@@ -435,6 +435,10 @@ int cmd_bisect(int argc, const char **argv)
 		warning("interrupted: the answer covers only the steps done");
 		if (ret == EXIT_OK)
 			ret = EXIT_RUNTIME;
+	} else if (d.bis.set_failed) {
+		error("the bisection ended early: %s", d.bis.stopped);
+		if (ret == EXIT_OK)
+			ret = EXIT_RUNTIME;
 	}
 	if (!a.r.no_store && trial_store(&tr, a.r.db, &err)) {
 		error("the experiment was not stored: %s", err.buf);

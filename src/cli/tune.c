@@ -600,6 +600,11 @@ int cmd_tune(int argc, const char **argv)
 		warning("interrupted: the answer covers only the runs done");
 		if (ret == EXIT_OK)
 			ret = EXIT_RUNTIME;
+	} else if (d.race.base_failed) {
+		/* without the current settings nothing can be judged */
+		error("the search ended early: %s", d.race.stopped);
+		if (ret == EXIT_OK)
+			ret = EXIT_RUNTIME;
 	}
 	if (!a.r.no_store && trial_store(&tr, a.r.db, &err)) {
 		error("the experiment was not stored: %s", err.buf);

@@ -113,6 +113,11 @@ bad "a value that does not parse" "--space read_ahead_kb" \
 	tune "${run[@]}" --space read_ahead_kb=16,lots
 bad "a row with only the current value" "no value here but its current one" \
 	tune "${run[@]}" --space read_ahead_kb=16
+bad "read-ahead for a workload that does not read" \
+	"'read_ahead_kb' cannot act on seqwrite: the workload does not read" \
+	tune seqwrite "${run[@]:1}" --space read_ahead_kb=16,256
+bad "read-ahead for direct I/O" "direct I/O goes around the page cache" \
+	tune "${run[@]}" --direct=1 --space read_ahead_kb=16,256
 bad "a knob given twice" "'add_random' is given twice" \
 	tune "${run[@]}" --space add_random=0,1 --space add_random=1,0
 bad "a budget too small" "racing this space needs at least" \
@@ -142,6 +147,8 @@ bad "an --abort-if that does not parse" "cannot read --abort-if" \
 rc=$?
 check "--abort-if: the current settings break it (rc=$rc)" \
 	grep -q "^stopped: the current settings: broke --abort-if 'mbps>0': mbps was" "$out"
+check "...which ends the search early: exit 1 (rc=$rc)" test $rc = 1
+check "...and says so" grep -q "^error: the search ended early: the current settings" "$out"
 check "...and every knob is back" test "$(state)" = "$before"
 
 # bisect: two settings differ; the answer names each one's role

@@ -454,6 +454,7 @@ static void test_race_budget_and_baseline(void **state)
 	goal_space(dims);
 	race(&r, dims, &s, 9, 60);
 	assert_string_equal(r.stopped, "the budget is spent");
+	assert_int_equal(r.base_failed, 0);
 	assert_true(r.runs <= 60);
 	tune_race_release(&r);
 	tune_race_opts_init(&o);
@@ -468,6 +469,7 @@ static void test_race_budget_and_baseline(void **state)
 	assert_int_equal(tune_race_next(&r, &idx), 0);
 	assert_string_equal(r.stopped, "the current settings: its run "
 				       "failed: no space left on device");
+	assert_int_equal(r.base_failed, 1);
 	m[0] = -1;
 	assert_int_equal(tune_race_record(&r, m, NULL), -EINVAL);
 	tune_race_release(&r);
@@ -662,6 +664,7 @@ static void test_bisect_lone(void **state)
 	assert_int_equal(tune_bisect_next(&b, &idx), 0);
 	tune_bisect_result(&b, &r);
 	assert_int_equal(b.role[0], TUNE_ROLE_UNKNOWN);
+	assert_int_equal(b.set_failed, 1);
 	assert_int_equal(r.nr_carries, 0);
 	assert_true(isnan(r.a_vs_b.ratio));
 	tune_bisect_release(&b);

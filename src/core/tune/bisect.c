@@ -400,6 +400,7 @@ int tune_bisect_record(struct tune_bisect *b, const double *metric,
 			strbuf_addf(&sb, "the %s set: %s",
 				    b->pending[k] ? "--to" : "--from", w);
 			tune_bisect_stop(b, sb.buf);
+			b->set_failed = 1;
 			strbuf_release(&sb);
 			return 0;
 		}

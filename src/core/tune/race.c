@@ -541,6 +541,7 @@ int tune_race_record(struct tune_race *r, const double *metric,
 
 			strbuf_addf(&sb, "the current settings: %s", w);
 			tune_race_stop(r, sb.buf);
+			r->base_failed = 1;
 			strbuf_release(&sb);
 			return 0;
 		}
