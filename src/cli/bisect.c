@@ -8,6 +8,7 @@
  * stored). It prints the settings that carry the difference, their
  * share of it, and those shown to carry none.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,10 @@
 #include "job.h"
 #include "../core/experiment/metrics.h"
 #include "../core/experiment/trial.h"
+#include "../core/export/export.h"
+#include "../core/model/model_tree.h"
+#include "../core/report/expjson.h"
+#include "../core/store/store.h"
 #include "../core/tune/sets.h"
 #include "../core/tune/tune_run.h"
 #include "../util/error.h"
@@ -55,7 +60,9 @@ static void bisect_epilogue(struct strbuf *out)
 	strbuf_addstr(
 	    out, "SET is KNOB=VALUE (give --from and --to once per knob), or "
 		 "the JSON file\n'iotrial knobs --json' or 'iotrial info "
-		 "--json' wrote on a machine. A knob\none set does not name "
+		 "--json' wrote on a machine, or ID:ARM,\nan arm of a stored "
+		 "experiment (#N, its label or its settings). A knob\none set "
+		 "does not name "
 		 "is at its current value there. Only the settings\nthat "
 		 "differ are searched: the runs start from the --from set with "
 		 "a subset\nset as --to has it. Each step runs blocks of "
@@ -99,8 +106,9 @@ static int parse_args(int argc, const char **argv, struct bisect_args *a,
 	struct option own[] = {
 	    OPT_GROUP("options:"),
 	    OPT_LIST(0, "from", &a->from, "SET",
-		     "the first set: KNOB=VALUE, or a knobs/info --json "
-		     "file; may be repeated"),
+		     "the first set: KNOB=VALUE, a knobs/info --json file, "
+		     "or ID:ARM, an arm of a stored experiment; may be "
+		     "repeated"),
 	    OPT_LIST(0, "to", &a->to, "SET", "the second set, likewise"),
 	    OPT_CLI_RUN(&a->r, "1s", "experiment"),
 	    OPT_DURATION(0, "budget", &a->budget_ns, NULL, "1ms", NULL,
@@ -172,11 +180,13 @@ static int parse_args(int argc, const char **argv, struct bisect_args *a,
 	return cli_run_opts_check(&a->r, ops, a->workload) ? -1 : 0;
 }
 
-/* Session messages: warnings and notes. */
+/* Session messages: warnings and notes, each once. */
 static void say(void *data, enum session_say_level level, const char *msg)
 {
 	(void)data;
-	if (level != SESSION_SAY_INFO && isatty(STDERR_FILENO))
+	if (level == SESSION_SAY_INFO || cli_tune_said_before(msg))
+		return;
+	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
 	if (level == SESSION_SAY_WARN)
 		warning("%s", msg);
@@ -195,15 +205,97 @@ static void on_progress(void *ctx, const struct experiment_progress *p)
 	fflush(stderr);
 }
 
-/* The sets of list as "KNOB=VALUE" into out; an exit code or 0. */
-static int read_sets(const struct option_list *list, struct knob_list *out)
+/* Is spec "ID:ARM", ID a stored experiment's id (STORE_ID_LEN
+ * lowercase hex digits; no knob name is one)? */
+static int arm_spec(const char *spec)
+{
+	size_t i;
+
+	for (i = 0; i < STORE_ID_LEN; i++)
+		if (!isxdigit((unsigned char)spec[i]) ||
+		    isupper((unsigned char)spec[i]))
+			return 0;
+	return spec[i] == ':' && spec[i + 1];
+}
+
+/* Is the assignment "KNOB=VALUE" of a raw knob (sysfs:, sysctl:)? */
+static int raw_assign(const char *assign)
+{
+	return !strncmp(assign, "sysfs:", 6) || !strncmp(assign, "sysctl:", 7);
+}
+
+/*
+ * The settings of arm ARM of the stored experiment ID (spec "ID:ARM",
+ * the arm named as apply --arm names it) into out, each "KNOB=VALUE";
+ * an experiment from elsewhere may not set a raw knob. 0 or an exit
+ * code after the error.
+ */
+static int read_arm(const char *spec, const char *db, struct knob_list *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct json_object *tree = NULL;
+	struct experiment_doc doc;
+	struct export_pick pick;
+	char id[STORE_ID_LEN + 1];
+	struct store s;
+	size_t i;
+	int r, ret = EXIT_OK;
+
+	memcpy(id, spec, STORE_ID_LEN);
+	id[STORE_ID_LEN] = 0;
+	memset(&pick, 0, sizeof(pick));
+	experiment_doc_init(&doc);
+	r = store_open_flags(&s, db, STORE_NO_CREATE, &err);
+	if (!r)
+		r = store_load_experiment(&s, id, &tree, &err);
+	store_close(&s);
+	if (!r) {
+		/* the doc is initialised here; the tree is put */
+		r = experiment_doc_take_tree(tree, &doc, 0, &err);
+		tree = NULL;
+	}
+	if (!r)
+		r = export_pick(&doc, spec + STORE_ID_LEN + 1, NULL, NULL,
+				&pick, &err);
+	if (r) {
+		error("'%s': %s", spec, err.buf);
+		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	for (i = 0; i < pick.nr_assign; i++)
+		if (strcmp(pick.origin, EXP_ORIGIN_LOCAL) &&
+		    raw_assign(pick.assign[i])) {
+			error("'%s': the experiment came from elsewhere (%s) "
+			      "and its arm sets the raw knob '%s'",
+			      spec, pick.origin, pick.assign[i]);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	for (i = 0; i < pick.nr_assign; i++)
+		knob_list_add(out, pick.assign[i]);
+out:
+	export_pick_release(&pick);
+	experiment_doc_release(&doc);
+	if (tree)
+		experiment_doc_take_tree(tree, &doc, 0, &err);
+	experiment_doc_release(&doc);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The sets of list as "KNOB=VALUE" into out: assignments, set files,
+ * arms of stored experiments (db); an exit code or 0. */
+static int read_sets(const struct option_list *list, const char *db,
+		     struct knob_list *out)
 {
 	struct strbuf err = STRBUF_INIT;
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; i < list->nr && !ret; i++)
-		if (tune_set_read(list->v[i], out, &err)) {
+		if (arm_spec(list->v[i])) {
+			ret = read_arm(list->v[i], db, out);
+		} else if (tune_set_read(list->v[i], out, &err)) {
 			error("%s", err.buf);
 			ret = EXIT_USAGE;
 		}
@@ -249,7 +341,8 @@ int cmd_bisect(int argc, const char **argv)
 	tr.c.params = a.params;
 	tr.c.nr_params = a.nr_params;
 	if ((a.r.json_file && cli_check_output(a.r.json_file)) ||
-	    read_sets(&a.from, &from) || read_sets(&a.to, &to)) {
+	    read_sets(&a.from, a.r.db, &from) ||
+	    read_sets(&a.to, a.r.db, &to)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -316,10 +409,11 @@ int cmd_bisect(int argc, const char **argv)
 	}
 	if (!a.quiet) {
 		fprintf(stderr,
-			"bisect: %s on %s, seed %llu; %u settings "
-			"differ:\n",
+			"bisect: %s on %s, seed %llu; %u setting%s "
+			"differ%s:\n",
 			ops->name, tr.t.spec, (unsigned long long)tr.c.seed,
-			d.nr_dims);
+			d.nr_dims, d.nr_dims == 1 ? "" : "s",
+			d.nr_dims == 1 ? "s" : "");
 		for (i = 0; i < d.nr_dims; i++)
 			fprintf(stderr, "  %s: %s -> %s\n", d.diff[i].knob,
 				d.diff[i].from, d.diff[i].to);
@@ -339,6 +433,10 @@ int cmd_bisect(int argc, const char **argv)
 	tune_drive_annotate(&d, tr.e.obj);
 	if (*tr.c.stop) {
 		warning("interrupted: the answer covers only the steps done");
+		if (ret == EXIT_OK)
+			ret = EXIT_RUNTIME;
+	} else if (d.bis.set_failed) {
+		error("the bisection ended early: %s", d.bis.stopped);
 		if (ret == EXIT_OK)
 			ret = EXIT_RUNTIME;
 	}

@@ -32,6 +32,10 @@ int cmd_report(int argc, const char **argv);
 int cmd_observe(int argc, const char **argv);
 int cmd_tune(int argc, const char **argv);
 int cmd_bisect(int argc, const char **argv);
+/* Was msg said before by tune or bisect (tune.c)? 1, else 0 and it is
+ * kept: a race sets the same knobs again and again, and the knobs'
+ * notes would repeat at every block. */
+int cli_tune_said_before(const char *msg);
 /* Restore what a crashed iotrial left (knobargs.c); silent when nothing
  * is to be done, never fails. main() calls it before every command but
  * revert: `revert --list` shows what a crash left and changes nothing,

@@ -70,7 +70,7 @@ static void tune_epilogue(struct strbuf *out)
 		 "(give one per knob). The current settings are the "
 		 "baseline.\nThe search races, it does not run a grid: each "
 		 "block runs the baseline,\nthe leaders and every candidate "
-		 "still in the race once, shuffled; after\n--min 6 blocks a "
+		 "still in the race once, shuffled; after\n6 blocks a "
 		 "candidate leaves when the signed-rank test shows it "
 		 "worse\nthan a leader beyond --equivalence (Holm across the "
 		 "leaders it met). Each\nknob is raced alone first, then the "
@@ -193,11 +193,29 @@ static int parse_args(int argc, const char **argv, struct tune_args *a,
 	return cli_run_opts_check(&a->r, ops, a->workload) ? -1 : 0;
 }
 
-/* Session messages: warnings and notes; the per-arm chatter not. */
+/* The messages tune or bisect said, the first 64 (cli.h). */
+int cli_tune_said_before(const char *msg)
+{
+	static char *said[64];
+	static size_t nr;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(said[i], msg))
+			return 1;
+	if (nr < sizeof(said) / sizeof(said[0]))
+		said[nr++] = xstrdup(msg);
+	return 0;
+}
+
+/* Session messages: warnings and notes, each once; the per-arm chatter
+ * not. */
 static void say(void *data, enum session_say_level level, const char *msg)
 {
 	(void)data;
-	if (level != SESSION_SAY_INFO && isatty(STDERR_FILENO))
+	if (level == SESSION_SAY_INFO || cli_tune_said_before(msg))
+		return;
+	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
 	if (level == SESSION_SAY_WARN)
 		warning("%s", msg);
@@ -580,6 +598,11 @@ int cmd_tune(int argc, const char **argv)
 	tune_drive_annotate(&d, tr.e.obj);
 	if (*tr.c.stop) {
 		warning("interrupted: the answer covers only the runs done");
+		if (ret == EXIT_OK)
+			ret = EXIT_RUNTIME;
+	} else if (d.race.base_failed) {
+		/* without the current settings nothing can be judged */
+		error("the search ended early: %s", d.race.stopped);
 		if (ret == EXIT_OK)
 			ret = EXIT_RUNTIME;
 	}

@@ -40,6 +40,10 @@ check "...a recommendation and the current settings' values" \
 	json "$TEST_TMP/t.json" \
 	'[s["current"] for s in o["tune"]["space"]] == ["16", "0", o["tune"]["space"][2]["values"][0]] and "recommended" in o["tune"] or exit(1)'
 check "the answer is printed" grep -q "^recommended: " "$out"
+# add_random resets read-ahead at every switch: the journal's note of it
+# is said once, not at every block
+check "no note is said twice" \
+	test -z "$(grep '^note:' "$out" | sort | uniq -d)"
 check "...with the runs against a grid" grep -q "^runs: .* a full grid of 8" "$out"
 # nr_requests=100000 parses but the kernel refuses it: its candidate
 # leaves with the reason, the others go on
@@ -52,6 +56,20 @@ check "...and the rest ran" \
 id=$(json "$TEST_TMP/t.json" 'o["id"]')
 "$IOTRIAL" show "$id" --db "$db" >"$out" 2>&1
 check "show prints the stored tune's answer" grep -q "^recommended: " "$out"
+
+# two arms of the stored experiment are bisect's sets: one setting
+# differs, and its step runs A and B once a block
+"$IOTRIAL" bisect "${run[@]}" --from "$id:#1" --to "$id:#2" \
+	--json="$TEST_TMP/b1.json" >"$out" 2>&1
+rc=$?
+check "bisect --from ID:ARM --to ID:ARM runs (rc=$rc)" test $rc = 0
+check "...on the one setting the two arms differ in" \
+	json "$TEST_TMP/b1.json" \
+	'[(s["knob"], s["from"], s["to"]) for s in o["bisect"]["settings"]] == [("read_ahead_kb", "16", "256")] or exit(1)'
+check "...each block runs each set once" \
+	json "$TEST_TMP/b1.json" \
+	'len(o["runs"]) == 2 * len({r["block"] for r in o["runs"]}) or exit(1)'
+check "...and every knob is back" test "$(state)" = "$before"
 
 # --progress=json and --metrics-file follow the race, as compare's do
 "$IOTRIAL" tune "${run[@]}" --space add_random=0,1 --no-store \
@@ -95,6 +113,11 @@ bad "a value that does not parse" "--space read_ahead_kb" \
 	tune "${run[@]}" --space read_ahead_kb=16,lots
 bad "a row with only the current value" "no value here but its current one" \
 	tune "${run[@]}" --space read_ahead_kb=16
+bad "read-ahead for a workload that does not read" \
+	"'read_ahead_kb' cannot act on seqwrite: the workload does not read" \
+	tune seqwrite "${run[@]:1}" --space read_ahead_kb=16,256
+bad "read-ahead for direct I/O" "direct I/O goes around the page cache" \
+	tune "${run[@]}" --direct=1 --space read_ahead_kb=16,256
 bad "a knob given twice" "'add_random' is given twice" \
 	tune "${run[@]}" --space add_random=0,1 --space add_random=1,0
 bad "a budget too small" "racing this space needs at least" \
@@ -108,6 +131,13 @@ bad "a set that is no set" "a directory, not a regular file" \
 	bisect "${run[@]}" --from "$TEST_TMP" --to read_ahead_kb=64
 bad "bisect without --to" "needs both sets" \
 	bisect "${run[@]}" --from read_ahead_kb=16
+bad "two arms that do not differ" "do not differ" \
+	bisect "${run[@]}" --from "$id:#1" --to "$id:#1"
+bad "an arm the experiment lacks" "has no arm '#99'" \
+	bisect "${run[@]}" --from "$id:#99" --to "$id:#1"
+printf '{"schema": "iotrial/1", "knobs": [{"name": "sysctl:kernel.sysrq", "value": "1"}]}' >"$TEST_TMP/raw.json"
+bad "a set file that names a raw knob" "names the raw knob 'sysctl:kernel.sysrq'" \
+	bisect "${run[@]}" --from "$TEST_TMP/raw.json" --to read_ahead_kb=64
 
 bad "an --abort-if that does not parse" "cannot read --abort-if" \
 	tune "${run[@]}" --space read_ahead_kb=16,256 --abort-if p99
@@ -117,6 +147,8 @@ bad "an --abort-if that does not parse" "cannot read --abort-if" \
 rc=$?
 check "--abort-if: the current settings break it (rc=$rc)" \
 	grep -q "^stopped: the current settings: broke --abort-if 'mbps>0': mbps was" "$out"
+check "...which ends the search early: exit 1 (rc=$rc)" test $rc = 1
+check "...and says so" grep -q "^error: the search ended early: the current settings" "$out"
 check "...and every knob is back" test "$(state)" = "$before"
 
 # bisect: two settings differ; the answer names each one's role

@@ -332,6 +332,45 @@ static void test_race_heavy_noise(void **state)
 	assert_true(false_outs * 10 <= outs);
 }
 
+/* The current scheduler is best, the others 10% worse: six blocks show
+ * them worse, though too few for the race's strict level to put them
+ * out; the scheduler's finding is that the current value is best. */
+static void test_race_current_best(void **state)
+{
+	struct tune_dim dims[4];
+	struct tune_race_opts o;
+	struct tune_race r;
+	struct tune_result res;
+	struct strbuf err = STRBUF_INIT;
+	struct rng g;
+	const unsigned *idx;
+	unsigned n, k, i;
+
+	(void)state;
+	goal_space(dims);
+	tune_race_opts_init(&o);
+	o.seed = 3;
+	o.max_blocks = 6;
+	rng_seed(&g, 3);
+	assert_int_equal(tune_race_init(&r, dims, 4, &o, &err), 0);
+	while ((n = tune_race_next(&r, &idx))) {
+		double mood = exp(0.05 * gauss(&g)), m[64];
+
+		for (k = 0; k < n; k++)
+			m[k] = 100 * (r.cs.v[idx[k]].level[1] == 1 ? 1 : 0.9) *
+			       mood * exp(0.005 * gauss(&g));
+		assert_int_equal(tune_race_record(&r, m, NULL), 0);
+	}
+	tune_race_result(&r, &res);
+	for (i = 1; i < r.cs.nr; i++)
+		if (r.cs.v[i].family == 1)
+			assert_int_equal(r.cs.v[i].state, TUNE_ALIVE);
+	assert_int_equal(res.finding[1], TUNE_DIM_CURRENT_BEST);
+	tune_result_release(&res);
+	tune_race_release(&r);
+	strbuf_release(&err);
+}
+
 /* Two knobs matter: stage 2 combines them, measures their interaction
  * and the answer changes both. */
 static void test_race_combines(void **state)
@@ -454,6 +493,7 @@ static void test_race_budget_and_baseline(void **state)
 	goal_space(dims);
 	race(&r, dims, &s, 9, 60);
 	assert_string_equal(r.stopped, "the budget is spent");
+	assert_int_equal(r.base_failed, 0);
 	assert_true(r.runs <= 60);
 	tune_race_release(&r);
 	tune_race_opts_init(&o);
@@ -468,6 +508,7 @@ static void test_race_budget_and_baseline(void **state)
 	assert_int_equal(tune_race_next(&r, &idx), 0);
 	assert_string_equal(r.stopped, "the current settings: its run "
 				       "failed: no space left on device");
+	assert_int_equal(r.base_failed, 1);
 	m[0] = -1;
 	assert_int_equal(tune_race_record(&r, m, NULL), -EINVAL);
 	tune_race_release(&r);
@@ -590,6 +631,120 @@ static void test_bisect_alike(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Drive a bisection of n settings where setting 0 moves the metric by
+ * gain; a run of A with the settings of mask at B's values fails when
+ * bit mask of fail is set (fail 8: the run of {0,1}). Checks that no
+ * block runs a candidate twice; the caller releases.
+ */
+static void bisect_failing(struct tune_bisect *b, unsigned n, double gain,
+			   unsigned fail, uint64_t seed)
+{
+	struct tune_bisect_opts o;
+	struct strbuf err = STRBUF_INIT;
+	struct rng g;
+	const unsigned *idx;
+	unsigned k, nb, i;
+
+	tune_bisect_opts_init(&o);
+	o.seed = seed;
+	rng_seed(&g, seed + 3);
+	assert_int_equal(tune_bisect_init(b, n, &o, &err), 0);
+	while ((nb = tune_bisect_next(b, &idx))) {
+		double mood = exp(0.05 * gauss(&g)), m[3];
+
+		assert_true(nb <= 3);
+		for (k = 0; k < nb; k++) {
+			const unsigned *lv = b->cs.v[idx[k]].level;
+			unsigned mask = 0;
+
+			for (i = 0; i < n; i++)
+				mask |= lv[i] << i;
+			for (i = 0; i < k; i++)
+				assert_int_not_equal(idx[i], idx[k]);
+			m[k] = idx[k] > 1 && (fail >> mask & 1)
+				   ? NAN
+				   : 100 * (lv[0] ? gain : 1) * mood *
+					 exp(0.01 * gauss(&g));
+		}
+		assert_int_equal(tune_bisect_record(b, m, NULL), 0);
+	}
+	strbuf_release(&err);
+}
+
+/* One setting differs: it is named only once its own step shows the
+ * difference (A and B run once a block, B not twice); a bisection
+ * stopped before that names nothing, and has no ratio yet. */
+static void test_bisect_lone(void **state)
+{
+	struct tune_bisect b;
+	struct tune_bisect_result r;
+	struct tune_bisect_opts o;
+	struct strbuf err = STRBUF_INIT;
+	const unsigned *idx;
+	double m[3] = {100, NAN, NAN};
+
+	(void)state;
+	bisect_failing(&b, 1, 1.30, 0, 4);
+	tune_bisect_result(&b, &r);
+	assert_int_equal(b.nr_steps, 1);
+	assert_int_equal(b.role[0], TUNE_ROLE_CARRIES);
+	assert_int_equal(r.nr_carries, 1);
+	assert_int_equal(r.runs, 2 * b.cs.blocks);
+	assert_true(r.share_low < 1 && r.share_high > 0.8);
+	tune_bisect_release(&b);
+
+	tune_bisect_opts_init(&o);
+	assert_int_equal(tune_bisect_init(&b, 1, &o, &err), 0);
+	assert_int_equal(tune_bisect_next(&b, &idx), 2);
+	m[idx[0] == 1 ? 0 : 1] = NAN;
+	m[idx[0] == 1 ? 1 : 0] = 100;
+	assert_int_equal(tune_bisect_record(&b, m, NULL), 0);
+	assert_int_equal(tune_bisect_next(&b, &idx), 0);
+	tune_bisect_result(&b, &r);
+	assert_int_equal(b.role[0], TUNE_ROLE_UNKNOWN);
+	assert_int_equal(b.set_failed, 1);
+	assert_int_equal(r.nr_carries, 0);
+	assert_true(isnan(r.a_vs_b.ratio));
+	tune_bisect_release(&b);
+	strbuf_release(&err);
+}
+
+/* A step that cannot tell (its runs fail) is neither good nor bad: two
+ * settings whose own steps both cannot tell are left undecided, not
+ * named nor cleared; a half that cannot tell is split again when the
+ * other half carries none. */
+static void test_bisect_cannot_tell(void **state)
+{
+	struct tune_bisect b;
+	struct tune_bisect_result r;
+	unsigned i;
+
+	(void)state;
+	/* n 2: the steps of {0} (mask 1) and {1} (mask 2) cannot tell */
+	bisect_failing(&b, 2, 1.30, 1u << 1 | 1u << 2, 5);
+	tune_bisect_result(&b, &r);
+	assert_int_equal(b.nr_steps, 2);
+	assert_int_equal(b.steps[0].carry, TUNE_CARRY_CANNOT_TELL);
+	assert_int_equal(b.steps[1].carry, TUNE_CARRY_CANNOT_TELL);
+	assert_int_equal(b.role[0], TUNE_ROLE_UNDECIDED);
+	assert_int_equal(b.role[1], TUNE_ROLE_UNDECIDED);
+	assert_int_equal(r.nr_undecided, 2);
+	assert_int_equal(r.nr_carries + r.nr_none, 0);
+	assert_int_equal(r.minimal, -1);
+	tune_bisect_release(&b);
+	/* n 4, the culprit 0 in the half {0,1} (mask 3) whose runs fail:
+	 * the other half carries none, so {0,1} is split and 0 found */
+	bisect_failing(&b, 4, 1.30, 1u << 3, 6);
+	tune_bisect_result(&b, &r);
+	assert_int_equal(b.steps[0].carry, TUNE_CARRY_CANNOT_TELL);
+	assert_int_equal(b.steps[1].carry, TUNE_CARRY_NONE);
+	assert_int_equal(b.role[0], TUNE_ROLE_CARRIES);
+	for (i = 1; i < 4; i++)
+		assert_int_equal(b.role[i], TUNE_ROLE_NONE);
+	tune_bisect_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -600,10 +755,13 @@ int main(void)
 	    cmocka_unit_test(test_race_heavy_noise),
 	    cmocka_unit_test(test_race_combines),
 	    cmocka_unit_test(test_race_flat),
+	    cmocka_unit_test(test_race_current_best),
 	    cmocka_unit_test(test_race_failed_candidate),
 	    cmocka_unit_test(test_race_budget_and_baseline),
 	    cmocka_unit_test(test_bisect_one_of_six),
 	    cmocka_unit_test(test_bisect_alike),
+	    cmocka_unit_test(test_bisect_lone),
+	    cmocka_unit_test(test_bisect_cannot_tell),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

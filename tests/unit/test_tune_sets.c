@@ -185,6 +185,38 @@ static void test_refused(void **state)
 	expect_refused("[1, 2]");
 }
 
+/* A file from elsewhere that names a raw knob is refused whole: such a
+ * knob writes whatever file it names, as root. */
+static void test_raw_refused(void **state)
+{
+	static const char *const texts[] = {
+	    "{\"schema\": \"iotrial/1\", \"knobs\": ["
+	    "{\"name\": \"read_ahead_kb\", \"value\": \"128\"}, "
+	    "{\"name\": \"sysctl:kernel.sysrq\", \"value\": \"1\"}]}",
+	    "{\"schema\": \"iotrial/1\", \"knobs\": ["
+	    "{\"name\": \"sysfs:/sys/power/state\", \"value\": "
+	    "\"mem\"}]}",
+	};
+	struct strbuf path = STRBUF_INIT, got = STRBUF_INIT, err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		strbuf_reset(&path);
+		strbuf_reset(&err);
+		temp_file(texts[i], &path);
+		assert_int_equal(read_set(path.buf, &got, &err), -EPERM);
+		assert_non_null(strstr(err.buf, path.buf));
+		assert_non_null(strstr(err.buf, i ? "the raw knob 'sysfs:"
+						  : "the raw knob 'sysctl:"));
+		assert_string_equal(got.buf, "");
+		unlink(path.buf);
+	}
+	strbuf_release(&path);
+	strbuf_release(&got);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +226,7 @@ int main(void)
 	    cmocka_unit_test(test_info_file),
 	    cmocka_unit_test(test_info_variants),
 	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_raw_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,9 +206,15 @@ static void race_text(const struct tune_doc *t, struct strbuf *out)
 		    "winner's %.0f runs each: %.0f",
 		    (double)t->runs, (double)t->grid_arms,
 		    (double)t->winner_runs, (double)t->grid_runs);
-	if (t->grid_runs > 0)
-		strbuf_addf(out, " (the race used %.0f%%)",
-			    100.0 * t->runs / t->grid_runs);
+	if (t->grid_runs > 0) {
+		double pct = 100.0 * t->runs / t->grid_runs;
+
+		/* a wide space's share is well under 1%: not "0%" */
+		strbuf_addf(out,
+			    pct >= 1 || pct == 0 ? " (the race used %.0f%%)"
+						 : " (the race used %.2g%%)",
+			    pct);
+	}
 	strbuf_addstr(out, "\nstopped: ");
 	add_str(out, t->stopped);
 	strbuf_addch(out, '\n');

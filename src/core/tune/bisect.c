@@ -85,6 +85,10 @@ int tune_bisect_init(struct tune_bisect *b, unsigned n,
 	if (b->o.max_blocks < b->o.min_blocks)
 		b->o.max_blocks = b->o.min_blocks;
 	b->n = n;
+	/* no ratio until a block is in */
+	b->a_vs_b.ratio = b->a_vs_b.ci_low = b->a_vs_b.ci_high = NAN;
+	b->a_vs_b.coverage = NAN;
+	b->a_vs_b.p = b->a_vs_b.p_worse = 1;
 	rng_seed(&b->rng, o->seed);
 	tune_cands_init(&b->cs, n);
 	b->role = xcalloc(n, sizeof(*b->role));
@@ -175,6 +179,17 @@ static int pick_step(struct tune_bisect *b)
 	while (b->nr_queue) {
 		s = b->queue[--b->nr_queue];
 		n = b->queue_len[b->nr_queue];
+		if (n == 1 && b->n == 1) {
+			/* the one setting the sets differ in: nothing shows
+			 * yet that it carries anything; its own step (A
+			 * against B) tells */
+			free(s);
+			b->sub[0] = 0;
+			b->nr_sub = 1;
+			b->phase = 2;
+			b->confirmed = 1;
+			return 1;
+		}
 		if (n == 1) {
 			b->role[s[0]] = TUNE_ROLE_CARRIES;
 			free(s);
@@ -239,8 +254,9 @@ unsigned tune_bisect_next(struct tune_bisect *b, const unsigned **out)
 	b->pending[0] = 0;
 	b->pending[1] = 1;
 	b->pending[2] = cand_of(b, b->sub, b->nr_sub);
-	b->nr_pending = 3;
-	for (i = 3; i > 1; i--) {
+	/* a set that is all of B's settings is B: it runs once */
+	b->nr_pending = b->pending[2] > 1 ? 3 : 2;
+	for (i = b->nr_pending; i > 1; i--) {
 		unsigned j = (unsigned)rng_below(&b->rng, i);
 		unsigned t = b->pending[i - 1];
 
@@ -249,7 +265,7 @@ unsigned tune_bisect_next(struct tune_bisect *b, const unsigned **out)
 	}
 	tune_cands_new_block(&b->cs);
 	*out = b->pending;
-	return 3;
+	return b->nr_pending;
 }
 
 /* The step under way is over with carry: note it, and what follows. */
@@ -269,6 +285,13 @@ static void end_step(struct tune_bisect *b, enum tune_carry carry,
 	st->blocks = b->cs.blocks - b->step_start;
 	b->in_step = 0;
 	b->phase = 0;
+	if (phase == 2 && b->n == 1) { /* the lone setting's own step */
+		b->role[0] = carry == TUNE_CARRY_ALL || carry == TUNE_CARRY_PART
+				 ? TUNE_ROLE_CARRIES
+			     : carry == TUNE_CARRY_NONE ? TUNE_ROLE_NONE
+							: TUNE_ROLE_UNDECIDED;
+		return;
+	}
 	if (phase == 2) /* the confirmation changes no role */
 		return;
 	if (phase == 0) {
@@ -377,6 +400,7 @@ int tune_bisect_record(struct tune_bisect *b, const double *metric,
 			strbuf_addf(&sb, "the %s set: %s",
 				    b->pending[k] ? "--to" : "--from", w);
 			tune_bisect_stop(b, sb.buf);
+			b->set_failed = 1;
 			strbuf_release(&sb);
 			return 0;
 		}
@@ -397,6 +421,20 @@ int tune_bisect_record(struct tune_bisect *b, const double *metric,
 	if (failed) {
 		end_step(b, TUNE_CARRY_CANNOT_TELL, &va, &vb);
 		return 0;
+	}
+	if (b->n == 1 && in_step >= b->o.min_blocks) {
+		/* the lone setting is all of B: it carries the difference
+		 * once there is one */
+		if (differs(&b->a_vs_b)) {
+			end_step(b, TUNE_CARRY_ALL, &va, &vb);
+			return 0;
+		}
+		if (in_step >= b->o.max_blocks) {
+			end_step(b, TUNE_CARRY_CANNOT_TELL, &va, &vb);
+			tune_bisect_stop(b, "cannot tell whether the two sets "
+					    "perform differently");
+			return 0;
+		}
 	}
 	if (in_step >= b->o.min_blocks && differs(&b->a_vs_b)) {
 		double lo, hi;

@@ -99,6 +99,7 @@ struct tune_bisect {
 	unsigned runs;
 	struct rng rng;
 	char *stopped;
+	int set_failed;		      /* it ended as a run of A or B failed */
 	int confirmed;		      /* the minimal set's own step was run */
 	struct tune_judgement a_vs_b; /* B against A, all blocks */
 };

@@ -541,6 +541,7 @@ int tune_race_record(struct tune_race *r, const double *metric,
 
 			strbuf_addf(&sb, "the current settings: %s", w);
 			tune_race_stop(r, sb.buf);
+			r->base_failed = 1;
 			strbuf_release(&sb);
 			return 0;
 		}
@@ -590,10 +591,13 @@ static enum tune_dim_finding finding(const struct tune_race *r, unsigned d,
 		if (c->family != (int)d || !answerable(r, i))
 			continue;
 		members++;
-		if (c->state == TUNE_OUT_WORSE)
+		if (tune_cands_judge(&r->cs, 0, i, &r->o.j, &j))
+			j.call = TUNE_CANNOT_TELL;
+		/* put out, or shown worse than the current value though
+		 * the race's stricter level did not put it out */
+		if (c->state == TUNE_OUT_WORSE || j.call == TUNE_WORSE)
 			worse++;
-		if (!tune_cands_judge(&r->cs, 0, i, &r->o.j, &j) &&
-		    j.call == TUNE_EQUIVALENT)
+		else if (j.call == TUNE_EQUIVALENT)
 			equiv++;
 	}
 	if (members && equiv == members)

@@ -119,6 +119,8 @@ struct tune_race {
 	unsigned runs;
 	struct rng rng;
 	char *stopped;		 /* why it ended, owned */
+	int base_failed;	 /* it ended as a run of the current
+				    settings failed or broke --abort-if */
 	const char **settle_why; /* per dimension: why stage 1 ended */
 	unsigned *leader;	 /* per dimension: its leader when stage 1
 				    ended */

@@ -36,14 +36,28 @@ static void add_int(struct knob_list *out, const char *name, int64_t value,
 	strbuf_release(&sb);
 }
 
-/* knobs --json: every knob but the scheduler's own parameters. */
-static void from_knobs(const struct knobs_doc *doc, struct knob_list *out)
+/* Is name a raw knob (sysfs:PATH, sysctl:NAME), which writes whatever
+ * file it names? knobs --json lists iotrial's own knobs only. */
+static int raw_knob(const char *name)
+{
+	return !strncmp(name, "sysfs:", 6) || !strncmp(name, "sysctl:", 7);
+}
+
+/* knobs --json: every knob but the scheduler's own parameters. A raw
+ * knob is refused (-EPERM, its name into *raw): the file is from
+ * elsewhere, and such a knob would be written as root. */
+static int from_knobs(const struct knobs_doc *doc, struct knob_list *out,
+		      const char **raw)
 {
 	size_t i;
 
 	for (i = 0; i < doc->nr_knobs; i++) {
 		const struct knob_doc *k = &doc->knobs[i];
 
+		if (k->name && raw_knob(k->name)) {
+			*raw = k->name;
+			return -EPERM;
+		}
 		if (!k->name || !k->value || !strncmp(k->name, "iosched.", 8))
 			continue;
 		/* of the twins vm.dirty_ratio and vm.dirty_bytes (and the
@@ -52,6 +66,7 @@ static void from_knobs(const struct knobs_doc *doc, struct knob_list *out)
 			continue;
 		add_str(out, k->name, k->value);
 	}
+	return 0;
 }
 
 /* info --json's dirty thresholds: the ratios unless bytes are in
@@ -111,21 +126,25 @@ static void from_info(const struct env_doc *env, struct knob_list *out)
 }
 
 /* The settings of the document text, knobs --json or info --json, into
- * out; -EINVAL when it is neither. The file is from elsewhere: its
- * strings are made printable as they are read. */
-static int from_text(const struct strbuf *text, struct knob_list *out)
+ * out; -EINVAL when it is neither, -EPERM with the knob's name in raw
+ * when it names a raw knob. The file is from elsewhere: its strings are
+ * made printable as they are read. */
+static int from_text(const struct strbuf *text, struct knob_list *out,
+		     struct strbuf *raw)
 {
 	struct knobs_doc knobs;
 	struct info_doc info;
 	struct strbuf err = STRBUF_INIT;
+	const char *name = NULL;
 	int ret = -EINVAL;
 
 	info_doc_init(&info);
 	if (!knobs_doc_decode(text->buf, text->len, &knobs,
 			      MODEL_DECODE_PRINTABLE, &err) &&
 	    knobs.knobs) {
-		from_knobs(&knobs, out);
-		ret = 0;
+		ret = from_knobs(&knobs, out, &name);
+		if (ret)
+			strbuf_addf(raw, "%.100s", name);
 	} else if (!info_doc_decode(text->buf, text->len, &info,
 				    MODEL_DECODE_PRINTABLE, &err) &&
 		   info.env && (info.env->vm || info.env->stack)) {
@@ -140,7 +159,9 @@ static int from_text(const struct strbuf *text, struct knob_list *out)
 
 int tune_set_read(const char *spec, struct knob_list *out, struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, raw = STRBUF_INIT;
+	struct knob_list got = {0};
+	size_t i;
 	int ret;
 
 	if (strchr(spec, '=')) {
@@ -148,11 +169,25 @@ int tune_set_read(const char *spec, struct knob_list *out, struct strbuf *err)
 		return 0;
 	}
 	ret = userfile_read(spec, SET_FILE_MAX_BYTES, &text, err);
-	if (!ret && from_text(&text, out))
-		ret = err_set(err, -EINVAL,
-			      "'%s' is neither KNOB=VALUE nor the JSON of "
-			      "'iotrial knobs --json' or 'iotrial info --json'",
-			      spec);
+	if (ret)
+		goto out;
+	ret = from_text(&text, &got, &raw);
+	if (ret == -EPERM)
+		err_set(err, ret,
+			"'%s' names the raw knob '%s': a set read from a file "
+			"may name only iotrial's own knobs, as 'iotrial knobs "
+			"--json' lists them",
+			spec, raw.buf);
+	else if (ret)
+		err_set(err, ret,
+			"'%s' is neither KNOB=VALUE nor the JSON of "
+			"'iotrial knobs --json' or 'iotrial info --json'",
+			spec);
+	for (i = 0; !ret && i < got.nr; i++)
+		knob_list_add(out, got.v[i]);
+out:
+	knob_list_release(&got);
 	strbuf_release(&text);
+	strbuf_release(&raw);
 	return ret;
 }

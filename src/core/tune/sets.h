@@ -18,7 +18,9 @@
  * which follow the scheduler, left out) or info --json (vm's dirty
  * thresholds, the queue of the first device of "stack": scheduler,
  * read_ahead_kb, nr_requests; the mount's atime). 0, or -errno with
- * err ("cannot read 'F': ...", "'F' is neither ...").
+ * err ("cannot read 'F': ...", "'F' is neither ..."); -EPERM for a
+ * file that names a raw knob (sysfs:, sysctl:), which could write any
+ * file as root. Nothing is added to out on an error.
  */
 int tune_set_read(const char *spec, struct knob_list *out, struct strbuf *err);
 

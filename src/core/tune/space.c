@@ -139,6 +139,18 @@ static const char *cannot_act(const struct workload *w, const char *knob,
 	return NULL;
 }
 
+/* What knob needs of the workload to act, as the default space says;
+ * nothing for a knob not in it. */
+static enum needs needs_of(const char *knob)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+		if (!strcmp(defaults[i].knob, knob))
+			return defaults[i].needs;
+	return NEEDS_NOTHING;
+}
+
 /* Split "v1,v2,..." into row r's values. -EINVAL for an empty one. */
 static int split_values(struct tune_row *r, const char *list)
 {
@@ -239,7 +251,7 @@ int tune_space_add(struct tune_space *sp, const char *row,
 	ret = bindable(kctx, r.knob, err);
 	if (ret)
 		goto fail;
-	cant = w ? cannot_act(w, r.knob, NEEDS_NOTHING) : NULL;
+	cant = w ? cannot_act(w, r.knob, needs_of(r.knob)) : NULL;
 	if (cant) {
 		ret = err_set(err, -EINVAL, "'%s' cannot act on %s: %s", r.knob,
 			      w->ops->name, cant);
