@@ -70,7 +70,7 @@ static void tune_epilogue(struct strbuf *out)
 		 "(give one per knob). The current settings are the "
 		 "baseline.\nThe search races, it does not run a grid: each "
 		 "block runs the baseline,\nthe leaders and every candidate "
-		 "still in the race once, shuffled; after\n--min 6 blocks a "
+		 "still in the race once, shuffled; after\n6 blocks a "
 		 "candidate leaves when the signed-rank test shows it "
 		 "worse\nthan a leader beyond --equivalence (Holm across the "
 		 "leaders it met). Each\nknob is raced alone first, then the "
