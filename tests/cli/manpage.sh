@@ -263,6 +263,8 @@ def sample(metavar):
         'TEXT': 'x', 'KNOB': 'read_ahead_kb=128', 'FACTOR': 'bs=4k,8k',
         'LIST': '0', 'FORMAT': 'sysctl', 'DIR': tmp, 'ID': 'x',
         'CMD': 'true', 'RE': 'x', 'RULE': 'util>99', 'PID': '1',
+        'VALUE': 'x', 'A': 'a,b', 'TRACE': tmp + '/x.trace',
+        'SET': 'read_ahead_kb=128',
     }[word]
 
 
@@ -301,6 +303,9 @@ for cmd in cmds:
 
     bad_tags, not_in_help, refused = [], [], []
     pos = ['randread'] if cmd in ('compare', 'tune', 'bisect') else []
+    lows = {f[0]: f[4] for f in (l.split('\t') for l in
+                                 run(cmd, *pos, '--help-options')[1]
+                                 .split('\n')) if len(f) >= 6}
     for tag in own_tags:
         spellings, metavar = parse_tag(tag)
         if not spellings:
@@ -310,7 +315,11 @@ for cmd in cmds:
                              help_text) for s in spellings):
             not_in_help.append(tag)
         for s in spellings:
-            args = pos + [s] + ([sample(metavar)] if metavar else [])
+            # a count or duration at least the row's minimum
+            low = lows.get(s, '-') if metavar in ('N', 'DURATION') else '-'
+            args = pos + [s]
+            if metavar:
+                args.append(sample(metavar) if low == '-' else low)
             rc, out, err = run(cmd, *args, '--help')
             if rc != 0 or not out.startswith('usage:'):
                 refused.append('%s: %s' % (' '.join(args),
@@ -484,8 +493,11 @@ rc, _, err = run('help', 'rnu')
 report(rc == 2 and "did you mean 'run'" in err,
        "'iotrial help rnu' suggests 'run' and exits 2", err)
 
+# the end reached: an exception above prints no "not ok" of its own
+open(os.path.join(tmp, 'py.done'), 'w').close()
 sys.exit(1 if failed else 0)
 PY
+check "the page's checks in Python ran to their end" test -f "$TEST_TMP/py.done"
 
 # How it reads: no warnings from the formatters that are here.
 if command -v groff >/dev/null; then
