@@ -1,6 +1,7 @@
 /*
- * 'iotrial help --man' (manpage.h): the manual's option lists from the
- * rows that parse the options, the prose from the template. Made by the
+ * 'iotrial help --man' (manpage.h): the manual's option lists, and its
+ * lists of a workload's parameters, from the rows that parse them, the
+ * prose from the template. Made by the
  * program itself because the rows are tables local to each command,
  * some joined at run time (run's workload parameters, the shared
  * OPT_CLI_RUN rows): only the program that parses them can list them,
@@ -30,6 +31,7 @@ struct man_item {
 
 /* A list being read: its command line, its items, what came of it. */
 struct man_list {
+	int params;	   /* of a workload's parameters (@params) */
 	const char **argv; /* CMD ARG... "--help-options" */
 	int argc;
 	char **words; /* CMD ARG..., what argv points to */
@@ -88,8 +90,8 @@ static void roff_text(struct strbuf *out, const char *s)
 
 /*
  * A value's name as the manual sets it: metavariables (FILE, V1,
- * FILE.html) in italics, literal words (json, auto, 1) in bold, the
- * punctuation between them (| [ ] = , :) in roman.
+ * FILE.html) in italics, literal words (json, auto, 1, the ops of Nops)
+ * in bold, the punctuation between them (| [ ] = , :) in roman.
  */
 static void roff_argh(struct strbuf *out, const char *argh)
 {
@@ -99,8 +101,12 @@ static void roff_argh(struct strbuf *out, const char *argh)
 		size_t n;
 
 		if (isupper((unsigned char)*p)) {
-			n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				      "abcdefghijklmnopqrstuvwxyz0123456789_.");
+			n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			if (p[n] == '.' && isalnum((unsigned char)p[n + 1]))
+				n += 1 + strspn(p + n + 1,
+						"abcdefghijklmnopqrstuvwxyz"
+						"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						"0123456789_");
 			strbuf_addstr(out, "\\fI");
 		} else if (isalnum((unsigned char)*p)) {
 			n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_-");
@@ -183,6 +189,15 @@ static void roff_help(struct strbuf *out, const struct option *o)
 	strbuf_release(&limits);
 }
 
+/* Whose rows l lists: "'iotrial watch'", "workload 'crashdump'". */
+static void list_name(struct strbuf *out, const struct man_list *l)
+{
+	if (l->params)
+		strbuf_addf(out, "workload '%s'", l->argv[1]);
+	else
+		strbuf_addf(out, "'iotrial %s'", l->argv[0]);
+}
+
 /* Is o one of a command's own rows (not hidden, not a heading)? */
 static int listed(const struct option *o)
 {
@@ -211,8 +226,9 @@ static const struct option *find_row(const struct option *opts,
 
 /*
  * The hook of "--help-options": the list l from the command's table.
- * Rows under a "parameters of" heading are the workload's, documented
- * in WORKLOADS, and left out; hidden rows are listed only when an item
+ * Rows under a "parameters of" heading are the workload's: the rows of
+ * a list of parameters (@params), left out of a command's (they are
+ * documented in WORKLOADS); hidden rows are listed only when an item
  * names them.
  */
 static void render(const struct option *opts, void *data)
@@ -231,7 +247,7 @@ static void render(const struct option *opts, void *data)
 		if (opts[i].type == OPTION_GROUP)
 			params = opts[i].help &&
 				 !strncmp(opts[i].help, "parameters of", 13);
-		own[i] = !params && opts[i].type != OPTION_GROUP &&
+		own[i] = params == l->params && opts[i].type != OPTION_GROUP &&
 			 opts[i].type != OPTION_ARGUMENTS &&
 			 (opts[i].long_name || opts[i].short_name);
 	}
@@ -245,16 +261,17 @@ static void render(const struct option *opts, void *data)
 
 			if (!o) {
 				strbuf_addf(l->err,
-					    "line %d: '%s' is no option of "
-					    "'iotrial %s'",
-					    it->line, it->names[k], l->argv[0]);
+					    "line %d: '%s' is no %s of ",
+					    it->line, it->names[k],
+					    l->params ? "parameter" : "option");
+				list_name(l->err, l);
 				break;
 			}
 			if (used[o - opts]) {
-				strbuf_addf(l->err,
-					    "line %d: '%s' of 'iotrial %s' has "
-					    "an item already",
-					    it->line, it->names[k], l->argv[0]);
+				strbuf_addf(l->err, "line %d: '%s' of ",
+					    it->line, it->names[k]);
+				list_name(l->err, l);
+				strbuf_addstr(l->err, " has an item already");
 				break;
 			}
 			used[o - opts] = 1;
@@ -303,6 +320,26 @@ static char **split_words(const char *s, size_t *nr)
 	return v;
 }
 
+/*
+ * The words after the marker of word at the start of line (" run\n"
+ * after the marker @options), or NULL when line is not that marker.
+ */
+static const char *marker(const char *line, const char *word)
+{
+	size_t n = strlen(MARK), w = strlen(word);
+
+	if (strncmp(line, MARK, n) || strncmp(line + n, word, w) ||
+	    !strchr(" \t\n", line[n + w]))
+		return NULL;
+	return line + n + w;
+}
+
+/* The marker of an item of l: "option" or "param". */
+static const char *item_word(const struct man_list *l)
+{
+	return l->params ? "param" : "option";
+}
+
 /* Render the list l (at its @end) into out with run(). 0 or -1. */
 static int finish_list(struct man_list *l, FILE *out,
 		       int (*run)(int argc, const char **argv))
@@ -314,11 +351,12 @@ static int finish_list(struct man_list *l, FILE *out,
 	options_on_rows(render, l);
 	ret = run(l->argc, l->argv);
 	options_on_rows(NULL, NULL);
-	if (!l->err->len && (ret || !l->seen))
-		strbuf_addf(l->err,
-			    "line %d: 'iotrial %s --help-options' listed no "
-			    "options (exit %d)",
-			    l->line, l->argv[0], ret);
+	if (!l->err->len && (ret || !l->seen)) {
+		strbuf_addf(l->err, "line %d: ", l->line);
+		list_name(l->err, l);
+		strbuf_addf(l->err, " listed no %s (exit %d)",
+			    l->params ? "parameters" : "options", ret);
+	}
 	if (!l->err->len)
 		fputs(text.buf, out);
 	strbuf_release(&text);
@@ -331,9 +369,10 @@ int cli_manpage(FILE *in, FILE *out, int (*run)(int argc, const char **argv),
 	struct man_list l = {0};
 	struct strbuf all = STRBUF_INIT, cur = STRBUF_INIT;
 	const char *next;
+	const char *rest;
 	char *line, buf[8192];
 	size_t got;
-	int lineno = 0, in_list = 0, ret = 0;
+	int lineno = 0, in_list = 0, ret = 0, kind;
 
 	/* all of it first: a command run for its table may touch stdin */
 	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
@@ -358,42 +397,48 @@ int cli_manpage(FILE *in, FILE *out, int (*run)(int argc, const char **argv),
 		next += n;
 		line = cur.buf;
 		lineno++;
-		if (!strncmp(line, MARK "options", strlen(MARK "options")) &&
-		    strchr(" \t\n", line[strlen(MARK "options")])) {
+		kind = -1; /* not the start of a list */
+		if ((rest = marker(line, "options")))
+			kind = 0;
+		else if ((rest = marker(line, "params")))
+			kind = 1;
+		if (kind >= 0) {
 			size_t nr, k;
 
 			if (in_list) {
 				strbuf_addf(err,
-					    "line %d: @options inside "
-					    "the list of line %d",
-					    lineno, l.line);
+					    "line %d: @%s inside the list of "
+					    "line %d",
+					    lineno, kind ? "params" : "options",
+					    l.line);
 				ret = -1;
 				break;
 			}
 			line[strcspn(line, "\n")] = '\0';
-			l.words =
-			    split_words(line + strlen(MARK "options"), &nr);
+			l.words = split_words(rest, &nr);
 			l.nr_words = nr;
+			l.params = kind;
 			l.err = err;
 			l.line = lineno;
-			if (!nr) {
-				strbuf_addf(err,
-					    "line %d: @options names no "
-					    "command",
-					    lineno);
+			if (!nr || (kind && nr != 1)) {
+				strbuf_addf(err, "line %d: %s", lineno,
+					    kind ? "@params names one "
+						   "workload"
+						 : "@options names no "
+						   "command");
 				ret = -1;
 			}
-			l.argv = xcalloc(nr + 2, sizeof(*l.argv));
+			/* a workload's rows are those run adds for it */
+			l.argv = xcalloc(nr + 3, sizeof(*l.argv));
+			if (kind)
+				l.argv[l.argc++] = "run";
 			for (k = 0; k < nr; k++)
-				l.argv[k] = l.words[k];
-			l.argv[nr] = "--help-options";
-			l.argc = (int)nr + 1;
+				l.argv[l.argc++] = l.words[k];
+			l.argv[l.argc++] = "--help-options";
 			in_list = 1;
 			continue;
 		}
-		if (in_list &&
-		    !strncmp(line, MARK "option", strlen(MARK "option")) &&
-		    strchr(" \t", line[strlen(MARK "option")])) {
+		if (in_list && (rest = marker(line, item_word(&l)))) {
 			struct man_item *it;
 			size_t nr;
 
@@ -403,17 +448,23 @@ int cli_manpage(FILE *in, FILE *out, int (*run)(int argc, const char **argv),
 			strbuf_init(&it->body, 0);
 			it->line = lineno;
 			line[strcspn(line, "\n")] = '\0';
-			it->names =
-			    split_words(line + strlen(MARK "option"), &nr);
+			it->names = split_words(rest, &nr);
 			it->nr_names = it->alloc_names = nr;
 			if (!nr) {
-				strbuf_addf(err,
-					    "line %d: @option names no "
-					    "option",
-					    lineno);
+				strbuf_addf(err, "line %d: @%s names no %s",
+					    lineno, item_word(&l),
+					    item_word(&l));
 				ret = -1;
 			}
 			continue;
+		}
+		if (in_list && marker(line, l.params ? "option" : "param")) {
+			strbuf_addf(err,
+				    "line %d: @%s in the @%s list of line %d",
+				    lineno, l.params ? "option" : "param",
+				    l.params ? "params" : "options", l.line);
+			ret = -1;
+			break;
 		}
 		if (in_list && !strcmp(line, MARK "end\n")) {
 			ret = finish_list(&l, out, run);
@@ -424,12 +475,11 @@ int cli_manpage(FILE *in, FILE *out, int (*run)(int argc, const char **argv),
 		if (in_list &&
 		    (!strcmp(line, ".TP\n") || !strncmp(line, ".SS ", 4) ||
 		     !strncmp(line, ".SH ", 4))) {
-			strbuf_addf(
-			    err,
-			    "line %d: %.3s inside the list of line %d "
-			    "(an item is '.\\\" @option --NAME'; a list "
-			    "ends at '.\\\" @end')",
-			    lineno, line, l.line);
+			strbuf_addf(err,
+				    "line %d: %.3s inside the list of line %d "
+				    "(an item is '.\\\" @%s --NAME'; a list "
+				    "ends at '.\\\" @end')",
+				    lineno, line, l.line, item_word(&l));
 			ret = -1;
 			break;
 		}
@@ -440,8 +490,8 @@ int cli_manpage(FILE *in, FILE *out, int (*run)(int argc, const char **argv),
 		if (!l.nr_items) {
 			strbuf_addf(err,
 				    "line %d: text in the list of line "
-				    "%d before its first @option",
-				    lineno, l.line);
+				    "%d before its first @%s",
+				    lineno, l.line, item_word(&l));
 			ret = -1;
 			break;
 		}

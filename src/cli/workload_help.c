@@ -16,11 +16,18 @@
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
-/* What a parameter's value looks like in --help: "SIZE", "sync|none". */
+/*
+ * What a parameter's value looks like in --help and the manual: its
+ * row's name for it ("DIST"), else its type's ("SIZE", "sync|none").
+ */
 static void param_argh(const struct param_spec *p, struct strbuf *out)
 {
 	size_t i;
 
+	if (p->arg) {
+		strbuf_addstr(out, p->arg);
+		return;
+	}
 	switch (p->type) {
 	case PARAM_SIZE:
 		strbuf_addstr(out, "SIZE");

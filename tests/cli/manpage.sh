@@ -83,6 +83,42 @@ refused "a list without its end" "line 1: the list has no" \
 refused "a list of no command" "unknown command 'nosuch'" \
 	'.\" @options nosuch' '.\" @option --csv' '.\" @end'
 
+# A list of a workload's parameters, the same way from the rows 'run
+# WORKLOAD' adds: the tag with the row's own name for its value, and
+# none of run's options.
+printf '%s\n' '.TH T 1' '.SS x' '.\" @params crashdump' '.\" @param --sizes' \
+	'Hand prose.' '.\" @end' | gen
+check "a workload's parameter list is made into a page" test $? = 0
+check "a parameter's tag has its row's value name (DIST)" \
+	grep -qxF '\fB\-\-sizes\fR \fIDIST\fR' "$TEST_TMP/gen.1"
+check "a parameter no item names is listed from its row" \
+	grep -qxF 'Threads writing dumps into the spool (default 2, 1..256).' \
+	"$TEST_TMP/gen.1"
+check "a parameter list has no option of run in it" bash -c \
+	'grep -q "^.fB.-.-bs.fR" "$1" && ! grep -q "^.fB.-.-time" "$1"' \
+	_ "$TEST_TMP/gen.1"
+refused "an option of run in a parameter list" \
+	"line 2: '--time' is no parameter of workload 'crashdump'" \
+	'.\" @params crashdump' '.\" @param --time' '.\" @end'
+refused "another workload's parameter" \
+	"'--clients' is no parameter of workload 'crashdump'" \
+	'.\" @params crashdump' '.\" @param --clients' '.\" @end'
+refused "a parameter given two items" \
+	"line 3: '--bs' of workload 'crashdump' has an item already" \
+	'.\" @params crashdump' '.\" @param --bs' '.\" @param --bs' '.\" @end'
+refused "a hand-written .TP item in a parameter list" \
+	"line 3: .TP inside the list of line 1 (an item is '.\\\" @param" \
+	'.\" @params crashdump' '.\" @param --bs' '.TP' '\fB\-\-keep\fR' \
+	'.\" @end'
+refused "an option item in a parameter list" \
+	"line 2: @option in the @params list of line 1" \
+	'.\" @params crashdump' '.\" @option --bs' '.\" @end'
+refused "a parameter list of no workload" "unknown workload 'nosuch'" \
+	'.\" @params nosuch' '.\" @param --bs' '.\" @end'
+refused "a parameter list of two workloads" \
+	"line 1: @params names one workload" \
+	'.\" @params crashdump exec' '.\" @end'
+
 python3 - "$IOTRIAL" "$MAN" "$IOTRIAL_SRC" "$TEST_TMP" <<'PY'
 import json, os, re, subprocess, sys
 
@@ -122,20 +158,27 @@ def deroff(text):
 
 
 # The page, split into sections: (SH, SS) -> lines; tags after .TP.
-sections, tags = {}, {}
-sh = ss = None
+sections, tags, param_bodies = {}, {}, {}
+sh = ss = body = None
 lines = open(man_path).read().split('\n')
 for i, line in enumerate(lines):
     if line.startswith('.SH '):
-        sh, ss = line[4:].strip('"'), None
+        sh, ss, body = line[4:].strip('"'), None, None
         continue
     if line.startswith('.SS '):
-        ss = line[4:].strip('"')
+        ss, body = line[4:].strip('"'), None
         continue
     key = (sh, ss)
     sections.setdefault(key, []).append(deroff(line))
     if line == '.TP' and i + 1 < len(lines):
         tags.setdefault(key, []).append(deroff(lines[i + 1]).strip())
+        if sh == 'WORKLOADS' and ss:
+            # an item of a parameter list: its prose, after the tag
+            name = deroff(lines[i + 1]).split()[0][2:]
+            body = param_bodies.setdefault(ss, {}).setdefault(name, [])
+            tag_line = i + 1
+    elif body is not None and i != tag_line:
+        body.append(deroff(line))
 
 
 def text_of(sh_name, ss_name=None, whole=False):
@@ -144,20 +187,37 @@ def text_of(sh_name, ss_name=None, whole=False):
                      if a == sh_name and (whole or b == ss_name))
 
 
-# In the template, a command's option items are markers, never a tag
-# written by hand (which nothing would check against the rows).
+# In the template, a command's option items and a workload's parameter
+# items are markers, never a tag written by hand (which nothing would
+# check against the rows). The parameter lists: workload -> the names
+# of its @param items, and the subsection each list is in.
 sh = ss = None
-hand = []
+hand, hand_params = [], []
+param_items, params_in, cur = {}, {}, None
 for i, line in enumerate(open(os.path.join(src, 'docs/iotrial.1.in'))):
+    line = line.rstrip('\n')
     if line.startswith('.SH '):
         sh, ss = line[4:].strip().strip('"'), None
     elif line.startswith('.SS '):
         ss = line[4:].strip().strip('"')
-    elif (line.rstrip('\n') == '.TP' and sh == 'COMMANDS' and
+    elif (line == '.TP' and sh == 'COMMANDS' and
           ss not in ('help', 'Global options')):
         hand.append('line %d (%s)' % (i + 1, ss))
+    elif line == '.TP' and sh == 'WORKLOADS' and ss:
+        hand_params.append('line %d (%s)' % (i + 1, ss))
+    m = re.match(r'^\.\\" @params\s+(\S+)$', line)
+    if m:
+        cur = param_items.setdefault(m.group(1), [])
+        params_in[ss] = m.group(1)
+    elif line.startswith('.\\" @end'):
+        cur = None
+    m = re.match(r'^\.\\" @param\s+--(\S+)$', line)
+    if m and cur is not None:
+        cur.append(m.group(1))
 report(not hand, "the template's command sections have no hand-written "
        "option tags", "at %s" % hand)
+report(not hand_params, "the template's parameter sections have no "
+       "hand-written parameter tags", "at %s" % hand_params)
 
 # The command table, as 'iotrial --help' prints it.
 rc, out, _ = run('--help')
@@ -203,6 +263,8 @@ def sample(metavar):
         'TEXT': 'x', 'KNOB': 'read_ahead_kb=128', 'FACTOR': 'bs=4k,8k',
         'LIST': '0', 'FORMAT': 'sysctl', 'DIR': tmp, 'ID': 'x',
         'CMD': 'true', 'RE': 'x', 'RULE': 'util>99', 'PID': '1',
+        'VALUE': 'x', 'A': 'a,b', 'TRACE': tmp + '/x.trace',
+        'SET': 'read_ahead_kb=128',
     }[word]
 
 
@@ -241,6 +303,9 @@ for cmd in cmds:
 
     bad_tags, not_in_help, refused = [], [], []
     pos = ['randread'] if cmd in ('compare', 'tune', 'bisect') else []
+    lows = {f[0]: f[4] for f in (l.split('\t') for l in
+                                 run(cmd, *pos, '--help-options')[1]
+                                 .split('\n')) if len(f) >= 6}
     for tag in own_tags:
         spellings, metavar = parse_tag(tag)
         if not spellings:
@@ -250,7 +315,11 @@ for cmd in cmds:
                              help_text) for s in spellings):
             not_in_help.append(tag)
         for s in spellings:
-            args = pos + [s] + ([sample(metavar)] if metavar else [])
+            # a count or duration at least the row's minimum
+            low = lows.get(s, '-') if metavar in ('N', 'DURATION') else '-'
+            args = pos + [s]
+            if metavar:
+                args.append(sample(metavar) if low == '-' else low)
             rc, out, err = run(cmd, *args, '--help')
             if rc != 0 or not out.startswith('usage:'):
                 refused.append('%s: %s' % (' '.join(args),
@@ -299,6 +368,44 @@ for w in wl:
     report(rc == 0 and sorted(got) == sorted(want),
            "workload '%s' takes the documented parameters" % w,
            "help: %s, page: %s" % (got, want))
+    # every row has its item in the template (a row without one would be
+    # listed from its help alone), in the list of its section
+    own_section = ('WORKLOADS', 'Parameters of ' + w) in sections
+    section = 'Parameters of ' + w if own_section else 'Workload parameters'
+    listed = params_in.get(section)
+    items = param_items.get(listed, [])
+    report((listed == w if own_section else listed is not None) and
+           sorted(got) == sorted(items),
+           "every parameter of '%s' has its @param item in '%s'"
+           % (w, section), "rows: %s, items of '@params %s': %s"
+           % (got, listed, items))
+    # a default or bound the prose states is the row's: "(default 4k",
+    # "Default 1.", "at most 1024" (fio's defaults said beside are not
+    # in parentheses)
+    rows = {f[0][2:]: f for f in (l.split('\t') for l in
+                                  run('run', w, '--help-options')[1]
+                                  .split('\n')) if len(f) >= 6}
+    drift = []
+    for name, body in param_bodies.get(section, {}).items():
+        row = rows.get(name)
+        text = ' '.join(body)
+        for what, pattern, col in (
+                ('default', r'(?:^|[(;]\s*)[Dd]efault\s+([^\s;)]+)', 3),
+                ('at most', r'\bat most\s+([^\s;)]+)', 5),
+                ('at least', r'\bat least\s+([^\s;)]+)', 4)):
+            for said in re.findall(pattern, text):
+                said = said.rstrip('.,:')
+                if row and row[col] != '-' and said != row[col]:
+                    drift.append('--%s: %s %s, row %s' %
+                                 (name, what, said, row[col]))
+    report(not drift, "the defaults and bounds '%s' has in the prose are "
+           "its rows'" % w, "; ".join(drift))
+    # the page's tag is what --help shows: the same value name
+    differ = [t for t in (own or tags.get(('WORKLOADS',
+                                          'Workload parameters'), []))
+              if not re.search(r'^  ' + re.escape(t) + r'(  |$)', out, re.M)]
+    report(not differ, "the page's parameter tags of '%s' are its --help's"
+           % w, "not in --help: %s" % differ)
 
 # Knobs: what 'iotrial knobs --json' lists here, and the names in the
 # families' tables (so a device this machine lacks is covered too).
@@ -386,8 +493,11 @@ rc, _, err = run('help', 'rnu')
 report(rc == 2 and "did you mean 'run'" in err,
        "'iotrial help rnu' suggests 'run' and exits 2", err)
 
+# the end reached: an exception above prints no "not ok" of its own
+open(os.path.join(tmp, 'py.done'), 'w').close()
 sys.exit(1 if failed else 0)
 PY
+check "the page's checks in Python ran to their end" test -f "$TEST_TMP/py.done"
 
 # How it reads: no warnings from the formatters that are here.
 if command -v groff >/dev/null; then

@@ -188,6 +188,35 @@ static void test_rows_typed(void **state)
 	workload_release(&copy);
 }
 
+/*
+ * A row's own name for its value (.arg, "DIST") is one word, as --help
+ * and the completion read it, and says more than its type's name would.
+ */
+static void test_rows_arg(void **state)
+{
+	static const char *const generic[] = {"SIZE",	 "N",	 "0|1",
+					      "PERCENT", "TEXT", NULL};
+	const char *const *names = workload_names();
+	size_t i, j, k, named = 0;
+
+	(void)state;
+	for (i = 0; names[i]; i++) {
+		const struct param_spec *p = workload_find(names[i])->params;
+
+		for (j = 0; p[j].name; j++) {
+			if (!p[j].arg)
+				continue;
+			named++;
+			assert_true(*p[j].arg);
+			assert_null(strpbrk(p[j].arg, " \t\n"));
+			for (k = 0; generic[k]; k++)
+				assert_string_not_equal(p[j].arg, generic[k]);
+		}
+	}
+	/* smallfiles' and crashdump's --sizes DIST at least */
+	assert_true(named >= 2);
+}
+
 /* crashdump's defaults: the collector of the field case, 250 KiB dumps
  * between 4 KiB and 8 MiB, fsync'd, deleted once read; a bad --sizes is
  * refused by validate. */
@@ -350,6 +379,7 @@ int main(void)
 	    cmocka_unit_test(test_registry),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_rows_typed),
+	    cmocka_unit_test(test_rows_arg),
 	    cmocka_unit_test(test_crashdump_defaults),
 	    cmocka_unit_test(test_reads_only),
 	    cmocka_unit_test(test_needs_files),

@@ -68,7 +68,7 @@ static const struct param_spec cd_rows[] = {
      "dump sizes: SIZE, uniform:MIN-MAX, "
      "lognormal:mean=SIZE[,sd=SIZE][,min=SIZE][,max=SIZE], or "
      "SIZE:WEIGHT,...",
-     CD(sizes)},
+     CD(sizes), .arg = "DIST"},
     {"fsync", PARAM_BOOL, "1", 0, 0, NULL,
      "fsync each dump before it is renamed into place", CD(fsync)},
     {"evict", PARAM_BOOL, "1", 0, 0, NULL,

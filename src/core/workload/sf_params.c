@@ -26,20 +26,20 @@ const struct param_spec sf_rows[] = {
      "file sizes: SIZE, uniform:MIN-MAX, "
      "lognormal:mean=SIZE[,sd=SIZE][,min=SIZE][,max=SIZE], or "
      "SIZE:WEIGHT,...",
-     SF(sizes)},
+     SF(sizes), .arg = "DIST"},
     {"mix", PARAM_STRING, DEFAULT_MIX, 0, 0, NULL,
      "operation weights: create, write (rewrite a file), read (a whole "
      "file), stat, rename, delete (the oldest file)",
-     SF(mix)},
+     SF(mix), .arg = "OP:WEIGHT,..."},
     {"lifetime", PARAM_STRING, "0", 0, 0, NULL,
      "how long a file lives before it is deleted: a duration (100ms) or "
      "a number of the client's operations (50ops); 0: until the mix "
      "deletes it",
-     SF(lifetime)},
+     SF(lifetime), .arg = "DURATION|Nops"},
     {"fsync", PARAM_STRING, "never", 0, 0, NULL,
      "never, close (every file written, before close) or N (the file of "
      "every Nth create or write)",
-     SF(fsync)},
+     SF(fsync), .arg = "never|close|N"},
     {"dirs", PARAM_UINT, "4", 1, 4096, NULL, "directories per client",
      SF(dirs)},
     {"files", PARAM_UINT, "1000", 1, 1000000, NULL,
@@ -47,7 +47,7 @@ const struct param_spec sf_rows[] = {
      SF(files)},
     {"loadfile", PARAM_STRING, "", 0, 0, NULL,
      "replay this dbench load file (client.txt) instead of the mix",
-     SF(loadfile)},
+     SF(loadfile), .arg = "FILE"},
     {"label", PARAM_STRING, "", 0, 0, NULL,
      "free text carried into results (A/A experiments)"},
     {"verify", PARAM_CHOICE, "off", 0, 0, sf_verify_choices,

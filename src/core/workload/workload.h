@@ -48,6 +48,10 @@ struct param_spec {
 	 * type there, the one the row's type says (test_workload checks). */
 	size_t off;
 	enum param_field field;
+	/* The value's name in --help and the manual ("DIST"), when its
+	 * type's name (SIZE, N, 0|1, the choices, TEXT) says less; NULL:
+	 * that one. */
+	const char *arg;
 };
 
 /* The end of a row: the member of struct st that its value fills. */
