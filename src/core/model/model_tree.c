@@ -11,7 +11,6 @@
 #include "model-int.h"
 #include "model_tree.h"
 #include "../../util/error.h"
-#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 int run_doc_from_tree(struct json_object *tree, struct run_doc *out,
@@ -40,36 +39,6 @@ int experiment_doc_take_tree(struct json_object *tree,
 	}
 	ret = experiment_doc_from_tree(tree, out, flags, err);
 	json_object_put(tree);
-	return ret;
-}
-
-/* A verdict's "suspect" array from a tree, member by member through the
- * suspect's table: the seam for fleet_merge.c until its hosts' verdicts
- * are documents. */
-int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
-			   size_t *nr, struct strbuf *err)
-{
-	const struct model_desc *d = &model_suspect_desc;
-	size_t i, n;
-	int ret = 0;
-
-	*out = NULL;
-	*nr = 0;
-	if (!json_object_is_type(arr, json_type_array))
-		return err_set(err, -EINVAL, "suspect: expected an array");
-	n = json_object_array_length(arr);
-	*out = xcalloc(n + 1, d->size);
-	for (i = 0; i < n && !ret; i++)
-		ret = model_decode_tree(d, (char *)*out + i * d->size,
-					json_object_array_get_idx(arr, i), 0,
-					err);
-	*nr = i;
-	if (ret) {
-		while (*nr)
-			model_release_obj(d, (char *)*out + --*nr * d->size);
-		free(*out);
-		*out = NULL;
-	}
 	return ret;
 }
 

@@ -25,11 +25,6 @@ int experiment_doc_take_tree(struct json_object *tree,
 			     struct experiment_doc *out, unsigned flags,
 			     struct strbuf *err);
 
-/* A verdict's "suspect" array as the tree arr holds it into *out (*nr
- * of them, new); 0 or -EINVAL with err set (nothing in *out). */
-int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
-			   size_t *nr, struct strbuf *err);
-
 /*
  * What report/suspect.c set on doc, decoded from the experiment tree
  * exp, back into exp (model_mark_tree.c): EXP_MARK_SUSPECT, the
