@@ -11,6 +11,7 @@
 #include "model-int.h"
 #include "model_tree.h"
 #include "../../util/error.h"
+#include "../../util/text.h"
 #include "../../util/banned.h"
 
 int run_doc_from_tree(struct json_object *tree, struct run_doc *out,
@@ -75,4 +76,17 @@ struct json_object *live_abort_to_tree(const struct live_abort *a)
 struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet)
 {
 	return model_encode_tree(&model_fleet_desc, fleet);
+}
+
+void model_tree_print(struct json_object *tree, struct strbuf *out)
+{
+	size_t from = out->len;
+
+	strbuf_addstr(out, json_object_to_json_string_ext(
+			       tree, JSON_C_TO_STRING_PRETTY |
+					 JSON_C_TO_STRING_SPACED |
+					 JSON_C_TO_STRING_NOSLASHESCAPE));
+	/* json-c writes a string's bytes as they are, UTF-8 or not */
+	text_json_safe(out, from);
+	strbuf_addch(out, '\n');
 }

@@ -70,6 +70,11 @@ struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet);
 struct json_object *model_params_to_tree(const struct model_param *params,
 					 size_t nr);
 
+/* The tree as iotrial prints JSON (report/fmt.h): pretty, spaced, '/'
+ * left unescaped, made safe (util/text.h, text_json_safe()), with a
+ * final newline; appended to out. */
+void model_tree_print(struct json_object *tree, struct strbuf *out);
+
 /* Free a tree the bridge made or a caller got from it (json_object_put:
  * NULL is fine), for callers that hold no other tree. */
 void model_tree_free(struct json_object *tree);
