@@ -425,6 +425,27 @@ static void test_reasons(void **state)
 	json_object_put(e);
 }
 
+/*
+ * The analysis marks after every block: the tree's marks decode only
+ * what they rest on (the runs' arms and warnings), so a run member
+ * they do not read, here of a wrong type, neither costs a walk nor
+ * stops them.
+ */
+static void test_marks_view(void **state)
+{
+	struct json_object *e = parse(exp_text), *v, *run;
+
+	(void)state;
+	run = json_object_object_get(
+	    json_object_array_get_idx(json_object_object_get(e, "runs"), 4),
+	    "run");
+	json_object_object_add(run, "seconds", json_object_new_string("x"));
+	mark(e);
+	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
+	reason_is(v, 0, "arm bs=8k page_cache 3/4");
+	json_object_put(e);
+}
+
 /* The same on a document: marks replace what a row held, --strict
  * refuses, an arm's reasons append. */
 static void test_doc(void **state)
@@ -620,6 +641,7 @@ int main(void)
 	    cmocka_unit_test(test_kinds),
 	    cmocka_unit_test(test_reasons),
 	    cmocka_unit_test(test_doc),
+	    cmocka_unit_test(test_marks_view),
 	    cmocka_unit_test(test_other_io_phrase),
 	    cmocka_unit_test(test_every_table),
 	    cmocka_unit_test(test_every_table_untrusted),

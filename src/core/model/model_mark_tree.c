@@ -9,6 +9,72 @@
 #include "model_tree.h"
 #include "../../util/banned.h"
 
+/* A new object of the members keys (nr of them) that o has, shared. */
+static struct json_object *pick(struct json_object *o, const char *const *keys,
+				size_t nr)
+{
+	struct json_object *p = json_object_new_object(), *v;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (json_object_object_get_ex(o, keys[i], &v))
+			json_object_object_add(p, keys[i], json_object_get(v));
+	return p;
+}
+
+#define PICK(o, keys) pick(o, keys, sizeof(keys) / sizeof(*keys))
+
+/* An entry of "runs" as the marks read it: its arm, and of its run
+ * object the warnings, their kinds and what tells a fio report. */
+static struct json_object *run_view(struct json_object *r)
+{
+	static const char *const entry_keys[] = {"arm"};
+	static const char *const run_keys[] = {"schema", "fio version",
+					       "warnings", "warning_kinds"};
+	struct json_object *v, *run;
+
+	if (!json_object_is_type(r, json_type_object))
+		return json_object_get(r); /* refused as decode refuses it */
+	v = PICK(r, entry_keys);
+	if (json_object_object_get_ex(r, "run", &run))
+		json_object_object_add(
+		    v, "run",
+		    json_object_is_type(run, json_type_object)
+			? PICK(run, run_keys)
+			: json_object_get(run));
+	return v;
+}
+
+int exp_marks_doc_from_tree(struct json_object *exp, struct experiment_doc *out,
+			    struct strbuf *err)
+{
+	static const char *const keys[] = {
+	    "schema",	"type",	   "baseline",	   "arms",
+	    "verdicts", "effects", "interactions", "scaling"};
+	struct json_object *view, *runs, *rv;
+	size_t i;
+	int ret;
+
+	if (!json_object_is_type(exp, json_type_object))
+		return experiment_doc_from_tree(exp, out, 0, err);
+	view = PICK(exp, keys);
+	if (json_object_object_get_ex(exp, "runs", &runs)) {
+		if (json_object_is_type(runs, json_type_array)) {
+			rv = json_object_new_array();
+			for (i = 0; i < json_object_array_length(runs); i++)
+				json_object_array_add(
+				    rv, run_view(json_object_array_get_idx(runs,
+									   i)));
+		} else {
+			rv = json_object_get(runs);
+		}
+		json_object_object_add(view, "runs", rv);
+	}
+	ret = experiment_doc_from_tree(view, out, 0, err);
+	json_object_put(view);
+	return ret;
+}
+
 void exp_suspects_append_tree(struct json_object *arr,
 			      const struct exp_suspect *s, size_t nr)
 {

@@ -33,7 +33,14 @@ int experiment_doc_take_tree(struct json_object *tree,
  * "verdict" where --strict refused it, and "strict". A member already
  * there keeps its place. exp_suspects_append_tree() appends the nr
  * marks s to the tree array arr.
+ *
+ * exp_marks_doc_from_tree() decodes into out (initialised here; release
+ * it) only what the marks rest on: exp's baseline, arms, marked rows,
+ * and each run's arm and warnings, not every run's numbers (the
+ * analysis marks after each block). 0, or -EINVAL with err set.
  */
+int exp_marks_doc_from_tree(struct json_object *exp, struct experiment_doc *out,
+			    struct strbuf *err);
 #define EXP_MARK_SUSPECT (1u << 0)
 #define EXP_MARK_STRICT	 (1u << 1)
 void exp_marks_into_tree(struct json_object *exp,

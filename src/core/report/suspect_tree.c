@@ -14,7 +14,7 @@ int suspect_mark(struct json_object *exp, struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct experiment_doc doc;
-	int ret = experiment_doc_from_tree(exp, &doc, 0, err ? err : &why);
+	int ret = exp_marks_doc_from_tree(exp, &doc, err ? err : &why);
 
 	if (!ret) {
 		suspect_doc_mark(&doc);
@@ -31,7 +31,7 @@ unsigned suspect_apply_strict(struct json_object *exp)
 	struct experiment_doc doc;
 	unsigned refused = 0;
 
-	if (!experiment_doc_from_tree(exp, &doc, 0, &err)) {
+	if (!exp_marks_doc_from_tree(exp, &doc, &err)) {
 		refused = suspect_doc_apply_strict(&doc);
 		exp_marks_into_tree(exp, &doc, EXP_MARK_STRICT);
 	}
@@ -48,7 +48,7 @@ void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
 	struct exp_suspect *s = NULL;
 	size_t nr = 0;
 
-	if (!experiment_doc_from_tree(exp, &doc, 0, &err)) {
+	if (!exp_marks_doc_from_tree(exp, &doc, &err)) {
 		suspect_doc_arm_reasons(&doc, arm, role, &s, &nr);
 		exp_suspects_append_tree(reasons, s, nr);
 		exp_suspects_free(s, nr);
