@@ -12,6 +12,7 @@
 #include "model_tree.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 int run_doc_from_tree(struct json_object *tree, struct run_doc *out,
@@ -40,6 +41,49 @@ int experiment_doc_take_tree(struct json_object *tree,
 	}
 	ret = experiment_doc_from_tree(tree, out, flags, err);
 	json_object_put(tree);
+	return ret;
+}
+
+void model_tree_print(struct json_object *tree, struct strbuf *out)
+{
+	size_t from = out->len;
+
+	strbuf_addstr(out, json_object_to_json_string_ext(
+			       tree, JSON_C_TO_STRING_PRETTY |
+					 JSON_C_TO_STRING_SPACED |
+					 JSON_C_TO_STRING_NOSLASHESCAPE));
+	/* json-c writes a string's bytes as they are, UTF-8 or not */
+	text_json_safe(out, from);
+	strbuf_addch(out, '\n');
+}
+
+/* A verdict's "suspect" array from a tree, member by member through the
+ * suspect's table: the seam for fleet_merge.c until its hosts' verdicts
+ * are documents. */
+int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
+			   size_t *nr, struct strbuf *err)
+{
+	const struct model_desc *d = &model_suspect_desc;
+	size_t i, n;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!json_object_is_type(arr, json_type_array))
+		return err_set(err, -EINVAL, "suspect: expected an array");
+	n = json_object_array_length(arr);
+	*out = xcalloc(n + 1, d->size);
+	for (i = 0; i < n && !ret; i++)
+		ret = model_decode_tree(d, (char *)*out + i * d->size,
+					json_object_array_get_idx(arr, i), 0,
+					err);
+	*nr = i;
+	if (ret) {
+		while (*nr)
+			model_release_obj(d, (char *)*out + --*nr * d->size);
+		free(*out);
+		*out = NULL;
+	}
 	return ret;
 }
 
@@ -76,17 +120,4 @@ struct json_object *live_abort_to_tree(const struct live_abort *a)
 struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet)
 {
 	return model_encode_tree(&model_fleet_desc, fleet);
-}
-
-void model_tree_print(struct json_object *tree, struct strbuf *out)
-{
-	size_t from = out->len;
-
-	strbuf_addstr(out, json_object_to_json_string_ext(
-			       tree, JSON_C_TO_STRING_PRETTY |
-					 JSON_C_TO_STRING_SPACED |
-					 JSON_C_TO_STRING_NOSLASHESCAPE));
-	/* json-c writes a string's bytes as they are, UTF-8 or not */
-	text_json_safe(out, from);
-	strbuf_addch(out, '\n');
 }

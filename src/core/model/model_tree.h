@@ -25,6 +25,16 @@ int experiment_doc_take_tree(struct json_object *tree,
 			     struct experiment_doc *out, unsigned flags,
 			     struct strbuf *err);
 
+/* The tree as iotrial prints JSON (report/fmt.h): pretty, spaced, '/'
+ * left unescaped, made safe (util/text.h, text_json_safe()), with a
+ * final newline; appended to out. */
+void model_tree_print(struct json_object *tree, struct strbuf *out);
+
+/* A verdict's "suspect" array as the tree arr holds it into *out (*nr
+ * of them, new); 0 or -EINVAL with err set (nothing in *out). */
+int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
+			   size_t *nr, struct strbuf *err);
+
 /*
  * What report/suspect.c set on doc, decoded from the experiment tree
  * exp, back into exp (model_mark_tree.c): EXP_MARK_SUSPECT, the
@@ -76,11 +86,6 @@ struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet);
  * for none: what experiment_build() takes. */
 struct json_object *model_params_to_tree(const struct model_param *params,
 					 size_t nr);
-
-/* The tree as iotrial prints JSON (report/fmt.h): pretty, spaced, '/'
- * left unescaped, made safe (util/text.h, text_json_safe()), with a
- * final newline; appended to out. */
-void model_tree_print(struct json_object *tree, struct strbuf *out);
 
 /* Free a tree the bridge made or a caller got from it (json_object_put:
  * NULL is fine), for callers that hold no other tree. */
