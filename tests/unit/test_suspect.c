@@ -16,8 +16,6 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/experiment/diff.h"
-#include "core/experiment/regression.h"
-#include "core/model/model_json.h"
 #include "core/model/model_tree.h"
 #include "core/report/log_text.h"
 #include "core/report/report.h"
@@ -405,9 +403,6 @@ static void test_reasons(void **state)
 				       "cache (3 of 4 runs of the arm)"));
 
 	/* --strict refuses it and keeps what the estimate said */
-	doc_of(e, &doc);
-	assert_false(regression_estimate_slower(&doc, &doc.verdicts[0]));
-	experiment_doc_release(&doc);
 	assert_int_equal(suspect_apply_strict(e), 1);
 	assert_string_equal(
 	    json_object_get_string(json_object_object_get(v, "verdict")),
@@ -557,8 +552,6 @@ static void test_clean(void **state)
 	    json_object_array_length(json_object_object_get(v, "suspect")), 0);
 	doc_of(e, &doc);
 	assert_false(suspect_verdict_is(&doc, &doc.verdicts[0]));
-	/* lower is better */
-	assert_true(regression_estimate_slower(&doc, &doc.verdicts[0]));
 	experiment_doc_release(&doc);
 	assert_int_equal(suspect_apply_strict(e), 0);
 	verdict_summary(e, &sb);
