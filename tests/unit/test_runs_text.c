@@ -1,9 +1,7 @@
 /*
  * Tests for core/report/runs_text.c: one row per run in run order with
  * block, arm, metric, real/user/sys as time(1) prints them and the
- * device's iostat columns; nothing for an experiment without runs. The
- * tree's row (report_run_row(), for series/) reads what the document's
- * does.
+ * device's iostat columns; nothing for an experiment without runs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +19,6 @@ static void test_rows(void **state)
 {
 	struct json_object *e = fixture_experiment();
 	struct strbuf out = STRBUF_INIT;
-	struct report_run_row row;
 	struct report_run r;
 	struct experiment_doc doc;
 	const char *first, *last;
@@ -34,11 +31,6 @@ static void test_rows(void **state)
 	assert_string_equal(r.device, "vdb");
 	assert_true(r.tps > 300.9 && r.tps < 301.1);
 	assert_int_equal(report_run_get(&doc, 4, &r), -ENOENT);
-	assert_int_equal(report_run_row(e, 1, &row), 0);
-	assert_int_equal(row.arm, 1);
-	assert_string_equal(row.device, "vdb");
-	assert_true(row.tps > 300.9 && row.tps < 301.1);
-	assert_int_equal(report_run_row(e, 4, &row), -ENOENT);
 	experiment_doc_release(&doc);
 	page_of(e, REPORT_SEC(runs), &out);
 	assert_non_null(strstr(out.buf, "\nruns, in the order they ran:\n"

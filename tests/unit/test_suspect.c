@@ -40,6 +40,24 @@ static struct json_object *parse(const char *text)
 	return o;
 }
 
+/* e as a document, into doc (release it). */
+static void doc_of(struct json_object *e, struct experiment_doc *doc)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(experiment_doc_from_tree(e, doc, 0, &err), 0);
+	strbuf_release(&err);
+}
+
+/* Mark e through the engine's seam: it decodes. */
+static void mark(struct json_object *e)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(suspect_mark(e, &err), 0);
+	strbuf_release(&err);
+}
+
 /* The text compare prints of e, onto out (reset first). */
 static void text_of(struct json_object *e, struct strbuf *out)
 {
@@ -238,9 +256,11 @@ static void test_every_table(void **state)
 {
 	struct json_object *e = parse(factorial_text), *x;
 	struct strbuf sb = STRBUF_INIT;
+	struct experiment_doc doc;
+	struct suspect_src src;
 
 	(void)state;
-	suspect_mark(e);
+	mark(e);
 	x = json_object_array_get_idx(json_object_object_get(e, "effects"), 0);
 	assert_int_equal(
 	    json_object_array_length(json_object_object_get(x, "suspect")), 0);
@@ -249,10 +269,15 @@ static void test_every_table(void **state)
 	x = json_object_array_get_idx(json_object_object_get(e, "interactions"),
 				      0);
 	reason_is(x, 0, "arm sched=b jobs=1 page_cache 1/1");
-	x = json_object_array_get_idx(json_object_object_get(e, "scaling"), 0);
-	assert_false(suspect_is(e, x));
-	x = json_object_array_get_idx(json_object_object_get(e, "scaling"), 1);
-	assert_true(suspect_is(e, x));
+	doc_of(e, &doc);
+	suspect_src_scaling(&doc.scaling[0], &src);
+	assert_false(suspect_doc_is(&doc, &src));
+	suspect_src_scaling(&doc.scaling[1], &src);
+	assert_true(suspect_doc_is(&doc, &src));
+	/* the first row is its own baseline: the arm's marks alone */
+	src.has = MODEL_ABSENT;
+	assert_true(suspect_doc_is(&doc, &src));
+	experiment_doc_release(&doc);
 
 	text_of(e, &sb);
 	assert_non_null(strstr(sb.buf, " faster\n"));
@@ -309,7 +334,13 @@ static void test_every_table_untrusted(void **state)
 	strbuf_reset(&sb);
 	assert_int_equal(report_experiment_text(e, &sb, &sb), -EINVAL);
 	assert_non_null(strstr(sb.buf, "effects[0]: expected an object"));
-	suspect_mark(e);
+	/* the engine's trees decode; one that does not is left alone */
+	assert_int_equal(suspect_mark(e, &sb), -EINVAL);
+	assert_int_equal(json_object_get_int(json_object_object_get(
+			     json_object_array_get_idx(
+				 json_object_object_get(e, "effects"), 1),
+			     "suspect")),
+			 4);
 	strbuf_reset(&sb);
 	assert_int_equal(report_experiment_text(e, &sb, &sb), -EINVAL);
 	strbuf_release(&sb);
@@ -320,15 +351,27 @@ static void test_reasons(void **state)
 {
 	struct json_object *e = parse(exp_text), *v, *s;
 	struct strbuf sb = STRBUF_INIT;
+	struct experiment_doc doc;
+	struct exp_suspect *marks = NULL;
+	struct suspect_src src;
+	size_t nr = 0;
 
 	(void)state;
 	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
 	/* stored without reasons: computed when asked */
-	assert_true(suspect_is(e, v));
-	s = suspect_reasons(e, v);
-	assert_int_equal(json_object_array_length(s), 3);
-	json_object_put(s);
-	suspect_mark(e);
+	doc_of(e, &doc);
+	assert_true(suspect_verdict_is(&doc, &doc.verdicts[0]));
+	suspect_src_verdict(&doc, &doc.verdicts[0], &src);
+	suspect_doc_reasons(&doc, &src, &marks, &nr);
+	assert_int_equal(nr, 3);
+	assert_string_equal(marks[2].kind, "drift");
+	assert_int_equal(marks[2].of, 4);
+	exp_suspects_free(marks, nr);
+	strbuf_reset(&sb);
+	suspect_doc_kinds(&doc, &src, &sb);
+	assert_string_equal(sb.buf, "page_cache, cpu_bound, drift");
+	experiment_doc_release(&doc);
+	mark(e);
 	s = json_object_object_get(v, "suspect");
 	assert_int_equal(json_object_array_length(s), 3);
 	reason_is(v, 0, "arm bs=8k page_cache 3/4");
@@ -341,9 +384,15 @@ static void test_reasons(void **state)
 			    "runs of the arm); workers CPU-bound (1 of 4 runs "
 			    "of the arm); the metric drifted across blocks (4 "
 			    "of 4 runs of the baseline 'bs=4k')");
-	strbuf_reset(&sb);
-	suspect_kinds(e, v, &sb);
-	assert_string_equal(sb.buf, "page_cache, cpu_bound, drift");
+	/* the marks as compare --json prints them */
+	assert_string_equal(
+	    json_object_to_json_string_ext(json_object_object_get(v, "suspect"),
+					   JSON_C_TO_STRING_PLAIN),
+	    "[{\"arm\":\"arm\",\"label\":\"bs=8k\",\"kind\":\"page_cache\","
+	    "\"runs\":3,\"of\":4},{\"arm\":\"arm\",\"label\":\"bs=8k\","
+	    "\"kind\":\"cpu_bound\",\"runs\":1,\"of\":4},{\"arm\":"
+	    "\"baseline\",\"label\":\"bs=4k\",\"kind\":\"drift\",\"runs\":4,"
+	    "\"of\":4}]");
 	strbuf_reset(&sb);
 	verdict_summary(e, &sb);
 	assert_string_equal(sb.buf, "2 arms: bs=8k faster* 1.50x (suspect: "
@@ -354,7 +403,6 @@ static void test_reasons(void **state)
 				       "cache (3 of 4 runs of the arm)"));
 
 	/* --strict refuses it and keeps what the estimate said */
-	assert_false(suspect_estimate_slower(e, v));
 	assert_int_equal(suspect_apply_strict(e), 1);
 	assert_string_equal(
 	    json_object_get_string(json_object_object_get(v, "verdict")),
@@ -373,6 +421,67 @@ static void test_reasons(void **state)
 }
 
 /*
+ * The analysis marks after every block: the tree's marks decode only
+ * what they rest on (the runs' arms and warnings), so a run member
+ * they do not read, here of a wrong type, neither costs a walk nor
+ * stops them.
+ */
+static void test_marks_view(void **state)
+{
+	struct json_object *e = parse(exp_text), *v, *run;
+
+	(void)state;
+	run = json_object_object_get(
+	    json_object_array_get_idx(json_object_object_get(e, "runs"), 4),
+	    "run");
+	json_object_object_add(run, "seconds", json_object_new_string("x"));
+	mark(e);
+	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
+	reason_is(v, 0, "arm bs=8k page_cache 3/4");
+	json_object_put(e);
+}
+
+/* The same on a document: marks replace what a row held, --strict
+ * refuses, an arm's reasons append. */
+static void test_doc(void **state)
+{
+	struct json_object *e = parse(exp_text);
+	struct experiment_doc doc;
+	struct exp_suspect *marks = NULL;
+	size_t nr = 0;
+
+	(void)state;
+	doc_of(e, &doc);
+	assert_int_equal(doc.verdicts[0].has_suspect, MODEL_ABSENT);
+	suspect_doc_mark(&doc);
+	assert_int_equal(doc.verdicts[0].has_suspect, MODEL_SET);
+	assert_int_equal(doc.verdicts[0].nr_suspect, 3);
+	assert_string_equal(doc.verdicts[0].suspect[0].kind, "page_cache");
+	assert_int_equal(doc.verdicts[0].suspect[0].runs, 3);
+	/* marked again: replaced, not added to */
+	suspect_doc_mark(&doc);
+	assert_int_equal(doc.verdicts[0].nr_suspect, 3);
+
+	assert_int_equal(suspect_doc_apply_strict(&doc), 1);
+	assert_string_equal(doc.verdicts[0].verdict, SUSPECT_VERDICT);
+	assert_string_equal(doc.verdicts[0].estimate, "faster");
+	assert_true(doc.strict);
+	assert_int_equal(doc.has_strict, MODEL_SET);
+	assert_int_equal(suspect_doc_apply_strict(&doc), 0);
+
+	suspect_doc_arm_reasons(&doc, 0, "baseline", &marks, &nr);
+	assert_int_equal(nr, 1);
+	assert_string_equal(marks[0].kind, "drift");
+	suspect_doc_arm_reasons(&doc, 1, "arm", &marks, &nr);
+	assert_int_equal(nr, 3);
+	assert_string_equal(marks[1].arm, "arm");
+	assert_string_equal(marks[1].label, "bs=8k");
+	exp_suspects_free(marks, nr);
+	experiment_doc_release(&doc);
+	json_object_put(e);
+}
+
+/*
  * observe's own reason, other I/O beside the cgroup's, reads as a phrase
  * in the footnote (it said "its runs carry warnings of kind 'other_io'"),
  * and a compare's run warned of other I/O still makes no reason.
@@ -386,8 +495,12 @@ static void test_other_io_phrase(void **state)
 		  "  \"verdict\": \"faster\", \"suspect\": [{\"arm\": \"arm\","
 		  "  \"label\": \"b\", \"kind\": \"other_io\", \"runs\": 2,"
 		  "  \"of\": 6}]}]}");
-	struct json_object *v, *c = parse(exp_text), *s;
+	struct json_object *v, *c = parse(exp_text);
 	struct strbuf sb = STRBUF_INIT;
+	struct experiment_doc doc;
+	struct exp_suspect *marks = NULL;
+	struct suspect_src src;
+	size_t nr = 0;
 
 	(void)state;
 	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
@@ -404,10 +517,12 @@ static void test_other_io_phrase(void **state)
 	assert_string_equal(sb.buf, "b: warnings of a kind this iotrial does "
 				    "not know ('newer')");
 	/* compare: the run warned of other I/O is no reason */
-	v = json_object_array_get_idx(json_object_object_get(c, "verdicts"), 0);
-	s = suspect_reasons(c, v);
-	assert_int_equal(json_object_array_length(s), 3);
-	json_object_put(s);
+	doc_of(c, &doc);
+	suspect_src_verdict(&doc, &doc.verdicts[0], &src);
+	suspect_doc_reasons(&doc, &src, &marks, &nr);
+	assert_int_equal(nr, 3);
+	exp_suspects_free(marks, nr);
+	experiment_doc_release(&doc);
 	strbuf_release(&sb);
 	json_object_put(c);
 	json_object_put(e);
@@ -429,13 +544,15 @@ static void test_clean(void **state)
 	struct json_object *v =
 	    json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
 	struct strbuf sb = STRBUF_INIT;
+	struct experiment_doc doc;
 
 	(void)state;
-	suspect_mark(e);
+	mark(e);
 	assert_int_equal(
 	    json_object_array_length(json_object_object_get(v, "suspect")), 0);
-	assert_false(suspect_is(e, v));
-	assert_true(suspect_estimate_slower(e, v)); /* lower is better */
+	doc_of(e, &doc);
+	assert_false(suspect_verdict_is(&doc, &doc.verdicts[0]));
+	experiment_doc_release(&doc);
 	assert_int_equal(suspect_apply_strict(e), 0);
 	verdict_summary(e, &sb);
 	assert_string_equal(sb.buf, "2 arms: b slower 1.20x (lower is better)");
@@ -550,6 +667,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kinds),
 	    cmocka_unit_test(test_reasons),
+	    cmocka_unit_test(test_doc),
+	    cmocka_unit_test(test_marks_view),
 	    cmocka_unit_test(test_other_io_phrase),
 	    cmocka_unit_test(test_every_table),
 	    cmocka_unit_test(test_every_table_untrusted),

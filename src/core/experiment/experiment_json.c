@@ -259,8 +259,12 @@ int experiment_analyze_json(struct json_object *exp,
 	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
 	if (!ret)
 		scaling_analyze_json(exp);
-	/* verdicts, effects and scaling rows, all marked alike */
-	suspect_mark(exp);
+	/* verdicts, effects and scaling rows, all marked alike (also when
+	 * the factors failed: the tree is kept). A tree that does not
+	 * decode (diff's, holding a stored experiment's runs of another
+	 * shape) stays unmarked: whoever prints it decodes it, and says
+	 * why it cannot. */
+	suspect_mark(exp, NULL);
 out:
 	analysis_release(&an);
 	for (i = 0; vals && i < nr_arms; i++) {

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "regression.h"
-#include "../model/model_tree.h"
 #include "../report/suspect.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -26,52 +25,19 @@ void regression_gate_release(struct regression_gate *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/*
- * The reasons of verdict v of doc, which was stored without them,
- * computed from the runs as report/suspect.c computes them (it reads
- * trees until the renderers move to the model): true when there is
- * one, their kinds into kinds.
- */
-static bool computed_suspect(const struct experiment_doc *doc,
-			     const struct exp_verdict *v, struct strbuf *kinds)
-{
-	struct json_object *tree = experiment_doc_to_tree(doc);
-	struct json_object *vs = NULL, *tv;
-	size_t i = (size_t)(v - doc->verdicts);
-	bool yes = false;
-
-	if (json_object_object_get_ex(tree, "verdicts", &vs) &&
-	    json_object_is_type(vs, json_type_array) &&
-	    i < json_object_array_length(vs)) {
-		tv = json_object_array_get_idx(vs, i);
-		yes = suspect_is(tree, tv);
-		if (yes && kinds)
-			suspect_kinds(tree, tv, kinds);
-	}
-	json_object_put(tree);
-	return yes;
-}
-
 bool regression_verdict_suspect(const struct experiment_doc *doc,
 				const struct exp_verdict *v,
 				struct strbuf *kinds)
 {
-	size_t i, j, said = 0;
+	struct suspect_src s;
 
-	if (v->has_suspect != MODEL_SET)
-		return computed_suspect(doc, v, kinds);
-	for (i = 0; kinds && i < v->nr_suspect; i++) {
-		const char *kind = v->suspect[i].kind ? v->suspect[i].kind : "";
-
-		for (j = 0; j < i; j++)
-			if (!strcmp(kind, v->suspect[j].kind
-					      ? v->suspect[j].kind
-					      : ""))
-				break;
-		if (j == i)
-			strbuf_addf(kinds, "%s%s", said++ ? ", " : "", kind);
-	}
-	return v->nr_suspect > 0;
+	/* its marks, or, stored without them, those its runs give */
+	suspect_src_verdict(doc, v, &s);
+	if (!suspect_doc_is(doc, &s))
+		return false;
+	if (kinds)
+		suspect_doc_kinds(doc, &s, kinds);
+	return true;
 }
 
 bool regression_estimate_slower(const struct experiment_doc *doc,

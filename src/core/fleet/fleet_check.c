@@ -17,7 +17,6 @@
 #include "fleet-int.h"
 #include "../experiment/experiment.h"
 #include "../model/model_tree.h"
-#include "../report/expjson.h"
 #include "../report/suspect.h"
 #include "../stats/analysis.h"
 #include "../../util/error.h"
@@ -25,44 +24,26 @@
 
 /*
  * Give each verdict of exp stored without its marks ("suspect": a file
- * of an older iotrial) the ones its file's runs and arms give, as
- * suspect_reasons() computes them for a reader of the file.
+ * of an older iotrial) the ones its file's runs and arms give, as a
+ * reader of the file computes them (report/suspect.h).
  */
 static void fill_marks(struct experiment_doc *exp)
 {
-	struct json_object *tree = NULL;
-	struct strbuf err = STRBUF_INIT;
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < exp->nr_verdicts; i++) {
 		struct exp_verdict *v = &exp->verdicts[i];
-		struct json_object *sr;
+		struct suspect_src s;
 
 		if (v->has_suspect == MODEL_SET)
 			continue;
-		if (!tree) {
-			/* no verdict's own marks: each is computed from
-			 * its arm, whichever verdict names it */
-			struct experiment_doc bare;
-
-			experiment_doc_copy(&bare, exp);
-			for (j = 0; j < bare.nr_verdicts; j++)
-				bare.verdicts[j].has_suspect = MODEL_ABSENT;
-			tree = experiment_doc_to_tree(&bare);
-			experiment_doc_release(&bare);
-		}
-		sr = suspect_reasons(tree, expjson_verdict(tree, (int)v->arm));
-		strbuf_reset(&err);
-		free(v->suspect);
+		suspect_src_verdict(exp, v, &s);
+		exp_suspects_free(v->suspect, v->nr_suspect);
 		v->suspect = NULL;
 		v->nr_suspect = 0;
-		if (!exp_suspects_from_tree(sr, &v->suspect, &v->nr_suspect,
-					    &err))
-			v->has_suspect = MODEL_SET;
-		model_tree_free(sr);
+		suspect_doc_reasons(exp, &s, &v->suspect, &v->nr_suspect);
+		v->has_suspect = MODEL_SET;
 	}
-	model_tree_free(tree);
-	strbuf_release(&err);
 }
 
 int fleet_host_reanalyze(struct experiment_doc *exp, struct experiment_doc *out,
@@ -93,12 +74,12 @@ int fleet_host_reanalyze(struct experiment_doc *exp, struct experiment_doc *out,
 	if (exp->has_equivalence == MODEL_SET)
 		o.margin = exp->equivalence;
 	ret = experiment_analyze_json(copy, &o, &err);
+	if (!ret)
+		ret = experiment_doc_from_tree(copy, out, 0, &err);
 	/* a compare run with --strict turned its flagged winners into
 	 * "suspect" after the analysis: so does the check */
 	if (!ret && exp->has_strict == MODEL_SET && exp->strict)
-		suspect_apply_strict(copy);
-	if (!ret)
-		ret = experiment_doc_from_tree(copy, out, 0, &err);
+		suspect_doc_apply_strict(out);
 	if (ret)
 		err_set(why, ret, "its runs cannot be analysed: %s", err.buf);
 	model_tree_free(copy);

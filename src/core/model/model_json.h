@@ -154,6 +154,9 @@ int experiment_doc_copy_number(struct experiment_doc *dst,
 void exp_suspects_copy(const struct exp_suspect *src, size_t nr,
 		       struct exp_suspect **out);
 
+/* Free the nr marks s (NULL is fine), what decode kept too. */
+void exp_suspects_free(struct exp_suspect *s, size_t nr);
+
 /* log's entries alone, as an array (--behaviour=log-json-array). */
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);
 

@@ -145,6 +145,15 @@ void exp_suspects_copy(const struct exp_suspect *src, size_t nr,
 		model_copy_obj(&model_suspect_desc, &(*out)[i], &src[i]);
 }
 
+void exp_suspects_free(struct exp_suspect *s, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; s && i < nr; i++)
+		model_release_obj(&model_suspect_desc, &s[i]);
+	free(s);
+}
+
 int experiment_doc_copy_number(struct experiment_doc *dst,
 			       const struct experiment_doc *src,
 			       const char *key)

@@ -11,6 +11,7 @@
 #include "model-int.h"
 #include "model_tree.h"
 #include "../../util/error.h"
+#include "../../util/text.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -41,6 +42,19 @@ int experiment_doc_take_tree(struct json_object *tree,
 	ret = experiment_doc_from_tree(tree, out, flags, err);
 	json_object_put(tree);
 	return ret;
+}
+
+void model_tree_print(struct json_object *tree, struct strbuf *out)
+{
+	size_t from = out->len;
+
+	strbuf_addstr(out, json_object_to_json_string_ext(
+			       tree, JSON_C_TO_STRING_PRETTY |
+					 JSON_C_TO_STRING_SPACED |
+					 JSON_C_TO_STRING_NOSLASHESCAPE));
+	/* json-c writes a string's bytes as they are, UTF-8 or not */
+	text_json_safe(out, from);
+	strbuf_addch(out, '\n');
 }
 
 /* A verdict's "suspect" array from a tree, member by member through the

@@ -4,21 +4,13 @@
 #include <math.h>
 #include <string.h>
 #include "fmt.h"
-#include "../../util/text.h"
+#include "../model/model_tree.h"
 #include "../../util/units.h"
 #include "../../util/banned.h"
 
 void report_json_string(struct json_object *o, struct strbuf *out)
 {
-	size_t from = out->len;
-
-	strbuf_addstr(out,
-		      json_object_to_json_string_ext(
-			  o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-				 JSON_C_TO_STRING_NOSLASHESCAPE));
-	/* json-c writes a string's bytes as they are, UTF-8 or not */
-	text_json_safe(out, from);
-	strbuf_addch(out, '\n');
+	model_tree_print(o, out);
 }
 
 void report_fmt_metric(struct strbuf *out, double v)

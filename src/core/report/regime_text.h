@@ -27,10 +27,8 @@ void report_dirty_text(const struct truth_doc *t, struct strbuf *out);
 void report_run_regimes(const struct run_doc *run, struct strbuf *out);
 
 /* The same for a tree (report_tree.c): a run object's lines, exp's
- * "regimes" (NULL when none), their text as the page's regimes section
- * says it. */
+ * "regimes" as the page's regimes section says them. */
 void report_run_regimes_text(struct json_object *run, struct strbuf *out);
-struct json_object *report_regimes(struct json_object *exp);
 void report_regimes_text(struct json_object *exp, struct strbuf *out);
 
 #endif

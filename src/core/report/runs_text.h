@@ -34,20 +34,4 @@ struct report_run {
 int report_run_get(const struct experiment_doc *doc, size_t i,
 		   struct report_run *row);
 
-/* The same row of a tree, run a json_object, for a caller that still
- * holds one (series/series_report.c; report_tree.c). */
-struct report_run_row {
-	int arm, block;
-	const char *label;
-	double metric;
-	double wall_s, user_s, sys_s;
-	const char *device;
-	double tps;
-	double rmbps, wmbps;
-	double read_mb, write_mb;
-	struct json_object *run;
-};
-int report_run_row(struct json_object *exp, size_t i,
-		   struct report_run_row *row);
-
 #endif

@@ -27,53 +27,27 @@
 #define SUSPECT_VERDICT "suspect"
 
 /*
- * Append to reasons (an array) the reasons of the arm with index arm of
- * exp, in the role "arm" or "baseline": one per kind of flag its runs
- * carried, in a fixed order.
+ * The experiment engine still holds its experiment as a json-c tree
+ * (experiment/experiment_json.c, diff, compare): these decode it, do
+ * what the document functions below do, and put what they set back
+ * through the model's bridge (model/model_tree.h). They go when the
+ * engine fills an experiment_doc.
+ *
+ * suspect_mark() sets "suspect" of every verdict, effect, interaction
+ * and scaling row of exp (suspect_doc_mark()); 0, or -EINVAL with err
+ * (NULL: none) set when exp does not decode (then nothing is marked).
+ * suspect_apply_strict() is suspect_doc_apply_strict() on exp (0 when
+ * it does not decode). suspect_arm_reasons() appends to reasons (an
+ * array) the reasons of the arm with index arm of exp in the role role
+ * (suspect_doc_arm_reasons()).
  */
+int suspect_mark(struct json_object *exp, struct strbuf *err);
+unsigned suspect_apply_strict(struct json_object *exp);
 void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
 			 struct json_object *reasons);
 
 /*
- * Set "suspect" of every verdict, effect, interaction and scaling row
- * of exp from its runs and arms, replacing what it held. An effect and
- * a scaling row rest on their "arm" and "baseline_arm", an interaction
- * on its four "arms". Called whenever they are made.
- */
-void suspect_mark(struct json_object *exp);
-
-/*
- * The reasons of verdict v of exp (or of an effect, interaction or
- * scaling row): v's "suspect" array, or, for one stored without it,
- * those computed from exp. A new reference
- * the caller puts; never NULL.
- */
-struct json_object *suspect_reasons(struct json_object *exp,
-				    struct json_object *v);
-
-/* True when the verdict v of exp has a reason to be suspect. */
-bool suspect_is(struct json_object *exp, struct json_object *v);
-
-/*
- * True when v's estimate points the slower way (the ratio below 1 when
- * higher is better, above 1 when lower is), whatever its p: a strict
- * gate fails on it, since a suspect arm's p proves nothing.
- */
-bool suspect_estimate_slower(struct json_object *exp, struct json_object *v);
-
-/*
- * What --strict does: each suspect verdict "faster" or "slower" becomes
- * SUSPECT_VERDICT and keeps what it said in "estimate"; exp gets
- * "strict": true. Returns how many verdicts were refused.
- */
-unsigned suspect_apply_strict(struct json_object *exp);
-
-/* The kinds of v's reasons, once each, ", "-separated: "page_cache". */
-void suspect_kinds(struct json_object *exp, struct json_object *v,
-		   struct strbuf *out);
-
-/*
- * The same for a document, what the renderers read. A row that may be
+ * A document's marks, what the renderers read. A row that may be
  * marked (a verdict, an effect, an interaction, a scaling row, a fleet
  * host's verdict) is a suspect_src: its stored reasons, or, for a row
  * stored before it had them, the arms whose runs give them.
@@ -134,5 +108,36 @@ void suspect_doc_note(const struct experiment_doc *doc,
 /* The kinds of s's reasons, once each, ", "-separated: "page_cache". */
 void suspect_doc_kinds(const struct experiment_doc *doc,
 		       const struct suspect_src *s, struct strbuf *out);
+
+/*
+ * Set the marks of every verdict, effect, interaction and scaling row
+ * of doc to those their arms' runs and drift give, replacing what they
+ * held: an effect and a scaling row rest on their arm and baseline_arm,
+ * an interaction on its four arms, a verdict on its arm and doc's
+ * baseline. Called whenever they are made.
+ */
+void suspect_doc_mark(struct experiment_doc *doc);
+
+/*
+ * Append to the nr marks *out (new, or grown) the reasons of the arm
+ * with index arm of doc, in the role role ("arm" or "baseline"): one
+ * per kind of flag its runs carried, in a fixed order.
+ */
+void suspect_doc_arm_reasons(const struct experiment_doc *doc, int64_t arm,
+			     const char *role, struct exp_suspect **out,
+			     size_t *nr);
+
+/* Append to the nr marks *out (new, or grown) the reasons of s: its
+ * stored ones, or those its arms give. */
+void suspect_doc_reasons(const struct experiment_doc *doc,
+			 const struct suspect_src *s, struct exp_suspect **out,
+			 size_t *nr);
+
+/*
+ * What --strict does: each suspect verdict "faster" or "slower" becomes
+ * SUSPECT_VERDICT and keeps what it said in "estimate"; doc gets
+ * "strict": true. Returns how many verdicts were refused.
+ */
+unsigned suspect_doc_apply_strict(struct experiment_doc *doc);
 
 #endif

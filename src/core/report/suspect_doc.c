@@ -3,7 +3,7 @@
  * document (a verdict, an effect, an interaction, a scaling row, a fleet
  * host's verdict) and their footnotes, for the renderers. A row stored
  * with its reasons has them; one stored before rows had them gets those
- * its arms' runs and drift give, as suspect_mark() would have set.
+ * its arms' runs and drift give, as suspect_doc_mark() sets them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "report_doc.h"
 #include "suspect.h"
 #include "suspect-int.h"
+#include "../model/model_json.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -34,7 +35,7 @@ static void reason_add(struct reasons *rs, const char *role, const char *label,
 }
 
 /* The reasons of arm index arm of doc in the role role, counted from
- * its runs and its drift (what suspect_arm_reasons() does on a tree). */
+ * its runs and its drift. */
 static void arm_reasons(const struct experiment_doc *doc, int64_t arm,
 			const char *role, struct reasons *rs)
 {
@@ -282,4 +283,111 @@ void suspect_doc_kinds(const struct experiment_doc *doc,
 				    rs.r[i].kind);
 	}
 	free(rs.r);
+}
+
+/* Append the reasons rs to the nr marks *out, as new strings. */
+static void marks_add(const struct reasons *rs, struct exp_suspect **out,
+		      size_t *nr)
+{
+	size_t i;
+
+	*out = xrealloc(*out, (*nr + rs->n + 1) * sizeof(**out));
+	for (i = 0; i < rs->n; i++) {
+		struct exp_suspect *m = &(*out)[(*nr)++];
+
+		memset(m, 0, sizeof(*m));
+		m->arm = xstrdup(rs->r[i].arm);
+		m->label = xstrdup(rs->r[i].label);
+		m->kind = xstrdup(rs->r[i].kind);
+		m->runs = rs->r[i].runs;
+		m->of = rs->r[i].of;
+	}
+}
+
+void suspect_doc_arm_reasons(const struct experiment_doc *doc, int64_t arm,
+			     const char *role, struct exp_suspect **out,
+			     size_t *nr)
+{
+	struct reasons rs = {0};
+
+	arm_reasons(doc, arm, role, &rs);
+	marks_add(&rs, out, nr);
+	free(rs.r);
+}
+
+void suspect_doc_reasons(const struct experiment_doc *doc,
+			 const struct suspect_src *s, struct exp_suspect **out,
+			 size_t *nr)
+{
+	struct reasons rs;
+
+	reasons_of(doc, s, &rs);
+	marks_add(&rs, out, nr);
+	free(rs.r);
+}
+
+/* Set the marks of the row src (*s, *nr, *has) to those its arms give,
+ * whatever it held. */
+static void mark_row(const struct experiment_doc *doc, struct suspect_src *src,
+		     struct exp_suspect **s, size_t *nr, uint8_t *has)
+{
+	struct exp_suspect *m = NULL;
+	size_t n = 0;
+
+	src->has = MODEL_ABSENT;
+	suspect_doc_reasons(doc, src, &m, &n);
+	exp_suspects_free(*s, *nr);
+	*s = m;
+	*nr = n;
+	*has = MODEL_SET;
+}
+
+/* Mark row x of doc, made a suspect_src by SRC_CALL (its arguments). */
+#define MARK(doc, x, SRC_CALL)                                                 \
+	do {                                                                   \
+		struct suspect_src src_;                                       \
+		SRC_CALL;                                                      \
+		mark_row(doc, &src_, &(x)->suspect, &(x)->nr_suspect,          \
+			 &(x)->has_suspect);                                   \
+	} while (0)
+
+void suspect_doc_mark(struct experiment_doc *doc)
+{
+	size_t i;
+
+	for (i = 0; i < doc->nr_verdicts; i++)
+		MARK(doc, &doc->verdicts[i],
+		     suspect_src_verdict(doc, &doc->verdicts[i], &src_));
+	for (i = 0; i < doc->nr_effects; i++)
+		MARK(doc, &doc->effects[i],
+		     suspect_src_effect(&doc->effects[i], &src_));
+	for (i = 0; i < doc->nr_interactions; i++)
+		MARK(doc, &doc->interactions[i],
+		     suspect_src_interaction(&doc->interactions[i], &src_));
+	for (i = 0; i < doc->nr_scaling; i++)
+		MARK(doc, &doc->scaling[i],
+		     suspect_src_scaling(&doc->scaling[i], &src_));
+}
+
+unsigned suspect_doc_apply_strict(struct experiment_doc *doc)
+{
+	unsigned refused = 0;
+	size_t i;
+
+	for (i = 0; i < doc->nr_verdicts; i++) {
+		struct exp_verdict *v = &doc->verdicts[i];
+
+		if (!v->verdict ||
+		    (strcmp(v->verdict, "faster") &&
+		     strcmp(v->verdict, "slower")) ||
+		    !suspect_verdict_is(doc, v))
+			continue;
+		free(v->estimate);
+		v->estimate = v->verdict;
+		v->verdict = xstrdup(SUSPECT_VERDICT);
+		refused++;
+	}
+	doc->strict = true;
+	doc->has_strict = MODEL_SET;
+	return refused;
 }
