@@ -3,9 +3,9 @@
  * comparable when they ran the same workload and judged it by the same
  * metric in the same direction; then the runs of one arm of each become
  * the two arms of a new experiment, analysed with "after"'s alpha and
- * equivalence margin. The two are documents; the engine, the analysis
- * and report/suspect.c still take trees, so those calls go through the
- * model's bridge (model/model_tree.h).
+ * equivalence margin. The two are documents; the engine and the
+ * analysis still take trees, so those calls go through the model's
+ * bridge (model/model_tree.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -231,32 +231,19 @@ out:
 
 /*
  * The reasons of arm of exp in role (report/suspect.h), each named
- * label, appended to *all (*nr of them). suspect.c reads trees: the
- * bridge carries exp there and the reasons back.
+ * label, appended to *all (*nr of them).
  */
 static void arm_reasons(const struct experiment_doc *exp, int arm,
 			const char *role, const char *label,
 			struct exp_suspect **all, size_t *nr)
 {
-	struct json_object *tree = experiment_doc_to_tree(exp);
-	struct json_object *arr = model_tree_new_array();
-	struct strbuf err = STRBUF_INIT;
-	struct exp_suspect *rs;
-	size_t i, n;
+	size_t i = *nr;
 
-	suspect_arm_reasons(tree, arm, role, arr);
-	if (!exp_suspects_from_tree(arr, &rs, &n, &err)) {
-		*all = xrealloc(*all, (*nr + n + 1) * sizeof(**all));
-		for (i = 0; i < n; i++) {
-			free(rs[i].label);
-			rs[i].label = xstrdup(label);
-			(*all)[(*nr)++] = rs[i];
-		}
-		free(rs);
+	suspect_doc_arm_reasons(exp, arm, role, all, nr);
+	for (; i < *nr; i++) {
+		free((*all)[i].label);
+		(*all)[i].label = xstrdup(label);
 	}
-	model_tree_free(arr);
-	model_tree_free(tree);
-	strbuf_release(&err);
 }
 
 void diff_mark_suspect(const struct experiment_doc *const e[2],
@@ -288,13 +275,9 @@ void diff_mark_suspect(const struct experiment_doc *const e[2],
 	v->has_suspect = MODEL_SET;
 }
 
-int diff_strict(struct experiment_doc *d, struct strbuf *err)
+void diff_strict(struct experiment_doc *d)
 {
-	struct json_object *tree = experiment_doc_to_tree(d);
-
-	suspect_apply_strict(tree);
-	experiment_doc_release(d);
-	return experiment_doc_take_tree(tree, d, 0, err);
+	suspect_doc_apply_strict(d);
 }
 
 int diff_build(const struct experiment_doc *const e[2], const char *const id[2],

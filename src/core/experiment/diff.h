@@ -48,11 +48,11 @@ void diff_mark_suspect(const struct experiment_doc *const e[2],
 		       const int arm[2], struct experiment_doc *d);
 
 /*
- * What --strict does to d (report/suspect.h's suspect_apply_strict()):
- * a suspect faster or slower verdict becomes "suspect". 0, or -EINVAL
- * with err set (d is then left empty).
+ * What --strict does to d (report/suspect.h's
+ * suspect_doc_apply_strict()): a suspect faster or slower verdict
+ * becomes "suspect".
  */
-int diff_strict(struct experiment_doc *d, struct strbuf *err);
+void diff_strict(struct experiment_doc *d);
 
 /*
  * The answer of diff into out (initialised here; diff_doc_release()

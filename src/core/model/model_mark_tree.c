@@ -75,8 +75,9 @@ int exp_marks_doc_from_tree(struct json_object *exp, struct experiment_doc *out,
 	return ret;
 }
 
-void exp_suspects_append_tree(struct json_object *arr,
-			      const struct exp_suspect *s, size_t nr)
+/* Append the nr marks s to the tree array arr. */
+static void exp_suspects_append_tree(struct json_object *arr,
+				     const struct exp_suspect *s, size_t nr)
 {
 	size_t i;
 

@@ -57,36 +57,6 @@ void model_tree_print(struct json_object *tree, struct strbuf *out)
 	strbuf_addch(out, '\n');
 }
 
-/* A verdict's "suspect" array from a tree, member by member through the
- * suspect's table: the seam for fleet_merge.c until its hosts' verdicts
- * are documents. */
-int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
-			   size_t *nr, struct strbuf *err)
-{
-	const struct model_desc *d = &model_suspect_desc;
-	size_t i, n;
-	int ret = 0;
-
-	*out = NULL;
-	*nr = 0;
-	if (!json_object_is_type(arr, json_type_array))
-		return err_set(err, -EINVAL, "suspect: expected an array");
-	n = json_object_array_length(arr);
-	*out = xcalloc(n + 1, d->size);
-	for (i = 0; i < n && !ret; i++)
-		ret = model_decode_tree(d, (char *)*out + i * d->size,
-					json_object_array_get_idx(arr, i), 0,
-					err);
-	*nr = i;
-	if (ret) {
-		while (*nr)
-			model_release_obj(d, (char *)*out + --*nr * d->size);
-		free(*out);
-		*out = NULL;
-	}
-	return ret;
-}
-
 struct json_object *run_doc_to_tree(const struct run_doc *doc)
 {
 	return model_encode_tree(&model_run_desc, doc);
@@ -120,9 +90,4 @@ struct json_object *live_abort_to_tree(const struct live_abort *a)
 struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet)
 {
 	return model_encode_tree(&model_fleet_desc, fleet);
-}
-
-struct json_object *model_tree_new_array(void)
-{
-	return json_object_new_array();
 }

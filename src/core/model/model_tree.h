@@ -30,19 +30,13 @@ int experiment_doc_take_tree(struct json_object *tree,
  * final newline; appended to out. */
 void model_tree_print(struct json_object *tree, struct strbuf *out);
 
-/* A verdict's "suspect" array as the tree arr holds it into *out (*nr
- * of them, new); 0 or -EINVAL with err set (nothing in *out). */
-int exp_suspects_from_tree(struct json_object *arr, struct exp_suspect **out,
-			   size_t *nr, struct strbuf *err);
-
 /*
  * What report/suspect.c set on doc, decoded from the experiment tree
  * exp, back into exp (model_mark_tree.c): EXP_MARK_SUSPECT, the
  * "suspect" of each verdict, effect, interaction and scaling row that
  * has its marks; EXP_MARK_STRICT, each verdict's "estimate" and
  * "verdict" where --strict refused it, and "strict". A member already
- * there keeps its place. exp_suspects_append_tree() appends the nr
- * marks s to the tree array arr.
+ * there keeps its place.
  *
  * exp_marks_doc_from_tree() decodes into out (initialised here; release
  * it) only what the marks rest on: exp's baseline, arms, marked rows,
@@ -55,8 +49,6 @@ int exp_marks_doc_from_tree(struct json_object *exp, struct experiment_doc *out,
 #define EXP_MARK_STRICT	 (1u << 1)
 void exp_marks_into_tree(struct json_object *exp,
 			 const struct experiment_doc *doc, unsigned what);
-void exp_suspects_append_tree(struct json_object *arr,
-			      const struct exp_suspect *s, size_t nr);
 
 /* tune's or bisect's answer into the experiment tree exp: its "kind"
  * and the member of that name (a member already there keeps its
@@ -90,11 +82,6 @@ struct json_object *model_params_to_tree(const struct model_param *params,
 /* Free a tree the bridge made or a caller got from it (json_object_put:
  * NULL is fine), for callers that hold no other tree. */
 void model_tree_free(struct json_object *tree);
-
-/* A new empty array, for a tree call that appends to one (report/
- * suspect.h's suspect_arm_reasons(), for experiment/diff.c); free it
- * with model_tree_free(). */
-struct json_object *model_tree_new_array(void);
 
 /*
  * Compare two trees (either NULL: none), any members; members named in

@@ -28,7 +28,7 @@
 
 /*
  * The experiment engine still holds its experiment as a json-c tree
- * (experiment/experiment_json.c, diff, compare): these decode it, do
+ * (experiment/experiment_json.c, compare): these decode it, do
  * what the document functions below do, and put what they set back
  * through the model's bridge (model/model_tree.h). They go when the
  * engine fills an experiment_doc.
@@ -37,14 +37,10 @@
  * and scaling row of exp (suspect_doc_mark()); 0, or -EINVAL with err
  * (NULL: none) set when exp does not decode (then nothing is marked).
  * suspect_apply_strict() is suspect_doc_apply_strict() on exp (0 when
- * it does not decode). suspect_arm_reasons() appends to reasons (an
- * array) the reasons of the arm with index arm of exp in the role role
- * (suspect_doc_arm_reasons()).
+ * it does not decode).
  */
 int suspect_mark(struct json_object *exp, struct strbuf *err);
 unsigned suspect_apply_strict(struct json_object *exp);
-void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
-			 struct json_object *reasons);
 
 /*
  * A document's marks, what the renderers read. A row that may be

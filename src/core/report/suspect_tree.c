@@ -39,20 +39,3 @@ unsigned suspect_apply_strict(struct json_object *exp)
 	strbuf_release(&err);
 	return refused;
 }
-
-void suspect_arm_reasons(struct json_object *exp, int arm, const char *role,
-			 struct json_object *reasons)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct experiment_doc doc;
-	struct exp_suspect *s = NULL;
-	size_t nr = 0;
-
-	if (!exp_marks_doc_from_tree(exp, &doc, &err)) {
-		suspect_doc_arm_reasons(&doc, arm, role, &s, &nr);
-		exp_suspects_append_tree(reasons, s, nr);
-		exp_suspects_free(s, nr);
-	}
-	experiment_doc_release(&doc);
-	strbuf_release(&err);
-}
