@@ -219,8 +219,10 @@ for t in tests/cli/*.sh; do
 		while [ "${#cli_name[@]}" -gt 0 ]; do cli_reap; done
 	fi
 	# (under timeout, which resets the SIGINT and SIGQUIT that bash
-	# ignores in what it starts in the background)
-	timeout 600 bash "$t" >"$log" 2>&1 &
+	# ignores in what it starts in the background; 600 s, or what a
+	# '# timeout: SECONDS' line of the test says)
+	limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
+	timeout "${limit:-600}" bash "$t" >"$log" 2>&1 &
 	cli_name[$!]=$name cli_log[$!]=$log cli_t0[$!]=${EPOCHREALTIME/./}
 	[ "$beside" = 1 ] || cli_reap
 done

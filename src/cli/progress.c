@@ -312,6 +312,7 @@ void cli_progress_experiment(struct cli_progress *p,
 			     const struct experiment_progress *e)
 {
 	pthread_mutex_lock(&p->lock);
+	p->experiment = 1;
 	p->snap.done = e->run;
 	p->snap.planned = e->planned;
 	p->snap.unit = "runs";
@@ -386,6 +387,9 @@ void cli_progress_finish(struct cli_progress *p, const char *outcome)
 	pthread_mutex_lock(&p->lock);
 	p->snap.event = "end";
 	p->snap.outcome = outcome;
+	if (p->experiment && !strcmp(outcome, "done") &&
+	    p->snap.done < p->snap.planned)
+		p->snap.done = p->snap.planned;
 	p->snap.eta_s = 0;
 	p->snap.eta_by = NULL;
 	p->snap.phase = NULL;

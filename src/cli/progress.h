@@ -58,7 +58,8 @@ struct cli_progress {
 	uint64_t rate_ns, rate_ops, rate_bytes; /* for the rates */
 	uint64_t metrics_ns;			/* the file's last rewrite */
 	int drawn;				/* a line is on the terminal */
-	int json_failed, metrics_failed;	/* said at the end */
+	int experiment; /* the steps are an experiment's runs */
+	int json_failed, metrics_failed; /* said at the end */
 	struct strbuf metrics_err;
 };
 
@@ -112,7 +113,9 @@ void cli_progress_tree(struct cli_progress *p, struct json_object *tree);
 /*
  * The end: outcome "done", "interrupted" or "failed". Writes the last
  * JSON line and the metrics file, clears the terminal line, stops the
- * thread, and says (a warning) if an output could not be written.
+ * thread, and says (a warning) if an output could not be written. An
+ * experiment that is done has done every run it planned, the last one
+ * too (its events only say when a run begins).
  */
 void cli_progress_finish(struct cli_progress *p, const char *outcome);
 

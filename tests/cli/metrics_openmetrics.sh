@@ -140,6 +140,8 @@ else
 fi
 check "run: the file says it ended" \
 	test "$(value run.prom 'iotrial_progress_running{command="run"}')" = 0
+check "run: ...with its one run done" \
+	test "$(value run.prom 'iotrial_progress_steps_done{command="run",unit="runs"}')" = 1
 
 # compare: arms and verdicts, with labels a user typed
 "$IOTRIAL" compare randread -t "$T" --size 1M --ios 256 --runs 2 \
@@ -148,6 +150,9 @@ check "run: the file says it ended" \
 check "compare --metrics-file exits 0" test $? = 0
 check "compare: promtool accepts it" promcheck cmp.prom
 check "compare: names carry the prefix and the command" names cmp.prom
+check "compare: the steps done are its runs, the last one too" \
+	test "$(value cmp.prom 'iotrial_progress_steps_done{command="compare",unit="runs"}')" = \
+	"$(jq '.runs | length' cmp.json)"
 check "compare: labels escaped, each arm's runs and one verdict" python3 - cmp.prom cmp.json <<'PY'
 import json, re, sys
 exp = json.load(open(sys.argv[2]))

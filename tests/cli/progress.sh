@@ -7,7 +7,8 @@
 # --time leaves), compare's steps, and compare's ETA, which counts to
 # the end of the whole experiment: with a --budget it reaches, the total
 # it implies is the budget from the first run on (it counted to the
-# runs planned so far, a fraction of it). About 20 s.
+# runs planned so far, a fraction of it); the end line counts every run
+# (or observe's windows) done. About 25 s.
 . "$(dirname "$0")/lib.sh"
 command -v script >/dev/null || skip "needs script (util-linux)"
 cd "$TEST_TMP" || exit 1
@@ -47,6 +48,10 @@ for x in r:
 check "with json on stderr, the lines are there" eval '
 "$IOTRIAL" run seqread -t "$T" --size 1M --ios 64 --no-store \
 	--progress=json 2>&1 >/dev/null | grep -q "\"event\":\"end\""'
+"$IOTRIAL" run seqread -t "$T" --size 1M --ios 64 --no-store \
+	--progress=json:3 3>one.jsonl >/dev/null 2>&1
+check "a run that ended: its end says 1 run of 1 done" lines one.jsonl '
+assert L[-1]["event"] == "end" and L[-1]["done"] == L[-1]["planned"] == 1, L[-1]'
 exec 9>&- # whatever ran us may have left it open
 expect_usage "--progress=json:9 (not open) is refused" "descriptor 9 is not open" \
 	run seqread -t "$T" --size 1M --ios 16 --no-store --progress=json:9
@@ -84,6 +89,23 @@ assert steps == [0, 1, 2, 3], steps
 assert {x.get("arm") for x in L if x.get("arm")} == {"bs=4k", "bs=8k"}
 assert all(x["planned"] == 4 for x in L if "planned" in x)
 assert L[-1]["event"] == "end" and L[-1]["outcome"] == "done"'
+check "compare: the end counts every run done, the last one too" lines cmp.jsonl '
+assert L[-1]["done"] == 4, L[-1]'
+"$IOTRIAL" compare randread -t "$T" --size 1M --ios 128 --runs 1 --warmup 1 \
+	--vary bs=4k,8k --no-store --progress=json:3 3>warm.jsonl >/dev/null 2>&1
+check "compare --warmup: its end counts the warm-up and the runs" lines warm.jsonl '
+assert L[-1]["event"] == "end" and L[-1]["outcome"] == "done", L[-1]
+assert L[-1]["done"] == L[-1]["planned"] == 3, L[-1]'
+
+# observe: a line per window, the end counts them all
+"$IOTRIAL" observe -t "$T" --vary label=a,b --window 0.1s --settle 0s \
+	--windows 6 --no-store --progress=json:3 3>obs.jsonl >/dev/null 2>&1
+check "observe --progress=json exits 0" test $? = 0
+check "observe: the lines fit the schema" $V obs.jsonl
+check "observe: a line per window of 12, then the end with all 12" lines obs.jsonl '
+d = {x["done"] for x in L if x["event"] == "update" and x.get("unit") == "windows"}
+assert set(range(1, 12)) <= d <= set(range(1, 13)), d
+assert L[-1]["event"] == "end" and L[-1]["done"] == L[-1]["planned"] == 12, L[-1]'
 
 # compare with a budget it reaches (a precision it does not): the ETA
 # counts to the budget's end from the first run on

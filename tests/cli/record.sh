@@ -2,7 +2,8 @@
 # iotrial record and trace show|stats: a command's file-system calls are
 # captured with their counts, sizes, names and the files' starting
 # state; -p follows a running process; a tiny ring buffer loses calls
-# and says so; bad command lines and bad trace files are refused.
+# and says so; --progress=json follows the capture; bad command lines
+# and bad trace files are refused.
 . "$(dirname "$0")/lib.sh"
 need_root
 W="$TEST_TMP/w"
@@ -13,6 +14,23 @@ if ! "$IOTRIAL" record -o "$TEST_TMP/probe.trace" -- true \
 	cat "$TEST_TMP/err"
 	skip "the BPF capture cannot load here"
 fi
+
+# --progress=json: a start, the capture's events, an end that says done
+"$IOTRIAL" record --progress=json:3 -o "$TEST_TMP/tp" -- sh -c 'echo x >p' \
+	3>"$TEST_TMP/rec.jsonl" >/dev/null 2>&1
+check "record --progress=json:3 exits 0" test $? = 0
+check "...its lines fit the progress schema" python3 \
+	"$IOTRIAL_SRC/tests/json_schema.py" "$IOTRIAL_SRC/docs/schema" \
+	"$TEST_TMP/rec.jsonl"
+check "...a start, then the end: done, with the events and the lost count" \
+	python3 - "$TEST_TMP/rec.jsonl" <<'PY'
+import json, sys
+L = [json.loads(l) for l in open(sys.argv[1])]
+assert L[0]["event"] == "start" and L[-1]["event"] == "end", L
+assert L[-1]["outcome"] == "done" and L[-1]["lost"] == 0, L[-1]
+assert L[-1]["events"] > 0 and all(x["command"] == "record" for x in L), L
+PY
+rm -f p
 
 # a known workload: 100 writes of 4 KiB, a copy, a mkdir, a rename, a
 # directory listing, an append to a file that was there, removals (of

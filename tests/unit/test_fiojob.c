@@ -754,6 +754,8 @@ static void test_refusal_ranking(void **state)
 			     &plan, &warn, &err),
 			 -EINVAL);
 	assert_non_null(strstr(err.buf, "deprecated"));
+	/* its advice said once: "remove it" was in the reason as well */
+	assert_null(strstr(strstr(err.buf, "remove it") + 1, "remove it"));
 	fiojob_plan_release(&plan);
 	/* fio's reports are noted once each, not refused */
 	strbuf_reset(&warn);

@@ -339,7 +339,7 @@ static const struct {
     /* gone from fio */
     {"rwmixcycle", NULL,
      "is an option fio deprecated and no longer reads (fio 3 refuses it "
-     "too); remove it"},
+     "too)"},
 };
 
 const char *fiojob_why_engine(const char *engine)
