@@ -160,7 +160,7 @@ static void test_sampler_thread(void **state)
 	struct strbuf err = STRBUF_INIT;
 	char path[] = "/var/tmp/iotrial-test-sampler.XXXXXX";
 	char buf[65536];
-	unsigned i;
+	unsigned i, tries;
 	int fd;
 
 	(void)state;
@@ -169,15 +169,26 @@ static void test_sampler_thread(void **state)
 		skip();
 	assert_int_equal(sampler_init(&s, &dev, 1, 10 * 1000000ull, 0, &err),
 			 0);
-	assert_int_equal(sampler_start(&s, &err), 0);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	unlink(path);
 	memset(buf, 'x', sizeof(buf));
-	for (i = 0; i < 16; i++) /* 1 MiB dirtied, never written back */
-		assert_int_equal(write(fd, buf, sizeof(buf)), sizeof(buf));
-	sleep_ms(120);
-	sampler_stop(&s);
+	/*
+	 * Start and stop take a point each; the thread should add about 12
+	 * in 120 ms, but a loaded machine may not run it at all in that
+	 * time. So try again (a fresh series, fresh writes) until it added
+	 * two, rather than judge the machine's scheduling.
+	 */
+	for (tries = 0; tries < 100; tries++) {
+		assert_int_equal(sampler_start(&s, &err), 0);
+		for (i = 0; i < 16; i++) /* 1 MiB dirtied, never written back */
+			assert_int_equal(write(fd, buf, sizeof(buf)),
+					 sizeof(buf));
+		sleep_ms(120);
+		sampler_stop(&s);
+		if (s.series.nr_points >= 4)
+			break;
+	}
 	close(fd);
 	assert_true(s.series.nr_points >= 4);
 	for (i = 1; i < s.series.nr_points; i++)
@@ -197,8 +208,8 @@ static void test_sampler_thread(void **state)
 		assert_true(b->wchar - a->wchar >= 16 * sizeof(buf));
 	}
 	assert_true(s.cpu_ns > 0);
-	/* 120 ms of sampling at 10 ms should cost far less than 120 ms */
-	assert_true(s.cpu_ns < 120 * 1000000ull);
+	/* each sample costs less CPU than the interval it stands for */
+	assert_true(s.cpu_ns < s.series.nr_points * 10 * 1000000ull);
 	sampler_take_series(&s, &ser);
 	assert_int_equal(s.series.nr_points, 0);
 	assert_int_equal(s.series.nr_devs, 1);
