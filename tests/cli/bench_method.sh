@@ -78,6 +78,17 @@ out=$(python3 "$IOTRIAL_SRC/bench/interleave.py" "$TEST_TMP/plan.json" \
 check "interleave: 3 blocks cannot reach 95%, so it cannot tell" \
 	grep -Eq '^meets .*cannot tell .*interval covers 75\.0%' <<<"$out"
 
+# 30 blocks take the normal approximation, whose interval covers 94.9%:
+# read as 95%, as compare's report reads it (it was "cannot tell" for
+# an interval wholly on the wrong side).
+check "interleave: an interval covering 94.9% is judged" \
+	python3 -c "
+import sys; sys.path.insert(0, '$IOTRIAL_SRC/bench')
+import interleave as i
+sys.exit(not (i.judge((0.699, 0.868), ('<=', 0.5), 0.9493) == 'missed'
+              and i.judge((0.953, 1.025), ('<=', 1.0), 0.9493) == 'cannot tell'
+              and i.judge((0.5, 0.9), ('<=', 1.0), 0.75) == 'cannot tell'))"
+
 # dbench prints text, not JSON: a fake dbench whose accounting is known
 # (its table's counts sum to 1000 operations; near 80 MB/s, distinct per
 # run, against the other tool's 100) read through the plan's "format".
