@@ -218,12 +218,6 @@ static int arm_spec(const char *spec)
 	return spec[i] == ':' && spec[i + 1];
 }
 
-/* Is the assignment "KNOB=VALUE" of a raw knob (sysfs:, sysctl:)? */
-static int raw_assign(const char *assign)
-{
-	return !strncmp(assign, "sysfs:", 6) || !strncmp(assign, "sysctl:", 7);
-}
-
 /*
  * The settings of arm ARM of the stored experiment ID (spec "ID:ARM",
  * the arm named as apply --arm names it) into out, each "KNOB=VALUE";
@@ -264,7 +258,7 @@ static int read_arm(const char *spec, const char *db, struct knob_list *out)
 	}
 	for (i = 0; i < pick.nr_assign; i++)
 		if (strcmp(pick.origin, EXP_ORIGIN_LOCAL) &&
-		    raw_assign(pick.assign[i])) {
+		    knob_name_is_raw(pick.assign[i])) {
 			error("'%s': the experiment came from elsewhere (%s) "
 			      "and its arm sets the raw knob '%s'",
 			      spec, pick.origin, pick.assign[i]);
@@ -275,9 +269,7 @@ static int read_arm(const char *spec, const char *db, struct knob_list *out)
 		knob_list_add(out, pick.assign[i]);
 out:
 	export_pick_release(&pick);
-	experiment_doc_release(&doc);
-	if (tree)
-		experiment_doc_take_tree(tree, &doc, 0, &err);
+	model_tree_free(tree); /* a load that failed after it made one */
 	experiment_doc_release(&doc);
 	strbuf_release(&err);
 	return ret;

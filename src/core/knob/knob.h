@@ -354,6 +354,14 @@ int knob_describe(const struct knob *k, struct strbuf *value,
  * "'vm.dirty_ratio'" for a system knob (object "system"). */
 void knob_subject(struct strbuf *out, const char *name, const char *object);
 /*
+ * Is name a raw knob's (sysfs:PATH, sysctl:NAME), one that writes
+ * whatever file it names? Such a name from a file iotrial did not write
+ * would be written as root, so readers of other machines' sets refuse
+ * it.
+ */
+int knob_name_is_raw(const char *name);
+
+/*
  * The named knob whose file a raw knob k spells ("sysctl:vm.dirty_ratio"
  * is vm.dirty_ratio, "sysfs:/sys/block/loop0/queue/read_ahead_kb" is
  * read_ahead_kb on loop0): resolved into twin (release it), and canon,

@@ -129,6 +129,11 @@ static int bind_disk(const struct knob_ctx *ctx, struct knob *k,
 	return 0;
 }
 
+int knob_name_is_raw(const char *name)
+{
+	return !strncmp(name, "sysfs:", 6) || !strncmp(name, "sysctl:", 7);
+}
+
 /* knob_ops.resolve: bind a name of this family to ctx, or -ENOENT. */
 static int raw_resolve(const struct knob_ctx *ctx, const char *name,
 		       struct knob *k, struct strbuf *note, struct strbuf *err)

@@ -36,13 +36,6 @@ static void add_int(struct knob_list *out, const char *name, int64_t value,
 	strbuf_release(&sb);
 }
 
-/* Is name a raw knob (sysfs:PATH, sysctl:NAME), which writes whatever
- * file it names? knobs --json lists iotrial's own knobs only. */
-static int raw_knob(const char *name)
-{
-	return !strncmp(name, "sysfs:", 6) || !strncmp(name, "sysctl:", 7);
-}
-
 /* knobs --json: every knob but the scheduler's own parameters. A raw
  * knob is refused (-EPERM, its name into *raw): the file is from
  * elsewhere, and such a knob would be written as root. */
@@ -54,7 +47,7 @@ static int from_knobs(const struct knobs_doc *doc, struct knob_list *out,
 	for (i = 0; i < doc->nr_knobs; i++) {
 		const struct knob_doc *k = &doc->knobs[i];
 
-		if (k->name && raw_knob(k->name)) {
+		if (k->name && knob_name_is_raw(k->name)) {
 			*raw = k->name;
 			return -EPERM;
 		}
