@@ -252,9 +252,15 @@ void plot_forest(const struct experiment_doc *doc, struct strbuf *out)
 
 	for (i = 0; i < n; i++) {
 		const struct exp_verdict *v = &doc->verdicts[i];
+		struct report_ratio r;
 
 		rows[i].label = rd_s(v->label);
 		plot_forest_row_of(doc, v->cmp, v->verdict, &rows[i]);
+		/* the numbers the verdict rests on, as the table's row */
+		report_verdict_ratio(v, &r);
+		rows[i].ratio = r.ratio;
+		rows[i].ci_low = r.ci_low;
+		rows[i].ci_high = r.ci_high;
 		suspect_src_verdict(doc, v, &rows[i].suspect);
 	}
 	plot_forest_rows(doc, rows, n, "Ratio to the baseline",
