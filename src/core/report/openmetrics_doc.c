@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "openmetrics_doc.h"
+#include "report_doc.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -117,13 +118,16 @@ static void verdicts(struct om_writer *w, const struct experiment_doc *doc)
 			const struct exp_comparison *c = v->cmp;
 			struct om_label l[2] = {{"arm", v->label},
 						{"baseline", v->baseline}};
+			struct report_ratio r;
 			double x;
 
 			if (!c)
 				continue;
-			x = k == 0		      ? c->ratio
-			    : k == 1		      ? c->ci_low
-			    : k == 2		      ? c->ci_high
+			/* the comparison the verdict rests on, as the table */
+			report_verdict_ratio(v, &r);
+			x = k == 0		      ? r.ratio
+			    : k == 1		      ? r.ci_low
+			    : k == 2		      ? r.ci_high
 			    : isfinite(c->p_adjusted) ? c->p_adjusted
 						      : c->p;
 			om_sample(w, l, 2, x);

@@ -29,17 +29,18 @@ void report_doc_verdict_summary(const struct experiment_doc *doc,
 		    doc->nr_arms == 1 ? "" : "s");
 	for (i = 0; i < doc->nr_verdicts; i++) {
 		const struct exp_verdict *v = &doc->verdicts[i];
-		double ratio = CMP_NUM(v, ratio);
+		struct report_ratio r;
 		struct suspect_src s;
 		bool suspect;
 
+		report_verdict_ratio(v, &r); /* as the table's row */
 		suspect_src_verdict(doc, v, &s);
 		suspect = suspect_doc_is(doc, &s);
 		strbuf_addf(out, "%s%s %s%s", shown++ ? ", " : "",
 			    rd_s(v->label), rd_s(v->verdict),
 			    suspect ? "*" : "");
-		if (isfinite(ratio))
-			strbuf_addf(out, " %.2fx", ratio);
+		if (isfinite(r.ratio))
+			strbuf_addf(out, " %.2fx", r.ratio);
 		if (suspect) {
 			strbuf_addstr(out, " (suspect: ");
 			suspect_doc_kinds(doc, &s, out);
