@@ -107,24 +107,21 @@ d = {x["done"] for x in L if x["event"] == "update" and x.get("unit") == "window
 assert set(range(1, 12)) <= d <= set(range(1, 13)), d
 assert L[-1]["event"] == "end" and L[-1]["done"] == L[-1]["planned"] == 12, L[-1]'
 
-# compare with a budget it reaches (a precision it does not): the ETA
-# counts to the budget's end from the first run on
+# compare with a budget it reaches (a precision and a --max-runs it does
+# not): the ETA counts to the budget's end from the first run on, not to
+# the runs planned so far (the time of 12 runs, then one block more).
+# Nothing here rests on how fast the machine is: the total is the
+# budget's 8 s, or later while a block runs past it.
 "$IOTRIAL" compare randread -t "$T" --size 4M --time 100ms --vary bs=4k,8k \
-	--precision 0.1% --budget 8s --no-store --progress=json:3 \
-	3>budget.jsonl >/dev/null 2>&1
+	--precision 0.1% --max-runs 10000 --budget 8s --no-store \
+	--progress=json:3 3>budget.jsonl >/dev/null 2>&1
 check "compare --budget exits 0" test $? = 0
 check "its ETA is the whole experiment's: the total stays the budget's" lines budget.jsonl '
 u = [x for x in L if x["event"] != "end" and x.get("eta_s") is not None]
-end = L[-1]["elapsed_s"]
 assert u and L[-1]["event"] == "end", L[-1]
-low = [(x["done"], x["total_s"]) for x in u if x["total_s"] < 0.75 * end]
-# the total seen as it went against how long it really took (the runs
-# planned so far would say the time of 12 runs, then one block more)
-assert not low, (low, end)
-# the bound met first: the budget, or --max-runs when runs are quick
-assert all(x["eta_by"] in ("budget", "max-runs") for x in u), \
-    [x["eta_by"] for x in u]
-assert u[0]["eta_by"] == "budget", u[0]'
+assert all(x["eta_by"] == "budget" for x in u), [x["eta_by"] for x in u]
+low = [(x["done"], x["total_s"]) for x in u if x["total_s"] < 8 - 1e-3]
+assert not low, low'
 
 # run --job: one start and one end for the whole file, a step per group,
 # each section's I/Os while it runs, the ETA of the groups left

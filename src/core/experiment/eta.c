@@ -54,8 +54,11 @@ double experiment_eta(const struct budget_opts *c, const struct eta_in *in,
 	runs = (double)c->warmup + (double)nr_arms * blocks;
 	eta = runs > in->run ? (runs - in->run) * b.run_s : 0;
 	/* a budget ends it, whatever the estimate says: the loop starts no
-	 * block that would overrun it, and finishes the one going on */
-	if (!c->runs_fixed && budget_s > 0 && in->elapsed_s + eta > budget_s) {
+	 * block that would overrun it, and finishes the one going on. When
+	 * it is the budget that ends it, the end is the budget's, not a
+	 * count of the blocks that fit at a run time still being measured */
+	if (!c->runs_fixed && budget_s > 0 &&
+	    (in->elapsed_s + eta > budget_s || !strcmp(*by, "budget"))) {
 		double rest = (double)nr_arms * (done + 1) + c->warmup;
 
 		rest = rest > in->run ? (rest - in->run) * b.run_s : 0;
