@@ -42,12 +42,49 @@ check "log count: A/A ratio near 1" \
 	jqe '.verdicts[] | select(.arm == 1) | .ratio > 0.7 and .ratio < 1.4' \
 	"$TEST_TMP/count.json"
 
+# a load whose count is small and random (every 0.1 s a burst of 0 to
+# 16 lines, about 24 a 0.3 s window): the windows vary at least as a
+# count at random does, and observe says counting limits the interval
+# and which window would count about 100. The number it names is the
+# windows' median count.
+BURST=$TEST_TMP/burst.log
+: >"$BURST"
+python3 -c '
+import random, sys, time
+random.seed(7)
+f = open(sys.argv[1], "a")
+while True:
+    f.write("tick\n" * random.randint(0, 16))
+    f.flush()
+    time.sleep(0.1)' "$BURST" &
+BURSTER=$!
+trap 'kill $SVC $BURSTER 2>/dev/null; wait $SVC $BURSTER 2>/dev/null; test_cleanup' EXIT
+"$IOTRIAL" observe --vary label=a,b --window 0.3s --settle 0.1s \
+	--windows 10 --metric-file "$BURST" --metric-regex tick --no-store \
+	--json="$TEST_TMP/burst.json" >"$out" 2>&1
+check "small random count: exit 0" [ $? = 0 ]
+check "small random count: counting named as the limit, with a window" \
+	grep -q "counted about [0-9]* a window.*counting alone keeps the interval near +-[0-9]*% after 10 blocks.*(--window [0-9]*s) would count about 100" "$out"
+check "small random count: the count said is the windows' median" python3 - "$TEST_TMP/burst.json" <<'PY'
+import json, re, statistics, sys
+d = json.load(open(sys.argv[1]))
+w = [r["metric"] * r["run"]["seconds"] for r in d["runs"]]
+said = [int(m) for x in d["warnings"]
+        for m in re.findall(r"counted about ([0-9]+) a window", x)]
+assert len(said) == 1, d["warnings"]
+assert abs(said[0] - statistics.median(w)) <= 1, (said, w)
+PY
+kill $BURSTER 2>/dev/null
+
 "$IOTRIAL" observe --vary label=a,b --window 0.5s --settle 0.25s \
 	--windows 6 --metric-file "$LOG" \
 	--metric-regex 'in ([0-9]+) ms' --no-store \
 	--json="$TEST_TMP/extract.json" >"$out" 2>&1
 check "log extract: the mean of the numbers (3..9 ms)" \
 	jqe '[.windows[] | .metric >= 3 and .metric <= 9] | all' \
+	"$TEST_TMP/extract.json"
+check "log extract: a mean is no count, nothing said of counting" \
+	jqe '[.warnings[] | test("counted about")] | any | not' \
 	"$TEST_TMP/extract.json"
 
 "$IOTRIAL" observe --vary label=a,b --window 0.5s --settle 0.25s \

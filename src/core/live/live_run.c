@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "live.h"
 #include "live-int.h"
+#include "counting.h"
 #include "../knob/plan.h"
 #include "../observe/procfile.h"
 #include "../../util/clock.h"
@@ -337,6 +338,97 @@ static bool one_slot(struct live_pass *r, size_t i, struct live_abort **abort,
 	return go_on;
 }
 
+/* The events the judged metric counted in slot s: the log's matching
+ * lines, or the device's (the cgroup's) requests; NaN when the metric
+ * is no count (a gauge, a group's numbers, a latency, per load). */
+static double slot_events(const struct live *lv, const struct live_slot *s)
+{
+	const char *m = lv->c.metric;
+
+	if (lv->c.per_load || !m)
+		return NAN;
+	if (!strcmp(m, "metric") && lv->c.src &&
+	    lv->c.src->kind == LW_SRC_FILE && !lv->c.src->extract)
+		return s->m.user_ok ? s->m.user * s->m.seconds : NAN;
+	if (!strcmp(m, "iops")) {
+		if (s->m.have_cg)
+			return s->m.cg_iops * s->m.seconds;
+		return s->m.have_disk ? (double)(s->m.d.reads + s->m.d.writes)
+				      : NAN;
+	}
+	return NAN;
+}
+
+/* The sd of the blocks' log-ratios of each arm against the baseline,
+ * pooled, over the analysed windows; NaN with fewer than three. */
+static double blocks_log_sd(const struct live_pass *r)
+{
+	const struct live *lv = r->lv;
+	unsigned base = lv->e.baseline;
+	double sum = 0, sum2 = 0;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct sb_window *b = &r->slots[i].w;
+
+		if (!sb_window_used(b) || b->arm != base)
+			continue;
+		for (j = 0; j < r->nr; j++) {
+			const struct sb_window *w = &r->slots[j].w;
+			double l;
+
+			if (!sb_window_used(w) || w->block != b->block ||
+			    w->arm == base)
+				continue;
+			l = log(w->metric / b->metric);
+			sum += l;
+			sum2 += l * l;
+			n++;
+		}
+	}
+	if (n < 3)
+		return NAN;
+	return sqrt(fmax(0, (sum2 - sum * sum / (double)n) / (double)(n - 1)));
+}
+
+/* Warn when the metric is a count too small for the windows to tell
+ * much, and the windows varied as a count at random does: what counting
+ * alone leaves of the interval, and the window that would count enough
+ * (counting.h). */
+static void warn_counting(struct live_pass *r)
+{
+	struct live *lv = r->lv;
+	struct live_count_floor f;
+	double *ev = xcalloc(r->nr + 1, sizeof(*ev));
+	unsigned blocks = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		double e = slot_events(lv, &r->slots[i]);
+
+		if (!sb_window_used(&r->slots[i].w) || !isfinite(e) || e <= 0)
+			continue;
+		ev[n++] = e;
+		if (r->slots[i].w.block + 1 > blocks)
+			blocks = r->slots[i].w.block + 1;
+	}
+	if (live_count_floor(ev, n, blocks, (double)lv->c.window_ns / 1e9,
+			     blocks_log_sd(r), &f))
+		pass_warn(r,
+			  "the %s counted about %.0f a window, and the "
+			  "windows varied as much as a count of events that "
+			  "come at random does (a spread of about %.0f%% a "
+			  "window): counting alone keeps the interval near "
+			  "+-%.0f%% after %u blocks, whatever the knob does; "
+			  "windows of %.0f s (--window %.0fs) would count "
+			  "about %.0f",
+			  strcmp(lv->c.metric, "iops") ? "log's matching lines"
+						       : "device's requests",
+			  f.events, 100 * f.spread, 100 * f.halfwidth, blocks,
+			  f.window_s, f.window_s, LIVE_COUNT_WANTED);
+	free(ev);
+}
+
 int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 {
 	struct live_pass r = {.lv = lv, .h = h, .cur_arm = -1u, .stat_fd = -1};
@@ -390,6 +482,7 @@ int live_run(struct live *lv, const struct live_hooks *h, struct strbuf *err)
 			  "is analysed and still carries some of the arm "
 			  "before, which pulls every ratio toward 1; give "
 			  "--settle (one window by default)");
+	warn_counting(&r);
 	ret = live_build_object(lv, r.slots, r.nr,
 				(const char *const *)r.warnings, r.nr_warnings,
 				abort, err);
