@@ -28,8 +28,9 @@ const struct param_spec sf_rows[] = {
      "SIZE:WEIGHT,...",
      SF(sizes), .arg = "DIST"},
     {"mix", PARAM_STRING, DEFAULT_MIX, 0, 0, NULL,
-     "operation weights: create, write (rewrite a file), read (a whole "
-     "file), stat, rename, delete (the oldest file)",
+     "weights of the operations create, write (rewrite a file), read (a "
+     "whole file), stat, rename and delete (of the oldest file) in the "
+     "mix",
      SF(mix), .arg = "OP:WEIGHT,..."},
     {"lifetime", PARAM_STRING, "0", 0, 0, NULL,
      "how long a file lives before it is deleted: a duration (100ms) or "
