@@ -9,7 +9,8 @@
  *    and a missing run, unpaired runs (no interactions);
  *  - an effect is the same comparison as analysis_run()'s verdict of
  *    the arm that differs from the baseline arm in one factor;
- *  - the JSON forms; one factor (nothing to do); refusals.
+ *  - one factor (nothing to do); refusals. The rows they become in an
+ *    experiment document are test_factorial.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <json-c/json.h>
 #include "core/stats/effects.h"
 #include "effects_vectors.h"
 #include "util/banned.h"
@@ -242,77 +242,6 @@ static void test_same_as_verdict(void **state)
 	strbuf_release(&err);
 }
 
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	return json_object_get_string(v);
-}
-
-static double jnum(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	assert_non_null(v);
-	return json_object_get_double(v);
-}
-
-/* The JSON says what the structs say, with names for levels. */
-static void test_json(void **state)
-{
-	const struct ev_case *c = &ev_cases[0];
-	struct json_object *arr, *e, *x, *w;
-	struct effects ef;
-	struct input t;
-
-	(void)state;
-	run_case(c, &t, &ef);
-	arr = effects_json(&ef, &t.in);
-	assert_int_equal(json_object_array_length(arr), 4);
-	e = json_object_array_get_idx(arr, 1);
-	assert_string_equal(jstr(e, "factor"), "sched");
-	assert_string_equal(jstr(e, "level"), "mq-deadline");
-	assert_string_equal(jstr(e, "baseline_level"), "none");
-	w = json_object_object_get(e, "within");
-	assert_int_equal(json_object_object_length(w), 1);
-	assert_string_equal(jstr(w, "jobs"), "2");
-	assert_int_equal((int)jnum(e, "arm"), 3);
-	assert_int_equal((int)jnum(e, "baseline_arm"), 1);
-	assert_true(jnum(e, "ratio") == ef.effects[1].cmp.shift.ratio);
-	assert_true(jnum(e, "ci_low") == ef.effects[1].cmp.shift.ratio_low);
-	assert_true(jnum(e, "ci_high") == ef.effects[1].cmp.shift.ratio_high);
-	assert_true(jnum(e, "p") == ef.effects[1].cmp.p);
-	assert_true(jnum(e, "p_adjusted") == ef.effects[1].p_adjusted);
-	assert_string_equal(jstr(e, "test"), "wilcoxon-signed-rank");
-	assert_string_equal(jstr(e, "verdict"), "slower");
-	assert_int_equal((int)jnum(e, "n"), 8);
-	json_object_put(arr);
-
-	arr = effects_interactions_json(&ef, &t.in);
-	assert_int_equal(json_object_array_length(arr), 1);
-	x = json_object_array_get_idx(arr, 0);
-	assert_string_equal(jstr(x, "factor"), "sched");
-	assert_string_equal(jstr(x, "level"), "mq-deadline");
-	assert_string_equal(jstr(x, "baseline_level"), "none");
-	assert_string_equal(jstr(x, "by"), "jobs");
-	assert_string_equal(jstr(x, "by_level"), "2");
-	assert_string_equal(jstr(x, "by_baseline_level"), "1");
-	assert_int_equal(
-	    json_object_object_length(json_object_object_get(x, "within")), 0);
-	assert_true(jnum(x, "ratio_at_baseline") ==
-		    ef.effects[0].cmp.shift.ratio);
-	assert_true(jnum(x, "ratio_at_level") == ef.effects[1].cmp.shift.ratio);
-	assert_true(jnum(x, "ratio") == ef.interactions[0].cmp.shift.ratio);
-	assert_true(jnum(x, "p_adjusted") == ef.interactions[0].p_adjusted);
-	assert_string_equal(jstr(x, "verdict"), "interaction");
-	assert_int_equal((int)jnum(x, "n"), 8);
-	json_object_put(arr);
-	effects_release(&ef);
-	input_free(&t);
-}
-
 /* One factor: nothing to analyse, and no error. */
 static void test_one_factor(void **state)
 {
@@ -418,7 +347,6 @@ int main(void)
 	    cmocka_unit_test(test_reference),
 	    cmocka_unit_test(test_reference_coverage),
 	    cmocka_unit_test(test_same_as_verdict),
-	    cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_one_factor),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_too_few),

@@ -5,7 +5,10 @@
  * effects_run() gives for its runs (the reference cases of
  * effects_vectors.h), and the text groups them by factor and says
  * whether one factor's effect depends on the other. One factor gets
- * neither member, and its table is as before.
+ * neither member, and its table is as before. factorial_analyze() on a
+ * hand-built experiment document fills its effects and interactions
+ * (names for levels, the arms they rest on) and replaces them when run
+ * again.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +22,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "core/experiment/experiment.h"
+#include "core/experiment/factorial.h"
 #include "core/report/report.h"
 #include "effects_vectors.h"
 #include "util/banned.h"
@@ -355,6 +359,292 @@ static void test_one_factor(void **state)
 	strbuf_release(&out);
 }
 
+/* A copy of s the document owns. */
+static char *dup(const char *s)
+{
+	char *d = strdup(s);
+
+	assert_non_null(d);
+	return d;
+}
+
+/*
+ * Reference case c as an experiment document (its factors, and arms
+ * with labels and settings), with the arms analysis_run() takes in
+ * arms[] and c's options in o. Release doc after.
+ */
+static void doc_of(const struct ev_case *c, struct experiment_doc *doc,
+		   struct analysis_arm *arms, struct analysis_opts *o)
+{
+	unsigned f, a, first = 0;
+	size_t i;
+
+	experiment_doc_init(doc);
+	doc->factors = calloc(c->nr_factors, sizeof(*doc->factors));
+	doc->arms = calloc(c->nr_arms, sizeof(*doc->arms));
+	assert_non_null(doc->factors);
+	assert_non_null(doc->arms);
+	doc->nr_factors = c->nr_factors;
+	doc->has_factors = MODEL_SET;
+	doc->nr_arms = c->nr_arms;
+	for (f = 0; f < c->nr_factors; f++) {
+		struct exp_factor *xf = &doc->factors[f];
+
+		xf->name = dup(c->factor_names[f]);
+		xf->values = calloc(c->nr_levels[f], sizeof(*xf->values));
+		assert_non_null(xf->values);
+		for (i = 0; i < c->nr_levels[f]; i++)
+			xf->values[i] = dup(c->levels[first + i]);
+		xf->nr_values = c->nr_levels[f];
+		first += c->nr_levels[f];
+	}
+	for (a = 0; a < c->nr_arms; a++) {
+		struct exp_arm *arm = &doc->arms[a];
+
+		arm->arm = a;
+		arm->label = dup(c->name);
+		arm->settings = calloc(c->nr_factors, sizeof(*arm->settings));
+		assert_non_null(arm->settings);
+		for (f = 0, first = 0; f < c->nr_factors; f++) {
+			arm->settings[f].name = dup(c->factor_names[f]);
+			arm->settings[f].value =
+			    dup(c->levels[first + c->arms[a].levels[f]]);
+			first += c->nr_levels[f];
+		}
+		arm->nr_settings = c->nr_factors;
+		arm->has_settings = MODEL_SET;
+		arms[a] = (struct analysis_arm){
+		    .label = c->name,
+		    .values = c->arms[a].values,
+		    .blocks = c->paired ? c->arms[a].blocks : NULL,
+		    .n = c->arms[a].n,
+		};
+	}
+	analysis_opts_init(o);
+	o->baseline = c->baseline_arm;
+	o->higher_is_better = c->higher_is_better;
+	o->paired = c->paired;
+	o->alpha = c->alpha;
+	o->margin = c->margin;
+	o->conf = c->conf;
+}
+
+/* The typed stage; fails the test on an error. */
+static void analyze_doc(struct experiment_doc *doc,
+			const struct analysis_arm *arms, size_t nr_arms,
+			const struct analysis_opts *o)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (factorial_analyze(doc, arms, nr_arms, o, &err))
+		fail_msg("%s", err.buf);
+	strbuf_release(&err);
+}
+
+/* doc's rows hold reference case c's numbers, in its order. */
+static void check_doc(const struct experiment_doc *doc, const struct ev_case *c)
+{
+	size_t i;
+
+	assert_int_equal(doc->has_effects, MODEL_SET);
+	assert_int_equal(doc->has_interactions, MODEL_SET);
+	assert_int_equal(doc->nr_effects, c->nr_effects);
+	assert_int_equal(doc->nr_interactions, c->nr_interactions);
+	for (i = 0; i < c->nr_effects; i++) {
+		const struct exp_effect *e = &doc->effects[i];
+		const struct ev_result *r = &c->effects[i];
+
+		assert_int_equal(e->arm, r->arm);
+		assert_int_equal(e->baseline_arm, r->base_arm);
+		assert_string_equal(e->factor, c->factor_names[r->factor]);
+		assert_int_equal(e->n, r->n);
+		assert_string_equal(e->verdict, r->verdict);
+		if (isnan(r->ratio)) {
+			assert_null(e->cmp);
+			continue;
+		}
+		assert_non_null(e->cmp);
+		assert_true(fabs(e->cmp->ratio - r->ratio) < 1e-12 * r->ratio);
+		assert_true(fabs(e->cmp->p_adjusted - r->p_adjusted) < 1e-9);
+		assert_string_equal(e->cmp->test, c->paired
+						      ? "wilcoxon-signed-rank"
+						      : "mann-whitney-u");
+	}
+	for (i = 0; i < c->nr_interactions; i++) {
+		const struct exp_interaction *x = &doc->interactions[i];
+		const struct ev_result *r = &c->interactions[i];
+
+		assert_string_equal(x->factor, c->factor_names[r->factor]);
+		assert_string_equal(x->by, c->factor_names[r->by]);
+		assert_string_equal(x->verdict, r->verdict);
+		assert_int_equal(x->n, r->n);
+		assert_int_equal(x->nr_arms, 4);
+		assert_int_equal(x->arms[0], doc->effects[r->at_baseline].arm);
+		assert_int_equal(x->arms[1],
+				 doc->effects[r->at_baseline].baseline_arm);
+		assert_int_equal(x->arms[2], doc->effects[r->at_level].arm);
+		assert_int_equal(x->arms[3],
+				 doc->effects[r->at_level].baseline_arm);
+		if (!isnan(r->ratio))
+			assert_true(fabs(x->cmp->ratio - r->ratio) < 1e-9);
+	}
+}
+
+/*
+ * The typed stage on a hand-built document: each reference case's
+ * effects and interactions, with names for levels; run again, it
+ * replaces them.
+ */
+static void test_doc(void **state)
+{
+	struct analysis_arm arms[8];
+	struct experiment_doc doc;
+	struct analysis_opts o;
+	const struct exp_effect *e;
+	const struct exp_interaction *x;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(ev_cases) / sizeof(*ev_cases); k++) {
+		const struct ev_case *c = &ev_cases[k];
+
+		assert_true(c->nr_arms <= 8);
+		doc_of(c, &doc, arms, &o);
+		analyze_doc(&doc, arms, c->nr_arms, &o);
+		check_doc(&doc, c);
+		analyze_doc(&doc, arms, c->nr_arms, &o);
+		check_doc(&doc, c);
+		experiment_doc_release(&doc);
+	}
+
+	doc_of(&ev_cases[0], &doc, arms, &o);
+	analyze_doc(&doc, arms, ev_cases[0].nr_arms, &o);
+	e = &doc.effects[1];
+	assert_string_equal(e->level, "mq-deadline");
+	assert_string_equal(e->baseline_level, "none");
+	assert_int_equal(e->nr_within, 1);
+	assert_string_equal(e->within[0].name, "jobs");
+	assert_string_equal(e->within[0].value, "2");
+	assert_int_equal(e->arm, 3);
+	assert_int_equal(e->baseline_arm, 1);
+	assert_string_equal(e->verdict, "slower");
+	assert_true(isfinite(e->cmp->ci_low) && e->cmp->ci_low < e->cmp->ratio);
+	assert_true(e->cmp->p <= e->cmp->p_adjusted);
+	assert_int_equal(e->has_suspect, MODEL_ABSENT);
+	x = &doc.interactions[0];
+	assert_string_equal(x->level, "mq-deadline");
+	assert_string_equal(x->baseline_level, "none");
+	assert_string_equal(x->by_level, "2");
+	assert_string_equal(x->by_baseline_level, "1");
+	assert_int_equal(x->nr_within, 0);
+	assert_true(x->ratio_at_baseline == doc.effects[0].cmp->ratio);
+	assert_true(x->ratio_at_level == doc.effects[1].cmp->ratio);
+	assert_string_equal(x->verdict, "interaction");
+	experiment_doc_release(&doc);
+}
+
+/*
+ * An arm with one run: its effect has no comparison and no verdict,
+ * and the interaction that rests on it has F's effect at that level as
+ * null and is not tested.
+ */
+static void test_doc_too_few(void **state)
+{
+	struct analysis_arm arms[4];
+	struct experiment_doc doc;
+	struct analysis_opts o;
+
+	(void)state;
+	doc_of(&ev_cases[0], &doc, arms, &o);
+	arms[3].n = 1;
+	analyze_doc(&doc, arms, 4, &o);
+	assert_int_equal(doc.nr_effects, 4);
+	assert_null(doc.effects[1].cmp);
+	assert_string_equal(doc.effects[1].verdict, "no verdict");
+	assert_non_null(doc.effects[0].cmp);
+	assert_int_equal(doc.nr_interactions, 1);
+	assert_null(doc.interactions[0].cmp);
+	assert_true(isnan(doc.interactions[0].ratio_at_level));
+	assert_true(isfinite(doc.interactions[0].ratio_at_baseline));
+	assert_string_equal(doc.interactions[0].verdict, "no verdict");
+	experiment_doc_release(&doc);
+}
+
+/*
+ * No factorial: one factor, or arms that are not every combination,
+ * leave the document without either member, also when it had them.
+ */
+static void test_doc_none(void **state)
+{
+	struct analysis_arm arms[4];
+	struct experiment_doc doc;
+	struct analysis_opts o;
+
+	(void)state;
+	doc_of(&ev_cases[0], &doc, arms, &o);
+	analyze_doc(&doc, arms, 4, &o);
+	assert_int_equal(doc.has_effects, MODEL_SET);
+	doc.nr_factors = 1;
+	analyze_doc(&doc, arms, 4, &o);
+	doc.nr_factors = 2;
+	assert_int_equal(doc.has_effects, MODEL_ABSENT);
+	assert_int_equal(doc.has_interactions, MODEL_ABSENT);
+	assert_int_equal(doc.nr_effects, 0);
+	assert_null(doc.effects);
+	analyze_doc(&doc, arms, 3, &o);
+	assert_int_equal(doc.has_effects, MODEL_ABSENT);
+	o.baseline = 4;
+	analyze_doc(&doc, arms, 4, &o);
+	assert_int_equal(doc.has_effects, MODEL_ABSENT);
+	experiment_doc_release(&doc);
+}
+
+/* The index of member key in exp, or -1. */
+static int member_at(struct json_object *exp, const char *key)
+{
+	int i = 0;
+
+	json_object_object_foreach(exp, k, v)
+	{
+		(void)v;
+		if (!strcmp(k, key))
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+/*
+ * Through the tree: analysing again puts "effects" and "interactions"
+ * after the members added since, as it always has; factors whose values
+ * are not strings are no factorial, and no error.
+ */
+static void test_tree(void **state)
+{
+	struct json_object *exp = experiment_of(&ev_cases[0], true);
+	struct json_object *vals, *v;
+
+	(void)state;
+	analyze(exp, 0);
+	json_object_object_add(exp, "later", json_object_new_int(1));
+	assert_true(member_at(exp, "effects") < member_at(exp, "later"));
+	analyze(exp, 0);
+	assert_true(member_at(exp, "later") < member_at(exp, "effects"));
+	assert_int_equal(member_at(exp, "effects") + 1,
+			 member_at(exp, "interactions"));
+	check_members(exp, &ev_cases[0]);
+
+	vals = json_object_object_get(
+	    json_object_array_get_idx(json_object_object_get(exp, "factors"),
+				      1),
+	    "values");
+	json_object_array_put_idx(vals, 0, json_object_new_int(1));
+	analyze(exp, 0);
+	assert_false(json_object_object_get_ex(exp, "effects", &v));
+	assert_false(json_object_object_get_ex(exp, "interactions", &v));
+	json_object_put(exp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +652,10 @@ int main(void)
 	    cmocka_unit_test(test_text),
 	    cmocka_unit_test(test_three_factors),
 	    cmocka_unit_test(test_one_factor),
+	    cmocka_unit_test(test_doc),
+	    cmocka_unit_test(test_doc_too_few),
+	    cmocka_unit_test(test_doc_none),
+	    cmocka_unit_test(test_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #include "scaling.h"
 #include "result_json.h"
 #include "regime_json.h"
+#include "../model/model_tree.h"
 #include "../report/suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -256,7 +257,18 @@ int experiment_analyze_json(struct json_object *exp,
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
 	regime_analyze_json(exp);
-	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
+	{
+		/* the factorial stage on a document (model_tree.h's bridge):
+		 * factors or arms that do not decode have no effects */
+		struct experiment_doc fd;
+		struct strbuf derr = STRBUF_INIT;
+
+		if (!exp_effects_doc_from_tree(exp, &fd, &derr))
+			ret = factorial_analyze(&fd, in, nr_arms, &opts, err);
+		exp_effects_into_tree(exp, &fd);
+		experiment_doc_release(&fd);
+		strbuf_release(&derr);
+	}
 	if (!ret)
 		scaling_analyze_json(exp);
 	/* verdicts, effects and scaling rows, all marked alike (also when

@@ -157,6 +157,11 @@ void exp_suspects_copy(const struct exp_suspect *src, size_t nr,
 /* Free the nr marks s (NULL is fine), what decode kept too. */
 void exp_suspects_free(struct exp_suspect *s, size_t nr);
 
+/* Free the nr effects e or interactions x (NULL is fine), what decode
+ * kept too: an analysis that replaces them. */
+void exp_effects_free(struct exp_effect *e, size_t nr);
+void exp_interactions_free(struct exp_interaction *x, size_t nr);
+
 /* log's entries alone, as an array (--behaviour=log-json-array). */
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);
 

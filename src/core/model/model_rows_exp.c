@@ -189,6 +189,24 @@ static const struct model_row interaction_rows[] = {
 static MODEL_DESC(interaction_desc, S, interaction_rows);
 #undef S
 
+void exp_effects_free(struct exp_effect *e, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; e && i < nr; i++)
+		model_release_obj(&effect_desc, &e[i]);
+	free(e);
+}
+
+void exp_interactions_free(struct exp_interaction *x, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; x && i < nr; i++)
+		model_release_obj(&interaction_desc, &x[i]);
+	free(x);
+}
+
 #define S struct exp_scaling_row
 static const struct model_row scaling_rows[] = {
     M(S, "factor", MK_STR, factor, 0),

@@ -91,4 +91,19 @@ void model_tree_free(struct json_object *tree);
 int model_tree_diff(struct json_object *a, struct json_object *b,
 		    const char *const *ignore, struct strbuf *out);
 
+/*
+ * The factorial analysis on the experiment tree exp
+ * (model_tree_effects.c). exp_effects_doc_from_tree() decodes into out
+ * (initialised here; release it) only what the analysis reads: exp's
+ * factors and arms, not its runs. 0, or -EINVAL with err set.
+ * exp_effects_into_tree() replaces exp's "effects" and "interactions"
+ * with doc's: each is removed, then added after the members exp holds
+ * when doc has it (has_effects, has_interactions), as the analysis has
+ * always moved them.
+ */
+int exp_effects_doc_from_tree(struct json_object *exp,
+			      struct experiment_doc *out, struct strbuf *err);
+void exp_effects_into_tree(struct json_object *exp,
+			   const struct experiment_doc *doc);
+
 #endif

@@ -28,7 +28,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <json-c/json.h>
 #include "analysis.h"
 #include "stats.h"
 #include "../../util/strbuf.h"
@@ -101,27 +100,8 @@ int effects_run(struct effects *ef, const struct effects_input *in,
 		const struct analysis_opts *o, struct strbuf *err);
 void effects_release(struct effects *ef);
 
-/*
- * JSON: the "effects" and "interactions" arrays of the experiment
- * object (experiment.h), from ef and the in it was made of. Effects:
- * {"factor", "level", "baseline_level", "within": {other factor:
- * level}, "arm", "baseline_arm", "ratio", "ci_low", "ci_high", "p",
- * "p_adjusted", "test", "verdict", "n"}. Interactions: {"factor",
- * "level", "baseline_level", "by", "by_level", "by_baseline_level",
- * "within": {the remaining factors}, "ratio_at_baseline",
- * "ratio_at_level" (F's effect at G's baseline level and at by_level),
- * "arms" (the four arms: F's effect's arm and baseline arm at G's
- * baseline level, then at by_level), "ratio" (their ratio, per block),
- * "ci_low", "ci_high", "p",
- * "p_adjusted", "test", "verdict" ("interaction", "no interaction",
- * "inconclusive", "no verdict"), "n"}.
- */
-struct json_object *effects_json(const struct effects *ef,
-				 const struct effects_input *in);
-struct json_object *effects_interactions_json(const struct effects *ef,
-					      const struct effects_input *in);
-
-/* The "verdict" of an interaction in JSON and text, as above. */
+/* The "verdict" of an interaction in JSON and text: "interaction",
+ * "no interaction", "inconclusive" or "no verdict". */
 const char *effects_interaction_verdict_name(enum stats_verdict v);
 
 #endif
