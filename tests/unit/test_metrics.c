@@ -377,6 +377,11 @@ static void test_advice_doc(void **state)
 	assert_null(e.advice);
 	experiment_doc_release(&e);
 	advice_exp(&e, "bs", "max runs", d1, d2, 4);
+	e.blocks = -1; /* a document's number, not an unsigned */
+	experiment_advice_doc(&e, &c, &b);
+	assert_null(e.advice);
+	experiment_doc_release(&e);
+	advice_exp(&e, "bs", "max runs", d1, d2, 4);
 	c.runs_fixed = 4;
 	experiment_advice_doc(&e, &c, &b);
 	assert_null(e.advice);

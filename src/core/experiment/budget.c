@@ -261,7 +261,9 @@ void experiment_advice_doc(struct experiment_doc *doc,
 	if (c->runs_fixed ||
 	    (strcmp(stopped, "budget spent") && strcmp(stopped, "max runs")))
 		return;
-	if (!nr_blocks || nr_arms < 2 || baseline >= nr_arms)
+	/* a document's numbers, not trusted to fit an unsigned */
+	if (doc->blocks <= 0 || doc->blocks > 100000 || doc->baseline < 0 ||
+	    nr_arms < 2 || baseline >= nr_arms)
 		return;
 	m = block_table(doc, nr_arms, nr_blocks);
 	sd = nr_blocks < 2 ? NAN
