@@ -14,7 +14,9 @@
 #include <cmocka.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/metrics.h"
+#include "core/model/model_tree.h"
 #include "core/result/hist.h"
+#include "core/stats/stats.h"
 #include "util/xalloc.h"
 
 static double ops_per_s(const struct workload *w, const struct run_result *r)
@@ -265,6 +267,215 @@ static void test_budget(void **state)
 	strbuf_release(&msg);
 }
 
+/* A hand-built experiment of 3 arms over nr_blocks blocks, stopped on
+ * stopped: arm 1's per-block log ratio to arm 0 is d1[b], arm 2's d2[b];
+ * one more run has no block (unpaired) and one a null metric. */
+static void advice_exp(struct experiment_doc *e, const char *factor,
+		       const char *stopped, const double *d1, const double *d2,
+		       unsigned nr_blocks)
+{
+	size_t b, a, k = 0;
+
+	experiment_doc_init(e);
+	e->factors = xcalloc(1, sizeof(*e->factors));
+	e->nr_factors = 1;
+	e->has_factors = MODEL_SET;
+	e->factors[0].name = xstrdup(factor);
+	e->arms = xcalloc(3, sizeof(*e->arms));
+	e->nr_arms = 3;
+	for (a = 0; a < 3; a++) {
+		e->arms[a].arm = (int64_t)a;
+		e->arms[a].label = xstrdup(a == 0 ? "a" : a == 1 ? "b" : "c");
+	}
+	e->runs = xcalloc(3 * nr_blocks + 2, sizeof(*e->runs));
+	for (b = 0; b < nr_blocks; b++)
+		for (a = 0; a < 3; a++, k++) {
+			e->runs[k].arm = (int64_t)a;
+			e->runs[k].block = (int64_t)b;
+			e->runs[k].has_block = MODEL_SET;
+			e->runs[k].metric = a == 0   ? 100
+					    : a == 1 ? 100 * exp(d1[b])
+						     : 100 * exp(d2[b]);
+		}
+	e->runs[k].arm = 2; /* unpaired: no block */
+	e->runs[k++].metric = 1e9;
+	e->runs[k].arm = 2;
+	e->runs[k].block = 0;
+	e->runs[k].has_block = MODEL_SET;
+	e->runs[k++].metric = NAN; /* null: a later run of block 0 */
+	e->nr_runs = k;
+	e->baseline = 0;
+	e->has_baseline = MODEL_SET;
+	e->blocks = nr_blocks;
+	e->stopped = xstrdup(stopped);
+}
+
+/*
+ * The advice of a limit, from the typed experiment: the widest arm's
+ * spread of per-block log ratios, the blocks and budget +-precision
+ * takes (n = (z sd / atanh(p))^2, at least the fewest for a verdict and
+ * one more than run), A/A when only 'label' varies; nothing when no
+ * limit stopped it; with one block, no spread.
+ */
+static void test_advice_doc(void **state)
+{
+	static const double d1[] = {0.01, -0.01, 0.02, 0.0};
+	static const double d2[] = {0.1, -0.1, 0.2, 0.0};
+	const double z = 1.959963984540054;
+	struct budget_opts c = {.alpha = 0.05, .precision = 0.01};
+	struct experiment_budget b = {
+	    .min_blocks = 9, .block_s = 3, .warmup_s = 1};
+	struct experiment_doc e;
+	double sd = stats_sd(d2 + 1, 3), need; /* block 0 of c is null */
+
+	(void)state;
+	advice_exp(&e, "label", "budget spent", d1, d2, 4);
+	experiment_advice_doc(&e, &c, &b);
+	assert_non_null(e.advice);
+	assert_string_equal(e.advice->stopped, "budget spent");
+	assert_int_equal(e.advice->blocks, 4);
+	assert_float_equal(e.advice->precision, 0.01, 0);
+	assert_string_equal(e.advice->arm, "c");
+	assert_int_equal(e.advice->has_log_ratio_sd, MODEL_SET);
+	assert_float_equal(e.advice->log_ratio_sd, sd, 1e-12);
+	assert_float_equal(e.advice->halfwidth, tanh(z * sd / 2), 1e-9);
+	need = ceil(pow(z * sd / atanh(0.01), 2));
+	assert_true(need > 9);
+	assert_int_equal(e.advice->blocks_needed, (int64_t)need);
+	assert_int_equal(e.advice->more_blocks, (int64_t)need - 4);
+	assert_int_equal(e.advice->min_blocks, 9);
+	assert_int_equal(e.advice->has_block_s, MODEL_SET);
+	assert_float_equal(e.advice->budget_s, ceil(1 + need * 3), 0);
+	assert_true(e.advice->aa);
+	/* asked again: replaced, not added */
+	c.precision = 0.5;
+	experiment_advice_doc(&e, &c, &b);
+	assert_int_equal(e.advice->blocks_needed, 9);
+	experiment_doc_release(&e);
+
+	/* a factor other than 'label': not A/A; no block time: no budget */
+	b.block_s = -1;
+	advice_exp(&e, "bs", "max runs", d1, d2, 4);
+	experiment_advice_doc(&e, &c, &b);
+	assert_false(e.advice->aa);
+	assert_int_equal(e.advice->has_block_s, MODEL_ABSENT);
+	assert_int_equal(e.advice->has_budget_s, MODEL_ABSENT);
+	experiment_doc_release(&e);
+
+	/* one block: no spread, the fewest blocks for a verdict */
+	advice_exp(&e, "bs", "max runs", d1, d2, 1);
+	experiment_advice_doc(&e, &c, &b);
+	assert_null(e.advice->arm);
+	assert_int_equal(e.advice->has_log_ratio_sd, MODEL_ABSENT);
+	assert_int_equal(e.advice->has_halfwidth, MODEL_ABSENT);
+	assert_int_equal(e.advice->blocks_needed, 9);
+	experiment_doc_release(&e);
+
+	/* stopped otherwise, or fixed runs: no advice */
+	advice_exp(&e, "bs", "precision reached", d1, d2, 4);
+	experiment_advice_doc(&e, &c, &b);
+	assert_null(e.advice);
+	experiment_doc_release(&e);
+	advice_exp(&e, "bs", "max runs", d1, d2, 4);
+	e.blocks = -1; /* a document's number, not an unsigned */
+	experiment_advice_doc(&e, &c, &b);
+	assert_null(e.advice);
+	experiment_doc_release(&e);
+	advice_exp(&e, "bs", "max runs", d1, d2, 4);
+	c.runs_fixed = 4;
+	experiment_advice_doc(&e, &c, &b);
+	assert_null(e.advice);
+	experiment_doc_release(&e);
+}
+
+/* The members of the tree object o, in order, as "k1 k2 ...". */
+static void keys_of(struct json_object *o, struct strbuf *out)
+{
+	strbuf_reset(out);
+	json_object_object_foreach(o, k, v)
+	{
+		(void)v;
+		strbuf_addf(out, "%s%s", out->len ? " " : "", k);
+	}
+}
+
+/*
+ * The bridge of the loop's end: the advice and the medians set on the
+ * document go into the engine's tree as the model writes them; a member
+ * already there keeps its place, a new one goes last.
+ */
+static void test_into_tree(void **state)
+{
+	static const double d[] = {0.1, -0.1, 0.2, 0.0};
+	struct budget_opts c = {.alpha = 0.05, .precision = 0.01};
+	struct experiment_budget b = {.min_blocks = 6, .block_s = 2};
+	struct json_object *t = json_tokener_parse(
+	    "{\"arms\": [{\"arm\": 0, \"label\": \"a\"}, {\"arm\": 1, "
+	    "\"label\": \"b\"}, {\"arm\": 2, \"label\": \"c\"}], "
+	    "\"metrics\": [], \"stopped\": \"max runs\"}");
+	struct strbuf k = STRBUF_INIT;
+	struct experiment_doc e;
+	struct json_object *x;
+
+	(void)state;
+	advice_exp(&e, "label", "max runs", d, d, 4);
+	experiment_advice_doc(&e, &c, &b);
+	e.arms[1].metrics = xcalloc(1, sizeof(*e.arms[1].metrics));
+	e.arms[1].metrics[0].name = xstrdup("iops");
+	e.arms[1].metrics[0].value = 1234.5;
+	e.arms[1].nr_metrics = 1;
+	e.arms[1].has_metrics = MODEL_SET;
+	e.metrics = xcalloc(1, sizeof(*e.metrics));
+	e.nr_metrics = 1;
+	e.has_metrics = MODEL_SET;
+	metric_to_doc(metric_find(&files_ops, "iops"), &e.metrics[0]);
+	e.metrics[0].shown = true;
+	e.metrics[0].has_shown = MODEL_SET;
+	exp_advice_into_tree(t, &e);
+	exp_metrics_into_tree(t, &e);
+	keys_of(t, &k);
+	assert_string_equal(k.buf, "arms metrics stopped advice");
+	keys_of(json_object_object_get(t, "advice"), &k);
+	assert_string_equal(k.buf, "stopped blocks precision arm log_ratio_sd "
+				   "halfwidth blocks_needed more_blocks "
+				   "min_blocks block_s budget_s aa");
+	x = json_object_array_get_idx(json_object_object_get(t, "arms"), 1);
+	keys_of(x, &k);
+	assert_string_equal(k.buf, "arm label metrics");
+	assert_string_equal(
+	    json_object_to_json_string_ext(json_object_object_get(x, "metrics"),
+					   JSON_C_TO_STRING_PLAIN |
+					       JSON_C_TO_STRING_NOSLASHESCAPE),
+	    "{\"iops\":1234.5}");
+	x = json_object_array_get_idx(json_object_object_get(t, "arms"), 0);
+	assert_null(json_object_object_get(x, "metrics"));
+	assert_string_equal(
+	    json_object_to_json_string_ext(json_object_object_get(t, "metrics"),
+					   JSON_C_TO_STRING_PLAIN |
+					       JSON_C_TO_STRING_NOSLASHESCAPE),
+	    "[{\"name\":\"iops\",\"higher_is_better\":true,\"unit\":\"IO/s\","
+	    "\"shown\":true}]");
+	/* the skeleton's metric: no "shown" */
+	experiment_doc_release(&e);
+	{
+		struct exp_metric m;
+
+		metric_to_doc(metric_find(&files_ops, "p99"), &m);
+		x = exp_metric_to_tree(&m);
+		exp_metric_release(&m);
+		assert_null(m.name);
+		assert_string_equal(
+		    json_object_to_json_string_ext(
+			x, JSON_C_TO_STRING_PLAIN |
+			       JSON_C_TO_STRING_NOSLASHESCAPE),
+		    "{\"name\":\"p99\",\"higher_is_better\":false,\"unit\":"
+		    "\"ns\"}");
+		json_object_put(x);
+	}
+	json_object_put(t);
+	strbuf_release(&k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +486,8 @@ int main(void)
 	    cmocka_unit_test(test_values_doc),
 	    cmocka_unit_test(test_arm_medians_doc),
 	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_advice_doc),
+	    cmocka_unit_test(test_into_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

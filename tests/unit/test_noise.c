@@ -14,52 +14,45 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/experiment/noise.h"
+#include "core/model/model_tree.h"
 #include "core/workload/workload.h"
 #include "store_save_helper.h"
+#include "util/xalloc.h"
 #include "util/banned.h"
 
-/* An experiment object of two arms over blocks whose per-block log
- * ratios are d[], with block_s. */
-static struct json_object *exp_of(const double *d, unsigned blocks,
-				  double block_s)
+/* An experiment of two arms over blocks whose per-block log ratios are
+ * d[], with block_s. */
+static void exp_of(struct experiment_doc *e, const double *d, unsigned blocks,
+		   double block_s)
 {
-	struct json_object *e = json_object_new_object();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *runs = json_object_new_array();
 	unsigned b, a;
 
-	json_object_object_add(e, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(e, "type", json_object_new_string("experiment"));
-	json_object_object_add(e, "workload",
-			       json_object_new_string("randread"));
+	experiment_doc_init(e);
+	e->schema = xstrdup("iotrial/1");
+	e->type = xstrdup("experiment");
+	e->workload = xstrdup("randread");
+	e->arms = xcalloc(2, sizeof(*e->arms));
+	e->nr_arms = 2;
 	for (a = 0; a < 2; a++) {
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "arm", json_object_new_int((int)a));
-		json_object_object_add(o, "label",
-				       json_object_new_string(a ? "b" : "a"));
-		json_object_array_add(arms, o);
+		e->arms[a].arm = a;
+		e->arms[a].label = xstrdup(a ? "b" : "a");
 	}
+	e->runs = xcalloc(2 * blocks, sizeof(*e->runs));
+	e->nr_runs = 2 * blocks;
 	for (b = 0; b < blocks; b++)
 		for (a = 0; a < 2; a++) {
-			struct json_object *r = json_object_new_object();
+			struct exp_run *r = &e->runs[2 * b + a];
 
-			json_object_object_add(r, "arm",
-					       json_object_new_int((int)a));
-			json_object_object_add(r, "block",
-					       json_object_new_int((int)b));
-			json_object_object_add(
-			    r, "metric",
-			    json_object_new_double(a ? 100 * exp(d[b]) : 100));
-			json_object_array_add(runs, r);
+			r->arm = a;
+			r->block = b;
+			r->has_block = MODEL_SET;
+			r->metric = a ? 100 * exp(d[b]) : 100;
 		}
-	json_object_object_add(e, "arms", arms);
-	json_object_object_add(e, "runs", runs);
-	json_object_object_add(e, "baseline", json_object_new_int(0));
-	json_object_object_add(e, "blocks", json_object_new_int((int)blocks));
-	json_object_object_add(e, "block_s", json_object_new_double(block_s));
-	return e;
+	e->baseline = 0;
+	e->has_baseline = MODEL_SET;
+	e->blocks = blocks;
+	e->block_s = block_s;
+	e->has_block_s = MODEL_SET;
 }
 
 /* The key names what makes comparisons alike, parameters sorted. */
@@ -95,18 +88,30 @@ static void test_key(void **state)
 static void test_row(void **state)
 {
 	const double d[] = {0.1, -0.1, 0.2, 0.0, -0.2, 0.05};
-	struct json_object *e = exp_of(d, 6, 4.5);
+	struct experiment_doc e;
 	struct noise_row r;
 
 	(void)state;
-	assert_int_equal(noise_row_of(e, &r), 0);
+	exp_of(&e, d, 6, 4.5);
+	assert_int_equal(noise_row_of(&e, &r), 0);
 	assert_int_equal(r.blocks, 6);
 	assert_float_equal(r.log_ratio_sd, stats_sd(d, 6), 1e-12);
 	assert_float_equal(r.block_s, 4.5, 1e-12);
-	json_object_put(e);
-	e = exp_of(d, 1, 4.5);
-	assert_int_equal(noise_row_of(e, &r), -EINVAL);
-	json_object_put(e);
+	/* a run without its block is not paired */
+	e.runs[0].has_block = MODEL_ABSENT;
+	assert_int_equal(noise_row_of(&e, &r), 0);
+	assert_int_equal(r.blocks, 5);
+	assert_float_equal(r.log_ratio_sd, stats_sd(d + 1, 5), 1e-12);
+	/* nothing to learn without a block's time or a baseline */
+	e.has_block_s = MODEL_ABSENT;
+	assert_int_equal(noise_row_of(&e, &r), -EINVAL);
+	e.has_block_s = MODEL_SET;
+	e.has_baseline = MODEL_ABSENT;
+	assert_int_equal(noise_row_of(&e, &r), -EINVAL);
+	experiment_doc_release(&e);
+	exp_of(&e, d, 1, 4.5);
+	assert_int_equal(noise_row_of(&e, &r), -EINVAL);
+	experiment_doc_release(&e);
 }
 
 /* n = (z sd / atanh(p))^2, at least the fewest blocks of a verdict. */
@@ -209,10 +214,14 @@ static void test_store(void **state)
 	assert_int_equal(store_noise_get(&s, "k", 3, &m, &err), 0);
 	assert_int_equal(m.experiments, 0);
 	{
-		struct json_object *e = exp_of(d, 8, 1);
+		struct experiment_doc e;
+		struct json_object *t;
 
-		assert_int_equal(save_exp(&s, e, id, &err), 0);
-		json_object_put(e);
+		exp_of(&e, d, 8, 1);
+		t = experiment_doc_to_tree(&e);
+		assert_int_equal(save_exp(&s, t, id, &err), 0);
+		model_tree_free(t);
+		experiment_doc_release(&e);
 	}
 	assert_int_equal(store_noise_add(&s, id, "k", &r1, &err), 0);
 	assert_int_equal(store_noise_add(&s, id, "k", &r2, &err), 0);

@@ -13,6 +13,7 @@
  * blocks (and the budget) that --precision would take.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "budget.h"
 #include "../stats/stats.h"
@@ -167,46 +168,34 @@ int experiment_budget_short(const struct experiment_budget *b,
 	return 1;
 }
 
-/* Is every factor of exp the workload's 'label' (an A/A experiment)? */
-static int is_aa(struct json_object *exp)
+/* Is every factor of doc the workload's 'label' (an A/A experiment)? */
+static int is_aa(const struct experiment_doc *doc)
 {
-	struct json_object *f = json_object_object_get(exp, "factors");
-	size_t i, n = f ? json_object_array_length(f) : 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *name = json_object_object_get(
-		    json_object_array_get_idx(f, i), "name");
-
-		if (!name || strcmp(json_object_get_string(name), "label"))
+	for (i = 0; i < doc->nr_factors; i++)
+		if (!doc->factors[i].name ||
+		    strcmp(doc->factors[i].name, "label"))
 			return 0;
-	}
-	return n > 0;
+	return doc->nr_factors > 0;
 }
 
 /* Per block, each arm's metric: m[block * nr_arms + arm], NaN when absent. */
-static double *block_table(struct json_object *runs, unsigned nr_arms,
+static double *block_table(const struct experiment_doc *doc, unsigned nr_arms,
 			   unsigned nr_blocks)
 {
 	double *m = xcalloc((size_t)nr_arms * nr_blocks, sizeof(*m));
-	size_t i, n = runs ? json_object_array_length(runs) : 0;
+	size_t i;
 
 	for (i = 0; i < (size_t)nr_arms * nr_blocks; i++)
 		m[i] = NAN;
-	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		struct json_object *a, *b, *v;
-		int arm, block;
+	for (i = 0; i < doc->nr_runs; i++) {
+		const struct exp_run *r = &doc->runs[i];
 
-		if (!json_object_object_get_ex(r, "arm", &a) ||
-		    !json_object_object_get_ex(r, "block", &b) ||
-		    !json_object_object_get_ex(r, "metric", &v))
+		if (r->has_block != MODEL_SET || r->arm < 0 ||
+		    r->arm >= nr_arms || r->block < 0 || r->block >= nr_blocks)
 			continue;
-		arm = json_object_get_int(a);
-		block = json_object_get_int(b);
-		if (arm < 0 || (unsigned)arm >= nr_arms || block < 0 ||
-		    (unsigned)block >= nr_blocks)
-			continue;
-		m[(size_t)block * nr_arms + arm] = json_object_get_double(v);
+		m[(size_t)r->block * nr_arms + (size_t)r->arm] = r->metric;
 	}
 	return m;
 }
@@ -247,39 +236,36 @@ double budget_worst_spread(const double *m, unsigned nr_arms,
 	return worst;
 }
 
-static void add_num(struct json_object *o, const char *k, double v)
+/* Drop doc's advice, if any. */
+static void drop_advice(struct experiment_doc *doc)
 {
-	json_object_object_add(o, k, json_object_new_double(v));
+	struct experiment_doc gone;
+
+	experiment_doc_init(&gone);
+	gone.advice = doc->advice;
+	experiment_doc_release(&gone);
+	doc->advice = NULL;
 }
 
-static void add_int(struct json_object *o, const char *k, unsigned v)
-{
-	json_object_object_add(o, k, json_object_new_int((int)v));
-}
-
-void experiment_add_advice(struct json_object *exp, const struct budget_opts *c,
+void experiment_advice_doc(struct experiment_doc *doc,
+			   const struct budget_opts *c,
 			   const struct experiment_budget *b)
 {
-	struct json_object *arms = json_object_object_get(exp, "arms");
-	struct json_object *x, *advice;
-	const char *stopped = "";
-	unsigned nr_arms = arms ? (unsigned)json_object_array_length(arms) : 0;
-	unsigned nr_blocks = 0, baseline = 0, worst_arm = 0, needed;
+	const char *stopped = doc->stopped ? doc->stopped : "";
+	unsigned nr_arms = (unsigned)doc->nr_arms;
+	unsigned nr_blocks = (unsigned)doc->blocks, worst_arm = 0, needed;
+	unsigned baseline = (unsigned)doc->baseline;
+	struct exp_advice *a;
 	double *m, sd, z, h, now;
 
-	if (json_object_object_get_ex(exp, "stopped", &x))
-		stopped = json_object_get_string(x);
 	if (c->runs_fixed ||
 	    (strcmp(stopped, "budget spent") && strcmp(stopped, "max runs")))
 		return;
-	if (json_object_object_get_ex(exp, "blocks", &x))
-		nr_blocks = (unsigned)json_object_get_int(x);
-	if (json_object_object_get_ex(exp, "baseline", &x))
-		baseline = (unsigned)json_object_get_int(x);
-	if (!nr_blocks || nr_arms < 2 || baseline >= nr_arms)
+	/* a document's numbers, not trusted to fit an unsigned */
+	if (doc->blocks <= 0 || doc->blocks > 100000 || doc->baseline < 0 ||
+	    nr_arms < 2 || baseline >= nr_arms)
 		return;
-	m = block_table(json_object_object_get(exp, "runs"), nr_arms,
-			nr_blocks);
+	m = block_table(doc, nr_arms, nr_blocks);
 	sd = nr_blocks < 2 ? NAN
 			   : budget_worst_spread(m, nr_arms, nr_blocks,
 						 baseline, &worst_arm, NULL);
@@ -292,29 +278,28 @@ void experiment_add_advice(struct json_object *exp, const struct budget_opts *c,
 		needed = b->min_blocks;
 	if (needed <= nr_blocks)
 		needed = nr_blocks + 1;
-	advice = json_object_new_object();
-	json_object_object_add(advice, "stopped",
-			       json_object_new_string(stopped));
-	add_int(advice, "blocks", nr_blocks);
-	add_num(advice, "precision", c->precision);
+	drop_advice(doc);
+	a = doc->advice = xcalloc(1, sizeof(*a));
+	a->stopped = xstrdup(stopped);
+	a->blocks = nr_blocks;
+	a->precision = c->precision;
 	if (!isnan(sd)) {
 		/* with one block there is no spread to measure */
-		json_object_object_add(
-		    advice, "arm",
-		    json_object_get(json_object_object_get(
-			json_object_array_get_idx(arms, worst_arm), "label")));
-		add_num(advice, "log_ratio_sd", sd);
-		add_num(advice, "halfwidth", now);
+		if (doc->arms[worst_arm].label)
+			a->arm = xstrdup(doc->arms[worst_arm].label);
+		a->log_ratio_sd = sd;
+		a->has_log_ratio_sd = MODEL_SET;
+		a->halfwidth = now;
+		a->has_halfwidth = MODEL_SET;
 	}
-	add_int(advice, "blocks_needed", needed);
-	add_int(advice, "more_blocks", needed - nr_blocks);
-	add_int(advice, "min_blocks", b->min_blocks);
+	a->blocks_needed = needed;
+	a->more_blocks = needed - nr_blocks;
+	a->min_blocks = b->min_blocks;
 	if (b->block_s > 0) {
-		add_num(advice, "block_s", b->block_s);
-		add_num(advice, "budget_s",
-			ceil(b->warmup_s + needed * b->block_s));
+		a->block_s = b->block_s;
+		a->has_block_s = MODEL_SET;
+		a->budget_s = ceil(b->warmup_s + needed * b->block_s);
+		a->has_budget_s = MODEL_SET;
 	}
-	json_object_object_add(advice, "aa",
-			       json_object_new_boolean(is_aa(exp)));
-	json_object_object_add(exp, "advice", advice);
+	a->aa = is_aa(doc);
 }

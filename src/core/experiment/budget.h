@@ -9,7 +9,7 @@
 #define IOTRIAL_BUDGET_H
 
 #include <stdint.h>
-#include <json-c/json.h>
+#include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
 /*
@@ -84,16 +84,18 @@ double budget_worst_spread(const double *m, unsigned nr_arms,
 			   unsigned *out_arm, unsigned *out_blocks);
 
 /*
- * After an adaptive experiment stopped on a limit, add "advice" to exp:
- * how many blocks the spread of the per-block log ratios suggests for
- * --precision (a CI half-width shrinking with 1 / sqrt(blocks)), what
- * budget that takes at block_s seconds a block, and for an A/A
- * experiment (only 'label' varied) how many runs per arm resolve
+ * After an adaptive experiment stopped on a limit, fill doc's advice
+ * (an advice already there is replaced): how many blocks the spread of
+ * the per-block log ratios of its runs suggests for --precision (a CI
+ * half-width shrinking with 1 / sqrt(blocks)), what budget that takes
+ * at block_s seconds a block, and whether it is an A/A experiment
+ * (only 'label' varied), whose text says how many runs per arm resolve
  * +-precision. With one block there is no spread yet: the advice is
- * then the fewest blocks for a verdict. Nothing is added when the
+ * then the fewest blocks for a verdict. Nothing is set when the
  * experiment did not stop on a limit.
  */
-void experiment_add_advice(struct json_object *exp, const struct budget_opts *c,
+void experiment_advice_doc(struct experiment_doc *doc,
+			   const struct budget_opts *c,
 			   const struct experiment_budget *b);
 
 #endif

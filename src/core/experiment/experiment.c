@@ -14,6 +14,7 @@
 #include "experiment-int.h"
 #include "metrics.h"
 #include "result_json.h"
+#include "../model/model_tree.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -196,6 +197,18 @@ int experiment_add_arm(struct experiment *e, const struct experiment_config *c,
 	return 0;
 }
 
+/* The experiment's "metric" m, as the model writes it. */
+static struct json_object *metric_tree(const struct metric_def *m)
+{
+	struct exp_metric d;
+	struct json_object *o;
+
+	metric_to_doc(m, &d);
+	o = exp_metric_to_tree(&d);
+	exp_metric_release(&d);
+	return o;
+}
+
 /* The experiment object before any run. */
 struct json_object *exp_skeleton(const struct experiment *e,
 				 const struct experiment_config *c)
@@ -224,9 +237,9 @@ struct json_object *exp_skeleton(const struct experiment *e,
 	add_str(o, "seed", seed);
 	json_object_object_add(
 	    o, "metric",
-	    metric_to_json(c->metric ? c->metric
-				     : metric_default_for(c->ops, c->params,
-							  c->nr_params)));
+	    metric_tree(c->metric ? c->metric
+				  : metric_default_for(c->ops, c->params,
+						       c->nr_params)));
 	for (f = 0; f < c->nr_factors; f++) {
 		struct json_object *fo = json_object_new_object();
 		struct json_object *vals = json_object_new_array();

@@ -21,6 +21,7 @@
 #include "../workload/live.h"
 #include "metrics.h"
 #include "result_json.h"
+#include "../model/model_tree.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -406,6 +407,35 @@ static int chosen_block(struct exp_loop *l, unsigned b, const char **stopped,
 	return ret;
 }
 
+/*
+ * At the end, from every run: the advice of a limit that stopped an
+ * adaptive experiment (budget.h) and each arm's median of every metric
+ * (metrics.h), set on the experiment read as a document and put back
+ * into the tree the loop holds. 0, or -EINVAL when the tree does not
+ * read (err says where).
+ */
+static int advice_and_medians(struct exp_loop *l, struct strbuf *err)
+{
+	struct experiment_doc doc;
+	struct experiment_budget eb;
+	struct budget_opts bo;
+	int ret = experiment_doc_from_tree(l->e->obj, &doc, 0, err);
+
+	if (!ret && !l->c->chooser) {
+		experiment_budget_opts(l->c, &bo);
+		experiment_budget_estimate(&bo, l->e->nr_arms,
+					   exp_run_s_estimate(l), &eb);
+		experiment_advice_doc(&doc, &bo, &eb);
+		exp_advice_into_tree(l->e->obj, &doc);
+	}
+	if (!ret) {
+		metric_arm_medians_doc(&doc, l->c->ops);
+		exp_metrics_into_tree(l->e->obj, &doc);
+	}
+	experiment_doc_release(&doc);
+	return ret;
+}
+
 /* The fewest blocks of an adaptive experiment: enough for a verdict. */
 static unsigned min_blocks(const struct experiment *e,
 			   const struct experiment_config *c)
@@ -548,17 +578,8 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		if (!ret)
 			final_warnings(&l);
 	}
-	if (!ret && !c->single_run && !c->chooser && l.runs_done) {
-		struct experiment_budget eb;
-		struct budget_opts bo;
-
-		experiment_budget_opts(c, &bo);
-		experiment_budget_estimate(&bo, e->nr_arms,
-					   exp_run_s_estimate(&l), &eb);
-		experiment_add_advice(e->obj, &bo, &eb);
-	}
 	if (!ret && !c->single_run && l.runs_done)
-		metric_add_arm_medians(e->obj, c->ops);
+		ret = advice_and_medians(&l, err);
 	for (i = 0; i < e->nr_arms; i++)
 		for (k = 0; k < RUN_WARN_KINDS; k++)
 			free(l.warns[i].example[k]);

@@ -234,17 +234,6 @@ double metric_value(const struct metric_def *m, const struct workload *w,
 	return m->value(w, r);
 }
 
-struct json_object *metric_to_json(const struct metric_def *m)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "name", json_object_new_string(m->name));
-	json_object_object_add(o, "higher_is_better",
-			       json_object_new_boolean(m->higher_is_better));
-	json_object_object_add(o, "unit", json_object_new_string(m->unit));
-	return o;
-}
-
 void metric_to_doc(const struct metric_def *m, struct exp_metric *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -300,74 +289,6 @@ static int shown(const struct workload_ops *ops, const struct metric_def *m)
 		if (!strcmp(m->name, brief[i]))
 			return 1;
 	return 0;
-}
-
-/* The values of metric name in the runs of arm, into v; their count. */
-static size_t arm_values(struct json_object *runs, int arm, const char *name,
-			 double *v)
-{
-	size_t i, n = json_object_array_length(runs), k = 0;
-
-	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		struct json_object *a, *run, *ms, *x;
-
-		if (!json_object_object_get_ex(r, "arm", &a) ||
-		    json_object_get_int(a) != arm ||
-		    !json_object_object_get_ex(r, "run", &run) ||
-		    !json_object_object_get_ex(run, "metrics", &ms) ||
-		    !json_object_object_get_ex(ms, name, &x))
-			continue;
-		v[k++] = json_object_get_double(x);
-	}
-	return k;
-}
-
-void metric_add_arm_medians(struct json_object *exp,
-			    const struct workload_ops *ops)
-{
-	struct json_object *arms, *runs, *list = json_object_new_array();
-	const struct metric_def *m;
-	size_t i, a, nr_arms;
-	double *v;
-
-	if (!json_object_object_get_ex(exp, "arms", &arms) ||
-	    !json_object_object_get_ex(exp, "runs", &runs)) {
-		json_object_put(list);
-		return;
-	}
-	nr_arms = json_object_array_length(arms);
-	v = xcalloc(json_object_array_length(runs) + 1, sizeof(*v));
-	for (i = 0; (m = metric_at(ops, i)); i++) {
-		struct json_object *d = metric_to_json(m);
-		int any = 0;
-
-		for (a = 0; a < nr_arms; a++) {
-			struct json_object *arm =
-			    json_object_array_get_idx(arms, a);
-			struct json_object *med;
-			size_t n = arm_values(runs, (int)a, m->name, v);
-
-			if (!n)
-				continue;
-			if (!json_object_object_get_ex(arm, "metrics", &med)) {
-				med = json_object_new_object();
-				json_object_object_add(arm, "metrics", med);
-			}
-			json_object_object_add(
-			    med, m->name,
-			    json_object_new_double(stats_median(v, n)));
-			any = 1;
-		}
-		json_object_object_add(d, "shown",
-				       json_object_new_boolean(shown(ops, m)));
-		if (any)
-			json_object_array_add(list, d);
-		else
-			json_object_put(d);
-	}
-	free(v);
-	json_object_object_add(exp, "metrics", list);
 }
 
 /* The values of metric name in the runs of arm, into v; their count. */

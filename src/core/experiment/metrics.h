@@ -9,7 +9,6 @@
 #ifndef IOTRIAL_METRICS_H
 #define IOTRIAL_METRICS_H
 
-#include <json-c/json.h>
 #include "../model/experiment_doc.h"
 #include "../workload/workload.h"
 #include "../../util/strbuf.h"
@@ -73,13 +72,6 @@ void metric_values_doc(const struct workload *w, const struct run_result *r,
  * mbps, device_mbps, p50, p99, wall and the workload's own).
  */
 void metric_arm_medians_doc(struct experiment_doc *exp,
-			    const struct workload_ops *ops);
-
-/* The same two on a json-c tree, for experiment.c and
- * experiment_loop.c until they hold a document (docs/ARCHITECTURE.md,
- * "Moving to the model"). */
-struct json_object *metric_to_json(const struct metric_def *m);
-void metric_add_arm_medians(struct json_object *exp,
 			    const struct workload_ops *ops);
 
 #endif

@@ -44,42 +44,31 @@ void noise_key(const struct experiment_config *c, struct strbuf *out)
 	free(p);
 }
 
-/* The int or double at o.key, NaN when not there. */
-static double num(struct json_object *o, const char *key)
+int noise_row_of(const struct experiment_doc *exp, struct noise_row *out)
 {
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
-		return NAN;
-	return json_object_get_double(v);
-}
-
-int noise_row_of(struct json_object *exp, struct noise_row *out)
-{
-	struct json_object *runs = json_object_object_get(exp, "runs");
-	unsigned nr_arms = (unsigned)json_object_array_length(
-	    json_object_object_get(exp, "arms"));
-	unsigned base = (unsigned)num(exp, "baseline");
-	unsigned blocks = (unsigned)num(exp, "blocks");
+	unsigned nr_arms = (unsigned)exp->nr_arms;
+	unsigned base = (unsigned)exp->baseline;
+	int64_t blocks = exp->blocks;
 	double *m, worst;
-	size_t i, n = runs ? json_object_array_length(runs) : 0;
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
-	out->block_s = num(exp, "block_s");
-	if (blocks < 2 || nr_arms < 2 || base >= nr_arms ||
-	    !(out->block_s > 0) || blocks > 100000)
+	out->block_s = exp->has_block_s == MODEL_SET ? exp->block_s : NAN;
+	if (blocks < 2 || nr_arms < 2 || exp->has_baseline != MODEL_SET ||
+	    exp->baseline < 0 || base >= nr_arms || !(out->block_s > 0) ||
+	    blocks > 100000)
 		return -EINVAL;
 	m = xcalloc((size_t)blocks * nr_arms, sizeof(*m));
-	for (i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		double arm = num(r, "arm"), blk = num(r, "block");
+	for (i = 0; i < exp->nr_runs; i++) {
+		const struct exp_run *r = &exp->runs[i];
 
-		if (arm >= 0 && arm < nr_arms && blk >= 0 && blk < blocks)
-			m[(size_t)blk * nr_arms + (size_t)arm] =
-			    num(r, "metric");
+		if (r->has_block == MODEL_SET && r->arm >= 0 &&
+		    r->arm < nr_arms && r->block >= 0 && r->block < blocks)
+			m[(size_t)r->block * nr_arms + (size_t)r->arm] =
+			    r->metric;
 	}
-	worst =
-	    budget_worst_spread(m, nr_arms, blocks, base, NULL, &out->blocks);
+	worst = budget_worst_spread(m, nr_arms, (unsigned)blocks, base, NULL,
+				    &out->blocks);
 	free(m);
 	out->log_ratio_sd = worst;
 	return isnan(worst) ? -EINVAL : 0;

@@ -11,8 +11,8 @@
 #ifndef IOTRIAL_NOISE_H
 #define IOTRIAL_NOISE_H
 
-#include <json-c/json.h>
 #include "experiment.h"
+#include "../model/experiment_doc.h"
 #include "../store/store_noise.h"
 #include "../../util/strbuf.h"
 
@@ -25,12 +25,12 @@
 void noise_key(const struct experiment_config *c, struct strbuf *out);
 
 /*
- * What the finished experiment object exp adds: its complete blocks,
+ * What the finished experiment exp adds: its complete blocks,
  * the sd of its per-block log-ratios (the widest over its arms against
  * the baseline) and its "block_s". -EINVAL when it has fewer than 2
  * blocks or no block_s (nothing to learn).
  */
-int noise_row_of(struct json_object *exp, struct noise_row *out);
+int noise_row_of(const struct experiment_doc *exp, struct noise_row *out);
 
 /*
  * compare --time auto: the run length that gives the narrowest interval

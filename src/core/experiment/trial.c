@@ -20,6 +20,7 @@
 #include "trial-int.h"
 #include "../observe/env.h"
 #include "noise.h"
+#include "../model/model_tree.h"
 #include "../targets/scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -587,16 +588,23 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 static void trial_store_noise(struct trial *tr, const char *db)
 {
 	struct strbuf key = STRBUF_INIT, e = STRBUF_INIT;
+	struct experiment_doc doc;
 	struct noise_row row;
 	struct store s;
+	int ret;
 
-	if (noise_row_of(tr->e.obj, &row))
-		return;
-	row.run_s = tr->c.ro.ios ? 0 : (double)tr->c.ro.time_ns / 1e9;
-	noise_key(&tr->c, &key);
-	if (!store_open(&s, db, &e))
-		store_noise_add(&s, tr->id, key.buf, &row, &e);
-	store_close(&s);
+	/* the engine still holds a tree: read it as the document */
+	ret = experiment_doc_from_tree(tr->e.obj, &doc, 0, &e);
+	if (!ret)
+		ret = noise_row_of(&doc, &row);
+	experiment_doc_release(&doc);
+	if (!ret) {
+		row.run_s = tr->c.ro.ios ? 0 : (double)tr->c.ro.time_ns / 1e9;
+		noise_key(&tr->c, &key);
+		if (!store_open(&s, db, &e))
+			store_noise_add(&s, tr->id, key.buf, &row, &e);
+		store_close(&s);
+	}
 	strbuf_release(&key);
 	strbuf_release(&e);
 }

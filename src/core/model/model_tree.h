@@ -106,4 +106,21 @@ int exp_effects_doc_from_tree(struct json_object *exp,
 void exp_effects_into_tree(struct json_object *exp,
 			   const struct experiment_doc *doc);
 
+/*
+ * The compare loop's end (model_tree_advice.c): what experiment/budget.c
+ * (the "advice" after a limit stopped it) and experiment/metrics.c (each
+ * arm's "metrics" medians and the experiment's "metrics") set on doc,
+ * decoded from the experiment tree exp, back into exp; nothing when doc
+ * has none. A member already there keeps its place, a new one goes last.
+ */
+void exp_advice_into_tree(struct json_object *exp,
+			  const struct experiment_doc *doc);
+void exp_metrics_into_tree(struct json_object *exp,
+			   const struct experiment_doc *doc);
+/* An experiment's "metric" m as the model writes it (the caller owns
+ * the tree), for the skeleton the engine still builds; and m's contents
+ * freed (m left zeroed). */
+struct json_object *exp_metric_to_tree(const struct exp_metric *m);
+void exp_metric_release(struct exp_metric *m);
+
 #endif
