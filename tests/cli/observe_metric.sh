@@ -68,6 +68,8 @@ trap 'kill $SVC $BURSTER 2>/dev/null; wait $SVC $BURSTER 2>/dev/null; test_clean
 check "small random count: exit 0" [ $? = 0 ]
 check "small random count: counting named as the limit, with a window" \
 	grep -q "counted about [0-9]* a window.*counting alone keeps the interval near +-[0-9]*% after 10 blocks.*(--window [0-9]*s) would count about 100" "$out"
+check "small random count: said once, with the report" \
+	test "$(grep -c "counted about" "$out")" = 1
 check "small random count: the count said is the windows' median" python3 - "$TEST_TMP/burst.json" <<'PY'
 import json, re, statistics, sys
 d = json.load(open(sys.argv[1]))

@@ -58,6 +58,16 @@ static void pass_warn(struct live_pass *r, const char *fmt, ...)
 	r->warnings[r->nr_warnings++] = strbuf_detach(&sb, NULL);
 }
 
+/* A warning of the whole experiment, known only at its end: kept for
+ * the report, which prints it, and not said as it goes (it would come
+ * twice, one line apart). */
+static void pass_keep(struct live_pass *r, struct strbuf *msg)
+{
+	r->warnings =
+	    xrealloc(r->warnings, (r->nr_warnings + 1) * sizeof(*r->warnings));
+	r->warnings[r->nr_warnings++] = strbuf_detach(msg, NULL);
+}
+
 /* Does every knob of the arm in force still hold what was written? If
  * not, say whose value is kept and return false. */
 static bool knobs_ours(struct live_pass *r)
@@ -399,6 +409,7 @@ static void warn_counting(struct live_pass *r)
 {
 	struct live *lv = r->lv;
 	struct live_count_floor f;
+	struct strbuf msg = STRBUF_INIT;
 	double *ev = xcalloc(r->nr + 1, sizeof(*ev));
 	unsigned blocks = 0;
 	size_t i, n = 0;
@@ -413,19 +424,22 @@ static void warn_counting(struct live_pass *r)
 			blocks = r->slots[i].w.block + 1;
 	}
 	if (live_count_floor(ev, n, blocks, (double)lv->c.window_ns / 1e9,
-			     blocks_log_sd(r), &f))
-		pass_warn(r,
-			  "the %s counted about %.0f a window, and the "
-			  "windows varied as much as a count of events that "
-			  "come at random does (a spread of about %.0f%% a "
-			  "window): counting alone keeps the interval near "
-			  "+-%.0f%% after %u blocks, whatever the knob does; "
-			  "windows of %.0f s (--window %.0fs) would count "
-			  "about %.0f",
-			  strcmp(lv->c.metric, "iops") ? "log's matching lines"
-						       : "device's requests",
-			  f.events, 100 * f.spread, 100 * f.halfwidth, blocks,
-			  f.window_s, f.window_s, LIVE_COUNT_WANTED);
+			     blocks_log_sd(r), &f)) {
+		strbuf_addf(&msg,
+			    "the %s counted about %.0f a window, and the "
+			    "windows varied as much as a count of events that "
+			    "come at random does (a spread of about %.0f%% a "
+			    "window): counting alone keeps the interval near "
+			    "+-%.0f%% after %u blocks, whatever the knob does; "
+			    "windows of %.0f s (--window %.0fs) would count "
+			    "about %.0f",
+			    strcmp(lv->c.metric, "iops")
+				? "log's matching lines"
+				: "device's requests",
+			    f.events, 100 * f.spread, 100 * f.halfwidth, blocks,
+			    f.window_s, f.window_s, LIVE_COUNT_WANTED);
+		pass_keep(r, &msg);
+	}
 	free(ev);
 }
 
