@@ -17,7 +17,7 @@
 #include "core/knob/knob.h"
 #include "core/model/run_doc.h"
 #include "core/observe/regime_obs.h"
-#include "core/experiment/regime_json.h"
+#include "core/experiment/regime.h"
 #include "core/report/regime_text.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

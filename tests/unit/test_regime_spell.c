@@ -28,7 +28,7 @@
 #include <json-c/json.h>
 #include "core/knob/knob.h"
 #include "core/knob/plan.h"
-#include "core/experiment/regime_json.h"
+#include "core/experiment/regime.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -16,7 +16,7 @@
 #include "factorial.h"
 #include "scaling.h"
 #include "result_json.h"
-#include "regime_json.h"
+#include "regime.h"
 #include "../report/suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"

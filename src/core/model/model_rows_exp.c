@@ -2,7 +2,7 @@
  * The tables of an experiment object (experiment_doc.h), one row per
  * member in the order compare's writers print them
  * (experiment/experiment.c, stats/analysis.c, stats/effects.c,
- * experiment/scaling.c, experiment/regime_json.c, experiment/budget.c,
+ * experiment/scaling.c, experiment/regime.c, experiment/budget.c,
  * experiment/metrics.c, report/suspect.c); and the experiment
  * document's entry points. Other paths (an import, a fleet merge,
  * observe) print some members in another order, which decode keeps.

@@ -1,5 +1,5 @@
 /*
- * "regimes" of an experiment object (regime_json.h). A knob factor gets
+ * "regimes" of an experiment object (regime.h). A knob factor gets
  * an entry only when no run reached its regime: one run that did means
  * the knob could matter, and the verdict speaks for itself. A run whose
  * regime could not be judged ("unknown") neither proves nor disproves,
@@ -19,7 +19,7 @@
  * modern knob, in its words.
  */
 #include <string.h>
-#include "regime_json.h"
+#include "regime.h"
 #include "../knob/knob.h"
 #include "../report/expjson.h"
 #include "../../util/strbuf.h"

@@ -4,8 +4,8 @@
  * member, so that every renderer can say beside the verdicts why a knob
  * could not matter.
  */
-#ifndef IOTRIAL_REGIME_JSON_H
-#define IOTRIAL_REGIME_JSON_H
+#ifndef IOTRIAL_REGIME_H
+#define IOTRIAL_REGIME_H
 
 #include <json-c/json.h>
 
