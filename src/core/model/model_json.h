@@ -157,6 +157,11 @@ void exp_suspects_copy(const struct exp_suspect *src, size_t nr,
 /* Free the nr marks s (NULL is fine), what decode kept too. */
 void exp_suspects_free(struct exp_suspect *s, size_t nr);
 
+/* Free the nr rows (NULL is fine), what decode kept too: for a stage of
+ * the analysis that replaces a document's regimes or scaling rows. */
+void exp_regimes_free(struct exp_regime *regimes, size_t nr);
+void exp_scaling_free(struct exp_scaling_row *rows, size_t nr);
+
 /* log's entries alone, as an array (--behaviour=log-json-array). */
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);
 

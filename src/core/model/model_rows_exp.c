@@ -206,6 +206,15 @@ static const struct model_row scaling_rows[] = {
 static MODEL_DESC(scaling_desc, S, scaling_rows);
 #undef S
 
+void exp_scaling_free(struct exp_scaling_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; rows && i < nr; i++)
+		model_release_obj(&scaling_desc, &rows[i]);
+	free(rows);
+}
+
 #define S struct exp_regime_value
 static const struct model_row regime_value_rows[] = {
     M(S, "value", MK_STR, value, 0),
@@ -228,6 +237,15 @@ static const struct model_row regime_rows[] = {
 };
 static MODEL_DESC(regime_desc, S, regime_rows);
 #undef S
+
+void exp_regimes_free(struct exp_regime *regimes, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; regimes && i < nr; i++)
+		model_release_obj(&regime_desc, &regimes[i]);
+	free(regimes);
+}
 
 #define S struct exp_advice
 static const struct model_row advice_rows[] = {

@@ -91,4 +91,29 @@ void model_tree_free(struct json_object *tree);
 int model_tree_diff(struct json_object *a, struct json_object *b,
 		    const char *const *ignore, struct strbuf *out);
 
+/*
+ * The regimes and the scaling rows of the analysis (experiment/regime.h,
+ * scaling.h) on the experiment tree exp (model_tree_regime.c), until
+ * the analysis fills a document.
+ *
+ * exp_regimes_doc_from_tree() decodes into out (initialised here;
+ * release it) only what the regimes rest on: exp's factors, arms, and
+ * each run's arm and regime entries, not every run's numbers (the
+ * analysis runs after each block); exp_scaling_doc_from_tree() exp's
+ * factors and arms. 0, or -EINVAL with err set.
+ *
+ * exp_regimes_into_tree() puts doc's regimes into exp: "regimes" in its
+ * place, or last when exp has none. exp_scaling_into_tree() removes
+ * exp's "scaling" and adds doc's last when doc has it, as the tree's
+ * stage always did.
+ */
+int exp_regimes_doc_from_tree(struct json_object *exp,
+			      struct experiment_doc *out, struct strbuf *err);
+int exp_scaling_doc_from_tree(struct json_object *exp,
+			      struct experiment_doc *out, struct strbuf *err);
+void exp_regimes_into_tree(struct json_object *exp,
+			   const struct experiment_doc *doc);
+void exp_scaling_into_tree(struct json_object *exp,
+			   const struct experiment_doc *doc);
+
 #endif
