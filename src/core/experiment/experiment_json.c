@@ -17,6 +17,7 @@
 #include "scaling.h"
 #include "result_json.h"
 #include "regime.h"
+#include "../model/model_tree.h"
 #include "../report/suspect.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -255,7 +256,17 @@ int experiment_analyze_json(struct json_object *exp,
 			       analysis_verdicts_json(&an, in, &opts));
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
-	regime_analyze_json(exp);
+	{
+		/* the typed stage on the tree (model/model_tree.h); a tree
+		 * that does not decode keeps what it had */
+		struct experiment_doc doc;
+
+		if (!exp_regimes_doc_from_tree(exp, &doc, NULL)) {
+			regime_analyze(&doc);
+			exp_regimes_into_tree(exp, &doc);
+		}
+		experiment_doc_release(&doc);
+	}
 	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
 	if (!ret)
 		scaling_analyze_json(exp);

@@ -18,52 +18,56 @@
  * values differ in one field reaches the judgement of that field's
  * modern knob, in its words.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "regime.h"
 #include "../knob/knob.h"
-#include "../report/expjson.h"
+#include "../model/model_json.h"
 #include "../../util/strbuf.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
-/* The run's regime entries, or NULL. */
-static struct json_object *run_regime(struct json_object *run)
+/* s, or "" for a member the document lacks. */
+static const char *str0(const char *s)
 {
-	struct json_object *inner =
-	    expjson_get_type(run, "run", json_type_object);
+	return s ? s : "";
+}
 
-	return expjson_get_type(inner, "regime", json_type_array);
+/* The run's regime entries (*nr of them), or NULL. */
+static const struct run_regime_doc *run_regime(const struct exp_run *run,
+					       size_t *nr)
+{
+	*nr = run->run ? run->run->nr_regime : 0;
+	return *nr ? run->run->regime : NULL;
 }
 
 /* The run's regime entry for knob, or NULL. */
-static struct json_object *entry_of(struct json_object *run, const char *knob)
+static const struct run_regime_doc *entry_of(const struct exp_run *run,
+					     const char *knob)
 {
-	struct json_object *list = run_regime(run);
-	size_t i, n = list ? json_object_array_length(list) : 0;
+	size_t i, n;
+	const struct run_regime_doc *list = run_regime(run, &n);
 
-	for (i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(list, i);
-
-		if (!strcmp(expjson_str(e, "knob"), knob))
-			return e;
-	}
+	for (i = 0; i < n; i++)
+		if (!strcmp(str0(list[i].knob), knob))
+			return &list[i];
 	return NULL;
 }
 
-/* Does knob take the value of more than one in runs? */
-static int knob_varies(struct json_object *runs, const char *knob)
+/* Does knob take the value of more than one in doc's runs? */
+static int knob_varies(const struct experiment_doc *doc, const char *knob)
 {
-	size_t i, n = json_object_array_length(runs);
 	const char *first = NULL;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *e =
-		    entry_of(json_object_array_get_idx(runs, i), knob);
+	for (i = 0; i < doc->nr_runs; i++) {
+		const struct run_regime_doc *e = entry_of(&doc->runs[i], knob);
 
 		if (!e)
 			continue;
 		if (!first)
-			first = expjson_str(e, "value");
-		else if (strcmp(first, expjson_str(e, "value")))
+			first = str0(e->value);
+		else if (strcmp(first, str0(e->value)))
 			return 1;
 	}
 	return 0;
@@ -74,19 +78,18 @@ static int knob_varies(struct json_object *runs, const char *knob)
  * fields whose value differs between runs, or every field when none
  * does.
  */
-static void line_judges(struct json_object *runs, struct knob_list *judges)
+static void line_judges(const struct experiment_doc *doc,
+			struct knob_list *judges)
 {
 	struct knob_list all = {0};
-	size_t i, j, n = json_object_array_length(runs);
+	size_t i, j, m;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *list =
-		    run_regime(json_object_array_get_idx(runs, i));
-		size_t m = list ? json_object_array_length(list) : 0;
+	for (i = 0; i < doc->nr_runs; i++) {
+		const struct run_regime_doc *list =
+		    run_regime(&doc->runs[i], &m);
 
 		for (j = 0; j < m; j++) {
-			const char *knob = expjson_str(
-			    json_object_array_get_idx(list, j), "knob");
+			const char *knob = str0(list[j].knob);
 
 			if (knob_is_bdflush_field(knob) &&
 			    !knob_list_has(&all, knob))
@@ -94,7 +97,7 @@ static void line_judges(struct json_object *runs, struct knob_list *judges)
 		}
 	}
 	for (i = 0; i < all.nr; i++)
-		if (knob_varies(runs, all.v[i]))
+		if (knob_varies(doc, all.v[i]))
 			knob_list_add(judges, all.v[i]);
 	for (i = 0; !judges->nr && i < all.nr; i++)
 		knob_list_add(judges, all.v[i]);
@@ -102,235 +105,250 @@ static void line_judges(struct json_object *runs, struct knob_list *judges)
 }
 
 /* The value of factor in the arm run ran, or "". */
-static const char *arm_value(struct json_object *exp, struct json_object *run,
-			     const char *factor)
+static const char *arm_value(const struct experiment_doc *doc,
+			     const struct exp_run *run, const char *factor)
 {
-	struct json_object *arms =
-	    expjson_get_type(exp, "arms", json_type_array);
-	struct json_object *arm = NULL;
-	int i = expjson_count(run, "arm");
+	const struct exp_arm *arm;
+	/* an arm out of range reads as the first, as a count does */
+	int64_t a = run->arm >= 0 && run->arm <= 1000000000 ? run->arm : 0;
+	size_t i;
 
-	if (arms && i >= 0 && (size_t)i < json_object_array_length(arms))
-		arm = json_object_array_get_idx(arms, (size_t)i);
-	return expjson_str(expjson_get_type(arm, "settings", json_type_object),
-			   factor);
+	if ((uint64_t)a >= doc->nr_arms)
+		return "";
+	arm = &doc->arms[a];
+	for (i = 0; i < arm->nr_settings; i++)
+		if (!strcmp(str0(arm->settings[i].name), factor))
+			return str0(arm->settings[i].value);
+	return "";
 }
 
 /* Append e's why to sb; with the knob's names when words says so. */
-static void add_why(struct strbuf *sb, struct json_object *e, int words)
+static void add_why(struct strbuf *sb, const struct run_regime_doc *e,
+		    int words)
 {
 	if (sb->len)
 		strbuf_addstr(sb, "; ");
 	if (words)
-		strbuf_addf(sb, "%s (%s): ", expjson_str(e, "knob"),
-			    expjson_str(e, "canonical"));
-	strbuf_addstr(sb, expjson_str(e, "why"));
+		strbuf_addf(sb, "%s (%s): ", str0(e->knob), str0(e->canonical));
+	strbuf_addstr(sb, str0(e->why));
+}
+
+/* Free what a made entry holds. */
+static void entry_release(struct run_regime_doc *e)
+{
+	free(e->knob);
+	free(e->canonical);
+	free(e->object);
+	free(e->value);
+	free(e->state);
+	free(e->why);
+	memset(e, 0, sizeof(*e));
 }
 
 /*
  * One run's judgement of a bdflush line factor from the entries of its
- * judges: a new entry (state, value, why, canonical, object), or NULL
- * when the run has none of them.
+ * judges, into out (knob, canonical, object, value, state, why): false,
+ * out untouched, when the run has none of them.
  */
-static struct json_object *line_entry(struct json_object *exp,
-				      struct json_object *run,
-				      const char *factor,
-				      const struct knob_list *judges)
+static bool line_entry(const struct experiment_doc *doc,
+		       const struct exp_run *run, const char *factor,
+		       const struct knob_list *judges,
+		       struct run_regime_doc *out)
 {
 	struct strbuf why = STRBUF_INIT, names = STRBUF_INIT,
 		      values = STRBUF_INIT;
-	struct json_object *out, *first = NULL;
+	const struct run_regime_doc *first = NULL;
 	int reached = 0, not_reached = 0, n = 0;
-	const char *value = arm_value(exp, run, factor);
+	const char *value = arm_value(doc, run, factor);
 	size_t i;
 
 	for (i = 0; i < judges->nr; i++) {
-		struct json_object *e = entry_of(run, judges->v[i]);
-		const char *state = expjson_str(e, "state");
+		const struct run_regime_doc *e = entry_of(run, judges->v[i]);
 
 		if (!e)
 			continue;
 		if (!first)
 			first = e;
 		n++;
-		reached += !strcmp(state, "reached");
-		not_reached += !strcmp(state, "not_reached");
+		reached += !strcmp(str0(e->state), "reached");
+		not_reached += !strcmp(str0(e->state), "not_reached");
 		strbuf_addf(&names, "%s%s", names.len ? ", " : "",
-			    expjson_str(e, "canonical"));
+			    str0(e->canonical));
 		strbuf_addf(&values, "%s%s=%s", values.len ? " " : "",
-			    expjson_str(e, "knob"), expjson_str(e, "value"));
+			    str0(e->knob), str0(e->value));
 	}
 	if (!first) {
 		strbuf_release(&names);
 		strbuf_release(&values);
-		return NULL;
+		return false;
 	}
 	/* the reasons of the state the run is given: those that reached
 	 * it, or all of them */
 	for (i = 0; i < judges->nr; i++) {
-		struct json_object *e = entry_of(run, judges->v[i]);
-		const char *state = expjson_str(e, "state");
+		const struct run_regime_doc *e = entry_of(run, judges->v[i]);
 
-		if (e && *expjson_str(e, "why") &&
-		    (!reached || !strcmp(state, "reached")))
+		if (e && *str0(e->why) &&
+		    (!reached || !strcmp(str0(e->state), "reached")))
 			add_why(&why, e, judges->nr > 1);
 	}
-	out = json_object_new_object();
-	json_object_object_add(out, "knob", json_object_new_string(factor));
-	json_object_object_add(out, "canonical",
-			       json_object_new_string(names.buf));
-	json_object_object_add(
-	    out, "object",
-	    json_object_new_string(expjson_str(first, "object")));
-	json_object_object_add(
-	    out, "value", json_object_new_string(*value ? value : values.buf));
-	json_object_object_add(out, "state",
-			       json_object_new_string(reached ? "reached"
-						      : not_reached == n
-							  ? "not_reached"
-							  : "unknown"));
-	json_object_object_add(out, "why", json_object_new_string(why.buf));
-	strbuf_release(&why);
-	strbuf_release(&names);
+	memset(out, 0, sizeof(*out));
+	out->knob = xstrdup(factor);
+	out->canonical = strbuf_detach(&names, NULL);
+	out->object = xstrdup(str0(first->object));
+	out->value = *value ? xstrdup(value) : strbuf_detach(&values, NULL);
+	out->state = xstrdup(reached		? "reached"
+			     : not_reached == n ? "not_reached"
+						: "unknown");
+	out->why = strbuf_detach(&why, NULL);
 	strbuf_release(&values);
-	return out;
+	return true;
 }
+
+/* Each run's entry for a factor, in the order of runs (NULL where a run
+ * has none), and the entries made for a bdflush line. */
+struct factor_entries {
+	const struct run_regime_doc **e; /* nr_runs of them */
+	struct run_regime_doc *made;	 /* nr_runs of them */
+	size_t n;
+};
 
 /*
- * Each run's entry for factor, in the order of runs (a json null where
- * a run has none): its own entry, or for a bdflush line the entry
- * line_entry() makes of its fields'.
+ * Each run's entry for factor into fe: its own entry, or for a bdflush
+ * line the entry line_entry() makes of its fields'.
  */
-static struct json_object *factor_entries(struct json_object *exp,
-					  struct json_object *runs,
-					  const char *factor)
+static void factor_entries(const struct experiment_doc *doc, const char *factor,
+			   struct factor_entries *fe)
 {
-	struct json_object *out = json_object_new_array();
 	struct knob_list judges = {0};
-	size_t i, n = json_object_array_length(runs);
 	int line = knob_is_bdflush_line(factor);
+	size_t i;
 
+	fe->n = doc->nr_runs;
+	fe->e = xcalloc(fe->n + 1, sizeof(*fe->e));
+	fe->made = xcalloc(fe->n + 1, sizeof(*fe->made));
 	if (line)
-		line_judges(runs, &judges);
-	for (i = 0; i < n; i++) {
-		struct json_object *run = json_object_array_get_idx(runs, i);
+		line_judges(doc, &judges);
+	for (i = 0; i < fe->n; i++) {
+		const struct exp_run *run = &doc->runs[i];
 
-		json_object_array_add(
-		    out, line ? line_entry(exp, run, factor, &judges)
-			      : json_object_get(entry_of(run, factor)));
+		if (!line)
+			fe->e[i] = entry_of(run, factor);
+		else if (line_entry(doc, run, factor, &judges, &fe->made[i]))
+			fe->e[i] = &fe->made[i];
 	}
 	knob_list_release(&judges);
-	return out;
 }
 
-/* The entry of values for value, made when first seen. */
-static struct json_object *value_entry(struct json_object *values,
-				       const char *value)
+static void factor_entries_release(struct factor_entries *fe)
 {
-	size_t i, n = json_object_array_length(values);
-	struct json_object *v;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		v = json_object_array_get_idx(values, i);
-		if (!strcmp(expjson_str(v, "value"), value))
-			return v;
-	}
-	v = json_object_new_object();
-	json_object_object_add(v, "value", json_object_new_string(value));
-	json_object_object_add(v, "runs", json_object_new_int(0));
-	json_object_array_add(values, v);
+	for (i = 0; i < fe->n; i++)
+		entry_release(&fe->made[i]);
+	free(fe->made);
+	free(fe->e);
+}
+
+/* The entry of g's values for value, made when first seen. */
+static struct exp_regime_value *value_entry(struct exp_regime *g, size_t *alloc,
+					    const char *value)
+{
+	struct exp_regime_value *v;
+	size_t i;
+
+	for (i = 0; i < g->nr_values; i++)
+		if (!strcmp(g->values[i].value, value))
+			return &g->values[i];
+	ALLOC_GROW(g->values, g->nr_values + 1, *alloc);
+	v = &g->values[g->nr_values++];
+	memset(v, 0, sizeof(*v));
+	v->value = xstrdup(value);
 	return v;
 }
 
-/* One factor's entry, or NULL when a run reached it or none was judged. */
-static struct json_object *factor_regime(struct json_object *exp,
-					 struct json_object *runs,
-					 const char *factor)
+/* Free what g holds. */
+static void regime_release(struct exp_regime *g)
 {
-	struct json_object *entries = factor_entries(exp, runs, factor);
-	struct json_object *out = NULL, *values = json_object_new_array();
-	struct json_object *first = NULL, *unknown_why = NULL;
-	size_t i, n = json_object_array_length(entries);
-	int judged = 0, not_reached = 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(entries, i);
-		const char *state = expjson_str(e, "state");
-		struct json_object *v;
+	for (i = 0; i < g->nr_values; i++) {
+		free(g->values[i].value);
+		free(g->values[i].why);
+	}
+	free(g->values);
+	memset(g, 0, sizeof(*g));
+}
+
+/* One factor's entry into out: false, out empty, when a run reached it
+ * or none was judged. */
+static bool factor_regime(const struct experiment_doc *doc, const char *factor,
+			  struct exp_regime *out)
+{
+	const struct run_regime_doc *first = NULL, *unknown_why = NULL;
+	struct factor_entries fe;
+	int judged = 0, not_reached = 0;
+	size_t i, alloc = 0;
+	bool ret = false;
+
+	memset(out, 0, sizeof(*out));
+	factor_entries(doc, factor, &fe);
+	for (i = 0; i < fe.n; i++) {
+		const struct run_regime_doc *e = fe.e[i];
+		struct exp_regime_value *v;
 
 		if (!e)
 			continue;
 		judged++;
-		if (!strcmp(state, "reached")) {
-			json_object_put(values);
+		if (!strcmp(str0(e->state), "reached"))
 			goto out;
-		}
-		if (strcmp(state, "not_reached")) {
-			if (!unknown_why && *expjson_str(e, "why"))
+		if (strcmp(str0(e->state), "not_reached")) {
+			if (!unknown_why && *str0(e->why))
 				unknown_why = e;
 			continue;
 		}
 		not_reached++;
 		if (!first)
 			first = e;
-		v = value_entry(values, expjson_str(e, "value"));
-		json_object_object_add(
-		    v, "runs",
-		    json_object_new_int(expjson_count(v, "runs") + 1));
-		if (!expjson_get(v, "why"))
-			json_object_object_add(
-			    v, "why",
-			    json_object_new_string(expjson_str(e, "why")));
+		v = value_entry(out, &alloc, str0(e->value));
+		v->runs++;
+		if (!v->why)
+			v->why = xstrdup(str0(e->why));
 	}
-	if (!not_reached && !unknown_why) {
-		json_object_put(values);
+	if (!not_reached && !unknown_why)
 		goto out;
-	}
 	if (!first)
 		first = unknown_why;
-	out = json_object_new_object();
-	json_object_object_add(out, "factor", json_object_new_string(factor));
-	json_object_object_add(
-	    out, "state",
-	    json_object_new_string(not_reached ? "not_reached" : "unknown"));
+	out->factor = xstrdup(factor);
+	out->state = xstrdup(not_reached ? "not_reached" : "unknown");
 	if (!not_reached)
-		json_object_object_add(
-		    out, "why",
-		    json_object_new_string(expjson_str(unknown_why, "why")));
-	json_object_object_add(
-	    out, "canonical",
-	    json_object_new_string(expjson_str(first, "canonical")));
-	json_object_object_add(
-	    out, "object",
-	    json_object_new_string(expjson_str(first, "object")));
-	json_object_object_add(out, "runs", json_object_new_int(judged));
-	json_object_object_add(out, "not_reached",
-			       json_object_new_int(not_reached));
-	json_object_object_add(out, "values", values);
+		out->why = xstrdup(str0(unknown_why->why));
+	out->canonical = xstrdup(str0(first->canonical));
+	out->object = xstrdup(str0(first->object));
+	out->runs = judged;
+	out->not_reached = not_reached;
+	ret = true;
 out:
-	json_object_put(entries);
-	return out;
+	if (!ret)
+		regime_release(out);
+	factor_entries_release(&fe);
+	return ret;
 }
 
-void regime_analyze_json(struct json_object *exp)
+void regime_analyze(struct experiment_doc *doc)
 {
-	struct json_object *factors =
-	    expjson_get_type(exp, "factors", json_type_array);
-	struct json_object *runs =
-	    expjson_get_type(exp, "runs", json_type_array);
-	struct json_object *out = json_object_new_array();
-	size_t i, n = factors ? json_object_array_length(factors) : 0;
+	size_t i, alloc = 0;
 
-	for (i = 0; runs && i < n; i++) {
-		struct json_object *f = json_object_array_get_idx(factors, i);
-		struct json_object *g;
+	exp_regimes_free(doc->regimes, doc->nr_regimes);
+	doc->regimes = NULL;
+	doc->nr_regimes = 0;
+	doc->has_regimes = MODEL_SET;
+	for (i = 0; i < doc->nr_factors; i++) {
+		const struct exp_factor *f = &doc->factors[i];
 
-		if (strcmp(expjson_str(f, "kind"), "knob") ||
-		    !*expjson_str(f, "name"))
+		if (strcmp(str0(f->kind), "knob") || !*str0(f->name))
 			continue;
-		g = factor_regime(exp, runs, expjson_str(f, "name"));
-		if (g)
-			json_object_array_add(out, g);
+		ALLOC_GROW(doc->regimes, doc->nr_regimes + 1, alloc);
+		if (factor_regime(doc, f->name, &doc->regimes[doc->nr_regimes]))
+			doc->nr_regimes++;
 	}
-	json_object_object_add(exp, "regimes", out);
 }

@@ -7,19 +7,19 @@
 #ifndef IOTRIAL_REGIME_H
 #define IOTRIAL_REGIME_H
 
-#include <json-c/json.h>
+struct experiment_doc; /* model/experiment_doc.h */
 
 /*
- * Set exp's "regimes": one entry per knob factor that no run reached and
- * at least one run was judged on ({"factor", "state": "not_reached",
- * "canonical", "object", "runs", "not_reached", "values": [{"value",
- * "runs", "why"}]}, the why of each value's first run not reached), and
- * one per knob factor none of whose runs could be judged but whose
- * family said why ({"factor", "state": "unknown", "why", ...,
- * "not_reached": 0, "values": []}: a raw knob); an empty array when
- * there is none. Reads the runs as untrusted: anything malformed is
- * skipped.
+ * Set doc's regimes (has_regimes MODEL_SET, the ones it held freed):
+ * one entry per knob factor that no run reached and at least one run
+ * was judged on (state "not_reached", canonical, object, runs,
+ * not_reached, and per value its runs not reached and the why of the
+ * first of them), and one per knob factor none of whose runs could be
+ * judged but whose family said why (state "unknown", why, not_reached
+ * 0, no values: a raw knob); none when there is neither. Reads the
+ * runs' regime entries and the arms' settings as untrusted: a member
+ * they lack reads as "".
  */
-void regime_analyze_json(struct json_object *exp);
+void regime_analyze(struct experiment_doc *doc);
 
 #endif
