@@ -268,8 +268,15 @@ int experiment_analyze_json(struct json_object *exp,
 		experiment_doc_release(&doc);
 	}
 	ret = factorial_analyze_json(exp, in, nr_arms, &opts, err);
-	if (!ret)
-		scaling_analyze_json(exp);
+	if (!ret) {
+		struct experiment_doc doc;
+
+		if (!exp_scaling_doc_from_tree(exp, &doc, NULL)) {
+			scaling_analyze(&doc);
+			exp_scaling_into_tree(exp, &doc);
+		}
+		experiment_doc_release(&doc);
+	}
 	/* verdicts, effects and scaling rows, all marked alike (also when
 	 * the factors failed: the tree is kept). A tree that does not
 	 * decode (diff's, holding a stored experiment's runs of another
