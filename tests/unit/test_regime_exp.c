@@ -17,7 +17,8 @@
 #include "core/knob/knob.h"
 #include "core/model/run_doc.h"
 #include "core/observe/regime_obs.h"
-#include "core/experiment/regime_json.h"
+#include "core/experiment/regime.h"
+#include "core/model/model_tree.h"
 #include "core/report/regime_text.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -79,6 +80,18 @@ static struct json_object *exp_with(const char *const *states, int n)
 	return exp;
 }
 
+/* exp's "regimes" as experiment_analyze_json() sets them: the tree
+ * decoded, the typed stage, its member put back. */
+static void regimes_on_tree(struct json_object *exp)
+{
+	struct experiment_doc doc;
+
+	assert_int_equal(exp_regimes_doc_from_tree(exp, &doc, NULL), 0);
+	regime_analyze(&doc);
+	exp_regimes_into_tree(exp, &doc);
+	experiment_doc_release(&doc);
+}
+
 /* exp's "regimes", or NULL when it has none. */
 static struct json_object *regimes_of(struct json_object *exp)
 {
@@ -101,7 +114,7 @@ static void test_experiment_regimes(void **state)
 	struct strbuf out = STRBUF_INIT;
 
 	(void)state;
-	regime_analyze_json(exp);
+	regimes_on_tree(exp);
 	g = regimes_of(exp);
 	assert_non_null(g);
 	assert_int_equal(json_object_array_length(g), 1);
@@ -125,7 +138,7 @@ static void test_experiment_regimes(void **state)
 	json_object_put(exp);
 	/* one run that reached it: the knob could matter, no entry */
 	exp = exp_with(one, 4);
-	regime_analyze_json(exp);
+	regimes_on_tree(exp);
 	assert_null(regimes_of(exp));
 	strbuf_reset(&out);
 	report_regimes_text(exp, &out);
@@ -163,7 +176,7 @@ static void test_experiment_unknown(void **state)
 	size_t i;
 
 	(void)state;
-	regime_analyze_json(exp);
+	regimes_on_tree(exp);
 	g = regimes_of(exp);
 	assert_non_null(g);
 	assert_int_equal(json_object_array_length(g), 1);
@@ -195,7 +208,7 @@ static void test_experiment_unknown(void **state)
 
 		json_object_object_add(e, "why", json_object_new_string(""));
 	}
-	regime_analyze_json(exp);
+	regimes_on_tree(exp);
 	assert_null(regimes_of(exp));
 	json_object_put(exp);
 
@@ -338,11 +351,167 @@ static void test_observations(void **state)
 	free(t.devs);
 }
 
+/* Entry i of run r: knob at value, state and why, judged as canonical. */
+static void typed_entry(struct exp_run *r, size_t i, const char *knob,
+			const char *canonical, const char *value,
+			const char *state, const char *why)
+{
+	struct run_regime_doc *e = &r->run->regime[i];
+
+	e->knob = xstrdup(knob);
+	e->canonical = xstrdup(canonical);
+	e->object = xstrdup("system");
+	e->value = xstrdup(value);
+	e->state = xstrdup(state);
+	e->why = xstrdup(why);
+}
+
+/*
+ * A document varying the bdflush line over two values that differ in
+ * nfract only, four runs (arm i % 2) whose nfract is not reached but in
+ * run reached_run (-1: none); interval, alike in both, is reached in
+ * every run and does not judge the line.
+ */
+static void typed_line_doc(struct experiment_doc *doc, int reached_run)
+{
+	static const char *const line[2] = {"10 0 0 0 500 3000 60 0 0",
+					    "80 0 0 0 500 3000 60 0 0"};
+	size_t i;
+	int a;
+
+	experiment_doc_init(doc);
+	doc->factors = xcalloc(1, sizeof(*doc->factors));
+	doc->nr_factors = 1;
+	doc->has_factors = MODEL_SET;
+	doc->factors[0].name = xstrdup("bdflush");
+	doc->factors[0].kind = xstrdup("knob");
+	doc->arms = xcalloc(2, sizeof(*doc->arms));
+	doc->nr_arms = 2;
+	for (a = 0; a < 2; a++) {
+		struct exp_arm *arm = &doc->arms[a];
+
+		arm->arm = a;
+		arm->settings = xcalloc(1, sizeof(*arm->settings));
+		arm->nr_settings = 1;
+		arm->has_settings = MODEL_SET;
+		arm->settings[0].name = xstrdup("bdflush");
+		arm->settings[0].value = xstrdup(line[a]);
+	}
+	doc->runs = xcalloc(4, sizeof(*doc->runs));
+	doc->nr_runs = 4;
+	for (i = 0; i < 4; i++) {
+		struct exp_run *r = &doc->runs[i];
+
+		r->arm = (int64_t)(i % 2);
+		r->run = xcalloc(1, sizeof(*r->run));
+		r->run->regime = xcalloc(2, sizeof(*r->run->regime));
+		r->run->nr_regime = 2;
+		r->run->has_regime = MODEL_SET;
+		typed_entry(r, 0, "bdflush.interval",
+			    "vm.dirty_writeback_centisecs", "500", "reached",
+			    "flushed every 5 s");
+		typed_entry(r, 1, "bdflush.nfract", "vm.dirty_background_ratio",
+			    i % 2 ? "80" : "10",
+			    (int)i == reached_run ? "reached" : "not_reached",
+			    i % 2 ? "dirty memory peaked at 90 MiB"
+				  : "dirty memory peaked at 9 MiB");
+	}
+}
+
+/*
+ * The typed stage on a document built by hand: a bdflush line is judged
+ * by the field that differs between its values, each value named as
+ * given; a stale entry is replaced; one run that reached it leaves no
+ * entry, and the member is there, empty.
+ */
+static void test_typed_line(void **state)
+{
+	struct experiment_doc doc;
+	const struct exp_regime *g;
+
+	(void)state;
+	typed_line_doc(&doc, -1);
+	/* what an earlier analysis left: replaced, not kept */
+	doc.regimes = xcalloc(1, sizeof(*doc.regimes));
+	doc.nr_regimes = 1;
+	doc.regimes[0].factor = xstrdup("stale");
+	regime_analyze(&doc);
+	assert_int_equal(doc.has_regimes, MODEL_SET);
+	assert_int_equal(doc.nr_regimes, 1);
+	g = &doc.regimes[0];
+	assert_string_equal(g->factor, "bdflush");
+	assert_string_equal(g->state, "not_reached");
+	assert_null(g->why);
+	assert_string_equal(g->canonical, "vm.dirty_background_ratio");
+	assert_string_equal(g->object, "system");
+	assert_int_equal(g->runs, 4);
+	assert_int_equal(g->not_reached, 4);
+	assert_int_equal(g->nr_values, 2);
+	assert_string_equal(g->values[0].value, "10 0 0 0 500 3000 60 0 0");
+	assert_int_equal(g->values[0].runs, 2);
+	/* one judge: its reason without the knob's names */
+	assert_string_equal(g->values[0].why, "dirty memory peaked at 9 MiB");
+	assert_string_equal(g->values[1].value, "80 0 0 0 500 3000 60 0 0");
+	assert_string_equal(g->values[1].why, "dirty memory peaked at 90 MiB");
+	experiment_doc_release(&doc);
+
+	typed_line_doc(&doc, 3);
+	regime_analyze(&doc);
+	assert_int_equal(doc.has_regimes, MODEL_SET);
+	assert_int_equal(doc.nr_regimes, 0);
+	experiment_doc_release(&doc);
+}
+
+/*
+ * The bridge: "regimes" replaced where the tree had it, the members
+ * around it in their order; an empty one is an empty array.
+ */
+static void test_bridge_in_place(void **state)
+{
+	static const char *const order[] = {"a", "regimes", "b"};
+	struct json_object *exp = json_object_new_object(), *g;
+	struct experiment_doc doc;
+	size_t i = 0;
+
+	(void)state;
+	json_object_object_add(exp, "a", json_object_new_int(1));
+	json_object_object_add(exp, "regimes", json_object_new_string("old"));
+	json_object_object_add(exp, "b", json_object_new_int(2));
+	typed_line_doc(&doc, -1);
+	regime_analyze(&doc);
+	exp_regimes_into_tree(exp, &doc);
+	json_object_object_foreach(exp, key, val)
+	{
+		(void)val;
+		assert_true(i < 3);
+		assert_string_equal(key, order[i++]);
+	}
+	g = json_object_object_get(exp, "regimes");
+	assert_int_equal(json_object_array_length(g), 1);
+	g = json_object_array_get_idx(g, 0);
+	assert_string_equal(
+	    json_object_get_string(json_object_object_get(g, "factor")),
+	    "bdflush");
+	assert_null(json_object_object_get(g, "why"));
+	experiment_doc_release(&doc);
+	experiment_doc_init(&doc);
+	regime_analyze(&doc);
+	exp_regimes_into_tree(exp, &doc);
+	assert_string_equal(
+	    json_object_to_json_string_ext(
+		json_object_object_get(exp, "regimes"), JSON_C_TO_STRING_PLAIN),
+	    "[]");
+	experiment_doc_release(&doc);
+	json_object_put(exp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_experiment_regimes),
 	    cmocka_unit_test(test_experiment_unknown),
+	    cmocka_unit_test(test_typed_line),
+	    cmocka_unit_test(test_bridge_in_place),
 	    cmocka_unit_test(test_observations),
 	};
 

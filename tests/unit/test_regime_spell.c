@@ -25,10 +25,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <cmocka.h>
-#include <json-c/json.h>
 #include "core/knob/knob.h"
 #include "core/knob/plan.h"
-#include "core/experiment/regime_json.h"
+#include "core/experiment/regime.h"
+#include "core/model/model_json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -385,49 +385,38 @@ static enum knob_regime judgement(const struct knob_change *c,
 	return g;
 }
 
-/* A run of arm a whose regime entries are the plan's, judged on o as a
+/* Run r of arm a, its regime entries the plan's, judged on o as a
  * trial judges them. */
-static struct json_object *run_of(int a, const struct knob_plan *p,
-				  const struct knob_obs *o)
+static void run_of(struct exp_run *r, int a, const struct knob_plan *p,
+		   const struct knob_obs *o)
 {
-	struct json_object *run = json_object_new_object();
-	struct json_object *inner = json_object_new_object();
-	struct json_object *list = json_object_new_array();
 	size_t i;
 
+	r->arm = a;
+	r->run = xcalloc(1, sizeof(*r->run));
+	r->run->regime = xcalloc(p->nr + 1, sizeof(*r->run->regime));
+	r->run->nr_regime = p->nr;
+	r->run->has_regime = MODEL_SET;
 	for (i = 0; i < p->nr; i++) {
 		const struct knob_change *c = &p->v[i];
+		struct run_regime_doc *e = &r->run->regime[i];
 		struct strbuf as = STRBUF_INIT, why = STRBUF_INIT;
 		enum knob_regime g =
 		    knob_judge(&c->k, c->canon.buf, o, &as, &why);
-		struct json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "knob",
-				       json_object_new_string(c->input_name));
-		json_object_object_add(e, "canonical",
-				       json_object_new_string(as.buf));
-		json_object_object_add(e, "object",
-				       json_object_new_string(c->k.object));
-		json_object_object_add(e, "value",
-				       json_object_new_string(c->canon.buf));
-		json_object_object_add(
-		    e, "state", json_object_new_string(knob_regime_name(g)));
-		json_object_object_add(e, "why",
-				       json_object_new_string(why.buf));
-		json_object_array_add(list, e);
-		strbuf_release(&as);
-		strbuf_release(&why);
+		e->knob = xstrdup(c->input_name);
+		e->canonical = strbuf_detach(&as, NULL);
+		e->object = xstrdup(c->k.object);
+		e->value = xstrdup(c->canon.buf);
+		e->state = xstrdup(knob_regime_name(g));
+		e->why = strbuf_detach(&why, NULL);
 	}
-	json_object_object_add(inner, "regime", list);
-	json_object_object_add(run, "arm", json_object_new_int(a));
-	json_object_object_add(run, "run", inner);
-	return run;
 }
 
 /*
- * The "regimes" of an experiment varying sp over its two values (plans
- * p[0], p[1]), two blocks of runs all observed as o, without the
- * factor's name (the one thing spellings may differ in), into out.
+ * The regimes of an experiment varying sp over its two values (plans
+ * p[0], p[1]), two blocks of runs all observed as o, as text without
+ * the factor's name (the one thing spellings may differ in), into out.
  * With no_values, without the values' names too: a line of several
  * knobs is named by its value as given, a knob by its canonical value.
  */
@@ -435,47 +424,48 @@ static void regimes_of(const struct spelled *sp, const struct knob_plan *p,
 		       const struct knob_obs *o, int no_values,
 		       struct strbuf *out)
 {
-	struct json_object *exp = json_object_new_object();
-	struct json_object *factors = json_object_new_array();
-	struct json_object *f = json_object_new_object();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *runs = json_object_new_array();
-	struct json_object *g;
-	size_t i;
+	struct experiment_doc doc;
+	size_t i, j;
 	int a;
 
-	json_object_object_add(f, "name", json_object_new_string(sp->name));
-	json_object_object_add(f, "kind", json_object_new_string("knob"));
-	json_object_array_add(factors, f);
-	json_object_object_add(exp, "factors", factors);
+	experiment_doc_init(&doc);
+	doc.factors = xcalloc(1, sizeof(*doc.factors));
+	doc.nr_factors = 1;
+	doc.has_factors = MODEL_SET;
+	doc.factors[0].name = xstrdup(sp->name);
+	doc.factors[0].kind = xstrdup("knob");
+	doc.arms = xcalloc(2, sizeof(*doc.arms));
+	doc.nr_arms = 2;
 	for (a = 0; a < 2; a++) {
-		struct json_object *arm = json_object_new_object();
-		struct json_object *set = json_object_new_object();
-
-		json_object_object_add(set, sp->name,
-				       json_object_new_string(sp->values[a]));
-		json_object_object_add(arm, "settings", set);
-		json_object_array_add(arms, arm);
+		doc.arms[a].arm = a;
+		doc.arms[a].settings =
+		    xcalloc(1, sizeof(*doc.arms[a].settings));
+		doc.arms[a].nr_settings = 1;
+		doc.arms[a].has_settings = MODEL_SET;
+		doc.arms[a].settings[0].name = xstrdup(sp->name);
+		doc.arms[a].settings[0].value = xstrdup(sp->values[a]);
 	}
-	json_object_object_add(exp, "arms", arms);
+	doc.runs = xcalloc(4, sizeof(*doc.runs));
+	doc.nr_runs = 4;
 	for (i = 0; i < 4; i++)
-		json_object_array_add(runs, run_of((int)(i % 2), &p[i % 2], o));
-	json_object_object_add(exp, "runs", runs);
-	regime_analyze_json(exp);
-	g = json_object_object_get(exp, "regimes");
-	for (i = 0; g && i < json_object_array_length(g); i++) {
-		struct json_object *e = json_object_array_get_idx(g, i);
-		struct json_object *v = json_object_object_get(e, "values");
-		size_t j;
+		run_of(&doc.runs[i], (int)(i % 2), &p[i % 2], o);
+	regime_analyze(&doc);
+	assert_int_equal(doc.has_regimes, MODEL_SET);
+	for (i = 0; i < doc.nr_regimes; i++) {
+		const struct exp_regime *g = &doc.regimes[i];
 
-		json_object_object_del(e, "factor");
-		for (j = 0; no_values && j < json_object_array_length(v); j++)
-			json_object_object_del(json_object_array_get_idx(v, j),
-					       "value");
+		strbuf_addf(out, "[%s|%s|%s|%s|%lld/%lld", g->state,
+			    g->why ? g->why : "-", g->canonical, g->object,
+			    (long long)g->not_reached, (long long)g->runs);
+		for (j = 0; j < g->nr_values; j++)
+			strbuf_addf(out, " {%s%s%lld: %s}",
+				    no_values ? "" : g->values[j].value,
+				    no_values ? "" : " ",
+				    (long long)g->values[j].runs,
+				    g->values[j].why ? g->values[j].why : "-");
+		strbuf_addch(out, ']');
 	}
-	strbuf_addstr(
-	    out, json_object_to_json_string_ext(g, JSON_C_TO_STRING_PLAIN));
-	json_object_put(exp);
+	experiment_doc_release(&doc);
 }
 
 #define NR_FIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
@@ -574,7 +564,7 @@ static void test_spellings_judged_alike(void **state)
 		struct knob_plan ref[2];
 		struct spelled ref_sp;
 		struct knob_ctx ctx;
-		int seen[3] = {0};
+		int seen[3] = {0}, entries = 0;
 
 		ctx_fake(&ctx);
 		spelled_split(row->spellings[0], &ref_sp);
@@ -601,11 +591,19 @@ static void test_spellings_judged_alike(void **state)
 			for (a = 0; a < 2; a++)
 				seen[judgement(&ref[a].v[0], &fixtures[f],
 					       &sb)]++;
+			/* a fixture that misses both values: an entry */
+			strbuf_reset(&sb);
+			regimes_of(&ref_sp, ref, &fixtures[f], 0, &sb);
+			if (strstr(sb.buf, "[not_reached|"))
+				entries++;
 			strbuf_release(&sb);
 		}
 		if (row->judged && !(seen[KNOB_REGIME_REACHED] &&
 				     seen[KNOB_REGIME_NOT_REACHED]))
 			mismatch("no fixture both reaches and misses '%s'",
+				 row->spellings[0]);
+		if (row->judged && !entries)
+			mismatch("no experiment of '%s' has a regimes entry",
 				 row->spellings[0]);
 		for (a = 0; a < 2; a++)
 			knob_plan_release(&ref[a]);

@@ -21,7 +21,9 @@
 #include <json-c/json.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/scaling.h"
+#include "core/model/model_tree.h"
 #include "core/report/report.h"
+#include "util/xalloc.h"
 #include "util/banned.h"
 
 #define RUNS 5
@@ -326,6 +328,130 @@ static void test_number(void **state)
 	assert_int_equal(scaling_number(NULL, &v), -EINVAL);
 }
 
+/*
+ * A document by hand: factor clients over values (nr), one arm each in
+ * that order, arm a's median medians[a] (NaN: null) with an interval
+ * 5% either side and 5 runs.
+ */
+static void typed_doc(struct experiment_doc *doc, const char *const *values,
+		      size_t nr, const double *medians)
+{
+	size_t a;
+
+	experiment_doc_init(doc);
+	doc->factors = xcalloc(1, sizeof(*doc->factors));
+	doc->nr_factors = 1;
+	doc->has_factors = MODEL_SET;
+	doc->factors[0].name = xstrdup("clients");
+	doc->factors[0].kind = xstrdup("param");
+	doc->factors[0].values = xcalloc(nr, sizeof(char *));
+	doc->factors[0].nr_values = nr;
+	doc->arms = xcalloc(nr, sizeof(*doc->arms));
+	doc->nr_arms = nr;
+	for (a = 0; a < nr; a++) {
+		struct exp_arm *arm = &doc->arms[a];
+
+		doc->factors[0].values[a] = xstrdup(values[a]);
+		arm->arm = (int64_t)a;
+		arm->summary = xcalloc(1, sizeof(*arm->summary));
+		arm->summary->n = 5;
+		arm->summary->median = medians[a];
+		arm->summary->ci_low = medians[a] * 0.95;
+		arm->summary->ci_high = medians[a] * 1.05;
+	}
+}
+
+/*
+ * The typed stage on a document built by hand: rows in the values'
+ * numeric order with their arms' numbers, an arm without a median has
+ * none and no ratio; rows an earlier analysis left are replaced; a
+ * factor that is not numeric leaves no scaling at all.
+ */
+static void test_typed(void **state)
+{
+	static const char *const clients[] = {"4", "1", "16"};
+	static const char *const words[] = {"few", "many"};
+	const double medians[] = {400, 100, NAN};
+	struct experiment_doc doc;
+	const struct exp_scaling_row *r;
+
+	(void)state;
+	typed_doc(&doc, clients, 3, medians);
+	doc.scaling = xcalloc(1, sizeof(*doc.scaling));
+	doc.nr_scaling = 1;
+	doc.scaling[0].factor = xstrdup("stale");
+	scaling_analyze(&doc);
+	assert_int_equal(doc.has_scaling, MODEL_SET);
+	assert_int_equal(doc.nr_scaling, 3);
+	r = doc.scaling;
+	assert_string_equal(r[0].value, "1");
+	assert_int_equal(r[0].arm, 1);
+	assert_string_equal(r[1].value, "4");
+	assert_int_equal(r[1].arm, 0);
+	assert_string_equal(r[2].value, "16");
+	assert_int_equal(r[2].arm, 2);
+	assert_string_equal(r[1].factor, "clients");
+	assert_int_equal(r[1].nr_within, 0);
+	assert_int_equal(r[1].baseline_arm, 1);
+	assert_int_equal(r[1].has_median, MODEL_SET);
+	assert_true(r[1].median == 400);
+	assert_int_equal(r[1].has_ci_low, MODEL_SET);
+	assert_true(r[1].ci_high == 420);
+	assert_int_equal(r[1].has_n, MODEL_SET);
+	assert_int_equal(r[1].n, 5);
+	assert_true(r[0].ratio_to_first == 1);
+	assert_true(r[1].ratio_to_first == 4);
+	assert_int_equal(r[2].has_median, MODEL_ABSENT);
+	assert_int_equal(r[2].has_ci_low, MODEL_ABSENT);
+	assert_true(isnan(r[2].ratio_to_first));
+	experiment_doc_release(&doc);
+
+	typed_doc(&doc, words, 2, medians);
+	doc.scaling = xcalloc(1, sizeof(*doc.scaling));
+	doc.nr_scaling = 1;
+	doc.has_scaling = MODEL_SET;
+	scaling_analyze(&doc);
+	assert_int_equal(doc.has_scaling, MODEL_ABSENT);
+	assert_int_equal(doc.nr_scaling, 0);
+	experiment_doc_release(&doc);
+}
+
+/* The bridge: the tree's "scaling" goes, and comes back last when the
+ * document has rows, as the tree's stage did. */
+static void test_bridge_last(void **state)
+{
+	static const char *const clients[] = {"1", "2"};
+	static const char *const order[] = {"scaling_before", "b", "scaling"};
+	const double medians[] = {100, 150};
+	struct json_object *exp = json_object_new_object();
+	struct experiment_doc doc;
+	size_t i = 0;
+
+	(void)state;
+	json_object_object_add(exp, "scaling_before", json_object_new_int(0));
+	json_object_object_add(exp, "scaling", json_object_new_string("old"));
+	json_object_object_add(exp, "b", json_object_new_int(2));
+	typed_doc(&doc, clients, 2, medians);
+	scaling_analyze(&doc);
+	exp_scaling_into_tree(exp, &doc);
+	json_object_object_foreach(exp, key, val)
+	{
+		(void)val;
+		assert_true(i < 3);
+		assert_string_equal(key, order[i++]);
+	}
+	assert_int_equal(
+	    json_object_array_length(json_object_object_get(exp, "scaling")),
+	    2);
+	experiment_doc_release(&doc);
+	experiment_doc_init(&doc);
+	scaling_analyze(&doc);
+	exp_scaling_into_tree(exp, &doc);
+	assert_null(json_object_object_get(exp, "scaling"));
+	experiment_doc_release(&doc);
+	json_object_put(exp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +459,8 @@ int main(void)
 	    cmocka_unit_test(test_two_factors),
 	    cmocka_unit_test(test_which_factors),
 	    cmocka_unit_test(test_number),
+	    cmocka_unit_test(test_typed),
+	    cmocka_unit_test(test_bridge_last),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

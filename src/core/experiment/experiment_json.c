@@ -16,7 +16,7 @@
 #include "factorial.h"
 #include "scaling.h"
 #include "result_json.h"
-#include "regime_json.h"
+#include "regime.h"
 #include "../model/model_tree.h"
 #include "../report/suspect.h"
 #include "../../util/error.h"
@@ -256,7 +256,17 @@ int experiment_analyze_json(struct json_object *exp,
 			       analysis_verdicts_json(&an, in, &opts));
 	json_object_object_add(exp, "baseline",
 			       json_object_new_int((int)opts.baseline));
-	regime_analyze_json(exp);
+	{
+		/* the typed stage on the tree (model/model_tree.h); a tree
+		 * that does not decode keeps what it had */
+		struct experiment_doc doc;
+
+		if (!exp_regimes_doc_from_tree(exp, &doc, NULL)) {
+			regime_analyze(&doc);
+			exp_regimes_into_tree(exp, &doc);
+		}
+		experiment_doc_release(&doc);
+	}
 	{
 		/* the factorial stage on a document (model_tree.h's bridge):
 		 * factors or arms that do not decode have no effects */
@@ -269,8 +279,15 @@ int experiment_analyze_json(struct json_object *exp,
 		experiment_doc_release(&fd);
 		strbuf_release(&derr);
 	}
-	if (!ret)
-		scaling_analyze_json(exp);
+	if (!ret) {
+		struct experiment_doc doc;
+
+		if (!exp_scaling_doc_from_tree(exp, &doc, NULL)) {
+			scaling_analyze(&doc);
+			exp_scaling_into_tree(exp, &doc);
+		}
+		experiment_doc_release(&doc);
+	}
 	/* verdicts, effects and scaling rows, all marked alike (also when
 	 * the factors failed: the tree is kept). A tree that does not
 	 * decode (diff's, holding a stored experiment's runs of another

@@ -1,5 +1,5 @@
 /*
- * Scaling rows of an experiment object (scaling.h): read from the
+ * Scaling rows of an experiment document (scaling.h): read from the
  * factors and the arms' summaries only, so a stored experiment gets the
  * same rows when it is analysed again, and a report needs nothing else.
  */
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "scaling.h"
+#include "../model/model_json.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -32,10 +33,9 @@ int scaling_number(const char *text, double *out)
 	return 0;
 }
 
-/* The factors as read from an experiment object. */
+/* The factors as read from an experiment document. */
 struct sc_factors {
-	struct json_object **values; /* each factor's "values" array */
-	const char **names;
+	const struct exp_factor *f; /* nr of them */
 	unsigned nr;
 	size_t nr_arms;
 	unsigned *levels; /* nr_arms x nr: each arm's level of each factor */
@@ -43,59 +43,52 @@ struct sc_factors {
 
 static void sc_release(struct sc_factors *fs)
 {
-	free(fs->values);
-	free(fs->names);
 	free(fs->levels);
 }
 
-/* The index of the string value in vals, or -1. */
-static int value_index(struct json_object *vals, struct json_object *v)
+/* The index of value in factor f's values, or -1 (NULL: -1). */
+static int value_index(const struct exp_factor *f, const char *value)
 {
-	size_t i, n = json_object_array_length(vals);
+	size_t i;
 
-	if (!json_object_is_type(v, json_type_string))
+	if (!value)
 		return -1;
-	for (i = 0; i < n; i++) {
-		struct json_object *x = json_object_array_get_idx(vals, i);
-
-		if (json_object_is_type(x, json_type_string) &&
-		    !strcmp(json_object_get_string(x),
-			    json_object_get_string(v)))
+	for (i = 0; i < f->nr_values; i++)
+		if (!strcmp(f->values[i], value))
 			return (int)i;
-	}
 	return -1;
 }
 
-/* Read exp's factors and each arm's levels; false when they are not
- * one arm per combination of string values. */
-static bool read_factors(struct sc_factors *fs, struct json_object *exp,
-			 struct json_object *arms)
+/* The value arm sets factor name to, or NULL. */
+static const char *setting(const struct exp_arm *arm, const char *name)
 {
-	struct json_object *factors;
+	size_t i;
+
+	for (i = 0; i < arm->nr_settings; i++)
+		if (arm->settings[i].name &&
+		    !strcmp(arm->settings[i].name, name))
+			return arm->settings[i].value;
+	return NULL;
+}
+
+/* Read doc's factors and each arm's levels; false when they are not
+ * one arm per combination of values. */
+static bool read_factors(struct sc_factors *fs,
+			 const struct experiment_doc *doc)
+{
 	size_t i, product = 1;
 	unsigned f;
 
 	memset(fs, 0, sizeof(*fs));
-	if (!json_object_object_get_ex(exp, "factors", &factors) ||
-	    !json_object_is_type(factors, json_type_array) ||
-	    !json_object_array_length(factors))
+	if (!doc->nr_factors)
 		return false;
-	fs->nr = (unsigned)json_object_array_length(factors);
-	fs->nr_arms = json_object_array_length(arms);
-	fs->values = xcalloc(fs->nr, sizeof(*fs->values));
-	fs->names = xcalloc(fs->nr, sizeof(*fs->names));
+	fs->f = doc->factors;
+	fs->nr = (unsigned)doc->nr_factors;
+	fs->nr_arms = doc->nr_arms;
 	for (f = 0; f < fs->nr; f++) {
-		struct json_object *fo = json_object_array_get_idx(factors, f);
-		struct json_object *name = json_object_object_get(fo, "name");
-		struct json_object *vals = json_object_object_get(fo, "values");
-
-		if (!json_object_is_type(name, json_type_string) ||
-		    !json_object_is_type(vals, json_type_array) ||
-		    !json_object_array_length(vals))
+		if (!fs->f[f].name || !fs->f[f].nr_values)
 			return false;
-		fs->names[f] = json_object_get_string(name);
-		fs->values[f] = vals;
-		product *= json_object_array_length(vals);
+		product *= fs->f[f].nr_values;
 		if (product > fs->nr_arms)
 			return false;
 	}
@@ -103,18 +96,14 @@ static bool read_factors(struct sc_factors *fs, struct json_object *exp,
 		return false;
 	fs->levels = xcalloc(fs->nr_arms * fs->nr, sizeof(*fs->levels));
 	for (i = 0; i < fs->nr_arms; i++) {
-		struct json_object *arm = json_object_array_get_idx(arms, i);
-		struct json_object *set =
-		    json_object_object_get(arm, "settings");
 		size_t rest = i;
 
 		/* the last factor varies fastest (experiment_plan()); a
 		 * setting that names a value says so itself */
 		for (f = fs->nr; f-- > 0;) {
-			size_t nv = json_object_array_length(fs->values[f]);
+			size_t nv = fs->f[f].nr_values;
 			int l = value_index(
-			    fs->values[f],
-			    json_object_object_get(set, fs->names[f]));
+			    &fs->f[f], setting(&doc->arms[i], fs->f[f].name));
 
 			fs->levels[i * fs->nr + f] =
 			    l >= 0 ? (unsigned)l : (unsigned)(rest % nv);
@@ -127,16 +116,14 @@ static bool read_factors(struct sc_factors *fs, struct json_object *exp,
 /* Factor f's values as numbers, in nums; false when one is not. */
 static bool numeric(const struct sc_factors *fs, unsigned f, double *nums)
 {
-	size_t i, n = json_object_array_length(fs->values[f]);
+	const struct exp_factor *fo = &fs->f[f];
+	size_t i;
 
-	if (n < 2 || !strcmp(fs->names[f], "label") ||
-	    !strcmp(fs->names[f], "arm"))
+	if (fo->nr_values < 2 || !strcmp(fo->name, "label") ||
+	    !strcmp(fo->name, "arm"))
 		return false;
-	for (i = 0; i < n; i++)
-		if (scaling_number(
-			json_object_get_string(
-			    json_object_array_get_idx(fs->values[f], i)),
-			&nums[i]))
+	for (i = 0; i < fo->nr_values; i++)
+		if (scaling_number(fo->values[i], &nums[i]))
 			return false;
 	return true;
 }
@@ -161,60 +148,64 @@ static long arm_with(const struct sc_factors *fs, size_t a, unsigned f,
 	return -1;
 }
 
-static void copy_member(struct json_object *to, struct json_object *from,
-			const char *key)
+/* The median of arm, or NaN when it has none. */
+static double arm_median(const struct exp_arm *arm)
 {
-	struct json_object *v;
-
-	if (json_object_object_get_ex(from, key, &v) && v)
-		json_object_object_add(to, key, json_object_get(v));
+	return arm->summary && isfinite(arm->summary->median)
+		   ? arm->summary->median
+		   : NAN;
 }
 
-/* The row of arm b at level l of factor f; first: the median of the
- * group's first arm, first_arm. */
-static struct json_object *row(const struct sc_factors *fs,
-			       struct json_object *arms, unsigned f, size_t b,
-			       unsigned l, double first, size_t first_arm)
+/* Set the number *to (presence *has) to v when it is finite. */
+static void set_num(double *to, uint8_t *has, double v)
 {
-	struct json_object *arm = json_object_array_get_idx(arms, b);
-	struct json_object *r = json_object_new_object();
-	struct json_object *within = json_object_new_object();
-	struct json_object *m = json_object_object_get(arm, "median");
-	double median = m ? json_object_get_double(m) : NAN;
+	if (isfinite(v)) {
+		*to = v;
+		*has = MODEL_SET;
+	}
+}
+
+/* Fill r, the row of arm b at level l of factor f; first: the median
+ * of the group's first arm, first_arm. */
+static void row(const struct sc_factors *fs, const struct experiment_doc *doc,
+		unsigned f, size_t b, unsigned l, double first,
+		size_t first_arm, struct exp_scaling_row *r)
+{
+	const struct exp_arm_summary *s = doc->arms[b].summary;
+	double median = arm_median(&doc->arms[b]);
 	unsigned g;
 
-	json_object_object_add(r, "factor",
-			       json_object_new_string(fs->names[f]));
-	json_object_object_add(
-	    r, "value",
-	    json_object_get(json_object_array_get_idx(fs->values[f], l)));
+	memset(r, 0, sizeof(*r));
+	r->factor = xstrdup(fs->f[f].name);
+	r->value = xstrdup(fs->f[f].values[l]);
+	r->within = xcalloc(fs->nr, sizeof(*r->within));
 	for (g = 0; g < fs->nr; g++)
-		if (g != f)
-			json_object_object_add(
-			    within, fs->names[g],
-			    json_object_get(json_object_array_get_idx(
-				fs->values[g], fs->levels[b * fs->nr + g])));
-	json_object_object_add(r, "within", within);
-	json_object_object_add(r, "arm", json_object_new_int((int)b));
+		if (g != f) {
+			struct model_pair *p = &r->within[r->nr_within++];
+
+			p->name = xstrdup(fs->f[g].name);
+			p->value = xstrdup(
+			    fs->f[g].values[fs->levels[b * fs->nr + g]]);
+		}
+	r->arm = (int64_t)b;
 	/* what ratio_to_first is against, for the suspect marks */
-	json_object_object_add(r, "baseline_arm",
-			       json_object_new_int((int)first_arm));
-	copy_member(r, arm, "median");
-	copy_member(r, arm, "ci_low");
-	copy_member(r, arm, "ci_high");
-	copy_member(r, arm, "n");
-	json_object_object_add(r, "ratio_to_first",
-			       first > 0 && median > 0 && isfinite(median)
-				   ? json_object_new_double(median / first)
-				   : NULL);
-	return r;
+	r->baseline_arm = (int64_t)first_arm;
+	if (s) {
+		set_num(&r->median, &r->has_median, s->median);
+		set_num(&r->ci_low, &r->has_ci_low, s->ci_low);
+		set_num(&r->ci_high, &r->has_ci_high, s->ci_high);
+		r->n = s->n;
+		r->has_n = MODEL_SET;
+	}
+	r->ratio_to_first = first > 0 && median > 0 ? median / first : NAN;
 }
 
-/* Append the rows of numeric factor f (values nums) to out. */
-static void factor_rows(const struct sc_factors *fs, struct json_object *arms,
-			unsigned f, const double *nums, struct json_object *out)
+/* Append the rows of numeric factor f (values nums) to doc's scaling
+ * (*alloc of them allocated). */
+static void factor_rows(const struct sc_factors *fs, struct experiment_doc *doc,
+			unsigned f, const double *nums, size_t *alloc)
 {
-	size_t nv = json_object_array_length(fs->values[f]), a, i, j;
+	size_t nv = fs->f[f].nr_values, a, i, j;
 	unsigned *order = xcalloc(nv, sizeof(*order));
 
 	for (i = 0; i < nv; i++)
@@ -229,50 +220,44 @@ static void factor_rows(const struct sc_factors *fs, struct json_object *arms,
 		}
 	/* one group per arm at the smallest value, in the arms' order */
 	for (a = 0; a < fs->nr_arms; a++) {
-		struct json_object *m;
-		double first = NAN;
+		double first = arm_median(&doc->arms[a]);
 
 		if (fs->levels[a * fs->nr + f] != order[0])
 			continue;
-		m = json_object_object_get(json_object_array_get_idx(arms, a),
-					   "median");
-		if (m)
-			first = json_object_get_double(m);
 		for (i = 0; i < nv; i++) {
 			long b = arm_with(fs, a, f, order[i]);
 
-			if (b >= 0)
-				json_object_array_add(
-				    out, row(fs, arms, f, (size_t)b, order[i],
-					     first, a));
+			if (b < 0)
+				continue;
+			ALLOC_GROW(doc->scaling, doc->nr_scaling + 1, *alloc);
+			row(fs, doc, f, (size_t)b, order[i], first, a,
+			    &doc->scaling[doc->nr_scaling++]);
 		}
 	}
 	free(order);
 }
 
-void scaling_analyze_json(struct json_object *exp)
+void scaling_analyze(struct experiment_doc *doc)
 {
-	struct json_object *arms, *out;
-	struct sc_factors fs = {0};
+	struct sc_factors fs;
+	size_t alloc = 0;
 	double *nums;
 	unsigned f;
 
-	json_object_object_del(exp, "scaling");
-	if (!json_object_object_get_ex(exp, "arms", &arms) ||
-	    !json_object_is_type(arms, json_type_array) ||
-	    !read_factors(&fs, exp, arms)) {
+	exp_scaling_free(doc->scaling, doc->nr_scaling);
+	doc->scaling = NULL;
+	doc->nr_scaling = 0;
+	doc->has_scaling = MODEL_ABSENT;
+	if (!read_factors(&fs, doc)) {
 		sc_release(&fs);
 		return;
 	}
-	out = json_object_new_array();
 	nums = xcalloc(fs.nr_arms, sizeof(*nums));
 	for (f = 0; f < fs.nr; f++)
 		if (numeric(&fs, f, nums))
-			factor_rows(&fs, arms, f, nums, out);
-	if (json_object_array_length(out))
-		json_object_object_add(exp, "scaling", out);
-	else
-		json_object_put(out);
+			factor_rows(&fs, doc, f, nums, &alloc);
+	if (doc->nr_scaling)
+		doc->has_scaling = MODEL_SET;
 	free(nums);
 	sc_release(&fs);
 }

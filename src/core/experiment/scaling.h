@@ -9,12 +9,12 @@
 #ifndef IOTRIAL_SCALING_H
 #define IOTRIAL_SCALING_H
 
-#include <json-c/json.h>
+struct experiment_doc; /* model/experiment_doc.h */
 
 /*
- * Replace exp's "scaling" array with one built from its "factors" and
- * its arms' summaries ("median", "ci_low", "ci_high", "n", which
- * experiment_analyze_json() has merged into "arms" before): one row
+ * Replace doc's scaling rows with ones built from its factors and its
+ * arms' summaries (median, ci_low, ci_high, n: the analysis fills them
+ * before): one row
  *
  *   {"factor": "clients", "value": "4", "within": {"atime": "noatime"},
  *    "arm": 2, "baseline_arm": 0, "median":.., "ci_low":.., "ci_high":..,
@@ -23,12 +23,13 @@
  * per arm and numeric factor, the rows of one factor grouped by the
  * levels of the other factors ("within", empty with one factor), each
  * group in the numeric order of the factor's values, its ratio against
- * the group's first row (whose arm is "baseline_arm"). A factor is numeric when
- * it has two values or more and each is a number, with an optional size unit
- * ("4k"); "label" never is. "scaling" is removed when no factor is numeric, or
- * the arms are not one per combination of the factors' values.
+ * the group's first row (whose arm is "baseline_arm"). A factor is
+ * numeric when it has two values or more and each is a number, with an
+ * optional size unit ("4k"); "label" never is. doc has no scaling
+ * (has_scaling MODEL_ABSENT) when no factor is numeric, or the arms are
+ * not one per combination of the factors' values.
  */
-void scaling_analyze_json(struct json_object *exp);
+void scaling_analyze(struct experiment_doc *doc);
 
 /*
  * The number value text stands for: a plain number ("16", "0.5") or a

@@ -161,6 +161,10 @@ void exp_suspects_free(struct exp_suspect *s, size_t nr);
  * kept too: an analysis that replaces them. */
 void exp_effects_free(struct exp_effect *e, size_t nr);
 void exp_interactions_free(struct exp_interaction *x, size_t nr);
+/* Free the nr rows (NULL is fine), what decode kept too: for a stage of
+ * the analysis that replaces a document's regimes or scaling rows. */
+void exp_regimes_free(struct exp_regime *regimes, size_t nr);
+void exp_scaling_free(struct exp_scaling_row *rows, size_t nr);
 
 /* log's entries alone, as an array (--behaviour=log-json-array). */
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);

@@ -2,7 +2,7 @@
  * The tables of an experiment object (experiment_doc.h), one row per
  * member in the order compare's writers print them
  * (experiment/experiment.c, stats/analysis.c, stats/effects.c,
- * experiment/scaling.c, experiment/regime_json.c, experiment/budget.c,
+ * experiment/scaling.c, experiment/regime.c, experiment/budget.c,
  * experiment/metrics.c, report/suspect.c); and the experiment
  * document's entry points. Other paths (an import, a fleet merge,
  * observe) print some members in another order, which decode keeps.
@@ -224,6 +224,15 @@ static const struct model_row scaling_rows[] = {
 static MODEL_DESC(scaling_desc, S, scaling_rows);
 #undef S
 
+void exp_scaling_free(struct exp_scaling_row *rows, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; rows && i < nr; i++)
+		model_release_obj(&scaling_desc, &rows[i]);
+	free(rows);
+}
+
 #define S struct exp_regime_value
 static const struct model_row regime_value_rows[] = {
     M(S, "value", MK_STR, value, 0),
@@ -246,6 +255,15 @@ static const struct model_row regime_rows[] = {
 };
 static MODEL_DESC(regime_desc, S, regime_rows);
 #undef S
+
+void exp_regimes_free(struct exp_regime *regimes, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; regimes && i < nr; i++)
+		model_release_obj(&regime_desc, &regimes[i]);
+	free(regimes);
+}
 
 #define S struct exp_advice
 static const struct model_row advice_rows[] = {

@@ -2,7 +2,7 @@
  * Saying why a knob could not matter: the dirty thresholds beside the
  * dirty peak in a run's summary, the knobs a run never reached the
  * regime of, and, beside an experiment's verdicts, each knob factor that
- * no run reached ("regimes", experiment/regime_json.h: the regimes
+ * no run reached ("regimes", experiment/regime.h: the regimes
  * section of the page, page.h).
  */
 #ifndef IOTRIAL_REGIME_TEXT_H

@@ -111,7 +111,7 @@ static struct tune_cand_doc *pick_doc(struct tune_drive *d, unsigned i,
 }
 
 /* Why no run reached the regime knob acts in, from exp's regimes
- * (experiment/regime_json.c), or NULL. */
+ * (experiment/regime.c), or NULL. */
 static const char *not_reached(const struct experiment_doc *exp,
 			       const char *knob)
 {
