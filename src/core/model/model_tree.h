@@ -91,4 +91,14 @@ void model_tree_free(struct json_object *tree);
 int model_tree_diff(struct json_object *a, struct json_object *b,
 		    const char *const *ignore, struct strbuf *out);
 
+/*
+ * What the analysis (experiment/analyze_doc.h) set on doc, decoded from
+ * the experiment tree exp, back into exp (model_tree_analysis.c): each
+ * arm's summary and drift into its arm object, "verdicts" and
+ * "baseline" (each as doc has it). A member already there keeps its
+ * place; an arm's members the analysis does not set stay as they are.
+ */
+void exp_analysis_into_tree(struct json_object *exp,
+			    const struct experiment_doc *doc);
+
 #endif
