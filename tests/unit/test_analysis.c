@@ -4,7 +4,8 @@
  *    1.10 and the documented rules give, through analysis_vectors.h
  *    (written by gen_analysis_vectors.py): summaries, outliers, drift,
  *    pairing by block, Holm across the compared arms, every verdict;
- *  - the JSON forms, which must say what the structs say;
+ *  - the document's rows (experiment/analyze_doc.c), which must say
+ *    what the structs say;
  *  - refusals: a missing baseline, values that are not positive, blocks
  *    that do not pair.
  */
@@ -18,9 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <json-c/json.h>
 #include "core/stats/analysis.h"
+#include "core/experiment/analyze_doc.h"
 #include "analysis_vectors.h"
+#include "util/xalloc.h"
 #include "util/banned.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -203,78 +205,79 @@ static void test_outlier_kept(void **state)
 	strbuf_release(&err);
 }
 
-static struct json_object *get(struct json_object *o, const char *key)
+/* A document of arms[nr] (their index and label), as the analysis
+ * fills it; release it. */
+static void doc_of(const struct analysis_arm *arms, unsigned nr,
+		   struct experiment_doc *doc)
 {
-	struct json_object *v = NULL;
+	unsigned k;
 
-	if (!json_object_object_get_ex(o, key, &v))
-		fail_msg("no \"%s\" in %s", key, json_object_to_json_string(o));
-	return v;
+	experiment_doc_init(doc);
+	doc->arms = xcalloc(nr, sizeof(*doc->arms));
+	doc->nr_arms = nr;
+	for (k = 0; k < nr; k++) {
+		doc->arms[k].arm = k;
+		doc->arms[k].label = xstrdup(arms[k].label);
+	}
 }
 
-/* The summaries' JSON says what the structs say, one object per arm. */
-static void test_summaries_json(void **state)
+/* The arms' summaries say what the structs say, one per arm; filled
+ * again, they replace the first. */
+static void test_summaries_doc(void **state)
 {
 	const struct av_case *c = &av_cases[1]; /* paired, baseline 1 */
 	struct analysis_arm *arms;
-	struct json_object *arr;
+	struct experiment_doc doc;
 	struct analysis a;
 	unsigned k;
 
 	(void)state;
 	run_case(c, &a, &arms);
-	arr = analysis_summaries_json(&a, arms);
-	assert_int_equal(json_object_array_length(arr), c->nr_arms);
+	doc_of(arms, c->nr_arms, &doc);
+	analysis_summaries_doc(&a, &doc);
+	analysis_summaries_doc(&a, &doc);
 	for (k = 0; k < c->nr_arms; k++) {
-		struct json_object *o = json_object_array_get_idx(arr, k);
+		const struct exp_arm_summary *d = doc.arms[k].summary;
+		const struct exp_arm_drift *dr = doc.arms[k].drift;
 		const struct analysis_summary *s = &a.summaries[k];
 
-		assert_int_equal(json_object_get_int(get(o, "arm")), k);
-		assert_string_equal(json_object_get_string(get(o, "label")),
-				    arms[k].label);
-		assert_int_equal(json_object_get_int64(get(o, "n")), s->s.n);
-		assert_true(json_object_get_double(get(o, "median")) ==
-			    s->s.median);
-		assert_true(json_object_get_double(get(o, "ci_low")) ==
-			    s->s.median_ci_low);
-		assert_true(json_object_get_double(get(o, "ci_high")) ==
-			    s->s.median_ci_high);
-		assert_true(json_object_get_double(get(o, "ci_coverage")) ==
-			    s->s.ci_coverage);
-		assert_true(json_object_get_double(get(o, "min")) == s->s.min);
-		assert_true(json_object_get_double(get(o, "max")) == s->s.max);
-		assert_true(json_object_get_double(get(o, "cv")) == s->s.cv);
-		assert_int_equal(json_object_get_int64(get(o, "outliers")),
-				 s->nr_outliers);
-		assert_true(json_object_get_double(get(o, "drift_rho")) ==
-			    s->drift.rho);
-		assert_true(json_object_get_double(get(o, "drift_p")) ==
-			    s->drift.p);
-		assert_int_equal(json_object_get_boolean(get(o, "drifting")),
-				 s->drift.drifting);
+		assert_non_null(d);
+		assert_int_equal(d->n, s->s.n);
+		assert_true(d->median == s->s.median);
+		assert_true(d->ci_low == s->s.median_ci_low);
+		assert_true(d->ci_high == s->s.median_ci_high);
+		assert_true(d->ci_coverage == s->s.ci_coverage);
+		assert_true(d->min == s->s.min);
+		assert_true(d->max == s->s.max);
+		assert_true(d->cv == s->s.cv);
+		assert_int_equal(d->outliers, s->nr_outliers);
+		assert_non_null(dr);
+		assert_true(dr->drift_rho == s->drift.rho);
+		assert_true(dr->drift_p == s->drift.p);
+		assert_int_equal(dr->drifting, s->drift.drifting);
 	}
-	json_object_put(arr);
+	experiment_doc_release(&doc);
 	analysis_release(&a);
 	free(arms);
 
 	/* under six runs there is no drift to report */
 	c = &av_cases[2];
 	run_case(c, &a, &arms);
-	arr = analysis_summaries_json(&a, arms);
+	doc_of(arms, c->nr_arms, &doc);
+	analysis_summaries_doc(&a, &doc);
 	for (k = 0; k < c->nr_arms; k++) {
-		struct json_object *o = json_object_array_get_idx(arr, k);
-
-		assert_false(json_object_object_get_ex(o, "drift_rho", NULL));
-		assert_false(json_object_object_get_ex(o, "drifting", NULL));
+		assert_non_null(doc.arms[k].summary);
+		assert_null(doc.arms[k].drift);
 	}
-	json_object_put(arr);
+	experiment_doc_release(&doc);
 	analysis_release(&a);
 	free(arms);
 }
 
-/* The verdicts' JSON: one object per arm but the baseline, the numbers
- * only where there was a comparison, the test that gave p. */
-static void test_verdicts_json(void **state)
+/* The verdicts: one per arm but the baseline, the numbers only where
+ * there was a comparison, the test that gave p; filled again, they
+ * replace the first. */
+static void test_verdicts_doc(void **state)
 {
 	size_t i;
 
@@ -283,71 +286,69 @@ static void test_verdicts_json(void **state)
 		const struct av_case *c = &av_cases[i];
 		struct analysis_opts o = case_opts(c);
 		struct analysis_arm *arms;
-		struct json_object *arr;
+		struct experiment_doc doc;
 		struct analysis a;
 		unsigned k, at = 0;
 
 		run_case(c, &a, &arms);
-		arr = analysis_verdicts_json(&a, arms, &o);
-		assert_int_equal(json_object_array_length(arr), c->nr_arms - 1);
+		doc_of(arms, c->nr_arms, &doc);
+		analysis_verdicts_doc(&a, arms, &o, &doc);
+		analysis_verdicts_doc(&a, arms, &o, &doc);
+		assert_int_equal(doc.has_verdicts, MODEL_SET);
+		assert_int_equal(doc.nr_verdicts, c->nr_arms - 1);
 		for (k = 0; k < c->nr_arms; k++) {
 			const struct analysis_verdict *v = &a.verdicts[k];
-			struct json_object *j;
+			const struct exp_verdict *j;
 
 			if (k == c->baseline)
 				continue;
-			j = json_object_array_get_idx(arr, at++);
-			assert_int_equal(json_object_get_int(get(j, "arm")), k);
-			assert_string_equal(
-			    json_object_get_string(get(j, "label")),
-			    arms[k].label);
-			assert_string_equal(
-			    json_object_get_string(get(j, "baseline")),
-			    arms[c->baseline].label);
-			assert_string_equal(
-			    json_object_get_string(get(j, "verdict")),
-			    c->arms[k].verdict);
+			j = &doc.verdicts[at++];
+			assert_int_equal(j->arm, k);
+			assert_string_equal(j->label, arms[k].label);
+			assert_string_equal(j->baseline,
+					    arms[c->baseline].label);
+			assert_string_equal(j->verdict, c->arms[k].verdict);
+			assert_null(j->adjusted); /* no covariates */
+			assert_null(j->verdict_from);
 			if (!v->valid) {
-				assert_false(json_object_object_get_ex(
-				    j, "ratio", NULL));
-				assert_false(
-				    json_object_object_get_ex(j, "test", NULL));
+				assert_null(j->cmp);
 				continue;
 			}
-			assert_true(json_object_get_double(get(j, "ratio")) ==
-				    v->cmp.shift.ratio);
-			assert_true(json_object_get_double(get(j, "ci_low")) ==
-				    v->cmp.shift.ratio_low);
-			assert_true(json_object_get_double(get(j, "ci_high")) ==
-				    v->cmp.shift.ratio_high);
-			assert_true(
-			    json_object_get_double(get(j, "ci_coverage")) ==
-			    v->cmp.shift.coverage);
-			assert_true(json_object_get_double(get(j, "p")) ==
-				    v->cmp.p);
-			assert_true(json_object_get_double(
-					get(j, "p_adjusted")) == v->p_adjusted);
-			assert_string_equal(
-			    json_object_get_string(get(j, "test")),
-			    c->arms[k].wilcoxon ? "wilcoxon-signed-rank"
+			assert_non_null(j->cmp);
+			assert_true(j->cmp->ratio == v->cmp.shift.ratio);
+			assert_true(j->cmp->ci_low == v->cmp.shift.ratio_low);
+			assert_true(j->cmp->ci_high == v->cmp.shift.ratio_high);
+			assert_int_equal(j->cmp->has_ci_coverage, MODEL_SET);
+			assert_true(j->cmp->ci_coverage ==
+				    v->cmp.shift.coverage);
+			assert_true(j->cmp->p == v->cmp.p);
+			assert_true(j->cmp->p_adjusted == v->p_adjusted);
+			assert_string_equal(j->cmp->test,
+					    c->arms[k].wilcoxon
+						? "wilcoxon-signed-rank"
 						: "mann-whitney-u");
 		}
-		json_object_put(arr);
+		experiment_doc_release(&doc);
 		analysis_release(&a);
 		free(arms);
 	}
 }
 
-/* A number that is not finite is written as null, not as a bad float. */
-static void test_json_null(void **state)
+/* A number that is not finite is NaN in the document (null in its
+ * JSON), not a bad float; an adjusted comparison names the covariates
+ * it kept and says which comparison the verdict rests on. */
+static void test_doc_null(void **state)
 {
-	const struct analysis_arm arms[2] = {{"base", NULL, NULL, 0},
-					     {"arm", NULL, NULL, 0}};
-	const struct analysis_opts o = {.baseline = 0};
+	const struct analysis_arm arms[2] = {{"base", NULL, NULL, 0, NULL},
+					     {"arm", NULL, NULL, 0, NULL}};
+	static const char *const names[] = {"steal", "others_runnable"};
+	const struct analysis_opts o = {
+	    .baseline = 0, .nr_cov = 2, .cov_names = names};
 	struct analysis_summary s[2];
 	struct analysis_verdict v[2];
 	struct analysis a = {2, s, v};
-	struct json_object *arr, *j;
+	struct experiment_doc doc;
+	const struct exp_verdict *j;
 
 	(void)state;
 	memset(s, 0, sizeof(s));
@@ -361,21 +362,30 @@ static void test_json_null(void **state)
 	v[1].cmp.shift.ratio_high = INFINITY;
 	v[1].p_adjusted = NAN;
 	v[1].verdict = STATS_INCONCLUSIVE;
-	arr = analysis_summaries_json(&a, arms);
-	j = json_object_array_get_idx(arr, 1);
-	assert_null(get(j, "cv"));
-	assert_null(get(j, "median"));
-	assert_true(json_object_get_double(get(j, "min")) == 0);
-	json_object_put(arr);
-	arr = analysis_verdicts_json(&a, arms, &o);
-	j = json_object_array_get_idx(arr, 0);
-	assert_true(json_object_get_double(get(j, "ratio")) == 1.5);
-	assert_null(get(j, "ci_low"));
-	assert_null(get(j, "ci_high"));
-	assert_null(get(j, "p_adjusted"));
-	assert_string_equal(json_object_get_string(get(j, "verdict")),
-			    "inconclusive");
-	json_object_put(arr);
+	v[1].adj_tried = true;
+	v[1].adj.used = true;
+	v[1].adj.kept[1] = true;
+	v[1].adj.r2 = -INFINITY;
+	doc_of(arms, 2, &doc);
+	analysis_summaries_doc(&a, &doc);
+	assert_true(isnan(doc.arms[1].summary->cv));
+	assert_true(isnan(doc.arms[1].summary->median));
+	assert_true(doc.arms[1].summary->min == 0);
+	analysis_verdicts_doc(&a, arms, &o, &doc);
+	assert_int_equal(doc.nr_verdicts, 1);
+	j = &doc.verdicts[0];
+	assert_true(j->cmp->ratio == 1.5);
+	assert_true(isnan(j->cmp->ci_low));
+	assert_true(isnan(j->cmp->ci_high));
+	assert_true(isnan(j->cmp->p_adjusted));
+	assert_string_equal(j->verdict, "inconclusive");
+	assert_non_null(j->adjusted);
+	assert_true(j->adjusted->used);
+	assert_true(isnan(j->adjusted->r2));
+	assert_int_equal(j->adjusted->nr_covariates, 1);
+	assert_string_equal(j->adjusted->covariates[0], "others_runnable");
+	assert_string_equal(j->verdict_from, "adjusted");
+	experiment_doc_release(&doc);
 }
 
 /* What analysis_run refuses, and the sentence it says. */
@@ -459,9 +469,9 @@ int main(void)
 	    cmocka_unit_test(test_reference),
 	    cmocka_unit_test(test_reference_coverage),
 	    cmocka_unit_test(test_outlier_kept),
-	    cmocka_unit_test(test_summaries_json),
-	    cmocka_unit_test(test_verdicts_json),
-	    cmocka_unit_test(test_json_null),
+	    cmocka_unit_test(test_summaries_doc),
+	    cmocka_unit_test(test_verdicts_doc),
+	    cmocka_unit_test(test_doc_null),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_not_positive),
 	};

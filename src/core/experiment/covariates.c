@@ -1,101 +1,79 @@
 /*
- * Reading a run's covariates from its run object; covariates.h says
+ * Reading a run's covariates from its run document; covariates.h says
  * which and why these.
  */
 #include <math.h>
+#include <string.h>
 #include "covariates.h"
 #include "../../util/banned.h"
 
 const char *const run_cov_names[RUN_NR_COV] = {"steal", "others_runnable",
 					       "others_io_mbps"};
 
-/* The number at o.key, or NaN when it is missing or not a number. */
-static double num(struct json_object *o, const char *key)
+/* A number with a presence byte: v, or NaN when absent or null. */
+static double opt_num(double v, uint8_t has)
 {
-	struct json_object *v;
+	return has == MODEL_SET ? v : NAN;
+}
 
-	if (!o || !json_object_object_get_ex(o, key, &v) || !v ||
-	    (!json_object_is_type(v, json_type_double) &&
-	     !json_object_is_type(v, json_type_int)))
+void run_covariates(const struct run_doc *run, double *out)
+{
+	const struct run_cpu *cpu = run ? run->cpu : NULL;
+	const struct truth_sampler *smp =
+	    run && run->truth ? run->truth->sampler : NULL;
+	double total = cpu ? cpu->system_total_s : NAN;
+	double secs = run ? run->seconds : NAN;
+	double mean = NAN, ours = NAN, rd = NAN, wr = NAN;
+
+	if (smp) {
+		mean = opt_num(smp->runnable_mean, smp->has_runnable_mean);
+		ours = opt_num(smp->runnable_ours, smp->has_runnable_ours);
+		rd = opt_num((double)smp->others_read_bytes,
+			     smp->has_others_read_bytes);
+		wr = opt_num((double)smp->others_write_bytes,
+			     smp->has_others_write_bytes);
+	}
+	out[0] =
+	    total >= RUN_COV_STEAL_MIN_S ? cpu->system_steal_s / total : NAN;
+	out[1] = mean - ours;
+	out[2] = secs > 0 ? (rd + wr) / 1e6 / secs : NAN;
+}
+
+/* run's covariate name, NaN when it has none of that name. */
+static double cov_of(const struct exp_run *run, const char *name)
+{
+	size_t c;
+
+	if (run->has_covariates != MODEL_SET)
 		return NAN;
-	return json_object_get_double(v);
+	for (c = 0; c < run->nr_covariates; c++)
+		if (!strcmp(run->covariates[c].name, name))
+			return run->covariates[c].value;
+	return NAN;
 }
 
-void run_covariates(struct json_object *run, double *out)
+void runs_covariates(const struct exp_run *runs, size_t nr, double *cov,
+		     const char **names, unsigned *out_nr)
 {
-	struct json_object *cpu = NULL, *truth = NULL, *smp = NULL;
-	double total, secs;
+	const struct exp_run *first = NULL;
+	unsigned c, n = 0;
+	size_t i;
 
-	if (run) {
-		json_object_object_get_ex(run, "cpu", &cpu);
-		json_object_object_get_ex(run, "truth", &truth);
-	}
-	if (truth)
-		json_object_object_get_ex(truth, "sampler", &smp);
-	total = num(cpu, "system_total_s");
-	out[0] = total >= RUN_COV_STEAL_MIN_S
-		     ? num(cpu, "system_steal_s") / total
-		     : NAN;
-	out[1] = num(smp, "runnable_mean") - num(smp, "runnable_ours");
-	secs = num(run, "seconds");
-	out[2] = secs > 0 ? (num(smp, "others_read_bytes") +
-			     num(smp, "others_write_bytes")) /
-				1e6 / secs
-			  : NAN;
-}
-
-struct json_object *run_covariates_json(const char *const *names,
-					const double *values, unsigned nr)
-{
-	struct json_object *o = json_object_new_object();
-	unsigned c;
-
-	for (c = 0; c < nr; c++)
-		json_object_object_add(o, names[c],
-				       isfinite(values[c])
-					   ? json_object_new_double(values[c])
-					   : NULL);
-	return o;
-}
-
-void runs_covariates(struct json_object *runs, double *cov, const char **names,
-		     unsigned *out_nr)
-{
-	size_t i, n = runs ? json_object_array_length(runs) : 0;
-	struct json_object *first = NULL;
-	unsigned c, nr = 0;
-
-	for (i = 0; i < n && !first; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		struct json_object *cv;
-
-		if (json_object_object_get_ex(r, "covariates", &cv) &&
-		    json_object_is_type(cv, json_type_object))
-			first = cv;
-	}
+	for (i = 0; i < nr && !first; i++)
+		if (runs[i].has_covariates == MODEL_SET)
+			first = &runs[i];
 	if (!first) {
 		for (c = 0; c < RUN_NR_COV; c++)
 			names[c] = run_cov_names[c];
-		for (i = 0; i < n; i++)
-			run_covariates(
-			    json_object_object_get(
-				json_object_array_get_idx(runs, i), "run"),
-			    cov + i * RUN_NR_COV);
+		for (i = 0; i < nr; i++)
+			run_covariates(runs[i].run, cov + i * RUN_NR_COV);
 		*out_nr = RUN_NR_COV;
 		return;
 	}
-	json_object_object_foreach(first, key, val)
-	{
-		(void)val;
-		if (nr < RUN_MAX_COV)
-			names[nr++] = key;
-	}
-	for (i = 0; i < n; i++) {
-		struct json_object *cv = json_object_object_get(
-		    json_object_array_get_idx(runs, i), "covariates");
-
-		for (c = 0; c < nr; c++)
-			cov[i * nr + c] = num(cv, names[c]);
-	}
-	*out_nr = nr;
+	for (i = 0; i < first->nr_covariates && n < RUN_MAX_COV; i++)
+		names[n++] = first->covariates[i].name;
+	for (i = 0; i < nr; i++)
+		for (c = 0; c < n; c++)
+			cov[i * n + c] = cov_of(&runs[i], names[c]);
+	*out_nr = n;
 }

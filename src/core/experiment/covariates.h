@@ -1,7 +1,7 @@
 /*
  * The covariates of a run that the analysis may adjust a comparison for
  * (stats/adjust.h): what the machine did to the run that the setting
- * under test cannot have caused. Each is read from the run object, so
+ * under test cannot have caused. Each is read from the run document, so
  * a stored experiment is analysed again the same way:
  *
  *   steal            the hypervisor's steal over the run, as a fraction
@@ -32,7 +32,7 @@
 #ifndef IOTRIAL_COVARIATES_H
 #define IOTRIAL_COVARIATES_H
 
-#include <json-c/json.h>
+#include "../model/experiment_doc.h"
 
 #define RUN_NR_COV 3
 
@@ -43,31 +43,24 @@
 /* Their names, in the order run_covariates() fills them. */
 extern const char *const run_cov_names[RUN_NR_COV];
 
-/* The covariates of run object run into out[RUN_NR_COV]; NaN where the
- * run did not measure one (an older or imported run). */
-void run_covariates(struct json_object *run, double *out);
-
-/*
- * The "covariates" member of an experiment's run entry: {name: value}
- * for the names and values given (NaN as null). compare writes
- * run_covariates()'s; observe its own (switchback.h).
- */
-struct json_object *run_covariates_json(const char *const *names,
-					const double *values, unsigned nr);
+/* The covariates of the run document run (NULL: none) into
+ * out[RUN_NR_COV]; NaN where the run did not measure one (an older or
+ * imported run). */
+void run_covariates(const struct run_doc *run, double *out);
 
 /* The most covariates an experiment's runs may carry. */
 #define RUN_MAX_COV 4
 
 /*
- * Which covariates the runs of exp carry, for the analysis: the names
- * of the first run entry's "covariates" (up to RUN_MAX_COV), then each
- * run's values by name into cov[i * *out_nr + c] (NaN where missing);
- * when no run entry has "covariates" (stored before they were kept, or
- * imported), run_covariates() of each run object. cov has room for
- * nr_runs * RUN_MAX_COV values; names for RUN_MAX_COV pointers, valid
- * while exp is.
+ * Which covariates the nr runs of an experiment carry, for the
+ * analysis: the names of the first run's "covariates" (up to
+ * RUN_MAX_COV), then each run's values by name into cov[i * *out_nr +
+ * c] (NaN where missing); when no run has "covariates" (stored before
+ * they were kept, or imported), run_covariates() of each run's
+ * document. cov has room for nr * RUN_MAX_COV values; names for
+ * RUN_MAX_COV pointers, valid while runs are.
  */
-void runs_covariates(struct json_object *runs, double *cov, const char **names,
-		     unsigned *out_nr);
+void runs_covariates(const struct exp_run *runs, size_t nr, double *cov,
+		     const char **names, unsigned *out_nr);
 
 #endif

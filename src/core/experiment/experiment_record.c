@@ -10,6 +10,7 @@
 #include "experiment-int.h"
 #include "covariates.h"
 #include "result_json.h"
+#include "../model/model_tree.h"
 #include "../../util/clock.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -48,6 +49,37 @@ unsigned exp_knob_settings(const struct experiment_arm *a, unsigned nr,
 	return n;
 }
 
+/* The covariates of the run object runobj (covariates.h), read from
+ * its document; NaN for each when it does not decode (none of ours). */
+static void run_doc_covariates(struct json_object *runobj, double *cov)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct run_doc doc;
+
+	if (run_doc_from_tree(runobj, &doc, 0, &err))
+		run_covariates(NULL, cov);
+	else
+		run_covariates(&doc, cov);
+	run_doc_release(&doc);
+	strbuf_release(&err);
+}
+
+/* The "covariates" member of a run entry: {name: value} for the nr
+ * names and values given (NaN as null). */
+static struct json_object *covariates_tree(const char *const *names,
+					   const double *values, unsigned nr)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned c;
+
+	for (c = 0; c < nr; c++)
+		json_object_object_add(o, names[c],
+				       isfinite(values[c])
+					   ? json_object_new_double(values[c])
+					   : NULL);
+	return o;
+}
+
 /* Add the run runobj of arm in block to the experiment object, with its
  * metric and, for a duet run, its place; tally its warnings. */
 void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
@@ -70,14 +102,13 @@ void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
 		json_object_object_add(run, "place",
 				       json_object_new_int(place));
 	json_object_object_add(run, "run", runobj);
-	run_covariates(runobj, cov);
+	run_doc_covariates(runobj, cov);
 	/* a duet's other runs are among the tasks that were not this
 	 * run's: the other arm's work, which its setting moves */
 	if (place >= 0)
 		cov[1] = NAN;
-	json_object_object_add(
-	    run, "covariates",
-	    run_covariates_json(run_cov_names, cov, RUN_NR_COV));
+	json_object_object_add(run, "covariates",
+			       covariates_tree(run_cov_names, cov, RUN_NR_COV));
 	json_object_array_add(runs, run);
 	aw->runs++;
 	w = json_object_object_get(runobj, "warnings");

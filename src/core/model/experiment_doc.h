@@ -397,4 +397,10 @@ void experiment_doc_order(struct experiment_doc *doc, const char *const *keys,
 void experiment_doc_copy(struct experiment_doc *dst,
 			 const struct experiment_doc *src);
 
+/* Free what the analysis makes anew (model_exp_parts.c), what decode
+ * kept of it too; NULL is fine. */
+void exp_arm_summary_free(struct exp_arm_summary *s);
+void exp_arm_drift_free(struct exp_arm_drift *d);
+void exp_verdicts_free(struct exp_verdict *v, size_t nr);
+
 #endif

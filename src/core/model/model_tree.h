@@ -92,17 +92,12 @@ int model_tree_diff(struct json_object *a, struct json_object *b,
 		    const char *const *ignore, struct strbuf *out);
 
 /*
- * The factorial analysis on the experiment tree exp
- * (model_tree_effects.c). exp_effects_doc_from_tree() decodes into out
- * (initialised here; release it) only what the analysis reads: exp's
- * factors and arms, not its runs. 0, or -EINVAL with err set.
- * exp_effects_into_tree() replaces exp's "effects" and "interactions"
+ * The factorial analysis' rows into the experiment tree exp
+ * (model_tree_effects.c): exp's "effects" and "interactions" replaced
  * with doc's: each is removed, then added after the members exp holds
  * when doc has it (has_effects, has_interactions), as the analysis has
  * always moved them.
  */
-int exp_effects_doc_from_tree(struct json_object *exp,
-			      struct experiment_doc *out, struct strbuf *err);
 void exp_effects_into_tree(struct json_object *exp,
 			   const struct experiment_doc *doc);
 
@@ -131,8 +126,8 @@ void exp_metric_release(struct exp_metric *m);
  * exp_regimes_doc_from_tree() decodes into out (initialised here;
  * release it) only what the regimes rest on: exp's factors, arms, and
  * each run's arm and regime entries, not every run's numbers (the
- * analysis runs after each block); exp_scaling_doc_from_tree() exp's
- * factors and arms. 0, or -EINVAL with err set.
+ * analysis runs after each block), for the tests of the stage. 0, or
+ * -EINVAL with err set.
  *
  * exp_regimes_into_tree() puts doc's regimes into exp: "regimes" in its
  * place, or last when exp has none. exp_scaling_into_tree() removes
@@ -141,11 +136,19 @@ void exp_metric_release(struct exp_metric *m);
  */
 int exp_regimes_doc_from_tree(struct json_object *exp,
 			      struct experiment_doc *out, struct strbuf *err);
-int exp_scaling_doc_from_tree(struct json_object *exp,
-			      struct experiment_doc *out, struct strbuf *err);
 void exp_regimes_into_tree(struct json_object *exp,
 			   const struct experiment_doc *doc);
 void exp_scaling_into_tree(struct json_object *exp,
 			   const struct experiment_doc *doc);
+
+/*
+ * What the analysis (experiment/analyze_doc.h) set on doc, decoded from
+ * the experiment tree exp, back into exp (model_tree_analysis.c): each
+ * arm's summary and drift into its arm object, "verdicts" and
+ * "baseline" (each as doc has it). A member already there keeps its
+ * place; an arm's members the analysis does not set stay as they are.
+ */
+void exp_analysis_into_tree(struct json_object *exp,
+			    const struct experiment_doc *doc);
 
 #endif

@@ -1,36 +1,13 @@
 /*
- * The bridge of the factorial analysis (model_tree.h): what it reads of
- * the experiment engine's tree decoded into a document, and the effects
- * and interactions it fills put back into that tree, until the engine
- * fills an experiment_doc.
+ * The bridge of the factorial analysis (model_tree.h): the effects and
+ * interactions it fills on a document put back into the experiment
+ * engine's tree, until the engine fills an experiment_doc.
  */
 #include <string.h>
 #include <json-c/json.h>
 #include "model-int.h"
 #include "model_tree.h"
 #include "../../util/banned.h"
-
-int exp_effects_doc_from_tree(struct json_object *exp,
-			      struct experiment_doc *out, struct strbuf *err)
-{
-	static const char *const keys[] = {"schema", "type", "factors", "arms"};
-	struct json_object *view, *v;
-	size_t i;
-	int ret;
-
-	if (!json_object_is_type(exp, json_type_object))
-		return experiment_doc_from_tree(exp, out, 0, err);
-	/* what the analysis reads, not every run's numbers (it runs after
-	 * each block) */
-	view = json_object_new_object();
-	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		if (json_object_object_get_ex(exp, keys[i], &v))
-			json_object_object_add(view, keys[i],
-					       json_object_get(v));
-	ret = experiment_doc_from_tree(view, out, 0, err);
-	json_object_put(view);
-	return ret;
-}
 
 /* The table of the experiment's member key (an array's elements). */
 static const struct model_desc *rows_desc(const char *key)

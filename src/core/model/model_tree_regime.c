@@ -82,12 +82,6 @@ int exp_regimes_doc_from_tree(struct json_object *exp,
 	return stage_doc_from_tree(exp, true, out, err);
 }
 
-int exp_scaling_doc_from_tree(struct json_object *exp,
-			      struct experiment_doc *out, struct strbuf *err)
-{
-	return stage_doc_from_tree(exp, false, out, err);
-}
-
 /*
  * Member key of the tree of a document holding only what part holds
  * (borrowed, as model_params_to_tree() does), or NULL: the table's

@@ -6,14 +6,16 @@
  * from two stored experiments (unpaired, since their blocks are
  * unrelated).
  *
- * The result is also rendered as the "arms" summaries and "verdicts" of
- * the experiment JSON object, so every consumer reads the same numbers.
+ * The result fills the arms' summaries and the "verdicts" of the
+ * experiment document (experiment/analyze_doc.h), so every consumer
+ * reads the same numbers.
  */
 #ifndef IOTRIAL_ANALYSIS_H
 #define IOTRIAL_ANALYSIS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+/* effects.h's JSON, until stats/effects.c fills documents */
 #include <json-c/json.h>
 #include "adjust.h"
 #include "stats.h"
@@ -45,7 +47,7 @@ struct analysis_opts {
 
 /*
  * The defaults every analysis starts from: baseline arm 0, higher is
- * better, paired by block (experiment_analyze_json() falls back to
+ * better, paired by block (experiment_analyze_doc() falls back to
  * unpaired when a run has no block), alpha 0.05, equivalence margin 2%,
  * 95% intervals. The one place these numbers are written.
  */
@@ -95,23 +97,8 @@ void analysis_release(struct analysis *a);
 void analysis_verdict_ci(const struct analysis_verdict *v, double *ratio,
 			 double *ci_low, double *ci_high);
 
-/*
- * JSON: an array of per-arm summary objects {"arm", "label", "n",
- * "median", "ci_low", "ci_high", "min", "max", "cv", "outliers",
- * "drift_rho", "drift_p"} and an array of verdict objects {"arm",
- * "label", "baseline", "ratio", "ci_low", "ci_high", "ci_coverage" (the
- * level the ratio's interval reaches: below 0.95 with few blocks), "p",
- * "p_adjusted", "test", "verdict"}: the "verdicts" of the experiment object
- * (experiment.h). A paired verdict analysed with covariates also has
- * "adjusted": {"ratio", "ci_low", "ci_high", "ci_coverage", "p", "used",
- * "why", "covariates": [names used], "r2"} and "verdict_from": "plain"
- * or "adjusted" (which of the two the verdict and p_adjusted rest on);
- * "ratio", "ci_low", "ci_high" and "p" stay the plain ones.
- */
-struct json_object *analysis_summaries_json(const struct analysis *a,
-					    const struct analysis_arm *arms);
-struct json_object *analysis_verdicts_json(const struct analysis *a,
-					   const struct analysis_arm *arms,
-					   const struct analysis_opts *o);
+/* The name of the test that gave a comparison's p: "wilcoxon-signed-rank"
+ * (paired) or "mann-whitney-u". */
+const char *analysis_test_name(const struct stats_comparison *cmp);
 
 #endif
