@@ -2,6 +2,7 @@
  * Boot orders and the at-boot unit; see series_plan.h.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "series_plan.h"
@@ -62,8 +63,12 @@ int series_plan_next(const char *plan, int grp, char **out_tag, int *out_last)
 	struct strbuf err = STRBUF_INIT;
 	struct series_plan_doc p;
 	int ret = series_plan_doc_decode(plan, strlen(plan), &p, 0, &err);
-	int64_t k = (int64_t)grp - p.start;
+	int64_t k = -1;
 
+	/* a stored plan is read back as data: a start no group number can
+	 * have (a decoded number is clamped to int64_t) is no group's */
+	if (!ret && p.start >= INT_MIN && p.start <= INT_MAX)
+		k = (int64_t)grp - p.start;
 	if (!ret && (k < 0 || k >= (int64_t)p.nr_order))
 		ret = -ENOENT;
 	if (!ret) {
