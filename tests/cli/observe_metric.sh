@@ -4,6 +4,7 @@
 # lines counted per second or a number extracted from them; a command
 # printing a counter, differenced per window; --per-load; and the
 # refusals of what cannot be measured.
+# parallel: A/A labels only (no knob, no device), its own services and logs
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "needs jq"
 jqe() { jq -e "$@" >/dev/null; }
