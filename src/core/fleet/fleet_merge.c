@@ -247,6 +247,10 @@ static void add_heterogeneity(struct experiment_doc *exp,
 
 		if (!v)
 			continue;
+		/* counted anew: two arms of one label (data from elsewhere)
+		 * find the same verdict twice */
+		for (i = 0; i < v->nr_hosts; i++)
+			free(v->hosts[i].name);
 		free(v->hosts);
 		v->hosts = NULL;
 		v->nr_hosts = 0;
