@@ -86,7 +86,7 @@ static void regimes_on_tree(struct json_object *exp)
 {
 	struct experiment_doc doc;
 
-	assert_int_equal(exp_regimes_doc_from_tree(exp, &doc, NULL), 0);
+	assert_int_equal(experiment_doc_from_tree(exp, &doc, 0, NULL), 0);
 	regime_analyze(&doc);
 	exp_regimes_into_tree(exp, &doc);
 	experiment_doc_release(&doc);

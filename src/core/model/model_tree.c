@@ -91,3 +91,27 @@ struct json_object *fleet_doc_to_tree(const struct fleet_doc *fleet)
 {
 	return model_encode_tree(&model_fleet_desc, fleet);
 }
+
+void exp_rows_into_tree(struct json_object *exp, const char *key, uint8_t has,
+			const void *base, size_t nr)
+{
+	const struct model_desc *d =
+	    model_sub_desc(&model_experiment_desc, key);
+	struct json_object *arr = NULL;
+	size_t i;
+
+	if (!d || !json_object_is_type(exp, json_type_object))
+		return;
+	if (has == MODEL_ABSENT) {
+		json_object_object_del(exp, key);
+		return;
+	}
+	if (has == MODEL_SET) {
+		arr = json_object_new_array();
+		for (i = 0; i < nr; i++)
+			json_object_array_add(
+			    arr, model_encode_tree(d, (const char *)base +
+							  i * d->size));
+	}
+	json_object_object_add(exp, key, arr);
+}

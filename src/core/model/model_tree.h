@@ -120,22 +120,11 @@ void exp_metric_release(struct exp_metric *m);
 
 /*
  * The regimes and the scaling rows of the analysis (experiment/regime.h,
- * scaling.h) on the experiment tree exp (model_tree_regime.c), until
- * the analysis fills a document.
- *
- * exp_regimes_doc_from_tree() decodes into out (initialised here;
- * release it) only what the regimes rest on: exp's factors, arms, and
- * each run's arm and regime entries, not every run's numbers (the
- * analysis runs after each block), for the tests of the stage. 0, or
- * -EINVAL with err set.
- *
- * exp_regimes_into_tree() puts doc's regimes into exp: "regimes" in its
- * place, or last when exp has none. exp_scaling_into_tree() removes
- * exp's "scaling" and adds doc's last when doc has it, as the tree's
- * stage always did.
+ * scaling.h) into the experiment tree exp (model_tree_regime.c), until
+ * the analysis fills a document: "regimes" in its place, or last when
+ * exp has none; "scaling" removed and doc's added last when doc has it,
+ * as the tree's stage always did.
  */
-int exp_regimes_doc_from_tree(struct json_object *exp,
-			      struct experiment_doc *out, struct strbuf *err);
 void exp_regimes_into_tree(struct json_object *exp,
 			   const struct experiment_doc *doc);
 void exp_scaling_into_tree(struct json_object *exp,

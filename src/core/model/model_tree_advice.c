@@ -6,33 +6,22 @@
  * into that tree; and the skeleton's "metric", until the engine fills
  * an experiment_doc.
  */
-#include <string.h>
 #include <json-c/json.h>
 #include "model-int.h"
 #include "model_tree.h"
 #include "../../util/banned.h"
 
-/* The table of the member key of objects of table d (model_rows_exp.c). */
-static const struct model_desc *sub_of(const struct model_desc *d,
-				       const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < d->nr_rows; i++)
-		if (!strcmp(d->rows[i].key, key))
-			return d->rows[i].sub;
-	return NULL;
-}
-
 struct json_object *exp_metric_to_tree(const struct exp_metric *m)
 {
-	return model_encode_tree(sub_of(&model_experiment_desc, "metric"), m);
+	return model_encode_tree(
+	    model_sub_desc(&model_experiment_desc, "metric"), m);
 }
 
 void exp_metric_release(struct exp_metric *m)
 {
 	if (m)
-		model_release_obj(sub_of(&model_experiment_desc, "metric"), m);
+		model_release_obj(
+		    model_sub_desc(&model_experiment_desc, "metric"), m);
 }
 
 void exp_advice_into_tree(struct json_object *exp,
@@ -42,7 +31,7 @@ void exp_advice_into_tree(struct json_object *exp,
 		return;
 	json_object_object_add(
 	    exp, "advice",
-	    model_encode_tree(sub_of(&model_experiment_desc, "advice"),
+	    model_encode_tree(model_sub_desc(&model_experiment_desc, "advice"),
 			      doc->advice));
 }
 
@@ -61,9 +50,10 @@ static void arm_metrics_into(struct json_object *x, const struct model_desc *d,
 void exp_metrics_into_tree(struct json_object *exp,
 			   const struct experiment_doc *doc)
 {
-	const struct model_desc *arm_d = sub_of(&model_experiment_desc, "arms");
+	const struct model_desc *arm_d =
+	    model_sub_desc(&model_experiment_desc, "arms");
 	const struct model_desc *met_d =
-	    sub_of(&model_experiment_desc, "metrics");
+	    model_sub_desc(&model_experiment_desc, "metrics");
 	struct json_object *arms = NULL, *x, *list;
 	size_t i;
 

@@ -34,21 +34,11 @@ void bisect_doc_into_tree(struct json_object *exp,
 		   model_encode_tree(&model_bisect_desc, bisect));
 }
 
-/* The table of an experiment's "runs[]" entries (model_rows_exp.c). */
-static const struct model_desc *run_entry_desc(void)
-{
-	size_t i;
-
-	for (i = 0; i < model_experiment_desc.nr_rows; i++)
-		if (!strcmp(model_experiment_desc.rows[i].key, "runs"))
-			return model_experiment_desc.rows[i].sub;
-	return NULL;
-}
-
 int exp_runs_from_tree(struct json_object *exp, size_t from,
 		       struct exp_run **out, size_t *nr, struct strbuf *err)
 {
-	const struct model_desc *d = run_entry_desc();
+	const struct model_desc *d =
+	    model_sub_desc(&model_experiment_desc, "runs");
 	struct json_object *runs = NULL;
 	size_t i, n;
 	int ret = 0;
@@ -77,7 +67,8 @@ int exp_runs_from_tree(struct json_object *exp, size_t from,
 
 void exp_runs_free(struct exp_run *runs, size_t nr)
 {
-	const struct model_desc *d = run_entry_desc();
+	const struct model_desc *d =
+	    model_sub_desc(&model_experiment_desc, "runs");
 	size_t i;
 
 	for (i = 0; runs && i < nr; i++)

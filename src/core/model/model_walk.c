@@ -466,3 +466,14 @@ size_t model_unknown_count(const struct model_desc *d, const void *obj)
 	model_kept_count(d, obj, &c);
 	return c.unknown;
 }
+
+const struct model_desc *model_sub_desc(const struct model_desc *d,
+					const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_rows; i++)
+		if (!strcmp(d->rows[i].key, key))
+			return d->rows[i].sub;
+	return NULL;
+}
