@@ -41,6 +41,17 @@ struct live_pass {
 	double other_carry; /* MB the cgroup counted ahead of the device */
 };
 
+/* Keep the warning msg for the report. A warning of the whole
+ * experiment, known only at its end, is only kept: said as it goes too,
+ * it would come twice, one line apart. */
+static void pass_keep(struct live_pass *r, struct strbuf *msg)
+{
+	r->warnings =
+	    xrealloc(r->warnings, (r->nr_warnings + 1) * sizeof(*r->warnings));
+	r->warnings[r->nr_warnings++] = strbuf_detach(msg, NULL);
+}
+
+/* Say a warning as it happens (the warn hook) and keep it. */
 static void pass_warn(struct live_pass *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void pass_warn(struct live_pass *r, const char *fmt, ...)
@@ -53,19 +64,7 @@ static void pass_warn(struct live_pass *r, const char *fmt, ...)
 	va_end(ap);
 	if (r->h->warn)
 		r->h->warn(r->h->ctx, sb.buf);
-	r->warnings =
-	    xrealloc(r->warnings, (r->nr_warnings + 1) * sizeof(*r->warnings));
-	r->warnings[r->nr_warnings++] = strbuf_detach(&sb, NULL);
-}
-
-/* A warning of the whole experiment, known only at its end: kept for
- * the report, which prints it, and not said as it goes (it would come
- * twice, one line apart). */
-static void pass_keep(struct live_pass *r, struct strbuf *msg)
-{
-	r->warnings =
-	    xrealloc(r->warnings, (r->nr_warnings + 1) * sizeof(*r->warnings));
-	r->warnings[r->nr_warnings++] = strbuf_detach(msg, NULL);
+	pass_keep(r, &sb);
 }
 
 /* Does every knob of the arm in force still hold what was written? If
