@@ -397,10 +397,23 @@ void experiment_doc_order(struct experiment_doc *doc, const char *const *keys,
 void experiment_doc_copy(struct experiment_doc *dst,
 			 const struct experiment_doc *src);
 
+/* Make every string of doc printable, member names too (util/text.h):
+ * a document with text from the command line or from elsewhere. 0, or
+ * -EINVAL with err set when it cannot be read back (doc unchanged). */
+struct strbuf;
+int experiment_doc_printable(struct experiment_doc *doc, struct strbuf *err);
+
 /* Free what the analysis makes anew (model_exp_parts.c), what decode
  * kept of it too; NULL is fine. */
 void exp_arm_summary_free(struct exp_arm_summary *s);
 void exp_arm_drift_free(struct exp_arm_drift *d);
 void exp_verdicts_free(struct exp_verdict *v, size_t nr);
+void exp_factors_free(struct exp_factor *f, size_t nr);
+void model_params_free(struct model_param *p, size_t nr);
+
+/* Deep copies (model_exp_parts.c): nr parameters (new, nr of them);
+ * an environment (NULL for NULL). */
+struct model_param *model_params_dup(const struct model_param *src, size_t nr);
+struct env_doc *env_doc_dup(const struct env_doc *src);
 
 #endif

@@ -1,12 +1,15 @@
 /*
- * Freeing the parts of an experiment document that the analysis makes
- * anew each time it runs (experiment_doc.h): an arm's summary and
- * drift, the verdicts. Each is released by its table, found from the
- * experiment's, so what decode kept of an older analysis goes too.
+ * Freeing and copying the parts of an experiment document that a
+ * producer replaces (experiment_doc.h): an arm's summary and drift, the
+ * verdicts the analysis makes anew each time it runs, the factors and
+ * parameters a single run takes from its run. Each is released by its
+ * table, found from the experiment's, so what decode kept goes too.
  */
 #include <stdlib.h>
 #include "model-int.h"
+#include "env_doc.h"
 #include "experiment_doc.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* The table of the part at byte offset off of a struct of table d. */
@@ -55,4 +58,67 @@ void exp_verdicts_free(struct exp_verdict *v, size_t nr)
 	for (i = 0; v && d && i < nr; i++)
 		model_release_obj(d, &v[i]);
 	free(v);
+}
+
+void exp_factors_free(struct exp_factor *f, size_t nr)
+{
+	const struct model_desc *d = part_desc(
+	    &model_experiment_desc, offsetof(struct experiment_doc, factors));
+	size_t i;
+
+	for (i = 0; f && d && i < nr; i++)
+		model_release_obj(d, &f[i]);
+	free(f);
+}
+
+void model_params_free(struct model_param *p, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; p && i < nr; i++)
+		model_release_obj(&model_param_desc, &p[i]);
+	free(p);
+}
+
+struct model_param *model_params_dup(const struct model_param *src, size_t nr)
+{
+	struct model_param *p = xcalloc(nr ? nr : 1, sizeof(*p));
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		model_copy_obj(&model_param_desc, &p[i], &src[i]);
+	return p;
+}
+
+struct env_doc *env_doc_dup(const struct env_doc *src)
+{
+	struct env_doc *e;
+
+	if (!src)
+		return NULL;
+	e = xcalloc(1, sizeof(*e));
+	model_copy_obj(&model_env_desc, e, src);
+	return e;
+}
+
+struct tune_doc *tune_doc_dup(const struct tune_doc *src)
+{
+	struct tune_doc *t;
+
+	if (!src)
+		return NULL;
+	t = xcalloc(1, sizeof(*t));
+	model_copy_obj(&model_tune_desc, t, src);
+	return t;
+}
+
+struct bisect_doc *bisect_doc_dup(const struct bisect_doc *src)
+{
+	struct bisect_doc *b;
+
+	if (!src)
+		return NULL;
+	b = xcalloc(1, sizeof(*b));
+	model_copy_obj(&model_bisect_desc, b, src);
+	return b;
 }

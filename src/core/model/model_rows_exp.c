@@ -375,6 +375,27 @@ void experiment_doc_copy(struct experiment_doc *dst,
 	model_copy_obj(&model_experiment_desc, dst, src);
 }
 
+int experiment_doc_printable(struct experiment_doc *doc, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct experiment_doc out;
+	int ret;
+
+	/* through the codec, whose decode makes it so as for a file */
+	model_encode_obj(&model_experiment_desc, doc, MODEL_ENCODE_PLAIN,
+			 &text);
+	ret = model_decode_text(&model_experiment_desc, &out, text.buf,
+				text.len, MODEL_DECODE_PRINTABLE, err);
+	if (!ret) {
+		experiment_doc_release(doc);
+		*doc = out;
+	} else {
+		experiment_doc_release(&out);
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
 int experiment_doc_decode(const char *text, size_t len,
 			  struct experiment_doc *out, unsigned flags,
 			  struct strbuf *err)

@@ -141,5 +141,8 @@ void tune_doc_release(struct tune_doc *t);
 void tune_doc_free(struct tune_doc *t);
 void bisect_doc_release(struct bisect_doc *b);
 void bisect_doc_free(struct bisect_doc *b);
+/* Deep copies (NULL for NULL; model_exp_parts.c). */
+struct tune_doc *tune_doc_dup(const struct tune_doc *src);
+struct bisect_doc *bisect_doc_dup(const struct bisect_doc *src);
 
 #endif
