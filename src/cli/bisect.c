@@ -15,12 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "../core/report/report.h"
 #include "job.h"
+#include "typed_doc.h"
 #include "../core/experiment/metrics.h"
 #include "../core/experiment/trial.h"
 #include "../core/export/export.h"
 #include "../core/model/model_tree.h"
+#include "../core/report/page.h"
 #include "../core/report/expjson.h"
 #include "../core/store/store.h"
 #include "../core/tune/sets.h"
@@ -419,10 +420,10 @@ int cmd_bisect(int argc, const char **argv)
 	if (pr) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
-		if (!tr.e.obj)
+		if (!tr.e.doc)
 			goto out;
 	}
-	tune_drive_annotate(&d, tr.e.obj);
+	tune_drive_annotate(&d, tr.e.doc);
 	if (*tr.c.stop) {
 		warning("interrupted: the answer covers only the steps done");
 		if (ret == EXIT_OK)
@@ -436,10 +437,11 @@ int cmd_bisect(int argc, const char **argv)
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.r.json_file && cli_write_json(a.r.json_file, tr.e.obj))
+	if (a.r.json_file && cli_write_experiment(a.r.json_file, tr.e.doc))
 		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
-		report_tune_text(tr.e.obj, &out, NULL);
+		report_page(tr.e.doc, &emit_text_ops, REPORT_SEC(tune), &out,
+			    &err);
 		if (tr.id[0])
 			strbuf_addf(&out,
 				    "stored as %s: 'iotrial show %s' has every "

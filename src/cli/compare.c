@@ -16,9 +16,8 @@
 #include "knobargs.h"
 #include "progress.h"
 #include "typed_doc.h"
-#include "../core/report/report.h"
+#include "../core/report/page.h"
 #include "../core/report/suspect.h"
-#include "../core/report/devices_text.h"
 #include "../core/report/report_formats.h"
 #include "../core/targets/target.h"
 #include "../core/experiment/trial.h"
@@ -83,10 +82,10 @@ static const char *const compare_usage[] = {
 
 /* The HTML report of exp into the new file path; 0 or -1 after saying
  * why. */
-static int write_html(struct json_object *exp, const char *path)
+static int write_html(const struct experiment_doc *exp, const char *path)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	int ret = report_experiment_html(exp, &out, &err);
+	int ret = report_render(exp, "html", &out, &err);
 
 	if (ret)
 		error("no report: %s", err.buf);
@@ -525,20 +524,20 @@ static void on_progress(void *ctx, const struct experiment_progress *p)
 {
 	struct compare_args *a = ctx;
 
-	cli_progress_tree(&a->prog, a->tr->e.obj);
+	cli_progress_doc(&a->prog, a->tr->e.doc);
 	cli_progress_experiment(&a->prog, p);
 }
 
 /* --export-csv, --export-markdown: the arms' table into path, replaced
  * whole ("-": stdout). 0, or -1 after saying why. */
-static int write_arms(struct json_object *exp, const char *path, int md)
+static int write_arms(const struct experiment_doc *exp, const char *path,
+		      int md)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	int ret = cli_arms_of_tree(exp, md, &out, &err);
+	int ret = 0;
 
-	if (ret)
-		error("no export: %s", err.buf);
-	else if (!strcmp(path, "-"))
+	cli_arms_of_doc(exp, md, &out);
+	if (!strcmp(path, "-"))
 		fputs(out.buf, stdout);
 	else if ((ret = outfile_write(path, out.buf, out.len, OUTFILE_REPLACE,
 				      &err)))
@@ -592,14 +591,10 @@ static void quiet_say(void *data, enum session_say_level level, const char *msg)
 		note("%s", msg);
 }
 
-/* The number of runs in the experiment object, 0 without one. */
-static size_t nr_runs(struct json_object *exp)
+/* The number of runs in the experiment, 0 without one. */
+static size_t nr_runs(const struct experiment_doc *exp)
 {
-	struct json_object *runs;
-
-	if (!exp || !json_object_object_get_ex(exp, "runs", &runs))
-		return 0;
-	return json_object_array_length(runs);
+	return exp ? exp->nr_runs : 0;
 }
 
 int cmd_compare(int argc, const char **argv)
@@ -748,7 +743,7 @@ int cmd_compare(int argc, const char **argv)
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		/* keep and show what was measured, if anything */
-		if (!nr_runs(tr.e.obj))
+		if (!nr_runs(tr.e.doc))
 			goto out;
 	}
 	if (*tr.c.stop) {
@@ -757,32 +752,34 @@ int cmd_compare(int argc, const char **argv)
 		if (ret == EXIT_OK)
 			ret = EXIT_RUNTIME;
 	}
-	if (a.strict && tr.e.obj)
-		suspect_apply_strict(tr.e.obj);
-	if (!a.r.no_store && nr_runs(tr.e.obj) &&
+	if (a.strict && tr.e.doc)
+		suspect_doc_apply_strict(tr.e.doc);
+	if (!a.r.no_store && nr_runs(tr.e.doc) &&
 	    trial_store(&tr, a.r.db, &err)) {
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	cli_progress_tree(&a.prog, tr.e.obj);
+	cli_progress_doc(&a.prog, tr.e.doc);
 	cli_progress_finish(&a.prog, *tr.c.stop ? "interrupted"
 				     : pr	? "failed"
 						: "done");
-	if (a.r.json_file && cli_write_json(a.r.json_file, tr.e.obj))
+	if (a.r.json_file && cli_write_experiment(a.r.json_file, tr.e.doc))
 		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
-		report_experiment_text(tr.e.obj, &out, &err);
-		report_experiment_devices(tr.e.obj, &out);
+		report_page(tr.e.doc, &emit_text_ops, REPORT_PAGE_VERDICTS,
+			    &out, &err);
+		report_page(tr.e.doc, &emit_text_ops, REPORT_SEC(devices), &out,
+			    &err);
 		fputs(out.buf, stdout);
 	}
-	if (a.report && write_html(tr.e.obj, a.report))
+	if (a.report && write_html(tr.e.doc, a.report))
 		ret = EXIT_RUNTIME;
-	if (a.export_csv && write_arms(tr.e.obj, a.export_csv, 0))
+	if (a.export_csv && write_arms(tr.e.doc, a.export_csv, 0))
 		ret = EXIT_RUNTIME;
-	if (a.export_md && write_arms(tr.e.obj, a.export_md, 1))
+	if (a.export_md && write_arms(tr.e.doc, a.export_md, 1))
 		ret = EXIT_RUNTIME;
 	if (ret == EXIT_OK && a.fail_on_regression &&
-	    cli_has_regression(tr.e.obj, a.strict))
+	    cli_doc_has_regression(tr.e.doc, a.strict))
 		ret = EXIT_REGRESSION;
 out:
 	cli_progress_release(&a.prog);

@@ -20,7 +20,7 @@
 #include "knobargs.h"
 #include "progress.h"
 #include "../core/experiment/trial.h"
-#include "../core/model/model_tree.h"
+#include "../core/model/model_json.h"
 #include "../core/report/run_text.h"
 #include "../core/workload/fiogroup.h"
 #include "../core/workload/fiojob.h"
@@ -98,14 +98,10 @@ struct job_view {
 	unsigned base;		   /* the group's first run in the plan */
 };
 
-/* Say run in words in v's summary (report/run_text.c reads a json-c tree
- * until it reads documents: model/model_tree.h). */
+/* Say run in words in v's summary. */
 static void say_run(struct job_view *v, const struct run_doc *run)
 {
-	struct json_object *o = run_doc_to_tree(run);
-
-	report_run_text(o, v->flags, &v->summary);
-	json_object_put(o);
+	report_run_summary(run, v->flags, &v->summary);
 }
 
 static void job_run_done(void *ctx, const struct run_meta *meta,
@@ -396,14 +392,10 @@ static int run_section(const struct job_cli_args *a, struct fiojob_run *runs,
 		strbuf_addf(&view->summary,
 			    "stored as %s ('iotrial show %s')\n", tr.id, tr.id);
 	if (a->prog) /* the metrics file holds the last group's run */
-		cli_progress_tree(a->prog, tr.e.obj);
-	if (trial_run_object(&tr)) {
+		cli_progress_doc(a->prog, tr.e.doc);
+	if (trial_run_doc(&tr)) {
 		run = xmalloc(sizeof(*run));
-		if (run_doc_from_tree(trial_run_object(&tr), run, 0, &err)) {
-			error("[%s]: %s", r->section, err.buf);
-			ret = EXIT_RUNTIME;
-			goto finish;
-		}
+		run_doc_copy(run, trial_run_doc(&tr));
 	}
 	if (nr == 1) {
 		add_entry(doc, r, tr.id, run,

@@ -354,28 +354,46 @@ void cli_progress_run(struct cli_progress *p, double length_s,
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* Swap the metrics file's text for m (or keep the first error). */
+static void take_metrics(struct cli_progress *p, int failed, struct strbuf *m,
+			 const struct strbuf *err)
+{
+	pthread_mutex_lock(&p->lock);
+	if (failed) {
+		if (!p->metrics_err.len)
+			strbuf_addf(&p->metrics_err, "%s", err->buf);
+		p->metrics_failed = 1;
+	} else {
+		struct strbuf old = p->doc;
+
+		p->doc = *m;
+		*m = old; /* released by the caller */
+		wake(p);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
 void cli_progress_tree(struct cli_progress *p, struct json_object *tree)
 {
 	struct strbuf m = STRBUF_INIT, err = STRBUF_INIT;
 
 	if (!p->metrics_file || !tree || !p->snap.command)
 		return;
-	if (cli_metrics_of_tree(tree, p->snap.command, &m, &err)) {
-		pthread_mutex_lock(&p->lock);
-		if (!p->metrics_err.len)
-			strbuf_addf(&p->metrics_err, "%s", err.buf);
-		p->metrics_failed = 1;
-		pthread_mutex_unlock(&p->lock);
-	} else {
-		struct strbuf old;
+	take_metrics(p,
+		     cli_metrics_of_tree(tree, p->snap.command, &m, &err) != 0,
+		     &m, &err);
+	strbuf_release(&m);
+	strbuf_release(&err);
+}
 
-		pthread_mutex_lock(&p->lock);
-		old = p->doc;
-		p->doc = m;
-		m = old; /* released below */
-		wake(p);
-		pthread_mutex_unlock(&p->lock);
-	}
+void cli_progress_doc(struct cli_progress *p, const struct experiment_doc *doc)
+{
+	struct strbuf m = STRBUF_INIT, err = STRBUF_INIT;
+
+	if (!p->metrics_file || !doc || !p->snap.command)
+		return;
+	cli_metrics_of_doc(doc, p->snap.command, &m);
+	take_metrics(p, 0, &m, &err);
 	strbuf_release(&m);
 	strbuf_release(&err);
 }

@@ -106,9 +106,11 @@ void cli_progress_step(struct cli_progress *p, const struct progress_snap *s);
 void cli_progress_run(struct cli_progress *p, double length_s,
 		      uint64_t ios_wanted);
 
-/* The experiment object so far (compare, run, observe), for the metrics
- * file: decoded and rendered now. NULL is fine. */
+/* The experiment so far (compare, run, observe), for the metrics file:
+ * rendered now (a tree decoded first). NULL is fine. */
 void cli_progress_tree(struct cli_progress *p, struct json_object *tree);
+struct experiment_doc;
+void cli_progress_doc(struct cli_progress *p, const struct experiment_doc *doc);
 
 /*
  * The end: outcome "done", "interrupted" or "failed". Writes the last

@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include "cli.h"
 #include "job.h"
 #include "knobargs.h"
 #include "progress.h"
+#include "typed_doc.h"
 #include "../core/experiment/result_json.h"
 #include "../core/experiment/metrics.h"
-#include "../core/report/report.h"
 #include "../core/report/run_text.h"
 #include "../core/targets/target.h"
 #include "../core/experiment/trial.h"
@@ -318,8 +317,9 @@ static void print_summary(const struct trial *tr, const struct run_view *v)
 {
 	struct strbuf out = STRBUF_INIT;
 
-	report_run_text(trial_run_object(tr), v->flags | REPORT_RUN_METRIC,
-			&out);
+	if (trial_run_doc(tr))
+		report_run_summary(trial_run_doc(tr),
+				   v->flags | REPORT_RUN_METRIC, &out);
 	fputs(out.buf, stdout);
 	strbuf_release(&out);
 }
@@ -466,7 +466,7 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 	if (pr && tr.failed == TRIAL_FAILED_VERIFY) {
 		/* bad data: the run is shown and written, never stored */
 		if (a.r.json_file)
-			cli_write_json(a.r.json_file, trial_run_object(&tr));
+			cli_write_run(a.r.json_file, trial_run_doc(&tr));
 		if (!a.r.json_file || strcmp(a.r.json_file, "-"))
 			print_summary(&tr, &view);
 	}
@@ -483,12 +483,11 @@ int cli_run_stored(int argc, const char **argv, char *out_id)
 		error("the run was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	cli_progress_tree(&a.prog, tr.e.obj);
+	cli_progress_doc(&a.prog, tr.e.doc);
 	cli_progress_finish(&a.prog, view.interrupted ? "interrupted"
 				     : ret == EXIT_OK ? "done"
 						      : "failed");
-	if (a.r.json_file &&
-	    cli_write_json(a.r.json_file, trial_run_object(&tr)))
+	if (a.r.json_file && cli_write_run(a.r.json_file, trial_run_doc(&tr)))
 		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-"))
 		print_summary(&tr, &view);

@@ -15,12 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "../core/report/report.h"
 #include "job.h"
 #include "progress.h"
+#include "typed_doc.h"
 #include "../core/experiment/metrics.h"
 #include "../core/experiment/trial.h"
 #include "../core/model/model_json.h"
+#include "../core/report/page.h"
 #include "../core/tune/tune_run.h"
 #include "../util/error.h"
 #include "../util/userfile.h"
@@ -229,7 +230,7 @@ static void on_progress(void *ctx, const struct experiment_progress *p)
 {
 	struct tune_args *a = ctx;
 
-	cli_progress_tree(&a->prog, a->tr->e.obj);
+	cli_progress_doc(&a->prog, a->tr->e.doc);
 	cli_progress_experiment(&a->prog, p);
 }
 
@@ -582,7 +583,7 @@ int cmd_tune(int argc, const char **argv)
 	tr.c.live = &a.prog.live;
 	cli_progress_start(&a.prog, "tune", a.quiet, 0);
 	pr = trial_run(&tr, &err);
-	cli_progress_tree(&a.prog, tr.e.obj);
+	cli_progress_doc(&a.prog, tr.e.doc);
 	cli_progress_finish(&a.prog, *tr.c.stop ? "interrupted"
 				     : pr	? "failed"
 						: "done");
@@ -592,10 +593,10 @@ int cmd_tune(int argc, const char **argv)
 	if (pr) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
-		if (!tr.e.obj)
+		if (!tr.e.doc)
 			goto out;
 	}
-	tune_drive_annotate(&d, tr.e.obj);
+	tune_drive_annotate(&d, tr.e.doc);
 	if (*tr.c.stop) {
 		warning("interrupted: the answer covers only the runs done");
 		if (ret == EXIT_OK)
@@ -610,10 +611,11 @@ int cmd_tune(int argc, const char **argv)
 		error("the experiment was not stored: %s", err.buf);
 		ret = EXIT_RUNTIME;
 	}
-	if (a.r.json_file && cli_write_json(a.r.json_file, tr.e.obj))
+	if (a.r.json_file && cli_write_experiment(a.r.json_file, tr.e.doc))
 		ret = EXIT_RUNTIME;
 	if (!a.r.json_file || strcmp(a.r.json_file, "-")) {
-		report_tune_text(tr.e.obj, &out, NULL);
+		report_page(tr.e.doc, &emit_text_ops, REPORT_SEC(tune), &out,
+			    &err);
 		if (tr.id[0])
 			say_stored(&out, d.tune, tr.id);
 		fputs(out.buf, stdout);

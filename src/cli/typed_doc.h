@@ -24,4 +24,17 @@ int cli_metrics_of_tree(struct json_object *tree, const char *command,
 int cli_arms_of_tree(struct json_object *tree, int markdown, struct strbuf *out,
 		     struct strbuf *err);
 
+/* The same from the document. */
+struct experiment_doc;
+void cli_metrics_of_doc(const struct experiment_doc *doc, const char *command,
+			struct strbuf *out);
+void cli_arms_of_doc(const struct experiment_doc *doc, int markdown,
+		     struct strbuf *out);
+
+/* doc as pretty JSON into file ("-": stdout), as cli_write_json() writes
+ * a tree (cli.h); 0 or -1 after printing the error. */
+int cli_write_experiment(const char *file, const struct experiment_doc *doc);
+struct run_doc;
+int cli_write_run(const char *file, const struct run_doc *run);
+
 #endif

@@ -240,7 +240,6 @@ static void test_budget_after_layout(void **state)
 	struct experiment e;
 	struct target t = {.spec = "fake", .path = "fake"};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *w;
 	size_t i;
 
 	(void)state;
@@ -258,17 +257,11 @@ static void test_budget_after_layout(void **state)
 	fake_every_ns = 0;
 	assert_int_equal(experiment_plan(&e, &c, &err), 0);
 	assert_int_equal(experiment_run(&e, &c, &h, &err), 0);
-	w = json_object_object_get(e.obj, "warnings");
-	for (i = 0; i < json_object_array_length(w); i++)
-		assert_null(strstr(
-		    json_object_get_string(json_object_array_get_idx(w, i)),
-		    "--budget"));
+	for (i = 0; i < e.doc->nr_warnings; i++)
+		assert_null(strstr(e.doc->warnings[i], "--budget"));
 	/* the verdict's 6 blocks were run: the budget did not stop it */
-	assert_true(
-	    json_object_get_int(json_object_object_get(e.obj, "blocks")) >= 6);
-	assert_string_not_equal(
-	    json_object_get_string(json_object_object_get(e.obj, "stopped")),
-	    "budget spent");
+	assert_true(e.doc->blocks >= 6);
+	assert_string_not_equal(e.doc->stopped, "budget spent");
 	experiment_release(&e);
 
 	/*
@@ -280,16 +273,11 @@ static void test_budget_after_layout(void **state)
 	fake_every_ns = 150 * 1000 * 1000;
 	assert_int_equal(experiment_plan(&e, &c, &err), 0);
 	assert_int_equal(experiment_run(&e, &c, &h, &err), 0);
-	w = json_object_object_get(e.obj, "warnings");
-	for (i = 0; i < json_object_array_length(w); i++)
-		if (strstr(
-			json_object_get_string(json_object_array_get_idx(w, i)),
-			"--budget 1s allows about"))
+	for (i = 0; i < e.doc->nr_warnings; i++)
+		if (strstr(e.doc->warnings[i], "--budget 1s allows about"))
 			break;
-	assert_true(i < json_object_array_length(w));
-	assert_non_null(
-	    strstr(json_object_get_string(json_object_array_get_idx(w, i)),
-		   "each, as measured over "));
+	assert_true(i < e.doc->nr_warnings);
+	assert_non_null(strstr(e.doc->warnings[i], "each, as measured over "));
 	experiment_release(&e);
 	strbuf_release(&err);
 }
@@ -348,7 +336,6 @@ static void test_arm_warning_commonest(void **state)
 	struct experiment e;
 	struct target t = {.spec = "fake", .path = "fake"};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *w;
 	const char *line = NULL;
 	size_t i;
 
@@ -365,14 +352,9 @@ static void test_arm_warning_commonest(void **state)
 	warn_runs = 0;
 	assert_int_equal(experiment_plan(&e, &c, &err), 0);
 	assert_int_equal(experiment_run(&e, &c, &h, &err), 0);
-	w = json_object_object_get(e.obj, "warnings");
-	for (i = 0; i < json_object_array_length(w); i++) {
-		const char *s =
-		    json_object_get_string(json_object_array_get_idx(w, i));
-
-		if (strstr(s, "runs warned"))
-			line = s;
-	}
+	for (i = 0; i < e.doc->nr_warnings; i++)
+		if (strstr(e.doc->warnings[i], "runs warned"))
+			line = e.doc->warnings[i];
 	assert_non_null(line);
 	assert_string_equal(line, "arm 'label=a': 15 of 15 runs warned; most "
 				  "often (14 runs): reads measured the page "
@@ -396,17 +378,15 @@ static const struct workload_ops fake_block_seed_ops = {
 /* The seeds of e's runs, by block (up to 8 blocks) and arm (2). */
 static void run_seeds(const struct experiment *e, int64_t seeds[8][2])
 {
-	struct json_object *runs = json_object_object_get(e->obj, "runs");
 	size_t i;
 
-	for (i = 0; i < json_object_array_length(runs); i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		int b = json_object_get_int(json_object_object_get(r, "block"));
-		int a = json_object_get_int(json_object_object_get(r, "arm"));
+	for (i = 0; i < e->doc->nr_runs; i++) {
+		const struct exp_run *r = &e->doc->runs[i];
+		int b = (int)r->block, a = (int)r->arm;
 
 		assert_in_range(b, 0, 7);
-		seeds[b][a] = json_object_get_int64(json_object_object_get(
-		    json_object_object_get(r, "run"), "seed"));
+		assert_int_equal(r->run->seed.type, MODEL_V_INT);
+		seeds[b][a] = r->run->seed.i;
 	}
 }
 

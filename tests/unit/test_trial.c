@@ -132,7 +132,8 @@ static void test_one_run(void **state)
 	static const struct param_setting params[] = {{"size", "1MB"},
 						      {"bs", "4k"}};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *run, *exp, *arms, *cpu;
+	struct json_object *exp, *arms, *cpu;
+	const struct run_doc *run;
 	struct heard h;
 	struct trial tr;
 
@@ -150,11 +151,11 @@ static void test_one_run(void **state)
 	assert_int_equal(trial_run(&tr, &err), 0);
 	assert_int_equal(h.runs_done, 1);
 	assert_int_equal(h.seed, 42);
-	run = trial_run_object(&tr);
+	run = trial_run_doc(&tr);
 	assert_non_null(run);
-	assert_string_equal(str(run, "workload"), "randread");
-	assert_int_equal(
-	    json_object_get_int64(json_object_object_get(run, "seed")), 42);
+	assert_string_equal(run->workload, "randread");
+	assert_int_equal(run->seed.type, MODEL_V_INT);
+	assert_int_equal(run->seed.i, 42);
 	assert_int_equal(trial_store(&tr, db, &err), 0);
 	assert_int_equal(strlen(tr.id), STORE_ID_LEN);
 	assert_int_equal(trial_finish(&tr, &err), 0);
@@ -169,10 +170,9 @@ static void test_one_run(void **state)
 				   "run"),
 	    "cpu");
 	assert_non_null(json_object_object_get(cpu, "process_s"));
-	assert_true(
-	    json_object_get_double(json_object_object_get(cpu, "process_s")) ==
-	    json_object_get_double(json_object_object_get(
-		json_object_object_get(run, "cpu"), "process_s")));
+	assert_true(run->cpu && run->cpu->has_process_s);
+	assert_true(json_object_get_double(json_object_object_get(
+			cpu, "process_s")) == run->cpu->process_s);
 	assert_string_equal(str(exp, "target"), dir);
 	arms = json_object_object_get(exp, "arms");
 	assert_int_equal(json_object_array_length(arms), 1);
@@ -207,12 +207,12 @@ static void test_param_factor(void **state)
 	assert_int_equal(trial_run(&tr, &err), 0);
 	assert_int_equal(h.runs_done, 4);
 	assert_int_equal(h.progressed, 4);
-	assert_null(trial_run_object(&tr));
+	assert_null(trial_run_doc(&tr));
 	assert_int_equal(trial_finish(&tr, &err), 0);
-	assert_non_null(json_object_object_get(tr.e.obj, "env"));
-	assert_string_equal(str(tr.e.obj, "stopped"), "fixed run count");
+	assert_non_null(tr.e.doc->env);
+	assert_string_equal(tr.e.doc->stopped, "fixed run count");
 	assert_int_equal(trial_store(&tr, db, &err), 0);
-	assert_string_equal(str(tr.e.obj, "id"), tr.id);
+	assert_string_equal(tr.e.doc->id, tr.id);
 	exp = load(tr.id);
 	arms = json_object_object_get(exp, "arms");
 	assert_int_equal(json_object_array_length(arms), 2);
@@ -286,7 +286,7 @@ static void test_failures(void **state)
 	assert_int_equal(trial_open(&tr, dir, 0, &err), 0);
 	assert_int_equal(trial_run(&tr, &err), -ENOSPC);
 	assert_int_equal(tr.failed, TRIAL_FAILED_PREPARE);
-	assert_null(trial_run_object(&tr));
+	assert_null(trial_run_doc(&tr));
 	assert_int_equal(h.runs_done, 0);
 	trial_release(&tr);
 	strbuf_release(&h.log);

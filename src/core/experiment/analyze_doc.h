@@ -47,6 +47,15 @@ int experiment_analyze_doc(struct experiment_doc *doc,
 void exp_analysis_release(struct exp_analysis *a);
 
 /*
+ * The whole analysis of doc (analyze_full.c): experiment_analyze_doc(),
+ * then the regimes, the factors' effects and interactions, the scaling
+ * rows and the suspect marks, each replacing what doc had. 0, or
+ * -errno with err set (what was set before the failure stays).
+ */
+int experiment_analyze_full(struct experiment_doc *doc,
+			    const struct analysis_opts *o, struct strbuf *err);
+
+/*
  * The analysis a of arms into doc: each arm's summary and drift
  * (replacing what it had), and doc's verdicts, one per arm but o's
  * baseline, in arm order (replacing them).

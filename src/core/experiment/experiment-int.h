@@ -8,7 +8,6 @@
 #define IOTRIAL_EXPERIMENT_INT_H
 
 #include <stdint.h>
-#include <json-c/json.h>
 #include "experiment.h"
 #include "../../util/rng.h"
 
@@ -42,9 +41,10 @@ struct exp_loop {
 			       each place, -1 none */
 };
 
-/* The experiment object of e before any run (experiment.c). */
-struct json_object *exp_skeleton(const struct experiment *e,
-				 const struct experiment_config *c);
+/* The experiment document of e before any run (experiment.c); the
+ * caller owns it (experiment_doc_free()). */
+struct experiment_doc *exp_skeleton(const struct experiment *e,
+				    const struct experiment_config *c);
 
 /*
  * Seconds a run takes from here on (for a duet block, the block's time
@@ -53,12 +53,16 @@ struct json_object *exp_skeleton(const struct experiment *e,
 double exp_run_s_estimate(const struct exp_loop *l);
 
 /*
- * Add a run of arm in block to the experiment object: its metric, its
- * run object runobj (owned from now on), its covariates (covariates.h)
- * and, for a duet run, the place it ran on (place >= 0).
+ * Add a run of arm in block to the experiment: its metric, its run
+ * object run (owned from now on: allocated, freed with the document),
+ * its covariates (covariates.h) and, for a duet run, the place it ran on
+ * (place >= 0).
  */
-void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
-		     struct json_object *runobj, int place);
+void exp_record(struct exp_loop *l, unsigned arm, int block, double metric,
+		struct run_doc *run, int place);
+
+/* Add the warning text to the experiment's; its index. */
+size_t exp_warn(struct exp_loop *l, const char *text);
 
 /* The knob settings of arm a (nr factors) as knob_setting pairs in
  * out (room for nr); their count. */
@@ -66,7 +70,7 @@ unsigned exp_knob_settings(const struct experiment_arm *a, unsigned nr,
 			   struct knob_setting *out);
 
 /* Drop the caches before a run when the experiment asks it; warn in its
- * object the first time that fails. */
+ * warnings the first time that fails. */
 void exp_drop_caches(struct exp_loop *l);
 
 /* Count n runs of block, begun at t0_ns and ended now, for

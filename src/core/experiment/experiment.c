@@ -1,7 +1,7 @@
 /*
  * An experiment before and after its runs: the configuration's defaults,
- * the arms and their workloads, the experiment object each run is added
- * to, and its release. The loop that runs the arms is experiment_loop.c.
+ * the arms and their workloads, the experiment document each run is
+ * added to, and its release. The loop that runs the arms is experiment_loop.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,6 @@
 #include "experiment-int.h"
 #include "metrics.h"
 #include "result_json.h"
-#include "../model/model_tree.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -137,36 +136,37 @@ int experiment_validate(struct experiment *e, const struct experiment_config *c,
 	return ret;
 }
 
-static void add_str(struct json_object *o, const char *k, const char *v)
+/* A copy of the pairs (name, value) of arm's settings into *out. */
+static void add_pair(struct model_pair **out, size_t *nr, const char *name,
+		     const char *value)
 {
-	json_object_object_add(o, k, json_object_new_string(v));
+	*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
+	(*out)[*nr].name = xstrdup(name);
+	(*out)[*nr].value = xstrdup(value);
+	(*nr)++;
 }
 
-/* Arm i's entry of "arms" before any analysis: its label and settings. */
-static struct json_object *arm_object(const struct experiment *e,
-				      const struct experiment_config *c,
-				      unsigned i)
+/* Arm i's entry of "arms" before any analysis: its label and settings,
+ * and the values as asked where a knob's name was an older one. */
+static void arm_doc(const struct experiment *e,
+		    const struct experiment_config *c, unsigned i,
+		    struct exp_arm *a)
 {
 	const struct arm_setting *s = e->arms[i].settings;
-	struct json_object *a = json_object_new_object();
-	struct json_object *set = json_object_new_object();
-	struct json_object *asked = NULL;
 	unsigned f;
 
-	json_object_object_add(a, "arm", json_object_new_int((int)i));
-	add_str(a, "label", e->arms[i].label);
+	memset(a, 0, sizeof(*a));
+	a->arm = i;
+	a->label = xstrdup(e->arms[i].label);
+	a->has_settings = MODEL_SET;
 	for (f = 0; f < c->nr_factors; f++) {
-		add_str(set, s[f].name, s[f].canon ? s[f].canon : s[f].value);
+		add_pair(&a->settings, &a->nr_settings, s[f].name,
+			 s[f].canon ? s[f].canon : s[f].value);
 		if (!s[f].canon)
 			continue;
-		if (!asked)
-			asked = json_object_new_object();
-		add_str(asked, s[f].name, s[f].value);
+		a->has_asked = MODEL_SET;
+		add_pair(&a->asked, &a->nr_asked, s[f].name, s[f].value);
 	}
-	json_object_object_add(a, "settings", set);
-	if (asked)
-		json_object_object_add(a, "asked", asked);
-	return a;
 }
 
 int experiment_add_arm(struct experiment *e, const struct experiment_config *c,
@@ -190,33 +190,22 @@ int experiment_add_arm(struct experiment *e, const struct experiment_config *c,
 			return ret;
 		}
 	}
-	if (e->obj)
-		json_object_array_add(json_object_object_get(e->obj, "arms"),
-				      arm_object(e, c, i));
+	if (e->doc) {
+		struct experiment_doc *d = e->doc;
+
+		d->arms =
+		    xrealloc(d->arms, (d->nr_arms + 1) * sizeof(*d->arms));
+		arm_doc(e, c, i, &d->arms[d->nr_arms++]);
+	}
 	*out = i;
 	return 0;
 }
 
-/* The experiment's "metric" m, as the model writes it. */
-static struct json_object *metric_tree(const struct metric_def *m)
+/* The experiment before any run. */
+struct experiment_doc *exp_skeleton(const struct experiment *e,
+				    const struct experiment_config *c)
 {
-	struct exp_metric d;
-	struct json_object *o;
-
-	metric_to_doc(m, &d);
-	o = exp_metric_to_tree(&d);
-	exp_metric_release(&d);
-	return o;
-}
-
-/* The experiment object before any run. */
-struct json_object *exp_skeleton(const struct experiment *e,
-				 const struct experiment_config *c)
-{
-	struct json_object *o = json_object_new_object();
-	struct json_object *factors = json_object_new_array();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *params = json_object_new_object();
+	struct experiment_doc *d = xcalloc(1, sizeof(*d));
 	char when[32], seed[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -225,55 +214,62 @@ struct json_object *exp_skeleton(const struct experiment *e,
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)c->seed);
-	add_str(o, "schema", RESULT_SCHEMA);
-	add_str(o, "type", "experiment");
-	add_str(o, "id", "");
-	add_str(o, "created", when);
-	add_str(o, "workload", c->ops->name);
-	add_str(o, "target", c->target->spec);
-	for (i = 0; i < c->nr_params; i++)
-		add_str(params, c->params[i].name, c->params[i].value);
-	json_object_object_add(o, "params", params);
-	add_str(o, "seed", seed);
-	json_object_object_add(
-	    o, "metric",
-	    metric_tree(c->metric ? c->metric
-				  : metric_default_for(c->ops, c->params,
-						       c->nr_params)));
-	for (f = 0; f < c->nr_factors; f++) {
-		struct json_object *fo = json_object_new_object();
-		struct json_object *vals = json_object_new_array();
-
-		add_str(fo, "name", c->factors[f].name);
-		add_str(fo, "kind", c->factors[f].is_knob ? "knob" : "param");
-		for (i = 0; i < c->factors[f].nr_values; i++)
-			json_object_array_add(
-			    vals,
-			    json_object_new_string(c->factors[f].values[i]));
-		json_object_object_add(fo, "values", vals);
-		json_object_array_add(factors, fo);
+	d->schema = xstrdup(RESULT_SCHEMA);
+	d->type = xstrdup("experiment");
+	d->id = xstrdup("");
+	d->created = xstrdup(when);
+	d->workload = xstrdup(c->ops->name);
+	d->target = xstrdup(c->target->spec);
+	d->has_params = MODEL_SET;
+	d->params = xcalloc(c->nr_params + 1, sizeof(*d->params));
+	for (i = 0; i < c->nr_params; i++) {
+		d->params[i].name = xstrdup(c->params[i].name);
+		model_value_set_str(&d->params[i].value, c->params[i].value);
 	}
-	json_object_object_add(o, "factors", factors);
-	json_object_object_add(o, "baseline",
-			       json_object_new_int((int)e->baseline));
+	d->nr_params = c->nr_params;
+	d->seed = xstrdup(seed);
+	d->metric = xcalloc(1, sizeof(*d->metric));
+	metric_to_doc(c->metric
+			  ? c->metric
+			  : metric_default_for(c->ops, c->params, c->nr_params),
+		      d->metric);
+	d->has_factors = MODEL_SET;
+	d->factors = xcalloc(c->nr_factors + 1, sizeof(*d->factors));
+	for (f = 0; f < c->nr_factors; f++) {
+		struct exp_factor *fo = &d->factors[f];
+
+		fo->name = xstrdup(c->factors[f].name);
+		fo->kind = xstrdup(c->factors[f].is_knob ? "knob" : "param");
+		fo->values =
+		    xcalloc(c->factors[f].nr_values + 1, sizeof(*fo->values));
+		for (i = 0; i < c->factors[f].nr_values; i++)
+			fo->values[i] = xstrdup(c->factors[f].values[i]);
+		fo->nr_values = c->factors[f].nr_values;
+	}
+	d->nr_factors = c->nr_factors;
+	d->baseline = e->baseline;
+	d->has_baseline = MODEL_SET;
+	d->arms = xcalloc(e->nr_arms + 1, sizeof(*d->arms));
 	for (i = 0; i < e->nr_arms; i++)
-		json_object_array_add(arms, arm_object(e, c, i));
-	json_object_object_add(o, "arms", arms);
-	json_object_object_add(o, "runs", json_object_new_array());
-	add_str(o, "runs_mode", c->runs_fixed ? "fixed" : "auto");
-	json_object_object_add(o, "precision",
-			       json_object_new_double(c->precision));
-	json_object_object_add(o, "equivalence",
-			       json_object_new_double(c->equivalence));
-	json_object_object_add(o, "alpha", json_object_new_double(c->alpha));
-	json_object_object_add(o, "drop_caches",
-			       json_object_new_boolean(c->drop_caches));
-	if (c->nr_places > 1)
-		json_object_object_add(o, "duet",
-				       json_object_new_int((int)c->nr_places));
-	json_object_object_add(o, "warnings", json_object_new_array());
-	return o;
+		arm_doc(e, c, i, &d->arms[i]);
+	d->nr_arms = e->nr_arms;
+	d->runs_mode = xstrdup(c->runs_fixed ? "fixed" : "auto");
+	d->precision = c->precision;
+	d->has_precision = MODEL_SET;
+	d->equivalence = c->equivalence;
+	d->has_equivalence = MODEL_SET;
+	d->alpha = c->alpha;
+	d->has_alpha = MODEL_SET;
+	d->drop_caches = c->drop_caches;
+	d->has_drop_caches = MODEL_SET;
+	if (c->nr_places > 1) {
+		d->duet = c->nr_places;
+		d->has_duet = MODEL_SET;
+	}
+	d->has_warnings = MODEL_SET;
+	return d;
 }
+
 void experiment_release(struct experiment *e)
 {
 	unsigned i;
@@ -286,7 +282,6 @@ void experiment_release(struct experiment *e)
 		free(e->arms[i].settings);
 	}
 	free(e->arms);
-	if (e->obj)
-		json_object_put(e->obj);
+	experiment_doc_free(e->doc);
 	memset(e, 0, sizeof(*e));
 }

@@ -78,6 +78,7 @@
 #include "../stats/analysis.h"
 #include "../observe/measure.h"
 #include "../workload/workload.h"
+#include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
 #define EXPERIMENT_MAX_ARMS 64
@@ -148,7 +149,7 @@ struct experiment_chooser {
 	 * The arms of block b, in run order, into *arms (the chooser's,
 	 * valid until its next call); their number, or 0 to end the
 	 * experiment with *why as its "stopped". The runs of the blocks
-	 * before are in e->obj; it may add arms (experiment_add_arm())
+	 * before are in e->doc; it may add arms (experiment_add_arm())
 	 * first.
 	 */
 	unsigned (*next_block)(void *ctx, struct experiment *e, unsigned b,
@@ -283,14 +284,14 @@ struct experiment {
 	struct experiment_arm *arms;
 	unsigned nr_arms;
 	unsigned baseline;
-	struct workload *arm_w;	 /* per arm: its parameters parsed and
-				    validated once (experiment_validate()),
-				    copied for each of its runs; or NULL */
-	struct json_object *obj; /* the experiment object, owned */
-	int failed_in_prepare;	 /* experiment_run's error came from the
-				    workload's prepare (the layout) */
-	int failed_verify;	 /* ... from a run whose --verify found
-				    data not as written */
+	struct workload *arm_w;	    /* per arm: its parameters parsed and
+				       validated once (experiment_validate()),
+				       copied for each of its runs; or NULL */
+	struct experiment_doc *doc; /* the experiment, owned */
+	int failed_in_prepare;	    /* experiment_run's error came from the
+				       workload's prepare (the layout) */
+	int failed_verify;	    /* ... from a run whose --verify found
+				       data not as written */
 };
 
 /*
@@ -312,7 +313,7 @@ int experiment_arms_append(struct experiment *e,
 /*
  * One more arm after experiment_validate(), even while it runs (a
  * chooser adds the arms it will try): its settings, its workload
- * checked, its entry in e->obj's "arms" when the object exists.
+ * checked, its entry in e->doc's arms when the document exists.
  * Returns the new arm's index in *out, 0, or -errno with err set.
  */
 int experiment_add_arm(struct experiment *e, const struct experiment_config *c,
@@ -340,10 +341,10 @@ int experiment_arm_workload(struct workload *w, const struct experiment *e,
 
 /*
  * Run the experiment: warm-ups, then randomized blocks until the stop
- * rule says so, analysing after each block. On success e->obj holds the
- * experiment object with every run, the arms' summaries and verdicts. A
- * stop request ends it early with what was measured (stopped:
- * "interrupted"). Returns 0 or -errno with err set; e->obj may still
+ * rule says so, analysing after each block. On success e->doc holds the
+ * experiment with every run, the arms' summaries and verdicts. A stop
+ * request ends it early with what was measured (stopped:
+ * "interrupted"). Returns 0 or -errno with err set; e->doc may still
  * hold the runs done before a failure.
  */
 int experiment_run(struct experiment *e, const struct experiment_config *c,
@@ -365,9 +366,9 @@ double experiment_process_cpu_s(void);
  * and outside_s to the run's "cpu"; make its strings printable and
  * analyse it. That object is then printed, stored and shown as it is.
  * -EINVAL when exp does not hold exactly one run, else what
- * experiment_analyze_json() returns.
+ * experiment_analyze_full() returns.
  */
-int experiment_seal_single_run(struct json_object *exp, double process_s,
+int experiment_seal_single_run(struct experiment_doc *exp, double process_s,
 			       struct strbuf *err);
 
 /* sync(2), then drop the page cache, dentries and inodes (root only).

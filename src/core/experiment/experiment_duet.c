@@ -30,6 +30,7 @@
 #include "experiment-int.h"
 #include "metrics.h"
 #include "result_json.h"
+#include "../model/model_json.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/fdio.h"
@@ -59,7 +60,7 @@ static void child(struct exp_loop *l, unsigned k, struct duet_run *d,
 	    xcalloc(c->nr_knobs + c->nr_factors + 1, sizeof(*ks));
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct run_meta meta = {0};
-	struct json_object *o;
+	struct run_doc doc;
 	struct run_result r;
 	char b;
 	double v;
@@ -98,11 +99,10 @@ static void child(struct exp_loop *l, unsigned k, struct duet_run *d,
 	if (ret) {
 		strbuf_addf(&out, "!%s", err.buf);
 	} else {
-		o = result_to_json(&meta, &r);
-		strbuf_addf(
-		    &out, "%.17g\n%s", v,
-		    json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
+		strbuf_addf(&out, "%.17g\n", v);
+		result_to_doc(&meta, &r, &doc);
+		run_doc_encode(&doc, MODEL_ENCODE_PLAIN, &out);
+		run_doc_release(&doc);
 	}
 	_exit(fd_write_all(fd, out.buf, out.len) ? 1 : 0);
 }
@@ -236,17 +236,23 @@ static int take_child_run(struct exp_loop *l, struct duet_run *d, unsigned i,
 			  int block, struct strbuf *err)
 {
 	const char *nl = strchr(d->out.buf, '\n');
-	struct json_object *o;
+	struct strbuf why = STRBUF_INIT;
+	struct run_doc *run;
 	double v;
 
 	if (d->out.buf[0] == '!')
 		return err_set(err, -EIO, "%s", d->out.buf + 1);
+	run = xcalloc(1, sizeof(*run));
 	if (!nl || sscanf(d->out.buf, "%lf", &v) != 1 ||
-	    !(o = json_tokener_parse(nl + 1)))
-		return err_set(err, -EIO,
-			       "the run of arm '%s' ended without its result",
-			       l->e->arms[d->arm].label);
-	exp_record_json(l, d->arm, block, v, o, (int)i);
+	    run_doc_decode(nl + 1, strlen(nl + 1), run, 0, &why)) {
+		run_doc_free(run);
+		err_set(err, -EIO,
+			"the run of arm '%s' ended without its result%s%s",
+			l->e->arms[d->arm].label, why.len ? ": " : "", why.buf);
+		strbuf_release(&why);
+		return -EIO;
+	}
+	exp_record(l, d->arm, block, v, run, (int)i);
 	return 0;
 }
 

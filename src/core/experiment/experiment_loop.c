@@ -21,7 +21,7 @@
 #include "../workload/live.h"
 #include "metrics.h"
 #include "result_json.h"
-#include "../model/model_tree.h"
+#include "analyze_doc.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -52,15 +52,18 @@ static void progress(struct exp_loop *l, unsigned block, unsigned arm,
 			   &p.eta_by);
 	l->h->progress(l->h->ctx, &p);
 }
-/* Record the run r of arm in the experiment object. */
+/* Record the run r of arm in the experiment. */
 static void record(struct exp_loop *l, unsigned arm, int block,
 		   const struct run_meta *meta, const struct run_result *r)
 {
-	exp_record_json(
+	struct run_doc *run = xcalloc(1, sizeof(*run));
+
+	result_to_doc(meta, r, run);
+	exp_record(
 	    l, arm, block,
 	    metric_value(meta->metric ? meta->metric : metric_default(meta->w),
 			 meta->w, r),
-	    result_to_json(meta, r), -1);
+	    run, -1);
 }
 
 /*
@@ -191,28 +194,26 @@ out:
 }
 
 /* The ratio CIs of the current verdicts, for the stop rule. */
-static size_t current_cis(struct json_object *obj, double *lo, double *hi)
+static size_t current_cis(const struct experiment_doc *doc, double *lo,
+			  double *hi)
 {
-	struct json_object *v = json_object_object_get(obj, "verdicts");
-	size_t i, n = v ? json_object_array_length(v) : 0, k = 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct json_object *x = json_object_array_get_idx(v, i);
-		struct json_object *l, *h;
+	for (i = 0; i < doc->nr_verdicts; i++) {
+		const struct exp_verdict *v = &doc->verdicts[i];
 
-		lo[k] = hi[k] = NAN;
+		lo[i] = hi[i] = NAN;
 		/* the interval the verdict rests on */
-		if (json_object_object_get_ex(x, "verdict_from", &l) &&
-		    !strcmp(json_object_get_string(l), "adjusted"))
-			json_object_object_get_ex(x, "adjusted", &x);
-		if (json_object_object_get_ex(x, "ci_low", &l) && l &&
-		    json_object_object_get_ex(x, "ci_high", &h) && h) {
-			lo[k] = json_object_get_double(l);
-			hi[k] = json_object_get_double(h);
+		if (v->verdict_from && !strcmp(v->verdict_from, "adjusted") &&
+		    v->adjusted) {
+			lo[i] = v->adjusted->ci_low;
+			hi[i] = v->adjusted->ci_high;
+		} else if (v->cmp) {
+			lo[i] = v->cmp->ci_low;
+			hi[i] = v->cmp->ci_high;
 		}
-		k++;
 	}
-	return k;
+	return doc->nr_verdicts;
 }
 
 /* "arm 'L': 15 of 15 runs warned; most often (14 runs): TEXT; also:
@@ -250,45 +251,35 @@ static void arm_warn_line(const struct arm_warn *aw, const char *label,
  * drift. */
 static void final_warnings(struct exp_loop *l)
 {
-	struct json_object *w = json_object_object_get(l->e->obj, "warnings");
-	struct json_object *arms = json_object_object_get(l->e->obj, "arms");
+	const struct experiment_doc *d = l->e->doc;
 	struct strbuf sb = STRBUF_INIT;
 	unsigned i;
 
-	for (i = 0; i < l->e->nr_arms; i++) {
-		struct json_object *a = json_object_array_get_idx(arms, i);
-		struct json_object *x;
+	for (i = 0; i < l->e->nr_arms && i < d->nr_arms; i++) {
+		const struct exp_arm *a = &d->arms[i];
 		struct arm_warn *aw = &l->warns[i];
 
 		if (aw->warned) {
 			arm_warn_line(aw, l->e->arms[i].label, &sb);
-			json_object_array_add(w,
-					      json_object_new_string(sb.buf));
+			exp_warn(l, sb.buf);
 		}
-		if (json_object_object_get_ex(a, "outliers", &x) &&
-		    json_object_get_int(x) > 0) {
+		if (a->summary && a->summary->outliers > 0) {
 			strbuf_setf(&sb,
 				    "arm '%s': %d run(s) are outliers "
 				    "(modified z > 3.5); they are kept "
 				    "in the analysis",
 				    l->e->arms[i].label,
-				    json_object_get_int(x));
-			json_object_array_add(w,
-					      json_object_new_string(sb.buf));
+				    (int)a->summary->outliers);
+			exp_warn(l, sb.buf);
 		}
-		if (json_object_object_get_ex(a, "drifting", &x) &&
-		    json_object_get_boolean(x)) {
+		if (a->drift && a->drift->drifting) {
 			strbuf_setf(&sb,
 				    "arm '%s': the metric drifts across blocks "
 				    "(Spearman rho %.2f, p %.3f); the machine "
 				    "changed during the experiment",
-				    l->e->arms[i].label,
-				    json_object_get_double(
-					json_object_object_get(a, "drift_rho")),
-				    json_object_get_double(
-					json_object_object_get(a, "drift_p")));
-			json_object_array_add(w,
-					      json_object_new_string(sb.buf));
+				    l->e->arms[i].label, a->drift->drift_rho,
+				    a->drift->drift_p);
+			exp_warn(l, sb.buf);
 		}
 	}
 	strbuf_release(&sb);
@@ -305,7 +296,6 @@ static void check_budget(struct exp_loop *l)
 	struct experiment_budget before, now;
 	struct strbuf msg = STRBUF_INIT;
 	struct budget_opts bo;
-	struct json_object *w = json_object_object_get(l->e->obj, "warnings");
 
 	experiment_budget_opts(l->c, &bo);
 	experiment_budget_estimate(&bo, l->e->nr_arms, -1, &before);
@@ -316,8 +306,7 @@ static void check_budget(struct exp_loop *l)
 				   &now);
 	if (!experiment_budget_short(&now, &bo, &msg))
 		goto out;
-	l->budget_warning = (int)json_object_array_length(w);
-	json_object_array_add(w, json_object_new_string(msg.buf));
+	l->budget_warning = (int)exp_warn(l, msg.buf);
 	if (l->h->warn)
 		l->h->warn(l->h->ctx, msg.buf);
 out:
@@ -331,13 +320,13 @@ out:
  */
 static void recheck_budget(struct exp_loop *l, unsigned blocks)
 {
-	struct json_object *w = json_object_object_get(l->e->obj, "warnings");
+	struct experiment_doc *d = l->e->doc;
 	struct strbuf msg = STRBUF_INIT;
 	struct experiment_budget now;
 	struct budget_opts bo;
+	size_t i = (size_t)l->budget_warning;
 
-	if (l->budget_warning < 0 ||
-	    (size_t)l->budget_warning >= json_object_array_length(w))
+	if (l->budget_warning < 0 || i >= d->nr_warnings)
 		return;
 	experiment_budget_opts(l->c, &bo);
 	experiment_budget_estimate(&bo, l->e->nr_arms, exp_run_s_estimate(l),
@@ -346,10 +335,13 @@ static void recheck_budget(struct exp_loop *l, unsigned blocks)
 		now.blocks = blocks; /* it ran them: they fitted */
 	now.measured_blocks = blocks;
 	if (experiment_budget_short(&now, &bo, &msg)) {
-		json_object_array_put_idx(w, (size_t)l->budget_warning,
-					  json_object_new_string(msg.buf));
+		free(d->warnings[i]);
+		d->warnings[i] = strbuf_detach(&msg, NULL);
 	} else {
-		json_object_array_del_idx(w, (size_t)l->budget_warning, 1);
+		free(d->warnings[i]);
+		memmove(&d->warnings[i], &d->warnings[i + 1],
+			(d->nr_warnings - i - 1) * sizeof(*d->warnings));
+		d->nr_warnings--;
 	}
 	strbuf_release(&msg);
 }
@@ -410,31 +402,35 @@ static int chosen_block(struct exp_loop *l, unsigned b, const char **stopped,
 /*
  * At the end, from every run: the advice of a limit that stopped an
  * adaptive experiment (budget.h) and each arm's median of every metric
- * (metrics.h), set on the experiment read as a document and put back
- * into the tree the loop holds. 0, or -EINVAL when the tree does not
- * read (err says where).
+ * (metrics.h).
  */
-static int advice_and_medians(struct exp_loop *l, struct strbuf *err)
+static void advice_and_medians(struct exp_loop *l)
 {
-	struct experiment_doc doc;
 	struct experiment_budget eb;
 	struct budget_opts bo;
-	int ret = experiment_doc_from_tree(l->e->obj, &doc, 0, err);
 
-	if (!ret && !l->c->chooser) {
+	if (!l->c->chooser) {
 		experiment_budget_opts(l->c, &bo);
 		experiment_budget_estimate(&bo, l->e->nr_arms,
 					   exp_run_s_estimate(l), &eb);
-		experiment_advice_doc(&doc, &bo, &eb);
-		exp_advice_into_tree(l->e->obj, &doc);
+		experiment_advice_doc(l->e->doc, &bo, &eb);
 	}
-	if (!ret) {
-		metric_arm_medians_doc(&doc, l->c->ops);
-		exp_metrics_into_tree(l->e->obj, &doc);
-	}
-	experiment_doc_release(&doc);
-	return ret;
+	metric_arm_medians_doc(l->e->doc, l->c->ops);
 }
+
+/* The members of an experiment first analysed after its last block (a
+ * search's, one of a single arm, one stopped in its first block): its
+ * blocks and why it stopped before the analysis, as they were set. */
+static const char *const late_order[] = {
+    "schema",	 "type",	 "id",		"created",  "workload",
+    "target",	 "params",	 "seed",	"command",  "metric",
+    "factors",	 "baseline",	 "arms",	"runs",	    "windows",
+    "runs_mode", "precision",	 "equivalence", "alpha",    "drop_caches",
+    "duet",	 "warnings",	 "load_unit",	"blocks",   "block_s",
+    "stopped",	 "abort",	 "switchback",	"verdicts", "regimes",
+    "effects",	 "interactions", "scaling",	"advice",   "metrics",
+    "env",
+};
 
 /* The fewest blocks of an adaptive experiment: enough for a verdict. */
 static unsigned min_blocks(const struct experiment *e,
@@ -458,6 +454,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 	uint64_t block_seed;
 	double halfwidth = -1;
 	unsigned i, k, b, planned;
+	bool analysed = false;
 	int ret = 0;
 
 	l.e = e;
@@ -472,7 +469,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 		l.place_arm[i] = -1;
 	l.start_ns = clock_now_ns();
 	rng_seed(&l.rng, c->seed);
-	e->obj = exp_skeleton(e, c);
+	e->doc = exp_skeleton(e, c);
 	analysis_opts_init(&ao);
 	ao.baseline = e->baseline;
 	ao.alpha = c->alpha;
@@ -507,7 +504,7 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			si.min_blocks = min_blocks(e, c);
 			si.max_runs = c->max_runs;
 			si.precision = c->precision;
-			si.nr_arms = current_cis(e->obj, lo, hi);
+			si.nr_arms = current_cis(e->doc, lo, hi);
 			si.ci_low = lo;
 			si.ci_high = hi;
 			si.elapsed_s =
@@ -559,27 +556,31 @@ int experiment_run(struct experiment *e, const struct experiment_config *c,
 			/* an incomplete block would unbalance the pairs */
 			break;
 		}
-		if (!ret && e->nr_arms > 1 && !c->single_run)
-			ret = experiment_analyze_json(e->obj, &ao, err);
+		if (!ret && e->nr_arms > 1 && !c->single_run) {
+			ret = experiment_analyze_full(e->doc, &ao, err);
+			analysed = true;
+		}
 	}
 	if (!stopped)
 		stopped = "failed";
-	json_object_object_add(e->obj, "blocks", json_object_new_int((int)b));
-	if (!c->chooser && l.runs_done > l.first_runs)
-		json_object_object_add(
-		    e->obj, "block_s",
-		    json_object_new_double(exp_run_s_estimate(&l) *
-					   e->nr_arms));
-	json_object_object_add(e->obj, "stopped",
-			       json_object_new_string(stopped));
+	e->doc->blocks = b;
+	if (!c->chooser && l.runs_done > l.first_runs) {
+		e->doc->block_s = exp_run_s_estimate(&l) * e->nr_arms;
+		e->doc->has_block_s = MODEL_SET;
+	}
+	e->doc->stopped = xstrdup(stopped);
+	if (!analysed)
+		experiment_doc_order(e->doc, late_order,
+				     sizeof(late_order) /
+					 sizeof(late_order[0]));
 	if (!ret && !c->single_run) {
 		recheck_budget(&l, b);
-		ret = experiment_analyze_json(e->obj, &ao, err);
+		ret = experiment_analyze_full(e->doc, &ao, err);
 		if (!ret)
 			final_warnings(&l);
 	}
 	if (!ret && !c->single_run && l.runs_done)
-		ret = advice_and_medians(&l, err);
+		advice_and_medians(&l);
 	for (i = 0; i < e->nr_arms; i++)
 		for (k = 0; k < RUN_WARN_KINDS; k++)
 			free(l.warns[i].example[k]);

@@ -2,15 +2,15 @@
  * What one run leaves in the experiment loop's state, for the loop that
  * runs the arms one after another (experiment_loop.c) and for a duet
  * block that runs them at once (experiment_duet.c): the run's entry in
- * the experiment object, its arm's knob settings, and the time a run
+ * the experiment document, its arm's knob settings, and the time a run
  * takes from here on.
  */
 #include <math.h>
+#include <string.h>
 #include "experiment.h"
 #include "experiment-int.h"
 #include "covariates.h"
 #include "result_json.h"
-#include "../model/model_tree.h"
 #include "../../util/clock.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
@@ -49,85 +49,48 @@ unsigned exp_knob_settings(const struct experiment_arm *a, unsigned nr,
 	return n;
 }
 
-/* The covariates of the run object runobj (covariates.h), read from
- * its document; NaN for each when it does not decode (none of ours). */
-static void run_doc_covariates(struct json_object *runobj, double *cov)
+/* The run's "covariates": {name: value} for the nr names and values
+ * given (NaN prints as null). */
+static void covariates_doc(struct exp_run *run, const char *const *names,
+			   const double *values, unsigned nr)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct run_doc doc;
-
-	if (run_doc_from_tree(runobj, &doc, 0, &err))
-		run_covariates(NULL, cov);
-	else
-		run_covariates(&doc, cov);
-	run_doc_release(&doc);
-	strbuf_release(&err);
-}
-
-/* The "covariates" member of a run entry: {name: value} for the nr
- * names and values given (NaN as null). */
-static struct json_object *covariates_tree(const char *const *names,
-					   const double *values, unsigned nr)
-{
-	struct json_object *o = json_object_new_object();
 	unsigned c;
 
-	for (c = 0; c < nr; c++)
-		json_object_object_add(o, names[c],
-				       isfinite(values[c])
-					   ? json_object_new_double(values[c])
-					   : NULL);
-	return o;
+	run->covariates = xcalloc(nr + 1, sizeof(*run->covariates));
+	for (c = 0; c < nr; c++) {
+		run->covariates[c].name = xstrdup(names[c]);
+		run->covariates[c].value = values[c];
+	}
+	run->nr_covariates = nr;
+	run->has_covariates = MODEL_SET;
 }
 
-/* Add the run runobj of arm in block to the experiment object, with its
- * metric and, for a duet run, its place; tally its warnings. */
-void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
-		     struct json_object *runobj, int place)
+size_t exp_warn(struct exp_loop *l, const char *text)
 {
-	struct json_object *runs = json_object_object_get(l->e->obj, "runs");
-	struct json_object *run = json_object_new_object();
-	struct json_object *w, *kinds;
-	struct arm_warn *aw = &l->warns[arm];
-	unsigned i, nr, seen = 0; /* the kinds this run's warnings have */
-	double cov[RUN_NR_COV];
+	struct experiment_doc *d = l->e->doc;
 
-	json_object_object_add(run, "arm", json_object_new_int((int)arm));
-	json_object_object_add(run, "block", json_object_new_int(block));
-	json_object_object_add(
-	    run, "seq",
-	    json_object_new_int((int)json_object_array_length(runs)));
-	json_object_object_add(run, "metric", json_object_new_double(metric));
-	if (place >= 0)
-		json_object_object_add(run, "place",
-				       json_object_new_int(place));
-	json_object_object_add(run, "run", runobj);
-	run_doc_covariates(runobj, cov);
-	/* a duet's other runs are among the tasks that were not this
-	 * run's: the other arm's work, which its setting moves */
-	if (place >= 0)
-		cov[1] = NAN;
-	json_object_object_add(run, "covariates",
-			       covariates_tree(run_cov_names, cov, RUN_NR_COV));
-	json_object_array_add(runs, run);
+	d->warnings =
+	    xrealloc(d->warnings, (d->nr_warnings + 1) * sizeof(*d->warnings));
+	d->warnings[d->nr_warnings] = xstrdup(text);
+	d->has_warnings = MODEL_SET;
+	return d->nr_warnings++;
+}
+
+/* Count the kinds of the run's warnings in its arm's tallies. */
+static void tally_warnings(struct arm_warn *aw, const struct run_doc *run)
+{
+	unsigned seen = 0; /* the kinds this run's warnings have */
+	size_t i;
+
 	aw->runs++;
-	w = json_object_object_get(runobj, "warnings");
-	kinds = json_object_object_get(runobj, "warning_kinds");
-	nr = json_object_is_type(w, json_type_array)
-		 ? (unsigned)json_object_array_length(w)
-		 : 0;
-	if (nr)
+	if (run->nr_warnings)
 		aw->warned++;
-	for (i = 0; i < nr; i++) {
-		const char *text =
-		    json_object_get_string(json_object_array_get_idx(w, i));
-		struct json_object *kn =
-		    json_object_is_type(kinds, json_type_array)
-			? json_object_array_get_idx(kinds, i)
-			: NULL;
+	for (i = 0; i < run->nr_warnings; i++) {
+		const char *text = run->warnings[i] ? run->warnings[i] : "";
 		enum run_warn_kind k =
-		    kn ? run_warn_kind_parse(json_object_get_string(kn))
-		       : run_warn_kind_of_text(text ? text : "");
+		    i < run->nr_warning_kinds && run->warning_kinds[i]
+			? run_warn_kind_parse(run->warning_kinds[i])
+			: run_warn_kind_of_text(text);
 
 		if ((unsigned)k >= RUN_WARN_KINDS)
 			k = RUN_WARN_UNKNOWN;
@@ -136,23 +99,53 @@ void exp_record_json(struct exp_loop *l, unsigned arm, int block, double metric,
 		seen |= 1u << k;
 		aw->kind_runs[k]++;
 		if (!aw->example[k])
-			aw->example[k] = xstrdup(text ? text : "");
+			aw->example[k] = xstrdup(text);
 	}
+}
+
+/* Add the run of arm in block to the experiment, with its metric and,
+ * for a duet run, its place; tally its warnings. */
+void exp_record(struct exp_loop *l, unsigned arm, int block, double metric,
+		struct run_doc *run, int place)
+{
+	struct experiment_doc *d = l->e->doc;
+	struct exp_run *r;
+	double cov[RUN_NR_COV];
+
+	d->runs = xrealloc(d->runs, (d->nr_runs + 1) * sizeof(*d->runs));
+	r = &d->runs[d->nr_runs];
+	memset(r, 0, sizeof(*r));
+	r->arm = arm;
+	r->block = block;
+	r->has_block = MODEL_SET;
+	r->seq = (int64_t)d->nr_runs;
+	r->metric = metric;
+	if (place >= 0) {
+		r->place = place;
+		r->has_place = MODEL_SET;
+	}
+	r->run = run;
+	d->nr_runs++;
+	run_covariates(run, cov);
+	/* a duet's other runs are among the tasks that were not this
+	 * run's: the other arm's work, which its setting moves */
+	if (place >= 0)
+		cov[1] = NAN;
+	covariates_doc(r, run_cov_names, cov, RUN_NR_COV);
+	tally_warnings(&l->warns[arm], run);
 }
 
 /*
  * Drop the caches before a run, when the experiment asks it; the first
- * time that fails, warn in the experiment object and try no more.
+ * time that fails, warn in the experiment and try no more.
  */
 void exp_drop_caches(struct exp_loop *l)
 {
 	if (!l->c->drop_caches || !l->drop_ok || experiment_drop_caches() >= 0)
 		return;
 	l->drop_ok = 0;
-	json_object_array_add(
-	    json_object_object_get(l->e->obj, "warnings"),
-	    json_object_new_string("could not drop caches between runs; runs "
-				   "may start with a warm page cache"));
+	exp_warn(l, "could not drop caches between runs; runs may start with "
+		    "a warm page cache");
 }
 
 /*

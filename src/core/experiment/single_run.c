@@ -1,6 +1,6 @@
 /*
  * A single run (`iotrial run`) is an experiment of one arm and one run,
- * and the object the experiment loop built for it is the one that is
+ * and the document the experiment loop built for it is the one that is
  * printed, stored and shown. Nothing is copied or rebuilt: this file
  * gives that object the shape a stored run has always had (arm "run",
  * runs_mode "run", the run's parameters and environment at the top) and
@@ -11,8 +11,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include "experiment.h"
-#include "import.h"
+#include "analyze_doc.h"
+#include "../model/model_json.h"
 #include "../../util/error.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 /* User and system CPU of who (RUSAGE_SELF, RUSAGE_CHILDREN), seconds. */
@@ -36,95 +38,87 @@ double experiment_process_cpu_s(void)
  * jobs' thread CPU) and the rest, into run's "cpu"; nothing for a run
  * without jobs.
  */
-static void add_process_cpu(struct json_object *run, double process_s)
+static void add_process_cpu(struct run_doc *run, double process_s)
 {
-	struct json_object *cpu, *jobs;
 	double workers_s = 0;
-	size_t i, n;
+	size_t i;
 
-	if (!json_object_object_get_ex(run, "cpu", &cpu) ||
-	    !json_object_is_type(cpu, json_type_object) ||
-	    !json_object_object_get_ex(run, "jobs", &jobs) ||
-	    !json_object_is_type(jobs, json_type_array))
+	if (!run || !run->cpu || !run->nr_jobs)
 		return;
-	n = json_object_array_length(jobs);
-	if (!n)
-		return;
-	for (i = 0; i < n; i++) {
-		struct json_object *j = json_object_array_get_idx(jobs, i);
-		struct json_object *v;
-
-		if (json_object_object_get_ex(j, "user_s", &v))
-			workers_s += json_object_get_double(v);
-		if (json_object_object_get_ex(j, "sys_s", &v))
-			workers_s += json_object_get_double(v);
-	}
-	json_object_object_add(cpu, "process_s",
-			       json_object_new_double(process_s));
-	json_object_object_add(cpu, "workers_s",
-			       json_object_new_double(workers_s));
-	json_object_object_add(
-	    cpu, "outside_s",
-	    json_object_new_double(process_s > workers_s ? process_s - workers_s
-							 : 0));
+	for (i = 0; i < run->nr_jobs; i++)
+		workers_s += run->jobs[i].user_s + run->jobs[i].sys_s;
+	run->cpu->process_s = process_s;
+	run->cpu->has_process_s = MODEL_SET;
+	run->cpu->workers_s = workers_s;
+	run->cpu->has_workers_s = MODEL_SET;
+	run->cpu->outside_s = process_s > workers_s ? process_s - workers_s : 0;
+	run->cpu->has_outside_s = MODEL_SET;
 }
 
-/* A deep copy of o, or NULL when o is NULL or cannot be copied. */
-static struct json_object *copy(struct json_object *o)
-{
-	struct json_object *c = NULL;
+/* The members of a stored run in the order it has always had: its
+ * environment after "stopped" (taken from the run when it was sealed),
+ * then the analysis. */
+static const char *const single_order[] = {
+    "schema",	   "type",   "id",	    "created",	 "workload",
+    "target",	   "params", "seed",	    "metric",	 "factors",
+    "baseline",	   "arms",   "runs",	    "runs_mode", "precision",
+    "equivalence", "alpha",  "drop_caches", "warnings",	 "blocks",
+    "stopped",	   "env",    "verdicts",    "regimes",
+};
 
-	if (!o || json_object_deep_copy(o, &c, NULL))
-		return NULL;
-	return c;
-}
-
-int experiment_seal_single_run(struct json_object *exp, double process_s,
+int experiment_seal_single_run(struct experiment_doc *doc, double process_s,
 			       struct strbuf *err)
 {
-	struct json_object *runs, *arms, *entry, *run, *arm, *factors, *f,
-	    *vals, *stopped;
 	struct analysis_opts ao;
+	struct exp_factor *f;
+	struct run_doc *run;
+	int ret;
 
-	runs = json_object_object_get(exp, "runs");
-	arms = json_object_object_get(exp, "arms");
-	if (!json_object_is_type(runs, json_type_array) ||
-	    json_object_array_length(runs) != 1 ||
-	    !json_object_is_type(arms, json_type_array) ||
-	    json_object_array_length(arms) != 1)
+	if (!doc || doc->nr_runs != 1 || doc->nr_arms != 1)
 		return err_set(err, -EINVAL, "there is no run to store");
-	entry = json_object_array_get_idx(runs, 0);
-	run = json_object_object_get(entry, "run");
-	arm = json_object_array_get_idx(arms, 0);
+	run = doc->runs[0].run;
 	add_process_cpu(run, process_s);
-	json_object_object_add(entry, "source", json_object_new_string("run"));
-	json_object_object_add(arm, "label", json_object_new_string("run"));
+	/* after the run's covariates, as it has always been stored */
+	exp_run_order_last(&doc->runs[0], "source");
+	free(doc->runs[0].source);
+	doc->runs[0].source = xstrdup("run");
+	free(doc->arms[0].label);
+	doc->arms[0].label = xstrdup("run");
 	/* as stored since the first version: one factor "arm", its value
 	 * the one arm's label */
-	factors = json_object_new_array();
-	f = json_object_new_object();
-	vals = json_object_new_array();
-	json_object_array_add(vals, json_object_new_string("run"));
-	json_object_object_add(f, "name", json_object_new_string("arm"));
-	json_object_object_add(f, "kind", json_object_new_string("import"));
-	json_object_object_add(f, "values", vals);
-	json_object_array_add(factors, f);
-	json_object_object_add(exp, "factors", factors);
+	exp_factors_free(doc->factors, doc->nr_factors);
+	f = doc->factors = xcalloc(1, sizeof(*f));
+	doc->nr_factors = 1;
+	doc->has_factors = MODEL_SET;
+	f->name = xstrdup("arm");
+	f->kind = xstrdup("import");
+	f->values = xcalloc(1, sizeof(*f->values));
+	f->values[0] = xstrdup("run");
+	f->nr_values = 1;
 	/* every parameter as the run read it, not only those given */
-	json_object_object_add(exp, "params",
-			       copy(json_object_object_get(run, "params")));
-	if (json_object_is_type(json_object_object_get(run, "env"),
-				json_type_object))
-		json_object_object_add(
-		    exp, "env", copy(json_object_object_get(run, "env")));
-	stopped = json_object_object_get(exp, "stopped");
-	if (!stopped ||
-	    !strcmp(json_object_get_string(stopped), "fixed run count"))
-		json_object_object_add(exp, "stopped",
-				       json_object_new_string("single run"));
-	json_object_object_add(exp, "runs_mode", json_object_new_string("run"));
+	model_params_free(doc->params, doc->nr_params);
+	doc->params = NULL;
+	doc->nr_params = 0;
+	doc->has_params = MODEL_ABSENT;
+	if (run) {
+		doc->params = model_params_dup(run->params, run->nr_params);
+		doc->nr_params = run->nr_params;
+		doc->has_params = MODEL_SET;
+	}
+	if (run && run->env && !doc->env)
+		doc->env = env_doc_dup(run->env);
+	if (!doc->stopped || !strcmp(doc->stopped, "fixed run count")) {
+		free(doc->stopped);
+		doc->stopped = xstrdup("single run");
+	}
+	free(doc->runs_mode);
+	doc->runs_mode = xstrdup("run");
 	/* --label and the target come from the command line */
-	import_make_printable(exp);
+	ret = experiment_doc_printable(doc, err);
+	if (ret)
+		return ret;
+	experiment_doc_order(doc, single_order,
+			     sizeof(single_order) / sizeof(single_order[0]));
 	analysis_opts_init(&ao);
-	return experiment_analyze_json(exp, &ao, err);
+	return experiment_analyze_full(doc, &ao, err);
 }

@@ -452,14 +452,10 @@ static int apply_fixed(struct trial *tr, struct strbuf *err)
 	return 0;
 }
 
-/* The number of runs the experiment object holds. */
+/* The number of runs the experiment holds. */
 static size_t nr_runs(const struct trial *tr)
 {
-	struct json_object *runs;
-
-	if (!tr->e.obj || !json_object_object_get_ex(tr->e.obj, "runs", &runs))
-		return 0;
-	return json_object_array_length(runs);
+	return tr->e.doc ? tr->e.doc->nr_runs : 0;
 }
 
 /* A single run stopped before it measured anything. */
@@ -514,7 +510,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 			struct strbuf e = STRBUF_INIT;
 
 			experiment_seal_single_run(
-			    tr->e.obj, experiment_process_cpu_s(), &e);
+			    tr->e.doc, experiment_process_cpu_s(), &e);
 			strbuf_release(&e);
 		}
 		return ret;
@@ -525,7 +521,7 @@ int trial_run(struct trial *tr, struct strbuf *err)
 	}
 	if (single) {
 		ret = experiment_seal_single_run(
-		    tr->e.obj, experiment_process_cpu_s(), err);
+		    tr->e.doc, experiment_process_cpu_s(), err);
 		/* stopped so early that the run has no metric to analyse */
 		if (ret && tr->c.stop && *tr->c.stop) {
 			tr->failed = TRIAL_FAILED_RUN;
@@ -538,15 +534,11 @@ int trial_run(struct trial *tr, struct strbuf *err)
 	return 0;
 }
 
-struct json_object *trial_run_object(const struct trial *tr)
+const struct run_doc *trial_run_doc(const struct trial *tr)
 {
-	struct json_object *runs, *run;
-
 	if (tr->kind != TRIAL_ONE_RUN || nr_runs(tr) != 1)
 		return NULL;
-	runs = json_object_object_get(tr->e.obj, "runs");
-	run = json_object_array_get_idx(runs, 0);
-	return json_object_object_get(run, "run");
+	return tr->e.doc->runs[0].run;
 }
 
 int trial_finish(struct trial *tr, struct strbuf *err)
@@ -568,14 +560,16 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 	tr->applied = 0;
 	session_close(tr->s, &tr->hooks.log);
 	tr->s = NULL;
-	if (tr->kind == TRIAL_ONE_RUN || !tr->e.obj)
+	if (tr->kind == TRIAL_ONE_RUN || !tr->e.doc)
 		return ret;
 	trial_annotate_factors(tr);
 	/* a single run's object has its own, taken with its truth */
 	memset(&env, 0, sizeof(env));
-	if (!env_capture_target(&env, &tr->t, &why) || env.kernel_release)
-		json_object_object_add(tr->e.obj, "env",
-				       env_to_json_object(&env));
+	if (!env_capture_target(&env, &tr->t, &why) || env.kernel_release) {
+		env_doc_free(tr->e.doc->env);
+		tr->e.doc->env = xcalloc(1, sizeof(*tr->e.doc->env));
+		env_to_doc(&env, tr->e.doc->env);
+	}
 	env_release(&env);
 	strbuf_release(&why);
 	return ret;
@@ -588,16 +582,11 @@ int trial_finish(struct trial *tr, struct strbuf *err)
 static void trial_store_noise(struct trial *tr, const char *db)
 {
 	struct strbuf key = STRBUF_INIT, e = STRBUF_INIT;
-	struct experiment_doc doc;
 	struct noise_row row;
 	struct store s;
 	int ret;
 
-	/* the engine still holds a tree: read it as the document */
-	ret = experiment_doc_from_tree(tr->e.obj, &doc, 0, &e);
-	if (!ret)
-		ret = noise_row_of(&doc, &row);
-	experiment_doc_release(&doc);
+	ret = noise_row_of(tr->e.doc, &row);
 	if (!ret) {
 		row.run_s = tr->c.ro.ios ? 0 : (double)tr->c.ro.time_ns / 1e9;
 		noise_key(&tr->c, &key);
@@ -653,18 +642,59 @@ void trial_pick_time(struct trial *tr, const char *db, double def_s,
 	strbuf_release(&e);
 }
 
-int trial_store(struct trial *tr, const char *db, struct strbuf *err)
+/* Move the string *from into *to (freeing what *to held). */
+static void take_str(char **to, char **from)
 {
+	free(*to);
+	*to = *from;
+	*from = NULL;
+}
+
+/*
+ * Save doc in the store db under a new id (out_id); doc gets the id,
+ * and the creation time and origin the store gave it, as the store's
+ * tree-taking save gives them. The store takes trees until it takes
+ * documents: this is the one place the trial turns its document into
+ * one.
+ */
+static int trial_save_doc(const char *db, struct experiment_doc *doc,
+			  char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+{
+	struct json_object *tree = experiment_doc_to_tree(doc);
+	struct experiment_doc saved;
 	struct log_columns cols;
 	int ret;
 
+	log_columns_of(tree, &cols);
+	ret = store_save(db, tree, &cols, out_id, err);
+	log_columns_release(&cols);
+	if (!ret)
+		ret = experiment_doc_from_tree(tree, &saved, 0, err);
+	else
+		experiment_doc_init(&saved);
+	if (!ret) {
+		if (!doc->created)
+			experiment_doc_order_last(doc, "created");
+		if (!doc->origin)
+			experiment_doc_order_last(doc, "origin");
+		take_str(&doc->id, &saved.id);
+		take_str(&doc->created, &saved.created);
+		take_str(&doc->origin, &saved.origin);
+	}
+	experiment_doc_release(&saved);
+	model_tree_free(tree);
+	return ret;
+}
+
+int trial_store(struct trial *tr, const char *db, struct strbuf *err)
+{
+	int ret;
+
 	tr->id[0] = '\0';
-	if (tr->kind == TRIAL_ONE_RUN && !trial_run_object(tr))
+	if (tr->kind == TRIAL_ONE_RUN && !trial_run_doc(tr))
 		return err_set(err, -EINVAL, "there is no run to store");
 	/* a single run's object was sealed by trial_run(): stored as is */
-	log_columns_of(tr->e.obj, &cols);
-	ret = store_save(db, tr->e.obj, &cols, tr->id, err);
-	log_columns_release(&cols);
+	ret = trial_save_doc(db, tr->e.doc, tr->id, err);
 	if (!ret && tr->kind == TRIAL_EXPERIMENT)
 		trial_store_noise(tr, db);
 	return ret;

@@ -111,7 +111,7 @@ int trial_has_undo(const struct trial *tr);
  * Run: apply the fixed knobs (the log hears each change "for this
  * run"), then the experiment, each arm's knobs applied before its runs,
  * with device truth per run. On failure tr->failed says where; the
- * experiment object may still hold the runs made before it. A stop
+ * experiment may still hold the runs made before it. A stop
  * request ends an experiment early with what was measured; a single run
  * that measured nothing fails with -EINTR.
  */
@@ -120,10 +120,11 @@ int trial_run(struct trial *tr, struct strbuf *err);
 /*
  * The single run's object (iotrial/1 run), after a successful
  * trial_run() of TRIAL_ONE_RUN (or one whose --verify failed); NULL
- * otherwise. It is the run inside tr->e.obj, the object trial_store()
- * stores, with the process's CPU in its "cpu". Owned by tr.
+ * otherwise. It is the run inside tr->e.doc, the experiment
+ * trial_store() stores, with the process's CPU in its "cpu". Owned by
+ * tr.
  */
-struct json_object *trial_run_object(const struct trial *tr);
+const struct run_doc *trial_run_doc(const struct trial *tr);
 
 /*
  * Roll back every knob change, newest first, and close the session;

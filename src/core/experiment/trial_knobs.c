@@ -5,6 +5,7 @@
  * in force (knob_ops.regime), judged on the run's device truth.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "trial_knobs.h"
 #include "../../util/error.h"
@@ -101,40 +102,30 @@ const char *trial_dir_knob_disk(const struct trial *tr)
 	return device ? tr->kctx.disk : NULL;
 }
 
-/* Each knob factor of the experiment object says where it was set:
+/* Each knob factor of the experiment says where it was set:
  * "canonical", "scope" and "object" (the disk, the mount, "system"). */
 void trial_annotate_factors(const struct trial *tr)
 {
-	struct json_object *factors =
-	    json_object_object_get(tr->e.obj, "factors");
-	size_t i, n;
+	struct experiment_doc *d = tr->e.doc;
+	size_t i;
 	unsigned f;
 
-	if (!json_object_is_type(factors, json_type_array))
-		return;
-	n = json_object_array_length(factors);
-	for (i = 0; i < n; i++) {
-		struct json_object *fo = json_object_array_get_idx(factors, i);
-		const char *name =
-		    json_object_get_string(json_object_object_get(fo, "name"));
+	for (i = 0; d && i < d->nr_factors; i++) {
+		struct exp_factor *fo = &d->factors[i];
 
-		for (f = 0; name && f < tr->c.nr_factors; f++) {
+		for (f = 0; fo->name && f < tr->c.nr_factors; f++) {
 			struct knob k;
 
 			if (!tr->c.factors[f].is_knob ||
-			    strcmp(tr->c.factors[f].name, name))
+			    strcmp(tr->c.factors[f].name, fo->name))
 				continue;
 			if (!factor_place(tr, &tr->c.factors[f], &k)) {
-				json_object_object_add(
-				    fo, "canonical",
-				    json_object_new_string(k.name));
-				json_object_object_add(
-				    fo, "scope",
-				    json_object_new_string(
-					knob_scope_name(k.scope)));
-				json_object_object_add(
-				    fo, "object",
-				    json_object_new_string(k.object));
+				free(fo->canonical);
+				fo->canonical = xstrdup(k.name);
+				free(fo->scope);
+				fo->scope = xstrdup(knob_scope_name(k.scope));
+				free(fo->object);
+				fo->object = xstrdup(k.object);
 			}
 			knob_release(&k);
 		}

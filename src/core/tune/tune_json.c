@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tune_run.h"
-#include "../model/model_tree.h"
+#include "../model/model_json.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -281,32 +281,36 @@ static struct bisect_doc *bisect_doc(struct tune_drive *d)
 	return t;
 }
 
-void tune_drive_annotate(struct tune_drive *d, struct json_object *exp)
+void tune_drive_annotate(struct tune_drive *d, struct experiment_doc *exp)
 {
-	struct experiment_doc doc;
-	struct strbuf err = STRBUF_INIT;
+	const char *kind = d->bisect ? "bisect" : "tune";
 
 	if (!exp)
 		return;
 	/* the last block, when the search did not ask for another */
-	if (d->nr_block && d->tr && d->tr->e.obj)
+	if (d->nr_block && d->tr && d->tr->e.doc)
 		tune_drive_flush(d);
 	tune_doc_free(d->tune);
 	bisect_doc_free(d->bisect_answer);
 	d->tune = NULL;
 	d->bisect_answer = NULL;
+	tune_doc_free(exp->tune);
+	bisect_doc_free(exp->bisect);
+	exp->tune = NULL;
+	exp->bisect = NULL;
+	/* after what the experiment holds, as it has always been written */
+	experiment_doc_order_last(exp, "kind");
+	experiment_doc_order_last(exp, kind);
+	free(exp->kind);
+	exp->kind = xstrdup(kind);
 	if (d->bisect) {
 		d->bisect_answer = bisect_doc(d);
-		bisect_doc_into_tree(exp, d->bisect_answer);
+		exp->bisect = bisect_doc_dup(d->bisect_answer);
 		return;
 	}
-	/* the regimes its runs reached (none when it cannot be read) */
-	if (experiment_doc_from_tree(exp, &doc, 0, &err))
-		experiment_doc_release(&doc);
-	d->tune = race_doc(d, &doc);
-	tune_doc_into_tree(exp, d->tune);
-	experiment_doc_release(&doc);
-	strbuf_release(&err);
+	/* the regimes its runs reached */
+	d->tune = race_doc(d, exp);
+	exp->tune = tune_doc_dup(d->tune);
 }
 
 void tune_drive_release(struct tune_drive *d)

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tune_run.h"
-#include "../model/model_tree.h"
 #include "../knob/plan.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -187,23 +186,19 @@ static const char *keep_why(struct tune_drive *d, unsigned arm,
 }
 
 /* The metric of each candidate of the block handed out, from the runs
- * the experiment obj recorded; NaN with the reason for one that failed
- * or has no arm. 1 when every run of the block is accounted for; -1
- * when the runs cannot be read (the search is stopped). */
-static int block_metrics(struct tune_drive *d, struct json_object *obj,
+ * the experiment exp recorded since the last block; NaN with the reason
+ * for one that failed or has no arm. 1 when every run of the block is
+ * accounted for. */
+static int block_metrics(struct tune_drive *d, const struct experiment_doc *exp,
 			 unsigned b, double *m, const char **why)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct exp_run *runs;
-	size_t i, n;
+	const struct exp_run *runs = exp->runs + d->runs_seen;
+	size_t i,
+	    n = exp->nr_runs > d->runs_seen ? exp->nr_runs - d->runs_seen : 0;
 	unsigned k, seen = 0;
 
-	if (exp_runs_from_tree(obj, d->runs_seen, &runs, &n, &err)) {
-		strbuf_setf(&d->scratch, "cannot read its runs: %s", err.buf);
-		search_stop(d, d->scratch.buf);
-		strbuf_release(&err);
-		return -1;
-	}
+	if (!n)
+		runs = NULL;
 	keep_base_values(d, runs, n);
 	for (k = 0; k < d->nr_block; k++) {
 		int arm = d->arm_of[d->block_cands[k]];
@@ -237,19 +232,18 @@ static int block_metrics(struct tune_drive *d, struct json_object *obj,
 			}
 	}
 	d->runs_seen += n;
-	exp_runs_free(runs, n);
 	return seen >= d->nr_block;
 }
 
 /* Give the search the block it handed out, when it ran whole. */
-static void record_block(struct tune_drive *d, struct json_object *obj,
+static void record_block(struct tune_drive *d, const struct experiment_doc *exp,
 			 unsigned b)
 {
 	double *m = xcalloc(d->nr_block + 1, sizeof(*m));
 	const char **why = xcalloc(d->nr_block + 1, sizeof(*why));
 	unsigned k;
 
-	if (block_metrics(d, obj, b, m, why) > 0) {
+	if (block_metrics(d, exp, b, m, why) > 0) {
 		for (k = 0; k < d->nr_block; k++)
 			if (!(m[k] > 0) && !isnan(m[k]))
 				m[k] = NAN; /* a metric of 0: nothing moved */
@@ -278,7 +272,7 @@ static unsigned next_block(void *ctx, struct experiment *e, unsigned b,
 	if (!d->start_ns)
 		d->start_ns = clock_now_ns();
 	if (d->nr_block)
-		record_block(d, e->obj, d->block_no);
+		record_block(d, e->doc, d->block_no);
 	if (d->budget_ns && d->runs_seen) {
 		double per_run = (double)(clock_now_ns() - d->start_ns) /
 				 (double)d->runs_seen;
@@ -589,8 +583,8 @@ int tune_drive_afford(struct tune_drive *d, uint64_t budget_ns, double run_s,
 
 void tune_drive_flush(struct tune_drive *d)
 {
-	if (d->nr_block && d->tr->e.obj)
-		record_block(d, d->tr->e.obj, d->block_no);
+	if (d->nr_block && d->tr->e.doc)
+		record_block(d, d->tr->e.doc, d->block_no);
 }
 
 int tune_abort_parse(struct tune_abort *r, const char *text, struct strbuf *err)

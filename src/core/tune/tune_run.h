@@ -14,7 +14,7 @@
  *   tune_drive_afford()   optional: can --budget pay for it at all
  *   trial_run()           the search runs
  *   trial_finish()        knobs restored
- *   tune_drive_annotate() the answer into the experiment object
+ *   tune_drive_annotate() the answer into the experiment
  *   tune_drive_release()
  */
 #ifndef IOTRIAL_TUNE_RUN_H
@@ -121,10 +121,10 @@ int tune_drive_afford(struct tune_drive *d, uint64_t budget_ns, double run_s,
 
 /*
  * After trial_run(): the last block in, the answer into the experiment
- * object exp ("kind" and the "tune" or "bisect" member); d->tune or
+ * exp ("kind" and the "tune" or "bisect" member, a copy); d->tune or
  * d->bisect_answer holds it then.
  */
-void tune_drive_annotate(struct tune_drive *d, struct json_object *exp);
+void tune_drive_annotate(struct tune_drive *d, struct experiment_doc *exp);
 
 /* Give the search the block it handed out last, when it ran whole (an
  * interrupted search's last block); tune_drive_annotate() does. */
