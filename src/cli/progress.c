@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "typed_doc.h"
 #include "progress.h"
-#include "../core/report/openmetrics.h"
+#include "../core/model/model_tree.h"
+#include "../core/report/openmetrics_doc.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/fdio.h"
@@ -354,29 +354,40 @@ void cli_progress_run(struct cli_progress *p, double length_s,
 	pthread_mutex_unlock(&p->lock);
 }
 
+void cli_progress_doc(struct cli_progress *p, const struct experiment_doc *doc)
+{
+	struct strbuf m = STRBUF_INIT, old;
+	struct om_writer w;
+
+	if (!p->metrics_file || !doc || !p->snap.command)
+		return;
+	om_init(&w, &m, OM_PROMETHEUS, p->snap.command);
+	om_experiment(&w, doc);
+	pthread_mutex_lock(&p->lock);
+	old = p->doc;
+	p->doc = m;
+	wake(p);
+	pthread_mutex_unlock(&p->lock);
+	strbuf_release(&old);
+}
+
 void cli_progress_tree(struct cli_progress *p, struct json_object *tree)
 {
-	struct strbuf m = STRBUF_INIT, err = STRBUF_INIT;
+	struct experiment_doc doc;
+	struct strbuf err = STRBUF_INIT;
 
 	if (!p->metrics_file || !tree || !p->snap.command)
 		return;
-	if (cli_metrics_of_tree(tree, p->snap.command, &m, &err)) {
+	if (experiment_doc_from_tree(tree, &doc, 0, &err)) {
 		pthread_mutex_lock(&p->lock);
 		if (!p->metrics_err.len)
 			strbuf_addf(&p->metrics_err, "%s", err.buf);
 		p->metrics_failed = 1;
 		pthread_mutex_unlock(&p->lock);
 	} else {
-		struct strbuf old;
-
-		pthread_mutex_lock(&p->lock);
-		old = p->doc;
-		p->doc = m;
-		m = old; /* released below */
-		wake(p);
-		pthread_mutex_unlock(&p->lock);
+		cli_progress_doc(p, &doc);
 	}
-	strbuf_release(&m);
+	experiment_doc_release(&doc);
 	strbuf_release(&err);
 }
 

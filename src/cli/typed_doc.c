@@ -5,23 +5,7 @@
 #include "typed_doc.h"
 #include "../core/model/model_tree.h"
 #include "../core/report/arms_export.h"
-#include "../core/report/openmetrics_doc.h"
 #include "../util/banned.h"
-
-int cli_metrics_of_tree(struct json_object *tree, const char *command,
-			struct strbuf *out, struct strbuf *err)
-{
-	struct experiment_doc doc;
-	struct om_writer w;
-	int ret = experiment_doc_from_tree(tree, &doc, 0, err);
-
-	if (!ret) {
-		om_init(&w, out, OM_PROMETHEUS, command);
-		om_experiment(&w, &doc);
-	}
-	experiment_doc_release(&doc);
-	return ret;
-}
 
 int cli_arms_of_tree(struct json_object *tree, int markdown, struct strbuf *out,
 		     struct strbuf *err)

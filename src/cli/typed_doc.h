@@ -11,14 +11,6 @@
 #include <json-c/json.h>
 #include "../util/strbuf.h"
 
-/*
- * Append tree's metric families (core/report/openmetrics_doc.h), each
- * sample labelled command, to out (Prometheus text, no end marker). 0,
- * or -EINVAL with err set when the tree is no experiment object.
- */
-int cli_metrics_of_tree(struct json_object *tree, const char *command,
-			struct strbuf *out, struct strbuf *err);
-
 /* The arms' table (core/report/arms_export.h), markdown or CSV, into
  * out; 0 or -EINVAL with err set. */
 int cli_arms_of_tree(struct json_object *tree, int markdown, struct strbuf *out,
