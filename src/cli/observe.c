@@ -12,8 +12,8 @@
 #include "knobargs.h"
 #include "progress.h"
 #include "../core/live/live.h"
-#include "../core/report/expjson.h"
-#include "../core/report/report.h"
+#include "../core/model/model_json.h"
+#include "../core/report/page.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/rng.h"
@@ -391,7 +391,7 @@ int cmd_observe(int argc, const char **argv)
 	/* its own lines say each window: no progress line */
 	cli_progress_start(&a.prog, "observe", a.quiet, 1);
 	r = live_run(&lv, &h, &err);
-	cli_progress_tree(&a.prog, lv.obj);
+	cli_progress_doc(&a.prog, lv.doc);
 	cli_progress_finish(&a.prog, r ? "failed"
 				     : lv.interrupted || lv.aborted
 					 ? "interrupted"
@@ -411,16 +411,19 @@ int cmd_observe(int argc, const char **argv)
 			code = EXIT_RUNTIME;
 		}
 	}
-	if (a.json_file && cli_write_json(a.json_file, lv.obj))
-		code = EXIT_RUNTIME;
-	strbuf_reset(&err);
-	if (expjson_get(lv.obj, "verdicts") &&
-	    !report_experiment_text(lv.obj, &out, &err)) {
-		report_live_text(lv.obj, &out);
-	} else {
-		warning("too little was measured for a verdict");
-		report_live_text(lv.obj, &out);
+	if (a.json_file) {
+		experiment_doc_encode(lv.doc, 0, &out);
+		if (cli_write_doc(a.json_file, &out))
+			code = EXIT_RUNTIME;
+		strbuf_reset(&out);
 	}
+	strbuf_reset(&err);
+	if (lv.doc->has_verdicts != MODEL_SET ||
+	    report_page(lv.doc, &emit_text_ops, REPORT_PAGE_VERDICTS, &out,
+			&err))
+		warning("too little was measured for a verdict");
+	strbuf_reset(&err);
+	report_page(lv.doc, &emit_text_ops, REPORT_SEC(live), &out, &err);
 	if (*id)
 		strbuf_addf(&out, "stored as %s ('iotrial show %s')\n", id, id);
 	/* --json=- is the whole of stdout */

@@ -17,9 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "typed_doc.h"
 #include "progress.h"
-#include "../core/report/openmetrics.h"
+#include "../core/report/openmetrics_doc.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/fdio.h"
@@ -354,48 +353,21 @@ void cli_progress_run(struct cli_progress *p, double length_s,
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* Swap the metrics file's text for m (or keep the first error). */
-static void take_metrics(struct cli_progress *p, int failed, struct strbuf *m,
-			 const struct strbuf *err)
-{
-	pthread_mutex_lock(&p->lock);
-	if (failed) {
-		if (!p->metrics_err.len)
-			strbuf_addf(&p->metrics_err, "%s", err->buf);
-		p->metrics_failed = 1;
-	} else {
-		struct strbuf old = p->doc;
-
-		p->doc = *m;
-		*m = old; /* released by the caller */
-		wake(p);
-	}
-	pthread_mutex_unlock(&p->lock);
-}
-
-void cli_progress_tree(struct cli_progress *p, struct json_object *tree)
-{
-	struct strbuf m = STRBUF_INIT, err = STRBUF_INIT;
-
-	if (!p->metrics_file || !tree || !p->snap.command)
-		return;
-	take_metrics(p,
-		     cli_metrics_of_tree(tree, p->snap.command, &m, &err) != 0,
-		     &m, &err);
-	strbuf_release(&m);
-	strbuf_release(&err);
-}
-
 void cli_progress_doc(struct cli_progress *p, const struct experiment_doc *doc)
 {
-	struct strbuf m = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf m = STRBUF_INIT, old;
+	struct om_writer w;
 
 	if (!p->metrics_file || !doc || !p->snap.command)
 		return;
-	cli_metrics_of_doc(doc, p->snap.command, &m);
-	take_metrics(p, 0, &m, &err);
-	strbuf_release(&m);
-	strbuf_release(&err);
+	om_init(&w, &m, OM_PROMETHEUS, p->snap.command);
+	om_experiment(&w, doc);
+	pthread_mutex_lock(&p->lock);
+	old = p->doc;
+	p->doc = m;
+	wake(p);
+	pthread_mutex_unlock(&p->lock);
+	strbuf_release(&old);
 }
 
 void cli_progress_finish(struct cli_progress *p, const char *outcome)

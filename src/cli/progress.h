@@ -21,8 +21,8 @@
  *	cli_progress_start(&prog, "tune", quiet);
  *	cli_progress_experiment(&prog, p);   (its experiment_hooks.progress)
  *	  or cli_progress_step(&prog, &snap); (any other step)
- *	cli_progress_tree(&prog, obj);   (the experiment object so far, for
- *	                                  the metrics file)
+ *	cli_progress_doc(&prog, doc);    (the experiment so far, for the
+ *	                                  metrics file)
  *	cli_progress_finish(&prog, "done"); cli_progress_release(&prog);
  */
 #ifndef IOTRIAL_CLI_PROGRESS_H
@@ -30,12 +30,13 @@
 
 #include <pthread.h>
 #include <stdint.h>
-#include <json-c/json.h>
 #include "options.h"
 #include "../core/experiment/experiment.h"
 #include "../core/report/progress.h"
 #include "../core/workload/live.h"
 #include "../util/strbuf.h"
+
+struct experiment_doc; /* core/model/experiment_doc.h */
 
 struct cli_progress {
 	const char *spec;	   /* --progress as given, or NULL */
@@ -107,9 +108,7 @@ void cli_progress_run(struct cli_progress *p, double length_s,
 		      uint64_t ios_wanted);
 
 /* The experiment so far (compare, run, observe), for the metrics file:
- * rendered now (a tree decoded first). NULL is fine. */
-void cli_progress_tree(struct cli_progress *p, struct json_object *tree);
-struct experiment_doc;
+ * rendered now. NULL is fine. */
 void cli_progress_doc(struct cli_progress *p, const struct experiment_doc *doc);
 
 /*

@@ -22,6 +22,10 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/live/live-int.h"
+#include "core/model/model_json.h"
+#include "core/report/openmetrics_doc.h"
+#include "core/report/page.h"
+#include "core/report/report_formats.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -128,6 +132,52 @@ static void make_slot(struct live_slot *s, unsigned b, unsigned a, bool settle,
 		s->w.cut_short = true;
 }
 
+/* doc's page in every format of `report`, and its metrics, into out. */
+static void render_all(const struct experiment_doc *doc, struct strbuf *out)
+{
+	static const char *const formats[] = {"text", "md", "html", "csv"};
+	struct strbuf err = STRBUF_INIT;
+	struct om_writer w;
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(*formats); i++) {
+		strbuf_addf(out, "--- %s\n", formats[i]);
+		if (report_render(doc, formats[i], out, &err))
+			strbuf_addf(out, "error: %s\n", err.buf);
+		strbuf_reset(&err);
+	}
+	strbuf_addstr(out, "--- verdicts\n");
+	report_page(doc, &emit_text_ops, REPORT_PAGE_VERDICTS, out, &err);
+	strbuf_addstr(out, "--- metrics\n");
+	om_init(&w, out, OM_PROMETHEUS, "observe");
+	om_experiment(&w, doc);
+	strbuf_release(&err);
+}
+
+/*
+ * What observe renders from its document is what it rendered when it
+ * held the tree, decoded: what `show` renders of the stored text.
+ */
+static void same_decoded(const struct experiment_doc *doc,
+			 const struct strbuf *text)
+{
+	struct experiment_doc back;
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT, want = STRBUF_INIT;
+
+	if (experiment_doc_decode(text->buf, text->len, &back, 0, &err))
+		fail_msg("the document does not decode: %s", err.buf);
+	render_all(doc, &got);
+	render_all(&back, &want);
+	if (strcmp(got.buf, want.buf))
+		fail_msg("rendered differently; from the document:\n%s\n"
+			 "decoded:\n%s",
+			 got.buf, want.buf);
+	experiment_doc_release(&back);
+	strbuf_release(&err);
+	strbuf_release(&got);
+	strbuf_release(&want);
+}
+
 /* Shape shape's object, pretty, into out. */
 static void build(enum shape shape, struct strbuf *out)
 {
@@ -165,12 +215,9 @@ static void build(enum shape shape, struct strbuf *out)
 	}
 	assert_int_equal(live_build_object(&lv, slots, nr, warn, 1, ab, &err),
 			 0);
-	assert_non_null(lv.obj);
-	strbuf_addstr(out, json_object_to_json_string_ext(
-			       lv.obj, JSON_C_TO_STRING_PRETTY |
-					   JSON_C_TO_STRING_SPACED |
-					   JSON_C_TO_STRING_NOSLASHESCAPE));
-	strbuf_addch(out, '\n');
+	assert_non_null(lv.doc);
+	experiment_doc_encode(lv.doc, 0, out);
+	same_decoded(lv.doc, out);
 	for (i = 0; i < nr; i++) {
 		free(slots[i].note);
 		free(slots[i].other);
@@ -178,7 +225,7 @@ static void build(enum shape shape, struct strbuf *out)
 	free(slots);
 	/* live_release() would release the plan's parts too: ours are on
 	 * the stack */
-	json_object_put(lv.obj);
+	experiment_doc_free(lv.doc);
 	strbuf_release(&lv.stopped);
 	strbuf_release(&err);
 }

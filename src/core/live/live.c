@@ -15,7 +15,7 @@
 #include "live.h"
 #include "live-int.h"
 #include "../knob/plan.h"
-#include "../model/model_tree.h"
+#include "../model/experiment_doc.h"
 #include "../observe/procfile.h"
 #include "../../util/clock.h"
 #include "../../util/error.h"
@@ -285,8 +285,7 @@ void live_release(struct live *lv)
 	free(lv->factors);
 	experiment_release(&lv->e);
 	sb_schedule_release(&lv->sched);
-	if (lv->obj)
-		model_tree_free(lv->obj);
+	experiment_doc_free(lv->doc);
 	strbuf_release(&lv->stopped);
 	memset(lv, 0, sizeof(*lv));
 }

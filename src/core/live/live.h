@@ -10,18 +10,17 @@
  * no longer holds what was written). --abort-if rules end it after the
  * window that broke one, and the baseline is restored at once.
  *
- * The result is an experiment object of kind "observe" (experiment.h's
- * schema; "runs" are the analysed windows of complete blocks, paired by
- * block), with "windows" (every window, settle ones included) and
- * "switchback" (the design, the randomisation test, trend, load and the
- * adjusted ratios).
+ * The result is an experiment document of kind "observe"
+ * (model/experiment_doc.h; "runs" are the analysed windows of complete
+ * blocks, paired by block), with "windows" (every window, settle ones
+ * included) and "switchback" (the design, the randomisation test,
+ * trend, load and the adjusted ratios).
  */
 #ifndef IOTRIAL_LIVE_H
 #define IOTRIAL_LIVE_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <json-c/json.h>
 #include "abort.h"
 #include "switchback.h"
 #include "window.h"
@@ -29,6 +28,8 @@
 #include "../journal/session.h"
 #include "../knob/knob.h"
 #include "../../util/strbuf.h"
+
+struct experiment_doc; /* model/experiment_doc.h */
 
 /* --max-change KNOB=RANGE: "LO..HI" (numbers, the canonical value), or
  * "V1|V2|..." (the canonical values allowed). */
@@ -87,12 +88,12 @@ struct live {
 	struct experiment_factor *factors;
 	unsigned nr_factors;
 	struct sb_schedule sched;
-	struct json_object *obj; /* after live_run: the experiment object */
-	bool aborted;		 /* a rule fired */
-	bool interrupted;	 /* the stop flag */
-	bool changed_by_other;	 /* someone else changed a knob */
-	bool refused;		 /* a switch was refused after the start */
-	struct strbuf stopped;	 /* why it ended early, for people */
+	struct experiment_doc *doc; /* after live_run: the experiment */
+	bool aborted;		    /* a rule fired */
+	bool interrupted;	    /* the stop flag */
+	bool changed_by_other;	    /* someone else changed a knob */
+	bool refused;		    /* a switch was refused after the start */
+	struct strbuf stopped;	    /* why it ended early, for people */
 };
 
 /*
@@ -107,8 +108,8 @@ double live_planned_s(const struct live *lv);
 /* The dry run: the arms, the schedule and its duration, for people. */
 void live_describe(const struct live *lv, struct strbuf *out);
 /*
- * Run it: switch, measure, check, restore; analyse into lv->obj. 0, or
- * -errno with err set; lv->obj may hold what was measured before a
+ * Run it: switch, measure, check, restore; analyse into lv->doc. 0, or
+ * -errno with err set; lv->doc may hold what was measured before a
  * failure. An abort, a signal or someone else's change is no error:
  * lv->stopped says which.
  */
@@ -119,8 +120,9 @@ void live_release(struct live *lv);
  * user's metric beside another verdict metric. */
 const char *live_load_unit(const struct live *lv);
 
-/* Save lv->obj in the store at db (NULL: the default); its id into
- * out_id. 0 or -errno with err set. */
+/* Save lv->doc in the store at db (NULL: the default); its id into
+ * out_id, and the id, "created" and "origin" the store gave it into
+ * lv->doc. 0 or -errno with err set. */
 int live_store(struct live *lv, const char *db, char *out_id,
 	       struct strbuf *err);
 
