@@ -16,7 +16,8 @@
 #include "fleet.h"
 #include "fleet-int.h"
 #include "../experiment/experiment.h"
-#include "../model/model_tree.h"
+#include "../experiment/analyze_doc.h"
+#include "../model/model_json.h"
 #include "../report/suspect.h"
 #include "../stats/analysis.h"
 #include "../../util/error.h"
@@ -49,7 +50,6 @@ static void fill_marks(struct experiment_doc *exp)
 int fleet_host_reanalyze(struct experiment_doc *exp, struct experiment_doc *out,
 			 struct strbuf *why)
 {
-	struct json_object *copy;
 	struct analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
 	int ret;
@@ -60,8 +60,6 @@ int fleet_host_reanalyze(struct experiment_doc *exp, struct experiment_doc *out,
 			       "its file has no runs, so its verdicts cannot "
 			       "be checked");
 	fill_marks(exp);
-	/* the analysis works on the experiment engine's tree */
-	copy = experiment_doc_to_tree(exp);
 	/* what the host's compare analysed with, as the file says */
 	analysis_opts_init(&o);
 	/* a "baseline" that names no arm is arm 0, as the merge takes it
@@ -73,16 +71,14 @@ int fleet_host_reanalyze(struct experiment_doc *exp, struct experiment_doc *out,
 		o.alpha = exp->alpha;
 	if (exp->has_equivalence == MODEL_SET)
 		o.margin = exp->equivalence;
-	ret = experiment_analyze_json(copy, &o, &err);
-	if (!ret)
-		ret = experiment_doc_from_tree(copy, out, 0, &err);
+	experiment_doc_copy(out, exp);
+	ret = experiment_analyze_full(out, &o, &err);
 	/* a compare run with --strict turned its flagged winners into
 	 * "suspect" after the analysis: so does the check */
 	if (!ret && exp->has_strict == MODEL_SET && exp->strict)
 		suspect_doc_apply_strict(out);
 	if (ret)
 		err_set(why, ret, "its runs cannot be analysed: %s", err.buf);
-	model_tree_free(copy);
 	strbuf_release(&err);
 	return ret;
 }
