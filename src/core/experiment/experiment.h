@@ -403,9 +403,9 @@ struct experiment_src {
 	const char *target;
 	const struct model_param *params; /* copied */
 	size_t nr_params;
-	bool has_params;	 /* "params", {} when nr_params is 0 */
-	const char *seed;	 /* "none" when the runs' seeds vary */
-	const char *metric;	 /* "iops", "mbps" */
+	bool has_params;    /* "params", {} when nr_params is 0 */
+	const char *seed;   /* "none" when the runs' seeds vary */
+	const char *metric; /* "iops", "mbps" */
 	bool higher_is_better;
 	const char *metric_unit; /* "IO/s", "ns"; NULL: not said */
 	const char *factor_kind; /* one factor "arm" of this kind whose
@@ -413,10 +413,10 @@ struct experiment_src {
 				    "settings" per arm; NULL: neither */
 	const struct experiment_src_arm *arms; /* nr_arms of them */
 	size_t nr_arms;
-	const char *stopped;	    /* why it ended: "imported" */
-	const char *runs_mode;	    /* "import", "fleet" */
-	bool warnings;		    /* an empty "warnings" array */
-	const struct env_doc *env;  /* copied */
+	const char *stopped;	   /* why it ended: "imported" */
+	const char *runs_mode;	   /* "import", "fleet" */
+	bool warnings;		   /* an empty "warnings" array */
+	const struct env_doc *env; /* copied */
 };
 
 /*

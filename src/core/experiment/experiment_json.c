@@ -69,8 +69,8 @@ static void arm_factor(const struct experiment_src *src,
 }
 
 /* Run r of arm a, numbered seq unless it has its own, into e. */
-static void build_run(const struct experiment_src_run *r, size_t a,
-		      size_t seq, struct exp_run *e)
+static void build_run(const struct experiment_src_run *r, size_t a, size_t seq,
+		      struct exp_run *e)
 {
 	e->arm = (int64_t)a;
 	e->seq = r->seq < 0 ? (int64_t)seq : r->seq;

@@ -391,9 +391,9 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 		src.nr_params = first->doc.run->nr_params;
 		src.env = first->doc.run->env;
 	} else {
-		env.fio_version = xstrdup(
-		    first->doc.fio->fio_version ? first->doc.fio->fio_version
-						: "");
+		env.fio_version = xstrdup(first->doc.fio->fio_version
+					      ? first->doc.fio->fio_version
+					      : "");
 		src.env = &env;
 	}
 	src.has_params = true;

@@ -146,7 +146,8 @@ int experiment_doc_omit(struct experiment_doc *doc, const char *key)
 	k = model_kept_of(&model_experiment_desc, doc);
 	if (model_kept_absent(k, ri))
 		return 0;
-	k->absent = xrealloc(k->absent, (k->nr_absent + 1) * sizeof(*k->absent));
+	k->absent =
+	    xrealloc(k->absent, (k->nr_absent + 1) * sizeof(*k->absent));
 	k->absent[k->nr_absent++] = ri;
 	return 0;
 }
