@@ -1,11 +1,11 @@
 /*
- * Experiment objects made from runs, and their analysis. The runs are
- * the record; arms' summaries and verdicts are derived, so they are
- * rebuilt here from "runs" whenever runs change (after compare, after an
- * import), and never edited by hand. experiment_build() is the one way
- * to make an experiment object from runs measured before (an import, a
- * single run, diff's two arms); the experiment loop writes its own as it
- * goes.
+ * Experiments made from runs, and their analysis. The runs are the
+ * record; arms' summaries and verdicts are derived, so they are rebuilt
+ * from "runs" whenever runs change (after compare, after an import),
+ * and never edited by hand. experiment_build() is the one way to make
+ * an experiment document from runs measured before (an import, a fleet
+ * merge, diff's two arms); the experiment loop writes its own as it
+ * goes, and experiment_analyze_json() analyses its tree.
  */
 #include "experiment.h"
 #include "analyze_doc.h"
