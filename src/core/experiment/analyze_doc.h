@@ -47,14 +47,10 @@ int experiment_analyze_doc(struct experiment_doc *doc,
 void exp_analysis_release(struct exp_analysis *a);
 
 /*
- * The whole analysis of doc, what experiment_analyze_json() does to a
- * tree (analyze_full.c): experiment_analyze_doc() with o, then the
- * regimes, the factors' effects and interactions, the scaling rows,
- * and the marks of suspect verdicts (report/suspect.h). A member new
- * to doc goes after those it holds; effects, interactions and scaling
- * rows move last, as the engine has always written them. Returns 0, or
- * experiment_analyze_doc()'s or factorial_analyze()'s error with err
- * set (after the latter, doc is marked all the same).
+ * The whole analysis of doc (analyze_full.c): experiment_analyze_doc(),
+ * then the regimes, the factors' effects and interactions, the scaling
+ * rows and the suspect marks, each replacing what doc had. 0, or
+ * -errno with err set (what was set before the failure stays).
  */
 int experiment_analyze_full(struct experiment_doc *doc,
 			    const struct analysis_opts *o, struct strbuf *err);

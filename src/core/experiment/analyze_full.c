@@ -1,14 +1,16 @@
 /*
- * The whole analysis of an experiment document (analyze_doc.h): the
- * verdicts, then the stages that read them, each putting what it makes
- * where the engine's tree has always had it, so that a document
- * analysed here prints as one analysed as a tree does.
+ * The whole analysis of an experiment document, as the experiment loop
+ * runs it after each block and at the end, and as a single run, an
+ * import, a diff and a fleet merge run it once: the arms' summaries and
+ * the verdicts (analyze_doc.c), the regimes no run reached (regime.c),
+ * the factors' effects and interactions (factorial.c), the scaling rows
+ * (scaling.c), and the marks of what may not be trusted
+ * (report/suspect.h).
  */
 #include "analyze_doc.h"
 #include "factorial.h"
 #include "regime.h"
 #include "scaling.h"
-#include "../model/model_json.h"
 #include "../report/suspect.h"
 #include "../../util/banned.h"
 
@@ -16,26 +18,16 @@ int experiment_analyze_full(struct experiment_doc *doc,
 			    const struct analysis_opts *o, struct strbuf *err)
 {
 	struct exp_analysis an = {0};
-	int ret;
+	int ret = experiment_analyze_doc(doc, o, &an, err);
 
-	ret = experiment_analyze_doc(doc, o, &an, err);
 	if (ret)
 		goto out;
-	/* a member new to doc goes after those it holds */
-	experiment_doc_order_last(doc, "verdicts");
-	experiment_doc_order_last(doc, "baseline");
 	regime_analyze(doc);
-	experiment_doc_order_last(doc, "regimes");
 	ret = factorial_analyze(doc, an.in, an.nr_arms, &an.opts, err);
-	/* replaced, and moved after everything else */
-	experiment_doc_move_last(doc, "effects");
-	experiment_doc_move_last(doc, "interactions");
-	if (!ret) {
+	if (!ret)
 		scaling_analyze(doc);
-		experiment_doc_move_last(doc, "scaling");
-	}
 	/* verdicts, effects and scaling rows, all marked alike (also when
-	 * the factors failed) */
+	 * the factors failed: what they left is kept) */
 	suspect_doc_mark(doc);
 out:
 	exp_analysis_release(&an);

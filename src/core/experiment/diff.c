@@ -4,7 +4,7 @@
  * metric in the same direction; then the runs of one arm of each become
  * the two arms of a new experiment, analysed with "after"'s alpha and
  * equivalence margin. The two are documents, and so is the diff
- * (experiment_build(), experiment_analyze_full()); only the
+ * (experiment_build(), experiment_analyze_built()); only the
  * environments are still compared as trees (observe/env.h), through the
  * model's bridge (model/model_tree.h).
  */
@@ -316,7 +316,7 @@ int diff_build(const struct experiment_doc *const e[2], const char *const id[2],
 	analysis_opts_init(&o); /* the metric's own flag overrides */
 	o.alpha = num_or(e[1]->alpha, e[1]->has_alpha, o.alpha);
 	o.margin = num_or(e[1]->equivalence, e[1]->has_equivalence, o.margin);
-	ret = experiment_analyze_full(d, &o, &why);
+	ret = experiment_analyze_built(d, &o, &why);
 	if (ret) {
 		err_set(err, ret, "cannot analyse the diff: %s", why.buf);
 		experiment_doc_free(d);

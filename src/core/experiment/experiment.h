@@ -75,10 +75,10 @@
 #include <stdint.h>
 #include <json-c/json.h>
 #include "budget.h"
-#include "../model/experiment_doc.h"
 #include "../stats/analysis.h"
 #include "../observe/measure.h"
 #include "../workload/workload.h"
+#include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
 #define EXPERIMENT_MAX_ARMS 64
@@ -428,6 +428,16 @@ struct experiment_src {
  */
 void experiment_build(const struct experiment_src *src,
 		      struct experiment_doc *out);
+
+/*
+ * Analyse an experiment experiment_build() made, or one a file held
+ * whole, with o (experiment_analyze_full()), and place what the analysis
+ * made as the engine's tree has always had it in such an experiment: a
+ * member new to it after those it held, the effects, interactions and
+ * scaling rows moved last. 0, or the analysis' error with err set.
+ */
+int experiment_analyze_built(struct experiment_doc *doc,
+			     const struct analysis_opts *o, struct strbuf *err);
 
 /*
  * Build the "arms", "verdicts" (and per-arm summaries) of an experiment

@@ -164,6 +164,24 @@ void experiment_build(const struct experiment_src *src,
 	experiment_doc_order(out, order, nr);
 }
 
+int experiment_analyze_built(struct experiment_doc *doc,
+			     const struct analysis_opts *o, struct strbuf *err)
+{
+	int ret = experiment_analyze_full(doc, o, err);
+
+	if (ret)
+		return ret;
+	/* the tree's stages added each member after those it held, and
+	 * moved these last */
+	experiment_doc_order_last(doc, "verdicts");
+	experiment_doc_order_last(doc, "baseline");
+	experiment_doc_order_last(doc, "regimes");
+	experiment_doc_move_last(doc, "effects");
+	experiment_doc_move_last(doc, "interactions");
+	experiment_doc_move_last(doc, "scaling");
+	return 0;
+}
+
 int experiment_analyze_json(struct json_object *exp,
 			    const struct analysis_opts *o, struct strbuf *err)
 {

@@ -456,7 +456,7 @@ int import_analyze(struct experiment_doc *exp, struct strbuf *err)
 		o.alpha = exp->alpha;
 	if (exp->has_equivalence == MODEL_SET)
 		o.margin = exp->equivalence;
-	return experiment_analyze_full(exp, &o, err);
+	return experiment_analyze_built(exp, &o, err);
 }
 
 int import_save(const char *db, struct experiment_doc *exp,

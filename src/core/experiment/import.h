@@ -3,7 +3,7 @@
  * (`iotrial run --json`), whole iotrial experiment objects, and fio's
  * `--output-format=json` reports. A fio user keeps their job files and
  * gets our statistics: each file becomes one run of an arm, and the arms
- * become an experiment that experiment_analyze_full() can judge.
+ * become an experiment that experiment_analyze_built() can judge.
  *
  * Nothing here prints; import_save() analyses the experiment made and
  * saves it to the results store.
@@ -100,7 +100,7 @@ int import_doc_make_printable(struct experiment_doc *exp, struct strbuf *err);
  * Analyse exp as import_save() does, without saving it: its origin set
  * to "imported" whatever it said; exp's own baseline, alpha and
  * equivalence when it has them, else analysis_opts_init()'s
- * (experiment_analyze_full()). Returns 0 or -errno with err set (the
+ * (experiment_analyze_built()). Returns 0 or -errno with err set (the
  * runs cannot be analysed).
  */
 int import_analyze(struct experiment_doc *exp, struct strbuf *err);

@@ -590,7 +590,7 @@ static int build(const struct experiment_doc *ref, const struct host_row *rows,
 		o.alpha = out->alpha;
 	if (out->has_equivalence == MODEL_SET)
 		o.margin = out->equivalence;
-	ret = experiment_analyze_full(out, &o, &why);
+	ret = experiment_analyze_built(out, &o, &why);
 	if (ret)
 		err_set(err, ret, "cannot analyse the hosts' ratios: %s",
 			why.buf);
