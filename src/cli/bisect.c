@@ -228,7 +228,6 @@ static int arm_spec(const char *spec)
 static int read_arm(const char *spec, const char *db, struct knob_list *out)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *tree = NULL;
 	struct experiment_doc doc;
 	struct export_pick pick;
 	char id[STORE_ID_LEN + 1];
@@ -242,13 +241,8 @@ static int read_arm(const char *spec, const char *db, struct knob_list *out)
 	experiment_doc_init(&doc);
 	r = store_open_flags(&s, db, STORE_NO_CREATE, &err);
 	if (!r)
-		r = store_load_experiment(&s, id, &tree, &err);
+		r = store_load_doc(&s, id, &doc, &err);
 	store_close(&s);
-	if (!r) {
-		/* the doc is initialised here; the tree is put */
-		r = experiment_doc_take_tree(tree, &doc, 0, &err);
-		tree = NULL;
-	}
 	if (!r)
 		r = export_pick(&doc, spec + STORE_ID_LEN + 1, NULL, NULL,
 				&pick, &err);
@@ -270,7 +264,6 @@ static int read_arm(const char *spec, const char *db, struct knob_list *out)
 		knob_list_add(out, pick.assign[i]);
 out:
 	export_pick_release(&pick);
-	model_tree_free(tree); /* a load that failed after it made one */
 	experiment_doc_release(&doc);
 	strbuf_release(&err);
 	return ret;

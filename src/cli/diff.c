@@ -14,7 +14,6 @@
 #include "../core/compat/compat.h"
 #include "../core/experiment/diff.h"
 #include "../core/report/diff_text.h"
-#include "../core/model/model_tree.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
 #include "../util/banned.h"
@@ -113,16 +112,8 @@ int cmd_diff(int argc, const char **argv)
 	if (a.json && cli_check_output(a.json))
 		return EXIT_USAGE;
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
-	for (k = 0; k < 2 && !r; k++) {
-		struct json_object *tree = NULL;
-
-		r = store_load_experiment(&s, a.id[k], &tree, &err);
-		if (!r && experiment_doc_take_tree(tree, &doc[k], 0, &err)) {
-			error("experiment '%s': %s", a.id[k], err.buf);
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-	}
+	for (k = 0; k < 2 && !r; k++)
+		r = store_load_doc(&s, a.id[k], &doc[k], &err);
 	if (r) {
 		error("%s", err.buf);
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;

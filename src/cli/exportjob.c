@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "exportjob.h"
-#include "../core/model/model_tree.h"
+#include "../core/model/model_json.h"
 #include "../core/report/knob_text.h"
 #include "../core/store/store.h"
 #include "../util/atfile.h"
@@ -119,23 +119,17 @@ void export_job_say_notes(const struct export_job *j, int plan_notes)
 static int load_exp(struct export_job *j, const struct export_job_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *tree = NULL;
 	struct store s;
 	int r, code = EXIT_OK;
 
 	r = store_open_flags(&s, a->db, STORE_NO_CREATE, &err);
 	if (!r)
-		r = store_load_experiment(&s, a->id, &tree, &err);
+		r = store_load_doc(&s, a->id, &j->exp, &err);
 	store_close(&s);
 	if (r) {
 		error("%s", err.buf);
 		code = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	} else if (experiment_doc_from_tree(tree, &j->exp, 0, &err)) {
-		/* the store still hands out trees: the bridge to the model */
-		error("cannot read experiment '%s': %s", a->id, err.buf);
-		code = EXIT_RUNTIME;
 	}
-	json_object_put(tree);
 	strbuf_release(&err);
 	return code;
 }

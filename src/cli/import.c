@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "../core/experiment/import.h"
-#include "../core/model/model_tree.h"
+#include "../core/model/model_json.h"
+#include "../core/report/page.h"
 #include "../core/report/report.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
+#include "../util/text.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
 
@@ -162,7 +164,7 @@ static int parse_args(int argc, const char **argv, struct import_args *a)
 }
 
 /* Analyse exp and store it (import_save()), then print it. */
-static int analyse_store_print(struct json_object *exp,
+static int analyse_store_print(struct experiment_doc *exp,
 			       const struct import_args *a, size_t nr_runs)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -176,11 +178,14 @@ static int analyse_store_print(struct json_object *exp,
 		goto out;
 	}
 	if (a->json) {
-		report_json_string(exp, &out);
+		/* as every document is printed, made safe (util/text.h) */
+		experiment_doc_encode(exp, 0, &out);
+		text_json_safe(&out, 0);
 	} else {
 		strbuf_addf(&out, "imported %zu run%s as experiment %s\n\n",
 			    nr_runs, nr_runs == 1 ? "" : "s", id);
-		report_experiment_text(exp, &out, &err);
+		report_page(exp, &emit_text_ops, REPORT_PAGE_VERDICTS, &out,
+			    &err);
 	}
 	if (a->json ? cli_write_json_text(a->json, out.buf, 0)
 		    : cli_write_text("-", out.buf))
@@ -233,10 +238,11 @@ int cmd_import(int argc, const char **argv)
 	struct import_args a = {0};
 	struct strbuf err = STRBUF_INIT;
 	struct import_arm *arms = NULL;
-	struct json_object *exp = NULL;
+	struct experiment_doc exp;
 	size_t i, k, nr_exp = 0;
 	int ret = EXIT_USAGE, r;
 
+	experiment_doc_init(&exp);
 	r = parse_args(argc, argv, &a);
 	if (r) {
 		if (r > 0)
@@ -251,15 +257,9 @@ int cmd_import(int argc, const char **argv)
 		goto out;
 	if (nr_exp) {
 		for (i = 0, ret = EXIT_OK; i < nr_exp && ret == EXIT_OK; i++) {
-			const struct experiment_doc *e =
-			    a.arms[0].runs[i].doc.exp;
+			struct experiment_doc *e = a.arms[0].runs[i].doc.exp;
 
-			/* the seam until the store and the analysis take
-			 * documents (model_tree.h) */
-			exp = experiment_doc_to_tree(e);
-			ret = analyse_store_print(exp, &a, e->nr_runs);
-			json_object_put(exp);
-			exp = NULL;
+			ret = analyse_store_print(e, &a, e->nr_runs);
 		}
 		goto out;
 	}
@@ -274,9 +274,9 @@ int cmd_import(int argc, const char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	ret = analyse_store_print(exp, &a, a.nr_files);
+	ret = analyse_store_print(&exp, &a, a.nr_files);
 out:
-	json_object_put(exp);
+	experiment_doc_release(&exp);
 	free(arms);
 	for (i = 0; i < a.nr_arms; i++) {
 		for (k = 0; k < a.arms[i].nr; k++)

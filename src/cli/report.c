@@ -12,11 +12,12 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "../core/model/model_tree.h"
+#include "../core/model/model_json.h"
 #include "../core/report/fmt.h"
 #include "../core/report/report_formats.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
+#include "../util/text.h"
 #include "../util/outfile.h"
 #include "../util/banned.h"
 
@@ -142,7 +143,6 @@ int cmd_report(int argc, const char **argv)
 {
 	struct report_args a = {.format = "text"};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct json_object *exp = NULL;
 	struct experiment_doc doc;
 	struct store s;
 	int ret = EXIT_OK, r, opened = 0, is_json;
@@ -163,17 +163,18 @@ int cmd_report(int argc, const char **argv)
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
 	opened = !r;
 	if (!r)
-		r = store_load_experiment(&s, a.id, &exp, &err);
+		r = store_load_doc(&s, a.id, &doc, &err);
 	if (r) {
 		error("%s", err.buf);
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	/* JSON is the stored object, printed as every object is
-	 * (report_json_string()), once it decodes */
-	if (experiment_doc_from_tree(exp, &doc, 0, &err) ||
-	    (is_json ? (report_json_string(exp, &out), 0)
-		     : report_render(&doc, a.format, &out, &err))) {
+	/* JSON is the stored document, printed as every one is, made
+	 * safe (util/text.h) */
+	if (is_json) {
+		experiment_doc_encode(&doc, 0, &out);
+		text_json_safe(&out, 0);
+	} else if (report_render(&doc, a.format, &out, &err)) {
 		error("experiment '%s': %s", a.id, err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
@@ -190,7 +191,6 @@ int cmd_report(int argc, const char **argv)
 	}
 out:
 	experiment_doc_release(&doc);
-	json_object_put(exp);
 	if (opened)
 		store_close(&s);
 	strbuf_release(&err);

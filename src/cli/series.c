@@ -21,7 +21,7 @@
 #include "cli.h"
 #include "series-int.h"
 #include "../core/model/model_json.h"
-#include "../core/model/model_tree.h"
+#include "../core/model/model_json.h"
 #include "../core/series/series_plan.h"
 #include "../core/series/series_report.h"
 #include "../core/store/store_series.h"
@@ -254,15 +254,12 @@ static void read_line(const char *path, struct strbuf *out)
 static char *context_of(struct store *s, const char *id)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct json_object *exp = NULL;
 	struct series_ctx_doc ctx = {0};
 	struct experiment_doc e = {0};
 	struct run_doc *run;
 	char *text = NULL;
 
-	/* the seam until the store loads documents (model_tree.h) */
-	if (store_load_experiment(s, id, &exp, &err) ||
-	    experiment_doc_take_tree(exp, &e, 0, &err))
+	if (store_load_doc(s, id, &e, &err))
 		goto done;
 	run = e.nr_runs ? e.runs[0].run : NULL;
 	if (run) { /* taken from the run, which is released below */

@@ -9,11 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "../core/model/model_tree.h"
+#include "../core/model/model_json.h"
 #include "../core/report/fmt.h"
 #include "../core/report/page.h"
 #include "../core/store/store.h"
 #include "../util/error.h"
+#include "../util/text.h"
 #include "../util/banned.h"
 
 /* What `show` was asked for. */
@@ -78,7 +79,6 @@ int cmd_show(int argc, const char **argv)
 {
 	struct show_args a = {0};
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct json_object *exp = NULL;
 	struct experiment_doc doc;
 	struct store s;
 	int ret = EXIT_OK, r;
@@ -93,7 +93,7 @@ int cmd_show(int argc, const char **argv)
 		return EXIT_USAGE;
 	r = store_open_flags(&s, a.db, STORE_NO_CREATE, &err);
 	if (!r)
-		r = store_load_experiment(&s, a.id, &exp, &err);
+		r = store_load_doc(&s, a.id, &doc, &err);
 	if (r) {
 		error("%s", err.buf);
 		ret = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
@@ -101,22 +101,22 @@ int cmd_show(int argc, const char **argv)
 	}
 	if (!a.runs)
 		page &= ~REPORT_SEC(runs);
-	if (experiment_doc_from_tree(exp, &doc, 0, &err) ||
-	    (!a.json && report_page(&doc, &emit_text_ops, page, &out, &err))) {
+	if (!a.json && report_page(&doc, &emit_text_ops, page, &out, &err)) {
 		error("experiment '%s': %s", a.id, err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	/* the object as JSON is printed as every object is, once it
-	 * decodes (report_json_string()) */
-	if (a.json)
-		report_json_string(exp, &out);
+	/* the document as JSON is printed as every one is, made safe
+	 * (util/text.h) */
+	if (a.json) {
+		experiment_doc_encode(&doc, 0, &out);
+		text_json_safe(&out, 0);
+	}
 	if (a.json ? cli_write_json_text(a.json, out.buf, 0)
 		   : cli_write_text("-", out.buf))
 		ret = EXIT_RUNTIME;
 out:
 	experiment_doc_release(&doc);
-	json_object_put(exp);
 	store_close(&s);
 	strbuf_release(&err);
 	strbuf_release(&out);

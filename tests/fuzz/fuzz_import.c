@@ -15,7 +15,7 @@
 #include <string.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/import.h"
-#include "core/model/model_tree.h"
+#include "core/experiment/analyze_doc.h"
 #include "util/banned.h"
 
 /* Stop the run: libFuzzer reports the crash with the input. */
@@ -35,15 +35,15 @@ static void build_and_analyse(const struct import_run *r)
 	};
 	struct analysis_opts o = {0};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *exp = NULL;
+	struct experiment_doc exp;
 
 	o.alpha = 0.05;
 	o.margin = 0.02;
 	o.conf = 0.95;
 	check(import_build_experiment(arms, 2, NULL, &exp, &err) == 0);
-	check(exp != NULL);
-	check(experiment_analyze_json(exp, &o, &err) == 0);
-	json_object_put(exp);
+	check(exp.nr_runs == 2);
+	check(experiment_analyze_full(&exp, &o, &err) == 0);
+	experiment_doc_release(&exp);
 	strbuf_release(&err);
 }
 
@@ -71,17 +71,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(err.buf[i] != '\n');
 	} else if (r.kind == IMPORT_EXPERIMENT) {
 		struct analysis_opts o = {0};
-		struct json_object *exp = experiment_doc_to_tree(r.doc.exp);
 
 		/* import re-analyses whole experiments as they come */
 		o.alpha = 0.05;
 		o.margin = 0.02;
 		o.conf = 0.95;
 		o.paired = true;
-		check(exp != NULL);
-		ret = experiment_analyze_json(exp, &o, &err);
+		ret = experiment_analyze_full(r.doc.exp, &o, &err);
 		check(ret == 0 || ret == -EINVAL);
-		json_object_put(exp);
 	} else {
 		check((r.doc.run || r.doc.fio) && r.metric && *r.metric);
 		check(r.workload && r.target);

@@ -1,8 +1,8 @@
 /*
  * libFuzzer target for the JSON writers: the run object
- * (core/experiment/result_json.c) and the experiment object
- * (experiment_json.c, with its analysis), fed strings of any bytes (a
- * target's path, a knob's value, a label, a command's output, a
+ * (core/experiment/result_json.c) and the experiment document
+ * (experiment_json.c's experiment_build(), analyze_full.c), fed strings of any
+ * bytes (a target's path, a knob's value, a label, a command's output, a
  * warning; a knob's name as the knob table allows it) and numbers of any value
  * (NaN, infinities, the extremes, negative zero) where a run can hold them
  * (a replay's fidelity members too),
@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "core/experiment/analyze_doc.h"
 #include "core/experiment/experiment.h"
 #include "core/experiment/result_json.h"
+#include "core/model/model_tree.h"
 #include "core/report/fmt.h"
 #include "core/stats/analysis.h"
 #include "util/strbuf.h"
@@ -257,19 +259,24 @@ static struct json_object *run_object(struct cur *c, char **owned, size_t *no)
 	return o;
 }
 
-/* An experiment object of runs with the input's metrics and strings,
- * analysed: as import builds one. */
-static struct json_object *exp_object(struct cur *c, struct json_object *run,
-				      char **owned, size_t *no)
+/* An experiment of runs with the input's metrics and strings, into
+ * e, analysed: as import builds one. */
+static void exp_doc(struct cur *c, struct json_object *run, char **owned,
+		    size_t *no, struct experiment_doc *e)
 {
 	struct experiment_src_run runs[2][3];
 	struct experiment_src_arm arms[2];
 	struct experiment_src src = {0};
 	struct analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *e;
+	struct run_doc rd;
 	unsigned a, i;
 
+	/* the run as the model reads it (a refusal: no run object) */
+	if (run_doc_from_tree(run, &rd, 0, &err)) {
+		run_doc_release(&rd);
+		run_doc_init(&rd);
+	}
 	for (a = 0; a < 2; a++) {
 		for (i = 0; i < 3; i++) {
 			double m = num(c);
@@ -278,7 +285,8 @@ static struct json_object *exp_object(struct cur *c, struct json_object *run,
 			if (!(m > 0) || !isfinite(m))
 				m = 1 + i + a;
 			runs[a][i] = (struct experiment_src_run){
-			    m, i ? NULL : run, i == 1 ? "f.json" : NULL, -1};
+			    m, i ? NULL : &rd, i == 1 ? "f.json" : NULL, -1,
+			    NULL};
 		}
 		arms[a].label = owned[(*no)++] = str(c);
 		arms[a].runs = runs[a];
@@ -295,11 +303,11 @@ static struct json_object *exp_object(struct cur *c, struct json_object *run,
 	src.nr_arms = 2;
 	src.stopped = "imported";
 	src.warnings = true;
-	e = experiment_build(&src);
+	experiment_build(&src, e);
+	run_doc_release(&rd);
 	analysis_opts_init(&ao);
-	experiment_analyze_json(e, &ao, &err); /* a refusal is fine here */
+	experiment_analyze_full(e, &ao, &err); /* a refusal is fine here */
 	strbuf_release(&err);
-	return e;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -308,18 +316,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cur c = {data, size};
 	struct strbuf out = STRBUF_INIT;
-	struct json_object *run, *e;
+	struct json_object *run;
+	struct experiment_doc e;
 	char *owned[32];
 	size_t no = 0, i;
 
 	run = run_object(&c, owned, &no);
 	report_json_string(run, &out);
 	check_json(&out);
-	e = exp_object(&c, run, owned, &no);
+	exp_doc(&c, run, owned, &no, &e);
 	strbuf_reset(&out);
-	report_json_string(e, &out);
+	/* as import prints it */
+	experiment_doc_encode(&e, 0, &out);
+	text_json_safe(&out, 0);
 	check_json(&out);
-	json_object_put(e);
+	experiment_doc_release(&e);
 	json_object_put(run);
 	for (i = 0; i < no; i++)
 		free(owned[i]);

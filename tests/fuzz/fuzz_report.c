@@ -80,25 +80,16 @@ static void show(const struct experiment_doc *doc)
 	strbuf_release(&err);
 }
 
-/* Every renderer of exp, when it decodes. */
-static void render_all(struct json_object *exp)
+/* Every renderer of doc. */
+static void render_all(const struct experiment_doc *doc)
 {
 	static const char *const formats[] = {"text", "json", "csv", "md",
 					      "html"};
-	struct experiment_doc doc;
-	struct strbuf err = STRBUF_INIT;
 	size_t i;
 
-	if (experiment_doc_from_tree(exp, &doc, 0, &err)) {
-		check(err.len > 0);
-		goto out;
-	}
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		render(&doc, formats[i]);
-	show(&doc);
-out:
-	experiment_doc_release(&doc);
-	strbuf_release(&err);
+		render(doc, formats[i]);
+	show(doc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -106,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *exp = NULL;
+	struct experiment_doc built, *exp = NULL;
 	struct import_run r;
 	char *buf = malloc(size ? size : 1);
 
@@ -115,18 +106,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	if (import_parse(buf, size, "fuzz.json", NULL, &r, &err))
 		goto out;
+	experiment_doc_init(&built);
 	if (r.kind == IMPORT_EXPERIMENT) {
-		exp = experiment_doc_to_tree(r.doc.exp);
+		exp = r.doc.exp;
 	} else {
 		struct import_arm arm = {"imported", &r, 1};
 
-		if (import_build_experiment(&arm, 1, NULL, &exp, &err))
-			exp = NULL;
+		if (!import_build_experiment(&arm, 1, NULL, &built, &err))
+			exp = &built;
 	}
 	/* what import stores has been analysed; the rest is refused */
 	if (exp && !import_analyze(exp, &err))
 		render_all(exp);
-	json_object_put(exp);
+	experiment_doc_release(&built);
 	import_run_release(&r);
 out:
 	strbuf_release(&err);

@@ -3,9 +3,10 @@
  * store edited by someone else holds any text in its rows. The input is
  * written, as it is, into the json column of an experiments row of a
  * temporary store (and, after a line "--runs--", each further line into
- * a runs row of it), then read back with store_load_experiment() and
- * listed with store_list(), as show and log do. Either gives 0 and an
- * object, or a negative errno with a message; nothing else.
+ * a runs row of it), then read back with store_load_doc() and listed
+ * with store_list(), as show and log do. Either gives 0 and a document
+ * whose JSON holds no raw control byte (every string made printable),
+ * or a negative errno with a message; nothing else.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -13,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include <sqlite3.h>
+#include "core/model/model_json.h"
 #include "core/store/store.h"
 #include "util/banned.h"
 
@@ -80,7 +81,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    size >= 9 ? memmem(text, size, "\n--runs--\n", 10) : NULL;
 	const char *exp_end = sep ? sep : end;
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *exp = NULL;
+	struct experiment_doc exp;
+	struct strbuf json = STRBUF_INIT;
+	size_t i;
 	struct exp_summary *list = NULL;
 	size_t nr = 0;
 	int ret;
@@ -105,15 +108,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			p = nl ? nl + 1 : end;
 		}
 	}
-	ret = store_load_experiment(&store, "0123", &exp, &err);
+	ret = store_load_doc(&store, "0123", &exp, &err);
 	check(ret <= 0);
 	if (!ret) {
-		check(json_object_is_type(exp, json_type_object));
-		check(json_object_to_json_string(exp) != NULL);
+		experiment_doc_encode(&exp, 0, &json);
+		check(strlen(json.buf) == json.len);
+		for (i = 0; i < json.len; i++)
+			check((unsigned char)json.buf[i] >= 0x20 ||
+			      json.buf[i] == '\n');
+		check(exp.origin && !strcmp(exp.origin, "local"));
 	} else {
-		check(exp == NULL && err.len > 0);
+		check(err.len > 0);
 	}
-	json_object_put(exp);
+	experiment_doc_release(&exp);
+	strbuf_release(&json);
 	strbuf_reset(&err);
 	ret = store_list(&store, 0, &list, &nr, &err);
 	check(ret <= 0);

@@ -12,10 +12,13 @@
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
+#include "core/experiment/analyze_doc.h"
 #include "core/experiment/experiment.h"
+#include "core/model/model_json.h"
 #include "core/report/report.h"
 #include "core/workload/rw.h"
 #include "util/rng.h"
+#include "util/xalloc.h"
 
 static char *vals_a[] = {"none", "mq-deadline", "bfq"};
 static char *vals_b[] = {"4k", "1M"};
@@ -586,21 +589,27 @@ static void test_analyze_verdicts(void **state)
 	strbuf_release(&err);
 }
 
-/* An experiment object from runs measured before, then analysed. */
+/* An experiment document from runs measured before, then analysed. */
 static void test_build(void **state)
 {
 	struct experiment_src_run r0[3], r1[2];
 	struct experiment_src_arm arms[2] = {{"a", r0, 3}, {"b", r1, 2}};
 	struct experiment_src src = {0};
-	struct json_object *run = json_object_new_object(), *o, *x, *f;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct experiment_doc d;
+	struct analysis_opts ao;
+	struct run_doc run;
 	unsigned i;
 
 	(void)state;
+	run_doc_init(&run);
+	run.workload = xstrdup("randread");
 	for (i = 0; i < 3; i++)
-		r0[i] = (struct experiment_src_run){1000 + i, run, "f", -1};
+		r0[i] =
+		    (struct experiment_src_run){1000 + i, &run, "f", -1, NULL};
 	for (i = 0; i < 2; i++)
 		r1[i] = (struct experiment_src_run){2000 + i, NULL, NULL,
-						    (int)(10 + i)};
+						    (int)(10 + i), NULL};
 	src.workload = "randread";
 	src.target = "/tmp";
 	src.seed = "none";
@@ -611,34 +620,37 @@ static void test_build(void **state)
 	src.nr_arms = 2;
 	src.stopped = "imported";
 	src.warnings = true;
-	o = experiment_build(&src);
-	json_object_put(run); /* the object holds its own references */
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(o, "id")), "");
-	assert_int_equal(
-	    json_object_get_int(json_object_object_get(o, "blocks")), 3);
-	assert_null(json_object_object_get(o, "params"));
-	assert_null(json_object_object_get(o, "runs_mode"));
-	assert_non_null(json_object_object_get(o, "warnings"));
-	f = json_object_array_get_idx(json_object_object_get(o, "factors"), 0);
-	assert_int_equal(
-	    json_object_array_length(json_object_object_get(f, "values")), 2);
-	x = json_object_array_get_idx(json_object_object_get(o, "runs"), 2);
-	assert_int_equal(json_object_get_int(json_object_object_get(x, "seq")),
-			 2);
-	assert_non_null(json_object_object_get(x, "run"));
-	x = json_object_array_get_idx(json_object_object_get(o, "runs"), 4);
-	assert_int_equal(json_object_get_int(json_object_object_get(x, "seq")),
-			 11);
-	assert_int_equal(json_object_get_int(json_object_object_get(x, "arm")),
-			 1);
-	assert_null(json_object_object_get(x, "run"));
-	analyze(o);
-	assert_non_null(verdict_of(o));
-	x = json_object_array_get_idx(json_object_object_get(o, "arms"), 1);
-	assert_int_equal(json_object_get_int(json_object_object_get(x, "n")),
-			 2);
-	json_object_put(o);
+	experiment_build(&src, &d);
+	run_doc_release(&run); /* the document holds its own copy */
+	assert_string_equal(d.id, "");
+	assert_int_equal(d.blocks, 3);
+	assert_int_equal(d.has_params, MODEL_ABSENT);
+	assert_int_equal(d.has_warnings, MODEL_SET);
+	assert_int_equal(d.nr_factors, 1);
+	assert_int_equal(d.factors[0].nr_values, 2);
+	assert_int_equal(d.nr_runs, 5);
+	assert_int_equal(d.runs[2].seq, 2);
+	assert_non_null(d.runs[2].run);
+	assert_string_equal(d.runs[2].run->workload, "randread");
+	assert_int_equal(d.runs[4].seq, 11);
+	assert_int_equal(d.runs[4].arm, 1);
+	assert_null(d.runs[4].run);
+	/* no runs_mode is written, and the engine's order is kept: the
+	 * run's source before the run */
+	experiment_doc_encode(&d, MODEL_ENCODE_PLAIN, &text);
+	assert_null(strstr(text.buf, "runs_mode"));
+	assert_non_null(strstr(text.buf, "\"source\":\"f\",\"run\":{"));
+	assert_non_null(strstr(text.buf, "\"stopped\":\"imported\","
+					 "\"warnings\":[]}"));
+	analysis_opts_init(&ao);
+	assert_int_equal(experiment_analyze_full(&d, &ao, &err), 0);
+	assert_int_equal(d.nr_verdicts, 1);
+	assert_non_null(d.verdicts[0].verdict);
+	assert_non_null(d.arms[1].summary);
+	assert_int_equal(d.arms[1].summary->n, 2);
+	experiment_doc_release(&d);
+	strbuf_release(&text);
+	strbuf_release(&err);
 }
 
 static void test_analyze_bad(void **state)

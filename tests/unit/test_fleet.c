@@ -111,6 +111,7 @@ static struct json_object *host_exp(double base, const double ratio[2],
 	char text[8192];
 	struct strbuf err = STRBUF_INIT;
 	struct json_object *e, *runs, *vs;
+	struct experiment_doc d;
 	int n, b, k, seq = 0;
 
 	n = snprintf(
@@ -158,7 +159,10 @@ static struct json_object *host_exp(double base, const double ratio[2],
 		}
 	}
 	/* what the host's compare found: the same analysis of the runs */
-	assert_int_equal(import_analyze(e, &err), 0);
+	assert_int_equal(experiment_doc_take_tree(e, &d, 0, &err), 0);
+	assert_int_equal(import_analyze(&d, &err), 0);
+	e = experiment_doc_to_tree(&d);
+	experiment_doc_release(&d);
 	strbuf_release(&err);
 	vs = get(e, "verdicts", NULL);
 	for (k = 0; k < 2; k++)

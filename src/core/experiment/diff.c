@@ -3,15 +3,17 @@
  * comparable when they ran the same workload and judged it by the same
  * metric in the same direction; then the runs of one arm of each become
  * the two arms of a new experiment, analysed with "after"'s alpha and
- * equivalence margin. The two are documents; the engine and the
- * analysis still take trees, so those calls go through the model's
- * bridge (model/model_tree.h).
+ * equivalence margin. The two are documents, and so is the diff
+ * (experiment_build(), experiment_analyze_built()); only the
+ * environments are still compared as trees (observe/env.h), through the
+ * model's bridge (model/model_tree.h).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff.h"
+#include "analyze_doc.h"
 #include "arm_name.h"
 #include "experiment.h"
 #include "../model/model_tree.h"
@@ -176,12 +178,12 @@ static size_t arm_runs(const struct experiment_doc *exp, int arm,
 
 /*
  * The before/after experiment of arms arm[0] of e[0] and arm[1] of
- * e[1], as the engine makes it (a tree), not analysed yet. Returns NULL
- * with err set.
+ * e[1] into out (initialised here; release it), not analysed yet.
+ * Returns 0, or -EINVAL with err set.
  */
-static struct json_object *build(const struct experiment_doc *const e[2],
-				 const char *const id[2], const int arm[2],
-				 struct strbuf *err)
+static int build(const struct experiment_doc *const e[2],
+		 const char *const id[2], const int arm[2],
+		 struct experiment_doc *out, struct strbuf *err)
 {
 	const struct exp_metric *metric = e[1]->metric;
 	struct experiment_src src = {0};
@@ -189,8 +191,9 @@ static struct json_object *build(const struct experiment_doc *const e[2],
 	struct experiment_src_run *runs[2];
 	struct strbuf label[2] = {STRBUF_INIT, STRBUF_INIT};
 	struct strbuf sid = STRBUF_INIT;
-	struct json_object *d = NULL;
-	int k;
+	int k, ret = -EINVAL;
+
+	experiment_doc_init(out);
 
 	for (k = 0; k < 2; k++) {
 		sa[k].nr = arm_runs(e[k], arm[k], &runs[k]);
@@ -219,14 +222,15 @@ static struct json_object *build(const struct experiment_doc *const e[2],
 	src.arms = sa;
 	src.nr_arms = 2;
 	src.stopped = "diff of stored experiments";
-	d = experiment_build(&src);
+	experiment_build(&src, out);
+	ret = 0;
 out:
 	for (k = 0; k < 2; k++) {
 		free(runs[k]);
 		strbuf_release(&label[k]);
 	}
 	strbuf_release(&sid);
-	return d;
+	return ret;
 }
 
 /*
@@ -286,7 +290,6 @@ int diff_build(const struct experiment_doc *const e[2], const char *const id[2],
 {
 	struct strbuf why = STRBUF_INIT;
 	struct analysis_opts o;
-	struct json_object *tree;
 	struct experiment_doc *d;
 	int ret, k;
 
@@ -304,31 +307,26 @@ int diff_build(const struct experiment_doc *const e[2], const char *const id[2],
 	}
 	if (ret)
 		return ret;
-	tree = build(e, id, out_arm, err);
-	if (!tree)
-		return -EINVAL;
+	d = xcalloc(1, sizeof(*d));
+	ret = build(e, id, out_arm, d, err);
+	if (ret) {
+		experiment_doc_free(d);
+		return ret;
+	}
 	analysis_opts_init(&o); /* the metric's own flag overrides */
 	o.alpha = num_or(e[1]->alpha, e[1]->has_alpha, o.alpha);
 	o.margin = num_or(e[1]->equivalence, e[1]->has_equivalence, o.margin);
-	ret = experiment_analyze_json(tree, &o, &why);
+	ret = experiment_analyze_built(d, &o, &why);
 	if (ret) {
 		err_set(err, ret, "cannot analyse the diff: %s", why.buf);
-		model_tree_free(tree);
+		experiment_doc_free(d);
 		strbuf_release(&why);
 		return ret;
 	}
-	d = xcalloc(1, sizeof(*d));
-	ret = experiment_doc_take_tree(tree, d, 0, &why);
-	if (ret) {
-		err_set(err, ret, "cannot read the diff: %s", why.buf);
-		experiment_doc_free(d);
-		d = NULL;
-	} else {
-		diff_mark_suspect(e, out_arm, d);
-	}
+	diff_mark_suspect(e, out_arm, d);
 	strbuf_release(&why);
 	*out = d;
-	return ret;
+	return 0;
 }
 
 /* The lines of text as an array of *nr strings. */

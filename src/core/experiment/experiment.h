@@ -377,11 +377,12 @@ int experiment_drop_caches(void);
 
 /* One run of an experiment built from runs measured before. */
 struct experiment_src_run {
-	double metric;		 /* the run's metric, > 0 */
-	struct json_object *run; /* its run object (a reference is taken),
-				    or NULL */
-	const char *source;	 /* where it came from, or NULL */
-	int seq;		 /* its "seq"; < 0: numbered as given */
+	double metric;		   /* the run's metric, > 0 */
+	const struct run_doc *run; /* its run object (copied), or NULL */
+	const char *source;	   /* where it came from, or NULL */
+	int seq;		   /* its "seq"; < 0: numbered as given */
+	const char *run_fio;	   /* a fio report as its run (JSON text,
+				      copied), or NULL */
 };
 
 /* The runs of one arm of an experiment built from runs. */
@@ -392,17 +393,19 @@ struct experiment_src_arm {
 };
 
 /*
- * What experiment_build() makes an experiment object of: runs measured
- * elsewhere (import), a single run (run), the arms of two stored
- * experiments (diff). Members given NULL are left out.
+ * What experiment_build() makes an experiment of: runs measured
+ * elsewhere (import), the hosts' ratios (a fleet merge), the arms of
+ * two stored experiments (diff). Members given NULL are left out.
  */
 struct experiment_src {
 	const char *id; /* NULL: "" (the store gives one) */
 	const char *workload;
 	const char *target;
-	struct json_object *params; /* a reference is taken */
-	const char *seed;	    /* "none" when the runs' seeds vary */
-	const char *metric;	    /* "iops", "mbps" */
+	const struct model_param *params; /* copied */
+	size_t nr_params;
+	bool has_params;    /* "params", {} when nr_params is 0 */
+	const char *seed;   /* "none" when the runs' seeds vary */
+	const char *metric; /* "iops", "mbps" */
 	bool higher_is_better;
 	const char *metric_unit; /* "IO/s", "ns"; NULL: not said */
 	const char *factor_kind; /* one factor "arm" of this kind whose
@@ -410,19 +413,31 @@ struct experiment_src {
 				    "settings" per arm; NULL: neither */
 	const struct experiment_src_arm *arms; /* nr_arms of them */
 	size_t nr_arms;
-	const char *stopped;	 /* why it ended: "imported" */
-	const char *runs_mode;	 /* "import", "run" */
-	bool warnings;		 /* an empty "warnings" array */
-	struct json_object *env; /* a reference is taken */
+	const char *stopped;	   /* why it ended: "imported" */
+	const char *runs_mode;	   /* "import", "fleet" */
+	bool warnings;		   /* an empty "warnings" array */
+	const struct env_doc *env; /* copied */
 };
 
 /*
- * The experiment object (schema above) of src: arm 0 is the baseline,
- * runs are unpaired (no "block"), "blocks" is the most runs of an arm.
- * No analysis yet: call experiment_analyze_json(). The caller owns the
- * result.
+ * The experiment of src into out (initialised here; release it): arm 0
+ * is the baseline, runs are unpaired (no "block"), "blocks" is the
+ * most runs of an arm; its members in the order the engine has always
+ * written such an experiment. No analysis yet
+ * (experiment_analyze_full()).
  */
-struct json_object *experiment_build(const struct experiment_src *src);
+void experiment_build(const struct experiment_src *src,
+		      struct experiment_doc *out);
+
+/*
+ * Analyse an experiment experiment_build() made, or one a file held
+ * whole, with o (experiment_analyze_full()), and place what the analysis
+ * made as the engine's tree has always had it in such an experiment: a
+ * member new to it after those it held, the effects, interactions and
+ * scaling rows moved last. 0, or the analysis' error with err set.
+ */
+int experiment_analyze_built(struct experiment_doc *doc,
+			     const struct analysis_opts *o, struct strbuf *err);
 
 /*
  * Build the "arms", "verdicts" (and per-arm summaries) of an experiment

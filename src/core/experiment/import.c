@@ -19,10 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyze_doc.h"
 #include "experiment.h"
 #include "import.h"
 #include "result_json.h"
-#include "../model/model_tree.h"
+#include "../model/model_json.h"
 #include "../report/expjson.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
@@ -337,60 +338,20 @@ static int check_alike(const struct import_arm *arms, size_t nr_arms,
 	return 0;
 }
 
-/*
- * The seam until experiment_build() takes documents: a run as the tree
- * the experiment holds (model_tree.h), a new reference.
- */
-static struct json_object *run_tree(const struct import_run *r)
-{
-	if (r->doc.fio)
-		return fio_doc_to_tree(r->doc.fio);
-	return run_doc_to_tree(r->doc.run);
-}
-
-/* The tree's member key when it is an object, a new reference, or
- * NULL. */
-static struct json_object *part(struct json_object *tree, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(tree, key, &v) ||
-	    !json_object_is_type(v, json_type_object))
-		return NULL;
-	return json_object_get(v);
-}
-
-/* The "env" an imported experiment records: the first iotrial run's,
- * or fio's version for fio reports. NULL when nothing is known. */
-static struct json_object *import_env(const struct import_run *first,
-				      struct json_object *tree)
-{
-	struct json_object *env;
-
-	if (first->kind == IMPORT_IOTRIAL_RUN)
-		return part(tree, "env");
-	env = json_object_new_object();
-	json_object_object_add(
-	    env, "fio_version",
-	    json_object_new_string(first->doc.fio->fio_version
-				       ? first->doc.fio->fio_version
-				       : ""));
-	return env;
-}
-
 int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
-			    const char *workload, struct json_object **out_exp,
+			    const char *workload, struct experiment_doc *out,
 			    struct strbuf *err)
 {
 	struct experiment_src src = {0};
 	struct experiment_src_arm *sa;
 	struct experiment_src_run *runs;
 	const struct import_run *first;
-	struct json_object *first_tree = NULL;
+	struct strbuf *fio;
+	struct env_doc env;
 	size_t a, i, nr_runs = 0;
 	int ret;
 
-	*out_exp = NULL;
+	experiment_doc_init(out);
 	if (!nr_arms)
 		return err_set(err, -EINVAL,
 			       "nothing to import; give at least one file");
@@ -401,26 +362,43 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 		nr_runs += arms[a].nr;
 	sa = xcalloc(nr_arms, sizeof(*sa));
 	runs = xcalloc(nr_runs, sizeof(*runs));
+	fio = xcalloc(nr_runs, sizeof(*fio));
 	for (a = 0, nr_runs = 0; a < nr_arms; a++) {
 		sa[a].label = arms[a].label;
 		sa[a].runs = &runs[nr_runs];
 		sa[a].nr = arms[a].nr;
 		for (i = 0; i < arms[a].nr; i++, nr_runs++) {
-			runs[nr_runs].metric = arms[a].runs[i].value;
-			runs[nr_runs].run = run_tree(&arms[a].runs[i]);
-			runs[nr_runs].source = arms[a].runs[i].source;
+			const struct import_run *r = &arms[a].runs[i];
+
+			runs[nr_runs].metric = r->value;
+			runs[nr_runs].source = r->source;
 			runs[nr_runs].seq = -1;
-			if (&arms[a].runs[i] == first)
-				first_tree = runs[nr_runs].run;
+			/* a fio report is kept as it came, as JSON */
+			strbuf_init(&fio[nr_runs], 0);
+			if (r->doc.fio) {
+				fio_doc_encode(r->doc.fio, MODEL_ENCODE_PLAIN,
+					       &fio[nr_runs]);
+				runs[nr_runs].run_fio = fio[nr_runs].buf;
+			} else {
+				runs[nr_runs].run = r->doc.run;
+			}
 		}
 	}
+	/* the first iotrial run's params and env, or fio's version */
+	env_doc_init(&env);
+	if (first->kind == IMPORT_IOTRIAL_RUN) {
+		src.params = first->doc.run->params;
+		src.nr_params = first->doc.run->nr_params;
+		src.env = first->doc.run->env;
+	} else {
+		env.fio_version = xstrdup(first->doc.fio->fio_version
+					      ? first->doc.fio->fio_version
+					      : "");
+		src.env = &env;
+	}
+	src.has_params = true;
 	src.workload = workload ? workload : first->workload;
 	src.target = first->target;
-	src.params = first->kind == IMPORT_IOTRIAL_RUN
-			 ? part(first_tree, "params")
-			 : NULL;
-	if (!src.params)
-		src.params = json_object_new_object();
 	src.seed = "none";
 	src.metric = first->metric;
 	src.higher_is_better = first->higher_is_better;
@@ -430,38 +408,58 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	src.stopped = "imported";
 	src.runs_mode = "import";
 	src.warnings = true;
-	src.env = import_env(first, first_tree);
-	*out_exp = experiment_build(&src);
-	json_object_put(src.params);
-	json_object_put(src.env);
+	experiment_build(&src, out);
+	env_doc_release(&env);
 	for (i = 0; i < nr_runs; i++)
-		json_object_put(runs[i].run);
+		strbuf_release(&fio[i]);
+	free(fio);
 	free(sa);
 	free(runs);
 	/* labels and --workload come from the command line */
-	import_make_printable(*out_exp);
-	return 0;
+	return import_doc_make_printable(out, err);
 }
 
-int import_analyze(struct json_object *exp, struct strbuf *err)
+int import_doc_make_printable(struct experiment_doc *exp, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct experiment_doc clean;
+	int ret;
+
+	/* decode makes a document printable: once more, through its text */
+	experiment_doc_encode(exp, MODEL_ENCODE_PLAIN, &text);
+	ret = experiment_doc_decode(text.buf, text.len, &clean,
+				    MODEL_DECODE_PRINTABLE, err);
+	if (!ret) {
+		experiment_doc_release(exp);
+		*exp = clean;
+	} else {
+		experiment_doc_release(&clean);
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
+int import_analyze(struct experiment_doc *exp, struct strbuf *err)
 {
 	struct analysis_opts o;
-	struct json_object *b;
 
 	/* whatever the file says of itself, it came from elsewhere */
-	expjson_set_origin(exp, EXP_ORIGIN_IMPORTED);
+	if (!exp->origin)
+		experiment_doc_order_last(exp, "origin");
+	free(exp->origin);
+	exp->origin = xstrdup(EXP_ORIGIN_IMPORTED);
 	analysis_opts_init(&o); /* exp's "metric" and blocks override */
-	if (json_object_object_get_ex(exp, "baseline", &b) &&
-	    json_object_get_int(b) > 0)
-		o.baseline = (unsigned)json_object_get_int(b);
-	if (json_object_object_get_ex(exp, "alpha", &b))
-		o.alpha = json_object_get_double(b);
-	if (json_object_object_get_ex(exp, "equivalence", &b))
-		o.margin = json_object_get_double(b);
-	return experiment_analyze_json(exp, &o, err);
+	if (exp->has_baseline == MODEL_SET && exp->baseline > 0 &&
+	    exp->baseline <= INT_MAX)
+		o.baseline = (unsigned)exp->baseline;
+	if (exp->has_alpha == MODEL_SET)
+		o.alpha = exp->alpha;
+	if (exp->has_equivalence == MODEL_SET)
+		o.margin = exp->equivalence;
+	return experiment_analyze_built(exp, &o, err);
 }
 
-int import_save(const char *db, struct json_object *exp,
+int import_save(const char *db, struct experiment_doc *exp,
 		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
 		struct strbuf *err)
 {
@@ -476,8 +474,8 @@ int import_save(const char *db, struct json_object *exp,
 			why.buf);
 		goto out;
 	}
-	log_columns_of(exp, &cols);
-	ret = store_save(db, exp, &cols, out_id, err);
+	log_columns_of_doc(exp, &cols);
+	ret = store_save_doc_at(db, exp, &cols, out_id, err);
 	log_columns_release(&cols);
 out:
 	strbuf_release(&why);

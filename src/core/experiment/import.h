@@ -3,7 +3,7 @@
  * (`iotrial run --json`), whole iotrial experiment objects, and fio's
  * `--output-format=json` reports. A fio user keeps their job files and
  * gets our statistics: each file becomes one run of an arm, and the arms
- * become an experiment that experiment_analyze_json() can judge.
+ * become an experiment that experiment_analyze_built() can judge.
  *
  * Nothing here prints; import_save() analyses the experiment made and
  * saves it to the results store.
@@ -60,7 +60,8 @@ int import_read_file(const char *path, const char *metric,
 /*
  * Make every string in the tree at o printable, member names included
  * (text.h): control characters and broken UTF-8 become '?'. For what
- * comes from outside (a file, the command line) and will be shown.
+ * comes from outside (a file, the command line) and will be shown, held
+ * as a tree (single_run.c, until it holds a document).
  */
 void import_make_printable(struct json_object *o);
 
@@ -76,36 +77,44 @@ struct import_arm {
 };
 
 /*
- * Build an experiment object (experiment.h) from arms[nr_arms]: arm i
- * gets the runs of arms[i], unpaired (no "block"), arm 0 is the
- * baseline. The runs must share a metric; and a workload too, unless
- * workload (may be NULL) names one. No analysis yet: call
- * experiment_analyze_json(). Returns 0 with *out_exp (caller owns), or
- * -EINVAL with err set.
+ * Build an experiment (model/experiment_doc.h) from arms[nr_arms] into
+ * out (initialised here; release it, also after an error): arm i gets
+ * the runs of arms[i], unpaired (no "block"), arm 0 is the baseline;
+ * every string made printable (import_doc_make_printable()). The runs
+ * must share a metric; and a workload too, unless workload (may be
+ * NULL) names one. No analysis yet: call import_analyze(). Returns 0,
+ * or -EINVAL with err set.
  */
 int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
-			    const char *workload, struct json_object **out_exp,
+			    const char *workload, struct experiment_doc *out,
 			    struct strbuf *err);
 
 /*
- * Analyse exp as import_save() does, without saving it: exp's own
- * baseline, alpha and equivalence when it has them, else
- * analysis_opts_init()'s. Returns 0 or -errno with err set (the runs
- * cannot be analysed).
+ * Make every string of exp printable, member names too (util/text.h),
+ * as decode does a document from elsewhere: for what came from the
+ * command line. 0, or -EINVAL with err set (exp is left as it was).
  */
-int import_analyze(struct json_object *exp, struct strbuf *err);
+int import_doc_make_printable(struct experiment_doc *exp, struct strbuf *err);
 
 /*
- * Analyse exp, an experiment made by import_build_experiment() or read
- * whole from a file (with its own baseline, alpha and equivalence when
- * it has them, else analysis_opts_init()'s), and save it to the store
- * at db (NULL: the default; made when missing, store_open()), its
- * "origin" set to "imported" whatever it said; out_id
- * gets its id. Returns 0 or -errno with err set; *out_bad_runs tells a
- * failure of the runs (they cannot be analysed: the input's fault; the
- * store is not opened) from one of the store.
+ * Analyse exp as import_save() does, without saving it: its origin set
+ * to "imported" whatever it said; exp's own baseline, alpha and
+ * equivalence when it has them, else analysis_opts_init()'s
+ * (experiment_analyze_built()). Returns 0 or -errno with err set (the
+ * runs cannot be analysed).
  */
-int import_save(const char *db, struct json_object *exp,
+int import_analyze(struct experiment_doc *exp, struct strbuf *err);
+
+/*
+ * Analyse exp (import_analyze()), an experiment made by
+ * import_build_experiment() or read whole from a file, and save it to
+ * the store at db (NULL: the default; made when missing, store_open());
+ * out_id gets its id, exp its id and created (store_save_doc()).
+ * Returns 0 or -errno with err set; *out_bad_runs tells a failure of
+ * the runs (they cannot be analysed: the input's fault; the store is
+ * not opened) from one of the store.
+ */
+int import_save(const char *db, struct experiment_doc *exp,
 		char out_id[STORE_ID_LEN + 1], bool *out_bad_runs,
 		struct strbuf *err);
 

@@ -13,9 +13,9 @@
 #include <string.h>
 #include "fleet.h"
 #include "fleet-int.h"
+#include "../experiment/analyze_doc.h"
 #include "../experiment/experiment.h"
 #include "../model/model_json.h"
-#include "../model/model_tree.h"
 #include "../report/expjson.h"
 #include "../report/log_text.h"
 #include "../stats/analysis.h"
@@ -515,8 +515,7 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 /*
  * The experiment of the good hosts, analysed, into out (initialised
  * here): one run per arm and host, host-major within each arm, whose
- * block is its host. The experiment engine builds and analyses trees:
- * out is its tree decoded. 0, or -errno with err set.
+ * block is its host. 0, or -errno with err set (out released).
  */
 static int build(const struct experiment_doc *ref, const struct host_row *rows,
 		 size_t nr, const char *const *labels, size_t nr_arms,
@@ -528,13 +527,11 @@ static int build(const struct experiment_doc *ref, const struct host_row *rows,
 	const char **names = xcalloc(nr, sizeof(*names));
 	const struct env_doc **envs = xcalloc(nr, sizeof(*envs));
 	struct strbuf why = STRBUF_INIT;
-	struct json_object *tree;
 	struct analysis_opts o;
 	struct env_doc env;
 	size_t k, i;
 	int ret;
 
-	experiment_doc_init(out);
 	for (k = 0; k < nr_arms; k++) {
 		arms[k].label = labels[k];
 		arms[k].runs = &runs[k * nr];
@@ -549,8 +546,9 @@ static int build(const struct experiment_doc *ref, const struct host_row *rows,
 	}
 	src.workload = str(ref->workload);
 	src.target = str(ref->target);
-	if (ref->has_params == MODEL_SET)
-		src.params = model_params_to_tree(ref->params, ref->nr_params);
+	src.params = ref->params;
+	src.nr_params = ref->nr_params;
+	src.has_params = ref->has_params == MODEL_SET;
 	src.seed = "none";
 	src.metric = metric_of(ref);
 	src.higher_is_better = ref->metric && ref->metric->higher_is_better;
@@ -567,19 +565,13 @@ static int build(const struct experiment_doc *ref, const struct host_row *rows,
 		envs[i] = env_doc_of(rows[i].h->exp);
 	}
 	fleet_env(names, envs, nr, &env);
-	src.env = env_doc_to_tree(&env);
-	tree = experiment_build(&src);
-	model_tree_free(src.env);
-	model_tree_free(src.params);
+	src.env = &env;
+	experiment_build(&src, out);
 	env_doc_release(&env);
 	free(names);
 	free(envs);
 	free(arms);
 	free(runs);
-	ret = experiment_doc_from_tree(tree, out, 0, &why);
-	model_tree_free(tree);
-	if (ret)
-		goto out;
 	/* the runs are host-major within each arm: block = host */
 	for (k = 0; k < out->nr_runs; k++) {
 		struct exp_run *run = &out->runs[k];
@@ -598,13 +590,7 @@ static int build(const struct experiment_doc *ref, const struct host_row *rows,
 		o.alpha = out->alpha;
 	if (out->has_equivalence == MODEL_SET)
 		o.margin = out->equivalence;
-	tree = experiment_doc_to_tree(out);
-	ret = experiment_analyze_json(tree, &o, &why);
-	experiment_doc_release(out);
-	if (!ret)
-		ret = experiment_doc_from_tree(tree, out, 0, &why);
-	model_tree_free(tree);
-out:
+	ret = experiment_analyze_built(out, &o, &why);
 	if (ret)
 		err_set(err, ret, "cannot analyse the hosts' ratios: %s",
 			why.buf);
@@ -748,21 +734,14 @@ int fleet_merge_keep(struct fleet_hosts *h, const char *db, bool db_skip,
 		     char out_id[STORE_ID_LEN + 1], struct strbuf *err)
 {
 	struct log_columns cols;
-	struct json_object *tree;
 	int ret = fleet_merge(h, out, out_partial, err);
 
 	out_id[0] = '\0';
 	if (ret || db_skip)
 		return ret;
-	/* the store keeps the engine's tree, and gives it its id */
-	tree = experiment_doc_to_tree(out);
-	log_columns_of(tree, &cols);
-	ret = store_save(db, tree, &cols, out_id, err);
+	/* the store gives it its id */
+	log_columns_of_doc(out, &cols);
+	ret = store_save_doc_at(db, out, &cols, out_id, err);
 	log_columns_release(&cols);
-	if (!ret) {
-		experiment_doc_release(out);
-		ret = experiment_doc_from_tree(tree, out, 0, err);
-	}
-	model_tree_free(tree);
 	return ret;
 }

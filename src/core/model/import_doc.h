@@ -72,6 +72,11 @@ struct import_doc {
 int import_doc_decode(const char *text, size_t len, const char *source,
 		      struct import_doc *out, struct strbuf *err);
 
+/* Append fio as JSON to out (model_json.h's encode flags): the report
+ * as it came, what an imported run's "run" holds. */
+void fio_doc_encode(const struct fio_doc *fio, unsigned flags,
+		    struct strbuf *out);
+
 /* Free what out holds; it is left as decode's start. NULL is fine. */
 void import_doc_release(struct import_doc *out);
 

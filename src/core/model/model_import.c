@@ -220,6 +220,12 @@ void import_doc_release(struct import_doc *out)
 	memset(out, 0, sizeof(*out));
 }
 
+void fio_doc_encode(const struct fio_doc *fio, unsigned flags,
+		    struct strbuf *out)
+{
+	model_encode_obj(&fio_desc, fio, flags, out);
+}
+
 struct json_object *fio_doc_to_tree(const struct fio_doc *fio)
 {
 	return model_encode_tree(&fio_desc, fio);

@@ -215,12 +215,18 @@ static char *json_text(struct json_object *v)
 	    v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
-/* Is o a fio report (a run imported from fio), not iotrial's? */
+/* Is o a fio report (a run imported from fio), not iotrial's? What
+ * import takes for one (model_import.c): no schema, and fio's version
+ * or its jobs. */
 static bool is_fio(struct json_object *o)
 {
+	struct json_object *jobs;
+
 	return json_object_is_type(o, json_type_object) &&
 	       !json_object_object_get_ex(o, "schema", NULL) &&
-	       json_object_object_get_ex(o, "fio version", NULL);
+	       (json_object_object_get_ex(o, "fio version", NULL) ||
+		(json_object_object_get_ex(o, "jobs", &jobs) &&
+		 json_object_is_type(jobs, json_type_array)));
 }
 
 /* One element of row's array at p; null only with MF_NULL. */

@@ -139,6 +139,23 @@ int exp_run_order_last(struct exp_run *run, const char *key);
 int env_doc_order_last(struct env_doc *env, const char *key);
 
 /*
+ * Print member key of doc after the members it holds now, also when it
+ * holds key already (it moves): a stage that replaces a member and has
+ * always put it last (the factorial analysis' effects, the scaling
+ * rows). 0, or -EINVAL when the document has no member key.
+ */
+int experiment_doc_move_last(struct experiment_doc *doc, const char *key);
+
+/*
+ * Leave member key out of doc while it holds nothing (NULL, NaN, 0), as
+ * decode leaves out a member the document lacked (model.h): for a
+ * producer that never writes one the writers always write (a diff's
+ * runs_mode). Setting it writes it again. 0, or -EINVAL when the
+ * document has no member key.
+ */
+int experiment_doc_omit(struct experiment_doc *doc, const char *key);
+
+/*
  * Copy the number key (and its presence) of src into dst, printed as
  * src prints it (its text, when decode kept one), after the members
  * dst holds now (experiment_doc_order_last()): a producer that takes a
@@ -165,6 +182,20 @@ void exp_interactions_free(struct exp_interaction *x, size_t nr);
  * the analysis that replaces a document's regimes or scaling rows. */
 void exp_regimes_free(struct exp_regime *regimes, size_t nr);
 void exp_scaling_free(struct exp_scaling_row *rows, size_t nr);
+
+/*
+ * The "run" of one entry of an experiment's runs, as encode prints it
+ * with flags (its run object, or the fio report imported as it was),
+ * appended to out: what the store keeps in a run's row. false, and
+ * nothing appended, when the entry has none.
+ */
+bool exp_run_encode_run(const struct exp_run *r, unsigned flags,
+			struct strbuf *out);
+
+/* Did decode find member key missing from run (model.h: a member the
+ * writers always write reads as 0 then)? false for one it never had a
+ * document for (a producer's). */
+bool exp_run_lacks(const struct exp_run *run, const char *key);
 
 /* log's entries alone, as an array (--behaviour=log-json-array). */
 void log_doc_encode_array(const struct log_doc *doc, struct strbuf *out);

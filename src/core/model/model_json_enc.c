@@ -285,10 +285,10 @@ struct json_object *model_encode_tree(const struct model_desc *d,
 	return encode_obj(d, obj);
 }
 
-void model_encode_obj(const struct model_desc *d, const void *obj,
-		      unsigned flags, struct strbuf *out)
+/* Print the tree o with the encode flags into out, and put it. */
+static void print_tree(struct json_object *o, unsigned flags,
+		       struct strbuf *out)
 {
-	struct json_object *o = encode_obj(d, obj);
 	int jf = JSON_C_TO_STRING_NOSLASHESCAPE;
 
 	if (flags & MODEL_ENCODE_ESCAPE_SLASH)
@@ -303,4 +303,24 @@ void model_encode_obj(const struct model_desc *d, const void *obj,
 	if (!(flags & MODEL_ENCODE_PLAIN))
 		strbuf_addch(out, '\n');
 	json_object_put(o);
+}
+
+void model_encode_obj(const struct model_desc *d, const void *obj,
+		      unsigned flags, struct strbuf *out)
+{
+	print_tree(encode_obj(d, obj), flags, out);
+}
+
+bool exp_run_encode_run(const struct exp_run *r, unsigned flags,
+			struct strbuf *out)
+{
+	if (r->run) {
+		run_doc_encode(r->run, flags, out);
+		return true;
+	}
+	if (!r->run_fio)
+		return false;
+	/* a fio report as the entry's "run" prints it */
+	print_tree(text_json(r->run_fio), flags, out);
+	return true;
 }

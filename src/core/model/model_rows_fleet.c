@@ -38,58 +38,63 @@ static bool row_of(const struct model_desc *d, const char *key, uint32_t *ri)
 	return false;
 }
 
+/* Is code in the nr codes of order? */
+static bool in_order(const uint32_t *order, size_t nr, uint32_t code)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (order[i] == code)
+			return true;
+	return false;
+}
+
 /*
  * Print member key of obj after those it holds now: the order encode
- * would use (the kept one, else the table's, a group's members in it)
- * is kept with key added at its end. Call it before key is set: a
- * member there already keeps its place. 0, or -EINVAL when d has no
- * key.
+ * would use (the kept one, then the members it lacks in the table's
+ * order, a group's members in it; else the table's) is kept with key
+ * added at its end. Call it before key is set: a member there already
+ * keeps its place. 0, or -EINVAL when d has no key.
  */
 static int order_last(const struct model_desc *d, void *obj, const char *key)
 {
 	struct model_kept *k;
-	uint32_t ri, j;
-	size_t i;
+	size_t i, n, had;
+	uint32_t ri, j, code;
 
 	if (!row_of(d, key, &ri))
 		return -EINVAL;
 	k = model_kept_of(d, obj);
-	if (!k->nr_order) {
-		/* what encode writes today, in its order, made explicit */
-		size_t n = 1 + k->nr_extra;
+	had = k->nr_order;
+	n = had + 1 + k->nr_extra;
+	for (i = 0; i < d->nr_rows; i++)
+		n += d->rows[i].kind == MK_FLAT ? d->rows[i].sub->nr_rows : 1;
+	k->order = xrealloc(k->order, n * sizeof(*k->order));
+	/* what encode writes today, in its order, made explicit */
+	for (i = 0; i < d->nr_rows; i++) {
+		const struct model_row *row = &d->rows[i];
+		const void *p;
 
-		for (i = 0; i < d->nr_rows; i++)
-			n += d->rows[i].kind == MK_FLAT
-				 ? d->rows[i].sub->nr_rows
-				 : 1;
-		free(k->order);
-		k->order = xcalloc(n, sizeof(*k->order));
-		for (i = 0; i < d->nr_rows; i++) {
-			const struct model_row *row = &d->rows[i];
-			const void *p;
-
-			if (row->kind != MK_FLAT) {
-				if (model_written(row, obj) &&
-				    !model_kept_absent(k, (uint32_t)i))
-					k->order[k->nr_order++] = (uint32_t)i;
-				continue;
-			}
-			p = *(void *const *)MODEL_CAT(obj, row->off);
-			for (j = 0; p && j < row->sub->nr_rows; j++)
-				if (model_written(&row->sub->rows[j], p))
-					k->order[k->nr_order++] =
-					    MODEL_FLAT_CODE(i, j);
+		if (row->kind != MK_FLAT) {
+			if (model_written(row, obj) &&
+			    !model_kept_absent(k, (uint32_t)i) &&
+			    !in_order(k->order, k->nr_order, (uint32_t)i))
+				k->order[k->nr_order++] = (uint32_t)i;
+			continue;
 		}
-		for (i = 0; i < k->nr_extra; i++)
-			k->order[k->nr_order++] = (uint32_t)(d->nr_rows + i);
-	} else {
-		k->order =
-		    xrealloc(k->order, (k->nr_order + 1) * sizeof(*k->order));
+		p = *(void *const *)MODEL_CAT(obj, row->off);
+		for (j = 0; p && j < row->sub->nr_rows; j++) {
+			code = MODEL_FLAT_CODE(i, j);
+			if (model_written(&row->sub->rows[j], p) &&
+			    !in_order(k->order, k->nr_order, code))
+				k->order[k->nr_order++] = code;
+		}
 	}
-	for (i = 0; i < k->nr_order; i++)
-		if (k->order[i] == ri)
-			return 0;
-	k->order[k->nr_order++] = ri;
+	/* without a kept order, the unknown members come last */
+	for (i = 0; !had && i < k->nr_extra; i++)
+		k->order[k->nr_order++] = (uint32_t)(d->nr_rows + i);
+	if (!in_order(k->order, k->nr_order, ri))
+		k->order[k->nr_order++] = ri;
 	return 0;
 }
 
@@ -110,6 +115,50 @@ int experiment_doc_order_last(struct experiment_doc *doc, const char *key)
 int exp_run_order_last(struct exp_run *run, const char *key)
 {
 	return order_last(sub_of(&model_experiment_desc, "runs"), run, key);
+}
+
+int experiment_doc_move_last(struct experiment_doc *doc, const char *key)
+{
+	struct model_kept *k;
+	uint32_t ri;
+	size_t i, j;
+
+	/* the order made explicit, with room for key at its end */
+	if (order_last(&model_experiment_desc, doc, key) ||
+	    !row_of(&model_experiment_desc, key, &ri))
+		return -EINVAL;
+	k = model_kept_of(&model_experiment_desc, doc);
+	for (i = j = 0; i < k->nr_order; i++)
+		if (k->order[i] != ri)
+			k->order[j++] = k->order[i];
+	k->order[j++] = ri;
+	k->nr_order = j;
+	return 0;
+}
+
+int experiment_doc_omit(struct experiment_doc *doc, const char *key)
+{
+	struct model_kept *k;
+	uint32_t ri;
+
+	if (!row_of(&model_experiment_desc, key, &ri))
+		return -EINVAL;
+	k = model_kept_of(&model_experiment_desc, doc);
+	if (model_kept_absent(k, ri))
+		return 0;
+	k->absent =
+	    xrealloc(k->absent, (k->nr_absent + 1) * sizeof(*k->absent));
+	k->absent[k->nr_absent++] = ri;
+	return 0;
+}
+
+bool exp_run_lacks(const struct exp_run *run, const char *key)
+{
+	const struct model_desc *d = sub_of(&model_experiment_desc, "runs");
+	uint32_t ri;
+
+	return d && row_of(d, key, &ri) &&
+	       model_kept_absent(model_kept_get(d, run), ri);
 }
 
 int env_doc_order_last(struct env_doc *env, const char *key)

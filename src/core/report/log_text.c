@@ -32,17 +32,25 @@ static void widen(int *w, const char *s)
 		*w = n;
 }
 
+void log_columns_of_doc(const struct experiment_doc *exp, struct log_columns *c)
+{
+	strbuf_init(&c->arms, 0);
+	strbuf_init(&c->verdicts, 0);
+	report_doc_arm_labels(exp, &c->arms);
+	report_doc_verdict_summary(exp, &c->verdicts);
+}
+
 void log_columns_of(struct json_object *exp, struct log_columns *c)
 {
 	struct experiment_doc doc;
 	struct strbuf err = STRBUF_INIT;
 
-	strbuf_init(&c->arms, 0);
-	strbuf_init(&c->verdicts, 0);
 	/* what is not an experiment has no arms and no verdicts */
 	if (!experiment_doc_from_tree(exp, &doc, 0, &err)) {
-		report_doc_arm_labels(&doc, &c->arms);
-		report_doc_verdict_summary(&doc, &c->verdicts);
+		log_columns_of_doc(&doc, c);
+	} else {
+		strbuf_init(&c->arms, 0);
+		strbuf_init(&c->verdicts, 0);
 	}
 	experiment_doc_release(&doc);
 	strbuf_release(&err);

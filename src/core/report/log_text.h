@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <json-c/json.h>
+#include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
 /* One experiment as `iotrial log` lists it. Strings owned, never NULL. */
@@ -38,8 +39,12 @@ struct log_columns {
 
 /*
  * Render exp's columns into c (initialised here): what a caller of
- * store_save() passes it. Release with log_columns_release().
+ * store_save_doc() passes it. Release with log_columns_release().
  */
+void log_columns_of_doc(const struct experiment_doc *exp,
+			struct log_columns *c);
+/* The same of a json-c tree (none when it is no experiment), for
+ * callers that still hold trees. */
 void log_columns_of(struct json_object *exp, struct log_columns *c);
 void log_columns_release(struct log_columns *c);
 

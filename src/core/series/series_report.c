@@ -11,7 +11,7 @@
 #include <string.h>
 #include "series_report.h"
 #include "series_stats.h"
-#include "../model/model_tree.h"
+#include "../model/model_json.h"
 #include "../report/runs_text.h"
 #include "../store/store.h"
 #include "../../util/error.h"
@@ -110,16 +110,11 @@ static int load(struct store *s, const struct series_row *rows, size_t nr,
 	c->it = xcalloc(nr, sizeof(*c->it));
 	c->nr_it = nr;
 	for (i = 0; i < nr; i++) {
-		struct json_object *tree = NULL;
 		const struct run_metric *m;
 		const char *name;
 
 		c->it[i].row = &rows[i];
-		/* the seam until the store loads documents */
-		ret = store_load_experiment(s, rows[i].experiment, &tree, err);
-		if (!ret)
-			ret = experiment_doc_take_tree(tree, &c->it[i].exp, 0,
-						       err);
+		ret = store_load_doc(s, rows[i].experiment, &c->it[i].exp, err);
 		if (ret)
 			return ret;
 		if (report_run_get(&c->it[i].exp, 0, &c->it[i].rr) ||

@@ -10,7 +10,7 @@
  * runs in WAL mode, and every save is one transaction, so a process
  * killed at any moment leaves a consistent database behind.
  *
- * The whole experiment object (experiment.h) is kept as JSON text; a few
+ * The whole experiment (model/experiment_doc.h) is kept as JSON text; a few
  * of its members are copied into indexed columns for listing and lookup,
  * and each run gets a row of its own. The "origin" column (expjson.h's
  * EXP_ORIGIN_*) was added after schema 1 was first written: opening a
@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <json-c/json.h>
+#include "../model/experiment_doc.h"
 #include "../report/log_text.h"
 #include "../../util/strbuf.h"
 
@@ -79,36 +80,61 @@ int store_open_flags(struct store *s, const char *path, unsigned flags,
 void store_close(struct store *s);
 
 /*
- * Save experiment exp (experiment.h's object, with "arms" and "runs") in
- * one transaction, with cols (log_columns_of(exp)) as the text `log`
- * lists: the store renders none. Its id is kept when it is STORE_ID_LEN
- * lowercase hex digits and not taken yet; otherwise a new random id is
- * assigned. exp's "id" (and "created" and "origin", when missing) are set to
- * what was stored; its "origin" (expjson_origin()) goes to the column. out_id
- * gets the id. Returns 0 or -errno with err set (-EINVAL: exp is not an
- * experiment object).
+ * Save experiment exp in one transaction, with cols (log_columns_of_doc()
+ * of exp) as the text `log` lists: the store renders none. Its id is
+ * kept when it is STORE_ID_LEN lowercase hex digits and not taken yet;
+ * otherwise a new random id is assigned. exp's id (and created when
+ * missing or empty) are set to what was stored, and its origin to one
+ * of EXP_ORIGIN_* (report_origin()), which goes to the column too; a
+ * member exp did not have is printed after those it has. When the save
+ * fails they are put back as they were. The row keeps exp encoded plain
+ * ('/' as it is), each run's row its "run" plain with '/' escaped.
+ * out_id gets the id. Returns 0 or -errno with err set.
  */
-int store_save_experiment(struct store *s, struct json_object *exp,
-			  const struct log_columns *cols,
-			  char out_id[STORE_ID_LEN + 1], struct strbuf *err);
+int store_save_doc(struct store *s, struct experiment_doc *exp,
+		   const struct log_columns *cols,
+		   char out_id[STORE_ID_LEN + 1], struct strbuf *err);
 
 /*
- * store_save_experiment() in the store at db (NULL: store_default_path()),
+ * store_save_doc() in the store at db (NULL: store_default_path()),
  * opened (and made when missing) for it and closed after: how the
  * commands that measure or bring in an experiment keep it. Returns 0
  * with out_id set, or -errno with err set (out_id then "").
  */
+int store_save_doc_at(const char *db, struct experiment_doc *exp,
+		      const struct log_columns *cols,
+		      char out_id[STORE_ID_LEN + 1], struct strbuf *err);
+
+/*
+ * The same for an experiment held as a json-c tree (experiment.h's
+ * object, with "arms" and "runs"; -EINVAL when it is not one): it is
+ * decoded and saved as a document, and the members the save set (id,
+ * created, origin) are put in the tree. For callers that still hold
+ * trees; they go with them.
+ */
+int store_save_experiment(struct store *s, struct json_object *exp,
+			  const struct log_columns *cols,
+			  char out_id[STORE_ID_LEN + 1], struct strbuf *err);
 int store_save(const char *db, struct json_object *exp,
 	       const struct log_columns *cols, char out_id[STORE_ID_LEN + 1],
 	       struct strbuf *err);
 
 /*
- * Load the experiment whose id is id or starts with it. On success
- * *out_exp is a new object the caller owns (json_object_put); its
- * "origin" is the store's column (one of EXP_ORIGIN_*). Returns 0,
- * -ENOENT with err naming the nearest ids when none matches, -EINVAL
- * when the prefix is empty or matches several (err lists them), or
- * another -errno for an I/O failure or a damaged record.
+ * Load the experiment whose id is id or starts with it into out
+ * (initialised here; release it, also after an error), decoded from the
+ * stored text with every string made printable (util/text.h), whoever
+ * wrote the store; its origin is the store's column (one of
+ * EXP_ORIGIN_*). Returns 0, -ENOENT with err naming the nearest ids
+ * when none matches, -EINVAL when the prefix is empty or matches
+ * several (err lists them), or another -errno for an I/O failure or a
+ * damaged record (-EIO: its text is no experiment document).
+ */
+int store_load_doc(struct store *s, const char *id, struct experiment_doc *out,
+		   struct strbuf *err);
+
+/*
+ * store_load_doc() as a json-c tree: *out_exp is a new object the
+ * caller owns (json_object_put). For callers that still hold trees.
  */
 int store_load_experiment(struct store *s, const char *id,
 			  struct json_object **out_exp, struct strbuf *err);

@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 #include "store.h"
 #include "store-int.h"
+#include "../model/model_tree.h"
 #include "../report/expjson.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
@@ -122,41 +123,50 @@ static int unknown_id(struct store *s, const char *id, struct strbuf *err)
 	return ret;
 }
 
-/* The EXP_ORIGIN_* string of a column's value (expjson_origin()). */
-static const char *origin_of(const char *col)
+/* The EXP_ORIGIN_* string of an origin's text (report_origin()): none
+ * is local, one not ours imported. */
+static const char *origin_of(const char *v)
 {
-	struct json_object *o = json_object_new_object();
-	const char *v;
-
-	json_object_object_add(o, "origin", json_object_new_string(col));
-	v = expjson_origin(o);
-	json_object_put(o);
-	return v;
+	if (!v || !strcmp(v, EXP_ORIGIN_LOCAL))
+		return EXP_ORIGIN_LOCAL;
+	if (!strcmp(v, EXP_ORIGIN_FLEET))
+		return EXP_ORIGIN_FLEET;
+	return EXP_ORIGIN_IMPORTED;
 }
 
-/* Parse a stored experiment's JSON text into a new object. */
-static int parse_stored(struct store *s, const char *id, const char *text,
-			struct json_object **out, struct strbuf *err)
+/* Decode a stored experiment's text into out, made printable. */
+static int decode_stored(struct store *s, const char *id, const char *text,
+			 struct experiment_doc *out, struct strbuf *err)
 {
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *o;
+	struct strbuf why = STRBUF_INIT;
+	int ret;
 
-	o = json_tokener_parse_ex(tok, text, (int)strlen(text) + 1);
-	json_tokener_free(tok);
-	if (!o || !json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
-		return err_set(err, -EIO,
-			       "experiment '%s' in '%s' is damaged (its JSON "
-			       "does not parse)",
-			       id, s->path);
+	ret = experiment_doc_decode(text, strlen(text), out,
+				    MODEL_DECODE_PRINTABLE, &why);
+	if (ret) {
+		text_make_printable(why.buf);
+		ret = err_set(err, -EIO,
+			      "experiment '%s' in '%s' is damaged (%s)", id,
+			      s->path, why.buf);
 	}
-	expjson_make_printable(o);
-	*out = o;
-	return 0;
+	strbuf_release(&why);
+	return ret;
 }
 
-int store_load_experiment(struct store *s, const char *id,
-			  struct json_object **out_exp, struct strbuf *err)
+/* The column says where exp came from, whatever the document says;
+ * without the column, the document's own origin (none: local). A
+ * member it lacked goes last. */
+static void set_origin(struct experiment_doc *exp, const char *origin)
+{
+	origin = origin_of(origin);
+	if (!exp->origin)
+		experiment_doc_order_last(exp, "origin");
+	free(exp->origin);
+	exp->origin = xstrdup(origin);
+}
+
+int store_load_doc(struct store *s, const char *id, struct experiment_doc *out,
+		   struct strbuf *err)
 {
 	struct id_hint found[6];
 	struct strbuf msg = STRBUF_INIT;
@@ -164,7 +174,7 @@ int store_load_experiment(struct store *s, const char *id,
 	size_t nr = 0;
 	int rc, ret;
 
-	*out_exp = NULL;
+	experiment_doc_init(out);
 	if (!s || !s->db)
 		return err_set(err, -EINVAL, "the results store is not open");
 	if (!id || !*id)
@@ -198,19 +208,27 @@ int store_load_experiment(struct store *s, const char *id,
 	sqlite3_bind_text(st, 1, found[0].id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		ret = parse_stored(s, found[0].id, store_col_str(st, 0),
-				   out_exp, err);
-	/* the column says where it came from, whatever the object says;
-	 * without the column, the object's own member (none: local) */
+		ret = decode_stored(s, found[0].id, store_col_str(st, 0), out,
+				    err);
 	if (rc == SQLITE_ROW && !ret)
-		expjson_set_origin(
-		    *out_exp, s->has_origin ? origin_of(store_col_str(st, 1))
-					    : expjson_origin(*out_exp));
+		set_origin(out,
+			   s->has_origin ? store_col_str(st, 1) : out->origin);
 	else if (rc == SQLITE_DONE) /* deleted since: say what is there */
 		ret = unknown_id(s, id, err);
-	else
+	else if (rc != SQLITE_ROW)
 		ret = store_db_fail(s, rc, "read the store", err);
 	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_load_experiment(struct store *s, const char *id,
+			  struct json_object **out_exp, struct strbuf *err)
+{
+	struct experiment_doc doc;
+	int ret = store_load_doc(s, id, &doc, err);
+
+	*out_exp = ret ? NULL : experiment_doc_to_tree(&doc);
+	experiment_doc_release(&doc);
 	return ret;
 }
 

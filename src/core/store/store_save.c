@@ -6,6 +6,8 @@
  * was or with the whole experiment. Opening and the schema are store.c's.
  */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +17,11 @@
 #include <sqlite3.h>
 #include "store.h"
 #include "store-int.h"
-#include "../report/expjson.h"
+#include "../model/model_tree.h"
+#include "../report/report_doc.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
+#include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
 static const char sql_id_taken[] = "SELECT 1 FROM experiments WHERE id = ?1";
@@ -32,6 +36,12 @@ static const char sql_insert_exp_origin[] =
 static const char sql_insert_run[] =
     "INSERT INTO runs (experiment, arm, block, seq, metric, json)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+/* s, or "" for NULL. */
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
 
 /* Is id exactly STORE_ID_LEN lowercase hex digits? */
 static bool valid_id(const char *id)
@@ -64,10 +74,10 @@ static int id_taken(struct store *s, const char *id, struct strbuf *err)
 }
 
 /* Pick the id to save under: exp's own when free, else a random one. */
-static int choose_id(struct store *s, struct json_object *exp,
+static int choose_id(struct store *s, const struct experiment_doc *exp,
 		     char out[STORE_ID_LEN + 1], struct strbuf *err)
 {
-	const char *want = expjson_str(exp, "id");
+	const char *want = exp->id ? exp->id : "";
 	struct rng r;
 	int tries, ret;
 
@@ -94,44 +104,45 @@ static int choose_id(struct store *s, struct json_object *exp,
 		       s->path);
 }
 
-/* Insert one row per run of exp under id. */
-static int save_runs(struct store *s, const char *id, struct json_object *exp,
-		     struct strbuf *err)
+/* v as an int column, held in int's range. */
+static int int_col(int64_t v)
 {
-	struct json_object *runs =
-	    expjson_get_type(exp, "runs", json_type_array);
-	size_t i, n = json_object_array_length(runs);
+	return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+}
+
+/* Insert one row per run of exp under id: each run's "run" plain, '/'
+ * escaped (what the rows have always held). */
+static int save_runs(struct store *s, const char *id,
+		     const struct experiment_doc *exp, struct strbuf *err)
+{
+	struct strbuf run = STRBUF_INIT;
 	sqlite3_stmt *st;
+	size_t i;
 	int ret, rc;
 
 	ret = store_prepare(s, sql_insert_run, &st, err);
 	if (ret)
 		return ret;
-	for (i = 0; i < n && !ret; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
-		struct json_object *block, *seq, *metric, *run;
+	for (i = 0; i < exp->nr_runs && !ret; i++) {
+		const struct exp_run *r = &exp->runs[i];
 
-		block = expjson_get_type(r, "block", json_type_int);
-		seq = expjson_get_type(r, "seq", json_type_int);
-		metric = expjson_get(r, "metric");
-		run = expjson_get_type(r, "run", json_type_object);
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 2,
-				 json_object_get_int(expjson_get_type(
-				     r, "arm", json_type_int)));
-		if (block && json_object_get_int(block) >= 0)
-			sqlite3_bind_int(st, 3, json_object_get_int(block));
+		sqlite3_bind_int(st, 2, int_col(r->arm));
+		if (r->has_block == MODEL_SET && r->block >= 0)
+			sqlite3_bind_int(st, 3, int_col(r->block));
 		else
 			sqlite3_bind_null(st, 3);
-		sqlite3_bind_int64(
-		    st, 4, seq ? json_object_get_int64(seq) : (long long)i);
-		sqlite3_bind_double(st, 5, json_object_get_double(metric));
-		if (run)
-			sqlite3_bind_text(st, 6,
-					  json_object_to_json_string_ext(
-					      run, JSON_C_TO_STRING_PLAIN),
-					  -1, SQLITE_TRANSIENT);
+		/* a run without its "seq" counts in the order given */
+		sqlite3_bind_int64(st, 4,
+				   exp_run_lacks(r, "seq") ? (long long)i
+							   : (long long)r->seq);
+		sqlite3_bind_double(st, 5, isnan(r->metric) ? 0 : r->metric);
+		strbuf_reset(&run);
+		if (exp_run_encode_run(
+			r, MODEL_ENCODE_PLAIN | MODEL_ENCODE_ESCAPE_SLASH,
+			&run))
+			sqlite3_bind_text(st, 6, run.buf, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(st, 6);
 		rc = sqlite3_step(st);
@@ -139,14 +150,18 @@ static int save_runs(struct store *s, const char *id, struct json_object *exp,
 			ret = store_db_fail(s, rc, "save a run", err);
 	}
 	sqlite3_finalize(st);
+	strbuf_release(&run);
 	return ret;
 }
 
-/* Insert the experiment row; exp's "id" and "created" are set already. */
-static int save_row(struct store *s, const char *id, struct json_object *exp,
+/* Insert the experiment row; exp's id, created and origin are set
+ * already. */
+static int save_row(struct store *s, const char *id,
+		    const struct experiment_doc *exp,
 		    const struct log_columns *cols, struct strbuf *err)
 {
-	struct json_object *env = expjson_env(exp);
+	const struct env_doc *env = report_env(exp);
+	struct strbuf json = STRBUF_INIT;
 	sqlite3_stmt *st;
 	int ret, rc;
 
@@ -155,33 +170,29 @@ static int save_row(struct store *s, const char *id, struct json_object *exp,
 	    err);
 	if (ret)
 		return ret;
+	experiment_doc_encode(exp, MODEL_ENCODE_PLAIN, &json);
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, expjson_str(exp, "created"), -1,
-			  SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, expjson_str(exp, "workload"), -1,
-			  SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, expjson_target(exp), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, or_empty(exp->created), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, or_empty(exp->workload), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, or_empty(exp->target), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5,
-			  expjson_str(expjson_get(exp, "metric"), "name"), -1,
-			  SQLITE_TRANSIENT);
+			  or_empty(exp->metric ? exp->metric->name : NULL), -1,
+			  SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, cols->arms.buf, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, expjson_str(env, "hostname"), -1,
-			  SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 8, expjson_str(env, "kernel_release"), -1,
-			  SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 7, or_empty(env ? env->hostname : NULL), -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, or_empty(env ? env->kernel_release : NULL), -1,
+			  SQLITE_STATIC);
 	sqlite3_bind_text(st, 9, cols->verdicts.buf, -1, SQLITE_STATIC);
-	sqlite3_bind_text(
-	    st, 10,
-	    json_object_to_json_string_ext(
-		exp, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
-	    -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 10, json.buf, -1, SQLITE_STATIC);
 	if (s->has_origin)
-		sqlite3_bind_text(st, 11, expjson_origin(exp), -1,
+		sqlite3_bind_text(st, 11, report_origin(exp), -1,
 				  SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE)
 		ret = store_db_fail(s, rc, "save the experiment", err);
 	sqlite3_finalize(st);
+	strbuf_release(&json);
 	return ret;
 }
 
@@ -195,19 +206,37 @@ static void utc_now(char out[32])
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int store_save_experiment(struct store *s, struct json_object *exp,
-			  const struct log_columns *cols,
-			  char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+/* Set *member to a copy of v, printed after the members exp holds
+ * when it had none (as a tree's new member is); *old gets what it
+ * held, for the caller's doc to be put back. */
+static void set_member(struct experiment_doc *exp, const char *key,
+		       char **member, const char *v, char **old)
 {
-	struct json_object *old_id = NULL;
+	*old = *member;
+	if (!*member)
+		experiment_doc_order_last(exp, key);
+	*member = xstrdup(v);
+}
+
+/* Put back what set_member() replaced. */
+static void unset_member(char **member, char *old)
+{
+	free(*member);
+	*member = old;
+}
+
+int store_save_doc(struct store *s, struct experiment_doc *exp,
+		   const struct log_columns *cols,
+		   char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+{
+	char *old_id = NULL, *old_created = NULL, *old_origin = NULL;
+	bool set_created = false;
 	char created[32];
-	bool had_created, had_origin;
 	int ret;
 
 	if (!s || !s->db)
 		return err_set(err, -EINVAL, "the results store is not open");
-	if (!exp || !expjson_get_type(exp, "arms", json_type_array) ||
-	    !expjson_get_type(exp, "runs", json_type_array))
+	if (!exp)
 		return err_set(err, -EINVAL,
 			       "not an iotrial experiment object (it needs "
 			       "'arms' and 'runs' arrays)");
@@ -217,19 +246,17 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 	ret = choose_id(s, exp, out_id, err);
 	if (ret)
 		goto fail;
-	if (json_object_object_get_ex(exp, "id", &old_id))
-		json_object_get(old_id);
-	json_object_object_add(exp, "id", json_object_new_string(out_id));
-	had_created = *expjson_str(exp, "created") != '\0';
-	if (!had_created) {
+	set_member(exp, "id", &exp->id, out_id, &old_id);
+	if (!exp->created || !*exp->created) {
 		utc_now(created);
-		json_object_object_add(exp, "created",
-				       json_object_new_string(created));
+		set_member(exp, "created", &exp->created, created,
+			   &old_created);
+		set_created = true;
 	}
-	had_origin = expjson_get(exp, "origin") != NULL;
 	/* the column and the member agree: "imported" for a value that is
 	 * none of ours */
-	expjson_set_origin(exp, expjson_origin(exp));
+	set_member(exp, "origin", &exp->origin, report_origin(exp),
+		   &old_origin);
 	ret = save_row(s, out_id, exp, cols, err);
 	if (!ret)
 		ret = save_runs(s, out_id, exp, err);
@@ -237,20 +264,71 @@ int store_save_experiment(struct store *s, struct json_object *exp,
 		ret =
 		    store_exec(s, STORE_SQL_COMMIT, "save the experiment", err);
 	if (!ret) {
-		json_object_put(old_id);
+		free(old_id);
+		free(old_created);
+		free(old_origin);
 		return 0;
 	}
 	/* put exp back the way the caller gave it */
-	if (old_id)
-		json_object_object_add(exp, "id", old_id);
-	else
-		json_object_object_del(exp, "id");
-	if (!had_created)
-		json_object_object_del(exp, "created");
-	if (!had_origin)
-		json_object_object_del(exp, "origin");
+	unset_member(&exp->id, old_id);
+	if (set_created)
+		unset_member(&exp->created, old_created);
+	unset_member(&exp->origin, old_origin);
 fail:
 	sqlite3_exec(s->db, STORE_SQL_ROLLBACK, NULL, NULL, NULL);
+	return ret;
+}
+
+int store_save_doc_at(const char *db, struct experiment_doc *exp,
+		      const struct log_columns *cols,
+		      char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+{
+	struct store s;
+	int ret = store_open(&s, db, err);
+
+	if (!ret)
+		ret = store_save_doc(&s, exp, cols, out_id, err);
+	store_close(&s);
+	if (ret)
+		out_id[0] = '\0';
+	return ret;
+}
+
+/*
+ * The tree's way in, until its callers hold documents: exp decoded,
+ * saved, and what the save set on it (id, created, origin) put into
+ * the tree as its members (a new one last).
+ */
+int store_save_experiment(struct store *s, struct json_object *exp,
+			  const struct log_columns *cols,
+			  char out_id[STORE_ID_LEN + 1], struct strbuf *err)
+{
+	struct json_object *arms = NULL, *runs = NULL;
+	struct experiment_doc doc;
+	int ret;
+
+	if (!s || !s->db)
+		return err_set(err, -EINVAL, "the results store is not open");
+	if (!json_object_is_type(exp, json_type_object) ||
+	    !json_object_object_get_ex(exp, "arms", &arms) ||
+	    !json_object_is_type(arms, json_type_array) ||
+	    !json_object_object_get_ex(exp, "runs", &runs) ||
+	    !json_object_is_type(runs, json_type_array))
+		return err_set(err, -EINVAL,
+			       "not an iotrial experiment object (it needs "
+			       "'arms' and 'runs' arrays)");
+	ret = experiment_doc_from_tree(exp, &doc, 0, err);
+	if (!ret)
+		ret = store_save_doc(s, &doc, cols, out_id, err);
+	if (!ret) {
+		json_object_object_add(exp, "id",
+				       json_object_new_string(doc.id));
+		json_object_object_add(exp, "created",
+				       json_object_new_string(doc.created));
+		json_object_object_add(exp, "origin",
+				       json_object_new_string(doc.origin));
+	}
+	experiment_doc_release(&doc);
 	return ret;
 }
 
