@@ -20,7 +20,6 @@
 #include "trial-int.h"
 #include "../observe/env.h"
 #include "noise.h"
-#include "../model/model_tree.h"
 #include "../targets/scratch.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
@@ -642,47 +641,18 @@ void trial_pick_time(struct trial *tr, const char *db, double def_s,
 	strbuf_release(&e);
 }
 
-/* Move the string *from into *to (freeing what *to held). */
-static void take_str(char **to, char **from)
-{
-	free(*to);
-	*to = *from;
-	*from = NULL;
-}
-
-/*
- * Save doc in the store db under a new id (out_id); doc gets the id,
- * and the creation time and origin the store gave it, as the store's
- * tree-taking save gives them. The store takes trees until it takes
- * documents: this is the one place the trial turns its document into
- * one.
- */
+/* Save doc in the store db under a new id (out_id), with its text for
+ * `log`; doc gets the id, and the creation time and origin the store
+ * gave it. */
 static int trial_save_doc(const char *db, struct experiment_doc *doc,
 			  char out_id[STORE_ID_LEN + 1], struct strbuf *err)
 {
-	struct json_object *tree = experiment_doc_to_tree(doc);
-	struct experiment_doc saved;
 	struct log_columns cols;
 	int ret;
 
-	log_columns_of(tree, &cols);
-	ret = store_save(db, tree, &cols, out_id, err);
+	log_columns_of_doc(doc, &cols);
+	ret = store_save_doc_at(db, doc, &cols, out_id, err);
 	log_columns_release(&cols);
-	if (!ret)
-		ret = experiment_doc_from_tree(tree, &saved, 0, err);
-	else
-		experiment_doc_init(&saved);
-	if (!ret) {
-		if (!doc->created)
-			experiment_doc_order_last(doc, "created");
-		if (!doc->origin)
-			experiment_doc_order_last(doc, "origin");
-		take_str(&doc->id, &saved.id);
-		take_str(&doc->created, &saved.created);
-		take_str(&doc->origin, &saved.origin);
-	}
-	experiment_doc_release(&saved);
-	model_tree_free(tree);
 	return ret;
 }
 

@@ -8,7 +8,6 @@
 #include "live.h"
 #include "live-int.h"
 #include "../experiment/analyze_doc.h"
-#include "../model/model_tree.h"
 #include "../report/suspect.h"
 #include "../store/store.h"
 #include "../../util/error.h"
@@ -520,35 +519,16 @@ out:
 	return ret;
 }
 
-/*
- * The one seam left (issue 32): the store and its log columns still
- * take the experiment's json-c tree. doc goes to the store as that
- * tree, and what the store set on it (its id, "created", "origin") comes
- * back into doc, decoded as fleet_merge_keep() does. It goes when
- * store_save() takes a document.
- */
-static int store_doc(const char *db, struct experiment_doc *doc, char *out_id,
-		     struct strbuf *err)
-{
-	struct json_object *tree = experiment_doc_to_tree(doc);
-	struct log_columns cols;
-	int ret;
-
-	log_columns_of(tree, &cols);
-	ret = store_save(db, tree, &cols, out_id, err);
-	log_columns_release(&cols);
-	if (!ret) {
-		experiment_doc_release(doc);
-		ret = experiment_doc_from_tree(tree, doc, 0, err);
-	}
-	model_tree_free(tree);
-	return ret;
-}
-
 int live_store(struct live *lv, const char *db, char *out_id,
 	       struct strbuf *err)
 {
+	struct log_columns cols;
+	int ret;
+
 	if (!lv->doc)
 		return err_set(err, -EINVAL, "there is nothing to store");
-	return store_doc(db, lv->doc, out_id, err);
+	log_columns_of_doc(lv->doc, &cols);
+	ret = store_save_doc_at(db, lv->doc, &cols, out_id, err);
+	log_columns_release(&cols);
+	return ret;
 }
