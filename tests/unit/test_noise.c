@@ -14,9 +14,10 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/experiment/noise.h"
-#include "core/model/model_tree.h"
+#include "core/model/model_json.h"
+#include "core/report/log_text.h"
+#include "core/store/store.h"
 #include "core/workload/workload.h"
-#include "store_save_helper.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -215,12 +216,12 @@ static void test_store(void **state)
 	assert_int_equal(m.experiments, 0);
 	{
 		struct experiment_doc e;
-		struct json_object *t;
+		struct log_columns cols;
 
 		exp_of(&e, d, 8, 1);
-		t = experiment_doc_to_tree(&e);
-		assert_int_equal(save_exp(&s, t, id, &err), 0);
-		model_tree_free(t);
+		log_columns_of_doc(&e, &cols);
+		assert_int_equal(store_save_doc(&s, &e, &cols, id, &err), 0);
+		log_columns_release(&cols);
 		experiment_doc_release(&e);
 	}
 	assert_int_equal(store_noise_add(&s, id, "k", &r1, &err), 0);
