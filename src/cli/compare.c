@@ -34,6 +34,7 @@ struct compare_args {
 	struct cli_run_opts r; /* what run, compare and --job share */
 	uint64_t runs;	       /* 0: auto */
 	uint64_t max_runs, warmup, max_arms, budget_ns;
+	int max_runs_given;
 	double precision, equivalence;
 	const char *baseline;
 	const char *report; /* --report FILE.html */
@@ -245,7 +246,9 @@ static int parse_args(int argc, const char **argv, struct compare_args *a,
 			"the CI half-width that ends an auto experiment",
 			.flags = OPT_RANGE_OPEN),
 	    OPT_COUNT(0, "max-runs", &a->max_runs, "30", "2", "10000",
-		      "at most N runs per arm with --runs auto"),
+		      "at most N runs per arm with --runs auto (with "
+		      "--budget: no limit but the budget)",
+		      .given = &a->max_runs_given),
 	    OPT_DURATION(0, "budget", &a->budget_ns, NULL, "1ms", NULL,
 			 "stop an auto experiment after about this long; no "
 			 "limit by default"),
@@ -362,7 +365,10 @@ static void configure(struct experiment_config *c, const struct compare_args *a)
 	c->drop_caches = !a->no_drop_caches;
 	c->runs_fixed = (unsigned)a->runs;
 	c->max_runs = (unsigned)a->max_runs;
-	if (c->min_blocks > c->max_runs)
+	/* a budget is the limit asked for: the default count is not */
+	if (a->budget_ns && !a->max_runs_given)
+		c->max_runs = 0;
+	if (c->max_runs && c->min_blocks > c->max_runs)
 		c->min_blocks = c->max_runs;
 	c->precision = a->precision;
 	c->equivalence = a->equivalence;

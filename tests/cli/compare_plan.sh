@@ -116,4 +116,24 @@ else
 	echo "# not root: the knob spellings are not checked"
 fi
 
+# --budget alone: the budget is the limit, not the default 30 blocks;
+# a --max-runs given beside it still stops it
+"$IOTRIAL" compare randread --vary label=a,b "${common[@]}" --ios 1 \
+	--budget 3s --precision 0.01% --no-store --json="$TEST_TMP/b.json" \
+	>/dev/null 2>&1
+check "--budget alone is not stopped by the default --max-runs" python3 - \
+	"$TEST_TMP/b.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["stopped"] in ("budget spent", "precision reached"), o["stopped"]
+PY
+"$IOTRIAL" compare randread --vary label=a,b "${common[@]}" --ios 1 \
+	--budget 60s --max-runs 10 --precision 0.01% --no-store \
+	--json="$TEST_TMP/bm.json" >/dev/null 2>&1
+check "...and --max-runs beside it stops it" python3 - "$TEST_TMP/bm.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["stopped"] == "max runs" and o["blocks"] == 10, (o["stopped"], o["blocks"])
+PY
+
 check "nothing left in the target" test -z "$(ls -A "$dir")"
