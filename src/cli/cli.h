@@ -280,13 +280,11 @@ struct cgroup_limits;
 /* Parse l into out (strings borrowed). 0, or -1 after the error. */
 int cli_limits(const struct cli_limits *l, struct cgroup_limits *out);
 /*
- * The gate of --fail-on-regression on exp's verdicts, by the policy of
+ * The gate of --fail-on-regression on doc's verdicts, by the policy of
  * core/experiment/regression.h: true when an arm counts as a regression
  * (the command exits 3). A note says which suspect arms were (not)
  * counted.
  */
-int cli_has_regression(struct json_object *exp, int strict);
-/* The same for a document (diff's). */
 struct experiment_doc;
 int cli_doc_has_regression(const struct experiment_doc *doc, int strict);
 
