@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "../core/compat/compat.h"
 #include "../core/experiment/regression.h"
-#include "../core/model/model_tree.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 
@@ -43,28 +42,5 @@ int cli_doc_has_regression(const struct experiment_doc *doc, int strict)
 	}
 	found = g.regression;
 	regression_gate_release(&g);
-	return found;
-}
-
-/*
- * The same for a tree. One that cannot be read as an experiment fails
- * the gate: a gate fails closed.
- */
-int cli_has_regression(struct json_object *exp, int strict)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct experiment_doc doc;
-	int found;
-
-	if (experiment_doc_from_tree(exp, &doc, 0, &err)) {
-		error("--fail-on-regression cannot read the verdicts: %s",
-		      err.buf);
-		experiment_doc_release(&doc);
-		strbuf_release(&err);
-		return 1;
-	}
-	found = cli_doc_has_regression(&doc, strict);
-	experiment_doc_release(&doc);
-	strbuf_release(&err);
 	return found;
 }
