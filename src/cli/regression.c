@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "../core/compat/compat.h"
 #include "../core/experiment/regression.h"
+#include "../core/model/experiment_doc.h"
 #include "../util/error.h"
 #include "../util/banned.h"
 
