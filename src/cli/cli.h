@@ -82,7 +82,7 @@ int cli_schema_option(const struct option *opt, const char *arg);
 /*
  * --json[=FILE], the same on every command that prints JSON: alone (or
  * "--json=-") to stdout, with FILE to that file; *v is NULL when not
- * given. Write the object with cli_write_json(*v, obj).
+ * given. Write the document with cli_write_doc(*v, text).
  */
 #define OPT_JSON(v, h) OPT_STRING_OPTARG(0, "json", (v), "FILE", "-", (h))
 
@@ -102,10 +102,9 @@ int cli_check_output(const char *path);
 /*
  * Every JSON document a command writes goes through these, which also
  * keep a copy of it when IOTRIAL_JSON_LOG_DIR is set (util/doclog.h).
- * cli_write_json() writes obj as pretty JSON to file ("-": stdout);
- * cli_write_json_text() the same for a document already rendered
- * (text); cli_write_doc() for one the model's encode printed into text
- * (made safe to read first, as cli_write_json() does: util/text.h);
+ * cli_write_json_text() writes a document already rendered (text) to
+ * file ("-": stdout); cli_write_doc() one the model's encode printed
+ * into text (made safe to read first: util/text.h);
  * cli_put_json() to the open stream f. The first two return 0, or -1 after
  * printing the error; cli_put_json() -1 when the write failed, saying nothing.
  * cli_log_json() only keeps the copy, for a document written by other means
@@ -117,8 +116,6 @@ int cli_check_output(const char *path);
  */
 #define CLI_JSON_LINES (1u << 0)
 #define CLI_JSON_OLD   (1u << 1)
-struct json_object;
-int cli_write_json(const char *file, struct json_object *obj);
 int cli_write_json_text(const char *file, const char *text, unsigned flags);
 int cli_write_doc(const char *file, struct strbuf *text);
 int cli_put_json(FILE *f, const char *text, unsigned flags);

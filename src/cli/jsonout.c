@@ -119,14 +119,3 @@ int cli_check_output(const char *path)
 	strbuf_release(&err);
 	return ret ? -1 : 0;
 }
-
-int cli_write_json(const char *file, struct json_object *obj)
-{
-	struct strbuf out = STRBUF_INIT;
-	int ret;
-
-	report_json_string(obj, &out);
-	ret = cli_write_json_text(file, out.buf, 0);
-	strbuf_release(&out);
-	return ret;
-}

@@ -30,7 +30,7 @@
 #define run_regime     run_regime_doc
 #include "core/export/export.h"
 #include "core/export/export_formats.h"
-#include "core/model/model_tree.h"
+#include "core/model/model_json.h"
 #undef run_limits
 #undef run_exec
 #undef run_verify_hdr
@@ -233,7 +233,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct export_src src;
 	struct analysis_opts o = {0};
 	struct import_run r;
-	struct json_object *exp = NULL;
 	struct experiment_doc doc;
 	char *buf = malloc(size ? size : 1);
 	size_t i;
@@ -248,18 +247,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(buf);
 	if (ret || r.kind != IMPORT_EXPERIMENT)
 		goto out_run;
-	exp = experiment_doc_to_tree(r.doc.exp);
+	experiment_doc_release(&doc);
+	experiment_doc_copy(&doc, r.doc.exp);
 	/* import analyses an experiment again as it comes */
 	o.alpha = 0.05;
 	o.margin = 0.02;
 	o.conf = 0.95;
 	o.paired = true;
 	strbuf_reset(&err);
-	if (experiment_analyze_json(exp, &o, &err))
-		goto out_run;
-	/* what export reads: the stored tree as a document */
-	strbuf_reset(&err);
-	if (experiment_doc_from_tree(exp, &doc, 0, &err))
+	if (experiment_analyze_built(&doc, &o, &err))
 		goto out_run;
 	strbuf_reset(&err);
 	ret = export_pick(&doc, NULL, NULL, NULL, &pick, &err);
@@ -325,7 +321,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	knob_plan_release(&plan);
 out_run:
 	export_pick_release(&pick);
-	json_object_put(exp);
 	experiment_doc_release(&doc);
 	import_run_release(&r);
 	strbuf_release(&err);

@@ -6,10 +6,11 @@
  * warning; a knob's name as the knob table allows it) and numbers of any value
  * (NaN, infinities, the extremes, negative zero) where a run can hold them
  * (a replay's fidelity members too),
- * printed as every command prints JSON (report_json_string()). The text must be
- * strict JSON (no NaN or Infinity), UTF-8 with no raw control byte, and must
- * print again the same once parsed: what iotrial writes, jq, Python and iotrial
- * import read back as it was.
+ * printed as every command prints JSON (the model's encoder, made safe as
+ * the commands write it). The text must be strict JSON (no NaN or
+ * Infinity), UTF-8 with no raw control byte, and must print again the same
+ * once parsed (json-c, as jq or Python would read it): what iotrial writes,
+ * jq, Python and iotrial import read back as it was.
  */
 #include <math.h>
 #include <stdint.h>
@@ -19,8 +20,7 @@
 #include "core/experiment/analyze_doc.h"
 #include "core/experiment/experiment.h"
 #include "core/experiment/result_json.h"
-#include "core/model/model_tree.h"
-#include "core/report/fmt.h"
+#include "core/model/model_json.h"
 #include "core/stats/analysis.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -142,7 +142,13 @@ static void check_json(const struct strbuf *text)
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	back = json_tokener_parse_ex(tok, text->buf, (int)text->len);
 	check(back && json_tokener_get_error(tok) == json_tokener_success);
-	report_json_string(back, &again);
+	/* printed as the model prints: pretty, spaced, '/' as it is */
+	strbuf_addstr(&again, json_object_to_json_string_ext(
+				  back, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_SPACED |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	text_json_safe(&again, 0);
+	strbuf_addch(&again, '\n');
 	check(again.len == text->len &&
 	      !memcmp(again.buf, text->buf, again.len));
 	json_object_put(back);
@@ -164,8 +170,10 @@ static char *knob_name(struct cur *c)
 	return s;
 }
 
-/* A run object of the input's strings and numbers. */
-static struct json_object *run_object(struct cur *c, char **owned, size_t *no)
+/* A run object of the input's strings and numbers, into doc (release
+ * it). */
+static void run_object(struct cur *c, char **owned, size_t *no,
+		       struct run_doc *doc)
 {
 	static const char *const names[] = {"seqread", "randwrite", "randrw",
 					    "exec", "smallfiles"};
@@ -175,7 +183,6 @@ static struct json_object *run_object(struct cur *c, char **owned, size_t *no)
 	struct run_meta meta = {0};
 	struct run_result r;
 	struct run_exec *ex;
-	struct json_object *o;
 	unsigned i;
 
 #define S(x) ((x) = owned[(*no)++] = str(c))
@@ -253,15 +260,14 @@ static struct json_object *run_object(struct cur *c, char **owned, size_t *no)
 		r.fid_dist->seq[1] = num(c);
 	}
 #undef S
-	o = result_to_json(&meta, &r);
+	result_to_doc(&meta, &r, doc);
 	run_result_release(&r);
 	workload_release(&w);
-	return o;
 }
 
 /* An experiment of runs with the input's metrics and strings, into
  * e, analysed: as import builds one. */
-static void exp_doc(struct cur *c, struct json_object *run, char **owned,
+static void exp_doc(struct cur *c, const struct run_doc *rd, char **owned,
 		    size_t *no, struct experiment_doc *e)
 {
 	struct experiment_src_run runs[2][3];
@@ -269,14 +275,8 @@ static void exp_doc(struct cur *c, struct json_object *run, char **owned,
 	struct experiment_src src = {0};
 	struct analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
-	struct run_doc rd;
 	unsigned a, i;
 
-	/* the run as the model reads it (a refusal: no run object) */
-	if (run_doc_from_tree(run, &rd, 0, &err)) {
-		run_doc_release(&rd);
-		run_doc_init(&rd);
-	}
 	for (a = 0; a < 2; a++) {
 		for (i = 0; i < 3; i++) {
 			double m = num(c);
@@ -285,7 +285,7 @@ static void exp_doc(struct cur *c, struct json_object *run, char **owned,
 			if (!(m > 0) || !isfinite(m))
 				m = 1 + i + a;
 			runs[a][i] = (struct experiment_src_run){
-			    m, i ? NULL : &rd, i == 1 ? "f.json" : NULL, -1,
+			    m, i ? NULL : rd, i == 1 ? "f.json" : NULL, -1,
 			    NULL};
 		}
 		arms[a].label = owned[(*no)++] = str(c);
@@ -304,7 +304,6 @@ static void exp_doc(struct cur *c, struct json_object *run, char **owned,
 	src.stopped = "imported";
 	src.warnings = true;
 	experiment_build(&src, e);
-	run_doc_release(&rd);
 	analysis_opts_init(&ao);
 	experiment_analyze_full(e, &ao, &err); /* a refusal is fine here */
 	strbuf_release(&err);
@@ -316,22 +315,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cur c = {data, size};
 	struct strbuf out = STRBUF_INIT;
-	struct json_object *run;
+	struct run_doc run;
 	struct experiment_doc e;
 	char *owned[32];
 	size_t no = 0, i;
 
-	run = run_object(&c, owned, &no);
-	report_json_string(run, &out);
+	run_object(&c, owned, &no, &run);
+	/* as `run --json` prints it */
+	run_doc_encode(&run, 0, &out);
+	text_json_safe(&out, 0);
 	check_json(&out);
-	exp_doc(&c, run, owned, &no, &e);
+	exp_doc(&c, &run, owned, &no, &e);
 	strbuf_reset(&out);
 	/* as import prints it */
 	experiment_doc_encode(&e, 0, &out);
 	text_json_safe(&out, 0);
 	check_json(&out);
 	experiment_doc_release(&e);
-	json_object_put(run);
+	run_doc_release(&run);
 	for (i = 0; i < no; i++)
 		free(owned[i]);
 	strbuf_release(&out);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "core/report/devices_text.h"
+#include "doc_text_helper.h"
 #include "util/banned.h"
 
 #define MIB (1024ull * 1024ull)
@@ -40,19 +41,19 @@ static void add_run(struct strbuf *sb, unsigned long long logical,
 /* Render an experiment of those runs with drop_caches and warnings. */
 static void render(struct strbuf *runs, const char *rest, struct strbuf *out)
 {
-	struct strbuf text = STRBUF_INIT;
-	struct json_object *e;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct experiment_doc e;
 
 	strbuf_addf(&text,
 		    "{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
 		    "\"runs\": %s]%s}",
 		    runs->buf, rest);
-	e = json_tokener_parse(text.buf);
-	assert_non_null(e);
+	doc_text(text.buf, &e);
 	strbuf_reset(out);
-	report_experiment_devices(e, out);
-	json_object_put(e);
+	assert_int_equal(doc_text_page(&e, REPORT_SEC(devices), out, &err), 0);
+	experiment_doc_release(&e);
 	strbuf_release(&text);
+	strbuf_release(&err);
 }
 
 static void test_measured_line(void **state)

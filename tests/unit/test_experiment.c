@@ -15,7 +15,7 @@
 #include "core/experiment/analyze_doc.h"
 #include "core/experiment/experiment.h"
 #include "core/model/model_json.h"
-#include "core/report/report.h"
+#include "core/report/page.h"
 #include "core/workload/rw.h"
 #include "util/rng.h"
 #include "util/xalloc.h"
@@ -483,108 +483,94 @@ static void test_validate_bad_arm(void **state)
 	strbuf_release(&err);
 }
 
-/* An experiment object with two arms whose medians differ by shift. */
-static struct json_object *synthetic(double shift, unsigned blocks,
-				     uint64_t seed)
+/* An experiment document with two arms whose medians differ by shift,
+ * into o (release it). */
+static void synthetic(struct experiment_doc *o, double shift, unsigned blocks,
+		      uint64_t seed)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *runs = json_object_new_array();
-	struct json_object *metric = json_object_new_object();
 	struct rng r;
-	unsigned b, a;
+	unsigned b, a, i = 0;
 
 	rng_seed(&r, seed);
+	experiment_doc_init(o);
+	/* what every experiment object has: the report reads it */
+	o->schema = xstrdup("iotrial/1");
+	o->type = xstrdup("experiment");
+	o->metric = xcalloc(1, sizeof(*o->metric));
+	o->metric->name = xstrdup("iops");
+	o->metric->higher_is_better = true;
+	o->arms = xcalloc(2, sizeof(*o->arms));
+	o->nr_arms = 2;
 	for (a = 0; a < 2; a++) {
-		struct json_object *x = json_object_new_object();
-
-		json_object_object_add(x, "arm", json_object_new_int((int)a));
-		json_object_object_add(x, "label",
-				       json_object_new_string(a ? "b" : "a"));
-		json_object_array_add(arms, x);
+		o->arms[a].arm = (int64_t)a;
+		o->arms[a].label = xstrdup(a ? "b" : "a");
 	}
+	o->runs = xcalloc(2 * blocks + 1, sizeof(*o->runs));
+	o->nr_runs = 2 * blocks;
 	for (b = 0; b < blocks; b++)
-		for (a = 0; a < 2; a++) {
-			struct json_object *x = json_object_new_object();
+		for (a = 0; a < 2; a++, i++) {
 			/* 1% noise, uniform */
 			double v = 1000 * (a ? 1 + shift : 1) *
 				   (1 + 0.02 * (rng_double(&r) - 0.5));
 
-			json_object_object_add(x, "arm",
-					       json_object_new_int((int)a));
-			json_object_object_add(x, "block",
-					       json_object_new_int((int)b));
-			json_object_object_add(x, "metric",
-					       json_object_new_double(v));
-			json_object_array_add(runs, x);
+			o->runs[i].arm = (int64_t)a;
+			o->runs[i].block = (int64_t)b;
+			o->runs[i].has_block = MODEL_SET;
+			o->runs[i].metric = v;
 		}
-	json_object_object_add(metric, "name", json_object_new_string("iops"));
-	json_object_object_add(metric, "higher_is_better",
-			       json_object_new_boolean(1));
-	/* what every experiment object has: the report decodes it */
-	json_object_object_add(o, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(o, "type", json_object_new_string("experiment"));
-	json_object_object_add(o, "metric", metric);
-	json_object_object_add(o, "arms", arms);
-	json_object_object_add(o, "runs", runs);
-	return o;
 }
 
-static const char *verdict_of(struct json_object *o)
+static const char *verdict_of(const struct experiment_doc *o)
 {
-	struct json_object *v = json_object_object_get(o, "verdicts");
-
-	return json_object_get_string(
-	    json_object_object_get(json_object_array_get_idx(v, 0), "verdict"));
+	assert_true(o->nr_verdicts > 0);
+	return o->verdicts[0].verdict;
 }
 
-static void analyze(struct json_object *o)
+static void analyze(struct experiment_doc *o)
 {
 	struct analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
 
 	analysis_opts_init(&ao);
-	assert_int_equal(experiment_analyze_json(o, &ao, &err), 0);
+	assert_int_equal(experiment_analyze_full(o, &ao, &err), 0);
 	strbuf_release(&err);
 }
 
 static void test_analyze_verdicts(void **state)
 {
-	struct json_object *o;
-	struct json_object *v;
+	struct experiment_doc o;
+	const struct exp_verdict *v;
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 
 	(void)state;
-	o = synthetic(0.10, 10, 1);
-	analyze(o);
-	assert_string_equal(verdict_of(o), "faster");
-	v = json_object_array_get_idx(json_object_object_get(o, "verdicts"), 0);
-	assert_true(
-	    fabs(json_object_get_double(json_object_object_get(v, "ratio")) -
-		 1.10) < 0.02);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(v, "test")),
-	    "wilcoxon-signed-rank");
-	assert_int_equal(report_experiment_text(o, &out, &err), 0);
+	synthetic(&o, 0.10, 10, 1);
+	analyze(&o);
+	assert_string_equal(verdict_of(&o), "faster");
+	v = &o.verdicts[0];
+	assert_non_null(v->cmp);
+	assert_true(fabs(v->cmp->ratio - 1.10) < 0.02);
+	assert_string_equal(v->cmp->test, "wilcoxon-signed-rank");
+	assert_int_equal(
+	    report_page(&o, &emit_text_ops, REPORT_PAGE_VERDICTS, &out, &err),
+	    0);
 	assert_non_null(strstr(out.buf, "faster"));
 	assert_non_null(strstr(out.buf, "baseline"));
-	json_object_put(o);
+	experiment_doc_release(&o);
 
-	o = synthetic(-0.10, 10, 2);
-	analyze(o);
-	assert_string_equal(verdict_of(o), "slower");
-	json_object_put(o);
+	synthetic(&o, -0.10, 10, 2);
+	analyze(&o);
+	assert_string_equal(verdict_of(&o), "slower");
+	experiment_doc_release(&o);
 
-	o = synthetic(0.0, 12, 3);
-	analyze(o);
-	assert_string_equal(verdict_of(o), "equivalent");
-	json_object_put(o);
+	synthetic(&o, 0.0, 12, 3);
+	analyze(&o);
+	assert_string_equal(verdict_of(&o), "equivalent");
+	experiment_doc_release(&o);
 
-	o = synthetic(0.10, 3, 4);
-	analyze(o);
-	assert_string_equal(verdict_of(o), "no verdict");
-	json_object_put(o);
+	synthetic(&o, 0.10, 3, 4);
+	analyze(&o);
+	assert_string_equal(verdict_of(&o), "no verdict");
+	experiment_doc_release(&o);
 	strbuf_release(&out);
 	strbuf_release(&err);
 }
@@ -657,19 +643,20 @@ static void test_analyze_bad(void **state)
 {
 	struct analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *o = synthetic(0.1, 5, 5);
-	struct json_object *run;
+	struct experiment_doc o;
 
 	(void)state;
+	synthetic(&o, 0.1, 5, 5);
 	analysis_opts_init(&ao);
-	run = json_object_array_get_idx(json_object_object_get(o, "runs"), 3);
-	json_object_object_add(run, "metric", json_object_new_double(-1));
-	assert_int_equal(experiment_analyze_json(o, &ao, &err), -EINVAL);
+	o.runs[3].metric = -1;
+	assert_int_equal(experiment_analyze_full(&o, &ao, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "positive"));
-	json_object_put(o);
-	o = json_object_new_object();
-	assert_int_equal(experiment_analyze_json(o, &ao, &err), -EINVAL);
-	json_object_put(o);
+	experiment_doc_release(&o);
+	experiment_doc_init(&o);
+	strbuf_reset(&err);
+	assert_int_equal(experiment_analyze_full(&o, &ao, &err), -EINVAL);
+	assert_true(err.len > 0);
+	experiment_doc_release(&o);
 	strbuf_release(&err);
 }
 

@@ -17,12 +17,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <cmocka.h>
-#include <json-c/json.h>
 #include "core/knob/knob.h"
 #include "core/knob/plan.h"
 #include "core/report/devices_text.h"
 #include "core/report/knob_text.h"
 #include "util/strbuf.h"
+#include "doc_text_helper.h"
 #include "util/xalloc.h"
 
 static char root[] = "/tmp/iotrial-test-loopnote.XXXXXX";
@@ -155,7 +155,7 @@ static void test_knobs_head(void **state)
  * device names the disk under it and the scheduler that disk kept. */
 static void test_measured_line(void **state)
 {
-	struct json_object *e = json_tokener_parse(
+	static const char text[] =
 	    "{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
 	    "\"factors\": [{\"name\": \"scheduler\", \"kind\": \"knob\", "
 	    "\"canonical\": \"scheduler\", \"scope\": \"device\", "
@@ -166,18 +166,20 @@ static void test_measured_line(void **state)
 	    "\"logical_read_bytes\": 100}}}], \"env\": {\"stack\": "
 	    "{\"devices\": [{\"name\": \"loop7\", \"kind\": \"loop\"}, "
 	    "{\"name\": \"vda\", \"kind\": \"disk\", \"via\": \"backing\", "
-	    "\"parent\": \"loop7\", \"scheduler\": \"mq-deadline\"}]}}}");
-	struct strbuf out = STRBUF_INIT;
+	    "\"parent\": \"loop7\", \"scheduler\": \"mq-deadline\"}]}}}";
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct experiment_doc e;
 
 	(void)state;
-	assert_non_null(e);
-	report_experiment_devices(e, &out);
+	doc_text(text, &e);
+	assert_int_equal(doc_text_page(&e, REPORT_SEC(devices), &out, &err), 0);
 	assert_non_null(strstr(out.buf, "; scheduler was set on 'loop7', the "
 					"loop device's own queue, not that of "
 					"'vda' under its backing file (whose "
 					"scheduler stayed mq-deadline)\n"));
-	json_object_put(e);
+	experiment_doc_release(&e);
 	strbuf_release(&out);
+	strbuf_release(&err);
 }
 
 int main(void)

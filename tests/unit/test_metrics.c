@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include "core/experiment/experiment.h"
 #include "core/experiment/metrics.h"
-#include "core/model/model_tree.h"
+#include "core/model/model_json.h"
 #include "core/result/hist.h"
 #include "core/stats/stats.h"
 #include "util/xalloc.h"
@@ -388,92 +388,102 @@ static void test_advice_doc(void **state)
 	experiment_doc_release(&e);
 }
 
-/* The members of the tree object o, in order, as "k1 k2 ...". */
-static void keys_of(struct json_object *o, struct strbuf *out)
+/* Each of keys (NULL-terminated) is a member of text after the one
+ * before, from text on. */
+static void keys_in_order(const char *text, const char *const *keys)
 {
-	strbuf_reset(out);
-	json_object_object_foreach(o, k, v)
-	{
-		(void)v;
-		strbuf_addf(out, "%s%s", out->len ? " " : "", k);
+	struct strbuf k = STRBUF_INIT;
+	const char *p = text;
+
+	for (; *keys; keys++) {
+		strbuf_reset(&k);
+		strbuf_addf(&k, "\"%s\":", *keys);
+		p = strstr(p, k.buf);
+		if (!p)
+			fail_msg("no '%s' in order in %s", *keys, text);
 	}
+	strbuf_release(&k);
 }
 
 /*
- * The bridge of the loop's end: the advice and the medians set on the
- * document go into the engine's tree as the model writes them; a member
- * already there keeps its place, a new one goes last.
+ * The loop's end on a document read back: the advice and the medians
+ * set on it print as the model writes them, the arms' medians in the
+ * arm that has them only.
  */
-static void test_into_tree(void **state)
+static void test_printed(void **state)
 {
 	static const double d[] = {0.1, -0.1, 0.2, 0.0};
+	static const char *const top[] = {"arms", "metrics", "stopped",
+					  "advice", NULL};
+	static const char *const advice[] = {"stopped",
+					     "blocks",
+					     "precision",
+					     "arm",
+					     "log_ratio_sd",
+					     "halfwidth",
+					     "blocks_needed",
+					     "more_blocks",
+					     "min_blocks",
+					     "block_s",
+					     "budget_s",
+					     "aa",
+					     NULL};
+	static const char text[] =
+	    "{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+	    "\"arms\": [{\"arm\": 0, \"label\": \"a\"}, {\"arm\": 1, "
+	    "\"label\": \"b\"}, {\"arm\": 2, \"label\": \"c\"}], "
+	    "\"metrics\": [], \"stopped\": \"max runs\"}";
 	struct budget_opts c = {.alpha = 0.05, .precision = 0.01};
 	struct experiment_budget b = {.min_blocks = 6, .block_s = 2};
-	struct json_object *t = json_tokener_parse(
-	    "{\"arms\": [{\"arm\": 0, \"label\": \"a\"}, {\"arm\": 1, "
-	    "\"label\": \"b\"}, {\"arm\": 2, \"label\": \"c\"}], "
-	    "\"metrics\": [], \"stopped\": \"max runs\"}");
-	struct strbuf k = STRBUF_INIT;
-	struct experiment_doc e;
-	struct json_object *x;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct experiment_doc e, t;
+	const char *p;
 
 	(void)state;
 	advice_exp(&e, "label", "max runs", d, d, 4);
 	experiment_advice_doc(&e, &c, &b);
-	e.arms[1].metrics = xcalloc(1, sizeof(*e.arms[1].metrics));
-	e.arms[1].metrics[0].name = xstrdup("iops");
-	e.arms[1].metrics[0].value = 1234.5;
-	e.arms[1].nr_metrics = 1;
-	e.arms[1].has_metrics = MODEL_SET;
-	e.metrics = xcalloc(1, sizeof(*e.metrics));
-	e.nr_metrics = 1;
-	e.has_metrics = MODEL_SET;
-	metric_to_doc(metric_find(&files_ops, "iops"), &e.metrics[0]);
-	e.metrics[0].shown = true;
-	e.metrics[0].has_shown = MODEL_SET;
-	exp_advice_into_tree(t, &e);
-	exp_metrics_into_tree(t, &e);
-	keys_of(t, &k);
-	assert_string_equal(k.buf, "arms metrics stopped advice");
-	keys_of(json_object_object_get(t, "advice"), &k);
-	assert_string_equal(k.buf, "stopped blocks precision arm log_ratio_sd "
-				   "halfwidth blocks_needed more_blocks "
-				   "min_blocks block_s budget_s aa");
-	x = json_object_array_get_idx(json_object_object_get(t, "arms"), 1);
-	keys_of(x, &k);
-	assert_string_equal(k.buf, "arm label metrics");
-	assert_string_equal(
-	    json_object_to_json_string_ext(json_object_object_get(x, "metrics"),
-					   JSON_C_TO_STRING_PLAIN |
-					       JSON_C_TO_STRING_NOSLASHESCAPE),
-	    "{\"iops\":1234.5}");
-	x = json_object_array_get_idx(json_object_object_get(t, "arms"), 0);
-	assert_null(json_object_object_get(x, "metrics"));
-	assert_string_equal(
-	    json_object_to_json_string_ext(json_object_object_get(t, "metrics"),
-					   JSON_C_TO_STRING_PLAIN |
-					       JSON_C_TO_STRING_NOSLASHESCAPE),
-	    "[{\"name\":\"iops\",\"higher_is_better\":true,\"unit\":\"IO/s\","
-	    "\"shown\":true}]");
-	/* the skeleton's metric: no "shown" */
+	assert_int_equal(
+	    experiment_doc_decode(text, sizeof(text) - 1, &t, 0, &err), 0);
+	t.advice = e.advice;
+	e.advice = NULL;
+	t.arms[1].metrics = xcalloc(1, sizeof(*t.arms[1].metrics));
+	t.arms[1].metrics[0].name = xstrdup("iops");
+	t.arms[1].metrics[0].value = 1234.5;
+	t.arms[1].nr_metrics = 1;
+	t.arms[1].has_metrics = MODEL_SET;
+	assert_int_equal(t.nr_metrics, 0);
+	free(t.metrics); /* "metrics": [], the document's own */
+	t.metrics = xcalloc(1, sizeof(*t.metrics));
+	t.nr_metrics = 1;
+	t.has_metrics = MODEL_SET;
+	metric_to_doc(metric_find(&files_ops, "iops"), &t.metrics[0]);
+	t.metrics[0].shown = true;
+	t.metrics[0].has_shown = MODEL_SET;
+	experiment_doc_encode(&t, MODEL_ENCODE_PLAIN, &out);
+	keys_in_order(out.buf, top);
+	p = strstr(out.buf, "\"advice\":");
+	assert_non_null(p);
+	keys_in_order(p, advice);
+	assert_non_null(strstr(out.buf, "{\"arm\":0,\"label\":\"a\"},"));
+	assert_non_null(strstr(out.buf, "{\"arm\":1,\"label\":\"b\","
+					"\"metrics\":{\"iops\":1234.5}}"));
+	assert_non_null(strstr(out.buf, "\"metrics\":[{\"name\":\"iops\","
+					"\"higher_is_better\":true,\"unit\":"
+					"\"IO/s\",\"shown\":true}]"));
+	experiment_doc_release(&t);
 	experiment_doc_release(&e);
-	{
-		struct exp_metric m;
-
-		metric_to_doc(metric_find(&files_ops, "p99"), &m);
-		x = exp_metric_to_tree(&m);
-		exp_metric_release(&m);
-		assert_null(m.name);
-		assert_string_equal(
-		    json_object_to_json_string_ext(
-			x, JSON_C_TO_STRING_PLAIN |
-			       JSON_C_TO_STRING_NOSLASHESCAPE),
-		    "{\"name\":\"p99\",\"higher_is_better\":false,\"unit\":"
-		    "\"ns\"}");
-		json_object_put(x);
-	}
-	json_object_put(t);
-	strbuf_release(&k);
+	/* the skeleton's metric: no "shown" */
+	experiment_doc_init(&t);
+	t.metric = xcalloc(1, sizeof(*t.metric));
+	metric_to_doc(metric_find(&files_ops, "p99"), t.metric);
+	strbuf_reset(&out);
+	experiment_doc_encode(&t, MODEL_ENCODE_PLAIN, &out);
+	assert_non_null(strstr(out.buf, "\"metric\":{\"name\":\"p99\","
+					"\"higher_is_better\":false,\"unit\":"
+					"\"ns\"}"));
+	experiment_doc_release(&t);
+	strbuf_release(&out);
+	strbuf_release(&err);
 }
 
 int main(void)
@@ -487,7 +497,7 @@ int main(void)
 	    cmocka_unit_test(test_arm_medians_doc),
 	    cmocka_unit_test(test_budget),
 	    cmocka_unit_test(test_advice_doc),
-	    cmocka_unit_test(test_into_tree),
+	    cmocka_unit_test(test_printed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

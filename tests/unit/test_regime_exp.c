@@ -13,12 +13,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <cmocka.h>
-#include <json-c/json.h>
 #include "core/knob/knob.h"
 #include "core/model/run_doc.h"
 #include "core/observe/regime_obs.h"
 #include "core/experiment/regime.h"
-#include "core/model/model_tree.h"
+#include "core/model/model_json.h"
+#include "core/report/page.h"
 #include "core/report/regime_text.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -26,82 +26,56 @@
 #define MIB (1024ull * 1024ull)
 #define GIB (1024ull * MIB)
 
-/* A run of arm with one regime entry for knob. */
-static struct json_object *run_with(int arm, const char *knob,
-				    const char *value, const char *state)
+/* A run of arm with one regime entry for knob, as JSON text onto out. */
+static void run_with(struct strbuf *out, int arm, const char *knob,
+		     const char *value, const char *state)
 {
-	struct json_object *run = json_object_new_object();
-	struct json_object *inner = json_object_new_object();
-	struct json_object *list = json_object_new_array();
-	struct json_object *e = json_object_new_object();
-
-	json_object_object_add(e, "knob", json_object_new_string(knob));
-	json_object_object_add(
-	    e, "canonical",
-	    json_object_new_string("vm.dirty_background_ratio"));
-	json_object_object_add(e, "object", json_object_new_string("system"));
-	json_object_object_add(e, "value", json_object_new_string(value));
-	json_object_object_add(e, "state", json_object_new_string(state));
-	json_object_object_add(
-	    e, "why", json_object_new_string("dirty memory peaked at 90 MiB"));
-	json_object_array_add(list, e);
-	json_object_object_add(inner, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(inner, "regime", list);
-	json_object_object_add(run, "arm", json_object_new_int(arm));
-	json_object_object_add(run, "run", inner);
-	return run;
+	strbuf_addf(out,
+		    "{\"arm\": %d, \"run\": {\"schema\": \"iotrial/1\", "
+		    "\"regime\": [{\"knob\": \"%s\", \"canonical\": "
+		    "\"vm.dirty_background_ratio\", \"object\": \"system\", "
+		    "\"value\": \"%s\", \"state\": \"%s\", \"why\": "
+		    "\"dirty memory peaked at 90 MiB\"}]}}",
+		    arm, knob, value, state);
 }
 
-/* An experiment varying bdflush.nfract with the runs' states. */
-static struct json_object *exp_with(const char *const *states, int n)
+/* An experiment varying bdflush.nfract with the runs' states, into exp
+ * (release it). */
+static void exp_with(struct experiment_doc *exp, const char *const *states,
+		     int n)
 {
-	struct json_object *exp = json_object_new_object();
-	struct json_object *factors = json_object_new_array();
-	struct json_object *f = json_object_new_object();
-	struct json_object *runs = json_object_new_array();
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	int i;
 
 	/* what every stored experiment has: the report decodes it */
-	json_object_object_add(exp, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(exp, "type",
-			       json_object_new_string("experiment"));
-	json_object_object_add(f, "name",
-			       json_object_new_string("bdflush.nfract"));
-	json_object_object_add(f, "kind", json_object_new_string("knob"));
-	json_object_array_add(factors, f);
-	json_object_object_add(exp, "factors", factors);
-	for (i = 0; i < n; i++)
-		json_object_array_add(runs,
-				      run_with(i % 2, "bdflush.nfract",
-					       i % 2 ? "80" : "10", states[i]));
-	json_object_object_add(exp, "runs", runs);
-	return exp;
+	strbuf_addstr(&text,
+		      "{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+		      "\"factors\": [{\"name\": \"bdflush.nfract\", "
+		      "\"kind\": \"knob\"}], \"runs\": [");
+	for (i = 0; i < n; i++) {
+		if (i)
+			strbuf_addstr(&text, ", ");
+		run_with(&text, i % 2, "bdflush.nfract", i % 2 ? "80" : "10",
+			 states[i]);
+	}
+	strbuf_addstr(&text, "]}");
+	if (experiment_doc_decode(text.buf, text.len, exp, 0, &err))
+		fail_msg("%s", err.buf);
+	strbuf_release(&text);
+	strbuf_release(&err);
 }
 
-/* exp's "regimes" as experiment_analyze_json() sets them: the tree
- * decoded, the typed stage, its member put back. */
-static void regimes_on_tree(struct json_object *exp)
+/* exp's regimes as the analysis sets them, and the page's regimes
+ * section of it onto out. */
+static void regimes_text(struct experiment_doc *exp, struct strbuf *out)
 {
-	struct experiment_doc doc;
+	struct strbuf err = STRBUF_INIT;
 
-	assert_int_equal(experiment_doc_from_tree(exp, &doc, 0, NULL), 0);
-	regime_analyze(&doc);
-	exp_regimes_into_tree(exp, &doc);
-	experiment_doc_release(&doc);
-}
-
-/* exp's "regimes", or NULL when it has none. */
-static struct json_object *regimes_of(struct json_object *exp)
-{
-	struct json_object *g = NULL;
-
-	if (!json_object_object_get_ex(exp, "regimes", &g) ||
-	    !json_object_is_type(g, json_type_array) ||
-	    !json_object_array_length(g))
-		return NULL;
-	return g;
+	regime_analyze(exp);
+	assert_int_equal(
+	    report_page(exp, &emit_text_ops, REPORT_SEC(regimes), out, &err),
+	    0);
+	strbuf_release(&err);
 }
 
 static void test_experiment_regimes(void **state)
@@ -110,24 +84,18 @@ static void test_experiment_regimes(void **state)
 					   "not_reached", "unknown"};
 	static const char *const one[] = {"not_reached", "reached",
 					  "not_reached", "not_reached"};
-	struct json_object *exp = exp_with(none, 4), *g;
+	struct experiment_doc exp;
+	const struct exp_regime *g;
 	struct strbuf out = STRBUF_INIT;
 
 	(void)state;
-	regimes_on_tree(exp);
-	g = regimes_of(exp);
-	assert_non_null(g);
-	assert_int_equal(json_object_array_length(g), 1);
-	g = json_object_array_get_idx(g, 0);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(g, "factor")),
-	    "bdflush.nfract");
-	assert_int_equal(
-	    json_object_get_int(json_object_object_get(g, "not_reached")), 3);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(g, "state")),
-	    "not_reached");
-	report_regimes_text(exp, &out);
+	exp_with(&exp, none, 4);
+	regimes_text(&exp, &out);
+	assert_int_equal(exp.nr_regimes, 1);
+	g = &exp.regimes[0];
+	assert_string_equal(g->factor, "bdflush.nfract");
+	assert_int_equal(g->not_reached, 3);
+	assert_string_equal(g->state, "not_reached");
 	assert_non_null(strstr(out.buf,
 			       "bdflush.nfract (vm.dirty_background_ratio) "
 			       "could not matter: none of its 4 runs"));
@@ -135,15 +103,14 @@ static void test_experiment_regimes(void **state)
 	assert_non_null(strstr(out.buf, "  at 10 (2 runs): dirty memory "
 					"peaked at 90 MiB\n"));
 	assert_non_null(strstr(out.buf, "  at 80 (1 run): "));
-	json_object_put(exp);
+	experiment_doc_release(&exp);
 	/* one run that reached it: the knob could matter, no entry */
-	exp = exp_with(one, 4);
-	regimes_on_tree(exp);
-	assert_null(regimes_of(exp));
+	exp_with(&exp, one, 4);
 	strbuf_reset(&out);
-	report_regimes_text(exp, &out);
+	regimes_text(&exp, &out);
+	assert_int_equal(exp.nr_regimes, 0);
 	assert_int_equal(out.len, 0);
-	json_object_put(exp);
+	experiment_doc_release(&exp);
 	strbuf_release(&out);
 }
 
@@ -152,83 +119,72 @@ static void test_experiment_regimes(void **state)
  * raw knob): one entry of state "unknown", one line; without a why,
  * nothing. A run's own lines: "regime unknown: ..." only with a why.
  */
-static void regime_entry(struct json_object *list, const char *knob,
+static void regime_entry(struct strbuf *list, const char *knob,
 			 const char *object, const char *value,
 			 const char *state, const char *why)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "knob", json_object_new_string(knob));
-	json_object_object_add(o, "canonical", json_object_new_string(knob));
-	json_object_object_add(o, "object", json_object_new_string(object));
-	json_object_object_add(o, "value", json_object_new_string(value));
-	json_object_object_add(o, "state", json_object_new_string(state));
-	json_object_object_add(o, "why", json_object_new_string(why));
-	json_object_array_add(list, o);
+	strbuf_addf(list,
+		    "%s{\"knob\": \"%s\", \"canonical\": \"%s\", "
+		    "\"object\": \"%s\", \"value\": \"%s\", \"state\": "
+		    "\"%s\", \"why\": \"%s\"}",
+		    list->buf[list->len - 1] == '[' ? "" : ", ", knob, knob,
+		    object, value, state, why);
 }
 
 static void test_experiment_unknown(void **state)
 {
 	static const char *const unk[] = {"unknown", "unknown", "unknown",
 					  "unknown"};
-	struct json_object *exp = exp_with(unk, 4), *g, *runs, *run, *list;
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, text = STRBUF_INIT, err = STRBUF_INIT;
+	struct experiment_doc exp;
+	const struct exp_regime *g;
+	struct run_doc run;
 	size_t i;
 
 	(void)state;
-	regimes_on_tree(exp);
-	g = regimes_of(exp);
-	assert_non_null(g);
-	assert_int_equal(json_object_array_length(g), 1);
-	g = json_object_array_get_idx(g, 0);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(g, "state")),
-	    "unknown");
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(g, "why")),
-	    "dirty memory peaked at 90 MiB");
-	assert_int_equal(
-	    json_object_get_int(json_object_object_get(g, "not_reached")), 0);
-	assert_int_equal(json_object_get_int(json_object_object_get(g, "runs")),
-			 4);
-	assert_int_equal(
-	    json_object_array_length(json_object_object_get(g, "values")), 0);
-	report_regimes_text(exp, &out);
+	exp_with(&exp, unk, 4);
+	regimes_text(&exp, &out);
+	assert_int_equal(exp.nr_regimes, 1);
+	g = &exp.regimes[0];
+	assert_string_equal(g->state, "unknown");
+	assert_string_equal(g->why, "dirty memory peaked at 90 MiB");
+	assert_int_equal(g->not_reached, 0);
+	assert_int_equal(g->runs, 4);
+	assert_int_equal(g->nr_values, 0);
 	assert_string_equal(out.buf,
 			    "\nbdflush.nfract (vm.dirty_background_ratio): "
 			    "regime unknown in its 4 runs: dirty memory "
 			    "peaked at 90 MiB\n");
 	/* no why: silence, as for any knob the sampler cannot judge */
-	runs = json_object_object_get(exp, "runs");
 	for (i = 0; i < 4; i++) {
-		struct json_object *one = json_object_object_get(
-		    json_object_array_get_idx(runs, i), "run");
-		struct json_object *e = json_object_array_get_idx(
-		    json_object_object_get(one, "regime"), 0);
+		struct run_regime_doc *e = &exp.runs[i].run->regime[0];
 
-		json_object_object_add(e, "why", json_object_new_string(""));
+		free(e->why);
+		e->why = xstrdup("");
 	}
-	regimes_on_tree(exp);
-	assert_null(regimes_of(exp));
-	json_object_put(exp);
+	strbuf_reset(&out);
+	regimes_text(&exp, &out);
+	assert_int_equal(exp.nr_regimes, 0);
+	experiment_doc_release(&exp);
 
 	/* the run's own lines, from its run object's "regime" */
-	run = json_object_new_object();
-	list = json_object_new_array();
-	json_object_object_add(run, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(run, "regime", list);
-	regime_entry(list, "sysctl:vm.swappiness", "system", "10", "unknown",
+	strbuf_addstr(&text, "{\"schema\": \"iotrial/1\", \"regime\": [");
+	regime_entry(&text, "sysctl:vm.swappiness", "system", "10", "unknown",
 		     "iotrial does not know what a raw knob controls");
-	regime_entry(list, "scheduler", "loop0", "bfq", "unknown", "");
-	regime_entry(list, "read_ahead_kb", "loop0", "128", "reached",
+	regime_entry(&text, "scheduler", "loop0", "bfq", "unknown", "");
+	regime_entry(&text, "read_ahead_kb", "loop0", "128", "reached",
 		     "requests of 128 KiB");
+	strbuf_addstr(&text, "]}");
+	if (run_doc_decode(text.buf, text.len, &run, 0, &err))
+		fail_msg("%s", err.buf);
 	strbuf_reset(&out);
-	report_run_regimes_text(run, &out);
+	report_run_regimes(&run, &out);
 	assert_string_equal(out.buf,
 			    "regime unknown: sysctl:vm.swappiness=10: iotrial "
 			    "does not know what a raw knob controls\n");
-	json_object_put(run);
+	run_doc_release(&run);
+	strbuf_release(&text);
+	strbuf_release(&err);
 	strbuf_release(&out);
 }
 
@@ -463,46 +419,48 @@ static void test_typed_line(void **state)
 }
 
 /*
- * The bridge: "regimes" replaced where the tree had it, the members
- * around it in their order; an empty one is an empty array.
+ * On a document read back: "regimes" printed where it had it, the
+ * members around it in their order; an empty one is an empty array.
  */
-static void test_bridge_in_place(void **state)
+static void test_in_place(void **state)
 {
-	static const char *const order[] = {"a", "regimes", "b"};
-	struct json_object *exp = json_object_new_object(), *g;
-	struct experiment_doc doc;
-	size_t i = 0;
+	static const char text[] =
+	    "{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+	    "\"a\": 1, \"regimes\": [], \"b\": 2}";
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct experiment_doc doc, exp;
+	const char *a, *g, *b;
 
 	(void)state;
-	json_object_object_add(exp, "a", json_object_new_int(1));
-	json_object_object_add(exp, "regimes", json_object_new_string("old"));
-	json_object_object_add(exp, "b", json_object_new_int(2));
 	typed_line_doc(&doc, -1);
 	regime_analyze(&doc);
-	exp_regimes_into_tree(exp, &doc);
-	json_object_object_foreach(exp, key, val)
-	{
-		(void)val;
-		assert_true(i < 3);
-		assert_string_equal(key, order[i++]);
-	}
-	g = json_object_object_get(exp, "regimes");
-	assert_int_equal(json_object_array_length(g), 1);
-	g = json_object_array_get_idx(g, 0);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(g, "factor")),
-	    "bdflush");
-	assert_null(json_object_object_get(g, "why"));
+	if (experiment_doc_decode(text, sizeof(text) - 1, &exp, 0, &err))
+		fail_msg("%s", err.buf);
+	exp_regimes_free(exp.regimes, exp.nr_regimes);
+	exp.regimes = doc.regimes;
+	exp.nr_regimes = doc.nr_regimes;
+	exp.has_regimes = doc.has_regimes;
+	doc.regimes = NULL;
+	doc.nr_regimes = 0;
+	experiment_doc_encode(&exp, MODEL_ENCODE_PLAIN, &out);
+	a = strstr(out.buf, "\"a\":1");
+	g = strstr(out.buf, "\"regimes\":[{\"factor\":\"bdflush\"");
+	b = strstr(out.buf, "\"b\":2");
+	assert_true(a && g && b && a < g && g < b);
+	assert_int_equal(exp.nr_regimes, 1);
+	assert_null(exp.regimes[0].why);
+	assert_non_null(strstr(g, "\"state\":\"not_reached\",\"canonical\""));
 	experiment_doc_release(&doc);
+	experiment_doc_release(&exp);
+
 	experiment_doc_init(&doc);
 	regime_analyze(&doc);
-	exp_regimes_into_tree(exp, &doc);
-	assert_string_equal(
-	    json_object_to_json_string_ext(
-		json_object_object_get(exp, "regimes"), JSON_C_TO_STRING_PLAIN),
-	    "[]");
+	strbuf_reset(&out);
+	experiment_doc_encode(&doc, MODEL_ENCODE_PLAIN, &out);
+	assert_non_null(strstr(out.buf, "\"regimes\":[]"));
 	experiment_doc_release(&doc);
-	json_object_put(exp);
+	strbuf_release(&out);
+	strbuf_release(&err);
 }
 
 int main(void)
@@ -511,7 +469,7 @@ int main(void)
 	    cmocka_unit_test(test_experiment_regimes),
 	    cmocka_unit_test(test_experiment_unknown),
 	    cmocka_unit_test(test_typed_line),
-	    cmocka_unit_test(test_bridge_in_place),
+	    cmocka_unit_test(test_in_place),
 	    cmocka_unit_test(test_observations),
 	};
 

@@ -10,126 +10,109 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "core/report/knob_text.h"
 #include "core/report/report.h"
 #include "core/report/report_formats.h"
-#include "report_doc_helper.h"
+#include "doc_text_helper.h"
+#include "util/xalloc.h"
 #include "util/banned.h"
 
-static struct json_object *parse(const char *text)
-{
-	struct json_object *o = json_tokener_parse(text);
-
-	assert_non_null(o);
-	return o;
-}
-
 /* The line `log` lists for e, and its arm labels. */
-static void verdict_summary(struct json_object *e, struct strbuf *out)
+static void verdict_summary(const struct experiment_doc *e, struct strbuf *out)
 {
-	struct experiment_doc doc;
-
-	doc_of(e, &doc);
-	report_doc_verdict_summary(&doc, out);
-	experiment_doc_release(&doc);
+	report_doc_verdict_summary(e, out);
 }
 
-static void arm_labels(struct json_object *e, struct strbuf *out)
+static void arm_labels(const struct experiment_doc *e, struct strbuf *out)
 {
-	struct experiment_doc doc;
-
-	doc_of(e, &doc);
-	report_doc_arm_labels(&doc, out);
-	experiment_doc_release(&doc);
+	report_doc_arm_labels(e, out);
 }
 
 /* The verdict part of e's text page (what compare prints). */
-static int table_text(struct json_object *e, struct strbuf *out,
+static int table_text(const struct experiment_doc *e, struct strbuf *out,
 		      struct strbuf *err)
 {
-	struct experiment_doc doc;
-	int ret;
-
-	doc_of(e, &doc);
-	ret = report_page(&doc, &emit_text_ops, REPORT_PAGE_VERDICTS, out, err);
-	experiment_doc_release(&doc);
-	return ret;
+	return report_page(e, &emit_text_ops, REPORT_PAGE_VERDICTS, out, err);
 }
 
 /* e in format. */
-static int render(struct json_object *e, const char *format, struct strbuf *out,
-		  struct strbuf *err)
+static int render(const struct experiment_doc *e, const char *format,
+		  struct strbuf *out, struct strbuf *err)
 {
-	struct experiment_doc doc;
-	int ret;
-
-	doc_of(e, &doc);
-	ret = report_render(&doc, format, out, err);
-	experiment_doc_release(&doc);
-	return ret;
+	return report_render(e, format, out, err);
 }
 
 /* Two arms with a verdict: label, verdict and ratio. */
 static void test_summary_verdicts(void **state)
 {
-	struct json_object *e =
-	    parse("{\"arms\": [{\"arm\": 0, \"label\": \"scheduler=s0\"}, "
-		  "{\"arm\": 1, \"label\": \"scheduler=s1\"}], "
-		  "\"verdicts\": [{\"arm\": 1, \"label\": \"scheduler=s1\", "
-		  "\"ratio\": 1.083, \"verdict\": \"faster\"}]}");
+	struct experiment_doc e;
+	const char *text =
+	    ("{\"arms\": [{\"arm\": 0, \"label\": \"scheduler=s0\"}, "
+	     "{\"arm\": 1, \"label\": \"scheduler=s1\"}], "
+	     "\"verdicts\": [{\"arm\": 1, \"label\": \"scheduler=s1\", "
+	     "\"ratio\": 1.083, \"verdict\": \"faster\"}]}");
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	verdict_summary(e, &sb);
+	doc_text(text, &e);
+	verdict_summary(&e, &sb);
 	assert_string_equal(sb.buf, "2 arms: scheduler=s1 faster 1.08x");
 	strbuf_reset(&sb);
-	arm_labels(e, &sb);
+	arm_labels(&e, &sb);
 	assert_string_equal(sb.buf, "scheduler=s0, scheduler=s1");
-	json_object_object_del(e, "verdicts");
+	exp_verdicts_free(e.verdicts, e.nr_verdicts);
+	e.verdicts = NULL;
+	e.nr_verdicts = 0;
+	e.has_verdicts = MODEL_ABSENT;
 	strbuf_reset(&sb);
-	verdict_summary(e, &sb);
+	verdict_summary(&e, &sb);
 	assert_string_equal(sb.buf, "2 arms: no verdicts");
 	strbuf_release(&sb);
-	json_object_put(e);
+	experiment_doc_release(&e);
 }
 
 /* One arm: its runs and median, in the metric's unit. */
 static void test_summary_one_arm(void **state)
 {
-	struct json_object *e =
-	    parse("{\"metric\": {\"name\": \"iops\", \"higher_is_better\": "
-		  "true}, \"arms\": [{\"arm\": 0, "
-		  "\"label\": \"imported\", \"n\": 5, \"median\": 12345}]}");
-	struct json_object *one = parse("{\"arms\": [{\"n\": 1}]}");
+	struct experiment_doc e, one;
+	const char *text =
+	    ("{\"metric\": {\"name\": \"iops\", \"higher_is_better\": "
+	     "true}, \"arms\": [{\"arm\": 0, "
+	     "\"label\": \"imported\", \"n\": 5, \"median\": 12345}]}");
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	verdict_summary(e, &sb);
+	doc_text(text, &e);
+	doc_text("{\"arms\": [{\"n\": 1}]}", &one);
+	verdict_summary(&e, &sb);
 	assert_string_equal(sb.buf, "1 arm: 5 runs, median 12.3k iops");
 	strbuf_reset(&sb);
-	verdict_summary(one, &sb);
+	verdict_summary(&one, &sb);
 	assert_string_equal(sb.buf, "1 arm: 1 run");
 	strbuf_release(&sb);
-	json_object_put(e);
-	json_object_put(one);
+	experiment_doc_release(&e);
+	experiment_doc_release(&one);
 }
 
 /* The table: header, one line per arm, the baseline marked. */
 static void test_experiment_text(void **state)
 {
-	struct json_object *e = parse(
-	    "{\"id\": \"8f442f85\", \"workload\": \"randread\", \"target\": "
-	    "\"/srv\", \"seed\": \"7\", \"stopped\": \"runs\", \"blocks\": 1, "
-	    "\"baseline\": 0, \"metric\": {\"name\": \"iops\", "
-	    "\"higher_is_better\": true}, \"arms\": [{\"arm\": 0, \"label\": "
-	    "\"a\", \"n\": 1, \"median\": 100, \"ci_low\": 100, \"ci_high\": "
-	    "100, \"cv\": 0}], \"warnings\": [\"w1\"]}");
+	struct experiment_doc e;
+	const char *text =
+	    ("{\"id\": \"8f442f85\", \"workload\": \"randread\", \"target\": "
+	     "\"/srv\", \"seed\": \"7\", \"stopped\": \"runs\", \"blocks\": 1, "
+	     "\"baseline\": 0, \"metric\": {\"name\": \"iops\", "
+	     "\"higher_is_better\": true}, \"arms\": [{\"arm\": 0, \"label\": "
+	     "\"a\", \"n\": 1, \"median\": 100, \"ci_low\": 100, \"ci_high\": "
+	     "100, \"cv\": 0}], \"warnings\": [\"w1\"]}");
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(table_text(e, &out, &err), 0);
+	doc_text(text, &e);
+	assert_int_equal(table_text(&e, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "experiment 8f442f85: randread on "
 					"/srv, iops (higher is better)\n"
 					"1 block, seed 7, stopped: runs\n"));
@@ -140,21 +123,25 @@ static void test_experiment_text(void **state)
 	assert_non_null(
 	    strstr(out.buf, "\na   100     -                 -        1  "));
 	assert_non_null(strstr(out.buf, "baseline\n\nwarning: w1\n"));
-	json_object_put(e);
-	e = parse("{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
-		  "\"arms\": 3}");
+	experiment_doc_release(&e);
+	/* what does not decode is refused, naming the member */
 	strbuf_reset(&out);
-	assert_int_equal(report_experiment_text(e, &out, &err), -EINVAL);
+	assert_int_equal(
+	    doc_text_decode("{\"schema\": \"iotrial/1\", \"type\": "
+			    "\"experiment\", \"arms\": 3}",
+			    &e, &err),
+	    -EINVAL);
 	assert_non_null(strstr(err.buf, "arms: expected an array"));
-	json_object_put(e);
-	e = parse("{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
-		  "\"arms\": []}");
+	experiment_doc_release(&e);
+	doc_text("{\"schema\": \"iotrial/1\", \"type\": \"experiment\", "
+		 "\"arms\": []}",
+		 &e);
 	strbuf_reset(&err);
-	assert_int_equal(report_experiment_text(e, &out, &err), -EINVAL);
+	assert_int_equal(table_text(&e, &out, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "no 'arms'"));
 	strbuf_release(&out);
 	strbuf_release(&err);
-	json_object_put(e);
+	experiment_doc_release(&e);
 }
 
 /*
@@ -164,19 +151,21 @@ static void test_experiment_text(void **state)
  */
 static void test_ratio_footnote(void **state)
 {
-	struct json_object *e = parse(
-	    "{\"baseline\": 0, \"arms\": [{\"arm\": 0, \"label\": \"a\", "
-	    "\"n\": 4, \"median\": 12100}, {\"arm\": 1, \"label\": \"b\", "
-	    "\"n\": 4, \"median\": 11000}], \"verdicts\": [{\"arm\": 1, "
-	    "\"label\": \"b\", \"ratio\": 0.976, \"ci_low\": 0.9, "
-	    "\"ci_high\": 1.1, \"ci_coverage\": 0.875, \"p\": 0.125, "
-	    "\"p_adjusted\": 0.125, \"test\": \"wilcoxon-signed-rank\", "
-	    "\"verdict\": \"inconclusive\"}], \"warnings\": [\"w1\"]}");
+	struct experiment_doc e;
+	const char *text =
+	    ("{\"baseline\": 0, \"arms\": [{\"arm\": 0, \"label\": \"a\", "
+	     "\"n\": 4, \"median\": 12100}, {\"arm\": 1, \"label\": \"b\", "
+	     "\"n\": 4, \"median\": 11000}], \"verdicts\": [{\"arm\": 1, "
+	     "\"label\": \"b\", \"ratio\": 0.976, \"ci_low\": 0.9, "
+	     "\"ci_high\": 1.1, \"ci_coverage\": 0.875, \"p\": 0.125, "
+	     "\"p_adjusted\": 0.125, \"test\": \"wilcoxon-signed-rank\", "
+	     "\"verdict\": \"inconclusive\"}], \"warnings\": [\"w1\"]}");
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	struct json_object *v;
+	struct exp_comparison *v;
 
 	(void)state;
-	assert_int_equal(table_text(e, &out, &err), 0);
+	doc_text(text, &e);
+	assert_int_equal(table_text(&e, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "inconclusive\n\nratio: arm over "
 					"baseline within each block"));
 	assert_non_null(strstr(out.buf, "not the ratio of the medians"));
@@ -184,18 +173,19 @@ static void test_ratio_footnote(void **state)
 	assert_non_null(strstr(out.buf, "the ratio CI of b covers 87.5%, "
 					"not 95%"));
 	assert_non_null(strstr(out.buf, "interval\n\nwarning: w1\n"));
-	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
-	json_object_object_add(v, "test",
-			       json_object_new_string("mann-whitney-u"));
-	json_object_object_add(v, "ci_coverage", json_object_new_double(0.95));
+	v = e.verdicts[0].cmp;
+	free(v->test);
+	v->test = xstrdup("mann-whitney-u");
+	v->ci_coverage = 0.95;
+	v->has_ci_coverage = MODEL_SET;
 	strbuf_reset(&out);
-	assert_int_equal(table_text(e, &out, &err), 0);
+	assert_int_equal(table_text(&e, &out, &err), 0);
 	assert_null(strstr(out.buf, "within each block"));
 	assert_non_null(strstr(out.buf, "Moses CI; p from the Mann-Whitney"));
 	assert_null(strstr(out.buf, "covers"));
 	strbuf_release(&out);
 	strbuf_release(&err);
-	json_object_put(e);
+	experiment_doc_release(&e);
 }
 
 /*
@@ -208,47 +198,49 @@ static void test_ratio_footnote(void **state)
 static void test_p_values(void **state)
 {
 	static const char *const formats[] = {"text", "md", "html"};
-	struct json_object *e = parse(
-	    "{\"baseline\": 0, \"factors\": [{\"name\": \"a\", \"kind\": "
-	    "\"param\", \"values\": [\"a0\", \"a1\"]}, {\"name\": \"b\", "
-	    "\"kind\": \"param\", \"values\": [\"b0\", \"b1\"]}], "
-	    "\"metric\": {\"name\": \"iops\", \"higher_is_better\": true}, "
-	    "\"arms\": [{\"arm\": 0, \"label\": \"a=a0 b=b0\", \"n\": 6}, "
-	    "{\"arm\": 1, \"label\": \"a=a0 b=b1\", \"n\": 6}, "
-	    "{\"arm\": 2, \"label\": \"a=a1 b=b0\", \"n\": 6}, "
-	    "{\"arm\": 3, \"label\": \"a=a1 b=b1\", \"n\": 6}], "
-	    "\"verdicts\": [{\"arm\": 1, \"label\": \"a=a0 b=b1\", "
-	    "\"ratio\": 1.01, \"ci_low\": 0.99, \"ci_high\": 1.03, \"p\": "
-	    "0.5, \"p_adjusted\": 1.0, \"test\": \"wilcoxon-signed-rank\", "
-	    "\"verdict\": \"inconclusive\"}, {\"arm\": 2, \"label\": "
-	    "\"a=a1 b=b0\", \"ratio\": 1.02, \"ci_low\": 0.98, \"ci_high\": "
-	    "1.05, \"p\": 0.365, \"p_adjusted\": 1.0, \"test\": "
-	    "\"wilcoxon-signed-rank\", \"verdict\": \"inconclusive\"}, "
-	    "{\"arm\": 3, \"label\": \"a=a1 b=b1\", \"ratio\": 1.5, "
-	    "\"ci_low\": 1.4, \"ci_high\": 1.6, \"p\": 0.03125, "
-	    "\"p_adjusted\": 0.09375, \"test\": \"wilcoxon-signed-rank\", "
-	    "\"verdict\": \"inconclusive\"}], "
-	    "\"effects\": [{\"factor\": \"a\", \"level\": \"a1\", "
-	    "\"baseline_level\": \"a0\", \"within\": {\"b\": \"b0\"}, "
-	    "\"arm\": 2, \"baseline_arm\": 0, \"ratio\": 1.02, \"ci_low\": "
-	    "0.98, \"ci_high\": 1.05, \"p\": 0.365, \"p_adjusted\": 0.73, "
-	    "\"verdict\": \"inconclusive\", \"n\": 6}, {\"factor\": \"a\", "
-	    "\"level\": \"a1\", \"baseline_level\": \"a0\", \"within\": "
-	    "{\"b\": \"b1\"}, \"arm\": 3, \"baseline_arm\": 1, \"ratio\": "
-	    "1.48, \"ci_low\": 1.4, \"ci_high\": 1.6, \"p\": 0.03125, "
-	    "\"p_adjusted\": 0.0625, \"verdict\": \"inconclusive\", \"n\": "
-	    "6}, {\"factor\": \"b\", \"level\": \"b1\", \"baseline_level\": "
-	    "\"b0\", \"within\": {\"a\": \"a0\"}, \"arm\": 1, "
-	    "\"baseline_arm\": 0, \"ratio\": 1.01, \"ci_low\": 0.99, "
-	    "\"ci_high\": 1.03, \"p\": 0.5, \"p_adjusted\": 1.0, "
-	    "\"verdict\": \"inconclusive\", \"n\": 6}]}");
+	struct experiment_doc e;
+	const char *text =
+	    ("{\"baseline\": 0, \"factors\": [{\"name\": \"a\", \"kind\": "
+	     "\"param\", \"values\": [\"a0\", \"a1\"]}, {\"name\": \"b\", "
+	     "\"kind\": \"param\", \"values\": [\"b0\", \"b1\"]}], "
+	     "\"metric\": {\"name\": \"iops\", \"higher_is_better\": true}, "
+	     "\"arms\": [{\"arm\": 0, \"label\": \"a=a0 b=b0\", \"n\": 6}, "
+	     "{\"arm\": 1, \"label\": \"a=a0 b=b1\", \"n\": 6}, "
+	     "{\"arm\": 2, \"label\": \"a=a1 b=b0\", \"n\": 6}, "
+	     "{\"arm\": 3, \"label\": \"a=a1 b=b1\", \"n\": 6}], "
+	     "\"verdicts\": [{\"arm\": 1, \"label\": \"a=a0 b=b1\", "
+	     "\"ratio\": 1.01, \"ci_low\": 0.99, \"ci_high\": 1.03, \"p\": "
+	     "0.5, \"p_adjusted\": 1.0, \"test\": \"wilcoxon-signed-rank\", "
+	     "\"verdict\": \"inconclusive\"}, {\"arm\": 2, \"label\": "
+	     "\"a=a1 b=b0\", \"ratio\": 1.02, \"ci_low\": 0.98, \"ci_high\": "
+	     "1.05, \"p\": 0.365, \"p_adjusted\": 1.0, \"test\": "
+	     "\"wilcoxon-signed-rank\", \"verdict\": \"inconclusive\"}, "
+	     "{\"arm\": 3, \"label\": \"a=a1 b=b1\", \"ratio\": 1.5, "
+	     "\"ci_low\": 1.4, \"ci_high\": 1.6, \"p\": 0.03125, "
+	     "\"p_adjusted\": 0.09375, \"test\": \"wilcoxon-signed-rank\", "
+	     "\"verdict\": \"inconclusive\"}], "
+	     "\"effects\": [{\"factor\": \"a\", \"level\": \"a1\", "
+	     "\"baseline_level\": \"a0\", \"within\": {\"b\": \"b0\"}, "
+	     "\"arm\": 2, \"baseline_arm\": 0, \"ratio\": 1.02, \"ci_low\": "
+	     "0.98, \"ci_high\": 1.05, \"p\": 0.365, \"p_adjusted\": 0.73, "
+	     "\"verdict\": \"inconclusive\", \"n\": 6}, {\"factor\": \"a\", "
+	     "\"level\": \"a1\", \"baseline_level\": \"a0\", \"within\": "
+	     "{\"b\": \"b1\"}, \"arm\": 3, \"baseline_arm\": 1, \"ratio\": "
+	     "1.48, \"ci_low\": 1.4, \"ci_high\": 1.6, \"p\": 0.03125, "
+	     "\"p_adjusted\": 0.0625, \"verdict\": \"inconclusive\", \"n\": "
+	     "6}, {\"factor\": \"b\", \"level\": \"b1\", \"baseline_level\": "
+	     "\"b0\", \"within\": {\"a\": \"a0\"}, \"arm\": 1, "
+	     "\"baseline_arm\": 0, \"ratio\": 1.01, \"ci_low\": 0.99, "
+	     "\"ci_high\": 1.03, \"p\": 0.5, \"p_adjusted\": 1.0, "
+	     "\"verdict\": \"inconclusive\", \"n\": 6}]}");
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	size_t i;
 
 	(void)state;
+	doc_text(text, &e);
 	for (i = 0; i < sizeof(formats) / sizeof(*formats); i++) {
 		strbuf_reset(&out);
-		assert_int_equal(render(e, formats[i], &out, &err), 0);
+		assert_int_equal(render(&e, formats[i], &out, &err), 0);
 		assert_non_null(strstr(out.buf, "p is Holm-adjusted over the 3 "
 						"comparisons with the "
 						"baseline"));
@@ -266,7 +258,7 @@ static void test_p_values(void **state)
 	}
 	strbuf_release(&out);
 	strbuf_release(&err);
-	json_object_put(e);
+	experiment_doc_release(&e);
 }
 
 /* A knob for `knobs`: its value in its unit, place, values and notes. */

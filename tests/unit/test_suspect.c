@@ -13,75 +13,53 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "core/experiment/diff.h"
-#include "core/model/model_tree.h"
+#include "core/model/model_json.h"
 #include "core/report/log_text.h"
-#include "core/report/report.h"
 #include "core/report/report_formats.h"
 #include "core/report/suspect.h"
 #include "core/result/result.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
+#include "doc_text_helper.h"
 
-/* text as an experiment object, with the "schema" and "type" every
- * stored one has (the renderers decode it as a document). */
-static struct json_object *parse(const char *text)
+/* text as an experiment document (with the "schema" and "type" every
+ * stored one has), into e: doc_text_helper.h. */
+#define parse(text, e) doc_text(text, e)
+
+/* Mark e as the analysis does. */
+static void mark(struct experiment_doc *e)
 {
-	struct json_object *o = json_tokener_parse(text);
-
-	assert_non_null(o);
-	if (!json_object_object_get_ex(o, "schema", NULL))
-		json_object_object_add(o, "schema",
-				       json_object_new_string("iotrial/1"));
-	if (!json_object_object_get_ex(o, "type", NULL))
-		json_object_object_add(o, "type",
-				       json_object_new_string("experiment"));
-	return o;
-}
-
-/* e as a document, into doc (release it). */
-static void doc_of(struct json_object *e, struct experiment_doc *doc)
-{
-	struct strbuf err = STRBUF_INIT;
-
-	assert_int_equal(experiment_doc_from_tree(e, doc, 0, &err), 0);
-	strbuf_release(&err);
-}
-
-/* Mark e through the engine's seam: it decodes. */
-static void mark(struct json_object *e)
-{
-	struct strbuf err = STRBUF_INIT;
-
-	assert_int_equal(suspect_mark(e, &err), 0);
-	strbuf_release(&err);
+	suspect_doc_mark(e);
 }
 
 /* The text compare prints of e, onto out (reset first). */
-static void text_of(struct json_object *e, struct strbuf *out)
+static void text_of(const struct experiment_doc *e, struct strbuf *out)
 {
 	struct strbuf err = STRBUF_INIT;
 
 	strbuf_reset(out);
-	assert_int_equal(report_experiment_text(e, out, &err), 0);
+	assert_int_equal(doc_text_page(e, REPORT_PAGE_VERDICTS, out, &err), 0);
 	strbuf_release(&err);
 }
 
 /* e in format, onto out (reset first). */
-static void render(struct json_object *e, const char *format,
+static void render(const struct experiment_doc *e, const char *format,
 		   struct strbuf *out)
 {
 	struct strbuf err = STRBUF_INIT;
 
 	strbuf_reset(out);
-	assert_int_equal(report_render_tree(e, format, out, &err), 0);
+	assert_int_equal(report_render(e, format, out, &err), 0);
 	strbuf_release(&err);
 }
 
 /* The footnote of the verdict of label under e's table, without its
  * "* " (the text of suspect_doc_footnote()), onto out. */
-static void footnote(struct json_object *e, const char *label,
+static void footnote(const struct experiment_doc *e, const char *label,
 		     struct strbuf *out)
 {
 	struct strbuf text = STRBUF_INIT, want = STRBUF_INIT;
@@ -100,11 +78,11 @@ static void footnote(struct json_object *e, const char *label,
 }
 
 /* The line `log` lists for e. */
-static void verdict_summary(struct json_object *e, struct strbuf *out)
+static void verdict_summary(const struct experiment_doc *e, struct strbuf *out)
 {
 	struct log_columns c;
 
-	log_columns_of(e, &c);
+	log_columns_of_doc(e, &c);
 	strbuf_addstr(out, c.verdicts.buf);
 	log_columns_release(&c);
 }
@@ -191,20 +169,15 @@ static const char exp_text[] =
     " \"verdicts\": [{\"arm\": 1, \"label\": \"bs=8k\", \"ratio\": 1.5,"
     "  \"verdict\": \"faster\"}]}";
 
-/* The reason i of v's "suspect": "role label kind runs/of". */
-static void reason_is(struct json_object *v, size_t i, const char *want)
+/* The reason i of the marks s (nr of them): "role label kind runs/of". */
+static void reason_is(const struct exp_suspect *s, size_t nr, size_t i,
+		      const char *want)
 {
-	struct json_object *s = json_object_object_get(v, "suspect");
-	struct json_object *r = json_object_array_get_idx(s, i);
 	struct strbuf sb = STRBUF_INIT;
 
-	assert_non_null(r);
-	strbuf_addf(&sb, "%s %s %s %d/%d",
-		    json_object_get_string(json_object_object_get(r, "arm")),
-		    json_object_get_string(json_object_object_get(r, "label")),
-		    json_object_get_string(json_object_object_get(r, "kind")),
-		    json_object_get_int(json_object_object_get(r, "runs")),
-		    json_object_get_int(json_object_object_get(r, "of")));
+	assert_true(i < nr);
+	strbuf_addf(&sb, "%s %s %s %d/%d", s[i].arm, s[i].label, s[i].kind,
+		    (int)s[i].runs, (int)s[i].of);
 	assert_string_equal(sb.buf, want);
 	strbuf_release(&sb);
 }
@@ -254,22 +227,24 @@ static const char factorial_text[] =
 
 static void test_every_table(void **state)
 {
-	struct json_object *e = parse(factorial_text), *x;
 	struct strbuf sb = STRBUF_INIT;
-	struct experiment_doc doc;
+	struct experiment_doc doc, *e = &doc;
+	const struct exp_effect *x;
+	const struct exp_interaction *ix;
 	struct suspect_src src;
 
 	(void)state;
+	parse(factorial_text, &doc);
 	mark(e);
-	x = json_object_array_get_idx(json_object_object_get(e, "effects"), 0);
-	assert_int_equal(
-	    json_object_array_length(json_object_object_get(x, "suspect")), 0);
-	x = json_object_array_get_idx(json_object_object_get(e, "effects"), 1);
-	reason_is(x, 0, "baseline sched=b jobs=1 page_cache 1/1");
-	x = json_object_array_get_idx(json_object_object_get(e, "interactions"),
-				      0);
-	reason_is(x, 0, "arm sched=b jobs=1 page_cache 1/1");
-	doc_of(e, &doc);
+	x = &doc.effects[0];
+	assert_int_equal(x->has_suspect, MODEL_SET);
+	assert_int_equal(x->nr_suspect, 0);
+	x = &doc.effects[1];
+	reason_is(x->suspect, x->nr_suspect, 0,
+		  "baseline sched=b jobs=1 page_cache 1/1");
+	ix = &doc.interactions[0];
+	reason_is(ix->suspect, ix->nr_suspect, 0,
+		  "arm sched=b jobs=1 page_cache 1/1");
 	suspect_src_scaling(&doc.scaling[0], &src);
 	assert_false(suspect_doc_is(&doc, &src));
 	suspect_src_scaling(&doc.scaling[1], &src);
@@ -277,7 +252,6 @@ static void test_every_table(void **state)
 	/* the first row is its own baseline: the arm's marks alone */
 	src.has = MODEL_ABSENT;
 	assert_true(suspect_doc_is(&doc, &src));
-	experiment_doc_release(&doc);
 
 	text_of(e, &sb);
 	assert_non_null(strstr(sb.buf, " faster\n"));
@@ -308,15 +282,18 @@ static void test_every_table(void **state)
 				       "|\n"));
 	assert_non_null(strstr(sb.buf, "(interaction p 0.030) ⚠ suspect\n"));
 	strbuf_release(&sb);
-	json_object_put(e);
+	experiment_doc_release(&doc);
 }
 
-/* Marks on stored objects of the wrong shapes: no crash, no mark; the
- * renderers refuse them, naming the member, since they read documents
- * and such an object does not decode. */
+/*
+ * Marks on stored objects of the wrong shapes: they do not decode, so
+ * nothing marks or renders them, and the error names the member. A
+ * document whose rows name arms it has not: no crash, no mark from
+ * them, and every format renders it.
+ */
 static void test_every_table_untrusted(void **state)
 {
-	struct json_object *e = parse(
+	static const char bad[] =
 	    "{\"arms\": [{\"arm\": 0, \"label\": \"a\"}], \"baseline\": 0,"
 	    " \"runs\": [{\"arm\": 0, \"run\": {\"warnings\": [\"r\"],"
 	    " \"warning_kinds\": [\"page_cache\"]}}],"
@@ -325,41 +302,59 @@ static void test_every_table_untrusted(void **state)
 	    "  {\"arm\": 1e30, \"baseline_arm\": -1}],"
 	    " \"interactions\": [null, {\"arms\": [\"a\", -1, 1e20, 0],"
 	    "  \"within\": []}],"
-	    " \"scaling\": [null, {\"arm\": 0, \"ratio_to_first\": 1}]}");
+	    " \"scaling\": [null, {\"arm\": 0, \"ratio_to_first\": 1}]}";
+	static const char odd[] =
+	    "{\"arms\": [{\"arm\": 0, \"label\": \"a\"}], \"baseline\": 0,"
+	    " \"runs\": [{\"arm\": 0, \"run\": {\"warnings\": [\"r\"],"
+	    " \"warning_kinds\": [\"page_cache\"]}}, {\"arm\": 7}],"
+	    " \"verdicts\": [{\"arm\": 9, \"label\": \"z\","
+	    "  \"verdict\": \"faster\"}],"
+	    " \"effects\": [{\"factor\": \"f\", \"arm\": 1000000000000,"
+	    "  \"baseline_arm\": -1, \"verdict\": \"faster\"}],"
+	    " \"interactions\": [{\"arms\": [-1, 5, 0, 0], \"within\": {}},"
+	    "  {\"arms\": [0, 0]}],"
+	    " \"scaling\": [{\"arm\": 3, \"baseline_arm\": -2,"
+	    "  \"ratio_to_first\": 1}]}";
+	static const char *const formats[] = {"text", "md", "html", "csv",
+					      "json"};
 	struct strbuf sb = STRBUF_INIT;
+	struct experiment_doc doc;
+	size_t i;
 
 	(void)state;
-	assert_int_equal(report_render_tree(e, "html", &sb, &sb), -EINVAL);
-	assert_int_equal(report_render_tree(e, "md", &sb, &sb), -EINVAL);
-	strbuf_reset(&sb);
-	assert_int_equal(report_experiment_text(e, &sb, &sb), -EINVAL);
+	assert_int_equal(doc_text_decode(bad, &doc, &sb), -EINVAL);
 	assert_non_null(strstr(sb.buf, "effects[0]: expected an object"));
-	/* the engine's trees decode; one that does not is left alone */
-	assert_int_equal(suspect_mark(e, &sb), -EINVAL);
-	assert_int_equal(json_object_get_int(json_object_object_get(
-			     json_object_array_get_idx(
-				 json_object_object_get(e, "effects"), 1),
-			     "suspect")),
-			 4);
-	strbuf_reset(&sb);
-	assert_int_equal(report_experiment_text(e, &sb, &sb), -EINVAL);
+	experiment_doc_release(&doc);
+
+	parse(odd, &doc);
+	mark(&doc);
+	assert_int_equal(doc.effects[0].has_suspect, MODEL_SET);
+	assert_int_equal(doc.effects[0].nr_suspect, 0);
+	assert_int_equal(doc.scaling[0].has_suspect, MODEL_SET);
+	assert_int_equal(doc.scaling[0].nr_suspect, 0);
+	suspect_doc_apply_strict(&doc);
+	for (i = 0; i < sizeof(formats) / sizeof(*formats); i++)
+		render(&doc, formats[i], &sb);
+	text_of(&doc, &sb);
+	experiment_doc_release(&doc);
 	strbuf_release(&sb);
-	json_object_put(e);
 }
 
 static void test_reasons(void **state)
 {
-	struct json_object *e = parse(exp_text), *v, *s;
 	struct strbuf sb = STRBUF_INIT;
-	struct experiment_doc doc;
+	struct experiment_doc doc, *e = &doc;
+	const struct exp_verdict *v;
 	struct exp_suspect *marks = NULL;
 	struct suspect_src src;
 	size_t nr = 0;
+	const char *p;
 
 	(void)state;
-	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
+	parse(exp_text, &doc);
+	v = &doc.verdicts[0];
 	/* stored without reasons: computed when asked */
-	doc_of(e, &doc);
+	assert_int_equal(v->has_suspect, MODEL_ABSENT);
 	assert_true(suspect_verdict_is(&doc, &doc.verdicts[0]));
 	suspect_src_verdict(&doc, &doc.verdicts[0], &src);
 	suspect_doc_reasons(&doc, &src, &marks, &nr);
@@ -370,13 +365,11 @@ static void test_reasons(void **state)
 	strbuf_reset(&sb);
 	suspect_doc_kinds(&doc, &src, &sb);
 	assert_string_equal(sb.buf, "page_cache, cpu_bound, drift");
-	experiment_doc_release(&doc);
 	mark(e);
-	s = json_object_object_get(v, "suspect");
-	assert_int_equal(json_object_array_length(s), 3);
-	reason_is(v, 0, "arm bs=8k page_cache 3/4");
-	reason_is(v, 1, "arm bs=8k cpu_bound 1/4");
-	reason_is(v, 2, "baseline bs=4k drift 4/4");
+	assert_int_equal(v->nr_suspect, 3);
+	reason_is(v->suspect, v->nr_suspect, 0, "arm bs=8k page_cache 3/4");
+	reason_is(v->suspect, v->nr_suspect, 1, "arm bs=8k cpu_bound 1/4");
+	reason_is(v->suspect, v->nr_suspect, 2, "baseline bs=4k drift 4/4");
 
 	footnote(e, "bs=8k", &sb);
 	assert_string_equal(sb.buf,
@@ -385,14 +378,17 @@ static void test_reasons(void **state)
 			    "of the arm); the metric drifted across blocks (4 "
 			    "of 4 runs of the baseline 'bs=4k')");
 	/* the marks as compare --json prints them */
-	assert_string_equal(
-	    json_object_to_json_string_ext(json_object_object_get(v, "suspect"),
-					   JSON_C_TO_STRING_PLAIN),
-	    "[{\"arm\":\"arm\",\"label\":\"bs=8k\",\"kind\":\"page_cache\","
-	    "\"runs\":3,\"of\":4},{\"arm\":\"arm\",\"label\":\"bs=8k\","
-	    "\"kind\":\"cpu_bound\",\"runs\":1,\"of\":4},{\"arm\":"
-	    "\"baseline\",\"label\":\"bs=4k\",\"kind\":\"drift\",\"runs\":4,"
-	    "\"of\":4}]");
+	strbuf_reset(&sb);
+	experiment_doc_encode(&doc, MODEL_ENCODE_PLAIN, &sb);
+	p = strstr(sb.buf, "\"suspect\":");
+	assert_non_null(p);
+	assert_non_null(strstr(
+	    p, "\"suspect\":[{\"arm\":\"arm\",\"label\":\"bs=8k\",\"kind\":"
+	       "\"page_cache\",\"runs\":3,\"of\":4},{\"arm\":\"arm\",\"label\":"
+	       "\"bs=8k\",\"kind\":\"cpu_bound\",\"runs\":1,\"of\":4},{\"arm\":"
+	       "\"baseline\",\"label\":\"bs=4k\",\"kind\":\"drift\",\"runs\":4,"
+	       "\"of\":4}]"));
+	assert_true(strstr(p, "\"suspect\":[{") == p);
 	strbuf_reset(&sb);
 	verdict_summary(e, &sb);
 	assert_string_equal(sb.buf, "2 arms: bs=8k faster* 1.50x (suspect: "
@@ -403,55 +399,66 @@ static void test_reasons(void **state)
 				       "cache (3 of 4 runs of the arm)"));
 
 	/* --strict refuses it and keeps what the estimate said */
-	assert_int_equal(suspect_apply_strict(e), 1);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(v, "verdict")),
-	    SUSPECT_VERDICT);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(v, "estimate")),
-	    "faster");
-	assert_true(
-	    json_object_get_boolean(json_object_object_get(e, "strict")));
+	assert_int_equal(suspect_doc_apply_strict(e), 1);
+	assert_string_equal(v->verdict, SUSPECT_VERDICT);
+	assert_string_equal(v->estimate, "faster");
+	assert_true(doc.strict);
 	footnote(e, "bs=8k", &sb);
 	assert_non_null(strstr(sb.buf, "; --strict gives no faster/slower "
 				       "from such runs (the estimate: "
 				       "faster 1.50x)"));
 	strbuf_release(&sb);
-	json_object_put(e);
+	experiment_doc_release(&doc);
 }
 
 /*
- * The analysis marks after every block: the tree's marks decode only
- * what they rest on (the runs' arms and warnings), so a run member
- * they do not read, here of a wrong type, neither costs a walk nor
- * stops them.
+ * The analysis marks after every block: the marks rest on the runs'
+ * arms and warnings only, so a run member they do not read (here one
+ * a newer iotrial wrote, kept as decode keeps it) does not stop them.
+ * One of a wrong type makes no document: refused, named.
  */
 static void test_marks_view(void **state)
 {
-	struct json_object *e = parse(exp_text), *v, *run;
+	static const char *const at = "\"worded freely\", \"y\"],";
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct experiment_doc doc;
+	const char *p = strstr(exp_text, at);
+	const struct exp_verdict *v;
 
 	(void)state;
-	run = json_object_object_get(
-	    json_object_array_get_idx(json_object_object_get(e, "runs"), 4),
-	    "run");
-	json_object_object_add(run, "seconds", json_object_new_string("x"));
-	mark(e);
-	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
-	reason_is(v, 0, "arm bs=8k page_cache 3/4");
-	json_object_put(e);
+	assert_non_null(p);
+	p += strlen(at);
+	strbuf_add(&text, exp_text, (size_t)(p - exp_text));
+	strbuf_addstr(&text, " \"newer\": {\"x\": [1]},");
+	strbuf_addstr(&text, p);
+	parse(text.buf, &doc);
+	assert_int_equal(experiment_doc_unknown(&doc), 1);
+	mark(&doc);
+	v = &doc.verdicts[0];
+	reason_is(v->suspect, v->nr_suspect, 0, "arm bs=8k page_cache 3/4");
+	experiment_doc_release(&doc);
+
+	strbuf_reset(&text);
+	strbuf_add(&text, exp_text, (size_t)(p - exp_text));
+	strbuf_addstr(&text, " \"seconds\": \"x\",");
+	strbuf_addstr(&text, p);
+	assert_int_equal(doc_text_decode(text.buf, &doc, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "runs[4].run.seconds"));
+	experiment_doc_release(&doc);
+	strbuf_release(&text);
+	strbuf_release(&err);
 }
 
 /* The same on a document: marks replace what a row held, --strict
  * refuses, an arm's reasons append. */
 static void test_doc(void **state)
 {
-	struct json_object *e = parse(exp_text);
 	struct experiment_doc doc;
 	struct exp_suspect *marks = NULL;
 	size_t nr = 0;
 
 	(void)state;
-	doc_of(e, &doc);
+	parse(exp_text, &doc);
 	assert_int_equal(doc.verdicts[0].has_suspect, MODEL_ABSENT);
 	suspect_doc_mark(&doc);
 	assert_int_equal(doc.verdicts[0].has_suspect, MODEL_SET);
@@ -478,7 +485,6 @@ static void test_doc(void **state)
 	assert_string_equal(marks[1].label, "bs=8k");
 	exp_suspects_free(marks, nr);
 	experiment_doc_release(&doc);
-	json_object_put(e);
 }
 
 /*
@@ -488,118 +494,92 @@ static void test_doc(void **state)
  */
 static void test_other_io_phrase(void **state)
 {
-	struct json_object *e =
-	    parse("{\"baseline\": 0, \"arms\": [{\"arm\": 0, \"label\": \"a\"},"
-		  " {\"arm\": 1, \"label\": \"b\"}], \"runs\": [],"
-		  " \"verdicts\": [{\"arm\": 1, \"label\": \"b\","
-		  "  \"verdict\": \"faster\", \"suspect\": [{\"arm\": \"arm\","
-		  "  \"label\": \"b\", \"kind\": \"other_io\", \"runs\": 2,"
-		  "  \"of\": 6}]}]}");
-	struct json_object *v, *c = parse(exp_text);
+	struct experiment_doc e, doc;
 	struct strbuf sb = STRBUF_INIT;
-	struct experiment_doc doc;
-	struct exp_suspect *marks = NULL;
+	struct exp_suspect *marks = NULL, *r;
 	struct suspect_src src;
 	size_t nr = 0;
 
 	(void)state;
-	v = json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
-	footnote(e, "b", &sb);
+	parse("{\"baseline\": 0, \"arms\": [{\"arm\": 0, \"label\": \"a\"},"
+	      " {\"arm\": 1, \"label\": \"b\"}], \"runs\": [],"
+	      " \"verdicts\": [{\"arm\": 1, \"label\": \"b\","
+	      "  \"verdict\": \"faster\", \"suspect\": [{\"arm\": \"arm\","
+	      "  \"label\": \"b\", \"kind\": \"other_io\", \"runs\": 2,"
+	      "  \"of\": 6}]}]}",
+	      &e);
+	footnote(&e, "b", &sb);
 	assert_null(strstr(sb.buf, "of kind"));
 	assert_string_equal(sb.buf, "b: other processes' I/O on the device "
 				    "during the windows (2 of 6 runs of the "
 				    "arm)");
 	/* a newer iotrial's kind is still a reason, said as one */
-	json_object_object_add(
-	    json_object_array_get_idx(json_object_object_get(v, "suspect"), 0),
-	    "kind", json_object_new_string("newer"));
-	footnote(e, "b", &sb);
+	r = &e.verdicts[0].suspect[0];
+	free(r->kind);
+	r->kind = xstrdup("newer");
+	footnote(&e, "b", &sb);
 	assert_string_equal(sb.buf, "b: warnings of a kind this iotrial does "
 				    "not know ('newer')");
 	/* compare: the run warned of other I/O is no reason */
-	doc_of(c, &doc);
+	parse(exp_text, &doc);
 	suspect_src_verdict(&doc, &doc.verdicts[0], &src);
 	suspect_doc_reasons(&doc, &src, &marks, &nr);
 	assert_int_equal(nr, 3);
 	exp_suspects_free(marks, nr);
 	experiment_doc_release(&doc);
 	strbuf_release(&sb);
-	json_object_put(c);
-	json_object_put(e);
+	experiment_doc_release(&e);
 }
 
 /* Clean runs: an empty array; the estimate's direction follows the
  * metric. */
 static void test_clean(void **state)
 {
-	struct json_object *e = parse(
-	    "{\"metric\": {\"name\": \"p99\", \"higher_is_better\": false},"
-	    " \"arms\": [{\"arm\": 0, \"label\": \"a\"}, {\"arm\": 1, "
-	    "\"label\": \"b\"}],"
-	    " \"runs\": [{\"arm\": 0, \"run\": {\"warnings\": []}},"
-	    "  {\"arm\": 1, \"run\": {\"warnings\": [\"other I/O ran on "
-	    "'vda'\"]}}],"
-	    " \"verdicts\": [{\"arm\": 1, \"label\": \"b\", \"ratio\": 1.2,"
-	    "  \"verdict\": \"slower\"}]}");
-	struct json_object *v =
-	    json_object_array_get_idx(json_object_object_get(e, "verdicts"), 0);
+	struct experiment_doc doc, *e = &doc;
+	const struct exp_verdict *v;
 	struct strbuf sb = STRBUF_INIT;
-	struct experiment_doc doc;
 
 	(void)state;
+	parse("{\"metric\": {\"name\": \"p99\", \"higher_is_better\": false},"
+	      " \"arms\": [{\"arm\": 0, \"label\": \"a\"}, {\"arm\": 1, "
+	      "\"label\": \"b\"}],"
+	      " \"runs\": [{\"arm\": 0, \"run\": {\"warnings\": []}},"
+	      "  {\"arm\": 1, \"run\": {\"warnings\": [\"other I/O ran on "
+	      "'vda'\"]}}],"
+	      " \"verdicts\": [{\"arm\": 1, \"label\": \"b\", \"ratio\": 1.2,"
+	      "  \"verdict\": \"slower\"}]}",
+	      &doc);
+	v = &doc.verdicts[0];
 	mark(e);
-	assert_int_equal(
-	    json_object_array_length(json_object_object_get(v, "suspect")), 0);
-	doc_of(e, &doc);
+	assert_int_equal(v->has_suspect, MODEL_SET);
+	assert_int_equal(v->nr_suspect, 0);
 	assert_false(suspect_verdict_is(&doc, &doc.verdicts[0]));
-	experiment_doc_release(&doc);
-	assert_int_equal(suspect_apply_strict(e), 0);
+	assert_int_equal(suspect_doc_apply_strict(e), 0);
 	verdict_summary(e, &sb);
 	assert_string_equal(sb.buf, "2 arms: b slower 1.20x (lower is better)");
 	strbuf_release(&sb);
-	json_object_put(e);
+	experiment_doc_release(&doc);
 }
 
-/* An experiment of one arm "a" whose run ran params (JSON text). */
-static struct json_object *one(const char *id, const char *params,
-			       const char *warnings)
+/* An experiment of one arm "a" on target whose run ran params and knobs
+ * (JSON text), into e (release it). */
+static void one(struct experiment_doc *e, const char *id, const char *target,
+		const char *params, const char *knobs, const char *warnings)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct json_object *o;
 
 	strbuf_addf(&sb,
 		    "{\"id\": \"%s\", \"workload\": \"randread\", \"target\": "
-		    "\"/srv\", \"arms\": [{\"arm\": 0, \"label\": \"a\"}],"
+		    "\"%s\", \"arms\": [{\"arm\": 0, \"label\": \"a\"}],"
 		    " \"runs\": [{\"arm\": 0, \"metric\": 1, \"run\": "
-		    "{\"params\": %s, \"knobs\": {}, \"warnings\": %s}}]}",
-		    id, params, warnings);
-	o = parse(sb.buf);
+		    "{\"params\": %s, \"knobs\": %s, \"warnings\": %s}}]}",
+		    id, target, params, knobs, warnings);
+	parse(sb.buf, e);
 	strbuf_release(&sb);
-	return o;
-}
-
-/* diff_unlike() of the trees t, read as diff reads them: documents. */
-static int unlike_of(struct json_object *t[2], const int arm[2],
-		     struct strbuf *out)
-{
-	struct experiment_doc x[2];
-	const struct experiment_doc *e[2] = {&x[0], &x[1]};
-	struct strbuf err = STRBUF_INIT;
-	int k, n;
-
-	for (k = 0; k < 2; k++)
-		assert_int_equal(experiment_doc_from_tree(t[k], &x[k], 0, &err),
-				 0);
-	n = diff_unlike(e, arm, out);
-	for (k = 0; k < 2; k++)
-		experiment_doc_release(&x[k]);
-	strbuf_release(&err);
-	return n;
 }
 
 static void test_like_for_like(void **state)
 {
-	struct json_object *e[2];
 	struct strbuf sb = STRBUF_INIT;
 	const int arm[2] = {0, 0};
 	struct experiment_doc x[2], d;
@@ -609,43 +589,31 @@ static void test_like_for_like(void **state)
 
 	(void)state;
 	/* unset and set to the default are one thing; 4096 is 4k */
-	e[0] = one("a", "{\"bs\": 4096}", "[]");
-	e[1] = one("b", "{\"bs\": \"4k\", \"direct\": false}", "[]");
-	assert_int_equal(unlike_of(e, arm, &sb), 0);
+	one(&x[0], "a", "/srv", "{\"bs\": 4096}", "{}", "[]");
+	one(&x[1], "b", "/srv", "{\"bs\": \"4k\", \"direct\": false}", "{}",
+	    "[]");
+	assert_int_equal(diff_unlike(xe, arm, &sb), 0);
 	assert_string_equal(sb.buf, "");
-	json_object_put(e[1]);
+	experiment_doc_release(&x[1]);
 
 	/* another size, direct I/O, a knob and a target */
-	e[1] = one("b", "{\"bs\": 8192, \"direct\": true}", "[]");
-	json_object_object_add(
-	    json_object_object_get(
-		json_object_object_get(
-		    json_object_array_get_idx(
-			json_object_object_get(e[1], "runs"), 0),
-		    "run"),
-		"knobs"),
-	    "scheduler", json_object_new_string("none"));
-	json_object_object_add(e[1], "target", json_object_new_string("/mnt"));
-	assert_int_equal(unlike_of(e, arm, &sb), 4);
+	one(&x[1], "b", "/mnt", "{\"bs\": 8192, \"direct\": true}",
+	    "{\"scheduler\": \"none\"}", "[]");
+	assert_int_equal(diff_unlike(xe, arm, &sb), 4);
 	assert_string_equal(sb.buf, "target: '/srv' vs '/mnt'\n"
 				    "bs: 4 KiB (default) vs 8 KiB\n"
 				    "direct: 0 (default) vs 1\n"
 				    "knob scheduler: not set vs 'none'\n");
 
 	/* diff's verdict takes its reasons from the two experiments */
-	json_object_put(e[1]);
-	e[1] = one("b", "{}", "[\"the run was too short to trust: 0.2 s\"]");
-	assert_int_equal(
-	    experiment_doc_take_tree(
-		parse("{\"arms\": [{\"arm\": 0, \"label\": \"before a\"},"
-		      " {\"arm\": 1, \"label\": \"after b\"}], \"baseline\": 0,"
-		      " \"verdicts\": [{\"arm\": 1, \"label\": \"after b\","
-		      " \"verdict\": \"faster\", \"suspect\": []}]}"),
-		&d, 0, &sb),
-	    0);
-	for (k = 0; k < 2; k++)
-		assert_int_equal(experiment_doc_from_tree(e[k], &x[k], 0, &sb),
-				 0);
+	experiment_doc_release(&x[1]);
+	one(&x[1], "b", "/srv", "{}", "{}",
+	    "[\"the run was too short to trust: 0.2 s\"]");
+	parse("{\"arms\": [{\"arm\": 0, \"label\": \"before a\"},"
+	      " {\"arm\": 1, \"label\": \"after b\"}], \"baseline\": 0,"
+	      " \"verdicts\": [{\"arm\": 1, \"label\": \"after b\","
+	      " \"verdict\": \"faster\", \"suspect\": []}]}",
+	      &d);
 	diff_mark_suspect(xe, arm, &d);
 	assert_int_equal(d.verdicts[0].nr_suspect, 1);
 	r = &d.verdicts[0].suspect[0];
@@ -657,8 +625,6 @@ static void test_like_for_like(void **state)
 	experiment_doc_release(&d);
 	for (k = 0; k < 2; k++)
 		experiment_doc_release(&x[k]);
-	json_object_put(e[0]);
-	json_object_put(e[1]);
 	strbuf_release(&sb);
 }
 

@@ -73,7 +73,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <json-c/json.h>
 #include "budget.h"
 #include "../stats/analysis.h"
 #include "../observe/measure.h"
@@ -438,15 +437,5 @@ void experiment_build(const struct experiment_src *src,
  */
 int experiment_analyze_built(struct experiment_doc *doc,
 			     const struct analysis_opts *o, struct strbuf *err);
-
-/*
- * Build the "arms", "verdicts" (and per-arm summaries) of an experiment
- * object from its "runs" array, replacing what it held. Used after a
- * compare and after an import adds runs. o gives alpha, margin, conf
- * and the baseline; higher_is_better comes from exp's "metric".
- * Returns 0 or -errno with err set.
- */
-int experiment_analyze_json(struct json_object *exp,
-			    const struct analysis_opts *o, struct strbuf *err);
 
 #endif

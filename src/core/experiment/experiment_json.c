@@ -5,17 +5,12 @@
  * and never edited by hand. experiment_build() is the one way to make
  * an experiment document from runs measured before (an import, a fleet
  * merge, diff's two arms); the experiment loop writes its own as it
- * goes, and experiment_analyze_json() analyses its tree.
+ * goes, and experiment_analyze_built() analyses either.
  */
 #include "experiment.h"
 #include "analyze_doc.h"
-#include "factorial.h"
-#include "scaling.h"
 #include "result_json.h"
-#include "regime.h"
 #include "../model/model_json.h"
-#include "../model/model_tree.h"
-#include "../report/suspect.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -180,37 +175,4 @@ int experiment_analyze_built(struct experiment_doc *doc,
 	experiment_doc_move_last(doc, "interactions");
 	experiment_doc_move_last(doc, "scaling");
 	return 0;
-}
-
-int experiment_analyze_json(struct json_object *exp,
-			    const struct analysis_opts *o, struct strbuf *err)
-{
-	struct exp_analysis an = {0};
-	struct experiment_doc doc;
-	int ret;
-
-	/* the spine on the document, its members back into the tree */
-	ret = experiment_doc_from_tree(exp, &doc, 0, err);
-	if (!ret)
-		ret = experiment_analyze_doc(&doc, o, &an, err);
-	if (ret)
-		goto out;
-	exp_analysis_into_tree(exp, &doc);
-	/* the stages on the same document, each member put back in the
-	 * tree as the tree's stages placed it (model/model_tree.h) */
-	regime_analyze(&doc);
-	exp_regimes_into_tree(exp, &doc);
-	ret = factorial_analyze(&doc, an.in, an.nr_arms, &an.opts, err);
-	exp_effects_into_tree(exp, &doc);
-	if (!ret) {
-		scaling_analyze(&doc);
-		exp_scaling_into_tree(exp, &doc);
-	}
-	/* verdicts, effects and scaling rows, all marked alike (also when
-	 * the factors failed: the tree is kept) */
-	suspect_mark(exp, NULL);
-out:
-	exp_analysis_release(&an);
-	experiment_doc_release(&doc);
-	return ret;
 }

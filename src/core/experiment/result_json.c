@@ -450,15 +450,3 @@ void result_to_doc(const struct run_meta *meta, const struct run_result *r,
 	if (r->nr_regimes)
 		regimes_doc(r, doc);
 }
-
-struct json_object *result_to_json(const struct run_meta *meta,
-				   const struct run_result *r)
-{
-	struct run_doc doc;
-	struct json_object *o;
-
-	result_to_doc(meta, r, &doc);
-	o = run_doc_to_tree(&doc);
-	run_doc_release(&doc);
-	return o;
-}

@@ -14,7 +14,6 @@
 #ifndef IOTRIAL_RESULT_JSON_H
 #define IOTRIAL_RESULT_JSON_H
 
-#include <json-c/json.h>
 #include "../model/run_doc.h"
 #include "../result/result.h"
 #include "../targets/target.h"
@@ -49,10 +48,5 @@ double result_metric_value(const struct workload *w,
  * object of r. */
 void result_to_doc(const struct run_meta *meta, const struct run_result *r,
 		   struct run_doc *doc);
-
-/* The same as a json-c tree (model/model_tree.h), for experiment.c
- * until it holds documents; the caller owns it (json_object_put). */
-struct json_object *result_to_json(const struct run_meta *meta,
-				   const struct run_result *r);
 
 #endif

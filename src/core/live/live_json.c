@@ -356,8 +356,8 @@ static bool block_complete(const struct sb_window *w, size_t nr, unsigned block,
 }
 
 /* The members in the order observe has always printed them: what it
- * measured, then what the analysis adds, where compare's tree stages
- * (experiment_analyze_json()) put it. */
+ * measured, then what the analysis adds, where compare's analysis
+ * (experiment_analyze_built()) puts it. */
 static const char *const exp_order[] = {
     "schema",	    "type",	 "kind",     "workload",  "target",
     "seed",	    "command",	 "metric",   "factors",	  "arms",

@@ -8,7 +8,6 @@
 #ifndef IOTRIAL_DEVICES_TEXT_H
 #define IOTRIAL_DEVICES_TEXT_H
 
-#include <json-c/json.h>
 #include "../../util/strbuf.h"
 
 /*
@@ -20,10 +19,8 @@
  * part only when the experiment says so), then where each knob factor
  * was set when its factor says ("; read_ahead_kb was set on 'loop1'").
  * Nothing when no run has one, or for a single run (its summary, from
- * report_experiment_text(), holds its device truth). The devices
- * section of the page (page.h) for a caller that holds a tree
- * (report_tree.c).
+ * the page's run section, holds its device truth). The devices
+ * section of the page (page.h, REPORT_SEC(devices)).
  */
-void report_experiment_devices(struct json_object *exp, struct strbuf *out);
 
 #endif

@@ -4,14 +4,8 @@
 #include <math.h>
 #include <string.h>
 #include "fmt.h"
-#include "../model/model_tree.h"
 #include "../../util/units.h"
 #include "../../util/banned.h"
-
-void report_json_string(struct json_object *o, struct strbuf *out)
-{
-	model_tree_print(o, out);
-}
 
 void report_fmt_metric(struct strbuf *out, double v)
 {

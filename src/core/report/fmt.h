@@ -8,15 +8,7 @@
 #define IOTRIAL_REPORT_FMT_H
 
 #include <stddef.h>
-#include <json-c/json.h>
 #include "../../util/strbuf.h"
-
-/*
- * o as iotrial prints JSON: pretty-printed, spaced, '/' left unescaped,
- * with a final newline; strict JSON and UTF-8, nothing raw a terminal
- * obeys (util/text.h, text_json_safe()). Appends to out.
- */
-void report_json_string(struct json_object *o, struct strbuf *out);
 
 /* A metric value for humans: "12.3k", "1.52M", "845", "97.3". */
 void report_fmt_metric(struct strbuf *out, double v);

@@ -8,7 +8,6 @@
 #ifndef IOTRIAL_REGIME_TEXT_H
 #define IOTRIAL_REGIME_TEXT_H
 
-#include <json-c/json.h>
 #include "../../util/strbuf.h"
 
 struct truth_doc; /* model/truth_doc.h */
@@ -25,10 +24,5 @@ void report_dirty_text(const struct truth_doc *t, struct strbuf *out);
  * ("could not matter: ..."), and one per knob whose regime its family
  * says it cannot judge ("regime unknown: ...", a raw knob). */
 void report_run_regimes(const struct run_doc *run, struct strbuf *out);
-
-/* The same for a tree (report_tree.c): a run object's lines, exp's
- * "regimes" as the page's regimes section says them. */
-void report_run_regimes_text(struct json_object *run, struct strbuf *out);
-void report_regimes_text(struct json_object *exp, struct strbuf *out);
 
 #endif

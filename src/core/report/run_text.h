@@ -7,12 +7,11 @@
 #ifndef IOTRIAL_RUN_TEXT_H
 #define IOTRIAL_RUN_TEXT_H
 
-#include <json-c/json.h>
 #include "../../util/strbuf.h"
 
 struct run_doc; /* model/run_doc.h */
 
-/* How much report_run_text() says. */
+/* How much report_run_summary() says. */
 enum report_run_flags {
 	REPORT_RUN_PER_JOB = 1 << 0, /* a line per job, however many */
 	REPORT_RUN_METRIC = 1 << 1,  /* and the metric the run is judged by */
@@ -36,10 +35,5 @@ void report_run_summary(const struct run_doc *run, unsigned flags,
  * run has no "truth".
  */
 void report_run_truth(const struct run_doc *run, struct strbuf *out);
-
-/* The same of a run object held as a tree (`run`, `run --job`), through
- * report_tree.c. */
-void report_run_text(struct json_object *run, unsigned flags,
-		     struct strbuf *out);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * What suspect.c's two halves share: the kinds of flags that make a row
  * suspect, and a run's warnings as a mask of them. suspect.c reads
- * result/result.h, suspect_doc.c and suspect_tree.c the model; their
+ * result/result.h, suspect_doc.c the model; their
  * run structs share names, so no file includes both.
  */
 #ifndef IOTRIAL_SUSPECT_INT_H

@@ -10,7 +10,7 @@
  *
  * This file is the kinds and a run's warnings as a mask of them (it reads
  * result/result.h); the reasons and marks of a document are
- * suspect_doc.c's, the bridge for the engine's tree suspect_tree.c.
+ * suspect_doc.c's.
  */
 #include "suspect.h"
 #include "suspect-int.h"

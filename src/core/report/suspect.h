@@ -18,29 +18,12 @@
 #define IOTRIAL_SUSPECT_H
 
 #include <stdbool.h>
-#include <json-c/json.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../../util/strbuf.h"
 
 /* The verdict --strict gives a suspect arm instead of faster/slower. */
 #define SUSPECT_VERDICT "suspect"
-
-/*
- * The experiment engine still holds its experiment as a json-c tree
- * (experiment/experiment_json.c, compare): these decode it, do
- * what the document functions below do, and put what they set back
- * through the model's bridge (model/model_tree.h). They go when the
- * engine fills an experiment_doc.
- *
- * suspect_mark() sets "suspect" of every verdict, effect, interaction
- * and scaling row of exp (suspect_doc_mark()); 0, or -EINVAL with err
- * (NULL: none) set when exp does not decode (then nothing is marked).
- * suspect_apply_strict() is suspect_doc_apply_strict() on exp (0 when
- * it does not decode).
- */
-int suspect_mark(struct json_object *exp, struct strbuf *err);
-unsigned suspect_apply_strict(struct json_object *exp);
 
 /*
  * A document's marks, what the renderers read. A row that may be
