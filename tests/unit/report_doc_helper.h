@@ -2,14 +2,15 @@
  * Experiment documents for the report tests. A test writes the members
  * of an experiment it is about as JSON; doc_of() adds "schema" and
  * "type" when the object lacks them (what every stored experiment has),
- * decodes it as `show` does, and fails the test when it does not
+ * decodes its text as `show` does, and fails the test when it does not
  * decode. page_of() renders sections of it as text.
  */
 #ifndef REPORT_DOC_HELPER_H
 #define REPORT_DOC_HELPER_H
 
+#include <string.h>
 #include <json-c/json.h>
-#include "core/model/model_tree.h"
+#include "core/model/model_json.h"
 #include "core/report/page.h"
 #include "core/report/report_formats.h"
 
@@ -17,6 +18,7 @@
 static inline void doc_of(struct json_object *o, struct experiment_doc *doc)
 {
 	struct strbuf err = STRBUF_INIT;
+	const char *text;
 	int ret;
 
 	if (!json_object_object_get_ex(o, "schema", NULL))
@@ -25,7 +27,8 @@ static inline void doc_of(struct json_object *o, struct experiment_doc *doc)
 	if (!json_object_object_get_ex(o, "type", NULL))
 		json_object_object_add(o, "type",
 				       json_object_new_string("experiment"));
-	ret = experiment_doc_from_tree(o, doc, 0, &err);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	ret = experiment_doc_decode(text, strlen(text), doc, 0, &err);
 	if (ret)
 		fail_msg("not a document: %s", err.buf);
 	strbuf_release(&err);
