@@ -414,6 +414,13 @@ void model_params_free(struct model_param *p, size_t nr);
 /* Deep copies (model_exp_parts.c): nr parameters (new, nr of them);
  * an environment (NULL for NULL). */
 struct model_param *model_params_dup(const struct model_param *src, size_t nr);
+
+/* Two experiments' parameters (na and nb of them) compared as their
+ * "params" objects, as env_doc_json_diff() does (model_json_diff.c):
+ * one line per difference appended to out; returns how many. */
+int model_params_json_diff(const struct model_param *a, size_t na,
+			   const struct model_param *b, size_t nb,
+			   const char *const *ignore, struct strbuf *out);
 struct env_doc *env_doc_dup(const struct env_doc *src);
 
 #endif
