@@ -15,7 +15,6 @@
 #include <sys/utsname.h>
 #include "env.h"
 #include "meminfo.h"
-#include "../model/model_tree.h"
 #include "../../util/xalloc.h"
 #include "../../version.h"
 #include "../../util/banned.h"
@@ -280,17 +279,6 @@ void env_to_doc(const struct env *e, struct env_doc *o)
 		o->stack = stack_doc(&e->stack);
 }
 
-struct json_object *env_to_json_object(const struct env *e)
-{
-	struct env_doc doc;
-	struct json_object *o;
-
-	env_to_doc(e, &doc);
-	o = env_doc_to_tree(&doc);
-	env_doc_release(&doc);
-	return o;
-}
-
 /* ignore (NULL-terminated, NULL: none) and "boot_id": a reboot alone
  * does not make results incomparable. A new array the caller frees. */
 static const char **skip_list(const char *const *ignore)
@@ -305,16 +293,6 @@ static const char **skip_list(const char *const *ignore)
 		memcpy(skip, ignore, n * sizeof(*skip));
 	skip[n] = "boot_id";
 	return skip;
-}
-
-int env_json_diff(struct json_object *a, struct json_object *b,
-		  const char *const *ignore, struct strbuf *out)
-{
-	const char **skip = skip_list(ignore);
-	int ret = model_tree_diff(a, b, skip, out);
-
-	free(skip);
-	return ret;
 }
 
 int env_doc_diff(const struct env_doc *a, const struct env_doc *b,
