@@ -3,8 +3,7 @@
  * from uname(2), /proc and sysfs; a fact that cannot be read is left out
  * rather than failing the run, because a result without a CPU model is
  * still a result. The comparison walks the env's table
- * (model/model_diff.c), and two trees with model_tree_diff() while
- * experiment/diff.c prints their lines.
+ * (model/model_diff.c).
  */
 #include <errno.h>
 #include <stdio.h>
