@@ -23,7 +23,7 @@
 #include "exportjob.h"
 #include "../core/export/export_formats.h"
 #include "../core/knob/keep.h"
-#include "../core/report/expjson.h"
+#include "../core/model/experiment_doc.h"
 #include "../core/model/model_json.h"
 #include "../core/report/plan_json.h"
 #include "../core/report/knob_text.h"

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include "core/experiment/diff.h"
 #include "core/experiment/experiment.h"
-#include "core/model/model_tree.h"
+#include "core/model/model_json.h"
 #include "core/report/diff_text.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

@@ -18,7 +18,7 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <cmocka.h>
-#include <json-c/json.h>
+#include "core/model/model_json.h"
 #include "core/observe/env.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -137,54 +137,92 @@ static const char env_a[] =
     "\"stack\":{\"devices\":[{\"name\":\"vda\",\"scheduler\":"
     "\"mq-deadline\",\"read_ahead_kb\":128}]}}";
 
-/* Differences are listed with their paths; ignored names are skipped. */
+/* The first from in t replaced by to (the test fails when t has none). */
+static void replace(struct strbuf *t, const char *from, const char *to)
+{
+	char *at = strstr(t->buf, from);
+	struct strbuf out = STRBUF_INIT;
+
+	assert_non_null(at);
+	strbuf_add(&out, t->buf, (size_t)(at - t->buf));
+	strbuf_addf(&out, "%s%s", to, at + strlen(from));
+	strbuf_setf(t, "%s", out.buf);
+	strbuf_release(&out);
+}
+
+/* The environment of JSON text env as a run holds it, decoded into
+ * run (release it). */
+static const struct env_doc *env_of(struct run_doc *run, const char *env)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+
+	strbuf_addf(&text, "{\"schema\":\"iotrial/1\",\"env\":%s}", env);
+	if (run_doc_decode(text.buf, text.len, run, 0, &err))
+		fail_msg("%s", err.buf);
+	assert_non_null(run->env);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return run->env;
+}
+
+/* Differences are listed with their paths, as `iotrial diff` shows them
+ * (env_doc_json_diff()); ignored names are skipped. */
 static void test_diff(void **state)
 {
-	struct json_object *a = json_tokener_parse(env_a);
-	struct json_object *b = json_tokener_parse(env_a);
-	struct json_object *c, *devs, *d;
-	struct strbuf out = STRBUF_INIT;
-	static const char *const ignore_sched[] = {"scheduler", NULL};
+	static const char *const skip[] = {"boot_id", NULL};
+	static const char *const ignore_sched[] = {"scheduler", "boot_id",
+						   NULL};
+	struct strbuf out = STRBUF_INIT, t = STRBUF_INIT;
+	struct run_doc ra, rb, rc;
+	const struct env_doc *a, *b, *c;
 
 	(void)state;
-	assert_non_null(a);
-	assert_int_equal(env_json_diff(a, b, NULL, &out), 0);
+	a = env_of(&ra, env_a);
+	b = env_of(&rb, env_a);
+	assert_int_equal(env_doc_json_diff(a, b, skip, &out), 0);
 	assert_int_equal(out.len, 0);
+	run_doc_release(&rb);
 	/* a reboot alone does not matter */
-	json_object_object_add(b, "boot_id", json_object_new_string("bbb"));
-	assert_int_equal(env_json_diff(a, b, NULL, &out), 0);
+	strbuf_addstr(&t, env_a);
+	replace(&t, "\"aaa\"", "\"bbb\"");
+	b = env_of(&rb, t.buf);
+	assert_int_equal(env_doc_json_diff(a, b, skip, &out), 0);
+	assert_int_equal(out.len, 0);
+	run_doc_release(&rb);
 	/* a kernel and a scheduler do */
-	json_object_object_add(b, "kernel_release",
-			       json_object_new_string("6.6.0"));
-	devs = json_object_object_get(json_object_object_get(b, "stack"),
-				      "devices");
-	d = json_object_array_get_idx(devs, 0);
-	json_object_object_add(d, "scheduler", json_object_new_string("none"));
-	assert_int_equal(env_json_diff(a, b, NULL, &out), 2);
+	replace(&t, "6.1.0", "6.6.0");
+	replace(&t, "\"mq-deadline\"", "\"none\"");
+	b = env_of(&rb, t.buf);
+	assert_int_equal(env_doc_json_diff(a, b, skip, &out), 2);
 	assert_non_null(strstr(out.buf, "kernel_release: '6.1.0' vs '6.6.0'"));
 	assert_non_null(strstr(out.buf, "stack.devices[vda].scheduler: "
 					"'mq-deadline' vs 'none'"));
 	/* an experiment varying the scheduler ignores it */
 	strbuf_reset(&out);
-	assert_int_equal(env_json_diff(a, b, ignore_sched, &out), 1);
-	/* a member only one side has */
-	c = json_tokener_parse(env_a);
-	json_object_object_add(c, "extra", json_object_new_int(1));
+	assert_int_equal(env_doc_json_diff(a, b, ignore_sched, &out), 1);
+	/* a member only one side has, one decode kept as unknown */
+	strbuf_setf(&t, "%s", env_a);
+	replace(&t, "\"boot_id\"", "\"extra\":1,\"boot_id\"");
+	c = env_of(&rc, t.buf);
 	strbuf_reset(&out);
-	assert_int_equal(env_json_diff(a, c, NULL, &out), 1);
+	assert_int_equal(env_doc_json_diff(a, c, skip, &out), 1);
 	assert_non_null(strstr(out.buf, "extra: 'null' vs '1'"));
+	run_doc_release(&rc);
 	/* a device more */
-	json_object_array_add(
-	    json_object_object_get(json_object_object_get(c, "stack"),
-				   "devices"),
-	    json_object_new_object());
+	replace(&t, "128}]", "128},{}]");
+	c = env_of(&rc, t.buf);
 	strbuf_reset(&out);
-	assert_int_equal(env_json_diff(a, c, NULL, &out), 2);
+	assert_int_equal(env_doc_json_diff(a, c, skip, &out), 2);
 	assert_non_null(strstr(out.buf, "1 entries vs 2"));
-	json_object_put(a);
-	json_object_put(b);
-	json_object_put(c);
+	/* a part only one side has: its JSON against null */
+	strbuf_reset(&out);
+	assert_int_equal(env_doc_json_diff(a, NULL, skip, &out), 1);
+	assert_non_null(strstr(out.buf, ": '{\"kernel_release\":\"6.1.0\","));
+	run_doc_release(&ra);
+	run_doc_release(&rb);
+	run_doc_release(&rc);
 	strbuf_release(&out);
+	strbuf_release(&t);
 }
 
 /* A device of one stack for env_doc_diff()'s tests. */
@@ -273,19 +311,14 @@ static void test_same_machine_same_env(void **state)
 {
 	struct env e1, e2;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct json_object *a, *b;
 	struct env_doc d1, d2;
 
 	(void)state;
 	assert_int_equal(env_capture(&e1, "/", &err), 0);
 	assert_int_equal(env_capture(&e2, "/", &err), 0);
-	a = env_to_json_object(&e1);
-	b = env_to_json_object(&e2);
-	assert_int_equal(env_json_diff(a, b, NULL, &out), 0);
-	json_object_put(a);
-	json_object_put(b);
 	env_to_doc(&e1, &d1);
 	env_to_doc(&e2, &d2);
+	assert_int_equal(env_doc_json_diff(&d1, &d2, NULL, &out), 0);
 	assert_int_equal(env_doc_diff(&d1, &d2, NULL, &out), 0);
 	assert_int_equal(out.len, 0);
 	env_doc_release(&d1);

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 #include "core/export/export.h"
 #include "core/export/export_formats.h"
-#include "core/report/expjson.h"
+#include "core/model/experiment_doc.h"
 #include "util/ini.h"
 #include "util/xalloc.h"
 #include "util/banned.h"

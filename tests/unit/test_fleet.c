@@ -31,7 +31,6 @@
 #include "core/experiment/import.h"
 #include "core/fleet/fleet.h"
 #include "core/model/model_json.h"
-#include "core/model/model_tree.h"
 #include "core/report/fleet_text.h"
 #include "fleet_vectors.h"
 #include "util/banned.h"
@@ -41,10 +40,35 @@ static const char *const labels[3] = {"read_ahead_kb=128", "read_ahead_kb=1024",
 
 static const char *str(struct json_object *o, const char *key);
 
+/* Tree e as the document its JSON text decodes to, into doc (release
+ * it): what a host's file holds. 0, or -EINVAL with err set. */
+static int doc_of_tree(struct json_object *e, struct experiment_doc *doc,
+		       struct strbuf *err)
+{
+	const char *text = json_object_to_json_string_ext(
+	    e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	return experiment_doc_decode(text, strlen(text), doc, 0, err);
+}
+
+/* Document doc as the tree of the text it encodes to (the caller puts
+ * it). */
+static struct json_object *tree_of_doc(const struct experiment_doc *doc)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct json_object *e;
+
+	experiment_doc_encode(doc, MODEL_ENCODE_PLAIN, &text);
+	e = json_tokener_parse(text.buf);
+	assert_non_null(e);
+	strbuf_release(&text);
+	return e;
+}
+
 /*
- * The hosts' experiments are built here as trees: each is decoded as
- * the merge reads a host's file (strictly), and the merged document is
- * looked at as its tree.
+ * The hosts' experiments are built here as trees: each is decoded from
+ * its text as the merge reads a host's file, and the merged document is
+ * looked at as the tree of its text.
  */
 static void add_host(struct fleet_hosts *h, const char *name,
 		     const char *source, struct json_object *e,
@@ -56,7 +80,7 @@ static void add_host(struct fleet_hosts *h, const char *name,
 	if (e) {
 		doc = calloc(1, sizeof(*doc));
 		assert_non_null(doc);
-		if (experiment_doc_from_tree(e, doc, 0, &err))
+		if (doc_of_tree(e, doc, &err))
 			fail_msg("host '%s': %s", name, err.buf);
 	}
 	fleet_hosts_add(h, name, source, doc, task, error);
@@ -70,7 +94,7 @@ static int merge(struct fleet_hosts *h, struct json_object **out, bool *partial,
 	struct experiment_doc doc;
 	int ret = fleet_merge(h, &doc, partial, err);
 
-	*out = ret ? NULL : experiment_doc_to_tree(&doc);
+	*out = ret ? NULL : tree_of_doc(&doc);
 	experiment_doc_release(&doc);
 	return ret;
 }
@@ -159,9 +183,10 @@ static struct json_object *host_exp(double base, const double ratio[2],
 		}
 	}
 	/* what the host's compare found: the same analysis of the runs */
-	assert_int_equal(experiment_doc_take_tree(e, &d, 0, &err), 0);
+	assert_int_equal(doc_of_tree(e, &d, &err), 0);
+	json_object_put(e);
 	assert_int_equal(import_analyze(&d, &err), 0);
-	e = experiment_doc_to_tree(&d);
+	e = tree_of_doc(&d);
 	experiment_doc_release(&d);
 	strbuf_release(&err);
 	vs = get(e, "verdicts", NULL);

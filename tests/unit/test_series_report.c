@@ -32,44 +32,20 @@ struct fx {
 /* A one-run experiment of iops v, as `run` stores it. */
 static void save_iteration(struct fx *f, const char *id, double v)
 {
-	struct json_object *e = json_object_new_object();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *runs = json_object_new_array();
-	struct json_object *arm = json_object_new_object();
-	struct json_object *entry = json_object_new_object();
-	struct json_object *run = json_object_new_object();
-	struct json_object *m = json_object_new_object();
-	struct json_object *cpu = json_object_new_object();
+	struct strbuf e = STRBUF_INIT;
 	char got[STORE_ID_LEN + 1];
 
-	json_object_object_add(e, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(e, "type", json_object_new_string("experiment"));
-	json_object_object_add(e, "id", json_object_new_string(id));
-	json_object_object_add(e, "workload",
-			       json_object_new_string("seqread"));
-	json_object_object_add(e, "target", json_object_new_string("/srv"));
-	json_object_object_add(arm, "arm", json_object_new_int(0));
-	json_object_object_add(arm, "label", json_object_new_string("run"));
-	json_object_array_add(arms, arm);
-	json_object_object_add(m, "name", json_object_new_string("iops"));
-	json_object_object_add(m, "higher_is_better",
-			       json_object_new_boolean(1));
-	json_object_object_add(m, "value", json_object_new_double(v));
-	json_object_object_add(cpu, "user_s", json_object_new_double(18.9));
-	json_object_object_add(cpu, "sys_s", json_object_new_double(7.7));
-	json_object_object_add(run, "metric", m);
-	json_object_object_add(run, "cpu", cpu);
-	json_object_object_add(run, "seconds", json_object_new_double(163.8));
-	json_object_object_add(entry, "arm", json_object_new_int(0));
-	json_object_object_add(entry, "seq", json_object_new_int(0));
-	json_object_object_add(entry, "metric", json_object_new_double(v));
-	json_object_object_add(entry, "run", run);
-	json_object_array_add(runs, entry);
-	json_object_object_add(e, "arms", arms);
-	json_object_object_add(e, "runs", runs);
-	assert_int_equal(save_exp(&f->s, e, got, &f->err), 0);
-	json_object_put(e);
+	strbuf_addf(
+	    &e,
+	    "{\"schema\":\"iotrial/1\",\"type\":\"experiment\",\"id\":"
+	    "\"%s\",\"workload\":\"seqread\",\"target\":\"/srv\",\"arms\":"
+	    "[{\"arm\":0,\"label\":\"run\"}],\"runs\":[{\"arm\":0,\"seq\":0,"
+	    "\"metric\":%.17g,\"run\":{\"metric\":{\"name\":\"iops\","
+	    "\"higher_is_better\":true,\"value\":%.17g},\"cpu\":{\"user_s\":"
+	    "18.9,\"sys_s\":7.7},\"seconds\":163.8}}]}",
+	    id, v, v);
+	assert_int_equal(save_text(&f->s, e.buf, got, &f->err), 0);
+	strbuf_release(&e);
 }
 
 /*

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include <sqlite3.h>
-#include "core/report/expjson.h"
+#include "core/report/report_doc.h"
 #include "core/store/store.h"
 #include "store_save_helper.h"
 #include "util/strbuf.h"
@@ -63,73 +63,58 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A small experiment: nr_arms arms of nr_runs runs each. */
-static struct json_object *make_exp(const char *id, const char *workload,
-				    int nr_arms, int nr_runs)
+/* A small experiment: nr_arms arms of nr_runs runs each; more members
+ * (JSON text, each with its leading comma) after its id. */
+static struct experiment_doc *make_exp_with(const char *id,
+					    const char *workload, int nr_arms,
+					    int nr_runs, const char *more)
 {
-	struct json_object *e = json_object_new_object();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *runs = json_object_new_array();
-	struct json_object *m = json_object_new_object();
-	struct json_object *env = json_object_new_object();
+	struct strbuf t = STRBUF_INIT;
+	struct experiment_doc *e;
 	int a, r;
 
-	json_object_object_add(e, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(e, "type", json_object_new_string("experiment"));
+	strbuf_addstr(&t, "{\"schema\":\"iotrial/1\",\"type\":\"experiment\"");
 	if (id)
-		json_object_object_add(e, "id", json_object_new_string(id));
-	json_object_object_add(e, "workload", json_object_new_string(workload));
-	json_object_object_add(e, "target", json_object_new_string("/tmp"));
-	json_object_object_add(m, "name", json_object_new_string("iops"));
-	json_object_object_add(m, "higher_is_better",
-			       json_object_new_boolean(1));
-	json_object_object_add(e, "metric", m);
-	json_object_object_add(env, "hostname", json_object_new_string("h1"));
-	json_object_object_add(env, "kernel_release",
-			       json_object_new_string("6.1.0"));
-	json_object_object_add(e, "env", env);
-	for (a = 0; a < nr_arms; a++) {
-		struct json_object *arm = json_object_new_object();
-		char label[32];
-
-		snprintf(label, sizeof(label), "scheduler=s%d", a);
-		json_object_object_add(arm, "arm", json_object_new_int(a));
-		json_object_object_add(arm, "label",
-				       json_object_new_string(label));
-		json_object_array_add(arms, arm);
-		for (r = 0; r < nr_runs; r++) {
-			struct json_object *run = json_object_new_object();
-			struct json_object *obj = json_object_new_object();
-
-			json_object_object_add(obj, "iops",
-					       json_object_new_double(100 + r));
-			json_object_object_add(run, "arm",
-					       json_object_new_int(a));
-			json_object_object_add(run, "block",
-					       json_object_new_int(r));
-			json_object_object_add(
-			    run, "seq", json_object_new_int(r * nr_arms + a));
-			json_object_object_add(
-			    run, "metric", json_object_new_double(100 + r + a));
-			json_object_object_add(run, "run", obj);
-			json_object_array_add(runs, run);
-		}
-	}
-	json_object_object_add(e, "arms", arms);
-	json_object_object_add(e, "runs", runs);
+		strbuf_addf(&t, ",\"id\":\"%s\"", id);
+	strbuf_addf(&t,
+		    "%s,\"workload\":\"%s\",\"target\":\"/tmp\",\"metric\":"
+		    "{\"name\":\"iops\",\"higher_is_better\":true},\"env\":"
+		    "{\"hostname\":\"h1\",\"kernel_release\":\"6.1.0\"},"
+		    "\"arms\":[",
+		    more ? more : "", workload);
+	for (a = 0; a < nr_arms; a++)
+		strbuf_addf(&t, "%s{\"arm\":%d,\"label\":\"scheduler=s%d\"}",
+			    a ? "," : "", a, a);
+	strbuf_addstr(&t, "],\"runs\":[");
+	for (a = 0; a < nr_arms; a++)
+		for (r = 0; r < nr_runs; r++)
+			strbuf_addf(&t,
+				    "%s{\"arm\":%d,\"block\":%d,\"seq\":%d,"
+				    "\"metric\":%d.0,\"run\":{\"iops\":%d.0}}",
+				    a || r ? "," : "", a, r, r * nr_arms + a,
+				    100 + r + a, 100 + r);
+	strbuf_addstr(&t, "]}");
+	e = exp_of_text(t.buf);
+	strbuf_release(&t);
 	return e;
+}
+
+/* The same with no more members. */
+static struct experiment_doc *make_exp(const char *id, const char *workload,
+				       int nr_arms, int nr_runs)
+{
+	return make_exp_with(id, workload, nr_arms, nr_runs, NULL);
 }
 
 /* Save a new experiment with the given id; assert it got that id. */
 static void save_as(struct store *s, struct fixture *f, const char *id)
 {
-	struct json_object *e = make_exp(id, "randread", 2, 3);
+	struct experiment_doc *e = make_exp(id, "randread", 2, 3);
 	char got[STORE_ID_LEN + 1];
 
-	assert_int_equal(save_exp(s, e, got, &f->err), 0);
+	assert_int_equal(save_doc(s, e, got, &f->err), 0);
 	assert_string_equal(got, id);
-	json_object_put(e);
+	experiment_doc_free(e);
 }
 
 /* One integer from a query run directly on the file. */
@@ -241,21 +226,20 @@ static void test_no_create(void **state)
 static void test_round_trip(void **state)
 {
 	struct fixture *f = *state;
-	struct json_object *e = make_exp(NULL, "randread", 2, 5), *back;
+	struct experiment_doc *e = make_exp(NULL, "randread", 2, 5), back;
 	struct exp_summary *list;
 	char id[STORE_ID_LEN + 1];
 	struct store s;
 	size_t nr;
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
+	assert_int_equal(save_doc(&s, e, id, &f->err), 0);
 	assert_int_equal(strlen(id), STORE_ID_LEN);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(e, "id")), id);
-	assert_non_null(json_object_object_get(e, "created"));
-	assert_int_equal(store_load_experiment(&s, id, &back, &f->err), 0);
-	assert_true(json_object_equal(e, back));
-	json_object_put(back);
+	assert_string_equal(e->id, id);
+	assert_non_null(e->created);
+	assert_int_equal(store_load_doc(&s, id, &back, &f->err), 0);
+	assert_true(experiment_doc_equal(e, &back));
+	experiment_doc_release(&back);
 	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
 	assert_int_equal(nr, 1);
 	assert_string_equal(list[0].id, id);
@@ -273,7 +257,7 @@ static void test_round_trip(void **state)
 				 "SELECT count(*) FROM runs WHERE arm = 1"
 				 " AND block = 4 AND metric = 105"),
 			 1);
-	json_object_put(e);
+	experiment_doc_free(e);
 }
 
 /* A store edited by hand: what is read from it is printable, whoever
@@ -281,7 +265,7 @@ static void test_round_trip(void **state)
 static void test_load_printable(void **state)
 {
 	struct fixture *f = *state;
-	struct json_object *back, *arm;
+	struct experiment_doc back;
 	struct exp_summary *list;
 	struct strbuf sql = STRBUF_INIT;
 	struct store s;
@@ -296,15 +280,11 @@ static void test_load_printable(void **state)
 			    "char(10) || 'b', host = 'h' || char(27) || '[2J'");
 	sql_exec(f->db.buf, sql.buf);
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(store_load_experiment(&s, "abc12345", &back, &f->err),
-			 0);
-	arm =
-	    json_object_array_get_idx(json_object_object_get(back, "arms"), 1);
+	assert_int_equal(store_load_doc(&s, "abc12345", &back, &f->err), 0);
+	assert_int_equal(back.nr_arms, 2);
 	/* the JSON escape \n was a real line break too */
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(arm, "label")),
-	    "x??touch y?]0;t?");
-	json_object_put(back);
+	assert_string_equal(back.arms[1].label, "x??touch y?]0;t?");
+	experiment_doc_release(&back);
 	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
 	assert_int_equal(nr, 1);
 	assert_string_equal(list[0].arms, "a?b");
@@ -318,21 +298,22 @@ static void test_load_printable(void **state)
 static void test_id_collision(void **state)
 {
 	struct fixture *f = *state;
-	struct json_object *e = make_exp("abc12345", "randread", 1, 2);
+	struct experiment_doc *e = make_exp("abc12345", "randread", 1, 2);
 	char id[STORE_ID_LEN + 1];
+	struct log_columns cols;
 	struct store s;
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
 	save_as(&s, f, "abc12345");
-	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
+	assert_int_equal(save_doc(&s, e, id, &f->err), 0);
 	assert_string_not_equal(id, "abc12345");
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(e, "id")), id);
-	json_object_put(e);
+	assert_string_equal(e->id, id);
+	experiment_doc_free(e);
 	/* not an experiment: refused, nothing saved */
-	e = json_object_new_object();
-	assert_int_equal(save_exp(&s, e, id, &f->err), -EINVAL);
-	json_object_put(e);
+	strbuf_init(&cols.arms, 0);
+	strbuf_init(&cols.verdicts, 0);
+	assert_int_equal(store_save_doc(&s, NULL, &cols, id, &f->err), -EINVAL);
+	log_columns_release(&cols);
 	store_close(&s);
 	assert_int_equal(sql_int(f->db.buf, "SELECT count(*) FROM experiments"),
 			 2);
@@ -342,29 +323,29 @@ static void test_id_collision(void **state)
 static void test_prefix(void **state)
 {
 	struct fixture *f = *state;
-	struct json_object *e;
+	struct experiment_doc e;
 	struct store s;
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
 	save_as(&s, f, "abc12345");
 	save_as(&s, f, "abc99999");
 	save_as(&s, f, "def00000");
-	assert_int_equal(store_load_experiment(&s, "abc1", &e, &f->err), 0);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(e, "id")),
-	    "abc12345");
-	json_object_put(e);
-	assert_int_equal(store_load_experiment(&s, "d", &e, &f->err), 0);
-	json_object_put(e);
-	assert_int_equal(store_load_experiment(&s, "def00000", &e, &f->err), 0);
-	json_object_put(e);
-	assert_int_equal(store_load_experiment(&s, "abc", &e, &f->err),
-			 -EINVAL);
-	assert_null(e);
+	assert_int_equal(store_load_doc(&s, "abc1", &e, &f->err), 0);
+	assert_string_equal(e.id, "abc12345");
+	experiment_doc_release(&e);
+	assert_int_equal(store_load_doc(&s, "d", &e, &f->err), 0);
+	assert_string_equal(e.id, "def00000");
+	experiment_doc_release(&e);
+	assert_int_equal(store_load_doc(&s, "def00000", &e, &f->err), 0);
+	experiment_doc_release(&e);
+	assert_int_equal(store_load_doc(&s, "abc", &e, &f->err), -EINVAL);
+	assert_null(e.id);
+	experiment_doc_release(&e);
 	assert_true(strstr(f->err.buf, "ambiguous") != NULL);
 	assert_true(strstr(f->err.buf, "abc12345") != NULL);
 	assert_true(strstr(f->err.buf, "abc99999") != NULL);
-	assert_int_equal(store_load_experiment(&s, "", &e, &f->err), -EINVAL);
+	assert_int_equal(store_load_doc(&s, "", &e, &f->err), -EINVAL);
+	experiment_doc_release(&e);
 	store_close(&s);
 }
 
@@ -372,27 +353,27 @@ static void test_prefix(void **state)
 static void test_unknown_nearest(void **state)
 {
 	struct fixture *f = *state;
-	struct json_object *e;
+	struct experiment_doc e;
 	struct store s;
 	char *near, *far;
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(store_load_experiment(&s, "abc", &e, &f->err),
-			 -ENOENT);
+	assert_int_equal(store_load_doc(&s, "abc", &e, &f->err), -ENOENT);
+	experiment_doc_release(&e);
 	assert_true(strstr(f->err.buf, "empty") != NULL);
 	save_as(&s, f, "abc12345");
 	save_as(&s, f, "0f0f0f0f");
-	assert_int_equal(store_load_experiment(&s, "abd12345", &e, &f->err),
-			 -ENOENT);
-	assert_null(e);
+	assert_int_equal(store_load_doc(&s, "abd12345", &e, &f->err), -ENOENT);
+	assert_null(e.id);
+	experiment_doc_release(&e);
 	assert_true(strstr(f->err.buf, "no experiment 'abd12345'") != NULL);
 	near = strstr(f->err.buf, "abc12345");
 	far = strstr(f->err.buf, "0f0f0f0f");
 	assert_non_null(near);
 	assert_true(!far || near < far);
 	/* a mistyped short prefix is compared with the ids' prefixes */
-	assert_int_equal(store_load_experiment(&s, "abd", &e, &f->err),
-			 -ENOENT);
+	assert_int_equal(store_load_doc(&s, "abd", &e, &f->err), -ENOENT);
+	experiment_doc_release(&e);
 	near = strstr(f->err.buf, "abc12345");
 	far = strstr(f->err.buf, "0f0f0f0f");
 	assert_non_null(near);
@@ -525,15 +506,14 @@ static void test_many_saves(void **state)
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
 	for (i = 0; i < 300; i++) {
-		struct json_object *e = make_exp(NULL, "seqwrite", 3, 4);
-
 		/* same second for all: the insertion order breaks ties */
-		json_object_object_add(
-		    e, "created",
-		    json_object_new_string("2026-01-01T00:00:00Z"));
-		assert_int_equal(save_exp(&s, e, id, &f->err), 0);
+		struct experiment_doc *e =
+		    make_exp_with(NULL, "seqwrite", 3, 4,
+				  ",\"created\":\"2026-01-01T00:00:00Z\"");
+
+		assert_int_equal(save_doc(&s, e, id, &f->err), 0);
 		memcpy(last, id, sizeof(last));
-		json_object_put(e);
+		experiment_doc_free(e);
 	}
 	assert_int_equal(store_list(&s, 5, &list, &nr, &f->err), 0);
 	assert_int_equal(nr, 5);
@@ -559,25 +539,28 @@ static void test_many_saves(void **state)
 static void test_origin(void **state)
 {
 	struct fixture *f = *state;
-	struct json_object *e = make_exp("00000001", "randread", 2, 2), *back;
+	struct experiment_doc *e = make_exp("00000001", "randread", 2, 2), back;
 	struct exp_summary *list;
 	char id[STORE_ID_LEN + 1];
 	struct store s;
 	size_t nr;
 
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
-	assert_string_equal(expjson_origin(e), "local");
-	json_object_put(e);
-	e = make_exp("00000002", "randread", 2, 2);
-	expjson_set_origin(e, EXP_ORIGIN_IMPORTED);
-	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
-	json_object_put(e);
-	e = make_exp("00000003", "randread", 2, 2);
-	json_object_object_add(e, "origin", json_object_new_string("x\033"));
-	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
-	assert_string_equal(expjson_origin(e), "imported");
-	json_object_put(e);
+	assert_null(e->origin);
+	assert_string_equal(report_origin(e), "local");
+	assert_int_equal(save_doc(&s, e, id, &f->err), 0);
+	assert_string_equal(e->origin, "local");
+	experiment_doc_free(e);
+	e = make_exp_with("00000002", "randread", 2, 2,
+			  ",\"origin\":\"" EXP_ORIGIN_IMPORTED "\"");
+	assert_int_equal(save_doc(&s, e, id, &f->err), 0);
+	experiment_doc_free(e);
+	e = make_exp_with("00000003", "randread", 2, 2,
+			  ",\"origin\":\"x\\u001b\"");
+	assert_string_equal(report_origin(e), "imported");
+	assert_int_equal(save_doc(&s, e, id, &f->err), 0);
+	assert_string_equal(e->origin, "imported");
+	experiment_doc_free(e);
 	store_close(&s);
 	assert_int_equal(sql_int(f->db.buf, "SELECT count(*) FROM experiments"
 					    " WHERE origin = 'imported'"),
@@ -586,10 +569,9 @@ static void test_origin(void **state)
 	sql_exec(f->db.buf, "UPDATE experiments SET json = json_set(json,"
 			    " '$.origin', 'local') WHERE id = '00000002'");
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(store_load_experiment(&s, "00000002", &back, &f->err),
-			 0);
-	assert_string_equal(expjson_origin(back), "imported");
-	json_object_put(back);
+	assert_int_equal(store_load_doc(&s, "00000002", &back, &f->err), 0);
+	assert_string_equal(report_origin(&back), "imported");
+	experiment_doc_release(&back);
 	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
 	assert_int_equal(nr, 3);
 	assert_string_equal(list[2].origin, "local");
@@ -605,56 +587,54 @@ static void test_origin(void **state)
 					    " WHERE name = 'origin'"),
 			 0);
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(store_load_experiment(&s, "00000002", &back, &f->err),
-			 0);
-	assert_string_equal(expjson_origin(back), "local");
-	json_object_put(back);
-	e = make_exp("00000004", "randread", 2, 2);
-	expjson_set_origin(e, EXP_ORIGIN_FLEET);
-	assert_int_equal(save_exp(&s, e, id, &f->err), 0);
-	json_object_put(e);
-	assert_int_equal(store_load_experiment(&s, "00000004", &back, &f->err),
-			 0);
-	assert_string_equal(expjson_origin(back), "fleet");
-	json_object_put(back);
+	assert_int_equal(store_load_doc(&s, "00000002", &back, &f->err), 0);
+	assert_string_equal(report_origin(&back), "local");
+	experiment_doc_release(&back);
+	e = make_exp_with("00000004", "randread", 2, 2,
+			  ",\"origin\":\"" EXP_ORIGIN_FLEET "\"");
+	assert_int_equal(save_doc(&s, e, id, &f->err), 0);
+	experiment_doc_free(e);
+	assert_int_equal(store_load_doc(&s, "00000004", &back, &f->err), 0);
+	assert_string_equal(report_origin(&back), "fleet");
+	experiment_doc_release(&back);
 	store_close(&s);
 	assert_int_equal(sql_int(f->db.buf, "PRAGMA user_version"), 1);
 }
 
 /*
- * store_save() opens the store (making it), saves and closes: the id
+ * store_save_doc_at() opens the store (making it), saves and closes: the id
  * comes back and the experiment loads; a file that is no store is
  * refused and the id is left empty.
  */
 static void test_save_by_path(void **state)
 {
 	struct fixture *f = *state;
-	struct json_object *e = make_exp("0123abcd", "randread", 2, 4), *back;
+	struct experiment_doc *e = make_exp("0123abcd", "randread", 2, 4), back;
 	char id[STORE_ID_LEN + 1] = "x";
 	struct strbuf p = STRBUF_INIT;
 	struct log_columns cols;
 	struct store s;
 	FILE *fp;
 
-	log_columns_of(e, &cols);
-	assert_int_equal(store_save(f->db.buf, e, &cols, id, &f->err), 0);
+	log_columns_of_doc(e, &cols);
+	assert_int_equal(store_save_doc_at(f->db.buf, e, &cols, id, &f->err),
+			 0);
 	assert_string_equal(id, "0123abcd");
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(store_load_experiment(&s, id, &back, &f->err), 0);
-	assert_string_equal(
-	    json_object_get_string(json_object_object_get(back, "workload")),
-	    "randread");
-	json_object_put(back);
+	assert_int_equal(store_load_doc(&s, id, &back, &f->err), 0);
+	assert_string_equal(back.workload, "randread");
+	experiment_doc_release(&back);
 	store_close(&s);
 	strbuf_addf(&p, "%s/notes.txt", f->dir);
 	fp = fopen(p.buf, "w");
 	assert_non_null(fp);
 	fputs("not a database, and never to become one\n", fp);
 	fclose(fp);
-	assert_int_equal(store_save(p.buf, e, &cols, id, &f->err), -EINVAL);
+	assert_int_equal(store_save_doc_at(p.buf, e, &cols, id, &f->err),
+			 -EINVAL);
 	assert_string_equal(id, "");
 	log_columns_release(&cols);
-	json_object_put(e);
+	experiment_doc_free(e);
 	strbuf_release(&p);
 }
 
@@ -666,7 +646,7 @@ static void test_save_by_path(void **state)
 static void test_columns_as_given(void **state)
 {
 	struct fixture *f = *state;
-	struct json_object *e = make_exp("0badc0de", "randread", 2, 2);
+	struct experiment_doc *e = make_exp("0badc0de", "randread", 2, 2);
 	struct log_columns cols;
 	struct exp_summary *list;
 	struct strbuf out = STRBUF_INIT;
@@ -679,7 +659,7 @@ static void test_columns_as_given(void **state)
 	strbuf_addstr(&cols.arms, "the caller's arms");
 	strbuf_addstr(&cols.verdicts, "the caller's verdicts");
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
-	assert_int_equal(store_save_experiment(&s, e, &cols, id, &f->err), 0);
+	assert_int_equal(store_save_doc(&s, e, &cols, id, &f->err), 0);
 	assert_int_equal(store_list(&s, 0, &list, &nr, &f->err), 0);
 	assert_int_equal(nr, 1);
 	assert_string_equal(list[0].arms, "the caller's arms");
@@ -707,7 +687,7 @@ static void test_columns_as_given(void **state)
 	store_close(&s);
 	log_columns_release(&cols);
 	strbuf_release(&out);
-	json_object_put(e);
+	experiment_doc_free(e);
 }
 
 int main(void)

@@ -84,33 +84,19 @@ static void sql_exec(const char *path, const char *sql)
 /* A one-run experiment as `run` stores it, with id id. */
 static void save_run(struct store *s, struct fx *f, const char *id)
 {
-	struct json_object *e = json_object_new_object();
-	struct json_object *arms = json_object_new_array();
-	struct json_object *runs = json_object_new_array();
-	struct json_object *arm = json_object_new_object();
-	struct json_object *run = json_object_new_object();
+	struct strbuf e = STRBUF_INIT;
 	char got[STORE_ID_LEN + 1];
 
-	json_object_object_add(e, "schema",
-			       json_object_new_string("iotrial/1"));
-	json_object_object_add(e, "type", json_object_new_string("experiment"));
-	json_object_object_add(e, "id", json_object_new_string(id));
-	json_object_object_add(e, "workload",
-			       json_object_new_string("seqread"));
-	json_object_object_add(e, "target", json_object_new_string("/srv"));
-	json_object_object_add(arm, "arm", json_object_new_int(0));
-	json_object_object_add(arm, "label", json_object_new_string("run"));
-	json_object_array_add(arms, arm);
-	json_object_object_add(run, "arm", json_object_new_int(0));
-	json_object_object_add(run, "seq", json_object_new_int(0));
-	json_object_object_add(run, "metric", json_object_new_double(100));
-	json_object_object_add(run, "run", json_object_new_object());
-	json_object_array_add(runs, run);
-	json_object_object_add(e, "arms", arms);
-	json_object_object_add(e, "runs", runs);
-	assert_int_equal(save_exp(s, e, got, &f->err), 0);
+	strbuf_addf(&e,
+		    "{\"schema\":\"iotrial/1\",\"type\":\"experiment\","
+		    "\"id\":\"%s\",\"workload\":\"seqread\",\"target\":"
+		    "\"/srv\",\"arms\":[{\"arm\":0,\"label\":\"run\"}],"
+		    "\"runs\":[{\"arm\":0,\"seq\":0,\"metric\":100.0,"
+		    "\"run\":{}}]}",
+		    id);
+	assert_int_equal(save_text(s, e.buf, got, &f->err), 0);
 	assert_string_equal(got, id);
-	json_object_put(e);
+	strbuf_release(&e);
 }
 
 /* Use a store for a series: define, two groups, read back. */
@@ -118,7 +104,7 @@ static void use_series(struct fx *f)
 {
 	struct series_tags t = {"boot-1", "6.1.0", "#1 SMP", "a", "{}"};
 	struct series_row *rows;
-	struct json_object *e;
+	struct experiment_doc e;
 	struct store s;
 	char *argv = NULL, *plan = NULL, **names;
 	size_t nr;
@@ -168,8 +154,8 @@ static void use_series(struct fx *f)
 	free(names[0]);
 	free(names);
 	/* what was there before still loads */
-	assert_int_equal(store_load_experiment(&s, "0000000a", &e, &f->err), 0);
-	json_object_put(e);
+	assert_int_equal(store_load_doc(&s, "0000000a", &e, &f->err), 0);
+	experiment_doc_release(&e);
 	store_close(&s);
 	assert_int_equal(sql_int(f->db, "PRAGMA user_version"), 1);
 	assert_int_equal(sql_int(f->db, "SELECT count(*) FROM experiments"), 2);

@@ -103,27 +103,22 @@ static void start(struct trial *tr, enum trial_kind kind, struct heard *h,
 	tr->c.drop_caches = 0; /* a shared machine: leave its cache alone */
 }
 
-/* The member key of o as a string, "" when missing. */
-static const char *str(struct json_object *o, const char *key)
+/* s, or "" for NULL (a member the document lacks). */
+static const char *str(const char *s)
 {
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v))
-		return "";
-	return json_object_get_string(v);
+	return s ? s : "";
 }
 
-static struct json_object *load(const char *id)
+/* The stored experiment id, into out (release it). */
+static void load(const char *id, struct experiment_doc *out)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *exp = NULL;
 	struct store s;
 
 	assert_int_equal(store_open(&s, db, &err), 0);
-	assert_int_equal(store_load_experiment(&s, id, &exp, &err), 0);
+	assert_int_equal(store_load_doc(&s, id, out, &err), 0);
 	store_close(&s);
 	strbuf_release(&err);
-	return exp;
 }
 
 /* iotrial run: one run with the seed asked for, stored as arm "run". */
@@ -132,8 +127,8 @@ static void test_one_run(void **state)
 	static const struct param_setting params[] = {{"size", "1MB"},
 						      {"bs", "4k"}};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *exp, *arms, *cpu;
-	const struct run_doc *run;
+	struct experiment_doc exp;
+	const struct run_doc *run, *back;
 	struct heard h;
 	struct trial tr;
 
@@ -159,28 +154,22 @@ static void test_one_run(void **state)
 	assert_int_equal(trial_store(&tr, db, &err), 0);
 	assert_int_equal(strlen(tr.id), STORE_ID_LEN);
 	assert_int_equal(trial_finish(&tr, &err), 0);
-	exp = load(tr.id);
-	assert_string_equal(str(exp, "stopped"), "single run");
-	assert_string_equal(str(exp, "runs_mode"), "run");
+	load(tr.id, &exp);
+	assert_string_equal(str(exp.stopped), "single run");
+	assert_string_equal(str(exp.runs_mode), "run");
 	/* the object run printed, stored as it was: its seed, its CPU */
-	assert_string_equal(str(exp, "seed"), "42");
-	cpu = json_object_object_get(
-	    json_object_object_get(json_object_array_get_idx(
-				       json_object_object_get(exp, "runs"), 0),
-				   "run"),
-	    "cpu");
-	assert_non_null(json_object_object_get(cpu, "process_s"));
+	assert_string_equal(str(exp.seed), "42");
+	assert_int_equal(exp.nr_runs, 1);
+	back = exp.runs[0].run;
+	assert_non_null(back);
+	assert_non_null(back->cpu);
+	assert_true(back->cpu->has_process_s);
 	assert_true(run->cpu && run->cpu->has_process_s);
-	assert_true(json_object_get_double(json_object_object_get(
-			cpu, "process_s")) == run->cpu->process_s);
-	assert_string_equal(str(exp, "target"), dir);
-	arms = json_object_object_get(exp, "arms");
-	assert_int_equal(json_object_array_length(arms), 1);
-	assert_string_equal(str(json_object_array_get_idx(arms, 0), "label"),
-			    "run");
-	assert_int_equal(
-	    json_object_array_length(json_object_object_get(exp, "runs")), 1);
-	json_object_put(exp);
+	assert_true(back->cpu->process_s == run->cpu->process_s);
+	assert_string_equal(str(exp.target), dir);
+	assert_int_equal(exp.nr_arms, 1);
+	assert_string_equal(str(exp.arms[0].label), "run");
+	experiment_doc_release(&exp);
 	trial_release(&tr);
 	strbuf_release(&h.log);
 	strbuf_release(&err);
@@ -191,7 +180,7 @@ static void test_param_factor(void **state)
 {
 	static const struct param_setting params[] = {{"size", "256k"}};
 	struct strbuf err = STRBUF_INIT;
-	struct json_object *exp, *arms;
+	struct experiment_doc exp;
 	struct heard h;
 	struct trial tr;
 
@@ -213,17 +202,12 @@ static void test_param_factor(void **state)
 	assert_string_equal(tr.e.doc->stopped, "fixed run count");
 	assert_int_equal(trial_store(&tr, db, &err), 0);
 	assert_string_equal(tr.e.doc->id, tr.id);
-	exp = load(tr.id);
-	arms = json_object_object_get(exp, "arms");
-	assert_int_equal(json_object_array_length(arms), 2);
-	assert_string_equal(str(json_object_array_get_idx(arms, 1), "label"),
-			    "bs=8k");
-	assert_int_equal(
-	    json_object_array_length(json_object_object_get(exp, "runs")), 4);
-	assert_int_equal(
-	    json_object_array_length(json_object_object_get(exp, "verdicts")),
-	    1);
-	json_object_put(exp);
+	load(tr.id, &exp);
+	assert_int_equal(exp.nr_arms, 2);
+	assert_string_equal(str(exp.arms[1].label), "bs=8k");
+	assert_int_equal(exp.nr_runs, 4);
+	assert_int_equal(exp.nr_verdicts, 1);
+	experiment_doc_release(&exp);
 	trial_release(&tr);
 	strbuf_release(&h.log);
 	strbuf_release(&err);

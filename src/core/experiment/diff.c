@@ -4,9 +4,9 @@
  * metric in the same direction; then the runs of one arm of each become
  * the two arms of a new experiment, analysed with "after"'s alpha and
  * equivalence margin. The two are documents, and so is the diff
- * (experiment_build(), experiment_analyze_built()); only the
- * environments are still compared as trees (observe/env.h), through the
- * model's bridge (model/model_tree.h).
+ * (experiment_build(), experiment_analyze_built()); their environments
+ * and parameters are compared as their JSON (model/env_doc.h,
+ * env_doc_json_diff()).
  */
 #include <errno.h>
 #include <math.h>
@@ -16,8 +16,7 @@
 #include "analyze_doc.h"
 #include "arm_name.h"
 #include "experiment.h"
-#include "../model/model_tree.h"
-#include "../observe/env.h"
+#include "../model/env_doc.h"
 #include "../report/suspect.h"
 #include "../stats/analysis.h"
 #include "../../version.h"
@@ -368,14 +367,18 @@ static void prefix_lines(const char *d, const char *head, struct strbuf *out)
 
 /*
  * Lines "env differs: ..." and "params differ: ..." into out. Any
- * members are compared, as trees (observe/env.h's env_json_diff()): a
- * part one side lacks is one line, its JSON against null.
+ * members are compared, as their JSON (model/env_doc.h's
+ * env_doc_json_diff()): a part one side lacks is one line, its JSON
+ * against null. "boot_id" is skipped, as observe/env.h's env_doc_diff()
+ * does: a reboot alone does not make results incomparable.
  */
 static void env_lines(const struct experiment_doc *const e[2],
 		      const char *const id[2], struct strbuf *out)
 {
+	/* stack.path is the run's private work directory */
+	static const char *const env_skip[] = {"path", "boot_id", NULL};
+	static const char *const params_skip[] = {"boot_id", NULL};
 	const struct env_doc *env0 = env_of(e[0]), *env1 = env_of(e[1]);
-	struct json_object *a, *b;
 	struct strbuf d = STRBUF_INIT;
 
 	if (!env0 != !env1) {
@@ -383,27 +386,17 @@ static void env_lines(const struct experiment_doc *const e[2],
 			    "env differs: only '%s' recorded its environment\n",
 			    env0 ? id[0] : id[1]);
 	} else if (env0) {
-		/* stack.path is the run's private work directory */
-		static const char *const ignore[] = {"path", NULL};
-
-		a = env_doc_to_tree(env0);
-		b = env_doc_to_tree(env1);
-		env_json_diff(a, b, ignore, &d);
-		model_tree_free(a);
-		model_tree_free(b);
+		env_doc_json_diff(env0, env1, env_skip, &d);
 		prefix_lines(d.buf, "env differs: ", out);
 	}
 	strbuf_reset(&d);
 	if (strcmp(str_or(e[0]->target), str_or(e[1]->target)))
 		strbuf_addf(&d, "target: '%s' vs '%s'\n", str_or(e[0]->target),
 			    str_or(e[1]->target));
-	if (e[0]->has_params == MODEL_SET && e[1]->has_params == MODEL_SET) {
-		a = model_params_to_tree(e[0]->params, e[0]->nr_params);
-		b = model_params_to_tree(e[1]->params, e[1]->nr_params);
-		env_json_diff(a, b, NULL, &d);
-		model_tree_free(a);
-		model_tree_free(b);
-	}
+	if (e[0]->has_params == MODEL_SET && e[1]->has_params == MODEL_SET)
+		model_params_json_diff(e[0]->params, e[0]->nr_params,
+				       e[1]->params, e[1]->nr_params,
+				       params_skip, &d);
 	prefix_lines(d.buf, "params differ: ", out);
 	strbuf_release(&d);
 }

@@ -24,7 +24,7 @@
 #include "import.h"
 #include "result_json.h"
 #include "../model/model_json.h"
-#include "../report/expjson.h"
+#include "../model/experiment_doc.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
 #include "../../util/userfile.h"
@@ -47,12 +47,6 @@ static char *clean_dup(const char *s, size_t max)
 	if (keep < n)
 		memcpy(out + strlen(out), "...", 4);
 	return out;
-}
-
-/* The walk is expjson_make_printable(): the store does it too, on load. */
-void import_make_printable(struct json_object *o)
-{
-	expjson_make_printable(o);
 }
 
 void import_run_release(struct import_run *r)
@@ -416,27 +410,7 @@ int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 	free(sa);
 	free(runs);
 	/* labels and --workload come from the command line */
-	return import_doc_make_printable(out, err);
-}
-
-int import_doc_make_printable(struct experiment_doc *exp, struct strbuf *err)
-{
-	struct strbuf text = STRBUF_INIT;
-	struct experiment_doc clean;
-	int ret;
-
-	/* decode makes a document printable: once more, through its text */
-	experiment_doc_encode(exp, MODEL_ENCODE_PLAIN, &text);
-	ret = experiment_doc_decode(text.buf, text.len, &clean,
-				    MODEL_DECODE_PRINTABLE, err);
-	if (!ret) {
-		experiment_doc_release(exp);
-		*exp = clean;
-	} else {
-		experiment_doc_release(&clean);
-	}
-	strbuf_release(&text);
-	return ret;
+	return experiment_doc_printable(out, err);
 }
 
 int import_analyze(struct experiment_doc *exp, struct strbuf *err)

@@ -13,7 +13,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <json-c/json.h>
 #include "../model/import_doc.h"
 #include "../store/store.h"
 #include "../../util/strbuf.h"
@@ -57,14 +56,6 @@ int import_parse(const char *buf, size_t len, const char *source,
 int import_read_file(const char *path, const char *metric,
 		     struct import_run *out, struct strbuf *err);
 
-/*
- * Make every string in the tree at o printable, member names included
- * (text.h): control characters and broken UTF-8 become '?'. For what
- * comes from outside (a file, the command line) and will be shown, held
- * as a tree (single_run.c, until it holds a document).
- */
-void import_make_printable(struct json_object *o);
-
 /* Free r's contents; r is left zeroed. NULL is fine. */
 void import_run_release(struct import_run *r);
 
@@ -80,7 +71,8 @@ struct import_arm {
  * Build an experiment (model/experiment_doc.h) from arms[nr_arms] into
  * out (initialised here; release it, also after an error): arm i gets
  * the runs of arms[i], unpaired (no "block"), arm 0 is the baseline;
- * every string made printable (import_doc_make_printable()). The runs
+ * every string made printable
+ * (model/experiment_doc.h: experiment_doc_printable()). The runs
  * must share a metric; and a workload too, unless workload (may be
  * NULL) names one. No analysis yet: call import_analyze(). Returns 0,
  * or -EINVAL with err set.
@@ -88,13 +80,6 @@ struct import_arm {
 int import_build_experiment(const struct import_arm *arms, size_t nr_arms,
 			    const char *workload, struct experiment_doc *out,
 			    struct strbuf *err);
-
-/*
- * Make every string of exp printable, member names too (util/text.h),
- * as decode does a document from elsewhere: for what came from the
- * command line. 0, or -EINVAL with err set (exp is left as it was).
- */
-int import_doc_make_printable(struct experiment_doc *exp, struct strbuf *err);
 
 /*
  * Analyse exp as import_save() does, without saving it: its origin set

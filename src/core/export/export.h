@@ -37,7 +37,7 @@ struct export_pick {
 	char *others;	    /* other winning arms, "; " separated, or NULL */
 	char *not_knobs;    /* the workload parameters of the arm ("bs=4k"),
 			       which no file sets, or NULL */
-	const char *origin; /* EXP_ORIGIN_* (report/expjson.h), static */
+	const char *origin; /* EXP_ORIGIN_* (model/experiment_doc.h), static */
 	char *base_label;   /* the baseline arm's label */
 	char **base_assign; /* "KNOB=VALUE" of the baseline arm's knob
 			       factors, what the winner was measured from */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export.h"
-#include "../report/expjson.h"
+#include "../model/experiment_doc.h"
 #include "../experiment/regression.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"

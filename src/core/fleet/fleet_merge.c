@@ -16,7 +16,7 @@
 #include "../experiment/analyze_doc.h"
 #include "../experiment/experiment.h"
 #include "../model/model_json.h"
-#include "../report/expjson.h"
+#include "../model/experiment_doc.h"
 #include "../report/log_text.h"
 #include "../stats/analysis.h"
 #include "../../util/error.h"

@@ -133,4 +133,13 @@ void env_doc_free(struct env_doc *e);
 int env_doc_members_diff(const struct env_doc *a, const struct env_doc *b,
 			 const char *const *ignore, struct strbuf *out);
 
+/*
+ * The same as their JSON (model_json_diff.c): every member, those
+ * decode kept as unknown too; a part one side lacks is one line, its
+ * JSON against null ("stack: '{...}' vs 'null'"); a's members first,
+ * then those only b has. What `iotrial diff` shows.
+ */
+int env_doc_json_diff(const struct env_doc *a, const struct env_doc *b,
+		      const char *const *ignore, struct strbuf *out);
+
 #endif

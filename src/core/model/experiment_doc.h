@@ -302,6 +302,19 @@ struct exp_advice {
 	struct model_kept *keep;
 };
 
+/*
+ * Where an experiment came from, its "origin" (kept in a column of the
+ * store too, which is what a loaded document's member says): measured
+ * here, imported from a file, or merged from a fleet's hosts. What did
+ * not come from here is not trusted to choose what `apply` and `export`
+ * write as root. A missing origin is local (an experiment stored before
+ * origins were kept); any other value reads as imported, the cautious
+ * answer (report/report_doc.h: report_origin()).
+ */
+#define EXP_ORIGIN_LOCAL    "local"
+#define EXP_ORIGIN_IMPORTED "imported"
+#define EXP_ORIGIN_FLEET    "fleet"
+
 /* The experiment object. */
 struct experiment_doc {
 	char *schema;  /* "iotrial/1" */
@@ -377,7 +390,7 @@ struct experiment_doc {
 	struct bisect_doc *bisect; /* kind "bisect": its answer */
 	bool strict;		   /* --strict refused suspect verdicts */
 	uint8_t has_strict;
-	char *origin; /* "local", "imported", "fleet"; NULL: local */
+	char *origin; /* EXP_ORIGIN_*; NULL: local */
 	struct model_kept *keep;
 };
 
@@ -415,5 +428,12 @@ void model_params_free(struct model_param *p, size_t nr);
  * an environment (NULL for NULL). */
 struct model_param *model_params_dup(const struct model_param *src, size_t nr);
 struct env_doc *env_doc_dup(const struct env_doc *src);
+
+/* Two experiments' parameters (na and nb of them) compared as their
+ * "params" objects, as env_doc_json_diff() does (model_json_diff.c):
+ * one line per difference appended to out; returns how many. */
+int model_params_json_diff(const struct model_param *a, size_t na,
+			   const struct model_param *b, size_t nb,
+			   const char *const *ignore, struct strbuf *out);
 
 #endif

@@ -3,8 +3,7 @@
  * from uname(2), /proc and sysfs; a fact that cannot be read is left out
  * rather than failing the run, because a result without a CPU model is
  * still a result. The comparison walks the env's table
- * (model/model_diff.c), and two trees with model_tree_diff() while
- * experiment/diff.c prints their lines.
+ * (model/model_diff.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +14,6 @@
 #include <sys/utsname.h>
 #include "env.h"
 #include "meminfo.h"
-#include "../model/model_tree.h"
 #include "../../util/xalloc.h"
 #include "../../version.h"
 #include "../../util/banned.h"
@@ -280,17 +278,6 @@ void env_to_doc(const struct env *e, struct env_doc *o)
 		o->stack = stack_doc(&e->stack);
 }
 
-struct json_object *env_to_json_object(const struct env *e)
-{
-	struct env_doc doc;
-	struct json_object *o;
-
-	env_to_doc(e, &doc);
-	o = env_doc_to_tree(&doc);
-	env_doc_release(&doc);
-	return o;
-}
-
 /* ignore (NULL-terminated, NULL: none) and "boot_id": a reboot alone
  * does not make results incomparable. A new array the caller frees. */
 static const char **skip_list(const char *const *ignore)
@@ -305,16 +292,6 @@ static const char **skip_list(const char *const *ignore)
 		memcpy(skip, ignore, n * sizeof(*skip));
 	skip[n] = "boot_id";
 	return skip;
-}
-
-int env_json_diff(struct json_object *a, struct json_object *b,
-		  const char *const *ignore, struct strbuf *out)
-{
-	const char **skip = skip_list(ignore);
-	int ret = model_tree_diff(a, b, skip, out);
-
-	free(skip);
-	return ret;
 }
 
 int env_doc_diff(const struct env_doc *a, const struct env_doc *b,

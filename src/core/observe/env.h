@@ -15,8 +15,6 @@
 #include "../targets/target.h"
 #include "../../util/strbuf.h"
 
-struct json_object;
-
 /* One vm.* sysctl value. */
 struct env_sysctl {
 	const char *name; /* "dirty_ratio": static, under vm. */
@@ -60,10 +58,6 @@ void env_release(struct env *e);
  * env_doc_release() it). */
 void env_to_doc(const struct env *e, struct env_doc *out);
 
-/* The same as a json-c tree (model/model_tree.h), for the callers that
- * still hold trees; the caller owns it. */
-struct json_object *env_to_json_object(const struct env *e);
-
 /*
  * Compare two environments (a or b may be NULL: none recorded). Members
  * named in ignore (a NULL-terminated list, matched at any depth; NULL
@@ -75,10 +69,5 @@ struct json_object *env_to_json_object(const struct env *e);
  */
 int env_doc_diff(const struct env_doc *a, const struct env_doc *b,
 		 const char *const *ignore, struct strbuf *out);
-
-/* The same on two json-c trees, any members (experiment/diff.c's env
- * and params lines: a part one side lacks is one line). */
-int env_json_diff(struct json_object *a, struct json_object *b,
-		  const char *const *ignore, struct strbuf *out);
 
 #endif

@@ -4,8 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <json-c/json.h>
-#include "expjson.h"
+#include "../model/experiment_doc.h"
 #include "log_text.h"
 #include "report.h"
 #include "../model/model_json.h"

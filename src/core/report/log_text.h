@@ -25,7 +25,7 @@ struct exp_summary {
 	char *host;	    /* hostname, "" when not known */
 	char *kernel;	    /* kernel release, "" when not known */
 	char *verdicts;	    /* "2 arms: scheduler=mq-deadline faster 1.08x" */
-	const char *origin; /* EXP_ORIGIN_* (expjson.h), static */
+	const char *origin; /* EXP_ORIGIN_* (model/experiment_doc.h), static */
 	char *json;	    /* NULL, or the experiment object when its verdicts
 			       text predates suspect verdicts: rendered again */
 };

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_doc.h"
-#include "expjson.h"
+#include "../model/experiment_doc.h"
 #include "../../util/banned.h"
 
 const struct run_doc *report_single_run(const struct experiment_doc *doc)

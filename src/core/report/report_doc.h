@@ -50,7 +50,7 @@ const struct exp_verdict *report_verdict(const struct experiment_doc *doc,
 const char *report_arm_label(const struct experiment_doc *doc, int64_t arm);
 
 /* doc's origin: "local" (also when missing), "fleet", or "imported" for
- * anything else (expjson.h's EXP_ORIGIN_*). */
+ * anything else (model/experiment_doc.h: EXP_ORIGIN_*). */
 const char *report_origin(const struct experiment_doc *doc);
 
 /* Is the metric better higher (the default when not said)? */

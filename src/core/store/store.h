@@ -12,16 +12,16 @@
  *
  * The whole experiment (model/experiment_doc.h) is kept as JSON text; a few
  * of its members are copied into indexed columns for listing and lookup,
- * and each run gets a row of its own. The "origin" column (expjson.h's
- * EXP_ORIGIN_*) was added after schema 1 was first written: opening a
- * store without it adds it, every experiment it held counting as local,
- * and the schema version stays 1, so an older iotrial still reads it.
+ * and each run gets a row of its own. The "origin" column (one of
+ * model/experiment_doc.h's EXP_ORIGIN_*) was added after schema 1 was
+ * first written: opening a store without it adds it, every experiment
+ * it held counting as local, and the schema version stays 1, so an
+ * older iotrial still reads it.
  */
 #ifndef IOTRIAL_STORE_H
 #define IOTRIAL_STORE_H
 
 #include <stddef.h>
-#include <json-c/json.h>
 #include "../model/experiment_doc.h"
 #include "../report/log_text.h"
 #include "../../util/strbuf.h"
@@ -106,20 +106,6 @@ int store_save_doc_at(const char *db, struct experiment_doc *exp,
 		      char out_id[STORE_ID_LEN + 1], struct strbuf *err);
 
 /*
- * The same for an experiment held as a json-c tree (experiment.h's
- * object, with "arms" and "runs"; -EINVAL when it is not one): it is
- * decoded and saved as a document, and the members the save set (id,
- * created, origin) are put in the tree. For callers that still hold
- * trees; they go with them.
- */
-int store_save_experiment(struct store *s, struct json_object *exp,
-			  const struct log_columns *cols,
-			  char out_id[STORE_ID_LEN + 1], struct strbuf *err);
-int store_save(const char *db, struct json_object *exp,
-	       const struct log_columns *cols, char out_id[STORE_ID_LEN + 1],
-	       struct strbuf *err);
-
-/*
  * Load the experiment whose id is id or starts with it into out
  * (initialised here; release it, also after an error), decoded from the
  * stored text with every string made printable (util/text.h), whoever
@@ -131,13 +117,6 @@ int store_save(const char *db, struct json_object *exp,
  */
 int store_load_doc(struct store *s, const char *id, struct experiment_doc *out,
 		   struct strbuf *err);
-
-/*
- * store_load_doc() as a json-c tree: *out_exp is a new object the
- * caller owns (json_object_put). For callers that still hold trees.
- */
-int store_load_experiment(struct store *s, const char *id,
-			  struct json_object **out_exp, struct strbuf *err);
 
 /*
  * The newest limit experiments (0: all), newest first, as `iotrial log`

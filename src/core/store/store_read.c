@@ -17,8 +17,8 @@
 #include <sqlite3.h>
 #include "store.h"
 #include "store-int.h"
-#include "../model/model_tree.h"
-#include "../report/expjson.h"
+#include "../model/model_json.h"
+#include "../model/experiment_doc.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
 #include "../../util/xalloc.h"
@@ -218,17 +218,6 @@ int store_load_doc(struct store *s, const char *id, struct experiment_doc *out,
 	else if (rc != SQLITE_ROW)
 		ret = store_db_fail(s, rc, "read the store", err);
 	sqlite3_finalize(st);
-	return ret;
-}
-
-int store_load_experiment(struct store *s, const char *id,
-			  struct json_object **out_exp, struct strbuf *err)
-{
-	struct experiment_doc doc;
-	int ret = store_load_doc(s, id, &doc, err);
-
-	*out_exp = ret ? NULL : experiment_doc_to_tree(&doc);
-	experiment_doc_release(&doc);
 	return ret;
 }
 

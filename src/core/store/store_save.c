@@ -1,7 +1,7 @@
 /*
  * Saving an experiment in the results store (store.h): its id, one row
  * for the experiment with the columns `log` lists (its text as the
- * caller rendered it: log_columns_of()), one row per run, all
+ * caller rendered it: log_columns_of_doc()), one row per run, all
  * in one transaction, so that a killed process leaves the store as it
  * was or with the whole experiment. Opening and the schema are store.c's.
  */
@@ -17,7 +17,7 @@
 #include <sqlite3.h>
 #include "store.h"
 #include "store-int.h"
-#include "../model/model_tree.h"
+#include "../model/model_json.h"
 #include "../report/report_doc.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -288,59 +288,6 @@ int store_save_doc_at(const char *db, struct experiment_doc *exp,
 
 	if (!ret)
 		ret = store_save_doc(&s, exp, cols, out_id, err);
-	store_close(&s);
-	if (ret)
-		out_id[0] = '\0';
-	return ret;
-}
-
-/*
- * The tree's way in, until its callers hold documents: exp decoded,
- * saved, and what the save set on it (id, created, origin) put into
- * the tree as its members (a new one last).
- */
-int store_save_experiment(struct store *s, struct json_object *exp,
-			  const struct log_columns *cols,
-			  char out_id[STORE_ID_LEN + 1], struct strbuf *err)
-{
-	struct json_object *arms = NULL, *runs = NULL;
-	struct experiment_doc doc;
-	int ret;
-
-	if (!s || !s->db)
-		return err_set(err, -EINVAL, "the results store is not open");
-	if (!json_object_is_type(exp, json_type_object) ||
-	    !json_object_object_get_ex(exp, "arms", &arms) ||
-	    !json_object_is_type(arms, json_type_array) ||
-	    !json_object_object_get_ex(exp, "runs", &runs) ||
-	    !json_object_is_type(runs, json_type_array))
-		return err_set(err, -EINVAL,
-			       "not an iotrial experiment object (it needs "
-			       "'arms' and 'runs' arrays)");
-	ret = experiment_doc_from_tree(exp, &doc, 0, err);
-	if (!ret)
-		ret = store_save_doc(s, &doc, cols, out_id, err);
-	if (!ret) {
-		json_object_object_add(exp, "id",
-				       json_object_new_string(doc.id));
-		json_object_object_add(exp, "created",
-				       json_object_new_string(doc.created));
-		json_object_object_add(exp, "origin",
-				       json_object_new_string(doc.origin));
-	}
-	experiment_doc_release(&doc);
-	return ret;
-}
-
-int store_save(const char *db, struct json_object *exp,
-	       const struct log_columns *cols, char out_id[STORE_ID_LEN + 1],
-	       struct strbuf *err)
-{
-	struct store s;
-	int ret = store_open(&s, db, err);
-
-	if (!ret)
-		ret = store_save_experiment(&s, exp, cols, out_id, err);
 	store_close(&s);
 	if (ret)
 		out_id[0] = '\0';
