@@ -27,3 +27,10 @@ loud=$(grep -nE '(^|[^_a-z])(printf|fprintf|puts|fputs|exit|abort|error|warning|
 	$(find src/core -name '*.c') | grep -vE 'snprintf|/\*|^[^:]+:[0-9]+:[[:space:]]*\*')
 [ -n "$loud" ] && sed 's/^/# prints or exits: /' <<<"$loud"
 check "core/ neither prints nor exits" test -z "$loud"
+
+# One codec (core/model/model_json.h): JSON is json-c's only under
+# src/core/model/; everything else holds typed documents
+json=$(grep -rnE 'json_object_|json_tokener|<json-c/' src --include='*.c' \
+	--include='*.h' | grep -v '^src/core/model/')
+[ -n "$json" ] && sed 's/^/# json-c outside the model: /' <<<"$json"
+check "json-c is used only under src/core/model/" test -z "$json"

@@ -31,7 +31,7 @@
 #include "core/experiment/import.h"
 #include "core/fleet/fleet.h"
 #include "core/model/model_json.h"
-#include "core/report/fleet_text.h"
+#include "core/report/page.h"
 #include "fleet_vectors.h"
 #include "util/banned.h"
 
@@ -49,6 +49,18 @@ static int doc_of_tree(struct json_object *e, struct experiment_doc *doc,
 	    e, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 
 	return experiment_doc_decode(text, strlen(text), doc, 0, err);
+}
+
+/* The fleet section of the page of tree e, as show prints it. */
+static void fleet_text(struct json_object *e, struct strbuf *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct experiment_doc doc;
+
+	assert_int_equal(doc_of_tree(e, &doc, &err), 0);
+	report_page(&doc, &emit_text_ops, REPORT_SEC(fleet), out, &err);
+	experiment_doc_release(&doc);
+	strbuf_release(&err);
 }
 
 /* Document doc as the tree of the text it encodes to (the caller puts
@@ -324,7 +336,7 @@ static void test_vectors(void **state)
 			assert_true(json_object_get_boolean(
 			    get(ho, "consistent", NULL)));
 		}
-		report_fleet_text(exp, &text);
+		fleet_text(exp, &text);
 		assert_non_null(strstr(text.buf, "fleet: "));
 		if (fc->nr_ok < fc->nr_hosts)
 			assert_non_null(strstr(text.buf, "failed at 'compare': "
@@ -410,7 +422,7 @@ static void test_forged_host(void **state)
 	ho = json_object_array_get_idx(get(exp, "fleet", "hosts"), 7);
 	assert_string_equal(str(ho, "status"), "failed");
 	assert_non_null(strstr(str(ho, "error"), "no runs"));
-	report_fleet_text(exp, &text);
+	fleet_text(exp, &text);
 	assert_non_null(strstr(text.buf, "# h3 read_ahead_kb=1024: its file "
 					 "says faster, ratio 50.000, p 0, its "
 					 "runs give slower, ratio 0.900"));
@@ -789,7 +801,7 @@ static void test_revert_not_done(void **state)
 	assert_non_null(warning_with(
 	    exp, "host 'b': iotrial revert did not run there, so it may still "
 		 "hold a changed setting"));
-	report_fleet_text(exp, &text);
+	fleet_text(exp, &text);
 	assert_non_null(strstr(text.buf, "(!) iotrial revert did not run "
 					 "there: the host may still hold"));
 	json_object_put(exp);

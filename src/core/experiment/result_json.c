@@ -11,7 +11,7 @@
 #include "result_json.h"
 #include "result_json_fid.h"
 #include "metrics.h"
-#include "../model/model_tree.h"
+#include "../model/model_json.h"
 #include "../observe/truth.h"
 #include "../../util/xalloc.h"
 #include "../../version.h"

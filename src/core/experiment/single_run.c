@@ -8,6 +8,7 @@
  * print the same run.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include "experiment.h"

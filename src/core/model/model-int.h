@@ -297,15 +297,6 @@ void model_copy_obj(const struct model_desc *d, void *dst, const void *src);
  * for an array of objects), or NULL. */
 const struct model_desc *model_sub_desc(const struct model_desc *d,
 					const char *key);
-/*
- * The bridge's write of an experiment's array member key (model_tree.h)
- * into the tree exp: the nr rows at base as the model encodes them when
- * has is MODEL_SET, null when MODEL_NULL (in place when exp has the
- * member, else last), the member removed when MODEL_ABSENT.
- */
-void exp_rows_into_tree(struct json_object *exp, const char *key, uint8_t has,
-			const void *base, size_t nr);
-
 /* s, cut to fit size and made printable (util/text.h), in buf: a
  * document's string in a message. */
 const char *model_printable(const char *s, char *buf, size_t size);

@@ -12,7 +12,6 @@
 #include "import_doc.h"
 #include "model-int.h"
 #include "model_json.h"
-#include "model_tree.h"
 #include "../../version.h"
 #include "../../util/error.h"
 #include "../../util/text.h"
@@ -224,9 +223,4 @@ void fio_doc_encode(const struct fio_doc *fio, unsigned flags,
 		    struct strbuf *out)
 {
 	model_encode_obj(&fio_desc, fio, flags, out);
-}
-
-struct json_object *fio_doc_to_tree(const struct fio_doc *fio)
-{
-	return model_encode_tree(&fio_desc, fio);
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "model-int.h"
-#include "model_tree.h"
+#include "model_json.h"
 #include "../../util/error.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "model-int.h"
-#include "model_tree.h"
+#include "model_json.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -93,10 +93,4 @@ void experiment_doc_order(struct experiment_doc *doc, const char *const *keys,
 				k->order[k->nr_order++] = ri;
 				break;
 			}
-}
-
-/* The bridge's json_object_put(), so that its holders call none. */
-void model_tree_free(struct json_object *tree)
-{
-	json_object_put(tree);
 }

@@ -3,14 +3,13 @@
  * HOST.error, HOST.revert), in the order fleet/fleet_plan.c's playbook
  * writes their members, and their entry points; the member order of a
  * producer whose published order is its own (a fleet merge's
- * experiment); the bridge's params and free for the merge.
+ * experiment); copies of the marks a merge carries over.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model-int.h"
 #include "model_json.h"
-#include "model_tree.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
 
@@ -164,24 +163,6 @@ bool exp_run_lacks(const struct exp_run *run, const char *key)
 int env_doc_order_last(struct env_doc *env, const char *key)
 {
 	return order_last(&model_env_desc, env, key);
-}
-
-struct json_object *model_params_to_tree(const struct model_param *params,
-					 size_t nr)
-{
-	struct experiment_doc doc;
-	struct json_object *tree, *p = NULL;
-
-	/* borrowed: the document holds params only while it is encoded */
-	experiment_doc_init(&doc);
-	doc.params = (struct model_param *)params;
-	doc.nr_params = nr;
-	doc.has_params = MODEL_SET;
-	tree = experiment_doc_to_tree(&doc);
-	if (json_object_object_get_ex(tree, "params", &p))
-		json_object_get(p);
-	json_object_put(tree);
-	return p;
 }
 
 void exp_suspects_copy(const struct exp_suspect *src, size_t nr,

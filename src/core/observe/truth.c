@@ -15,7 +15,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <json-c/json.h>
 #include "truth.h"
 #include "meminfo.h"
 #include "../../util/error.h"

@@ -4,7 +4,6 @@
  * depth, with the queue values admins tune on a line of its own.
  */
 #include <string.h>
-#include <json-c/json.h>
 #include "env_text.h"
 #include "report.h"
 #include "../../version.h"

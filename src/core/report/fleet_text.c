@@ -1,8 +1,21 @@
 /*
- * The fleet section of a merged experiment (fleet_text.h): one row per
+ * The fleet section of a merged experiment (sections.h): one row per
  * host, failed hosts included with their reason, so that nobody reads a
  * fleet verdict without seeing which hosts it stands on and which it
- * does not; then per arm whether the hosts agree.
+ * does not; then per arm whether the hosts agree:
+ *
+ *   fleet: 4 hosts, 3 merged, 1 failed
+ *   host  kernel          read_ahead_kb=1024
+ *   h1    6.1.0-18-amd64  1.120 faster
+ *   h2    6.1.0-18-amd64  0.910 slower
+ *   h3    6.5.0-1 (!)     1.040 inconclusive
+ *   h4    failed at 'iotrial version': the host runs 'iotrial 0.0.9' ...
+ *   (!): differs from most hosts (kernel, devices or schedulers)
+ *
+ *   hosts on read_ahead_kb=1024: mixed: 1 faster, 1 slower, 1 inconclusive
+ *   (ratios 0.910 to 1.120)
+ *
+ * Nothing for an experiment without a fleet part.
  */
 #include <math.h>
 #include <stdbool.h>

@@ -4,11 +4,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "../model/experiment_doc.h"
 #include "log_text.h"
 #include "report.h"
 #include "../model/model_json.h"
-#include "../model/model_tree.h"
 #include "../../version.h"
 #include "../../util/text.h"
 #include "../../util/xalloc.h"
@@ -37,22 +35,6 @@ void log_columns_of_doc(const struct experiment_doc *exp, struct log_columns *c)
 	strbuf_init(&c->verdicts, 0);
 	report_doc_arm_labels(exp, &c->arms);
 	report_doc_verdict_summary(exp, &c->verdicts);
-}
-
-void log_columns_of(struct json_object *exp, struct log_columns *c)
-{
-	struct experiment_doc doc;
-	struct strbuf err = STRBUF_INIT;
-
-	/* what is not an experiment has no arms and no verdicts */
-	if (!experiment_doc_from_tree(exp, &doc, 0, &err)) {
-		log_columns_of_doc(&doc, c);
-	} else {
-		strbuf_init(&c->arms, 0);
-		strbuf_init(&c->verdicts, 0);
-	}
-	experiment_doc_release(&doc);
-	strbuf_release(&err);
 }
 
 void log_columns_release(struct log_columns *c)

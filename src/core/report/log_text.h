@@ -3,14 +3,13 @@
  * first, from the columns the results store keeps beside each
  * experiment object (store_list() fills them). The store renders no
  * text: the arm and verdict columns are rendered here, by whoever saves
- * an experiment (log_columns_of()), and again when the list is printed
+ * an experiment (log_columns_of_doc()), and again when the list is printed
  * for an experiment stored before its verdicts could be suspect.
  */
 #ifndef IOTRIAL_LOG_TEXT_H
 #define IOTRIAL_LOG_TEXT_H
 
 #include <stddef.h>
-#include <json-c/json.h>
 #include "../model/experiment_doc.h"
 #include "../../util/strbuf.h"
 
@@ -43,9 +42,6 @@ struct log_columns {
  */
 void log_columns_of_doc(const struct experiment_doc *exp,
 			struct log_columns *c);
-/* The same of a json-c tree (none when it is no experiment), for
- * callers that still hold trees. */
-void log_columns_of(struct json_object *exp, struct log_columns *c);
 void log_columns_release(struct log_columns *c);
 
 /*

@@ -7,7 +7,6 @@
 #ifndef IOTRIAL_RUNS_TEXT_H
 #define IOTRIAL_RUNS_TEXT_H
 
-#include <json-c/json.h>
 #include "../../util/strbuf.h"
 
 struct experiment_doc; /* model/experiment_doc.h */

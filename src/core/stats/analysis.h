@@ -16,7 +16,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 /* effects.h's JSON, until stats/effects.c fills documents */
-#include <json-c/json.h>
 #include "adjust.h"
 #include "stats.h"
 #include "../../util/strbuf.h"
