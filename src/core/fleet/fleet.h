@@ -15,7 +15,7 @@
  * verdicts (fleet_check.c): the
  * baseline's run holds the host's baseline median and an arm's run that
  * median times the host's ratio, so the paired analysis of
- * experiment_analyze_json() works on exactly the per-host log ratios:
+ * experiment_analyze_built() works on exactly the per-host log ratios:
  * the Wilcoxon signed-rank test across hosts, the Hodges-Lehmann
  * estimate of the typical ratio with its signed-rank interval, Holm
  * across arms. Four hosts at least give a verdict, six can be
