@@ -285,6 +285,9 @@ int model_decode_text(const struct model_desc *d, void *out, const char *text,
 		      size_t len, unsigned flags, struct strbuf *err);
 void model_encode_obj(const struct model_desc *d, const void *obj,
 		      unsigned flags, struct strbuf *out);
+/* JSON text kept as it came (MK_RAW: a fio report), printed as encode
+ * prints with flags. */
+void model_encode_raw(const char *json, unsigned flags, struct strbuf *out);
 int model_decode_tree(const struct model_desc *d, void *out,
 		      struct json_object *tree, unsigned flags,
 		      struct strbuf *err);

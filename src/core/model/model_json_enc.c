@@ -311,16 +311,7 @@ void model_encode_obj(const struct model_desc *d, const void *obj,
 	print_tree(encode_obj(d, obj), flags, out);
 }
 
-bool exp_run_encode_run(const struct exp_run *r, unsigned flags,
-			struct strbuf *out)
+void model_encode_raw(const char *json, unsigned flags, struct strbuf *out)
 {
-	if (r->run) {
-		run_doc_encode(r->run, flags, out);
-		return true;
-	}
-	if (!r->run_fio)
-		return false;
-	/* a fio report as the entry's "run" prints it */
-	print_tree(text_json(r->run_fio), flags, out);
-	return true;
+	print_tree(text_json(json), flags, out);
 }

@@ -375,6 +375,20 @@ void experiment_doc_copy(struct experiment_doc *dst,
 	model_copy_obj(&model_experiment_desc, dst, src);
 }
 
+bool exp_run_encode_run(const struct exp_run *r, unsigned flags,
+			struct strbuf *out)
+{
+	if (r->run) {
+		model_encode_obj(&model_run_desc, r->run, flags, out);
+		return true;
+	}
+	if (!r->run_fio)
+		return false;
+	/* a fio report as the entry's "run" prints it */
+	model_encode_raw(r->run_fio, flags, out);
+	return true;
+}
+
 int experiment_doc_printable(struct experiment_doc *doc, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
