@@ -612,13 +612,10 @@ static void test_save_by_path(void **state)
 	struct experiment_doc *e = make_exp("0123abcd", "randread", 2, 4), back;
 	char id[STORE_ID_LEN + 1] = "x";
 	struct strbuf p = STRBUF_INIT;
-	struct log_columns cols;
 	struct store s;
 	FILE *fp;
 
-	log_columns_of_doc(e, &cols);
-	assert_int_equal(store_save_doc_at(f->db.buf, e, &cols, id, &f->err),
-			 0);
+	assert_int_equal(store_save_doc_at(f->db.buf, e, id, &f->err), 0);
 	assert_string_equal(id, "0123abcd");
 	assert_int_equal(store_open(&s, f->db.buf, &f->err), 0);
 	assert_int_equal(store_load_doc(&s, id, &back, &f->err), 0);
@@ -630,10 +627,8 @@ static void test_save_by_path(void **state)
 	assert_non_null(fp);
 	fputs("not a database, and never to become one\n", fp);
 	fclose(fp);
-	assert_int_equal(store_save_doc_at(p.buf, e, &cols, id, &f->err),
-			 -EINVAL);
+	assert_int_equal(store_save_doc_at(p.buf, e, id, &f->err), -EINVAL);
 	assert_string_equal(id, "");
-	log_columns_release(&cols);
 	experiment_doc_free(e);
 	strbuf_release(&p);
 }

@@ -438,7 +438,6 @@ int import_save(const char *db, struct experiment_doc *exp,
 		struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
-	struct log_columns cols;
 	int ret;
 
 	ret = import_analyze(exp, &why);
@@ -448,9 +447,7 @@ int import_save(const char *db, struct experiment_doc *exp,
 			why.buf);
 		goto out;
 	}
-	log_columns_of_doc(exp, &cols);
-	ret = store_save_doc_at(db, exp, &cols, out_id, err);
-	log_columns_release(&cols);
+	ret = store_save_doc_at(db, exp, out_id, err);
 out:
 	strbuf_release(&why);
 	return ret;

@@ -641,21 +641,6 @@ void trial_pick_time(struct trial *tr, const char *db, double def_s,
 	strbuf_release(&e);
 }
 
-/* Save doc in the store db under a new id (out_id), with its text for
- * `log`; doc gets the id, and the creation time and origin the store
- * gave it. */
-static int trial_save_doc(const char *db, struct experiment_doc *doc,
-			  char out_id[STORE_ID_LEN + 1], struct strbuf *err)
-{
-	struct log_columns cols;
-	int ret;
-
-	log_columns_of_doc(doc, &cols);
-	ret = store_save_doc_at(db, doc, &cols, out_id, err);
-	log_columns_release(&cols);
-	return ret;
-}
-
 int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 {
 	int ret;
@@ -664,7 +649,7 @@ int trial_store(struct trial *tr, const char *db, struct strbuf *err)
 	if (tr->kind == TRIAL_ONE_RUN && !trial_run_doc(tr))
 		return err_set(err, -EINVAL, "there is no run to store");
 	/* a single run's object was sealed by trial_run(): stored as is */
-	ret = trial_save_doc(db, tr->e.doc, tr->id, err);
+	ret = store_save_doc_at(db, tr->e.doc, tr->id, err);
 	if (!ret && tr->kind == TRIAL_EXPERIMENT)
 		trial_store_noise(tr, db);
 	return ret;

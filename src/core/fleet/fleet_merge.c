@@ -733,15 +733,11 @@ int fleet_merge_keep(struct fleet_hosts *h, const char *db, bool db_skip,
 		     struct experiment_doc *out, bool *out_partial,
 		     char out_id[STORE_ID_LEN + 1], struct strbuf *err)
 {
-	struct log_columns cols;
 	int ret = fleet_merge(h, out, out_partial, err);
 
 	out_id[0] = '\0';
 	if (ret || db_skip)
 		return ret;
 	/* the store gives it its id */
-	log_columns_of_doc(out, &cols);
-	ret = store_save_doc_at(db, out, &cols, out_id, err);
-	log_columns_release(&cols);
-	return ret;
+	return store_save_doc_at(db, out, out_id, err);
 }

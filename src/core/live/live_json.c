@@ -523,13 +523,7 @@ out:
 int live_store(struct live *lv, const char *db, char *out_id,
 	       struct strbuf *err)
 {
-	struct log_columns cols;
-	int ret;
-
 	if (!lv->doc)
 		return err_set(err, -EINVAL, "there is nothing to store");
-	log_columns_of_doc(lv->doc, &cols);
-	ret = store_save_doc_at(db, lv->doc, &cols, out_id, err);
-	log_columns_release(&cols);
-	return ret;
+	return store_save_doc_at(db, lv->doc, out_id, err);
 }

@@ -81,7 +81,7 @@ void store_close(struct store *s);
 
 /*
  * Save experiment exp in one transaction, with cols (log_columns_of_doc()
- * of exp) as the text `log` lists: the store renders none. Its id is
+ * of exp, or a test's own) as the text `log` lists. Its id is
  * kept when it is STORE_ID_LEN lowercase hex digits and not taken yet;
  * otherwise a new random id is assigned. exp's id (and created when
  * missing or empty) are set to what was stored, and its origin to one
@@ -97,12 +97,12 @@ int store_save_doc(struct store *s, struct experiment_doc *exp,
 
 /*
  * store_save_doc() in the store at db (NULL: store_default_path()),
- * opened (and made when missing) for it and closed after: how the
- * commands that measure or bring in an experiment keep it. Returns 0
- * with out_id set, or -errno with err set (out_id then "").
+ * opened (and made when missing) for it and closed after, with exp's
+ * own log columns (log_columns_of_doc()): how the commands that measure
+ * or bring in an experiment keep it. Returns 0 with out_id set, or
+ * -errno with err set (out_id then "").
  */
 int store_save_doc_at(const char *db, struct experiment_doc *exp,
-		      const struct log_columns *cols,
 		      char out_id[STORE_ID_LEN + 1], struct strbuf *err);
 
 /*

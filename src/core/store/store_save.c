@@ -1,7 +1,7 @@
 /*
  * Saving an experiment in the results store (store.h): its id, one row
- * for the experiment with the columns `log` lists (its text as the
- * caller rendered it: log_columns_of_doc()), one row per run, all
+ * for the experiment with the columns `log` lists (its text as
+ * log_columns_of_doc() renders it), one row per run, all
  * in one transaction, so that a killed process leaves the store as it
  * was or with the whole experiment. Opening and the schema are store.c's.
  */
@@ -18,6 +18,7 @@
 #include "store.h"
 #include "store-int.h"
 #include "../model/model_json.h"
+#include "../report/log_text.h"
 #include "../report/report_doc.h"
 #include "../../util/error.h"
 #include "../../util/rng.h"
@@ -280,14 +281,16 @@ fail:
 }
 
 int store_save_doc_at(const char *db, struct experiment_doc *exp,
-		      const struct log_columns *cols,
 		      char out_id[STORE_ID_LEN + 1], struct strbuf *err)
 {
+	struct log_columns cols;
 	struct store s;
 	int ret = store_open(&s, db, err);
 
+	log_columns_of_doc(exp, &cols);
 	if (!ret)
-		ret = store_save_doc(&s, exp, cols, out_id, err);
+		ret = store_save_doc(&s, exp, &cols, out_id, err);
+	log_columns_release(&cols);
 	store_close(&s);
 	if (ret)
 		out_id[0] = '\0';
