@@ -49,35 +49,46 @@ void exp_arm_drift_free(struct exp_arm_drift *d)
 	free_by(part_desc(arm_desc(), offsetof(struct exp_arm, drift)), d);
 }
 
-void exp_verdicts_free(struct exp_verdict *v, size_t nr)
+/* Release the nr elements of array base by their table d (NULL:
+ * none), then free the array. */
+static void free_array_by(const struct model_desc *d, void *base, size_t nr)
 {
-	const struct model_desc *d = part_desc(
-	    &model_experiment_desc, offsetof(struct experiment_doc, verdicts));
 	size_t i;
 
-	for (i = 0; v && d && i < nr; i++)
-		model_release_obj(d, &v[i]);
-	free(v);
+	for (i = 0; base && d && i < nr; i++)
+		model_release_obj(d, (char *)base + i * d->size);
+	free(base);
+}
+
+/* A new deep copy of src by its table d; NULL for NULL. */
+static void *dup_by(const struct model_desc *d, const void *src)
+{
+	void *obj;
+
+	if (!src)
+		return NULL;
+	obj = xcalloc(1, d->size);
+	model_copy_obj(d, obj, src);
+	return obj;
+}
+
+void exp_verdicts_free(struct exp_verdict *v, size_t nr)
+{
+	free_array_by(part_desc(&model_experiment_desc,
+				offsetof(struct experiment_doc, verdicts)),
+		      v, nr);
 }
 
 void exp_factors_free(struct exp_factor *f, size_t nr)
 {
-	const struct model_desc *d = part_desc(
-	    &model_experiment_desc, offsetof(struct experiment_doc, factors));
-	size_t i;
-
-	for (i = 0; f && d && i < nr; i++)
-		model_release_obj(d, &f[i]);
-	free(f);
+	free_array_by(part_desc(&model_experiment_desc,
+				offsetof(struct experiment_doc, factors)),
+		      f, nr);
 }
 
 void model_params_free(struct model_param *p, size_t nr)
 {
-	size_t i;
-
-	for (i = 0; p && i < nr; i++)
-		model_release_obj(&model_param_desc, &p[i]);
-	free(p);
+	free_array_by(&model_param_desc, p, nr);
 }
 
 struct model_param *model_params_dup(const struct model_param *src, size_t nr)
@@ -92,33 +103,15 @@ struct model_param *model_params_dup(const struct model_param *src, size_t nr)
 
 struct env_doc *env_doc_dup(const struct env_doc *src)
 {
-	struct env_doc *e;
-
-	if (!src)
-		return NULL;
-	e = xcalloc(1, sizeof(*e));
-	model_copy_obj(&model_env_desc, e, src);
-	return e;
+	return dup_by(&model_env_desc, src);
 }
 
 struct tune_doc *tune_doc_dup(const struct tune_doc *src)
 {
-	struct tune_doc *t;
-
-	if (!src)
-		return NULL;
-	t = xcalloc(1, sizeof(*t));
-	model_copy_obj(&model_tune_desc, t, src);
-	return t;
+	return dup_by(&model_tune_desc, src);
 }
 
 struct bisect_doc *bisect_doc_dup(const struct bisect_doc *src)
 {
-	struct bisect_doc *b;
-
-	if (!src)
-		return NULL;
-	b = xcalloc(1, sizeof(*b));
-	model_copy_obj(&model_bisect_desc, b, src);
-	return b;
+	return dup_by(&model_bisect_desc, src);
 }
