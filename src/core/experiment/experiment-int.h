@@ -61,9 +61,6 @@ double exp_run_s_estimate(const struct exp_loop *l);
 void exp_record(struct exp_loop *l, unsigned arm, int block, double metric,
 		struct run_doc *run, int place);
 
-/* Add the warning text to the experiment's; its index. */
-size_t exp_warn(struct exp_loop *l, const char *text);
-
 /* The knob settings of arm a (nr factors) as knob_setting pairs in
  * out (room for nr); their count. */
 unsigned exp_knob_settings(const struct experiment_arm *a, unsigned nr,

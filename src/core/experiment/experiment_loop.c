@@ -261,7 +261,7 @@ static void final_warnings(struct exp_loop *l)
 
 		if (aw->warned) {
 			arm_warn_line(aw, l->e->arms[i].label, &sb);
-			exp_warn(l, sb.buf);
+			experiment_doc_add_warning(l->e->doc, sb.buf);
 		}
 		if (a->summary && a->summary->outliers > 0) {
 			strbuf_setf(&sb,
@@ -270,7 +270,7 @@ static void final_warnings(struct exp_loop *l)
 				    "in the analysis",
 				    l->e->arms[i].label,
 				    (int)a->summary->outliers);
-			exp_warn(l, sb.buf);
+			experiment_doc_add_warning(l->e->doc, sb.buf);
 		}
 		if (a->drift && a->drift->drifting) {
 			strbuf_setf(&sb,
@@ -279,7 +279,7 @@ static void final_warnings(struct exp_loop *l)
 				    "changed during the experiment",
 				    l->e->arms[i].label, a->drift->drift_rho,
 				    a->drift->drift_p);
-			exp_warn(l, sb.buf);
+			experiment_doc_add_warning(l->e->doc, sb.buf);
 		}
 	}
 	strbuf_release(&sb);
@@ -306,7 +306,7 @@ static void check_budget(struct exp_loop *l)
 				   &now);
 	if (!experiment_budget_short(&now, &bo, &msg))
 		goto out;
-	l->budget_warning = (int)exp_warn(l, msg.buf);
+	l->budget_warning = (int)experiment_doc_add_warning(l->e->doc, msg.buf);
 	if (l->h->warn)
 		l->h->warn(l->h->ctx, msg.buf);
 out:

@@ -65,17 +65,6 @@ static void covariates_doc(struct exp_run *run, const char *const *names,
 	run->has_covariates = MODEL_SET;
 }
 
-size_t exp_warn(struct exp_loop *l, const char *text)
-{
-	struct experiment_doc *d = l->e->doc;
-
-	d->warnings =
-	    xrealloc(d->warnings, (d->nr_warnings + 1) * sizeof(*d->warnings));
-	d->warnings[d->nr_warnings] = xstrdup(text);
-	d->has_warnings = MODEL_SET;
-	return d->nr_warnings++;
-}
-
 /* Count the kinds of the run's warnings in its arm's tallies. */
 static void tally_warnings(struct arm_warn *aw, const struct run_doc *run)
 {
@@ -144,8 +133,10 @@ void exp_drop_caches(struct exp_loop *l)
 	if (!l->c->drop_caches || !l->drop_ok || experiment_drop_caches() >= 0)
 		return;
 	l->drop_ok = 0;
-	exp_warn(l, "could not drop caches between runs; runs may start with "
-		    "a warm page cache");
+	experiment_doc_add_warning(
+	    l->e->doc,
+	    "could not drop caches between runs; runs may start with "
+	    "a warm page cache");
 }
 
 /*

@@ -206,15 +206,6 @@ static const char *agreement(size_t faster, size_t slower, size_t equiv,
 	return "unclear";
 }
 
-/* Append the warning w to exp's. */
-static void add_warning(struct experiment_doc *exp, const char *w)
-{
-	exp->warnings = xrealloc(exp->warnings, (exp->nr_warnings + 1) *
-						    sizeof(*exp->warnings));
-	exp->warnings[exp->nr_warnings++] = xstrdup(w);
-	exp->has_warnings = MODEL_SET;
-}
-
 /* Count one more host under name in v's "hosts", in the order the
  * names first came. */
 static void count_host(struct exp_verdict *v, const char *name)
@@ -287,7 +278,7 @@ static void add_heterogeneity(struct experiment_doc *exp,
 				    "faster, %zu slower (ratios %.3f to "
 				    "%.3f); the fleet has no single verdict",
 				    labels[k], f, s, lo, hi);
-			add_warning(exp, w.buf);
+			experiment_doc_add_warning(exp, w.buf);
 			strbuf_release(&w);
 		}
 	}
@@ -372,7 +363,7 @@ static void host_verdicts(const struct host_row *row, const char *const *labels,
 			    "are not what its runs give (%s); the fleet counts "
 			    "what its runs give",
 			    row->h->name, w.buf);
-		add_warning(exp, m.buf);
+		experiment_doc_add_warning(exp, m.buf);
 		strbuf_release(&m);
 	}
 	strbuf_release(&what);
@@ -403,7 +394,7 @@ static void add_revert(struct fleet_host_doc *o, const struct fleet_host *host,
 		    strcmp(host->revert, "not run") ? "failed" : "did not run",
 		    host->revert_error && !own ? ": " : "",
 		    host->revert_error && !own ? host->revert_error : "");
-	add_warning(exp, w.buf);
+	experiment_doc_add_warning(exp, w.buf);
 	strbuf_release(&w);
 }
 
@@ -468,7 +459,7 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 				    host->name, host->task ? " at '" : "",
 				    host->task ? host->task : "",
 				    host->task ? "'" : "", host->error);
-			add_warning(exp, w.buf);
+			experiment_doc_add_warning(exp, w.buf);
 		} else {
 			const struct host_row *row = &rows[r];
 			char **env[NR_ENV] = {&o->kernel, &o->devices,
@@ -500,7 +491,7 @@ static void fleet_member(struct fleet_hosts *h, const struct host_row *rows,
 					    "host '%s' differs from the "
 					    "fleet: %s",
 					    host->name, w.buf);
-				add_warning(exp, m.buf);
+				experiment_doc_add_warning(exp, m.buf);
 				strbuf_release(&m);
 			}
 			r++;

@@ -368,15 +368,6 @@ static const char *const exp_order[] = {
     "interactions", "scaling",
 };
 
-/* Append the string s to doc's warnings. */
-static void add_warning(struct experiment_doc *doc, const char *s)
-{
-	doc->warnings = xrealloc(doc->warnings, (doc->nr_warnings + 1) *
-						    sizeof(*doc->warnings));
-	doc->warnings[doc->nr_warnings++] = xstrdup(s);
-	doc->has_warnings = MODEL_SET;
-}
-
 /* The runs: analysed windows of complete blocks, as paired runs of
  * compare. */
 static void runs_doc(struct experiment_doc *doc, const struct live *lv,
@@ -472,7 +463,7 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 		window_doc(lv, &slots[i], i, &doc->windows[i]);
 	}
 	for (i = 0; i < nr_warnings; i++)
-		add_warning(doc, warnings[i]);
+		experiment_doc_add_warning(doc, warnings[i]);
 	doc->abort = abort;
 	for (i = 0; i < lv->e.nr_arms; i++)
 		labels[i] = lv->e.arms[i].label;
@@ -486,7 +477,7 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 	ret = sb_analyze(&r, w, nr, lv->e.nr_arms, labels, &ao, err);
 	if (ret) {
 		/* too little to analyse: keep the windows, say why */
-		add_warning(doc, err->buf);
+		experiment_doc_add_warning(doc, err->buf);
 		strbuf_reset(err);
 		ret = 0;
 		goto out;
@@ -502,7 +493,7 @@ int live_build_object(struct live *lv, const struct live_slot *slots, size_t nr,
 			    "needs a positive number (a longer --window counts "
 			    "more)",
 			    r.nonpositive);
-		add_warning(doc, w0.buf);
+		experiment_doc_add_warning(doc, w0.buf);
 		strbuf_release(&w0);
 	}
 	doc->switchback = switchback_doc(lv, &r);

@@ -424,6 +424,10 @@ void exp_verdicts_free(struct exp_verdict *v, size_t nr);
 void exp_factors_free(struct exp_factor *f, size_t nr);
 void model_params_free(struct model_param *p, size_t nr);
 
+/* Append a copy of text to doc's warnings (model_exp_parts.c); its
+ * index. */
+size_t experiment_doc_add_warning(struct experiment_doc *doc, const char *text);
+
 /* Deep copies (model_exp_parts.c): nr parameters (new, nr of them);
  * an environment (NULL for NULL). */
 struct model_param *model_params_dup(const struct model_param *src, size_t nr);

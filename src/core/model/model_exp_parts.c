@@ -2,8 +2,9 @@
  * Freeing and copying the parts of an experiment document that a
  * producer replaces (experiment_doc.h): an arm's summary and drift, the
  * verdicts the analysis makes anew each time it runs, the factors and
- * parameters a single run takes from its run. Each is released by its
- * table, found from the experiment's, so what decode kept goes too.
+ * parameters a single run takes from its run; and a warning a producer
+ * adds. Each is released by its table, found from the experiment's, so
+ * what decode kept goes too.
  */
 #include <stdlib.h>
 #include "model-int.h"
@@ -114,4 +115,13 @@ struct tune_doc *tune_doc_dup(const struct tune_doc *src)
 struct bisect_doc *bisect_doc_dup(const struct bisect_doc *src)
 {
 	return dup_by(&model_bisect_desc, src);
+}
+
+size_t experiment_doc_add_warning(struct experiment_doc *doc, const char *text)
+{
+	doc->warnings = xrealloc(doc->warnings, (doc->nr_warnings + 1) *
+						    sizeof(*doc->warnings));
+	doc->warnings[doc->nr_warnings] = xstrdup(text);
+	doc->has_warnings = MODEL_SET;
+	return doc->nr_warnings++;
 }
