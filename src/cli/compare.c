@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "compare-int.h"
 #include "job.h"
 #include "knobargs.h"
 #include "progress.h"
@@ -27,31 +28,6 @@
 #include "../util/units.h"
 #include "../util/xalloc.h"
 #include "../util/banned.h"
-
-/* Everything compare was asked, parsed. */
-struct compare_args {
-	const char *workload;
-	struct cli_run_opts r; /* what run, compare and --job share */
-	uint64_t runs;	       /* 0: auto */
-	uint64_t max_runs, warmup, max_arms, budget_ns;
-	int max_runs_given;
-	double precision, equivalence;
-	const char *baseline;
-	const char *report; /* --report FILE.html */
-	const char *export_csv,
-	    *export_md; /* --export-csv, --export-markdown */
-	int no_drop_caches, fail_on_regression, quiet, strict, force;
-	int duet;	   /* --duet: the arms of a block at once */
-	int dry_run;	   /* --dry-run: print the plan, run nothing */
-	const char **vary; /* "FACTOR=V1,V2" */
-	unsigned nr_vary, alloc_vary;
-	struct knob_cli set;	      /* --set KNOB=VALUE: held in every arm */
-	struct param_setting *params; /* --PARAM=VALUE, as given */
-	unsigned nr_params, alloc_params;
-	char *cmd;		  /* exec: the command after "--", owned */
-	struct cli_progress prog; /* --progress, --metrics-file */
-	struct trial *tr;	  /* for the progress' metrics */
-};
 
 /* A number macro as text, for a default: core's EXPERIMENT_MAX_ARMS. */
 #define STR_(x) #x
@@ -382,148 +358,6 @@ static void configure(struct experiment_config *c, const struct compare_args *a)
 	c->seed = a->r.seed;
 }
 
-/*
- * Before the first run: can the limits reach a verdict at all? No:
- * refuse (exit 2), or with --force warn and go on. -1 to refuse.
- */
-static int check_plan(const struct trial *tr, const struct compare_args *a)
-{
-	struct experiment_budget b;
-	struct budget_opts bo;
-	struct strbuf msg = STRBUF_INIT;
-	unsigned i;
-	int ret = 0;
-
-	experiment_budget_opts(&tr->c, &bo);
-	experiment_budget_estimate(&bo, tr->e.nr_arms, -1, &b);
-	/* a fixed count too few to decide runs, as asked, but not silently */
-	if (bo.runs_fixed && b.nr_tests && b.min_blocks &&
-	    bo.runs_fixed < b.min_blocks)
-		warning("--runs %u: a faster/slower verdict needs at least %u "
-			"blocks (the exact signed-rank test of %u cannot reach "
-			"p < %g); these runs can only say equivalent or "
-			"inconclusive",
-			bo.runs_fixed, b.min_blocks, bo.runs_fixed, bo.alpha);
-	/* a knob that cannot act on what the workload does */
-	for (i = 0; i < tr->c.nr_factors && tr->e.arm_w; i++) {
-		const struct experiment_factor *f = &tr->c.factors[i];
-		const struct workload *w = &tr->e.arm_w[0];
-		const char *why;
-
-		if (!f->is_knob || !w->ops->knob_above)
-			continue;
-		why =
-		    w->ops->knob_above(w, f->set_name ? f->set_name : f->name);
-		if (!why)
-			continue;
-		if (a->force) {
-			warning("'%s' with %s: %s; the verdict is suspect",
-				f->name, w->ops->name, why);
-			continue;
-		}
-		error("'%s' with %s: %s (or --force to run it anyway, its "
-		      "verdict suspect)",
-		      f->name, w->ops->name, why);
-		ret = -1;
-	}
-	if (ret)
-		goto out;
-	if (experiment_budget_short(&b, &bo, &msg)) {
-		if (a->force) {
-			warning("%s", msg.buf);
-		} else {
-			error("%s (or --force to run anyway)", msg.buf);
-			ret = -1;
-		}
-	}
-out:
-	strbuf_release(&msg);
-	return ret;
-}
-
-/* --time auto: pick the run length from the noise model into p, say
- * why. */
-static void pick_time(struct trial *tr, const struct compare_args *a,
-		      struct noise_pick *out)
-{
-	struct noise_pick p;
-
-	trial_pick_time(tr, a->r.db, 3.0, &p);
-	*out = p;
-	if (a->quiet)
-		return;
-	if (strcmp(p.why, "fitted") && p.lengths < 2) {
-		fprintf(stderr,
-			"compare: --time auto: %s for this comparison here "
-			"yet, so %g s; experiments stored at two run lengths "
-			"or more (say 1s and 10s) let it choose\n",
-			p.why, p.run_s);
-		return;
-	}
-	fprintf(stderr,
-		"compare: --time auto: %g s (%s, from %u run lengths: the "
-		"per-block spread is %.3g + %.3g / T and a block takes "
-		"%.3g T + %.3g s; the interval for the time is narrowest "
-		"there)\n",
-		p.run_s, p.why, p.lengths, p.a, p.b, p.c1, p.c0);
-}
-
-/*
- * What --precision costs here, from the noise of the experiments like
- * this one stored before (noise.h); the first blocks of this one will
- * tell otherwise.
- */
-static void say_cost(struct trial *tr, const struct compare_args *a,
-		     const struct noise_pick *pick)
-{
-	struct noise_model m;
-	struct noise_cost cost;
-	struct strbuf t = STRBUF_INIT;
-	int known;
-
-	if (tr->c.runs_fixed)
-		return;
-	known = trial_plan_cost(tr, a->r.db, &m, &cost);
-	if (!known && pick && !strcmp(pick->why, "fitted")) {
-		/* the length picked may not have been run: the fit says */
-		m = (struct noise_model){
-		    .run_s = pick->run_s,
-		    .experiments = pick->lengths,
-		    .log_ratio_sd = sqrt(pick->a + pick->b / pick->run_s),
-		    .block_s = pick->c1 * pick->run_s + pick->c0,
-		};
-		noise_cost(
-		    &m, tr->c.precision, tr->c.alpha,
-		    stats_signrank_min_blocks(tr->c.alpha, tr->e.nr_arms - 1),
-		    &cost);
-		known = 2;
-	}
-	if (!known) {
-		fprintf(stderr,
-			"compare: no experiment like this one is stored here "
-			"yet; the first blocks will tell what +-%g%% costs\n",
-			100 * tr->c.precision);
-		return;
-	}
-	units_fmt_duration_arg(&t, cost.seconds);
-	fprintf(stderr,
-		"compare: on this machine +-%g%% needs about %u blocks of "
-		"%.1f s (%s), from %u %s like it (sd of the per-block "
-		"log-ratio %.3f)",
-		100 * tr->c.precision, cost.blocks, m.block_s, t.buf,
-		m.experiments,
-		known == 2	     ? "run lengths measured"
-		: m.experiments == 1 ? "earlier experiment"
-				     : "earlier experiments",
-		m.log_ratio_sd);
-	if (tr->c.budget_ns && m.block_s > 0 &&
-	    (double)tr->c.budget_ns / 1e9 < cost.seconds)
-		fprintf(stderr, "; --budget stops after about %.0f",
-			floor((double)tr->c.budget_ns / 1e9 / m.block_s));
-	fputc('\n', stderr);
-	strbuf_release(&t);
-}
-
 /* Progress (progress.h): a line on a terminal, --progress=json,
  * --metrics-file with what is measured so far. */
 static void on_progress(void *ctx, const struct experiment_progress *p)
@@ -705,7 +539,7 @@ int cmd_compare(int argc, const char **argv)
 		if ((pr = trial_plan(&tr, &err))) {
 			error("%s", err.buf);
 			ret = EXIT_USAGE;
-		} else if (check_plan(&tr, &a)) {
+		} else if (compare_check_plan(&tr, &a)) {
 			ret = EXIT_USAGE;
 		} else {
 			ret = cli_dry_run(&tr, "compare", a.r.json_file);
@@ -720,8 +554,8 @@ int cmd_compare(int argc, const char **argv)
 		goto out;
 	}
 	if (a.r.time_given && !a.r.time_ns && !a.r.ios)
-		pick_time(&tr, &a, &pick);
-	if (check_plan(&tr, &a)) {
+		compare_pick_time(&tr, &a, &pick);
+	if (compare_check_plan(&tr, &a)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -737,7 +571,7 @@ int cmd_compare(int argc, const char **argv)
 			out.len ? "; set: " : "", out.buf);
 		strbuf_reset(&out);
 		cli_say_dir_disk(&tr, "compare");
-		say_cost(&tr, &a, pick.why ? &pick : NULL);
+		compare_say_cost(&tr, &a, pick.why ? &pick : NULL);
 	}
 	tr.c.live = &a.prog.live;
 	cli_progress_start(&a.prog, "compare", a.quiet, 0);
