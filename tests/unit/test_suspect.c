@@ -125,6 +125,9 @@ static void test_kinds(void **state)
 	assert_int_equal(run_warn_kind_of_text("most writes never reached "
 					       "'vda': 'loop0' took 1 GiB"),
 			 RUN_WARN_UNREACHED);
+	assert_int_equal(run_warn_kind_of_text("the hypervisor took 30% of "
+					       "the machine's CPU time"),
+			 RUN_WARN_STEAL);
 	assert_int_equal(run_warn_kind_of_text("something new"),
 			 RUN_WARN_UNKNOWN);
 	assert_int_equal(run_warn_kind_of_text(NULL), RUN_WARN_UNKNOWN);

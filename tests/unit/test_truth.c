@@ -228,6 +228,30 @@ static void test_warnings(void **state)
 	assert_true(warned(&r, "took 300 MiB of writes"));
 	assert_int_equal(kind_of(&r, "of writes"), RUN_WARN_OTHER_IO);
 	run_result_release(&r);
+
+	/* steal: a fifth of the machine's CPU time, and a second of it */
+	t->device_write_bytes = 100 * MIB;
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	r.cpu.system_total_s = 4.14;
+	r.cpu.system_steal_s = 1.25;
+	truth_warn(t, &r, &o, 0);
+	assert_true(warned(&r, "the hypervisor took 30% of the machine's CPU "
+			       "time during the run (1.25 s of 4.14 s)"));
+	assert_int_equal(kind_of(&r, "hypervisor"), RUN_WARN_STEAL);
+	assert_string_equal(run_warn_kind_name(RUN_WARN_STEAL), "steal");
+	run_result_release(&r);
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	r.cpu.system_total_s = 4.14;
+	r.cpu.system_steal_s = 0.8; /* 19% */
+	truth_warn(t, &r, &o, 0);
+	assert_false(warned(&r, "hypervisor"));
+	run_result_release(&r);
+	make_run(&r, 10, 25600, 100 * MIB, 0, 0);
+	r.cpu.system_total_s = 0.5; /* half a second: a tick decides */
+	r.cpu.system_steal_s = 0.25;
+	truth_warn(t, &r, &o, 0);
+	assert_false(warned(&r, "hypervisor"));
+	run_result_release(&r);
 	truth_free(t);
 }
 

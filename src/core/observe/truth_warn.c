@@ -2,9 +2,9 @@
  * The warnings device truth gives a run (truth_warn(), truth.h): reads
  * served from the page cache, writes the cache absorbed, a workload
  * bound by the CPU, a run too short to trust, other I/O on the device,
- * a device stack whose bottom did not move. Each says what it saw and
- * what would help, naming only options the workload has
- * (truth_opts.lacks).
+ * a device stack whose bottom did not move, a machine whose hypervisor
+ * took much of its CPU. Each says what it saw and what would help,
+ * naming only options the workload has (truth_opts.lacks).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +31,8 @@
 #define UNREACHED_MIN_BYTES  (16 * MIB) /* below this, not judged */
 #define UNREACHED_FRAC	     0.10	/* bottom moved < 10% of top */
 #define NEVER_FRAC	     0.01	/* < 1%: "never", else "most" */
+#define STEAL_WARN_FRAC	     0.20 /* of the machine's CPU time */
+#define STEAL_MIN_TOTAL_S    1.0  /* below, a tick or two decides it */
 
 /* A human size into a fresh strbuf slot, for building messages. */
 static const char *fmt_bytes(struct strbuf *sb, uint64_t bytes)
@@ -435,6 +437,28 @@ static void warn_other_io(const struct truth *t, struct run_result *r)
 	strbuf_release(&c);
 }
 
+/*
+ * "the hypervisor took 30% of the machine's CPU time": on a shared VM
+ * the neighbours' load reaches a run through the CPU it is not given,
+ * and one run cannot say how much that cost it. Judged over the
+ * machine's CPU time (every CPU), as the covariate is
+ * (experiment/covariates.c), and only when there is a second of it.
+ */
+static void warn_steal(struct run_result *r)
+{
+	double total = r->cpu.system_total_s, steal = r->cpu.system_steal_s;
+
+	if (!(total >= STEAL_MIN_TOTAL_S) || !(steal >= STEAL_WARN_FRAC * total))
+		return;
+	run_result_warn(r,
+			"the hypervisor took %.0f%% of the machine's CPU time "
+			"during the run (%.2f s of %.2f s) for other guests: "
+			"this run measured its neighbours too, by an amount "
+			"one run cannot tell; compare's blocks and --duet "
+			"spread such noise over every setting",
+			100.0 * steal / total, steal, total);
+}
+
 /* Is a loop device part of t's stack? */
 static int has_loop(const struct truth *t)
 {
@@ -513,4 +537,5 @@ void truth_warn(const struct truth *t, struct run_result *r,
 	warn_short(r, o);
 	warn_other_io(t, r);
 	warn_unreached(t, r);
+	warn_steal(r);
 }

@@ -143,7 +143,7 @@ static const char *const warn_kind_names[RUN_WARN_KINDS] = {
     [RUN_WARN_ABSORBED] = "absorbed", [RUN_WARN_CPU_BOUND] = "cpu_bound",
     [RUN_WARN_SHORT] = "short",	      [RUN_WARN_INTERRUPTED] = "interrupted",
     [RUN_WARN_OTHER_IO] = "other_io", [RUN_WARN_UNREACHED] = "unreached",
-    [RUN_WARN_FIDELITY] = "fidelity",
+    [RUN_WARN_FIDELITY] = "fidelity", [RUN_WARN_STEAL] = "steal",
 };
 
 const char *run_warn_kind_name(enum run_warn_kind kind)
@@ -179,6 +179,7 @@ static const struct {
     {"other I/O ran on", RUN_WARN_OTHER_IO},
     {" never reached '", RUN_WARN_UNREACHED},
     {"the replay was not faithful", RUN_WARN_FIDELITY},
+    {"the hypervisor took", RUN_WARN_STEAL},
 };
 
 enum run_warn_kind run_warn_kind_of_text(const char *text)

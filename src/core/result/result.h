@@ -115,6 +115,7 @@ enum run_warn_kind {
 	RUN_WARN_UNREACHED,   /* the device's I/O never reached the disk
 				 under it (a sparse loop image) */
 	RUN_WARN_FIDELITY,    /* a replay did not do what its trace did */
+	RUN_WARN_STEAL,	      /* the hypervisor took much of the CPU */
 	RUN_WARN_KINDS
 };
 
