@@ -229,11 +229,9 @@ static void *worker_main(void *arg)
 	struct rpb_worker *wk = arg;
 	struct rp_state *st = wk->st;
 	struct rpb_state *b = st->blk;
-	void *buf = NULL;
+	void *buf = xalloc_io(b->max_bytes); /* requests whole, as traced */
 	size_t k, i;
 
-	if (posix_memalign(&buf, 4096, b->max_bytes))
-		return NULL;
 	for (i = 0; i < b->max_bytes; i++)
 		((unsigned char *)buf)[i] = (unsigned char)(i * 131 + 7);
 	while (!*st->stop && !atomic_load(&b->quit) &&
@@ -275,7 +273,7 @@ static void *worker_main(void *arg)
 			atomic_fetch_add(&b->mismatches, 1);
 		d->tid = 1; /* "done" */
 	}
-	free(buf);
+	xfree_io(buf, b->max_bytes);
 	return NULL;
 }
 

@@ -64,7 +64,9 @@ struct rw_job {
 	struct io_req **done;
 	uint8_t *timed; /* per request (buf_idx): submitted inside
 			   the timed region, so it counts */
-	void **bufs;
+	void **bufs;	 /* iodepth buffers of bs bytes, in buf_area */
+	char *buf_area;	 /* xalloc_io() */
+	size_t buf_bytes; /* of buf_area */
 	unsigned iodepth;
 	unsigned batch_submit; /* I/Os per submit call (iodepth: all) */
 	unsigned complete_min; /* completions a wait asks for, >= 1 */
@@ -101,6 +103,7 @@ static int job_setup(struct rw_job *j)
 	int direct = p->common.direct;
 	int writes = st->kind.read_pct < 100;
 	struct engine_opts eo = {0};
+	size_t stride;
 	unsigned i;
 	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 
@@ -136,9 +139,12 @@ static int job_setup(struct rw_job *j)
 	j->done = xcalloc(j->iodepth, sizeof(*j->done));
 	j->timed = xcalloc(j->iodepth, sizeof(*j->timed));
 	j->bufs = xcalloc(j->iodepth, sizeof(*j->bufs));
+	stride = ((size_t)bs + 4095) & ~(size_t)4095; /* page-aligned each */
+	j->buf_bytes = (size_t)j->iodepth * stride;
+	j->buf_area = xalloc_io(j->buf_bytes);
 	rng_seed(&j->rng, w->ro.seed * 1000003u + j->idx);
 	for (i = 0; i < j->iodepth; i++) {
-		j->bufs[i] = xalloc_aligned(4096, bs);
+		j->bufs[i] = j->buf_area + (size_t)i * stride;
 		if (writes)
 			layout_fill_random(j->bufs[i], bs, &j->rng);
 		j->reqs[i].buf = j->bufs[i];
@@ -176,14 +182,11 @@ static int job_setup(struct rw_job *j)
 
 static void job_teardown(struct rw_job *j)
 {
-	unsigned i;
-
 	if (j->eng.ops)
 		engine_release(&j->eng);
 	if (j->fd >= 0)
 		close(j->fd);
-	for (i = 0; j->bufs && i < j->iodepth; i++)
-		free(j->bufs[i]);
+	xfree_io(j->buf_area, j->buf_bytes);
 	free(j->bufs);
 	free(j->reqs);
 	free(j->free);
