@@ -14,6 +14,15 @@ goal, or is narrower than --margin), or at --max-blocks, or when the
 median. Beside it the machine's noise during the runs: steal time, other
 I/O on the devices the test names, the CPU clock.
 
+Each run's steal time (the hypervisor's share of the CPUs' time while it
+ran) goes to ratio-ci with its ratio, and each row is also adjusted for
+the steal difference within the block as compare adjusts for its
+covariates (src/core/stats/adjust.h): the goal is judged from the
+adjusted interval when compare's rules would use it (enough blocks,
+the steal explaining enough of the ratios), and the plain one is
+printed beside it. A duet's two runs share their steal, so it adjusts
+nothing there.
+
 The plan:
   {"title": "...", "tools": ["fio", "iotrial"],
    "tests": [{"name": "qd32", "devices": ["loop5"],
@@ -44,6 +53,11 @@ place.
 Usage: interleave.py PLAN --out DIR [--min-blocks N (6)] [--max-blocks N
        (30)] [--budget SECONDS (900)] [--margin M (0.04)] [--seed S]
        [--duet]
+       interleave.py PLAN --out DIR --reanalyze
+--reanalyze runs nothing: it reads a finished campaign's DIR (the plan,
+observations.txt and noise.txt a bench keeps with --keep) and prints its
+table again with this method (a campaign kept before the steal went
+into observations.txt gets it back from noise.txt, run by run).
 """
 import argparse
 import json
@@ -233,10 +247,14 @@ def tool_bytes(doc):
                for r in runs)
 
 
-def ratio_ci(obs):
-    """obs: [(row, block, a, b)] -> {row: (n, ratio, lo, hi, p, cov)}"""
-    text = "".join("%s %d %.9g %.9g\n" % (r.replace(" ", "_"), b, x, y)
-                   for r, b, x, y in obs)
+def ratio_ci(obs, adjusted=None):
+    """obs: [(row, block, a, b, za, zb)] -> {row: (n, ratio, lo, hi, p,
+    cov)}, the comparison a row's goal is judged from: the adjusted one
+    when ratio-ci used it. adjusted, a dict, gets {row: (plain tuple,
+    r2)} for the rows whose adjustment was used."""
+    text = "".join("%s %d %.9g %.9g %.9g %.9g\n" % (r.replace(" ", "_"), b, x,
+                                                   y, za, zb)
+                   for r, b, x, y, za, zb in obs)
     out = subprocess.run([os.path.join(HERE, "ratio-ci")], input=text,
                          capture_output=True, text=True, check=True).stdout
     res = {}
@@ -244,8 +262,13 @@ def ratio_ci(obs):
         p = line.split()
         if p[2] == "-":
             res[p[0]] = (int(p[1]), None, None, None, None, None)
-        else:
-            res[p[0]] = (int(p[1]),) + tuple(float(x) for x in p[2:7])
+            continue
+        res[p[0]] = (int(p[1]),) + tuple(float(x) for x in p[2:7])
+        # "... adjusted RATIO LOW HIGH P COVERAGE used R2"
+        if len(p) >= 16 and p[8] == "adjusted" and p[14] == "used":
+            if adjusted is not None:
+                adjusted[p[0]] = (res[p[0]], float(p[15]))
+            res[p[0]] = (int(p[1]),) + tuple(float(x) for x in p[9:14])
     return res
 
 
@@ -292,12 +315,21 @@ def main():
     ap.add_argument("--duet", action="store_true",
                     help="run the two tools of a test marked duet at once, "
                     "each on a place of the plan's own")
+    ap.add_argument("--reanalyze", action="store_true",
+                    help="print a kept campaign's table again, running "
+                    "nothing")
     a = ap.parse_args()
     if a.min_blocks < 2 or a.max_blocks < a.min_blocks:
         sys.exit("interleave: want 2 <= --min-blocks <= --max-blocks")
     plan = json.load(open(a.plan))
     ta, tb = plan["tools"]
     tests = plan["tests"]
+    if a.reanalyze:
+        obs, noise = load_campaign(a.out, tests, ta, tb)
+        blocks = max(o[1] for o in obs)
+        report(tests, obs, noise, blocks, "a kept campaign, read again",
+               None)
+        return
     places = plan.get("places") or [{}]
     if a.duet and len(places) < 2:
         sys.exit("interleave: --duet needs a plan with two places")
@@ -311,6 +343,7 @@ def main():
                                if a.duet else "", tb, ta), file=sys.stderr)
     obs, noise, start, block = [], [], time.monotonic(), 0
     vals = {}
+    steals = {}
     est = {}
     reason = "max blocks"
     while block < a.max_blocks:
@@ -354,13 +387,16 @@ def main():
                                 tool_bytes(doc)) if devs else 0.0
                     steal = 100.0 * (s1 - s0) / max(1, tot1 - tot0)
                     noise.append((t["name"], tool, steal, other, mhz))
+                    steals[(t["name"], block, tool)] = steal
                     for m in t["metrics"]:
                         v = get(m["get"], tool, doc, cpu, wall)
                         vals.setdefault((m["row"], block), {})[tool] = v
         for t in tests:
             for m in t["metrics"]:
                 v = vals[(m["row"], block)]
-                obs.append((m["row"], block, v[ta], v[tb]))
+                obs.append((m["row"], block, v[ta], v[tb],
+                            steals[(t["name"], block, ta)],
+                            steals[(t["name"], block, tb)]))
         elapsed = time.monotonic() - start
         print("block %d done (%.0f s)" % (block, elapsed), file=sys.stderr)
         if block < a.min_blocks:
@@ -375,10 +411,53 @@ def main():
         if elapsed + per_block > a.budget:
             reason = "budget"
             break
-    est = ratio_ci(obs)
+    report(tests, obs, noise, block, reason, seed)
+    with open(os.path.join(a.out, "observations.txt"), "w") as f:
+        for o in obs:
+            f.write("%s\t%d\t%.9g\t%.9g\t%.3f\t%.3f\n" % o)
+    with open(os.path.join(a.out, "noise.txt"), "w") as f:
+        for x in noise:
+            f.write("%s\t%s\t%.3f\t%.0f\t%.0f\n" % x)
+
+
+def load_campaign(out, tests, ta, tb):
+    """A kept campaign's observations with the steal of each run: from
+    observations.txt's own columns, or else from noise.txt, whose lines
+    are the runs in the order they ran, every test and tool once a
+    block."""
+    noise = []
+    with open(os.path.join(out, "noise.txt")) as f:
+        for line in f:
+            n, tool, st, other, mhz = line.rstrip("\n").split("\t")
+            noise.append((n, tool, float(st), float(other), float(mhz)))
+    steals = {}
+    per_block = 2 * len(tests)
+    for i, (n, tool, st, _, _) in enumerate(noise):
+        steals[(n, i // per_block + 1, tool)] = st
+    test_of = {m["row"].replace(" ", "_"): t["name"] for t in tests
+               for m in t["metrics"]}
+    obs = []
+    with open(os.path.join(out, "observations.txt")) as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            row, block = p[0], int(p[1])
+            if len(p) >= 6:
+                za, zb = float(p[4]), float(p[5])
+            else:
+                t = test_of.get(row.replace(" ", "_"))
+                za = steals.get((t, block, ta), float("nan"))
+                zb = steals.get((t, block, tb), float("nan"))
+            obs.append((row, block, float(p[2]), float(p[3]), za, zb))
+    return obs, noise
+
+
+def report(tests, obs, noise, block, reason, seed):
+    adjusted = {}
+    est = ratio_ci(obs, adjusted)
     print()
-    print("%d blocks (stopped: %s), seed %d; 95%% intervals from the "
-          "signed-rank test on per-block ratios" % (block, reason, seed))
+    print("%d blocks (stopped: %s)%s; 95%% intervals from the "
+          "signed-rank test on per-block ratios" % (
+              block, reason, "" if seed is None else ", seed %d" % seed))
     print("%-32s %7s %-19s %-12s %-12s %s" % ("row", "ratio", "95% CI",
                                                "goal", "", "p"))
     for t in tests:
@@ -394,6 +473,12 @@ def main():
                 m["row"], r, lo, hi, gs, judge((lo, hi), goal, cov), p,
                 "" if cov >= 0.95 - 1e-9 else
                 " (interval covers %.1f%%)" % (100 * cov)))
+            adj = adjusted.get(m["row"].replace(" ", "_"))
+            if adj:
+                (_, pr, plo, phi, pp, _), r2 = adj
+                print("%-32s %7s adjusted for steal (R^2 %.2f); plain "
+                      "%.3f [%.3f, %.3f] p %.3g" % ("", "", r2, pr, plo,
+                                                     phi, pp))
     print()
     print("noise during the runs (median [max] over %d runs):" % len(noise))
     st = sorted(x[2] for x in noise)
@@ -406,12 +491,6 @@ def main():
           "an estimate)" % (ot[len(ot) // 2] / 1e6, ot[-1] / 1e6))
     if mz:
         print("  CPU clock    %.0f..%.0f MHz" % (mz[0], mz[-1]))
-    with open(os.path.join(a.out, "observations.txt"), "w") as f:
-        for o in obs:
-            f.write("%s\t%d\t%.9g\t%.9g\n" % o)
-    with open(os.path.join(a.out, "noise.txt"), "w") as f:
-        for x in noise:
-            f.write("%s\t%s\t%.3f\t%.0f\t%.0f\n" % x)
 
 
 if __name__ == "__main__":

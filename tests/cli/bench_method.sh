@@ -26,6 +26,33 @@ rc=$?
 check "ratio-ci: a value of 0 is refused with the line (rc=$rc: $err)" \
 	test "$rc" = 1 -a -n "$(grep -F 'line 1' <<<"$err")"
 
+# A covariate of each run (ZA ZB: the steal during each tool's run): the
+# ratios follow the steal difference within the block (exp(-0.01 z)) and
+# little else, so compare's adjustment is used and its interval narrows
+# to about 1 where the plain one is wide.
+obs=$(python3 -c '
+import math
+for b in range(1, 13):
+    z = (b % 2 * 2 - 1) * (3 + b)
+    e = 0.002 * ((7 * b) % 11 - 5)
+    print("s", b, 1000, 1000 * math.exp(-0.01 * z + e), 0, z)')
+out=$("$rci" <<<"$obs")
+read -r name n ratio lo hi p cov method word aratio alo ahi ap acov used r2 <<<"$out"
+check "ratio-ci: with ZA ZB the row goes on with the adjusted comparison ($out)" \
+	[ "$name $n $word $used" = "s 12 adjusted used" ]
+check "ratio-ci: the adjusted interval holds 1 and is far narrower than the plain one" \
+	python3 -c "import sys; sys.exit(not ($alo < 1 < $ahi and ($ahi - $alo) * 5 < $hi - $lo and $r2 > 0.9))"
+out=$(awk '{ print $1, $2, $3, $4 }' <<<"$obs" | "$rci")
+check "ratio-ci: without them, the plain comparison only ($out)" \
+	[ "$(wc -w <<<"$out")" = 8 ]
+out=$(head -6 <<<"$obs" | "$rci")
+check "ratio-ci: 6 blocks are too few to adjust ($out)" \
+	grep -q ' adjusted .* few_blocks ' <<<"$out"
+err=$(printf 'x 1 1 2 0\n' | "$rci" 2>&1)
+rc=$?
+check "ratio-ci: a line with one covariate value is refused (rc=$rc: $err)" \
+	test "$rc" = 1 -a -n "$(grep -F 'line 1' <<<"$err")"
+
 # interleave.py with two fake tools whose answers are known: b is about
 # 1.25 times a in every block (1.247..1.253), with a drifting a (so only pairing by block
 # gives a tight interval); the goal >= 1.2 is met, <= 1.1 missed, and
