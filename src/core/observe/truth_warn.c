@@ -31,8 +31,8 @@
 #define UNREACHED_MIN_BYTES  (16 * MIB) /* below this, not judged */
 #define UNREACHED_FRAC	     0.10	/* bottom moved < 10% of top */
 #define NEVER_FRAC	     0.01	/* < 1%: "never", else "most" */
-#define STEAL_WARN_FRAC	     0.20 /* of the machine's CPU time */
-#define STEAL_MIN_TOTAL_S    1.0  /* below, a tick or two decides it */
+#define STEAL_WARN_FRAC	     0.20	/* of the machine's CPU time */
+#define STEAL_MIN_TOTAL_S    1.0	/* below, a tick or two decides it */
 
 /* A human size into a fresh strbuf slot, for building messages. */
 static const char *fmt_bytes(struct strbuf *sb, uint64_t bytes)
@@ -448,7 +448,8 @@ static void warn_steal(struct run_result *r)
 {
 	double total = r->cpu.system_total_s, steal = r->cpu.system_steal_s;
 
-	if (!(total >= STEAL_MIN_TOTAL_S) || !(steal >= STEAL_WARN_FRAC * total))
+	if (!(total >= STEAL_MIN_TOTAL_S) ||
+	    !(steal >= STEAL_WARN_FRAC * total))
 		return;
 	run_result_warn(r,
 			"the hypervisor took %.0f%% of the machine's CPU time "

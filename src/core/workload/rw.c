@@ -62,10 +62,10 @@ struct rw_job {
 	struct io_req **free; /* stack of idle requests */
 	unsigned nr_free;
 	struct io_req **done;
-	uint8_t *timed; /* per request (buf_idx): submitted inside
-			   the timed region, so it counts */
-	void **bufs;	 /* iodepth buffers of bs bytes, in buf_area */
-	char *buf_area;	 /* xalloc_io() */
+	uint8_t *timed;	  /* per request (buf_idx): submitted inside
+			     the timed region, so it counts */
+	void **bufs;	  /* iodepth buffers of bs bytes, in buf_area */
+	char *buf_area;	  /* xalloc_io() */
 	size_t buf_bytes; /* of buf_area */
 	unsigned iodepth;
 	unsigned batch_submit; /* I/Os per submit call (iodepth: all) */
