@@ -8,32 +8,14 @@
  * lists all of them.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include "fiojob_map.h"
-#include "fiojob_opts.h"
-#include "fiojob_why.h"
+#include "fiojob_map-int.h"
 #include "../engine/engine.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
 #include "../../util/banned.h"
-
-static void add_param(struct fiojob_run *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void add_param(struct fiojob_run *r, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	ALLOC_GROW(r->params, r->nr_params + 1, r->alloc_params);
-	r->params[r->nr_params++] = strbuf_detach(&sb, NULL);
-}
 
 /* Is "name=..." among the command line's parameters? Its value. */
 static const char * override(const struct fiojob_overrides *o, const char *name)
@@ -45,348 +27,6 @@ static const char * override(const struct fiojob_overrides *o, const char *name)
 		if (!strncmp(o->params[i], name, n) && o->params[i][n] == '=')
 			return o->params[i] + n + 1;
 	return NULL;
-}
-
-/* rw= to a workload name, or an error saying why not. */
-static int map_rw(const struct fiojob_opt *o, const char **out,
-		  struct strbuf *err)
-{
-	static const struct {
-		const char *fio, *ours;
-	} rw[] = {
-	    {"read", "seqread"},      {"write", "seqwrite"},
-	    {"randread", "randread"}, {"randwrite", "randwrite"},
-	    {"randrw", "randrw"},
-	};
-	const char *v = o ? fiojob_val(o) : "read";
-	size_t i;
-
-	if (strchr(v, ':'))
-		return fiojob_opt_err(err, o,
-				      "'%s=%s' skips or goes back between "
-				      "I/Os (the ':' suffix); iotrial reads "
-				      "and writes every block in order, from "
-				      "the first (remove the suffix)",
-				      o->key, v);
-	for (i = 0; i < ARRAY_SIZE(rw); i++)
-		if (!strcmp(v, rw[i].fio)) {
-			*out = rw[i].ours;
-			return 0;
-		}
-	if (!strcmp(v, "rw") || !strcmp(v, "readwrite"))
-		return fiojob_opt_err(err, o,
-				      "'%s=%s' mixes sequential reads and "
-				      "writes; iotrial has no sequential mix "
-				      "(use rw=randrw, or a read and a write "
-				      "job)",
-				      o->key, v);
-	if (strstr(v, "trim"))
-		return fiojob_opt_err(err, o,
-				      "'%s=%s' trims (discards) blocks; "
-				      "iotrial issues reads and writes only",
-				      o->key, v);
-	return fiojob_opt_err(err, o,
-			      "'%s=%s' is not an I/O direction iotrial runs; "
-			      "it runs read, write, randread, randwrite and "
-			      "randrw",
-			      o->key, v);
-}
-
-/* ioengine= to an engine of ours: the engine table's names and the fio
- * names each engine runs (engine_ops.fio_names). */
-static int map_engine(const struct fiojob_opt *o, const char **out,
-		      struct strbuf *warn, struct strbuf *err)
-{
-	const char *v = o ? fiojob_val(o) : "psync";
-	const struct engine_ops *e = engine_find_fio(v);
-	struct strbuf have = STRBUF_INIT;
-	const char *why;
-	int ret;
-
-	if (e) {
-		if (strcmp(v, e->name))
-			strbuf_addf(
-			    warn, "note: %s:%u: ioengine=%s runs as %s (%s)\n",
-			    o->file, o->line, v, e->name,
-			    e->fio_note ? e->fio_note : "the same pattern");
-		*out = e->name;
-		return 0;
-	}
-	engine_fio_names_text(&have);
-	why = fiojob_why_engine(v);
-	ret = fiojob_opt_err(err, o, "'ioengine=%s' %s; iotrial has %s", v,
-			     why ? why : "is not an engine iotrial has",
-			     have.buf);
-	strbuf_release(&have);
-	return ret;
-}
-
-/* Refuse a range or a list where one value is expected (an expression
- * in parentheses may hold a '-'). */
-static int one_value(const struct fiojob_opt *o, struct strbuf *err)
-{
-	const char *v = fiojob_val(o);
-
-	if (o && !fiojob_is_expr(v) && (strchr(v, '-') || strchr(v, ':')))
-		return fiojob_opt_err(err, o,
-				      "'%s=%s': iotrial takes one value "
-				      "here, not a range or list",
-				      o->key, v);
-	return 0;
-}
-
-/* Is o in the job's own section of v (not in a [global] above it)? */
-static int own(const struct fiojob_view *v, const struct fiojob_opt *o)
-{
-	const struct fiojob_section *sec = &v->j->secs[v->sec];
-
-	return o && sec->nr_opts && o >= sec->opts &&
-	       o < sec->opts + sec->nr_opts;
-}
-
-/* Of two settings of one thing (bs= and bsrange=, direct= and
- * buffered=), the one fio keeps: the job's own, else the later line. */
-static const struct fiojob_opt *later(const struct fiojob_view *v,
-				      const struct fiojob_opt *a,
-				      const struct fiojob_opt *b)
-{
-	if (!a || !b)
-		return a ? a : b;
-	if (own(v, a) != own(v, b))
-		return own(v, a) ? a : b;
-	if (a->file == b->file)
-		return a->line > b->line ? a : b;
-	return b;
-}
-
-/* One part of bs= ("4k") or bsrange= ("4k-4k", "4k:4k"): its size, or
- * an error saying why. */
-static int bs_part(const struct fiojob_opt *o, char *p, int range,
-		   uint64_t *out, struct strbuf *err)
-{
-	char *sep = range && !fiojob_is_expr(p) ? strpbrk(p, "-:") : NULL;
-	uint64_t lo, hi;
-
-	if (sep)
-		*sep = '\0';
-	if (fiojob_size_text(p, o->keyword, &lo) || !lo ||
-	    (sep && (fiojob_size_text(sep + 1, o->keyword, &hi) || !hi)))
-		return fiojob_opt_err(err, o, "invalid size '%s' for '%s'",
-				      fiojob_val(o), o->key);
-	if (sep && lo != hi)
-		return fiojob_opt_err(err, o,
-				      "'%s=%s' mixes block sizes from %s to "
-				      "%s; iotrial runs one block size per "
-				      "job (give bs=, or compare them with "
-				      "'compare --vary bs=...')",
-				      o->key, fiojob_val(o), p, sep + 1);
-	*out = lo;
-	return 0;
-}
-
-/*
- * The block size of the job of v: bs= ("4k", or "4k,4k" for reads and
- * writes) or bsrange= whose ranges hold one size ("4k-4k"), whichever
- * fio keeps. A third part (trims) is not iotrial's business.
- */
-static int map_bs(const struct fiojob_view *v, uint64_t *out,
-		  struct strbuf *err)
-{
-	const struct fiojob_opt *o =
-	    later(v, fiojob_find(v, "bs"), fiojob_find(v, "bsrange"));
-	int range = o && !strcmp(fiojob_canonical(o->key), "bsrange");
-	char *copy, *p, *save = NULL;
-	unsigned part = 0;
-	int ret = 0;
-
-	*out = 4096;
-	if (!o)
-		return 0;
-	if (!range && one_value(o, err))
-		return -EINVAL;
-	copy = xstrdup(fiojob_val(o));
-	*out = 0;
-	for (p = copy; p && !ret && part < 2; p = save, part++) {
-		uint64_t b = 0;
-
-		save = strchr(p, ',');
-		if (save)
-			*save++ = '\0';
-		if (!*p)
-			continue;
-		ret = bs_part(o, p, range, &b, err);
-		if (!ret && *out && b != *out)
-			ret = fiojob_opt_err(err, o,
-					     "'%s=%s' gives reads and writes "
-					     "different block sizes; iotrial "
-					     "uses one",
-					     o->key, fiojob_val(o));
-		else if (!ret)
-			*out = b;
-	}
-	free(copy);
-	if (!ret && !*out)
-		ret = fiojob_opt_err(err, o, "'%s=%s' gives no block size",
-				     o->key, fiojob_val(o));
-	return ret;
-}
-
-/*
- * blockalign= (ba=): fio aligns random offsets to it, by default to the
- * block size, as iotrial always does. Another alignment changes where a
- * random job's I/O lands and is refused; a sequential job's offsets
- * follow each other whatever it says.
- */
-static int map_blockalign(const struct fiojob_view *v, const char *workload,
-			  uint64_t bs, struct strbuf *err)
-{
-	const struct fiojob_opt *o = fiojob_find(v, "ba");
-	char *copy, *p, *save = NULL;
-	int ret = 0;
-
-	if (!o || strncmp(workload, "rand", 4))
-		return 0;
-	copy = xstrdup(fiojob_val(o));
-	for (p = copy; p && !ret; p = save) {
-		uint64_t b = 0;
-
-		save = strchr(p, ',');
-		if (save)
-			*save++ = '\0';
-		if (!*p)
-			continue;
-		if (fiojob_size_text(p, o->keyword, &b))
-			ret =
-			    fiojob_opt_err(err, o, "invalid size '%s' for '%s'",
-					   fiojob_val(o), o->key);
-		else if (b != bs)
-			ret = fiojob_opt_err(
-			    err, o,
-			    "'%s=%s' aligns random offsets to other than the "
-			    "block size (%llu); iotrial aligns them to the "
-			    "block size",
-			    o->key, fiojob_val(o), (unsigned long long)bs);
-	}
-	free(copy);
-	return ret;
-}
-
-/*
- * A filename= or directory= value into *out, fio's "\:" read as a ':'
- * of the name; 1 when it has a ':' of its own, which separates several
- * names.
- */
-static int one_name(const char *in, char **out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int several = 0;
-
-	for (; *in; in++) {
-		if (in[0] == '\\' && in[1] == ':') {
-			strbuf_addch(&sb, ':');
-			in++;
-			continue;
-		}
-		several |= *in == ':';
-		strbuf_addch(&sb, *in);
-	}
-	*out = strbuf_detach(&sb, NULL);
-	return several;
-}
-
-/*
- * verify=: crc32c becomes the rw workloads' verify=crc32c (a header and
- * crc32c in every block written, read back after the run); 0 and null
- * are none. do_verify=1 (fio's default) is that read-back; do_verify=0
- * would write checksums nobody reads and is refused. verify_fatal: fio
- * stops at the first bad block (1) or goes on (0); iotrial counts every
- * bad block and fails the run, so both end in a failed run.
- */
-static int map_verify(const struct fiojob_view *v, int writes,
-		      struct fiojob_run *r, struct strbuf *warn,
-		      struct strbuf *err)
-{
-	const struct fiojob_opt *o = fiojob_find(v, "verify"), *dv;
-	const char *m = fiojob_val(o);
-	int b;
-
-	if (!o || !strcmp(m, "0") || !strcmp(m, "null"))
-		return 0;
-	if (strcmp(m, "crc32c"))
-		return fiojob_opt_err(
-		    err, o,
-		    "verify=%s is not supported; iotrial verifies "
-		    "with crc32c (verify=crc32c), or not at all "
-		    "(verify=0 or verify=null)",
-		    m);
-	if (!writes)
-		return fiojob_opt_err(
-		    err, o,
-		    "verify=crc32c needs a job that writes; "
-		    "iotrial checks the blocks its job wrote");
-	dv = fiojob_find(v, "do_verify");
-	if (fiojob_get_bool(dv, 1, &b, err))
-		return -EINVAL;
-	if (!b)
-		return fiojob_opt_err(
-		    err, dv,
-		    "do_verify=0 with verify=crc32c: iotrial "
-		    "always reads back what it verifies; remove "
-		    "one of them");
-	if (fiojob_get_bool(fiojob_find(v, "verify_fatal"), 0, &b, err))
-		return -EINVAL;
-	if (b)
-		strbuf_addf(warn,
-			    "note: %s:%u: verify_fatal=1: iotrial checks "
-			    "every block and then fails the run at the first "
-			    "bad one it names\n",
-			    fiojob_find(v, "verify_fatal")->file,
-			    fiojob_find(v, "verify_fatal")->line);
-	add_param(r, "verify=crc32c");
-	return 0;
-}
-
-/*
- * fio's batching of a job: iodepth_batch_submit I/Os per submit call (1
- * unless set; 0 is iodepth), iodepth_batch_complete_min completions to
- * wait for (1) and _max to take per wait (0 is the min). iotrial's own
- * workloads submit every free slot at once, so a job file always says
- * all three.
- */
-static int map_batch(const struct fiojob_view *v, uint64_t iodepth,
-		     struct fiojob_run *r, struct strbuf *err)
-{
-	static const struct {
-		const char *fio, *param;
-		uint64_t def;
-	} rows[] = {
-	    {"iodepth_batch_submit", "batch_submit", 1},
-	    {"iodepth_batch_complete_min", "batch_complete_min", 1},
-	    {"iodepth_batch_complete_max", "batch_complete_max", 0},
-	};
-	uint64_t u[ARRAY_SIZE(rows)];
-
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-		const struct fiojob_opt *o = fiojob_find(v, rows[i].fio);
-
-		if (o && one_value(o, err))
-			return -EINVAL;
-		if (fiojob_get_count(o, rows[i].def, &u[i], err))
-			return -EINVAL;
-		/* beyond the depth it means the depth, for fio too */
-		if (u[i] > iodepth)
-			u[i] = iodepth;
-	}
-	if (!u[0])
-		u[0] = iodepth;
-	if (u[2] < u[1])
-		u[2] = u[1];
-	if (!u[2])
-		u[2] = 1; /* fio waits for one when asked for none */
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-		add_param(r, "%s=%llu", rows[i].param,
-			  (unsigned long long)u[i]);
-	return 0;
 }
 
 /* Map the job in section index sec into r. */
@@ -408,17 +48,18 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	r->name = xstrdup(n && *n ? n : r->section);
 	r->file = xstrdup(j->secs[sec].file);
 	r->line = j->secs[sec].line;
-	add_param(r, "label=%s", r->name);
-	if (map_rw(fiojob_find(&v, "rw"), &r->workload, err))
+	fiojob_add_param(r, "label=%s", r->name);
+	if (fiojob_map_rw(fiojob_find(&v, "rw"), &r->workload, err))
 		return -EINVAL;
 	writes =
 	    strcmp(r->workload, "seqread") && strcmp(r->workload, "randread");
-	if (map_bs(&v, &bs, err) || map_blockalign(&v, r->workload, bs, err))
+	if (fiojob_map_bs(&v, &bs, err) ||
+	    fiojob_map_blockalign(&v, r->workload, bs, err))
 		return -EINVAL;
-	add_param(r, "bs=%llu", (unsigned long long)bs);
+	fiojob_add_param(r, "bs=%llu", (unsigned long long)bs);
 	/* size: bytes, or a share of the device the caller resolves */
 	size_o = fiojob_find(&v, "size");
-	if (size_o && one_value(size_o, err))
+	if (size_o && fiojob_one_value(size_o, err))
 		return -EINVAL;
 	if (size_o && strchr(fiojob_val(size_o), '%')) {
 		unsigned long pct = strtoul(fiojob_val(size_o), NULL, 10);
@@ -434,7 +75,7 @@ static int map_job(const struct fiojob *j, unsigned sec,
 		return -EINVAL;
 	}
 	o = fiojob_find(&v, "filesize");
-	if (o && (one_value(o, err) || fiojob_get_size(o, &u, err)))
+	if (o && (fiojob_one_value(o, err) || fiojob_get_size(o, &u, err)))
 		return -EINVAL;
 	if (o && !size_o)
 		size = u;
@@ -447,17 +88,17 @@ static int map_job(const struct fiojob *j, unsigned sec,
 				      "file; use numjobs for more files",
 				      fiojob_val(o));
 	if (size)
-		add_param(r, "size=%llu", (unsigned long long)size);
+		fiojob_add_param(r, "size=%llu", (unsigned long long)size);
 	if (fiojob_get_count(fiojob_find(&v, "numjobs"), 1, &numjobs, err) ||
 	    fiojob_get_count(fiojob_find(&v, "iodepth"), 1, &iodepth, err))
 		return -EINVAL;
-	add_param(r, "jobs=%llu", (unsigned long long)numjobs);
-	add_param(r, "iodepth=%llu", (unsigned long long)iodepth);
-	if (map_batch(&v, iodepth, r, err))
+	fiojob_add_param(r, "jobs=%llu", (unsigned long long)numjobs);
+	fiojob_add_param(r, "iodepth=%llu", (unsigned long long)iodepth);
+	if (fiojob_map_batch(&v, iodepth, r, err))
 		return -EINVAL;
-	if (map_engine(fiojob_find(&v, "ioengine"), &engine, warn, err))
+	if (fiojob_map_engine(fiojob_find(&v, "ioengine"), &engine, warn, err))
 		return -EINVAL;
-	add_param(r, "engine=%s", engine);
+	fiojob_add_param(r, "engine=%s", engine);
 	o = fiojob_find(&v, "sqthread_poll");
 	if (fiojob_get_bool(o, 0, &b, err))
 		return -EINVAL;
@@ -467,18 +108,18 @@ static int map_job(const struct fiojob *j, unsigned sec,
 				      "this job's engine is %s",
 				      o->key, engine);
 	if (b)
-		add_param(r, "sqpoll=1");
+		fiojob_add_param(r, "sqpoll=1");
 	/* direct and buffered say the same thing: the later one wins */
 	o = fiojob_find(&v, "direct");
 	buf_o = fiojob_find(&v, "buffered");
-	if (buf_o && later(&v, o, buf_o) == buf_o) {
+	if (buf_o && fiojob_later(&v, o, buf_o) == buf_o) {
 		if (fiojob_get_bool(buf_o, 1, &b, err))
 			return -EINVAL;
 		direct = !b;
 	} else if (fiojob_get_bool(o, 0, &direct, err)) {
 		return -EINVAL;
 	}
-	add_param(r, "direct=%d", direct);
+	fiojob_add_param(r, "direct=%d", direct);
 	o = fiojob_find(&v, "fdatasync");
 	if (fiojob_get_count(o, 0, &u, err))
 		return -EINVAL;
@@ -492,14 +133,14 @@ static int map_job(const struct fiojob *j, unsigned sec,
 		return -EINVAL;
 	/* fio ignores both for a job that only reads */
 	if (writes && fsync_n)
-		add_param(r, "fsync=%llu", (unsigned long long)fsync_n);
+		fiojob_add_param(r, "fsync=%llu", (unsigned long long)fsync_n);
 	if (writes && end_fsync)
-		add_param(r, "end_fsync=1");
+		fiojob_add_param(r, "end_fsync=1");
 	/* fio flushes inside a job only when asked (fsync=, end_fsync=1);
 	 * iotrial's own default (settle=sync) would add a flush fio never
 	 * makes, so a job file runs as fio runs it */
 	if (writes)
-		add_param(r, "settle=none");
+		fiojob_add_param(r, "settle=none");
 	if (!strcmp(r->workload, "randrw")) {
 		uint64_t pct = 50;
 
@@ -519,7 +160,7 @@ static int map_job(const struct fiojob *j, unsigned sec,
 			return fiojob_opt_err(err, o,
 					      "'%s=%s' is not a percentage",
 					      o->key, fiojob_val(o));
-		add_param(r, "rwmixread=%llu", (unsigned long long)pct);
+		fiojob_add_param(r, "rwmixread=%llu", (unsigned long long)pct);
 	}
 	if (fiojob_get_time(fiojob_find(&v, "runtime"), &r->time_ns, err) ||
 	    fiojob_get_time(fiojob_find(&v, "ramp_time"), &r->ramp_ns, err) ||
@@ -528,8 +169,8 @@ static int map_job(const struct fiojob *j, unsigned sec,
 	    fiojob_get_count(fiojob_find(&v, "loops"), 1, &r->loops, err))
 		return -EINVAL;
 	o = fiojob_find(&v, "startdelay");
-	if (o &&
-	    (one_value(o, err) || fiojob_get_time(o, &r->startdelay_ns, err)))
+	if (o && (fiojob_one_value(o, err) ||
+		  fiojob_get_time(o, &r->startdelay_ns, err)))
 		return -EINVAL;
 	if (!r->loops)
 		r->loops = 1;
@@ -550,33 +191,33 @@ static int map_job(const struct fiojob *j, unsigned sec,
 				      "(0)",
 				      fiojob_val(o));
 	if (!o || !strcmp(fiojob_val(o), "1"))
-		add_param(r, "fadvise=1");
+		fiojob_add_param(r, "fadvise=1");
 	/* fio drops the file from the cache at every pass by default */
 	if (fiojob_get_bool(fiojob_find(&v, "invalidate"), 1, &b, err))
 		return -EINVAL;
 	if (b)
-		add_param(r, "invalidate=1");
+		fiojob_add_param(r, "invalidate=1");
 	if (fiojob_get_bool(fiojob_find(&v, "norandommap"), 0, &b, err))
 		return -EINVAL;
 	/* fio's default random map: each block once per pass */
 	if (!b && strncmp(r->workload, "rand", 4) == 0)
-		add_param(r, "randommap=1");
-	if (map_verify(&v, writes, r, warn, err))
+		fiojob_add_param(r, "randommap=1");
+	if (fiojob_map_verify(&v, writes, r, warn, err))
 		return -EINVAL;
 	dir_o = fiojob_find(&v, "directory");
-	if (dir_o && one_name(fiojob_val(dir_o), &r->directory))
+	if (dir_o && fiojob_one_name(fiojob_val(dir_o), &r->directory))
 		return fiojob_opt_err(err, dir_o,
 				      "directory=%s names several "
 				      "directories; iotrial uses one",
 				      fiojob_val(dir_o));
 	o = fiojob_find(&v, "filename");
-	if (o && one_name(fiojob_val(o), &r->filename))
+	if (o && fiojob_one_name(fiojob_val(o), &r->filename))
 		return fiojob_opt_err(err, o,
 				      "filename=%s names several files; "
 				      "iotrial gives each job one file",
 				      fiojob_val(o));
 	if (o && numjobs > 1)
-		add_param(r, "shared=1");
+		fiojob_add_param(r, "shared=1");
 	if (!size && !r->size_pct && !override(ov, "size") &&
 	    !(r->filename && r->filename[0] == '/'))
 		return err_set(err, -EINVAL,
@@ -585,7 +226,7 @@ static int map_job(const struct fiojob *j, unsigned sec,
 			       "--size)",
 			       r->file, r->line, r->section);
 	for (u = 0; u < ov->nr_params; u++)
-		add_param(r, "%s", ov->params[u]);
+		fiojob_add_param(r, "%s", ov->params[u]);
 	return 0;
 }
 
@@ -660,7 +301,7 @@ static int check_engines(const struct fiojob *j, const char *const *runs,
 			continue;
 		o = fiojob_find(&v, "ioengine");
 		if (o && !engine_find_fio(fiojob_val(o)))
-			ret = map_engine(o, &engine, NULL, err);
+			ret = fiojob_map_engine(o, &engine, NULL, err);
 	}
 	free(globals);
 	return ret;
@@ -784,7 +425,7 @@ int fiojob_run_resolve(struct fiojob_run *r, int blockdev,
 		size = (uint64_t)((unsigned __int128)capacity_bytes *
 				  r->size_pct / 100) /
 		       jobs / bs * bs;
-		add_param(r, "size=%llu", (unsigned long long)size);
+		fiojob_add_param(r, "size=%llu", (unsigned long long)size);
 	}
 	if (!size && blockdev) {
 		if (jobs > 1)
