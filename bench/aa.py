@@ -21,6 +21,13 @@ a method does to it, measured on the same runs.
       warm-up and the within-run autocorrelation say about run length,
       and the half-width the ratio's interval would have with the
       blocks a budget allows (--budget, --run-s).
+  aa.py summary FILE.json|DIR ...
+      per experiment (a compare's or an observe's --json) the first
+      verdict as printed, the comparison it rests on (plain or
+      adjusted), both intervals and their half-widths; then the
+      false positives of each path (a plain interval excluding 1, an
+      adjusted one that was used and excludes 1, a verdict of faster
+      or slower) and the median half-widths.
   aa.py chunks FILE.json|DIR ... --blocks K
       cuts each experiment's blocks into disjoint runs of K blocks (an
       A/A experiment each) and reports for each method (plain,
@@ -449,6 +456,53 @@ def reanalyze(path, first, nr, skip=()):
     return rows
 
 
+def ratio_hw(lo, hi):
+    """Half-width of a ratio interval as the manual gives it: half its
+    width over the estimate's scale, (hi - lo) / (hi + lo)."""
+    return (hi - lo) / (hi + lo) if lo and hi else float("nan")
+
+
+def cmd_summary(a):
+    rows = []
+    for f, o in load_experiments(a.paths):
+        vs = o.get("verdicts") or []
+        if not vs:
+            print("%-16s no verdict" % os.path.basename(f))
+            continue
+        v = vs[0]
+        ad = v.get("adjusted") or {}
+        blocks = o.get("blocks")
+        r = {"verdict": v.get("verdict"), "from": v.get("verdict_from"),
+             "lo": v["ci_low"], "hi": v["ci_high"],
+             "hw": ratio_hw(v["ci_low"], v["ci_high"]),
+             "used": bool(ad.get("used")), "alo": ad.get("ci_low"),
+             "ahi": ad.get("ci_high"),
+             "ahw": ratio_hw(ad.get("ci_low"), ad.get("ci_high"))}
+        rows.append(r)
+        print("%-16s %3s blocks %-12s from %-8s plain %.3f [%.3f, %.3f] "
+              "+-%.1f%%  adjusted%s +-%.1f%%" % (
+                  os.path.basename(f), blocks, r["verdict"], r["from"],
+                  v["ratio"], r["lo"], r["hi"], 100 * r["hw"],
+                  " (used)" if r["used"] else "", 100 * r["ahw"]))
+    if not rows:
+        return
+    med = lambda xs: statistics.median(xs) if xs else float("nan")
+    print("%d experiments: plain interval excludes 1 in %d; adjusted used "
+          "in %d, excluding 1 in %d of them; verdict faster or slower in "
+          "%d" % (len(rows),
+                  sum(r["lo"] > 1 or r["hi"] < 1 for r in rows),
+                  sum(r["used"] for r in rows),
+                  sum(r["used"] and (r["alo"] > 1 or r["ahi"] < 1)
+                      for r in rows),
+                  sum(r["verdict"] in ("faster", "slower") for r in rows)))
+    print("median half-width: plain %.1f%%, adjusted %.1f%%, the "
+          "verdict's %.1f%%" % (
+              100 * med([r["hw"] for r in rows]),
+              100 * med([r["ahw"] for r in rows if r["ahw"] == r["ahw"]]),
+              100 * med([r["ahw"] if r["from"] == "adjusted" else r["hw"]
+                         for r in rows])))
+
+
 def cmd_chunks(a):
     res = {}
     total = 0
@@ -507,6 +561,8 @@ def main():
     d = sub.add_parser("decompose")
     d.add_argument("paths", nargs="+")
     d.add_argument("--blocks", type=int, default=11)
+    m = sub.add_parser("summary")
+    m.add_argument("paths", nargs="+")
     k = sub.add_parser("chunks")
     k.add_argument("paths", nargs="+")
     k.add_argument("--blocks", type=int, default=11)
@@ -516,7 +572,7 @@ def main():
                    "analysis: plain and the verdict's path)")
     a = p.parse_args()
     {"run": cmd_run, "csv": cmd_csv, "decompose": cmd_decompose,
-     "chunks": cmd_chunks}[a.cmd](a)
+     "summary": cmd_summary, "chunks": cmd_chunks}[a.cmd](a)
 
 
 if __name__ == "__main__":
