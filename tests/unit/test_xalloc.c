@@ -42,6 +42,17 @@ static int smaps_flags_of(const void *p, char *flags, size_t size)
 	return ret;
 }
 
+/* Is /proc mounted here (a plain chroot may have none)? */
+static int have_smaps(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return 0;
+	fclose(f);
+	return 1;
+}
+
 /* Does this kernel have transparent huge pages to advise? */
 static int have_thp(void)
 {
@@ -75,6 +86,10 @@ static void check_buffer(size_t bytes)
 	memset(p, 0xa5, bytes); /* every byte writable */
 	if (bytes)
 		assert_int_equal(p[bytes - 1], 0xa5);
+	if (!have_smaps()) { /* what can be checked without /proc */
+		xfree_io(p, bytes);
+		return;
+	}
 	assert_int_equal(smaps_flags_of(p, flags, sizeof(flags)), 0);
 	if (have_thp())
 		assert_non_null(strstr(flags, " hg"));
@@ -102,7 +117,8 @@ static void test_two(void **state)
 	memset(a, 1, 1 << 20);
 	memset(b, 2, 1 << 20);
 	xfree_io(a, 1 << 20);
-	assert_true(mapped(b));
+	if (have_smaps())
+		assert_true(mapped(b));
 	assert_int_equal(b[(1 << 20) - 1], 2);
 	xfree_io(b, 1 << 20);
 	xfree_io(NULL, 1 << 20); /* as free(NULL) */
