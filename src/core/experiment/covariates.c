@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "covariates.h"
+#include "../result/steal.h"
 #include "../../util/banned.h"
 
 const char *const run_cov_names[RUN_NR_COV] = {"steal", "others_runnable",
@@ -33,8 +34,7 @@ void run_covariates(const struct run_doc *run, double *out)
 		wr = opt_num((double)smp->others_write_bytes,
 			     smp->has_others_write_bytes);
 	}
-	out[0] =
-	    total >= RUN_COV_STEAL_MIN_S ? cpu->system_steal_s / total : NAN;
+	out[0] = run_steal_share(cpu ? cpu->system_steal_s : NAN, total);
 	out[1] = mean - ours;
 	out[2] = secs > 0 ? (rd + wr) / 1e6 / secs : NAN;
 }

@@ -6,12 +6,13 @@
  *
  *   steal            the hypervisor's steal over the run, as a fraction
  *                    of the machine's CPU time (cpu.system_steal_s /
- *                    cpu.system_total_s); not measured (NaN) below
- *                    RUN_COV_STEAL_MIN_S of that time: the kernel
- *                    counts it in clock ticks (10 ms), so a short run
- *                    gets 0 or 1 of them, and whether it gets one
- *                    follows how busy its own CPU was (a CPU-hungry
- *                    arm is charged the ticks a light one is not);
+ *                    cpu.system_total_s, result/steal.h); not
+ *                    measured (NaN) below RUN_STEAL_MIN_S of that
+ *                    time: the kernel counts it in clock ticks
+ *                    (10 ms), so a short run gets 0 or 1 of them,
+ *                    and whether it gets one follows how busy its
+ *                    own CPU was (a CPU-hungry arm is charged the
+ *                    ticks a light one is not);
  *   others_runnable  the tasks running or runnable that were not ours,
  *                    on average (truth.sampler.runnable_mean less
  *                    runnable_ours): the CPU the others wanted; not for
@@ -35,10 +36,6 @@
 #include "../model/experiment_doc.h"
 
 #define RUN_NR_COV 3
-
-/* The machine's CPU time (all CPUs) a run needs for its steal share to
- * be a measurement: 100 clock ticks, so that one is 1% of it. */
-#define RUN_COV_STEAL_MIN_S 1.0
 
 /* Their names, in the order run_covariates() fills them. */
 extern const char *const run_cov_names[RUN_NR_COV];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "truth.h"
+#include "../result/steal.h"
 #include "../../util/error.h"
 #include "../../util/units.h"
 #include "../../util/xalloc.h"
@@ -32,7 +33,6 @@
 #define UNREACHED_FRAC	     0.10	/* bottom moved < 10% of top */
 #define NEVER_FRAC	     0.01	/* < 1%: "never", else "most" */
 #define STEAL_WARN_FRAC	     0.20	/* of the machine's CPU time */
-#define STEAL_MIN_TOTAL_S    1.0	/* below, a tick or two decides it */
 
 /* A human size into a fresh strbuf slot, for building messages. */
 static const char *fmt_bytes(struct strbuf *sb, uint64_t bytes)
@@ -441,15 +441,14 @@ static void warn_other_io(const struct truth *t, struct run_result *r)
  * "the hypervisor took 30% of the machine's CPU time": on a shared VM
  * the neighbours' load reaches a run through the CPU it is not given,
  * and one run cannot say how much that cost it. Judged over the
- * machine's CPU time (every CPU), as the covariate is
- * (experiment/covariates.c), and only when there is a second of it.
+ * machine's CPU time (every CPU) and only when there is a second of
+ * it, as the covariate is (result/steal.h).
  */
 static void warn_steal(struct run_result *r)
 {
 	double total = r->cpu.system_total_s, steal = r->cpu.system_steal_s;
 
-	if (!(total >= STEAL_MIN_TOTAL_S) ||
-	    !(steal >= STEAL_WARN_FRAC * total))
+	if (!(run_steal_share(steal, total) >= STEAL_WARN_FRAC))
 		return;
 	run_result_warn(r,
 			"the hypervisor took %.0f%% of the machine's CPU time "
