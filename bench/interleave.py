@@ -15,7 +15,10 @@ median. Beside it the machine's noise during the runs: steal time, other
 I/O on the devices the test names, the CPU clock.
 
 Each run's steal time (the hypervisor's share of the CPUs' time while it
-ran) goes to ratio-ci with its ratio, and each row is also adjusted for
+ran) goes to ratio-ci with its ratio, unknown (nan) for a run given less
+than 1 s of the machine's CPU time, as compare leaves it out (a tick or
+two decide it, and whether they land follows the tool's own CPU use;
+src/core/result/steal.h); each row is also adjusted for
 the steal difference within the block as compare adjusts for its
 covariates (src/core/stats/adjust.h): the goal is judged from the
 adjusted interval when compare's rules would use it (enough blocks,
@@ -56,8 +59,8 @@ Usage: interleave.py PLAN --out DIR [--min-blocks N (6)] [--max-blocks N
        interleave.py PLAN --out DIR --reanalyze
 --reanalyze runs nothing: it reads a finished campaign's DIR (the plan,
 observations.txt and noise.txt a bench keeps with --keep) and prints its
-table again with this method (a campaign kept before the steal went
-into observations.txt gets it back from noise.txt, run by run).
+table again with this method. A campaign kept before noise.txt had each
+run's CPU time is shown plain only: its steal cannot be told measured.
 """
 import argparse
 import json
@@ -120,6 +123,12 @@ def subst(x, place):
         for k, v in place.items():
             x = x.replace("{%s}" % k, v)
     return x
+
+
+# /proc/stat's clock ticks a second (USER_HZ) and the machine CPU time a
+# run needs for its steal to count, as compare's RUN_STEAL_MIN_S
+USER_HZ = 100
+STEAL_MIN_S = 1.0
 
 
 def steal_jiffies():
@@ -325,7 +334,7 @@ def main():
     ta, tb = plan["tools"]
     tests = plan["tests"]
     if a.reanalyze:
-        obs, noise = load_campaign(a.out, tests, ta, tb)
+        obs, noise = load_campaign(a.out)
         blocks = max(o[1] for o in obs)
         report(tests, obs, noise, blocks, "a kept campaign, read again",
                None)
@@ -386,8 +395,10 @@ def main():
                     other = max(0.0, (d1[k] - d0[k]) * 512 -
                                 tool_bytes(doc)) if devs else 0.0
                     steal = 100.0 * (s1 - s0) / max(1, tot1 - tot0)
-                    noise.append((t["name"], tool, steal, other, mhz))
-                    steals[(t["name"], block, tool)] = steal
+                    cpu_s = (tot1 - tot0) / USER_HZ
+                    noise.append((t["name"], tool, steal, other, mhz, cpu_s))
+                    steals[(t["name"], block, tool)] = \
+                        steal if cpu_s >= STEAL_MIN_S else float("nan")
                     for m in t["metrics"]:
                         v = get(m["get"], tool, doc, cpu, wall)
                         vals.setdefault((m["row"], block), {})[tool] = v
@@ -417,37 +428,27 @@ def main():
             f.write("%s\t%d\t%.9g\t%.9g\t%.3f\t%.3f\n" % o)
     with open(os.path.join(a.out, "noise.txt"), "w") as f:
         for x in noise:
-            f.write("%s\t%s\t%.3f\t%.0f\t%.0f\n" % x)
+            f.write("%s\t%s\t%.3f\t%.0f\t%.0f\t%.2f\n" % x)
 
 
-def load_campaign(out, tests, ta, tb):
-    """A kept campaign's observations with the steal of each run: from
-    observations.txt's own columns, or else from noise.txt, whose lines
-    are the runs in the order they ran, every test and tool once a
-    block."""
+def load_campaign(out):
+    """A kept campaign's observations and noise. Its steal columns are
+    those it wrote; a campaign older than them has none (nan), and its
+    rows are compared plain."""
     noise = []
     with open(os.path.join(out, "noise.txt")) as f:
         for line in f:
-            n, tool, st, other, mhz = line.rstrip("\n").split("\t")
-            noise.append((n, tool, float(st), float(other), float(mhz)))
-    steals = {}
-    per_block = 2 * len(tests)
-    for i, (n, tool, st, _, _) in enumerate(noise):
-        steals[(n, i // per_block + 1, tool)] = st
-    test_of = {m["row"].replace(" ", "_"): t["name"] for t in tests
-               for m in t["metrics"]}
+            p = line.rstrip("\n").split("\t")
+            noise.append((p[0], p[1]) + tuple(float(x) for x in p[2:5]) +
+                         (float(p[5]) if len(p) > 5 else float("nan"),))
     obs = []
+    nan = float("nan")
     with open(os.path.join(out, "observations.txt")) as f:
         for line in f:
             p = line.rstrip("\n").split("\t")
-            row, block = p[0], int(p[1])
-            if len(p) >= 6:
-                za, zb = float(p[4]), float(p[5])
-            else:
-                t = test_of.get(row.replace(" ", "_"))
-                za = steals.get((t, block, ta), float("nan"))
-                zb = steals.get((t, block, tb), float("nan"))
-            obs.append((row, block, float(p[2]), float(p[3]), za, zb))
+            za, zb = (float(p[4]), float(p[5])) if len(p) >= 6 else (nan,
+                                                                       nan)
+            obs.append((p[0], int(p[1]), float(p[2]), float(p[3]), za, zb))
     return obs, noise
 
 

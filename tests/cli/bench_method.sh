@@ -99,6 +99,23 @@ check "interleave: goal 1.2..1.3 met" \
 check "interleave: the noise is reported" grep -q 'steal time' <<<"$out"
 check "interleave: every observation kept (6 blocks x 3 rows)" \
 	test "$(wc -l <"$TEST_TMP/res/observations.txt")" = 18
+# A run's steal is a covariate only with 1 s of the machine's CPU time
+# behind it (compare's rule): noise.txt keeps each run's CPU time, and an
+# observation's steal is nan exactly where its run had less.
+check "interleave: a run's steal counts only over 1 s of machine CPU" \
+	python3 - "$TEST_TMP/res" <<'PY'
+import math, sys
+d = sys.argv[1]
+noise = [l.rstrip("\n").split("\t") for l in open(d + "/noise.txt")]
+assert all(len(n) == 6 for n in noise), noise[0]
+cpu = {}
+for i, n in enumerate(noise):  # one test: each block's two runs in turn
+    cpu[(i // 2 + 1, n[1])] = float(n[5])
+for l in open(d + "/observations.txt"):
+    row, block, a, b, za, zb = l.rstrip("\n").split("\t")
+    for tool, z in (("a", za), ("b", zb)):
+        assert math.isnan(float(z)) == (cpu[(int(block), tool)] < 1.0), l
+PY
 # Too few blocks for a 95% interval: never a verdict.
 out=$(python3 "$IOTRIAL_SRC/bench/interleave.py" "$TEST_TMP/plan.json" \
 	--out "$TEST_TMP/res3" --min-blocks 3 --max-blocks 3 --seed 1 2>&1)
